@@ -1,0 +1,269 @@
+/* cli.c - command-line front end of the core (see cli.h). */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "load.h"
+#include "report.h"
+#include "stats.h"
+
+static const char usage_text[] =
+    "Usage: stackscope [FILE...]\n"
+    "       stackscope report [OPTIONS] FILE...\n"
+    "       stackscope check FILE...\n"
+    "\n"
+    "Explore, trim and save sampling profiles (R's Rprof output).\n"
+    "\n"
+    "With no command, show the profile FILE (several files combine into one\n"
+    "profile; no FILE: the bundled demo profile).\n"
+    "\n"
+    "Commands:\n"
+    "  report     print one table and exit\n"
+    "  check      validate files; print a summary of each, or what is wrong\n"
+    "\n"
+    "Report options:\n"
+    "  --by self|total|line   the table: functions by self time (default), by\n"
+    "                         total time, or source lines (R's lines=\"show\")\n"
+    "  --format text|tsv      readable text (default) or tab-separated values\n"
+    "                         with full precision and every row\n"
+    "  --memory               add mem.total: MB allocated, as R's memory=\"both\"\n"
+    "  --limit N              text: print at most N rows (default all)\n"
+    "\n"
+    "  -h, --help             show this help and exit\n"
+    "  -V, --version          show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 usage error, 2 bad input (the message names the\n"
+    "file and line).  See stackscope(1).\n";
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "stackscope: ");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'stackscope --help' for more information.\n");
+    return 1;
+}
+
+const char *ss_demo_path(void)
+{
+    const char *env = getenv("STACKSCOPE_DEMO");
+    if (env && *env)
+        return env;
+    static const char *const candidates[] = {SS_SRCDIR "/data/demo.out", SS_DATADIR "/demo.out"};
+    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
+        if (access(candidates[i], R_OK) == 0)
+            return candidates[i];
+    return SS_DATADIR "/demo.out";
+}
+
+static void print_warnings(FILE *out, const struct ss_model *m, const char *prefix)
+{
+    for (size_t i = 0; i < m->warnings.n; i++)
+        fprintf(out, "%s%s\n", prefix, m->warnings.v[i]);
+}
+
+static int finish_output(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "stackscope: error writing the output\n");
+        return 2;
+    }
+    return 0;
+}
+
+static int load_or_complain(struct ss_model *m, char *const *files, int n)
+{
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc = ss_load_files(m, files, n, &err);
+    if (rc) {
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    print_warnings(stderr, m, "stackscope: warning: ");
+    return 0;
+}
+
+static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o)
+{
+    struct ss_model m;
+    int rc = load_or_complain(&m, files, nfiles);
+    if (rc)
+        return rc;
+    if (o->memory && !ss_model_has_memory(&m)) {
+        ss_model_free(&m);
+        return usage_error("--memory: %s has no memory profiling data (record it with "
+                           "Rprof(memory.profiling = TRUE))",
+                           files[0]);
+    }
+    if (o->by == SS_REPORT_LINE && !ss_model_has_lines(&m)) {
+        ss_model_free(&m);
+        return usage_error("--by line: %s has no line profiling data (record it with "
+                           "Rprof(line.profiling = TRUE))",
+                           files[0]);
+    }
+    struct ss_error err;
+    ss_error_clear(&err);
+    rc = ss_report(stdout, &m, o, &err);
+    ss_model_free(&m);
+    if (rc) {
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    return finish_output();
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"by", required_argument, NULL, 'b'},   {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},     {"limit", required_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+    };
+    struct ss_report_opts o;
+    memset(&o, 0, sizeof o);
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b':
+            if (!strcmp(optarg, "self"))
+                o.by = SS_REPORT_SELF;
+            else if (!strcmp(optarg, "total"))
+                o.by = SS_REPORT_TOTAL;
+            else if (!strcmp(optarg, "line"))
+                o.by = SS_REPORT_LINE;
+            else
+                return usage_error("--by: unknown table '%s' (expected self, total or line)", optarg);
+            break;
+        case 'f':
+            if (!strcmp(optarg, "text"))
+                o.format = SS_FORMAT_TEXT;
+            else if (!strcmp(optarg, "tsv"))
+                o.format = SS_FORMAT_TSV;
+            else
+                return usage_error("--format: unknown format '%s' (expected text or tsv)", optarg);
+            break;
+        case 'm':
+            o.memory = 1;
+            break;
+        case 'l': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end || v < 0 || v > 1000000000)
+                return usage_error("--limit: expected a number of rows, not '%s'", optarg);
+            o.limit = (int)v;
+            break;
+        }
+        case 'h':
+            fputs(usage_text, stdout);
+            return finish_output();
+        case ':':
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return usage_error("%s", "report: no FILE given");
+    return report_run(argv + optind, argc - optind, &o);
+}
+
+static void check_summary(const struct ss_model *m, const char *path)
+{
+    size_t empty = 0, maxdepth = 0;
+    for (size_t s = 0; s < ss_model_nstacks(m); s++)
+        if (ss_stack_depth(m, (ss_id)s) > maxdepth)
+            maxdepth = ss_stack_depth(m, (ss_id)s);
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        if (ss_stack_depth(m, m->sample_stack.v[i]) == 0 &&
+            m->stack_tail.v[m->sample_stack.v[i]] == SS_NONE)
+            empty++;
+    printf("%s: ok\n", path);
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const struct ss_source *s = &m->sources.v[i];
+        char iv[32];
+        ss_format_interval(iv, sizeof iv, s->interval_us);
+        printf("  session %u (line %u): %s, interval %s%s%s%s, %zu samples\n", s->session,
+               s->header_line, ss_str(m, s->type), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
+               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "",
+               s->n_samples);
+    }
+    printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
+    printf("  stacks: %zu distinct, deepest %zu frames\n", ss_model_nstacks(m), maxdepth);
+    printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
+    print_warnings(stdout, m, "  warning: ");
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage_text, stdout);
+        return finish_output();
+    }
+    if (argc < 2)
+        return usage_error("%s", "check: no FILE given");
+    int status = 0;
+    for (int i = 1; i < argc; i++) {
+        struct ss_model m;
+        struct ss_error err;
+        ss_error_clear(&err);
+        int rc = ss_load_files(&m, argv + i, 1, &err);
+        if (rc) {
+            printf("%s: error\n  %s\n", argv[i], err.msg);
+            fprintf(stderr, "stackscope: %s\n", err.msg);
+            status = 2;
+            continue;
+        }
+        check_summary(&m, argv[i]);
+        ss_model_free(&m);
+    }
+    int w = finish_output();
+    return status ? status : w;
+}
+
+int ss_cli_main(int argc, char **argv)
+{
+    if (argc >= 2) {
+        const char *a = argv[1];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            return finish_output();
+        }
+        if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+            printf("stackscope %s\n", PACKAGE_VERSION);
+            return finish_output();
+        }
+        if (!strcmp(a, "report"))
+            return cmd_report(argc - 1, argv + 1);
+        if (!strcmp(a, "check"))
+            return cmd_check(argc - 1, argv + 1);
+        if (a[0] == '-' && a[1] != '\0')
+            return usage_error("unknown option '%s'", a);
+    }
+    /* The explorer.  Until the interactive UI lands, show the report of the
+     * profile (the demo when no FILE is given). */
+    char *demo[1];
+    char **files = argv + 1;
+    int n = argc - 1;
+    if (n == 0) {
+        demo[0] = (char *)ss_demo_path();
+        files = demo;
+        n = 1;
+    }
+    struct ss_report_opts o;
+    memset(&o, 0, sizeof o);
+    o.limit = 25;
+    return report_run(files, n, &o);
+}

@@ -1,0 +1,47 @@
+/* load.c - format detection and dispatch (see load.h). */
+#include "load.h"
+
+#include <string.h>
+
+#include "load_rprof.h"
+#include "reader.h"
+
+int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
+{
+    struct ss_reader r;
+    int rc = ss_reader_open(&r, path, err);
+    if (rc)
+        return rc;
+    const char *p;
+    long n = ss_reader_peek(&r, &p, 4, err);
+    if (n < 0) {
+        rc = err->code;
+    } else if (n == 0) {
+        rc = ss_fail(err, SS_EINPUT, "%s: empty file", path);
+    } else if (n >= 2 && (unsigned char)p[0] == 0x1f && (unsigned char)p[1] == 0x8b) {
+        rc = ss_fail(err, SS_EINPUT,
+                     "%s: gzip-compressed data (a pprof profile?): this version reads Rprof "
+                     "text only",
+                     path);
+    } else {
+        rc = ss_load_rprof(m, &r, path, err);
+    }
+    ss_reader_close(&r);
+    return rc;
+}
+
+int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err)
+{
+    int rc = ss_model_init(m, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < n; i++) {
+        rc = ss_load_file(m, paths[i], err);
+        if (rc) {
+            ss_model_free(m);
+            return rc;
+        }
+    }
+    ss_model_seal(m);
+    return 0;
+}

@@ -1,0 +1,370 @@
+/* model.c - the relational model and its builder (see model.h). */
+#include "model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+
+/* An open-addressing set of ids whose keys live in the model's tables: the
+ * caller supplies each id's hash and an equality test against a probe key. */
+struct ss_idhash {
+    uint32_t *slots; /* ids, SS_NONE = empty */
+    uint32_t *hash;  /* low bits of each slot's hash */
+    size_t nslots, n;
+};
+
+static struct ss_idhash *idhash_new(void)
+{
+    return calloc(1, sizeof(struct ss_idhash));
+}
+
+static void idhash_free(struct ss_idhash *h)
+{
+    if (h) {
+        free(h->slots);
+        free(h->hash);
+        free(h);
+    }
+}
+
+static int idhash_grow(struct ss_idhash *h)
+{
+    size_t nslots = h->nslots ? h->nslots * 2 : 1024;
+    uint32_t *slots = malloc(nslots * sizeof *slots);
+    uint32_t *hash = malloc(nslots * sizeof *hash);
+    if (!slots || !hash) {
+        free(slots);
+        free(hash);
+        return -1;
+    }
+    memset(slots, 0xff, nslots * sizeof *slots);
+    for (size_t i = 0; i < h->nslots; i++) {
+        if (h->slots[i] == SS_NONE)
+            continue;
+        size_t j = h->hash[i] & (nslots - 1);
+        while (slots[j] != SS_NONE)
+            j = (j + 1) & (nslots - 1);
+        slots[j] = h->slots[i];
+        hash[j] = h->hash[i];
+    }
+    free(h->slots);
+    free(h->hash);
+    h->slots = slots;
+    h->hash = hash;
+    h->nslots = nslots;
+    return 0;
+}
+
+typedef int (*idhash_eq)(const struct ss_model *m, uint32_t id, const void *key);
+
+/* Find the id equal to `key`, or return SS_NONE and leave *slot at the empty
+ * slot where it would go.  The table must have room (see idhash_reserve). */
+static uint32_t idhash_find(const struct ss_idhash *h, const struct ss_model *m, uint64_t hv,
+                            const void *key, idhash_eq eq, size_t *slot)
+{
+    size_t mask = h->nslots - 1;
+    size_t i = (size_t)hv & mask;
+    for (;;) {
+        uint32_t id = h->slots[i];
+        if (id == SS_NONE) {
+            *slot = i;
+            return SS_NONE;
+        }
+        if (h->hash[i] == (uint32_t)hv && eq(m, id, key))
+            return id;
+        i = (i + 1) & mask;
+    }
+}
+
+static int idhash_reserve(struct ss_idhash *h)
+{
+    if ((h->n + 1) * 2 > h->nslots)
+        return idhash_grow(h);
+    return 0;
+}
+
+static void idhash_put(struct ss_idhash *h, size_t slot, uint32_t id, uint64_t hv)
+{
+    h->slots[slot] = id;
+    h->hash[slot] = (uint32_t)hv;
+    h->n++;
+}
+
+/* ---- model ---------------------------------------------------------------- */
+
+int ss_model_init(struct ss_model *m, struct ss_error *err)
+{
+    memset(m, 0, sizeof *m);
+    ss_strtab_init(&m->strs);
+    m->fn_index = idhash_new();
+    m->loc_index = idhash_new();
+    m->stack_index = idhash_new();
+    if (!m->fn_index || !m->loc_index || !m->stack_index || VEC_PUSH(m->stack_off, 0) ||
+        ss_model_value_type(m, "samples", "count") == SS_NONE) {
+        ss_model_free(m);
+        return ss_nomem(err, "model");
+    }
+    return 0;
+}
+
+void ss_model_seal(struct ss_model *m)
+{
+    idhash_free(m->fn_index);
+    idhash_free(m->loc_index);
+    idhash_free(m->stack_index);
+    m->fn_index = m->loc_index = m->stack_index = NULL;
+}
+
+void ss_model_free(struct ss_model *m)
+{
+    ss_model_seal(m);
+    ss_strtab_free(&m->strs);
+    VEC_FREE(m->sources);
+    VEC_FREE(m->functions);
+    VEC_FREE(m->locations);
+    VEC_FREE(m->stack_off);
+    VEC_FREE(m->stack_loc);
+    VEC_FREE(m->stack_tail);
+    VEC_FREE(m->sample_stack);
+    VEC_FREE(m->value_types);
+    for (size_t i = 0; i < m->values.n; i++)
+        free(m->values.v[i]);
+    VEC_FREE(m->values);
+    for (size_t i = 0; i < m->warnings.n; i++)
+        free(m->warnings.v[i]);
+    VEC_FREE(m->warnings);
+}
+
+ss_id ss_model_intern(struct ss_model *m, const char *s, size_t len)
+{
+    return ss_strtab_intern(&m->strs, s, len);
+}
+
+ss_id ss_model_intern_cstr(struct ss_model *m, const char *s)
+{
+    return ss_strtab_intern(&m->strs, s, strlen(s));
+}
+
+ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src)
+{
+    struct ss_source s = *src;
+    s.first_sample = m->sample_stack.n;
+    s.n_samples = 0;
+    if (VEC_PUSH(m->sources, s))
+        return SS_NONE;
+    return (ss_id)(m->sources.n - 1);
+}
+
+static uint64_t fn_hash(ss_id name, ss_id sys, ss_id file, uint32_t line)
+{
+    return ss_mix64(((uint64_t)name << 32 | sys) ^ ss_mix64((uint64_t)file << 32 | line));
+}
+
+static int fn_eq(const struct ss_model *m, uint32_t id, const void *key)
+{
+    return memcmp(&m->functions.v[id], key, sizeof(struct ss_function)) == 0;
+}
+
+ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id filename,
+                        uint32_t start_line)
+{
+    struct ss_function f;
+    memset(&f, 0, sizeof f);
+    f.name = name;
+    f.system_name = system_name;
+    f.filename = filename;
+    f.start_line = start_line;
+    if (idhash_reserve(m->fn_index))
+        return SS_NONE;
+    uint64_t hv = fn_hash(name, system_name, filename, start_line);
+    size_t slot;
+    ss_id id = idhash_find(m->fn_index, m, hv, &f, fn_eq, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->functions.n >= SS_NONE - 1 || VEC_PUSH(m->functions, f))
+        return SS_NONE;
+    id = (ss_id)(m->functions.n - 1);
+    idhash_put(m->fn_index, slot, id, hv);
+    return id;
+}
+
+static int loc_eq(const struct ss_model *m, uint32_t id, const void *key)
+{
+    return memcmp(&m->locations.v[id], key, sizeof(struct ss_location)) == 0;
+}
+
+ss_id ss_model_location(struct ss_model *m, ss_id function, ss_id file, uint32_t line)
+{
+    struct ss_location l;
+    memset(&l, 0, sizeof l);
+    l.function = function;
+    l.file = file;
+    l.line = line;
+    if (idhash_reserve(m->loc_index))
+        return SS_NONE;
+    uint64_t hv = fn_hash(function, file, line, 0x5a5a5a5a);
+    size_t slot;
+    ss_id id = idhash_find(m->loc_index, m, hv, &l, loc_eq, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->locations.n >= SS_NONE - 1 || VEC_PUSH(m->locations, l))
+        return SS_NONE;
+    id = (ss_id)(m->locations.n - 1);
+    idhash_put(m->loc_index, slot, id, hv);
+    return id;
+}
+
+struct stack_key {
+    const ss_id *locs;
+    size_t n;
+    ss_id tail;
+};
+
+static int stack_eq(const struct ss_model *m, uint32_t id, const void *key)
+{
+    const struct stack_key *k = key;
+    return m->stack_tail.v[id] == k->tail && ss_stack_depth(m, id) == k->n &&
+           memcmp(ss_stack_frames(m, id), k->locs, k->n * sizeof(ss_id)) == 0;
+}
+
+ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail)
+{
+    struct stack_key k = {locs, n, tail};
+    if (idhash_reserve(m->stack_index))
+        return SS_NONE;
+    uint64_t hv = ss_hash(locs, n * sizeof(ss_id)) ^ ss_mix64(tail);
+    size_t slot;
+    ss_id id = idhash_find(m->stack_index, m, hv, &k, stack_eq, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->stack_tail.n >= SS_NONE - 1 || m->stack_loc.n + n >= UINT32_MAX ||
+        VEC_RESERVE(m->stack_loc, m->stack_loc.n + n) || VEC_RESERVE(m->stack_off, m->stack_off.n + 1) ||
+        VEC_RESERVE(m->stack_tail, m->stack_tail.n + 1))
+        return SS_NONE;
+    if (n)
+        memcpy(m->stack_loc.v + m->stack_loc.n, locs, n * sizeof(ss_id));
+    m->stack_loc.n += n;
+    m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
+    m->stack_tail.v[m->stack_tail.n++] = tail;
+    id = (ss_id)(m->stack_tail.n - 1);
+    idhash_put(m->stack_index, slot, id, hv);
+    return id;
+}
+
+ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit)
+{
+    ss_id t = ss_model_intern_cstr(m, type), u = ss_model_intern_cstr(m, unit);
+    if (t == SS_NONE || u == SS_NONE)
+        return SS_NONE;
+    for (size_t i = 0; i < m->value_types.n; i++)
+        if (m->value_types.v[i].type == t && m->value_types.v[i].unit == u)
+            return (ss_id)i;
+    struct ss_value_type vt = {t, u};
+    if (VEC_PUSH(m->value_types, vt))
+        return SS_NONE;
+    if (VEC_PUSH(m->values, NULL)) {
+        m->value_types.n--;
+        return SS_NONE;
+    }
+    /* A column added after samples exist is materialised on first use. */
+    return (ss_id)(m->value_types.n - 1);
+}
+
+/* Make column t exist for all current samples (and capacity), filled with
+ * `fill`.  Returns 0 or -1. */
+static int column_materialise(struct ss_model *m, size_t t, int64_t fill)
+{
+    int64_t *c = malloc((m->sample_stack.cap ? m->sample_stack.cap : 1) * sizeof *c);
+    if (!c)
+        return -1;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        c[i] = fill;
+    m->values.v[t] = c;
+    return 0;
+}
+
+int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
+{
+    size_t oldcap = m->sample_stack.cap;
+    if (VEC_PUSH(m->sample_stack, stack))
+        return -1;
+    size_t i = m->sample_stack.n - 1;
+    if (m->sample_stack.cap != oldcap) {
+        for (size_t t = 0; t < m->values.n; t++) {
+            if (!m->values.v[t])
+                continue;
+            int64_t *c = realloc(m->values.v[t], m->sample_stack.cap * sizeof *c);
+            if (!c) {
+                m->sample_stack.n--;
+                return -1;
+            }
+            m->values.v[t] = c;
+        }
+    }
+    for (size_t t = 0; t < m->values.n; t++) {
+        int64_t v = vals ? vals[t] : (t == SS_VT_COUNT ? 1 : 0);
+        if (!m->values.v[t]) {
+            int64_t dflt = t == SS_VT_COUNT ? 1 : 0;
+            if (v == dflt)
+                continue;
+            if (column_materialise(m, t, dflt)) {
+                m->sample_stack.n--;
+                return -1;
+            }
+        }
+        m->values.v[t][i] = v;
+    }
+    m->sources.v[m->sources.n - 1].n_samples++;
+    return 0;
+}
+
+void ss_model_warn(struct ss_model *m, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *s = strdup(buf);
+    if (s && VEC_PUSH(m->warnings, s))
+        free(s);
+}
+
+ss_id ss_sample_source(const struct ss_model *m, size_t i)
+{
+    size_t lo = 0, hi = m->sources.n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->sources.v[mid].first_sample <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (ss_id)lo;
+}
+
+int ss_model_reindex_locations(struct ss_model *m)
+{
+    if (!m->loc_index)
+        return 0;
+    struct ss_idhash *h = idhash_new();
+    if (!h)
+        return -1;
+    for (size_t i = 0; i < m->locations.n; i++) {
+        const struct ss_location *l = &m->locations.v[i];
+        uint64_t hv = fn_hash(l->function, l->file, l->line, 0x5a5a5a5a);
+        size_t slot;
+        if (idhash_reserve(h)) {
+            idhash_free(h);
+            return -1;
+        }
+        if (idhash_find(h, m, hv, l, loc_eq, &slot) == SS_NONE)
+            idhash_put(h, slot, (uint32_t)i, hv);
+    }
+    idhash_free(m->loc_index);
+    m->loc_index = h;
+    return 0;
+}

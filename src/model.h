@@ -1,0 +1,193 @@
+/* model.h - the relational model of a profile (DESIGN section 2).
+ *
+ * Tables are arrays indexed by dense 0-based ids; strings are ids into one
+ * string table.  A stack is stored once (CSR layout, leaf first) however many
+ * samples hit it; `sample_stack` is the profile timeline, one entry per raw
+ * sample in time order.  Samples of one source are contiguous, so a sample's
+ * source follows from the sources' ranges.
+ *
+ * Loaders fill a model through the builder functions below (ncdu's "output
+ * interface"); everything else reads the tables directly.  The model owns all
+ * its memory; ss_model_free() releases it.
+ */
+#ifndef SS_MODEL_H
+#define SS_MODEL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "strtab.h"
+#include "vec.h"
+
+typedef uint32_t ss_id;
+
+/* Source flags: what an Rprof session's header announced. */
+enum {
+    SS_SRC_MEMORY = 1u << 0, /* memory profiling: lines carry :small:big:nodes:dup: */
+    SS_SRC_GC = 1u << 1,     /* GC profiling: "<GC>" frames */
+    SS_SRC_LINE = 1u << 2,   /* line profiling: #File lines and F#L tokens */
+};
+
+/* One input file, or one Rprof session inside a file. */
+struct ss_source {
+    ss_id type;           /* "rprof", ... */
+    ss_id uri;            /* the path as the user gave it */
+    uint32_t session;     /* 1-based session number inside the file */
+    uint32_t header_line; /* line of the session's header in the file, 0 if none */
+    int64_t timestamp;    /* seconds since the epoch, 0 when unknown */
+    double interval_us;   /* sampling interval in microseconds */
+    uint32_t flags;       /* SS_SRC_* */
+    size_t first_sample;  /* samples [first_sample, first_sample + n_samples) */
+    size_t n_samples;
+};
+
+/* A function: for Rprof the label R printed ("lm", "stats::lm", "<GC>"). */
+struct ss_function {
+    ss_id name;
+    ss_id system_name;
+    ss_id filename;      /* SS_NONE when unknown */
+    uint32_t start_line; /* 0 when unknown */
+};
+
+/* A location: a function at a position.  `file` is the path of the source
+ * file the line refers to (Rprof `#File` path), SS_NONE with line 0 when the
+ * frame has no position, SS_NONE with line > 0 when the file number was never
+ * declared (R prints these as NA#line).  `function` is SS_NONE only for the
+ * position-only locations of ss_model.stack_tail. */
+struct ss_location {
+    ss_id function;
+    ss_id file;
+    uint32_t line;
+};
+
+struct ss_value_type {
+    ss_id type; /* "samples", "small_v", ... */
+    ss_id unit; /* "count", "cells", "bytes" */
+};
+
+/* The fixed value-type slots of an Rprof memory profile. */
+enum {
+    SS_VT_COUNT = 0, /* samples/count: always present, NULL column means all 1 */
+};
+
+struct ss_model {
+    struct ss_strtab strs;
+    VEC(struct ss_source) sources;
+    VEC(struct ss_function) functions;
+    VEC(struct ss_location) locations;
+
+    /* Distinct stacks: frames of stack s are stack_loc[stack_off[s] ..
+     * stack_off[s+1]), innermost first.  stack_tail[s] is a position that
+     * follows the outermost frame (Rprof's trailing F#L token: the line the
+     * outermost frame was called from) or SS_NONE. */
+    VEC(uint32_t) stack_off; /* n_stacks + 1 entries */
+    VEC(ss_id) stack_loc;
+    VEC(ss_id) stack_tail;
+
+    /* The timeline: one stack id per raw sample. */
+    VEC(ss_id) sample_stack;
+
+    /* Value columns: values[t] has one entry per sample, or is NULL for
+     * SS_VT_COUNT when every sample counts 1 (Rprof). */
+    VEC(struct ss_value_type) value_types;
+    VEC(int64_t *) values;
+
+    /* Warnings found while loading (owned strings), in order. */
+    VEC(char *) warnings;
+
+    /* Builder state (private). */
+    struct ss_idhash *fn_index, *loc_index, *stack_index;
+};
+
+/* Number of distinct stacks. */
+static inline size_t ss_model_nstacks(const struct ss_model *m)
+{
+    return m->stack_tail.n;
+}
+
+/* Number of frames of stack s, and a pointer to them (innermost first). */
+static inline size_t ss_stack_depth(const struct ss_model *m, ss_id s)
+{
+    return m->stack_off.v[s + 1] - m->stack_off.v[s];
+}
+static inline const ss_id *ss_stack_frames(const struct ss_model *m, ss_id s)
+{
+    return m->stack_loc.v + m->stack_off.v[s];
+}
+
+/* The string with id `id` (borrowed). */
+static inline const char *ss_str(const struct ss_model *m, ss_id id)
+{
+    return ss_strtab_get(&m->strs, id);
+}
+
+/* The function id of location `loc`. */
+static inline ss_id ss_loc_function(const struct ss_model *m, ss_id loc)
+{
+    return m->locations.v[loc].function;
+}
+
+/* Count value of sample i (1 when the count column is implicit). */
+static inline int64_t ss_sample_count(const struct ss_model *m, size_t i)
+{
+    return m->values.v[SS_VT_COUNT] ? m->values.v[SS_VT_COUNT][i] : 1;
+}
+
+/* Initialise an empty model with the samples/count value type.  Returns 0 or
+ * an error code (out of memory). */
+int ss_model_init(struct ss_model *m, struct ss_error *err);
+
+/* Free everything the model owns.  ss_model_free on a zeroed model is a no-op. */
+void ss_model_free(struct ss_model *m);
+
+/* --- builder API: loaders write through these -------------------------- */
+
+/* Intern a string; SS_NONE when out of memory. */
+ss_id ss_model_intern(struct ss_model *m, const char *s, size_t len);
+ss_id ss_model_intern_cstr(struct ss_model *m, const char *s);
+
+/* Append a source; later samples belong to it.  `src->first_sample` and
+ * `n_samples` are filled in here.  Returns the source id or SS_NONE. */
+ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src);
+
+/* Find or add a function / location (deduplicated).  SS_NONE on OOM. */
+ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id filename,
+                        uint32_t start_line);
+ss_id ss_model_location(struct ss_model *m, ss_id function, ss_id file, uint32_t line);
+
+/* Find or add the stack with these `n` location ids (innermost first) and
+ * tail position (or SS_NONE).  SS_NONE on OOM. */
+ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail);
+
+/* Find or add a value type; returns its index or SS_NONE. */
+ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit);
+
+/* Append a sample of `stack` to the last source.  `vals` holds one value per
+ * value type in type order (vals[0] is the count) or is NULL for a plain
+ * sample of count 1 with no other values.  Returns 0 or -1 (OOM). */
+int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals);
+
+/* Record a warning (printf-style). */
+void ss_model_warn(struct ss_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Rebuild the location index after a loader changed locations' fields in
+ * place (Rprof file numbers resolved late).  Returns 0 or -1 (OOM). */
+int ss_model_reindex_locations(struct ss_model *m);
+
+/* Drop the builder's indexes (call when loading is done; saves memory).
+ * Builder functions must not be called afterwards. */
+void ss_model_seal(struct ss_model *m);
+
+/* --- lookups ------------------------------------------------------------- */
+
+/* The source of sample i (binary search over the sources' ranges). */
+ss_id ss_sample_source(const struct ss_model *m, size_t i);
+
+/* Interval of source s in seconds, computed as R does (us / 1e6). */
+static inline double ss_source_interval_s(const struct ss_model *m, ss_id s)
+{
+    return m->sources.v[s].interval_us / 1e6;
+}
+
+#endif

@@ -1,0 +1,162 @@
+/* reader.c - buffered line reader (see reader.h). */
+#include "reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SS_READ_BLOCK (1u << 20)
+#define SS_MAX_LINE (1u << 20)
+
+int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    r->path = path;
+    r->max_line = SS_MAX_LINE;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return ss_fail(err, SS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return ss_fail(err, SS_EINPUT, "%s: is a directory, not a profile", path);
+    }
+#ifdef POSIX_FADV_SEQUENTIAL
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    r->cap = SS_READ_BLOCK * 2;
+    r->buf = malloc(r->cap);
+    if (!r->buf) {
+        close(fd);
+        return ss_nomem(err, "read buffer");
+    }
+    r->fd = fd;
+    return 0;
+}
+
+void ss_reader_close(struct ss_reader *r)
+{
+    if (r->fd >= 0)
+        close(r->fd);
+    free(r->buf);
+    r->buf = NULL;
+    r->fd = -1;
+}
+
+/* Read more bytes after r->end, first moving the unread part to the front.
+ * Returns bytes read (0 at EOF) or -1. */
+static long fill(struct ss_reader *r, struct ss_error *err)
+{
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    if (r->cap - r->end < SS_READ_BLOCK) {
+        /* Only a line longer than the limit can get here; refuse it. */
+        size_t ncap = r->cap * 2;
+        char *nb = realloc(r->buf, ncap);
+        if (!nb)
+            return ss_nomem(err, "read buffer"), -1;
+        r->buf = nb;
+        r->cap = ncap;
+    }
+    for (;;) {
+        ssize_t k = read(r->fd, r->buf + r->end, r->cap - r->end);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return ss_fail(err, SS_EINPUT, "%s: read error at byte %llu: %s", r->path,
+                           (unsigned long long)(r->next_off + (r->end - r->start)),
+                           strerror(errno)),
+                   -1;
+        if (k == 0)
+            r->eof = 1;
+        r->end += (size_t)k;
+        return k;
+    }
+}
+
+long ss_reader_peek(struct ss_reader *r, const char **p, size_t n, struct ss_error *err)
+{
+    while (!r->eof && r->end - r->start < n)
+        if (fill(r, err) < 0)
+            return -1;
+    *p = r->buf + r->start;
+    size_t have = r->end - r->start;
+    return (long)(have < n ? have : n);
+}
+
+int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *terminated,
+                   struct ss_error *err)
+{
+    size_t scanned = 0;
+    for (;;) {
+        char *s = r->buf + r->start;
+        size_t avail = r->end - r->start;
+        char *e = NULL;
+        if (r->mode == 0) {
+            char *lf = memchr(s + scanned, '\n', avail - scanned);
+            char *cr = memchr(s + scanned, '\r', (lf ? (size_t)(lf - s) : avail) - scanned);
+            if (cr && (cr + 1 < s + avail || r->eof)) {
+                /* A CR decides only when we can see what follows it. */
+                r->mode = (cr + 1 < s + avail && cr[1] == '\n') ? 1 : 2;
+                continue;
+            }
+            if (lf) {
+                r->mode = 1;
+                continue;
+            }
+        } else {
+            e = memchr(s + scanned, r->mode == 1 ? '\n' : '\r', avail - scanned);
+        }
+        if (e) {
+            size_t n = (size_t)(e - s);
+            size_t adv = n + 1;
+            if (r->mode == 1 && n > 0 && s[n - 1] == '\r')
+                n--;
+            else if (r->mode == 2 && e + 1 < s + avail && e[1] == '\n')
+                adv++; /* a stray CRLF in a CR file */
+            if (n > r->max_line)
+                goto too_long;
+            *line = s;
+            *len = n;
+            *terminated = 1;
+            r->line_no++;
+            r->offset = r->next_off;
+            r->next_off += adv;
+            r->start += adv;
+            return 1;
+        }
+        if (r->mode)
+            scanned = avail; /* in mode 0 the first line is rescanned (short) */
+        if (avail > r->max_line)
+            goto too_long;
+        if (r->eof) {
+            if (avail == 0)
+                return 0;
+            *line = s;
+            *len = avail;
+            if (r->mode == 2 && avail && s[avail - 1] == '\r')
+                (*len)--;
+            *terminated = 0;
+            r->line_no++;
+            r->offset = r->next_off;
+            r->next_off += avail;
+            r->start = r->end;
+            return 1;
+        }
+        if (fill(r, err) < 0)
+            return -1;
+        /* fill() may have moved the data to the front; `scanned` is relative. */
+    }
+too_long:
+    return ss_fail(err, SS_EINPUT, "%s:%llu: line longer than %zu bytes (byte offset %llu)",
+                   r->path, (unsigned long long)r->line_no + 1, r->max_line,
+                   (unsigned long long)r->next_off),
+           -1;
+}

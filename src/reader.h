@@ -1,0 +1,48 @@
+/* reader.h - a buffered line reader for text profiles.
+ *
+ * Reads with read(2) in large blocks (no mmap: peak memory stays independent
+ * of the file size), splits lines on LF, CRLF or CR (the first line end seen
+ * decides between "LF, with an optional CR before it" and "CR only"), counts
+ * lines from 1 and byte offsets from 0, and refuses lines longer than a limit
+ * instead of growing without bound.
+ */
+#ifndef SS_READER_H
+#define SS_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct ss_reader {
+    int fd;
+    const char *path; /* borrowed; for messages */
+    char *buf;
+    size_t cap, start, end;
+    int eof;
+    int mode;          /* 0 undecided, 1 LF (CRLF), 2 CR only */
+    uint64_t line_no;  /* number of the line last returned (1-based) */
+    uint64_t offset;   /* byte offset of the line last returned */
+    uint64_t next_off; /* byte offset of the next line */
+    size_t max_line;   /* longest line accepted, in bytes */
+};
+
+/* Open `path` for reading.  Returns 0, or SS_EINPUT with a message naming the
+ * file (missing, unreadable, a directory). */
+int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err);
+
+/* Read the next line.  Returns 1 and sets *line and *len (without the line end;
+ * borrowed until the next call) and *terminated (0 when the file ended
+ * without a line end), 0 at end of file, or -1 with err set (I/O error, line
+ * too long). */
+int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *terminated,
+                   struct ss_error *err);
+
+/* Peek at the first bytes of the file without consuming them: up to `n`
+ * bytes are made available in *p; returns how many (0 for an empty file) or
+ * -1 on error. */
+long ss_reader_peek(struct ss_reader *r, const char **p, size_t n, struct ss_error *err);
+
+void ss_reader_close(struct ss_reader *r);
+
+#endif

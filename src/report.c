@@ -1,0 +1,179 @@
+/* report.c - statistics tables as text or TSV (see report.h). */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+static void fmt_num(char *buf, size_t n, double v, int tsv, int decimals)
+{
+    if (tsv)
+        snprintf(buf, n, "%.15g", v);
+    else
+        snprintf(buf, n, "%.*f", decimals, v);
+}
+
+static double pct(double x, const struct ss_stats *st)
+{
+    return st->sampling_time > 0 ? 100.0 * x / st->sampling_time : 0.0;
+}
+
+static void col_name(char *buf, size_t n, const struct ss_stat_row *r, const struct ss_stats *st,
+                     int tsv)
+{
+    snprintf(buf, n, "%s", ss_strtab_get(&st->keys, r->key));
+}
+static void col_self_time(char *buf, size_t n, const struct ss_stat_row *r,
+                          const struct ss_stats *st, int tsv)
+{
+    fmt_num(buf, n, r->self_time, tsv, 3);
+}
+static void col_self_pct(char *buf, size_t n, const struct ss_stat_row *r,
+                         const struct ss_stats *st, int tsv)
+{
+    fmt_num(buf, n, pct(r->self_time, st), tsv, 2);
+}
+static void col_total_time(char *buf, size_t n, const struct ss_stat_row *r,
+                           const struct ss_stats *st, int tsv)
+{
+    fmt_num(buf, n, r->total_time, tsv, 3);
+}
+static void col_total_pct(char *buf, size_t n, const struct ss_stat_row *r,
+                          const struct ss_stats *st, int tsv)
+{
+    fmt_num(buf, n, pct(r->total_time, st), tsv, 2);
+}
+static void col_mem(char *buf, size_t n, const struct ss_stat_row *r, const struct ss_stats *st,
+                    int tsv)
+{
+    fmt_num(buf, n, r->mem_bytes / 1048576.0, tsv, 1);
+}
+
+static const struct ss_column fn_columns[] = {
+    {"name", 0, 1, col_name},
+    {"self.time", 10, 0, col_self_time},
+    {"self.pct", 9, 0, col_self_pct},
+    {"total.time", 11, 0, col_total_time},
+    {"total.pct", 10, 0, col_total_pct},
+    {"mem.total", 10, 0, col_mem},
+};
+static const struct ss_column line_columns[] = {
+    {"location", 0, 1, col_name},
+    {"self.time", 10, 0, col_self_time},
+    {"self.pct", 9, 0, col_self_pct},
+    {"total.time", 11, 0, col_total_time},
+    {"total.pct", 10, 0, col_total_pct},
+    {"mem.total", 10, 0, col_mem},
+};
+
+const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t *n)
+{
+    *n = memory ? 6 : 5;
+    return by == SS_REPORT_LINE ? line_columns : fn_columns;
+}
+
+void ss_format_interval(char *buf, size_t n, double us)
+{
+    if (us >= 1e6)
+        snprintf(buf, n, "%g s", us / 1e6);
+    else if (us >= 1e3)
+        snprintf(buf, n, "%g ms", us / 1e3);
+    else
+        snprintf(buf, n, "%g us", us);
+}
+
+static void flags_text(char *buf, size_t n, uint32_t flags)
+{
+    buf[0] = '\0';
+    if (flags & SS_SRC_MEMORY)
+        strncat(buf, ", memory", n - strlen(buf) - 1);
+    if (flags & SS_SRC_GC)
+        strncat(buf, ", GC", n - strlen(buf) - 1);
+    if (flags & SS_SRC_LINE)
+        strncat(buf, ", line", n - strlen(buf) - 1);
+}
+
+void ss_report_header(FILE *out, const struct ss_model *m, const struct ss_stats *st)
+{
+    ss_id last_uri = SS_NONE;
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const struct ss_source *s = &m->sources.v[i];
+        if (s->uri != last_uri)
+            fprintf(out, "file       %s (%s)\n", ss_str(m, s->uri), ss_str(m, s->type));
+        last_uri = s->uri;
+        char iv[32], fl[64];
+        ss_format_interval(iv, sizeof iv, s->interval_us);
+        flags_text(fl, sizeof fl, s->flags);
+        fprintf(out, "session    %u: interval %s%s, %zu samples", s->session, iv, fl,
+                s->n_samples);
+        if (s->header_line)
+            fprintf(out, " (header on line %u)", s->header_line);
+        fputc('\n', out);
+    }
+    fprintf(out, "samples    %llu", (unsigned long long)st->samples_total);
+    if (st->samples_counted != st->samples_total)
+        fprintf(out, " (%llu with frames)", (unsigned long long)st->samples_counted);
+    fprintf(out, "\ntime       %.3f s sampled\n\n", st->sampling_time);
+}
+
+static void print_table(FILE *out, const struct ss_stats *st, const struct ss_column *cols,
+                        size_t ncols, const struct ss_report_opts *o)
+{
+    char buf[8192];
+    if (o->format == SS_FORMAT_TSV) {
+        for (size_t c = 0; c < ncols; c++)
+            fprintf(out, "%s%c", cols[c].name, c + 1 < ncols ? '\t' : '\n');
+        for (size_t i = 0; i < st->n; i++)
+            for (size_t c = 0; c < ncols; c++) {
+                cols[c].format(buf, sizeof buf, &st->rows[i], st, 1);
+                fprintf(out, "%s%c", buf, c + 1 < ncols ? '\t' : '\n');
+            }
+        return;
+    }
+    /* text: numbers first, the label last (names are long) */
+    for (size_t c = 0; c < ncols; c++)
+        if (!cols[c].is_label)
+            fprintf(out, "%*s", cols[c].width, cols[c].name);
+    for (size_t c = 0; c < ncols; c++)
+        if (cols[c].is_label)
+            fprintf(out, "  %s", cols[c].name);
+    fputc('\n', out);
+    size_t n = o->limit > 0 && (size_t)o->limit < st->n ? (size_t)o->limit : st->n;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t c = 0; c < ncols; c++)
+            if (!cols[c].is_label) {
+                cols[c].format(buf, sizeof buf, &st->rows[i], st, 0);
+                fprintf(out, "%*s", cols[c].width, buf);
+            }
+        for (size_t c = 0; c < ncols; c++)
+            if (cols[c].is_label) {
+                cols[c].format(buf, sizeof buf, &st->rows[i], st, 0);
+                fprintf(out, "  %s", buf);
+            }
+        fputc('\n', out);
+    }
+    if (n < st->n)
+        fprintf(out, "... %zu more rows (--limit 0 shows all)\n", st->n - n);
+}
+
+int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
+              struct ss_error *err)
+{
+    struct ss_stats st;
+    int rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory,
+                              &st, err);
+    if (rc)
+        return rc;
+    if (o->by == SS_REPORT_SELF)
+        ss_stats_sort_self(&st);
+    else if (o->by == SS_REPORT_TOTAL)
+        ss_stats_sort_total(&st);
+    else
+        ss_stats_sort_line(&st);
+    size_t ncols;
+    const struct ss_column *cols = ss_stat_columns(o->by, o->memory, &ncols);
+    if (o->format == SS_FORMAT_TEXT)
+        ss_report_header(out, m, &st);
+    print_table(out, &st, cols, ncols, o);
+    ss_stats_free(&st);
+    return 0;
+}

@@ -1,0 +1,51 @@
+/* report.h - `stackscope report`: one table, as readable text or TSV.
+ *
+ * Columns are descriptor tables (name, width, formatter) shared by the text
+ * and TSV renderers, so both always show the same data; the UI will reuse
+ * them (STYLE 7, 8).  TSV keeps full precision (%.15g) and every row; text
+ * rounds for reading.
+ */
+#ifndef SS_REPORT_H
+#define SS_REPORT_H
+
+#include <stdio.h>
+
+#include "model.h"
+#include "stats.h"
+
+enum ss_report_by { SS_REPORT_SELF, SS_REPORT_TOTAL, SS_REPORT_LINE };
+enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV };
+
+struct ss_report_opts {
+    enum ss_report_by by;
+    enum ss_report_format format;
+    int memory;   /* add mem.total */
+    int limit;    /* text: print at most this many rows (0 = all) */
+};
+
+/* A column of a statistics table. */
+struct ss_column {
+    const char *name; /* header, also the TSV column name */
+    int width;        /* text width */
+    int is_label;     /* the name column: left-aligned, printed last in text */
+    /* Format the cell of row r into buf (tsv: full precision). */
+    void (*format)(char *buf, size_t n, const struct ss_stat_row *r, const struct ss_stats *st,
+                   int tsv);
+};
+
+/* The columns of a function or line table (label column first), and how
+ * many there are with or without memory. */
+const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t *n);
+
+/* Print the text header: files, sources (sessions, intervals, flags),
+ * samples, sampling time. */
+void ss_report_header(FILE *out, const struct ss_model *m, const struct ss_stats *st);
+
+/* Compute and print the report.  Returns 0 or an error code. */
+int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
+              struct ss_error *err);
+
+/* Format a duration in seconds for people: "1.234 s", "20 ms", "100 us". */
+void ss_format_interval(char *buf, size_t n, double us);
+
+#endif

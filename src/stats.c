@@ -1,0 +1,372 @@
+/* stats.c - function and line statistics (see stats.h). */
+#include "stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_rprof.h"
+
+int ss_model_has_memory(const struct ss_model *m)
+{
+    for (size_t i = 0; i < m->sources.n; i++)
+        if (m->sources.v[i].flags & SS_SRC_MEMORY)
+            return 1;
+    return 0;
+}
+
+int ss_model_has_lines(const struct ss_model *m)
+{
+    for (size_t i = 0; i < m->sources.n; i++)
+        if (m->sources.v[i].flags & SS_SRC_LINE)
+            return 1;
+    for (size_t i = 0; i < m->locations.n; i++)
+        if (m->locations.v[i].line)
+            return 1;
+    return 0;
+}
+
+void ss_basename(const char *path, const char **start, size_t *len)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    size_t b = n;
+    while (b > 0 && path[b - 1] != '/')
+        b--;
+    if (n == 1 && path[0] == '/')
+        b = 0;
+    *start = path + b;
+    *len = n - b;
+}
+
+struct work {
+    const struct ss_model *m;
+    struct ss_stats *st;
+    enum ss_stats_key by;
+    ss_id *key_of;       /* function (by function) or location (by line) -> row */
+    ss_id no_location;   /* row of "<no location>", SS_NONE until needed */
+    VEC(struct ss_stat_row) rows;
+    /* per source pass */
+    uint64_t *self_src, *total_src;
+    uint64_t *stamp;
+    VEC(ss_id) touched_rows;
+};
+
+static ss_id add_row(struct work *w, const char *name, size_t len, ss_id file, uint32_t line)
+{
+    ss_id k = ss_strtab_intern(&w->st->keys, name, len);
+    if (k == SS_NONE)
+        return SS_NONE;
+    if (k < w->rows.n)
+        return k;
+    struct ss_stat_row r;
+    memset(&r, 0, sizeof r);
+    r.key = k;
+    r.file = file;
+    r.line = line;
+    if (VEC_PUSH(w->rows, r))
+        return SS_NONE;
+    return k;
+}
+
+/* Row of a location's key (by line), creating it on first use; SS_NONE for a
+ * location without position. */
+static ss_id line_row(struct work *w, ss_id loc, int *oom)
+{
+    if (w->key_of[loc] != SS_NONE)
+        return w->key_of[loc];
+    const struct ss_location *l = &w->m->locations.v[loc];
+    if (l->line == 0)
+        return SS_NONE;
+    char buf[4096];
+    const char *base = "NA";
+    size_t blen = 2;
+    if (l->file != SS_NONE)
+        ss_basename(ss_str(w->m, l->file), &base, &blen);
+    if (blen > sizeof buf - 16)
+        blen = sizeof buf - 16;
+    ss_id frow = add_row(w, base, blen, SS_NONE, 0); /* interns the file name */
+    if (frow == SS_NONE) {
+        *oom = 1;
+        return SS_NONE;
+    }
+    int n = snprintf(buf, sizeof buf, "%.*s#%u", (int)blen, base, l->line);
+    ss_id r = add_row(w, buf, (size_t)n, frow, l->line);
+    if (r == SS_NONE)
+        *oom = 1;
+    w->key_of[loc] = r;
+    return r;
+}
+
+static ss_id function_row(struct work *w, ss_id loc, int *oom)
+{
+    ss_id fn = ss_loc_function(w->m, loc);
+    if (w->key_of[fn] != SS_NONE)
+        return w->key_of[fn];
+    ss_id name = w->m->functions.v[fn].name;
+    ss_id r = add_row(w, ss_str(w->m, name), ss_strtab_len(&w->m->strs, name), SS_NONE, 0);
+    if (r == SS_NONE)
+        *oom = 1;
+    w->key_of[fn] = r;
+    return r;
+}
+
+static ss_id no_location_row(struct work *w, int *oom)
+{
+    if (w->no_location == SS_NONE) {
+        w->no_location = add_row(w, "<no location>", 13, SS_NONE, 0);
+        if (w->no_location == SS_NONE)
+            *oom = 1;
+        else
+            w->rows.v[w->no_location].file = w->no_location;
+    }
+    return w->no_location;
+}
+
+/* Grow the per-row scratch arrays to the number of rows. */
+static int sync_scratch(struct work *w, size_t *have)
+{
+    if (*have >= w->rows.n)
+        return 0;
+    size_t n = w->rows.cap;
+    uint64_t *a = realloc(w->self_src, n * sizeof *a);
+    if (!a)
+        return -1;
+    w->self_src = a;
+    a = realloc(w->total_src, n * sizeof *a);
+    if (!a)
+        return -1;
+    w->total_src = a;
+    a = realloc(w->stamp, n * sizeof *a);
+    if (!a)
+        return -1;
+    w->stamp = a;
+    for (size_t i = *have; i < n; i++)
+        w->self_src[i] = w->total_src[i] = w->stamp[i] = 0;
+    *have = n;
+    return 0;
+}
+
+/* Bytes allocated per sample of source s (R's memory="both" differences). */
+static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
+                         const struct ss_rprof_vt *vt, double *stack_mem)
+{
+    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
+                  *nd = m->values.v[vt->nodes];
+    if (!sm || !bg || !nd)
+        return; /* all zero: nothing allocated */
+    for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++) {
+        int64_t ds = sm[i] - sm[i - 1], db = bg[i] - bg[i - 1], dn = nd[i] - nd[i - 1];
+        double b = (ds > 0 ? 8.0 * (double)ds : 0) + (db > 0 ? 8.0 * (double)db : 0) +
+                   (dn > 0 ? (double)dn : 0);
+        stack_mem[m->sample_stack.v[i]] += b;
+    }
+}
+
+int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
+                     struct ss_stats *out, struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    struct work w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.st = out;
+    w.by = by;
+    w.no_location = SS_NONE;
+    size_t nkeyed = by == SS_BY_LINE ? m->locations.n : m->functions.n;
+    size_t nstacks = ss_model_nstacks(m);
+    struct ss_rprof_vt vt;
+    int use_mem = memory && ss_rprof_value_types(m, &vt) == 0;
+    out->has_memory = memory;
+    w.key_of = malloc((nkeyed ? nkeyed : 1) * sizeof *w.key_of);
+    uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
+    double *mem = use_mem ? calloc(nstacks ? nstacks : 1, sizeof *mem) : NULL;
+    VEC(ss_id) touched = {0};
+    size_t have = 0;
+    int oom = !w.key_of || !cnt || (use_mem && !mem);
+    uint64_t stamp = 0;
+    for (size_t i = 0; !oom && i < nkeyed; i++)
+        w.key_of[i] = SS_NONE;
+
+    for (size_t s = 0; !oom && s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        double iv = ss_source_interval_s(m, (ss_id)s);
+        touched.n = 0;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            ss_id st = m->sample_stack.v[i];
+            if (cnt[st] == 0 && VEC_PUSH(touched, st)) {
+                oom = 1;
+                break;
+            }
+            cnt[st] += (uint64_t)ss_sample_count(m, i);
+        }
+        out->samples_total += src->n_samples;
+        if (use_mem && (src->flags & SS_SRC_MEMORY))
+            sample_bytes(m, src, &vt, mem);
+        w.touched_rows.n = 0;
+        uint64_t counted = 0;
+        for (size_t t = 0; !oom && t < touched.n; t++) {
+            ss_id st = touched.v[t];
+            uint64_t c = cnt[st];
+            double b = mem ? mem[st] : 0;
+            cnt[st] = 0;
+            if (mem)
+                mem[st] = 0;
+            size_t depth = ss_stack_depth(m, st);
+            const ss_id *fr = ss_stack_frames(m, st);
+            ss_id tail = m->stack_tail.v[st];
+            stamp++;
+            ss_id first = SS_NONE;
+            int any = 0;
+            for (size_t k = 0; k <= depth && !oom; k++) {
+                ss_id r;
+                if (k == depth) {
+                    if (by == SS_BY_LINE && tail != SS_NONE)
+                        r = line_row(&w, tail, &oom);
+                    else if (by == SS_BY_FUNCTION && depth == 0 && tail != SS_NONE)
+                        r = no_location_row(&w, &oom); /* a position-only sample, as R */
+                    else
+                        break;
+                } else {
+                    r = by == SS_BY_LINE ? line_row(&w, fr[k], &oom) : function_row(&w, fr[k], &oom);
+                }
+                if (r == SS_NONE || oom || sync_scratch(&w, &have)) {
+                    oom = oom || r != SS_NONE;
+                    continue;
+                }
+                any = 1;
+                if (first == SS_NONE)
+                    first = r;
+                if (w.stamp[r] == stamp)
+                    continue;
+                w.stamp[r] = stamp;
+                if (w.self_src[r] == 0 && w.total_src[r] == 0 && VEC_PUSH(w.touched_rows, r)) {
+                    oom = 1;
+                    break;
+                }
+                w.total_src[r] += c;
+                w.rows.v[r].mem_bytes += b;
+            }
+            if (oom)
+                break;
+            if (!any && by == SS_BY_LINE && (depth > 0 || tail != SS_NONE)) {
+                /* frames but no position at all: R's "<no location>" */
+                ss_id r = no_location_row(&w, &oom);
+                if (oom || sync_scratch(&w, &have)) {
+                    oom = 1;
+                    break;
+                }
+                if (w.self_src[r] == 0 && w.total_src[r] == 0 && VEC_PUSH(w.touched_rows, r)) {
+                    oom = 1;
+                    break;
+                }
+                w.total_src[r] += c;
+                w.rows.v[r].mem_bytes += b;
+                first = r;
+                any = 1;
+            }
+            if (any) {
+                w.self_src[first] += c;
+                counted += c;
+            }
+        }
+        for (size_t t = 0; !oom && t < w.touched_rows.n; t++) {
+            ss_id r = w.touched_rows.v[t];
+            struct ss_stat_row *row = &w.rows.v[r];
+            row->self_n += w.self_src[r];
+            row->total_n += w.total_src[r];
+            row->self_time += (double)w.self_src[r] * iv;
+            row->total_time += (double)w.total_src[r] * iv;
+            w.self_src[r] = w.total_src[r] = 0;
+        }
+        out->samples_counted += counted;
+        out->sampling_time += (double)counted * iv;
+    }
+    free(w.key_of);
+    free(cnt);
+    free(mem);
+    VEC_FREE(touched);
+    VEC_FREE(w.touched_rows);
+    free(w.self_src);
+    free(w.total_src);
+    free(w.stamp);
+    if (oom) {
+        VEC_FREE(w.rows);
+        ss_strtab_free(&out->keys);
+        return ss_nomem(err, "statistics");
+    }
+    /* By line, file names were interned as keys too; keep only real rows. */
+    size_t n = 0;
+    for (size_t i = 0; i < w.rows.n; i++)
+        if (w.rows.v[i].total_n > 0)
+            w.rows.v[n++] = w.rows.v[i];
+    out->rows = w.rows.v;
+    out->n = n;
+    return 0;
+}
+
+void ss_stats_free(struct ss_stats *st)
+{
+    free(st->rows);
+    ss_strtab_free(&st->keys);
+    memset(st, 0, sizeof *st);
+}
+
+static const struct ss_strtab *sort_keys;
+
+static int cmp_name(const struct ss_stat_row *a, const struct ss_stat_row *b)
+{
+    return strcmp(ss_strtab_get(sort_keys, a->key), ss_strtab_get(sort_keys, b->key));
+}
+
+static int cmp_dbl_desc(double a, double b)
+{
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_self(const void *pa, const void *pb)
+{
+    const struct ss_stat_row *a = pa, *b = pb;
+    int c = cmp_dbl_desc(a->self_time, b->self_time);
+    if (!c)
+        c = cmp_dbl_desc(a->total_time, b->total_time);
+    return c ? c : cmp_name(a, b);
+}
+
+static int cmp_total(const void *pa, const void *pb)
+{
+    const struct ss_stat_row *a = pa, *b = pb;
+    int c = cmp_dbl_desc(a->total_time, b->total_time);
+    if (!c)
+        c = cmp_dbl_desc(a->self_time, b->self_time);
+    return c ? c : cmp_name(a, b);
+}
+
+static int cmp_line(const void *pa, const void *pb)
+{
+    const struct ss_stat_row *a = pa, *b = pb;
+    int c = strcmp(ss_strtab_get(sort_keys, a->file), ss_strtab_get(sort_keys, b->file));
+    if (!c)
+        c = a->line < b->line ? -1 : a->line > b->line;
+    return c ? c : cmp_name(a, b);
+}
+
+void ss_stats_sort_self(struct ss_stats *st)
+{
+    sort_keys = &st->keys;
+    qsort(st->rows, st->n, sizeof *st->rows, cmp_self);
+}
+
+void ss_stats_sort_total(struct ss_stats *st)
+{
+    sort_keys = &st->keys;
+    qsort(st->rows, st->n, sizeof *st->rows, cmp_total);
+}
+
+void ss_stats_sort_line(struct ss_stats *st)
+{
+    sort_keys = &st->keys;
+    qsort(st->rows, st->n, sizeof *st->rows, cmp_line);
+}

@@ -1,0 +1,69 @@
+/* stats.h - self/total time per function or per source line, and memory
+ * (DESIGN section 4; equal to R's summaryRprof on files R reads correctly).
+ *
+ * self of key k: samples whose innermost key is k; total: samples in which k
+ * occurs at least once (recursion counts once).  Time is count x the interval
+ * of each sample's own source, summed per source so that it is exactly R's
+ * count * interval.  Samples with no frames are not counted (they stay in the
+ * timeline only).  Per line, the keys are R's lines="show" keys
+ * (`basename#line`, `NA#line` for an undeclared file number, `<no location>`).
+ * Memory is R's memory="both": per sample 8*d(small_v) + 8*d(big_v) +
+ * d(nodes) against the previous sample of the same source (negatives clamped
+ * to 0, the first sample of a source 0), credited to each distinct key of the
+ * sample; differenced over the whole session (R restarts every 5000 lines).
+ */
+#ifndef SS_STATS_H
+#define SS_STATS_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+enum ss_stats_key {
+    SS_BY_FUNCTION, /* function name */
+    SS_BY_LINE,     /* source position: basename#line */
+};
+
+struct ss_stat_row {
+    ss_id key;          /* string id in ss_stats.keys */
+    uint64_t self_n;    /* self samples (sum of count values) */
+    uint64_t total_n;   /* total samples */
+    double self_time;   /* seconds */
+    double total_time;  /* seconds */
+    double mem_bytes;   /* bytes allocated (with memory) */
+    ss_id file;         /* by line: basename string id in keys, for ordering */
+    uint32_t line;      /* by line: line number, 0 for none */
+};
+
+struct ss_stats {
+    struct ss_strtab keys;    /* names of the rows (owned) */
+    struct ss_stat_row *rows; /* one per key, in key order until sorted */
+    size_t n;
+    double sampling_time;     /* seconds of the counted samples */
+    uint64_t samples_counted; /* samples with at least one key */
+    uint64_t samples_total;   /* all samples, empty ones included */
+    int has_memory;           /* mem_bytes is meaningful */
+};
+
+/* Compute the statistics of model m keyed by `by`, with memory when `memory`
+ * is set.  Returns 0 or an error code (out of memory). */
+int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
+                     struct ss_stats *out, struct ss_error *err);
+
+void ss_stats_free(struct ss_stats *st);
+
+/* Row orders: by self time, by total time (each descending, ties by the other
+ * time, then by name in byte order), by source position (file, then line, as
+ * R's by.line). */
+void ss_stats_sort_self(struct ss_stats *st);
+void ss_stats_sort_total(struct ss_stats *st);
+void ss_stats_sort_line(struct ss_stats *st);
+
+/* Does any source of m have memory (resp. line) profiling? */
+int ss_model_has_memory(const struct ss_model *m);
+int ss_model_has_lines(const struct ss_model *m);
+
+/* R's basename(): the part after the last '/', ignoring trailing slashes. */
+void ss_basename(const char *path, const char **start, size_t *len);
+
+#endif

@@ -528,9 +528,14 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
                 p.first_blank = r->line_no;
             continue;
         }
-        uint32_t flags;
-        uint64_t iv;
-        int h = parse_header(line, len, &flags, &iv);
+        uint32_t flags = 0;
+        uint64_t iv = 0;
+        /* Sample lines start with '"', ':' or a digit; only s/m/G/l can start
+         * a header, so most lines skip the header parser. */
+        char c0 = line[0];
+        int h = (c0 == 's' || c0 == 'm' || c0 == 'G' || c0 == 'l')
+                    ? parse_header(line, len, &flags, &iv)
+                    : -1;
         if (h == -2 || (h == 0 && (iv == 0 || (double)iv > RPROF_MAX_INTERVAL_US))) {
             rc = perr(&p, 0, "bad sample interval in the Rprof header: expected "
                              "'sample.interval=N' with N microseconds, 0 < N <= 3600000000");

@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define SS_READ_BLOCK (1u << 20)
 #define SS_MAX_LINE (1u << 20)
+#define SS_MAP_WINDOW (32u << 20) /* must exceed SS_MAX_LINE by a page or more */
 
 int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err)
 {
@@ -28,6 +30,13 @@ int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err)
 #ifdef POSIX_FADV_SEQUENTIAL
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !getenv("STACKSCOPE_NO_MMAP")) {
+        r->fd = fd;
+        r->mapped = 1;
+        r->fsize = (uint64_t)st.st_size;
+        r->eof = r->fsize == 0;
+        return 0;
+    }
     r->cap = SS_READ_BLOCK * 2;
     r->buf = malloc(r->cap);
     if (!r->buf) {
@@ -42,15 +51,52 @@ void ss_reader_close(struct ss_reader *r)
 {
     if (r->fd >= 0)
         close(r->fd);
-    free(r->buf);
+    if (r->mapped) {
+        if (r->buf)
+            munmap(r->buf, r->end);
+    } else {
+        free(r->buf);
+    }
     r->buf = NULL;
     r->fd = -1;
 }
 
 /* Read more bytes after r->end, first moving the unread part to the front.
  * Returns bytes read (0 at EOF) or -1. */
+static long map_next(struct ss_reader *r, struct ss_error *err)
+{
+    /* Map a new window starting at the page that holds the unread data, so
+     * the current line stays contiguous. */
+    uint64_t pos = r->map_off + r->start;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t off = pos - pos % page;
+    uint64_t len = r->fsize - off < SS_MAP_WINDOW ? r->fsize - off : SS_MAP_WINDOW;
+    if (r->buf)
+        munmap(r->buf, r->end);
+    r->buf = NULL;
+    r->end = 0;
+    if (len == 0) {
+        r->eof = 1;
+        return 0;
+    }
+    void *p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, (off_t)off);
+    if (p == MAP_FAILED)
+        return ss_fail(err, SS_EINPUT, "%s: cannot map bytes from %llu: %s", r->path,
+                       (unsigned long long)off, strerror(errno)),
+               -1;
+    madvise(p, (size_t)len, MADV_SEQUENTIAL);
+    r->buf = p;
+    r->start = (size_t)(pos - off);
+    r->end = (size_t)len;
+    r->map_off = off;
+    r->eof = off + len >= r->fsize;
+    return (long)(len - (size_t)(pos - off));
+}
+
 static long fill(struct ss_reader *r, struct ss_error *err)
 {
+    if (r->mapped)
+        return map_next(r, err);
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
         r->end -= r->start;

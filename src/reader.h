@@ -1,7 +1,8 @@
 /* reader.h - a buffered line reader for text profiles.
  *
- * Reads with read(2) in large blocks (no mmap: peak memory stays independent
- * of the file size), splits lines on LF, CRLF or CR (the first line end seen
+ * Regular files are read through a sliding mmap(2) window of 32 MiB (no copy,
+ * and peak memory stays independent of the file size); pipes and other files
+ * with read(2) in large blocks.  It splits lines on LF, CRLF or CR (the first line end seen
  * decides between "LF, with an optional CR before it" and "CR only"), counts
  * lines from 1 and byte offsets from 0, and refuses lines longer than a limit
  * instead of growing without bound.
@@ -17,8 +18,11 @@
 struct ss_reader {
     int fd;
     const char *path; /* borrowed; for messages */
-    char *buf;
+    char *buf;          /* read mode: owned buffer; map mode: the mapped window */
     size_t cap, start, end;
+    int mapped;         /* map mode */
+    uint64_t map_off;   /* file offset of the window */
+    uint64_t fsize;     /* map mode: size of the file */
     int eof;
     int mode;          /* 0 undecided, 1 LF (CRLF), 2 CR only */
     uint64_t line_no;  /* number of the line last returned (1-based) */

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Install the Debian packages stackscope needs, only those that are missing.
+#   scripts/deps.sh build   compiler, autotools, libraries (the default)
+#   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind)
+# Runs apt-get as root, or through sudo when available.
+set -eu
+what=${1:-build}
+pkgs="gcc make autoconf automake pkg-config libncurses-dev zlib1g-dev
+      libprotobuf-c-dev protobuf-c-compiler check"
+if [ "$what" = test ]; then
+    pkgs="$pkgs r-base-core tmux valgrind time"
+fi
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "scripts/deps.sh: installing:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+$sudo apt-get install -y -q --no-install-recommends $missing >/dev/null

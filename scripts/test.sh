@@ -1,0 +1,54 @@
+#!/bin/sh
+# Build stackscope and run every test: the normal build's `make check`
+# (unit tests, CLI, bad input, oracle tests against R), the same suite built
+# with AddressSanitizer + UndefinedBehaviorSanitizer, valgrind on the unit
+# tests and a few reports, and `make distcheck`.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+"$top/scripts/deps.sh" test
+
+passed=0
+failed=0
+step() { # step NAME COMMAND...: run, count, keep going
+    name=$1
+    shift
+    echo "== $name"
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "== $name: ok"
+    else
+        failed=$((failed + 1))
+        echo "== $name: FAILED"
+    fi
+}
+show_logs() { # print the logs of failed automake tests in DIR
+    for f in "$1"/tests/*.log; do
+        [ -f "$f" ] || continue
+        grep -q '^:test-result: \(FAIL\|ERROR\)' "${f%.log}.trs" 2>/dev/null && { echo "---- $f"; tail -n 60 "$f"; }
+    done
+    return 1
+}
+check_in() { # check_in DIR CONFIGURE-ARGS...
+    dir=$1
+    shift
+    "$top/scripts/build.sh" "$dir" "$@" && (cd "$dir" && make -j2 check >/dev/null 2>&1 || show_logs .) &&
+        grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$dir/test-suite.log"
+}
+valgrind_run() {
+    vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+    CK_FORK=no $vg build/tests/check_unit >/dev/null 2>build/valgrind.log || { cat build/valgrind.log; return 1; }
+    for f in tests/data/rprof/memory_line.out tests/data/rprof/append_mixed_flags.out tests/data/rprof/quirky_names_line.out; do
+        for by in self line; do
+            $vg build/stackscope report --by $by --memory --format tsv "$f" >/dev/null 2>build/valgrind.log ||
+                { [ $? -eq 99 ] && { cat build/valgrind.log; return 1; }; }
+        done
+    done
+}
+
+step "build and make check" check_in build
+step "make check under ASan+UBSan" check_in build-asan --enable-sanitizers
+step "valgrind" valgrind_run
+step "make distcheck" sh -c 'cd build && make -j2 distcheck >distcheck.log 2>&1 || { tail -n 80 distcheck.log; exit 1; }'
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

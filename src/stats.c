@@ -152,12 +152,12 @@ static int sync_scratch(struct work *w, size_t *have)
 static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
                          const struct ss_rprof_vt *vt, double *stack_mem)
 {
+    /* A column that never changed from 0 is not materialised (NULL). */
     const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
                   *nd = m->values.v[vt->nodes];
-    if (!sm || !bg || !nd)
-        return; /* all zero: nothing allocated */
     for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++) {
-        int64_t ds = sm[i] - sm[i - 1], db = bg[i] - bg[i - 1], dn = nd[i] - nd[i - 1];
+        int64_t ds = sm ? sm[i] - sm[i - 1] : 0, db = bg ? bg[i] - bg[i - 1] : 0,
+                dn = nd ? nd[i] - nd[i - 1] : 0;
         double b = (ds > 0 ? 8.0 * (double)ds : 0) + (db > 0 ? 8.0 * (double)db : 0) +
                    (dn > 0 ? (double)dn : 0);
         stack_mem[m->sample_stack.v[i]] += b;
@@ -347,7 +347,9 @@ static int cmp_total(const void *pa, const void *pb)
 static int cmp_line(const void *pa, const void *pb)
 {
     const struct ss_stat_row *a = pa, *b = pb;
-    int c = strcmp(ss_strtab_get(sort_keys, a->file), ss_strtab_get(sort_keys, b->file));
+    /* rows without a file (function rows, "<no location>") order by name */
+    ss_id fa = a->file != SS_NONE ? a->file : a->key, fb = b->file != SS_NONE ? b->file : b->key;
+    int c = strcmp(ss_strtab_get(sort_keys, fa), ss_strtab_get(sort_keys, fb));
     if (!c)
         c = a->line < b->line ? -1 : a->line > b->line;
     return c ? c : cmp_name(a, b);
@@ -356,17 +358,20 @@ static int cmp_line(const void *pa, const void *pb)
 void ss_stats_sort_self(struct ss_stats *st)
 {
     sort_keys = &st->keys;
-    qsort(st->rows, st->n, sizeof *st->rows, cmp_self);
+    if (st->n > 1)
+        qsort(st->rows, st->n, sizeof *st->rows, cmp_self);
 }
 
 void ss_stats_sort_total(struct ss_stats *st)
 {
     sort_keys = &st->keys;
-    qsort(st->rows, st->n, sizeof *st->rows, cmp_total);
+    if (st->n > 1)
+        qsort(st->rows, st->n, sizeof *st->rows, cmp_total);
 }
 
 void ss_stats_sort_line(struct ss_stats *st)
 {
     sort_keys = &st->keys;
-    qsort(st->rows, st->n, sizeof *st->rows, cmp_line);
+    if (st->n > 1)
+        qsort(st->rows, st->n, sizeof *st->rows, cmp_line);
 }

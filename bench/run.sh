@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# bench/run.sh [--quick] [--no-r] [--reps N]
+#
+# Measures stackscope against the performance targets on big resampled Rprof
+# files (see bench/README.md). It builds nothing: it runs ./stackscope at the
+# repository root, or $STACKSCOPE.
+#
+#   --quick    100k-sample files instead of 1M
+#   --no-r     skip R's summaryRprof (about 15-30 s per 1M-sample file)
+#   --reps N   timed repetitions per command, median reported (default 5)
+#
+# The report goes to standard output, progress to standard error, and a copy
+# of the measurements to bench/out/results.tsv. Exit status: 0 when every
+# command ran, even if targets are missed; 1 if a command failed; 2 on bad
+# usage or a missing tool.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+outdir=$here/out
+
+quick=0
+use_r=1
+reps=5
+
+usage() {
+    sed -n '2,16s/^# \{0,1\}//p' "$0" >&2
+    exit 2
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) quick=1 ;;
+    --no-r) use_r=0 ;;
+    --reps)
+        [ $# -ge 2 ] || usage
+        reps=$2
+        shift
+        ;;
+    --reps=*) reps=${1#--reps=} ;;
+    -h | --help) usage ;;
+    *)
+        echo "run.sh: unknown argument: $1" >&2
+        usage
+        ;;
+    esac
+    shift
+done
+case $reps in '' | *[!0-9]* | 0) echo "run.sh: --reps needs a positive integer" >&2; exit 2 ;; esac
+
+die() {
+    echo "run.sh: $*" >&2
+    exit 2
+}
+note() { echo "run.sh: $*" >&2; }
+
+bin=${STACKSCOPE:-$root/stackscope}
+[ -x "$bin" ] || die "no stackscope binary at $bin; build it first (autoreconf -fi && ./configure && make) or set STACKSCOPE"
+
+gtime=/usr/bin/time
+"$gtime" -f '%e %M' -o /dev/null true 2> /dev/null ||
+    die "GNU time is needed at $gtime (Debian: apt-get install time)"
+if [ $use_r = 1 ]; then
+    command -v Rscript > /dev/null || die "Rscript not found (use --no-r to skip R)"
+fi
+
+mkdir -p "$outdir" || die "cannot create $outdir"
+tmpd=$(mktemp -d "${TMPDIR:-/tmp}/stackscope-bench.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$tmpd"' EXIT
+trap 'exit 130' INT TERM
+
+# --- input files (made once, cached in bench/out/) ---------------------------
+
+if [ $quick = 1 ]; then
+    nsamples=100000
+    tag=100k
+else
+    nsamples=1000000
+    tag=1m
+fi
+plain=$outdir/big$tag.out
+ml=$outdir/ml$tag.out
+
+# make OUT SOURCE: (re)generate when missing or older than its inputs.
+make_input() {
+    local out=$1 src=$2
+    if [ -s "$out" ] && [ "$out" -nt "$here/gen-big.sh" ] && [ "$out" -nt "$src" ]; then
+        return 0
+    fi
+    note "generating $(basename "$out") ($nsamples samples from $(basename "$src"))"
+    "$here/gen-big.sh" "$nsamples" "$out" "$src" 1 || die "gen-big.sh failed for $out"
+}
+make_input "$plain" "$here/data/plain_fast.out"
+make_input "$ml" "$here/data/memory_line.out"
+
+# --- measuring ---------------------------------------------------------------
+
+failed=0
+
+# now_us: microseconds since the epoch (bash 5 EPOCHREALTIME).
+now_us() {
+    local t=${EPOCHREALTIME/[.,]/}
+    echo "$t"
+}
+
+# median of the numbers given as arguments
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+        END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# measure N CMD...: runs CMD N times (stdout to /dev/null) under GNU time and
+# sets WALL (median wall seconds, from the shell clock, 1 ms resolution) and
+# RSS (median peak RSS in MB = 10^6 bytes, from %M). Returns 1 on failure.
+measure() {
+    local n=$1 i t0 t1 e m
+    shift
+    local walls=() rsss=()
+    for ((i = 0; i < n; i++)); do
+        t0=$(now_us)
+        if ! "$gtime" -f '%e %M' -o "$tmpd/time" "$@" > /dev/null 2> "$tmpd/err"; then
+            note "FAILED: $*"
+            sed 's/^/    /' "$tmpd/err" "$tmpd/time" >&2
+            return 1
+        fi
+        t1=$(now_us)
+        read -r e m < <(tail -n 1 "$tmpd/time")
+        walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')")
+        rsss+=("$(awk -v k="$m" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')")
+    done
+    WALL=$(median "${walls[@]}")
+    RSS=$(median "${rsss[@]}")
+    return 0
+}
+
+# Rows: file, size_MB, command, wall_s, rss_MB (wall "FAILED" on failure).
+rows=()
+add_row() { rows+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"$'\t'"$5"); }
+
+size_mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+# bench_file FILE STACKSCOPE-ARGS...: each extra argument is one stackscope
+# argument list (a string, split on spaces), e.g. "report --by self".
+bench_file() {
+    local f=$1 name size args slug
+    shift
+    name=$(basename "$f")
+    size=$(size_mb "$f")
+    cat "$f" > /dev/null # warm the page cache
+
+    note "$name: wc -l x$reps"
+    if measure "$reps" wc -l "$f"; then
+        add_row "$name" "$size" "wc -l" "$WALL" "$RSS"
+    else
+        add_row "$name" "$size" "wc -l" FAILED -
+        failed=1
+    fi
+
+    for args in "$@"; do
+        # One untimed run keeps its output for a sanity check and warms up.
+        slug=${args// /_}
+        note "$name: stackscope $args (1 untimed + x$reps)"
+        # shellcheck disable=SC2086 # args is a word list on purpose
+        if ! "$bin" $args "$f" > "$outdir/${name%.out}.$slug.txt" 2> "$tmpd/err"; then
+            note "FAILED: $bin $args $f"
+            sed 's/^/    /' "$tmpd/err" >&2
+            add_row "$name" "$size" "stackscope $args" FAILED -
+            failed=1
+            continue
+        fi
+        if [ ! -s "$outdir/${name%.out}.$slug.txt" ]; then
+            note "warning: stackscope $args $name printed nothing"
+        fi
+        # shellcheck disable=SC2086
+        if measure "$reps" "$bin" $args "$f"; then
+            add_row "$name" "$size" "stackscope $args" "$WALL" "$RSS"
+        else
+            add_row "$name" "$size" "stackscope $args" FAILED -
+            failed=1
+        fi
+    done
+
+    if [ $use_r = 1 ]; then
+        note "$name: R summaryRprof x1 (slow)"
+        if measure 1 Rscript -e 'invisible(utils::summaryRprof(commandArgs(TRUE)[1]))' "$f"; then
+            add_row "$name" "$size" "R summaryRprof" "$WALL" "$RSS"
+        else
+            add_row "$name" "$size" "R summaryRprof" FAILED -
+            failed=1
+        fi
+    fi
+}
+
+bench_file "$plain" "report --by self"
+bench_file "$ml" "report --by self" "report --by line" "report --by self --memory"
+
+# --- report ------------------------------------------------------------------
+
+{
+    printf 'file\tsize_MB\tcommand\twall_s\trss_MB\n'
+    printf '%s\n' "${rows[@]}"
+} > "$outdir/results.tsv"
+
+echo "stackscope benchmark: $(basename "$bin"), $nsamples samples per file," \
+    "median of $reps runs (R: 1 run), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo
+printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
+    function num(x) { return x ~ /^[0-9.]+$/ }
+    { file[NR] = $1; size[NR] = $2; cmd[NR] = $3; wall[NR] = $4; rss[NR] = $5
+      if ($3 == "wc -l" && num($4)) wc[$1] = $4
+      if ($3 == "R summaryRprof" && num($4)) r[$1] = $4
+      if ($3 == "stackscope report --by self" && num($4)) self[$1] = $4 }
+    END {
+        fmt = "%-12s %8s  %-36s %8s %8s %7s %8s %9s\n"
+        printf fmt, "file", "size_MB", "command", "wall_s", "rss_MB", "x_wc", "R/this", "rss_lim"
+        for (i = 1; i <= NR; i++) {
+            xwc = rr = lim = ""
+            if (cmd[i] ~ /^stackscope/ && num(wall[i])) {
+                if ((file[i] in wc) && wc[file[i]] > 0) xwc = sprintf("%.2f", wall[i] / wc[file[i]])
+                if (cmd[i] == "stackscope report --by self" && (file[i] in r) && wall[i] > 0)
+                    rr = sprintf("%.0f", r[file[i]] / wall[i])
+                lim = sprintf("%.1f", size[i] / 2 + 50)
+            }
+            printf fmt, file[i], size[i], cmd[i], wall[i], rss[i], xwc, rr, lim
+        }
+        print ""
+        print "x_wc = wall / wall of wc -l; R/this = summaryRprof(FILE) wall / this wall"
+        print "(default summaryRprof is a by-self/by-total summary, so it is compared with --by self only);"
+        print "rss_lim = size_MB/2 + 50 (MB = 10^6 bytes). Wall times include process start-up."
+        print ""
+        print "Targets:"
+        for (i = 1; i <= NR; i++) {
+            if (cmd[i] !~ /^stackscope/) continue
+            c = substr(cmd[i], 12)
+            if (!num(wall[i])) { printf "  FAIL  %-12s %s did not run\n", file[i], c; continue }
+            if (c == "report --by self") {
+                if (file[i] in wc) {
+                    x = (wc[file[i]] > 0) ? wall[i] / wc[file[i]] : 0
+                    printf "  %s  %-12s %s within 3x of wc -l: %.2fx\n", \
+                        (x <= 3 ? "PASS" : "MISS"), file[i], c, x
+                }
+                if (file[i] in r) {
+                    x = (wall[i] > 0) ? r[file[i]] / wall[i] : 1e9
+                    printf "  %s  %-12s %s at least 100x faster than summaryRprof: %.0fx\n", \
+                        (x >= 100 ? "PASS" : "MISS"), file[i], c, x
+                } else {
+                    printf "  ----  %-12s %s vs summaryRprof: not measured (--no-r)\n", file[i], c
+                }
+            }
+            lim = size[i] / 2 + 50
+            note = (size[i] > 100) ? "" : " (informational: target is for files over 100 MB)"
+            printf "  %s  %-12s %s peak RSS %.1f MB below %.1f MB%s\n", \
+                (rss[i] < lim ? "PASS" : "MISS"), file[i], c, rss[i], lim, note
+        }
+    }'
+
+echo
+echo "(raw measurements: ${outdir#"$root"/}/results.tsv)"
+if [ $failed != 0 ]; then
+    echo "run.sh: some commands failed (see above)" >&2
+    exit 1
+fi
+exit 0

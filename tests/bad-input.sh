@@ -1,0 +1,228 @@
+#!/bin/bash
+# Bad input (DESIGN 10): every malformed file makes `report` and `check` exit 2
+# with a message on stderr naming the file (and FILE:LINE: where a line
+# applies); never a crash, a sanitizer report, a hang or unbounded memory.
+# A cut-off last line is not an error (DESIGN 3): exit 0 and a warning.
+# The inputs are generated here, at test time, deterministically.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+
+T=$TMPD
+MAX_RSS_KB=204800 # 200 MB
+
+# The memory cap: a virtual-memory limit unless the binary is built with
+# AddressSanitizer (it reserves terabytes of shadow address space), plus a
+# peak-RSS check through GNU time when it is there.
+VLIMIT=1048576
+if grep -q -a __asan_init "$STACKSCOPE" 2>/dev/null; then VLIMIT=; fi
+TIME=
+if [ -x /usr/bin/time ] && /usr/bin/time -o /dev/null -f %M true 2>/dev/null; then
+    TIME=/usr/bin/time
+fi
+
+# run ARGS...: run stackscope under timeout and the memory cap; sets RC, OUT,
+# ERR (stdout and stderr text) and RSS (peak KB, empty when not measured).
+run_n=0
+run() {
+    run_n=$((run_n + 1))
+    local o=$T/run$run_n.out e=$T/run$run_n.err r=$T/run$run_n.rss
+    (
+        if [ -n "$VLIMIT" ]; then ulimit -v "$VLIMIT" 2>/dev/null; fi
+        if [ -n "$TIME" ]; then
+            exec timeout 10 "$TIME" -o "$r" -f %M "$STACKSCOPE" "$@"
+        else
+            exec timeout 10 "$STACKSCOPE" "$@"
+        fi
+    ) >"$o" 2>"$e" </dev/null
+    RC=$?
+    OUT=$(head -c 100000 "$o" | tr -d '\0')
+    ERR=$(head -c 100000 "$e" | tr -d '\0')
+    RSS=
+    if [ -s "$r" ]; then RSS=$(tail -n 1 "$r"); fi
+}
+
+# sane WHAT: why the last run is not sane (crash, hang, sanitizer, memory),
+# or nothing.
+sane() {
+    if [ "$RC" -eq 124 ]; then
+        echo "$1: hung (killed after 10 s)"
+    elif [ "$RC" -ge 128 ]; then
+        echo "$1: crashed (status $RC): $(echo "$ERR" | head -n 3)"
+    elif [[ $ERR == *AddressSanitizer* || $ERR == *LeakSanitizer* || $ERR == *"runtime error"* ]]; then
+        echo "$1: sanitizer report: $(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
+    elif [ -n "$RSS" ] && [ "$RSS" -gt "$MAX_RSS_KB" ] 2>/dev/null; then
+        echo "$1: peak RSS ${RSS} KB > $MAX_RSS_KB KB"
+    fi
+}
+
+# bad NAME FILE [LINE]: FILE is bad input; LINE is the line the message must
+# name (FILE:LINE:), "any" for some line, or empty when no line applies.
+bad() {
+    local name=$1 f=$2 line=$3 why='' cmd want
+    case $line in
+    "") want="'$f'" ;;
+    any) want="'$f:LINE:'" ;;
+    *) want="'$f:$line:'" ;;
+    esac
+    for cmd in report check; do
+        if [ "$cmd" = report ]; then run report --format tsv "$f"; else run check "$f"; fi
+        why=$(sane "$cmd")
+        if [ -z "$why" ] && [ "$RC" -ne 2 ]; then
+            why="$cmd: exit $RC, expected 2 (stderr: $(echo "$ERR" | head -n 1))"
+        fi
+        if [ -z "$why" ]; then
+            case $line in
+            "") [[ $ERR == *"$f"* ]] ;;
+            any) [[ $ERR == *"$f:"[0-9]*:* ]] ;;
+            *) [[ $ERR == *"$f:$line:"* ]] ;;
+            esac || why="$cmd: stderr does not name $want: $(echo "$ERR" | head -n 1)"
+        fi
+        if [ -z "$why" ] && [ "$cmd" = report ] && [ -n "$OUT" ]; then
+            why="report: printed a table for bad input: $(echo "$OUT" | head -n 1)"
+        fi
+        [ -z "$why" ] || break
+    done
+    if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
+}
+
+H='sample.interval=20000'
+
+# Deterministic pseudo-random bytes: a 32-bit LCG in perl (not perl's rand,
+# whose sequence is not promised to stay the same).
+prbytes() { # N SEED
+    perl -e 'my ($n, $x) = @ARGV; my $s = "";
+             for (1 .. $n) { $x = ($x * 1664525 + 1013904223) % 4294967296;
+                             $s .= chr($x >> 24); }
+             binmode STDOUT; print $s;' "$1" "$2"
+}
+
+# 10 MB of 'x' without a line end.
+ten_mb() { head -c 10485760 /dev/zero | tr '\0' x; }
+
+# ---- cases ---------------------------------------------------------------
+
+: >"$T/empty"
+bad empty-file "$T/empty"
+
+if have perl; then
+    prbytes 100000 42 >"$T/garbage"
+    bad binary-garbage "$T/garbage" any
+    { echo "$H"; echo '"a" '; prbytes 100000 7; } >"$T/garbage-body"
+    bad binary-garbage-after-header "$T/garbage-body" any
+else
+    fail binary-garbage "perl is needed to generate the bytes"
+fi
+
+printf '%s\n"a" "b\0c" \n"d" \n' "$H" >"$T/nul"
+bad nul-in-sample-line "$T/nul" 2
+
+{ ten_mb; echo; echo '"a" '; } >"$T/long-first"
+bad 10mb-first-line "$T/long-first" 1
+
+{ echo "$H"; echo '"a" '; printf '"'; ten_mb; printf '" \n"b" \n'; } >"$T/long-name"
+bad 10mb-sample-line-one-name "$T/long-name" 3
+
+# 2.6 million frames on one line: a guard against trusting stack depth.
+{ echo "$H"; echo '"a" '; yes '"a"' | head -n 2621440 | tr '\n' ' '; echo; } >"$T/long-frames"
+bad 10mb-sample-line-many-frames "$T/long-frames" 3
+
+printf '%s\n"a" "b" \n"abc\n"x" \n"y" \n' "$H" >"$T/unterminated"
+bad unterminated-quote "$T/unterminated" 3
+
+printf 'sample.interva=20000\n"a" \n' >"$T/hdr-typo"
+bad header-typo "$T/hdr-typo" 1
+printf 'sample.interval=\n"a" \n' >"$T/hdr-empty"
+bad header-no-interval "$T/hdr-empty" 1
+printf 'sample.interval=20000x\n"a" \n' >"$T/hdr-suffix"
+bad header-interval-suffix "$T/hdr-suffix" 1
+printf 'sample.interval=-20000\n"a" \n' >"$T/hdr-neg"
+bad header-negative-interval "$T/hdr-neg" 1
+printf 'sample.interval=0\n"a" \n' >"$T/hdr-zero"
+bad header-zero-interval "$T/hdr-zero" 1
+printf 'sample.interval=99999999999999999999\n"a" \n' >"$T/hdr-huge"
+bad header-huge-interval "$T/hdr-huge" 1
+printf '%s\n"a" \nsample.interval=0\n"b" \n' "$H" >"$T/hdr-second"
+bad second-session-bad-interval "$T/hdr-second" 3
+
+mkdir "$T/a-directory"
+bad directory "$T/a-directory"
+bad missing-file "$T/no-such-file"
+
+printf '\037\213\010\000\000\000\000\000\000\003garbage, not deflate' >"$T/gzip"
+bad gzip-garbage "$T/gzip"
+
+printf 'memory profiling: %s\n:1:2:3:4:"a" \n"b" \n' "$H" >"$T/mem-missing"
+bad memory-prefix-missing "$T/mem-missing" 3
+printf 'memory profiling: %s\n:1:2:x:4:"a" \n' "$H" >"$T/mem-bad"
+bad memory-prefix-bad "$T/mem-bad" 2
+printf 'memory profiling: %s\n:1:2:3:4:"a" \n:1:2:3:"b" \n' "$H" >"$T/mem-short"
+bad memory-prefix-three-fields "$T/mem-short" 3
+
+printf '%s\n"a" \nzz "b" \n' "$H" >"$T/token-lead"
+bad garbage-token-first "$T/token-lead" 3
+printf '%s\n"a" \n"a" "b" zz \n' "$H" >"$T/token-tail"
+bad garbage-token-last "$T/token-tail" 3
+
+printf 'line profiling: %s\n#File x: a.R\n1#2 "f" \n' "$H" >"$T/file-bad"
+bad file-line-bad-number "$T/file-bad" 2
+printf 'line profiling: %s\n#File 1: a.R\n1000000000#3 "f" \n' "$H" >"$T/file-billion"
+bad billion-file-number "$T/file-billion" 3
+printf 'line profiling: %s\n#File 1000000000: a.R\n1#3 "f" \n' "$H" >"$T/file-decl-billion"
+bad billion-file-declaration "$T/file-decl-billion" 2
+
+# "a" zz "b": labels are never escaped and may hold quotes and spaces
+# (DESIGN 3, oracle W4), so this line is one name, 'a" zz "b', not an error.
+printf '%s\n"a" zz "b" \n' "$H" >"$T/token-mid"
+run report --format tsv "$T/token-mid"
+why=$(sane report)
+if [ -z "$why" ] && [ "$RC" -ne 0 ]; then why="exit $RC, expected 0: $ERR"; fi
+if [ -z "$why" ] && [[ $OUT != *$'\na" zz "b\t'* ]]; then
+    why="expected one name 'a\" zz \"b', got: $(echo "$OUT" | sed -n 2p)"
+fi
+if [ -z "$why" ]; then pass quote-space-inside-name; else fail quote-space-inside-name "$why"; fi
+
+# A cut-off last line is not an error: the complete samples are kept.
+printf '%s\n"a" "b" \n"a" "b' "$H" >"$T/cut"
+run report --format tsv "$T/cut"
+why=$(sane report)
+if [ -z "$why" ] && [ "$RC" -ne 0 ]; then why="exit $RC, expected 0: $ERR"; fi
+if [ -z "$why" ] && ! [[ $ERR == *warning* && $ERR == *"$T/cut:3"* ]]; then
+    why="expected a warning naming '$T/cut:3', got: $ERR"
+fi
+if [ -z "$why" ]; then
+    got=$(echo "$OUT" | awk -F '\t' 'NR > 1 { printf "%s %s %s;", $1, $2, $4 }')
+    [ "$got" = "a 0.02 0.02;b 0 0.02;" ] ||
+        why="expected only the complete sample (a 0.02 0.02;b 0 0.02;), got: $got"
+fi
+if [ -z "$why" ]; then pass cut-off-last-line; else fail cut-off-last-line "$why"; fi
+
+# check on a good and a bad file: a summary of the good one, the error of
+# the bad one, exit 2.
+printf '%s\n"f" "g" \n"g" \n' "$H" >"$T/good"
+run check "$T/good" "$T/unterminated"
+why=$(sane check)
+if [ -z "$why" ] && [ "$RC" -ne 2 ]; then why="exit $RC, expected 2"; fi
+if [ -z "$why" ] && ! echo "$OUT" | grep -F "$T/good" | grep -q -v error; then
+    why="no summary line for the good file: $(echo "$OUT" | head -n 1)"
+fi
+if [ -z "$why" ] && ! [[ $OUT == *samples*2* ]]; then
+    why="the summary does not give the good file's 2 samples: $OUT"
+fi
+if [ -z "$why" ] && ! [[ $ERR$OUT == *"$T/unterminated:3:"* ]]; then
+    why="no error naming '$T/unterminated:3:': $ERR"
+fi
+if [ -z "$why" ]; then pass check-good-and-bad; else fail check-good-and-bad "$why"; fi
+
+# report on a good and a bad file fails as a whole.
+run report "$T/good" "$T/mem-bad"
+why=$(sane report)
+if [ -z "$why" ] && [ "$RC" -ne 2 ]; then why="exit $RC, expected 2"; fi
+if [ -z "$why" ] && ! [[ $ERR == *"$T/mem-bad:2:"* ]]; then
+    why="no error naming '$T/mem-bad:2:': $ERR"
+fi
+if [ -z "$why" ]; then pass report-good-and-bad; else fail report-good-and-bad "$why"; fi
+
+finish

@@ -1,0 +1,266 @@
+#!/bin/bash
+# The command-line contract (DESIGN 7): help, version, usage errors (exit 1),
+# the report table layouts, and numbers checked against tiny profiles whose
+# answers are computed by hand here.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+
+T=$TMPD
+TAB=$'\t'
+
+# run ARGS...: sets RC, OUT, ERR. A sanitizer report is a failure of its own.
+run() {
+    timeout 10 "$STACKSCOPE" "$@" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    OUT=$(cat "$T/out")
+    ERR=$(cat "$T/err")
+    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
+        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
+    fi
+}
+
+# check NAME WHY: pass when WHY is empty.
+check() {
+    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
+}
+
+# usage NAME ARGS...: a usage error: exit 1, a message on stderr, nothing on
+# stdout.
+usage() {
+    local name=$1 why=''
+    shift
+    run "$@"
+    if [ "$RC" -ne 1 ]; then
+        why="exit $RC, expected 1 (stderr: $(echo "$ERR" | head -n 1))"
+    elif [ -z "$ERR" ]; then
+        why="no message on stderr"
+    elif [ -n "$OUT" ]; then
+        why="printed on stdout: $(echo "$OUT" | head -n 1)"
+    fi
+    check "$name" "$why"
+}
+
+# tsv_is EXPECTED: compare the last run's TSV rows with EXPECTED, one row per
+# line "name self.time self.pct total.time total.pct [mem.total]", in order,
+# numbers equal within 1e-9 (relative). Prints why not, or nothing.
+# tsv_set_is EXPECTED: the same, in any order (for tied rows).
+tsv_set_is() { SORTED=1 tsv_is "$1"; }
+tsv_is() {
+    if [ "$RC" -ne 0 ]; then
+        echo "exit $RC: $ERR"
+        return
+    fi
+    local sorter=cat
+    if [ -n "$SORTED" ]; then sorter="env LC_ALL=C sort"; fi
+    printf '%s\n' "$1" | $sorter >"$T/want"
+    { printf '%s\n' "$OUT" | head -n 1; printf '%s\n' "$OUT" | sed 1d | $sorter; } | awk -F '\t' -v want="$T/want" '
+        function close_enough(a, b) {
+            d = a - b; if (d < 0) d = -d
+            m = (a < 0 ? -a : a); if ((b < 0 ? -b : b) > m) m = (b < 0 ? -b : b)
+            return d <= 1e-9 * (m > 1 ? m : 1)
+        }
+        NR == 1 { next }
+        {
+            if ((getline w < want) <= 0) { printf "extra row: %s\n", $0; bad = 1; exit }
+            n = split(w, f, " ")
+            if (n != NF) { printf "row %d: %d columns, expected %d: %s\n", NR - 1, NF, n, $0; bad = 1; exit }
+            if ($1 != f[1]) { printf "row %d: name %s, expected %s\n", NR - 1, $1, f[1]; bad = 1; exit }
+            for (i = 2; i <= n; i++)
+                if (!close_enough($i + 0, f[i] + 0)) {
+                    printf "row %d (%s): column %d is %s, expected %s\n", NR - 1, $1, i, $i, f[i]
+                    bad = 1; exit
+                }
+        }
+        END {
+            if (!bad && (getline w < want) > 0 && w != "")
+                printf "missing row: %s\n", w
+        }'
+}
+
+# header_is EXPECTED: the first line of the last run's stdout.
+header_is() {
+    local h
+    h=$(printf '%s\n' "$OUT" | head -n 1)
+    if [ "$RC" -ne 0 ]; then
+        echo "exit $RC: $ERR"
+    elif [ "$h" != "$1" ]; then
+        echo "header '$h', expected '$1'"
+    fi
+}
+
+# ---- profiles, computed by hand -----------------------------------------
+
+# 3 samples at 20 ms: f is the leaf of 2 (0.04 s), g of 1 (0.02 s); g is in
+# all 3 stacks (0.06 s, 100%), f in 2 (recursion counts once).
+printf 'sample.interval=20000\n"f" "g" \n"g" \n"f" "f" "g" \n' >"$T/tiny"
+# Two sessions: 2 x a at 20 ms (0.04 s), 4 x b at 5 ms (0.02 s); 0.06 s.
+printf 'sample.interval=20000\n"a" \n"a" \nsample.interval=5000\n"b" \n"b" \n"b" \n"b" \n' >"$T/two"
+# Memory: bytes = 8*d(small_v) + 8*d(big_v) + d(nodes), negatives clamped,
+# the first sample 0. b: 1 MB (nodes) + 1 MB; a: 1 MB (small_v); c: 0.
+printf 'memory profiling: sample.interval=20000\n:1:1:1:1:"a" \n:1:1:1048577:1:"b" \n:131073:1:1048577:1:"a" "b" \n:1:1:1:1:"c" \n' >"$T/mem"
+# The same with big_v 0 throughout (a column that never changes).
+printf 'memory profiling: sample.interval=20000\n:1:0:1:1:"a" \n:1:0:1048577:1:"b" \n:131073:0:1048577:1:"a" "b" \n:1:0:1:1:"c" \n' >"$T/mem0"
+# Lines: f at a.R#2 (self), then g with no position called from a.R#3.
+printf 'line profiling: sample.interval=20000\n#File 1: /x/a.R\n1#2 "f" \n"g" 1#3 "f" \n' >"$T/line"
+
+# ---- help and version -----------------------------------------------------
+
+for opt in --help -h; do
+    run $opt
+    why=
+    if [ "$RC" -ne 0 ]; then why="exit $RC"; fi
+    for w in report check --by; do
+        [ -n "$why" ] || [[ $OUT == *"$w"* ]] || why="does not mention '$w'"
+    done
+    check "help $opt" "$why"
+done
+
+for opt in --version -V; do
+    run $opt
+    why=
+    if [ "$RC" -ne 0 ]; then
+        why="exit $RC"
+    elif ! [[ $OUT =~ ^stackscope\ [0-9]+\.[0-9]+(\.[0-9]+)? ]]; then
+        why="printed '$OUT', expected 'stackscope X.Y.Z'"
+    elif [ -f "$BUILDDIR/config.h" ]; then
+        v=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$BUILDDIR/config.h")
+        [ -z "$v" ] || [ "$(echo "$OUT" | head -n 1)" = "stackscope $v" ] ||
+            why="printed '$OUT', expected 'stackscope $v'"
+    fi
+    check "version $opt" "$why"
+done
+
+# ---- usage errors: exit 1 -------------------------------------------------
+
+usage unknown-option --bogus
+usage unknown-report-option report --bogus "$T/tiny"
+usage by-bogus report --by bogus "$T/tiny"
+usage format-bogus report --format bogus "$T/tiny"
+usage by-missing-value report "$T/tiny" --by
+usage limit-not-a-number report --limit abc "$T/tiny"
+usage report-without-file report
+usage memory-without-memory-data report --memory "$T/tiny"
+usage by-line-without-line-data report --by line "$T/tiny"
+
+# A bare word is a FILE (`stackscope [FILE...]`), so an unknown command is a
+# file that cannot be opened: an error naming it, exit 1 or 2.
+run frobnicate
+why=
+if [ "$RC" -ne 1 ] && [ "$RC" -ne 2 ]; then
+    why="exit $RC, expected 1 or 2"
+elif [[ $ERR != *frobnicate* ]]; then
+    why="stderr does not name 'frobnicate': $ERR"
+fi
+check unknown-command "$why"
+
+# ---- table layouts --------------------------------------------------------
+
+H="name${TAB}self.time${TAB}self.pct${TAB}total.time${TAB}total.pct"
+run report --format tsv "$T/tiny"
+check tsv-header-self "$(header_is "$H")"
+run report --format tsv --by total "$T/tiny"
+check tsv-header-total "$(header_is "$H")"
+run report --format tsv --memory "$T/mem"
+check tsv-header-memory "$(header_is "$H${TAB}mem.total")"
+run report --format tsv --by line "$T/line"
+check tsv-header-line "$(header_is "location${TAB}self.time${TAB}self.pct${TAB}total.time${TAB}total.pct")"
+
+run report "$T/two"
+why=
+if [ "$RC" -ne 0 ]; then
+    why="exit $RC: $ERR"
+else
+    got=$(printf '%s\n' "$OUT" | awk 'NF == 0 { exit } { print $1 }' | uniq | tr '\n' ' ')
+    [ "$got" = "file session samples time " ] ||
+        why="header lines start with '$got', expected 'file session samples time '"
+    [ -n "$why" ] || [ "$(printf '%s\n' "$OUT" | grep -c '^session')" -eq 2 ] ||
+        why="expected 2 session lines"
+    [ -n "$why" ] || printf '%s\n' "$OUT" | grep -q '^samples  *6$' ||
+        why="no 'samples 6' line: $(printf '%s\n' "$OUT" | grep '^samples')"
+    [ -n "$why" ] || printf '%s\n' "$OUT" | awk '$1 == "time" && $2 + 0 == 0.06 { ok = 1 } END { exit !ok }' ||
+        why="no 'time 0.060' line: $(printf '%s\n' "$OUT" | grep '^time')"
+fi
+check text-header "$why"
+
+# ---- numbers --------------------------------------------------------------
+
+P3=66.66666666666667 # 200/3
+Q3=33.333333333333336
+run report --format tsv "$T/tiny"
+check tiny-by-self "$(tsv_is "f 0.04 $P3 0.04 $P3
+g 0.02 $Q3 0.06 100")"
+run report --format tsv --by total "$T/tiny"
+check tiny-by-total "$(tsv_is "g 0.02 $Q3 0.06 100
+f 0.04 $P3 0.04 $P3")"
+
+run report --format tsv "$T/two"
+check two-sessions "$(tsv_is "a 0.04 $P3 0.04 $P3
+b 0.02 $Q3 0.02 $Q3")"
+
+# Two files combine: 0.06 s + 0.06 s.
+run report --format tsv --by total "$T/tiny" "$T/two"
+check two-files "$(tsv_set_is "g 0.02 16.666666666666668 0.06 50
+a 0.04 $Q3 0.04 $Q3
+f 0.04 $Q3 0.04 $Q3
+b 0.02 16.666666666666668 0.02 16.666666666666668")"
+# The same file twice: times double, shares stay.
+run report --format tsv "$T/tiny" "$T/tiny"
+check same-file-twice "$(tsv_is "f 0.08 $P3 0.08 $P3
+g 0.04 $Q3 0.12 100")"
+
+run report --format tsv --by total --memory "$T/mem"
+check memory-mem-total "$(tsv_set_is "b 0.02 25 0.04 50 2
+a 0.04 50 0.04 50 1
+c 0.02 25 0.02 25 0")"
+run report --format tsv --by total --memory "$T/mem0"
+check memory-mem-total-constant-column "$(tsv_set_is "b 0.02 25 0.04 50 2
+a 0.04 50 0.04 50 1
+c 0.02 25 0.02 25 0")"
+
+# By line (R's lines="show"): a sample's self is its first position; g has
+# none, so the second sample's self is a.R#3.
+run report --format tsv --by line "$T/line"
+check by-line "$(tsv_is "a.R#2 0.02 50 0.02 50
+a.R#3 0.02 50 0.02 50")"
+
+# A header and no samples (R writes this for a run shorter than the
+# interval): an empty table, not an error.
+printf 'sample.interval=20000\n' >"$T/header-only"
+printf 'line profiling: sample.interval=20000\n' >"$T/header-only-line"
+for by in self total line; do
+    f=$T/header-only
+    if [ $by = line ]; then f=$T/header-only-line; fi
+    run report --format tsv --by $by "$f"
+    why=
+    if [ "$RC" -ne 0 ]; then
+        why="exit $RC, expected 0: $(echo "$ERR" | head -n 1)"
+    elif [ "$(printf '%s\n' "$OUT" | wc -l)" -ne 1 ]; then
+        why="expected only the header row, got: $OUT"
+    fi
+    check "header-only-by-$by" "$why"
+done
+run report "$T/header-only"
+check header-only-text "$( [ "$RC" -eq 0 ] || echo "exit $RC, expected 0: $(echo "$ERR" | head -n 1)")"
+
+# ---- output errors ----------------------------------------------------------
+
+if [ -w /dev/full ]; then
+    for fmt in text tsv; do
+        timeout 10 "$STACKSCOPE" report --format $fmt "$T/tiny" >/dev/full 2>"$T/err"
+        RC=$?
+        why=
+        if [ "$RC" -ne 2 ]; then
+            why="exit $RC, expected 2"
+        elif ! [ -s "$T/err" ]; then
+            why="no message on stderr"
+        fi
+        check "write-error-$fmt" "$why"
+    done
+else
+    echo "SKIP write-error: no /dev/full"
+fi
+
+finish

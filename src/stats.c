@@ -225,8 +225,6 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                 if (k == depth) {
                     if (by == SS_BY_LINE && tail != SS_NONE)
                         r = line_row(&w, tail, &oom);
-                    else if (by == SS_BY_FUNCTION && depth == 0 && tail != SS_NONE)
-                        r = no_location_row(&w, &oom); /* a position-only sample, as R */
                     else
                         break;
                 } else {
@@ -279,6 +277,8 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
             row->total_n += w.total_src[r];
             row->self_time += (double)w.self_src[r] * iv;
             row->total_time += (double)w.total_src[r] * iv;
+            row->self_us += (double)w.self_src[r] * src->interval_us;
+            row->total_us += (double)w.total_src[r] * src->interval_us;
             w.self_src[r] = w.total_src[r] = 0;
         }
         out->samples_counted += counted;
@@ -329,18 +329,18 @@ static int cmp_dbl_desc(double a, double b)
 static int cmp_self(const void *pa, const void *pb)
 {
     const struct ss_stat_row *a = pa, *b = pb;
-    int c = cmp_dbl_desc(a->self_time, b->self_time);
+    int c = cmp_dbl_desc(a->self_us, b->self_us);
     if (!c)
-        c = cmp_dbl_desc(a->total_time, b->total_time);
+        c = cmp_dbl_desc(a->total_us, b->total_us);
     return c ? c : cmp_name(a, b);
 }
 
 static int cmp_total(const void *pa, const void *pb)
 {
     const struct ss_stat_row *a = pa, *b = pb;
-    int c = cmp_dbl_desc(a->total_time, b->total_time);
+    int c = cmp_dbl_desc(a->total_us, b->total_us);
     if (!c)
-        c = cmp_dbl_desc(a->self_time, b->self_time);
+        c = cmp_dbl_desc(a->self_us, b->self_us);
     return c ? c : cmp_name(a, b);
 }
 

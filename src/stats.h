@@ -4,8 +4,9 @@
  * self of key k: samples whose innermost key is k; total: samples in which k
  * occurs at least once (recursion counts once).  Time is count x the interval
  * of each sample's own source, summed per source so that it is exactly R's
- * count * interval.  Samples with no frames are not counted (they stay in the
- * timeline only).  Per line, the keys are R's lines="show" keys
+ * count * interval.  Samples with no frames are not counted by function
+ * (they stay in the timeline only); a sample made only of a position counts
+ * by line.  Per line, the keys are R's lines="show" keys
  * (`basename#line`, `NA#line` for an undeclared file number, `<no location>`).
  * Memory is R's memory="both": per sample 8*d(small_v) + 8*d(big_v) +
  * d(nodes) against the previous sample of the same source (negatives clamped
@@ -28,8 +29,10 @@ struct ss_stat_row {
     ss_id key;          /* string id in ss_stats.keys */
     uint64_t self_n;    /* self samples (sum of count values) */
     uint64_t total_n;   /* total samples */
-    double self_time;   /* seconds */
+    double self_time;   /* seconds: sum over sources of count x interval_s, as R */
     double total_time;  /* seconds */
+    double self_us;     /* the same in microseconds: exact (integer) sums, for ordering */
+    double total_us;
     double mem_bytes;   /* bytes allocated (with memory) */
     ss_id file;         /* by line: basename string id in keys, for ordering */
     uint32_t line;      /* by line: line number, 0 for none */

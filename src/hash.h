@@ -53,7 +53,8 @@ static inline uint64_t ss_hash(const void *data, size_t len)
         len -= 8;
     }
     uint64_t t = 0;
-    memcpy(&t, p, len);
+    if (len)
+        memcpy(&t, p, len);
     h ^= t * 0x165667b19e3779f9ULL;
     return ss_mix64(h);
 }

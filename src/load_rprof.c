@@ -230,7 +230,7 @@ int ss_rprof_value_types(const struct ss_model *m, struct ss_rprof_vt *vt)
 
 /* Give the locations that used a file number before its `#File` line (or
  * that never got one) their final file, then forget the session's numbers. */
-static void resolve_provisional(struct parser *p)
+static int resolve_provisional(struct parser *p)
 {
     int changed = 0;
     for (size_t k = 0; k < p->provisional.n; k++) {
@@ -244,10 +244,11 @@ static void resolve_provisional(struct parser *p)
                 changed = 1;
             }
     }
-    if (changed)
-        ss_model_reindex_locations(p->m);
     p->files.n = 0;
     p->provisional.n = 0;
+    if (changed && ss_model_reindex_locations(p->m))
+        return ss_nomem(p->err, "locations");
+    return 0;
 }
 
 static int set_vec_len(struct idvec *v, size_t n)
@@ -335,8 +336,8 @@ static int sync_vals(struct parser *p)
 
 static int start_session(struct parser *p, uint32_t flags, uint64_t interval_us)
 {
-    if (p->have_session)
-        resolve_provisional(p);
+    if (p->have_session && resolve_provisional(p))
+        return p->err->code;
     lc_clear(&p->cache);
     struct ss_source src;
     memset(&src, 0, sizeof src);
@@ -587,7 +588,8 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
         rc = ss_fail(err, SS_EINPUT, "%s: no Rprof header ('sample.interval=N') in the file", path);
         goto done;
     }
-    resolve_provisional(&p);
+    if ((rc = resolve_provisional(&p)))
+        goto done;
     if (p.blank_lines)
         ss_model_warn(m, "%s:%llu: %llu blank line%s ignored (R does not write blank lines)", path,
                       (unsigned long long)p.first_blank, (unsigned long long)p.blank_lines,

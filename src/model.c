@@ -227,7 +227,7 @@ static int stack_eq(const struct ss_model *m, uint32_t id, const void *key)
 {
     const struct stack_key *k = key;
     return m->stack_tail.v[id] == k->tail && ss_stack_depth(m, id) == k->n &&
-           memcmp(ss_stack_frames(m, id), k->locs, k->n * sizeof(ss_id)) == 0;
+           (k->n == 0 || memcmp(ss_stack_frames(m, id), k->locs, k->n * sizeof(ss_id)) == 0);
 }
 
 ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail)
@@ -235,7 +235,7 @@ ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail
     struct stack_key k = {locs, n, tail};
     if (idhash_reserve(m->stack_index))
         return SS_NONE;
-    uint64_t hv = ss_hash(locs, n * sizeof(ss_id)) ^ ss_mix64(tail);
+    uint64_t hv = (n ? ss_hash(locs, n * sizeof(ss_id)) : 0) ^ ss_mix64(tail);
     size_t slot;
     ss_id id = idhash_find(m->stack_index, m, hv, &k, stack_eq, &slot);
     if (id != SS_NONE)
@@ -346,25 +346,88 @@ ss_id ss_sample_source(const struct ss_model *m, size_t i)
     return (ss_id)lo;
 }
 
+/* Merge locations that became equal after a loader changed them in place,
+ * then stacks that became equal through that, and point samples at the
+ * survivors: the tables stay duplicate-free.  Compacts in place (survivors
+ * move only towards the front). */
 int ss_model_reindex_locations(struct ss_model *m)
 {
-    if (!m->loc_index)
-        return 0;
-    struct ss_idhash *h = idhash_new();
-    if (!h)
-        return -1;
-    for (size_t i = 0; i < m->locations.n; i++) {
-        const struct ss_location *l = &m->locations.v[i];
-        uint64_t hv = fn_hash(l->function, l->file, l->line, 0x5a5a5a5a);
+    size_t nl = m->locations.n, ns = ss_model_nstacks(m);
+    ss_id *lcanon = malloc((nl ? nl : 1) * sizeof *lcanon);
+    ss_id *scanon = malloc((ns ? ns : 1) * sizeof *scanon);
+    uint32_t *old_off = malloc((ns + 1) * sizeof *old_off);
+    struct ss_idhash *lh = idhash_new(), *sh = idhash_new();
+    int rc = -1;
+    if (!lcanon || !scanon || !old_off || !lh || !sh)
+        goto out;
+    size_t k = 0;
+    for (size_t i = 0; i < nl; i++) {
+        struct ss_location l = m->locations.v[i];
+        uint64_t hv = fn_hash(l.function, l.file, l.line, 0x5a5a5a5a);
         size_t slot;
-        if (idhash_reserve(h)) {
-            idhash_free(h);
-            return -1;
+        if (idhash_reserve(lh))
+            goto out;
+        ss_id id = idhash_find(lh, m, hv, &l, loc_eq, &slot);
+        if (id == SS_NONE) {
+            m->locations.v[k] = l;
+            idhash_put(lh, slot, (uint32_t)k, hv);
+            id = (ss_id)k++;
         }
-        if (idhash_find(h, m, hv, l, loc_eq, &slot) == SS_NONE)
-            idhash_put(h, slot, (uint32_t)i, hv);
+        lcanon[i] = id;
     }
+    m->locations.n = k;
     idhash_free(m->loc_index);
-    m->loc_index = h;
-    return 0;
+    m->loc_index = lh;
+    lh = NULL;
+    if (k == nl) {
+        rc = 0;
+        goto out;
+    }
+    for (size_t i = 0; i < m->stack_loc.n; i++)
+        m->stack_loc.v[i] = lcanon[m->stack_loc.v[i]];
+    for (size_t i = 0; i < ns; i++)
+        if (m->stack_tail.v[i] != SS_NONE)
+            m->stack_tail.v[i] = lcanon[m->stack_tail.v[i]];
+    memcpy(old_off, m->stack_off.v, (ns + 1) * sizeof *old_off);
+    size_t ks = 0, pos = 0;
+    m->stack_off.n = 1;
+    m->stack_tail.n = 0;
+    for (size_t s = 0; s < ns; s++) {
+        size_t n = old_off[s + 1] - old_off[s];
+        ss_id tail = m->stack_tail.v[s];
+        /* The candidate's frames are still at their old place (>= pos). */
+        struct stack_key key = {m->stack_loc.v + old_off[s], n, tail};
+        uint64_t hv = (n ? ss_hash(key.locs, n * sizeof(ss_id)) : 0) ^ ss_mix64(tail);
+        size_t slot;
+        if (idhash_reserve(sh))
+            goto out;
+        m->stack_tail.n = ks; /* stack_eq sees only the survivors */
+        ss_id id = idhash_find(sh, m, hv, &key, stack_eq, &slot);
+        if (id == SS_NONE) {
+            if (n)
+                memmove(m->stack_loc.v + pos, key.locs, n * sizeof(ss_id));
+            pos += n;
+            m->stack_off.v[ks + 1] = (uint32_t)pos;
+            m->stack_tail.v[ks] = tail;
+            idhash_put(sh, slot, (uint32_t)ks, hv);
+            id = (ss_id)ks++;
+        }
+        scanon[s] = id;
+    }
+    m->stack_loc.n = pos;
+    m->stack_off.n = ks + 1;
+    m->stack_tail.n = ks;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        m->sample_stack.v[i] = scanon[m->sample_stack.v[i]];
+    idhash_free(m->stack_index);
+    m->stack_index = sh;
+    sh = NULL;
+    rc = 0;
+out:
+    free(lcanon);
+    free(scanon);
+    free(old_off);
+    idhash_free(lh);
+    idhash_free(sh);
+    return rc;
 }

@@ -171,8 +171,10 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals);
 /* Record a warning (printf-style). */
 void ss_model_warn(struct ss_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Rebuild the location index after a loader changed locations' fields in
- * place (Rprof file numbers resolved late).  Returns 0 or -1 (OOM). */
+/* After a loader changed locations' fields in place (Rprof file numbers
+ * resolved late), merge locations that became equal and then stacks that
+ * became equal, renumbering both and the samples' stack ids.  Returns 0 or
+ * -1 (OOM). */
 int ss_model_reindex_locations(struct ss_model *m);
 
 /* Drop the builder's indexes (call when loading is done; saves memory).

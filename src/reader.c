@@ -142,8 +142,15 @@ int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *ter
 {
     size_t scanned = 0;
     for (;;) {
-        char *s = r->buf + r->start;
         size_t avail = r->end - r->start;
+        if (avail == 0 && !r->eof) {
+            if (fill(r, err) < 0)
+                return -1;
+            continue;
+        }
+        if (avail == 0)
+            return 0;
+        char *s = r->buf + r->start;
         char *e = NULL;
         if (r->mode == 0) {
             char *lf = memchr(s + scanned, '\n', avail - scanned);

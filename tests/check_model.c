@@ -1,0 +1,428 @@
+/* check_model.c - the model builder (src/model.h): deduplication of
+ * functions, locations and stacks, the CSR stack layout, value columns and
+ * sample -> source lookup.  Models are built by hand through the builder. */
+#include "check_suites.h"
+
+#include <string.h>
+
+#include "model.h"
+
+/* A source with only the fields the builder does not fill. */
+static ss_id add_src(struct ss_model *m, double interval_us)
+{
+    struct ss_source s;
+    memset(&s, 0, sizeof s);
+    s.type = ss_model_intern_cstr(m, "rprof");
+    s.uri = ss_model_intern_cstr(m, "test.out");
+    s.interval_us = interval_us;
+    /* first_sample / n_samples are the builder's: garbage here must be ignored. */
+    s.first_sample = 12345;
+    s.n_samples = 678;
+    return ss_model_add_source(m, &s);
+}
+
+START_TEST(test_init_free)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    /* samples/count is value type 0, its column implicit (all 1). */
+    ck_assert_uint_eq(m.value_types.n, 1);
+    ck_assert_uint_eq(m.values.n, 1);
+    ck_assert_ptr_null(m.values.v[SS_VT_COUNT]);
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[0].type), "samples");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[0].unit), "count");
+    /* No stacks yet, but stack_off already holds its leading 0. */
+    ck_assert_uint_eq(ss_model_nstacks(&m), 0);
+    ck_assert_uint_eq(m.stack_off.n, 1);
+    ck_assert_uint_eq(m.stack_off.v[0], 0);
+    ck_assert_uint_eq(m.sample_stack.n, 0);
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ss_model_free(&m);
+    /* A second free, and a free of a zeroed model, are no-ops. */
+    ss_model_free(&m);
+    struct ss_model z;
+    memset(&z, 0, sizeof z);
+    ss_model_free(&z);
+}
+END_TEST
+
+START_TEST(test_functions_dedupe)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id f = ss_model_intern_cstr(&m, "f"), g = ss_model_intern_cstr(&m, "g");
+    ss_id file = ss_model_intern_cstr(&m, "/p/a.R");
+    ss_id a = ss_model_function(&m, f, f, SS_NONE, 0);
+    ss_id b = ss_model_function(&m, g, g, SS_NONE, 0);
+    ck_assert_uint_eq(a, 0);
+    ck_assert_uint_eq(b, 1);
+    ck_assert_uint_eq(ss_model_function(&m, f, f, SS_NONE, 0), 0);
+    /* Any differing field makes another function: system name 2, file 3,
+     * start line 4. */
+    ck_assert_uint_eq(ss_model_function(&m, f, g, SS_NONE, 0), 2);
+    ck_assert_uint_eq(ss_model_function(&m, f, f, file, 0), 3);
+    ck_assert_uint_eq(ss_model_function(&m, f, f, file, 10), 4);
+    ck_assert_uint_eq(ss_model_function(&m, f, f, file, 10), 4);
+    ck_assert_uint_eq(m.functions.n, 5);
+    ck_assert_uint_eq(m.functions.v[4].filename, file);
+    ck_assert_uint_eq(m.functions.v[4].start_line, 10);
+    ck_assert_str_eq(ss_str(&m, m.functions.v[1].name), "g");
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_locations_dedupe)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id f = ss_model_intern_cstr(&m, "f");
+    ss_id fa = ss_model_intern_cstr(&m, "/p/a.R"), fb = ss_model_intern_cstr(&m, "/p/b.R");
+    ss_id fn = ss_model_function(&m, f, f, SS_NONE, 0);
+    ck_assert_uint_eq(ss_model_location(&m, fn, SS_NONE, 0), 0);
+    ck_assert_uint_eq(ss_model_location(&m, fn, fa, 3), 1);
+    ck_assert_uint_eq(ss_model_location(&m, fn, fa, 4), 2);
+    ck_assert_uint_eq(ss_model_location(&m, fn, fb, 3), 3);
+    /* Position-only locations (function SS_NONE), and NA#3 (file SS_NONE, line 3). */
+    ck_assert_uint_eq(ss_model_location(&m, SS_NONE, fa, 3), 4);
+    ck_assert_uint_eq(ss_model_location(&m, SS_NONE, SS_NONE, 3), 5);
+    /* Repeats give the same ids. */
+    ck_assert_uint_eq(ss_model_location(&m, fn, fa, 3), 1);
+    ck_assert_uint_eq(ss_model_location(&m, SS_NONE, fa, 3), 4);
+    ck_assert_uint_eq(ss_model_location(&m, fn, SS_NONE, 0), 0);
+    ck_assert_uint_eq(m.locations.n, 6);
+    ck_assert_uint_eq(ss_loc_function(&m, 3), fn);
+    ck_assert_uint_eq(m.locations.v[3].file, fb);
+    ck_assert_uint_eq(m.locations.v[3].line, 3);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_reindex_locations)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id f = ss_model_intern_cstr(&m, "f");
+    ss_id tmp = ss_model_intern_cstr(&m, "placeholder"), real = ss_model_intern_cstr(&m, "/r.R");
+    ss_id fn = ss_model_function(&m, f, f, SS_NONE, 0);
+    ss_id l = ss_model_location(&m, fn, tmp, 7);
+    /* A loader resolves the file late, in place, then reindexes: looking up
+     * the new fields must find the old id, the old fields nothing. */
+    m.locations.v[l].file = real;
+    ck_assert_int_eq(ss_model_reindex_locations(&m), 0);
+    ck_assert_uint_eq(ss_model_location(&m, fn, real, 7), l);
+    ck_assert_uint_eq(m.locations.n, 1);
+    ck_assert_uint_eq(ss_model_location(&m, fn, tmp, 7), 1);
+    ck_assert_uint_eq(m.locations.n, 2);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_reindex_merges)
+{
+    /* Locations that become equal after a late in-place change are merged,
+     * and so are the stacks that become equal (model.h).
+     *   locations: A = f@P#4, B = f@R#4, T1 = P#9, T2 = R#9
+     *   stacks:    S0 = [A] + T1,  S1 = [B] + T2,  S2 = [B, A]
+     *   samples:   S0, S1, S2
+     * Then P becomes R: A == B and T1 == T2, so S0 == S1 and S2 = [B, B].
+     * Expect 2 locations, 2 stacks, samples 0 and 1 on one stack. */
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.interval_us = 20000;
+    ss_model_add_source(&m, &src);
+    ss_id nf = ss_model_intern_cstr(&m, "f");
+    ss_id P = ss_model_intern_cstr(&m, "P"), R = ss_model_intern_cstr(&m, "R");
+    ss_id fn = ss_model_function(&m, nf, nf, SS_NONE, 0);
+    ss_id A = ss_model_location(&m, fn, P, 4), B = ss_model_location(&m, fn, R, 4);
+    ss_id T1 = ss_model_location(&m, SS_NONE, P, 9), T2 = ss_model_location(&m, SS_NONE, R, 9);
+    ss_id s0 = ss_model_stack(&m, &A, 1, T1);
+    ss_id s1 = ss_model_stack(&m, &B, 1, T2);
+    ss_id two[2] = {B, A};
+    ss_id s2 = ss_model_stack(&m, two, 2, SS_NONE);
+    ck_assert_int_eq(ss_model_add_sample(&m, s0, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, s1, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, s2, NULL), 0);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 3);
+    m.locations.v[A].file = R;
+    m.locations.v[T1].file = R;
+    ck_assert_int_eq(ss_model_reindex_locations(&m), 0);
+
+    ck_assert_uint_eq(m.locations.n, 2);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 2);
+    ck_assert_uint_eq(m.stack_off.n, 3);
+    ck_assert_uint_eq(m.stack_loc.n, m.stack_off.v[2]);
+    ck_assert_uint_eq(m.sample_stack.n, 3);
+    ck_assert_uint_eq(m.sample_stack.v[0], m.sample_stack.v[1]);
+    ck_assert_uint_ne(m.sample_stack.v[0], m.sample_stack.v[2]);
+    char buf[256];
+    fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "f@R#4 + R#9");
+    fx_stack_text(&m, m.sample_stack.v[2], buf, sizeof buf);
+    ck_assert_str_eq(buf, "f@R#4 | f@R#4");
+    const ss_id *fr = ss_stack_frames(&m, m.sample_stack.v[2]);
+    ck_assert_uint_eq(fr[0], fr[1]);
+    /* The builder keeps working on the merged tables. */
+    ss_id loc = ss_stack_frames(&m, m.sample_stack.v[0])[0];
+    ck_assert_uint_eq(ss_model_location(&m, fn, R, 4), loc);
+    ck_assert_uint_eq(ss_model_stack(&m, &loc, 1, m.stack_tail.v[m.sample_stack.v[0]]),
+                      m.sample_stack.v[0]);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 2);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_stacks_csr)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id names[3];
+    ss_id loc[3];
+    const char *txt[3] = {"leaf", "mid", "root"};
+    for (int i = 0; i < 3; i++) {
+        names[i] = ss_model_intern_cstr(&m, txt[i]);
+        loc[i] = ss_model_location(&m, ss_model_function(&m, names[i], names[i], SS_NONE, 0),
+                                   SS_NONE, 0);
+    }
+    ss_id pos = ss_model_location(&m, SS_NONE, SS_NONE, 9);
+    ss_id full[3] = {loc[0], loc[1], loc[2]}; /* innermost first */
+    ss_id s0 = ss_model_stack(&m, full, 3, SS_NONE);
+    ss_id s1 = ss_model_stack(&m, full + 1, 2, SS_NONE); /* mid <- root */
+    ss_id s2 = ss_model_stack(&m, NULL, 0, SS_NONE);     /* empty stack */
+    ss_id s3 = ss_model_stack(&m, full, 3, pos);         /* same frames, a tail */
+    ss_id s4 = ss_model_stack(&m, full, 2, SS_NONE);     /* a prefix: leaf <- mid */
+    ck_assert_uint_eq(s0, 0);
+    ck_assert_uint_eq(s1, 1);
+    ck_assert_uint_eq(s2, 2);
+    ck_assert_uint_eq(s3, 3);
+    ck_assert_uint_eq(s4, 4);
+    /* Dedupe: a copy of the frames in another buffer finds the same stack. */
+    ss_id again[3] = {loc[0], loc[1], loc[2]};
+    ck_assert_uint_eq(ss_model_stack(&m, again, 3, SS_NONE), 0);
+    ck_assert_uint_eq(ss_model_stack(&m, again, 3, pos), 3);
+    ck_assert_uint_eq(ss_model_stack(&m, NULL, 0, SS_NONE), 2);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 5);
+    /* CSR: depths 3, 2, 0, 3, 2 -> offsets 0 3 5 5 8 10. */
+    static const uint32_t off[6] = {0, 3, 5, 5, 8, 10};
+    ck_assert_uint_eq(m.stack_off.n, 6);
+    for (int i = 0; i < 6; i++)
+        ck_assert_uint_eq(m.stack_off.v[i], off[i]);
+    ck_assert_uint_eq(m.stack_loc.n, 10);
+    ck_assert_uint_eq(ss_stack_depth(&m, 0), 3);
+    ck_assert_uint_eq(ss_stack_depth(&m, 2), 0);
+    const ss_id *fr = ss_stack_frames(&m, 1);
+    ck_assert_uint_eq(fr[0], loc[1]);
+    ck_assert_uint_eq(fr[1], loc[2]);
+    fr = ss_stack_frames(&m, 3);
+    ck_assert_uint_eq(fr[0], loc[0]);
+    ck_assert_uint_eq(fr[2], loc[2]);
+    ck_assert_uint_eq(m.stack_tail.v[0], SS_NONE);
+    ck_assert_uint_eq(m.stack_tail.v[3], pos);
+    char buf[256];
+    fx_stack_text(&m, 3, buf, sizeof buf);
+    ck_assert_str_eq(buf, "leaf | mid | root + NA#9");
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_many_stacks)
+{
+    /* 3000 distinct stacks of depth 1..3 (beyond the 1024-slot first index);
+     * each must be found again. */
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id nm = ss_model_intern_cstr(&m, "f");
+    ss_id fn = ss_model_function(&m, nm, nm, SS_NONE, 0);
+    for (uint32_t i = 0; i < 3000; i++) {
+        ss_id l[3];
+        for (int k = 0; k < 3; k++)
+            l[k] = ss_model_location(&m, fn, SS_NONE, i + 1 + (uint32_t)k);
+        ck_assert_uint_eq(ss_model_stack(&m, l, 1 + i % 3, SS_NONE), i);
+    }
+    for (uint32_t i = 0; i < 3000; i++) {
+        ss_id l[3];
+        for (int k = 0; k < 3; k++)
+            l[k] = ss_model_location(&m, fn, SS_NONE, i + 1 + (uint32_t)k);
+        ck_assert_uint_eq(ss_model_stack(&m, l, 1 + i % 3, SS_NONE), i);
+        ck_assert_uint_eq(ss_stack_depth(&m, i), 1 + i % 3);
+    }
+    /* Lines 1..3002 are used, one location each. */
+    ck_assert_uint_eq(m.locations.n, 3002);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_value_columns)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    add_src(&m, 20000);
+    ss_id st = ss_model_stack(&m, NULL, 0, SS_NONE);
+    /* Two plain samples: the count column stays implicit. */
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ck_assert_ptr_null(m.values.v[SS_VT_COUNT]);
+    ck_assert_int_eq(ss_sample_count(&m, 0), 1);
+    /* A count of 1 given explicitly changes nothing either. */
+    int64_t one[1] = {1};
+    ck_assert_int_eq(ss_model_add_sample(&m, st, one), 0);
+    ck_assert_ptr_null(m.values.v[SS_VT_COUNT]);
+    /* Count 3 materialises the column, backfilled with 1: 1 1 1 3. */
+    int64_t three[1] = {3};
+    ck_assert_int_eq(ss_model_add_sample(&m, st, three), 0);
+    ck_assert_ptr_nonnull(m.values.v[SS_VT_COUNT]);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][0], 1);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][1], 1);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][2], 1);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][3], 3);
+    /* Later NULL samples count 1; 1000 of them grow the column with the timeline. */
+    for (int i = 0; i < 1000; i++)
+        ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ck_assert_int_eq(ss_sample_count(&m, 3), 3);
+    ck_assert_int_eq(ss_sample_count(&m, 4), 1);
+    ck_assert_int_eq(ss_sample_count(&m, 1003), 1);
+    ck_assert_uint_eq(m.sample_stack.n, 1004);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 1004);
+
+    /* A value type added after samples exist: index 1; the same type again
+     * is found, a different unit is another type (2). */
+    ck_assert_uint_eq(ss_model_value_type(&m, "alloc", "bytes"), 1);
+    ck_assert_uint_eq(ss_model_value_type(&m, "alloc", "bytes"), 1);
+    ck_assert_uint_eq(ss_model_value_type(&m, "alloc", "objects"), 2);
+    ck_assert_uint_eq(m.value_types.n, 3);
+    ck_assert_uint_eq(m.values.n, 3);
+    ck_assert_ptr_null(m.values.v[1]);
+    /* Sample 1004 with values {count 1, alloc 500, objects 0}: the alloc
+     * column appears, earlier samples 0; objects stays implicit (all 0). */
+    int64_t v[3] = {1, 500, 0};
+    ck_assert_int_eq(ss_model_add_sample(&m, st, v), 0);
+    ck_assert_ptr_nonnull(m.values.v[1]);
+    ck_assert_ptr_null(m.values.v[2]);
+    ck_assert_int_eq(m.values.v[1][0], 0);
+    ck_assert_int_eq(m.values.v[1][1003], 0);
+    ck_assert_int_eq(m.values.v[1][1004], 500);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][1004], 1);
+    /* NULL after that: count 1, other values 0. */
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ck_assert_int_eq(m.values.v[1][1005], 0);
+    ck_assert_int_eq(ss_sample_count(&m, 1005), 1);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_sample_source)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id st = ss_model_stack(&m, NULL, 0, SS_NONE);
+    /* Sources: 0 empty, 1 with 2 samples, 2 and 3 empty, 4 with 3 samples,
+     * 5 empty.  Samples 0-1 belong to source 1, samples 2-4 to source 4. */
+    static const int per_source[6] = {0, 2, 0, 0, 3, 0};
+    for (int s = 0; s < 6; s++) {
+        ck_assert_uint_eq(add_src(&m, 1000.0 * (s + 1)), (ss_id)s);
+        for (int k = 0; k < per_source[s]; k++)
+            ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    }
+    /* first_sample: 0 0 2 2 2 5; n_samples as given. */
+    static const size_t first[6] = {0, 0, 2, 2, 2, 5};
+    for (int s = 0; s < 6; s++) {
+        ck_assert_uint_eq(m.sources.v[s].first_sample, first[s]);
+        ck_assert_uint_eq(m.sources.v[s].n_samples, (size_t)per_source[s]);
+    }
+    ck_assert_uint_eq(ss_sample_source(&m, 0), 1);
+    ck_assert_uint_eq(ss_sample_source(&m, 1), 1);
+    ck_assert_uint_eq(ss_sample_source(&m, 2), 4);
+    ck_assert_uint_eq(ss_sample_source(&m, 3), 4);
+    ck_assert_uint_eq(ss_sample_source(&m, 4), 4);
+    /* Intervals in seconds: source 4 was given 5000 us = 0.005 s. */
+    ck_assert_double_eq_tol(ss_source_interval_s(&m, 4), 0.005, 1e-15);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_sample_source_single)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id st = ss_model_stack(&m, NULL, 0, SS_NONE);
+    add_src(&m, 20000);
+    for (int k = 0; k < 3; k++)
+        ss_model_add_sample(&m, st, NULL);
+    ck_assert_uint_eq(ss_sample_source(&m, 0), 0);
+    ck_assert_uint_eq(ss_sample_source(&m, 2), 0);
+    /* Then 4 sources of one sample each: sample i (3..6) is in source i - 2. */
+    for (int s = 1; s <= 4; s++) {
+        add_src(&m, 20000);
+        ss_model_add_sample(&m, st, NULL);
+    }
+    for (size_t i = 3; i < 7; i++)
+        ck_assert_uint_eq(ss_sample_source(&m, i), i - 2);
+    ck_assert_uint_eq(ss_sample_source(&m, 1), 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_warnings)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_model_warn(&m, "%s:%d: first", "x.out", 3);
+    ss_model_warn(&m, "second %u", 2u);
+    ck_assert_uint_eq(m.warnings.n, 2);
+    ck_assert_str_eq(m.warnings.v[0], "x.out:3: first");
+    ck_assert_str_eq(m.warnings.v[1], "second 2");
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_seal)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id n = ss_model_intern_cstr(&m, "f");
+    ss_model_function(&m, n, n, SS_NONE, 0);
+    ss_model_seal(&m);
+    ck_assert_ptr_null(m.fn_index);
+    ck_assert_ptr_null(m.loc_index);
+    ck_assert_ptr_null(m.stack_index);
+    /* The tables stay readable. */
+    ck_assert_str_eq(ss_str(&m, m.functions.v[0].name), "f");
+    /* Reindexing a sealed model does nothing (and does not crash). */
+    ck_assert_int_eq(ss_model_reindex_locations(&m), 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+Suite *model_suite(void)
+{
+    Suite *s = suite_create("model");
+    TCase *tc = tcase_create("builder");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_init_free);
+    tcase_add_test(tc, test_functions_dedupe);
+    tcase_add_test(tc, test_locations_dedupe);
+    tcase_add_test(tc, test_reindex_locations);
+    tcase_add_test(tc, test_reindex_merges);
+    tcase_add_test(tc, test_stacks_csr);
+    tcase_add_test(tc, test_many_stacks);
+    tcase_add_test(tc, test_value_columns);
+    tcase_add_test(tc, test_sample_source);
+    tcase_add_test(tc, test_sample_source_single);
+    tcase_add_test(tc, test_warnings);
+    tcase_add_test(tc, test_seal);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,202 @@
+/* check_reader.c - the line reader (src/reader.h): line ends, line numbers,
+ * byte offsets, the unterminated last line, long lines, and files larger
+ * than the read block / mmap window, in both reading modes (mmap, and
+ * read(2) when STACKSCOPE_NO_MMAP is set). */
+#include "check_suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "reader.h"
+
+struct want_line {
+    const char *text;
+    unsigned long long offset;
+    int terminated;
+};
+
+/* Read `data` through a reader and compare with want[0..n). */
+static void expect_lines(const char *data, size_t len, const struct want_line *want, size_t n)
+{
+    char path[4096];
+    fx_write(path, sizeof path, data, len);
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    const char *line;
+    size_t ll;
+    int term;
+    for (size_t i = 0; i < n; i++) {
+        int got = ss_reader_next(&r, &line, &ll, &term, &err);
+        ck_assert_msg(got == 1, "line %zu: got %d (%s)", i + 1, got, got < 0 ? err.msg : "");
+        ck_assert_msg(ll == strlen(want[i].text) && memcmp(line, want[i].text, ll) == 0,
+                      "line %zu: '%.*s', want '%s'", i + 1, (int)ll, line, want[i].text);
+        ck_assert_uint_eq(r.line_no, i + 1);
+        ck_assert_uint_eq(r.offset, want[i].offset);
+        ck_assert_int_eq(term, want[i].terminated);
+    }
+    ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 0);
+    ss_reader_close(&r);
+    unlink(path);
+}
+
+/* expect_lines of a string literal (its length without the final NUL). */
+#define EXPECT_LINES(lit, want, n) expect_lines((lit), sizeof(lit) - 1, (want), (n))
+
+static void set_mode(int i)
+{
+    if (i)
+        setenv("STACKSCOPE_NO_MMAP", "1", 1);
+    else
+        unsetenv("STACKSCOPE_NO_MMAP");
+}
+
+START_TEST(test_line_ends)
+{
+    set_mode(_i);
+    /* LF, last line unterminated: offsets 0, 2 ("a\n" is 2 bytes). */
+    static const struct want_line lf[] = {{"a", 0, 1}, {"bb", 2, 0}};
+    EXPECT_LINES("a\nbb", lf, 2);
+    /* CRLF with an empty line: "a\r\n" 3, "bb\r\n" 4, "\r\n" 2 -> 0 3 7 9. */
+    static const struct want_line crlf[] = {{"a", 0, 1}, {"bb", 3, 1}, {"", 7, 1}, {"ccc", 9, 0}};
+    EXPECT_LINES("a\r\nbb\r\n\r\nccc", crlf, 4);
+    /* CR only: "a\r" 2, "bb\r" 3 -> 0 2 5. */
+    static const struct want_line cr[] = {{"a", 0, 1}, {"bb", 2, 1}, {"c", 5, 1}};
+    EXPECT_LINES("a\rbb\rc\r", cr, 3);
+    /* The first line end decides: after an LF, a lone CR is data. */
+    static const struct want_line lfcr[] = {{"a", 0, 1}, {"b\rc", 2, 1}};
+    EXPECT_LINES("a\nb\rc\n", lfcr, 2);
+    /* A CRLF in a CR file (one stray Windows line end) ends one line:
+     * "a\r" 2, "b\r\n" 3 -> 0 2 5. */
+    static const struct want_line crstray[] = {{"a", 0, 1}, {"b", 2, 1}, {"c", 5, 1}};
+    EXPECT_LINES("a\rb\r\nc\r", crstray, 3);
+    /* One line, no line end at all. */
+    static const struct want_line one[] = {{"sample.interval=20000", 0, 0}};
+    EXPECT_LINES("sample.interval=20000", one, 1);
+    /* Empty file: no lines. */
+    EXPECT_LINES("", NULL, 0);
+    unsetenv("STACKSCOPE_NO_MMAP");
+}
+END_TEST
+
+START_TEST(test_peek)
+{
+    set_mode(_i);
+    char path[4096];
+    fx_write(path, sizeof path, "ab", 2);
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    const char *p;
+    /* Asking for 4 bytes of a 2-byte file gives 2; peeking consumes nothing. */
+    ck_assert_int_eq(ss_reader_peek(&r, &p, 4, &err), 2);
+    ck_assert_int_eq(memcmp(p, "ab", 2), 0);
+    const char *line;
+    size_t ll;
+    int term;
+    ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 1);
+    ck_assert_uint_eq(ll, 2);
+    ss_reader_close(&r);
+    unlink(path);
+    unsetenv("STACKSCOPE_NO_MMAP");
+}
+END_TEST
+
+/* A profile bigger than the read block (1 MiB) and the mmap window
+ * (32 MiB): 3 different lines of 12, 16 and 1999 bytes (line end included)
+ * cycle, so line
+ * ends fall everywhere relative to block and window edges.  CR-only line
+ * ends.  Then one cut-off line. */
+START_TEST(test_big_file)
+{
+    set_mode(_i);
+    static const char head[] = "sample.interval=20000\r";
+    /* The long line: 333 frames of `"abc" ` (1998 bytes) and its CR. */
+    char big[2000];
+    size_t bl = 0;
+    for (int k = 0; k < 333; k++, bl += 6)
+        memcpy(big + bl, "\"abc\" ", 6);
+    big[bl++] = '\r';
+    const char *lines[3] = {"\"f\" \"main\" \r", "\"g\" \"f\" \"main\" \r", big};
+    size_t lens[3] = {strlen(lines[0]), strlen(lines[1]), bl};
+    ck_assert_uint_eq(lens[0], 12);
+    ck_assert_uint_eq(lens[1], 16);
+    /* One cycle is 12 + 16 + 1999 = 2027 bytes; 17000 cycles = 34.5 MB. */
+    const size_t cycles = 17000;
+    size_t total = sizeof head - 1 + cycles * (12 + 16 + bl) + 6;
+    char *buf = malloc(total);
+    ck_assert_ptr_nonnull(buf);
+    size_t n = 0;
+    memcpy(buf, head, sizeof head - 1);
+    n += sizeof head - 1;
+    for (size_t c = 0; c < cycles; c++)
+        for (int k = 0; k < 3; k++) {
+            memcpy(buf + n, lines[k], lens[k]);
+            n += lens[k];
+        }
+    memcpy(buf + n, "\"f\" \"", 6); /* cut off */
+    n += 6;
+    ck_assert_uint_eq(n, total);
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    int rc = fx_load(&m, &err, buf, n, path, sizeof path);
+    free(buf);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    /* 3 x 17000 = 51000 samples, 3 stacks, sample i has stack i % 3; the
+     * cut-off line is the one warning. */
+    ck_assert_uint_eq(m.sample_stack.n, 3 * cycles);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 3);
+    for (size_t i = 0; i < m.sample_stack.n; i++)
+        if (m.sample_stack.v[i] != m.sample_stack.v[i % 3])
+            ck_abort_msg("sample %zu: stack %u, want %u", i, m.sample_stack.v[i],
+                         m.sample_stack.v[i % 3]);
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[2]), 333);
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[1]), 3);
+    ck_assert_uint_eq(m.warnings.n, 1);
+    ss_model_free(&m);
+    unsetenv("STACKSCOPE_NO_MMAP");
+}
+END_TEST
+
+START_TEST(test_line_too_long)
+{
+    set_mode(_i);
+    /* A 2 MiB line on line 2 is refused (limit 1 MiB) with file and line. */
+    size_t hl = strlen("sample.interval=20000\n");
+    size_t n = hl + (2u << 20) + 1;
+    char *buf = malloc(n);
+    ck_assert_ptr_nonnull(buf);
+    memcpy(buf, "sample.interval=20000\n", hl);
+    for (size_t i = hl; i + 4 <= n - 1; i += 4)
+        memcpy(buf + i, "\"a\" ", 4);
+    buf[n - 1] = '\n';
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    int rc = fx_load(&m, &err, buf, n, path, sizeof path);
+    free(buf);
+    ck_assert_int_eq(rc, SS_EINPUT);
+    char want[4200];
+    snprintf(want, sizeof want, "%s:2:", path);
+    ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "message '%s'", err.msg);
+    unsetenv("STACKSCOPE_NO_MMAP");
+}
+END_TEST
+
+Suite *reader_suite(void)
+{
+    Suite *s = suite_create("reader");
+    TCase *tc = tcase_create("modes");
+    tcase_set_timeout(tc, 120);
+    /* _i = 0: mmap, 1: read(2) */
+    tcase_add_loop_test(tc, test_line_ends, 0, 2);
+    tcase_add_loop_test(tc, test_peek, 0, 2);
+    tcase_add_loop_test(tc, test_big_file, 0, 2);
+    tcase_add_loop_test(tc, test_line_too_long, 0, 2);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,814 @@
+/* check_rprof.c - the Rprof reader (src/load_rprof.c) through ss_load_files:
+ * sources, samples, stacks and positions of tiny hand-written profiles, every
+ * line-end convention, odd names, cut-off and blank lines, and errors. */
+#include "check_suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "load_rprof.h"
+#include "stats.h"
+
+/* The stack of sample i as fx_stack_text. */
+static const char *sample_text(const struct ss_model *m, size_t i)
+{
+    static char buf[16384];
+    fx_stack_text(m, m->sample_stack.v[i], buf, sizeof buf);
+    return buf;
+}
+
+/* ---- plain files ---------------------------------------------------------- */
+
+START_TEST(test_plain)
+{
+    static const char prof[] = "sample.interval=20000\n"
+                               "\"f\" \"g\" \"main\" \n"
+                               "\"g\" \"main\" \n"
+                               "\"f\" \"g\" \"main\" \n";
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(FX_LOAD(&m, &err, prof, path), 0);
+    /* One source: session 1 with its header on line 1, 20000 us, no flags,
+     * samples [0, 3). */
+    ck_assert_uint_eq(m.sources.n, 1);
+    const struct ss_source *s = &m.sources.v[0];
+    ck_assert_str_eq(ss_str(&m, s->type), "rprof");
+    ck_assert_str_eq(ss_str(&m, s->uri), path);
+    ck_assert_uint_eq(s->session, 1);
+    ck_assert_uint_eq(s->header_line, 1);
+    ck_assert_double_eq(s->interval_us, 20000.0);
+    ck_assert_double_eq_tol(ss_source_interval_s(&m, 0), 0.02, 1e-15);
+    ck_assert_uint_eq(s->flags, 0);
+    ck_assert_uint_eq(s->first_sample, 0);
+    ck_assert_uint_eq(s->n_samples, 3);
+    /* Samples 0 and 2 share a stack: 2 distinct stacks, timeline 0 1 0. */
+    ck_assert_uint_eq(m.sample_stack.n, 3);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 2);
+    ck_assert_uint_eq(m.sample_stack.v[0], m.sample_stack.v[2]);
+    ck_assert_uint_ne(m.sample_stack.v[0], m.sample_stack.v[1]);
+    /* Frames innermost first, as written. */
+    ck_assert_str_eq(sample_text(&m, 0), "f | g | main");
+    ck_assert_str_eq(sample_text(&m, 1), "g | main");
+    ss_id st = m.sample_stack.v[0];
+    ck_assert_uint_eq(ss_stack_depth(&m, st), 3);
+    ck_assert_str_eq(fx_loc_name(&m, ss_stack_frames(&m, st)[0]), "f");
+    ck_assert_str_eq(fx_loc_name(&m, ss_stack_frames(&m, st)[2]), "main");
+    ck_assert_uint_eq(m.stack_tail.v[st], SS_NONE);
+    /* Three functions, three position-less locations. */
+    ck_assert_uint_eq(m.functions.n, 3);
+    ck_assert_uint_eq(m.locations.n, 3);
+    for (size_t i = 0; i < m.functions.n; i++) {
+        ck_assert_uint_eq(m.functions.v[i].name, m.functions.v[i].system_name);
+        ck_assert_uint_eq(m.functions.v[i].filename, SS_NONE);
+        ck_assert_uint_eq(m.functions.v[i].start_line, 0);
+    }
+    for (size_t i = 0; i < m.locations.n; i++) {
+        ck_assert_uint_eq(m.locations.v[i].file, SS_NONE);
+        ck_assert_uint_eq(m.locations.v[i].line, 0);
+    }
+    /* Only the implicit count column; no memory types, no warnings. */
+    ck_assert_uint_eq(m.value_types.n, 1);
+    ck_assert_ptr_null(m.values.v[SS_VT_COUNT]);
+    struct ss_rprof_vt vt;
+    ck_assert_int_eq(ss_rprof_value_types(&m, &vt), -1);
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ck_assert_int_eq(ss_model_has_memory(&m), 0);
+    ck_assert_int_eq(ss_model_has_lines(&m), 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_header_flags)
+{
+    struct ss_model m;
+    /* All three flags, 1000 us, no samples. */
+    FX_LOAD_OK(&m, "memory profiling: GC profiling: line profiling: sample.interval=1000\n");
+    ck_assert_uint_eq(m.sources.n, 1);
+    ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_MEMORY | SS_SRC_GC | SS_SRC_LINE);
+    ck_assert_double_eq(m.sources.v[0].interval_us, 1000.0);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 0);
+    ck_assert_uint_eq(m.sample_stack.n, 0);
+    ss_model_free(&m);
+
+    FX_LOAD_OK(&m, "GC profiling: sample.interval=100\n\"<GC>\" \"f\" \n");
+    ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_GC);
+    ck_assert_double_eq(m.sources.v[0].interval_us, 100.0);
+    /* 100 us = 0.0001 s */
+    ck_assert_double_eq_tol(ss_source_interval_s(&m, 0), 0.0001, 1e-18);
+    ck_assert_str_eq(sample_text(&m, 0), "<GC> | f");
+    ss_model_free(&m);
+
+    FX_LOAD_OK(&m, "line profiling: sample.interval=20000\n");
+    ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_LINE);
+    ss_model_free(&m);
+
+    ck_assert(ss_rprof_is_header("sample.interval=20000", 21));
+    ck_assert(ss_rprof_is_header("memory profiling: line profiling: sample.interval=5", 52));
+    ck_assert(!ss_rprof_is_header("\"f\" ", 4));
+    ck_assert(!ss_rprof_is_header("#File 1: a.R", 12));
+    ck_assert(!ss_rprof_is_header("sample.interva", 14));
+}
+END_TEST
+
+START_TEST(test_memory_values)
+{
+    /* Memory prefixes are stored as values; a prefix-only line is a sample
+     * with an empty stack. */
+    static const char prof[] = "memory profiling: sample.interval=20000\n"
+                               ":100:200:30000:0:\n"
+                               ":110:190:31000:2:\"f\" \n"
+                               ":120:250:29000:0:\"f\" \"g\" \n"
+                               ":130:260:33000:7:\"f\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_MEMORY);
+    ck_assert_uint_eq(m.sample_stack.n, 4);
+    /* Stacks: empty, f, f<-g; samples 1 and 3 share "f". */
+    ck_assert_uint_eq(ss_model_nstacks(&m), 3);
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[0]), 0);
+    ck_assert_uint_eq(m.stack_tail.v[m.sample_stack.v[0]], SS_NONE);
+    ck_assert_str_eq(sample_text(&m, 2), "f | g");
+    ck_assert_uint_eq(m.sample_stack.v[1], m.sample_stack.v[3]);
+    /* samples/count + 4 memory types. */
+    ck_assert_uint_eq(m.value_types.n, 5);
+    struct ss_rprof_vt vt;
+    ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[vt.small_v].type), "small_v");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[vt.big_v].type), "big_v");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[vt.nodes].type), "nodes");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[vt.dup_count].type), "dup_count");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[vt.small_v].unit), "cells");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[vt.nodes].unit), "bytes");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[vt.dup_count].unit), "count");
+    /* Columns exactly as written. */
+    static const int64_t sm[4] = {100, 110, 120, 130}, bg[4] = {200, 190, 250, 260},
+                         nd[4] = {30000, 31000, 29000, 33000}, dp[4] = {0, 2, 0, 7};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(m.values.v[vt.small_v][i], sm[i]);
+        ck_assert_int_eq(m.values.v[vt.big_v][i], bg[i]);
+        ck_assert_int_eq(m.values.v[vt.nodes][i], nd[i]);
+        ck_assert_int_eq(m.values.v[vt.dup_count][i], dp[i]);
+        ck_assert_int_eq(ss_sample_count(&m, (size_t)i), 1);
+    }
+    ck_assert_int_eq(ss_model_has_memory(&m), 1);
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* ---- line profiling --------------------------------------------------------- */
+
+START_TEST(test_line_positions)
+{
+    static const char prof[] = "line profiling: sample.interval=20000\n"
+                               "#File 1: /p/a.R\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "1#3 \"f\" 1#7 \"g\" 1#9 \n"
+                               "\"f\" 1#7 \"g\" \n"
+                               "1#9 \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.sample_stack.n, 4);
+    /* The token before a name is that frame's line: f 3, g 7. */
+    ss_id s0 = m.sample_stack.v[0];
+    const ss_id *fr = ss_stack_frames(&m, s0);
+    ck_assert_uint_eq(ss_stack_depth(&m, s0), 2);
+    ck_assert_str_eq(fx_loc_name(&m, fr[0]), "f");
+    ck_assert_str_eq(fx_loc_file(&m, fr[0]), "/p/a.R");
+    ck_assert_uint_eq(m.locations.v[fr[0]].line, 3);
+    ck_assert_str_eq(fx_loc_name(&m, fr[1]), "g");
+    ck_assert_str_eq(fx_loc_file(&m, fr[1]), "/p/a.R");
+    ck_assert_uint_eq(m.locations.v[fr[1]].line, 7);
+    ck_assert_uint_eq(m.stack_tail.v[s0], SS_NONE);
+    /* A token after the outermost name is the stack's tail: same frames,
+     * another stack, tail = position-only location a.R#9. */
+    ss_id s1 = m.sample_stack.v[1];
+    ck_assert_uint_ne(s1, s0);
+    ck_assert_uint_eq(ss_stack_frames(&m, s1)[0], fr[0]);
+    ck_assert_uint_eq(ss_stack_frames(&m, s1)[1], fr[1]);
+    ss_id tail = m.stack_tail.v[s1];
+    ck_assert_uint_ne(tail, SS_NONE);
+    ck_assert_uint_eq(m.locations.v[tail].function, SS_NONE);
+    ck_assert_str_eq(fx_loc_file(&m, tail), "/p/a.R");
+    ck_assert_uint_eq(m.locations.v[tail].line, 9);
+    /* A name without a token before it has no position. */
+    ck_assert_str_eq(sample_text(&m, 2), "f | g@/p/a.R#7");
+    /* A position-only line: no frames, only the tail. */
+    ck_assert_str_eq(sample_text(&m, 3), "+ /p/a.R#9");
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[3]), 0);
+    ck_assert_int_eq(ss_model_has_lines(&m), 1);
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_file_declared_late)
+{
+    /* File numbers 1 and 2 are used on line 2, declared on lines 3-4. */
+    static const char prof[] = "line profiling: sample.interval=20000\n"
+                               "1#3 \"f\" 2#8 \"g\" \n"
+                               "#File 1: /p/a.R\n"
+                               "#File 2: /q/b.R\n"
+                               "2#8 \"g\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.sample_stack.n, 2);
+    ck_assert_str_eq(sample_text(&m, 0), "f@/p/a.R#3 | g@/q/b.R#8");
+    ck_assert_str_eq(sample_text(&m, 1), "g@/q/b.R#8");
+    /* No placeholder is left in any location. */
+    for (size_t i = 0; i < m.locations.n; i++) {
+        ss_id f = m.locations.v[i].file;
+        ck_assert(f == SS_NONE || strcmp(ss_str(&m, f), "/p/a.R") == 0 ||
+                  strcmp(ss_str(&m, f), "/q/b.R") == 0);
+    }
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Regression (found by this test): after a late `#File` resolves a file
+ * number, the model once kept two locations with the same (function, file,
+ * line) and two stacks with the same frames, although locations are
+ * deduplicated and "a stack is stored once however many samples hit it".
+ * Here both samples are h at /p/a.R line 4: one distinct stack, one
+ * location for h. */
+START_TEST(test_file_declared_late_dedupe)
+{
+    static const char prof[] = "line profiling: sample.interval=20000\n"
+                               "1#4 \"h\" \n"
+                               "#File 1: /p/a.R\n"
+                               "1#4 \"h\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_str_eq(sample_text(&m, 0), "h@/p/a.R#4");
+    ck_assert_str_eq(sample_text(&m, 1), "h@/p/a.R#4");
+    /* Locations are distinct by (function, file, line).  Facts are gathered
+     * first and the model freed before asserting, so a failure leaks nothing
+     * under CK_FORK=no (valgrind). */
+    size_t dup_i = 0, dup_j = 0;
+    int dup = 0;
+    for (size_t i = 0; i < m.locations.n && !dup; i++)
+        for (size_t j = i + 1; j < m.locations.n && !dup; j++)
+            if (m.locations.v[i].function == m.locations.v[j].function &&
+                m.locations.v[i].file == m.locations.v[j].file &&
+                m.locations.v[i].line == m.locations.v[j].line) {
+                dup = 1;
+                dup_i = i;
+                dup_j = j;
+            }
+    size_t nstacks = ss_model_nstacks(&m);
+    ss_id st0 = m.sample_stack.v[0], st1 = m.sample_stack.v[1];
+    ss_model_free(&m);
+    ck_assert_msg(!dup, "locations %zu and %zu are equal", dup_i, dup_j);
+    ck_assert_uint_eq(nstacks, 1);
+    ck_assert_uint_eq(st0, st1);
+}
+END_TEST
+
+START_TEST(test_undeclared_file)
+{
+    static const char prof[] = "line profiling: sample.interval=20000\n"
+                               "#File 1: /p/a.R\n"
+                               "3#5 \"f\" 1#2 \"g\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    /* File 3 is never declared: file SS_NONE, line 5 kept (R's NA#5). */
+    ss_id s = m.sample_stack.v[0];
+    ss_id f = ss_stack_frames(&m, s)[0];
+    ck_assert_str_eq(fx_loc_name(&m, f), "f");
+    ck_assert_uint_eq(m.locations.v[f].file, SS_NONE);
+    ck_assert_uint_eq(m.locations.v[f].line, 5);
+    ck_assert_str_eq(sample_text(&m, 0), "f@NA#5 | g@/p/a.R#2");
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_empty_file_path)
+{
+    /* Code typed at the REPL: `#File 1: ` with an empty path. */
+    struct ss_model m;
+    FX_LOAD_OK(&m, "line profiling: sample.interval=20000\n#File 1: \n1#3 \"f\" \n");
+    ss_id f = ss_stack_frames(&m, m.sample_stack.v[0])[0];
+    ck_assert_ptr_nonnull(fx_loc_file(&m, f));
+    ck_assert_str_eq(fx_loc_file(&m, f), "");
+    ck_assert_uint_eq(m.locations.v[f].line, 3);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_file_numbers_per_session)
+{
+    /* Numbering restarts in every session: file 1 of session 2, used on
+     * line 5 before its declaration on line 6, is /q/b.R, not session 1's
+     * /p/a.R; file 2 is never declared in session 2. */
+    static const char prof[] = "line profiling: sample.interval=20000\n"
+                               "#File 1: /p/a.R\n"
+                               "1#3 \"f\" \n"
+                               "line profiling: sample.interval=10000\n"
+                               "1#4 \"f\" \n"
+                               "#File 1: /q/b.R\n"
+                               "1#5 \"f\" \n"
+                               "2#6 \"f\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_uint_eq(m.sample_stack.n, 4);
+    ck_assert_str_eq(sample_text(&m, 0), "f@/p/a.R#3");
+    ck_assert_str_eq(sample_text(&m, 1), "f@/q/b.R#4");
+    ck_assert_str_eq(sample_text(&m, 2), "f@/q/b.R#5");
+    ck_assert_str_eq(sample_text(&m, 3), "f@NA#6");
+    ss_model_free(&m);
+}
+END_TEST
+
+/* ---- sessions and files ------------------------------------------------------ */
+
+START_TEST(test_two_sessions)
+{
+    static const char prof[] = "line profiling: sample.interval=20000\n"                /* 1 */
+                               "#File 1: /p/a.R\n"                                      /* 2 */
+                               "1#3 \"f\" \n"                                           /* 3 */
+                               "1#3 \"f\" \n"                                           /* 4 */
+                               "memory profiling: GC profiling: sample.interval=5000\n" /* 5 */
+                               ":10:20:30:0:\"<GC>\" \"g\" \n"                          /* 6 */
+                               ":11:20:30:0:\"g\" \n"                                   /* 7 */
+                               ":12:20:30:1:\n";                                        /* 8 */
+    struct ss_model m;
+    char path[4096];
+    struct ss_error err;
+    ck_assert_int_eq(FX_LOAD(&m, &err, prof, path), 0);
+    ck_assert_uint_eq(m.sources.n, 2);
+    const struct ss_source *a = &m.sources.v[0], *b = &m.sources.v[1];
+    /* Session 1: header line 1, 20000 us, line profiling, samples [0, 2). */
+    ck_assert_uint_eq(a->session, 1);
+    ck_assert_uint_eq(a->header_line, 1);
+    ck_assert_double_eq(a->interval_us, 20000.0);
+    ck_assert_uint_eq(a->flags, SS_SRC_LINE);
+    ck_assert_uint_eq(a->first_sample, 0);
+    ck_assert_uint_eq(a->n_samples, 2);
+    /* Session 2: header line 5, 5000 us, memory + GC, samples [2, 5). */
+    ck_assert_uint_eq(b->session, 2);
+    ck_assert_uint_eq(b->header_line, 5);
+    ck_assert_double_eq(b->interval_us, 5000.0);
+    ck_assert_uint_eq(b->flags, SS_SRC_MEMORY | SS_SRC_GC);
+    ck_assert_uint_eq(b->first_sample, 2);
+    ck_assert_uint_eq(b->n_samples, 3);
+    /* Same file for both. */
+    ck_assert_str_eq(ss_str(&m, a->uri), path);
+    ck_assert_uint_eq(a->uri, b->uri);
+    ck_assert_uint_eq(ss_sample_source(&m, 1), 0);
+    ck_assert_uint_eq(ss_sample_source(&m, 2), 1);
+    ck_assert_uint_eq(ss_sample_source(&m, 4), 1);
+    ck_assert_str_eq(sample_text(&m, 0), "f@/p/a.R#3");
+    ck_assert_str_eq(sample_text(&m, 2), "<GC> | g");
+    ck_assert_str_eq(sample_text(&m, 4), "");
+    /* Memory columns appear with session 2; session 1's samples get 0:
+     * small_v 0 0 10 11 12, dup_count 0 0 0 0 1. */
+    struct ss_rprof_vt vt;
+    ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+    static const int64_t sm[5] = {0, 0, 10, 11, 12}, dp[5] = {0, 0, 0, 0, 1};
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(m.values.v[vt.small_v][i], sm[i]);
+        ck_assert_int_eq(m.values.v[vt.dup_count][i], dp[i]);
+        ck_assert_int_eq(ss_sample_count(&m, (size_t)i), 1);
+    }
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_memory_then_plain)
+{
+    /* A plain session after a memory one: its samples have memory values 0
+     * (small_v 5 then 0 0). */
+    static const char prof[] = "memory profiling: sample.interval=20000\n"
+                               ":5:6:7:8:\"a\" \n"
+                               "sample.interval=20000\n"
+                               "\"a\" \n"
+                               "\"b\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_uint_eq(m.sources.v[1].flags, 0);
+    ck_assert_uint_eq(m.sources.v[1].first_sample, 1);
+    ck_assert_uint_eq(m.sources.v[1].n_samples, 2);
+    struct ss_rprof_vt vt;
+    ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+    ck_assert_int_eq(m.values.v[vt.small_v][0], 5);
+    ck_assert_int_eq(m.values.v[vt.small_v][1], 0);
+    ck_assert_int_eq(m.values.v[vt.small_v][2], 0);
+    ck_assert_int_eq(m.values.v[vt.dup_count][0], 8);
+    ck_assert_int_eq(m.values.v[vt.dup_count][2], 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_several_files)
+{
+    static const char p1[] = "sample.interval=20000\n\"a\" \n\"a\" \n";
+    static const char p2[] = "sample.interval=10000\n\"a\" \n\"b\" \"a\" \n\"a\" \n";
+    char path1[4096], path2[4096];
+    fx_write(path1, sizeof path1, p1, sizeof p1 - 1);
+    fx_write(path2, sizeof path2, p2, sizeof p2 - 1);
+    char *paths[2] = {path1, path2};
+    struct ss_model m;
+    struct ss_error err;
+    int rc = ss_load_files(&m, paths, 2, &err);
+    unlink(path1);
+    unlink(path2);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    /* One source per file, each session 1: samples [0, 2) and [2, 5). */
+    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_str_eq(ss_str(&m, m.sources.v[0].uri), path1);
+    ck_assert_str_eq(ss_str(&m, m.sources.v[1].uri), path2);
+    ck_assert_uint_eq(m.sources.v[1].session, 1);
+    ck_assert_uint_eq(m.sources.v[1].header_line, 1);
+    ck_assert_uint_eq(m.sources.v[1].first_sample, 2);
+    ck_assert_uint_eq(m.sources.v[1].n_samples, 3);
+    /* "a" is one function and one stack across both files. */
+    ck_assert_uint_eq(m.functions.n, 2);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 2);
+    ck_assert_uint_eq(m.sample_stack.v[0], m.sample_stack.v[4]);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* ---- line ends -------------------------------------------------------------- */
+
+/* Everything a loaded model says, as text (not the uri: temp paths differ). */
+static char *model_dump(const struct ss_model *m)
+{
+    size_t cap = 1 << 16, at = 0;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    char st[4096];
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        at += (size_t)snprintf(out + at, cap - at, "source %u line %u iv %g flags %u [%zu+%zu]\n",
+                               src->session, src->header_line, src->interval_us, src->flags,
+                               src->first_sample, src->n_samples);
+    }
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        fx_stack_text(m, m->sample_stack.v[i], st, sizeof st);
+        at += (size_t)snprintf(out + at, cap - at, "%zu: %s", i, st);
+        for (size_t t = 0; t < m->values.n; t++)
+            at += (size_t)snprintf(out + at, cap - at, " %lld",
+                                   (long long)(m->values.v[t] ? m->values.v[t][i] : -1));
+        at += (size_t)snprintf(out + at, cap - at, "\n");
+    }
+    at += (size_t)snprintf(out + at, cap - at, "stacks %zu warnings %zu\n", ss_model_nstacks(m),
+                           m->warnings.n);
+    ck_assert_uint_lt(at, cap);
+    return out;
+}
+
+static const char line_end_prof[] = "line profiling: sample.interval=20000\n"
+                                    "#File 1: /p/a.R\n"
+                                    "1#3 \"f\" 1#7 \"g\" \n"
+                                    "\"a b\" \"c;d\" \n"
+                                    "memory profiling: line profiling: sample.interval=5000\n"
+                                    "#File 1: /q/b.R\n"
+                                    ":1:2:3:0:1#2 \"h\" \n"
+                                    ":1:2:3:0:\n";
+
+static char *load_with_line_end(const char *eol)
+{
+    /* Replace every "\n" of line_end_prof by eol. */
+    char buf[1024];
+    size_t n = 0;
+    for (const char *p = line_end_prof; *p; p++) {
+        if (*p == '\n')
+            for (const char *e = eol; *e; e++)
+                buf[n++] = *e;
+        else
+            buf[n++] = *p;
+    }
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    int rc = fx_load(&m, &err, buf, n, path, sizeof path);
+    ck_assert_msg(rc == 0, "eol %s: %s", eol[0] == '\r' ? "CR.." : "LF", err.msg);
+    /* Hand-checked facts, whatever the line end. */
+    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_uint_eq(m.sources.v[1].header_line, 5);
+    ck_assert_uint_eq(m.sample_stack.n, 4);
+    ck_assert_str_eq(sample_text(&m, 0), "f@/p/a.R#3 | g@/p/a.R#7");
+    ck_assert_str_eq(sample_text(&m, 1), "a b | c;d");
+    ck_assert_str_eq(sample_text(&m, 2), "h@/q/b.R#2");
+    ck_assert_str_eq(sample_text(&m, 3), "");
+    ck_assert_uint_eq(m.warnings.n, 0);
+    char *d = model_dump(&m);
+    ss_model_free(&m);
+    return d;
+}
+
+START_TEST(test_line_ends)
+{
+    char *lf = load_with_line_end("\n");
+    char *crlf = load_with_line_end("\r\n");
+    char *cr = load_with_line_end("\r");
+    ck_assert_str_eq(crlf, lf);
+    ck_assert_str_eq(cr, lf);
+    free(lf);
+    free(crlf);
+    free(cr);
+}
+END_TEST
+
+/* ---- names ------------------------------------------------------------------- */
+
+START_TEST(test_odd_names)
+{
+    /* Names are never escaped: quotes, [[ ]], ';', spaces, UTF-8 ("é日本"). */
+    static const char prof[] =
+        "sample.interval=20000\n"
+        "\"a\"b\" \"x[[\"k\"]]\" \"semi;colon\" \"weird name with spaces\" "
+        "\"\xc3\xa9\xe6\x97\xa5\xe6\x9c\xac\" \"<Anonymous>\" \"stats::lm\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ss_id s = m.sample_stack.v[0];
+    ck_assert_uint_eq(ss_stack_depth(&m, s), 7);
+    static const char *const want[7] = {"a\"b",
+                                        "x[[\"k\"]]",
+                                        "semi;colon",
+                                        "weird name with spaces",
+                                        "\xc3\xa9\xe6\x97\xa5\xe6\x9c\xac",
+                                        "<Anonymous>",
+                                        "stats::lm"};
+    for (int k = 0; k < 7; k++)
+        ck_assert_str_eq(fx_loc_name(&m, ss_stack_frames(&m, s)[k]), want[k]);
+    ck_assert_uint_eq(m.functions.n, 7);
+    ss_model_free(&m);
+
+    /* The same with positions around names that contain `" ` and spaces. */
+    static const char prof2[] = "line profiling: sample.interval=20000\n"
+                                "#File 1: /p/my file.R\n"
+                                "1#2 \"a b\" 1#3 \"fns[[\"a b\"]]\" 1#4 \n";
+    FX_LOAD_OK(&m, prof2);
+    ck_assert_str_eq(sample_text(&m, 0),
+                     "a b@/p/my file.R#2 | fns[[\"a b\"]]@/p/my file.R#3 + /p/my file.R#4");
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_no_trailing_space)
+{
+    /* The last token of a line without its trailing space. */
+    static const char prof[] = "sample.interval=20000\n"
+                               "\"a\" \"b\"\n"
+                               "\"c\"\n"
+                               "\"c\" \n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.sample_stack.n, 3);
+    ck_assert_str_eq(sample_text(&m, 0), "a | b");
+    ck_assert_str_eq(sample_text(&m, 1), "c");
+    /* "c" with and without the space is the same stack. */
+    ck_assert_uint_eq(m.sample_stack.v[1], m.sample_stack.v[2]);
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* ---- cut-off and blank lines ------------------------------------------------- */
+
+START_TEST(test_cut_off_last_line)
+{
+    static const char prof[] = "sample.interval=20000\n"
+                               "\"a\" \"b\" \n"
+                               "\"a\" \"b"; /* line 3, cut in a name, no newline */
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(FX_LOAD(&m, &err, prof, path), 0);
+    ck_assert_uint_eq(m.sample_stack.n, 1);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 1);
+    ck_assert_str_eq(sample_text(&m, 0), "a | b");
+    ck_assert_uint_eq(m.warnings.n, 1);
+    char where[4200];
+    snprintf(where, sizeof where, "%s:3:", path);
+    ck_assert_ptr_nonnull(strstr(m.warnings.v[0], where));
+    ss_model_free(&m);
+
+    /* Cut in the memory prefix. */
+    FX_LOAD_OK(&m, "memory profiling: sample.interval=20000\n:1:2:3:4:\"a\" \n:11:2");
+    ck_assert_uint_eq(m.sample_stack.n, 1);
+    ck_assert_uint_eq(m.warnings.n, 1);
+    ss_model_free(&m);
+
+    /* A complete-looking sample without the newline R always writes is
+     * still the cut-off tail. */
+    FX_LOAD_OK(&m, "sample.interval=20000\n\"a\" \n\"a\" ");
+    ck_assert_uint_eq(m.sample_stack.n, 1);
+    ck_assert_uint_eq(m.warnings.n, 1);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_header_only_no_newline)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, "sample.interval=20000");
+    ck_assert_uint_eq(m.sources.n, 1);
+    ck_assert_double_eq(m.sources.v[0].interval_us, 20000.0);
+    ck_assert_uint_eq(m.sample_stack.n, 0);
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_blank_lines)
+{
+    static const char prof[] = "sample.interval=20000\n" /* 1 */
+                               "\"a\" \n"                /* 2 */
+                               "\n"                      /* 3 */
+                               "\"b\" \n"                /* 4 */
+                               "\n";                     /* 5: a trailing blank line */
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(FX_LOAD(&m, &err, prof, path), 0);
+    ck_assert_uint_eq(m.sample_stack.n, 2);
+    ck_assert_str_eq(sample_text(&m, 0), "a");
+    ck_assert_str_eq(sample_text(&m, 1), "b");
+    /* One warning for both blank lines, naming the first (line 3). */
+    ck_assert_uint_eq(m.warnings.n, 1);
+    char where[4200];
+    snprintf(where, sizeof where, "%s:3:", path);
+    ck_assert_ptr_nonnull(strstr(m.warnings.v[0], where));
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_capped_line)
+{
+    /* 2000 frames of `"abcd" ` are 14000 bytes, beyond R's 10000-byte cap:
+     * loaded in full, with one warning that R dropped outer frames. */
+    size_t hl = strlen("sample.interval=20000\n");
+    size_t n = hl + 2000 * 7 + 1;
+    char *buf = malloc(n);
+    ck_assert_ptr_nonnull(buf);
+    memcpy(buf, "sample.interval=20000\n", hl);
+    for (int k = 0; k < 2000; k++)
+        memcpy(buf + hl + 7 * (size_t)k, "\"abcd\" ", 7);
+    buf[n - 1] = '\n';
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    int rc = fx_load(&m, &err, buf, n, path, sizeof path);
+    free(buf);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[0]), 2000);
+    ck_assert_uint_eq(m.functions.n, 1);
+    ck_assert_uint_eq(m.warnings.n, 1);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_repeated_lines)
+{
+    /* 3000 samples cycling through 3 stacks (the loader caches repeated
+     * lines): sample i has stack i % 3, values in memory mode differ. */
+    char *buf = malloc(200000);
+    ck_assert_ptr_nonnull(buf);
+    size_t n = (size_t)sprintf(buf, "memory profiling: sample.interval=20000\n");
+    static const char *const body[3] = {"\"a\" \"main\" \n", "\"b\" \"main\" \n", "\n"};
+    for (int i = 0; i < 3000; i++)
+        n += (size_t)sprintf(buf + n, ":%d:0:0:0:%s", i, body[i % 3]);
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    int rc = fx_load(&m, &err, buf, n, path, sizeof path);
+    free(buf);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_uint_eq(m.sample_stack.n, 3000);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 3);
+    struct ss_rprof_vt vt;
+    ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+    for (size_t i = 0; i < 3000; i++) {
+        ck_assert_uint_eq(m.sample_stack.v[i], m.sample_stack.v[i % 3]);
+        ck_assert_int_eq(m.values.v[vt.small_v][i], (int64_t)i);
+    }
+    ck_assert_str_eq(sample_text(&m, 2999), "");         /* 2999 % 3 = 2 */
+    ck_assert_str_eq(sample_text(&m, 2998), "b | main"); /* 2998 % 3 = 1 */
+    ss_model_free(&m);
+}
+END_TEST
+
+/* ---- errors ------------------------------------------------------------------ */
+
+struct bad_case {
+    const char *what;
+    const char *text;
+    size_t len;
+    unsigned line; /* line in the message, 0 for none */
+};
+
+#define BAD(what, lit, line)                                                                       \
+    {                                                                                              \
+        what, lit, sizeof(lit) - 1, line                                                           \
+    }
+
+static const struct bad_case bad_cases[] = {
+    BAD("empty file", "", 0),
+    BAD("first line not a header", "\"a\" \n", 1),
+    BAD("interval 0", "sample.interval=0\n", 1),
+    BAD("interval -5", "sample.interval=-5\n", 1),
+    BAD("interval abc", "sample.interval=abc\n", 1),
+    BAD("unterminated quote", "sample.interval=20000\n\"a\" \n\"b \n\"c\" \n", 3),
+    BAD("NUL byte", "sample.interval=20000\n\"a\" \n\"a\0b\" \n", 3),
+    BAD("memory prefix missing",
+        "memory profiling: sample.interval=20000\n:1:2:3:4:\"a\" \n\"a\" \n", 3),
+    BAD("memory prefix in a plain session", "sample.interval=20000\n:1:2:3:4:\"a\" \n", 2),
+    BAD("bad memory prefix", "memory profiling: sample.interval=20000\n:1:2:x:4:\"a\" \n", 2),
+    BAD("garbage token", "sample.interval=20000\nxyz \"a\" \n", 2),
+    BAD("garbage after a name", "sample.interval=20000\n\"a\" \"b\" xyz \n", 2),
+    BAD("bad #File number", "line profiling: sample.interval=20000\n#File 0: /a.R\n", 2),
+    BAD("unknown # line", "sample.interval=20000\n#Foo\n", 2),
+};
+
+START_TEST(test_bad_input)
+{
+    const struct bad_case *c = &bad_cases[_i];
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    int rc = fx_load(&m, &err, c->text, c->len, path, sizeof path);
+    ck_assert_msg(rc == SS_EINPUT, "%s: rc %d (%s)", c->what, rc, err.msg);
+    ck_assert_int_eq(err.code, SS_EINPUT);
+    char want[4200];
+    if (c->line)
+        snprintf(want, sizeof want, "%s:%u:", path, c->line);
+    else
+        snprintf(want, sizeof want, "%s", path);
+    ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s: message '%s' lacks '%s'", c->what,
+                  err.msg, want);
+}
+END_TEST
+
+START_TEST(test_bad_paths)
+{
+    struct ss_model m;
+    struct ss_error err;
+    /* A directory. */
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/ss_check_dir_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *paths[1] = {dir};
+    int rc = ss_load_files(&m, paths, 1, &err);
+    rmdir(dir);
+    ck_assert_int_eq(rc, SS_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, dir));
+    /* A missing file. */
+    char missing[4200];
+    snprintf(missing, sizeof missing, "%s/no-such-file.out", dir);
+    paths[0] = missing;
+    rc = ss_load_files(&m, paths, 1, &err);
+    ck_assert_int_eq(rc, SS_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, missing));
+    /* A good file then a missing one: the whole load fails. */
+    char good[4096];
+    fx_write(good, sizeof good, "sample.interval=20000\n\"a\" \n", 27);
+    char *two[2] = {good, missing};
+    rc = ss_load_files(&m, two, 2, &err);
+    unlink(good);
+    ck_assert_int_eq(rc, SS_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, missing));
+}
+END_TEST
+
+Suite *rprof_suite(void)
+{
+    Suite *s = suite_create("rprof");
+    TCase *tc = tcase_create("parse");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_plain);
+    tcase_add_test(tc, test_header_flags);
+    tcase_add_test(tc, test_memory_values);
+    tcase_add_test(tc, test_line_positions);
+    tcase_add_test(tc, test_file_declared_late);
+    tcase_add_test(tc, test_file_declared_late_dedupe);
+    tcase_add_test(tc, test_undeclared_file);
+    tcase_add_test(tc, test_empty_file_path);
+    tcase_add_test(tc, test_file_numbers_per_session);
+    tcase_add_test(tc, test_two_sessions);
+    tcase_add_test(tc, test_memory_then_plain);
+    tcase_add_test(tc, test_several_files);
+    tcase_add_test(tc, test_line_ends);
+    tcase_add_test(tc, test_odd_names);
+    tcase_add_test(tc, test_no_trailing_space);
+    tcase_add_test(tc, test_cut_off_last_line);
+    tcase_add_test(tc, test_header_only_no_newline);
+    tcase_add_test(tc, test_blank_lines);
+    tcase_add_test(tc, test_capped_line);
+    tcase_add_test(tc, test_repeated_lines);
+    suite_add_tcase(s, tc);
+    TCase *bad = tcase_create("errors");
+    tcase_add_loop_test(bad, test_bad_input, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
+    tcase_add_test(bad, test_bad_paths);
+    suite_add_tcase(s, bad);
+    return s;
+}

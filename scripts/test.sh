@@ -33,7 +33,10 @@ check_in() { # check_in DIR CONFIGURE-ARGS...
     dir=$1
     shift
     "$top/scripts/build.sh" "$dir" "$@" && (cd "$dir" && make -j2 check >/dev/null 2>&1 || show_logs .) &&
-        grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$dir/test-suite.log"
+        for f in "$dir"/tests/*.log; do
+            printf '%s: ' "${f##*/}"
+            grep -E '^[0-9]+ passed, [0-9]+ failed|Checks: [0-9]+' "$f" | tail -n 1
+        done
 }
 valgrind_run() {
     vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"

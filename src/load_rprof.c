@@ -154,15 +154,27 @@ static int is_digit(char c)
  * at most 18.  Returns 0 or -1. */
 static int parse_uint(const char *s, size_t len, size_t *i, uint64_t *out)
 {
-    size_t j = *i;
+    const char *q = s + *i, *end = s + len, *start = q;
     uint64_t v = 0;
-    while (j < len && is_digit(s[j]) && j - *i < 18)
-        v = v * 10 + (uint64_t)(s[j++] - '0');
-    if (j == *i || (j < len && is_digit(s[j])))
+    while (q < end && (unsigned char)(*q - '0') < 10)
+        v = v * 10 + (uint64_t)(*q++ - '0');
+    if (q == start || q - start > 18)
         return -1;
-    *i = j;
+    *i = (size_t)(q - s);
     *out = v;
     return 0;
+}
+
+/* Hash of a sample line for the line cache.  Long lines are hashed
+ * sparsely (head, middle, tail and length): a collision only costs a
+ * comparison, because every hit is verified byte by byte. */
+static uint64_t line_hash(const char *b, size_t len)
+{
+    if (len <= 160)
+        return ss_hash(b, len);
+    uint64_t h = ss_hash(b, 96);
+    h ^= ss_mix64(ss_hash(b + len / 2 - 16, 32) + len);
+    return h ^ ss_hash(b + len - 32, 32) * 0x9e3779b97f4a7c15ULL;
 }
 
 static const char *const header_flags[] = {"memory profiling: ", "GC profiling: ",
@@ -488,7 +500,7 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     size_t blen = len - i;
     if (blen >= RPROF_R_LINE_CAP && p->capped_lines++ == 0)
         p->first_capped = p->r->line_no;
-    uint64_t h = ss_hash(b, blen);
+    uint64_t h = line_hash(b, blen);
     ss_id stack = lc_find(&p->cache, b, blen, h);
     if (stack == SS_NONE) {
         if (parse_stack(p, b, blen, i + 1, &stack))

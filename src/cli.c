@@ -28,10 +28,15 @@ static const char usage_text[] =
     "  check      validate files; print a summary of each, or what is wrong\n"
     "\n"
     "Report options:\n"
-    "  --by self|total|line   the table: functions by self time (default), by\n"
-    "                         total time, or source lines (R's lines=\"show\")\n"
-    "  --format text|tsv      readable text (default) or tab-separated values\n"
-    "                         with full precision and every row\n"
+    "  --by TABLE             the table to print:\n"
+    "                           self     functions by self time (default)\n"
+    "                           total    functions by total time\n"
+    "                           line     source lines (R's lines=\"show\")\n"
+    "                           stacks   distinct stacks with reference counts\n"
+    "                           sources  the input files and Rprof sessions\n"
+    "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
+    "                         full precision, every row) or folded (with\n"
+    "                         --by stacks: 'root;...;leaf COUNT' lines)\n"
     "  --memory               add mem.total: MB allocated, as R's memory=\"both\"\n"
     "  --limit N              text: print at most N rows (default all)\n"
     "\n"
@@ -144,16 +149,25 @@ static int cmd_report(int argc, char **argv)
                 o.by = SS_REPORT_TOTAL;
             else if (!strcmp(optarg, "line"))
                 o.by = SS_REPORT_LINE;
+            else if (!strcmp(optarg, "stacks"))
+                o.by = SS_REPORT_STACKS;
+            else if (!strcmp(optarg, "sources"))
+                o.by = SS_REPORT_SOURCES;
             else
-                return usage_error("--by: unknown table '%s' (expected self, total or line)", optarg);
+                return usage_error("--by: unknown table '%s' (expected self, total, line, stacks "
+                                   "or sources)",
+                                   optarg);
             break;
         case 'f':
             if (!strcmp(optarg, "text"))
                 o.format = SS_FORMAT_TEXT;
             else if (!strcmp(optarg, "tsv"))
                 o.format = SS_FORMAT_TSV;
+            else if (!strcmp(optarg, "folded"))
+                o.format = SS_FORMAT_FOLDED;
             else
-                return usage_error("--format: unknown format '%s' (expected text or tsv)", optarg);
+                return usage_error("--format: unknown format '%s' (expected text, tsv or folded)",
+                                   optarg);
             break;
         case 'm':
             o.memory = 1;
@@ -177,6 +191,10 @@ static int cmd_report(int argc, char **argv)
     }
     if (optind >= argc)
         return usage_error("%s", "report: no FILE given");
+    if (o.format == SS_FORMAT_FOLDED && o.by != SS_REPORT_STACKS)
+        return usage_error("%s", "--format folded goes with --by stacks");
+    if (o.memory && o.by != SS_REPORT_SELF && o.by != SS_REPORT_TOTAL && o.by != SS_REPORT_LINE)
+        return usage_error("%s", "--memory goes with --by self, total or line");
     return report_run(argv + optind, argc - optind, &o);
 }
 

@@ -2,7 +2,10 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "stacks.h"
 
 static void fmt_num(char *buf, size_t n, double v, int tsv, int decimals)
 {
@@ -92,7 +95,7 @@ static void flags_text(char *buf, size_t n, uint32_t flags)
         strncat(buf, ", line", n - strlen(buf) - 1);
 }
 
-void ss_report_header(FILE *out, const struct ss_model *m, const struct ss_stats *st)
+void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time)
 {
     ss_id last_uri = SS_NONE;
     for (size_t i = 0; i < m->sources.n; i++) {
@@ -109,10 +112,13 @@ void ss_report_header(FILE *out, const struct ss_model *m, const struct ss_stats
             fprintf(out, " (header on line %u)", s->header_line);
         fputc('\n', out);
     }
-    fprintf(out, "samples    %llu", (unsigned long long)st->samples_total);
-    if (st->samples_counted != st->samples_total)
-        fprintf(out, " (%llu with frames)", (unsigned long long)st->samples_counted);
-    fprintf(out, "\ntime       %.3f s sampled\n\n", st->sampling_time);
+    uint64_t total = 0;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        total += (uint64_t)ss_sample_count(m, i);
+    fprintf(out, "samples    %llu", (unsigned long long)total);
+    if (counted != total)
+        fprintf(out, " (%llu with frames)", (unsigned long long)counted);
+    fprintf(out, "\ntime       %.3f s sampled\n\n", sampling_time);
 }
 
 static void print_table(FILE *out, const struct ss_stats *st, const struct ss_column *cols,
@@ -155,9 +161,102 @@ static void print_table(FILE *out, const struct ss_stats *st, const struct ss_co
         fprintf(out, "... %zu more rows (--limit 0 shows all)\n", st->n - n);
 }
 
+/* A growable text buffer for stacks of any length. */
+struct textbuf {
+    char *s;
+    size_t cap;
+};
+
+static const char *stack_text(const struct ss_model *m, const struct ss_stacks *st,
+                              const struct ss_stack_row *r, struct textbuf *tb)
+{
+    size_t need = ss_stack_text(m, st, r, ";", tb->s, tb->cap) + 1;
+    if (need > tb->cap) {
+        char *ns = realloc(tb->s, need);
+        if (!ns)
+            return tb->s ? tb->s : "";
+        tb->s = ns;
+        tb->cap = need;
+        ss_stack_text(m, st, r, ";", tb->s, tb->cap);
+    }
+    return tb->s;
+}
+
+static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
+                         struct ss_error *err)
+{
+    struct ss_stacks st;
+    int rc = ss_stacks_compute(m, &st, err);
+    if (rc)
+        return rc;
+    struct textbuf tb = {NULL, 0};
+    size_t n = o->format == SS_FORMAT_TEXT && o->limit > 0 && (size_t)o->limit < st.n ? (size_t)o->limit : st.n;
+    if (o->format == SS_FORMAT_TEXT) {
+        ss_report_header(out, m, st.total_count, st.total_time);
+        fprintf(out, "%9s %10s %7s %6s  %s\n", "count", "time", "pct", "depth", "stack (root first)");
+    } else if (o->format == SS_FORMAT_TSV) {
+        fputs("count\ttime\tpct\tdepth\tstack\n", out);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct ss_stack_row *r = &st.rows[i];
+        double pct = st.total_time > 0 ? 100.0 * r->time / st.total_time : 0;
+        const char *text = stack_text(m, &st, r, &tb);
+        if (o->format == SS_FORMAT_FOLDED)
+            fprintf(out, "%s %llu\n", text, (unsigned long long)r->count);
+        else if (o->format == SS_FORMAT_TSV)
+            fprintf(out, "%llu\t%.15g\t%.15g\t%u\t%s\n", (unsigned long long)r->count, r->time, pct,
+                    r->depth, text);
+        else
+            fprintf(out, "%9llu %10.3f %7.2f %6u  %s\n", (unsigned long long)r->count, r->time, pct,
+                    r->depth, text);
+    }
+    if (n < st.n)
+        fprintf(out, "... %zu more rows (--limit 0 shows all)\n", st.n - n);
+    free(tb.s);
+    ss_stacks_free(&st);
+    return 0;
+}
+
+static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
+{
+    if (o->format == SS_FORMAT_TSV)
+        fputs("source\ttype\turi\tsession\theader_line\tinterval_us\tflags\tsamples\n", out);
+    else
+        fprintf(out, "%6s %-8s %7s %6s %10s %-16s %9s  %s\n", "source", "type", "session", "line",
+                "interval", "flags", "samples", "file");
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const struct ss_source *s = &m->sources.v[i];
+        char fl[64], iv[32];
+        flags_text(fl, sizeof fl, s->flags);
+        /* ", memory, line" -> "memory+line" */
+        char flags[64];
+        size_t k = 0;
+        for (const char *p = fl[0] ? fl + 2 : "-"; *p && k + 1 < sizeof flags; p++) {
+            if (p[0] == ',' && p[1] == ' ')
+                flags[k++] = '+', p++;
+            else
+                flags[k++] = *p;
+        }
+        flags[k] = '\0';
+        if (o->format == SS_FORMAT_TSV) {
+            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%zu\n", i + 1, ss_str(m, s->type),
+                    ss_str(m, s->uri), s->session, s->header_line, s->interval_us, flags, s->n_samples);
+        } else {
+            ss_format_interval(iv, sizeof iv, s->interval_us);
+            fprintf(out, "%6zu %-8s %7u %6u %10s %-16s %9zu  %s\n", i + 1, ss_str(m, s->type),
+                    s->session, s->header_line, iv, flags, s->n_samples, ss_str(m, s->uri));
+        }
+    }
+    return 0;
+}
+
 int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
               struct ss_error *err)
 {
+    if (o->by == SS_REPORT_STACKS)
+        return report_stacks(out, m, o, err);
+    if (o->by == SS_REPORT_SOURCES)
+        return report_sources(out, m, o);
     struct ss_stats st;
     int rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory,
                               &st, err);
@@ -172,7 +271,7 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     size_t ncols;
     const struct ss_column *cols = ss_stat_columns(o->by, o->memory, &ncols);
     if (o->format == SS_FORMAT_TEXT)
-        ss_report_header(out, m, &st);
+        ss_report_header(out, m, st.samples_counted, st.sampling_time);
     print_table(out, &st, cols, ncols, o);
     ss_stats_free(&st);
     return 0;

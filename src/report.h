@@ -13,8 +13,14 @@
 #include "model.h"
 #include "stats.h"
 
-enum ss_report_by { SS_REPORT_SELF, SS_REPORT_TOTAL, SS_REPORT_LINE };
-enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV };
+enum ss_report_by {
+    SS_REPORT_SELF,
+    SS_REPORT_TOTAL,
+    SS_REPORT_LINE,
+    SS_REPORT_STACKS,
+    SS_REPORT_SOURCES,
+};
+enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV, SS_FORMAT_FOLDED };
 
 struct ss_report_opts {
     enum ss_report_by by;
@@ -38,8 +44,8 @@ struct ss_column {
 const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t *n);
 
 /* Print the text header: files, sources (sessions, intervals, flags),
- * samples, sampling time. */
-void ss_report_header(FILE *out, const struct ss_model *m, const struct ss_stats *st);
+ * samples (and how many have frames), sampling time. */
+void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time);
 
 /* Compute and print the report.  Returns 0 or an error code. */
 int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,

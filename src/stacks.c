@@ -1,0 +1,182 @@
+/* stacks.c - distinct function stacks (see stacks.h). */
+#include "stacks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+
+struct group {
+    uint64_t hash;
+    uint32_t row; /* UINT32_MAX = empty slot */
+};
+
+static const struct ss_model *sort_model;
+static const struct ss_stacks *sort_stacks;
+
+static int cmp_names(const struct ss_stack_row *a, const struct ss_stack_row *b)
+{
+    const ss_id *fa = sort_stacks->fns + a->first, *fb = sort_stacks->fns + b->first;
+    for (uint32_t k = 0; k < a->depth && k < b->depth; k++) {
+        if (fa[k] == fb[k])
+            continue;
+        int c = strcmp(ss_str(sort_model, sort_model->functions.v[fa[k]].name),
+                       ss_str(sort_model, sort_model->functions.v[fb[k]].name));
+        if (c)
+            return c;
+        return fa[k] < fb[k] ? -1 : 1;
+    }
+    return a->depth < b->depth ? -1 : a->depth > b->depth;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const struct ss_stack_row *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    if (a->time_us != b->time_us)
+        return a->time_us > b->time_us ? -1 : 1;
+    return cmp_names(a, b);
+}
+
+int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t ns = ss_model_nstacks(m);
+    uint64_t *cnt = calloc(ns ? ns : 1, sizeof *cnt);
+    uint32_t *row_of = malloc((ns ? ns : 1) * sizeof *row_of);
+    size_t nslots = 64;
+    while (nslots < 2 * ns + 2)
+        nslots *= 2;
+    struct group *slots = malloc(nslots * sizeof *slots);
+    VEC(struct ss_stack_row) rows = {0};
+    VEC(ss_id) fns = {0};
+    VEC(ss_id) seq = {0};
+    VEC(uint32_t) touched = {0};
+    int oom = !cnt || !row_of || !slots;
+    for (size_t i = 0; !oom && i < nslots; i++)
+        slots[i].row = UINT32_MAX;
+    /* Group model stacks by function sequence, once per stack. */
+    for (size_t s = 0; !oom && s < ns; s++) {
+        size_t d = ss_stack_depth(m, (ss_id)s);
+        row_of[s] = UINT32_MAX;
+        if (d == 0)
+            continue;
+        const ss_id *fr = ss_stack_frames(m, (ss_id)s);
+        seq.n = 0;
+        if (VEC_RESERVE(seq, d)) {
+            oom = 1;
+            break;
+        }
+        for (size_t k = 0; k < d; k++)
+            seq.v[k] = ss_loc_function(m, fr[d - 1 - k]);
+        seq.n = d;
+        uint64_t h = ss_hash(seq.v, d * sizeof(ss_id));
+        size_t i = (size_t)h & (nslots - 1);
+        for (;; i = (i + 1) & (nslots - 1)) {
+            struct group *g = &slots[i];
+            if (g->row == UINT32_MAX) {
+                struct ss_stack_row r;
+                memset(&r, 0, sizeof r);
+                r.first = fns.n;
+                r.depth = (uint32_t)d;
+                r.root = seq.v[0];
+                r.leaf = seq.v[d - 1];
+                if (VEC_RESERVE(fns, fns.n + d) || VEC_PUSH(rows, r)) {
+                    oom = 1;
+                    break;
+                }
+                memcpy(fns.v + fns.n, seq.v, d * sizeof(ss_id));
+                fns.n += d;
+                g->hash = h;
+                g->row = (uint32_t)(rows.n - 1);
+                break;
+            }
+            const struct ss_stack_row *r = &rows.v[g->row];
+            if (g->hash == h && r->depth == d && memcmp(fns.v + r->first, seq.v, d * sizeof(ss_id)) == 0)
+                break;
+        }
+        if (!oom)
+            row_of[s] = slots[i].row;
+    }
+    /* Count per source, so time is count x interval exactly. */
+    for (size_t src = 0; !oom && src < m->sources.n; src++) {
+        const struct ss_source *so = &m->sources.v[src];
+        double iv = ss_source_interval_s(m, (ss_id)src);
+        touched.n = 0;
+        for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
+            uint32_t r = row_of[m->sample_stack.v[i]];
+            if (r == UINT32_MAX)
+                continue;
+            if (cnt[r] == 0 && VEC_PUSH(touched, r)) {
+                oom = 1;
+                break;
+            }
+            cnt[r] += (uint64_t)ss_sample_count(m, i);
+        }
+        for (size_t t = 0; !oom && t < touched.n; t++) {
+            struct ss_stack_row *r = &rows.v[touched.v[t]];
+            uint64_t c = cnt[touched.v[t]];
+            cnt[touched.v[t]] = 0;
+            r->count += c;
+            r->time += (double)c * iv;
+            r->time_us += (double)c * so->interval_us;
+            out->total_count += c;
+            out->total_time += (double)c * iv;
+        }
+    }
+    free(cnt);
+    free(row_of);
+    free(slots);
+    VEC_FREE(seq);
+    VEC_FREE(touched);
+    if (oom) {
+        VEC_FREE(rows);
+        VEC_FREE(fns);
+        return ss_nomem(err, "stacks");
+    }
+    /* Drop rows no sample reached (their stacks were only in other rows). */
+    size_t n = 0;
+    for (size_t i = 0; i < rows.n; i++)
+        if (rows.v[i].count)
+            rows.v[n++] = rows.v[i];
+    out->rows = rows.v;
+    out->n = n;
+    out->fns = fns.v;
+    sort_model = m;
+    sort_stacks = out;
+    if (n > 1)
+        qsort(out->rows, n, sizeof *out->rows, cmp_rows);
+    return 0;
+}
+
+void ss_stacks_free(struct ss_stacks *s)
+{
+    free(s->rows);
+    free(s->fns);
+    memset(s, 0, sizeof *s);
+}
+
+static void append(char *buf, size_t n, size_t *len, const char *s, size_t l)
+{
+    if (*len + 1 < n) {
+        size_t room = n - 1 - *len;
+        memcpy(buf + *len, s, l < room ? l : room);
+    }
+    *len += l;
+}
+
+size_t ss_stack_text(const struct ss_model *m, const struct ss_stacks *s, const struct ss_stack_row *r,
+                     const char *sep, char *buf, size_t n)
+{
+    size_t len = 0, seplen = strlen(sep);
+    for (uint32_t k = 0; k < r->depth; k++) {
+        const char *name = ss_str(m, m->functions.v[s->fns[r->first + k]].name);
+        if (k)
+            append(buf, n, &len, sep, seplen);
+        append(buf, n, &len, name, strlen(name));
+    }
+    if (n)
+        buf[len < n ? len : n - 1] = '\0';
+    return len;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Analysis cross-checks against independent answers computed from the raw
+# Rprof lines (not by stackscope):
+#  - distinct stacks: tests/data/*/NAME.indep/stacks.tsv (an independent R
+#    tokenizer; see tests/data/README.md), every fixture;
+#  - folded output: the same rows as 'root;...;leaf COUNT'.
+. "$(dirname "$0")/lib.sh"
+need_stackscope
+
+for f in "$SRCDIR"/tests/data/rprof/*.out "$SRCDIR"/tests/data/edge-cases/*.out; do
+    name=${f##*/}
+    name=${name%.out}
+    indep=${f%.out}.indep/stacks.tsv
+    [ -f "$indep" ] || continue
+    if ! "$STACKSCOPE" report --by stacks --format tsv "$f" >"$TMPD/ours.tsv" 2>"$TMPD/err"; then
+        # The independent reader has no answer where stackscope rejects the file.
+        if [ "$(wc -l <"$indep")" -le 1 ]; then
+            pass "stacks $name (rejected; no independent stacks)"
+        else
+            fail "stacks $name" "stackscope failed: $(cat "$TMPD/err")"
+        fi
+        continue
+    fi
+    # stack, count, time rounded to 1e-9: both sides sorted the same way.
+    awk -F'\t' 'NR > 1 { printf "%s\t%s\t%.9f\n", $5, $1, $2 }' "$TMPD/ours.tsv" | LC_ALL=C sort >"$TMPD/a"
+    awk -F'\t' 'NR > 1 { printf "%s\t%s\t%.9f\n", $1, $2, $3 }' "$indep" | LC_ALL=C sort >"$TMPD/b"
+    if cmp -s "$TMPD/a" "$TMPD/b"; then
+        pass "stacks $name"
+    else
+        fail "stacks $name" "$(diff "$TMPD/a" "$TMPD/b" | head -n 6 | tr '\n' '|')"
+    fi
+    # folded: the same rows, count last
+    "$STACKSCOPE" report --by stacks --format folded "$f" 2>/dev/null |
+        awk '{ c = $NF; sub(/ [0-9]+$/, ""); print $0 "\t" c }' | LC_ALL=C sort >"$TMPD/fa"
+    cut -f1,2 "$TMPD/b" >"$TMPD/fb"
+    if cmp -s "$TMPD/fa" "$TMPD/fb"; then
+        pass "folded $name"
+    else
+        fail "folded $name" "$(diff "$TMPD/fa" "$TMPD/fb" | head -n 4 | tr '\n' '|')"
+    fi
+done
+finish

@@ -33,12 +33,29 @@ static const char usage_text[] =
     "                           total    functions by total time\n"
     "                           line     source lines (R's lines=\"show\")\n"
     "                           stacks   distinct stacks with reference counts\n"
+    "                           levels   stack levels (1 = root), scaffold marked\n"
+    "                           runs     recursive run lengths per function and\n"
+    "                                    level (~ calls and time per call)\n"
+    "                           tree     call tree, top-down (--inverted: bottom-up)\n"
+    "                           calls    callers and callees of --function F\n"
+    "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
     "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
     "                         full precision, every row) or folded (with\n"
     "                         --by stacks: 'root;...;leaf COUNT' lines)\n"
     "  --memory               add mem.total: MB allocated, as R's memory=\"both\"\n"
     "  --limit N              text: print at most N rows (default all)\n"
+    "  --level K              runs: only level K; timeline: the level shown\n"
+    "                         (default: the first level below the 95% scaffold)\n"
+    "  --function F           runs: only F, with its level x run-length table;\n"
+    "                         tree: the tree of F (what F calls, or with\n"
+    "                         --inverted what calls F); calls: required\n"
+    "  --inverted             tree: bottom-up, from the leaves\n"
+    "  --depth N              tree: print N levels at most\n"
+    "  --min-pct P            tree: leave out nodes under P% of the time\n"
+    "  --width N              timeline: N windows (default 80)\n"
+    "  --share S              levels: a scaffold level has one function in a\n"
+    "                         share S (0.5-1, default 1) of the samples\n"
     "\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
@@ -121,6 +138,8 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     ss_error_clear(&err);
     rc = ss_report(stdout, &m, o, &err);
     ss_model_free(&m);
+    if (rc == SS_EUSAGE)
+        return usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -128,13 +147,41 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     return finish_output();
 }
 
+static const struct {
+    const char *name;
+    enum ss_report_by by;
+} by_names[] = {
+    {"self", SS_REPORT_SELF},     {"total", SS_REPORT_TOTAL},   {"line", SS_REPORT_LINE},
+    {"stacks", SS_REPORT_STACKS}, {"levels", SS_REPORT_LEVELS}, {"runs", SS_REPORT_RUNS},
+    {"tree", SS_REPORT_TREE},     {"calls", SS_REPORT_CALLS},   {"timeline", SS_REPORT_TIMELINE},
+    {"sources", SS_REPORT_SOURCES}, {NULL, SS_REPORT_SELF},
+};
+
+/* Parse a number in [lo, hi] for option `opt`; returns 0 or prints the error. */
+static int number_arg(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (*arg == '\0' || *end || !(v >= lo && v <= hi)) {
+        usage_error("%s: expected a number from %g to %g, not '%s'", opt, lo, hi, arg);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},   {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},     {"limit", required_argument, NULL, 'l'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+        {"by", required_argument, NULL, 'b'},      {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},        {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},   {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},      {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'}, {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
+    double v;
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
     int c;
@@ -142,22 +189,17 @@ static int cmd_report(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
-        case 'b':
-            if (!strcmp(optarg, "self"))
-                o.by = SS_REPORT_SELF;
-            else if (!strcmp(optarg, "total"))
-                o.by = SS_REPORT_TOTAL;
-            else if (!strcmp(optarg, "line"))
-                o.by = SS_REPORT_LINE;
-            else if (!strcmp(optarg, "stacks"))
-                o.by = SS_REPORT_STACKS;
-            else if (!strcmp(optarg, "sources"))
-                o.by = SS_REPORT_SOURCES;
-            else
-                return usage_error("--by: unknown table '%s' (expected self, total, line, stacks "
-                                   "or sources)",
+        case 'b': {
+            size_t k = 0;
+            while (by_names[k].name && strcmp(by_names[k].name, optarg))
+                k++;
+            if (!by_names[k].name)
+                return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
+                                   "levels, runs, tree, calls, timeline or sources)",
                                    optarg);
+            o.by = by_names[k].by;
             break;
+        }
         case 'f':
             if (!strcmp(optarg, "text"))
                 o.format = SS_FORMAT_TEXT;
@@ -172,14 +214,42 @@ static int cmd_report(int argc, char **argv)
         case 'm':
             o.memory = 1;
             break;
-        case 'l': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*optarg == '\0' || *end || v < 0 || v > 1000000000)
-                return usage_error("--limit: expected a number of rows, not '%s'", optarg);
+        case 'l':
+            if (number_arg("--limit", optarg, 0, 1e9, &v))
+                return 1;
             o.limit = (int)v;
             break;
-        }
+        case 'L':
+            if (number_arg("--level", optarg, 1, 1e6, &v))
+                return 1;
+            o.level = (uint32_t)v;
+            break;
+        case 'F':
+            o.function = optarg;
+            break;
+        case 'I':
+            o.inverted = 1;
+            break;
+        case 'D':
+            if (number_arg("--depth", optarg, 0, 1e6, &v))
+                return 1;
+            o.depth = (int)v;
+            break;
+        case 'P':
+            if (number_arg("--min-pct", optarg, 0, 100, &v))
+                return 1;
+            o.min_pct = v;
+            break;
+        case 'W':
+            if (number_arg("--width", optarg, 1, 100000, &v))
+                return 1;
+            o.width = (int)v;
+            break;
+        case 'S':
+            if (number_arg("--share", optarg, 0.5, 1, &v))
+                return 1;
+            o.share = v;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return finish_output();

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_analysis.h"
 #include "stacks.h"
 
 static void fmt_num(char *buf, size_t n, double v, int tsv, int decimals)
@@ -257,6 +258,16 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         return report_stacks(out, m, o, err);
     if (o->by == SS_REPORT_SOURCES)
         return report_sources(out, m, o);
+    if (o->by == SS_REPORT_LEVELS)
+        return ss_report_levels(out, m, o, err);
+    if (o->by == SS_REPORT_RUNS)
+        return ss_report_runs(out, m, o, err);
+    if (o->by == SS_REPORT_TREE)
+        return ss_report_tree(out, m, o, err);
+    if (o->by == SS_REPORT_CALLS)
+        return ss_report_calls(out, m, o, err);
+    if (o->by == SS_REPORT_TIMELINE)
+        return ss_report_timeline(out, m, o, err);
     struct ss_stats st;
     int rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory,
                               &st, err);

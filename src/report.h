@@ -19,6 +19,11 @@ enum ss_report_by {
     SS_REPORT_LINE,
     SS_REPORT_STACKS,
     SS_REPORT_SOURCES,
+    SS_REPORT_LEVELS,
+    SS_REPORT_RUNS,
+    SS_REPORT_TREE,
+    SS_REPORT_CALLS,
+    SS_REPORT_TIMELINE,
 };
 enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV, SS_FORMAT_FOLDED };
 
@@ -27,6 +32,13 @@ struct ss_report_opts {
     enum ss_report_format format;
     int memory;   /* add mem.total */
     int limit;    /* text: print at most this many rows (0 = all) */
+    uint32_t level;       /* runs, timeline: the level (1 = root); 0 = all / default */
+    const char *function; /* runs, tree, calls: one function by name */
+    int inverted;         /* tree: bottom-up */
+    int depth;            /* tree: print at most this many levels (0 = all) */
+    double min_pct;       /* tree: leave out nodes under this % of the time */
+    int width;            /* timeline: number of windows (0 = 80) */
+    double share;         /* levels: scaffold share (0 = every sample) */
 };
 
 /* A column of a statistics table. */

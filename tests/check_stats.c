@@ -116,7 +116,10 @@ START_TEST(test_report_tsv)
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     ck_assert_ptr_nonnull(out);
-    struct ss_report_opts o = {SS_REPORT_SELF, SS_FORMAT_TSV, 0, 0};
+    struct ss_report_opts o;
+    memset(&o, 0, sizeof o);
+    o.by = SS_REPORT_SELF;
+    o.format = SS_FORMAT_TSV;
     struct ss_error err;
     ck_assert_int_eq(ss_report(out, &m, &o, &err), 0);
     fclose(out);

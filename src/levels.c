@@ -1,0 +1,131 @@
+/* levels.c - per-level summary of a profile (see levels.h).
+ *
+ * Distinct stacks are sorted by depth, deepest first, so the stacks that
+ * reach level k are a prefix of that order; each level then touches only its
+ * own frames and the whole computation is linear in the frames of the
+ * distinct stacks in use (plus the functions table for one scratch array).
+ */
+#include "levels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Is function a a better "top" than b with these sample counts? */
+static int better_top(const struct ss_model *m, ss_id a, uint64_t na, ss_id b, uint64_t nb)
+{
+    if (na != nb)
+        return na > nb;
+    int c = strcmp(ss_str(m, m->functions.v[a].name), ss_str(m, m->functions.v[b].name));
+    return c != 0 ? c < 0 : a < b;
+}
+
+int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size_t *n,
+                      struct ss_error *err)
+{
+    *rows = NULL;
+    *n = 0;
+    size_t nstacks = ss_model_nstacks(m);
+    size_t nfun = m->functions.n;
+    uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
+    unsigned char *used = calloc(nstacks ? nstacks : 1, 1);
+    uint64_t *acc = malloc((nfun ? nfun : 1) * sizeof *acc);
+    uint32_t *stamp = calloc(nfun ? nfun : 1, sizeof *stamp);
+    ss_id *touched = malloc((nfun ? nfun : 1) * sizeof *touched);
+    ss_id *order = NULL;
+    size_t *first = NULL; /* first[d]: start of depth-d stacks in `order` (deepest first) */
+    struct ss_level_row *out = NULL;
+    int rc = 0;
+    if (!cnt || !used || !acc || !stamp || !touched)
+        goto oom;
+
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        ss_id s = m->sample_stack.v[i];
+        int64_t c = ss_sample_count(m, i);
+        used[s] = 1;
+        if (c > 0)
+            cnt[s] += (uint64_t)c;
+    }
+    size_t maxd = 0, nused = 0;
+    for (size_t s = 0; s < nstacks; s++)
+        if (used[s] && ss_stack_depth(m, (ss_id)s) > 0) {
+            nused++;
+            if (ss_stack_depth(m, (ss_id)s) > maxd)
+                maxd = ss_stack_depth(m, (ss_id)s);
+        }
+    if (maxd == 0)
+        goto done;
+
+    /* Counting sort of the stacks in use by depth, deepest first. */
+    order = malloc(nused * sizeof *order);
+    first = calloc(maxd + 2, sizeof *first);
+    out = calloc(maxd, sizeof *out);
+    if (!order || !first || !out)
+        goto oom;
+    for (size_t s = 0; s < nstacks; s++)
+        if (used[s] && ss_stack_depth(m, (ss_id)s) > 0)
+            first[maxd - ss_stack_depth(m, (ss_id)s) + 1]++;
+    for (size_t k = 1; k <= maxd + 1; k++)
+        first[k] += first[k - 1];
+    /* first[maxd - d] is now where depth d starts; fill with a cursor copy */
+    for (size_t s = 0; s < nstacks; s++)
+        if (used[s] && ss_stack_depth(m, (ss_id)s) > 0)
+            order[first[maxd - ss_stack_depth(m, (ss_id)s)]++] = (ss_id)s;
+    /* after filling, first[maxd - d] is the end of depth d: stacks with depth
+     * >= k are order[0 .. first[maxd - k]) */
+
+    for (size_t k = 1; k <= maxd; k++) {
+        size_t end = first[maxd - k], ntouched = 0;
+        uint64_t samples = 0;
+        for (size_t j = 0; j < end; j++) {
+            ss_id s = order[j];
+            const ss_id *fr = ss_stack_frames(m, s);
+            ss_id f = ss_loc_function(m, fr[ss_stack_depth(m, s) - k]);
+            if (stamp[f] != (uint32_t)k) {
+                stamp[f] = (uint32_t)k;
+                acc[f] = 0;
+                touched[ntouched++] = f;
+            }
+            acc[f] += cnt[s];
+            samples += cnt[s];
+        }
+        struct ss_level_row *r = &out[k - 1];
+        r->level = (uint32_t)k;
+        r->samples = samples;
+        r->distinct = (uint32_t)ntouched;
+        r->top = touched[0];
+        r->top_samples = acc[touched[0]];
+        for (size_t t = 1; t < ntouched; t++)
+            if (better_top(m, touched[t], acc[touched[t]], r->top, r->top_samples)) {
+                r->top = touched[t];
+                r->top_samples = acc[touched[t]];
+            }
+    }
+    *rows = out;
+    *n = maxd;
+    out = NULL;
+    goto done;
+oom:
+    rc = ss_nomem(err, "levels");
+done:
+    free(cnt);
+    free(used);
+    free(acc);
+    free(stamp);
+    free(touched);
+    free(order);
+    free(first);
+    free(out);
+    return rc;
+}
+
+size_t ss_levels_scaffold(const struct ss_level_row *rows, size_t n, double share)
+{
+    if (n == 0 || rows[0].samples == 0)
+        return 0;
+    double need = share * (double)rows[0].samples;
+    need -= need * 1e-12;
+    size_t d = 0;
+    while (d < n && (double)rows[d].top_samples >= need)
+        d++;
+    return d;
+}

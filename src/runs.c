@@ -1,0 +1,511 @@
+/* runs.c - run lengths per (function, level) (see runs.h).
+ *
+ * Each distinct (function, level) pair gets a dense "slot" id, and every
+ * distinct stack gets, once, the root-first list of its slots.  Two stacks
+ * share levels 1..k exactly when their first k slots are equal, so the pass
+ * over the timeline compares slot ids root-first with the previous sample's
+ * stack: runs above the common prefix end, new ones start.  Run starts are
+ * positions on a running sum of counts, so a sample with the same stack as
+ * the previous one (the common case) costs O(1), and a run's length is
+ * "position now - position at its start".
+ *
+ * Lengths go to a histogram per slot: a dense array for the short lengths
+ * that deep levels produce by the million, a hash map (slot, length) ->
+ * count for the rest.  Statistics and the sprof table are read off the
+ * sorted histograms, so memory does not grow with the number of runs.
+ */
+#include "runs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+
+#define SMALL 16 /* lengths 1..SMALL are counted in the dense array */
+
+struct slot {
+    ss_id function;
+    uint32_t level;
+};
+
+/* One hash-map entry: `count` runs of length `len` in slot `slot`. */
+struct big_entry {
+    uint64_t len, count;
+    uint32_t slot; /* SS_NONE = empty */
+};
+
+/* A histogram bin: `count` runs of length `len`. */
+struct bin {
+    uint64_t len, count;
+};
+
+struct pass {
+    const struct ss_model *m;
+    VEC(struct slot) slots;
+    uint32_t *slot_rf;  /* indexed like stack_loc: slot of level k+1 at stack_off[s] + k */
+    uint64_t *small;    /* slots.n x SMALL: small[slot * SMALL + len - 1] */
+    struct big_entry *big;
+    size_t big_n, big_cap; /* big_cap: 0 or a power of two */
+    int oom;
+    /* the result: slot s has bins[off[s] .. off[s+1]), by ascending length */
+    size_t *off;
+    VEC(struct bin) bins;
+};
+
+static void pass_free(struct pass *p)
+{
+    VEC_FREE(p->slots);
+    free(p->slot_rf);
+    free(p->small);
+    free(p->big);
+    free(p->off);
+    VEC_FREE(p->bins);
+}
+
+/* ---- slots ------------------------------------------------------------------ */
+
+/* Give every (function, level) of every distinct stack a slot and fill
+ * slot_rf.  Stacks are visited deepest first per level (a counting sort by
+ * depth), so level k touches only the stacks that reach it. */
+static int assign_slots(struct pass *p, size_t *maxdepth)
+{
+    const struct ss_model *m = p->m;
+    size_t nstacks = ss_model_nstacks(m), nfun = m->functions.n, maxd = 0;
+    for (size_t s = 0; s < nstacks; s++)
+        if (ss_stack_depth(m, (ss_id)s) > maxd)
+            maxd = ss_stack_depth(m, (ss_id)s);
+    *maxdepth = maxd;
+    p->slot_rf = malloc((m->stack_loc.n ? m->stack_loc.n : 1) * sizeof *p->slot_rf);
+    ss_id *order = malloc((nstacks ? nstacks : 1) * sizeof *order);
+    size_t *first = calloc(maxd + 2, sizeof *first);
+    uint32_t *stamp = calloc(nfun ? nfun : 1, sizeof *stamp);
+    uint32_t *slot_of = malloc((nfun ? nfun : 1) * sizeof *slot_of);
+    int rc = -1;
+    if (!p->slot_rf || !order || !first || !stamp || !slot_of)
+        goto done;
+    for (size_t s = 0; s < nstacks; s++)
+        first[maxd - ss_stack_depth(m, (ss_id)s) + 1]++;
+    for (size_t k = 1; k <= maxd + 1; k++)
+        first[k] += first[k - 1];
+    for (size_t s = 0; s < nstacks; s++)
+        order[first[maxd - ss_stack_depth(m, (ss_id)s)]++] = (ss_id)s;
+    /* now the stacks with depth >= k are order[0 .. first[maxd - k]) */
+    for (size_t k = 1; k <= maxd; k++) {
+        for (size_t j = 0, end = first[maxd - k]; j < end; j++) {
+            ss_id s = order[j];
+            size_t d = ss_stack_depth(m, s);
+            ss_id f = ss_loc_function(m, ss_stack_frames(m, s)[d - k]);
+            if (stamp[f] != (uint32_t)k) {
+                struct slot sl = {f, (uint32_t)k};
+                if (p->slots.n >= SS_NONE || VEC_PUSH(p->slots, sl))
+                    goto done;
+                stamp[f] = (uint32_t)k;
+                slot_of[f] = (uint32_t)(p->slots.n - 1);
+            }
+            p->slot_rf[m->stack_off.v[s] + k - 1] = slot_of[f];
+        }
+    }
+    p->small = calloc(p->slots.n ? p->slots.n * SMALL : 1, sizeof *p->small);
+    rc = p->small ? 0 : -1;
+done:
+    free(order);
+    free(first);
+    free(stamp);
+    free(slot_of);
+    return rc;
+}
+
+/* ---- the length histogram ----------------------------------------------------- */
+
+static size_t big_hash(uint32_t slot, uint64_t len)
+{
+    return (size_t)ss_mix64(len * 0x9e3779b97f4a7c15ULL ^ slot);
+}
+
+static int big_grow(struct pass *p)
+{
+    size_t cap = p->big_cap ? p->big_cap * 2 : 1024;
+    struct big_entry *nb = malloc(cap * sizeof *nb);
+    if (!nb)
+        return -1;
+    for (size_t i = 0; i < cap; i++)
+        nb[i].slot = SS_NONE;
+    for (size_t i = 0; i < p->big_cap; i++) {
+        if (p->big[i].slot == SS_NONE)
+            continue;
+        size_t j = big_hash(p->big[i].slot, p->big[i].len) & (cap - 1);
+        while (nb[j].slot != SS_NONE)
+            j = (j + 1) & (cap - 1);
+        nb[j] = p->big[i];
+    }
+    free(p->big);
+    p->big = nb;
+    p->big_cap = cap;
+    return 0;
+}
+
+/* Count one run of length `len` in slot `slot`. */
+static void emit(struct pass *p, uint32_t slot, uint64_t len)
+{
+    if (len - 1 < SMALL) { /* 1 <= len <= SMALL (len 0 wraps around) */
+        p->small[(size_t)slot * SMALL + (len - 1)]++;
+        return;
+    }
+    if (2 * (p->big_n + 1) > p->big_cap && big_grow(p)) {
+        p->oom = 1;
+        return;
+    }
+    size_t mask = p->big_cap - 1;
+    for (size_t j = big_hash(slot, len) & mask;; j = (j + 1) & mask) {
+        struct big_entry *e = &p->big[j];
+        if (e->slot == SS_NONE) {
+            e->slot = slot;
+            e->len = len;
+            e->count = 1;
+            p->big_n++;
+            return;
+        }
+        if (e->slot == slot && e->len == len) {
+            e->count++;
+            return;
+        }
+    }
+}
+
+/* ---- the pass over the timeline ------------------------------------------------- */
+
+static void scan(struct pass *p, uint64_t *start)
+{
+    const struct ss_model *m = p->m;
+    const uint32_t *off = m->stack_off.v;
+    for (size_t src = 0; src < m->sources.n && !p->oom; src++) {
+        size_t i0 = m->sources.v[src].first_sample, i1 = i0 + m->sources.v[src].n_samples;
+        ss_id prev = SS_NONE;
+        size_t open = 0; /* levels 1..open have a run going: the depth of prev */
+        const uint32_t *pr = NULL;
+        uint64_t pos = 0;
+        for (size_t i = i0; i < i1; i++) {
+            ss_id st = m->sample_stack.v[i];
+            int64_t c = ss_sample_count(m, i);
+            uint64_t w = c > 0 ? (uint64_t)c : 0;
+            if (st == prev) {
+                pos += w;
+                continue;
+            }
+            size_t d = off[st + 1] - off[st], cp = 0;
+            const uint32_t *r = p->slot_rf + off[st];
+            size_t lim = open < d ? open : d;
+            while (cp < lim && pr[cp] == r[cp])
+                cp++;
+            for (size_t k = cp; k < open; k++)
+                emit(p, pr[k], pos - start[k]);
+            for (size_t k = cp; k < d; k++)
+                start[k] = pos;
+            open = d;
+            pr = r;
+            prev = st;
+            pos += w;
+        }
+        for (size_t k = 0; k < open; k++)
+            emit(p, pr[k], pos - start[k]);
+    }
+}
+
+static int cmp_big(const void *pa, const void *pb)
+{
+    const struct big_entry *a = pa, *b = pb;
+    if (a->slot != b->slot)
+        return a->slot < b->slot ? -1 : 1;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+/* Turn the dense counts and the map into sorted bins per slot. */
+static int collect(struct pass *p)
+{
+    size_t nb = 0;
+    for (size_t i = 0; i < p->big_cap; i++)
+        if (p->big[i].slot != SS_NONE)
+            p->big[nb++] = p->big[i];
+    qsort(p->big, nb, sizeof *p->big, cmp_big);
+    p->off = malloc((p->slots.n + 1) * sizeof *p->off);
+    if (!p->off)
+        return -1;
+    size_t j = 0;
+    for (size_t s = 0; s < p->slots.n; s++) {
+        p->off[s] = p->bins.n;
+        /* length 0 (samples that all count 0) sorts before the dense lengths */
+        for (; j < nb && p->big[j].slot == s && p->big[j].len == 0; j++) {
+            struct bin b = {0, p->big[j].count};
+            if (VEC_PUSH(p->bins, b))
+                return -1;
+        }
+        const uint64_t *sm = p->small + s * SMALL;
+        for (size_t l = 0; l < SMALL; l++)
+            if (sm[l]) {
+                struct bin b = {l + 1, sm[l]};
+                if (VEC_PUSH(p->bins, b))
+                    return -1;
+            }
+        for (; j < nb && p->big[j].slot == s; j++) {
+            struct bin b = {p->big[j].len, p->big[j].count};
+            if (VEC_PUSH(p->bins, b))
+                return -1;
+        }
+    }
+    p->off[p->slots.n] = p->bins.n;
+    return 0;
+}
+
+/* Run the whole computation into p (slots and bins).  Returns 0 or -1 (OOM). */
+static int run_pass(struct pass *p, const struct ss_model *m)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    size_t maxd;
+    if (assign_slots(p, &maxd))
+        return -1;
+    uint64_t *start = malloc((maxd ? maxd : 1) * sizeof *start);
+    if (!start)
+        return -1;
+    scan(p, start);
+    free(start);
+    if (p->oom)
+        return -1;
+    return collect(p);
+}
+
+/* ---- statistics ---------------------------------------------------------------- */
+
+/* The row numbers of a histogram with bins sorted by length. */
+static void bin_stats(const struct bin *b, size_t n, struct ss_run_row *r)
+{
+    uint64_t runs = 0, samples = 0;
+    for (size_t i = 0; i < n; i++) {
+        runs += b[i].count;
+        samples += b[i].len * b[i].count;
+    }
+    r->runs = runs;
+    r->samples = samples;
+    r->max = n ? b[n - 1].len : 0;
+    r->mean = runs ? (double)samples / (double)runs : 0;
+    /* R's median: the values of 0-based ranks (runs-1)/2 and runs/2 */
+    uint64_t lo_rank = runs ? (runs - 1) / 2 : 0, hi_rank = runs / 2, seen = 0;
+    uint64_t lo = 0, hi = 0;
+    int have_lo = 0;
+    for (size_t i = 0; i < n; i++) {
+        seen += b[i].count;
+        if (!have_lo && seen > lo_rank) {
+            lo = b[i].len;
+            have_lo = 1;
+        }
+        if (seen > hi_rank) {
+            hi = b[i].len;
+            break;
+        }
+    }
+    r->median = ((double)lo + (double)hi) / 2;
+}
+
+/* A row and its function's name, for sorting without global state. */
+struct sort_row {
+    struct ss_run_row r;
+    const char *name;
+};
+typedef VEC(struct sort_row) sort_rows;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const struct sort_row *a = pa, *b = pb;
+    if (a->r.samples != b->r.samples)
+        return a->r.samples > b->r.samples ? -1 : 1;
+    if (a->r.runs != b->r.runs)
+        return a->r.runs > b->r.runs ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    if (a->r.function != b->r.function)
+        return a->r.function < b->r.function ? -1 : 1;
+    return a->r.level < b->r.level ? -1 : a->r.level > b->r.level;
+}
+
+/* A bin of some function, for merging a function's levels into "all". */
+struct fbin {
+    ss_id function;
+    struct bin b;
+};
+
+static int cmp_fbin(const void *pa, const void *pb)
+{
+    const struct fbin *a = pa, *b = pb;
+    if (a->function != b->function)
+        return a->function < b->function ? -1 : 1;
+    return a->b.len < b->b.len ? -1 : a->b.len > b->b.len;
+}
+
+/* Add the level-0 rows: per function, the merged bins of all its slots. */
+static int add_all_rows(const struct pass *p, sort_rows *out)
+{
+    size_t n = p->bins.n;
+    struct fbin *fb = malloc((n ? n : 1) * sizeof *fb);
+    VEC(struct bin) merged = {0};
+    int rc = -1;
+    if (!fb)
+        return -1;
+    for (size_t s = 0; s < p->slots.n; s++)
+        for (size_t i = p->off[s]; i < p->off[s + 1]; i++) {
+            fb[i].function = p->slots.v[s].function;
+            fb[i].b = p->bins.v[i];
+        }
+    qsort(fb, n, sizeof *fb, cmp_fbin);
+    for (size_t i = 0; i < n;) {
+        ss_id f = fb[i].function;
+        merged.n = 0;
+        for (; i < n && fb[i].function == f; i++) {
+            if (merged.n && merged.v[merged.n - 1].len == fb[i].b.len)
+                merged.v[merged.n - 1].count += fb[i].b.count;
+            else if (VEC_PUSH(merged, fb[i].b))
+                goto done;
+        }
+        struct sort_row sr;
+        memset(&sr, 0, sizeof sr);
+        sr.r.function = f;
+        sr.r.level = 0;
+        sr.name = ss_str(p->m, p->m->functions.v[f].name);
+        bin_stats(merged.v, merged.n, &sr.r);
+        if (VEC_PUSH(*out, sr))
+            goto done;
+    }
+    rc = 0;
+done:
+    free(fb);
+    VEC_FREE(merged);
+    return rc;
+}
+
+int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_run_row **rows,
+                    size_t *n, struct ss_error *err)
+{
+    *rows = NULL;
+    *n = 0;
+    struct pass p;
+    sort_rows sr = {0};
+    if (run_pass(&p, m))
+        goto oom;
+    for (size_t s = 0; s < p.slots.n; s++) {
+        if (p.off[s] == p.off[s + 1])
+            continue; /* only unused stacks have this (function, level) */
+        if (level_filter && p.slots.v[s].level != level_filter)
+            continue;
+        struct sort_row r;
+        memset(&r, 0, sizeof r);
+        r.r.function = p.slots.v[s].function;
+        r.r.level = p.slots.v[s].level;
+        r.name = ss_str(m, m->functions.v[r.r.function].name);
+        bin_stats(p.bins.v + p.off[s], p.off[s + 1] - p.off[s], &r.r);
+        if (VEC_PUSH(sr, r))
+            goto oom;
+    }
+    if (!level_filter && add_all_rows(&p, &sr))
+        goto oom;
+    qsort(sr.v, sr.n, sizeof *sr.v, cmp_rows);
+    if (sr.n) {
+        *rows = malloc(sr.n * sizeof **rows);
+        if (!*rows)
+            goto oom;
+        for (size_t i = 0; i < sr.n; i++)
+            (*rows)[i] = sr.v[i].r;
+        *n = sr.n;
+    }
+    pass_free(&p);
+    VEC_FREE(sr);
+    return 0;
+oom:
+    pass_free(&p);
+    VEC_FREE(sr);
+    return ss_nomem(err, "run lengths");
+}
+
+/* ---- the sprof table ------------------------------------------------------------- */
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+int ss_runs_hist(const struct ss_model *m, ss_id function, struct ss_run_hist *h,
+                 struct ss_error *err)
+{
+    memset(h, 0, sizeof *h);
+    h->function = function;
+    struct pass p;
+    if (run_pass(&p, m))
+        goto oom;
+    /* Slots of `function` are created level by level, so they are already
+     * in ascending level order. */
+    size_t nlev = 0, nlen = 0;
+    for (size_t s = 0; s < p.slots.n; s++)
+        if (p.slots.v[s].function == function && p.off[s] < p.off[s + 1]) {
+            nlev++;
+            nlen += p.off[s + 1] - p.off[s];
+        }
+    if (nlev == 0) {
+        pass_free(&p);
+        return 0;
+    }
+    h->levels = malloc(nlev * sizeof *h->levels);
+    h->lengths = malloc(nlen * sizeof *h->lengths);
+    h->level_runs = calloc(nlev, sizeof *h->level_runs);
+    if (!h->levels || !h->lengths || !h->level_runs)
+        goto oom;
+    size_t li = 0, nl = 0;
+    for (size_t s = 0; s < p.slots.n; s++)
+        if (p.slots.v[s].function == function && p.off[s] < p.off[s + 1]) {
+            h->levels[li++] = p.slots.v[s].level;
+            for (size_t i = p.off[s]; i < p.off[s + 1]; i++)
+                h->lengths[nl++] = p.bins.v[i].len;
+        }
+    qsort(h->lengths, nl, sizeof *h->lengths, cmp_u64);
+    size_t u = 0;
+    for (size_t i = 0; i < nl; i++)
+        if (u == 0 || h->lengths[u - 1] != h->lengths[i])
+            h->lengths[u++] = h->lengths[i];
+    h->n_levels = nlev;
+    h->n_lengths = u;
+    h->counts = calloc(nlev * u, sizeof *h->counts);
+    h->length_runs = calloc(u, sizeof *h->length_runs);
+    if (!h->counts || !h->length_runs)
+        goto oom;
+    li = 0;
+    for (size_t s = 0; s < p.slots.n; s++) {
+        if (p.slots.v[s].function != function || p.off[s] == p.off[s + 1])
+            continue;
+        size_t col = 0; /* bins and columns are both ascending: merge */
+        for (size_t i = p.off[s]; i < p.off[s + 1]; i++) {
+            while (h->lengths[col] != p.bins.v[i].len)
+                col++;
+            uint64_t c = p.bins.v[i].count;
+            h->counts[li * u + col] = c;
+            h->level_runs[li] += c;
+            h->length_runs[col] += c;
+            h->total += c;
+        }
+        li++;
+    }
+    pass_free(&p);
+    return 0;
+oom:
+    pass_free(&p);
+    ss_run_hist_free(h);
+    return ss_nomem(err, "run-length table");
+}
+
+void ss_run_hist_free(struct ss_run_hist *h)
+{
+    free(h->levels);
+    free(h->lengths);
+    free(h->counts);
+    free(h->level_runs);
+    free(h->length_runs);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,79 @@
+/* runs.h - run lengths: how long a function stays on the stack at a level
+ * (DESIGN section 4, sprof's recursive run-length encoding).
+ *
+ * Level 1 is the root (outermost frame).  In time order, a run at level k is
+ * a maximal sequence of consecutive samples whose stacks have the same
+ * functions at levels 1..k (function ids, not locations: a frame that only
+ * moved to another line stays in its run), so a run at level k lies inside
+ * one run at level k-1.  The run belongs to the function at level k; a
+ * recursive function has runs at each level it occupies.  A sample whose
+ * stack has fewer than k frames ends the run at level k and belongs to none;
+ * a sample with no frames (an empty Rprof memory line) and a source boundary
+ * (another file or Rprof session) end every run.  A run's length is the sum
+ * of its samples' count values (1 per Rprof sample; negative values count
+ * as 0), so it is a duration in samples: runs ~ calls, length ~ time per
+ * call.
+ *
+ * One linear pass over the timeline computes every run; lengths are kept as
+ * histograms per (function, level), never as one entry per run.
+ */
+#ifndef SS_RUNS_H
+#define SS_RUNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "model.h"
+
+struct ss_run_row {
+    ss_id function;   /* function id */
+    uint32_t level;   /* 1 = root; 0 = all levels (the multiset of all its runs) */
+    uint64_t runs;    /* number of runs (~ calls) */
+    uint64_t samples; /* sum of the run lengths */
+    uint64_t max;     /* longest run */
+    double mean;      /* samples / runs */
+    double median;    /* R's median: the middle length, or the mean of the two
+                       * middle lengths when `runs` is even */
+};
+
+/* Run statistics per (function, level) for every function with at least one
+ * run.  level_filter 0 gives the rows of every level and, per function, its
+ * level-0 "all levels" row; level_filter K > 0 gives only the level-K rows.
+ * Rows are sorted by samples (descending), then runs (descending), then
+ * function name in byte order, then function id, then level (0 first).  The
+ * caller owns *rows and frees it with free() (NULL with *n == 0 when there
+ * are no runs).  Returns 0, or SS_ENOMEM with err filled (*rows NULL). */
+int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_run_row **rows,
+                    size_t *n, struct ss_error *err);
+
+/* The sprof vignette's table for one function: how many of its runs have
+ * length L at level k.  Rows are the levels where the function has runs
+ * (ascending), columns the distinct run lengths seen at any of them
+ * (ascending); a cell is the number of runs of that length at that level
+ * (0 when none).  Margins: runs per level (row sums) and runs per length
+ * over all levels (column sums); `total` is the sum of either. */
+struct ss_run_hist {
+    ss_id function;
+    size_t n_levels, n_lengths;
+    uint32_t *levels;  /* n_levels row labels (1 = root), ascending */
+    uint64_t *lengths; /* n_lengths column labels (run lengths), ascending */
+    uint64_t *counts;  /* n_levels x n_lengths, row-major: counts[i * n_lengths + j]
+                        * = runs of length lengths[j] at level levels[i] */
+    uint64_t *level_runs;  /* n_levels: row margins */
+    uint64_t *length_runs; /* n_lengths: column margins */
+    uint64_t total;        /* all runs of the function, every level */
+};
+
+/* Fill *h with the table of function `function` (an id of m's functions
+ * table); a function without runs gives an empty table (0 levels, 0
+ * lengths, NULL arrays).  The arrays belong to *h: release them with
+ * ss_run_hist_free().  Returns 0, or SS_ENOMEM with err filled (then *h is
+ * empty and needs no free). */
+int ss_runs_hist(const struct ss_model *m, ss_id function, struct ss_run_hist *h,
+                 struct ss_error *err);
+
+/* Free the arrays of *h and zero it; a zeroed table is a no-op. */
+void ss_run_hist_free(struct ss_run_hist *h);
+
+#endif

@@ -1,0 +1,611 @@
+/* tree.c - call trees and callers/callees (see tree.h).
+ *
+ * Both analyses run in two steps.  First the structure is made from the
+ * distinct stacks that have samples (a trie of paths for the trees; nothing
+ * for the calls).  Then, source by source, each distinct stack's count in
+ * that source is credited to its keys (the nodes on its path, or the
+ * function's self/total/caller/callee slots) and every key touched in the
+ * source is flushed as count x interval, the same summation as stats.c, so
+ * times agree with the statistics to the last bit.
+ */
+#include "tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+ss_id ss_model_find_function(const struct ss_model *m, const char *name)
+{
+    ss_id id = ss_strtab_find(&m->strs, name, strlen(name));
+    if (id == SS_NONE)
+        return SS_NONE;
+    for (size_t f = 0; f < m->functions.n; f++)
+        if (m->functions.v[f].name == id)
+            return (ss_id)f;
+    return SS_NONE;
+}
+
+ss_id ss_function_canonical(const struct ss_model *m, ss_id fn)
+{
+    ss_id name = m->functions.v[fn].name;
+    for (size_t f = 0; f < fn; f++)
+        if (m->functions.v[f].name == name)
+            return (ss_id)f;
+    return fn;
+}
+
+/* canon[fn] for every function (malloc'd), or NULL when memory runs out. */
+static ss_id *canon_map(const struct ss_model *m)
+{
+    size_t nf = m->functions.n, ns = m->strs.n;
+    ss_id *canon = malloc((nf ? nf : 1) * sizeof *canon);
+    ss_id *first = malloc((ns ? ns : 1) * sizeof *first);
+    if (!canon || !first) {
+        free(canon);
+        free(first);
+        return NULL;
+    }
+    memset(first, 0xff, (ns ? ns : 1) * sizeof *first);
+    for (size_t f = 0; f < nf; f++) {
+        ss_id name = m->functions.v[f].name;
+        if (first[name] == SS_NONE)
+            first[name] = (ss_id)f;
+        canon[f] = first[name];
+    }
+    free(first);
+    return canon;
+}
+
+/* Per-source accumulation of counts into keys: add() during a source,
+ * flush() at its end turns the source's counts into count, time and exact
+ * microseconds (the ordering key), as stats.c does per row. */
+struct acc {
+    uint64_t *src; /* this source's count per key */
+    uint64_t *n;   /* totals per key */
+    double *time;  /* seconds */
+    double *us;    /* microseconds, exact for integer intervals */
+    VEC(uint32_t) touched;
+    int oom;
+};
+
+static int acc_init(struct acc *a, size_t nkeys)
+{
+    memset(a, 0, sizeof *a);
+    size_t k = nkeys ? nkeys : 1;
+    a->src = calloc(k, sizeof *a->src);
+    a->n = calloc(k, sizeof *a->n);
+    a->time = calloc(k, sizeof *a->time);
+    a->us = calloc(k, sizeof *a->us);
+    return a->src && a->n && a->time && a->us ? 0 : -1;
+}
+
+static void acc_free(struct acc *a)
+{
+    free(a->src);
+    free(a->n);
+    free(a->time);
+    free(a->us);
+    VEC_FREE(a->touched);
+}
+
+static inline void acc_add(struct acc *a, uint32_t k, uint64_t c)
+{
+    if (a->src[k] == 0 && VEC_PUSH(a->touched, k))
+        a->oom = 1;
+    a->src[k] += c;
+}
+
+static void acc_flush(struct acc *a, double iv_s, double iv_us)
+{
+    for (size_t t = 0; t < a->touched.n; t++) {
+        uint32_t k = a->touched.v[t];
+        uint64_t c = a->src[k];
+        a->n[k] += c;
+        a->time[k] += (double)c * iv_s;
+        a->us[k] += (double)c * iv_us;
+        a->src[k] = 0;
+    }
+    a->touched.n = 0;
+}
+
+/* Credit distinct stack `st`, with count c in the current source, to keys of
+ * `a`; returns 1 when the stack takes part (counts in the total). */
+typedef int (*credit_fn)(void *ctx, struct acc *a, ss_id st, uint64_t c);
+
+/* For each source, count its samples per distinct stack, credit each stack
+ * once and flush.  The count and time of the stacks that took part go to
+ * *total_n and *total_time.  Returns 0 or -1 (out of memory). */
+static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, void *ctx,
+                        uint64_t *total_n, double *total_time)
+{
+    size_t nstacks = ss_model_nstacks(m);
+    uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
+    VEC(ss_id) touched = {0};
+    int oom = !cnt;
+    *total_n = 0;
+    *total_time = 0;
+    for (size_t s = 0; !oom && s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        touched.n = 0;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            ss_id st = m->sample_stack.v[i];
+            if (cnt[st] == 0 && VEC_PUSH(touched, st)) {
+                oom = 1;
+                break;
+            }
+            cnt[st] += (uint64_t)ss_sample_count(m, i);
+        }
+        uint64_t counted = 0;
+        for (size_t t = 0; !oom && t < touched.n; t++) {
+            ss_id st = touched.v[t];
+            uint64_t c = cnt[st];
+            cnt[st] = 0;
+            if (fn(ctx, a, st, c))
+                counted += c;
+        }
+        oom = oom || a->oom;
+        acc_flush(a, ss_source_interval_s(m, (ss_id)s), src->interval_us);
+        *total_n += counted;
+        *total_time += (double)counted * ss_source_interval_s(m, (ss_id)s);
+    }
+    free(cnt);
+    VEC_FREE(touched);
+    return oom ? -1 : 0;
+}
+
+/* Sort context (qsort has none; the statistics do the same). */
+static const struct ss_model *sort_m;
+static const double *sort_us;
+static const ss_id *sort_fn;
+
+static int cmp_desc_name(uint32_t a, uint32_t b)
+{
+    double ua = sort_us[a], ub = sort_us[b];
+    if (ua != ub)
+        return ua < ub ? 1 : -1;
+    int c = strcmp(ss_function_name(sort_m, sort_fn[a]), ss_function_name(sort_m, sort_fn[b]));
+    if (c)
+        return c;
+    return sort_fn[a] < sort_fn[b] ? -1 : sort_fn[a] > sort_fn[b];
+}
+
+static int cmp_idx(const void *pa, const void *pb)
+{
+    return cmp_desc_name(*(const uint32_t *)pa, *(const uint32_t *)pb);
+}
+
+/* ---- call trees ---------------------------------------------------------- */
+
+/* (parent, function) -> child node: open addressing, at most half full. */
+struct childmap {
+    uint64_t *keys;
+    uint32_t *vals; /* SS_TREE_NONE = empty slot */
+    size_t nslots, n;
+};
+
+static int childmap_grow(struct childmap *h)
+{
+    size_t nslots = h->nslots ? h->nslots * 2 : 1024;
+    uint64_t *keys = malloc(nslots * sizeof *keys);
+    uint32_t *vals = malloc(nslots * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return -1;
+    }
+    memset(vals, 0xff, nslots * sizeof *vals);
+    for (size_t i = 0; i < h->nslots; i++) {
+        if (h->vals[i] == SS_TREE_NONE)
+            continue;
+        size_t j = ss_mix64(h->keys[i]) & (nslots - 1);
+        while (vals[j] != SS_TREE_NONE)
+            j = (j + 1) & (nslots - 1);
+        keys[j] = h->keys[i];
+        vals[j] = h->vals[i];
+    }
+    free(h->keys);
+    free(h->vals);
+    h->keys = keys;
+    h->vals = vals;
+    h->nslots = nslots;
+    return 0;
+}
+
+struct tree_work {
+    const struct ss_model *m;
+    const ss_id *canon;
+    struct childmap map;
+    VEC(struct ss_tree_node) nodes; /* in creation order: parents first */
+    uint32_t *end_node;             /* per stack: node of its whole path */
+};
+
+/* The child of `parent` for function fn, created when absent; SS_TREE_NONE
+ * when memory runs out. */
+static uint32_t child(struct tree_work *w, uint32_t parent, ss_id fn)
+{
+    struct childmap *h = &w->map;
+    if ((h->n + 1) * 2 > h->nslots && childmap_grow(h))
+        return SS_TREE_NONE;
+    uint64_t key = (uint64_t)parent << 32 | fn;
+    size_t j = ss_mix64(key) & (h->nslots - 1);
+    while (h->vals[j] != SS_TREE_NONE) {
+        if (h->keys[j] == key)
+            return h->vals[j];
+        j = (j + 1) & (h->nslots - 1);
+    }
+    if (w->nodes.n >= UINT32_MAX - 1)
+        return SS_TREE_NONE;
+    struct ss_tree_node nd;
+    memset(&nd, 0, sizeof nd);
+    nd.function = fn;
+    nd.parent = parent;
+    nd.depth = parent == SS_TREE_NONE ? 0 : w->nodes.v[parent].depth + 1;
+    if (VEC_PUSH(w->nodes, nd))
+        return SS_TREE_NONE;
+    uint32_t id = (uint32_t)(w->nodes.n - 1);
+    h->keys[j] = key;
+    h->vals[j] = id;
+    h->n++;
+    return id;
+}
+
+/* Insert the path of stack st (trimmed at the focus) and record its end
+ * node; SS_TREE_NONE stays for a stack outside the tree.  Returns -1 on OOM. */
+static int insert_stack(struct tree_work *w, ss_id st, int inverted, ss_id focus)
+{
+    size_t d = ss_stack_depth(w->m, st);
+    const ss_id *fr = ss_stack_frames(w->m, st);
+    if (d == 0)
+        return 0;
+    uint32_t node = SS_TREE_NONE;
+    if (inverted && focus != SS_NONE) {
+        /* What calls F: from F's innermost occurrence outward to the root. */
+        size_t j = 0;
+        while (j < d && w->canon[ss_loc_function(w->m, fr[j])] != focus)
+            j++;
+        if (j == d)
+            return 0;
+        for (size_t i = j; i < d; i++) {
+            node = child(w, node, w->canon[ss_loc_function(w->m, fr[i])]);
+            if (node == SS_TREE_NONE)
+                return -1;
+        }
+        w->end_node[st] = node;
+        return 0;
+    }
+    size_t k = d - 1; /* outermost frame of the path */
+    if (focus != SS_NONE) {
+        for (k = d; k > 0 && w->canon[ss_loc_function(w->m, fr[k - 1])] != focus; k--)
+            ;
+        if (k == 0)
+            return 0;
+        k--;
+    }
+    for (size_t i = 0; i <= k; i++) {
+        ss_id loc = inverted ? fr[i] : fr[k - i];
+        node = child(w, node, w->canon[ss_loc_function(w->m, loc)]);
+        if (node == SS_TREE_NONE)
+            return -1;
+    }
+    w->end_node[st] = node;
+    return 0;
+}
+
+/* Keys: 2 x node = self, 2 x node + 1 = total. */
+static int credit_tree(void *ctx, struct acc *a, ss_id st, uint64_t c)
+{
+    struct tree_work *w = ctx;
+    uint32_t e = w->end_node[st];
+    if (e == SS_TREE_NONE)
+        return 0;
+    acc_add(a, 2 * e, c);
+    for (uint32_t x = e; x != SS_TREE_NONE; x = w->nodes.v[x].parent)
+        acc_add(a, 2 * x + 1, c);
+    return 1;
+}
+
+/* Sort siblings and store the nodes in pre-order into out->nodes. */
+static int order_tree(struct tree_work *w, const struct acc *a, struct ss_tree *out)
+{
+    size_t n = w->nodes.n;
+    const struct ss_tree_node *nd = w->nodes.v;
+    /* Children lists in CSR by parent; slot n holds the roots. */
+    uint32_t *off = calloc(n + 2, sizeof *off);
+    uint32_t *kids = malloc(n * sizeof *kids);
+    uint32_t *size = malloc(n * sizeof *size);
+    uint32_t *newidx = malloc(n * sizeof *newidx);
+    uint32_t *stack = malloc(n * sizeof *stack);
+    double *us = malloc(n * sizeof *us);
+    ss_id *fn = malloc(n * sizeof *fn);
+    struct ss_tree_node *res = malloc(n * sizeof *res);
+    int rc = -1;
+    if (!off || !kids || !size || !newidx || !stack || !us || !fn || !res)
+        goto done;
+    for (size_t x = 0; x < n; x++) {
+        size_t p = nd[x].parent == SS_TREE_NONE ? n : nd[x].parent;
+        off[p + 1]++;
+        us[x] = a->us[2 * x + 1];
+        fn[x] = nd[x].function;
+        size[x] = 1;
+    }
+    for (size_t p = 0; p <= n; p++)
+        off[p + 1] += off[p];
+    for (size_t x = 0; x < n; x++) {
+        size_t p = nd[x].parent == SS_TREE_NONE ? n : nd[x].parent;
+        kids[off[p]++] = (uint32_t)x;
+    }
+    for (size_t p = n + 1; p > 0; p--) /* shift back: off[p] = start of p */
+        off[p] = off[p - 1];
+    off[0] = 0;
+    sort_m = w->m;
+    sort_us = us;
+    sort_fn = fn;
+    for (size_t p = 0; p <= n; p++)
+        if (off[p + 1] - off[p] > 1)
+            qsort(kids + off[p], off[p + 1] - off[p], sizeof *kids, cmp_idx);
+    /* Parents are created before their children: sizes bottom-up. */
+    for (size_t x = n; x > 0; x--)
+        if (nd[x - 1].parent != SS_TREE_NONE)
+            size[nd[x - 1].parent] += size[x - 1];
+    /* Pre-order numbering with an explicit stack. */
+    size_t sp = 0, next = 0;
+    for (uint32_t j = off[n + 1]; j > off[n]; j--)
+        stack[sp++] = kids[j - 1];
+    while (sp > 0) {
+        uint32_t x = stack[--sp];
+        newidx[x] = (uint32_t)next++;
+        for (uint32_t j = off[x + 1]; j > off[x]; j--)
+            stack[sp++] = kids[j - 1];
+    }
+    for (size_t x = 0; x < n; x++) {
+        struct ss_tree_node *r = &res[newidx[x]];
+        *r = nd[x];
+        r->parent = nd[x].parent == SS_TREE_NONE ? SS_TREE_NONE : newidx[nd[x].parent];
+        r->self_n = a->n[2 * x];
+        r->self_time = a->time[2 * x];
+        r->total_n = a->n[2 * x + 1];
+        r->total_time = a->time[2 * x + 1];
+        r->end = newidx[x] + size[x];
+        r->first_child = off[x + 1] > off[x] ? newidx[kids[off[x]]] : SS_TREE_NONE;
+        r->next_sibling = SS_TREE_NONE;
+    }
+    for (size_t p = 0; p <= n; p++)
+        for (uint32_t j = off[p]; j + 1 < off[p + 1]; j++)
+            res[newidx[kids[j]]].next_sibling = newidx[kids[j + 1]];
+    out->nodes = res;
+    out->n = n;
+    out->first_root = n ? 0 : SS_TREE_NONE;
+    res = NULL;
+    rc = 0;
+done:
+    free(off);
+    free(kids);
+    free(size);
+    free(newidx);
+    free(stack);
+    free(us);
+    free(fn);
+    free(res);
+    return rc;
+}
+
+int ss_tree_build(const struct ss_model *m, int inverted, ss_id focus_function, struct ss_tree *out,
+                  struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->first_root = SS_TREE_NONE;
+    out->inverted = inverted;
+    out->focus = SS_NONE;
+    if (focus_function != SS_NONE && focus_function >= m->functions.n)
+        return ss_fail(err, SS_EUSAGE, "call tree: no function %u", (unsigned)focus_function);
+    size_t nstacks = ss_model_nstacks(m);
+    struct tree_work w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.canon = canon_map(m);
+    w.end_node = malloc((nstacks ? nstacks : 1) * sizeof *w.end_node);
+    unsigned char *used = calloc(nstacks ? nstacks : 1, 1);
+    struct acc a;
+    memset(&a, 0, sizeof a);
+    int oom = !w.canon || !w.end_node || !used;
+    ss_id focus = SS_NONE;
+    if (!oom) {
+        focus = focus_function == SS_NONE ? SS_NONE : w.canon[focus_function];
+        out->focus = focus;
+        for (size_t s = 0; s < nstacks; s++)
+            w.end_node[s] = SS_TREE_NONE;
+        for (size_t i = 0; i < m->sample_stack.n; i++)
+            used[m->sample_stack.v[i]] = 1;
+        for (size_t s = 0; !oom && s < nstacks; s++)
+            if (used[s] && insert_stack(&w, (ss_id)s, inverted, focus))
+                oom = 1;
+    }
+    if (!oom && w.nodes.n > (SIZE_MAX / 2) - 1)
+        oom = 1;
+    if (!oom && acc_init(&a, 2 * w.nodes.n))
+        oom = 1;
+    if (!oom && walk_sources(m, &a, credit_tree, &w, &out->total_n, &out->total_time))
+        oom = 1;
+    if (!oom && order_tree(&w, &a, out))
+        oom = 1;
+    free((void *)w.canon);
+    free(w.end_node);
+    free(used);
+    free(w.map.keys);
+    free(w.map.vals);
+    VEC_FREE(w.nodes);
+    acc_free(&a);
+    if (oom) {
+        ss_tree_free(out);
+        return ss_nomem(err, "call tree");
+    }
+    return 0;
+}
+
+void ss_tree_free(struct ss_tree *t)
+{
+    free(t->nodes);
+    memset(t, 0, sizeof *t);
+    t->first_root = SS_TREE_NONE;
+    t->focus = SS_NONE;
+}
+
+uint32_t *ss_tree_dfs_order(const struct ss_tree *t, size_t *n)
+{
+    *n = 0;
+    if (t->n == 0)
+        return NULL;
+    uint32_t *order = malloc(t->n * sizeof *order);
+    if (!order) {
+        *n = SIZE_MAX;
+        return NULL;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        order[i] = (uint32_t)i;
+    *n = t->n;
+    return order;
+}
+
+/* ---- callers and callees ------------------------------------------------- */
+
+/* Keys: 0 = self, 1 = total, 2 + f = caller f, 2 + nf + f = callee f. */
+struct calls_work {
+    const struct ss_model *m;
+    const ss_id *canon;
+    ss_id fn;
+    size_t nf;
+    uint64_t *stamp; /* per key: last credit that touched it */
+    uint64_t now;
+};
+
+static void credit_once(struct calls_work *w, struct acc *a, uint32_t k, uint64_t c)
+{
+    if (w->stamp[k] != w->now) {
+        w->stamp[k] = w->now;
+        acc_add(a, k, c);
+    }
+}
+
+static int credit_calls(void *ctx, struct acc *a, ss_id st, uint64_t c)
+{
+    struct calls_work *w = ctx;
+    size_t d = ss_stack_depth(w->m, st);
+    const ss_id *fr = ss_stack_frames(w->m, st);
+    int in = 0;
+    w->now++;
+    for (size_t k = 0; k < d; k++) {
+        if (w->canon[ss_loc_function(w->m, fr[k])] != w->fn)
+            continue;
+        in = 1;
+        if (k == 0)
+            credit_once(w, a, 0, c);
+        credit_once(w, a, 1, c);
+        if (k + 1 < d)
+            credit_once(w, a, (uint32_t)(2 + w->canon[ss_loc_function(w->m, fr[k + 1])]), c);
+        if (k > 0)
+            credit_once(w, a, (uint32_t)(2 + w->nf + w->canon[ss_loc_function(w->m, fr[k - 1])]),
+                        c);
+    }
+    return in;
+}
+
+/* The edges among keys [base, base + nf) with a count, sorted; NULL with
+ * *n == 0 when there are none; -1 on OOM. */
+static int collect_edges(const struct calls_work *w, const struct acc *a, size_t base,
+                         struct ss_edge **out, size_t *n)
+{
+    size_t cnt = 0;
+    *out = NULL;
+    *n = 0;
+    for (size_t f = 0; f < w->nf; f++)
+        cnt += a->n[base + f] != 0;
+    if (cnt == 0)
+        return 0;
+    uint32_t *idx = malloc(cnt * sizeof *idx);
+    struct ss_edge *e = malloc(cnt * sizeof *e);
+    if (!idx || !e) {
+        free(idx);
+        free(e);
+        return -1;
+    }
+    size_t j = 0;
+    for (size_t f = 0; f < w->nf; f++)
+        if (a->n[base + f] != 0)
+            idx[j++] = (uint32_t)f;
+    /* us of function f's key for ordering; fn of f is f itself */
+    ss_id *fn = malloc(w->nf * sizeof *fn);
+    if (!fn) {
+        free(idx);
+        free(e);
+        return -1;
+    }
+    for (size_t f = 0; f < w->nf; f++)
+        fn[f] = (ss_id)f;
+    sort_m = w->m;
+    sort_us = a->us + base;
+    sort_fn = fn;
+    qsort(idx, cnt, sizeof *idx, cmp_idx);
+    for (size_t i = 0; i < cnt; i++) {
+        e[i].function = idx[i];
+        e[i].n = a->n[base + idx[i]];
+        e[i].time = a->time[base + idx[i]];
+    }
+    free(fn);
+    free(idx);
+    *out = e;
+    *n = cnt;
+    return 0;
+}
+
+int ss_calls_of(const struct ss_model *m, ss_id function, struct ss_calls *out,
+                struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->function = SS_NONE;
+    if (function == SS_NONE || function >= m->functions.n)
+        return ss_fail(err, SS_EUSAGE, "calls: no function %u", (unsigned)function);
+    struct calls_work w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.nf = m->functions.n;
+    w.canon = canon_map(m);
+    size_t nkeys = 2 + 2 * w.nf;
+    w.stamp = calloc(nkeys, sizeof *w.stamp);
+    struct acc a;
+    memset(&a, 0, sizeof a);
+    int oom = !w.canon || !w.stamp || acc_init(&a, nkeys);
+    uint64_t tn;
+    double tt;
+    if (!oom) {
+        w.fn = w.canon[function];
+        out->function = w.fn;
+        oom = walk_sources(m, &a, credit_calls, &w, &tn, &tt) != 0;
+    }
+    if (!oom) {
+        out->self_n = a.n[0];
+        out->self_time = a.time[0];
+        out->total_n = a.n[1];
+        out->total_time = a.time[1];
+        oom = collect_edges(&w, &a, 2, &out->callers, &out->ncallers) ||
+              collect_edges(&w, &a, 2 + w.nf, &out->callees, &out->ncallees);
+    }
+    free((void *)w.canon);
+    free(w.stamp);
+    acc_free(&a);
+    if (oom) {
+        ss_calls_free(out);
+        return ss_nomem(err, "callers and callees");
+    }
+    return 0;
+}
+
+void ss_calls_free(struct ss_calls *c)
+{
+    free(c->callers);
+    free(c->callees);
+    memset(c, 0, sizeof *c);
+    c->function = SS_NONE;
+}

@@ -3,7 +3,10 @@
 # Rprof lines (not by stackscope):
 #  - distinct stacks: tests/data/*/NAME.indep/stacks.tsv (an independent R
 #    tokenizer; see tests/data/README.md), every fixture;
-#  - folded output: the same rows as 'root;...;leaf COUNT'.
+#  - folded output: the same rows as 'root;...;leaf COUNT';
+#  - levels and run lengths: tests/oracle/analysis.R, an R script that
+#    computes them from the raw lines with its own tokenizer (when Rscript
+#    is installed; the test command installs it).
 . "$(dirname "$0")/lib.sh"
 need_stackscope
 
@@ -38,5 +41,24 @@ for f in "$SRCDIR"/tests/data/rprof/*.out "$SRCDIR"/tests/data/edge-cases/*.out;
     else
         fail "folded $name" "$(diff "$TMPD/fa" "$TMPD/fb" | head -n 4 | tr '\n' '|')"
     fi
+    # levels and runs against the independent R script
+    if [ -z "${STACKSCOPE_NO_R:-}" ] && have Rscript; then
+        rdir=$TMPD/r.$name
+        mkdir -p "$rdir"
+        if ! Rscript "$SRCDIR/tests/oracle/analysis.R" "$f" "$rdir" >"$rdir/log" 2>&1; then
+            fail "levels/runs $name" "analysis.R failed: $(tail -n 3 "$rdir/log" | tr '\n' '|')"
+            continue
+        fi
+        for by in levels runs; do
+            "$STACKSCOPE" report --by $by --format tsv "$f" 2>/dev/null | LC_ALL=C sort >"$TMPD/ours.$by"
+            LC_ALL=C sort "$rdir/$by.tsv" >"$TMPD/theirs.$by"
+            if cmp -s "$TMPD/ours.$by" "$TMPD/theirs.$by"; then
+                pass "$by $name"
+            else
+                fail "$by $name" "$(diff "$TMPD/ours.$by" "$TMPD/theirs.$by" | head -n 6 | tr '\n' '|')"
+            fi
+        done
+    fi
 done
+have Rscript || echo "SKIP levels/runs cross-check: Rscript not installed"
 finish

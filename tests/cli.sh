@@ -245,6 +245,44 @@ done
 run report "$T/header-only"
 check header-only-text "$( [ "$RC" -eq 0 ] || echo "exit $RC, expected 0: $(echo "$ERR" | head -n 1)")"
 
+# ---- analysis reports --------------------------------------------------------
+
+# Recursion profile (interval 10 ms), stacks root first:
+#   main;f;f;g  main;f;g  main;h  main;h  main
+printf 'sample.interval=10000\n"g" "f" "f" "main" \n"g" "f" "main" \n"h" "main" \n"h" "main" \n"main" \n' >"$T/rec"
+usage calls-needs-function report --by calls "$T/rec"
+usage calls-unknown-function report --by calls --function nope "$T/rec"
+usage runs-unknown-function report --by runs --function nope "$T/rec"
+usage folded-needs-stacks report --by self --format folded "$T/rec"
+usage memory-not-with-tree report --by tree --memory "$T/rec"
+usage level-zero report --by runs --level 0 "$T/rec"
+usage width-bad report --by timeline --width x "$T/rec"
+usage share-bad report --by levels --share 2 "$T/rec"
+# Top-down tree by hand (5 samples, 0.05 s): main 0.05 self 0.01;
+# f 0.02 (one f node: f then f or g), h 0.02 self 0.02; under f: f 0.01 > g
+# 0.01, g 0.01.  DFS, children by total then name: main, f, f, g, g, h -- f
+# and h tie at 0.02, so f comes first by name.
+run report --by tree --format tsv "$T/rec"
+want=$(printf '0 main 0.01 0.05\n1 f 0 0.02\n2 f 0 0.01\n3 g 0.01 0.01\n2 g 0.01 0.01\n1 h 0.02 0.02')
+got=$(printf '%s\n' "$OUT" | sed 1d | awk -F '\t' '{ printf "%s %s %.15g %.15g\n", $1, $2, $3, $4 }')
+check tree-topdown "$( [ "$got" = "$want" ] || echo "got: $(echo "$got" | tr '\n' '|')")"
+# Callers/callees of f: caller main 2 (both f samples), f -> f 1 (recursion
+# counted once per sample), f -> g 2; self 0, total 2.
+run report --by calls --function f --format tsv "$T/rec"
+got=$(printf '%s\n' "$OUT" | sed 1d | cut -f1-3 | LC_ALL=C sort | tr '\t\n' ' |')
+check calls-f "$( [ "$got" = "callee f 1|callee g 2|caller f 1|caller main 2|self f 0|total f 2|" ] || echo "got: $got")"
+# Levels: 1: main in all 5; 2: 4 samples reach it, f 2 and h 2 tie -> f by
+# name; 3: 2 samples, f 1 and g 1 tie -> f; 4: 1 sample, g.  Scaffold: level 1.
+run report --by levels --format tsv "$T/rec"
+got=$(printf '%s\n' "$OUT" | sed 1d | tr '\t\n' ' |')
+check levels "$( [ "$got" = "1 5 1 main 5|2 4 2 f 2|3 2 2 f 1|4 1 1 g 1|" ] || echo "got: $got")"
+run report --by levels "$T/rec"
+check levels-scaffold-text "$( printf '%s\n' "$OUT" | grep -q 'levels 1-1' || echo "no scaffold line: $OUT")"
+run report --by timeline --level 2 --width 5 "$T/rec"
+# one window per sample: f f h h and the last sample has no level 2; the
+# legend letters are a (f) and b (h) in order of appearance
+check timeline-text "$( printf '%s\n' "$OUT" | grep -q '^aabb\.$' || echo "strip not 'aabb.': $(echo "$OUT" | tr '\n' '|')")"
+
 # ---- output errors ----------------------------------------------------------
 
 if [ -w /dev/full ]; then

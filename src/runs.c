@@ -42,8 +42,8 @@ struct bin {
 struct pass {
     const struct ss_model *m;
     VEC(struct slot) slots;
-    uint32_t *slot_rf;  /* indexed like stack_loc: slot of level k+1 at stack_off[s] + k */
-    uint64_t *small;    /* slots.n x SMALL: small[slot * SMALL + len - 1] */
+    uint32_t *slot_rf; /* indexed like stack_loc: slot of level k+1 at stack_off[s] + k */
+    uint64_t *small;   /* slots.n x SMALL: small[slot * SMALL + len - 1] */
     struct big_entry *big;
     size_t big_n, big_cap; /* big_cap: 0 or a power of two */
     int oom;
@@ -226,7 +226,8 @@ static int collect(struct pass *p)
     for (size_t i = 0; i < p->big_cap; i++)
         if (p->big[i].slot != SS_NONE)
             p->big[nb++] = p->big[i];
-    qsort(p->big, nb, sizeof *p->big, cmp_big);
+    if (nb > 1)
+        qsort(p->big, nb, sizeof *p->big, cmp_big);
     p->off = malloc((p->slots.n + 1) * sizeof *p->off);
     if (!p->off)
         return -1;
@@ -356,7 +357,8 @@ static int add_all_rows(const struct pass *p, sort_rows *out)
             fb[i].function = p->slots.v[s].function;
             fb[i].b = p->bins.v[i];
         }
-    qsort(fb, n, sizeof *fb, cmp_fbin);
+    if (n > 1)
+        qsort(fb, n, sizeof *fb, cmp_fbin);
     for (size_t i = 0; i < n;) {
         ss_id f = fb[i].function;
         merged.n = 0;
@@ -407,8 +409,8 @@ int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_r
     }
     if (!level_filter && add_all_rows(&p, &sr))
         goto oom;
-    qsort(sr.v, sr.n, sizeof *sr.v, cmp_rows);
     if (sr.n) {
+        qsort(sr.v, sr.n, sizeof *sr.v, cmp_rows);
         *rows = malloc(sr.n * sizeof **rows);
         if (!*rows)
             goto oom;

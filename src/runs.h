@@ -56,10 +56,10 @@ int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_r
 struct ss_run_hist {
     ss_id function;
     size_t n_levels, n_lengths;
-    uint32_t *levels;  /* n_levels row labels (1 = root), ascending */
-    uint64_t *lengths; /* n_lengths column labels (run lengths), ascending */
-    uint64_t *counts;  /* n_levels x n_lengths, row-major: counts[i * n_lengths + j]
-                        * = runs of length lengths[j] at level levels[i] */
+    uint32_t *levels;      /* n_levels row labels (1 = root), ascending */
+    uint64_t *lengths;     /* n_lengths column labels (run lengths), ascending */
+    uint64_t *counts;      /* n_levels x n_lengths, row-major: counts[i * n_lengths + j]
+                            * = runs of length lengths[j] at level levels[i] */
     uint64_t *level_runs;  /* n_levels: row margins */
     uint64_t *length_runs; /* n_lengths: column margins */
     uint64_t total;        /* all runs of the function, every level */

@@ -42,8 +42,8 @@ static void check_run(const struct ss_model *m, const struct ss_run_row *rows, s
     ck_assert_msg(r->runs == runs && r->samples == samples && r->max == max,
                   "%s@%u: runs %llu samples %llu max %llu, want %llu %llu %llu", name, level,
                   (unsigned long long)r->runs, (unsigned long long)r->samples,
-                  (unsigned long long)r->max, (unsigned long long)runs,
-                  (unsigned long long)samples, (unsigned long long)max);
+                  (unsigned long long)r->max, (unsigned long long)runs, (unsigned long long)samples,
+                  (unsigned long long)max);
     ck_assert_double_eq_tol(r->mean, mean, TOL);
     ck_assert_double_eq_tol(r->median, median, TOL);
 }

@@ -46,7 +46,14 @@ num <- function(x) sprintf("%.15g", as.numeric(x))
 size <- file.info(path)$size
 raw <- if (size > 0) readBin(path, "raw", size) else raw(0)
 last_open <- length(raw) > 0 && !(raw[length(raw)] %in% as.raw(c(10, 13)))
-lines <- if (length(raw)) strsplit(rawToChar(raw), "\r\n|\r|\n", perl = TRUE,
+## CRLF -> LF, then a lone CR -> LF (strsplit with a regex is quadratic on big files)
+cr <- which(raw == as.raw(13))
+if (length(cr)) {
+  crlf <- cr[cr < length(raw) & raw[pmin(cr + 1L, length(raw))] == as.raw(10)]
+  raw[setdiff(cr, crlf)] <- as.raw(10)
+  if (length(crlf)) raw <- raw[-crlf]
+}
+lines <- if (length(raw)) strsplit(rawToChar(raw), "\n", fixed = TRUE,
                                    useBytes = TRUE)[[1]] else character()
 if (last_open && length(lines)) lines <- lines[-length(lines)]
 

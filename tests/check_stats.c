@@ -3,7 +3,8 @@
  *
  * Every expected value below was worked out by hand from the fixture above
  * it, following DESIGN section 4 and R's summaryRprof rules
- * (../shared/oracle/README.md S3, S10, S11); the comments show the sums. */
+ * (self, total, lines="show" and memory="both", as the man page states);
+ * the comments show the sums. */
 #include "check_suites.h"
 
 #include <stdio.h>

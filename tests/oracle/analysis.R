@@ -4,7 +4,7 @@
 ##
 ## Reads a raw Rprof file with its own tokenizer (base R only; it does not
 ## call summaryRprof and shares no code with the C program or with
-## ../shared/oracle/rprof-parse.R) and writes
+## the reader behind the fixtures' .indep answers) and writes
 ##   OUTDIR/levels.tsv  level samples distinct top top.samples
 ##   OUTDIR/runs.tsv    name level runs samples mean median max
 ## Levels: level 1 is the root (outermost frame).  "samples" at level k counts

@@ -431,3 +431,36 @@ out:
     idhash_free(sh);
     return rc;
 }
+
+int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m)
+{
+    size_t ns = ss_model_nstacks(m);
+    memset(sc, 0, sizeof *sc);
+    sc->cnt = calloc(ns ? ns : 1, sizeof *sc->cnt);
+    return sc->cnt ? 0 : -1;
+}
+
+int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src)
+{
+    for (size_t t = 0; t < sc->n; t++)
+        sc->cnt[sc->touched[t]] = 0;
+    sc->n = 0;
+    const struct ss_source *so = &m->sources.v[src];
+    for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
+        ss_id st = m->sample_stack.v[i];
+        if (sc->cnt[st] == 0) {
+            if (ss_grow((void **)&sc->touched, &sc->cap, sc->n + 1, sizeof *sc->touched))
+                return -1;
+            sc->touched[sc->n++] = st;
+        }
+        sc->cnt[st] += (uint64_t)ss_sample_count(m, i);
+    }
+    return 0;
+}
+
+void ss_stack_counts_free(struct ss_stack_counts *sc)
+{
+    free(sc->cnt);
+    free(sc->touched);
+    memset(sc, 0, sizeof *sc);
+}

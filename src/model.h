@@ -192,4 +192,26 @@ static inline double ss_source_interval_s(const struct ss_model *m, ss_id s)
     return m->sources.v[s].interval_us / 1e6;
 }
 
+/* --- samples per distinct stack, one source at a time ------------------- */
+
+/* Scratch for counting a source's samples per distinct stack: the shared
+ * first pass of every statistic (time is count x the source's interval, so
+ * counts are kept per source).  After ss_stack_counts_source, touched[0..n)
+ * are the stacks the source's samples hit, in order of first hit, and
+ * cnt[stack] their summed count values. */
+struct ss_stack_counts {
+    uint64_t *cnt;  /* one per distinct stack */
+    ss_id *touched;
+    size_t n, cap;
+};
+
+/* Allocate the scratch for model m.  Returns 0 or -1 (out of memory). */
+int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m);
+
+/* Count the samples of source src (clearing the previous source's counts).
+ * Returns 0 or -1 (out of memory). */
+int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src);
+
+void ss_stack_counts_free(struct ss_stack_counts *sc);
+
 #endif

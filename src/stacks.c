@@ -53,7 +53,8 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     VEC(ss_id) fns = {0};
     VEC(ss_id) seq = {0};
     VEC(uint32_t) touched = {0};
-    int oom = !cnt || !row_of || !slots;
+    struct ss_stack_counts sc;
+    int oom = ss_stack_counts_init(&sc, m) || !cnt || !row_of || !slots;
     for (size_t i = 0; !oom && i < nslots; i++)
         slots[i].row = UINT32_MAX;
     /* Group model stacks by function sequence, once per stack. */
@@ -104,15 +105,20 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
         const struct ss_source *so = &m->sources.v[src];
         double iv = ss_source_interval_s(m, (ss_id)src);
         touched.n = 0;
-        for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
-            uint32_t r = row_of[m->sample_stack.v[i]];
+        if (ss_stack_counts_source(&sc, m, (ss_id)src)) {
+            oom = 1;
+            break;
+        }
+        /* stacks that differ only in positions share a row: add them up */
+        for (size_t t = 0; t < sc.n; t++) {
+            uint32_t r = row_of[sc.touched[t]];
             if (r == UINT32_MAX)
                 continue;
             if (cnt[r] == 0 && VEC_PUSH(touched, r)) {
                 oom = 1;
                 break;
             }
-            cnt[r] += (uint64_t)ss_sample_count(m, i);
+            cnt[r] += sc.cnt[sc.touched[t]];
         }
         for (size_t t = 0; !oom && t < touched.n; t++) {
             struct ss_stack_row *r = &rows.v[touched.v[t]];
@@ -126,6 +132,7 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
         }
     }
     free(cnt);
+    ss_stack_counts_free(&sc);
     free(row_of);
     free(slots);
     VEC_FREE(seq);

@@ -181,11 +181,11 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     int use_mem = memory && ss_rprof_value_types(m, &vt) == 0;
     out->has_memory = memory;
     w.key_of = malloc((nkeyed ? nkeyed : 1) * sizeof *w.key_of);
-    uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
+    struct ss_stack_counts sc;
+    int sc_fail = ss_stack_counts_init(&sc, m);
     double *mem = use_mem ? calloc(nstacks ? nstacks : 1, sizeof *mem) : NULL;
-    VEC(ss_id) touched = {0};
     size_t have = 0;
-    int oom = !w.key_of || !cnt || (use_mem && !mem);
+    int oom = !w.key_of || sc_fail || (use_mem && !mem);
     uint64_t stamp = 0;
     for (size_t i = 0; !oom && i < nkeyed; i++)
         w.key_of[i] = SS_NONE;
@@ -193,25 +193,19 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     for (size_t s = 0; !oom && s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
         double iv = ss_source_interval_s(m, (ss_id)s);
-        touched.n = 0;
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            ss_id st = m->sample_stack.v[i];
-            if (cnt[st] == 0 && VEC_PUSH(touched, st)) {
-                oom = 1;
-                break;
-            }
-            cnt[st] += (uint64_t)ss_sample_count(m, i);
+        if (ss_stack_counts_source(&sc, m, (ss_id)s)) {
+            oom = 1;
+            break;
         }
         out->samples_total += src->n_samples;
         if (use_mem && (src->flags & SS_SRC_MEMORY))
             sample_bytes(m, src, &vt, mem);
         w.touched_rows.n = 0;
         uint64_t counted = 0;
-        for (size_t t = 0; !oom && t < touched.n; t++) {
-            ss_id st = touched.v[t];
-            uint64_t c = cnt[st];
+        for (size_t t = 0; !oom && t < sc.n; t++) {
+            ss_id st = sc.touched[t];
+            uint64_t c = sc.cnt[st];
             double b = mem ? mem[st] : 0;
-            cnt[st] = 0;
             if (mem)
                 mem[st] = 0;
             size_t depth = ss_stack_depth(m, st);
@@ -285,9 +279,8 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
         out->sampling_time += (double)counted * iv;
     }
     free(w.key_of);
-    free(cnt);
+    ss_stack_counts_free(&sc);
     free(mem);
-    VEC_FREE(touched);
     VEC_FREE(w.touched_rows);
     free(w.self_src);
     free(w.total_src);

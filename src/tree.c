@@ -121,28 +121,20 @@ typedef int (*credit_fn)(void *ctx, struct acc *a, ss_id st, uint64_t c);
 static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, void *ctx,
                         uint64_t *total_n, double *total_time)
 {
-    size_t nstacks = ss_model_nstacks(m);
-    uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
-    VEC(ss_id) touched = {0};
-    int oom = !cnt;
+    struct ss_stack_counts sc;
+    int oom = ss_stack_counts_init(&sc, m) != 0;
     *total_n = 0;
     *total_time = 0;
     for (size_t s = 0; !oom && s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        touched.n = 0;
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            ss_id st = m->sample_stack.v[i];
-            if (cnt[st] == 0 && VEC_PUSH(touched, st)) {
-                oom = 1;
-                break;
-            }
-            cnt[st] += (uint64_t)ss_sample_count(m, i);
+        if (ss_stack_counts_source(&sc, m, (ss_id)s)) {
+            oom = 1;
+            break;
         }
         uint64_t counted = 0;
-        for (size_t t = 0; !oom && t < touched.n; t++) {
-            ss_id st = touched.v[t];
-            uint64_t c = cnt[st];
-            cnt[st] = 0;
+        for (size_t t = 0; !oom && t < sc.n; t++) {
+            ss_id st = sc.touched[t];
+            uint64_t c = sc.cnt[st];
             if (fn(ctx, a, st, c))
                 counted += c;
         }
@@ -151,8 +143,7 @@ static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, v
         *total_n += counted;
         *total_time += (double)counted * ss_source_interval_s(m, (ss_id)s);
     }
-    free(cnt);
-    VEC_FREE(touched);
+    ss_stack_counts_free(&sc);
     return oom ? -1 : 0;
 }
 

@@ -265,6 +265,19 @@ static int cmd_report(int argc, char **argv)
         return usage_error("%s", "--format folded goes with --by stacks");
     if (o.memory && o.by != SS_REPORT_SELF && o.by != SS_REPORT_TOTAL && o.by != SS_REPORT_LINE)
         return usage_error("%s", "--memory goes with --by self, total or line");
+    /* An option the chosen table does not use is an error, not silently ignored. */
+    int runs = o.by == SS_REPORT_RUNS, tree = o.by == SS_REPORT_TREE,
+        timeline = o.by == SS_REPORT_TIMELINE;
+    if (o.level && !runs && !timeline)
+        return usage_error("%s", "--level goes with --by runs or timeline");
+    if (o.function && !runs && !tree && o.by != SS_REPORT_CALLS)
+        return usage_error("%s", "--function goes with --by runs, tree or calls");
+    if ((o.inverted || o.depth || o.min_pct > 0) && !tree)
+        return usage_error("%s", "--inverted, --depth and --min-pct go with --by tree");
+    if (o.width && !timeline)
+        return usage_error("%s", "--width goes with --by timeline");
+    if (o.share > 0 && o.by != SS_REPORT_LEVELS)
+        return usage_error("%s", "--share goes with --by levels");
     return report_run(argv + optind, argc - optind, &o);
 }
 

@@ -70,11 +70,15 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
             fprintf(out, "%u\t%llu\t%u\t%s\t%llu\n", rows[i].level, (unsigned long long)rows[i].samples,
                     rows[i].distinct, fname(m, rows[i].top), (unsigned long long)rows[i].top_samples);
     } else {
-        if (scaffold)
-            fprintf(out, "scaffold   levels 1-%zu: one function in %s sample (trim-base %zu)\n\n",
-                    scaffold, o->share > 0 && o->share < 1 ? "that share of every" : "every", scaffold);
+        char in[64];
+        if (o->share > 0 && o->share < 1)
+            snprintf(in, sizeof in, "at least %g%% of the samples", 100 * o->share);
         else
-            fprintf(out, "scaffold   none: no root level has one function in every sample\n\n");
+            snprintf(in, sizeof in, "every sample");
+        if (scaffold)
+            fprintf(out, "scaffold   levels 1-%zu: at each, one function is in %s\n\n", scaffold, in);
+        else
+            fprintf(out, "scaffold   none: no root level has one function in %s\n\n", in);
         fprintf(out, "%6s %9s %9s %8s %7s  %s\n", "level", "samples", "distinct", "top.smp", "top.pct", "top function");
         size_t lim = o->limit > 0 && (size_t)o->limit < n ? (size_t)o->limit : n;
         for (size_t i = 0; i < lim; i++) {

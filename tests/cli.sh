@@ -258,6 +258,10 @@ usage memory-not-with-tree report --by tree --memory "$T/rec"
 usage level-zero report --by runs --level 0 "$T/rec"
 usage width-bad report --by timeline --width x "$T/rec"
 usage share-bad report --by levels --share 2 "$T/rec"
+usage inverted-not-with-self report --by self --inverted "$T/rec"
+usage width-not-with-runs report --by runs --width 10 "$T/rec"
+usage function-not-with-levels report --by levels --function f "$T/rec"
+usage level-not-with-tree report --by tree --level 2 "$T/rec"
 # Top-down tree by hand (5 samples, 0.05 s): main 0.05 self 0.01;
 # f 0.02 (one f node: f then f or g), h 0.02 self 0.02; under f: f 0.01 > g
 # 0.01, g 0.01.  DFS, children by total then name: main, f, f, g, g, h -- f

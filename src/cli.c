@@ -12,10 +12,12 @@
 #include "load.h"
 #include "report.h"
 #include "stats.h"
+#include "write.h"
 
 static const char usage_text[] =
     "Usage: stackscope [FILE...]\n"
     "       stackscope report [OPTIONS] FILE...\n"
+    "       stackscope convert [OPTIONS] -o OUT FILE...\n"
     "       stackscope check FILE...\n"
     "\n"
     "Explore, trim and save sampling profiles (R's Rprof output).\n"
@@ -25,6 +27,7 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  report     print one table and exit\n"
+    "  convert    write the profile in another format\n"
     "  check      validate files; print a summary of each, or what is wrong\n"
     "\n"
     "Report options:\n"
@@ -56,6 +59,15 @@ static const char usage_text[] =
     "  --width N              timeline: N windows (default 80)\n"
     "  --share S              levels: a scaffold level has one function in a\n"
     "                         share S (0.5-1, default 1) of the samples\n"
+    "\n"
+    "Convert options:\n"
+    "  -o, --output OUT       the file to write (a directory for tables)\n"
+    "  --to FORMAT            rprof, pprof (gzip-compressed profile.proto),\n"
+    "                         folded, sampling_prof or tables; default from\n"
+    "                         OUT's name (.out .prof .rprof, .pb.gz .pb .pprof,\n"
+    "                         .folded .collapsed, .sprof.txt, a name ending\n"
+    "                         in / or a directory)\n"
+    "  --force                replace OUT if it exists (never an input file)\n"
     "\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
@@ -281,6 +293,70 @@ static int cmd_report(int argc, char **argv)
     return report_run(argv + optind, argc - optind, &o);
 }
 
+static int cmd_convert(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct ss_write_opts w;
+    memset(&w, 0, sizeof w);
+    const char *out = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 't':
+            w.format = ss_out_format_parse(optarg);
+            if (w.format == SS_OUT_NONE)
+                return usage_error("--to: unknown format '%s' (expected rprof, pprof, folded, "
+                                   "sampling_prof or tables)",
+                                   optarg);
+            break;
+        case 'f':
+            w.force = 1;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return finish_output();
+        case ':':
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!out)
+        return usage_error("%s", "convert: no output given (-o OUT)");
+    if (optind >= argc)
+        return usage_error("%s", "convert: no FILE given");
+    if (!w.format && ss_out_format_from_path(out) == SS_OUT_NONE)
+        return usage_error("%s: cannot tell the output format from the name; use --to "
+                           "rprof|pprof|folded|sampling_prof|tables",
+                           out);
+    w.inputs = argv + optind;
+    w.n_inputs = argc - optind;
+    struct ss_model m;
+    int rc = load_or_complain(&m, argv + optind, argc - optind);
+    if (rc)
+        return rc;
+    struct ss_error err;
+    ss_error_clear(&err);
+    rc = ss_write_file(&m, out, &w, &err);
+    ss_model_free(&m);
+    if (rc == SS_EUSAGE)
+        return usage_error("%s", err.msg);
+    if (rc) {
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    return 0;
+}
+
 static void check_summary(const struct ss_model *m, const char *path)
 {
     size_t empty = 0, maxdepth = 0;
@@ -350,6 +426,8 @@ int ss_cli_main(int argc, char **argv)
             return cmd_report(argc - 1, argv + 1);
         if (!strcmp(a, "check"))
             return cmd_check(argc - 1, argv + 1);
+        if (!strcmp(a, "convert"))
+            return cmd_convert(argc - 1, argv + 1);
         if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option '%s'", a);
     }

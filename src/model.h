@@ -27,6 +27,7 @@ enum {
     SS_SRC_MEMORY = 1u << 0, /* memory profiling: lines carry :small:big:nodes:dup: */
     SS_SRC_GC = 1u << 1,     /* GC profiling: "<GC>" frames */
     SS_SRC_LINE = 1u << 2,   /* line profiling: #File lines and F#L tokens */
+    SS_SRC_AGGREGATE = 1u << 3, /* no raw samples: aggregates only (SamplingProf) */
 };
 
 /* One input file, or one Rprof session inside a file. */
@@ -61,6 +62,23 @@ struct ss_location {
     uint32_t line;
 };
 
+/* Aggregates of a source that holds no raw stacks (SamplingProf): sample
+ * counts per location (a call element) and call-graph edges.  Such a source
+ * has n_samples == 0 and the SS_SRC_AGGREGATE flag; statistics by function
+ * and line add its counts (time = count x the source's interval), views that
+ * need stacks say that the source has none. */
+struct ss_agg {
+    ss_id source;
+    ss_id location;
+    int64_t self, total; /* samples with the location as leaf / anywhere */
+};
+struct ss_agg_edge {
+    ss_id source;
+    ss_id caller;  /* a location, SS_NONE for the root */
+    ss_id callee;  /* a location */
+    int64_t count; /* samples in which caller called callee */
+};
+
 struct ss_value_type {
     ss_id type; /* "samples", "small_v", ... */
     ss_id unit; /* "count", "cells", "bytes" */
@@ -92,6 +110,14 @@ struct ss_model {
      * SS_VT_COUNT when every sample counts 1 (Rprof). */
     VEC(struct ss_value_type) value_types;
     VEC(int64_t *) values;
+
+    /* Aggregates of SS_SRC_AGGREGATE sources (empty for most profiles). */
+    VEC(struct ss_agg) aggs;
+    VEC(struct ss_agg_edge) edges;
+
+    /* Class of each function (transform `class`): a string id or SS_NONE;
+     * empty (n == 0) when no function has a class. */
+    VEC(ss_id) function_class;
 
     /* Warnings found while loading (owned strings), in order. */
     VEC(char *) warnings;

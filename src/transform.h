@@ -1,0 +1,116 @@
+/* transform.h - the transform list (DESIGN section 5).
+ *
+ * A list of transform commands, applied in order to the original model; the
+ * result is a new model that every statistic, view and writer reads.  The
+ * list is always applied from scratch (transforms work on distinct stacks and
+ * on the timeline, so this is cheap), which makes undo, redo and editing
+ * anywhere in the list exact: the model after any edit equals the model from
+ * applying the edited list to the original.
+ *
+ * Commands, one per line, '#' starts a comment:
+ *   drop-samples RANGE | keep-samples RANGE    A:B 1-based inclusive sample
+ *                        numbers (negative: from the end) or times 0.5s:2s
+ *   trim-base N | trim-base auto[=SHARE]
+ *   trim-to F | focus F | drop F | merge F | prune F | collapse-recursion F
+ *   replace F1 F2 ... => NEW
+ *   class /regex/ => NAME
+ * A name F is a bare word, a "quoted string" (\" and \\ escapes) or a
+ * /regex/ (POSIX extended, unanchored, matched against the whole name).
+ *
+ * The list is opaque; the UI and the command line drive it through the
+ * functions below.  Every edit (insert, change, remove, enable, move, a whole
+ * script) is one undo step.
+ */
+#ifndef SS_TRANSFORM_H
+#define SS_TRANSFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "model.h"
+
+enum ss_tf_kind {
+    SS_TF_DROP_SAMPLES,
+    SS_TF_KEEP_SAMPLES,
+    SS_TF_TRIM_BASE,
+    SS_TF_TRIM_TO,
+    SS_TF_FOCUS,
+    SS_TF_DROP,
+    SS_TF_MERGE,
+    SS_TF_PRUNE,
+    SS_TF_REPLACE,
+    SS_TF_COLLAPSE_RECURSION,
+    SS_TF_CLASS,
+};
+
+/* What one step did the last time the list was applied (all zero for a
+ * disabled step or before the first apply). */
+struct ss_tf_effect {
+    size_t samples_in;        /* samples entering the step */
+    size_t samples_out;       /* samples leaving it */
+    size_t samples_emptied;   /* samples whose stack the step left empty */
+    uint64_t frames_removed;  /* frames removed, summed over samples */
+    size_t stacks_changed;    /* distinct stacks the step changed */
+    size_t functions_matched; /* functions the step's names matched */
+};
+
+struct ss_tf_list;
+
+/* A new empty list, or NULL when out of memory. */
+struct ss_tf_list *ss_tf_list_new(void);
+void ss_tf_list_free(struct ss_tf_list *l);
+
+/* Parse one command without adding it.  Returns 0, or SS_EUSAGE with err
+ * saying "column C: expected ..." (the caller adds the line). */
+int ss_tf_check(const char *cmd, struct ss_error *err);
+
+/* --- reading the list ---------------------------------------------------- */
+size_t ss_tf_count(const struct ss_tf_list *l);
+/* The canonical text of step i (borrowed; reparses to the same step). */
+const char *ss_tf_text(const struct ss_tf_list *l, size_t i);
+enum ss_tf_kind ss_tf_kind(const struct ss_tf_list *l, size_t i);
+int ss_tf_enabled(const struct ss_tf_list *l, size_t i);
+const struct ss_tf_effect *ss_tf_effect(const struct ss_tf_list *l, size_t i);
+/* Number of enabled steps. */
+size_t ss_tf_active(const struct ss_tf_list *l);
+
+/* --- editing (each call is one undo step) -------------------------------- */
+/* Insert command `cmd` before position pos (pos == count appends).  Returns 0
+ * or SS_EUSAGE with a parse error ("column C: ..."). */
+int ss_tf_insert(struct ss_tf_list *l, size_t pos, const char *cmd, struct ss_error *err);
+int ss_tf_append(struct ss_tf_list *l, const char *cmd, struct ss_error *err);
+/* Replace step i by command `cmd`. */
+int ss_tf_change(struct ss_tf_list *l, size_t i, const char *cmd, struct ss_error *err);
+/* Remove step i / enable or disable it / move it to position `to`.  Return 0,
+ * or -1 when i (or to) is out of range. */
+int ss_tf_remove(struct ss_tf_list *l, size_t i);
+int ss_tf_set_enabled(struct ss_tf_list *l, size_t i, int enabled);
+int ss_tf_move(struct ss_tf_list *l, size_t from, size_t to);
+/* Append every command of a script (text of len bytes; `name` for messages)
+ * as one undo step.  On a parse error nothing is added and err says
+ * "NAME:LINE:COL: expected ...". */
+int ss_tf_append_script(struct ss_tf_list *l, const char *text, size_t len, const char *name,
+                        struct ss_error *err);
+/* The same for a script file (SS_EINPUT when it cannot be read). */
+int ss_tf_append_script_file(struct ss_tf_list *l, const char *path, struct ss_error *err);
+/* Undo / redo the last edit.  Return 1 when something was undone/redone, 0
+ * when there was nothing to undo/redo. */
+int ss_tf_undo(struct ss_tf_list *l);
+int ss_tf_redo(struct ss_tf_list *l);
+
+/* The list as a script that reproduces it (malloc'd, NUL-terminated; a
+ * disabled step is written as a comment "# off: CMD").  NULL when out of
+ * memory. */
+char *ss_tf_script(const struct ss_tf_list *l);
+
+/* --- applying ------------------------------------------------------------ */
+/* Apply the enabled steps in order to `orig` (a sealed model), giving `out`:
+ * a new sealed model that shares no memory with orig.  Fills every step's
+ * effect.  Samples whose stack becomes empty stay in the timeline (they keep
+ * their time and values) and are counted in the effects.  Returns 0 or an
+ * error code (out of memory). */
+int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
+                struct ss_error *err);
+
+#endif

@@ -1,0 +1,65 @@
+/* write.h - save a model in one of the output formats (DESIGN section 6).
+ *
+ * Every writer sees the model it is given (the transformed model when
+ * transforms are in effect) and writes it whole.  ss_write_file() is the one
+ * entry point for the program: it picks the format, refuses to replace an
+ * input file or (without force) an existing file, and writes atomically: the
+ * output goes to a temporary file next to the target, is flushed and synced,
+ * and only then renamed over the target, so a failed or interrupted write
+ * leaves the old file untouched.
+ */
+#ifndef SS_WRITE_H
+#define SS_WRITE_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+enum ss_out_format {
+    SS_OUT_NONE = 0,
+    SS_OUT_RPROF,         /* Rprof text, R's summaryRprof reads it */
+    SS_OUT_PPROF,         /* gzip-compressed profile.proto, Go's pprof reads it */
+    SS_OUT_FOLDED,        /* root;caller;leaf COUNT lines */
+    SS_OUT_SAMPLING_PROF, /* the SamplingProf Ruby gem's text format */
+    SS_OUT_TABLES,        /* a directory of TSV tables (DESIGN section 2) */
+};
+
+/* The format named `name` ("rprof", "pprof", "folded", "sampling_prof",
+ * "tables"), or SS_OUT_NONE. */
+enum ss_out_format ss_out_format_parse(const char *name);
+
+/* The name of a format (static string). */
+const char *ss_out_format_name(enum ss_out_format f);
+
+/* The format implied by an output path: *.pb.gz / *.pb / *.pprof -> pprof,
+ * *.folded / *.collapsed / *.folded.txt -> folded, *.out / *.prof / *.rprof ->
+ * rprof, *.sprof.txt / *.sampling_prof -> sampling_prof, a name ending in '/'
+ * or an existing directory -> tables.  SS_OUT_NONE when the name says
+ * nothing. */
+enum ss_out_format ss_out_format_from_path(const char *path);
+
+/* Options of ss_write_file. */
+struct ss_write_opts {
+    enum ss_out_format format;
+    int force;                /* replace an existing output */
+    char *const *inputs;      /* input files: never replaced */
+    int n_inputs;
+};
+
+/* Write m to `path`.  Returns 0 or an error code with err naming the path. */
+int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
+                  struct ss_error *err);
+
+/* --- the writers ---------------------------------------------------------
+ * Stream writers write the whole profile to f; `path` is only for messages.
+ * They return 0 or an error code (the caller checks f for write errors). */
+int ss_write_rprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
+int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
+int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
+int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
+                           struct ss_error *err);
+
+/* The tables writer fills the existing empty directory `dir`. */
+int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err);
+
+#endif

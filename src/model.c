@@ -133,6 +133,7 @@ void ss_model_free(struct ss_model *m)
     for (size_t i = 0; i < m->values.n; i++)
         free(m->values.v[i]);
     VEC_FREE(m->values);
+    VEC_FREE(m->meta);
     VEC_FREE(m->aggs);
     VEC_FREE(m->edges);
     VEC_FREE(m->function_class);

@@ -79,6 +79,13 @@ struct ss_agg_edge {
     int64_t count; /* samples in which caller called callee */
 };
 
+/* A meta entry (DESIGN section 2): free key/value pairs such as pprof's
+ * comments, duration or drop_frames; the tables writer adds version 2.0. */
+struct ss_meta {
+    ss_id source; /* the source it came from, SS_NONE for the whole model */
+    ss_id key, value;
+};
+
 struct ss_value_type {
     ss_id type; /* "samples", "small_v", ... */
     ss_id unit; /* "count", "cells", "bytes" */
@@ -110,6 +117,9 @@ struct ss_model {
      * SS_VT_COUNT when every sample counts 1 (Rprof). */
     VEC(struct ss_value_type) value_types;
     VEC(int64_t *) values;
+
+    /* Meta entries, in the order loaders added them. */
+    VEC(struct ss_meta) meta;
 
     /* Aggregates of SS_SRC_AGGREGATE sources (empty for most profiles). */
     VEC(struct ss_agg) aggs;

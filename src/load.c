@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "load_pprof.h"
 #include "load_rprof.h"
 #include "reader.h"
 
@@ -13,16 +14,13 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     if (rc)
         return rc;
     const char *p;
-    long n = ss_reader_peek(&r, &p, 4, err);
+    long n = ss_reader_peek(&r, &p, 4096, err);
     if (n < 0) {
         rc = err->code;
     } else if (n == 0) {
         rc = ss_fail(err, SS_EINPUT, "%s: empty file", path);
-    } else if (n >= 2 && (unsigned char)p[0] == 0x1f && (unsigned char)p[1] == 0x8b) {
-        rc = ss_fail(err, SS_EINPUT,
-                     "%s: gzip-compressed data (a pprof profile?): this version reads Rprof "
-                     "text only",
-                     path);
+    } else if (ss_pprof_sniff((const unsigned char *)p, (size_t)n)) {
+        rc = ss_load_pprof(m, &r, path, err);
     } else {
         rc = ss_load_rprof(m, &r, path, err);
     }

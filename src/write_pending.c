@@ -7,12 +7,6 @@ int ss_write_rprof(const struct ss_model *m, FILE *f, const char *path, struct s
     return ss_fail(err, SS_EUSAGE, "%s: the rprof writer is not available yet", path);
 }
 
-int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
-{
-    (void)m, (void)f;
-    return ss_fail(err, SS_EUSAGE, "%s: the pprof writer is not available yet", path);
-}
-
 int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
     (void)m, (void)f;

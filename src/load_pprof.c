@@ -1,0 +1,1238 @@
+/* load_pprof.c - pprof reader (see load_pprof.h).
+ *
+ * The whole (decompressed) file is held in memory.  The top-level Profile
+ * message is walked here, field by field, so that every error has a byte
+ * offset and samples can be read one at a time; each nested message
+ * (ValueType, Sample, Mapping, Location, Function) is unpacked by the
+ * protobuf-c code generated from proto/profile.proto, into an arena that is
+ * reset after each message: no malloc per sample, and memory does not grow
+ * with the number of samples beyond the model itself.
+ *
+ * Two passes: the first collects the string table, functions, locations and
+ * sample types (which a file may write after its samples; Go writes them
+ * after), checks every id and string index and builds the model's
+ * functions and locations; the second adds the samples in file order.
+ */
+#include "load_pprof.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "hash.h"
+#include "profile.pb-c.h"
+
+#define PP_MAX_FRAMES 1000000         /* frames of one sample after inlining */
+#define PP_MAX_MESSAGE (64u << 20)    /* bytes of one nested message */
+#define PP_MAX_STRING (1u << 24)      /* bytes of one string */
+
+/* ---- arena allocator for protobuf-c ---------------------------------- */
+
+struct chunk {
+    struct chunk *next;
+    size_t size;
+    /* data follows, 16-byte aligned */
+};
+#define CHUNK_HDR ((sizeof(struct chunk) + 15) & ~(size_t)15)
+#define CHUNK_SIZE ((size_t)64 << 10)
+
+struct arena {
+    struct chunk *first; /* kept across resets */
+    struct chunk *extra; /* bigger requests; freed on reset */
+    size_t used;         /* bytes used in first */
+    int failed;          /* an allocation failed (out of memory) */
+};
+
+static void *arena_alloc(void *data, size_t size)
+{
+    struct arena *a = data;
+    size = (size + 15) & ~(size_t)15;
+    if (!a->first) {
+        a->first = malloc(CHUNK_HDR + CHUNK_SIZE);
+        if (!a->first) {
+            a->failed = 1;
+            return NULL;
+        }
+        a->first->next = NULL;
+        a->first->size = CHUNK_SIZE;
+        a->used = 0;
+    }
+    if (size <= a->first->size - a->used) {
+        void *p = (unsigned char *)a->first + CHUNK_HDR + a->used;
+        a->used += size;
+        return p;
+    }
+    struct chunk *c = size < SIZE_MAX - CHUNK_HDR ? malloc(CHUNK_HDR + size) : NULL;
+    if (!c) {
+        a->failed = 1;
+        return NULL;
+    }
+    c->size = size;
+    c->next = a->extra;
+    a->extra = c;
+    return (unsigned char *)c + CHUNK_HDR;
+}
+
+static void arena_free_one(void *data, void *p)
+{
+    (void)data, (void)p; /* everything goes at the next reset */
+}
+
+static void arena_reset(struct arena *a)
+{
+    while (a->extra) {
+        struct chunk *c = a->extra;
+        a->extra = c->next;
+        free(c);
+    }
+    a->used = 0;
+}
+
+static void arena_free(struct arena *a)
+{
+    arena_reset(a);
+    free(a->first);
+    a->first = NULL;
+}
+
+/* ---- u64 id -> index map ------------------------------------------------- */
+
+/* Dense ids (the usual 1..n) index an array directly; others go through an
+ * open-addressing table. */
+struct idmap {
+    uint32_t *direct; /* direct[id] = index + 1, 0 = absent */
+    uint64_t ndirect;
+    uint64_t *keys;   /* hashed: keys, 0 = empty (id 0 is never stored) */
+    uint32_t *vals;
+    size_t nslots;
+};
+
+static int idmap_init(struct idmap *im, uint64_t max_id, size_t n)
+{
+    memset(im, 0, sizeof *im);
+    if (max_id <= (uint64_t)n * 4 + 1024) {
+        im->ndirect = max_id + 1;
+        im->direct = calloc((size_t)im->ndirect, sizeof *im->direct);
+        return im->direct ? 0 : -1;
+    }
+    size_t ns = 1024;
+    while (ns < n * 2 + 2)
+        ns *= 2;
+    im->nslots = ns;
+    im->keys = calloc(ns, sizeof *im->keys);
+    im->vals = calloc(ns, sizeof *im->vals);
+    return im->keys && im->vals ? 0 : -1;
+}
+
+static void idmap_free(struct idmap *im)
+{
+    free(im->direct);
+    free(im->keys);
+    free(im->vals);
+    memset(im, 0, sizeof *im);
+}
+
+/* The index of id, or SS_NONE. */
+static inline uint32_t idmap_get(const struct idmap *im, uint64_t id)
+{
+    if (im->direct)
+        return id < im->ndirect && im->direct[id] ? im->direct[id] - 1 : SS_NONE;
+    if (id == 0)
+        return SS_NONE;
+    size_t mask = im->nslots - 1;
+    for (size_t i = (size_t)ss_mix64(id) & mask;; i = (i + 1) & mask) {
+        if (im->keys[i] == id)
+            return im->vals[i];
+        if (im->keys[i] == 0)
+            return SS_NONE;
+    }
+}
+
+/* Store id -> idx; returns 0, or 1 when id is already there. */
+static int idmap_put(struct idmap *im, uint64_t id, uint32_t idx)
+{
+    if (im->direct) {
+        if (im->direct[id])
+            return 1;
+        im->direct[id] = idx + 1;
+        return 0;
+    }
+    size_t mask = im->nslots - 1;
+    size_t i = (size_t)ss_mix64(id) & mask;
+    while (im->keys[i] != 0) {
+        if (im->keys[i] == id)
+            return 1;
+        i = (i + 1) & mask;
+    }
+    im->keys[i] = id;
+    im->vals[i] = idx;
+    return 0;
+}
+
+/* ---- wire format --------------------------------------------------------- */
+
+enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
+
+/* Read a varint at buf[*pos..len).  Returns 0 or -1 (truncated, too long). */
+static inline int get_varint(const uint8_t *buf, size_t len, size_t *pos, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i = *pos;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (i >= len)
+            return -1;
+        uint8_t b = buf[i++];
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *pos = i;
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* One top-level field. */
+struct field {
+    uint32_t num;
+    int wt;
+    size_t off;           /* byte offset of the tag */
+    uint64_t v;           /* varint / fixed value */
+    const uint8_t *data;  /* WT_LEN payload */
+    size_t len;
+};
+
+/* Read the field at *pos.  Returns 0, or -1 with *why set. */
+static int next_field(const uint8_t *buf, size_t len, size_t *pos, struct field *f,
+                      const char **why)
+{
+    uint64_t tag;
+    f->off = *pos;
+    if (get_varint(buf, len, pos, &tag)) {
+        *why = "truncated or overlong field tag";
+        return -1;
+    }
+    f->num = (uint32_t)(tag >> 3);
+    f->wt = (int)(tag & 7);
+    if (tag >> 3 == 0 || tag >> 3 > 536870911) {
+        *why = "invalid field number";
+        return -1;
+    }
+    switch (f->wt) {
+    case WT_VARINT:
+        if (get_varint(buf, len, pos, &f->v)) {
+            *why = "truncated or overlong varint";
+            return -1;
+        }
+        return 0;
+    case WT_I64:
+    case WT_I32: {
+        size_t k = f->wt == WT_I64 ? 8 : 4;
+        if (len - *pos < k) {
+            *why = "truncated fixed-size value";
+            return -1;
+        }
+        f->v = 0;
+        for (size_t i = 0; i < k; i++)
+            f->v |= (uint64_t)buf[*pos + i] << (8 * i);
+        *pos += k;
+        return 0;
+    }
+    case WT_LEN: {
+        uint64_t n;
+        if (get_varint(buf, len, pos, &n)) {
+            *why = "truncated length";
+            return -1;
+        }
+        if (n > len - *pos) {
+            *why = "declared length runs past the end of the data";
+            return -1;
+        }
+        f->data = buf + *pos;
+        f->len = (size_t)n;
+        *pos += (size_t)n;
+        return 0;
+    }
+    default:
+        *why = "unsupported wire type (groups are not used by profile.proto)";
+        return -1;
+    }
+}
+
+/* Expected wire type of a Profile field, or -1 for an unknown field. */
+static int profile_wt(uint32_t num)
+{
+    switch (num) {
+    case 1: case 2: case 3: case 4: case 5: case 6: case 11:
+        return WT_LEN;
+    case 7: case 8: case 9: case 10: case 12: case 14:
+        return WT_VARINT;
+    case 13:
+        return WT_VARINT; /* or packed (WT_LEN) */
+    default:
+        return -1;
+    }
+}
+
+static const char *const field_names[] = {
+    "", "sample_type", "sample", "mapping", "location", "function", "string_table",
+    "drop_frames", "keep_frames", "time_nanos", "duration_nanos", "period_type", "period",
+    "comment", "default_sample_type",
+};
+
+int ss_pprof_sniff(const unsigned char *p, size_t n)
+{
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return 1;
+    if (n == 0)
+        return 0;
+    /* The first byte must be the tag of a Profile field with its wire type. */
+    uint32_t num = p[0] >> 3;
+    int wt = p[0] & 7;
+    if (!(p[0] & 0x80) && (profile_wt(num) == wt || (num == 13 && wt == WT_LEN))) {
+        int binary = 0;
+        for (size_t i = 0; i < n && !binary; i++)
+            binary = p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r';
+        if (!binary)
+            return 0;
+        /* Walk the fields that lie inside the window. */
+        size_t pos = 0;
+        int fields = 0;
+        while (pos < n) {
+            struct field f;
+            const char *why;
+            size_t save = pos;
+            if (next_field(p, n, &pos, &f, &why)) {
+                /* Cut off by the window, not malformed: a long field. */
+                uint64_t tag, len;
+                size_t q = save;
+                if (get_varint(p, n, &q, &tag) == 0 && (tag & 7) == WT_LEN && tag >> 3 &&
+                    get_varint(p, n, &q, &len) == 0 && len <= SS_PPROF_MAX_BYTES)
+                    return 1;
+                return fields > 0 && n - save < 11;
+            }
+            fields++;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the loader ------------------------------------------------------------ */
+
+struct pp_str {
+    const char *s;
+    uint32_t len;
+};
+
+struct pp_func {
+    uint64_t id;
+    int64_t name, system_name, filename, start_line;
+    size_t off; /* of the message, for errors */
+};
+
+struct pp_loc {
+    uint64_t id;
+    uint64_t address;
+    uint64_t mapping_id;
+    uint32_t first, n; /* lines[first .. first + n) while reading, then model locations */
+    size_t off;
+};
+
+struct pp_map {
+    uint64_t id;
+    int64_t filename, build_id;
+    size_t off;
+};
+
+struct pp_line {
+    uint64_t function_id;
+    int64_t line;
+};
+
+struct loader {
+    struct ss_model *m;
+    const char *path;
+    struct ss_error *err;
+    const uint8_t *buf;
+    size_t len;
+    int gz; /* offsets refer to decompressed data */
+    struct arena arena;
+    ProtobufCAllocator alloc;
+
+    VEC(struct pp_str) strs;
+    ss_id *str_ids; /* string index -> interned id, SS_NONE until used */
+    VEC(struct pp_func) funcs;
+    VEC(struct pp_loc) locs;
+    VEC(struct pp_line) lines;
+    VEC(int64_t) vt_type; /* sample types: type and unit string indexes */
+    VEC(int64_t) vt_unit;
+    VEC(int64_t) comments;
+    VEC(struct pp_map) maps;
+    int64_t drop_frames, keep_frames, time_nanos, duration_nanos, period, default_type;
+    int64_t period_type, period_unit;
+    size_t n_samples;
+
+    struct idmap fn_map, loc_map, map_map;
+    ss_id *fn_model;     /* function index -> model function */
+    VEC(ss_id) loc_frames; /* model locations of every location, innermost first */
+    VEC(ss_id) frames;     /* scratch: one sample's frames */
+    int64_t *vals;
+};
+
+#define NO_OFF ((size_t)-1) /* an error that has no single place */
+
+static const char *where(const struct loader *L)
+{
+    return L->gz ? " of the decompressed data" : "";
+}
+
+static int bad(struct loader *L, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int bad(struct loader *L, size_t off, const char *fmt, ...)
+{
+    char what[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (off == NO_OFF)
+        return ss_fail(L->err, SS_EINPUT, "%s: %s", L->path, what);
+    return ss_fail(L->err, SS_EINPUT, "%s: byte %zu%s: %s", L->path, off, where(L), what);
+}
+
+static int nomem(struct loader *L, const char *what)
+{
+    return ss_fail(L->err, SS_ENOMEM, "%s: out of memory (%s)", L->path, what);
+}
+
+/* Check a string index; returns 0 or an error naming `what`. */
+static int check_str(struct loader *L, int64_t idx, size_t off, const char *what)
+{
+    if (idx < 0 || (uint64_t)idx >= L->strs.n)
+        return bad(L, off, "%s: string index %" PRId64 " out of range (the string table has %zu entries)",
+                   what, idx, L->strs.n);
+    return 0;
+}
+
+/* The interned id of string idx (checked already). */
+static ss_id str_id(struct loader *L, int64_t idx)
+{
+    ss_id *slot = &L->str_ids[idx];
+    if (*slot == SS_NONE)
+        *slot = ss_model_intern(L->m, L->strs.v[idx].s, L->strs.v[idx].len);
+    return *slot;
+}
+
+static const char *str_at(const struct loader *L, int64_t idx)
+{
+    return L->strs.v[idx].s; /* not NUL-terminated: use with the length */
+}
+
+static int str_eq(const struct loader *L, int64_t idx, const char *s)
+{
+    size_t n = strlen(s);
+    return L->strs.v[idx].len == n && memcmp(str_at(L, idx), s, n) == 0;
+}
+
+/* Unpack a nested message with protobuf-c into the (reset) arena. */
+#define UNPACK(L, kind, f)                                                                  \
+    (arena_reset(&(L)->arena),                                                              \
+     perftools__profiles__##kind##__unpack(&(L)->alloc, (f)->len, (f)->data))
+
+static int unpack_failed(struct loader *L, const struct field *f)
+{
+    if (L->arena.failed)
+        return nomem(L, "pprof message");
+    return bad(L, f->off, "malformed %s message (%zu bytes)", field_names[f->num], f->len);
+}
+
+/* Pass 1: everything but the samples. */
+static int pass_one(struct loader *L)
+{
+    size_t pos = 0;
+    while (pos < L->len) {
+        struct field f;
+        const char *why;
+        if (next_field(L->buf, L->len, &pos, &f, &why))
+            return bad(L, f.off, "%s (not a pprof profile, or a damaged one)", why);
+        int want = profile_wt(f.num);
+        if (want < 0)
+            continue; /* unknown field: skipped, as protobuf readers do */
+        if (f.wt != want && !(f.num == 13 && f.wt == WT_LEN))
+            return bad(L, f.off, "field %u (%s) has wire type %d, expected %d", f.num,
+                       field_names[f.num], f.wt, want);
+        if (f.wt == WT_LEN && f.num != 6 && f.len > PP_MAX_MESSAGE)
+            return bad(L, f.off, "a %s message of %zu bytes (more than the limit of %u)",
+                       field_names[f.num], f.len, PP_MAX_MESSAGE);
+        int64_t v = (int64_t)f.v;
+        switch (f.num) {
+        case 1: {
+            Perftools__Profiles__ValueType *vt = UNPACK(L, value_type, &f);
+            if (!vt)
+                return unpack_failed(L, &f);
+            if (VEC_PUSH(L->vt_type, vt->type) || VEC_PUSH(L->vt_unit, vt->unit))
+                return nomem(L, "sample types");
+            break;
+        }
+        case 2:
+            L->n_samples++;
+            break;
+        case 3: {
+            Perftools__Profiles__Mapping *mp = UNPACK(L, mapping, &f);
+            if (!mp)
+                return unpack_failed(L, &f);
+            if (mp->id == 0)
+                return bad(L, f.off, "mapping with the reserved id 0");
+            struct pp_map pm = {mp->id, mp->filename, mp->build_id, f.off};
+            if (VEC_PUSH(L->maps, pm))
+                return nomem(L, "mappings");
+            break;
+        }
+        case 4: {
+            Perftools__Profiles__Location *lo = UNPACK(L, location, &f);
+            if (!lo)
+                return unpack_failed(L, &f);
+            struct pp_loc pl = {lo->id, lo->address, lo->mapping_id, (uint32_t)L->lines.n,
+                                (uint32_t)lo->n_line, f.off};
+            if (lo->n_line > PP_MAX_FRAMES || L->lines.n + lo->n_line > UINT32_MAX)
+                return bad(L, f.off, "location id %" PRIu64 " has %zu lines (too many)", lo->id,
+                           lo->n_line);
+            if (VEC_RESERVE(L->lines, L->lines.n + lo->n_line) || VEC_PUSH(L->locs, pl))
+                return nomem(L, "locations");
+            for (size_t i = 0; i < lo->n_line; i++) {
+                struct pp_line ln = {lo->line[i]->function_id, lo->line[i]->line};
+                L->lines.v[L->lines.n++] = ln;
+            }
+            break;
+        }
+        case 5: {
+            Perftools__Profiles__Function *fn = UNPACK(L, function, &f);
+            if (!fn)
+                return unpack_failed(L, &f);
+            struct pp_func pf = {fn->id, fn->name, fn->system_name, fn->filename, fn->start_line,
+                                 f.off};
+            if (VEC_PUSH(L->funcs, pf))
+                return nomem(L, "functions");
+            break;
+        }
+        case 6: {
+            if (f.len > PP_MAX_STRING)
+                return bad(L, f.off, "string %zu is %zu bytes long (more than the limit of %u)",
+                           L->strs.n, f.len, PP_MAX_STRING);
+            if (memchr(f.data, '\0', f.len))
+                return bad(L, f.off, "string %zu contains a NUL byte (not supported)", L->strs.n);
+            struct pp_str s = {(const char *)f.data, (uint32_t)f.len};
+            if (L->strs.n >= UINT32_MAX - 1 || VEC_PUSH(L->strs, s))
+                return nomem(L, "string table");
+            break;
+        }
+        case 7: L->drop_frames = v; break;
+        case 8: L->keep_frames = v; break;
+        case 9: L->time_nanos = v; break;
+        case 10: L->duration_nanos = v; break;
+        case 11: {
+            Perftools__Profiles__ValueType *vt = UNPACK(L, value_type, &f);
+            if (!vt)
+                return unpack_failed(L, &f);
+            L->period_type = vt->type;
+            L->period_unit = vt->unit;
+            break;
+        }
+        case 12: L->period = v; break;
+        case 13:
+            if (f.wt == WT_VARINT) {
+                if (VEC_PUSH(L->comments, v))
+                    return nomem(L, "comments");
+            } else {
+                size_t q = 0;
+                while (q < f.len) {
+                    uint64_t c;
+                    if (get_varint(f.data, f.len, &q, &c))
+                        return bad(L, f.off, "malformed packed comment list");
+                    if (VEC_PUSH(L->comments, (int64_t)c))
+                        return nomem(L, "comments");
+                }
+            }
+            break;
+        case 14: L->default_type = v; break;
+        }
+    }
+    return 0;
+}
+
+/* Units of time and their length in microseconds. */
+static double time_unit_us(const struct loader *L, int64_t unit)
+{
+    static const struct {
+        const char *name;
+        double us;
+    } units[] = {
+        {"nanoseconds", 1e-3}, {"nanosecond", 1e-3}, {"ns", 1e-3},
+        {"microseconds", 1},   {"microsecond", 1},   {"us", 1},
+        {"milliseconds", 1e3}, {"millisecond", 1e3}, {"ms", 1e3},
+        {"seconds", 1e6},      {"second", 1e6},      {"s", 1e6},
+        {"minutes", 6e7},      {"minute", 6e7},      {"hours", 3.6e9}, {"hour", 3.6e9},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (str_eq(L, unit, units[i].name))
+            return units[i].us;
+    return 0;
+}
+
+/* Check string indexes of the header fields and the string table itself. */
+static int check_header(struct loader *L)
+{
+    if (L->strs.n == 0)
+        return bad(L, NO_OFF, "no string table (every pprof profile has one, starting with \"\")");
+    if (L->strs.v[0].len != 0)
+        return bad(L, NO_OFF, "the first entry of the string table is not empty");
+    char what[64];
+    for (size_t i = 0; i < L->vt_type.n; i++) {
+        snprintf(what, sizeof what, "sample_type %zu: type", i + 1);
+        if (check_str(L, L->vt_type.v[i], NO_OFF, what))
+            return L->err->code;
+        snprintf(what, sizeof what, "sample_type %zu: unit", i + 1);
+        if (check_str(L, L->vt_unit.v[i], NO_OFF, what))
+            return L->err->code;
+    }
+    for (size_t i = 0; i < L->comments.n; i++) {
+        snprintf(what, sizeof what, "comment %zu", i + 1);
+        if (check_str(L, L->comments.v[i], NO_OFF, what))
+            return L->err->code;
+    }
+    if (check_str(L, L->drop_frames, NO_OFF, "drop_frames") ||
+        check_str(L, L->keep_frames, NO_OFF, "keep_frames") ||
+        check_str(L, L->default_type, NO_OFF, "default_sample_type") ||
+        check_str(L, L->period_type, NO_OFF, "period_type: type") ||
+        check_str(L, L->period_unit, NO_OFF, "period_type: unit"))
+        return L->err->code;
+    if (L->n_samples && L->vt_type.n == 0)
+        return bad(L, NO_OFF, "%zu samples but no sample types", L->n_samples);
+    return 0;
+}
+
+static uint64_t max_id_funcs(const struct loader *L)
+{
+    uint64_t mx = 0;
+    for (size_t i = 0; i < L->funcs.n; i++)
+        if (L->funcs.v[i].id > mx)
+            mx = L->funcs.v[i].id;
+    return mx;
+}
+
+static uint64_t max_id_locs(const struct loader *L)
+{
+    uint64_t mx = 0;
+    for (size_t i = 0; i < L->locs.n; i++)
+        if (L->locs.v[i].id > mx)
+            mx = L->locs.v[i].id;
+    return mx;
+}
+
+/* Mappings: only their file names are used (to name functions that have
+ * no name, as pprof does); ids are checked all the same. */
+static int check_mappings(struct loader *L)
+{
+    /* Mappings are not kept, but pprof refuses duplicate ids: so do we. */
+    uint64_t mx = 0;
+    for (size_t i = 0; i < L->maps.n; i++)
+        if (L->maps.v[i].id > mx)
+            mx = L->maps.v[i].id;
+    struct idmap *mm = &L->map_map;
+    if (idmap_init(mm, mx, L->maps.n))
+        return nomem(L, "mappings");
+    int rc = 0;
+    for (size_t i = 0; i < L->maps.n && !rc; i++) {
+        const struct pp_map *mp = &L->maps.v[i];
+        if (idmap_put(mm, mp->id, (uint32_t)i))
+            rc = bad(L, mp->off, "two mappings with id %" PRIu64, mp->id);
+        else if (check_str(L, mp->filename, mp->off, "mapping filename") ||
+                 check_str(L, mp->build_id, mp->off, "mapping build_id"))
+            rc = L->err->code;
+    }
+    return rc;
+}
+
+/* The function of a line whose function has no name: pprof shows such a
+ * frame as its binary, "[libc.so.6]", or "<unknown>". */
+static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const struct pp_func *f)
+{
+    char buf[300];
+    const char *name = "<unknown>";
+    uint32_t mi = idmap_get(&L->map_map, lo->mapping_id);
+    if (mi != SS_NONE && L->strs.v[L->maps.v[mi].filename].len) {
+        const struct pp_str *fs = &L->strs.v[L->maps.v[mi].filename];
+        size_t b = fs->len;
+        while (b > 0 && fs->s[b - 1] != '/')
+            b--;
+        snprintf(buf, sizeof buf, "[%.*s]", (int)((fs->len - b) & 255), fs->s + b);
+        name = buf;
+    }
+    ss_id id = ss_model_intern_cstr(L->m, name);
+    ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
+    if (id == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
+        return SS_NONE;
+    uint32_t start = f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
+    return ss_model_function(L->m, id, id, file, start);
+}
+
+/* Functions and locations into the model. */
+static int build_tables(struct loader *L)
+{
+    if (check_mappings(L))
+        return L->err->code;
+    if (idmap_init(&L->fn_map, max_id_funcs(L), L->funcs.n) ||
+        idmap_init(&L->loc_map, max_id_locs(L), L->locs.n))
+        return nomem(L, "id tables");
+    L->fn_model = malloc((L->funcs.n ? L->funcs.n : 1) * sizeof *L->fn_model);
+    if (!L->fn_model)
+        return nomem(L, "functions");
+    for (size_t i = 0; i < L->funcs.n; i++) {
+        struct pp_func *f = &L->funcs.v[i];
+        if (f->id == 0)
+            return bad(L, f->off, "function with the reserved id 0");
+        if (idmap_put(&L->fn_map, f->id, (uint32_t)i))
+            return bad(L, f->off, "two functions with id %" PRIu64, f->id);
+        if (check_str(L, f->name, f->off, "function name") ||
+            check_str(L, f->system_name, f->off, "function system_name") ||
+            check_str(L, f->filename, f->off, "function filename"))
+            return L->err->code;
+        L->fn_model[i] = SS_NONE;
+        if (!L->strs.v[f->name].len && !L->strs.v[f->system_name].len)
+            continue; /* named after each location's binary: see unnamed_function */
+        /* The name shown is pprof's: the name, else the system name. */
+        int64_t shown = L->strs.v[f->name].len ? f->name : f->system_name;
+        ss_id name = str_id(L, shown);
+        ss_id sys = L->strs.v[f->system_name].len ? str_id(L, f->system_name) : name;
+        ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
+        uint32_t start = f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
+        if (name == SS_NONE || sys == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
+            return nomem(L, "strings");
+        L->fn_model[i] = ss_model_function(L->m, name, sys, file, start);
+        if (L->fn_model[i] == SS_NONE)
+            return nomem(L, "functions");
+    }
+    if (VEC_RESERVE(L->loc_frames, L->lines.n + L->locs.n))
+        return nomem(L, "locations");
+    for (size_t i = 0; i < L->locs.n; i++) {
+        struct pp_loc *lo = &L->locs.v[i];
+        if (lo->id == 0)
+            return bad(L, lo->off, "location with the reserved id 0");
+        if (idmap_put(&L->loc_map, lo->id, (uint32_t)i))
+            return bad(L, lo->off, "two locations with id %" PRIu64, lo->id);
+        uint32_t first = (uint32_t)L->loc_frames.n;
+        for (uint32_t k = 0; k < lo->n; k++) {
+            const struct pp_line *ln = &L->lines.v[lo->first + k];
+            uint32_t fi = idmap_get(&L->fn_map, ln->function_id);
+            if (fi == SS_NONE)
+                return bad(L, lo->off,
+                           "location id %" PRIu64 ": line %u refers to function id %" PRIu64
+                           ", which does not exist",
+                           lo->id, k + 1, ln->function_id);
+            ss_id fn = L->fn_model[fi];
+            const struct pp_func *pf = &L->funcs.v[fi];
+            if (!L->strs.v[pf->name].len && !L->strs.v[pf->system_name].len) {
+                fn = unnamed_function(L, lo, pf);
+                if (fn == SS_NONE)
+                    return nomem(L, "functions");
+            }
+            uint32_t line = ln->line > 0 && ln->line <= UINT32_MAX ? (uint32_t)ln->line : 0;
+            ss_id loc = ss_model_location(L->m, fn, L->m->functions.v[fn].filename, line);
+            if (loc == SS_NONE)
+                return nomem(L, "locations");
+            L->loc_frames.v[L->loc_frames.n++] = loc;
+        }
+        if (lo->n == 0) {
+            /* Not symbolised: the address is all there is. */
+            char buf[32];
+            int n = snprintf(buf, sizeof buf, "0x%" PRIx64, lo->address);
+            ss_id name = ss_model_intern(L->m, buf, (size_t)n);
+            ss_id fn = name == SS_NONE ? SS_NONE : ss_model_function(L->m, name, name, SS_NONE, 0);
+            ss_id loc = fn == SS_NONE ? SS_NONE : ss_model_location(L->m, fn, SS_NONE, 0);
+            if (loc == SS_NONE)
+                return nomem(L, "locations");
+            L->loc_frames.v[L->loc_frames.n++] = loc;
+        }
+        lo->first = first;
+        lo->n = (uint32_t)L->loc_frames.n - first;
+    }
+    return 0;
+}
+
+/* How the count column (value type 0) is made. */
+struct count_rule {
+    int src;        /* sample type index it comes from, -1: every sample counts 1 */
+    int64_t divide; /* > 1: the value divided by the period */
+};
+
+static struct count_rule choose_count(const struct loader *L)
+{
+    struct count_rule r = {-1, 1};
+    size_t n = L->vt_type.n;
+    for (size_t i = 0; i < n && r.src < 0; i++)
+        if (str_eq(L, L->vt_type.v[i], "samples"))
+            r.src = (int)i;
+    for (size_t i = 0; i < n && r.src < 0; i++)
+        if (str_eq(L, L->vt_unit.v[i], "count"))
+            r.src = (int)i;
+    for (size_t i = 0; i < n && r.src < 0 && L->period > 0; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit &&
+            L->period_type != 0) {
+            r.src = (int)i;
+            r.divide = L->period;
+        }
+    return r;
+}
+
+static int add_meta(struct loader *L, ss_id src, const char *key, const char *val, size_t vlen)
+{
+    struct ss_meta me = {src, ss_model_intern_cstr(L->m, key), ss_model_intern(L->m, val, vlen)};
+    if (me.key == SS_NONE || me.value == SS_NONE || VEC_PUSH(L->m->meta, me))
+        return nomem(L, "meta");
+    return 0;
+}
+
+static int add_meta_int(struct loader *L, ss_id src, const char *key, int64_t v)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%" PRId64, v);
+    return add_meta(L, src, key, buf, (size_t)n);
+}
+
+static int add_meta_str(struct loader *L, ss_id src, const char *key, int64_t idx)
+{
+    return add_meta(L, src, key, str_at(L, idx), L->strs.v[idx].len);
+}
+
+static int add_metas(struct loader *L, ss_id src)
+{
+    int rc = 0;
+    for (size_t i = 0; i < L->comments.n && !rc; i++)
+        rc = add_meta_str(L, src, "comment", L->comments.v[i]);
+    if (!rc && L->period_type) {
+        char buf[600];
+        int n = snprintf(buf, sizeof buf, "%.*s/%.*s", (int)(L->strs.v[L->period_type].len & 255),
+                         str_at(L, L->period_type), (int)(L->strs.v[L->period_unit].len & 255),
+                         str_at(L, L->period_unit));
+        rc = add_meta(L, src, "period_type", buf, (size_t)n);
+    }
+    if (!rc && L->period)
+        rc = add_meta_int(L, src, "period", L->period);
+    if (!rc && L->time_nanos)
+        rc = add_meta_int(L, src, "time_nanos", L->time_nanos);
+    if (!rc && L->duration_nanos)
+        rc = add_meta_int(L, src, "duration_nanos", L->duration_nanos);
+    if (!rc && L->drop_frames)
+        rc = add_meta_str(L, src, "drop_frames", L->drop_frames);
+    if (!rc && L->keep_frames)
+        rc = add_meta_str(L, src, "keep_frames", L->keep_frames);
+    if (!rc && L->default_type)
+        rc = add_meta_str(L, src, "default_sample_type", L->default_type);
+    return rc;
+}
+
+/* Pass 2: the samples, in file order. */
+static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
+                    uint64_t *n_labeled, uint64_t *n_mismatch)
+{
+    size_t nvt = L->vt_type.n, nmodel = L->m->value_types.n, pos = 0, index = 0;
+    int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
+    int time_col = -1;
+    for (size_t i = 0; check_time && i < nvt; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit)
+            time_col = (int)i;
+    while (pos < L->len) {
+        struct field f;
+        const char *why;
+        if (next_field(L->buf, L->len, &pos, &f, &why))
+            return bad(L, f.off, "%s", why); /* cannot happen: pass one read it */
+        if (f.num != 2 || f.wt != WT_LEN)
+            continue;
+        index++;
+        Perftools__Profiles__Sample *s = UNPACK(L, sample, &f);
+        if (!s)
+            return unpack_failed(L, &f);
+        if (s->n_value != nvt)
+            return bad(L, f.off, "sample %zu has %zu values, but the profile has %zu sample types",
+                       index, s->n_value, nvt);
+        if (s->n_label)
+            (*n_labeled)++;
+        L->frames.n = 0;
+        for (size_t k = 0; k < s->n_location_id; k++) {
+            uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
+            if (li == SS_NONE)
+                return bad(L, f.off, "sample %zu: location id %" PRIu64 " does not exist", index,
+                           s->location_id[k]);
+            const struct pp_loc *lo = &L->locs.v[li];
+            if (L->frames.n + lo->n > PP_MAX_FRAMES)
+                return bad(L, f.off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES);
+            if (VEC_RESERVE(L->frames, L->frames.n + lo->n))
+                return nomem(L, "frames");
+            memcpy(L->frames.v + L->frames.n, L->loc_frames.v + lo->first, lo->n * sizeof(ss_id));
+            L->frames.n += lo->n;
+        }
+        ss_id stack = ss_model_stack(L->m, L->frames.v, L->frames.n, SS_NONE);
+        if (stack == SS_NONE)
+            return nomem(L, "stacks");
+        for (size_t t = 1; t < nmodel; t++)
+            L->vals[t] = 0;
+        for (size_t k = 0; k < nvt; k++)
+            if (vt_model[k] != SS_NONE)
+                L->vals[vt_model[k]] = s->value[k];
+        int64_t c = cr.src < 0 ? 1 : s->value[cr.src];
+        if (cr.divide > 1)
+            c = (c + cr.divide / 2) / cr.divide;
+        if (c < 0)
+            return bad(L, f.off, "sample %zu has a negative count (%" PRId64
+                                 "): difference profiles are not supported",
+                       index, c);
+        L->vals[0] = c;
+        /* stackscope writes 0 for samples with no frames (as R, no time). */
+        if (time_col >= 0 && s->value[time_col] != c * L->period &&
+            !(s->n_location_id == 0 && s->value[time_col] == 0))
+            (*n_mismatch)++;
+        if (ss_model_add_sample(L->m, stack, L->vals))
+            return nomem(L, "samples");
+    }
+    return 0;
+}
+
+static int load(struct loader *L)
+{
+    int rc = pass_one(L);
+    if (!rc)
+        rc = check_header(L);
+    if (rc)
+        return rc;
+    L->str_ids = malloc(L->strs.n * sizeof *L->str_ids);
+    if (!L->str_ids)
+        return nomem(L, "string table");
+    memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
+    rc = build_tables(L);
+    if (rc)
+        return rc;
+
+    /* Value types: each sample type, in order; the count column first. */
+    struct count_rule cr = choose_count(L);
+    size_t nvt = L->vt_type.n;
+    ss_id *vt_model = malloc((nvt ? nvt : 1) * sizeof *vt_model);
+    if (!vt_model)
+        return nomem(L, "sample types");
+    size_t dup = 0;
+    for (size_t i = 0; i < nvt; i++) {
+        char t[512], u[512];
+        snprintf(t, sizeof t, "%.*s", (int)L->strs.v[L->vt_type.v[i]].len, str_at(L, L->vt_type.v[i]));
+        snprintf(u, sizeof u, "%.*s", (int)L->strs.v[L->vt_unit.v[i]].len, str_at(L, L->vt_unit.v[i]));
+        vt_model[i] = ss_model_value_type(L->m, t, u);
+        if (vt_model[i] == SS_NONE) {
+            free(vt_model);
+            return nomem(L, "value types");
+        }
+        for (size_t k = 0; k < i; k++)
+            if (vt_model[k] == vt_model[i]) {
+                vt_model[i] = SS_NONE; /* the first of equal types wins */
+                dup++;
+                break;
+            }
+    }
+    /* The count column is value type 0; a "samples/count" type is it. */
+    for (size_t i = 0; i < nvt; i++)
+        if (vt_model[i] == SS_VT_COUNT && (int)i != cr.src)
+            vt_model[i] = SS_NONE;
+    L->vals = calloc(L->m->value_types.n, sizeof *L->vals);
+    if (!L->vals) {
+        free(vt_model);
+        return nomem(L, "values");
+    }
+
+    /* The source. */
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.type = ss_model_intern_cstr(L->m, "pprof");
+    src.uri = ss_model_intern_cstr(L->m, L->path);
+    src.session = 1;
+    src.timestamp = L->time_nanos / 1000000000;
+    double unit_us = L->period_type || L->period_unit ? time_unit_us(L, L->period_unit) : 0;
+    int timed = unit_us > 0 && L->period > 0;
+    src.interval_us = timed ? (double)L->period * unit_us : 1e6;
+    for (size_t i = 0; i < L->m->locations.n && !(src.flags & SS_SRC_LINE); i++)
+        if (L->m->locations.v[i].line)
+            src.flags |= SS_SRC_LINE;
+    static const char *const mem[4] = {"small_v", "big_v", "nodes", "dup_count"};
+    int nmem = 0;
+    for (int k = 0; k < 4; k++)
+        for (size_t i = 0; i < nvt; i++)
+            if (str_eq(L, L->vt_type.v[i], mem[k])) {
+                nmem++;
+                break;
+            }
+    if (nmem == 4)
+        src.flags |= SS_SRC_MEMORY;
+    ss_id sid = src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(L->m, &src);
+    if (sid == SS_NONE) {
+        free(vt_model);
+        return nomem(L, "sources");
+    }
+    rc = add_metas(L, sid);
+    uint64_t n_labeled = 0, n_mismatch = 0;
+    if (!rc)
+        rc = pass_two(L, vt_model, cr, &n_labeled, &n_mismatch);
+    free(vt_model);
+    if (rc)
+        return rc;
+
+    /* Warnings: what the model could not keep or had to guess. */
+    if (n_labeled)
+        ss_model_warn(L->m, "%s: %" PRIu64 " of %zu samples carry labels; labels are not kept",
+                      L->path, n_labeled, L->n_samples);
+    if (dup)
+        ss_model_warn(L->m, "%s: %zu sample types repeat an earlier one and are left out", L->path,
+                      dup);
+    if (L->n_samples && cr.src < 0)
+        ss_model_warn(L->m, "%s: no sample type counts samples ('samples' or unit 'count'): "
+                            "each sample counts 1",
+                      L->path);
+    if (L->n_samples && cr.divide > 1)
+        ss_model_warn(L->m, "%s: no sample type counts samples: counts are %.*s divided by the "
+                            "period",
+                      L->path, (int)(L->strs.v[L->vt_type.v[cr.src]].len & 255),
+                      str_at(L, L->vt_type.v[cr.src]));
+    if (L->n_samples && !timed) {
+        if (L->period_type || L->period_unit)
+            ss_model_warn(L->m, "%s: the period type '%.*s/%.*s' is not a time: each count is "
+                                "shown as 1 s",
+                          L->path, (int)(L->strs.v[L->period_type].len & 255),
+                          str_at(L, L->period_type), (int)(L->strs.v[L->period_unit].len & 255),
+                          str_at(L, L->period_unit));
+        else
+            ss_model_warn(L->m, "%s: no sampling period: each count is shown as 1 s", L->path);
+    }
+    if (n_mismatch)
+        ss_model_warn(L->m, "%s: %" PRIu64 " samples have a %.*s value other than count x period; "
+                            "times here are count x period",
+                      L->path, n_mismatch, (int)(L->strs.v[L->period_type].len & 255),
+                      str_at(L, L->period_type));
+    return 0;
+}
+
+/* ---- decompression ------------------------------------------------------- */
+
+/* Inflate gzip data (one or more members) into a new buffer of at most
+ * max_bytes.  Returns 0 and sets *out, *out_len (caller frees), or an error
+ * naming the byte offset in the compressed file. */
+static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const char *path,
+                  unsigned char **out, size_t *out_len, struct ss_error *err)
+{
+    size_t cap = 1 << 16;
+    if (len >= 18) {
+        /* ISIZE, the size mod 2^32 of the last member: a good first guess. */
+        const unsigned char *t = in + len - 4;
+        size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+        /* ... unless it is absurd for the file's size (damaged data). */
+        size_t plausible = len < SIZE_MAX / 1024 ? len * 1024 : SIZE_MAX;
+        if (isize >= cap && isize <= plausible)
+            cap = isize < max_bytes ? isize + 1 : max_bytes + 1;
+    }
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 15 + 16) != Z_OK) {
+        free(buf);
+        return ss_fail(err, SS_ENOMEM, "%s: out of memory (zlib)", path);
+    }
+    size_t n = 0;
+    int rc = 0;
+    z.next_in = (unsigned char *)in;
+    for (;;) {
+        size_t at = (size_t)(z.next_in - in);
+        z.avail_in = (uInt)(len - at > UINT32_MAX ? UINT32_MAX : len - at);
+        if (n == cap) {
+            if (cap > max_bytes) {
+                rc = ss_fail(err, SS_EINPUT,
+                             "%s: decompresses to more than %zu MiB, the limit (a damaged file "
+                             "or a gzip bomb?)",
+                             path, max_bytes >> 20);
+                break;
+            }
+            size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : cap * 2;
+            unsigned char *nb = realloc(buf, ncap);
+            if (!nb) {
+                rc = ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        z.next_out = buf + n;
+        z.avail_out = (uInt)(cap - n > UINT32_MAX ? UINT32_MAX : cap - n);
+        uInt room = z.avail_out;
+        int zr = inflate(&z, Z_NO_FLUSH);
+        n += room - z.avail_out;
+        at = (size_t)(z.next_in - in);
+        if (n > max_bytes) {
+            rc = ss_fail(err, SS_EINPUT,
+                         "%s: decompresses to more than %zu MiB, the limit (a damaged file or "
+                         "a gzip bomb?)",
+                         path, max_bytes >> 20);
+            break;
+        }
+        if (zr == Z_STREAM_END) {
+            if (at == len)
+                break;
+            if (len - at >= 2 && in[at] == 0x1f && in[at + 1] == 0x8b) {
+                inflateReset(&z); /* another gzip member follows */
+                continue;
+            }
+            rc = ss_fail(err, SS_EINPUT, "%s: byte %zu: data after the end of the gzip stream",
+                         path, at);
+            break;
+        }
+        if (zr == Z_OK || (zr == Z_BUF_ERROR && z.avail_out == 0))
+            continue; /* progress, or the output buffer is full */
+        if (zr == Z_BUF_ERROR && at == len) {
+            rc = ss_fail(err, SS_EINPUT,
+                         "%s: byte %zu: truncated gzip data (the file ends before the "
+                         "compressed stream does)",
+                         path, len);
+            break;
+        }
+        if (zr == Z_MEM_ERROR) {
+            rc = ss_fail(err, SS_ENOMEM, "%s: out of memory (zlib)", path);
+            break;
+        }
+        rc = ss_fail(err, SS_EINPUT, "%s: byte %zu: bad gzip data: %s", path, at,
+                     z.msg ? z.msg : "inflate failed");
+        break;
+    }
+    inflateEnd(&z);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    *out_len = n;
+    return 0;
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
+                      size_t max_bytes, const char *path, struct ss_error *err)
+{
+    if (len == 0)
+        return ss_fail(err, SS_EINPUT, "%s: empty file", path);
+    unsigned char *raw = NULL;
+    size_t raw_len = len;
+    int gz = len >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+    if (gz) {
+        int rc = gunzip(data, len, max_bytes, path, &raw, &raw_len, err);
+        if (rc)
+            return rc;
+        if (raw_len == 0) {
+            free(raw);
+            return ss_fail(err, SS_EINPUT, "%s: the gzip data decompresses to nothing", path);
+        }
+    } else if (len > max_bytes) {
+        return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit", path, max_bytes >> 20);
+    }
+    struct loader L;
+    memset(&L, 0, sizeof L);
+    L.m = m;
+    L.path = path;
+    L.err = err;
+    L.buf = gz ? raw : data;
+    L.len = raw_len;
+    L.gz = gz;
+    L.alloc.alloc = arena_alloc;
+    L.alloc.free = arena_free_one;
+    L.alloc.allocator_data = &L.arena;
+    int rc = load(&L);
+    arena_free(&L.arena);
+    VEC_FREE(L.strs);
+    free(L.str_ids);
+    VEC_FREE(L.funcs);
+    VEC_FREE(L.locs);
+    VEC_FREE(L.lines);
+    VEC_FREE(L.vt_type);
+    VEC_FREE(L.vt_unit);
+    VEC_FREE(L.comments);
+    VEC_FREE(L.maps);
+    idmap_free(&L.fn_map);
+    idmap_free(&L.loc_map);
+    idmap_free(&L.map_map);
+    free(L.fn_model);
+    VEC_FREE(L.loc_frames);
+    VEC_FREE(L.frames);
+    free(L.vals);
+    free(raw);
+    return rc;
+}
+
+int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path,
+                  struct ss_error *err)
+{
+    if (r->mapped) {
+        /* A regular file: map all of it. */
+        if (r->fsize == 0)
+            return ss_fail(err, SS_EINPUT, "%s: empty file", path);
+        if (r->fsize > SS_PPROF_MAX_BYTES)
+            return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit", path,
+                           SS_PPROF_MAX_BYTES >> 20);
+        void *p = mmap(NULL, (size_t)r->fsize, PROT_READ, MAP_PRIVATE, r->fd, 0);
+        if (p == MAP_FAILED)
+            return ss_fail(err, SS_EINPUT, "%s: cannot map the file: %s", path, strerror(errno));
+        int rc = ss_load_pprof_mem(m, p, (size_t)r->fsize, SS_PPROF_MAX_BYTES, path, err);
+        munmap(p, (size_t)r->fsize);
+        return rc;
+    }
+    /* A pipe: what the reader has buffered, then the rest. */
+    const char *peek;
+    long have = ss_reader_peek(r, &peek, 1, err);
+    if (have < 0)
+        return err->code;
+    size_t n = r->end - r->start, cap = n + (1u << 20);
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return ss_fail(err, SS_ENOMEM, "%s: out of memory (reading the file)", path);
+    memcpy(buf, r->buf + r->start, n);
+    for (;;) {
+        if (n == cap) {
+            if (cap > SS_PPROF_MAX_BYTES) {
+                free(buf);
+                return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit", path,
+                               SS_PPROF_MAX_BYTES >> 20);
+            }
+            unsigned char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return ss_fail(err, SS_ENOMEM, "%s: out of memory (reading the file)", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t k = read(r->fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            free(buf);
+            return ss_fail(err, SS_EINPUT, "%s: read error at byte %zu: %s", path, n, strerror(e));
+        }
+        if (k == 0)
+            break;
+        n += (size_t)k;
+    }
+    int rc = ss_load_pprof_mem(m, buf, n, SS_PPROF_MAX_BYTES, path, err);
+    free(buf);
+    return rc;
+}

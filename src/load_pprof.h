@@ -1,0 +1,59 @@
+/* load_pprof.h - reader of pprof profiles (profile.proto, DESIGN section 3).
+ *
+ * Reads the gzip-compressed or raw protobuf files that Go's pprof, Go's
+ * runtime/pprof, RProtoBuf, the R `profile` package and stackscope write.
+ * One file becomes one source of type "pprof":
+ *
+ * - Every sample type becomes a value type.  The count column (value type
+ *   0, what statistics count) is the sample type named "samples"; failing
+ *   that the first type whose unit is "count" (contentions, alloc_objects);
+ *   failing that a type equal to the period type, divided by the period;
+ *   failing all of these every pprof sample counts 1.
+ * - The interval is the period when period_type has a time unit
+ *   (nanoseconds ... hours); otherwise 1 s, with a warning, so that "times"
+ *   are counts.  time_nanos gives the timestamp.
+ * - Each Location expands to its Line entries, innermost first (inlined
+ *   calls become frames); a Location without lines becomes a frame named by
+ *   its address ("0x4a3f10").
+ * - Samples keep file order, one model sample per pprof sample (a pprof
+ *   sample with count 5 stays one sample with count 5).
+ * - Comments, duration, drop_frames, keep_frames, default_sample_type,
+ *   period_type, period and time_nanos become meta entries of the source.
+ * - Labels are not kept: a warning says how many samples carried them.
+ *
+ * Everything read from the file is checked (ids, string indexes, lengths)
+ * before use; bad input is an SS_EINPUT error naming the file and the byte
+ * offset (in the decompressed data for protobuf errors).
+ */
+#ifndef SS_LOAD_PPROF_H
+#define SS_LOAD_PPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "reader.h"
+
+/* Largest decompressed profile accepted (a guard against gzip bombs). */
+#define SS_PPROF_MAX_BYTES ((size_t)1 << 30)
+
+/* Does the start of a file (the first `n` bytes at `p`, the whole file
+ * when shorter than the caller's peek) look like a pprof profile?  True
+ * for the gzip magic (1f 8b) and for raw protobuf that starts with a
+ * Profile field and contains binary bytes; text formats (Rprof, folded
+ * stacks, SamplingProf) never match. */
+int ss_pprof_sniff(const unsigned char *p, size_t n);
+
+/* Load a pprof profile from an open reader (positioned at the start of the
+ * file) into m as one source.  `path` names the file in messages.  Returns
+ * 0 or an error code. */
+int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path,
+                  struct ss_error *err);
+
+/* Load a pprof profile held in memory (gzip-compressed or raw), with
+ * `max_bytes` as the limit on the decompressed size.  For ss_load_pprof
+ * and the unit tests. */
+int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
+                      size_t max_bytes, const char *path, struct ss_error *err);
+
+#endif

@@ -1,0 +1,606 @@
+/* write_pprof.c - pprof writer: a gzip-compressed profile.proto (DESIGN 6).
+ *
+ * What goes where:
+ * - Sample types: samples/count (the count column); cpu/nanoseconds, which
+ *   is count x the sample's own source interval for Rprof (and other
+ *   non-pprof) samples, 0 for samples with no frames (R leaves those out of
+ *   the sampling time), and the model's own cpu/nanoseconds column for
+ *   samples read from pprof; alloc/bytes when the model has Rprof memory
+ *   columns (R's memory="both" bytes: 8 x d(small_v) + 8 x d(big_v) +
+ *   d(nodes) against the previous sample of the session, negative
+ *   differences 0); then every other value type of the model (the raw Rprof
+ *   columns small_v, big_v, nodes, dup_count, or a pprof file's own types).
+ *   default_sample_type is cpu when there is a cpu column.
+ * - One pprof sample per model sample, in timeline order (never merged), so
+ *   the sample sequence survives; Go's pprof merges equal stacks itself.
+ *   Samples with no frames are written without locations.
+ * - A Function per distinct (function, source file) pair, with the file
+ *   name, start line and, as system_name, the model's system name only when
+ *   it differs from the name.  Go's pprof "demangles" functions whose
+ *   system_name equals their name, and its heuristics for C++ names cut
+ *   "<GC>" and "<Anonymous>" down to nothing (shown as "<unknown>"); an
+ *   empty system_name makes it leave names alone.
+ * - A Location per model location, with its line number; one Mapping with
+ *   has_functions, has_filenames and has_line_numbers set, so that pprof
+ *   does not try to symbolise addresses.  A position after the outermost
+ *   frame (Rprof's trailing F#L token) has no function and is not written.
+ * - period_type/period: cpu/nanoseconds and the interval of the first source
+ *   with samples (a pprof source's own period type and period); time_nanos,
+ *   duration_nanos, comments, drop_frames and keep_frames from the sources.
+ *
+ * The samples are packed one at a time (protobuf-c, a scratch buffer) and
+ * streamed through zlib; the rest of the Profile message follows them as
+ * one packed message (protobuf fields may come in any order).
+ */
+#include "write.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "hash.h"
+#include "load_rprof.h"
+#include "profile.pb-c.h"
+
+#define PPROF_GZIP_LEVEL 1 /* fast; profiles repeat themselves and compress well anyway */
+
+/* ---- gzip output ---------------------------------------------------------- */
+
+struct gz {
+    z_stream z;
+    FILE *f;
+    unsigned char out[1 << 16];
+    int failed;
+};
+
+static int gz_init(struct gz *g, FILE *f)
+{
+    memset(&g->z, 0, sizeof g->z);
+    g->f = f;
+    g->failed = 0;
+    return deflateInit2(&g->z, PPROF_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) ==
+                   Z_OK
+               ? 0
+               : -1;
+}
+
+static void gz_run(struct gz *g, int flush)
+{
+    do {
+        g->z.next_out = g->out;
+        g->z.avail_out = sizeof g->out;
+        int zr = deflate(&g->z, flush);
+        if (zr == Z_STREAM_ERROR) {
+            g->failed = 1;
+            return;
+        }
+        size_t n = sizeof g->out - g->z.avail_out;
+        if (n && fwrite(g->out, 1, n, g->f) != n) {
+            g->failed = 1;
+            return;
+        }
+    } while (g->z.avail_out == 0 || (flush == Z_FINISH && g->z.avail_in));
+}
+
+static void gz_write(struct gz *g, const void *p, size_t n)
+{
+    g->z.next_in = (unsigned char *)p;
+    g->z.avail_in = (uInt)n;
+    while (g->z.avail_in && !g->failed)
+        gz_run(g, Z_NO_FLUSH);
+}
+
+static int gz_finish(struct gz *g)
+{
+    g->z.next_in = NULL;
+    g->z.avail_in = 0;
+    if (!g->failed)
+        gz_run(g, Z_FINISH);
+    deflateEnd(&g->z);
+    return g->failed ? -1 : 0;
+}
+
+/* ---- the writer ----------------------------------------------------------- */
+
+enum vt_kind { VT_COUNT, VT_CPU, VT_ALLOC, VT_MODEL };
+
+struct out_vt {
+    enum vt_kind kind;
+    ss_id model; /* VT_MODEL: the model's value type */
+    uint32_t type, unit; /* output string indexes */
+};
+
+struct writer {
+    const struct ss_model *m;
+    const char *path;
+    struct ss_error *err;
+    struct ss_strtab ot;  /* output string table; id = index */
+    uint32_t *str_out;    /* model string id -> output index, UINT32_MAX unset */
+    int oom;
+
+    VEC(struct out_vt) vts;
+    ss_id cpu_col;        /* model column cpu/nanoseconds, or SS_NONE */
+    struct ss_rprof_vt rvt;
+    int have_rvt;
+
+    uint32_t *loc_out;    /* model location -> output location id (0: not written) */
+    VEC(uint32_t) fn_of_loc; /* per output location (0-based): output function id */
+    VEC(ss_id) out_loc_model; /* per output location: the model location */
+    VEC(ss_id) fn_model;  /* per output function (0-based): model function */
+    VEC(ss_id) fn_file;   /* per output function: file string (model id) or SS_NONE */
+
+    uint8_t *pack;        /* scratch for one packed sample */
+    size_t pack_cap;
+    uint64_t *ids;        /* scratch: location ids of one sample */
+    size_t ids_cap;
+};
+
+static uint32_t out_str(struct writer *w, const char *s, size_t len)
+{
+    uint32_t id = ss_strtab_intern(&w->ot, s, len);
+    if (id == SS_NONE)
+        w->oom = 1;
+    return id == SS_NONE ? 0 : id;
+}
+
+static uint32_t out_cstr(struct writer *w, const char *s)
+{
+    return out_str(w, s, strlen(s));
+}
+
+/* Output index of model string id (SS_NONE -> 0, the empty string). */
+static uint32_t out_mstr(struct writer *w, ss_id id)
+{
+    if (id == SS_NONE)
+        return 0;
+    if (w->str_out[id] == UINT32_MAX)
+        w->str_out[id] = out_str(w, ss_str(w->m, id), ss_strtab_len(&w->m->strs, id));
+    return w->str_out[id];
+}
+
+static int is_pprof_source(const struct ss_model *m, ss_id s)
+{
+    return !strcmp(ss_str(m, m->sources.v[s].type), "pprof");
+}
+
+/* The value of meta `key` of source s, or NULL. */
+static const char *source_meta(const struct ss_model *m, ss_id s, const char *key)
+{
+    for (size_t i = 0; i < m->meta.n; i++)
+        if (m->meta.v[i].source == s && !strcmp(ss_str(m, m->meta.v[i].key), key))
+            return ss_str(m, m->meta.v[i].value);
+    return NULL;
+}
+
+static ss_id find_vt(const struct ss_model *m, const char *type, const char *unit)
+{
+    for (size_t t = 0; t < m->value_types.n; t++)
+        if (!strcmp(ss_str(m, m->value_types.v[t].type), type) &&
+            !strcmp(ss_str(m, m->value_types.v[t].unit), unit))
+            return (ss_id)t;
+    return SS_NONE;
+}
+
+static int push_vt(struct writer *w, enum vt_kind kind, ss_id model, const char *type,
+                   const char *unit)
+{
+    struct out_vt v = {kind, model, out_cstr(w, type), out_cstr(w, unit)};
+    if (VEC_PUSH(w->vts, v))
+        w->oom = 1;
+    return w->oom ? -1 : 0;
+}
+
+/* Choose the sample types (see the top of the file). */
+static int plan_value_types(struct writer *w)
+{
+    const struct ss_model *m = w->m;
+    w->cpu_col = find_vt(m, "cpu", "nanoseconds");
+    int any_other = 0;
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (!is_pprof_source(m, (ss_id)s))
+            any_other = 1;
+    w->have_rvt = ss_rprof_value_types(m, &w->rvt) == 0;
+    ss_id alloc_col = w->have_rvt ? find_vt(m, "alloc", "bytes") : SS_NONE;
+    if (push_vt(w, VT_COUNT, SS_NONE, "samples", "count"))
+        return -1;
+    if ((any_other || w->cpu_col != SS_NONE) && push_vt(w, VT_CPU, w->cpu_col, "cpu", "nanoseconds"))
+        return -1;
+    if (w->have_rvt && push_vt(w, VT_ALLOC, SS_NONE, "alloc", "bytes"))
+        return -1;
+    for (size_t t = 1; t < m->value_types.n; t++) {
+        if ((ss_id)t == w->cpu_col || (ss_id)t == alloc_col)
+            continue;
+        struct out_vt v = {VT_MODEL, (ss_id)t, out_mstr(w, m->value_types.v[t].type),
+                           out_mstr(w, m->value_types.v[t].unit)};
+        if (VEC_PUSH(w->vts, v))
+            return -1;
+    }
+    return w->oom ? -1 : 0;
+}
+
+/* Functions and locations: only those the samples use. */
+static int plan_locations(struct writer *w)
+{
+    const struct ss_model *m = w->m;
+    size_t ns = ss_model_nstacks(m), nl = m->locations.n;
+    unsigned char *used = calloc(ns ? ns : 1, 1);
+    w->loc_out = calloc(nl ? nl : 1, sizeof *w->loc_out);
+    if (!used || !w->loc_out) {
+        free(used);
+        return -1;
+    }
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        used[m->sample_stack.v[i]] = 1;
+    /* (function, file) -> output function, through an open-addressing table. */
+    size_t nslots = 1024;
+    while (nslots < nl * 2 + 2)
+        nslots *= 2;
+    uint32_t *slots = malloc(nslots * sizeof *slots);
+    int rc = slots ? 0 : -1;
+    if (slots)
+        memset(slots, 0xff, nslots * sizeof *slots);
+    for (size_t s = 0; s < ns && !rc; s++) {
+        if (!used[s])
+            continue;
+        const ss_id *fr = ss_stack_frames(m, (ss_id)s);
+        for (size_t k = 0; k < ss_stack_depth(m, (ss_id)s) && !rc; k++) {
+            ss_id l = fr[k];
+            if (w->loc_out[l])
+                continue;
+            const struct ss_location *loc = &m->locations.v[l];
+            if (loc->function == SS_NONE)
+                continue;
+            ss_id file = loc->file != SS_NONE ? loc->file : m->functions.v[loc->function].filename;
+            uint64_t hv = ss_mix64((uint64_t)loc->function << 32 | file);
+            size_t i = (size_t)hv & (nslots - 1);
+            while (slots[i] != UINT32_MAX &&
+                   !(w->fn_model.v[slots[i]] == loc->function && w->fn_file.v[slots[i]] == file))
+                i = (i + 1) & (nslots - 1);
+            if (slots[i] == UINT32_MAX) {
+                if (VEC_PUSH(w->fn_model, loc->function) || VEC_PUSH(w->fn_file, file)) {
+                    rc = -1;
+                    break;
+                }
+                slots[i] = (uint32_t)(w->fn_model.n - 1);
+            }
+            if (VEC_PUSH(w->fn_of_loc, slots[i] + 1) || VEC_PUSH(w->out_loc_model, l)) {
+                rc = -1;
+                break;
+            }
+            w->loc_out[l] = (uint32_t)w->fn_of_loc.n;
+        }
+    }
+    free(slots);
+    free(used);
+    return rc;
+}
+
+/* Bytes allocated per sample (R's memory="both"), for the alloc column. */
+static int64_t alloc_bytes(const struct writer *w, const struct ss_source *src, size_t i)
+{
+    if (!(src->flags & SS_SRC_MEMORY) || i == src->first_sample)
+        return 0;
+    const int64_t *sm = w->m->values.v[w->rvt.small_v], *bg = w->m->values.v[w->rvt.big_v],
+                  *nd = w->m->values.v[w->rvt.nodes];
+    int64_t ds = sm ? sm[i] - sm[i - 1] : 0, db = bg ? bg[i] - bg[i - 1] : 0,
+            dn = nd ? nd[i] - nd[i - 1] : 0;
+    return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
+}
+
+static void put_varint(uint8_t *buf, size_t *n, uint64_t v)
+{
+    while (v >= 0x80) {
+        buf[(*n)++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    buf[(*n)++] = (uint8_t)v;
+}
+
+/* Stream every sample as a Profile.sample field. */
+static int write_samples(struct writer *w, struct gz *g)
+{
+    const struct ss_model *m = w->m;
+    size_t nvt = w->vts.n;
+    int64_t *vals = malloc(nvt * sizeof *vals);
+    if (!vals)
+        return -1;
+    int rc = 0;
+    for (size_t s = 0; s < m->sources.n && !rc; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        int pprof_src = is_pprof_source(m, (ss_id)s);
+        double ns_per_count = src->interval_us * 1000.0;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            ss_id st = m->sample_stack.v[i];
+            size_t depth = ss_stack_depth(m, st);
+            const ss_id *fr = ss_stack_frames(m, st);
+            if (depth > w->ids_cap) {
+                uint64_t *ni = realloc(w->ids, depth * sizeof *ni);
+                if (!ni) {
+                    rc = -1;
+                    break;
+                }
+                w->ids = ni;
+                w->ids_cap = depth;
+            }
+            size_t nids = 0;
+            for (size_t k = 0; k < depth; k++)
+                if (w->loc_out[fr[k]])
+                    w->ids[nids++] = w->loc_out[fr[k]];
+            int64_t count = ss_sample_count(m, i);
+            for (size_t t = 0; t < nvt; t++) {
+                const struct out_vt *v = &w->vts.v[t];
+                const int64_t *col;
+                switch (v->kind) {
+                case VT_COUNT:
+                    vals[t] = count;
+                    break;
+                case VT_CPU:
+                    if (pprof_src) {
+                        col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
+                        vals[t] = col ? col[i] : 0;
+                    } else {
+                        vals[t] = nids ? (int64_t)llround((double)count * ns_per_count) : 0;
+                    }
+                    break;
+                case VT_ALLOC:
+                    vals[t] = alloc_bytes(w, src, i);
+                    break;
+                case VT_MODEL:
+                    col = m->values.v[v->model];
+                    vals[t] = col ? col[i] : 0;
+                    break;
+                }
+            }
+            Perftools__Profiles__Sample smp = PERFTOOLS__PROFILES__SAMPLE__INIT;
+            smp.n_location_id = nids;
+            smp.location_id = w->ids;
+            smp.n_value = nvt;
+            smp.value = vals;
+            size_t len = perftools__profiles__sample__get_packed_size(&smp);
+            if (len + 16 > w->pack_cap) {
+                size_t cap = (len + 16) * 2;
+                uint8_t *np = realloc(w->pack, cap);
+                if (!np) {
+                    rc = -1;
+                    break;
+                }
+                w->pack = np;
+                w->pack_cap = cap;
+            }
+            size_t hdr = 0;
+            w->pack[hdr++] = 2 << 3 | 2; /* field 2 (sample), length-delimited */
+            put_varint(w->pack, &hdr, len);
+            perftools__profiles__sample__pack(&smp, w->pack + hdr);
+            gz_write(g, w->pack, hdr + len);
+            if (g->failed)
+                break;
+        }
+    }
+    free(vals);
+    return rc;
+}
+
+/* Split "type/unit" at its last '/' into output strings. */
+static void split_type(struct writer *w, const char *s, uint32_t *type, uint32_t *unit)
+{
+    const char *slash = strrchr(s, '/');
+    if (!slash) {
+        *type = out_cstr(w, s);
+        *unit = 0;
+        return;
+    }
+    *type = out_str(w, s, (size_t)(slash - s));
+    *unit = out_cstr(w, slash + 1);
+}
+
+/* Everything but the samples, packed as one Profile message. */
+static int write_rest(struct writer *w, struct gz *g)
+{
+    const struct ss_model *m = w->m;
+    Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
+    size_t nvt = w->vts.n, nfn = w->fn_model.n, nloc = w->fn_of_loc.n;
+    Perftools__Profiles__ValueType *vt = calloc(nvt + 1, sizeof *vt);
+    Perftools__Profiles__ValueType **vtp = calloc(nvt + 1, sizeof *vtp);
+    Perftools__Profiles__Function *fn = calloc(nfn + 1, sizeof *fn);
+    Perftools__Profiles__Function **fnp = calloc(nfn + 1, sizeof *fnp);
+    Perftools__Profiles__Location *lo = calloc(nloc + 1, sizeof *lo);
+    Perftools__Profiles__Location **lop = calloc(nloc + 1, sizeof *lop);
+    Perftools__Profiles__Line *ln = calloc(nloc + 1, sizeof *ln);
+    Perftools__Profiles__Line **lnp = calloc(nloc + 1, sizeof *lnp);
+    int64_t *comments = calloc(m->meta.n + m->sources.n + 1, sizeof *comments);
+    char **strings = NULL;
+    uint8_t *buf = NULL;
+    int rc = -1;
+    if (!vt || !vtp || !fn || !fnp || !lo || !lop || !ln || !lnp || !comments)
+        goto out;
+
+    Perftools__Profiles__Mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
+    Perftools__Profiles__Mapping *mapp = &map;
+    map.id = 1;
+    map.has_functions = map.has_filenames = map.has_line_numbers = 1;
+    p.n_mapping = 1;
+    p.mapping = &mapp;
+
+    for (size_t i = 0; i < nvt; i++) {
+        perftools__profiles__value_type__init(&vt[i]);
+        vt[i].type = w->vts.v[i].type;
+        vt[i].unit = w->vts.v[i].unit;
+        vtp[i] = &vt[i];
+    }
+    p.n_sample_type = nvt;
+    p.sample_type = vtp;
+
+    for (size_t i = 0; i < nfn; i++) {
+        const struct ss_function *f = &m->functions.v[w->fn_model.v[i]];
+        perftools__profiles__function__init(&fn[i]);
+        fn[i].id = i + 1;
+        fn[i].name = out_mstr(w, f->name);
+        fn[i].system_name = f->system_name != f->name ? out_mstr(w, f->system_name) : 0;
+        fn[i].filename = out_mstr(w, w->fn_file.v[i]);
+        fn[i].start_line = f->start_line;
+        fnp[i] = &fn[i];
+    }
+    p.n_function = nfn;
+    p.function = fnp;
+
+    for (size_t i = 0; i < nloc; i++) {
+        perftools__profiles__location__init(&lo[i]);
+        perftools__profiles__line__init(&ln[i]);
+        lo[i].id = i + 1;
+        lo[i].mapping_id = 1;
+        ln[i].function_id = w->fn_of_loc.v[i];
+        ln[i].line = m->locations.v[w->out_loc_model.v[i]].line;
+        lnp[i] = &ln[i];
+        lo[i].n_line = 1;
+        lo[i].line = &lnp[i];
+        lop[i] = &lo[i];
+    }
+    p.n_location = nloc;
+    p.location = lop;
+
+    /* Header fields: from the first source with samples (or the first). */
+    ss_id first = 0;
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (m->sources.v[s].n_samples) {
+            first = (ss_id)s;
+            break;
+        }
+    int have_src = m->sources.n > 0;
+    const char *pt = have_src ? source_meta(m, first, "period_type") : NULL;
+    const char *per = have_src ? source_meta(m, first, "period") : NULL;
+    Perftools__Profiles__ValueType period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+    if (have_src && is_pprof_source(m, first)) {
+        uint32_t ptype = 0, punit = 0;
+        if (pt)
+            split_type(w, pt, &ptype, &punit);
+        period_type.type = ptype;
+        period_type.unit = punit;
+        p.period = per ? strtoll(per, NULL, 10) : 0;
+    } else if (have_src) {
+        period_type.type = out_cstr(w, "cpu");
+        period_type.unit = out_cstr(w, "nanoseconds");
+        p.period = llround(m->sources.v[first].interval_us * 1000.0);
+    }
+    p.period_type = &period_type;
+    const char *tn = have_src ? source_meta(m, first, "time_nanos") : NULL;
+    p.time_nanos = tn ? strtoll(tn, NULL, 10)
+                      : have_src ? m->sources.v[first].timestamp * 1000000000 : 0;
+    double duration = 0;
+    size_t nc = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        if (is_pprof_source(m, (ss_id)s)) {
+            const char *d = source_meta(m, (ss_id)s, "duration_nanos");
+            duration += d ? strtod(d, NULL) : 0;
+            continue;
+        }
+        double count = 0;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
+            count += (double)ss_sample_count(m, i);
+        duration += count * src->interval_us * 1000.0;
+        char note[4200];
+        snprintf(note, sizeof note, "stackscope: from %s %.4000s, session %u, interval %g us",
+                 ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
+        comments[nc++] = out_cstr(w, note);
+    }
+    p.duration_nanos = (int64_t)llround(duration);
+    for (size_t i = 0; i < m->meta.n; i++)
+        if (!strcmp(ss_str(m, m->meta.v[i].key), "comment"))
+            comments[nc++] = out_mstr(w, m->meta.v[i].value);
+    p.n_comment = nc;
+    p.comment = comments;
+    const char *drop = have_src ? source_meta(m, first, "drop_frames") : NULL;
+    const char *keep = have_src ? source_meta(m, first, "keep_frames") : NULL;
+    p.drop_frames = drop ? out_cstr(w, drop) : 0;
+    p.keep_frames = keep ? out_cstr(w, keep) : 0;
+    const char *dflt = have_src ? source_meta(m, first, "default_sample_type") : NULL;
+    uint32_t dflt_id = dflt ? out_cstr(w, dflt) : 0;
+    for (size_t i = 0; i < nvt; i++)
+        if (w->vts.v[i].kind == VT_CPU && !dflt)
+            dflt_id = w->vts.v[i].type;
+    p.default_sample_type = 0;
+    for (size_t i = 0; i < nvt; i++)
+        if (w->vts.v[i].type == dflt_id && dflt_id)
+            p.default_sample_type = dflt_id;
+    if (w->oom)
+        goto out;
+
+    /* The string table, last: every string is in it now. */
+    size_t nstr = w->ot.n;
+    strings = malloc(nstr * sizeof *strings);
+    if (!strings)
+        goto out;
+    for (size_t i = 0; i < nstr; i++)
+        strings[i] = (char *)ss_strtab_get(&w->ot, (uint32_t)i);
+    p.n_string_table = nstr;
+    p.string_table = strings;
+
+    size_t len = perftools__profiles__profile__get_packed_size(&p);
+    buf = malloc(len ? len : 1);
+    if (!buf)
+        goto out;
+    perftools__profiles__profile__pack(&p, buf);
+    gz_write(g, buf, len);
+    rc = 0;
+out:
+    free(vt);
+    free(vtp);
+    free(fn);
+    free(fnp);
+    free(lo);
+    free(lop);
+    free(ln);
+    free(lnp);
+    free(comments);
+    free(strings);
+    free(buf);
+    return rc;
+}
+
+int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+{
+    struct writer w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.path = path;
+    w.err = err;
+    ss_strtab_init(&w.ot);
+    int rc = 0;
+    struct gz g;
+    w.str_out = malloc((m->strs.n ? m->strs.n : 1) * sizeof *w.str_out);
+    if (!w.str_out || out_str(&w, "", 0) != 0 || w.oom) {
+        rc = ss_nomem(err, "pprof output");
+        goto out;
+    }
+    memset(w.str_out, 0xff, m->strs.n * sizeof *w.str_out);
+    if (plan_value_types(&w) || plan_locations(&w)) {
+        rc = ss_nomem(err, "pprof output");
+        goto out;
+    }
+    if (gz_init(&g, f)) {
+        rc = ss_nomem(err, "zlib");
+        goto out;
+    }
+    int wr = write_samples(&w, &g);
+    if (!wr)
+        wr = write_rest(&w, &g);
+    int fin = gz_finish(&g);
+    if (wr)
+        rc = ss_nomem(err, "pprof output");
+    else if (fin)
+        rc = ss_fail(err, SS_EIO, "%s: write failed", path);
+out:
+    ss_strtab_free(&w.ot);
+    free(w.str_out);
+    VEC_FREE(w.vts);
+    free(w.loc_out);
+    VEC_FREE(w.fn_of_loc);
+    VEC_FREE(w.out_loc_model);
+    VEC_FREE(w.fn_model);
+    VEC_FREE(w.fn_file);
+    free(w.pack);
+    free(w.ids);
+    return rc;
+}

@@ -1,0 +1,698 @@
+/* check_pprof.c - the pprof reader and writer (src/load_pprof.c,
+ * src/write_pprof.c) on tiny profiles built here with the protobuf-c code
+ * generated from proto/profile.proto: what each field becomes in the model,
+ * the count and interval rules, inlined frames, unsymbolised locations,
+ * every validation error, the gzip limit, format sniffing, and a model
+ * written and read back.  Expected values are the hand-made inputs. */
+#include "check_suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "load.h"
+#include "load_pprof.h"
+#include "profile.pb-c.h"
+#include "write.h"
+
+typedef Perftools__Profiles__Profile Profile;
+typedef Perftools__Profiles__ValueType ValueType;
+typedef Perftools__Profiles__Sample Sample;
+typedef Perftools__Profiles__Location Location;
+typedef Perftools__Profiles__Line Line;
+typedef Perftools__Profiles__Function Function;
+typedef Perftools__Profiles__Label Label;
+
+/* ---- a small profile, built field by field ---------------------------- */
+
+/* Strings: the indexes below are the positions in this table. */
+static char str_buf[][16] = {
+    "",            /* 0 */
+    "samples",     /* 1 */
+    "count",       /* 2 */
+    "cpu",         /* 3 */
+    "nanoseconds", /* 4 */
+    "main",        /* 5 */
+    "foo",         /* 6 */
+    "bar",         /* 7 */
+    "a.go",        /* 8 */
+    "a comment",   /* 9 */
+    "_Z3barv",     /* 10 */
+    "thread",      /* 11 */
+    "worker",      /* 12 */
+    "contentions", /* 13 */
+    "delay",       /* 14 */
+};
+enum { NSTR = sizeof str_buf / sizeof *str_buf };
+static char *strings[NSTR];
+
+struct fx {
+    Profile p;
+    ValueType vt[2], period_type;
+    ValueType *vtp[2];
+    Function fn[3];
+    Function *fnp[3];
+    Line ln[4];
+    Line *lnp[4];
+    Location lo[3];
+    Location *lop[3];
+    Sample s[3];
+    Sample *sp[3];
+    uint64_t ids0[2], ids1[2];
+    int64_t v0[2], v1[2], v2[2];
+    int64_t comments[1];
+    Label label;
+    Label *labelp;
+};
+
+/* The base profile:
+ *   sample types samples/count, cpu/nanoseconds; period cpu/nanoseconds 10 ms
+ *   functions 1 main (a.go, start 3), 2 foo, 3 bar (system name _Z3barv)
+ *   location 10: foo:7 inlined into main:12; 20: bar:20; 30: no lines, 0x4a3f10
+ *   samples  [20 10] 5 50ms;  [30 10] 1 10ms;  [] 2 0
+ */
+static void fx_init(struct fx *x)
+{
+    memset(x, 0, sizeof *x);
+    perftools__profiles__profile__init(&x->p);
+    for (int i = 0; i < 2; i++) {
+        perftools__profiles__value_type__init(&x->vt[i]);
+        x->vtp[i] = &x->vt[i];
+    }
+    x->vt[0].type = 1, x->vt[0].unit = 2;
+    x->vt[1].type = 3, x->vt[1].unit = 4;
+    x->p.n_sample_type = 2;
+    x->p.sample_type = x->vtp;
+    perftools__profiles__value_type__init(&x->period_type);
+    x->period_type.type = 3, x->period_type.unit = 4;
+    x->p.period_type = &x->period_type;
+    x->p.period = 10000000;
+    x->p.time_nanos = 1700000000123456789LL;
+    x->p.duration_nanos = 80000000;
+    x->comments[0] = 9;
+    x->p.n_comment = 1;
+    x->p.comment = x->comments;
+
+    static const int64_t fnames[3] = {5, 6, 7};
+    for (int i = 0; i < 3; i++) {
+        perftools__profiles__function__init(&x->fn[i]);
+        x->fn[i].id = (uint64_t)i + 1;
+        x->fn[i].name = fnames[i];
+        x->fnp[i] = &x->fn[i];
+    }
+    x->fn[0].filename = 8;
+    x->fn[0].start_line = 3;
+    x->fn[2].system_name = 10;
+    x->p.n_function = 3;
+    x->p.function = x->fnp;
+
+    static const uint64_t lfn[4] = {2, 1, 3, 0};
+    static const int64_t lline[4] = {7, 12, 20, 0};
+    for (int i = 0; i < 4; i++) {
+        perftools__profiles__line__init(&x->ln[i]);
+        x->ln[i].function_id = lfn[i];
+        x->ln[i].line = lline[i];
+        x->lnp[i] = &x->ln[i];
+    }
+    for (int i = 0; i < 3; i++) {
+        perftools__profiles__location__init(&x->lo[i]);
+        x->lo[i].id = (uint64_t)(i + 1) * 10;
+        x->lop[i] = &x->lo[i];
+    }
+    x->lo[0].n_line = 2, x->lo[0].line = &x->lnp[0];
+    x->lo[1].n_line = 1, x->lo[1].line = &x->lnp[2];
+    x->lo[2].address = 0x4a3f10;
+    x->p.n_location = 3;
+    x->p.location = x->lop;
+
+    for (int i = 0; i < 3; i++) {
+        perftools__profiles__sample__init(&x->s[i]);
+        x->sp[i] = &x->s[i];
+        x->s[i].n_value = 2;
+    }
+    x->ids0[0] = 20, x->ids0[1] = 10;
+    x->ids1[0] = 30, x->ids1[1] = 10;
+    x->v0[0] = 5, x->v0[1] = 50000000;
+    x->v1[0] = 1, x->v1[1] = 10000000;
+    x->v2[0] = 2, x->v2[1] = 0;
+    x->s[0].n_location_id = 2, x->s[0].location_id = x->ids0, x->s[0].value = x->v0;
+    x->s[1].n_location_id = 2, x->s[1].location_id = x->ids1, x->s[1].value = x->v1;
+    x->s[2].value = x->v2;
+    x->p.n_sample = 3;
+    x->p.sample = x->sp;
+
+    for (int i = 0; i < NSTR; i++)
+        strings[i] = str_buf[i];
+    x->p.n_string_table = NSTR;
+    x->p.string_table = strings;
+}
+
+/* Pack the profile into a malloc'd buffer. */
+static uint8_t *fx_pack(const struct fx *x, size_t *len)
+{
+    *len = perftools__profiles__profile__get_packed_size(&x->p);
+    uint8_t *b = malloc(*len ? *len : 1);
+    ck_assert_ptr_nonnull(b);
+    perftools__profiles__profile__pack(&x->p, b);
+    return b;
+}
+
+/* gzip `len` bytes (a single member) into a malloc'd buffer. */
+static uint8_t *fx_gzip(const uint8_t *in, size_t len, size_t *out_len)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    ck_assert_int_eq(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t cap = deflateBound(&z, (uLong)len) + 64;
+    uint8_t *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    z.next_in = (uint8_t *)in;
+    z.avail_in = (uInt)len;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *out_len = cap - z.avail_out;
+    deflateEnd(&z);
+    return out;
+}
+
+/* Load the fixture (raw, or gzip-compressed when gz) into a new model. */
+static int fx_load_pb(const struct fx *x, int gz, struct ss_model *m, struct ss_error *err)
+{
+    size_t len, zlen;
+    uint8_t *raw = fx_pack(x, &len), *data = raw;
+    if (gz)
+        data = fx_gzip(raw, len, &zlen);
+    ck_assert_int_eq(ss_model_init(m, err), 0);
+    ss_error_clear(err);
+    int rc = ss_load_pprof_mem(m, data, gz ? zlen : len, SS_PPROF_MAX_BYTES, "t.pb.gz", err);
+    if (gz)
+        free(data);
+    free(raw);
+    if (rc)
+        ss_model_free(m);
+    return rc;
+}
+
+static void fx_load_ok(const struct fx *x, int gz, struct ss_model *m)
+{
+    struct ss_error err;
+    int rc = fx_load_pb(x, gz, m, &err);
+    ck_assert_msg(rc == 0, "load failed: %s", err.msg);
+}
+
+/* The load must fail with SS_EINPUT and a message containing `want`. */
+static void fx_load_bad(const struct fx *x, const char *want)
+{
+    struct ss_model m;
+    struct ss_error err;
+    int rc = fx_load_pb(x, 1, &m, &err);
+    ck_assert_int_eq(rc, SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "t.pb.gz") != NULL, "no file name in: %s", err.msg);
+    ck_assert_msg(strstr(err.msg, want) != NULL, "expected '%s' in: %s", want, err.msg);
+}
+
+static const char *meta(const struct ss_model *m, const char *key)
+{
+    for (size_t i = 0; i < m->meta.n; i++)
+        if (!strcmp(ss_str(m, m->meta.v[i].key), key))
+            return ss_str(m, m->meta.v[i].value);
+    return NULL;
+}
+
+static ss_id vt_index(const struct ss_model *m, const char *type, const char *unit)
+{
+    for (size_t t = 0; t < m->value_types.n; t++)
+        if (!strcmp(ss_str(m, m->value_types.v[t].type), type) &&
+            !strcmp(ss_str(m, m->value_types.v[t].unit), unit))
+            return (ss_id)t;
+    return SS_NONE;
+}
+
+static int has_warning(const struct ss_model *m, const char *part)
+{
+    for (size_t i = 0; i < m->warnings.n; i++)
+        if (strstr(m->warnings.v[i], part))
+            return 1;
+    return 0;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+START_TEST(test_read_basic)
+{
+    struct fx x;
+    fx_init(&x);
+    struct ss_model m;
+    fx_load_ok(&x, _i, &m); /* raw (0) and gzip (1) read the same */
+    ck_assert_uint_eq(m.sources.n, 1);
+    const struct ss_source *s = &m.sources.v[0];
+    ck_assert_str_eq(ss_str(&m, s->type), "pprof");
+    ck_assert_str_eq(ss_str(&m, s->uri), "t.pb.gz");
+    ck_assert(s->interval_us == 10000.0); /* 10,000,000 ns */
+    ck_assert_int_eq(s->timestamp, 1700000000);
+    ck_assert_uint_eq(s->n_samples, 3);
+    ck_assert(s->flags & SS_SRC_LINE);
+    ck_assert(!(s->flags & SS_SRC_MEMORY));
+
+    char buf[512];
+    /* [20 10]: bar, then location 10's lines innermost first: foo, main. */
+    fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
+    fx_stack_text(&m, m.sample_stack.v[1], buf, sizeof buf);
+    ck_assert_str_eq(buf, "0x4a3f10 | foo@NA#7 | main@a.go#12");
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[2]), 0);
+
+    /* A count of 5 stays one sample with count 5. */
+    ck_assert_int_eq(ss_sample_count(&m, 0), 5);
+    ck_assert_int_eq(ss_sample_count(&m, 1), 1);
+    ck_assert_int_eq(ss_sample_count(&m, 2), 2);
+    ss_id cpu = vt_index(&m, "cpu", "nanoseconds");
+    ck_assert_uint_eq(cpu, 1);
+    ck_assert_uint_eq(m.value_types.n, 2);
+    ck_assert_int_eq(m.values.v[cpu][0], 50000000);
+    ck_assert_int_eq(m.values.v[cpu][1], 10000000);
+    ck_assert_int_eq(m.values.v[cpu][2], 0);
+
+    /* Functions: names, system names (the name when absent), files. */
+    const struct ss_function *bar = &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[0]].function];
+    ck_assert_str_eq(ss_str(&m, bar->name), "bar");
+    ck_assert_str_eq(ss_str(&m, bar->system_name), "_Z3barv");
+    const struct ss_function *mainf = &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[2]].function];
+    ck_assert_str_eq(ss_str(&m, mainf->system_name), "main");
+    ck_assert_str_eq(ss_str(&m, mainf->filename), "a.go");
+    ck_assert_uint_eq(mainf->start_line, 3);
+
+    ck_assert_str_eq(meta(&m, "comment"), "a comment");
+    ck_assert_str_eq(meta(&m, "period_type"), "cpu/nanoseconds");
+    ck_assert_str_eq(meta(&m, "period"), "10000000");
+    ck_assert_str_eq(meta(&m, "duration_nanos"), "80000000");
+    ck_assert_str_eq(meta(&m, "time_nanos"), "1700000000123456789");
+    ck_assert_ptr_null(meta(&m, "drop_frames"));
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_read_labels_warn)
+{
+    struct fx x;
+    fx_init(&x);
+    perftools__profiles__label__init(&x.label);
+    x.label.key = 11, x.label.str = 12;
+    x.labelp = &x.label;
+    x.s[1].n_label = 1, x.s[1].label = &x.labelp;
+    struct ss_model m;
+    fx_load_ok(&x, 1, &m);
+    ck_assert_uint_eq(m.sample_stack.n, 3);
+    ck_assert(has_warning(&m, "1 of 3 samples carry labels; labels are not kept"));
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_read_count_rules)
+{
+    struct fx x;
+    struct ss_model m;
+    /* No "samples": the first type with unit "count" (contentions). */
+    fx_init(&x);
+    x.vt[0].type = 13;
+    x.vt[1].type = 14;
+    x.period_type.type = 13, x.period_type.unit = 2, x.p.period = 1;
+    fx_load_ok(&x, 1, &m);
+    ck_assert_int_eq(ss_sample_count(&m, 0), 5);
+    ck_assert_uint_ne(vt_index(&m, "contentions", "count"), SS_NONE);
+    ck_assert_uint_ne(vt_index(&m, "delay", "nanoseconds"), SS_NONE);
+    /* Not a time period: 1 s per count, said in a warning. */
+    ck_assert(m.sources.v[0].interval_us == 1e6);
+    ck_assert(has_warning(&m, "is not a time"));
+    ss_model_free(&m);
+
+    /* Only cpu/nanoseconds, equal to the period type: value / period. */
+    fx_init(&x);
+    x.vt[0] = x.vt[1];
+    x.v0[0] = x.v0[1], x.v1[0] = x.v1[1], x.v2[0] = x.v2[1];
+    fx_load_ok(&x, 1, &m);
+    ck_assert_int_eq(ss_sample_count(&m, 0), 5); /* 50 ms / 10 ms */
+    ck_assert_int_eq(ss_sample_count(&m, 1), 1);
+    ck_assert(has_warning(&m, "divided by the period"));
+    ss_model_free(&m);
+
+    /* Nothing that counts: each sample counts 1; no period: 1 s. */
+    fx_init(&x);
+    x.vt[0].type = 14, x.vt[0].unit = 4, x.vt[1].type = 14, x.vt[1].unit = 8;
+    x.p.period_type = NULL, x.p.period = 0;
+    fx_load_ok(&x, 1, &m);
+    ck_assert_int_eq(ss_sample_count(&m, 0), 1);
+    ck_assert(m.sources.v[0].interval_us == 1e6);
+    ck_assert(has_warning(&m, "each sample counts 1"));
+    ck_assert(has_warning(&m, "no sampling period"));
+    ss_model_free(&m);
+
+    /* samples/count and a cpu column that is not count x period. */
+    fx_init(&x);
+    x.v1[1] = 7;
+    fx_load_ok(&x, 1, &m);
+    ck_assert(has_warning(&m, "1 samples have a cpu value other than count x period"));
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_read_unnamed)
+{
+    /* A line whose function has no name: pprof names it by its binary. */
+    struct fx x;
+    fx_init(&x);
+    x.fn[1].name = 0;
+    Perftools__Profiles__Mapping mp = PERFTOOLS__PROFILES__MAPPING__INIT, *mpp = &mp;
+    mp.id = 1;
+    mp.filename = 8; /* "a.go" as a binary name, for the test */
+    x.p.n_mapping = 1, x.p.mapping = &mpp;
+    x.lo[0].mapping_id = 1;
+    struct ss_model m;
+    fx_load_ok(&x, 1, &m);
+    char buf[512];
+    fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "bar@NA#20 | [a.go]@NA#7 | main@a.go#12");
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_read_errors)
+{
+    struct fx x;
+    fx_init(&x);
+    x.fn[1].name = 99;
+    fx_load_bad(&x, "function name: string index 99 out of range (the string table has 15 entries)");
+    fx_init(&x);
+    x.vt[1].unit = -1;
+    fx_load_bad(&x, "sample_type 2: unit: string index -1 out of range");
+    fx_init(&x);
+    x.comments[0] = 15;
+    fx_load_bad(&x, "comment 1: string index 15 out of range");
+    fx_init(&x);
+    x.ids1[0] = 31;
+    fx_load_bad(&x, "sample 2: location id 31 does not exist");
+    fx_init(&x);
+    x.ln[2].function_id = 4;
+    fx_load_bad(&x, "location id 20: line 1 refers to function id 4, which does not exist");
+    fx_init(&x);
+    x.lo[1].id = 10;
+    fx_load_bad(&x, "two locations with id 10");
+    fx_init(&x);
+    x.fn[2].id = 0;
+    fx_load_bad(&x, "function with the reserved id 0");
+    fx_init(&x);
+    x.s[1].n_value = 1;
+    fx_load_bad(&x, "sample 2 has 1 values, but the profile has 2 sample types");
+    fx_init(&x);
+    str_buf[0][0] = 'x';
+    fx_load_bad(&x, "the first entry of the string table is not empty");
+    str_buf[0][0] = '\0';
+    fx_init(&x);
+    x.p.n_string_table = 0;
+    fx_load_bad(&x, "no string table");
+    fx_init(&x);
+    x.v0[0] = -3;
+    fx_load_bad(&x, "sample 1 has a negative count (-3)");
+}
+END_TEST
+
+START_TEST(test_read_wire_errors)
+{
+    struct fx x;
+    fx_init(&x);
+    size_t len;
+    uint8_t *raw = fx_pack(&x, &len);
+    struct ss_model m;
+    struct ss_error err;
+
+    /* Cut in the middle of a field: the declared length runs past the end. */
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, raw, len / 2, SS_PPROF_MAX_BYTES, "t.pb", &err),
+                     SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "t.pb: byte ") != NULL, "%s", err.msg);
+    ss_model_free(&m);
+
+    /* An absurd declared length: a sample field claiming 2^62 bytes. */
+    static const uint8_t huge[] = {0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 1};
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, huge, sizeof huge, SS_PPROF_MAX_BYTES, "t.pb", &err),
+                     SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "t.pb: byte 0: declared length runs past the end") != NULL,
+                  "%s", err.msg);
+    ss_model_free(&m);
+
+    /* Truncated gzip: the stream ends early. */
+    size_t zlen;
+    uint8_t *gz = fx_gzip(raw, len, &zlen);
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen - 12, SS_PPROF_MAX_BYTES, "t.pb.gz", &err),
+                     SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "truncated gzip data") != NULL, "%s", err.msg);
+    ss_model_free(&m);
+
+    /* Garbage after the gzip header. */
+    memcpy(gz + 10, "garbage garbage garbage", 23);
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, 33, SS_PPROF_MAX_BYTES, "t.pb.gz", &err),
+                     SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "t.pb.gz: byte ") && strstr(err.msg, "bad gzip data"), "%s",
+                  err.msg);
+    ss_model_free(&m);
+    free(gz);
+    free(raw);
+
+    /* A gzip bomb: 4 MiB of zeros against a 1 MiB limit. */
+    uint8_t *zeros = calloc(4u << 20, 1);
+    ck_assert_ptr_nonnull(zeros);
+    gz = fx_gzip(zeros, 4u << 20, &zlen);
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 1u << 20, "bomb.gz", &err), SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "bomb.gz: decompresses to more than 1 MiB") != NULL, "%s",
+                  err.msg);
+    ss_model_free(&m);
+    free(gz);
+    free(zeros);
+}
+END_TEST
+
+START_TEST(test_sniff)
+{
+    static const unsigned char gz[] = {0x1f, 0x8b, 8, 0};
+    ck_assert(ss_pprof_sniff(gz, sizeof gz));
+    struct fx x;
+    fx_init(&x);
+    size_t len;
+    uint8_t *raw = fx_pack(&x, &len);
+    ck_assert(ss_pprof_sniff(raw, len));
+    ck_assert(ss_pprof_sniff(raw, 20)); /* a window cut in a field */
+    free(raw);
+    static const char *const text[] = {
+        "sample.interval=20000\n\"a\" \n",
+        "memory profiling: sample.interval=20000\n",
+        "\"a\" \"b\" \n",
+        "main;foo;bar 12\n",
+        "2345\n\nfile.rb:1:m,0\n",
+        "#File 1: a.R\n",
+        "\n\n\n",
+    };
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++)
+        ck_assert_msg(!ss_pprof_sniff((const unsigned char *)text[i], strlen(text[i])),
+                      "sniffed as pprof: %s", text[i]);
+}
+END_TEST
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* Write m with ss_write_pprof into memory; returns the gzip bytes. */
+static uint8_t *write_mem(const struct ss_model *m, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    ck_assert_ptr_nonnull(f);
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc = ss_write_pprof(m, f, "out.pb.gz", &err);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_msg(rc == 0, "write failed: %s", err.msg);
+    return (uint8_t *)buf;
+}
+
+/* Decompress with zlib and unpack with protobuf-c (the independent path). */
+static Profile *unpack_gz(const uint8_t *gz, size_t len)
+{
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *raw = malloc(cap);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    ck_assert_int_eq(inflateInit2(&z, 31), Z_OK);
+    z.next_in = (uint8_t *)gz;
+    z.avail_in = (uInt)len;
+    int zr;
+    do {
+        if (n == cap)
+            raw = realloc(raw, cap *= 2);
+        z.next_out = raw + n;
+        z.avail_out = (uInt)(cap - n);
+        zr = inflate(&z, Z_NO_FLUSH);
+        n = cap - z.avail_out;
+    } while (zr == Z_OK);
+    ck_assert_int_eq(zr, Z_STREAM_END);
+    inflateEnd(&z);
+    Profile *p = perftools__profiles__profile__unpack(NULL, n, raw);
+    free(raw);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static const char *pstr(const Profile *p, int64_t i)
+{
+    ck_assert(i >= 0 && (size_t)i < p->n_string_table);
+    return p->string_table[i];
+}
+
+START_TEST(test_write_rprof_model)
+{
+    /* An Rprof-like model: interval 20 ms, line positions in two files,
+     * a "<GC>" leaf, and one sample with no frames. */
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.type = ss_model_intern_cstr(&m, "rprof");
+    src.uri = ss_model_intern_cstr(&m, "x.out");
+    src.session = 1;
+    src.interval_us = 20000;
+    src.flags = SS_SRC_LINE;
+    ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
+    ss_id f = ss_model_intern_cstr(&m, "f"), gc = ss_model_intern_cstr(&m, "<GC>");
+    ss_id a = ss_model_intern_cstr(&m, "/p/a.R"), b = ss_model_intern_cstr(&m, "/p/b.R");
+    ss_id ff = ss_model_function(&m, f, f, SS_NONE, 0), fgc = ss_model_function(&m, gc, gc, SS_NONE, 0);
+    ss_id l1 = ss_model_location(&m, ff, a, 3), l2 = ss_model_location(&m, ff, b, 9);
+    ss_id l3 = ss_model_location(&m, fgc, SS_NONE, 0);
+    ss_id s1[2] = {l3, l1}, s2[1] = {l2};
+    ss_id st1 = ss_model_stack(&m, s1, 2, SS_NONE), st2 = ss_model_stack(&m, s2, 1, SS_NONE);
+    ss_id st0 = ss_model_stack(&m, NULL, 0, SS_NONE);
+    ck_assert_int_eq(ss_model_add_sample(&m, st1, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, st2, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, st0, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, st1, NULL), 0);
+    ss_model_seal(&m);
+
+    size_t len;
+    uint8_t *gz = write_mem(&m, &len);
+    Profile *p = unpack_gz(gz, len);
+    ck_assert_str_eq(pstr(p, 0), "");
+    ck_assert_uint_eq(p->n_sample_type, 2);
+    ck_assert_str_eq(pstr(p, p->sample_type[0]->type), "samples");
+    ck_assert_str_eq(pstr(p, p->sample_type[1]->type), "cpu");
+    ck_assert_str_eq(pstr(p, p->sample_type[1]->unit), "nanoseconds");
+    ck_assert_str_eq(pstr(p, p->default_sample_type), "cpu");
+    ck_assert_str_eq(pstr(p, p->period_type->type), "cpu");
+    ck_assert_int_eq(p->period, 20000000);
+    /* One pprof sample per model sample, in order; no frames: cpu 0. */
+    ck_assert_uint_eq(p->n_sample, 4);
+    static const size_t depth[4] = {2, 1, 0, 2};
+    static const int64_t cpu[4] = {20000000, 20000000, 0, 20000000};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(p->sample[i]->n_location_id, depth[i]);
+        ck_assert_int_eq(p->sample[i]->value[0], 1);
+        ck_assert_int_eq(p->sample[i]->value[1], cpu[i]);
+    }
+    ck_assert_int_eq(p->duration_nanos, 80000000); /* 4 samples x 20 ms */
+    /* f in a.R and f in b.R: two functions with their files; <GC> keeps
+     * an empty system_name (so Go's pprof leaves the name alone). */
+    ck_assert_uint_eq(p->n_function, 3);
+    ck_assert_uint_eq(p->n_location, 3);
+    int seen_a = 0, seen_b = 0;
+    for (size_t i = 0; i < p->n_function; i++) {
+        const char *name = pstr(p, p->function[i]->name);
+        const char *file = pstr(p, p->function[i]->filename);
+        ck_assert_int_eq(p->function[i]->system_name, 0);
+        if (!strcmp(name, "f") && !strcmp(file, "/p/a.R"))
+            seen_a = 1;
+        if (!strcmp(name, "f") && !strcmp(file, "/p/b.R"))
+            seen_b = 1;
+    }
+    ck_assert(seen_a && seen_b);
+    ck_assert_uint_eq(p->n_mapping, 1);
+    ck_assert(p->mapping[0]->has_functions);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+
+    /* Read back: the same stacks, counts and lines. */
+    struct ss_model back;
+    ck_assert_int_eq(ss_model_init(&back, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&back, gz, len, SS_PPROF_MAX_BYTES, "out.pb.gz", &err), 0);
+    ck_assert_uint_eq(back.sample_stack.n, 4);
+    ck_assert(back.sources.v[0].interval_us == 20000.0);
+    char x1[256], x2[256];
+    for (size_t i = 0; i < 4; i++) {
+        fx_stack_text(&m, m.sample_stack.v[i], x1, sizeof x1);
+        fx_stack_text(&back, back.sample_stack.v[i], x2, sizeof x2);
+        ck_assert_str_eq(x1, x2);
+        ck_assert_int_eq(ss_sample_count(&back, i), 1);
+    }
+    ck_assert_uint_eq(back.warnings.n, 0);
+    ss_model_free(&back);
+    free(gz);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_write_pprof_model)
+{
+    /* pprof -> model -> pprof keeps the types, values, period and meta. */
+    struct fx x;
+    fx_init(&x);
+    struct ss_model m;
+    fx_load_ok(&x, 1, &m);
+    ss_model_seal(&m);
+    size_t len;
+    uint8_t *gz = write_mem(&m, &len);
+    Profile *p = unpack_gz(gz, len);
+    ck_assert_uint_eq(p->n_sample_type, 2);
+    ck_assert_str_eq(pstr(p, p->sample_type[1]->type), "cpu");
+    ck_assert_int_eq(p->period, 10000000);
+    ck_assert_int_eq(p->time_nanos, 1700000000123456789LL);
+    ck_assert_int_eq(p->duration_nanos, 80000000);
+    ck_assert_uint_eq(p->n_comment, 1);
+    ck_assert_str_eq(pstr(p, p->comment[0]), "a comment");
+    ck_assert_uint_eq(p->n_sample, 3);
+    ck_assert_int_eq(p->sample[0]->value[0], 5);
+    ck_assert_int_eq(p->sample[0]->value[1], 50000000);
+    ck_assert_int_eq(p->sample[2]->value[0], 2);
+    /* bar keeps its system name; the inlined pair became two locations. */
+    int bar = 0;
+    for (size_t i = 0; i < p->n_function; i++)
+        if (!strcmp(pstr(p, p->function[i]->name), "bar"))
+            bar = !strcmp(pstr(p, p->function[i]->system_name), "_Z3barv");
+    ck_assert(bar);
+    ck_assert_uint_eq(p->sample[0]->n_location_id, 3);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+    free(gz);
+    ss_model_free(&m);
+}
+END_TEST
+
+Suite *pprof_suite(void)
+{
+    Suite *s = suite_create("pprof");
+    TCase *tc = tcase_create("read");
+    tcase_add_loop_test(tc, test_read_basic, 0, 2);
+    tcase_add_test(tc, test_read_labels_warn);
+    tcase_add_test(tc, test_read_count_rules);
+    tcase_add_test(tc, test_read_unnamed);
+    tcase_add_test(tc, test_read_errors);
+    tcase_add_test(tc, test_read_wire_errors);
+    tcase_add_test(tc, test_sniff);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("write");
+    tcase_add_test(tc, test_write_rprof_model);
+    tcase_add_test(tc, test_write_pprof_model);
+    suite_add_tcase(s, tc);
+    return s;
+}

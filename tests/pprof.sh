@@ -1,0 +1,331 @@
+#!/bin/bash
+# pprof reader and writer against independent answers:
+#
+#  1. Every Rprof fixture (tests/data/rprof, tests/data/edge-cases; those that
+#     load) is converted to pprof and read by Go's pprof (built offline by
+#     scripts/build-pprof.sh): the sample totals, and per function the flat
+#     and cum of `pprof -top` equal stackscope's report on the Rprof input
+#     (self.time/total.time, cpu/nanoseconds; R-verified by oracle.sh) and
+#     the independent parser's counts (samples/count); for memory profiles
+#     the cum of alloc/bytes equals `report --memory`'s mem.total; `pprof
+#     -raw` shows the expected header and column sums.  Then stackscope reads
+#     its own file back: the same report, stacks and (one session) run
+#     lengths, which depend on the sample order; pprof -> pprof keeps
+#     everything; pprof -> Rprof when the Rprof writer exists.
+#  2. Files written by other programs (tests/data/pprof: R's RProtoBuf and
+#     the R `profile` package, from the same Rprof files) load with the
+#     Rprof originals' counts per function, and with Go pprof's own numbers
+#     for the same files.
+#
+# Go's pprof runs with TZ=UTC, HOME in the scratch directory and, except
+# where the test is that names survive symbolisation, -symbolize=none.
+# Without Go (scripts/deps.sh test installs it) those checks are skipped.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+LC_ALL=C
+export LC_ALL
+
+S=$STACKSCOPE
+T=$TMPD
+DATA=$SRCDIR/tests/data
+
+PPROF=
+if [ -n "${STACKSCOPE_NO_GO:-}" ]; then
+    echo "SKIP Go pprof checks: STACKSCOPE_NO_GO is set"
+elif PPROF=$(sh "$SRCDIR/scripts/build-pprof.sh" "$BUILDDIR/tests/pprof-tool" 2>"$T/build-pprof.log"); then
+    :
+else
+    echo "SKIP Go pprof checks: could not build Go's pprof ($(tail -n 1 "$T/build-pprof.log"))"
+    PPROF=
+fi
+mkdir -p "$T/home"
+pp() {
+    TZ=UTC HOME=$T/home PPROF_TMPDIR=$T/home PPROF_BINARY_PATH=/nonexistent "$PPROF" "$@"
+}
+
+# top_tsv FILE ARGS...: `pprof -top` as "name<TAB>flat<TAB>cum" rows (unit
+# suffixes dropped), then a last row "<total><TAB>TOTAL<TAB>".
+top_tsv() {
+    local f=$1
+    shift
+    pp -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 "$@" "$f" 2>/dev/null |
+        perl -ne '
+            if (/ of (-?[0-9.]+)[a-zA-Z]* total/) { $total = $1; next }
+            if (/^\s*flat\s+flat%/) { $on = 1; next }
+            next unless $on;
+            if (/^\s*(-?[0-9.]+)[a-zA-Z]*\s+\S+\s+\S+\s+(-?[0-9.]+)[a-zA-Z]*\s+\S+\s\s(.*)$/) {
+                print "$3\t$1\t$2\n";
+            }
+            END { print "<total>\t", (defined $total ? $total : 0), "\t\n" }'
+}
+
+# ours_tsv FILE [SCALE]: stackscope's report as "name<TAB>self<TAB>total"
+# (times x SCALE), then "<total><TAB>SUM(self)<TAB>".
+ours_tsv() {
+    "$S" report --format tsv --by self "$1" 2>/dev/null |
+        awk -F '\t' -v s="${2:-1}" 'NR > 1 { printf "%s\t%.17g\t%.17g\n", $1, $2 * s, $4 * s; t += $2 * s }
+                                    END { printf "<total>\t%.17g\t\n", t }'
+}
+
+# same_numbers A B: the two "name<TAB>x<TAB>y" files hold the same names
+# with equal numbers (relative 1e-9, or 0.5 absolute); prints the first
+# difference.
+same_numbers() {
+    awk -F '\t' '
+        function bad(a, b) { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
+                             return d > 0.5 && d > 1e-9 * m }
+        NR == FNR { x[$1] = $2; y[$1] = $3; n++; next }
+        { seen++
+          if (!($1 in x)) { print "only in the second: " $1; exit 1 }
+          if (bad(x[$1], $2) || bad(y[$1], $3)) {
+              print $1 ": " x[$1] " " y[$1] " vs " $2 " " $3; exit 1 }
+          delete x[$1] }
+        END { if (seen != n) { for (k in x) { print "only in the first: " k; exit 1 } } }
+    ' "$1" "$2"
+}
+
+# samples_of FILE: "all with_no_frames" sample counts from `check`.
+samples_of() {
+    "$S" check "$1" 2>/dev/null | sed -n 's/^  samples: \([0-9]*\) (\([0-9]*\) with no frames)$/\1 \2/p'
+}
+
+rprof_writer=unknown
+
+# ---- 1. Rprof fixtures -> pprof ---------------------------------------------
+
+check_fixture() {
+    local f=$1 name label w why=''
+    name=$(basename "$f" .out)
+    label=$(basename "$(dirname "$f")")/$name
+    w=$T/$label
+    mkdir -p "$w"
+    if ! "$S" check "$f" >/dev/null 2>&1; then
+        echo "SKIP $label: does not load (bad-input.sh covers it)"
+        return
+    fi
+    local pb=$w/x.pb.gz indep=${f%.out}.indep
+    if ! "$S" convert -o "$pb" "$f" 2>"$w/err"; then
+        fail "$label" "convert failed: $(head -n 1 "$w/err")"
+        return
+    fi
+    read -r n_all n_empty <<<"$(samples_of "$f")"
+    local n_sessions n_intervals
+    n_sessions=$(($(wc -l <"$indep/sessions.tsv") - 1))
+    n_intervals=$(tail -n +2 "$indep/sessions.tsv" | cut -f3 | sort -u | wc -l)
+    ours_tsv "$f" 1e9 >"$w/ours-ns.tsv"
+
+    # stackscope reads its own file back.  A sample that is only a position
+    # (Rprof's F#L with no frame) has no location in pprof: it comes back
+    # as a sample with no frames.
+    n_empty=$(awk -F '\t' -v all="$n_all" 'NR > 1 { n += $8 } END { print all - n }' "$indep/sessions.tsv")
+    [ "$(samples_of "$pb")" = "$n_all $n_empty" ] ||
+        why="read back: samples '$(samples_of "$pb")', expected '$n_all $n_empty'"
+    if [ -z "$why" ]; then
+        ours_tsv "$pb" 1e9 >"$w/back-ns.tsv"
+        if [ "$n_intervals" -le 1 ]; then
+            why=$(same_numbers "$w/ours-ns.tsv" "$w/back-ns.tsv") && why= || why="read back, by self: $why"
+        else
+            # Several intervals: a pprof file has one period; the counts stay.
+            awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$indep/functions.tsv" >"$w/counts.tsv"
+            local iv
+            iv=$(awk -F '\t' 'NR == 2 { print $3 / 1e6 }' "$indep/sessions.tsv")
+            ours_tsv "$pb" "$(awk -v i="$iv" 'BEGIN { printf "%.17g", 1 / i }')" | grep -v '^<total>' >"$w/back-counts.tsv"
+            why=$(same_numbers "$w/counts.tsv" "$w/back-counts.tsv") && why= || why="read back, counts: $why"
+        fi
+    fi
+    # The same stacks of names with the same counts (Rprof stacks that
+    # differ only in a position after the outermost frame become one).
+    if [ -z "$why" ] && [ "$n_sessions" -le 1 ]; then
+        for x in "$f" "$pb"; do
+            "$S" report --by stacks --format tsv "$x" 2>/dev/null |
+                awk -F '\t' 'NR > 1 { n[$5] += $1 } END { for (s in n) print n[s] "\t" s }' | sort
+        done >"$w/stacks.tsv"
+        [ "$(sort "$w/stacks.tsv" | uniq -u | wc -l)" -eq 0 ] ||
+            why="read back: --by stacks differs: $(sort "$w/stacks.tsv" | uniq -u | head -n 1)"
+    fi
+    # Run lengths depend on the sample order.  (Only without line
+    # profiling: pprof functions carry their file, so "eval" in a.R and in
+    # b.R come back as two functions, which runs counts apart.)
+    if [ -z "$why" ] && [ "$n_sessions" -le 1 ] && ! "$S" check "$f" 2>/dev/null | grep -q ', line'; then
+        "$S" report --by runs --format tsv "$f" >"$w/runs-rprof.tsv" 2>/dev/null
+        "$S" report --by runs --format tsv "$pb" >"$w/runs-pprof.tsv" 2>/dev/null
+        cmp -s "$w/runs-rprof.tsv" "$w/runs-pprof.tsv" ||
+            why="read back: --by runs differs: $(diff "$w/runs-rprof.tsv" "$w/runs-pprof.tsv" | sed -n 2p)"
+    fi
+    # pprof -> pprof keeps everything stackscope shows.
+    if [ -z "$why" ]; then
+        "$S" convert -o "$w/y.pb.gz" "$pb" 2>"$w/err" || why="pprof -> pprof failed: $(head -n 1 "$w/err")"
+    fi
+    if [ -z "$why" ]; then
+        for by in self stacks runs sources; do
+            "$S" report --by $by --format tsv "$pb" | sed "s|$pb|FILE|" >"$w/a.tsv" 2>/dev/null
+            "$S" report --by $by --format tsv "$w/y.pb.gz" | sed "s|$w/y.pb.gz|FILE|" >"$w/b.tsv" 2>/dev/null
+            cmp -s "$w/a.tsv" "$w/b.tsv" || { why="pprof -> pprof: --by $by differs"; break; }
+        done
+    fi
+    # pprof -> Rprof, when there is an Rprof writer.
+    if [ -z "$why" ] && [ "$rprof_writer" != no ]; then
+        if "$S" convert -o "$w/z.out" "$pb" 2>"$w/err"; then
+            rprof_writer=yes
+            ours_tsv "$w/z.out" 1e9 >"$w/z-ns.tsv"
+            why=$(same_numbers "$w/back-ns.tsv" "$w/z-ns.tsv") && why= || why="pprof -> rprof: $why"
+        elif grep -q "not available yet" "$w/err"; then
+            rprof_writer=no
+            echo "SKIP pprof -> rprof round trips: the Rprof writer is not available yet"
+        else
+            why="pprof -> rprof failed: $(head -n 1 "$w/err")"
+        fi
+    fi
+    if [ -n "$why" ]; then
+        fail "$label" "$why"
+        return
+    fi
+    [ -z "$PPROF" ] && { pass "$label"; return; }
+
+    # Go's pprof on the file we wrote.
+    top_tsv "$pb" -symbolize=none -sample_index=cpu -unit=ns >"$w/go-cpu.tsv"
+    why=$(same_numbers "$w/ours-ns.tsv" "$w/go-cpu.tsv") && why= || why="pprof -top cpu: $why"
+    if [ -z "$why" ]; then
+        # Without -symbolize=none pprof "demangles": names must survive.
+        top_tsv "$pb" -sample_index=cpu -unit=ns >"$w/go-cpu-sym.tsv"
+        why=$(same_numbers "$w/ours-ns.tsv" "$w/go-cpu-sym.tsv") && why= ||
+            why="pprof -top cpu (symbolize): $why"
+    fi
+    if [ -z "$why" ]; then
+        { awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$indep/functions.tsv"
+          printf '<total>\t%s\t\n' "$n_all"; } >"$w/counts.tsv"
+        top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go-samples.tsv"
+        why=$(same_numbers "$w/counts.tsv" "$w/go-samples.tsv") && why= || why="pprof -top samples: $why"
+    fi
+    if [ -z "$why" ] && "$S" check "$f" 2>/dev/null | grep -q ', memory'; then
+        "$S" report --memory --format tsv "$f" 2>/dev/null |
+            awk -F '\t' 'NR > 1 && $6 > 0 { printf "%s\t0\t%.17g\n", $1, $6 * 1048576 }' >"$w/mem.tsv"
+        top_tsv "$pb" -symbolize=none -sample_index=alloc -unit=B |
+            awk -F '\t' '$1 != "<total>" { print $1 "\t0\t" $3 }' >"$w/go-mem.tsv"
+        why=$(same_numbers "$w/mem.tsv" "$w/go-mem.tsv") && why= || why="pprof -top alloc: $why"
+    fi
+    if [ -z "$why" ]; then
+        pp -raw -symbolize=none "$pb" >"$w/raw.txt" 2>/dev/null
+        local iv_ns want_types
+        iv_ns=$(awk -F '\t' 'NR == 2 { print $3 * 1000 }' "$indep/sessions.tsv")
+        want_types="samples/count cpu/nanoseconds[dflt]"
+        grep -q ', memory' <("$S" check "$f") &&
+            want_types="$want_types alloc/bytes small_v/cells big_v/cells nodes/bytes dup_count/count"
+        grep -Fqx "PeriodType: cpu nanoseconds" "$w/raw.txt" || why="pprof -raw: no 'PeriodType: cpu nanoseconds'"
+        [ -z "$why" ] && { grep -Fqx "Period: $iv_ns" "$w/raw.txt" || why="pprof -raw: no 'Period: $iv_ns'"; }
+        [ -z "$why" ] && { grep -Fqx "$want_types" "$w/raw.txt" || why="pprof -raw: no sample types line '$want_types'"; }
+        if [ -z "$why" ]; then
+            # Column sums: pprof -raw leaves out samples without locations.
+            local sums want
+            sums=$(awk '/^Samples:/ { on = 1; getline; next } /^[A-Z]/ { on = 0 }
+                        on && /:/ { sub(/:.*/, ""); n += $1; c += $2 } END { printf "%d %.0f", n, c }' "$w/raw.txt")
+            want="$((n_all - n_empty)) $(awk -F '\t' '$1 == "<total>" { printf "%.0f", $2 }' "$w/ours-ns.tsv")"
+            [ "$sums" = "$want" ] || why="pprof -raw: samples and cpu sums '$sums', expected '$want'"
+        fi
+    fi
+    if [ -z "$why" ]; then pass "$label"; else fail "$label" "$why"; fi
+}
+
+for f in "$DATA"/rprof/*.out "$DATA"/edge-cases/*.out; do
+    check_fixture "$f"
+done
+if [ "$rprof_writer" = no ]; then
+    echo "TODO: pprof -> rprof round trips wait for the Rprof writer"
+fi
+
+# ---- 2. Files written by other programs ------------------------------------
+
+# Counts per function (self, total) of the Rprof original, from the
+# independent parser, and its total of samples with frames.
+indep_counts() {
+    awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$DATA/rprof/$1.indep/functions.tsv"
+    awk -F '\t' 'NR > 1 { n += $8 } END { printf "<total>\t%d\t\n", n }' "$DATA/rprof/$1.indep/sessions.tsv"
+}
+
+# RProtoBuf: samples/count + cpu/nanoseconds (+ alloc/bytes), one sample per
+# distinct stack, period = the first session's interval.
+for pb in "$DATA"/pprof/rprotobuf/*.pb.gz; do
+    name=$(basename "$pb" .pb.gz)
+    label=rprotobuf/$name
+    w=$T/$label
+    mkdir -p "$w"
+    if ! "$S" check "$pb" >"$w/check" 2>&1; then
+        fail "$label" "does not load: $(grep -m 1 -v ': error$' "$w/check")"
+        continue
+    fi
+    iv=$(awk -F '\t' 'NR == 2 { print $3 / 1e6 }' "$DATA/rprof/$name.indep/sessions.tsv")
+    indep_counts "$name" >"$w/counts.tsv"
+    ours_tsv "$pb" "$(awk -v i="$iv" 'BEGIN { printf "%.17g", 1 / i }')" >"$w/ours.tsv"
+    why=$(same_numbers "$w/counts.tsv" "$w/ours.tsv") && why= || why="counts: $why"
+    if [ -z "$why" ] && [ -n "$PPROF" ]; then
+        top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
+        why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && why= || why="vs pprof -top: $why"
+    fi
+    if [ -z "$why" ]; then pass "$label"; else fail "$label" "$why"; fi
+done
+
+# The R profile package: samples/count only, no period (stackscope counts
+# 1 s per sample), one sample per Rprof line with frames; it renames
+# functions (sample.int -> sample_int, <GC> -> gc) and keeps R's name as
+# system_name, which `pprof -raw` shows in parentheses.  Its reading of
+# two of the files is not faithful (memory: other stacks than the Rprof
+# file has; quirky_names: names with quotes such as fns[["a b"]] lost, their
+# samples given to the caller): there the totals must equal the original's
+# and the functions Go pprof's reading of the same file.
+for pb in "$DATA"/pprof/profile-pkg/*.profilepkg.pb.gz; do
+    name=$(basename "$pb" .profilepkg.pb.gz)
+    label=profile-pkg/$name
+    w=$T/$label
+    mkdir -p "$w"
+    if ! "$S" check "$pb" >"$w/check" 2>&1; then
+        fail "$label" "does not load: $(grep -m 1 -v ': error$' "$w/check")"
+        continue
+    fi
+    grep -q "no sampling period" "$w/check" || { fail "$label" "no warning about the missing period"; continue; }
+    indep_counts "$name" >"$w/counts.tsv"
+    ours_tsv "$pb" >"$w/ours.tsv"
+    case $name in
+    memory | quirky_names) faithful=no ;;
+    *) faithful=yes ;;
+    esac
+    if [ -z "$PPROF" ] || [ $faithful = no ]; then
+        # Without pprof -raw the names cannot be mapped: totals only.
+        why=$(same_numbers <(grep '^<total>' "$w/counts.tsv") <(grep '^<total>' "$w/ours.tsv")) && why= || why="total: $why"
+        if [ -z "$why" ] && [ -n "$PPROF" ]; then
+            top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
+            why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && why= || why="vs pprof -top: $why"
+        fi
+    else
+        pp -raw -symbolize=none "$pb" 2>/dev/null |
+            perl -ne 'print "$1\t$2\n" if /^\s*\d+: 0x[0-9a-f]+ M=\d+ (.*) \S*:-?\d+ s=\d+\((.*)\)$/' >"$w/names.tsv"
+        awk -F '\t' 'NR == FNR { r[$1] = $2; next } { if ($1 in r) $1 = r[$1]; print $1 "\t" $2 "\t" $3 }' OFS='\t' \
+            "$w/names.tsv" "$w/ours.tsv" >"$w/ours-r.tsv"
+        why=$(same_numbers "$w/counts.tsv" "$w/ours-r.tsv") && why= || why="counts: $why"
+        if [ -z "$why" ]; then
+            top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
+            why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && why= || why="vs pprof -top: $why"
+        fi
+    fi
+    if [ -z "$why" ]; then pass "$label"; else fail "$label" "$why"; fi
+done
+
+# A native profile of R (addresses, mappings, unnamed functions): the same
+# numbers as Go's pprof.
+pb=$DATA/pprof/profile-pkg/1.out.prof.pb.gz
+label=profile-pkg/1.out.prof
+w=$T/native
+mkdir -p "$w"
+if ! "$S" check "$pb" >"$w/check" 2>&1; then
+    fail "$label" "does not load: $(grep -m 1 -v ': error$' "$w/check")"
+elif [ -n "$PPROF" ]; then
+    ours_tsv "$pb" 100 >"$w/ours.tsv" # period 10 ms: 100 samples per second
+    top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
+    why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && pass "$label" || fail "$label" "vs pprof -top: $why"
+else
+    [ "$(samples_of "$pb")" = "24 0" ] && pass "$label" || fail "$label" "samples: $(samples_of "$pb")"
+fi
+
+finish

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages stackscope needs, only those that are missing.
 #   scripts/deps.sh build   compiler, autotools, libraries (the default)
-#   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind)
+#   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind, Go's pprof)
 # Runs apt-get as root, or through sudo when available.
 set -eu
 what=${1:-build}
@@ -9,6 +9,9 @@ pkgs="gcc make autoconf automake pkg-config libncurses-dev zlib1g-dev
       libprotobuf-c-dev protobuf-c-compiler check"
 if [ "$what" = test ]; then
     pkgs="$pkgs r-base-core tmux valgrind time"
+    # Go's pprof, built offline by scripts/build-pprof.sh (tests/pprof.sh)
+    pkgs="$pkgs golang-go golang-github-google-pprof-dev
+          golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"
 fi
 missing=""
 for p in $pkgs; do

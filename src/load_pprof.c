@@ -309,11 +309,13 @@ int ss_pprof_sniff(const unsigned char *p, size_t n)
             const char *why;
             size_t save = pos;
             if (next_field(p, n, &pos, &f, &why)) {
-                /* Cut off by the window, not malformed: a long field. */
-                uint64_t tag, len;
+                /* A Profile field whose length runs past the window: cut
+                 * off by the window, or a damaged profile (the loader says
+                 * which).  Anything else: not a profile. */
+                uint64_t tag;
                 size_t q = save;
-                if (get_varint(p, n, &q, &tag) == 0 && (tag & 7) == WT_LEN && tag >> 3 &&
-                    get_varint(p, n, &q, &len) == 0 && len <= SS_PPROF_MAX_BYTES)
+                if (get_varint(p, n, &q, &tag) == 0 && (tag & 7) == WT_LEN &&
+                    (profile_wt((uint32_t)(tag >> 3)) == WT_LEN || tag >> 3 == 13))
                     return 1;
                 return fields > 0 && n - save < 11;
             }
@@ -654,8 +656,8 @@ static int check_mappings(struct loader *L)
         const struct pp_map *mp = &L->maps.v[i];
         if (idmap_put(mm, mp->id, (uint32_t)i))
             rc = bad(L, mp->off, "two mappings with id %" PRIu64, mp->id);
-        else if (check_str(L, mp->filename, mp->off, "mapping filename") ||
-                 check_str(L, mp->build_id, mp->off, "mapping build_id"))
+        else if (check_str(L, mp->filename, mp->off, "mapping: filename") ||
+                 check_str(L, mp->build_id, mp->off, "mapping: build_id"))
             rc = L->err->code;
     }
     return rc;
@@ -701,9 +703,13 @@ static int build_tables(struct loader *L)
             return bad(L, f->off, "function with the reserved id 0");
         if (idmap_put(&L->fn_map, f->id, (uint32_t)i))
             return bad(L, f->off, "two functions with id %" PRIu64, f->id);
-        if (check_str(L, f->name, f->off, "function name") ||
-            check_str(L, f->system_name, f->off, "function system_name") ||
-            check_str(L, f->filename, f->off, "function filename"))
+        char what[3][64];
+        snprintf(what[0], sizeof what[0], "function id %" PRIu64 ": name", f->id);
+        snprintf(what[1], sizeof what[1], "function id %" PRIu64 ": system_name", f->id);
+        snprintf(what[2], sizeof what[2], "function id %" PRIu64 ": filename", f->id);
+        if (check_str(L, f->name, f->off, what[0]) ||
+            check_str(L, f->system_name, f->off, what[1]) ||
+            check_str(L, f->filename, f->off, what[2]))
             return L->err->code;
         L->fn_model[i] = SS_NONE;
         if (!L->strs.v[f->name].len && !L->strs.v[f->system_name].len)

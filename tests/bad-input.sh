@@ -173,6 +173,68 @@ bad billion-file-number "$T/file-billion" 3
 printf 'line profiling: %s\n#File 1000000000: a.R\n1#3 "f" \n' "$H" >"$T/file-decl-billion"
 bad billion-file-declaration "$T/file-decl-billion" 2
 
+# ---- pprof (gzip-compressed or raw profile.proto) ----------------------------
+# A minimal raw profile, field by field (tag, length, payload):
+#   sample_type {type 1 unit 2}             0a 04 08 01 10 02
+#   sample {location_id [L] value [1]}      12 06 0a 01 L 12 01 01
+#   location {id 1 line {function 1 line 3}} 22 08 08 01 22 04 08 01 10 03
+#   function {id 1 name N}                  2a 04 08 01 10 N
+#   string_table "" samples count f         32 00 32 07 ... 32 05 ... 32 01 f
+byte() { printf "\\x$(printf %02x "$1")"; }
+pb_profile() { # LOCATION_ID FUNCTION_NAME_INDEX (each below 128)
+    printf '\x0a\x04\x08\x01\x10\x02'
+    printf '\x12\x06\x0a\x01'; byte "$1"; printf '\x12\x01\x01'
+    printf '\x22\x08\x08\x01\x22\x04\x08\x01\x10\x03'
+    printf '\x2a\x04\x08\x01\x10'; byte "$2"
+    printf '\x32\x00\x32\x07samples\x32\x05count\x32\x01f'
+}
+pb_profile 1 3 >"$T/pb-good"
+run report --format tsv "$T/pb-good"
+if [ "$RC" -eq 0 ] && [[ $OUT == *$'\nf\t'* ]]; then pass pprof-minimal-raw-loads; else
+    fail pprof-minimal-raw-loads "exit $RC: $ERR$(echo "$OUT" | head -n 2)"; fi
+pb_profile 1 3 | gzip -n >"$T/pb-good.gz"
+run report --format tsv "$T/pb-good.gz"
+if [ "$RC" -eq 0 ] && [[ $OUT == *$'\nf\t'* ]]; then pass pprof-minimal-gzip-loads; else
+    fail pprof-minimal-gzip-loads "exit $RC: $ERR"; fi
+
+pb_profile 5 3 | gzip -n >"$T/pb-location-id"
+bad pprof-location-id-out-of-range "$T/pb-location-id"
+[[ $ERR == *"location id 5 does not exist"* ]] || fail pprof-location-id-message "$ERR"
+pb_profile 1 9 | gzip -n >"$T/pb-string-index"
+bad pprof-string-index-out-of-range "$T/pb-string-index"
+[[ $ERR == *"string index 9 out of range"* ]] || fail pprof-string-index-message "$ERR"
+{ pb_profile 1 3; printf '\x22\x08\x08\x01\x22\x04\x08\x07\x10\x03'; } | gzip -n >"$T/pb-function-id"
+bad pprof-duplicate-location-id "$T/pb-function-id"
+{ printf '\x12\xff\xff\xff\xff\x0f\x0a\x01\x01'; pb_profile 1 3; } >"$T/pb-length"
+bad pprof-absurd-declared-length "$T/pb-length"
+[[ $ERR == *"byte 0: declared length runs past the end"* ]] || fail pprof-absurd-length-message "$ERR"
+{ printf '\x32\xff\xff\xff\xff\xff\xff\xff\xff\x7f'; pb_profile 1 3; } | gzip -n >"$T/pb-length-gz"
+bad pprof-absurd-declared-length-gzip "$T/pb-length-gz"
+# A sparse id (2^64 - 1) must not make a table of that size.
+printf '\x0a\x04\x08\x01\x10\x02\x12\x0f\x0a\x0a\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x12\x01\x01\x22\x11\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x22\x04\x08\x01\x10\x03\x2a\x04\x08\x01\x10\x03\x32\x00\x32\x07samples\x32\x05count\x32\x01f' >"$T/pb-sparse"
+run report --format tsv "$T/pb-sparse"
+why=$(sane report)
+if [ -z "$why" ] && [ "$RC" -ne 0 ]; then why="exit $RC: $ERR"; fi
+if [ -z "$why" ]; then pass pprof-sparse-id; else fail pprof-sparse-id "$why"; fi
+
+head -c 2000 "$SRCDIR/tests/data/pprof/rprotobuf/gc.pb.gz" >"$T/pb-truncated"
+bad pprof-truncated-gzip "$T/pb-truncated"
+[[ $ERR == *"truncated gzip data"* ]] || fail pprof-truncated-gzip-message "$ERR"
+pb_profile 1 3 | gzip -n | head -c 30 >"$T/pb-truncated-small"
+bad pprof-truncated-gzip-small "$T/pb-truncated-small"
+if have perl; then
+    { printf '\037\213\010\000\000\000\000\000\000\003'; prbytes 5000 11; } >"$T/pb-gzip-header-garbage"
+    bad pprof-gzip-header-then-garbage "$T/pb-gzip-header-garbage"
+    prbytes 100000 3 | gzip -n >"$T/pb-gzip-of-garbage"
+    bad pprof-gzip-of-garbage "$T/pb-gzip-of-garbage"
+    { pb_profile 1 3 | gzip -n; prbytes 100 5; } >"$T/pb-after-gzip"
+    bad pprof-garbage-after-gzip "$T/pb-after-gzip"
+fi
+gzip -n </dev/null >"$T/pb-gzip-empty"
+bad pprof-gzip-of-nothing "$T/pb-gzip-empty"
+{ pb_profile 1 3; printf '\x12\x06\x0a\x01\x01\x12\x01'; } | gzip -n >"$T/pb-cut-protobuf"
+bad pprof-gzip-of-cut-protobuf "$T/pb-cut-protobuf"
+
 # "a" zz "b": labels are never escaped and may hold quotes and spaces
 # (DESIGN 3, oracle W4), so this line is one name, 'a" zz "b', not an error.
 printf '%s\n"a" zz "b" \n' "$H" >"$T/token-mid"

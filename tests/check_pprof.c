@@ -385,7 +385,7 @@ START_TEST(test_read_errors)
     struct fx x;
     fx_init(&x);
     x.fn[1].name = 99;
-    fx_load_bad(&x, "function name: string index 99 out of range (the string table has 15 entries)");
+    fx_load_bad(&x, "function id 2: name: string index 99 out of range (the string table has 15 entries)");
     fx_init(&x);
     x.vt[1].unit = -1;
     fx_load_bad(&x, "sample_type 2: unit: string index -1 out of range");

@@ -136,6 +136,15 @@ check_fixture() {
             why=$(same_numbers "$w/counts.tsv" "$w/back-counts.tsv") && why= || why="read back, counts: $why"
         fi
     fi
+    # Memory profiles (one session): the raw counters come back, so
+    # --memory works.
+    if [ -z "$why" ] && [ "$n_sessions" -le 1 ] && "$S" check "$f" 2>/dev/null | grep -q ', memory'; then
+        for x in rprof:"$f" pprof:"$pb"; do
+            "$S" report --memory --format tsv "${x#*:}" 2>/dev/null |
+                awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $6 }' >"$w/mem-${x%%:*}.tsv"
+        done
+        why=$(same_numbers "$w/mem-rprof.tsv" "$w/mem-pprof.tsv") && why= || why="read back, --memory: $why"
+    fi
     # The same stacks of names with the same counts (Rprof stacks that
     # differ only in a position after the outermost frame become one).
     if [ -z "$why" ] && [ "$n_sessions" -le 1 ]; then

@@ -199,6 +199,51 @@ bench_file "$ml" "report --by self" "report --by line" "report --by self --memor
     "report --by sources" "report --by stacks" "report --by levels" "report --by runs" \
     "report --by tree" "report --by calls --function paste" "report --by timeline"
 
+# --- pprof (issue 3) ---------------------------------------------------------
+# Each 1M-sample Rprof file is converted to pprof (written to bench/out, as a
+# user would: temp file, fsync, rename) and back (pprof -> pprof, and
+# pprof -> Rprof once the Rprof writer exists); then load + report of the
+# pprof file beside Go's `pprof -top` on the same file (built offline by
+# scripts/build-pprof.sh into bench/out/pprof-tool; one run, it is slow).
+
+gopprof=
+if gopprof=$(sh "$root/scripts/build-pprof.sh" "$outdir/pprof-tool" 2> "$tmpd/build-pprof"); then
+    :
+else
+    note "no Go pprof ($(tail -n 1 "$tmpd/build-pprof")): its column is skipped"
+    gopprof=
+fi
+
+# bench_cmd FILE LABEL N CMD...: time CMD (N runs) as a row for FILE.
+bench_cmd() {
+    local f=$1 label=$2 n=$3
+    shift 3
+    note "$(basename "$f"): $label x$n"
+    if measure "$n" "$@"; then
+        add_row "$(basename "$f")" "$(size_mb "$f")" "$label" "$WALL" "$RSS"
+    else
+        add_row "$(basename "$f")" "$(size_mb "$f")" "$label" FAILED -
+        failed=1
+    fi
+}
+
+for f in "$plain" "$ml"; do
+    pb=${f%.out}.pb.gz
+    bench_cmd "$f" "stackscope convert -o X.pb.gz" "$reps" "$bin" convert --force -o "$pb" "$f"
+    [ -s "$pb" ] || continue
+    cat "$pb" > /dev/null
+    bench_cmd "$pb" "stackscope report --by self" "$reps" "$bin" report --by self "$pb"
+    bench_cmd "$pb" "stackscope convert -o X.pb.gz" "$reps" "$bin" convert --force -o "${pb%.pb.gz}.back.pb.gz" "$pb"
+    if "$bin" convert --force -o "${pb%.pb.gz}.back.out" "$pb" 2> /dev/null; then
+        bench_cmd "$pb" "stackscope convert -o X.out" "$reps" "$bin" convert --force -o "${pb%.pb.gz}.back.out" "$pb"
+    else
+        note "pprof -> Rprof: not available yet (the Rprof writer)"
+    fi
+    if [ -n "$gopprof" ]; then
+        bench_cmd "$pb" "go pprof -top" 1 env HOME="$tmpd" TZ=UTC "$gopprof" -top -symbolize=none "$pb"
+    fi
+done
+
 # --- report ------------------------------------------------------------------
 
 {
@@ -215,9 +260,10 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
       if ($3 == "wc -l" && num($4)) wc[$1] = $4
       if ($3 == "R summaryRprof" && num($4)) r[$1] = $4
       if ($3 == "stackscope report --by self" && num($4)) self[$1] = $4
+      if ($3 == "go pprof -top" && num($4)) gotop[$1] = $4
       if ($3 == "stackscope report --by sources" && num($4)) load[$1] = $4 }
     END {
-        fmt = "%-12s %8s  %-36s %8s %8s %7s %8s %9s\n"
+        fmt = "%-15s %8s  %-36s %8s %8s %7s %8s %9s\n"
         printf fmt, "file", "size_MB", "command", "wall_s", "rss_MB", "x_wc", "R/this", "rss_lim"
         for (i = 1; i <= NR; i++) {
             xwc = rr = lim = ""
@@ -225,7 +271,7 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
                 if ((file[i] in wc) && wc[file[i]] > 0) xwc = sprintf("%.2f", wall[i] / wc[file[i]])
                 if (cmd[i] == "stackscope report --by self" && (file[i] in r) && wall[i] > 0)
                     rr = sprintf("%.0f", r[file[i]] / wall[i])
-                lim = sprintf("%.1f", size[i] / 2 + 50)
+                if (file[i] ~ /\.out$/) lim = sprintf("%.1f", size[i] / 2 + 50)
             }
             printf fmt, file[i], size[i], cmd[i], wall[i], rss[i], xwc, rr, lim
         }
@@ -239,7 +285,17 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
             if (cmd[i] !~ /^stackscope/) continue
             c = substr(cmd[i], 12)
             if (!num(wall[i])) { printf "  FAIL  %-12s %s did not run\n", file[i], c; continue }
-            if (c == "report --by self") {
+            if (c == "convert -o X.pb.gz" && file[i] ~ /\.out$/ && (file[i] in self)) {
+                x = (self[file[i]] > 0) ? wall[i] / self[file[i]] : 0
+                printf "  %s  %-12s convert to pprof within 3x of report --by self: %.2fx\n", \
+                    (x <= 3 ? "PASS" : "MISS"), file[i], x
+            }
+            if (c == "report --by self" && (file[i] in gotop)) {
+                x = (wall[i] > 0) ? gotop[file[i]] / wall[i] : 1e9
+                printf "  %s  %-12s report --by self faster than go pprof -top: %.1fx\n", \
+                    (x > 1 ? "PASS" : "MISS"), file[i], x
+            }
+            if (c == "report --by self" && file[i] ~ /\.out$/) {
                 if (file[i] in wc) {
                     x = (wc[file[i]] > 0) ? wall[i] / wc[file[i]] : 0
                     printf "  %s  %-12s %s within 3x of wc -l: %.2fx\n", \
@@ -258,6 +314,7 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
                 printf "  %s  %-12s %s within 0.5 s after load: %.3f s\n", \
                     (x <= 0.5 ? "PASS" : "MISS"), file[i], c, x
             }
+            if (file[i] !~ /\.out$/) continue # the RSS target is for Rprof input
             lim = size[i] / 2 + 50
             note = (size[i] > 100) ? "" : " (informational: target is for files over 100 MB)"
             printf "  %s  %-12s %s peak RSS %.1f MB below %.1f MB%s\n", \

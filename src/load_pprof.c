@@ -326,6 +326,99 @@ int ss_pprof_sniff(const unsigned char *p, size_t n)
     return 0;
 }
 
+/* ---- sample memo ---------------------------------------------------------- */
+
+/* Profiles that keep one sample per event (stackscope's own, the R profile
+ * package's) repeat the same sample bytes over and over: the memo maps the
+ * bytes of a Sample message to what they gave (stack, values), so each
+ * distinct message is unpacked once.  Every hit is verified byte by byte.
+ * It turns itself off when samples rarely repeat (values that change with
+ * every sample, as memory counters do). */
+#define MEMO_MAX_BYTES (64u << 20)
+
+struct memo_slot {
+    uint64_t hash;
+    size_t off;      /* message bytes in memo.bytes */
+    uint32_t len;
+    ss_id stack;     /* SS_NONE: empty slot */
+    size_t vals;     /* first of nmodel values in memo.vals */
+    uint32_t flags;  /* MEMO_LABELED, MEMO_MISMATCH */
+};
+enum { MEMO_LABELED = 1, MEMO_MISMATCH = 2 };
+
+struct memo {
+    struct memo_slot *slots;
+    size_t nslots, n;
+    VEC(uint8_t) bytes;
+    VEC(int64_t) vals;
+    uint64_t hits, misses;
+    int off;
+};
+
+static void memo_free(struct memo *mo)
+{
+    free(mo->slots);
+    VEC_FREE(mo->bytes);
+    VEC_FREE(mo->vals);
+    memset(mo, 0, sizeof *mo);
+}
+
+/* The slot holding these bytes, or NULL. */
+static const struct memo_slot *memo_find(const struct memo *mo, const uint8_t *b, size_t len,
+                                         uint64_t h)
+{
+    if (!mo->nslots)
+        return NULL;
+    size_t mask = mo->nslots - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        const struct memo_slot *sl = &mo->slots[i];
+        if (sl->stack == SS_NONE)
+            return NULL;
+        if (sl->hash == h && sl->len == len && memcmp(mo->bytes.v + sl->off, b, len) == 0)
+            return sl;
+    }
+}
+
+/* Remember bytes -> (stack, vals, flags); does nothing when full or short
+ * of memory (the memo only saves time). */
+static void memo_put(struct memo *mo, const uint8_t *b, size_t len, uint64_t h, ss_id stack,
+                     const int64_t *vals, size_t nvals, uint32_t flags)
+{
+    if (mo->bytes.n + len > MEMO_MAX_BYTES)
+        return;
+    if ((mo->n + 1) * 2 > mo->nslots) {
+        size_t ns = mo->nslots ? mo->nslots * 2 : 4096;
+        struct memo_slot *nsl = malloc(ns * sizeof *nsl);
+        if (!nsl)
+            return;
+        for (size_t i = 0; i < ns; i++)
+            nsl[i].stack = SS_NONE;
+        for (size_t i = 0; i < mo->nslots; i++) {
+            if (mo->slots[i].stack == SS_NONE)
+                continue;
+            size_t j = (size_t)mo->slots[i].hash & (ns - 1);
+            while (nsl[j].stack != SS_NONE)
+                j = (j + 1) & (ns - 1);
+            nsl[j] = mo->slots[i];
+        }
+        free(mo->slots);
+        mo->slots = nsl;
+        mo->nslots = ns;
+    }
+    if (VEC_RESERVE(mo->bytes, mo->bytes.n + len) || VEC_RESERVE(mo->vals, mo->vals.n + nvals))
+        return;
+    size_t i = (size_t)h & (mo->nslots - 1);
+    while (mo->slots[i].stack != SS_NONE)
+        i = (i + 1) & (mo->nslots - 1);
+    struct memo_slot sl = {h, mo->bytes.n, (uint32_t)len, stack, mo->vals.n, flags};
+    mo->slots[i] = sl;
+    memcpy(mo->bytes.v + mo->bytes.n, b, len);
+    mo->bytes.n += len;
+    memcpy(mo->vals.v + mo->vals.n, vals, nvals * sizeof *vals);
+    mo->vals.n += nvals;
+    mo->n++;
+}
+
 /* ---- the loader ------------------------------------------------------------ */
 
 struct pp_str {
@@ -385,6 +478,7 @@ struct loader {
     ss_id *fn_model;     /* function index -> model function */
     VEC(ss_id) loc_frames; /* model locations of every location, innermost first */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
+    struct memo memo;
     int64_t *vals;
 };
 
@@ -855,6 +949,7 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
     for (size_t i = 0; check_time && i < nvt; i++)
         if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit)
             time_col = (int)i;
+    struct memo *mo = &L->memo;
     while (pos < L->len) {
         struct field f;
         const char *why;
@@ -863,6 +958,25 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (f.num != 2 || f.wt != WT_LEN)
             continue;
         index++;
+        uint64_t h = 0;
+        if (!mo->off) {
+            h = ss_hash(f.data, f.len);
+            const struct memo_slot *hit = memo_find(mo, f.data, f.len, h);
+            if (hit) {
+                mo->hits++;
+                *n_labeled += (hit->flags & MEMO_LABELED) != 0;
+                *n_mismatch += (hit->flags & MEMO_MISMATCH) != 0;
+                if (ss_model_add_sample(L->m, hit->stack, mo->vals.v + hit->vals))
+                    return nomem(L, "samples");
+                continue;
+            }
+            /* Rarely repeated: stop looking. */
+            if (++mo->misses >= 4096 && mo->hits < mo->misses / 4) {
+                mo->off = 1;
+                memo_free(mo);
+                mo->off = 1;
+            }
+        }
         Perftools__Profiles__Sample *s = UNPACK(L, sample, &f);
         if (!s)
             return unpack_failed(L, &f);
@@ -902,11 +1016,16 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                        index, c);
         L->vals[0] = c;
         /* stackscope writes 0 for samples with no frames (as R, no time). */
+        uint32_t flags = s->n_label ? MEMO_LABELED : 0;
         if (time_col >= 0 && s->value[time_col] != c * L->period &&
-            !(s->n_location_id == 0 && s->value[time_col] == 0))
+            !(s->n_location_id == 0 && s->value[time_col] == 0)) {
             (*n_mismatch)++;
+            flags |= MEMO_MISMATCH;
+        }
         if (ss_model_add_sample(L->m, stack, L->vals))
             return nomem(L, "samples");
+        if (!mo->off)
+            memo_put(mo, f.data, f.len, h, stack, L->vals, nmodel, flags);
     }
     return 0;
 }
@@ -1179,6 +1298,7 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     free(L.fn_model);
     VEC_FREE(L.loc_frames);
     VEC_FREE(L.frames);
+    memo_free(&L.memo);
     free(L.vals);
     free(raw);
     return rc;

@@ -28,9 +28,10 @@
 #include "hash.h"
 #include "profile.pb-c.h"
 
-#define PP_MAX_FRAMES 1000000         /* frames of one sample after inlining */
-#define PP_MAX_MESSAGE (64u << 20)    /* bytes of one nested message */
-#define PP_MAX_STRING (1u << 24)      /* bytes of one string */
+#define PP_MAX_FRAMES 1000000      /* frames of one sample after inlining */
+#define PP_MAX_MESSAGE (64u << 20) /* bytes of one nested message */
+#define PP_MAX_STRING (1u << 24)   /* bytes of one string */
+#define PP_MAX_COMMENTS 1000000    /* comments of a profile */
 
 /* ---- arena allocator for protobuf-c ---------------------------------- */
 
@@ -108,7 +109,7 @@ static void arena_free(struct arena *a)
 struct idmap {
     uint32_t *direct; /* direct[id] = index + 1, 0 = absent */
     uint64_t ndirect;
-    uint64_t *keys;   /* hashed: keys, 0 = empty (id 0 is never stored) */
+    uint64_t *keys; /* hashed: keys, 0 = empty (id 0 is never stored) */
     uint32_t *vals;
     size_t nslots;
 };
@@ -202,9 +203,9 @@ static inline int get_varint(const uint8_t *buf, size_t len, size_t *pos, uint64
 struct field {
     uint32_t num;
     int wt;
-    size_t off;           /* byte offset of the tag */
-    uint64_t v;           /* varint / fixed value */
-    const uint8_t *data;  /* WT_LEN payload */
+    size_t off;          /* byte offset of the tag */
+    uint64_t v;          /* varint / fixed value */
+    const uint8_t *data; /* WT_LEN payload */
     size_t len;
 };
 
@@ -269,9 +270,20 @@ static int next_field(const uint8_t *buf, size_t len, size_t *pos, struct field 
 static int profile_wt(uint32_t num)
 {
     switch (num) {
-    case 1: case 2: case 3: case 4: case 5: case 6: case 11:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 11:
         return WT_LEN;
-    case 7: case 8: case 9: case 10: case 12: case 14:
+    case 7:
+    case 8:
+    case 9:
+    case 10:
+    case 12:
+    case 14:
         return WT_VARINT;
     case 13:
         return WT_VARINT; /* or packed (WT_LEN) */
@@ -281,9 +293,21 @@ static int profile_wt(uint32_t num)
 }
 
 static const char *const field_names[] = {
-    "", "sample_type", "sample", "mapping", "location", "function", "string_table",
-    "drop_frames", "keep_frames", "time_nanos", "duration_nanos", "period_type", "period",
-    "comment", "default_sample_type",
+    "",
+    "sample_type",
+    "sample",
+    "mapping",
+    "location",
+    "function",
+    "string_table",
+    "drop_frames",
+    "keep_frames",
+    "time_nanos",
+    "duration_nanos",
+    "period_type",
+    "period",
+    "comment",
+    "default_sample_type",
 };
 
 int ss_pprof_sniff(const unsigned char *p, size_t n)
@@ -338,11 +362,11 @@ int ss_pprof_sniff(const unsigned char *p, size_t n)
 
 struct memo_slot {
     uint64_t hash;
-    size_t off;      /* message bytes in memo.bytes */
+    size_t off; /* message bytes in memo.bytes */
     uint32_t len;
-    ss_id stack;     /* SS_NONE: empty slot */
-    size_t vals;     /* first of nmodel values in memo.vals */
-    uint32_t flags;  /* MEMO_LABELED, MEMO_MISMATCH */
+    ss_id stack;    /* SS_NONE: empty slot */
+    size_t vals;    /* first of nmodel values in memo.vals */
+    uint32_t flags; /* MEMO_LABELED, MEMO_MISMATCH */
 };
 enum { MEMO_LABELED = 1, MEMO_MISMATCH = 2 };
 
@@ -475,7 +499,7 @@ struct loader {
     size_t n_samples;
 
     struct idmap fn_map, loc_map, map_map;
-    ss_id *fn_model;     /* function index -> model function */
+    ss_id *fn_model;       /* function index -> model function */
     VEC(ss_id) loc_frames; /* model locations of every location, innermost first */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
     struct memo memo;
@@ -513,7 +537,8 @@ static int nomem(struct loader *L, const char *what)
 static int check_str(struct loader *L, int64_t idx, size_t off, const char *what)
 {
     if (idx < 0 || (uint64_t)idx >= L->strs.n)
-        return bad(L, off, "%s: string index %" PRId64 " out of range (the string table has %zu entries)",
+        return bad(L, off,
+                   "%s: string index %" PRId64 " out of range (the string table has %zu entries)",
                    what, idx, L->strs.n);
     return 0;
 }
@@ -539,8 +564,8 @@ static int str_eq(const struct loader *L, int64_t idx, const char *s)
 }
 
 /* Unpack a nested message with protobuf-c into the (reset) arena. */
-#define UNPACK(L, kind, f)                                                                  \
-    (arena_reset(&(L)->arena),                                                              \
+#define UNPACK(L, kind, f)                                                                         \
+    (arena_reset(&(L)->arena),                                                                     \
      perftools__profiles__##kind##__unpack(&(L)->alloc, (f)->len, (f)->data))
 
 static int unpack_failed(struct loader *L, const struct field *f)
@@ -596,8 +621,9 @@ static int pass_one(struct loader *L)
             Perftools__Profiles__Location *lo = UNPACK(L, location, &f);
             if (!lo)
                 return unpack_failed(L, &f);
-            struct pp_loc pl = {lo->id, lo->address, lo->mapping_id, (uint32_t)L->lines.n,
-                                (uint32_t)lo->n_line, f.off};
+            struct pp_loc pl = {
+                lo->id, lo->address, lo->mapping_id, (uint32_t)L->lines.n, (uint32_t)lo->n_line,
+                f.off};
             if (lo->n_line > PP_MAX_FRAMES || L->lines.n + lo->n_line > UINT32_MAX)
                 return bad(L, f.off, "location id %" PRIu64 " has %zu lines (too many)", lo->id,
                            lo->n_line);
@@ -613,8 +639,8 @@ static int pass_one(struct loader *L)
             Perftools__Profiles__Function *fn = UNPACK(L, function, &f);
             if (!fn)
                 return unpack_failed(L, &f);
-            struct pp_func pf = {fn->id, fn->name, fn->system_name, fn->filename, fn->start_line,
-                                 f.off};
+            struct pp_func pf = {fn->id,       fn->name,       fn->system_name,
+                                 fn->filename, fn->start_line, f.off};
             if (VEC_PUSH(L->funcs, pf))
                 return nomem(L, "functions");
             break;
@@ -630,10 +656,18 @@ static int pass_one(struct loader *L)
                 return nomem(L, "string table");
             break;
         }
-        case 7: L->drop_frames = v; break;
-        case 8: L->keep_frames = v; break;
-        case 9: L->time_nanos = v; break;
-        case 10: L->duration_nanos = v; break;
+        case 7:
+            L->drop_frames = v;
+            break;
+        case 8:
+            L->keep_frames = v;
+            break;
+        case 9:
+            L->time_nanos = v;
+            break;
+        case 10:
+            L->duration_nanos = v;
+            break;
         case 11: {
             Perftools__Profiles__ValueType *vt = UNPACK(L, value_type, &f);
             if (!vt)
@@ -642,9 +676,13 @@ static int pass_one(struct loader *L)
             L->period_unit = vt->unit;
             break;
         }
-        case 12: L->period = v; break;
+        case 12:
+            L->period = v;
+            break;
         case 13:
             if (f.wt == WT_VARINT) {
+                if (L->comments.n >= PP_MAX_COMMENTS)
+                    return bad(L, f.off, "more than %d comments", PP_MAX_COMMENTS);
                 if (VEC_PUSH(L->comments, v))
                     return nomem(L, "comments");
             } else {
@@ -653,12 +691,16 @@ static int pass_one(struct loader *L)
                     uint64_t c;
                     if (get_varint(f.data, f.len, &q, &c))
                         return bad(L, f.off, "malformed packed comment list");
+                    if (L->comments.n >= PP_MAX_COMMENTS)
+                        return bad(L, f.off, "more than %d comments", PP_MAX_COMMENTS);
                     if (VEC_PUSH(L->comments, (int64_t)c))
                         return nomem(L, "comments");
                 }
             }
             break;
-        case 14: L->default_type = v; break;
+        case 14:
+            L->default_type = v;
+            break;
         }
     }
     return 0;
@@ -675,7 +717,8 @@ static double time_unit_us(const struct loader *L, int64_t unit)
         {"microseconds", 1},   {"microsecond", 1},   {"us", 1},
         {"milliseconds", 1e3}, {"millisecond", 1e3}, {"ms", 1e3},
         {"seconds", 1e6},      {"second", 1e6},      {"s", 1e6},
-        {"minutes", 6e7},      {"minute", 6e7},      {"hours", 3.6e9}, {"hour", 3.6e9},
+        {"minutes", 6e7},      {"minute", 6e7},      {"hours", 3.6e9},
+        {"hour", 3.6e9},
     };
     for (size_t i = 0; i < sizeof units / sizeof *units; i++)
         if (str_eq(L, unit, units[i].name))
@@ -813,7 +856,8 @@ static int build_tables(struct loader *L)
         ss_id name = str_id(L, shown);
         ss_id sys = L->strs.v[f->system_name].len ? str_id(L, f->system_name) : name;
         ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
-        uint32_t start = f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
+        uint32_t start =
+            f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
         if (name == SS_NONE || sys == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
             return nomem(L, "strings");
         L->fn_model[i] = ss_model_function(L->m, name, sys, file, start);
@@ -1011,8 +1055,9 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (cr.divide > 1)
             c = (c + cr.divide / 2) / cr.divide;
         if (c < 0)
-            return bad(L, f.off, "sample %zu has a negative count (%" PRId64
-                                 "): difference profiles are not supported",
+            return bad(L, f.off,
+                       "sample %zu has a negative count (%" PRId64
+                       "): difference profiles are not supported",
                        index, c);
         L->vals[0] = c;
         /* stackscope writes 0 for samples with no frames (as R, no time). */
@@ -1054,8 +1099,10 @@ static int load(struct loader *L)
     size_t dup = 0;
     for (size_t i = 0; i < nvt; i++) {
         char t[512], u[512];
-        snprintf(t, sizeof t, "%.*s", (int)L->strs.v[L->vt_type.v[i]].len, str_at(L, L->vt_type.v[i]));
-        snprintf(u, sizeof u, "%.*s", (int)L->strs.v[L->vt_unit.v[i]].len, str_at(L, L->vt_unit.v[i]));
+        snprintf(t, sizeof t, "%.*s", (int)L->strs.v[L->vt_type.v[i]].len,
+                 str_at(L, L->vt_type.v[i]));
+        snprintf(u, sizeof u, "%.*s", (int)L->strs.v[L->vt_unit.v[i]].len,
+                 str_at(L, L->vt_unit.v[i]));
         vt_model[i] = ss_model_value_type(L->m, t, u);
         if (vt_model[i] == SS_NONE) {
             free(vt_model);
@@ -1101,7 +1148,8 @@ static int load(struct loader *L)
             }
     if (nmem == 4)
         src.flags |= SS_SRC_MEMORY;
-    ss_id sid = src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(L->m, &src);
+    ss_id sid =
+        src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(L->m, &src);
     if (sid == SS_NONE) {
         free(vt_model);
         return nomem(L, "sources");
@@ -1122,18 +1170,21 @@ static int load(struct loader *L)
         ss_model_warn(L->m, "%s: %zu sample types repeat an earlier one and are left out", L->path,
                       dup);
     if (L->n_samples && cr.src < 0)
-        ss_model_warn(L->m, "%s: no sample type counts samples ('samples' or unit 'count'): "
-                            "each sample counts 1",
+        ss_model_warn(L->m,
+                      "%s: no sample type counts samples ('samples' or unit 'count'): "
+                      "each sample counts 1",
                       L->path);
     if (L->n_samples && cr.divide > 1)
-        ss_model_warn(L->m, "%s: no sample type counts samples: counts are %.*s divided by the "
-                            "period",
+        ss_model_warn(L->m,
+                      "%s: no sample type counts samples: counts are %.*s divided by the "
+                      "period",
                       L->path, (int)(L->strs.v[L->vt_type.v[cr.src]].len & 255),
                       str_at(L, L->vt_type.v[cr.src]));
     if (L->n_samples && !timed) {
         if (L->period_type || L->period_unit)
-            ss_model_warn(L->m, "%s: the period type '%.*s/%.*s' is not a time: each count is "
-                                "shown as 1 s",
+            ss_model_warn(L->m,
+                          "%s: the period type '%.*s/%.*s' is not a time: each count is "
+                          "shown as 1 s",
                           L->path, (int)(L->strs.v[L->period_type].len & 255),
                           str_at(L, L->period_type), (int)(L->strs.v[L->period_unit].len & 255),
                           str_at(L, L->period_unit));
@@ -1141,8 +1192,9 @@ static int load(struct loader *L)
             ss_model_warn(L->m, "%s: no sampling period: each count is shown as 1 s", L->path);
     }
     if (n_mismatch)
-        ss_model_warn(L->m, "%s: %" PRIu64 " samples have a %.*s value other than count x period; "
-                            "times here are count x period",
+        ss_model_warn(L->m,
+                      "%s: %" PRIu64 " samples have a %.*s value other than count x period; "
+                      "times here are count x period",
                       L->path, n_mismatch, (int)(L->strs.v[L->period_type].len & 255),
                       str_at(L, L->period_type));
     return 0;
@@ -1251,8 +1303,8 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
 
 /* ---- entry points ---------------------------------------------------------- */
 
-int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
-                      size_t max_bytes, const char *path, struct ss_error *err)
+int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
+                      const char *path, struct ss_error *err)
 {
     if (len == 0)
         return ss_fail(err, SS_EINPUT, "%s: empty file", path);
@@ -1304,8 +1356,7 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     return rc;
 }
 
-int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path,
-                  struct ss_error *err)
+int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
 {
     if (r->mapped) {
         /* A regular file: map all of it. */

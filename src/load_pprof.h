@@ -47,13 +47,12 @@ int ss_pprof_sniff(const unsigned char *p, size_t n);
 /* Load a pprof profile from an open reader (positioned at the start of the
  * file) into m as one source.  `path` names the file in messages.  Returns
  * 0 or an error code. */
-int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path,
-                  struct ss_error *err);
+int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err);
 
 /* Load a pprof profile held in memory (gzip-compressed or raw), with
  * `max_bytes` as the limit on the decompressed size.  For ss_load_pprof
  * and the unit tests. */
-int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
-                      size_t max_bytes, const char *path, struct ss_error *err);
+int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
+                      const char *path, struct ss_error *err);
 
 #endif

@@ -165,7 +165,7 @@ enum vt_kind { VT_COUNT, VT_CPU, VT_ALLOC, VT_MODEL };
 
 struct out_vt {
     enum vt_kind kind;
-    ss_id model; /* VT_MODEL: the model's value type */
+    ss_id model;         /* VT_MODEL: the model's value type */
     uint32_t type, unit; /* output string indexes */
 };
 
@@ -173,24 +173,24 @@ struct writer {
     const struct ss_model *m;
     const char *path;
     struct ss_error *err;
-    struct ss_strtab ot;  /* output string table; id = index */
-    uint32_t *str_out;    /* model string id -> output index, UINT32_MAX unset */
+    struct ss_strtab ot; /* output string table; id = index */
+    uint32_t *str_out;   /* model string id -> output index, UINT32_MAX unset */
     int oom;
 
     VEC(struct out_vt) vts;
-    ss_id cpu_col;        /* model column cpu/nanoseconds, or SS_NONE */
+    ss_id cpu_col; /* model column cpu/nanoseconds, or SS_NONE */
     struct ss_rprof_vt rvt;
     int have_rvt;
 
-    uint32_t *loc_out;    /* model location -> output location id (0: not written) */
-    VEC(uint32_t) fn_of_loc; /* per output location (0-based): output function id */
+    uint32_t *loc_out;        /* model location -> output location id (0: not written) */
+    VEC(uint32_t) fn_of_loc;  /* per output location (0-based): output function id */
     VEC(ss_id) out_loc_model; /* per output location: the model location */
-    VEC(ss_id) fn_model;  /* per output function (0-based): model function */
-    VEC(ss_id) fn_file;   /* per output function: file string (model id) or SS_NONE */
+    VEC(ss_id) fn_model;      /* per output function (0-based): model function */
+    VEC(ss_id) fn_file;       /* per output function: file string (model id) or SS_NONE */
 
-    uint64_t *stack_at;   /* per stack: offset of its encoded location ids, or UINT64_MAX */
-    uint32_t *stack_len;  /* ... and their length */
-    VEC(uint8_t) sbytes;  /* the encoded location ids of the stacks seen */
+    uint64_t *stack_at;  /* per stack: offset of its encoded location ids, or UINT64_MAX */
+    uint32_t *stack_len; /* ... and their length */
+    VEC(uint8_t) sbytes; /* the encoded location ids of the stacks seen */
 };
 
 static uint32_t out_str(struct writer *w, const char *s, size_t len)
@@ -261,7 +261,8 @@ static int plan_value_types(struct writer *w)
     ss_id alloc_col = w->have_rvt ? find_vt(m, "alloc", "bytes") : SS_NONE;
     if (push_vt(w, VT_COUNT, SS_NONE, "samples", "count"))
         return -1;
-    if ((any_other || w->cpu_col != SS_NONE) && push_vt(w, VT_CPU, w->cpu_col, "cpu", "nanoseconds"))
+    if ((any_other || w->cpu_col != SS_NONE) &&
+        push_vt(w, VT_CPU, w->cpu_col, "cpu", "nanoseconds"))
         return -1;
     if (w->have_rvt && push_vt(w, VT_ALLOC, SS_NONE, "alloc", "bytes"))
         return -1;
@@ -583,8 +584,9 @@ static int write_rest(struct writer *w, struct out *g)
     }
     p.period_type = &period_type;
     const char *tn = have_src ? source_meta(m, first, "time_nanos") : NULL;
-    p.time_nanos = tn ? strtoll(tn, NULL, 10)
-                      : have_src ? m->sources.v[first].timestamp * 1000000000 : 0;
+    p.time_nanos = tn         ? strtoll(tn, NULL, 10)
+                   : have_src ? m->sources.v[first].timestamp * 1000000000
+                              : 0;
     double duration = 0;
     size_t nc = 0;
     for (size_t s = 0; s < m->sources.n; s++) {

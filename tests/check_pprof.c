@@ -277,10 +277,12 @@ START_TEST(test_read_basic)
     ck_assert_int_eq(m.values.v[cpu][2], 0);
 
     /* Functions: names, system names (the name when absent), files. */
-    const struct ss_function *bar = &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[0]].function];
+    const struct ss_function *bar =
+        &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[0]].function];
     ck_assert_str_eq(ss_str(&m, bar->name), "bar");
     ck_assert_str_eq(ss_str(&m, bar->system_name), "_Z3barv");
-    const struct ss_function *mainf = &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[2]].function];
+    const struct ss_function *mainf =
+        &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[2]].function];
     ck_assert_str_eq(ss_str(&m, mainf->system_name), "main");
     ck_assert_str_eq(ss_str(&m, mainf->filename), "a.go");
     ck_assert_uint_eq(mainf->start_line, 3);
@@ -385,7 +387,8 @@ START_TEST(test_read_errors)
     struct fx x;
     fx_init(&x);
     x.fn[1].name = 99;
-    fx_load_bad(&x, "function id 2: name: string index 99 out of range (the string table has 15 entries)");
+    fx_load_bad(
+        &x, "function id 2: name: string index 99 out of range (the string table has 15 entries)");
     fx_init(&x);
     x.vt[1].unit = -1;
     fx_load_bad(&x, "sample_type 2: unit: string index -1 out of range");
@@ -441,8 +444,8 @@ START_TEST(test_read_wire_errors)
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
     ck_assert_int_eq(ss_load_pprof_mem(&m, huge, sizeof huge, SS_PPROF_MAX_BYTES, "t.pb", &err),
                      SS_EINPUT);
-    ck_assert_msg(strstr(err.msg, "t.pb: byte 0: declared length runs past the end") != NULL,
-                  "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "t.pb: byte 0: declared length runs past the end") != NULL, "%s",
+                  err.msg);
     ss_model_free(&m);
 
     /* Truncated gzip: the stream ends early. */
@@ -457,8 +460,7 @@ START_TEST(test_read_wire_errors)
     /* Garbage after the gzip header. */
     memcpy(gz + 10, "garbage garbage garbage", 23);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, 33, SS_PPROF_MAX_BYTES, "t.pb.gz", &err),
-                     SS_EINPUT);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, 33, SS_PPROF_MAX_BYTES, "t.pb.gz", &err), SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "t.pb.gz: byte ") && strstr(err.msg, "bad gzip data"), "%s",
                   err.msg);
     ss_model_free(&m);
@@ -571,7 +573,8 @@ START_TEST(test_write_rprof_model)
     ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
     ss_id f = ss_model_intern_cstr(&m, "f"), gc = ss_model_intern_cstr(&m, "<GC>");
     ss_id a = ss_model_intern_cstr(&m, "/p/a.R"), b = ss_model_intern_cstr(&m, "/p/b.R");
-    ss_id ff = ss_model_function(&m, f, f, SS_NONE, 0), fgc = ss_model_function(&m, gc, gc, SS_NONE, 0);
+    ss_id ff = ss_model_function(&m, f, f, SS_NONE, 0),
+          fgc = ss_model_function(&m, gc, gc, SS_NONE, 0);
     ss_id l1 = ss_model_location(&m, ff, a, 3), l2 = ss_model_location(&m, ff, b, 9);
     ss_id l3 = ss_model_location(&m, fgc, SS_NONE, 0);
     ss_id s1[2] = {l3, l1}, s2[1] = {l2};

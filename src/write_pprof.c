@@ -66,6 +66,8 @@ struct out {
 
 static void out_write(struct out *o, const void *p, size_t n)
 {
+    if (n == 0)
+        return;
     if (o->failed || VEC_RESERVE(o->b, o->b.n + n)) {
         o->failed = 1;
         return;

@@ -371,13 +371,22 @@ static void check_summary(const struct ss_model *m, const char *path)
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
+        unsigned long long ns = 0;
+        for (size_t j = s->first_sample; j < s->first_sample + s->n_samples; j++)
+            ns += (unsigned long long)ss_sample_count(m, j);
         ss_format_interval(iv, sizeof iv, s->interval_us);
-        printf("  session %u (line %u): %s, interval %s%s%s%s, %zu samples\n", s->session,
+        printf("  session %u (line %u): %s, interval %s%s%s%s, %llu samples\n", s->session,
                s->header_line, ss_str(m, s->type), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
-               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "",
-               s->n_samples);
+               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns);
     }
-    printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
+    unsigned long long counted = 0;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        counted += (unsigned long long)ss_sample_count(m, i);
+    if (counted != m->sample_stack.n)
+        printf("  samples: %llu counted in %zu rows (%zu with no frames)\n", counted,
+               m->sample_stack.n, empty);
+    else
+        printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
     printf("  stacks: %zu distinct, deepest %zu frames\n", ss_model_nstacks(m), maxdepth);
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
     print_warnings(stdout, m, "  warning: ");

@@ -7,6 +7,7 @@
 
 #include "report_analysis.h"
 #include "stacks.h"
+#include "write.h"
 
 static void fmt_num(char *buf, size_t n, double v, int tsv, int decimals)
 {
@@ -107,8 +108,10 @@ void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, dou
         char iv[32], fl[64];
         ss_format_interval(iv, sizeof iv, s->interval_us);
         flags_text(fl, sizeof fl, s->flags);
-        fprintf(out, "session    %u: interval %s%s, %zu samples", s->session, iv, fl,
-                s->n_samples);
+        unsigned long long ns = 0;
+        for (size_t j = s->first_sample; j < s->first_sample + s->n_samples; j++)
+            ns += (unsigned long long)ss_sample_count(m, j);
+        fprintf(out, "session    %u: interval %s%s, %llu samples", s->session, iv, fl, ns);
         if (s->header_line)
             fprintf(out, " (header on line %u)", s->header_line);
         fputc('\n', out);
@@ -186,6 +189,8 @@ static const char *stack_text(const struct ss_model *m, const struct ss_stacks *
 static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                          struct ss_error *err)
 {
+    if (o->format == SS_FORMAT_FOLDED)
+        return ss_write_folded(m, out, "standard output", err);
     struct ss_stacks st;
     int rc = ss_stacks_compute(m, &st, err);
     if (rc)
@@ -202,9 +207,7 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
         const struct ss_stack_row *r = &st.rows[i];
         double pct = st.total_time > 0 ? 100.0 * r->time / st.total_time : 0;
         const char *text = stack_text(m, &st, r, &tb);
-        if (o->format == SS_FORMAT_FOLDED)
-            fprintf(out, "%s %llu\n", text, (unsigned long long)r->count);
-        else if (o->format == SS_FORMAT_TSV)
+        if (o->format == SS_FORMAT_TSV)
             fprintf(out, "%llu\t%.15g\t%.15g\t%u\t%s\n", (unsigned long long)r->count, r->time, pct,
                     r->depth, text);
         else
@@ -239,13 +242,18 @@ static int report_sources(FILE *out, const struct ss_model *m, const struct ss_r
                 flags[k++] = *p;
         }
         flags[k] = '\0';
+        /* samples: summed count values (a folded line or pprof sample may
+         * stand for many) */
+        unsigned long long ns = 0;
+        for (size_t j = s->first_sample; j < s->first_sample + s->n_samples; j++)
+            ns += (unsigned long long)ss_sample_count(m, j);
         if (o->format == SS_FORMAT_TSV) {
-            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%zu\n", i + 1, ss_str(m, s->type),
-                    ss_str(m, s->uri), s->session, s->header_line, s->interval_us, flags, s->n_samples);
+            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%llu\n", i + 1, ss_str(m, s->type),
+                    ss_str(m, s->uri), s->session, s->header_line, s->interval_us, flags, ns);
         } else {
             ss_format_interval(iv, sizeof iv, s->interval_us);
-            fprintf(out, "%6zu %-8s %7u %6u %10s %-16s %9zu  %s\n", i + 1, ss_str(m, s->type),
-                    s->session, s->header_line, iv, flags, s->n_samples, ss_str(m, s->uri));
+            fprintf(out, "%6zu %-8s %7u %6u %10s %-16s %9llu  %s\n", i + 1, ss_str(m, s->type),
+                    s->session, s->header_line, iv, flags, ns, ss_str(m, s->uri));
         }
     }
     return 0;

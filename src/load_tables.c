@@ -414,8 +414,8 @@ static int read_sources(struct loader *L)
             f_int(t, 5, &s.timestamp) || f_double(t, 6, &s.interval_us) ||
             f_flags(t, 7, &s.flags))
             return L->err->code;
-        if (!(s.interval_us > 0))
-            return tsv_fail(t, 6, "the interval must be above 0 microseconds");
+        if (!(s.interval_us >= 0))
+            return tsv_fail(t, 6, "the interval must be 0 (unknown) or more microseconds");
         s.session = (uint32_t)session;
         s.header_line = (uint32_t)line;
         if (VEC_PUSH(L->sources, s))

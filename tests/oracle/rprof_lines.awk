@@ -9,7 +9,8 @@
 # `#File N: path` declarations, wherever they are).  cut=1 says the file does
 # not end with a line end: its last line is then an incomplete sample that R
 # was killed while writing, and is left out unless it is a header.  Blank
-# lines are left out (R never writes them).
+# lines are left out (R never writes them), and so is the line "#File : "
+# that the R profile package writes when there are no files.
 #
 # norm     the remaining lines, each ending in LF: the input as stackscope is
 #          documented to read it, for R's summaryRprof;
@@ -41,6 +42,7 @@ pass == 1 {
 }
 {
     if ($0 == "") next
+    if ($0 ~ /^#File : *$/) next # the R profile package's "no files" line
     if (cut && FNR == n1 && $0 !~ hdr) next
     if ($0 ~ hdr) sess++
     if (mode == "norm") { print; next }

@@ -23,9 +23,10 @@
 #     numbers; folded -> Rprof is read by R with the same counts.
 #  3. v2 tables: tables -> Rprof gives the same bytes as the direct
 #     conversion; tables -> tables is the same directory; `report --by
-#     sources` is unchanged; R loads the tables with the man page's lines and
-#     computes the same self and total times as `report --by self`
-#     (tests/oracle/tables_check.R); odd strings survive the escaping.
+#     sources` is unchanged; R loads the tables with the man page's lines
+#     (taken from man/stackscope.1) and computes the same self and total
+#     times as `report --by self` (tests/oracle/tables_check.R); odd strings
+#     survive the escaping.
 #  4. Rprof + folded + tables in one run: one source each, sessions kept,
 #     counts and times add up.
 #
@@ -248,7 +249,10 @@ for f in "$D"/rprof/*.out "$D"/edge-cases/*.out "$D"/peers/profile-pkg/1.out "$T
     printf '%s\t%s\t%s\n' "$name" "$w/t" "$w/self.tsv" >>"$T/tables.list"
 done
 if [ $use_r = yes ]; then
-    Rscript "$O/tables_check.R" "$T/tables.list" >"$T/tables.out" 2>&1
+    # the R lines of the man page, groff escapes undone
+    sed -n '/R-load-begin/,/R-load-end/p; /R-self-begin/,/R-self-end/p' "$SRCDIR/man/stackscope.1" |
+        grep -v '^\.' | sed 's/\\e/\\/g' >"$T/man.R"
+    Rscript "$O/tables_check.R" "$T/tables.list" "$T/man.R" >"$T/tables.out" 2>&1
     while IFS= read -r l; do
         case $l in
         PASS\ *) pass "tables in R: ${l#PASS }" ;;

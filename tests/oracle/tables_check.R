@@ -1,27 +1,33 @@
-# Reads stackscope's v2 tables in R exactly as the man page says, computes
-# self and total time per function from them, and compares with stackscope's
-# `report --by self --format tsv` of the same profile.  For tests/formats.sh.
+# Reads stackscope's v2 tables in R with the lines the man page gives,
+# computes self time per function with the man page's example and total time
+# here, and compares both with stackscope's `report --by self --format tsv`
+# of the same profile.  For tests/formats.sh.
 #
-#   LC_ALL=C Rscript tests/oracle/tables_check.R LIST
+#   LC_ALL=C Rscript tests/oracle/tables_check.R LIST MANLINES
 #
 # LIST: tab-separated, no header: label, tables directory, report TSV.
+# MANLINES: the R lines of stackscope(1) (FORMATS, v2 tables), extracted by
+# tests/formats.sh: the lines that load the tables into `v2` (given `dir`),
+# then the example whose value is the self time per function.
 # Prints "PASS label (N functions)" or "FAIL label: why" per row; exit
 # status 1 if any failed.
 
 args <- commandArgs(trailingOnly = TRUE)
-if (length(args) != 1L) {
-  cat("usage: Rscript tables_check.R LIST\n", file = stderr())
+if (length(args) != 2L) {
+  cat("usage: Rscript tables_check.R LIST MANLINES\n", file = stderr())
   quit(status = 2L)
 }
 invisible(Sys.setlocale("LC_COLLATE", "C"))
 jobs <- read.delim(args[[1L]], header = FALSE, quote = "", colClasses = "character",
                    col.names = c("label", "dir", "ours"))
+man_lines <- parse(file = args[[2L]], keep.source = FALSE)
 
 check <- function(dir, ours_file) {
-  # --- the three lines of the man page (stackscope(1), FORMATS, v2 tables)
-  tabs <- c("meta", "sources", "value_types", "samples", "sample_values", "stacks", "sample_locations", "locations", "functions")
-  rd <- function(t) read.delim(file.path(dir, paste0(t, ".tsv")), quote = "", na.strings = "\\N", stringsAsFactors = FALSE)
-  v2 <- sapply(tabs, rd, simplify = FALSE)
+  # --- the man page's lines: load into v2, then self time per function
+  env <- new.env()
+  env$dir <- dir
+  for (e in man_lines) man_self <- eval(e, env)
+  v2 <- env$v2
   # --- keys: row k of a table has id k
   for (t in c("sources", "samples", "locations", "functions")) {
     id <- v2[[t]][[sub("s$", "_id", t)]]
@@ -41,6 +47,9 @@ check <- function(dir, ours_file) {
   sl <- sl[!is.na(sl$name), ]   # position-only rows (Rprof's trailing F#L)
   leaf <- sl[sl$depth == 1, ]
   self <- tapply(secs[leaf$sample_id], leaf$name, sum)
+  if (!isTRUE(all.equal(as.vector(man_self[names(self)]), as.vector(self), tolerance = 1e-12)) ||
+      length(man_self) != length(self))
+    return("the man page's self-time example disagrees with this script's")
   once <- unique(sl[, c("sample_id", "name")])  # recursion counts once
   total <- tapply(secs[once$sample_id], once$name, sum)
 

@@ -205,8 +205,8 @@ static int stack_text(struct rw *w, ss_id st, uint32_t stamp, const char **s, si
         w->text_len[st] = (uint32_t)(w->arena.n - start);
         w->text_stamp[st] = stamp;
     }
-    *s = w->arena.v + w->text_off[st];
     *n = w->text_len[st];
+    *s = *n ? w->arena.v + w->text_off[st] : "";
     return 0;
 }
 
@@ -275,7 +275,8 @@ static int write_session(struct rw *w, ss_id src)
         for (int64_t k = 0; k < count; k++) {
             if (plen)
                 fwrite(prefix, 1, plen, w->f);
-            fwrite(s, 1, n, w->f);
+            if (n)
+                fwrite(s, 1, n, w->f);
             putc('\n', w->f);
         }
     }

@@ -44,6 +44,8 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
+    "                         (SamplingProf files hold no stacks: self, total,\n"
+    "                         line, calls and sources only)\n"
     "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
     "                         full precision, every row) or folded (with\n"
     "                         --by stacks: 'root;...;leaf COUNT' lines)\n"

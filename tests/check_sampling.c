@@ -246,6 +246,21 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* Numbers that disagree are loaded with a warning: the root edge counts 2
+ * samples, the self counts 1; a runtime of 0 takes the default 0.1 s. */
+START_TEST(test_warnings)
+{
+    static const char prof[] = "0\n\na.rb:1:f,0\n\n0,1,1\n\n-1,0,2\n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.warnings.n, 2);
+    ck_assert_ptr_nonnull(strstr(m.warnings.v[0], "count 2 samples, the self counts 1"));
+    ck_assert_ptr_nonnull(strstr(m.warnings.v[1], "runtime 0 ms"));
+    ck_assert_double_eq(m.sources.v[0].interval_us, 100000.0);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* Write a model as SamplingProf text into buf. */
 static void write_text(const struct ss_model *m, char *buf, size_t cap)
 {
@@ -313,6 +328,7 @@ Suite *sampling_suite(void)
     tcase_add_test(tc, test_stats);
     tcase_add_test(tc, test_calls);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_warnings);
     tcase_add_test(tc, test_write_rprof);
     tcase_add_test(tc, test_write_aggregates);
     tcase_add_test(tc, test_sniff);

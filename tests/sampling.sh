@@ -155,9 +155,20 @@ for f in "$GEM" "$MRI"; do
     want_rt=$(head -n 1 "$f")
     check "$name: check summary" "$(
         [ "$RC" -eq 0 ] || echo "exit $RC"
+        [[ $OUT != *warning* ]] || echo "warns: $OUT"
         [[ $OUT == *"$want_el call elements, $want_ed call-graph edges"* ]] || echo "no counts in: $OUT"
         [[ $OUT == *"runtime $want_rt ms"* ]] || echo "no runtime in: $OUT"
     )"
+done
+
+# The gem's numbers agree with each other in both files: the root edges, the
+# self counts and the total of every element called from the root all count
+# the samples (so the interval runtime / samples is the time of one sample).
+for f in "$GEM" "$MRI"; do
+    check "$(basename "$f" .txt): root edges = self counts = root totals" "$(
+        awk "$AWK_ELEM"'BEGIN { read_sp(ARGV[1]); for (k = 1; k <= nel; k++) s += self[ids[k]]
+            for (k = 1; k <= ne; k++) if (e_from[k] == -1) { r += e_n[k]; t += total[e_to[k]] }
+            if (s != r || r != t) print "self " s ", root edges " r ", root totals " t; exit }' "$f")"
 done
 
 # Hand-computed, gem_test_profile.txt: 15 samples (the self counts 6+3+3+1+2;

@@ -8,15 +8,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 out=$top/build-fuzz
 mkdir -p "$out/corpus"
-cp "$top"/tests/data/rprof/*.out "$top"/tests/data/edge-cases/*.out "$out/corpus/" 2>/dev/null || true
+cp "$top"/tests/data/rprof/*.out "$top"/tests/data/edge-cases/*.out "$top"/tests/data/sampling_prof/gem_test_profile.txt "$top"/tests/data/sampling_prof/ruby_workload.txt "$out/corpus/" 2>/dev/null || true
 printf 'main;f;g 3\nmain;f 2\nmain;h h 1\n' >"$out/corpus/hand.folded"
 mkdir -p "$out/corpus-tables"
 printf '\006sample_id\tsource_id\tstack_id\n1\t1\t1\n' >"$out/corpus-tables/samples"
 cd "$top"
 printf '#define _GNU_SOURCE 1\n' >"$out/config.h"
 srcs="src/error.c src/strtab.c src/model.c src/reader.c src/load.c src/load_rprof.c src/stats.c
-      src/load_folded.c src/load_tables.c src/write_rprof.c src/write_folded.c
-      src/write_tables.c src/stacks.c"
+      src/load_sampling.c src/load_folded.c src/load_tables.c src/write_rprof.c
+      src/write_folded.c src/write_tables.c src/stacks.c"
 for t in load tables; do
     # shellcheck disable=SC2086
     clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -I"$out" -Isrc -include config.h \

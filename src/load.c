@@ -6,6 +6,7 @@
 
 #include "load_folded.h"
 #include "load_rprof.h"
+#include "load_sampling.h"
 #include "load_tables.h"
 #include "reader.h"
 
@@ -29,6 +30,8 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
                      "%s: gzip-compressed data (a pprof profile?): this version reads Rprof "
                      "text only",
                      path);
+    } else if (ss_sampling_prof_sniff(p, (size_t)n)) {
+        rc = ss_load_sampling_prof(m, &r, path, err);
     } else if (ss_folded_sniff(p, (size_t)n)) {
         rc = ss_load_folded(m, &r, path, err);
     } else {

@@ -6,10 +6,3 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
     (void)m, (void)f;
     return ss_fail(err, SS_EUSAGE, "%s: the pprof writer is not available yet", path);
 }
-
-int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
-                           struct ss_error *err)
-{
-    (void)m, (void)f;
-    return ss_fail(err, SS_EUSAGE, "%s: the sampling_prof writer is not available yet", path);
-}

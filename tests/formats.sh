@@ -15,7 +15,9 @@
 #       profiling; memory = "both" with memory profiling) is identical() on
 #       the output and on the input, one session at a time
 #       (tests/oracle/rprof_same.R);
-#     - writing the output again gives the same bytes.
+#     - writing the output again gives the same bytes;
+#     - a transformed profile written as Rprof reads back with the same
+#       self, total, line and memory tables as the transformed profile.
 #  2. Folded stacks: the writer's lines equal the independent parser's
 #     stacks (NAME.indep/stacks.tsv); reading them back gives the same lines;
 #     per-function counts equal the independent counts; hand-made files
@@ -26,7 +28,7 @@
 #     sources` is unchanged; R loads the tables with the man page's lines
 #     (taken from man/stackscope.1) and computes the same self and total
 #     times as `report --by self` (tests/oracle/tables_check.R); odd strings
-#     survive the escaping.
+#     survive the escaping; SamplingProf's aggregates survive too.
 #  4. Rprof + folded + tables in one run: one source each, sessions kept,
 #     counts and times add up.
 #
@@ -156,6 +158,34 @@ for n in append_two_sessions gc line plain_default; do
         "$([ $? -eq 0 ] || diff "$T/pk.a" "$T/pk.b" | head -n 3 | cut -c 1-160 | tr '\n' '|')"
 done
 
+# Transformed profiles (synthetic frames, merged, trimmed, dropped samples)
+# written as Rprof read back as the transformed profile.
+for n in line memory_line mem_gc_line; do
+    f=$D/rprof/$n.out
+    for t in 'merge eval' 'trim-base auto' 'replace eval eval => "<eval_eval>"' \
+        'collapse-recursion cmp' 'drop-samples 1:10' 'focus /^cmp/'; do
+        why=
+        rm -f "$T/tr.out"
+        if ! ss convert -e "$t" -o "$T/tr.out" "$f"; then
+            fail "rprof of transformed $n [$t]" "$ERR"
+            continue
+        fi
+        for by in self total line memory; do
+            opts="--by $by"
+            if [ $by = memory ]; then
+                head -n 1 "$f" | grep -q '^memory' || continue
+                opts="--by self --memory"
+            fi
+            # shellcheck disable=SC2086
+            ss report $opts --format tsv -e "$t" "$f" >"$T/tr.a"
+            # shellcheck disable=SC2086
+            ss report $opts --format tsv "$T/tr.out" >"$T/tr.b"
+            cmp -s "$T/tr.a" "$T/tr.b" || why="$why $opts differs;"
+        done
+        check "rprof of transformed $n [$t]" "$why"
+    done
+done
+
 # ---- 2. folded ----------------------------------------------------------------
 for f in "$D"/rprof/*.out "$D"/edge-cases/*.out; do
     name=${f%.out}
@@ -261,6 +291,30 @@ if [ $use_r = yes ]; then
         esac
     done <"$T/tables.out"
 fi
+
+# SamplingProf (aggregates, no stacks): the tables keep the counts and the
+# call graph; reports and the SamplingProf writer see the same profile.
+for f in "$D"/sampling_prof/*.txt; do
+    case $f in *workload.rb.txt) continue ;; esac
+    name=${f##*/}
+    name=${name%.txt}
+    w=$T/sp/$name
+    mkdir -p "$w"
+    if ! ss convert -o "$w/t/" "$f"; then
+        fail "tables of SamplingProf $name" "$ERR"
+        continue
+    fi
+    why=
+    for by in self total line sources; do
+        ss report --by $by --format tsv "$f" >"$w/a.$by"
+        ss report --by $by --format tsv "$w/t" >"$w/b.$by"
+        cmp -s "$w/a.$by" "$w/b.$by" || why="$why --by $by differs;"
+    done
+    ss convert -o "$w/a.sprof.txt" "$f"
+    ss convert -o "$w/b.sprof.txt" "$w/t"
+    cmp -s "$w/a.sprof.txt" "$w/b.sprof.txt" || why="$why written back as SamplingProf it differs;"
+    check "tables of SamplingProf $name" "$why"
+done
 
 # A tab and backslashes in names (a newline cannot come from a folded file):
 # escaped in functions.tsv as \t and \\, read back unchanged.

@@ -677,7 +677,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         if (a->map[s] == SS_NONE)
             continue;
         size_t d = cur->off.v[s + 1] - cur->off.v[s];
-        memcpy(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d * sizeof(ss_id));
+        if (d) /* the frame vector may be NULL when every stack is empty */
+            memcpy(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d * sizeof(ss_id));
         m->stack_loc.n += d;
         m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
         m->stack_tail.v[m->stack_tail.n++] = cur->tail.v[s];

@@ -13,6 +13,8 @@
 #include "model.h"
 #include "stats.h"
 
+struct ss_tf_list;
+
 enum ss_report_by {
     SS_REPORT_SELF,
     SS_REPORT_TOTAL,
@@ -24,6 +26,7 @@ enum ss_report_by {
     SS_REPORT_TREE,
     SS_REPORT_CALLS,
     SS_REPORT_TIMELINE,
+    SS_REPORT_TRANSFORMS,
 };
 enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV, SS_FORMAT_FOLDED };
 
@@ -39,6 +42,7 @@ struct ss_report_opts {
     double min_pct;       /* tree: leave out nodes under this % of the time */
     int width;            /* timeline: number of windows (0 = 80) */
     double share;         /* levels: scaffold share (0 = every sample) */
+    const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
 };
 
 /* A column of a statistics table. */
@@ -59,7 +63,17 @@ const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t
  * samples (and how many have frames), sampling time. */
 void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time);
 
-/* Compute and print the report.  Returns 0 or an error code. */
+/* Tables built from raw stacks (stacks, levels, runs, tree, timeline) cannot
+ * use aggregate sources (SamplingProf: counts per call element, no stacks).
+ * For such a table: when every source of m is aggregate, returns SS_EUSAGE
+ * with err naming the file and the tables that work; when some are, returns
+ * 0 with a note naming what is left out in note[0..n).  Otherwise (or for
+ * the other tables) returns 0 with note = "". */
+int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
+                           struct ss_error *err);
+
+/* Compute and print the report (after ss_report_check_stacks, which it
+ * applies too).  Returns 0 or an error code. */
 int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
               struct ss_error *err);
 

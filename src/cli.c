@@ -410,7 +410,7 @@ static int cmd_check(int argc, char **argv)
     return status ? status : w;
 }
 
-int ss_cli_main(int argc, char **argv)
+int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
 {
     if (argc >= 2) {
         const char *a = argv[1];
@@ -431,8 +431,8 @@ int ss_cli_main(int argc, char **argv)
         if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option '%s'", a);
     }
-    /* The explorer.  Until the interactive UI lands, show the report of the
-     * profile (the demo when no FILE is given). */
+    /* The explorer on FILE... (the demo when no FILE is given); without a
+     * terminal (stackscope FILE | less), the report of the profile. */
     char *demo[1];
     char **files = argv + 1;
     int n = argc - 1;
@@ -440,6 +440,13 @@ int ss_cli_main(int argc, char **argv)
         demo[0] = (char *)ss_demo_path();
         files = demo;
         n = 1;
+    }
+    if (ui && ui->available()) {
+        struct ss_model m;
+        int rc = load_or_complain(&m, files, n);
+        if (rc)
+            return rc;
+        return ui->run(&m, files, n);
     }
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);

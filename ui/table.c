@@ -6,20 +6,42 @@
 
 #include <string.h>
 
-/* x and width of each column for a canvas `total` columns wide. */
+/* x and width of each column for a canvas `total` columns wide.  When the
+ * label would get fewer than MIN_LABEL columns, the fixed columns nearest
+ * to it are hidden (width 0) one by one: a narrow terminal keeps the names
+ * and the first numbers. */
+#define MIN_LABEL 16
 static void layout(int total, const struct ui_column *cols, size_t n, int *xs, int *ws)
 {
-    int fixed = 0;
-    for (size_t i = 0; i < n; i++)
-        fixed += cols[i].width ? cols[i].width + 1 : 1;
-    int label = total - fixed + 1;
+    int hidden[16] = {0};
+    int label;
+    for (;;) {
+        int fixed = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!hidden[i])
+                fixed += cols[i].width ? cols[i].width + 1 : 1;
+        label = total - fixed + 1;
+        if (label >= MIN_LABEL)
+            break;
+        /* hide the last visible fixed column, keeping the first one */
+        size_t k = n;
+        for (size_t i = n; i-- > 1;)
+            if (cols[i].width && !hidden[i]) {
+                k = i;
+                break;
+            }
+        if (k == n)
+            break;
+        hidden[k] = 1;
+    }
     if (label < 8)
         label = 8;
     int x = 0;
     for (size_t i = 0; i < n; i++) {
         xs[i] = x;
-        ws[i] = cols[i].width ? cols[i].width : label;
-        x += ws[i] + 1;
+        ws[i] = hidden[i] ? 0 : cols[i].width ? cols[i].width : label;
+        if (ws[i])
+            x += ws[i] + 1;
     }
 }
 
@@ -32,6 +54,8 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
     layout(c->w, cols, n, xs, ws);
     ui_canvas_style(c, y, 0, c->w, UI_S_HEADER, 1);
     for (size_t i = 0; i < n; i++) {
+        if (!ws[i])
+            continue;
         char name[64];
         if ((int)i == sort_col)
             snprintf(name, sizeof name, "%s%s", cols[i].name,
@@ -51,7 +75,7 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
     layout(c->w, cols, n, xs, ws);
     ui_canvas_style(c, y, 0, c->w, style, 1);
     for (size_t i = 0; i < n; i++) {
-        if (!cells[i])
+        if (!cells[i] || !ws[i])
             continue;
         int x = xs[i], w = ws[i];
         if (!cols[i].width && indent > 0) {

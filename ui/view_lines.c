@@ -252,7 +252,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
 static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
     struct lines_view *p = v->priv;
-    if (p && p->file_mode)
+    if (!ss_model_has_lines(ui->m))
+        snprintf(buf, n, "no line data");
+    else if (p && p->file_mode)
         snprintf(buf, n, "%s, time per line (q: back to the list)", p->files[p->file].name);
     else
         snprintf(buf, n, "%zu by %s%s; Enter: the file", p ? p->n : 0,

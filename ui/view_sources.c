@@ -7,8 +7,8 @@
 #include "report.h"
 
 static const struct ui_column columns[] = {
-    {"source", 6, 1}, {"type", 8, 0},     {"session", 7, 1}, {"line", 6, 1},
-    {"interval", 9, 1}, {"flags", 16, 0}, {"samples", 9, 1}, {"file", 0, 0},
+    {"source", 6, 1},   {"type", 6, 0},   {"session", 7, 1}, {"line", 5, 1},
+    {"interval", 8, 1}, {"flags", 11, 0}, {"samples", 8, 1}, {"file", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 
@@ -20,7 +20,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
 
 static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
-    snprintf(buf, n, "%zu sources (files, Rprof sessions)", ui->m->sources.n);
+    snprintf(buf, n, "%zu (input files and Rprof sessions)", ui->m->sources.n);
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,

@@ -233,7 +233,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         fn_n = p->g.top_n[cc * p->g.nlevels + sel_row];
         reach = p->g.reach[cc * p->g.nlevels + sel_row];
     }
-    int k = snprintf(info, sizeof info, "cursor: samples %zu-%zu, level %u: ", a + 1, b, level);
+    int k = b - a == 1
+                ? snprintf(info, sizeof info, "cursor: sample %zu, level %u: ", a + 1, level)
+                : snprintf(info, sizeof info, "cursor: samples %zu-%zu, level %u: ", a + 1, b, level);
     if (f != SS_NONE)
         snprintf(info + k, sizeof info - (size_t)k, "%s in %u of %zu", ss_function_name(ui->m, f),
                  fn_n, b - a);

@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "load.h"
 #include "report.h"
 #include "stats.h"
+#include "transform.h"
 #include "write.h"
 
 static const char usage_text[] =
@@ -43,6 +45,8 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
+    "                           transforms  the transform list (-e, --script)\n"
+    "                                    with what each step did\n"
     "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
     "                         full precision, every row) or folded (with\n"
     "                         --by stacks: 'root;...;leaf COUNT' lines)\n"
@@ -68,6 +72,20 @@ static const char usage_text[] =
     "                         .folded .collapsed, .sprof.txt, a name ending\n"
     "                         in / or a directory)\n"
     "  --force                replace OUT if it exists (never an input file)\n"
+    "\n"
+    "Transform options (report and convert; see TRANSFORMS in stackscope(1)):\n"
+    "  -e, --transform CMD    apply a transform command; repeatable, applied in\n"
+    "                         order after the profile is read:\n"
+    "                           drop-samples A:B   keep-samples A:B\n"
+    "                             (1-based sample numbers, -N from the end,\n"
+    "                             or times: 0.5s:2s, 100ms:)\n"
+    "                           trim-base N   trim-base auto[=SHARE]\n"
+    "                           trim-to F   focus F   drop F   merge F\n"
+    "                           prune F   collapse-recursion F\n"
+    "                           replace F1 F2 ... => NEW   class F => NAME\n"
+    "                         F is a name, a \"quoted name\" or a /regex/\n"
+    "  --script FILE          apply the commands in FILE, one per line ('#'\n"
+    "                         starts a comment); mixes with -e in order\n"
     "\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
@@ -128,28 +146,128 @@ static int load_or_complain(struct ss_model *m, char *const *files, int n)
     return 0;
 }
 
-static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o)
+/* STACKSCOPE_TIMING=1: phase times on stderr (for bench/, never for tests). */
+static double now_ms(void)
 {
-    struct ss_model m;
-    int rc = load_or_complain(&m, files, nfiles);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void timing(const char *phase, double *t0)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("STACKSCOPE_TIMING");
+        on = e && *e && strcmp(e, "0") != 0;
+    }
+    double t = now_ms();
+    if (on)
+        fprintf(stderr, "stackscope: timing: %s %.1f ms\n", phase, t - *t0);
+    *t0 = t;
+}
+
+/* The transform options of report and convert, in command-line order
+ * (freed by ss_cli_main when the command returns). */
+struct tf_opts {
+    struct ss_tf_list *list;
+    int n_e; /* -e options seen */
+};
+static struct tf_opts cli_tf;
+
+/* Handle -e CMD / --script FILE.  Returns 0 or the exit status. */
+static int tf_option(struct tf_opts *t, int c, const char *arg)
+{
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (!t->list && !(t->list = ss_tf_list_new())) {
+        fprintf(stderr, "stackscope: out of memory\n");
+        return 2;
+    }
+    int rc;
+    if (c == 'e') {
+        t->n_e++;
+        rc = ss_tf_append(t->list, arg, &err);
+        if (rc == SS_EUSAGE)
+            return usage_error("-e #%d %s", t->n_e, err.msg);
+    } else {
+        rc = ss_tf_append_script_file(t->list, arg, &err);
+        if (rc == SS_EUSAGE)
+            return usage_error("%s", err.msg);
+    }
+    if (rc) {
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    return 0;
+}
+
+/* Load the files and apply the transforms (if any) into *m; *orig keeps the
+ * loaded model while m points to the transformed one.  Returns 0 or the exit
+ * status (nothing to free then). */
+static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
+                              char *const *files, int nfiles, struct ss_tf_list *tf,
+                              double *t0)
+{
+    int rc = load_or_complain(orig, files, nfiles);
     if (rc)
         return rc;
-    if (o->memory && !ss_model_has_memory(&m)) {
-        ss_model_free(&m);
+    timing("load", t0);
+    *m = orig;
+    if (!tf)
+        return 0;
+    struct ss_error err;
+    ss_error_clear(&err);
+    rc = ss_tf_apply(tf, orig, tm, &err);
+    if (rc) {
+        ss_model_free(orig);
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    timing("apply", t0);
+    *m = tm;
+    return 0;
+}
+
+static void free_models(struct ss_model *orig, struct ss_model *m)
+{
+    if (m != orig)
+        ss_model_free(m);
+    ss_model_free(orig);
+}
+
+static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o,
+                      struct ss_tf_list *tf)
+{
+    struct ss_model orig, tm, *mp;
+    double t0 = now_ms();
+    int rc = load_and_transform(&orig, &tm, &mp, files, nfiles, tf, &t0);
+    if (rc)
+        return rc;
+    struct ss_model *m = mp;
+    if (o->memory && !ss_model_has_memory(m)) {
+        free_models(&orig, m);
         return usage_error("--memory: %s has no memory profiling data (record it with "
                            "Rprof(memory.profiling = TRUE))",
                            files[0]);
     }
-    if (o->by == SS_REPORT_LINE && !ss_model_has_lines(&m)) {
-        ss_model_free(&m);
+    if (o->by == SS_REPORT_LINE && !ss_model_has_lines(m)) {
+        free_models(&orig, m);
         return usage_error("--by line: %s has no line profiling data (record it with "
                            "Rprof(line.profiling = TRUE))",
                            files[0]);
     }
     struct ss_error err;
     ss_error_clear(&err);
-    rc = ss_report(stdout, &m, o, &err);
-    ss_model_free(&m);
+    if (tf && o->format == SS_FORMAT_TEXT && o->by != SS_REPORT_TRANSFORMS)
+        for (size_t i = 0; i < ss_tf_count(tf); i++)
+            if (ss_tf_enabled(tf, i))
+                printf("transform  %s\n", ss_tf_text(tf, i));
+    struct ss_report_opts ro = *o;
+    ro.transforms = tf;
+    rc = ss_report(stdout, m, &ro, &err);
+    timing("report", &t0);
+    free_models(&orig, m);
     if (rc == SS_EUSAGE)
         return usage_error("%s", err.msg);
     if (rc) {
@@ -166,7 +284,8 @@ static const struct {
     {"self", SS_REPORT_SELF},     {"total", SS_REPORT_TOTAL},   {"line", SS_REPORT_LINE},
     {"stacks", SS_REPORT_STACKS}, {"levels", SS_REPORT_LEVELS}, {"runs", SS_REPORT_RUNS},
     {"tree", SS_REPORT_TREE},     {"calls", SS_REPORT_CALLS},   {"timeline", SS_REPORT_TIMELINE},
-    {"sources", SS_REPORT_SOURCES}, {NULL, SS_REPORT_SELF},
+    {"sources", SS_REPORT_SOURCES}, {"transforms", SS_REPORT_TRANSFORMS},
+    {NULL, SS_REPORT_SELF},
 };
 
 /* Parse a number in [lo, hi] for option `opt`; returns 0 or prints the error. */
@@ -191,23 +310,29 @@ static int cmd_report(int argc, char **argv)
         {"inverted", no_argument, NULL, 'I'},      {"depth", required_argument, NULL, 'D'},
         {"min-pct", required_argument, NULL, 'P'}, {"width", required_argument, NULL, 'W'},
         {"share", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
-    int c;
+    int c, rc;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":he:", opts, NULL)) != -1) {
         switch (c) {
+        case 'e':
+        case 's':
+            if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
+                return rc;
+            break;
         case 'b': {
             size_t k = 0;
             while (by_names[k].name && strcmp(by_names[k].name, optarg))
                 k++;
             if (!by_names[k].name)
                 return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                                   "levels, runs, tree, calls, timeline or sources)",
+                                   "levels, runs, tree, calls, timeline, sources or transforms)",
                                    optarg);
             o.by = by_names[k].by;
             break;
@@ -290,7 +415,7 @@ static int cmd_report(int argc, char **argv)
         return usage_error("%s", "--width goes with --by timeline");
     if (o.share > 0 && o.by != SS_REPORT_LEVELS)
         return usage_error("%s", "--share goes with --by levels");
-    return report_run(argv + optind, argc - optind, &o);
+    return report_run(argv + optind, argc - optind, &o, cli_tf.list);
 }
 
 static int cmd_convert(int argc, char **argv)
@@ -298,16 +423,22 @@ static int cmd_convert(int argc, char **argv)
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'}, {"to", required_argument, NULL, 't'},
         {"force", no_argument, NULL, 'f'},        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
     const char *out = NULL;
-    int c;
+    int c, rc;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:e:", opts, NULL)) != -1) {
         switch (c) {
+        case 'e':
+        case 's':
+            if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
+                return rc;
+            break;
         case 'o':
             out = optarg;
             break;
@@ -340,14 +471,16 @@ static int cmd_convert(int argc, char **argv)
                            out);
     w.inputs = argv + optind;
     w.n_inputs = argc - optind;
-    struct ss_model m;
-    int rc = load_or_complain(&m, argv + optind, argc - optind);
+    struct ss_model orig, tm, *m;
+    double t0 = now_ms();
+    rc = load_and_transform(&orig, &tm, &m, argv + optind, argc - optind, cli_tf.list, &t0);
     if (rc)
         return rc;
     struct ss_error err;
     ss_error_clear(&err);
-    rc = ss_write_file(&m, out, &w, &err);
-    ss_model_free(&m);
+    rc = ss_write_file(m, out, &w, &err);
+    timing("write", &t0);
+    free_models(&orig, m);
     if (rc == SS_EUSAGE)
         return usage_error("%s", err.msg);
     if (rc) {
@@ -422,12 +555,14 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
             printf("stackscope %s\n", PACKAGE_VERSION);
             return finish_output();
         }
-        if (!strcmp(a, "report"))
-            return cmd_report(argc - 1, argv + 1);
+        if (!strcmp(a, "report") || !strcmp(a, "convert")) {
+            int rc = a[0] == 'r' ? cmd_report(argc - 1, argv + 1) : cmd_convert(argc - 1, argv + 1);
+            ss_tf_list_free(cli_tf.list);
+            memset(&cli_tf, 0, sizeof cli_tf);
+            return rc;
+        }
         if (!strcmp(a, "check"))
             return cmd_check(argc - 1, argv + 1);
-        if (!strcmp(a, "convert"))
-            return cmd_convert(argc - 1, argv + 1);
         if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option '%s'", a);
     }
@@ -451,5 +586,5 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
     o.limit = 25;
-    return report_run(files, n, &o);
+    return report_run(files, n, &o, NULL);
 }

@@ -25,19 +25,13 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
     *rows = NULL;
     *n = 0;
     size_t nstacks = ss_model_nstacks(m);
-    size_t nfun = m->functions.n;
     uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
     unsigned char *used = calloc(nstacks ? nstacks : 1, 1);
-    uint64_t *acc = malloc((nfun ? nfun : 1) * sizeof *acc);
-    uint32_t *stamp = calloc(nfun ? nfun : 1, sizeof *stamp);
-    ss_id *touched = malloc((nfun ? nfun : 1) * sizeof *touched);
-    ss_id *order = NULL;
-    size_t *first = NULL; /* first[d]: start of depth-d stacks in `order` (deepest first) */
-    struct ss_level_row *out = NULL;
-    int rc = 0;
-    if (!cnt || !used || !acc || !stamp || !touched)
-        goto oom;
-
+    if (!cnt || !used) {
+        free(cnt);
+        free(used);
+        return ss_nomem(err, "levels");
+    }
     for (size_t i = 0; i < m->sample_stack.n; i++) {
         ss_id s = m->sample_stack.v[i];
         int64_t c = ss_sample_count(m, i);
@@ -45,12 +39,40 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
         if (c > 0)
             cnt[s] += (uint64_t)c;
     }
+    int rc = ss_levels_compute_stacks(m, m->stack_off.v, m->stack_loc.v, nstacks, cnt, used, rows,
+                                      n, err);
+    free(cnt);
+    free(used);
+    return rc;
+}
+
+/* Frames of stack s in the CSR arrays off/loc. */
+#define DEPTH(s) ((size_t)(off[(s) + 1] - off[(s)]))
+
+int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, const ss_id *loc,
+                             size_t nstacks, const uint64_t *cnt, const unsigned char *used,
+                             struct ss_level_row **rows, size_t *n, struct ss_error *err)
+{
+    *rows = NULL;
+    *n = 0;
+    size_t nfun = m->functions.n;
+    uint64_t *acc = malloc((nfun ? nfun : 1) * sizeof *acc);
+    uint32_t *stamp = calloc(nfun ? nfun : 1, sizeof *stamp);
+    ss_id *touched = malloc((nfun ? nfun : 1) * sizeof *touched);
+    ss_id *order = NULL;
+    size_t *first = NULL; /* first[d]: start of depth-d stacks in `order` (deepest first) */
+    struct ss_level_row *out = NULL;
+    int rc = 0;
+    if (!acc || !stamp || !touched)
+        goto oom;
+
+#define USED(s) (used ? used[s] != 0 : cnt[s] > 0)
     size_t maxd = 0, nused = 0;
     for (size_t s = 0; s < nstacks; s++)
-        if (used[s] && ss_stack_depth(m, (ss_id)s) > 0) {
+        if (USED(s) && DEPTH(s) > 0) {
             nused++;
-            if (ss_stack_depth(m, (ss_id)s) > maxd)
-                maxd = ss_stack_depth(m, (ss_id)s);
+            if (DEPTH(s) > maxd)
+                maxd = DEPTH(s);
         }
     if (maxd == 0)
         goto done;
@@ -62,14 +84,15 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
     if (!order || !first || !out)
         goto oom;
     for (size_t s = 0; s < nstacks; s++)
-        if (used[s] && ss_stack_depth(m, (ss_id)s) > 0)
-            first[maxd - ss_stack_depth(m, (ss_id)s) + 1]++;
+        if (USED(s) && DEPTH(s) > 0)
+            first[maxd - DEPTH(s) + 1]++;
     for (size_t k = 1; k <= maxd + 1; k++)
         first[k] += first[k - 1];
     /* first[maxd - d] is now where depth d starts; fill with a cursor copy */
     for (size_t s = 0; s < nstacks; s++)
-        if (used[s] && ss_stack_depth(m, (ss_id)s) > 0)
-            order[first[maxd - ss_stack_depth(m, (ss_id)s)]++] = (ss_id)s;
+        if (USED(s) && DEPTH(s) > 0)
+            order[first[maxd - DEPTH(s)]++] = (ss_id)s;
+#undef USED
     /* after filling, first[maxd - d] is the end of depth d: stacks with depth
      * >= k are order[0 .. first[maxd - k]) */
 
@@ -78,8 +101,7 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
         uint64_t samples = 0;
         for (size_t j = 0; j < end; j++) {
             ss_id s = order[j];
-            const ss_id *fr = ss_stack_frames(m, s);
-            ss_id f = ss_loc_function(m, fr[ss_stack_depth(m, s) - k]);
+            ss_id f = ss_loc_function(m, loc[off[s] + DEPTH(s) - k]);
             if (stamp[f] != (uint32_t)k) {
                 stamp[f] = (uint32_t)k;
                 acc[f] = 0;
@@ -107,8 +129,6 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
 oom:
     rc = ss_nomem(err, "levels");
 done:
-    free(cnt);
-    free(used);
     free(acc);
     free(stamp);
     free(touched);
@@ -117,6 +137,7 @@ done:
     free(out);
     return rc;
 }
+#undef DEPTH
 
 size_t ss_levels_scaffold(const struct ss_level_row *rows, size_t n, double share)
 {

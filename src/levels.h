@@ -37,6 +37,16 @@ struct ss_level_row {
 int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size_t *n,
                       struct ss_error *err);
 
+/* The same for an explicit set of `nstacks` distinct stacks (the transform
+ * list runs it on its working stacks): stack s has the frames
+ * loc[off[s] .. off[s+1]), innermost first, whose locations and functions
+ * are m's; cnt[s] is the summed count of its samples and used[s] is non-zero
+ * when some sample uses it (used NULL: the stacks with cnt[s] > 0).  Only m's
+ * functions, locations and strings are read.  All arrays are borrowed. */
+int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, const ss_id *loc,
+                             size_t nstacks, const uint64_t *cnt, const unsigned char *used,
+                             struct ss_level_row **rows, size_t *n, struct ss_error *err);
+
 /* Scaffold depth: the number d of root levels 1..d at each of which one
  * function is in at least `share` of all samples with frames (the samples at
  * level 1), i.e. rows[k].top_samples >= share * rows[0].samples for every

@@ -13,6 +13,8 @@
 #include "model.h"
 #include "stats.h"
 
+struct ss_tf_list;
+
 enum ss_report_by {
     SS_REPORT_SELF,
     SS_REPORT_TOTAL,
@@ -24,6 +26,7 @@ enum ss_report_by {
     SS_REPORT_TREE,
     SS_REPORT_CALLS,
     SS_REPORT_TIMELINE,
+    SS_REPORT_TRANSFORMS,
 };
 enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV, SS_FORMAT_FOLDED };
 
@@ -39,6 +42,7 @@ struct ss_report_opts {
     double min_pct;       /* tree: leave out nodes under this % of the time */
     int width;            /* timeline: number of windows (0 = 80) */
     double share;         /* levels: scaffold share (0 = every sample) */
+    const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
 };
 
 /* A column of a statistics table. */

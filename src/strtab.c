@@ -110,3 +110,33 @@ uint32_t ss_strtab_intern(struct ss_strtab *t, const char *s, size_t len)
     t->slot_hash[i] = (uint32_t)h;
     return id;
 }
+
+/* Copy n elements of size sz (n may be 0: then no allocation). */
+static int dup_array(void **dst, const void *src, size_t n, size_t sz)
+{
+    *dst = NULL;
+    if (n == 0)
+        return 0;
+    *dst = malloc(n * sz);
+    if (!*dst)
+        return -1;
+    memcpy(*dst, src, n * sz);
+    return 0;
+}
+
+int ss_strtab_copy(struct ss_strtab *dst, const struct ss_strtab *src)
+{
+    ss_strtab_init(dst);
+    if (dup_array((void **)&dst->buf, src->buf, src->buf_n, 1) ||
+        dup_array((void **)&dst->off, src->off, src->n, sizeof *src->off) ||
+        dup_array((void **)&dst->len, src->len, src->n, sizeof *src->len) ||
+        dup_array((void **)&dst->slots, src->slots, src->nslots, sizeof *src->slots) ||
+        dup_array((void **)&dst->slot_hash, src->slot_hash, src->nslots, sizeof *src->slot_hash)) {
+        ss_strtab_free(dst);
+        return -1;
+    }
+    dst->buf_n = dst->buf_cap = src->buf_n;
+    dst->n = dst->cap = src->n;
+    dst->nslots = src->nslots;
+    return 0;
+}

@@ -30,6 +30,10 @@ void ss_strtab_init(struct ss_strtab *t);
 /* Free everything the table owns; the table is empty again afterwards. */
 void ss_strtab_free(struct ss_strtab *t);
 
+/* Make dst an independent copy of src (same ids).  dst is overwritten, not
+ * freed first.  Returns 0, or -1 when out of memory (dst is then empty). */
+int ss_strtab_copy(struct ss_strtab *dst, const struct ss_strtab *src);
+
 /* Intern the `len` bytes at `s`: return the id of an equal string if there
  * is one, else copy the bytes and return a new id.  Returns SS_NONE when
  * memory runs out or the string is longer than 1 GiB. */

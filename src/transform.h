@@ -53,6 +53,7 @@ struct ss_tf_effect {
     uint64_t frames_removed;  /* frames removed, summed over samples */
     size_t stacks_changed;    /* distinct stacks the step changed */
     size_t functions_matched; /* functions the step's names matched */
+    size_t levels_removed;    /* trim-base: levels removed (auto: the scaffold found) */
 };
 
 struct ss_tf_list;

@@ -22,6 +22,7 @@ Suite *rprof_suite(void);
 Suite *stats_suite(void);
 Suite *tree_suite(void);
 Suite *runs_suite(void);
+Suite *transform_suite(void);
 
 /* Write `len` bytes to a fresh temporary file; its path goes to path[0..n).
  * Fails the current test when the file cannot be written. */

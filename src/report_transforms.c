@@ -1,0 +1,64 @@
+/* report_transforms.c - the transform list and each step's effect (see
+ * report_transforms.h).  Columns: the step number, whether it is enabled,
+ * samples entering and leaving it, samples it left with no frames, frames it
+ * removed (summed over samples), distinct stacks it changed, functions its
+ * names matched, levels trim-base removed, and the command's canonical
+ * text. */
+#include "report_transforms.h"
+
+#include "transform.h"
+
+/* Samples with frames and their time: the numbers of the text header. */
+static uint64_t counted(const struct ss_model *m, double *time)
+{
+    uint64_t c = 0;
+    *time = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        uint64_t cs = 0;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
+            if (ss_stack_depth(m, m->sample_stack.v[i]) > 0)
+                cs += (uint64_t)ss_sample_count(m, i);
+        c += cs;
+        *time += (double)cs * ss_source_interval_s(m, (ss_id)s);
+    }
+    return c;
+}
+
+int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
+                         struct ss_error *err)
+{
+    (void)err;
+    const struct ss_tf_list *l = o->transforms;
+    size_t n = l ? ss_tf_count(l) : 0;
+    int tsv = o->format == SS_FORMAT_TSV;
+    if (tsv) {
+        fputs("step\tenabled\tsamples_in\tsamples_out\tsamples_emptied\tframes_removed\t"
+              "stacks_changed\tfunctions_matched\tlevels_removed\tcommand\n",
+              out);
+    } else {
+        double t;
+        uint64_t c = counted(m, &t);
+        ss_report_header(out, m, c, t);
+        fprintf(out, "%4s %3s %11s %11s %8s %14s %7s %9s %6s  %s\n", "step", "on", "samples.in",
+                "samples.out", "emptied", "frames.removed", "stacks", "functions", "levels",
+                "command");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct ss_tf_effect *e = ss_tf_effect(l, i);
+        int on = ss_tf_enabled(l, i);
+        if (tsv)
+            fprintf(out, "%zu\t%d\t%zu\t%zu\t%zu\t%llu\t%zu\t%zu\t%zu\t%s\n", i + 1, on,
+                    e->samples_in, e->samples_out, e->samples_emptied,
+                    (unsigned long long)e->frames_removed, e->stacks_changed,
+                    e->functions_matched, e->levels_removed, ss_tf_text(l, i));
+        else
+            fprintf(out, "%4zu %3s %11zu %11zu %8zu %14llu %7zu %9zu %6zu  %s\n", i + 1,
+                    on ? "yes" : "off", e->samples_in, e->samples_out, e->samples_emptied,
+                    (unsigned long long)e->frames_removed, e->stacks_changed,
+                    e->functions_matched, e->levels_removed, ss_tf_text(l, i));
+    }
+    if (!tsv && n == 0)
+        fputs("(no transforms: add them with -e COMMAND or --script FILE)\n", out);
+    return 0;
+}

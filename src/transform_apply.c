@@ -1,0 +1,790 @@
+/* transform_apply.c - apply a transform list to a model (see transform.h).
+ *
+ * The list is applied from scratch every time.  The work state is
+ *   - a set of distinct working stacks (CSR, leaf first, with tails), each
+ *     with the number of timeline samples that use it;
+ *   - o2c: for every original stack, the working stack it has become;
+ *   - keep: the original sample numbers still in the timeline, in order.
+ * A step that rewrites stacks runs once per distinct working stack in use
+ * and maps old working stacks to new (deduplicated) ones; only o2c (one entry
+ * per original stack) is updated, never the timeline.  Steps that remove
+ * samples (ranges, drop, focus) filter `keep`.  At the end the working
+ * stacks in use become the new model's stacks and the timeline is written
+ * once.  So a step costs about the size of the distinct stacks, and only
+ * sample-range steps, drop/focus and trim-base auto pass over the samples.
+ *
+ * The new model keeps the original's strings, functions and locations with
+ * their ids (so ids held by a UI stay valid); functions and locations made by
+ * `replace` are appended.
+ */
+#include "transform_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "levels.h"
+#include "vec.h"
+
+/* A set of distinct stacks being built or read. */
+struct wset {
+    VEC(uint32_t) off; /* n + 1 */
+    VEC(ss_id) loc;
+    VEC(ss_id) tail;
+    VEC(uint64_t) ns; /* timeline samples using each stack */
+    uint32_t *slots;  /* dedup hash: stack ids, SS_NONE = empty */
+    uint32_t *shash;
+    size_t nslots;
+};
+
+struct apply {
+    const struct ss_model *orig;
+    struct ss_model *out;
+    struct wset a, b, *cur, *next;
+    ss_id *o2c;   /* original stack -> working stack (SS_NONE: unused) */
+    size_t norig; /* original stacks */
+    size_t *keep; /* original sample numbers in the timeline; NULL: all */
+    size_t nkeep;
+    ss_id *map;   /* working stack -> next working stack, during a step */
+    size_t map_cap;
+    VEC(ss_id) buf;
+    unsigned char *match; /* npats x nfun: function f matches pattern p */
+    size_t match_cap;
+    size_t nfun;          /* functions when `match` was computed */
+    VEC(ss_id) cls;       /* class of each function, SS_NONE: none */
+    int any_class;
+};
+
+static void wset_free(struct wset *w)
+{
+    VEC_FREE(w->off);
+    VEC_FREE(w->loc);
+    VEC_FREE(w->tail);
+    VEC_FREE(w->ns);
+    free(w->slots);
+    free(w->shash);
+}
+
+static size_t wset_n(const struct wset *w)
+{
+    return w->tail.n;
+}
+
+/* Empty w, ready for up to `expect` stacks with a dedup hash. */
+static int wset_reset(struct wset *w, size_t expect)
+{
+    w->off.n = w->loc.n = w->tail.n = w->ns.n = 0;
+    if (VEC_PUSH(w->off, 0))
+        return -1;
+    size_t nslots = 64;
+    while (nslots < 2 * expect + 2)
+        nslots *= 2;
+    if (nslots > w->nslots) {
+        free(w->slots);
+        free(w->shash);
+        w->slots = malloc(nslots * sizeof *w->slots);
+        w->shash = malloc(nslots * sizeof *w->shash);
+        w->nslots = nslots;
+        if (!w->slots || !w->shash) {
+            w->nslots = 0;
+            return -1;
+        }
+    }
+    memset(w->slots, 0xff, w->nslots * sizeof *w->slots);
+    return 0;
+}
+
+/* Append a stack without deduplication (the initial set). */
+static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
+{
+    if (VEC_RESERVE(w->loc, w->loc.n + d) || VEC_PUSH(w->tail, tail) || VEC_PUSH(w->ns, 0))
+        return SS_NONE;
+    if (d)
+        memcpy(w->loc.v + w->loc.n, fr, d * sizeof *fr);
+    w->loc.n += d;
+    if (w->loc.n >= UINT32_MAX || VEC_PUSH(w->off, (uint32_t)w->loc.n))
+        return SS_NONE;
+    return (ss_id)(w->tail.n - 1);
+}
+
+/* Find or add a stack (w was reset for enough stacks). */
+static ss_id wset_add(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
+{
+    uint64_t h = (d ? ss_hash(fr, d * sizeof *fr) : 0) ^ ss_mix64(tail);
+    size_t mask = w->nslots - 1, i = (size_t)h & mask;
+    for (;; i = (i + 1) & mask) {
+        ss_id id = w->slots[i];
+        if (id == SS_NONE)
+            break;
+        if (w->shash[i] == (uint32_t)h && w->tail.v[id] == tail &&
+            w->off.v[id + 1] - w->off.v[id] == d &&
+            (d == 0 || !memcmp(w->loc.v + w->off.v[id], fr, d * sizeof *fr)))
+            return id;
+    }
+    ss_id id = wset_push(w, fr, d, tail);
+    if (id != SS_NONE) {
+        w->slots[i] = id;
+        w->shash[i] = (uint32_t)h;
+    }
+    return id;
+}
+
+static size_t orig_index(const struct apply *a, size_t k)
+{
+    return a->keep ? a->keep[k] : k;
+}
+
+/* The working stack of timeline sample k. */
+static ss_id cur_stack(const struct apply *a, size_t k)
+{
+    return a->o2c[a->orig->sample_stack.v[orig_index(a, k)]];
+}
+
+static int keep_materialise(struct apply *a)
+{
+    if (a->keep)
+        return 0;
+    a->keep = malloc((a->nkeep ? a->nkeep : 1) * sizeof *a->keep);
+    if (!a->keep)
+        return -1;
+    for (size_t k = 0; k < a->nkeep; k++)
+        a->keep[k] = k;
+    return 0;
+}
+
+/* ---- matching functions -------------------------------------------------------- */
+
+static ss_id fn_name(const struct apply *a, ss_id loc)
+{
+    return a->out->functions.v[a->out->locations.v[loc].function].name;
+}
+
+/* Fill a->match for the step's patterns over the current functions; returns
+ * the number of functions any pattern matches, or -1 (out of memory). */
+static long match_functions(struct apply *a, const struct tf_step *st)
+{
+    const struct ss_model *m = a->out;
+    size_t nf = m->functions.n, need = st->npats * (nf ? nf : 1);
+    if (need > a->match_cap) {
+        free(a->match);
+        a->match = malloc(need);
+        a->match_cap = a->match ? need : 0;
+        if (!a->match)
+            return -1;
+    }
+    memset(a->match, 0, need);
+    a->nfun = nf;
+    for (size_t p = 0; p < st->npats; p++) {
+        const struct tf_pattern *pt = &st->pats[p];
+        unsigned char *mm = a->match + p * nf;
+        if (!pt->is_regex) {
+            ss_id id = ss_strtab_find(&m->strs, pt->text, strlen(pt->text));
+            if (id == SS_NONE)
+                continue;
+            for (size_t f = 0; f < nf; f++)
+                mm[f] = m->functions.v[f].name == id;
+        } else {
+            for (size_t f = 0; f < nf; f++)
+                mm[f] = regexec(&pt->re, ss_str(m, m->functions.v[f].name), 0, NULL, 0) == 0;
+        }
+    }
+    long any = 0;
+    for (size_t f = 0; f < nf; f++) {
+        int hit = 0;
+        for (size_t p = 0; p < st->npats && !hit; p++)
+            hit = a->match[p * nf + f];
+        any += hit;
+    }
+    return any;
+}
+
+/* Does the frame at location loc match pattern p? */
+static int loc_matches(const struct apply *a, size_t p, ss_id loc)
+{
+    ss_id f = a->out->locations.v[loc].function;
+    return f < a->nfun && a->match[p * a->nfun + f];
+}
+
+/* Outermost frame of fr[0..d) matching pattern 0, or -1. */
+static long outermost(const struct apply *a, const ss_id *fr, size_t d)
+{
+    for (size_t j = d; j-- > 0;)
+        if (loc_matches(a, 0, fr[j]))
+            return (long)j;
+    return -1;
+}
+
+/* ---- steps that rewrite stacks --------------------------------------------------- */
+
+/* Per-step data of the stack rewriters. */
+struct rewrite {
+    const struct tf_step *st;
+    size_t trim;     /* trim-base: levels */
+    ss_id new_fn;    /* replace: the NEW function */
+};
+
+/* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
+static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d,
+                   ss_id tail, ss_id *ntail)
+{
+    ss_id *o = a->buf.v;
+    size_t n = 0;
+    *ntail = tail;
+    switch (rw->st->kind) {
+    case SS_TF_TRIM_BASE:
+        if (rw->trim == 0 || d == 0) {
+            memcpy(o, fr, d * sizeof *fr);
+            n = d;
+        } else {
+            n = d > rw->trim ? d - rw->trim : 0;
+            memcpy(o, fr, n * sizeof *fr);
+            *ntail = SS_NONE;
+        }
+        break;
+    case SS_TF_TRIM_TO:
+    case SS_TF_FOCUS: {
+        long j = outermost(a, fr, d);
+        n = j < 0 ? d : (size_t)j + 1;
+        memcpy(o, fr, n * sizeof *fr);
+        if (n < d)
+            *ntail = SS_NONE;
+        break;
+    }
+    case SS_TF_PRUNE: {
+        long j = outermost(a, fr, d);
+        size_t from = j < 0 ? 0 : (size_t)j;
+        n = d - from;
+        memcpy(o, fr + from, n * sizeof *fr);
+        break;
+    }
+    case SS_TF_MERGE:
+        for (size_t i = 0; i < d; i++)
+            if (!loc_matches(a, 0, fr[i]))
+                o[n++] = fr[i];
+        break;
+    case SS_TF_COLLAPSE_RECURSION:
+        /* of a run of calls of one function, keep the innermost */
+        for (size_t i = 0; i < d; i++)
+            if (i == 0 || !loc_matches(a, 0, fr[i]) || fn_name(a, fr[i]) != fn_name(a, fr[i - 1]))
+                o[n++] = fr[i];
+        break;
+    case SS_TF_REPLACE: {
+        /* Root to leaf, leftmost first, never overlapping; built root first
+         * and reversed at the end. */
+        size_t k = rw->st->npats, i = 0;
+        while (i < d) {
+            size_t r = d - 1 - i; /* root-first position i is fr[r] */
+            int hit = i + k <= d;
+            for (size_t p = 0; hit && p < k; p++)
+                hit = loc_matches(a, p, fr[r - p]);
+            if (!hit) {
+                o[n++] = fr[r];
+                i++;
+                continue;
+            }
+            /* NEW takes the position of the innermost replaced frame: the
+             * line its callee was called from */
+            const struct ss_location *in = &a->out->locations.v[fr[r - k + 1]];
+            ss_id loc = ss_model_location(a->out, rw->new_fn, in->file, in->line);
+            if (loc == SS_NONE)
+                return -1;
+            o[n++] = loc;
+            i += k;
+        }
+        for (size_t x = 0, y = n; x + 1 < y; x++, y--) {
+            ss_id t = o[x];
+            o[x] = o[y - 1];
+            o[y - 1] = t;
+        }
+        break;
+    }
+    default:
+        memcpy(o, fr, d * sizeof *fr);
+        n = d;
+        break;
+    }
+    if (n == 0)
+        *ntail = SS_NONE; /* no frames: no position outside them either */
+    a->buf.n = n;
+    return 0;
+}
+
+/* Map every working stack in use through the step's rewrite. */
+static int stack_step(struct apply *a, const struct rewrite *rw, struct ss_tf_effect *eff)
+{
+    struct wset *cur = a->cur, *nx = a->next;
+    size_t nc = wset_n(cur);
+    if (wset_reset(nx, nc))
+        return -1;
+    if (ss_grow((void **)&a->map, &a->map_cap, nc ? nc : 1, sizeof *a->map))
+        return -1;
+    for (size_t s = 0; s < nc; s++) {
+        a->map[s] = SS_NONE;
+        uint64_t ns = cur->ns.v[s];
+        if (ns == 0)
+            continue;
+        const ss_id *fr = cur->loc.v + cur->off.v[s];
+        size_t d = cur->off.v[s + 1] - cur->off.v[s];
+        ss_id tail = cur->tail.v[s], ntail;
+        if (VEC_RESERVE(a->buf, d ? d : 1) || rewrite(a, rw, fr, d, tail, &ntail))
+            return -1;
+        size_t nd = a->buf.n;
+        ss_id id = wset_add(nx, a->buf.v, nd, ntail);
+        if (id == SS_NONE)
+            return -1;
+        a->map[s] = id;
+        nx->ns.v[id] += ns;
+        if (nd != d || ntail != tail || (d && memcmp(a->buf.v, fr, d * sizeof *fr))) {
+            eff->stacks_changed++;
+            eff->frames_removed += (uint64_t)(d - nd) * ns;
+            if (nd == 0 && d > 0)
+                eff->samples_emptied += ns;
+        }
+    }
+    for (size_t i = 0; i < a->norig; i++)
+        if (a->o2c[i] != SS_NONE)
+            a->o2c[i] = a->map[a->o2c[i]];
+    a->cur = nx;
+    a->next = cur;
+    return 0;
+}
+
+/* ---- steps that remove samples ----------------------------------------------------- */
+
+/* Keep timeline samples [lo, hi) (drop == 0) or all others (drop == 1). */
+static int cut_samples(struct apply *a, size_t lo, size_t hi, int drop)
+{
+    if (lo >= hi) {
+        lo = hi = 0;
+        if (drop)
+            return 0;
+    }
+    if (keep_materialise(a))
+        return -1;
+    uint64_t *ns = a->cur->ns.v;
+    size_t n = a->nkeep, w = 0;
+    for (size_t k = 0; k < n; k++) {
+        int in = k >= lo && k < hi;
+        if (in != drop)
+            a->keep[w++] = a->keep[k];
+        else
+            ns[cur_stack(a, k)]--;
+    }
+    a->nkeep = w;
+    return 0;
+}
+
+/* Timeline positions [*lo, *hi) of a sample range. */
+static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, size_t *hi)
+{
+    size_t n = a->nkeep;
+    if (!r->is_time) {
+        int64_t x = r->has_a ? (r->a < 0 ? (int64_t)n + 1 + r->a : r->a) : 1;
+        int64_t y = r->has_b ? (r->b < 0 ? (int64_t)n + 1 + r->b : r->b) : (int64_t)n;
+        if (x < 1)
+            x = 1;
+        if (y > (int64_t)n)
+            y = (int64_t)n;
+        *lo = (size_t)(x - 1);
+        *hi = y >= x ? (size_t)y : *lo;
+        return;
+    }
+    /* Sample k starts at t_k = the summed time (count x its source's
+     * interval) of the samples before it; [A, B) selects t_k in it. */
+    const struct ss_model *m = a->orig;
+    double total = 0;
+    size_t src = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = orig_index(a, k);
+        while (src + 1 < m->sources.n && m->sources.v[src + 1].first_sample <= i)
+            src++;
+        int64_t c = ss_sample_count(m, i);
+        total += (double)(c > 0 ? c : 0) * m->sources.v[src].interval_us * 1000.0;
+    }
+    double ta = r->has_a ? (r->a < 0 ? total + (double)r->a : (double)r->a) : -1.0;
+    double tb = r->has_b ? (r->b < 0 ? total + (double)r->b : (double)r->b) : total + 1.0;
+    double t = 0;
+    *lo = *hi = n;
+    int started = 0;
+    src = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = orig_index(a, k);
+        while (src + 1 < m->sources.n && m->sources.v[src + 1].first_sample <= i)
+            src++;
+        if (!started && t >= ta) {
+            *lo = k;
+            started = 1;
+        }
+        if (t >= tb) {
+            *hi = k;
+            break;
+        }
+        int64_t c = ss_sample_count(m, i);
+        t += (double)(c > 0 ? c : 0) * m->sources.v[src].interval_us * 1000.0;
+    }
+    if (!started || *hi < *lo)
+        *lo = *hi = 0;
+}
+
+/* Keep (want == 1) or drop (want == 0) the samples whose stack has a frame
+ * matching pattern 0. */
+static int filter_contains(struct apply *a, int want)
+{
+    struct wset *cur = a->cur;
+    size_t nc = wset_n(cur);
+    unsigned char *has = malloc(nc ? nc : 1);
+    if (!has || keep_materialise(a)) {
+        free(has);
+        return -1;
+    }
+    for (size_t s = 0; s < nc; s++) {
+        has[s] = 0;
+        if (cur->ns.v[s] == 0)
+            continue;
+        const ss_id *fr = cur->loc.v + cur->off.v[s];
+        size_t d = cur->off.v[s + 1] - cur->off.v[s];
+        has[s] = outermost(a, fr, d) >= 0;
+        if (has[s] != want)
+            cur->ns.v[s] = 0;
+    }
+    size_t w = 0;
+    for (size_t k = 0; k < a->nkeep; k++)
+        if (has[cur_stack(a, k)] == want)
+            a->keep[w++] = a->keep[k];
+    a->nkeep = w;
+    free(has);
+    return 0;
+}
+
+/* ---- trim-base auto ----------------------------------------------------------------- */
+
+static int scaffold_depth(struct apply *a, double share, size_t *depth, struct ss_error *err)
+{
+    struct wset *cur = a->cur;
+    size_t nc = wset_n(cur);
+    uint64_t *cnt = calloc(nc ? nc : 1, sizeof *cnt);
+    unsigned char *used = malloc(nc ? nc : 1);
+    if (!cnt || !used) {
+        free(cnt);
+        free(used);
+        return ss_nomem(err, "transform");
+    }
+    for (size_t s = 0; s < nc; s++)
+        used[s] = cur->ns.v[s] > 0;
+    for (size_t k = 0; k < a->nkeep; k++) {
+        int64_t c = ss_sample_count(a->orig, orig_index(a, k));
+        if (c > 0)
+            cnt[cur_stack(a, k)] += (uint64_t)c;
+    }
+    struct ss_level_row *rows;
+    size_t n;
+    int rc = ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
+    free(cnt);
+    free(used);
+    if (rc)
+        return rc;
+    *depth = ss_levels_scaffold(rows, n, share);
+    free(rows);
+    return 0;
+}
+
+/* ---- one step ------------------------------------------------------------------------- */
+
+static int set_classes(struct apply *a, const struct tf_step *st)
+{
+    const struct ss_model *m = a->out;
+    ss_id name = ss_model_intern_cstr(a->out, st->name);
+    if (name == SS_NONE || VEC_RESERVE(a->cls, m->functions.n))
+        return -1;
+    while (a->cls.n < m->functions.n)
+        a->cls.v[a->cls.n++] = SS_NONE;
+    for (size_t f = 0; f < a->nfun; f++)
+        if (a->match[f])
+            a->cls.v[f] = name;
+    a->any_class = 1;
+    return 0;
+}
+
+static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff,
+                    struct ss_error *err)
+{
+    memset(eff, 0, sizeof *eff);
+    eff->samples_in = a->nkeep;
+    struct rewrite rw = {st, 0, SS_NONE};
+    int rc = 0;
+    if (st->npats) {
+        long nm = match_functions(a, st);
+        if (nm < 0)
+            return ss_nomem(err, "transform");
+        eff->functions_matched = (size_t)nm;
+    }
+    switch (st->kind) {
+    case SS_TF_DROP_SAMPLES:
+    case SS_TF_KEEP_SAMPLES: {
+        size_t lo, hi;
+        range_bounds(a, &st->range, &lo, &hi);
+        rc = cut_samples(a, lo, hi, st->kind == SS_TF_DROP_SAMPLES);
+        break;
+    }
+    case SS_TF_TRIM_BASE:
+        rw.trim = st->trim_n;
+        if (st->trim_auto && (rc = scaffold_depth(a, st->share, &rw.trim, err)) != 0)
+            return rc;
+        eff->levels_removed = rw.trim;
+        rc = stack_step(a, &rw, eff);
+        break;
+    case SS_TF_DROP:
+        rc = filter_contains(a, 0);
+        break;
+    case SS_TF_FOCUS:
+        rc = filter_contains(a, 1);
+        if (!rc)
+            rc = stack_step(a, &rw, eff);
+        break;
+    case SS_TF_CLASS:
+        rc = set_classes(a, st);
+        break;
+    case SS_TF_REPLACE: {
+        ss_id name = ss_model_intern_cstr(a->out, st->name);
+        rw.new_fn = name == SS_NONE ? SS_NONE : ss_model_function(a->out, name, name, SS_NONE, 0);
+        rc = rw.new_fn == SS_NONE ? -1 : stack_step(a, &rw, eff);
+        break;
+    }
+    default: /* trim-to, merge, prune, collapse-recursion */
+        rc = stack_step(a, &rw, eff);
+        break;
+    }
+    if (rc)
+        return ss_nomem(err, "transform");
+    eff->samples_out = a->nkeep;
+    return 0;
+}
+
+/* ---- the new model ---------------------------------------------------------------------- */
+
+/* The new model's tables before the steps: strings, value types, functions
+ * and locations of orig (same ids), with the builder's indexes so that
+ * `replace` can add functions and locations. */
+static int model_start(struct apply *a, ss_id **loc_map)
+{
+    const struct ss_model *o = a->orig;
+    struct ss_model *m = a->out;
+    struct ss_error e;
+    if (ss_model_init(m, &e))
+        return -1;
+    ss_strtab_free(&m->strs);
+    if (ss_strtab_copy(&m->strs, &o->strs))
+        return -1;
+    m->value_types.n = 0;
+    for (size_t t = 0; t < m->values.n; t++)
+        free(m->values.v[t]);
+    m->values.n = 0;
+    if (VEC_RESERVE(m->value_types, o->value_types.n) || VEC_RESERVE(m->values, o->value_types.n))
+        return -1;
+    for (size_t t = 0; t < o->value_types.n; t++) {
+        m->value_types.v[m->value_types.n++] = o->value_types.v[t];
+        m->values.v[m->values.n++] = NULL;
+    }
+    ss_id *fmap = malloc((o->functions.n ? o->functions.n : 1) * sizeof *fmap);
+    *loc_map = malloc((o->locations.n ? o->locations.n : 1) * sizeof **loc_map);
+    if (!fmap || !*loc_map) {
+        free(fmap);
+        return -1;
+    }
+    for (size_t f = 0; f < o->functions.n; f++) {
+        const struct ss_function *fn = &o->functions.v[f];
+        fmap[f] = ss_model_function(m, fn->name, fn->system_name, fn->filename, fn->start_line);
+        if (fmap[f] == SS_NONE) {
+            free(fmap);
+            return -1;
+        }
+    }
+    for (size_t l = 0; l < o->locations.n; l++) {
+        const struct ss_location *lc = &o->locations.v[l];
+        ss_id fn = lc->function == SS_NONE ? SS_NONE : fmap[lc->function];
+        (*loc_map)[l] = ss_model_location(m, fn, lc->file, lc->line);
+        if ((*loc_map)[l] == SS_NONE) {
+            free(fmap);
+            return -1;
+        }
+    }
+    if (o->function_class.n) {
+        if (VEC_RESERVE(a->cls, m->functions.n)) {
+            free(fmap);
+            return -1;
+        }
+        for (size_t f = 0; f < m->functions.n; f++)
+            a->cls.v[f] = SS_NONE;
+        a->cls.n = m->functions.n;
+        for (size_t f = 0; f < o->function_class.n && f < o->functions.n; f++)
+            a->cls.v[fmap[f]] = o->function_class.v[f];
+        a->any_class = 1;
+    }
+    free(fmap);
+    return 0;
+}
+
+/* The initial working stacks: orig's, with their sample counts. */
+static int work_start(struct apply *a, const ss_id *loc_map)
+{
+    const struct ss_model *o = a->orig;
+    size_t ns = ss_model_nstacks(o);
+    a->norig = ns;
+    a->nkeep = o->sample_stack.n;
+    a->o2c = malloc((ns ? ns : 1) * sizeof *a->o2c);
+    if (!a->o2c || wset_reset(a->cur, 0) || VEC_RESERVE(a->buf, 64))
+        return -1;
+    for (size_t s = 0; s < ns; s++) {
+        size_t d = ss_stack_depth(o, (ss_id)s);
+        const ss_id *fr = ss_stack_frames(o, (ss_id)s);
+        if (VEC_RESERVE(a->buf, d ? d : 1))
+            return -1;
+        for (size_t k = 0; k < d; k++)
+            a->buf.v[k] = loc_map[fr[k]];
+        ss_id tail = o->stack_tail.v[s];
+        if (wset_push(a->cur, a->buf.v, d, tail == SS_NONE ? SS_NONE : loc_map[tail]) == SS_NONE)
+            return -1;
+        a->o2c[s] = (ss_id)s;
+    }
+    for (size_t i = 0; i < o->sample_stack.n; i++)
+        a->cur->ns.v[o->sample_stack.v[i]]++;
+    return 0;
+}
+
+static int model_finish(struct apply *a, const ss_id *loc_map)
+{
+    const struct ss_model *o = a->orig;
+    struct ss_model *m = a->out;
+    struct wset *cur = a->cur;
+    size_t nc = wset_n(cur);
+    /* stacks in use, in working order */
+    if (ss_grow((void **)&a->map, &a->map_cap, nc ? nc : 1, sizeof *a->map))
+        return -1;
+    size_t nout = 0, nloc = 0;
+    for (size_t s = 0; s < nc; s++)
+        if (cur->ns.v[s]) {
+            a->map[s] = (ss_id)nout++;
+            nloc += cur->off.v[s + 1] - cur->off.v[s];
+        } else {
+            a->map[s] = SS_NONE;
+        }
+    if (VEC_RESERVE(m->stack_off, nout + 1) || VEC_RESERVE(m->stack_loc, nloc ? nloc : 1) ||
+        VEC_RESERVE(m->stack_tail, nout ? nout : 1))
+        return -1;
+    m->stack_off.n = 1;
+    m->stack_off.v[0] = 0;
+    for (size_t s = 0; s < nc; s++) {
+        if (a->map[s] == SS_NONE)
+            continue;
+        size_t d = cur->off.v[s + 1] - cur->off.v[s];
+        memcpy(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d * sizeof(ss_id));
+        m->stack_loc.n += d;
+        m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
+        m->stack_tail.v[m->stack_tail.n++] = cur->tail.v[s];
+    }
+    /* the timeline, its values and the sources' ranges */
+    size_t n = a->nkeep;
+    if (VEC_RESERVE(m->sample_stack, n ? n : 1) || VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        m->sample_stack.v[k] = a->map[cur_stack(a, k)];
+    m->sample_stack.n = n;
+    for (size_t t = 0; t < o->values.n; t++) {
+        const int64_t *col = o->values.v[t];
+        if (!col)
+            continue;
+        int64_t *c = malloc((m->sample_stack.cap ? m->sample_stack.cap : 1) * sizeof *c);
+        if (!c)
+            return -1;
+        m->values.v[t] = c;
+        if (!a->keep)
+            memcpy(c, col, n * sizeof *c);
+        else
+            for (size_t k = 0; k < n; k++)
+                c[k] = col[a->keep[k]];
+    }
+    size_t k = 0;
+    for (size_t s = 0; s < o->sources.n; s++) {
+        struct ss_source src = o->sources.v[s];
+        size_t end = src.first_sample + src.n_samples;
+        src.first_sample = k;
+        while (k < n && orig_index(a, k) < end)
+            k++;
+        src.n_samples = k - src.first_sample;
+        m->sources.v[m->sources.n++] = src;
+    }
+    /* everything else as it was */
+    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) || VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
+        VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
+        VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
+        return -1;
+    memcpy(m->meta.v, o->meta.v, o->meta.n * sizeof *o->meta.v);
+    m->meta.n = o->meta.n;
+    for (size_t i = 0; i < o->aggs.n; i++) {
+        struct ss_agg g = o->aggs.v[i];
+        g.location = loc_map[g.location];
+        m->aggs.v[m->aggs.n++] = g;
+    }
+    for (size_t i = 0; i < o->edges.n; i++) {
+        struct ss_agg_edge e = o->edges.v[i];
+        e.caller = e.caller == SS_NONE ? SS_NONE : loc_map[e.caller];
+        e.callee = loc_map[e.callee];
+        m->edges.v[m->edges.n++] = e;
+    }
+    for (size_t i = 0; i < o->warnings.n; i++) {
+        char *w = strdup(o->warnings.v[i]);
+        if (!w)
+            return -1;
+        m->warnings.v[m->warnings.n++] = w;
+    }
+    if (a->any_class) {
+        if (VEC_RESERVE(a->cls, m->functions.n))
+            return -1;
+        while (a->cls.n < m->functions.n)
+            a->cls.v[a->cls.n++] = SS_NONE;
+        m->function_class.v = a->cls.v;
+        m->function_class.n = a->cls.n;
+        m->function_class.cap = a->cls.cap;
+        a->cls.v = NULL;
+        a->cls.n = a->cls.cap = 0;
+    }
+    ss_model_seal(m);
+    return 0;
+}
+
+int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struct ss_model *out,
+             struct ss_error *err)
+{
+    struct apply a;
+    memset(&a, 0, sizeof a);
+    memset(out, 0, sizeof *out);
+    a.orig = orig;
+    a.out = out;
+    a.cur = &a.a;
+    a.next = &a.b;
+    ss_id *loc_map = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        memset(&steps[i].effect, 0, sizeof steps[i].effect);
+    if (model_start(&a, &loc_map) || work_start(&a, loc_map))
+        rc = ss_nomem(err, "transform");
+    for (size_t i = 0; !rc && i < n; i++)
+        if (steps[i].enabled)
+            rc = run_step(&a, &steps[i], &steps[i].effect, err);
+    if (!rc && model_finish(&a, loc_map))
+        rc = ss_nomem(err, "transform");
+    free(loc_map);
+    wset_free(&a.a);
+    wset_free(&a.b);
+    free(a.o2c);
+    free(a.keep);
+    free(a.map);
+    VEC_FREE(a.buf);
+    free(a.match);
+    VEC_FREE(a.cls);
+    if (rc) {
+        ss_model_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
+}

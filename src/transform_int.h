@@ -1,0 +1,66 @@
+/* transform_int.h - private to the transform modules: a parsed step.
+ *
+ * transform_parse.c turns one command line into a struct tf_step and back
+ * into its canonical text; transform.c keeps the list, its undo history and
+ * the script I/O; transform_apply.c applies the enabled steps to a model.
+ */
+#ifndef SS_TRANSFORM_INT_H
+#define SS_TRANSFORM_INT_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "transform.h"
+
+/* A function name or a /regex/ wherever a command takes a function. */
+struct tf_pattern {
+    char *text;   /* the name, or the regex as written between the slashes */
+    int is_regex; /* re is compiled (REG_EXTENDED | REG_NOSUB) */
+    regex_t re;
+};
+
+/* Time units a range end was written in (for the canonical text). */
+enum tf_unit { TF_S, TF_MS, TF_US };
+
+/* A sample range A:B: sample numbers (1-based, inclusive, negative from the
+ * end) or times in nanoseconds since the first sample (half-open [A, B),
+ * negative from the end); an open end is "from the first" / "to the last". */
+struct tf_range {
+    int is_time;
+    int has_a, has_b;
+    int64_t a, b;
+    enum tf_unit unit_a, unit_b;
+};
+
+struct tf_step {
+    enum ss_tf_kind kind;
+    char *text;  /* canonical text (owned) */
+    int enabled;
+    struct ss_tf_effect effect;
+    struct tf_range range;      /* drop-samples, keep-samples */
+    int trim_auto;              /* trim-base auto[=share] */
+    uint32_t trim_n;            /* trim-base N */
+    double share;               /* trim-base auto: share in (0, 1] */
+    struct tf_pattern *pats;    /* the function patterns (replace: F1..Fk) */
+    size_t npats;
+    char *name;                 /* replace: NEW; class: NAME */
+};
+
+/* Parse the command in s[0..len) into *st (zeroed first; st->enabled = 1 and
+ * st->text = its canonical text).  Returns 0; or SS_EUSAGE with *col the
+ * 1-based column of the problem and msg[0..msgn) saying what was expected;
+ * or SS_ENOMEM.  A line holding only blanks or a comment is SS_EUSAGE
+ * "expected a command" unless allow_empty, when it returns 0 with
+ * st->text == NULL (nothing to add). */
+int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, size_t *col,
+             char *msg, size_t msgn);
+
+/* Free what a parsed step owns (not st itself). */
+void tf_step_free(struct tf_step *st);
+
+/* Apply the enabled steps steps[0..n) (see ss_tf_apply). */
+int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struct ss_model *out,
+             struct ss_error *err);
+
+#endif

@@ -1,0 +1,679 @@
+/* transform_parse.c - the transform language: one command line to a step and
+ * a step back to its canonical text (see transform.h for the commands).
+ *
+ * Tokens are separated by blanks.  A token is a bare word (anything up to
+ * the next blank), a "quoted name" (\" and \\ are the only escapes) or a
+ * /regex/ (up to the next unescaped '/'; \/ stands for a slash).  '#' at the
+ * start of a token begins a comment.  The canonical text quotes a name only
+ * when it has to, so that it always reparses to the same step.
+ */
+#include "transform_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The parser's state: the line, a position and the error it found. */
+struct lexer {
+    const char *s;
+    size_t len, i;
+    size_t col;     /* error column (1-based) */
+    char *msg;      /* error message buffer */
+    size_t msgn;
+    int oom;
+};
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* Record an error at byte offset `at`; returns SS_EUSAGE. */
+static int lex_fail(struct lexer *lx, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int lex_fail(struct lexer *lx, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(lx->msg, lx->msgn, fmt, ap);
+    va_end(ap);
+    lx->col = at + 1;
+    return SS_EUSAGE;
+}
+
+static void skip_blanks(struct lexer *lx)
+{
+    while (lx->i < lx->len && is_blank(lx->s[lx->i]))
+        lx->i++;
+}
+
+/* At the end of the command (the line's end or a comment)? */
+static int at_end(struct lexer *lx)
+{
+    skip_blanks(lx);
+    return lx->i >= lx->len || lx->s[lx->i] == '#';
+}
+
+/* A bare word at the current position: [*start, *start + *n). */
+static void bare_word(struct lexer *lx, size_t *start, size_t *n)
+{
+    *start = lx->i;
+    while (lx->i < lx->len && !is_blank(lx->s[lx->i]))
+        lx->i++;
+    *n = lx->i - *start;
+}
+
+/* A short, printable excerpt of a token for messages. */
+static void excerpt(char *buf, size_t n, const char *s, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 4 < n; i++)
+        buf[k++] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+    if (k + 4 >= n && len > k) {
+        buf[k++] = '.';
+        buf[k++] = '.';
+        buf[k++] = '.';
+    }
+    buf[k] = '\0';
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+/* The end of a token must be a blank, the end of the line or nothing else. */
+static int token_end(struct lexer *lx, const char *what)
+{
+    if (lx->i < lx->len && !is_blank(lx->s[lx->i]))
+        return lex_fail(lx, lx->i, "expected a blank after the %s", what);
+    return 0;
+}
+
+/* A "quoted name" starting at the quote; the unescaped name goes to *out
+ * (malloc'd). */
+static int quoted(struct lexer *lx, char **out)
+{
+    size_t q = lx->i++;
+    char *buf = malloc(lx->len - q + 1);
+    size_t k = 0;
+    if (!buf) {
+        lx->oom = 1;
+        return SS_ENOMEM;
+    }
+    for (;;) {
+        if (lx->i >= lx->len) {
+            free(buf);
+            return lex_fail(lx, q, "unterminated quoted name (expected a closing '\"')");
+        }
+        char c = lx->s[lx->i];
+        if (c == '"')
+            break;
+        if (c == '\\') {
+            char e = lx->i + 1 < lx->len ? lx->s[lx->i + 1] : '\0';
+            if (e != '"' && e != '\\') {
+                free(buf);
+                return lex_fail(lx, lx->i,
+                                "unknown escape in a quoted name (only \\\" and \\\\ are escapes)");
+            }
+            buf[k++] = e;
+            lx->i += 2;
+            continue;
+        }
+        buf[k++] = c;
+        lx->i++;
+    }
+    lx->i++; /* the closing quote */
+    buf[k] = '\0';
+    int rc = token_end(lx, "closing quote");
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    return 0;
+}
+
+/* A /regex/ starting at the slash: the text between the slashes goes to
+ * p->text and the compiled expression to p->re. */
+static int regex_pattern(struct lexer *lx, struct tf_pattern *p)
+{
+    size_t start = lx->i++;
+    size_t body = lx->i;
+    while (lx->i < lx->len && lx->s[lx->i] != '/') {
+        if (lx->s[lx->i] == '\\' && lx->i + 1 < lx->len)
+            lx->i++;
+        lx->i++;
+    }
+    if (lx->i >= lx->len)
+        return lex_fail(lx, start, "unterminated regular expression (expected a closing '/')");
+    size_t n = lx->i - body;
+    lx->i++;
+    if (n == 0)
+        return lex_fail(lx, start, "empty regular expression");
+    int rc = token_end(lx, "closing '/' of the regular expression");
+    if (rc)
+        return rc;
+    p->text = dup_n(lx->s + body, n);
+    char *src = malloc(n + 1);
+    if (!p->text || !src) {
+        free(src);
+        lx->oom = 1;
+        return SS_ENOMEM;
+    }
+    /* "\/" stands for "/"; every other escape goes to regcomp as written. */
+    size_t k = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (p->text[j] == '\\' && j + 1 < n && p->text[j + 1] == '/')
+            j++;
+        else if (p->text[j] == '\\' && j + 1 < n)
+            src[k++] = p->text[j++];
+        src[k++] = p->text[j];
+    }
+    src[k] = '\0';
+    int e = regcomp(&p->re, src, REG_EXTENDED | REG_NOSUB);
+    free(src);
+    if (e) {
+        char what[256];
+        regerror(e, NULL, what, sizeof what);
+        return lex_fail(lx, start, "bad regular expression: %s", what);
+    }
+    p->is_regex = 1;
+    return 0;
+}
+
+static const char any_name[] = "a function name (a word, a \"quoted name\" or a /regex/)";
+
+/* A function pattern: a bare word, a "quoted name" or a /regex/. */
+static int pattern(struct lexer *lx, struct tf_pattern *p)
+{
+    memset(p, 0, sizeof *p);
+    if (at_end(lx))
+        return lex_fail(lx, lx->i, "expected %s", any_name);
+    char c = lx->s[lx->i];
+    if (c == '"')
+        return quoted(lx, &p->text);
+    if (c == '/')
+        return regex_pattern(lx, p);
+    size_t start, n;
+    bare_word(lx, &start, &n);
+    if (n == 2 && !memcmp(lx->s + start, "=>", 2))
+        return lex_fail(lx, start, "expected %s before '=>'", any_name);
+    p->text = dup_n(lx->s + start, n);
+    if (!p->text) {
+        lx->oom = 1;
+        return SS_ENOMEM;
+    }
+    return 0;
+}
+
+/* A new name (replace's NEW, class's NAME): a bare word or a "quoted name". */
+static int new_name(struct lexer *lx, const char *what, char **out)
+{
+    if (at_end(lx))
+        return lex_fail(lx, lx->i, "expected %s (a word or a \"quoted name\")", what);
+    size_t at = lx->i;
+    int rc;
+    if (lx->s[lx->i] == '"') {
+        rc = quoted(lx, out);
+        if (rc)
+            return rc;
+    } else if (lx->s[lx->i] == '/') {
+        return lex_fail(lx, at, "expected %s (a word or a \"quoted name\"), not a /regex/", what);
+    } else {
+        size_t start, n;
+        bare_word(lx, &start, &n);
+        *out = dup_n(lx->s + start, n);
+        if (!*out) {
+            lx->oom = 1;
+            return SS_ENOMEM;
+        }
+    }
+    if (**out == '\0')
+        return lex_fail(lx, at, "expected %s, not an empty name", what);
+    return 0;
+}
+
+/* The "=>" between the patterns and the new name. */
+static int arrow(struct lexer *lx, const char *what)
+{
+    if (at_end(lx))
+        return lex_fail(lx, lx->i, "expected '=>' and %s", what);
+    size_t start, n;
+    bare_word(lx, &start, &n);
+    if (n != 2 || memcmp(lx->s + start, "=>", 2))
+        return lex_fail(lx, start, "expected '=>' and %s", what);
+    return 0;
+}
+
+/* ---- ranges ----------------------------------------------------------------- */
+
+static const int64_t unit_ns[] = {1000000000, 1000000, 1000};
+static const char *const unit_name[] = {"s", "ms", "us"};
+
+/* One end of a range, s[0..n) at byte offset `at`: a sample number or a
+ * time.  *kind: 0 empty, 1 sample number, 2 time. */
+static int range_end(struct lexer *lx, const char *s, size_t n, size_t at, int *kind, int64_t *v,
+                     enum tf_unit *unit)
+{
+    *kind = 0;
+    if (n == 0)
+        return 0;
+    size_t i = 0;
+    int neg = 0;
+    if (s[i] == '-') {
+        neg = 1;
+        i++;
+    }
+    size_t d0 = i;
+    uint64_t ip = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+        if (ip > (uint64_t)INT64_MAX / 10)
+            return lex_fail(lx, at, "number too large");
+        ip = ip * 10 + (uint64_t)(s[i] - '0');
+        i++;
+    }
+    size_t nint = i - d0, f0 = i, f1 = i;
+    int dot = 0;
+    if (i < n && s[i] == '.') {
+        dot = 1;
+        f0 = ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        f1 = i;
+    }
+    if (nint + (f1 - f0) == 0)
+        return lex_fail(lx, at + d0, "expected a number");
+    const char *u = s + i;
+    size_t un = n - i;
+    if (un == 0) {
+        if (dot)
+            return lex_fail(lx, at, "a sample number is a whole number (add s, ms or us for a time)");
+        if (ip == 0)
+            return lex_fail(lx, at, "sample numbers start at 1 (-1 is the last sample)");
+        if (ip > ((uint64_t)1 << 62))
+            return lex_fail(lx, at, "number too large");
+        *kind = 1;
+        *v = neg ? -(int64_t)ip : (int64_t)ip;
+        return 0;
+    }
+    int k;
+    for (k = 0; k < 3; k++)
+        if (strlen(unit_name[k]) == un && !memcmp(u, unit_name[k], un))
+            break;
+    if (k == 3)
+        return lex_fail(lx, at + i, "expected a time unit s, ms or us after the number");
+    int64_t per = unit_ns[k];
+    if (ip > (uint64_t)(INT64_MAX / per))
+        return lex_fail(lx, at, "time too large");
+    int64_t ns = (int64_t)ip * per, scale = per / 10;
+    for (size_t j = f0; j < f1 && scale > 0; j++, scale /= 10)
+        ns += (s[j] - '0') * scale; /* digits finer than a nanosecond are ignored */
+    *kind = 2;
+    *v = neg ? -ns : ns;
+    *unit = (enum tf_unit)k;
+    return 0;
+}
+
+static const char range_help[] = "a sample range A:B (e.g. 1:100, -50:, 0.5s:2s)";
+
+static int range(struct lexer *lx, struct tf_range *r)
+{
+    memset(r, 0, sizeof *r);
+    if (at_end(lx))
+        return lex_fail(lx, lx->i, "expected %s", range_help);
+    size_t start, n;
+    bare_word(lx, &start, &n);
+    const char *w = lx->s + start;
+    const char *colon = memchr(w, ':', n);
+    int ka, kb, rc;
+    if (!colon) {
+        rc = range_end(lx, w, n, start, &ka, &r->a, &r->unit_a);
+        if (rc)
+            return rc;
+        if (ka != 1)
+            return lex_fail(lx, start, "expected %s; a time needs both ends or a colon", range_help);
+        r->b = r->a;
+        r->has_a = r->has_b = 1;
+        return 0;
+    }
+    size_t na = (size_t)(colon - w);
+    rc = range_end(lx, w, na, start, &ka, &r->a, &r->unit_a);
+    if (rc)
+        return rc;
+    rc = range_end(lx, colon + 1, n - na - 1, start + na + 1, &kb, &r->b, &r->unit_b);
+    if (rc)
+        return rc;
+    if (ka && kb && ka != kb)
+        return lex_fail(lx, start, "both ends of a range are sample numbers or both are times");
+    r->has_a = ka != 0;
+    r->has_b = kb != 0;
+    r->is_time = ka == 2 || kb == 2;
+    if (!r->is_time)
+        r->unit_a = r->unit_b = TF_S;
+    return 0;
+}
+
+/* ---- canonical text ----------------------------------------------------------- */
+
+struct sbuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+};
+
+static void sb_add(struct sbuf *b, const char *s, size_t n)
+{
+    if (b->oom || ss_grow((void **)&b->s, &b->cap, b->n + n + 1, 1)) {
+        b->oom = 1;
+        return;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+static void sb_str(struct sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+/* A name, quoted when a bare word would not read back as the same name. */
+static void sb_name(struct sbuf *b, const char *name)
+{
+    int quote = name[0] == '\0' || name[0] == '/' || name[0] == '#' || !strcmp(name, "=>");
+    for (const char *p = name; !quote && *p; p++)
+        quote = is_blank(*p) || *p == '"' || (unsigned char)*p < 0x20;
+    if (!quote) {
+        sb_str(b, name);
+        return;
+    }
+    sb_add(b, "\"", 1);
+    for (const char *p = name; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sb_add(b, "\\", 1);
+        sb_add(b, p, 1);
+    }
+    sb_add(b, "\"", 1);
+}
+
+static void sb_pattern(struct sbuf *b, const struct tf_pattern *p)
+{
+    if (!p->is_regex) {
+        sb_name(b, p->text);
+        return;
+    }
+    sb_add(b, "/", 1);
+    sb_str(b, p->text);
+    sb_add(b, "/", 1);
+}
+
+static void sb_range_end(struct sbuf *b, const struct tf_range *r, int64_t v, enum tf_unit u)
+{
+    char buf[64];
+    if (!r->is_time) {
+        snprintf(buf, sizeof buf, "%lld", (long long)v);
+        sb_str(b, buf);
+        return;
+    }
+    uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, per = (uint64_t)unit_ns[u];
+    int k = snprintf(buf, sizeof buf, "%s%llu", v < 0 ? "-" : "", (unsigned long long)(a / per));
+    uint64_t frac = a % per;
+    if (frac) {
+        char fb[32];
+        int digits = u == TF_S ? 9 : u == TF_MS ? 6 : 3;
+        snprintf(fb, sizeof fb, "%0*llu", digits, (unsigned long long)frac);
+        size_t fl = strlen(fb);
+        while (fl > 0 && fb[fl - 1] == '0')
+            fb[--fl] = '\0';
+        k += snprintf(buf + k, sizeof buf - (size_t)k, ".%s", fb);
+    }
+    snprintf(buf + k, sizeof buf - (size_t)k, "%s", unit_name[u]);
+    sb_str(b, buf);
+}
+
+static const char *const kind_name[] = {
+    [SS_TF_DROP_SAMPLES] = "drop-samples",
+    [SS_TF_KEEP_SAMPLES] = "keep-samples",
+    [SS_TF_TRIM_BASE] = "trim-base",
+    [SS_TF_TRIM_TO] = "trim-to",
+    [SS_TF_FOCUS] = "focus",
+    [SS_TF_DROP] = "drop",
+    [SS_TF_MERGE] = "merge",
+    [SS_TF_PRUNE] = "prune",
+    [SS_TF_REPLACE] = "replace",
+    [SS_TF_COLLAPSE_RECURSION] = "collapse-recursion",
+    [SS_TF_CLASS] = "class",
+};
+
+static char *canonical(const struct tf_step *st)
+{
+    struct sbuf b = {NULL, 0, 0, 0};
+    sb_str(&b, kind_name[st->kind]);
+    sb_add(&b, " ", 1);
+    switch (st->kind) {
+    case SS_TF_DROP_SAMPLES:
+    case SS_TF_KEEP_SAMPLES:
+        if (st->range.has_a)
+            sb_range_end(&b, &st->range, st->range.a, st->range.unit_a);
+        sb_add(&b, ":", 1);
+        if (st->range.has_b)
+            sb_range_end(&b, &st->range, st->range.b, st->range.unit_b);
+        break;
+    case SS_TF_TRIM_BASE: {
+        char buf[64];
+        if (!st->trim_auto)
+            snprintf(buf, sizeof buf, "%u", st->trim_n);
+        else if (st->share >= 1)
+            snprintf(buf, sizeof buf, "auto");
+        else {
+            snprintf(buf, sizeof buf, "auto=%.15g", st->share);
+            if (strtod(buf + 5, NULL) != st->share)
+                snprintf(buf, sizeof buf, "auto=%.17g", st->share);
+        }
+        sb_str(&b, buf);
+        break;
+    }
+    default:
+        for (size_t k = 0; k < st->npats; k++) {
+            if (k)
+                sb_add(&b, " ", 1);
+            sb_pattern(&b, &st->pats[k]);
+        }
+        if (st->kind == SS_TF_REPLACE || st->kind == SS_TF_CLASS) {
+            sb_str(&b, " => ");
+            sb_name(&b, st->name);
+        }
+        break;
+    }
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+/* ---- commands ------------------------------------------------------------------ */
+
+static const char command_list[] =
+    "drop-samples, keep-samples, trim-base, trim-to, focus, drop, merge, prune, replace, "
+    "collapse-recursion or class";
+
+static int add_pattern(struct lexer *lx, struct tf_step *st)
+{
+    struct tf_pattern *np = realloc(st->pats, (st->npats + 1) * sizeof *np);
+    if (!np) {
+        lx->oom = 1;
+        return SS_ENOMEM;
+    }
+    st->pats = np;
+    int rc = pattern(lx, &st->pats[st->npats]);
+    if (rc) {
+        struct tf_pattern *p = &st->pats[st->npats];
+        free(p->text);
+        if (p->is_regex)
+            regfree(&p->re);
+        return rc;
+    }
+    st->npats++;
+    return 0;
+}
+
+static int trim_base(struct lexer *lx, struct tf_step *st)
+{
+    if (at_end(lx))
+        return lex_fail(lx, lx->i, "expected a number of levels N, auto or auto=SHARE");
+    size_t start, n;
+    bare_word(lx, &start, &n);
+    const char *w = lx->s + start;
+    if (n >= 4 && !memcmp(w, "auto", 4)) {
+        st->trim_auto = 1;
+        st->share = 1;
+        if (n == 4)
+            return 0;
+        if (w[4] != '=')
+            return lex_fail(lx, start, "expected auto or auto=SHARE");
+        char buf[64], *end;
+        if (n - 5 == 0 || n - 5 >= sizeof buf)
+            return lex_fail(lx, start + 5, "expected a share from 0 to 1 after auto= (e.g. 0.95)");
+        memcpy(buf, w + 5, n - 5);
+        buf[n - 5] = '\0';
+        double v = strtod(buf, &end);
+        if (*end || !(v > 0 && v <= 1))
+            return lex_fail(lx, start + 5, "expected a share from 0 to 1 after auto= (e.g. 0.95)");
+        st->share = v;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (w[i] < '0' || w[i] > '9')
+            return lex_fail(lx, start, "expected a number of levels N, auto or auto=SHARE");
+        v = v * 10 + (uint64_t)(w[i] - '0');
+        if (v > 1000000000)
+            return lex_fail(lx, start, "number of levels too large");
+    }
+    st->trim_n = (uint32_t)v;
+    return 0;
+}
+
+static int command(struct lexer *lx, struct tf_step *st)
+{
+    size_t start, n;
+    bare_word(lx, &start, &n);
+    size_t k;
+    for (k = 0; k < sizeof kind_name / sizeof *kind_name; k++)
+        if (strlen(kind_name[k]) == n && !memcmp(kind_name[k], lx->s + start, n))
+            break;
+    if (k == sizeof kind_name / sizeof *kind_name) {
+        char w[48];
+        excerpt(w, sizeof w, lx->s + start, n);
+        return lex_fail(lx, start, "unknown command '%s' (expected %s)", w, command_list);
+    }
+    st->kind = (enum ss_tf_kind)k;
+    int rc = 0;
+    switch (st->kind) {
+    case SS_TF_DROP_SAMPLES:
+    case SS_TF_KEEP_SAMPLES:
+        rc = range(lx, &st->range);
+        break;
+    case SS_TF_TRIM_BASE:
+        rc = trim_base(lx, st);
+        break;
+    case SS_TF_REPLACE:
+        rc = add_pattern(lx, st);
+        while (!rc) {
+            if (at_end(lx))
+                return lex_fail(lx, lx->i, "expected more function names or '=>' and the new name");
+            if (lx->len - lx->i >= 2 && !memcmp(lx->s + lx->i, "=>", 2) &&
+                (lx->len - lx->i == 2 || is_blank(lx->s[lx->i + 2])))
+                break;
+            rc = add_pattern(lx, st);
+        }
+        if (!rc)
+            rc = arrow(lx, "the new name");
+        if (!rc)
+            rc = new_name(lx, "the new name", &st->name);
+        break;
+    case SS_TF_CLASS:
+        rc = add_pattern(lx, st);
+        if (!rc)
+            rc = arrow(lx, "a class name");
+        if (!rc)
+            rc = new_name(lx, "a class name", &st->name);
+        break;
+    default:
+        rc = add_pattern(lx, st);
+        break;
+    }
+    if (rc)
+        return rc;
+    if (!at_end(lx)) {
+        size_t s0, n0;
+        char w[48];
+        bare_word(lx, &s0, &n0);
+        excerpt(w, sizeof w, lx->s + s0, n0);
+        return lex_fail(lx, s0, "unexpected '%s' after the command (one command per line; "
+                                "quote names with spaces)",
+                        w);
+    }
+    return 0;
+}
+
+void tf_step_free(struct tf_step *st)
+{
+    for (size_t k = 0; k < st->npats; k++) {
+        free(st->pats[k].text);
+        if (st->pats[k].is_regex)
+            regfree(&st->pats[k].re);
+    }
+    free(st->pats);
+    free(st->name);
+    free(st->text);
+    memset(st, 0, sizeof *st);
+}
+
+int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, size_t *col,
+             char *msg, size_t msgn)
+{
+    memset(st, 0, sizeof *st);
+    struct lexer lx = {s, len, 0, 0, msg, msgn, 0};
+    *col = 0;
+    if (msgn)
+        msg[0] = '\0';
+    if (memchr(s, '\0', len)) {
+        *col = (size_t)((const char *)memchr(s, '\0', len) - s) + 1;
+        snprintf(msg, msgn, "NUL byte in a command");
+        return SS_EUSAGE;
+    }
+    if (at_end(&lx)) {
+        if (allow_empty)
+            return 0;
+        lex_fail(&lx, lx.i, "expected a command (%s)", command_list);
+        *col = lx.col;
+        return SS_EUSAGE;
+    }
+    int rc = command(&lx, st);
+    if (!rc) {
+        st->text = canonical(st);
+        if (!st->text)
+            rc = SS_ENOMEM;
+    }
+    if (rc) {
+        tf_step_free(st);
+        if (lx.oom || rc == SS_ENOMEM) {
+            snprintf(msg, msgn, "out of memory");
+            return SS_ENOMEM;
+        }
+        *col = lx.col;
+        return SS_EUSAGE;
+    }
+    st->enabled = 1;
+    return 0;
+}

@@ -1,0 +1,887 @@
+/* check_transform.c - the transform list (src/transform.h, DESIGN section 5):
+ * the language (canonical text, parse errors with columns), every command on
+ * tiny profiles, effects, and undo/redo/edit giving exactly the model of the
+ * edited list applied from scratch.
+ *
+ * Profiles are Rprof texts; stacks are written root first ("main;f;g": main
+ * calls f calls g) while Rprof lines list them innermost first ("g" "f"
+ * "main").  Every expected timeline and number was worked out by hand from
+ * the fixture above the test (the comments show how). */
+#include "check_suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "transform.h"
+
+#define TOL 1e-12
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+/* The timeline of m as text: each sample's stack root first, names joined by
+ * ';', samples joined by " | ", "-" for a sample with no frames. */
+static void timeline(const struct ss_model *m, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        ss_id s = m->sample_stack.v[i];
+        size_t d = ss_stack_depth(m, s);
+        const ss_id *fr = ss_stack_frames(m, s);
+        if (i)
+            at += (size_t)snprintf(buf + at, n - at, " | ");
+        if (d == 0)
+            at += (size_t)snprintf(buf + at, n - at, "-");
+        for (size_t k = d; k-- > 0;)
+            at += (size_t)snprintf(buf + at, n - at, "%s%s", fx_loc_name(m, fr[k]), k ? ";" : "");
+        ck_assert_msg(at < n, "timeline text too long");
+    }
+}
+
+/* Apply the commands cmds[0..n) to orig into out (which the caller frees). */
+static struct ss_tf_list *apply_cmds(const struct ss_model *orig, const char *const *cmds,
+                                     size_t n, struct ss_model *out)
+{
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_error err;
+    ck_assert_ptr_nonnull(l);
+    for (size_t i = 0; i < n; i++) {
+        int rc = ss_tf_append(l, cmds[i], &err);
+        ck_assert_msg(rc == 0, "'%s': %s", cmds[i], err.msg);
+    }
+    int rc = ss_tf_apply(l, orig, out, &err);
+    ck_assert_msg(rc == 0, "apply: %s", err.msg);
+    return l;
+}
+
+/* Apply one command and compare the timeline with `want`; returns the
+ * step's effect (copied) through *eff when eff is not NULL. */
+static void expect1(const struct ss_model *orig, const char *cmd, const char *want,
+                    struct ss_tf_effect *eff)
+{
+    struct ss_model out;
+    struct ss_tf_list *l = apply_cmds(orig, &cmd, 1, &out);
+    char got[4096];
+    timeline(&out, got, sizeof got);
+    ck_assert_msg(strcmp(got, want) == 0, "'%s':\n got  %s\n want %s", cmd, got, want);
+    if (eff)
+        *eff = *ss_tf_effect(l, 0);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+}
+
+static void expect_effect(const struct ss_tf_effect *e, size_t in, size_t out, size_t emptied,
+                          uint64_t frames, size_t stacks)
+{
+    ck_assert_uint_eq(e->samples_in, in);
+    ck_assert_uint_eq(e->samples_out, out);
+    ck_assert_uint_eq(e->samples_emptied, emptied);
+    ck_assert_uint_eq(e->frames_removed, frames);
+    ck_assert_uint_eq(e->stacks_changed, stacks);
+}
+
+/* Two models equal table by table (ids included). */
+static void models_equal(const struct ss_model *a, const struct ss_model *b)
+{
+    ck_assert_uint_eq(a->strs.n, b->strs.n);
+    for (size_t i = 0; i < a->strs.n; i++)
+        ck_assert_str_eq(ss_str(a, (ss_id)i), ss_str(b, (ss_id)i));
+    ck_assert_uint_eq(a->sources.n, b->sources.n);
+    for (size_t i = 0; i < a->sources.n; i++) {
+        const struct ss_source *x = &a->sources.v[i], *y = &b->sources.v[i];
+        ck_assert(x->type == y->type && x->uri == y->uri && x->session == y->session &&
+                  x->header_line == y->header_line && x->timestamp == y->timestamp &&
+                  x->interval_us == y->interval_us && x->flags == y->flags &&
+                  x->first_sample == y->first_sample && x->n_samples == y->n_samples);
+    }
+    ck_assert_uint_eq(a->functions.n, b->functions.n);
+    if (a->functions.n)
+        ck_assert(!memcmp(a->functions.v, b->functions.v, a->functions.n * sizeof *a->functions.v));
+    ck_assert_uint_eq(a->locations.n, b->locations.n);
+    if (a->locations.n)
+        ck_assert(!memcmp(a->locations.v, b->locations.v, a->locations.n * sizeof *a->locations.v));
+    ck_assert_uint_eq(ss_model_nstacks(a), ss_model_nstacks(b));
+    ck_assert(!memcmp(a->stack_off.v, b->stack_off.v, a->stack_off.n * sizeof *a->stack_off.v));
+    ck_assert_uint_eq(a->stack_loc.n, b->stack_loc.n);
+    if (a->stack_loc.n)
+        ck_assert(!memcmp(a->stack_loc.v, b->stack_loc.v, a->stack_loc.n * sizeof(ss_id)));
+    if (a->stack_tail.n)
+        ck_assert(!memcmp(a->stack_tail.v, b->stack_tail.v, a->stack_tail.n * sizeof(ss_id)));
+    ck_assert_uint_eq(a->sample_stack.n, b->sample_stack.n);
+    if (a->sample_stack.n)
+        ck_assert(!memcmp(a->sample_stack.v, b->sample_stack.v, a->sample_stack.n * sizeof(ss_id)));
+    ck_assert_uint_eq(a->value_types.n, b->value_types.n);
+    for (size_t t = 0; t < a->values.n; t++) {
+        ck_assert(!memcmp(&a->value_types.v[t], &b->value_types.v[t], sizeof a->value_types.v[t]));
+        ck_assert((a->values.v[t] == NULL) == (b->values.v[t] == NULL));
+        if (a->values.v[t] && a->sample_stack.n)
+            ck_assert(!memcmp(a->values.v[t], b->values.v[t], a->sample_stack.n * sizeof(int64_t)));
+    }
+    ck_assert_uint_eq(a->meta.n, b->meta.n);
+    if (a->meta.n)
+        ck_assert(!memcmp(a->meta.v, b->meta.v, a->meta.n * sizeof *a->meta.v));
+    ck_assert_uint_eq(a->aggs.n, b->aggs.n);
+    ck_assert_uint_eq(a->edges.n, b->edges.n);
+    ck_assert_uint_eq(a->function_class.n, b->function_class.n);
+    if (a->function_class.n)
+        ck_assert(!memcmp(a->function_class.v, b->function_class.v,
+                          a->function_class.n * sizeof(ss_id)));
+    ck_assert_uint_eq(a->warnings.n, b->warnings.n);
+    for (size_t i = 0; i < a->warnings.n; i++)
+        ck_assert_str_eq(a->warnings.v[i], b->warnings.v[i]);
+}
+
+/* ---- the language --------------------------------------------------------------- */
+
+/* Parse `in`, check its canonical text is `want` and that the canonical
+ * text parses back to itself. */
+static void canon(const char *in, const char *want)
+{
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_error err;
+    int rc = ss_tf_append(l, in, &err);
+    ck_assert_msg(rc == 0, "'%s': %s", in, err.msg);
+    ck_assert_str_eq(ss_tf_text(l, 0), want);
+    rc = ss_tf_append(l, ss_tf_text(l, 0), &err);
+    ck_assert_msg(rc == 0, "'%s': %s", want, err.msg);
+    ck_assert_str_eq(ss_tf_text(l, 1), want);
+    ss_tf_list_free(l);
+}
+
+START_TEST(test_canonical)
+{
+    canon("drop   foo  # a comment", "drop foo");
+    canon("\tmerge \"a b\"", "merge \"a b\"");
+    canon("merge \"ab\"", "merge ab");
+    canon("drop \"/x\"", "drop \"/x\"");
+    canon("drop \"=>\"", "drop \"=>\"");
+    canon("drop \"#x\"", "drop \"#x\"");
+    canon("drop \"\"", "drop \"\"");
+    canon("drop \"q\\\"x\"", "drop \"q\\\"x\"");
+    canon("drop a\\b", "drop a\\b");
+    canon("drop a#b", "drop a#b");
+    canon("drop \"a\\\\b c\"", "drop \"a\\\\b c\"");
+    canon("drop /a\\/b/", "drop /a\\/b/");
+    canon("focus /^(f|g)$/", "focus /^(f|g)$/");
+    canon("keep-samples 5", "keep-samples 5:5");
+    canon("keep-samples 0.50s:2000ms", "keep-samples 0.5s:2000ms");
+    canon("keep-samples 1.5us:", "keep-samples 1.5us:");
+    canon("drop-samples -500:", "drop-samples -500:");
+    canon("drop-samples -4:-1", "drop-samples -4:-1");
+    canon("keep-samples :100", "keep-samples :100");
+    canon("keep-samples -1.25s:", "keep-samples -1.25s:");
+    canon("keep-samples :", "keep-samples :");
+    canon("trim-base 3", "trim-base 3");
+    canon("trim-base auto", "trim-base auto");
+    canon("trim-base auto=1", "trim-base auto");
+    canon("trim-base auto=0.95", "trim-base auto=0.95");
+    canon("trim-to \"<Anonymous>\"", "trim-to <Anonymous>");
+    canon("prune x", "prune x");
+    canon("collapse-recursion /^f/", "collapse-recursion /^f/");
+    canon("replace \"[\" lapply .getXlevels => \"<.getXlevels_[>\"",
+          "replace [ lapply .getXlevels => <.getXlevels_[>");
+    canon("replace A A=>B => \"new name\"", "replace A A=>B => \"new name\"");
+    canon("class /^(f|g)$/ => fg", "class /^(f|g)$/ => fg");
+    canon("class lm => \"model fit\"", "class lm => \"model fit\"");
+}
+END_TEST
+
+/* ss_tf_check's message for `cmd` is "column COL: ..." containing `what`. */
+static void bad(const char *cmd, size_t col, const char *what)
+{
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc = ss_tf_check(cmd, &err);
+    ck_assert_msg(rc == SS_EUSAGE, "'%s' parsed", cmd);
+    char head[32];
+    snprintf(head, sizeof head, "column %zu: ", col);
+    ck_assert_msg(strncmp(err.msg, head, strlen(head)) == 0, "'%s': got '%s', want '%s...'", cmd,
+                  err.msg, head);
+    ck_assert_msg(strstr(err.msg, what) != NULL, "'%s': '%s' lacks '%s'", cmd, err.msg, what);
+}
+
+START_TEST(test_parse_errors)
+{
+    bad("", 1, "expected a command");
+    bad("   # only a comment", 4, "expected a command");
+    bad("frobnicate x", 1, "unknown command 'frobnicate'");
+    bad("drop", 5, "expected a function name");
+    bad("drop a b", 8, "unexpected 'b' after the command");
+    bad("drop \"abc", 6, "unterminated quoted name");
+    bad("drop \"a\"b", 9, "expected a blank after the closing quote");
+    bad("drop \"a\\x\"", 8, "unknown escape");
+    bad("drop /ab", 6, "unterminated regular expression");
+    bad("drop //", 6, "empty regular expression");
+    bad("drop /(/", 6, "bad regular expression");
+    bad("keep-samples", 13, "expected a sample range");
+    bad("keep-samples 0:5", 14, "sample numbers start at 1");
+    bad("keep-samples 1.5:2", 14, "whole number");
+    bad("keep-samples 1:2s", 14, "both ends");
+    bad("keep-samples 1x:2", 15, "time unit");
+    bad("keep-samples a:2", 14, "expected a number");
+    bad("keep-samples 1s", 14, "a time needs both ends");
+    bad("trim-base", 10, "expected a number of levels");
+    bad("trim-base -1", 11, "expected a number of levels");
+    bad("trim-base auto=2", 16, "share");
+    bad("trim-base autox", 11, "expected auto or auto=SHARE");
+    bad("replace a b", 12, "expected more function names or '=>'");
+    bad("replace => X", 9, "before '=>'");
+    bad("replace a =>", 13, "expected the new name");
+    bad("replace a => /x/", 14, "not a /regex/");
+    bad("replace a => \"\"", 14, "not an empty name");
+    bad("replace a => b c", 16, "unexpected 'c'");
+    bad("class /x/", 10, "expected '=>' and a class name");
+    bad("class /x/ => ", 14, "expected a class name");
+    bad("class /x/ -> y", 11, "expected '=>'");
+}
+END_TEST
+
+START_TEST(test_script)
+{
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_error err;
+    static const char good[] = "# a comment\r\n"
+                               "drop-samples 1:10\r\n"
+                               "\n"
+                               "  merge   \"a b\"   # why\r"
+                               "# off: prune x\n"
+                               "# off: not a command, a comment\n"
+                               "trim-base auto=0.9";
+    ck_assert_int_eq(ss_tf_append_script(l, good, sizeof good - 1, "s.txt", &err), 0);
+    ck_assert_uint_eq(ss_tf_count(l), 4);
+    ck_assert_uint_eq(ss_tf_active(l), 3);
+    ck_assert_str_eq(ss_tf_text(l, 0), "drop-samples 1:10");
+    ck_assert_str_eq(ss_tf_text(l, 1), "merge \"a b\"");
+    ck_assert_str_eq(ss_tf_text(l, 2), "prune x");
+    ck_assert_int_eq(ss_tf_enabled(l, 2), 0);
+    ck_assert_int_eq(ss_tf_kind(l, 3), SS_TF_TRIM_BASE);
+    char *s = ss_tf_script(l);
+    ck_assert_str_eq(s, "drop-samples 1:10\nmerge \"a b\"\n# off: prune x\ntrim-base auto=0.9\n");
+    /* the script reproduces the list, disabled step included */
+    struct ss_tf_list *l2 = ss_tf_list_new();
+    ck_assert_int_eq(ss_tf_append_script(l2, s, strlen(s), "again", &err), 0);
+    char *s2 = ss_tf_script(l2);
+    ck_assert_str_eq(s, s2);
+    free(s);
+    free(s2);
+    ss_tf_list_free(l2);
+
+    /* an error anywhere adds nothing and names NAME:LINE:COL */
+    static const char badtxt[] = "drop a\n\n  merge\nprune b\n";
+    ck_assert_int_eq(ss_tf_append_script(l, badtxt, sizeof badtxt - 1, "t.txt", &err), SS_EUSAGE);
+    const char *want = "t.txt:3:8: expected a function name";
+    ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
+    ck_assert_uint_eq(ss_tf_count(l), 4);
+    /* a script is one undo step */
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    ck_assert_uint_eq(ss_tf_count(l), 0);
+    ck_assert_int_eq(ss_tf_redo(l), 1);
+    ck_assert_uint_eq(ss_tf_count(l), 4);
+    ck_assert_int_eq(ss_tf_append_script_file(l, "/nonexistent/script", &err), SS_EINPUT);
+    ck_assert(strstr(err.msg, "/nonexistent/script") != NULL);
+    ss_tf_list_free(l);
+}
+END_TEST
+
+/* ---- commands on tiny profiles ---------------------------------------------------- */
+
+/* a;b;c | a;b | a | a;d */
+static const char base_prof[] = "sample.interval=20000\n"
+                                "\"c\" \"b\" \"a\" \n"
+                                "\"b\" \"a\" \n"
+                                "\"a\" \n"
+                                "\"d\" \"a\" \n";
+
+START_TEST(test_trim_base)
+{
+    struct ss_model m;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, base_prof);
+    expect1(&m, "trim-base 0", "a;b;c | a;b | a | a;d", &e);
+    expect_effect(&e, 4, 4, 0, 0, 0);
+    /* frames removed 1+1+1+1; the lone "a" is left empty */
+    expect1(&m, "trim-base 1", "b;c | b | - | d", &e);
+    expect_effect(&e, 4, 4, 1, 4, 4);
+    ck_assert_uint_eq(e.levels_removed, 1);
+    /* 2+2+1+2 = 7 frames; three samples emptied */
+    expect1(&m, "trim-base 2", "c | - | - | -", &e);
+    expect_effect(&e, 4, 4, 3, 7, 4);
+    /* level 1: a in 4 of 4; level 2: b in 2 of 4 -> scaffold 1 */
+    expect1(&m, "trim-base auto", "b;c | b | - | d", &e);
+    ck_assert_uint_eq(e.levels_removed, 1);
+    /* share 0.5: level 2 (b, 2 >= 0.5 x 4) too; level 3 (c, 1 < 2) not */
+    expect1(&m, "trim-base auto=0.5", "c | - | - | -", &e);
+    ck_assert_uint_eq(e.levels_removed, 2);
+
+    /* Emptied samples stay in the timeline and in no statistic: 1 of 4
+     * samples has frames after trim-base 2. */
+    struct ss_model out;
+    const char *cmd = "trim-base 2";
+    struct ss_tf_list *l = apply_cmds(&m, &cmd, 1, &out);
+    struct ss_stats st;
+    struct ss_error err;
+    ck_assert_int_eq(ss_stats_compute(&out, SS_BY_FUNCTION, 0, &st, &err), 0);
+    ck_assert_uint_eq(st.samples_total, 4);
+    ck_assert_uint_eq(st.samples_counted, 1);
+    ck_assert_double_eq_tol(st.sampling_time, 0.02, TOL);
+    ck_assert_uint_eq(st.n, 1);
+    ss_stats_free(&st);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* main;f;g | main;f;g;f | main;h | main */
+static const char fn_prof[] = "sample.interval=20000\n"
+                              "\"g\" \"f\" \"main\" \n"
+                              "\"f\" \"g\" \"f\" \"main\" \n"
+                              "\"h\" \"main\" \n"
+                              "\"main\" \n";
+
+START_TEST(test_trim_focus_drop)
+{
+    struct ss_model m;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, fn_prof);
+    /* outermost f; stacks without f unchanged */
+    expect1(&m, "trim-to f", "f;g | f;g;f | main;h | main", &e);
+    expect_effect(&e, 4, 4, 0, 2, 2);
+    ck_assert_uint_eq(e.functions_matched, 1);
+    expect1(&m, "trim-to nosuch", "main;f;g | main;f;g;f | main;h | main", &e);
+    expect_effect(&e, 4, 4, 0, 0, 0);
+    ck_assert_uint_eq(e.functions_matched, 0);
+    expect1(&m, "focus f", "f;g | f;g;f", &e);
+    expect_effect(&e, 4, 2, 0, 2, 2);
+    expect1(&m, "focus g", "g | g;f", &e);
+    expect_effect(&e, 4, 2, 0, 4, 2);
+    expect1(&m, "drop g", "main;h | main", &e);
+    expect_effect(&e, 4, 2, 0, 0, 0);
+    expect1(&m, "drop /^(g|h)$/", "main", &e);
+    ck_assert_uint_eq(e.functions_matched, 2);
+    expect1(&m, "focus main", "main;f;g | main;f;g;f | main;h | main", NULL);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_merge_prune)
+{
+    struct ss_model m;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, fn_prof);
+    /* f's frames go; a leaf f's time goes to its caller (g, then main) */
+    expect1(&m, "merge f", "main;g | main;g | main;h | main", &e);
+    expect_effect(&e, 4, 4, 0, 3, 2);
+    expect1(&m, "merge main", "f;g | f;g;f | h | -", &e);
+    expect_effect(&e, 4, 4, 1, 4, 4);
+    /* below the outermost f nothing is left */
+    expect1(&m, "prune f", "main;f | main;f | main;h | main", &e);
+    expect_effect(&e, 4, 4, 0, 3, 2);
+    expect1(&m, "prune g", "main;f;g | main;f;g | main;h | main", &e);
+    expect_effect(&e, 4, 4, 0, 1, 1);
+    expect1(&m, "prune main", "main | main | main | main", &e);
+    expect_effect(&e, 4, 4, 0, 6, 3);
+
+    /* merged self time goes to the caller: after merge f, g has the self of
+     * sample 2 (whose leaf f was merged) */
+    struct ss_model out;
+    const char *cmd = "merge f";
+    struct ss_tf_list *l = apply_cmds(&m, &cmd, 1, &out);
+    struct ss_stats st;
+    struct ss_error err;
+    ck_assert_int_eq(ss_stats_compute(&out, SS_BY_FUNCTION, 0, &st, &err), 0);
+    ss_stats_sort_self(&st);
+    ck_assert_str_eq(ss_strtab_get(&st.keys, st.rows[0].key), "g");
+    ck_assert_uint_eq(st.rows[0].self_n, 2);
+    ck_assert_uint_eq(st.rows[0].total_n, 2);
+    ss_stats_free(&st);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* main;f;f;f;g;f;f | main;f | x;x;main */
+static const char rec_prof[] = "line profiling: sample.interval=20000\n"
+                               "#File 1: a.R\n"
+                               "\"f\" \"f\" \"g\" \"f\" \"f\" \"f\" \"main\" \n"
+                               "\"f\" \"main\" \n"
+                               "\"main\" \"x\" \"x\" \n"
+                               "1#10 \"f\" 1#11 \"f\" 1#12 \"main\" 1#1 \n";
+
+START_TEST(test_collapse_recursion)
+{
+    struct ss_model m;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, rec_prof);
+    /* runs f;f;f and f;f become one frame each: 2 + 1 + 1 frames removed */
+    expect1(&m, "collapse-recursion f", "main;f;g;f | main;f | x;x;main | main;f", &e);
+    expect_effect(&e, 4, 4, 0, 4, 2);
+    expect1(&m, "collapse-recursion /./", "main;f;g;f | main;f | x;main | main;f", &e);
+    expect_effect(&e, 4, 4, 0, 5, 3);
+    /* f g f is no direct recursion */
+    expect1(&m, "collapse-recursion g", "main;f;f;f;g;f;f | main;f | x;x;main | main;f;f", &e);
+    expect_effect(&e, 4, 4, 0, 0, 0);
+
+    /* the innermost f keeps its line; main and the tail are untouched */
+    struct ss_model out;
+    const char *cmd = "collapse-recursion f";
+    struct ss_tf_list *l = apply_cmds(&m, &cmd, 1, &out);
+    char buf[512];
+    fx_stack_text(&out, out.sample_stack.v[3], buf, sizeof buf);
+    ck_assert_str_eq(buf, "f@a.R#10 | main@a.R#12 + a.R#1");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* main;A;A;A | main;B;A;B;A;f | A;A;A;A | [;lapply;.getXlevels;x */
+static const char rep_prof[] = "sample.interval=20000\n"
+                               "\"A\" \"A\" \"A\" \"main\" \n"
+                               "\"f\" \"A\" \"B\" \"A\" \"B\" \"main\" \n"
+                               "\"A\" \"A\" \"A\" \"A\" \n"
+                               "\"x\" \".getXlevels\" \"lapply\" \"[\" \n";
+
+START_TEST(test_replace)
+{
+    struct ss_model m;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, rep_prof);
+    /* root to leaf, leftmost first, no overlap: A;A;A -> X;A, A;A;A;A -> X;X */
+    expect1(&m, "replace A A => X", "main;X;A | main;B;A;B;A;f | X;X | [;lapply;.getXlevels;x", &e);
+    expect_effect(&e, 4, 4, 0, 3, 2);
+    /* the sequence twice in one stack */
+    expect1(&m, "replace B A => N", "main;A;A;A | main;N;N;f | A;A;A;A | [;lapply;.getXlevels;x", &e);
+    expect_effect(&e, 4, 4, 0, 2, 1);
+    /* A B is found after B: main;B;(A;B);A;f */
+    expect1(&m, "replace A B => N", "main;A;A;A | main;B;N;A;f | A;A;A;A | [;lapply;.getXlevels;x",
+            &e);
+    /* one frame: a rename */
+    expect1(&m, "replace A => Z", "main;Z;Z;Z | main;B;Z;B;Z;f | Z;Z;Z;Z | [;lapply;.getXlevels;x",
+            &e);
+    expect_effect(&e, 4, 4, 0, 0, 3);
+    /* regexes per position */
+    expect1(&m, "replace /^[AB]$/ /^[AB]$/ => P", "main;P;A | main;P;P;f | P;P | [;lapply;.getXlevels;x",
+            &e);
+    expect_effect(&e, 4, 4, 0, 5, 3);
+    ck_assert_uint_eq(e.functions_matched, 2);
+    /* the sprof vignette's surgery */
+    expect1(&m, "replace \"[\" lapply .getXlevels => \"<.getXlevels_[>\"",
+            "main;A;A;A | main;B;A;B;A;f | A;A;A;A | <.getXlevels_[>;x", &e);
+    expect_effect(&e, 4, 4, 0, 2, 1);
+    /* a sequence longer than the stack */
+    expect1(&m, "replace A A A A A => Q", "main;A;A;A | main;B;A;B;A;f | A;A;A;A | [;lapply;.getXlevels;x",
+            NULL);
+
+    /* NEW is a new function, appended; existing ids are kept */
+    struct ss_model out;
+    const char *cmd = "replace B A => N";
+    struct ss_tf_list *l = apply_cmds(&m, &cmd, 1, &out);
+    ck_assert_uint_eq(out.functions.n, m.functions.n + 1);
+    ck_assert(!memcmp(out.functions.v, m.functions.v, m.functions.n * sizeof *m.functions.v));
+    ck_assert_str_eq(ss_str(&out, out.functions.v[m.functions.n].name), "N");
+    ck_assert_uint_eq(out.functions.v[m.functions.n].filename, SS_NONE);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Line profile: c@5 b@6 a@7 main@8 (innermost first), tail 9. */
+static const char rep_line_prof[] = "line profiling: sample.interval=20000\n"
+                                    "#File 1: a.R\n"
+                                    "1#5 \"c\" 1#6 \"b\" 1#7 \"a\" 1#8 \"main\" 1#9 \n";
+
+START_TEST(test_replace_lines)
+{
+    struct ss_model m, out;
+    FX_LOAD_OK(&m, rep_line_prof);
+    char buf[512];
+    /* NEW keeps the innermost replaced frame's position (b's line 6: where
+     * it called c); the frames around keep theirs */
+    const char *cmd = "replace a b => N";
+    struct ss_tf_list *l = apply_cmds(&m, &cmd, 1, &out);
+    fx_stack_text(&out, out.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "c@a.R#5 | N@a.R#6 | main@a.R#8 + a.R#9");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    /* replacing the root keeps the tail; trimming it removes the tail */
+    cmd = "replace main a => R";
+    l = apply_cmds(&m, &cmd, 1, &out);
+    fx_stack_text(&out, out.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "c@a.R#5 | b@a.R#6 | R@a.R#7 + a.R#9");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    cmd = "trim-base 1";
+    l = apply_cmds(&m, &cmd, 1, &out);
+    fx_stack_text(&out, out.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "c@a.R#5 | b@a.R#6 | a@a.R#7");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    cmd = "merge main";
+    l = apply_cmds(&m, &cmd, 1, &out);
+    fx_stack_text(&out, out.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "c@a.R#5 | b@a.R#6 | a@a.R#7 + a.R#9");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    /* all frames merged away: no tail either */
+    cmd = "merge /./";
+    l = apply_cmds(&m, &cmd, 1, &out);
+    ck_assert_uint_eq(ss_stack_depth(&out, out.sample_stack.v[0]), 0);
+    ck_assert_uint_eq(out.stack_tail.v[out.sample_stack.v[0]], SS_NONE);
+    ck_assert_uint_eq(ss_tf_effect(l, 0)->samples_emptied, 1);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Names with spaces and quotes; regexes unanchored against the whole name. */
+static const char names_prof[] = "sample.interval=20000\n"
+                                 "\"a b\" \"main\" \n"
+                                 "\"gg\" \"main\" \n"
+                                 "\"xg\" \"main\" \n"
+                                 "\"say \"hi\"\" \"main\" \n"
+                                 "\"a/b\" \"main\" \n";
+
+START_TEST(test_names_regex)
+{
+    struct ss_model m;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, names_prof);
+    expect1(&m, "merge \"a b\"", "main | main;gg | main;xg | main;say \"hi\" | main;a/b", NULL);
+    expect1(&m, "drop /^g/", "main;a b | main;xg | main;say \"hi\" | main;a/b", NULL);
+    expect1(&m, "drop /g/", "main;a b | main;say \"hi\" | main;a/b", &e);
+    ck_assert_uint_eq(e.functions_matched, 2);
+    expect1(&m, "drop \"say \\\"hi\\\"\"", "main;a b | main;gg | main;xg | main;a/b", NULL);
+    expect1(&m, "drop /\"hi\"$/", "main;a b | main;gg | main;xg | main;a/b", NULL);
+    expect1(&m, "drop /a\\/b/", "main;a b | main;gg | main;xg | main;say \"hi\"", NULL);
+    expect1(&m, "drop / /", "main;gg | main;xg | main;a/b", NULL);
+    /* a bare word is a whole name, not a pattern */
+    expect1(&m, "drop g", "main;a b | main;gg | main;xg | main;say \"hi\" | main;a/b", &e);
+    ck_assert_uint_eq(e.functions_matched, 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Two sessions: 3 samples at 0.1 s, then 3 at 0.5 s.  Start times of the
+ * samples: 0, 0.1, 0.2 | 0.3, 0.8, 1.3 (total 1.8 s). */
+static const char two_prof[] = "sample.interval=100000\n"
+                               "\"s1\" \n"
+                               "\"s2\" \n"
+                               "\"s3\" \n"
+                               "sample.interval=500000\n"
+                               "\"s4\" \n"
+                               "\"s5\" \n"
+                               "\"s6\" \n";
+
+START_TEST(test_sample_ranges)
+{
+    struct ss_model m;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, two_prof);
+    expect1(&m, "keep-samples 2:3", "s2 | s3", &e);
+    expect_effect(&e, 6, 2, 0, 0, 0);
+    expect1(&m, "drop-samples 2:3", "s1 | s4 | s5 | s6", NULL);
+    expect1(&m, "drop-samples -2:", "s1 | s2 | s3 | s4", NULL);
+    expect1(&m, "keep-samples -4:-1", "s3 | s4 | s5 | s6", NULL);
+    expect1(&m, "keep-samples :2", "s1 | s2", NULL);
+    expect1(&m, "keep-samples 5", "s5", NULL);
+    expect1(&m, "keep-samples 3:2", "", NULL);
+    expect1(&m, "drop-samples 10:20", "s1 | s2 | s3 | s4 | s5 | s6", NULL);
+    expect1(&m, "keep-samples -100:2", "s1 | s2", NULL);
+    /* times: [A, B) of the sample start times */
+    expect1(&m, "keep-samples 0.2s:1s", "s3 | s4 | s5", NULL);
+    expect1(&m, "keep-samples 250ms:", "s4 | s5 | s6", NULL);
+    expect1(&m, "keep-samples :0.3s", "s1 | s2 | s3", NULL);
+    /* -1s from the end: from 0.8 s on */
+    expect1(&m, "drop-samples -1s:", "s1 | s2 | s3 | s4", NULL);
+    expect1(&m, "keep-samples 2s:3s", "", NULL);
+    expect1(&m, "keep-samples 0.3s:0.3s", "", NULL);
+
+    /* each step numbers the timeline it sees */
+    struct ss_model out;
+    const char *cmds[] = {"drop-samples 1:1", "keep-samples 1:1"};
+    struct ss_tf_list *l = apply_cmds(&m, cmds, 2, &out);
+    char got[256];
+    timeline(&out, got, sizeof got);
+    ck_assert_str_eq(got, "s2");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    /* ... and its times: after dropping s1 (0.1 s), s4 starts at 0.2 s */
+    const char *cmds2[] = {"drop-samples 1", "keep-samples 0.2s:0.8s"};
+    l = apply_cmds(&m, cmds2, 2, &out);
+    timeline(&out, got, sizeof got);
+    ck_assert_str_eq(got, "s4 | s5");
+    /* sources keep their order; their ranges follow the drops */
+    ck_assert_uint_eq(out.sources.n, 2);
+    ck_assert_uint_eq(out.sources.v[0].first_sample, 0);
+    ck_assert_uint_eq(out.sources.v[0].n_samples, 0);
+    ck_assert_uint_eq(out.sources.v[1].first_sample, 0);
+    ck_assert_uint_eq(out.sources.v[1].n_samples, 2);
+    ck_assert_double_eq(out.sources.v[1].interval_us, 500000);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    const char *cmds3[] = {"drop-samples 2:4"};
+    l = apply_cmds(&m, cmds3, 1, &out);
+    ck_assert_uint_eq(out.sources.v[0].first_sample, 0);
+    ck_assert_uint_eq(out.sources.v[0].n_samples, 1);
+    ck_assert_uint_eq(out.sources.v[1].first_sample, 1);
+    ck_assert_uint_eq(out.sources.v[1].n_samples, 2);
+    /* time = 1 x 0.1 + 2 x 0.5 */
+    struct ss_stats st;
+    struct ss_error err;
+    ck_assert_int_eq(ss_stats_compute(&out, SS_BY_FUNCTION, 0, &st, &err), 0);
+    ck_assert_double_eq_tol(st.sampling_time, 1.1, TOL);
+    ss_stats_free(&st);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Memory profile with an empty-stack sample (sample 3). */
+static const char mem_prof[] = "memory profiling: sample.interval=20000\n"
+                               ":10:20:30:1:\"f\" \"main\" \n"
+                               ":11:21:31:2:\"g\" \"main\" \n"
+                               ":12:22:32:3:\n"
+                               ":13:23:33:4:\"main\" \n";
+
+START_TEST(test_memory_and_empty)
+{
+    struct ss_model m, out;
+    struct ss_tf_effect e;
+    FX_LOAD_OK(&m, mem_prof);
+    /* the empty sample counts in numbering; an already empty stack is not
+     * "emptied" again */
+    expect1(&m, "keep-samples 3:4", "- | main", NULL);
+    expect1(&m, "trim-base 1", "f | g | - | -", &e);
+    expect_effect(&e, 4, 4, 1, 3, 3);
+    expect1(&m, "drop f", "main;g | - | main", NULL);
+    expect1(&m, "focus main", "main;f | main;g | main", NULL);
+    /* the memory columns follow the kept samples */
+    const char *cmd = "drop-samples 2";
+    struct ss_tf_list *l = apply_cmds(&m, &cmd, 1, &out);
+    ck_assert_uint_eq(out.value_types.n, m.value_types.n);
+    size_t small = SS_NONE;
+    for (size_t t = 0; t < out.value_types.n; t++)
+        if (!strcmp(ss_str(&out, out.value_types.v[t].type), "small_v"))
+            small = t;
+    ck_assert_uint_ne(small, SS_NONE);
+    ck_assert_int_eq(out.values.v[small][0], 10);
+    ck_assert_int_eq(out.values.v[small][1], 12);
+    ck_assert_int_eq(out.values.v[small][2], 13);
+    ck_assert_uint_eq(out.sources.v[0].flags, m.sources.v[0].flags);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_class)
+{
+    struct ss_model m, out;
+    FX_LOAD_OK(&m, fn_prof);
+    const char *cmds[] = {"class /^[fg]$/ => FG", "class g => G"};
+    struct ss_tf_list *l = apply_cmds(&m, cmds, 2, &out);
+    ck_assert_uint_eq(out.function_class.n, out.functions.n);
+    for (size_t f = 0; f < out.functions.n; f++) {
+        const char *name = ss_str(&out, out.functions.v[f].name);
+        ss_id c = out.function_class.v[f];
+        const char *want = !strcmp(name, "f") ? "FG" : !strcmp(name, "g") ? "G" : NULL;
+        if (want)
+            ck_assert_str_eq(ss_str(&out, c), want);
+        else
+            ck_assert_uint_eq(c, SS_NONE);
+    }
+    ck_assert_uint_eq(ss_tf_effect(l, 0)->functions_matched, 2);
+    ck_assert_uint_eq(ss_tf_effect(l, 1)->samples_out, 4);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    /* no class step: no class column */
+    const char *cmd = "merge h";
+    l = apply_cmds(&m, &cmd, 1, &out);
+    ck_assert_uint_eq(out.function_class.n, 0);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* A two-session memory + line profile for the equivalence tests. */
+static const char mixed_prof[] =
+    "memory profiling: line profiling: sample.interval=20000\n"
+    "#File 1: /w/a.R\n"
+    ":10:20:30:1:1#5 \"f\" 1#9 \"main\" 1#1 \n"
+    ":11:21:31:0:\"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
+    ":12:22:32:0:\n"
+    ":14:22:40:2:\"g\" \"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
+    ":15:25:41:0:\"h\" 1#10 \"main\" 1#1 \n"
+    "memory profiling: line profiling: sample.interval=10000\n"
+    "#File 1: /w/b.R\n"
+    ":20:30:40:0:\"[\" \"lapply\" 1#3 \"k\" 1#2 \"main\" 1#1 \n"
+    ":21:30:44:0:\"g\" 1#4 \"k\" 1#2 \"main\" 1#1 \n"
+    ":22:31:48:1:\"main\" 1#1 \n";
+
+static void apply_texts(const struct ss_model *orig, const char *const *cmds, size_t n,
+                        struct ss_model *out)
+{
+    struct ss_tf_list *l = apply_cmds(orig, cmds, n, out);
+    ss_tf_list_free(l);
+}
+
+/* l applied, compared with the list `want` applied to a fresh list. */
+static void same_as(struct ss_tf_list *l, const struct ss_model *orig, const char *const *want,
+                    size_t n)
+{
+    struct ss_model a, b;
+    struct ss_error err;
+    ck_assert_int_eq(ss_tf_apply(l, orig, &a, &err), 0);
+    apply_texts(orig, want, n, &b);
+    models_equal(&a, &b);
+    ck_assert_uint_eq(ss_tf_active(l), n);
+    ss_model_free(&a);
+    ss_model_free(&b);
+}
+
+START_TEST(test_undo_edit_equivalence)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, mixed_prof);
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_error err;
+    ck_assert_int_eq(ss_tf_undo(l), 0);
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 2", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "trim-base auto", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "replace lapply [ => LB", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "collapse-recursion g", &err), 0);
+    const char *all[] = {"drop-samples 2", "trim-base auto", "replace lapply [ => LB",
+                         "collapse-recursion g"};
+    same_as(l, &m, all, 4);
+
+    /* disable step 2, move step 4 to the front, change step 3, remove step 1 */
+    ck_assert_int_eq(ss_tf_set_enabled(l, 1, 0), 0);
+    const char *s1[] = {"drop-samples 2", "replace lapply [ => LB", "collapse-recursion g"};
+    same_as(l, &m, s1, 3);
+    ck_assert_int_eq(ss_tf_move(l, 3, 0), 0);
+    const char *s2[] = {"collapse-recursion g", "drop-samples 2", "replace lapply [ => LB"};
+    same_as(l, &m, s2, 3);
+    ck_assert_int_eq(ss_tf_change(l, 3, "merge k", &err), 0);
+    ck_assert_int_eq(ss_tf_enabled(l, 1), 1); /* change keeps the enabled flag */
+    ck_assert_int_eq(ss_tf_enabled(l, 2), 0);
+    const char *s3[] = {"collapse-recursion g", "drop-samples 2", "merge k"};
+    same_as(l, &m, s3, 3);
+    ck_assert_int_eq(ss_tf_insert(l, 1, "class /^g/ => G", &err), 0);
+    const char *s4[] = {"collapse-recursion g", "class /^g/ => G", "drop-samples 2", "merge k"};
+    same_as(l, &m, s4, 4);
+    ck_assert_int_eq(ss_tf_remove(l, 0), 0);
+    const char *s5[] = {"class /^g/ => G", "drop-samples 2", "merge k"};
+    same_as(l, &m, s5, 3);
+
+    /* a failed edit changes nothing and is no undo step */
+    ck_assert_int_eq(ss_tf_change(l, 0, "merge", &err), SS_EUSAGE);
+    ck_assert_int_eq(ss_tf_remove(l, 9), -1);
+    ck_assert_int_eq(ss_tf_move(l, 0, 9), -1);
+    ck_assert_int_eq(ss_tf_insert(l, 9, "merge x", &err), SS_EUSAGE);
+    same_as(l, &m, s5, 3);
+
+    /* undo walks back through every state, redo forward again */
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    same_as(l, &m, s4, 4);
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    same_as(l, &m, s3, 3);
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    same_as(l, &m, s2, 3);
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    same_as(l, &m, s1, 3);
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    same_as(l, &m, all, 4);
+    ck_assert_int_eq(ss_tf_redo(l), 1);
+    ck_assert_int_eq(ss_tf_redo(l), 1);
+    same_as(l, &m, s2, 3);
+    /* a new edit ends the redo history */
+    ck_assert_int_eq(ss_tf_append(l, "prune g", &err), 0);
+    ck_assert_int_eq(ss_tf_redo(l), 0);
+    const char *s6[] = {"collapse-recursion g", "drop-samples 2", "replace lapply [ => LB",
+                        "prune g"};
+    same_as(l, &m, s6, 4);
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(ss_tf_undo(l), 1);
+    ck_assert_int_eq(ss_tf_undo(l), 0);
+    ck_assert_uint_eq(ss_tf_count(l), 0);
+
+    /* no steps: a copy of the original, table by table */
+    struct ss_model c;
+    ck_assert_int_eq(ss_tf_apply(l, &m, &c, &err), 0);
+    models_equal(&c, &m);
+    ss_model_free(&c);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_mixed_profile)
+{
+    struct ss_model m, out;
+    FX_LOAD_OK(&m, mixed_prof);
+    /* Timeline: main;f | main;f;g | - | main;f;g;g | main;h || main;k;lapply;[ |
+     * main;k;g | main.  Every sample has main at level 1 (empty one aside),
+     * level 2 has f in 3 of 7 -> scaffold 1. */
+    const char *cmds[] = {"trim-base auto", "drop-samples -2:-2", "collapse-recursion g"};
+    struct ss_tf_list *l = apply_cmds(&m, cmds, 3, &out);
+    char got[512];
+    timeline(&out, got, sizeof got);
+    ck_assert_str_eq(got, "f | f;g | - | f;g | h | k;lapply;[ | -");
+    ck_assert_uint_eq(ss_tf_effect(l, 0)->levels_removed, 1);
+    ck_assert_uint_eq(ss_tf_effect(l, 0)->samples_emptied, 1);
+    ck_assert_uint_eq(ss_tf_effect(l, 1)->samples_out, 7);
+    ck_assert_uint_eq(ss_tf_effect(l, 2)->frames_removed, 1);
+    ck_assert_uint_eq(out.sources.v[0].n_samples, 5);
+    ck_assert_uint_eq(out.sources.v[1].first_sample, 5);
+    ck_assert_uint_eq(out.sources.v[1].n_samples, 2);
+    /* f's line: "f" at 1#5 in sample 1 */
+    char buf[256];
+    fx_stack_text(&out, out.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "f@/w/a.R#5");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    /* applying twice gives the same model */
+    struct ss_model a, b;
+    apply_texts(&m, cmds, 3, &a);
+    apply_texts(&m, cmds, 3, &b);
+    models_equal(&a, &b);
+    ss_model_free(&a);
+    ss_model_free(&b);
+    ss_model_free(&m);
+}
+END_TEST
+
+Suite *transform_suite(void)
+{
+    Suite *s = suite_create("transform");
+    TCase *tc = tcase_create("language");
+    tcase_add_test(tc, test_canonical);
+    tcase_add_test(tc, test_parse_errors);
+    tcase_add_test(tc, test_script);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("commands");
+    tcase_add_test(tc, test_trim_base);
+    tcase_add_test(tc, test_trim_focus_drop);
+    tcase_add_test(tc, test_merge_prune);
+    tcase_add_test(tc, test_collapse_recursion);
+    tcase_add_test(tc, test_replace);
+    tcase_add_test(tc, test_replace_lines);
+    tcase_add_test(tc, test_names_regex);
+    tcase_add_test(tc, test_sample_ranges);
+    tcase_add_test(tc, test_memory_and_empty);
+    tcase_add_test(tc, test_class);
+    tcase_add_test(tc, test_mixed_profile);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("list");
+    tcase_add_test(tc, test_undo_edit_equivalence);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,281 @@
+## transforms.R -- independent answers for stackscope's transforms.
+##
+## Usage: Rscript tests/oracle/transforms.R FILE OUTDIR SCRIPT...
+##
+## Reads the raw Rprof FILE with its own tokenizer (base R only: no
+## summaryRprof, no code shared with the C program), applies the transform
+## commands of each SCRIPT (DESIGN section 5) to the samples' names, and
+## writes for the i-th script
+##   OUTDIR/i/folded.txt   "root;...;leaf COUNT" per distinct non-empty stack
+##   OUTDIR/i/effects.tsv  step samples_in samples_out samples_emptied frames_removed
+##                         (one row per command, in order)
+##
+## Reading: lines end at LF, CRLF or CR; a header line
+## "[memory profiling: ][GC profiling: ][line profiling: ]sample.interval=N"
+## starts a session with interval N microseconds; "#File N: path" lines and
+## blank lines are skipped; a final line without a line end is dropped (a
+## cut-off sample).  Every other line is one sample, in time order: the memory
+## prefix ":a:b:c:d:" is removed and the rest is a sequence of tokens each
+## followed by one space: quoted names (never escaped: a name ends at the
+## first '"' followed by a space and then the end of the line, another '"' or
+## a F#L token) and F#L positions, which are dropped.  A sample may have no
+## names (a memory line with only the prefix): it stays in the timeline.
+##
+## Transforms work on each sample's names, root first:
+##   drop-samples A:B / keep-samples A:B   1-based inclusive sample numbers of
+##       the current timeline (negative: from the end, open ends allowed,
+##       a single number N is N:N), or times with unit s/ms/us: sample k
+##       starts at the summed intervals of the samples before it, and
+##       A <= start < B selects it (negative: from the total time).
+##   trim-base N           drop the N outermost names
+##   trim-base auto[=S]    N = the number of root levels 1..d at each of which
+##                         one name is in at least S (default 1) of the
+##                         samples with names
+##   trim-to F             cut the names outside F's outermost occurrence
+##   focus F               keep the samples with F, then trim-to F
+##   drop F                remove the samples with F
+##   merge F               remove every F
+##   prune F               cut the names inside F's outermost occurrence
+##   replace F1 .. Fk => N each run F1..Fk (root to leaf, leftmost first, no
+##                         overlaps) becomes N
+##   collapse-recursion F  consecutive equal names matching F become one
+##   class F => C          nothing to do on stacks
+## F is a bare word or "quoted" name (equality) or a /regex/ (grepl, extended,
+## unanchored).  samples_emptied counts samples that had names before the step
+## and none after; frames_removed sums the names removed from the samples
+## that stay in the timeline.
+
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) < 3) {
+  cat("usage: Rscript transforms.R FILE OUTDIR SCRIPT...\n", file = stderr())
+  quit(status = 2)
+}
+path <- args[1]
+
+## ---- read the samples --------------------------------------------------------------
+size <- file.info(path)$size
+raw <- if (size > 0) readBin(path, "raw", size) else raw(0)
+last_open <- length(raw) > 0 && !(raw[length(raw)] %in% as.raw(c(10, 13)))
+cr <- which(raw == as.raw(13))
+if (length(cr)) {
+  crlf <- cr[cr < length(raw) & raw[pmin(cr + 1L, length(raw))] == as.raw(10)]
+  raw[setdiff(cr, crlf)] <- as.raw(10)
+  if (length(crlf)) raw <- raw[-crlf]
+}
+lines <- if (length(raw)) strsplit(rawToChar(raw), "\n", fixed = TRUE, useBytes = TRUE)[[1]] else character()
+if (last_open && length(lines)) lines <- lines[-length(lines)]
+
+hdr <- "^(memory profiling: )?(GC profiling: )?(line profiling: )?sample\\.interval=([0-9]+)$"
+is_header <- grepl(hdr, lines, perl = TRUE, useBytes = TRUE)
+session <- cumsum(is_header)
+ivals <- as.numeric(sub(hdr, "\\4", lines[is_header], perl = TRUE, useBytes = TRUE))
+is_sample <- !is_header & session > 0 & nzchar(lines) &
+  !grepl("^#File [0-9]+:", lines, perl = TRUE, useBytes = TRUE)
+body <- sub("^:[0-9]+:[0-9]+:[0-9]+:[0-9]+:", "", lines[is_sample], perl = TRUE, useBytes = TRUE)
+interval <- ivals[session[is_sample]] # microseconds, per sample
+
+ubody <- unique(body)
+tok_re <- paste0('"(.*?)"(?=$| $| "| [0-9]+#[0-9]+(?: |$))', "|[0-9]+#[0-9]+(?= |$)")
+toks <- regmatches(ubody, gregexpr(tok_re, ubody, perl = TRUE, useBytes = TRUE))
+ustacks <- lapply(toks, function(t) {
+  nm <- t[startsWith(t, '"')]
+  rev(sub('(?s)^"(.*)"$', "\\1", nm, perl = TRUE, useBytes = TRUE))
+})
+## the timeline: one stack (root first) per sample, kept as indexes into `stacks`
+sid <- match(body, ubody)
+
+## ---- the script ------------------------------------------------------------------------
+## Tokens: bare words, "quoted" (\" and \\ escapes), /regex/ (\/ is a slash).
+tokenize <- function(line) {
+  ch <- strsplit(line, "", useBytes = TRUE)[[1]]
+  out <- list()
+  i <- 1L
+  n <- length(ch)
+  while (i <= n) {
+    c <- ch[i]
+    if (c %in% c(" ", "\t", "\r")) { i <- i + 1L; next }
+    if (c == "#") break
+    if (c == '"') {
+      s <- character(); i <- i + 1L
+      while (ch[i] != '"') {
+        if (ch[i] == "\\") i <- i + 1L
+        s <- c(s, ch[i]); i <- i + 1L
+      }
+      out[[length(out) + 1]] <- list(kind = "name", text = paste(s, collapse = ""))
+      i <- i + 1L
+    } else if (c == "/") {
+      s <- character(); i <- i + 1L
+      while (ch[i] != "/") {
+        if (ch[i] == "\\" && ch[i + 1L] == "/") i <- i + 1L
+        else if (ch[i] == "\\") { s <- c(s, ch[i]); i <- i + 1L }
+        s <- c(s, ch[i]); i <- i + 1L
+      }
+      out[[length(out) + 1]] <- list(kind = "regex", text = paste(s, collapse = ""))
+      i <- i + 1L
+    } else {
+      s <- character()
+      while (i <= n && !(ch[i] %in% c(" ", "\t", "\r"))) { s <- c(s, ch[i]); i <- i + 1L }
+      out[[length(out) + 1]] <- list(kind = "word", text = paste(s, collapse = ""))
+    }
+  }
+  out
+}
+
+matcher <- function(tok) {
+  if (tok$kind == "regex") {
+    re <- tok$text
+    function(x) grepl(re, x, useBytes = TRUE)
+  } else {
+    nm <- tok$text
+    function(x) x == nm
+  }
+}
+
+## time string -> microseconds
+time_us <- function(s) {
+  u <- sub("^-?[0-9.]+", "", s)
+  v <- as.numeric(sub("(s|ms|us)$", "", s))
+  v * c(s = 1e6, ms = 1e3, us = 1)[[u]]
+}
+
+## timeline positions (1-based) selected by a range
+select_range <- function(spec, n) {
+  if (!grepl(":", spec, fixed = TRUE)) spec <- paste0(spec, ":", spec)
+  ends <- strsplit(paste0(spec, " "), ":", fixed = TRUE)[[1]]
+  a <- trimws(ends[1]); b <- trimws(ends[2])
+  if (grepl("s$", a) || grepl("s$", b)) {
+    iv <- interval[keep]
+    start <- c(0, cumsum(iv))[seq_len(n)]
+    total <- sum(iv)
+    ta <- if (nzchar(a)) time_us(a) else -Inf
+    tb <- if (nzchar(b)) time_us(b) else Inf
+    if (ta < 0 && is.finite(ta)) ta <- total + ta
+    if (tb < 0) tb <- total + tb
+    return(which(start >= ta - 1e-6 & start < tb - 1e-6))
+  }
+  x <- if (nzchar(a)) as.numeric(a) else 1
+  y <- if (nzchar(b)) as.numeric(b) else n
+  if (x < 0) x <- n + 1 + x
+  if (y < 0) y <- n + 1 + y
+  x <- max(x, 1); y <- min(y, n)
+  if (x > y) integer() else seq(x, y)
+}
+
+## scaffold depth of the current timeline
+scaffold <- function(share) {
+  st <- stacks[sid[keep]]
+  len <- lengths(st)
+  n1 <- sum(len > 0)
+  if (n1 == 0) return(0L)
+  need <- share * n1
+  need <- need - need * 1e-12
+  d <- 0L
+  repeat {
+    k <- d + 1L
+    at <- vapply(st[len >= k], function(s) s[k], "")
+    if (!length(at) || max(table(at)) < need) break
+    d <- k
+  }
+  d
+}
+
+outermost <- function(s, m) {
+  w <- which(m(s))
+  if (length(w)) w[1] else 0L
+}
+
+rewrite <- function(fun) {
+  stacks <<- lapply(stacks, fun)
+}
+
+run_script <- function(script_path, outdir) {
+  dir.create(outdir, showWarnings = FALSE, recursive = TRUE)
+  stacks <<- ustacks
+  keep <<- seq_along(sid)
+  script <- readLines(script_path, warn = FALSE)
+  effects <- NULL
+  step <- 0L
+  for (line in script) {
+    tk <- tokenize(line)
+    if (!length(tk)) next
+    step <- step + 1L
+    cmd <- tk[[1]]$text
+    before_len <- lengths(stacks)[sid]
+    n_in <- length(keep)
+    if (cmd %in% c("drop-samples", "keep-samples")) {
+      sel <- select_range(tk[[2]]$text, length(keep))
+      keep <<- if (cmd == "keep-samples") keep[sel] else if (length(sel)) keep[-sel] else keep
+    } else if (cmd == "trim-base") {
+      arg <- tk[[2]]$text
+      nt <- if (startsWith(arg, "auto")) {
+        scaffold(if (arg == "auto") 1 else as.numeric(sub("^auto=", "", arg)))
+      } else as.integer(arg)
+      rewrite(function(s) if (length(s) > nt) s[seq_len(length(s) - nt) + nt] else character())
+    } else if (cmd == "trim-to" || cmd == "focus") {
+      m <- matcher(tk[[2]])
+      if (cmd == "focus") {
+        has <- vapply(stacks, function(s) any(m(s)), TRUE)
+        keep <<- keep[has[sid[keep]]]
+      }
+      rewrite(function(s) { j <- outermost(s, m); if (j) s[j:length(s)] else s })
+    } else if (cmd == "drop") {
+      m <- matcher(tk[[2]])
+      has <- vapply(stacks, function(s) any(m(s)), TRUE)
+      keep <<- keep[!has[sid[keep]]]
+    } else if (cmd == "merge") {
+      m <- matcher(tk[[2]])
+      rewrite(function(s) s[!m(s)])
+    } else if (cmd == "prune") {
+      m <- matcher(tk[[2]])
+      rewrite(function(s) { j <- outermost(s, m); if (j) s[seq_len(j)] else s })
+    } else if (cmd == "collapse-recursion") {
+      m <- matcher(tk[[2]])
+      rewrite(function(s) {
+        n <- length(s)
+        if (n < 2) return(s)
+        ## drop s[i] (outer) when s[i+1] (its callee) is the same matching name
+        dup <- c(s[-n] == s[-1] & m(s[-n]), FALSE)
+        s[!dup]
+      })
+    } else if (cmd == "replace") {
+      arrow <- which(vapply(tk, function(t) t$kind == "word" && t$text == "=>", TRUE))
+      pats <- lapply(tk[2:(arrow - 1)], matcher)
+      newname <- tk[[arrow + 1]]$text
+      k <- length(pats)
+      rewrite(function(s) {
+        out <- character(); i <- 1L; n <- length(s)
+        while (i <= n) {
+          hit <- i + k - 1L <= n
+          if (hit) for (p in seq_len(k)) if (!pats[[p]](s[i + p - 1L])) { hit <- FALSE; break }
+          if (hit) { out <- c(out, newname); i <- i + k } else { out <- c(out, s[i]); i <- i + 1L }
+        }
+        out
+      })
+    } else if (cmd == "class") {
+      ## classes do not change stacks
+    } else {
+      stop("unknown command: ", cmd)
+    }
+    after_len <- lengths(stacks)[sid]
+    emptied <- sum(before_len[keep] > 0 & after_len[keep] == 0)
+    removed <- sum(before_len[keep] - after_len[keep])
+    effects <- rbind(effects, data.frame(step = step, samples_in = n_in, samples_out = length(keep),
+                                         samples_emptied = emptied, frames_removed = removed))
+  }
+
+  ## ---- output --------------------------------------------------------------------------------
+  final <- stacks[sid[keep]]
+  txt <- vapply(final, function(s) paste(s, collapse = ";"), "")
+  txt <- txt[lengths(final) > 0]
+  counts <- table(txt)
+  con <- file(file.path(outdir, "folded.txt"), "wb")
+  if (length(counts)) writeLines(paste(names(counts), as.integer(counts)), con, useBytes = TRUE)
+  close(con)
+  if (is.null(effects))
+    effects <- data.frame(step = integer(), samples_in = integer(), samples_out = integer(),
+                          samples_emptied = integer(), frames_removed = integer())
+  write.table(effects, file.path(outdir, "effects.tsv"), sep = "\t", quote = FALSE, row.names = FALSE)
+}
+
+for (i in seq_along(args)[-(1:2)])
+  run_script(args[i], file.path(args[2], i - 2L))

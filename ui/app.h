@@ -133,6 +133,11 @@ struct ui {
     struct ui_canvas canvas;
     int quit, status;
     int headless;
+    /* Slow extras (the run-length columns) are left for after the screen
+     * is painted: with `defer` set, a view that would compute them draws
+     * without and sets `pending`; the main loop then draws again with
+     * defer off.  So a key is answered before the extras are done. */
+    int defer, pending;
 };
 
 /* ---- ui.c: the generic part ---------------------------------------------- */
@@ -187,6 +192,8 @@ const struct ss_stats *ui_stats_fn(struct ui *ui);
 const struct ss_stats *ui_stats_line(struct ui *ui);
 const struct ss_stacks *ui_stacks(struct ui *ui);
 int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint32_t **fn_runs);
+/* Are the run lengths of the current model computed already? */
+int ui_runs_ready(struct ui *ui);
 int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t *scaffold);
 void ui_cache_clear(struct ui_cache *c);
 

@@ -135,6 +135,12 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
     return 0;
 }
 
+int ui_runs_ready(struct ui *ui)
+{
+    sync(ui);
+    return ui->cache.have_runs;
+}
+
 int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t *scaffold)
 {
     sync(ui);

@@ -88,7 +88,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
     const struct ss_run_row *runs = NULL;
     const uint32_t *fn_runs = NULL;
     size_t nruns;
-    if (ui_runs(ui, &runs, &nruns, &fn_runs))
+    /* the order needs the run lengths only when sorted by them */
+    if ((v->sort == SORT_RUNS || v->sort == SORT_MEAN) &&
+        ui_runs(ui, &runs, &nruns, &fn_runs))
         runs = NULL, fn_runs = NULL;
     uint32_t *order = realloc(p->order, (st->n ? st->n : 1) * sizeof *order);
     if (!order) {
@@ -151,7 +153,12 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, sr->total_time));
     snprintf(b[4], sizeof b[4], "-");
     snprintf(b[5], sizeof b[5], "-");
-    if (!ui_runs(ui, &runs, &nruns, &fn_runs) && fn_runs[r] != UINT32_MAX) {
+    if (ui->defer && !ui_runs_ready(ui)) {
+        /* painted first, filled in right after (see struct ui) */
+        snprintf(b[4], sizeof b[4], "...");
+        snprintf(b[5], sizeof b[5], "...");
+        ui->pending = 1;
+    } else if (!ui_runs(ui, &runs, &nruns, &fn_runs) && fn_runs[r] != UINT32_MAX) {
         snprintf(b[4], sizeof b[4], "%llu", (unsigned long long)runs[fn_runs[r]].runs);
         snprintf(b[5], sizeof b[5], "%.2f", runs[fn_runs[r]].mean);
     }

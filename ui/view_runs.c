@@ -1,7 +1,12 @@
 /* view_runs.c - run lengths of one function (`report --by runs --function
  * F`): per level, its runs (~ calls), samples, mean, median and longest
  * run, then sprof's level x run-length table with its margins (runs per
- * level, runs per length).  The table scrolls sideways with h/l. */
+ * level, runs per length).  The table scrolls sideways with h/l.
+ *
+ * Both parts come from the one table (ss_runs_hist): a level's row is its
+ * row of the table read as a histogram of run lengths, the "all" row the
+ * margin, computed as runs.c does (R's median), so one pass over the
+ * timeline serves the whole view. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,16 +18,59 @@ static const struct ui_column columns[] = {
     {"median", 8, 1}, {"max", 7, 1},   {"function", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
-#define CELLW 7 /* a column of the run-length table: " %6llu" */
 
 struct runs_view {
     unsigned gen;
     char *fn; /* owned */
     int have; /* the function is in the profile */
-    uint32_t *rows; /* its rows in the core's runs table */
+    struct ss_run_row *rows; /* per level and "all" (level 0), in report's order */
     size_t nrows;
     struct ss_run_hist h;
 };
+
+/* The statistics of one histogram row: counts[j] runs of length lengths[j]
+ * (as runs.c's bin_stats: R's median of the run lengths). */
+static void row_stats(const uint64_t *lengths, const uint64_t *counts, size_t n,
+                      struct ss_run_row *r)
+{
+    uint64_t runs = 0, samples = 0, max = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t c = counts[j];
+        runs += c;
+        samples += lengths[j] * c;
+        if (c)
+            max = lengths[j];
+    }
+    r->runs = runs;
+    r->samples = samples;
+    r->max = max;
+    r->mean = runs ? (double)samples / (double)runs : 0;
+    uint64_t lo_rank = runs ? (runs - 1) / 2 : 0, hi_rank = runs / 2, seen = 0, lo = 0, hi = 0;
+    int have_lo = 0;
+    for (size_t j = 0; j < n; j++) {
+        seen += counts[j];
+        if (!have_lo && seen > lo_rank) {
+            lo = lengths[j];
+            have_lo = 1;
+        }
+        if (seen > hi_rank) {
+            hi = lengths[j];
+            break;
+        }
+    }
+    r->median = ((double)lo + (double)hi) / 2;
+}
+
+/* report's order: samples, then runs (descending), then level (0 first) */
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const struct ss_run_row *a = pa, *b = pb;
+    if (a->samples != b->samples)
+        return a->samples > b->samples ? -1 : 1;
+    if (a->runs != b->runs)
+        return a->runs > b->runs ? -1 : 1;
+    return a->level < b->level ? -1 : a->level > b->level;
+}
 
 static struct runs_view *priv(struct ui_view *v)
 {
@@ -70,23 +118,29 @@ static int prepare(struct ui *ui, struct ui_view *v)
     ss_id id = fn ? ss_model_find_function(ui->m, fn) : SS_NONE;
     if (id == SS_NONE)
         return 0;
-    const struct ss_run_row *runs;
-    size_t n;
-    if (ui_runs(ui, &runs, &n, NULL))
-        return -1;
-    p->rows = malloc((n ? n : 1) * sizeof *p->rows);
-    if (!p->rows) {
-        ui_error(ui, "out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(ss_function_name(ui->m, runs[i].function), fn))
-            p->rows[p->nrows++] = (uint32_t)i;
     struct ss_error err;
     ss_error_clear(&err);
     if (ss_runs_hist(ui->m, ss_function_canonical(ui->m, id), &p->h, &err)) {
         ui_error(ui, "%s", err.msg);
         return -1;
+    }
+    const struct ss_run_hist *h = &p->h;
+    if (h->n_levels) {
+        p->rows = calloc(h->n_levels + 1, sizeof *p->rows);
+        if (!p->rows) {
+            ui_error(ui, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < h->n_levels; i++) {
+            row_stats(h->lengths, h->counts + i * h->n_lengths, h->n_lengths, &p->rows[i]);
+            p->rows[i].level = h->levels[i];
+            p->rows[i].function = id;
+        }
+        row_stats(h->lengths, h->length_runs, h->n_lengths, &p->rows[h->n_levels]);
+        p->rows[h->n_levels].level = 0;
+        p->rows[h->n_levels].function = id;
+        p->nrows = h->n_levels + 1;
+        qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
     }
     p->have = 1;
     v->list.n = nlist(p);
@@ -144,11 +198,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 {
     struct runs_view *p = v->priv;
     if (row < p->nrows) {
-        const struct ss_run_row *runs;
-        size_t n;
-        if (ui_runs(ui, &runs, &n, NULL))
-            return;
-        const struct ss_run_row *r = &runs[p->rows[row]];
+        const struct ss_run_row *r = &p->rows[row];
         char b[6][32];
         if (r->level)
             snprintf(b[0], sizeof b[0], "%u", r->level);
@@ -219,11 +269,9 @@ static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
 static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
 {
     struct runs_view *p = v->priv;
-    const struct ss_run_row *runs;
-    size_t n;
-    if (!p || !p->have || r >= p->nrows || ui_runs(ui, &runs, &n, NULL))
+    if (!p || !p->have || r >= p->nrows)
         return 0;
-    return runs[p->rows[r]].level;
+    return p->rows[r].level;
 }
 
 static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)

@@ -10,7 +10,7 @@
 
 static const struct ui_column columns[] = {
     {"#", 3, 1},       {"on", 3, 0},     {"in", 8, 1},  {"out", 8, 1},
-    {"frames-", 8, 1}, {"stacks", 6, 1}, {"fns", 4, 1}, {"command", 0, 0},
+    {"frames-", 8, 1}, {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 
@@ -32,16 +32,17 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 {
     const struct ss_tf_effect *e = ss_tf_effect(ui->tf, row);
     int on = ss_tf_enabled(ui->tf, row);
-    char b[6][32];
+    char b[7][32];
     snprintf(b[0], sizeof b[0], "%zu", row + 1);
     snprintf(b[1], sizeof b[1], "%zu", e->samples_in);
     snprintf(b[2], sizeof b[2], "%zu", e->samples_out);
     snprintf(b[3], sizeof b[3], "%llu", (unsigned long long)e->frames_removed);
     snprintf(b[4], sizeof b[4], "%zu", e->stacks_changed);
     snprintf(b[5], sizeof b[5], "%zu", e->functions_matched);
-    const char *cells[NCOLS] = {b[0], on ? "on" : "off", on ? b[1] : "", on ? b[2] : "",
-                                on ? b[3] : "", on ? b[4] : "", on ? b[5] : "",
-                                ss_tf_text(ui->tf, row)};
+    snprintf(b[6], sizeof b[6], "%zu", e->levels_removed);
+    const char *cells[NCOLS] = {b[0],           on ? "on" : "off", on ? b[1] : "",
+                                on ? b[2] : "", on ? b[3] : "",    on ? b[4] : "",
+                                on ? b[5] : "", on ? b[6] : "",    ss_tf_text(ui->tf, row)};
     ui_table_row(c, y, columns, NCOLS, cells, !on && style == UI_S_NORMAL ? UI_S_DIM : style, 0);
 }
 

@@ -217,7 +217,8 @@ void ui_timeline_show_level(struct ui *ui, uint32_t level);
 /* A column of a table view: header, width (0: the label, which takes the
  * columns left over and is abbreviated in the middle), and `right`: 1 for
  * right-aligned, 2 for a label cut at its start instead of its middle (a
- * stack, whose leaf end matters most). */
+ * stack, whose leaf end matters most), 3 for one cut at its end (source
+ * text). */
 struct ui_column {
     const char *name;
     int width;

@@ -220,6 +220,19 @@ void ui_put_tail(struct ui_canvas *c, int y, int x, int w, const char *s, int st
     ui_put(c, y, x + 1 + (acc - skip), w - 1 - (acc - skip), p, style);
 }
 
+void ui_put_head(struct ui_canvas *c, int y, int x, int w, const char *s, int style)
+{
+    if (w <= 0)
+        return;
+    ui_canvas_style(c, y, x, w, style, 1);
+    if (ui_text_width(c, s) <= w) {
+        ui_put(c, y, x, w, s, style);
+        return;
+    }
+    int used = ui_put(c, y, x, w - 1, s, style);
+    put_cp(c, y, x + used, c->utf8 ? 0x2026 : '~', 1, style);
+}
+
 int ui_printf(struct ui_canvas *c, int y, int x, int maxw, int style, const char *fmt, ...)
 {
     char buf[4096];

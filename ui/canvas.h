@@ -86,6 +86,10 @@ void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int sty
  * start behind an ellipsis so that its end shows. */
 void ui_put_tail(struct ui_canvas *c, int y, int x, int w, const char *s, int style);
 
+/* Write s into exactly w columns, left-aligned; when too wide, cut at its
+ * end with an ellipsis. */
+void ui_put_head(struct ui_canvas *c, int y, int x, int w, const char *s, int style);
+
 /* Write printf-style text at (y, x), at most maxw columns.  Returns the
  * columns written. */
 int ui_printf(struct ui_canvas *c, int y, int x, int maxw, int style, const char *fmt, ...)

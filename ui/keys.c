@@ -72,6 +72,7 @@ static const struct ui_binding bindings[] = {
     {'-', UI_REQ_TL_ZOOM_OUT, V(TIMELINE)},
     {'z', UI_REQ_TL_ZOOM_RESET, V(TIMELINE)},
     {'m', UI_REQ_TL_MARK, V(TIMELINE)},
+    {'v', UI_REQ_TL_PHASE, V(TIMELINE)},
     {'d', UI_REQ_TL_DROP, V(TIMELINE)},
     {'K', UI_REQ_TL_KEEP, V(TIMELINE)},
 

@@ -135,6 +135,7 @@ enum ui_section {
     _(TL_ZOOM_IN, TIMELINE, "zoom in around the cursor")                                      \
     _(TL_ZOOM_OUT, TIMELINE, "zoom out")                                                      \
     _(TL_ZOOM_RESET, TIMELINE, "show the whole profile")                                      \
+    _(TL_PHASE, TIMELINE, "mark the phase under the cursor: the samples around it with that function at this level") \
     _(TL_MARK, TIMELINE, "mark the cursor column (start of a range); again: clear the mark")  \
     _(TL_DROP, TIMELINE, "drop-samples: drop the marked range (burn-in, fade-out)")           \
     _(TL_KEEP, TIMELINE, "keep-samples: keep only the marked range")                          \

@@ -67,7 +67,5 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
     snprintf(line, sizeof line, " %s | %llu of %llu samples | %.3f s | %s", files,
              (unsigned long long)kept_samples(ui->m), (unsigned long long)ui->orig_samples, t,
              tf);
-    ui_canvas_style(c, y, 0, c->w, UI_S_STATUS, 1);
-    if (ui_put(c, y, 0, c->w, line, UI_S_STATUS) >= c->w && ui_text_width(c, line) > c->w)
-        ui_put(c, y, c->w - 1, 1, c->utf8 ? "\xe2\x80\xa6" : "~", UI_S_STATUS);
+    ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
 }

@@ -85,6 +85,8 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
         }
         if (cols[i].right == 2)
             ui_put_tail(c, y, x, w, cells[i], style);
+        else if (cols[i].right == 3)
+            ui_put_head(c, y, x, w, cells[i], style);
         else
             ui_put_fit(c, y, x, w, cells[i], style, cols[i].right);
     }

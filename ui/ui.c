@@ -568,7 +568,7 @@ static void draw(struct ui *ui)
     if (ui->prompt.active)
         cx = ui_prompt_draw(ui, c, rows - 1);
     else
-        ui_put_fit(c, rows - 1, 0, cols, ui->msg, ui->msg_style, 0);
+        ui_put_head(c, rows - 1, 0, cols, ui->msg, ui->msg_style);
     ui_display_paint(c, cx >= 0 ? rows - 1 : -1, cx);
 }
 
@@ -576,7 +576,9 @@ static void draw(struct ui *ui)
 static void follow_selection(struct ui *ui)
 {
     struct ui_view *v = ui_current(ui);
-    if (!v->ops->row_function || v->list.n == 0 || v->id == UI_V_RUNS)
+    /* a level's top function or a timeline cell is not a choice of function */
+    if (!v->ops->row_function || v->list.n == 0 || v->id == UI_V_RUNS ||
+        v->id == UI_V_TIMELINE || v->id == UI_V_LEVELS)
         return;
     if (v->ops->prepare(ui, v))
         return;

@@ -19,7 +19,7 @@ static const int sort_column[NSORTS] = {0, 2, 4};
 
 static const struct ui_column columns[] = {
     {"self", 8, 1},      {"self%", 6, 1}, {"total", 8, 1}, {"total%", 6, 1},
-    {"location", 20, 0}, {"source", 0, 0},
+    {"location", 20, 0}, {"source", 0, 3},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 

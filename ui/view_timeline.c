@@ -5,7 +5,9 @@
  * start, a fade-out at the end.  The cursor is a cell: h/l move it in
  * time, j/k in levels; + and - zoom around it, z shows everything again.
  * `m` marks the start of a range, and with the cursor at its end `d`
- * drops the range (drop-samples A:B) or `K` keeps only it (keep-samples).
+ * drops the range (drop-samples A:B) or `K` keeps only it (keep-samples);
+ * `v` marks the phase under the cursor exactly, sample by sample: the
+ * samples around it with the same function at the cursor's level.
  *
  * Only the rows on screen are computed (grid.c), from one pass over the
  * samples shown, and only when the model, zoom, size or scroll changed. */
@@ -27,6 +29,7 @@ struct tl_view {
     size_t first, n;  /* zoom: samples [first, first + n) */
     size_t cursor;    /* first sample of the cursor's column */
     long mark_a, mark_b; /* the marked column's samples [a, b), or -1 */
+    int mark_exact;      /* the mark is a whole range (a phase): the cursor does not extend it */
     uint32_t want_level; /* select this level at the next prepare */
     ss_id *canon;
     unsigned canon_gen;
@@ -36,10 +39,34 @@ struct tl_view {
     size_t g_width;
     /* the legend: functions in order of first appearance on screen */
     ss_id *leg;
+    char *leg_ch; /* the letter of each */
     size_t nleg;
     uint8_t *leg_of_set; /* per function: has an index in leg_idx */
     uint32_t *leg_idx;
 };
+
+/* A function's letter: the first letter or digit of its name when free
+ * (lower case, then upper case), else the first free one, else '+'; so
+ * `main` is m and `lm.fit` is l wherever possible. */
+static char pick_letter(const char *name, const uint8_t *used)
+{
+    for (const char *s = name; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+            char lo = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+            char up = (char)(lo >= 'a' && lo <= 'z' ? lo - 'a' + 'A' : lo);
+            if (!used[(unsigned char)lo])
+                return lo;
+            if (!used[(unsigned char)up])
+                return up;
+            break;
+        }
+    }
+    for (size_t i = 0; i < NLETTERS; i++)
+        if (!used[(unsigned char)letters[i]])
+            return letters[i];
+    return '+';
+}
 
 static struct tl_view *priv(struct ui_view *v)
 {
@@ -102,6 +129,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         p->n = total_samples(ui);
         p->cursor = 0;
         p->mark_a = p->mark_b = -1;
+        p->mark_exact = 0;
         p->gen = ui->gen;
         p->started = 1;
     }
@@ -114,10 +142,12 @@ static int prepare(struct ui *ui, struct ui_view *v)
         free(p->leg_idx);
         size_t nf = ui->m->functions.n ? ui->m->functions.n : 1;
         p->leg = malloc(nf * sizeof *p->leg);
+        free(p->leg_ch);
+        p->leg_ch = malloc(nf);
         p->leg_of_set = calloc(nf, 1);
         p->leg_idx = malloc(nf * sizeof *p->leg_idx);
         p->nleg = 0;
-        if (!p->canon || !p->leg || !p->leg_of_set || !p->leg_idx) {
+        if (!p->canon || !p->leg || !p->leg_ch || !p->leg_of_set || !p->leg_idx) {
             ui_error(ui, "out of memory");
             return -1;
         }
@@ -136,9 +166,8 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     if (!p)
         return;
     double t0 = time_at(ui->m, p->first), t1 = time_at(ui->m, p->first + p->n);
-    snprintf(buf, n, "samples %zu-%zu of %zu (%.3f-%.3f s)%s", p->n ? p->first + 1 : 0,
-             p->first + p->n, total_samples(ui), t0, t1,
-             p->n < total_samples(ui) ? ", zoomed (z: all)" : "");
+    snprintf(buf, n, "samples %zu-%zu of %zu, %.3f-%.3f s%s", p->n ? p->first + 1 : 0,
+             p->first + p->n, total_samples(ui), t0, t1, p->n < total_samples(ui) ? " (z: all)" : "");
 }
 
 /* The grid for the rows on screen (recomputed only when needed). */
@@ -165,12 +194,16 @@ static int grid(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t widt
     for (size_t i = 0; i < p->nleg; i++)
         p->leg_of_set[p->leg[i]] = 0;
     p->nleg = 0;
+    uint8_t used[256] = {0};
+    used['+'] = 0;
     for (uint32_t r = 0; r < p->g.nlevels; r++)
         for (size_t c = 0; c < p->g.ncols; c++) {
             ss_id f = p->g.top[c * p->g.nlevels + r];
             if (f != SS_NONE && !p->leg_of_set[f]) {
                 p->leg_of_set[f] = 1;
                 p->leg_idx[f] = (uint32_t)p->nleg;
+                p->leg_ch[p->nleg] = pick_letter(ss_function_name(ui->m, f), used);
+                used[(unsigned char)p->leg_ch[p->nleg]] = 1;
                 p->leg[p->nleg++] = f;
             }
         }
@@ -193,6 +226,70 @@ static size_t cursor_col(const struct tl_view *p)
 {
     size_t w = p->g.window ? p->g.window : 1;
     return p->cursor >= p->first ? (p->cursor - p->first) / w : 0;
+}
+
+/* The phase under the cursor: from a sample of the cursor's column with
+ * the cell's function at the selected level, the samples on both sides
+ * that have it there too.  Returns -1 when the cell is empty. */
+static int phase(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t *a, size_t *b)
+{
+    const struct ss_model *m = ui->m;
+    size_t row = v->list.sel - (p->g.level0 - 1), cc = cursor_col(p);
+    if (row >= p->g.nlevels || cc >= p->g.ncols)
+        return -1;
+    ss_id f = p->g.top[cc * p->g.nlevels + row];
+    if (f == SS_NONE)
+        return -1;
+    size_t level = v->list.sel + 1, n = m->sample_stack.n;
+#define FN_AT(i)                                                                                   \
+    (ss_stack_depth(m, m->sample_stack.v[i]) >= level                                              \
+         ? p->canon[ss_loc_function(m, ss_stack_frames(m, m->sample_stack.v[i])                   \
+                                           [ss_stack_depth(m, m->sample_stack.v[i]) - level])]    \
+         : SS_NONE)
+    size_t i = p->cursor;
+    while (i < n && i < p->cursor + p->g.window && FN_AT(i) != f)
+        i++;
+    if (i >= n || FN_AT(i) != f)
+        return -1;
+    size_t lo = i, hi = i + 1;
+    while (lo > 0 && FN_AT(lo - 1) == f)
+        lo--;
+    while (hi < n && FN_AT(hi) == f)
+        hi++;
+#undef FN_AT
+    *a = lo;
+    *b = hi;
+    return 0;
+}
+
+/* The marked range (the mark to the cursor's column, or an exact phase),
+ * 0-based [a, b); -1 when nothing is marked. */
+static int mark_bounds(const struct tl_view *p, size_t *a, size_t *b)
+{
+    if (p->mark_a < 0)
+        return -1;
+    if (p->mark_exact) {
+        *a = (size_t)p->mark_a;
+        *b = (size_t)p->mark_b;
+        return 0;
+    }
+    size_t ca = p->cursor, cb = ca + (p->g.window ? p->g.window : 1);
+    if (cb > p->first + p->n)
+        cb = p->first + p->n;
+    *a = (size_t)p->mark_a < ca ? (size_t)p->mark_a : ca;
+    *b = (size_t)p->mark_b > cb ? (size_t)p->mark_b : cb;
+    return 0;
+}
+
+/* The range from the mark to the cursor's column, 1-based inclusive. */
+static int marked_range(struct tl_view *p, size_t *a1, size_t *b1)
+{
+    size_t a, b;
+    if (mark_bounds(p, &a, &b))
+        return -1;
+    *a1 = a + 1;
+    *b1 = b;
+    return 0;
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -242,13 +339,12 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     else
         snprintf(info + k, sizeof info - (size_t)k, "no sample reaches it");
     (void)reach;
-    if (p->mark_a >= 0) {
-        size_t ma = (size_t)p->mark_a < a ? (size_t)p->mark_a : a;
-        size_t mb = (size_t)p->mark_b > b ? (size_t)p->mark_b : b;
+    size_t ma, mb;
+    if (!mark_bounds(p, &ma, &mb)) {
         size_t len = strlen(info);
         snprintf(info + len, sizeof info - len, " | marked %zu-%zu (d drop, K keep)", ma + 1, mb);
     }
-    ui_put_fit(c, y, 0, c->w, info, UI_S_NORMAL, 0);
+    ui_put_head(c, y, 0, c->w, info, UI_S_NORMAL);
 
     /* the grid */
     for (uint32_t r = 0; r < p->g.nlevels; r++) {
@@ -267,7 +363,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             int style = UI_S_NORMAL;
             if (fn != SS_NONE) {
                 uint32_t li = p->leg_idx[fn];
-                ch[0] = li < NLETTERS ? letters[li] : '+';
+                ch[0] = p->leg_ch[li];
                 style = UI_S_FN0 + (int)(li % UI_NFNCOLORS);
                 /* most of the column's samples do not reach this level */
                 if (2 * (size_t)p->g.reach[col * p->g.nlevels + r] < cb - ca)
@@ -286,10 +382,10 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         size_t ca = p->first + col * p->g.window;
         const char *ch = " ";
         int style = UI_S_DIM;
-        if (p->mark_a >= 0) {
-            size_t ma = (size_t)p->mark_a < a ? (size_t)p->mark_a : a;
-            size_t mb = (size_t)p->mark_b > b ? (size_t)p->mark_b : b;
-            if (ca >= ma && ca < mb) {
+        size_t ra, rb;
+        if (!mark_bounds(p, &ra, &rb)) {
+            size_t cend = ca + p->g.window;
+            if (ca < rb && cend > ra) {
                 ch = "=";
                 style = UI_S_MARK;
             }
@@ -312,26 +408,11 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             ui_printf(c, y + h - 1, c->w - 12, 12, UI_S_DIM, " +%zu more", p->nleg - i);
             break;
         }
-        char l[2] = {i < NLETTERS ? letters[i] : '+', 0};
+        char l[2] = {p->leg_ch[i], 0};
         ui_put(c, ly, lx, 1, l, UI_S_FN0 + (int)(i % UI_NFNCOLORS));
         ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(ui->m, p->leg[i]), UI_S_NORMAL, 0);
         lx += entry;
     }
-}
-
-/* The range from the mark to the cursor's column, 1-based inclusive. */
-static int marked_range(struct tl_view *p, size_t *a1, size_t *b1)
-{
-    if (p->mark_a < 0)
-        return -1;
-    size_t a = p->cursor, b = a + (p->g.window ? p->g.window : 1);
-    if (b > p->first + p->n)
-        b = p->first + p->n;
-    size_t ma = (size_t)p->mark_a < a ? (size_t)p->mark_a : a;
-    size_t mb = (size_t)p->mark_b > b ? (size_t)p->mark_b : b;
-    *a1 = ma + 1;
-    *b1 = mb;
-    return 0;
 }
 
 static void zoom(struct ui *ui, struct tl_view *p, int in, size_t width)
@@ -430,11 +511,23 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
         p->first = 0;
         p->n = total_samples(ui);
         return UI_HANDLED;
+    case UI_REQ_TL_PHASE:
+        if (phase(ui, v, p, &a, &b)) {
+            ui_error(ui, "no function at the cursor: move to a letter first");
+            return UI_HANDLED;
+        }
+        p->mark_a = (long)a;
+        p->mark_b = (long)b;
+        p->mark_exact = 1;
+        ui_message(ui, "marked the phase: samples %zu-%zu (d drops it, K keeps only it)", a + 1, b);
+        return UI_HANDLED;
     case UI_REQ_TL_MARK:
         if (p->mark_a >= 0) {
             p->mark_a = p->mark_b = -1;
+            p->mark_exact = 0;
             ui_message(ui, "mark cleared");
         } else {
+            p->mark_exact = 0;
             p->mark_a = (long)p->cursor;
             p->mark_b = (long)(p->cursor + p->g.window);
             if ((size_t)p->mark_b > p->first + p->n)
@@ -483,6 +576,7 @@ static void view_free(struct ui_view *v)
             ui_grid_free(&p->g);
         free(p->canon);
         free(p->leg);
+        free(p->leg_ch);
         free(p->leg_of_set);
         free(p->leg_idx);
         free(p);

@@ -165,6 +165,38 @@ check nav.resize "$why"
 same nav.help
 check nav.back "$( [[ $(line 1 "$T/nav.back") == " functions:"* ]] || line 1 "$T/nav.back")"
 
+# ---- the help screen and the man page come from the key table --------------
+
+# help_roff: the :save-help reference as the man page's KEYS list.
+help_roff() {
+    awk -F '\t' '
+        function esc(s) { gsub(/\\/, "\\e", s); gsub(/-/, "\\-", s); return s }
+        /^# / { print ".SS \"" esc(substr($0, 3)) "\""; next }
+        {
+            d = esc($2); if (d ~ /^[.\x27]/) d = "\\&" d
+            print ".TP"; print ".B \"" esc($1) "\""; print d
+        }'
+}
+ui keys "$SMALL" <<'EOF'
+:save-help keys.txt
+EOF
+MAN=$SRCDIR/man/stackscope.1
+help_roff <keys.txt >keys.roff
+awk '/^\.\\" BEGIN KEYS/{ on = 1; next } /^\.\\" END KEYS/{ on = 0 } on' "$MAN" >man.keys
+if [ -n "$UPDATE_UI_EXPECTED" ]; then
+    awk -v keys=keys.roff '/^\.\\" BEGIN KEYS/{ print; while ((getline l < keys) > 0) print l; skip = 1; next }
+        /^\.\\" END KEYS/{ skip = 0 } !skip' "$MAN" >man.new && cp man.new "$MAN"
+    help_roff <keys.txt >man.keys
+fi
+check keys.man-page "$(diff man.keys keys.roff | head -n 10)"
+# Every key of the table is on the help screen (it is generated from it).
+why=
+while IFS=$'\t' read -r k d; do
+    case $k in '#'*) continue ;; esac
+    grep -qF -- "$(printf '%s' "$d" | cut -c1-40)" "$T/nav.help" "$T/keys.txt" || why="'$d' not on the help screen"
+done <keys.txt
+check keys.help-screen "$why"
+
 # ---- UTF-8 names, long names, narrow screens --------------------------------
 
 ui utf8 utf8.out <<'EOF'

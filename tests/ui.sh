@@ -348,7 +348,7 @@ check demo.lines-vs-report "$why"
 # then the run lengths of lm.fit.  Each screen equals report -e on the same
 # transforms.
 ui session "$DEMO" <<'EOF'
-6lllllllv
+6>v
 DUMP phase
 K
 DUMP kept

@@ -232,6 +232,10 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
  * leading columns. */
 void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
                   const char *const *cells, int style, int indent);
+/* Why a view that needs raw samples is empty: "no samples with frames",
+ * or, for a profile of aggregates only (SamplingProf), which views work. */
+const char *ui_empty_note(struct ui *ui);
+
 /* Draw a centred note in an empty body (e.g. "no samples"). */
 void ui_table_note(struct ui_canvas *c, int y, int h, const char *text);
 

@@ -92,6 +92,13 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
     }
 }
 
+const char *ui_empty_note(struct ui *ui)
+{
+    if (ui->m->sample_stack.n == 0 && ui->m->aggs.n > 0)
+        return "aggregates only (SamplingProf): no stacks or timeline; see functions, calls";
+    return "no samples with frames";
+}
+
 void ui_table_note(struct ui_canvas *c, int y, int h, const char *text)
 {
     int w = ui_text_width(c, text);

@@ -297,7 +297,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     struct tl_view *p = v->priv;
     if (total_samples(ui) == 0 || v->list.n == 0) {
         v->list.page = 1;
-        ui_table_note(c, y, h, "no samples with frames");
+        ui_table_note(c, y, h, ui_empty_note(ui));
         return;
     }
     int legend_rows = h >= 14 ? 3 : 1;

@@ -210,7 +210,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     ui_table_header(c, y, columns, NCOLS, 0, 0);
     if (!p || p->nrows == 0) {
         v->list.page = h - 1;
-        ui_table_note(c, y + 1, h - 1, "no samples with frames");
+        ui_table_note(c, y + 1, h - 1, ui_empty_note(ui));
         return;
     }
     ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);

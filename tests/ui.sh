@@ -165,6 +165,47 @@ check nav.resize "$why"
 same nav.help
 check nav.back "$( [[ $(line 1 "$T/nav.back") == " functions:"* ]] || line 1 "$T/nav.back")"
 
+# ---- editing: replace from the stacks view, completion, the transforms view --
+
+# In the stacks view, the frames main and run of the first stack replaced by
+# one frame "top" (replace main run => top: every stack now starts top;...,
+# 10 frames removed, 5 stacks changed); the transforms view turns it off and
+# on; ":dro<Tab>" offers drop and drop-samples, "se<Tab>" completes setup
+# (drop setup: 10 -> 7 samples); K moves it up, e edits it, d deletes.
+ui edit "$SMALL" <<'EOF'
+2<Enter>jm<Down>R
+DUMP replace-prompt
+top<Enter>
+DUMP replaced
+T<Space>
+DUMP off
+<Space><:>dro<Tab>
+DUMP complete-command
+<Space>se<Tab>
+DUMP complete-name
+<Enter>jK
+DUMP moved
+e<C-u>drop save<Enter>
+DUMP edited
+jd
+DUMP deleted
+u
+DUMP undone
+:calls top
+DUMP calls
+EOF
+for d in replace-prompt replaced off complete-command complete-name moved edited deleted undone calls; do
+    same "edit.$d"
+done
+check edit.replace-prompt "$( [[ $(line 24 "$T/edit.replace-prompt") == ":replace main run => " || $(line 24 "$T/edit.replace-prompt") == ":replace main run =>" ]] || line 24 "$T/edit.replace-prompt")"
+"$STACKSCOPE" report --by stacks -e 'replace main run => top' "$SMALL" | awk '/^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.rstacks"
+sed -n '3,7p' "$T/edit.replaced" | awk '{ print $1, $2, $3, $4, $5 }' >"$T/u.rstacks"
+check edit.replaced-vs-report "$(diff "$T/r.rstacks" "$T/u.rstacks")"
+check edit.complete-command "$( [[ $(line 23 "$T/edit.complete-command") == "2 candidates: drop drop-samples" && $(line 24 "$T/edit.complete-command") == ":drop" ]] || sed -n '23,24p' "$T/edit.complete-command")"
+check edit.complete-name "$( [[ $(line 24 "$T/edit.complete-name") == ":drop setup" ]] || line 24 "$T/edit.complete-name")"
+check edit.moved "$(sed -n 3p "$T/edit.moved" | grep -q 'drop setup$' || sed -n 3p "$T/edit.moved")"
+check edit.undone "$(grep -q '2 transforms: drop save; replace main' "$T/edit.undone" || line 23 "$T/edit.undone")"
+
 # ---- the help screen and the man page come from the key table --------------
 
 # help_roff: the :save-help reference as the man page's KEYS list.

@@ -565,6 +565,8 @@ static void draw(struct ui *ui)
     ui_status_draw_title(ui, c, 0);
     ui_status_draw(ui, c, rows - 2);
     int cx = -1;
+    if (ui->prompt.active && ui->msg[0])
+        ui_put_head(c, rows - 2, 0, cols, ui->msg, ui->msg_style); /* completions, errors */
     if (ui->prompt.active)
         cx = ui_prompt_draw(ui, c, rows - 1);
     else

@@ -206,6 +206,72 @@ check edit.complete-name "$( [[ $(line 24 "$T/edit.complete-name") == ":drop set
 check edit.moved "$(sed -n 3p "$T/edit.moved" | grep -q 'drop setup$' || sed -n 3p "$T/edit.moved")"
 check edit.undone "$(grep -q '2 transforms: drop save; replace main' "$T/edit.undone" || line 23 "$T/edit.undone")"
 
+# ---- trees, the file view, scrolling, the mouse wheel, Tab ------------------
+
+# The top-down tree collapses to main, expands again (* opens everything),
+# focuses on work (report --by tree --function work: work 60, f 50 (self 20),
+# g 30, h 10), and q comes back; the bottom-up tree focused on g shows what
+# calls g (f, work, run, main: 30% each).
+ui more "$SMALL" <<'EOF'
+3h
+DUMP tree-collapsed
+l*jj<Enter>
+DUMP tree-focus
+q
+DUMP tree-back
+4<Enter>
+DUMP bottomup-focus
+1<Tab>
+DUMP tab
+<S-Tab>
+DUMP s-tab
+EOF
+for d in tree-collapsed tree-focus tree-back bottomup-focus; do
+    same "more.$d"
+done
+check more.tree-collapsed "$( [ "$(sed -n '3,22p' "$T/more.tree-collapsed" | grep -c .)" -eq 1 ] || sed -n '3,6p' "$T/more.tree-collapsed")"
+# (report gives % of the focus's samples, the UI of all: compare seconds)
+"$STACKSCOPE" report --by tree --function work --format tsv "$SMALL" | awk -F '\t' 'NR > 1 { printf "%.3f %.3f %s\n", $4, $3, $2 }' >"$T/r.ftree"
+sed -n '3,22p' "$T/more.tree-focus" | awk 'NF { print $3, $4, $NF }' >"$T/u.ftree"
+check more.tree-focus-vs-report "$(diff "$T/r.ftree" "$T/u.ftree")"
+check more.tab "$( [[ $(line 1 "$T/more.tab") == " stacks:"* && $(line 1 "$T/more.s-tab") == " functions:"* ]] || line 1 "$T/more.tab")"
+
+# The lines view opens regression.R at the line of the first row; the run
+# lengths table scrolls sideways; the wheel scrolls three rows.
+ui file "$DEMO" <<'EOF'
+9<Enter>
+DUMP file
+q
+:runs FUN
+l
+DUMP runs-scrolled
+1<WheelDown 10 10>
+DUMP wheel
+EOF
+same file.file
+same file.runs-scrolled
+why=
+[[ $(line 1 "$T/file.file") == " lines: demo/regression.R, time per line"* ]] || why="title: $(line 1 "$T/file.file")"
+# the first row by self time (report --by line --format tsv, its largest
+# self.time) is the line the file opens at, with that self time
+top=$("$STACKSCOPE" report --by line --format tsv "$DEMO" | awk -F '\t' 'NR > 1 && $2 > max { max = $2; loc = $1 } END { printf "%s %.3f\n", loc, max }')
+n=${top%% *}
+n=${n#*#}
+[ -z "$why" ] && [[ $(line 1 "$T/file.file") != *" $n/"* ]] && why="not on line $n: $(line 1 "$T/file.file")"
+[ -z "$why" ] && ! grep -qE "^ +${top#* } +[0-9.]+ +[0-9.]+ +[0-9.]+ $n " "$T/file.file" && why="line $n without self ${top#* }"
+check file.view "$why"
+check file.runs-scrolled "$(grep -q '^  level      <' "$T/file.runs-scrolled" || grep level "$T/file.runs-scrolled")"
+check file.wheel "$( [[ $(line 1 "$T/file.wheel") == *" 4/246 "* ]] || line 1 "$T/file.wheel")"
+
+# A bad script: exit status 1 and a message naming its line.
+printf 'j\n<Bogus>\n' >bad.script
+STACKSCOPE_SCRIPT=bad.script "$STACKSCOPE" "$SMALL" >/dev/null 2>bad.err </dev/null
+rc=$?
+check script.bad-key "$( [ $rc -eq 1 ] && grep -q 'bad.script:2: unknown key <Bogus>' bad.err || echo "exit $rc: $(cat bad.err)")"
+STACKSCOPE_SCRIPT=missing.script "$STACKSCOPE" "$SMALL" >/dev/null 2>bad.err </dev/null
+rc=$?
+check script.missing "$( [ $rc -eq 1 ] && grep -q 'missing.script: cannot open' bad.err || echo "exit $rc: $(cat bad.err)")"
+
 # ---- the help screen and the man page come from the key table --------------
 
 # help_roff: the :save-help reference as the man page's KEYS list.

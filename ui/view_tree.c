@@ -173,8 +173,8 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     struct tree_view *p = v->priv;
     const char *f = ui_view_arg(ui);
     if (f)
-        snprintf(buf, n, "%s %s (%% of all samples; q: the whole tree)",
-                 v->id == UI_V_BOTTOMUP ? "what calls" : "what is called by", f);
+        snprintf(buf, n, "%s and what %s, %% of all (q: whole tree)", f,
+                 v->id == UI_V_BOTTOMUP ? "calls it" : "it calls");
     else
         snprintf(buf, n, "%zu nodes, %% of all samples", p ? p->t.n : 0);
 }

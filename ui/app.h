@@ -92,7 +92,7 @@ struct ui_cache {
 struct ui_prompt {
     int active;
     int kind; /* ':' or '/' */
-    char buf[1024];
+    char buf[8192]; /* long enough for a few long R names */
     size_t len, cur;  /* bytes, cursor byte offset */
     int edit_step;    /* >= 0: the transform step being edited (':' only) */
     int insert_at;    /* >= 0: insert the command at this step */

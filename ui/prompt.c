@@ -170,7 +170,7 @@ static int push_cand(char ***v, size_t *n, size_t *cap, const char *s)
 char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_t end,
                             size_t *n)
 {
-    char prefix[1024];
+    char prefix[sizeof ui->prompt.buf];
     unquote_prefix(line + start, end - start, prefix, sizeof prefix);
     size_t plen = strlen(prefix);
     char **v = NULL;
@@ -242,7 +242,7 @@ static void complete(struct ui *ui)
     if (p->kind != ':')
         return;
     int first_word = 1;
-    char q[1100];
+    char q[sizeof p->buf];
     if (p->completing && p->ncands > 1) {
         /* cycle through the candidates */
         p->ci = (p->ci + 1) % p->ncands;
@@ -267,7 +267,7 @@ static void complete(struct ui *ui)
         return;
     }
     if (n == 1) {
-        char text[1200];
+        char text[sizeof p->buf + 1];
         snprintf(text, sizeof text, "%s ", first_word ? c[0] : ui_quote_name(c[0], q, sizeof q));
         replace_word(p, start, text);
         ui_prompt_free_cands(c, n);
@@ -284,9 +284,9 @@ static void complete(struct ui *ui)
     }
     while (lcp > 0 && ((unsigned char)c[0][lcp] & 0xc0) == 0x80)
         lcp--; /* never split a UTF-8 character */
-    char pre[1024];
+    char pre[sizeof p->buf];
     snprintf(pre, sizeof pre, "%.*s", (int)lcp, c[0]);
-    char cur[1024];
+    char cur[sizeof p->buf];
     unquote_prefix(p->buf + start, p->cur - start, cur, sizeof cur);
     if (strlen(pre) > strlen(cur)) {
         if (first_word) {

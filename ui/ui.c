@@ -241,9 +241,16 @@ static void trim_selected(struct ui *ui, struct ui_view *v, const char *verb)
         ui_error(ui, "%s: no function is selected in this view", verb);
         return;
     }
-    char q[4096], cmd[4200];
-    snprintf(cmd, sizeof cmd, "%s %s", verb, ui_quote_name(fn, q, sizeof q));
-    ui_add_transform(ui, cmd, -1, -1);
+    size_t n = 2 * strlen(fn) + 3; /* every byte escaped, quotes, NUL */
+    char *q = malloc(n), *cmd = malloc(n + strlen(verb) + 2);
+    if (!q || !cmd) {
+        ui_error(ui, "out of memory");
+    } else {
+        sprintf(cmd, "%s %s", verb, ui_quote_name(fn, q, n));
+        ui_add_transform(ui, cmd, -1, -1);
+    }
+    free(q);
+    free(cmd);
 }
 
 /* ---- search -------------------------------------------------------------- */

@@ -199,15 +199,18 @@ static void replace_frames(struct ui *ui, struct ui_view *v, struct stacks_view 
         b = t;
     }
     const struct ss_stack_row *r = &st->rows[p->order[k]];
-    char cmd[1024] = "replace";
+    char cmd[sizeof ui->prompt.buf] = "replace";
     size_t len = strlen(cmd);
-    for (long i = a; i <= b && len < sizeof cmd; i++) {
-        char q[512];
+    for (long i = a; i <= b; i++) {
+        char q[sizeof ui->prompt.buf];
         ui_quote_name(ss_function_name(ui->m, st->fns[r->first + (size_t)i]), q, sizeof q);
+        if (len + strlen(q) + 6 >= sizeof cmd) {
+            ui_error(ui, "R: too many or too long names for the prompt; type :replace yourself");
+            return;
+        }
         len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %s", q);
     }
-    if (len < sizeof cmd)
-        snprintf(cmd + len, sizeof cmd - len, " => ");
+    snprintf(cmd + len, sizeof cmd - len, " => ");
     ui_prompt_start(ui, ':', cmd);
     ui_message(ui, "type the new frame's name and Enter");
 }

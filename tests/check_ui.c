@@ -15,6 +15,9 @@
 #include "keys.h"
 #include "list.h"
 #include "load.h"
+#include <dirent.h>
+
+#include "runs_fn.h"
 #include "script.h"
 #include "tree.h"
 
@@ -213,6 +216,103 @@ START_TEST(test_grid_windows)
 }
 END_TEST
 
+/* ---- one function's run lengths = the core's ---------------------------- */
+
+/* ui_runs_fn_hist equals ss_runs_hist for every function of a profile. */
+static void same_hists(const char *path)
+{
+    struct ss_model m;
+    struct ss_error err;
+    char *files[1] = {(char *)path};
+    if (ss_load_files(&m, files, 1, &err))
+        return; /* the bad-input fixtures */
+    for (size_t f = 0; f < m.functions.n; f++) {
+        struct ss_run_hist a, b;
+        ck_assert_int_eq(ss_runs_hist(&m, (ss_id)f, &a, &err), 0);
+        ck_assert_int_eq(ui_runs_fn_hist(&m, (ss_id)f, &b), 0);
+        const char *name = ss_function_name(&m, (ss_id)f);
+        ck_assert_msg(a.n_levels == b.n_levels && a.n_lengths == b.n_lengths && a.total == b.total,
+                      "%s, %s: %zu levels %zu lengths %llu runs, fast: %zu %zu %llu", path, name,
+                      a.n_levels, a.n_lengths, (unsigned long long)a.total, b.n_levels,
+                      b.n_lengths, (unsigned long long)b.total);
+        for (size_t i = 0; i < a.n_levels; i++)
+            ck_assert_msg(a.levels[i] == b.levels[i] && a.level_runs[i] == b.level_runs[i],
+                          "%s, %s: level row %zu", path, name, i);
+        for (size_t j = 0; j < a.n_lengths; j++)
+            ck_assert_msg(a.lengths[j] == b.lengths[j] && a.length_runs[j] == b.length_runs[j],
+                          "%s, %s: length column %zu", path, name, j);
+        for (size_t k = 0; k < a.n_levels * a.n_lengths; k++)
+            ck_assert_msg(a.counts[k] == b.counts[k], "%s, %s: cell %zu", path, name, k);
+        ss_run_hist_free(&a);
+        ss_run_hist_free(&b);
+    }
+    ss_model_free(&m);
+}
+
+static void same_hists_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".out"))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        same_hists(path);
+        n++;
+    }
+    closedir(d);
+    ck_assert_int_gt(n, 0);
+}
+
+static const char *srcdir(void)
+{
+    const char *s = getenv("SRCDIR");
+    return s && *s ? s : ".";
+}
+
+START_TEST(test_runs_fn_small)
+{
+    char path[] = "/tmp/ss_check_ui_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, small, sizeof small - 1), (ssize_t)(sizeof small - 1));
+    close(fd);
+    same_hists(path);
+    /* by hand: f has 2 runs at level 4, of 4 (samples 4-7) and 1 (sample 9) */
+    struct ss_model m;
+    struct ss_error err;
+    char *files[1] = {path};
+    ck_assert_int_eq(ss_load_files(&m, files, 1, &err), 0);
+    struct ss_run_hist h;
+    ck_assert_int_eq(ui_runs_fn_hist(&m, ss_model_find_function(&m, "f"), &h), 0);
+    ck_assert_uint_eq(h.n_levels, 1);
+    ck_assert_uint_eq(h.levels[0], 4);
+    ck_assert_uint_eq(h.n_lengths, 2);
+    ck_assert_uint_eq(h.lengths[0], 1);
+    ck_assert_uint_eq(h.lengths[1], 4);
+    ck_assert_uint_eq(h.total, 2);
+    ss_run_hist_free(&h);
+    ss_model_free(&m);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(test_runs_fn_fixtures)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/data/edge-cases", srcdir());
+    same_hists_dir(dir);
+    snprintf(dir, sizeof dir, "%s/tests/data/rprof", srcdir());
+    same_hists_dir(dir);
+    snprintf(dir, sizeof dir, "%s/data/demo.out", srcdir());
+    same_hists(dir);
+}
+END_TEST
+
 /* ---- list ------------------------------------------------------------------ */
 
 START_TEST(test_list)
@@ -323,6 +423,11 @@ int main(void)
     tc = tcase_create("grid");
     tcase_add_test(tc, test_grid_one_per_column);
     tcase_add_test(tc, test_grid_windows);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("runs");
+    tcase_add_test(tc, test_runs_fn_small);
+    tcase_add_test(tc, test_runs_fn_fixtures);
+    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("list");
     tcase_add_test(tc, test_list);

@@ -563,9 +563,10 @@ else
     "$STACKSCOPE" report --limit 20 "$T/saved.out" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.saved"
     check trim.save-readback "$(diff "$T/r.tfn" "$T/r.saved" | head -n 5)"
     if have Rscript; then
-        Rscript -e "s <- summaryRprof('$T/saved.out'); cat(s\$sampling.time, rownames(s\$by.self)[1], '\n')" >"$T/r.R" 2>&1
-        want=$(awk 'NR == 1 { print $1 }' "$T/r.tfn")
-        check trim.save-summaryRprof "$(grep -q "lm.fit" "$T/r.R" || cat "$T/r.R")"
+        # R's sampling time and first function by self time are report's
+        Rscript -e "s <- summaryRprof('$T/saved.out'); cat(sprintf('%.3f', s\$sampling.time), rownames(s\$by.self)[1], '\n')" >"$T/r.R" 2>&1
+        want="$("$STACKSCOPE" report -e 'trim-base 4' -e "$range" "$DEMO" | awk '/^time/{ print $2 }') $(awk 'NR == 1 { print $5 }' "$T/r.tfn")"
+        check trim.save-summaryRprof "$(grep -qx "$want " "$T/r.R" || echo "R: $(cat "$T/r.R"), want $want")"
     fi
 fi
 

@@ -677,7 +677,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         if (a->map[s] == SS_NONE)
             continue;
         size_t d = cur->off.v[s + 1] - cur->off.v[s];
-        memcpy(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d * sizeof(ss_id));
+        if (d) /* the frame vector may be NULL when every stack is empty */
+            memcpy(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d * sizeof(ss_id));
         m->stack_loc.n += d;
         m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
         m->stack_tail.v[m->stack_tail.n++] = cur->tail.v[s];
@@ -718,7 +719,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
         VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
         return -1;
-    memcpy(m->meta.v, o->meta.v, o->meta.n * sizeof *o->meta.v);
+    if (o->meta.n) /* memcpy from a NULL vector is undefined even for 0 bytes */
+        memcpy(m->meta.v, o->meta.v, o->meta.n * sizeof *o->meta.v);
     m->meta.n = o->meta.n;
     for (size_t i = 0; i < o->aggs.n; i++) {
         struct ss_agg g = o->aggs.v[i];

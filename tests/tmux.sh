@@ -129,7 +129,7 @@ if [ -f trimmed.out ]; then
         fail "saved: report reads it back" "$(head r.diff)"
     fi
     if have Rscript; then
-        Rscript -e 's <- summaryRprof("trimmed.out"); cat(sprintf("%.3f", s$sampling.time), rownames(s$by.self)[1], "\n")' >r.R 2>&1
+        Rscript -e 's <- summaryRprof("trimmed.out"); cat(sprintf("%.3f", s$sampling.time), gsub("\"", "", rownames(s$by.self)[1]), "\n")' >r.R 2>&1
         want="$(awk 'NR == 1 { print $3 }' r.want) $(awk 'NR == 1 { print $5 }' r.want)"
         total=$("$STACKSCOPE" report -e 'keep-samples 488:5358' -e 'trim-base auto' demo.out | awk '/^time/{ print $2 }')
         if grep -q "^$total lm.fit" r.R; then

@@ -564,7 +564,7 @@ else
     check trim.save-readback "$(diff "$T/r.tfn" "$T/r.saved" | head -n 5)"
     if have Rscript; then
         # R's sampling time and first function by self time are report's
-        Rscript -e "s <- summaryRprof('$T/saved.out'); cat(sprintf('%.3f', s\$sampling.time), rownames(s\$by.self)[1], '\n')" >"$T/r.R" 2>&1
+        Rscript -e "s <- summaryRprof('$T/saved.out'); cat(sprintf('%.3f', s\$sampling.time), gsub('\"', '', rownames(s\$by.self)[1]), '\n')" >"$T/r.R" 2>&1
         want="$("$STACKSCOPE" report -e 'trim-base 4' -e "$range" "$DEMO" | awk '/^time/{ print $2 }') $(awk 'NR == 1 { print $5 }' "$T/r.tfn")"
         check trim.save-summaryRprof "$(grep -qx "$want " "$T/r.R" || echo "R: $(cat "$T/r.R"), want $want")"
     fi

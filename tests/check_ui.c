@@ -56,7 +56,9 @@ START_TEST(test_width)
     ck_assert_int_eq(ui_text_width(&c, "abc"), 3);
     ck_assert_int_eq(ui_text_width(&c, "\xff\xfe"), 2); /* invalid bytes: '?' each */
     if (have_utf8) {
-        ck_assert_int_eq(ui_text_width(&c, "donn\xc3\xa9" "es"), 7);
+        ck_assert_int_eq(ui_text_width(&c, "donn\xc3\xa9"
+                                           "es"),
+                         7);
         ck_assert_int_eq(ui_text_width(&c, "\xe9\x96\xa2\xe6\x95\xb0"), 4); /* 2 CJK: 2 each */
     }
     c.utf8 = 0;
@@ -111,7 +113,10 @@ START_TEST(test_controls)
 {
     struct ui_canvas c;
     canvas(&c, 10, 1);
-    ui_put(&c, 0, 0, 10, "a\tb\x01" "c", UI_S_NORMAL);
+    ui_put(&c, 0, 0, 10,
+           "a\tb\x01"
+           "c",
+           UI_S_NORMAL);
     ck_assert_str_eq(row_text(&c, 0), "a?b?c");
     ui_canvas_free(&c);
 }
@@ -162,7 +167,8 @@ START_TEST(test_grid_one_per_column)
     ck_assert_int_eq(ui_grid_compute(&m, canon, 0, 10, 80, 3, 3, &g), 0);
     ck_assert_uint_eq(g.window, 1);
     ck_assert_uint_eq(g.ncols, 10);
-    const char *l3[] = {"setup", "setup", "setup", "work", "work", "work", "work", "work", "work", "save"};
+    const char *l3[] = {"setup", "setup", "setup", "work", "work",
+                        "work",  "work",  "work",  "work", "save"};
     const char *l4[] = {"-", "-", "-", "f", "f", "f", "f", "h", "f", "-"};
     const char *l5[] = {"-", "-", "-", "-", "g", "g", "-", "-", "g", "-"};
     for (size_t c = 0; c < 10; c++) {
@@ -233,8 +239,8 @@ static void same_hists(const char *path)
         const char *name = ss_function_name(&m, (ss_id)f);
         ck_assert_msg(a.n_levels == b.n_levels && a.n_lengths == b.n_lengths && a.total == b.total,
                       "%s, %s: %zu levels %zu lengths %llu runs, fast: %zu %zu %llu", path, name,
-                      a.n_levels, a.n_lengths, (unsigned long long)a.total, b.n_levels,
-                      b.n_lengths, (unsigned long long)b.total);
+                      a.n_levels, a.n_lengths, (unsigned long long)a.total, b.n_levels, b.n_lengths,
+                      (unsigned long long)b.total);
         for (size_t i = 0; i < a.n_levels; i++)
             ck_assert_msg(a.levels[i] == b.levels[i] && a.level_runs[i] == b.level_runs[i],
                           "%s, %s: level row %zu", path, name, i);
@@ -330,7 +336,7 @@ START_TEST(test_list)
     ui_list_scroll(&l, -50);
     ck_assert_uint_eq(l.top, 40);
     ck_assert_uint_eq(l.sel, 49); /* dragged along, still visible */
-    l.n = 5; /* the rows went away */
+    l.n = 5;                      /* the rows went away */
     ui_list_fit(&l);
     ck_assert_uint_eq(l.sel, 4);
     ck_assert_uint_eq(l.top, 0);
@@ -381,7 +387,8 @@ START_TEST(test_script)
     char path[] = "/tmp/ss_check_ui_XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
-    const char text[] = "# a comment\n\nj<Down><LT>\xc3\xa9\r\n:w out.prof\n<Click 3 4><:>\n<Bogus>\n";
+    const char text[] =
+        "# a comment\n\nj<Down><LT>\xc3\xa9\r\n:w out.prof\n<Click 3 4><:>\n<Bogus>\n";
     ck_assert_int_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
     close(fd);
     char msg[256];

@@ -79,8 +79,8 @@ struct ui_hist {
 struct ui_cache {
     unsigned gen; /* the model generation they belong to */
     int have_fn, have_line, have_runs, have_stacks, have_levels;
-    struct ss_stats fn;   /* by function, in the core's row order (views sort indexes) */
-    struct ss_stats line; /* by line */
+    struct ss_stats fn;      /* by function, in the core's row order (views sort indexes) */
+    struct ss_stats line;    /* by line */
     struct ss_run_row *runs; /* every (function, level) row plus level 0 */
     size_t nruns;
     uint32_t *fn_runs; /* per row of `fn`: index of its level-0 runs row, or UINT32_MAX */
@@ -91,11 +91,11 @@ struct ui_cache {
 
 struct ui_prompt {
     int active;
-    int kind; /* ':' or '/' */
-    char buf[8192]; /* long enough for a few long R names */
-    size_t len, cur;  /* bytes, cursor byte offset */
-    int edit_step;    /* >= 0: the transform step being edited (':' only) */
-    int insert_at;    /* >= 0: insert the command at this step */
+    int kind;        /* ':' or '/' */
+    char buf[8192];  /* long enough for a few long R names */
+    size_t len, cur; /* bytes, cursor byte offset */
+    int edit_step;   /* >= 0: the transform step being edited (':' only) */
+    int insert_at;   /* >= 0: insert the command at this step */
     /* completion state: candidates of the last Tab, cycled by the next */
     char **cands;
     size_t ncands, ci;
@@ -108,8 +108,8 @@ struct ui_prompt {
 };
 
 struct ui {
-    struct ss_model orig;  /* as loaded (owned) */
-    struct ss_model tm;    /* the transformed model when the list is in effect */
+    struct ss_model orig; /* as loaded (owned) */
+    struct ss_model tm;   /* the transformed model when the list is in effect */
     int have_tm;
     const struct ss_model *m; /* the current model: &orig or &tm */
     struct ss_tf_list *tf;
@@ -202,8 +202,8 @@ double ui_pct(struct ui *ui, double seconds);
 
 /* ---- the views (one file each) ------------------------------------------- */
 extern const struct ui_view_ops ui_view_functions, ui_view_stacks, ui_view_topdown,
-    ui_view_bottomup, ui_view_calls, ui_view_timeline, ui_view_levels, ui_view_runs,
-    ui_view_lines, ui_view_sources, ui_view_transforms, ui_view_help;
+    ui_view_bottomup, ui_view_calls, ui_view_timeline, ui_view_levels, ui_view_runs, ui_view_lines,
+    ui_view_sources, ui_view_transforms, ui_view_help;
 
 /* Write the key and command reference (the help screen's lines: "# Section"
  * or "KEYS<TAB>TEXT") to f.  Returns 0 or -1. */

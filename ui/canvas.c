@@ -162,8 +162,7 @@ int ui_put(struct ui_canvas *c, int y, int x, int maxw, const char *s, int style
     return used;
 }
 
-void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int style,
-                int align_right)
+void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int style, int align_right)
 {
     if (w <= 0)
         return;

@@ -13,9 +13,10 @@
 #include "write.h"
 
 static const struct ui_command_info commands[] = {
-    {"w", "FILE", "save the transformed profile; the format comes from the name (.out .prof "
-                  ".rprof: Rprof, .pb.gz: pprof, .folded, .sprof.txt, DIR/: tables); never "
-                  "replaces an input file or an existing file"},
+    {"w", "FILE",
+     "save the transformed profile; the format comes from the name (.out .prof "
+     ".rprof: Rprof, .pb.gz: pprof, .folded, .sprof.txt, DIR/: tables); never "
+     "replaces an input file or an existing file"},
     {"w!", "FILE", "the same, replacing FILE if it exists"},
     {"export-script", "FILE", "write the transform list as a script (--script reads it back)"},
     {"export-script!", "FILE", "the same, replacing FILE if it exists"},
@@ -39,7 +40,8 @@ static const struct ui_command_info commands[] = {
     {"save-help", "FILE", "write this key and command reference as text"},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size"},
     /* the transform language (DESIGN section 5) */
-    {"drop-samples", "A:B", "drop samples A to B (1-based, negative from the end; or times 0.5s:2s)"},
+    {"drop-samples", "A:B",
+     "drop samples A to B (1-based, negative from the end; or times 0.5s:2s)"},
     {"keep-samples", "A:B", "keep only samples A to B"},
     {"trim-base", "N|auto[=SHARE]", "remove the N outermost frames, or the scaffold"},
     {"trim-to", "F", "in stacks with F, remove the frames outside its outermost occurrence"},
@@ -60,9 +62,9 @@ const struct ui_command_info *ui_commands(size_t *n)
 
 static int is_transform(const char *word)
 {
-    static const char *const kw[] = {"drop-samples", "keep-samples", "trim-base", "trim-to",
-                                     "focus",        "drop",         "merge",     "prune",
-                                     "replace",      "collapse-recursion", "class"};
+    static const char *const kw[] = {
+        "drop-samples", "keep-samples", "trim-base",          "trim-to", "focus", "drop", "merge",
+        "prune",        "replace",      "collapse-recursion", "class"};
     for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
         if (!strcmp(word, kw[i]))
             return 1;
@@ -114,8 +116,9 @@ static void save(struct ui *ui, const char *path, int force)
     memset(&o, 0, sizeof o);
     o.format = ss_out_format_from_path(path);
     if (o.format == SS_OUT_NONE) {
-        ui_error(ui, "%s: cannot tell the format from the name (.out .prof .rprof, .pb.gz, "
-                     ".folded, .sprof.txt, or DIR/ for tables)",
+        ui_error(ui,
+                 "%s: cannot tell the format from the name (.out .prof .rprof, .pb.gz, "
+                 ".folded, .sprof.txt, or DIR/ for tables)",
                  path);
         return;
     }

@@ -95,10 +95,9 @@ int ui_grid_compute(const struct ss_model *m, const ss_id *canon, size_t first, 
                 }
                 fcnt[f] += cnt[s];
                 reach += cnt[s];
-                if (fcnt[f] > best_n ||
-                    (fcnt[f] == best_n && best != f &&
-                     strcmp(ss_str(m, m->functions.v[f].name),
-                            ss_str(m, m->functions.v[best].name)) < 0)) {
+                if (fcnt[f] > best_n || (fcnt[f] == best_n && best != f &&
+                                         strcmp(ss_str(m, m->functions.v[f].name),
+                                                ss_str(m, m->functions.v[best].name)) < 0)) {
                     best = f;
                     best_n = fcnt[f];
                 }

@@ -167,8 +167,7 @@ static int push_cand(char ***v, size_t *n, size_t *cap, const char *s)
     return 0;
 }
 
-char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_t end,
-                            size_t *n)
+char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_t end, size_t *n)
 {
     char prefix[sizeof ui->prompt.buf];
     unquote_prefix(line + start, end - start, prefix, sizeof prefix);

@@ -19,8 +19,7 @@ void ui_prompt_free(struct ui *ui);
  * `line` (a command name when it is the first word, else a function name
  * of the current model), sorted; *n of them in a malloc'd array of
  * malloc'd strings (free with ui_prompt_free_cands).  Exposed for tests. */
-char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_t end,
-                            size_t *n);
+char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_t end, size_t *n);
 void ui_prompt_free_cands(char **c, size_t n);
 
 #endif

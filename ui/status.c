@@ -55,8 +55,8 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
     char tf[512] = "no transforms";
     size_t active = ss_tf_active(ui->tf);
     if (active) {
-        size_t k = (size_t)snprintf(tf, sizeof tf, "%zu transform%s:", active,
-                                    active == 1 ? "" : "s");
+        size_t k =
+            (size_t)snprintf(tf, sizeof tf, "%zu transform%s:", active, active == 1 ? "" : "s");
         for (size_t i = 0; i < ss_tf_count(ui->tf) && k < sizeof tf; i++)
             if (ss_tf_enabled(ui->tf, i))
                 k += (size_t)snprintf(tf + k, sizeof tf - k, " %s;", ss_tf_text(ui->tf, i));
@@ -65,7 +65,6 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
     }
     char line[2048];
     snprintf(line, sizeof line, " %s | %llu of %llu samples | %.3f s | %s", files,
-             (unsigned long long)kept_samples(ui->m), (unsigned long long)ui->orig_samples, t,
-             tf);
+             (unsigned long long)kept_samples(ui->m), (unsigned long long)ui->orig_samples, t, tf);
     ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
 }

@@ -59,7 +59,8 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
         char name[64];
         if ((int)i == sort_col)
             snprintf(name, sizeof name, "%s%s", cols[i].name,
-                     c->utf8 ? (sort_rev ? "\xe2\x86\x91" : "\xe2\x86\x93") : (sort_rev ? "^" : "v"));
+                     c->utf8 ? (sort_rev ? "\xe2\x86\x91" : "\xe2\x86\x93")
+                             : (sort_rev ? "^" : "v"));
         else
             snprintf(name, sizeof name, "%s", cols[i].name);
         ui_put_fit(c, y, xs[i], ws[i], name, UI_S_HEADER, cols[i].right == 1);

@@ -26,11 +26,11 @@
 #include "tree.h"
 
 static const struct ui_view_ops *const view_ops[UI_V_COUNT] = {
-    [UI_V_FUNCTIONS] = &ui_view_functions, [UI_V_STACKS] = &ui_view_stacks,
-    [UI_V_TOPDOWN] = &ui_view_topdown,     [UI_V_BOTTOMUP] = &ui_view_bottomup,
-    [UI_V_CALLS] = &ui_view_calls,         [UI_V_TIMELINE] = &ui_view_timeline,
-    [UI_V_LEVELS] = &ui_view_levels,       [UI_V_RUNS] = &ui_view_runs,
-    [UI_V_LINES] = &ui_view_lines,         [UI_V_SOURCES] = &ui_view_sources,
+    [UI_V_FUNCTIONS] = &ui_view_functions,   [UI_V_STACKS] = &ui_view_stacks,
+    [UI_V_TOPDOWN] = &ui_view_topdown,       [UI_V_BOTTOMUP] = &ui_view_bottomup,
+    [UI_V_CALLS] = &ui_view_calls,           [UI_V_TIMELINE] = &ui_view_timeline,
+    [UI_V_LEVELS] = &ui_view_levels,         [UI_V_RUNS] = &ui_view_runs,
+    [UI_V_LINES] = &ui_view_lines,           [UI_V_SOURCES] = &ui_view_sources,
     [UI_V_TRANSFORMS] = &ui_view_transforms, [UI_V_HELP] = &ui_view_help,
 };
 
@@ -234,9 +234,8 @@ const char *ui_quote_name(const char *name, char *buf, size_t n)
 /* The transform a trimming key makes of the selected function. */
 static void trim_selected(struct ui *ui, struct ui_view *v, const char *verb)
 {
-    const char *fn = v->ops->row_function && v->list.n
-                         ? v->ops->row_function(ui, v, v->list.sel)
-                         : NULL;
+    const char *fn =
+        v->ops->row_function && v->list.n ? v->ops->row_function(ui, v, v->list.sel) : NULL;
     if (!fn) {
         ui_error(ui, "%s: no function is selected in this view", verb);
         return;
@@ -586,8 +585,8 @@ static void follow_selection(struct ui *ui)
 {
     struct ui_view *v = ui_current(ui);
     /* a level's top function or a timeline cell is not a choice of function */
-    if (!v->ops->row_function || v->list.n == 0 || v->id == UI_V_RUNS ||
-        v->id == UI_V_TIMELINE || v->id == UI_V_LEVELS)
+    if (!v->ops->row_function || v->list.n == 0 || v->id == UI_V_RUNS || v->id == UI_V_TIMELINE ||
+        v->id == UI_V_LEVELS)
         return;
     if (v->ops->prepare(ui, v))
         return;

@@ -110,10 +110,12 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         snprintf(name, sizeof name, "%s (total; self %llu = %.3f s)",
                  ss_function_name(ui->m, p->c.function), (unsigned long long)p->c.self_n,
                  p->c.self_time);
-    const char *cells[NCOLS] = {kind < 0 ? "caller" : kind > 0 ? "callee" : "total", b[0], b[1],
-                                b[2], name};
-    ui_table_row(c, y, columns, NCOLS, cells,
-                 kind == 0 && style == UI_S_NORMAL ? UI_S_MARK : style, 0);
+    const char *cells[NCOLS] = {kind < 0   ? "caller"
+                                : kind > 0 ? "callee"
+                                           : "total",
+                                b[0], b[1], b[2], name};
+    ui_table_row(c, y, columns, NCOLS, cells, kind == 0 && style == UI_S_NORMAL ? UI_S_MARK : style,
+                 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -144,8 +146,7 @@ static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
     return ss_function_name(ui->m, e ? e->function : p->c.function);
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     struct calls_view *p = v->priv;
     if (req != UI_REQ_ENTER || !p || !p->have || v->list.n == 0)

@@ -9,19 +9,19 @@
 
 enum { SORT_SELF, SORT_TOTAL, SORT_RUNS, SORT_MEAN, SORT_NAME, NSORTS };
 
-static const char *const sort_names[NSORTS] = {"self time", "total time", "runs",
-                                               "mean run length", "name"};
+static const char *const sort_names[NSORTS] = {"self time", "total time", "runs", "mean run length",
+                                               "name"};
 static const int sort_column[NSORTS] = {0, 2, 4, 5, 6};
 
 static const struct ui_column columns[] = {
-    {"self", 9, 1},  {"self%", 7, 1}, {"total", 9, 1},     {"total%", 7, 1},
-    {"runs", 8, 1},  {"mean", 7, 1},  {"function", 0, 0},
+    {"self", 9, 1}, {"self%", 7, 1}, {"total", 9, 1},    {"total%", 7, 1},
+    {"runs", 8, 1}, {"mean", 7, 1},  {"function", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 
 struct fn_view {
     unsigned gen;
-    int sort, rev; /* the order `order` is in */
+    int sort, rev;   /* the order `order` is in */
     uint32_t *order; /* rows of the statistics, in display order */
     size_t n;
 };
@@ -44,10 +44,12 @@ static int cmp_rows(const void *pa, const void *pb)
     if (sort_by == SORT_RUNS || sort_by == SORT_MEAN) {
         uint32_t ia = sort_fn_runs ? sort_fn_runs[*(const uint32_t *)pa] : UINT32_MAX;
         uint32_t ib = sort_fn_runs ? sort_fn_runs[*(const uint32_t *)pb] : UINT32_MAX;
-        double va = ia == UINT32_MAX ? -1 : sort_by == SORT_RUNS ? (double)sort_runs[ia].runs
-                                                                   : sort_runs[ia].mean;
-        double vb = ib == UINT32_MAX ? -1 : sort_by == SORT_RUNS ? (double)sort_runs[ib].runs
-                                                                   : sort_runs[ib].mean;
+        double va = ia == UINT32_MAX       ? -1
+                    : sort_by == SORT_RUNS ? (double)sort_runs[ia].runs
+                                           : sort_runs[ia].mean;
+        double vb = ib == UINT32_MAX       ? -1
+                    : sort_by == SORT_RUNS ? (double)sort_runs[ib].runs
+                                           : sort_runs[ib].mean;
         c = cmp_double(va, vb);
     }
     if (!c && sort_by == SORT_TOTAL)
@@ -89,8 +91,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     const uint32_t *fn_runs = NULL;
     size_t nruns;
     /* the order needs the run lengths only when sorted by them */
-    if ((v->sort == SORT_RUNS || v->sort == SORT_MEAN) &&
-        ui_runs(ui, &runs, &nruns, &fn_runs))
+    if ((v->sort == SORT_RUNS || v->sort == SORT_MEAN) && ui_runs(ui, &runs, &nruns, &fn_runs))
         runs = NULL, fn_runs = NULL;
     uint32_t *order = realloc(p->order, (st->n ? st->n : 1) * sizeof *order);
     if (!order) {
@@ -177,8 +178,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     if (req == UI_REQ_SORT_NEXT) {
         v->sort = (v->sort + 1) % NSORTS;

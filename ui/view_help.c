@@ -22,7 +22,7 @@ struct help_view {
         size_t line;  /* logical line */
         size_t start; /* byte offset into the text of this screen row */
         size_t len;
-    } *rows;
+    } * rows;
     size_t nrows;
 };
 
@@ -39,7 +39,7 @@ static int add(struct help_view *h, const char *keys, const char *text)
 }
 
 static const char *const view_names[UI_V_COUNT] = {
-    "functions", "stacks", "top-down", "bottom-up", "calls", "timeline",
+    "functions", "stacks", "top-down", "bottom-up", "calls",      "timeline",
     "levels",    "runs",   "lines",    "sources",   "transforms", "help",
 };
 
@@ -105,8 +105,7 @@ static int build(struct help_view *h)
     }
     if (add(h, NULL, "Mouse") ||
         add(h, "click", "select the row (in the timeline: move the cursor there)") ||
-        add(h, "double-click", "drill in, as Enter") ||
-        add(h, "wheel", "scroll"))
+        add(h, "double-click", "drill in, as Enter") || add(h, "wheel", "scroll"))
         return -1;
     return 0;
 }

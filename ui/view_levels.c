@@ -52,10 +52,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     snprintf(b[2], sizeof b[2], "%u", r->distinct);
     snprintf(b[3], sizeof b[3], "%llu", (unsigned long long)r->top_samples);
     snprintf(b[4], sizeof b[4], "%.2f", share);
-    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4],
-                                r->top == SS_NONE ? "-" : ss_function_name(ui->m, r->top)};
-    ui_table_row(c, y, columns, NCOLS, cells,
-                 row < sc && style == UI_S_NORMAL ? UI_S_MARK : style, 0);
+    const char *cells[NCOLS] = {
+        b[0], b[1], b[2], b[3], b[4], r->top == SS_NONE ? "-" : ss_function_name(ui->m, r->top)};
+    ui_table_row(c, y, columns, NCOLS, cells, row < sc && style == UI_S_NORMAL ? UI_S_MARK : style,
+                 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -83,8 +83,7 @@ static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
     return (uint32_t)r + 1;
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     if (req != UI_REQ_ENTER || v->list.n == 0)
         return UI_UNHANDLED;

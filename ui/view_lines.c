@@ -18,8 +18,8 @@ static const char *const sort_names[NSORTS] = {"self time", "total time", "posit
 static const int sort_column[NSORTS] = {0, 2, 4};
 
 static const struct ui_column columns[] = {
-    {"self", 8, 1},      {"self%", 6, 1}, {"total", 8, 1}, {"total%", 6, 1},
-    {"location", 20, 0}, {"source", 0, 3},
+    {"self", 8, 1},   {"self%", 6, 1},     {"total", 8, 1},
+    {"total%", 6, 1}, {"location", 20, 0}, {"source", 0, 3},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 
@@ -41,7 +41,7 @@ struct lines_view {
     size_t nfiles;
     /* file mode: one file, every line */
     int file_mode;
-    long file; /* index into files */
+    long file;       /* index into files */
     char *file_base; /* its basename as the statistics key it */
     size_t list_sel; /* the list selection to come back to */
 };
@@ -83,8 +83,7 @@ static int load_source(struct ui *ui, struct source_file *sf)
         if (!slash)
             continue;
         char path[8192];
-        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ui->files[i]), ui->files[i],
-                 sf->name);
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ui->files[i]), ui->files[i], sf->name);
         t = read_file(path, &len);
     }
     if (!t)
@@ -155,8 +154,7 @@ static long find_file(struct ui *ui, struct lines_view *p, const char *base)
 
 /* The text of line `line` of the file keyed `base` (leading blanks and
  * tabs dropped), or NULL. */
-static const char *source_line(struct ui *ui, struct lines_view *p, const char *base,
-                               uint32_t line)
+static const char *source_line(struct ui *ui, struct lines_view *p, const char *base, uint32_t line)
 {
     long f = find_file(ui, p, base);
     if (f < 0 || !p->files[f].text || line == 0 || line > p->files[f].nlines)
@@ -257,8 +255,8 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     else if (p && p->file_mode)
         snprintf(buf, n, "%s, time per line (q: back to the list)", p->files[p->file].name);
     else
-        snprintf(buf, n, "%zu by %s%s; Enter: the file", p ? p->n : 0,
-                 sort_names[v->sort], v->sort_rev ? " (reversed)" : "");
+        snprintf(buf, n, "%zu by %s%s; Enter: the file", p ? p->n : 0, sort_names[v->sort],
+                 v->sort_rev ? " (reversed)" : "");
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
@@ -274,14 +272,14 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_time));
     const char *base = base_of(st, r);
     const char *text = base ? source_line(ui, p, base, r->line) : NULL;
-    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], ss_strtab_get(&st->keys, r->key),
-                                text ? text : ""};
+    const char *cells[NCOLS] = {
+        b[0], b[1], b[2], b[3], ss_strtab_get(&st->keys, r->key), text ? text : ""};
     ui_table_row(c, y, columns, NCOLS, cells, style, 0);
 }
 
 /* File mode: every line of the file with the time of the ones sampled. */
-static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
-                          size_t row, int style)
+static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
+                          int style)
 {
     struct lines_view *p = v->priv;
     const struct ss_stats *st = ui_stats_line(ui);
@@ -326,8 +324,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     ui_list_draw(ui, v, c, y + 1, h - 1, p->file_mode ? draw_file_row : draw_row);
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     struct lines_view *p = v->priv;
     if (!p)

@@ -16,15 +16,15 @@
 #include "tree.h"
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1}, {"runs", 9, 1},   {"samples", 9, 1},   {"mean", 9, 1},
-    {"median", 8, 1}, {"max", 7, 1},   {"function", 0, 0},
+    {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},
+    {"median", 8, 1}, {"max", 7, 1},  {"function", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 
 struct runs_view {
     unsigned gen;
-    char *fn; /* owned */
-    int have; /* the function is in the profile */
+    char *fn;                /* owned */
+    int have;                /* the function is in the profile */
     struct ss_run_row *rows; /* per level and "all" (level 0), in report's order */
     size_t nrows;
     struct ss_run_hist h;
@@ -219,8 +219,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         return;
     if (k == 1) {
         char cap[4200];
-        snprintf(cap, sizeof cap, "run lengths of %s: runs per level (rows) and run length in "
-                                  "samples (columns)", p->fn);
+        snprintf(cap, sizeof cap,
+                 "run lengths of %s: runs per level (rows) and run length in "
+                 "samples (columns)",
+                 p->fn);
         ui_put(c, y, 0, c->w, cap, style == UI_S_NORMAL ? UI_S_HEADER : style);
         return;
     }

@@ -44,8 +44,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     if (!b[4][0])
         strcat(b[4], "-");
     snprintf(b[5], sizeof b[5], "%zu", s->n_samples);
-    const char *cells[NCOLS] = {b[0], ss_str(ui->m, s->type), b[1], b[2], b[3], b[4], b[5],
-                                ss_str(ui->m, s->uri)};
+    const char *cells[NCOLS] = {b[0], ss_str(ui->m, s->type), b[1], b[2], b[3], b[4],
+                                b[5], ss_str(ui->m, s->uri)};
     ui_table_row(c, y, columns, NCOLS, cells, style, 0);
 }
 

@@ -81,8 +81,8 @@ static int cmp_rows(const void *pa, const void *pb)
 }
 
 /* Rows: the stacks, with the open stack's frames after it. */
-static void locate(const struct stacks_view *p, const struct ss_stacks *st, size_t row,
-                   size_t *k, long *frame)
+static void locate(const struct stacks_view *p, const struct ss_stacks *st, size_t row, size_t *k,
+                   long *frame)
 {
     if (p->open < 0 || row <= (size_t)p->open) {
         *k = row;
@@ -137,8 +137,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
 static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
     struct stacks_view *p = v->priv;
-    snprintf(buf, n, "%zu distinct by %s%s; Enter: frames", p ? p->n : 0,
-             sort_names[v->sort], v->sort_rev ? " (reversed)" : "");
+    snprintf(buf, n, "%zu distinct by %s%s; Enter: frames", p ? p->n : 0, sort_names[v->sort],
+             v->sort_rev ? " (reversed)" : "");
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
@@ -215,8 +215,7 @@ static void replace_frames(struct ui *ui, struct ui_view *v, struct stacks_view 
     ui_message(ui, "type the new frame's name and Enter");
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     struct stacks_view *p = v->priv;
     const struct ss_stacks *st = ui_stacks(ui);

@@ -26,8 +26,8 @@ static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW
 struct tl_view {
     unsigned gen; /* the model the range refers to */
     int started;
-    size_t first, n;  /* zoom: samples [first, first + n) */
-    size_t cursor;    /* first sample of the cursor's column */
+    size_t first, n;     /* zoom: samples [first, first + n) */
+    size_t cursor;       /* first sample of the cursor's column */
     long mark_a, mark_b; /* the marked column's samples [a, b), or -1 */
     int mark_exact;      /* the mark is a whole range (a phase): the cursor does not extend it */
     uint32_t want_level; /* select this level at the next prepare */
@@ -167,7 +167,8 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         return;
     double t0 = time_at(ui->m, p->first), t1 = time_at(ui->m, p->first + p->n);
     snprintf(buf, n, "samples %zu-%zu of %zu, %.3f-%.3f s%s", p->n ? p->first + 1 : 0,
-             p->first + p->n, total_samples(ui), t0, t1, p->n < total_samples(ui) ? " (z: all)" : "");
+             p->first + p->n, total_samples(ui), t0, t1,
+             p->n < total_samples(ui) ? " (z: all)" : "");
 }
 
 /* The grid for the rows on screen (recomputed only when needed). */
@@ -243,8 +244,9 @@ static int phase(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t *a,
     size_t level = v->list.sel + 1, n = m->sample_stack.n;
 #define FN_AT(i)                                                                                   \
     (ss_stack_depth(m, m->sample_stack.v[i]) >= level                                              \
-         ? p->canon[ss_loc_function(m, ss_stack_frames(m, m->sample_stack.v[i])                   \
-                                           [ss_stack_depth(m, m->sample_stack.v[i]) - level])]    \
+         ? p->canon[ss_loc_function(                                                               \
+               m, ss_stack_frames(                                                                 \
+                      m, m->sample_stack.v[i])[ss_stack_depth(m, m->sample_stack.v[i]) - level])]  \
          : SS_NONE)
     size_t i = p->cursor;
     while (i < n && i < p->cursor + p->g.window && FN_AT(i) != f)
@@ -330,9 +332,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         fn_n = p->g.top_n[cc * p->g.nlevels + sel_row];
         reach = p->g.reach[cc * p->g.nlevels + sel_row];
     }
-    int k = b - a == 1
-                ? snprintf(info, sizeof info, "cursor: sample %zu, level %u: ", a + 1, level)
-                : snprintf(info, sizeof info, "cursor: samples %zu-%zu, level %u: ", a + 1, b, level);
+    int k = b - a == 1 ? snprintf(info, sizeof info, "cursor: sample %zu, level %u: ", a + 1, level)
+                       : snprintf(info, sizeof info, "cursor: samples %zu-%zu, level %u: ", a + 1,
+                                  b, level);
     if (f != SS_NONE)
         snprintf(info + k, sizeof info - (size_t)k, "%s in %u of %zu", ss_function_name(ui->m, f),
                  fn_n, b - a);
@@ -353,8 +355,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         int selected = lv - 1 == v->list.sel;
         char m[16];
         snprintf(m, sizeof m, "%4zu%c", lv, lv <= sc ? '*' : ' ');
-        ui_put(c, yy, 0, MARGIN, m,
-               selected ? UI_S_SELECTED : lv <= sc ? UI_S_MARK : UI_S_DIM);
+        ui_put(c, yy, 0, MARGIN, m, selected ? UI_S_SELECTED : lv <= sc ? UI_S_MARK : UI_S_DIM);
         for (size_t col = 0; col < p->g.ncols; col++) {
             ss_id fn = p->g.top[col * p->g.nlevels + r];
             size_t ca = p->first + col * p->g.window;
@@ -464,8 +465,7 @@ static void move_cursor(struct ui *ui, struct tl_view *p, long cols)
     }
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     struct tl_view *p = v->priv;
     if (!p || !p->have_grid)

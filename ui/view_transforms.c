@@ -9,8 +9,8 @@
 #include "app.h"
 
 static const struct ui_column columns[] = {
-    {"#", 3, 1},       {"on", 3, 0},     {"in", 8, 1},  {"out", 8, 1},
-    {"frames-", 8, 1}, {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
+    {"#", 3, 1},      {"on", 3, 0},  {"in", 8, 1},   {"out", 8, 1},     {"frames-", 8, 1},
+    {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 
@@ -59,8 +59,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     size_t n = ss_tf_count(ui->tf), i = v->list.sel;
     char what[1200];

@@ -125,8 +125,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     if (!rc) {
         for (size_t i = 0; i < p->t.n; i++)
-            p->open[i] = p->t.total_time > 0 &&
-                         p->t.nodes[i].total_time >= AUTO_EXPAND * p->t.total_time;
+            p->open[i] =
+                p->t.total_time > 0 && p->t.nodes[i].total_time >= AUTO_EXPAND * p->t.total_time;
         /* follow the remembered path, opening it */
         uint32_t sel = 0, depth = 0;
         int found = nkeep > 0;
@@ -191,8 +191,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     snprintf(b[2], sizeof b[2], "%.3f", nd->total_time);
     snprintf(b[3], sizeof b[3], "%.3f", nd->self_time);
     const char *glyph = !has_children(&p->t, i) ? "  "
-                        : p->open[i]          ? (c->utf8 ? "\xe2\x96\xbe " : "- ")
-                                              : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");
+                        : p->open[i]            ? (c->utf8 ? "\xe2\x96\xbe " : "- ")
+                                                : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");
     snprintf(name, sizeof name, "%s%s", glyph, ss_function_name(ui->m, nd->function));
     const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], name};
     /* indent 2 per level, 1 below level 8, at most 2/3 of the label */
@@ -227,8 +227,7 @@ static void set_open(struct ui_view *v, struct tree_view *p, uint32_t node, int 
     ui_list_fit(&v->list);
 }
 
-static int request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                   const struct ui_event *ev)
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     struct tree_view *p = v->priv;
     if (!p || !p->built || p->nrows == 0)

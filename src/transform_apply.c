@@ -4,7 +4,8 @@
  *   - a set of distinct working stacks (CSR, leaf first, with tails), each
  *     with the number of timeline samples that use it;
  *   - o2c: for every original stack, the working stack it has become;
- *   - keep: the original sample numbers still in the timeline, in order.
+ *   - the timeline: the original sample numbers still in it, in order:
+ *     base, base+1, ... as long as only its ends were cut, else an array.
  * A step that rewrites stacks runs once per distinct working stack in use
  * and maps old working stacks to new (deduplicated) ones; only o2c (one entry
  * per original stack) is updated, never the timeline.  Steps that remove
@@ -19,6 +20,7 @@
  */
 #include "transform_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,8 +45,8 @@ struct apply {
     struct wset a, b, *cur, *next;
     ss_id *o2c;   /* original stack -> working stack (SS_NONE: unused) */
     size_t norig; /* original stacks */
-    size_t *keep; /* original sample numbers in the timeline; NULL: all */
-    size_t nkeep;
+    uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
+    size_t base, nkeep;
     ss_id *map;   /* working stack -> next working stack, during a step */
     size_t map_cap;
     VEC(ss_id) buf;
@@ -131,7 +133,7 @@ static ss_id wset_add(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
 
 static size_t orig_index(const struct apply *a, size_t k)
 {
-    return a->keep ? a->keep[k] : k;
+    return a->keep ? a->keep[k] : a->base + k;
 }
 
 /* The working stack of timeline sample k. */
@@ -148,7 +150,7 @@ static int keep_materialise(struct apply *a)
     if (!a->keep)
         return -1;
     for (size_t k = 0; k < a->nkeep; k++)
-        a->keep[k] = k;
+        a->keep[k] = (uint32_t)(a->base + k);
     return 0;
 }
 
@@ -359,10 +361,21 @@ static int cut_samples(struct apply *a, size_t lo, size_t hi, int drop)
         if (drop)
             return 0;
     }
-    if (keep_materialise(a))
-        return -1;
     uint64_t *ns = a->cur->ns.v;
     size_t n = a->nkeep, w = 0;
+    /* what is left is still one stretch of the original: no array */
+    if (!a->keep && (!drop || lo == 0 || hi == n)) {
+        size_t klo = drop ? (lo == 0 ? hi : 0) : lo, khi = drop ? (lo == 0 ? n : lo) : hi;
+        for (size_t k = 0; k < klo; k++)
+            ns[cur_stack(a, k)]--;
+        for (size_t k = khi; k < n; k++)
+            ns[cur_stack(a, k)]--;
+        a->base += klo;
+        a->nkeep = khi - klo;
+        return 0;
+    }
+    if (keep_materialise(a))
+        return -1;
     for (size_t k = 0; k < n; k++) {
         int in = k >= lo && k < hi;
         if (in != drop)
@@ -394,7 +407,8 @@ static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, 
     const struct ss_model *m = a->orig;
     double total = 0;
     size_t src = 0;
-    for (size_t k = 0; k < n; k++) {
+    int from_end = (r->has_a && r->a < 0) || (r->has_b && r->b < 0);
+    for (size_t k = 0; from_end && k < n; k++) {
         size_t i = orig_index(a, k);
         while (src + 1 < m->sources.n && m->sources.v[src + 1].first_sample <= i)
             src++;
@@ -402,7 +416,7 @@ static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, 
         total += (double)(c > 0 ? c : 0) * m->sources.v[src].interval_us * 1000.0;
     }
     double ta = r->has_a ? (r->a < 0 ? total + (double)r->a : (double)r->a) : -1.0;
-    double tb = r->has_b ? (r->b < 0 ? total + (double)r->b : (double)r->b) : total + 1.0;
+    double tb = r->has_b ? (r->b < 0 ? total + (double)r->b : (double)r->b) : HUGE_VAL;
     double t = 0;
     *lo = *hi = n;
     int started = 0;
@@ -433,10 +447,9 @@ static int filter_contains(struct apply *a, int want)
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
     unsigned char *has = malloc(nc ? nc : 1);
-    if (!has || keep_materialise(a)) {
-        free(has);
+    if (!has)
         return -1;
-    }
+    int any = 0;
     for (size_t s = 0; s < nc; s++) {
         has[s] = 0;
         if (cur->ns.v[s] == 0)
@@ -444,8 +457,18 @@ static int filter_contains(struct apply *a, int want)
         const ss_id *fr = cur->loc.v + cur->off.v[s];
         size_t d = cur->off.v[s + 1] - cur->off.v[s];
         has[s] = outermost(a, fr, d) >= 0;
-        if (has[s] != want)
+        if (has[s] != want) {
             cur->ns.v[s] = 0;
+            any = 1;
+        }
+    }
+    if (!any) { /* every sample stays */
+        free(has);
+        return 0;
+    }
+    if (keep_materialise(a)) {
+        free(has);
+        return -1;
     }
     size_t w = 0;
     for (size_t k = 0; k < a->nkeep; k++)
@@ -631,6 +654,7 @@ static int work_start(struct apply *a, const ss_id *loc_map)
     size_t ns = ss_model_nstacks(o);
     a->norig = ns;
     a->nkeep = o->sample_stack.n;
+
     a->o2c = malloc((ns ? ns : 1) * sizeof *a->o2c);
     if (!a->o2c || wset_reset(a->cur, 0) || VEC_RESERVE(a->buf, 64))
         return -1;
@@ -697,11 +721,18 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         if (!c)
             return -1;
         m->values.v[t] = c;
-        if (!a->keep)
-            memcpy(c, col, n * sizeof *c);
-        else
-            for (size_t k = 0; k < n; k++)
-                c[k] = col[a->keep[k]];
+        if (!a->keep) {
+            memcpy(c, col + a->base, n * sizeof *c);
+            continue;
+        }
+        /* copy runs of consecutive samples at once */
+        for (size_t k = 0; k < n;) {
+            size_t e = k + 1;
+            while (e < n && a->keep[e] == a->keep[e - 1] + 1)
+                e++;
+            memcpy(c + k, col + a->keep[k], (e - k) * sizeof *c);
+            k = e;
+        }
     }
     size_t k = 0;
     for (size_t s = 0; s < o->sources.n; s++) {
@@ -766,6 +797,8 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
     int rc = 0;
     for (size_t i = 0; i < n; i++)
         memset(&steps[i].effect, 0, sizeof steps[i].effect);
+    if (orig->sample_stack.n > UINT32_MAX) /* sample numbers are kept in 32 bits */
+        return ss_fail(err, SS_ENOMEM, "transforms: more than %u samples", UINT32_MAX);
     if (model_start(&a, &loc_map) || work_start(&a, loc_map))
         rc = ss_nomem(err, "transform");
     for (size_t i = 0; !rc && i < n; i++)

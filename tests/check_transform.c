@@ -677,6 +677,15 @@ START_TEST(test_memory_and_empty)
     ck_assert_uint_eq(out.sources.v[0].flags, m.sources.v[0].flags);
     ss_model_free(&out);
     ss_tf_list_free(l);
+    /* a cut at the start: samples 2..4 */
+    cmd = "keep-samples 2:";
+    l = apply_cmds(&m, &cmd, 1, &out);
+    ck_assert_uint_eq(out.sample_stack.n, 3);
+    ck_assert_int_eq(out.values.v[small][0], 11);
+    ck_assert_int_eq(out.values.v[small][2], 13);
+    ck_assert_uint_eq(out.sources.v[0].n_samples, 3);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
     ss_model_free(&m);
 }
 END_TEST

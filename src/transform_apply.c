@@ -57,6 +57,13 @@ struct apply {
     int any_class;
 };
 
+/* memcpy of n ids that allows n == 0 with NULL pointers. */
+static void copy_ids(ss_id *dst, const ss_id *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n * sizeof *dst);
+}
+
 static void wset_free(struct wset *w)
 {
     VEC_FREE(w->off);
@@ -76,7 +83,7 @@ static size_t wset_n(const struct wset *w)
 static int wset_reset(struct wset *w, size_t expect)
 {
     w->off.n = w->loc.n = w->tail.n = w->ns.n = 0;
-    if (VEC_PUSH(w->off, 0))
+    if (VEC_PUSH(w->off, 0) || VEC_RESERVE(w->loc, 1))
         return -1;
     size_t nslots = 64;
     while (nslots < 2 * expect + 2)
@@ -101,8 +108,7 @@ static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
 {
     if (VEC_RESERVE(w->loc, w->loc.n + d) || VEC_PUSH(w->tail, tail) || VEC_PUSH(w->ns, 0))
         return SS_NONE;
-    if (d)
-        memcpy(w->loc.v + w->loc.n, fr, d * sizeof *fr);
+    copy_ids(w->loc.v + w->loc.n, fr, d);
     w->loc.n += d;
     if (w->loc.n >= UINT32_MAX || VEC_PUSH(w->off, (uint32_t)w->loc.n))
         return SS_NONE;
@@ -235,11 +241,11 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
     switch (rw->st->kind) {
     case SS_TF_TRIM_BASE:
         if (rw->trim == 0 || d == 0) {
-            memcpy(o, fr, d * sizeof *fr);
+            copy_ids(o, fr, d);
             n = d;
         } else {
             n = d > rw->trim ? d - rw->trim : 0;
-            memcpy(o, fr, n * sizeof *fr);
+            copy_ids(o, fr, n);
             *ntail = SS_NONE;
         }
         break;
@@ -247,7 +253,7 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
     case SS_TF_FOCUS: {
         long j = outermost(a, fr, d);
         n = j < 0 ? d : (size_t)j + 1;
-        memcpy(o, fr, n * sizeof *fr);
+        copy_ids(o, fr, n);
         if (n < d)
             *ntail = SS_NONE;
         break;
@@ -256,7 +262,7 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
         long j = outermost(a, fr, d);
         size_t from = j < 0 ? 0 : (size_t)j;
         n = d - from;
-        memcpy(o, fr + from, n * sizeof *fr);
+        copy_ids(o, fr + from, n);
         break;
     }
     case SS_TF_MERGE:
@@ -301,7 +307,7 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
         break;
     }
     default:
-        memcpy(o, fr, d * sizeof *fr);
+        copy_ids(o, fr, d);
         n = d;
         break;
     }
@@ -660,11 +666,10 @@ static int work_start(struct apply *a, const ss_id *loc_map)
         return -1;
     for (size_t s = 0; s < ns; s++) {
         size_t d = ss_stack_depth(o, (ss_id)s);
-        const ss_id *fr = ss_stack_frames(o, (ss_id)s);
         if (VEC_RESERVE(a->buf, d ? d : 1))
             return -1;
         for (size_t k = 0; k < d; k++)
-            a->buf.v[k] = loc_map[fr[k]];
+            a->buf.v[k] = loc_map[ss_stack_frames(o, (ss_id)s)[k]];
         ss_id tail = o->stack_tail.v[s];
         if (wset_push(a->cur, a->buf.v, d, tail == SS_NONE ? SS_NONE : loc_map[tail]) == SS_NONE)
             return -1;
@@ -701,7 +706,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         if (a->map[s] == SS_NONE)
             continue;
         size_t d = cur->off.v[s + 1] - cur->off.v[s];
-        memcpy(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d * sizeof(ss_id));
+        copy_ids(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d);
         m->stack_loc.n += d;
         m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
         m->stack_tail.v[m->stack_tail.n++] = cur->tail.v[s];
@@ -749,7 +754,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
         VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
         return -1;
-    memcpy(m->meta.v, o->meta.v, o->meta.n * sizeof *o->meta.v);
+    if (o->meta.n)
+        memcpy(m->meta.v, o->meta.v, o->meta.n * sizeof *o->meta.v);
     m->meta.n = o->meta.n;
     for (size_t i = 0; i < o->aggs.n; i++) {
         struct ss_agg g = o->aggs.v[i];

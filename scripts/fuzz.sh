@@ -7,10 +7,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 out=$top/build-fuzz
 mkdir -p "$out/corpus"
-cp "$top"/tests/data/rprof/*.out "$top"/tests/data/edge-cases/*.out "$out/corpus/" 2>/dev/null || true
+cp "$top"/tests/data/rprof/*.out "$top"/tests/data/edge-cases/*.out "$top"/tests/data/sampling_prof/gem_test_profile.txt "$top"/tests/data/sampling_prof/ruby_workload.txt "$out/corpus/" 2>/dev/null || true
 cd "$top"
 printf '#define _GNU_SOURCE 1\n' >"$out/config.h"
-srcs="src/error.c src/strtab.c src/model.c src/reader.c src/load.c src/load_rprof.c src/stats.c"
+srcs="src/error.c src/strtab.c src/model.c src/reader.c src/load.c src/load_rprof.c src/load_sampling.c src/stats.c"
 # shellcheck disable=SC2086
 clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -I"$out" -Isrc -include config.h \
     -o "$out/fuzz_load" tests/fuzz/fuzz_load.c $srcs -lm

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "load.h"
+#include "load_sampling.h"
 #include "report.h"
 #include "stats.h"
 #include "transform.h"
@@ -47,6 +48,8 @@ static const char usage_text[] =
     "                           sources  the input files and Rprof sessions\n"
     "                           transforms  the transform list (-e, --script)\n"
     "                                    with what each step did\n"
+    "                         (SamplingProf files hold no stacks: self, total,\n"
+    "                         line, calls and sources only)\n"
     "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
     "                         full precision, every row) or folded (with\n"
     "                         --by stacks: 'root;...;leaf COUNT' lines)\n"
@@ -225,6 +228,8 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
         return ss_exit_status((enum ss_errcode)rc);
     }
     timing("apply", t0);
+    for (size_t i = orig->warnings.n; i < tm->warnings.n; i++)
+        fprintf(stderr, "stackscope: warning: %s\n", tm->warnings.v[i]);
     *m = tm;
     return 0;
 }
@@ -259,13 +264,19 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     }
     struct ss_error err;
     ss_error_clear(&err);
-    if (tf && o->format == SS_FORMAT_TEXT && o->by != SS_REPORT_TRANSFORMS)
-        for (size_t i = 0; i < ss_tf_count(tf); i++)
-            if (ss_tf_enabled(tf, i))
-                printf("transform  %s\n", ss_tf_text(tf, i));
-    struct ss_report_opts ro = *o;
-    ro.transforms = tf;
-    rc = ss_report(stdout, m, &ro, &err);
+    char note[1024];
+    rc = ss_report_check_stacks(m, o->by, note, sizeof note, &err);
+    if (!rc && note[0])
+        fprintf(stderr, "stackscope: note: %s\n", note);
+    if (!rc) {
+        if (tf && o->format == SS_FORMAT_TEXT && o->by != SS_REPORT_TRANSFORMS)
+            for (size_t i = 0; i < ss_tf_count(tf); i++)
+                if (ss_tf_enabled(tf, i))
+                    printf("transform  %s\n", ss_tf_text(tf, i));
+        struct ss_report_opts ro = *o;
+        ro.transforms = tf;
+        rc = ss_report(stdout, m, &ro, &err);
+    }
     timing("report", &t0);
     free_models(&orig, m);
     if (rc == SS_EUSAGE)
@@ -505,13 +516,19 @@ static void check_summary(const struct ss_model *m, const char *path)
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
         ss_format_interval(iv, sizeof iv, s->interval_us);
+        if (s->flags & SS_SRC_AGGREGATE) {
+            ss_agg_summary(stdout, m, (ss_id)i);
+            continue;
+        }
         printf("  session %u (line %u): %s, interval %s%s%s%s, %zu samples\n", s->session,
                s->header_line, ss_str(m, s->type), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
                s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "",
                s->n_samples);
     }
-    printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
-    printf("  stacks: %zu distinct, deepest %zu frames\n", ss_model_nstacks(m), maxdepth);
+    if (ss_model_has_stack_sources(m)) {
+        printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
+        printf("  stacks: %zu distinct, deepest %zu frames\n", ss_model_nstacks(m), maxdepth);
+    }
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
     print_warnings(stdout, m, "  warning: ");
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "load_rprof.h"
+#include "load_sampling.h"
 #include "reader.h"
 
 int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
@@ -13,7 +14,7 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     if (rc)
         return rc;
     const char *p;
-    long n = ss_reader_peek(&r, &p, 4, err);
+    long n = ss_reader_peek(&r, &p, 256, err);
     if (n < 0) {
         rc = err->code;
     } else if (n == 0) {
@@ -23,6 +24,8 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
                      "%s: gzip-compressed data (a pprof profile?): this version reads Rprof "
                      "text only",
                      path);
+    } else if (ss_sampling_prof_sniff(p, (size_t)n)) {
+        rc = ss_load_sampling_prof(m, &r, path, err);
     } else {
         rc = ss_load_rprof(m, &r, path, err);
     }

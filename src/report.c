@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "load_sampling.h"
 #include "report_analysis.h"
 #include "report_transforms.h"
 #include "stacks.h"
@@ -95,6 +96,15 @@ static void flags_text(char *buf, size_t n, uint32_t flags)
         strncat(buf, ", GC", n - strlen(buf) - 1);
     if (flags & SS_SRC_LINE)
         strncat(buf, ", line", n - strlen(buf) - 1);
+    if (flags & SS_SRC_AGGREGATE)
+        strncat(buf, ", aggregate", n - strlen(buf) - 1);
+}
+
+/* Samples of source s: raw samples, or an aggregate source's count. */
+static uint64_t source_samples(const struct ss_model *m, size_t s)
+{
+    const struct ss_source *src = &m->sources.v[s];
+    return src->flags & SS_SRC_AGGREGATE ? ss_agg_samples(m, (ss_id)s) : src->n_samples;
 }
 
 void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time)
@@ -108,8 +118,10 @@ void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, dou
         char iv[32], fl[64];
         ss_format_interval(iv, sizeof iv, s->interval_us);
         flags_text(fl, sizeof fl, s->flags);
-        fprintf(out, "session    %u: interval %s%s, %zu samples", s->session, iv, fl,
-                s->n_samples);
+        fprintf(out, "session    %u: interval %s%s, %llu samples", s->session, iv, fl,
+                (unsigned long long)source_samples(m, i));
+        if (s->flags & SS_SRC_AGGREGATE)
+            fputs(" (counts per call element, no stacks)", out);
         if (s->header_line)
             fprintf(out, " (header on line %u)", s->header_line);
         fputc('\n', out);
@@ -117,6 +129,9 @@ void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, dou
     uint64_t total = 0;
     for (size_t i = 0; i < m->sample_stack.n; i++)
         total += (uint64_t)ss_sample_count(m, i);
+    for (size_t i = 0; i < m->sources.n; i++)
+        if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
+            total += ss_agg_samples(m, (ss_id)i);
     fprintf(out, "samples    %llu", (unsigned long long)total);
     if (counted != total)
         fprintf(out, " (%llu with frames)", (unsigned long long)counted);
@@ -195,6 +210,13 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     size_t n = o->format == SS_FORMAT_TEXT && o->limit > 0 && (size_t)o->limit < st.n ? (size_t)o->limit : st.n;
     if (o->format == SS_FORMAT_TEXT) {
         ss_report_header(out, m, st.total_count, st.total_time);
+        uint64_t agg = 0;
+        for (size_t i = 0; i < m->sources.n; i++)
+            if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
+                agg += ss_agg_samples(m, (ss_id)i);
+        if (agg)
+            fprintf(out, "note       the profiles without stacks (%llu samples) are left out\n\n",
+                    (unsigned long long)agg);
         fprintf(out, "%9s %10s %7s %6s  %s\n", "count", "time", "pct", "depth", "stack (root first)");
     } else if (o->format == SS_FORMAT_TSV) {
         fputs("count\ttime\tpct\tdepth\tstack\n", out);
@@ -224,7 +246,7 @@ static int report_sources(FILE *out, const struct ss_model *m, const struct ss_r
     if (o->format == SS_FORMAT_TSV)
         fputs("source\ttype\turi\tsession\theader_line\tinterval_us\tflags\tsamples\n", out);
     else
-        fprintf(out, "%6s %-8s %7s %6s %10s %-16s %9s  %s\n", "source", "type", "session", "line",
+        fprintf(out, "%6s %-13s %7s %6s %10s %-16s %9s  %s\n", "source", "type", "session", "line",
                 "interval", "flags", "samples", "file");
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
@@ -241,20 +263,57 @@ static int report_sources(FILE *out, const struct ss_model *m, const struct ss_r
         }
         flags[k] = '\0';
         if (o->format == SS_FORMAT_TSV) {
-            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%zu\n", i + 1, ss_str(m, s->type),
-                    ss_str(m, s->uri), s->session, s->header_line, s->interval_us, flags, s->n_samples);
+            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%llu\n", i + 1, ss_str(m, s->type),
+                    ss_str(m, s->uri), s->session, s->header_line, s->interval_us, flags,
+                    (unsigned long long)source_samples(m, i));
         } else {
             ss_format_interval(iv, sizeof iv, s->interval_us);
-            fprintf(out, "%6zu %-8s %7u %6u %10s %-16s %9zu  %s\n", i + 1, ss_str(m, s->type),
-                    s->session, s->header_line, iv, flags, s->n_samples, ss_str(m, s->uri));
+            fprintf(out, "%6zu %-13s %7u %6u %10s %-16s %9llu  %s\n", i + 1, ss_str(m, s->type),
+                    s->session, s->header_line, iv, flags, (unsigned long long)source_samples(m, i),
+                    ss_str(m, s->uri));
         }
     }
+    return 0;
+}
+
+int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
+                           struct ss_error *err)
+{
+    static const char *const names[] = {
+        [SS_REPORT_STACKS] = "stacks", [SS_REPORT_LEVELS] = "levels", [SS_REPORT_RUNS] = "runs",
+        [SS_REPORT_TREE] = "tree",     [SS_REPORT_TIMELINE] = "timeline",
+    };
+    if (n)
+        note[0] = '\0';
+    if ((size_t)by >= sizeof names / sizeof *names || !names[by] || !ss_model_has_aggregates(m))
+        return 0;
+    ss_id agg = SS_NONE;
+    size_t nagg = 0;
+    for (size_t i = 0; i < m->sources.n; i++)
+        if (m->sources.v[i].flags & SS_SRC_AGGREGATE) {
+            if (agg == SS_NONE)
+                agg = (ss_id)i;
+            nagg++;
+        }
+    const char *file = ss_str(m, m->sources.v[agg].uri);
+    if (!ss_model_has_stack_sources(m))
+        return ss_fail(err, SS_EUSAGE,
+                       "--by %s needs raw stacks: %s (%s) holds only counts per call element "
+                       "and call-graph edges (use --by self, total, line, calls or sources)",
+                       names[by], file, ss_str(m, m->sources.v[agg].type));
+    if (n)
+        snprintf(note, n, "--by %s uses the profiles with stacks; %s%s (%s, no stacks) %s left out",
+                 names[by], file, nagg > 1 ? " and other aggregate profiles" : "",
+                 ss_str(m, m->sources.v[agg].type), nagg > 1 ? "are" : "is");
     return 0;
 }
 
 int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
               struct ss_error *err)
 {
+    int rc = ss_report_check_stacks(m, o->by, NULL, 0, err);
+    if (rc)
+        return rc;
     if (o->by == SS_REPORT_STACKS)
         return report_stacks(out, m, o, err);
     if (o->by == SS_REPORT_SOURCES)
@@ -272,7 +331,7 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     if (o->by == SS_REPORT_TRANSFORMS)
         return ss_report_transforms(out, m, o, err);
     struct ss_stats st;
-    int rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory,
+    rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory,
                               &st, err);
     if (rc)
         return rc;

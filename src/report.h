@@ -63,7 +63,17 @@ const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t
  * samples (and how many have frames), sampling time. */
 void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time);
 
-/* Compute and print the report.  Returns 0 or an error code. */
+/* Tables built from raw stacks (stacks, levels, runs, tree, timeline) cannot
+ * use aggregate sources (SamplingProf: counts per call element, no stacks).
+ * For such a table: when every source of m is aggregate, returns SS_EUSAGE
+ * with err naming the file and the tables that work; when some are, returns
+ * 0 with a note naming what is left out in note[0..n).  Otherwise (or for
+ * the other tables) returns 0 with note = "". */
+int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
+                           struct ss_error *err);
+
+/* Compute and print the report (after ss_report_check_stacks, which it
+ * applies too).  Returns 0 or an error code. */
 int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
               struct ss_error *err);
 

@@ -43,13 +43,31 @@ static uint64_t samples_with_frames(const struct ss_model *m, double *time)
     return c;
 }
 
+/* The text header of a table built from stacks; aggregate sources (no
+ * stacks) are left out of it, which a note line says. */
 static void text_header(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
     if (o->format != SS_FORMAT_TEXT)
         return;
-    double t;
-    uint64_t c = samples_with_frames(m, &t);
-    ss_report_header(out, m, c, t);
+    struct ss_stats st;
+    struct ss_error e;
+    if (ss_stats_compute(m, SS_BY_FUNCTION, 0, &st, &e)) {
+        ss_report_header(out, m, 0, 0);
+        return;
+    }
+    if (st.agg_samples == 0) {
+        ss_report_header(out, m, st.samples_counted, st.sampling_time);
+    } else {
+        /* the header's sample total includes the aggregates: show all, then
+         * what the table covers */
+        ss_report_header(out, m, st.samples_counted, st.sampling_time);
+        fprintf(out, "note       the profiles without stacks (%llu samples, %.3f s) are left out: "
+                     "this table covers %llu samples, %.3f s\n\n",
+                (unsigned long long)st.agg_samples, st.agg_time,
+                (unsigned long long)(st.samples_counted - st.agg_samples),
+                st.sampling_time - st.agg_time);
+    }
+    ss_stats_free(&st);
 }
 
 /* ---- levels ---------------------------------------------------------------- */

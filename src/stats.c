@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "load_rprof.h"
+#include "load_sampling.h"
 
 int ss_model_has_memory(const struct ss_model *m)
 {
@@ -148,6 +149,44 @@ static int sync_scratch(struct work *w, size_t *have)
     return 0;
 }
 
+/* Credit aggregate source s (SamplingProf): each call element's self and
+ * total go to its row (by line: its position, "<no location>" without one).
+ * Self adds up exactly (a sample has one leaf); a row's total is the sum of
+ * its elements' totals, which counts a sample twice when two of its elements
+ * (a recursive method at two lines) are in it, so it is capped at the
+ * source's sample count.  Returns the source's samples (the sum of self). */
+static uint64_t credit_aggs(struct work *w, ss_id s, size_t *have, int *oom)
+{
+    const struct ss_model *m = w->m;
+    uint64_t samples = 0;
+    for (size_t i = 0; i < m->aggs.n && !*oom; i++) {
+        const struct ss_agg *a = &m->aggs.v[i];
+        if (a->source != s || (a->self == 0 && a->total == 0))
+            continue;
+        samples += (uint64_t)a->self;
+        ss_id r = w->by == SS_BY_LINE ? line_row(w, a->location, oom)
+                                      : function_row(w, a->location, oom);
+        if (!*oom && r == SS_NONE)
+            r = w->by == SS_BY_LINE ? no_location_row(w, oom) : SS_NONE;
+        if (*oom || r == SS_NONE || sync_scratch(w, have)) {
+            *oom = *oom || r != SS_NONE;
+            continue;
+        }
+        if (w->self_src[r] == 0 && w->total_src[r] == 0 && VEC_PUSH(w->touched_rows, r)) {
+            *oom = 1;
+            break;
+        }
+        w->self_src[r] += (uint64_t)a->self;
+        w->total_src[r] += (uint64_t)a->total;
+    }
+    for (size_t t = 0; t < w->touched_rows.n; t++) {
+        ss_id r = w->touched_rows.v[t];
+        if (w->total_src[r] > samples)
+            w->total_src[r] = samples;
+    }
+    return samples;
+}
+
 /* Bytes allocated per sample of source s (R's memory="both" differences). */
 static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
                          const struct ss_rprof_vt *vt, double *stack_mem)
@@ -202,6 +241,12 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
             sample_bytes(m, src, &vt, mem);
         w.touched_rows.n = 0;
         uint64_t counted = 0;
+        if (src->flags & SS_SRC_AGGREGATE) {
+            counted = credit_aggs(&w, (ss_id)s, &have, &oom);
+            out->samples_total += counted;
+            out->agg_samples += counted;
+            out->agg_time += (double)counted * iv;
+        }
         for (size_t t = 0; !oom && t < sc.n; t++) {
             ss_id st = sc.touched[t];
             uint64_t c = sc.cnt[st];

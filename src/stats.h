@@ -12,6 +12,13 @@
  * d(nodes) against the previous sample of the same source (negatives clamped
  * to 0, the first sample of a source 0), credited to each distinct key of the
  * sample; differenced over the whole session (R restarts every 5000 lines).
+ *
+ * Aggregate sources (SamplingProf: counts per call element, no stacks) add
+ * their elements' counts: self exactly; total as the sum over the key's
+ * elements, capped at the source's sample count (two elements of one
+ * function in one sample cannot be told apart, so the sum may count that
+ * sample twice).  Their samples (the sum of the self counts) count in
+ * samples_counted and sampling_time, so percentages are of all sources.
  */
 #ifndef SS_STATS_H
 #define SS_STATS_H
@@ -45,6 +52,8 @@ struct ss_stats {
     double sampling_time;     /* seconds of the counted samples */
     uint64_t samples_counted; /* samples with at least one key */
     uint64_t samples_total;   /* all samples, empty ones included */
+    uint64_t agg_samples;     /* the part of samples_counted from aggregate sources */
+    double agg_time;          /* the part of sampling_time from aggregate sources */
     int has_memory;           /* mem_bytes is meaningful */
 };
 

@@ -789,6 +789,20 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     return 0;
 }
 
+/* Aggregate-only sources have no stacks for the steps to change: say so
+ * (once per source) instead of leaving them silently as they are. */
+static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, size_t n)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= steps[i].enabled && steps[i].kind != SS_TF_CLASS;
+    for (size_t s = 0; any && s < m->sources.n; s++)
+        if (m->sources.v[s].flags & SS_SRC_AGGREGATE)
+            ss_model_warn(m, "%s: transforms change raw samples only; this source holds "
+                             "aggregates (no stacks), which are left as they are",
+                          ss_str(m, m->sources.v[s].uri));
+}
+
 int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struct ss_model *out,
              struct ss_error *err)
 {
@@ -812,6 +826,8 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
             rc = run_step(&a, &steps[i], &steps[i].effect, err);
     if (!rc && model_finish(&a, loc_map))
         rc = ss_nomem(err, "transform");
+    if (!rc)
+        warn_aggregates(out, steps, n);
     free(loc_map);
     wset_free(&a.a);
     wset_free(&a.b);

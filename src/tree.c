@@ -115,11 +115,15 @@ static void acc_flush(struct acc *a, double iv_s, double iv_us)
  * `a`; returns 1 when the stack takes part (counts in the total). */
 typedef int (*credit_fn)(void *ctx, struct acc *a, ss_id st, uint64_t c);
 
+/* Credit aggregate source src (no stacks) to keys of `a`; returns the count
+ * of its samples that take part. */
+typedef uint64_t (*credit_agg_fn)(void *ctx, struct acc *a, ss_id src);
+
 /* For each source, count its samples per distinct stack, credit each stack
  * once and flush.  The count and time of the stacks that took part go to
  * *total_n and *total_time.  Returns 0 or -1 (out of memory). */
-static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, void *ctx,
-                        uint64_t *total_n, double *total_time)
+static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn,
+                        credit_agg_fn agg, void *ctx, uint64_t *total_n, double *total_time)
 {
     struct ss_stack_counts sc;
     int oom = ss_stack_counts_init(&sc, m) != 0;
@@ -132,6 +136,8 @@ static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, v
             break;
         }
         uint64_t counted = 0;
+        if (agg && (src->flags & SS_SRC_AGGREGATE))
+            counted = agg(ctx, a, (ss_id)s);
         for (size_t t = 0; !oom && t < sc.n; t++) {
             ss_id st = sc.touched[t];
             uint64_t c = sc.cnt[st];
@@ -418,7 +424,7 @@ int ss_tree_build(const struct ss_model *m, int inverted, ss_id focus_function, 
         oom = 1;
     if (!oom && acc_init(&a, 2 * w.nodes.n))
         oom = 1;
-    if (!oom && walk_sources(m, &a, credit_tree, &w, &out->total_n, &out->total_time))
+    if (!oom && walk_sources(m, &a, credit_tree, NULL, &w, &out->total_n, &out->total_time))
         oom = 1;
     if (!oom && order_tree(&w, &a, out))
         oom = 1;
@@ -503,6 +509,47 @@ static int credit_calls(void *ctx, struct acc *a, ss_id st, uint64_t c)
     return in;
 }
 
+/* An aggregate source (SamplingProf) has counts per call element and
+ * call-graph edges between elements: the function's self is the sum of its
+ * elements' self counts, its total the sum of their totals, a caller's or
+ * callee's count the sum over the edges between their elements; sums of
+ * several elements may count a sample twice, so each is capped at the
+ * source's sample count (as the statistics do). */
+static uint64_t credit_calls_agg(void *ctx, struct acc *a, ss_id src)
+{
+    struct calls_work *w = ctx;
+    const struct ss_model *m = w->m;
+    uint64_t samples = 0;
+    size_t first = a->touched.n;
+    for (size_t i = 0; i < m->aggs.n; i++) {
+        const struct ss_agg *g = &m->aggs.v[i];
+        if (g->source != src)
+            continue;
+        samples += (uint64_t)g->self;
+        if (w->canon[ss_loc_function(m, g->location)] != w->fn)
+            continue;
+        if (g->self)
+            acc_add(a, 0, (uint64_t)g->self);
+        if (g->total)
+            acc_add(a, 1, (uint64_t)g->total);
+    }
+    for (size_t i = 0; i < m->edges.n; i++) {
+        const struct ss_agg_edge *e = &m->edges.v[i];
+        if (e->source != src || e->count == 0 || e->caller == SS_NONE)
+            continue;
+        ss_id from = w->canon[ss_loc_function(m, e->caller)];
+        ss_id to = w->canon[ss_loc_function(m, e->callee)];
+        if (to == w->fn)
+            acc_add(a, (uint32_t)(2 + from), (uint64_t)e->count);
+        if (from == w->fn)
+            acc_add(a, (uint32_t)(2 + w->nf + to), (uint64_t)e->count);
+    }
+    for (size_t t = first; t < a->touched.n; t++)
+        if (a->src[a->touched.v[t]] > samples)
+            a->src[a->touched.v[t]] = samples;
+    return samples;
+}
+
 /* The edges among keys [base, base + nf) with a count, sorted; NULL with
  * *n == 0 when there are none; -1 on OOM. */
 static int collect_edges(const struct calls_work *w, const struct acc *a, size_t base,
@@ -573,7 +620,7 @@ int ss_calls_of(const struct ss_model *m, ss_id function, struct ss_calls *out,
     if (!oom) {
         w.fn = w.canon[function];
         out->function = w.fn;
-        oom = walk_sources(m, &a, credit_calls, &w, &tn, &tt) != 0;
+        oom = walk_sources(m, &a, credit_calls, credit_calls_agg, &w, &tn, &tt) != 0;
     }
     if (!oom) {
         out->self_n = a.n[0];

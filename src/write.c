@@ -207,6 +207,12 @@ static int write_dir(const struct ss_model *m, const char *path, int exists,
     return rc;
 }
 
+/* Formats that can only hold raw stacks, not aggregates (SamplingProf). */
+static int needs_stacks(enum ss_out_format f)
+{
+    return f != SS_OUT_SAMPLING_PROF;
+}
+
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err)
 {
@@ -216,6 +222,12 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                        "%s: cannot tell the output format from the name; use --to "
                        "rprof|pprof|folded|sampling_prof|tables",
                        path);
+    for (size_t i = 0; i < m->sources.n && needs_stacks(f); i++)
+        if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
+            return ss_fail(err, SS_EUSAGE,
+                           "%s: %s holds aggregates (counts per call element), not stacks; "
+                           "the %s format needs stacks (sampling_prof can take it)",
+                           path, ss_str(m, m->sources.v[i].uri), ss_out_format_name(f));
     struct stat st;
     int exists = stat(path, &st) == 0;
     if (exists && is_input(&st, o))

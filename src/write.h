@@ -46,7 +46,9 @@ struct ss_write_opts {
     int n_inputs;
 };
 
-/* Write m to `path`.  Returns 0 or an error code with err naming the path. */
+/* Write m to `path`.  Returns 0 or an error code with err naming the path;
+ * SS_EUSAGE when m has aggregate sources (SamplingProf) and the format needs
+ * stacks (every format but sampling_prof). */
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err);
 

@@ -19,13 +19,6 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
     return ss_fail(err, SS_EUSAGE, "%s: the folded writer is not available yet", path);
 }
 
-int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
-                           struct ss_error *err)
-{
-    (void)m, (void)f;
-    return ss_fail(err, SS_EUSAGE, "%s: the sampling_prof writer is not available yet", path);
-}
-
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
     (void)m;

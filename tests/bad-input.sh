@@ -173,6 +173,39 @@ bad billion-file-number "$T/file-billion" 3
 printf 'line profiling: %s\n#File 1000000000: a.R\n1#3 "f" \n' "$H" >"$T/file-decl-billion"
 bad billion-file-declaration "$T/file-decl-billion" 2
 
+# SamplingProf (the Ruby gem's four chunks): a good file, then one fault each.
+sp() { # NAME LINE RUNTIME ELEMENTS COUNTS EDGES [TAIL]: chunks, lines joined by |
+    local f=$T/sp-$1
+    { printf '%s\n\n' "$3"; printf '%s\n' "$4" | tr '|' '\n'; echo
+      printf '%s\n' "$5" | tr '|' '\n'; echo; printf '%s\n' "$6" | tr '|' '\n'
+      if [ -n "$7" ]; then printf '%s' "$7"; fi; } >"$f"
+    bad "sampling-prof-$1" "$f" "$2"
+}
+E='a.rb:1:f,0|b.rb:2:g,1' C='0,0,1|1,1,1' G='-1,0,1|0,1,1'
+sp runtime-negative 1 -5 "$E" "$C" "$G"
+sp runtime-two-numbers 1 '1.2.3' "$E" "$C" "$G"
+sp element-no-line 4 5 'a.rb:1:f,0|b.rb:g,1' "$C" "$G"
+sp element-no-id 3 5 'a.rb:1:f|b.rb:2:g,1' "$C" "$G"
+sp element-huge-id 4 5 'a.rb:1:f,0|b.rb:2:g,99999999999999999999' "$C" "$G"
+sp element-id-twice 4 5 'a.rb:1:f,0|b.rb:2:g,0' "$C" "$G"
+sp count-not-a-number 6 5 "$E" '0,x,1|1,1,1' "$G"
+sp count-negative 7 5 "$E" '0,0,1|1,-1,1' "$G"
+sp count-huge 6 5 "$E" '0,0,99999999999999999999|1,1,1' "$G"
+sp count-unknown-id 7 5 "$E" '0,0,1|7,1,1' "$G"
+sp count-two-fields 6 5 "$E" '0,0|1,1,1' "$G"
+sp self-over-total 7 5 "$E" '0,0,1|1,2,1' "$G"
+sp edge-unknown-callee 9 5 "$E" "$C" '-1,9,1|0,1,1'
+sp edge-unknown-caller 10 5 "$E" "$C" '-1,0,1|5,1,1'
+sp edge-negative-count 10 5 "$E" "$C" '-1,0,1|0,1,-1'
+sp edge-twice 10 5 "$E" "$C" '-1,0,1|-1,0,1'
+sp fifth-chunk 12 5 "$E" "$C" "$G" $'\nextra\n'
+printf '5\n\na.rb:1:f,0\n\n0,1,1\n' >"$T/sp-missing-chunk"
+bad sampling-prof-missing-call-graph "$T/sp-missing-chunk" 5
+printf '5\n\n' >"$T/sp-runtime-only"
+bad sampling-prof-runtime-only "$T/sp-runtime-only" 2
+printf '5\n\na.rb:1:f\0x,0\n\n0,1,1\n\n-1,0,1\n' >"$T/sp-nul"
+bad sampling-prof-nul-byte "$T/sp-nul" 3
+
 # "a" zz "b": labels are never escaped and may hold quotes and spaces
 # (DESIGN 3, oracle W4), so this line is one name, 'a" zz "b', not an error.
 printf '%s\n"a" zz "b" \n' "$H" >"$T/token-mid"

@@ -144,6 +144,16 @@ out=$("$S" report -e 'trim-base 1' --by self "$tiny" 2>&1)
 case $out in *"samples    4 (3 with frames)"*"time       0.060 s sampled"*) pass "emptied samples not counted" ;;
 *) fail "emptied samples" "$out" ;; esac
 
+# aggregate-only sources (SamplingProf) have no stacks: a warning, not silence
+agg=$SRCDIR/tests/data/sampling_prof/ruby_workload.txt
+if [ -f "$agg" ]; then
+    err=$("$S" report -e 'drop /a/' "$agg" 2>&1 >/dev/null)
+    case $err in *"transforms change raw samples only"*) pass "aggregates: warning" ;;
+    *) fail "aggregates: warning" "$err" ;; esac
+    err=$("$S" report -e 'class /a/ => A' "$agg" 2>&1 >/dev/null)
+    [ -z "$err" ] && pass "aggregates: class needs no warning" || fail "aggregates: class" "$err"
+fi
+
 # ---- errors ------------------------------------------------------------------
 "$S" report -e 'merge f' -e 'prune' "$tiny" >/dev/null 2>"$TMPD/err"
 st=$?

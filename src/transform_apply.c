@@ -359,6 +359,37 @@ static int stack_step(struct apply *a, const struct rewrite *rw, struct ss_tf_ef
 
 /* ---- steps that remove samples ----------------------------------------------------- */
 
+/* Before a cut of the old timeline (n_old samples) that keeps [lo, hi) or,
+ * with drop, all but [lo, hi): take the removed samples from their stacks'
+ * counts, unless fewer samples stay than go (then the caller recounts the
+ * kept ones after the cut with recount_kept). */
+static void recount(struct apply *a, size_t n_old, size_t lo, size_t hi, int drop)
+{
+    uint64_t *ns = a->cur->ns.v;
+    size_t kept = drop ? n_old - (hi - lo) : hi - lo;
+    if (kept < n_old - kept)
+        return; /* done by the caller after the cut: see recount_kept */
+    if (drop) {
+        for (size_t k = lo; k < hi; k++)
+            ns[cur_stack(a, k)]--;
+    } else {
+        for (size_t k = 0; k < lo; k++)
+            ns[cur_stack(a, k)]--;
+        for (size_t k = hi; k < n_old; k++)
+            ns[cur_stack(a, k)]--;
+    }
+}
+
+/* Count the samples of every working stack afresh from the timeline. */
+static void recount_kept(struct apply *a)
+{
+    uint64_t *ns = a->cur->ns.v;
+    if (wset_n(a->cur))
+        memset(ns, 0, wset_n(a->cur) * sizeof *ns);
+    for (size_t k = 0; k < a->nkeep; k++)
+        ns[cur_stack(a, k)]++;
+}
+
 /* Keep timeline samples [lo, hi) (drop == 0) or all others (drop == 1). */
 static int cut_samples(struct apply *a, size_t lo, size_t hi, int drop)
 {
@@ -367,34 +398,106 @@ static int cut_samples(struct apply *a, size_t lo, size_t hi, int drop)
         if (drop)
             return 0;
     }
-    uint64_t *ns = a->cur->ns.v;
-    size_t n = a->nkeep, w = 0;
-    /* what is left is still one stretch of the original: no array */
+    size_t n = a->nkeep;
+    size_t kept = drop ? n - (hi - lo) : hi - lo;
+    int fresh = kept < n - kept; /* recount the kept samples instead */
+    recount(a, n, lo, hi, drop);
     if (!a->keep && (!drop || lo == 0 || hi == n)) {
-        size_t klo = drop ? (lo == 0 ? hi : 0) : lo, khi = drop ? (lo == 0 ? n : lo) : hi;
-        for (size_t k = 0; k < klo; k++)
-            ns[cur_stack(a, k)]--;
-        for (size_t k = khi; k < n; k++)
-            ns[cur_stack(a, k)]--;
-        a->base += klo;
-        a->nkeep = khi - klo;
-        return 0;
-    }
-    if (keep_materialise(a))
-        return -1;
-    for (size_t k = 0; k < n; k++) {
-        int in = k >= lo && k < hi;
-        if (in != drop)
-            a->keep[w++] = a->keep[k];
+        /* what is left is still one stretch of the original: no array */
+        a->base += drop ? (lo == 0 ? hi : 0) : lo;
+    } else {
+        if (keep_materialise(a))
+            return -1;
+        if (drop)
+            memmove(a->keep + lo, a->keep + hi, (n - hi) * sizeof *a->keep);
         else
-            ns[cur_stack(a, k)]--;
+            memmove(a->keep, a->keep + lo, (hi - lo) * sizeof *a->keep);
     }
-    a->nkeep = w;
+    a->nkeep = kept;
+    if (fresh)
+        recount_kept(a);
     return 0;
 }
 
-/* Timeline positions [*lo, *hi) of a sample range. */
-static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, size_t *hi)
+/* Where the timeline's samples of each source are, when every sample
+ * counts 1: source s has positions [p[s], p[s+1]) starting at time t0[s]
+ * (ns), each sample w[s] long.  The time arithmetic of a range then needs
+ * no pass over the samples. */
+struct spans {
+    size_t *p;
+    double *t0, *w;
+};
+
+static size_t first_at_or_after(const struct apply *a, size_t orig)
+{
+    if (!a->keep)
+        return orig <= a->base ? 0 : orig - a->base < a->nkeep ? orig - a->base : a->nkeep;
+    size_t lo = 0, hi = a->nkeep;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->keep[mid] < orig)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int spans_make(const struct apply *a, struct spans *sp)
+{
+    const struct ss_model *m = a->orig;
+    size_t ns = m->sources.n;
+    sp->p = malloc((ns + 1) * sizeof *sp->p);
+    sp->t0 = malloc((ns + 1) * sizeof *sp->t0);
+    sp->w = malloc((ns + 1) * sizeof *sp->w);
+    if (!sp->p || !sp->t0 || !sp->w)
+        return -1;
+    double t = 0;
+    for (size_t s = 0; s < ns; s++) {
+        sp->p[s] = first_at_or_after(a, m->sources.v[s].first_sample);
+        sp->t0[s] = t;
+        sp->w[s] = m->sources.v[s].interval_us * 1000.0;
+        size_t end = first_at_or_after(a, m->sources.v[s].first_sample + m->sources.v[s].n_samples);
+        t += (double)(end - sp->p[s]) * sp->w[s];
+    }
+    sp->p[ns] = a->nkeep;
+    sp->t0[ns] = t;
+    sp->w[ns] = 0;
+    return 0;
+}
+
+static void spans_free(struct spans *sp)
+{
+    free(sp->p);
+    free(sp->t0);
+    free(sp->w);
+}
+
+/* The first timeline position whose sample starts at or after time t. */
+static size_t spans_find(const struct apply *a, const struct spans *sp, double t)
+{
+    size_t ns = a->orig->sources.n;
+    for (size_t s = 0; s < ns; s++) {
+        size_t c = sp->p[s + 1] - sp->p[s];
+        if (c == 0 || sp->t0[s] + (double)(c - 1) * sp->w[s] < t)
+            continue;
+        size_t j = 0;
+        if (sp->w[s] > 0 && t > sp->t0[s]) {
+            double q = ceil((t - sp->t0[s]) / sp->w[s]);
+            j = q < (double)c ? (size_t)q : c - 1;
+        }
+        /* settle rounding: the smallest j with t0 + j w >= t */
+        while (j > 0 && sp->t0[s] + (double)(j - 1) * sp->w[s] >= t)
+            j--;
+        while (j < c && sp->t0[s] + (double)j * sp->w[s] < t)
+            j++;
+        return sp->p[s] + j;
+    }
+    return a->nkeep;
+}
+
+/* Timeline positions [*lo, *hi) of a sample range.  Returns 0 or -1. */
+static int range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, size_t *hi)
 {
     size_t n = a->nkeep;
     if (!r->is_time) {
@@ -406,11 +509,27 @@ static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, 
             y = (int64_t)n;
         *lo = (size_t)(x - 1);
         *hi = y >= x ? (size_t)y : *lo;
-        return;
+        return 0;
     }
     /* Sample k starts at t_k = the summed time (count x its source's
      * interval) of the samples before it; [A, B) selects t_k in it. */
     const struct ss_model *m = a->orig;
+    if (!m->values.v[SS_VT_COUNT]) {
+        struct spans sp;
+        memset(&sp, 0, sizeof sp);
+        if (spans_make(a, &sp)) {
+            spans_free(&sp);
+            return -1;
+        }
+        double total = sp.t0[m->sources.n];
+        *lo = r->has_a ? spans_find(a, &sp, r->a < 0 ? total + (double)r->a : (double)r->a) : 0;
+        *hi = r->has_b ? spans_find(a, &sp, r->b < 0 ? total + (double)r->b : (double)r->b) : n;
+        spans_free(&sp);
+        if (*hi < *lo)
+            *lo = *hi = 0;
+        return 0;
+    }
+    /* count values: one pass (two when an end counts from the total) */
     double total = 0;
     size_t src = 0;
     int from_end = (r->has_a && r->a < 0) || (r->has_b && r->b < 0);
@@ -444,6 +563,7 @@ static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, 
     }
     if (!started || *hi < *lo)
         *lo = *hi = 0;
+    return 0;
 }
 
 /* Keep (want == 1) or drop (want == 0) the samples whose stack has a frame
@@ -476,12 +596,22 @@ static int filter_contains(struct apply *a, int want)
         free(has);
         return -1;
     }
+    /* per original stack, one lookup less per sample */
+    unsigned char *ho = malloc(a->norig ? a->norig : 1);
+    if (!ho) {
+        free(has);
+        return -1;
+    }
+    for (size_t i = 0; i < a->norig; i++)
+        ho[i] = a->o2c[i] != SS_NONE && has[a->o2c[i]] == want;
+    const ss_id *ss = a->orig->sample_stack.v;
     size_t w = 0;
     for (size_t k = 0; k < a->nkeep; k++)
-        if (has[cur_stack(a, k)] == want)
+        if (ho[ss[a->keep[k]]])
             a->keep[w++] = a->keep[k];
     a->nkeep = w;
     free(has);
+    free(ho);
     return 0;
 }
 
@@ -500,7 +630,9 @@ static int scaffold_depth(struct apply *a, double share, size_t *depth, struct s
     }
     for (size_t s = 0; s < nc; s++)
         used[s] = cur->ns.v[s] > 0;
-    for (size_t k = 0; k < a->nkeep; k++) {
+    if (!a->orig->values.v[SS_VT_COUNT] && nc) /* every sample counts 1 */
+        memcpy(cnt, cur->ns.v, nc * sizeof *cnt);
+    for (size_t k = 0; a->orig->values.v[SS_VT_COUNT] && k < a->nkeep; k++) {
         int64_t c = ss_sample_count(a->orig, orig_index(a, k));
         if (c > 0)
             cnt[cur_stack(a, k)] += (uint64_t)c;
@@ -551,8 +683,9 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     case SS_TF_DROP_SAMPLES:
     case SS_TF_KEEP_SAMPLES: {
         size_t lo, hi;
-        range_bounds(a, &st->range, &lo, &hi);
-        rc = cut_samples(a, lo, hi, st->kind == SS_TF_DROP_SAMPLES);
+        rc = range_bounds(a, &st->range, &lo, &hi);
+        if (!rc)
+            rc = cut_samples(a, lo, hi, st->kind == SS_TF_DROP_SAMPLES);
         break;
     }
     case SS_TF_TRIM_BASE:

@@ -77,6 +77,11 @@ static const char usage_text[] =
     "                         in / or a directory)\n"
     "  --force                replace OUT if it exists (never an input file)\n"
     "\n"
+    "Inputs (told from the content): Rprof files; SamplingProf files; folded\n"
+    "stacks ('root;...;leaf COUNT' lines, read with an interval of 1 s, so\n"
+    "times equal counts); a directory of v2 tables (what convert --to tables\n"
+    "writes: one TSV per table, 1-based ids, R reads them with read.delim).\n"
+    "\n"
     "Transform options (report and convert; see TRANSFORMS in stackscope(1)):\n"
     "  -e, --transform CMD    apply a transform command; repeatable, applied in\n"
     "                         order after the profile is read:\n"
@@ -517,18 +522,27 @@ static void check_summary(const struct ss_model *m, const char *path)
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
+        unsigned long long ns = 0;
+        for (size_t j = s->first_sample; j < s->first_sample + s->n_samples; j++)
+            ns += (unsigned long long)ss_sample_count(m, j);
         ss_format_interval(iv, sizeof iv, s->interval_us);
         if (s->flags & SS_SRC_AGGREGATE) {
             ss_agg_summary(stdout, m, (ss_id)i);
             continue;
         }
-        printf("  session %u (line %u): %s, interval %s%s%s%s, %zu samples\n", s->session,
+        printf("  session %u (line %u): %s, interval %s%s%s%s, %llu samples\n", s->session,
                s->header_line, ss_str(m, s->type), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
-               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "",
-               s->n_samples);
+               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns);
     }
     if (ss_model_has_stack_sources(m)) {
-        printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
+        unsigned long long counted = 0;
+        for (size_t i = 0; i < m->sample_stack.n; i++)
+            counted += (unsigned long long)ss_sample_count(m, i);
+        if (counted != m->sample_stack.n)
+            printf("  samples: %llu counted in %zu rows (%zu with no frames)\n", counted,
+                   m->sample_stack.n, empty);
+        else
+            printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
         printf("  stacks: %zu distinct, deepest %zu frames\n", ss_model_nstacks(m), maxdepth);
     }
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);

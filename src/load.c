@@ -2,19 +2,25 @@
 #include "load.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
+#include "load_folded.h"
 #include "load_rprof.h"
 #include "load_sampling.h"
+#include "load_tables.h"
 #include "reader.h"
 
 int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return ss_load_tables(m, path, err); /* DESIGN 10: a directory is v2 tables */
     struct ss_reader r;
     int rc = ss_reader_open(&r, path, err);
     if (rc)
         return rc;
     const char *p;
-    long n = ss_reader_peek(&r, &p, 256, err);
+    long n = ss_reader_peek(&r, &p, 1 << 16, err);
     if (n < 0) {
         rc = err->code;
     } else if (n == 0) {
@@ -26,6 +32,8 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
                      path);
     } else if (ss_sampling_prof_sniff(p, (size_t)n)) {
         rc = ss_load_sampling_prof(m, &r, path, err);
+    } else if (ss_folded_sniff(p, (size_t)n)) {
+        rc = ss_load_folded(m, &r, path, err);
     } else {
         rc = ss_load_rprof(m, &r, path, err);
     }

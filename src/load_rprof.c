@@ -299,6 +299,13 @@ static int parse_file_line(struct parser *p, const char *s, size_t len)
 {
     size_t i = 6; /* after "#File " */
     uint64_t k;
+    /* The R profile package's write_rprof() writes "#File : " when the
+     * profile has no files; summaryRprof ignores it, and so do we. */
+    size_t e = len;
+    while (e > i && s[e - 1] == ' ')
+        e--;
+    if (e == i + 1 && s[i] == ':')
+        return 0;
     if (parse_uint(s, len, &i, &k) || k == 0 || k > RPROF_MAX_FILENO)
         return perr(p, i + 1, "bad '#File N: path' line: expected a file number from 1 to 1000000");
     if (len - i < 2 || s[i] != ':' || s[i + 1] != ' ') {

@@ -9,6 +9,7 @@
 #include "report_analysis.h"
 #include "report_transforms.h"
 #include "stacks.h"
+#include "write.h"
 
 static void fmt_num(char *buf, size_t n, double v, int tsv, int decimals)
 {
@@ -100,11 +101,17 @@ static void flags_text(char *buf, size_t n, uint32_t flags)
         strncat(buf, ", aggregate", n - strlen(buf) - 1);
 }
 
-/* Samples of source s: raw samples, or an aggregate source's count. */
+/* Samples of source s: its raw samples' summed count values (a folded line
+ * or a pprof sample may stand for many), or an aggregate source's count. */
 static uint64_t source_samples(const struct ss_model *m, size_t s)
 {
     const struct ss_source *src = &m->sources.v[s];
-    return src->flags & SS_SRC_AGGREGATE ? ss_agg_samples(m, (ss_id)s) : src->n_samples;
+    if (src->flags & SS_SRC_AGGREGATE)
+        return ss_agg_samples(m, (ss_id)s);
+    uint64_t n = 0;
+    for (size_t j = src->first_sample; j < src->first_sample + src->n_samples; j++)
+        n += (uint64_t)ss_sample_count(m, j);
+    return n;
 }
 
 void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time)
@@ -202,6 +209,8 @@ static const char *stack_text(const struct ss_model *m, const struct ss_stacks *
 static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                          struct ss_error *err)
 {
+    if (o->format == SS_FORMAT_FOLDED)
+        return ss_write_folded(m, out, "standard output", err);
     struct ss_stacks st;
     int rc = ss_stacks_compute(m, &st, err);
     if (rc)
@@ -225,9 +234,7 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
         const struct ss_stack_row *r = &st.rows[i];
         double pct = st.total_time > 0 ? 100.0 * r->time / st.total_time : 0;
         const char *text = stack_text(m, &st, r, &tb);
-        if (o->format == SS_FORMAT_FOLDED)
-            fprintf(out, "%s %llu\n", text, (unsigned long long)r->count);
-        else if (o->format == SS_FORMAT_TSV)
+        if (o->format == SS_FORMAT_TSV)
             fprintf(out, "%llu\t%.15g\t%.15g\t%u\t%s\n", (unsigned long long)r->count, r->time, pct,
                     r->depth, text);
         else

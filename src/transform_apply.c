@@ -887,7 +887,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
         VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
         return -1;
-    if (o->meta.n)
+    if (o->meta.n) /* memcpy from a NULL vector is undefined even for 0 bytes */
         memcpy(m->meta.v, o->meta.v, o->meta.n * sizeof *o->meta.v);
     m->meta.n = o->meta.n;
     for (size_t i = 0; i < o->aggs.n; i++) {

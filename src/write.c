@@ -207,10 +207,11 @@ static int write_dir(const struct ss_model *m, const char *path, int exists,
     return rc;
 }
 
-/* Formats that can only hold raw stacks, not aggregates (SamplingProf). */
+/* Formats that can only hold raw stacks, not aggregates (SamplingProf);
+ * the tables keep aggregates in aggregates.tsv and call_edges.tsv. */
 static int needs_stacks(enum ss_out_format f)
 {
-    return f != SS_OUT_SAMPLING_PROF;
+    return f != SS_OUT_SAMPLING_PROF && f != SS_OUT_TABLES;
 }
 
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,

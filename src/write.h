@@ -48,7 +48,7 @@ struct ss_write_opts {
 
 /* Write m to `path`.  Returns 0 or an error code with err naming the path;
  * SS_EUSAGE when m has aggregate sources (SamplingProf) and the format needs
- * stacks (every format but sampling_prof). */
+ * stacks (every format but sampling_prof and tables). */
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err);
 

@@ -232,6 +232,115 @@ if [ -z "$why" ]; then
 fi
 if [ -z "$why" ]; then pass cut-off-last-line; else fail cut-off-last-line "$why"; fi
 
+# ---- folded stacks (the first line makes the file folded) --------------------
+
+# bad_in NAME INPUT WHERE: INPUT (a file or a tables directory) is bad input
+# and stderr must contain WHERE (FILE:LINE: of the file at fault).
+bad_in() {
+    local name=$1 f=$2 where=$3 why='' cmd
+    for cmd in report check; do
+        if [ "$cmd" = report ]; then run report --format tsv "$f"; else run check "$f"; fi
+        why=$(sane "$cmd")
+        if [ -z "$why" ] && [ "$RC" -ne 2 ]; then
+            why="$cmd: exit $RC, expected 2 (stderr: $(echo "$ERR" | head -n 1))"
+        fi
+        if [ -z "$why" ] && [[ $ERR != *"$where"* ]]; then
+            why="$cmd: stderr does not name '$where': $(echo "$ERR" | head -n 1)"
+        fi
+        [ -z "$why" ] || break
+    done
+    if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
+}
+
+printf 'main;f 3\nmain;g x\n' >"$T/fo-nan"
+bad folded-count-not-a-number "$T/fo-nan" 2
+printf 'main;f 3\nmain;g 1.5\n' >"$T/fo-frac"
+bad folded-count-fraction "$T/fo-frac" 2
+printf 'main;f 3\nmain;g\n' >"$T/fo-nocount"
+bad folded-missing-count "$T/fo-nocount" 2
+printf 'main;f 3\nmain;g -2\n' >"$T/fo-neg"
+bad folded-negative-count "$T/fo-neg" 2
+printf 'main;f 3\n 7\n' >"$T/fo-empty"
+bad folded-empty-stack "$T/fo-empty" 2
+printf 'main;f 3\nmain;g 1000000000000001\n' >"$T/fo-big"
+bad folded-count-over-1e15 "$T/fo-big" 2
+printf 'main;f 3\nmain;g 99999999999999999999999999\n' >"$T/fo-huge"
+bad folded-count-26-digits "$T/fo-huge" 2
+printf 'main;f 3\nma\0in;g 2\n' >"$T/fo-nul"
+bad folded-nul "$T/fo-nul" 2
+yes 'a;b 1000000000000000' | head -n 5000 >"$T/fo-sum"
+bad folded-counts-overflow "$T/fo-sum" 4612
+{ echo 'main;f 3'; ten_mb; echo ' 2'; } >"$T/fo-long"
+bad folded-10mb-line "$T/fo-long" 2
+{ echo 'main;f 3'; yes 'a' | head -n 200000 | tr '\n' ';'; echo 'b 1'; } >"$T/fo-deep"
+bad folded-200000-frames "$T/fo-deep" 2
+
+# ---- v2 tables (a directory) -----------------------------------------------------
+
+mkdir -p "$T/foreign" && echo hello >"$T/foreign/notes.txt"
+bad_in tables-foreign-directory "$T/foreign" "$T/foreign: a directory without meta.tsv"
+printf 'line profiling: %s\n#File 1: a.R\n1#2 "f" 1#3 "main" \n"g" "main" \n' "$H" >"$T/tiny.out"
+if "$STACKSCOPE" convert -o "$T/tiny.t/" "$T/tiny.out" 2>/dev/null; then
+    # tab TABLE.tsv LINE 'TEXT': a copy of the good tables with LINE replaced
+    tab_n=0
+    tab() {
+        tab_n=$((tab_n + 1))
+        TD=$T/tab$tab_n
+        rm -rf "$TD"
+        cp -r "$T/tiny.t" "$TD"
+        if [ "$2" = delete ]; then
+            rm "$TD/$1"
+        else
+            awk -v n="$2" -v t="$3" 'NR == n { print t; next } { print }' "$T/tiny.t/$1" >"$TD/$1"
+        fi
+    }
+    tab meta.tsv delete
+    bad_in tables-no-meta "$TD" "$TD: a directory without meta.tsv"
+    tab samples.tsv delete
+    bad_in tables-missing-file "$TD" "$TD/samples.tsv: missing"
+    : >"$T/empty.tsv"
+    tab stacks.tsv 1 ''
+    bad_in tables-header-empty "$TD" "$TD/stacks.tsv:1: bad header"
+    tab meta.tsv 2 $'version\t3.0\t\\N'
+    bad_in tables-version "$TD" "$TD/meta.tsv:2:"
+    tab meta.tsv 2 $'author\tme\t\\N'
+    bad_in tables-version-missing "$TD" "$TD/meta.tsv:2:"
+    tab sources.tsv 1 $'source_id\ttype\turi'
+    bad_in tables-bad-header "$TD" "$TD/sources.tsv:1: bad header"
+    tab sources.tsv 2 $'1\trprof\tx.out\t1\t1\t0\tfast\tline'
+    bad_in tables-interval-not-a-number "$TD" "$TD/sources.tsv:2: column interval_us"
+    tab sources.tsv 2 $'1\trprof\tx.out\t1\t1\t0\t-20000\tline'
+    bad_in tables-interval-negative "$TD" "$TD/sources.tsv:2: column interval_us"
+    tab sources.tsv 2 $'1\trprof\tx.out\t1\t1\t0\t20000\tline+turbo'
+    bad_in tables-unknown-flag "$TD" "$TD/sources.tsv:2: column flags"
+    tab samples.tsv 2 $'1\t1\t99'
+    bad_in tables-stack-out-of-range "$TD" "$TD/samples.tsv:2: column stack_id"
+    tab samples.tsv 2 $'1\t1\t99999999999999999999999'
+    bad_in tables-stack-id-huge "$TD" "$TD/samples.tsv:2: column stack_id"
+    tab samples.tsv 3 $'3\t1\t2'
+    bad_in tables-sample-id-order "$TD" "$TD/samples.tsv:3: column sample_id"
+    tab samples.tsv 2 $'1\t2\t1'
+    bad_in tables-source-out-of-range "$TD" "$TD/samples.tsv:2: column source_id"
+    tab samples.tsv 2 $'1\t1'
+    bad_in tables-missing-field "$TD" "$TD/samples.tsv:2: expected 3"
+    tab sample_values.tsv 2 $'1\tsamples\tmany'
+    bad_in tables-value-not-a-number "$TD" "$TD/sample_values.tsv:2: column value"
+    tab sample_values.tsv 2 $'1\tbytes\t5'
+    bad_in tables-value-unknown-type "$TD" "$TD/sample_values.tsv:2: column type"
+    tab sample_values.tsv 3 $'1\tsamples\t1'
+    bad_in tables-value-twice "$TD" "$TD/sample_values.tsv:3:"
+    tab locations.tsv 2 $'1\t0\t\\N\t0'
+    bad_in tables-function-zero "$TD" "$TD/locations.tsv:2: column function_id"
+    tab stacks.tsv 3 $'1\t3\t4'
+    bad_in tables-depth-gap "$TD" "$TD/stacks.tsv:3: column depth"
+    tab stacks.tsv 2 $'7\t1\t1'
+    bad_in tables-stack-order "$TD" "$TD/stacks.tsv:2: column stack_id"
+    tab functions.tsv 2 $'1\tf\\x\tf\t\\N\t0\t\\N'
+    bad_in tables-bad-escape "$TD" "$TD/functions.tsv:2: column name"
+else
+    fail tables-cases "cannot write the tables of a tiny profile"
+fi
+
 # check on a good and a bad file: a summary of the good one, the error of
 # the bad one, exit 2.
 printf '%s\n"f" "g" \n"g" \n' "$H" >"$T/good"

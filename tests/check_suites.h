@@ -24,6 +24,7 @@ Suite *tree_suite(void);
 Suite *runs_suite(void);
 Suite *transform_suite(void);
 Suite *sampling_suite(void);
+Suite *formats_suite(void);
 
 /* Write `len` bytes to a fresh temporary file; its path goes to path[0..n).
  * Fails the current test when the file cannot be written. */

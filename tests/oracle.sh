@@ -1,6 +1,7 @@
 #!/bin/sh
 # Oracle test: stackscope's `report --format tsv` numbers on every fixture
-# under tests/data/rprof and tests/data/edge-cases, checked two ways:
+# under tests/data/rprof and tests/data/edge-cases, and on the files the R
+# profile package wrote (tests/data/peers/profile-pkg), checked two ways:
 #
 #  (a) against R's summaryRprof (tests/oracle/summaryrprof.R), compared by
 #      tests/oracle/compare.R with R's rounding; only on files R reads
@@ -161,7 +162,9 @@ check_file() {
 if [ $# -gt 0 ]; then
     for f in "$@"; do check_file "$f"; done
 else
-    for f in "$SRCDIR"/tests/data/rprof/*.out "$SRCDIR"/tests/data/edge-cases/*.out; do
+    for f in "$SRCDIR"/tests/data/rprof/*.out "$SRCDIR"/tests/data/edge-cases/*.out \
+        "$SRCDIR"/tests/data/peers/profile-pkg/*.profilepkg.out \
+        "$SRCDIR"/tests/data/peers/profile-pkg/1.out; do
         check_file "$f"
     done
 fi

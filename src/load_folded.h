@@ -1,0 +1,48 @@
+/* load_folded.h - reader of folded stacks (DESIGN section 3), the format of
+ * flamegraph.pl's stackcollapse scripts, inferno and speedscope:
+ *
+ *     root;caller;leaf COUNT
+ *
+ * one distinct stack per line, function names root first joined by ';',
+ * then one space (or tab) and a whole number.  Each line becomes one sample
+ * row whose count value (samples/count) is COUNT; rows are not expanded.
+ * The file is one source of type "folded" with an interval of 1 s (the
+ * format has no time), so a function's time in seconds equals its count.
+ *
+ * Strict: trailing spaces, tabs and CR are ignored, blank lines are
+ * skipped, a line with count 0 adds nothing (one warning says how many);
+ * anything else that is not `STACK COUNT` (no count, a count that is not a
+ * whole number or above 10^15, an empty stack, a NUL byte) is an error
+ * naming the file and line.  There are no comments: a line starting with
+ * '#' is a stack like any other.
+ */
+#ifndef SS_LOAD_FOLDED_H
+#define SS_LOAD_FOLDED_H
+
+#include <stddef.h>
+
+#include "model.h"
+#include "reader.h"
+
+/* Interval given to folded sources, in microseconds (1 s: time = count). */
+#define SS_FOLDED_INTERVAL_US 1e6
+
+/* Do the first `n` bytes of a file look like folded stacks?  True when the
+ * first line (trailing blanks ignored) ends in a space or tab and digits,
+ * with a non-empty stack before them that does not start like an Rprof
+ * sample ('"' or ':').  An Rprof header never matches. */
+int ss_folded_sniff(const char *p, size_t n);
+
+/* Load folded stacks from an open reader into m as one new source.  `path`
+ * names the file in messages.  Returns 0 or an error code with err naming
+ * the file and line. */
+int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path,
+                   struct ss_error *err);
+
+/* Parse one folded line (without its line end): on success sets *stack,
+ * *stack_len (the frames text, root first, joined by ';') and *count, and
+ * returns 0; 1 for a blank line; -1 with a reason in *why otherwise. */
+int ss_folded_parse_line(const char *s, size_t len, const char **stack, size_t *stack_len,
+                         uint64_t *count, const char **why);
+
+#endif

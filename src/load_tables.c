@@ -1,0 +1,771 @@
+/* load_tables.c - the v2 tables reader (see load_tables.h).
+ *
+ * The files are read in dependency order (meta, sources, value types,
+ * functions, locations, stacks, samples, sample values, aggregates), each
+ * row checked as it comes: exact header, the right number of fields, ids
+ * equal to the row number where they are a table's own key and within range
+ * where they refer to another table, numbers that parse, known escapes.  The
+ * model is built through the builder API, so duplicate rows merge exactly
+ * as a loader's would; file ids map to model ids through arrays.
+ */
+#include "load_tables.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader.h"
+
+#define TSV_MAX_COLS 8
+
+struct tsv {
+    struct ss_reader r;
+    int is_open;
+    char path[4096];
+    const char *name;
+    const char *const *cols;
+    size_t ncols;
+    const char *f[TSV_MAX_COLS];
+    size_t fl[TSV_MAX_COLS];
+    uint64_t rows; /* data rows read so far */
+    struct ss_model *m;
+    struct ss_error *err;
+    VEC(char) scratch;
+};
+
+static int tsv_fail(struct tsv *t, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int tsv_fail(struct tsv *t, size_t col, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (col < t->ncols)
+        return ss_fail(t->err, SS_EINPUT, "%s:%llu: column %s: %s", t->path,
+                       (unsigned long long)t->r.line_no, t->cols[col], what);
+    return ss_fail(t->err, SS_EINPUT, "%s:%llu: %s", t->path, (unsigned long long)t->r.line_no,
+                   what);
+}
+
+static void tsv_close(struct tsv *t)
+{
+    if (t->is_open)
+        ss_reader_close(&t->r);
+    t->is_open = 0;
+}
+
+/* Open DIR/NAME and check its header.  With `optional`, a missing file sets
+ * *present = 0 and is no error. */
+static int tsv_open(struct tsv *t, const char *dir, const char *name, const char *const *cols,
+                    size_t ncols, int optional, int *present)
+{
+    tsv_close(t);
+    snprintf(t->path, sizeof t->path, "%s/%s", dir, name);
+    t->name = name;
+    t->cols = cols;
+    t->ncols = ncols;
+    t->rows = 0;
+    if (present)
+        *present = 1;
+    struct stat st;
+    if (stat(t->path, &st) != 0 && errno == ENOENT) {
+        if (optional) {
+            *present = 0;
+            return 0;
+        }
+        return ss_fail(t->err, SS_EINPUT,
+                       "%s: missing (a tables directory holds meta, sources, value_types, "
+                       "samples, sample_values, stacks, locations and functions .tsv files)",
+                       t->path);
+    }
+    if (ss_reader_open(&t->r, t->path, t->err))
+        return t->err->code;
+    t->is_open = 1;
+    char want[512];
+    size_t k = 0;
+    for (size_t c = 0; c < ncols; c++)
+        k += (size_t)snprintf(want + k, sizeof want - k, "%s%s", c ? "\t" : "", cols[c]);
+    const char *line;
+    size_t len;
+    int term;
+    int got = ss_reader_next(&t->r, &line, &len, &term, t->err);
+    if (got < 0)
+        return t->err->code;
+    if (got == 0)
+        return ss_fail(t->err, SS_EINPUT, "%s: empty file: expected the header line '%s'",
+                       t->path, want);
+    if (len != k || memcmp(line, want, k) != 0)
+        return tsv_fail(t, SIZE_MAX, "bad header: expected the columns '%s' (tab-separated)",
+                        want);
+    return 0;
+}
+
+/* The next row, split into fields.  Returns 1, 0 at the end, or -1. */
+static int tsv_next(struct tsv *t)
+{
+    const char *line;
+    size_t len;
+    int term;
+    int got = ss_reader_next(&t->r, &line, &len, &term, t->err);
+    if (got <= 0)
+        return got;
+    t->rows++;
+    if (len == 0)
+        return tsv_fail(t, SIZE_MAX, "empty line"), -1;
+    if (memchr(line, '\0', len))
+        return tsv_fail(t, SIZE_MAX, "NUL byte in the line"), -1;
+    size_t n = 0, a = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && line[i] != '\t')
+            continue;
+        if (n < TSV_MAX_COLS) {
+            t->f[n] = line + a;
+            t->fl[n] = i - a;
+        }
+        n++;
+        a = i + 1;
+    }
+    if (n != t->ncols)
+        return tsv_fail(t, SIZE_MAX, "expected %zu tab-separated fields, found %zu", t->ncols, n),
+               -1;
+    return 1;
+}
+
+static int is_na(const struct tsv *t, size_t c)
+{
+    return t->fl[c] == 2 && t->f[c][0] == '\\' && t->f[c][1] == 'N';
+}
+
+/* An unsigned decimal number <= max. */
+static int f_uint(struct tsv *t, size_t c, uint64_t max, uint64_t *out)
+{
+    const char *s = t->f[c];
+    size_t n = t->fl[c];
+    uint64_t v = 0;
+    if (n == 0 || n > 19)
+        return tsv_fail(t, c, "expected a whole number from 0 to %llu, found '%.*s'",
+                        (unsigned long long)max, (int)(n > 40 ? 40 : n), s);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return tsv_fail(t, c, "expected a whole number, found '%.*s'",
+                            (int)(n > 40 ? 40 : n), s);
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (v > max)
+        return tsv_fail(t, c, "%llu is out of range (at most %llu)", (unsigned long long)v,
+                        (unsigned long long)max);
+    *out = v;
+    return 0;
+}
+
+/* A signed decimal number of at most 18 digits. */
+static int f_int(struct tsv *t, size_t c, int64_t *out)
+{
+    const char *s = t->f[c];
+    size_t n = t->fl[c], i = 0;
+    int neg = n > 0 && s[0] == '-';
+    i = (size_t)neg;
+    if (n == i || n - i > 18)
+        return tsv_fail(t, c, "expected a whole number of at most 18 digits, found '%.*s'",
+                        (int)(n > 40 ? 40 : n), s);
+    int64_t v = 0;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return tsv_fail(t, c, "expected a whole number, found '%.*s'",
+                            (int)(n > 40 ? 40 : n), s);
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return 0;
+}
+
+/* A 1-based reference to one of `n` rows of another table (\N allowed when
+ * nullable): 0-based id or SS_NONE. */
+static int f_ref(struct tsv *t, size_t c, size_t n, const char *table, int nullable, ss_id *out)
+{
+    if (is_na(t, c)) {
+        if (!nullable)
+            return tsv_fail(t, c, "missing (\\N) where an id is required");
+        *out = SS_NONE;
+        return 0;
+    }
+    uint64_t v;
+    if (f_uint(t, c, UINT64_MAX / 2, &v))
+        return t->err->code;
+    if (v < 1 || v > n)
+        return tsv_fail(t, c, "%llu is not a row of %s (ids run from 1 to %zu)",
+                        (unsigned long long)v, table, n);
+    *out = (ss_id)(v - 1);
+    return 0;
+}
+
+/* The table's own key: must be the row number. */
+static int f_key(struct tsv *t, size_t c)
+{
+    uint64_t v;
+    if (f_uint(t, c, UINT64_MAX / 2, &v))
+        return t->err->code;
+    if (v != t->rows)
+        return tsv_fail(t, c, "id %llu out of order: expected %llu (ids are the row numbers, "
+                              "from 1)",
+                        (unsigned long long)v, (unsigned long long)t->rows);
+    if (v >= SS_NONE)
+        return tsv_fail(t, c, "too many rows");
+    return 0;
+}
+
+/* A string: unescaped and interned (\N -> SS_NONE when nullable). */
+static int f_str(struct tsv *t, size_t c, int nullable, ss_id *out)
+{
+    if (is_na(t, c)) {
+        if (!nullable)
+            return tsv_fail(t, c, "missing (\\N) where a string is required");
+        *out = SS_NONE;
+        return 0;
+    }
+    const char *s = t->f[c];
+    size_t n = t->fl[c];
+    if (VEC_RESERVE(t->scratch, n + 1))
+        return ss_nomem(t->err, "strings");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\') {
+            t->scratch.v[k++] = s[i];
+            continue;
+        }
+        char e = i + 1 < n ? s[i + 1] : 0;
+        char d = e == '\\' ? '\\' : e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : 0;
+        if (!d)
+            return tsv_fail(t, c, "bad escape at byte %zu: a backslash must be followed by \\, "
+                                  "t, n or r (\\N alone means missing)",
+                            i + 1);
+        t->scratch.v[k++] = d;
+        i++;
+    }
+    *out = ss_model_intern(t->m, t->scratch.v, k);
+    if (*out == SS_NONE)
+        return ss_nomem(t->err, "strings");
+    return 0;
+}
+
+static int f_double(struct tsv *t, size_t c, double *out)
+{
+    char buf[64];
+    size_t n = t->fl[c];
+    if (n == 0 || n >= sizeof buf)
+        return tsv_fail(t, c, "expected a number, found '%.*s'", (int)(n > 40 ? 40 : n), t->f[c]);
+    memcpy(buf, t->f[c], n);
+    buf[n] = '\0';
+    char *end;
+    double v = strtod(buf, &end);
+    if (*end || !isfinite(v))
+        return tsv_fail(t, c, "expected a number, found '%s'", buf);
+    *out = v;
+    return 0;
+}
+
+static int f_flags(struct tsv *t, size_t c, uint32_t *out)
+{
+    static const struct {
+        const char *name;
+        uint32_t bit;
+    } names[] = {{"memory", SS_SRC_MEMORY},
+                 {"GC", SS_SRC_GC},
+                 {"line", SS_SRC_LINE},
+                 {"aggregate", SS_SRC_AGGREGATE}};
+    const char *s = t->f[c];
+    size_t n = t->fl[c];
+    *out = 0;
+    if (n == 1 && s[0] == '-')
+        return 0;
+    for (size_t a = 0, b; a <= n; a = b + 1) {
+        b = a;
+        while (b < n && s[b] != '+')
+            b++;
+        size_t k = 0;
+        while (k < 4 && !(strlen(names[k].name) == b - a && !memcmp(names[k].name, s + a, b - a)))
+            k++;
+        if (k == 4)
+            return tsv_fail(t, c, "unknown flag '%.*s' (expected memory, GC, line, aggregate "
+                                  "joined by '+', or '-')",
+                            (int)(b - a > 40 ? 40 : b - a), s + a);
+        *out |= names[k].bit;
+    }
+    return 0;
+}
+
+/* ---- the loader ----------------------------------------------------------- */
+
+struct meta_row {
+    ss_id key, value, source;
+};
+
+struct vt_row {
+    ss_id type, unit;
+    ss_id model;    /* index in the model */
+    int64_t *col;   /* values per sample, NULL until one is read */
+};
+
+struct loader {
+    struct ss_model *m;
+    const char *dir;
+    struct ss_error *err;
+    struct tsv t;
+    VEC(struct meta_row) meta;
+    VEC(struct ss_source) sources;
+    VEC(struct vt_row) vts;
+    VEC(ss_id) fmap, fclass, lmap, smap, frames;
+    VEC(uint32_t) sample_src, sample_stack;
+    uint8_t *seen; /* sample x value type: value read */
+};
+
+static const char *const meta_cols[] = {"key", "value", "source_id"};
+static const char *const source_cols[] = {"source_id", "type",        "uri",   "session",
+                                          "header_line", "timestamp", "interval_us", "flags"};
+static const char *const vt_cols[] = {"type", "unit"};
+static const char *const fn_cols[] = {"function_id", "name",       "system_name",
+                                      "filename",    "start_line", "class"};
+static const char *const loc_cols[] = {"location_id", "function_id", "file", "line"};
+static const char *const stack_cols[] = {"stack_id", "depth", "location_id"};
+static const char *const sample_cols[] = {"sample_id", "source_id", "stack_id"};
+static const char *const value_cols[] = {"sample_id", "type", "value"};
+static const char *const agg_cols[] = {"source_id", "location_id", "self", "total"};
+static const char *const edge_cols[] = {"source_id", "caller_location_id", "callee_location_id",
+                                        "count"};
+
+#define NCOLS(a) (sizeof(a) / sizeof *(a))
+
+/* meta.tsv, or the reason `dir` is not a tables directory. */
+static int read_meta(struct loader *L)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/meta.tsv", L->dir);
+    struct stat st;
+    if (stat(p, &st) != 0) {
+        DIR *d = opendir(L->dir);
+        int empty = 1;
+        if (d) {
+            struct dirent *e;
+            while ((e = readdir(d)) != NULL)
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                    empty = 0;
+            closedir(d);
+        }
+        return ss_fail(L->err, SS_EINPUT,
+                       "%s: %s, not a profile: a directory is read as v2 tables and needs "
+                       "meta.tsv",
+                       L->dir, empty ? "an empty directory" : "a directory without meta.tsv");
+    }
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "meta.tsv", meta_cols, NCOLS(meta_cols), 0, NULL))
+        return L->err->code;
+    int got;
+    while ((got = tsv_next(t)) == 1) {
+        if (t->rows == 1) {
+            if (!(t->fl[0] == 7 && !memcmp(t->f[0], "version", 7)))
+                return tsv_fail(t, 0, "the first row must be 'version', the tables version");
+            if (!(t->fl[1] >= 2 && !memcmp(t->f[1], "2.", 2)))
+                return tsv_fail(t, 1, "unsupported tables version '%.*s' (this program reads 2.x)",
+                                (int)(t->fl[1] > 40 ? 40 : t->fl[1]), t->f[1]);
+            continue;
+        }
+        struct meta_row r;
+        uint64_t src = 0;
+        if (f_str(t, 0, 0, &r.key) || f_str(t, 1, 0, &r.value))
+            return L->err->code;
+        r.source = SS_NONE;
+        if (!is_na(t, 2)) {
+            if (f_uint(t, 2, SS_NONE - 1, &src))
+                return L->err->code;
+            if (src < 1)
+                return tsv_fail(t, 2, "source ids run from 1");
+            r.source = (ss_id)(src - 1);
+        }
+        if (VEC_PUSH(L->meta, r))
+            return ss_nomem(L->err, "meta");
+    }
+    if (got < 0)
+        return L->err->code;
+    if (t->rows == 0)
+        return ss_fail(L->err, SS_EINPUT, "%s: no 'version' row", t->path);
+    return 0;
+}
+
+static int read_sources(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "sources.tsv", source_cols, NCOLS(source_cols), 0, NULL))
+        return L->err->code;
+    int got;
+    while ((got = tsv_next(t)) == 1) {
+        struct ss_source s;
+        memset(&s, 0, sizeof s);
+        uint64_t session, line;
+        if (f_key(t, 0) || f_str(t, 1, 0, &s.type) || f_str(t, 2, 0, &s.uri) ||
+            f_uint(t, 3, UINT32_MAX, &session) || f_uint(t, 4, UINT32_MAX, &line) ||
+            f_int(t, 5, &s.timestamp) || f_double(t, 6, &s.interval_us) ||
+            f_flags(t, 7, &s.flags))
+            return L->err->code;
+        if (!(s.interval_us >= 0))
+            return tsv_fail(t, 6, "the interval must be 0 (unknown) or more microseconds");
+        s.session = (uint32_t)session;
+        s.header_line = (uint32_t)line;
+        if (VEC_PUSH(L->sources, s))
+            return ss_nomem(L->err, "sources");
+    }
+    if (got < 0)
+        return L->err->code;
+    for (size_t i = 0; i < L->meta.n; i++)
+        if (L->meta.v[i].source != SS_NONE && L->meta.v[i].source >= L->sources.n)
+            return ss_fail(L->err, SS_EINPUT,
+                           "%s/meta.tsv: source_id %u of entry %zu is not a row of sources.tsv "
+                           "(%zu rows)",
+                           L->dir, L->meta.v[i].source + 1, i + 2, L->sources.n);
+    return 0;
+}
+
+static int read_value_types(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "value_types.tsv", vt_cols, NCOLS(vt_cols), 0, NULL))
+        return L->err->code;
+    int got;
+    while ((got = tsv_next(t)) == 1) {
+        struct vt_row r;
+        memset(&r, 0, sizeof r);
+        if (f_str(t, 0, 0, &r.type) || f_str(t, 1, 0, &r.unit))
+            return L->err->code;
+        for (size_t i = 0; i < L->vts.n; i++)
+            if (L->vts.v[i].type == r.type)
+                return tsv_fail(t, 0, "value type '%s' is listed twice", ss_str(L->m, r.type));
+        r.model = ss_model_value_type(L->m, ss_str(L->m, r.type), ss_str(L->m, r.unit));
+        if (r.model == SS_NONE || VEC_PUSH(L->vts, r))
+            return ss_nomem(L->err, "value types");
+    }
+    return got < 0 ? L->err->code : 0;
+}
+
+static int read_functions(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "functions.tsv", fn_cols, NCOLS(fn_cols), 0, NULL))
+        return L->err->code;
+    int got;
+    while ((got = tsv_next(t)) == 1) {
+        ss_id name, sys, file, cls;
+        uint64_t start;
+        if (f_key(t, 0) || f_str(t, 1, 0, &name) || f_str(t, 2, 1, &sys) ||
+            f_str(t, 3, 1, &file) || f_uint(t, 4, UINT32_MAX, &start) || f_str(t, 5, 1, &cls))
+            return L->err->code;
+        ss_id fn = ss_model_function(L->m, name, sys, file, (uint32_t)start);
+        if (fn == SS_NONE || VEC_PUSH(L->fmap, fn) || VEC_PUSH(L->fclass, cls))
+            return ss_nomem(L->err, "functions");
+    }
+    return got < 0 ? L->err->code : 0;
+}
+
+static int read_locations(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "locations.tsv", loc_cols, NCOLS(loc_cols), 0, NULL))
+        return L->err->code;
+    int got;
+    while ((got = tsv_next(t)) == 1) {
+        ss_id fn, file;
+        uint64_t line;
+        if (f_key(t, 0) || f_ref(t, 1, L->fmap.n, "functions.tsv", 1, &fn) ||
+            f_str(t, 2, 1, &file) || f_uint(t, 3, UINT32_MAX - 1, &line))
+            return L->err->code;
+        if (fn == SS_NONE && file == SS_NONE && line == 0)
+            return tsv_fail(t, SIZE_MAX, "a location needs a function or a position");
+        ss_id loc = ss_model_location(L->m, fn == SS_NONE ? SS_NONE : L->fmap.v[fn], file,
+                                      (uint32_t)line);
+        if (loc == SS_NONE || VEC_PUSH(L->lmap, loc))
+            return ss_nomem(L->err, "locations");
+    }
+    return got < 0 ? L->err->code : 0;
+}
+
+static int finish_stack(struct loader *L, ss_id tail)
+{
+    ss_id s = ss_model_stack(L->m, L->frames.v, L->frames.n, tail);
+    if (s == SS_NONE || VEC_PUSH(L->smap, s))
+        return ss_nomem(L->err, "stacks");
+    return 0;
+}
+
+static int read_stacks(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "stacks.tsv", stack_cols, NCOLS(stack_cols), 0, NULL))
+        return L->err->code;
+    int got, open = 0, closed = 0; /* closed: the open stack takes no more rows */
+    uint64_t cur = 0;
+    ss_id tail = SS_NONE;
+    while ((got = tsv_next(t)) == 1) {
+        uint64_t sid, depth;
+        if (f_uint(t, 0, SS_NONE - 1, &sid) || f_uint(t, 1, UINT32_MAX, &depth))
+            return L->err->code;
+        if (!open || sid != cur) {
+            if (sid != cur + 1)
+                return tsv_fail(t, 0, "stack_id %llu out of order: expected %llu%s",
+                                (unsigned long long)sid, (unsigned long long)cur + 1,
+                                open ? " or the current stack" : "");
+            if (open && finish_stack(L, tail))
+                return L->err->code;
+            cur = sid;
+            open = 1;
+            closed = 0;
+            tail = SS_NONE;
+            L->frames.n = 0;
+        } else if (closed) {
+            return tsv_fail(t, 1, "no rows may follow an empty stack's depth-0 row or a "
+                                  "position-only (tail) row");
+        }
+        if (depth == 0) {
+            if (L->frames.n || !is_na(t, 2))
+                return tsv_fail(t, 1, "depth 0 (an empty stack) must be the stack's only row, "
+                                      "with location \\N");
+            closed = 1;
+            continue;
+        }
+        if (depth != L->frames.n + 1)
+            return tsv_fail(t, 1, "depth %llu out of order: expected %zu (1 = innermost)",
+                            (unsigned long long)depth, L->frames.n + 1);
+        ss_id loc;
+        if (f_ref(t, 2, L->lmap.n, "locations.tsv", 0, &loc))
+            return L->err->code;
+        ss_id mloc = L->lmap.v[loc];
+        if (L->m->locations.v[mloc].function == SS_NONE) {
+            tail = mloc;
+            closed = 1;
+        } else if (VEC_PUSH(L->frames, mloc)) {
+            return ss_nomem(L->err, "stacks");
+        }
+        if (L->frames.n > 1000000)
+            return tsv_fail(t, 1, "more than 1000000 frames in one stack");
+    }
+    if (got < 0)
+        return L->err->code;
+    if (open && finish_stack(L, tail))
+        return L->err->code;
+    return 0;
+}
+
+static int read_samples(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "samples.tsv", sample_cols, NCOLS(sample_cols), 0, NULL))
+        return L->err->code;
+    int got;
+    ss_id last = 0;
+    while ((got = tsv_next(t)) == 1) {
+        ss_id src, st;
+        if (f_key(t, 0) || f_ref(t, 1, L->sources.n, "sources.tsv", 0, &src) ||
+            f_ref(t, 2, L->smap.n, "stacks.tsv", 0, &st))
+            return L->err->code;
+        if (src < last)
+            return tsv_fail(t, 1, "source %u after source %u: the samples of a source must be "
+                                  "contiguous and in source order",
+                            src + 1, last + 1);
+        last = src;
+        if (VEC_PUSH(L->sample_src, src) || VEC_PUSH(L->sample_stack, L->smap.v[st]))
+            return ss_nomem(L->err, "samples");
+    }
+    return got < 0 ? L->err->code : 0;
+}
+
+static int read_values(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    if (tsv_open(t, L->dir, "sample_values.tsv", value_cols, NCOLS(value_cols), 0, NULL))
+        return L->err->code;
+    size_t ns = L->sample_src.n, nt = L->vts.n;
+    if (ns && nt) {
+        if (ns > SIZE_MAX / 8 / nt)
+            return ss_nomem(L->err, "sample values");
+        L->seen = calloc((ns * nt + 7) / 8, 1);
+        if (!L->seen)
+            return ss_nomem(L->err, "sample values");
+    }
+    int got;
+    while ((got = tsv_next(t)) == 1) {
+        ss_id sample;
+        int64_t v;
+        if (f_ref(t, 0, ns, "samples.tsv", 0, &sample))
+            return L->err->code;
+        size_t k = 0;
+        while (k < nt && !(ss_strtab_len(&L->m->strs, L->vts.v[k].type) == t->fl[1] &&
+                           !memcmp(ss_str(L->m, L->vts.v[k].type), t->f[1], t->fl[1])))
+            k++;
+        if (k == nt)
+            return tsv_fail(t, 1, "'%.*s' is not a type of value_types.tsv",
+                            (int)(t->fl[1] > 60 ? 60 : t->fl[1]), t->f[1]);
+        if (f_int(t, 2, &v))
+            return L->err->code;
+        size_t bit = (size_t)sample * nt + k;
+        if (L->seen[bit / 8] & (1u << (bit % 8)))
+            return tsv_fail(t, SIZE_MAX, "a second '%s' value for sample %u",
+                            ss_str(L->m, L->vts.v[k].type), sample + 1);
+        L->seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+        struct vt_row *r = &L->vts.v[k];
+        if (!r->col) {
+            r->col = malloc(ns * sizeof *r->col);
+            if (!r->col)
+                return ss_nomem(L->err, "sample values");
+            int64_t dflt = r->model == SS_VT_COUNT ? 1 : 0;
+            for (size_t i = 0; i < ns; i++)
+                r->col[i] = dflt;
+        }
+        r->col[sample] = v;
+    }
+    return got < 0 ? L->err->code : 0;
+}
+
+static int read_aggregates(struct loader *L, ss_id base)
+{
+    struct tsv *t = &L->t;
+    int present;
+    if (tsv_open(t, L->dir, "aggregates.tsv", agg_cols, NCOLS(agg_cols), 1, &present))
+        return L->err->code;
+    int got;
+    while (present && (got = tsv_next(t)) == 1) {
+        struct ss_agg a;
+        ss_id src, loc;
+        if (f_ref(t, 0, L->sources.n, "sources.tsv", 0, &src) ||
+            f_ref(t, 1, L->lmap.n, "locations.tsv", 0, &loc) || f_int(t, 2, &a.self) ||
+            f_int(t, 3, &a.total))
+            return L->err->code;
+        a.source = base + src;
+        a.location = L->lmap.v[loc];
+        if (VEC_PUSH(L->m->aggs, a))
+            return ss_nomem(L->err, "aggregates");
+    }
+    if (present && got < 0)
+        return L->err->code;
+    if (tsv_open(t, L->dir, "call_edges.tsv", edge_cols, NCOLS(edge_cols), 1, &present))
+        return L->err->code;
+    while (present && (got = tsv_next(t)) == 1) {
+        struct ss_agg_edge e;
+        ss_id src, from, to;
+        if (f_ref(t, 0, L->sources.n, "sources.tsv", 0, &src) ||
+            f_ref(t, 1, L->lmap.n, "locations.tsv", 1, &from) ||
+            f_ref(t, 2, L->lmap.n, "locations.tsv", 0, &to) || f_int(t, 3, &e.count))
+            return L->err->code;
+        e.source = base + src;
+        e.caller = from == SS_NONE ? SS_NONE : L->lmap.v[from];
+        e.callee = L->lmap.v[to];
+        if (VEC_PUSH(L->m->edges, e))
+            return ss_nomem(L->err, "call edges");
+    }
+    if (present && got < 0)
+        return L->err->code;
+    return 0;
+}
+
+/* Add the sources, their samples with their values, meta and classes. */
+static int build(struct loader *L, ss_id base)
+{
+    struct ss_model *m = L->m;
+    int64_t *vals = malloc((m->values.n ? m->values.n : 1) * sizeof *vals);
+    if (!vals)
+        return ss_nomem(L->err, "values");
+    size_t i = 0;
+    int rc = 0;
+    for (size_t s = 0; !rc && s < L->sources.n; s++) {
+        if (ss_model_add_source(m, &L->sources.v[s]) == SS_NONE) {
+            rc = ss_nomem(L->err, "sources");
+            break;
+        }
+        for (; i < L->sample_src.n && L->sample_src.v[i] == s; i++) {
+            for (size_t v = 0; v < m->values.n; v++)
+                vals[v] = v == SS_VT_COUNT ? 1 : 0;
+            for (size_t k = 0; k < L->vts.n; k++)
+                if (L->vts.v[k].col)
+                    vals[L->vts.v[k].model] = L->vts.v[k].col[i];
+            if (ss_model_add_sample(m, L->sample_stack.v[i], vals)) {
+                rc = ss_nomem(L->err, "samples");
+                break;
+            }
+        }
+    }
+    free(vals);
+    if (rc)
+        return rc;
+    for (size_t k = 0; k < L->meta.n; k++) {
+        struct ss_meta e;
+        e.key = L->meta.v[k].key;
+        e.value = L->meta.v[k].value;
+        e.source = L->meta.v[k].source == SS_NONE ? SS_NONE : base + L->meta.v[k].source;
+        if (VEC_PUSH(m->meta, e))
+            return ss_nomem(L->err, "meta");
+    }
+    int any_class = 0;
+    for (size_t k = 0; k < L->fclass.n; k++)
+        any_class |= L->fclass.v[k] != SS_NONE;
+    if (any_class || m->function_class.n) {
+        if (VEC_RESERVE(m->function_class, m->functions.n))
+            return ss_nomem(L->err, "classes");
+        while (m->function_class.n < m->functions.n)
+            m->function_class.v[m->function_class.n++] = SS_NONE;
+        for (size_t k = 0; k < L->fclass.n; k++)
+            if (L->fclass.v[k] != SS_NONE)
+                m->function_class.v[L->fmap.v[k]] = L->fclass.v[k];
+    }
+    return 0;
+}
+
+int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    struct loader L;
+    memset(&L, 0, sizeof L);
+    L.m = m;
+    L.dir = dir;
+    L.err = err;
+    L.t.m = m;
+    L.t.err = err;
+    ss_id base = (ss_id)m->sources.n;
+    int rc = read_meta(&L);
+    if (!rc)
+        rc = read_sources(&L);
+    if (!rc)
+        rc = read_value_types(&L);
+    if (!rc)
+        rc = read_functions(&L);
+    if (!rc)
+        rc = read_locations(&L);
+    if (!rc)
+        rc = read_stacks(&L);
+    if (!rc)
+        rc = read_samples(&L);
+    if (!rc)
+        rc = read_values(&L);
+    if (!rc)
+        rc = read_aggregates(&L, base);
+    tsv_close(&L.t);
+    if (!rc)
+        rc = build(&L, base);
+    VEC_FREE(L.t.scratch);
+    VEC_FREE(L.meta);
+    VEC_FREE(L.sources);
+    for (size_t k = 0; k < L.vts.n; k++)
+        free(L.vts.v[k].col);
+    VEC_FREE(L.vts);
+    VEC_FREE(L.fmap);
+    VEC_FREE(L.fclass);
+    VEC_FREE(L.lmap);
+    VEC_FREE(L.smap);
+    VEC_FREE(L.frames);
+    VEC_FREE(L.sample_src);
+    VEC_FREE(L.sample_stack);
+    free(L.seen);
+    return rc;
+}

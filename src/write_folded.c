@@ -1,0 +1,106 @@
+/* write_folded.c - folded stacks, `root;caller;leaf COUNT` (DESIGN section 6;
+ * see write.h).  Used by `convert --to folded` and by `report --by stacks
+ * --format folded`.
+ *
+ * One line per distinct function stack: names root first joined by ';' (a
+ * name's own ';' is written as is, so such a stack reads back split there),
+ * a space, the summed sample count.  Stacks that differ only in positions
+ * or in functions of the same name are one line; samples with no frames
+ * are left out; positions, intervals, sources and memory values are
+ * dropped.  Lines are ordered by count (descending), then by text in byte
+ * order, so the output is the same whatever order the stacks came in.
+ */
+#include "write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stacks.h"
+
+struct fline {
+    size_t off, len;
+    uint64_t count;
+};
+
+static const char *fold_text; /* qsort context: the text arena */
+
+static int cmp_text(const struct fline *a, const struct fline *b)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(fold_text + a->off, fold_text + b->off, n);
+    if (c)
+        return c;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int by_text(const void *pa, const void *pb)
+{
+    return cmp_text(pa, pb);
+}
+
+static int by_count(const void *pa, const void *pb)
+{
+    const struct fline *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return cmp_text(a, b);
+}
+
+int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+{
+    struct ss_stacks st;
+    int rc = ss_stacks_compute(m, &st, err);
+    if (rc)
+        return rc;
+    VEC(char) text = {0};
+    struct fline *lines = malloc((st.n ? st.n : 1) * sizeof *lines);
+    if (!lines)
+        rc = ss_nomem(err, "folded stacks");
+    for (size_t i = 0; !rc && i < st.n; i++) {
+        const struct ss_stack_row *r = &st.rows[i];
+        lines[i].off = text.n;
+        lines[i].count = r->count;
+        for (uint32_t k = 0; !rc && k < r->depth; k++) {
+            ss_id name = m->functions.v[st.fns[r->first + k]].name;
+            const char *s = ss_str(m, name);
+            size_t n = ss_strtab_len(&m->strs, name);
+            if (memchr(s, '\n', n) || memchr(s, '\r', n)) {
+                rc = ss_fail(err, SS_EUSAGE,
+                             "%s: cannot write folded stacks: the function name \"%s\" contains a "
+                             "line end",
+                             path, s);
+                break;
+            }
+            if (VEC_RESERVE(text, text.n + n + 1)) {
+                rc = ss_nomem(err, "folded stacks");
+                break;
+            }
+            if (k)
+                text.v[text.n++] = ';';
+            memcpy(text.v + text.n, s, n);
+            text.n += n;
+        }
+        lines[i].len = text.n - lines[i].off;
+    }
+    size_t n = 0;
+    if (!rc && st.n) {
+        /* Merge equal texts (same names, different functions or positions). */
+        fold_text = text.v;
+        qsort(lines, st.n, sizeof *lines, by_text);
+        for (size_t i = 0; i < st.n; i++) {
+            if (n && cmp_text(&lines[n - 1], &lines[i]) == 0)
+                lines[n - 1].count += lines[i].count;
+            else
+                lines[n++] = lines[i];
+        }
+        qsort(lines, n, sizeof *lines, by_count);
+    }
+    for (size_t i = 0; !rc && i < n; i++) {
+        fwrite(text.v + lines[i].off, 1, lines[i].len, f);
+        fprintf(f, " %llu\n", (unsigned long long)lines[i].count);
+    }
+    free(lines);
+    VEC_FREE(text);
+    ss_stacks_free(&st);
+    return rc;
+}

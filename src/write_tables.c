@@ -1,0 +1,356 @@
+/* write_tables.c - the v2 tables writer (DESIGN sections 2 and 6; see
+ * write.h and load_tables.h for the file layout, ids and escaping).
+ *
+ * One TSV file per table, header row first, ids 1-based and dense (row k of
+ * a table has id k, so R can index one table by another's id column).  The
+ * caller (write.c) gives an empty temporary directory and renames it into
+ * place, so a failed write never leaves half a directory behind.
+ */
+#include "write.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load_tables.h"
+
+struct tw {
+    FILE *f;
+    char path[4096];
+};
+
+static int tw_open(struct tw *t, const char *dir, const char *name, const char *header,
+                   struct ss_error *err)
+{
+    snprintf(t->path, sizeof t->path, "%s/%s", dir, name);
+    t->f = fopen(t->path, "wb");
+    if (!t->f)
+        return ss_fail(err, SS_EIO, "%s: cannot create: %s", t->path, strerror(errno));
+    fputs(header, t->f);
+    putc('\n', t->f);
+    return 0;
+}
+
+static int tw_close(struct tw *t, struct ss_error *err)
+{
+    int bad = fflush(t->f) != 0 || ferror(t->f) || fsync(fileno(t->f)) != 0;
+    int e = errno;
+    if (fclose(t->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    t->f = NULL;
+    if (bad)
+        return ss_fail(err, SS_EIO, "%s: write failed: %s", t->path, strerror(e));
+    return 0;
+}
+
+/* Fast unsigned decimal output (sample_locations can have many rows). */
+static void put_u64(FILE *f, uint64_t v)
+{
+    char buf[24];
+    int i = sizeof buf;
+    do {
+        buf[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    fwrite(buf + i, 1, sizeof buf - (size_t)i, f);
+}
+
+static void put_i64(FILE *f, int64_t v)
+{
+    if (v < 0) {
+        putc('-', f);
+        put_u64(f, (uint64_t)0 - (uint64_t)v);
+    } else {
+        put_u64(f, (uint64_t)v);
+    }
+}
+
+/* A 0-based id as a 1-based one, SS_NONE as \N. */
+static void put_id(FILE *f, ss_id id)
+{
+    if (id == SS_NONE)
+        fputs("\\N", f);
+    else
+        put_u64(f, (uint64_t)id + 1);
+}
+
+/* A string, escaped (backslash, tab, LF, CR), SS_NONE as \N. */
+static void put_str(FILE *f, const struct ss_model *m, ss_id id)
+{
+    if (id == SS_NONE) {
+        fputs("\\N", f);
+        return;
+    }
+    const char *s = ss_str(m, id);
+    size_t n = ss_strtab_len(&m->strs, id), run = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i], e = c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : 0;
+        if (!e)
+            continue;
+        fwrite(s + run, 1, i - run, f);
+        putc('\\', f);
+        putc(e, f);
+        run = i + 1;
+    }
+    fwrite(s + run, 1, n - run, f);
+}
+
+static void sep(FILE *f)
+{
+    putc('\t', f);
+}
+
+static void eol(FILE *f)
+{
+    putc('\n', f);
+}
+
+void ss_tables_flags_text(uint32_t flags, char *buf, size_t n)
+{
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } names[] = {{SS_SRC_MEMORY, "memory"},
+                 {SS_SRC_GC, "GC"},
+                 {SS_SRC_LINE, "line"},
+                 {SS_SRC_AGGREGATE, "aggregate"}};
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (flags & names[i].bit)
+            k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", k ? "+" : "", names[i].name);
+    if (k == 0)
+        snprintf(buf, n, "-");
+}
+
+static int write_meta(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    struct tw t;
+    if (tw_open(&t, dir, "meta.tsv", "key\tvalue\tsource_id", err))
+        return err->code;
+    fputs("version\t" SS_TABLES_VERSION "\t\\N\n", t.f);
+    for (size_t i = 0; i < m->meta.n; i++) {
+        const struct ss_meta *e = &m->meta.v[i];
+        put_str(t.f, m, e->key);
+        sep(t.f);
+        put_str(t.f, m, e->value);
+        sep(t.f);
+        put_id(t.f, e->source);
+        eol(t.f);
+    }
+    return tw_close(&t, err);
+}
+
+static int write_sources(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    struct tw t;
+    if (tw_open(&t, dir, "sources.tsv",
+                "source_id\ttype\turi\tsession\theader_line\ttimestamp\tinterval_us\tflags", err))
+        return err->code;
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const struct ss_source *s = &m->sources.v[i];
+        char fl[64];
+        ss_tables_flags_text(s->flags, fl, sizeof fl);
+        put_id(t.f, (ss_id)i);
+        sep(t.f);
+        put_str(t.f, m, s->type);
+        sep(t.f);
+        put_str(t.f, m, s->uri);
+        fprintf(t.f, "\t%u\t%u\t%lld\t%.17g\t%s\n", s->session, s->header_line,
+                (long long)s->timestamp, s->interval_us, fl);
+    }
+    return tw_close(&t, err);
+}
+
+static int write_value_types(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    for (size_t i = 0; i < m->value_types.n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (m->value_types.v[i].type == m->value_types.v[j].type)
+                return ss_fail(err, SS_EUSAGE,
+                               "%s: cannot write tables: two value types are named '%s'", dir,
+                               ss_str(m, m->value_types.v[i].type));
+    struct tw t;
+    if (tw_open(&t, dir, "value_types.tsv", "type\tunit", err))
+        return err->code;
+    for (size_t i = 0; i < m->value_types.n; i++) {
+        put_str(t.f, m, m->value_types.v[i].type);
+        sep(t.f);
+        put_str(t.f, m, m->value_types.v[i].unit);
+        eol(t.f);
+    }
+    return tw_close(&t, err);
+}
+
+static int write_samples(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    struct tw t;
+    if (tw_open(&t, dir, "samples.tsv", "sample_id\tsource_id\tstack_id", err))
+        return err->code;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *so = &m->sources.v[s];
+        for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
+            put_u64(t.f, (uint64_t)i + 1);
+            sep(t.f);
+            put_id(t.f, (ss_id)s);
+            sep(t.f);
+            put_id(t.f, m->sample_stack.v[i]);
+            eol(t.f);
+        }
+    }
+    if (tw_close(&t, err))
+        return err->code;
+    /* Every value of every sample, the implicit ones included. */
+    if (tw_open(&t, dir, "sample_values.tsv", "sample_id\ttype\tvalue", err))
+        return err->code;
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        for (size_t v = 0; v < m->value_types.n; v++) {
+            int64_t x = m->values.v[v] ? m->values.v[v][i] : v == SS_VT_COUNT ? 1 : 0;
+            put_u64(t.f, (uint64_t)i + 1);
+            sep(t.f);
+            put_str(t.f, m, m->value_types.v[v].type);
+            sep(t.f);
+            put_i64(t.f, x);
+            eol(t.f);
+        }
+    }
+    return tw_close(&t, err);
+}
+
+/* The rows of stack st: frames at depth 1.. (innermost first), then the
+ * tail position; one depth-0 row with no location for an empty stack.
+ * `id` is the first column (stack or sample id). */
+static void stack_rows(FILE *f, const struct ss_model *m, ss_id st, uint64_t id, int with_empty)
+{
+    size_t d = ss_stack_depth(m, st);
+    const ss_id *fr = ss_stack_frames(m, st);
+    for (size_t k = 0; k < d; k++) {
+        put_u64(f, id);
+        sep(f);
+        put_u64(f, k + 1);
+        sep(f);
+        put_id(f, fr[k]);
+        eol(f);
+    }
+    ss_id tail = m->stack_tail.v[st];
+    if (tail != SS_NONE) {
+        put_u64(f, id);
+        sep(f);
+        put_u64(f, d + 1);
+        sep(f);
+        put_id(f, tail);
+        eol(f);
+    } else if (d == 0 && with_empty) {
+        put_u64(f, id);
+        fputs("\t0\t\\N\n", f);
+    }
+}
+
+static int write_stacks(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    struct tw t;
+    if (tw_open(&t, dir, "stacks.tsv", "stack_id\tdepth\tlocation_id", err))
+        return err->code;
+    for (size_t s = 0; s < ss_model_nstacks(m); s++)
+        stack_rows(t.f, m, (ss_id)s, (uint64_t)s + 1, 1);
+    if (tw_close(&t, err))
+        return err->code;
+    if (tw_open(&t, dir, "sample_locations.tsv", "sample_id\tdepth\tlocation_id", err))
+        return err->code;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        stack_rows(t.f, m, m->sample_stack.v[i], (uint64_t)i + 1, 0);
+    return tw_close(&t, err);
+}
+
+static int write_locations(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    struct tw t;
+    if (tw_open(&t, dir, "locations.tsv", "location_id\tfunction_id\tfile\tline", err))
+        return err->code;
+    for (size_t i = 0; i < m->locations.n; i++) {
+        const struct ss_location *l = &m->locations.v[i];
+        put_id(t.f, (ss_id)i);
+        sep(t.f);
+        put_id(t.f, l->function);
+        sep(t.f);
+        put_str(t.f, m, l->file);
+        sep(t.f);
+        put_u64(t.f, l->line);
+        eol(t.f);
+    }
+    if (tw_close(&t, err))
+        return err->code;
+    if (tw_open(&t, dir, "functions.tsv",
+                "function_id\tname\tsystem_name\tfilename\tstart_line\tclass", err))
+        return err->code;
+    for (size_t i = 0; i < m->functions.n; i++) {
+        const struct ss_function *fn = &m->functions.v[i];
+        put_id(t.f, (ss_id)i);
+        sep(t.f);
+        put_str(t.f, m, fn->name);
+        sep(t.f);
+        put_str(t.f, m, fn->system_name);
+        sep(t.f);
+        put_str(t.f, m, fn->filename);
+        sep(t.f);
+        put_u64(t.f, fn->start_line);
+        sep(t.f);
+        put_str(t.f, m, i < m->function_class.n ? m->function_class.v[i] : SS_NONE);
+        eol(t.f);
+    }
+    return tw_close(&t, err);
+}
+
+static int write_aggregates(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    struct tw t;
+    if (m->aggs.n) {
+        if (tw_open(&t, dir, "aggregates.tsv", "source_id\tlocation_id\tself\ttotal", err))
+            return err->code;
+        for (size_t i = 0; i < m->aggs.n; i++) {
+            const struct ss_agg *a = &m->aggs.v[i];
+            put_id(t.f, a->source);
+            sep(t.f);
+            put_id(t.f, a->location);
+            sep(t.f);
+            put_i64(t.f, a->self);
+            sep(t.f);
+            put_i64(t.f, a->total);
+            eol(t.f);
+        }
+        if (tw_close(&t, err))
+            return err->code;
+    }
+    if (m->edges.n) {
+        if (tw_open(&t, dir, "call_edges.tsv",
+                    "source_id\tcaller_location_id\tcallee_location_id\tcount", err))
+            return err->code;
+        for (size_t i = 0; i < m->edges.n; i++) {
+            const struct ss_agg_edge *e = &m->edges.v[i];
+            put_id(t.f, e->source);
+            sep(t.f);
+            put_id(t.f, e->caller);
+            sep(t.f);
+            put_id(t.f, e->callee);
+            sep(t.f);
+            put_i64(t.f, e->count);
+            eol(t.f);
+        }
+        if (tw_close(&t, err))
+            return err->code;
+    }
+    return 0;
+}
+
+int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    if (write_meta(m, dir, err) || write_sources(m, dir, err) ||
+        write_value_types(m, dir, err) || write_samples(m, dir, err) ||
+        write_stacks(m, dir, err) || write_locations(m, dir, err) ||
+        write_aggregates(m, dir, err))
+        return err->code;
+    return 0;
+}

@@ -1,0 +1,531 @@
+/* check_formats.c - folded stacks parsing, the Rprof writer's token layout
+ * and the v2 tables round trip, on tiny hand-made inputs and models whose
+ * expected output is written out by hand below. */
+#include "check_suites.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "load_folded.h"
+#include "write.h"
+
+/* ---- folded parsing ------------------------------------------------------- */
+
+START_TEST(test_folded_parse_line)
+{
+    static const struct {
+        const char *line;
+        int rc;            /* 0 ok, 1 blank, -1 error */
+        const char *stack; /* expected stack text when ok */
+        uint64_t count;
+    } cases[] = {
+        {"main;f;g 3", 0, "main;f;g", 3},
+        {"main;f;g 3  \t\r", 0, "main;f;g", 3}, /* trailing blanks and CR */
+        {"main;f\t12", 0, "main;f", 12},        /* a tab before the count */
+        {"a b;c d 7", 0, "a b;c d", 7},         /* names with spaces: the last one splits */
+        {"a;b  5", 0, "a;b ", 5},               /* one separator: the name keeps its space */
+        {"x 0", 0, "x", 0},
+        {"x 1000000000000000", 0, "x", 1000000000000000ULL},
+        {"#comment;f 2", 0, "#comment;f", 2},   /* no comments in folded files */
+        {"", 1, NULL, 0},
+        {" \t ", 1, NULL, 0},
+        {"main;f", -1, NULL, 0},
+        {"main;f x", -1, NULL, 0},
+        {"main;f 1.5", -1, NULL, 0},
+        {"main;f -2", -1, NULL, 0},
+        {"main;f 1000000000000001", -1, NULL, 0},
+        {"main;f 99999999999999999999999", -1, NULL, 0},
+        {" 5", -1, NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *stack = NULL, *why = NULL;
+        size_t slen = 0;
+        uint64_t count = 0;
+        int rc = ss_folded_parse_line(cases[i].line, strlen(cases[i].line), &stack, &slen, &count,
+                                      &why);
+        ck_assert_msg(rc == cases[i].rc, "'%s': rc %d, want %d", cases[i].line, rc, cases[i].rc);
+        if (rc == 0) {
+            ck_assert_msg(slen == strlen(cases[i].stack) &&
+                              !memcmp(stack, cases[i].stack, slen),
+                          "'%s': stack '%.*s', want '%s'", cases[i].line, (int)slen, stack,
+                          cases[i].stack);
+            ck_assert_uint_eq(count, cases[i].count);
+        }
+        if (rc < 0)
+            ck_assert_ptr_nonnull(why);
+    }
+}
+END_TEST
+
+START_TEST(test_folded_sniff)
+{
+#define SNIFF(s) ss_folded_sniff((s), sizeof(s) - 1)
+    ck_assert(SNIFF("main;f 3\n"));
+    ck_assert(SNIFF("main;f 3\r\nmain 1\r\n"));
+    ck_assert(SNIFF("a 1")); /* no line end yet */
+    ck_assert(!SNIFF("sample.interval=20000\n"));
+    ck_assert(!SNIFF("memory profiling: sample.interval=20000\n"));
+    ck_assert(!SNIFF("line profiling: sample.interval=20000\n#File 1: a 1\n"));
+    ck_assert(!SNIFF("\"f\" \"main\" \n"));
+    ck_assert(!SNIFF("\"f\" 12\n"));
+    ck_assert(!SNIFF(":1:2:3:4:\"f\" \n"));
+    ck_assert(!SNIFF("1#2 \"f\" \n"));
+    ck_assert(!SNIFF("1234\n")); /* SamplingProf's first line: the runtime */
+    ck_assert(!SNIFF("\nmain 1\n"));
+#undef SNIFF
+}
+END_TEST
+
+START_TEST(test_folded_load)
+{
+    /* Lines root first; the model stores the leaf first.  Counts are the
+     * count column, not repeated samples; the count-0 line is dropped with a
+     * warning, the blank line skipped. */
+    static const char prof[] = "main;f;g 3\r\n"
+                               "main;f\t2\r\n"
+                               "\r\n"
+                               "main;f 0\r\n"
+                               "main;f;g 4\r\n";
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    ck_assert_uint_eq(m.sources.n, 1);
+    ck_assert_str_eq(ss_str(&m, m.sources.v[0].type), "folded");
+    ck_assert_double_eq(m.sources.v[0].interval_us, 1e6);
+    ck_assert_uint_eq(m.sources.v[0].flags, 0);
+    ck_assert_uint_eq(m.sample_stack.n, 3);
+    char buf[256];
+    fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "g | f | main");
+    fx_stack_text(&m, m.sample_stack.v[1], buf, sizeof buf);
+    ck_assert_str_eq(buf, "f | main");
+    ck_assert_uint_eq(m.sample_stack.v[0], m.sample_stack.v[2]);
+    ck_assert_int_eq(ss_sample_count(&m, 0), 3);
+    ck_assert_int_eq(ss_sample_count(&m, 1), 2);
+    ck_assert_int_eq(ss_sample_count(&m, 2), 4);
+    ck_assert_uint_eq(m.warnings.n, 1);
+    ck_assert_ptr_nonnull(strstr(m.warnings.v[0], ":4: 1 line with count 0"));
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_folded_error_line)
+{
+    static const char prof[] = "main;f 3\nmain;g 2\nmain;h many\n";
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(FX_LOAD(&m, &err, prof, path), SS_EINPUT);
+    char want[4200];
+    snprintf(want, sizeof want, "%s:3: ", path);
+    ck_assert_msg(strstr(err.msg, want) != NULL, "message '%s' does not name %s", err.msg, want);
+}
+END_TEST
+
+/* ---- hand-made models ------------------------------------------------------ */
+
+struct tiny {
+    struct ss_model m;
+    ss_id vt[5]; /* count, small_v, big_v, nodes, dup_count */
+};
+
+static ss_id S(struct ss_model *m, const char *s)
+{
+    ss_id id = ss_model_intern_cstr(m, s);
+    ck_assert_uint_ne(id, SS_NONE);
+    return id;
+}
+
+static ss_id FN(struct ss_model *m, const char *name)
+{
+    ss_id n = S(m, name);
+    return ss_model_function(m, n, n, SS_NONE, 0);
+}
+
+/* A location: function `name` (NULL: a position only) at file#line (file
+ * NULL: none). */
+static ss_id LOC(struct ss_model *m, const char *name, const char *file, uint32_t line)
+{
+    ss_id loc = ss_model_location(m, name ? FN(m, name) : SS_NONE, file ? S(m, file) : SS_NONE,
+                                  line);
+    ck_assert_uint_ne(loc, SS_NONE);
+    return loc;
+}
+
+static void source(struct ss_model *m, const char *type, double interval_us, uint32_t flags)
+{
+    struct ss_source s;
+    memset(&s, 0, sizeof s);
+    s.type = S(m, type);
+    s.uri = S(m, "hand-made");
+    s.session = 1;
+    s.interval_us = interval_us;
+    s.flags = flags;
+    ck_assert_uint_ne(ss_model_add_source(m, &s), SS_NONE);
+}
+
+static void sample(struct ss_model *m, ss_id stack, const int64_t *vals)
+{
+    ck_assert_int_eq(ss_model_add_sample(m, stack, vals), 0);
+}
+
+/* Three sources: a line-profiling Rprof session, a memory+GC Rprof session,
+ * and a "pprof" source with an unknown interval and a count of 3. */
+static void tiny_build(struct tiny *t)
+{
+    struct ss_error err;
+    struct ss_model *m = &t->m;
+    ck_assert_int_eq(ss_model_init(m, &err), 0);
+    t->vt[0] = SS_VT_COUNT;
+    t->vt[1] = ss_model_value_type(m, "small_v", "cells");
+    t->vt[2] = ss_model_value_type(m, "big_v", "cells");
+    t->vt[3] = ss_model_value_type(m, "nodes", "bytes");
+    t->vt[4] = ss_model_value_type(m, "dup_count", "count");
+
+    source(m, "rprof", 20000, SS_SRC_LINE);
+    ss_id s1[] = {LOC(m, "f", "/p/a.R", 3), LOC(m, "main", "/p/a.R", 7)};
+    ss_id st1 = ss_model_stack(m, s1, 2, LOC(m, NULL, "/p/a.R", 9));
+    ss_id s2[] = {LOC(m, "g", "/q/b.R", 2), LOC(m, "main", "/p/a.R", 7)};
+    ss_id st2 = ss_model_stack(m, s2, 2, SS_NONE);
+    ss_id s3[] = {LOC(m, "h", NULL, 5), LOC(m, "main", NULL, 0)};
+    ss_id st3 = ss_model_stack(m, s3, 2, SS_NONE);
+    sample(m, st1, NULL);
+    sample(m, st2, NULL);
+    sample(m, st1, NULL);
+    sample(m, st3, NULL);
+
+    source(m, "rprof", 5000, SS_SRC_MEMORY | SS_SRC_GC);
+    ss_id empty = ss_model_stack(m, NULL, 0, SS_NONE);
+    ss_id s4[] = {LOC(m, "<GC>", NULL, 0), LOC(m, "f", NULL, 0)};
+    ss_id st4 = ss_model_stack(m, s4, 2, SS_NONE);
+    int64_t v1[5] = {1, 10, 20, 3000, 0}, v2[5] = {1, 11, 25, 3500, 2};
+    sample(m, empty, v1);
+    sample(m, st4, v2);
+
+    source(m, "pprof", 0, 0);
+    ss_id s5[] = {LOC(m, "g", "/q/b.R", 2)};
+    ss_id st5 = ss_model_stack(m, s5, 1, SS_NONE);
+    int64_t v3[5] = {3, 0, 0, 0, 0};
+    sample(m, st5, v3);
+    sample(m, empty, NULL); /* no frames and no memory: R writes no line */
+}
+
+/* Write m with a stream writer into a string (caller frees). */
+static char *write_string(const struct ss_model *m,
+                          int (*w)(const struct ss_model *, FILE *, const char *,
+                                   struct ss_error *),
+                          int *rc, struct ss_error *err)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    ck_assert_ptr_nonnull(f);
+    ss_error_clear(err);
+    *rc = w(m, f, "out", err);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(test_rprof_writer_layout)
+{
+    struct tiny t;
+    tiny_build(&t);
+    struct ss_error err;
+    int rc;
+    char *out = write_string(&t.m, ss_write_rprof, &rc, &err);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    /* Session 1: files numbered in order of first use, each #File line just
+     * before its first use; the position before a name is that frame's,
+     * the tail follows the outermost name; the undeclared file (NA#5) gets
+     * number 3, which no #File line declares.  Session 2: flags in R's
+     * order, memory prefix from the value columns, an empty memory line.
+     * Source 3 (pprof): interval unknown -> 1 s, "line profiling: " because
+     * a frame has a position, file numbers restart, count 3 -> three
+     * lines, the empty sample without memory is not written. */
+    ck_assert_str_eq(out, "line profiling: sample.interval=20000\n"
+                          "#File 1: /p/a.R\n"
+                          "1#3 \"f\" 1#7 \"main\" 1#9 \n"
+                          "#File 2: /q/b.R\n"
+                          "2#2 \"g\" 1#7 \"main\" \n"
+                          "1#3 \"f\" 1#7 \"main\" 1#9 \n"
+                          "3#5 \"h\" \"main\" \n"
+                          "memory profiling: GC profiling: sample.interval=5000\n"
+                          ":10:20:3000:0:\n"
+                          ":11:25:3500:2:\"<GC>\" \"f\" \n"
+                          "line profiling: sample.interval=1000000\n"
+                          "#File 1: /q/b.R\n"
+                          "1#2 \"g\" \n"
+                          "1#2 \"g\" \n"
+                          "1#2 \"g\" \n");
+    /* Read back: the same samples, positions and values. */
+    char path[4096];
+    struct ss_model back;
+    ck_assert_int_eq(fx_load(&back, &err, out, strlen(out), path, sizeof path), 0);
+    ck_assert_uint_eq(back.sample_stack.n, 4 + 2 + 3);
+    char a[512], b[512];
+    for (size_t i = 0; i < 6; i++) {
+        fx_stack_text(&t.m, t.m.sample_stack.v[i], a, sizeof a);
+        fx_stack_text(&back, back.sample_stack.v[i], b, sizeof b);
+        if (i == 3) /* the undeclared file reads back as "no file", line 5 */
+            ck_assert_str_eq(b, "h@NA#5 | main");
+        ck_assert_str_eq(a, b);
+    }
+    ck_assert_uint_eq(back.sources.n, 3);
+    ck_assert_uint_eq(back.sources.v[1].flags, SS_SRC_MEMORY | SS_SRC_GC);
+    ck_assert_double_eq(back.sources.v[2].interval_us, 1e6);
+    free(out);
+    ss_model_free(&back);
+    /* Writing what was read gives the same text. */
+    struct ss_model again;
+    out = write_string(&t.m, ss_write_rprof, &rc, &err);
+    ck_assert_int_eq(fx_load(&again, &err, out, strlen(out), path, sizeof path), 0);
+    char *out2 = write_string(&again, ss_write_rprof, &rc, &err);
+    ck_assert_str_eq(out, out2);
+    free(out);
+    free(out2);
+    ss_model_free(&again);
+    ss_model_free(&t.m);
+}
+END_TEST
+
+/* Names R writes verbatim; only those the reader cannot split back are
+ * refused. */
+START_TEST(test_rprof_writer_names)
+{
+    static const struct {
+        const char *name;
+        int ok;
+    } cases[] = {
+        {"plain", 1},         {"with space", 1},     {"a\"b", 1},         {"say \"hi\"", 1},
+        {"a\" b", 1},         {"\"", 1},             {"x;y", 1},          {"fns[[\"a b\"]]", 1},
+        {"a\" 1#2", 1},       {"a\" 1#x ", 1},       {"", 1},             {"a\" \"b", 0},
+        {"ends\" ", 0},       {"a\" 12#3 b", 0},     {"new\nline", 0},    {"cr\r", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct ss_model m;
+        struct ss_error err;
+        ck_assert_int_eq(ss_model_init(&m, &err), 0);
+        source(&m, "rprof", 20000, 0);
+        ss_id fr[] = {LOC(&m, cases[i].name, NULL, 0), LOC(&m, "main", NULL, 0)};
+        sample(&m, ss_model_stack(&m, fr, 2, SS_NONE), NULL);
+        int rc;
+        char *out = write_string(&m, ss_write_rprof, &rc, &err);
+        if (!cases[i].ok) {
+            ck_assert_msg(rc == SS_EUSAGE, "'%s' should be refused", cases[i].name);
+            ck_assert_ptr_nonnull(strstr(err.msg, "cannot write Rprof"));
+        } else {
+            ck_assert_msg(rc == 0, "'%s': %s", cases[i].name, err.msg);
+            struct ss_model back;
+            char path[4096];
+            ck_assert_int_eq(fx_load(&back, &err, out, strlen(out), path, sizeof path), 0);
+            ck_assert_uint_eq(back.sample_stack.n, 1);
+            const ss_id *f = ss_stack_frames(&back, back.sample_stack.v[0]);
+            ck_assert_uint_eq(ss_stack_depth(&back, back.sample_stack.v[0]), 2);
+            ck_assert_str_eq(fx_loc_name(&back, f[0]), cases[i].name);
+            ck_assert_str_eq(fx_loc_name(&back, f[1]), "main");
+            ss_model_free(&back);
+        }
+        free(out);
+        ss_model_free(&m);
+    }
+}
+END_TEST
+
+START_TEST(test_rprof_writer_refusals)
+{
+    struct ss_model m;
+    struct ss_error err;
+    int rc;
+    /* a source of aggregates only */
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    source(&m, "sampling_prof", 1000, SS_SRC_AGGREGATE);
+    free(write_string(&m, ss_write_rprof, &rc, &err));
+    ck_assert_int_eq(rc, SS_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "aggregate"));
+    ss_model_free(&m);
+    /* a negative count */
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    source(&m, "pprof", 1000, 0);
+    int64_t v = -2;
+    ss_id fr[] = {LOC(&m, "f", NULL, 0)};
+    sample(&m, ss_model_stack(&m, fr, 1, SS_NONE), &v);
+    free(write_string(&m, ss_write_rprof, &rc, &err));
+    ck_assert_int_eq(rc, SS_EUSAGE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "negative count"));
+    ss_model_free(&m);
+    /* an interval over an hour */
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    source(&m, "pprof", 7200e6, 0);
+    free(write_string(&m, ss_write_rprof, &rc, &err));
+    ck_assert_int_eq(rc, SS_EUSAGE);
+    ss_model_free(&m);
+    /* a fractional interval is rounded to whole microseconds, at least 1 */
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    source(&m, "pprof", 2500.4, 0);
+    source(&m, "pprof", 0.2, 0);
+    char *out = write_string(&m, ss_write_rprof, &rc, &err);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_str_eq(out, "sample.interval=2500\nsample.interval=1\n");
+    free(out);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Folded writer: root first, counts summed over stacks with the same
+ * names, ordered by count then text; empty stacks left out. */
+START_TEST(test_folded_writer)
+{
+    struct tiny t;
+    tiny_build(&t);
+    struct ss_error err;
+    int rc;
+    char *out = write_string(&t.m, ss_write_folded, &rc, &err);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    /* g (pprof, count 3): 3; main;f: 2 samples; main;g, main;h and f;<GC>
+     * (session 2): 1 each, in byte order; the empty samples are left out. */
+    ck_assert_str_eq(out, "g 3\n"
+                          "main;f 2\n"
+                          "f;<GC> 1\n"
+                          "main;g 1\n"
+                          "main;h 1\n");
+    free(out);
+    ss_model_free(&t.m);
+}
+END_TEST
+
+/* ---- tables ------------------------------------------------------------------ */
+
+static void rm_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char p[4096 + 256];
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+START_TEST(test_tables_round_trip)
+{
+    struct tiny t;
+    tiny_build(&t);
+    struct ss_model *m = &t.m;
+    /* odd strings, "" against no file, a class, meta, aggregates */
+    source(m, "sampling_prof", 1000, SS_SRC_AGGREGATE);
+    ss_id odd = LOC(m, "tab\there\\back\nnew\rcr", "", 4);
+    ss_id fr[] = {odd, LOC(m, "\\N", NULL, 0)};
+    source(m, "rprof", 20000, SS_SRC_LINE);
+    sample(m, ss_model_stack(m, fr, 2, SS_NONE), NULL);
+    struct ss_meta me = {SS_NONE, S(m, "comment"), S(m, "a\tb")};
+    ck_assert_int_eq(VEC_PUSH(m->meta, me), 0);
+    me.source = 2;
+    me.key = S(m, "duration_ns");
+    me.value = S(m, "123");
+    ck_assert_int_eq(VEC_PUSH(m->meta, me), 0);
+    for (size_t i = 0; i < m->functions.n; i++)
+        ck_assert_int_eq(VEC_PUSH(m->function_class, i == 1 ? S(m, "app") : SS_NONE), 0);
+    struct ss_agg ag = {3, odd, 5, 9};
+    ck_assert_int_eq(VEC_PUSH(m->aggs, ag), 0);
+    struct ss_agg_edge ed = {3, SS_NONE, odd, 9};
+    ck_assert_int_eq(VEC_PUSH(m->edges, ed), 0);
+    m->sources.v[0].timestamp = 1700000000;
+    m->sources.v[0].header_line = 7;
+
+    char dir[4096];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/ss_tables_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    struct ss_error err;
+    ck_assert_msg(ss_write_tables(m, dir, &err) == 0, "%s", err.msg);
+    struct ss_model b;
+    char *paths[1] = {dir};
+    int rc = ss_load_files(&b, paths, 1, &err);
+    rm_dir(dir);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+
+    ck_assert_uint_eq(b.sources.n, m->sources.n);
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const struct ss_source *x = &m->sources.v[i], *y = &b.sources.v[i];
+        ck_assert_str_eq(ss_str(&b, y->type), ss_str(m, x->type));
+        ck_assert_str_eq(ss_str(&b, y->uri), ss_str(m, x->uri));
+        ck_assert_uint_eq(y->session, x->session);
+        ck_assert_uint_eq(y->header_line, x->header_line);
+        ck_assert_int_eq(y->timestamp, x->timestamp);
+        ck_assert_double_eq(y->interval_us, x->interval_us);
+        ck_assert_uint_eq(y->flags, x->flags);
+        ck_assert_uint_eq(y->first_sample, x->first_sample);
+        ck_assert_uint_eq(y->n_samples, x->n_samples);
+    }
+    ck_assert_uint_eq(b.sample_stack.n, m->sample_stack.n);
+    char sa[512], sb[512];
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        fx_stack_text(m, m->sample_stack.v[i], sa, sizeof sa);
+        fx_stack_text(&b, b.sample_stack.v[i], sb, sizeof sb);
+        ck_assert_str_eq(sa, sb);
+        for (size_t v = 0; v < m->value_types.n; v++) {
+            int64_t x = m->values.v[v] ? m->values.v[v][i] : v == 0;
+            int64_t y = b.values.v[v] ? b.values.v[v][i] : v == 0;
+            ck_assert_int_eq(x, y);
+        }
+    }
+    /* the odd name and the empty (not missing) file */
+    const ss_id *f = ss_stack_frames(&b, b.sample_stack.v[b.sample_stack.n - 1]);
+    ck_assert_str_eq(fx_loc_name(&b, f[0]), "tab\there\\back\nnew\rcr");
+    ck_assert_str_eq(fx_loc_file(&b, f[0]), "");
+    ck_assert_str_eq(fx_loc_name(&b, f[1]), "\\N");
+    ck_assert_ptr_null(fx_loc_file(&b, f[1]));
+    ck_assert_uint_eq(b.meta.n, 2);
+    ck_assert_str_eq(ss_str(&b, b.meta.v[0].value), "a\tb");
+    ck_assert_uint_eq(b.meta.v[0].source, SS_NONE);
+    ck_assert_uint_eq(b.meta.v[1].source, 2);
+    ck_assert_uint_eq(b.aggs.n, 1);
+    ck_assert_int_eq(b.aggs.v[0].self, 5);
+    ck_assert_int_eq(b.aggs.v[0].total, 9);
+    ck_assert_str_eq(fx_loc_name(&b, b.aggs.v[0].location), "tab\there\\back\nnew\rcr");
+    ck_assert_uint_eq(b.edges.n, 1);
+    ck_assert_uint_eq(b.edges.v[0].caller, SS_NONE);
+    ck_assert_int_eq(b.edges.v[0].count, 9);
+    size_t classes = 0;
+    for (size_t i = 0; i < b.function_class.n; i++)
+        if (b.function_class.v[i] != SS_NONE) {
+            classes++;
+            ck_assert_str_eq(ss_str(&b, b.function_class.v[i]), "app");
+            ck_assert_str_eq(ss_str(&b, b.functions.v[i].name),
+                             ss_str(m, m->functions.v[1].name));
+        }
+    ck_assert_uint_eq(classes, 1);
+    ss_model_free(&b);
+    ss_model_free(m);
+}
+END_TEST
+
+Suite *formats_suite(void)
+{
+    Suite *s = suite_create("formats");
+    TCase *tc = tcase_create("folded");
+    tcase_add_test(tc, test_folded_parse_line);
+    tcase_add_test(tc, test_folded_sniff);
+    tcase_add_test(tc, test_folded_load);
+    tcase_add_test(tc, test_folded_error_line);
+    tcase_add_test(tc, test_folded_writer);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("rprof_writer");
+    tcase_add_test(tc, test_rprof_writer_layout);
+    tcase_add_test(tc, test_rprof_writer_names);
+    tcase_add_test(tc, test_rprof_writer_refusals);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("tables");
+    tcase_add_test(tc, test_tables_round_trip);
+    suite_add_tcase(s, tc);
+    return s;
+}

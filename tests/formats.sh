@@ -1,0 +1,369 @@
+#!/bin/bash
+# Formats (DESIGN 3 and 6): the Rprof, folded and v2-tables writers and
+# readers, and several inputs in one profile, checked against references
+# that do not come from stackscope:
+#
+#  1. Rprof -> Rprof on every fixture (tests/data/rprof, edge-cases and the
+#     R profile package's files in tests/data/peers/profile-pkg):
+#     - the sample sequence is identical: tests/oracle/rprof_lines.awk lists
+#       each file's headers and samples (memory prefix, names, positions
+#       with their #File paths resolved) without stackscope, and the input's
+#       list must equal the output's (blank lines, a cut-off last line and
+#       the profile package's '#File : ' line are left out of the input's, as
+#       documented);
+#     - R's summaryRprof (by.self, by.total; lines = "show" with line
+#       profiling; memory = "both" with memory profiling) is identical() on
+#       the output and on the input, one session at a time
+#       (tests/oracle/rprof_same.R);
+#     - writing the output again gives the same bytes;
+#     - a transformed profile written as Rprof reads back with the same
+#       self, total, line and memory tables as the transformed profile.
+#  2. Folded stacks: the writer's lines equal the independent parser's
+#     stacks (NAME.indep/stacks.tsv); reading them back gives the same lines;
+#     per-function counts equal the independent counts; hand-made files
+#     (CRLF, tabs, trailing blanks, count 0, huge counts) give hand-computed
+#     numbers; folded -> Rprof is read by R with the same counts.
+#  3. v2 tables: tables -> Rprof gives the same bytes as the direct
+#     conversion; tables -> tables is the same directory; `report --by
+#     sources` is unchanged; R loads the tables with the man page's lines
+#     (taken from man/stackscope.1) and computes the same self and total
+#     times as `report --by self` (tests/oracle/tables_check.R); odd strings
+#     survive the escaping; SamplingProf's aggregates survive too.
+#  4. Rprof + folded + tables in one run: one source each, sessions kept,
+#     counts and times add up.
+#
+# The R profile package (CRAN `profile`) is not installed here (not in
+# Debian, and CRAN cannot be reached), so its read_rprof() is not run on our
+# output; instead the files its write_rprof() wrote (copied into
+# tests/data/peers/profile-pkg/) must load with the right counts (here and in
+# tests/oracle.sh against the independent parser).
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+
+LC_ALL=C
+export LC_ALL
+T=$TMPD
+D=$SRCDIR/tests/data
+O=$SRCDIR/tests/oracle
+TAB=$'\t'
+
+use_r=no
+if [ -n "${STACKSCOPE_NO_R:-}" ]; then
+    echo "SKIP R comparisons: STACKSCOPE_NO_R is set"
+elif have Rscript; then
+    use_r=yes
+else
+    echo "SKIP R comparisons: Rscript not found"
+fi
+
+# ss ARGS...: run stackscope; sets RC and ERR (stderr).  A sanitizer report
+# is a failure of its own.
+ss() {
+    timeout 60 "$STACKSCOPE" "$@" 2>"$T/ss.err" </dev/null
+    RC=$?
+    ERR=$(head -c 4000 "$T/ss.err")
+    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
+        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
+    fi
+    return $RC
+}
+
+check() { # NAME WHY: pass when WHY is empty
+    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
+}
+
+# cut_flag FILE: 1 when FILE does not end with a line end
+cut_flag() {
+    case $(tail -c 1 "$1" | od -An -tx1 | tr -d ' \n') in
+    0a | 0d | "") echo 0 ;;
+    *) echo 1 ;;
+    esac
+}
+
+lines() { # MODE FILE [awk args]: rprof_lines.awk on FILE
+    local mode=$1 f=$2
+    shift 2
+    awk -v mode="$mode" -v cut="$(cut_flag "$f")" "$@" -f "$O/rprof_lines.awk" "$f" "$f"
+}
+
+fixtures=("$D"/rprof/*.out "$D"/edge-cases/*.out "$D"/peers/profile-pkg/*.out)
+
+# ---- 1. Rprof -> Rprof ------------------------------------------------------
+: >"$T/rsame.list"
+for f in "${fixtures[@]}"; do
+    name=${f%.out}
+    name=${name##*/}
+    label=$(basename "$(dirname "$f")")/$name
+    w=$T/rp/$label
+    mkdir -p "$w"
+    if ! ss check "$f" >/dev/null; then
+        case $label in
+        edge-cases/zero_bytes) pass "rprof $label (rejected as documented: ${ERR#stackscope: })" ;;
+        profile-pkg/incomplete)
+            # lines cut in the middle on purpose, not only the last one: bad input
+            if [ "$RC" -eq 2 ] && [[ $ERR == *"$f:8:"* ]]; then
+                pass "rprof $label (rejected: ${ERR#stackscope: })"
+            else
+                fail "rprof $label" "expected exit 2 naming $f:8:, got $RC: $ERR"
+            fi ;;
+        *) fail "rprof $label" "does not load: $ERR" ;;
+        esac
+        continue
+    fi
+    if ! ss convert -o "$w/a.out" "$f" || ! ss convert -o "$w/b.out" "$w/a.out"; then
+        fail "rprof $label" "convert failed: $ERR"
+        continue
+    fi
+    cmp -s "$w/a.out" "$w/b.out"
+    check "rprof idempotent $label" "$([ $? -eq 0 ] || echo "writing the output again changes it: $(cmp "$w/a.out" "$w/b.out")")"
+    lines samples "$f" >"$w/in.samples"
+    lines samples "$w/a.out" >"$w/out.samples"
+    if cmp -s "$w/in.samples" "$w/out.samples"; then
+        pass "rprof samples $label ($(grep -vc '^H ' "$w/in.samples") samples)"
+    else
+        fail "rprof samples $label" "$(diff "$w/in.samples" "$w/out.samples" | head -n 4 | cut -c 1-200 | tr '\n' '|')"
+    fi
+    # one file per session for R
+    lines split "$f" -v prefix="$w/in." >/dev/null
+    lines split "$w/a.out" -v prefix="$w/out." >/dev/null
+    for s in "$w"/in.*; do
+        [ "$s" = "$w/in.samples" ] && continue
+        k=${s##*.}
+        printf '%s\t%s\t%s\n' "$label/session$k" "$s" "$w/out.$k" >>"$T/rsame.list"
+    done
+done
+if [ $use_r = yes ]; then
+    Rscript "$O/rprof_same.R" "$T/rsame.list" >"$T/rsame.out" 2>&1
+    while IFS= read -r l; do
+        case $l in
+        PASS\ *) pass "rprof R ${l#PASS }" ;;
+        FAIL\ *) l=${l#FAIL }; fail "rprof R ${l%%: *}" "${l#*: }" ;;
+        *) fail "rprof R" "$l" ;;
+        esac
+    done <"$T/rsame.out"
+fi
+
+# The profile package's files are its reading of these fixtures: the stacks
+# it kept must be ours.  (It drops memory data and merges sessions; on
+# memory.out and quirky_names.out it mangles stacks, so those two are
+# checked against the independent parser only, in tests/oracle.sh.)
+for n in append_two_sessions gc line plain_default; do
+    ss report --by stacks --format folded "$D/rprof/$n.out" >"$T/pk.a"
+    ss report --by stacks --format folded "$D/peers/profile-pkg/$n.profilepkg.out" >"$T/pk.b"
+    cmp -s "$T/pk.a" "$T/pk.b"
+    check "profile-pkg $n: same stacks and counts as rprof/$n.out" \
+        "$([ $? -eq 0 ] || diff "$T/pk.a" "$T/pk.b" | head -n 3 | cut -c 1-160 | tr '\n' '|')"
+done
+
+# Transformed profiles (synthetic frames, merged, trimmed, dropped samples)
+# written as Rprof read back as the transformed profile.
+for n in line memory_line mem_gc_line; do
+    f=$D/rprof/$n.out
+    for t in 'merge eval' 'trim-base auto' 'replace eval eval => "<eval_eval>"' \
+        'collapse-recursion cmp' 'drop-samples 1:10' 'focus /^cmp/'; do
+        why=
+        rm -f "$T/tr.out"
+        if ! ss convert -e "$t" -o "$T/tr.out" "$f"; then
+            fail "rprof of transformed $n [$t]" "$ERR"
+            continue
+        fi
+        for by in self total line memory; do
+            opts="--by $by"
+            if [ $by = memory ]; then
+                head -n 1 "$f" | grep -q '^memory' || continue
+                opts="--by self --memory"
+            fi
+            # shellcheck disable=SC2086
+            ss report $opts --format tsv -e "$t" "$f" >"$T/tr.a"
+            # shellcheck disable=SC2086
+            ss report $opts --format tsv "$T/tr.out" >"$T/tr.b"
+            cmp -s "$T/tr.a" "$T/tr.b" || why="$why $opts differs;"
+        done
+        check "rprof of transformed $n [$t]" "$why"
+    done
+done
+
+# ---- 2. folded ----------------------------------------------------------------
+for f in "$D"/rprof/*.out "$D"/edge-cases/*.out; do
+    name=${f%.out}
+    name=${name##*/}
+    indep=${f%.out}.indep
+    w=$T/fo/$name
+    mkdir -p "$w"
+    ss convert -o "$w/x.folded" "$f" || continue
+    # the independent stacks: 'stack<TAB>count', root first, ';'-joined
+    awk -F '\t' 'NR > 1 { print $1 " " $2 }' "$indep/stacks.tsv" | sort >"$w/indep"
+    sort "$w/x.folded" >"$w/ours"
+    cmp -s "$w/ours" "$w/indep"
+    check "folded write $name" "$([ $? -eq 0 ] || diff "$w/ours" "$w/indep" | head -n 3 | cut -c 1-160 | tr '\n' '|')"
+    ss report --by stacks --format folded "$f" | cmp -s - "$w/x.folded"
+    check "folded = report --by stacks --format folded: $name" "$([ $? -eq 0 ] || echo differ)"
+    [ -s "$w/x.folded" ] || continue
+    ss report --by stacks --format folded "$w/x.folded" >"$w/back"
+    cmp -s "$w/back" "$w/x.folded"
+    check "folded read back $name" "$([ $? -eq 0 ] || diff "$w/back" "$w/x.folded" | head -n 3 | cut -c 1-160 | tr '\n' '|')"
+    # counts: time = count (interval 1 s); names with ';' split on reading
+    if awk -F '\t' 'NR > 1 && index($1, ";") { bad = 1 } END { exit !bad }' "$indep/functions.tsv"; then
+        continue
+    fi
+    ss report --by self --format tsv "$w/x.folded" | awk -F '\t' 'NR > 1 { printf "%s\t%.0f\t%.0f\n", $1, $2, $4 }' | sort >"$w/cnt.ours"
+    awk -F '\t' 'NR > 1 && $3 > 0 { print $1 "\t" $2 "\t" $3 }' "$indep/functions.tsv" | sort >"$w/cnt.indep"
+    cmp -s "$w/cnt.ours" "$w/cnt.indep"
+    check "folded counts $name" "$([ $? -eq 0 ] || diff "$w/cnt.ours" "$w/cnt.indep" | head -n 3 | tr '\n' '|')"
+done
+
+# Hand-made: CRLF, a tab before the count, trailing blanks, a blank line,
+# a name with spaces and one starting with '#', a count of 0.
+printf 'main;f;g 3\r\nmain;f\t2  \r\n\r\nmain;h h 1\r\n#x;main 4\r\nmain;f 0\r\n' >"$T/hand.folded"
+ss report --by self --format tsv "$T/hand.folded" >"$T/hand.self"
+# self: g 3, f 2, 'h h' 1, main 4 (leaf of '#x;main'); total: main 10, f 5,
+# #x 4, g 3, 'h h' 1; the count-0 line adds nothing (a warning).
+got=$(awk -F '\t' 'NR > 1 { printf "%s=%s/%s ", $1, $2, $4 }' "$T/hand.self" | tr -s ' ')
+want="main=4/10 g=3/3 f=2/5 h h=1/1 #x=0/4 "
+check "folded hand-made counts" "$([ "$got" = "$want" ] || echo "got '$got', want '$want'")"
+check "folded count-0 warning" "$([[ $ERR == *"hand.folded:6:"*"count 0"* ]] || echo "no warning naming line 6: $ERR")"
+ss report --by sources --format tsv "$T/hand.folded" >"$T/hand.src"
+got=$(awk -F '\t' 'NR == 2 { print $2, $4, $6, $7, $8 }' "$T/hand.src")
+check "folded source" "$([ "$got" = "folded 1 1000000 - 10" ] || echo "got '$got'")"
+# 10^15 is the largest count; the Rprof writer refuses a billion lines
+printf 'a;b 1000000000000000\n' >"$T/huge.folded"
+ss report --by self --format tsv "$T/huge.folded" >"$T/huge.self"
+check "folded count 10^15" "$([ "$(awk -F '\t' 'NR == 2 { printf "%.0f", $2 }' "$T/huge.self")" = 1000000000000000 ] || echo "got $(cat "$T/huge.self") $ERR")"
+ss convert -o "$T/huge.out" "$T/huge.folded"
+check "rprof writer refuses 10^15 lines" "$([ "$RC" -eq 1 ] && [[ $ERR == *"more than 1000000000"* ]] && [ ! -e "$T/huge.out" ] || echo "exit $RC: $ERR")"
+
+# folded -> Rprof: a count of k is k lines; R's summaryRprof reads them
+# with interval 1 s, so times are the counts (hand-computed above).
+if ss convert -o "$T/hand.out" "$T/hand.folded"; then
+    got=$(grep -c '^"g" "f" "main" $' "$T/hand.out")
+    check "folded -> rprof: count 3 is 3 lines" "$([ "$got" = 3 ] || echo "got $got")"
+    if [ $use_r = yes ]; then
+        got=$(Rscript -e 'x <- summaryRprof(commandArgs(TRUE)[1]); s <- x$by.self; t <- x$by.total
+                          cat(x$sample.interval, x$sampling.time, s["\"g\"", "self.time"], s["\"f\"", "self.time"],
+                              s["\"main\"", "self.time"], t["\"main\"", "total.time"], t["\"#x\"", "total.time"], "\n")' "$T/hand.out" 2>&1)
+        check "folded -> rprof read by R" "$([ "$got" = "1 10 3 2 4 10 4 " ] || echo "R says: $got")"
+    fi
+else
+    fail "folded -> rprof" "$ERR"
+fi
+
+# ---- 3. v2 tables --------------------------------------------------------------
+: >"$T/tables.list"
+for f in "$D"/rprof/*.out "$D"/edge-cases/*.out "$D"/peers/profile-pkg/1.out "$T/hand.folded"; do
+    name=${f%.*}
+    name=${name##*/}
+    w=$T/tb/$name
+    mkdir -p "$w"
+    ss convert -o "$w/direct.out" "$f" || continue
+    if ! ss convert -o "$w/t/" "$f"; then
+        fail "tables write $name" "$ERR"
+        continue
+    fi
+    if ! ss convert -o "$w/back.out" "$w/t"; then
+        fail "tables read $name" "$ERR"
+        continue
+    fi
+    cmp -s "$w/back.out" "$w/direct.out"
+    check "tables -> rprof = rprof: $name" "$([ $? -eq 0 ] || cmp "$w/back.out" "$w/direct.out")"
+    ss convert -o "$w/t2" --to tables "$w/t"
+    diff -r "$w/t" "$w/t2" >/dev/null
+    check "tables -> tables $name" "$([ $? -eq 0 ] || diff -r "$w/t" "$w/t2" | head -n 3 | tr '\n' '|')"
+    ss report --by sources --format tsv "$f" >"$w/src.a"
+    ss report --by sources --format tsv "$w/t" >"$w/src.b"
+    cmp -s "$w/src.a" "$w/src.b"
+    check "tables keep sources $name" "$([ $? -eq 0 ] || diff "$w/src.a" "$w/src.b" | head -n 3 | tr '\n' '|')"
+    ss report --by self --format tsv "$w/t" >"$w/self.tsv"
+    printf '%s\t%s\t%s\n' "$name" "$w/t" "$w/self.tsv" >>"$T/tables.list"
+done
+if [ $use_r = yes ]; then
+    # the R lines of the man page, groff escapes undone
+    sed -n '/R-load-begin/,/R-load-end/p; /R-self-begin/,/R-self-end/p' "$SRCDIR/man/stackscope.1" |
+        grep -v '^\.' | sed 's/\\e/\\/g' >"$T/man.R"
+    Rscript "$O/tables_check.R" "$T/tables.list" "$T/man.R" >"$T/tables.out" 2>&1
+    while IFS= read -r l; do
+        case $l in
+        PASS\ *) pass "tables in R: ${l#PASS }" ;;
+        FAIL\ *) l=${l#FAIL }; fail "tables in R: ${l%%: *}" "${l#*: }" ;;
+        *) fail "tables in R" "$l" ;;
+        esac
+    done <"$T/tables.out"
+fi
+
+# SamplingProf (aggregates, no stacks): the tables keep the counts and the
+# call graph; reports and the SamplingProf writer see the same profile.
+for f in "$D"/sampling_prof/*.txt; do
+    case $f in *workload.rb.txt) continue ;; esac
+    name=${f##*/}
+    name=${name%.txt}
+    w=$T/sp/$name
+    mkdir -p "$w"
+    if ! ss convert -o "$w/t/" "$f"; then
+        fail "tables of SamplingProf $name" "$ERR"
+        continue
+    fi
+    why=
+    for by in self total line sources; do
+        ss report --by $by --format tsv "$f" >"$w/a.$by"
+        ss report --by $by --format tsv "$w/t" >"$w/b.$by"
+        cmp -s "$w/a.$by" "$w/b.$by" || why="$why --by $by differs;"
+    done
+    ss convert -o "$w/a.sprof.txt" "$f"
+    ss convert -o "$w/b.sprof.txt" "$w/t"
+    cmp -s "$w/a.sprof.txt" "$w/b.sprof.txt" || why="$why written back as SamplingProf it differs;"
+    check "tables of SamplingProf $name" "$why"
+done
+
+# A tab and backslashes in names (a newline cannot come from a folded file):
+# escaped in functions.tsv as \t and \\, read back unchanged.
+printf 'main;a\\b;c\td 2\nmain;x\\\\ 1\n' >"$T/esc.folded"
+if ss convert -o "$T/esc/" "$T/esc.folded"; then
+    got=$(awk -F '\t' 'NR > 1 { print $2 }' "$T/esc/functions.tsv" | tr '\n' '|')
+    want='main|a\\b|c\td|x\\\\|'
+    check "tables escaping" "$([ "$got" = "$want" ] || echo "names '$got', want '$want'")"
+    ss report --by stacks --format folded "$T/esc" >"$T/esc.back"
+    ss report --by stacks --format folded "$T/esc.folded" >"$T/esc.orig"
+    cmp -s "$T/esc.back" "$T/esc.orig"
+    check "tables escaping read back" "$([ $? -eq 0 ] || diff "$T/esc.back" "$T/esc.orig" | tr '\n' '|')"
+else
+    fail "tables escaping" "$ERR"
+fi
+
+# ---- 4. several inputs ------------------------------------------------------------
+a=$D/rprof/append_two_sessions.out
+b=$T/hand.folded
+c=$T/tb/memory/t
+ss report --by sources --format tsv "$a" "$b" "$c" >"$T/multi.src"
+# append_two_sessions: 2 sessions (independent sessions.tsv), the folded
+# file (10), the tables of memory.out (1 session, its original path)
+{
+    awk -F '\t' -v f="$a" 'NR > 1 { print "rprof", f, $1, $3, $7 }' "$D/rprof/append_two_sessions.indep/sessions.tsv"
+    echo "folded $b 1 1000000 10"
+    awk -F '\t' -v f="$D/rprof/memory.out" 'NR > 1 { print "rprof", f, $1, $3, $7 }' "$D/rprof/memory.indep/sessions.tsv"
+} >"$T/multi.want"
+awk -F '\t' 'NR > 1 { print $2, $3, $4, $6, $8 }' "$T/multi.src" >"$T/multi.got"
+cmp -s "$T/multi.got" "$T/multi.want"
+check "several inputs: one source per file and session" "$([ $? -eq 0 ] || diff "$T/multi.got" "$T/multi.want" | tr '\n' '|')"
+# combined self and total time = the sum of each input's
+for x in "$a" "$b" "$c"; do ss report --by self --format tsv "$x"; done |
+    awk -F '\t' '$1 != "name" { s[$1] += $2; t[$1] += $4 } END { for (k in s) printf "%s\t%.9f\t%.9f\n", k, s[k], t[k] }' |
+    sort >"$T/multi.sum"
+ss report --by self --format tsv "$a" "$b" "$c" |
+    awk -F '\t' 'NR > 1 { printf "%s\t%.9f\t%.9f\n", $1, $2, $4 }' | sort >"$T/multi.self"
+cmp -s "$T/multi.self" "$T/multi.sum"
+check "several inputs: self and total add up" "$([ $? -eq 0 ] || diff "$T/multi.self" "$T/multi.sum" | head -n 4 | tr '\n' '|')"
+# and they write out as one Rprof file with a session per source
+if ss convert -o "$T/multi.out" "$a" "$b" "$c"; then
+    got=$(grep -c 'sample.interval=' "$T/multi.out")
+    check "several inputs -> rprof: 4 sessions" "$([ "$got" = 4 ] || echo "got $got headers")"
+    ss report --by sources --format tsv "$T/multi.out" | awk -F '\t' 'NR > 1 { print $6, $7, $8 }' >"$T/multi.back"
+    awk -F '\t' 'NR > 1 { print $6, $7, $8 }' "$T/multi.src" >"$T/multi.orig"
+    cmp -s "$T/multi.back" "$T/multi.orig"
+    check "several inputs -> rprof keeps intervals, flags, counts" "$([ $? -eq 0 ] || diff "$T/multi.back" "$T/multi.orig" | tr '\n' '|')"
+else
+    fail "several inputs -> rprof" "$ERR"
+fi
+
+finish

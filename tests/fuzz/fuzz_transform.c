@@ -3,7 +3,7 @@
  * empty sample).  Checks, besides crashes, that every step's canonical text
  * parses back to itself, that the printed script reproduces the list, and
  * that undo and redo return to the same list.  Build and run with
- * scripts/fuzz-transforms.sh. */
+ * scripts/fuzz.sh. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -666,6 +666,28 @@ static int set_classes(struct apply *a, const struct tf_step *st)
     return 0;
 }
 
+/* 1 when the k patterns of `replace` occur in some stack leaf first (pattern
+ * 0 innermost), the order in which Rprof lines and sprof's examples list
+ * frames: a likely mistake worth a hint, since replace reads root first. */
+static int occurs_leaf_first(struct apply *a, size_t k)
+{
+    const struct wset *w = a->cur;
+    for (size_t s = 0; s < wset_n(w); s++) {
+        if (!w->ns.v[s])
+            continue;
+        const ss_id *fr = w->loc.v + w->off.v[s];
+        size_t d = w->off.v[s + 1] - w->off.v[s];
+        for (size_t i = 0; i + k <= d; i++) {
+            size_t p = 0;
+            while (p < k && loc_matches(a, p, fr[i + p]))
+                p++;
+            if (p == k)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff,
                     struct ss_error *err)
 {
@@ -710,6 +732,11 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
         ss_id name = ss_model_intern_cstr(a->out, st->name);
         rw.new_fn = name == SS_NONE ? SS_NONE : ss_model_function(a->out, name, name, SS_NONE, 0);
         rc = rw.new_fn == SS_NONE ? -1 : stack_step(a, &rw, eff);
+        if (!rc && eff->stacks_changed == 0 && st->npats > 1 && occurs_leaf_first(a, st->npats))
+            ss_model_warn(a->out,
+                          "'%s' changed nothing: its frames occur only leaf first (the order of "
+                          "Rprof lines); replace lists them root first, outermost caller first",
+                          st->text);
         break;
     }
     default: /* trim-to, merge, prune, collapse-recursion */

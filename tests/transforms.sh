@@ -230,4 +230,20 @@ if conv rprof "$@" -o "$TMPD/t.out" "$prof"; then
             fail "convert rprof + summaryRprof" "$(head -n 8 "$TMPD/rout" | tr '\n' '|')"
     fi
 fi
+# replace reads root first; the leaf-first order of Rprof lines gets a hint.
+demo="$SRCDIR/data/demo.out"
+"$STACKSCOPE" report -e 'replace "[" lapply .getXlevels => X' --by self "$demo" \
+    >/dev/null 2>"$TMPD/hint.err"
+grep -q "occur only leaf first" "$TMPD/hint.err" &&
+    pass "replace in leaf-first order: a hint on stderr" ||
+    fail "replace leaf-first hint" "$(cat "$TMPD/hint.err")"
+"$STACKSCOPE" report -e 'replace .getXlevels lapply "[" => X' --by self --format tsv "$demo" \
+    >"$TMPD/hint.tsv" 2>"$TMPD/hint2.err"
+if grep -q "leaf first" "$TMPD/hint2.err"; then
+    fail "replace root first: no hint" "$(cat "$TMPD/hint2.err")"
+else
+    awk -F'\t' '$1 == "X" && $4 > 0 { ok = 1 } END { exit !ok }' "$TMPD/hint.tsv" &&
+        pass "replace root first: X has total time, no hint" ||
+        fail "replace root first" "no X row"
+fi
 finish

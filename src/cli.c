@@ -49,8 +49,9 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
-    "                           transforms  the transform list (-e, --script)\n"
-    "                                    with what each step did\n"
+    "                           transforms\n"
+    "                                    the transform list (-e, --script) and\n"
+    "                                    what each step did\n"
     "                         (SamplingProf files hold no stacks: self, total,\n"
     "                         line, calls and sources only)\n"
     "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
@@ -93,7 +94,8 @@ static const char usage_text[] =
     "                           trim-base N   trim-base auto[=SHARE]\n"
     "                           trim-to F   focus F   drop F   merge F\n"
     "                           prune F   collapse-recursion F\n"
-    "                           replace F1 F2 ... => NEW   class F => NAME\n"
+    "                           replace F1 F2 ... => NEW (F1 outermost)\n"
+    "                           class F => NAME\n"
     "                         F is a name, a \"quoted name\" or a /regex/\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
     "                         starts a comment); mixes with -e in order\n"
@@ -236,6 +238,8 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
         return ss_exit_status((enum ss_errcode)rc);
     }
     timing("apply", t0);
+    for (size_t i = orig->warnings.n; i < tm->warnings.n; i++)
+        fprintf(stderr, "stackscope: warning: %s\n", tm->warnings.v[i]);
     *m = tm;
     return 0;
 }

@@ -26,8 +26,11 @@ static const char usage_text[] =
     "Explore, trim and save sampling profiles (R's Rprof output; pprof\n"
     "profiles, gzip-compressed or raw, are read and written too).\n"
     "\n"
-    "With no command, show the profile FILE (several files combine into one\n"
-    "profile; no FILE: the bundled demo profile).\n"
+    "With no command, explore the profile FILE in the terminal (several files\n"
+    "combine into one profile; no FILE: the bundled demo profile): views of\n"
+    "functions, stacks, trees, timeline, levels, run lengths and source lines,\n"
+    "trimmed with transforms and saved with :w FILE; ? lists the keys.\n"
+    "Without a terminal, print the report instead.\n"
     "\n"
     "Commands:\n"
     "  report     print one table and exit\n"
@@ -47,8 +50,9 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
-    "                           transforms  the transform list (-e, --script)\n"
-    "                                    with what each step did\n"
+    "                           transforms\n"
+    "                                    the transform list (-e, --script) and\n"
+    "                                    what each step did\n"
     "                         (SamplingProf files hold no stacks: self, total,\n"
     "                         line, calls and sources only)\n"
     "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
@@ -91,7 +95,8 @@ static const char usage_text[] =
     "                           trim-base N   trim-base auto[=SHARE]\n"
     "                           trim-to F   focus F   drop F   merge F\n"
     "                           prune F   collapse-recursion F\n"
-    "                           replace F1 F2 ... => NEW   class F => NAME\n"
+    "                           replace F1 F2 ... => NEW (F1 outermost)\n"
+    "                           class F => NAME\n"
     "                         F is a name, a \"quoted name\" or a /regex/\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
     "                         starts a comment); mixes with -e in order\n"
@@ -234,6 +239,8 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
         return ss_exit_status((enum ss_errcode)rc);
     }
     timing("apply", t0);
+    for (size_t i = orig->warnings.n; i < tm->warnings.n; i++)
+        fprintf(stderr, "stackscope: warning: %s\n", tm->warnings.v[i]);
     *m = tm;
     return 0;
 }
@@ -573,7 +580,7 @@ static int cmd_check(int argc, char **argv)
     return status ? status : w;
 }
 
-int ss_cli_main(int argc, char **argv)
+int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
 {
     if (argc >= 2) {
         const char *a = argv[1];
@@ -596,8 +603,8 @@ int ss_cli_main(int argc, char **argv)
         if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option '%s'", a);
     }
-    /* The explorer.  Until the interactive UI lands, show the report of the
-     * profile (the demo when no FILE is given). */
+    /* The explorer on FILE... (the demo when no FILE is given); without a
+     * terminal (stackscope FILE | less), the report of the profile. */
     char *demo[1];
     char **files = argv + 1;
     int n = argc - 1;
@@ -605,6 +612,13 @@ int ss_cli_main(int argc, char **argv)
         demo[0] = (char *)ss_demo_path();
         files = demo;
         n = 1;
+    }
+    if (ui && ui->available()) {
+        struct ss_model m;
+        int rc = load_or_complain(&m, files, n);
+        if (rc)
+            return rc;
+        return ui->run(&m, files, n);
     }
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);

@@ -3,7 +3,19 @@
 #ifndef SS_CLI_H
 #define SS_CLI_H
 
-int ss_cli_main(int argc, char **argv);
+struct ss_model;
+
+/* The interactive UI, supplied by the program (main.c) so that the core
+ * never links curses.  `available` says whether it can run here (a terminal,
+ * or a headless script); `run` takes over the loaded model (it frees it) and
+ * returns the exit status.  With no UI, or when it is not available, the
+ * no-command mode prints the report instead. */
+struct ss_cli_ui {
+    int (*available)(void);
+    int (*run)(struct ss_model *m, char *const *files, int nfiles);
+};
+
+int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui);
 
 /* Path of the bundled demo profile (borrowed static string). */
 const char *ss_demo_path(void);

@@ -1,7 +1,10 @@
-/* main.c - the stackscope program: hands over to the command line. */
+/* main.c - the stackscope program: the command line, with the ncurses UI
+ * plugged in (the core library never links curses). */
 #include "cli.h"
+#include "ui.h"
 
 int main(int argc, char **argv)
 {
-    return ss_cli_main(argc, argv);
+    static const struct ss_cli_ui ui = {ss_ui_available, ss_ui_main};
+    return ss_cli_main(argc, argv, &ui);
 }

@@ -6,29 +6,12 @@
  * text. */
 #include "report_transforms.h"
 
+#include "stats.h"
 #include "transform.h"
-
-/* Samples with frames and their time: the numbers of the text header. */
-static uint64_t counted(const struct ss_model *m, double *time)
-{
-    uint64_t c = 0;
-    *time = 0;
-    for (size_t s = 0; s < m->sources.n; s++) {
-        const struct ss_source *src = &m->sources.v[s];
-        uint64_t cs = 0;
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
-            if (ss_stack_depth(m, m->sample_stack.v[i]) > 0)
-                cs += (uint64_t)ss_sample_count(m, i);
-        c += cs;
-        *time += (double)cs * ss_source_interval_s(m, (ss_id)s);
-    }
-    return c;
-}
 
 int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                          struct ss_error *err)
 {
-    (void)err;
     const struct ss_tf_list *l = o->transforms;
     size_t n = l ? ss_tf_count(l) : 0;
     int tsv = o->format == SS_FORMAT_TSV;
@@ -37,9 +20,12 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
               "stacks_changed\tfunctions_matched\tlevels_removed\tcommand\n",
               out);
     } else {
-        double t;
-        uint64_t c = counted(m, &t);
-        ss_report_header(out, m, c, t);
+        struct ss_stats st; /* the header's counted samples and time */
+        int rc = ss_stats_compute(m, SS_BY_FUNCTION, 0, &st, err);
+        if (rc)
+            return rc;
+        ss_report_header(out, m, st.samples_counted, st.sampling_time);
+        ss_stats_free(&st);
         fprintf(out, "%4s %3s %11s %11s %8s %14s %7s %9s %6s  %s\n", "step", "on", "samples.in",
                 "samples.out", "emptied", "frames.removed", "stacks", "functions", "levels",
                 "command");

@@ -19,7 +19,13 @@
  *
  * The list is opaque; the UI and the command line drive it through the
  * functions below.  Every edit (insert, change, remove, enable, move, a whole
- * script) is one undo step.
+ * script) is one undo step; an edit that fails or changes nothing (enabling
+ * an enabled step, moving a step to where it is) is none.
+ *
+ * The exact semantics of each command (sample numbering and times, which
+ * positions survive, how samples left with no frames count) are in the man
+ * page, section TRANSFORMS.  Implementation: transform.c (list, undo,
+ * scripts), transform_parse.c (language), transform_apply.c (apply).
  */
 #ifndef SS_TRANSFORM_H
 #define SS_TRANSFORM_H
@@ -45,7 +51,10 @@ enum ss_tf_kind {
 };
 
 /* What one step did the last time the list was applied (all zero for a
- * disabled step or before the first apply). */
+ * disabled step or before the first apply; a step added or re-read by an
+ * edit, undo or redo starts at zero).  Samples are timeline rows (not count
+ * values); frames_removed sums, over the samples that stay, the frames the
+ * step took from their stacks (replace of k frames removes k - 1). */
 struct ss_tf_effect {
     size_t samples_in;        /* samples entering the step */
     size_t samples_out;       /* samples leaving it */
@@ -63,12 +72,16 @@ struct ss_tf_list *ss_tf_list_new(void);
 void ss_tf_list_free(struct ss_tf_list *l);
 
 /* Parse one command without adding it.  Returns 0, or SS_EUSAGE with err
- * saying "column C: expected ..." (the caller adds the line). */
+ * saying "column C: expected ..." (the caller adds the line; C counts bytes
+ * from 1). */
 int ss_tf_check(const char *cmd, struct ss_error *err);
 
 /* --- reading the list ---------------------------------------------------- */
 size_t ss_tf_count(const struct ss_tf_list *l);
-/* The canonical text of step i (borrowed; reparses to the same step). */
+/* The canonical text of step i (borrowed, valid until the next edit;
+ * reparses to the same step): comments and extra blanks dropped, names
+ * quoted only when they must be, "auto=1" written "auto".  NULL when i is out
+ * of range. */
 const char *ss_tf_text(const struct ss_tf_list *l, size_t i);
 enum ss_tf_kind ss_tf_kind(const struct ss_tf_list *l, size_t i);
 int ss_tf_enabled(const struct ss_tf_list *l, size_t i);
@@ -109,8 +122,14 @@ char *ss_tf_script(const struct ss_tf_list *l);
 /* Apply the enabled steps in order to `orig` (a sealed model), giving `out`:
  * a new sealed model that shares no memory with orig.  Fills every step's
  * effect.  Samples whose stack becomes empty stay in the timeline (they keep
- * their time and values) and are counted in the effects.  Returns 0 or an
- * error code (out of memory). */
+ * their time and values) and are counted in the effects.  out keeps orig's
+ * strings, functions and locations with the same ids (replace's NEW
+ * functions and their locations are appended), all sources (their sample
+ * ranges follow the removed samples), value types, meta, warnings and
+ * aggregates; out's stacks are the distinct stacks its samples use.  Applying
+ * the same list to the same model gives the same model, table by table.
+ * Returns 0 or an error code (out of memory); on error out is zeroed (nothing
+ * to free). */
 int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                 struct ss_error *err);
 

@@ -4,7 +4,8 @@
  *   - a set of distinct working stacks (CSR, leaf first, with tails), each
  *     with the number of timeline samples that use it;
  *   - o2c: for every original stack, the working stack it has become;
- *   - keep: the original sample numbers still in the timeline, in order.
+ *   - the timeline: the original sample numbers still in it, in order:
+ *     base, base+1, ... as long as only its ends were cut, else an array.
  * A step that rewrites stacks runs once per distinct working stack in use
  * and maps old working stacks to new (deduplicated) ones; only o2c (one entry
  * per original stack) is updated, never the timeline.  Steps that remove
@@ -19,6 +20,7 @@
  */
 #include "transform_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,8 +45,8 @@ struct apply {
     struct wset a, b, *cur, *next;
     ss_id *o2c;   /* original stack -> working stack (SS_NONE: unused) */
     size_t norig; /* original stacks */
-    size_t *keep; /* original sample numbers in the timeline; NULL: all */
-    size_t nkeep;
+    uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
+    size_t base, nkeep;
     ss_id *map;   /* working stack -> next working stack, during a step */
     size_t map_cap;
     VEC(ss_id) buf;
@@ -54,6 +56,13 @@ struct apply {
     VEC(ss_id) cls;       /* class of each function, SS_NONE: none */
     int any_class;
 };
+
+/* memcpy of n ids that allows n == 0 with NULL pointers. */
+static void copy_ids(ss_id *dst, const ss_id *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n * sizeof *dst);
+}
 
 static void wset_free(struct wset *w)
 {
@@ -74,7 +83,7 @@ static size_t wset_n(const struct wset *w)
 static int wset_reset(struct wset *w, size_t expect)
 {
     w->off.n = w->loc.n = w->tail.n = w->ns.n = 0;
-    if (VEC_PUSH(w->off, 0))
+    if (VEC_PUSH(w->off, 0) || VEC_RESERVE(w->loc, 1))
         return -1;
     size_t nslots = 64;
     while (nslots < 2 * expect + 2)
@@ -99,8 +108,7 @@ static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
 {
     if (VEC_RESERVE(w->loc, w->loc.n + d) || VEC_PUSH(w->tail, tail) || VEC_PUSH(w->ns, 0))
         return SS_NONE;
-    if (d)
-        memcpy(w->loc.v + w->loc.n, fr, d * sizeof *fr);
+    copy_ids(w->loc.v + w->loc.n, fr, d);
     w->loc.n += d;
     if (w->loc.n >= UINT32_MAX || VEC_PUSH(w->off, (uint32_t)w->loc.n))
         return SS_NONE;
@@ -131,7 +139,7 @@ static ss_id wset_add(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
 
 static size_t orig_index(const struct apply *a, size_t k)
 {
-    return a->keep ? a->keep[k] : k;
+    return a->keep ? a->keep[k] : a->base + k;
 }
 
 /* The working stack of timeline sample k. */
@@ -148,7 +156,7 @@ static int keep_materialise(struct apply *a)
     if (!a->keep)
         return -1;
     for (size_t k = 0; k < a->nkeep; k++)
-        a->keep[k] = k;
+        a->keep[k] = (uint32_t)(a->base + k);
     return 0;
 }
 
@@ -233,11 +241,11 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
     switch (rw->st->kind) {
     case SS_TF_TRIM_BASE:
         if (rw->trim == 0 || d == 0) {
-            memcpy(o, fr, d * sizeof *fr);
+            copy_ids(o, fr, d);
             n = d;
         } else {
             n = d > rw->trim ? d - rw->trim : 0;
-            memcpy(o, fr, n * sizeof *fr);
+            copy_ids(o, fr, n);
             *ntail = SS_NONE;
         }
         break;
@@ -245,7 +253,7 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
     case SS_TF_FOCUS: {
         long j = outermost(a, fr, d);
         n = j < 0 ? d : (size_t)j + 1;
-        memcpy(o, fr, n * sizeof *fr);
+        copy_ids(o, fr, n);
         if (n < d)
             *ntail = SS_NONE;
         break;
@@ -254,7 +262,7 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
         long j = outermost(a, fr, d);
         size_t from = j < 0 ? 0 : (size_t)j;
         n = d - from;
-        memcpy(o, fr + from, n * sizeof *fr);
+        copy_ids(o, fr + from, n);
         break;
     }
     case SS_TF_MERGE:
@@ -299,7 +307,7 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
         break;
     }
     default:
-        memcpy(o, fr, d * sizeof *fr);
+        copy_ids(o, fr, d);
         n = d;
         break;
     }
@@ -351,6 +359,37 @@ static int stack_step(struct apply *a, const struct rewrite *rw, struct ss_tf_ef
 
 /* ---- steps that remove samples ----------------------------------------------------- */
 
+/* Before a cut of the old timeline (n_old samples) that keeps [lo, hi) or,
+ * with drop, all but [lo, hi): take the removed samples from their stacks'
+ * counts, unless fewer samples stay than go (then the caller recounts the
+ * kept ones after the cut with recount_kept). */
+static void recount(struct apply *a, size_t n_old, size_t lo, size_t hi, int drop)
+{
+    uint64_t *ns = a->cur->ns.v;
+    size_t kept = drop ? n_old - (hi - lo) : hi - lo;
+    if (kept < n_old - kept)
+        return; /* done by the caller after the cut: see recount_kept */
+    if (drop) {
+        for (size_t k = lo; k < hi; k++)
+            ns[cur_stack(a, k)]--;
+    } else {
+        for (size_t k = 0; k < lo; k++)
+            ns[cur_stack(a, k)]--;
+        for (size_t k = hi; k < n_old; k++)
+            ns[cur_stack(a, k)]--;
+    }
+}
+
+/* Count the samples of every working stack afresh from the timeline. */
+static void recount_kept(struct apply *a)
+{
+    uint64_t *ns = a->cur->ns.v;
+    if (wset_n(a->cur))
+        memset(ns, 0, wset_n(a->cur) * sizeof *ns);
+    for (size_t k = 0; k < a->nkeep; k++)
+        ns[cur_stack(a, k)]++;
+}
+
 /* Keep timeline samples [lo, hi) (drop == 0) or all others (drop == 1). */
 static int cut_samples(struct apply *a, size_t lo, size_t hi, int drop)
 {
@@ -359,23 +398,106 @@ static int cut_samples(struct apply *a, size_t lo, size_t hi, int drop)
         if (drop)
             return 0;
     }
-    if (keep_materialise(a))
-        return -1;
-    uint64_t *ns = a->cur->ns.v;
-    size_t n = a->nkeep, w = 0;
-    for (size_t k = 0; k < n; k++) {
-        int in = k >= lo && k < hi;
-        if (in != drop)
-            a->keep[w++] = a->keep[k];
+    size_t n = a->nkeep;
+    size_t kept = drop ? n - (hi - lo) : hi - lo;
+    int fresh = kept < n - kept; /* recount the kept samples instead */
+    recount(a, n, lo, hi, drop);
+    if (!a->keep && (!drop || lo == 0 || hi == n)) {
+        /* what is left is still one stretch of the original: no array */
+        a->base += drop ? (lo == 0 ? hi : 0) : lo;
+    } else {
+        if (keep_materialise(a))
+            return -1;
+        if (drop)
+            memmove(a->keep + lo, a->keep + hi, (n - hi) * sizeof *a->keep);
         else
-            ns[cur_stack(a, k)]--;
+            memmove(a->keep, a->keep + lo, (hi - lo) * sizeof *a->keep);
     }
-    a->nkeep = w;
+    a->nkeep = kept;
+    if (fresh)
+        recount_kept(a);
     return 0;
 }
 
-/* Timeline positions [*lo, *hi) of a sample range. */
-static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, size_t *hi)
+/* Where the timeline's samples of each source are, when every sample
+ * counts 1: source s has positions [p[s], p[s+1]) starting at time t0[s]
+ * (ns), each sample w[s] long.  The time arithmetic of a range then needs
+ * no pass over the samples. */
+struct spans {
+    size_t *p;
+    double *t0, *w;
+};
+
+static size_t first_at_or_after(const struct apply *a, size_t orig)
+{
+    if (!a->keep)
+        return orig <= a->base ? 0 : orig - a->base < a->nkeep ? orig - a->base : a->nkeep;
+    size_t lo = 0, hi = a->nkeep;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->keep[mid] < orig)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int spans_make(const struct apply *a, struct spans *sp)
+{
+    const struct ss_model *m = a->orig;
+    size_t ns = m->sources.n;
+    sp->p = malloc((ns + 1) * sizeof *sp->p);
+    sp->t0 = malloc((ns + 1) * sizeof *sp->t0);
+    sp->w = malloc((ns + 1) * sizeof *sp->w);
+    if (!sp->p || !sp->t0 || !sp->w)
+        return -1;
+    double t = 0;
+    for (size_t s = 0; s < ns; s++) {
+        sp->p[s] = first_at_or_after(a, m->sources.v[s].first_sample);
+        sp->t0[s] = t;
+        sp->w[s] = m->sources.v[s].interval_us * 1000.0;
+        size_t end = first_at_or_after(a, m->sources.v[s].first_sample + m->sources.v[s].n_samples);
+        t += (double)(end - sp->p[s]) * sp->w[s];
+    }
+    sp->p[ns] = a->nkeep;
+    sp->t0[ns] = t;
+    sp->w[ns] = 0;
+    return 0;
+}
+
+static void spans_free(struct spans *sp)
+{
+    free(sp->p);
+    free(sp->t0);
+    free(sp->w);
+}
+
+/* The first timeline position whose sample starts at or after time t. */
+static size_t spans_find(const struct apply *a, const struct spans *sp, double t)
+{
+    size_t ns = a->orig->sources.n;
+    for (size_t s = 0; s < ns; s++) {
+        size_t c = sp->p[s + 1] - sp->p[s];
+        if (c == 0 || sp->t0[s] + (double)(c - 1) * sp->w[s] < t)
+            continue;
+        size_t j = 0;
+        if (sp->w[s] > 0 && t > sp->t0[s]) {
+            double q = ceil((t - sp->t0[s]) / sp->w[s]);
+            j = q < (double)c ? (size_t)q : c - 1;
+        }
+        /* settle rounding: the smallest j with t0 + j w >= t */
+        while (j > 0 && sp->t0[s] + (double)(j - 1) * sp->w[s] >= t)
+            j--;
+        while (j < c && sp->t0[s] + (double)j * sp->w[s] < t)
+            j++;
+        return sp->p[s] + j;
+    }
+    return a->nkeep;
+}
+
+/* Timeline positions [*lo, *hi) of a sample range.  Returns 0 or -1. */
+static int range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, size_t *hi)
 {
     size_t n = a->nkeep;
     if (!r->is_time) {
@@ -387,14 +509,31 @@ static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, 
             y = (int64_t)n;
         *lo = (size_t)(x - 1);
         *hi = y >= x ? (size_t)y : *lo;
-        return;
+        return 0;
     }
     /* Sample k starts at t_k = the summed time (count x its source's
      * interval) of the samples before it; [A, B) selects t_k in it. */
     const struct ss_model *m = a->orig;
+    if (!m->values.v[SS_VT_COUNT]) {
+        struct spans sp;
+        memset(&sp, 0, sizeof sp);
+        if (spans_make(a, &sp)) {
+            spans_free(&sp);
+            return -1;
+        }
+        double total = sp.t0[m->sources.n];
+        *lo = r->has_a ? spans_find(a, &sp, r->a < 0 ? total + (double)r->a : (double)r->a) : 0;
+        *hi = r->has_b ? spans_find(a, &sp, r->b < 0 ? total + (double)r->b : (double)r->b) : n;
+        spans_free(&sp);
+        if (*hi < *lo)
+            *lo = *hi = 0;
+        return 0;
+    }
+    /* count values: one pass (two when an end counts from the total) */
     double total = 0;
     size_t src = 0;
-    for (size_t k = 0; k < n; k++) {
+    int from_end = (r->has_a && r->a < 0) || (r->has_b && r->b < 0);
+    for (size_t k = 0; from_end && k < n; k++) {
         size_t i = orig_index(a, k);
         while (src + 1 < m->sources.n && m->sources.v[src + 1].first_sample <= i)
             src++;
@@ -402,7 +541,7 @@ static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, 
         total += (double)(c > 0 ? c : 0) * m->sources.v[src].interval_us * 1000.0;
     }
     double ta = r->has_a ? (r->a < 0 ? total + (double)r->a : (double)r->a) : -1.0;
-    double tb = r->has_b ? (r->b < 0 ? total + (double)r->b : (double)r->b) : total + 1.0;
+    double tb = r->has_b ? (r->b < 0 ? total + (double)r->b : (double)r->b) : HUGE_VAL;
     double t = 0;
     *lo = *hi = n;
     int started = 0;
@@ -424,6 +563,7 @@ static void range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, 
     }
     if (!started || *hi < *lo)
         *lo = *hi = 0;
+    return 0;
 }
 
 /* Keep (want == 1) or drop (want == 0) the samples whose stack has a frame
@@ -433,10 +573,9 @@ static int filter_contains(struct apply *a, int want)
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
     unsigned char *has = malloc(nc ? nc : 1);
-    if (!has || keep_materialise(a)) {
-        free(has);
+    if (!has)
         return -1;
-    }
+    int any = 0;
     for (size_t s = 0; s < nc; s++) {
         has[s] = 0;
         if (cur->ns.v[s] == 0)
@@ -444,15 +583,35 @@ static int filter_contains(struct apply *a, int want)
         const ss_id *fr = cur->loc.v + cur->off.v[s];
         size_t d = cur->off.v[s + 1] - cur->off.v[s];
         has[s] = outermost(a, fr, d) >= 0;
-        if (has[s] != want)
+        if (has[s] != want) {
             cur->ns.v[s] = 0;
+            any = 1;
+        }
     }
+    if (!any) { /* every sample stays */
+        free(has);
+        return 0;
+    }
+    if (keep_materialise(a)) {
+        free(has);
+        return -1;
+    }
+    /* per original stack, one lookup less per sample */
+    unsigned char *ho = malloc(a->norig ? a->norig : 1);
+    if (!ho) {
+        free(has);
+        return -1;
+    }
+    for (size_t i = 0; i < a->norig; i++)
+        ho[i] = a->o2c[i] != SS_NONE && has[a->o2c[i]] == want;
+    const ss_id *ss = a->orig->sample_stack.v;
     size_t w = 0;
     for (size_t k = 0; k < a->nkeep; k++)
-        if (has[cur_stack(a, k)] == want)
+        if (ho[ss[a->keep[k]]])
             a->keep[w++] = a->keep[k];
     a->nkeep = w;
     free(has);
+    free(ho);
     return 0;
 }
 
@@ -471,7 +630,9 @@ static int scaffold_depth(struct apply *a, double share, size_t *depth, struct s
     }
     for (size_t s = 0; s < nc; s++)
         used[s] = cur->ns.v[s] > 0;
-    for (size_t k = 0; k < a->nkeep; k++) {
+    if (!a->orig->values.v[SS_VT_COUNT] && nc) /* every sample counts 1 */
+        memcpy(cnt, cur->ns.v, nc * sizeof *cnt);
+    for (size_t k = 0; a->orig->values.v[SS_VT_COUNT] && k < a->nkeep; k++) {
         int64_t c = ss_sample_count(a->orig, orig_index(a, k));
         if (c > 0)
             cnt[cur_stack(a, k)] += (uint64_t)c;
@@ -505,6 +666,28 @@ static int set_classes(struct apply *a, const struct tf_step *st)
     return 0;
 }
 
+/* 1 when the k patterns of `replace` occur in some stack leaf first (pattern
+ * 0 innermost), the order in which Rprof lines and sprof's examples list
+ * frames: a likely mistake worth a hint, since replace reads root first. */
+static int occurs_leaf_first(struct apply *a, size_t k)
+{
+    const struct wset *w = a->cur;
+    for (size_t s = 0; s < wset_n(w); s++) {
+        if (!w->ns.v[s])
+            continue;
+        const ss_id *fr = w->loc.v + w->off.v[s];
+        size_t d = w->off.v[s + 1] - w->off.v[s];
+        for (size_t i = 0; i + k <= d; i++) {
+            size_t p = 0;
+            while (p < k && loc_matches(a, p, fr[i + p]))
+                p++;
+            if (p == k)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff,
                     struct ss_error *err)
 {
@@ -522,8 +705,9 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     case SS_TF_DROP_SAMPLES:
     case SS_TF_KEEP_SAMPLES: {
         size_t lo, hi;
-        range_bounds(a, &st->range, &lo, &hi);
-        rc = cut_samples(a, lo, hi, st->kind == SS_TF_DROP_SAMPLES);
+        rc = range_bounds(a, &st->range, &lo, &hi);
+        if (!rc)
+            rc = cut_samples(a, lo, hi, st->kind == SS_TF_DROP_SAMPLES);
         break;
     }
     case SS_TF_TRIM_BASE:
@@ -548,6 +732,11 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
         ss_id name = ss_model_intern_cstr(a->out, st->name);
         rw.new_fn = name == SS_NONE ? SS_NONE : ss_model_function(a->out, name, name, SS_NONE, 0);
         rc = rw.new_fn == SS_NONE ? -1 : stack_step(a, &rw, eff);
+        if (!rc && eff->stacks_changed == 0 && st->npats > 1 && occurs_leaf_first(a, st->npats))
+            ss_model_warn(a->out,
+                          "'%s' changed nothing: its frames occur only leaf first (the order of "
+                          "Rprof lines); replace lists them root first, outermost caller first",
+                          st->text);
         break;
     }
     default: /* trim-to, merge, prune, collapse-recursion */
@@ -631,16 +820,16 @@ static int work_start(struct apply *a, const ss_id *loc_map)
     size_t ns = ss_model_nstacks(o);
     a->norig = ns;
     a->nkeep = o->sample_stack.n;
+
     a->o2c = malloc((ns ? ns : 1) * sizeof *a->o2c);
     if (!a->o2c || wset_reset(a->cur, 0) || VEC_RESERVE(a->buf, 64))
         return -1;
     for (size_t s = 0; s < ns; s++) {
         size_t d = ss_stack_depth(o, (ss_id)s);
-        const ss_id *fr = ss_stack_frames(o, (ss_id)s);
         if (VEC_RESERVE(a->buf, d ? d : 1))
             return -1;
         for (size_t k = 0; k < d; k++)
-            a->buf.v[k] = loc_map[fr[k]];
+            a->buf.v[k] = loc_map[ss_stack_frames(o, (ss_id)s)[k]];
         ss_id tail = o->stack_tail.v[s];
         if (wset_push(a->cur, a->buf.v, d, tail == SS_NONE ? SS_NONE : loc_map[tail]) == SS_NONE)
             return -1;
@@ -677,8 +866,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         if (a->map[s] == SS_NONE)
             continue;
         size_t d = cur->off.v[s + 1] - cur->off.v[s];
-        if (d) /* the frame vector may be NULL when every stack is empty */
-            memcpy(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d * sizeof(ss_id));
+        copy_ids(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d);
         m->stack_loc.n += d;
         m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
         m->stack_tail.v[m->stack_tail.n++] = cur->tail.v[s];
@@ -698,11 +886,18 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         if (!c)
             return -1;
         m->values.v[t] = c;
-        if (!a->keep)
-            memcpy(c, col, n * sizeof *c);
-        else
-            for (size_t k = 0; k < n; k++)
-                c[k] = col[a->keep[k]];
+        if (!a->keep) {
+            memcpy(c, col + a->base, n * sizeof *c);
+            continue;
+        }
+        /* copy runs of consecutive samples at once */
+        for (size_t k = 0; k < n;) {
+            size_t e = k + 1;
+            while (e < n && a->keep[e] == a->keep[e - 1] + 1)
+                e++;
+            memcpy(c + k, col + a->keep[k], (e - k) * sizeof *c);
+            k = e;
+        }
     }
     size_t k = 0;
     for (size_t s = 0; s < o->sources.n; s++) {
@@ -754,6 +949,20 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     return 0;
 }
 
+/* Aggregate-only sources have no stacks for the steps to change: say so
+ * (once per source) instead of leaving them silently as they are. */
+static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, size_t n)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= steps[i].enabled && steps[i].kind != SS_TF_CLASS;
+    for (size_t s = 0; any && s < m->sources.n; s++)
+        if (m->sources.v[s].flags & SS_SRC_AGGREGATE)
+            ss_model_warn(m, "%s: transforms change raw samples only; this source holds "
+                             "aggregates (no stacks), which are left as they are",
+                          ss_str(m, m->sources.v[s].uri));
+}
+
 int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struct ss_model *out,
              struct ss_error *err)
 {
@@ -768,6 +977,8 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
     int rc = 0;
     for (size_t i = 0; i < n; i++)
         memset(&steps[i].effect, 0, sizeof steps[i].effect);
+    if (orig->sample_stack.n > UINT32_MAX) /* sample numbers are kept in 32 bits */
+        return ss_fail(err, SS_ENOMEM, "transforms: more than %u samples", UINT32_MAX);
     if (model_start(&a, &loc_map) || work_start(&a, loc_map))
         rc = ss_nomem(err, "transform");
     for (size_t i = 0; !rc && i < n; i++)
@@ -775,6 +986,8 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
             rc = run_step(&a, &steps[i], &steps[i].effect, err);
     if (!rc && model_finish(&a, loc_map))
         rc = ss_nomem(err, "transform");
+    if (!rc)
+        warn_aggregates(out, steps, n);
     free(loc_map);
     wset_free(&a.a);
     wset_free(&a.b);

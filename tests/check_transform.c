@@ -625,6 +625,25 @@ START_TEST(test_sample_ranges)
     ck_assert_double_eq(out.sources.v[1].interval_us, 500000);
     ss_model_free(&out);
     ss_tf_list_free(l);
+    /* the stacks' sample counts follow every kind of cut: trim-base 1
+     * afterwards removes one frame per remaining sample */
+    static const struct {
+        const char *cut1, *cut2;
+        size_t left;
+    } cuts[] = {{"drop-samples 2:4", "keep-samples :", 3}, {"keep-samples 2:3", "keep-samples :", 2},
+                {"drop-samples 2", "keep-samples 1:2", 2},  {"drop-samples 3", "drop-samples 1:3", 2},
+                {"keep-samples 2:5", "drop-samples 2:3", 2}, {"drop-samples -1", "keep-samples 0.15s:", 3}};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        const char *c3[] = {cuts[i].cut1, cuts[i].cut2, "trim-base 1"};
+        l = apply_cmds(&m, c3, 3, &out);
+        const struct ss_tf_effect *e3 = ss_tf_effect(l, 2);
+        ck_assert_msg(e3->samples_in == cuts[i].left && e3->frames_removed == cuts[i].left &&
+                          e3->samples_emptied == cuts[i].left,
+                      "%s, %s: %zu in, %llu frames, %zu emptied", cuts[i].cut1, cuts[i].cut2,
+                      e3->samples_in, (unsigned long long)e3->frames_removed, e3->samples_emptied);
+        ss_model_free(&out);
+        ss_tf_list_free(l);
+    }
     const char *cmds3[] = {"drop-samples 2:4"};
     l = apply_cmds(&m, cmds3, 1, &out);
     ck_assert_uint_eq(out.sources.v[0].first_sample, 0);
@@ -637,6 +656,64 @@ START_TEST(test_sample_ranges)
     ck_assert_int_eq(ss_stats_compute(&out, SS_BY_FUNCTION, 0, &st, &err), 0);
     ck_assert_double_eq_tol(st.sampling_time, 1.1, TOL);
     ss_stats_free(&st);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* A model built through the builder API with count values (as pprof
+ * gives): source 1 at 0.1 s with samples s1 x1, s2 x2, s3 x1; source 2 at
+ * 0.5 s with s4 x1, s5 x1.  Start times: 0, 0.1, 0.3 | 0.4, 0.9; total 1.4 s. */
+static void counted_model(struct ss_model *m)
+{
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(m, &err), 0);
+    static const char *const names[] = {"s1", "s2", "s3", "s4", "s5"};
+    static const int64_t counts[] = {1, 2, 1, 1, 1};
+    for (int i = 0; i < 5; i++) {
+        if (i == 0 || i == 3) {
+            struct ss_source src;
+            memset(&src, 0, sizeof src);
+            src.type = ss_model_intern_cstr(m, "test");
+            src.uri = ss_model_intern_cstr(m, "built");
+            src.session = i == 0 ? 1 : 2;
+            src.interval_us = i == 0 ? 100000 : 500000;
+            ck_assert_uint_ne(ss_model_add_source(m, &src), SS_NONE);
+        }
+        ss_id name = ss_model_intern_cstr(m, names[i]);
+        ss_id main = ss_model_intern_cstr(m, "main");
+        ss_id locs[2] = {
+            ss_model_location(m, ss_model_function(m, name, name, SS_NONE, 0), SS_NONE, 0),
+            ss_model_location(m, ss_model_function(m, main, main, SS_NONE, 0), SS_NONE, 0)};
+        ss_id st = ss_model_stack(m, locs, 2, SS_NONE);
+        int64_t vals[1] = {counts[i]};
+        ck_assert_int_eq(ss_model_add_sample(m, st, vals), 0);
+    }
+    ss_model_seal(m);
+    ck_assert_ptr_nonnull(m->values.v[SS_VT_COUNT]);
+}
+
+START_TEST(test_counted_samples)
+{
+    struct ss_model m, out;
+    counted_model(&m);
+    expect1(&m, "keep-samples 0.1s:0.5s", "main;s2 | main;s3 | main;s4", NULL);
+    expect1(&m, "keep-samples 0.2s:", "main;s3 | main;s4 | main;s5", NULL);
+    /* -0.5 s: from 0.9 s on */
+    expect1(&m, "drop-samples -0.5s:", "main;s1 | main;s2 | main;s3 | main;s4", NULL);
+    expect1(&m, "keep-samples -1", "main;s5", NULL);
+    /* count values weigh the scaffold: need 0.3 x 6 = 1.8; level 1 main 6,
+     * level 2 s2 2 (by rows it would be 1 of 5 < 1.5: one level only) */
+    struct ss_tf_effect e;
+    expect1(&m, "trim-base auto=0.3", "- | - | - | - | -", &e);
+    ck_assert_uint_eq(e.levels_removed, 2);
+    ck_assert_uint_eq(e.samples_emptied, 5);
+    const char *cmd = "keep-samples 2:3";
+    struct ss_tf_list *l = apply_cmds(&m, &cmd, 1, &out);
+    ck_assert_uint_eq(out.sample_stack.n, 2);
+    ck_assert_int_eq(out.values.v[SS_VT_COUNT][0], 2);
+    ck_assert_int_eq(out.values.v[SS_VT_COUNT][1], 1);
     ss_model_free(&out);
     ss_tf_list_free(l);
     ss_model_free(&m);
@@ -675,6 +752,15 @@ START_TEST(test_memory_and_empty)
     ck_assert_int_eq(out.values.v[small][1], 12);
     ck_assert_int_eq(out.values.v[small][2], 13);
     ck_assert_uint_eq(out.sources.v[0].flags, m.sources.v[0].flags);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    /* a cut at the start: samples 2..4 */
+    cmd = "keep-samples 2:";
+    l = apply_cmds(&m, &cmd, 1, &out);
+    ck_assert_uint_eq(out.sample_stack.n, 3);
+    ck_assert_int_eq(out.values.v[small][0], 11);
+    ck_assert_int_eq(out.values.v[small][2], 13);
+    ck_assert_uint_eq(out.sources.v[0].n_samples, 3);
     ss_model_free(&out);
     ss_tf_list_free(l);
     ss_model_free(&m);
@@ -876,6 +962,7 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_replace_lines);
     tcase_add_test(tc, test_names_regex);
     tcase_add_test(tc, test_sample_ranges);
+    tcase_add_test(tc, test_counted_samples);
     tcase_add_test(tc, test_memory_and_empty);
     tcase_add_test(tc, test_class);
     tcase_add_test(tc, test_mixed_profile);

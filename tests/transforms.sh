@@ -144,6 +144,16 @@ out=$("$S" report -e 'trim-base 1' --by self "$tiny" 2>&1)
 case $out in *"samples    4 (3 with frames)"*"time       0.060 s sampled"*) pass "emptied samples not counted" ;;
 *) fail "emptied samples" "$out" ;; esac
 
+# aggregate-only sources (SamplingProf) have no stacks: a warning, not silence
+agg=$SRCDIR/tests/data/sampling_prof/ruby_workload.txt
+if [ -f "$agg" ]; then
+    err=$("$S" report -e 'drop /a/' "$agg" 2>&1 >/dev/null)
+    case $err in *"transforms change raw samples only"*) pass "aggregates: warning" ;;
+    *) fail "aggregates: warning" "$err" ;; esac
+    err=$("$S" report -e 'class /a/ => A' "$agg" 2>&1 >/dev/null)
+    [ -z "$err" ] && pass "aggregates: class needs no warning" || fail "aggregates: class" "$err"
+fi
+
 # ---- errors ------------------------------------------------------------------
 "$S" report -e 'merge f' -e 'prune' "$tiny" >/dev/null 2>"$TMPD/err"
 st=$?
@@ -189,23 +199,51 @@ if conv folded -e 'merge f' -o "$TMPD/t.folded" "$tiny"; then
     [ "$got" = "$want" ] && pass "convert -e writes folded" || fail "convert folded" "$got"
 fi
 prof=$SRCDIR/tests/data/rprof/memory_line.out
-if conv rprof -e 'drop-samples 1:100' -e 'merge /^(FUN|lapply)$/' -e 'replace sample sample.int => SMP' \
-    -o "$TMPD/t.out" "$prof"; then
-    "$S" report -e 'drop-samples 1:100' -e 'merge /^(FUN|lapply)$/' -e 'replace sample sample.int => SMP' \
-        --by self --format tsv "$prof" >"$TMPD/ours.tsv" 2>/dev/null
+set -- -e 'drop-samples 1:100' -e 'merge /^(FUN|lapply)$/' -e 'replace sample sample.int => SMP' \
+    -e 'trim-base 2' -e 'collapse-recursion /./'
+if conv rprof "$@" -o "$TMPD/t.out" "$prof"; then
+    for by in self total line; do
+        "$S" report "$@" --by $by --format tsv "$prof" >"$TMPD/ours.$by.tsv" 2>/dev/null
+    done
     if [ -n "${STACKSCOPE_NO_R:-}" ] || ! have Rscript; then
         echo "SKIP convert rprof + summaryRprof: no Rscript"
     else
-        Rscript -e 'args <- commandArgs(TRUE); s <- summaryRprof(args[1], memory = "none")$by.self
-            ours <- read.delim(args[2], check.names = FALSE, stringsAsFactors = FALSE)
-            ours$self.time <- round(ours$self.time, 3); ours <- ours[ours$self.time > 0, ]
-            r <- data.frame(name = gsub("^\"|\"$", "", rownames(s)), t = s$self.time)
-            m <- merge(r, data.frame(name = ours$name, u = ours$self.time), all = TRUE)
-            bad <- m[is.na(m$t) | is.na(m$u) | abs(m$t - m$u) > 1e-9, ]
-            if (nrow(bad)) { print(bad); quit(status = 1) }' "$TMPD/t.out" "$TMPD/ours.tsv" \
+        # R rounds times to 3 decimals (1 ms interval) and leaves out rows
+        # whose rounded time is 0; compare after doing the same to ours.
+        Rscript -e 'args <- commandArgs(TRUE)
+            cmp <- function(r, file, col) {
+                ours <- read.delim(file, quote = "", check.names = FALSE, stringsAsFactors = FALSE)
+                ours[[col]] <- round(ours[[col]], 3); ours <- ours[ours[[col]] > 0, ]
+                theirs <- data.frame(key = gsub("^\"|\"$", "", rownames(r)), t = r[[col]])
+                theirs <- theirs[theirs$t > 0, ] # by.line keeps rows of time 0
+                m <- merge(theirs, data.frame(key = ours[[1]], u = ours[[col]]), all = TRUE)
+                bad <- m[is.na(m$t) | is.na(m$u) | abs(m$t - m$u) > 1e-9, ]
+                if (nrow(bad)) { cat(file, col, "\n"); print(head(bad)); quit(status = 1) }
+            }
+            f <- summaryRprof(args[1], memory = "none")
+            cmp(f$by.self, args[2], "self.time"); cmp(f$by.total, args[3], "total.time")
+            l <- summaryRprof(args[1], memory = "none", lines = "show")
+            cmp(l$by.line, args[4], "self.time"); cmp(l$by.line, args[4], "total.time")' \
+            "$TMPD/t.out" "$TMPD/ours.self.tsv" "$TMPD/ours.total.tsv" "$TMPD/ours.line.tsv" \
             >"$TMPD/rout" 2>&1 &&
-            pass "convert -e to rprof: summaryRprof gives the transformed numbers" ||
+            pass "convert -e to rprof: summaryRprof gives the transformed numbers (functions, lines)" ||
             fail "convert rprof + summaryRprof" "$(head -n 8 "$TMPD/rout" | tr '\n' '|')"
     fi
+fi
+# replace reads root first; the leaf-first order of Rprof lines gets a hint.
+demo="$SRCDIR/data/demo.out"
+"$STACKSCOPE" report -e 'replace "[" lapply .getXlevels => X' --by self "$demo" \
+    >/dev/null 2>"$TMPD/hint.err"
+grep -q "occur only leaf first" "$TMPD/hint.err" &&
+    pass "replace in leaf-first order: a hint on stderr" ||
+    fail "replace leaf-first hint" "$(cat "$TMPD/hint.err")"
+"$STACKSCOPE" report -e 'replace .getXlevels lapply "[" => X' --by self --format tsv "$demo" \
+    >"$TMPD/hint.tsv" 2>"$TMPD/hint2.err"
+if grep -q "leaf first" "$TMPD/hint2.err"; then
+    fail "replace root first: no hint" "$(cat "$TMPD/hint2.err")"
+else
+    awk -F'\t' '$1 == "X" && $4 > 0 { ok = 1 } END { exit !ok }' "$TMPD/hint.tsv" &&
+        pass "replace root first: X has total time, no hint" ||
+        fail "replace root first" "no X row"
 fi
 finish

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# bench/ui.sh [--quick] [--reps N]
+#
+# Measures the explorer against DESIGN section 9's UI targets on the
+# 1M-sample benchmark files (the ones bench/run.sh makes; see
+# bench/README.md): the first screen within 2 s of starting, and every key,
+# including one that re-applies the transform list and redraws, within
+# 100 ms.  The explorer runs headless (STACKSCOPE_SCRIPT) on an 80x24
+# virtual screen; it writes the wall and CPU time of every key, from the key
+# to the screen painted, to STACKSCOPE_UI_TIMING.
+#
+#   --quick    100k-sample files instead of 1M
+#   --reps N   runs per file; the report gives each key's median (default 3)
+#
+# It builds nothing: it runs ./stackscope at the repository root, or
+# $STACKSCOPE.  The table goes to standard output, per-key numbers to
+# bench/out/ui-<file>.tsv.  Exit status 0 when everything ran (targets met
+# or not), 1 when a run failed, 2 on bad usage.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+outdir=$here/out
+quick=0
+reps=3
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) quick=1 ;;
+    --reps)
+        [ $# -ge 2 ] || { echo "ui.sh: --reps needs a value" >&2; exit 2; }
+        reps=$2
+        shift
+        ;;
+    -h | --help)
+        sed -n '2,19s/^# \{0,1\}//p' "$0"
+        exit 0
+        ;;
+    *)
+        echo "ui.sh: unknown argument: $1" >&2
+        exit 2
+        ;;
+    esac
+    shift
+done
+case $reps in '' | *[!0-9]* | 0) echo "ui.sh: --reps needs a positive integer" >&2; exit 2 ;; esac
+
+bin=${STACKSCOPE:-$root/stackscope}
+[ -x "$bin" ] || { echo "ui.sh: no stackscope at $bin; build it first" >&2; exit 2; }
+mkdir -p "$outdir" || exit 2
+tmpd=$(mktemp -d "${TMPDIR:-/tmp}/stackscope-uibench.XXXXXX") || exit 2
+trap 'rm -rf "$tmpd"' EXIT
+
+if [ $quick = 1 ]; then n=100000 tag=100k; else n=1000000 tag=1m; fi
+make_input() {
+    local out=$1 src=$2
+    if [ -s "$out" ] && [ "$out" -nt "$here/gen-big.sh" ] && [ "$out" -nt "$src" ]; then
+        return 0
+    fi
+    echo "ui.sh: generating $(basename "$out")" >&2
+    "$here/gen-big.sh" "$n" "$out" "$src" 1 || exit 1
+}
+make_input "$outdir/big$tag.out" "$here/data/plain_fast.out"
+make_input "$outdir/ml$tag.out" "$here/data/memory_line.out"
+
+# The session: every view, moving, sorting, searching, zooming, and
+# transforms typed, made by keys, undone and redone (each re-applies the
+# list to the 1M samples and redraws).
+cat >"$tmpd/keys" <<'EOF'
+jjjjj
+G
+g
+s
+s
+s
+s
+s
+2
+<Enter>
+3
+*
+4
+5
+6
++
++
+-
+z
+>
+7
+8
+9
+0
+T
+?
+q
+1
+:trim-base auto
+u
+U
+6
+>v
+K
+7
+B
+1
+d
+u
+u
+u
+/vapply<Enter>
+n
+:drop-samples 1:1000
+:focus vapply
+u
+u
+EOF
+
+printf ':q\n' >"$tmpd/quit"
+now_us() { echo "${EPOCHREALTIME/[.,]/}"; }
+failed=0
+printf '%-12s %8s %12s %12s %10s %10s %8s %s\n' file samples "start (s)" "first (ms)" "max key" "median" ">100ms" "worst key"
+for f in "$outdir/big$tag.out" "$outdir/ml$tag.out"; do
+    name=$(basename "$f" .out)
+    cat "$f" >/dev/null
+    for ((r = 1; r <= reps; r++)); do
+        # start to first screen: a session that quits at once
+        t0=$(now_us)
+        if ! STACKSCOPE_SCRIPT="$tmpd/quit" LC_ALL=C.UTF-8 "$bin" "$f" >/dev/null 2>"$tmpd/err"; then
+            echo "ui.sh: $name failed: $(head -n 3 "$tmpd/err")" >&2
+            failed=1
+            continue 2
+        fi
+        t1=$(now_us)
+        echo $(((t1 - t0) / 1000)) >"$tmpd/wall.$r"
+        if ! STACKSCOPE_SCRIPT="$tmpd/keys" STACKSCOPE_UI_TIMING="$tmpd/t.$r" LC_ALL=C.UTF-8 \
+            "$bin" "$f" >/dev/null 2>"$tmpd/err"; then
+            echo "ui.sh: $name failed: $(head -n 3 "$tmpd/err")" >&2
+            failed=1
+            continue 2
+        fi
+    done
+    # per key (by position in the session): the median over the runs
+    paste "$tmpd"/t.* | awk -F '\t' -v reps="$reps" '
+        { n = 0; for (i = 0; i < reps; i++) { w[i] = $(3 * i + 1); c[i] = $(3 * i + 2) }
+          # sort the walls and CPUs (reps is small)
+          for (i = 0; i < reps; i++) for (j = i + 1; j < reps; j++) {
+              if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
+              if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t } }
+          printf "%.1f\t%.1f\t%s\n", w[int(reps / 2)], c[int(reps / 2)], $3 }' >"$outdir/ui-$name.tsv"
+    start=$(cat "$tmpd"/wall.* | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1000 }')
+    awk -F '\t' -v name="$name" -v n="$n" -v start="$start" '
+        NR == 1 { first = $1; next }
+        { k++; v[k] = $1; if ($1 > max) { max = $1; worst = $3 }; if ($1 > 100) slow++ }
+        END {
+            for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+            printf "%-12s %8d %12s %12.1f %10.1f %10.1f %8d %s\n", name, n, start, first, max, v[int((k + 1) / 2)], slow, worst
+        }' "$outdir/ui-$name.tsv"
+done
+cat <<EOF
+
+start: wall seconds from starting the process to its exit when it quits at
+  once (loading, the first screen, quitting), median of $reps runs; target 2 s.
+first: the first screen after loading; max, median: over the session's
+  $(grep -c . "$tmpd/keys") keys and commands (wall ms, median of $reps runs); >100ms: keys over
+  the 100 ms target.  bench/out/ui-*.tsv has every key (wall, CPU, key);
+  "(deferred ...)" rows are the run-length columns painted after a key.
+EOF
+exit $failed

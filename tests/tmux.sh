@@ -1,0 +1,175 @@
+#!/bin/bash
+# Smoke test of the real explorer in a real terminal: the program runs in a
+# tmux session, gets its keys through `tmux send-keys` and is read back with
+# `tmux capture-pane`.  It walks the README's session on the demo profile
+# (the timeline's main phase kept, the scaffold cut, the run lengths of
+# lm.fit, the profile saved), checks a resize, NO_COLOR, and a clean exit on
+# q, SIGINT and SIGTERM.  The saved profile is read back by `stackscope
+# report` (and by R's summaryRprof when R is installed) and compared with
+# `report -e` on the same transforms.  Skipped without tmux.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+have tmux || skip_test "tmux is not installed (scripts/deps.sh test installs it)"
+
+T=$TMPD
+cp "$SRCDIR/data/demo.out" "$T/" || exit 99
+cd "$T" || exit 99
+export LC_ALL=C
+unset TMUX STACKSCOPE_SCRIPT NO_COLOR
+SOCK=stackscope-test-$$
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+
+# start NAME [ENV...]: run the explorer on demo.out in session NAME
+# (100x30); its exit status goes to NAME.exit.
+start() {
+    local name=$1
+    shift
+    rm -f "$name.exit"
+    tm new-session -d -s "$name" -x 100 -y 30 \
+        "env LC_ALL=C.UTF-8 $* '$STACKSCOPE' demo.out 2>$name.err; echo \$? >$name.exit; sleep 60"
+}
+
+# screen NAME: the screen now.
+screen() { tm capture-pane -p -t "$1"; }
+
+# wait_for NAME TEXT: wait (at most 10 s) until the screen shows TEXT;
+# returns 1 (and saves the screen in NAME.last) when it does not.
+wait_for() {
+    local i
+    for i in $(seq 1 100); do
+        if screen "$1" | grep -qF -- "$2"; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    screen "$1" >"$1.last"
+    return 1
+}
+
+# step NAME TEXT KEYS...: send keys, then wait for TEXT; a test each.
+step() {
+    local name=$1 text=$2
+    shift 2
+    tm send-keys -t "$name" "$@"
+    if wait_for "$name" "$text"; then
+        pass "$name: $text"
+    else
+        fail "$name: $text" "not on the screen after $*:"$'\n'"$(cat "$name.last")"
+    fi
+}
+
+# wait_exit NAME: the exit status of the explorer (empty after 10 s).
+wait_exit() {
+    local i
+    for i in $(seq 1 100); do
+        if [ -s "$1.exit" ]; then
+            cat "$1.exit"
+            return
+        fi
+        sleep 0.1
+    done
+}
+
+# ---- the README's session -----------------------------------------------------
+
+start s
+if wait_for s "5522 of 5522 samples"; then
+    pass "s: the demo opens"
+else
+    fail "s: the demo opens" "$(cat s.last; cat s.err)"
+fi
+step s "lm.fit" ""
+step s "timeline: samples 1-5522" 6
+step s "marked the phase: samples 488-5358" ">" v
+step s "4871 of 5522 samples" K
+step s "levels:" 7
+step s "trim-base auto:" B
+step s "functions:" 1
+step s "/lm.fit: match 1 of 1" / l m . f i t Enter
+step s "runs: lm.fit" 8
+tm send-keys -t s : w Space t r i m m e d . o u t Enter
+if wait_for s "wrote trimmed.out"; then
+    pass "s: :w trimmed.out"
+elif screen s | grep -q 'not available yet'; then
+    pass "s: :w says that the rprof writer is not available yet"
+else
+    fail "s: :w trimmed.out" "$(cat s.last)"
+fi
+# a resize: the title line follows the new width
+tm resize-window -t s -x 120 -y 40 2>/dev/null || tm resize-window -t s -x 120 -y 40
+sleep 0.5
+w=$(screen s | head -n 1 | sed 's/ *$//' | awk '{ print length($0) }')
+if [ "${w:-0}" -gt 100 ]; then pass "s: resize"; else fail "s: resize" "title $w columns wide"; fi
+step s "functions:" q
+tm send-keys -t s Q
+st=$(wait_exit s)
+check_exit() {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "exit status '$2', expected $3: $(cat "${1%%:*}.err")"; fi
+}
+check_exit "s: Q quits" "$st" 0
+# the terminal is restored: the shell's screen, not the explorer's
+if screen s | grep -q "5522 samples"; then
+    fail "s: terminal restored" "the explorer's screen is still there"
+else
+    pass "s: terminal restored"
+fi
+
+# The saved profile is report -e's profile (and R reads it).
+if [ -f trimmed.out ]; then
+    "$STACKSCOPE" report --limit 15 trimmed.out | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /' >r.saved
+    "$STACKSCOPE" report --limit 15 -e 'keep-samples 488:5358' -e 'trim-base auto' demo.out |
+        awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /' >r.want
+    if [ -s r.saved ] && diff r.saved r.want >r.diff; then
+        pass "saved: report reads it back"
+    else
+        fail "saved: report reads it back" "$(head r.diff)"
+    fi
+    if have Rscript; then
+        Rscript -e 's <- summaryRprof("trimmed.out"); cat(sprintf("%.3f", s$sampling.time), gsub("\"", "", rownames(s$by.self)[1]), "\n")' >r.R 2>&1
+        want="$(awk 'NR == 1 { print $3 }' r.want) $(awk 'NR == 1 { print $5 }' r.want)"
+        total=$("$STACKSCOPE" report -e 'keep-samples 488:5358' -e 'trim-base auto' demo.out | awk '/^time/{ print $2 }')
+        if grep -q "^$total lm.fit" r.R; then
+            pass "saved: summaryRprof reads it ($total s, lm.fit first)"
+        else
+            fail "saved: summaryRprof reads it" "R: $(cat r.R); want $total lm.fit ($want)"
+        fi
+    fi
+fi
+
+# ---- signals and NO_COLOR -------------------------------------------------------
+
+start c
+wait_for c "5522 of 5522 samples" || true
+tm send-keys -t c C-c
+check_exit "c: SIGINT (C-c) ends it" "$(wait_exit c)" 130
+
+start t
+wait_for t "5522 of 5522 samples" || true
+pid=$(pgrep -n -f "^$STACKSCOPE demo.out" || true)
+if [ -n "$pid" ]; then
+    kill -TERM "$pid"
+    check_exit "t: SIGTERM ends it" "$(wait_exit t)" 143
+fi
+
+# Colours by default, none with NO_COLOR (capture-pane -e keeps the SGR
+# codes; 30-37/40-47/38;/48; are colours).
+colours() { tm capture-pane -e -p -t "$1" | grep -cE $'\e\\[[0-9;]*(3[0-7]|4[0-7]|38;|48;)' || true; }
+start k
+wait_for k "5522 of 5522 samples" || true
+n_colour=$(colours k)
+tm send-keys -t k Q
+start n NO_COLOR=1
+wait_for n "5522 of 5522 samples" || true
+n_plain=$(colours n)
+tm send-keys -t n Q
+if [ "$n_plain" -eq 0 ] && [ "$n_colour" -gt 0 ]; then
+    pass "NO_COLOR: no colours ($n_colour coloured lines without it)"
+else
+    fail "NO_COLOR" "coloured lines: $n_colour without NO_COLOR, $n_plain with"
+fi
+
+finish

@@ -1,0 +1,248 @@
+/* app.h - the UI's state and the view interface (internal to ui/).
+ *
+ * One `struct ui` holds the original model, the transform list and the
+ * model the list gives (the "current" model every view reads), plus the
+ * statistics of that model, computed lazily and cached until the next edit
+ * (cache.c).  Each view is one file implementing `struct ui_view_ops`
+ * (tig's view_ops): it prepares its rows from the current model when the
+ * model's generation changed, draws them into the canvas, and handles the
+ * requests that mean something special to it; everything else (moving,
+ * searching, switching views, trimming, the prompt) is generic (ui.c).
+ *
+ * Views hold ids and names, never pointers into a model: after an edit the
+ * model is replaced and each view rebuilds its rows on its next draw,
+ * keeping the selection by name where it can.
+ */
+#ifndef UI_APP_H
+#define UI_APP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "canvas.h"
+#include "keys.h"
+#include "list.h"
+#include "model.h"
+#include "stacks.h"
+#include "stats.h"
+#include "runs.h"
+#include "levels.h"
+#include "transform.h"
+
+struct ui;
+struct ui_view;
+
+/* What a request handler did. */
+enum { UI_UNHANDLED = 0, UI_HANDLED = 1 };
+
+struct ui_view_ops {
+    const char *name; /* title and command name: "functions" */
+    /* Bring v's rows up to date (v->list.n) for the current model and the
+     * view's argument (ui_view_arg); called before every draw and request.
+     * Returns 0, or an error code with a message set (ui_error). */
+    int (*prepare)(struct ui *ui, struct ui_view *v);
+    /* The title shown on the top line (after the view name). */
+    void (*title)(struct ui *ui, struct ui_view *v, char *buf, size_t n);
+    /* Draw the body: rows y .. y+h-1 of the canvas (set v->list.page). */
+    void (*draw)(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h);
+    /* Handle a request; UI_UNHANDLED leaves it to the generic handler. */
+    int (*request)(struct ui *ui, struct ui_view *v, enum ui_request req,
+                   const struct ui_event *ev);
+    /* The text of row r that '/' searches (into buf), or NULL. */
+    const char *(*row_text)(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n);
+    /* The function name of row r (borrowed from the current model), or NULL. */
+    const char *(*row_function)(struct ui *ui, struct ui_view *v, size_t r);
+    /* The level (1 = root) of row r, or 0. */
+    uint32_t (*row_level)(struct ui *ui, struct ui_view *v, size_t r);
+    /* Free the view's private data. */
+    void (*free)(struct ui_view *v);
+};
+
+struct ui_view {
+    const struct ui_view_ops *ops;
+    enum ui_view_id id;
+    struct ui_list list;
+    int sort, sort_rev; /* sort column (view-defined) and direction */
+    int hscroll;        /* columns scrolled right (wide tables) */
+    int rows_y;         /* screen row of list row `list.top` (for the mouse) */
+    void *priv;         /* the view's own data */
+};
+
+/* One entry of the view history (q goes back): a view and its argument
+ * (the function of a calls / runs view, the focus of a tree; NULL none). */
+struct ui_hist {
+    enum ui_view_id view;
+    char *arg; /* owned */
+};
+
+/* Statistics of the current model, computed on first use (cache.c). */
+struct ui_cache {
+    unsigned gen; /* the model generation they belong to */
+    int have_fn, have_line, have_runs, have_stacks, have_levels;
+    struct ss_stats fn;      /* by function, in the core's row order (views sort indexes) */
+    struct ss_stats line;    /* by line */
+    struct ss_run_row *runs; /* every (function, level) row plus level 0 */
+    size_t nruns;
+    uint32_t *fn_runs; /* per row of `fn`: index of its level-0 runs row, or UINT32_MAX */
+    struct ss_stacks stacks;
+    struct ss_level_row *levels;
+    size_t nlevels, scaffold; /* scaffold: levels 1..scaffold (share 1) */
+};
+
+struct ui_prompt {
+    int active;
+    int kind;        /* ':' or '/' */
+    char buf[8192];  /* long enough for a few long R names */
+    size_t len, cur; /* bytes, cursor byte offset */
+    int edit_step;   /* >= 0: the transform step being edited (':' only) */
+    int insert_at;   /* >= 0: insert the command at this step */
+    /* completion state: candidates of the last Tab, cycled by the next */
+    char **cands;
+    size_t ncands, ci;
+    size_t word_start; /* where the completed word starts */
+    int completing;
+    /* history per kind */
+    char *hist[2][64];
+    size_t nhist[2];
+    int hpos;
+};
+
+struct ui {
+    struct ss_model orig; /* as loaded (owned) */
+    struct ss_model tm;   /* the transformed model when the list is in effect */
+    int have_tm;
+    const struct ss_model *m; /* the current model: &orig or &tm */
+    struct ss_tf_list *tf;
+    unsigned gen; /* bumped whenever m changes */
+    struct ui_cache cache;
+    uint64_t orig_samples; /* count values of all original samples */
+
+    char *const *files;
+    int nfiles;
+
+    char *cur_fn; /* the current function (name, owned), or NULL */
+    struct ui_view views[UI_V_COUNT];
+    struct ui_hist hist[64];
+    int nhist; /* hist[nhist - 1] is on screen */
+
+    struct ui_prompt prompt;
+    char search[256]; /* the last search */
+    char msg[1024];
+    int msg_style; /* UI_S_MESSAGE or UI_S_ERROR */
+
+    struct ui_canvas canvas;
+    int quit, status;
+    int headless;
+    /* Slow extras (the run-length columns) are left for after the screen
+     * is painted: with `defer` set, a view that would compute them draws
+     * without and sets `pending`; the main loop then draws again with
+     * defer off.  So a key is answered before the extras are done. */
+    int defer, pending;
+};
+
+/* ---- ui.c: the generic part ---------------------------------------------- */
+
+/* The view on screen and its argument (borrowed, may be NULL). */
+struct ui_view *ui_current(struct ui *ui);
+const char *ui_view_arg(struct ui *ui);
+
+/* Show view v (pushing it on the history) with argument arg (copied). */
+void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg);
+
+/* Messages on the bottom line (printf-style). */
+void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Set the current function (name copied; NULL clears it). */
+void ui_set_function(struct ui *ui, const char *name);
+
+/* Append a transform command to the list (or, with edit_step >= 0, replace
+ * that step; with insert_at >= 0 insert it there) and re-apply the list;
+ * errors go to the message line.  Returns 0 or -1. */
+int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_at);
+
+/* Re-apply the transform list after an edit made with the ss_tf_* calls;
+ * `what` describes the edit for the message line.  Returns 0 or -1 (the
+ * edit is undone and the message says why). */
+int ui_reapply(struct ui *ui, const char *what);
+
+/* Quote a function name for the transform language: a bare word when it is
+ * one, else "double-quoted" with \" and \\ escaped.  Into buf. */
+const char *ui_quote_name(const char *name, char *buf, size_t n);
+
+/* Start the prompt of kind ':' or '/' with initial text. */
+void ui_prompt_start(struct ui *ui, int kind, const char *text);
+
+/* Search the current view's rows for pat from the selection on, forward
+ * (dir > 0) or backward; the message line says which match of how many. */
+void ui_search(struct ui *ui, const char *pat, int dir);
+
+/* Undo (redo) the last edit of the transform list and re-apply it. */
+void ui_undo(struct ui *ui, int redo);
+
+/* Show view id with its usual argument (the current function for calls and
+ * run lengths). */
+void ui_switch_view(struct ui *ui, enum ui_view_id id);
+
+/* ---- cache.c ------------------------------------------------------------- */
+
+/* Statistics of the current model (borrowed, valid until the next edit), or
+ * NULL with an error message set. */
+const struct ss_stats *ui_stats_fn(struct ui *ui);
+const struct ss_stats *ui_stats_line(struct ui *ui);
+const struct ss_stacks *ui_stacks(struct ui *ui);
+int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint32_t **fn_runs);
+/* Are the run lengths of the current model computed already? */
+int ui_runs_ready(struct ui *ui);
+int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t *scaffold);
+void ui_cache_clear(struct ui_cache *c);
+
+/* Percent of the current model's sampling time. */
+double ui_pct(struct ui *ui, double seconds);
+
+/* ---- the views (one file each) ------------------------------------------- */
+extern const struct ui_view_ops ui_view_functions, ui_view_stacks, ui_view_topdown,
+    ui_view_bottomup, ui_view_calls, ui_view_timeline, ui_view_levels, ui_view_runs, ui_view_lines,
+    ui_view_sources, ui_view_transforms, ui_view_help;
+
+/* Write the key and command reference (the help screen's lines: "# Section"
+ * or "KEYS<TAB>TEXT") to f.  Returns 0 or -1. */
+int ui_help_write(FILE *f);
+
+/* Show the timeline with level `level` (1 = root) selected. */
+void ui_timeline_show_level(struct ui *ui, uint32_t level);
+
+/* ---- table.c: the shared column drawer ------------------------------------ */
+
+/* A column of a table view: header, width (0: the label, which takes the
+ * columns left over and is abbreviated in the middle), and `right`: 1 for
+ * right-aligned, 2 for a label cut at its start instead of its middle (a
+ * stack, whose leaf end matters most), 3 for one cut at its end (source
+ * text). */
+struct ui_column {
+    const char *name;
+    int width;
+    int right;
+};
+
+/* Draw a header row with the sort column marked. */
+void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
+                     int sort_col, int sort_rev);
+/* Draw one row of cells (cells[i] for cols[i]); the label gets `indent`
+ * leading columns. */
+void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
+                  const char *const *cells, int style, int indent);
+/* Why a view that needs raw samples is empty: "no samples with frames",
+ * or, for a profile of aggregates only (SamplingProf), which views work. */
+const char *ui_empty_note(struct ui *ui);
+
+/* Draw a centred note in an empty body (e.g. "no samples"). */
+void ui_table_note(struct ui_canvas *c, int y, int h, const char *text);
+
+/* Draw the rows of v's list with draw_row, setting page and rows_y.  The
+ * first `header` body rows are left to the caller. */
+void ui_list_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
+                  void (*draw_row)(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
+                                   size_t row, int style));
+
+#endif

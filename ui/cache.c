@@ -1,0 +1,169 @@
+/* cache.c - statistics of the current model, computed on first use and kept
+ * until the model changes (see app.h).  Views ask for what they show, so a
+ * key that re-applies the transform list costs only what the visible view
+ * needs. */
+#include "app.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+
+void ui_cache_clear(struct ui_cache *c)
+{
+    if (c->have_fn)
+        ss_stats_free(&c->fn);
+    if (c->have_line)
+        ss_stats_free(&c->line);
+    if (c->have_stacks)
+        ss_stacks_free(&c->stacks);
+    free(c->runs);
+    free(c->fn_runs);
+    free(c->levels);
+    unsigned gen = c->gen;
+    memset(c, 0, sizeof *c);
+    c->gen = gen;
+}
+
+/* Drop what belongs to an older model. */
+static void sync(struct ui *ui)
+{
+    if (ui->cache.gen != ui->gen) {
+        ui_cache_clear(&ui->cache);
+        ui->cache.gen = ui->gen;
+    }
+}
+
+const struct ss_stats *ui_stats_fn(struct ui *ui)
+{
+    sync(ui);
+    struct ui_cache *c = &ui->cache;
+    if (!c->have_fn) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_stats_compute(ui->m, SS_BY_FUNCTION, 0, &c->fn, &err)) {
+            ui_error(ui, "%s", err.msg);
+            return NULL;
+        }
+        c->have_fn = 1;
+    }
+    return &c->fn;
+}
+
+const struct ss_stats *ui_stats_line(struct ui *ui)
+{
+    sync(ui);
+    struct ui_cache *c = &ui->cache;
+    if (!c->have_line) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_stats_compute(ui->m, SS_BY_LINE, 0, &c->line, &err)) {
+            ui_error(ui, "%s", err.msg);
+            return NULL;
+        }
+        c->have_line = 1;
+    }
+    return &c->line;
+}
+
+const struct ss_stacks *ui_stacks(struct ui *ui)
+{
+    sync(ui);
+    struct ui_cache *c = &ui->cache;
+    if (!c->have_stacks) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_stacks_compute(ui->m, &c->stacks, &err)) {
+            ui_error(ui, "%s", err.msg);
+            return NULL;
+        }
+        c->have_stacks = 1;
+    }
+    return &c->stacks;
+}
+
+int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint32_t **fn_runs)
+{
+    const struct ss_stats *st = ui_stats_fn(ui);
+    if (!st)
+        return -1;
+    struct ui_cache *c = &ui->cache;
+    if (!c->have_runs) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_runs_compute(ui->m, 0, &c->runs, &c->nruns, &err)) {
+            ui_error(ui, "%s", err.msg);
+            return -1;
+        }
+        c->fn_runs = malloc((st->n ? st->n : 1) * sizeof *c->fn_runs);
+        if (!c->fn_runs) {
+            free(c->runs);
+            c->runs = NULL;
+            ui_error(ui, "out of memory (run lengths)");
+            return -1;
+        }
+        /* rows are keyed by name; rows without samples were left out, so
+         * map key -> row first */
+        uint32_t *row_of = malloc((st->keys.n ? st->keys.n : 1) * sizeof *row_of);
+        if (!row_of) {
+            free(c->runs);
+            free(c->fn_runs);
+            c->runs = NULL;
+            c->fn_runs = NULL;
+            ui_error(ui, "out of memory (run lengths)");
+            return -1;
+        }
+        memset(row_of, 0xff, (st->keys.n ? st->keys.n : 1) * sizeof *row_of);
+        for (size_t r = 0; r < st->n; r++)
+            row_of[st->rows[r].key] = (uint32_t)r;
+        memset(c->fn_runs, 0xff, (st->n ? st->n : 1) * sizeof *c->fn_runs);
+        for (size_t i = 0; i < c->nruns; i++) {
+            if (c->runs[i].level != 0)
+                continue;
+            const char *name = ss_function_name(ui->m, c->runs[i].function);
+            uint32_t k = ss_strtab_find(&st->keys, name, strlen(name));
+            if (k != SS_NONE && row_of[k] != UINT32_MAX)
+                c->fn_runs[row_of[k]] = (uint32_t)i;
+        }
+        free(row_of);
+        c->have_runs = 1;
+    }
+    *rows = c->runs;
+    *n = c->nruns;
+    if (fn_runs)
+        *fn_runs = c->fn_runs;
+    return 0;
+}
+
+int ui_runs_ready(struct ui *ui)
+{
+    sync(ui);
+    return ui->cache.have_runs;
+}
+
+int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t *scaffold)
+{
+    sync(ui);
+    struct ui_cache *c = &ui->cache;
+    if (!c->have_levels) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_levels_compute(ui->m, &c->levels, &c->nlevels, &err)) {
+            ui_error(ui, "%s", err.msg);
+            return -1;
+        }
+        c->scaffold = ss_levels_scaffold(c->levels, c->nlevels, 1.0);
+        c->have_levels = 1;
+    }
+    *rows = c->levels;
+    *n = c->nlevels;
+    if (scaffold)
+        *scaffold = c->scaffold;
+    return 0;
+}
+
+double ui_pct(struct ui *ui, double seconds)
+{
+    const struct ss_stats *st = ui_stats_fn(ui);
+    return st && st->sampling_time > 0 ? 100.0 * seconds / st->sampling_time : 0.0;
+}

@@ -1,0 +1,277 @@
+/* canvas.c - the cell buffer (see canvas.h). */
+#include "canvas.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+int ui_canvas_resize(struct ui_canvas *c, int w, int h)
+{
+    if (w < 1)
+        w = 1;
+    if (h < 1)
+        h = 1;
+    struct ui_cell *cells = malloc((size_t)w * (size_t)h * sizeof *cells);
+    if (!cells)
+        return -1;
+    free(c->cells);
+    c->cells = cells;
+    c->w = w;
+    c->h = h;
+    ui_canvas_clear(c);
+    return 0;
+}
+
+void ui_canvas_free(struct ui_canvas *c)
+{
+    free(c->cells);
+    c->cells = NULL;
+    c->w = c->h = 0;
+}
+
+void ui_canvas_clear(struct ui_canvas *c)
+{
+    for (size_t i = 0; i < (size_t)c->w * (size_t)c->h; i++) {
+        c->cells[i].ch = ' ';
+        c->cells[i].style = UI_S_NORMAL;
+    }
+}
+
+void ui_canvas_style(struct ui_canvas *c, int y, int x, int n, int style, int blank)
+{
+    if (y < 0 || y >= c->h)
+        return;
+    if (x < 0) {
+        n += x;
+        x = 0;
+    }
+    if (x + n > c->w)
+        n = c->w - x;
+    for (int i = 0; i < n; i++) {
+        struct ui_cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)(x + i)];
+        cell->style = (uint8_t)style;
+        if (blank)
+            cell->ch = ' ';
+    }
+}
+
+int ui_utf8_decode(const char *s, size_t len, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return 1;
+    }
+    int n;
+    uint32_t v, min;
+    if ((u[0] & 0xe0) == 0xc0)
+        n = 2, v = u[0] & 0x1f, min = 0x80;
+    else if ((u[0] & 0xf0) == 0xe0)
+        n = 3, v = u[0] & 0x0f, min = 0x800;
+    else if ((u[0] & 0xf8) == 0xf0)
+        n = 4, v = u[0] & 0x07, min = 0x10000;
+    else {
+        *cp = 0xfffd;
+        return 1;
+    }
+    if ((size_t)n > len) {
+        *cp = 0xfffd;
+        return 1;
+    }
+    for (int i = 1; i < n; i++) {
+        if ((u[i] & 0xc0) != 0x80) {
+            *cp = 0xfffd;
+            return 1;
+        }
+        v = v << 6 | (u[i] & 0x3f);
+    }
+    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
+        *cp = 0xfffd;
+        return 1;
+    }
+    *cp = v;
+    return n;
+}
+
+/* The character shown for cp: '?' for what cannot be shown. */
+static uint32_t shown(const struct ui_canvas *c, uint32_t cp)
+{
+    if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+        return '?';
+    if (cp >= 0x80 && (!c->utf8 || cp == 0xfffd || wcwidth((wchar_t)cp) < 0))
+        return '?';
+    return cp;
+}
+
+int ui_cp_width(const struct ui_canvas *c, uint32_t cp)
+{
+    cp = shown(c, cp);
+    if (cp < 0x80)
+        return 1;
+    int w = wcwidth((wchar_t)cp);
+    return w < 0 ? 1 : w > 2 ? 2 : w;
+}
+
+int ui_text_width(const struct ui_canvas *c, const char *s)
+{
+    size_t len = strlen(s);
+    int w = 0;
+    while (len) {
+        uint32_t cp;
+        int k = ui_utf8_decode(s, len, &cp);
+        w += ui_cp_width(c, cp);
+        s += k;
+        len -= (size_t)k;
+    }
+    return w;
+}
+
+/* Put one character of width cw at (y, x); combining characters (width 0)
+ * are dropped (a cell holds one code point). */
+static void put_cp(struct ui_canvas *c, int y, int x, uint32_t cp, int cw, int style)
+{
+    if (cw == 0 || y < 0 || y >= c->h || x < 0 || x + cw > c->w)
+        return;
+    struct ui_cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)x];
+    cell[0].ch = cp;
+    cell[0].style = (uint8_t)style;
+    if (cw == 2) {
+        cell[1].ch = 0;
+        cell[1].style = (uint8_t)style;
+    }
+}
+
+int ui_put(struct ui_canvas *c, int y, int x, int maxw, const char *s, int style)
+{
+    if (x + maxw > c->w)
+        maxw = c->w - x;
+    size_t len = strlen(s);
+    int used = 0;
+    while (len && used < maxw) {
+        uint32_t cp;
+        int k = ui_utf8_decode(s, len, &cp);
+        s += k;
+        len -= (size_t)k;
+        int cw = ui_cp_width(c, cp);
+        if (used + cw > maxw)
+            break;
+        put_cp(c, y, x + used, shown(c, cp), cw, style);
+        used += cw;
+    }
+    return used;
+}
+
+void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int style, int align_right)
+{
+    if (w <= 0)
+        return;
+    ui_canvas_style(c, y, x, w, style, 1);
+    int tw = ui_text_width(c, s);
+    if (tw <= w) {
+        ui_put(c, y, align_right ? x + w - tw : x, tw, s, style);
+        return;
+    }
+    if (w < 4) {
+        ui_put(c, y, x, w, s, style);
+        return;
+    }
+    /* head ... tail: the head gets the odd column */
+    int tail = (w - 1) / 2, head = w - 1 - tail;
+    int used = ui_put(c, y, x, head, s, style);
+    put_cp(c, y, x + used, c->utf8 ? 0x2026 : '~', 1, style);
+    /* find where the last `tail` columns start */
+    size_t len = strlen(s);
+    const char *p = s;
+    int skip = tw - tail, acc = 0;
+    while (len && acc < skip) {
+        uint32_t cp;
+        int k = ui_utf8_decode(p, len, &cp);
+        acc += ui_cp_width(c, cp);
+        p += k;
+        len -= (size_t)k;
+    }
+    int shortfall = acc - skip; /* a wide character straddled the cut */
+    ui_put(c, y, x + used + 1 + shortfall, tail - shortfall, p, style);
+}
+
+void ui_put_tail(struct ui_canvas *c, int y, int x, int w, const char *s, int style)
+{
+    if (w <= 0)
+        return;
+    ui_canvas_style(c, y, x, w, style, 1);
+    int tw = ui_text_width(c, s);
+    if (tw <= w) {
+        ui_put(c, y, x, tw, s, style);
+        return;
+    }
+    put_cp(c, y, x, c->utf8 ? 0x2026 : '~', 1, style);
+    size_t len = strlen(s);
+    const char *p = s;
+    int skip = tw - (w - 1), acc = 0;
+    while (len && acc < skip) {
+        uint32_t cp;
+        int k = ui_utf8_decode(p, len, &cp);
+        acc += ui_cp_width(c, cp);
+        p += k;
+        len -= (size_t)k;
+    }
+    ui_put(c, y, x + 1 + (acc - skip), w - 1 - (acc - skip), p, style);
+}
+
+void ui_put_head(struct ui_canvas *c, int y, int x, int w, const char *s, int style)
+{
+    if (w <= 0)
+        return;
+    ui_canvas_style(c, y, x, w, style, 1);
+    if (ui_text_width(c, s) <= w) {
+        ui_put(c, y, x, w, s, style);
+        return;
+    }
+    int used = ui_put(c, y, x, w - 1, s, style);
+    put_cp(c, y, x + used, c->utf8 ? 0x2026 : '~', 1, style);
+}
+
+int ui_printf(struct ui_canvas *c, int y, int x, int maxw, int style, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return ui_put(c, y, x, maxw, buf, style);
+}
+
+static void put_utf8(FILE *f, uint32_t cp)
+{
+    if (cp < 0x80) {
+        fputc((int)cp, f);
+    } else if (cp < 0x800) {
+        fputc((int)(0xc0 | cp >> 6), f);
+        fputc((int)(0x80 | (cp & 0x3f)), f);
+    } else if (cp < 0x10000) {
+        fputc((int)(0xe0 | cp >> 12), f);
+        fputc((int)(0x80 | ((cp >> 6) & 0x3f)), f);
+        fputc((int)(0x80 | (cp & 0x3f)), f);
+    } else {
+        fputc((int)(0xf0 | cp >> 18), f);
+        fputc((int)(0x80 | ((cp >> 12) & 0x3f)), f);
+        fputc((int)(0x80 | ((cp >> 6) & 0x3f)), f);
+        fputc((int)(0x80 | (cp & 0x3f)), f);
+    }
+}
+
+int ui_canvas_dump(const struct ui_canvas *c, FILE *f)
+{
+    for (int y = 0; y < c->h; y++) {
+        const struct ui_cell *row = &c->cells[(size_t)y * (size_t)c->w];
+        int end = c->w;
+        while (end > 0 && row[end - 1].ch == ' ')
+            end--;
+        for (int x = 0; x < end; x++)
+            if (row[x].ch)
+                put_utf8(f, row[x].ch);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,102 @@
+/* canvas.h - the cell buffer every view draws into (STYLE 8: format first,
+ * paint second).
+ *
+ * Views never call curses: they write text into a canvas of cells (a code
+ * point and a style each), and display.c paints the canvas in one go.  The
+ * same canvas is what the headless mode dumps for the tests, so a dump shows
+ * exactly what the terminal was sent.  Text is UTF-8 (profile names are
+ * arbitrary bytes, usually UTF-8): it is decoded here, invalid bytes and
+ * control characters show as '?', widths come from wcwidth() when the
+ * locale is UTF-8 (a double-width character fills two cells, the second a
+ * continuation cell with ch == 0); in another locale every non-ASCII
+ * character shows as '?'.
+ *
+ * This module is plain C with no curses, so it is unit-testable alone.
+ */
+#ifndef UI_CANVAS_H
+#define UI_CANVAS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* What a cell means; display.c maps styles to colours or, on a monochrome
+ * terminal or with NO_COLOR, to bold / reverse / underline. */
+enum ui_style {
+    UI_S_NORMAL,
+    UI_S_TITLE,    /* the top line */
+    UI_S_HEADER,   /* column headers */
+    UI_S_SELECTED, /* the selected row */
+    UI_S_STATUS,   /* the status line */
+    UI_S_MESSAGE,  /* the message line */
+    UI_S_ERROR,    /* an error on the message line */
+    UI_S_MARK,     /* marked things: scaffold levels, a marked range, tree glyphs */
+    UI_S_DIM,      /* secondary text */
+    UI_S_MATCH,    /* search matches */
+    UI_S_CURSOR,   /* the timeline cursor */
+    UI_S_FN0,      /* timeline function colours UI_S_FN0 .. UI_S_FN0 + UI_NFNCOLORS - 1 */
+    UI_S_COUNT = UI_S_FN0 + 6,
+};
+#define UI_NFNCOLORS 6
+
+struct ui_cell {
+    uint32_t ch;   /* code point; 0 = right half of a double-width character */
+    uint8_t style; /* enum ui_style */
+};
+
+struct ui_canvas {
+    int w, h;
+    struct ui_cell *cells; /* h rows of w cells (owned) */
+    int utf8;              /* the locale can show non-ASCII characters */
+};
+
+/* Make the canvas w x h (cleared).  Returns 0 or -1 (out of memory; the old
+ * size is kept). */
+int ui_canvas_resize(struct ui_canvas *c, int w, int h);
+void ui_canvas_free(struct ui_canvas *c);
+
+/* Blank every cell (space, normal style). */
+void ui_canvas_clear(struct ui_canvas *c);
+
+/* Set the style of n cells from (y, x), keeping their characters; with
+ * `blank`, also blank them. */
+void ui_canvas_style(struct ui_canvas *c, int y, int x, int n, int style, int blank);
+
+/* Decode one UTF-8 character at s (len bytes left): returns the bytes used
+ * (>= 1) and stores the code point, or U+FFFD for an invalid sequence. */
+int ui_utf8_decode(const char *s, size_t len, uint32_t *cp);
+
+/* Display width of code point cp in this canvas's locale (0, 1 or 2; control
+ * and unprintable characters count 1: they show as '?'). */
+int ui_cp_width(const struct ui_canvas *c, uint32_t cp);
+
+/* Display width of UTF-8 text. */
+int ui_text_width(const struct ui_canvas *c, const char *s);
+
+/* Write s at (y, x), at most maxw columns (a double-width character that
+ * does not fit is left out).  Returns the columns written. */
+int ui_put(struct ui_canvas *c, int y, int x, int maxw, const char *s, int style);
+
+/* Write s into exactly w columns at (y, x): padded with spaces (right-aligned
+ * when align_right), or, when too wide, abbreviated in the middle with an
+ * ellipsis ('~' outside UTF-8) so that both ends stay readable. */
+void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int style,
+                int align_right);
+
+/* Write s into exactly w columns, left-aligned; when too wide, cut at its
+ * start behind an ellipsis so that its end shows. */
+void ui_put_tail(struct ui_canvas *c, int y, int x, int w, const char *s, int style);
+
+/* Write s into exactly w columns, left-aligned; when too wide, cut at its
+ * end with an ellipsis. */
+void ui_put_head(struct ui_canvas *c, int y, int x, int w, const char *s, int style);
+
+/* Write printf-style text at (y, x), at most maxw columns.  Returns the
+ * columns written. */
+int ui_printf(struct ui_canvas *c, int y, int x, int maxw, int style, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Write the canvas as UTF-8 text, one line per row, trailing blanks
+ * removed.  Returns 0 or -1 (write error). */
+int ui_canvas_dump(const struct ui_canvas *c, FILE *f);
+
+#endif

@@ -1,0 +1,48 @@
+/* display.h - the only module that talks to curses (htop's panel drawer):
+ * opening and closing the terminal, painting a canvas, reading keys and
+ * mouse events, and restoring the terminal on exit, errors and signals.
+ *
+ * Headless mode (the tests, the benchmark) opens ncurses with newterm() on
+ * /dev/null: curses keeps its virtual screen of the requested size and no
+ * terminal is needed; keys then come from a script (script.c), not from
+ * here.
+ */
+#ifndef UI_DISPLAY_H
+#define UI_DISPLAY_H
+
+#include <stddef.h>
+
+#include "canvas.h"
+#include "keys.h"
+
+/* Open the terminal (headless: a virtual screen of cols x rows).  Returns 0,
+ * or -1 with a message in msg. */
+int ui_display_open(int headless, int cols, int rows, char *msg, size_t n);
+
+/* Restore the terminal (idempotent; also run at exit and on fatal signals). */
+void ui_display_close(void);
+
+/* The screen size now. */
+void ui_display_size(int *cols, int *rows);
+
+/* Headless: change the virtual screen's size. */
+void ui_display_resize(int cols, int rows);
+
+/* Can the terminal show non-ASCII text (a UTF-8 locale)? */
+int ui_display_utf8(void);
+
+/* Paint the canvas; put the cursor at (cy, cx), or hide it when cy < 0. */
+void ui_display_paint(const struct ui_canvas *c, int cy, int cx);
+
+/* Force a full repaint on the next paint (C-l). */
+void ui_display_touch(void);
+
+/* Wait for the next key or mouse event from the terminal.  Returns 1 with
+ * *ev filled, or 0 when a terminating signal arrived (see
+ * ui_display_signal). */
+int ui_display_read(struct ui_event *ev);
+
+/* The terminating signal (SIGINT, SIGTERM, SIGHUP) received, or 0. */
+int ui_display_signal(void);
+
+#endif

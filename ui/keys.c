@@ -1,0 +1,260 @@
+/* keys.c - the request and key-binding tables (see keys.h). */
+#include "keys.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#define V(x) UI_VIEW_BIT(UI_V_##x)
+/* Views whose rows are functions (the trimming keys act on the selection). */
+#define ANY 0u
+#define PROMPT_ONLY (1u << UI_V_PROMPT)
+
+/* View-specific bindings come first so that, say, Space toggles a tree node
+ * but pages down elsewhere; lookups take the first match for the view, then
+ * the first global one. */
+static const struct ui_binding bindings[] = {
+    /* the prompt */
+    {UI_K_ENTER, UI_REQ_PR_ACCEPT, PROMPT_ONLY},
+    {'\n', UI_REQ_PR_ACCEPT, PROMPT_ONLY},
+    {UI_KEY(KEY_ENTER), UI_REQ_PR_ACCEPT, PROMPT_ONLY},
+    {UI_K_ESC, UI_REQ_PR_CANCEL, PROMPT_ONLY},
+    {UI_CTRL('g'), UI_REQ_PR_CANCEL, PROMPT_ONLY},
+    {UI_K_TAB, UI_REQ_PR_COMPLETE, PROMPT_ONLY},
+    {UI_KEY(KEY_UP), UI_REQ_PR_HIST_PREV, PROMPT_ONLY},
+    {UI_CTRL('p'), UI_REQ_PR_HIST_PREV, PROMPT_ONLY},
+    {UI_KEY(KEY_DOWN), UI_REQ_PR_HIST_NEXT, PROMPT_ONLY},
+    {UI_CTRL('n'), UI_REQ_PR_HIST_NEXT, PROMPT_ONLY},
+    {UI_KEY(KEY_LEFT), UI_REQ_PR_LEFT, PROMPT_ONLY},
+    {UI_CTRL('b'), UI_REQ_PR_LEFT, PROMPT_ONLY},
+    {UI_KEY(KEY_RIGHT), UI_REQ_PR_RIGHT, PROMPT_ONLY},
+    {UI_CTRL('f'), UI_REQ_PR_RIGHT, PROMPT_ONLY},
+    {UI_KEY(KEY_HOME), UI_REQ_PR_HOME, PROMPT_ONLY},
+    {UI_CTRL('a'), UI_REQ_PR_HOME, PROMPT_ONLY},
+    {UI_KEY(KEY_END), UI_REQ_PR_END, PROMPT_ONLY},
+    {UI_CTRL('e'), UI_REQ_PR_END, PROMPT_ONLY},
+    {UI_KEY(KEY_BACKSPACE), UI_REQ_PR_BACKSPACE, PROMPT_ONLY},
+    {127, UI_REQ_PR_BACKSPACE, PROMPT_ONLY},
+    {UI_CTRL('h'), UI_REQ_PR_BACKSPACE, PROMPT_ONLY},
+    {UI_KEY(KEY_DC), UI_REQ_PR_DELETE, PROMPT_ONLY},
+    {UI_CTRL('d'), UI_REQ_PR_DELETE, PROMPT_ONLY},
+    {UI_CTRL('u'), UI_REQ_PR_KILL_LINE, PROMPT_ONLY},
+    {UI_CTRL('w'), UI_REQ_PR_KILL_WORD, PROMPT_ONLY},
+
+    /* stacks */
+    {UI_K_ENTER, UI_REQ_STACK_TOGGLE, V(STACKS)},
+    {' ', UI_REQ_STACK_TOGGLE, V(STACKS)},
+    {'m', UI_REQ_STACK_MARK, V(STACKS)},
+    {'R', UI_REQ_STACK_REPLACE, V(STACKS)},
+
+    /* trees */
+    {UI_K_ENTER, UI_REQ_TREE_FOCUS, UI_TREES},
+    {'l', UI_REQ_TREE_EXPAND, UI_TREES},
+    {UI_KEY(KEY_RIGHT), UI_REQ_TREE_EXPAND, UI_TREES},
+    {'+', UI_REQ_TREE_EXPAND, UI_TREES},
+    {'h', UI_REQ_TREE_COLLAPSE, UI_TREES},
+    {UI_KEY(KEY_LEFT), UI_REQ_TREE_COLLAPSE, UI_TREES},
+    {'-', UI_REQ_TREE_COLLAPSE, UI_TREES},
+    {' ', UI_REQ_TREE_TOGGLE, UI_TREES},
+    {'*', UI_REQ_TREE_EXPAND_ALL, UI_TREES},
+
+    /* timeline */
+    {'h', UI_REQ_TL_LEFT, V(TIMELINE)},
+    {UI_KEY(KEY_LEFT), UI_REQ_TL_LEFT, V(TIMELINE)},
+    {'l', UI_REQ_TL_RIGHT, V(TIMELINE)},
+    {UI_KEY(KEY_RIGHT), UI_REQ_TL_RIGHT, V(TIMELINE)},
+    {'<', UI_REQ_TL_PAN_LEFT, V(TIMELINE)},
+    {'>', UI_REQ_TL_PAN_RIGHT, V(TIMELINE)},
+    {'^', UI_REQ_TL_START, V(TIMELINE)},
+    {'$', UI_REQ_TL_END, V(TIMELINE)},
+    {'+', UI_REQ_TL_ZOOM_IN, V(TIMELINE)},
+    {'=', UI_REQ_TL_ZOOM_IN, V(TIMELINE)},
+    {'-', UI_REQ_TL_ZOOM_OUT, V(TIMELINE)},
+    {'z', UI_REQ_TL_ZOOM_RESET, V(TIMELINE)},
+    {'m', UI_REQ_TL_MARK, V(TIMELINE)},
+    {'v', UI_REQ_TL_PHASE, V(TIMELINE)},
+    {'d', UI_REQ_TL_DROP, V(TIMELINE)},
+    {'K', UI_REQ_TL_KEEP, V(TIMELINE)},
+
+    /* transforms */
+    {' ', UI_REQ_TF_TOGGLE, V(TRANSFORMS)},
+    {'d', UI_REQ_TF_DELETE, V(TRANSFORMS)},
+    {UI_KEY(KEY_DC), UI_REQ_TF_DELETE, V(TRANSFORMS)},
+    {'e', UI_REQ_TF_EDIT, V(TRANSFORMS)},
+    {UI_K_ENTER, UI_REQ_TF_EDIT, V(TRANSFORMS)},
+    {'a', UI_REQ_TF_ADD, V(TRANSFORMS)},
+    {'K', UI_REQ_TF_MOVE_UP, V(TRANSFORMS)},
+    {'J', UI_REQ_TF_MOVE_DOWN, V(TRANSFORMS)},
+
+    /* everywhere */
+    {'k', UI_REQ_MOVE_UP, ANY},
+    {UI_KEY(KEY_UP), UI_REQ_MOVE_UP, ANY},
+    {'j', UI_REQ_MOVE_DOWN, ANY},
+    {UI_KEY(KEY_DOWN), UI_REQ_MOVE_DOWN, ANY},
+    {UI_KEY(KEY_PPAGE), UI_REQ_PAGE_UP, ANY},
+    {UI_CTRL('b'), UI_REQ_PAGE_UP, ANY},
+    {UI_KEY(KEY_NPAGE), UI_REQ_PAGE_DOWN, ANY},
+    {UI_CTRL('f'), UI_REQ_PAGE_DOWN, ANY},
+    {' ', UI_REQ_PAGE_DOWN, ANY},
+    {'g', UI_REQ_FIRST, ANY},
+    {UI_KEY(KEY_HOME), UI_REQ_FIRST, ANY},
+    {'G', UI_REQ_LAST, ANY},
+    {UI_KEY(KEY_END), UI_REQ_LAST, ANY},
+    {'h', UI_REQ_SCROLL_LEFT, ANY},
+    {UI_KEY(KEY_LEFT), UI_REQ_SCROLL_LEFT, ANY},
+    {'l', UI_REQ_SCROLL_RIGHT, ANY},
+    {UI_KEY(KEY_RIGHT), UI_REQ_SCROLL_RIGHT, ANY},
+    {UI_K_ENTER, UI_REQ_ENTER, ANY},
+    {'\n', UI_REQ_ENTER, ANY},
+    {UI_KEY(KEY_ENTER), UI_REQ_ENTER, ANY},
+
+    {UI_K_TAB, UI_REQ_NEXT_VIEW, ANY},
+    {UI_KEY(KEY_BTAB), UI_REQ_PREV_VIEW, ANY},
+    {'1', UI_REQ_VIEW_FUNCTIONS, ANY},
+    {'2', UI_REQ_VIEW_STACKS, ANY},
+    {'3', UI_REQ_VIEW_TOPDOWN, ANY},
+    {'4', UI_REQ_VIEW_BOTTOMUP, ANY},
+    {'5', UI_REQ_VIEW_CALLS, ANY},
+    {'6', UI_REQ_VIEW_TIMELINE, ANY},
+    {'7', UI_REQ_VIEW_LEVELS, ANY},
+    {'8', UI_REQ_VIEW_RUNS, ANY},
+    {'9', UI_REQ_VIEW_LINES, ANY},
+    {'0', UI_REQ_VIEW_SOURCES, ANY},
+    {'T', UI_REQ_VIEW_TRANSFORMS, ANY},
+    {'?', UI_REQ_VIEW_HELP, ANY},
+    {UI_KEY(KEY_F(1)), UI_REQ_VIEW_HELP, ANY},
+    {'q', UI_REQ_BACK, ANY},
+    {'Q', UI_REQ_QUIT, ANY},
+    {UI_CTRL('l'), UI_REQ_REDRAW, ANY},
+
+    {'/', UI_REQ_SEARCH, ANY},
+    {'n', UI_REQ_SEARCH_NEXT, ANY},
+    {'N', UI_REQ_SEARCH_PREV, ANY},
+    {'s', UI_REQ_SORT_NEXT, ANY},
+    {'S', UI_REQ_SORT_REVERSE, ANY},
+
+    {':', UI_REQ_PROMPT, ANY},
+    {'u', UI_REQ_UNDO, ANY},
+    {'U', UI_REQ_REDO, ANY},
+    {UI_CTRL('r'), UI_REQ_REDO, ANY},
+    {'d', UI_REQ_DROP_FN, ANY},
+    {'f', UI_REQ_FOCUS_FN, ANY},
+    {'M', UI_REQ_MERGE_FN, ANY},
+    {'p', UI_REQ_PRUNE_FN, ANY},
+    {'t', UI_REQ_TRIM_TO_FN, ANY},
+    {'c', UI_REQ_COLLAPSE_FN, ANY},
+    {'b', UI_REQ_TRIM_BASE_LEVEL, ANY},
+    {'B', UI_REQ_TRIM_BASE_AUTO, ANY},
+};
+
+static const struct {
+    const char *help;
+    enum ui_section sec;
+} requests[] = {
+#define UI_REQUEST_INFO(id, sec, help) {help, UI_SEC_##sec},
+    UI_REQUESTS(UI_REQUEST_INFO)
+#undef UI_REQUEST_INFO
+};
+
+static const char *const sections[] = {
+#define UI_SECTION_TITLE(id, title) title,
+    UI_SECTIONS(UI_SECTION_TITLE)
+#undef UI_SECTION_TITLE
+};
+
+enum ui_request ui_key_request(int key, enum ui_view_id v)
+{
+    size_t n = sizeof bindings / sizeof *bindings;
+    for (size_t i = 0; i < n; i++)
+        if (bindings[i].key == key && (bindings[i].views & (1u << v)))
+            return bindings[i].req;
+    if (v == UI_V_PROMPT)
+        return UI_REQ_NONE;
+    for (size_t i = 0; i < n; i++)
+        if (bindings[i].key == key && bindings[i].views == 0)
+            return bindings[i].req;
+    return UI_REQ_NONE;
+}
+
+const struct ui_binding *ui_bindings(size_t *n)
+{
+    *n = sizeof bindings / sizeof *bindings;
+    return bindings;
+}
+
+const char *ui_request_help(enum ui_request r)
+{
+    return requests[r].help;
+}
+
+enum ui_section ui_request_section(enum ui_request r)
+{
+    return requests[r].sec;
+}
+
+const char *ui_section_title(enum ui_section s)
+{
+    return sections[s];
+}
+
+/* Names of the special keys, both ways. */
+static const struct {
+    int key;
+    const char *name;
+} key_names[] = {
+    {UI_K_ENTER, "Enter"},
+    {'\n', "Enter"},
+    {UI_KEY(KEY_ENTER), "Enter"},
+    {UI_K_TAB, "Tab"},
+    {UI_KEY(KEY_BTAB), "S-Tab"},
+    {UI_K_ESC, "Esc"},
+    {' ', "Space"},
+    {127, "BS"},
+    {UI_KEY(KEY_BACKSPACE), "BS"},
+    {UI_KEY(KEY_DC), "Del"},
+    {UI_KEY(KEY_UP), "Up"},
+    {UI_KEY(KEY_DOWN), "Down"},
+    {UI_KEY(KEY_LEFT), "Left"},
+    {UI_KEY(KEY_RIGHT), "Right"},
+    {UI_KEY(KEY_PPAGE), "PgUp"},
+    {UI_KEY(KEY_NPAGE), "PgDn"},
+    {UI_KEY(KEY_HOME), "Home"},
+    {UI_KEY(KEY_END), "End"},
+    {'<', "LT"},
+};
+
+const char *ui_key_name(int k, char *buf, size_t n)
+{
+    for (size_t i = 0; i < sizeof key_names / sizeof *key_names; i++)
+        if (key_names[i].key == k && k != '<') {
+            snprintf(buf, n, "%s", key_names[i].name);
+            return buf;
+        }
+    if (k >= UI_KEY(KEY_F(1)) && k <= UI_KEY(KEY_F(12)))
+        snprintf(buf, n, "F%d", k - UI_KEY(KEY_F0));
+    else if (k > 0 && k < 32)
+        snprintf(buf, n, "C-%c", k + 'a' - 1);
+    else if (k >= 32 && k < 127)
+        snprintf(buf, n, "%c", k);
+    else
+        snprintf(buf, n, "<%#x>", (unsigned)k);
+    return buf;
+}
+
+int ui_key_parse(const char *name)
+{
+    for (size_t i = 0; i < sizeof key_names / sizeof *key_names; i++)
+        if (!strcmp(key_names[i].name, name))
+            return key_names[i].key;
+    if (name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z' && !name[3])
+        return UI_CTRL(name[2]);
+    if (name[0] == 'F' && name[1] >= '1' && name[1] <= '9') {
+        int f = name[1] - '0';
+        if (name[2] >= '0' && name[2] <= '2' && !name[3] && f == 1)
+            f = 10 + name[2] - '0';
+        else if (name[2])
+            return -1;
+        return UI_KEY(KEY_F(f));
+    }
+    return -1;
+}

@@ -1,0 +1,199 @@
+/* keys.h - requests, key bindings and key names: one table drives both the
+ * dispatch and the help screen (STYLE 9, tig's request table).
+ *
+ * A key press becomes a request (an action such as "move down" or "drop
+ * the selected function") by looking the key up first in the bindings of
+ * the current view, then in the global ones.  The help screen and the man
+ * page's key list are generated from the same tables, so they cannot drift
+ * from what the keys do.
+ *
+ * Keys are ints: a Unicode code point for a character (control characters
+ * included: UI_CTRL('r')), UI_KEY(curses code) for a function key, and a
+ * few pseudo keys for mouse events, resizes and script commands.
+ */
+#ifndef UI_KEYS_H
+#define UI_KEYS_H
+
+#include <stddef.h>
+
+/* The views, in Tab order, and the prompt (a key context of its own). */
+enum ui_view_id {
+    UI_V_FUNCTIONS,
+    UI_V_STACKS,
+    UI_V_TOPDOWN,
+    UI_V_BOTTOMUP,
+    UI_V_CALLS,
+    UI_V_TIMELINE,
+    UI_V_LEVELS,
+    UI_V_RUNS,
+    UI_V_LINES,
+    UI_V_SOURCES,
+    UI_V_TRANSFORMS,
+    UI_V_HELP,
+    UI_V_COUNT,
+    UI_V_PROMPT = UI_V_COUNT, /* the ':' and '/' prompts */
+};
+#define UI_VIEW_BIT(v) (1u << (v))
+#define UI_TREES (UI_VIEW_BIT(UI_V_TOPDOWN) | UI_VIEW_BIT(UI_V_BOTTOMUP))
+
+#define UI_KEY(k) (0x200000 + (k)) /* a curses KEY_* code */
+#define UI_CTRL(c) ((c)&0x1f)
+#define UI_K_ESC 27
+#define UI_K_TAB 9
+#define UI_K_ENTER 13
+#define UI_K_MOUSE 0x300000   /* a mouse event: see struct ui_event */
+#define UI_K_RESIZE 0x300001  /* the terminal changed size */
+#define UI_K_COMMAND 0x300002 /* a script's ":command" line */
+
+enum ui_button { UI_B_CLICK = 1, UI_B_DOUBLE, UI_B_WHEEL_UP, UI_B_WHEEL_DOWN };
+
+/* One input event. */
+struct ui_event {
+    int key;
+    int x, y, button;    /* UI_K_MOUSE: screen position, enum ui_button */
+    const char *command; /* UI_K_COMMAND: the command without ':' (borrowed) */
+};
+
+/* clang-format off: the tables read best as tables */
+/* Help sections, in the order the help screen shows them. */
+#define UI_SECTIONS(_)                                                                             \
+    _(NAV, "Moving around")                                                                        \
+    _(VIEW, "Views")                                                                               \
+    _(SEARCH, "Search and sort")                                                                   \
+    _(TRIM, "Trimming (each key adds one transform to the list; u undoes it)")                     \
+    _(STACKS, "In the stacks view")                                                                \
+    _(TREE, "In the tree views")                                                                   \
+    _(TIMELINE, "In the timeline")                                                                 \
+    _(TRANSFORMS, "In the transforms view")                                                        \
+    _(PROMPT, "At the : and / prompts")
+
+enum ui_section {
+#define UI_SECTION_ENUM(id, title) UI_SEC_##id,
+    UI_SECTIONS(UI_SECTION_ENUM)
+#undef UI_SECTION_ENUM
+        UI_SEC_COUNT
+};
+
+/* Every request: id, help section, help text. */
+#define UI_REQUESTS(_)                                                                             \
+    _(NONE, NAV, "")                                                                               \
+    _(MOVE_UP, NAV, "up one row")                                                                  \
+    _(MOVE_DOWN, NAV, "down one row")                                                              \
+    _(PAGE_UP, NAV, "up one page")                                                                 \
+    _(PAGE_DOWN, NAV, "down one page")                                                             \
+    _(FIRST, NAV, "to the first row")                                                              \
+    _(LAST, NAV, "to the last row")                                                                \
+    _(SCROLL_LEFT, NAV, "scroll left (wide tables)")                                               \
+    _(SCROLL_RIGHT, NAV, "scroll right (wide tables)")                                             \
+    _(ENTER, NAV, "drill in: callers/callees of the function, the timeline of a level, ...")       \
+    _(NEXT_VIEW, VIEW, "next view")                                                                \
+    _(PREV_VIEW, VIEW, "previous view")                                                            \
+    _(VIEW_FUNCTIONS, VIEW, "functions: self and total time, runs")                                \
+    _(VIEW_STACKS, VIEW, "distinct stacks")                                                        \
+    _(VIEW_TOPDOWN, VIEW, "top-down call tree")                                                    \
+    _(VIEW_BOTTOMUP, VIEW, "bottom-up call tree")                                                  \
+    _(VIEW_CALLS, VIEW, "callers and callees of the current function")                             \
+    _(VIEW_TIMELINE, VIEW, "timeline")                                                             \
+    _(VIEW_LEVELS, VIEW, "levels, the scaffold marked")                                            \
+    _(VIEW_RUNS, VIEW, "run lengths of the current function")                                      \
+    _(VIEW_LINES, VIEW, "source lines")                                                            \
+    _(VIEW_SOURCES, VIEW, "sources (files and Rprof sessions)")                                    \
+    _(VIEW_TRANSFORMS, VIEW, "the transform list")                                                 \
+    _(VIEW_HELP, VIEW, "this help")                                                                \
+    _(BACK, VIEW, "back to the previous view; quit from the first")                                \
+    _(QUIT, VIEW, "quit")                                                                          \
+    _(REDRAW, VIEW, "redraw the screen")                                                           \
+    _(SEARCH, SEARCH, "search names (a substring; case-insensitive unless it has capitals)")       \
+    _(SEARCH_NEXT, SEARCH, "next match")                                                           \
+    _(SEARCH_PREV, SEARCH, "previous match")                                                       \
+    _(SORT_NEXT, SEARCH, "sort by the next column")                                                \
+    _(SORT_REVERSE, SEARCH, "reverse the sort order")                                              \
+    _(PROMPT, TRIM, "command prompt: a transform, or w FILE to save (see COMMANDS)")               \
+    _(UNDO, TRIM, "undo the last change to the transform list")                                    \
+    _(REDO, TRIM, "redo")                                                                          \
+    _(DROP_FN, TRIM, "drop F: remove the samples with the selected function")                      \
+    _(FOCUS_FN, TRIM, "focus F: keep only the samples with the selected function")                 \
+    _(MERGE_FN, TRIM, "merge F: remove the function's frames, its time to its callers")            \
+    _(PRUNE_FN, TRIM, "prune F: cut what the selected function calls")                             \
+    _(TRIM_TO_FN, TRIM, "trim-to F: cut the frames outside the selected function")                 \
+    _(COLLAPSE_FN, TRIM, "collapse-recursion F on the selected function")                          \
+    _(TRIM_BASE_LEVEL, TRIM, "trim-base N: cut levels 1 to the selected level N")                  \
+    _(TRIM_BASE_AUTO, TRIM, "trim-base auto: cut the scaffold")                                    \
+    _(STACK_TOGGLE, STACKS, "show or hide the frames of the selected stack")                       \
+    _(STACK_MARK, STACKS, "mark the selected frame (start of a frame sequence)")                   \
+    _(STACK_REPLACE, STACKS, "replace the frames from the mark to here by one (prompt)")           \
+    _(TREE_FOCUS, TREE, "focus: the tree of the selected function (q goes back)")                  \
+    _(TREE_EXPAND, TREE, "expand the node")                                                        \
+    _(TREE_COLLAPSE, TREE, "collapse the node, or go to its parent")                               \
+    _(TREE_TOGGLE, TREE, "expand or collapse the node")                                            \
+    _(TREE_EXPAND_ALL, TREE, "expand everything under the node")                                   \
+    _(TL_LEFT, TIMELINE, "cursor one column left")                                                 \
+    _(TL_RIGHT, TIMELINE, "cursor one column right")                                               \
+    _(TL_PAN_LEFT, TIMELINE, "cursor half a screen left")                                          \
+    _(TL_PAN_RIGHT, TIMELINE, "cursor half a screen right")                                        \
+    _(TL_START, TIMELINE, "cursor to the first column")                                            \
+    _(TL_END, TIMELINE, "cursor to the last column")                                               \
+    _(TL_ZOOM_IN, TIMELINE, "zoom in around the cursor")                                           \
+    _(TL_ZOOM_OUT, TIMELINE, "zoom out")                                                           \
+    _(TL_ZOOM_RESET, TIMELINE, "show the whole profile")                                           \
+    _(TL_PHASE, TIMELINE,                                                                          \
+      "mark the phase under the cursor: the samples around it with that function at this level")   \
+    _(TL_MARK, TIMELINE, "mark the cursor column (start of a range); again: clear the mark")       \
+    _(TL_DROP, TIMELINE, "drop-samples: drop the marked range (burn-in, fade-out)")                \
+    _(TL_KEEP, TIMELINE, "keep-samples: keep only the marked range")                               \
+    _(TF_TOGGLE, TRANSFORMS, "turn the step off or on")                                            \
+    _(TF_DELETE, TRANSFORMS, "delete the step")                                                    \
+    _(TF_EDIT, TRANSFORMS, "edit the step (prompt)")                                               \
+    _(TF_ADD, TRANSFORMS, "add a step after this one (prompt)")                                    \
+    _(TF_MOVE_UP, TRANSFORMS, "move the step up")                                                  \
+    _(TF_MOVE_DOWN, TRANSFORMS, "move the step down")                                              \
+    _(PR_ACCEPT, PROMPT, "run the command / search")                                               \
+    _(PR_CANCEL, PROMPT, "cancel")                                                                 \
+    _(PR_COMPLETE, PROMPT, "complete a command or function name; again: the next candidate")       \
+    _(PR_HIST_PREV, PROMPT, "previous line of the history")                                        \
+    _(PR_HIST_NEXT, PROMPT, "next line of the history")                                            \
+    _(PR_LEFT, PROMPT, "cursor left")                                                              \
+    _(PR_RIGHT, PROMPT, "cursor right")                                                            \
+    _(PR_HOME, PROMPT, "cursor to the start")                                                      \
+    _(PR_END, PROMPT, "cursor to the end")                                                         \
+    _(PR_BACKSPACE, PROMPT, "delete the character before the cursor")                              \
+    _(PR_DELETE, PROMPT, "delete the character under the cursor")                                  \
+    _(PR_KILL_LINE, PROMPT, "delete to the start of the line")                                     \
+    _(PR_KILL_WORD, PROMPT, "delete the word before the cursor")
+
+enum ui_request {
+#define UI_REQUEST_ENUM(id, sec, help) UI_REQ_##id,
+    UI_REQUESTS(UI_REQUEST_ENUM)
+#undef UI_REQUEST_ENUM
+        UI_REQ_COUNT
+};
+
+/* clang-format on */
+
+/* One key binding: `key` means `req` in the views of the mask `views`
+ * (0: everywhere, as a fallback). */
+struct ui_binding {
+    int key;
+    enum ui_request req;
+    unsigned views;
+};
+
+/* The request of `key` in view (or prompt) `v`; UI_REQ_NONE when unbound. */
+enum ui_request ui_key_request(int key, enum ui_view_id v);
+
+/* The bindings table (borrowed), n entries. */
+const struct ui_binding *ui_bindings(size_t *n);
+
+/* Help text and section of a request. */
+const char *ui_request_help(enum ui_request r);
+enum ui_section ui_request_section(enum ui_request r);
+const char *ui_section_title(enum ui_section s);
+
+/* The name of key k ("j", "Down", "C-r", "Enter", "Space") into buf. */
+const char *ui_key_name(int k, char *buf, size_t n);
+
+/* Parse a key name as written in scripts between < and > ("Down", "C-r",
+ * "Enter", "F1", "LT" for '<'); returns the key or -1. */
+int ui_key_parse(const char *name);
+
+#endif

@@ -1,0 +1,436 @@
+/* prompt.c - the line editor of the ':' and '/' prompts (see prompt.h). */
+#include "prompt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "tree.h"
+
+static int hist_index(int kind)
+{
+    return kind == '/' ? 1 : 0;
+}
+
+static void reset_completion(struct ui_prompt *p)
+{
+    ui_prompt_free_cands(p->cands, p->ncands);
+    p->cands = NULL;
+    p->ncands = p->ci = 0;
+    p->completing = 0;
+}
+
+void ui_prompt_start(struct ui *ui, int kind, const char *text)
+{
+    struct ui_prompt *p = &ui->prompt;
+    reset_completion(p);
+    p->active = 1;
+    p->kind = kind;
+    snprintf(p->buf, sizeof p->buf, "%s", text);
+    p->len = p->cur = strlen(p->buf);
+    p->edit_step = -1;
+    p->insert_at = -1;
+    p->hpos = (int)p->nhist[hist_index(kind)];
+}
+
+void ui_prompt_free(struct ui *ui)
+{
+    struct ui_prompt *p = &ui->prompt;
+    reset_completion(p);
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < p->nhist[k]; i++)
+            free(p->hist[k][i]);
+        p->nhist[k] = 0;
+    }
+}
+
+static void hist_add(struct ui_prompt *p, const char *line)
+{
+    int k = hist_index(p->kind);
+    size_t cap = sizeof p->hist[k] / sizeof *p->hist[k];
+    if (!*line || (p->nhist[k] && !strcmp(p->hist[k][p->nhist[k] - 1], line)))
+        return;
+    char *copy = strdup(line);
+    if (!copy)
+        return;
+    if (p->nhist[k] == cap) {
+        free(p->hist[k][0]);
+        memmove(&p->hist[k][0], &p->hist[k][1], (cap - 1) * sizeof *p->hist[k]);
+        p->nhist[k]--;
+    }
+    p->hist[k][p->nhist[k]++] = copy;
+}
+
+/* ---- editing ------------------------------------------------------------- */
+
+static size_t prev_char(const char *s, size_t i)
+{
+    if (i == 0)
+        return 0;
+    i--;
+    while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+        i--;
+    return i;
+}
+
+static size_t next_char(const char *s, size_t len, size_t i)
+{
+    if (i >= len)
+        return len;
+    i++;
+    while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+        i++;
+    return i;
+}
+
+static void delete_range(struct ui_prompt *p, size_t a, size_t b)
+{
+    memmove(p->buf + a, p->buf + b, p->len - b + 1);
+    p->len -= b - a;
+    if (p->cur > b)
+        p->cur -= b - a;
+    else if (p->cur > a)
+        p->cur = a;
+}
+
+static void insert_text(struct ui_prompt *p, const char *s, size_t n)
+{
+    if (p->len + n >= sizeof p->buf)
+        return;
+    memmove(p->buf + p->cur + n, p->buf + p->cur, p->len - p->cur + 1);
+    memcpy(p->buf + p->cur, s, n);
+    p->len += n;
+    p->cur += n;
+}
+
+static void insert_cp(struct ui_prompt *p, uint32_t cp)
+{
+    char b[4];
+    size_t n;
+    if (cp < 0x80)
+        b[0] = (char)cp, n = 1;
+    else if (cp < 0x800)
+        b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
+    else if (cp < 0x10000)
+        b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
+        b[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
+    else
+        b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 0x3f)),
+        b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
+    insert_text(p, b, n);
+}
+
+/* ---- completion ---------------------------------------------------------- */
+
+void ui_prompt_free_cands(char **c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(c[i]);
+    free(c);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The word's text without its opening quote and escapes. */
+static void unquote_prefix(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t k = 0, i = 0;
+    if (n && s[0] == '"')
+        i = 1;
+    for (; i < n && k + 1 < cap; i++) {
+        if (s[i] == '\\' && i + 1 < n)
+            i++;
+        else if (s[i] == '"')
+            continue;
+        out[k++] = s[i];
+    }
+    out[k] = '\0';
+}
+
+static int push_cand(char ***v, size_t *n, size_t *cap, const char *s)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 32;
+        char **nv = realloc(*v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = nc;
+    }
+    char *copy = strdup(s);
+    if (!copy)
+        return -1;
+    (*v)[(*n)++] = copy;
+    return 0;
+}
+
+char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_t end, size_t *n)
+{
+    char prefix[sizeof ui->prompt.buf];
+    unquote_prefix(line + start, end - start, prefix, sizeof prefix);
+    size_t plen = strlen(prefix);
+    char **v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    /* the first word is a command */
+    size_t i = 0;
+    while (i < start && line[i] == ' ')
+        i++;
+    if (i == start) {
+        size_t nc;
+        const struct ui_command_info *cmds = ui_commands(&nc);
+        for (size_t k = 0; k < nc; k++)
+            if (!strncmp(cmds[k].name, prefix, plen) && push_cand(&v, n, &cap, cmds[k].name))
+                break;
+    } else {
+        const struct ss_model *m = ui->m;
+        for (size_t f = 0; f < m->functions.n; f++) {
+            const char *name = ss_function_name(m, (ss_id)f);
+            if (strncmp(name, prefix, plen))
+                continue;
+            if (push_cand(&v, n, &cap, name))
+                break;
+        }
+    }
+    if (*n > 1)
+        qsort(v, *n, sizeof *v, cmp_str);
+    /* one entry per name (functions may share a name) */
+    size_t u = 0;
+    for (size_t k = 0; k < *n; k++) {
+        if (u && !strcmp(v[u - 1], v[k]))
+            free(v[k]);
+        else
+            v[u++] = v[k];
+    }
+    *n = u;
+    return v;
+}
+
+/* Where the word under the cursor starts (quotes keep spaces inside). */
+static size_t word_start(const char *s, size_t cur)
+{
+    size_t start = 0;
+    int inq = 0;
+    for (size_t i = 0; i < cur; i++) {
+        if (inq && s[i] == '\\' && i + 1 < cur) {
+            i++;
+            continue;
+        }
+        if (s[i] == '"')
+            inq = !inq;
+        else if (s[i] == ' ' && !inq)
+            start = i + 1;
+    }
+    return start;
+}
+
+/* Replace the word [start, cur) by text. */
+static void replace_word(struct ui_prompt *p, size_t start, const char *text)
+{
+    delete_range(p, start, p->cur);
+    p->cur = start;
+    insert_text(p, text, strlen(text));
+}
+
+static void complete(struct ui *ui)
+{
+    struct ui_prompt *p = &ui->prompt;
+    if (p->kind != ':')
+        return;
+    int first_word = 1;
+    char q[sizeof p->buf];
+    if (p->completing && p->ncands > 1) {
+        /* cycle through the candidates */
+        p->ci = (p->ci + 1) % p->ncands;
+        for (size_t i = 0; i < p->word_start; i++)
+            if (p->buf[i] != ' ')
+                first_word = 0;
+        const char *c = p->cands[p->ci];
+        replace_word(p, p->word_start, first_word ? c : ui_quote_name(c, q, sizeof q));
+        ui_message(ui, "%zu of %zu: %s", p->ci + 1, p->ncands, c);
+        return;
+    }
+    reset_completion(p);
+    size_t start = word_start(p->buf, p->cur);
+    for (size_t i = 0; i < start; i++)
+        if (p->buf[i] != ' ')
+            first_word = 0;
+    size_t n;
+    char **c = ui_prompt_candidates(ui, p->buf, start, p->cur, &n);
+    if (n == 0) {
+        ui_prompt_free_cands(c, n);
+        ui_error(ui, "no completion");
+        return;
+    }
+    if (n == 1) {
+        char text[sizeof p->buf + 1];
+        snprintf(text, sizeof text, "%s ", first_word ? c[0] : ui_quote_name(c[0], q, sizeof q));
+        replace_word(p, start, text);
+        ui_prompt_free_cands(c, n);
+        ui->msg[0] = '\0';
+        return;
+    }
+    /* the longest common prefix, then a list; Tab again cycles */
+    size_t lcp = strlen(c[0]);
+    for (size_t i = 1; i < n; i++) {
+        size_t k = 0;
+        while (k < lcp && c[i][k] == c[0][k])
+            k++;
+        lcp = k;
+    }
+    while (lcp > 0 && ((unsigned char)c[0][lcp] & 0xc0) == 0x80)
+        lcp--; /* never split a UTF-8 character */
+    char pre[sizeof p->buf];
+    snprintf(pre, sizeof pre, "%.*s", (int)lcp, c[0]);
+    char cur[sizeof p->buf];
+    unquote_prefix(p->buf + start, p->cur - start, cur, sizeof cur);
+    if (strlen(pre) > strlen(cur)) {
+        if (first_word) {
+            replace_word(p, start, pre);
+        } else {
+            ui_quote_name(pre, q, sizeof q);
+            size_t ql = strlen(q);
+            if (q[0] == '"' && ql > 1)
+                q[ql - 1] = '\0'; /* leave the quote open: the name goes on */
+            replace_word(p, start, q);
+        }
+    }
+    p->cands = c;
+    p->ncands = n;
+    p->ci = n - 1; /* the next Tab shows the first */
+    p->word_start = start;
+    p->completing = 1;
+    char list[1024];
+    size_t k = (size_t)snprintf(list, sizeof list, "%zu candidates:", n);
+    for (size_t i = 0; i < n && k < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, " %s", c[i]);
+    ui_message(ui, "%s", list);
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static void accept(struct ui *ui)
+{
+    struct ui_prompt *p = &ui->prompt;
+    char line[sizeof p->buf];
+    memcpy(line, p->buf, p->len + 1);
+    int kind = p->kind, edit = p->edit_step, ins = p->insert_at;
+    p->active = 0;
+    reset_completion(p);
+    hist_add(p, line);
+    ui->msg[0] = '\0';
+    if (kind == '/')
+        ui_search(ui, line, 1);
+    else
+        ui_command(ui, line, edit, ins);
+}
+
+void ui_prompt_key(struct ui *ui, const struct ui_event *ev)
+{
+    struct ui_prompt *p = &ui->prompt;
+    if (ev->key == UI_K_MOUSE)
+        return;
+    enum ui_request r = ui_key_request(ev->key, UI_V_PROMPT);
+    if (r != UI_REQ_PR_COMPLETE) {
+        reset_completion(p);
+        if (ui->msg_style == UI_S_MESSAGE)
+            ui->msg[0] = '\0';
+    }
+    int hk = hist_index(p->kind);
+    switch (r) {
+    case UI_REQ_PR_ACCEPT:
+        accept(ui);
+        return;
+    case UI_REQ_PR_CANCEL:
+        p->active = 0;
+        ui->msg[0] = '\0';
+        return;
+    case UI_REQ_PR_COMPLETE:
+        complete(ui);
+        return;
+    case UI_REQ_PR_HIST_PREV:
+    case UI_REQ_PR_HIST_NEXT:
+        if (r == UI_REQ_PR_HIST_PREV && p->hpos > 0)
+            p->hpos--;
+        else if (r == UI_REQ_PR_HIST_NEXT && p->hpos < (int)p->nhist[hk])
+            p->hpos++;
+        else
+            return;
+        snprintf(p->buf, sizeof p->buf, "%s",
+                 p->hpos < (int)p->nhist[hk] ? p->hist[hk][p->hpos] : "");
+        p->len = p->cur = strlen(p->buf);
+        return;
+    case UI_REQ_PR_LEFT:
+        p->cur = prev_char(p->buf, p->cur);
+        return;
+    case UI_REQ_PR_RIGHT:
+        p->cur = next_char(p->buf, p->len, p->cur);
+        return;
+    case UI_REQ_PR_HOME:
+        p->cur = 0;
+        return;
+    case UI_REQ_PR_END:
+        p->cur = p->len;
+        return;
+    case UI_REQ_PR_BACKSPACE:
+        if (p->cur == 0 && p->len == 0) {
+            p->active = 0; /* backspace on an empty prompt leaves it, as in vim */
+            return;
+        }
+        delete_range(p, prev_char(p->buf, p->cur), p->cur);
+        return;
+    case UI_REQ_PR_DELETE:
+        delete_range(p, p->cur, next_char(p->buf, p->len, p->cur));
+        return;
+    case UI_REQ_PR_KILL_LINE:
+        delete_range(p, 0, p->cur);
+        return;
+    case UI_REQ_PR_KILL_WORD: {
+        size_t i = p->cur;
+        while (i > 0 && p->buf[i - 1] == ' ')
+            i--;
+        while (i > 0 && p->buf[i - 1] != ' ')
+            i--;
+        delete_range(p, i, p->cur);
+        return;
+    }
+    default:
+        break;
+    }
+    if (ev->key >= 32 && ev->key < 0x110000 && ev->key != 127)
+        insert_cp(p, (uint32_t)ev->key);
+}
+
+int ui_prompt_draw(struct ui *ui, struct ui_canvas *c, int y)
+{
+    struct ui_prompt *p = &ui->prompt;
+    char save = p->buf[p->cur];
+    p->buf[p->cur] = '\0';
+    int before = 1 + ui_text_width(c, p->buf); /* the prompt character too */
+    p->buf[p->cur] = save;
+    /* scroll so that the cursor stays on screen */
+    int skip = before >= c->w ? before - c->w + 1 : 0;
+    char line[sizeof p->buf + 2];
+    snprintf(line, sizeof line, "%c%s", p->kind, p->buf);
+    ui_canvas_style(c, y, 0, c->w, UI_S_NORMAL, 1);
+    if (skip == 0) {
+        ui_put(c, y, 0, c->w, line, UI_S_NORMAL);
+        return before;
+    }
+    /* drop whole characters from the left until `skip` columns are gone */
+    const char *s = line;
+    size_t len = strlen(line);
+    int gone = 0;
+    while (len && gone < skip) {
+        uint32_t cp;
+        int k = ui_utf8_decode(s, len, &cp);
+        gone += ui_cp_width(c, cp);
+        s += k;
+        len -= (size_t)k;
+    }
+    ui_put(c, y, 0, c->w, s, UI_S_NORMAL);
+    return before - gone;
+}

@@ -1,0 +1,70 @@
+/* status.c - the title and status lines (see status.h). */
+#include "status.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stats.h"
+
+void ui_status_draw_title(struct ui *ui, struct ui_canvas *c, int y)
+{
+    struct ui_view *v = ui_current(ui);
+    char title[1024] = "";
+    if (v->ops->title)
+        v->ops->title(ui, v, title, sizeof title);
+    char right[64];
+    if (v->list.n)
+        snprintf(right, sizeof right, " %zu/%zu  ?:help ", v->list.sel + 1, v->list.n);
+    else
+        snprintf(right, sizeof right, " ?:help ");
+    char left[1200];
+    snprintf(left, sizeof left, " %s%s%s", v->ops->name, title[0] ? ": " : "", title);
+    int rw = (int)strlen(right);
+    ui_canvas_style(c, y, 0, c->w, UI_S_TITLE, 1);
+    if (rw < c->w - 10) {
+        ui_put_fit(c, y, 0, c->w - rw, left, UI_S_TITLE, 0);
+        ui_put(c, y, c->w - rw, rw, right, UI_S_TITLE);
+    } else {
+        ui_put_fit(c, y, 0, c->w, left, UI_S_TITLE, 0);
+    }
+}
+
+/* Samples (count values) of the current model. */
+static uint64_t kept_samples(const struct ss_model *m)
+{
+    if (!m->values.v[SS_VT_COUNT])
+        return m->sample_stack.n;
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        n += (uint64_t)ss_sample_count(m, i);
+    return n;
+}
+
+void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
+{
+    char files[512];
+    const char *first = ui->nfiles > 0 ? ui->files[0] : "";
+    const char *base = strrchr(first, '/');
+    base = base && base[1] ? base + 1 : first;
+    if (ui->nfiles > 1)
+        snprintf(files, sizeof files, "%s +%d", base, ui->nfiles - 1);
+    else
+        snprintf(files, sizeof files, "%s", base);
+    const struct ss_stats *st = ui_stats_fn(ui);
+    double t = st ? st->sampling_time : 0;
+    char tf[512] = "no transforms";
+    size_t active = ss_tf_active(ui->tf);
+    if (active) {
+        size_t k =
+            (size_t)snprintf(tf, sizeof tf, "%zu transform%s:", active, active == 1 ? "" : "s");
+        for (size_t i = 0; i < ss_tf_count(ui->tf) && k < sizeof tf; i++)
+            if (ss_tf_enabled(ui->tf, i))
+                k += (size_t)snprintf(tf + k, sizeof tf - k, " %s;", ss_tf_text(ui->tf, i));
+        if (k < sizeof tf && tf[k - 1] == ';')
+            tf[k - 1] = '\0';
+    }
+    char line[2048];
+    snprintf(line, sizeof line, " %s | %llu of %llu samples | %.3f s | %s", files,
+             (unsigned long long)kept_samples(ui->m), (unsigned long long)ui->orig_samples, t, tf);
+    ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
+}

@@ -1,0 +1,124 @@
+/* table.c - the shared column drawer (tig's draw_* helpers, perf's column
+ * descriptors): views hand it cells, it lays them out (numbers right-aligned
+ * in fixed widths, the label taking what is left and abbreviated in the
+ * middle), so every table looks and resizes alike. */
+#include "app.h"
+
+#include <string.h>
+
+/* x and width of each column for a canvas `total` columns wide.  When the
+ * label would get fewer than MIN_LABEL columns, the fixed columns nearest
+ * to it are hidden (width 0) one by one: a narrow terminal keeps the names
+ * and the first numbers. */
+#define MIN_LABEL 16
+static void layout(int total, const struct ui_column *cols, size_t n, int *xs, int *ws)
+{
+    int hidden[16] = {0};
+    int label;
+    for (;;) {
+        int fixed = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!hidden[i])
+                fixed += cols[i].width ? cols[i].width + 1 : 1;
+        label = total - fixed + 1;
+        if (label >= MIN_LABEL)
+            break;
+        /* hide the last visible fixed column, keeping the first one */
+        size_t k = n;
+        for (size_t i = n; i-- > 1;)
+            if (cols[i].width && !hidden[i]) {
+                k = i;
+                break;
+            }
+        if (k == n)
+            break;
+        hidden[k] = 1;
+    }
+    if (label < 8)
+        label = 8;
+    int x = 0;
+    for (size_t i = 0; i < n; i++) {
+        xs[i] = x;
+        ws[i] = hidden[i] ? 0 : cols[i].width ? cols[i].width : label;
+        if (ws[i])
+            x += ws[i] + 1;
+    }
+}
+
+void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
+                     int sort_col, int sort_rev)
+{
+    int xs[16], ws[16];
+    if (n > 16)
+        n = 16;
+    layout(c->w, cols, n, xs, ws);
+    ui_canvas_style(c, y, 0, c->w, UI_S_HEADER, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (!ws[i])
+            continue;
+        char name[64];
+        if ((int)i == sort_col)
+            snprintf(name, sizeof name, "%s%s", cols[i].name,
+                     c->utf8 ? (sort_rev ? "\xe2\x86\x91" : "\xe2\x86\x93")
+                             : (sort_rev ? "^" : "v"));
+        else
+            snprintf(name, sizeof name, "%s", cols[i].name);
+        ui_put_fit(c, y, xs[i], ws[i], name, UI_S_HEADER, cols[i].right == 1);
+    }
+}
+
+void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
+                  const char *const *cells, int style, int indent)
+{
+    int xs[16], ws[16];
+    if (n > 16)
+        n = 16;
+    layout(c->w, cols, n, xs, ws);
+    ui_canvas_style(c, y, 0, c->w, style, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (!cells[i] || !ws[i])
+            continue;
+        int x = xs[i], w = ws[i];
+        if (!cols[i].width && indent > 0) {
+            int ind = indent < w - 8 ? indent : (w > 8 ? w - 8 : 0);
+            x += ind;
+            w -= ind;
+        }
+        if (cols[i].right == 2)
+            ui_put_tail(c, y, x, w, cells[i], style);
+        else if (cols[i].right == 3)
+            ui_put_head(c, y, x, w, cells[i], style);
+        else
+            ui_put_fit(c, y, x, w, cells[i], style, cols[i].right);
+    }
+}
+
+const char *ui_empty_note(struct ui *ui)
+{
+    if (ui->m->sample_stack.n == 0 && ui->m->aggs.n > 0)
+        return "aggregates only (SamplingProf): no stacks or timeline; see functions, calls";
+    return "no samples with frames";
+}
+
+void ui_table_note(struct ui_canvas *c, int y, int h, const char *text)
+{
+    int w = ui_text_width(c, text);
+    int x = w < c->w ? (c->w - w) / 2 : 0;
+    ui_put(c, y + h / 3, x, c->w - x, text, UI_S_DIM);
+}
+
+void ui_list_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
+                  void (*draw_row)(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
+                                   size_t row, int style))
+{
+    struct ui_list *l = &v->list;
+    l->page = h > 0 ? h : 1;
+    ui_list_fit(l);
+    v->rows_y = y;
+    for (int i = 0; i < h; i++) {
+        size_t r = l->top + (size_t)i;
+        if (r >= l->n)
+            break;
+        draw_row(ui, v, c, y + i, r, r == l->sel ? UI_S_SELECTED : UI_S_NORMAL);
+    }
+}

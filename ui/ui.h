@@ -1,0 +1,23 @@
+/* ui.h - the interactive explorer's entry point (DESIGN section 8).
+ *
+ * main.c hands this to the command line (ss_cli_main) so that the core
+ * library never links curses.  The UI takes over a loaded, sealed model and
+ * shows it in a terminal, or, when the environment variable
+ * STACKSCOPE_SCRIPT names a script, runs headless on a virtual screen with
+ * the keys and commands of the script (the tests and the benchmark).
+ */
+#ifndef UI_UI_H
+#define UI_UI_H
+
+#include "model.h"
+
+/* Explore model m (ownership passes to the UI, which frees it) loaded from
+ * files[0..nfiles).  Returns the exit status: 0, 1 (a bad script or
+ * terminal), 2 (an error) or 128 + signal. */
+int ss_ui_main(struct ss_model *m, char *const *files, int nfiles);
+
+/* Can the UI run here: a terminal on stdin and stdout, or a script in
+ * STACKSCOPE_SCRIPT?  Otherwise the command line prints a report. */
+int ss_ui_available(void);
+
+#endif

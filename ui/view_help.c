@@ -1,0 +1,263 @@
+/* view_help.c - the help screen, generated from the key table (keys.c) and
+ * the command table (command.c), so it always says what the keys do.
+ * `:save-help FILE` writes the same reference as text; the tests check the
+ * man page against it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "command.h"
+
+/* One logical line: a section title (keys == NULL) or keys + text. */
+struct help_line {
+    char *keys;
+    char *text;
+};
+
+struct help_view {
+    struct help_line *lines;
+    size_t nlines;
+    int width; /* the width `rows` were wrapped for */
+    struct {
+        size_t line;  /* logical line */
+        size_t start; /* byte offset into the text of this screen row */
+        size_t len;
+    } * rows;
+    size_t nrows;
+};
+
+static int add(struct help_view *h, const char *keys, const char *text)
+{
+    struct help_line *nl = realloc(h->lines, (h->nlines + 1) * sizeof *nl);
+    if (!nl)
+        return -1;
+    h->lines = nl;
+    nl[h->nlines].keys = keys ? strdup(keys) : NULL;
+    nl[h->nlines].text = strdup(text);
+    h->nlines++;
+    return 0;
+}
+
+static const char *const view_names[UI_V_COUNT] = {
+    "functions", "stacks", "top-down", "bottom-up", "calls",      "timeline",
+    "levels",    "runs",   "lines",    "sources",   "transforms", "help",
+};
+
+/* The logical lines, from the tables. */
+static int build(struct help_view *h)
+{
+    size_t nb;
+    const struct ui_binding *b = ui_bindings(&nb);
+    for (int sec = 0; sec < UI_SEC_COUNT; sec++) {
+        if (add(h, NULL, ui_section_title((enum ui_section)sec)))
+            return -1;
+        for (int r = 1; r < UI_REQ_COUNT; r++) {
+            if ((int)ui_request_section((enum ui_request)r) != sec)
+                continue;
+            char keys[128] = "";
+            unsigned views = 0;
+            int any = 0;
+            for (size_t i = 0; i < nb; i++) {
+                if ((int)b[i].req != r)
+                    continue;
+                char name[32];
+                ui_key_name(b[i].key, name, sizeof name);
+                /* one name once (Enter has three codes) */
+                char probe[40];
+                snprintf(probe, sizeof probe, ", %s,", name);
+                char have[140];
+                snprintf(have, sizeof have, ", %s,", keys);
+                if (strstr(have, probe))
+                    continue;
+                size_t k = strlen(keys);
+                snprintf(keys + k, sizeof keys - k, "%s%s", k ? ", " : "", name);
+                views |= b[i].views;
+                any = 1;
+            }
+            if (!any)
+                continue;
+            char text[512];
+            snprintf(text, sizeof text, "%s", ui_request_help((enum ui_request)r));
+            /* say where a view-specific key works, unless the section does */
+            if (views && sec != UI_SEC_STACKS && sec != UI_SEC_TREE && sec != UI_SEC_TIMELINE &&
+                sec != UI_SEC_TRANSFORMS && sec != UI_SEC_PROMPT) {
+                size_t k = strlen(text);
+                k += (size_t)snprintf(text + k, sizeof text - k, " (in");
+                for (int v = 0; v < UI_V_COUNT && k < sizeof text; v++)
+                    if (views & (1u << v))
+                        k += (size_t)snprintf(text + k, sizeof text - k, " %s", view_names[v]);
+                snprintf(text + k, sizeof text - k, ")");
+            }
+            if (add(h, keys, text))
+                return -1;
+        }
+    }
+    if (add(h, NULL, "Commands (type : then the command; Tab completes)"))
+        return -1;
+    size_t nc;
+    const struct ui_command_info *cmds = ui_commands(&nc);
+    for (size_t i = 0; i < nc; i++) {
+        char keys[128];
+        snprintf(keys, sizeof keys, ":%s%s%s", cmds[i].name, cmds[i].args[0] ? " " : "",
+                 cmds[i].args);
+        if (add(h, keys, cmds[i].help))
+            return -1;
+    }
+    if (add(h, NULL, "Mouse") ||
+        add(h, "click", "select the row (in the timeline: move the cursor there)") ||
+        add(h, "double-click", "drill in, as Enter") || add(h, "wheel", "scroll"))
+        return -1;
+    return 0;
+}
+
+#define KEYW 20 /* the keys column */
+
+/* Wrap the text column to the screen width. */
+static int wrap(struct help_view *h, int width)
+{
+    free(h->rows);
+    h->rows = NULL;
+    h->nrows = 0;
+    size_t cap = 0;
+    int tw = width - KEYW - 3;
+    if (tw < 20)
+        tw = 20;
+    for (size_t i = 0; i < h->nlines; i++) {
+        const char *t = h->lines[i].text;
+        size_t len = strlen(t), pos = 0;
+        do {
+            size_t take = len - pos;
+            if (h->lines[i].keys && take > (size_t)tw) {
+                take = (size_t)tw;
+                while (take > 0 && t[pos + take] != ' ')
+                    take--;
+                if (take == 0)
+                    take = (size_t)tw;
+            }
+            if (h->nrows == cap) {
+                cap = cap ? cap * 2 : 64;
+                void *nr = realloc(h->rows, cap * sizeof *h->rows);
+                if (!nr)
+                    return -1;
+                h->rows = nr;
+            }
+            h->rows[h->nrows].line = i;
+            h->rows[h->nrows].start = pos;
+            h->rows[h->nrows].len = take;
+            h->nrows++;
+            pos += take;
+            while (pos < len && t[pos] == ' ')
+                pos++;
+        } while (pos < len);
+    }
+    h->width = width;
+    return 0;
+}
+
+static struct help_view *priv(struct ui *ui, struct ui_view *v)
+{
+    if (!v->priv) {
+        struct help_view *h = calloc(1, sizeof *h);
+        if (!h || build(h)) {
+            ui_error(ui, "out of memory");
+            if (h)
+                v->priv = h;
+            return NULL;
+        }
+        v->priv = h;
+    }
+    return v->priv;
+}
+
+static int prepare(struct ui *ui, struct ui_view *v)
+{
+    struct help_view *h = priv(ui, v);
+    if (!h)
+        return -1;
+    int w = ui->canvas.w > 0 ? ui->canvas.w : 80;
+    if (h->width != w && wrap(h, w)) {
+        ui_error(ui, "out of memory");
+        return -1;
+    }
+    v->list.n = h->nrows;
+    return 0;
+}
+
+static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
+{
+    snprintf(buf, n, "keys and commands (q goes back)");
+}
+
+static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
+                     int style)
+{
+    struct help_view *h = v->priv;
+    const struct help_line *l = &h->lines[h->rows[row].line];
+    ui_canvas_style(c, y, 0, c->w, style, 1);
+    if (!l->keys) {
+        ui_put(c, y, 0, c->w, l->text, style == UI_S_NORMAL ? UI_S_HEADER : style);
+        return;
+    }
+    if (h->rows[row].start == 0)
+        ui_put_fit(c, y, 2, KEYW, l->keys, style == UI_S_NORMAL ? UI_S_MARK : style, 0);
+    char seg[1024];
+    snprintf(seg, sizeof seg, "%.*s", (int)h->rows[row].len, l->text + h->rows[row].start);
+    ui_put(c, y, KEYW + 3, c->w - KEYW - 3, seg, style);
+}
+
+static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+{
+    ui_list_draw(ui, v, c, y, h, draw_row);
+}
+
+static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)
+{
+    struct help_view *h = v->priv;
+    const struct help_line *l = &h->lines[h->rows[r].line];
+    snprintf(buf, n, "%s %.*s", l->keys && h->rows[r].start == 0 ? l->keys : "",
+             (int)h->rows[r].len, l->text + h->rows[r].start);
+    return buf;
+}
+
+static void view_free(struct ui_view *v)
+{
+    struct help_view *h = v->priv;
+    if (h) {
+        for (size_t i = 0; i < h->nlines; i++) {
+            free(h->lines[i].keys);
+            free(h->lines[i].text);
+        }
+        free(h->lines);
+        free(h->rows);
+        free(h);
+    }
+    v->priv = NULL;
+}
+
+int ui_help_write(FILE *f)
+{
+    struct help_view h;
+    memset(&h, 0, sizeof h);
+    int rc = build(&h);
+    for (size_t i = 0; i < h.nlines; i++) {
+        if (!rc) {
+            if (h.lines[i].keys)
+                fprintf(f, "%s\t%s\n", h.lines[i].keys, h.lines[i].text);
+            else
+                fprintf(f, "# %s\n", h.lines[i].text);
+        }
+        free(h.lines[i].keys);
+        free(h.lines[i].text);
+    }
+    free(h.lines);
+    return rc || ferror(f) ? -1 : 0;
+}
+
+const struct ui_view_ops ui_view_help = {
+    .name = "help",
+    .prepare = prepare,
+    .title = title,
+    .draw = draw,
+    .row_text = row_text,
+    .free = view_free,
+};

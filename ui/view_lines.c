@@ -1,0 +1,420 @@
+/* view_lines.c - time per source line (`report --by line`, R's
+ * lines="show"), with the text of the line when the source file is on
+ * disk.  Enter on a line shows its whole file annotated with the time of
+ * each line (perf annotate); Enter or q... q goes back to the list.
+ *
+ * Rprof names a file by the path R was given (relative to R's working
+ * directory), so a file is looked for as written, then next to each input
+ * profile.  Files are read once and kept; nothing is read when the profile
+ * has no line data. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app.h"
+
+enum { SORT_SELF, SORT_TOTAL, SORT_POS, NSORTS };
+static const char *const sort_names[NSORTS] = {"self time", "total time", "position"};
+static const int sort_column[NSORTS] = {0, 2, 4};
+
+static const struct ui_column columns[] = {
+    {"self", 8, 1},   {"self%", 6, 1},     {"total", 8, 1},
+    {"total%", 6, 1}, {"location", 20, 0}, {"source", 0, 3},
+};
+#define NCOLS (sizeof columns / sizeof *columns)
+
+#define MAX_SOURCE (16u << 20) /* larger files are not shown */
+
+struct source_file {
+    char *name;  /* the path as the profile wrote it (owned) */
+    char *text;  /* its contents, NULL when not found */
+    size_t *off; /* start of each line */
+    size_t nlines;
+};
+
+struct lines_view {
+    unsigned gen;
+    int sort, rev;
+    uint32_t *order;
+    size_t n;
+    struct source_file *files; /* kept across edits: files do not change */
+    size_t nfiles;
+    /* file mode: one file, every line */
+    int file_mode;
+    long file;       /* index into files */
+    char *file_base; /* its basename as the statistics key it */
+    size_t list_sel; /* the list selection to come back to */
+};
+
+static struct lines_view *priv(struct ui_view *v)
+{
+    if (!v->priv)
+        v->priv = calloc(1, sizeof(struct lines_view));
+    return v->priv;
+}
+
+/* ---- source files -------------------------------------------------------- */
+
+static char *read_file(const char *path, size_t *len)
+{
+    struct stat sb;
+    if (stat(path, &sb) || !S_ISREG(sb.st_mode) || (size_t)sb.st_size > MAX_SOURCE)
+        return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *t = malloc((size_t)sb.st_size + 1);
+    size_t n = t ? fread(t, 1, (size_t)sb.st_size, f) : 0;
+    fclose(f);
+    if (!t)
+        return NULL;
+    t[n] = '\0';
+    *len = n;
+    return t;
+}
+
+/* Load `name` as written, else next to each input file. */
+static int load_source(struct ui *ui, struct source_file *sf)
+{
+    size_t len = 0;
+    char *t = read_file(sf->name, &len);
+    for (int i = 0; !t && sf->name[0] != '/' && i < ui->nfiles; i++) {
+        const char *slash = strrchr(ui->files[i], '/');
+        if (!slash)
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ui->files[i]), ui->files[i], sf->name);
+        t = read_file(path, &len);
+    }
+    if (!t)
+        return 0;
+    size_t cap = 64, n = 0;
+    size_t *off = malloc(cap * sizeof *off);
+    if (!off) {
+        free(t);
+        return -1;
+    }
+    off[n++] = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] != '\n')
+            continue;
+        t[i] = '\0';
+        if (i > 0 && t[i - 1] == '\r')
+            t[i - 1] = '\0';
+        if (i + 1 >= len)
+            break;
+        if (n == cap) {
+            size_t *no = realloc(off, cap * 2 * sizeof *off);
+            if (!no) {
+                free(off);
+                free(t);
+                return -1;
+            }
+            off = no;
+            cap *= 2;
+        }
+        off[n++] = i + 1;
+    }
+    sf->text = t;
+    sf->off = off;
+    sf->nlines = len ? n : 0;
+    return 0;
+}
+
+/* The file whose basename is `base`: the first path of the model with that
+ * basename (loaded on first use), or -1. */
+static long find_file(struct ui *ui, struct lines_view *p, const char *base)
+{
+    for (size_t i = 0; i < p->nfiles; i++) {
+        const char *b = strrchr(p->files[i].name, '/');
+        if (!strcmp(b ? b + 1 : p->files[i].name, base))
+            return (long)i;
+    }
+    const struct ss_model *m = ui->m;
+    for (size_t l = 0; l < m->locations.n; l++) {
+        ss_id f = m->locations.v[l].file;
+        if (f == SS_NONE)
+            continue;
+        const char *name = ss_str(m, f);
+        const char *b = strrchr(name, '/');
+        if (strcmp(b ? b + 1 : name, base))
+            continue;
+        struct source_file *nf = realloc(p->files, (p->nfiles + 1) * sizeof *nf);
+        if (!nf)
+            return -1;
+        p->files = nf;
+        memset(&nf[p->nfiles], 0, sizeof *nf);
+        nf[p->nfiles].name = strdup(name);
+        if (!nf[p->nfiles].name || load_source(ui, &nf[p->nfiles]))
+            return -1;
+        return (long)p->nfiles++;
+    }
+    return -1;
+}
+
+/* The text of line `line` of the file keyed `base` (leading blanks and
+ * tabs dropped), or NULL. */
+static const char *source_line(struct ui *ui, struct lines_view *p, const char *base, uint32_t line)
+{
+    long f = find_file(ui, p, base);
+    if (f < 0 || !p->files[f].text || line == 0 || line > p->files[f].nlines)
+        return NULL;
+    const char *s = p->files[f].text + p->files[f].off[line - 1];
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* ---- the list ------------------------------------------------------------ */
+
+static const struct ss_stats *sort_st;
+static int sort_by;
+
+static int cmp_double(double a, double b)
+{
+    return a > b ? -1 : a < b ? 1 : 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const struct ss_stat_row *a = &sort_st->rows[*(const uint32_t *)pa];
+    const struct ss_stat_row *b = &sort_st->rows[*(const uint32_t *)pb];
+    int c = 0;
+    if (sort_by == SORT_POS) {
+        c = strcmp(a->file == SS_NONE ? "" : ss_strtab_get(&sort_st->keys, a->file),
+                   b->file == SS_NONE ? "" : ss_strtab_get(&sort_st->keys, b->file));
+        if (!c)
+            c = a->line < b->line ? -1 : a->line > b->line;
+        return c;
+    }
+    if (sort_by == SORT_TOTAL)
+        c = cmp_double(a->total_us, b->total_us);
+    if (!c)
+        c = cmp_double(a->self_us, b->self_us);
+    if (!c)
+        c = cmp_double(a->total_us, b->total_us);
+    if (!c)
+        c = strcmp(ss_strtab_get(&sort_st->keys, a->key), ss_strtab_get(&sort_st->keys, b->key));
+    return c;
+}
+
+static const char *base_of(const struct ss_stats *st, const struct ss_stat_row *r)
+{
+    return r->file == SS_NONE ? NULL : ss_strtab_get(&st->keys, r->file);
+}
+
+static int prepare(struct ui *ui, struct ui_view *v)
+{
+    struct lines_view *p = priv(v);
+    if (!p)
+        return -1;
+    if (!ss_model_has_lines(ui->m)) {
+        v->list.n = 0;
+        p->n = 0;
+        p->file_mode = 0;
+        return 0;
+    }
+    const struct ss_stats *st = ui_stats_line(ui);
+    if (!st)
+        return -1;
+    if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
+        uint32_t *order = realloc(p->order, (st->n ? st->n : 1) * sizeof *order);
+        if (!order) {
+            ui_error(ui, "out of memory");
+            return -1;
+        }
+        p->order = order;
+        for (size_t i = 0; i < st->n; i++)
+            order[i] = (uint32_t)i;
+        sort_st = st;
+        sort_by = v->sort;
+        qsort(order, st->n, sizeof *order, cmp_rows);
+        if (v->sort_rev)
+            for (size_t i = 0; i < st->n / 2; i++) {
+                uint32_t t = order[i];
+                order[i] = order[st->n - 1 - i];
+                order[st->n - 1 - i] = t;
+            }
+        p->n = st->n;
+        p->gen = ui->gen;
+        p->sort = v->sort;
+        p->rev = v->sort_rev;
+    }
+    if (p->file_mode)
+        v->list.n = p->files[p->file].nlines;
+    else
+        v->list.n = p->n;
+    return 0;
+}
+
+static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
+{
+    struct lines_view *p = v->priv;
+    if (!ss_model_has_lines(ui->m))
+        snprintf(buf, n, "no line data");
+    else if (p && p->file_mode)
+        snprintf(buf, n, "%s, time per line (q: back to the list)", p->files[p->file].name);
+    else
+        snprintf(buf, n, "%zu by %s%s; Enter: the file", p ? p->n : 0, sort_names[v->sort],
+                 v->sort_rev ? " (reversed)" : "");
+}
+
+static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
+                     int style)
+{
+    struct lines_view *p = v->priv;
+    const struct ss_stats *st = ui_stats_line(ui);
+    const struct ss_stat_row *r = &st->rows[p->order[row]];
+    char b[4][32];
+    snprintf(b[0], sizeof b[0], "%.3f", r->self_time);
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_time));
+    snprintf(b[2], sizeof b[2], "%.3f", r->total_time);
+    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_time));
+    const char *base = base_of(st, r);
+    const char *text = base ? source_line(ui, p, base, r->line) : NULL;
+    const char *cells[NCOLS] = {
+        b[0], b[1], b[2], b[3], ss_strtab_get(&st->keys, r->key), text ? text : ""};
+    ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+}
+
+/* File mode: every line of the file with the time of the ones sampled. */
+static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
+                          int style)
+{
+    struct lines_view *p = v->priv;
+    const struct ss_stats *st = ui_stats_line(ui);
+    const struct source_file *sf = &p->files[p->file];
+    char b[5][32] = {"", "", "", "", ""};
+    for (size_t i = 0; i < p->n; i++) {
+        const struct ss_stat_row *r = &st->rows[p->order[i]];
+        const char *base = base_of(st, r);
+        if (r->line == row + 1 && base && !strcmp(base, p->file_base)) {
+            snprintf(b[0], sizeof b[0], "%.3f", r->self_time);
+            snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_time));
+            snprintf(b[2], sizeof b[2], "%.3f", r->total_time);
+            snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_time));
+            break;
+        }
+    }
+    snprintf(b[4], sizeof b[4], "%zu", row + 1);
+    /* tabs as spaces */
+    char text[4096];
+    size_t k = 0;
+    for (const char *s = sf->text + sf->off[row]; *s && k + 1 < sizeof text; s++)
+        text[k++] = *s == '\t' ? ' ' : *s;
+    text[k] = '\0';
+    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], text};
+    ui_table_row(c, y, columns, NCOLS, cells, b[0][0] || style != UI_S_NORMAL ? style : UI_S_DIM,
+                 0);
+}
+
+static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+{
+    struct lines_view *p = v->priv;
+    ui_table_header(c, y, columns, NCOLS, p && p->file_mode ? -1 : sort_column[v->sort],
+                    v->sort_rev);
+    if (v->list.n == 0) {
+        v->list.page = h - 1;
+        ui_table_note(c, y + 1, h - 1,
+                      ss_model_has_lines(ui->m)
+                          ? "no samples with a source position"
+                          : "no line profiling data (Rprof(line.profiling = TRUE) records it)");
+        return;
+    }
+    ui_list_draw(ui, v, c, y + 1, h - 1, p->file_mode ? draw_file_row : draw_row);
+}
+
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
+{
+    struct lines_view *p = v->priv;
+    if (!p)
+        return UI_UNHANDLED;
+    if (p->file_mode && (req == UI_REQ_BACK || req == UI_REQ_ENTER)) {
+        p->file_mode = 0;
+        free(p->file_base);
+        p->file_base = NULL;
+        v->list.n = p->n;
+        ui_list_select(&v->list, p->list_sel);
+        return UI_HANDLED;
+    }
+    if (p->file_mode)
+        return req == UI_REQ_SORT_NEXT || req == UI_REQ_SORT_REVERSE ? UI_HANDLED : UI_UNHANDLED;
+    switch (req) {
+    case UI_REQ_SORT_NEXT:
+        v->sort = (v->sort + 1) % NSORTS;
+        v->sort_rev = 0;
+        ui_message(ui, "sorted by %s", sort_names[v->sort]);
+        return UI_HANDLED;
+    case UI_REQ_SORT_REVERSE:
+        v->sort_rev = !v->sort_rev;
+        return UI_HANDLED;
+    case UI_REQ_ENTER: {
+        if (v->list.n == 0)
+            return UI_HANDLED;
+        const struct ss_stats *st = ui_stats_line(ui);
+        const struct ss_stat_row *r = &st->rows[p->order[v->list.sel]];
+        const char *base = base_of(st, r);
+        long f = base ? find_file(ui, p, base) : -1;
+        if (f < 0 || !p->files[f].text || p->files[f].nlines == 0) {
+            ui_error(ui, "%s: the source file is not on disk here",
+                     base ? base : ss_strtab_get(&st->keys, r->key));
+            return UI_HANDLED;
+        }
+        p->file_base = strdup(base);
+        if (!p->file_base)
+            return UI_HANDLED;
+        p->file_mode = 1;
+        p->file = f;
+        p->list_sel = v->list.sel;
+        v->list.n = p->files[f].nlines;
+        ui_list_select(&v->list, r->line ? r->line - 1 : 0);
+        return UI_HANDLED;
+    }
+    default:
+        return UI_UNHANDLED;
+    }
+}
+
+static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)
+{
+    struct lines_view *p = v->priv;
+    if (!p)
+        return NULL;
+    if (p->file_mode)
+        return p->files[p->file].text + p->files[p->file].off[r];
+    const struct ss_stats *st = ui_stats_line(ui);
+    if (!st || r >= p->n)
+        return NULL;
+    const struct ss_stat_row *row = &st->rows[p->order[r]];
+    const char *base = base_of(st, row);
+    const char *text = base ? source_line(ui, p, base, row->line) : NULL;
+    snprintf(buf, n, "%s %s", ss_strtab_get(&st->keys, row->key), text ? text : "");
+    return buf;
+}
+
+static void view_free(struct ui_view *v)
+{
+    struct lines_view *p = v->priv;
+    if (p) {
+        for (size_t i = 0; i < p->nfiles; i++) {
+            free(p->files[i].name);
+            free(p->files[i].text);
+            free(p->files[i].off);
+        }
+        free(p->files);
+        free(p->order);
+        free(p->file_base);
+        free(p);
+    }
+    v->priv = NULL;
+}
+
+const struct ui_view_ops ui_view_lines = {
+    .name = "lines",
+    .prepare = prepare,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .row_text = row_text,
+    .free = view_free,
+};

@@ -1,0 +1,309 @@
+/* view_runs.c - run lengths of one function (`report --by runs --function
+ * F`): per level, its runs (~ calls), samples, mean, median and longest
+ * run, then sprof's level x run-length table with its margins (runs per
+ * level, runs per length).  The table scrolls sideways with h/l.
+ *
+ * Both parts come from the one table (ui_runs_fn_hist, the function's own
+ * pass, equal to the core's ss_runs_hist): a level's row is its
+ * row of the table read as a histogram of run lengths, the "all" row the
+ * margin, computed as runs.c does (R's median), so one pass over the
+ * timeline serves the whole view. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "runs_fn.h"
+#include "tree.h"
+
+static const struct ui_column columns[] = {
+    {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},
+    {"median", 8, 1}, {"max", 7, 1},  {"function", 0, 0},
+};
+#define NCOLS (sizeof columns / sizeof *columns)
+
+struct runs_view {
+    unsigned gen;
+    char *fn;                /* owned */
+    int have;                /* the function is in the profile */
+    struct ss_run_row *rows; /* per level and "all" (level 0), in report's order */
+    size_t nrows;
+    struct ss_run_hist h;
+};
+
+/* The statistics of one histogram row: counts[j] runs of length lengths[j]
+ * (as runs.c's bin_stats: R's median of the run lengths). */
+static void row_stats(const uint64_t *lengths, const uint64_t *counts, size_t n,
+                      struct ss_run_row *r)
+{
+    uint64_t runs = 0, samples = 0, max = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t c = counts[j];
+        runs += c;
+        samples += lengths[j] * c;
+        if (c)
+            max = lengths[j];
+    }
+    r->runs = runs;
+    r->samples = samples;
+    r->max = max;
+    r->mean = runs ? (double)samples / (double)runs : 0;
+    uint64_t lo_rank = runs ? (runs - 1) / 2 : 0, hi_rank = runs / 2, seen = 0, lo = 0, hi = 0;
+    int have_lo = 0;
+    for (size_t j = 0; j < n; j++) {
+        seen += counts[j];
+        if (!have_lo && seen > lo_rank) {
+            lo = lengths[j];
+            have_lo = 1;
+        }
+        if (seen > hi_rank) {
+            hi = lengths[j];
+            break;
+        }
+    }
+    r->median = ((double)lo + (double)hi) / 2;
+}
+
+/* report's order: samples, then runs (descending), then level (0 first) */
+static int cmp_rows(const void *pa, const void *pb)
+{
+    const struct ss_run_row *a = pa, *b = pb;
+    if (a->samples != b->samples)
+        return a->samples > b->samples ? -1 : 1;
+    if (a->runs != b->runs)
+        return a->runs > b->runs ? -1 : 1;
+    return a->level < b->level ? -1 : a->level > b->level;
+}
+
+static struct runs_view *priv(struct ui_view *v)
+{
+    if (!v->priv)
+        v->priv = calloc(1, sizeof(struct runs_view));
+    return v->priv;
+}
+
+static const char *shown_function(struct ui *ui)
+{
+    const char *arg = ui_view_arg(ui);
+    return arg ? arg : ui->cur_fn;
+}
+
+/* Rows: the per-level table, a blank, the caption, the length header, one
+ * row per level of the table, the margin. */
+static size_t nlist(const struct runs_view *p)
+{
+    if (!p->have)
+        return 0;
+    return p->nrows + (p->h.n_levels ? 3 + p->h.n_levels + 1 : 0);
+}
+
+static int prepare(struct ui *ui, struct ui_view *v)
+{
+    struct runs_view *p = priv(v);
+    if (!p)
+        return -1;
+    const char *fn = shown_function(ui);
+    if (p->gen == ui->gen && ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
+        v->list.n = nlist(p);
+        return 0;
+    }
+    ss_run_hist_free(&p->h);
+    free(p->rows);
+    p->rows = NULL;
+    p->nrows = 0;
+    p->have = 0;
+    free(p->fn);
+    p->fn = fn ? strdup(fn) : NULL;
+    p->gen = ui->gen;
+    v->list.n = 0;
+    v->list.sel = 0;
+    v->hscroll = 0;
+    ss_id id = fn ? ss_model_find_function(ui->m, fn) : SS_NONE;
+    if (id == SS_NONE)
+        return 0;
+    if (ui_runs_fn_hist(ui->m, ss_function_canonical(ui->m, id), &p->h)) {
+        ui_error(ui, "out of memory (run lengths)");
+        return -1;
+    }
+    const struct ss_run_hist *h = &p->h;
+    if (h->n_levels) {
+        p->rows = calloc(h->n_levels + 1, sizeof *p->rows);
+        if (!p->rows) {
+            ui_error(ui, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < h->n_levels; i++) {
+            row_stats(h->lengths, h->counts + i * h->n_lengths, h->n_lengths, &p->rows[i]);
+            p->rows[i].level = h->levels[i];
+            p->rows[i].function = id;
+        }
+        row_stats(h->lengths, h->length_runs, h->n_lengths, &p->rows[h->n_levels]);
+        p->rows[h->n_levels].level = 0;
+        p->rows[h->n_levels].function = id;
+        p->nrows = h->n_levels + 1;
+        qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
+    }
+    p->have = 1;
+    v->list.n = nlist(p);
+    return 0;
+}
+
+static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
+{
+    struct runs_view *p = v->priv;
+    if (p && p->have)
+        snprintf(buf, n, "%s: %llu runs (~ calls); h/l scroll the table", p->fn,
+                 (unsigned long long)p->h.total);
+    else
+        snprintf(buf, n, "run lengths");
+}
+
+/* One line of the run-length table, from length column `skip` on. */
+static void hist_line(const struct runs_view *p, size_t i, size_t skip, char *buf, size_t n)
+{
+    const struct ss_run_hist *h = &p->h;
+    size_t k = 0;
+    /* i: 0 header, 1..n_levels the levels, n_levels + 1 the margin */
+    if (i == 0)
+        k += (size_t)snprintf(buf + k, n - k, "%7s", "level");
+    else if (i <= h->n_levels)
+        k += (size_t)snprintf(buf + k, n - k, "%7u", h->levels[i - 1]);
+    else
+        k += (size_t)snprintf(buf + k, n - k, "%7s", "runs");
+    if (skip)
+        k += (size_t)snprintf(buf + k, n - k, " %6s", "<");
+    for (size_t j = skip; j < h->n_lengths && k < n; j++) {
+        if (i == 0)
+            k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)h->lengths[j]);
+        else if (i <= h->n_levels) {
+            uint64_t c = h->counts[(i - 1) * h->n_lengths + j];
+            if (c)
+                k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)c);
+            else
+                k += (size_t)snprintf(buf + k, n - k, " %6s", ".");
+        } else
+            k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)h->length_runs[j]);
+    }
+    if (k < n) {
+        if (i == 0)
+            snprintf(buf + k, n - k, " %7s", "runs");
+        else if (i <= h->n_levels)
+            snprintf(buf + k, n - k, " %7llu", (unsigned long long)h->level_runs[i - 1]);
+        else
+            snprintf(buf + k, n - k, " %7llu", (unsigned long long)h->total);
+    }
+}
+
+static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
+                     int style)
+{
+    struct runs_view *p = v->priv;
+    if (row < p->nrows) {
+        const struct ss_run_row *r = &p->rows[row];
+        char b[6][32];
+        if (r->level)
+            snprintf(b[0], sizeof b[0], "%u", r->level);
+        else
+            snprintf(b[0], sizeof b[0], "all");
+        snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)r->runs);
+        snprintf(b[2], sizeof b[2], "%llu", (unsigned long long)r->samples);
+        snprintf(b[3], sizeof b[3], "%.2f", r->mean);
+        snprintf(b[4], sizeof b[4], "%.1f", r->median);
+        snprintf(b[5], sizeof b[5], "%llu", (unsigned long long)r->max);
+        const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], b[5], p->fn};
+        ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+        return;
+    }
+    size_t k = row - p->nrows;
+    ui_canvas_style(c, y, 0, c->w, style, 1);
+    if (k == 0)
+        return;
+    if (k == 1) {
+        char cap[4200];
+        snprintf(cap, sizeof cap,
+                 "run lengths of %s: runs per level (rows) and run length in "
+                 "samples (columns)",
+                 p->fn);
+        ui_put(c, y, 0, c->w, cap, style == UI_S_NORMAL ? UI_S_HEADER : style);
+        return;
+    }
+    /* the table: columns that fit from the scroll position on */
+    size_t maxcols = p->h.n_lengths;
+    size_t skip = (size_t)v->hscroll / 8;
+    if (skip >= maxcols)
+        skip = maxcols ? maxcols - 1 : 0;
+    char line[16384];
+    hist_line(p, k - 2, skip, line, sizeof line);
+    int st = style;
+    if (style == UI_S_NORMAL && (k == 2 || k - 2 > p->h.n_levels))
+        st = UI_S_HEADER;
+    ui_put(c, y, 0, c->w, line, st);
+    if (ui_text_width(c, line) > c->w)
+        ui_put(c, y, c->w - 1, 1, ">", UI_S_MARK);
+}
+
+static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+{
+    struct runs_view *p = v->priv;
+    ui_table_header(c, y, columns, NCOLS, -1, 0);
+    if (!p || !p->have) {
+        v->list.page = h - 1;
+        const char *fn = shown_function(ui);
+        char note[4200];
+        if (fn)
+            snprintf(note, sizeof note, "%s is not in the profile (any more)", fn);
+        else
+            snprintf(note, sizeof note, "select a function first, or :runs NAME");
+        ui_table_note(c, y + 1, h - 1, note);
+        return;
+    }
+    /* keep the scroll inside the table */
+    if (p->h.n_lengths && (size_t)v->hscroll / 8 >= p->h.n_lengths)
+        v->hscroll = (int)(p->h.n_lengths - 1) * 8;
+    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+}
+
+static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
+{
+    struct runs_view *p = v->priv;
+    return p && p->have ? p->fn : NULL;
+}
+
+static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
+{
+    struct runs_view *p = v->priv;
+    if (!p || !p->have || r >= p->nrows)
+        return 0;
+    return p->rows[r].level;
+}
+
+static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)
+{
+    struct runs_view *p = v->priv;
+    if (!p || !p->have || r >= p->nrows)
+        return NULL;
+    snprintf(buf, n, "level %u", row_level(ui, v, r));
+    return buf;
+}
+
+static void view_free(struct ui_view *v)
+{
+    struct runs_view *p = v->priv;
+    if (p) {
+        ss_run_hist_free(&p->h);
+        free(p->rows);
+        free(p->fn);
+        free(p);
+    }
+    v->priv = NULL;
+}
+
+const struct ui_view_ops ui_view_runs = {
+    .name = "runs",
+    .prepare = prepare,
+    .title = title,
+    .draw = draw,
+    .row_text = row_text,
+    .row_function = row_function,
+    .row_level = row_level,
+    .free = view_free,
+};

@@ -1,0 +1,336 @@
+/* view_stacks.c - the distinct stacks (`report --by stacks`): reference
+ * count, time, share and depth of each, root first.  Enter opens one stack
+ * to show its frames, one per row with its level; there, `m` marks a frame
+ * and `R` replaces the frames from the mark to the selection by one new
+ * frame (the `replace` transform, with the new name typed at the prompt). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "tree.h"
+
+enum { SORT_COUNT, SORT_DEPTH, SORT_TEXT, NSORTS };
+static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root first)"};
+static const int sort_column[NSORTS] = {0, 3, 4};
+
+static const struct ui_column columns[] = {
+    {"count", 8, 1}, {"time", 9, 1}, {"pct", 7, 1}, {"depth", 5, 1}, {"stack (root first)", 0, 2},
+};
+#define NCOLS (sizeof columns / sizeof *columns)
+
+struct stacks_view {
+    unsigned gen;
+    int sort, rev;
+    uint32_t *order; /* rows of the stacks table in display order */
+    size_t n;
+    long open;  /* position in `order` of the open stack, or -1 */
+    long mark;  /* marked frame (0 = root) of the open stack, or -1 */
+    char *text; /* scratch for a stack's text */
+    size_t text_cap;
+};
+
+static struct stacks_view *priv(struct ui_view *v)
+{
+    if (!v->priv) {
+        struct stacks_view *p = calloc(1, sizeof *p);
+        if (p)
+            p->open = p->mark = -1;
+        v->priv = p;
+    }
+    return v->priv;
+}
+
+/* The text of stacks row r, root first, ";"-joined (borrowed scratch). */
+static const char *stack_text(struct ui *ui, struct stacks_view *p, const struct ss_stacks *st,
+                              const struct ss_stack_row *r)
+{
+    size_t need = ss_stack_text(ui->m, st, r, ";", p->text, p->text_cap) + 1;
+    if (need > p->text_cap) {
+        char *t = realloc(p->text, need);
+        if (!t)
+            return "";
+        p->text = t;
+        p->text_cap = need;
+        ss_stack_text(ui->m, st, r, ";", p->text, p->text_cap);
+    }
+    return p->text ? p->text : "";
+}
+
+static struct ui *sort_ui;
+static const struct ss_stacks *sort_st;
+static int sort_by;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    const struct ss_stack_row *ra = &sort_st->rows[a], *rb = &sort_st->rows[b];
+    if (sort_by == SORT_DEPTH && ra->depth != rb->depth)
+        return ra->depth > rb->depth ? -1 : 1;
+    if (sort_by == SORT_TEXT) {
+        /* compare function names root first, frame by frame */
+        for (uint32_t k = 0; k < ra->depth && k < rb->depth; k++) {
+            int c = strcmp(ss_function_name(sort_ui->m, sort_st->fns[ra->first + k]),
+                           ss_function_name(sort_ui->m, sort_st->fns[rb->first + k]));
+            if (c)
+                return c;
+        }
+        if (ra->depth != rb->depth)
+            return ra->depth < rb->depth ? -1 : 1;
+    }
+    return a < b ? -1 : a > b; /* the core's order: by count */
+}
+
+/* Rows: the stacks, with the open stack's frames after it. */
+static void locate(const struct stacks_view *p, const struct ss_stacks *st, size_t row, size_t *k,
+                   long *frame)
+{
+    if (p->open < 0 || row <= (size_t)p->open) {
+        *k = row;
+        *frame = -1;
+        return;
+    }
+    uint32_t depth = st->rows[p->order[p->open]].depth;
+    if (row <= (size_t)p->open + depth) {
+        *k = (size_t)p->open;
+        *frame = (long)(row - (size_t)p->open - 1);
+        return;
+    }
+    *k = row - depth;
+    *frame = -1;
+}
+
+static int prepare(struct ui *ui, struct ui_view *v)
+{
+    struct stacks_view *p = priv(v);
+    const struct ss_stacks *st = ui_stacks(ui);
+    if (!p || !st)
+        return -1;
+    if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
+        uint32_t *order = realloc(p->order, (st->n ? st->n : 1) * sizeof *order);
+        if (!order) {
+            ui_error(ui, "out of memory");
+            return -1;
+        }
+        p->order = order;
+        for (size_t i = 0; i < st->n; i++)
+            order[i] = (uint32_t)i;
+        sort_ui = ui;
+        sort_st = st;
+        sort_by = v->sort;
+        qsort(order, st->n, sizeof *order, cmp_rows);
+        if (v->sort_rev)
+            for (size_t i = 0; i < st->n / 2; i++) {
+                uint32_t t = order[i];
+                order[i] = order[st->n - 1 - i];
+                order[st->n - 1 - i] = t;
+            }
+        p->open = p->mark = -1; /* row positions changed */
+        p->gen = ui->gen;
+        p->sort = v->sort;
+        p->rev = v->sort_rev;
+        p->n = st->n;
+    }
+    v->list.n = p->n + (p->open >= 0 ? st->rows[p->order[p->open]].depth : 0);
+    return 0;
+}
+
+static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
+{
+    struct stacks_view *p = v->priv;
+    snprintf(buf, n, "%zu distinct by %s%s; Enter: frames", p ? p->n : 0, sort_names[v->sort],
+             v->sort_rev ? " (reversed)" : "");
+}
+
+static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
+                     int style)
+{
+    struct stacks_view *p = v->priv;
+    const struct ss_stacks *st = ui_stacks(ui);
+    size_t k;
+    long frame;
+    locate(p, st, row, &k, &frame);
+    const struct ss_stack_row *r = &st->rows[p->order[k]];
+    char b[4][32];
+    if (frame >= 0) {
+        ss_id fn = st->fns[r->first + (size_t)frame];
+        int marked = p->mark >= 0 && (frame == p->mark);
+        snprintf(b[0], sizeof b[0], "%s", marked ? "mark>" : "");
+        snprintf(b[1], sizeof b[1], "level");
+        snprintf(b[2], sizeof b[2], "%ld", frame + 1);
+        const char *cells[NCOLS] = {b[0], NULL, b[1], b[2], ss_function_name(ui->m, fn)};
+        ui_table_row(c, y, columns, NCOLS, cells, style == UI_S_NORMAL ? UI_S_DIM : style, 2);
+        if (marked && style == UI_S_NORMAL)
+            ui_canvas_style(c, y, 0, 8, UI_S_MARK, 0);
+        return;
+    }
+    snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)r->count);
+    snprintf(b[1], sizeof b[1], "%.3f", r->time);
+    snprintf(b[2], sizeof b[2], "%.2f", st->total_time > 0 ? 100.0 * r->time / st->total_time : 0);
+    snprintf(b[3], sizeof b[3], "%u", r->depth);
+    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], stack_text(ui, p, st, r)};
+    ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+}
+
+static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+{
+    ui_table_header(c, y, columns, NCOLS, sort_column[v->sort], v->sort_rev);
+    if (v->list.n == 0) {
+        v->list.page = h - 1;
+        ui_table_note(c, y + 1, h - 1, ui_empty_note(ui));
+        return;
+    }
+    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+}
+
+static void replace_frames(struct ui *ui, struct ui_view *v, struct stacks_view *p,
+                           const struct ss_stacks *st)
+{
+    size_t k;
+    long frame;
+    locate(p, st, v->list.sel, &k, &frame);
+    if (frame < 0) {
+        ui_error(ui, "R: open a stack (Enter), mark its first frame (m), select the last, R");
+        return;
+    }
+    long a = p->mark >= 0 ? p->mark : frame, b = frame;
+    if (a > b) {
+        long t = a;
+        a = b;
+        b = t;
+    }
+    const struct ss_stack_row *r = &st->rows[p->order[k]];
+    char cmd[sizeof ui->prompt.buf] = "replace";
+    size_t len = strlen(cmd);
+    for (long i = a; i <= b; i++) {
+        char q[sizeof ui->prompt.buf];
+        ui_quote_name(ss_function_name(ui->m, st->fns[r->first + (size_t)i]), q, sizeof q);
+        if (len + strlen(q) + 6 >= sizeof cmd) {
+            ui_error(ui, "R: too many or too long names for the prompt; type :replace yourself");
+            return;
+        }
+        len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %s", q);
+    }
+    snprintf(cmd + len, sizeof cmd - len, " => ");
+    ui_prompt_start(ui, ':', cmd);
+    ui_message(ui, "type the new frame's name and Enter");
+}
+
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
+{
+    struct stacks_view *p = v->priv;
+    const struct ss_stacks *st = ui_stacks(ui);
+    if (!p || !st)
+        return UI_UNHANDLED;
+    switch (req) {
+    case UI_REQ_SORT_NEXT:
+        v->sort = (v->sort + 1) % NSORTS;
+        v->sort_rev = 0;
+        ui_message(ui, "sorted by %s", sort_names[v->sort]);
+        return UI_HANDLED;
+    case UI_REQ_SORT_REVERSE:
+        v->sort_rev = !v->sort_rev;
+        return UI_HANDLED;
+    case UI_REQ_STACK_TOGGLE: {
+        if (v->list.n == 0)
+            return UI_HANDLED;
+        size_t k;
+        long frame;
+        locate(p, st, v->list.sel, &k, &frame);
+        if (p->open == (long)k) {
+            p->open = p->mark = -1;
+            v->list.sel = k;
+        } else {
+            p->open = (long)k;
+            p->mark = -1;
+            v->list.sel = k;
+        }
+        prepare(ui, v);
+        ui_list_fit(&v->list);
+        return UI_HANDLED;
+    }
+    case UI_REQ_STACK_MARK: {
+        size_t k;
+        long frame;
+        locate(p, st, v->list.sel, &k, &frame);
+        if (frame < 0) {
+            ui_error(ui, "m marks a frame: open a stack with Enter first");
+        } else {
+            p->mark = p->mark == frame ? -1 : frame;
+            ui_message(ui, p->mark >= 0 ? "frame marked: select the last frame, then R"
+                                        : "mark cleared");
+        }
+        return UI_HANDLED;
+    }
+    case UI_REQ_STACK_REPLACE:
+        replace_frames(ui, v, p, st);
+        return UI_HANDLED;
+    default:
+        return UI_UNHANDLED;
+    }
+}
+
+static const char *row_text(struct ui *ui, struct ui_view *v, size_t row, char *buf, size_t n)
+{
+    struct stacks_view *p = v->priv;
+    const struct ss_stacks *st = ui_stacks(ui);
+    if (!p || !st)
+        return NULL;
+    size_t k;
+    long frame;
+    locate(p, st, row, &k, &frame);
+    const struct ss_stack_row *r = &st->rows[p->order[k]];
+    if (frame >= 0)
+        return ss_function_name(ui->m, st->fns[r->first + (size_t)frame]);
+    return stack_text(ui, p, st, r);
+}
+
+/* A frame row: its function; a stack row: its leaf. */
+static const char *row_function(struct ui *ui, struct ui_view *v, size_t row)
+{
+    struct stacks_view *p = v->priv;
+    const struct ss_stacks *st = ui_stacks(ui);
+    if (!p || !st || row >= v->list.n)
+        return NULL;
+    size_t k;
+    long frame;
+    locate(p, st, row, &k, &frame);
+    const struct ss_stack_row *r = &st->rows[p->order[k]];
+    if (frame >= 0)
+        return ss_function_name(ui->m, st->fns[r->first + (size_t)frame]);
+    return r->depth ? ss_function_name(ui->m, r->leaf) : NULL;
+}
+
+static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t row)
+{
+    struct stacks_view *p = v->priv;
+    const struct ss_stacks *st = ui_stacks(ui);
+    if (!p || !st)
+        return 0;
+    size_t k;
+    long frame;
+    locate(p, st, row, &k, &frame);
+    return frame >= 0 ? (uint32_t)frame + 1 : 0;
+}
+
+static void view_free(struct ui_view *v)
+{
+    struct stacks_view *p = v->priv;
+    if (p) {
+        free(p->order);
+        free(p->text);
+    }
+    free(p);
+    v->priv = NULL;
+}
+
+const struct ui_view_ops ui_view_stacks = {
+    .name = "stacks",
+    .prepare = prepare,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .row_text = row_text,
+    .row_function = row_function,
+    .row_level = row_level,
+    .free = view_free,
+};

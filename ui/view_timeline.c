@@ -1,0 +1,596 @@
+/* view_timeline.c - the samples in time order across the screen, one row
+ * per level from the root, each cell the function most frequent there
+ * (a letter, and a colour where the terminal has them; the legend says
+ * which is which).  Phases show as runs of one letter: a burn-in at the
+ * start, a fade-out at the end.  The cursor is a cell: h/l move it in
+ * time, j/k in levels; + and - zoom around it, z shows everything again.
+ * `m` marks the start of a range, and with the cursor at its end `d`
+ * drops the range (drop-samples A:B) or `K` keeps only it (keep-samples);
+ * `v` marks the phase under the cursor exactly, sample by sample: the
+ * samples around it with the same function at the cursor's level.
+ *
+ * Only the rows on screen are computed (grid.c), from one pass over the
+ * samples shown, and only when the model, zoom, size or scroll changed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "grid.h"
+#include "tree.h"
+
+#define MARGIN 6 /* "%4u* " level numbers */
+
+static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+#define NLETTERS (sizeof letters - 1)
+
+struct tl_view {
+    unsigned gen; /* the model the range refers to */
+    int started;
+    size_t first, n;     /* zoom: samples [first, first + n) */
+    size_t cursor;       /* first sample of the cursor's column */
+    long mark_a, mark_b; /* the marked column's samples [a, b), or -1 */
+    int mark_exact;      /* the mark is a whole range (a phase): the cursor does not extend it */
+    uint32_t want_level; /* select this level at the next prepare */
+    ss_id *canon;
+    unsigned canon_gen;
+    struct ui_grid g;
+    int have_grid;
+    unsigned g_gen;
+    size_t g_width;
+    /* the legend: functions in order of first appearance on screen */
+    ss_id *leg;
+    char *leg_ch; /* the letter of each */
+    size_t nleg;
+    uint8_t *leg_of_set; /* per function: has an index in leg_idx */
+    uint32_t *leg_idx;
+};
+
+/* A function's letter: the first letter or digit of its name when free
+ * (lower case, then upper case), else the first free one, else '+'; so
+ * `main` is m and `lm.fit` is l wherever possible. */
+static char pick_letter(const char *name, const uint8_t *used)
+{
+    for (const char *s = name; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+            char lo = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+            char up = (char)(lo >= 'a' && lo <= 'z' ? lo - 'a' + 'A' : lo);
+            if (!used[(unsigned char)lo])
+                return lo;
+            if (!used[(unsigned char)up])
+                return up;
+            break;
+        }
+    }
+    for (size_t i = 0; i < NLETTERS; i++)
+        if (!used[(unsigned char)letters[i]])
+            return letters[i];
+    return '+';
+}
+
+static struct tl_view *priv(struct ui_view *v)
+{
+    if (!v->priv) {
+        struct tl_view *p = calloc(1, sizeof *p);
+        if (p)
+            p->mark_a = p->mark_b = -1;
+        v->priv = p;
+    }
+    return v->priv;
+}
+
+void ui_timeline_show_level(struct ui *ui, uint32_t level)
+{
+    struct ui_view *v = &ui->views[UI_V_TIMELINE];
+    struct tl_view *p = priv(v);
+    if (p)
+        p->want_level = level;
+    ui_open_view(ui, UI_V_TIMELINE, NULL);
+}
+
+static size_t total_samples(const struct ui *ui)
+{
+    return ui->m->sample_stack.n;
+}
+
+/* Seconds of sampling time before sample i (its sources' intervals). */
+static double time_at(const struct ss_model *m, size_t i)
+{
+    double t = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        if (i < src->first_sample + src->n_samples) {
+            if (i > src->first_sample)
+                t += (double)(i - src->first_sample) * ss_source_interval_s(m, (ss_id)s);
+            break;
+        }
+        t += (double)src->n_samples * ss_source_interval_s(m, (ss_id)s);
+    }
+    return t;
+}
+
+static int prepare(struct ui *ui, struct ui_view *v)
+{
+    struct tl_view *p = priv(v);
+    if (!p)
+        return -1;
+    const struct ss_level_row *rows;
+    size_t nl;
+    if (ui_levels(ui, &rows, &nl, NULL))
+        return -1;
+    if (!p->started || p->gen != ui->gen) {
+        /* a new model: the old sample numbers mean nothing now */
+        if (!p->started) {
+            /* start below the 95% scaffold, where the phases show (as report) */
+            size_t sc = ss_levels_scaffold(rows, nl, 0.95);
+            v->list.sel = sc < nl ? sc : (nl ? nl - 1 : 0);
+        }
+        p->first = 0;
+        p->n = total_samples(ui);
+        p->cursor = 0;
+        p->mark_a = p->mark_b = -1;
+        p->mark_exact = 0;
+        p->gen = ui->gen;
+        p->started = 1;
+    }
+    if (p->canon_gen != ui->gen || !p->canon) {
+        free(p->canon);
+        p->canon = ui_grid_canon(ui->m);
+        p->canon_gen = ui->gen;
+        free(p->leg);
+        free(p->leg_of_set);
+        free(p->leg_idx);
+        size_t nf = ui->m->functions.n ? ui->m->functions.n : 1;
+        p->leg = malloc(nf * sizeof *p->leg);
+        free(p->leg_ch);
+        p->leg_ch = malloc(nf);
+        p->leg_of_set = calloc(nf, 1);
+        p->leg_idx = malloc(nf * sizeof *p->leg_idx);
+        p->nleg = 0;
+        if (!p->canon || !p->leg || !p->leg_ch || !p->leg_of_set || !p->leg_idx) {
+            ui_error(ui, "out of memory");
+            return -1;
+        }
+    }
+    v->list.n = nl;
+    if (p->want_level) {
+        v->list.sel = p->want_level <= nl ? p->want_level - 1 : (nl ? nl - 1 : 0);
+        p->want_level = 0;
+    }
+    return 0;
+}
+
+static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
+{
+    struct tl_view *p = v->priv;
+    if (!p)
+        return;
+    double t0 = time_at(ui->m, p->first), t1 = time_at(ui->m, p->first + p->n);
+    snprintf(buf, n, "samples %zu-%zu of %zu, %.3f-%.3f s%s", p->n ? p->first + 1 : 0,
+             p->first + p->n, total_samples(ui), t0, t1,
+             p->n < total_samples(ui) ? " (z: all)" : "");
+}
+
+/* The grid for the rows on screen (recomputed only when needed). */
+static int grid(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t width, int rows)
+{
+    uint32_t level0 = (uint32_t)v->list.top + 1;
+    uint32_t nlevels = (uint32_t)rows;
+    if (v->list.top + (size_t)rows > v->list.n)
+        nlevels = (uint32_t)(v->list.n - v->list.top);
+    if (p->have_grid && p->g_gen == ui->gen && p->g.first == p->first && p->g.n == p->n &&
+        p->g_width == width && p->g.level0 == level0 && p->g.nlevels == nlevels)
+        return 0;
+    if (p->have_grid)
+        ui_grid_free(&p->g);
+    p->have_grid = 0;
+    if (ui_grid_compute(ui->m, p->canon, p->first, p->n, width, level0, nlevels, &p->g)) {
+        ui_error(ui, "out of memory (timeline)");
+        return -1;
+    }
+    p->have_grid = 1;
+    p->g_gen = ui->gen;
+    p->g_width = width;
+    /* the legend, in order of first appearance (rows, then columns) */
+    for (size_t i = 0; i < p->nleg; i++)
+        p->leg_of_set[p->leg[i]] = 0;
+    p->nleg = 0;
+    uint8_t used[256] = {0};
+    used['+'] = 0;
+    for (uint32_t r = 0; r < p->g.nlevels; r++)
+        for (size_t c = 0; c < p->g.ncols; c++) {
+            ss_id f = p->g.top[c * p->g.nlevels + r];
+            if (f != SS_NONE && !p->leg_of_set[f]) {
+                p->leg_of_set[f] = 1;
+                p->leg_idx[f] = (uint32_t)p->nleg;
+                p->leg_ch[p->nleg] = pick_letter(ss_function_name(ui->m, f), used);
+                used[(unsigned char)p->leg_ch[p->nleg]] = 1;
+                p->leg[p->nleg++] = f;
+            }
+        }
+    return 0;
+}
+
+/* Keep the cursor on a column start inside the range. */
+static void align_cursor(struct tl_view *p)
+{
+    size_t w = p->g.window ? p->g.window : 1;
+    if (p->cursor < p->first)
+        p->cursor = p->first;
+    size_t col = (p->cursor - p->first) / w;
+    if (p->g.ncols && col >= p->g.ncols)
+        col = p->g.ncols - 1;
+    p->cursor = p->first + col * w;
+}
+
+static size_t cursor_col(const struct tl_view *p)
+{
+    size_t w = p->g.window ? p->g.window : 1;
+    return p->cursor >= p->first ? (p->cursor - p->first) / w : 0;
+}
+
+/* The phase under the cursor: from a sample of the cursor's column with
+ * the cell's function at the selected level, the samples on both sides
+ * that have it there too.  Returns -1 when the cell is empty. */
+static int phase(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t *a, size_t *b)
+{
+    const struct ss_model *m = ui->m;
+    size_t row = v->list.sel - (p->g.level0 - 1), cc = cursor_col(p);
+    if (row >= p->g.nlevels || cc >= p->g.ncols)
+        return -1;
+    ss_id f = p->g.top[cc * p->g.nlevels + row];
+    if (f == SS_NONE)
+        return -1;
+    size_t level = v->list.sel + 1, n = m->sample_stack.n;
+#define FN_AT(i)                                                                                   \
+    (ss_stack_depth(m, m->sample_stack.v[i]) >= level                                              \
+         ? p->canon[ss_loc_function(                                                               \
+               m, ss_stack_frames(                                                                 \
+                      m, m->sample_stack.v[i])[ss_stack_depth(m, m->sample_stack.v[i]) - level])]  \
+         : SS_NONE)
+    size_t i = p->cursor;
+    while (i < n && i < p->cursor + p->g.window && FN_AT(i) != f)
+        i++;
+    if (i >= n || FN_AT(i) != f)
+        return -1;
+    size_t lo = i, hi = i + 1;
+    while (lo > 0 && FN_AT(lo - 1) == f)
+        lo--;
+    while (hi < n && FN_AT(hi) == f)
+        hi++;
+#undef FN_AT
+    *a = lo;
+    *b = hi;
+    return 0;
+}
+
+/* The marked range (the mark to the cursor's column, or an exact phase),
+ * 0-based [a, b); -1 when nothing is marked. */
+static int mark_bounds(const struct tl_view *p, size_t *a, size_t *b)
+{
+    if (p->mark_a < 0)
+        return -1;
+    if (p->mark_exact) {
+        *a = (size_t)p->mark_a;
+        *b = (size_t)p->mark_b;
+        return 0;
+    }
+    size_t ca = p->cursor, cb = ca + (p->g.window ? p->g.window : 1);
+    if (cb > p->first + p->n)
+        cb = p->first + p->n;
+    *a = (size_t)p->mark_a < ca ? (size_t)p->mark_a : ca;
+    *b = (size_t)p->mark_b > cb ? (size_t)p->mark_b : cb;
+    return 0;
+}
+
+/* The range from the mark to the cursor's column, 1-based inclusive. */
+static int marked_range(struct tl_view *p, size_t *a1, size_t *b1)
+{
+    size_t a, b;
+    if (mark_bounds(p, &a, &b))
+        return -1;
+    *a1 = a + 1;
+    *b1 = b;
+    return 0;
+}
+
+static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+{
+    struct tl_view *p = v->priv;
+    if (total_samples(ui) == 0 || v->list.n == 0) {
+        v->list.page = 1;
+        ui_table_note(c, y, h, ui_empty_note(ui));
+        return;
+    }
+    int legend_rows = h >= 14 ? 3 : 1;
+    int rows = h - 2 - legend_rows;
+    if (rows < 1)
+        rows = 1;
+    v->list.page = rows;
+    ui_list_fit(&v->list);
+    v->rows_y = y + 1;
+    size_t width = c->w > MARGIN + 1 ? (size_t)(c->w - MARGIN) : 1;
+    if (grid(ui, v, p, width, rows))
+        return;
+    align_cursor(p);
+    const struct ss_level_row *lr;
+    size_t nl, sc;
+    ui_levels(ui, &lr, &nl, &sc);
+    size_t cc = cursor_col(p);
+    size_t sel_row = v->list.sel - v->list.top;
+
+    /* the info line: the cursor's cell */
+    uint32_t level = (uint32_t)v->list.sel + 1;
+    size_t a = p->cursor, b = a + p->g.window;
+    if (b > p->first + p->n)
+        b = p->first + p->n;
+    char info[4200];
+    ss_id f = SS_NONE;
+    uint32_t fn_n = 0, reach = 0;
+    if (cc < p->g.ncols && sel_row < p->g.nlevels) {
+        f = p->g.top[cc * p->g.nlevels + sel_row];
+        fn_n = p->g.top_n[cc * p->g.nlevels + sel_row];
+        reach = p->g.reach[cc * p->g.nlevels + sel_row];
+    }
+    int k = b - a == 1 ? snprintf(info, sizeof info, "cursor: sample %zu, level %u: ", a + 1, level)
+                       : snprintf(info, sizeof info, "cursor: samples %zu-%zu, level %u: ", a + 1,
+                                  b, level);
+    if (f != SS_NONE)
+        snprintf(info + k, sizeof info - (size_t)k, "%s in %u of %zu", ss_function_name(ui->m, f),
+                 fn_n, b - a);
+    else
+        snprintf(info + k, sizeof info - (size_t)k, "no sample reaches it");
+    (void)reach;
+    size_t ma, mb;
+    if (!mark_bounds(p, &ma, &mb)) {
+        size_t len = strlen(info);
+        snprintf(info + len, sizeof info - len, " | marked %zu-%zu (d drop, K keep)", ma + 1, mb);
+    }
+    ui_put_head(c, y, 0, c->w, info, UI_S_NORMAL);
+
+    /* the grid */
+    for (uint32_t r = 0; r < p->g.nlevels; r++) {
+        int yy = y + 1 + (int)r;
+        size_t lv = p->g.level0 + r;
+        int selected = lv - 1 == v->list.sel;
+        char m[16];
+        snprintf(m, sizeof m, "%4zu%c", lv, lv <= sc ? '*' : ' ');
+        ui_put(c, yy, 0, MARGIN, m, selected ? UI_S_SELECTED : lv <= sc ? UI_S_MARK : UI_S_DIM);
+        for (size_t col = 0; col < p->g.ncols; col++) {
+            ss_id fn = p->g.top[col * p->g.nlevels + r];
+            size_t ca = p->first + col * p->g.window;
+            size_t cb = ca + p->g.window > p->first + p->n ? p->first + p->n : ca + p->g.window;
+            char ch[2] = {' ', 0};
+            int style = UI_S_NORMAL;
+            if (fn != SS_NONE) {
+                uint32_t li = p->leg_idx[fn];
+                ch[0] = p->leg_ch[li];
+                style = UI_S_FN0 + (int)(li % UI_NFNCOLORS);
+                /* most of the column's samples do not reach this level */
+                if (2 * (size_t)p->g.reach[col * p->g.nlevels + r] < cb - ca)
+                    style = UI_S_DIM;
+            }
+            if (col == cc && selected)
+                style = UI_S_CURSOR;
+            ui_put(c, yy, MARGIN + (int)col, 1, ch, style);
+        }
+    }
+
+    /* the ruler: the cursor's column and the marked range */
+    int ry = y + 1 + rows;
+    ui_put(c, ry, 0, MARGIN, "time", UI_S_DIM);
+    for (size_t col = 0; col < p->g.ncols; col++) {
+        size_t ca = p->first + col * p->g.window;
+        const char *ch = " ";
+        int style = UI_S_DIM;
+        size_t ra, rb;
+        if (!mark_bounds(p, &ra, &rb)) {
+            size_t cend = ca + p->g.window;
+            if (ca < rb && cend > ra) {
+                ch = "=";
+                style = UI_S_MARK;
+            }
+        }
+        if (col == cc) {
+            ch = "^";
+            style = UI_S_MARK;
+        }
+        ui_put(c, ry, MARGIN + (int)col, 1, ch, style);
+    }
+
+    /* the legend */
+    int ly = ry + 1, lx = 0, entry = 24;
+    for (size_t i = 0; i < p->nleg; i++) {
+        if (lx + entry > c->w) {
+            lx = 0;
+            ly++;
+        }
+        if (ly >= y + h) {
+            ui_printf(c, y + h - 1, c->w - 12, 12, UI_S_DIM, " +%zu more", p->nleg - i);
+            break;
+        }
+        char l[2] = {p->leg_ch[i], 0};
+        ui_put(c, ly, lx, 1, l, UI_S_FN0 + (int)(i % UI_NFNCOLORS));
+        ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(ui->m, p->leg[i]), UI_S_NORMAL, 0);
+        lx += entry;
+    }
+}
+
+static void zoom(struct ui *ui, struct tl_view *p, int in, size_t width)
+{
+    size_t total = total_samples(ui);
+    size_t minn = width < total ? width : total;
+    size_t nn = in ? p->n / 2 : p->n * 2;
+    if (nn < minn)
+        nn = minn;
+    if (nn > total)
+        nn = total;
+    size_t center = p->cursor + (p->g.window ? p->g.window / 2 : 0);
+    size_t first = center > nn / 2 ? center - nn / 2 : 0;
+    if (first + nn > total)
+        first = total - nn;
+    p->first = first;
+    p->n = nn;
+    /* the cursor stays on the same samples */
+    size_t w = nn ? (nn + width - 1) / width : 1;
+    if (center < first)
+        center = first;
+    p->cursor = first + ((center - first) / w) * w;
+}
+
+static void move_cursor(struct ui *ui, struct tl_view *p, long cols)
+{
+    size_t w = p->g.window ? p->g.window : 1, total = total_samples(ui);
+    if (cols < 0) {
+        size_t back = (size_t)-cols * w;
+        if (p->cursor >= p->first + back) {
+            p->cursor -= back;
+        } else {
+            /* pan left */
+            size_t pan = back - (p->cursor - p->first);
+            p->first = p->first > pan ? p->first - pan : 0;
+            p->cursor = p->first;
+        }
+    } else {
+        size_t fwd = (size_t)cols * w;
+        size_t last = p->g.ncols ? p->first + (p->g.ncols - 1) * w : p->first;
+        if (p->cursor + fwd <= last) {
+            p->cursor += fwd;
+        } else {
+            size_t pan = p->cursor + fwd - last;
+            size_t maxfirst = total > p->n ? total - p->n : 0;
+            p->first = p->first + pan > maxfirst ? maxfirst : p->first + pan;
+            p->cursor = p->g.ncols ? p->first + (p->g.ncols - 1) * w : p->first;
+        }
+    }
+}
+
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
+{
+    struct tl_view *p = v->priv;
+    if (!p || !p->have_grid)
+        return UI_UNHANDLED;
+    size_t width = p->g_width ? p->g_width : 1;
+    long half = (long)(p->g.ncols / 2 ? p->g.ncols / 2 : 1);
+    char cmd[128];
+    size_t a, b;
+    switch (req) {
+    case UI_REQ_NONE:
+        if (ev && ev->key == UI_K_MOUSE && ev->button == UI_B_CLICK) {
+            int r = ev->y - v->rows_y, col = ev->x - MARGIN;
+            if (r >= 0 && (uint32_t)r < p->g.nlevels && col >= 0 && (size_t)col < p->g.ncols) {
+                ui_list_select(&v->list, v->list.top + (size_t)r);
+                p->cursor = p->first + (size_t)col * p->g.window;
+                return UI_HANDLED;
+            }
+        }
+        return UI_UNHANDLED;
+    case UI_REQ_TL_LEFT:
+        move_cursor(ui, p, -1);
+        return UI_HANDLED;
+    case UI_REQ_TL_RIGHT:
+        move_cursor(ui, p, 1);
+        return UI_HANDLED;
+    case UI_REQ_TL_PAN_LEFT:
+        move_cursor(ui, p, -half);
+        return UI_HANDLED;
+    case UI_REQ_TL_PAN_RIGHT:
+        move_cursor(ui, p, half);
+        return UI_HANDLED;
+    case UI_REQ_TL_START:
+        p->cursor = p->first;
+        return UI_HANDLED;
+    case UI_REQ_TL_END:
+        p->cursor = p->g.ncols ? p->first + (p->g.ncols - 1) * p->g.window : p->first;
+        return UI_HANDLED;
+    case UI_REQ_TL_ZOOM_IN:
+    case UI_REQ_TL_ZOOM_OUT:
+        zoom(ui, p, req == UI_REQ_TL_ZOOM_IN, width);
+        return UI_HANDLED;
+    case UI_REQ_TL_ZOOM_RESET:
+        p->first = 0;
+        p->n = total_samples(ui);
+        return UI_HANDLED;
+    case UI_REQ_TL_PHASE:
+        if (phase(ui, v, p, &a, &b)) {
+            ui_error(ui, "no function at the cursor: move to a letter first");
+            return UI_HANDLED;
+        }
+        p->mark_a = (long)a;
+        p->mark_b = (long)b;
+        p->mark_exact = 1;
+        ui_message(ui, "marked the phase: samples %zu-%zu (d drops it, K keeps only it)", a + 1, b);
+        return UI_HANDLED;
+    case UI_REQ_TL_MARK:
+        if (p->mark_a >= 0) {
+            p->mark_a = p->mark_b = -1;
+            p->mark_exact = 0;
+            ui_message(ui, "mark cleared");
+        } else {
+            p->mark_exact = 0;
+            p->mark_a = (long)p->cursor;
+            p->mark_b = (long)(p->cursor + p->g.window);
+            if ((size_t)p->mark_b > p->first + p->n)
+                p->mark_b = (long)(p->first + p->n);
+            ui_message(ui, "marked: move to the end of the range, then d (drop) or K (keep)");
+        }
+        return UI_HANDLED;
+    case UI_REQ_TL_DROP:
+    case UI_REQ_TL_KEEP:
+        if (marked_range(p, &a, &b)) {
+            ui_error(ui, "mark the start of a range with m first, then move to its end");
+            return UI_HANDLED;
+        }
+        snprintf(cmd, sizeof cmd, "%s %zu:%zu",
+                 req == UI_REQ_TL_DROP ? "drop-samples" : "keep-samples", a, b);
+        ui_add_transform(ui, cmd, -1, -1);
+        return UI_HANDLED;
+    default:
+        return UI_UNHANDLED;
+    }
+}
+
+static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
+{
+    struct tl_view *p = v->priv;
+    if (!p || !p->have_grid || p->g_gen != ui->gen || r < p->g.level0 - 1 ||
+        r >= (size_t)p->g.level0 - 1 + p->g.nlevels)
+        return NULL;
+    size_t cc = cursor_col(p);
+    if (cc >= p->g.ncols)
+        return NULL;
+    ss_id f = p->g.top[cc * p->g.nlevels + (r - (p->g.level0 - 1))];
+    return f == SS_NONE ? NULL : ss_function_name(ui->m, f);
+}
+
+static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
+{
+    return (uint32_t)r + 1;
+}
+
+static void view_free(struct ui_view *v)
+{
+    struct tl_view *p = v->priv;
+    if (p) {
+        if (p->have_grid)
+            ui_grid_free(&p->g);
+        free(p->canon);
+        free(p->leg);
+        free(p->leg_ch);
+        free(p->leg_of_set);
+        free(p->leg_idx);
+        free(p);
+    }
+    v->priv = NULL;
+}
+
+const struct ui_view_ops ui_view_timeline = {
+    .name = "timeline",
+    .prepare = prepare,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .row_function = row_function,
+    .row_level = row_level,
+    .free = view_free,
+};

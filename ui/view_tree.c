@@ -1,0 +1,327 @@
+/* view_tree.c - the top-down and bottom-up call trees (`report --by tree`,
+ * `--inverted`), with percentages of the whole profile.  Nodes expand and
+ * collapse; `*` expands everything under a node; Enter focuses the tree on
+ * the selected function (the tree of what it calls, or bottom-up of what
+ * calls it), and q goes back to the whole tree.
+ *
+ * The core's tree is stored in depth-first order with each subtree a
+ * contiguous range, so the visible rows are found by walking it and
+ * jumping over collapsed subtrees: the work is proportional to what is
+ * expanded, not to the size of the tree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "tree.h"
+
+static const struct ui_column columns[] = {
+    {"total%", 7, 1}, {"self%", 7, 1}, {"total", 9, 1}, {"self", 9, 1}, {"function", 0, 0},
+};
+#define NCOLS (sizeof columns / sizeof *columns)
+
+#define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
+
+struct tree_view {
+    unsigned gen;
+    char *focus; /* the focus the tree was built for (owned), NULL for none */
+    int built;
+    struct ss_tree t;
+    uint8_t *open;  /* per node: expanded */
+    uint32_t *rows; /* visible nodes */
+    size_t nrows;
+};
+
+static struct tree_view *priv(struct ui_view *v)
+{
+    if (!v->priv)
+        v->priv = calloc(1, sizeof(struct tree_view));
+    return v->priv;
+}
+
+static int has_children(const struct ss_tree *t, uint32_t i)
+{
+    return t->nodes[i].end > i + 1;
+}
+
+static int visible(struct tree_view *p)
+{
+    free(p->rows);
+    p->rows = malloc((p->t.n ? p->t.n : 1) * sizeof *p->rows);
+    p->nrows = 0;
+    if (!p->rows)
+        return -1;
+    for (uint32_t i = 0; i < p->t.n;) {
+        p->rows[p->nrows++] = i;
+        i = p->open[i] ? i + 1 : p->t.nodes[i].end;
+    }
+    return 0;
+}
+
+static int same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The names on the path from the root to node i, root first (malloc'd
+ * array of borrowed strings; *n entries). */
+static const char **path_of(const struct ui *ui, const struct ss_tree *t, uint32_t i, size_t *n)
+{
+    size_t d = t->nodes[i].depth + 1;
+    const char **names = malloc(d * sizeof *names);
+    if (!names)
+        return NULL;
+    for (uint32_t k = i; k != SS_TREE_NONE; k = t->nodes[k].parent)
+        names[t->nodes[k].depth] = ss_function_name(ui->m, t->nodes[k].function);
+    *n = d;
+    return names;
+}
+
+static int prepare(struct ui *ui, struct ui_view *v)
+{
+    struct tree_view *p = priv(v);
+    if (!p)
+        return -1;
+    const char *arg = ui_view_arg(ui);
+    if (p->built && p->gen == ui->gen && same(p->focus, arg)) {
+        v->list.n = p->nrows;
+        return 0;
+    }
+    /* remember the selected node's path (names: the ids change) */
+    char **keep = NULL;
+    size_t nkeep = 0;
+    if (p->built && same(p->focus, arg) && p->nrows) {
+        size_t sel = v->list.sel < p->nrows ? v->list.sel : p->nrows - 1;
+        const char **names = path_of(ui, &p->t, p->rows[sel], &nkeep);
+        keep = names ? calloc(nkeep, sizeof *keep) : NULL;
+        for (size_t k = 0; keep && k < nkeep; k++)
+            keep[k] = strdup(names[k]);
+        if (!keep)
+            nkeep = 0;
+        free(names);
+    }
+    ss_tree_free(&p->t);
+    free(p->open);
+    p->open = NULL;
+    p->built = 0;
+    free(p->focus);
+    p->focus = arg ? strdup(arg) : NULL;
+    ss_id focus = SS_NONE;
+    int rc = 0;
+    if (arg && (focus = ss_model_find_function(ui->m, arg)) == SS_NONE) {
+        ui_error(ui, "%s is not in the profile (any more)", arg);
+        memset(&p->t, 0, sizeof p->t);
+    } else {
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_tree_build(ui->m, v->id == UI_V_BOTTOMUP, focus, &p->t, &err)) {
+            ui_error(ui, "%s", err.msg);
+            rc = -1;
+        }
+    }
+    p->open = calloc(p->t.n ? p->t.n : 1, 1);
+    if (!rc && !p->open) {
+        ui_error(ui, "out of memory");
+        rc = -1;
+    }
+    if (!rc) {
+        for (size_t i = 0; i < p->t.n; i++)
+            p->open[i] =
+                p->t.total_time > 0 && p->t.nodes[i].total_time >= AUTO_EXPAND * p->t.total_time;
+        /* follow the remembered path, opening it */
+        uint32_t sel = 0, depth = 0;
+        int found = nkeep > 0;
+        uint32_t i = 0;
+        while (found && depth < nkeep) {
+            /* among the siblings starting at i (same depth), find keep[depth] */
+            uint32_t lim = depth == 0 ? (uint32_t)p->t.n : p->t.nodes[sel].end;
+            uint32_t j = i;
+            while (j < lim && strcmp(ss_function_name(ui->m, p->t.nodes[j].function), keep[depth]))
+                j = p->t.nodes[j].end;
+            if (j >= lim)
+                break;
+            if (depth > 0)
+                p->open[sel] = 1;
+            sel = j;
+            i = j + 1;
+            depth++;
+        }
+        if (visible(p)) {
+            ui_error(ui, "out of memory");
+            rc = -1;
+        } else if (depth > 0) {
+            for (size_t r = 0; r < p->nrows; r++)
+                if (p->rows[r] == sel)
+                    v->list.sel = r;
+        } else {
+            v->list.sel = 0;
+        }
+    }
+    for (size_t k = 0; k < nkeep; k++)
+        free(keep[k]);
+    free(keep);
+    if (rc)
+        return rc;
+    p->gen = ui->gen;
+    p->built = 1;
+    v->list.n = p->nrows;
+    ui_list_fit(&v->list);
+    return 0;
+}
+
+static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
+{
+    struct tree_view *p = v->priv;
+    const char *f = ui_view_arg(ui);
+    if (f)
+        snprintf(buf, n, "%s and what %s, %% of all (q: whole tree)", f,
+                 v->id == UI_V_BOTTOMUP ? "calls it" : "it calls");
+    else
+        snprintf(buf, n, "%zu nodes, %% of all samples", p ? p->t.n : 0);
+}
+
+static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
+                     int style)
+{
+    struct tree_view *p = v->priv;
+    uint32_t i = p->rows[row];
+    const struct ss_tree_node *nd = &p->t.nodes[i];
+    char b[4][32], name[4200];
+    snprintf(b[0], sizeof b[0], "%.2f", ui_pct(ui, nd->total_time));
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, nd->self_time));
+    snprintf(b[2], sizeof b[2], "%.3f", nd->total_time);
+    snprintf(b[3], sizeof b[3], "%.3f", nd->self_time);
+    const char *glyph = !has_children(&p->t, i) ? "  "
+                        : p->open[i]            ? (c->utf8 ? "\xe2\x96\xbe " : "- ")
+                                                : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");
+    snprintf(name, sizeof name, "%s%s", glyph, ss_function_name(ui->m, nd->function));
+    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], name};
+    /* indent 2 per level, 1 below level 8, at most 2/3 of the label */
+    int label = c->w - (7 + 7 + 9 + 9 + 4);
+    int d = (int)nd->depth;
+    int indent = d <= 8 ? 2 * d : 16 + (d - 8);
+    if (indent > label * 2 / 3)
+        indent = label * 2 / 3;
+    ui_table_row(c, y, columns, NCOLS, cells, style, indent);
+}
+
+static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+{
+    struct tree_view *p = v->priv;
+    ui_table_header(c, y, columns, NCOLS, 0, 0);
+    if (!p || p->nrows == 0) {
+        v->list.page = h - 1;
+        ui_table_note(c, y + 1, h - 1, ui_empty_note(ui));
+        return;
+    }
+    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+}
+
+static void set_open(struct ui_view *v, struct tree_view *p, uint32_t node, int open)
+{
+    p->open[node] = (uint8_t)open;
+    visible(p);
+    v->list.n = p->nrows;
+    for (size_t r = 0; r < p->nrows; r++)
+        if (p->rows[r] == node)
+            v->list.sel = r;
+    ui_list_fit(&v->list);
+}
+
+static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
+{
+    struct tree_view *p = v->priv;
+    if (!p || !p->built || p->nrows == 0)
+        return UI_UNHANDLED;
+    uint32_t i = p->rows[v->list.sel < p->nrows ? v->list.sel : 0];
+    const struct ss_tree_node *nd = &p->t.nodes[i];
+    switch (req) {
+    case UI_REQ_TREE_EXPAND:
+        if (has_children(&p->t, i) && !p->open[i])
+            set_open(v, p, i, 1);
+        else if (has_children(&p->t, i))
+            ui_list_move(&v->list, 1);
+        return UI_HANDLED;
+    case UI_REQ_TREE_COLLAPSE:
+        if (p->open[i] && has_children(&p->t, i))
+            set_open(v, p, i, 0);
+        else if (nd->parent != SS_TREE_NONE)
+            set_open(v, p, nd->parent, p->open[nd->parent]);
+        return UI_HANDLED;
+    case UI_REQ_TREE_TOGGLE:
+        if (has_children(&p->t, i))
+            set_open(v, p, i, !p->open[i]);
+        return UI_HANDLED;
+    case UI_REQ_TREE_EXPAND_ALL:
+        for (uint32_t k = i; k < nd->end; k++)
+            p->open[k] = 1;
+        set_open(v, p, i, 1);
+        return UI_HANDLED;
+    case UI_REQ_TREE_FOCUS: {
+        const char *fn = ss_function_name(ui->m, nd->function);
+        ui_set_function(ui, fn);
+        ui_open_view(ui, v->id, fn);
+        return UI_HANDLED;
+    }
+    default:
+        return UI_UNHANDLED;
+    }
+}
+
+static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
+{
+    struct tree_view *p = v->priv;
+    if (!p || !p->built || r >= p->nrows)
+        return NULL;
+    return ss_function_name(ui->m, p->t.nodes[p->rows[r]].function);
+}
+
+static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)
+{
+    return row_function(ui, v, r);
+}
+
+/* In the whole top-down tree a node's level is its depth + 1. */
+static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
+{
+    struct tree_view *p = v->priv;
+    if (!p || !p->built || r >= p->nrows || v->id != UI_V_TOPDOWN || p->focus)
+        return 0;
+    return p->t.nodes[p->rows[r]].depth + 1;
+}
+
+static void view_free(struct ui_view *v)
+{
+    struct tree_view *p = v->priv;
+    if (p) {
+        ss_tree_free(&p->t);
+        free(p->open);
+        free(p->rows);
+        free(p->focus);
+        free(p);
+    }
+    v->priv = NULL;
+}
+
+const struct ui_view_ops ui_view_topdown = {
+    .name = "top-down",
+    .prepare = prepare,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .row_text = row_text,
+    .row_function = row_function,
+    .row_level = row_level,
+    .free = view_free,
+};
+
+const struct ui_view_ops ui_view_bottomup = {
+    .name = "bottom-up",
+    .prepare = prepare,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .row_text = row_text,
+    .row_function = row_function,
+    .row_level = row_level,
+    .free = view_free,
+};

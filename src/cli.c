@@ -534,8 +534,11 @@ static void check_summary(const struct ss_model *m, const char *path)
             ss_agg_summary(stdout, m, (ss_id)i);
             continue;
         }
-        printf("  session %u (line %u): %s, interval %s%s%s%s, %llu samples\n", s->session,
-               s->header_line, ss_str(m, s->type), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
+        char where[48] = "";
+        if (s->header_line)
+            snprintf(where, sizeof where, " (line %u)", s->header_line);
+        printf("  session %u%s: %s, interval %s%s%s%s, %llu samples\n", s->session, where,
+               ss_str(m, s->type), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
                s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns);
     }
     if (ss_model_has_stack_sources(m)) {

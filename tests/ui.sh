@@ -570,4 +570,13 @@ else
     fi
 fi
 
+# The top function is the current one from the first screen: Tab to the
+# calls view without moving shows lm.fit (report --by self: lm.fit first).
+ui startcalls "$DEMO" <<'EOF2'
+<Tab><Tab><Tab><Tab>
+DUMP calls
+EOF2
+check "calls view from the start: the top function" \
+    "$(line 1 "$T/startcalls.calls" | grep -q 'calls: lm.fit:' || line 1 "$T/startcalls.calls")"
+
 finish

@@ -750,6 +750,10 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
                  ui.orig.warnings.n > 1 ? " (and more: stackscope check FILE)" : "");
     else
         ui_message(&ui, "? help   q back/quit   Tab next view   : command   / search");
+    /* the top function is the current one from the start (calls, runs) */
+    struct ui_view *first = ui_current(&ui);
+    if (first->ops->prepare(&ui, first) == 0)
+        ui_list_fit(&first->list);
     follow_selection(&ui);
     ui.defer = 1;
     draw(&ui);

@@ -19,6 +19,7 @@
 
 #include "runs_fn.h"
 #include "script.h"
+#include "sort.h"
 #include "tree.h"
 
 static int have_utf8;
@@ -321,6 +322,48 @@ END_TEST
 
 /* ---- list ------------------------------------------------------------------ */
 
+/* Rows keyed by the context's array, larger key first; equal keys tie. */
+static int cmp_keys(uint32_t a, uint32_t b, const void *ctx)
+{
+    const int *key = ctx;
+    return key[a] > key[b] ? -1 : key[a] < key[b];
+}
+
+START_TEST(test_order_sort)
+{
+    /* ties (the 5s, the 1s) keep their index order; reversing reverses
+     * the whole order, ties included (as the views did with qsort) */
+    const int key[] = {1, 5, 3, 5, 1, 9, 5};
+    const uint32_t want[] = {5, 1, 3, 6, 2, 0, 4};
+    uint32_t *order = NULL;
+    ck_assert_int_eq(ui_order_sort(&order, 7, 0, cmp_keys, key), 0);
+    for (size_t i = 0; i < 7; i++)
+        ck_assert_uint_eq(order[i], want[i]);
+    ck_assert_int_eq(ui_order_sort(&order, 7, 1, cmp_keys, key), 0);
+    for (size_t i = 0; i < 7; i++)
+        ck_assert_uint_eq(order[i], want[6 - i]);
+    /* a larger list: sorted, and ties by index */
+    int big[1000];
+    for (size_t i = 0; i < 1000; i++)
+        big[i] = (int)((i * 7919) % 13);
+    ck_assert_int_eq(ui_order_sort(&order, 1000, 0, cmp_keys, big), 0);
+    for (size_t i = 1; i < 1000; i++) {
+        ck_assert_int_ge(big[order[i - 1]], big[order[i]]);
+        if (big[order[i - 1]] == big[order[i]])
+            ck_assert_uint_lt(order[i - 1], order[i]);
+    }
+    /* empty and single lists */
+    ck_assert_int_eq(ui_order_sort(&order, 0, 1, cmp_keys, key), 0);
+    ck_assert_ptr_nonnull(order);
+    ck_assert_int_eq(ui_order_sort(&order, 1, 1, cmp_keys, key), 0);
+    ck_assert_uint_eq(order[0], 0);
+    free(order);
+    ck_assert_int_eq(ui_cmp_desc(2.0, 1.0), -1);
+    ck_assert_int_eq(ui_cmp_desc(1.0, 2.0), 1);
+    ck_assert_int_eq(ui_cmp_desc(1.5, 1.5), 0);
+}
+END_TEST
+
 START_TEST(test_list)
 {
     struct ui_list l = {100, 0, 0, 10};
@@ -438,6 +481,7 @@ int main(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("list");
     tcase_add_test(tc, test_list);
+    tcase_add_test(tc, test_order_sort);
     suite_add_tcase(s, tc);
     tc = tcase_create("keys");
     tcase_add_test(tc, test_keys);

@@ -146,6 +146,16 @@ struct ui {
 struct ui_view *ui_current(struct ui *ui);
 const char *ui_view_arg(struct ui *ui);
 
+/* The function a view of one function (calls, run lengths) shows: its
+ * argument, else the current function (borrowed, may be NULL). */
+const char *ui_view_function(struct ui *ui);
+
+/* The sort keys of a sortable view: `s` takes the next of the view's
+ * nsorts orders (named names[i]), `S` reverses the order.  Returns
+ * UI_HANDLED for those two requests, else UI_UNHANDLED. */
+int ui_sort_request(struct ui *ui, struct ui_view *v, enum ui_request req, const char *const *names,
+                    int nsorts);
+
 /* Show view v (pushing it on the history) with argument arg (copied). */
 void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg);
 
@@ -239,10 +249,24 @@ const char *ui_empty_note(struct ui *ui);
 /* Draw a centred note in an empty body (e.g. "no samples"). */
 void ui_table_note(struct ui_canvas *c, int y, int h, const char *text);
 
+/* Draws row `row` of v's list at canvas row y in `style`. */
+typedef void (*ui_draw_row_fn)(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
+                               size_t row, int style);
+
 /* Draw the rows of v's list with draw_row, setting page and rows_y.  The
  * first `header` body rows are left to the caller. */
 void ui_list_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
-                  void (*draw_row)(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
-                                   size_t row, int style));
+                  ui_draw_row_fn draw_row);
+
+/* Draw a table view's body at rows y .. y+h-1: the header (sort column
+ * marked), then v's rows with draw_row, or, when `note` is not NULL, that
+ * note centred below the header instead. */
+void ui_table_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
+                   const struct ui_column *cols, size_t n, int sort_col, int sort_rev,
+                   const char *note, ui_draw_row_fn draw_row);
+
+/* The note of a view of one function that shows none: "F is not in the
+ * profile (any more)" for a function fn, else `hint`.  Into buf. */
+const char *ui_function_note(const char *fn, const char *hint, char *buf, size_t n);
 
 #endif

@@ -108,8 +108,7 @@ void ui_table_note(struct ui_canvas *c, int y, int h, const char *text)
 }
 
 void ui_list_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
-                  void (*draw_row)(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
-                                   size_t row, int style))
+                  ui_draw_row_fn draw_row)
 {
     struct ui_list *l = &v->list;
     l->page = h > 0 ? h : 1;
@@ -121,4 +120,26 @@ void ui_list_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, 
             break;
         draw_row(ui, v, c, y + i, r, r == l->sel ? UI_S_SELECTED : UI_S_NORMAL);
     }
+}
+
+void ui_table_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
+                   const struct ui_column *cols, size_t n, int sort_col, int sort_rev,
+                   const char *note, ui_draw_row_fn draw_row)
+{
+    ui_table_header(c, y, cols, n, sort_col, sort_rev);
+    if (note) {
+        v->list.page = h - 1;
+        ui_table_note(c, y + 1, h - 1, note);
+        return;
+    }
+    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+}
+
+const char *ui_function_note(const char *fn, const char *hint, char *buf, size_t n)
+{
+    if (fn)
+        snprintf(buf, n, "%s is not in the profile (any more)", fn);
+    else
+        snprintf(buf, n, "%s", hint);
+    return buf;
 }

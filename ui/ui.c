@@ -66,6 +66,28 @@ const char *ui_view_arg(struct ui *ui)
     return ui->hist[ui->nhist - 1].arg;
 }
 
+const char *ui_view_function(struct ui *ui)
+{
+    const char *arg = ui_view_arg(ui);
+    return arg ? arg : ui->cur_fn;
+}
+
+int ui_sort_request(struct ui *ui, struct ui_view *v, enum ui_request req, const char *const *names,
+                    int nsorts)
+{
+    if (req == UI_REQ_SORT_NEXT) {
+        v->sort = (v->sort + 1) % nsorts;
+        v->sort_rev = 0;
+        ui_message(ui, "sorted by %s", names[v->sort]);
+        return UI_HANDLED;
+    }
+    if (req == UI_REQ_SORT_REVERSE) {
+        v->sort_rev = !v->sort_rev;
+        return UI_HANDLED;
+    }
+    return UI_UNHANDLED;
+}
+
 static int same_arg(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && !strcmp(a, b));

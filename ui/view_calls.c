@@ -28,18 +28,12 @@ static struct calls_view *priv(struct ui_view *v)
     return v->priv;
 }
 
-static const char *shown_function(struct ui *ui)
-{
-    const char *arg = ui_view_arg(ui);
-    return arg ? arg : ui->cur_fn;
-}
-
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct calls_view *p = priv(v);
     if (!p)
         return -1;
-    const char *fn = shown_function(ui);
+    const char *fn = ui_view_function(ui);
     if (p->gen == ui->gen && ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
         v->list.n = p->have ? p->c.ncallers + 1 + p->c.ncallees : 0;
         return 0;
@@ -121,19 +115,13 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct calls_view *p = v->priv;
-    ui_table_header(c, y, columns, NCOLS, -1, 0);
-    if (!p || !p->have) {
-        v->list.page = h - 1;
-        const char *fn = shown_function(ui);
-        char note[4200];
-        if (fn)
-            snprintf(note, sizeof note, "%s is not in the profile (any more)", fn);
-        else
-            snprintf(note, sizeof note, "select a function first (Enter on a function)");
-        ui_table_note(c, y + 1, h - 1, note);
-        return;
-    }
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+    char note[4200];
+    const char *empty =
+        p && p->have
+            ? NULL
+            : ui_function_note(ui_view_function(ui),
+                               "select a function first (Enter on a function)", note, sizeof note);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, empty, draw_row);
 }
 
 static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)

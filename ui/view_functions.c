@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "sort.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_RUNS, SORT_MEAN, SORT_NAME, NSORTS };
 
@@ -26,40 +27,33 @@ struct fn_view {
     size_t n;
 };
 
-static const struct ss_stats *sort_st;
-static const struct ss_run_row *sort_runs;
-static const uint32_t *sort_fn_runs;
-static int sort_by;
+struct fn_sort {
+    const struct ss_stats *st;
+    const struct ss_run_row *runs; /* NULL: run lengths not computed */
+    const uint32_t *fn_runs;
+    int by;
+};
 
-static int cmp_double(double a, double b)
+static int cmp_rows(uint32_t ra, uint32_t rb, const void *ctx)
 {
-    return a > b ? -1 : a < b ? 1 : 0;
-}
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-    const struct ss_stat_row *a = &sort_st->rows[*(const uint32_t *)pa];
-    const struct ss_stat_row *b = &sort_st->rows[*(const uint32_t *)pb];
+    const struct fn_sort *s = ctx;
     int c = 0;
-    if (sort_by == SORT_RUNS || sort_by == SORT_MEAN) {
-        uint32_t ia = sort_fn_runs ? sort_fn_runs[*(const uint32_t *)pa] : UINT32_MAX;
-        uint32_t ib = sort_fn_runs ? sort_fn_runs[*(const uint32_t *)pb] : UINT32_MAX;
-        double va = ia == UINT32_MAX       ? -1
-                    : sort_by == SORT_RUNS ? (double)sort_runs[ia].runs
-                                           : sort_runs[ia].mean;
-        double vb = ib == UINT32_MAX       ? -1
-                    : sort_by == SORT_RUNS ? (double)sort_runs[ib].runs
-                                           : sort_runs[ib].mean;
-        c = cmp_double(va, vb);
+    if (s->by == SORT_RUNS || s->by == SORT_MEAN) {
+        uint32_t ia = s->fn_runs ? s->fn_runs[ra] : UINT32_MAX;
+        uint32_t ib = s->fn_runs ? s->fn_runs[rb] : UINT32_MAX;
+        double va = ia == UINT32_MAX     ? -1
+                    : s->by == SORT_RUNS ? (double)s->runs[ia].runs
+                                         : s->runs[ia].mean;
+        double vb = ib == UINT32_MAX     ? -1
+                    : s->by == SORT_RUNS ? (double)s->runs[ib].runs
+                                         : s->runs[ib].mean;
+        c = ui_cmp_desc(va, vb);
     }
-    if (!c && sort_by == SORT_TOTAL)
-        c = cmp_double(a->total_us, b->total_us);
-    if (!c && sort_by != SORT_NAME)
-        c = cmp_double(a->self_us, b->self_us);
-    if (!c && sort_by != SORT_NAME)
-        c = cmp_double(a->total_us, b->total_us);
-    if (!c)
-        c = strcmp(ss_strtab_get(&sort_st->keys, a->key), ss_strtab_get(&sort_st->keys, b->key));
+    if (!c && s->by == SORT_NAME)
+        c = strcmp(ss_strtab_get(&s->st->keys, s->st->rows[ra].key),
+                   ss_strtab_get(&s->st->keys, s->st->rows[rb].key));
+    else if (!c)
+        c = ui_cmp_stat_time(s->st, ra, rb, s->by == SORT_TOTAL);
     return c;
 }
 
@@ -93,25 +87,12 @@ static int prepare(struct ui *ui, struct ui_view *v)
     /* the order needs the run lengths only when sorted by them */
     if ((v->sort == SORT_RUNS || v->sort == SORT_MEAN) && ui_runs(ui, &runs, &nruns, &fn_runs))
         runs = NULL, fn_runs = NULL;
-    uint32_t *order = realloc(p->order, (st->n ? st->n : 1) * sizeof *order);
-    if (!order) {
+    struct fn_sort ctx = {st, runs, fn_runs, v->sort};
+    if (ui_order_sort(&p->order, st->n, v->sort_rev, cmp_rows, &ctx)) {
         ui_error(ui, "out of memory");
         return -1;
     }
-    p->order = order;
-    for (size_t i = 0; i < st->n; i++)
-        order[i] = (uint32_t)i;
-    sort_st = st;
-    sort_runs = runs;
-    sort_fn_runs = fn_runs;
-    sort_by = v->sort;
-    qsort(order, st->n, sizeof *order, cmp_rows);
-    if (v->sort_rev)
-        for (size_t i = 0; i < st->n / 2; i++) {
-            uint32_t t = order[i];
-            order[i] = order[st->n - 1 - i];
-            order[st->n - 1 - i] = t;
-        }
+    const uint32_t *order = p->order;
     int regen = p->gen != ui->gen;
     p->n = st->n;
     p->gen = ui->gen;
@@ -169,28 +150,13 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    ui_table_header(c, y, columns, NCOLS, sort_column[v->sort], v->sort_rev);
-    if (v->list.n == 0) {
-        v->list.page = h - 1;
-        ui_table_note(c, y + 1, h - 1, ui_empty_note(ui));
-        return;
-    }
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, sort_column[v->sort], v->sort_rev,
+                  v->list.n ? NULL : ui_empty_note(ui), draw_row);
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
-    if (req == UI_REQ_SORT_NEXT) {
-        v->sort = (v->sort + 1) % NSORTS;
-        v->sort_rev = 0;
-        ui_message(ui, "sorted by %s", sort_names[v->sort]);
-        return UI_HANDLED;
-    }
-    if (req == UI_REQ_SORT_REVERSE) {
-        v->sort_rev = !v->sort_rev;
-        return UI_HANDLED;
-    }
-    return UI_UNHANDLED;
+    return ui_sort_request(ui, v, req, sort_names, NSORTS);
 }
 
 static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)

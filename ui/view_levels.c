@@ -60,13 +60,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    ui_table_header(c, y, columns, NCOLS, -1, 0);
-    if (v->list.n == 0) {
-        v->list.page = h - 1;
-        ui_table_note(c, y + 1, h - 1, ui_empty_note(ui));
-        return;
-    }
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, v->list.n ? NULL : ui_empty_note(ui),
+                  draw_row);
 }
 
 static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)

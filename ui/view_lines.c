@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "app.h"
+#include "sort.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_POS, NSORTS };
 static const char *const sort_names[NSORTS] = {"self time", "total time", "position"};
@@ -167,35 +168,24 @@ static const char *source_line(struct ui *ui, struct lines_view *p, const char *
 
 /* ---- the list ------------------------------------------------------------ */
 
-static const struct ss_stats *sort_st;
-static int sort_by;
+struct lines_sort {
+    const struct ss_stats *st;
+    int by;
+};
 
-static int cmp_double(double a, double b)
+static int cmp_rows(uint32_t ra, uint32_t rb, const void *ctx)
 {
-    return a > b ? -1 : a < b ? 1 : 0;
-}
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-    const struct ss_stat_row *a = &sort_st->rows[*(const uint32_t *)pa];
-    const struct ss_stat_row *b = &sort_st->rows[*(const uint32_t *)pb];
-    int c = 0;
-    if (sort_by == SORT_POS) {
-        c = strcmp(a->file == SS_NONE ? "" : ss_strtab_get(&sort_st->keys, a->file),
-                   b->file == SS_NONE ? "" : ss_strtab_get(&sort_st->keys, b->file));
+    const struct lines_sort *s = ctx;
+    const struct ss_stats *st = s->st;
+    if (s->by == SORT_POS) {
+        const struct ss_stat_row *a = &st->rows[ra], *b = &st->rows[rb];
+        int c = strcmp(a->file == SS_NONE ? "" : ss_strtab_get(&st->keys, a->file),
+                       b->file == SS_NONE ? "" : ss_strtab_get(&st->keys, b->file));
         if (!c)
             c = a->line < b->line ? -1 : a->line > b->line;
         return c;
     }
-    if (sort_by == SORT_TOTAL)
-        c = cmp_double(a->total_us, b->total_us);
-    if (!c)
-        c = cmp_double(a->self_us, b->self_us);
-    if (!c)
-        c = cmp_double(a->total_us, b->total_us);
-    if (!c)
-        c = strcmp(ss_strtab_get(&sort_st->keys, a->key), ss_strtab_get(&sort_st->keys, b->key));
-    return c;
+    return ui_cmp_stat_time(st, ra, rb, s->by == SORT_TOTAL);
 }
 
 static const char *base_of(const struct ss_stats *st, const struct ss_stat_row *r)
@@ -218,23 +208,11 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (!st)
         return -1;
     if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
-        uint32_t *order = realloc(p->order, (st->n ? st->n : 1) * sizeof *order);
-        if (!order) {
+        struct lines_sort ctx = {st, v->sort};
+        if (ui_order_sort(&p->order, st->n, v->sort_rev, cmp_rows, &ctx)) {
             ui_error(ui, "out of memory");
             return -1;
         }
-        p->order = order;
-        for (size_t i = 0; i < st->n; i++)
-            order[i] = (uint32_t)i;
-        sort_st = st;
-        sort_by = v->sort;
-        qsort(order, st->n, sizeof *order, cmp_rows);
-        if (v->sort_rev)
-            for (size_t i = 0; i < st->n / 2; i++) {
-                uint32_t t = order[i];
-                order[i] = order[st->n - 1 - i];
-                order[st->n - 1 - i] = t;
-            }
         p->n = st->n;
         p->gen = ui->gen;
         p->sort = v->sort;
@@ -311,17 +289,14 @@ static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct lines_view *p = v->priv;
-    ui_table_header(c, y, columns, NCOLS, p && p->file_mode ? -1 : sort_column[v->sort],
-                    v->sort_rev);
-    if (v->list.n == 0) {
-        v->list.page = h - 1;
-        ui_table_note(c, y + 1, h - 1,
-                      ss_model_has_lines(ui->m)
-                          ? "no samples with a source position"
-                          : "no line profiling data (Rprof(line.profiling = TRUE) records it)");
-        return;
-    }
-    ui_list_draw(ui, v, c, y + 1, h - 1, p->file_mode ? draw_file_row : draw_row);
+    const char *note = NULL;
+    if (v->list.n == 0)
+        note = ss_model_has_lines(ui->m)
+                   ? "no samples with a source position"
+                   : "no line profiling data (Rprof(line.profiling = TRUE) records it)";
+    int file_mode = p && p->file_mode;
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, file_mode ? -1 : sort_column[v->sort],
+                  v->sort_rev, note, file_mode ? draw_file_row : draw_row);
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
@@ -341,13 +316,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         return req == UI_REQ_SORT_NEXT || req == UI_REQ_SORT_REVERSE ? UI_HANDLED : UI_UNHANDLED;
     switch (req) {
     case UI_REQ_SORT_NEXT:
-        v->sort = (v->sort + 1) % NSORTS;
-        v->sort_rev = 0;
-        ui_message(ui, "sorted by %s", sort_names[v->sort]);
-        return UI_HANDLED;
     case UI_REQ_SORT_REVERSE:
-        v->sort_rev = !v->sort_rev;
-        return UI_HANDLED;
+        return ui_sort_request(ui, v, req, sort_names, NSORTS);
     case UI_REQ_ENTER: {
         if (v->list.n == 0)
             return UI_HANDLED;

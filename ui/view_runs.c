@@ -81,12 +81,6 @@ static struct runs_view *priv(struct ui_view *v)
     return v->priv;
 }
 
-static const char *shown_function(struct ui *ui)
-{
-    const char *arg = ui_view_arg(ui);
-    return arg ? arg : ui->cur_fn;
-}
-
 /* Rows: the per-level table, a blank, the caption, the length header, one
  * row per level of the table, the margin. */
 static size_t nlist(const struct runs_view *p)
@@ -101,7 +95,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     struct runs_view *p = priv(v);
     if (!p)
         return -1;
-    const char *fn = shown_function(ui);
+    const char *fn = ui_view_function(ui);
     if (p->gen == ui->gen && ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
         v->list.n = nlist(p);
         return 0;
@@ -244,22 +238,15 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct runs_view *p = v->priv;
-    ui_table_header(c, y, columns, NCOLS, -1, 0);
-    if (!p || !p->have) {
-        v->list.page = h - 1;
-        const char *fn = shown_function(ui);
-        char note[4200];
-        if (fn)
-            snprintf(note, sizeof note, "%s is not in the profile (any more)", fn);
-        else
-            snprintf(note, sizeof note, "select a function first, or :runs NAME");
-        ui_table_note(c, y + 1, h - 1, note);
-        return;
-    }
+    char note[4200];
+    const char *empty = p && p->have ? NULL
+                                     : ui_function_note(ui_view_function(ui),
+                                                        "select a function first, or :runs NAME",
+                                                        note, sizeof note);
     /* keep the scroll inside the table */
-    if (p->h.n_lengths && (size_t)v->hscroll / 8 >= p->h.n_lengths)
+    if (!empty && p->h.n_lengths && (size_t)v->hscroll / 8 >= p->h.n_lengths)
         v->hscroll = (int)(p->h.n_lengths - 1) * 8;
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, empty, draw_row);
 }
 
 static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)

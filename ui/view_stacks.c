@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "sort.h"
 #include "tree.h"
 
 enum { SORT_COUNT, SORT_DEPTH, SORT_TEXT, NSORTS };
@@ -56,21 +57,23 @@ static const char *stack_text(struct ui *ui, struct stacks_view *p, const struct
     return p->text ? p->text : "";
 }
 
-static struct ui *sort_ui;
-static const struct ss_stacks *sort_st;
-static int sort_by;
+struct stacks_sort {
+    const struct ss_model *m;
+    const struct ss_stacks *st;
+    int by;
+};
 
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_rows(uint32_t a, uint32_t b, const void *ctx)
 {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    const struct ss_stack_row *ra = &sort_st->rows[a], *rb = &sort_st->rows[b];
-    if (sort_by == SORT_DEPTH && ra->depth != rb->depth)
+    const struct stacks_sort *s = ctx;
+    const struct ss_stack_row *ra = &s->st->rows[a], *rb = &s->st->rows[b];
+    if (s->by == SORT_DEPTH && ra->depth != rb->depth)
         return ra->depth > rb->depth ? -1 : 1;
-    if (sort_by == SORT_TEXT) {
+    if (s->by == SORT_TEXT) {
         /* compare function names root first, frame by frame */
         for (uint32_t k = 0; k < ra->depth && k < rb->depth; k++) {
-            int c = strcmp(ss_function_name(sort_ui->m, sort_st->fns[ra->first + k]),
-                           ss_function_name(sort_ui->m, sort_st->fns[rb->first + k]));
+            int c = strcmp(ss_function_name(s->m, s->st->fns[ra->first + k]),
+                           ss_function_name(s->m, s->st->fns[rb->first + k]));
             if (c)
                 return c;
         }
@@ -106,24 +109,11 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (!p || !st)
         return -1;
     if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
-        uint32_t *order = realloc(p->order, (st->n ? st->n : 1) * sizeof *order);
-        if (!order) {
+        struct stacks_sort ctx = {ui->m, st, v->sort};
+        if (ui_order_sort(&p->order, st->n, v->sort_rev, cmp_rows, &ctx)) {
             ui_error(ui, "out of memory");
             return -1;
         }
-        p->order = order;
-        for (size_t i = 0; i < st->n; i++)
-            order[i] = (uint32_t)i;
-        sort_ui = ui;
-        sort_st = st;
-        sort_by = v->sort;
-        qsort(order, st->n, sizeof *order, cmp_rows);
-        if (v->sort_rev)
-            for (size_t i = 0; i < st->n / 2; i++) {
-                uint32_t t = order[i];
-                order[i] = order[st->n - 1 - i];
-                order[st->n - 1 - i] = t;
-            }
         p->open = p->mark = -1; /* row positions changed */
         p->gen = ui->gen;
         p->sort = v->sort;
@@ -173,13 +163,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    ui_table_header(c, y, columns, NCOLS, sort_column[v->sort], v->sort_rev);
-    if (v->list.n == 0) {
-        v->list.page = h - 1;
-        ui_table_note(c, y + 1, h - 1, ui_empty_note(ui));
-        return;
-    }
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, sort_column[v->sort], v->sort_rev,
+                  v->list.n ? NULL : ui_empty_note(ui), draw_row);
 }
 
 static void replace_frames(struct ui *ui, struct ui_view *v, struct stacks_view *p,
@@ -223,13 +208,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         return UI_UNHANDLED;
     switch (req) {
     case UI_REQ_SORT_NEXT:
-        v->sort = (v->sort + 1) % NSORTS;
-        v->sort_rev = 0;
-        ui_message(ui, "sorted by %s", sort_names[v->sort]);
-        return UI_HANDLED;
     case UI_REQ_SORT_REVERSE:
-        v->sort_rev = !v->sort_rev;
-        return UI_HANDLED;
+        return ui_sort_request(ui, v, req, sort_names, NSORTS);
     case UI_REQ_STACK_TOGGLE: {
         if (v->list.n == 0)
             return UI_HANDLED;
@@ -269,19 +249,29 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     }
 }
 
+/* The stack of list row `row` and, for a frame row, the frame's function
+ * (else NULL) in *frame_fn. */
+static const struct ss_stack_row *stack_at(struct ui *ui, const struct stacks_view *p,
+                                           const struct ss_stacks *st, size_t row,
+                                           const char **frame_fn)
+{
+    size_t k;
+    long frame;
+    locate(p, st, row, &k, &frame);
+    const struct ss_stack_row *r = &st->rows[p->order[k]];
+    *frame_fn = frame >= 0 ? ss_function_name(ui->m, st->fns[r->first + (size_t)frame]) : NULL;
+    return r;
+}
+
 static const char *row_text(struct ui *ui, struct ui_view *v, size_t row, char *buf, size_t n)
 {
     struct stacks_view *p = v->priv;
     const struct ss_stacks *st = ui_stacks(ui);
     if (!p || !st)
         return NULL;
-    size_t k;
-    long frame;
-    locate(p, st, row, &k, &frame);
-    const struct ss_stack_row *r = &st->rows[p->order[k]];
-    if (frame >= 0)
-        return ss_function_name(ui->m, st->fns[r->first + (size_t)frame]);
-    return stack_text(ui, p, st, r);
+    const char *fn;
+    const struct ss_stack_row *r = stack_at(ui, p, st, row, &fn);
+    return fn ? fn : stack_text(ui, p, st, r);
 }
 
 /* A frame row: its function; a stack row: its leaf. */
@@ -291,13 +281,9 @@ static const char *row_function(struct ui *ui, struct ui_view *v, size_t row)
     const struct ss_stacks *st = ui_stacks(ui);
     if (!p || !st || row >= v->list.n)
         return NULL;
-    size_t k;
-    long frame;
-    locate(p, st, row, &k, &frame);
-    const struct ss_stack_row *r = &st->rows[p->order[k]];
-    if (frame >= 0)
-        return ss_function_name(ui->m, st->fns[r->first + (size_t)frame]);
-    return r->depth ? ss_function_name(ui->m, r->leaf) : NULL;
+    const char *fn;
+    const struct ss_stack_row *r = stack_at(ui, p, st, row, &fn);
+    return fn ? fn : r->depth ? ss_function_name(ui->m, r->leaf) : NULL;
 }
 
 static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t row)

@@ -207,13 +207,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tree_view *p = v->priv;
-    ui_table_header(c, y, columns, NCOLS, 0, 0);
-    if (!p || p->nrows == 0) {
-        v->list.page = h - 1;
-        ui_table_note(c, y + 1, h - 1, ui_empty_note(ui));
-        return;
-    }
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, 0, 0, p && p->nrows ? NULL : ui_empty_note(ui),
+                  draw_row);
 }
 
 static void set_open(struct ui_view *v, struct tree_view *p, uint32_t node, int open)

@@ -305,4 +305,62 @@ else
     echo "SKIP write-error: no /dev/full"
 fi
 
+# ---- convert: format choice, atomic writes, never an input ------------------
+# (the writers' contents are checked in formats.sh, pprof.sh, sampling.sh)
+W=$T/conv
+mkdir -p "$W"
+printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n' >"$W/in.out"
+cp "$W/in.out" "$W/in.copy"
+nothing_left() { # no temporary files left next to the outputs
+    ls -A "$W" | grep -E '\.(tmp|old)\.' || true
+}
+
+run convert -o "$W/in.out" "$W/in.out"
+check "convert onto the input: refused" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *"input file"* ]] || echo "rc=$RC $ERR")"
+check "convert onto the input: the input is unchanged" "$(cmp "$W/in.out" "$W/in.copy" 2>&1)"
+ln -f "$W/in.out" "$W/hard.out"
+run convert --force -o "$W/hard.out" "$W/in.out"
+check "convert --force onto a hard link of the input: refused" \
+    "$([ "$RC" -eq 1 ] && cmp -s "$W/in.out" "$W/in.copy" || echo "rc=$RC $ERR")"
+rm -f "$W/hard.out"
+
+run convert -o "$W/a.folded" "$W/in.out"
+check "convert to .folded: the format from the name" \
+    "$([ "$RC" -eq 0 ] && [ "$(cat "$W/a.folded")" = "main;f 1
+main;g 1" ] || echo "rc=$RC $ERR: $(cat "$W/a.folded" 2>&1)")"
+echo "keep me" >"$W/exists.folded"
+run convert -o "$W/exists.folded" "$W/in.out"
+check "convert onto an existing file without --force: refused, file kept" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *"--force"* ]] && [ "$(cat "$W/exists.folded")" = "keep me" ] ||
+        echo "rc=$RC $ERR")"
+run convert --force -o "$W/exists.folded" "$W/in.out"
+check "convert --force replaces an existing output" \
+    "$([ "$RC" -eq 0 ] && grep -q '^main;f 1$' "$W/exists.folded" || echo "rc=$RC $ERR")"
+run convert -o "$W/noext" "$W/in.out"
+check "convert to a name that says no format: usage error" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *"--to"* ]] && [ ! -e "$W/noext" ] || echo "rc=$RC $ERR")"
+run convert --to folded -o "$W/noext" "$W/in.out"
+check "convert --to folded to any name" "$([ "$RC" -eq 0 ] && [ -s "$W/noext" ] || echo "rc=$RC $ERR")"
+run convert --to nonsense -o "$W/x" "$W/in.out"
+check "convert --to unknown: usage error" "$([ "$RC" -eq 1 ] || echo "rc=$RC")"
+# A writer that fails half way keeps the old output as it was: the Rprof
+# writer refuses a name it cannot write (one holding '" "').
+printf 'a" "b;main 3\n' >"$W/odd.folded"
+echo "old" >"$W/odd.out"
+run convert --force -o "$W/odd.out" "$W/odd.folded"
+check "a failed write keeps the old output" \
+    "$([ "$RC" -ne 0 ] && [ "$(cat "$W/odd.out")" = "old" ] || echo "rc=$RC $(cat "$W/odd.out")")"
+check "no temporary files left" "$(nothing_left)"
+mkdir -p "$W/notables" && echo x >"$W/notables/readme.txt"
+run convert --force --to tables -o "$W/notables" "$W/in.out"
+check "tables onto a directory holding other files: refused, files kept" \
+    "$([ "$RC" -ne 0 ] && [ -f "$W/notables/readme.txt" ] || echo "rc=$RC $ERR")"
+run convert -o "$W/tab/" "$W/in.out"
+first=$RC
+run convert --force -o "$W/tab/" "$W/in.out"
+check "tables: written, then replaced with --force" \
+    "$([ "$first" -eq 0 ] && [ "$RC" -eq 0 ] && [ -f "$W/tab/meta.tsv" ] || echo "rc=$first/$RC $ERR")"
+check "no temporary directories left" "$(nothing_left)"
+
 finish

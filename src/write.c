@@ -84,8 +84,10 @@ static void dir_of(const char *path, char *buf, size_t cap)
     }
 }
 
-static int write_stream(const struct ss_model *m, const char *path, enum ss_out_format f,
-                        struct ss_error *err)
+/* Write path through a temporary file next to it: fill(f, ctx) writes the
+ * contents; the file is flushed, synced and renamed over path only when all
+ * went well. */
+static int write_atomic(const char *path, ss_fill_fn fill, void *ctx, struct ss_error *err)
 {
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
@@ -111,14 +113,7 @@ static int write_stream(const struct ss_model *m, const char *path, enum ss_out_
         free(tmp);
         return ss_nomem(err, "the output stream");
     }
-    int rc = 0;
-    switch (f) {
-    case SS_OUT_RPROF: rc = ss_write_rprof(m, fp, path, err); break;
-    case SS_OUT_PPROF: rc = ss_write_pprof(m, fp, path, err); break;
-    case SS_OUT_FOLDED: rc = ss_write_folded(m, fp, path, err); break;
-    case SS_OUT_SAMPLING_PROF: rc = ss_write_sampling_prof(m, fp, path, err); break;
-    default: rc = ss_fail(err, SS_EUSAGE, "%s: not a stream format", path); break;
-    }
+    int rc = fill(fp, ctx, path, err);
     if (!rc && (fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0))
         rc = ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
     if (fclose(fp) != 0 && !rc)
@@ -130,6 +125,49 @@ static int write_stream(const struct ss_model *m, const char *path, enum ss_out_
         unlink(tmp);
     free(tmp);
     return rc;
+}
+
+struct stream_job {
+    const struct ss_model *m;
+    enum ss_out_format f;
+};
+
+static int fill_stream(FILE *fp, void *ctx, const char *path, struct ss_error *err)
+{
+    const struct stream_job *j = ctx;
+    switch (j->f) {
+    case SS_OUT_RPROF: return ss_write_rprof(j->m, fp, path, err);
+    case SS_OUT_PPROF: return ss_write_pprof(j->m, fp, path, err);
+    case SS_OUT_FOLDED: return ss_write_folded(j->m, fp, path, err);
+    case SS_OUT_SAMPLING_PROF: return ss_write_sampling_prof(j->m, fp, path, err);
+    default: return ss_fail(err, SS_EUSAGE, "%s: not a stream format", path);
+    }
+}
+
+/* The checks every output passes: never an input, an existing file only
+ * with force.  *exists and *st describe path afterwards. */
+static int check_target(const char *path, const struct ss_write_opts *o, struct stat *st,
+                        int *exists, struct ss_error *err)
+{
+    *exists = stat(path, st) == 0;
+    if (*exists && is_input(st, o))
+        return ss_fail(err, SS_EUSAGE, "%s: is an input file; refusing to overwrite it", path);
+    if (*exists && !o->force)
+        return ss_fail(err, SS_EUSAGE, "%s: exists; use --force to replace it", path);
+    return 0;
+}
+
+int ss_write_with(const char *path, const struct ss_write_opts *o, ss_fill_fn fill, void *ctx,
+                  struct ss_error *err)
+{
+    struct stat st;
+    int exists;
+    int rc = check_target(path, o, &st, &exists, err);
+    if (rc)
+        return rc;
+    if (exists && S_ISDIR(st.st_mode))
+        return ss_fail(err, SS_EUSAGE, "%s: is a directory", path);
+    return write_atomic(path, fill, ctx, err);
 }
 
 /* Remove a tables directory written by us: its *.tsv files, then itself. */
@@ -230,11 +268,10 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "the %s format needs stacks (sampling_prof can take it)",
                            path, ss_str(m, m->sources.v[i].uri), ss_out_format_name(f));
     struct stat st;
-    int exists = stat(path, &st) == 0;
-    if (exists && is_input(&st, o))
-        return ss_fail(err, SS_EUSAGE, "%s: is an input file; refusing to overwrite it", path);
-    if (exists && !o->force)
-        return ss_fail(err, SS_EUSAGE, "%s: exists; use --force to replace it", path);
+    int exists;
+    int rc = check_target(path, o, &st, &exists, err);
+    if (rc)
+        return rc;
     if (f == SS_OUT_TABLES) {
         if (exists && !S_ISDIR(st.st_mode))
             return ss_fail(err, SS_EUSAGE, "%s: exists and is not a directory", path);
@@ -242,5 +279,6 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
     }
     if (exists && S_ISDIR(st.st_mode))
         return ss_fail(err, SS_EUSAGE, "%s: is a directory", path);
-    return write_stream(m, path, f, err);
+    struct stream_job job = {m, f};
+    return write_atomic(path, fill_stream, &job, err);
 }

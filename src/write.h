@@ -52,6 +52,13 @@ struct ss_write_opts {
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err);
 
+/* Write any text to `path` with the same checks and the same atomic
+ * replacement as ss_write_file (o->format is not used): fill writes the
+ * contents to f and returns 0 or an error code (`path` for messages). */
+typedef int (*ss_fill_fn)(FILE *f, void *ctx, const char *path, struct ss_error *err);
+int ss_write_with(const char *path, const struct ss_write_opts *o, ss_fill_fn fill, void *ctx,
+                  struct ss_error *err);
+
 /* --- the writers ---------------------------------------------------------
  * Stream writers write the whole profile to f; `path` is only for messages.
  * They return 0 or an error code (the caller checks f for write errors). */

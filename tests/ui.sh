@@ -503,6 +503,10 @@ DUMP redone
 DUMP exists
 :w @DEMO@
 DUMP input
+:w! @DEMO@
+DUMP inputforce
+:export-script! @DEMO@
+DUMP inputscript
 :w saved.bogus
 DUMP format
 :w saved.out
@@ -548,6 +552,8 @@ check trim.export-script "$why"
 # Errors go to the message line (the last line); nothing is overwritten.
 check trim.export-exists "$(tail -n 1 "$T/trim.exists" | grep -q '^script.txt exists (:export-script! script.txt replaces it)' || tail -n 1 "$T/trim.exists")"
 check trim.save-input "$(tail -n 1 "$T/trim.input" | grep -q 'demo.out' || tail -n 1 "$T/trim.input")"
+check trim.save-input-forced "$(tail -n 1 "$T/trim.inputforce" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputforce")"
+check trim.script-input-forced "$(tail -n 1 "$T/trim.inputscript" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputscript")"
 cmp -s "$DEMO" "$SRCDIR/data/demo.out" || fail trim.input-untouched "the demo changed"
 [ -e saved.bogus ] && fail trim.no-bogus-file "saved.bogus was written"
 check trim.save-format "$(tail -n 1 "$T/trim.format" | grep -q '^saved.bogus: cannot tell the format' || tail -n 1 "$T/trim.format")"

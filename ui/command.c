@@ -94,16 +94,16 @@ static void argument(const char *s, char *out, size_t n)
     out[k] = '\0';
 }
 
-/* Is path one of the input files (the same file, by device and inode)? */
-static int is_input(struct ui *ui, const char *path)
+/* Without force, an existing output is refused here with the UI's own hint
+ * (the core's message speaks of --force).  Returns 1 when refused.  The core
+ * still refuses input files, forced or not. */
+static int refuse_existing(struct ui *ui, const char *path, int force, const char *bang)
 {
-    struct stat a, b;
-    if (stat(path, &a))
+    struct stat st;
+    if (force || stat(path, &st) != 0)
         return 0;
-    for (int i = 0; i < ui->nfiles; i++)
-        if (!stat(ui->files[i], &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-            return 1;
-    return 0;
+    ui_error(ui, "%s exists (%s %s replaces it)", path, bang, path);
+    return 1;
 }
 
 static void save(struct ui *ui, const char *path, int force)
@@ -127,6 +127,8 @@ static void save(struct ui *ui, const char *path, int force)
     o.n_inputs = ui->nfiles;
     struct ss_error err;
     ss_error_clear(&err);
+    if (refuse_existing(ui, path, force, ":w!"))
+        return;
     if (ss_write_file(ui->m, path, &o, &err)) {
         ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
         return;
@@ -135,18 +137,18 @@ static void save(struct ui *ui, const char *path, int force)
                ss_out_format_name(o.format), ui->m->sample_stack.n, ss_tf_active(ui->tf));
 }
 
+static int fill_script(FILE *f, void *ctx, const char *path, struct ss_error *err)
+{
+    (void)path, (void)err;
+    fputs("# stackscope transform script\n", f);
+    fputs(ctx, f);
+    return 0;
+}
+
 static void export_script(struct ui *ui, const char *path, int force)
 {
     if (!*path) {
         ui_error(ui, ":export-script FILE: which file?");
-        return;
-    }
-    if (is_input(ui, path)) {
-        ui_error(ui, "%s is an input file: not replaced", path);
-        return;
-    }
-    if (!force && access(path, F_OK) == 0) {
-        ui_error(ui, "%s exists (:export-script! %s replaces it)", path, path);
         return;
     }
     char *text = ss_tf_script(ui->tf);
@@ -154,29 +156,19 @@ static void export_script(struct ui *ui, const char *path, int force)
         ui_error(ui, "out of memory");
         return;
     }
-    /* atomic: a temporary file next to the target, renamed over it */
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        ui_error(ui, "%s: cannot write: %s", path, strerror(errno));
-        free(text);
-        return;
-    }
-    FILE *f = fdopen(fd, "w");
-    int bad = !f;
-    if (f) {
-        fputs("# stackscope transform script\n", f);
-        fputs(text, f);
-        bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
-        bad |= fclose(f) != 0;
-    } else {
-        close(fd);
-    }
+    struct ss_write_opts o;
+    memset(&o, 0, sizeof o);
+    o.force = force;
+    o.inputs = ui->files;
+    o.n_inputs = ui->nfiles;
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc = refuse_existing(ui, path, force, ":export-script!") ? -1
+             : ss_write_with(path, &o, fill_script, text, &err);
     free(text);
-    if (bad || rename(tmp, path)) {
-        ui_error(ui, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
+    if (rc) {
+        if (rc > 0)
+            ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
         return;
     }
     ui_message(ui, "wrote %zu transforms to %s", ss_tf_count(ui->tf), path);

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,8 @@ static const char usage_text[] =
     "                         OUT's name (.out .prof .rprof, .pb.gz .pb .pprof,\n"
     "                         .folded .collapsed, .sprof.txt, a name ending\n"
     "                         in / or a directory)\n"
-    "  --force                replace OUT if it exists (never an input file)\n"
+    "  --force                replace an existing OUT: a regular file or an earlier\n"
+    "                         tables directory, never an input (man page: FILES)\n"
     "\n"
     "Inputs (told from the content): Rprof files; SamplingProf files; folded\n"
     "stacks ('root;...;leaf COUNT' lines, read with an interval of 1 s, so\n"
@@ -220,8 +222,7 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
  * loaded model while m points to the transformed one.  Returns 0 or the exit
  * status (nothing to free then). */
 static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
-                              char *const *files, int nfiles, struct ss_tf_list *tf,
-                              double *t0)
+                              char *const *files, int nfiles, struct ss_tf_list *tf, double *t0)
 {
     int rc = load_or_complain(orig, files, nfiles);
     if (rc)
@@ -290,8 +291,6 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     }
     timing("report", &t0);
     free_models(&orig, m);
-    if (rc == SS_EUSAGE)
-        return usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -303,10 +302,17 @@ static const struct {
     const char *name;
     enum ss_report_by by;
 } by_names[] = {
-    {"self", SS_REPORT_SELF},     {"total", SS_REPORT_TOTAL},   {"line", SS_REPORT_LINE},
-    {"stacks", SS_REPORT_STACKS}, {"levels", SS_REPORT_LEVELS}, {"runs", SS_REPORT_RUNS},
-    {"tree", SS_REPORT_TREE},     {"calls", SS_REPORT_CALLS},   {"timeline", SS_REPORT_TIMELINE},
-    {"sources", SS_REPORT_SOURCES}, {"transforms", SS_REPORT_TRANSFORMS},
+    {"self", SS_REPORT_SELF},
+    {"total", SS_REPORT_TOTAL},
+    {"line", SS_REPORT_LINE},
+    {"stacks", SS_REPORT_STACKS},
+    {"levels", SS_REPORT_LEVELS},
+    {"runs", SS_REPORT_RUNS},
+    {"tree", SS_REPORT_TREE},
+    {"calls", SS_REPORT_CALLS},
+    {"timeline", SS_REPORT_TIMELINE},
+    {"sources", SS_REPORT_SOURCES},
+    {"transforms", SS_REPORT_TRANSFORMS},
     {NULL, SS_REPORT_SELF},
 };
 
@@ -326,13 +332,20 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},      {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},        {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},   {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},      {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'}, {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"by", required_argument, NULL, 'b'},
+        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},
+        {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},
+        {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},
+        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},
+        {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
     double v;
@@ -440,12 +453,37 @@ static int cmd_report(int argc, char **argv)
     return report_run(argv + optind, argc - optind, &o, cli_tf.list);
 }
 
+/* A conversion killed by a signal removes its temporary output, then dies
+ * of the signal.  Past a file size limit (SIGXFSZ) the write fails with
+ * EFBIG instead, and the error path cleans up and says so. */
+static void on_fatal_signal(int sig)
+{
+    ss_write_abandon();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void clean_up_on_signals(void)
+{
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGABRT};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+        sigaction(fatal[i], &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},
+        {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
@@ -500,11 +538,10 @@ static int cmd_convert(int argc, char **argv)
         return rc;
     struct ss_error err;
     ss_error_clear(&err);
+    clean_up_on_signals();
     rc = ss_write_file(m, out, &w, &err);
     timing("write", &t0);
     free_models(&orig, m);
-    if (rc == SS_EUSAGE)
-        return usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);

@@ -551,7 +551,7 @@ fi
 check trim.export-script "$why"
 # Errors go to the message line (the last line); nothing is overwritten.
 check trim.export-exists "$(tail -n 1 "$T/trim.exists" | grep -q '^script.txt exists (:export-script! script.txt replaces it)' || tail -n 1 "$T/trim.exists")"
-check trim.save-input "$(tail -n 1 "$T/trim.input" | grep -q 'demo.out' || tail -n 1 "$T/trim.input")"
+check trim.save-input "$(tail -n 1 "$T/trim.input" | grep -q 'demo.out is an input file' || tail -n 1 "$T/trim.input")"
 check trim.save-input-forced "$(tail -n 1 "$T/trim.inputforce" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputforce")"
 check trim.script-input-forced "$(tail -n 1 "$T/trim.inputscript" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputscript")"
 cmp -s "$DEMO" "$SRCDIR/data/demo.out" || fail trim.input-untouched "the demo changed"

@@ -12,7 +12,6 @@
 
 #include "config.h"
 #include "load.h"
-#include "load_sampling.h"
 #include "report.h"
 #include "stats.h"
 #include "transform.h"
@@ -549,6 +548,29 @@ static int cmd_convert(int argc, char **argv)
     return 0;
 }
 
+/* The `check` summary of aggregate source src: call elements, edges,
+ * samples, runtime and the interval derived from them. */
+static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
+{
+    size_t nel = 0, ned = 0;
+    for (size_t i = 0; i < m->aggs.n; i++)
+        nel += m->aggs.v[i].source == src;
+    for (size_t i = 0; i < m->edges.n; i++)
+        ned += m->edges.v[i].source == src;
+    const char *runtime = NULL;
+    for (size_t i = 0; i < m->meta.n; i++)
+        if (m->meta.v[i].source == src && !strcmp(ss_str(m, m->meta.v[i].key), "runtime_ms"))
+            runtime = ss_str(m, m->meta.v[i].value);
+    const struct ss_source *s = &m->sources.v[src];
+    fprintf(out,
+            "  %s: aggregates only (no stacks): %zu call elements, %zu call-graph edges, "
+            "%llu samples",
+            ss_str(m, s->type), nel, ned, (unsigned long long)ss_agg_samples(m, src));
+    if (runtime)
+        fprintf(out, ", runtime %s ms", runtime);
+    fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
+}
+
 static void check_summary(const struct ss_model *m, const char *path)
 {
     size_t empty = 0, maxdepth = 0;
@@ -568,7 +590,7 @@ static void check_summary(const struct ss_model *m, const char *path)
             ns += (unsigned long long)ss_sample_count(m, j);
         ss_format_interval(iv, sizeof iv, s->interval_us);
         if (s->flags & SS_SRC_AGGREGATE) {
-            ss_agg_summary(stdout, m, (ss_id)i);
+            agg_summary(stdout, m, (ss_id)i);
             continue;
         }
         char where[48] = "";

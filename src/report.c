@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_sampling.h"
 #include "report_analysis.h"
 #include "report_transforms.h"
 #include "stacks.h"

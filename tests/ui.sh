@@ -585,4 +585,22 @@ EOF2
 check "calls view from the start: the top function" \
     "$(line 1 "$T/startcalls.calls" | grep -q 'calls: lm.fit:' || line 1 "$T/startcalls.calls")"
 
+
+# Function identity: in RProtoBuf's pprof of memory_line.out, `rnorm` has two
+# function ids; the functions view shows its runs as `report --by runs` does
+# (11 runs, mean 39.36; tests/analysis.sh checks those against the Rprof
+# original), not the runs of one of its ids (1 run of mean 3.00).
+cp "$SRCDIR/tests/data/pprof/rprotobuf/memory_line.pb.gz" "$T/ml.pb.gz"
+ui ident ml.pb.gz <<'EOF'
+DUMP functions
+EOF
+row=$(grep -E ' rnorm$' "$T/ident.functions")
+want=$("$STACKSCOPE" report --by runs --function rnorm --format tsv ml.pb.gz |
+    awk -F'\t' '$1 == "rnorm" && $2 == "all" { printf "%d %.2f", $3, $5 }')
+if [ "$(echo "$row" | awk '{ print $5, $6 }')" = "$want" ] && [ "$want" = "11 39.36" ]; then
+    pass ident.rnorm-runs
+else
+    fail ident.rnorm-runs "row '$row', report says '$want'"
+fi
+
 finish

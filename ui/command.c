@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "display.h"
-#include "tree.h"
 #include "write.h"
 
 static const struct ui_command_info commands[] = {

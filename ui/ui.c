@@ -23,7 +23,6 @@
 #include "prompt.h"
 #include "script.h"
 #include "status.h"
-#include "tree.h"
 
 static const struct ui_view_ops *const view_ops[UI_V_COUNT] = {
     [UI_V_FUNCTIONS] = &ui_view_functions,   [UI_V_STACKS] = &ui_view_stacks,

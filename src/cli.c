@@ -573,21 +573,18 @@ static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
 
 static void check_summary(const struct ss_model *m, const char *path)
 {
-    size_t empty = 0, maxdepth = 0;
+    size_t maxdepth = 0;
     for (size_t s = 0; s < ss_model_nstacks(m); s++)
         if (ss_stack_depth(m, (ss_id)s) > maxdepth)
             maxdepth = ss_stack_depth(m, (ss_id)s);
-    for (size_t i = 0; i < m->sample_stack.n; i++)
-        if (ss_stack_depth(m, m->sample_stack.v[i]) == 0 &&
-            m->stack_tail.v[m->sample_stack.v[i]] == SS_NONE)
-            empty++;
+    struct ss_totals t;
+    ss_model_totals(m, &t);
+    size_t empty = t.empty_rows;
     printf("%s: ok\n", path);
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
-        unsigned long long ns = 0;
-        for (size_t j = s->first_sample; j < s->first_sample + s->n_samples; j++)
-            ns += (unsigned long long)ss_sample_count(m, j);
+        unsigned long long ns = ss_model_count(m, s->first_sample, s->n_samples);
         ss_format_interval(iv, sizeof iv, s->interval_us);
         if (s->flags & SS_SRC_AGGREGATE) {
             agg_summary(stdout, m, (ss_id)i);
@@ -601,9 +598,7 @@ static void check_summary(const struct ss_model *m, const char *path)
                s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns);
     }
     if (ss_model_has_stack_sources(m)) {
-        unsigned long long counted = 0;
-        for (size_t i = 0; i < m->sample_stack.n; i++)
-            counted += (unsigned long long)ss_sample_count(m, i);
+        unsigned long long counted = t.samples - t.agg_samples;
         if (counted != m->sample_stack.n)
             printf("  samples: %llu counted in %zu rows (%zu with no frames)\n", counted,
                    m->sample_stack.n, empty);

@@ -256,6 +256,26 @@ int ss_model_has_stack_sources(const struct ss_model *m);
  * (0 for a source without aggregates). */
 uint64_t ss_agg_samples(const struct ss_model *m, ss_id src);
 
+/* The summed count values of samples [first, first + n) (a folded line or a
+ * pprof sample may stand for many samples; an Rprof line is one). */
+uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n);
+
+/* What a profile adds up to, as every report header and the explorer's
+ * status line show it.  `samples` counts every sample (count values), those
+ * with no frames and the aggregate sources' included; `counted` only those
+ * with at least one frame, and `sampling_time` is their time (count x their
+ * source's interval, summed per source exactly as ss_stats_compute does).
+ * The agg_ fields are the aggregate sources' part of both. */
+struct ss_totals {
+    uint64_t samples, counted;
+    double sampling_time;
+    uint64_t agg_samples;
+    double agg_time;
+    size_t rows;       /* raw sample rows (the timeline's length) */
+    size_t empty_rows; /* rows with neither a frame nor a position */
+};
+void ss_model_totals(const struct ss_model *m, struct ss_totals *t);
+
 /* R's basename(): the part of `path` after the last '/', ignoring trailing
  * slashes, as a pointer into path and a length. */
 void ss_basename(const char *path, const char **start, size_t *len);

@@ -3,7 +3,7 @@
  * run, then sprof's level x run-length table with its margins (runs per
  * level, runs per length).  The table scrolls sideways with h/l.
  *
- * Both parts come from the one table (ui_runs_fn_hist, the function's own
+ * Both parts come from the one table (ss_runs_hist_fast, the function's own
  * pass, equal to the core's ss_runs_hist): a level's row is its
  * row of the table read as a histogram of run lengths, the "all" row the
  * margin, computed as runs.c does (R's median), so one pass over the
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "app.h"
-#include "runs_fn.h"
 #include "tree.h"
 
 static const struct ui_column columns[] = {
@@ -114,7 +113,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     ss_id id = fn ? ss_model_find_function(ui->m, fn) : SS_NONE;
     if (id == SS_NONE)
         return 0;
-    if (ui_runs_fn_hist(ui->m, ss_function_canonical(ui->m, id), &p->h)) {
+    struct ss_error err;
+    if (ss_runs_hist_fast(ui->m, ss_function_canonical(ui->m, id), &p->h, &err)) {
         ui_error(ui, "out of memory (run lengths)");
         return -1;
     }

@@ -9,13 +9,14 @@
  * `v` marks the phase under the cursor exactly, sample by sample: the
  * samples around it with the same function at the cursor's level.
  *
- * Only the rows on screen are computed (grid.c), from one pass over the
- * samples shown, and only when the model, zoom, size or scroll changed. */
+ * Only the rows on screen are computed (the core's grid, timeline.h), from
+ * one pass over the samples shown, and only when the model, zoom, size or
+ * scroll changed. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
-#include "grid.h"
+#include "timeline.h"
 #include "tree.h"
 
 #define MARGIN 6 /* "%4u* " level numbers */
@@ -33,7 +34,7 @@ struct tl_view {
     uint32_t want_level; /* select this level at the next prepare */
     ss_id *canon;
     unsigned canon_gen;
-    struct ui_grid g;
+    struct ss_timeline_grid g;
     int have_grid;
     unsigned g_gen;
     size_t g_width;
@@ -135,7 +136,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     if (p->canon_gen != ui->gen || !p->canon) {
         free(p->canon);
-        p->canon = ui_grid_canon(ui->m);
+        p->canon = ss_timeline_canon(ui->m);
         p->canon_gen = ui->gen;
         free(p->leg);
         free(p->leg_of_set);
@@ -182,9 +183,11 @@ static int grid(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t widt
         p->g_width == width && p->g.level0 == level0 && p->g.nlevels == nlevels)
         return 0;
     if (p->have_grid)
-        ui_grid_free(&p->g);
+        ss_timeline_grid_free(&p->g);
     p->have_grid = 0;
-    if (ui_grid_compute(ui->m, p->canon, p->first, p->n, width, level0, nlevels, &p->g)) {
+    struct ss_error err;
+    if (ss_timeline_grid_compute(ui->m, p->canon, p->first, p->n, width, level0, nlevels, &p->g,
+                                 &err)) {
         ui_error(ui, "out of memory (timeline)");
         return -1;
     }
@@ -573,7 +576,7 @@ static void view_free(struct ui_view *v)
     struct tl_view *p = v->priv;
     if (p) {
         if (p->have_grid)
-            ui_grid_free(&p->g);
+            ss_timeline_grid_free(&p->g);
         free(p->canon);
         free(p->leg);
         free(p->leg_ch);

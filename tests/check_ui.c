@@ -215,6 +215,27 @@ START_TEST(test_keys)
     ck_assert_int_eq(ui_key_request('d', UI_V_STACKS), UI_REQ_DROP_FN);
     ck_assert_int_eq(ui_key_request('j', UI_V_PROMPT), UI_REQ_NONE); /* typed */
     ck_assert_int_eq(ui_key_request(UI_K_TAB, UI_V_PROMPT), UI_REQ_PR_COMPLETE);
+    /* views.h's table: each view has its key and request, and the request
+     * leads back to the view */
+    ck_assert_int_eq(ui_key_request('1', UI_V_TIMELINE), UI_REQ_VIEW_FUNCTIONS);
+    ck_assert_int_eq(ui_key_request('3', UI_V_FUNCTIONS), UI_REQ_VIEW_TOPDOWN);
+    ck_assert_int_eq(ui_key_request('0', UI_V_FUNCTIONS), UI_REQ_VIEW_SOURCES);
+    ck_assert_int_eq(ui_key_request('T', UI_V_FUNCTIONS), UI_REQ_VIEW_TRANSFORMS);
+    ck_assert_int_eq(ui_key_request('?', UI_V_STACKS), UI_REQ_VIEW_HELP);
+    for (int v = 0; v < UI_V_COUNT; v++) {
+        int bound = 0;
+        for (size_t i = 0; i < n; i++)
+            if (ui_request_view(b[i].req) == v)
+                bound = 1;
+        ck_assert_msg(bound, "view %d has no key", v);
+    }
+    ck_assert_int_eq(ui_request_view(UI_REQ_VIEW_HELP), UI_V_HELP);
+    ck_assert_int_eq(ui_request_view(UI_REQ_VIEW_FUNCTIONS), UI_V_FUNCTIONS);
+    ck_assert_int_eq(ui_request_view(UI_REQ_NEXT_VIEW), -1);
+    ck_assert_int_eq(ui_request_view(UI_REQ_BACK), -1);
+    ck_assert_str_eq(ui_request_help(UI_REQ_VIEW_LEVELS), "levels, the scaffold marked");
+    ck_assert_int_eq(ui_request_section(UI_REQ_VIEW_LEVELS), UI_SEC_VIEW);
+    ck_assert_int_eq(ui_request_section(UI_REQ_BACK), UI_SEC_VIEW);
     ck_assert_int_eq(ui_key_parse("C-r"), UI_CTRL('r'));
     ck_assert_int_eq(ui_key_parse("LT"), '<');
     ck_assert_int_eq(ui_key_parse("Bogus"), -1);

@@ -210,10 +210,14 @@ void ui_cache_clear(struct ui_cache *c);
 /* Percent of the current model's sampling time. */
 double ui_pct(struct ui *ui, double seconds);
 
-/* ---- the views (one file each) ------------------------------------------- */
-extern const struct ui_view_ops ui_view_functions, ui_view_stacks, ui_view_topdown,
-    ui_view_bottomup, ui_view_calls, ui_view_timeline, ui_view_levels, ui_view_runs, ui_view_lines,
-    ui_view_sources, ui_view_transforms, ui_view_help;
+/* ---- the views (one file each, listed in views.h) ------------------------- */
+#define UI_VIEW_EXTERN(id, ops, key, cmd, arg, help, chelp) extern const struct ui_view_ops ops;
+UI_VIEWS(UI_VIEW_EXTERN)
+#undef UI_VIEW_EXTERN
+
+/* The vtable of view id, and what it takes as its argument (views.h). */
+const struct ui_view_ops *ui_view_ops_of(enum ui_view_id id);
+enum ui_view_arg ui_view_arg_kind(enum ui_view_id id);
 
 /* Write the key and command reference (the help screen's lines: "# Section"
  * or "KEYS<TAB>TEXT") to f.  Returns 0 or -1. */

@@ -25,14 +25,25 @@
 #include "status.h"
 #include "tree.h"
 
-static const struct ui_view_ops *const view_ops[UI_V_COUNT] = {
-    [UI_V_FUNCTIONS] = &ui_view_functions,   [UI_V_STACKS] = &ui_view_stacks,
-    [UI_V_TOPDOWN] = &ui_view_topdown,       [UI_V_BOTTOMUP] = &ui_view_bottomup,
-    [UI_V_CALLS] = &ui_view_calls,           [UI_V_TIMELINE] = &ui_view_timeline,
-    [UI_V_LEVELS] = &ui_view_levels,         [UI_V_RUNS] = &ui_view_runs,
-    [UI_V_LINES] = &ui_view_lines,           [UI_V_SOURCES] = &ui_view_sources,
-    [UI_V_TRANSFORMS] = &ui_view_transforms, [UI_V_HELP] = &ui_view_help,
+/* The views' vtables and arguments, from views.h. */
+static const struct {
+    const struct ui_view_ops *ops;
+    enum ui_view_arg arg;
+} views[UI_V_COUNT] = {
+#define UI_VIEW_INFO(id, ops, key, cmd, arg, help, chelp) [UI_V_##id] = {&ops, UI_VA_##arg},
+    UI_VIEWS(UI_VIEW_INFO)
+#undef UI_VIEW_INFO
 };
+
+const struct ui_view_ops *ui_view_ops_of(enum ui_view_id id)
+{
+    return views[id].ops;
+}
+
+enum ui_view_arg ui_view_arg_kind(enum ui_view_id id)
+{
+    return views[id].arg;
+}
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -366,41 +377,11 @@ void ui_search(struct ui *ui, const char *pat, int dir)
 
 /* ---- requests ------------------------------------------------------------ */
 
-static enum ui_view_id view_of_request(enum ui_request r)
-{
-    switch (r) {
-    case UI_REQ_VIEW_STACKS:
-        return UI_V_STACKS;
-    case UI_REQ_VIEW_TOPDOWN:
-        return UI_V_TOPDOWN;
-    case UI_REQ_VIEW_BOTTOMUP:
-        return UI_V_BOTTOMUP;
-    case UI_REQ_VIEW_CALLS:
-        return UI_V_CALLS;
-    case UI_REQ_VIEW_TIMELINE:
-        return UI_V_TIMELINE;
-    case UI_REQ_VIEW_LEVELS:
-        return UI_V_LEVELS;
-    case UI_REQ_VIEW_RUNS:
-        return UI_V_RUNS;
-    case UI_REQ_VIEW_LINES:
-        return UI_V_LINES;
-    case UI_REQ_VIEW_SOURCES:
-        return UI_V_SOURCES;
-    case UI_REQ_VIEW_TRANSFORMS:
-        return UI_V_TRANSFORMS;
-    case UI_REQ_VIEW_HELP:
-        return UI_V_HELP;
-    default:
-        return UI_V_FUNCTIONS;
-    }
-}
-
 /* Open view id with the argument it takes: the current function for the
- * calls and run-length views. */
+ * views of one function (UI_VA_FUNCTION: calls, run lengths). */
 void ui_switch_view(struct ui *ui, enum ui_view_id id)
 {
-    const char *arg = (id == UI_V_CALLS || id == UI_V_RUNS) ? ui->cur_fn : NULL;
+    const char *arg = ui_view_arg_kind(id) == UI_VA_FUNCTION ? ui->cur_fn : NULL;
     ui_open_view(ui, id, arg);
 }
 
@@ -466,20 +447,6 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
         ui_switch_view(ui, (enum ui_view_id)id);
         break;
     }
-    case UI_REQ_VIEW_FUNCTIONS:
-    case UI_REQ_VIEW_STACKS:
-    case UI_REQ_VIEW_TOPDOWN:
-    case UI_REQ_VIEW_BOTTOMUP:
-    case UI_REQ_VIEW_CALLS:
-    case UI_REQ_VIEW_TIMELINE:
-    case UI_REQ_VIEW_LEVELS:
-    case UI_REQ_VIEW_RUNS:
-    case UI_REQ_VIEW_LINES:
-    case UI_REQ_VIEW_SOURCES:
-    case UI_REQ_VIEW_TRANSFORMS:
-    case UI_REQ_VIEW_HELP:
-        ui_switch_view(ui, view_of_request(req));
-        break;
     case UI_REQ_BACK:
         go_back(ui);
         break;
@@ -546,7 +513,10 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
         ui_add_transform(ui, "trim-base auto", -1, -1);
         break;
     default:
-        ui_error(ui, "this key does nothing in the %s view", v->ops->name);
+        if (ui_request_view(req) >= 0)
+            ui_switch_view(ui, (enum ui_view_id)ui_request_view(req));
+        else
+            ui_error(ui, "this key does nothing in the %s view", v->ops->name);
         break;
     }
 }
@@ -726,7 +696,7 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
     ui.orig_samples = count_samples(&ui.orig);
     ui.tf = ss_tf_list_new();
     for (int i = 0; i < UI_V_COUNT; i++) {
-        ui.views[i].ops = view_ops[i];
+        ui.views[i].ops = views[i].ops;
         ui.views[i].id = (enum ui_view_id)i;
         ui.views[i].list.page = 1;
     }

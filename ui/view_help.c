@@ -38,11 +38,6 @@ static int add(struct help_view *h, const char *keys, const char *text)
     return 0;
 }
 
-static const char *const view_names[UI_V_COUNT] = {
-    "functions", "stacks", "top-down", "bottom-up", "calls",      "timeline",
-    "levels",    "runs",   "lines",    "sources",   "transforms", "help",
-};
-
 /* The logical lines, from the tables. */
 static int build(struct help_view *h)
 {
@@ -85,7 +80,8 @@ static int build(struct help_view *h)
                 k += (size_t)snprintf(text + k, sizeof text - k, " (in");
                 for (int v = 0; v < UI_V_COUNT && k < sizeof text; v++)
                     if (views & (1u << v))
-                        k += (size_t)snprintf(text + k, sizeof text - k, " %s", view_names[v]);
+                        k += (size_t)snprintf(text + k, sizeof text - k, " %s",
+                                              ui_view_ops_of((enum ui_view_id)v)->name);
                 snprintf(text + k, sizeof text - k, ")");
             }
             if (add(h, keys, text))

@@ -118,7 +118,6 @@ static void export_script(struct ui *ui, const char *path, int force)
 
 static void save_display(struct ui *ui, const char *path, int unused)
 {
-    (void)unused;
     FILE *f = fopen(path, "w");
     if (!f) {
         ui_error(ui, "%s: cannot write: %s", path, strerror(errno));
@@ -131,7 +130,6 @@ static void save_display(struct ui *ui, const char *path, int unused)
 
 static void source(struct ui *ui, const char *path, int unused)
 {
-    (void)unused;
     struct ss_error err;
     ss_error_clear(&err);
     size_t before = ss_tf_count(ui->tf);
@@ -162,19 +160,16 @@ static void cmd_view(struct ui *ui, const char *arg, int id)
 
 static void cmd_undo(struct ui *ui, const char *arg, int redo)
 {
-    (void)arg;
     ui_undo(ui, redo);
 }
 
 static void cmd_quit(struct ui *ui, const char *arg, int unused)
 {
-    (void)arg, (void)unused;
     ui->quit = 1;
 }
 
 static void cmd_save_help(struct ui *ui, const char *path, int unused)
 {
-    (void)unused;
     FILE *f = fopen(path, "w");
     int bad = !f || ui_help_write(f);
     if (f && fclose(f))
@@ -185,7 +180,6 @@ static void cmd_save_help(struct ui *ui, const char *path, int unused)
 
 static void cmd_resize(struct ui *ui, const char *arg, int unused)
 {
-    (void)unused;
     int c, r;
     if (sscanf(arg, "%dx%d", &c, &r) != 2 || c < 20 || r < 6 || c > 1000 || r > 1000)
         ui_error(ui, "resize: expected COLSxROWS, e.g. 100x30");

@@ -73,13 +73,6 @@ static int cmp_rows(const void *pa, const void *pb)
     return a->level < b->level ? -1 : a->level > b->level;
 }
 
-static struct runs_view *priv(struct ui_view *v)
-{
-    if (!v->priv)
-        v->priv = calloc(1, sizeof(struct runs_view));
-    return v->priv;
-}
-
 /* Rows: the per-level table, a blank, the caption, the length header, one
  * row per level of the table, the margin. */
 static size_t nlist(const struct runs_view *p)
@@ -91,9 +84,7 @@ static size_t nlist(const struct runs_view *p)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct runs_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct runs_view *p = v->priv;
     const char *fn = ui_view_function(ui);
     if (p->gen == ui->gen && ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
         v->list.n = nlist(p);
@@ -275,17 +266,15 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 static void view_free(struct ui_view *v)
 {
     struct runs_view *p = v->priv;
-    if (p) {
-        ss_run_hist_free(&p->h);
-        free(p->rows);
-        free(p->fn);
-        free(p);
-    }
-    v->priv = NULL;
+    ss_run_hist_free(&p->h);
+    free(p->rows);
+    free(p->fn);
 }
 
 const struct ui_view_ops ui_view_runs = {
     .name = "runs",
+    .flags = UI_VF_KEEP_FUNCTION,
+    .priv_size = sizeof(struct runs_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -69,21 +69,17 @@ static char pick_letter(const char *name, const uint8_t *used)
     return '+';
 }
 
-static struct tl_view *priv(struct ui_view *v)
+/* No range marked yet. */
+static void view_init(struct ui_view *v)
 {
-    if (!v->priv) {
-        struct tl_view *p = calloc(1, sizeof *p);
-        if (p)
-            p->mark_a = p->mark_b = -1;
-        v->priv = p;
-    }
-    return v->priv;
+    struct tl_view *p = v->priv;
+    p->mark_a = p->mark_b = -1;
 }
 
 void ui_timeline_show_level(struct ui *ui, uint32_t level)
 {
     struct ui_view *v = &ui->views[UI_V_TIMELINE];
-    struct tl_view *p = priv(v);
+    struct tl_view *p = v->priv;
     if (p)
         p->want_level = level;
     ui_open_view(ui, UI_V_TIMELINE, NULL);
@@ -112,9 +108,7 @@ static double time_at(const struct ss_model *m, size_t i)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct tl_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct tl_view *p = v->priv;
     const struct ss_level_row *rows;
     size_t nl;
     if (ui_levels(ui, &rows, &nl, NULL))
@@ -574,21 +568,20 @@ static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
 static void view_free(struct ui_view *v)
 {
     struct tl_view *p = v->priv;
-    if (p) {
-        if (p->have_grid)
-            ss_timeline_grid_free(&p->g);
-        free(p->canon);
-        free(p->leg);
-        free(p->leg_ch);
-        free(p->leg_of_set);
-        free(p->leg_idx);
-        free(p);
-    }
-    v->priv = NULL;
+    if (p->have_grid)
+        ss_timeline_grid_free(&p->g);
+    free(p->canon);
+    free(p->leg);
+    free(p->leg_ch);
+    free(p->leg_of_set);
+    free(p->leg_idx);
 }
 
 const struct ui_view_ops ui_view_timeline = {
     .name = "timeline",
+    .flags = UI_VF_KEEP_FUNCTION,
+    .priv_size = sizeof(struct tl_view),
+    .init = view_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -29,7 +29,8 @@ enum ui_view_arg { UI_VA_NONE, UI_VA_FOCUS, UI_VA_FUNCTION };
 #define UI_VA_ARGS_FOCUS "[F]"
 #define UI_VA_ARGS_FUNCTION "[F]"
 
-/* clang-format off: the table reads best as a table */
+/* The table reads best as a table. */
+/* clang-format off */
 /*  id          ops                 key  cmd           arg        help, chelp */
 #define UI_VIEWS(_)                                                                                \
     _(FUNCTIONS,  ui_view_functions,  '1', "functions",  NONE,                                    \

@@ -109,6 +109,7 @@ int main(void)
     srunner_add_suite(sr, stats_suite());
     srunner_add_suite(sr, tree_suite());
     srunner_add_suite(sr, runs_suite());
+    srunner_add_suite(sr, timeline_suite());
     srunner_add_suite(sr, transform_suite());
     srunner_add_suite(sr, sampling_suite());
     srunner_add_suite(sr, formats_suite());

@@ -22,6 +22,7 @@ Suite *rprof_suite(void);
 Suite *stats_suite(void);
 Suite *tree_suite(void);
 Suite *runs_suite(void);
+Suite *timeline_suite(void);
 Suite *transform_suite(void);
 Suite *sampling_suite(void);
 Suite *formats_suite(void);

@@ -110,18 +110,11 @@ static const struct ui_binding bindings[] = {
 
     {UI_K_TAB, UI_REQ_NEXT_VIEW, ANY},
     {UI_KEY(KEY_BTAB), UI_REQ_PREV_VIEW, ANY},
-    {'1', UI_REQ_VIEW_FUNCTIONS, ANY},
-    {'2', UI_REQ_VIEW_STACKS, ANY},
-    {'3', UI_REQ_VIEW_TOPDOWN, ANY},
-    {'4', UI_REQ_VIEW_BOTTOMUP, ANY},
-    {'5', UI_REQ_VIEW_CALLS, ANY},
-    {'6', UI_REQ_VIEW_TIMELINE, ANY},
-    {'7', UI_REQ_VIEW_LEVELS, ANY},
-    {'8', UI_REQ_VIEW_RUNS, ANY},
-    {'9', UI_REQ_VIEW_LINES, ANY},
-    {'0', UI_REQ_VIEW_SOURCES, ANY},
-    {'T', UI_REQ_VIEW_TRANSFORMS, ANY},
-    {'?', UI_REQ_VIEW_HELP, ANY},
+/* clang-format off */
+#define UI_VIEW_BINDING(id, ops, key, cmd, arg, help, chelp) {key, UI_REQ_VIEW_##id, ANY},
+    UI_VIEWS(UI_VIEW_BINDING) /* '1' .. '9', '0', 'T', '?' */
+#undef UI_VIEW_BINDING
+    /* clang-format on */
     {UI_KEY(KEY_F(1)), UI_REQ_VIEW_HELP, ANY},
     {'q', UI_REQ_BACK, ANY},
     {'Q', UI_REQ_QUIT, ANY},
@@ -152,8 +145,10 @@ static const struct {
     enum ui_section sec;
 } requests[] = {
 #define UI_REQUEST_INFO(id, sec, help) {help, UI_SEC_##sec},
-    UI_REQUESTS(UI_REQUEST_INFO)
+#define UI_REQUEST_VIEW_INFO(id, ops, key, cmd, arg, help, chelp) {help, UI_SEC_VIEW},
+    UI_REQUESTS(UI_REQUEST_INFO, UI_REQUEST_VIEW_INFO)
 #undef UI_REQUEST_INFO
+#undef UI_REQUEST_VIEW_INFO
 };
 
 static const char *const sections[] = {
@@ -174,6 +169,19 @@ enum ui_request ui_key_request(int key, enum ui_view_id v)
         if (bindings[i].key == key && bindings[i].views == 0)
             return bindings[i].req;
     return UI_REQ_NONE;
+}
+
+int ui_request_view(enum ui_request r)
+{
+    switch (r) {
+#define UI_REQUEST_VIEW_CASE(id, ops, key, cmd, arg, help, chelp)                                  \
+    case UI_REQ_VIEW_##id:                                                                         \
+        return UI_V_##id;
+        UI_VIEWS(UI_REQUEST_VIEW_CASE)
+#undef UI_REQUEST_VIEW_CASE
+    default:
+        return -1;
+    }
 }
 
 const struct ui_binding *ui_bindings(size_t *n)

@@ -103,6 +103,7 @@ void fx_stack_text(const struct ss_model *m, ss_id stack, char *buf, size_t n)
 int main(void)
 {
     SRunner *sr = srunner_create(strtab_suite());
+    srunner_add_suite(sr, sort_suite());
     srunner_add_suite(sr, model_suite());
     srunner_add_suite(sr, reader_suite());
     srunner_add_suite(sr, rprof_suite());

@@ -16,6 +16,7 @@
 #include "model.h"
 
 Suite *strtab_suite(void);
+Suite *sort_suite(void);
 Suite *model_suite(void);
 Suite *reader_suite(void);
 Suite *rprof_suite(void);

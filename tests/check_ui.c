@@ -15,7 +15,7 @@
 #include "keys.h"
 #include "list.h"
 #include "script.h"
-#include "sort.h"
+#include "order.h"
 
 static int have_utf8;
 

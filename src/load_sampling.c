@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textesc.h"
+
 /* Limits on numbers read from the file: ids fit the gem's Java int, counts
  * stay far from overflowing a sum, line numbers fit a location. */
 #define MAX_ID 2147483647LL
@@ -547,11 +549,13 @@ void ss_agg_summary(FILE *out, const struct ss_model *m, ss_id src)
         if (m->meta.v[i].source == src && !strcmp(ss_str(m, m->meta.v[i].key), "runtime_ms"))
             runtime = ss_str(m, m->meta.v[i].value);
     const struct ss_source *s = &m->sources.v[src];
+    struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT); /* a tables directory sets both */
     fprintf(out,
             "  %s: aggregates only (no stacks): %zu call elements, %zu call-graph edges, "
             "%llu samples",
-            ss_str(m, s->type), nel, ned, (unsigned long long)ss_agg_samples(m, src));
+            ss_esc(&esc, ss_str(m, s->type)), nel, ned, (unsigned long long)ss_agg_samples(m, src));
     if (runtime)
-        fprintf(out, ", runtime %s ms", runtime);
+        fprintf(out, ", runtime %s ms", ss_esc(&esc, runtime));
+    ss_esc_free(&esc);
     fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
 }

@@ -3,7 +3,8 @@
  * Columns are descriptor tables (name, width, formatter) shared by the text
  * and TSV renderers, so both always show the same data; the UI will reuse
  * them (STYLE 7, 8).  TSV keeps full precision (%.15g) and every row; text
- * rounds for reading.
+ * rounds for reading.  Names and paths are printed through textesc.h: their
+ * control characters escaped (TSV also doubles a backslash), never raw.
  */
 #ifndef SS_REPORT_H
 #define SS_REPORT_H

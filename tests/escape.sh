@@ -253,4 +253,8 @@ safe ui.narrow narrow.stacks -- '\x1b]0;pwned\x07' "main;$C1_E"
 why=$(grep -E '(^|[^\\])x[0-9a-f]{2}' narrow.stacks)
 check ui.narrow.whole-escapes "$why"
 
+# no sanitizer report in any output or error text (ASan/UBSan builds)
+why=$(grep -l -a -E 'Sanitizer|runtime error' ./* 2>/dev/null | head -3)
+check no-sanitizer-reports "$why"
+
 finish

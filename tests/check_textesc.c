@@ -147,6 +147,54 @@ START_TEST(test_cut_and_buffer)
 }
 END_TEST
 
+START_TEST(test_random_strings)
+{
+    /* random bytes (biased to the interesting ones), every buffer size: a
+     * cut copy is a prefix of the whole one ending at a unit boundary, the
+     * printed form equals the copy, and nothing unsafe gets through */
+    static const unsigned char pool[] = {'a',  'Z',  ' ',  '\\', '\t', '\n', 0x1b,
+                                         0x07, 0x7f, 0x80, 0x9b, 0xbf, 0xc2, 0xc3,
+                                         0xa9, 0xe6, 0x95, 0xb0, 0xf0, 0x9f, 0xff};
+    unsigned seed = 12345;
+    char s[40], whole[400], part[400], printed[400];
+    for (int iter = 0; iter < 2000; iter++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t len = (seed >> 16) % sizeof s;
+        for (size_t i = 0; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            s[i] = (char)pool[(seed >> 16) % sizeof pool];
+        }
+        for (int mode = SS_ESC_TEXT; mode <= SS_ESC_TSV; mode++) {
+            size_t n = ss_esc_copy(whole, sizeof whole, s, len, (enum ss_esc_mode)mode);
+            ck_assert_uint_lt(n, sizeof whole);
+            ck_assert_uint_eq(strlen(whole), n);
+            ck_assert(!has_control(whole));
+            ck_assert_int_eq(ss_esc_needed(s, len, (enum ss_esc_mode)mode),
+                             n != len || memcmp(whole, s, len) != 0);
+            for (size_t cap = 1; cap <= n + 1; cap++) {
+                ck_assert_uint_eq(ss_esc_copy(part, cap, s, len, (enum ss_esc_mode)mode), n);
+                size_t k = strlen(part);
+                ck_assert_uint_lt(k, cap);
+                ck_assert(memcmp(part, whole, k) == 0);
+                if (cap <= n) /* cut: at most one unit (8 bytes) short of the room */
+                    ck_assert_uint_ge(k + 8, cap);
+                else
+                    ck_assert_uint_eq(k, n);
+            }
+            s[len] = '\0';
+            if (strlen(s) == len) {
+                printed[0] = '\0'; /* fmemopen leaves it when nothing is written */
+                FILE *f = fmemopen(printed, sizeof printed, "w");
+                ck_assert_ptr_nonnull(f);
+                ss_esc_fputs(s, (enum ss_esc_mode)mode, f);
+                fclose(f);
+                ck_assert_str_eq(printed, whole);
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_error_messages)
 {
     /* an error value is printable text whatever it quotes */
@@ -182,6 +230,7 @@ Suite *textesc_suite(void)
     tcase_add_test(tc, test_tsv);
     tcase_add_test(tc, test_every_byte);
     tcase_add_test(tc, test_cut_and_buffer);
+    tcase_add_test(tc, test_random_strings);
     tcase_add_test(tc, test_error_messages);
     suite_add_tcase(s, tc);
     return s;

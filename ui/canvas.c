@@ -82,21 +82,6 @@ static int shown_width(const struct ui_canvas *c, uint32_t cp)
     return w < 0 ? 1 : w > 2 ? 2 : w;
 }
 
-int ui_cp_width(const struct ui_canvas *c, uint32_t cp)
-{
-    char u[4], esc[SS_ESC_MAX];
-    size_t n = 1;
-    /* a control code point shows as its escape (C1 as its UTF-8 bytes) */
-    if (cp < 0x80)
-        u[0] = (char)cp;
-    else if (cp < 0xa0)
-        u[0] = (char)(0xc0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
-    else
-        return shown_width(c, cp);
-    ss_esc_unit(u, n, SS_ESC_TEXT, &cp, esc);
-    return esc[0] ? (int)strlen(esc) : shown_width(c, cp);
-}
-
 /* The next unit of s (len > 0 bytes left) as this canvas shows it: returns
  * the bytes it takes; *cp is the character to put, or esc holds the escape
  * to write instead (textesc.h); *w is the width either way. */

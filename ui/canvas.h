@@ -69,11 +69,6 @@ void ui_canvas_style(struct ui_canvas *c, int y, int x, int n, int style, int bl
  * (ss_utf8_decode). */
 int ui_utf8_decode(const char *s, size_t len, uint32_t *cp);
 
-/* Display width of code point cp in this canvas's locale (0, 1 or 2; an
- * unprintable character counts 1: it shows as '?'; a control character
- * the width of its escape: 4 for \x1b, 2 for \t, 8 for \xc2\x9b). */
-int ui_cp_width(const struct ui_canvas *c, uint32_t cp);
-
 /* The next unit of UTF-8 text s (len > 0 bytes left) as the canvas shows it:
  * a character, or the escape of a control character or of a byte that is
  * not UTF-8.  Returns the bytes it takes (>= 1) and stores its width in

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,6 @@
 
 #include "config.h"
 #include "load.h"
-#include "load_sampling.h"
 #include "report.h"
 #include "stats.h"
 #include "textesc.h"
@@ -80,7 +80,8 @@ static const char usage_text[] =
     "                         OUT's name (.out .prof .rprof, .pb.gz .pb .pprof,\n"
     "                         .folded .collapsed, .sprof.txt, a name ending\n"
     "                         in / or a directory)\n"
-    "  --force                replace OUT if it exists (never an input file)\n"
+    "  --force                replace an existing OUT: a regular file or an earlier\n"
+    "                         tables directory, never an input (man page: FILES)\n"
     "\n"
     "Inputs (told from the content): Rprof files; SamplingProf files; folded\n"
     "stacks ('root;...;leaf COUNT' lines, read with an interval of 1 s, so\n"
@@ -233,8 +234,7 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
  * loaded model while m points to the transformed one.  Returns 0 or the exit
  * status (nothing to free then). */
 static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
-                              char *const *files, int nfiles, struct ss_tf_list *tf,
-                              double *t0)
+                              char *const *files, int nfiles, struct ss_tf_list *tf, double *t0)
 {
     int rc = load_or_complain(orig, files, nfiles);
     if (rc)
@@ -303,8 +303,6 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     }
     timing("report", &t0);
     free_models(&orig, m);
-    if (rc == SS_EUSAGE)
-        return usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -316,10 +314,17 @@ static const struct {
     const char *name;
     enum ss_report_by by;
 } by_names[] = {
-    {"self", SS_REPORT_SELF},     {"total", SS_REPORT_TOTAL},   {"line", SS_REPORT_LINE},
-    {"stacks", SS_REPORT_STACKS}, {"levels", SS_REPORT_LEVELS}, {"runs", SS_REPORT_RUNS},
-    {"tree", SS_REPORT_TREE},     {"calls", SS_REPORT_CALLS},   {"timeline", SS_REPORT_TIMELINE},
-    {"sources", SS_REPORT_SOURCES}, {"transforms", SS_REPORT_TRANSFORMS},
+    {"self", SS_REPORT_SELF},
+    {"total", SS_REPORT_TOTAL},
+    {"line", SS_REPORT_LINE},
+    {"stacks", SS_REPORT_STACKS},
+    {"levels", SS_REPORT_LEVELS},
+    {"runs", SS_REPORT_RUNS},
+    {"tree", SS_REPORT_TREE},
+    {"calls", SS_REPORT_CALLS},
+    {"timeline", SS_REPORT_TIMELINE},
+    {"sources", SS_REPORT_SOURCES},
+    {"transforms", SS_REPORT_TRANSFORMS},
     {NULL, SS_REPORT_SELF},
 };
 
@@ -339,13 +344,20 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},      {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},        {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},   {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},      {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'}, {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},   {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"by", required_argument, NULL, 'b'},
+        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},
+        {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},
+        {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},
+        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},
+        {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
     double v;
@@ -453,12 +465,37 @@ static int cmd_report(int argc, char **argv)
     return report_run(argv + optind, argc - optind, &o, cli_tf.list);
 }
 
+/* A conversion killed by a signal removes its temporary output, then dies
+ * of the signal.  Past a file size limit (SIGXFSZ) the write fails with
+ * EFBIG instead, and the error path cleans up and says so. */
+static void on_fatal_signal(int sig)
+{
+    ss_write_abandon();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void clean_up_on_signals(void)
+{
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGABRT};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+        sigaction(fatal[i], &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"output", required_argument, NULL, 'o'},
+        {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
@@ -513,11 +550,10 @@ static int cmd_convert(int argc, char **argv)
         return rc;
     struct ss_error err;
     ss_error_clear(&err);
+    clean_up_on_signals();
     rc = ss_write_file(m, out, &w, &err);
     timing("write", &t0);
     free_models(&orig, m);
-    if (rc == SS_EUSAGE)
-        return usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -525,27 +561,49 @@ static int cmd_convert(int argc, char **argv)
     return 0;
 }
 
+/* The `check` summary of aggregate source src: call elements, edges,
+ * samples, runtime and the interval derived from them. */
+static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
+{
+    size_t nel = 0, ned = 0;
+    for (size_t i = 0; i < m->aggs.n; i++)
+        nel += m->aggs.v[i].source == src;
+    for (size_t i = 0; i < m->edges.n; i++)
+        ned += m->edges.v[i].source == src;
+    const char *runtime = NULL;
+    for (size_t i = 0; i < m->meta.n; i++)
+        if (m->meta.v[i].source == src && !strcmp(ss_str(m, m->meta.v[i].key), "runtime_ms"))
+            runtime = ss_str(m, m->meta.v[i].value);
+    const struct ss_source *s = &m->sources.v[src];
+    struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT); /* a tables directory sets both */
+    fprintf(out,
+            "  %s: aggregates only (no stacks): %zu call elements, %zu call-graph edges, "
+            "%llu samples",
+            ss_esc(&esc, ss_str(m, s->type)), nel, ned, (unsigned long long)ss_agg_samples(m, src));
+    if (runtime)
+        fprintf(out, ", runtime %s ms", ss_esc(&esc, runtime));
+    ss_esc_free(&esc);
+    fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
+}
+
 static void check_summary(const struct ss_model *m, const char *path)
 {
-    size_t empty = 0, maxdepth = 0;
+    size_t maxdepth = 0;
     for (size_t s = 0; s < ss_model_nstacks(m); s++)
         if (ss_stack_depth(m, (ss_id)s) > maxdepth)
             maxdepth = ss_stack_depth(m, (ss_id)s);
-    for (size_t i = 0; i < m->sample_stack.n; i++)
-        if (ss_stack_depth(m, m->sample_stack.v[i]) == 0 &&
-            m->stack_tail.v[m->sample_stack.v[i]] == SS_NONE)
-            empty++;
+    struct ss_totals t;
+    ss_model_totals(m, &t);
+    size_t empty = t.empty_rows;
     ss_esc_fputs(path, SS_ESC_TEXT, stdout);
     fputs(": ok\n", stdout);
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
-        unsigned long long ns = 0;
-        for (size_t j = s->first_sample; j < s->first_sample + s->n_samples; j++)
-            ns += (unsigned long long)ss_sample_count(m, j);
+        unsigned long long ns = ss_model_count(m, s->first_sample, s->n_samples);
         ss_format_interval(iv, sizeof iv, s->interval_us);
         if (s->flags & SS_SRC_AGGREGATE) {
-            ss_agg_summary(stdout, m, (ss_id)i);
+            agg_summary(stdout, m, (ss_id)i);
             continue;
         }
         char where[48] = "";
@@ -558,9 +616,7 @@ static void check_summary(const struct ss_model *m, const char *path)
         ss_esc_free(&type);
     }
     if (ss_model_has_stack_sources(m)) {
-        unsigned long long counted = 0;
-        for (size_t i = 0; i < m->sample_stack.n; i++)
-            counted += (unsigned long long)ss_sample_count(m, i);
+        unsigned long long counted = t.samples - t.agg_samples;
         if (counted != m->sample_stack.n)
             printf("  samples: %llu counted in %zu rows (%zu with no frames)\n", counted,
                    m->sample_stack.n, empty);

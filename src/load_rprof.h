@@ -18,6 +18,7 @@
 
 #include "model.h"
 #include "reader.h"
+#include "rprof.h"
 
 /* True when the `len` bytes at `line` are an Rprof header line. */
 int ss_rprof_is_header(const char *line, size_t len);
@@ -27,14 +28,5 @@ int ss_rprof_is_header(const char *line, size_t len);
  * with err naming the file, line and column of the problem. */
 int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path,
                   struct ss_error *err);
-
-/* Indexes of the Rprof memory value types in a model that has them. */
-struct ss_rprof_vt {
-    ss_id small_v, big_v, nodes, dup_count;
-};
-
-/* Look up the memory value types; returns 0 when the model has all four,
- * -1 otherwise. */
-int ss_rprof_value_types(const struct ss_model *m, struct ss_rprof_vt *vt);
 
 #endif

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textesc.h"
-
 /* Limits on numbers read from the file: ids fit the gem's Java int, counts
  * stay far from overflowing a sum, line numbers fit a location. */
 #define MAX_ID 2147483647LL
@@ -510,52 +508,4 @@ int ss_load_sampling_prof(struct ss_model *m, struct ss_reader *r, const char *p
     VEC_FREE(p.ed);
     free(p.by_id);
     return rc;
-}
-
-uint64_t ss_agg_samples(const struct ss_model *m, ss_id src)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < m->aggs.n; i++)
-        if (m->aggs.v[i].source == src)
-            n += (uint64_t)m->aggs.v[i].self;
-    return n;
-}
-
-int ss_model_has_aggregates(const struct ss_model *m)
-{
-    for (size_t i = 0; i < m->sources.n; i++)
-        if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
-            return 1;
-    return 0;
-}
-
-int ss_model_has_stack_sources(const struct ss_model *m)
-{
-    for (size_t i = 0; i < m->sources.n; i++)
-        if (!(m->sources.v[i].flags & SS_SRC_AGGREGATE))
-            return 1;
-    return 0;
-}
-
-void ss_agg_summary(FILE *out, const struct ss_model *m, ss_id src)
-{
-    size_t nel = 0, ned = 0;
-    for (size_t i = 0; i < m->aggs.n; i++)
-        nel += m->aggs.v[i].source == src;
-    for (size_t i = 0; i < m->edges.n; i++)
-        ned += m->edges.v[i].source == src;
-    const char *runtime = NULL;
-    for (size_t i = 0; i < m->meta.n; i++)
-        if (m->meta.v[i].source == src && !strcmp(ss_str(m, m->meta.v[i].key), "runtime_ms"))
-            runtime = ss_str(m, m->meta.v[i].value);
-    const struct ss_source *s = &m->sources.v[src];
-    struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT); /* a tables directory sets both */
-    fprintf(out,
-            "  %s: aggregates only (no stacks): %zu call elements, %zu call-graph edges, "
-            "%llu samples",
-            ss_esc(&esc, ss_str(m, s->type)), nel, ned, (unsigned long long)ss_agg_samples(m, src));
-    if (runtime)
-        fprintf(out, ", runtime %s ms", ss_esc(&esc, runtime));
-    ss_esc_free(&esc);
-    fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
 }

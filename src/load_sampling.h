@@ -49,17 +49,4 @@ int ss_sampling_prof_sniff(const char *p, size_t n);
 int ss_load_sampling_prof(struct ss_model *m, struct ss_reader *r, const char *path,
                           struct ss_error *err);
 
-/* The sample count of aggregate source `src`: the sum of its self counts
- * (0 for a source without aggregates). */
-uint64_t ss_agg_samples(const struct ss_model *m, ss_id src);
-
-/* Does m have a source with aggregates only / a source with raw samples
- * (any source without SS_SRC_AGGREGATE, even an empty one)? */
-int ss_model_has_aggregates(const struct ss_model *m);
-int ss_model_has_stack_sources(const struct ss_model *m);
-
-/* Print the `check` summary of aggregate source src: call elements, edges,
- * samples, runtime and the interval derived from them. */
-void ss_agg_summary(FILE *out, const struct ss_model *m, ss_id src);
-
 #endif

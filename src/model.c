@@ -116,6 +116,7 @@ void ss_model_seal(struct ss_model *m)
     idhash_free(m->loc_index);
     idhash_free(m->stack_index);
     m->fn_index = m->loc_index = m->stack_index = NULL;
+    VEC_FREE(m->name_first_fn);
 }
 
 void ss_model_free(struct ss_model *m)
@@ -137,6 +138,7 @@ void ss_model_free(struct ss_model *m)
     VEC_FREE(m->aggs);
     VEC_FREE(m->edges);
     VEC_FREE(m->function_class);
+    VEC_FREE(m->function_canon);
     for (size_t i = 0; i < m->warnings.n; i++)
         free(m->warnings.v[i]);
     VEC_FREE(m->warnings);
@@ -188,9 +190,20 @@ ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id
     ss_id id = idhash_find(m->fn_index, m, hv, &f, fn_eq, &slot);
     if (id != SS_NONE)
         return id;
-    if (m->functions.n >= SS_NONE - 1 || VEC_PUSH(m->functions, f))
+    if (m->functions.n >= SS_NONE - 1 || VEC_RESERVE(m->function_canon, m->functions.n + 1))
+        return SS_NONE;
+    if (m->name_first_fn.n <= name) {
+        if (VEC_RESERVE(m->name_first_fn, (size_t)name + 1))
+            return SS_NONE;
+        while (m->name_first_fn.n <= name)
+            m->name_first_fn.v[m->name_first_fn.n++] = SS_NONE;
+    }
+    if (VEC_PUSH(m->functions, f))
         return SS_NONE;
     id = (ss_id)(m->functions.n - 1);
+    if (m->name_first_fn.v[name] == SS_NONE)
+        m->name_first_fn.v[name] = id;
+    m->function_canon.v[m->function_canon.n++] = m->name_first_fn.v[name];
     idhash_put(m->fn_index, slot, id, hv);
     return id;
 }
@@ -336,6 +349,119 @@ void ss_model_warn(struct ss_model *m, const char *fmt, ...)
     if (s && VEC_PUSH(m->warnings, s))
         free(s);
 }
+
+/* ---- questions about the model ------------------------------------------ */
+
+ss_id ss_model_find_function(const struct ss_model *m, const char *name)
+{
+    ss_id id = ss_strtab_find(&m->strs, name, strlen(name));
+    if (id == SS_NONE)
+        return SS_NONE;
+    for (size_t f = 0; f < m->functions.n; f++)
+        if (m->functions.v[f].name == id)
+            return (ss_id)f; /* the lowest such id: canonical */
+    return SS_NONE;
+}
+
+static int any_source_flag(const struct ss_model *m, uint32_t flag, int set)
+{
+    for (size_t i = 0; i < m->sources.n; i++)
+        if (!(m->sources.v[i].flags & flag) == !set)
+            return 1;
+    return 0;
+}
+
+int ss_model_has_memory(const struct ss_model *m)
+{
+    return any_source_flag(m, SS_SRC_MEMORY, 1);
+}
+
+int ss_model_has_lines(const struct ss_model *m)
+{
+    if (any_source_flag(m, SS_SRC_LINE, 1))
+        return 1;
+    for (size_t i = 0; i < m->locations.n; i++)
+        if (m->locations.v[i].line)
+            return 1;
+    return 0;
+}
+
+int ss_model_has_aggregates(const struct ss_model *m)
+{
+    return any_source_flag(m, SS_SRC_AGGREGATE, 1);
+}
+
+int ss_model_has_stack_sources(const struct ss_model *m)
+{
+    return any_source_flag(m, SS_SRC_AGGREGATE, 0);
+}
+
+uint64_t ss_agg_samples(const struct ss_model *m, ss_id src)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->aggs.n; i++)
+        if (m->aggs.v[i].source == src)
+            n += (uint64_t)m->aggs.v[i].self;
+    return n;
+}
+
+uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n)
+{
+    const int64_t *c = m->values.v[SS_VT_COUNT];
+    if (!c)
+        return n;
+    uint64_t sum = 0;
+    for (size_t i = first; i < first + n; i++)
+        sum += (uint64_t)c[i];
+    return sum;
+}
+
+void ss_model_totals(const struct ss_model *m, struct ss_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    t->rows = m->sample_stack.n;
+    const int64_t *cv = m->values.v[SS_VT_COUNT];
+    const uint32_t *off = m->stack_off.v;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        double iv = ss_source_interval_s(m, (ss_id)s);
+        uint64_t counted = 0;
+        if (src->flags & SS_SRC_AGGREGATE) {
+            uint64_t a = ss_agg_samples(m, (ss_id)s);
+            t->agg_samples += a;
+            t->agg_time += (double)a * iv;
+            t->samples += a;
+            counted += a;
+        }
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            ss_id st = m->sample_stack.v[i];
+            uint64_t c = cv ? (uint64_t)cv[i] : 1;
+            t->samples += c;
+            if (off[st + 1] > off[st])
+                counted += c;
+            else if (m->stack_tail.v[st] == SS_NONE)
+                t->empty_rows++;
+        }
+        t->counted += counted;
+        t->sampling_time += (double)counted * iv;
+    }
+}
+
+void ss_basename(const char *path, const char **start, size_t *len)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    size_t b = n;
+    while (b > 0 && path[b - 1] != '/')
+        b--;
+    if (n == 1 && path[0] == '/')
+        b = 0;
+    *start = path + b;
+    *len = n - b;
+}
+
+/* ---- lookups -------------------------------------------------------------- */
 
 ss_id ss_sample_source(const struct ss_model *m, size_t i)
 {

@@ -129,11 +129,19 @@ struct ss_model {
      * empty (n == 0) when no function has a class. */
     VEC(ss_id) function_class;
 
+    /* Function identity: one name may have several function ids (pprof and
+     * SamplingProf keep a file per function: `rnorm` with and without one).
+     * function_canon[f] is the lowest id with f's name, the one every
+     * statistic, tree, run and view keys its rows by.  Kept by the builder
+     * (ss_model_function), so it always has one entry per function. */
+    VEC(ss_id) function_canon;
+
     /* Warnings found while loading (owned strings), in order. */
     VEC(char *) warnings;
 
     /* Builder state (private). */
     struct ss_idhash *fn_index, *loc_index, *stack_index;
+    VEC(ss_id) name_first_fn; /* string id -> first function with that name */
 };
 
 /* Number of distinct stacks. */
@@ -162,6 +170,18 @@ static inline const char *ss_str(const struct ss_model *m, ss_id id)
 static inline ss_id ss_loc_function(const struct ss_model *m, ss_id loc)
 {
     return m->locations.v[loc].function;
+}
+
+/* The canonical id of function fn: the lowest id with the same name. */
+static inline ss_id ss_function_canonical(const struct ss_model *m, ss_id fn)
+{
+    return m->function_canon.v[fn];
+}
+
+/* The name of function fn (borrowed from the model's string table). */
+static inline const char *ss_function_name(const struct ss_model *m, ss_id fn)
+{
+    return ss_str(m, m->functions.v[fn].name);
 }
 
 /* Count value of sample i (1 when the count column is implicit). */
@@ -216,6 +236,49 @@ int ss_model_reindex_locations(struct ss_model *m);
 /* Drop the builder's indexes (call when loading is done; saves memory).
  * Builder functions must not be called afterwards. */
 void ss_model_seal(struct ss_model *m);
+
+/* --- questions about the model ------------------------------------------ */
+
+/* The canonical function named exactly `name`, or SS_NONE. */
+ss_id ss_model_find_function(const struct ss_model *m, const char *name);
+
+/* Does any source of m have memory (resp. line) profiling?  Lines also when
+ * any location has a line number (pprof, tables). */
+int ss_model_has_memory(const struct ss_model *m);
+int ss_model_has_lines(const struct ss_model *m);
+
+/* Does m have a source with aggregates only (SamplingProf) / a source with
+ * raw samples (any source without SS_SRC_AGGREGATE, even an empty one)? */
+int ss_model_has_aggregates(const struct ss_model *m);
+int ss_model_has_stack_sources(const struct ss_model *m);
+
+/* The sample count of aggregate source `src`: the sum of its self counts
+ * (0 for a source without aggregates). */
+uint64_t ss_agg_samples(const struct ss_model *m, ss_id src);
+
+/* The summed count values of samples [first, first + n) (a folded line or a
+ * pprof sample may stand for many samples; an Rprof line is one). */
+uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n);
+
+/* What a profile adds up to, as every report header and the explorer's
+ * status line show it.  `samples` counts every sample (count values), those
+ * with no frames and the aggregate sources' included; `counted` only those
+ * with at least one frame, and `sampling_time` is their time (count x their
+ * source's interval, summed per source exactly as ss_stats_compute does).
+ * The agg_ fields are the aggregate sources' part of both. */
+struct ss_totals {
+    uint64_t samples, counted;
+    double sampling_time;
+    uint64_t agg_samples;
+    double agg_time;
+    size_t rows;       /* raw sample rows (the timeline's length) */
+    size_t empty_rows; /* rows with neither a frame nor a position */
+};
+void ss_model_totals(const struct ss_model *m, struct ss_totals *t);
+
+/* R's basename(): the part of `path` after the last '/', ignoring trailing
+ * slashes, as a pointer into path and a length. */
+void ss_basename(const char *path, const char **start, size_t *len);
 
 /* --- lookups ------------------------------------------------------------- */
 

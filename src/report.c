@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_sampling.h"
 #include "report_analysis.h"
 #include "report_transforms.h"
 #include "stacks.h"
@@ -110,14 +109,13 @@ static uint64_t source_samples(const struct ss_model *m, size_t s)
     const struct ss_source *src = &m->sources.v[s];
     if (src->flags & SS_SRC_AGGREGATE)
         return ss_agg_samples(m, (ss_id)s);
-    uint64_t n = 0;
-    for (size_t j = src->first_sample; j < src->first_sample + src->n_samples; j++)
-        n += (uint64_t)ss_sample_count(m, j);
-    return n;
+    return ss_model_count(m, src->first_sample, src->n_samples);
 }
 
-void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time)
+void ss_report_header(FILE *out, const struct ss_model *m)
 {
+    struct ss_totals t;
+    ss_model_totals(m, &t);
     ss_id last_uri = SS_NONE;
     struct ss_esc e_uri = SS_ESC_INIT(SS_ESC_TEXT), e_type = SS_ESC_INIT(SS_ESC_TEXT);
     for (size_t i = 0; i < m->sources.n; i++) {
@@ -139,16 +137,10 @@ void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, dou
     }
     ss_esc_free(&e_uri);
     ss_esc_free(&e_type);
-    uint64_t total = 0;
-    for (size_t i = 0; i < m->sample_stack.n; i++)
-        total += (uint64_t)ss_sample_count(m, i);
-    for (size_t i = 0; i < m->sources.n; i++)
-        if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
-            total += ss_agg_samples(m, (ss_id)i);
-    fprintf(out, "samples    %llu", (unsigned long long)total);
-    if (counted != total)
-        fprintf(out, " (%llu with frames)", (unsigned long long)counted);
-    fprintf(out, "\ntime       %.3f s sampled\n\n", sampling_time);
+    fprintf(out, "samples    %llu", (unsigned long long)t.samples);
+    if (t.counted != t.samples)
+        fprintf(out, " (%llu with frames)", (unsigned long long)t.counted);
+    fprintf(out, "\ntime       %.3f s sampled\n\n", t.sampling_time);
 }
 
 static void print_table(FILE *out, const struct ss_stats *st, const struct ss_column *cols,
@@ -225,11 +217,10 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     struct ss_esc esc = SS_ESC_INIT(o->format == SS_FORMAT_TSV ? SS_ESC_TSV : SS_ESC_TEXT);
     size_t n = o->format == SS_FORMAT_TEXT && o->limit > 0 && (size_t)o->limit < st.n ? (size_t)o->limit : st.n;
     if (o->format == SS_FORMAT_TEXT) {
-        ss_report_header(out, m, st.total_count, st.total_time);
-        uint64_t agg = 0;
-        for (size_t i = 0; i < m->sources.n; i++)
-            if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
-                agg += ss_agg_samples(m, (ss_id)i);
+        ss_report_header(out, m);
+        struct ss_totals t;
+        ss_model_totals(m, &t);
+        uint64_t agg = t.agg_samples;
         if (agg)
             fprintf(out, "note       the profiles without stacks (%llu samples) are left out\n\n",
                     (unsigned long long)agg);
@@ -364,7 +355,7 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     size_t ncols;
     const struct ss_column *cols = ss_stat_columns(o->by, o->memory, &ncols);
     if (o->format == SS_FORMAT_TEXT)
-        ss_report_header(out, m, st.samples_counted, st.sampling_time);
+        ss_report_header(out, m);
     print_table(out, &st, cols, ncols, o);
     ss_stats_free(&st);
     return 0;

@@ -62,7 +62,7 @@ const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t
 
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */
-void ss_report_header(FILE *out, const struct ss_model *m, uint64_t counted, double sampling_time);
+void ss_report_header(FILE *out, const struct ss_model *m);
 
 /* Tables built from raw stacks (stacks, levels, runs, tree, timeline) cannot
  * use aggregate sources (SamplingProf: counts per call element, no stacks).

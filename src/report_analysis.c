@@ -37,44 +37,23 @@ static int need_function(const struct ss_model *m, const struct ss_report_opts *
     return 0;
 }
 
-static uint64_t samples_with_frames(const struct ss_model *m, double *time)
-{
-    struct ss_stats st;
-    struct ss_error e;
-    *time = 0;
-    if (ss_stats_compute(m, SS_BY_FUNCTION, 0, &st, &e))
-        return 0;
-    uint64_t c = st.samples_counted;
-    *time = st.sampling_time;
-    ss_stats_free(&st);
-    return c;
-}
-
 /* The text header of a table built from stacks; aggregate sources (no
  * stacks) are left out of it, which a note line says. */
 static void text_header(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
     if (o->format != SS_FORMAT_TEXT)
         return;
-    struct ss_stats st;
-    struct ss_error e;
-    if (ss_stats_compute(m, SS_BY_FUNCTION, 0, &st, &e)) {
-        ss_report_header(out, m, 0, 0);
-        return;
-    }
-    if (st.agg_samples == 0) {
-        ss_report_header(out, m, st.samples_counted, st.sampling_time);
-    } else {
-        /* the header's sample total includes the aggregates: show all, then
-         * what the table covers */
-        ss_report_header(out, m, st.samples_counted, st.sampling_time);
-        fprintf(out, "note       the profiles without stacks (%llu samples, %.3f s) are left out: "
-                     "this table covers %llu samples, %.3f s\n\n",
-                (unsigned long long)st.agg_samples, st.agg_time,
-                (unsigned long long)(st.samples_counted - st.agg_samples),
-                st.sampling_time - st.agg_time);
-    }
-    ss_stats_free(&st);
+    struct ss_totals t;
+    ss_model_totals(m, &t);
+    ss_report_header(out, m);
+    if (t.agg_samples)
+        /* the header's sample total includes the aggregates: say what the
+         * table covers */
+        fprintf(out,
+                "note       the profiles without stacks (%llu samples, %.3f s) are left out: "
+                "this table covers %llu samples, %.3f s\n\n",
+                (unsigned long long)t.agg_samples, t.agg_time,
+                (unsigned long long)(t.counted - t.agg_samples), t.sampling_time - t.agg_time);
 }
 
 /* ---- levels ---------------------------------------------------------------- */
@@ -281,11 +260,12 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     rc = ss_calls_of(m, fn, &c, err);
     if (rc)
         return rc;
-    double t;
-    uint64_t counted = samples_with_frames(m, &t);
+    struct ss_totals tot;
+    ss_model_totals(m, &tot);
+    double t = tot.sampling_time;
     struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     if (o->format == SS_FORMAT_TEXT)
-        ss_report_header(out, m, counted, t);
+        ss_report_header(out, m);
     if (o->format == SS_FORMAT_TSV) {
         fputs("relation\tname\tcount\ttime\tpct\n", out);
         for (size_t i = 0; i < c.ncallers; i++)

@@ -22,12 +22,7 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
               "stacks_changed\tfunctions_matched\tlevels_removed\tcommand\n",
               out);
     } else {
-        struct ss_stats st; /* the header's counted samples and time */
-        int rc = ss_stats_compute(m, SS_BY_FUNCTION, 0, &st, err);
-        if (rc)
-            return rc;
-        ss_report_header(out, m, st.samples_counted, st.sampling_time);
-        ss_stats_free(&st);
+        ss_report_header(out, m);
         fprintf(out, "%4s %3s %11s %11s %8s %14s %7s %9s %6s  %s\n", "step", "on", "samples.in",
                 "samples.out", "emptied", "frames.removed", "stacks", "functions", "levels",
                 "command");

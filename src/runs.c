@@ -94,7 +94,7 @@ static int assign_slots(struct pass *p, size_t *maxdepth)
         for (size_t j = 0, end = first[maxd - k]; j < end; j++) {
             ss_id s = order[j];
             size_t d = ss_stack_depth(m, s);
-            ss_id f = ss_loc_function(m, ss_stack_frames(m, s)[d - k]);
+            ss_id f = ss_function_canonical(m, ss_loc_function(m, ss_stack_frames(m, s)[d - k]));
             if (stamp[f] != (uint32_t)k) {
                 struct slot sl = {f, (uint32_t)k};
                 if (p->slots.n >= SS_NONE || VEC_PUSH(p->slots, sl))
@@ -439,6 +439,7 @@ int ss_runs_hist(const struct ss_model *m, ss_id function, struct ss_run_hist *h
                  struct ss_error *err)
 {
     memset(h, 0, sizeof *h);
+    function = ss_function_canonical(m, function);
     h->function = function;
     struct pass p;
     if (run_pass(&p, m))

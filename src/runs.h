@@ -3,8 +3,9 @@
  *
  * Level 1 is the root (outermost frame).  In time order, a run at level k is
  * a maximal sequence of consecutive samples whose stacks have the same
- * functions at levels 1..k (function ids, not locations: a frame that only
- * moved to another line stays in its run), so a run at level k lies inside
+ * functions at levels 1..k (canonical function ids, not locations: a frame
+ * that only moved to another line stays in its run, and so does one whose
+ * function id differs only by file, see model.h), so a run at level k lies inside
  * one run at level k-1.  The run belongs to the function at level k; a
  * recursive function has runs at each level it occupies.  A sample whose
  * stack has fewer than k frames ends the run at level k and belongs to none;
@@ -27,7 +28,7 @@
 #include "model.h"
 
 struct ss_run_row {
-    ss_id function;   /* function id */
+    ss_id function;   /* canonical function id (model.h: function identity) */
     uint32_t level;   /* 1 = root; 0 = all levels (the multiset of all its runs) */
     uint64_t runs;    /* number of runs (~ calls) */
     uint64_t samples; /* sum of the run lengths */

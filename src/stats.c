@@ -5,41 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_rprof.h"
-#include "load_sampling.h"
-
-int ss_model_has_memory(const struct ss_model *m)
-{
-    for (size_t i = 0; i < m->sources.n; i++)
-        if (m->sources.v[i].flags & SS_SRC_MEMORY)
-            return 1;
-    return 0;
-}
-
-int ss_model_has_lines(const struct ss_model *m)
-{
-    for (size_t i = 0; i < m->sources.n; i++)
-        if (m->sources.v[i].flags & SS_SRC_LINE)
-            return 1;
-    for (size_t i = 0; i < m->locations.n; i++)
-        if (m->locations.v[i].line)
-            return 1;
-    return 0;
-}
-
-void ss_basename(const char *path, const char **start, size_t *len)
-{
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/')
-        n--;
-    size_t b = n;
-    while (b > 0 && path[b - 1] != '/')
-        b--;
-    if (n == 1 && path[0] == '/')
-        b = 0;
-    *start = path + b;
-    *len = n - b;
-}
+#include "rprof.h"
 
 struct work {
     const struct ss_model *m;
@@ -64,6 +30,7 @@ static ss_id add_row(struct work *w, const char *name, size_t len, ss_id file, u
     struct ss_stat_row r;
     memset(&r, 0, sizeof r);
     r.key = k;
+    r.function = SS_NONE;
     r.file = file;
     r.line = line;
     if (VEC_PUSH(w->rows, r))
@@ -109,6 +76,8 @@ static ss_id function_row(struct work *w, ss_id loc, int *oom)
     ss_id r = add_row(w, ss_str(w->m, name), ss_strtab_len(&w->m->strs, name), SS_NONE, 0);
     if (r == SS_NONE)
         *oom = 1;
+    else
+        w->rows.v[r].function = ss_function_canonical(w->m, fn);
     w->key_of[fn] = r;
     return r;
 }

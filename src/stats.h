@@ -34,6 +34,7 @@ enum ss_stats_key {
 
 struct ss_stat_row {
     ss_id key;          /* string id in ss_stats.keys */
+    ss_id function;     /* by function: the row's canonical function id; else SS_NONE */
     uint64_t self_n;    /* self samples (sum of count values) */
     uint64_t total_n;   /* total samples */
     double self_time;   /* seconds: sum over sources of count x interval_s, as R */
@@ -70,12 +71,5 @@ void ss_stats_free(struct ss_stats *st);
 void ss_stats_sort_self(struct ss_stats *st);
 void ss_stats_sort_total(struct ss_stats *st);
 void ss_stats_sort_line(struct ss_stats *st);
-
-/* Does any source of m have memory (resp. line) profiling? */
-int ss_model_has_memory(const struct ss_model *m);
-int ss_model_has_lines(const struct ss_model *m);
-
-/* R's basename(): the part after the last '/', ignoring trailing slashes. */
-void ss_basename(const char *path, const char **start, size_t *len);
 
 #endif

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree.h"
-
 int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
                         struct ss_timeline *out, struct ss_error *err)
 {

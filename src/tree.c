@@ -17,48 +17,6 @@
 
 /* ---- shared helpers ------------------------------------------------------ */
 
-ss_id ss_model_find_function(const struct ss_model *m, const char *name)
-{
-    ss_id id = ss_strtab_find(&m->strs, name, strlen(name));
-    if (id == SS_NONE)
-        return SS_NONE;
-    for (size_t f = 0; f < m->functions.n; f++)
-        if (m->functions.v[f].name == id)
-            return (ss_id)f;
-    return SS_NONE;
-}
-
-ss_id ss_function_canonical(const struct ss_model *m, ss_id fn)
-{
-    ss_id name = m->functions.v[fn].name;
-    for (size_t f = 0; f < fn; f++)
-        if (m->functions.v[f].name == name)
-            return (ss_id)f;
-    return fn;
-}
-
-/* canon[fn] for every function (malloc'd), or NULL when memory runs out. */
-static ss_id *canon_map(const struct ss_model *m)
-{
-    size_t nf = m->functions.n, ns = m->strs.n;
-    ss_id *canon = malloc((nf ? nf : 1) * sizeof *canon);
-    ss_id *first = malloc((ns ? ns : 1) * sizeof *first);
-    if (!canon || !first) {
-        free(canon);
-        free(first);
-        return NULL;
-    }
-    memset(first, 0xff, (ns ? ns : 1) * sizeof *first);
-    for (size_t f = 0; f < nf; f++) {
-        ss_id name = m->functions.v[f].name;
-        if (first[name] == SS_NONE)
-            first[name] = (ss_id)f;
-        canon[f] = first[name];
-    }
-    free(first);
-    return canon;
-}
-
 /* Per-source accumulation of counts into keys: add() during a source,
  * flush() at its end turns the source's counts into count, time and exact
  * microseconds (the ordering key), as stats.c does per row. */
@@ -402,12 +360,12 @@ int ss_tree_build(const struct ss_model *m, int inverted, ss_id focus_function, 
     struct tree_work w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    w.canon = canon_map(m);
+    w.canon = m->function_canon.v;
     w.end_node = malloc((nstacks ? nstacks : 1) * sizeof *w.end_node);
     unsigned char *used = calloc(nstacks ? nstacks : 1, 1);
     struct acc a;
     memset(&a, 0, sizeof a);
-    int oom = !w.canon || !w.end_node || !used;
+    int oom = !w.end_node || !used;
     ss_id focus = SS_NONE;
     if (!oom) {
         focus = focus_function == SS_NONE ? SS_NONE : w.canon[focus_function];
@@ -428,7 +386,6 @@ int ss_tree_build(const struct ss_model *m, int inverted, ss_id focus_function, 
         oom = 1;
     if (!oom && order_tree(&w, &a, out))
         oom = 1;
-    free((void *)w.canon);
     free(w.end_node);
     free(used);
     free(w.map.keys);
@@ -609,12 +566,12 @@ int ss_calls_of(const struct ss_model *m, ss_id function, struct ss_calls *out,
     memset(&w, 0, sizeof w);
     w.m = m;
     w.nf = m->functions.n;
-    w.canon = canon_map(m);
+    w.canon = m->function_canon.v;
     size_t nkeys = 2 + 2 * w.nf;
     w.stamp = calloc(nkeys, sizeof *w.stamp);
     struct acc a;
     memset(&a, 0, sizeof a);
-    int oom = !w.canon || !w.stamp || acc_init(&a, nkeys);
+    int oom = !w.stamp || acc_init(&a, nkeys);
     uint64_t tn;
     double tt;
     if (!oom) {
@@ -630,7 +587,6 @@ int ss_calls_of(const struct ss_model *m, ss_id function, struct ss_calls *out,
         oom = collect_edges(&w, &a, 2, &out->callers, &out->ncallers) ||
               collect_edges(&w, &a, 2 + w.nf, &out->callees, &out->ncallees);
     }
-    free((void *)w.canon);
     free(w.stamp);
     acc_free(&a);
     if (oom) {

@@ -134,17 +134,4 @@ int ss_calls_of(const struct ss_model *m, ss_id function, struct ss_calls *out,
 /* Free what `c` owns and empty it.  A zeroed struct is a no-op. */
 void ss_calls_free(struct ss_calls *c);
 
-/* The first (lowest, hence canonical) function id whose name is exactly
- * `name`, or SS_NONE when no function has that name. */
-ss_id ss_model_find_function(const struct ss_model *m, const char *name);
-
-/* The canonical id of function fn: the lowest id with the same name. */
-ss_id ss_function_canonical(const struct ss_model *m, ss_id fn);
-
-/* The name of function fn (borrowed from the model's string table). */
-static inline const char *ss_function_name(const struct ss_model *m, ss_id fn)
-{
-    return ss_str(m, m->functions.v[fn].name);
-}
-
 #endif

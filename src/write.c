@@ -3,6 +3,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,8 +16,9 @@ static const struct {
     const char *name;
     enum ss_out_format f;
 } format_names[] = {
-    {"rprof", SS_OUT_RPROF},   {"pprof", SS_OUT_PPROF},   {"folded", SS_OUT_FOLDED},
-    {"sampling_prof", SS_OUT_SAMPLING_PROF}, {"tables", SS_OUT_TABLES},
+    {"rprof", SS_OUT_RPROF},   {"pprof", SS_OUT_PPROF},
+    {"folded", SS_OUT_FOLDED}, {"sampling_prof", SS_OUT_SAMPLING_PROF},
+    {"tables", SS_OUT_TABLES},
 };
 
 enum ss_out_format ss_out_format_parse(const char *name)
@@ -44,12 +49,18 @@ enum ss_out_format ss_out_format_from_path(const char *path)
         const char *suffix;
         enum ss_out_format f;
     } by_suffix[] = {
-        {".pb.gz", SS_OUT_PPROF},          {".pb", SS_OUT_PPROF},
-        {".pprof", SS_OUT_PPROF},          {".folded", SS_OUT_FOLDED},
-        {".folded.txt", SS_OUT_FOLDED},    {".collapsed", SS_OUT_FOLDED},
-        {".sprof.txt", SS_OUT_SAMPLING_PROF}, {".sampling_prof", SS_OUT_SAMPLING_PROF},
-        {".out", SS_OUT_RPROF},            {".rprof", SS_OUT_RPROF},
-        {".prof", SS_OUT_RPROF},           {"/", SS_OUT_TABLES},
+        {".pb.gz", SS_OUT_PPROF},
+        {".pb", SS_OUT_PPROF},
+        {".pprof", SS_OUT_PPROF},
+        {".folded", SS_OUT_FOLDED},
+        {".folded.txt", SS_OUT_FOLDED},
+        {".collapsed", SS_OUT_FOLDED},
+        {".sprof.txt", SS_OUT_SAMPLING_PROF},
+        {".sampling_prof", SS_OUT_SAMPLING_PROF},
+        {".out", SS_OUT_RPROF},
+        {".rprof", SS_OUT_RPROF},
+        {".prof", SS_OUT_RPROF},
+        {"/", SS_OUT_TABLES},
     };
     for (size_t i = 0; i < sizeof by_suffix / sizeof *by_suffix; i++)
         if (ends_with(path, by_suffix[i].suffix))
@@ -60,15 +71,190 @@ enum ss_out_format ss_out_format_from_path(const char *path)
     return SS_OUT_NONE;
 }
 
-/* Is `path` (which exists, with status *st) one of the inputs? */
-static int is_input(const struct stat *st, const struct ss_write_opts *o)
+/* ---- inputs ------------------------------------------------------------ */
+
+/* The identities of every file the inputs name: each input itself and, for
+ * an input directory (tables), every entry in it. */
+struct file_ids {
+    struct {
+        dev_t dev;
+        ino_t ino;
+    } * v;
+    size_t n, cap;
+};
+
+static int ids_add(struct file_ids *s, const struct stat *st)
 {
-    for (int i = 0; i < o->n_inputs; i++) {
-        struct stat in;
-        if (stat(o->inputs[i], &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        void *v = realloc(s->v, cap * sizeof *s->v);
+        if (!v)
+            return -1;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n].dev = st->st_dev;
+    s->v[s->n].ino = st->st_ino;
+    s->n++;
+    return 0;
+}
+
+static int ids_has(const struct file_ids *s, const struct stat *st)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].dev == st->st_dev && s->v[i].ino == st->st_ino)
             return 1;
+    return 0;
+}
+
+static int ids_collect(const struct ss_write_opts *o, struct file_ids *s, struct ss_error *err)
+{
+    s->v = NULL;
+    s->n = s->cap = 0;
+    for (int i = 0; i < o->n_inputs; i++) {
+        struct stat st;
+        if (stat(o->inputs[i], &st) != 0)
+            continue;
+        if (ids_add(s, &st))
+            return ss_nomem(err, "the list of input files");
+        if (!S_ISDIR(st.st_mode))
+            continue;
+        DIR *d = opendir(o->inputs[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        int fd = dirfd(d);
+        while ((e = readdir(d)) != NULL) {
+            struct stat est;
+            if (fstatat(fd, e->d_name, &est, 0) == 0 && ids_add(s, &est)) {
+                closedir(d);
+                return ss_nomem(err, "the list of input files");
+            }
+        }
+        closedir(d);
     }
     return 0;
+}
+
+int ss_write_is_input(const char *path, const struct ss_write_opts *o)
+{
+    struct stat st;
+    struct file_ids ids;
+    if (stat(path, &st) != 0 || ids_collect(o, &ids, NULL))
+        return 0;
+    int r = ids_has(&ids, &st);
+    free(ids.v);
+    return r;
+}
+
+/* ---- the target ---------------------------------------------------------- */
+
+/* What the output path names, after following a symbolic link. */
+struct target {
+    char *real; /* the path written (a symlink's target), malloc'd */
+    int exists; /* st is valid */
+    struct stat st;
+};
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISCHR(m)    ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+           : S_ISDIR(m)  ? "a directory"
+                         : "not a regular file";
+}
+
+/* Resolve `path` and apply the checks every output passes: never an input,
+ * an existing output only with force, only a regular file (want_dir 0) or a
+ * directory (want_dir 1). */
+static int target_check(const char *path, const struct ss_write_opts *o, int want_dir,
+                        struct target *t, struct ss_error *err)
+{
+    struct stat lst;
+    t->exists = 0;
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    t->real = strndup(path, n); /* "DIR/" is DIR, not what a link DIR points to */
+    if (!t->real)
+        return ss_nomem(err, "the output file name");
+    if (lstat(t->real, &lst) != 0) {
+        if (errno != ENOENT)
+            return ss_fail(err, SS_EIO, "%s: %s", path, strerror(errno));
+        return 0;
+    }
+    if (S_ISLNK(lst.st_mode)) {
+        char *real = realpath(t->real, NULL);
+        if (!real)
+            return ss_fail(err, SS_EUSAGE,
+                           "%s: a symbolic link to a missing file; refusing to write through it",
+                           path);
+        free(t->real);
+        t->real = real;
+    }
+    if (stat(t->real, &t->st) != 0)
+        return ss_fail(err, SS_EIO, "%s: %s", path, strerror(errno));
+    t->exists = 1;
+    struct file_ids ids;
+    int rc = ids_collect(o, &ids, err);
+    if (rc)
+        return rc;
+    int input = ids_has(&ids, &t->st);
+    free(ids.v);
+    if (input)
+        return ss_fail(err, SS_EUSAGE, "%s: is an input file; refusing to overwrite it", path);
+    if (want_dir && !S_ISDIR(t->st.st_mode))
+        return ss_fail(err, SS_EUSAGE, "%s: exists and is not a directory", path);
+    if (!want_dir && !S_ISREG(t->st.st_mode))
+        return ss_fail(err, SS_EUSAGE, "%s: is %s; only a regular file is replaced", path,
+                       kind_of(t->st.st_mode));
+    return 0;
+}
+
+/* ---- temporary files ----------------------------------------------------- */
+
+/* The temporary output in progress, for ss_write_abandon (a signal handler
+ * reads it, so it is a fixed buffer, set before the file exists). */
+static char abandon_path[PATH_MAX + 32];
+static volatile sig_atomic_t abandon_kind; /* 0 none, 1 file, 2 tables directory */
+
+static void abandon_set(const char *tmp, int kind)
+{
+    abandon_kind = 0;
+    snprintf(abandon_path, sizeof abandon_path, "%s", tmp);
+    abandon_kind = kind;
+}
+
+void ss_write_abandon(void)
+{
+    int kind = abandon_kind;
+    abandon_kind = 0;
+    if (kind == 1) {
+        unlink(abandon_path);
+    } else if (kind == 2) {
+        int fd = open(abandon_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) {
+            for (size_t i = 0; ss_tables_file(i); i++)
+                unlinkat(fd, ss_tables_file(i), 0);
+            close(fd);
+        }
+        rmdir(abandon_path);
+    }
+}
+
+/* TARGET.stackscope-tmp-XXXXXX for mkstemp/mkdtemp, malloc'd. */
+static char *tmp_name(const char *real, struct ss_error *err)
+{
+    size_t n = strlen(real) + sizeof SS_WRITE_TMP_TAG + 8;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        ss_nomem(err, "the output file name");
+        return NULL;
+    }
+    snprintf(tmp, n, "%s" SS_WRITE_TMP_TAG "XXXXXX", real);
+    return tmp;
 }
 
 /* The directory part of path ("." when there is none), in buf. */
@@ -84,45 +270,133 @@ static void dir_of(const char *path, char *buf, size_t cap)
     }
 }
 
-/* Write path through a temporary file next to it: fill(f, ctx) writes the
- * contents; the file is flushed, synced and renamed over path only when all
- * went well. */
-static int write_atomic(const char *path, ss_fill_fn fill, void *ctx, struct ss_error *err)
+/* Give the new file (fd) or directory (path) the mode and owner of the one
+ * it replaces, or the mode a new one gets.  Group bits go when the group
+ * cannot be kept: the replacement never widens access. */
+static void take_attributes(int fd, const char *path, const struct target *t, mode_t def)
 {
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = def & ~mask;
+    if (t->exists) {
+        mode = t->st.st_mode & 0777;
+        int own = fd >= 0 ? fchown(fd, t->st.st_uid, t->st.st_gid)
+                          : chown(path, t->st.st_uid, t->st.st_gid);
+        if (own != 0) {
+            int grp = fd >= 0 ? fchown(fd, (uid_t)-1, t->st.st_gid)
+                              : chown(path, (uid_t)-1, t->st.st_gid);
+            if (grp != 0)
+                mode &= ~(mode_t)070;
+        }
+    }
+    if (fd >= 0)
+        (void)fchmod(fd, mode);
+    else
+        (void)chmod(path, mode);
+}
+
+/* Move tmp to real: over it when `replace`, else only if real does not
+ * exist (exclusively: a file that appeared meanwhile is not replaced).  A
+ * directory replacing an existing one is exchanged with it: afterwards tmp
+ * names the old directory, which the caller removes. */
+static int place(const char *tmp, const char *real, const char *path, int replace, int is_dir,
+                 struct ss_error *err)
+{
+    if (replace && !is_dir) {
+        if (rename(tmp, real) == 0)
+            return 0;
+        return ss_fail(err, SS_EIO, "%s: cannot rename %s into place: %s", path, tmp,
+                       strerror(errno));
+    }
+#if defined(HAVE_RENAMEAT2) && defined(RENAME_NOREPLACE) && defined(RENAME_EXCHANGE)
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, real, replace ? RENAME_EXCHANGE : RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno == EEXIST || errno == ENOTEMPTY)
+        return ss_fail(err, SS_EUSAGE, "%s: exists (created while stackscope wrote it)", path);
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return ss_fail(err, SS_EIO, "%s: cannot rename %s into place: %s", path, tmp,
+                       strerror(errno));
+#endif
+    /* No renameat2 here (or not on this file system). */
+    if (!is_dir) {
+        if (link(tmp, real) == 0) {
+            unlink(tmp);
+            return 0;
+        }
+        if (errno == EEXIST)
+            return ss_fail(err, SS_EUSAGE, "%s: exists (created while stackscope wrote it)", path);
+        /* No hard links either: check, then rename (a narrow race). */
+        struct stat st;
+        if (lstat(real, &st) == 0)
+            return ss_fail(err, SS_EUSAGE, "%s: exists (created while stackscope wrote it)", path);
+        if (rename(tmp, real) == 0)
+            return 0;
+        return ss_fail(err, SS_EIO, "%s: cannot rename %s into place: %s", path, tmp,
+                       strerror(errno));
+    }
+    if (!replace) {
+        /* rename() refuses a non-empty directory that appeared meanwhile. */
+        if (rename(tmp, real) == 0)
+            return 0;
+        return ss_fail(err, SS_EIO, "%s: cannot rename %s into place: %s", path, tmp,
+                       strerror(errno));
+    }
+    /* Exchange by hand: the old directory goes to a second temporary name. */
+    char *old = tmp_name(real, err);
+    if (!old)
+        return err->code;
+    int rc = 0;
+    if (!mkdtemp(old) || rmdir(old) != 0 || rename(real, old) != 0) {
+        rc = ss_fail(err, SS_EIO, "%s: cannot move the old directory aside: %s", path,
+                     strerror(errno));
+    } else if (rename(tmp, real) != 0) {
+        rc =
+            ss_fail(err, SS_EIO, "%s: cannot rename %s into place: %s", path, tmp, strerror(errno));
+        (void)rename(old, real);
+    } else {
+        (void)rename(old, tmp); /* the caller removes tmp: now the old tables */
+    }
+    free(old);
+    return rc;
+}
+
+/* Write path through a temporary file next to it: fill(f, ctx) writes the
+ * contents; the file is flushed, synced and moved into place only when all
+ * went well; on any error it is removed. */
+static int write_atomic(const char *path, const struct target *t, int force, ss_fill_fn fill,
+                        void *ctx, struct ss_error *err)
+{
+    char *tmp = tmp_name(t->real, err);
     if (!tmp)
-        return ss_nomem(err, "the output file name");
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+        return err->code;
+    abandon_set(tmp, 0);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
         char dir[4096];
-        dir_of(path, dir, sizeof dir);
+        dir_of(t->real, dir, sizeof dir);
         free(tmp);
         return ss_fail(err, SS_EIO, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
     }
-    /* mkstemp makes the file 0600; give it the permissions a new file gets. */
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
+    abandon_set(tmp, 1);
+    take_attributes(fd, NULL, t, 0666);
     FILE *fp = fdopen(fd, "wb");
+    int rc = 0;
     if (!fp) {
         close(fd);
-        unlink(tmp);
-        free(tmp);
-        return ss_nomem(err, "the output stream");
+        rc = ss_nomem(err, "the output stream");
+    } else {
+        rc = fill(fp, ctx, path, err);
+        if (!rc && (fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0))
+            rc = ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
+        if (fclose(fp) != 0 && !rc)
+            rc = ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
     }
-    int rc = fill(fp, ctx, path, err);
-    if (!rc && (fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0))
-        rc = ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
-    if (fclose(fp) != 0 && !rc)
-        rc = ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
-    if (!rc && rename(tmp, path) != 0)
-        rc = ss_fail(err, SS_EIO, "%s: cannot rename %s into place: %s", path, tmp,
-                     strerror(errno));
+    if (!rc)
+        rc = place(tmp, t->real, path, force && t->exists, 0, err);
     if (rc)
         unlink(tmp);
+    abandon_kind = 0;
     free(tmp);
     return rc;
 }
@@ -136,112 +410,120 @@ static int fill_stream(FILE *fp, void *ctx, const char *path, struct ss_error *e
 {
     const struct stream_job *j = ctx;
     switch (j->f) {
-    case SS_OUT_RPROF: return ss_write_rprof(j->m, fp, path, err);
-    case SS_OUT_PPROF: return ss_write_pprof(j->m, fp, path, err);
-    case SS_OUT_FOLDED: return ss_write_folded(j->m, fp, path, err);
-    case SS_OUT_SAMPLING_PROF: return ss_write_sampling_prof(j->m, fp, path, err);
-    default: return ss_fail(err, SS_EUSAGE, "%s: not a stream format", path);
+    case SS_OUT_RPROF:
+        return ss_write_rprof(j->m, fp, path, err);
+    case SS_OUT_PPROF:
+        return ss_write_pprof(j->m, fp, path, err);
+    case SS_OUT_FOLDED:
+        return ss_write_folded(j->m, fp, path, err);
+    case SS_OUT_SAMPLING_PROF:
+        return ss_write_sampling_prof(j->m, fp, path, err);
+    default:
+        return ss_fail(err, SS_EUSAGE, "%s: not a stream format", path);
     }
 }
 
-/* The checks every output passes: never an input, an existing file only
- * with force.  *exists and *st describe path afterwards. */
-static int check_target(const char *path, const struct ss_write_opts *o, struct stat *st,
-                        int *exists, struct ss_error *err)
+static int write_stream(const char *path, const struct ss_write_opts *o, ss_fill_fn fill, void *ctx,
+                        struct ss_error *err)
 {
-    *exists = stat(path, st) == 0;
-    if (*exists && is_input(st, o))
-        return ss_fail(err, SS_EUSAGE, "%s: is an input file; refusing to overwrite it", path);
-    if (*exists && !o->force)
-        return ss_fail(err, SS_EUSAGE, "%s: exists; use --force to replace it", path);
-    return 0;
+    struct target t;
+    int rc = target_check(path, o, 0, &t, err);
+    if (!rc && t.exists && !o->force)
+        rc = ss_fail(err, SS_EUSAGE, "%s: exists; use --force to replace it", path);
+    if (!rc)
+        rc = write_atomic(path, &t, o->force, fill, ctx, err);
+    free(t.real);
+    return rc;
 }
 
 int ss_write_with(const char *path, const struct ss_write_opts *o, ss_fill_fn fill, void *ctx,
                   struct ss_error *err)
 {
-    struct stat st;
-    int exists;
-    int rc = check_target(path, o, &st, &exists, err);
-    if (rc)
-        return rc;
-    if (exists && S_ISDIR(st.st_mode))
-        return ss_fail(err, SS_EUSAGE, "%s: is a directory", path);
-    return write_atomic(path, fill, ctx, err);
+    return write_stream(path, o, fill, ctx, err);
 }
 
-/* Remove a tables directory written by us: its *.tsv files, then itself. */
+/* ---- tables directories -------------------------------------------------- */
+
+/* Remove the tables in dir (only the files the tables writer writes), then
+ * dir itself if that left it empty. */
 static void remove_tables_dir(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char p[4096];
-        while ((e = readdir(d)) != NULL) {
-            if (ends_with(e->d_name, ".tsv")) {
-                snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-                unlink(p);
-            }
-        }
-        closedir(d);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        for (size_t i = 0; ss_tables_file(i); i++)
+            unlinkat(fd, ss_tables_file(i), 0);
+        close(fd);
     }
     rmdir(dir);
 }
 
-/* 1 when dir holds nothing but *.tsv files (an earlier tables output). */
-static int only_tables(const char *dir)
+/* What an existing output directory holds: 0 when it may be replaced (empty,
+ * or a previous tables output: meta.tsv and only table files, all regular),
+ * else an error naming the first file in the way. *empty says which. */
+static int check_old_tables(const char *path, const char *dir, int *empty, struct ss_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return 0;
-    int ok = 1;
+        return ss_fail(err, SS_EIO, "%s: cannot read the directory: %s", path, strerror(errno));
+    int fd = dirfd(d), meta = 0, rc = 0;
+    *empty = 1;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ends_with(e->d_name, ".tsv"))
-            ok = 0;
+    while (!rc && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        *empty = 0;
+        struct stat st;
+        if (!ss_tables_is_file(e->d_name))
+            rc = ss_fail(err, SS_EUSAGE,
+                         "%s: holds %s, which stackscope did not write; refusing to replace "
+                         "the directory (with or without --force)",
+                         path, e->d_name);
+        else if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            rc = ss_fail(err, SS_EUSAGE,
+                         "%s: %s is not a regular file; refusing to replace the directory", path,
+                         e->d_name);
+        else if (!strcmp(e->d_name, "meta.tsv"))
+            meta = 1;
+    }
     closedir(d);
-    return ok;
+    if (!rc && !*empty && !meta)
+        rc = ss_fail(err, SS_EUSAGE,
+                     "%s: holds table files but no meta.tsv: not a stackscope tables directory; "
+                     "refusing to replace it",
+                     path);
+    return rc;
 }
 
-static int write_dir(const struct ss_model *m, const char *path, int exists,
+static int write_dir(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                      struct ss_error *err)
 {
-    char target[4096];
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/')
-        n--;
-    if (n >= sizeof target - 32)
-        return ss_fail(err, SS_EUSAGE, "%s: path too long", path);
-    memcpy(target, path, n);
-    target[n] = '\0';
-    if (exists && !only_tables(target))
-        return ss_fail(err, SS_EUSAGE,
-                       "%s: the directory holds files other than tables; not replacing it", path);
-    char tmp[4096 + 16], old[4096 + 16];
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", target);
-    if (!mkdtemp(tmp))
-        return ss_fail(err, SS_EIO, "%s: cannot create a directory next to it: %s", path,
-                       strerror(errno));
-    mode_t mask = umask(0);
-    umask(mask);
-    (void)chmod(tmp, 0777 & ~mask);
-    int rc = ss_write_tables(m, tmp, err);
-    if (!rc && exists) {
-        snprintf(old, sizeof old, "%s.old.XXXXXX", target);
-        if (!mkdtemp(old) || rmdir(old) != 0 || rename(target, old) != 0)
-            rc = ss_fail(err, SS_EIO, "%s: cannot move the old directory aside: %s", path,
+    struct target t;
+    int empty = 1, rc = target_check(path, o, 1, &t, err);
+    if (!rc && t.exists)
+        rc = check_old_tables(path, t.real, &empty, err);
+    if (!rc && t.exists && !empty && !o->force)
+        rc = ss_fail(err, SS_EUSAGE, "%s: exists; use --force to replace it", path);
+    char *tmp = rc ? NULL : tmp_name(t.real, err);
+    if (!rc && !tmp)
+        rc = err->code;
+    if (!rc) {
+        abandon_set(tmp, 0);
+        if (!mkdtemp(tmp)) {
+            rc = ss_fail(err, SS_EIO, "%s: cannot create a directory next to it: %s", path,
                          strerror(errno));
+        } else {
+            abandon_set(tmp, 2);
+            take_attributes(-1, tmp, &t, 0777);
+            rc = ss_write_tables(m, tmp, err);
+            if (!rc)
+                rc = place(tmp, t.real, path, t.exists, 1, err);
+            /* tmp now holds the new tables (on failure) or the old ones. */
+            remove_tables_dir(tmp);
+            abandon_kind = 0;
+        }
     }
-    if (!rc && rename(tmp, target) != 0) {
-        rc = ss_fail(err, SS_EIO, "%s: cannot rename %s into place: %s", path, tmp,
-                     strerror(errno));
-        if (exists)
-            (void)rename(old, target);
-    }
-    if (rc)
-        remove_tables_dir(tmp);
-    else if (exists)
-        remove_tables_dir(old);
+    free(tmp);
+    free(t.real);
     return rc;
 }
 
@@ -267,18 +549,8 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "%s: %s holds aggregates (counts per call element), not stacks; "
                            "the %s format needs stacks (sampling_prof can take it)",
                            path, ss_str(m, m->sources.v[i].uri), ss_out_format_name(f));
-    struct stat st;
-    int exists;
-    int rc = check_target(path, o, &st, &exists, err);
-    if (rc)
-        return rc;
-    if (f == SS_OUT_TABLES) {
-        if (exists && !S_ISDIR(st.st_mode))
-            return ss_fail(err, SS_EUSAGE, "%s: exists and is not a directory", path);
-        return write_dir(m, path, exists, err);
-    }
-    if (exists && S_ISDIR(st.st_mode))
-        return ss_fail(err, SS_EUSAGE, "%s: is a directory", path);
+    if (f == SS_OUT_TABLES)
+        return write_dir(m, path, o, err);
     struct stream_job job = {m, f};
-    return write_atomic(path, fill_stream, &job, err);
+    return write_stream(path, o, fill_stream, &job, err);
 }

@@ -2,11 +2,27 @@
  *
  * Every writer sees the model it is given (the transformed model when
  * transforms are in effect) and writes it whole.  ss_write_file() is the one
- * entry point for the program: it picks the format, refuses to replace an
- * input file or (without force) an existing file, and writes atomically: the
- * output goes to a temporary file next to the target, is flushed and synced,
- * and only then renamed over the target, so a failed or interrupted write
- * leaves the old file untouched.
+ * entry point for the program: it picks the format, checks the target and
+ * writes atomically.  The rules, which the man page's FILES section repeats:
+ *
+ * - An input is never replaced: not an input file (by device and inode, so a
+ *   hard link or a symbolic link to it counts), nor any file inside an input
+ *   directory (the tables of a tables input).
+ * - An existing output is replaced only with force.  Only regular files are
+ *   replaced (a symbolic link is followed to a regular file, which is
+ *   replaced and the link kept); a device, FIFO or socket is refused.  The
+ *   replaced file keeps its permission bits, and its owner and group where
+ *   the process may set them; group bits are dropped when the group cannot
+ *   be kept, so a replacement never widens access.
+ * - A tables directory is replaced only when it is empty or holds nothing
+ *   but the files the tables writer writes, meta.tsv among them; anything
+ *   else in it is refused, with or without force.
+ * - The output goes to a temporary file (or directory) next to the target,
+ *   named TARGET.stackscope-tmp-XXXXXX, is flushed and synced, and only then
+ *   moved into place: a failed write removes it and leaves the old output
+ *   untouched.  Without force the final name is created exclusively, so of
+ *   two writers racing for one name the second fails with "exists" instead
+ *   of replacing the first one's file.
  */
 #ifndef SS_WRITE_H
 #define SS_WRITE_H
@@ -41,8 +57,8 @@ enum ss_out_format ss_out_format_from_path(const char *path);
 /* Options of ss_write_file. */
 struct ss_write_opts {
     enum ss_out_format format;
-    int force;                /* replace an existing output */
-    char *const *inputs;      /* input files: never replaced */
+    int force;           /* replace an existing output */
+    char *const *inputs; /* input files: never replaced */
     int n_inputs;
 };
 
@@ -51,6 +67,18 @@ struct ss_write_opts {
  * stacks (every format but sampling_prof and tables). */
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err);
+
+/* 1 when `path` names one of o's inputs or a file inside an input directory
+ * (the check ss_write_file makes; the explorer uses it for its messages). */
+int ss_write_is_input(const char *path, const struct ss_write_opts *o);
+
+/* The tag of temporary output names: TARGET.stackscope-tmp-XXXXXX. */
+#define SS_WRITE_TMP_TAG ".stackscope-tmp-"
+
+/* Remove the temporary file or directory of the write in progress, if any.
+ * Async-signal-safe: a fatal-signal handler calls it before dying, so that a
+ * killed conversion leaves no temporary file behind. */
+void ss_write_abandon(void);
 
 /* Write any text to `path` with the same checks and the same atomic
  * replacement as ss_write_file (o->format is not used): fill writes the
@@ -70,5 +98,10 @@ int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
 
 /* The tables writer fills the existing empty directory `dir`. */
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err);
+
+/* The files the tables writer may write: the i-th name (NULL past the last),
+ * and whether `name` is one of them. */
+const char *ss_tables_file(size_t i);
+int ss_tables_is_file(const char *name);
 
 #endif

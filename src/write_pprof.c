@@ -44,7 +44,7 @@
 #include <zlib.h>
 
 #include "hash.h"
-#include "load_rprof.h"
+#include "rprof.h"
 #include "profile.pb-c.h"
 
 #define PPROF_GZIP_LEVEL 2 /* fast (level 2 beats 1 in time and size on profiles) */

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_rprof.h"
+#include "rprof.h"
 
 #define RPROF_MAX_LINES 1000000000ULL /* refuse to write more sample lines */
 #define RPROF_MAX_INTERVAL_US 3600000000.0

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "hash.h"
-#include "load_sampling.h"
 
 struct edge_tab {
     uint32_t *slots; /* edge index + 1, 0 = empty */

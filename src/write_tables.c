@@ -87,7 +87,11 @@ static void put_str(FILE *f, const struct ss_model *m, ss_id id)
     const char *s = ss_str(m, id);
     size_t n = ss_strtab_len(&m->strs, id), run = 0;
     for (size_t i = 0; i < n; i++) {
-        char c = s[i], e = c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : 0;
+        char c = s[i], e = c == '\\'   ? '\\'
+                           : c == '\t' ? 't'
+                           : c == '\n' ? 'n'
+                           : c == '\r' ? 'r'
+                                       : 0;
         if (!e)
             continue;
         fwrite(s + run, 1, i - run, f);
@@ -347,10 +351,30 @@ static int write_aggregates(const struct ss_model *m, const char *dir, struct ss
 
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
-    if (write_meta(m, dir, err) || write_sources(m, dir, err) ||
-        write_value_types(m, dir, err) || write_samples(m, dir, err) ||
-        write_stacks(m, dir, err) || write_locations(m, dir, err) ||
+    if (write_meta(m, dir, err) || write_sources(m, dir, err) || write_value_types(m, dir, err) ||
+        write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
         write_aggregates(m, dir, err))
         return err->code;
+    return 0;
+}
+
+/* Every file ss_write_tables may write: write.c replaces a directory only
+ * when it holds nothing else (and meta.tsv), and removes only these. */
+static const char *const table_files[] = {
+    "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
+    "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
+    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",
+};
+
+const char *ss_tables_file(size_t i)
+{
+    return i < sizeof table_files / sizeof *table_files ? table_files[i] : NULL;
+}
+
+int ss_tables_is_file(const char *name)
+{
+    for (size_t i = 0; i < sizeof table_files / sizeof *table_files; i++)
+        if (!strcmp(name, table_files[i]))
+            return 1;
     return 0;
 }

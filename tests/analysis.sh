@@ -61,4 +61,23 @@ for f in "$SRCDIR"/tests/data/rprof/*.out "$SRCDIR"/tests/data/edge-cases/*.out;
     fi
 done
 have Rscript || echo "SKIP levels/runs cross-check: Rscript not installed"
+
+# Function identity (one name, several function ids): RProtoBuf's pprof of
+# memory_line.out gives `rnorm` two function ids (with and without a file).
+# Its runs must count every rnorm sample once per level, as the Rprof
+# original does (which has one id): per level the same sample totals, and
+# over all levels the function's 433 self = total samples.  (Run counts
+# differ: the pprof file holds aggregated samples, not the time order.)
+pb=$SRCDIR/tests/data/pprof/rprotobuf/memory_line.pb.gz
+orig=$SRCDIR/tests/data/rprof/memory_line.out
+"$STACKSCOPE" report --by runs --function rnorm --format tsv "$pb" 2>/dev/null |
+    awk -F"\t" 'NR > 1 && $1 == "rnorm" { print $2, $4 }' | LC_ALL=C sort >"$TMPD/id.pb"
+"$STACKSCOPE" report --by runs --function rnorm --format tsv "$orig" 2>/dev/null |
+    awk -F"\t" 'NR > 1 && $1 == "rnorm" { print $2, $4 }' | LC_ALL=C sort >"$TMPD/id.orig"
+if [ -s "$TMPD/id.pb" ] && cmp -s "$TMPD/id.pb" "$TMPD/id.orig" && grep -qx 'all 433' "$TMPD/id.pb"; then
+    pass "function identity: rnorm's samples per level as in the Rprof original"
+else
+    fail "function identity: rnorm's samples per level" \
+        "$(paste "$TMPD/id.pb" "$TMPD/id.orig" | tr '\n' '|')"
+fi
 finish

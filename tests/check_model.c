@@ -47,6 +47,77 @@ START_TEST(test_init_free)
 }
 END_TEST
 
+START_TEST(test_function_identity)
+{
+    /* pprof keeps a file per function: one name, several ids.  The canonical
+     * id of each is the lowest id with its name, kept as functions are
+     * added; the model's questions answer with it. */
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id rn = ss_model_intern_cstr(&m, "rnorm"), c = ss_model_intern_cstr(&m, "c");
+    ss_id file = ss_model_intern_cstr(&m, "stats.R");
+    ss_id a = ss_model_function(&m, rn, rn, SS_NONE, 0);
+    ss_id b = ss_model_function(&m, c, c, SS_NONE, 0);
+    ss_id a2 = ss_model_function(&m, rn, rn, file, 12);
+    ss_id b2 = ss_model_function(&m, c, SS_NONE, file, 0);
+    ck_assert_uint_eq(m.function_canon.n, 4);
+    ck_assert_uint_eq(ss_function_canonical(&m, a), a);
+    ck_assert_uint_eq(ss_function_canonical(&m, b), b);
+    ck_assert_uint_eq(ss_function_canonical(&m, a2), a);
+    ck_assert_uint_eq(ss_function_canonical(&m, b2), b);
+    ck_assert_uint_eq(ss_model_find_function(&m, "rnorm"), a);
+    ck_assert_uint_eq(ss_model_find_function(&m, "c"), b);
+    ck_assert_uint_eq(ss_model_find_function(&m, "stats.R"), SS_NONE);
+    ck_assert_uint_eq(ss_model_find_function(&m, "nope"), SS_NONE);
+    ck_assert_str_eq(ss_function_name(&m, a2), "rnorm");
+    /* sealing keeps the identity; the builder's name index goes */
+    ss_model_seal(&m);
+    ck_assert_uint_eq(ss_function_canonical(&m, a2), a);
+    ck_assert_uint_eq(m.name_first_fn.n, 0);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_model_questions)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_model_has_memory(&m), 0);
+    ck_assert_int_eq(ss_model_has_lines(&m), 0);
+    ck_assert_int_eq(ss_model_has_aggregates(&m), 0);
+    ck_assert_int_eq(ss_model_has_stack_sources(&m), 0);
+    struct ss_source s;
+    memset(&s, 0, sizeof s);
+    s.interval_us = 1000;
+    s.flags = SS_SRC_AGGREGATE;
+    ck_assert_uint_ne(ss_model_add_source(&m, &s), SS_NONE);
+    ck_assert_int_eq(ss_model_has_aggregates(&m), 1);
+    ck_assert_int_eq(ss_model_has_stack_sources(&m), 0);
+    s.flags = SS_SRC_MEMORY;
+    ck_assert_uint_ne(ss_model_add_source(&m, &s), SS_NONE);
+    ck_assert_int_eq(ss_model_has_stack_sources(&m), 1);
+    ck_assert_int_eq(ss_model_has_memory(&m), 1);
+    ck_assert_int_eq(ss_model_has_lines(&m), 0);
+    ss_id f = ss_model_intern_cstr(&m, "f");
+    ss_id fn = ss_model_function(&m, f, f, SS_NONE, 0);
+    ck_assert_uint_ne(ss_model_location(&m, fn, SS_NONE, 7), SS_NONE);
+    ck_assert_int_eq(ss_model_has_lines(&m), 1); /* a line number, no flag */
+    const char *b;
+    size_t n;
+    ss_basename("/a/b/c.R", &b, &n);
+    ck_assert_int_eq((int)n, 3);
+    ck_assert_int_eq(strncmp(b, "c.R", n), 0);
+    ss_basename("dir/sub//", &b, &n);
+    ck_assert_int_eq((int)n, 3);
+    ck_assert_int_eq(strncmp(b, "sub", n), 0);
+    ss_basename("/", &b, &n);
+    ck_assert_int_eq((int)n, 1);
+    ss_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_functions_dedupe)
 {
     struct ss_model m;
@@ -413,6 +484,8 @@ Suite *model_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_init_free);
     tcase_add_test(tc, test_functions_dedupe);
+    tcase_add_test(tc, test_function_identity);
+    tcase_add_test(tc, test_model_questions);
     tcase_add_test(tc, test_locations_dedupe);
     tcase_add_test(tc, test_reindex_locations);
     tcase_add_test(tc, test_reindex_merges);

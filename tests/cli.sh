@@ -311,8 +311,8 @@ W=$T/conv
 mkdir -p "$W"
 printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n' >"$W/in.out"
 cp "$W/in.out" "$W/in.copy"
-nothing_left() { # no temporary files left next to the outputs
-    ls -A "$W" | grep -E '\.(tmp|old)\.' || true
+nothing_left() { # no temporary files left next to the outputs (man page: FILES)
+    ls -A "$W" | grep -E 'stackscope-tmp|\.(tmp|old)\.' || true
 }
 
 run convert -o "$W/in.out" "$W/in.out"
@@ -362,5 +362,126 @@ run convert --force -o "$W/tab/" "$W/in.out"
 check "tables: written, then replaced with --force" \
     "$([ "$first" -eq 0 ] && [ "$RC" -eq 0 ] && [ -f "$W/tab/meta.tsv" ] || echo "rc=$first/$RC $ERR")"
 check "no temporary directories left" "$(nothing_left)"
+
+# ---- convert: what --force may and may not replace (issue: safety) --------
+# A tables output replaces only a previous tables directory: a user's own
+# file in it, or an input, is never deleted.
+mkdir -p "$W/res" && echo "mine" >"$W/res/my_results.tsv"
+run convert --force -o "$W/res/" "$W/in.out"
+check "tables --force onto a directory with a user's .tsv: refused, the file kept" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *my_results.tsv* ]] && [ "$(cat "$W/res/my_results.tsv")" = mine ] ||
+        echo "rc=$RC $ERR $(ls "$W/res")")"
+mkdir -p "$W/inp" && printf 'main;f 2\n' >"$W/inp/prof.tsv"
+run convert --force --to tables -o "$W/inp/" "$W/inp/prof.tsv"
+check "tables --force onto the directory of an input named .tsv: refused, input kept" \
+    "$([ "$RC" -ne 0 ] && [ "$(cat "$W/inp/prof.tsv")" = "main;f 2" ] || echo "rc=$RC $ERR")"
+mkdir -p "$W/nometa" && echo x >"$W/nometa/samples.tsv"
+run convert --force -o "$W/nometa/" "$W/in.out"
+check "tables --force onto table-named files without meta.tsv: refused" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *meta.tsv* ]] && [ "$(cat "$W/nometa/samples.tsv")" = x ] ||
+        echo "rc=$RC $ERR")"
+mkdir -p "$W/empty"
+run convert -o "$W/empty/" "$W/in.out"
+check "tables into an existing empty directory: written without --force" \
+    "$([ "$RC" -eq 0 ] && [ -f "$W/empty/meta.tsv" ] || echo "rc=$RC $ERR")"
+chmod 750 "$W/tab"
+run convert --force -o "$W/tab" "$W/in.out"
+check "tables --force: the replaced directory keeps its mode" \
+    "$([ "$RC" -eq 0 ] && [ "$(stat -c %a "$W/tab")" = 750 ] || echo "rc=$RC $(stat -c %a "$W/tab") $ERR")"
+# Every table of an input tables directory is an input.
+(cd "$W/tab" && md5sum ./*.tsv) >"$W/tab.md5"
+run convert --force --to rprof -o "$W/tab/samples.tsv" "$W/tab"
+check "convert --force onto a table of the input tables directory: refused, unchanged" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *"input file"* ]] && (cd "$W/tab" && md5sum -c --quiet "$W/tab.md5") ||
+        echo "rc=$RC $ERR")"
+run convert --force --to tables -o "$W/tab/" "$W/tab"
+check "convert --force of a tables directory onto itself: refused" \
+    "$([ "$RC" -eq 1 ] && (cd "$W/tab" && md5sum -c --quiet "$W/tab.md5") || echo "rc=$RC $ERR")"
+
+# Permissions: the replaced file's mode (and owner, as root) are kept.
+echo old >"$W/private.out"
+chmod 600 "$W/private.out"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+    chown nobody:nogroup "$W/private.out" 2>/dev/null || chown nobody "$W/private.out"
+    want_owner=$(stat -c %U:%G "$W/private.out")
+else
+    want_owner=$(stat -c %U:%G "$W/private.out")
+fi
+run convert --force -o "$W/private.out" "$W/in.out"
+check "convert --force onto a 0600 file keeps 0600 and its owner" \
+    "$([ "$RC" -eq 0 ] && [ "$(stat -c %a "$W/private.out")" = 600 ] &&
+        [ "$(stat -c %U:%G "$W/private.out")" = "$want_owner" ] && grep -q '"f" "main"' "$W/private.out" ||
+        echo "rc=$RC $(stat -c '%a %U:%G' "$W/private.out") want 600 $want_owner $ERR")"
+
+# Only regular files are replaced; a symbolic link is written through.
+mkfifo "$W/fifo.out"
+run convert --force -o "$W/fifo.out" "$W/in.out"
+check "convert --force onto a FIFO: refused, the FIFO kept" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *FIFO* ]] && [ -p "$W/fifo.out" ] || echo "rc=$RC $ERR")"
+if [ "$(id -u)" -eq 0 ] && mknod "$W/null.out" c 1 3 2>/dev/null; then
+    run convert --force -o "$W/null.out" "$W/in.out"
+    check "convert --force onto a character device: refused, the device kept" \
+        "$([ "$RC" -eq 1 ] && [[ $ERR == *"character device"* ]] && [ -c "$W/null.out" ] || echo "rc=$RC $ERR")"
+else
+    echo "SKIP character device: not root"
+fi
+echo target >"$W/real.out"
+ln -s real.out "$W/link.out"
+run convert --force -o "$W/link.out" "$W/in.out"
+check "convert --force through a symbolic link: the link kept, its file replaced" \
+    "$([ "$RC" -eq 0 ] && [ -L "$W/link.out" ] && grep -q '"f" "main"' "$W/real.out" || echo "rc=$RC $ERR")"
+ln -s in.out "$W/inlink.out"
+run convert --force -o "$W/inlink.out" "$W/in.out"
+check "convert --force onto a symbolic link to the input: refused" \
+    "$([ "$RC" -eq 1 ] && cmp -s "$W/in.out" "$W/in.copy" || echo "rc=$RC $ERR")"
+ln -s missing.out "$W/dangling.out"
+run convert --force -o "$W/dangling.out" "$W/in.out"
+check "convert --force onto a dangling symbolic link: refused" \
+    "$([ "$RC" -eq 1 ] && [ -L "$W/dangling.out" ] && [ ! -e "$W/missing.out" ] || echo "rc=$RC $ERR")"
+check "no temporary files left after the refusals" "$(nothing_left)"
+
+# A write that fails half way (here: past the file size limit) removes its
+# temporary file and says why; it is not killed by SIGXFSZ.
+awk 'BEGIN { print "sample.interval=10000"; for (i = 0; i < 20000; i++) printf "\"f%d\" \"main\" \n", i % 5000 }' >"$W/big.out"
+for fmt in rprof pprof folded tables; do
+    (ulimit -f 8 && "$STACKSCOPE" convert --to $fmt -o "$W/limited.$fmt" "$W/big.out") \
+        >/dev/null 2>"$T/err"
+    RC=$?
+    check "a write past the file size limit ($fmt): exit 2, message, nothing left" \
+        "$([ "$RC" -eq 2 ] && grep -q 'limited' "$T/err" && [ ! -e "$W/limited.$fmt" ] &&
+            [ -z "$(nothing_left)" ] || echo "rc=$RC $(cat "$T/err") $(nothing_left)")"
+done
+# A conversion killed by a signal removes its temporary file.
+for i in 1 2 3 4 5; do
+    "$STACKSCOPE" convert --force -o "$W/killed.pb.gz" "$W/big.out" 2>/dev/null &
+    pid=$!
+    sleep "0.0$i"
+    kill -TERM "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+done
+check "a conversion killed by SIGTERM leaves no temporary file" "$(nothing_left)"
+
+# Two writers of one new name: the second fails with "exists", never
+# silently replacing the first one's file.
+both=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    rm -f "$W/race.pb.gz"
+    "$STACKSCOPE" convert -o "$W/race.pb.gz" "$W/big.out" 2>"$T/race1" &
+    p1=$!
+    "$STACKSCOPE" convert -o "$W/race.pb.gz" "$W/big.out" 2>"$T/race2" &
+    p2=$!
+    wait "$p1"
+    r1=$?
+    wait "$p2"
+    r2=$?
+    if [ "$r1" -eq 0 ] && [ "$r2" -eq 0 ]; then
+        both=$((both + 1))
+    elif [ $((r1 + r2)) -ne 1 ] || ! grep -qh exists "$T/race1" "$T/race2"; then
+        both=$((both + 100))
+    fi
+done
+check "two writers of one name without --force: exactly one succeeds" \
+    "$([ "$both" -eq 0 ] || echo "$both bad tries of 10")"
+check "no temporary files left after the race" "$(nothing_left)"
 
 finish

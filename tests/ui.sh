@@ -551,7 +551,7 @@ fi
 check trim.export-script "$why"
 # Errors go to the message line (the last line); nothing is overwritten.
 check trim.export-exists "$(tail -n 1 "$T/trim.exists" | grep -q '^script.txt exists (:export-script! script.txt replaces it)' || tail -n 1 "$T/trim.exists")"
-check trim.save-input "$(tail -n 1 "$T/trim.input" | grep -q 'demo.out' || tail -n 1 "$T/trim.input")"
+check trim.save-input "$(tail -n 1 "$T/trim.input" | grep -q 'demo.out is an input file' || tail -n 1 "$T/trim.input")"
 check trim.save-input-forced "$(tail -n 1 "$T/trim.inputforce" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputforce")"
 check trim.script-input-forced "$(tail -n 1 "$T/trim.inputscript" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputscript")"
 cmp -s "$DEMO" "$SRCDIR/data/demo.out" || fail trim.input-untouched "the demo changed"
@@ -584,5 +584,23 @@ DUMP calls
 EOF2
 check "calls view from the start: the top function" \
     "$(line 1 "$T/startcalls.calls" | grep -q 'calls: lm.fit:' || line 1 "$T/startcalls.calls")"
+
+
+# Function identity: in RProtoBuf's pprof of memory_line.out, `rnorm` has two
+# function ids; the functions view shows its runs as `report --by runs` does
+# (11 runs, mean 39.36; tests/analysis.sh checks those against the Rprof
+# original), not the runs of one of its ids (1 run of mean 3.00).
+cp "$SRCDIR/tests/data/pprof/rprotobuf/memory_line.pb.gz" "$T/ml.pb.gz"
+ui ident ml.pb.gz <<'EOF'
+DUMP functions
+EOF
+row=$(grep -E ' rnorm$' "$T/ident.functions")
+want=$("$STACKSCOPE" report --by runs --function rnorm --format tsv ml.pb.gz |
+    awk -F'\t' '$1 == "rnorm" && $2 == "all" { printf "%d %.2f", $3, $5 }')
+if [ "$(echo "$row" | awk '{ print $5, $6 }')" = "$want" ] && [ "$want" = "11 39.36" ]; then
+    pass ident.rnorm-runs
+else
+    fail ident.rnorm-runs "row '$row', report says '$want'"
+fi
 
 finish

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree.h"
-
 void ui_cache_clear(struct ui_cache *c)
 {
     if (c->have_fn)
@@ -102,9 +100,10 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
             ui_error(ui, "out of memory (run lengths)");
             return -1;
         }
-        /* rows are keyed by name; rows without samples were left out, so
-         * map key -> row first */
-        uint32_t *row_of = malloc((st->keys.n ? st->keys.n : 1) * sizeof *row_of);
+        /* stats rows and runs rows both carry the canonical function id;
+         * rows without samples were left out, so map function -> row */
+        size_t nf = ui->m->functions.n;
+        uint32_t *row_of = malloc((nf ? nf : 1) * sizeof *row_of);
         if (!row_of) {
             free(c->runs);
             free(c->fn_runs);
@@ -113,18 +112,14 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
             ui_error(ui, "out of memory (run lengths)");
             return -1;
         }
-        memset(row_of, 0xff, (st->keys.n ? st->keys.n : 1) * sizeof *row_of);
+        memset(row_of, 0xff, (nf ? nf : 1) * sizeof *row_of);
         for (size_t r = 0; r < st->n; r++)
-            row_of[st->rows[r].key] = (uint32_t)r;
+            if (st->rows[r].function != SS_NONE)
+                row_of[st->rows[r].function] = (uint32_t)r;
         memset(c->fn_runs, 0xff, (st->n ? st->n : 1) * sizeof *c->fn_runs);
-        for (size_t i = 0; i < c->nruns; i++) {
-            if (c->runs[i].level != 0)
-                continue;
-            const char *name = ss_function_name(ui->m, c->runs[i].function);
-            uint32_t k = ss_strtab_find(&st->keys, name, strlen(name));
-            if (k != SS_NONE && row_of[k] != UINT32_MAX)
-                c->fn_runs[row_of[k]] = (uint32_t)i;
-        }
+        for (size_t i = 0; i < c->nruns; i++)
+            if (c->runs[i].level == 0 && row_of[c->runs[i].function] != UINT32_MAX)
+                c->fn_runs[row_of[c->runs[i].function]] = (uint32_t)i;
         free(row_of);
         c->have_runs = 1;
     }

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "display.h"
-#include "tree.h"
 #include "write.h"
 
 static const struct ui_command_info commands[] = {
@@ -94,13 +93,21 @@ static void argument(const char *s, char *out, size_t n)
     out[k] = '\0';
 }
 
-/* Without force, an existing output is refused here with the UI's own hint
- * (the core's message speaks of --force).  Returns 1 when refused.  The core
- * still refuses input files, forced or not. */
-static int refuse_existing(struct ui *ui, const char *path, int force, const char *bang)
+/* An input is never replaced, forced or not: say so.  Without force, an
+ * existing output is refused here with the UI's own hint (the core's message
+ * speaks of --force).  Returns 1 when refused. */
+static int refuse_existing(struct ui *ui, const char *path, int force, const char *bang,
+                           const struct ss_write_opts *o)
 {
     struct stat st;
-    if (force || stat(path, &st) != 0)
+    if (stat(path, &st) != 0)
+        return 0;
+    if (ss_write_is_input(path, o)) {
+        ui_error(ui, "%s is an input file: stackscope never replaces one; save under another name",
+                 path);
+        return 1;
+    }
+    if (force)
         return 0;
     ui_error(ui, "%s exists (%s %s replaces it)", path, bang, path);
     return 1;
@@ -127,7 +134,7 @@ static void save(struct ui *ui, const char *path, int force)
     o.n_inputs = ui->nfiles;
     struct ss_error err;
     ss_error_clear(&err);
-    if (refuse_existing(ui, path, force, ":w!"))
+    if (refuse_existing(ui, path, force, ":w!", &o))
         return;
     if (ss_write_file(ui->m, path, &o, &err)) {
         ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
@@ -163,8 +170,9 @@ static void export_script(struct ui *ui, const char *path, int force)
     o.n_inputs = ui->nfiles;
     struct ss_error err;
     ss_error_clear(&err);
-    int rc = refuse_existing(ui, path, force, ":export-script!") ? -1
-             : ss_write_with(path, &o, fill_script, text, &err);
+    int rc = refuse_existing(ui, path, force, ":export-script!", &o)
+                 ? -1
+                 : ss_write_with(path, &o, fill_script, text, &err);
     free(text);
     if (rc) {
         if (rc > 0)

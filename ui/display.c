@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "write.h"
+
 static SCREEN *screen;
 static FILE *null_out, *null_in;
 static int is_open, colors, utf8;
@@ -26,6 +28,7 @@ static void on_signal(int sig)
  * of the same signal. */
 static void on_fatal(int sig)
 {
+    ss_write_abandon(); /* a `:w` in progress leaves no temporary file */
     if (is_open)
         endwin();
     signal(sig, SIG_DFL);

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "command.h"
-#include "tree.h"
 
 static int hist_index(int kind)
 {

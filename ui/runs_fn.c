@@ -62,7 +62,7 @@ static int cmp_u64(const void *pa, const void *pb)
 /* The function at level k (1 = root) of stack s, which has depth d. */
 static inline ss_id fn_at(const struct ss_model *m, ss_id s, size_t d, size_t k)
 {
-    return ss_loc_function(m, ss_stack_frames(m, s)[d - k]);
+    return ss_function_canonical(m, ss_loc_function(m, ss_stack_frames(m, s)[d - k]));
 }
 
 /* Turn the finished runs into the table. */
@@ -132,6 +132,7 @@ static int table(struct acc *a, uint32_t maxd, struct ss_run_hist *h)
 int ui_runs_fn_hist(const struct ss_model *m, ss_id function, struct ss_run_hist *h)
 {
     memset(h, 0, sizeof *h);
+    function = ss_function_canonical(m, function);
     h->function = function;
     size_t nstacks = ss_model_nstacks(m);
     /* per stack: the levels (ascending) where the function is */

@@ -32,12 +32,7 @@ void ui_status_draw_title(struct ui *ui, struct ui_canvas *c, int y)
 /* Samples (count values) of the current model. */
 static uint64_t kept_samples(const struct ss_model *m)
 {
-    if (!m->values.v[SS_VT_COUNT])
-        return m->sample_stack.n;
-    uint64_t n = 0;
-    for (size_t i = 0; i < m->sample_stack.n; i++)
-        n += (uint64_t)ss_sample_count(m, i);
-    return n;
+    return ss_model_count(m, 0, m->sample_stack.n);
 }
 
 void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)

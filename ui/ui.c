@@ -23,7 +23,6 @@
 #include "prompt.h"
 #include "script.h"
 #include "status.h"
-#include "tree.h"
 
 static const struct ui_view_ops *const view_ops[UI_V_COUNT] = {
     [UI_V_FUNCTIONS] = &ui_view_functions,   [UI_V_STACKS] = &ui_view_stacks,
@@ -146,12 +145,7 @@ void ui_set_function(struct ui *ui, const char *name)
 
 static uint64_t count_samples(const struct ss_model *m)
 {
-    uint64_t n = 0;
-    if (!m->values.v[SS_VT_COUNT])
-        return m->sample_stack.n;
-    for (size_t i = 0; i < m->sample_stack.n; i++)
-        n += (uint64_t)ss_sample_count(m, i);
-    return n;
+    return ss_model_count(m, 0, m->sample_stack.n);
 }
 
 static void describe_step(struct ui *ui, const char *what, size_t step)

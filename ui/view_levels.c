@@ -7,7 +7,6 @@
 #include <stdlib.h>
 
 #include "app.h"
-#include "tree.h"
 
 static const struct ui_column columns[] = {
     {"level", 6, 1},   {"samples", 9, 1}, {"distinct", 9, 1},

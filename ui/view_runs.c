@@ -13,7 +13,6 @@
 
 #include "app.h"
 #include "runs_fn.h"
-#include "tree.h"
 
 static const struct ui_column columns[] = {
     {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},

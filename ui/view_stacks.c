@@ -8,7 +8,6 @@
 
 #include "app.h"
 #include "sort.h"
-#include "tree.h"
 
 enum { SORT_COUNT, SORT_DEPTH, SORT_TEXT, NSORTS };
 static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root first)"};

@@ -16,7 +16,6 @@
 
 #include "app.h"
 #include "grid.h"
-#include "tree.h"
 
 #define MARGIN 6 /* "%4u* " level numbers */
 

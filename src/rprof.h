@@ -1,0 +1,19 @@
+/* rprof.h - facts of R's Rprof format shared by its reader, its writer and
+ * the statistics: the four memory counters of a memory-profiling line
+ * (`:small_v:big_v:nodes:dup_count:`), kept as value types of the model.
+ */
+#ifndef SS_RPROF_H
+#define SS_RPROF_H
+
+#include "model.h"
+
+/* Indexes of the Rprof memory value types in a model that has them. */
+struct ss_rprof_vt {
+    ss_id small_v, big_v, nodes, dup_count;
+};
+
+/* Look up the memory value types; returns 0 when the model has all four,
+ * -1 otherwise. */
+int ss_rprof_value_types(const struct ss_model *m, struct ss_rprof_vt *vt);
+
+#endif

@@ -1,8 +1,8 @@
 /* load.h - open any supported profile and add it to a model.
  *
- * Detects the format from the content (not the file name): pprof (gzip or
- * raw protobuf), else Rprof text; later formats plug in here.  Several files
- * loaded into one model become several sources.
+ * Detects the format from the content (not the file name): a directory is v2
+ * tables; pprof (gzip or raw protobuf), SamplingProf, folded stacks, else
+ * Rprof text.  Several files loaded into one model become several sources.
  */
 #ifndef SS_LOAD_H
 #define SS_LOAD_H

@@ -68,4 +68,39 @@ int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
 /* Free what the timeline owns and empty it.  A zeroed struct is a no-op. */
 void ss_timeline_free(struct ss_timeline *t);
 
+/* ---- the grid: many levels, a range of samples (the explorer's timeline) ----
+ *
+ * Samples [first, first + n) in time order across the columns, levels down
+ * the rows, and in each cell the function most frequent at that level among
+ * the column's samples: ss_timeline_compute for a range of samples (for
+ * zooming) and for the levels asked for only (those on screen).
+ *
+ * Each column's samples are first counted per distinct stack, so a cell
+ * costs the number of distinct stacks in its column, not its samples: the
+ * grid of a 1M-sample profile costs one pass over the range plus a few
+ * thousand stack visits per level. */
+struct ss_timeline_grid {
+    size_t first, n;  /* the samples shown: [first, first + n) of the timeline */
+    size_t window;    /* samples per column (the last column may have fewer) */
+    size_t ncols;     /* ceil(n / window) <= the width asked for */
+    uint32_t level0;  /* the first row's level (1 = root) */
+    uint32_t nlevels; /* rows */
+    ss_id *top;       /* [col * nlevels + row]: canonical function id or SS_NONE */
+    uint32_t *top_n;  /* samples of the column with `top` at that level */
+    uint32_t *reach;  /* samples of the column that reach that level */
+};
+
+/* Compute the grid of samples [first, first + n) (clamped to the timeline)
+ * in at most `width` columns (0 counts as 1) for levels level0 .. level0 +
+ * nlevels - 1 (level0 0 counts as 1), by canonical function (model.h).
+ * Ties go to the lowest name in byte order, as in ss_timeline_compute.
+ * Returns 0 and the caller owns *g (ss_timeline_grid_free), or SS_ENOMEM
+ * with err filled and *g empty. */
+int ss_timeline_grid_compute(const struct ss_model *m, size_t first, size_t n,
+                             size_t width, uint32_t level0, uint32_t nlevels,
+                             struct ss_timeline_grid *g, struct ss_error *err);
+
+/* Free what the grid owns and empty it.  A zeroed struct is a no-op. */
+void ss_timeline_grid_free(struct ss_timeline_grid *g);
+
 #endif

@@ -98,6 +98,21 @@ int ss_tf_check(const char *cmd, struct ss_error *err)
     return rc;
 }
 
+/* The parser reads the command word first: an unknown word fails at column
+ * 1, a known one later (at its missing argument). */
+int ss_tf_is_command(const char *word)
+{
+    if (!*word || strpbrk(word, " \t\r\n\v\f"))
+        return 0;
+    struct tf_step st;
+    size_t col = 0;
+    char msg[16];
+    int rc = tf_parse(word, strlen(word), 0, &st, &col, msg, sizeof msg);
+    if (!rc)
+        tf_step_free(&st);
+    return rc == 0 || (rc == SS_EUSAGE && col > 1);
+}
+
 /* ---- reading ------------------------------------------------------------------ */
 
 size_t ss_tf_count(const struct ss_tf_list *l)

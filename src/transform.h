@@ -76,6 +76,9 @@ void ss_tf_list_free(struct ss_tf_list *l);
  * from 1). */
 int ss_tf_check(const char *cmd, struct ss_error *err);
 
+/* Is `word` (one word, no blanks) the name of a transform command? */
+int ss_tf_is_command(const char *word);
+
 /* --- reading the list ---------------------------------------------------- */
 size_t ss_tf_count(const struct ss_tf_list *l);
 /* The canonical text of step i (borrowed, valid until the next edit;

@@ -103,12 +103,14 @@ void fx_stack_text(const struct ss_model *m, ss_id stack, char *buf, size_t n)
 int main(void)
 {
     SRunner *sr = srunner_create(strtab_suite());
+    srunner_add_suite(sr, sort_suite());
     srunner_add_suite(sr, model_suite());
     srunner_add_suite(sr, reader_suite());
     srunner_add_suite(sr, rprof_suite());
     srunner_add_suite(sr, stats_suite());
     srunner_add_suite(sr, tree_suite());
     srunner_add_suite(sr, runs_suite());
+    srunner_add_suite(sr, timeline_suite());
     srunner_add_suite(sr, transform_suite());
     srunner_add_suite(sr, sampling_suite());
     srunner_add_suite(sr, formats_suite());

@@ -7,11 +7,13 @@
  * k-th name in the comment. */
 #include "check_suites.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "levels.h"
+#include "load.h"
 #include "runs.h"
 
 #define TOL 1e-12
@@ -487,6 +489,131 @@ START_TEST(test_levels_runs_empty)
 }
 END_TEST
 
+/* ---- one function's table, fast (ss_runs_hist_fast = ss_runs_hist) --------- */
+
+/* ss_runs_hist_fast gives the same table as ss_runs_hist for every function
+ * of m (`what` names the profile in failures). */
+static void same_hists_model(const struct ss_model *m, const char *what)
+{
+    struct ss_error err;
+    for (size_t f = 0; f < m->functions.n; f++) {
+        struct ss_run_hist a, b;
+        ck_assert_int_eq(ss_runs_hist(m, (ss_id)f, &a, &err), 0);
+        ck_assert_int_eq(ss_runs_hist_fast(m, (ss_id)f, &b, &err), 0);
+        const char *name = fname(m, (ss_id)f);
+        ck_assert_msg(a.n_levels == b.n_levels && a.n_lengths == b.n_lengths && a.total == b.total,
+                      "%s, %s: %zu levels %zu lengths %llu runs, fast: %zu %zu %llu", what, name,
+                      a.n_levels, a.n_lengths, (unsigned long long)a.total, b.n_levels, b.n_lengths,
+                      (unsigned long long)b.total);
+        ck_assert_uint_eq(b.function, (ss_id)f);
+        for (size_t i = 0; i < a.n_levels; i++)
+            ck_assert_msg(a.levels[i] == b.levels[i] && a.level_runs[i] == b.level_runs[i],
+                          "%s, %s: level row %zu", what, name, i);
+        for (size_t j = 0; j < a.n_lengths; j++)
+            ck_assert_msg(a.lengths[j] == b.lengths[j] && a.length_runs[j] == b.length_runs[j],
+                          "%s, %s: length column %zu", what, name, j);
+        for (size_t k = 0; k < a.n_levels * a.n_lengths; k++)
+            ck_assert_msg(a.counts[k] == b.counts[k], "%s, %s: cell %zu", what, name, k);
+        ss_run_hist_free(&a);
+        ss_run_hist_free(&b);
+    }
+}
+
+/* The same for a profile file; files that do not load (the bad-input
+ * fixtures) are skipped.  Returns 1 when the file loaded. */
+static int same_hists_file(const char *path)
+{
+    struct ss_model m;
+    struct ss_error err;
+    char *files[1] = {(char *)path};
+    if (ss_load_files(&m, files, 1, &err))
+        return 0;
+    same_hists_model(&m, path);
+    ss_model_free(&m);
+    return 1;
+}
+
+/* Every *.out file of dir (a directory of the source tree). */
+static void same_hists_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".out"))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        n += same_hists_file(path);
+    }
+    closedir(d);
+    ck_assert_int_gt(n, 0);
+}
+
+static const char *srcdir(void)
+{
+    const char *s = getenv("SRCDIR");
+    return s && *s ? s : ".";
+}
+
+START_TEST(test_runs_hist_fast_small)
+{
+    /* root first: 1-3 main run setup; 4 main run work f; 5-6 main run work
+     * f g; 7 main run work f; 8 main run work h; 9 main run work f g; 10
+     * main run save */
+    struct ss_model m;
+    FX_LOAD_OK(&m, "sample.interval=10000\n"
+                   "\"setup\" \"run\" \"main\" \n"
+                   "\"setup\" \"run\" \"main\" \n"
+                   "\"setup\" \"run\" \"main\" \n"
+                   "\"f\" \"work\" \"run\" \"main\" \n"
+                   "\"g\" \"f\" \"work\" \"run\" \"main\" \n"
+                   "\"g\" \"f\" \"work\" \"run\" \"main\" \n"
+                   "\"f\" \"work\" \"run\" \"main\" \n"
+                   "\"h\" \"work\" \"run\" \"main\" \n"
+                   "\"g\" \"f\" \"work\" \"run\" \"main\" \n"
+                   "\"save\" \"run\" \"main\" \n");
+    same_hists_model(&m, "small");
+    /* by hand: f has 2 runs at level 4, of 4 (samples 4-7) and 1 (sample 9) */
+    struct ss_run_hist h;
+    struct ss_error err;
+    ck_assert_int_eq(ss_runs_hist_fast(&m, find_function(&m, "f"), &h, &err), 0);
+    ck_assert_uint_eq(h.n_levels, 1);
+    ck_assert_uint_eq(h.levels[0], 4);
+    ck_assert_uint_eq(h.n_lengths, 2);
+    ck_assert_uint_eq(h.lengths[0], 1);
+    ck_assert_uint_eq(h.lengths[1], 4);
+    ck_assert_uint_eq(h.counts[0], 1);
+    ck_assert_uint_eq(h.counts[1], 1);
+    ck_assert_uint_eq(h.total, 2);
+    ss_run_hist_free(&h);
+    /* g: 2 runs at level 5, of 2 (samples 5-6) and 1 (sample 9) */
+    ck_assert_int_eq(ss_runs_hist_fast(&m, find_function(&m, "g"), &h, &err), 0);
+    ck_assert_uint_eq(h.n_levels, 1);
+    ck_assert_uint_eq(h.levels[0], 5);
+    ck_assert_uint_eq(h.n_lengths, 2);
+    ck_assert_uint_eq(h.lengths[0], 1);
+    ck_assert_uint_eq(h.lengths[1], 2);
+    ck_assert_uint_eq(h.total, 2);
+    ss_run_hist_free(&h);
+    ss_model_free(&m);
+}
+END_TEST
+
+START_TEST(test_runs_hist_fast_fixtures)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/data/edge-cases", srcdir());
+    same_hists_dir(dir);
+    snprintf(dir, sizeof dir, "%s/tests/data/rprof", srcdir());
+    same_hists_dir(dir);
+    snprintf(dir, sizeof dir, "%s/data/demo.out", srcdir());
+    ck_assert_int_eq(same_hists_file(dir), 1);
+}
+END_TEST
+
 Suite *runs_suite(void)
 {
     Suite *s = suite_create("runs");
@@ -504,6 +631,11 @@ Suite *runs_suite(void)
     tcase_add_test(tc, test_runs_ignore_lines);
     tcase_add_test(tc, test_runs_median);
     tcase_add_test(tc, test_runs_long);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("runs_fast");
+    tcase_add_test(tc, test_runs_hist_fast_small);
+    tcase_add_test(tc, test_runs_hist_fast_fixtures);
+    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;
 }

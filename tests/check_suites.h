@@ -16,12 +16,14 @@
 #include "model.h"
 
 Suite *strtab_suite(void);
+Suite *sort_suite(void);
 Suite *model_suite(void);
 Suite *reader_suite(void);
 Suite *rprof_suite(void);
 Suite *stats_suite(void);
 Suite *tree_suite(void);
 Suite *runs_suite(void);
+Suite *timeline_suite(void);
 Suite *transform_suite(void);
 Suite *sampling_suite(void);
 Suite *formats_suite(void);

@@ -1,7 +1,8 @@
 /* check_ui.c - unit tests of the UI's pure logic, without a terminal (as
  * tig tests its graph renderer): the canvas (UTF-8 widths, abbreviation,
- * dumps), the timeline grid (against hand-computed cells), the list engine,
- * the key table and the headless script reader.  Linked with those modules
+ * dumps), the list engine, the key table and the headless script reader.
+ * (The timeline grid and one function's run lengths are core analyses:
+ * check_timeline.c and check_runs.c test them.)  Linked with those modules
  * and the core only. */
 #include <check.h>
 #include <locale.h>
@@ -11,16 +12,10 @@
 #include <unistd.h>
 
 #include "canvas.h"
-#include "grid.h"
 #include "keys.h"
 #include "list.h"
-#include "load.h"
-#include <dirent.h>
-
-#include "runs_fn.h"
 #include "script.h"
-#include "sort.h"
-#include "tree.h"
+#include "order.h"
 
 static int have_utf8;
 
@@ -155,203 +150,6 @@ START_TEST(test_controls)
 }
 END_TEST
 
-/* ---- grid ------------------------------------------------------------------ */
-
-/* tests/data/ui/small.out: 10 samples of main;run;... */
-static const char small[] = "sample.interval=10000\n"
-                            "\"setup\" \"run\" \"main\" \n"
-                            "\"setup\" \"run\" \"main\" \n"
-                            "\"setup\" \"run\" \"main\" \n"
-                            "\"f\" \"work\" \"run\" \"main\" \n"
-                            "\"g\" \"f\" \"work\" \"run\" \"main\" \n"
-                            "\"g\" \"f\" \"work\" \"run\" \"main\" \n"
-                            "\"f\" \"work\" \"run\" \"main\" \n"
-                            "\"h\" \"work\" \"run\" \"main\" \n"
-                            "\"g\" \"f\" \"work\" \"run\" \"main\" \n"
-                            "\"save\" \"run\" \"main\" \n";
-
-static void load_small(struct ss_model *m)
-{
-    char path[] = "/tmp/ss_check_ui_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, small, sizeof small - 1), (ssize_t)(sizeof small - 1));
-    close(fd);
-    struct ss_error err;
-    char *files[1] = {path};
-    int rc = ss_load_files(m, files, 1, &err);
-    unlink(path);
-    ck_assert_msg(rc == 0, "%s", err.msg);
-}
-
-static const char *cell(const struct ss_model *m, const struct ui_grid *g, size_t col,
-                        uint32_t level)
-{
-    ss_id f = g->top[col * g->nlevels + (level - g->level0)];
-    return f == SS_NONE ? "-" : ss_function_name(m, f);
-}
-
-START_TEST(test_grid_one_per_column)
-{
-    struct ss_model m;
-    load_small(&m);
-    ss_id *canon = ui_grid_canon(&m);
-    struct ui_grid g;
-    ck_assert_int_eq(ui_grid_compute(&m, canon, 0, 10, 80, 3, 3, &g), 0);
-    ck_assert_uint_eq(g.window, 1);
-    ck_assert_uint_eq(g.ncols, 10);
-    const char *l3[] = {"setup", "setup", "setup", "work", "work",
-                        "work",  "work",  "work",  "work", "save"};
-    const char *l4[] = {"-", "-", "-", "f", "f", "f", "f", "h", "f", "-"};
-    const char *l5[] = {"-", "-", "-", "-", "g", "g", "-", "-", "g", "-"};
-    for (size_t c = 0; c < 10; c++) {
-        ck_assert_str_eq(cell(&m, &g, c, 3), l3[c]);
-        ck_assert_str_eq(cell(&m, &g, c, 4), l4[c]);
-        ck_assert_str_eq(cell(&m, &g, c, 5), l5[c]);
-    }
-    ui_grid_free(&g);
-    free(canon);
-    ss_model_free(&m);
-}
-END_TEST
-
-START_TEST(test_grid_windows)
-{
-    struct ss_model m;
-    load_small(&m);
-    ss_id *canon = ui_grid_canon(&m);
-    struct ui_grid g;
-    /* width 4: windows of ceil(10/4) = 3 samples: 1-3, 4-6, 7-9, 10 */
-    ck_assert_int_eq(ui_grid_compute(&m, canon, 0, 10, 4, 3, 2, &g), 0);
-    ck_assert_uint_eq(g.window, 3);
-    ck_assert_uint_eq(g.ncols, 4);
-    ck_assert_str_eq(cell(&m, &g, 0, 3), "setup");
-    ck_assert_str_eq(cell(&m, &g, 1, 3), "work");
-    ck_assert_str_eq(cell(&m, &g, 3, 3), "save");
-    ck_assert_str_eq(cell(&m, &g, 0, 4), "-");
-    ck_assert_uint_eq(g.reach[0 * 2 + 1], 0);
-    /* samples 7-9 at level 4: f, h, f */
-    ck_assert_str_eq(cell(&m, &g, 2, 4), "f");
-    ck_assert_uint_eq(g.top_n[2 * 2 + 1], 2);
-    ck_assert_uint_eq(g.reach[2 * 2 + 1], 3);
-    ui_grid_free(&g);
-    /* width 5: samples 7-8 at level 4 are f and h once each: the tie goes
-     * to the lower name */
-    ck_assert_int_eq(ui_grid_compute(&m, canon, 0, 10, 5, 4, 1, &g), 0);
-    ck_assert_uint_eq(g.window, 2);
-    ck_assert_str_eq(cell(&m, &g, 3, 4), "f");
-    ck_assert_uint_eq(g.top_n[3], 1);
-    ui_grid_free(&g);
-    /* a range: samples 4-9 (0-based 3..8) in 3 columns */
-    ck_assert_int_eq(ui_grid_compute(&m, canon, 3, 6, 3, 5, 1, &g), 0);
-    ck_assert_uint_eq(g.window, 2);
-    ck_assert_str_eq(cell(&m, &g, 0, 5), "g"); /* samples 4-5: -, g */
-    ck_assert_str_eq(cell(&m, &g, 1, 5), "g"); /* 6-7: g, - */
-    ck_assert_str_eq(cell(&m, &g, 2, 5), "g"); /* 8-9: -, g */
-    ck_assert_uint_eq(g.reach[1], 1);
-    ui_grid_free(&g);
-    free(canon);
-    ss_model_free(&m);
-}
-END_TEST
-
-/* ---- one function's run lengths = the core's ---------------------------- */
-
-/* ui_runs_fn_hist equals ss_runs_hist for every function of a profile. */
-static void same_hists(const char *path)
-{
-    struct ss_model m;
-    struct ss_error err;
-    char *files[1] = {(char *)path};
-    if (ss_load_files(&m, files, 1, &err))
-        return; /* the bad-input fixtures */
-    for (size_t f = 0; f < m.functions.n; f++) {
-        struct ss_run_hist a, b;
-        ck_assert_int_eq(ss_runs_hist(&m, (ss_id)f, &a, &err), 0);
-        ck_assert_int_eq(ui_runs_fn_hist(&m, (ss_id)f, &b), 0);
-        const char *name = ss_function_name(&m, (ss_id)f);
-        ck_assert_msg(a.n_levels == b.n_levels && a.n_lengths == b.n_lengths && a.total == b.total,
-                      "%s, %s: %zu levels %zu lengths %llu runs, fast: %zu %zu %llu", path, name,
-                      a.n_levels, a.n_lengths, (unsigned long long)a.total, b.n_levels, b.n_lengths,
-                      (unsigned long long)b.total);
-        for (size_t i = 0; i < a.n_levels; i++)
-            ck_assert_msg(a.levels[i] == b.levels[i] && a.level_runs[i] == b.level_runs[i],
-                          "%s, %s: level row %zu", path, name, i);
-        for (size_t j = 0; j < a.n_lengths; j++)
-            ck_assert_msg(a.lengths[j] == b.lengths[j] && a.length_runs[j] == b.length_runs[j],
-                          "%s, %s: length column %zu", path, name, j);
-        for (size_t k = 0; k < a.n_levels * a.n_lengths; k++)
-            ck_assert_msg(a.counts[k] == b.counts[k], "%s, %s: cell %zu", path, name, k);
-        ss_run_hist_free(&a);
-        ss_run_hist_free(&b);
-    }
-    ss_model_free(&m);
-}
-
-static void same_hists_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    ck_assert_msg(d != NULL, "cannot open %s", dir);
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 4, ".out"))
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        same_hists(path);
-        n++;
-    }
-    closedir(d);
-    ck_assert_int_gt(n, 0);
-}
-
-static const char *srcdir(void)
-{
-    const char *s = getenv("SRCDIR");
-    return s && *s ? s : ".";
-}
-
-START_TEST(test_runs_fn_small)
-{
-    char path[] = "/tmp/ss_check_ui_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, small, sizeof small - 1), (ssize_t)(sizeof small - 1));
-    close(fd);
-    same_hists(path);
-    /* by hand: f has 2 runs at level 4, of 4 (samples 4-7) and 1 (sample 9) */
-    struct ss_model m;
-    struct ss_error err;
-    char *files[1] = {path};
-    ck_assert_int_eq(ss_load_files(&m, files, 1, &err), 0);
-    struct ss_run_hist h;
-    ck_assert_int_eq(ui_runs_fn_hist(&m, ss_model_find_function(&m, "f"), &h), 0);
-    ck_assert_uint_eq(h.n_levels, 1);
-    ck_assert_uint_eq(h.levels[0], 4);
-    ck_assert_uint_eq(h.n_lengths, 2);
-    ck_assert_uint_eq(h.lengths[0], 1);
-    ck_assert_uint_eq(h.lengths[1], 4);
-    ck_assert_uint_eq(h.total, 2);
-    ss_run_hist_free(&h);
-    ss_model_free(&m);
-    unlink(path);
-}
-END_TEST
-
-START_TEST(test_runs_fn_fixtures)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/data/edge-cases", srcdir());
-    same_hists_dir(dir);
-    snprintf(dir, sizeof dir, "%s/tests/data/rprof", srcdir());
-    same_hists_dir(dir);
-    snprintf(dir, sizeof dir, "%s/data/demo.out", srcdir());
-    same_hists(dir);
-}
-END_TEST
-
 /* ---- list ------------------------------------------------------------------ */
 
 /* Rows keyed by the context's array, larger key first; equal keys tie. */
@@ -449,6 +247,27 @@ START_TEST(test_keys)
     ck_assert_int_eq(ui_key_request('d', UI_V_STACKS), UI_REQ_DROP_FN);
     ck_assert_int_eq(ui_key_request('j', UI_V_PROMPT), UI_REQ_NONE); /* typed */
     ck_assert_int_eq(ui_key_request(UI_K_TAB, UI_V_PROMPT), UI_REQ_PR_COMPLETE);
+    /* views.h's table: each view has its key and request, and the request
+     * leads back to the view */
+    ck_assert_int_eq(ui_key_request('1', UI_V_TIMELINE), UI_REQ_VIEW_FUNCTIONS);
+    ck_assert_int_eq(ui_key_request('3', UI_V_FUNCTIONS), UI_REQ_VIEW_TOPDOWN);
+    ck_assert_int_eq(ui_key_request('0', UI_V_FUNCTIONS), UI_REQ_VIEW_SOURCES);
+    ck_assert_int_eq(ui_key_request('T', UI_V_FUNCTIONS), UI_REQ_VIEW_TRANSFORMS);
+    ck_assert_int_eq(ui_key_request('?', UI_V_STACKS), UI_REQ_VIEW_HELP);
+    for (int v = 0; v < UI_V_COUNT; v++) {
+        int bound = 0;
+        for (size_t i = 0; i < n; i++)
+            if (ui_request_view(b[i].req) == v)
+                bound = 1;
+        ck_assert_msg(bound, "view %d has no key", v);
+    }
+    ck_assert_int_eq(ui_request_view(UI_REQ_VIEW_HELP), UI_V_HELP);
+    ck_assert_int_eq(ui_request_view(UI_REQ_VIEW_FUNCTIONS), UI_V_FUNCTIONS);
+    ck_assert_int_eq(ui_request_view(UI_REQ_NEXT_VIEW), -1);
+    ck_assert_int_eq(ui_request_view(UI_REQ_BACK), -1);
+    ck_assert_str_eq(ui_request_help(UI_REQ_VIEW_LEVELS), "levels, the scaffold marked");
+    ck_assert_int_eq(ui_request_section(UI_REQ_VIEW_LEVELS), UI_SEC_VIEW);
+    ck_assert_int_eq(ui_request_section(UI_REQ_BACK), UI_SEC_VIEW);
     ck_assert_int_eq(ui_key_parse("C-r"), UI_CTRL('r'));
     ck_assert_int_eq(ui_key_parse("LT"), '<');
     ck_assert_int_eq(ui_key_parse("Bogus"), -1);
@@ -501,15 +320,6 @@ int main(void)
     tcase_add_test(tc, test_fit_middle);
     tcase_add_test(tc, test_fit_wide);
     tcase_add_test(tc, test_controls);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("grid");
-    tcase_add_test(tc, test_grid_one_per_column);
-    tcase_add_test(tc, test_grid_windows);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("runs");
-    tcase_add_test(tc, test_runs_fn_small);
-    tcase_add_test(tc, test_runs_fn_fixtures);
-    tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     tc = tcase_create("list");
     tcase_add_test(tc, test_list);

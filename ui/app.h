@@ -6,8 +6,9 @@
  * (cache.c).  Each view is one file implementing `struct ui_view_ops`
  * (tig's view_ops): it prepares its rows from the current model when the
  * model's generation changed, draws them into the canvas, and handles the
- * requests that mean something special to it; everything else (moving,
- * searching, switching views, trimming, the prompt) is generic (ui.c).
+ * requests that mean something special to it; everything else is generic:
+ * moving, searching, switching views (ui.c), undo and the trimming keys
+ * (session.c), the prompt (prompt.c).  The list of views is views.h.
  *
  * Views hold ids and names, never pointers into a model: after an edit the
  * model is replaced and each view rebuilds its rows on its next draw,
@@ -35,8 +36,22 @@ struct ui_view;
 /* What a request handler did. */
 enum { UI_UNHANDLED = 0, UI_HANDLED = 1 };
 
+/* View flags (ui_view_ops.flags). */
+enum {
+    UI_VF_NO_CYCLE = 1 << 0,      /* Tab and S-Tab skip it (help) */
+    UI_VF_KEEP_FUNCTION = 1 << 1, /* its selection does not change the current
+                                     function (a level's top function, a
+                                     timeline cell, the rows of one function) */
+};
+
 struct ui_view_ops {
-    const char *name; /* title and command name: "functions" */
+    const char *name; /* the title: "functions" (views.h has its command) */
+    unsigned flags;   /* UI_VF_* */
+    /* The size of the view's private data: the generic code allocates it
+     * zeroed (v->priv) before the view is used and frees it at the end. */
+    size_t priv_size;
+    /* Optional: set up the fresh private data where zero is not the start. */
+    void (*init)(struct ui_view *v);
     /* Bring v's rows up to date (v->list.n) for the current model and the
      * view's argument (ui_view_arg); called before every draw and request.
      * Returns 0, or an error code with a message set (ui_error). */
@@ -54,7 +69,7 @@ struct ui_view_ops {
     const char *(*row_function)(struct ui *ui, struct ui_view *v, size_t r);
     /* The level (1 = root) of row r, or 0. */
     uint32_t (*row_level)(struct ui *ui, struct ui_view *v, size_t r);
-    /* Free the view's private data. */
+    /* Optional: free what the private data owns (not v->priv itself). */
     void (*free)(struct ui_view *v);
 };
 
@@ -65,7 +80,7 @@ struct ui_view {
     int sort, sort_rev; /* sort column (view-defined) and direction */
     int hscroll;        /* columns scrolled right (wide tables) */
     int rows_y;         /* screen row of list row `list.top` (for the mouse) */
-    void *priv;         /* the view's own data */
+    void *priv;         /* the view's own data: ops->priv_size bytes, or NULL */
 };
 
 /* One entry of the view history (q goes back): a view and its argument
@@ -131,7 +146,7 @@ struct ui {
     int msg_style; /* UI_S_MESSAGE or UI_S_ERROR */
 
     struct ui_canvas canvas;
-    int quit, status;
+    int quit;
     int headless;
     /* Slow extras (the run-length columns) are left for after the screen
      * is painted: with `defer` set, a view that would compute them draws
@@ -166,6 +181,19 @@ void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf,
 /* Set the current function (name copied; NULL clears it). */
 void ui_set_function(struct ui *ui, const char *name);
 
+/* Start the prompt of kind ':' or '/' with initial text. */
+void ui_prompt_start(struct ui *ui, int kind, const char *text);
+
+/* Search the current view's rows for pat from the selection on, forward
+ * (dir > 0) or backward; the message line says which match of how many. */
+void ui_search(struct ui *ui, const char *pat, int dir);
+
+/* Show view id with its usual argument (the current function for calls and
+ * run lengths). */
+void ui_switch_view(struct ui *ui, enum ui_view_id id);
+
+/* ---- session.c: the transform list and the model it gives ---------------- */
+
 /* Append a transform command to the list (or, with edit_step >= 0, replace
  * that step; with insert_at >= 0 insert it there) and re-apply the list;
  * errors go to the message line.  Returns 0 or -1. */
@@ -180,19 +208,13 @@ int ui_reapply(struct ui *ui, const char *what);
  * one, else "double-quoted" with \" and \\ escaped.  Into buf. */
 const char *ui_quote_name(const char *name, char *buf, size_t n);
 
-/* Start the prompt of kind ':' or '/' with initial text. */
-void ui_prompt_start(struct ui *ui, int kind, const char *text);
-
-/* Search the current view's rows for pat from the selection on, forward
- * (dir > 0) or backward; the message line says which match of how many. */
-void ui_search(struct ui *ui, const char *pat, int dir);
-
 /* Undo (redo) the last edit of the transform list and re-apply it. */
 void ui_undo(struct ui *ui, int redo);
 
-/* Show view id with its usual argument (the current function for calls and
- * run lengths). */
-void ui_switch_view(struct ui *ui, enum ui_view_id id);
+/* The requests that edit the transform list: undo, redo and the trimming
+ * keys (a transform of the function or level selected in v).  Returns
+ * UI_HANDLED, or UI_UNHANDLED for any other request. */
+int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req);
 
 /* ---- cache.c ------------------------------------------------------------- */
 
@@ -210,10 +232,14 @@ void ui_cache_clear(struct ui_cache *c);
 /* Percent of the current model's sampling time. */
 double ui_pct(struct ui *ui, double seconds);
 
-/* ---- the views (one file each) ------------------------------------------- */
-extern const struct ui_view_ops ui_view_functions, ui_view_stacks, ui_view_topdown,
-    ui_view_bottomup, ui_view_calls, ui_view_timeline, ui_view_levels, ui_view_runs, ui_view_lines,
-    ui_view_sources, ui_view_transforms, ui_view_help;
+/* ---- the views (one file each, listed in views.h) ------------------------- */
+#define UI_VIEW_EXTERN(id, ops, key, cmd, arg, help, chelp) extern const struct ui_view_ops ops;
+UI_VIEWS(UI_VIEW_EXTERN)
+#undef UI_VIEW_EXTERN
+
+/* The vtable of view id, and what it takes as its argument (views.h). */
+const struct ui_view_ops *ui_view_ops_of(enum ui_view_id id);
+enum ui_view_arg ui_view_arg_kind(enum ui_view_id id);
 
 /* Write the key and command reference (the help screen's lines: "# Section"
  * or "KEYS<TAB>TEXT") to f.  Returns 0 or -1. */

@@ -11,65 +11,6 @@
 #include "display.h"
 #include "write.h"
 
-static const struct ui_command_info commands[] = {
-    {"w", "FILE",
-     "save the transformed profile; the format comes from the name (.out .prof "
-     ".rprof: Rprof, .pb.gz: pprof, .folded, .sprof.txt, DIR/: tables); never "
-     "replaces an input file or an existing file"},
-    {"w!", "FILE", "the same, replacing FILE if it exists"},
-    {"export-script", "FILE", "write the transform list as a script (--script reads it back)"},
-    {"export-script!", "FILE", "the same, replacing FILE if it exists"},
-    {"source", "FILE", "append the transforms of a script file (one undo step)"},
-    {"undo", "", "undo the last change to the transform list"},
-    {"redo", "", "redo"},
-    {"functions", "", "show the functions view"},
-    {"stacks", "", "show the distinct stacks"},
-    {"tree", "[F]", "the top-down tree (of F: what F calls)"},
-    {"bottom-up", "[F]", "the bottom-up tree (of F: what calls F)"},
-    {"calls", "[F]", "callers and callees of F (default: the current function)"},
-    {"timeline", "", "show the timeline"},
-    {"levels", "", "show the levels"},
-    {"runs", "[F]", "run lengths of F (default: the current function)"},
-    {"lines", "", "show the source lines"},
-    {"sources", "", "show the sources"},
-    {"transforms", "", "show the transform list"},
-    {"help", "", "show the help"},
-    {"q", "", "quit (also quit)"},
-    {"save-display", "FILE", "write the screen as text to FILE (tests, bug reports)"},
-    {"save-help", "FILE", "write this key and command reference as text"},
-    {"resize", "COLSxROWS", "headless mode: change the virtual screen's size"},
-    /* the transform language (DESIGN section 5) */
-    {"drop-samples", "A:B",
-     "drop samples A to B (1-based, negative from the end; or times 0.5s:2s)"},
-    {"keep-samples", "A:B", "keep only samples A to B"},
-    {"trim-base", "N|auto[=SHARE]", "remove the N outermost frames, or the scaffold"},
-    {"trim-to", "F", "in stacks with F, remove the frames outside its outermost occurrence"},
-    {"focus", "F", "keep only samples with F, then trim-to F"},
-    {"drop", "F", "remove the samples whose stack contains F"},
-    {"merge", "F", "remove F's frames; its self time goes to its caller"},
-    {"prune", "F", "remove the frames F calls; their time becomes F's self time"},
-    {"replace", "F1 F2 ... => NEW", "each run of the frames F1..Fk becomes one frame NEW"},
-    {"collapse-recursion", "F", "consecutive F frames become one"},
-    {"class", "/REGEX/ => NAME", "assign the matching functions to a class"},
-};
-
-const struct ui_command_info *ui_commands(size_t *n)
-{
-    *n = sizeof commands / sizeof *commands;
-    return commands;
-}
-
-static int is_transform(const char *word)
-{
-    static const char *const kw[] = {
-        "drop-samples", "keep-samples", "trim-base",          "trim-to", "focus", "drop", "merge",
-        "prune",        "replace",      "collapse-recursion", "class"};
-    for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
-        if (!strcmp(word, kw[i]))
-            return 1;
-    return 0;
-}
-
 /* The argument: the rest of the line without surrounding blanks and, when
  * it is one double-quoted string, without the quotes (\" and \\ escapes). */
 static void argument(const char *s, char *out, size_t n)
@@ -182,7 +123,7 @@ static void export_script(struct ui *ui, const char *path, int force)
     ui_message(ui, "wrote %zu transforms to %s", ss_tf_count(ui->tf), path);
 }
 
-static void save_display(struct ui *ui, const char *path)
+static void save_display(struct ui *ui, const char *path, int unused)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -194,7 +135,7 @@ static void save_display(struct ui *ui, const char *path)
         ui_error(ui, "%s: cannot write", path);
 }
 
-static void source(struct ui *ui, const char *path)
+static void source(struct ui *ui, const char *path, int unused)
 {
     struct ss_error err;
     ss_error_clear(&err);
@@ -208,22 +149,117 @@ static void source(struct ui *ui, const char *path)
     ui_reapply(ui, what);
 }
 
-/* Open a view that takes a function: the named one or the current one. */
-static void view_with_function(struct ui *ui, enum ui_view_id id, const char *arg)
+/* `:VIEW [F]`: show the view, of function F when it takes one (views.h's
+ * `arg`), else with its usual argument. */
+static void cmd_view(struct ui *ui, const char *arg, int id)
 {
-    if (*arg) {
+    if (*arg && ui_view_arg_kind((enum ui_view_id)id) != UI_VA_NONE) {
         if (ss_model_find_function(ui->m, arg) == SS_NONE) {
             ui_error(ui, "no function named '%s' in the profile", arg);
             return;
         }
         ui_set_function(ui, arg);
-        ui_open_view(ui, id, arg);
+        ui_open_view(ui, (enum ui_view_id)id, arg);
         return;
     }
-    if (id == UI_V_TOPDOWN || id == UI_V_BOTTOMUP)
-        ui_open_view(ui, id, NULL);
+    ui_switch_view(ui, (enum ui_view_id)id);
+}
+
+static void cmd_undo(struct ui *ui, const char *arg, int redo)
+{
+    ui_undo(ui, redo);
+}
+
+static void cmd_quit(struct ui *ui, const char *arg, int unused)
+{
+    ui->quit = 1;
+}
+
+static void cmd_save_help(struct ui *ui, const char *path, int unused)
+{
+    FILE *f = fopen(path, "w");
+    int bad = !f || ui_help_write(f);
+    if (f && fclose(f))
+        bad = 1;
+    if (bad)
+        ui_error(ui, "%s: cannot write", path);
+}
+
+static void cmd_resize(struct ui *ui, const char *arg, int unused)
+{
+    int c, r;
+    if (sscanf(arg, "%dx%d", &c, &r) != 2 || c < 20 || r < 6 || c > 1000 || r > 1000)
+        ui_error(ui, "resize: expected COLSxROWS, e.g. 100x30");
+    else if (ui->headless)
+        ui_display_resize(c, r);
     else
-        ui_switch_view(ui, id);
+        ui_error(ui, "resize: only in headless mode (resize the terminal instead)");
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+/* Every command, in help order.  The transform commands at the end have no
+ * handler: the core says which words are transforms (ss_tf_is_command) and
+ * parses them; their lines here are for the help and completion. */
+static const struct ui_command_info commands[] = {
+    {"w", "FILE",
+     "save the transformed profile; the format comes from the name (.out .prof "
+     ".rprof: Rprof, .pb.gz: pprof, .folded, .sprof.txt, DIR/: tables); never "
+     "replaces an input file or an existing file",
+     save, 0},
+    {"w!", "FILE", "the same, replacing FILE if it exists", save, 1},
+    {"export-script", "FILE", "write the transform list as a script (--script reads it back)",
+     export_script, 0},
+    {"export-script!", "FILE", "the same, replacing FILE if it exists", export_script, 1},
+    {"source", "FILE", "append the transforms of a script file (one undo step)", source, 0},
+    {"undo", "", "undo the last change to the transform list", cmd_undo, 0},
+    {"redo", "", "redo", cmd_undo, 1},
+#define UI_VIEW_COMMAND(id, ops, key, cmd, arg, help, chelp)                                       \
+    {cmd, UI_VA_ARGS_##arg, chelp, cmd_view, UI_V_##id},
+    UI_VIEWS(UI_VIEW_COMMAND)
+#undef UI_VIEW_COMMAND
+        {"q", "", "quit (also quit)", cmd_quit, 0},
+    {"save-display", "FILE", "write the screen as text to FILE (tests, bug reports)", save_display,
+     0},
+    {"save-help", "FILE", "write this key and command reference as text", cmd_save_help, 0},
+    {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
+    /* the transform language (DESIGN section 5) */
+    {"drop-samples", "A:B",
+     "drop samples A to B (1-based, negative from the end; or times 0.5s:2s)", NULL, 0},
+    {"keep-samples", "A:B", "keep only samples A to B", NULL, 0},
+    {"trim-base", "N|auto[=SHARE]", "remove the N outermost frames, or the scaffold", NULL, 0},
+    {"trim-to", "F", "in stacks with F, remove the frames outside its outermost occurrence", NULL,
+     0},
+    {"focus", "F", "keep only samples with F, then trim-to F", NULL, 0},
+    {"drop", "F", "remove the samples whose stack contains F", NULL, 0},
+    {"merge", "F", "remove F's frames; its self time goes to its caller", NULL, 0},
+    {"prune", "F", "remove the frames F calls; their time becomes F's self time", NULL, 0},
+    {"replace", "F1 F2 ... => NEW", "each run of the frames F1..Fk becomes one frame NEW", NULL, 0},
+    {"collapse-recursion", "F", "consecutive F frames become one", NULL, 0},
+    {"class", "/REGEX/ => NAME", "assign the matching functions to a class", NULL, 0},
+};
+
+/* Other spellings, not shown in the help or offered by completion. */
+static const struct {
+    const char *alias, *name;
+} aliases[] = {{"write", "w"}, {"write!", "w!"}, {"quit", "q"}, {"q!", "q"}};
+
+const struct ui_command_info *ui_commands(size_t *n)
+{
+    *n = sizeof commands / sizeof *commands;
+    return commands;
+}
+
+/* The command named `word` (aliases resolved), or NULL. */
+static const struct ui_command_info *find_command(const char *word)
+{
+    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+        if (!strcmp(word, aliases[i].alias))
+            word = aliases[i].name;
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (commands[i].run && !strcmp(word, commands[i].name))
+            return &commands[i];
+    return NULL;
 }
 
 void ui_command(struct ui *ui, const char *line, int edit_step, int insert_at)
@@ -243,7 +279,7 @@ void ui_command(struct ui *ui, const char *line, int edit_step, int insert_at)
     char arg[4096];
     argument(rest, arg, sizeof arg);
 
-    if (is_transform(word)) {
+    if (ss_tf_is_command(word)) {
         ui_add_transform(ui, line, edit_step, insert_at);
         return;
     }
@@ -251,63 +287,9 @@ void ui_command(struct ui *ui, const char *line, int edit_step, int insert_at)
         ui_error(ui, "%s: not a transform command", word);
         return;
     }
-    if (!strcmp(word, "w") || !strcmp(word, "write"))
-        save(ui, arg, 0);
-    else if (!strcmp(word, "w!") || !strcmp(word, "write!"))
-        save(ui, arg, 1);
-    else if (!strcmp(word, "export-script"))
-        export_script(ui, arg, 0);
-    else if (!strcmp(word, "export-script!"))
-        export_script(ui, arg, 1);
-    else if (!strcmp(word, "source"))
-        source(ui, arg);
-    else if (!strcmp(word, "undo"))
-        ui_undo(ui, 0);
-    else if (!strcmp(word, "redo"))
-        ui_undo(ui, 1);
-    else if (!strcmp(word, "q") || !strcmp(word, "quit") || !strcmp(word, "q!"))
-        ui->quit = 1;
-    else if (!strcmp(word, "functions"))
-        ui_switch_view(ui, UI_V_FUNCTIONS);
-    else if (!strcmp(word, "stacks"))
-        ui_switch_view(ui, UI_V_STACKS);
-    else if (!strcmp(word, "tree"))
-        view_with_function(ui, UI_V_TOPDOWN, arg);
-    else if (!strcmp(word, "bottom-up"))
-        view_with_function(ui, UI_V_BOTTOMUP, arg);
-    else if (!strcmp(word, "calls"))
-        view_with_function(ui, UI_V_CALLS, arg);
-    else if (!strcmp(word, "runs"))
-        view_with_function(ui, UI_V_RUNS, arg);
-    else if (!strcmp(word, "timeline"))
-        ui_switch_view(ui, UI_V_TIMELINE);
-    else if (!strcmp(word, "levels"))
-        ui_switch_view(ui, UI_V_LEVELS);
-    else if (!strcmp(word, "lines"))
-        ui_switch_view(ui, UI_V_LINES);
-    else if (!strcmp(word, "sources"))
-        ui_switch_view(ui, UI_V_SOURCES);
-    else if (!strcmp(word, "transforms"))
-        ui_switch_view(ui, UI_V_TRANSFORMS);
-    else if (!strcmp(word, "help"))
-        ui_switch_view(ui, UI_V_HELP);
-    else if (!strcmp(word, "save-display"))
-        save_display(ui, arg);
-    else if (!strcmp(word, "save-help")) {
-        FILE *f = fopen(arg, "w");
-        int bad = !f || ui_help_write(f);
-        if (f && fclose(f))
-            bad = 1;
-        if (bad)
-            ui_error(ui, "%s: cannot write", arg);
-    } else if (!strcmp(word, "resize")) {
-        int c, r;
-        if (sscanf(arg, "%dx%d", &c, &r) != 2 || c < 20 || r < 6 || c > 1000 || r > 1000)
-            ui_error(ui, "resize: expected COLSxROWS, e.g. 100x30");
-        else if (ui->headless)
-            ui_display_resize(c, r);
-        else
-            ui_error(ui, "resize: only in headless mode (resize the terminal instead)");
-    } else
+    const struct ui_command_info *c = find_command(word);
+    if (c)
+        c->run(ui, arg, c->data);
+    else
         ui_error(ui, "%s: unknown command (:help lists them; Tab completes)", word);
 }

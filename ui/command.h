@@ -9,10 +9,16 @@
 
 #include "app.h"
 
+/* Runs a command: arg is its argument (the rest of the line, blanks and
+ * one level of double quotes removed), data the table's `data`. */
+typedef void ui_command_fn(struct ui *ui, const char *arg, int data);
+
 struct ui_command_info {
     const char *name; /* also what completion offers */
     const char *args; /* for the help: "FILE", "[F]" */
     const char *help;
+    ui_command_fn *run; /* NULL: a transform command (the core parses it) */
+    int data;           /* passed to run: a view id, 1 for a forcing `!` */
 };
 
 /* The UI's commands and the transform commands, in help order. */

@@ -8,35 +8,47 @@
  * from what the keys do.
  *
  * Keys are ints: a Unicode code point for a character (control characters
- * included: UI_CTRL('r')), UI_KEY(curses code) for a function key, and a
- * few pseudo keys for mouse events, resizes and script commands.
+ * included: UI_CTRL('r')), a UI_K_* code for a function key (our own codes:
+ * display.c, the only file that includes curses, maps curses' KEY_* codes
+ * to them), and a few pseudo keys for mouse events, resizes and script
+ * commands.
  */
 #ifndef UI_KEYS_H
 #define UI_KEYS_H
 
 #include <stddef.h>
 
-/* The views, in Tab order, and the prompt (a key context of its own). */
+#include "views.h"
+
+/* The views (views.h), in Tab order, and the prompt (a key context of its
+ * own). */
 enum ui_view_id {
-    UI_V_FUNCTIONS,
-    UI_V_STACKS,
-    UI_V_TOPDOWN,
-    UI_V_BOTTOMUP,
-    UI_V_CALLS,
-    UI_V_TIMELINE,
-    UI_V_LEVELS,
-    UI_V_RUNS,
-    UI_V_LINES,
-    UI_V_SOURCES,
-    UI_V_TRANSFORMS,
-    UI_V_HELP,
-    UI_V_COUNT,
+#define UI_VIEW_ENUM(id, ops, key, cmd, arg, help, chelp) UI_V_##id,
+    UI_VIEWS(UI_VIEW_ENUM)
+#undef UI_VIEW_ENUM
+        UI_V_COUNT,
     UI_V_PROMPT = UI_V_COUNT, /* the ':' and '/' prompts */
 };
 #define UI_VIEW_BIT(v) (1u << (v))
 #define UI_TREES (UI_VIEW_BIT(UI_V_TOPDOWN) | UI_VIEW_BIT(UI_V_BOTTOMUP))
 
-#define UI_KEY(k) (0x200000 + (k)) /* a curses KEY_* code */
+/* Function keys. */
+enum ui_fkey {
+    UI_K_UP = 0x200001,
+    UI_K_DOWN,
+    UI_K_LEFT,
+    UI_K_RIGHT,
+    UI_K_HOME,
+    UI_K_END,
+    UI_K_PGUP,
+    UI_K_PGDN,
+    UI_K_BACKSPACE,
+    UI_K_DELETE,
+    UI_K_BACKTAB,
+    UI_K_KP_ENTER,     /* the keypad's Enter */
+    UI_K_F0 = 0x200100, /* UI_K_F0 + n is Fn, n = 1..12 */
+    UI_K_OTHER = 0x201000, /* UI_K_OTHER + c: a function key with no name here */
+};
 #define UI_CTRL(c) ((c)&0x1f)
 #define UI_K_ESC 27
 #define UI_K_TAB 9
@@ -74,8 +86,10 @@ enum ui_section {
         UI_SEC_COUNT
 };
 
-/* Every request: id, help section, help text. */
-#define UI_REQUESTS(_)                                                                             \
+/* Every request: id, help section, help text.  `view` makes the requests
+ * that show a view (VIEW_<id>) from views.h's table: call UI_REQUESTS(_,
+ * view) with `view` taking views.h's columns. */
+#define UI_REQUESTS(_, view)                                                                       \
     _(NONE, NAV, "")                                                                               \
     _(MOVE_UP, NAV, "up one row")                                                                  \
     _(MOVE_DOWN, NAV, "down one row")                                                              \
@@ -88,18 +102,7 @@ enum ui_section {
     _(ENTER, NAV, "drill in: callers/callees of the function, the timeline of a level, ...")       \
     _(NEXT_VIEW, VIEW, "next view")                                                                \
     _(PREV_VIEW, VIEW, "previous view")                                                            \
-    _(VIEW_FUNCTIONS, VIEW, "functions: self and total time, runs")                                \
-    _(VIEW_STACKS, VIEW, "distinct stacks")                                                        \
-    _(VIEW_TOPDOWN, VIEW, "top-down call tree")                                                    \
-    _(VIEW_BOTTOMUP, VIEW, "bottom-up call tree")                                                  \
-    _(VIEW_CALLS, VIEW, "callers and callees of the current function")                             \
-    _(VIEW_TIMELINE, VIEW, "timeline")                                                             \
-    _(VIEW_LEVELS, VIEW, "levels, the scaffold marked")                                            \
-    _(VIEW_RUNS, VIEW, "run lengths of the current function")                                      \
-    _(VIEW_LINES, VIEW, "source lines")                                                            \
-    _(VIEW_SOURCES, VIEW, "sources (files and Rprof sessions)")                                    \
-    _(VIEW_TRANSFORMS, VIEW, "the transform list")                                                 \
-    _(VIEW_HELP, VIEW, "this help")                                                                \
+    UI_VIEWS(view)                                                                                 \
     _(BACK, VIEW, "back to the previous view; quit from the first")                                \
     _(QUIT, VIEW, "quit")                                                                          \
     _(REDRAW, VIEW, "redraw the screen")                                                           \
@@ -163,8 +166,10 @@ enum ui_section {
 
 enum ui_request {
 #define UI_REQUEST_ENUM(id, sec, help) UI_REQ_##id,
-    UI_REQUESTS(UI_REQUEST_ENUM)
+#define UI_REQUEST_VIEW_ENUM(id, ops, key, cmd, arg, help, chelp) UI_REQ_VIEW_##id,
+    UI_REQUESTS(UI_REQUEST_ENUM, UI_REQUEST_VIEW_ENUM)
 #undef UI_REQUEST_ENUM
+#undef UI_REQUEST_VIEW_ENUM
         UI_REQ_COUNT
 };
 
@@ -183,6 +188,9 @@ enum ui_request ui_key_request(int key, enum ui_view_id v);
 
 /* The bindings table (borrowed), n entries. */
 const struct ui_binding *ui_bindings(size_t *n);
+
+/* The view a VIEW_<id> request shows, or -1 for any other request. */
+int ui_request_view(enum ui_request r);
 
 /* Help text and section of a request. */
 const char *ui_request_help(enum ui_request r);

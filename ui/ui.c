@@ -1,6 +1,7 @@
-/* ui.c - the main loop and everything the views share: the view history,
- * generic requests (moving, searching, switching, trimming), the transform
- * list and the current model, messages (see app.h, ui.h).
+/* ui.c - the main loop and everything the views share: the views and their
+ * history, generic requests (moving, searching, switching views), messages
+ * (see app.h, ui.h).  The transform list and the model it gives are
+ * session.c's.
  *
  * Events (keys from the terminal or a script) are turned into requests by
  * the key table; the view on screen gets the first say, then the generic
@@ -24,14 +25,25 @@
 #include "script.h"
 #include "status.h"
 
-static const struct ui_view_ops *const view_ops[UI_V_COUNT] = {
-    [UI_V_FUNCTIONS] = &ui_view_functions,   [UI_V_STACKS] = &ui_view_stacks,
-    [UI_V_TOPDOWN] = &ui_view_topdown,       [UI_V_BOTTOMUP] = &ui_view_bottomup,
-    [UI_V_CALLS] = &ui_view_calls,           [UI_V_TIMELINE] = &ui_view_timeline,
-    [UI_V_LEVELS] = &ui_view_levels,         [UI_V_RUNS] = &ui_view_runs,
-    [UI_V_LINES] = &ui_view_lines,           [UI_V_SOURCES] = &ui_view_sources,
-    [UI_V_TRANSFORMS] = &ui_view_transforms, [UI_V_HELP] = &ui_view_help,
+/* The views' vtables and arguments, from views.h. */
+static const struct {
+    const struct ui_view_ops *ops;
+    enum ui_view_arg arg;
+} view_info[UI_V_COUNT] = {
+#define UI_VIEW_INFO(id, ops, key, cmd, arg, help, chelp) [UI_V_##id] = {&ops, UI_VA_##arg},
+    UI_VIEWS(UI_VIEW_INFO)
+#undef UI_VIEW_INFO
 };
+
+const struct ui_view_ops *ui_view_ops_of(enum ui_view_id id)
+{
+    return view_info[id].ops;
+}
+
+enum ui_view_arg ui_view_arg_kind(enum ui_view_id id)
+{
+    return view_info[id].arg;
+}
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -141,131 +153,10 @@ void ui_set_function(struct ui *ui, const char *name)
     ui->cur_fn = copy;
 }
 
-/* ---- the transform list -------------------------------------------------- */
-
+/* Samples (count values) of a model: the status line's "of N samples". */
 static uint64_t count_samples(const struct ss_model *m)
 {
     return ss_model_count(m, 0, m->sample_stack.n);
-}
-
-static void describe_step(struct ui *ui, const char *what, size_t step)
-{
-    const struct ss_tf_effect *e = ss_tf_effect(ui->tf, step);
-    char extra[128] = "";
-    if (e->samples_emptied)
-        snprintf(extra, sizeof extra, ", %zu samples left with no frames", e->samples_emptied);
-    ui_message(ui, "%s: %zu -> %zu samples, %llu frames removed, %zu stacks changed%s", what,
-               e->samples_in, e->samples_out, (unsigned long long)e->frames_removed,
-               e->stacks_changed, extra);
-}
-
-int ui_reapply(struct ui *ui, const char *what)
-{
-    struct ss_model nm;
-    memset(&nm, 0, sizeof nm);
-    if (ss_tf_count(ui->tf) > 0) {
-        struct ss_error err;
-        ss_error_clear(&err);
-        if (ss_tf_apply(ui->tf, &ui->orig, &nm, &err)) {
-            ss_model_free(&nm);
-            ss_tf_undo(ui->tf);
-            ui_error(ui, "%s: %s (not applied)", what, err.msg);
-            return -1;
-        }
-    }
-    ui_cache_clear(&ui->cache);
-    if (ui->have_tm)
-        ss_model_free(&ui->tm);
-    ui->have_tm = 0;
-    if (ss_tf_count(ui->tf) > 0) {
-        ui->tm = nm;
-        ui->have_tm = 1;
-        ui->m = &ui->tm;
-    } else {
-        ui->m = &ui->orig;
-    }
-    ui->gen++;
-    ui->cache.gen = ui->gen;
-    ui_message(ui, "%s", what);
-    return 0;
-}
-
-int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_at)
-{
-    struct ss_error err;
-    ss_error_clear(&err);
-    int rc;
-    size_t step;
-    if (edit_step >= 0) {
-        rc = ss_tf_change(ui->tf, (size_t)edit_step, cmd, &err);
-        step = (size_t)edit_step;
-    } else if (insert_at >= 0 && (size_t)insert_at <= ss_tf_count(ui->tf)) {
-        rc = ss_tf_insert(ui->tf, (size_t)insert_at, cmd, &err);
-        step = (size_t)insert_at;
-    } else {
-        rc = ss_tf_append(ui->tf, cmd, &err);
-        step = ss_tf_count(ui->tf) - 1;
-    }
-    if (rc) {
-        ui_error(ui, "%s: %s", cmd, err.msg[0] ? err.msg : "cannot add this step");
-        return -1;
-    }
-    if (ui_reapply(ui, cmd))
-        return -1;
-    if (step < ss_tf_count(ui->tf) && ss_tf_enabled(ui->tf, step))
-        describe_step(ui, ss_tf_text(ui->tf, step), step);
-    return 0;
-}
-
-const char *ui_quote_name(const char *name, char *buf, size_t n)
-{
-    int bare = *name != '\0';
-    for (const char *p = name; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '.' || *p == '_'))
-            bare = 0;
-    if (bare && !strcmp(name, "auto"))
-        bare = 0;
-    if (bare) {
-        snprintf(buf, n, "%s", name);
-        return buf;
-    }
-    size_t k = 0;
-    if (n < 3) {
-        if (n)
-            buf[0] = '\0';
-        return buf;
-    }
-    buf[k++] = '"';
-    for (const char *p = name; *p && k + 3 < n; p++) {
-        if (*p == '"' || *p == '\\')
-            buf[k++] = '\\';
-        buf[k++] = *p;
-    }
-    buf[k++] = '"';
-    buf[k] = '\0';
-    return buf;
-}
-
-/* The transform a trimming key makes of the selected function. */
-static void trim_selected(struct ui *ui, struct ui_view *v, const char *verb)
-{
-    const char *fn =
-        v->ops->row_function && v->list.n ? v->ops->row_function(ui, v, v->list.sel) : NULL;
-    if (!fn) {
-        ui_error(ui, "%s: no function is selected in this view", verb);
-        return;
-    }
-    size_t n = 2 * strlen(fn) + 3; /* every byte escaped, quotes, NUL */
-    char *q = malloc(n), *cmd = malloc(n + strlen(verb) + 2);
-    if (!q || !cmd) {
-        ui_error(ui, "out of memory");
-    } else {
-        sprintf(cmd, "%s %s", verb, ui_quote_name(fn, q, n));
-        ui_add_transform(ui, cmd, -1, -1);
-    }
-    free(q);
-    free(cmd);
 }
 
 /* ---- search -------------------------------------------------------------- */
@@ -360,60 +251,20 @@ void ui_search(struct ui *ui, const char *pat, int dir)
 
 /* ---- requests ------------------------------------------------------------ */
 
-static enum ui_view_id view_of_request(enum ui_request r)
-{
-    switch (r) {
-    case UI_REQ_VIEW_STACKS:
-        return UI_V_STACKS;
-    case UI_REQ_VIEW_TOPDOWN:
-        return UI_V_TOPDOWN;
-    case UI_REQ_VIEW_BOTTOMUP:
-        return UI_V_BOTTOMUP;
-    case UI_REQ_VIEW_CALLS:
-        return UI_V_CALLS;
-    case UI_REQ_VIEW_TIMELINE:
-        return UI_V_TIMELINE;
-    case UI_REQ_VIEW_LEVELS:
-        return UI_V_LEVELS;
-    case UI_REQ_VIEW_RUNS:
-        return UI_V_RUNS;
-    case UI_REQ_VIEW_LINES:
-        return UI_V_LINES;
-    case UI_REQ_VIEW_SOURCES:
-        return UI_V_SOURCES;
-    case UI_REQ_VIEW_TRANSFORMS:
-        return UI_V_TRANSFORMS;
-    case UI_REQ_VIEW_HELP:
-        return UI_V_HELP;
-    default:
-        return UI_V_FUNCTIONS;
-    }
-}
-
 /* Open view id with the argument it takes: the current function for the
- * calls and run-length views. */
+ * views of one function (UI_VA_FUNCTION: calls, run lengths). */
 void ui_switch_view(struct ui *ui, enum ui_view_id id)
 {
-    const char *arg = (id == UI_V_CALLS || id == UI_V_RUNS) ? ui->cur_fn : NULL;
+    const char *arg = ui_view_arg_kind(id) == UI_VA_FUNCTION ? ui->cur_fn : NULL;
     ui_open_view(ui, id, arg);
-}
-
-void ui_undo(struct ui *ui, int redo)
-{
-    if (!(redo ? ss_tf_redo(ui->tf) : ss_tf_undo(ui->tf))) {
-        ui_error(ui, "nothing to %s", redo ? "redo" : "undo");
-        return;
-    }
-    char what[64];
-    snprintf(what, sizeof what, "%s: %zu transforms in effect", redo ? "redone" : "undone",
-             ss_tf_active(ui->tf));
-    ui_reapply(ui, what);
 }
 
 static void request(struct ui *ui, enum ui_request req, const struct ui_event *ev)
 {
     struct ui_view *v = ui_current(ui);
     if (v->ops->request && v->ops->request(ui, v, req, ev) == UI_HANDLED)
+        return;
+    if (ui_session_request(ui, v, req) == UI_HANDLED)
         return;
     struct ui_list *l = &v->list;
     long page = l->page > 1 ? l->page - 1 : 1;
@@ -454,26 +305,16 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
     }
     case UI_REQ_NEXT_VIEW:
     case UI_REQ_PREV_VIEW: {
-        int n = UI_V_COUNT - 1; /* help is not in the cycle */
-        int id = v->id == UI_V_HELP ? 0 : (int)v->id;
-        id = (id + (req == UI_REQ_NEXT_VIEW ? 1 : n - 1)) % n;
+        /* views.h's order, without the UI_VF_NO_CYCLE views; from one of
+         * those, as from the first view */
+        int step = req == UI_REQ_NEXT_VIEW ? 1 : UI_V_COUNT - 1;
+        int id = v->ops->flags & UI_VF_NO_CYCLE ? 0 : (int)v->id;
+        do
+            id = (id + step) % UI_V_COUNT;
+        while (view_info[id].ops->flags & UI_VF_NO_CYCLE);
         ui_switch_view(ui, (enum ui_view_id)id);
         break;
     }
-    case UI_REQ_VIEW_FUNCTIONS:
-    case UI_REQ_VIEW_STACKS:
-    case UI_REQ_VIEW_TOPDOWN:
-    case UI_REQ_VIEW_BOTTOMUP:
-    case UI_REQ_VIEW_CALLS:
-    case UI_REQ_VIEW_TIMELINE:
-    case UI_REQ_VIEW_LEVELS:
-    case UI_REQ_VIEW_RUNS:
-    case UI_REQ_VIEW_LINES:
-    case UI_REQ_VIEW_SOURCES:
-    case UI_REQ_VIEW_TRANSFORMS:
-    case UI_REQ_VIEW_HELP:
-        ui_switch_view(ui, view_of_request(req));
-        break;
     case UI_REQ_BACK:
         go_back(ui);
         break;
@@ -500,47 +341,11 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
     case UI_REQ_PROMPT:
         ui_prompt_start(ui, ':', "");
         break;
-    case UI_REQ_UNDO:
-        ui_undo(ui, 0);
-        break;
-    case UI_REQ_REDO:
-        ui_undo(ui, 1);
-        break;
-    case UI_REQ_DROP_FN:
-        trim_selected(ui, v, "drop");
-        break;
-    case UI_REQ_FOCUS_FN:
-        trim_selected(ui, v, "focus");
-        break;
-    case UI_REQ_MERGE_FN:
-        trim_selected(ui, v, "merge");
-        break;
-    case UI_REQ_PRUNE_FN:
-        trim_selected(ui, v, "prune");
-        break;
-    case UI_REQ_TRIM_TO_FN:
-        trim_selected(ui, v, "trim-to");
-        break;
-    case UI_REQ_COLLAPSE_FN:
-        trim_selected(ui, v, "collapse-recursion");
-        break;
-    case UI_REQ_TRIM_BASE_LEVEL: {
-        uint32_t lv = v->ops->row_level && l->n ? v->ops->row_level(ui, v, l->sel) : 0;
-        if (!lv) {
-            ui_error(ui, "trim-base: select a level first (levels view, timeline, a stack's "
-                         "frames or the top-down tree); B cuts the scaffold");
-            break;
-        }
-        char cmd[64];
-        snprintf(cmd, sizeof cmd, "trim-base %u", lv);
-        ui_add_transform(ui, cmd, -1, -1);
-        break;
-    }
-    case UI_REQ_TRIM_BASE_AUTO:
-        ui_add_transform(ui, "trim-base auto", -1, -1);
-        break;
     default:
-        ui_error(ui, "this key does nothing in the %s view", v->ops->name);
+        if (ui_request_view(req) >= 0)
+            ui_switch_view(ui, (enum ui_view_id)ui_request_view(req));
+        else
+            ui_error(ui, "this key does nothing in the %s view", v->ops->name);
         break;
     }
 }
@@ -600,9 +405,7 @@ static void draw(struct ui *ui)
 static void follow_selection(struct ui *ui)
 {
     struct ui_view *v = ui_current(ui);
-    /* a level's top function or a timeline cell is not a choice of function */
-    if (!v->ops->row_function || v->list.n == 0 || v->id == UI_V_RUNS || v->id == UI_V_TIMELINE ||
-        v->id == UI_V_LEVELS)
+    if (!v->ops->row_function || v->list.n == 0 || (v->ops->flags & UI_VF_KEEP_FUNCTION))
         return;
     if (v->ops->prepare(ui, v))
         return;
@@ -690,9 +493,13 @@ int ss_ui_available(void)
 
 static void ui_free(struct ui *ui)
 {
-    for (int i = 0; i < UI_V_COUNT; i++)
-        if (ui->views[i].ops && ui->views[i].ops->free)
-            ui->views[i].ops->free(&ui->views[i]);
+    for (int i = 0; i < UI_V_COUNT; i++) {
+        struct ui_view *v = &ui->views[i];
+        if (v->priv && v->ops->free)
+            v->ops->free(v);
+        free(v->priv);
+        v->priv = NULL;
+    }
     for (int i = 0; i < ui->nhist; i++)
         free(ui->hist[i].arg);
     ui_prompt_free(ui);
@@ -705,88 +512,71 @@ static void ui_free(struct ui *ui)
     ui_canvas_free(&ui->canvas);
 }
 
-int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
+/* Take over the model m (m is left empty) and set up the views and their
+ * private data.  Returns 0, or -1 when memory runs out; ui_free cleans up
+ * either way. */
+static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nfiles)
 {
-    double t_start = now_ms(), c_start = cpu_ms();
-    static struct ui ui; /* big; one per process */
-    memset(&ui, 0, sizeof ui);
-    ui.orig = *m;
+    memset(ui, 0, sizeof *ui);
+    ui->orig = *m;
     memset(m, 0, sizeof *m);
-    ui.m = &ui.orig;
-    ui.gen = 1;
-    ui.cache.gen = 1;
-    ui.files = files;
-    ui.nfiles = nfiles;
-    ui.orig_samples = count_samples(&ui.orig);
-    ui.tf = ss_tf_list_new();
+    ui->m = &ui->orig;
+    ui->gen = 1;
+    ui->cache.gen = 1;
+    ui->files = files;
+    ui->nfiles = nfiles;
+    ui->orig_samples = count_samples(&ui->orig);
+    ui->tf = ss_tf_list_new();
+    if (!ui->tf)
+        return -1;
     for (int i = 0; i < UI_V_COUNT; i++) {
-        ui.views[i].ops = view_ops[i];
-        ui.views[i].id = (enum ui_view_id)i;
-        ui.views[i].list.page = 1;
-    }
-    if (!ui.tf) {
-        fprintf(stderr, "stackscope: out of memory\n");
-        ui_free(&ui);
-        return 2;
-    }
-
-    const char *script_path = getenv("STACKSCOPE_SCRIPT");
-    struct ui_script *script = NULL;
-    char msg[1024];
-    if (script_path && *script_path) {
-        script = ui_script_open(script_path, msg, sizeof msg);
-        if (!script) {
-            fprintf(stderr, "stackscope: %s\n", msg);
-            ui_free(&ui);
-            return 1;
+        struct ui_view *v = &ui->views[i];
+        v->ops = view_info[i].ops;
+        v->id = (enum ui_view_id)i;
+        v->list.page = 1;
+        if (v->ops->priv_size) {
+            v->priv = calloc(1, v->ops->priv_size);
+            if (!v->priv)
+                return -1;
+            if (v->ops->init)
+                v->ops->init(v);
         }
-        ui.headless = 1;
     }
-    FILE *timing = NULL;
-    const char *tpath = getenv("STACKSCOPE_UI_TIMING");
-    if (tpath && *tpath && !(timing = fopen(tpath, "w"))) {
-        fprintf(stderr, "stackscope: %s: cannot write the timings\n", tpath);
-        ui_script_free(script);
-        ui_free(&ui);
-        return 1;
-    }
-    int cols, rows;
-    headless_size(&cols, &rows);
-    if (ui_display_open(ui.headless, cols, rows, msg, sizeof msg)) {
-        fprintf(stderr, "stackscope: %s\n", msg);
-        ui_script_free(script);
-        if (timing)
-            fclose(timing);
-        ui_free(&ui);
-        return 1;
-    }
-    ui_open_view(&ui, UI_V_FUNCTIONS, NULL);
-    if (ui.orig.warnings.n)
-        ui_error(&ui, "warning: %s%s", ui.orig.warnings.v[0],
-                 ui.orig.warnings.n > 1 ? " (and more: stackscope check FILE)" : "");
+    return 0;
+}
+
+/* The first screen, then events until the user or the script quits.
+ * Returns 0, or 1 when the script has an error (the message printed). */
+static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_start,
+               double c_start)
+{
+    ui_open_view(ui, UI_V_FUNCTIONS, NULL);
+    if (ui->orig.warnings.n)
+        ui_error(ui, "warning: %s%s", ui->orig.warnings.v[0],
+                 ui->orig.warnings.n > 1 ? " (and more: stackscope check FILE)" : "");
     else
-        ui_message(&ui, "? help   q back/quit   Tab next view   : command   / search");
+        ui_message(ui, "? help   q back/quit   Tab next view   : command   / search");
     /* the top function is the current one from the start (calls, runs) */
-    struct ui_view *first = ui_current(&ui);
-    if (first->ops->prepare(&ui, first) == 0)
+    struct ui_view *first = ui_current(ui);
+    if (first->ops->prepare(ui, first) == 0)
         ui_list_fit(&first->list);
-    follow_selection(&ui);
-    ui.defer = 1;
-    draw(&ui);
+    follow_selection(ui);
+    ui->defer = 1;
+    draw(ui);
     if (timing)
         fprintf(timing, "%.3f\t%.3f\tfirst screen (after loading)\n", now_ms() - t_start,
                 cpu_ms() - c_start);
-    finish_deferred(&ui, timing);
+    finish_deferred(ui, timing);
 
-    while (!ui.quit) {
+    while (!ui->quit) {
         struct ui_event ev;
         if (script) {
+            char msg[1024];
             int r = ui_script_next(script, &ev, msg, sizeof msg);
             if (r < 0) {
                 ui_display_close();
                 fprintf(stderr, "stackscope: %s\n", msg);
-                ui.status = 1;
-                break;
+                return 1;
             }
             if (r == 0)
                 break;
@@ -794,9 +584,9 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
             break; /* a signal */
         }
         double t0 = now_ms(), c0 = cpu_ms();
-        handle(&ui, &ev);
-        if (!ui.quit)
-            draw(&ui);
+        handle(ui, &ev);
+        if (!ui->quit)
+            draw(ui);
         if (timing) {
             char name[64];
             if (ev.key == UI_K_COMMAND)
@@ -807,14 +597,52 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
                 ui_key_name(ev.key, name, sizeof name);
             fprintf(timing, "%.3f\t%.3f\t%s\n", now_ms() - t0, cpu_ms() - c0, name);
         }
-        finish_deferred(&ui, timing);
+        finish_deferred(ui, timing);
     }
-    int sig = ui_display_signal();
-    ui_display_close();
+    return 0;
+}
+
+int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
+{
+    double t_start = now_ms(), c_start = cpu_ms();
+    static struct ui ui; /* big; one per process */
+    struct ui_script *script = NULL;
+    FILE *timing = NULL;
+    const char *script_path = getenv("STACKSCOPE_SCRIPT");
+    const char *tpath = getenv("STACKSCOPE_UI_TIMING");
+    char msg[1024];
+    int cols, rows, status = 1;
+
+    if (ui_init(&ui, m, files, nfiles)) {
+        fprintf(stderr, "stackscope: out of memory\n");
+        status = 2;
+        goto done;
+    }
+    if (script_path && *script_path) {
+        script = ui_script_open(script_path, msg, sizeof msg);
+        if (!script) {
+            fprintf(stderr, "stackscope: %s\n", msg);
+            goto done;
+        }
+        ui.headless = 1;
+    }
+    if (tpath && *tpath && !(timing = fopen(tpath, "w"))) {
+        fprintf(stderr, "stackscope: %s: cannot write the timings\n", tpath);
+        goto done;
+    }
+    headless_size(&cols, &rows);
+    if (ui_display_open(ui.headless, cols, rows, msg, sizeof msg)) {
+        fprintf(stderr, "stackscope: %s\n", msg);
+        goto done;
+    }
+    status = run(&ui, script, timing, t_start, c_start);
+    if (ui_display_signal())
+        status = 128 + ui_display_signal();
+done:
+    ui_display_close(); /* a no-op when it is not open */
     ui_script_free(script);
     if (timing)
         fclose(timing);
-    int status = sig ? 128 + sig : ui.status;
     ui_free(&ui);
     return status;
 }

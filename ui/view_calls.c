@@ -21,18 +21,9 @@ struct calls_view {
     struct ss_calls c;
 };
 
-static struct calls_view *priv(struct ui_view *v)
-{
-    if (!v->priv)
-        v->priv = calloc(1, sizeof(struct calls_view));
-    return v->priv;
-}
-
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct calls_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct calls_view *p = v->priv;
     const char *fn = ui_view_function(ui);
     if (p->gen == ui->gen && ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
         v->list.n = p->have ? p->c.ncallers + 1 + p->c.ncallees : 0;
@@ -156,16 +147,13 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 static void view_free(struct ui_view *v)
 {
     struct calls_view *p = v->priv;
-    if (p) {
-        ss_calls_free(&p->c);
-        free(p->fn);
-        free(p);
-    }
-    v->priv = NULL;
+    ss_calls_free(&p->c);
+    free(p->fn);
 }
 
 const struct ui_view_ops ui_view_calls = {
     .name = "calls",
+    .priv_size = sizeof(struct calls_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,

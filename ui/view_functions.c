@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "sort.h"
+#include "order.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_RUNS, SORT_MEAN, SORT_NAME, NSORTS };
 
@@ -57,13 +57,6 @@ static int cmp_rows(uint32_t ra, uint32_t rb, const void *ctx)
     return c;
 }
 
-static struct fn_view *priv(struct ui_view *v)
-{
-    if (!v->priv)
-        v->priv = calloc(1, sizeof(struct fn_view));
-    return v->priv;
-}
-
 static const char *name_of(const struct ss_stats *st, uint32_t row)
 {
     return ss_strtab_get(&st->keys, st->rows[row].key);
@@ -71,9 +64,7 @@ static const char *name_of(const struct ss_stats *st, uint32_t row)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct fn_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct fn_view *p = v->priv;
     const struct ss_stats *st = ui_stats_fn(ui);
     if (!st)
         return -1;
@@ -174,14 +165,12 @@ static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
 static void view_free(struct ui_view *v)
 {
     struct fn_view *p = v->priv;
-    if (p)
-        free(p->order);
-    free(p);
-    v->priv = NULL;
+    free(p->order);
 }
 
 const struct ui_view_ops ui_view_functions = {
     .name = "functions",
+    .priv_size = sizeof(struct fn_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -15,6 +15,7 @@ struct help_line {
 };
 
 struct help_view {
+    int built; /* lines holds the reference */
     struct help_line *lines;
     size_t nlines;
     int width; /* the width `rows` were wrapped for */
@@ -38,10 +39,17 @@ static int add(struct help_view *h, const char *keys, const char *text)
     return 0;
 }
 
-static const char *const view_names[UI_V_COUNT] = {
-    "functions", "stacks", "top-down", "bottom-up", "calls",      "timeline",
-    "levels",    "runs",   "lines",    "sources",   "transforms", "help",
-};
+/* Free the logical lines and forget them. */
+static void lines_free(struct help_view *h)
+{
+    for (size_t i = 0; i < h->nlines; i++) {
+        free(h->lines[i].keys);
+        free(h->lines[i].text);
+    }
+    free(h->lines);
+    h->lines = NULL;
+    h->nlines = 0;
+}
 
 /* The logical lines, from the tables. */
 static int build(struct help_view *h)
@@ -85,7 +93,8 @@ static int build(struct help_view *h)
                 k += (size_t)snprintf(text + k, sizeof text - k, " (in");
                 for (int v = 0; v < UI_V_COUNT && k < sizeof text; v++)
                     if (views & (1u << v))
-                        k += (size_t)snprintf(text + k, sizeof text - k, " %s", view_names[v]);
+                        k += (size_t)snprintf(text + k, sizeof text - k, " %s",
+                                              ui_view_ops_of((enum ui_view_id)v)->name);
                 snprintf(text + k, sizeof text - k, ")");
             }
             if (add(h, keys, text))
@@ -154,26 +163,17 @@ static int wrap(struct help_view *h, int width)
     return 0;
 }
 
-static struct help_view *priv(struct ui *ui, struct ui_view *v)
-{
-    if (!v->priv) {
-        struct help_view *h = calloc(1, sizeof *h);
-        if (!h || build(h)) {
-            ui_error(ui, "out of memory");
-            if (h)
-                v->priv = h;
-            return NULL;
-        }
-        v->priv = h;
-    }
-    return v->priv;
-}
-
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct help_view *h = priv(ui, v);
-    if (!h)
-        return -1;
+    struct help_view *h = v->priv;
+    if (!h->built) {
+        if (build(h)) {
+            lines_free(h);
+            ui_error(ui, "out of memory");
+            return -1;
+        }
+        h->built = 1;
+    }
     int w = ui->canvas.w > 0 ? ui->canvas.w : 80;
     if (h->width != w && wrap(h, w)) {
         ui_error(ui, "out of memory");
@@ -222,16 +222,8 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 static void view_free(struct ui_view *v)
 {
     struct help_view *h = v->priv;
-    if (h) {
-        for (size_t i = 0; i < h->nlines; i++) {
-            free(h->lines[i].keys);
-            free(h->lines[i].text);
-        }
-        free(h->lines);
-        free(h->rows);
-        free(h);
-    }
-    v->priv = NULL;
+    lines_free(h);
+    free(h->rows);
 }
 
 int ui_help_write(FILE *f)
@@ -239,22 +231,20 @@ int ui_help_write(FILE *f)
     struct help_view h;
     memset(&h, 0, sizeof h);
     int rc = build(&h);
-    for (size_t i = 0; i < h.nlines; i++) {
-        if (!rc) {
-            if (h.lines[i].keys)
-                fprintf(f, "%s\t%s\n", h.lines[i].keys, h.lines[i].text);
-            else
-                fprintf(f, "# %s\n", h.lines[i].text);
-        }
-        free(h.lines[i].keys);
-        free(h.lines[i].text);
+    for (size_t i = 0; i < h.nlines && !rc; i++) {
+        if (h.lines[i].keys)
+            fprintf(f, "%s\t%s\n", h.lines[i].keys, h.lines[i].text);
+        else
+            fprintf(f, "# %s\n", h.lines[i].text);
     }
-    free(h.lines);
+    lines_free(&h);
     return rc || ferror(f) ? -1 : 0;
 }
 
 const struct ui_view_ops ui_view_help = {
     .name = "help",
+    .flags = UI_VF_NO_CYCLE,
+    .priv_size = sizeof(struct help_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -92,6 +92,7 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 
 const struct ui_view_ops ui_view_levels = {
     .name = "levels",
+    .flags = UI_VF_KEEP_FUNCTION,
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "app.h"
-#include "sort.h"
+#include "order.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_POS, NSORTS };
 static const char *const sort_names[NSORTS] = {"self time", "total time", "position"};
@@ -46,13 +46,6 @@ struct lines_view {
     char *file_base; /* its basename as the statistics key it */
     size_t list_sel; /* the list selection to come back to */
 };
-
-static struct lines_view *priv(struct ui_view *v)
-{
-    if (!v->priv)
-        v->priv = calloc(1, sizeof(struct lines_view));
-    return v->priv;
-}
 
 /* ---- source files -------------------------------------------------------- */
 
@@ -195,9 +188,7 @@ static const char *base_of(const struct ss_stats *st, const struct ss_stat_row *
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct lines_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct lines_view *p = v->priv;
     if (!ss_model_has_lines(ui->m)) {
         v->list.n = 0;
         p->n = 0;
@@ -365,22 +356,19 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 static void view_free(struct ui_view *v)
 {
     struct lines_view *p = v->priv;
-    if (p) {
-        for (size_t i = 0; i < p->nfiles; i++) {
-            free(p->files[i].name);
-            free(p->files[i].text);
-            free(p->files[i].off);
-        }
-        free(p->files);
-        free(p->order);
-        free(p->file_base);
-        free(p);
+    for (size_t i = 0; i < p->nfiles; i++) {
+        free(p->files[i].name);
+        free(p->files[i].text);
+        free(p->files[i].off);
     }
-    v->priv = NULL;
+    free(p->files);
+    free(p->order);
+    free(p->file_base);
 }
 
 const struct ui_view_ops ui_view_lines = {
     .name = "lines",
+    .priv_size = sizeof(struct lines_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -3,7 +3,7 @@
  * run, then sprof's level x run-length table with its margins (runs per
  * level, runs per length).  The table scrolls sideways with h/l.
  *
- * Both parts come from the one table (ui_runs_fn_hist, the function's own
+ * Both parts come from the one table (ss_runs_hist_fast, the function's own
  * pass, equal to the core's ss_runs_hist): a level's row is its
  * row of the table read as a histogram of run lengths, the "all" row the
  * margin, computed as runs.c does (R's median), so one pass over the
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "app.h"
-#include "runs_fn.h"
 
 static const struct ui_column columns[] = {
     {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},
@@ -73,13 +72,6 @@ static int cmp_rows(const void *pa, const void *pb)
     return a->level < b->level ? -1 : a->level > b->level;
 }
 
-static struct runs_view *priv(struct ui_view *v)
-{
-    if (!v->priv)
-        v->priv = calloc(1, sizeof(struct runs_view));
-    return v->priv;
-}
-
 /* Rows: the per-level table, a blank, the caption, the length header, one
  * row per level of the table, the margin. */
 static size_t nlist(const struct runs_view *p)
@@ -91,9 +83,7 @@ static size_t nlist(const struct runs_view *p)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct runs_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct runs_view *p = v->priv;
     const char *fn = ui_view_function(ui);
     if (p->gen == ui->gen && ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
         v->list.n = nlist(p);
@@ -113,7 +103,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     ss_id id = fn ? ss_model_find_function(ui->m, fn) : SS_NONE;
     if (id == SS_NONE)
         return 0;
-    if (ui_runs_fn_hist(ui->m, ss_function_canonical(ui->m, id), &p->h)) {
+    struct ss_error err;
+    if (ss_runs_hist_fast(ui->m, ss_function_canonical(ui->m, id), &p->h, &err)) {
         ui_error(ui, "out of memory (run lengths)");
         return -1;
     }
@@ -274,17 +265,15 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 static void view_free(struct ui_view *v)
 {
     struct runs_view *p = v->priv;
-    if (p) {
-        ss_run_hist_free(&p->h);
-        free(p->rows);
-        free(p->fn);
-        free(p);
-    }
-    v->priv = NULL;
+    ss_run_hist_free(&p->h);
+    free(p->rows);
+    free(p->fn);
 }
 
 const struct ui_view_ops ui_view_runs = {
     .name = "runs",
+    .flags = UI_VF_KEEP_FUNCTION,
+    .priv_size = sizeof(struct runs_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,

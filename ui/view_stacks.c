@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "sort.h"
+#include "order.h"
 
 enum { SORT_COUNT, SORT_DEPTH, SORT_TEXT, NSORTS };
 static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root first)"};
@@ -29,15 +29,11 @@ struct stacks_view {
     size_t text_cap;
 };
 
-static struct stacks_view *priv(struct ui_view *v)
+/* Nothing open or marked yet. */
+static void view_init(struct ui_view *v)
 {
-    if (!v->priv) {
-        struct stacks_view *p = calloc(1, sizeof *p);
-        if (p)
-            p->open = p->mark = -1;
-        v->priv = p;
-    }
-    return v->priv;
+    struct stacks_view *p = v->priv;
+    p->open = p->mark = -1;
 }
 
 /* The text of stacks row r, root first, ";"-joined (borrowed scratch). */
@@ -103,7 +99,7 @@ static void locate(const struct stacks_view *p, const struct ss_stacks *st, size
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct stacks_view *p = priv(v);
+    struct stacks_view *p = v->priv;
     const struct ss_stacks *st = ui_stacks(ui);
     if (!p || !st)
         return -1;
@@ -300,16 +296,14 @@ static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t row)
 static void view_free(struct ui_view *v)
 {
     struct stacks_view *p = v->priv;
-    if (p) {
-        free(p->order);
-        free(p->text);
-    }
-    free(p);
-    v->priv = NULL;
+    free(p->order);
+    free(p->text);
 }
 
 const struct ui_view_ops ui_view_stacks = {
     .name = "stacks",
+    .priv_size = sizeof(struct stacks_view),
+    .init = view_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -9,13 +9,14 @@
  * `v` marks the phase under the cursor exactly, sample by sample: the
  * samples around it with the same function at the cursor's level.
  *
- * Only the rows on screen are computed (grid.c), from one pass over the
- * samples shown, and only when the model, zoom, size or scroll changed. */
+ * Only the rows on screen are computed (the core's grid, timeline.h), from
+ * one pass over the samples shown, and only when the model, zoom, size or
+ * scroll changed. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
-#include "grid.h"
+#include "timeline.h"
 
 #define MARGIN 6 /* "%4u* " level numbers */
 
@@ -30,9 +31,9 @@ struct tl_view {
     long mark_a, mark_b; /* the marked column's samples [a, b), or -1 */
     int mark_exact;      /* the mark is a whole range (a phase): the cursor does not extend it */
     uint32_t want_level; /* select this level at the next prepare */
-    ss_id *canon;
+    const ss_id *canon; /* the model's function_canon (borrowed) */
     unsigned canon_gen;
-    struct ui_grid g;
+    struct ss_timeline_grid g;
     int have_grid;
     unsigned g_gen;
     size_t g_width;
@@ -67,21 +68,17 @@ static char pick_letter(const char *name, const uint8_t *used)
     return '+';
 }
 
-static struct tl_view *priv(struct ui_view *v)
+/* No range marked yet. */
+static void view_init(struct ui_view *v)
 {
-    if (!v->priv) {
-        struct tl_view *p = calloc(1, sizeof *p);
-        if (p)
-            p->mark_a = p->mark_b = -1;
-        v->priv = p;
-    }
-    return v->priv;
+    struct tl_view *p = v->priv;
+    p->mark_a = p->mark_b = -1;
 }
 
 void ui_timeline_show_level(struct ui *ui, uint32_t level)
 {
     struct ui_view *v = &ui->views[UI_V_TIMELINE];
-    struct tl_view *p = priv(v);
+    struct tl_view *p = v->priv;
     if (p)
         p->want_level = level;
     ui_open_view(ui, UI_V_TIMELINE, NULL);
@@ -110,9 +107,7 @@ static double time_at(const struct ss_model *m, size_t i)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct tl_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct tl_view *p = v->priv;
     const struct ss_level_row *rows;
     size_t nl;
     if (ui_levels(ui, &rows, &nl, NULL))
@@ -133,8 +128,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         p->started = 1;
     }
     if (p->canon_gen != ui->gen || !p->canon) {
-        free(p->canon);
-        p->canon = ui_grid_canon(ui->m);
+        p->canon = ui->m->function_canon.v;
         p->canon_gen = ui->gen;
         free(p->leg);
         free(p->leg_of_set);
@@ -146,7 +140,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         p->leg_of_set = calloc(nf, 1);
         p->leg_idx = malloc(nf * sizeof *p->leg_idx);
         p->nleg = 0;
-        if (!p->canon || !p->leg || !p->leg_ch || !p->leg_of_set || !p->leg_idx) {
+        if (!p->leg || !p->leg_ch || !p->leg_of_set || !p->leg_idx) {
             ui_error(ui, "out of memory");
             return -1;
         }
@@ -181,9 +175,11 @@ static int grid(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t widt
         p->g_width == width && p->g.level0 == level0 && p->g.nlevels == nlevels)
         return 0;
     if (p->have_grid)
-        ui_grid_free(&p->g);
+        ss_timeline_grid_free(&p->g);
     p->have_grid = 0;
-    if (ui_grid_compute(ui->m, p->canon, p->first, p->n, width, level0, nlevels, &p->g)) {
+    struct ss_error err;
+    if (ss_timeline_grid_compute(ui->m, p->first, p->n, width, level0, nlevels, &p->g,
+                                 &err)) {
         ui_error(ui, "out of memory (timeline)");
         return -1;
     }
@@ -570,21 +566,19 @@ static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
 static void view_free(struct ui_view *v)
 {
     struct tl_view *p = v->priv;
-    if (p) {
-        if (p->have_grid)
-            ui_grid_free(&p->g);
-        free(p->canon);
-        free(p->leg);
-        free(p->leg_ch);
-        free(p->leg_of_set);
-        free(p->leg_idx);
-        free(p);
-    }
-    v->priv = NULL;
+    if (p->have_grid)
+        ss_timeline_grid_free(&p->g);
+    free(p->leg);
+    free(p->leg_ch);
+    free(p->leg_of_set);
+    free(p->leg_idx);
 }
 
 const struct ui_view_ops ui_view_timeline = {
     .name = "timeline",
+    .flags = UI_VF_KEEP_FUNCTION,
+    .priv_size = sizeof(struct tl_view),
+    .init = view_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -31,13 +31,6 @@ struct tree_view {
     size_t nrows;
 };
 
-static struct tree_view *priv(struct ui_view *v)
-{
-    if (!v->priv)
-        v->priv = calloc(1, sizeof(struct tree_view));
-    return v->priv;
-}
-
 static int has_children(const struct ss_tree *t, uint32_t i)
 {
     return t->nodes[i].end > i + 1;
@@ -78,9 +71,7 @@ static const char **path_of(const struct ui *ui, const struct ss_tree *t, uint32
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
-    struct tree_view *p = priv(v);
-    if (!p)
-        return -1;
+    struct tree_view *p = v->priv;
     const char *arg = ui_view_arg(ui);
     if (p->built && p->gen == ui->gen && same(p->focus, arg)) {
         v->list.n = p->nrows;
@@ -287,18 +278,15 @@ static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
 static void view_free(struct ui_view *v)
 {
     struct tree_view *p = v->priv;
-    if (p) {
-        ss_tree_free(&p->t);
-        free(p->open);
-        free(p->rows);
-        free(p->focus);
-        free(p);
-    }
-    v->priv = NULL;
+    ss_tree_free(&p->t);
+    free(p->open);
+    free(p->rows);
+    free(p->focus);
 }
 
 const struct ui_view_ops ui_view_topdown = {
     .name = "top-down",
+    .priv_size = sizeof(struct tree_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,
@@ -311,6 +299,7 @@ const struct ui_view_ops ui_view_topdown = {
 
 const struct ui_view_ops ui_view_bottomup = {
     .name = "bottom-up",
+    .priv_size = sizeof(struct tree_view),
     .prepare = prepare,
     .title = title,
     .draw = draw,

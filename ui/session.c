@@ -1,0 +1,194 @@
+/* session.c - the transform session: the list of transforms the user builds
+ * in the explorer and the model it gives (see app.h).
+ *
+ * Every edit (a typed command, a trimming key, undo and redo, a step
+ * edited in the transforms view) changes the list, then re-applies the
+ * whole list to the original model (ui_reapply): the new model replaces
+ * the current one, the statistics cache is emptied and the generation
+ * bumped, so each view rebuilds its rows on its next draw.  An edit whose
+ * list fails to apply is undone, and the message line says why.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+/* ---- the list and the model ---------------------------------------------- */
+
+static void describe_step(struct ui *ui, const char *what, size_t step)
+{
+    const struct ss_tf_effect *e = ss_tf_effect(ui->tf, step);
+    char extra[128] = "";
+    if (e->samples_emptied)
+        snprintf(extra, sizeof extra, ", %zu samples left with no frames", e->samples_emptied);
+    ui_message(ui, "%s: %zu -> %zu samples, %llu frames removed, %zu stacks changed%s", what,
+               e->samples_in, e->samples_out, (unsigned long long)e->frames_removed,
+               e->stacks_changed, extra);
+}
+
+int ui_reapply(struct ui *ui, const char *what)
+{
+    struct ss_model nm;
+    memset(&nm, 0, sizeof nm);
+    if (ss_tf_count(ui->tf) > 0) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_tf_apply(ui->tf, &ui->orig, &nm, &err)) {
+            ss_model_free(&nm);
+            ss_tf_undo(ui->tf);
+            ui_error(ui, "%s: %s (not applied)", what, err.msg);
+            return -1;
+        }
+    }
+    ui_cache_clear(&ui->cache);
+    if (ui->have_tm)
+        ss_model_free(&ui->tm);
+    ui->have_tm = 0;
+    if (ss_tf_count(ui->tf) > 0) {
+        ui->tm = nm;
+        ui->have_tm = 1;
+        ui->m = &ui->tm;
+    } else {
+        ui->m = &ui->orig;
+    }
+    ui->gen++;
+    ui->cache.gen = ui->gen;
+    ui_message(ui, "%s", what);
+    return 0;
+}
+
+int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_at)
+{
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc;
+    size_t step;
+    if (edit_step >= 0) {
+        rc = ss_tf_change(ui->tf, (size_t)edit_step, cmd, &err);
+        step = (size_t)edit_step;
+    } else if (insert_at >= 0 && (size_t)insert_at <= ss_tf_count(ui->tf)) {
+        rc = ss_tf_insert(ui->tf, (size_t)insert_at, cmd, &err);
+        step = (size_t)insert_at;
+    } else {
+        rc = ss_tf_append(ui->tf, cmd, &err);
+        step = ss_tf_count(ui->tf) - 1;
+    }
+    if (rc) {
+        ui_error(ui, "%s: %s", cmd, err.msg[0] ? err.msg : "cannot add this step");
+        return -1;
+    }
+    if (ui_reapply(ui, cmd))
+        return -1;
+    if (step < ss_tf_count(ui->tf) && ss_tf_enabled(ui->tf, step))
+        describe_step(ui, ss_tf_text(ui->tf, step), step);
+    return 0;
+}
+
+const char *ui_quote_name(const char *name, char *buf, size_t n)
+{
+    int bare = *name != '\0';
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '.' || *p == '_'))
+            bare = 0;
+    if (bare && !strcmp(name, "auto"))
+        bare = 0;
+    if (bare) {
+        snprintf(buf, n, "%s", name);
+        return buf;
+    }
+    size_t k = 0;
+    if (n < 3) {
+        if (n)
+            buf[0] = '\0';
+        return buf;
+    }
+    buf[k++] = '"';
+    for (const char *p = name; *p && k + 3 < n; p++) {
+        if (*p == '"' || *p == '\\')
+            buf[k++] = '\\';
+        buf[k++] = *p;
+    }
+    buf[k++] = '"';
+    buf[k] = '\0';
+    return buf;
+}
+
+/* The transform `verb F` of the function F selected in v. */
+static void trim_selected(struct ui *ui, struct ui_view *v, const char *verb)
+{
+    const char *fn =
+        v->ops->row_function && v->list.n ? v->ops->row_function(ui, v, v->list.sel) : NULL;
+    if (!fn) {
+        ui_error(ui, "%s: no function is selected in this view", verb);
+        return;
+    }
+    size_t n = 2 * strlen(fn) + 3; /* every byte escaped, quotes, NUL */
+    char *q = malloc(n), *cmd = malloc(n + strlen(verb) + 2);
+    if (!q || !cmd) {
+        ui_error(ui, "out of memory");
+    } else {
+        sprintf(cmd, "%s %s", verb, ui_quote_name(fn, q, n));
+        ui_add_transform(ui, cmd, -1, -1);
+    }
+    free(q);
+    free(cmd);
+}
+
+void ui_undo(struct ui *ui, int redo)
+{
+    if (!(redo ? ss_tf_redo(ui->tf) : ss_tf_undo(ui->tf))) {
+        ui_error(ui, "nothing to %s", redo ? "redo" : "undo");
+        return;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%s: %zu transforms in effect", redo ? "redone" : "undone",
+             ss_tf_active(ui->tf));
+    ui_reapply(ui, what);
+}
+
+/* ---- the trimming keys --------------------------------------------------- */
+
+/* The keys that make a transform of the selected function, and its verb. */
+static const struct {
+    enum ui_request req;
+    const char *verb;
+} trims[] = {
+    {UI_REQ_DROP_FN, "drop"},       {UI_REQ_FOCUS_FN, "focus"},
+    {UI_REQ_MERGE_FN, "merge"},     {UI_REQ_PRUNE_FN, "prune"},
+    {UI_REQ_TRIM_TO_FN, "trim-to"}, {UI_REQ_COLLAPSE_FN, "collapse-recursion"},
+};
+
+int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
+{
+    struct ui_list *l = &v->list;
+    switch (req) {
+    case UI_REQ_UNDO:
+    case UI_REQ_REDO:
+        ui_undo(ui, req == UI_REQ_REDO);
+        return UI_HANDLED;
+    case UI_REQ_TRIM_BASE_LEVEL: {
+        uint32_t lv = v->ops->row_level && l->n ? v->ops->row_level(ui, v, l->sel) : 0;
+        if (!lv) {
+            ui_error(ui, "trim-base: select a level first (levels view, timeline, a stack's "
+                         "frames or the top-down tree); B cuts the scaffold");
+            return UI_HANDLED;
+        }
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "trim-base %u", lv);
+        ui_add_transform(ui, cmd, -1, -1);
+        return UI_HANDLED;
+    }
+    case UI_REQ_TRIM_BASE_AUTO:
+        ui_add_transform(ui, "trim-base auto", -1, -1);
+        return UI_HANDLED;
+    default:
+        for (size_t i = 0; i < sizeof trims / sizeof *trims; i++)
+            if (trims[i].req == req) {
+                trim_selected(ui, v, trims[i].verb);
+                return UI_HANDLED;
+            }
+        return UI_UNHANDLED;
+    }
+}

@@ -11,7 +11,7 @@
 
 #define SS_READ_BLOCK (1u << 20)
 #define SS_MAX_LINE (1u << 20)
-#define SS_MAP_WINDOW (32u << 20) /* must exceed SS_MAX_LINE by a page or more */
+#define SS_MAP_WINDOW (32u << 20) /* grows for a longer line (map_next) */
 
 int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err)
 {
@@ -70,7 +70,12 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
     uint64_t pos = r->map_off + r->start;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t off = pos - pos % page;
-    uint64_t len = r->fsize - off < SS_MAP_WINDOW ? r->fsize - off : SS_MAP_WINDOW;
+    /* A line longer than the window (a reader may raise max_line up to the
+     * file's size) gets a window twice the part already seen. */
+    uint64_t win = r->buf && r->end - r->start > SS_MAP_WINDOW / 2
+                       ? 2 * (uint64_t)(r->end - r->start) + page
+                       : SS_MAP_WINDOW;
+    uint64_t len = r->fsize - off < win ? r->fsize - off : win;
     if (r->buf)
         munmap(r->buf, r->end);
     r->buf = NULL;

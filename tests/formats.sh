@@ -366,4 +366,83 @@ else
     fail "several inputs -> rprof" "$ERR"
 fi
 
+# ---- 5. detection by structure ----------------------------------------------------
+# The format is told by structure, never by a window of the first bytes:
+# a folded file is folded whatever its names hold and however long its first
+# line; text is never taken for raw protobuf; when nothing fits, the message
+# names every format tried.
+
+src_of() { # FILE: "TYPE SAMPLES" (the sum of the counts) from --by sources
+    ss report --by sources --format tsv "$1" | awk -F '\t' 'NR == 2 { print $2, $8 }'
+}
+expect_src() { # NAME FILE "TYPE SAMPLES"
+    local got
+    got=$(src_of "$2")
+    check "$1" "$([ "$got" = "$3" ] || echo "got '$got' (exit $RC: $ERR), expected '$3'")"
+}
+
+# Names with control characters; first bytes that are valid protobuf tags
+# ('j', 'Z', '2', '*', '"').
+printf 'java;foo\001 1\n' >"$T/ctl.folded"
+expect_src "sniff: folded with a control byte, starting 'j'" "$T/ctl.folded" "folded 1"
+printf 'Zend;x\002\033[2J 3\nZend 2\n' >"$T/ctl2.folded"
+expect_src "sniff: folded with ESC and \\002, starting 'Z'" "$T/ctl2.folded" "folded 5"
+printf '2\001;f 4\n' >"$T/ctl3.folded"
+expect_src "sniff: folded starting '2' then \\001" "$T/ctl3.folded" "folded 4"
+printf '"q\001";*x 4\n' >"$T/ctl4.folded"
+expect_src "sniff: folded starting '\"'" "$T/ctl4.folded" "folded 4"
+# A one-line folded file that starts with a number.
+printf '123 5\n' >"$T/num.folded"
+expect_src "sniff: one-line folded starting with a number" "$T/num.folded" "folded 5"
+ss report --by stacks --format folded "$T/num.folded" >"$T/num.back"
+check "sniff: '123 5' is the stack 123, count 5" "$([ "$(cat "$T/num.back")" = "123 5" ] || cat "$T/num.back")"
+
+# A first line far longer than 64 KiB: 1,300 frames of 70-byte names, the
+# most frequent stack first, as the folded writer puts it.
+awk 'BEGIN { for (i = 1; i <= 1300; i++) printf "%sgithub.com/org/pkg/sub.(*Type).method_%04d_%030d", (i > 1 ? ";" : ""), i, 0; print " 5"; print "main;g 1" }' >"$T/long.folded"
+lensz=$(head -n 1 "$T/long.folded" | wc -c)
+check "sniff: the long first line is over 64 KiB" "$([ "$lensz" -gt 65536 ] || echo "$lensz bytes")"
+expect_src "sniff: folded with a ${lensz}-byte first line" "$T/long.folded" "folded 6"
+ss report --by self --format tsv "$T/long.folded" | awk -F '\t' '$2 != 0 && NR > 1 { print $1, $2 }' | sort >"$T/long.self"
+printf 'g 1\ngithub.com/org/pkg/sub.(*Type).method_1300_%030d 5\n' 0 | sort >"$T/long.want"
+cmp -s "$T/long.self" "$T/long.want"
+check "sniff: long first line: self counts 5 and 1" "$([ $? -eq 0 ] || diff "$T/long.self" "$T/long.want" | tr '\n' '|')"
+# Through a pipe too (no mmap, no known size).
+expect_src "sniff: long first line through a pipe" <(cat "$T/long.folded") "folded 6"
+
+# A folded file with a first line over the line limit: refused at line 1.
+{ head -c 1100000 /dev/zero | tr '\0' a; echo ' 1'; } >"$T/huge.folded"
+ss report "$T/huge.folded" >/dev/null
+check "sniff: a first line over 1 MiB is refused at line 1" "$([ $RC -eq 2 ] && [[ $ERR == *"huge.folded:1: line longer than 1048576 bytes"* ]] || echo "exit $RC: $ERR")"
+
+# Raw (uncompressed) pprof is still pprof.
+gzip -dc "$D/pprof/profile-pkg/memory.profilepkg.pb.gz" >"$T/raw.pb"
+ss report --by self --format tsv "$D/pprof/profile-pkg/memory.profilepkg.pb.gz" >"$T/raw.gz.self"
+ss report --by self --format tsv "$T/raw.pb" >"$T/raw.pb.self"
+check "sniff: raw protobuf reads as its gzip" "$([ $RC -eq 0 ] && [ -s "$T/raw.pb.self" ] && cmp -s "$T/raw.gz.self" "$T/raw.pb.self" || echo "exit $RC: $ERR")"
+# A string table entry spanning the whole file is not a profile: its first
+# entry must be empty.
+{ printf '2\060'; head -c 48 /dev/zero | tr '\0' x; } >"$T/one-string"
+ss report "$T/one-string" >/dev/null
+check "sniff: '2' + length of the rest is not pprof" "$([ $RC -eq 2 ] && [[ $ERR == *"string table's first entry is not empty"* ]] || echo "exit $RC: $ERR")"
+
+# An Rprof with a control character in a name, converted to folded and
+# SamplingProf (whose runtime, 20 ms, starts with '2'), reads back.
+printf 'sample.interval=20000\n"a\001b" "java" \n' >"$T/ctl.out"
+if ss convert -o "$T/ctl-out.folded" "$T/ctl.out" && ss convert -o "$T/ctl-out.sprof.txt" "$T/ctl.out"; then
+    expect_src "sniff: Rprof with \\001 -> folded reads back" "$T/ctl-out.folded" "folded 1"
+    expect_src "sniff: Rprof with \\001 -> SamplingProf reads back" "$T/ctl-out.sprof.txt" "sampling_prof 1"
+    ss report --by total --format tsv "$T/ctl-out.sprof.txt" | awk -F '\t' 'NR > 1 { print $1, $4 }' | sort >"$T/ctl.total"
+    printf 'a\001b 0.02\njava 0.02\n' >"$T/ctl.twant"
+    cmp -s "$T/ctl.total" "$T/ctl.twant"
+    check "sniff: Rprof with \\001 -> SamplingProf: totals 20 ms" "$([ $? -eq 0 ] || od -c "$T/ctl.total" | head -n 3 | tr '\n' '|')"
+else
+    fail "sniff: convert an Rprof with a control byte" "$ERR"
+fi
+
+# Nothing fits: every format tried is named, with the line.
+printf '"a" "b" \n' >"$T/headerless.out"
+ss report "$T/headerless.out" >/dev/null
+check "sniff: unknown format names the formats tried" "$([ $RC -eq 2 ] && [[ $ERR == *"headerless.out:1: not a profile format"*"tried pprof"*"Rprof (the first line is not a header"*"SamplingProf"*"folded stacks (line 1:"* ]] || echo "exit $RC: $ERR")"
+
 finish

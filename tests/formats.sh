@@ -445,4 +445,86 @@ printf '"a" "b" \n' >"$T/headerless.out"
 ss report "$T/headerless.out" >/dev/null
 check "sniff: unknown format names the formats tried" "$([ $RC -eq 2 ] && [[ $ERR == *"headerless.out:1: not a profile format"*"tried pprof"*"Rprof (the first line is not a header"*"SamplingProf"*"folded stacks (line 1:"* ]] || echo "exit $RC: $ERR")"
 
+# ---- 6. v2 tables: strict numbers, shared limits, hostile directories ------------
+# A small base directory: two samples of "main" > "f" (counts 1), written by
+# stackscope, then edited by hand.
+printf 'sample.interval=20000\n"f" "main" \n"f" "main" \n' >"$T/small.out"
+ss convert -o "$T/small.tb/" "$T/small.out" || fail "tables: write the base directory" "$ERR"
+edit_dir() { # NEW: a copy of the base directory as $T/NEW
+    rm -rf "${T:?}/$1" && cp -r "$T/small.tb" "$T/$1"
+}
+refused() { # NAME DIR PATTERN: exit 2 within 20 s, message matching PATTERN
+    timeout 20 "$STACKSCOPE" report "$2" >/dev/null 2>"$T/ss.err" </dev/null
+    RC=$?
+    ERR=$(head -c 2000 "$T/ss.err")
+    check "$1" "$([ $RC -eq 2 ] && [[ $ERR == $3 ]] || echo "exit $RC: $ERR")"
+}
+# Numbers are decimal and range-checked: no strtod hex, no overflow to inf.
+for iv in 1e308 99999999999999999999999 0x10 inf nan -5 1e+19 ' 1' ''; do
+    edit_dir iv.tb
+    awk -F '\t' -v OFS='\t' -v iv="$iv" 'NR == 2 { $7 = iv } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
+    refused "tables: interval '$iv' refused" "$T/iv.tb" "*iv.tb/sources.tsv:2: column interval_us: *"
+done
+for iv in 20000 0.5 1e+18 2.5e3; do
+    edit_dir iv.tb
+    awk -F '\t' -v OFS='\t' -v iv="$iv" 'NR == 2 { $7 = iv } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
+    ss report --by sources --format tsv "$T/iv.tb" >/dev/null
+    check "tables: interval '$iv' accepted" "$([ $RC -eq 0 ] || echo "exit $RC: $ERR")"
+done
+# A negative count is refused, naming the file and line; other value types
+# take the whole int64 range (19 digits), and no more.
+edit_dir neg.tb
+awk -F '\t' -v OFS='\t' 'NR == 3 { $3 = -3 } { print }' "$T/small.tb/sample_values.tsv" >"$T/neg.tb/sample_values.tsv"
+refused "tables: negative count refused" "$T/neg.tb" "*neg.tb/sample_values.tsv:3: column value: negative count '-3'*"
+edit_dir neg.tb
+awk -F '\t' -v OFS='\t' 'NR == 2 { $3 = "9223372036854775808" } { print }' "$T/small.tb/sample_values.tsv" >"$T/neg.tb/sample_values.tsv"
+refused "tables: count 2^63 refused" "$T/neg.tb" "*neg.tb/sample_values.tsv:2: column value: '9223372036854775808' is out of range*"
+edit_dir big.tb
+printf 'type\tunit\nsamples\tcount\nbytes\tbytes\n' >"$T/big.tb/value_types.tsv"
+printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775807\n1\tbytes\t-9223372036854775808\n2\tbytes\t9223372036854775807\n' >"$T/big.tb/sample_values.tsv"
+ss report --by stacks --format folded "$T/big.tb" >"$T/big.stacks"
+check "tables: 19-digit values read" "$([ $RC -eq 0 ] && [ "$(cat "$T/big.stacks")" = "main;f 9223372036854775808" ] || echo "exit $RC: $ERR $(cat "$T/big.stacks")")"
+edit_dir agg.tb
+printf 'source_id\tlocation_id\tself\ttotal\n1\t1\t-1\t2\n' >"$T/agg.tb/aggregates.tsv"
+refused "tables: negative aggregate refused" "$T/agg.tb" "*agg.tb/aggregates.tsv:2: column self: '-1' is out of range (0 to 1000000000000000)*"
+printf 'source_id\tlocation_id\tself\ttotal\n1\t1\t3\t2\n' >"$T/agg.tb/aggregates.tsv"
+refused "tables: aggregate self > total refused" "$T/agg.tb" "*agg.tb/aggregates.tsv:2: column self: self count 3 exceeds total count 2*"
+# A FIFO (or any non-regular file) among the tables: refused, never waited on.
+if have mkfifo; then
+    edit_dir fifo.tb
+    rm "$T/fifo.tb/stacks.tsv" && mkfifo "$T/fifo.tb/stacks.tsv"
+    refused "tables: a FIFO is refused without blocking" "$T/fifo.tb" "*fifo.tb/stacks.tsv: not a regular file*"
+fi
+# 100,000 value types: refused at the limit, at once.
+edit_dir vt.tb
+awk 'BEGIN { print "type\tunit"; print "samples\tcount"; for (i = 1; i < 100000; i++) print "t" i "\tbytes" }' >"$T/vt.tb/value_types.tsv"
+refused "tables: 100,000 value types refused" "$T/vt.tb" "*vt.tb/value_types.tsv:4098: more than 4096 value types*"
+# 4,096 value types x 100,000 samples, with one value per type: the model
+# would hold 409,600,000 values (3 GB) from a few MB of files: refused.
+edit_dir amp.tb
+awk 'BEGIN { print "type\tunit"; print "samples\tcount"; for (i = 1; i < 4096; i++) print "t" i "\tbytes" }' >"$T/amp.tb/value_types.tsv"
+awk 'BEGIN { print "sample_id\tsource_id\tstack_id"; for (i = 1; i <= 100000; i++) print i "\t1\t1" }' >"$T/amp.tb/samples.tsv"
+awk 'BEGIN { print "sample_id\ttype\tvalue"; for (i = 1; i < 4096; i++) print "1\tt" i "\t7" }' >"$T/amp.tb/sample_values.tsv"
+refused "tables: amplifying value types refused" "$T/amp.tb" "*amp.tb: 100000 samples x 4096 value types is more values than the tables hold*"
+# ... while 4,096 value types over a few samples load, with their values.
+awk 'BEGIN { print "sample_id\tsource_id\tstack_id"; for (i = 1; i <= 3; i++) print i "\t1\t1" }' >"$T/amp.tb/samples.tsv"
+timeout 20 "$STACKSCOPE" report --by stacks --format folded "$T/amp.tb" >"$T/amp.stacks" 2>"$T/ss.err"
+check "tables: 4096 value types load" "$([ $? -eq 0 ] && [ "$(cat "$T/amp.stacks")" = "main;f 3" ] || head -c 300 "$T/ss.err")"
+# Duplicate value types are found (sorted index) and named with both lines.
+edit_dir dup.tb
+printf 'type\tunit\nsamples\tcount\nx\tbytes\ny\tbytes\nx\tms\n' >"$T/dup.tb/value_types.tsv"
+refused "tables: duplicate value type" "$T/dup.tb" "*dup.tb/value_types.tsv:5: column type: value type 'x' is listed twice (first on line 3)*"
+
+# The writers refuse what the readers would: a folded count of 10^15 (1 s
+# each) is a SamplingProf runtime of 10^18 ms.
+printf 'a;b 1000000000000000\n' >"$T/huge-count.folded"
+ss convert -o "$T/huge-count.sprof.txt" "$T/huge-count.folded"
+check "writers: SamplingProf runtime over 1e15 ms refused" "$([ $RC -eq 2 ] && [[ $ERR == *"cannot write SamplingProf: the runtime would be 1e+18 ms"* ]] && [ ! -e "$T/huge-count.sprof.txt" ] || echo "exit $RC: $ERR")"
+edit_dir iv.tb
+awk -F '\t' -v OFS='\t' 'NR == 2 { $7 = "1e+18" } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
+ss convert -o "$T/iv.sprof.txt" "$T/iv.tb"
+check "writers: a tables interval of 1e18 us x 2 samples refused as SamplingProf" "$([ $RC -eq 2 ] && [[ $ERR == *"cannot write SamplingProf: the runtime would be 2e+15 ms"* ]] || echo "exit $RC: $ERR")"
+ss convert -o "$T/iv.back.tb/" "$T/iv.tb" && ss report --by sources --format tsv "$T/iv.back.tb" >/dev/null
+check "writers: an interval of 1e18 us goes through the tables" "$([ $RC -eq 0 ] || echo "exit $RC: $ERR")"
+
 finish

@@ -593,6 +593,42 @@ START_TEST(test_tables_round_trip)
 }
 END_TEST
 
+/* The tables writer refuses what the tables reader would (limits.h), and
+ * leaves the directory empty: an interval over 10^18 us, a negative count,
+ * an aggregate with self > total. */
+START_TEST(test_tables_writer_limits)
+{
+    static const char *const want[] = {"interval of 1e+19 us", "negative count (-3)",
+                                       "self 5 and total 4"};
+    for (int k = 0; k < 3; k++) {
+        struct ss_model m;
+        FX_LOAD_OK(&m, "main;f 3\n");
+        if (k == 0)
+            m.sources.v[0].interval_us = 1e19;
+        if (k == 1)
+            m.values.v[SS_VT_COUNT][0] = -3;
+        if (k == 2) {
+            struct ss_agg ag = {0, 0, 5, 4};
+            ck_assert_int_eq(VEC_PUSH(m.aggs, ag), 0);
+        }
+        char dir[4096];
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/ss_tables_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        struct ss_error err;
+        int rc = ss_write_tables(&m, dir, &err);
+        int empty = rmdir(dir) == 0;
+        if (!empty)
+            rm_dir(dir);
+        ss_model_free(&m);
+        ck_assert_int_eq(rc, SS_EINPUT);
+        ck_assert_msg(strstr(err.msg, "cannot write tables: ") && strstr(err.msg, want[k]), "%s",
+                      err.msg);
+        ck_assert(empty);
+    }
+}
+END_TEST
+
 Suite *formats_suite(void)
 {
     Suite *s = suite_create("formats");
@@ -611,6 +647,7 @@ Suite *formats_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("tables");
     tcase_add_test(tc, test_tables_round_trip);
+    tcase_add_test(tc, test_tables_writer_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -95,10 +95,6 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
         }
         qsort(lines, n, sizeof *lines, by_count);
     }
-    if (!rc && n == 0) /* an empty file would not read back as a profile */
-        rc = ss_fail(err, SS_EINPUT,
-                     "%s: cannot write folded stacks: no sample has frames (nothing to write)",
-                     path);
     for (size_t i = 0; !rc && i < n; i++) {
         fwrite(text.v + lines[i].off, 1, lines[i].len, f);
         fprintf(f, " %llu\n", (unsigned long long)lines[i].count);

@@ -359,8 +359,10 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
         f = ss_sniff((const unsigned char *)p, (size_t)n, whole, r.mapped ? r.fsize : 0, why,
                      sizeof why);
         if (f == SS_SNIFF_MORE && want > text_max) {
-            rc = ss_fail(err, SS_EINPUT, "%s:1: line longer than %zu bytes (byte offset 0)", path,
-                         text_max);
+            rc = ss_fail(err, SS_EINPUT,
+                         "%s:1: line longer than %zu bytes (byte offset 0): not Rprof, "
+                         "SamplingProf or pprof, and too long a line for folded stacks",
+                         path, text_max);
             ss_reader_close(&r);
             return rc;
         }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "limits.h"
 #include "load_tables.h"
 
 struct tw {
@@ -171,6 +172,7 @@ static int write_sources(const struct ss_model *m, const char *dir, struct ss_er
 
 static int write_value_types(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
+    /* Bounded by the check in ss_write_tables: at most SS_MAX_VALUE_TYPES. */
     for (size_t i = 0; i < m->value_types.n; i++)
         for (size_t j = 0; j < i; j++)
             if (m->value_types.v[i].type == m->value_types.v[j].type)
@@ -349,8 +351,52 @@ static int write_aggregates(const struct ss_model *m, const char *dir, struct ss
     return 0;
 }
 
+/* Refuse what the tables reader would refuse (limits.h). */
+static int check_limits(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    static const char cannot[] = "%s: cannot write tables: ";
+    char pre[4200];
+    snprintf(pre, sizeof pre, cannot, dir);
+    if (m->value_types.n > SS_MAX_VALUE_TYPES)
+        return ss_fail(err, SS_EINPUT, "%s%zu value types (the tables hold at most %d)", pre,
+                       m->value_types.n, SS_MAX_VALUE_TYPES);
+    for (size_t i = 0; i < m->sources.n; i++) {
+        double iv = m->sources.v[i].interval_us;
+        if (!(iv >= 0 && iv <= SS_MAX_INTERVAL_US))
+            return ss_fail(err, SS_EINPUT,
+                           "%ssource %zu has an interval of %g us (the tables hold 0 to %g)", pre,
+                           i + 1, iv, SS_MAX_INTERVAL_US);
+    }
+    const int64_t *cnt = m->values.n ? m->values.v[SS_VT_COUNT] : NULL;
+    for (size_t i = 0; cnt && i < m->sample_stack.n; i++)
+        if (cnt[i] < 0)
+            return ss_fail(err, SS_EINPUT,
+                           "%ssample %zu has a negative count (%lld): the tables hold counts of 0 "
+                           "or more",
+                           pre, i + 1, (long long)cnt[i]);
+    for (size_t i = 0; i < m->locations.n; i++)
+        if (m->locations.v[i].line > SS_MAX_LINE_NO)
+            return ss_fail(err, SS_EINPUT, "%slocation %zu has line %u (at most %u)", pre, i + 1,
+                           m->locations.v[i].line, (unsigned)SS_MAX_LINE_NO);
+    for (size_t i = 0; i < m->aggs.n; i++) {
+        const struct ss_agg *a = &m->aggs.v[i];
+        if (a->self < 0 || a->total > SS_MAX_COUNT || a->self > a->total)
+            return ss_fail(err, SS_EINPUT,
+                           "%saggregate %zu has self %lld and total %lld (the tables hold 0 <= "
+                           "self <= total <= %lld)",
+                           pre, i + 1, (long long)a->self, (long long)a->total, SS_MAX_COUNT);
+    }
+    for (size_t i = 0; i < m->edges.n; i++)
+        if (m->edges.v[i].count < 0 || m->edges.v[i].count > SS_MAX_COUNT)
+            return ss_fail(err, SS_EINPUT, "%scall edge %zu has count %lld (0 to %lld)", pre, i + 1,
+                           (long long)m->edges.v[i].count, SS_MAX_COUNT);
+    return 0;
+}
+
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
+    if (check_limits(m, dir, err))
+        return err->code;
     if (write_meta(m, dir, err) || write_sources(m, dir, err) || write_value_types(m, dir, err) ||
         write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
         write_aggregates(m, dir, err))

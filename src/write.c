@@ -560,6 +560,17 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "%s: %s holds aggregates (counts per call element), not stacks; "
                            "the %s format needs stacks (sampling_prof can take it)",
                            path, ss_str(m, m->sources.v[i].uri), ss_out_format_name(f));
+    if (f == SS_OUT_FOLDED) {
+        /* a folded file holds only samples with frames; an empty one is no
+         * profile to any reader, ours included */
+        struct ss_totals t;
+        ss_model_totals(m, &t);
+        if (t.counted == 0)
+            return ss_fail(err, SS_EUSAGE,
+                           "%s: no sample has frames: the folded file would be empty, which no "
+                           "reader takes for a profile; nothing written",
+                           path);
+    }
     if (f == SS_OUT_TABLES)
         return write_dir(m, path, o, err);
     struct stream_job job = {m, f};

@@ -193,9 +193,17 @@ for f in "$D"/rprof/*.out "$D"/edge-cases/*.out; do
     indep=${f%.out}.indep
     w=$T/fo/$name
     mkdir -p "$w"
-    ss convert -o "$w/x.folded" "$f" || continue
     # the independent stacks: 'stack<TAB>count', root first, ';'-joined
     awk -F '\t' 'NR > 1 { print $1 " " $2 }' "$indep/stacks.tsv" | sort >"$w/indep"
+    if ! ss convert -o "$w/x.folded" "$f"; then
+        # a profile with no stack at all is refused: its file would be empty
+        # (an empty input file is refused as input already)
+        check "folded write $name: refused, no sample has frames" \
+            "$([ ! -s "$w/indep" ] && [ ! -e "$w/x.folded" ] &&
+                { [ "$RC" -eq 1 ] && [[ $ERR == *"no sample has frames"* ]] ||
+                    [ "$RC" -eq 2 ] && [[ $ERR == *"empty file"* ]]; } || echo "exit $RC: $ERR")"
+        continue
+    fi
     sort "$w/x.folded" >"$w/ours"
     cmp -s "$w/ours" "$w/indep"
     check "folded write $name" "$([ $? -eq 0 ] || diff "$w/ours" "$w/indep" | head -n 3 | cut -c 1-160 | tr '\n' '|')"

@@ -200,8 +200,8 @@ for f in "$D"/rprof/*.out "$D"/edge-cases/*.out; do
         # (an empty input file is refused as input already)
         check "folded write $name: refused, no sample has frames" \
             "$([ ! -s "$w/indep" ] && [ ! -e "$w/x.folded" ] &&
-                { [ "$RC" -eq 1 ] && [[ $ERR == *"no sample has frames"* ]] ||
-                    [ "$RC" -eq 2 ] && [[ $ERR == *"empty file"* ]]; } || echo "exit $RC: $ERR")"
+                { { [ "$RC" -eq 1 ] && [[ $ERR == *"no sample has frames"* ]]; } ||
+                    { [ "$RC" -eq 2 ] && [[ $ERR == *"empty file"* ]]; }; } || echo "exit $RC: $ERR")"
         continue
     fi
     sort "$w/x.folded" >"$w/ours"

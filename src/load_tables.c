@@ -28,6 +28,7 @@
 
 #include "limits.h"
 #include "reader.h"
+#include "tables.h"
 
 #define TSV_MAX_COLS 8
 
@@ -321,32 +322,13 @@ static int f_decimal(struct tsv *t, size_t c, double max, double *out)
 
 static int f_flags(struct tsv *t, size_t c, uint32_t *out)
 {
-    static const struct {
-        const char *name;
-        uint32_t bit;
-    } names[] = {{"memory", SS_SRC_MEMORY},
-                 {"GC", SS_SRC_GC},
-                 {"line", SS_SRC_LINE},
-                 {"aggregate", SS_SRC_AGGREGATE}};
-    const char *s = t->f[c];
-    size_t n = t->fl[c];
-    *out = 0;
-    if (n == 1 && s[0] == '-')
-        return 0;
-    for (size_t a = 0, b; a <= n; a = b + 1) {
-        b = a;
-        while (b < n && s[b] != '+')
-            b++;
-        size_t k = 0;
-        while (k < 4 && !(strlen(names[k].name) == b - a && !memcmp(names[k].name, s + a, b - a)))
-            k++;
-        if (k == 4)
-            return tsv_fail(t, c,
-                            "unknown flag '%.*s' (expected memory, GC, line, aggregate "
-                            "joined by '+', or '-')",
-                            (int)(b - a > 40 ? 40 : b - a), s + a);
-        *out |= names[k].bit;
-    }
+    const char *bad;
+    size_t bad_len;
+    if (ss_tables_flags_parse(t->f[c], t->fl[c], out, &bad, &bad_len))
+        return tsv_fail(t, c,
+                        "unknown flag '%.*s' (expected memory, GC, line, aggregate "
+                        "joined by '+', or '-')",
+                        (int)(bad_len > 40 ? 40 : bad_len), bad);
     return 0;
 }
 

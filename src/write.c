@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tables.h"
+
 static const struct {
     const char *name;
     enum ss_out_format f;

@@ -1,5 +1,5 @@
 /* write_tables.c - the v2 tables writer (DESIGN sections 2 and 6; see
- * write.h and load_tables.h for the file layout, ids and escaping).
+ * write.h and tables.h for the file layout, ids and escaping).
  *
  * One TSV file per table, header row first, ids 1-based and dense (row k of
  * a table has id k, so R can index one table by another's id column).  The
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "limits.h"
-#include "load_tables.h"
+#include "tables.h"
 
 struct tw {
     FILE *f;
@@ -111,24 +111,6 @@ static void sep(FILE *f)
 static void eol(FILE *f)
 {
     putc('\n', f);
-}
-
-void ss_tables_flags_text(uint32_t flags, char *buf, size_t n)
-{
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } names[] = {{SS_SRC_MEMORY, "memory"},
-                 {SS_SRC_GC, "GC"},
-                 {SS_SRC_LINE, "line"},
-                 {SS_SRC_AGGREGATE, "aggregate"}};
-    size_t k = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (flags & names[i].bit)
-            k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", k ? "+" : "", names[i].name);
-    if (k == 0)
-        snprintf(buf, n, "-");
 }
 
 static int write_meta(const struct ss_model *m, const char *dir, struct ss_error *err)
@@ -401,26 +383,5 @@ int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *
         write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
         write_aggregates(m, dir, err))
         return err->code;
-    return 0;
-}
-
-/* Every file ss_write_tables may write: write.c replaces a directory only
- * when it holds nothing else (and meta.tsv), and removes only these. */
-static const char *const table_files[] = {
-    "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
-    "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
-    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",
-};
-
-const char *ss_tables_file(size_t i)
-{
-    return i < sizeof table_files / sizeof *table_files ? table_files[i] : NULL;
-}
-
-int ss_tables_is_file(const char *name)
-{
-    for (size_t i = 0; i < sizeof table_files / sizeof *table_files; i++)
-        if (!strcmp(name, table_files[i]))
-            return 1;
     return 0;
 }

@@ -130,6 +130,7 @@ void ss_model_free(struct ss_model *m)
     VEC_FREE(m->stack_loc);
     VEC_FREE(m->stack_tail);
     VEC_FREE(m->sample_stack);
+    VEC_FREE(m->gaps);
     VEC_FREE(m->value_types);
     for (size_t i = 0; i < m->values.n; i++)
         free(m->values.v[i]);
@@ -593,4 +594,23 @@ void ss_stack_counts_free(struct ss_stack_counts *sc)
     free(sc->cnt);
     free(sc->touched);
     memset(sc, 0, sizeof *sc);
+}
+
+size_t ss_model_gap_first(const struct ss_model *m, size_t i)
+{
+    size_t lo = 0, hi = m->gaps.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->gaps.v[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int ss_model_gap_before(const struct ss_model *m, size_t i)
+{
+    size_t g = ss_model_gap_first(m, i);
+    return g < m->gaps.n && m->gaps.v[g] == i;
 }

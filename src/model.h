@@ -113,6 +113,15 @@ struct ss_model {
     /* The timeline: one stack id per raw sample. */
     VEC(ss_id) sample_stack;
 
+    /* Gaps in the timeline: the sorted positions i (>= 1) of the samples
+     * that follow removed samples, i.e. samples were removed between i - 1
+     * and i.  A transform that removes samples (drop, focus, keep-samples,
+     * drop-samples, label filters) records them in its output; a loaded
+     * profile has none.  A gap ends every run and every phase (DESIGN
+     * section 4), as a source boundary or an empty-stack sample does;
+     * ss_model_gap_first() finds where a pass over samples starts. */
+    VEC(size_t) gaps;
+
     /* Value columns: values[t] has one entry per sample, or is NULL for
      * SS_VT_COUNT when every sample counts 1 (Rprof). */
     VEC(struct ss_value_type) value_types;
@@ -281,6 +290,14 @@ void ss_model_totals(const struct ss_model *m, struct ss_totals *t);
 void ss_basename(const char *path, const char **start, size_t *len);
 
 /* --- lookups ------------------------------------------------------------- */
+
+/* The index in m->gaps of the first gap at a position >= i (m->gaps.n when
+ * none): a pass over samples i, i + 1, ... keeps this index and ends its
+ * runs at sample gaps.v[index] when it gets there. */
+size_t ss_model_gap_first(const struct ss_model *m, size_t i);
+
+/* Is sample i preceded by a gap (samples removed between i - 1 and i)? */
+int ss_model_gap_before(const struct ss_model *m, size_t i);
 
 /* The source of sample i (binary search over the sources' ranges). */
 ss_id ss_sample_source(const struct ss_model *m, size_t i);

@@ -614,3 +614,20 @@ int ss_model_gap_before(const struct ss_model *m, size_t i)
     size_t g = ss_model_gap_first(m, i);
     return g < m->gaps.n && m->gaps.v[g] == i;
 }
+
+uint64_t ss_source_samples(const struct ss_model *m, ss_id src)
+{
+    const struct ss_source *s = &m->sources.v[src];
+    if (s->flags & SS_SRC_AGGREGATE)
+        return ss_agg_samples(m, src);
+    return ss_model_count(m, s->first_sample, s->n_samples);
+}
+
+int ss_model_has_time_order(const struct ss_model *m)
+{
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (!(m->sources.v[s].flags & (SS_SRC_AGGREGATE | SS_SRC_UNORDERED)) &&
+            m->sources.v[s].n_samples)
+            return 1;
+    return 0;
+}

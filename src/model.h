@@ -24,10 +24,12 @@ typedef uint32_t ss_id;
 
 /* Source flags: what an Rprof session's header announced. */
 enum {
-    SS_SRC_MEMORY = 1u << 0, /* memory profiling: lines carry :small:big:nodes:dup: */
-    SS_SRC_GC = 1u << 1,     /* GC profiling: "<GC>" frames */
-    SS_SRC_LINE = 1u << 2,   /* line profiling: #File lines and F#L tokens */
+    SS_SRC_MEMORY = 1u << 0,    /* memory profiling: lines carry :small:big:nodes:dup: */
+    SS_SRC_GC = 1u << 1,        /* GC profiling: "<GC>" frames */
+    SS_SRC_LINE = 1u << 2,      /* line profiling: #File lines and F#L tokens */
     SS_SRC_AGGREGATE = 1u << 3, /* no raw samples: aggregates only (SamplingProf) */
+    SS_SRC_UNORDERED = 1u << 4, /* samples in no time order (folded stacks: one row per
+                                 * distinct stack with its count), so no timeline or runs */
 };
 
 /* One input file, or one Rprof session inside a file. */
@@ -264,6 +266,16 @@ int ss_model_has_stack_sources(const struct ss_model *m);
 /* The sample count of aggregate source `src`: the sum of its self counts
  * (0 for a source without aggregates). */
 uint64_t ss_agg_samples(const struct ss_model *m, ss_id src);
+
+/* The samples of source `src` as every table counts them: its rows' summed
+ * count values (a folded line or a pprof sample of count k is k samples), or
+ * an aggregate source's count (ss_agg_samples). */
+uint64_t ss_source_samples(const struct ss_model *m, ss_id src);
+
+/* Does m have samples in time order: a source with raw samples and without
+ * SS_SRC_UNORDERED (any Rprof or pprof input)?  Without one, there is no
+ * timeline, no phase and no run (folded stacks, SamplingProf). */
+int ss_model_has_time_order(const struct ss_model *m);
 
 /* The summed count values of samples [first, first + n) (a folded line or a
  * pprof sample may stand for many samples; an Rprof line is one). */

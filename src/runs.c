@@ -179,6 +179,8 @@ static void scan(struct pass *p, uint64_t *start)
     const struct ss_model *m = p->m;
     const uint32_t *off = m->stack_off.v;
     for (size_t src = 0; src < m->sources.n && !p->oom; src++) {
+        if (m->sources.v[src].flags & SS_SRC_UNORDERED)
+            continue; /* no time order, no runs */
         size_t i0 = m->sources.v[src].first_sample, i1 = i0 + m->sources.v[src].n_samples;
         ss_id prev = SS_NONE;
         size_t open = 0; /* levels 1..open have a run going: the depth of prev */
@@ -679,6 +681,8 @@ int ss_runs_hist_fast(const struct ss_model *m, ss_id function, struct ss_run_hi
                 lev[j++] = (uint32_t)k;
     }
     for (size_t src = 0; src < m->sources.n; src++) {
+        if (m->sources.v[src].flags & SS_SRC_UNORDERED)
+            continue; /* no time order, no runs */
         size_t i0 = m->sources.v[src].first_sample, i1 = i0 + m->sources.v[src].n_samples;
         ss_id prev = SS_NONE;
         uint64_t pos = 0;

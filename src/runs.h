@@ -11,7 +11,8 @@
  * stack has fewer than k frames ends the run at level k and belongs to none;
  * a sample with no frames (an empty Rprof memory line), a source boundary
  * (another file or Rprof session) and a gap (samples a transform removed:
- * model.h, ss_model.gaps) end every run.  A run's length is the sum
+ * model.h, ss_model.gaps) end every run.  Sources without time order
+ * (SS_SRC_UNORDERED: folded stacks) have no runs.  A run's length is the sum
  * of its samples' count values (1 per Rprof sample; negative values count
  * as 0), so it is a duration in samples: runs ~ calls, length ~ time per
  * call.

@@ -271,6 +271,10 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
 /* Why a view that needs raw samples is empty: "no samples with frames",
  * or, for a profile of aggregates only (SamplingProf), which views work. */
 const char *ui_empty_note(struct ui *ui);
+/* What views in time order (timeline, runs) show instead of a table when the
+ * model has no samples in time order (model.h: ss_model_has_time_order):
+ * folded stacks or aggregates only; NULL when it has some. */
+const char *ui_no_order_note(struct ui *ui);
 
 /* Draw a centred note in an empty body (e.g. "no samples"). */
 void ui_table_note(struct ui_canvas *c, int y, int h, const char *text);

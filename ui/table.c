@@ -100,6 +100,17 @@ const char *ui_empty_note(struct ui *ui)
     return "no samples with frames";
 }
 
+const char *ui_no_order_note(struct ui *ui)
+{
+    if (ss_model_has_time_order(ui->m))
+        return NULL;
+    if (ui->m->sample_stack.n == 0 && ui->m->aggs.n > 0)
+        return ui_empty_note(ui);
+    if (ui->m->sample_stack.n == 0)
+        return "no samples";
+    return "folded stacks have no time order: no timeline or runs";
+}
+
 void ui_table_note(struct ui_canvas *c, int y, int h, const char *text)
 {
     int w = ui_text_width(c, text);

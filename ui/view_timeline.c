@@ -30,6 +30,8 @@ struct tl_view {
     size_t cursor;       /* first sample of the cursor's column */
     long mark_a, mark_b; /* the marked column's samples [a, b), or -1 */
     int mark_exact;      /* the mark is a whole range (a phase): the cursor does not extend it */
+    int rows;            /* timeline rows stand for several samples (count values other than 1,
+                          * pprof): say "rows", as drop-samples numbers them */
     uint32_t want_level; /* select this level at the next prepare */
     const ss_id *canon; /* the model's function_canon (borrowed) */
     unsigned canon_gen;
@@ -89,7 +91,8 @@ static size_t total_samples(const struct ui *ui)
     return ui->m->sample_stack.n;
 }
 
-/* Seconds of sampling time before sample i (its sources' intervals). */
+/* Seconds of sampling time before sample i (count values x their sources'
+ * intervals). */
 static double time_at(const struct ss_model *m, size_t i)
 {
     double t = 0;
@@ -97,10 +100,12 @@ static double time_at(const struct ss_model *m, size_t i)
         const struct ss_source *src = &m->sources.v[s];
         if (i < src->first_sample + src->n_samples) {
             if (i > src->first_sample)
-                t += (double)(i - src->first_sample) * ss_source_interval_s(m, (ss_id)s);
+                t += (double)ss_model_count(m, src->first_sample, i - src->first_sample) *
+                     ss_source_interval_s(m, (ss_id)s);
             break;
         }
-        t += (double)src->n_samples * ss_source_interval_s(m, (ss_id)s);
+        t += (double)ss_model_count(m, src->first_sample, src->n_samples) *
+             ss_source_interval_s(m, (ss_id)s);
     }
     return t;
 }
@@ -121,6 +126,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         }
         p->first = 0;
         p->n = total_samples(ui);
+        p->rows = ss_model_count(ui->m, 0, ui->m->sample_stack.n) != ui->m->sample_stack.n;
         p->cursor = 0;
         p->mark_a = p->mark_b = -1;
         p->mark_exact = 0;
@@ -158,10 +164,19 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     struct tl_view *p = v->priv;
     if (!p)
         return;
+    if (ui_no_order_note(ui)) {
+        snprintf(buf, n, "none without time order");
+        return;
+    }
     double t0 = time_at(ui->m, p->first), t1 = time_at(ui->m, p->first + p->n);
-    snprintf(buf, n, "samples %zu-%zu of %zu, %.3f-%.3f s%s", p->n ? p->first + 1 : 0,
-             p->first + p->n, total_samples(ui), t0, t1,
-             p->n < total_samples(ui) ? " (z: all)" : "");
+    int k = snprintf(buf, n, "%s %zu-%zu of %zu", p->rows ? "rows" : "samples",
+                     p->n ? p->first + 1 : 0, p->first + p->n, total_samples(ui));
+    if (p->rows && k > 0 && (size_t)k < n) /* each row stands for its count of samples */
+        k += snprintf(buf + k, n - (size_t)k, " (%llu samples)",
+                      (unsigned long long)ss_model_count(ui->m, p->first, p->n));
+    if (k > 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, ", %.3f-%.3f s%s", t0, t1,
+                 p->n < total_samples(ui) ? " (z: all)" : "");
 }
 
 /* The grid for the rows on screen (recomputed only when needed). */
@@ -236,27 +251,13 @@ static int phase(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t *a,
     ss_id f = p->g.top[cc * p->g.nlevels + row];
     if (f == SS_NONE)
         return -1;
-    size_t level = v->list.sel + 1, n = m->sample_stack.n;
-#define FN_AT(i)                                                                                   \
-    (ss_stack_depth(m, m->sample_stack.v[i]) >= level                                              \
-         ? p->canon[ss_loc_function(                                                               \
-               m, ss_stack_frames(                                                                 \
-                      m, m->sample_stack.v[i])[ss_stack_depth(m, m->sample_stack.v[i]) - level])]  \
-         : SS_NONE)
-    size_t i = p->cursor;
-    while (i < n && i < p->cursor + p->g.window && FN_AT(i) != f)
-        i++;
-    if (i >= n || FN_AT(i) != f)
-        return -1;
-    size_t lo = i, hi = i + 1;
-    while (lo > 0 && FN_AT(lo - 1) == f)
-        lo--;
-    while (hi < n && FN_AT(hi) == f)
-        hi++;
-#undef FN_AT
-    *a = lo;
-    *b = hi;
-    return 0;
+    uint32_t level = (uint32_t)v->list.sel + 1;
+    size_t n = m->sample_stack.n, i = p->cursor;
+    /* a sample of the cursor's column with f there, then the phase around it */
+    for (; i < n && i < p->cursor + p->g.window; i++)
+        if (ss_timeline_phase(m, level, f, i, a, b) == 0)
+            return 0;
+    return -1;
 }
 
 /* The marked range (the mark to the cursor's column, or an exact phase),
@@ -292,9 +293,9 @@ static int marked_range(struct tl_view *p, size_t *a1, size_t *b1)
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tl_view *p = v->priv;
-    if (total_samples(ui) == 0 || v->list.n == 0) {
+    if (total_samples(ui) == 0 || v->list.n == 0 || ui_no_order_note(ui)) {
         v->list.page = 1;
-        ui_table_note(c, y, h, ui_empty_note(ui));
+        ui_table_note(c, y, h, ui_no_order_note(ui) ? ui_no_order_note(ui) : ui_empty_note(ui));
         return;
     }
     int legend_rows = h >= 14 ? 3 : 1;
@@ -327,9 +328,11 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         fn_n = p->g.top_n[cc * p->g.nlevels + sel_row];
         reach = p->g.reach[cc * p->g.nlevels + sel_row];
     }
-    int k = b - a == 1 ? snprintf(info, sizeof info, "cursor: sample %zu, level %u: ", a + 1, level)
-                       : snprintf(info, sizeof info, "cursor: samples %zu-%zu, level %u: ", a + 1,
-                                  b, level);
+    const char *unit = p->rows ? "row" : "sample";
+    int k =
+        b - a == 1
+            ? snprintf(info, sizeof info, "cursor: %s %zu, level %u: ", unit, a + 1, level)
+            : snprintf(info, sizeof info, "cursor: %ss %zu-%zu, level %u: ", unit, a + 1, b, level);
     if (f != SS_NONE)
         snprintf(info + k, sizeof info - (size_t)k, "%s in %u of %zu", ss_function_name(ui->m, f),
                  fn_n, b - a);
@@ -505,6 +508,7 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     case UI_REQ_TL_ZOOM_RESET:
         p->first = 0;
         p->n = total_samples(ui);
+        p->rows = ss_model_count(ui->m, 0, ui->m->sample_stack.n) != ui->m->sample_stack.n;
         return UI_HANDLED;
     case UI_REQ_TL_PHASE:
         if (phase(ui, v, p, &a, &b)) {
@@ -514,7 +518,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         p->mark_a = (long)a;
         p->mark_b = (long)b;
         p->mark_exact = 1;
-        ui_message(ui, "marked the phase: samples %zu-%zu (d drops it, K keeps only it)", a + 1, b);
+        ui_message(ui, "marked the phase: %s %zu-%zu, exact (report --by timeline: whole windows)",
+                   p->rows ? "rows" : "samples", a + 1, b);
         return UI_HANDLED;
     case UI_REQ_TL_MARK:
         if (p->mark_a >= 0) {

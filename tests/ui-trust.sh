@@ -106,4 +106,45 @@ why=
     why="$(line 24 ph.phase)"
 check "phase mark stops at removed samples and says it is exact" "$why"
 
+# ---- source lines: tabs, moved sources ---------------------------------------
+# t.R line 2 is TAB "x <- 1" TAB "# set": indented to column 8, the second
+# tab to column 16 (x <- 1 ends at column 14: two spaces)
+mkdir -p tabs
+printf 'main <- function() {\n\tx <- 1\t# set\n}\n' >tabs/t.R
+printf 'line profiling: sample.interval=10000\n#File 1: t.R\n1#2 "f" 1#1 "main" \n1#2 "f" 1#1 "main" \n' >tabs/t.out
+ui tab tabs/t.out <<'EOF'
+9
+DUMP lines
+<Enter>
+DUMP file
+EOF
+why=
+[[ $(line 3 tab.lines) == *"t.R#2                x <- 1  # set" ]] || why="list: $(line 3 tab.lines)"
+[[ $(line 4 tab.file) == *" 2                            x <- 1  # set" ]] || why="file: $(line 4 tab.file)"
+check "tabs in source lines go to stops of 8" "$why"
+
+# the demo's demo/regression.R moved to src/: not found beside the profile,
+# found with --source-path (a shorter tail: regression.R) and :source-path
+mkdir -p moved/src
+cp "$SRCDIR/data/demo.out" moved/ && cp "$SRCDIR/data/demo/regression.R" moved/src/ || exit 99
+want=$(sed -n 69p moved/src/regression.R | sed 's/^ *//' | cut -c1-20)
+ui sp1 moved/demo.out --source-path "$T/moved/src" <<'EOF'
+9
+DUMP lines
+EOF
+ui sp2 moved/demo.out <<'EOF'
+9
+DUMP before
+:source-path moved/src
+DUMP lines
+EOF
+why=
+[[ $(line 3 sp2.before) == *"regression.R#69" ]] || why="found without a path: $(line 3 sp2.before)"
+[[ $(line 3 sp1.lines) == *"regression.R#69      $want"* ]] || why="--source-path: $(line 3 sp1.lines)"
+[[ $(line 3 sp2.lines) == *"regression.R#69      $want"* ]] || why=":source-path: $(line 3 sp2.lines)"
+check "--source-path and :source-path find moved sources" "$why"
+"$STACKSCOPE" --source-path >/dev/null 2>&1
+st=$?
+check "--source-path without a directory is a usage error" "$([ $st -eq 1 ] || echo "status $st")"
+
 finish

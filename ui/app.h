@@ -134,6 +134,12 @@ struct ui {
 
     char *const *files;
     int nfiles;
+    /* Directories the lines view searches for source files (--source-path,
+     * :source-path; owned copies, in order).  source_gen is bumped when one
+     * is added, so that files not found before are looked for again. */
+    char **source_paths;
+    size_t nsource_paths;
+    unsigned source_gen;
 
     char *cur_fn; /* the current function (name, owned), or NULL */
     struct ui_view views[UI_V_COUNT];
@@ -154,6 +160,12 @@ struct ui {
      * defer off.  So a key is answered before the extras are done. */
     int defer, pending;
 };
+
+/* ---- view_lines.c: where source files are found ----------------------------- */
+
+/* Add directory dir to the source search path (a copy).  Returns 0, or -1
+ * when memory runs out. */
+int ui_add_source_path(struct ui *ui, const char *dir);
 
 /* ---- ui.c: the generic part ---------------------------------------------- */
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "cli.h"
 #include "command.h"
 #include "display.h"
 #include "prompt.h"
@@ -509,6 +510,9 @@ static void ui_free(struct ui *ui)
     ss_model_free(&ui->orig);
     ss_tf_list_free(ui->tf);
     free(ui->cur_fn);
+    for (size_t i = 0; i < ui->nsource_paths; i++)
+        free(ui->source_paths[i]);
+    free(ui->source_paths);
     ui_canvas_free(&ui->canvas);
 }
 
@@ -529,6 +533,11 @@ static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nf
     ui->tf = ss_tf_list_new();
     if (!ui->tf)
         return -1;
+    size_t nsp;
+    const char *const *sp = ss_cli_source_paths(&nsp);
+    for (size_t i = 0; i < nsp; i++)
+        if (ui_add_source_path(ui, sp[i]))
+            return -1;
     for (int i = 0; i < UI_V_COUNT; i++) {
         struct ui_view *v = &ui->views[i];
         v->ops = view_info[i].ops;

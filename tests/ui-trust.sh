@@ -28,7 +28,7 @@ ui() {
     local name=$1
     shift
     sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" >"$T/$name.script"
-    LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$STACKSCOPE" "$@" \
+    LC_ALL=${UI_LOCALE:-C.UTF-8} STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$STACKSCOPE" "$@" \
         >"$T/$name.stdout" 2>"$T/$name.err" </dev/null
     local rc=$?
     [ $rc -eq 0 ] || fail "$name: exit status" "$rc: $(head -c 300 "$T/$name.err")"
@@ -36,6 +36,8 @@ ui() {
 line() { sed -n "${1}p" "$2"; }
 check() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
 has() { grep -qF -- "$2" "$1"; } # has FILE TEXT
+
+cp "$SRCDIR/tests/data/ui/small.out" small.out || exit 99
 
 # ---- samples: folded --------------------------------------------------------
 # main;f;g 3, main;f 2, main;h 1: 3 lines, 6 samples, no time order
@@ -146,5 +148,67 @@ check "--source-path and :source-path find moved sources" "$why"
 "$STACKSCOPE" --source-path >/dev/null 2>&1
 st=$?
 check "--source-path without a directory is a usage error" "$([ $st -eq 1 ] || echo "status $st")"
+
+# ---- trees: search under collapsed nodes, guide lines -------------------------
+# make.unique is in 4 nodes of the demo's top-down tree (report --by tree),
+# all under nodes below the 10% that start expanded: the search opens the
+# path to the first one
+n_mu=$("$STACKSCOPE" report --by tree --format tsv "$SRCDIR/data/demo.out" | awk -F'\t' '$2 == "make.unique"' | wc -l)
+cp "$SRCDIR/data/demo.out" demo.out
+ui ts demo.out <<'EOF'
+3
+DUMP before
+/make.unique<Enter>
+DUMP found
+EOF
+rows_before=$(line 1 ts.before | sed 's|.* 1/\([0-9]*\) .*|\1|')
+why=
+[[ $(line 24 ts.found) == "/make.unique: match 1 of $n_mu;"* ]] || why="message: $(line 24 ts.found)"
+grep -q ' make.unique$' ts.found || why="make.unique not on screen"
+grep -q ' make.unique$' ts.before && why="make.unique shown before the search"
+[[ $(line 1 ts.found) =~ \ [0-9]+/([0-9]+)\  ]] && [ "${BASH_REMATCH[1]}" -gt "$rows_before" ] ||
+    why="$why; no rows opened: $(line 1 ts.found)"
+check "tree search finds nodes under collapsed parents and opens them" "$why"
+
+# small.out: main > run > {work > {f > g, h}, setup, save}; as tree(1) draws it
+ui tg small.out <<'EOF'
+3
+DUMP guides
+EOF
+cat >tg.want <<'EOF'
+ 100.00    0.00     0.100     0.000 ▾ main
+ 100.00    0.00     0.100     0.000 └─▾ run
+  60.00    0.00     0.060     0.000   ├─▾ work
+  50.00   20.00     0.050     0.020   │ ├─▾ f
+  30.00   30.00     0.030     0.030   │ │ └─  g
+  10.00   10.00     0.010     0.010   │ └─  h
+  30.00   30.00     0.030     0.030   ├─  setup
+  10.00   10.00     0.010     0.010   └─  save
+EOF
+sed -n 3,10p tg.guides | sed 's/ *$//' >tg.got
+check "tree guide lines (UTF-8)" "$(diff tg.want tg.got | head -n 5 | tr '\n' '|')"
+UI_LOCALE=C ui tga small.out <<'EOF'
+3
+DUMP guides
+EOF
+why=
+[[ $(line 5 tga.guides) == *"0.000   +-- work" ]] || why="$(line 5 tga.guides)"
+[[ $(line 7 tga.guides) == *"0.030   | | \\-  g" ]] || why="$(line 7 tga.guides)"
+check "tree guide lines (ASCII)" "$why"
+
+# ---- header clicks sort (htop) ------------------------------------------------
+# the functions table: self(0) self%(9) total(18..26): click "total", twice
+ui hc small.out <<'EOF'
+<Click 22 1>
+DUMP total
+<Click 22 1>
+DUMP reversed
+EOF
+why=
+[[ $(line 1 hc.total) == " functions: 8 by total time "* && $(line 3 hc.total) == *" main" ]] ||
+    why="first click: $(line 1 hc.total) / $(line 3 hc.total)"
+[[ $(line 1 hc.reversed) == *"by total time (reversed)"* && $(line 3 hc.reversed) == *"0.010   10.00 "* ]] ||
+    why="second click: $(line 1 hc.reversed) / $(line 3 hc.reversed)"
+check "clicking a column header sorts by it; again reverses" "$why"
 
 finish

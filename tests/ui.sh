@@ -406,7 +406,7 @@ check demo.runs-vs-report "$why"
 # name, depth from the indentation), in report's order (a subsequence: the
 # UI collapses nodes under 10%).
 "$STACKSCOPE" report --by tree "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+  /{ match($0, /^ +[0-9.]+ +[0-9.]+  /); rest = substr($0, RLENGTH + 1); d = 0; while (substr(rest, 2 * d + 1, 2) == "  ") d++; sub(/^ +/, "", rest); print $1, $2, rest }' >"$T/r.tree"
-sed -n '3,22p' "$T/demo.topdown" | awk '{ name = $0; for (k = 0; k < 4; k++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name); if (substr(name, 1, 1) > "~") name = substr(name, 5); print $1, $2, name }' >"$T/u.tree"
+sed -n '3,22p' "$T/demo.topdown" | awk '{ name = $0; for (k = 0; k < 4; k++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name); sub(/^\[[0-9]+\]/, "", name); while (sub(/^(│|├─|└─|▾|▸| )/, "", name)) ; print $1, $2, name }' >"$T/u.tree"
 why=$(awk -v want="$T/r.tree" 'BEGIN { while ((getline l < want) > 0) w[++n] = l }
     { while (i < n && w[++i] != $0) ; if (w[i] != $0) { print "not in report order: " $0; exit } }' "$T/u.tree")
 check demo.tree-vs-report "$why"

@@ -218,6 +218,15 @@ void ui_search(struct ui *ui, const char *pat, int dir)
         ui_error(ui, "no search yet: / starts one");
         return;
     }
+    if (v->ops->search && v->list.n > 0) { /* items the rows do not show too */
+        size_t si, sn;
+        if (v->ops->search(ui, v, ui->search, dir, text_matches, &si, &sn))
+            ui_error(ui, "/%s: no match", ui->search);
+        else
+            ui_message(ui, "/%s: match %zu of %zu; %.1f%% of the samples have a matching function",
+                       ui->search, si, sn, match_share(ui, ui->search));
+        return;
+    }
     if (!v->ops->row_text || v->list.n == 0) {
         ui_error(ui, "nothing to search in this view");
         return;

@@ -377,6 +377,9 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     }
     if (p->file_mode)
         return req == UI_REQ_SORT_NEXT || req == UI_REQ_SORT_REVERSE ? UI_HANDLED : UI_UNHANDLED;
+    if (ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
+        UI_HANDLED)
+        return UI_HANDLED;
     switch (req) {
     case UI_REQ_SORT_NEXT:
     case UI_REQ_SORT_REVERSE:

@@ -211,4 +211,87 @@ why=
     why="second click: $(line 1 hc.reversed) / $(line 3 hc.reversed)"
 check "clicking a column header sorts by it; again reverses" "$why"
 
+# ---- the detail line and y ------------------------------------------------------
+# a name longer than the functions table's label column (80 columns: 44)
+long=a_function_with_a_very_long_name_that_no_table_column_at_eighty_columns_shows
+printf 'sample.interval=10000\n"%s" "main" \n"%s" "main" \n"main" \n' "$long" "$long" >long.out
+ui dl long.out <<'EOF'
+DUMP functions
+y
+DUMP copied
+EOF
+why=
+grep -q "^    0.020.* $long\$" dl.functions && why="the table shows the whole name: nothing to test"
+[[ $(line 22 dl.functions) == " $long" ]] || why="detail line: $(line 22 dl.functions)"
+[[ $(line 24 dl.copied) == "cannot copy here (no terminal): ${long:0:30}"* ]] || why="y headless: $(line 24 dl.copied)"
+check "the detail line shows the selected function's full name" "$why"
+
+# y through tmux: with set-clipboard on, tmux takes the OSC 52 sequence
+# into its paste buffer, so `tmux show-buffer` gives back the copied name.
+if have tmux; then
+    SOCK=stackscope-trust-$$
+    tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+    tm new-session -d -s clip -x 100 -y 30 "env LC_ALL=C.UTF-8 '$STACKSCOPE' long.out; sleep 30"
+    tm set-option -g set-clipboard on
+    for _ in $(seq 50); do tm capture-pane -p -t clip | grep -q "samples" && break; sleep 0.1; done
+    tm send-keys -t clip y
+    got=
+    for _ in $(seq 50); do
+        got=$(tm show-buffer 2>/dev/null) && [ -n "$got" ] && break
+        sleep 0.1
+    done
+    tm kill-server 2>/dev/null
+    check "y copies the name with OSC 52 (through tmux)" "$([ "$got" = "$long" ] || echo "buffer: '$got'")"
+else
+    echo "SKIP y through tmux: tmux is not installed"
+fi
+
+# ---- the timeline: axis, boundaries, legend, letters ---------------------------
+# s2.out (main f, main f) then small.out: 12 samples of 10 ms; the second
+# file starts at sample 3 (column 3); the axis starts at 0.000 s
+printf 'sample.interval=10000\n"f" "main" \n"f" "main" \n' >s2.out
+ui tl s2.out small.out <<'EOF'
+6
+DUMP two
+L
+DUMP legend
+EOF
+why=
+[[ $(line 17 tl.two) == "time  ^ |" ]] || why="ruler: $(line 17 tl.two)"
+[[ $(line 18 tl.two) == "   s  |0.000" ]] || why="axis: $(line 18 tl.two)"
+grep -q '^| a new file or session' tl.two || why="legend: no | entry"
+check "timeline: time axis and source boundary" "$why"
+# every letter on screen is in the full legend: m f r s w S h g
+why=
+for e in "m main" "f f" "r run" "s setup" "w work" "S save" "h h" "g g"; do
+    grep -q "^$e *\( \|$\)" tl.legend || grep -q " $e\( \|$\)" tl.legend || why="$why [$e]"
+done
+[[ $(line 2 tl.legend) == "legend: "* ]] || why="$why title: $(line 2 tl.legend)"
+check "timeline: L lists every letter" "$why"
+
+# letters stay across transforms: save is S (s went to setup first); after
+# drop setup it is still S
+ui tk small.out <<'EOF'
+6
+DUMP before
+:drop setup
+DUMP after
+EOF
+why=
+[[ $(line 5 tk.before) == "   3  ssswwwwwwS" ]] || why="before: $(line 5 tk.before)"
+[[ $(line 5 tk.after) == "   3  wwwwwwS" ]] || why="after drop setup: $(line 5 tk.after)"
+check "timeline: a function keeps its letter across transforms" "$why"
+
+# removed samples show as ':' on the ruler: drop g in the middle of
+# f f g f f (ffgff.out, 5 samples) -> f f : f f, ':' at the third column
+ui tg2 ffgff.out <<'EOF'
+:drop g
+6
+DUMP gap
+EOF
+why=
+[[ $(line 17 tg2.gap) == "time  ^ :" ]] || why="ruler: $(line 17 tg2.gap)"
+grep -q ': samples removed here' tg2.gap || why="$why; legend: no ':' entry"
+check "timeline: removed samples are marked" "$why"
+
 finish

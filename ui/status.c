@@ -75,3 +75,26 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
              (unsigned long long)(ui->orig_samples + agg_samples(ui->m)), t, tf);
     ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
 }
+
+const char *ui_status_detail(struct ui *ui, char *buf, size_t n)
+{
+    struct ui_view *v = ui_current(ui);
+    if (v->list.n == 0 || v->list.sel >= v->list.n)
+        return NULL;
+    const char *t = v->ops->row_function ? v->ops->row_function(ui, v, v->list.sel) : NULL;
+    if (!t && v->ops->row_text)
+        t = v->ops->row_text(ui, v, v->list.sel, buf, n);
+    return t && *t ? t : NULL;
+}
+
+void ui_status_draw_detail(struct ui *ui, struct ui_canvas *c, int y)
+{
+    char buf[4096];
+    const char *t = ui_status_detail(ui, buf, sizeof buf);
+    ui_canvas_style(c, y, 0, c->w, UI_S_DIM, 1);
+    if (!t)
+        return;
+    char line[8192];
+    snprintf(line, sizeof line, " %s", t);
+    ui_put_fit(c, y, 0, c->w, line, UI_S_DIM, 0);
+}

@@ -351,6 +351,17 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
     case UI_REQ_PROMPT:
         ui_prompt_start(ui, ':', "");
         break;
+    case UI_REQ_COPY_NAME: {
+        char buf[4096];
+        const char *t = ui_status_detail(ui, buf, sizeof buf);
+        if (!t)
+            ui_error(ui, "nothing selected to copy");
+        else if (ui_display_clipboard(t, strlen(t)))
+            ui_error(ui, "cannot copy here (no terminal): %s", t);
+        else
+            ui_message(ui, "copied to the clipboard: %s", t);
+        break;
+    }
     default:
         if (ui_request_view(req) >= 0)
             ui_switch_view(ui, (enum ui_view_id)ui_request_view(req));
@@ -398,8 +409,9 @@ static void draw(struct ui *ui)
     }
     struct ui_view *v = ui_current(ui);
     if (v->ops->prepare(ui, v) == 0)
-        v->ops->draw(ui, v, c, 1, rows - 3); /* sets the page size and scrolls */
+        v->ops->draw(ui, v, c, 1, rows - 4); /* sets the page size and scrolls */
     ui_status_draw_title(ui, c, 0);
+    ui_status_draw_detail(ui, c, rows - 3);
     ui_status_draw(ui, c, rows - 2);
     int cx = -1;
     if (ui->prompt.active && ui->msg[0])

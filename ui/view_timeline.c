@@ -45,6 +45,14 @@ struct tl_view {
     size_t nleg;
     uint8_t *leg_of_set; /* per function: has an index in leg_idx */
     uint32_t *leg_idx;
+    /* Letters by canonical function id, kept for the whole session (across
+     * transforms, zooms and scrolls: the model keeps function ids):
+     * letter[f] is 0 until f first shows.  When all are given, a letter
+     * goes to a new function from one not on screen; else '+'. */
+    char *letter;
+    size_t nletter;
+    ss_id owner[256]; /* the function holding each letter, SS_NONE: free */
+    int legend_full;  /* L: the whole legend in place of the grid */
 };
 
 /* A function's letter: the first letter or digit of its name when free
@@ -70,11 +78,54 @@ static char pick_letter(const char *name, const uint8_t *used)
     return '+';
 }
 
-/* No range marked yet. */
+/* No range marked yet, no letter given. */
 static void view_init(struct ui_view *v)
 {
     struct tl_view *p = v->priv;
     p->mark_a = p->mark_b = -1;
+    for (size_t i = 0; i < 256; i++)
+        p->owner[i] = SS_NONE;
+}
+
+/* The letter of canonical function f, given now if it has none (see
+ * struct tl_view); '+' when none is left.  -1 when out of memory. */
+static int letter_of(struct ui *ui, struct tl_view *p, ss_id f)
+{
+    if (f >= p->nletter) {
+        size_t n = ui->m->functions.n > f ? ui->m->functions.n : (size_t)f + 1;
+        char *nl = realloc(p->letter, n);
+        if (!nl)
+            return -1;
+        memset(nl + p->nletter, 0, n - p->nletter);
+        p->letter = nl;
+        p->nletter = n;
+    }
+    if (p->letter[f] && p->letter[f] != '+')
+        return p->letter[f];
+    uint8_t used[256];
+    for (size_t i = 0; i < 256; i++)
+        used[i] = p->owner[i] != SS_NONE;
+    char ch = pick_letter(ss_function_name(ui->m, f), used);
+    if (ch == '+') /* take one from a function not on screen */
+        for (size_t i = 0; i < NLETTERS && ch == '+'; i++) {
+            ss_id o = p->owner[(unsigned char)letters[i]];
+            if (o != SS_NONE && (o >= ui->m->functions.n || !p->leg_of_set[o])) {
+                p->letter[o] = 0;
+                p->owner[(unsigned char)letters[i]] = SS_NONE;
+                ch = letters[i];
+            }
+        }
+    if (ch != '+')
+        p->owner[(unsigned char)ch] = f;
+    p->letter[f] = ch;
+    return ch;
+}
+
+/* The colour of a letter: its place among the letters. */
+static int letter_style(char ch)
+{
+    const char *at = ch == '+' ? NULL : strchr(letters, ch);
+    return at ? UI_S_FN0 + (int)((at - letters) % UI_NFNCOLORS) : UI_S_NORMAL;
 }
 
 void ui_timeline_show_level(struct ui *ui, uint32_t level)
@@ -205,18 +256,29 @@ static int grid(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t widt
     for (size_t i = 0; i < p->nleg; i++)
         p->leg_of_set[p->leg[i]] = 0;
     p->nleg = 0;
-    uint8_t used[256] = {0};
-    used['+'] = 0;
     for (uint32_t r = 0; r < p->g.nlevels; r++)
         for (size_t c = 0; c < p->g.ncols; c++) {
             ss_id f = p->g.top[c * p->g.nlevels + r];
             if (f != SS_NONE && !p->leg_of_set[f]) {
                 p->leg_of_set[f] = 1;
                 p->leg_idx[f] = (uint32_t)p->nleg;
-                p->leg_ch[p->nleg] = pick_letter(ss_function_name(ui->m, f), used);
-                used[(unsigned char)p->leg_ch[p->nleg]] = 1;
                 p->leg[p->nleg++] = f;
             }
+        }
+    /* letters: first those that have one, so a new function takes a letter
+     * only from functions off screen */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < p->nleg; i++) {
+            ss_id f = p->leg[i];
+            int has = f < p->nletter && p->letter[f] && p->letter[f] != '+';
+            if (has != !pass)
+                continue;
+            int ch = letter_of(ui, p, f);
+            if (ch < 0) {
+                ui_error(ui, "out of memory (timeline)");
+                return -1;
+            }
+            p->leg_ch[i] = (char)ch;
         }
     return 0;
 }
@@ -290,6 +352,29 @@ static int marked_range(struct tl_view *p, size_t *a1, size_t *b1)
     return 0;
 }
 
+/* L: every letter on screen and its function, in columns, in place of the
+ * grid. */
+static void draw_legend(struct ui *ui, struct tl_view *p, struct ui_canvas *c, int y, int h)
+{
+    ui_put_head(c, y, 0, c->w,
+                "legend: the letters on screen by first appearance ('+': no letter left); "
+                "L: back",
+                UI_S_NORMAL);
+    int entry = 26, ncol = c->w / entry > 0 ? c->w / entry : 1, nrow = h - 1;
+    for (size_t i = 0; i < p->nleg; i++) {
+        int col = (int)(i / (size_t)nrow), row = (int)(i % (size_t)nrow);
+        if (col >= ncol) {
+            ui_printf(c, y + h - 1, (ncol - 1) * entry, entry, UI_S_DIM, "+%zu more: zoom in",
+                      p->nleg - i);
+            break;
+        }
+        char l[2] = {p->leg_ch[i], 0};
+        ui_put(c, y + 1 + row, col * entry, 1, l, letter_style(l[0]));
+        ui_put_fit(c, y + 1 + row, col * entry + 2, entry - 3, ss_function_name(ui->m, p->leg[i]),
+                   UI_S_NORMAL, 0);
+    }
+}
+
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tl_view *p = v->priv;
@@ -299,7 +384,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         return;
     }
     int legend_rows = h >= 14 ? 3 : 1;
-    int rows = h - 2 - legend_rows;
+    int rows = h - 3 - legend_rows; /* info line, grid, ruler, axis, legend */
     if (rows < 1)
         rows = 1;
     v->list.page = rows;
@@ -309,6 +394,10 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     if (grid(ui, v, p, width, rows))
         return;
     align_cursor(p);
+    if (p->legend_full) {
+        draw_legend(ui, p, c, y, h);
+        return;
+    }
     const struct ss_level_row *lr;
     size_t nl, sc;
     ui_levels(ui, &lr, &nl, &sc);
@@ -361,9 +450,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             char ch[2] = {' ', 0};
             int style = UI_S_NORMAL;
             if (fn != SS_NONE) {
-                uint32_t li = p->leg_idx[fn];
-                ch[0] = p->leg_ch[li];
-                style = UI_S_FN0 + (int)(li % UI_NFNCOLORS);
+                ch[0] = p->leg_ch[p->leg_idx[fn]];
+                style = letter_style(ch[0]);
                 /* most of the column's samples do not reach this level */
                 if (2 * (size_t)p->g.reach[col * p->g.nlevels + r] < cb - ca)
                     style = UI_S_DIM;
@@ -374,20 +462,32 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         }
     }
 
-    /* the ruler: the cursor's column and the marked range */
-    int ry = y + 1 + rows;
+    /* the ruler: the cursor's column, the marked range, where a new source
+     * (file or Rprof session) starts and where samples were removed */
+    int ry = y + 1 + rows, seen_src = 0, seen_gap = 0;
+    const struct ss_model *m = ui->m;
     ui_put(c, ry, 0, MARGIN, "time", UI_S_DIM);
     for (size_t col = 0; col < p->g.ncols; col++) {
         size_t ca = p->first + col * p->g.window;
+        size_t cend = ca + p->g.window < p->first + p->n ? ca + p->g.window : p->first + p->n;
         const char *ch = " ";
         int style = UI_S_DIM;
-        size_t ra, rb;
-        if (!mark_bounds(p, &ra, &rb)) {
-            size_t cend = ca + p->g.window;
-            if (ca < rb && cend > ra) {
-                ch = "=";
-                style = UI_S_MARK;
+        size_t g = ss_model_gap_first(m, ca > 0 ? ca : 1);
+        if (g < m->gaps.n && m->gaps.v[g] < cend) {
+            ch = ":";
+            seen_gap = 1;
+        }
+        for (size_t sidx = 1; sidx < m->sources.n; sidx++) {
+            size_t f0 = m->sources.v[sidx].first_sample;
+            if (f0 >= ca && f0 < cend && f0 > 0 && m->sources.v[sidx].n_samples) {
+                ch = "|";
+                seen_src = 1;
             }
+        }
+        size_t ra, rb;
+        if (!mark_bounds(p, &ra, &rb) && ca < rb && cend > ra) {
+            ch = "=";
+            style = UI_S_MARK;
         }
         if (col == cc) {
             ch = "^";
@@ -396,20 +496,54 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         ui_put(c, ry, MARGIN + (int)col, 1, ch, style);
     }
 
-    /* the legend */
-    int ly = ry + 1, lx = 0, entry = 24;
-    for (size_t i = 0; i < p->nleg; i++) {
+    /* the time axis: a tick every dozen columns with the time there */
+    int ay = ry + 1;
+    double t0 = time_at(m, p->first), t1 = time_at(m, p->first + p->n), span = t1 - t0;
+    int dec = span >= 100 ? 0 : span >= 10 ? 1 : span >= 1 ? 2 : 3;
+    ui_put(c, ay, 0, MARGIN, "   s", UI_S_DIM);
+    for (size_t col = 0; col < p->g.ncols; col += 12) {
+        char lab[32];
+        snprintf(lab, sizeof lab, "|%.*f", dec, time_at(m, p->first + col * p->g.window));
+        if (MARGIN + (int)col + (int)strlen(lab) > c->w)
+            break;
+        ui_put(c, ay, MARGIN + (int)col, (int)strlen(lab), lab, UI_S_DIM);
+    }
+
+    /* the legend: the letters on screen; '+' stands for the functions
+     * without a letter (more than 62 on screen); L lists them all */
+    int ly = ay + 1, lx = 0, entry = 24;
+    size_t nplus = 0;
+    for (size_t i = 0; i < p->nleg; i++)
+        nplus += p->leg_ch[i] == '+';
+    char extra[3][64];
+    size_t nextra = 0;
+    if (seen_src)
+        snprintf(extra[nextra++], sizeof extra[0], "| a new file or session");
+    if (seen_gap)
+        snprintf(extra[nextra++], sizeof extra[0], ": samples removed here");
+    if (nplus)
+        snprintf(extra[nextra++], sizeof extra[0], "+ %zu without a letter", nplus);
+    size_t total = p->nleg - nplus + nextra, shown = 0;
+    for (size_t e = 0, i = 0; e < total; e++) {
         if (lx + entry > c->w) {
             lx = 0;
             ly++;
         }
-        if (ly >= y + h) {
-            ui_printf(c, y + h - 1, c->w - 12, 12, UI_S_DIM, " +%zu more", p->nleg - i);
+        if (ly >= y + h || (ly == y + h - 1 && lx + 2 * entry > c->w && e + 1 < total)) {
+            ui_printf(c, y + h - 1, lx, c->w - lx, UI_S_DIM, "+%zu more: L", total - shown);
             break;
         }
-        char l[2] = {p->leg_ch[i], 0};
-        ui_put(c, ly, lx, 1, l, UI_S_FN0 + (int)(i % UI_NFNCOLORS));
-        ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(ui->m, p->leg[i]), UI_S_NORMAL, 0);
+        if (e < nextra) {
+            ui_put_fit(c, ly, lx, entry - 1, extra[e], UI_S_DIM, 0);
+        } else {
+            while (p->leg_ch[i] == '+')
+                i++;
+            char l[2] = {p->leg_ch[i], 0};
+            ui_put(c, ly, lx, 1, l, letter_style(l[0]));
+            ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(m, p->leg[i]), UI_S_NORMAL, 0);
+            i++;
+        }
+        shown++;
         lx += entry;
     }
 }
@@ -510,6 +644,9 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         p->n = total_samples(ui);
         p->rows = ss_model_count(ui->m, 0, ui->m->sample_stack.n) != ui->m->sample_stack.n;
         return UI_HANDLED;
+    case UI_REQ_TL_LEGEND:
+        p->legend_full = !p->legend_full;
+        return UI_HANDLED;
     case UI_REQ_TL_PHASE:
         if (phase(ui, v, p, &a, &b)) {
             ui_error(ui, "no function at the cursor: move to a letter first");
@@ -577,6 +714,7 @@ static void view_free(struct ui_view *v)
     free(p->leg_ch);
     free(p->leg_of_set);
     free(p->leg_idx);
+    free(p->letter);
 }
 
 const struct ui_view_ops ui_view_timeline = {

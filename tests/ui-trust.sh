@@ -294,4 +294,16 @@ why=
 grep -q ': samples removed here' tg2.gap || why="$why; legend: no ':' entry"
 check "timeline: removed samples are marked" "$why"
 
+# '+' when letters run out: main and fn01..fn74 at level 2, one a column
+# (74 columns at 80): 62 letters for 75 functions, so 13 get '+'
+{ echo 'sample.interval=10000'; for i in $(seq -w 1 74); do echo "\"fn$i\" \"main\" "; done; } >many.out
+ui many many.out <<'EOF'
+6
+DUMP plus
+EOF
+why=
+[[ $(line 4 many.plus) == *"9+++++++++++++" ]] || why="row 2: $(line 4 many.plus)"
+grep -q '^+ 13 without a letter' many.plus || why="$why; legend: no '+ 13 without a letter'"
+check "timeline: the legend explains +" "$why"
+
 finish

@@ -161,6 +161,22 @@ static double time_at(const struct ss_model *m, size_t i)
     return t;
 }
 
+/* Seconds of sampling time of samples [a, b): so the axis reads the
+ * samples shown once, not from the start for every label. */
+static double time_between(const struct ss_model *m, size_t a, size_t b)
+{
+    double t = 0;
+    for (size_t s = 0; s < m->sources.n && a < b; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        size_t lo = src->first_sample, hi = src->first_sample + src->n_samples;
+        if (hi <= a || lo >= b)
+            continue;
+        size_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+        t += (double)ss_model_count(m, x, y - x) * ss_source_interval_s(m, (ss_id)s);
+    }
+    return t;
+}
+
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct tl_view *p = v->priv;
@@ -219,7 +235,7 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         snprintf(buf, n, "none without time order");
         return;
     }
-    double t0 = time_at(ui->m, p->first), t1 = time_at(ui->m, p->first + p->n);
+    double t0 = time_at(ui->m, p->first), t1 = t0 + time_between(ui->m, p->first, p->first + p->n);
     int k = snprintf(buf, n, "%s %zu-%zu of %zu", p->rows ? "rows" : "samples",
                      p->n ? p->first + 1 : 0, p->first + p->n, total_samples(ui));
     if (p->rows && k > 0 && (size_t)k < n) /* each row stands for its count of samples */
@@ -498,12 +514,15 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
 
     /* the time axis: a tick every dozen columns with the time there */
     int ay = ry + 1;
-    double t0 = time_at(m, p->first), t1 = time_at(m, p->first + p->n), span = t1 - t0;
+    double t0 = time_at(m, p->first), span = time_between(m, p->first, p->first + p->n);
     int dec = span >= 100 ? 0 : span >= 10 ? 1 : span >= 1 ? 2 : 3;
     ui_put(c, ay, 0, MARGIN, "   s", UI_S_DIM);
+    size_t at = p->first;
     for (size_t col = 0; col < p->g.ncols; col += 12) {
         char lab[32];
-        snprintf(lab, sizeof lab, "|%.*f", dec, time_at(m, p->first + col * p->g.window));
+        t0 += time_between(m, at, p->first + col * p->g.window);
+        at = p->first + col * p->g.window;
+        snprintf(lab, sizeof lab, "|%.*f", dec, t0);
         if (MARGIN + (int)col + (int)strlen(lab) > c->w)
             break;
         ui_put(c, ay, MARGIN + (int)col, (int)strlen(lab), lab, UI_S_DIM);

@@ -88,6 +88,11 @@ static const char usage_text[] =
     "times equal counts); a directory of v2 tables (what convert --to tables\n"
     "writes: one TSV per table, 1-based ids, R reads them with read.delim).\n"
     "\n"
+    "Explorer options (no command):\n"
+    "  --source-path DIR      look for source files (the lines view) under DIR\n"
+    "                         too: DIR/PATH, then DIR/ and each shorter tail of\n"
+    "                         PATH, as pprof's -source_path; repeatable\n"
+    "\n"
     "Transform options (report and convert; see TRANSFORMS in stackscope(1)):\n"
     "  -e, --transform CMD    apply a transform command; repeatable, applied in\n"
     "                         order after the profile is read:\n"
@@ -658,8 +663,55 @@ static int cmd_check(int argc, char **argv)
     return status ? status : w;
 }
 
+/* The explorer's --source-path directories (borrowed from argv). */
+#define MAX_SOURCE_PATHS 64
+static const char *source_paths[MAX_SOURCE_PATHS];
+static size_t nsource_paths;
+
+const char *const *ss_cli_source_paths(size_t *n)
+{
+    *n = nsource_paths;
+    return source_paths;
+}
+
+/* Take the explorer's `--source-path DIR` / `--source-path=DIR` out of
+ * argv[1..*argc).  Returns 0 or the exit status of a usage error. */
+static int take_source_paths(int *argc, char **argv)
+{
+    int k = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i], *dir = NULL;
+        if (!strcmp(a, "--")) {
+            while (i < *argc)
+                argv[k++] = argv[i++];
+            break;
+        }
+        if (!strcmp(a, "--source-path")) {
+            if (i + 1 >= *argc)
+                return usage_error("%s", "--source-path needs a directory");
+            dir = argv[++i];
+        } else if (!strncmp(a, "--source-path=", 14)) {
+            dir = a + 14;
+        } else {
+            argv[k++] = argv[i];
+            continue;
+        }
+        if (nsource_paths == MAX_SOURCE_PATHS)
+            return usage_error("more than %d --source-path options", MAX_SOURCE_PATHS);
+        source_paths[nsource_paths++] = dir;
+    }
+    *argc = k;
+    return 0;
+}
+
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
 {
+    if (argc >= 2 && strcmp(argv[1], "report") && strcmp(argv[1], "convert") &&
+        strcmp(argv[1], "check")) {
+        int rc = take_source_paths(&argc, argv);
+        if (rc)
+            return rc;
+    }
     if (argc >= 2) {
         const char *a = argv[1];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

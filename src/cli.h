@@ -4,6 +4,8 @@
 #ifndef SS_CLI_H
 #define SS_CLI_H
 
+#include <stddef.h>
+
 struct ss_model;
 
 /* The interactive UI, supplied by the program (main.c) so that the core
@@ -17,6 +19,10 @@ struct ss_cli_ui {
 };
 
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui);
+
+/* The explorer's --source-path directories, in order (borrowed; valid for
+ * the life of the process): where the lines view looks for source files. */
+const char *const *ss_cli_source_paths(size_t *n);
 
 /* Path of the bundled demo profile (borrowed static string). */
 const char *ss_demo_path(void);

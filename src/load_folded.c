@@ -94,6 +94,7 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
     src.uri = ss_model_intern_cstr(m, path);
     src.session = 1;
     src.interval_us = SS_FOLDED_INTERVAL_US;
+    src.flags = SS_SRC_UNORDERED; /* folded stacks have no time order */
     if (src.type == SS_NONE || src.uri == SS_NONE || ss_model_add_source(m, &src) == SS_NONE)
         return ss_nomem(err, "model");
     VEC(ss_id) frames = {0};

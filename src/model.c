@@ -130,6 +130,7 @@ void ss_model_free(struct ss_model *m)
     VEC_FREE(m->stack_loc);
     VEC_FREE(m->stack_tail);
     VEC_FREE(m->sample_stack);
+    VEC_FREE(m->gaps);
     VEC_FREE(m->value_types);
     for (size_t i = 0; i < m->values.n; i++)
         free(m->values.v[i]);
@@ -593,4 +594,40 @@ void ss_stack_counts_free(struct ss_stack_counts *sc)
     free(sc->cnt);
     free(sc->touched);
     memset(sc, 0, sizeof *sc);
+}
+
+size_t ss_model_gap_first(const struct ss_model *m, size_t i)
+{
+    size_t lo = 0, hi = m->gaps.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->gaps.v[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int ss_model_gap_before(const struct ss_model *m, size_t i)
+{
+    size_t g = ss_model_gap_first(m, i);
+    return g < m->gaps.n && m->gaps.v[g] == i;
+}
+
+uint64_t ss_source_samples(const struct ss_model *m, ss_id src)
+{
+    const struct ss_source *s = &m->sources.v[src];
+    if (s->flags & SS_SRC_AGGREGATE)
+        return ss_agg_samples(m, src);
+    return ss_model_count(m, s->first_sample, s->n_samples);
+}
+
+int ss_model_has_time_order(const struct ss_model *m)
+{
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (!(m->sources.v[s].flags & (SS_SRC_AGGREGATE | SS_SRC_UNORDERED)) &&
+            m->sources.v[s].n_samples)
+            return 1;
+    return 0;
 }

@@ -24,10 +24,12 @@ typedef uint32_t ss_id;
 
 /* Source flags: what an Rprof session's header announced. */
 enum {
-    SS_SRC_MEMORY = 1u << 0, /* memory profiling: lines carry :small:big:nodes:dup: */
-    SS_SRC_GC = 1u << 1,     /* GC profiling: "<GC>" frames */
-    SS_SRC_LINE = 1u << 2,   /* line profiling: #File lines and F#L tokens */
+    SS_SRC_MEMORY = 1u << 0,    /* memory profiling: lines carry :small:big:nodes:dup: */
+    SS_SRC_GC = 1u << 1,        /* GC profiling: "<GC>" frames */
+    SS_SRC_LINE = 1u << 2,      /* line profiling: #File lines and F#L tokens */
     SS_SRC_AGGREGATE = 1u << 3, /* no raw samples: aggregates only (SamplingProf) */
+    SS_SRC_UNORDERED = 1u << 4, /* samples in no time order (folded stacks: one row per
+                                 * distinct stack with its count), so no timeline or runs */
 };
 
 /* One input file, or one Rprof session inside a file. */
@@ -112,6 +114,15 @@ struct ss_model {
 
     /* The timeline: one stack id per raw sample. */
     VEC(ss_id) sample_stack;
+
+    /* Gaps in the timeline: the sorted positions i (>= 1) of the samples
+     * that follow removed samples, i.e. samples were removed between i - 1
+     * and i.  A transform that removes samples (drop, focus, keep-samples,
+     * drop-samples, label filters) records them in its output; a loaded
+     * profile has none.  A gap ends every run and every phase (DESIGN
+     * section 4), as a source boundary or an empty-stack sample does;
+     * ss_model_gap_first() finds where a pass over samples starts. */
+    VEC(size_t) gaps;
 
     /* Value columns: values[t] has one entry per sample, or is NULL for
      * SS_VT_COUNT when every sample counts 1 (Rprof). */
@@ -256,6 +267,16 @@ int ss_model_has_stack_sources(const struct ss_model *m);
  * (0 for a source without aggregates). */
 uint64_t ss_agg_samples(const struct ss_model *m, ss_id src);
 
+/* The samples of source `src` as every table counts them: its rows' summed
+ * count values (a folded line or a pprof sample of count k is k samples), or
+ * an aggregate source's count (ss_agg_samples). */
+uint64_t ss_source_samples(const struct ss_model *m, ss_id src);
+
+/* Does m have samples in time order: a source with raw samples and without
+ * SS_SRC_UNORDERED (any Rprof or pprof input)?  Without one, there is no
+ * timeline, no phase and no run (folded stacks, SamplingProf). */
+int ss_model_has_time_order(const struct ss_model *m);
+
 /* The summed count values of samples [first, first + n) (a folded line or a
  * pprof sample may stand for many samples; an Rprof line is one). */
 uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n);
@@ -281,6 +302,14 @@ void ss_model_totals(const struct ss_model *m, struct ss_totals *t);
 void ss_basename(const char *path, const char **start, size_t *len);
 
 /* --- lookups ------------------------------------------------------------- */
+
+/* The index in m->gaps of the first gap at a position >= i (m->gaps.n when
+ * none): a pass over samples i, i + 1, ... keeps this index and ends its
+ * runs at sample gaps.v[index] when it gets there. */
+size_t ss_model_gap_first(const struct ss_model *m, size_t i);
+
+/* Is sample i preceded by a gap (samples removed between i - 1 and i)? */
+int ss_model_gap_before(const struct ss_model *m, size_t i);
 
 /* The source of sample i (binary search over the sources' ranges). */
 ss_id ss_sample_source(const struct ss_model *m, size_t i);

@@ -179,15 +179,25 @@ static void scan(struct pass *p, uint64_t *start)
     const struct ss_model *m = p->m;
     const uint32_t *off = m->stack_off.v;
     for (size_t src = 0; src < m->sources.n && !p->oom; src++) {
+        if (m->sources.v[src].flags & SS_SRC_UNORDERED)
+            continue; /* no time order, no runs */
         size_t i0 = m->sources.v[src].first_sample, i1 = i0 + m->sources.v[src].n_samples;
         ss_id prev = SS_NONE;
         size_t open = 0; /* levels 1..open have a run going: the depth of prev */
         const uint32_t *pr = NULL;
         uint64_t pos = 0;
+        size_t gi = ss_model_gap_first(m, i0);
         for (size_t i = i0; i < i1; i++) {
             ss_id st = m->sample_stack.v[i];
             int64_t c = ss_sample_count(m, i);
             uint64_t w = c > 0 ? (uint64_t)c : 0;
+            if (gi < m->gaps.n && m->gaps.v[gi] == i) { /* a gap ends every run */
+                gi++;
+                for (size_t k = 0; k < open; k++)
+                    emit(p, pr[k], pos - start[k]);
+                open = 0;
+                prev = SS_NONE;
+            }
             if (st == prev) {
                 pos += w;
                 continue;
@@ -671,13 +681,25 @@ int ss_runs_hist_fast(const struct ss_model *m, ss_id function, struct ss_run_hi
                 lev[j++] = (uint32_t)k;
     }
     for (size_t src = 0; src < m->sources.n; src++) {
+        if (m->sources.v[src].flags & SS_SRC_UNORDERED)
+            continue; /* no time order, no runs */
         size_t i0 = m->sources.v[src].first_sample, i1 = i0 + m->sources.v[src].n_samples;
         ss_id prev = SS_NONE;
         uint64_t pos = 0;
+        size_t gi = ss_model_gap_first(m, i0);
         for (size_t i = i0; i < i1; i++) {
             ss_id st = m->sample_stack.v[i];
             int64_t c = ss_sample_count(m, i);
             uint64_t w = c > 0 ? (uint64_t)c : 0;
+            if (gi < m->gaps.n && m->gaps.v[gi] == i) { /* a gap ends every run */
+                gi++;
+                if (prev != SS_NONE)
+                    for (uint32_t x = off[prev]; x < off[prev + 1]; x++) {
+                        fast_add_run(&a, lev[x], pos - start[lev[x]]);
+                        open[lev[x]] = 0;
+                    }
+                prev = SS_NONE;
+            }
             if (st == prev) {
                 pos += w;
                 continue;

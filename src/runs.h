@@ -9,8 +9,10 @@
  * one run at level k-1.  The run belongs to the function at level k; a
  * recursive function has runs at each level it occupies.  A sample whose
  * stack has fewer than k frames ends the run at level k and belongs to none;
- * a sample with no frames (an empty Rprof memory line) and a source boundary
- * (another file or Rprof session) end every run.  A run's length is the sum
+ * a sample with no frames (an empty Rprof memory line), a source boundary
+ * (another file or Rprof session) and a gap (samples a transform removed:
+ * model.h, ss_model.gaps) end every run.  Sources without time order
+ * (SS_SRC_UNORDERED: folded stacks) have no runs.  A run's length is the sum
  * of its samples' count values (1 per Rprof sample; negative values count
  * as 0), so it is a duration in samples: runs ~ calls, length ~ time per
  * call.

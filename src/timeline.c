@@ -230,3 +230,35 @@ done:
     }
     return 0;
 }
+
+/* The canonical function at level `level` of sample i, SS_NONE if too short. */
+static ss_id fn_at_level(const struct ss_model *m, uint32_t level, size_t i)
+{
+    ss_id st = m->sample_stack.v[i];
+    size_t d = ss_stack_depth(m, st);
+    if (d < level)
+        return SS_NONE;
+    return ss_function_canonical(m, ss_loc_function(m, ss_stack_frames(m, st)[d - level]));
+}
+
+int ss_timeline_phase(const struct ss_model *m, uint32_t level, ss_id fn, size_t i, size_t *a,
+                      size_t *b)
+{
+    size_t n = m->sample_stack.n;
+    if (level == 0 || i >= n || fn == SS_NONE)
+        return -1;
+    fn = ss_function_canonical(m, fn);
+    if (fn_at_level(m, level, i) != fn)
+        return -1;
+    const struct ss_source *src = &m->sources.v[ss_sample_source(m, i)];
+    size_t s0 = src->first_sample, s1 = src->first_sample + src->n_samples;
+    size_t lo = i, hi = i + 1;
+    while (lo > s0 && !ss_model_gap_before(m, lo) && fn_at_level(m, level, lo - 1) == fn)
+        lo--;
+    size_t g = ss_model_gap_first(m, hi);
+    while (hi < s1 && !(g < m->gaps.n && m->gaps.v[g] == hi) && fn_at_level(m, level, hi) == fn)
+        hi++;
+    *a = lo;
+    *b = hi;
+    return 0;
+}

@@ -103,4 +103,20 @@ int ss_timeline_grid_compute(const struct ss_model *m, size_t first, size_t n,
 /* Free what the grid owns and empty it.  A zeroed struct is a no-op. */
 void ss_timeline_grid_free(struct ss_timeline_grid *g);
 
+/* ---- one phase, exactly ----------------------------------------------------
+ *
+ * The explorer's phase mark (`v`): the maximal stretch of consecutive
+ * samples around sample i with function fn (canonical) at level `level`,
+ * sample by sample.  It ends where a sample has another function there (or
+ * does not reach the level), at a source boundary and at a gap (model.h), as
+ * a run does (runs.h).  This is not the same as a phase of
+ * ss_timeline_compute (`report --by timeline`), which is a stretch of
+ * windows whose most frequent function is fn: that one is rounded to whole
+ * windows and goes on through short interruptions, so its ends differ by up
+ * to a window and it may hold a few samples of other functions.  Returns 0
+ * with [*a, *b) the phase, or -1 when sample i does not have fn at the
+ * level. */
+int ss_timeline_phase(const struct ss_model *m, uint32_t level, ss_id fn, size_t i, size_t *a,
+                      size_t *b);
+
 #endif

@@ -129,7 +129,9 @@ char *ss_tf_script(const struct ss_tf_list *l);
  * strings, functions and locations with the same ids (replace's NEW
  * functions and their locations are appended), all sources (their sample
  * ranges follow the removed samples), value types, meta, warnings and
- * aggregates; out's stacks are the distinct stacks its samples use.  Applying
+ * aggregates; out's stacks are the distinct stacks its samples use.  Where
+ * samples were removed between two kept ones, out->gaps holds the position
+ * of the later one (model.h), so runs end there.  Applying
  * the same list to the same model gives the same model, table by table.
  * Returns 0 or an error code (out of memory); on error out is zeroed (nothing
  * to free). */

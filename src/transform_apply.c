@@ -899,6 +899,16 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
             k = e;
         }
     }
+    /* gaps: where kept samples are not neighbours in the original (or the
+     * original had a gap between them), see model.h */
+    for (size_t k = 1, g = 0; (a->keep || o->gaps.n) && k < n; k++) {
+        size_t prev = orig_index(a, k - 1), at = orig_index(a, k);
+        while (g < o->gaps.n && o->gaps.v[g] <= prev)
+            g++;
+        if (at != prev + 1 || (g < o->gaps.n && o->gaps.v[g] <= at))
+            if (VEC_PUSH(m->gaps, k))
+                return -1;
+    }
     size_t k = 0;
     for (size_t s = 0; s < o->sources.n; s++) {
         struct ss_source src = o->sources.v[s];

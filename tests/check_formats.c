@@ -190,7 +190,7 @@ START_TEST(test_folded_load)
     ck_assert_uint_eq(m.sources.n, 1);
     ck_assert_str_eq(ss_str(&m, m.sources.v[0].type), "folded");
     ck_assert_double_eq(m.sources.v[0].interval_us, 1e6);
-    ck_assert_uint_eq(m.sources.v[0].flags, 0);
+    ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_UNORDERED); /* no time order */
     ck_assert_uint_eq(m.sample_stack.n, 3);
     char buf[256];
     fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);

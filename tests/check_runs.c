@@ -15,6 +15,7 @@
 #include "levels.h"
 #include "load.h"
 #include "runs.h"
+#include "transform.h"
 
 #define TOL 1e-12
 
@@ -614,6 +615,51 @@ START_TEST(test_runs_hist_fast_fixtures)
 }
 END_TEST
 
+/* Removed samples end runs (DESIGN section 4: a gap ends every run).
+ * Root first: 1 main f; 2 main g; 3 main f; 4 main f; 5 main h; 6 main f.
+ * drop g removes sample 2 and drop-samples 5 removes sample 5 (after drop g,
+ * the old sample 6 is the fifth), leaving main f | main f, main f | main f:
+ * gaps before the second and the fourth kept sample.  Runs: f@2 {1, 2, 1}
+ * (3 runs, 4 samples, median 1, max 2); main@1 the same lengths. */
+START_TEST(test_runs_transform_gap)
+{
+    struct ss_model o, m;
+    struct ss_error err;
+    FX_LOAD_OK(&o, "sample.interval=10000\n"
+                   "\"f\" \"main\" \n\"g\" \"main\" \n\"f\" \"main\" \n"
+                   "\"f\" \"main\" \n\"h\" \"main\" \n\"f\" \"main\" \n");
+    struct ss_tf_list *l = ss_tf_list_new();
+    ck_assert_ptr_nonnull(l);
+    ck_assert_int_eq(ss_tf_append(l, "drop g", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 4", &err), 0);
+    ck_assert_int_eq(ss_tf_apply(l, &o, &m, &err), 0);
+    ck_assert_uint_eq(m.sample_stack.n, 4);
+    ck_assert_uint_eq(m.gaps.n, 2);
+    ck_assert_uint_eq(m.gaps.v[0], 1);
+    ck_assert_uint_eq(m.gaps.v[1], 3);
+    struct ss_run_row *rows;
+    size_t n;
+    ck_assert_int_eq(ss_runs_compute(&m, 0, &rows, &n, &err), 0);
+    ck_assert_uint_eq(n, 4);
+    check_run(&m, rows, n, 0, "f", 0, 3, 4, 4.0 / 3, 1, 2);
+    check_run(&m, rows, n, 1, "f", 2, 3, 4, 4.0 / 3, 1, 2);
+    check_run(&m, rows, n, 2, "main", 0, 3, 4, 4.0 / 3, 1, 2);
+    check_run(&m, rows, n, 3, "main", 1, 3, 4, 4.0 / 3, 1, 2);
+    free(rows);
+    struct ss_run_hist h;
+    ck_assert_int_eq(ss_runs_hist_fast(&m, find_function(&m, "f"), &h, &err), 0);
+    ck_assert_uint_eq(h.total, 3);
+    ck_assert_uint_eq(h.n_lengths, 2);
+    ck_assert_uint_eq(h.counts[0], 2); /* two runs of 1, one of 2 */
+    ck_assert_uint_eq(h.counts[1], 1);
+    ss_run_hist_free(&h);
+    same_hists_model(&m, "gaps");
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+    ss_model_free(&o);
+}
+END_TEST
+
 Suite *runs_suite(void)
 {
     Suite *s = suite_create("runs");
@@ -635,6 +681,7 @@ Suite *runs_suite(void)
     tc = tcase_create("runs_fast");
     tcase_add_test(tc, test_runs_hist_fast_small);
     tcase_add_test(tc, test_runs_hist_fast_fixtures);
+    tcase_add_test(tc, test_runs_transform_gap);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

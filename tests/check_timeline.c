@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "timeline.h"
+#include "transform.h"
 
 /* 10 samples, written root first in the comments (level 1 = main):
  *   1-3   main > run > setup
@@ -112,12 +113,53 @@ START_TEST(test_grid_windows)
 }
 END_TEST
 
+/* The exact phase (ss_timeline_phase, the explorer's `v`): root first
+ * 1-2 main f, 3 main g, 4-6 main f, 7 main h, 8 main f.  At level 2, f's
+ * phase around sample 5 (0-based 4) is samples 4-6 (0-based [3, 6)); after
+ * drop-samples 5 (a gap between the old samples 4 and 6) it is 4 alone
+ * (0-based [3, 4)), and the old sample 6 (now 0-based 4) starts another;
+ * sample 3 has g there: no phase of f. */
+START_TEST(test_phase_gap)
+{
+    struct ss_model o, m;
+    struct ss_error err;
+    FX_LOAD_OK(&o, "sample.interval=10000\n"
+                   "\"f\" \"main\" \n\"f\" \"main\" \n\"g\" \"main\" \n\"f\" \"main\" \n"
+                   "\"f\" \"main\" \n\"f\" \"main\" \n\"h\" \"main\" \n\"f\" \"main\" \n");
+    ss_id f = ss_model_find_function(&o, "f");
+    size_t a, b;
+    ck_assert_int_eq(ss_timeline_phase(&o, 2, f, 4, &a, &b), 0);
+    ck_assert_uint_eq(a, 3);
+    ck_assert_uint_eq(b, 6);
+    ck_assert_int_eq(ss_timeline_phase(&o, 2, f, 2, &a, &b), -1);
+    ck_assert_int_eq(ss_timeline_phase(&o, 1, ss_model_find_function(&o, "main"), 0, &a, &b), 0);
+    ck_assert_uint_eq(b - a, 8);
+    struct ss_tf_list *l = ss_tf_list_new();
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 5", &err), 0);
+    ck_assert_int_eq(ss_tf_apply(l, &o, &m, &err), 0);
+    ck_assert_int_eq(ss_timeline_phase(&m, 2, f, 3, &a, &b), 0);
+    ck_assert_uint_eq(a, 3);
+    ck_assert_uint_eq(b, 4);
+    ck_assert_int_eq(ss_timeline_phase(&m, 2, f, 4, &a, &b), 0);
+    ck_assert_uint_eq(a, 4);
+    ck_assert_uint_eq(b, 5);
+    /* main at level 1: the gap ends it too */
+    ck_assert_int_eq(ss_timeline_phase(&m, 1, ss_model_find_function(&m, "main"), 0, &a, &b), 0);
+    ck_assert_uint_eq(a, 0);
+    ck_assert_uint_eq(b, 4);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+    ss_model_free(&o);
+}
+END_TEST
+
 Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
     TCase *tc = tcase_create("grid");
     tcase_add_test(tc, test_grid_one_per_column);
     tcase_add_test(tc, test_grid_windows);
+    tcase_add_test(tc, test_phase_gap);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -98,6 +98,15 @@ else
             else
                 fail "effects $name script $i" "$(diff "$TMPD/eff" "$rdir/$i/effects.tsv" | head -n 6 | tr '\n' '|')"
             fi
+            # run lengths of the transformed timeline: removed samples are gaps
+            "$S" report --script "$scripts/$i" --by runs --format tsv "$f" 2>/dev/null |
+                LC_ALL=C sort >"$TMPD/runs.a"
+            LC_ALL=C sort "$rdir/$i/runs.tsv" >"$TMPD/runs.b"
+            if cmp -s "$TMPD/runs.a" "$TMPD/runs.b"; then
+                pass "runs $name script $i"
+            else
+                fail "runs $name script $i" "$(diff "$TMPD/runs.a" "$TMPD/runs.b" | head -n 6 | tr '\n' '|')"
+            fi
             i=$((i + 1))
         done
     done
@@ -115,6 +124,13 @@ want=$(printf 'name\tself.time\tself.pct\ttotal.time\ttotal.pct\ng\t0.04\t50\t0.
 # focus f then drop-samples 1: one sample f;g;f left
 out=$("$S" report -e 'focus f' --transform 'drop-samples 1' --by stacks --format folded "$tiny" 2>&1)
 [ "$out" = "f;g;f 1" ] && pass "-e focus, --transform drop-samples" || fail "-e focus" "$out"
+
+# removed samples end runs (DESIGN section 4): f, g, f under main; after
+# drop g, f has 2 runs of 1 sample, not one run of 2
+printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"f" "main" \n' >"$TMPD/fgf.out"
+out=$("$S" report -e 'drop g' --by runs --format tsv "$TMPD/fgf.out" 2>&1 | grep '^f	2	')
+[ "$out" = "$(printf 'f\t2\t2\t2\t1\t1\t1')" ] && pass "drop leaves a gap: f has 2 runs" ||
+    fail "drop leaves a gap" "$out"
 
 # --script and -e mix in command-line order: trim-base 1 then keep-samples -2:
 printf 'trim-base 1\n' >"$TMPD/s"

@@ -229,10 +229,10 @@ EOF
 for d in tree-collapsed tree-focus tree-back bottomup-focus; do
     same "more.$d"
 done
-check more.tree-collapsed "$( [ "$(sed -n '3,22p' "$T/more.tree-collapsed" | grep -c .)" -eq 1 ] || sed -n '3,6p' "$T/more.tree-collapsed")"
+check more.tree-collapsed "$( [ "$(sed -n '3,21p' "$T/more.tree-collapsed" | grep -c .)" -eq 1 ] || sed -n '3,6p' "$T/more.tree-collapsed")"
 # (report gives % of the focus's samples, the UI of all: compare seconds)
 "$STACKSCOPE" report --by tree --function work --format tsv "$SMALL" | awk -F '\t' 'NR > 1 { printf "%.3f %.3f %s\n", $4, $3, $2 }' >"$T/r.ftree"
-sed -n '3,22p' "$T/more.tree-focus" | awk 'NF { print $3, $4, $NF }' >"$T/u.ftree"
+sed -n '3,21p' "$T/more.tree-focus" | awk 'NF { print $3, $4, $NF }' >"$T/u.ftree"
 check more.tree-focus-vs-report "$(diff "$T/r.ftree" "$T/u.ftree")"
 check more.tab "$( [[ $(line 1 "$T/more.tab") == " stacks:"* && $(line 1 "$T/more.s-tab") == " functions:"* ]] || line 1 "$T/more.tab")"
 
@@ -357,7 +357,7 @@ check demo.status "$( [[ $(line 23 "$T/demo.functions") == " demo.out | 5522 of 
 
 # functions: self, self%, total, total% and the name equal report --by self
 # (same order); runs and mean equal the "all" rows of report --by runs.
-why=$(sed -n '3,22p' "$T/demo.functions" | awk -v self="$T/r.self" -v runs="$T/r.runs" '
+why=$(sed -n '3,21p' "$T/demo.functions" | awk -v self="$T/r.self" -v runs="$T/r.runs" '
     BEGIN {
         while ((getline l < self) > 0) if (l ~ /^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /) {
             split(l, f, " "); n++; s[n] = f[1] " " f[2] " " f[3] " " f[4]
@@ -375,26 +375,26 @@ why=$(sed -n '3,22p' "$T/demo.functions" | awk -v self="$T/r.self" -v runs="$T/r
 check demo.functions-vs-report "$why"
 
 # levels: every row equals report --by levels (scaffold * included).
-"$STACKSCOPE" report --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 20 | awk '{ $1 = $1; print }' >"$T/r.levels"
-sed -n '3,22p' "$T/demo.levels" | awk '{ $1 = $1; print }' >"$T/u.levels"
+"$STACKSCOPE" report --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.levels"
+sed -n '3,21p' "$T/demo.levels" | awk '{ $1 = $1; print }' >"$T/u.levels"
 check demo.levels-vs-report "$(diff "$T/r.levels" "$T/u.levels" | head -n 5)"
 
 # stacks: count, time, pct, depth equal report --by stacks.
-"$STACKSCOPE" report --by stacks "$DEMO" | awk '/^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4 }' | head -n 20 >"$T/r.stacks"
-sed -n '3,22p' "$T/demo.stacks" | awk '{ print $1, $2, $3, $4 }' >"$T/u.stacks"
+"$STACKSCOPE" report --by stacks "$DEMO" | awk '/^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4 }' | head -n 19 >"$T/r.stacks"
+sed -n '3,21p' "$T/demo.stacks" | awk '{ print $1, $2, $3, $4 }' >"$T/u.stacks"
 check demo.stacks-vs-report "$(diff "$T/r.stacks" "$T/u.stacks" | head -n 5)"
 
 # calls of lm.fit: count, time, pct of callers, the total and the callees
 # equal report --by calls --function lm.fit, in the same order.
 "$STACKSCOPE" report --by calls --function lm.fit "$DEMO" | awk '/^ +[0-9]+ +[0-9.]+ +[0-9.]+ /{ print $1, $2, $3 }' >"$T/r.calls"
-sed -n '3,22p' "$T/demo.calls" | awk 'NF >= 5 { print $2, $3, $4 }' >"$T/u.calls"
+sed -n '3,21p' "$T/demo.calls" | awk 'NF >= 5 { print $2, $3, $4 }' >"$T/u.calls"
 check demo.calls-vs-report "$(diff "$T/r.calls" "$T/u.calls" | head -n 5)"
 
 # runs of lm.fit: the per-level rows and the run-length table equal report
 # --by runs --function lm.fit (the table's columns that fit in 80).
 "$STACKSCOPE" report --by runs --function lm.fit "$DEMO" >"$T/r.runsfn"
 awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4, $5, $6 }' "$T/r.runsfn" >"$T/r.runrows"
-sed -n '3,22p' "$T/demo.runs" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ /{ print $1, $2, $3, $4, $5, $6 }' >"$T/u.runrows"
+sed -n '3,21p' "$T/demo.runs" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ /{ print $1, $2, $3, $4, $5, $6 }' >"$T/u.runrows"
 why=$(diff "$T/r.runrows" "$T/u.runrows" | head -n 5)
 # the table: the UI shows the first 10 lengths; compare those columns
 awk '/^  level/,0' "$T/r.runsfn" | awk 'NF { $1 = $1; n = split($0, f, " "); out = f[1]; for (i = 2; i <= 11 && i < n; i++) out = out " " f[i]; print out }' >"$T/r.table"
@@ -406,7 +406,7 @@ check demo.runs-vs-report "$why"
 # name, depth from the indentation), in report's order (a subsequence: the
 # UI collapses nodes under 10%).
 "$STACKSCOPE" report --by tree "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+  /{ match($0, /^ +[0-9.]+ +[0-9.]+  /); rest = substr($0, RLENGTH + 1); d = 0; while (substr(rest, 2 * d + 1, 2) == "  ") d++; sub(/^ +/, "", rest); print $1, $2, rest }' >"$T/r.tree"
-sed -n '3,22p' "$T/demo.topdown" | awk '{ name = $0; for (k = 0; k < 4; k++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name); if (substr(name, 1, 1) > "~") name = substr(name, 5); print $1, $2, name }' >"$T/u.tree"
+sed -n '3,21p' "$T/demo.topdown" | awk '{ name = $0; for (k = 0; k < 4; k++) sub(/^ *[^ ]+/, "", name); sub(/^ +/, "", name); sub(/^\[[0-9]+\]/, "", name); while (sub(/^(│|├─|└─|▾|▸| )/, "", name)) ; print $1, $2, name }' >"$T/u.tree"
 why=$(awk -v want="$T/r.tree" 'BEGIN { while ((getline l < want) > 0) w[++n] = l }
     { while (i < n && w[++i] != $0) ; if (w[i] != $0) { print "not in report order: " $0; exit } }' "$T/u.tree")
 check demo.tree-vs-report "$why"
@@ -436,8 +436,8 @@ check demo.sources-vs-report "$(diff "$T/r.src" "$T/u.src")"
 
 # lines: sorted by position, the rows equal report --by line (R's order),
 # with the source text of data/demo/regression.R next to them.
-"$STACKSCOPE" report --by line "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' | head -n 20 >"$T/r.lines"
-sed -n '3,22p' "$T/demo.lines-by-position" | awk '{ print $1, $2, $3, $4, $5 }' >"$T/u.lines"
+"$STACKSCOPE" report --by line "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' | head -n 19 >"$T/r.lines"
+sed -n '3,21p' "$T/demo.lines-by-position" | awk '{ print $1, $2, $3, $4, $5 }' >"$T/u.lines"
 why=$(diff "$T/r.lines" "$T/u.lines" | head -n 5)
 if [ -z "$why" ]; then
     loc=$(line 3 "$T/demo.lines" | awk '{ print $5 }')
@@ -474,11 +474,11 @@ same session.transforms
 top6=$("$STACKSCOPE" report --by levels "$DEMO" | awk '$1 == "6" { print $4 }')
 check session.phase-is-level-6 "$( [[ $(line 23 "$T/session.kept") == *" $top6 of 5522 samples "* ]] || line 23 "$T/session.kept")"
 keep=$(grep -o 'keep-samples [0-9]*:[0-9]*' "$T/session.transforms" | head -n 1)
-"$STACKSCOPE" report -e "$keep" -e 'trim-base auto' --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 20 | awk '{ $1 = $1; print }' >"$T/r.slevels"
-sed -n '3,22p' "$T/session.levels" | awk '{ $1 = $1; print }' >"$T/u.slevels"
+"$STACKSCOPE" report -e "$keep" -e 'trim-base auto' --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.slevels"
+sed -n '3,21p' "$T/session.levels" | awk '{ $1 = $1; print }' >"$T/u.slevels"
 check session.levels-vs-report "$(diff "$T/r.slevels" "$T/u.slevels" | head -n 5)"
 "$STACKSCOPE" report -e "$keep" -e 'trim-base auto' --by runs --function lm.fit "$DEMO" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4, $5, $6 }' >"$T/r.sruns"
-sed -n '3,22p' "$T/session.runs" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ /{ print $1, $2, $3, $4, $5, $6 }' >"$T/u.sruns"
+sed -n '3,21p' "$T/session.runs" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ /{ print $1, $2, $3, $4, $5, $6 }' >"$T/u.sruns"
 check session.runs-vs-report "$(diff "$T/r.sruns" "$T/u.sruns" | head -n 5)"
 
 # ---- trimming: the transformed model is report -e's ------------------------
@@ -517,8 +517,8 @@ DUMP unknown
 DUMP parse-error
 EOF
 # After trim-base 4, the levels are report -e 'trim-base 4' --by levels'.
-"$STACKSCOPE" report -e 'trim-base 4' --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 20 | awk '{ $1 = $1; print }' >"$T/r.tlevels"
-sed -n '3,22p' "$T/trim.levels" | awk '{ $1 = $1; print }' >"$T/u.tlevels"
+"$STACKSCOPE" report -e 'trim-base 4' --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.tlevels"
+sed -n '3,21p' "$T/trim.levels" | awk '{ $1 = $1; print }' >"$T/u.tlevels"
 check trim.levels-vs-report "$(diff "$T/r.tlevels" "$T/u.tlevels" | head -n 5)"
 same trim.levels
 same trim.marked
@@ -529,8 +529,8 @@ same trim.transforms
 range=$(grep -o 'drop-samples [0-9]*:[0-9]*' "$T/trim.transforms" | head -n 1)
 why=
 [ -n "$range" ] || why="no drop-samples step in the transforms view"
-"$STACKSCOPE" report --limit 20 -e 'trim-base 4' -e "$range" "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.tfn"
-sed -n '3,22p' "$T/trim.functions" | awk '{ print $1, $2, $3, $4, $7 }' >"$T/u.tfn"
+"$STACKSCOPE" report --limit 19 -e 'trim-base 4' -e "$range" "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.tfn"
+sed -n '3,21p' "$T/trim.functions" | awk '{ print $1, $2, $3, $4, $7 }' >"$T/u.tfn"
 [ -z "$why" ] && why=$(diff "$T/r.tfn" "$T/u.tfn" | head -n 5)
 kept=$("$STACKSCOPE" report -e 'trim-base 4' -e "$range" "$DEMO" | awk '/^samples/{ print $2 }')
 [ -z "$why" ] && [[ $(line 23 "$T/trim.functions") != *" $kept of 5522 samples "* ]] && why="status line: $(line 23 "$T/trim.functions"), report: $kept samples"
@@ -545,7 +545,7 @@ if [ ! -f "$T/script.txt" ]; then
 else
     grep -qx 'trim-base 4' "$T/script.txt" || why="no trim-base 4 in: $(cat "$T/script.txt")"
     grep -qx "$range" "$T/script.txt" || why="no $range in: $(cat "$T/script.txt")"
-    "$STACKSCOPE" report --limit 20 --script "$T/script.txt" "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.sfn"
+    "$STACKSCOPE" report --limit 19 --script "$T/script.txt" "$DEMO" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.sfn"
     [ -z "$why" ] && why=$(diff "$T/r.tfn" "$T/r.sfn" | head -n 5)
 fi
 check trim.export-script "$why"
@@ -566,7 +566,7 @@ if tail -n 1 "$T/trim.saved" | grep -q 'not available yet'; then
 elif [ ! -f "$T/saved.out" ]; then
     fail trim.save "no file written: $(tail -n 1 "$T/trim.saved")"
 else
-    "$STACKSCOPE" report --limit 20 "$T/saved.out" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.saved"
+    "$STACKSCOPE" report --limit 19 "$T/saved.out" | awk '/^ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.saved"
     check trim.save-readback "$(diff "$T/r.tfn" "$T/r.saved" | head -n 5)"
     if have Rscript; then
         # R's sampling time and first function by self time are report's

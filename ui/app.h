@@ -69,6 +69,14 @@ struct ui_view_ops {
     const char *(*row_function)(struct ui *ui, struct ui_view *v, size_t r);
     /* The level (1 = root) of row r, or 0. */
     uint32_t (*row_level)(struct ui *ui, struct ui_view *v, size_t r);
+    /* Optional, for views whose rows hide others (collapsed tree nodes):
+     * search every item, not only the rows shown, for the next (dir > 0) or
+     * previous match of pat after the selection (wrapping), with
+     * match(text, pat) deciding; reveal and select it.  Returns 0 with *idx
+     * (1-based, in the view's order) and *count of the matches, or -1 when
+     * nothing matches.  Without it, '/' searches row_text. */
+    int (*search)(struct ui *ui, struct ui_view *v, const char *pat, int dir,
+                  int (*match)(const char *text, const char *pat), size_t *idx, size_t *count);
     /* Optional: free what the private data owns (not v->priv itself). */
     void (*free)(struct ui_view *v);
 };
@@ -134,6 +142,12 @@ struct ui {
 
     char *const *files;
     int nfiles;
+    /* Directories the lines view searches for source files (--source-path,
+     * :source-path; owned copies, in order).  source_gen is bumped when one
+     * is added, so that files not found before are looked for again. */
+    char **source_paths;
+    size_t nsource_paths;
+    unsigned source_gen;
 
     char *cur_fn; /* the current function (name, owned), or NULL */
     struct ui_view views[UI_V_COUNT];
@@ -154,6 +168,12 @@ struct ui {
      * defer off.  So a key is answered before the extras are done. */
     int defer, pending;
 };
+
+/* ---- view_lines.c: where source files are found ----------------------------- */
+
+/* Add directory dir to the source search path (a copy).  Returns 0, or -1
+ * when memory runs out. */
+int ui_add_source_path(struct ui *ui, const char *dir);
 
 /* ---- ui.c: the generic part ---------------------------------------------- */
 
@@ -268,9 +288,23 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
  * leading columns. */
 void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
                   const char *const *cells, int style, int indent);
+/* The x of column i of a table drawn on a canvas `w` columns wide (as
+ * ui_table_row lays it out), or -1 when the column is hidden. */
+int ui_table_column_x(int w, const struct ui_column *cols, size_t n, size_t i);
+/* A click on the header of a sortable table view (htop): ev is a mouse
+ * click on the row above v's rows; the clicked column's order
+ * (sort_column[s] == column) is taken, or reversed when it is the current
+ * one.  Returns UI_HANDLED for a click on the header, else UI_UNHANDLED. */
+int ui_table_sort_click(struct ui *ui, struct ui_view *v, const struct ui_event *ev,
+                        const struct ui_column *cols, size_t n, const int *sort_column, int nsorts,
+                        const char *const *names);
 /* Why a view that needs raw samples is empty: "no samples with frames",
  * or, for a profile of aggregates only (SamplingProf), which views work. */
 const char *ui_empty_note(struct ui *ui);
+/* What views in time order (timeline, runs) show instead of a table when the
+ * model has no samples in time order (model.h: ss_model_has_time_order):
+ * folded stacks or aggregates only; NULL when it has some. */
+const char *ui_no_order_note(struct ui *ui);
 
 /* Draw a centred note in an empty body (e.g. "no samples"). */
 void ui_table_note(struct ui_canvas *c, int y, int h, const char *text);

@@ -201,6 +201,21 @@ static void cmd_resize(struct ui *ui, const char *arg, int unused)
 /* Every command, in help order.  The transform commands at the end have no
  * handler: the core says which words are transforms (ss_tf_is_command) and
  * parses them; their lines here are for the help and completion. */
+static void cmd_source_path(struct ui *ui, const char *arg, int unused)
+{
+    char dir[4096];
+    argument(arg, dir, sizeof dir);
+    struct stat st;
+    if (!*dir)
+        ui_error(ui, ":source-path DIR: which directory?");
+    else if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+        ui_error(ui, "%s: not a directory", dir);
+    else if (ui_add_source_path(ui, dir))
+        ui_error(ui, "out of memory");
+    else
+        ui_message(ui, "source files are also looked for under %s", dir);
+}
+
 static const struct ui_command_info commands[] = {
     {"w", "FILE",
      "save the transformed profile; the format comes from the name (.out .prof "
@@ -222,6 +237,8 @@ static const struct ui_command_info commands[] = {
     {"save-display", "FILE", "write the screen as text to FILE (tests, bug reports)", save_display,
      0},
     {"save-help", "FILE", "write this key and command reference as text", cmd_save_help, 0},
+    {"source-path", "DIR", "look for source files under DIR too (as --source-path)",
+     cmd_source_path, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
     /* the transform language (DESIGN section 5) */
     {"drop-samples", "A:B",

@@ -281,3 +281,40 @@ int ui_display_signal(void)
 {
     return pending_signal;
 }
+
+/* Base64 (RFC 4648, with padding) of in[0..n) into out (4 * ceil(n / 3) + 1). */
+static void base64(const unsigned char *in, size_t n, char *out)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned)in[i + 1] << 8;
+        if (i + 2 < n)
+            v |= in[i + 2];
+        out[k++] = tab[v >> 18 & 63];
+        out[k++] = tab[v >> 12 & 63];
+        out[k++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+        out[k++] = i + 2 < n ? tab[v & 63] : '=';
+    }
+    out[k] = '\0';
+}
+
+int ui_display_clipboard(const char *text, size_t len)
+{
+    if (!is_open || null_out || len > 65536)
+        return -1;
+    char *b = malloc(4 * (len / 3 + 1) + 1);
+    if (!b)
+        return -1;
+    base64((const unsigned char *)text, len, b);
+    fflush(stdout); /* after what curses has buffered */
+    fprintf(stdout, "\033]52;c;%s\a", b);
+    const char *tmux = getenv("TMUX");
+    if (tmux && *tmux)
+        fprintf(stdout, "\033Ptmux;\033\033]52;c;%s\a\033\\", b);
+    fflush(stdout);
+    free(b);
+    return 0;
+}

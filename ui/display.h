@@ -45,4 +45,13 @@ int ui_display_read(struct ui_event *ev);
 /* The terminating signal (SIGINT, SIGTERM, SIGHUP) received, or 0. */
 int ui_display_signal(void);
 
+/* Put text[0..len) on the terminal's clipboard with OSC 52 (xterm's
+ * selection escape, which terminals pass through ssh): ESC ] 52 ; c ;
+ * BASE64 BEL.  Inside tmux ($TMUX set) the sequence is sent plain (tmux
+ * takes it with set-clipboard on) and once more wrapped in tmux's
+ * passthrough, ESC P tmux; ... ESC \ with every ESC doubled (it reaches the
+ * outer terminal with allow-passthrough on).  Returns 0, or -1 when there
+ * is no terminal (headless) or the text is over 64 kB. */
+int ui_display_clipboard(const char *text, size_t len);
+
 #endif

@@ -74,6 +74,7 @@ static const struct ui_binding bindings[] = {
     {'v', UI_REQ_TL_PHASE, V(TIMELINE)},
     {'d', UI_REQ_TL_DROP, V(TIMELINE)},
     {'K', UI_REQ_TL_KEEP, V(TIMELINE)},
+    {'L', UI_REQ_TL_LEGEND, V(TIMELINE)},
 
     /* transforms */
     {' ', UI_REQ_TF_TOGGLE, V(TRANSFORMS)},
@@ -124,6 +125,7 @@ static const struct ui_binding bindings[] = {
     {'N', UI_REQ_SEARCH_PREV, ANY},
     {'s', UI_REQ_SORT_NEXT, ANY},
     {'S', UI_REQ_SORT_REVERSE, ANY},
+    {'y', UI_REQ_COPY_NAME, ANY},
 
     {':', UI_REQ_PROMPT, ANY},
     {'u', UI_REQ_UNDO, ANY},

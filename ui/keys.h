@@ -111,6 +111,7 @@ enum ui_section {
     _(SEARCH_PREV, SEARCH, "previous match")                                                       \
     _(SORT_NEXT, SEARCH, "sort by the next column")                                                \
     _(SORT_REVERSE, SEARCH, "reverse the sort order")                                              \
+    _(COPY_NAME, SEARCH, "copy the selected function's full name to the clipboard (OSC 52)")       \
     _(PROMPT, TRIM, "command prompt: a transform, or w FILE to save (see COMMANDS)")               \
     _(UNDO, TRIM, "undo the last change to the transform list")                                    \
     _(REDO, TRIM, "redo")                                                                          \
@@ -144,6 +145,8 @@ enum ui_section {
     _(TL_MARK, TIMELINE, "mark the cursor column (start of a range); again: clear the mark")       \
     _(TL_DROP, TIMELINE, "drop-samples: drop the marked range (burn-in, fade-out)")                \
     _(TL_KEEP, TIMELINE, "keep-samples: keep only the marked range")                               \
+    _(TL_LEGEND, TIMELINE,                                                                         \
+      "the whole legend: every letter on screen and its function; again: back")                    \
     _(TF_TOGGLE, TRANSFORMS, "turn the step off or on")                                            \
     _(TF_DELETE, TRANSFORMS, "delete the step")                                                    \
     _(TF_EDIT, TRANSFORMS, "edit the step (prompt)")                                               \

@@ -29,10 +29,21 @@ void ui_status_draw_title(struct ui *ui, struct ui_canvas *c, int y)
     }
 }
 
-/* Samples (count values) of the current model. */
+/* Samples (count values) of the current model's raw samples. */
 static uint64_t kept_samples(const struct ss_model *m)
 {
     return ss_model_count(m, 0, m->sample_stack.n);
+}
+
+/* The samples of its aggregate sources (SamplingProf), which transforms
+ * leave as they are: part of both numbers of the status line, as of every
+ * report header (ss_model_totals). */
+static uint64_t agg_samples(const struct ss_model *m)
+{
+    uint64_t n = 0;
+    for (size_t s = 0; s < m->sources.n; s++)
+        n += ss_agg_samples(m, (ss_id)s);
+    return n;
 }
 
 void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
@@ -60,6 +71,30 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
     }
     char line[2048];
     snprintf(line, sizeof line, " %s | %llu of %llu samples | %.3f s | %s", files,
-             (unsigned long long)kept_samples(ui->m), (unsigned long long)ui->orig_samples, t, tf);
+             (unsigned long long)(kept_samples(ui->m) + agg_samples(ui->m)),
+             (unsigned long long)(ui->orig_samples + agg_samples(ui->m)), t, tf);
     ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
+}
+
+const char *ui_status_detail(struct ui *ui, char *buf, size_t n)
+{
+    struct ui_view *v = ui_current(ui);
+    if (v->list.n == 0 || v->list.sel >= v->list.n)
+        return NULL;
+    const char *t = v->ops->row_function ? v->ops->row_function(ui, v, v->list.sel) : NULL;
+    if (!t && v->ops->row_text)
+        t = v->ops->row_text(ui, v, v->list.sel, buf, n);
+    return t && *t ? t : NULL;
+}
+
+void ui_status_draw_detail(struct ui *ui, struct ui_canvas *c, int y)
+{
+    char buf[4096];
+    const char *t = ui_status_detail(ui, buf, sizeof buf);
+    ui_canvas_style(c, y, 0, c->w, UI_S_DIM, 1);
+    if (!t)
+        return;
+    char line[8192];
+    snprintf(line, sizeof line, " %s", t);
+    ui_put_fit(c, y, 0, c->w, line, UI_S_DIM, 0);
 }

@@ -93,11 +93,63 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
     }
 }
 
+int ui_table_column_x(int w, const struct ui_column *cols, size_t n, size_t i)
+{
+    int xs[16], ws[16];
+    if (n > 16)
+        n = 16;
+    if (i >= n)
+        return -1;
+    layout(w, cols, n, xs, ws);
+    return ws[i] ? xs[i] : -1;
+}
+
+int ui_table_sort_click(struct ui *ui, struct ui_view *v, const struct ui_event *ev,
+                        const struct ui_column *cols, size_t n, const int *sort_column, int nsorts,
+                        const char *const *names)
+{
+    if (!ev || ev->key != UI_K_MOUSE || ev->button != UI_B_CLICK || ev->y != v->rows_y - 1)
+        return UI_UNHANDLED;
+    int xs[16], ws[16];
+    if (n > 16)
+        n = 16;
+    layout(ui->canvas.w, cols, n, xs, ws);
+    size_t col = n;
+    for (size_t i = 0; i < n; i++)
+        if (ws[i] && ev->x >= xs[i] && ev->x < xs[i] + ws[i])
+            col = i;
+    for (int s = 0; col < n && s < nsorts; s++)
+        if (sort_column[s] == (int)col) {
+            if (v->sort == s) {
+                v->sort_rev = !v->sort_rev;
+            } else {
+                v->sort = s;
+                v->sort_rev = 0;
+            }
+            ui_message(ui, "sorted by %s%s", names[s], v->sort_rev ? ", reversed" : "");
+            return UI_HANDLED;
+        }
+    if (col < n)
+        ui_error(ui, "the %s column has no order of its own (s cycles the orders)", cols[col].name);
+    return UI_HANDLED;
+}
+
 const char *ui_empty_note(struct ui *ui)
 {
     if (ui->m->sample_stack.n == 0 && ui->m->aggs.n > 0)
         return "aggregates only (SamplingProf): no stacks or timeline; see functions, calls";
     return "no samples with frames";
+}
+
+const char *ui_no_order_note(struct ui *ui)
+{
+    if (ss_model_has_time_order(ui->m))
+        return NULL;
+    if (ui->m->sample_stack.n == 0 && ui->m->aggs.n > 0)
+        return ui_empty_note(ui);
+    if (ui->m->sample_stack.n == 0)
+        return "no samples";
+    return "folded stacks have no time order: no timeline or runs";
 }
 
 void ui_table_note(struct ui_canvas *c, int y, int h, const char *text)

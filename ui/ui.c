@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "cli.h"
 #include "command.h"
 #include "display.h"
 #include "prompt.h"
@@ -217,6 +218,15 @@ void ui_search(struct ui *ui, const char *pat, int dir)
         ui_error(ui, "no search yet: / starts one");
         return;
     }
+    if (v->ops->search && v->list.n > 0) { /* items the rows do not show too */
+        size_t si, sn;
+        if (v->ops->search(ui, v, ui->search, dir, text_matches, &si, &sn))
+            ui_error(ui, "/%s: no match", ui->search);
+        else
+            ui_message(ui, "/%s: match %zu of %zu; %.1f%% of the samples have a matching function",
+                       ui->search, si, sn, match_share(ui, ui->search));
+        return;
+    }
     if (!v->ops->row_text || v->list.n == 0) {
         ui_error(ui, "nothing to search in this view");
         return;
@@ -341,6 +351,17 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
     case UI_REQ_PROMPT:
         ui_prompt_start(ui, ':', "");
         break;
+    case UI_REQ_COPY_NAME: {
+        char buf[4096];
+        const char *t = ui_status_detail(ui, buf, sizeof buf);
+        if (!t)
+            ui_error(ui, "nothing selected to copy");
+        else if (ui_display_clipboard(t, strlen(t)))
+            ui_error(ui, "cannot copy here (no terminal): %s", t);
+        else
+            ui_message(ui, "copied to the clipboard: %s", t);
+        break;
+    }
     default:
         if (ui_request_view(req) >= 0)
             ui_switch_view(ui, (enum ui_view_id)ui_request_view(req));
@@ -388,8 +409,9 @@ static void draw(struct ui *ui)
     }
     struct ui_view *v = ui_current(ui);
     if (v->ops->prepare(ui, v) == 0)
-        v->ops->draw(ui, v, c, 1, rows - 3); /* sets the page size and scrolls */
+        v->ops->draw(ui, v, c, 1, rows - 4); /* sets the page size and scrolls */
     ui_status_draw_title(ui, c, 0);
+    ui_status_draw_detail(ui, c, rows - 3);
     ui_status_draw(ui, c, rows - 2);
     int cx = -1;
     if (ui->prompt.active && ui->msg[0])
@@ -509,6 +531,9 @@ static void ui_free(struct ui *ui)
     ss_model_free(&ui->orig);
     ss_tf_list_free(ui->tf);
     free(ui->cur_fn);
+    for (size_t i = 0; i < ui->nsource_paths; i++)
+        free(ui->source_paths[i]);
+    free(ui->source_paths);
     ui_canvas_free(&ui->canvas);
 }
 
@@ -529,6 +554,11 @@ static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nf
     ui->tf = ss_tf_list_new();
     if (!ui->tf)
         return -1;
+    size_t nsp;
+    const char *const *sp = ss_cli_source_paths(&nsp);
+    for (size_t i = 0; i < nsp; i++)
+        if (ui_add_source_path(ui, sp[i]))
+            return -1;
     for (int i = 0; i < UI_V_COUNT; i++) {
         struct ui_view *v = &ui->views[i];
         v->ops = view_info[i].ops;

@@ -147,6 +147,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
+    if (ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
+        UI_HANDLED)
+        return UI_HANDLED;
     return ui_sort_request(ui, v, req, sort_names, NSORTS);
 }
 

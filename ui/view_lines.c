@@ -31,6 +31,7 @@ struct source_file {
     char *text;  /* its contents, NULL when not found */
     size_t *off; /* start of each line */
     size_t nlines;
+    unsigned tried; /* ui->source_gen when last looked for (not found: again after a new dir) */
 };
 
 struct lines_view {
@@ -67,7 +68,73 @@ static char *read_file(const char *path, size_t *len)
     return t;
 }
 
-/* Load `name` as written, else next to each input file. */
+int ui_add_source_path(struct ui *ui, const char *dir)
+{
+    char **np = realloc(ui->source_paths, (ui->nsource_paths + 1) * sizeof *np);
+    if (!np)
+        return -1;
+    ui->source_paths = np;
+    if (!(np[ui->nsource_paths] = strdup(dir)))
+        return -1;
+    ui->nsource_paths++;
+    ui->source_gen++;
+    return 0;
+}
+
+/* Look for `name` under directory dir as pprof's -source_path does: dir/name,
+ * then dir/ followed by each shorter tail of name (a/b/c.R, b/c.R, c.R), so
+ * a tree moved to another prefix is found without -trim_path. */
+static char *read_under(const char *dir, const char *name, size_t *len)
+{
+    for (const char *tail = name; tail; tail = strchr(tail, '/')) {
+        while (*tail == '/')
+            tail++;
+        if (!*tail)
+            break;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, tail);
+        char *t = read_file(path, len);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+/* Tabs to spaces up to the next stop of 8 columns (counting characters,
+ * not bytes of UTF-8), so source text keeps its indentation on screen. */
+static char *expand_tabs(char *t, size_t *len)
+{
+    size_t tabs = 0;
+    for (size_t i = 0; i < *len; i++)
+        tabs += t[i] == '\t';
+    if (!tabs)
+        return t;
+    char *o = malloc(*len + tabs * 7 + 1);
+    if (!o)
+        return t; /* shown with '?' rather than not at all */
+    size_t k = 0, col = 0;
+    for (size_t i = 0; i < *len; i++) {
+        unsigned char ch = (unsigned char)t[i];
+        if (ch == '\t') {
+            do
+                o[k++] = ' ';
+            while (++col % 8);
+            continue;
+        }
+        o[k++] = (char)ch;
+        if (ch == '\n')
+            col = 0;
+        else if ((ch & 0xc0) != 0x80)
+            col++;
+    }
+    o[k] = '\0';
+    free(t);
+    *len = k;
+    return o;
+}
+
+/* Load `name` as written, else next to each input file, else under each
+ * source directory (--source-path, :source-path). */
 static int load_source(struct ui *ui, struct source_file *sf)
 {
     size_t len = 0;
@@ -80,8 +147,11 @@ static int load_source(struct ui *ui, struct source_file *sf)
         snprintf(path, sizeof path, "%.*s/%s", (int)(slash - ui->files[i]), ui->files[i], sf->name);
         t = read_file(path, &len);
     }
+    for (size_t i = 0; !t && i < ui->nsource_paths; i++)
+        t = read_under(ui->source_paths[i], sf->name, &len);
     if (!t)
         return 0;
+    t = expand_tabs(t, &len);
     size_t cap = 64, n = 0;
     size_t *off = malloc(cap * sizeof *off);
     if (!off) {
@@ -121,8 +191,14 @@ static long find_file(struct ui *ui, struct lines_view *p, const char *base)
 {
     for (size_t i = 0; i < p->nfiles; i++) {
         const char *b = strrchr(p->files[i].name, '/');
-        if (!strcmp(b ? b + 1 : p->files[i].name, base))
-            return (long)i;
+        if (strcmp(b ? b + 1 : p->files[i].name, base))
+            continue;
+        if (!p->files[i].text && p->files[i].tried != ui->source_gen) {
+            p->files[i].tried = ui->source_gen;
+            if (load_source(ui, &p->files[i]))
+                return -1;
+        }
+        return (long)i;
     }
     const struct ss_model *m = ui->m;
     for (size_t l = 0; l < m->locations.n; l++) {
@@ -139,6 +215,7 @@ static long find_file(struct ui *ui, struct lines_view *p, const char *base)
         p->files = nf;
         memset(&nf[p->nfiles], 0, sizeof *nf);
         nf[p->nfiles].name = strdup(name);
+        nf[p->nfiles].tried = ui->source_gen;
         if (!nf[p->nfiles].name || load_source(ui, &nf[p->nfiles]))
             return -1;
         return (long)p->nfiles++;
@@ -146,8 +223,8 @@ static long find_file(struct ui *ui, struct lines_view *p, const char *base)
     return -1;
 }
 
-/* The text of line `line` of the file keyed `base` (leading blanks and
- * tabs dropped), or NULL. */
+/* The text of line `line` of the file keyed `base` (leading blanks
+ * dropped), or NULL. */
 static const char *source_line(struct ui *ui, struct lines_view *p, const char *base, uint32_t line)
 {
     long f = find_file(ui, p, base);
@@ -266,12 +343,7 @@ static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
         }
     }
     snprintf(b[4], sizeof b[4], "%zu", row + 1);
-    /* tabs as spaces */
-    char text[4096];
-    size_t k = 0;
-    for (const char *s = sf->text + sf->off[row]; *s && k + 1 < sizeof text; s++)
-        text[k++] = *s == '\t' ? ' ' : *s;
-    text[k] = '\0';
+    const char *text = sf->text + sf->off[row]; /* tabs expanded when read */
     const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], text};
     ui_table_row(c, y, columns, NCOLS, cells, b[0][0] || style != UI_S_NORMAL ? style : UI_S_DIM,
                  0);
@@ -305,6 +377,9 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     }
     if (p->file_mode)
         return req == UI_REQ_SORT_NEXT || req == UI_REQ_SORT_REVERSE ? UI_HANDLED : UI_UNHANDLED;
+    if (ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
+        UI_HANDLED)
+        return UI_HANDLED;
     switch (req) {
     case UI_REQ_SORT_NEXT:
     case UI_REQ_SORT_REVERSE:

@@ -134,7 +134,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
 static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
     struct runs_view *p = v->priv;
-    if (p && p->have)
+    if (ui_no_order_note(ui))
+        snprintf(buf, n, "none without time order");
+    else if (p && p->have)
         snprintf(buf, n, "%s: %llu runs (~ calls); h/l scroll the table", p->fn,
                  (unsigned long long)p->h.total);
     else
@@ -229,12 +231,13 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
 {
     struct runs_view *p = v->priv;
     char note[4200];
-    const char *empty = p && p->have ? NULL
-                                     : ui_function_note(ui_view_function(ui),
-                                                        "select a function first, or :runs NAME",
-                                                        note, sizeof note);
+    const char *empty = ui_no_order_note(ui) ? ui_no_order_note(ui)
+                        : p && p->have       ? NULL
+                                             : ui_function_note(ui_view_function(ui),
+                                                                "select a function first, or :runs NAME",
+                                                                note, sizeof note);
     /* keep the scroll inside the table */
-    if (!empty && p->h.n_lengths && (size_t)v->hscroll / 8 >= p->h.n_lengths)
+    if (!empty && p && p->h.n_lengths && (size_t)v->hscroll / 8 >= p->h.n_lengths)
         v->hscroll = (int)(p->h.n_lengths - 1) * 8;
     ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, empty, draw_row);
 }

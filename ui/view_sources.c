@@ -41,9 +41,12 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         strcat(b[4], b[4][0] ? "+line" : "line");
     if (s->flags & SS_SRC_AGGREGATE)
         strcat(b[4], b[4][0] ? "+aggregate" : "aggregate");
+    if (s->flags & SS_SRC_UNORDERED)
+        strcat(b[4], b[4][0] ? "+unordered" : "unordered");
     if (!b[4][0])
         strcat(b[4], "-");
-    snprintf(b[5], sizeof b[5], "%zu", s->n_samples);
+    /* count values, as the status line and `report --by sources` count */
+    snprintf(b[5], sizeof b[5], "%llu", (unsigned long long)ss_source_samples(ui->m, (ss_id)row));
     const char *cells[NCOLS] = {b[0], ss_str(ui->m, s->type), b[1], b[2], b[3], b[4],
                                 b[5], ss_str(ui->m, s->uri)};
     ui_table_row(c, y, columns, NCOLS, cells, style, 0);

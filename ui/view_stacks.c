@@ -201,6 +201,9 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     const struct ss_stacks *st = ui_stacks(ui);
     if (!p || !st)
         return UI_UNHANDLED;
+    if (ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
+        UI_HANDLED)
+        return UI_HANDLED;
     switch (req) {
     case UI_REQ_SORT_NEXT:
     case UI_REQ_SORT_REVERSE:

@@ -30,6 +30,8 @@ struct tl_view {
     size_t cursor;       /* first sample of the cursor's column */
     long mark_a, mark_b; /* the marked column's samples [a, b), or -1 */
     int mark_exact;      /* the mark is a whole range (a phase): the cursor does not extend it */
+    int rows;            /* timeline rows stand for several samples (count values other than 1,
+                          * pprof): say "rows", as drop-samples numbers them */
     uint32_t want_level; /* select this level at the next prepare */
     const ss_id *canon; /* the model's function_canon (borrowed) */
     unsigned canon_gen;
@@ -43,6 +45,14 @@ struct tl_view {
     size_t nleg;
     uint8_t *leg_of_set; /* per function: has an index in leg_idx */
     uint32_t *leg_idx;
+    /* Letters by canonical function id, kept for the whole session (across
+     * transforms, zooms and scrolls: the model keeps function ids):
+     * letter[f] is 0 until f first shows.  When all are given, a letter
+     * goes to a new function from one not on screen; else '+'. */
+    char *letter;
+    size_t nletter;
+    ss_id owner[256]; /* the function holding each letter, SS_NONE: free */
+    int legend_full;  /* L: the whole legend in place of the grid */
 };
 
 /* A function's letter: the first letter or digit of its name when free
@@ -68,11 +78,54 @@ static char pick_letter(const char *name, const uint8_t *used)
     return '+';
 }
 
-/* No range marked yet. */
+/* No range marked yet, no letter given. */
 static void view_init(struct ui_view *v)
 {
     struct tl_view *p = v->priv;
     p->mark_a = p->mark_b = -1;
+    for (size_t i = 0; i < 256; i++)
+        p->owner[i] = SS_NONE;
+}
+
+/* The letter of canonical function f, given now if it has none (see
+ * struct tl_view); '+' when none is left.  -1 when out of memory. */
+static int letter_of(struct ui *ui, struct tl_view *p, ss_id f)
+{
+    if (f >= p->nletter) {
+        size_t n = ui->m->functions.n > f ? ui->m->functions.n : (size_t)f + 1;
+        char *nl = realloc(p->letter, n);
+        if (!nl)
+            return -1;
+        memset(nl + p->nletter, 0, n - p->nletter);
+        p->letter = nl;
+        p->nletter = n;
+    }
+    if (p->letter[f] && p->letter[f] != '+')
+        return p->letter[f];
+    uint8_t used[256];
+    for (size_t i = 0; i < 256; i++)
+        used[i] = p->owner[i] != SS_NONE;
+    char ch = pick_letter(ss_function_name(ui->m, f), used);
+    if (ch == '+') /* take one from a function not on screen */
+        for (size_t i = 0; i < NLETTERS && ch == '+'; i++) {
+            ss_id o = p->owner[(unsigned char)letters[i]];
+            if (o != SS_NONE && (o >= ui->m->functions.n || !p->leg_of_set[o])) {
+                p->letter[o] = 0;
+                p->owner[(unsigned char)letters[i]] = SS_NONE;
+                ch = letters[i];
+            }
+        }
+    if (ch != '+')
+        p->owner[(unsigned char)ch] = f;
+    p->letter[f] = ch;
+    return ch;
+}
+
+/* The colour of a letter: its place among the letters. */
+static int letter_style(char ch)
+{
+    const char *at = ch == '+' ? NULL : strchr(letters, ch);
+    return at ? UI_S_FN0 + (int)((at - letters) % UI_NFNCOLORS) : UI_S_NORMAL;
 }
 
 void ui_timeline_show_level(struct ui *ui, uint32_t level)
@@ -89,7 +142,8 @@ static size_t total_samples(const struct ui *ui)
     return ui->m->sample_stack.n;
 }
 
-/* Seconds of sampling time before sample i (its sources' intervals). */
+/* Seconds of sampling time before sample i (count values x their sources'
+ * intervals). */
 static double time_at(const struct ss_model *m, size_t i)
 {
     double t = 0;
@@ -97,10 +151,28 @@ static double time_at(const struct ss_model *m, size_t i)
         const struct ss_source *src = &m->sources.v[s];
         if (i < src->first_sample + src->n_samples) {
             if (i > src->first_sample)
-                t += (double)(i - src->first_sample) * ss_source_interval_s(m, (ss_id)s);
+                t += (double)ss_model_count(m, src->first_sample, i - src->first_sample) *
+                     ss_source_interval_s(m, (ss_id)s);
             break;
         }
-        t += (double)src->n_samples * ss_source_interval_s(m, (ss_id)s);
+        t += (double)ss_model_count(m, src->first_sample, src->n_samples) *
+             ss_source_interval_s(m, (ss_id)s);
+    }
+    return t;
+}
+
+/* Seconds of sampling time of samples [a, b): so the axis reads the
+ * samples shown once, not from the start for every label. */
+static double time_between(const struct ss_model *m, size_t a, size_t b)
+{
+    double t = 0;
+    for (size_t s = 0; s < m->sources.n && a < b; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        size_t lo = src->first_sample, hi = src->first_sample + src->n_samples;
+        if (hi <= a || lo >= b)
+            continue;
+        size_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+        t += (double)ss_model_count(m, x, y - x) * ss_source_interval_s(m, (ss_id)s);
     }
     return t;
 }
@@ -121,6 +193,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         }
         p->first = 0;
         p->n = total_samples(ui);
+        p->rows = ss_model_count(ui->m, 0, ui->m->sample_stack.n) != ui->m->sample_stack.n;
         p->cursor = 0;
         p->mark_a = p->mark_b = -1;
         p->mark_exact = 0;
@@ -158,10 +231,19 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     struct tl_view *p = v->priv;
     if (!p)
         return;
-    double t0 = time_at(ui->m, p->first), t1 = time_at(ui->m, p->first + p->n);
-    snprintf(buf, n, "samples %zu-%zu of %zu, %.3f-%.3f s%s", p->n ? p->first + 1 : 0,
-             p->first + p->n, total_samples(ui), t0, t1,
-             p->n < total_samples(ui) ? " (z: all)" : "");
+    if (ui_no_order_note(ui)) {
+        snprintf(buf, n, "none without time order");
+        return;
+    }
+    double t0 = time_at(ui->m, p->first), t1 = t0 + time_between(ui->m, p->first, p->first + p->n);
+    int k = snprintf(buf, n, "%s %zu-%zu of %zu", p->rows ? "rows" : "samples",
+                     p->n ? p->first + 1 : 0, p->first + p->n, total_samples(ui));
+    if (p->rows && k > 0 && (size_t)k < n) /* each row stands for its count of samples */
+        k += snprintf(buf + k, n - (size_t)k, " (%llu samples)",
+                      (unsigned long long)ss_model_count(ui->m, p->first, p->n));
+    if (k > 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, ", %.3f-%.3f s%s", t0, t1,
+                 p->n < total_samples(ui) ? " (z: all)" : "");
 }
 
 /* The grid for the rows on screen (recomputed only when needed). */
@@ -190,18 +272,29 @@ static int grid(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t widt
     for (size_t i = 0; i < p->nleg; i++)
         p->leg_of_set[p->leg[i]] = 0;
     p->nleg = 0;
-    uint8_t used[256] = {0};
-    used['+'] = 0;
     for (uint32_t r = 0; r < p->g.nlevels; r++)
         for (size_t c = 0; c < p->g.ncols; c++) {
             ss_id f = p->g.top[c * p->g.nlevels + r];
             if (f != SS_NONE && !p->leg_of_set[f]) {
                 p->leg_of_set[f] = 1;
                 p->leg_idx[f] = (uint32_t)p->nleg;
-                p->leg_ch[p->nleg] = pick_letter(ss_function_name(ui->m, f), used);
-                used[(unsigned char)p->leg_ch[p->nleg]] = 1;
                 p->leg[p->nleg++] = f;
             }
+        }
+    /* letters: first those that have one, so a new function takes a letter
+     * only from functions off screen */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < p->nleg; i++) {
+            ss_id f = p->leg[i];
+            int has = f < p->nletter && p->letter[f] && p->letter[f] != '+';
+            if (has != !pass)
+                continue;
+            int ch = letter_of(ui, p, f);
+            if (ch < 0) {
+                ui_error(ui, "out of memory (timeline)");
+                return -1;
+            }
+            p->leg_ch[i] = (char)ch;
         }
     return 0;
 }
@@ -236,27 +329,13 @@ static int phase(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t *a,
     ss_id f = p->g.top[cc * p->g.nlevels + row];
     if (f == SS_NONE)
         return -1;
-    size_t level = v->list.sel + 1, n = m->sample_stack.n;
-#define FN_AT(i)                                                                                   \
-    (ss_stack_depth(m, m->sample_stack.v[i]) >= level                                              \
-         ? p->canon[ss_loc_function(                                                               \
-               m, ss_stack_frames(                                                                 \
-                      m, m->sample_stack.v[i])[ss_stack_depth(m, m->sample_stack.v[i]) - level])]  \
-         : SS_NONE)
-    size_t i = p->cursor;
-    while (i < n && i < p->cursor + p->g.window && FN_AT(i) != f)
-        i++;
-    if (i >= n || FN_AT(i) != f)
-        return -1;
-    size_t lo = i, hi = i + 1;
-    while (lo > 0 && FN_AT(lo - 1) == f)
-        lo--;
-    while (hi < n && FN_AT(hi) == f)
-        hi++;
-#undef FN_AT
-    *a = lo;
-    *b = hi;
-    return 0;
+    uint32_t level = (uint32_t)v->list.sel + 1;
+    size_t n = m->sample_stack.n, i = p->cursor;
+    /* a sample of the cursor's column with f there, then the phase around it */
+    for (; i < n && i < p->cursor + p->g.window; i++)
+        if (ss_timeline_phase(m, level, f, i, a, b) == 0)
+            return 0;
+    return -1;
 }
 
 /* The marked range (the mark to the cursor's column, or an exact phase),
@@ -289,16 +368,39 @@ static int marked_range(struct tl_view *p, size_t *a1, size_t *b1)
     return 0;
 }
 
+/* L: every letter on screen and its function, in columns, in place of the
+ * grid. */
+static void draw_legend(struct ui *ui, struct tl_view *p, struct ui_canvas *c, int y, int h)
+{
+    ui_put_head(c, y, 0, c->w,
+                "legend: the letters on screen by first appearance ('+': no letter left); "
+                "L: back",
+                UI_S_NORMAL);
+    int entry = 26, ncol = c->w / entry > 0 ? c->w / entry : 1, nrow = h - 1;
+    for (size_t i = 0; i < p->nleg; i++) {
+        int col = (int)(i / (size_t)nrow), row = (int)(i % (size_t)nrow);
+        if (col >= ncol) {
+            ui_printf(c, y + h - 1, (ncol - 1) * entry, entry, UI_S_DIM, "+%zu more: zoom in",
+                      p->nleg - i);
+            break;
+        }
+        char l[2] = {p->leg_ch[i], 0};
+        ui_put(c, y + 1 + row, col * entry, 1, l, letter_style(l[0]));
+        ui_put_fit(c, y + 1 + row, col * entry + 2, entry - 3, ss_function_name(ui->m, p->leg[i]),
+                   UI_S_NORMAL, 0);
+    }
+}
+
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tl_view *p = v->priv;
-    if (total_samples(ui) == 0 || v->list.n == 0) {
+    if (total_samples(ui) == 0 || v->list.n == 0 || ui_no_order_note(ui)) {
         v->list.page = 1;
-        ui_table_note(c, y, h, ui_empty_note(ui));
+        ui_table_note(c, y, h, ui_no_order_note(ui) ? ui_no_order_note(ui) : ui_empty_note(ui));
         return;
     }
     int legend_rows = h >= 14 ? 3 : 1;
-    int rows = h - 2 - legend_rows;
+    int rows = h - 3 - legend_rows; /* info line, grid, ruler, axis, legend */
     if (rows < 1)
         rows = 1;
     v->list.page = rows;
@@ -308,6 +410,10 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     if (grid(ui, v, p, width, rows))
         return;
     align_cursor(p);
+    if (p->legend_full) {
+        draw_legend(ui, p, c, y, h);
+        return;
+    }
     const struct ss_level_row *lr;
     size_t nl, sc;
     ui_levels(ui, &lr, &nl, &sc);
@@ -327,9 +433,11 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         fn_n = p->g.top_n[cc * p->g.nlevels + sel_row];
         reach = p->g.reach[cc * p->g.nlevels + sel_row];
     }
-    int k = b - a == 1 ? snprintf(info, sizeof info, "cursor: sample %zu, level %u: ", a + 1, level)
-                       : snprintf(info, sizeof info, "cursor: samples %zu-%zu, level %u: ", a + 1,
-                                  b, level);
+    const char *unit = p->rows ? "row" : "sample";
+    int k =
+        b - a == 1
+            ? snprintf(info, sizeof info, "cursor: %s %zu, level %u: ", unit, a + 1, level)
+            : snprintf(info, sizeof info, "cursor: %ss %zu-%zu, level %u: ", unit, a + 1, b, level);
     if (f != SS_NONE)
         snprintf(info + k, sizeof info - (size_t)k, "%s in %u of %zu", ss_function_name(ui->m, f),
                  fn_n, b - a);
@@ -358,9 +466,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             char ch[2] = {' ', 0};
             int style = UI_S_NORMAL;
             if (fn != SS_NONE) {
-                uint32_t li = p->leg_idx[fn];
-                ch[0] = p->leg_ch[li];
-                style = UI_S_FN0 + (int)(li % UI_NFNCOLORS);
+                ch[0] = p->leg_ch[p->leg_idx[fn]];
+                style = letter_style(ch[0]);
                 /* most of the column's samples do not reach this level */
                 if (2 * (size_t)p->g.reach[col * p->g.nlevels + r] < cb - ca)
                     style = UI_S_DIM;
@@ -371,20 +478,32 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         }
     }
 
-    /* the ruler: the cursor's column and the marked range */
-    int ry = y + 1 + rows;
+    /* the ruler: the cursor's column, the marked range, where a new source
+     * (file or Rprof session) starts and where samples were removed */
+    int ry = y + 1 + rows, seen_src = 0, seen_gap = 0;
+    const struct ss_model *m = ui->m;
     ui_put(c, ry, 0, MARGIN, "time", UI_S_DIM);
     for (size_t col = 0; col < p->g.ncols; col++) {
         size_t ca = p->first + col * p->g.window;
+        size_t cend = ca + p->g.window < p->first + p->n ? ca + p->g.window : p->first + p->n;
         const char *ch = " ";
         int style = UI_S_DIM;
-        size_t ra, rb;
-        if (!mark_bounds(p, &ra, &rb)) {
-            size_t cend = ca + p->g.window;
-            if (ca < rb && cend > ra) {
-                ch = "=";
-                style = UI_S_MARK;
+        size_t g = ss_model_gap_first(m, ca > 0 ? ca : 1);
+        if (g < m->gaps.n && m->gaps.v[g] < cend) {
+            ch = ":";
+            seen_gap = 1;
+        }
+        for (size_t sidx = 1; sidx < m->sources.n; sidx++) {
+            size_t f0 = m->sources.v[sidx].first_sample;
+            if (f0 >= ca && f0 < cend && f0 > 0 && m->sources.v[sidx].n_samples) {
+                ch = "|";
+                seen_src = 1;
             }
+        }
+        size_t ra, rb;
+        if (!mark_bounds(p, &ra, &rb) && ca < rb && cend > ra) {
+            ch = "=";
+            style = UI_S_MARK;
         }
         if (col == cc) {
             ch = "^";
@@ -393,20 +512,57 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         ui_put(c, ry, MARGIN + (int)col, 1, ch, style);
     }
 
-    /* the legend */
-    int ly = ry + 1, lx = 0, entry = 24;
-    for (size_t i = 0; i < p->nleg; i++) {
+    /* the time axis: a tick every dozen columns with the time there */
+    int ay = ry + 1;
+    double t0 = time_at(m, p->first), span = time_between(m, p->first, p->first + p->n);
+    int dec = span >= 100 ? 0 : span >= 10 ? 1 : span >= 1 ? 2 : 3;
+    ui_put(c, ay, 0, MARGIN, "   s", UI_S_DIM);
+    size_t at = p->first;
+    for (size_t col = 0; col < p->g.ncols; col += 12) {
+        char lab[32];
+        t0 += time_between(m, at, p->first + col * p->g.window);
+        at = p->first + col * p->g.window;
+        snprintf(lab, sizeof lab, "|%.*f", dec, t0);
+        if (MARGIN + (int)col + (int)strlen(lab) > c->w)
+            break;
+        ui_put(c, ay, MARGIN + (int)col, (int)strlen(lab), lab, UI_S_DIM);
+    }
+
+    /* the legend: the letters on screen; '+' stands for the functions
+     * without a letter (more than 62 on screen); L lists them all */
+    int ly = ay + 1, lx = 0, entry = 24;
+    size_t nplus = 0;
+    for (size_t i = 0; i < p->nleg; i++)
+        nplus += p->leg_ch[i] == '+';
+    char extra[3][64];
+    size_t nextra = 0;
+    if (seen_src)
+        snprintf(extra[nextra++], sizeof extra[0], "| a new file or session");
+    if (seen_gap)
+        snprintf(extra[nextra++], sizeof extra[0], ": samples removed here");
+    if (nplus)
+        snprintf(extra[nextra++], sizeof extra[0], "+ %zu without a letter", nplus);
+    size_t total = p->nleg - nplus + nextra, shown = 0;
+    for (size_t e = 0, i = 0; e < total; e++) {
         if (lx + entry > c->w) {
             lx = 0;
             ly++;
         }
-        if (ly >= y + h) {
-            ui_printf(c, y + h - 1, c->w - 12, 12, UI_S_DIM, " +%zu more", p->nleg - i);
+        if (ly >= y + h || (ly == y + h - 1 && lx + 2 * entry > c->w && e + 1 < total)) {
+            ui_printf(c, y + h - 1, lx, c->w - lx, UI_S_DIM, "+%zu more: L", total - shown);
             break;
         }
-        char l[2] = {p->leg_ch[i], 0};
-        ui_put(c, ly, lx, 1, l, UI_S_FN0 + (int)(i % UI_NFNCOLORS));
-        ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(ui->m, p->leg[i]), UI_S_NORMAL, 0);
+        if (e < nextra) {
+            ui_put_fit(c, ly, lx, entry - 1, extra[e], UI_S_DIM, 0);
+        } else {
+            while (p->leg_ch[i] == '+')
+                i++;
+            char l[2] = {p->leg_ch[i], 0};
+            ui_put(c, ly, lx, 1, l, letter_style(l[0]));
+            ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(m, p->leg[i]), UI_S_NORMAL, 0);
+            i++;
+        }
+        shown++;
         lx += entry;
     }
 }
@@ -505,6 +661,10 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     case UI_REQ_TL_ZOOM_RESET:
         p->first = 0;
         p->n = total_samples(ui);
+        p->rows = ss_model_count(ui->m, 0, ui->m->sample_stack.n) != ui->m->sample_stack.n;
+        return UI_HANDLED;
+    case UI_REQ_TL_LEGEND:
+        p->legend_full = !p->legend_full;
         return UI_HANDLED;
     case UI_REQ_TL_PHASE:
         if (phase(ui, v, p, &a, &b)) {
@@ -514,7 +674,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         p->mark_a = (long)a;
         p->mark_b = (long)b;
         p->mark_exact = 1;
-        ui_message(ui, "marked the phase: samples %zu-%zu (d drops it, K keeps only it)", a + 1, b);
+        ui_message(ui, "marked the phase: %s %zu-%zu, exact (report --by timeline: whole windows)",
+                   p->rows ? "rows" : "samples", a + 1, b);
         return UI_HANDLED;
     case UI_REQ_TL_MARK:
         if (p->mark_a >= 0) {
@@ -572,6 +733,7 @@ static void view_free(struct ui_view *v)
     free(p->leg_ch);
     free(p->leg_of_set);
     free(p->leg_idx);
+    free(p->letter);
 }
 
 const struct ui_view_ops ui_view_timeline = {

@@ -170,13 +170,61 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         snprintf(buf, n, "%zu nodes, %% of all samples", p ? p->t.n : 0);
 }
 
+/* Is node i the last child of its parent (or the last root)? */
+static int last_child(const struct ss_tree *t, uint32_t i)
+{
+    uint32_t par = t->nodes[i].parent;
+    return t->nodes[i].end >= (par == SS_TREE_NONE ? (uint32_t)t->n : t->nodes[par].end);
+}
+
+#define GUIDE_MAX 64 /* levels of guides drawn at most */
+
+/* The guide lines before node i's name (tree(1)): for each ancestor below
+ * the root, a bar when it has a later sibling, then the node's own corner,
+ * two columns a level, so a child starts two columns right of its parent.
+ * When more than `levels` levels would show, the outer ones give way to the
+ * depth in brackets ("[23]"), in steps of half of `levels`: a child then
+ * starts either two columns right of its parent or, where a step begins,
+ * well left of it, never in its column.  Into buf. */
+static void guides(const struct ss_tree *t, uint32_t i, int utf8, int levels, char *buf, size_t n)
+{
+    const char *bar = utf8 ? "\xe2\x94\x82 " : "| ";
+    const char *tee = utf8 ? "\xe2\x94\x9c\xe2\x94\x80" : "+-";
+    const char *ell = utf8 ? "\xe2\x94\x94\xe2\x94\x80" : "\\-";
+    uint32_t d = t->nodes[i].depth;
+    size_t k = 0;
+    buf[0] = '\0';
+    if (d == 0)
+        return;
+    if (levels < 4)
+        levels = 4;
+    if (levels > GUIDE_MAX)
+        levels = GUIDE_MAX;
+    uint32_t L = (uint32_t)levels, step = L / 2;
+    uint32_t shown = d <= L ? d : L - step + 1 + (d - L - 1) % step;
+    if (shown < d)
+        k += (size_t)snprintf(buf, n, "[%u]", d + 1);
+    /* anc[j]: the ancestor of depth d - shown + 1 + j (j < shown - 1), then i */
+    uint32_t anc[GUIDE_MAX];
+    uint32_t a = i;
+    for (uint32_t j = shown; j-- > 0;) {
+        anc[j] = a;
+        a = t->nodes[a].parent;
+    }
+    for (uint32_t j = 0; j < shown && k < n; j++) {
+        const char *g = j + 1 < shown ? (last_child(t, anc[j]) ? "  " : bar)
+                                      : (last_child(t, anc[j]) ? ell : tee);
+        k += (size_t)snprintf(buf + k, n - k, "%s", g);
+    }
+}
+
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
     struct tree_view *p = v->priv;
     uint32_t i = p->rows[row];
     const struct ss_tree_node *nd = &p->t.nodes[i];
-    char b[4][32], name[4200];
+    char b[4][32], name[4200], g[GUIDE_MAX * 6 + 16];
     snprintf(b[0], sizeof b[0], "%.2f", ui_pct(ui, nd->total_time));
     snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, nd->self_time));
     snprintf(b[2], sizeof b[2], "%.3f", nd->total_time);
@@ -186,13 +234,14 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                                                 : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");
     snprintf(name, sizeof name, "%s%s", glyph, ss_function_name(ui->m, nd->function));
     const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], name};
-    /* indent 2 per level, 1 below level 8, at most 2/3 of the label */
-    int label = c->w - (7 + 7 + 9 + 9 + 4);
-    int d = (int)nd->depth;
-    int indent = d <= 8 ? 2 * d : 16 + (d - 8);
-    if (indent > label * 2 / 3)
-        indent = label * 2 / 3;
+    /* two columns a level, guides in them, at most 2/3 of the label */
+    int x = ui_table_column_x(c->w, columns, NCOLS, NCOLS - 1);
+    int label = c->w - (x > 0 ? x : 0);
+    guides(&p->t, i, c->utf8, (label * 2 / 3 - 5) / 2, g, sizeof g);
+    int indent = ui_text_width(c, g);
     ui_table_row(c, y, columns, NCOLS, cells, style, indent);
+    if (indent && x >= 0)
+        ui_put(c, y, x, indent, g, style == UI_S_NORMAL ? UI_S_DIM : style);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -253,6 +302,42 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     }
 }
 
+/* Search every node in depth-first order (the rows' order once expanded),
+ * hidden ones too; open the path to the match. */
+static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
+                  int (*match)(const char *text, const char *pat), size_t *idx, size_t *count)
+{
+    struct tree_view *p = v->priv;
+    if (!p || !p->built || p->t.n == 0)
+        return -1;
+    size_t n = p->t.n, cur = p->nrows ? p->rows[v->list.sel < p->nrows ? v->list.sel : 0] : 0;
+    size_t found = SIZE_MAX, nmatch = 0, before = 0;
+    for (size_t i = 0; i < n; i++)
+        if (match(ss_function_name(ui->m, p->t.nodes[i].function), pat)) {
+            nmatch++;
+            if (dir > 0 && i > cur && found == SIZE_MAX)
+                found = i;
+            if (dir < 0 && i < cur)
+                found = i;
+        }
+    if (nmatch == 0)
+        return -1;
+    if (found == SIZE_MAX) /* wrap around */
+        for (size_t k = 0; k < n && found == SIZE_MAX; k++) {
+            size_t i = dir > 0 ? k : n - 1 - k;
+            if (match(ss_function_name(ui->m, p->t.nodes[i].function), pat))
+                found = i;
+        }
+    for (size_t i = 0; i <= found; i++)
+        before += match(ss_function_name(ui->m, p->t.nodes[i].function), pat) != 0;
+    for (uint32_t a = p->t.nodes[found].parent; a != SS_TREE_NONE; a = p->t.nodes[a].parent)
+        p->open[a] = 1;
+    set_open(v, p, (uint32_t)found, p->open[found]);
+    *idx = before;
+    *count = nmatch;
+    return 0;
+}
+
 static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
 {
     struct tree_view *p = v->priv;
@@ -294,6 +379,7 @@ const struct ui_view_ops ui_view_topdown = {
     .row_text = row_text,
     .row_function = row_function,
     .row_level = row_level,
+    .search = search,
     .free = view_free,
 };
 
@@ -307,5 +393,6 @@ const struct ui_view_ops ui_view_bottomup = {
     .row_text = row_text,
     .row_function = row_function,
     .row_level = row_level,
+    .search = search,
     .free = view_free,
 };

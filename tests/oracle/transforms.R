@@ -9,6 +9,8 @@
 ##   OUTDIR/i/folded.txt   "root;...;leaf COUNT" per distinct non-empty stack
 ##   OUTDIR/i/effects.tsv  step samples_in samples_out samples_emptied frames_removed
 ##                         (one row per command, in order)
+##   OUTDIR/i/runs.tsv     name level runs samples mean median max: the run
+##                         lengths of the transformed timeline (see below)
 ##
 ## Reading: lines end at LF, CRLF or CR; a header line
 ## "[memory profiling: ][GC profiling: ][line profiling: ]sample.interval=N"
@@ -40,6 +42,13 @@
 ##                         overlaps) becomes N
 ##   collapse-recursion F  consecutive equal names matching F become one
 ##   class F => C          nothing to do on stacks
+## Runs (DESIGN section 4) of the final timeline: a run at level k is a
+## maximal stretch of consecutive kept samples with the same names at levels
+## 1..k; a sample with fewer than k names is in none and ends it; a sample
+## with no names, a new session and a gap (samples removed between two kept
+## ones: drop, focus, drop-samples, keep-samples) end every run.  Per (name,
+## level) the number of runs, their summed length, mean, median (R's) and max;
+## level "all" pools a name's levels.
 ## F is a bare word or "quoted" name (equality) or a /regex/ (grepl, extended,
 ## unanchored).  samples_emptied counts samples that had names before the step
 ## and none after; frames_removed sums the names removed from the samples
@@ -73,6 +82,7 @@ is_sample <- !is_header & session > 0 & nzchar(lines) &
   !grepl("^#File [0-9]+:", lines, perl = TRUE, useBytes = TRUE)
 body <- sub("^:[0-9]+:[0-9]+:[0-9]+:[0-9]+:", "", lines[is_sample], perl = TRUE, useBytes = TRUE)
 interval <- ivals[session[is_sample]] # microseconds, per sample
+sess <- session[is_sample]
 
 ubody <- unique(body)
 tok_re <- paste0('"(.*?)"(?=$| $| "| [0-9]+#[0-9]+(?: |$))', "|[0-9]+#[0-9]+(?= |$)")
@@ -188,6 +198,43 @@ rewrite <- function(fun) {
   stacks <<- lapply(stacks, fun)
 }
 
+## The run lengths of the final timeline: `final` the kept samples' names
+## (root first), `kept` their original sample numbers.
+write_runs <- function(final, kept, path) {
+  nk <- length(kept)
+  len <- lengths(final)
+  ## a segment: kept samples with no gap or session change between them
+  seg <- if (nk) cumsum(c(TRUE, diff(kept) != 1L | diff(sess[kept]) != 0L)) else integer()
+  prev_id <- ifelse(len > 0, seg, NA_integer_)
+  rn <- character(); rl <- integer(); rlen <- integer()
+  for (k in seq_len(max(c(0L, len)))) {
+    nm <- vapply(final, function(s) if (length(s) >= k) s[k] else NA_character_, "")
+    ok <- !is.na(nm)
+    key <- paste(prev_id, nm, sep = "\001")
+    id <- rep(NA_integer_, nk)
+    id[ok] <- match(key[ok], unique(key[ok]))
+    before <- c(NA_integer_, id[-nk])
+    starts <- ok & (is.na(before) | before != id)
+    run_of <- cumsum(starts)
+    rlen <- c(rlen, tabulate(run_of[ok], max(0L, run_of)))
+    rn <- c(rn, nm[starts])
+    rl <- c(rl, rep(k, sum(starts)))
+    prev_id <- id
+  }
+  num <- function(x) sprintf("%.15g", as.numeric(x))
+  row <- function(v) c(length(v), sum(v), mean(v), median(v), max(v))
+  out <- character()
+  for (key in unique(paste(rl, rn, sep = "\001"))) {
+    sel <- paste(rl, rn, sep = "\001") == key
+    out <- c(out, paste(c(rn[sel][1], num(rl[sel][1]), num(row(rlen[sel]))), collapse = "\t"))
+  }
+  for (name in unique(rn))
+    out <- c(out, paste(c(name, "all", num(row(rlen[rn == name]))), collapse = "\t"))
+  con <- file(path, "wb")
+  writeLines(c("name\tlevel\truns\tsamples\tmean\tmedian\tmax", out), con, useBytes = TRUE)
+  close(con)
+}
+
 run_script <- function(script_path, outdir) {
   dir.create(outdir, showWarnings = FALSE, recursive = TRUE)
   stacks <<- ustacks
@@ -271,6 +318,7 @@ run_script <- function(script_path, outdir) {
   con <- file(file.path(outdir, "folded.txt"), "wb")
   if (length(counts)) writeLines(paste(names(counts), as.integer(counts)), con, useBytes = TRUE)
   close(con)
+  write_runs(final, keep, file.path(outdir, "runs.tsv"))
   if (is.null(effects))
     effects <- data.frame(step = integer(), samples_in = integer(), samples_out = integer(),
                           samples_emptied = integer(), frames_removed = integer())

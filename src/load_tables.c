@@ -326,7 +326,7 @@ static int f_flags(struct tsv *t, size_t c, uint32_t *out)
     size_t bad_len;
     if (ss_tables_flags_parse(t->f[c], t->fl[c], out, &bad, &bad_len))
         return tsv_fail(t, c,
-                        "unknown flag '%.*s' (expected memory, GC, line, aggregate "
+                        "unknown flag '%.*s' (expected memory, GC, line, aggregate, unordered "
                         "joined by '+', or '-')",
                         (int)(bad_len > 40 ? 40 : bad_len), bad);
     return 0;

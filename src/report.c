@@ -102,16 +102,6 @@ static void flags_text(char *buf, size_t n, uint32_t flags)
         strncat(buf, ", aggregate", n - strlen(buf) - 1);
 }
 
-/* Samples of source s: its raw samples' summed count values (a folded line
- * or a pprof sample may stand for many), or an aggregate source's count. */
-static uint64_t source_samples(const struct ss_model *m, size_t s)
-{
-    const struct ss_source *src = &m->sources.v[s];
-    if (src->flags & SS_SRC_AGGREGATE)
-        return ss_agg_samples(m, (ss_id)s);
-    return ss_model_count(m, src->first_sample, src->n_samples);
-}
-
 void ss_report_header(FILE *out, const struct ss_model *m)
 {
     struct ss_totals t;
@@ -128,7 +118,7 @@ void ss_report_header(FILE *out, const struct ss_model *m)
         ss_format_interval(iv, sizeof iv, s->interval_us);
         flags_text(fl, sizeof fl, s->flags);
         fprintf(out, "session    %u: interval %s%s, %llu samples", s->session, iv, fl,
-                (unsigned long long)source_samples(m, i));
+                (unsigned long long)ss_source_samples(m, (ss_id)i));
         if (s->flags & SS_SRC_AGGREGATE)
             fputs(" (counts per call element, no stacks)", out);
         if (s->header_line)
@@ -274,12 +264,13 @@ static int report_sources(FILE *out, const struct ss_model *m, const struct ss_r
             fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%llu\n", i + 1,
                     ss_esc(&e_type, ss_str(m, s->type)), ss_esc(&e_uri, ss_str(m, s->uri)),
                     s->session, s->header_line, s->interval_us, flags,
-                    (unsigned long long)source_samples(m, i));
+                    (unsigned long long)ss_source_samples(m, (ss_id)i));
         } else {
             ss_format_interval(iv, sizeof iv, s->interval_us);
             fprintf(out, "%6zu %-13s %7u %6u %10s %-16s %9llu  %s\n", i + 1,
                     ss_esc(&e_type, ss_str(m, s->type)), s->session, s->header_line, iv, flags,
-                    (unsigned long long)source_samples(m, i), ss_esc(&e_uri, ss_str(m, s->uri)));
+                    (unsigned long long)ss_source_samples(m, (ss_id)i),
+                    ss_esc(&e_uri, ss_str(m, s->uri)));
         }
     }
     ss_esc_free(&e_type);
@@ -325,6 +316,14 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     int rc = ss_report_check_stacks(m, o->by, NULL, 0, err);
     if (rc)
         return rc;
+    if ((o->by == SS_REPORT_RUNS || o->by == SS_REPORT_TIMELINE) && m->sources.n &&
+        !ss_model_has_time_order(m))
+        /* folded stacks: one row per distinct stack, no sample order */
+        return ss_fail(err, SS_EUSAGE,
+                       "--by %s needs samples in time order; %s (%s) has none (folded stacks "
+                       "hold one line per distinct stack)",
+                       o->by == SS_REPORT_RUNS ? "runs" : "timeline",
+                       ss_str(m, m->sources.v[0].uri), ss_str(m, m->sources.v[0].type));
     if (o->by == SS_REPORT_STACKS)
         return report_stacks(out, m, o, err);
     if (o->by == SS_REPORT_SOURCES)

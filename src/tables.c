@@ -32,10 +32,9 @@ static const struct {
     uint32_t bit;
     const char *name;
 } flag_names[] = {
-    {SS_SRC_MEMORY, "memory"},
-    {SS_SRC_GC, "GC"},
-    {SS_SRC_LINE, "line"},
-    {SS_SRC_AGGREGATE, "aggregate"},
+    {SS_SRC_MEMORY, "memory"},       {SS_SRC_GC, "GC"},
+    {SS_SRC_LINE, "line"},           {SS_SRC_AGGREGATE, "aggregate"},
+    {SS_SRC_UNORDERED, "unordered"},
 };
 
 void ss_tables_flags_text(uint32_t flags, char *buf, size_t n)

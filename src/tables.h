@@ -7,7 +7,7 @@
  * present, in this order):
  *   meta.tsv            key value source_id      first row: version 2.0 \N
  *   sources.tsv         source_id type uri session header_line timestamp
- *                       interval_us flags        flags: memory+GC+line+aggregate or -
+ *                       interval_us flags        flags: memory+GC+line+aggregate+unordered or -
  *   value_types.tsv     type unit                samples/count first
  *   samples.tsv         sample_id source_id stack_id    in time order
  *   sample_values.tsv   sample_id type value     every value of every sample
@@ -45,7 +45,7 @@ const char *ss_tables_file(size_t i);
 int ss_tables_is_file(const char *name);
 
 /* Source flags as written in sources.tsv: "memory+GC+line+aggregate" (the
- * set ones, in that order) or "-" for none. */
+ * set ones, in that order, then "unordered") or "-" for none. */
 void ss_tables_flags_text(uint32_t flags, char *buf, size_t n);
 
 /* Parse flags text s[0..n) into *out.  Returns 0, or -1 with *bad and

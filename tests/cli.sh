@@ -484,4 +484,19 @@ check "two writers of one name without --force: exactly one succeeds" \
     "$([ "$both" -eq 0 ] || echo "$both bad tries of 10")"
 check "no temporary files left after the race" "$(nothing_left)"
 
+
+# Folded stacks have no time order: the tables that need it say so (exit 1),
+# and a tables copy keeps that (the 'unordered' source flag).
+printf 'main;f 2\nmain;g 1\n' >"$W/noorder.folded"
+for by in runs timeline; do
+    run report --by $by "$W/noorder.folded"
+    check "report --by $by of folded stacks: refused, says why" \
+        "$([ "$RC" -eq 1 ] && [[ $ERR == *"needs samples in time order"* ]] || echo "rc=$RC $ERR")"
+done
+run convert -o "$W/noorder.tables/" "$W/noorder.folded"
+run report --by timeline "$W/noorder.tables"
+check "a tables copy of folded stacks keeps 'no time order'" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *"needs samples in time order"* ]] &&
+        grep -q 'unordered' "$W/noorder.tables/sources.tsv" || echo "rc=$RC $ERR")"
+
 finish

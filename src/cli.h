@@ -4,6 +4,7 @@
 #define SS_CLI_H
 
 struct ss_model;
+struct ss_tf_list;
 
 /* The interactive UI, supplied by the program (main.c) so that the core
  * never links curses.  `available` says whether it can run here (a terminal,
@@ -12,7 +13,7 @@ struct ss_model;
  * no-command mode prints the report instead. */
 struct ss_cli_ui {
     int (*available)(void);
-    int (*run)(struct ss_model *m, char *const *files, int nfiles);
+    int (*run)(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_list *resumed);
 };
 
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui);

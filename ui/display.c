@@ -2,6 +2,7 @@
 #include "display.h"
 
 #include <curses.h>
+#include <term.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -153,6 +154,17 @@ int ui_display_open(int headless, int cols, int rows, char *msg, size_t n)
     }
     setup_styles();
     return 0;
+}
+
+int ui_display_can_address(void)
+{
+    int err = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+        return 0; /* an unknown TERM: newterm would fail too */
+    const char *cup = tigetstr("cup");
+    int ok = cup != NULL && cup != (char *)-1;
+    del_curterm(cur_term);
+    return ok;
 }
 
 void ui_display_close(void)

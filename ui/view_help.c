@@ -19,6 +19,7 @@ struct help_view {
     struct help_line *lines;
     size_t nlines;
     int width; /* the width `rows` were wrapped for */
+    int keyw;  /* the width of the keys column for it */
     struct {
         size_t line;  /* logical line */
         size_t start; /* byte offset into the text of this screen row */
@@ -119,7 +120,22 @@ static int build(struct help_view *h)
     return 0;
 }
 
-#define KEYW 20 /* the keys column */
+/* The keys column: as wide as the widest entry (":replace F1 F2 ... =>
+ * NEW"), so that no entry is cut, while the text keeps at least TEXTW
+ * columns; only a screen narrower than that cuts keys. */
+#define KEYW_MIN 12
+#define TEXTW 30
+
+static int key_width(const struct help_view *h, int width)
+{
+    int w = KEYW_MIN;
+    for (size_t i = 0; i < h->nlines; i++)
+        if (h->lines[i].keys && (int)strlen(h->lines[i].keys) > w)
+            w = (int)strlen(h->lines[i].keys); /* ASCII */
+    if (w > width - TEXTW - 3)
+        w = width - TEXTW - 3 > KEYW_MIN ? width - TEXTW - 3 : KEYW_MIN;
+    return w;
+}
 
 /* Wrap the text column to the screen width. */
 static int wrap(struct help_view *h, int width)
@@ -128,7 +144,8 @@ static int wrap(struct help_view *h, int width)
     h->rows = NULL;
     h->nrows = 0;
     size_t cap = 0;
-    int tw = width - KEYW - 3;
+    h->keyw = key_width(h, width);
+    int tw = width - h->keyw - 3;
     if (tw < 20)
         tw = 20;
     for (size_t i = 0; i < h->nlines; i++) {
@@ -198,11 +215,12 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         ui_put(c, y, 0, c->w, l->text, style == UI_S_NORMAL ? UI_S_HEADER : style);
         return;
     }
+    int kw = h->keyw;
     if (h->rows[row].start == 0)
-        ui_put_fit(c, y, 2, KEYW, l->keys, style == UI_S_NORMAL ? UI_S_MARK : style, 0);
+        ui_put_fit(c, y, 2, kw, l->keys, style == UI_S_NORMAL ? UI_S_MARK : style, 0);
     char seg[1024];
     snprintf(seg, sizeof seg, "%.*s", (int)h->rows[row].len, l->text + h->rows[row].start);
-    ui_put(c, y, KEYW + 3, c->w - KEYW - 3, seg, style);
+    ui_put(c, y, kw + 3, c->w - kw - 3, seg, style);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)

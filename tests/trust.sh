@@ -269,4 +269,34 @@ EOF
         "$(grep -qF ':replace F1 F2 ... => NEW each run' "$T/help$size.replace" || grep replace "$T/help$size.replace")"
 done
 
+# ---- the man page and README say what the program does ---------------------------
+
+MAN=$SRCDIR/man/stackscope.1
+synopsis=$(awk '/^\.SH SYNOPSIS/{ on = 1; next } /^\.SH/{ on = 0 } on' "$MAN" | sed 's/\\-/-/g')
+# every table report accepts (its own error message lists them) ...
+tables=$("$STACKSCOPE" report --by bogus x 2>&1 | sed -n 's/.*(expected \(.*\))/\1/p' |
+    sed 's/,/ /g; s/ or / /')
+# ... and every report option of --help
+options=$("$STACKSCOPE" --help | awk '/^Report options:/{ on = 1; next } /^[A-Z]/{ on = 0 }
+    on && $1 ~ /^--/ { print $1 }')
+why=
+[ -n "$tables" ] && [ -n "$options" ] || why="no tables or options found"
+for t in $tables; do
+    grep -qE "(^|[ |])$t( |\||\]|$)" <<<"$synopsis" || why="$why table $t;"
+done
+for o in $options -e --script; do
+    grep -qF -- "$o" <<<"$synopsis" || why="$why option $o;"
+done
+check "man: the SYNOPSIS lists every report table and option" "$why"
+check "man, README: no 'later version'" "$(grep -n 'later version' "$MAN" "$SRCDIR/README.md")"
+why=
+for f in "$MAN" "$SRCDIR/README.md"; do
+    grep -q 'XDG_STATE_HOME' "$f" || why="$why $f: no XDG_STATE_HOME;"
+    grep -q -- '--resume\|\\-\\-resume' "$f" || why="$why $f: no --resume;"
+done
+"$STACKSCOPE" --help | grep -q -- '--resume FILE' || why="$why --help: no --resume;"
+awk '/^\.SH ENVIRONMENT/{ on = 1; next } /^\.SH/{ on = 0 } on' "$MAN" | grep -q '^\.B XDG_STATE_HOME' ||
+    why="$why ENVIRONMENT: no XDG_STATE_HOME;"
+check "man, README, --help: the state file and --resume are documented" "$why"
+
 finish

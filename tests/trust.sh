@@ -34,6 +34,11 @@ ui() {
         >"$T/$name.stdout" 2>"$T/$name.err" </dev/null
     RC=$?
     ERR=$(cat "$T/$name.err")
+    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
+        fail "$name: sanitizer" "$(grep -m 1 -E 'Sanitizer|runtime error' "$T/$name.err")"
+    elif [ "$RC" -ne 0 ]; then
+        fail "$name: exit status" "$RC: $ERR"
+    fi
 }
 
 # top FILE / bottom FILE: the title line / the message line of a dump.

@@ -187,6 +187,20 @@ why=
     why="f: $(tail -n 2 "$T/sel.focused" | head -n 1)"
 check "selection: j d u f focuses the second function ($second)" "$why"
 
+# While the current function is out of the view (after d), a view of one
+# function shows the highlighted row's: 5 shows the calls of the function
+# now second by self time (report -e 'drop SECOND'), not "not in the profile".
+third=$("$STACKSCOPE" report --format tsv -e "drop $second" demo.out | awk -F '\t' 'NR == 3 { print $1 }')
+ui selcalls demo.out <<'EOF'
+j
+d
+5
+DUMP calls
+Q
+EOF
+check "selection: j d 5 shows the calls of the highlighted function ($third)" \
+    "$([[ $(top "$T/selcalls.calls") == " calls: $third:"* ]] || top "$T/selcalls.calls")"
+
 # ---- messages ------------------------------------------------------------------
 
 # A name or regex that matches no function warns, in report and explorer.
@@ -263,7 +277,8 @@ fi
 
 # ---- the help screen's key column --------------------------------------------------
 
-for size in 80x24 120x40; do
+# (44 columns: the long keys get a row of their own above their text)
+for size in 44x20 80x24 120x40; do
     STACKSCOPE_SIZE=$size ui help$size small.out <<'EOF'
 ?
 /=> NEW<Enter>
@@ -271,7 +286,7 @@ DUMP replace
 Q
 EOF
     check "help at $size: ':replace F1 F2 ... => NEW' whole" \
-        "$(grep -qF ':replace F1 F2 ... => NEW each run' "$T/help$size.replace" || grep replace "$T/help$size.replace")"
+        "$(grep -qE '^  :replace F1 F2 \.\.\. => NEW( |$)' "$T/help$size.replace" || grep replace "$T/help$size.replace")"
 done
 
 # ---- the man page and README say what the program does ---------------------------

@@ -298,6 +298,16 @@ void ui_search(struct ui *ui, const char *pat, int dir)
  * views of one function (UI_VA_FUNCTION: calls, run lengths). */
 void ui_switch_view(struct ui *ui, enum ui_view_id id)
 {
+    if (ui->sel_stale) {
+        /* the current function is not on screen: the highlighted row's is
+         * the one the user means now */
+        struct ui_view *v = ui_current(ui);
+        const char *fn = v->ops->row_function && v->list.n && v->ops->prepare(ui, v) == 0
+                             ? v->ops->row_function(ui, v, v->list.sel)
+                             : NULL;
+        if (fn)
+            ui_set_function(ui, fn);
+    }
     const char *arg = ui_view_arg_kind(id) == UI_VA_FUNCTION ? ui->cur_fn : NULL;
     ui_open_view(ui, id, arg);
 }

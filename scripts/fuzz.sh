@@ -27,7 +27,7 @@ cd "$top"
 printf '#define _GNU_SOURCE 1\n' >"$out/config.h"
 mkdir -p "$out/proto"
 protoc-c --c_out="$out/proto" --proto_path=proto proto/profile.proto
-srcs="src/error.c src/strtab.c src/model.c src/reader.c src/load.c src/load_rprof.c src/stats.c
+srcs="src/error.c src/textesc.c src/strtab.c src/model.c src/reader.c src/load.c src/load_rprof.c src/stats.c
       src/load_sampling.c src/load_folded.c src/load_tables.c src/write_rprof.c
       src/write_folded.c src/write_tables.c src/stacks.c src/levels.c src/transform.c
       src/transform_parse.c src/transform_apply.c

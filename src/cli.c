@@ -15,6 +15,7 @@
 #include "report.h"
 #include "state.h"
 #include "stats.h"
+#include "textesc.h"
 #include "transform.h"
 #include "write.h"
 
@@ -119,13 +120,17 @@ static const char usage_text[] =
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Messages quote file names and arguments: their control characters are
+ * escaped (textesc.h), as are the names in every line printed here. */
 static int usage_error(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "stackscope: ");
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fputs("stackscope: ", stderr);
+    ss_esc_fputs(msg, SS_ESC_TEXT, stderr);
     fprintf(stderr, "\nTry 'stackscope --help' for more information.\n");
     return 1;
 }
@@ -142,10 +147,18 @@ const char *ss_demo_path(void)
     return SS_DATADIR "/demo.out";
 }
 
+/* prefix, then s escaped, then a newline. */
+static void print_line(FILE *out, const char *prefix, const char *s)
+{
+    fputs(prefix, out);
+    ss_esc_fputs(s, SS_ESC_TEXT, out);
+    fputc('\n', out);
+}
+
 static void print_warnings(FILE *out, const struct ss_model *m, const char *prefix)
 {
     for (size_t i = 0; i < m->warnings.n; i++)
-        fprintf(out, "%s%s\n", prefix, m->warnings.v[i]);
+        print_line(out, prefix, m->warnings.v[i]);
 }
 
 static int finish_output(void)
@@ -249,10 +262,13 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
     }
     timing("apply", t0);
     for (size_t i = orig->warnings.n; i < tm->warnings.n; i++)
-        fprintf(stderr, "stackscope: warning: %s\n", tm->warnings.v[i]);
+        print_line(stderr, "stackscope: warning: ", tm->warnings.v[i]);
     for (size_t i = 0; i < ss_tf_count(tf); i++)
-        if (ss_tf_no_match(tf, i))
-            fprintf(stderr, "stackscope: warning: %s: no function matches\n", ss_tf_text(tf, i));
+        if (ss_tf_no_match(tf, i)) {
+            fputs("stackscope: warning: ", stderr);
+            ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
+            fputs(": no function matches\n", stderr);
+        }
     *m = tm;
     return 0;
 }
@@ -290,12 +306,12 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     char note[1024];
     rc = ss_report_check_stacks(m, o->by, note, sizeof note, &err);
     if (!rc && note[0])
-        fprintf(stderr, "stackscope: note: %s\n", note);
+        print_line(stderr, "stackscope: note: ", note);
     if (!rc) {
         if (tf && o->format == SS_FORMAT_TEXT && o->by != SS_REPORT_TRANSFORMS)
             for (size_t i = 0; i < ss_tf_count(tf); i++)
                 if (ss_tf_enabled(tf, i))
-                    printf("transform  %s\n", ss_tf_text(tf, i));
+                    print_line(stdout, "transform  ", ss_tf_text(tf, i));
         struct ss_report_opts ro = *o;
         ro.transforms = tf;
         rc = ss_report(stdout, m, &ro, &err);
@@ -574,13 +590,15 @@ static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
         if (m->meta.v[i].source == src && !strcmp(ss_str(m, m->meta.v[i].key), "runtime_ms"))
             runtime = ss_str(m, m->meta.v[i].value);
     const struct ss_source *s = &m->sources.v[src];
+    struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT); /* a tables directory sets both */
     fprintf(out,
             "  %s: aggregates only (no stacks): %zu call elements, %zu call-graph edges, "
             "%llu sample%s",
-            ss_str(m, s->type), nel, ned, (unsigned long long)ss_agg_samples(m, src),
+            ss_esc(&esc, ss_str(m, s->type)), nel, ned, (unsigned long long)ss_agg_samples(m, src),
             ss_s(ss_agg_samples(m, src)));
     if (runtime)
-        fprintf(out, ", runtime %s ms", runtime);
+        fprintf(out, ", runtime %s ms", ss_esc(&esc, runtime));
+    ss_esc_free(&esc);
     fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
 }
 
@@ -593,7 +611,8 @@ static void check_summary(const struct ss_model *m, const char *path)
     struct ss_totals t;
     ss_model_totals(m, &t);
     size_t empty = t.empty_rows;
-    printf("%s: ok\n", path);
+    ss_esc_fputs(path, SS_ESC_TEXT, stdout);
+    fputs(": ok\n", stdout);
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
@@ -606,10 +625,12 @@ static void check_summary(const struct ss_model *m, const char *path)
         char where[48] = "";
         if (s->header_line)
             snprintf(where, sizeof where, " (line %u)", s->header_line);
+        struct ss_esc type = SS_ESC_INIT(SS_ESC_TEXT);
         printf("  session %u%s: %s, interval %s%s%s%s, %llu sample%s\n", s->session, where,
-               ss_str(m, s->type), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
+               ss_esc(&type, ss_str(m, s->type)), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
                s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns,
                ss_s(ns));
+        ss_esc_free(&type);
     }
     if (ss_model_has_stack_sources(m)) {
         unsigned long long counted = t.samples - t.agg_samples;
@@ -640,7 +661,8 @@ static int cmd_check(int argc, char **argv)
         ss_error_clear(&err);
         int rc = ss_load_files(&m, argv + i, 1, &err);
         if (rc) {
-            printf("%s: error\n  %s\n", argv[i], err.msg);
+            ss_esc_fputs(argv[i], SS_ESC_TEXT, stdout);
+            printf(": error\n  %s\n", err.msg);
             fprintf(stderr, "stackscope: %s\n", err.msg);
             status = 2;
             continue;

@@ -1,4 +1,5 @@
-/* cli.h - the command line (DESIGN section 7): report, check, help, version.
+/* cli.h - the command line (DESIGN section 7): report, convert, check,
+ * help, version, and the explorer's entry (the no-command mode).
  * Returns the process exit status: 0 success, 1 usage error, 2 bad input. */
 #ifndef SS_CLI_H
 #define SS_CLI_H

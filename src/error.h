@@ -3,7 +3,9 @@
  * A function that can fail takes a `struct ss_error *` and returns non-zero
  * after filling it.  Only main() and the UI decide to print and exit.  The
  * message always names the file and, where there is one, the line (1-based)
- * or byte offset, so the user can find the problem.
+ * or byte offset, so the user can find the problem.  A message is safe text:
+ * ss_fail escapes the control characters of what it quotes (textesc.h), so
+ * it can be printed to a terminal as is.
  */
 #ifndef SS_ERROR_H
 #define SS_ERROR_H
@@ -24,7 +26,8 @@ struct ss_error {
     char msg[1024];
 };
 
-/* Set err (if not NULL) to code and a printf-style message; returns code, so
+/* Set err (if not NULL) to code and a printf-style message, its control
+ * characters escaped (textesc.h); returns code, so
  * `return ss_fail(err, SS_EINPUT, "...")` reads naturally. */
 int ss_fail(struct ss_error *err, enum ss_errcode code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

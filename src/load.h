@@ -1,11 +1,19 @@
 /* load.h - open any supported profile and add it to a model.
  *
- * Detects the format from the content (not the file name): pprof (gzip or
- * raw protobuf), else Rprof text; later formats plug in here.  Several files
- * loaded into one model become several sources.
+ * Detects the format from the content (not the file name), by structure:
+ * a directory is v2 tables; the gzip magic is pprof; a whole well-formed
+ * prefix of profile.proto's wire format is raw pprof; then the first line
+ * that is not blank decides between the text formats: an Rprof header,
+ * a SamplingProf runtime followed by a blank line, or a folded line
+ * `STACK COUNT` (read whole, however long).  A file that is none of these
+ * is refused with a message naming every format tried and why each did not
+ * fit.  Several files loaded into one model become several sources.
  */
 #ifndef SS_LOAD_H
 #define SS_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include "model.h"
 
@@ -16,5 +24,23 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err);
 
 /* Load several files into a freshly initialised model and seal it. */
 int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err);
+
+enum ss_sniffed {
+    SS_SNIFF_UNKNOWN = 0, /* none of the formats */
+    SS_SNIFF_MORE,        /* undecided: show more of the file */
+    SS_SNIFF_PPROF,       /* gzip, or raw protobuf */
+    SS_SNIFF_RPROF,
+    SS_SNIFF_SAMPLING_PROF,
+    SS_SNIFF_FOLDED,
+};
+
+/* The format of a file whose first `n` bytes are `p`.  `whole`: p holds the
+ * whole file.  `size`: the file's size when known (a regular file), else 0.
+ * SS_SNIFF_MORE when the answer needs more bytes (the first line has not
+ * ended yet).  For SS_SNIFF_UNKNOWN, `why` (when not NULL, `cap` bytes)
+ * receives the message after the file's name: ":LINE: " (the first line
+ * that is not blank) or ": ", then the reasons, one per format tried. */
+enum ss_sniffed ss_sniff(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                         size_t cap);
 
 #endif

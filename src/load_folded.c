@@ -59,21 +59,34 @@ int ss_folded_parse_line(const char *s, size_t len, const char **stack, size_t *
     return 0;
 }
 
-int ss_folded_sniff(const char *p, size_t n)
+int ss_folded_sniff(const char *p, size_t n, int whole, const char **why, uint64_t *line_no)
 {
-    size_t len = 0;
-    while (len < n && p[len] != '\n' && p[len] != '\r')
-        len++;
-    if (len == 0 || p[0] == '"' || p[0] == ':')
-        return 0;
-    const char *stack, *why;
-    size_t slen;
-    uint64_t count;
-    return ss_folded_parse_line(p, len, &stack, &slen, &count, &why) == 0;
+    *why = "no line with a stack";
+    *line_no = 0;
+    for (size_t a = 0, line = 1; a < n; line++) {
+        size_t b = a;
+        while (b < n && p[b] != '\n' && p[b] != '\r')
+            b++;
+        if (b == n && !whole)
+            return -1; /* the line goes on past what we see */
+        const char *stack;
+        size_t slen;
+        uint64_t count;
+        int k = ss_folded_parse_line(p + a, b - a, &stack, &slen, &count, why);
+        if (k <= 0) {
+            *line_no = line;
+            return k == 0;
+        }
+        /* a blank line: on to the next (CRLF is one line end) */
+        a = b + 1;
+        if (b + 1 < n && p[b] == '\r' && p[b + 1] == '\n')
+            a++;
+    }
+    *why = whole ? "only blank lines" : *why;
+    return whole ? 0 : -1;
 }
 
-int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path,
-                   struct ss_error *err)
+int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
 {
     struct ss_source src;
     memset(&src, 0, sizeof src);

@@ -27,17 +27,19 @@
 /* Interval given to folded sources, in microseconds (1 s: time = count). */
 #define SS_FOLDED_INTERVAL_US 1e6
 
-/* Do the first `n` bytes of a file look like folded stacks?  True when the
- * first line (trailing blanks ignored) ends in a space or tab and digits,
- * with a non-empty stack before them that does not start like an Rprof
- * sample ('"' or ':').  An Rprof header never matches. */
-int ss_folded_sniff(const char *p, size_t n);
+/* Do the first `n` bytes of a file (`whole`: the whole file) look like
+ * folded stacks?  Decided by the first line that is not blank (spaces, tabs
+ * and CR ignored), read whole: 1 when it is `STACK COUNT` (whatever bytes
+ * the names hold, NUL excepted), 0 when not, with the reason in *why and
+ * its line number in *line_no (0 when there is no such line), -1 when that
+ * line has not ended within the n bytes and the file goes on.  An Rprof
+ * header never matches (it has no count). */
+int ss_folded_sniff(const char *p, size_t n, int whole, const char **why, uint64_t *line_no);
 
 /* Load folded stacks from an open reader into m as one new source.  `path`
  * names the file in messages.  Returns 0 or an error code with err naming
  * the file and line. */
-int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path,
-                   struct ss_error *err);
+int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err);
 
 /* Parse one folded line (without its line end): on success sets *stack,
  * *stack_len (the frames text, root first, joined by ';') and *count, and

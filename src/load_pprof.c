@@ -310,46 +310,6 @@ static const char *const field_names[] = {
     "default_sample_type",
 };
 
-int ss_pprof_sniff(const unsigned char *p, size_t n)
-{
-    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-        return 1;
-    if (n == 0)
-        return 0;
-    /* The first byte must be the tag of a Profile field with its wire type. */
-    uint32_t num = p[0] >> 3;
-    int wt = p[0] & 7;
-    if (!(p[0] & 0x80) && (profile_wt(num) == wt || (num == 13 && wt == WT_LEN))) {
-        int binary = 0;
-        for (size_t i = 0; i < n && !binary; i++)
-            binary = p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r';
-        if (!binary)
-            return 0;
-        /* Walk the fields that lie inside the window. */
-        size_t pos = 0;
-        int fields = 0;
-        while (pos < n) {
-            struct field f;
-            const char *why;
-            size_t save = pos;
-            if (next_field(p, n, &pos, &f, &why)) {
-                /* A Profile field whose length runs past the window: cut
-                 * off by the window, or a damaged profile (the loader says
-                 * which).  Anything else: not a profile. */
-                uint64_t tag;
-                size_t q = save;
-                if (get_varint(p, n, &q, &tag) == 0 && (tag & 7) == WT_LEN &&
-                    (profile_wt((uint32_t)(tag >> 3)) == WT_LEN || tag >> 3 == 13))
-                    return 1;
-                return fields > 0 && n - save < 11;
-            }
-            fields++;
-        }
-        return 1;
-    }
-    return 0;
-}
-
 /* ---- sample memo ---------------------------------------------------------- */
 
 /* Profiles that keep one sample per event (stackscope's own, the R profile

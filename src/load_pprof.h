@@ -37,13 +37,6 @@
 /* Largest decompressed profile accepted (a guard against gzip bombs). */
 #define SS_PPROF_MAX_BYTES ((size_t)1 << 30)
 
-/* Does the start of a file (the first `n` bytes at `p`, the whole file
- * when shorter than the caller's peek) look like a pprof profile?  True
- * for the gzip magic (1f 8b) and for raw protobuf that starts with a
- * Profile field and contains binary bytes; text formats (Rprof, folded
- * stacks, SamplingProf) never match. */
-int ss_pprof_sniff(const unsigned char *p, size_t n);
-
 /* Load a pprof profile from an open reader (positioned at the start of the
  * file) into m as one source.  `path` names the file in messages.  Returns
  * 0 or an error code. */

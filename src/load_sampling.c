@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Limits on numbers read from the file: ids fit the gem's Java int, counts
- * stay far from overflowing a sum, line numbers fit a location. */
-#define MAX_ID 2147483647LL
-#define MAX_COUNT 1000000000000000LL /* 1e15 */
-#define MAX_LINE 1000000000LL
+#include "limits.h"
+
+/* Limits on numbers read from the file (limits.h, shared with the writer):
+ * ids fit the gem's Java int, counts stay far from overflowing a sum, line
+ * numbers fit a location. */
+#define MAX_ID SS_MAX_ELEMENT_ID
+#define MAX_COUNT SS_MAX_COUNT
+#define MAX_LINE ((long long)SS_MAX_LINE_NO)
 #define DEFAULT_PERIOD_US 100000.0 /* the gem's default: 0.1 s */
 
 enum chunk { CH_RUNTIME, CH_MAP, CH_COUNTS, CH_EDGES, CH_AFTER };
@@ -149,8 +152,8 @@ static int parse_runtime(struct parser *p, const char *s, size_t len)
     double v = strtod(buf, &end);
     if (*end || !isfinite(v))
         return perr(p, "expected the runtime in milliseconds, not '%s'", buf);
-    if (v < 0 || v > 1e15)
-        return perr(p, "runtime %s ms out of range (0 to 1e15)", buf);
+    if (v < 0 || v > SS_MAX_RUNTIME_MS)
+        return perr(p, "runtime %s ms out of range (0 to %g)", buf, SS_MAX_RUNTIME_MS);
     p->runtime_ms = v;
     memcpy(p->runtime_text, buf, len + 1);
     return 0;

@@ -7,6 +7,13 @@
  * where they refer to another table, numbers that parse, known escapes.  The
  * model is built through the builder API, so duplicate rows merge exactly
  * as a loader's would; file ids map to model ids through arrays.
+ *
+ * Work and memory stay linear in the size of the files: numbers are
+ * decimal and range-checked (limits.h, shared with the writers), a line may
+ * be as long as its file (a 1 MB function name is legal), value types are
+ * looked up through a sorted index, and the values the model would hold
+ * (samples x value types) are bounded by what the files hold.  Only
+ * regular files are read (a FIFO would block the reader for ever).
  */
 #include "load_tables.h"
 
@@ -19,7 +26,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "limits.h"
 #include "reader.h"
+#include "tables.h"
 
 #define TSV_MAX_COLS 8
 
@@ -33,6 +42,7 @@ struct tsv {
     const char *f[TSV_MAX_COLS];
     size_t fl[TSV_MAX_COLS];
     uint64_t rows; /* data rows read so far */
+    uint64_t size; /* bytes in the file */
     struct ss_model *m;
     struct ss_error *err;
     VEC(char) scratch;
@@ -86,9 +96,15 @@ static int tsv_open(struct tsv *t, const char *dir, const char *name, const char
                        "samples, sample_values, stacks, locations and functions .tsv files)",
                        t->path);
     }
-    if (ss_reader_open(&t->r, t->path, t->err))
+    if (ss_reader_open_regular(&t->r, t->path, t->err))
         return t->err->code;
     t->is_open = 1;
+    /* A row may be as long as its file: names have no length limit of
+     * their own (the file's size bounds them). */
+    struct stat fst;
+    t->size = fstat(t->r.fd, &fst) == 0 ? (uint64_t)fst.st_size : 0;
+    if (t->size > t->r.max_line)
+        t->r.max_line = t->size > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)t->size;
     char want[512];
     size_t k = 0;
     for (size_t c = 0; c < ncols; c++)
@@ -100,11 +116,10 @@ static int tsv_open(struct tsv *t, const char *dir, const char *name, const char
     if (got < 0)
         return t->err->code;
     if (got == 0)
-        return ss_fail(t->err, SS_EINPUT, "%s: empty file: expected the header line '%s'",
-                       t->path, want);
+        return ss_fail(t->err, SS_EINPUT, "%s: empty file: expected the header line '%s'", t->path,
+                       want);
     if (len != k || memcmp(line, want, k) != 0)
-        return tsv_fail(t, SIZE_MAX, "bad header: expected the columns '%s' (tab-separated)",
-                        want);
+        return tsv_fail(t, SIZE_MAX, "bad header: expected the columns '%s' (tab-separated)", want);
     return 0;
 }
 
@@ -155,8 +170,8 @@ static int f_uint(struct tsv *t, size_t c, uint64_t max, uint64_t *out)
                         (unsigned long long)max, (int)(n > 40 ? 40 : n), s);
     for (size_t i = 0; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
-            return tsv_fail(t, c, "expected a whole number, found '%.*s'",
-                            (int)(n > 40 ? 40 : n), s);
+            return tsv_fail(t, c, "expected a whole number, found '%.*s'", (int)(n > 40 ? 40 : n),
+                            s);
         v = v * 10 + (uint64_t)(s[i] - '0');
     }
     if (v > max)
@@ -166,24 +181,29 @@ static int f_uint(struct tsv *t, size_t c, uint64_t max, uint64_t *out)
     return 0;
 }
 
-/* A signed decimal number of at most 18 digits. */
-static int f_int(struct tsv *t, size_t c, int64_t *out)
+/* A signed decimal number in [lo, hi]. */
+static int f_int(struct tsv *t, size_t c, int64_t lo, int64_t hi, int64_t *out)
 {
     const char *s = t->f[c];
     size_t n = t->fl[c], i = 0;
     int neg = n > 0 && s[0] == '-';
     i = (size_t)neg;
-    if (n == i || n - i > 18)
-        return tsv_fail(t, c, "expected a whole number of at most 18 digits, found '%.*s'",
-                        (int)(n > 40 ? 40 : n), s);
-    int64_t v = 0;
+    if (n == i)
+        return tsv_fail(t, c, "expected a whole number, found '%.*s'", (int)(n > 40 ? 40 : n), s);
+    uint64_t v = 0, lim = neg ? (uint64_t)0 - (uint64_t)lo : (uint64_t)hi;
+    if (neg && lo >= 0)
+        lim = 0;
     for (; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
-            return tsv_fail(t, c, "expected a whole number, found '%.*s'",
-                            (int)(n > 40 ? 40 : n), s);
-        v = v * 10 + (s[i] - '0');
+            return tsv_fail(t, c, "expected a whole number, found '%.*s'", (int)(n > 40 ? 40 : n),
+                            s);
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (lim - d) / 10 || d > lim)
+            return tsv_fail(t, c, "'%.*s' is out of range (%lld to %lld)", (int)(n > 40 ? 40 : n),
+                            s, (long long)lo, (long long)hi);
+        v = v * 10 + d;
     }
-    *out = neg ? -v : v;
+    *out = neg ? (int64_t)((uint64_t)0 - v) : (int64_t)v;
     return 0;
 }
 
@@ -214,23 +234,18 @@ static int f_key(struct tsv *t, size_t c)
     if (f_uint(t, c, UINT64_MAX / 2, &v))
         return t->err->code;
     if (v != t->rows)
-        return tsv_fail(t, c, "id %llu out of order: expected %llu (ids are the row numbers, "
-                              "from 1)",
+        return tsv_fail(t, c,
+                        "id %llu out of order: expected %llu (ids are the row numbers, "
+                        "from 1)",
                         (unsigned long long)v, (unsigned long long)t->rows);
     if (v >= SS_NONE)
         return tsv_fail(t, c, "too many rows");
     return 0;
 }
 
-/* A string: unescaped and interned (\N -> SS_NONE when nullable). */
-static int f_str(struct tsv *t, size_t c, int nullable, ss_id *out)
+/* Field c unescaped into t->scratch; its length in *len. */
+static int unescape(struct tsv *t, size_t c, size_t *len)
 {
-    if (is_na(t, c)) {
-        if (!nullable)
-            return tsv_fail(t, c, "missing (\\N) where a string is required");
-        *out = SS_NONE;
-        return 0;
-    }
     const char *s = t->f[c];
     size_t n = t->fl[c];
     if (VEC_RESERVE(t->scratch, n + 1))
@@ -244,61 +259,76 @@ static int f_str(struct tsv *t, size_t c, int nullable, ss_id *out)
         char e = i + 1 < n ? s[i + 1] : 0;
         char d = e == '\\' ? '\\' : e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : 0;
         if (!d)
-            return tsv_fail(t, c, "bad escape at byte %zu: a backslash must be followed by \\, "
-                                  "t, n or r (\\N alone means missing)",
+            return tsv_fail(t, c,
+                            "bad escape at byte %zu: a backslash must be followed by \\, "
+                            "t, n or r (\\N alone means missing)",
                             i + 1);
         t->scratch.v[k++] = d;
         i++;
     }
+    *len = k;
+    return 0;
+}
+
+/* A string: unescaped and interned (\N -> SS_NONE when nullable). */
+static int f_str(struct tsv *t, size_t c, int nullable, ss_id *out)
+{
+    if (is_na(t, c)) {
+        if (!nullable)
+            return tsv_fail(t, c, "missing (\\N) where a string is required");
+        *out = SS_NONE;
+        return 0;
+    }
+    size_t k;
+    if (unescape(t, c, &k))
+        return t->err->code;
     *out = ss_model_intern(t->m, t->scratch.v, k);
     if (*out == SS_NONE)
         return ss_nomem(t->err, "strings");
     return 0;
 }
 
-static int f_double(struct tsv *t, size_t c, double *out)
+/* A decimal number (digits, an optional fraction, an optional exponent:
+ * what the writer's %.17g gives; no sign, hex, inf or nan) in [0, max]. */
+static int f_decimal(struct tsv *t, size_t c, double max, double *out)
 {
     char buf[64];
-    size_t n = t->fl[c];
-    if (n == 0 || n >= sizeof buf)
-        return tsv_fail(t, c, "expected a number, found '%.*s'", (int)(n > 40 ? 40 : n), t->f[c]);
-    memcpy(buf, t->f[c], n);
+    const char *s = t->f[c];
+    size_t n = t->fl[c], i = 0, digits = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++, digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (digits && i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t e = ++i;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            e = ++i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == e)
+            digits = 0;
+    }
+    if (!digits || i != n || n >= sizeof buf)
+        return tsv_fail(t, c, "expected a decimal number, found '%.*s'", (int)(n > 40 ? 40 : n), s);
+    memcpy(buf, s, n);
     buf[n] = '\0';
-    char *end;
-    double v = strtod(buf, &end);
-    if (*end || !isfinite(v))
-        return tsv_fail(t, c, "expected a number, found '%s'", buf);
+    double v = strtod(buf, NULL);
+    if (!(v >= 0 && v <= max))
+        return tsv_fail(t, c, "%s is out of range (0 to %g)", buf, max);
     *out = v;
     return 0;
 }
 
 static int f_flags(struct tsv *t, size_t c, uint32_t *out)
 {
-    static const struct {
-        const char *name;
-        uint32_t bit;
-    } names[] = {{"memory", SS_SRC_MEMORY},
-                 {"GC", SS_SRC_GC},
-                 {"line", SS_SRC_LINE},
-                 {"aggregate", SS_SRC_AGGREGATE}};
-    const char *s = t->f[c];
-    size_t n = t->fl[c];
-    *out = 0;
-    if (n == 1 && s[0] == '-')
-        return 0;
-    for (size_t a = 0, b; a <= n; a = b + 1) {
-        b = a;
-        while (b < n && s[b] != '+')
-            b++;
-        size_t k = 0;
-        while (k < 4 && !(strlen(names[k].name) == b - a && !memcmp(names[k].name, s + a, b - a)))
-            k++;
-        if (k == 4)
-            return tsv_fail(t, c, "unknown flag '%.*s' (expected memory, GC, line, aggregate "
-                                  "joined by '+', or '-')",
-                            (int)(b - a > 40 ? 40 : b - a), s + a);
-        *out |= names[k].bit;
-    }
+    const char *bad;
+    size_t bad_len;
+    if (ss_tables_flags_parse(t->f[c], t->fl[c], out, &bad, &bad_len))
+        return tsv_fail(t, c,
+                        "unknown flag '%.*s' (expected memory, GC, line, aggregate "
+                        "joined by '+', or '-')",
+                        (int)(bad_len > 40 ? 40 : bad_len), bad);
     return 0;
 }
 
@@ -310,8 +340,15 @@ struct meta_row {
 
 struct vt_row {
     ss_id type, unit;
-    ss_id model;    /* index in the model */
-    int64_t *col;   /* values per sample, NULL until one is read */
+    ss_id model;      /* index in the model */
+    int64_t *col;     /* values per sample, NULL until one is read */
+    uint64_t line_no; /* in value_types.tsv */
+};
+
+/* The value types sorted by name (string id), for lookups by name. */
+struct vt_key {
+    ss_id type;
+    uint32_t k; /* index in loader.vts */
 };
 
 struct loader {
@@ -322,13 +359,15 @@ struct loader {
     VEC(struct meta_row) meta;
     VEC(struct ss_source) sources;
     VEC(struct vt_row) vts;
+    struct vt_key *vt_index; /* vts.n entries, sorted by type */
+    uint64_t samples_size;   /* bytes of samples.tsv */
     VEC(ss_id) fmap, fclass, lmap, smap, frames;
     VEC(uint32_t) sample_src, sample_stack;
     uint8_t *seen; /* sample x value type: value read */
 };
 
 static const char *const meta_cols[] = {"key", "value", "source_id"};
-static const char *const source_cols[] = {"source_id", "type",        "uri",   "session",
+static const char *const source_cols[] = {"source_id",   "type",      "uri",         "session",
                                           "header_line", "timestamp", "interval_us", "flags"};
 static const char *const vt_cols[] = {"type", "unit"};
 static const char *const fn_cols[] = {"function_id", "name",       "system_name",
@@ -411,11 +450,9 @@ static int read_sources(struct loader *L)
         uint64_t session, line;
         if (f_key(t, 0) || f_str(t, 1, 0, &s.type) || f_str(t, 2, 0, &s.uri) ||
             f_uint(t, 3, UINT32_MAX, &session) || f_uint(t, 4, UINT32_MAX, &line) ||
-            f_int(t, 5, &s.timestamp) || f_double(t, 6, &s.interval_us) ||
-            f_flags(t, 7, &s.flags))
+            f_int(t, 5, INT64_MIN, INT64_MAX, &s.timestamp) ||
+            f_decimal(t, 6, SS_MAX_INTERVAL_US, &s.interval_us) || f_flags(t, 7, &s.flags))
             return L->err->code;
-        if (!(s.interval_us >= 0))
-            return tsv_fail(t, 6, "the interval must be 0 (unknown) or more microseconds");
         s.session = (uint32_t)session;
         s.header_line = (uint32_t)line;
         if (VEC_PUSH(L->sources, s))
@@ -432,6 +469,14 @@ static int read_sources(struct loader *L)
     return 0;
 }
 
+static int cmp_vt_key(const void *a, const void *b)
+{
+    const struct vt_key *x = a, *y = b;
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
 static int read_value_types(struct loader *L)
 {
     struct tsv *t = &L->t;
@@ -441,16 +486,54 @@ static int read_value_types(struct loader *L)
     while ((got = tsv_next(t)) == 1) {
         struct vt_row r;
         memset(&r, 0, sizeof r);
+        if (L->vts.n >= SS_MAX_VALUE_TYPES)
+            return tsv_fail(t, SIZE_MAX, "more than %d value types", SS_MAX_VALUE_TYPES);
         if (f_str(t, 0, 0, &r.type) || f_str(t, 1, 0, &r.unit))
             return L->err->code;
-        for (size_t i = 0; i < L->vts.n; i++)
-            if (L->vts.v[i].type == r.type)
-                return tsv_fail(t, 0, "value type '%s' is listed twice", ss_str(L->m, r.type));
+        r.line_no = t->r.line_no;
         r.model = ss_model_value_type(L->m, ss_str(L->m, r.type), ss_str(L->m, r.unit));
         if (r.model == SS_NONE || VEC_PUSH(L->vts, r))
             return ss_nomem(L->err, "value types");
     }
-    return got < 0 ? L->err->code : 0;
+    if (got < 0)
+        return L->err->code;
+    L->vt_index = malloc((L->vts.n ? L->vts.n : 1) * sizeof *L->vt_index);
+    if (!L->vt_index)
+        return ss_nomem(L->err, "value types");
+    for (size_t k = 0; k < L->vts.n; k++)
+        L->vt_index[k] = (struct vt_key){L->vts.v[k].type, (uint32_t)k};
+    qsort(L->vt_index, L->vts.n, sizeof *L->vt_index, cmp_vt_key);
+    for (size_t i = 1; i < L->vts.n; i++)
+        if (L->vt_index[i].type == L->vt_index[i - 1].type) {
+            const struct vt_row *r = &L->vts.v[L->vt_index[i].k];
+            return ss_fail(L->err, SS_EINPUT,
+                           "%s:%llu: column type: value type '%s' is listed twice (first on "
+                           "line %llu)",
+                           t->path, (unsigned long long)r->line_no, ss_str(L->m, r->type),
+                           (unsigned long long)L->vts.v[L->vt_index[i - 1].k].line_no);
+        }
+    return 0;
+}
+
+/* The index in L->vts of the value type named by field c, or SIZE_MAX. */
+static size_t find_vt(struct loader *L, size_t c, int *rc)
+{
+    size_t len;
+    *rc = unescape(&L->t, c, &len);
+    if (*rc)
+        return SIZE_MAX;
+    ss_id id = ss_strtab_find(&L->m->strs, L->t.scratch.v, len);
+    size_t lo = 0, hi = L->vts.n;
+    while (id != SS_NONE && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->vt_index[mid].type == id)
+            return L->vt_index[mid].k;
+        if (L->vt_index[mid].type < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
 }
 
 static int read_functions(struct loader *L)
@@ -462,8 +545,8 @@ static int read_functions(struct loader *L)
     while ((got = tsv_next(t)) == 1) {
         ss_id name, sys, file, cls;
         uint64_t start;
-        if (f_key(t, 0) || f_str(t, 1, 0, &name) || f_str(t, 2, 1, &sys) ||
-            f_str(t, 3, 1, &file) || f_uint(t, 4, UINT32_MAX, &start) || f_str(t, 5, 1, &cls))
+        if (f_key(t, 0) || f_str(t, 1, 0, &name) || f_str(t, 2, 1, &sys) || f_str(t, 3, 1, &file) ||
+            f_uint(t, 4, UINT32_MAX, &start) || f_str(t, 5, 1, &cls))
             return L->err->code;
         ss_id fn = ss_model_function(L->m, name, sys, file, (uint32_t)start);
         if (fn == SS_NONE || VEC_PUSH(L->fmap, fn) || VEC_PUSH(L->fclass, cls))
@@ -482,12 +565,12 @@ static int read_locations(struct loader *L)
         ss_id fn, file;
         uint64_t line;
         if (f_key(t, 0) || f_ref(t, 1, L->fmap.n, "functions.tsv", 1, &fn) ||
-            f_str(t, 2, 1, &file) || f_uint(t, 3, UINT32_MAX - 1, &line))
+            f_str(t, 2, 1, &file) || f_uint(t, 3, SS_MAX_LINE_NO, &line))
             return L->err->code;
         if (fn == SS_NONE && file == SS_NONE && line == 0)
             return tsv_fail(t, SIZE_MAX, "a location needs a function or a position");
-        ss_id loc = ss_model_location(L->m, fn == SS_NONE ? SS_NONE : L->fmap.v[fn], file,
-                                      (uint32_t)line);
+        ss_id loc =
+            ss_model_location(L->m, fn == SS_NONE ? SS_NONE : L->fmap.v[fn], file, (uint32_t)line);
         if (loc == SS_NONE || VEC_PUSH(L->lmap, loc))
             return ss_nomem(L->err, "locations");
     }
@@ -527,13 +610,15 @@ static int read_stacks(struct loader *L)
             tail = SS_NONE;
             L->frames.n = 0;
         } else if (closed) {
-            return tsv_fail(t, 1, "no rows may follow an empty stack's depth-0 row or a "
-                                  "position-only (tail) row");
+            return tsv_fail(t, 1,
+                            "no rows may follow an empty stack's depth-0 row or a "
+                            "position-only (tail) row");
         }
         if (depth == 0) {
             if (L->frames.n || !is_na(t, 2))
-                return tsv_fail(t, 1, "depth 0 (an empty stack) must be the stack's only row, "
-                                      "with location \\N");
+                return tsv_fail(t, 1,
+                                "depth 0 (an empty stack) must be the stack's only row, "
+                                "with location \\N");
             closed = 1;
             continue;
         }
@@ -565,6 +650,7 @@ static int read_samples(struct loader *L)
     struct tsv *t = &L->t;
     if (tsv_open(t, L->dir, "samples.tsv", sample_cols, NCOLS(sample_cols), 0, NULL))
         return L->err->code;
+    L->samples_size = t->size;
     int got;
     ss_id last = 0;
     while ((got = tsv_next(t)) == 1) {
@@ -573,8 +659,9 @@ static int read_samples(struct loader *L)
             f_ref(t, 2, L->smap.n, "stacks.tsv", 0, &st))
             return L->err->code;
         if (src < last)
-            return tsv_fail(t, 1, "source %u after source %u: the samples of a source must be "
-                                  "contiguous and in source order",
+            return tsv_fail(t, 1,
+                            "source %u after source %u: the samples of a source must be "
+                            "contiguous and in source order",
                             src + 1, last + 1);
         last = src;
         if (VEC_PUSH(L->sample_src, src) || VEC_PUSH(L->sample_stack, L->smap.v[st]))
@@ -589,9 +676,16 @@ static int read_values(struct loader *L)
     if (tsv_open(t, L->dir, "sample_values.tsv", value_cols, NCOLS(value_cols), 0, NULL))
         return L->err->code;
     size_t ns = L->sample_src.n, nt = L->vts.n;
+    /* The model keeps a value of every type for every sample: refuse to
+     * make it hold (and build() to loop over) far more than the files. */
+    size_t mt = L->m->value_types.n > nt ? L->m->value_types.n : nt;
+    uint64_t holds = L->samples_size + t->size + SS_TABLES_SLACK_VALUES;
+    if (mt && ns > holds / mt)
+        return ss_fail(L->err, SS_EINPUT,
+                       "%s: %zu samples x %zu value types is more values than the tables hold "
+                       "(at most %llu here: sample_values.tsv lists every value of every sample)",
+                       L->dir, ns, mt, (unsigned long long)holds);
     if (ns && nt) {
-        if (ns > SIZE_MAX / 8 / nt)
-            return ss_nomem(L->err, "sample values");
         L->seen = calloc((ns * nt + 7) / 8, 1);
         if (!L->seen)
             return ss_nomem(L->err, "sample values");
@@ -602,14 +696,17 @@ static int read_values(struct loader *L)
         int64_t v;
         if (f_ref(t, 0, ns, "samples.tsv", 0, &sample))
             return L->err->code;
-        size_t k = 0;
-        while (k < nt && !(ss_strtab_len(&L->m->strs, L->vts.v[k].type) == t->fl[1] &&
-                           !memcmp(ss_str(L->m, L->vts.v[k].type), t->f[1], t->fl[1])))
-            k++;
-        if (k == nt)
+        int rc;
+        size_t k = find_vt(L, 1, &rc);
+        if (rc)
+            return rc;
+        if (k == SIZE_MAX)
             return tsv_fail(t, 1, "'%.*s' is not a type of value_types.tsv",
                             (int)(t->fl[1] > 60 ? 60 : t->fl[1]), t->f[1]);
-        if (f_int(t, 2, &v))
+        if (L->vts.v[k].model == SS_VT_COUNT && t->fl[2] > 0 && t->f[2][0] == '-')
+            return tsv_fail(t, 2, "negative count '%.*s' (a sample's count is 0 or more)",
+                            (int)(t->fl[2] > 40 ? 40 : t->fl[2]), t->f[2]);
+        if (f_int(t, 2, INT64_MIN, INT64_MAX, &v))
             return L->err->code;
         size_t bit = (size_t)sample * nt + k;
         if (L->seen[bit / 8] & (1u << (bit % 8)))
@@ -641,9 +738,12 @@ static int read_aggregates(struct loader *L, ss_id base)
         struct ss_agg a;
         ss_id src, loc;
         if (f_ref(t, 0, L->sources.n, "sources.tsv", 0, &src) ||
-            f_ref(t, 1, L->lmap.n, "locations.tsv", 0, &loc) || f_int(t, 2, &a.self) ||
-            f_int(t, 3, &a.total))
+            f_ref(t, 1, L->lmap.n, "locations.tsv", 0, &loc) ||
+            f_int(t, 2, 0, SS_MAX_COUNT, &a.self) || f_int(t, 3, 0, SS_MAX_COUNT, &a.total))
             return L->err->code;
+        if (a.self > a.total)
+            return tsv_fail(t, 2, "self count %lld exceeds total count %lld", (long long)a.self,
+                            (long long)a.total);
         a.source = base + src;
         a.location = L->lmap.v[loc];
         if (VEC_PUSH(L->m->aggs, a))
@@ -658,7 +758,8 @@ static int read_aggregates(struct loader *L, ss_id base)
         ss_id src, from, to;
         if (f_ref(t, 0, L->sources.n, "sources.tsv", 0, &src) ||
             f_ref(t, 1, L->lmap.n, "locations.tsv", 1, &from) ||
-            f_ref(t, 2, L->lmap.n, "locations.tsv", 0, &to) || f_int(t, 3, &e.count))
+            f_ref(t, 2, L->lmap.n, "locations.tsv", 0, &to) ||
+            f_int(t, 3, 0, SS_MAX_COUNT, &e.count))
             return L->err->code;
         e.source = base + src;
         e.caller = from == SS_NONE ? SS_NONE : L->lmap.v[from];
@@ -759,6 +860,7 @@ int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err)
     for (size_t k = 0; k < L.vts.n; k++)
         free(L.vts.v[k].col);
     VEC_FREE(L.vts);
+    free(L.vt_index);
     VEC_FREE(L.fmap);
     VEC_FREE(L.fclass);
     VEC_FREE(L.lmap);

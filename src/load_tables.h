@@ -1,51 +1,12 @@
-/* load_tables.h - the v2 tables: a directory of TSV files, one per table of
- * the model (DESIGN sections 2, 3 and 6).  write_tables.c writes them,
- * load_tables.c reads them back into an equal model.
- *
- * Files (header row first, then one row per record; every column always
- * present, in this order):
- *   meta.tsv            key value source_id      first row: version 2.0 \N
- *   sources.tsv         source_id type uri session header_line timestamp
- *                       interval_us flags        flags: memory+GC+line+aggregate or -
- *   value_types.tsv     type unit                samples/count first
- *   samples.tsv         sample_id source_id stack_id    in time order
- *   sample_values.tsv   sample_id type value     every value of every sample
- *   stacks.tsv          stack_id depth location_id      distinct stacks
- *   sample_locations.tsv sample_id depth location_id    samples x stacks
- *   locations.tsv       location_id function_id file line
- *   functions.tsv       function_id name system_name filename start_line class
- *   aggregates.tsv      source_id location_id self total     (only when the
- *   call_edges.tsv      source_id caller_location_id callee_location_id count
- *                                                profile has aggregates)
- * Ids are 1-based and dense: row k of a table has id k.  depth 1 is the
- * innermost frame (the leaf).  A location with no function (function_id \N)
- * is a position only: Rprof's trailing F#L token after the outermost frame;
- * it is the last row of its stack.  An empty stack is one row with depth 0
- * and location \N (in stacks.tsv; sample_locations.tsv has no row for it).
- * sample_locations.tsv is derived (samples joined with stacks) for R users;
- * the reader does not read it.
- *
- * Escaping: a missing value (no file, no function) is \N; in strings a
- * backslash is written \\, a tab \t, a newline \n, a CR \r; nothing else
- * is escaped or quoted.  R reads the files with
- *   read.delim(f, quote = "", na.strings = "\\N", comment.char = "")
- */
+/* load_tables.h - the v2 tables reader (the format: tables.h). */
 #ifndef SS_LOAD_TABLES_H
 #define SS_LOAD_TABLES_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #include "model.h"
-
-#define SS_TABLES_VERSION "2.0"
 
 /* Read the tables in directory `dir` into m (sources appended after those
  * already there).  Returns 0, or an error code with err naming the file and
  * line (a missing file, a bad header, an id out of range, a bad number). */
 int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err);
-
-/* Source flags as written in sources.tsv ("memory+GC+line", "-"). */
-void ss_tables_flags_text(uint32_t flags, char *buf, size_t n);
 
 #endif

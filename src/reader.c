@@ -11,21 +11,31 @@
 
 #define SS_READ_BLOCK (1u << 20)
 #define SS_MAX_LINE (1u << 20)
-#define SS_MAP_WINDOW (32u << 20) /* must exceed SS_MAX_LINE by a page or more */
+#define SS_MAP_WINDOW (32u << 20) /* grows for a longer line (map_next) */
 
-int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err)
+static int reader_open(struct ss_reader *r, const char *path, int regular_only,
+                       struct ss_error *err)
 {
     memset(r, 0, sizeof *r);
     r->fd = -1;
     r->path = path;
     r->max_line = SS_MAX_LINE;
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | (regular_only ? O_NONBLOCK : 0));
     if (fd < 0)
         return ss_fail(err, SS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         close(fd);
         return ss_fail(err, SS_EINPUT, "%s: is a directory, not a profile", path);
+    }
+    if (regular_only) {
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            return ss_fail(err, SS_EINPUT, "%s: not a regular file (a FIFO, device or socket)",
+                           path);
+        }
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     }
 #ifdef POSIX_FADV_SEQUENTIAL
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -45,6 +55,16 @@ int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err)
     }
     r->fd = fd;
     return 0;
+}
+
+int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err)
+{
+    return reader_open(r, path, 0, err);
+}
+
+int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_error *err)
+{
+    return reader_open(r, path, 1, err);
 }
 
 void ss_reader_close(struct ss_reader *r)
@@ -70,7 +90,12 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
     uint64_t pos = r->map_off + r->start;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t off = pos - pos % page;
-    uint64_t len = r->fsize - off < SS_MAP_WINDOW ? r->fsize - off : SS_MAP_WINDOW;
+    /* A line longer than the window (a reader may raise max_line up to the
+     * file's size) gets a window twice the part already seen. */
+    uint64_t win = r->buf && r->end - r->start > SS_MAP_WINDOW / 2
+                       ? 2 * (uint64_t)(r->end - r->start) + page
+                       : SS_MAP_WINDOW;
+    uint64_t len = r->fsize - off < win ? r->fsize - off : win;
     if (r->buf)
         munmap(r->buf, r->end);
     r->buf = NULL;

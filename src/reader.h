@@ -35,6 +35,10 @@ struct ss_reader {
  * file (missing, unreadable, a directory). */
 int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err);
 
+/* Open `path` as ss_reader_open does, but only a regular file: a FIFO,
+ * device or socket is refused (SS_EINPUT) without blocking on its open. */
+int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_error *err);
+
 /* Read the next line.  Returns 1 and sets *line and *len (without the line end;
  * borrowed until the next call) and *terminated (0 when the file ended
  * without a line end), 0 at end of file, or -1 with err set (I/O error, line

@@ -8,6 +8,7 @@
 #include "report_analysis.h"
 #include "report_transforms.h"
 #include "stacks.h"
+#include "textesc.h"
 #include "write.h"
 
 static void fmt_num(char *buf, size_t n, double v, int tsv, int decimals)
@@ -26,7 +27,8 @@ static double pct(double x, const struct ss_stats *st)
 static void col_name(char *buf, size_t n, const struct ss_stat_row *r, const struct ss_stats *st,
                      int tsv)
 {
-    snprintf(buf, n, "%s", ss_strtab_get(&st->keys, r->key));
+    const char *s = ss_strtab_get(&st->keys, r->key);
+    ss_esc_copy(buf, n, s, strlen(s), tsv ? SS_ESC_TSV : SS_ESC_TEXT);
 }
 static void col_self_time(char *buf, size_t n, const struct ss_stat_row *r,
                           const struct ss_stats *st, int tsv)
@@ -115,10 +117,12 @@ void ss_report_header(FILE *out, const struct ss_model *m)
     struct ss_totals t;
     ss_model_totals(m, &t);
     ss_id last_uri = SS_NONE;
+    struct ss_esc e_uri = SS_ESC_INIT(SS_ESC_TEXT), e_type = SS_ESC_INIT(SS_ESC_TEXT);
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         if (s->uri != last_uri)
-            fprintf(out, "file       %s (%s)\n", ss_str(m, s->uri), ss_str(m, s->type));
+            fprintf(out, "file       %s (%s)\n", ss_esc(&e_uri, ss_str(m, s->uri)),
+                    ss_esc(&e_type, ss_str(m, s->type)));
         last_uri = s->uri;
         char iv[32], fl[64];
         ss_format_interval(iv, sizeof iv, s->interval_us);
@@ -131,6 +135,8 @@ void ss_report_header(FILE *out, const struct ss_model *m)
             fprintf(out, " (header on line %u)", s->header_line);
         fputc('\n', out);
     }
+    ss_esc_free(&e_uri);
+    ss_esc_free(&e_type);
     fprintf(out, "samples    %llu", (unsigned long long)t.samples);
     if (t.counted != t.samples)
         fprintf(out, " (%llu with frames)", (unsigned long long)t.counted);
@@ -208,6 +214,7 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     if (rc)
         return rc;
     struct textbuf tb = {NULL, 0};
+    struct ss_esc esc = SS_ESC_INIT(o->format == SS_FORMAT_TSV ? SS_ESC_TSV : SS_ESC_TEXT);
     size_t n = o->format == SS_FORMAT_TEXT && o->limit > 0 && (size_t)o->limit < st.n ? (size_t)o->limit : st.n;
     if (o->format == SS_FORMAT_TEXT) {
         ss_report_header(out, m);
@@ -224,7 +231,7 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     for (size_t i = 0; i < n; i++) {
         const struct ss_stack_row *r = &st.rows[i];
         double pct = st.total_time > 0 ? 100.0 * r->time / st.total_time : 0;
-        const char *text = stack_text(m, &st, r, &tb);
+        const char *text = ss_esc(&esc, stack_text(m, &st, r, &tb));
         if (o->format == SS_FORMAT_TSV)
             fprintf(out, "%llu\t%.15g\t%.15g\t%u\t%s\n", (unsigned long long)r->count, r->time, pct,
                     r->depth, text);
@@ -235,12 +242,15 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     if (n < st.n)
         fprintf(out, "... %zu more rows (--limit 0 shows all)\n", st.n - n);
     free(tb.s);
+    ss_esc_free(&esc);
     ss_stacks_free(&st);
     return 0;
 }
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
+    enum ss_esc_mode mode = o->format == SS_FORMAT_TSV ? SS_ESC_TSV : SS_ESC_TEXT;
+    struct ss_esc e_type = SS_ESC_INIT(mode), e_uri = SS_ESC_INIT(mode);
     if (o->format == SS_FORMAT_TSV)
         fputs("source\ttype\turi\tsession\theader_line\tinterval_us\tflags\tsamples\n", out);
     else
@@ -261,16 +271,19 @@ static int report_sources(FILE *out, const struct ss_model *m, const struct ss_r
         }
         flags[k] = '\0';
         if (o->format == SS_FORMAT_TSV) {
-            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%llu\n", i + 1, ss_str(m, s->type),
-                    ss_str(m, s->uri), s->session, s->header_line, s->interval_us, flags,
+            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%llu\n", i + 1,
+                    ss_esc(&e_type, ss_str(m, s->type)), ss_esc(&e_uri, ss_str(m, s->uri)),
+                    s->session, s->header_line, s->interval_us, flags,
                     (unsigned long long)source_samples(m, i));
         } else {
             ss_format_interval(iv, sizeof iv, s->interval_us);
-            fprintf(out, "%6zu %-13s %7u %6u %10s %-16s %9llu  %s\n", i + 1, ss_str(m, s->type),
-                    s->session, s->header_line, iv, flags, (unsigned long long)source_samples(m, i),
-                    ss_str(m, s->uri));
+            fprintf(out, "%6zu %-13s %7u %6u %10s %-16s %9llu  %s\n", i + 1,
+                    ss_esc(&e_type, ss_str(m, s->type)), s->session, s->header_line, iv, flags,
+                    (unsigned long long)source_samples(m, i), ss_esc(&e_uri, ss_str(m, s->uri)));
         }
     }
+    ss_esc_free(&e_type);
+    ss_esc_free(&e_uri);
     return 0;
 }
 

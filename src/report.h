@@ -1,9 +1,12 @@
 /* report.h - `stackscope report`: one table, as readable text or TSV.
  *
- * Columns are descriptor tables (name, width, formatter) shared by the text
- * and TSV renderers, so both always show the same data; the UI will reuse
- * them (STYLE 7, 8).  TSV keeps full precision (%.15g) and every row; text
- * rounds for reading.
+ * The function and line tables' columns are descriptor tables (name, width,
+ * formatter) shared by the text and TSV renderers, so both always show the
+ * same data (STYLE 7, 8); the other tables print their own columns (issue
+ * 10 item 3 moves them, and the explorer's, onto descriptors).  TSV keeps
+ * full precision (%.15g) and every row; text rounds for reading.  Names and
+ * paths are printed through textesc.h: their control characters escaped (TSV
+ * also doubles a backslash), never raw.
  */
 #ifndef SS_REPORT_H
 #define SS_REPORT_H

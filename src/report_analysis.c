@@ -10,12 +10,19 @@
 #include "levels.h"
 #include "runs.h"
 #include "stats.h"
+#include "textesc.h"
 #include "timeline.h"
 #include "tree.h"
 
-static const char *fname(const struct ss_model *m, ss_id fn)
+/* A function's name as safe text (textesc.h), in e's buffer. */
+static const char *fname(struct ss_esc *e, const struct ss_model *m, ss_id fn)
 {
-    return fn == SS_NONE ? "-" : ss_str(m, m->functions.v[fn].name);
+    return fn == SS_NONE ? "-" : ss_esc(e, ss_str(m, m->functions.v[fn].name));
+}
+
+static enum ss_esc_mode esc_mode(const struct ss_report_opts *o)
+{
+    return o->format == SS_FORMAT_TSV ? SS_ESC_TSV : SS_ESC_TEXT;
 }
 
 /* The function named o->function, or an error naming it. */
@@ -60,12 +67,14 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
     if (rc)
         return rc;
     size_t scaffold = ss_levels_scaffold(rows, n, o->share > 0 ? o->share : 1.0);
+    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     text_header(out, m, o);
     if (o->format == SS_FORMAT_TSV) {
         fputs("level\tsamples\tdistinct\ttop\ttop.samples\n", out);
         for (size_t i = 0; i < n; i++)
-            fprintf(out, "%u\t%llu\t%u\t%s\t%llu\n", rows[i].level, (unsigned long long)rows[i].samples,
-                    rows[i].distinct, fname(m, rows[i].top), (unsigned long long)rows[i].top_samples);
+            fprintf(out, "%u\t%llu\t%u\t%s\t%llu\n", rows[i].level,
+                    (unsigned long long)rows[i].samples, rows[i].distinct,
+                    fname(&esc, m, rows[i].top), (unsigned long long)rows[i].top_samples);
     } else {
         char in[64];
         if (o->share > 0 && o->share < 1)
@@ -80,15 +89,16 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
         size_t lim = o->limit > 0 && (size_t)o->limit < n ? (size_t)o->limit : n;
         for (size_t i = 0; i < lim; i++) {
             double share = rows[0].samples ? 100.0 * (double)rows[i].top_samples / (double)rows[i].samples : 0;
-            fprintf(out, "%5u%c %9llu %9u %8llu %7.2f  %s\n", rows[i].level, i < scaffold ? '*' : ' ',
-                    (unsigned long long)rows[i].samples, rows[i].distinct,
-                    (unsigned long long)rows[i].top_samples, share, fname(m, rows[i].top));
+            fprintf(out, "%5u%c %9llu %9u %8llu %7.2f  %s\n", rows[i].level,
+                    i < scaffold ? '*' : ' ', (unsigned long long)rows[i].samples, rows[i].distinct,
+                    (unsigned long long)rows[i].top_samples, share, fname(&esc, m, rows[i].top));
         }
         if (lim < n)
             fprintf(out, "... %zu more levels (--limit 0 shows all)\n", n - lim);
         if (scaffold)
             fputs("(* scaffold level)\n", out);
     }
+    ss_esc_free(&esc);
     free(rows);
     return 0;
 }
@@ -97,8 +107,10 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
 
 static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_hist *h)
 {
-    fprintf(out, "\nrun lengths of %s: runs per level (rows) and run length in samples (columns)\n\n",
-            fname(m, h->function));
+    struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
+    fprintf(out,
+            "\nrun lengths of %s: runs per level (rows) and run length in samples (columns)\n\n",
+            fname(&esc, m, h->function));
     fprintf(out, "%7s", "level");
     for (size_t j = 0; j < h->n_lengths; j++)
         fprintf(out, " %6llu", (unsigned long long)h->lengths[j]);
@@ -118,6 +130,7 @@ static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_
     for (size_t j = 0; j < h->n_lengths; j++)
         fprintf(out, " %6llu", (unsigned long long)h->length_runs[j]);
     fprintf(out, " %7llu\n", (unsigned long long)h->total);
+    ss_esc_free(&esc);
 }
 
 int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -135,6 +148,7 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
     int rc = ss_runs_compute(m, o->level, &rows, &n, err);
     if (rc)
         return rc;
+    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     text_header(out, m, o);
     if (o->format == SS_FORMAT_TSV)
         fputs("name\tlevel\truns\tsamples\tmean\tmedian\tmax\n", out);
@@ -156,16 +170,17 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
         else
             snprintf(lv, sizeof lv, "all");
         if (o->format == SS_FORMAT_TSV)
-            fprintf(out, "%s\t%s\t%llu\t%llu\t%.15g\t%.15g\t%llu\n", fname(m, r->function), lv,
-                    (unsigned long long)r->runs, (unsigned long long)r->samples, r->mean, r->median,
-                    (unsigned long long)r->max);
+            fprintf(out, "%s\t%s\t%llu\t%llu\t%.15g\t%.15g\t%llu\n", fname(&esc, m, r->function),
+                    lv, (unsigned long long)r->runs, (unsigned long long)r->samples, r->mean,
+                    r->median, (unsigned long long)r->max);
         else
             fprintf(out, "%6s %9llu %9llu %9.2f %8.1f %7llu  %s\n", lv, (unsigned long long)r->runs,
                     (unsigned long long)r->samples, r->mean, r->median, (unsigned long long)r->max,
-                    fname(m, r->function));
+                    fname(&esc, m, r->function));
     }
     if (o->format == SS_FORMAT_TEXT && shown < matching)
         fprintf(out, "... %zu more rows (--limit 0 shows all)\n", matching - shown);
+    ss_esc_free(&esc);
     free(rows);
     if (o->format == SS_FORMAT_TEXT && only != SS_NONE) {
         struct ss_run_hist h;
@@ -200,13 +215,15 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
         ss_tree_free(&t);
         return ss_nomem(err, "tree order");
     }
+    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     text_header(out, m, o);
     if (o->format == SS_FORMAT_TSV)
         fputs("depth\tname\tself\ttotal\n", out);
     else
-        fprintf(out, "%s tree%s%s, %% of %.3f s\n%8s %8s  %s\n", o->inverted ? "bottom-up" : "top-down",
-                focus != SS_NONE ? " of " : "", focus != SS_NONE ? o->function : "", t.total_time,
-                "total%", "self%", "name");
+        fprintf(out, "%s tree%s%s, %% of %.3f s\n%8s %8s  %s\n",
+                o->inverted ? "bottom-up" : "top-down", focus != SS_NONE ? " of " : "",
+                focus != SS_NONE ? ss_esc(&esc, o->function) : "", t.total_time, "total%", "self%",
+                "name");
     double min_time = o->min_pct > 0 ? t.total_time * o->min_pct / 100.0 : 0;
     for (size_t k = 0; k < n; k++) {
         const struct ss_tree_node *nd = &t.nodes[order[k]];
@@ -215,14 +232,16 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
             continue;
         }
         if (o->format == SS_FORMAT_TSV) {
-            fprintf(out, "%u\t%s\t%.15g\t%.15g\n", nd->depth, fname(m, nd->function), nd->self_time,
-                    nd->total_time);
+            fprintf(out, "%u\t%s\t%.15g\t%.15g\n", nd->depth, fname(&esc, m, nd->function),
+                    nd->self_time, nd->total_time);
         } else {
             double tp = t.total_time > 0 ? 100.0 * nd->total_time / t.total_time : 0;
             double sp = t.total_time > 0 ? 100.0 * nd->self_time / t.total_time : 0;
-            fprintf(out, "%8.2f %8.2f  %*s%s\n", tp, sp, (int)(2 * nd->depth), "", fname(m, nd->function));
+            fprintf(out, "%8.2f %8.2f  %*s%s\n", tp, sp, (int)(2 * nd->depth), "",
+                    fname(&esc, m, nd->function));
         }
     }
+    ss_esc_free(&esc);
     free(order);
     ss_tree_free(&t);
     return 0;
@@ -244,35 +263,39 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     struct ss_totals tot;
     ss_model_totals(m, &tot);
     double t = tot.sampling_time;
+    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     if (o->format == SS_FORMAT_TEXT)
         ss_report_header(out, m);
     if (o->format == SS_FORMAT_TSV) {
         fputs("relation\tname\tcount\ttime\tpct\n", out);
         for (size_t i = 0; i < c.ncallers; i++)
-            fprintf(out, "caller\t%s\t%llu\t%.15g\t%.15g\n", fname(m, c.callers[i].function),
+            fprintf(out, "caller\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.callers[i].function),
                     (unsigned long long)c.callers[i].n, c.callers[i].time,
                     t > 0 ? 100.0 * c.callers[i].time / t : 0);
-        fprintf(out, "self\t%s\t%llu\t%.15g\t%.15g\n", fname(m, c.function), (unsigned long long)c.self_n,
-                c.self_time, t > 0 ? 100.0 * c.self_time / t : 0);
-        fprintf(out, "total\t%s\t%llu\t%.15g\t%.15g\n", fname(m, c.function), (unsigned long long)c.total_n,
-                c.total_time, t > 0 ? 100.0 * c.total_time / t : 0);
+        fprintf(out, "self\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.function),
+                (unsigned long long)c.self_n, c.self_time, t > 0 ? 100.0 * c.self_time / t : 0);
+        fprintf(out, "total\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.function),
+                (unsigned long long)c.total_n, c.total_time, t > 0 ? 100.0 * c.total_time / t : 0);
         for (size_t i = 0; i < c.ncallees; i++)
-            fprintf(out, "callee\t%s\t%llu\t%.15g\t%.15g\n", fname(m, c.callees[i].function),
+            fprintf(out, "callee\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.callees[i].function),
                     (unsigned long long)c.callees[i].n, c.callees[i].time,
                     t > 0 ? 100.0 * c.callees[i].time / t : 0);
     } else {
         fprintf(out, "%9s %10s %7s\n", "count", "time", "pct");
         for (size_t i = 0; i < c.ncallers; i++)
-            fprintf(out, "%9llu %10.3f %7.2f      %s\n", (unsigned long long)c.callers[i].n, c.callers[i].time,
-                    t > 0 ? 100.0 * c.callers[i].time / t : 0, fname(m, c.callers[i].function));
-        fprintf(out, "%9llu %10.3f %7.2f  |   %s (total; self %llu = %.3f s)\n", (unsigned long long)c.total_n,
-                c.total_time, t > 0 ? 100.0 * c.total_time / t : 0, fname(m, c.function),
-                (unsigned long long)c.self_n, c.self_time);
+            fprintf(out, "%9llu %10.3f %7.2f      %s\n", (unsigned long long)c.callers[i].n,
+                    c.callers[i].time, t > 0 ? 100.0 * c.callers[i].time / t : 0,
+                    fname(&esc, m, c.callers[i].function));
+        fprintf(out, "%9llu %10.3f %7.2f  |   %s (total; self %llu = %.3f s)\n",
+                (unsigned long long)c.total_n, c.total_time, t > 0 ? 100.0 * c.total_time / t : 0,
+                fname(&esc, m, c.function), (unsigned long long)c.self_n, c.self_time);
         for (size_t i = 0; i < c.ncallees; i++)
-            fprintf(out, "%9llu %10.3f %7.2f      %s\n", (unsigned long long)c.callees[i].n, c.callees[i].time,
-                    t > 0 ? 100.0 * c.callees[i].time / t : 0, fname(m, c.callees[i].function));
+            fprintf(out, "%9llu %10.3f %7.2f      %s\n", (unsigned long long)c.callees[i].n,
+                    c.callees[i].time, t > 0 ? 100.0 * c.callees[i].time / t : 0,
+                    fname(&esc, m, c.callees[i].function));
         fputs("(callers above the function, callees below; counts are samples)\n", out);
     }
+    ss_esc_free(&esc);
     ss_calls_free(&c);
     return 0;
 }
@@ -303,13 +326,16 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
     int rc = ss_timeline_compute(m, level, o->width > 0 ? (size_t)o->width : 80, &t, err);
     if (rc)
         return rc;
+    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     if (o->format == SS_FORMAT_TSV) {
         fputs("window\tfirst\tlast\ttop\ttop.samples\tshallow\n", out);
         for (size_t i = 0; i < t.nwindows; i++) {
             const struct ss_timeline_window *w = &t.windows[i];
             fprintf(out, "%zu\t%zu\t%zu\t%s\t%llu\t%llu\n", i + 1, w->first + 1, w->first + w->n,
-                    fname(m, w->top), (unsigned long long)w->top_n, (unsigned long long)w->shallow_n);
+                    fname(&esc, m, w->top), (unsigned long long)w->top_n,
+                    (unsigned long long)w->shallow_n);
         }
+        ss_esc_free(&esc);
         ss_timeline_free(&t);
         return 0;
     }
@@ -327,8 +353,8 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
     }
     fputs("\n\n", out);
     for (size_t k = 0; k < t.nlegend; k++)
-        fprintf(out, "  %c  %-40s %9llu samples at level %u\n", legend_letter(k), fname(m, t.legend[k].function),
-                (unsigned long long)t.legend[k].n, t.level);
+        fprintf(out, "  %c  %-40s %9llu samples at level %u\n", legend_letter(k),
+                fname(&esc, m, t.legend[k].function), (unsigned long long)t.legend[k].n, t.level);
     fputs("\nphases (runs of windows with the same function):\n", out);
     for (size_t r = 0; r < t.nruns; r++) {
         const struct ss_timeline_run *ru = &t.runs[r];
@@ -336,8 +362,10 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
         for (size_t k = 0; ru->top != SS_NONE && k < t.nlegend; k++)
             if (t.legend[k].function == ru->top)
                 c = legend_letter(k);
-        fprintf(out, "  samples %zu-%zu  %c  %s\n", ru->first + 1, ru->first + ru->n, c, fname(m, ru->top));
+        fprintf(out, "  samples %zu-%zu  %c  %s\n", ru->first + 1, ru->first + ru->n, c,
+                fname(&esc, m, ru->top));
     }
+    ss_esc_free(&esc);
     ss_timeline_free(&t);
     return 0;
 }

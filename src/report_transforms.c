@@ -7,6 +7,7 @@
 #include "report_transforms.h"
 
 #include "stats.h"
+#include "textesc.h"
 #include "transform.h"
 
 int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -15,6 +16,7 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
     const struct ss_tf_list *l = o->transforms;
     size_t n = l ? ss_tf_count(l) : 0;
     int tsv = o->format == SS_FORMAT_TSV;
+    struct ss_esc esc = SS_ESC_INIT(tsv ? SS_ESC_TSV : SS_ESC_TEXT); /* commands quote names */
     if (tsv) {
         fputs("step\tenabled\tsamples_in\tsamples_out\tsamples_emptied\tframes_removed\t"
               "stacks_changed\tfunctions_matched\tlevels_removed\tcommand\n",
@@ -31,14 +33,15 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
         if (tsv)
             fprintf(out, "%zu\t%d\t%zu\t%zu\t%zu\t%llu\t%zu\t%zu\t%zu\t%s\n", i + 1, on,
                     e->samples_in, e->samples_out, e->samples_emptied,
-                    (unsigned long long)e->frames_removed, e->stacks_changed,
-                    e->functions_matched, e->levels_removed, ss_tf_text(l, i));
+                    (unsigned long long)e->frames_removed, e->stacks_changed, e->functions_matched,
+                    e->levels_removed, ss_esc(&esc, ss_tf_text(l, i)));
         else
             fprintf(out, "%4zu %3s %11zu %11zu %8zu %14llu %7zu %9zu %6zu  %s\n", i + 1,
                     on ? "yes" : "off", e->samples_in, e->samples_out, e->samples_emptied,
-                    (unsigned long long)e->frames_removed, e->stacks_changed,
-                    e->functions_matched, e->levels_removed, ss_tf_text(l, i));
+                    (unsigned long long)e->frames_removed, e->stacks_changed, e->functions_matched,
+                    e->levels_removed, ss_esc(&esc, ss_tf_text(l, i)));
     }
+    ss_esc_free(&esc);
     if (!tsv && n == 0)
         fputs("(no transforms: add them with -e COMMAND or --script FILE)\n", out);
     return 0;

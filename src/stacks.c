@@ -5,23 +5,27 @@
 #include <string.h>
 
 #include "hash.h"
+#include "sort.h"
 
 struct group {
     uint64_t hash;
     uint32_t row; /* UINT32_MAX = empty slot */
 };
 
-static const struct ss_model *sort_model;
-static const struct ss_stacks *sort_stacks;
+/* Rows of stacks `s` of model `m`, by count, time, then names root first. */
+struct by_count {
+    const struct ss_model *m;
+    const struct ss_stacks *s;
+};
 
-static int cmp_names(const struct ss_stack_row *a, const struct ss_stack_row *b)
+static int cmp_names(const struct by_count *o, const struct ss_stack_row *a,
+                     const struct ss_stack_row *b)
 {
-    const ss_id *fa = sort_stacks->fns + a->first, *fb = sort_stacks->fns + b->first;
+    const ss_id *fa = o->s->fns + a->first, *fb = o->s->fns + b->first;
     for (uint32_t k = 0; k < a->depth && k < b->depth; k++) {
         if (fa[k] == fb[k])
             continue;
-        int c = strcmp(ss_str(sort_model, sort_model->functions.v[fa[k]].name),
-                       ss_str(sort_model, sort_model->functions.v[fb[k]].name));
+        int c = strcmp(ss_function_name(o->m, fa[k]), ss_function_name(o->m, fb[k]));
         if (c)
             return c;
         return fa[k] < fb[k] ? -1 : 1;
@@ -29,14 +33,14 @@ static int cmp_names(const struct ss_stack_row *a, const struct ss_stack_row *b)
     return a->depth < b->depth ? -1 : a->depth > b->depth;
 }
 
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_rows(const void *pa, const void *pb, void *ctx)
 {
     const struct ss_stack_row *a = pa, *b = pb;
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
     if (a->time_us != b->time_us)
         return a->time_us > b->time_us ? -1 : 1;
-    return cmp_names(a, b);
+    return cmp_names(ctx, a, b);
 }
 
 int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss_error *err)
@@ -70,7 +74,7 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
             break;
         }
         for (size_t k = 0; k < d; k++)
-            seq.v[k] = ss_loc_function(m, fr[d - 1 - k]);
+            seq.v[k] = ss_function_canonical(m, ss_loc_function(m, fr[d - 1 - k]));
         seq.n = d;
         uint64_t h = ss_hash(seq.v, d * sizeof(ss_id));
         size_t i = (size_t)h & (nslots - 1);
@@ -150,10 +154,11 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     out->rows = rows.v;
     out->n = n;
     out->fns = fns.v;
-    sort_model = m;
-    sort_stacks = out;
-    if (n > 1)
-        qsort(out->rows, n, sizeof *out->rows, cmp_rows);
+    struct by_count order = {m, out};
+    if (ss_sort(out->rows, n, sizeof *out->rows, cmp_rows, &order)) {
+        ss_stacks_free(out);
+        return ss_nomem(err, "stacks");
+    }
     return 0;
 }
 

@@ -24,7 +24,7 @@ struct ss_stack_row {
 struct ss_stacks {
     struct ss_stack_row *rows;
     size_t n;
-    ss_id *fns;          /* function ids of all rows, root first (owned) */
+    ss_id *fns;          /* canonical function ids of all rows, root first (owned) */
     double total_time;   /* time of all samples with frames */
     uint64_t total_count;
 };

@@ -2,7 +2,6 @@
 #include "state.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,16 +11,22 @@
 
 #include "write.h"
 
+/* Room for a path (<limits.h> here is src/limits.h, so no STATE_PATH). */
+#define STATE_PATH 4096
+
 /* The absolute path of file into buf: resolved when it exists (so that
  * `a.out` and `./a.out` name the same session), else made absolute. */
 static int absolute(const char *file, char *buf, size_t n)
 {
-    char real[PATH_MAX];
-    if (realpath(file, real))
-        return snprintf(buf, n, "%s", real) >= (int)n ? -1 : 0;
+    char *real = realpath(file, NULL);
+    if (real) {
+        int w = snprintf(buf, n, "%s", real);
+        free(real);
+        return w < 0 || (size_t)w >= n ? -1 : 0;
+    }
     if (file[0] == '/')
         return snprintf(buf, n, "%s", file) >= (int)n ? -1 : 0;
-    char cwd[PATH_MAX];
+    char cwd[STATE_PATH];
     if (!getcwd(cwd, sizeof cwd))
         return -1;
     return snprintf(buf, n, "%s/%s", cwd, file) >= (int)n ? -1 : 0;
@@ -48,14 +53,14 @@ static int state_dir(char *buf, size_t n, struct ss_error *err)
 
 int ss_state_path(char *const *files, int n, char *buf, size_t len, struct ss_error *err)
 {
-    char dir[PATH_MAX];
+    char dir[STATE_PATH];
     int rc = state_dir(dir, sizeof dir, err);
     if (rc)
         return rc;
     /* FNV-1a (64 bits) over the absolute paths, each ended by a NUL */
     uint64_t h = 0xcbf29ce484222325u;
     for (int i = 0; i < n; i++) {
-        char abs[PATH_MAX];
+        char abs[STATE_PATH];
         if (absolute(files[i], abs, sizeof abs))
             return ss_fail(err, SS_EUSAGE, "%s: cannot make the path absolute", files[i]);
         for (const char *p = abs;; p++) {
@@ -73,7 +78,7 @@ int ss_state_path(char *const *files, int n, char *buf, size_t len, struct ss_er
 /* mkdir -p path (each missing directory with mode 0700). */
 static int make_dirs(const char *path, struct ss_error *err)
 {
-    char p[PATH_MAX];
+    char p[STATE_PATH];
     snprintf(p, sizeof p, "%s", path);
     for (char *s = p + 1;; s++) {
         if (*s == '/' || *s == '\0') {
@@ -103,7 +108,7 @@ static int fill_state(FILE *f, void *ctx, const char *path, struct ss_error *err
           "# (stackscope --resume FILE... or :resume applies it; --script reads it)\n",
           f);
     for (int i = 0; i < t->n; i++) {
-        char abs[PATH_MAX];
+        char abs[STATE_PATH];
         fprintf(f, "# input: %s\n", absolute(t->files[i], abs, sizeof abs) ? t->files[i] : abs);
     }
     fputs(t->script, f);
@@ -112,7 +117,7 @@ static int fill_state(FILE *f, void *ctx, const char *path, struct ss_error *err
 
 int ss_state_save(char *const *files, int n, const struct ss_tf_list *l, struct ss_error *err)
 {
-    char path[PATH_MAX], dir[PATH_MAX];
+    char path[STATE_PATH], dir[STATE_PATH];
     int rc = ss_state_path(files, n, path, sizeof path, err);
     if (rc)
         return rc;
@@ -138,7 +143,7 @@ int ss_state_save(char *const *files, int n, const struct ss_tf_list *l, struct 
 
 int ss_state_load(char *const *files, int n, struct ss_tf_list *l, struct ss_error *err)
 {
-    char path[PATH_MAX];
+    char path[STATE_PATH];
     int rc = ss_state_path(files, n, path, sizeof path, err);
     if (rc)
         return rc;

@@ -65,12 +65,13 @@ static void bare_word(struct lexer *lx, size_t *start, size_t *n)
     *n = lx->i - *start;
 }
 
-/* A short, printable excerpt of a token for messages. */
+/* A short excerpt of a token for messages (ss_fail escapes its control
+ * characters, as in every message). */
 static void excerpt(char *buf, size_t n, const char *s, size_t len)
 {
     size_t k = 0;
     for (size_t i = 0; i < len && k + 4 < n; i++)
-        buf[k++] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+        buf[k++] = s[i];
     if (k + 4 >= n && len > k) {
         buf[k++] = '.';
         buf[k++] = '.';

@@ -10,6 +10,8 @@
  */
 #include "tree.h"
 
+#include "sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,25 +113,24 @@ static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn,
     return oom ? -1 : 0;
 }
 
-/* Sort context (qsort has none; the statistics do the same). */
-static const struct ss_model *sort_m;
-static const double *sort_us;
-static const ss_id *sort_fn;
+/* Order of entries by time (larger first), then name, then function id. */
+struct by_time {
+    const struct ss_model *m;
+    const double *us; /* time of entry k */
+    const ss_id *fn;  /* function of entry k */
+};
 
-static int cmp_desc_name(uint32_t a, uint32_t b)
+static int cmp_desc_name(const void *pa, const void *pb, void *ctx)
 {
-    double ua = sort_us[a], ub = sort_us[b];
+    const struct by_time *o = ctx;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    double ua = o->us[a], ub = o->us[b];
     if (ua != ub)
         return ua < ub ? 1 : -1;
-    int c = strcmp(ss_function_name(sort_m, sort_fn[a]), ss_function_name(sort_m, sort_fn[b]));
+    int c = strcmp(ss_function_name(o->m, o->fn[a]), ss_function_name(o->m, o->fn[b]));
     if (c)
         return c;
-    return sort_fn[a] < sort_fn[b] ? -1 : sort_fn[a] > sort_fn[b];
-}
-
-static int cmp_idx(const void *pa, const void *pb)
-{
-    return cmp_desc_name(*(const uint32_t *)pa, *(const uint32_t *)pb);
+    return o->fn[a] < o->fn[b] ? -1 : o->fn[a] > o->fn[b];
 }
 
 /* ---- call trees ---------------------------------------------------------- */
@@ -295,12 +296,11 @@ static int order_tree(struct tree_work *w, const struct acc *a, struct ss_tree *
     for (size_t p = n + 1; p > 0; p--) /* shift back: off[p] = start of p */
         off[p] = off[p - 1];
     off[0] = 0;
-    sort_m = w->m;
-    sort_us = us;
-    sort_fn = fn;
+    struct by_time order = {w->m, us, fn};
     for (size_t p = 0; p <= n; p++)
-        if (off[p + 1] - off[p] > 1)
-            qsort(kids + off[p], off[p + 1] - off[p], sizeof *kids, cmp_idx);
+        if (off[p + 1] - off[p] > 1 &&
+            ss_sort(kids + off[p], off[p + 1] - off[p], sizeof *kids, cmp_desc_name, &order))
+            goto done;
     /* Parents are created before their children: sizes bottom-up. */
     for (size_t x = n; x > 0; x--)
         if (nd[x - 1].parent != SS_TREE_NONE)
@@ -539,10 +539,13 @@ static int collect_edges(const struct calls_work *w, const struct acc *a, size_t
     }
     for (size_t f = 0; f < w->nf; f++)
         fn[f] = (ss_id)f;
-    sort_m = w->m;
-    sort_us = a->us + base;
-    sort_fn = fn;
-    qsort(idx, cnt, sizeof *idx, cmp_idx);
+    struct by_time order = {w->m, a->us + base, fn};
+    if (ss_sort(idx, cnt, sizeof *idx, cmp_desc_name, &order)) {
+        free(idx);
+        free(e);
+        free(fn);
+        return -1;
+    }
     for (size_t i = 0; i < cnt; i++) {
         e[i].function = idx[i];
         e[i].n = a->n[base + idx[i]];

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tables.h"
+
 static const struct {
     const char *name;
     enum ss_out_format f;
@@ -216,15 +218,30 @@ static int target_check(const char *path, const struct ss_write_opts *o, int wan
 /* ---- temporary files ----------------------------------------------------- */
 
 /* The temporary output in progress, for ss_write_abandon (a signal handler
- * reads it, so it is a fixed buffer, set before the file exists). */
+ * reads it, so it is a fixed buffer). */
 static char abandon_path[PATH_MAX + 32];
 static volatile sig_atomic_t abandon_kind; /* 0 none, 1 file, 2 tables directory */
 
-static void abandon_set(const char *tmp, int kind)
+/* Create the temporary file (kind 1, mkstemp) or directory (kind 2,
+ * mkdtemp) from the template tmp and register it for ss_write_abandon, with
+ * every signal blocked in between: a signal handler sees either no
+ * temporary output or its whole name, never a file it does not know of.
+ * Returns the file descriptor (kind 1), 0 (kind 2) or -1 with errno set. */
+static int create_temp(char *tmp, int kind)
 {
-    abandon_kind = 0;
-    snprintf(abandon_path, sizeof abandon_path, "%s", tmp);
-    abandon_kind = kind;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int fd = kind == 1 ? mkstemp(tmp) : mkdtemp(tmp) ? 0 : -1;
+    int e = errno;
+    size_t n = strlen(tmp);
+    if (fd >= 0 && n < sizeof abandon_path) {
+        memcpy(abandon_path, tmp, n + 1);
+        abandon_kind = kind;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
 }
 
 void ss_write_abandon(void)
@@ -369,8 +386,7 @@ static int write_atomic(const char *path, const struct target *t, int force, ss_
     char *tmp = tmp_name(t->real, err);
     if (!tmp)
         return err->code;
-    abandon_set(tmp, 0);
-    int fd = mkstemp(tmp);
+    int fd = create_temp(tmp, 1);
     if (fd < 0) {
         int e = errno;
         char dir[4096];
@@ -378,7 +394,6 @@ static int write_atomic(const char *path, const struct target *t, int force, ss_
         free(tmp);
         return ss_fail(err, SS_EIO, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
     }
-    abandon_set(tmp, 1);
     take_attributes(fd, NULL, t, 0666);
     FILE *fp = fdopen(fd, "wb");
     int rc = 0;
@@ -507,12 +522,10 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
     if (!rc && !tmp)
         rc = err->code;
     if (!rc) {
-        abandon_set(tmp, 0);
-        if (!mkdtemp(tmp)) {
+        if (create_temp(tmp, 2) < 0) {
             rc = ss_fail(err, SS_EIO, "%s: cannot create a directory next to it: %s", path,
                          strerror(errno));
         } else {
-            abandon_set(tmp, 2);
             take_attributes(-1, tmp, &t, 0777);
             rc = ss_write_tables(m, tmp, err);
             if (!rc)
@@ -549,6 +562,17 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "%s: %s holds aggregates (counts per call element), not stacks; "
                            "the %s format needs stacks (sampling_prof can take it)",
                            path, ss_str(m, m->sources.v[i].uri), ss_out_format_name(f));
+    if (f == SS_OUT_FOLDED) {
+        /* a folded file holds only samples with frames; an empty one is no
+         * profile to any reader, ours included */
+        struct ss_totals t;
+        ss_model_totals(m, &t);
+        if (t.counted == 0)
+            return ss_fail(err, SS_EUSAGE,
+                           "%s: no sample has frames: the folded file would be empty, which no "
+                           "reader takes for a profile; nothing written",
+                           path);
+    }
     if (f == SS_OUT_TABLES)
         return write_dir(m, path, o, err);
     struct stream_job job = {m, f};

@@ -99,9 +99,4 @@ int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
 /* The tables writer fills the existing empty directory `dir`. */
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err);
 
-/* The files the tables writer may write: the i-th name (NULL past the last),
- * and whether `name` is one of them. */
-const char *ss_tables_file(size_t i);
-int ss_tables_is_file(const char *name);
-
 #endif

@@ -13,6 +13,10 @@
  * A location's FILE is its source file, else its function's file, else
  * empty; LINE is 0 when unknown; a line end inside a name becomes a space
  * (the format is line-based).
+ *
+ * What the reader would refuse is refused here (limits.h): a runtime, a
+ * count or a line number out of the reader's range is an error naming it,
+ * never a file that cannot be read back.
  */
 #include "write.h"
 
@@ -20,6 +24,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "limits.h"
 
 struct edge_tab {
     uint32_t *slots; /* edge index + 1, 0 = empty */
@@ -67,8 +72,15 @@ static size_t edge_find(struct edge_tab *t, int64_t from, uint32_t to)
     return t->key.n - 1;
 }
 
+/* a + b, saturating: a sum out of the reader's range stays out of it. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 struct wr {
     const struct ss_model *m;
+    uint32_t bad_line;      /* a line number the reader would refuse, or 0 */
     struct ss_strtab names; /* element strings; the id is the element id */
     ss_id *elem_of_loc;     /* per location, SS_NONE until used */
     VEC(uint64_t) self;
@@ -101,6 +113,8 @@ static ss_id element(struct wr *w, ss_id loc)
     const struct ss_function *fn = l->function != SS_NONE ? &m->functions.v[l->function] : NULL;
     ss_id file = l->file != SS_NONE ? l->file : fn ? fn->filename : SS_NONE;
     char num[16];
+    if (l->line > SS_MAX_LINE_NO)
+        w->bad_line = l->line;
     snprintf(num, sizeof num, ":%u:", l->line);
     size_t at = 0;
     if (put(w, &at, file != SS_NONE ? ss_str(m, file) : "") || put(w, &at, num) ||
@@ -127,17 +141,17 @@ static int credit_stack(struct wr *w, ss_id st, uint64_t c, uint64_t stamp)
         if (e == SS_NONE)
             return -1;
         if (k == 0)
-            w->self.v[e] += c;
+            w->self.v[e] = sat_add(w->self.v[e], c);
         if (w->stamp.v[e] != stamp) {
             w->stamp.v[e] = stamp;
-            w->total.v[e] += c;
+            w->total.v[e] = sat_add(w->total.v[e], c);
         }
         size_t x = edge_find(&w->edges, prev, e);
         if (x == SIZE_MAX)
             return -1;
         if (w->edges.stamp.v[x] != stamp) {
             w->edges.stamp.v[x] = stamp;
-            w->edges.count.v[x] += c;
+            w->edges.count.v[x] = sat_add(w->edges.count.v[x], c);
         }
         prev = e;
     }
@@ -155,8 +169,8 @@ static int credit_aggs(struct wr *w, ss_id src)
         ss_id e = element(w, a->location);
         if (e == SS_NONE)
             return -1;
-        w->self.v[e] += (uint64_t)a->self;
-        w->total.v[e] += (uint64_t)a->total;
+        w->self.v[e] = sat_add(w->self.v[e], (uint64_t)a->self);
+        w->total.v[e] = sat_add(w->total.v[e], (uint64_t)a->total);
     }
     for (size_t i = 0; i < m->edges.n; i++) {
         const struct ss_agg_edge *a = &m->edges.v[i];
@@ -173,8 +187,44 @@ static int credit_aggs(struct wr *w, ss_id src)
         size_t x = to == SS_NONE ? SIZE_MAX : edge_find(&w->edges, from, to);
         if (x == SIZE_MAX)
             return -1;
-        w->edges.count.v[x] += (uint64_t)a->count;
+        w->edges.count.v[x] = sat_add(w->edges.count.v[x], (uint64_t)a->count);
     }
+    return 0;
+}
+
+/* Refuse what the SamplingProf reader would refuse. */
+static int check_limits(const struct wr *w, double runtime_ms, const char *path,
+                        struct ss_error *err)
+{
+    if (!(runtime_ms <= SS_MAX_RUNTIME_MS))
+        return ss_fail(err, SS_EINPUT,
+                       "%s: cannot write SamplingProf: the runtime would be %g ms, and the "
+                       "format's reader accepts at most %g ms (counts x interval too large)",
+                       path, runtime_ms, SS_MAX_RUNTIME_MS);
+    if (w->bad_line)
+        return ss_fail(err, SS_EINPUT,
+                       "%s: cannot write SamplingProf: line number %u (the reader accepts at "
+                       "most %u)",
+                       path, w->bad_line, (unsigned)SS_MAX_LINE_NO);
+    if (w->names.n && w->names.n - 1 > (uint64_t)SS_MAX_ELEMENT_ID)
+        return ss_fail(err, SS_EINPUT,
+                       "%s: cannot write SamplingProf: %zu call elements (at most %lld)", path,
+                       w->names.n, SS_MAX_ELEMENT_ID + 1);
+    for (size_t e = 0; e < w->names.n; e++)
+        if (w->self.v[e] > (uint64_t)SS_MAX_COUNT || w->total.v[e] > (uint64_t)SS_MAX_COUNT)
+            return ss_fail(err, SS_EINPUT,
+                           "%s: cannot write SamplingProf: call element '%.60s' counts %llu "
+                           "self, %llu total (the reader accepts 0 to %lld; a negative count "
+                           "shows as a huge one)",
+                           path, ss_strtab_get(&w->names, (ss_id)e),
+                           (unsigned long long)w->self.v[e], (unsigned long long)w->total.v[e],
+                           SS_MAX_COUNT);
+    for (size_t x = 0; x < w->edges.key.n; x++)
+        if (w->edges.count.v[x] > (uint64_t)SS_MAX_COUNT)
+            return ss_fail(err, SS_EINPUT,
+                           "%s: cannot write SamplingProf: a call counts %llu (the reader accepts "
+                           "0 to %lld)",
+                           path, (unsigned long long)w->edges.count.v[x], SS_MAX_COUNT);
     return 0;
 }
 
@@ -234,6 +284,11 @@ int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
         wr_free(&w);
         return ss_nomem(err, "the SamplingProf output");
     }
+    int rc = check_limits(&w, runtime_us / 1000.0, path, err);
+    if (rc) {
+        wr_free(&w);
+        return rc;
+    }
     fprintf(f, "%.15g\n\n", runtime_us / 1000.0);
     for (size_t e = 0; e < w.names.n; e++)
         fprintf(f, "%s,%zu\n", ss_strtab_get(&w.names, (ss_id)e), e);
@@ -248,6 +303,5 @@ int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
                 (unsigned long long)(k & 0xffffffffu), (unsigned long long)w.edges.count.v[x]);
     }
     wr_free(&w);
-    (void)path;
     return 0;
 }

@@ -1,5 +1,5 @@
 /* write_tables.c - the v2 tables writer (DESIGN sections 2 and 6; see
- * write.h and load_tables.h for the file layout, ids and escaping).
+ * write.h and tables.h for the file layout, ids and escaping).
  *
  * One TSV file per table, header row first, ids 1-based and dense (row k of
  * a table has id k, so R can index one table by another's id column).  The
@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load_tables.h"
+#include "limits.h"
+#include "tables.h"
 
 struct tw {
     FILE *f;
@@ -112,24 +113,6 @@ static void eol(FILE *f)
     putc('\n', f);
 }
 
-void ss_tables_flags_text(uint32_t flags, char *buf, size_t n)
-{
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } names[] = {{SS_SRC_MEMORY, "memory"},
-                 {SS_SRC_GC, "GC"},
-                 {SS_SRC_LINE, "line"},
-                 {SS_SRC_AGGREGATE, "aggregate"}};
-    size_t k = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (flags & names[i].bit)
-            k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", k ? "+" : "", names[i].name);
-    if (k == 0)
-        snprintf(buf, n, "-");
-}
-
 static int write_meta(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
     struct tw t;
@@ -171,6 +154,7 @@ static int write_sources(const struct ss_model *m, const char *dir, struct ss_er
 
 static int write_value_types(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
+    /* Bounded by the check in ss_write_tables: at most SS_MAX_VALUE_TYPES. */
     for (size_t i = 0; i < m->value_types.n; i++)
         for (size_t j = 0; j < i; j++)
             if (m->value_types.v[i].type == m->value_types.v[j].type)
@@ -349,32 +333,55 @@ static int write_aggregates(const struct ss_model *m, const char *dir, struct ss
     return 0;
 }
 
+/* Refuse what the tables reader would refuse (limits.h). */
+static int check_limits(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    static const char cannot[] = "%s: cannot write tables: ";
+    char pre[4200];
+    snprintf(pre, sizeof pre, cannot, dir);
+    if (m->value_types.n > SS_MAX_VALUE_TYPES)
+        return ss_fail(err, SS_EINPUT, "%s%zu value types (the tables hold at most %d)", pre,
+                       m->value_types.n, SS_MAX_VALUE_TYPES);
+    for (size_t i = 0; i < m->sources.n; i++) {
+        double iv = m->sources.v[i].interval_us;
+        if (!(iv >= 0 && iv <= SS_MAX_INTERVAL_US))
+            return ss_fail(err, SS_EINPUT,
+                           "%ssource %zu has an interval of %g us (the tables hold 0 to %g)", pre,
+                           i + 1, iv, SS_MAX_INTERVAL_US);
+    }
+    const int64_t *cnt = m->values.n ? m->values.v[SS_VT_COUNT] : NULL;
+    for (size_t i = 0; cnt && i < m->sample_stack.n; i++)
+        if (cnt[i] < 0)
+            return ss_fail(err, SS_EINPUT,
+                           "%ssample %zu has a negative count (%lld): the tables hold counts of 0 "
+                           "or more",
+                           pre, i + 1, (long long)cnt[i]);
+    for (size_t i = 0; i < m->locations.n; i++)
+        if (m->locations.v[i].line > SS_MAX_LINE_NO)
+            return ss_fail(err, SS_EINPUT, "%slocation %zu has line %u (at most %u)", pre, i + 1,
+                           m->locations.v[i].line, (unsigned)SS_MAX_LINE_NO);
+    for (size_t i = 0; i < m->aggs.n; i++) {
+        const struct ss_agg *a = &m->aggs.v[i];
+        if (a->self < 0 || a->total > SS_MAX_COUNT || a->self > a->total)
+            return ss_fail(err, SS_EINPUT,
+                           "%saggregate %zu has self %lld and total %lld (the tables hold 0 <= "
+                           "self <= total <= %lld)",
+                           pre, i + 1, (long long)a->self, (long long)a->total, SS_MAX_COUNT);
+    }
+    for (size_t i = 0; i < m->edges.n; i++)
+        if (m->edges.v[i].count < 0 || m->edges.v[i].count > SS_MAX_COUNT)
+            return ss_fail(err, SS_EINPUT, "%scall edge %zu has count %lld (0 to %lld)", pre, i + 1,
+                           (long long)m->edges.v[i].count, SS_MAX_COUNT);
+    return 0;
+}
+
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
+    if (check_limits(m, dir, err))
+        return err->code;
     if (write_meta(m, dir, err) || write_sources(m, dir, err) || write_value_types(m, dir, err) ||
         write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
         write_aggregates(m, dir, err))
         return err->code;
-    return 0;
-}
-
-/* Every file ss_write_tables may write: write.c replaces a directory only
- * when it holds nothing else (and meta.tsv), and removes only these. */
-static const char *const table_files[] = {
-    "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
-    "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
-    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",
-};
-
-const char *ss_tables_file(size_t i)
-{
-    return i < sizeof table_files / sizeof *table_files ? table_files[i] : NULL;
-}
-
-int ss_tables_is_file(const char *name)
-{
-    for (size_t i = 0; i < sizeof table_files / sizeof *table_files; i++)
-        if (!strcmp(name, table_files[i]))
-            return 1;
     return 0;
 }

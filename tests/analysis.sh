@@ -80,4 +80,15 @@ else
     fail "function identity: rnorm's samples per level" \
         "$(paste "$TMPD/id.pb" "$TMPD/id.orig" | tr '\n' '|')"
 fi
+# ... and its stacks are rows of names: two function ids of one name never
+# make two rows with the same stack (23 such rows before), and the counts
+# add up to the Rprof original's samples with frames.
+dups=$("$STACKSCOPE" report --by stacks --format tsv "$pb" 2>/dev/null | cut -f5 | LC_ALL=C sort | uniq -d | wc -l)
+sum_pb=$("$STACKSCOPE" report --by stacks --format tsv "$pb" 2>/dev/null | awk -F'\t' 'NR > 1 { s += $1 } END { print s }')
+sum_orig=$("$STACKSCOPE" report --by stacks --format tsv "$orig" 2>/dev/null | awk -F'\t' 'NR > 1 { s += $1 } END { print s }')
+if [ "$dups" -eq 0 ] && [ "$sum_pb" = "$sum_orig" ] && [ "$sum_pb" = 6012 ]; then
+    pass "function identity: one stacks row per name sequence"
+else
+    fail "function identity: stacks rows" "$dups duplicate rows; counts $sum_pb vs $sum_orig"
+fi
 finish

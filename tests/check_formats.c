@@ -30,7 +30,7 @@ START_TEST(test_folded_parse_line)
         {"a;b  5", 0, "a;b ", 5},               /* one separator: the name keeps its space */
         {"x 0", 0, "x", 0},
         {"x 1000000000000000", 0, "x", 1000000000000000ULL},
-        {"#comment;f 2", 0, "#comment;f", 2},   /* no comments in folded files */
+        {"#comment;f 2", 0, "#comment;f", 2}, /* no comments in folded files */
         {"", 1, NULL, 0},
         {" \t ", 1, NULL, 0},
         {"main;f", -1, NULL, 0},
@@ -45,12 +45,11 @@ START_TEST(test_folded_parse_line)
         const char *stack = NULL, *why = NULL;
         size_t slen = 0;
         uint64_t count = 0;
-        int rc = ss_folded_parse_line(cases[i].line, strlen(cases[i].line), &stack, &slen, &count,
-                                      &why);
+        int rc =
+            ss_folded_parse_line(cases[i].line, strlen(cases[i].line), &stack, &slen, &count, &why);
         ck_assert_msg(rc == cases[i].rc, "'%s': rc %d, want %d", cases[i].line, rc, cases[i].rc);
         if (rc == 0) {
-            ck_assert_msg(slen == strlen(cases[i].stack) &&
-                              !memcmp(stack, cases[i].stack, slen),
+            ck_assert_msg(slen == strlen(cases[i].stack) && !memcmp(stack, cases[i].stack, slen),
                           "'%s': stack '%.*s', want '%s'", cases[i].line, (int)slen, stack,
                           cases[i].stack);
             ck_assert_uint_eq(count, cases[i].count);
@@ -61,24 +60,110 @@ START_TEST(test_folded_parse_line)
 }
 END_TEST
 
+static int fsniff(const char *s, size_t n, int whole)
+{
+    const char *why;
+    uint64_t line;
+    return ss_folded_sniff(s, n, whole, &why, &line);
+}
+
 START_TEST(test_folded_sniff)
 {
-#define SNIFF(s) ss_folded_sniff((s), sizeof(s) - 1)
-    ck_assert(SNIFF("main;f 3\n"));
-    ck_assert(SNIFF("main;f 3\r\nmain 1\r\n"));
-    ck_assert(SNIFF("a 1")); /* no line end yet */
-    ck_assert(!SNIFF("sample.interval=20000\n"));
-    ck_assert(!SNIFF("memory profiling: sample.interval=20000\n"));
-    ck_assert(!SNIFF("line profiling: sample.interval=20000\n#File 1: a 1\n"));
-    ck_assert(!SNIFF("\"f\" \"main\" \n"));
-    ck_assert(!SNIFF("\"f\" 12\n"));
-    ck_assert(!SNIFF(":1:2:3:4:\"f\" \n"));
-    ck_assert(!SNIFF("1#2 \"f\" \n"));
-    ck_assert(!SNIFF("1234\n")); /* SamplingProf's first line: the runtime */
-    ck_assert(!SNIFF("\nmain 1\n"));
+#define SNIFF(s) fsniff((s), sizeof(s) - 1, 1)
+    ck_assert_int_eq(SNIFF("main;f 3\n"), 1);
+    ck_assert_int_eq(SNIFF("main;f 3\r\nmain 1\r\n"), 1);
+    ck_assert_int_eq(SNIFF("a 1"), 1);         /* the whole file, no line end */
+    ck_assert_int_eq(fsniff("a 1", 3, 0), -1); /* the line may go on */
+    ck_assert_int_eq(fsniff("main;f 3\n", 9, 0), 1);
+    ck_assert_int_eq(SNIFF("sample.interval=20000\n"), 0);
+    ck_assert_int_eq(SNIFF("memory profiling: sample.interval=20000\n"), 0);
+    ck_assert_int_eq(SNIFF("line profiling: sample.interval=20000\n#File 1: a 1\n"), 0);
+    ck_assert_int_eq(SNIFF("\"f\" \"main\" \n"), 0);
+    ck_assert_int_eq(SNIFF(":1:2:3:4:\"f\" \n"), 0);
+    ck_assert_int_eq(SNIFF("1#2 \"f\" \n"), 0);
+    ck_assert_int_eq(SNIFF("1234\n"), 0); /* SamplingProf's first line: the runtime */
+    ck_assert_int_eq(SNIFF("\n\n"), 0);
+    /* Blank lines before the first stack are skipped, as the loader does. */
+    ck_assert_int_eq(SNIFF("\nmain 1\n"), 1);
+    ck_assert_int_eq(SNIFF(" \t\r\nmain 1\n"), 1);
+    /* Names are data: control characters, a leading digit or quote. */
+    ck_assert_int_eq(SNIFF("java;foo\001 1\n"), 1);
+    ck_assert_int_eq(SNIFF("123 5\n"), 1);
+    ck_assert_int_eq(SNIFF("\"f\" 12\n"), 1);
+    ck_assert_int_eq(SNIFF("a\0b 1\n"), 0);
+    const char *why;
+    uint64_t line;
+    ck_assert_int_eq(ss_folded_sniff("\nmain;f x\n", 10, 1, &why, &line), 0);
+    ck_assert_uint_eq(line, 2);
+    ck_assert_str_eq(why, "the count after the last space is not a whole number");
 #undef SNIFF
 }
 END_TEST
+
+#define SNIFF(s, whole) ss_sniff((const unsigned char *)(s), sizeof(s) - 1, whole, 0, NULL, 0)
+
+/* The first bytes of a raw profile as Go writes them: sample_type
+ * {type 1, unit 2}, a sample {location_id 1, value 5}, a location {id 1,
+ * line {function_id 1}}, a function {id 1, name 3}, the string table "",
+ * "samples", "count", "f". */
+static const char raw_profile[] = "\x0a\x04\x08\x01\x10\x02"
+                                  "\x12\x06\x0a\x01\x01\x12\x01\x05"
+                                  "\x22\x06\x08\x01\x22\x02\x08\x01"
+                                  "\x2a\x04\x08\x01\x10\x03"
+                                  "\x32\x00\x32\x07samples\x32\x05"
+                                  "count\x32\x01"
+                                  "f";
+
+START_TEST(test_sniff_structure)
+{
+    static const unsigned char gz[] = {0x1f, 0x8b, 8, 0};
+    ck_assert_int_eq(ss_sniff(gz, sizeof gz, 1, 0, NULL, 0), SS_SNIFF_PPROF);
+    ck_assert_int_eq(SNIFF(raw_profile, 1), SS_SNIFF_PPROF);
+    /* Cut by the window inside a field: a profile when the file goes on. */
+    ck_assert_int_eq(ss_sniff((const unsigned char *)raw_profile, 20, 0, 0, NULL, 0),
+                     SS_SNIFF_PPROF);
+    ck_assert_int_eq(ss_sniff((const unsigned char *)raw_profile, 20, 0, 200, NULL, 0),
+                     SS_SNIFF_PPROF);
+    /* ... but not when the file ends there, or a length runs past the file. */
+    ck_assert_int_eq(ss_sniff((const unsigned char *)raw_profile, 20, 1, 20, NULL, 0),
+                     SS_SNIFF_UNKNOWN);
+    ck_assert_int_ne(ss_sniff((const unsigned char *)"\x0a\x7f\x08\x01", 4, 0, 50, NULL, 0),
+                     SS_SNIFF_PPROF);
+    ck_assert_int_eq(ss_sniff((const unsigned char *)"\x0a\x7f\x08\x01", 4, 0, 500, NULL, 0),
+                     SS_SNIFF_PPROF);
+    /* Text whose first byte is a valid tag ('j', 'Z', '2', '*', '"') and
+     * which holds a control byte is still text. */
+    ck_assert_int_eq(SNIFF("java;foo\001 1\n", 1), SS_SNIFF_FOLDED);
+    ck_assert_int_eq(SNIFF("Zend;foo\002 3\n", 1), SS_SNIFF_FOLDED);
+    ck_assert_int_eq(SNIFF("2\001 1\n", 1), SS_SNIFF_FOLDED);
+    ck_assert_int_eq(SNIFF("*main;\033[2J 7\n", 1), SS_SNIFF_FOLDED);
+    ck_assert_int_eq(SNIFF("\"quoted\";f\001 1\n", 1), SS_SNIFF_FOLDED);
+    ck_assert_int_eq(SNIFF("123 5\n", 1), SS_SNIFF_FOLDED);
+    ck_assert_int_eq(SNIFF("sample.interval=20000\n\"a\" \n", 1), SS_SNIFF_RPROF);
+    ck_assert_int_eq(SNIFF("memory profiling: sample.interval=20000\n", 1), SS_SNIFF_RPROF);
+    ck_assert_int_eq(SNIFF("\nsample.interval=x\n", 1), SS_SNIFF_RPROF); /* a bad header */
+    ck_assert_int_eq(SNIFF("2345\n\nfile.rb:1:m,0\n", 1), SS_SNIFF_SAMPLING_PROF);
+    ck_assert_int_eq(SNIFF("main;f 1\n", 1), SS_SNIFF_FOLDED);
+    /* A first line that has not ended: undecided until more is seen. */
+    ck_assert_int_eq(SNIFF("main;f;g", 0), SS_SNIFF_MORE);
+    /* Nothing fits: every format tried is named. */
+    char why[768];
+    ck_assert_int_eq(ss_sniff((const unsigned char *)"\"a\" \"b\" \n", 9, 1, 9, why, sizeof why),
+                     SS_SNIFF_UNKNOWN);
+    ck_assert_msg(!strncmp(why, ":1: not a profile format", 24) && strstr(why, "tried pprof") &&
+                      strstr(why, "Rprof (the first line is not a header") &&
+                      strstr(why, "SamplingProf") &&
+                      strstr(why, "folded stacks (line 1: the count after the last space is not "
+                                  "a whole number)"),
+                  "%s", why);
+    ck_assert_int_eq(ss_sniff((const unsigned char *)"\n\n\n", 3, 1, 3, why, sizeof why),
+                     SS_SNIFF_UNKNOWN);
+    ck_assert_msg(strstr(why, "folded stacks (only blank lines)"), "%s", why);
+    ck_assert_int_eq(ss_sniff((const unsigned char *)"#File 1: a.R\n", 13, 1, 13, why, sizeof why),
+                     SS_SNIFF_UNKNOWN);
+}
+END_TEST
+#undef SNIFF
 
 START_TEST(test_folded_load)
 {
@@ -149,8 +234,8 @@ static ss_id FN(struct ss_model *m, const char *name)
  * NULL: none). */
 static ss_id LOC(struct ss_model *m, const char *name, const char *file, uint32_t line)
 {
-    ss_id loc = ss_model_location(m, name ? FN(m, name) : SS_NONE, file ? S(m, file) : SS_NONE,
-                                  line);
+    ss_id loc =
+        ss_model_location(m, name ? FN(m, name) : SS_NONE, file ? S(m, file) : SS_NONE, line);
     ck_assert_uint_ne(loc, SS_NONE);
     return loc;
 }
@@ -299,10 +384,10 @@ START_TEST(test_rprof_writer_names)
         const char *name;
         int ok;
     } cases[] = {
-        {"plain", 1},         {"with space", 1},     {"a\"b", 1},         {"say \"hi\"", 1},
-        {"a\" b", 1},         {"\"", 1},             {"x;y", 1},          {"fns[[\"a b\"]]", 1},
-        {"a\" 1#2", 1},       {"a\" 1#x ", 1},       {"", 1},             {"a\" \"b", 0},
-        {"ends\" ", 0},       {"a\" 12#3 b", 0},     {"new\nline", 0},    {"cr\r", 0},
+        {"plain", 1},   {"with space", 1}, {"a\"b", 1},      {"say \"hi\"", 1},
+        {"a\" b", 1},   {"\"", 1},         {"x;y", 1},       {"fns[[\"a b\"]]", 1},
+        {"a\" 1#2", 1}, {"a\" 1#x ", 1},   {"", 1},          {"a\" \"b", 0},
+        {"ends\" ", 0}, {"a\" 12#3 b", 0}, {"new\nline", 0}, {"cr\r", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct ss_model m;
@@ -500,12 +585,47 @@ START_TEST(test_tables_round_trip)
         if (b.function_class.v[i] != SS_NONE) {
             classes++;
             ck_assert_str_eq(ss_str(&b, b.function_class.v[i]), "app");
-            ck_assert_str_eq(ss_str(&b, b.functions.v[i].name),
-                             ss_str(m, m->functions.v[1].name));
+            ck_assert_str_eq(ss_str(&b, b.functions.v[i].name), ss_str(m, m->functions.v[1].name));
         }
     ck_assert_uint_eq(classes, 1);
     ss_model_free(&b);
     ss_model_free(m);
+}
+END_TEST
+
+/* The tables writer refuses what the tables reader would (limits.h), and
+ * leaves the directory empty: an interval over 10^18 us, a negative count,
+ * an aggregate with self > total. */
+START_TEST(test_tables_writer_limits)
+{
+    static const char *const want[] = {"interval of 1e+19 us", "negative count (-3)",
+                                       "self 5 and total 4"};
+    for (int k = 0; k < 3; k++) {
+        struct ss_model m;
+        FX_LOAD_OK(&m, "main;f 3\n");
+        if (k == 0)
+            m.sources.v[0].interval_us = 1e19;
+        if (k == 1)
+            m.values.v[SS_VT_COUNT][0] = -3;
+        if (k == 2) {
+            struct ss_agg ag = {0, 0, 5, 4};
+            ck_assert_int_eq(VEC_PUSH(m.aggs, ag), 0);
+        }
+        char dir[4096];
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/ss_tables_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        struct ss_error err;
+        int rc = ss_write_tables(&m, dir, &err);
+        int empty = rmdir(dir) == 0;
+        if (!empty)
+            rm_dir(dir);
+        ss_model_free(&m);
+        ck_assert_int_eq(rc, SS_EINPUT);
+        ck_assert_msg(strstr(err.msg, "cannot write tables: ") && strstr(err.msg, want[k]), "%s",
+                      err.msg);
+        ck_assert(empty);
+    }
 }
 END_TEST
 
@@ -515,6 +635,7 @@ Suite *formats_suite(void)
     TCase *tc = tcase_create("folded");
     tcase_add_test(tc, test_folded_parse_line);
     tcase_add_test(tc, test_folded_sniff);
+    tcase_add_test(tc, test_sniff_structure);
     tcase_add_test(tc, test_folded_load);
     tcase_add_test(tc, test_folded_error_line);
     tcase_add_test(tc, test_folded_writer);
@@ -526,6 +647,7 @@ Suite *formats_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("tables");
     tcase_add_test(tc, test_tables_round_trip);
+    tcase_add_test(tc, test_tables_writer_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -103,6 +103,7 @@ void fx_stack_text(const struct ss_model *m, ss_id stack, char *buf, size_t n)
 int main(void)
 {
     SRunner *sr = srunner_create(strtab_suite());
+    srunner_add_suite(sr, sort_suite());
     srunner_add_suite(sr, model_suite());
     srunner_add_suite(sr, reader_suite());
     srunner_add_suite(sr, rprof_suite());
@@ -114,6 +115,7 @@ int main(void)
     srunner_add_suite(sr, sampling_suite());
     srunner_add_suite(sr, formats_suite());
     srunner_add_suite(sr, pprof_suite());
+    srunner_add_suite(sr, textesc_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

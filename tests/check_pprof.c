@@ -481,32 +481,6 @@ START_TEST(test_read_wire_errors)
 }
 END_TEST
 
-START_TEST(test_sniff)
-{
-    static const unsigned char gz[] = {0x1f, 0x8b, 8, 0};
-    ck_assert(ss_pprof_sniff(gz, sizeof gz));
-    struct fx x;
-    fx_init(&x);
-    size_t len;
-    uint8_t *raw = fx_pack(&x, &len);
-    ck_assert(ss_pprof_sniff(raw, len));
-    ck_assert(ss_pprof_sniff(raw, 20)); /* a window cut in a field */
-    free(raw);
-    static const char *const text[] = {
-        "sample.interval=20000\n\"a\" \n",
-        "memory profiling: sample.interval=20000\n",
-        "\"a\" \"b\" \n",
-        "main;foo;bar 12\n",
-        "2345\n\nfile.rb:1:m,0\n",
-        "#File 1: a.R\n",
-        "\n\n\n",
-    };
-    for (size_t i = 0; i < sizeof text / sizeof *text; i++)
-        ck_assert_msg(!ss_pprof_sniff((const unsigned char *)text[i], strlen(text[i])),
-                      "sniffed as pprof: %s", text[i]);
-}
-END_TEST
-
 /* ---- writing ------------------------------------------------------------- */
 
 /* Write m with ss_write_pprof into memory; returns the gzip bytes. */
@@ -691,7 +665,6 @@ Suite *pprof_suite(void)
     tcase_add_test(tc, test_read_unnamed);
     tcase_add_test(tc, test_read_errors);
     tcase_add_test(tc, test_read_wire_errors);
-    tcase_add_test(tc, test_sniff);
     suite_add_tcase(s, tc);
     tc = tcase_create("write");
     tcase_add_test(tc, test_write_rprof_model);

@@ -310,6 +310,29 @@ START_TEST(test_write_aggregates)
 }
 END_TEST
 
+/* The writer refuses what the reader would refuse (limits.h): a folded
+ * count of 10^15 at 1 s each is a runtime of 10^18 ms (the reader takes at
+ * most 10^15 ms); two lines of 6 x 10^14 make a total over 10^15.  A count
+ * of 10^12 (a runtime of 10^15 ms exactly) is written and reads back. */
+START_TEST(test_write_limits)
+{
+    struct ss_model m;
+    struct ss_error err;
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    FX_LOAD_OK(&m, "a;b 1000000000000000\n");
+    ck_assert_int_eq(ss_write_sampling_prof(&m, f, "out", &err), SS_EINPUT);
+    ck_assert_msg(
+        strstr(err.msg, "out: cannot write SamplingProf: the runtime would be 1e+18 ms") != NULL,
+        "%s", err.msg);
+    ss_model_free(&m);
+    FX_LOAD_OK(&m, "a;b 1000000000\n");
+    ck_assert_int_eq(ss_write_sampling_prof(&m, f, "out", &err), 0);
+    ss_model_free(&m);
+    fclose(f);
+}
+END_TEST
+
 START_TEST(test_sniff)
 {
     ck_assert(ss_sampling_prof_sniff("1567\n\nx", 7));
@@ -332,6 +355,7 @@ Suite *sampling_suite(void)
     tcase_add_test(tc, test_write_rprof);
     tcase_add_test(tc, test_write_aggregates);
     tcase_add_test(tc, test_sniff);
+    tcase_add_test(tc, test_write_limits);
     suite_add_tcase(s, tc);
     return s;
 }

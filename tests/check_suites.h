@@ -16,6 +16,7 @@
 #include "model.h"
 
 Suite *strtab_suite(void);
+Suite *sort_suite(void);
 Suite *model_suite(void);
 Suite *reader_suite(void);
 Suite *rprof_suite(void);
@@ -27,6 +28,7 @@ Suite *transform_suite(void);
 Suite *sampling_suite(void);
 Suite *formats_suite(void);
 Suite *pprof_suite(void);
+Suite *textesc_suite(void);
 
 /* Write `len` bytes to a fresh temporary file; its path goes to path[0..n).
  * Fails the current test when the file cannot be written. */

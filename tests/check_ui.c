@@ -15,7 +15,7 @@
 #include "keys.h"
 #include "list.h"
 #include "script.h"
-#include "sort.h"
+#include "order.h"
 
 static int have_utf8;
 
@@ -50,7 +50,10 @@ START_TEST(test_width)
     struct ui_canvas c;
     canvas(&c, 10, 1);
     ck_assert_int_eq(ui_text_width(&c, "abc"), 3);
-    ck_assert_int_eq(ui_text_width(&c, "\xff\xfe"), 2); /* invalid bytes: '?' each */
+    ck_assert_int_eq(ui_text_width(&c, "\xff\xfe"), 8); /* invalid bytes: \xff\xfe */
+    ck_assert_int_eq(ui_text_width(&c, "a\x1b[2J"), 8); /* a\x1b[2J */
+    ck_assert_int_eq(ui_text_width(&c, "\xc2\x9b"), 8); /* a C1 control: \xc2\x9b */
+    ck_assert_int_eq(ui_text_width(&c, "\t"), 2);
     if (have_utf8) {
         ck_assert_int_eq(ui_text_width(&c, "donn\xc3\xa9"
                                            "es"),
@@ -113,7 +116,36 @@ START_TEST(test_controls)
            "a\tb\x01"
            "c",
            UI_S_NORMAL);
-    ck_assert_str_eq(row_text(&c, 0), "a?b?c");
+    ck_assert_str_eq(row_text(&c, 0), "a\\tb\\x01c");
+    /* the name: no cell holds a control character */
+    ui_canvas_free(&c);
+    canvas(&c, 40, 0);
+    ui_put(&c, 0, 0, 40, "evil\x1b[2J\x1b]0;pwned\x07\xc2\x9b\x9b", UI_S_NORMAL);
+    ck_assert_str_eq(row_text(&c, 0), "evil\\x1b[2J\\x1b]0;pwned\\x07\\xc2\\x9b\\x9b");
+    for (int x = 0; x < c.w; x++)
+        ck_assert_uint_ge(c.cells[x].ch, 0x20);
+    /* an escape is never cut: 6 columns hold "ab" and not half of \x1b */
+    ui_canvas_clear(&c);
+    ck_assert_int_eq(ui_put(&c, 0, 0, 6,
+                            "ab\x1b"
+                            "c",
+                            UI_S_NORMAL),
+                     6);
+    ck_assert_str_eq(row_text(&c, 0), "ab\\x1b");
+    ui_canvas_clear(&c);
+    ck_assert_int_eq(ui_put(&c, 0, 0, 5,
+                            "ab\x1b"
+                            "c",
+                            UI_S_NORMAL),
+                     2);
+    ck_assert_str_eq(row_text(&c, 0), "ab");
+    /* abbreviated in the middle: both ends keep whole escapes */
+    ui_canvas_clear(&c);
+    ui_put_fit(&c, 0, 0, 9,
+               "\x1b"
+               "abcdef\x07",
+               UI_S_NORMAL, 0);
+    ck_assert_str_eq(row_text(&c, 0), "\\x1b~\\x07");
     ui_canvas_free(&c);
 }
 END_TEST

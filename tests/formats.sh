@@ -193,9 +193,17 @@ for f in "$D"/rprof/*.out "$D"/edge-cases/*.out; do
     indep=${f%.out}.indep
     w=$T/fo/$name
     mkdir -p "$w"
-    ss convert -o "$w/x.folded" "$f" || continue
     # the independent stacks: 'stack<TAB>count', root first, ';'-joined
     awk -F '\t' 'NR > 1 { print $1 " " $2 }' "$indep/stacks.tsv" | sort >"$w/indep"
+    if ! ss convert -o "$w/x.folded" "$f"; then
+        # a profile with no stack at all is refused: its file would be empty
+        # (an empty input file is refused as input already)
+        check "folded write $name: refused, no sample has frames" \
+            "$([ ! -s "$w/indep" ] && [ ! -e "$w/x.folded" ] &&
+                { { [ "$RC" -eq 1 ] && [[ $ERR == *"no sample has frames"* ]]; } ||
+                    { [ "$RC" -eq 2 ] && [[ $ERR == *"empty file"* ]]; }; } || echo "exit $RC: $ERR")"
+        continue
+    fi
     sort "$w/x.folded" >"$w/ours"
     cmp -s "$w/ours" "$w/indep"
     check "folded write $name" "$([ $? -eq 0 ] || diff "$w/ours" "$w/indep" | head -n 3 | cut -c 1-160 | tr '\n' '|')"
@@ -365,5 +373,167 @@ if ss convert -o "$T/multi.out" "$a" "$b" "$c"; then
 else
     fail "several inputs -> rprof" "$ERR"
 fi
+
+# ---- 5. detection by structure ----------------------------------------------------
+# The format is told by structure, never by a window of the first bytes:
+# a folded file is folded whatever its names hold and however long its first
+# line; text is never taken for raw protobuf; when nothing fits, the message
+# names every format tried.
+
+src_of() { # FILE: "TYPE SAMPLES" (the sum of the counts) from --by sources
+    ss report --by sources --format tsv "$1" | awk -F '\t' 'NR == 2 { print $2, $8 }'
+}
+expect_src() { # NAME FILE "TYPE SAMPLES"
+    local got
+    got=$(src_of "$2")
+    check "$1" "$([ "$got" = "$3" ] || echo "got '$got' (exit $RC: $ERR), expected '$3'")"
+}
+
+# Names with control characters; first bytes that are valid protobuf tags
+# ('j', 'Z', '2', '*', '"').
+printf 'java;foo\001 1\n' >"$T/ctl.folded"
+expect_src "sniff: folded with a control byte, starting 'j'" "$T/ctl.folded" "folded 1"
+printf 'Zend;x\002\033[2J 3\nZend 2\n' >"$T/ctl2.folded"
+expect_src "sniff: folded with ESC and \\002, starting 'Z'" "$T/ctl2.folded" "folded 5"
+printf '2\001;f 4\n' >"$T/ctl3.folded"
+expect_src "sniff: folded starting '2' then \\001" "$T/ctl3.folded" "folded 4"
+printf '"q\001";*x 4\n' >"$T/ctl4.folded"
+expect_src "sniff: folded starting '\"'" "$T/ctl4.folded" "folded 4"
+# A one-line folded file that starts with a number.
+printf '123 5\n' >"$T/num.folded"
+expect_src "sniff: one-line folded starting with a number" "$T/num.folded" "folded 5"
+ss report --by stacks --format folded "$T/num.folded" >"$T/num.back"
+check "sniff: '123 5' is the stack 123, count 5" "$([ "$(cat "$T/num.back")" = "123 5" ] || cat "$T/num.back")"
+
+# A first line far longer than 64 KiB: 1,300 frames of 70-byte names, the
+# most frequent stack first, as the folded writer puts it.
+awk 'BEGIN { for (i = 1; i <= 1300; i++) printf "%sgithub.com/org/pkg/sub.(*Type).method_%04d_%030d", (i > 1 ? ";" : ""), i, 0; print " 5"; print "main;g 1" }' >"$T/long.folded"
+lensz=$(head -n 1 "$T/long.folded" | wc -c)
+check "sniff: the long first line is over 64 KiB" "$([ "$lensz" -gt 65536 ] || echo "$lensz bytes")"
+expect_src "sniff: folded with a ${lensz}-byte first line" "$T/long.folded" "folded 6"
+ss report --by self --format tsv "$T/long.folded" | awk -F '\t' '$2 != 0 && NR > 1 { print $1, $2 }' | sort >"$T/long.self"
+printf 'g 1\ngithub.com/org/pkg/sub.(*Type).method_1300_%030d 5\n' 0 | sort >"$T/long.want"
+cmp -s "$T/long.self" "$T/long.want"
+check "sniff: long first line: self counts 5 and 1" "$([ $? -eq 0 ] || diff "$T/long.self" "$T/long.want" | tr '\n' '|')"
+# Through a pipe too (no mmap, no known size).
+expect_src "sniff: long first line through a pipe" <(cat "$T/long.folded") "folded 6"
+
+# A folded file with a first line over the line limit: refused at line 1.
+{ head -c 1100000 /dev/zero | tr '\0' a; echo ' 1'; } >"$T/huge.folded"
+ss report "$T/huge.folded" >/dev/null
+check "sniff: a first line over 1 MiB is refused at line 1" "$([ $RC -eq 2 ] && [[ $ERR == *"huge.folded:1: line longer than 1048576 bytes"* ]] || echo "exit $RC: $ERR")"
+
+# Raw (uncompressed) pprof is still pprof.
+gzip -dc "$D/pprof/profile-pkg/memory.profilepkg.pb.gz" >"$T/raw.pb"
+ss report --by self --format tsv "$D/pprof/profile-pkg/memory.profilepkg.pb.gz" >"$T/raw.gz.self"
+ss report --by self --format tsv "$T/raw.pb" >"$T/raw.pb.self"
+check "sniff: raw protobuf reads as its gzip" "$([ $RC -eq 0 ] && [ -s "$T/raw.pb.self" ] && cmp -s "$T/raw.gz.self" "$T/raw.pb.self" || echo "exit $RC: $ERR")"
+# A string table entry spanning the whole file is not a profile: its first
+# entry must be empty.
+{ printf '2\060'; head -c 48 /dev/zero | tr '\0' x; } >"$T/one-string"
+ss report "$T/one-string" >/dev/null
+check "sniff: '2' + length of the rest is not pprof" "$([ $RC -eq 2 ] && [[ $ERR == *"string table's first entry is not empty"* ]] || echo "exit $RC: $ERR")"
+
+# An Rprof with a control character in a name, converted to folded and
+# SamplingProf (whose runtime, 20 ms, starts with '2'), reads back.
+printf 'sample.interval=20000\n"a\001b" "java" \n' >"$T/ctl.out"
+if ss convert -o "$T/ctl-out.folded" "$T/ctl.out" && ss convert -o "$T/ctl-out.sprof.txt" "$T/ctl.out"; then
+    expect_src "sniff: Rprof with \\001 -> folded reads back" "$T/ctl-out.folded" "folded 1"
+    expect_src "sniff: Rprof with \\001 -> SamplingProf reads back" "$T/ctl-out.sprof.txt" "sampling_prof 1"
+    ss report --by total --format tsv "$T/ctl-out.sprof.txt" | awk -F '\t' 'NR > 1 { print $1, $4 }' | sort >"$T/ctl.total"
+    # (TSV shows the control byte escaped: man page, CONTROL CHARACTERS)
+    printf 'a\\x01b 0.02\njava 0.02\n' >"$T/ctl.twant"
+    cmp -s "$T/ctl.total" "$T/ctl.twant"
+    check "sniff: Rprof with \\001 -> SamplingProf: totals 20 ms" "$([ $? -eq 0 ] || od -c "$T/ctl.total" | head -n 3 | tr '\n' '|')"
+else
+    fail "sniff: convert an Rprof with a control byte" "$ERR"
+fi
+
+# Nothing fits: every format tried is named, with the line.
+printf '"a" "b" \n' >"$T/headerless.out"
+ss report "$T/headerless.out" >/dev/null
+check "sniff: unknown format names the formats tried" "$([ $RC -eq 2 ] && [[ $ERR == *"headerless.out:1: not a profile format"*"tried pprof"*"Rprof (the first line is not a header"*"SamplingProf"*"folded stacks (line 1:"* ]] || echo "exit $RC: $ERR")"
+
+# ---- 6. v2 tables: strict numbers, shared limits, hostile directories ------------
+# A small base directory: two samples of "main" > "f" (counts 1), written by
+# stackscope, then edited by hand.
+printf 'sample.interval=20000\n"f" "main" \n"f" "main" \n' >"$T/small.out"
+ss convert -o "$T/small.tb/" "$T/small.out" || fail "tables: write the base directory" "$ERR"
+edit_dir() { # NEW: a copy of the base directory as $T/NEW
+    rm -rf "${T:?}/$1" && cp -r "$T/small.tb" "$T/$1"
+}
+refused() { # NAME DIR PATTERN: exit 2 within 20 s, message matching PATTERN
+    timeout 20 "$STACKSCOPE" report "$2" >/dev/null 2>"$T/ss.err" </dev/null
+    RC=$?
+    ERR=$(head -c 2000 "$T/ss.err")
+    check "$1" "$([ $RC -eq 2 ] && [[ $ERR == $3 ]] || echo "exit $RC: $ERR")"
+}
+# Numbers are decimal and range-checked: no strtod hex, no overflow to inf.
+for iv in 1e308 99999999999999999999999 0x10 inf nan -5 1e+19 ' 1' ''; do
+    edit_dir iv.tb
+    awk -F '\t' -v OFS='\t' -v iv="$iv" 'NR == 2 { $7 = iv } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
+    refused "tables: interval '$iv' refused" "$T/iv.tb" "*iv.tb/sources.tsv:2: column interval_us: *"
+done
+for iv in 20000 0.5 1e+18 2.5e3; do
+    edit_dir iv.tb
+    awk -F '\t' -v OFS='\t' -v iv="$iv" 'NR == 2 { $7 = iv } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
+    ss report --by sources --format tsv "$T/iv.tb" >/dev/null
+    check "tables: interval '$iv' accepted" "$([ $RC -eq 0 ] || echo "exit $RC: $ERR")"
+done
+# A negative count is refused, naming the file and line; other value types
+# take the whole int64 range (19 digits), and no more.
+edit_dir neg.tb
+awk -F '\t' -v OFS='\t' 'NR == 3 { $3 = -3 } { print }' "$T/small.tb/sample_values.tsv" >"$T/neg.tb/sample_values.tsv"
+refused "tables: negative count refused" "$T/neg.tb" "*neg.tb/sample_values.tsv:3: column value: negative count '-3'*"
+edit_dir neg.tb
+awk -F '\t' -v OFS='\t' 'NR == 2 { $3 = "9223372036854775808" } { print }' "$T/small.tb/sample_values.tsv" >"$T/neg.tb/sample_values.tsv"
+refused "tables: count 2^63 refused" "$T/neg.tb" "*neg.tb/sample_values.tsv:2: column value: '9223372036854775808' is out of range*"
+edit_dir big.tb
+printf 'type\tunit\nsamples\tcount\nbytes\tbytes\n' >"$T/big.tb/value_types.tsv"
+printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775807\n1\tbytes\t-9223372036854775808\n2\tbytes\t9223372036854775807\n' >"$T/big.tb/sample_values.tsv"
+ss report --by stacks --format folded "$T/big.tb" >"$T/big.stacks"
+check "tables: 19-digit values read" "$([ $RC -eq 0 ] && [ "$(cat "$T/big.stacks")" = "main;f 9223372036854775808" ] || echo "exit $RC: $ERR $(cat "$T/big.stacks")")"
+edit_dir agg.tb
+printf 'source_id\tlocation_id\tself\ttotal\n1\t1\t-1\t2\n' >"$T/agg.tb/aggregates.tsv"
+refused "tables: negative aggregate refused" "$T/agg.tb" "*agg.tb/aggregates.tsv:2: column self: '-1' is out of range (0 to 1000000000000000)*"
+printf 'source_id\tlocation_id\tself\ttotal\n1\t1\t3\t2\n' >"$T/agg.tb/aggregates.tsv"
+refused "tables: aggregate self > total refused" "$T/agg.tb" "*agg.tb/aggregates.tsv:2: column self: self count 3 exceeds total count 2*"
+# A FIFO (or any non-regular file) among the tables: refused, never waited on.
+if have mkfifo; then
+    edit_dir fifo.tb
+    rm "$T/fifo.tb/stacks.tsv" && mkfifo "$T/fifo.tb/stacks.tsv"
+    refused "tables: a FIFO is refused without blocking" "$T/fifo.tb" "*fifo.tb/stacks.tsv: not a regular file*"
+fi
+# 100,000 value types: refused at the limit, at once.
+edit_dir vt.tb
+awk 'BEGIN { print "type\tunit"; print "samples\tcount"; for (i = 1; i < 100000; i++) print "t" i "\tbytes" }' >"$T/vt.tb/value_types.tsv"
+refused "tables: 100,000 value types refused" "$T/vt.tb" "*vt.tb/value_types.tsv:4098: more than 4096 value types*"
+# 4,096 value types x 100,000 samples, with one value per type: the model
+# would hold 409,600,000 values (3 GB) from a few MB of files: refused.
+edit_dir amp.tb
+awk 'BEGIN { print "type\tunit"; print "samples\tcount"; for (i = 1; i < 4096; i++) print "t" i "\tbytes" }' >"$T/amp.tb/value_types.tsv"
+awk 'BEGIN { print "sample_id\tsource_id\tstack_id"; for (i = 1; i <= 100000; i++) print i "\t1\t1" }' >"$T/amp.tb/samples.tsv"
+awk 'BEGIN { print "sample_id\ttype\tvalue"; for (i = 1; i < 4096; i++) print "1\tt" i "\t7" }' >"$T/amp.tb/sample_values.tsv"
+refused "tables: amplifying value types refused" "$T/amp.tb" "*amp.tb: 100000 samples x 4096 value types is more values than the tables hold*"
+# ... while 4,096 value types over a few samples load, with their values.
+awk 'BEGIN { print "sample_id\tsource_id\tstack_id"; for (i = 1; i <= 3; i++) print i "\t1\t1" }' >"$T/amp.tb/samples.tsv"
+timeout 20 "$STACKSCOPE" report --by stacks --format folded "$T/amp.tb" >"$T/amp.stacks" 2>"$T/ss.err"
+check "tables: 4096 value types load" "$([ $? -eq 0 ] && [ "$(cat "$T/amp.stacks")" = "main;f 3" ] || head -c 300 "$T/ss.err")"
+# Duplicate value types are found (sorted index) and named with both lines.
+edit_dir dup.tb
+printf 'type\tunit\nsamples\tcount\nx\tbytes\ny\tbytes\nx\tms\n' >"$T/dup.tb/value_types.tsv"
+refused "tables: duplicate value type" "$T/dup.tb" "*dup.tb/value_types.tsv:5: column type: value type 'x' is listed twice (first on line 3)*"
+
+# The writers refuse what the readers would: a folded count of 10^15 (1 s
+# each) is a SamplingProf runtime of 10^18 ms.
+printf 'a;b 1000000000000000\n' >"$T/huge-count.folded"
+ss convert -o "$T/huge-count.sprof.txt" "$T/huge-count.folded"
+check "writers: SamplingProf runtime over 1e15 ms refused" "$([ $RC -eq 2 ] && [[ $ERR == *"cannot write SamplingProf: the runtime would be 1e+18 ms"* ]] && [ ! -e "$T/huge-count.sprof.txt" ] || echo "exit $RC: $ERR")"
+edit_dir iv.tb
+awk -F '\t' -v OFS='\t' 'NR == 2 { $7 = "1e+18" } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
+ss convert -o "$T/iv.sprof.txt" "$T/iv.tb"
+check "writers: a tables interval of 1e18 us x 2 samples refused as SamplingProf" "$([ $RC -eq 2 ] && [[ $ERR == *"cannot write SamplingProf: the runtime would be 2e+15 ms"* ]] || echo "exit $RC: $ERR")"
+ss convert -o "$T/iv.back.tb/" "$T/iv.tb" && ss report --by sources --format tsv "$T/iv.back.tb" >/dev/null
+check "writers: an interval of 1e18 us goes through the tables" "$([ $RC -eq 0 ] || echo "exit $RC: $ERR")"
 
 finish

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "textesc.h"
+
 int ui_canvas_resize(struct ui_canvas *c, int w, int h)
 {
     if (w < 1)
@@ -58,53 +60,20 @@ void ui_canvas_style(struct ui_canvas *c, int y, int x, int n, int style, int bl
 
 int ui_utf8_decode(const char *s, size_t len, uint32_t *cp)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    if (u[0] < 0x80) {
-        *cp = u[0];
-        return 1;
-    }
-    int n;
-    uint32_t v, min;
-    if ((u[0] & 0xe0) == 0xc0)
-        n = 2, v = u[0] & 0x1f, min = 0x80;
-    else if ((u[0] & 0xf0) == 0xe0)
-        n = 3, v = u[0] & 0x0f, min = 0x800;
-    else if ((u[0] & 0xf8) == 0xf0)
-        n = 4, v = u[0] & 0x07, min = 0x10000;
-    else {
-        *cp = 0xfffd;
-        return 1;
-    }
-    if ((size_t)n > len) {
-        *cp = 0xfffd;
-        return 1;
-    }
-    for (int i = 1; i < n; i++) {
-        if ((u[i] & 0xc0) != 0x80) {
-            *cp = 0xfffd;
-            return 1;
-        }
-        v = v << 6 | (u[i] & 0x3f);
-    }
-    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) {
-        *cp = 0xfffd;
-        return 1;
-    }
-    *cp = v;
-    return n;
+    return ss_utf8_decode(s, len, cp);
 }
 
-/* The character shown for cp: '?' for what cannot be shown. */
+/* The character shown for a printable cp: '?' for what the locale cannot
+ * show (control characters never get here: they are escaped). */
 static uint32_t shown(const struct ui_canvas *c, uint32_t cp)
 {
-    if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
-        return '?';
-    if (cp >= 0x80 && (!c->utf8 || cp == 0xfffd || wcwidth((wchar_t)cp) < 0))
+    if (cp >= 0x80 && (!c->utf8 || wcwidth((wchar_t)cp) < 0))
         return '?';
     return cp;
 }
 
-int ui_cp_width(const struct ui_canvas *c, uint32_t cp)
+/* Width of a code point shown as itself. */
+static int shown_width(const struct ui_canvas *c, uint32_t cp)
 {
     cp = shown(c, cp);
     if (cp < 0x80)
@@ -113,14 +82,37 @@ int ui_cp_width(const struct ui_canvas *c, uint32_t cp)
     return w < 0 ? 1 : w > 2 ? 2 : w;
 }
 
+/* The next unit of s (len > 0 bytes left) as this canvas shows it: returns
+ * the bytes it takes; *cp is the character to put, or esc holds the escape
+ * to write instead (textesc.h); *w is the width either way. */
+static int next_unit(const struct ui_canvas *c, const char *s, size_t len, uint32_t *cp,
+                     char esc[SS_ESC_MAX], int *w)
+{
+    int k = (int)ss_esc_unit(s, len, SS_ESC_TEXT, cp, esc);
+    if (esc[0]) {
+        *w = (int)strlen(esc);
+    } else {
+        *w = shown_width(c, *cp);
+        *cp = shown(c, *cp);
+    }
+    return k;
+}
+
+int ui_text_next(const struct ui_canvas *c, const char *s, size_t len, int *w)
+{
+    uint32_t cp;
+    char esc[SS_ESC_MAX];
+    return next_unit(c, s, len, &cp, esc, w);
+}
+
 int ui_text_width(const struct ui_canvas *c, const char *s)
 {
     size_t len = strlen(s);
     int w = 0;
     while (len) {
-        uint32_t cp;
-        int k = ui_utf8_decode(s, len, &cp);
-        w += ui_cp_width(c, cp);
+        int cw;
+        int k = ui_text_next(c, s, len, &cw);
+        w += cw;
         s += k;
         len -= (size_t)k;
     }
@@ -150,13 +142,18 @@ int ui_put(struct ui_canvas *c, int y, int x, int maxw, const char *s, int style
     int used = 0;
     while (len && used < maxw) {
         uint32_t cp;
-        int k = ui_utf8_decode(s, len, &cp);
+        char esc[SS_ESC_MAX];
+        int cw;
+        int k = next_unit(c, s, len, &cp, esc, &cw);
         s += k;
         len -= (size_t)k;
-        int cw = ui_cp_width(c, cp);
         if (used + cw > maxw)
-            break;
-        put_cp(c, y, x + used, shown(c, cp), cw, style);
+            break; /* a wide character or an escape is never cut */
+        if (esc[0])
+            for (int i = 0; i < cw; i++)
+                put_cp(c, y, x + used + i, (unsigned char)esc[i], 1, style);
+        else
+            put_cp(c, y, x + used, cp, cw, style);
         used += cw;
     }
     return used;
@@ -185,13 +182,13 @@ void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int sty
     const char *p = s;
     int skip = tw - tail, acc = 0;
     while (len && acc < skip) {
-        uint32_t cp;
-        int k = ui_utf8_decode(p, len, &cp);
-        acc += ui_cp_width(c, cp);
+        int cw;
+        int k = ui_text_next(c, p, len, &cw);
+        acc += cw;
         p += k;
         len -= (size_t)k;
     }
-    int shortfall = acc - skip; /* a wide character straddled the cut */
+    int shortfall = acc - skip; /* a wide character or an escape straddled the cut */
     ui_put(c, y, x + used + 1 + shortfall, tail - shortfall, p, style);
 }
 
@@ -210,9 +207,9 @@ void ui_put_tail(struct ui_canvas *c, int y, int x, int w, const char *s, int st
     const char *p = s;
     int skip = tw - (w - 1), acc = 0;
     while (len && acc < skip) {
-        uint32_t cp;
-        int k = ui_utf8_decode(p, len, &cp);
-        acc += ui_cp_width(c, cp);
+        int cw;
+        int k = ui_text_next(c, p, len, &cw);
+        acc += cw;
         p += k;
         len -= (size_t)k;
     }

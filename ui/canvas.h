@@ -5,11 +5,14 @@
  * point and a style each), and display.c paints the canvas in one go.  The
  * same canvas is what the headless mode dumps for the tests, so a dump shows
  * exactly what the terminal was sent.  Text is UTF-8 (profile names are
- * arbitrary bytes, usually UTF-8): it is decoded here, invalid bytes and
- * control characters show as '?', widths come from wcwidth() when the
- * locale is UTF-8 (a double-width character fills two cells, the second a
- * continuation cell with ch == 0); in another locale every non-ASCII
- * character shows as '?'.
+ * arbitrary bytes, usually UTF-8): it is decoded here; control characters
+ * and bytes that are not UTF-8 show escaped by the rule of every text
+ * output (src/textesc.h: \x1b, \t, \xc2\x9b for a C1 control, \x9b for a
+ * stray byte), so no cell ever holds a control character; an escape is one
+ * unit, never cut.  Widths come from wcwidth() when the locale is UTF-8 (a
+ * double-width character fills two cells, the second a continuation cell
+ * with ch == 0); in another locale every other non-ASCII character shows as
+ * '?', and so does one wcwidth() cannot show.
  *
  * This module is plain C with no curses, so it is unit-testable alone.
  */
@@ -62,12 +65,15 @@ void ui_canvas_clear(struct ui_canvas *c);
 void ui_canvas_style(struct ui_canvas *c, int y, int x, int n, int style, int blank);
 
 /* Decode one UTF-8 character at s (len bytes left): returns the bytes used
- * (>= 1) and stores the code point, or U+FFFD for an invalid sequence. */
+ * (>= 1) and stores the code point, or U+FFFD for an invalid sequence
+ * (ss_utf8_decode). */
 int ui_utf8_decode(const char *s, size_t len, uint32_t *cp);
 
-/* Display width of code point cp in this canvas's locale (0, 1 or 2; control
- * and unprintable characters count 1: they show as '?'). */
-int ui_cp_width(const struct ui_canvas *c, uint32_t cp);
+/* The next unit of UTF-8 text s (len > 0 bytes left) as the canvas shows it:
+ * a character, or the escape of a control character or of a byte that is
+ * not UTF-8.  Returns the bytes it takes (>= 1) and stores its width in
+ * columns in *w.  Walk text with this to count columns as ui_put does. */
+int ui_text_next(const struct ui_canvas *c, const char *s, size_t len, int *w);
 
 /* Display width of UTF-8 text. */
 int ui_text_width(const struct ui_canvas *c, const char *s);

@@ -227,6 +227,25 @@ void ui_display_paint(const struct ui_canvas *c, int cy, int cx)
     refresh();
 }
 
+/* Our code (keys.h) of a curses function key. */
+static int fkey(int c)
+{
+    static const struct {
+        int curses, ours;
+    } map[] = {
+        {KEY_UP, UI_K_UP},         {KEY_DOWN, UI_K_DOWN},       {KEY_LEFT, UI_K_LEFT},
+        {KEY_RIGHT, UI_K_RIGHT},   {KEY_HOME, UI_K_HOME},       {KEY_END, UI_K_END},
+        {KEY_PPAGE, UI_K_PGUP},    {KEY_NPAGE, UI_K_PGDN},      {KEY_BACKSPACE, UI_K_BACKSPACE},
+        {KEY_DC, UI_K_DELETE},     {KEY_BTAB, UI_K_BACKTAB},    {KEY_ENTER, UI_K_KP_ENTER},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (map[i].curses == c)
+            return map[i].ours;
+    if (c >= KEY_F(1) && c <= KEY_F(12))
+        return UI_K_F0 + (c - KEY_F0);
+    return UI_K_OTHER + c;
+}
+
 int ui_display_read(struct ui_event *ev)
 {
     memset(ev, 0, sizeof *ev);
@@ -265,7 +284,7 @@ int ui_display_read(struct ui_event *ev)
                 continue;
             return 1;
         }
-        ev->key = UI_KEY((int)wc);
+        ev->key = fkey((int)wc);
         return 1;
     }
 }

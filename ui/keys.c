@@ -1,7 +1,6 @@
 /* keys.c - the request and key-binding tables (see keys.h). */
 #include "keys.h"
 
-#include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,26 +16,26 @@ static const struct ui_binding bindings[] = {
     /* the prompt */
     {UI_K_ENTER, UI_REQ_PR_ACCEPT, PROMPT_ONLY},
     {'\n', UI_REQ_PR_ACCEPT, PROMPT_ONLY},
-    {UI_KEY(KEY_ENTER), UI_REQ_PR_ACCEPT, PROMPT_ONLY},
+    {UI_K_KP_ENTER, UI_REQ_PR_ACCEPT, PROMPT_ONLY},
     {UI_K_ESC, UI_REQ_PR_CANCEL, PROMPT_ONLY},
     {UI_CTRL('g'), UI_REQ_PR_CANCEL, PROMPT_ONLY},
     {UI_K_TAB, UI_REQ_PR_COMPLETE, PROMPT_ONLY},
-    {UI_KEY(KEY_UP), UI_REQ_PR_HIST_PREV, PROMPT_ONLY},
+    {UI_K_UP, UI_REQ_PR_HIST_PREV, PROMPT_ONLY},
     {UI_CTRL('p'), UI_REQ_PR_HIST_PREV, PROMPT_ONLY},
-    {UI_KEY(KEY_DOWN), UI_REQ_PR_HIST_NEXT, PROMPT_ONLY},
+    {UI_K_DOWN, UI_REQ_PR_HIST_NEXT, PROMPT_ONLY},
     {UI_CTRL('n'), UI_REQ_PR_HIST_NEXT, PROMPT_ONLY},
-    {UI_KEY(KEY_LEFT), UI_REQ_PR_LEFT, PROMPT_ONLY},
+    {UI_K_LEFT, UI_REQ_PR_LEFT, PROMPT_ONLY},
     {UI_CTRL('b'), UI_REQ_PR_LEFT, PROMPT_ONLY},
-    {UI_KEY(KEY_RIGHT), UI_REQ_PR_RIGHT, PROMPT_ONLY},
+    {UI_K_RIGHT, UI_REQ_PR_RIGHT, PROMPT_ONLY},
     {UI_CTRL('f'), UI_REQ_PR_RIGHT, PROMPT_ONLY},
-    {UI_KEY(KEY_HOME), UI_REQ_PR_HOME, PROMPT_ONLY},
+    {UI_K_HOME, UI_REQ_PR_HOME, PROMPT_ONLY},
     {UI_CTRL('a'), UI_REQ_PR_HOME, PROMPT_ONLY},
-    {UI_KEY(KEY_END), UI_REQ_PR_END, PROMPT_ONLY},
+    {UI_K_END, UI_REQ_PR_END, PROMPT_ONLY},
     {UI_CTRL('e'), UI_REQ_PR_END, PROMPT_ONLY},
-    {UI_KEY(KEY_BACKSPACE), UI_REQ_PR_BACKSPACE, PROMPT_ONLY},
+    {UI_K_BACKSPACE, UI_REQ_PR_BACKSPACE, PROMPT_ONLY},
     {127, UI_REQ_PR_BACKSPACE, PROMPT_ONLY},
     {UI_CTRL('h'), UI_REQ_PR_BACKSPACE, PROMPT_ONLY},
-    {UI_KEY(KEY_DC), UI_REQ_PR_DELETE, PROMPT_ONLY},
+    {UI_K_DELETE, UI_REQ_PR_DELETE, PROMPT_ONLY},
     {UI_CTRL('d'), UI_REQ_PR_DELETE, PROMPT_ONLY},
     {UI_CTRL('u'), UI_REQ_PR_KILL_LINE, PROMPT_ONLY},
     {UI_CTRL('w'), UI_REQ_PR_KILL_WORD, PROMPT_ONLY},
@@ -50,19 +49,19 @@ static const struct ui_binding bindings[] = {
     /* trees */
     {UI_K_ENTER, UI_REQ_TREE_FOCUS, UI_TREES},
     {'l', UI_REQ_TREE_EXPAND, UI_TREES},
-    {UI_KEY(KEY_RIGHT), UI_REQ_TREE_EXPAND, UI_TREES},
+    {UI_K_RIGHT, UI_REQ_TREE_EXPAND, UI_TREES},
     {'+', UI_REQ_TREE_EXPAND, UI_TREES},
     {'h', UI_REQ_TREE_COLLAPSE, UI_TREES},
-    {UI_KEY(KEY_LEFT), UI_REQ_TREE_COLLAPSE, UI_TREES},
+    {UI_K_LEFT, UI_REQ_TREE_COLLAPSE, UI_TREES},
     {'-', UI_REQ_TREE_COLLAPSE, UI_TREES},
     {' ', UI_REQ_TREE_TOGGLE, UI_TREES},
     {'*', UI_REQ_TREE_EXPAND_ALL, UI_TREES},
 
     /* timeline */
     {'h', UI_REQ_TL_LEFT, V(TIMELINE)},
-    {UI_KEY(KEY_LEFT), UI_REQ_TL_LEFT, V(TIMELINE)},
+    {UI_K_LEFT, UI_REQ_TL_LEFT, V(TIMELINE)},
     {'l', UI_REQ_TL_RIGHT, V(TIMELINE)},
-    {UI_KEY(KEY_RIGHT), UI_REQ_TL_RIGHT, V(TIMELINE)},
+    {UI_K_RIGHT, UI_REQ_TL_RIGHT, V(TIMELINE)},
     {'<', UI_REQ_TL_PAN_LEFT, V(TIMELINE)},
     {'>', UI_REQ_TL_PAN_RIGHT, V(TIMELINE)},
     {'^', UI_REQ_TL_START, V(TIMELINE)},
@@ -79,7 +78,7 @@ static const struct ui_binding bindings[] = {
     /* transforms */
     {' ', UI_REQ_TF_TOGGLE, V(TRANSFORMS)},
     {'d', UI_REQ_TF_DELETE, V(TRANSFORMS)},
-    {UI_KEY(KEY_DC), UI_REQ_TF_DELETE, V(TRANSFORMS)},
+    {UI_K_DELETE, UI_REQ_TF_DELETE, V(TRANSFORMS)},
     {'e', UI_REQ_TF_EDIT, V(TRANSFORMS)},
     {UI_K_ENTER, UI_REQ_TF_EDIT, V(TRANSFORMS)},
     {'a', UI_REQ_TF_ADD, V(TRANSFORMS)},
@@ -88,34 +87,34 @@ static const struct ui_binding bindings[] = {
 
     /* everywhere */
     {'k', UI_REQ_MOVE_UP, ANY},
-    {UI_KEY(KEY_UP), UI_REQ_MOVE_UP, ANY},
+    {UI_K_UP, UI_REQ_MOVE_UP, ANY},
     {'j', UI_REQ_MOVE_DOWN, ANY},
-    {UI_KEY(KEY_DOWN), UI_REQ_MOVE_DOWN, ANY},
-    {UI_KEY(KEY_PPAGE), UI_REQ_PAGE_UP, ANY},
+    {UI_K_DOWN, UI_REQ_MOVE_DOWN, ANY},
+    {UI_K_PGUP, UI_REQ_PAGE_UP, ANY},
     {UI_CTRL('b'), UI_REQ_PAGE_UP, ANY},
-    {UI_KEY(KEY_NPAGE), UI_REQ_PAGE_DOWN, ANY},
+    {UI_K_PGDN, UI_REQ_PAGE_DOWN, ANY},
     {UI_CTRL('f'), UI_REQ_PAGE_DOWN, ANY},
     {' ', UI_REQ_PAGE_DOWN, ANY},
     {'g', UI_REQ_FIRST, ANY},
-    {UI_KEY(KEY_HOME), UI_REQ_FIRST, ANY},
+    {UI_K_HOME, UI_REQ_FIRST, ANY},
     {'G', UI_REQ_LAST, ANY},
-    {UI_KEY(KEY_END), UI_REQ_LAST, ANY},
+    {UI_K_END, UI_REQ_LAST, ANY},
     {'h', UI_REQ_SCROLL_LEFT, ANY},
-    {UI_KEY(KEY_LEFT), UI_REQ_SCROLL_LEFT, ANY},
+    {UI_K_LEFT, UI_REQ_SCROLL_LEFT, ANY},
     {'l', UI_REQ_SCROLL_RIGHT, ANY},
-    {UI_KEY(KEY_RIGHT), UI_REQ_SCROLL_RIGHT, ANY},
+    {UI_K_RIGHT, UI_REQ_SCROLL_RIGHT, ANY},
     {UI_K_ENTER, UI_REQ_ENTER, ANY},
     {'\n', UI_REQ_ENTER, ANY},
-    {UI_KEY(KEY_ENTER), UI_REQ_ENTER, ANY},
+    {UI_K_KP_ENTER, UI_REQ_ENTER, ANY},
 
     {UI_K_TAB, UI_REQ_NEXT_VIEW, ANY},
-    {UI_KEY(KEY_BTAB), UI_REQ_PREV_VIEW, ANY},
+    {UI_K_BACKTAB, UI_REQ_PREV_VIEW, ANY},
 /* clang-format off */
 #define UI_VIEW_BINDING(id, ops, key, cmd, arg, help, chelp) {key, UI_REQ_VIEW_##id, ANY},
     UI_VIEWS(UI_VIEW_BINDING) /* '1' .. '9', '0', 'T', '?' */
 #undef UI_VIEW_BINDING
     /* clang-format on */
-    {UI_KEY(KEY_F(1)), UI_REQ_VIEW_HELP, ANY},
+    {UI_K_F0 + 1, UI_REQ_VIEW_HELP, ANY},
     {'q', UI_REQ_BACK, ANY},
     {'Q', UI_REQ_QUIT, ANY},
     {UI_CTRL('l'), UI_REQ_REDRAW, ANY},
@@ -212,22 +211,22 @@ static const struct {
 } key_names[] = {
     {UI_K_ENTER, "Enter"},
     {'\n', "Enter"},
-    {UI_KEY(KEY_ENTER), "Enter"},
+    {UI_K_KP_ENTER, "Enter"},
     {UI_K_TAB, "Tab"},
-    {UI_KEY(KEY_BTAB), "S-Tab"},
+    {UI_K_BACKTAB, "S-Tab"},
     {UI_K_ESC, "Esc"},
     {' ', "Space"},
     {127, "BS"},
-    {UI_KEY(KEY_BACKSPACE), "BS"},
-    {UI_KEY(KEY_DC), "Del"},
-    {UI_KEY(KEY_UP), "Up"},
-    {UI_KEY(KEY_DOWN), "Down"},
-    {UI_KEY(KEY_LEFT), "Left"},
-    {UI_KEY(KEY_RIGHT), "Right"},
-    {UI_KEY(KEY_PPAGE), "PgUp"},
-    {UI_KEY(KEY_NPAGE), "PgDn"},
-    {UI_KEY(KEY_HOME), "Home"},
-    {UI_KEY(KEY_END), "End"},
+    {UI_K_BACKSPACE, "BS"},
+    {UI_K_DELETE, "Del"},
+    {UI_K_UP, "Up"},
+    {UI_K_DOWN, "Down"},
+    {UI_K_LEFT, "Left"},
+    {UI_K_RIGHT, "Right"},
+    {UI_K_PGUP, "PgUp"},
+    {UI_K_PGDN, "PgDn"},
+    {UI_K_HOME, "Home"},
+    {UI_K_END, "End"},
     {'<', "LT"},
 };
 
@@ -238,8 +237,8 @@ const char *ui_key_name(int k, char *buf, size_t n)
             snprintf(buf, n, "%s", key_names[i].name);
             return buf;
         }
-    if (k >= UI_KEY(KEY_F(1)) && k <= UI_KEY(KEY_F(12)))
-        snprintf(buf, n, "F%d", k - UI_KEY(KEY_F0));
+    if (k >= UI_K_F0 + 1 && k <= UI_K_F0 + 12)
+        snprintf(buf, n, "F%d", k - UI_K_F0);
     else if (k > 0 && k < 32)
         snprintf(buf, n, "C-%c", k + 'a' - 1);
     else if (k >= 32 && k < 127)
@@ -262,7 +261,7 @@ int ui_key_parse(const char *name)
             f = 10 + name[2] - '0';
         else if (name[2])
             return -1;
-        return UI_KEY(KEY_F(f));
+        return UI_K_F0 + f;
     }
     return -1;
 }

@@ -8,8 +8,10 @@
  * from what the keys do.
  *
  * Keys are ints: a Unicode code point for a character (control characters
- * included: UI_CTRL('r')), UI_KEY(curses code) for a function key, and a
- * few pseudo keys for mouse events, resizes and script commands.
+ * included: UI_CTRL('r')), a UI_K_* code for a function key (our own codes:
+ * display.c, the only file that includes curses, maps curses' KEY_* codes
+ * to them), and a few pseudo keys for mouse events, resizes and script
+ * commands.
  */
 #ifndef UI_KEYS_H
 #define UI_KEYS_H
@@ -30,7 +32,23 @@ enum ui_view_id {
 #define UI_VIEW_BIT(v) (1u << (v))
 #define UI_TREES (UI_VIEW_BIT(UI_V_TOPDOWN) | UI_VIEW_BIT(UI_V_BOTTOMUP))
 
-#define UI_KEY(k) (0x200000 + (k)) /* a curses KEY_* code */
+/* Function keys. */
+enum ui_fkey {
+    UI_K_UP = 0x200001,
+    UI_K_DOWN,
+    UI_K_LEFT,
+    UI_K_RIGHT,
+    UI_K_HOME,
+    UI_K_END,
+    UI_K_PGUP,
+    UI_K_PGDN,
+    UI_K_BACKSPACE,
+    UI_K_DELETE,
+    UI_K_BACKTAB,
+    UI_K_KP_ENTER,     /* the keypad's Enter */
+    UI_K_F0 = 0x200100, /* UI_K_F0 + n is Fn, n = 1..12 */
+    UI_K_OTHER = 0x201000, /* UI_K_OTHER + c: a function key with no name here */
+};
 #define UI_CTRL(c) ((c)&0x1f)
 #define UI_K_ESC 27
 #define UI_K_TAB 9

@@ -424,9 +424,9 @@ int ui_prompt_draw(struct ui *ui, struct ui_canvas *c, int y)
     size_t len = strlen(line);
     int gone = 0;
     while (len && gone < skip) {
-        uint32_t cp;
-        int k = ui_utf8_decode(s, len, &cp);
-        gone += ui_cp_width(c, cp);
+        int cw;
+        int k = ui_text_next(c, s, len, &cw);
+        gone += cw;
         s += k;
         len -= (size_t)k;
     }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "sort.h"
+#include "order.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_RUNS, SORT_MEAN, SORT_NAME, NSORTS };
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "app.h"
-#include "sort.h"
+#include "order.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_POS, NSORTS };
 static const char *const sort_names[NSORTS] = {"self time", "total time", "position"};

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "sort.h"
+#include "order.h"
 
 enum { SORT_COUNT, SORT_DEPTH, SORT_TEXT, NSORTS };
 static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root first)"};

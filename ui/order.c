@@ -1,43 +1,33 @@
-/* sort.c - row orders (see sort.h): a stable merge sort of row indexes. */
-#include "sort.h"
+/* order.c - row orders (see order.h): the core's stable ss_sort of row indexes. */
+#include "order.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Sort v[0..n) stably, with tmp (n entries) as scratch. */
-static void merge_sort(uint32_t *v, uint32_t *tmp, size_t n, ui_order_cmp cmp, const void *ctx)
+#include "sort.h"
+
+struct order_ctx {
+    ui_order_cmp cmp;
+    const void *ctx;
+};
+
+static int cmp_index(const void *a, const void *b, void *ctx)
 {
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    merge_sort(v, tmp, h, cmp, ctx);
-    merge_sort(v + h, tmp, n - h, cmp, ctx);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = cmp(v[i], v[j], ctx) <= 0 ? v[i++] : v[j++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    /* what is left of the right half is in place already */
-    for (size_t x = 0; x < k; x++)
-        v[x] = tmp[x];
+    const struct order_ctx *o = ctx;
+    return o->cmp(*(const uint32_t *)a, *(const uint32_t *)b, o->ctx);
 }
 
 int ui_order_sort(uint32_t **order, size_t n, int rev, ui_order_cmp cmp, const void *ctx)
 {
-    size_t cap = n ? n : 1;
-    uint32_t *tmp = malloc(cap * sizeof *tmp);
-    if (!tmp)
+    uint32_t *o = realloc(*order, (n ? n : 1) * sizeof *o);
+    if (!o)
         return -1;
-    uint32_t *o = realloc(*order, cap * sizeof *o);
-    if (!o) {
-        free(tmp);
-        return -1;
-    }
     *order = o;
     for (size_t i = 0; i < n; i++)
         o[i] = (uint32_t)i;
-    merge_sort(o, tmp, n, cmp, ctx);
-    free(tmp);
+    struct order_ctx oc = {cmp, ctx};
+    if (ss_sort(o, n, sizeof *o, cmp_index, &oc))
+        return -1;
     if (rev)
         for (size_t i = 0; i < n / 2; i++) {
             uint32_t t = o[i];

@@ -1,8 +1,8 @@
-/* sort.h - the display order of a table view's rows: the indexes 0..n-1 of
+/* order.h - the display order of a table view's rows: the indexes 0..n-1 of
  * its rows, sorted by a comparator that gets a context pointer (no
  * file-static state), optionally reversed. */
-#ifndef UI_SORT_H
-#define UI_SORT_H
+#ifndef UI_ORDER_H
+#define UI_ORDER_H
 
 #include <stddef.h>
 #include <stdint.h>

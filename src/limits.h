@@ -1,0 +1,42 @@
+/* limits.h - the limits that readers and writers share.
+ *
+ * A reader refuses absurd numbers instead of trusting them (DESIGN 10); a
+ * writer refuses to write what a reader would refuse, so that every file
+ * stackscope writes, it reads back.  Both sides take their limits from
+ * here; the man page (FORMATS) lists them.
+ */
+#ifndef SS_LIMITS_H
+#define SS_LIMITS_H
+
+#include <stdint.h>
+
+/* One count: a SamplingProf self, total or call count, an aggregate or a
+ * call-graph count in the tables, a folded line's count. */
+#define SS_MAX_COUNT 1000000000000000LL /* 10^15 */
+
+/* A SamplingProf runtime, in milliseconds. */
+#define SS_MAX_RUNTIME_MS 1e15
+
+/* A source's sampling interval, in microseconds (tables' interval_us).
+ * The largest a loader derives: a SamplingProf runtime of 10^15 ms over
+ * one sample. */
+#define SS_MAX_INTERVAL_US 1e18
+
+/* A line number (the model holds 32 bits; UINT32_MAX is kept free). */
+#define SS_MAX_LINE_NO (UINT32_MAX - 1)
+
+/* A SamplingProf call element id (the gem's Java int). */
+#define SS_MAX_ELEMENT_ID 2147483647LL
+
+/* Value types (sample types) of one tables directory. */
+#define SS_MAX_VALUE_TYPES 4096
+
+/* The values a tables directory may make the model hold (samples x value
+ * types, the model's dense columns), beyond the bytes of its samples.tsv
+ * and sample_values.tsv: every row of those files is several bytes, so a
+ * directory that lists every value of every sample (as the writer does)
+ * always fits, and one that claims more values than it holds cannot make
+ * the reader allocate or loop far beyond its size. */
+#define SS_TABLES_SLACK_VALUES (1u << 20)
+
+#endif

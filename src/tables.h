@@ -1,0 +1,56 @@
+/* tables.h - the v2 tables format: a directory of TSV files, one per table
+ * of the model (DESIGN sections 2, 3 and 6): what its reader (load_tables.c)
+ * and its writer (write_tables.c) share.  The writer writes them, the
+ * reader reads them back into an equal model.
+ *
+ * Files (header row first, then one row per record; every column always
+ * present, in this order):
+ *   meta.tsv            key value source_id      first row: version 2.0 \N
+ *   sources.tsv         source_id type uri session header_line timestamp
+ *                       interval_us flags        flags: memory+GC+line+aggregate or -
+ *   value_types.tsv     type unit                samples/count first
+ *   samples.tsv         sample_id source_id stack_id    in time order
+ *   sample_values.tsv   sample_id type value     every value of every sample
+ *   stacks.tsv          stack_id depth location_id      distinct stacks
+ *   sample_locations.tsv sample_id depth location_id    samples x stacks
+ *   locations.tsv       location_id function_id file line
+ *   functions.tsv       function_id name system_name filename start_line class
+ *   aggregates.tsv      source_id location_id self total     (only when the
+ *   call_edges.tsv      source_id caller_location_id callee_location_id count
+ *                                                profile has aggregates)
+ * Ids are 1-based and dense: row k of a table has id k.  depth 1 is the
+ * innermost frame (the leaf).  A location with no function (function_id \N)
+ * is a position only: Rprof's trailing F#L token after the outermost frame;
+ * it is the last row of its stack.  An empty stack is one row with depth 0
+ * and location \N (in stacks.tsv; sample_locations.tsv has no row for it).
+ * sample_locations.tsv is derived (samples joined with stacks) for R users;
+ * the reader does not read it.
+ *
+ * Escaping: a missing value (no file, no function) is \N; in strings a
+ * backslash is written \\, a tab \t, a newline \n, a CR \r; nothing else
+ * is escaped or quoted.  R reads the files with
+ *   read.delim(f, quote = "", na.strings = "\\N", comment.char = "")
+ */
+#ifndef SS_TABLES_H
+#define SS_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SS_TABLES_VERSION "2.0"
+
+/* The files the tables writer may write: the i-th name (NULL past the last),
+ * and whether `name` is one of them. */
+const char *ss_tables_file(size_t i);
+int ss_tables_is_file(const char *name);
+
+/* Source flags as written in sources.tsv: "memory+GC+line+aggregate" (the
+ * set ones, in that order) or "-" for none. */
+void ss_tables_flags_text(uint32_t flags, char *buf, size_t n);
+
+/* Parse flags text s[0..n) into *out.  Returns 0, or -1 with *bad and
+ * *bad_len set to the unknown word. */
+int ss_tables_flags_parse(const char *s, size_t n, uint32_t *out, const char **bad,
+                          size_t *bad_len);
+
+#endif

@@ -1,0 +1,49 @@
+#!/bin/bash
+# The layers (README: Layout) checked mechanically, from the sources:
+#   - only ui/display.c includes curses; the core (src/) never does;
+#   - a loader's header (src/load_*.h) is included only by the loaders
+#     (src/load*.c) and the unit tests: no analysis, report, writer, command
+#     line or explorer file depends on a loader;
+#   - the explorer never includes the loading front door (load.h): it does
+#     not parse files;
+#   - in ui/, only the views that show call trees and callers/callees
+#     include tree.h; names and function identity come from model.h.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+
+cd "$SRCDIR" || exit 99
+
+# includes PATTERN FILE...: the files among FILE... that include a header
+# matching PATTERN (#include "x.h" or <x.h>).
+includes() {
+    local pat=$1
+    shift
+    grep -lE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pat)[>\"]" "$@" 2>/dev/null
+}
+
+check() { # NAME OFFENDERS: pass when OFFENDERS is empty
+    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$(echo "$2" | tr '\n' ' ')"; fi
+}
+
+curses='(n?curses|ncursesw/curses|term|ncurses\.h|curses\.h|ncursesw/ncurses)(\.h)?'
+check "the core never includes curses" "$(includes "$curses" src/*.c src/*.h)"
+check "only ui/display.c includes curses" \
+    "$(includes "$curses" ui/*.c ui/*.h | grep -vx 'ui/display.c')"
+
+loaders='load_[a-z_]+\.h'
+check "loader headers only in loaders" \
+    "$(includes "$loaders" src/*.c src/*.h ui/*.c ui/*.h | grep -vE '^src/load[a-z_]*\.[ch]$')"
+check "the explorer does not load files (no load.h in ui/)" "$(includes 'load\.h' ui/*.c ui/*.h)"
+check "tree.h only in the tree and calls views" \
+    "$(includes 'tree\.h' ui/*.c ui/*.h | grep -vxE 'ui/view_(tree|calls)\.c')"
+
+# The check itself must catch what it looks for.
+mkdir -p "$TMPD/src"
+printf '#include <curses.h>\n' >"$TMPD/src/bad.c"
+printf '#include "load_rprof.h"\n' >"$TMPD/src/stats_bad.c"
+[ -n "$(includes "$curses" "$TMPD/src/bad.c")" ] && [ -n "$(includes "$loaders" "$TMPD/src/stats_bad.c")" ] &&
+    pass "the include check finds offenders" || fail "the include check finds offenders" "grep found nothing"
+
+finish

@@ -1,0 +1,215 @@
+#!/bin/bash
+# Round trips (issue 19): every file stackscope writes, it reads back.
+#
+# For every fixture under tests/data (Rprof, pprof, SamplingProf, and the
+# folded and tables forms of the Rprof fixtures) and for the hostile inputs
+# made below, and for every output format that can hold it, read -> write
+# -> read must keep the samples.  What is compared, per output format, and
+# why (the reference is always the input as read, never the output):
+#
+#  rprof, tables          the stacks with their counts and times: `report
+#                         --by stacks --format tsv` summed per stack (count,
+#                         time to 9 significant digits).  Per stack, not per
+#                         row: rows of equal count may come in another order,
+#                         and pct is a quotient whose last digit may differ.
+#  pprof                  as rprof, but counts only when the input has several
+#                         intervals (pprof has one period per profile).
+#  folded                 the stacks with their counts: folded has no
+#                         interval (1 s per sample) and no positions, so
+#                         stacks that differ only by line merge: compared
+#                         summed per stack, counts only.
+#  sampling_prof          only aggregates: `--by self` exactly (names and
+#                         times: a sample has one leaf), and `--by total`
+#                         when the input has no line profiling (a total is
+#                         kept per call element FILE:LINE:METHOD, so a name
+#                         seen at several lines of one stack is counted once
+#                         per line: not the total by name).  Inputs with
+#                         several intervals compare counts, not times.
+#
+# A format that cannot hold the input must refuse it with a message (exit
+# 1 or 2): SamplingProf's aggregates in a stack format, and what a writer's
+# limits refuse (limits.h); a refusal is a skip noted in the log, a crash or
+# an unreadable output a failure.  A profile with no frames at all is
+# refused by the folded writer (its file would be empty, which no reader
+# takes for a profile): that refusal passes.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+
+LC_ALL=C
+export LC_ALL
+T=$TMPD
+D=$SRCDIR/tests/data
+
+# ss ARGS...: run stackscope; sets RC and ERR.  A sanitizer report fails.
+ss() {
+    timeout 120 "$STACKSCOPE" "$@" 2>"$T/ss.err" </dev/null
+    RC=$?
+    ERR=$(head -c 2000 "$T/ss.err")
+    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
+        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
+    fi
+    return $RC
+}
+
+# by_stack FILE WITH_TIME: `--by stacks` summed per stack, sorted
+by_stack() {
+    ss report --by stacks --format tsv "$1" |
+        awk -F '\t' -v t="$2" 'NR > 1 { c[$5] += $1; s[$5] += $2 }
+            END { for (k in c) if (t) printf "%d\t%.9g\t%s\n", c[k], s[k], k; else printf "%d\t%s\n", c[k], k }' |
+        sort
+}
+
+# table FILE BY: `--by self|total` rows (name, time), sorted
+table() {
+    ss report --by "$2" --format tsv "$1" | awk -F '\t' -v by="$2" 'NR > 1 { printf "%s\t%.9g\n", $1, (by == "self" ? $2 : $4) }' | sort
+}
+
+# counts FILE BY: as table, times divided by the single interval: counts
+counts() {
+    local iv
+    iv=$(ss report --by sources --format tsv "$1" | awk -F '\t' 'NR == 2 { print $6 }')
+    ss report --by "$2" --format tsv "$1" |
+        awk -F '\t' -v by="$2" -v iv="$iv" 'NR > 1 { v = int((by == "self" ? $2 : $4) * 1e6 / iv + 0.5); if (v) printf "%s\t%d\n", $1, v }' | sort
+}
+
+n_skip=0
+same() { # NAME FILE_A FILE_B
+    if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -n 4 | tr '\n' '|')"; fi
+}
+
+# roundtrip NAME INPUT: write INPUT in every format, read each back, compare.
+roundtrip() {
+    local name=$1 in=$2 w=$T/rt/$1
+    mkdir -p "$w"
+    if ! ss report --by sources --format tsv "$in" >"$w/src"; then
+        fail "$name: read the input" "$ERR"
+        return
+    fi
+    local aggregate=no line=no intervals
+    grep -q aggregate "$w/src" && aggregate=yes
+    awk -F '\t' 'NR > 1 && $7 ~ /line/ { f = 1 } END { exit !f }' "$w/src" && line=yes
+    intervals=$(awk -F '\t' 'NR > 1 { print $6 }' "$w/src" | sort -u | wc -l)
+    if [ $aggregate = no ]; then
+        by_stack "$in" 1 >"$w/in.stacks"
+        by_stack "$in" 0 >"$w/in.counts"
+    fi
+    local fmt out
+    for fmt in rprof pprof folded sampling_prof tables; do
+        out=$w/out.$fmt
+        [ $fmt = tables ] && out=$w/out.tables/
+        if ! ss convert --to $fmt -o "$out" "$in"; then
+            if [ $aggregate = yes ] && [ $fmt != tables ] && [ $RC -ne 0 ] && [[ $ERR == *"aggregates"* || $ERR == *"stacks"* ]]; then
+                n_skip=$((n_skip + 1))
+                echo "SKIP $name -> $fmt: cannot hold aggregates ($ERR)"
+            elif [ $fmt = folded ] && [ $RC -eq 1 ] && [[ $ERR == *"no sample has frames"* ]] &&
+                ! grep -q . "$w/in.counts"; then
+                # an empty folded file could not be read back: refused
+                pass "$name -> $fmt: no sample has frames: refused, nothing written"
+                [ -e "$out" ] && fail "$name -> $fmt: refused but written" "$out exists"
+            elif [[ $ERR == *"cannot write"* ]] && [ $RC -eq 2 ]; then
+                n_skip=$((n_skip + 1))
+                echo "SKIP $name -> $fmt: refused by the writer's limits ($ERR)"
+            else
+                fail "$name -> $fmt: write" "exit $RC: $ERR"
+            fi
+            continue
+        fi
+        if ! ss report --by sources --format tsv "$out" >/dev/null; then
+            fail "$name -> $fmt: read back" "$ERR"
+            continue
+        fi
+        if [ $aggregate = yes ]; then
+            # Only tables and sampling_prof get here: compare the aggregates.
+            table "$in" self >"$w/a.self"
+            table "$out" self >"$w/b.self"
+            same "$name -> $fmt -> read: self" "$w/a.self" "$w/b.self"
+            table "$in" total >"$w/a.total"
+            table "$out" total >"$w/b.total"
+            same "$name -> $fmt -> read: total" "$w/a.total" "$w/b.total"
+            continue
+        fi
+        case $fmt in
+        pprof)
+            # pprof holds one period: with several intervals, counts only.
+            if [ "$intervals" -eq 1 ]; then
+                by_stack "$out" 1 >"$w/out.stacks"
+                same "$name -> $fmt -> read: stacks, counts, times" "$w/in.stacks" "$w/out.stacks"
+            else
+                by_stack "$out" 0 >"$w/out.counts"
+                same "$name -> $fmt -> read: stacks and counts (several intervals)" "$w/in.counts" "$w/out.counts"
+            fi
+            ;;
+        rprof | tables)
+            by_stack "$out" 1 >"$w/out.stacks"
+            same "$name -> $fmt -> read: stacks, counts, times" "$w/in.stacks" "$w/out.stacks"
+            ;;
+        folded)
+            by_stack "$out" 0 >"$w/out.counts"
+            same "$name -> $fmt -> read: stacks and counts" "$w/in.counts" "$w/out.counts"
+            ;;
+        sampling_prof)
+            local bys=self
+            [ $line = no ] && bys="self total"
+            for by in $bys; do
+                if [ "$intervals" -eq 1 ]; then
+                    table "$in" $by >"$w/a.$by"
+                    table "$out" $by >"$w/b.$by"
+                else
+                    # several intervals: SamplingProf has one; compare counts
+                    ss report --by stacks --format tsv "$in" |
+                        awk -F '\t' -v by=$by 'NR > 1 { n = split($5, f, ";"); if (by == "self") { if (n) c[f[n]] += $1 } else { delete seen; for (i = 1; i <= n; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; c[f[i]] += $1 } } }
+                            END { for (k in c) printf "%s\t%d\n", k, c[k] }' | sort >"$w/a.$by"
+                    counts "$out" $by >"$w/b.$by"
+                fi
+                same "$name -> $fmt -> read: $by" "$w/a.$by" "$w/b.$by"
+            done
+            ;;
+        esac
+    done
+}
+
+# ---- the fixtures ---------------------------------------------------------------
+for f in "$D"/rprof/*.out "$D"/edge-cases/*.out "$D"/peers/profile-pkg/*.out \
+    "$D"/pprof/*/*.pb.gz "$D"/sampling_prof/*.txt; do
+    name=${f#"$D"/}
+    name=${name//\//_}
+    # Files that are bad input on purpose are not round-tripped.
+    ss report --by sources --format tsv "$f" >/dev/null || {
+        echo "NOTE $name: not loadable ($ERR)"
+        continue
+    }
+    roundtrip "$name" "$f"
+done
+# folded and tables inputs: the Rprof fixtures in those formats.
+for f in "$D"/rprof/*.out; do
+    name=${f##*/}
+    name=${name%.out}
+    ss convert --to folded -o "$T/$name.folded" "$f" && [ -s "$T/$name.folded" ] &&
+        roundtrip "$name.folded" "$T/$name.folded"
+    ss convert --to tables -o "$T/$name.tables/" "$f" && roundtrip "$name.tables" "$T/$name.tables"
+done
+
+# ---- hostile inputs -------------------------------------------------------------
+H='sample.interval=20000'
+# A control character in a name (and ESC sequences), starting with a byte
+# that is a valid protobuf tag.
+printf '%s\n"a\001b" "java" \n"\033[2J\033]0;x\007" "java" \n"a\001b" "java" \n' "$H" >"$T/ctl.out"
+roundtrip control-chars "$T/ctl.out"
+# A name of 1,000,000 bytes (legal in Rprof: its line stays under 1 MiB).
+{ echo "$H"; printf '"'; head -c 1000000 /dev/zero | tr '\0' n; printf '" "main" \n"f" "main" \n'; } >"$T/big-name.out"
+roundtrip one-mb-name "$T/big-name.out"
+# 100,000 frames in one stack (the readers' limit).
+{ echo "$H"; awk 'BEGIN { for (i = 100000; i >= 1; i--) printf "\"f%d\" ", i % 7; print "" }'; echo '"g" "f1" '; } >"$T/deep.out"
+roundtrip 100000-frames "$T/deep.out"
+# A folded file whose first line is far over 64 KiB (1,300 long names).
+awk 'BEGIN { for (i = 1; i <= 1300; i++) printf "%sgithub.com/org/pkg/sub.(*Type).method_%04d_%030d", (i > 1 ? ";" : ""), i, 0; print " 5"; print "main;g 1" }' >"$T/long-first.folded"
+roundtrip long-first-line "$T/long-first.folded"
+# A one-line folded file that starts with a number.
+printf '123;456 5\n' >"$T/number.folded"
+roundtrip number-first "$T/number.folded"
+
+echo "$n_skip format pairs refused by design (see SKIP lines)"
+finish

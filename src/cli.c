@@ -530,11 +530,12 @@ static int cmd_convert(int argc, char **argv)
             out = optarg;
             break;
         case 't':
-            w.format = ss_out_format_parse(optarg);
-            if (w.format == SS_OUT_NONE)
-                return usage_error("--to: unknown format '%s' (expected rprof, pprof, folded, "
-                                   "sampling_prof or tables)",
-                                   optarg);
+            if (!ss_format_named(optarg)) {
+                char names[128];
+                return usage_error("--to: unknown format '%s' (expected %s)", optarg,
+                                   ss_format_names(names, sizeof names, ", ", " or "));
+            }
+            w.format = ss_format_named(optarg)->id;
             break;
         case 'f':
             w.force = 1;
@@ -552,10 +553,11 @@ static int cmd_convert(int argc, char **argv)
         return usage_error("%s", "convert: no output given (-o OUT)");
     if (optind >= argc)
         return usage_error("%s", "convert: no FILE given");
-    if (!w.format && ss_out_format_from_path(out) == SS_OUT_NONE)
-        return usage_error("%s: cannot tell the output format from the name; use --to "
-                           "rprof|pprof|folded|sampling_prof|tables",
-                           out);
+    if (!w.format && !ss_format_for_path(out)) {
+        char names[128];
+        return usage_error("%s: cannot tell the output format from the name; use --to %s", out,
+                           ss_format_names(names, sizeof names, "|", "|"));
+    }
     w.inputs = argv + optind;
     w.n_inputs = argc - optind;
     struct ss_model orig, tm, *m;

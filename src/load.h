@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format.h"
 #include "model.h"
 
 /* Load the profile at `path` into m.  Returns 0, or an error code with err
@@ -25,22 +26,15 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err);
 /* Load several files into a freshly initialised model and seal it. */
 int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err);
 
-enum ss_sniffed {
-    SS_SNIFF_UNKNOWN = 0, /* none of the formats */
-    SS_SNIFF_MORE,        /* undecided: show more of the file */
-    SS_SNIFF_PPROF,       /* gzip, or raw protobuf */
-    SS_SNIFF_RPROF,
-    SS_SNIFF_SAMPLING_PROF,
-    SS_SNIFF_FOLDED,
-};
-
-/* The format of a file whose first `n` bytes are `p`.  `whole`: p holds the
- * whole file.  `size`: the file's size when known (a regular file), else 0.
- * SS_SNIFF_MORE when the answer needs more bytes (the first line has not
- * ended yet).  For SS_SNIFF_UNKNOWN, `why` (when not NULL, `cap` bytes)
- * receives the message after the file's name: ":LINE: " (the first line
- * that is not blank) or ": ", then the reasons, one per format tried. */
-enum ss_sniffed ss_sniff(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
-                         size_t cap);
+/* The format of a file whose first `n` bytes are `p` (format.h), tried in
+ * the table's detection order.  `whole`: p holds the whole file.  `size`:
+ * the file's size when known (a regular file), else 0.  NULL with *more set
+ * when the answer needs more bytes (the first line has not ended yet);
+ * NULL with *more clear when nothing fits: then `why` (when not NULL, `cap`
+ * bytes) receives the message after the file's name: ":LINE" (the first
+ * line that is not blank) and ": not a profile format ...; tried", then
+ * every format tried with its reason. */
+const struct ss_format *ss_sniff(const unsigned char *p, size_t n, int whole, uint64_t size,
+                                 int *more, char *why, size_t cap);
 
 #endif

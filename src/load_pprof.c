@@ -1373,3 +1373,211 @@ int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     free(buf);
     return rc;
 }
+
+/* ---- raw protobuf: a well-formed prefix of a Profile message ------------- */
+
+/* What a field of a message may be: allowed wire types (bit per type) and,
+ * for an embedded message, its description. */
+struct pb_field {
+    uint8_t wts;
+    const struct pb_msg *sub;
+};
+
+struct pb_msg {
+    const char *name;
+    size_t n; /* fields 1..n-1 are described */
+    const struct pb_field *f;
+    int strict; /* unknown field numbers refused (the top level) */
+};
+
+#define V (1u << WT_VARINT)
+#define L (1u << WT_LEN)
+/* Field descriptions from profile.proto's published field numbers. */
+static const struct pb_field vt_f[] = {{0, 0}, {V, 0}, {V, 0}};
+static const struct pb_msg vt_m = {"ValueType", 3, vt_f, 0};
+static const struct pb_field label_f[] = {{0, 0}, {V, 0}, {V, 0}, {V, 0}, {V, 0}};
+static const struct pb_msg label_m = {"Label", 5, label_f, 0};
+static const struct pb_field sample_f[] = {{0, 0}, {V | L, 0}, {V | L, 0}, {L, &label_m}};
+static const struct pb_msg sample_m = {"Sample", 4, sample_f, 0};
+static const struct pb_field mapping_f[] = {{0, 0}, {V, 0}, {V, 0}, {V, 0}, {V, 0}, {V, 0},
+                                            {V, 0}, {V, 0}, {V, 0}, {V, 0}, {V, 0}};
+static const struct pb_msg mapping_m = {"Mapping", 11, mapping_f, 0};
+static const struct pb_field line_f[] = {{0, 0}, {V, 0}, {V, 0}, {V, 0}};
+static const struct pb_msg line_m = {"Line", 4, line_f, 0};
+static const struct pb_field location_f[] = {{0, 0}, {V, 0}, {V, 0}, {V, 0}, {L, &line_m}, {V, 0}};
+static const struct pb_msg location_m = {"Location", 6, location_f, 0};
+static const struct pb_field function_f[] = {{0, 0}, {V, 0}, {V, 0}, {V, 0}, {V, 0}, {V, 0}};
+static const struct pb_msg function_m = {"Function", 6, function_f, 0};
+static const struct pb_field profile_f[] = {
+    {0, 0},           {L, &vt_m}, {L, &sample_m}, {L, &mapping_m}, {L, &location_m},
+    {L, &function_m}, {L, 0},     {V, 0},         {V, 0},          {V, 0},
+    {V, 0},           {L, &vt_m}, {V, 0},         {V | L, 0},      {V, 0}};
+static const struct pb_msg profile_m = {"Profile", 15, profile_f, 1};
+#undef V
+#undef L
+
+/* A varint at *pos: 0, 1 when the data ends inside it, -1 when overlong. */
+static int pb_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+        if (*pos >= n)
+            return 1;
+        unsigned char b = p[(*pos)++];
+        x |= (uint64_t)(b & 0x7f) << (shift < 64 ? shift : 63);
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Check that p[0..n) is message `m` (or, with `cut`, a prefix of one: the
+ * data may end inside the last field).  Packed fields must hold whole
+ * varints.  Returns 0, or -1 with *why and *at (offset in p) set. */
+static int pb_check(const struct pb_msg *m, const unsigned char *p, size_t n, int cut, int depth,
+                    const char **why, size_t *at)
+{
+    size_t pos = 0;
+    while (pos < n) {
+        size_t start = pos;
+        uint64_t tag, v;
+        int k = pb_varint(p, n, &pos, &tag);
+        *at = start;
+        if (k > 0 && cut)
+            return 0;
+        if (k) {
+            *why = k > 0 ? "truncated tag" : "overlong tag";
+            return -1;
+        }
+        uint64_t num = tag >> 3;
+        unsigned wt = (unsigned)(tag & 7);
+        if (num == 0) {
+            *why = "field number 0";
+            return -1;
+        }
+        if (num < m->n
+                ? !(m->f[num].wts & (1u << wt))
+                : m->strict || !(wt == WT_VARINT || wt == WT_I64 || wt == WT_LEN || wt == WT_I32)) {
+            *why = num < m->n || m->strict ? "a tag that is not a field of profile.proto with "
+                                             "its wire type"
+                                           : "an invalid wire type";
+            return -1;
+        }
+        if (wt == WT_VARINT) {
+            k = pb_varint(p, n, &pos, &v);
+            if (k > 0 && cut)
+                return 0;
+            if (k) {
+                *why = k > 0 ? "truncated varint" : "overlong varint";
+                return -1;
+            }
+            continue;
+        }
+        if (wt == WT_I64 || wt == WT_I32) {
+            size_t w = wt == WT_I64 ? 8 : 4;
+            if (n - pos < w) {
+                if (cut)
+                    return 0;
+                *why = "truncated fixed-size value";
+                return -1;
+            }
+            pos += w;
+            continue;
+        }
+        k = pb_varint(p, n, &pos, &v);
+        if (k > 0 && cut)
+            return 0;
+        if (k) {
+            *why = k > 0 ? "truncated length" : "overlong length";
+            return -1;
+        }
+        int inside = v <= n - pos;
+        if (!inside && !cut) {
+            *why = "declared length runs past the end of the data";
+            return -1;
+        }
+        size_t len = inside ? (size_t)v : n - pos;
+        const struct pb_field *f = num < m->n ? &m->f[num] : NULL;
+        size_t sub_at = 0;
+        if (f && f->sub && depth < 4) {
+            if (pb_check(f->sub, p + pos, len, !inside, depth + 1, why, &sub_at)) {
+                *at = pos + sub_at;
+                return -1;
+            }
+        } else if (f && f->wts & (1u << WT_VARINT)) { /* packed varints */
+            for (size_t q = 0; q < len;) {
+                k = pb_varint(p + pos, len, &q, &v);
+                if (k > 0 && !inside)
+                    break;
+                if (k) {
+                    *at = pos + q;
+                    *why = "malformed packed field";
+                    return -1;
+                }
+            }
+        }
+        if (!inside)
+            return 0;
+        pos += len;
+    }
+    return 0;
+}
+
+/* Is p[0..n) the start of a raw Profile message?  The first field must be
+ * one of profile.proto's; the data may be cut (not `whole`) inside the
+ * last field only when the file goes on, and no length may run past the
+ * file's `size` when it is known.  The string table's first entry must be
+ * empty (profile.proto requires it), and a whole file must have one. */
+int ss_pprof_sniff_raw(const unsigned char *p, size_t n, int whole, uint64_t size, const char **why,
+                       size_t *at)
+{
+    size_t pos = 0;
+    uint64_t tag;
+    *at = 0;
+    if (pb_varint(p, n, &pos, &tag) || tag >> 3 == 0 || tag >> 3 >= profile_m.n) {
+        *why = "the first byte is not the tag of a Profile field";
+        return 0;
+    }
+    if (pb_check(&profile_m, p, n, !whole, 0, why, at))
+        return 0;
+    /* The top-level fields again (all well formed up to the cut). */
+    int strings = 0;
+    pos = 0;
+    while (pos < n) {
+        uint64_t v;
+        size_t start = pos;
+        if (pb_varint(p, n, &pos, &tag))
+            break;
+        int wt = (int)(tag & 7);
+        if (wt == WT_VARINT) {
+            if (pb_varint(p, n, &pos, &v))
+                break;
+        } else if (wt == WT_I64 || wt == WT_I32) {
+            pos += wt == WT_I64 ? 8 : 4;
+        } else {
+            if (pb_varint(p, n, &pos, &v))
+                break;
+            if (tag >> 3 == 6 && strings++ == 0 && v != 0) {
+                *at = start;
+                *why = "the string table's first entry is not empty";
+                return 0;
+            }
+            if (size && v > size - pos) {
+                *at = start;
+                *why = "declared length runs past the end of the file";
+                return 0;
+            }
+            if (v > n - pos)
+                break;
+            pos += (size_t)v;
+        }
+    }
+    if (whole && !strings) {
+        *at = n;
+        *why = "no string table";
+        return 0;
+    }
+    return 1;
+}

@@ -48,4 +48,14 @@ int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, str
 int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
                       const char *path, struct ss_error *err);
 
+/* Is p[0..n) the start of a raw (uncompressed) Profile message?  Its
+ * structure is checked, not a window: every tag must be a field of
+ * profile.proto with its wire type, nested messages well formed, lengths
+ * within the file (`size`, when known) and the data (which may be cut
+ * inside its last field only when not `whole`); the string table's first
+ * entry must be empty, and a whole file must have one.  Returns 1, or 0
+ * with the reason in *why and its byte offset in *at. */
+int ss_pprof_sniff_raw(const unsigned char *p, size_t n, int whole, uint64_t size, const char **why,
+                       size_t *at);
+
 #endif

@@ -14,65 +14,6 @@
 
 #include "tables.h"
 
-static const struct {
-    const char *name;
-    enum ss_out_format f;
-} format_names[] = {
-    {"rprof", SS_OUT_RPROF},   {"pprof", SS_OUT_PPROF},
-    {"folded", SS_OUT_FOLDED}, {"sampling_prof", SS_OUT_SAMPLING_PROF},
-    {"tables", SS_OUT_TABLES},
-};
-
-enum ss_out_format ss_out_format_parse(const char *name)
-{
-    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
-        if (!strcmp(name, format_names[i].name))
-            return format_names[i].f;
-    return SS_OUT_NONE;
-}
-
-const char *ss_out_format_name(enum ss_out_format f)
-{
-    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
-        if (format_names[i].f == f)
-            return format_names[i].name;
-    return "none";
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
-enum ss_out_format ss_out_format_from_path(const char *path)
-{
-    static const struct {
-        const char *suffix;
-        enum ss_out_format f;
-    } by_suffix[] = {
-        {".pb.gz", SS_OUT_PPROF},
-        {".pb", SS_OUT_PPROF},
-        {".pprof", SS_OUT_PPROF},
-        {".folded", SS_OUT_FOLDED},
-        {".folded.txt", SS_OUT_FOLDED},
-        {".collapsed", SS_OUT_FOLDED},
-        {".sprof.txt", SS_OUT_SAMPLING_PROF},
-        {".sampling_prof", SS_OUT_SAMPLING_PROF},
-        {".out", SS_OUT_RPROF},
-        {".rprof", SS_OUT_RPROF},
-        {".prof", SS_OUT_RPROF},
-        {"/", SS_OUT_TABLES},
-    };
-    for (size_t i = 0; i < sizeof by_suffix / sizeof *by_suffix; i++)
-        if (ends_with(path, by_suffix[i].suffix))
-            return by_suffix[i].f;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return SS_OUT_TABLES;
-    return SS_OUT_NONE;
-}
-
 /* ---- inputs ------------------------------------------------------------ */
 
 /* The identities of every file the inputs name: each input itself and, for
@@ -418,24 +359,13 @@ static int write_atomic(const char *path, const struct target *t, int force, ss_
 
 struct stream_job {
     const struct ss_model *m;
-    enum ss_out_format f;
+    const struct ss_format *f;
 };
 
 static int fill_stream(FILE *fp, void *ctx, const char *path, struct ss_error *err)
 {
     const struct stream_job *j = ctx;
-    switch (j->f) {
-    case SS_OUT_RPROF:
-        return ss_write_rprof(j->m, fp, path, err);
-    case SS_OUT_PPROF:
-        return ss_write_pprof(j->m, fp, path, err);
-    case SS_OUT_FOLDED:
-        return ss_write_folded(j->m, fp, path, err);
-    case SS_OUT_SAMPLING_PROF:
-        return ss_write_sampling_prof(j->m, fp, path, err);
-    default:
-        return ss_fail(err, SS_EUSAGE, "%s: not a stream format", path);
-    }
+    return j->f->write(j->m, fp, path, err);
 }
 
 static int write_stream(const char *path, const struct ss_write_opts *o, ss_fill_fn fill, void *ctx,
@@ -509,8 +439,8 @@ static int check_old_tables(const char *path, const char *dir, int *empty, struc
     return rc;
 }
 
-static int write_dir(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
-                     struct ss_error *err)
+static int write_dir(const struct ss_model *m, const char *path, const struct ss_format *f,
+                     const struct ss_write_opts *o, struct ss_error *err)
 {
     struct target t;
     int empty = 1, rc = target_check(path, o, 1, &t, err);
@@ -527,7 +457,7 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
                          strerror(errno));
         } else {
             take_attributes(-1, tmp, &t, 0777);
-            rc = ss_write_tables(m, tmp, err);
+            rc = f->write_dir(m, tmp, err);
             if (!rc)
                 rc = place(tmp, t.real, path, t.exists, 1, err);
             /* tmp now holds the new tables (on failure) or the old ones. */
@@ -540,29 +470,23 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
     return rc;
 }
 
-/* Formats that can only hold raw stacks, not aggregates (SamplingProf);
- * the tables keep aggregates in aggregates.tsv and call_edges.tsv. */
-static int needs_stacks(enum ss_out_format f)
-{
-    return f != SS_OUT_SAMPLING_PROF && f != SS_OUT_TABLES;
-}
-
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err)
 {
-    enum ss_out_format f = o->format ? o->format : ss_out_format_from_path(path);
-    if (f == SS_OUT_NONE)
+    const struct ss_format *f = o->format ? ss_format_get(o->format) : ss_format_for_path(path);
+    if (!f) {
+        char names[128];
         return ss_fail(err, SS_EUSAGE,
-                       "%s: cannot tell the output format from the name; use --to "
-                       "rprof|pprof|folded|sampling_prof|tables",
-                       path);
-    for (size_t i = 0; i < m->sources.n && needs_stacks(f); i++)
+                       "%s: cannot tell the output format from the name; use --to %s", path,
+                       ss_format_names(names, sizeof names, "|", "|"));
+    }
+    for (size_t i = 0; i < m->sources.n && !f->aggregates; i++)
         if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
             return ss_fail(err, SS_EUSAGE,
                            "%s: %s holds aggregates (counts per call element), not stacks; "
                            "the %s format needs stacks (sampling_prof can take it)",
-                           path, ss_str(m, m->sources.v[i].uri), ss_out_format_name(f));
-    if (f == SS_OUT_FOLDED) {
+                           path, ss_str(m, m->sources.v[i].uri), f->name);
+    if (f->id == SS_OUT_FOLDED) {
         /* a folded file holds only samples with frames; an empty one is no
          * profile to any reader, ours included */
         struct ss_totals t;
@@ -573,8 +497,8 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "reader takes for a profile; nothing written",
                            path);
     }
-    if (f == SS_OUT_TABLES)
-        return write_dir(m, path, o, err);
+    if (f->directory)
+        return write_dir(m, path, f, o, err);
     struct stream_job job = {m, f};
     return write_stream(path, o, fill_stream, &job, err);
 }

@@ -29,30 +29,8 @@
 
 #include <stdio.h>
 
+#include "format.h"
 #include "model.h"
-
-enum ss_out_format {
-    SS_OUT_NONE = 0,
-    SS_OUT_RPROF,         /* Rprof text, R's summaryRprof reads it */
-    SS_OUT_PPROF,         /* gzip-compressed profile.proto, Go's pprof reads it */
-    SS_OUT_FOLDED,        /* root;caller;leaf COUNT lines */
-    SS_OUT_SAMPLING_PROF, /* the SamplingProf Ruby gem's text format */
-    SS_OUT_TABLES,        /* a directory of TSV tables (DESIGN section 2) */
-};
-
-/* The format named `name` ("rprof", "pprof", "folded", "sampling_prof",
- * "tables"), or SS_OUT_NONE. */
-enum ss_out_format ss_out_format_parse(const char *name);
-
-/* The name of a format (static string). */
-const char *ss_out_format_name(enum ss_out_format f);
-
-/* The format implied by an output path: *.pb.gz / *.pb / *.pprof -> pprof,
- * *.folded / *.collapsed / *.folded.txt -> folded, *.out / *.prof / *.rprof ->
- * rprof, *.sprof.txt / *.sampling_prof -> sampling_prof, a name ending in '/'
- * or an existing directory -> tables.  SS_OUT_NONE when the name says
- * nothing. */
-enum ss_out_format ss_out_format_from_path(const char *path);
 
 /* Options of ss_write_file. */
 struct ss_write_opts {

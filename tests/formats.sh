@@ -452,7 +452,7 @@ fi
 # Nothing fits: every format tried is named, with the line.
 printf '"a" "b" \n' >"$T/headerless.out"
 ss report "$T/headerless.out" >/dev/null
-check "sniff: unknown format names the formats tried" "$([ $RC -eq 2 ] && [[ $ERR == *"headerless.out:1: not a profile format"*"tried pprof"*"Rprof (the first line is not a header"*"SamplingProf"*"folded stacks (line 1:"* ]] || echo "exit $RC: $ERR")"
+check "sniff: unknown format names the formats tried" "$([ $RC -eq 2 ] && [[ $ERR == *"headerless.out:1: not a profile format"*"tried Rprof (the first line is not a header"*"pprof (no gzip magic"*"folded stacks (line 1:"*"SamplingProf ("* ]] || echo "exit $RC: $ERR")"
 
 # ---- 6. v2 tables: strict numbers, shared limits, hostile directories ------------
 # A small base directory: two samples of "main" > "f" (counts 1), written by

@@ -2,8 +2,9 @@
 # The layers (README: Layout) checked mechanically, from the sources:
 #   - only ui/display.c includes curses; the core (src/) never does;
 #   - a loader's header (src/load_*.h) is included only by the loaders
-#     (src/load*.c) and the unit tests: no analysis, report, writer, command
-#     line or explorer file depends on a loader;
+#     (src/load*.c), the format table (src/format.c) and the unit tests: no
+#     analysis, report, writer, command line or explorer file depends on a
+#     loader;
 #   - the explorer never includes the loading front door (load.h): it does
 #     not parse files;
 #   - in ui/, only the views that show call trees and callers/callees
@@ -33,8 +34,8 @@ check "only ui/display.c includes curses" \
     "$(includes "$curses" ui/*.c ui/*.h | grep -vx 'ui/display.c')"
 
 loaders='load_[a-z_]+\.h'
-check "loader headers only in loaders" \
-    "$(includes "$loaders" src/*.c src/*.h ui/*.c ui/*.h | grep -vE '^src/load[a-z_]*\.[ch]$')"
+check "loader headers only in loaders and the format table" \
+    "$(includes "$loaders" src/*.c src/*.h ui/*.c ui/*.h | grep -vE '^src/(load[a-z_]*|format)\.[ch]$')"
 check "the explorer does not load files (no load.h in ui/)" "$(includes 'load\.h' ui/*.c ui/*.h)"
 check "tree.h only in the tree and calls views" \
     "$(includes 'tree\.h' ui/*.c ui/*.h | grep -vxE 'ui/view_(tree|calls)\.c')"

@@ -63,14 +63,14 @@ static void save(struct ui *ui, const char *path, int force)
     }
     struct ss_write_opts o;
     memset(&o, 0, sizeof o);
-    o.format = ss_out_format_from_path(path);
-    if (o.format == SS_OUT_NONE) {
-        ui_error(ui,
-                 "%s: cannot tell the format from the name (.out .prof .rprof, .pb.gz, "
-                 ".folded, .sprof.txt, or DIR/ for tables)",
-                 path);
+    const struct ss_format *fmt = ss_format_for_path(path);
+    if (!fmt) {
+        char suffixes[256];
+        ui_error(ui, "%s: cannot tell the format from the name (%s)", path,
+                 ss_format_suffix_help(suffixes, sizeof suffixes));
         return;
     }
+    o.format = fmt->id;
     o.force = force;
     o.inputs = ui->files;
     o.n_inputs = ui->nfiles;
@@ -83,9 +83,9 @@ static void save(struct ui *ui, const char *path, int force)
         return;
     }
     ui->saved_gen = ui->gen;
-    ui_message(ui, "wrote %s (%s): %zu sample%s, %zu transform%s applied", path,
-               ss_out_format_name(o.format), ui->m->sample_stack.n, ss_s(ui->m->sample_stack.n),
-               ss_tf_active(ui->tf), ss_s(ss_tf_active(ui->tf)));
+    ui_message(ui, "wrote %s (%s): %zu sample%s, %zu transform%s applied", path, fmt->name,
+               ui->m->sample_stack.n, ss_s(ui->m->sample_stack.n), ss_tf_active(ui->tf),
+               ss_s(ss_tf_active(ui->tf)));
 }
 
 static int fill_script(FILE *f, void *ctx, const char *path, struct ss_error *err)

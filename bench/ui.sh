@@ -48,6 +48,8 @@ bin=${STACKSCOPE:-$root/stackscope}
 [ -x "$bin" ] || { echo "ui.sh: no stackscope at $bin; build it first" >&2; exit 2; }
 mkdir -p "$outdir" || exit 2
 tmpd=$(mktemp -d "${TMPDIR:-/tmp}/stackscope-uibench.XXXXXX") || exit 2
+# the explorer keeps each session's transform list under $XDG_STATE_HOME
+export XDG_STATE_HOME=$tmpd/state
 trap 'rm -rf "$tmpd"' EXIT
 
 if [ $quick = 1 ]; then n=100000 tag=100k; else n=1000000 tag=1m; fi

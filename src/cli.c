@@ -13,13 +13,14 @@
 #include "config.h"
 #include "load.h"
 #include "report.h"
+#include "state.h"
 #include "stats.h"
 #include "textesc.h"
 #include "transform.h"
 #include "write.h"
 
 static const char usage_text[] =
-    "Usage: stackscope [FILE...]\n"
+    "Usage: stackscope [--resume] [FILE...]\n"
     "       stackscope report [OPTIONS] FILE...\n"
     "       stackscope convert [OPTIONS] -o OUT FILE...\n"
     "       stackscope check FILE...\n"
@@ -31,7 +32,14 @@ static const char usage_text[] =
     "combine into one profile; no FILE: the bundled demo profile): views of\n"
     "functions, stacks, trees, timeline, levels, run lengths and source lines,\n"
     "trimmed with transforms and saved with :w FILE; ? lists the keys.\n"
-    "Without a terminal, print the report instead.\n"
+    "Without a terminal, or on one that cannot move the cursor (TERM=dumb),\n"
+    "print what 'stackscope report FILE...' prints instead.\n"
+    "\n"
+    "  --resume FILE...       apply the transform list of the last explorer\n"
+    "                         session on FILE... again (kept on quitting in\n"
+    "                         $XDG_STATE_HOME/stackscope/, by default\n"
+    "                         ~/.local/state/stackscope/; see FILES in\n"
+    "                         stackscope(1))\n"
     "\n"
     "Commands:\n"
     "  report     print one table and exit\n"
@@ -104,7 +112,8 @@ static const char usage_text[] =
     "                           prune F   collapse-recursion F\n"
     "                           replace F1 F2 ... => NEW (F1 outermost)\n"
     "                           class F => NAME\n"
-    "                         F is a name, a \"quoted name\" or a /regex/\n"
+    "                         F is a name, a \"quoted name\" or a /regex/;\n"
+    "                         one that matches no function is warned about\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
     "                         starts a comment); mixes with -e in order\n"
     "\n"
@@ -259,6 +268,12 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
     timing("apply", t0);
     for (size_t i = orig->warnings.n; i < tm->warnings.n; i++)
         print_line(stderr, "stackscope: warning: ", tm->warnings.v[i]);
+    for (size_t i = 0; i < ss_tf_count(tf); i++)
+        if (ss_tf_no_match(tf, i)) {
+            fputs("stackscope: warning: ", stderr);
+            ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
+            fputs(": no function matches\n", stderr);
+        }
     *m = tm;
     return 0;
 }
@@ -585,8 +600,9 @@ static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
     struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT); /* a tables directory sets both */
     fprintf(out,
             "  %s: aggregates only (no stacks): %zu call elements, %zu call-graph edges, "
-            "%llu samples",
-            ss_esc(&esc, ss_str(m, s->type)), nel, ned, (unsigned long long)ss_agg_samples(m, src));
+            "%llu sample%s",
+            ss_esc(&esc, ss_str(m, s->type)), nel, ned, (unsigned long long)ss_agg_samples(m, src),
+            ss_s(ss_agg_samples(m, src)));
     if (runtime)
         fprintf(out, ", runtime %s ms", ss_esc(&esc, runtime));
     ss_esc_free(&esc);
@@ -617,9 +633,10 @@ static void check_summary(const struct ss_model *m, const char *path)
         if (s->header_line)
             snprintf(where, sizeof where, " (line %u)", s->header_line);
         struct ss_esc type = SS_ESC_INIT(SS_ESC_TEXT);
-        printf("  session %u%s: %s, interval %s%s%s%s, %llu samples\n", s->session, where,
+        printf("  session %u%s: %s, interval %s%s%s%s, %llu sample%s\n", s->session, where,
                ss_esc(&type, ss_str(m, s->type)), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
-               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns);
+               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns,
+               ss_s(ns));
         ss_esc_free(&type);
     }
     if (ss_model_has_stack_sources(m)) {
@@ -629,7 +646,8 @@ static void check_summary(const struct ss_model *m, const char *path)
                    m->sample_stack.n, empty);
         else
             printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
-        printf("  stacks: %zu distinct, deepest %zu frames\n", ss_model_nstacks(m), maxdepth);
+        printf("  stacks: %zu distinct, deepest %zu frame%s\n", ss_model_nstacks(m), maxdepth,
+               ss_s(maxdepth));
     }
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
     print_warnings(stdout, m, "  warning: ");
@@ -730,28 +748,52 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
         if (!strcmp(a, "check"))
             return cmd_check(argc - 1, argv + 1);
-        if (a[0] == '-' && a[1] != '\0')
+        if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--resume"))
             return usage_error("unknown option '%s'", a);
     }
     /* The explorer on FILE... (the demo when no FILE is given); without a
-     * terminal (stackscope FILE | less), the report of the profile. */
+     * terminal (stackscope FILE | less), the report of the profile, as
+     * `stackscope report FILE...` prints it.  --resume FILE...: with the
+     * transform list of the last session on FILE... (state.h). */
     char *demo[1];
     char **files = argv + 1;
     int n = argc - 1;
+    struct ss_tf_list *resumed = NULL;
+    if (n > 0 && !strcmp(files[0], "--resume")) {
+        files++;
+        n--;
+        if (!(resumed = ss_tf_list_new())) {
+            fprintf(stderr, "stackscope: out of memory\n");
+            return 2;
+        }
+    }
     if (n == 0) {
         demo[0] = (char *)ss_demo_path();
         files = demo;
         n = 1;
     }
+    if (resumed) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        int rc = ss_state_load(files, n, resumed, &err);
+        if (rc) {
+            ss_tf_list_free(resumed);
+            fprintf(stderr, "stackscope: %s\n", err.msg);
+            return ss_exit_status((enum ss_errcode)rc);
+        }
+    }
     if (ui && ui->available()) {
         struct ss_model m;
         int rc = load_or_complain(&m, files, n);
-        if (rc)
+        if (rc) {
+            ss_tf_list_free(resumed);
             return rc;
-        return ui->run(&m, files, n);
+        }
+        return ui->run(&m, files, n, resumed);
     }
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
-    o.limit = 25;
-    return report_run(files, n, &o, NULL);
+    int rc = report_run(files, n, &o, resumed);
+    ss_tf_list_free(resumed);
+    return rc;
 }

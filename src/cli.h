@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 struct ss_model;
+struct ss_tf_list;
 
 /* The interactive UI, supplied by the program (main.c) so that the core
  * never links curses.  `available` says whether it can run here (a terminal,
@@ -15,7 +16,7 @@ struct ss_model;
  * no-command mode prints the report instead. */
 struct ss_cli_ui {
     int (*available)(void);
-    int (*run)(struct ss_model *m, char *const *files, int nfiles);
+    int (*run)(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_list *resumed);
 };
 
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui);

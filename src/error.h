@@ -15,10 +15,10 @@
 
 enum ss_errcode {
     SS_OK = 0,
-    SS_EUSAGE = 1,  /* bad command line (exit 1) */
-    SS_EINPUT = 2,  /* malformed or unreadable input (exit 2) */
-    SS_ENOMEM = 3,  /* out of memory or a limit exceeded (exit 2) */
-    SS_EIO = 4,     /* write failure (exit 2) */
+    SS_EUSAGE = 1, /* bad command line (exit 1) */
+    SS_EINPUT = 2, /* malformed or unreadable input (exit 2) */
+    SS_ENOMEM = 3, /* out of memory or a limit exceeded (exit 2) */
+    SS_EIO = 4,    /* write failure (exit 2) */
 };
 
 struct ss_error {
@@ -37,6 +37,13 @@ int ss_nomem(struct ss_error *err, const char *what);
 
 /* Clear err to SS_OK with an empty message. */
 void ss_error_clear(struct ss_error *err);
+
+/* The plural ending of a count in a message: "1 sample", "2 samples"
+ * (printf("%zu sample%s", n, ss_s(n))). */
+static inline const char *ss_s(unsigned long long n)
+{
+    return n == 1 ? "" : "s";
+}
 
 /* Exit status for an error code: 0, 1 (usage) or 2 (input, memory, I/O). */
 int ss_exit_status(enum ss_errcode code);

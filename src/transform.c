@@ -140,6 +140,14 @@ const struct ss_tf_effect *ss_tf_effect(const struct ss_tf_list *l, size_t i)
     return i < l->steps.n ? &l->steps.v[i].effect : NULL;
 }
 
+int ss_tf_no_match(const struct ss_tf_list *l, size_t i)
+{
+    if (i >= l->steps.n)
+        return 0;
+    const struct tf_step *st = &l->steps.v[i];
+    return st->enabled && st->npats > 0 && st->effect.functions_matched == 0;
+}
+
 size_t ss_tf_active(const struct ss_tf_list *l)
 {
     size_t n = 0;

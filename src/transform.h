@@ -89,6 +89,10 @@ const char *ss_tf_text(const struct ss_tf_list *l, size_t i);
 enum ss_tf_kind ss_tf_kind(const struct ss_tf_list *l, size_t i);
 int ss_tf_enabled(const struct ss_tf_list *l, size_t i);
 const struct ss_tf_effect *ss_tf_effect(const struct ss_tf_list *l, size_t i);
+/* 1 when step i names functions (a name or /regex/) and, the last time the
+ * list was applied, none matched: the callers warn ("focus lm.fti: no
+ * function matches").  0 for a disabled step or before the first apply. */
+int ss_tf_no_match(const struct ss_tf_list *l, size_t i);
 /* Number of enabled steps. */
 size_t ss_tf_active(const struct ss_tf_list *l);
 

@@ -222,6 +222,10 @@ START_TEST(test_parse_errors)
     bad("keep-samples 1x:2", 15, "time unit");
     bad("keep-samples a:2", 14, "expected a number");
     bad("keep-samples 1s", 14, "a time needs both ends");
+    /* ends of one sign in the wrong order; mixed signs depend on the profile */
+    bad("keep-samples 10:5", 14, "reversed range 10:5");
+    bad("drop-samples -1:-5", 14, "reversed range -1:-5");
+    bad("keep-samples 2s:1s", 14, "reversed range 2s:1s");
     bad("trim-base", 10, "expected a number of levels");
     bad("trim-base -1", 11, "expected a number of levels");
     bad("trim-base auto=2", 16, "share");
@@ -487,6 +491,19 @@ START_TEST(test_replace)
     ck_assert_uint_eq(out.functions.v[m.functions.n].filename, SS_NONE);
     ss_model_free(&out);
     ss_tf_list_free(l);
+
+    /* a step whose names match no function is flagged (the callers warn) */
+    const char *cmds[] = {"drop nosuch", "drop /^zz/", "drop A", "replace B nosuch => N",
+                          "keep-samples 1:2"};
+    l = apply_cmds(&m, cmds, 5, &out);
+    ck_assert_int_eq(ss_tf_no_match(l, 0), 1);
+    ck_assert_int_eq(ss_tf_no_match(l, 1), 1);
+    ck_assert_int_eq(ss_tf_no_match(l, 2), 0);
+    ck_assert_int_eq(ss_tf_no_match(l, 3), 0); /* flagged only when no name matches */
+    ck_assert_int_eq(ss_tf_no_match(l, 4), 0); /* no names */
+    ck_assert_int_eq(ss_tf_no_match(l, 5), 0); /* out of range */
+    ss_model_free(&out);
+    ss_tf_list_free(l);
     ss_model_free(&m);
 }
 END_TEST
@@ -591,7 +608,7 @@ START_TEST(test_sample_ranges)
     expect1(&m, "keep-samples -4:-1", "s3 | s4 | s5 | s6", NULL);
     expect1(&m, "keep-samples :2", "s1 | s2", NULL);
     expect1(&m, "keep-samples 5", "s5", NULL);
-    expect1(&m, "keep-samples 3:2", "", NULL);
+    expect1(&m, "keep-samples 5:-3", "", NULL); /* crossed ends (3:2 is a parse error) */
     expect1(&m, "drop-samples 10:20", "s1 | s2 | s3 | s4 | s5 | s6", NULL);
     expect1(&m, "keep-samples -100:2", "s1 | s2", NULL);
     /* times: [A, B) of the sample start times */

@@ -22,6 +22,9 @@ n_fail=0
 
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/stackscope-test.XXXXXX") || exit 99
 trap 'rm -rf "$TMPD"' EXIT
+# The explorer keeps each session's transform list under $XDG_STATE_HOME
+# (man page: FILES): never in the home directory of whoever runs the tests.
+export XDG_STATE_HOME=$TMPD/state
 trap 'exit 130' INT
 trap 'exit 143' TERM
 

@@ -149,7 +149,15 @@ struct ui {
     size_t nsource_paths;
     unsigned source_gen;
 
-    char *cur_fn; /* the current function (name, owned), or NULL */
+    char *cur_fn;  /* the current function (name, owned), or NULL */
+    ss_id cur_fid; /* its id when last found (ui_current_function) */
+    int sel_stale; /* the current function is not in the model: the views
+                      select other rows until the user moves (ui.c) */
+    /* the view, selected row and model generation after the last event:
+     * did the user move the selection? (follow_selection) */
+    enum ui_view_id follow_view;
+    size_t follow_sel;
+    unsigned follow_gen;
     struct ui_view views[UI_V_COUNT];
     struct ui_hist hist[64];
     int nhist; /* hist[nhist - 1] is on screen */
@@ -161,6 +169,8 @@ struct ui {
 
     struct ui_canvas canvas;
     int quit;
+    int confirm_quit;   /* "quit? (y/n)" asked: the next key answers */
+    unsigned saved_gen; /* the generation :w or :export-script last saved */
     int headless;
     /* Slow extras (the run-length columns) are left for after the screen
      * is painted: with `defer` set, a view that would compute them draws
@@ -200,6 +210,15 @@ void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf,
 
 /* Set the current function (name copied; NULL clears it). */
 void ui_set_function(struct ui *ui, const char *name);
+
+/* The current function's canonical id in the current model, or SS_NONE
+ * when there is none or the model has no such function (any more).  Found
+ * by id (ids survive transforms), else by name. */
+ss_id ui_current_function(struct ui *ui);
+
+/* Quit: at once when `force` (Q, :q!) or nothing is unsaved, else ask on
+ * the message line (the next key answers). */
+void ui_quit(struct ui *ui, int force);
 
 /* Start the prompt of kind ':' or '/' with initial text. */
 void ui_prompt_start(struct ui *ui, int kind, const char *text);

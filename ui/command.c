@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "display.h"
+#include "state.h"
 #include "write.h"
 
 /* The argument: the rest of the line without surrounding blanks and, when
@@ -81,8 +82,10 @@ static void save(struct ui *ui, const char *path, int force)
         ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
         return;
     }
-    ui_message(ui, "wrote %s (%s): %zu samples, %zu transforms applied", path, fmt->name,
-               ui->m->sample_stack.n, ss_tf_active(ui->tf));
+    ui->saved_gen = ui->gen;
+    ui_message(ui, "wrote %s (%s): %zu sample%s, %zu transform%s applied", path, fmt->name,
+               ui->m->sample_stack.n, ss_s(ui->m->sample_stack.n), ss_tf_active(ui->tf),
+               ss_s(ss_tf_active(ui->tf)));
 }
 
 static int fill_script(FILE *f, void *ctx, const char *path, struct ss_error *err)
@@ -120,7 +123,9 @@ static void export_script(struct ui *ui, const char *path, int force)
             ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
         return;
     }
-    ui_message(ui, "wrote %zu transforms to %s", ss_tf_count(ui->tf), path);
+    ui->saved_gen = ui->gen;
+    ui_message(ui, "wrote %zu transform%s to %s", ss_tf_count(ui->tf), ss_s(ss_tf_count(ui->tf)),
+               path);
 }
 
 static void save_display(struct ui *ui, const char *path, int unused)
@@ -145,8 +150,27 @@ static void source(struct ui *ui, const char *path, int unused)
         return;
     }
     char what[4200];
-    snprintf(what, sizeof what, "%s: %zu transforms added", path, ss_tf_count(ui->tf) - before);
+    size_t n = ss_tf_count(ui->tf) - before;
+    snprintf(what, sizeof what, "%s: %zu transform%s added", path, n, ss_s(n));
     ui_reapply(ui, what);
+}
+
+/* `:resume`: append the transform list saved by the last session on these
+ * inputs (state.h). */
+static void resume(struct ui *ui, const char *arg, int unused)
+{
+    struct ss_error err;
+    ss_error_clear(&err);
+    size_t before = ss_tf_count(ui->tf);
+    if (ss_state_load(ui->files, ui->nfiles, ui->tf, &err)) {
+        ui_error(ui, "%s", err.msg);
+        return;
+    }
+    char what[128];
+    size_t n = ss_tf_count(ui->tf) - before;
+    snprintf(what, sizeof what, "resumed the last session: %zu transform%s added", n, ss_s(n));
+    if (ui_reapply(ui, what) == 0)
+        ui->saved_gen = ui->gen; /* the state file holds them */
 }
 
 /* `:VIEW [F]`: show the view, of function F when it takes one (views.h's
@@ -170,9 +194,9 @@ static void cmd_undo(struct ui *ui, const char *arg, int redo)
     ui_undo(ui, redo);
 }
 
-static void cmd_quit(struct ui *ui, const char *arg, int unused)
+static void cmd_quit(struct ui *ui, const char *arg, int force)
 {
-    ui->quit = 1;
+    ui_quit(ui, force);
 }
 
 static void cmd_save_help(struct ui *ui, const char *path, int unused)
@@ -227,13 +251,18 @@ static const struct ui_command_info commands[] = {
      export_script, 0},
     {"export-script!", "FILE", "the same, replacing FILE if it exists", export_script, 1},
     {"source", "FILE", "append the transforms of a script file (one undo step)", source, 0},
+    {"resume", "",
+     "append the transform list of the last session on these inputs (saved on quit; see "
+     "FILES in stackscope(1))",
+     resume, 0},
     {"undo", "", "undo the last change to the transform list", cmd_undo, 0},
     {"redo", "", "redo", cmd_undo, 1},
 #define UI_VIEW_COMMAND(id, ops, key, cmd, arg, help, chelp)                                       \
     {cmd, UI_VA_ARGS_##arg, chelp, cmd_view, UI_V_##id},
     UI_VIEWS(UI_VIEW_COMMAND)
 #undef UI_VIEW_COMMAND
-        {"q", "", "quit (also quit)", cmd_quit, 0},
+        {"q", "", "quit (asks first when transforms are not saved; also quit)", cmd_quit, 0},
+    {"q!", "", "quit at once", cmd_quit, 1},
     {"save-display", "FILE", "write the screen as text to FILE (tests, bug reports)", save_display,
      0},
     {"save-help", "FILE", "write this key and command reference as text", cmd_save_help, 0},
@@ -259,7 +288,7 @@ static const struct ui_command_info commands[] = {
 /* Other spellings, not shown in the help or offered by completion. */
 static const struct {
     const char *alias, *name;
-} aliases[] = {{"write", "w"}, {"write!", "w!"}, {"quit", "q"}, {"q!", "q"}};
+} aliases[] = {{"write", "w"}, {"write!", "w!"}, {"quit", "q"}, {"quit!", "q!"}};
 
 const struct ui_command_info *ui_commands(size_t *n)
 {

@@ -2,6 +2,7 @@
 #include "display.h"
 
 #include <curses.h>
+#include <term.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -155,6 +156,17 @@ int ui_display_open(int headless, int cols, int rows, char *msg, size_t n)
     return 0;
 }
 
+int ui_display_can_address(void)
+{
+    int err = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+        return 0; /* an unknown TERM: newterm would fail too */
+    const char *cup = tigetstr("cup");
+    int ok = cup != NULL && cup != (char *)-1;
+    del_curterm(cur_term);
+    return ok;
+}
+
 void ui_display_close(void)
 {
     if (!is_open)
@@ -285,7 +297,7 @@ int ui_display_signal(void)
 /* Base64 (RFC 4648, with padding) of in[0..n) into out (4 * ceil(n / 3) + 1). */
 static void base64(const unsigned char *in, size_t n, char *out)
 {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     size_t k = 0;
     for (size_t i = 0; i < n; i += 3) {
         unsigned v = (unsigned)in[i] << 16;
@@ -293,10 +305,10 @@ static void base64(const unsigned char *in, size_t n, char *out)
             v |= (unsigned)in[i + 1] << 8;
         if (i + 2 < n)
             v |= in[i + 2];
-        out[k++] = tab[v >> 18 & 63];
-        out[k++] = tab[v >> 12 & 63];
-        out[k++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
-        out[k++] = i + 2 < n ? tab[v & 63] : '=';
+        out[k++] = b64[v >> 18 & 63];
+        out[k++] = b64[v >> 12 & 63];
+        out[k++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+        out[k++] = i + 2 < n ? b64[v & 63] : '=';
     }
     out[k] = '\0';
 }

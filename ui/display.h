@@ -19,6 +19,10 @@
  * or -1 with a message in msg. */
 int ui_display_open(int headless, int cols, int rows, char *msg, size_t n);
 
+/* Can the terminal on stdout ($TERM) move the cursor (terminfo's `cup`)?
+ * Not TERM=dumb, not Emacs' shell; 0 also for an unknown TERM. */
+int ui_display_can_address(void);
+
 /* Restore the terminal (idempotent; also run at exit and on fatal signals). */
 void ui_display_close(void);
 

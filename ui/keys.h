@@ -103,8 +103,10 @@ enum ui_section {
     _(NEXT_VIEW, VIEW, "next view")                                                                \
     _(PREV_VIEW, VIEW, "previous view")                                                            \
     UI_VIEWS(view)                                                                                 \
-    _(BACK, VIEW, "back to the previous view; quit from the first")                                \
-    _(QUIT, VIEW, "quit")                                                                          \
+    _(BACK, VIEW,                                                                                  \
+      "back to the previous view; quit from the first (asking when transforms are "                \
+      "not saved)")                                                                                \
+    _(QUIT, VIEW, "quit at once (the transform list is kept: stackscope --resume FILE)")           \
     _(REDRAW, VIEW, "redraw the screen")                                                           \
     _(SEARCH, SEARCH, "search names (a substring; case-insensitive unless it has capitals)")       \
     _(SEARCH_NEXT, SEARCH, "next match")                                                           \

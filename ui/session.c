@@ -8,6 +8,7 @@
  * bumped, so each view rebuilds its rows on its next draw.  An edit whose
  * list fails to apply is undone, and the message line says why.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +20,36 @@
 static void describe_step(struct ui *ui, const char *what, size_t step)
 {
     const struct ss_tf_effect *e = ss_tf_effect(ui->tf, step);
+    if (ss_tf_no_match(ui->tf, step)) {
+        ui_error(ui, "%s: no function matches (the list keeps the step; u undoes it)", what);
+        return;
+    }
     char extra[128] = "";
     if (e->samples_emptied)
-        snprintf(extra, sizeof extra, ", %zu samples left with no frames", e->samples_emptied);
-    ui_message(ui, "%s: %zu -> %zu samples, %llu frames removed, %zu stacks changed%s", what,
-               e->samples_in, e->samples_out, (unsigned long long)e->frames_removed,
-               e->stacks_changed, extra);
+        snprintf(extra, sizeof extra, ", %zu sample%s left with no frames", e->samples_emptied,
+                 ss_s(e->samples_emptied));
+    ui_message(ui, "%s: %zu -> %zu sample%s, %llu frame%s removed, %zu stack%s changed%s", what,
+               e->samples_in, e->samples_out, ss_s(e->samples_out),
+               (unsigned long long)e->frames_removed, ss_s(e->frames_removed), e->stacks_changed,
+               ss_s(e->stacks_changed), extra);
+}
+
+/* After `what` re-applied the list: warn about the steps that match no
+ * function (a script read with :source or :resume, an edit of a step). */
+static void warn_no_match(struct ui *ui, const char *what)
+{
+    size_t first = SIZE_MAX, n = 0;
+    for (size_t i = 0; i < ss_tf_count(ui->tf); i++)
+        if (ss_tf_no_match(ui->tf, i)) {
+            if (first == SIZE_MAX)
+                first = i;
+            n++;
+        }
+    if (n == 1)
+        ui_error(ui, "%s; warning: %s: no function matches", what, ss_tf_text(ui->tf, first));
+    else if (n > 1)
+        ui_error(ui, "%s; warning: %s: no function matches (and %zu more steps: T lists them)",
+                 what, ss_tf_text(ui->tf, first), n - 1);
 }
 
 int ui_reapply(struct ui *ui, const char *what)
@@ -55,6 +80,7 @@ int ui_reapply(struct ui *ui, const char *what)
     ui->gen++;
     ui->cache.gen = ui->gen;
     ui_message(ui, "%s", what);
+    warn_no_match(ui, what);
     return 0;
 }
 
@@ -143,8 +169,8 @@ void ui_undo(struct ui *ui, int redo)
         return;
     }
     char what[64];
-    snprintf(what, sizeof what, "%s: %zu transforms in effect", redo ? "redone" : "undone",
-             ss_tf_active(ui->tf));
+    snprintf(what, sizeof what, "%s: %zu transform%s in effect", redo ? "redone" : "undone",
+             ss_tf_active(ui->tf), ss_s(ss_tf_active(ui->tf)));
     ui_reapply(ui, what);
 }
 

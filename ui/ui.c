@@ -24,6 +24,7 @@
 #include "display.h"
 #include "prompt.h"
 #include "script.h"
+#include "state.h"
 #include "status.h"
 
 /* The views' vtables and arguments, from views.h. */
@@ -110,23 +111,28 @@ void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg)
     if (ui->nhist > 0 && ui->hist[ui->nhist - 1].view == v &&
         same_arg(ui->hist[ui->nhist - 1].arg, arg))
         return;
+    /* A view already in the history: go back to it (what came after it is
+     * forgotten), so that going back never loops and the first view stays
+     * at the bottom: q quits only from there. */
+    for (int i = 0; i < ui->nhist; i++) {
+        if (ui->hist[i].view == v && same_arg(ui->hist[i].arg, arg)) {
+            while (ui->nhist > i + 1) {
+                ui->nhist--;
+                free(ui->hist[ui->nhist].arg);
+                ui->hist[ui->nhist].arg = NULL;
+            }
+            return;
+        }
+    }
     char *copy = arg ? strdup(arg) : NULL;
     if (arg && !copy) {
         ui_error(ui, "out of memory");
         return;
     }
-    /* one entry per (view, argument): going back never loops */
-    for (int i = 0; i < ui->nhist; i++) {
-        if (ui->hist[i].view == v && same_arg(ui->hist[i].arg, arg)) {
-            free(ui->hist[i].arg);
-            memmove(&ui->hist[i], &ui->hist[i + 1], (size_t)(ui->nhist - i - 1) * sizeof *ui->hist);
-            ui->nhist--;
-            break;
-        }
-    }
     if (ui->nhist == (int)(sizeof ui->hist / sizeof *ui->hist)) {
-        free(ui->hist[0].arg);
-        memmove(&ui->hist[0], &ui->hist[1], (size_t)(ui->nhist - 1) * sizeof *ui->hist);
+        /* full: forget the oldest entry after the first view */
+        free(ui->hist[1].arg);
+        memmove(&ui->hist[1], &ui->hist[2], (size_t)(ui->nhist - 2) * sizeof *ui->hist);
         ui->nhist--;
     }
     ui->hist[ui->nhist].view = v;
@@ -134,10 +140,31 @@ void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg)
     ui->nhist++;
 }
 
+/* Transforms in effect that neither :w nor :export-script has saved. */
+static int unsaved(struct ui *ui)
+{
+    return ss_tf_active(ui->tf) > 0 && ui->gen != ui->saved_gen;
+}
+
+void ui_quit(struct ui *ui, int force)
+{
+    if (force || !unsaved(ui)) {
+        ui->quit = 1;
+        return;
+    }
+    /* as perf report asks: the next key answers */
+    ui->confirm_quit = 1;
+    size_t n = ss_tf_active(ui->tf);
+    ui_error(ui,
+             "quit with %zu transform%s not saved? (y/n)  :w FILE or :export-script FILE saves; "
+             "stackscope --resume brings %s back",
+             n, ss_s(n), n == 1 ? "it" : "them");
+}
+
 static void go_back(struct ui *ui)
 {
     if (ui->nhist <= 1) {
-        ui->quit = 1;
+        ui_quit(ui, 0);
         return;
     }
     ui->nhist--;
@@ -147,11 +174,27 @@ static void go_back(struct ui *ui)
 
 void ui_set_function(struct ui *ui, const char *name)
 {
+    ui->sel_stale = 0;
     if (same_arg(ui->cur_fn, name))
         return;
     char *copy = name ? strdup(name) : NULL;
     free(ui->cur_fn);
     ui->cur_fn = copy;
+    ui->cur_fid = copy ? ss_model_find_function(ui->m, copy) : SS_NONE;
+}
+
+ss_id ui_current_function(struct ui *ui)
+{
+    if (!ui->cur_fn)
+        return SS_NONE;
+    const struct ss_model *m = ui->m;
+    /* the id survives transforms (their output keeps the original's
+     * function table); the name is the fallback when it does not */
+    if (ui->cur_fid != SS_NONE && ui->cur_fid < m->functions.n &&
+        !strcmp(ss_function_name(m, ui->cur_fid), ui->cur_fn))
+        return ss_function_canonical(m, ui->cur_fid);
+    ui->cur_fid = ss_model_find_function(m, ui->cur_fn);
+    return ui->cur_fid;
 }
 
 /* Samples (count values) of a model: the status line's "of N samples". */
@@ -265,6 +308,16 @@ void ui_search(struct ui *ui, const char *pat, int dir)
  * views of one function (UI_VA_FUNCTION: calls, run lengths). */
 void ui_switch_view(struct ui *ui, enum ui_view_id id)
 {
+    if (ui->sel_stale) {
+        /* the current function is not on screen: the highlighted row's is
+         * the one the user means now */
+        struct ui_view *v = ui_current(ui);
+        const char *fn = v->ops->row_function && v->list.n && v->ops->prepare(ui, v) == 0
+                             ? v->ops->row_function(ui, v, v->list.sel)
+                             : NULL;
+        if (fn)
+            ui_set_function(ui, fn);
+    }
     const char *arg = ui_view_arg_kind(id) == UI_VA_FUNCTION ? ui->cur_fn : NULL;
     ui_open_view(ui, id, arg);
 }
@@ -329,7 +382,7 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
         go_back(ui);
         break;
     case UI_REQ_QUIT:
-        ui->quit = 1;
+        ui_quit(ui, 1);
         break;
     case UI_REQ_REDRAW:
         if (!ui->headless)
@@ -423,17 +476,33 @@ static void draw(struct ui *ui)
     ui_display_paint(c, cx >= 0 ? rows - 1 : -1, cx);
 }
 
-/* The function under the selection becomes the current function. */
+/* The function under the selection becomes the current function, when the
+ * user moved the selection.  A re-applied transform list can take the
+ * current function out of the view (drop F): the view then selects another row,
+ * but the current function stays, so that undo brings the selection back
+ * to it (and `f` after `d u` focuses F); it follows the selection again
+ * once the user moves it or the view changes. */
 static void follow_selection(struct ui *ui)
 {
     struct ui_view *v = ui_current(ui);
+    int moved = v->id != ui->follow_view || v->list.sel != ui->follow_sel;
+    int regen = ui->gen != ui->follow_gen;
+    ui->follow_view = v->id;
+    ui->follow_sel = v->list.sel;
+    ui->follow_gen = ui->gen;
     if (!v->ops->row_function || v->list.n == 0 || (v->ops->flags & UI_VF_KEEP_FUNCTION))
         return;
     if (v->ops->prepare(ui, v))
         return;
+    ui->follow_sel = v->list.sel; /* prepare may re-find the current function */
     const char *fn = v->ops->row_function(ui, v, v->list.sel);
-    if (fn)
-        ui_set_function(ui, fn);
+    if (!fn)
+        return;
+    if (ui->cur_fn && strcmp(fn, ui->cur_fn) && !moved && (regen || ui->sel_stale)) {
+        ui->sel_stale = 1; /* the view does not show the current function now */
+        return;
+    }
+    ui_set_function(ui, fn);
 }
 
 /* ---- the event loop ------------------------------------------------------ */
@@ -445,6 +514,15 @@ static void handle(struct ui *ui, const struct ui_event *ev)
     if (ev->key == UI_K_COMMAND) {
         ui_command(ui, ev->command, -1, -1);
         follow_selection(ui);
+        return;
+    }
+    if (ui->confirm_quit) {
+        /* the answer to "quit? (y/n)" */
+        ui->confirm_quit = 0;
+        if (ev->key == 'y' || ev->key == 'Y')
+            ui->quit = 1;
+        else
+            ui_message(ui, "not quitting");
         return;
     }
     if (ui->prompt.active) {
@@ -510,7 +588,19 @@ static void finish_deferred(struct ui *ui, FILE *timing)
 int ss_ui_available(void)
 {
     const char *s = getenv("STACKSCOPE_SCRIPT");
-    return (s && *s) || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
+    if (s && *s)
+        return 1;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return 0;
+    if (!ui_display_can_address()) {
+        const char *term = getenv("TERM");
+        fprintf(stderr,
+                "stackscope: the terminal (TERM=%s) cannot move the cursor: printing the "
+                "report instead\n",
+                term ? term : "");
+        return 0;
+    }
+    return 1;
 }
 
 static void ui_free(struct ui *ui)
@@ -584,7 +674,7 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
     if (ui->orig.warnings.n)
         ui_error(ui, "warning: %s%s", ui->orig.warnings.v[0],
                  ui->orig.warnings.n > 1 ? " (and more: stackscope check FILE)" : "");
-    else
+    else if (!ui->msg[0])
         ui_message(ui, "? help   q back/quit   Tab next view   : command   / search");
     /* the top function is the current one from the start (calls, runs) */
     struct ui_view *first = ui_current(ui);
@@ -632,7 +722,24 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
     return 0;
 }
 
-int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
+/* Keep the transform list for `--resume` / `:resume` (state.h).  Nothing
+ * is written for a session without transforms, so that opening a profile
+ * just to look never forgets the list of the session before.  Returns 0 or
+ * -1 with the message in msg. */
+static int save_state(struct ui *ui, char *msg, size_t n)
+{
+    if (ss_tf_active(ui->tf) == 0)
+        return 0;
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (ss_state_save(ui->files, ui->nfiles, ui->tf, &err)) {
+        snprintf(msg, n, "cannot keep the transform list for --resume: %.900s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_list *resumed)
 {
     double t_start = now_ms(), c_start = cpu_ms();
     static struct ui ui; /* big; one per process */
@@ -644,9 +751,18 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
     int cols, rows, status = 1;
 
     if (ui_init(&ui, m, files, nfiles)) {
+        ss_tf_list_free(resumed);
         fprintf(stderr, "stackscope: out of memory\n");
         status = 2;
         goto done;
+    }
+    if (resumed) {
+        ss_tf_list_free(ui.tf);
+        ui.tf = resumed;
+        size_t n = ss_tf_count(resumed);
+        snprintf(msg, sizeof msg, "resumed the last session: %zu transform%s", n, ss_s(n));
+        if (ui_reapply(&ui, msg) == 0)
+            ui.saved_gen = ui.gen; /* the state file holds them */
     }
     if (script_path && *script_path) {
         script = ui_script_open(script_path, msg, sizeof msg);
@@ -668,6 +784,12 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles)
     status = run(&ui, script, timing, t_start, c_start);
     if (ui_display_signal())
         status = 128 + ui_display_signal();
+    ui_display_close();
+    if ((status == 0 || ui_display_signal()) && save_state(&ui, msg, sizeof msg)) {
+        fprintf(stderr, "stackscope: %s\n", msg);
+        if (status == 0)
+            status = 2;
+    }
 done:
     ui_display_close(); /* a no-op when it is not open */
     ui_script_free(script);

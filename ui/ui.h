@@ -10,14 +10,20 @@
 #define UI_UI_H
 
 #include "model.h"
+#include "transform.h"
 
 /* Explore model m (ownership passes to the UI, which frees it) loaded from
- * files[0..nfiles).  Returns the exit status: 0, 1 (a bad script or
- * terminal), 2 (an error) or 128 + signal. */
-int ss_ui_main(struct ss_model *m, char *const *files, int nfiles);
+ * files[0..nfiles), with the transform list `resumed` in effect from the
+ * start (owned by the UI from here; NULL: none).  On the way out the
+ * transform list is kept in the session state file (state.h).  Returns the
+ * exit status: 0, 1 (a bad script or terminal), 2 (an error) or 128 +
+ * signal. */
+int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_list *resumed);
 
-/* Can the UI run here: a terminal on stdin and stdout, or a script in
- * STACKSCOPE_SCRIPT?  Otherwise the command line prints a report. */
+/* Can the UI run here: a script in STACKSCOPE_SCRIPT, or a terminal on stdin
+ * and stdout that can move the cursor?  Otherwise the command line prints a
+ * report (for a terminal that cannot, TERM=dumb or Emacs' shell, after a
+ * note on stderr). */
 int ss_ui_available(void);
 
 #endif

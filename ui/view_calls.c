@@ -57,7 +57,8 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
     struct calls_view *p = v->priv;
     if (p && p->have)
-        snprintf(buf, n, "%s: %zu callers, %zu callees", p->fn, p->c.ncallers, p->c.ncallees);
+        snprintf(buf, n, "%s: %zu caller%s, %zu callee%s", p->fn, p->c.ncallers,
+                 ss_s(p->c.ncallers), p->c.ncallees, ss_s(p->c.ncallees));
     else
         snprintf(buf, n, "callers and callees");
 }

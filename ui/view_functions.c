@@ -90,10 +90,11 @@ static int prepare(struct ui *ui, struct ui_view *v)
     p->sort = v->sort;
     p->rev = v->sort_rev;
     v->list.n = p->n;
-    /* keep the current function selected */
-    if (ui->cur_fn)
+    /* keep the current function selected (by id: see ui_current_function) */
+    ss_id fid = ui_current_function(ui);
+    if (fid != SS_NONE)
         for (size_t i = 0; i < p->n; i++)
-            if (!strcmp(name_of(st, order[i]), ui->cur_fn)) {
+            if (st->rows[order[i]].function == fid) {
                 v->list.sel = i;
                 break;
             }

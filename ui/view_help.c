@@ -19,10 +19,12 @@ struct help_view {
     struct help_line *lines;
     size_t nlines;
     int width; /* the width `rows` were wrapped for */
+    int keyw;  /* the width of the keys column for it */
     struct {
         size_t line;  /* logical line */
         size_t start; /* byte offset into the text of this screen row */
         size_t len;
+        int keys; /* the row shows the line's keys */
     } * rows;
     size_t nrows;
 };
@@ -119,21 +121,64 @@ static int build(struct help_view *h)
     return 0;
 }
 
-#define KEYW 20 /* the keys column */
+/* The keys column: as wide as the widest entry (":replace F1 F2 ... =>
+ * NEW"), so that no entry is cut, while the text keeps at least TEXTW
+ * columns; on a screen narrower than that, longer keys get a row of their
+ * own (wrap). */
+#define KEYW_MIN 12
+#define TEXTW 30
 
-/* Wrap the text column to the screen width. */
+static int key_width(const struct help_view *h, int width)
+{
+    int w = KEYW_MIN;
+    for (size_t i = 0; i < h->nlines; i++)
+        if (h->lines[i].keys && (int)strlen(h->lines[i].keys) > w)
+            w = (int)strlen(h->lines[i].keys); /* ASCII */
+    if (w > width - TEXTW - 3)
+        w = width - TEXTW - 3 > KEYW_MIN ? width - TEXTW - 3 : KEYW_MIN;
+    return w;
+}
+
+/* Append a screen row; returns 0 or -1 (out of memory). */
+static int add_row(struct help_view *h, size_t *cap, size_t line, size_t start, size_t len,
+                   int keys)
+{
+    if (h->nrows == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        void *nr = realloc(h->rows, *cap * sizeof *h->rows);
+        if (!nr)
+            return -1;
+        h->rows = nr;
+    }
+    h->rows[h->nrows].line = line;
+    h->rows[h->nrows].start = start;
+    h->rows[h->nrows].len = len;
+    h->rows[h->nrows].keys = keys;
+    h->nrows++;
+    return 0;
+}
+
+/* Wrap the text column to the screen width.  Keys wider than the keys
+ * column (a narrow screen) get a row of their own above the text. */
 static int wrap(struct help_view *h, int width)
 {
     free(h->rows);
     h->rows = NULL;
     h->nrows = 0;
     size_t cap = 0;
-    int tw = width - KEYW - 3;
+    h->keyw = key_width(h, width);
+    int tw = width - h->keyw - 3;
     if (tw < 20)
         tw = 20;
     for (size_t i = 0; i < h->nlines; i++) {
         const char *t = h->lines[i].text;
         size_t len = strlen(t), pos = 0;
+        int keys = h->lines[i].keys != NULL;
+        if (keys && (int)strlen(h->lines[i].keys) > h->keyw) {
+            if (add_row(h, &cap, i, 0, 0, 1))
+                return -1;
+            keys = 0;
+        }
         do {
             size_t take = len - pos;
             if (h->lines[i].keys && take > (size_t)tw) {
@@ -143,17 +188,8 @@ static int wrap(struct help_view *h, int width)
                 if (take == 0)
                     take = (size_t)tw;
             }
-            if (h->nrows == cap) {
-                cap = cap ? cap * 2 : 64;
-                void *nr = realloc(h->rows, cap * sizeof *h->rows);
-                if (!nr)
-                    return -1;
-                h->rows = nr;
-            }
-            h->rows[h->nrows].line = i;
-            h->rows[h->nrows].start = pos;
-            h->rows[h->nrows].len = take;
-            h->nrows++;
+            if (add_row(h, &cap, i, pos, take, keys && pos == 0))
+                return -1;
             pos += take;
             while (pos < len && t[pos] == ' ')
                 pos++;
@@ -198,11 +234,13 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         ui_put(c, y, 0, c->w, l->text, style == UI_S_NORMAL ? UI_S_HEADER : style);
         return;
     }
-    if (h->rows[row].start == 0)
-        ui_put_fit(c, y, 2, KEYW, l->keys, style == UI_S_NORMAL ? UI_S_MARK : style, 0);
+    int kw = h->keyw;
+    if (h->rows[row].keys)
+        ui_put_fit(c, y, 2, h->rows[row].len || h->rows[row].start ? kw : c->w - 2, l->keys,
+                   style == UI_S_NORMAL ? UI_S_MARK : style, 0);
     char seg[1024];
     snprintf(seg, sizeof seg, "%.*s", (int)h->rows[row].len, l->text + h->rows[row].start);
-    ui_put(c, y, KEYW + 3, c->w - KEYW - 3, seg, style);
+    ui_put(c, y, kw + 3, c->w - kw - 3, seg, style);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -214,8 +252,8 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 {
     struct help_view *h = v->priv;
     const struct help_line *l = &h->lines[h->rows[r].line];
-    snprintf(buf, n, "%s %.*s", l->keys && h->rows[r].start == 0 ? l->keys : "",
-             (int)h->rows[r].len, l->text + h->rows[r].start);
+    snprintf(buf, n, "%s %.*s", l->keys && h->rows[r].keys ? l->keys : "", (int)h->rows[r].len,
+             l->text + h->rows[r].start);
     return buf;
 }
 

@@ -7,73 +7,57 @@
 
 #include "report_analysis.h"
 #include "report_transforms.h"
+#include "column.h"
 #include "stacks.h"
 #include "textesc.h"
 #include "write.h"
 
-static void fmt_num(char *buf, size_t n, double v, int tsv, int decimals)
-{
-    if (tsv)
-        snprintf(buf, n, "%.15g", v);
-    else
-        snprintf(buf, n, "%.*f", decimals, v);
-}
+/* ---- functions and lines ---------------------------------------------------- */
 
 static double pct(double x, const struct ss_stats *st)
 {
     return st->sampling_time > 0 ? 100.0 * x / st->sampling_time : 0.0;
 }
 
-static void col_name(char *buf, size_t n, const struct ss_stat_row *r, const struct ss_stats *st,
-                     int tsv)
+#define ROW(ctx, r) (&((const struct ss_stats *)(ctx))->rows[r])
+
+static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const char *s = ss_strtab_get(&st->keys, r->key);
-    ss_esc_copy(buf, n, s, strlen(s), tsv ? SS_ESC_TSV : SS_ESC_TEXT);
+    ss_cell_str(buf, n, ss_strtab_get(&((const struct ss_stats *)ctx)->keys, ROW(ctx, r)->key),
+                tsv);
 }
-static void col_self_time(char *buf, size_t n, const struct ss_stat_row *r,
-                          const struct ss_stats *st, int tsv)
+static void cell_self_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    fmt_num(buf, n, r->self_time, tsv, 3);
+    ss_cell_num(buf, n, ROW(ctx, r)->self_time, tsv, 3);
 }
-static void col_self_pct(char *buf, size_t n, const struct ss_stat_row *r,
-                         const struct ss_stats *st, int tsv)
+static void cell_self_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    fmt_num(buf, n, pct(r->self_time, st), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->self_time, ctx), tsv, 2);
 }
-static void col_total_time(char *buf, size_t n, const struct ss_stat_row *r,
-                           const struct ss_stats *st, int tsv)
+static void cell_total_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    fmt_num(buf, n, r->total_time, tsv, 3);
+    ss_cell_num(buf, n, ROW(ctx, r)->total_time, tsv, 3);
 }
-static void col_total_pct(char *buf, size_t n, const struct ss_stat_row *r,
-                          const struct ss_stats *st, int tsv)
+static void cell_total_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    fmt_num(buf, n, pct(r->total_time, st), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->total_time, ctx), tsv, 2);
 }
-static void col_mem(char *buf, size_t n, const struct ss_stat_row *r, const struct ss_stats *st,
-                    int tsv)
+static void cell_mem(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    fmt_num(buf, n, r->mem_bytes / 1048576.0, tsv, 1);
+    ss_cell_num(buf, n, ROW(ctx, r)->mem_bytes / 1048576.0, tsv, 1);
 }
 
-static const struct ss_column fn_columns[] = {
-    {"name", 0, 1, col_name},
-    {"self.time", 10, 0, col_self_time},
-    {"self.pct", 9, 0, col_self_pct},
-    {"total.time", 11, 0, col_total_time},
-    {"total.pct", 10, 0, col_total_pct},
-    {"mem.total", 10, 0, col_mem},
-};
-static const struct ss_column line_columns[] = {
-    {"location", 0, 1, col_name},
-    {"self.time", 10, 0, col_self_time},
-    {"self.pct", 9, 0, col_self_pct},
-    {"total.time", 11, 0, col_total_time},
-    {"total.pct", 10, 0, col_total_pct},
-    {"mem.total", 10, 0, col_mem},
-};
+#define STAT_COLUMNS(label)                                                                        \
+    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, NULL},                                            \
+        {"self.time", NULL, 10, 0, 0, cell_self_time, NULL},                                       \
+        {"self.pct", NULL, 9, 0, 0, cell_self_pct, NULL},                                          \
+        {"total.time", NULL, 11, 0, 0, cell_total_time, NULL},                                     \
+        {"total.pct", NULL, 10, 0, 0, cell_total_pct, NULL},                                       \
+        {"mem.total", NULL, 10, 0, 0, cell_mem, NULL},
+static const struct ss_col fn_columns[] = {STAT_COLUMNS("name")};
+static const struct ss_col line_columns[] = {STAT_COLUMNS("location")};
 
-const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t *n)
+const struct ss_col *ss_stat_columns(enum ss_report_by by, int memory, size_t *n)
 {
     *n = memory ? 6 : 5;
     return by == SS_REPORT_LINE ? line_columns : fn_columns;
@@ -133,50 +117,18 @@ void ss_report_header(FILE *out, const struct ss_model *m)
     fprintf(out, "\ntime       %.3f s sampled\n\n", t.sampling_time);
 }
 
-static void print_table(FILE *out, const struct ss_stats *st, const struct ss_column *cols,
-                        size_t ncols, const struct ss_report_opts *o)
-{
-    char buf[8192];
-    if (o->format == SS_FORMAT_TSV) {
-        for (size_t c = 0; c < ncols; c++)
-            fprintf(out, "%s%c", cols[c].name, c + 1 < ncols ? '\t' : '\n');
-        for (size_t i = 0; i < st->n; i++)
-            for (size_t c = 0; c < ncols; c++) {
-                cols[c].format(buf, sizeof buf, &st->rows[i], st, 1);
-                fprintf(out, "%s%c", buf, c + 1 < ncols ? '\t' : '\n');
-            }
-        return;
-    }
-    /* text: numbers first, the label last (names are long) */
-    for (size_t c = 0; c < ncols; c++)
-        if (!cols[c].is_label)
-            fprintf(out, "%*s", cols[c].width, cols[c].name);
-    for (size_t c = 0; c < ncols; c++)
-        if (cols[c].is_label)
-            fprintf(out, "  %s", cols[c].name);
-    fputc('\n', out);
-    size_t n = o->limit > 0 && (size_t)o->limit < st->n ? (size_t)o->limit : st->n;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t c = 0; c < ncols; c++)
-            if (!cols[c].is_label) {
-                cols[c].format(buf, sizeof buf, &st->rows[i], st, 0);
-                fprintf(out, "%*s", cols[c].width, buf);
-            }
-        for (size_t c = 0; c < ncols; c++)
-            if (cols[c].is_label) {
-                cols[c].format(buf, sizeof buf, &st->rows[i], st, 0);
-                fprintf(out, "  %s", buf);
-            }
-        fputc('\n', out);
-    }
-    if (n < st->n)
-        fprintf(out, "... %zu more rows (--limit 0 shows all)\n", st->n - n);
-}
+/* ---- stacks ------------------------------------------------------------------- */
 
 /* A growable text buffer for stacks of any length. */
 struct textbuf {
     char *s;
     size_t cap;
+};
+
+struct stacks_ctx {
+    const struct ss_model *m;
+    const struct ss_stacks *st;
+    struct textbuf *tb; /* scratch for a stack's text */
 };
 
 static const char *stack_text(const struct ss_model *m, const struct ss_stacks *st,
@@ -194,6 +146,40 @@ static const char *stack_text(const struct ss_model *m, const struct ss_stacks *
     return tb->s;
 }
 
+#define SROW(ctx, r) (&((const struct stacks_ctx *)(ctx))->st->rows[r])
+
+static void cell_stack_count(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, SROW(ctx, r)->count);
+}
+static void cell_stack_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, SROW(ctx, r)->time, tsv, 3);
+}
+static void cell_stack_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_stacks *st = ((const struct stacks_ctx *)ctx)->st;
+    ss_cell_num(buf, n, st->total_time > 0 ? 100.0 * SROW(ctx, r)->time / st->total_time : 0, tsv,
+                2);
+}
+static void cell_stack_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, SROW(ctx, r)->depth);
+}
+static void cell_stack(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct stacks_ctx *c = ctx;
+    ss_cell_str(buf, n, stack_text(c->m, c->st, SROW(ctx, r), c->tb), tsv);
+}
+
+static const struct ss_col stack_columns[] = {
+    {"count", NULL, 9, 0, 0, cell_stack_count, NULL},
+    {"time", NULL, 10, 1, 0, cell_stack_time, NULL},
+    {"pct", NULL, 7, 1, 0, cell_stack_pct, NULL},
+    {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL},
+    {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL},
+};
+
 static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                          struct ss_error *err)
 {
@@ -204,77 +190,90 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     if (rc)
         return rc;
     struct textbuf tb = {NULL, 0};
-    struct ss_esc esc = SS_ESC_INIT(o->format == SS_FORMAT_TSV ? SS_ESC_TSV : SS_ESC_TEXT);
-    size_t n = o->format == SS_FORMAT_TEXT && o->limit > 0 && (size_t)o->limit < st.n ? (size_t)o->limit : st.n;
     if (o->format == SS_FORMAT_TEXT) {
         ss_report_header(out, m);
         struct ss_totals t;
         ss_model_totals(m, &t);
-        uint64_t agg = t.agg_samples;
-        if (agg)
+        if (t.agg_samples)
             fprintf(out, "note       the profiles without stacks (%llu samples) are left out\n\n",
-                    (unsigned long long)agg);
-        fprintf(out, "%9s %10s %7s %6s  %s\n", "count", "time", "pct", "depth", "stack (root first)");
-    } else if (o->format == SS_FORMAT_TSV) {
-        fputs("count\ttime\tpct\tdepth\tstack\n", out);
+                    (unsigned long long)t.agg_samples);
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct ss_stack_row *r = &st.rows[i];
-        double pct = st.total_time > 0 ? 100.0 * r->time / st.total_time : 0;
-        const char *text = ss_esc(&esc, stack_text(m, &st, r, &tb));
-        if (o->format == SS_FORMAT_TSV)
-            fprintf(out, "%llu\t%.15g\t%.15g\t%u\t%s\n", (unsigned long long)r->count, r->time, pct,
-                    r->depth, text);
-        else
-            fprintf(out, "%9llu %10.3f %7.2f %6u  %s\n", (unsigned long long)r->count, r->time, pct,
-                    r->depth, text);
-    }
-    if (n < st.n)
-        fprintf(out, "... %zu more rows (--limit 0 shows all)\n", st.n - n);
+    struct stacks_ctx ctx = {m, &st, &tb};
+    struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns, &ctx, st.n,
+                         NULL};
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
+                   "rows");
     free(tb.s);
-    ss_esc_free(&esc);
     ss_stacks_free(&st);
     return 0;
 }
 
+/* ---- sources ------------------------------------------------------------------ */
+
+#define SRC(ctx, r) (&((const struct ss_model *)(ctx))->sources.v[r])
+
+static void cell_src_id(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, r + 1);
+}
+static void cell_src_type(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n, ss_str(ctx, SRC(ctx, r)->type), tsv);
+}
+static void cell_src_uri(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n, ss_str(ctx, SRC(ctx, r)->uri), tsv);
+}
+static void cell_src_session(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, SRC(ctx, r)->session);
+}
+static void cell_src_line(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, SRC(ctx, r)->header_line);
+}
+static void cell_src_interval(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    if (tsv)
+        ss_cell_num(buf, n, SRC(ctx, r)->interval_us, 1, 0);
+    else
+        ss_format_interval(buf, n, SRC(ctx, r)->interval_us);
+}
+static void cell_src_flags(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    char fl[64];
+    flags_text(fl, sizeof fl, SRC(ctx, r)->flags);
+    /* ", memory, line" -> "memory+line" */
+    size_t k = 0;
+    for (const char *p = fl[0] ? fl + 2 : "-"; *p && k + 1 < n; p++) {
+        if (p[0] == ',' && p[1] == ' ')
+            buf[k++] = '+', p++;
+        else
+            buf[k++] = *p;
+    }
+    buf[k] = '\0';
+}
+static void cell_src_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, ss_source_samples(ctx, (ss_id)r));
+}
+
+static const struct ss_col source_columns[] = {
+    {"source", NULL, 6, 0, 0, cell_src_id, NULL},
+    {"type", NULL, 13, 1, SS_COL_LEFT, cell_src_type, NULL},
+    {"uri", "file", 0, 0, SS_COL_LABEL, cell_src_uri, NULL},
+    {"session", NULL, 7, 1, 0, cell_src_session, NULL},
+    {"header_line", "line", 6, 1, 0, cell_src_line, NULL},
+    {"interval_us", "interval", 10, 1, 0, cell_src_interval, NULL},
+    {"flags", NULL, 16, 1, SS_COL_LEFT, cell_src_flags, NULL},
+    {"samples", NULL, 9, 1, 0, cell_src_samples, NULL},
+};
+
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
-    enum ss_esc_mode mode = o->format == SS_FORMAT_TSV ? SS_ESC_TSV : SS_ESC_TEXT;
-    struct ss_esc e_type = SS_ESC_INIT(mode), e_uri = SS_ESC_INIT(mode);
-    if (o->format == SS_FORMAT_TSV)
-        fputs("source\ttype\turi\tsession\theader_line\tinterval_us\tflags\tsamples\n", out);
-    else
-        fprintf(out, "%6s %-13s %7s %6s %10s %-16s %9s  %s\n", "source", "type", "session", "line",
-                "interval", "flags", "samples", "file");
-    for (size_t i = 0; i < m->sources.n; i++) {
-        const struct ss_source *s = &m->sources.v[i];
-        char fl[64], iv[32];
-        flags_text(fl, sizeof fl, s->flags);
-        /* ", memory, line" -> "memory+line" */
-        char flags[64];
-        size_t k = 0;
-        for (const char *p = fl[0] ? fl + 2 : "-"; *p && k + 1 < sizeof flags; p++) {
-            if (p[0] == ',' && p[1] == ' ')
-                flags[k++] = '+', p++;
-            else
-                flags[k++] = *p;
-        }
-        flags[k] = '\0';
-        if (o->format == SS_FORMAT_TSV) {
-            fprintf(out, "%zu\t%s\t%s\t%u\t%u\t%.15g\t%s\t%llu\n", i + 1,
-                    ss_esc(&e_type, ss_str(m, s->type)), ss_esc(&e_uri, ss_str(m, s->uri)),
-                    s->session, s->header_line, s->interval_us, flags,
-                    (unsigned long long)ss_source_samples(m, (ss_id)i));
-        } else {
-            ss_format_interval(iv, sizeof iv, s->interval_us);
-            fprintf(out, "%6zu %-13s %7u %6u %10s %-16s %9llu  %s\n", i + 1,
-                    ss_esc(&e_type, ss_str(m, s->type)), s->session, s->header_line, iv, flags,
-                    (unsigned long long)ss_source_samples(m, (ss_id)i),
-                    ss_esc(&e_uri, ss_str(m, s->uri)));
-        }
-    }
-    ss_esc_free(&e_type);
-    ss_esc_free(&e_uri);
+    struct ss_table t = {source_columns, sizeof source_columns / sizeof *source_columns, m,
+                         m->sources.n, NULL};
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
     return 0;
 }
 
@@ -352,11 +351,12 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         ss_stats_sort_total(&st);
     else
         ss_stats_sort_line(&st);
-    size_t ncols;
-    const struct ss_column *cols = ss_stat_columns(o->by, o->memory, &ncols);
+    struct ss_table t = {NULL, 0, &st, st.n, NULL};
+    t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);
     if (o->format == SS_FORMAT_TEXT)
         ss_report_header(out, m);
-    print_table(out, &st, cols, ncols, o);
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
+                   "rows");
     ss_stats_free(&st);
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 
+#include "column.h"
 #include "model.h"
 #include "stats.h"
 
@@ -48,19 +49,10 @@ struct ss_report_opts {
     const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
 };
 
-/* A column of a statistics table. */
-struct ss_column {
-    const char *name; /* header, also the TSV column name */
-    int width;        /* text width */
-    int is_label;     /* the name column: left-aligned, printed last in text */
-    /* Format the cell of row r into buf (tsv: full precision). */
-    void (*format)(char *buf, size_t n, const struct ss_stat_row *r, const struct ss_stats *st,
-                   int tsv);
-};
-
-/* The columns of a function or line table (label column first), and how
+/* The columns of a function or line table (column.h; the table's context is
+ * its struct ss_stats, a row an index of its rows), label first, and how
  * many there are with or without memory. */
-const struct ss_column *ss_stat_columns(enum ss_report_by by, int memory, size_t *n);
+const struct ss_col *ss_stat_columns(enum ss_report_by by, int memory, size_t *n);
 
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */

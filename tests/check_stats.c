@@ -47,11 +47,11 @@ static void check_row(const struct ss_stats *st, const char *key, uint64_t self_
 static double column_value(const struct ss_stats *st, const struct ss_stat_row *r, const char *name)
 {
     size_t n;
-    const struct ss_column *cols = ss_stat_columns(SS_REPORT_SELF, st->has_memory, &n);
+    const struct ss_col *cols = ss_stat_columns(SS_REPORT_SELF, st->has_memory, &n);
     for (size_t c = 0; c < n; c++)
         if (strcmp(cols[c].name, name) == 0) {
             char buf[64];
-            cols[c].format(buf, sizeof buf, r, st, 1);
+            cols[c].cell(buf, sizeof buf, st, (size_t)(r - st->rows), 1);
             return strtod(buf, NULL);
         }
     ck_abort_msg("no column %s", name);

@@ -983,6 +983,17 @@ static int add_metas(struct loader *L, ss_id src)
     return rc;
 }
 
+/* A sample the model refused: out of memory, or a count that is negative or
+ * makes the counts sum past SS_MAX_COUNT_TOTAL. */
+static int add_failed(struct loader *L, int rc, size_t off, size_t index, int64_t count)
+{
+    if (rc != SS_COUNT_RANGE)
+        return nomem(L, "samples");
+    char at[800];
+    snprintf(at, sizeof at, "%.700s: byte %zu%s: sample %zu", L->path, off, where(L), index);
+    return ss_model_count_fail(L->m, L->err, at, count);
+}
+
 /* Pass 2: the samples, in file order. */
 static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
                     uint64_t *n_labeled, uint64_t *n_mismatch)
@@ -1010,8 +1021,10 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                 mo->hits++;
                 *n_labeled += (hit->flags & MEMO_LABELED) != 0;
                 *n_mismatch += (hit->flags & MEMO_MISMATCH) != 0;
-                if (ss_model_add_sample(L->m, hit->stack, mo->vals.v + hit->vals))
-                    return nomem(L, "samples");
+                const int64_t *hv = mo->vals.v + hit->vals;
+                int ar = ss_model_add_sample(L->m, hit->stack, hv);
+                if (ar)
+                    return add_failed(L, ar, f.off, index, hv[SS_VT_COUNT]);
                 continue;
             }
             /* Rarely repeated: stop looking. */
@@ -1052,23 +1065,27 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
             if (vt_model[k] != SS_NONE)
                 L->vals[vt_model[k]] = s->value[k];
         int64_t c = cr.src < 0 ? 1 : s->value[cr.src];
-        if (cr.divide > 1)
-            c = (c + cr.divide / 2) / cr.divide;
         if (c < 0)
             return bad(L, f.off,
                        "sample %zu has a negative count (%" PRId64
                        "): difference profiles are not supported",
                        index, c);
+        if (cr.divide > 1) /* round half up, without c + divide / 2 overflowing */
+            c = c / cr.divide + (c % cr.divide >= cr.divide - cr.divide / 2);
         L->vals[0] = c;
-        /* stackscope writes 0 for samples with no frames (as R, no time). */
+        /* stackscope writes 0 for samples with no frames (as R, no time).
+         * A count whose time does not fit an int64 cannot match it. */
         uint32_t flags = s->n_label ? MEMO_LABELED : 0;
-        if (time_col >= 0 && s->value[time_col] != c * L->period &&
+        int64_t want;
+        if (time_col >= 0 &&
+            (__builtin_mul_overflow(c, L->period, &want) || s->value[time_col] != want) &&
             !(s->n_location_id == 0 && s->value[time_col] == 0)) {
             (*n_mismatch)++;
             flags |= MEMO_MISMATCH;
         }
-        if (ss_model_add_sample(L->m, stack, L->vals))
-            return nomem(L, "samples");
+        int ar = ss_model_add_sample(L->m, stack, L->vals);
+        if (ar)
+            return add_failed(L, ar, f.off, index, c);
         if (!mo->off)
             memo_put(mo, f.data, f.len, h, stack, L->vals, nmodel, flags);
     }

@@ -25,8 +25,7 @@ int ss_rprof_is_header(const char *line, size_t len);
 /* Load an Rprof file from an open reader into m (adding one source per
  * session).  `path` names the file in messages.  Returns 0, or an error code
  * with err naming the file, line and column of the problem. */
-int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path,
-                  struct ss_error *err);
+int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err);
 
 /* Indexes of the Rprof memory value types in a model that has them. */
 struct ss_rprof_vt {
@@ -36,5 +35,12 @@ struct ss_rprof_vt {
 /* Look up the memory value types; returns 0 when the model has all four,
  * -1 otherwise. */
 int ss_rprof_value_types(const struct ss_model *m, struct ss_rprof_vt *vt);
+
+/* Bytes allocated by sample i (R's memory="both"): 8 x the increase of
+ * small_v, 8 x that of big_v and the increase of nodes over sample i - 1,
+ * which must be of the same source; decreases count 0.  A double, as in R:
+ * exact below 2^53 bytes, and no overflow however large the file's values
+ * (8 x a difference of two int64 values can pass INT64_MAX). */
+double ss_rprof_alloc_bytes(const struct ss_model *m, const struct ss_rprof_vt *vt, size_t i);
 
 #endif

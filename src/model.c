@@ -245,7 +245,8 @@ ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail
     if (id != SS_NONE)
         return id;
     if (m->stack_tail.n >= SS_NONE - 1 || m->stack_loc.n + n >= UINT32_MAX ||
-        VEC_RESERVE(m->stack_loc, m->stack_loc.n + n) || VEC_RESERVE(m->stack_off, m->stack_off.n + 1) ||
+        VEC_RESERVE(m->stack_loc, m->stack_loc.n + n) ||
+        VEC_RESERVE(m->stack_off, m->stack_off.n + 1) ||
         VEC_RESERVE(m->stack_tail, m->stack_tail.n + 1))
         return SS_NONE;
     if (n)
@@ -292,6 +293,11 @@ static int column_materialise(struct ss_model *m, size_t t, int64_t fill)
 
 int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
 {
+    int64_t count = vals ? vals[SS_VT_COUNT] : 1;
+    uint64_t total;
+    if (count < 0 || __builtin_add_overflow(m->count_total, (uint64_t)count, &total) ||
+        total > SS_MAX_COUNT_TOTAL)
+        return SS_COUNT_RANGE;
     size_t oldcap = m->sample_stack.cap;
     if (VEC_PUSH(m->sample_stack, stack))
         return -1;
@@ -322,7 +328,20 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
         m->values.v[t][i] = v;
     }
     m->sources.v[m->sources.n - 1].n_samples++;
+    m->count_total = total;
     return 0;
+}
+
+int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const char *where,
+                        int64_t count)
+{
+    if (count < 0)
+        return ss_fail(err, SS_EINPUT, "%s: negative sample count %lld", where, (long long)count);
+    return ss_fail(err, SS_EINPUT,
+                   "%s: sample count %lld makes the counts add up past %llu, the largest total "
+                   "stackscope sums (the samples before it add up to %llu)",
+                   where, (long long)count, (unsigned long long)SS_MAX_COUNT_TOTAL,
+                   (unsigned long long)m->count_total);
 }
 
 void ss_model_warn(struct ss_model *m, const char *fmt, ...)

@@ -484,6 +484,17 @@ expect folded-inputs-past-int64-max 2 \
     "$T/fo-4611:2: sample count 1000000000000000 makes the counts add up past $M" \
     report --format tsv "$T/fo-4611" "$T/fo-4611" "$T/fo-4611"
 
+# A tables directory whose counts add up past INT64_MAX: 10 x (10^18 - 1).
+{ echo "$H"; yes '"a" ' | head -n 10; } >"$T/ten.out"
+if "$STACKSCOPE" convert -o "$T/ten.t/" "$T/ten.out" 2>/dev/null; then
+    sed 's/\tsamples\t1$/\tsamples\t999999999999999999/' "$T/ten.t/sample_values.tsv" >"$T/ten.tsv" &&
+        mv "$T/ten.tsv" "$T/ten.t/sample_values.tsv"
+    bad_in tables-counts-past-int64-max "$T/ten.t" \
+        "$T/ten.t/sample_values.tsv: sample 10: sample count 999999999999999999 makes the counts add up past $M"
+else
+    fail tables-counts-past-int64-max "cannot write the tables of a 10-sample profile"
+fi
+
 # Values a writer cannot hold: folded counts of 1e15 are 1e24 ns of pprof
 # time, and more lines than Rprof writes.
 printf 'main;f 1000000000000000\n' >"$T/fo-1e15"

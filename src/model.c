@@ -344,6 +344,40 @@ int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const ch
                    (unsigned long long)m->count_total);
 }
 
+/* Add v to *sum unless v is negative or the sum would pass the limit. */
+static int add_count(uint64_t *sum, int64_t v)
+{
+    uint64_t t;
+    if (v < 0 || __builtin_add_overflow(*sum, (uint64_t)v, &t) || t > SS_MAX_COUNT_TOTAL)
+        return -1;
+    *sum = t;
+    return 0;
+}
+
+int ss_model_check_aggs(const struct ss_model *m, const char *path, struct ss_error *err)
+{
+    uint64_t sum[3] = {m->count_total, m->count_total, m->count_total};
+    static const char *const what[3] = {"self count", "total count", "call count"};
+    for (size_t i = 0; i < m->aggs.n + m->edges.n; i++) {
+        const struct ss_agg *a = i < m->aggs.n ? &m->aggs.v[i] : NULL;
+        int64_t v[2] = {a ? a->self : m->edges.v[i - m->aggs.n].count, a ? a->total : 0};
+        for (int k = 0; k < (a ? 2 : 1); k++) {
+            int w = a ? k : 2;
+            if (!add_count(&sum[w], v[k]))
+                continue;
+            if (v[k] < 0)
+                return ss_fail(err, SS_EINPUT, "%s: negative %s %lld", path, what[w],
+                               (long long)v[k]);
+            return ss_fail(err, SS_EINPUT,
+                           "%s: %s %lld makes the %ss add up past %llu, the largest total "
+                           "stackscope sums",
+                           path, what[w], (long long)v[k], what[w],
+                           (unsigned long long)SS_MAX_COUNT_TOTAL);
+        }
+    }
+    return 0;
+}
+
 void ss_model_warn(struct ss_model *m, const char *fmt, ...)
 {
     char buf[1024];

@@ -227,6 +227,13 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals);
 int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const char *where,
                         int64_t count);
 
+/* After a loader added aggregates (m->aggs, m->edges): check that their
+ * counts are not negative and that the self counts, the total counts and the
+ * call counts, each added to the samples' counts, stay within
+ * SS_MAX_COUNT_TOTAL (statistics add them up per function).  Returns 0, or
+ * SS_EINPUT with err naming `path` and the value. */
+int ss_model_check_aggs(const struct ss_model *m, const char *path, struct ss_error *err);
+
 /* Record a warning (printf-style). */
 void ss_model_warn(struct ss_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

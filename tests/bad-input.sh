@@ -495,6 +495,14 @@ else
     fail tables-counts-past-int64-max "cannot write the tables of a 10-sample profile"
 fi
 
+# SamplingProf aggregates whose self counts add up past INT64_MAX: 9224 x 1e15.
+{ printf '5\n\n'; seq 0 9223 | awk '{ print "a.rb:" $1 + 1 ":f" $1 "," $1 }'; echo
+  seq 0 9223 | awk '{ print $1 ",1000000000000000,1000000000000000" }'; echo
+  seq 0 9223 | awk '{ print "-1," $1 ",1" }'; } >"$T/sp-sum"
+bad sampling-prof-counts-past-int64-max "$T/sp-sum"
+[[ $ERR == *"self count 1000000000000000 makes the self counts add up past $M"* ]] ||
+    fail sampling-prof-counts-past-int64-max-message "$ERR"
+
 # Values a writer cannot hold: folded counts of 1e15 are 1e24 ns of pprof
 # time, and more lines than Rprof writes.
 printf 'main;f 1000000000000000\n' >"$T/fo-1e15"

@@ -18,8 +18,8 @@
 struct lexer {
     const char *s;
     size_t len, i;
-    size_t col;     /* error column (1-based) */
-    char *msg;      /* error message buffer */
+    size_t col; /* error column (1-based) */
+    char *msg;  /* error message buffer */
     size_t msgn;
     int oom;
 };
@@ -295,7 +295,8 @@ static int range_end(struct lexer *lx, const char *s, size_t n, size_t at, int *
     size_t un = n - i;
     if (un == 0) {
         if (dot)
-            return lex_fail(lx, at, "a sample number is a whole number (add s, ms or us for a time)");
+            return lex_fail(lx, at,
+                            "a sample number is a whole number (add s, ms or us for a time)");
         if (ip == 0)
             return lex_fail(lx, at, "sample numbers start at 1 (-1 is the last sample)");
         if (ip > ((uint64_t)1 << 62))
@@ -314,8 +315,9 @@ static int range_end(struct lexer *lx, const char *s, size_t n, size_t at, int *
     if (ip > (uint64_t)(INT64_MAX / per))
         return lex_fail(lx, at, "time too large");
     int64_t ns = (int64_t)ip * per, scale = per / 10;
-    for (size_t j = f0; j < f1 && scale > 0; j++, scale /= 10)
-        ns += (s[j] - '0') * scale; /* digits finer than a nanosecond are ignored */
+    for (size_t j = f0; j < f1 && scale > 0; j++, scale /= 10) /* finer than 1 ns: ignored */
+        if (__builtin_add_overflow(ns, (s[j] - '0') * scale, &ns))
+            return lex_fail(lx, at, "time too large");
     *kind = 2;
     *v = neg ? -ns : ns;
     *unit = (enum tf_unit)k;
@@ -339,7 +341,8 @@ static int range(struct lexer *lx, struct tf_range *r)
         if (rc)
             return rc;
         if (ka != 1)
-            return lex_fail(lx, start, "expected %s; a time needs both ends or a colon", range_help);
+            return lex_fail(lx, start, "expected %s; a time needs both ends or a colon",
+                            range_help);
         r->b = r->a;
         r->has_a = r->has_b = 1;
         return 0;
@@ -619,8 +622,9 @@ static int command(struct lexer *lx, struct tf_step *st)
         char w[48];
         bare_word(lx, &s0, &n0);
         excerpt(w, sizeof w, lx->s + s0, n0);
-        return lex_fail(lx, s0, "unexpected '%s' after the command (one command per line; "
-                                "quote names with spaces)",
+        return lex_fail(lx, s0,
+                        "unexpected '%s' after the command (one command per line; "
+                        "quote names with spaces)",
                         w);
     }
     return 0;
@@ -639,8 +643,8 @@ void tf_step_free(struct tf_step *st)
     memset(st, 0, sizeof *st);
 }
 
-int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, size_t *col,
-             char *msg, size_t msgn)
+int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, size_t *col, char *msg,
+             size_t msgn)
 {
     memset(st, 0, sizeof *st);
     struct lexer lx = {s, len, 0, 0, msg, msgn, 0};

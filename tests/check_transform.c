@@ -41,8 +41,8 @@ static void timeline(const struct ss_model *m, char *buf, size_t n)
 }
 
 /* Apply the commands cmds[0..n) to orig into out (which the caller frees). */
-static struct ss_tf_list *apply_cmds(const struct ss_model *orig, const char *const *cmds,
-                                     size_t n, struct ss_model *out)
+static struct ss_tf_list *apply_cmds(const struct ss_model *orig, const char *const *cmds, size_t n,
+                                     struct ss_model *out)
 {
     struct ss_tf_list *l = ss_tf_list_new();
     struct ss_error err;
@@ -126,8 +126,8 @@ static void models_equal(const struct ss_model *a, const struct ss_model *b)
     ck_assert_uint_eq(a->edges.n, b->edges.n);
     ck_assert_uint_eq(a->function_class.n, b->function_class.n);
     if (a->function_class.n)
-        ck_assert(!memcmp(a->function_class.v, b->function_class.v,
-                          a->function_class.n * sizeof(ss_id)));
+        ck_assert(
+            !memcmp(a->function_class.v, b->function_class.v, a->function_class.n * sizeof(ss_id)));
     ck_assert_uint_eq(a->warnings.n, b->warnings.n);
     for (size_t i = 0; i < a->warnings.n; i++)
         ck_assert_str_eq(a->warnings.v[i], b->warnings.v[i]);
@@ -222,6 +222,11 @@ START_TEST(test_parse_errors)
     bad("keep-samples 1x:2", 15, "time unit");
     bad("keep-samples a:2", 14, "expected a number");
     bad("keep-samples 1s", 14, "a time needs both ends");
+    /* INT64_MAX ns is 9223372036.854775807 s: no overflow adding the fraction */
+    bad("keep-samples 9223372036.9s:", 14, "time too large");
+    bad("keep-samples -9223372036854775.9us:", 14, "time too large");
+    bad("keep-samples 9223372037s:", 14, "time too large");
+    canon("keep-samples 9223372036.8s:", "keep-samples 9223372036.8s:");
     bad("trim-base", 10, "expected a number of levels");
     bad("trim-base -1", 11, "expected a number of levels");
     bad("trim-base auto=2", 16, "share");
@@ -454,7 +459,8 @@ START_TEST(test_replace)
     expect1(&m, "replace A A => X", "main;X;A | main;B;A;B;A;f | X;X | [;lapply;.getXlevels;x", &e);
     expect_effect(&e, 4, 4, 0, 3, 2);
     /* the sequence twice in one stack */
-    expect1(&m, "replace B A => N", "main;A;A;A | main;N;N;f | A;A;A;A | [;lapply;.getXlevels;x", &e);
+    expect1(&m, "replace B A => N", "main;A;A;A | main;N;N;f | A;A;A;A | [;lapply;.getXlevels;x",
+            &e);
     expect_effect(&e, 4, 4, 0, 2, 1);
     /* A B is found after B: main;B;(A;B);A;f */
     expect1(&m, "replace A B => N", "main;A;A;A | main;B;N;A;f | A;A;A;A | [;lapply;.getXlevels;x",
@@ -464,8 +470,8 @@ START_TEST(test_replace)
             &e);
     expect_effect(&e, 4, 4, 0, 0, 3);
     /* regexes per position */
-    expect1(&m, "replace /^[AB]$/ /^[AB]$/ => P", "main;P;A | main;P;P;f | P;P | [;lapply;.getXlevels;x",
-            &e);
+    expect1(&m, "replace /^[AB]$/ /^[AB]$/ => P",
+            "main;P;A | main;P;P;f | P;P | [;lapply;.getXlevels;x", &e);
     expect_effect(&e, 4, 4, 0, 5, 3);
     ck_assert_uint_eq(e.functions_matched, 2);
     /* the sprof vignette's surgery */
@@ -473,8 +479,8 @@ START_TEST(test_replace)
             "main;A;A;A | main;B;A;B;A;f | A;A;A;A | <.getXlevels_[>;x", &e);
     expect_effect(&e, 4, 4, 0, 2, 1);
     /* a sequence longer than the stack */
-    expect1(&m, "replace A A A A A => Q", "main;A;A;A | main;B;A;B;A;f | A;A;A;A | [;lapply;.getXlevels;x",
-            NULL);
+    expect1(&m, "replace A A A A A => Q",
+            "main;A;A;A | main;B;A;B;A;f | A;A;A;A | [;lapply;.getXlevels;x", NULL);
 
     /* NEW is a new function, appended; existing ids are kept */
     struct ss_model out;
@@ -630,9 +636,10 @@ START_TEST(test_sample_ranges)
     static const struct {
         const char *cut1, *cut2;
         size_t left;
-    } cuts[] = {{"drop-samples 2:4", "keep-samples :", 3}, {"keep-samples 2:3", "keep-samples :", 2},
-                {"drop-samples 2", "keep-samples 1:2", 2},  {"drop-samples 3", "drop-samples 1:3", 2},
-                {"keep-samples 2:5", "drop-samples 2:3", 2}, {"drop-samples -1", "keep-samples 0.15s:", 3}};
+    } cuts[] = {
+        {"drop-samples 2:4", "keep-samples :", 3},   {"keep-samples 2:3", "keep-samples :", 2},
+        {"drop-samples 2", "keep-samples 1:2", 2},   {"drop-samples 3", "drop-samples 1:3", 2},
+        {"keep-samples 2:5", "drop-samples 2:3", 2}, {"drop-samples -1", "keep-samples 0.15s:", 3}};
     for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
         const char *c3[] = {cuts[i].cut1, cuts[i].cut2, "trim-base 1"};
         l = apply_cmds(&m, c3, 3, &out);
@@ -798,19 +805,18 @@ START_TEST(test_class)
 END_TEST
 
 /* A two-session memory + line profile for the equivalence tests. */
-static const char mixed_prof[] =
-    "memory profiling: line profiling: sample.interval=20000\n"
-    "#File 1: /w/a.R\n"
-    ":10:20:30:1:1#5 \"f\" 1#9 \"main\" 1#1 \n"
-    ":11:21:31:0:\"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
-    ":12:22:32:0:\n"
-    ":14:22:40:2:\"g\" \"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
-    ":15:25:41:0:\"h\" 1#10 \"main\" 1#1 \n"
-    "memory profiling: line profiling: sample.interval=10000\n"
-    "#File 1: /w/b.R\n"
-    ":20:30:40:0:\"[\" \"lapply\" 1#3 \"k\" 1#2 \"main\" 1#1 \n"
-    ":21:30:44:0:\"g\" 1#4 \"k\" 1#2 \"main\" 1#1 \n"
-    ":22:31:48:1:\"main\" 1#1 \n";
+static const char mixed_prof[] = "memory profiling: line profiling: sample.interval=20000\n"
+                                 "#File 1: /w/a.R\n"
+                                 ":10:20:30:1:1#5 \"f\" 1#9 \"main\" 1#1 \n"
+                                 ":11:21:31:0:\"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
+                                 ":12:22:32:0:\n"
+                                 ":14:22:40:2:\"g\" \"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
+                                 ":15:25:41:0:\"h\" 1#10 \"main\" 1#1 \n"
+                                 "memory profiling: line profiling: sample.interval=10000\n"
+                                 "#File 1: /w/b.R\n"
+                                 ":20:30:40:0:\"[\" \"lapply\" 1#3 \"k\" 1#2 \"main\" 1#1 \n"
+                                 ":21:30:44:0:\"g\" 1#4 \"k\" 1#2 \"main\" 1#1 \n"
+                                 ":22:31:48:1:\"main\" 1#1 \n";
 
 static void apply_texts(const struct ss_model *orig, const char *const *cmds, size_t n,
                         struct ss_model *out)

@@ -230,6 +230,27 @@ if have perl; then
     { pb_profile 1 3 | gzip -n; prbytes 100 5; } >"$T/pb-after-gzip"
     bad pprof-garbage-after-gzip "$T/pb-after-gzip"
 fi
+# A gzip bomb: 10 members of 100 MB of zeros (1e9 bytes in ~4 MB) is refused
+# at its first bad byte, after inflating a few MB, not 1 GB (sane() checks
+# the peak memory).
+head -c 100000000 /dev/zero | gzip -1 -n >"$T/zeros-member"
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$T/zeros-member"; done >"$T/pb-bomb"
+rm -f "$T/zeros-member"
+bad pprof-gzip-bomb-of-zeros "$T/pb-bomb"
+[[ $ERR == *"byte 0 of the decompressed data: invalid field number"* ]] ||
+    fail pprof-gzip-bomb-of-zeros-message "$ERR"
+rm -f "$T/pb-bomb"
+# A gzip bomb of valid protobuf fields ("2\n" repeated: string-table entries
+# of 10 bytes): 11 x 100 MB in ~1 MB, past the 1 GiB limit.  Refused with the
+# limit named, after counting the data without keeping it: memory stays at
+# the budget (32 x the file), not 1 GiB.
+yes 2 | head -c 100000000 | gzip -9 -n >"$T/twos-member"
+for i in 1 2 3 4 5 6 7 8 9 10 11; do cat "$T/twos-member"; done >"$T/pb-bomb-fields"
+rm -f "$T/twos-member"
+bad pprof-gzip-bomb-over-limit "$T/pb-bomb-fields"
+[[ $ERR == *"decompresses to more than 1024 MiB, the limit"* ]] ||
+    fail pprof-gzip-bomb-over-limit-message "$ERR"
+rm -f "$T/pb-bomb-fields"
 gzip -n </dev/null >"$T/pb-gzip-empty"
 bad pprof-gzip-of-nothing "$T/pb-gzip-empty"
 { pb_profile 1 3; printf '\x12\x06\x0a\x01\x01\x12\x01'; } | gzip -n >"$T/pb-cut-protobuf"

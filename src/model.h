@@ -161,9 +161,7 @@ static inline size_t ss_stack_depth(const struct ss_model *m, ss_id s)
 }
 static inline const ss_id *ss_stack_frames(const struct ss_model *m, ss_id s)
 {
-    /* No frame at all yet (only empty stacks): stack_loc.v is NULL, and
-     * NULL + 0 is undefined behaviour in C. */
-    return m->stack_loc.v ? m->stack_loc.v + m->stack_off.v[s] : NULL;
+    return m->stack_loc.v + m->stack_off.v[s];
 }
 
 /* The string with id `id` (borrowed). */

@@ -553,6 +553,24 @@ else
     fail tables-timestamp-1e12-to-pprof "cannot write the tables of a tiny profile"
 fi
 
+# Transform regexes that would make the matcher hang or eat memory are
+# refused at once, naming the script's line and column (a usage error).
+{ echo '# a comment'; printf 'drop /('; seq 1 100000 | sed 's/^/fn/' | paste -sd '|' | tr -d '\n'
+  echo ')/'; } >"$T/alternation.script"
+expect regex-790kb-alternation 1 \
+    "$T/alternation.script:2:7: regular expression of 788896 bytes, longer than the limit of 1000" \
+    report --script "$T/alternation.script" "$T/tiny.out"
+printf 'keep-samples 1:2\n  drop /(a*)*\\1b/\n' >"$T/backref.script"
+expect regex-back-reference 1 "$T/backref.script:2:14: back-references" \
+    report --script "$T/backref.script" "$T/tiny.out"
+expect regex-nested-bounds 1 "column 17: a {m,n} repetition of something that repeats already" \
+    report -e 'drop /(.{1,200}){1,200}x/' "$T/tiny.out"
+# Within the limits, the worst patterns stay fast on a 10 KB name.
+{ echo "$H"; printf '"'; head -c 10000 /dev/zero | tr '\0' a; echo '" "main" '; } >"$T/long-name.out"
+expect regex-worst-allowed-fast 0 '' report --format tsv \
+    -e "drop /$(printf '.?%.0s' $(seq 1 50))x/" -e 'drop /.{0,128}.{0,128}x/' \
+    -e 'drop /((a*)*)*b/' -e 'drop /(.*a)(.*a)(.*a)(.*a)x/' "$T/long-name.out"
+
 # Empty, header-only and stackless-only Rprof files through every command
 # (UBSan: no arithmetic on a NULL pointer, even with offset 0).
 printf '%s\n' "$H" >"$T/hdr-only"

@@ -147,7 +147,9 @@ static int quoted(struct lexer *lx, char **out)
  * repetition of a group that itself repeats ((.{1,30}){1,30}) blows up the
  * matcher's state sets (60 ms per 200-character name), as do long runs of
  * optional items (.{0,255} 15 times: 6 s per name).  Within these limits a
- * pattern matches 10,000 names of 40 characters in under 0.1 s. */
+ * pattern matches 10,000 names of 40 characters in under 0.1 s.  A '+'
+ * counts as a copy too: regcomp expands a+ into aa*, so a+++... (found by
+ * fuzzing) doubles its size with every '+' (20 of them: 10 s and 1 GB). */
 #define TF_REGEX_MAX_LEN 1000      /* bytes between the slashes */
 #define TF_REGEX_MAX_REPEATS 100   /* operators * + ? {m,n} */
 #define TF_REGEX_MAX_BOUND 255     /* m and n of {m,n} (POSIX's RE_DUP_MAX) */
@@ -225,8 +227,10 @@ static int regex_limits(const char *t, size_t n, size_t *at, char *why, size_t w
             continue;
         }
         unsigned long times = 0; /* a repetition operator: the most it repeats */
-        if (c == '*' || c == '+' || c == '?') {
+        if (c == '*' || c == '?') {
             times = 1;
+        } else if (c == '+') {
+            times = 2; /* glibc copies the item (a+ is aa*): a+++... doubles each time */
         } else if (c == '{') {
             size_t j = i + 1;
             unsigned long lo = 0, hi;
@@ -285,9 +289,10 @@ static int regex_limits(const char *t, size_t n, size_t *at, char *why, size_t w
             last_repeats = 0;
         }
         if (extra > TF_REGEX_MAX_EXPANSION) {
-            snprintf(why, whyn,
-                     "{m,n} repetitions that expand to more than %d items (too slow to match)",
-                     TF_REGEX_MAX_EXPANSION);
+            snprintf(
+                why, whyn,
+                "repetitions (+ or {m,n}) that expand to more than %d items (too slow to match)",
+                TF_REGEX_MAX_EXPANSION);
             return -1;
         }
     }

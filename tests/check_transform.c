@@ -231,6 +231,12 @@ START_TEST(test_parse_errors)
     bad("drop /a{1,99999999999999999999}/", 8, "repetition bound over 255");
     bad("drop /(ab|cd){200}/", 14, "expand to more than 256 items");
     bad("drop /.{0,255}.{0,255}/", 16, "expand to more than 256 items");
+    /* Found by fuzz_transform: each '+' doubles what regcomp builds (20 of
+     * them took 10 s and 1 GB); nested '+' a few deep stay fine. */
+    bad("focus /a|;+++++++++++++++++++kef/", 19, "(+ or {m,n}) that expand to more than 256");
+    bad("replace }ain n >\" g /|hvv\xc4\xc4v++++++++++++++++++++v\xb0}t\xa4/", 37,
+        "expand to more than 256 items");
+    canon("drop /(\\.[a-z]+)+x/", "drop /(\\.[a-z]+)+x/");
     {
         char cmd[400] = "drop /";
         for (int i = 0; i < 101; i++)

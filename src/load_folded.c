@@ -1,6 +1,7 @@
 /* load_folded.c - folded stacks reader (see load_folded.h). */
 #include "load_folded.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,7 +157,14 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
         }
         ss_id st = ss_model_stack(m, frames.v, frames.n, SS_NONE);
         vals[SS_VT_COUNT] = (int64_t)count;
-        if (st == SS_NONE || ss_model_add_sample(m, st, vals)) {
+        int ar = st == SS_NONE ? -1 : ss_model_add_sample(m, st, vals);
+        if (ar == SS_COUNT_RANGE) { /* this file's counts fit: earlier inputs' did not */
+            char at[800];
+            snprintf(at, sizeof at, "%.700s:%llu", path, (unsigned long long)r->line_no);
+            rc = ss_model_count_fail(m, err, at, (int64_t)count);
+            break;
+        }
+        if (ar) {
             rc = ss_nomem(err, "samples");
             break;
         }

@@ -943,6 +943,17 @@ static int add_metas(struct loader *L, ss_id src)
     return rc;
 }
 
+/* A sample the model refused: out of memory, or a count that is negative or
+ * makes the counts sum past SS_MAX_COUNT_TOTAL. */
+static int add_failed(struct loader *L, int rc, size_t off, size_t index, int64_t count)
+{
+    if (rc != SS_COUNT_RANGE)
+        return nomem(L, "samples");
+    char at[800];
+    snprintf(at, sizeof at, "%.700s: byte %zu%s: sample %zu", L->path, off, where(L), index);
+    return ss_model_count_fail(L->m, L->err, at, count);
+}
+
 /* Pass 2: the samples, in file order. */
 static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
                     uint64_t *n_labeled, uint64_t *n_mismatch)
@@ -970,8 +981,10 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                 mo->hits++;
                 *n_labeled += (hit->flags & MEMO_LABELED) != 0;
                 *n_mismatch += (hit->flags & MEMO_MISMATCH) != 0;
-                if (ss_model_add_sample(L->m, hit->stack, mo->vals.v + hit->vals))
-                    return nomem(L, "samples");
+                const int64_t *hv = mo->vals.v + hit->vals;
+                int ar = ss_model_add_sample(L->m, hit->stack, hv);
+                if (ar)
+                    return add_failed(L, ar, f.off, index, hv[SS_VT_COUNT]);
                 continue;
             }
             /* Rarely repeated: stop looking. */
@@ -1012,23 +1025,27 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
             if (vt_model[k] != SS_NONE)
                 L->vals[vt_model[k]] = s->value[k];
         int64_t c = cr.src < 0 ? 1 : s->value[cr.src];
-        if (cr.divide > 1)
-            c = (c + cr.divide / 2) / cr.divide;
         if (c < 0)
             return bad(L, f.off,
                        "sample %zu has a negative count (%" PRId64
                        "): difference profiles are not supported",
                        index, c);
+        if (cr.divide > 1) /* round half up, without c + divide / 2 overflowing */
+            c = c / cr.divide + (c % cr.divide >= cr.divide - cr.divide / 2);
         L->vals[0] = c;
-        /* stackscope writes 0 for samples with no frames (as R, no time). */
+        /* stackscope writes 0 for samples with no frames (as R, no time).
+         * A count whose time does not fit an int64 cannot match it. */
         uint32_t flags = s->n_label ? MEMO_LABELED : 0;
-        if (time_col >= 0 && s->value[time_col] != c * L->period &&
+        int64_t want;
+        if (time_col >= 0 &&
+            (__builtin_mul_overflow(c, L->period, &want) || s->value[time_col] != want) &&
             !(s->n_location_id == 0 && s->value[time_col] == 0)) {
             (*n_mismatch)++;
             flags |= MEMO_MISMATCH;
         }
-        if (ss_model_add_sample(L->m, stack, L->vals))
-            return nomem(L, "samples");
+        int ar = ss_model_add_sample(L->m, stack, L->vals);
+        if (ar)
+            return add_failed(L, ar, f.off, index, c);
         if (!mo->off)
             memo_put(mo, f.data, f.len, h, stack, L->vals, nmodel, flags);
     }
@@ -1162,65 +1179,108 @@ static int load(struct loader *L)
 
 /* ---- decompression ------------------------------------------------------- */
 
-/* Inflate gzip data (one or more members) into a new buffer of at most
- * max_bytes.  Returns 0 and sets *out, *out_len (caller frees), or an error
- * naming the byte offset in the compressed file. */
-static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const char *path,
-                  unsigned char **out, size_t *out_len, struct ss_error *err)
+/* Check the top-level fields of the decompressed data buf[*next..n) as they
+ * arrive, so that data that is not a protobuf message (a gzip bomb of zeros,
+ * a gzip file of something else) is refused at its first bad byte instead of
+ * after inflating all of it.  *next is the offset of the next field not yet
+ * checked (it may lie past n: a payload still to come).  A field cut off at
+ * n waits for more data; the full parse after inflating reports the rest.
+ * Returns 0, or -1 with *why set and *next at the bad field. */
+static int scan_fields(const uint8_t *buf, size_t n, size_t *next, const char **why)
 {
-    size_t cap = 1 << 16;
-    if (len >= 18) {
-        /* ISIZE, the size mod 2^32 of the last member: a good first guess. */
-        const unsigned char *t = in + len - 4;
-        size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
-        /* ... unless it is absurd for the file's size (damaged data). */
-        size_t plausible = len < SIZE_MAX / 1024 ? len * 1024 : SIZE_MAX;
-        if (isize >= cap && isize <= plausible)
-            cap = isize < max_bytes ? isize + 1 : max_bytes + 1;
+    while (*next < n) {
+        size_t pos = *next;
+        uint64_t tag, v;
+        if (get_varint(buf, n, &pos, &tag)) {
+            if (n - *next < 10)
+                return 0; /* the tag is still arriving */
+            *why = "truncated or overlong field tag";
+            return -1;
+        }
+        if (tag >> 3 == 0 || tag >> 3 > 536870911) {
+            *why = "invalid field number";
+            return -1;
+        }
+        int wt = (int)(tag & 7);
+        if (wt == WT_I64 || wt == WT_I32) {
+            pos += wt == WT_I64 ? 8 : 4;
+        } else if (wt == WT_VARINT || wt == WT_LEN) {
+            size_t at = pos;
+            if (get_varint(buf, n, &pos, &v)) {
+                if (n - at < 10)
+                    return 0;
+                *why = wt == WT_LEN ? "truncated length" : "truncated or overlong varint";
+                return -1;
+            }
+            if (wt == WT_LEN) {
+                if (v > SIZE_MAX - pos) {
+                    *why = "declared length runs past the end of the data";
+                    return -1;
+                }
+                pos += (size_t)v;
+            }
+        } else {
+            *why = "unsupported wire type (groups are not used by profile.proto)";
+            return -1;
+        }
+        *next = pos;
     }
-    unsigned char *buf = malloc(cap);
-    if (!buf)
-        return ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
+    return 0;
+}
+
+#define GZ_STEP ((size_t)4 << 20) /* bytes per inflate call: scan_fields sees bad data early */
+/* Memory spent on decompressed data before its size is known: 32 x the
+ * file, at least 32 MiB, at most the limit.  Data that needs more (a gzip
+ * bomb, or a very repetitive profile) is first inflated only to count it. */
+#define GZ_BUDGET_RATIO 32
+#define GZ_BUDGET_MIN ((size_t)32 << 20)
+
+/* One pass of inflate over every gzip member of in[0..len).  With keep, the
+ * output goes to *buf (capacity *cap, grown by doubling up to stop + 1) and
+ * its top-level fields are checked as they arrive; without, to a scratch
+ * buffer, only counted.  Stops once more than `stop` bytes came out.
+ * Returns 0 with *out_n the bytes out (> stop: stopped there), or an error
+ * naming the byte offset in the compressed file (or the decompressed data). */
+static int inflate_pass(const unsigned char *in, size_t len, unsigned char **buf, size_t *cap,
+                        int keep, size_t stop, size_t *out_n, const char *path,
+                        struct ss_error *err)
+{
+    unsigned char scratch[1 << 16];
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 15 + 16) != Z_OK) {
-        free(buf);
+    if (inflateInit2(&z, 15 + 16) != Z_OK)
         return ss_fail(err, SS_ENOMEM, "%s: out of memory (zlib)", path);
-    }
-    size_t n = 0;
+    size_t n = 0, next = 0;
     int rc = 0;
+    const char *why;
     z.next_in = (unsigned char *)in;
     for (;;) {
         size_t at = (size_t)(z.next_in - in);
         z.avail_in = (uInt)(len - at > UINT32_MAX ? UINT32_MAX : len - at);
-        if (n == cap) {
-            if (cap > max_bytes) {
-                rc = ss_fail(err, SS_EINPUT,
-                             "%s: decompresses to more than %zu MiB, the limit (a damaged file "
-                             "or a gzip bomb?)",
-                             path, max_bytes >> 20);
-                break;
-            }
-            size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : cap * 2;
-            unsigned char *nb = realloc(buf, ncap);
+        if (keep && n == *cap) {
+            size_t ncap = *cap > stop / 2 ? stop + 1 : *cap * 2;
+            unsigned char *nb = realloc(*buf, ncap);
             if (!nb) {
                 rc = ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
                 break;
             }
-            buf = nb;
-            cap = ncap;
+            *buf = nb;
+            *cap = ncap;
         }
-        z.next_out = buf + n;
-        z.avail_out = (uInt)(cap - n > UINT32_MAX ? UINT32_MAX : cap - n);
-        uInt room = z.avail_out;
+        size_t room = keep ? *cap - n : sizeof scratch;
+        z.next_out = keep ? *buf + n : scratch;
+        z.avail_out = (uInt)(room > GZ_STEP ? GZ_STEP : room);
+        uInt given = z.avail_out;
         int zr = inflate(&z, Z_NO_FLUSH);
-        n += room - z.avail_out;
+        n += given - z.avail_out;
         at = (size_t)(z.next_in - in);
-        if (n > max_bytes) {
+        if (n > stop)
+            break;
+        if (keep && scan_fields(*buf, n, &next, &why)) {
             rc = ss_fail(err, SS_EINPUT,
-                         "%s: decompresses to more than %zu MiB, the limit (a damaged file or "
-                         "a gzip bomb?)",
-                         path, max_bytes >> 20);
+                         "%s: byte %zu of the decompressed data: %s (not a pprof profile, or a "
+                         "damaged one)",
+                         path, next, why);
             break;
         }
         if (zr == Z_STREAM_END) {
@@ -1252,6 +1312,57 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
         break;
     }
     inflateEnd(&z);
+    *out_n = n;
+    return rc;
+}
+
+/* Inflate gzip data (one or more members) into a new buffer of at most
+ * max_bytes.  Memory follows the data actually inflated, never a size the
+ * file claims: up to a budget of GZ_BUDGET_RATIO x the file; past it, the
+ * data is first counted without being kept, and refused over max_bytes
+ * (then inflated again into a buffer of its exact size).  Data that is not
+ * protobuf fields is refused at its first bad field.  Returns 0 and sets
+ * *out, *out_len (caller frees), or an error. */
+static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const char *path,
+                  unsigned char **out, size_t *out_len, struct ss_error *err)
+{
+    size_t budget = len <= max_bytes / GZ_BUDGET_RATIO ? len * GZ_BUDGET_RATIO : max_bytes;
+    if (budget < GZ_BUDGET_MIN)
+        budget = GZ_BUDGET_MIN;
+    if (budget > max_bytes)
+        budget = max_bytes;
+    size_t cap = 1 << 16;
+    if (len >= 18) {
+        /* ISIZE, the size mod 2^32 of the last member: a good first guess,
+         * when within the budget. */
+        const unsigned char *t = in + len - 4;
+        size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+        if (isize >= cap && isize <= budget)
+            cap = isize + 1;
+    }
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
+    size_t n;
+    int rc = inflate_pass(in, len, &buf, &cap, 1, budget, &n, path, err);
+    if (!rc && n > budget) {
+        free(buf);
+        buf = NULL;
+        if (budget < max_bytes)
+            rc = inflate_pass(in, len, NULL, NULL, 0, max_bytes, &n, path, err);
+        if (!rc && n > max_bytes)
+            rc = ss_fail(err, SS_EINPUT,
+                         "%s: decompresses to more than %zu MiB, the limit (a damaged file or "
+                         "a gzip bomb?)",
+                         path, max_bytes >> 20);
+        if (!rc) {
+            cap = n + 1;
+            buf = malloc(cap);
+            if (!buf)
+                return ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
+            rc = inflate_pass(in, len, &buf, &cap, 1, n, &n, path, err);
+        }
+    }
     if (rc) {
         free(buf);
         return rc;

@@ -26,7 +26,6 @@ int ss_rprof_is_header(const char *line, size_t len);
 /* Load an Rprof file from an open reader into m (adding one source per
  * session).  `path` names the file in messages.  Returns 0, or an error code
  * with err naming the file, line and column of the problem. */
-int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path,
-                  struct ss_error *err);
+int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err);
 
 #endif

@@ -410,6 +410,8 @@ static int finish(struct parser *p, ss_id src)
         if (e->from < 0)
             root += (uint64_t)e->count;
     }
+    if (ss_model_check_aggs(m, p->path, p->err)) /* statistics sum them */
+        return p->err->code;
     if (root != samples)
         ss_model_warn(m,
                       "%s: the calls from the root (-1) count %llu samples, the self counts %llu",

@@ -792,8 +792,12 @@ static int build(struct loader *L, ss_id base)
             for (size_t k = 0; k < L->vts.n; k++)
                 if (L->vts.v[k].col)
                     vals[L->vts.v[k].model] = L->vts.v[k].col[i];
-            if (ss_model_add_sample(m, L->sample_stack.v[i], vals)) {
-                rc = ss_nomem(L->err, "samples");
+            int ar = ss_model_add_sample(m, L->sample_stack.v[i], vals);
+            if (ar) { /* SS_COUNT_RANGE: negative, or the counts sum past INT64_MAX */
+                char at[800];
+                snprintf(at, sizeof at, "%.700s/sample_values.tsv: sample %zu", L->dir, i + 1);
+                rc = ar == SS_COUNT_RANGE ? ss_model_count_fail(m, L->err, at, vals[SS_VT_COUNT])
+                                          : ss_nomem(L->err, "samples");
                 break;
             }
         }

@@ -102,8 +102,10 @@ int ss_model_init(struct ss_model *m, struct ss_error *err)
     m->fn_index = idhash_new();
     m->loc_index = idhash_new();
     m->stack_index = idhash_new();
+    /* stack_loc is never NULL, even while every stack is empty: NULL + 0
+     * (ss_stack_frames of an empty stack) is undefined behaviour. */
     if (!m->fn_index || !m->loc_index || !m->stack_index || VEC_PUSH(m->stack_off, 0) ||
-        ss_model_value_type(m, "samples", "count") == SS_NONE) {
+        VEC_RESERVE(m->stack_loc, 1) || ss_model_value_type(m, "samples", "count") == SS_NONE) {
         ss_model_free(m);
         return ss_nomem(err, "model");
     }
@@ -259,7 +261,8 @@ ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail
     if (id != SS_NONE)
         return id;
     if (m->stack_tail.n >= SS_NONE - 1 || m->stack_loc.n + n >= UINT32_MAX ||
-        VEC_RESERVE(m->stack_loc, m->stack_loc.n + n) || VEC_RESERVE(m->stack_off, m->stack_off.n + 1) ||
+        VEC_RESERVE(m->stack_loc, m->stack_loc.n + n) ||
+        VEC_RESERVE(m->stack_off, m->stack_off.n + 1) ||
         VEC_RESERVE(m->stack_tail, m->stack_tail.n + 1))
         return SS_NONE;
     if (n)
@@ -306,6 +309,11 @@ static int column_materialise(struct ss_model *m, size_t t, int64_t fill)
 
 int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
 {
+    int64_t count = vals ? vals[SS_VT_COUNT] : 1;
+    uint64_t total;
+    if (count < 0 || __builtin_add_overflow(m->count_total, (uint64_t)count, &total) ||
+        total > SS_MAX_COUNT_TOTAL)
+        return SS_COUNT_RANGE;
     size_t oldcap = m->sample_stack.cap;
     if (VEC_PUSH(m->sample_stack, stack))
         return -1;
@@ -336,6 +344,53 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
         m->values.v[t][i] = v;
     }
     m->sources.v[m->sources.n - 1].n_samples++;
+    m->count_total = total;
+    return 0;
+}
+
+int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const char *where,
+                        int64_t count)
+{
+    if (count < 0)
+        return ss_fail(err, SS_EINPUT, "%s: negative sample count %lld", where, (long long)count);
+    return ss_fail(err, SS_EINPUT,
+                   "%s: sample count %lld makes the counts add up past %llu, the largest total "
+                   "stackscope sums (the samples before it add up to %llu)",
+                   where, (long long)count, (unsigned long long)SS_MAX_COUNT_TOTAL,
+                   (unsigned long long)m->count_total);
+}
+
+/* Add v to *sum unless v is negative or the sum would pass the limit. */
+static int add_count(uint64_t *sum, int64_t v)
+{
+    uint64_t t;
+    if (v < 0 || __builtin_add_overflow(*sum, (uint64_t)v, &t) || t > SS_MAX_COUNT_TOTAL)
+        return -1;
+    *sum = t;
+    return 0;
+}
+
+int ss_model_check_aggs(const struct ss_model *m, const char *path, struct ss_error *err)
+{
+    uint64_t sum[3] = {m->count_total, m->count_total, m->count_total};
+    static const char *const what[3] = {"self count", "total count", "call count"};
+    for (size_t i = 0; i < m->aggs.n + m->edges.n; i++) {
+        const struct ss_agg *a = i < m->aggs.n ? &m->aggs.v[i] : NULL;
+        int64_t v[2] = {a ? a->self : m->edges.v[i - m->aggs.n].count, a ? a->total : 0};
+        for (int k = 0; k < (a ? 2 : 1); k++) {
+            int w = a ? k : 2;
+            if (!add_count(&sum[w], v[k]))
+                continue;
+            if (v[k] < 0)
+                return ss_fail(err, SS_EINPUT, "%s: negative %s %lld", path, what[w],
+                               (long long)v[k]);
+            return ss_fail(err, SS_EINPUT,
+                           "%s: %s %lld makes the %ss add up past %llu, the largest total "
+                           "stackscope sums",
+                           path, what[w], (long long)v[k], what[w],
+                           (unsigned long long)SS_MAX_COUNT_TOTAL);
+        }
+    }
     return 0;
 }
 

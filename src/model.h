@@ -153,7 +153,19 @@ struct ss_model {
     /* Builder state (private). */
     struct ss_idhash *fn_index, *loc_index, *stack_index;
     VEC(ss_id) name_first_fn; /* string id -> first function with that name */
+    uint64_t count_total; /* sum of the count column, at most SS_MAX_COUNT_TOTAL */
 };
+
+/* The largest sum of the count column a model holds (INT64_MAX).  Every
+ * statistic adds the counts of a subset of the samples (in uint64_t or
+ * int64_t; times and bytes in double), and a subset of a model never sums
+ * past the whole: bounding the whole model's sum when it is built keeps
+ * every such sum exact, without a check in each analysis. */
+#define SS_MAX_COUNT_TOTAL ((uint64_t)INT64_MAX)
+
+/* ss_model_add_sample's answer for a count that is negative or would make
+ * the counts of the model sum past SS_MAX_COUNT_TOTAL. */
+#define SS_COUNT_RANGE (-2)
 
 /* Number of distinct stacks. */
 static inline size_t ss_model_nstacks(const struct ss_model *m)
@@ -232,8 +244,24 @@ ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit
 
 /* Append a sample of `stack` to the last source.  `vals` holds one value per
  * value type in type order (vals[0] is the count) or is NULL for a plain
- * sample of count 1 with no other values.  Returns 0 or -1 (OOM). */
+ * sample of count 1 with no other values.  Returns 0, -1 (OOM) or
+ * SS_COUNT_RANGE (the count is negative or the model's counts would sum past
+ * SS_MAX_COUNT_TOTAL; nothing was added: report it with
+ * ss_model_count_fail). */
 int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals);
+
+/* Fill err (SS_EINPUT) for a sample refused with SS_COUNT_RANGE: `where`
+ * names the file and the place in it ("prof.pb.gz: byte 120: sample 7"),
+ * `count` is the refused count.  Returns SS_EINPUT. */
+int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const char *where,
+                        int64_t count);
+
+/* After a loader added aggregates (m->aggs, m->edges): check that their
+ * counts are not negative and that the self counts, the total counts and the
+ * call counts, each added to the samples' counts, stay within
+ * SS_MAX_COUNT_TOTAL (statistics add them up per function).  Returns 0, or
+ * SS_EINPUT with err naming `path` and the value. */
+int ss_model_check_aggs(const struct ss_model *m, const char *path, struct ss_error *err);
 
 /* Record a warning (printf-style). */
 void ss_model_warn(struct ss_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -328,7 +356,7 @@ static inline double ss_source_interval_s(const struct ss_model *m, ss_id s)
  * are the stacks the source's samples hit, in order of first hit, and
  * cnt[stack] their summed count values. */
 struct ss_stack_counts {
-    uint64_t *cnt;  /* one per distinct stack */
+    uint64_t *cnt; /* one per distinct stack */
     ss_id *touched;
     size_t n, cap;
 };

@@ -157,7 +157,7 @@ long ss_reader_peek(struct ss_reader *r, const char **p, size_t n, struct ss_err
     while (!r->eof && r->end - r->start < n)
         if (fill(r, err) < 0)
             return -1;
-    *p = r->buf + r->start;
+    *p = r->buf ? r->buf + r->start : ""; /* an empty file has no buffer */
     size_t have = r->end - r->start;
     return (long)(have < n ? have : n);
 }

@@ -16,4 +16,11 @@ struct ss_rprof_vt {
  * -1 otherwise. */
 int ss_rprof_value_types(const struct ss_model *m, struct ss_rprof_vt *vt);
 
+/* Bytes allocated by sample i (R's memory="both"): 8 x the increase of
+ * small_v, 8 x that of big_v and the increase of nodes over sample i - 1,
+ * which must be of the same source; decreases count 0.  A double, as in R:
+ * exact below 2^53 bytes, and no overflow however large the file's values
+ * (8 x a difference of two int64 values can pass INT64_MAX). */
+double ss_rprof_alloc_bytes(const struct ss_model *m, const struct ss_rprof_vt *vt, size_t i);
+
 #endif

@@ -11,8 +11,8 @@ struct work {
     const struct ss_model *m;
     struct ss_stats *st;
     enum ss_stats_key by;
-    ss_id *key_of;       /* function (by function) or location (by line) -> row */
-    ss_id no_location;   /* row of "<no location>", SS_NONE until needed */
+    ss_id *key_of;     /* function (by function) or location (by line) -> row */
+    ss_id no_location; /* row of "<no location>", SS_NONE until needed */
     VEC(struct ss_stat_row) rows;
     /* per source pass */
     uint64_t *self_src, *total_src;
@@ -133,8 +133,8 @@ static uint64_t credit_aggs(struct work *w, ss_id s, size_t *have, int *oom)
         if (a->source != s || (a->self == 0 && a->total == 0))
             continue;
         samples += (uint64_t)a->self;
-        ss_id r = w->by == SS_BY_LINE ? line_row(w, a->location, oom)
-                                      : function_row(w, a->location, oom);
+        ss_id r =
+            w->by == SS_BY_LINE ? line_row(w, a->location, oom) : function_row(w, a->location, oom);
         if (!*oom && r == SS_NONE)
             r = w->by == SS_BY_LINE ? no_location_row(w, oom) : SS_NONE;
         if (*oom || r == SS_NONE || sync_scratch(w, have)) {
@@ -160,16 +160,8 @@ static uint64_t credit_aggs(struct work *w, ss_id s, size_t *have, int *oom)
 static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
                          const struct ss_rprof_vt *vt, double *stack_mem)
 {
-    /* A column that never changed from 0 is not materialised (NULL). */
-    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
-                  *nd = m->values.v[vt->nodes];
-    for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++) {
-        int64_t ds = sm ? sm[i] - sm[i - 1] : 0, db = bg ? bg[i] - bg[i - 1] : 0,
-                dn = nd ? nd[i] - nd[i - 1] : 0;
-        double b = (ds > 0 ? 8.0 * (double)ds : 0) + (db > 0 ? 8.0 * (double)db : 0) +
-                   (dn > 0 ? (double)dn : 0);
-        stack_mem[m->sample_stack.v[i]] += b;
-    }
+    for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++)
+        stack_mem[m->sample_stack.v[i]] += ss_rprof_alloc_bytes(m, vt, i);
 }
 
 int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
@@ -236,7 +228,8 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                     else
                         break;
                 } else {
-                    r = by == SS_BY_LINE ? line_row(&w, fr[k], &oom) : function_row(&w, fr[k], &oom);
+                    r = by == SS_BY_LINE ? line_row(&w, fr[k], &oom)
+                                         : function_row(&w, fr[k], &oom);
                 }
                 if (r == SS_NONE || oom || sync_scratch(&w, &have)) {
                     oom = oom || r != SS_NONE;

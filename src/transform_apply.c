@@ -43,17 +43,19 @@ struct apply {
     const struct ss_model *orig;
     struct ss_model *out;
     struct wset a, b, *cur, *next;
-    ss_id *o2c;   /* original stack -> working stack (SS_NONE: unused) */
-    size_t norig; /* original stacks */
+    ss_id *o2c;     /* original stack -> working stack (SS_NONE: unused) */
+    size_t norig;   /* original stacks */
     uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
     size_t base, nkeep;
-    ss_id *map;   /* working stack -> next working stack, during a step */
+    ss_id *map; /* working stack -> next working stack, during a step */
     size_t map_cap;
     VEC(ss_id) buf;
     unsigned char *match; /* npats x nfun: function f matches pattern p */
     size_t match_cap;
-    size_t nfun;          /* functions when `match` was computed */
-    VEC(ss_id) cls;       /* class of each function, SS_NONE: none */
+    size_t nfun;            /* functions when `match` was computed */
+    unsigned char *by_name; /* per string id: 0 not matched yet, 1 no, 2 yes */
+    size_t by_name_cap;
+    VEC(ss_id) cls; /* class of each function, SS_NONE: none */
     int any_class;
 };
 
@@ -192,8 +194,24 @@ static long match_functions(struct apply *a, const struct tf_step *st)
             for (size_t f = 0; f < nf; f++)
                 mm[f] = m->functions.v[f].name == id;
         } else {
+            /* Once per distinct name: functions of one name in several files
+             * share it, and regexec is the costly part. */
+            size_t ns = m->strs.n ? m->strs.n : 1;
+            if (ns > a->by_name_cap) { /* all 0, and left all 0 after use */
+                free(a->by_name);
+                a->by_name = calloc(ns, 1);
+                a->by_name_cap = a->by_name ? ns : 0;
+                if (!a->by_name)
+                    return -1;
+            }
+            for (size_t f = 0; f < nf; f++) {
+                ss_id name = m->functions.v[f].name;
+                if (!a->by_name[name])
+                    a->by_name[name] = regexec(&pt->re, ss_str(m, name), 0, NULL, 0) == 0 ? 2 : 1;
+                mm[f] = a->by_name[name] == 2;
+            }
             for (size_t f = 0; f < nf; f++)
-                mm[f] = regexec(&pt->re, ss_str(m, m->functions.v[f].name), 0, NULL, 0) == 0;
+                a->by_name[m->functions.v[f].name] = 0;
         }
     }
     long any = 0;
@@ -227,13 +245,13 @@ static long outermost(const struct apply *a, const ss_id *fr, size_t d)
 /* Per-step data of the stack rewriters. */
 struct rewrite {
     const struct tf_step *st;
-    size_t trim;     /* trim-base: levels */
-    ss_id new_fn;    /* replace: the NEW function */
+    size_t trim;  /* trim-base: levels */
+    ss_id new_fn; /* replace: the NEW function */
 };
 
 /* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
-static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d,
-                   ss_id tail, ss_id *ntail)
+static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
+                   ss_id *ntail)
 {
     ss_id *o = a->buf.v;
     size_t n = 0;
@@ -639,7 +657,8 @@ static int scaffold_depth(struct apply *a, double share, size_t *depth, struct s
     }
     struct ss_level_row *rows;
     size_t n;
-    int rc = ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
+    int rc =
+        ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
     free(cnt);
     free(used);
     if (rc)
@@ -873,7 +892,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     }
     /* the timeline, its values and the sources' ranges */
     size_t n = a->nkeep;
-    if (VEC_RESERVE(m->sample_stack, n ? n : 1) || VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
+    if (VEC_RESERVE(m->sample_stack, n ? n : 1) ||
+        VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
         return -1;
     for (size_t k = 0; k < n; k++)
         m->sample_stack.v[k] = a->map[cur_stack(a, k)];
@@ -920,7 +940,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         m->sources.v[m->sources.n++] = src;
     }
     /* everything else as it was */
-    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) || VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
+    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) ||
+        VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
         VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
         VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
         return -1;
@@ -968,8 +989,9 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
         any |= steps[i].enabled && steps[i].kind != SS_TF_CLASS;
     for (size_t s = 0; any && s < m->sources.n; s++)
         if (m->sources.v[s].flags & SS_SRC_AGGREGATE)
-            ss_model_warn(m, "%s: transforms change raw samples only; this source holds "
-                             "aggregates (no stacks), which are left as they are",
+            ss_model_warn(m,
+                          "%s: transforms change raw samples only; this source holds "
+                          "aggregates (no stacks), which are left as they are",
                           ss_str(m, m->sources.v[s].uri));
 }
 
@@ -1006,6 +1028,7 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
     free(a.map);
     VEC_FREE(a.buf);
     free(a.match);
+    free(a.by_name);
     VEC_FREE(a.cls);
     if (rc) {
         ss_model_free(out);

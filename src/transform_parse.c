@@ -142,6 +142,164 @@ static int quoted(struct lexer *lx, char **out)
     return 0;
 }
 
+/* Limits on a /regex/, because glibc's regcomp and regexec cost grows with
+ * the pattern: a 790 KB alternation took 5 GB and 20 s, a back-reference
+ * (a GNU extension POSIX ERE lacks) backtracks exponentially, and a bounded
+ * repetition of a group that itself repeats ((.{1,30}){1,30}) blows up the
+ * matcher's state sets (60 ms per 200-character name), as do long runs of
+ * optional items (.{0,255} 15 times: 6 s per name).  Within these limits a
+ * pattern matches 10,000 names of 40 characters in under 0.1 s.  A '+'
+ * counts as a copy too: regcomp expands a+ into aa*, so a+++... (found by
+ * fuzzing) doubles its size with every '+' (20 of them: 10 s and 1 GB). */
+#define TF_REGEX_MAX_LEN 1000      /* bytes between the slashes */
+#define TF_REGEX_MAX_REPEATS 100   /* operators * + ? {m,n} */
+#define TF_REGEX_MAX_BOUND 255     /* m and n of {m,n} (POSIX's RE_DUP_MAX) */
+#define TF_REGEX_MAX_EXPANSION 256 /* items {m,n} repetitions add when expanded */
+
+/* The end of the bracket expression starting at t[i] == '[' (the index of
+ * its closing ']'), or n when it is not closed (regcomp reports that). */
+static size_t bracket_end(const char *t, size_t n, size_t i)
+{
+    size_t j = i + 1;
+    if (j < n && t[j] == '^')
+        j++;
+    if (j < n && t[j] == ']')
+        j++; /* a leading ']' is a member */
+    for (; j < n; j++) {
+        if (t[j] == '[' && j + 1 < n && (t[j + 1] == ':' || t[j + 1] == '.' || t[j + 1] == '=')) {
+            char close = t[j + 1];
+            for (j += 2; j + 1 < n && !(t[j] == close && t[j + 1] == ']'); j++)
+                ;
+            j++;
+        } else if (t[j] == ']') {
+            return j;
+        }
+    }
+    return n;
+}
+
+/* Check a pattern's text (as written between the slashes) against the
+ * limits above.  Returns 0, or -1 with why set and *at the offset of the
+ * fault in t. */
+static int regex_limits(const char *t, size_t n, size_t *at, char *why, size_t whyn)
+{
+    enum { DEPTH = 64 };
+    struct {
+        unsigned long size; /* items of the group so far, alternatives added */
+        int repeats;        /* a repetition operator inside */
+    } g[DEPTH + 1];
+    int d = 0, nrep = 0;
+    unsigned long extra = 0; /* items the {m,n} repetitions add */
+    unsigned long last = 0;  /* items of the last atom: what a {m,n} repeats */
+    int last_repeats = 0;    /* ... and whether it holds a repetition itself */
+    g[0].size = 0;
+    g[0].repeats = 0;
+    *at = 0;
+    if (n > TF_REGEX_MAX_LEN) {
+        snprintf(why, whyn, "regular expression of %zu bytes, longer than the limit of %d", n,
+                 TF_REGEX_MAX_LEN);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = t[i];
+        *at = i;
+        if (c == '\\' && i + 1 < n && t[i + 1] >= '1' && t[i + 1] <= '9') {
+            snprintf(why, whyn,
+                     "back-references (\\%c) are not part of POSIX extended regular "
+                     "expressions",
+                     t[i + 1]);
+            return -1;
+        }
+        if (c == '(') {
+            if (d == DEPTH) {
+                snprintf(why, whyn, "groups nested more than %d deep", DEPTH);
+                return -1;
+            }
+            d++;
+            g[d].size = 0;
+            g[d].repeats = 0;
+            last = 0;
+            last_repeats = 0;
+            continue;
+        }
+        if (c == '|') {
+            last = 0;
+            last_repeats = 0;
+            continue;
+        }
+        unsigned long times = 0; /* a repetition operator: the most it repeats */
+        if (c == '*' || c == '?') {
+            times = 1;
+        } else if (c == '+') {
+            times = 2; /* glibc copies the item (a+ is aa*): a+++... doubles each time */
+        } else if (c == '{') {
+            size_t j = i + 1;
+            unsigned long lo = 0, hi;
+            int digits = 0;
+            for (; j < n && t[j] >= '0' && t[j] <= '9'; j++, digits++)
+                lo = lo > TF_REGEX_MAX_BOUND ? lo : lo * 10 + (unsigned long)(t[j] - '0');
+            hi = lo;
+            if (j < n && t[j] == ',') {
+                hi = 0;
+                for (j++; j < n && t[j] >= '0' && t[j] <= '9'; j++)
+                    hi = hi > TF_REGEX_MAX_BOUND ? hi : hi * 10 + (unsigned long)(t[j] - '0');
+                if (hi < lo)
+                    hi = lo; /* {m,}: as {m} here */
+            }
+            if ((digits || t[i + 1] == ',') && j < n && t[j] == '}') { /* glibc: {,n} */
+                if (hi > TF_REGEX_MAX_BOUND) {
+                    snprintf(why, whyn, "repetition bound over %d", TF_REGEX_MAX_BOUND);
+                    return -1;
+                }
+                if (last_repeats) {
+                    snprintf(why, whyn,
+                             "a {m,n} repetition of something that repeats already (too slow "
+                             "to match)");
+                    return -1;
+                }
+                times = hi > 1 ? hi : 1;
+                i = j;
+            } /* else not a bound: a literal, or regcomp's error */
+        }
+        if (times) {
+            if (++nrep > TF_REGEX_MAX_REPEATS) {
+                snprintf(why, whyn, "more than %d repetition operators (* + ? {m,n})",
+                         TF_REGEX_MAX_REPEATS);
+                return -1;
+            }
+            g[d].size += last * (times - 1);
+            extra += last * (times - 1);
+            last *= times;
+            g[d].repeats = 1;
+            last_repeats = 1;
+        } else if (c == ')' && d > 0) {
+            unsigned long items = g[d].size ? g[d].size : 1;
+            int inner = g[d].repeats;
+            d--;
+            g[d].size += items;
+            g[d].repeats |= inner;
+            last = items;
+            last_repeats = inner;
+        } else {
+            if (c == '\\')
+                i += i + 1 < n;
+            else if (c == '[')
+                i = bracket_end(t, n, i);
+            g[d].size++;
+            last = 1;
+            last_repeats = 0;
+        }
+        if (extra > TF_REGEX_MAX_EXPANSION) {
+            snprintf(
+                why, whyn,
+                "repetitions (+ or {m,n}) that expand to more than %d items (too slow to match)",
+                TF_REGEX_MAX_EXPANSION);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* A /regex/ starting at the slash: the text between the slashes goes to
  * p->text and the compiled expression to p->re. */
 static int regex_pattern(struct lexer *lx, struct tf_pattern *p)
@@ -162,6 +320,10 @@ static int regex_pattern(struct lexer *lx, struct tf_pattern *p)
     int rc = token_end(lx, "closing '/' of the regular expression");
     if (rc)
         return rc;
+    size_t at;
+    char why[160];
+    if (regex_limits(lx->s + body, n, &at, why, sizeof why))
+        return lex_fail(lx, body + at, "%s", why);
     p->text = dup_n(lx->s + body, n);
     char *src = malloc(n + 1);
     if (!p->text || !src) {
@@ -316,8 +478,9 @@ static int range_end(struct lexer *lx, const char *s, size_t n, size_t at, int *
     if (ip > (uint64_t)(INT64_MAX / per))
         return lex_fail(lx, at, "time too large");
     int64_t ns = (int64_t)ip * per, scale = per / 10;
-    for (size_t j = f0; j < f1 && scale > 0; j++, scale /= 10)
-        ns += (s[j] - '0') * scale; /* digits finer than a nanosecond are ignored */
+    for (size_t j = f0; j < f1 && scale > 0; j++, scale /= 10) /* finer than 1 ns: ignored */
+        if (__builtin_add_overflow(ns, (s[j] - '0') * scale, &ns))
+            return lex_fail(lx, at, "time too large");
     *kind = 2;
     *v = neg ? -ns : ns;
     *unit = (enum tf_unit)k;

@@ -336,16 +336,32 @@ static int plan_locations(struct writer *w)
     return rc;
 }
 
-/* Bytes allocated per sample (R's memory="both"), for the alloc column. */
-static int64_t alloc_bytes(const struct writer *w, const struct ss_source *src, size_t i)
+/* A value past what a pprof int64 holds is an error naming it (exit 2),
+ * never a wrap or an out-of-range conversion.  Returns 0 with *out set, or
+ * PP_TOO_BIG with w->err filled; `what` says whose value it is. */
+#define PP_TOO_BIG (-2)
+static int to_int64(struct writer *w, double v, const char *what, int64_t *out)
 {
+    if (!(v > -0x1p63 && v < 0x1p63)) {
+        ss_fail(w->err, SS_EINPUT,
+                "%s: cannot write pprof: %s, %.15g, does not fit a pprof value (at most %lld)",
+                w->path, what, v, (long long)INT64_MAX);
+        return PP_TOO_BIG;
+    }
+    *out = llround(v);
+    return 0;
+}
+
+/* Bytes allocated by sample i (R's memory="both"), for the alloc column. */
+static int alloc_bytes(struct writer *w, const struct ss_source *src, size_t i, int64_t *out)
+{
+    *out = 0;
     if (!(src->flags & SS_SRC_MEMORY) || i == src->first_sample)
         return 0;
-    const int64_t *sm = w->m->values.v[w->rvt.small_v], *bg = w->m->values.v[w->rvt.big_v],
-                  *nd = w->m->values.v[w->rvt.nodes];
-    int64_t ds = sm ? sm[i] - sm[i - 1] : 0, db = bg ? bg[i] - bg[i - 1] : 0,
-            dn = nd ? nd[i] - nd[i - 1] : 0;
-    return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
+    char what[600];
+    snprintf(what, sizeof what, "the bytes allocated by sample %zu of %.400s",
+             i - src->first_sample + 1, ss_str(w->m, src->uri));
+    return to_int64(w, ss_rprof_alloc_bytes(w->m, &w->rvt, i), what, out);
 }
 
 static void put_varint(uint8_t *buf, size_t *n, uint64_t v)
@@ -383,7 +399,8 @@ static int stack_bytes(struct writer *w, ss_id st, const uint8_t **out, size_t *
         if (w->loc_out[fr[k]])
             body += varint_len(w->loc_out[fr[k]]);
     size_t need = body ? 1 + varint_len(body) + body : 0;
-    if (VEC_RESERVE(w->sbytes, w->sbytes.n + need))
+    /* + 1: never a NULL buffer, even when every stack so far is empty. */
+    if (VEC_RESERVE(w->sbytes, w->sbytes.n + need + 1))
         return -1;
     uint8_t *b = w->sbytes.v + w->sbytes.n;
     size_t n = 0;
@@ -445,19 +462,28 @@ static int write_samples(struct writer *w, struct out *g)
                     if (pprof_src) {
                         col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
                         vals[t] = col ? col[i] : 0;
+                    } else if (ids_len) {
+                        char what[600];
+                        snprintf(what, sizeof what, "the time in ns of sample %zu of %.400s",
+                                 i - src->first_sample + 1, ss_str(m, src->uri));
+                        rc = to_int64(w, (double)count * ns_per_count, what, &vals[t]);
                     } else {
-                        vals[t] = ids_len ? (int64_t)llround((double)count * ns_per_count) : 0;
+                        vals[t] = 0;
                     }
                     break;
                 case VT_ALLOC:
-                    vals[t] = alloc_bytes(w, src, i);
+                    rc = alloc_bytes(w, src, i, &vals[t]);
                     break;
                 case VT_MODEL:
                     col = m->values.v[v->model];
                     vals[t] = col ? col[i] : 0;
                     break;
                 }
+                if (rc)
+                    break;
             }
+            if (rc)
+                break;
             /* value: field 2, packed int64 (negative values take 10 bytes) */
             size_t body = 0, n = 0;
             for (size_t t = 0; t < nvt; t++)
@@ -582,13 +608,26 @@ static int write_rest(struct writer *w, struct out *g)
     } else if (have_src) {
         period_type.type = out_cstr(w, "cpu");
         period_type.unit = out_cstr(w, "nanoseconds");
-        p.period = llround(m->sources.v[first].interval_us * 1000.0);
+        rc = to_int64(w, m->sources.v[first].interval_us * 1000.0, "the sampling period in ns",
+                      &p.period);
+        if (rc)
+            goto out;
+        rc = -1;
     }
     p.period_type = &period_type;
     const char *tn = have_src ? source_meta(m, first, "time_nanos") : NULL;
-    p.time_nanos = tn         ? strtoll(tn, NULL, 10)
-                   : have_src ? m->sources.v[first].timestamp * 1000000000
-                              : 0;
+    if (tn) {
+        p.time_nanos = strtoll(tn, NULL, 10);
+    } else if (have_src && __builtin_mul_overflow(m->sources.v[first].timestamp,
+                                                  (int64_t)1000000000, &p.time_nanos)) {
+        ss_fail(w->err, SS_EINPUT,
+                "%s: cannot write pprof: the timestamp of %.400s, %lld s, does not fit pprof's "
+                "time_nanos (at most %lld s)",
+                w->path, ss_str(m, m->sources.v[first].uri),
+                (long long)m->sources.v[first].timestamp, (long long)(INT64_MAX / 1000000000));
+        rc = PP_TOO_BIG;
+        goto out;
+    }
     double duration = 0;
     size_t nc = 0;
     for (size_t s = 0; s < m->sources.n; s++) {
@@ -607,7 +646,11 @@ static int write_rest(struct writer *w, struct out *g)
                  ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
         comments[nc++] = out_cstr(w, note);
     }
-    p.duration_nanos = (int64_t)llround(duration);
+    rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)",
+                  &p.duration_nanos);
+    if (rc)
+        goto out;
+    rc = -1;
     for (size_t i = 0; i < m->meta.n; i++)
         if (!strcmp(ss_str(m, m->meta.v[i].key), "comment"))
             comments[nc++] = out_mstr(w, m->meta.v[i].value);
@@ -685,6 +728,10 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
     int wr = write_samples(&w, &g);
     if (!wr)
         wr = write_rest(&w, &g);
+    if (wr == PP_TOO_BIG) {
+        rc = err->code;
+        goto out;
+    }
     if (wr || g.failed) {
         rc = ss_nomem(err, "pprof output");
         goto out;

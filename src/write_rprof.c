@@ -40,16 +40,16 @@ struct rw {
     FILE *f;
     const char *path;
     struct ss_error *err;
-    uint32_t *fileno;   /* per string id: file number in the session, 0 = none */
-    uint32_t *stamp;    /* per stack: session stamp of the numbering pass */
-    size_t *text_off;   /* per stack: offset of its cached line text */
-    uint32_t *text_len; /* its length */
-    uint32_t *text_stamp; /* session stamp of the cached text */
-    uint8_t *name_ok;   /* per function: 0 unchecked, 1 ok */
-    VEC(ss_id) files;   /* file string ids of the session, number - 1 */
+    uint32_t *fileno;      /* per string id: file number in the session, 0 = none */
+    uint32_t *stamp;       /* per stack: session stamp of the numbering pass */
+    size_t *text_off;      /* per stack: offset of its cached line text */
+    uint32_t *text_len;    /* its length */
+    uint32_t *text_stamp;  /* session stamp of the cached text */
+    uint8_t *name_ok;      /* per function: 0 unchecked, 1 ok */
+    VEC(ss_id) files;      /* file string ids of the session, number - 1 */
     VEC(uint8_t) declared; /* #File line written, per number - 1 */
-    VEC(char) arena;    /* cached stack texts of the session */
-    uint32_t undeclared; /* number for positions without a file, 0 = unused */
+    VEC(char) arena;       /* cached stack texts of the session */
+    uint32_t undeclared;   /* number for positions without a file, 0 = unused */
     int has_pos;
     struct ss_rprof_vt vt;
     int have_vt;
@@ -222,8 +222,8 @@ static int write_session(struct rw *w, ss_id src)
     uint32_t stamp = src + 1;
     if (so->flags & SS_SRC_AGGREGATE)
         return ss_fail(w->err, SS_EUSAGE,
-                       "%s: cannot write Rprof: %s (%s) holds aggregate counts, not samples", w->path,
-                       ss_str(m, so->uri), ss_str(m, so->type));
+                       "%s: cannot write Rprof: %s (%s) holds aggregate counts, not samples",
+                       w->path, ss_str(m, so->uri), ss_str(m, so->type));
     if (number_session(w, so, stamp))
         return w->err->code;
     double us = so->interval_us;
@@ -262,9 +262,8 @@ static int write_session(struct rw *w, ss_id src)
                 return ss_fail(w->err, SS_EUSAGE,
                                "%s: cannot write Rprof: sample %zu has a negative memory value",
                                w->path, i + 1);
-            plen = (size_t)snprintf(prefix, sizeof prefix, ":%lld:%lld:%lld:%lld:",
-                                    (long long)v[0], (long long)v[1], (long long)v[2],
-                                    (long long)v[3]);
+            plen = (size_t)snprintf(prefix, sizeof prefix, ":%lld:%lld:%lld:%lld:", (long long)v[0],
+                                    (long long)v[1], (long long)v[2], (long long)v[3]);
         }
         if (!memory && ss_stack_depth(m, st) == 0 && m->stack_tail.v[st] == SS_NONE)
             continue; /* R writes no line for a sample with no frames */
@@ -291,9 +290,11 @@ int ss_write_rprof(const struct ss_model *m, FILE *f, const char *path, struct s
         lines += c > 0 ? (uint64_t)c : 0;
         if (lines > RPROF_MAX_LINES)
             return ss_fail(err, SS_EUSAGE,
-                           "%s: cannot write Rprof: the sample counts add up to more than %llu "
-                           "lines (one line per sample)",
-                           path, RPROF_MAX_LINES);
+                           "%s: cannot write Rprof: with sample %zu of %s (count %lld) the sample "
+                           "counts add up to more than %llu lines (one line per sample)",
+                           path, i - m->sources.v[ss_sample_source(m, i)].first_sample + 1,
+                           ss_str(m, m->sources.v[ss_sample_source(m, i)].uri), (long long)c,
+                           RPROF_MAX_LINES);
     }
     struct rw w;
     memset(&w, 0, sizeof w);

@@ -230,6 +230,27 @@ if have perl; then
     { pb_profile 1 3 | gzip -n; prbytes 100 5; } >"$T/pb-after-gzip"
     bad pprof-garbage-after-gzip "$T/pb-after-gzip"
 fi
+# A gzip bomb: 10 members of 100 MB of zeros (1e9 bytes in ~4 MB) is refused
+# at its first bad byte, after inflating a few MB, not 1 GB (sane() checks
+# the peak memory).
+head -c 100000000 /dev/zero | gzip -1 -n >"$T/zeros-member"
+for i in 1 2 3 4 5 6 7 8 9 10; do cat "$T/zeros-member"; done >"$T/pb-bomb"
+rm -f "$T/zeros-member"
+bad pprof-gzip-bomb-of-zeros "$T/pb-bomb"
+[[ $ERR == *"byte 0 of the decompressed data: invalid field number"* ]] ||
+    fail pprof-gzip-bomb-of-zeros-message "$ERR"
+rm -f "$T/pb-bomb"
+# A gzip bomb of valid protobuf fields ("2\n" repeated: string-table entries
+# of 10 bytes): 11 x 100 MB in ~1 MB, past the 1 GiB limit.  Refused with the
+# limit named, after counting the data without keeping it: memory stays at
+# the budget (32 x the file), not 1 GiB.
+yes 2 | head -c 100000000 | gzip -9 -n >"$T/twos-member"
+for i in 1 2 3 4 5 6 7 8 9 10 11; do cat "$T/twos-member"; done >"$T/pb-bomb-fields"
+rm -f "$T/twos-member"
+bad pprof-gzip-bomb-over-limit "$T/pb-bomb-fields"
+[[ $ERR == *"decompresses to more than 1024 MiB, the limit"* ]] ||
+    fail pprof-gzip-bomb-over-limit-message "$ERR"
+rm -f "$T/pb-bomb-fields"
 gzip -n </dev/null >"$T/pb-gzip-empty"
 bad pprof-gzip-of-nothing "$T/pb-gzip-empty"
 { pb_profile 1 3; printf '\x12\x06\x0a\x01\x01\x12\x01'; } | gzip -n >"$T/pb-cut-protobuf"
@@ -402,6 +423,195 @@ if "$STACKSCOPE" convert -o "$T/tiny.t/" "$T/tiny.out" 2>/dev/null; then
 else
     fail tables-cases "cannot write the tables of a tiny profile"
 fi
+
+# ---- no undefined behaviour, whatever the values (issue 18) ---------------------
+# A value that would overflow is an error naming the file and the value, never a
+# wrap; the sanitizer build (-fno-sanitize-recover) turns any overflow into a
+# crash that sane() reports.
+
+# expect NAME STATUS TEXT ARGS...: stackscope ARGS exits STATUS, sanely, with
+# TEXT (if not empty) on stderr.
+expect() {
+    local name=$1 st=$2 text=$3 why
+    shift 3
+    run "$@"
+    why=$(sane "$name")
+    if [ -z "$why" ] && [ "$RC" -ne "$st" ]; then
+        why="exit $RC, expected $st: $(echo "$ERR" | head -n 1)"
+    fi
+    if [ -z "$why" ] && [ -n "$text" ] && [[ $ERR != *"$text"* ]]; then
+        why="stderr lacks '$text': $(echo "$ERR" | head -n 1)"
+    fi
+    if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
+}
+
+# Protocol buffers by hand: varints and length-delimited fields.
+varint() { # N (0 to 2^63 - 1)
+    local n=$1
+    while [ "$n" -ge 128 ]; do
+        printf "\\x$(printf %02x $(((n & 127) | 128)))"
+        n=$((n >> 7))
+    done
+    printf "\\x$(printf %02x "$n")"
+}
+varints() { for n; do varint "$n"; done; }
+pb_vi() { varint $(($1 << 3)); varint "$2"; } # FIELD N
+pb_ld() { # FIELD CMD ARGS...: CMD's output as a length-delimited field
+    local f=$1 tmp
+    shift
+    tmp=$(mktemp "$T/pb.XXXXXX")
+    "$@" >"$tmp"
+    varint $((f << 3 | 2))
+    varint "$(wc -c <"$tmp")"
+    cat "$tmp"
+    rm -f "$tmp"
+}
+pb_vt_body() { pb_vi 1 "$1"; pb_vi 2 "$2"; }
+pb_vt() { pb_ld "${3:-1}" pb_vt_body "$1" "$2"; } # TYPE UNIT [FIELD]
+pb_sample_body() { pb_ld 1 varint "$1"; shift; pb_ld 2 varints "$@"; }
+pb_sample() { pb_ld 2 pb_sample_body "$@"; } # LOCATION VALUE...
+pb_line_body() { pb_vi 1 "$1"; pb_vi 2 3; }
+pb_loc_body() { pb_vi 1 "$1"; pb_ld 4 pb_line_body "$2"; }
+pb_fn_body() { pb_vi 1 "$1"; pb_vi 2 "$2"; }
+# Locations 1 and 2 in functions 1 (f) and 2 (g), then the string table:
+# 1 samples, 2 count, 3 f, 4 g, 5 cpu, 6 nanoseconds.
+pb_tail() {
+    pb_ld 4 pb_loc_body 1 1; pb_ld 4 pb_loc_body 2 2
+    pb_ld 5 pb_fn_body 1 3; pb_ld 5 pb_fn_body 2 4
+    for s in '' samples count f g cpu nanoseconds; do pb_ld 6 printf %s "$s"; done
+}
+M=9223372036854775807 # INT64_MAX
+
+{ pb_vt 1 2; pb_sample 1 $M; pb_sample 2 $M; pb_tail; } >"$T/pb-sum"
+bad pprof-counts-past-int64-max "$T/pb-sum"
+[[ $ERR == *"sample 2: sample count $M makes the counts add up past $M"* ]] ||
+    fail pprof-counts-past-int64-max-message "$ERR"
+{ pb_vt 1 2; pb_sample 1 $M; pb_tail; } >"$T/pb-max"
+expect pprof-count-int64-max-alone 0 '' check "$T/pb-max"
+[[ $OUT == *"$M samples"* ]] || fail pprof-count-int64-max-alone-value "$OUT"
+# Counts from cpu / period, rounded half up: INT64_MAX / 10 = ...580.7 -> ...581.
+{ pb_vt 5 6; pb_sample 1 $M; pb_tail; pb_vt 5 6 11; pb_vi 12 10; } >"$T/pb-divide"
+expect pprof-cpu-over-period-int64-max 0 '' check "$T/pb-divide"
+[[ $OUT == *"922337203685477581 samples"* ]] || fail pprof-cpu-over-period-rounded "$OUT"
+# count x period past INT64_MAX: the cpu value cannot match it (a warning).
+{ pb_vt 1 2; pb_vt 5 6; pb_sample 1 2 5; pb_tail; pb_vt 5 6 11; pb_vi 12 $M; } >"$T/pb-period"
+expect pprof-count-times-period-overflow 0 'cpu value other than count x period' \
+    report --format tsv "$T/pb-period"
+
+# Several inputs whose counts add up past INT64_MAX: 2 x 4611e15 fit, the
+# third file's second line does not.
+yes 'a;b 1000000000000000' | head -n 4611 >"$T/fo-4611"
+expect folded-inputs-past-int64-max 2 \
+    "$T/fo-4611:2: sample count 1000000000000000 makes the counts add up past $M" \
+    report --format tsv "$T/fo-4611" "$T/fo-4611" "$T/fo-4611"
+
+# A tables directory whose counts add up past INT64_MAX: 10 x (10^18 - 1).
+{ echo "$H"; yes '"a" ' | head -n 10; } >"$T/ten.out"
+if "$STACKSCOPE" convert -o "$T/ten.t/" "$T/ten.out" 2>/dev/null; then
+    sed 's/\tsamples\t1$/\tsamples\t999999999999999999/' "$T/ten.t/sample_values.tsv" >"$T/ten.tsv" &&
+        mv "$T/ten.tsv" "$T/ten.t/sample_values.tsv"
+    bad_in tables-counts-past-int64-max "$T/ten.t" \
+        "$T/ten.t/sample_values.tsv: sample 10: sample count 999999999999999999 makes the counts add up past $M"
+else
+    fail tables-counts-past-int64-max "cannot write the tables of a 10-sample profile"
+fi
+
+# SamplingProf aggregates whose self counts add up past INT64_MAX: 9224 x 1e15.
+{ printf '5\n\n'; seq 0 9223 | awk '{ print "a.rb:" $1 + 1 ":f" $1 "," $1 }'; echo
+  seq 0 9223 | awk '{ print $1 ",1000000000000000,1000000000000000" }'; echo
+  seq 0 9223 | awk '{ print "-1," $1 ",1" }'; } >"$T/sp-sum"
+bad sampling-prof-counts-past-int64-max "$T/sp-sum"
+[[ $ERR == *"self count 1000000000000000 makes the self counts add up past $M"* ]] ||
+    fail sampling-prof-counts-past-int64-max-message "$ERR"
+
+# Values a writer cannot hold: folded counts of 1e15 are 1e24 ns of pprof
+# time, and more lines than Rprof writes.
+printf 'main;f 1000000000000000\n' >"$T/fo-1e15"
+expect folded-1e15-to-pprof 2 "the time in ns of sample 1 of $T/fo-1e15, 1e+24, does not fit" \
+    convert --to pprof -o "$T/fo-1e15.pb.gz" "$T/fo-1e15"
+[ ! -e "$T/fo-1e15.pb.gz" ] || fail folded-1e15-to-pprof-no-output "$T/fo-1e15.pb.gz written"
+expect folded-1e15-to-rprof 1 "sample 1 of $T/fo-1e15 (count 1000000000000000)" \
+    convert --to rprof -o "$T/fo-1e15.out" "$T/fo-1e15"
+# 8 x 999999999999999999 twice + 999999999999999999 bytes = 1.7e19 > INT64_MAX.
+printf 'memory profiling: %s\n:0:0:0:0:"a" \n:%s:%s:%s:0:"a" "b" \n' "$H" \
+    999999999999999999 999999999999999999 999999999999999999 >"$T/mem-huge"
+expect rprof-memory-1.7e19-bytes-to-pprof 2 \
+    "the bytes allocated by sample 2 of $T/mem-huge, 1.7e+19, does not fit" \
+    convert --to pprof -o "$T/mem-huge.pb.gz" "$T/mem-huge"
+expect rprof-memory-1.7e19-bytes-report 0 '' report --memory --format tsv "$T/mem-huge"
+got=$(echo "$OUT" | awk -F '\t' '$1 == "b" { print $6 }')
+# 16999999999999999983 bytes / 1048576 = 16212463378906.2 MB
+[[ $got == 16212463378906.* ]] || fail rprof-memory-1.7e19-bytes-value "b's mem.total is '$got'"
+# A timestamp (seconds) whose nanoseconds do not fit pprof's time_nanos.
+if "$STACKSCOPE" convert -o "$T/ts.t/" "$T/tiny.out" 2>/dev/null; then
+    awk -F '\t' 'BEGIN { OFS = "\t" } NR == 2 { $6 = "1000000000000" } { print }' \
+        "$T/ts.t/sources.tsv" >"$T/ts.tsv" && mv "$T/ts.tsv" "$T/ts.t/sources.tsv"
+    expect tables-timestamp-1e12-to-pprof 2 \
+        "the timestamp of $T/tiny.out, 1000000000000 s, does not fit pprof's time_nanos" \
+        convert --to pprof -o "$T/ts.pb.gz" "$T/ts.t"
+else
+    fail tables-timestamp-1e12-to-pprof "cannot write the tables of a tiny profile"
+fi
+
+# Transform regexes that would make the matcher hang or eat memory are
+# refused at once, naming the script's line and column (a usage error).
+{ echo '# a comment'; printf 'drop /('; seq 1 100000 | sed 's/^/fn/' | paste -sd '|' | tr -d '\n'
+  echo ')/'; } >"$T/alternation.script"
+expect regex-790kb-alternation 1 \
+    "$T/alternation.script:2:7: regular expression of 788896 bytes, longer than the limit of 1000" \
+    report --script "$T/alternation.script" "$T/tiny.out"
+printf 'keep-samples 1:2\n  drop /(a*)*\\1b/\n' >"$T/backref.script"
+expect regex-back-reference 1 "$T/backref.script:2:14: back-references" \
+    report --script "$T/backref.script" "$T/tiny.out"
+expect regex-nested-bounds 1 "column 17: a {m,n} repetition of something that repeats already" \
+    report -e 'drop /(.{1,200}){1,200}x/' "$T/tiny.out"
+# Within the limits, the worst patterns stay fast on a 10 KB name.
+{ echo "$H"; printf '"'; head -c 10000 /dev/zero | tr '\0' a; echo '" "main" '; } >"$T/long-name.out"
+expect regex-worst-allowed-fast 0 '' report --format tsv \
+    -e "drop /$(printf '.?%.0s' $(seq 1 50))x/" -e 'drop /.{0,128}.{0,128}x/' \
+    -e 'drop /((a*)*)*b/' -e 'drop /(.*a)(.*a)(.*a)(.*a)x/' "$T/long-name.out"
+
+# Empty, header-only and stackless-only Rprof files through every command
+# (UBSan: no arithmetic on a NULL pointer, even with offset 0).
+printf '%s\n' "$H" >"$T/hdr-only"
+printf 'memory profiling: %s\n:1:2:3:4:\n' "$H" >"$T/stackless"
+printf 'memory profiling: %s\n:1:2:3:4:\n:5:6:7:8:\n' "$H" >"$T/stackless2"
+for f in hdr-only stackless stackless2 empty; do
+    st=0
+    [ $f = empty ] && st=2
+    why=''
+    for by in self total line stacks levels runs tree sources; do
+        for fmt in text tsv; do
+            e=$st # --by line of a file without line profiling: a usage error
+            [ $by = line ] && [ $st = 0 ] && e=1
+            run report --by $by --format $fmt "$T/$f"
+            why=$(sane "report --by $by --format $fmt")
+            [ -n "$why" ] || [ "$RC" -eq $e ] || why="report --by $by: exit $RC, expected $e"
+            [ -z "$why" ] || break 2
+        done
+    done
+    if [ -z "$why" ]; then
+        run check "$T/$f"
+        why=$(sane check)
+        [ -n "$why" ] || [ "$RC" -eq $st ] || why="check: exit $RC, expected $st"
+    fi
+    for to in rprof pprof folded tables; do
+        for e in 'trim-base 0' 'trim-base 1'; do # transformed: a fresh model
+            [ -z "$why" ] || break 2
+            rm -rf "$T/$f.$to"
+            run convert --to $to -e "$e" -o "$T/$f.$to" "$T/$f"
+            why=$(sane "convert --to $to -e '$e'")
+            # no frames at all: folded refuses (its empty file could not be
+            # read back), exit 1 with the reason
+            if [ $to = folded ] && [ "$st" -eq 0 ] && [ "$RC" -eq 1 ] &&
+                [[ $ERR == *"no sample has frames"* ]]; then
+                continue
+            fi
+            [ -n "$why" ] || [ "$RC" -eq $st ] || why="convert --to $to: exit $RC, expected $st"
+        done
+    done
+    if [ -z "$why" ]; then pass "rprof-$f-every-command"; else fail "rprof-$f-every-command" "$why"; fi
+done
 
 # check on a good and a bad file: a summary of the good one, the error of
 # the bad one, exit 2.

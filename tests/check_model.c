@@ -331,6 +331,54 @@ START_TEST(test_many_stacks)
 }
 END_TEST
 
+/* The counts of a model sum to at most INT64_MAX, and none is negative: a
+ * sample that would break that is refused (SS_COUNT_RANGE) and not added. */
+START_TEST(test_count_total_limit)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    add_src(&m, 20000);
+    ss_id st = ss_model_stack(&m, NULL, 0, SS_NONE);
+    int64_t neg[1] = {-1}, big[1] = {INT64_MAX - 2}, two[1] = {2};
+    ck_assert_int_eq(ss_model_add_sample(&m, st, neg), SS_COUNT_RANGE);
+    ck_assert_uint_eq(m.sample_stack.n, 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0); /* 1 */
+    ck_assert_int_eq(ss_model_add_sample(&m, st, big), 0);  /* INT64_MAX - 1 */
+    ck_assert_int_eq(ss_model_add_sample(&m, st, two), SS_COUNT_RANGE);
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0); /* INT64_MAX exactly */
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), SS_COUNT_RANGE);
+    int64_t zero[1] = {0}; /* a count of 0 always fits */
+    ck_assert_int_eq(ss_model_add_sample(&m, st, zero), 0);
+    ck_assert_uint_eq(m.sample_stack.n, 4);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 4);
+    ck_assert_int_eq(ss_model_count_fail(&m, &err, "x.pb: byte 9: sample 5", 1), SS_EINPUT);
+    ck_assert_str_eq(err.msg, "x.pb: byte 9: sample 5: sample count 1 makes the counts add up "
+                              "past 9223372036854775807, the largest total stackscope sums (the "
+                              "samples before it add up to 9223372036854775807)");
+    ss_model_count_fail(&m, &err, "x.pb", -1);
+    ck_assert_str_eq(err.msg, "x.pb: negative sample count -1");
+
+    /* Aggregates: added to the samples' counts, each kind on its own. */
+    ss_id fn = ss_model_function(&m, ss_model_intern_cstr(&m, "f"), ss_model_intern_cstr(&m, "f"),
+                                 SS_NONE, 0);
+    ss_id loc = ss_model_location(&m, fn, SS_NONE, 0);
+    struct ss_agg a = {0, loc, 0, 0};
+    ck_assert_int_eq(VEC_PUSH(m.aggs, a), 0);
+    ck_assert_int_eq(ss_model_check_aggs(&m, "s.txt", &err), 0);
+    m.aggs.v[0].total = 1;
+    ck_assert_int_eq(ss_model_check_aggs(&m, "s.txt", &err), SS_EINPUT);
+    ck_assert_str_eq(err.msg, "s.txt: total count 1 makes the total counts add up past "
+                              "9223372036854775807, the largest total stackscope sums");
+    m.aggs.v[0].total = 0;
+    struct ss_agg_edge e = {0, SS_NONE, loc, -3};
+    ck_assert_int_eq(VEC_PUSH(m.edges, e), 0);
+    ck_assert_int_eq(ss_model_check_aggs(&m, "s.txt", &err), SS_EINPUT);
+    ck_assert_str_eq(err.msg, "s.txt: negative call count -3");
+    ss_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_value_columns)
 {
     struct ss_model m;
@@ -492,6 +540,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_stacks_csr);
     tcase_add_test(tc, test_many_stacks);
     tcase_add_test(tc, test_value_columns);
+    tcase_add_test(tc, test_count_total_limit);
     tcase_add_test(tc, test_sample_source);
     tcase_add_test(tc, test_sample_source_single);
     tcase_add_test(tc, test_warnings);

@@ -467,17 +467,62 @@ START_TEST(test_read_wire_errors)
     free(gz);
     free(raw);
 
-    /* A gzip bomb: 4 MiB of zeros against a 1 MiB limit. */
+    /* A gzip bomb of zeros: not protobuf, refused at byte 0 as it arrives. */
     uint8_t *zeros = calloc(4u << 20, 1);
     ck_assert_ptr_nonnull(zeros);
     gz = fx_gzip(zeros, 4u << 20, &zlen);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
     ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 1u << 20, "bomb.gz", &err), SS_EINPUT);
-    ck_assert_msg(strstr(err.msg, "bomb.gz: decompresses to more than 1 MiB") != NULL, "%s",
-                  err.msg);
+    ck_assert_msg(strstr(err.msg, "bomb.gz: byte 0 of the decompressed data: invalid field "
+                                  "number") != NULL,
+                  "%s", err.msg);
+    ss_model_free(&m);
+    free(gz);
+    /* A bomb of valid fields ("2\n": string-table entries of 10 bytes),
+     * 4 MiB against a 1 MiB limit. */
+    for (size_t i = 0; i < 4u << 20; i++)
+        zeros[i] = i % 2 ? '\n' : '2';
+    gz = fx_gzip(zeros, 4u << 20, &zlen);
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 1u << 20, "bomb.gz", &err), SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "bomb.gz: decompresses to more than 1 MiB, the limit") != NULL,
+                  "%s", err.msg);
     ss_model_free(&m);
     free(gz);
     free(zeros);
+
+    /* Past the 32 MiB budget (32 x a file of well under 1 MiB), the data
+     * are counted before they are kept: a 40 MiB profile (the fixture, then
+     * its first sample again and again) is refused under a 36 MiB limit and
+     * loads whole under a 64 MiB one. */
+    raw = fx_pack(&x, &len);
+    Perftools__Profiles__Profile one = PERFTOOLS__PROFILES__PROFILE__INIT;
+    one.n_sample = 1;
+    one.sample = x.p.sample;
+    uint8_t sample[64];
+    size_t slen = perftools__profiles__profile__get_packed_size(&one);
+    ck_assert_uint_le(slen, sizeof sample);
+    perftools__profiles__profile__pack(&one, sample);
+    size_t reps = (40u << 20) / slen + 1, blen = len + reps * slen;
+    uint8_t *big = malloc(blen);
+    ck_assert_ptr_nonnull(big);
+    memcpy(big, raw, len);
+    for (size_t r = 0; r < reps; r++)
+        memcpy(big + len + r * slen, sample, slen);
+    gz = fx_gzip(big, blen, &zlen);
+    ck_assert_uint_lt(zlen * 32, 32u << 20);
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 36u << 20, "big.gz", &err), SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "big.gz: decompresses to more than 36 MiB, the limit") != NULL,
+                  "%s", err.msg);
+    ss_model_free(&m);
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_msg(ss_load_pprof_mem(&m, gz, zlen, 64u << 20, "big.gz", &err) == 0, "%s", err.msg);
+    ck_assert_uint_eq(m.sample_stack.n, x.p.n_sample + reps);
+    ss_model_free(&m);
+    free(gz);
+    free(big);
+    free(raw);
 }
 END_TEST
 

@@ -185,6 +185,12 @@ START_TEST(test_canonical)
     canon("replace A A=>B => \"new name\"", "replace A A=>B => \"new name\"");
     canon("class /^(f|g)$/ => fg", "class /^(f|g)$/ => fg");
     canon("class lm => \"model fit\"", "class lm => \"model fit\"");
+    /* Within the regex limits: nested stars, a bound of 255, {m,n} of a
+     * plain group, brackets holding \1 (a backslash and a 1), {,n}. */
+    canon("drop /((a*)*)*b/", "drop /((a*)*)*b/");
+    canon("drop /a{255}/", "drop /a{255}/");
+    canon("drop /(ab|cd){64}x{,5}/", "drop /(ab|cd){64}x{,5}/");
+    canon("drop /[\\1]x[]a]{3}[[:alpha:]]+/", "drop /[\\1]x[]a]{3}[[:alpha:]]+/");
 }
 END_TEST
 
@@ -215,6 +221,36 @@ START_TEST(test_parse_errors)
     bad("drop /ab", 6, "unterminated regular expression");
     bad("drop //", 6, "empty regular expression");
     bad("drop /(/", 6, "bad regular expression");
+    /* Regexes that would make glibc slow or hungry (issue 18). */
+    bad("drop /(a*)*\\1b/", 12, "back-references (\\1) are not part of POSIX");
+    bad("drop /(.{1,30}){1,30}x/", 16, "repetition of something that repeats already");
+    bad("drop /(.?){100}/", 11, "repetition of something that repeats already");
+    bad("drop /x{2}{3}/", 11, "repetition of something that repeats already");
+    bad("drop /a{,5}{,5}/", 12, "repetition of something that repeats already");
+    bad("drop /a{256}/", 8, "repetition bound over 255");
+    bad("drop /a{1,99999999999999999999}/", 8, "repetition bound over 255");
+    bad("drop /(ab|cd){200}/", 14, "expand to more than 256 items");
+    bad("drop /.{0,255}.{0,255}/", 16, "expand to more than 256 items");
+    /* Found by fuzz_transform: each '+' doubles what regcomp builds (20 of
+     * them took 10 s and 1 GB); nested '+' a few deep stay fine. */
+    bad("focus /a|;+++++++++++++++++++kef/", 19, "(+ or {m,n}) that expand to more than 256");
+    bad("replace }ain n >\" g /|hvv\xc4\xc4v++++++++++++++++++++v\xb0}t\xa4/", 37,
+        "expand to more than 256 items");
+    canon("drop /(\\.[a-z]+)+x/", "drop /(\\.[a-z]+)+x/");
+    {
+        char cmd[400] = "drop /";
+        for (int i = 0; i < 101; i++)
+            strcat(cmd, "a?");
+        strcat(cmd, "/");
+        bad(cmd, 7 + 201, "more than 100 repetition operators");
+        char big[1100] = "drop /";
+        memset(big + 6, 'a', 1001);
+        strcpy(big + 1007, "/");
+        bad(big, 7, "regular expression of 1001 bytes, longer than the limit of 1000");
+        big[1006] = '/'; /* 1000 bytes: allowed */
+        big[1007] = '\0';
+        canon(big, big);
+    }
     bad("keep-samples", 13, "expected a sample range");
     bad("keep-samples 0:5", 14, "sample numbers start at 1");
     bad("keep-samples 1.5:2", 14, "whole number");
@@ -226,6 +262,11 @@ START_TEST(test_parse_errors)
     bad("keep-samples 10:5", 14, "reversed range 10:5");
     bad("drop-samples -1:-5", 14, "reversed range -1:-5");
     bad("keep-samples 2s:1s", 14, "reversed range 2s:1s");
+    /* INT64_MAX ns is 9223372036.854775807 s: no overflow adding the fraction */
+    bad("keep-samples 9223372036.9s:", 14, "time too large");
+    bad("keep-samples -9223372036854775.9us:", 14, "time too large");
+    bad("keep-samples 9223372037s:", 14, "time too large");
+    canon("keep-samples 9223372036.8s:", "keep-samples 9223372036.8s:");
     bad("trim-base", 10, "expected a number of levels");
     bad("trim-base -1", 11, "expected a number of levels");
     bad("trim-base auto=2", 16, "share");

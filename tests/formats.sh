@@ -490,9 +490,12 @@ awk -F '\t' -v OFS='\t' 'NR == 2 { $3 = "9223372036854775808" } { print }' "$T/s
 refused "tables: count 2^63 refused" "$T/neg.tb" "*neg.tb/sample_values.tsv:2: column value: '9223372036854775808' is out of range*"
 edit_dir big.tb
 printf 'type\tunit\nsamples\tcount\nbytes\tbytes\n' >"$T/big.tb/value_types.tsv"
-printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775807\n1\tbytes\t-9223372036854775808\n2\tbytes\t9223372036854775807\n' >"$T/big.tb/sample_values.tsv"
+printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775807\n1\tbytes\t-9223372036854775808\n2\tsamples\t0\n2\tbytes\t9223372036854775807\n' >"$T/big.tb/sample_values.tsv"
 ss report --by stacks --format folded "$T/big.tb" >"$T/big.stacks"
-check "tables: 19-digit values read" "$([ $RC -eq 0 ] && [ "$(cat "$T/big.stacks")" = "main;f 9223372036854775808" ] || echo "exit $RC: $ERR $(cat "$T/big.stacks")")"
+check "tables: 19-digit values read" "$([ $RC -eq 0 ] && [ "$(cat "$T/big.stacks")" = "main;f 9223372036854775807" ] || echo "exit $RC: $ERR $(cat "$T/big.stacks")")"
+# ... but counts that add up past INT64_MAX are refused (the model's limit)
+printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775807\n' >"$T/big.tb/sample_values.tsv"
+refused "tables: counts adding up past INT64_MAX refused" "$T/big.tb" "*big.tb/sample_values.tsv*past 9223372036854775807*"
 edit_dir agg.tb
 printf 'source_id\tlocation_id\tself\ttotal\n1\t1\t-1\t2\n' >"$T/agg.tb/aggregates.tsv"
 refused "tables: negative aggregate refused" "$T/agg.tb" "*agg.tb/aggregates.tsv:2: column self: '-1' is out of range (0 to 1000000000000000)*"

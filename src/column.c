@@ -76,9 +76,12 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
                 col->title ? col->title : col->name);
         first = 0;
     }
-    for (size_t c = 0; c < t->ncols; c++)
-        if (shown(&t->cols[c], 0) && (t->cols[c].flags & SS_COL_LABEL))
-            fprintf(out, "  %s", t->cols[c].title ? t->cols[c].title : t->cols[c].name);
+    for (size_t c = 0; c < t->ncols; c++) {
+        const struct ss_col *col = &t->cols[c];
+        const char *title = col->title ? col->title : col->name;
+        if (shown(col, 0) && (col->flags & SS_COL_LABEL) && *title) /* "": no title */
+            fprintf(out, "  %s", title);
+    }
     fputc('\n', out);
     size_t n = limit > 0 && limit < t->nrows ? limit : t->nrows;
     for (size_t i = 0; i < n; i++) {

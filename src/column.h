@@ -26,7 +26,7 @@ enum {
 
 struct ss_col {
     const char *name;  /* TSV header */
-    const char *title; /* text header (NULL: name) */
+    const char *title; /* text header (NULL: name; "" for a label: none) */
     int width;         /* text width of the cell (numbers) */
     int gap;           /* spaces before it in text (the first printed column's are dropped) */
     unsigned flags;    /* SS_COL_* */

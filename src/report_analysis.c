@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "column.h"
 #include "levels.h"
 #include "runs.h"
 #include "stats.h"
@@ -18,6 +19,17 @@
 static const char *fname(struct ss_esc *e, const struct ss_model *m, ss_id fn)
 {
     return fn == SS_NONE ? "-" : ss_esc(e, ss_str(m, m->functions.v[fn].name));
+}
+
+/* A function's name as a cell ("-" for none). */
+static void cell_fn(char *buf, size_t n, const struct ss_model *m, ss_id fn, int tsv)
+{
+    ss_cell_str(buf, n, fn == SS_NONE ? "-" : ss_function_name(m, fn), tsv);
+}
+
+static size_t text_limit(const struct ss_report_opts *o)
+{
+    return o->format == SS_FORMAT_TEXT && o->limit > 0 ? (size_t)o->limit : 0;
 }
 
 static enum ss_esc_mode esc_mode(const struct ss_report_opts *o)
@@ -58,6 +70,53 @@ static void text_header(FILE *out, const struct ss_model *m, const struct ss_rep
 
 /* ---- levels ---------------------------------------------------------------- */
 
+struct levels_ctx {
+    const struct ss_model *m;
+    const struct ss_level_row *rows;
+    size_t scaffold;
+};
+
+#define LROW(ctx, r) (&((const struct levels_ctx *)(ctx))->rows[r])
+
+static void cell_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct levels_ctx *c = ctx;
+    snprintf(buf, n, tsv ? "%u" : "%u%c", LROW(ctx, r)->level, r < c->scaffold ? '*' : ' ');
+}
+static void cell_level_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, LROW(ctx, r)->samples);
+}
+static void cell_level_distinct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, LROW(ctx, r)->distinct);
+}
+static void cell_level_top(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    cell_fn(buf, n, ((const struct levels_ctx *)ctx)->m, LROW(ctx, r)->top, tsv);
+}
+static void cell_level_top_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, LROW(ctx, r)->top_samples);
+}
+static void cell_level_top_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct levels_ctx *c = ctx;
+    double share = c->rows[0].samples
+                       ? 100.0 * (double)LROW(ctx, r)->top_samples / (double)LROW(ctx, r)->samples
+                       : 0;
+    ss_cell_num(buf, n, share, tsv, 2);
+}
+
+static const struct ss_col level_columns[] = {
+    {"level", NULL, 6, 0, 0, cell_level, NULL},
+    {"samples", NULL, 9, 1, 0, cell_level_samples, NULL},
+    {"distinct", NULL, 9, 1, 0, cell_level_distinct, NULL},
+    {"top", "top function", 0, 0, SS_COL_LABEL, cell_level_top, NULL},
+    {"top.samples", "top.smp", 8, 1, 0, cell_level_top_samples, NULL},
+    {"top.pct", NULL, 7, 1, SS_COL_TEXT, cell_level_top_pct, NULL},
+};
+
 int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                      struct ss_error *err)
 {
@@ -67,15 +126,8 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
     if (rc)
         return rc;
     size_t scaffold = ss_levels_scaffold(rows, n, o->share > 0 ? o->share : 1.0);
-    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     text_header(out, m, o);
-    if (o->format == SS_FORMAT_TSV) {
-        fputs("level\tsamples\tdistinct\ttop\ttop.samples\n", out);
-        for (size_t i = 0; i < n; i++)
-            fprintf(out, "%u\t%llu\t%u\t%s\t%llu\n", rows[i].level,
-                    (unsigned long long)rows[i].samples, rows[i].distinct,
-                    fname(&esc, m, rows[i].top), (unsigned long long)rows[i].top_samples);
-    } else {
+    if (o->format == SS_FORMAT_TEXT) {
         char in[64];
         if (o->share > 0 && o->share < 1)
             snprintf(in, sizeof in, "at least %g%% of the samples", 100 * o->share);
@@ -85,20 +137,13 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
             fprintf(out, "scaffold   levels 1-%zu: at each, one function is in %s\n\n", scaffold, in);
         else
             fprintf(out, "scaffold   none: no root level has one function in %s\n\n", in);
-        fprintf(out, "%6s %9s %9s %8s %7s  %s\n", "level", "samples", "distinct", "top.smp", "top.pct", "top function");
-        size_t lim = o->limit > 0 && (size_t)o->limit < n ? (size_t)o->limit : n;
-        for (size_t i = 0; i < lim; i++) {
-            double share = rows[0].samples ? 100.0 * (double)rows[i].top_samples / (double)rows[i].samples : 0;
-            fprintf(out, "%5u%c %9llu %9u %8llu %7.2f  %s\n", rows[i].level,
-                    i < scaffold ? '*' : ' ', (unsigned long long)rows[i].samples, rows[i].distinct,
-                    (unsigned long long)rows[i].top_samples, share, fname(&esc, m, rows[i].top));
-        }
-        if (lim < n)
-            fprintf(out, "... %zu more levels (--limit 0 shows all)\n", n - lim);
-        if (scaffold)
-            fputs("(* scaffold level)\n", out);
     }
-    ss_esc_free(&esc);
+    struct levels_ctx ctx = {m, rows, scaffold};
+    struct ss_table t = {level_columns, sizeof level_columns / sizeof *level_columns, &ctx, n,
+                         NULL};
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "levels");
+    if (o->format == SS_FORMAT_TEXT && scaffold)
+        fputs("(* scaffold level)\n", out);
     free(rows);
     return 0;
 }
@@ -133,6 +178,55 @@ static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_
     ss_esc_free(&esc);
 }
 
+struct runs_ctx {
+    const struct ss_model *m;
+    const struct ss_run_row *rows;
+};
+
+#define RROW(ctx, r) (&((const struct runs_ctx *)(ctx))->rows[r])
+
+static void cell_run_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    cell_fn(buf, n, ((const struct runs_ctx *)ctx)->m, RROW(ctx, r)->function, tsv);
+}
+static void cell_run_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    if (RROW(ctx, r)->level)
+        snprintf(buf, n, "%u", RROW(ctx, r)->level);
+    else
+        snprintf(buf, n, "all");
+}
+static void cell_run_runs(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, RROW(ctx, r)->runs);
+}
+static void cell_run_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, RROW(ctx, r)->samples);
+}
+static void cell_run_mean(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, RROW(ctx, r)->mean, tsv, 2);
+}
+static void cell_run_median(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, RROW(ctx, r)->median, tsv, 1);
+}
+static void cell_run_max(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, RROW(ctx, r)->max);
+}
+
+static const struct ss_col run_columns[] = {
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL},
+    {"level", NULL, 6, 0, 0, cell_run_level, NULL},
+    {"runs", NULL, 9, 1, 0, cell_run_runs, NULL},
+    {"samples", NULL, 9, 1, 0, cell_run_samples, NULL},
+    {"mean", NULL, 9, 1, 0, cell_run_mean, NULL},
+    {"median", NULL, 8, 1, 0, cell_run_median, NULL},
+    {"max", NULL, 7, 1, 0, cell_run_max, NULL},
+};
+
 int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                    struct ss_error *err)
 {
@@ -148,39 +242,20 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
     int rc = ss_runs_compute(m, o->level, &rows, &n, err);
     if (rc)
         return rc;
-    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
-    text_header(out, m, o);
-    if (o->format == SS_FORMAT_TSV)
-        fputs("name\tlevel\truns\tsamples\tmean\tmedian\tmax\n", out);
-    else
-        fprintf(out, "%6s %9s %9s %9s %8s %7s  %s\n", "level", "runs", "samples", "mean", "median", "max", "name");
-    size_t shown = 0, lim = o->format == SS_FORMAT_TEXT && o->limit > 0 ? (size_t)o->limit : (size_t)-1;
-    size_t matching = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct ss_run_row *r = &rows[i];
-        if (only != SS_NONE && ss_function_canonical(m, r->function) != only)
-            continue;
-        matching++;
-        if (shown >= lim)
-            continue;
-        shown++;
-        char lv[16];
-        if (r->level)
-            snprintf(lv, sizeof lv, "%u", r->level);
-        else
-            snprintf(lv, sizeof lv, "all");
-        if (o->format == SS_FORMAT_TSV)
-            fprintf(out, "%s\t%s\t%llu\t%llu\t%.15g\t%.15g\t%llu\n", fname(&esc, m, r->function),
-                    lv, (unsigned long long)r->runs, (unsigned long long)r->samples, r->mean,
-                    r->median, (unsigned long long)r->max);
-        else
-            fprintf(out, "%6s %9llu %9llu %9.2f %8.1f %7llu  %s\n", lv, (unsigned long long)r->runs,
-                    (unsigned long long)r->samples, r->mean, r->median, (unsigned long long)r->max,
-                    fname(&esc, m, r->function));
+    /* the rows of one function (--function), in the table's order */
+    size_t *order = malloc((n ? n : 1) * sizeof *order), k = 0;
+    if (!order) {
+        free(rows);
+        return ss_nomem(err, "run lengths");
     }
-    if (o->format == SS_FORMAT_TEXT && shown < matching)
-        fprintf(out, "... %zu more rows (--limit 0 shows all)\n", matching - shown);
-    ss_esc_free(&esc);
+    for (size_t i = 0; i < n; i++)
+        if (only == SS_NONE || ss_function_canonical(m, rows[i].function) == only)
+            order[k++] = i;
+    text_header(out, m, o);
+    struct runs_ctx ctx = {m, rows};
+    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns, &ctx, k, order};
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
+    free(order);
     free(rows);
     if (o->format == SS_FORMAT_TEXT && only != SS_NONE) {
         struct ss_run_hist h;
@@ -194,6 +269,57 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
 }
 
 /* ---- call trees ---------------------------------------------------------------- */
+
+struct tree_ctx {
+    const struct ss_model *m;
+    const struct ss_tree *t;
+};
+
+#define TNODE(ctx, r) (&((const struct tree_ctx *)(ctx))->t->nodes[r])
+
+static double tree_pct(const void *ctx, double v)
+{
+    double total = ((const struct tree_ctx *)ctx)->t->total_time;
+    return total > 0 ? 100.0 * v / total : 0;
+}
+static void cell_tree_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, TNODE(ctx, r)->depth);
+}
+static void cell_tree_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    /* text: indented two spaces per level */
+    size_t ind = tsv ? 0 : 2 * (size_t)TNODE(ctx, r)->depth;
+    if (ind >= n)
+        ind = n ? n - 1 : 0;
+    memset(buf, ' ', ind);
+    cell_fn(buf + ind, n - ind, ((const struct tree_ctx *)ctx)->m, TNODE(ctx, r)->function, tsv);
+}
+static void cell_tree_self(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, TNODE(ctx, r)->self_time, tsv, 3);
+}
+static void cell_tree_total(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, TNODE(ctx, r)->total_time, tsv, 3);
+}
+static void cell_tree_total_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->total_time), tsv, 2);
+}
+static void cell_tree_self_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->self_time), tsv, 2);
+}
+
+static const struct ss_col tree_columns[] = {
+    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tree_depth, NULL},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tree_name, NULL},
+    {"self", NULL, 0, 0, SS_COL_TSV, cell_tree_self, NULL},
+    {"total", NULL, 0, 0, SS_COL_TSV, cell_tree_total, NULL},
+    {"total%", NULL, 8, 0, SS_COL_TEXT, cell_tree_total_pct, NULL},
+    {"self%", NULL, 8, 1, SS_COL_TEXT, cell_tree_self_pct, NULL},
+};
 
 int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                    struct ss_error *err)
@@ -210,44 +336,137 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
     if (rc)
         return rc;
     size_t n;
-    uint32_t *order = ss_tree_dfs_order(&t, &n);
-    if (!order && t.n) {
+    uint32_t *dfs = ss_tree_dfs_order(&t, &n);
+    size_t *order = malloc((n ? n : 1) * sizeof *order), k = 0;
+    if ((!dfs && t.n) || !order) {
+        free(dfs);
+        free(order);
         ss_tree_free(&t);
         return ss_nomem(err, "tree order");
     }
-    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
-    text_header(out, m, o);
-    if (o->format == SS_FORMAT_TSV)
-        fputs("depth\tname\tself\ttotal\n", out);
-    else
-        fprintf(out, "%s tree%s%s, %% of %.3f s\n%8s %8s  %s\n",
-                o->inverted ? "bottom-up" : "top-down", focus != SS_NONE ? " of " : "",
-                focus != SS_NONE ? ss_esc(&esc, o->function) : "", t.total_time, "total%", "self%",
-                "name");
+    /* the nodes shown: not deeper than --depth, not under --min-pct */
     double min_time = o->min_pct > 0 ? t.total_time * o->min_pct / 100.0 : 0;
-    for (size_t k = 0; k < n; k++) {
-        const struct ss_tree_node *nd = &t.nodes[order[k]];
+    for (size_t i = 0; i < n; i++) {
+        const struct ss_tree_node *nd = &t.nodes[dfs[i]];
         if ((o->depth > 0 && nd->depth >= (uint32_t)o->depth) || nd->total_time < min_time) {
-            k = nd->end > order[k] ? k + (nd->end - order[k]) - 1 : k; /* skip the subtree */
+            i = nd->end > dfs[i] ? i + (nd->end - dfs[i]) - 1 : i; /* skip the subtree */
             continue;
         }
-        if (o->format == SS_FORMAT_TSV) {
-            fprintf(out, "%u\t%s\t%.15g\t%.15g\n", nd->depth, fname(&esc, m, nd->function),
-                    nd->self_time, nd->total_time);
-        } else {
-            double tp = t.total_time > 0 ? 100.0 * nd->total_time / t.total_time : 0;
-            double sp = t.total_time > 0 ? 100.0 * nd->self_time / t.total_time : 0;
-            fprintf(out, "%8.2f %8.2f  %*s%s\n", tp, sp, (int)(2 * nd->depth), "",
-                    fname(&esc, m, nd->function));
-        }
+        order[k++] = dfs[i];
     }
-    ss_esc_free(&esc);
+    text_header(out, m, o);
+    if (o->format == SS_FORMAT_TEXT) {
+        struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
+        fprintf(out, "%s tree%s%s, %% of %.3f s\n", o->inverted ? "bottom-up" : "top-down",
+                focus != SS_NONE ? " of " : "", focus != SS_NONE ? ss_esc(&esc, o->function) : "",
+                t.total_time);
+        ss_esc_free(&esc);
+    }
+    struct tree_ctx ctx = {m, &t};
+    struct ss_table tab = {tree_columns, sizeof tree_columns / sizeof *tree_columns, &ctx, k,
+                           order};
+    ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
     free(order);
+    free(dfs);
     ss_tree_free(&t);
     return 0;
 }
 
 /* ---- callers and callees -------------------------------------------------------- */
+
+/* Rows of the calls table: callers, the function itself (TSV: a self and a
+ * total row; text: one row of its total that names its self), callees. */
+enum call_rel { CALL_CALLER, CALL_SELF, CALL_TOTAL, CALL_MIDDLE, CALL_CALLEE };
+
+struct calls_row {
+    enum call_rel rel;
+    size_t i; /* index in callers or callees */
+};
+
+struct calls_ctx {
+    const struct ss_model *m;
+    const struct ss_calls *c;
+    const struct calls_row *rows;
+    double total; /* the profile's sampling time */
+};
+
+static void call_values(const void *ctx, size_t r, ss_id *fn, uint64_t *n, double *time)
+{
+    const struct calls_ctx *x = ctx;
+    const struct calls_row *row = &x->rows[r];
+    const struct ss_calls *c = x->c;
+    *fn = c->function;
+    if (row->rel == CALL_CALLER || row->rel == CALL_CALLEE) {
+        const struct ss_edge *e =
+            row->rel == CALL_CALLER ? &c->callers[row->i] : &c->callees[row->i];
+        *fn = e->function;
+        *n = e->n;
+        *time = e->time;
+    } else if (row->rel == CALL_SELF) {
+        *n = c->self_n;
+        *time = c->self_time;
+    } else {
+        *n = c->total_n;
+        *time = c->total_time;
+    }
+}
+
+static void cell_call_rel(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    static const char *const names[] = {"caller", "self", "total", "total", "callee"};
+    snprintf(buf, n, "%s", names[((const struct calls_ctx *)ctx)->rows[r].rel]);
+}
+static void cell_call_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct calls_ctx *x = ctx;
+    ss_id fn;
+    uint64_t cnt;
+    double time;
+    call_values(ctx, r, &fn, &cnt, &time);
+    if (tsv) {
+        cell_fn(buf, n, x->m, fn, 1);
+        return;
+    }
+    char name[4096];
+    cell_fn(name, sizeof name, x->m, fn, 0);
+    if (x->rows[r].rel == CALL_MIDDLE)
+        snprintf(buf, n, "|   %s (total; self %llu = %.3f s)", name,
+                 (unsigned long long)x->c->self_n, x->c->self_time);
+    else
+        snprintf(buf, n, "    %s", name);
+}
+static void cell_call_count(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_id fn;
+    uint64_t cnt;
+    double time;
+    call_values(ctx, r, &fn, &cnt, &time);
+    ss_cell_u64(buf, n, cnt);
+}
+static void cell_call_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_id fn;
+    uint64_t cnt;
+    double time;
+    call_values(ctx, r, &fn, &cnt, &time);
+    ss_cell_num(buf, n, time, tsv, 3);
+}
+static void cell_call_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_id fn;
+    uint64_t cnt;
+    double time, total = ((const struct calls_ctx *)ctx)->total;
+    call_values(ctx, r, &fn, &cnt, &time);
+    ss_cell_num(buf, n, total > 0 ? 100.0 * time / total : 0, tsv, 2);
+}
+
+static const struct ss_col call_columns[] = {
+    {"relation", NULL, 0, 0, SS_COL_TSV, cell_call_rel, NULL},
+    {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, NULL},
+    {"count", NULL, 9, 0, 0, cell_call_count, NULL},
+    {"time", NULL, 10, 1, 0, cell_call_time, NULL},
+    {"pct", NULL, 7, 1, 0, cell_call_pct, NULL},
+};
 
 int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                     struct ss_error *err)
@@ -262,40 +481,32 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
         return rc;
     struct ss_totals tot;
     ss_model_totals(m, &tot);
-    double t = tot.sampling_time;
-    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
-    if (o->format == SS_FORMAT_TEXT)
-        ss_report_header(out, m);
-    if (o->format == SS_FORMAT_TSV) {
-        fputs("relation\tname\tcount\ttime\tpct\n", out);
-        for (size_t i = 0; i < c.ncallers; i++)
-            fprintf(out, "caller\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.callers[i].function),
-                    (unsigned long long)c.callers[i].n, c.callers[i].time,
-                    t > 0 ? 100.0 * c.callers[i].time / t : 0);
-        fprintf(out, "self\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.function),
-                (unsigned long long)c.self_n, c.self_time, t > 0 ? 100.0 * c.self_time / t : 0);
-        fprintf(out, "total\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.function),
-                (unsigned long long)c.total_n, c.total_time, t > 0 ? 100.0 * c.total_time / t : 0);
-        for (size_t i = 0; i < c.ncallees; i++)
-            fprintf(out, "callee\t%s\t%llu\t%.15g\t%.15g\n", fname(&esc, m, c.callees[i].function),
-                    (unsigned long long)c.callees[i].n, c.callees[i].time,
-                    t > 0 ? 100.0 * c.callees[i].time / t : 0);
-    } else {
-        fprintf(out, "%9s %10s %7s\n", "count", "time", "pct");
-        for (size_t i = 0; i < c.ncallers; i++)
-            fprintf(out, "%9llu %10.3f %7.2f      %s\n", (unsigned long long)c.callers[i].n,
-                    c.callers[i].time, t > 0 ? 100.0 * c.callers[i].time / t : 0,
-                    fname(&esc, m, c.callers[i].function));
-        fprintf(out, "%9llu %10.3f %7.2f  |   %s (total; self %llu = %.3f s)\n",
-                (unsigned long long)c.total_n, c.total_time, t > 0 ? 100.0 * c.total_time / t : 0,
-                fname(&esc, m, c.function), (unsigned long long)c.self_n, c.self_time);
-        for (size_t i = 0; i < c.ncallees; i++)
-            fprintf(out, "%9llu %10.3f %7.2f      %s\n", (unsigned long long)c.callees[i].n,
-                    c.callees[i].time, t > 0 ? 100.0 * c.callees[i].time / t : 0,
-                    fname(&esc, m, c.callees[i].function));
-        fputs("(callers above the function, callees below; counts are samples)\n", out);
+    int tsv = o->format == SS_FORMAT_TSV;
+    size_t n = c.ncallers + c.ncallees + 2;
+    struct calls_row *rows = malloc(n * sizeof *rows);
+    if (!rows) {
+        ss_calls_free(&c);
+        return ss_nomem(err, "callers and callees");
     }
-    ss_esc_free(&esc);
+    size_t k = 0;
+    for (size_t i = 0; i < c.ncallers; i++)
+        rows[k++] = (struct calls_row){CALL_CALLER, i};
+    if (tsv) {
+        rows[k++] = (struct calls_row){CALL_SELF, 0};
+        rows[k++] = (struct calls_row){CALL_TOTAL, 0};
+    } else {
+        rows[k++] = (struct calls_row){CALL_MIDDLE, 0};
+    }
+    for (size_t i = 0; i < c.ncallees; i++)
+        rows[k++] = (struct calls_row){CALL_CALLEE, i};
+    if (!tsv)
+        ss_report_header(out, m);
+    struct calls_ctx ctx = {m, &c, rows, tot.sampling_time};
+    struct ss_table t = {call_columns, sizeof call_columns / sizeof *call_columns, &ctx, k, NULL};
+    ss_table_print(out, &t, tsv, 0, "rows");
+    if (!tsv)
+        fputs("(callers above the function, callees below; counts are samples)\n", out);
+    free(rows);
     ss_calls_free(&c);
     return 0;
 }
@@ -307,6 +518,48 @@ static char legend_letter(size_t i)
     static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     return i < sizeof letters - 1 ? letters[i] : '+';
 }
+
+struct timeline_ctx {
+    const struct ss_model *m;
+    const struct ss_timeline *t;
+};
+
+#define WIN(ctx, r) (&((const struct timeline_ctx *)(ctx))->t->windows[r])
+
+static void cell_win_id(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, r + 1);
+}
+static void cell_win_first(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, WIN(ctx, r)->first + 1);
+}
+static void cell_win_last(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, WIN(ctx, r)->first + WIN(ctx, r)->n);
+}
+static void cell_win_top(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    cell_fn(buf, n, ((const struct timeline_ctx *)ctx)->m, WIN(ctx, r)->top, tsv);
+}
+static void cell_win_top_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, WIN(ctx, r)->top_n);
+}
+static void cell_win_shallow(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, WIN(ctx, r)->shallow_n);
+}
+
+/* The windows (TSV; the text is a drawing: letters, legend, phases). */
+static const struct ss_col window_columns[] = {
+    {"window", NULL, 0, 0, 0, cell_win_id, NULL},
+    {"first", NULL, 0, 0, 0, cell_win_first, NULL},
+    {"last", NULL, 0, 0, 0, cell_win_last, NULL},
+    {"top", NULL, 0, 0, 0, cell_win_top, NULL},
+    {"top.samples", NULL, 0, 0, 0, cell_win_top_n, NULL},
+    {"shallow", NULL, 0, 0, 0, cell_win_shallow, NULL},
+};
 
 int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                        struct ss_error *err)
@@ -326,19 +579,15 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
     int rc = ss_timeline_compute(m, level, o->width > 0 ? (size_t)o->width : 80, &t, err);
     if (rc)
         return rc;
-    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     if (o->format == SS_FORMAT_TSV) {
-        fputs("window\tfirst\tlast\ttop\ttop.samples\tshallow\n", out);
-        for (size_t i = 0; i < t.nwindows; i++) {
-            const struct ss_timeline_window *w = &t.windows[i];
-            fprintf(out, "%zu\t%zu\t%zu\t%s\t%llu\t%llu\n", i + 1, w->first + 1, w->first + w->n,
-                    fname(&esc, m, w->top), (unsigned long long)w->top_n,
-                    (unsigned long long)w->shallow_n);
-        }
-        ss_esc_free(&esc);
+        struct timeline_ctx ctx = {m, &t};
+        struct ss_table tab = {window_columns, sizeof window_columns / sizeof *window_columns, &ctx,
+                               t.nwindows, NULL};
+        ss_table_print(out, &tab, 1, 0, "windows");
         ss_timeline_free(&t);
         return 0;
     }
+    struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     text_header(out, m, o);
     fprintf(out, "timeline   level %u, %zu windows of %zu samples (one letter each; '.': no "
                  "sample reaches the level)\n\n",

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "report.h"
+#include "report_common.h"
 
 /* Each prints its table as o->format says and returns 0 or an error code
  * (SS_EUSAGE when an option names a function the profile lacks). */

@@ -6,9 +6,67 @@
  * text. */
 #include "report_transforms.h"
 
+#include "column.h"
 #include "stats.h"
 #include "textesc.h"
 #include "transform.h"
+
+#define EFF(ctx, r) ss_tf_effect((const struct ss_tf_list *)(ctx), r)
+
+static void cell_step(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, r + 1);
+}
+static void cell_on(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    int on = ss_tf_enabled(ctx, r);
+    snprintf(buf, n, "%s", tsv ? (on ? "1" : "0") : on ? "yes" : "off");
+}
+static void cell_in(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->samples_in);
+}
+static void cell_out(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->samples_out);
+}
+static void cell_emptied(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->samples_emptied);
+}
+static void cell_frames(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->frames_removed);
+}
+static void cell_stacks(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->stacks_changed);
+}
+static void cell_functions(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->functions_matched);
+}
+static void cell_levels(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->levels_removed);
+}
+static void cell_command(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n, ss_tf_text(ctx, r), tsv); /* commands quote names */
+}
+
+static const struct ss_col step_columns[] = {
+    {"step", NULL, 4, 0, 0, cell_step, NULL},
+    {"enabled", "on", 3, 1, 0, cell_on, NULL},
+    {"samples_in", "samples.in", 11, 1, 0, cell_in, NULL},
+    {"samples_out", "samples.out", 11, 1, 0, cell_out, NULL},
+    {"samples_emptied", "emptied", 8, 1, 0, cell_emptied, NULL},
+    {"frames_removed", "frames.removed", 14, 1, 0, cell_frames, NULL},
+    {"stacks_changed", "stacks", 7, 1, 0, cell_stacks, NULL},
+    {"functions_matched", "functions", 9, 1, 0, cell_functions, NULL},
+    {"levels_removed", "levels", 6, 1, 0, cell_levels, NULL},
+    {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL},
+};
 
 int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                          struct ss_error *err)
@@ -16,32 +74,10 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
     const struct ss_tf_list *l = o->transforms;
     size_t n = l ? ss_tf_count(l) : 0;
     int tsv = o->format == SS_FORMAT_TSV;
-    struct ss_esc esc = SS_ESC_INIT(tsv ? SS_ESC_TSV : SS_ESC_TEXT); /* commands quote names */
-    if (tsv) {
-        fputs("step\tenabled\tsamples_in\tsamples_out\tsamples_emptied\tframes_removed\t"
-              "stacks_changed\tfunctions_matched\tlevels_removed\tcommand\n",
-              out);
-    } else {
+    if (!tsv)
         ss_report_header(out, m);
-        fprintf(out, "%4s %3s %11s %11s %8s %14s %7s %9s %6s  %s\n", "step", "on", "samples.in",
-                "samples.out", "emptied", "frames.removed", "stacks", "functions", "levels",
-                "command");
-    }
-    for (size_t i = 0; i < n; i++) {
-        const struct ss_tf_effect *e = ss_tf_effect(l, i);
-        int on = ss_tf_enabled(l, i);
-        if (tsv)
-            fprintf(out, "%zu\t%d\t%zu\t%zu\t%zu\t%llu\t%zu\t%zu\t%zu\t%s\n", i + 1, on,
-                    e->samples_in, e->samples_out, e->samples_emptied,
-                    (unsigned long long)e->frames_removed, e->stacks_changed, e->functions_matched,
-                    e->levels_removed, ss_esc(&esc, ss_tf_text(l, i)));
-        else
-            fprintf(out, "%4zu %3s %11zu %11zu %8zu %14llu %7zu %9zu %6zu  %s\n", i + 1,
-                    on ? "yes" : "off", e->samples_in, e->samples_out, e->samples_emptied,
-                    (unsigned long long)e->frames_removed, e->stacks_changed, e->functions_matched,
-                    e->levels_removed, ss_esc(&esc, ss_tf_text(l, i)));
-    }
-    ss_esc_free(&esc);
+    struct ss_table t = {step_columns, sizeof step_columns / sizeof *step_columns, l, n, NULL};
+    ss_table_print(out, &t, tsv, 0, "steps");
     if (!tsv && n == 0)
         fputs("(no transforms: add them with -e COMMAND or --script FILE)\n", out);
     return 0;

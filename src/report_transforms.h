@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "report.h"
+#include "report_common.h"
 
 /* Print the list o->transforms (NULL: an empty list) as applied to give m,
  * one row per step.  Returns 0 or an error code. */

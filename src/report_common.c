@@ -1,0 +1,92 @@
+/* report_common.c - what every report table shares (see report_common.h). */
+#include "report_common.h"
+
+#include <string.h>
+
+#include "textesc.h"
+
+void ss_format_interval(char *buf, size_t n, double us)
+{
+    if (us >= 1e6)
+        snprintf(buf, n, "%g s", us / 1e6);
+    else if (us >= 1e3)
+        snprintf(buf, n, "%g ms", us / 1e3);
+    else
+        snprintf(buf, n, "%g us", us);
+}
+
+void ss_report_flags_text(char *buf, size_t n, uint32_t flags)
+{
+    buf[0] = '\0';
+    if (flags & SS_SRC_MEMORY)
+        strncat(buf, ", memory", n - strlen(buf) - 1);
+    if (flags & SS_SRC_GC)
+        strncat(buf, ", GC", n - strlen(buf) - 1);
+    if (flags & SS_SRC_LINE)
+        strncat(buf, ", line", n - strlen(buf) - 1);
+    if (flags & SS_SRC_AGGREGATE)
+        strncat(buf, ", aggregate", n - strlen(buf) - 1);
+}
+
+void ss_report_header(FILE *out, const struct ss_model *m)
+{
+    struct ss_totals t;
+    ss_model_totals(m, &t);
+    ss_id last_uri = SS_NONE;
+    struct ss_esc e_uri = SS_ESC_INIT(SS_ESC_TEXT), e_type = SS_ESC_INIT(SS_ESC_TEXT);
+    for (size_t i = 0; i < m->sources.n; i++) {
+        const struct ss_source *s = &m->sources.v[i];
+        if (s->uri != last_uri)
+            fprintf(out, "file       %s (%s)\n", ss_esc(&e_uri, ss_str(m, s->uri)),
+                    ss_esc(&e_type, ss_str(m, s->type)));
+        last_uri = s->uri;
+        char iv[32], fl[64];
+        ss_format_interval(iv, sizeof iv, s->interval_us);
+        ss_report_flags_text(fl, sizeof fl, s->flags);
+        fprintf(out, "session    %u: interval %s%s, %llu samples", s->session, iv, fl,
+                (unsigned long long)ss_source_samples(m, (ss_id)i));
+        if (s->flags & SS_SRC_AGGREGATE)
+            fputs(" (counts per call element, no stacks)", out);
+        if (s->header_line)
+            fprintf(out, " (header on line %u)", s->header_line);
+        fputc('\n', out);
+    }
+    ss_esc_free(&e_uri);
+    ss_esc_free(&e_type);
+    fprintf(out, "samples    %llu", (unsigned long long)t.samples);
+    if (t.counted != t.samples)
+        fprintf(out, " (%llu with frames)", (unsigned long long)t.counted);
+    fprintf(out, "\ntime       %.3f s sampled\n\n", t.sampling_time);
+}
+
+int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
+                           struct ss_error *err)
+{
+    static const char *const names[] = {
+        [SS_REPORT_STACKS] = "stacks", [SS_REPORT_LEVELS] = "levels",     [SS_REPORT_RUNS] = "runs",
+        [SS_REPORT_TREE] = "tree",     [SS_REPORT_TIMELINE] = "timeline",
+    };
+    if (n)
+        note[0] = '\0';
+    if ((size_t)by >= sizeof names / sizeof *names || !names[by] || !ss_model_has_aggregates(m))
+        return 0;
+    ss_id agg = SS_NONE;
+    size_t nagg = 0;
+    for (size_t i = 0; i < m->sources.n; i++)
+        if (m->sources.v[i].flags & SS_SRC_AGGREGATE) {
+            if (agg == SS_NONE)
+                agg = (ss_id)i;
+            nagg++;
+        }
+    const char *file = ss_str(m, m->sources.v[agg].uri);
+    if (!ss_model_has_stack_sources(m))
+        return ss_fail(err, SS_EUSAGE,
+                       "--by %s needs raw stacks: %s (%s) holds only counts per call element "
+                       "and call-graph edges (use --by self, total, line, calls or sources)",
+                       names[by], file, ss_str(m, m->sources.v[agg].type));
+    if (n)
+        snprintf(note, n, "--by %s uses the profiles with stacks; %s%s (%s, no stacks) %s left out",
+                 names[by], file, nagg > 1 ? " and other aggregate profiles" : "",
+                 ss_str(m, m->sources.v[agg].type), nagg > 1 ? "are" : "is");
+    return 0;
+}

@@ -1,0 +1,66 @@
+/* report_common.h - what every `report` table shares: the options, the
+ * text header, the check that a table can be built from the profile's
+ * sources, and number formatting.  report.c (the dispatcher and the
+ * statistics tables), report_analysis.c and report_transforms.c all use
+ * it; none of them uses another's header, so the printers form no cycle. */
+#ifndef SS_REPORT_COMMON_H
+#define SS_REPORT_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model.h"
+
+struct ss_tf_list;
+
+enum ss_report_by {
+    SS_REPORT_SELF,
+    SS_REPORT_TOTAL,
+    SS_REPORT_LINE,
+    SS_REPORT_STACKS,
+    SS_REPORT_SOURCES,
+    SS_REPORT_LEVELS,
+    SS_REPORT_RUNS,
+    SS_REPORT_TREE,
+    SS_REPORT_CALLS,
+    SS_REPORT_TIMELINE,
+    SS_REPORT_TRANSFORMS,
+};
+enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV, SS_FORMAT_FOLDED };
+
+struct ss_report_opts {
+    enum ss_report_by by;
+    enum ss_report_format format;
+    int memory;           /* add mem.total */
+    int limit;            /* text: print at most this many rows (0 = all) */
+    uint32_t level;       /* runs, timeline: the level (1 = root); 0 = all / default */
+    const char *function; /* runs, tree, calls: one function by name */
+    int inverted;         /* tree: bottom-up */
+    int depth;            /* tree: print at most this many levels (0 = all) */
+    double min_pct;       /* tree: leave out nodes under this % of the time */
+    int width;            /* timeline: number of windows (0 = 80) */
+    double share;         /* levels: scaffold share (0 = every sample) */
+    const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
+};
+
+/* Print the text header: files, sources (sessions, intervals, flags),
+ * samples (and how many have frames), sampling time. */
+void ss_report_header(FILE *out, const struct ss_model *m);
+
+/* Tables built from raw stacks (stacks, levels, runs, tree, timeline) cannot
+ * use aggregate sources (SamplingProf: counts per call element, no stacks).
+ * For such a table: when every source of m is aggregate, returns SS_EUSAGE
+ * with err naming the file and the tables that work; when some are, returns
+ * 0 with a note naming what is left out in note[0..n).  Otherwise (or for
+ * the other tables) returns 0 with note = "". */
+int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
+                           struct ss_error *err);
+
+/* The source flags for people: ", memory, GC, line, aggregate" (the set
+ * ones), or "" for none. */
+void ss_report_flags_text(char *buf, size_t n, uint32_t flags);
+
+/* Format a duration in seconds for people: "1.234 s", "20 ms", "100 us". */
+void ss_format_interval(char *buf, size_t n, double us);
+
+#endif

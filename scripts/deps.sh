@@ -12,6 +12,8 @@ if [ "$what" = test ]; then
     # Go's pprof, built offline by scripts/build-pprof.sh (tests/pprof.sh)
     pkgs="$pkgs golang-go golang-github-google-pprof-dev
           golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"
+    # Node: real .cpuprofile files and the JSON references (tests/producers.sh)
+    pkgs="$pkgs nodejs"
 fi
 missing=""
 for p in $pkgs; do

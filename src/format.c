@@ -8,9 +8,11 @@
 
 #include "load_cpuprofile.h"
 #include "load_folded.h"
+#include "load_gotext.h"
 #include "load_pprof.h"
 #include "load_rprof.h"
 #include "load_sampling.h"
+#include "load_speedscope.h"
 #include "load_tables.h"
 #include "write.h"
 
@@ -122,6 +124,28 @@ static int sniff_cpuprofile(const unsigned char *p, size_t n, int whole, uint64_
     return k;
 }
 
+static int sniff_speedscope(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                            size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_speedscope_sniff(p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+static int sniff_gotext(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                        size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_gotext_sniff((const char *)p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 /* One line per format, in the order of messages and help. */
@@ -195,6 +219,30 @@ static const struct ss_format formats[] = {
      4,
      sniff_cpuprofile,
      ss_load_cpuprofile,
+     NULL,
+     NULL,
+     NULL},
+    {SS_OUT_SPEEDSCOPE,
+     "speedscope",
+     "speedscope",
+     {".speedscope.json"},
+     0,
+     0,
+     5,
+     sniff_speedscope,
+     ss_load_speedscope,
+     NULL,
+     ss_write_speedscope,
+     NULL},
+    {SS_OUT_GO_TEXT,
+     "go_text",
+     "Go text profile",
+     {NULL},
+     0,
+     0,
+     6,
+     sniff_gotext,
+     ss_load_gotext,
      NULL,
      NULL,
      NULL},

@@ -26,6 +26,8 @@ enum ss_out_format {
     SS_OUT_SAMPLING_PROF, /* the SamplingProf Ruby gem's text format */
     SS_OUT_TABLES,        /* a directory of TSV tables (DESIGN section 2) */
     SS_OUT_CPUPROFILE,    /* Chrome/Node DevTools CPU profile JSON (read only) */
+    SS_OUT_SPEEDSCOPE,    /* speedscope's JSON file format */
+    SS_OUT_GO_TEXT,       /* Go's legacy text profiles: recognised, refused */
 };
 
 /* Does the file that starts with p[0..n) look like this format?  `whole`:

@@ -172,4 +172,159 @@ cp_bad "no samples" "$head}],\"startTime\":0}" "the profile's \"samples\" must b
 cp_bad "duplicate id" "$head},$(printf '%s' "$head" | sed 's/^{"nodes":\[//')}],\"samples\":[],\"timeDeltas\":[],\"startTime\":0}" \
     'a node id used twice'
 
+# ---- 2. speedscope JSON --------------------------------------------------------
+
+# Hand-made: two profiles in one file (sources), a sampled one in
+# milliseconds and an evented one in microseconds; frames with file and line.
+#   profile 1: samples [0,1] w 2, [0,1,2] w 3, [0] w 5, [] w 0 (ms)
+#     -> 4 samples, durations 2e6 3e6 5e6 0 ns, interval = 10 ms / 4 = 2.5 ms
+#   profile 2 (us): O main@0, O f@10, C f@30, O g@30, C g@35, C main@40
+#     -> samples main 10, main;f 20, main;g 5, (nothing 35..35), main 5
+cat >"$TMPD/two.speedscope.json" <<'JSON'
+{"version":"0.0.1","$schema":"https://www.speedscope.app/file-format-schema.json",
+ "shared":{"frames":[{"name":"main","file":"m.py","line":3},{"name":"f","file":"m.py","line":9},{"name":"g \"q\" \u00e9"}]},
+ "profiles":[
+  {"type":"sampled","name":"one","unit":"milliseconds","startValue":0,"endValue":10,
+   "samples":[[0,1],[0,1,2],[0],[]],"weights":[2,3,5,0]},
+  {"type":"evented","name":"two","unit":"microseconds","startValue":0,"endValue":40,
+   "events":[{"type":"O","frame":0,"at":0},{"type":"O","frame":1,"at":10},{"type":"C","frame":1,"at":30},
+             {"type":"O","frame":2,"at":30},{"type":"C","frame":2,"at":35},{"type":"C","frame":0,"at":40}]}]}
+JSON
+"$STACKSCOPE" check "$TMPD/two.speedscope.json" >"$TMPD/check" 2>&1
+grep -q 'session 1: speedscope, interval 2.5 ms, 4 samples' "$TMPD/check" &&
+    grep -q 'session 2: speedscope, interval 10 us, 4 samples' "$TMPD/check" &&
+    pass "speedscope: two profiles are two sources; interval = mean weight" ||
+    fail "speedscope: two profiles" "$(cat "$TMPD/check")"
+expect "speedscope: durations (ns) of sampled and evented samples" \
+    "2000000 3000000 5000000 0 10000 20000 5000 5000" \
+    "$(durations "$TMPD/two.speedscope.json" | tr '\n' ' ' | sed 's/ $//')"
+"$STACKSCOPE" report --by stacks --format folded "$TMPD/two.speedscope.json" >"$TMPD/two.folded"
+printf '%s\n' 'main 3' 'main;f 2' 'main;f;g "q" é 1' 'main;g "q" é 1' >"$TMPD/two.want"
+same_sorted "speedscope: stacks root first, escapes decoded" "$TMPD/two.want" "$TMPD/two.folded"
+"$STACKSCOPE" report --by line --format tsv "$TMPD/two.speedscope.json" >"$TMPD/line.tsv"
+grep -q '^m.py#9	' "$TMPD/line.tsv" && pass "speedscope: frames keep file and line" ||
+    fail "speedscope: file and line" "$(head -5 "$TMPD/line.tsv")"
+
+# unit none: weights are counts (0 left out, warned); bytes: a space value
+cat >"$TMPD/none.speedscope.json" <<'JSON'
+{"$schema":"https://www.speedscope.app/file-format-schema.json","version":"1","shared":{"frames":[{"name":"a"},{"name":"b"}]},
+ "profiles":[{"type":"sampled","name":"n","unit":"none","startValue":0,"endValue":9,"samples":[[0],[0,1],[1]],"weights":[4,0,5]},
+             {"type":"sampled","name":"m","unit":"bytes","startValue":0,"endValue":9,"samples":[[0,1]],"weights":[4096]}]}
+JSON
+"$STACKSCOPE" report --by stacks --format folded "$TMPD/none.speedscope.json" >"$TMPD/none.folded" 2>"$TMPD/none.err"
+printf '%s\n' 'a 4' 'b 5' 'a;b 1' >"$TMPD/none.want"
+same_sorted "speedscope: unit none weights are counts" "$TMPD/none.want" "$TMPD/none.folded"
+grep -q '1 sample with weight 0 left out' "$TMPD/none.err" && pass "speedscope: weight 0 warned about" ||
+    fail "speedscope: weight 0 warning" "$(cat "$TMPD/none.err")"
+rm -rf "$TMPD/tab"
+"$STACKSCOPE" convert -o "$TMPD/tab/" "$TMPD/none.speedscope.json" 2>/dev/null
+expect "speedscope: unit bytes kept as the space value" "4096" \
+    "$(awk -F'\t' '$2 == "space" && $3 != 0 { print $3 }' "$TMPD/tab/sample_values.tsv")"
+
+# Bad input
+ss_head='{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"}]},"profiles":['
+ss_bad() { # NAME PROFILE PATTERN
+    printf '%s%s]}' "$ss_head" "$2" >"$TMPD/bad.speedscope.json"
+    bad_input "speedscope: $1" "$TMPD/bad.speedscope.json" "$3"
+}
+ss_bad "frame index out of range" '{"type":"sampled","name":"x","unit":"none","startValue":0,"endValue":1,"samples":[[1]],"weights":[1]}' \
+    'byte 194: a frame index must be a whole number below the number of frames'
+ss_bad "weights length" '{"type":"sampled","name":"x","unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[]}' \
+    '"weights" must have one number per sample'
+ss_bad "unbalanced events" '{"type":"evented","name":"x","unit":"none","startValue":0,"endValue":1,"events":[{"type":"O","frame":0,"at":0}]}' \
+    'frames still open at the end of the events'
+ss_bad "events back in time" '{"type":"evented","name":"x","unit":"none","startValue":0,"endValue":1,"events":[{"type":"O","frame":0,"at":5},{"type":"C","frame":0,"at":1}]}' \
+    'non-decreasing "at" order'
+ss_bad "unknown unit" '{"type":"sampled","name":"x","unit":"furlongs","startValue":0,"endValue":1,"samples":[],"weights":[]}' \
+    'unit" must be none, nanoseconds'
+ss_bad "fractional count" '{"type":"sampled","name":"x","unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[1.5]}' \
+    'with unit "none" a weight is a count'
+
+# Writing: every file written passes the schema checks and reads back with
+# every sample.
+if have node; then
+    check_written() { # NAME INPUT: write, validate, read back
+        local out="$TMPD/w.speedscope.json"
+        rm -f "$out"
+        if ! "$STACKSCOPE" convert -o "$out" "$2" 2>"$TMPD/err"; then
+            fail "speedscope: write $1" "$(cat "$TMPD/err")"; return
+        fi
+        node "$ref/speedscope_check.js" "$out" >"$TMPD/valid"
+        if head -1 "$TMPD/valid" | grep -qx ok; then pass "speedscope: $1 written passes the schema checks"
+        else fail "speedscope: $1 written passes the schema checks" "$(cat "$TMPD/valid")"; fi
+        "$STACKSCOPE" report --by stacks --format folded "$2" >"$TMPD/in.folded"
+        "$STACKSCOPE" report --by stacks --format folded "$out" >"$TMPD/out.folded"
+        same_sorted "speedscope: $1 round trip keeps every stack and count" "$TMPD/in.folded" "$TMPD/out.folded"
+        "$STACKSCOPE" report --by self --format tsv "$2" >"$TMPD/in.self"
+        "$STACKSCOPE" report --by self --format tsv "$out" >"$TMPD/out.self"
+        if cmp -s "$TMPD/in.self" "$TMPD/out.self"; then pass "speedscope: $1 round trip keeps the times"
+        else fail "speedscope: $1 round trip keeps the times" "$(diff "$TMPD/in.self" "$TMPD/out.self" | head -4)"; fi
+        # the sample rows: as many as the input has, per source
+        "$STACKSCOPE" check "$2" | grep -o '[0-9]* samples$' >"$TMPD/in.n"
+        "$STACKSCOPE" check "$out" | grep -o '[0-9]* samples$' >"$TMPD/out.n"
+        cmp -s "$TMPD/in.n" "$TMPD/out.n" && pass "speedscope: $1 round trip keeps every sample" ||
+            fail "speedscope: $1 samples per source" "$(paste "$TMPD/in.n" "$TMPD/out.n")"
+    }
+    check_written "Rprof with two sessions" "$SRCDIR/tests/data/rprof/append_two_sessions.out"
+    check_written "hand-made speedscope" "$TMPD/two.speedscope.json"
+    check_written "unit none" "$TMPD/none.speedscope.json"
+    [ -n "${real:-}" ] && check_written ".cpuprofile" "$real"
+    printf 'main;f;g 3\nmain;f 2\nmain;h h 1\n' >"$TMPD/hand.folded"
+    check_written "folded stacks" "$TMPD/hand.folded"
+    # the per-sample durations survive too
+    if [ -n "${real:-}" ]; then
+        durations "$real" >"$TMPD/a.dur"
+        "$STACKSCOPE" convert -o "$TMPD/rt.speedscope.json" "$real" && durations "$TMPD/rt.speedscope.json" >"$TMPD/b.dur"
+        cmp -s "$TMPD/a.dur" "$TMPD/b.dur" && pass "speedscope: a .cpuprofile's durations survive the round trip" ||
+            fail "speedscope: durations round trip" "$(diff "$TMPD/a.dur" "$TMPD/b.dur" | head -3)"
+    fi
+    # the checker itself refuses what breaks the spec
+    printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","version":"1","shared":{"frames":[]},"profiles":[{"type":"sampled","name":"x","unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[1]}]}' >"$TMPD/broken.json"
+    node "$ref/speedscope_check.js" "$TMPD/broken.json" >/dev/null && fail "speedscope: the checker refuses a bad index" "accepted" ||
+        pass "speedscope: the checker refuses a bad index"
+else
+    echo "SKIP: node is not installed: written speedscope files not validated"
+fi
+expect "speedscope: --to speedscope by name" "speedscope" \
+    "$("$STACKSCOPE" convert --to speedscope -o "$TMPD/any.json" "$TMPD/hand.cpuprofile" 2>/dev/null && "$STACKSCOPE" check "$TMPD/any.json" | grep -o speedscope | head -1)"
+"$STACKSCOPE" convert --to cpuprofile -o "$TMPD/x" "$TMPD/hand.cpuprofile" >/dev/null 2>"$TMPD/err"
+[ $? -eq 1 ] && grep -q "unknown format 'cpuprofile'" "$TMPD/err" && pass "--to a read-only format is a usage error" ||
+    fail "--to cpuprofile" "$(cat "$TMPD/err")"
+
+# ---- 3. Go's legacy text profiles ---------------------------------------------
+
+# Headers as Go's runtime/pprof writes them (debug=1), and a goroutine dump.
+go_case() { # NAME TEXT PATTERN
+    printf '%s' "$2" >"$TMPD/go.txt"
+    bad_input "go text: $1" "$TMPD/go.txt" "$3"
+}
+go_case "goroutine profile" $'goroutine profile: total 4
+2 @ 0x43b3c5 0x4077cc 0x46d0c1
+#	0x43b3c4	runtime.gopark+0xc4	/usr/lib/go/src/runtime/proc.go:398
+
+' \
+    'go.txt:1: a Go goroutine profile in text form \(debug=1\), which stackscope does not read: fetch the profile without \?debug=1'
+go_case "heap profile" $'heap profile: 3: 1024 [10: 4096] @ heap/524288
+1: 512 [2: 1024] @ 0x4a1 0x4b2
+' \
+    'a Go heap or allocs profile in text form'
+go_case "mutex profile" $'--- mutex:
+cycles/second=2400000000
+sampling period=1
+' 'a Go mutex profile in text form'
+go_case "block profile" $'--- contention:
+cycles/second=2400000000
+' 'a Go block or mutex profile in text form'
+go_case "threadcreate profile" $'threadcreate profile: total 7
+' 'a Go threadcreate profile'
+go_case "goroutine dump" $'goroutine 1 [running]:
+main.main()
+	/tmp/x.go:5 +0x1d
+' \
+    'a Go goroutine dump \(debug=2, or a panic.s traceback\), not a profile'
+# a folded line that merely starts alike is still folded
+printf 'goroutine profile;main 3\n' >"$TMPD/g.folded"
+expect "go text: a folded stack starting 'goroutine profile' is folded" "main 3" \
+    "$("$STACKSCOPE" report --by stacks --format folded "$TMPD/g.folded" 2>&1 | sed 's/^goroutine profile;//')"
+
 finish

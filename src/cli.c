@@ -1,6 +1,7 @@
 /* cli.c - command-line front end of the core (see cli.h). */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -349,6 +350,29 @@ static const struct {
 };
 
 /* Parse a number in [lo, hi] for option `opt`; returns 0 or prints the error. */
+/* --interval DURATION: a positive number with a unit (ns, us, ms, s), at
+ * most an hour; sets the interval of folded sources (load_folded.h). */
+static int interval_arg(const char *arg)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    static const struct {
+        const char *unit;
+        double us;
+    } units[] = {{"ns", 1e-3}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}};
+    size_t u = 0;
+    while (end != arg && u < sizeof units / sizeof *units && strcmp(end, units[u].unit))
+        u++;
+    if (end == arg || errno || u == sizeof units / sizeof *units || !(v > 0) ||
+        v * units[u].us > 3.6e9 || v * units[u].us < 1e-3)
+        return usage_error("--interval: '%s' is not a duration from 1ns to 1 hour with its unit "
+                           "(ns, us, ms or s: 1ms, 997us, 0.5s)",
+                           arg);
+    ss_load_set_folded_interval(v * units[u].us);
+    return 0;
+}
+
 static int number_arg(const char *opt, const char *arg, double lo, double hi, double *out)
 {
     char *end;
@@ -364,21 +388,14 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},
-        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},
-        {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},
-        {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},
-        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},
-        {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0},
+        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -391,6 +408,10 @@ static int cmd_report(int argc, char **argv)
         case 'e':
         case 's':
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
+                return rc;
+            break;
+        case 'i':
+            if ((rc = interval_arg(optarg)) != 0)
                 return rc;
             break;
         case 'b': {
@@ -510,13 +531,10 @@ static void clean_up_on_signals(void)
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
@@ -529,6 +547,10 @@ static int cmd_convert(int argc, char **argv)
         case 'e':
         case 's':
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
+                return rc;
+            break;
+        case 'i':
+            if ((rc = interval_arg(optarg)) != 0)
                 return rc;
             break;
         case 'o':
@@ -703,6 +725,14 @@ static int take_source_paths(int *argc, char **argv)
             while (i < *argc)
                 argv[k++] = argv[i++];
             break;
+        }
+        if (!strcmp(a, "--interval") || !strncmp(a, "--interval=", 11)) {
+            if (!a[10] && i + 1 >= *argc)
+                return usage_error("%s", "--interval needs a duration (1ms, 997us)");
+            int rc = interval_arg(a[10] ? a + 11 : argv[++i]);
+            if (rc)
+                return rc;
+            continue;
         }
         if (!strcmp(a, "--source-path")) {
             if (i + 1 >= *argc)

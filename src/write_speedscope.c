@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_speedscope.h"
-
 static void put_str(FILE *f, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;

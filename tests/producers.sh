@@ -82,7 +82,7 @@ JS
         expect "cpuprofile: check detects it" "cpuprofile" \
             "$(grep -o 'cpuprofile' "$TMPD/check" | head -1)"
         node "$ref/cpuprofile_ref.js" folded "$real" >"$TMPD/ref.folded"
-        "$STACKSCOPE" report --by stacks --format folded "$real" >"$TMPD/ss.folded"
+        "$STACKSCOPE" report --by stacks --format folded "$real" >"$TMPD/ss.folded" 2>/dev/null
         same_sorted "cpuprofile: node --cpu-prof stacks and counts equal the JSON's own" \
             "$TMPD/ref.folded" "$TMPD/ss.folded"
         node "$ref/cpuprofile_ref.js" durations "$real" >"$TMPD/ref.dur"
@@ -252,16 +252,16 @@ if have node; then
         node "$ref/speedscope_check.js" "$out" >"$TMPD/valid"
         if head -1 "$TMPD/valid" | grep -qx ok; then pass "speedscope: $1 written passes the schema checks"
         else fail "speedscope: $1 written passes the schema checks" "$(cat "$TMPD/valid")"; fi
-        "$STACKSCOPE" report --by stacks --format folded "$2" >"$TMPD/in.folded"
-        "$STACKSCOPE" report --by stacks --format folded "$out" >"$TMPD/out.folded"
+        "$STACKSCOPE" report --by stacks --format folded "$2" >"$TMPD/in.folded" 2>/dev/null
+        "$STACKSCOPE" report --by stacks --format folded "$out" >"$TMPD/out.folded" 2>/dev/null
         same_sorted "speedscope: $1 round trip keeps every stack and count" "$TMPD/in.folded" "$TMPD/out.folded"
-        "$STACKSCOPE" report --by self --format tsv "$2" >"$TMPD/in.self"
-        "$STACKSCOPE" report --by self --format tsv "$out" >"$TMPD/out.self"
+        "$STACKSCOPE" report --by self --format tsv "$2" >"$TMPD/in.self" 2>/dev/null
+        "$STACKSCOPE" report --by self --format tsv "$out" >"$TMPD/out.self" 2>/dev/null
         if cmp -s "$TMPD/in.self" "$TMPD/out.self"; then pass "speedscope: $1 round trip keeps the times"
         else fail "speedscope: $1 round trip keeps the times" "$(diff "$TMPD/in.self" "$TMPD/out.self" | head -4)"; fi
         # the sample rows: as many as the input has, per source
-        "$STACKSCOPE" check "$2" | grep -o '[0-9]* samples$' >"$TMPD/in.n"
-        "$STACKSCOPE" check "$out" | grep -o '[0-9]* samples$' >"$TMPD/out.n"
+        "$STACKSCOPE" check "$2" 2>/dev/null | grep -o '[0-9]* samples$' >"$TMPD/in.n"
+        "$STACKSCOPE" check "$out" 2>/dev/null | grep -o '[0-9]* samples$' >"$TMPD/out.n"
         cmp -s "$TMPD/in.n" "$TMPD/out.n" && pass "speedscope: $1 round trip keeps every sample" ||
             fail "speedscope: $1 samples per source" "$(paste "$TMPD/in.n" "$TMPD/out.n")"
     }
@@ -326,5 +326,26 @@ main.main()
 printf 'goroutine profile;main 3\n' >"$TMPD/g.folded"
 expect "go text: a folded stack starting 'goroutine profile' is folded" "main 3" \
     "$("$STACKSCOPE" report --by stacks --format folded "$TMPD/g.folded" 2>&1 | sed 's/^goroutine profile;//')"
+
+# ---- 4. Folded stacks with --interval -------------------------------------------
+
+printf 'main;f;g 3\nmain;f 2\nmain;h 1000\n' >"$TMPD/i.folded"
+# by hand: h 1000 x 1 ms = 1 s; g 3 ms; f self 2 ms, total 5 ms; 997us: h 0.997 s;
+# 10us: 1005 samples = 10.05 ms (the text report rounds to 0.010 s)
+expect "--interval 1ms: times are counts x 1 ms" "h 1|g 0.003|f 0.002" \
+    "$("$STACKSCOPE" report --interval 1ms --format tsv "$TMPD/i.folded" | awk -F'\t' 'NR > 1 && $2 > 0 { printf "%s%s %s", (n++ ? "|" : ""), $1, $2 }')"
+expect "--interval=997us on convert: Rprof's interval" "sample.interval=997" \
+    "$("$STACKSCOPE" convert --interval=997us -o "$TMPD/i.out" "$TMPD/i.folded" && head -1 "$TMPD/i.out")"
+expect "--interval in the explorer (no terminal: the report)" "time       0.010 s sampled" \
+    "$("$STACKSCOPE" --interval 10us "$TMPD/i.folded" </dev/null 2>&1 | grep '^time')"
+expect "--interval leaves other formats alone" \
+    "$("$STACKSCOPE" report --format tsv "$SRCDIR/tests/data/rprof/append_two_sessions.out")" \
+    "$("$STACKSCOPE" report --interval 1ms --format tsv "$SRCDIR/tests/data/rprof/append_two_sessions.out")"
+for bad in 10 1xs 0ms -1ms 2h; do
+    "$STACKSCOPE" report --interval "$bad" "$TMPD/i.folded" >/dev/null 2>"$TMPD/err"
+    [ $? -eq 1 ] && grep -q "^stackscope: --interval: '$bad' is not a duration" "$TMPD/err" ||
+        fail "--interval $bad refused" "$(cat "$TMPD/err")"
+done
+pass "--interval: durations without a unit or out of range are usage errors"
 
 finish

@@ -363,6 +363,17 @@ static int load_doc(struct ss_model *m, const struct ss_json *j, const char *pat
     return rc;
 }
 
+int ss_load_speedscope_mem(struct ss_model *m, const char *p, size_t n, const char *path,
+                           struct ss_error *err)
+{
+    struct ss_json j;
+    int rc = ss_json_parse(&j, p, n, path, err);
+    if (!rc)
+        rc = load_doc(m, &j, path, err);
+    ss_json_free(&j);
+    return rc;
+}
+
 int ss_load_speedscope(struct ss_model *m, struct ss_reader *r, const char *path,
                        struct ss_error *err)
 {

@@ -41,6 +41,10 @@
 int ss_load_speedscope(struct ss_model *m, struct ss_reader *r, const char *path,
                        struct ss_error *err);
 
+/* Load one from memory (unit tests, fuzzing). */
+int ss_load_speedscope_mem(struct ss_model *m, const char *p, size_t n, const char *path,
+                           struct ss_error *err);
+
 /* Does the file that starts with p[0..n) look like speedscope's format: a
  * JSON object with a "$schema" member whose value is SS_SPEEDSCOPE_SCHEMA?
  * 1, 0 (why says why) or -1 (need more). */

@@ -14,6 +14,9 @@ if [ "$what" = test ]; then
           golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"
     # Node: real .cpuprofile files and the JSON references (tests/producers.sh)
     pkgs="$pkgs nodejs"
+    # perf: real perf record captures (tests/producers.sh; skipped where the
+    # kernel forbids perf events)
+    pkgs="$pkgs linux-perf"
 fi
 missing=""
 for p in $pkgs; do

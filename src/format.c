@@ -9,6 +9,7 @@
 #include "load_cpuprofile.h"
 #include "load_folded.h"
 #include "load_gotext.h"
+#include "load_perf.h"
 #include "load_pprof.h"
 #include "load_rprof.h"
 #include "load_sampling.h"
@@ -146,6 +147,17 @@ static int sniff_gotext(const unsigned char *p, size_t n, int whole, uint64_t si
     return k;
 }
 
+static int sniff_perf(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                      size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_perf_sniff((const char *)p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 /* One line per format, in the order of messages and help. */
@@ -180,7 +192,7 @@ static const struct ss_format formats[] = {
      {".folded", ".folded.txt", ".collapsed"},
      0,
      0,
-     7,
+     8,
      sniff_folded,
      ss_load_folded,
      NULL,
@@ -243,6 +255,18 @@ static const struct ss_format formats[] = {
      6,
      sniff_gotext,
      ss_load_gotext,
+     NULL,
+     NULL,
+     NULL},
+    {SS_OUT_PERF_SCRIPT,
+     "perf",
+     "perf script",
+     {NULL},
+     0,
+     0,
+     7,
+     sniff_perf,
+     ss_load_perf,
      NULL,
      NULL,
      NULL},

@@ -15,6 +15,10 @@
 #  3. Go's legacy text profiles (debug=1): recognised and refused with a
 #     message that says what they are.
 #  4. Folded stacks with --interval: times are counts x the interval.
+#  5. perf script text: hand-written samples in perf's shapes, and a real
+#     `perf record -g` capture (where the kernel allows it) against perf's
+#     own `perf script report stackcollapse`; the time is the sum of the
+#     periods.
 . "$(dirname "$0")/lib.sh"
 need_stackscope
 ref=$SRCDIR/tests/producers
@@ -347,5 +351,63 @@ for bad in 10 1xs 0ms -1ms 2h; do
         fail "--interval $bad refused" "$(cat "$TMPD/err")"
 done
 pass "--interval: durations without a unit or out of range are usage errors"
+
+# ---- 5. perf script text ----------------------------------------------------------
+
+# Hand-written, in the shapes perf script prints: [cpu] and pid/tid columns,
+# a comm with a space, sym+0xoff, [unknown] with and without a DSO, an
+# ip-only frame, a sample without a call chain (its frame on the header
+# line), event modifiers, another event (cycles), a '#' header.
+cat >"$TMPD/hand.perf" <<'PERF'
+# ========
+# captured on    : Wed Nov 25 08:46:00 2026
+# ========
+#
+gzip  2582 [001]  4919.377196:    1000000 cpu-clock:ppp: 
+	ffffffff813a2313 finish_task_switch.isra.0+0x93 ([kernel.kallsyms])
+	            4330 deflate+0x10 (/usr/bin/gzip)
+	            9a2d main (/usr/bin/gzip)
+
+Web Content 77/78 [000] 4919.378163:    3000000 cpu-clock: 
+	            430e [unknown] (/usr/lib/libxul.so)
+	            12ab
+
+gzip  2582 [001]  4919.379164:    2000000 task-clock:u:      4330 deflate+0x1c (/usr/bin/gzip)
+gzip  2582 [001]  4919.380000:      51234 cycles:u: 
+	            4330 deflate+0x1c (/usr/bin/gzip)
+	            9a2d main+0x5 (/usr/bin/gzip)
+PERF
+"$STACKSCOPE" report --by stacks --format folded "$TMPD/hand.perf" >"$TMPD/hp.folded" 2>&1
+printf '%s\n' 'gzip;main;deflate;finish_task_switch.isra.0 1' 'Web_Content;[unknown];[unknown] 1' \
+    'gzip;deflate 1' 'gzip;main;deflate 1' >"$TMPD/hp.want"
+same_sorted "perf: hand-written perf script text, folded as perf's stackcollapse" "$TMPD/hp.want" "$TMPD/hp.folded"
+# periods: clock samples 1 ms + 3 ms + 2 ms = 6 ms over 3 samples: interval 2 ms
+expect "perf: durations are the clock periods; cycles kept as events" "1000000 3000000 2000000 0|51234" \
+    "$(durations "$TMPD/hand.perf" | tr '\n' ' ' | sed 's/ $//')|$(awk -F'\t' '$2 == "events" && $3 != 0 { print $3 }' "$TMPD/tab/sample_values.tsv")"
+"$STACKSCOPE" check "$TMPD/hand.perf" >"$TMPD/check" 2>&1
+grep -q 'session 1: perf, interval 2 ms, 4 samples' "$TMPD/check" &&
+    pass "perf: check names it; interval is the mean clock period" || fail "perf: check" "$(cat "$TMPD/check")"
+printf 'gzip 2582 4919.1: 1 cpu-clock:\n\t4330 f\n\nnot a header line\n' >"$TMPD/bad.perf"
+bad_input "perf: a line that is not a header" "$TMPD/bad.perf" \
+    'bad.perf:4: not a perf script sample header'
+
+# A real capture, where the kernel lets us: perf record -g on gzip, folded
+# by perf's own `perf script report stackcollapse`.
+if have perf && perf record -F 999 -g -o "$TMPD/perf.data" -- gzip -9 -c "$STACKSCOPE" >/dev/null 2>"$TMPD/rec.err" &&
+    perf script -i "$TMPD/perf.data" >"$TMPD/real.perf" 2>/dev/null && [ -s "$TMPD/real.perf" ]; then
+    if perf script report stackcollapse -i "$TMPD/perf.data" >"$TMPD/perf.ref" 2>/dev/null && [ -s "$TMPD/perf.ref" ]; then
+        "$STACKSCOPE" report --by stacks --format folded "$TMPD/real.perf" >"$TMPD/perf.ss" 2>/dev/null
+        same_sorted "perf: a real perf record -g capture equals perf's stackcollapse" "$TMPD/perf.ref" "$TMPD/perf.ss"
+    else
+        echo "SKIP: perf script report stackcollapse does not run here (no Python scripting in perf)"
+    fi
+    # the time is the sum of the periods (cpu-clock: nanoseconds), summed here with awk
+    want=$(awk '/^[^ \t#]/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { s += $(i + 1); break } }
+        END { printf "%.9f", s / 1e9 }' "$TMPD/real.perf")
+    got=$("$STACKSCOPE" report --format tsv "$TMPD/real.perf" | awk -F'\t' '$1 == "gzip" { printf "%.9f", $4 }')
+    expect "perf: the time (gzip's total) is the sum of the periods" "$want" "$got"
+else
+    echo "SKIP: perf record does not work here ($(tail -1 "$TMPD/rec.err" 2>/dev/null)): no real capture checked"
+fi
 
 finish

@@ -40,6 +40,10 @@ static const struct {
 
 int ss_gotext_sniff(const char *p, size_t n, int whole, const char **what)
 {
+    if (n == 0) {
+        *what = "an empty file";
+        return whole ? 0 : -1;
+    }
     size_t a = 0;
     while (a < n && (p[a] == '\n' || p[a] == '\r' || p[a] == ' ' || p[a] == '\t'))
         a++;
@@ -67,7 +71,8 @@ int ss_load_gotext(struct ss_model *m, struct ss_reader *r, const char *path, st
     long n = ss_reader_peek(r, &p, 1u << 16, err);
     if (n < 0)
         return err->code;
-    ss_gotext_sniff(p, (size_t)n, 1, &what);
+    if (n > 0)
+        ss_gotext_sniff(p, (size_t)n, 1, &what);
     if (!strncmp(what, "goroutine dump", 14))
         return ss_fail(err, SS_EINPUT,
                        "%s:1: a Go %s, not a profile: stackscope reads Go's profiles in "

@@ -564,6 +564,12 @@ static int cmd_convert(int argc, char **argv)
             out = optarg;
             break;
         case 't':
+            if (ss_format_named(optarg) && !ss_format_writable(ss_format_named(optarg))) {
+                char names[128];
+                return usage_error("--to: stackscope reads %s but does not write it (it writes "
+                                   "%s)",
+                                   optarg, ss_format_names(names, sizeof names, ", ", " and "));
+            }
             if (!ss_format_writable(ss_format_named(optarg))) {
                 char names[128];
                 return usage_error("--to: unknown format '%s' (expected %s)", optarg,

@@ -19,6 +19,8 @@
 #     `perf record -g` capture (where the kernel allows it) against perf's
 #     own `perf script report stackcollapse`; the time is the sum of the
 #     periods.
+#  Detection stays exact: other JSON, another $schema, folded lines that
+#  quote other formats.
 . "$(dirname "$0")/lib.sh"
 need_stackscope
 ref=$SRCDIR/tests/producers
@@ -409,5 +411,19 @@ if have perf && perf record -F 999 -g -o "$TMPD/perf.data" -- gzip -9 -c "$STACK
 else
     echo "SKIP: perf record does not work here ($(tail -1 "$TMPD/rec.err" 2>/dev/null)): no real capture checked"
 fi
+
+# ---- detection stays exact ------------------------------------------------------
+
+printf '{"traceEvents":[{"name":"x","ph":"X","ts":1,"dur":2}]}\n' >"$TMPD/trace.json"
+bad_input "detection: other JSON (a Chrome trace) is refused, each JSON format saying why" "$TMPD/trace.json" \
+    'not a profile format stackscope reads; tried .*Chrome/Node CPU profile \(not a JSON object whose "nodes" are objects with a "callFrame"\), speedscope \(not a JSON object with "\$schema"'
+printf '{"nodes":[{"id":1}],"samples":[]}\n' >"$TMPD/nodes.json"
+bad_input "detection: nodes without callFrame are not a CPU profile" "$TMPD/nodes.json" 'not a profile format'
+printf '{"$schema":"https://example.com/other.json","profiles":[]}\n' >"$TMPD/schema.json"
+bad_input "detection: another \$schema is not speedscope" "$TMPD/schema.json" 'not a profile format'
+# a folded file whose stacks hold what the other detectors look for
+printf '{"nodes":[;callFrame 3\nsample.interval=1;x 2\n' >"$TMPD/odd.folded"
+expect "detection: folded lines that quote other formats stay folded" "folded" \
+    "$("$STACKSCOPE" check "$TMPD/odd.folded" 2>&1 | grep -o 'folded' | head -1)"
 
 finish

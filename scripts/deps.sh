@@ -12,6 +12,11 @@ if [ "$what" = test ]; then
     # Go's pprof, built offline by scripts/build-pprof.sh (tests/pprof.sh)
     pkgs="$pkgs golang-go golang-github-google-pprof-dev
           golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"
+    # Node: real .cpuprofile files and the JSON references (tests/producers.sh)
+    pkgs="$pkgs nodejs"
+    # perf: real perf record captures (tests/producers.sh; skipped where the
+    # kernel forbids perf events)
+    pkgs="$pkgs linux-perf"
 fi
 missing=""
 for p in $pkgs; do

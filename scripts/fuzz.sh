@@ -31,7 +31,7 @@ srcs="src/error.c src/textesc.c src/strtab.c src/model.c src/reader.c src/load.c
       src/load_sampling.c src/load_folded.c src/load_tables.c src/write_rprof.c
       src/write_folded.c src/write_tables.c src/stacks.c src/levels.c src/transform.c
       src/transform_parse.c src/transform_apply.c
-      src/load_pprof.c $out/proto/profile.pb-c.c"
+      src/load_pprof.c src/json.c src/load_cpuprofile.c src/load_speedscope.c src/load_gotext.c src/load_perf.c src/write_speedscope.c $out/proto/profile.pb-c.c"
 for t in load tables transform; do
     # shellcheck disable=SC2086
     clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -I"$out" -I"$out/proto" -Isrc \

@@ -1,6 +1,7 @@
 /* cli.c - command-line front end of the core (see cli.h). */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -84,17 +85,24 @@ static const char usage_text[] =
     "Convert options:\n"
     "  -o, --output OUT       the file to write (a directory for tables)\n"
     "  --to FORMAT            rprof, pprof (gzip-compressed profile.proto),\n"
-    "                         folded, sampling_prof or tables; default from\n"
-    "                         OUT's name (.out .prof .rprof, .pb.gz .pb .pprof,\n"
-    "                         .folded .collapsed, .sprof.txt, a name ending\n"
-    "                         in / or a directory)\n"
+    "                         folded, sampling_prof, tables or speedscope;\n"
+    "                         default from OUT's name (.out .prof .rprof,\n"
+    "                         .pb.gz .pb .pprof, .folded .collapsed, .sprof.txt,\n"
+    "                         .speedscope.json, a name ending in / or a\n"
+    "                         directory)\n"
     "  --force                replace an existing OUT: a regular file or an earlier\n"
     "                         tables directory, never an input (man page: FILES)\n"
     "\n"
-    "Inputs (told from the content): Rprof files; SamplingProf files; folded\n"
-    "stacks ('root;...;leaf COUNT' lines, read with an interval of 1 s, so\n"
-    "times equal counts); a directory of v2 tables (what convert --to tables\n"
-    "writes: one TSV per table, 1-based ids, R reads them with read.delim).\n"
+    "Inputs (told from the content): Rprof files; pprof (gzip or raw\n"
+    "profile.proto); SamplingProf files; Chrome/Node .cpuprofile JSON (node\n"
+    "--cpu-prof, DevTools); speedscope JSON; perf script text; folded stacks\n"
+    "('root;...;leaf COUNT' lines, read with an interval of 1 s, so times\n"
+    "equal counts, or with --interval's); a directory of v2 tables (what\n"
+    "convert --to tables writes: one TSV per table, 1-based ids, R reads them\n"
+    "with read.delim).\n"
+    "Go's debug=1 text profiles are recognised and refused.\n"
+    "  --interval DURATION    the period of folded stacks: 1ms, 997us, 0.5s\n"
+    "                         (report, convert and the explorer)\n"
     "\n"
     "Explorer options (no command):\n"
     "  --source-path DIR      look for source files (the lines view) under DIR\n"
@@ -349,6 +357,29 @@ static const struct {
 };
 
 /* Parse a number in [lo, hi] for option `opt`; returns 0 or prints the error. */
+/* --interval DURATION: a positive number with a unit (ns, us, ms, s), at
+ * most an hour; sets the interval of folded sources (load_folded.h). */
+static int interval_arg(const char *arg)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    static const struct {
+        const char *unit;
+        double us;
+    } units[] = {{"ns", 1e-3}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}};
+    size_t u = 0;
+    while (end != arg && u < sizeof units / sizeof *units && strcmp(end, units[u].unit))
+        u++;
+    if (end == arg || errno || u == sizeof units / sizeof *units || !(v > 0) ||
+        v * units[u].us > 3.6e9 || v * units[u].us < 1e-3)
+        return usage_error("--interval: '%s' is not a duration from 1ns to 1 hour with its unit "
+                           "(ns, us, ms or s: 1ms, 997us, 0.5s)",
+                           arg);
+    ss_load_set_folded_interval(v * units[u].us);
+    return 0;
+}
+
 static int number_arg(const char *opt, const char *arg, double lo, double hi, double *out)
 {
     char *end;
@@ -364,21 +395,14 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},
-        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},
-        {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},
-        {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},
-        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},
-        {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0},
+        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -391,6 +415,10 @@ static int cmd_report(int argc, char **argv)
         case 'e':
         case 's':
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
+                return rc;
+            break;
+        case 'i':
+            if ((rc = interval_arg(optarg)) != 0)
                 return rc;
             break;
         case 'b': {
@@ -510,13 +538,10 @@ static void clean_up_on_signals(void)
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
@@ -531,11 +556,21 @@ static int cmd_convert(int argc, char **argv)
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
                 return rc;
             break;
+        case 'i':
+            if ((rc = interval_arg(optarg)) != 0)
+                return rc;
+            break;
         case 'o':
             out = optarg;
             break;
         case 't':
-            if (!ss_format_named(optarg)) {
+            if (ss_format_named(optarg) && !ss_format_writable(ss_format_named(optarg))) {
+                char names[128];
+                return usage_error("--to: stackscope reads %s but does not write it (it writes "
+                                   "%s)",
+                                   optarg, ss_format_names(names, sizeof names, ", ", " and "));
+            }
+            if (!ss_format_writable(ss_format_named(optarg))) {
                 char names[128];
                 return usage_error("--to: unknown format '%s' (expected %s)", optarg,
                                    ss_format_names(names, sizeof names, ", ", " or "));
@@ -703,6 +738,14 @@ static int take_source_paths(int *argc, char **argv)
             while (i < *argc)
                 argv[k++] = argv[i++];
             break;
+        }
+        if (!strcmp(a, "--interval") || !strncmp(a, "--interval=", 11)) {
+            if (!a[10] && i + 1 >= *argc)
+                return usage_error("%s", "--interval needs a duration (1ms, 997us)");
+            int rc = interval_arg(a[10] ? a + 11 : argv[++i]);
+            if (rc)
+                return rc;
+            continue;
         }
         if (!strcmp(a, "--source-path")) {
             if (i + 1 >= *argc)

@@ -6,10 +6,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "load_cpuprofile.h"
 #include "load_folded.h"
+#include "load_gotext.h"
+#include "load_perf.h"
 #include "load_pprof.h"
 #include "load_rprof.h"
 #include "load_sampling.h"
+#include "load_speedscope.h"
 #include "load_tables.h"
 #include "write.h"
 
@@ -110,6 +114,50 @@ static int sniff_folded(const unsigned char *p, size_t n, int whole, uint64_t si
     return r;
 }
 
+static int sniff_cpuprofile(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                            size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_cpuprofile_sniff(p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+static int sniff_speedscope(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                            size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_speedscope_sniff(p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+static int sniff_gotext(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                        size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_gotext_sniff((const char *)p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+static int sniff_perf(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                      size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_perf_sniff((const char *)p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 /* One line per format, in the order of messages and help. */
@@ -144,7 +192,7 @@ static const struct ss_format formats[] = {
      {".folded", ".folded.txt", ".collapsed"},
      0,
      0,
-     4,
+     8,
      sniff_folded,
      ss_load_folded,
      NULL,
@@ -174,6 +222,54 @@ static const struct ss_format formats[] = {
      ss_load_tables,
      NULL,
      ss_write_tables},
+    {SS_OUT_CPUPROFILE,
+     "cpuprofile",
+     "Chrome/Node CPU profile",
+     {NULL},
+     0,
+     0,
+     4,
+     sniff_cpuprofile,
+     ss_load_cpuprofile,
+     NULL,
+     NULL,
+     NULL},
+    {SS_OUT_SPEEDSCOPE,
+     "speedscope",
+     "speedscope",
+     {".speedscope.json"},
+     0,
+     0,
+     5,
+     sniff_speedscope,
+     ss_load_speedscope,
+     NULL,
+     ss_write_speedscope,
+     NULL},
+    {SS_OUT_GO_TEXT,
+     "go_text",
+     "Go text profile",
+     {NULL},
+     0,
+     0,
+     6,
+     sniff_gotext,
+     ss_load_gotext,
+     NULL,
+     NULL,
+     NULL},
+    {SS_OUT_PERF_SCRIPT,
+     "perf",
+     "perf script",
+     {NULL},
+     0,
+     0,
+     7,
+     sniff_perf,
+     ss_load_perf,
+     NULL,
+     NULL,
+     NULL},
 };
 
 #define NFORMATS (sizeof formats / sizeof *formats)
@@ -229,12 +325,22 @@ const struct ss_format *ss_format_for_path(const char *path)
     return NULL;
 }
 
+int ss_format_writable(const struct ss_format *f)
+{
+    return f && (f->write || f->write_dir);
+}
+
 const char *ss_format_names(char *buf, size_t n, const char *sep, const char *last)
 {
-    size_t k = 0;
+    size_t k = 0, nw = 0, w = 0;
     buf[0] = '\0';
+    for (size_t i = 0; i < NFORMATS; i++)
+        nw += ss_format_writable(&formats[i]);
     for (size_t i = 0; i < NFORMATS; i++) {
-        const char *s = i == 0 ? "" : i + 1 == NFORMATS ? last : sep;
+        if (!ss_format_writable(&formats[i]))
+            continue;
+        const char *s = w == 0 ? "" : w + 1 == nw ? last : sep;
+        w++;
         k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", s, formats[i].name);
     }
     return buf;
@@ -244,9 +350,11 @@ const char *ss_format_suffix_help(char *buf, size_t n)
 {
     size_t k = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < NFORMATS; i++) {
+    for (size_t i = 0, w = 0; i < NFORMATS; i++) {
         const struct ss_format *f = &formats[i];
-        k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s", i ? ", " : "");
+        if (!ss_format_writable(f))
+            continue;
+        k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s", w++ ? ", " : "");
         if (f->directory) {
             k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "DIR/ for %s", f->name);
             continue;

@@ -25,6 +25,10 @@ enum ss_out_format {
     SS_OUT_FOLDED,        /* root;caller;leaf COUNT lines */
     SS_OUT_SAMPLING_PROF, /* the SamplingProf Ruby gem's text format */
     SS_OUT_TABLES,        /* a directory of TSV tables (DESIGN section 2) */
+    SS_OUT_CPUPROFILE,    /* Chrome/Node DevTools CPU profile JSON (read only) */
+    SS_OUT_SPEEDSCOPE,    /* speedscope's JSON file format */
+    SS_OUT_GO_TEXT,       /* Go's legacy text profiles: recognised, refused */
+    SS_OUT_PERF_SCRIPT,   /* `perf script` text (read only) */
 };
 
 /* Does the file that starts with p[0..n) look like this format?  `whole`:
@@ -50,6 +54,10 @@ struct ss_format {
     int (*write_dir)(const struct ss_model *m, const char *dir, struct ss_error *err);
 };
 
+/* speedscope's "$schema" value: what its reader looks for and its writer
+ * writes. */
+#define SS_SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
+
 /* At most this many formats (the detection's scratch). */
 #define SS_FORMAT_MAX 16
 
@@ -65,11 +73,15 @@ const struct ss_format *ss_format_named(const char *name);
  * '/' or an existing directory for the directory format), or NULL. */
 const struct ss_format *ss_format_for_path(const char *path);
 
-/* The formats' names joined by `sep` (and `last` before the last one:
- * "rprof, pprof, ... or tables"), into buf.  Returns buf. */
+/* Can stackscope write this format (`--to NAME`)?  Some are read only. */
+int ss_format_writable(const struct ss_format *f);
+
+/* The names of the formats stackscope writes, joined by `sep` (and `last`
+ * before the last one: "rprof, pprof, ... or tables"), into buf.  Returns
+ * buf. */
 const char *ss_format_names(char *buf, size_t n, const char *sep, const char *last);
 
-/* The output suffixes of every format, for help texts: ".out .prof .rprof,
+/* The output suffixes of every format it writes, for help texts: ".out .prof .rprof,
  * .pb.gz .pb .pprof, ..., DIR/ for tables".  Returns buf. */
 const char *ss_format_suffix_help(char *buf, size_t n);
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "format.h"
+#include "load_folded.h"
 #include "reader.h"
 
 #define SNIFF_FIRST (1u << 16) /* bytes looked at first; more only for a long first line */
@@ -135,6 +136,11 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     rc = f ? f->load(m, &r, path, err) : ss_fail(err, SS_EINPUT, "%s%s", path, why);
     ss_reader_close(&r);
     return rc;
+}
+
+void ss_load_set_folded_interval(double us)
+{
+    ss_folded_set_interval(us);
 }
 
 int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err)

@@ -23,6 +23,11 @@
  * file; callers discard it. */
 int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err);
 
+/* The interval (microseconds, > 0) of folded sources loaded from now on:
+ * the command line's --interval (process-wide; folded stacks carry no
+ * period of their own). */
+void ss_load_set_folded_interval(double us);
+
 /* Load several files into a freshly initialised model and seal it. */
 int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err);
 

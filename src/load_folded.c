@@ -9,6 +9,18 @@
 #define FOLDED_MAX_TOTAL (1ULL << 62)        /* all lines of a file */
 #define FOLDED_MAX_FRAMES 100000
 
+static double folded_interval_us = SS_FOLDED_INTERVAL_US;
+
+void ss_folded_set_interval(double us)
+{
+    folded_interval_us = us > 0 ? us : SS_FOLDED_INTERVAL_US;
+}
+
+double ss_folded_interval(void)
+{
+    return folded_interval_us;
+}
+
 static int is_blank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
@@ -94,7 +106,7 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
     src.type = ss_model_intern_cstr(m, "folded");
     src.uri = ss_model_intern_cstr(m, path);
     src.session = 1;
-    src.interval_us = SS_FOLDED_INTERVAL_US;
+    src.interval_us = folded_interval_us;
     src.flags = SS_SRC_UNORDERED; /* folded stacks have no time order */
     if (src.type == SS_NONE || src.uri == SS_NONE || ss_model_add_source(m, &src) == SS_NONE)
         return ss_nomem(err, "model");

@@ -24,8 +24,19 @@
 #include "model.h"
 #include "reader.h"
 
-/* Interval given to folded sources, in microseconds (1 s: time = count). */
+/* Interval given to folded sources, in microseconds (1 s: time = count),
+ * unless the command line's --interval sets another. */
 #define SS_FOLDED_INTERVAL_US 1e6
+
+/* Set the interval (microseconds, > 0) of the folded sources loaded from
+ * now on: `--interval 1ms` makes a count of 1000 samples read 1 s.  Folded
+ * stacks carry no period of their own (flamegraph.pl, inferno and
+ * speedscope treat their counts as plain counts), so this is the user's
+ * statement of it.  Process-wide: every load after the call uses it. */
+void ss_folded_set_interval(double us);
+
+/* The interval folded sources get (SS_FOLDED_INTERVAL_US by default). */
+double ss_folded_interval(void);
 
 /* Do the first `n` bytes of a file (`whole`: the whole file) look like
  * folded stacks?  Decided by the first line that is not blank (spaces, tabs

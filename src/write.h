@@ -71,6 +71,7 @@ int ss_write_with(const char *path, const struct ss_write_opts *o, ss_fill_fn fi
 int ss_write_rprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
 int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
 int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
+int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
 int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
                            struct ss_error *err);
 

@@ -1,0 +1,350 @@
+/* load_perf.c - `perf script` text reader (see load_perf.h). */
+#include "load_perf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "limits.h"
+
+#define PERF_MAX_FRAMES 100000
+
+static int is_sp(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static int all_digits(const char *s, size_t n)
+{
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* "N.N:" */
+static int is_timestamp(const char *s, size_t n)
+{
+    if (n < 4 || s[n - 1] != ':')
+        return 0;
+    const char *dot = memchr(s, '.', n - 1);
+    return dot && all_digits(s, (size_t)(dot - s)) &&
+           all_digits(dot + 1, (size_t)(s + n - 1 - (dot + 1)));
+}
+
+/* TID or PID/TID */
+static int is_tid(const char *s, size_t n)
+{
+    const char *sl = memchr(s, '/', n);
+    if (!sl)
+        return all_digits(s, n);
+    return all_digits(s, (size_t)(sl - s)) && all_digits(sl + 1, (size_t)(s + n - sl - 1));
+}
+
+struct header {
+    const char *comm, *event, *rest;
+    size_t comm_len, event_len, rest_len;
+    int64_t period; /* -1 when not printed */
+};
+
+#define MAX_TOK 64
+
+/* Parse a sample header line; 0, or -1 with *why. */
+static int parse_header(const char *s, size_t n, struct header *h, const char **why)
+{
+    size_t a[MAX_TOK], e[MAX_TOK], nt = 0;
+    for (size_t i = 0; i < n && nt < MAX_TOK;) {
+        while (i < n && is_sp(s[i]))
+            i++;
+        if (i == n)
+            break;
+        a[nt] = i;
+        while (i < n && !is_sp(s[i]))
+            i++;
+        e[nt++] = i;
+    }
+    size_t t = 0;
+    while (t < nt && !is_timestamp(s + a[t], e[t] - a[t]))
+        t++;
+    if (t == nt || t < 2) {
+        *why = "not a perf script sample header (COMM TID [CPU] SECONDS: [PERIOD] EVENT:)";
+        return -1;
+    }
+    size_t tid = t - 1;
+    if (s[a[tid]] == '[' && s[e[tid] - 1] == ']' && all_digits(s + a[tid] + 1, e[tid] - a[tid] - 2))
+        tid--;
+    if (tid < 1 || !is_tid(s + a[tid], e[tid] - a[tid])) {
+        *why = "no thread id before the timestamp of a perf script sample header";
+        return -1;
+    }
+    h->comm = s + a[0];
+    h->comm_len = e[tid - 1] - a[0];
+    size_t k = t + 1;
+    h->period = -1;
+    if (k < nt && all_digits(s + a[k], e[k] - a[k]) && e[k] - a[k] <= 18) {
+        h->period = strtoll(s + a[k], NULL, 10);
+        k++;
+    }
+    if (k >= nt || s[e[k] - 1] != ':') {
+        *why = "no event name (ending in ':') after the timestamp of a perf script sample header";
+        return -1;
+    }
+    h->event = s + a[k];
+    h->event_len = e[k] - a[k] - 1;
+    /* modifiers: "cpu-clock:ppp" -> "cpu-clock" */
+    const char *c = h->event_len ? memchr(h->event, ':', h->event_len) : NULL;
+    if (c) {
+        const char *last = h->event + h->event_len;
+        const char *m = last;
+        while (m > h->event && m[-1] != ':')
+            m--;
+        size_t q = 0;
+        while (m + q < last && strchr("ukhIGHpPSDWe", m[q]))
+            q++;
+        if (m + q == last && q)
+            h->event_len = (size_t)(m - 1 - h->event);
+    }
+    h->rest = k + 1 < nt ? s + a[k + 1] : s + n;
+    h->rest_len = (size_t)(s + n - h->rest);
+    return 0;
+}
+
+int ss_perf_sniff(const char *p, size_t n, int whole, const char **why)
+{
+    size_t a = 0;
+    for (;;) {
+        size_t b = a;
+        while (b < n && p[b] != '\n' && p[b] != '\r')
+            b++;
+        if (b == n && !whole)
+            return -1;
+        size_t i = a;
+        while (i < b && is_sp(p[i]))
+            i++;
+        if (i < b && p[a] != '#') {
+            struct header h;
+            if (is_sp(p[a])) {
+                *why = "the first line is indented (a perf script sample starts with its header)";
+                return 0;
+            }
+            return parse_header(p + a, b - a, &h, why) == 0;
+        }
+        if (b >= n) {
+            *why = "no sample header";
+            return 0;
+        }
+        a = b + 1;
+    }
+}
+
+/* A frame: "ADDR [SYM[+0xOFF]] [(DSO)]" (trimmed). */
+static void parse_frame(const char *s, size_t n, const char **sym, size_t *slen, const char **dso,
+                        size_t *dlen)
+{
+    size_t i = 0;
+    while (i < n && !is_sp(s[i]))
+        i++; /* the address */
+    while (i < n && is_sp(s[i]))
+        i++;
+    const char *r = s + i;
+    size_t rl = n - i;
+    while (rl && is_sp(r[rl - 1]))
+        rl--;
+    *dso = NULL;
+    *dlen = 0;
+    if (rl && r[rl - 1] == ')') {
+        size_t q = rl - 1;
+        while (q > 0 && !(r[q] == '(' && (q == 0 || is_sp(r[q - 1]))))
+            q--;
+        if (r[q] == '(' && (q == 0 || is_sp(r[q - 1]))) {
+            *dso = r + q + 1;
+            *dlen = rl - q - 2;
+            rl = q;
+            while (rl && is_sp(r[rl - 1]))
+                rl--;
+        }
+    }
+    /* "+0xOFF" */
+    size_t q = rl;
+    while (q > 0 && ((r[q - 1] >= '0' && r[q - 1] <= '9') || (r[q - 1] >= 'a' && r[q - 1] <= 'f')))
+        q--;
+    if (q >= 3 && q < rl && r[q - 1] == 'x' && r[q - 2] == '0' && r[q - 3] == '+')
+        rl = q - 3;
+    if (!rl) {
+        r = "[unknown]";
+        rl = 9;
+    }
+    *sym = r;
+    *slen = rl;
+}
+
+struct perf {
+    struct ss_model *m;
+    const char *path;
+    struct ss_error *err;
+    VEC(ss_id) frames;
+    int open;       /* a sample is being read */
+    ss_id comm;     /* its root frame */
+    int64_t period; /* -1: none */
+    int clock;      /* cpu-clock or task-clock */
+    uint64_t line;  /* its header's line */
+    ss_id vt_dur, vt_ev;
+    double clock_sum;
+    size_t clock_n;
+};
+
+static ss_id frame_loc(struct perf *P, const char *name, size_t len, const char *dso, size_t dlen)
+{
+    ss_id nm = ss_model_intern(P->m, name, len);
+    ss_id file = dlen ? ss_model_intern(P->m, dso, dlen) : SS_NONE;
+    if (nm == SS_NONE || (dlen && file == SS_NONE))
+        return SS_NONE;
+    ss_id fn = ss_model_function(P->m, nm, nm, file, 0);
+    return fn == SS_NONE ? SS_NONE : ss_model_location(P->m, fn, SS_NONE, 0);
+}
+
+static int flush(struct perf *P)
+{
+    if (!P->open)
+        return 0;
+    P->open = 0;
+    if (P->frames.n >= PERF_MAX_FRAMES)
+        return ss_fail(P->err, SS_EINPUT, "%s:%llu: a sample with more than %d frames", P->path,
+                       (unsigned long long)P->line, PERF_MAX_FRAMES);
+    if (VEC_PUSH(P->frames, P->comm))
+        return ss_nomem(P->err, "stacks");
+    ss_id st = ss_model_stack(P->m, P->frames.v, P->frames.n, SS_NONE);
+    P->frames.n = 0;
+    if (st == SS_NONE)
+        return ss_nomem(P->err, "stacks");
+    ss_id vt = SS_NONE;
+    if (P->period >= 0) {
+        ss_id *slot = P->clock ? &P->vt_dur : &P->vt_ev;
+        if (*slot == SS_NONE)
+            *slot = P->clock ? ss_model_value_type(P->m, "duration", "nanoseconds")
+                             : ss_model_value_type(P->m, "events", "count");
+        if (*slot == SS_NONE)
+            return ss_nomem(P->err, "value types");
+        vt = *slot;
+    }
+    int64_t *vals = calloc(P->m->value_types.n, sizeof *vals);
+    if (!vals)
+        return ss_nomem(P->err, "values");
+    vals[SS_VT_COUNT] = 1;
+    if (vt != SS_NONE)
+        vals[vt] = P->period;
+    if (P->clock && P->period >= 0) {
+        P->clock_sum += (double)P->period;
+        P->clock_n++;
+    }
+    int rc = ss_model_add_sample(P->m, st, vals) ? ss_nomem(P->err, "samples") : 0;
+    free(vals);
+    return rc;
+}
+
+int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
+{
+    struct perf P;
+    memset(&P, 0, sizeof P);
+    P.m = m;
+    P.path = path;
+    P.err = err;
+    P.vt_dur = P.vt_ev = SS_NONE;
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.type = ss_model_intern_cstr(m, "perf");
+    src.uri = ss_model_intern_cstr(m, path);
+    src.session = 1;
+    src.interval_us = 1e6;
+    ss_id sid = src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(m, &src);
+    if (sid == SS_NONE)
+        return ss_nomem(err, "model");
+    const char *line;
+    size_t len;
+    int term, got, rc = 0;
+    while (!rc && (got = ss_reader_next(r, &line, &len, &term, err)) == 1) {
+        if (memchr(line, '\0', len)) {
+            rc = ss_fail(err, SS_EINPUT, "%s:%llu: NUL byte in the line (binary data?)", path,
+                         (unsigned long long)r->line_no);
+            break;
+        }
+        size_t i = 0;
+        while (i < len && (is_sp(line[i]) || line[i] == '\r'))
+            i++;
+        if (i == len) {
+            rc = flush(&P);
+            continue;
+        }
+        if (!P.open && line[0] == '#')
+            continue;
+        if (is_sp(line[0])) {
+            if (!P.open) {
+                rc = ss_fail(err, SS_EINPUT,
+                             "%s:%llu: a frame line outside a sample (no header "
+                             "before it)",
+                             path, (unsigned long long)r->line_no);
+                break;
+            }
+            size_t n = len;
+            while (n > i && (is_sp(line[n - 1]) || line[n - 1] == '\r'))
+                n--;
+            const char *sym, *dso;
+            size_t sl, dl;
+            parse_frame(line + i, n - i, &sym, &sl, &dso, &dl);
+            ss_id loc = frame_loc(&P, sym, sl, dso, dl);
+            if (loc == SS_NONE || VEC_PUSH(P.frames, loc))
+                rc = ss_nomem(err, "frames");
+            else if (P.frames.n > PERF_MAX_FRAMES)
+                rc = ss_fail(err, SS_EINPUT, "%s:%llu: a sample with more than %d frames", path,
+                             (unsigned long long)P.line, PERF_MAX_FRAMES);
+            continue;
+        }
+        /* a header: the previous sample ends here if no blank line did */
+        if ((rc = flush(&P)))
+            break;
+        struct header h;
+        const char *why;
+        size_t n = len;
+        while (n && line[n - 1] == '\r')
+            n--;
+        if (parse_header(line, n, &h, &why)) {
+            rc = ss_fail(err, SS_EINPUT, "%s:%llu: %s", path, (unsigned long long)r->line_no, why);
+            break;
+        }
+        char comm[4096];
+        size_t cl = h.comm_len < sizeof comm ? h.comm_len : sizeof comm - 1;
+        for (size_t k = 0; k < cl; k++)
+            comm[k] = h.comm[k] == ' ' ? '_' : h.comm[k];
+        P.comm = frame_loc(&P, comm, cl, NULL, 0);
+        if (P.comm == SS_NONE) {
+            rc = ss_nomem(err, "frames");
+            break;
+        }
+        P.open = 1;
+        P.line = r->line_no;
+        P.period = h.period;
+        P.clock = (h.event_len == 9 && !memcmp(h.event, "cpu-clock", 9)) ||
+                  (h.event_len == 10 && !memcmp(h.event, "task-clock", 10));
+        if (h.rest_len) {
+            /* no call chain: the one frame follows on the header line */
+            const char *sym, *dso;
+            size_t sl, dl;
+            size_t rl = h.rest_len;
+            while (rl && is_sp(h.rest[rl - 1]))
+                rl--;
+            parse_frame(h.rest, rl, &sym, &sl, &dso, &dl);
+            ss_id loc = frame_loc(&P, sym, sl, dso, dl);
+            if (loc == SS_NONE || VEC_PUSH(P.frames, loc))
+                rc = ss_nomem(err, "frames");
+        }
+    }
+    if (!rc && got < 0)
+        rc = err->code;
+    if (!rc)
+        rc = flush(&P);
+    if (!rc && P.clock_n && P.clock_sum > 0)
+        m->sources.v[sid].interval_us = P.clock_sum / 1e3 / (double)P.clock_n;
+    VEC_FREE(P.frames);
+    return rc;
+}

@@ -714,7 +714,7 @@ static int check_header(struct loader *L)
         check_str(L, L->period_unit, NO_OFF, "period_type: unit"))
         return L->err->code;
     if (L->n_samples && L->vt_type.n == 0)
-        return bad(L, NO_OFF, "%zu samples but no sample types", L->n_samples);
+        return bad(L, NO_OFF, "%zu sample%s but no sample types", L->n_samples, ss_s(L->n_samples));
     return 0;
 }
 
@@ -1141,8 +1141,9 @@ static int load(struct loader *L)
 
     /* Warnings: what the model could not keep or had to guess. */
     if (n_labeled)
-        ss_model_warn(L->m, "%s: %" PRIu64 " of %zu samples carry labels; labels are not kept",
-                      L->path, n_labeled, L->n_samples);
+        ss_model_warn(L->m, "%s: %" PRIu64 " of %zu sample%s carr%s labels; labels are not kept",
+                      L->path, n_labeled, L->n_samples, ss_s(L->n_samples),
+                      n_labeled == 1 ? "ies" : "y");
     if (dup)
         ss_model_warn(L->m, "%s: %zu sample types repeat an earlier one and are left out", L->path,
                       dup);
@@ -1170,9 +1171,9 @@ static int load(struct loader *L)
     }
     if (n_mismatch)
         ss_model_warn(L->m,
-                      "%s: %" PRIu64 " samples have a %.*s value other than count x period; "
+                      "%s: %" PRIu64 " sample%s a %.*s value other than count x period; "
                       "times here are count x period",
-                      L->path, n_mismatch, (int)(L->strs.v[L->period_type].len & 255),
+                      L->path, n_mismatch, n_mismatch == 1 ? " has" : "s have", (int)(L->strs.v[L->period_type].len & 255),
                       str_at(L, L->period_type));
     return 0;
 }

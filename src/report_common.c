@@ -43,8 +43,9 @@ void ss_report_header(FILE *out, const struct ss_model *m)
         char iv[32], fl[64];
         ss_format_interval(iv, sizeof iv, s->interval_us);
         ss_report_flags_text(fl, sizeof fl, s->flags);
-        fprintf(out, "session    %u: interval %s%s, %llu samples", s->session, iv, fl,
-                (unsigned long long)ss_source_samples(m, (ss_id)i));
+        uint64_t ns = ss_source_samples(m, (ss_id)i);
+        fprintf(out, "session    %u: interval %s%s, %llu sample%s", s->session, iv, fl,
+                (unsigned long long)ns, ss_s(ns));
         if (s->flags & SS_SRC_AGGREGATE)
             fputs(" (counts per call element, no stacks)", out);
         if (s->header_line)

@@ -309,7 +309,7 @@ START_TEST(test_read_labels_warn)
     struct ss_model m;
     fx_load_ok(&x, 1, &m);
     ck_assert_uint_eq(m.sample_stack.n, 3);
-    ck_assert(has_warning(&m, "1 of 3 samples carry labels; labels are not kept"));
+    ck_assert(has_warning(&m, "1 of 3 samples carries labels; labels are not kept"));
     ss_model_free(&m);
 }
 END_TEST
@@ -357,7 +357,7 @@ START_TEST(test_read_count_rules)
     fx_init(&x);
     x.v1[1] = 7;
     fx_load_ok(&x, 1, &m);
-    ck_assert(has_warning(&m, "1 samples have a cpu value other than count x period"));
+    ck_assert(has_warning(&m, "1 sample has a cpu value other than count x period"));
     ss_model_free(&m);
 }
 END_TEST

@@ -23,7 +23,7 @@ void ss_u64map_free(struct ss_u64map *m)
     memset(m, 0, sizeof *m);
 }
 
-int ss_u64map_reserve(struct ss_u64map *m, size_t more)
+int ss_u64map_grow(struct ss_u64map *m, size_t more)
 {
     size_t cap = want_cap(m->cap, m->n, more);
     if (!cap)
@@ -64,7 +64,7 @@ void ss_idset_clear(struct ss_idset *s)
     s->n = 0;
 }
 
-int ss_idset_reserve(struct ss_idset *s, size_t more)
+int ss_idset_grow(struct ss_idset *s, size_t more)
 {
     size_t cap = want_cap(s->cap, s->n, more);
     if (!cap)

@@ -54,10 +54,16 @@ struct ss_u64map {
 /* Release the slots; m is an empty map afterwards. */
 void ss_u64map_free(struct ss_u64map *m);
 
+/* Grow for ss_u64map_reserve (the slow path). */
+int ss_u64map_grow(struct ss_u64map *m, size_t more);
+
 /* Make room for `more` keys beyond the n stored, without further growth.
  * Returns 0, or -1 when memory runs out or the size would pass
  * SS_HASHTAB_MAX (m is then unchanged). */
-int ss_u64map_reserve(struct ss_u64map *m, size_t more);
+static inline int ss_u64map_reserve(struct ss_u64map *m, size_t more)
+{
+    return more <= m->cap / 2 - m->n ? 0 : ss_u64map_grow(m, more);
+}
 
 static inline size_t ss_u64map_home(const struct ss_u64map *m, uint64_t key)
 {
@@ -83,7 +89,7 @@ static inline uint32_t ss_u64map_get(const struct ss_u64map *m, uint64_t key)
  * map cannot grow. */
 static inline uint32_t ss_u64map_intern(struct ss_u64map *m, uint64_t key, uint32_t val)
 {
-    if ((m->n + 1) * 2 > m->cap && ss_u64map_reserve(m, 1))
+    if (ss_u64map_reserve(m, 1))
         return SS_NONE;
     size_t mask = m->cap - 1;
     for (size_t i = ss_u64map_home(m, key);; i = (i + 1) & mask) {
@@ -121,10 +127,16 @@ void ss_idset_free(struct ss_idset *s);
 /* Remove every id and keep the slots (for a set refilled many times). */
 void ss_idset_clear(struct ss_idset *s);
 
+/* Grow for ss_idset_reserve (the slow path). */
+int ss_idset_grow(struct ss_idset *s, size_t more);
+
 /* Make room for `more` ids beyond the n stored, without further growth.
  * Returns 0, or -1 when memory runs out or the size would pass
  * SS_HASHTAB_MAX (s is then unchanged). */
-int ss_idset_reserve(struct ss_idset *s, size_t more);
+static inline int ss_idset_reserve(struct ss_idset *s, size_t more)
+{
+    return more <= s->cap / 2 - s->n ? 0 : ss_idset_grow(s, more);
+}
 
 /* Make dst an independent copy of src.  dst is overwritten, not freed
  * first.  Returns 0, or -1 when memory runs out (dst is then empty). */
@@ -173,7 +185,7 @@ static inline uint32_t ss_idset_intern(struct ss_idset *s, uint64_t hash, ss_ids
                                        const void *ctx, const void *key, uint32_t id)
 {
     size_t pos;
-    if ((s->n + 1) * 2 > s->cap && ss_idset_reserve(s, 1))
+    if (ss_idset_reserve(s, 1))
         return SS_NONE;
     uint32_t old = ss_idset_find(s, hash, eq, ctx, key, &pos);
     if (old != SS_NONE)

@@ -151,7 +151,7 @@ struct ss_model {
     VEC(char *) warnings;
 
     /* Builder state (private). */
-    struct ss_idhash *fn_index, *loc_index, *stack_index;
+    struct ss_idset *fn_index, *loc_index, *stack_index;
     VEC(ss_id) name_first_fn; /* string id -> first function with that name */
 };
 
@@ -328,7 +328,7 @@ static inline double ss_source_interval_s(const struct ss_model *m, ss_id s)
  * are the stacks the source's samples hit, in order of first hit, and
  * cnt[stack] their summed count values. */
 struct ss_stack_counts {
-    uint64_t *cnt;  /* one per distinct stack */
+    uint64_t *cnt; /* one per distinct stack */
     ss_id *touched;
     size_t n, cap;
 };

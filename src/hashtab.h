@@ -150,9 +150,10 @@ int ss_idset_copy(struct ss_idset *dst, const struct ss_idset *src);
 static inline uint32_t ss_idset_find(const struct ss_idset *s, uint64_t hash, ss_idset_eq eq,
                                      const void *ctx, const void *key, size_t *pos)
 {
-    *pos = 0;
-    if (!s->cap)
+    if (!s->cap) {
+        *pos = 0;
         return SS_NONE;
+    }
     size_t mask = s->cap - 1;
     uint32_t h = (uint32_t)hash;
     for (size_t i = h & mask;; i = (i + 1) & mask) {

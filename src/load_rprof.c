@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hashtab.h"
 
 #define RPROF_MAX_INTERVAL_US 3600000000.0 /* one hour: anything above is garbage */
 #define RPROF_MAX_FRAMES 100000            /* R caps lines near 10 KB, ~2500 frames */
@@ -20,87 +21,76 @@
 
 /* ---- line cache: line text -> stack id ----------------------------------- */
 
-struct lc_slot {
-    uint64_t hash;
+/* Lines are ids into `line` (their text in arena), indexed by an ss_idset
+ * (hashtab.h) keyed by line_hash. */
+struct lc_line {
     uint64_t off; /* text in arena */
     uint32_t len;
-    ss_id stack; /* SS_NONE = empty slot */
+    ss_id stack;
 };
 
 struct line_cache {
-    struct lc_slot *slots;
-    size_t nslots, n;
+    struct ss_idset index;
+    VEC(struct lc_line) line;
     char *arena;
     size_t arena_n, arena_cap;
 };
 
 static void lc_clear(struct line_cache *c)
 {
-    for (size_t i = 0; i < c->nslots; i++)
-        c->slots[i].stack = SS_NONE;
-    c->n = 0;
+    ss_idset_clear(&c->index);
+    c->line.n = 0;
     c->arena_n = 0;
 }
 
 static void lc_free(struct line_cache *c)
 {
-    free(c->slots);
+    ss_idset_free(&c->index);
+    VEC_FREE(c->line);
     free(c->arena);
     memset(c, 0, sizeof *c);
 }
 
-static ss_id lc_find(const struct line_cache *c, const char *s, size_t len, uint64_t h)
+struct lc_key {
+    const char *s;
+    size_t len;
+};
+
+static int lc_eq(const void *ctx, uint32_t id, const void *key)
 {
-    if (!c->nslots)
-        return SS_NONE;
-    size_t mask = c->nslots - 1;
-    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        const struct lc_slot *sl = &c->slots[i];
-        if (sl->stack == SS_NONE)
-            return SS_NONE;
-        if (sl->hash == h && sl->len == len && memcmp(c->arena + sl->off, s, len) == 0)
-            return sl->stack;
-    }
+    const struct line_cache *c = ctx;
+    const struct lc_key *k = key;
+    const struct lc_line *l = &c->line.v[id];
+    return l->len == k->len && memcmp(c->arena + l->off, k->s, k->len) == 0;
 }
 
-/* Remember line -> stack; silently does nothing when the cache is full or
- * memory is short (the cache is only an accelerator). */
+static ss_id lc_find(const struct line_cache *c, const char *s, size_t len, uint64_t h)
+{
+    struct lc_key k = {s, len};
+    size_t pos;
+    uint32_t id = ss_idset_find(&c->index, h, lc_eq, c, &k, &pos);
+    return id == SS_NONE ? SS_NONE : c->line.v[id].stack;
+}
+
+/* Remember line -> stack (the line is not in the cache); silently does
+ * nothing when the cache is full or memory is short (the cache is only an
+ * accelerator). */
 static void lc_put(struct line_cache *c, const char *s, size_t len, uint64_t h, ss_id stack)
 {
     if (c->arena_n + len > LINE_CACHE_BYTES)
         return;
-    if ((c->n + 1) * 2 > c->nslots) {
-        size_t ns = c->nslots ? c->nslots * 2 : 4096;
-        struct lc_slot *nsl = malloc(ns * sizeof *nsl);
-        if (!nsl)
-            return;
-        for (size_t i = 0; i < ns; i++)
-            nsl[i].stack = SS_NONE;
-        for (size_t i = 0; i < c->nslots; i++) {
-            if (c->slots[i].stack == SS_NONE)
-                continue;
-            size_t j = (size_t)c->slots[i].hash & (ns - 1);
-            while (nsl[j].stack != SS_NONE)
-                j = (j + 1) & (ns - 1);
-            nsl[j] = c->slots[i];
-        }
-        free(c->slots);
-        c->slots = nsl;
-        c->nslots = ns;
-    }
-    if (ss_grow((void **)&c->arena, &c->arena_cap, c->arena_n + len + 1, 1))
+    if (ss_idset_reserve(&c->index, 1) || VEC_RESERVE(c->line, c->line.n + 1) ||
+        ss_grow((void **)&c->arena, &c->arena_cap, c->arena_n + len + 1, 1))
+        return;
+    struct lc_key k = {s, len};
+    size_t pos;
+    if (ss_idset_find(&c->index, h, lc_eq, c, &k, &pos) != SS_NONE)
         return;
     memcpy(c->arena + c->arena_n, s, len);
-    size_t mask = c->nslots - 1;
-    size_t i = (size_t)h & mask;
-    while (c->slots[i].stack != SS_NONE)
-        i = (i + 1) & mask;
-    c->slots[i].hash = h;
-    c->slots[i].off = c->arena_n;
-    c->slots[i].len = (uint32_t)len;
-    c->slots[i].stack = stack;
+    struct lc_line l = {c->arena_n, (uint32_t)len, stack};
+    c->line.v[c->line.n] = l;
+    ss_idset_insert(&c->index, pos, h, (uint32_t)c->line.n++);
     c->arena_n += len;
-    c->n++;
 }
 
 struct idvec {
@@ -177,8 +167,8 @@ static uint64_t line_hash(const char *b, size_t len)
     return h ^ ss_hash(b + len - 32, 32) * 0x9e3779b97f4a7c15ULL;
 }
 
-static const char *const header_flags[] = {"memory profiling: ", "GC profiling: ",
-                                           "line profiling: "};
+static const char *const header_flags[] = {
+    "memory profiling: ", "GC profiling: ", "line profiling: "};
 static const uint32_t header_flag_bits[] = {SS_SRC_MEMORY, SS_SRC_GC, SS_SRC_LINE};
 static const char interval_key[] = "sample.interval=";
 
@@ -192,7 +182,8 @@ static int parse_header(const char *s, size_t len, uint32_t *flags, uint64_t *in
         progress = 0;
         for (int k = 0; k < 3; k++) {
             size_t kl = strlen(header_flags[k]);
-            if (!(f & header_flag_bits[k]) && len - i >= kl && memcmp(s + i, header_flags[k], kl) == 0) {
+            if (!(f & header_flag_bits[k]) && len - i >= kl &&
+                memcmp(s + i, header_flags[k], kl) == 0) {
                 f |= header_flag_bits[k];
                 i += kl;
                 progress = 1;
@@ -448,7 +439,8 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
             char what[96];
             unsigned char c = (unsigned char)b[i];
             if (c >= 0x20 && c < 0x7f)
-                snprintf(what, sizeof what, "unexpected '%c': expected a quoted name or FILE#LINE", c);
+                snprintf(what, sizeof what, "unexpected '%c': expected a quoted name or FILE#LINE",
+                         c);
             else
                 snprintf(what, sizeof what,
                          "unexpected byte 0x%02x: expected a quoted name or FILE#LINE", c);
@@ -467,21 +459,26 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     int64_t *vals = NULL;
     if (s[0] == ':') {
         if (!(p->flags & SS_SRC_MEMORY))
-            return perr(p, 1, "memory prefix ':small_v:big_v:nodes:dup_count:' in a session "
-                              "whose header has no 'memory profiling:'");
+            return perr(p, 1,
+                        "memory prefix ':small_v:big_v:nodes:dup_count:' in a session "
+                        "whose header has no 'memory profiling:'");
         i = 1;
         for (int k = 0; k < 4; k++) {
             uint64_t v;
             if (parse_uint(s, len, &i, &v) || i >= len || s[i] != ':')
-                return perr(p, i + 1, "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'");
+                return perr(p, i + 1,
+                            "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'");
             i++;
-            p->vals[k == 0 ? p->vt.small_v : k == 1 ? p->vt.big_v : k == 2 ? p->vt.nodes : p->vt.dup_count] =
-                (int64_t)v;
+            p->vals[k == 0   ? p->vt.small_v
+                    : k == 1 ? p->vt.big_v
+                    : k == 2 ? p->vt.nodes
+                             : p->vt.dup_count] = (int64_t)v;
         }
         vals = p->vals;
     } else if (p->flags & SS_SRC_MEMORY) {
-        return perr(p, 1, "missing memory prefix ':small_v:big_v:nodes:dup_count:' "
-                          "(the header says memory profiling)");
+        return perr(p, 1,
+                    "missing memory prefix ':small_v:big_v:nodes:dup_count:' "
+                    "(the header says memory profiling)");
     }
     const char *b = s + i;
     size_t blen = len - i;
@@ -537,8 +534,9 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
                     ? parse_header(line, len, &flags, &iv)
                     : -1;
         if (h == -2 || (h == 0 && (iv == 0 || (double)iv > RPROF_MAX_INTERVAL_US))) {
-            rc = perr(&p, 0, "bad sample interval in the Rprof header: expected "
-                             "'sample.interval=N' with N microseconds, 0 < N <= 3600000000");
+            rc = perr(&p, 0,
+                      "bad sample interval in the Rprof header: expected "
+                      "'sample.interval=N' with N microseconds, 0 < N <= 3600000000");
             goto done;
         }
         if (h == 0) {
@@ -547,10 +545,10 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
             continue;
         }
         if (!p.have_session) {
-            rc = perr(&p, 0, r->line_no == 1
-                                 ? "not an Rprof file: the first line must be a header like "
-                                   "'sample.interval=20000'"
-                                 : "sample line before the Rprof header");
+            rc = perr(&p, 0,
+                      r->line_no == 1 ? "not an Rprof file: the first line must be a header like "
+                                        "'sample.interval=20000'"
+                                      : "sample line before the Rprof header");
             goto done;
         }
         if (line[0] == '#') {
@@ -567,8 +565,9 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
             goto done;
         }
         if (!term) {
-            ss_model_warn(m, "%s:%llu: the last line has no line end (the profile was cut off?): "
-                             "dropped that incomplete sample",
+            ss_model_warn(m,
+                          "%s:%llu: the last line has no line end (the profile was cut off?): "
+                          "dropped that incomplete sample",
                           path, (unsigned long long)r->line_no);
             break;
         }

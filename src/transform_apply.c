@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hashtab.h"
 #include "levels.h"
 #include "vec.h"
 
@@ -33,27 +34,25 @@ struct wset {
     VEC(uint32_t) off; /* n + 1 */
     VEC(ss_id) loc;
     VEC(ss_id) tail;
-    VEC(uint64_t) ns; /* timeline samples using each stack */
-    uint32_t *slots;  /* dedup hash: stack ids, SS_NONE = empty */
-    uint32_t *shash;
-    size_t nslots;
+    VEC(uint64_t) ns;      /* timeline samples using each stack */
+    struct ss_idset index; /* dedup (hashtab.h): stack ids by frames and tail */
 };
 
 struct apply {
     const struct ss_model *orig;
     struct ss_model *out;
     struct wset a, b, *cur, *next;
-    ss_id *o2c;   /* original stack -> working stack (SS_NONE: unused) */
-    size_t norig; /* original stacks */
+    ss_id *o2c;     /* original stack -> working stack (SS_NONE: unused) */
+    size_t norig;   /* original stacks */
     uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
     size_t base, nkeep;
-    ss_id *map;   /* working stack -> next working stack, during a step */
+    ss_id *map; /* working stack -> next working stack, during a step */
     size_t map_cap;
     VEC(ss_id) buf;
     unsigned char *match; /* npats x nfun: function f matches pattern p */
     size_t match_cap;
-    size_t nfun;          /* functions when `match` was computed */
-    VEC(ss_id) cls;       /* class of each function, SS_NONE: none */
+    size_t nfun;    /* functions when `match` was computed */
+    VEC(ss_id) cls; /* class of each function, SS_NONE: none */
     int any_class;
 };
 
@@ -70,8 +69,7 @@ static void wset_free(struct wset *w)
     VEC_FREE(w->loc);
     VEC_FREE(w->tail);
     VEC_FREE(w->ns);
-    free(w->slots);
-    free(w->shash);
+    ss_idset_free(&w->index);
 }
 
 static size_t wset_n(const struct wset *w)
@@ -85,22 +83,8 @@ static int wset_reset(struct wset *w, size_t expect)
     w->off.n = w->loc.n = w->tail.n = w->ns.n = 0;
     if (VEC_PUSH(w->off, 0) || VEC_RESERVE(w->loc, 1))
         return -1;
-    size_t nslots = 64;
-    while (nslots < 2 * expect + 2)
-        nslots *= 2;
-    if (nslots > w->nslots) {
-        free(w->slots);
-        free(w->shash);
-        w->slots = malloc(nslots * sizeof *w->slots);
-        w->shash = malloc(nslots * sizeof *w->shash);
-        w->nslots = nslots;
-        if (!w->slots || !w->shash) {
-            w->nslots = 0;
-            return -1;
-        }
-    }
-    memset(w->slots, 0xff, w->nslots * sizeof *w->slots);
-    return 0;
+    ss_idset_clear(&w->index);
+    return ss_idset_reserve(&w->index, expect);
 }
 
 /* Append a stack without deduplication (the initial set). */
@@ -115,25 +99,34 @@ static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
     return (ss_id)(w->tail.n - 1);
 }
 
+struct wkey {
+    const ss_id *fr;
+    size_t d;
+    ss_id tail;
+};
+
+static int wset_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct wset *w = ctx;
+    const struct wkey *k = key;
+    return w->tail.v[id] == k->tail && w->off.v[id + 1] - w->off.v[id] == k->d &&
+           (k->d == 0 || !memcmp(w->loc.v + w->off.v[id], k->fr, k->d * sizeof *k->fr));
+}
+
 /* Find or add a stack (w was reset for enough stacks). */
 static ss_id wset_add(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
 {
     uint64_t h = (d ? ss_hash(fr, d * sizeof *fr) : 0) ^ ss_mix64(tail);
-    size_t mask = w->nslots - 1, i = (size_t)h & mask;
-    for (;; i = (i + 1) & mask) {
-        ss_id id = w->slots[i];
-        if (id == SS_NONE)
-            break;
-        if (w->shash[i] == (uint32_t)h && w->tail.v[id] == tail &&
-            w->off.v[id + 1] - w->off.v[id] == d &&
-            (d == 0 || !memcmp(w->loc.v + w->off.v[id], fr, d * sizeof *fr)))
-            return id;
-    }
-    ss_id id = wset_push(w, fr, d, tail);
-    if (id != SS_NONE) {
-        w->slots[i] = id;
-        w->shash[i] = (uint32_t)h;
-    }
+    struct wkey k = {fr, d, tail};
+    size_t pos;
+    if (ss_idset_reserve(&w->index, 1))
+        return SS_NONE;
+    ss_id id = ss_idset_find(&w->index, h, wset_eq, w, &k, &pos);
+    if (id != SS_NONE)
+        return id;
+    id = wset_push(w, fr, d, tail);
+    if (id != SS_NONE)
+        ss_idset_insert(&w->index, pos, h, id);
     return id;
 }
 
@@ -227,13 +220,13 @@ static long outermost(const struct apply *a, const ss_id *fr, size_t d)
 /* Per-step data of the stack rewriters. */
 struct rewrite {
     const struct tf_step *st;
-    size_t trim;     /* trim-base: levels */
-    ss_id new_fn;    /* replace: the NEW function */
+    size_t trim;  /* trim-base: levels */
+    ss_id new_fn; /* replace: the NEW function */
 };
 
 /* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
-static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d,
-                   ss_id tail, ss_id *ntail)
+static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
+                   ss_id *ntail)
 {
     ss_id *o = a->buf.v;
     size_t n = 0;
@@ -639,7 +632,8 @@ static int scaffold_depth(struct apply *a, double share, size_t *depth, struct s
     }
     struct ss_level_row *rows;
     size_t n;
-    int rc = ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
+    int rc =
+        ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
     free(cnt);
     free(used);
     if (rc)
@@ -873,7 +867,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     }
     /* the timeline, its values and the sources' ranges */
     size_t n = a->nkeep;
-    if (VEC_RESERVE(m->sample_stack, n ? n : 1) || VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
+    if (VEC_RESERVE(m->sample_stack, n ? n : 1) ||
+        VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
         return -1;
     for (size_t k = 0; k < n; k++)
         m->sample_stack.v[k] = a->map[cur_stack(a, k)];
@@ -920,7 +915,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         m->sources.v[m->sources.n++] = src;
     }
     /* everything else as it was */
-    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) || VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
+    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) ||
+        VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
         VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
         VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
         return -1;
@@ -968,8 +964,9 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
         any |= steps[i].enabled && steps[i].kind != SS_TF_CLASS;
     for (size_t s = 0; any && s < m->sources.n; s++)
         if (m->sources.v[s].flags & SS_SRC_AGGREGATE)
-            ss_model_warn(m, "%s: transforms change raw samples only; this source holds "
-                             "aggregates (no stacks), which are left as they are",
+            ss_model_warn(m,
+                          "%s: transforms change raw samples only; this source holds "
+                          "aggregates (no stacks), which are left as they are",
                           ss_str(m, m->sources.v[s].uri));
 }
 

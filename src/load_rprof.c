@@ -167,8 +167,8 @@ static uint64_t line_hash(const char *b, size_t len)
     return h ^ ss_hash(b + len - 32, 32) * 0x9e3779b97f4a7c15ULL;
 }
 
-static const char *const header_flags[] = {
-    "memory profiling: ", "GC profiling: ", "line profiling: "};
+static const char *const header_flags[] = {"memory profiling: ", "GC profiling: ",
+                                           "line profiling: "};
 static const uint32_t header_flag_bits[] = {SS_SRC_MEMORY, SS_SRC_GC, SS_SRC_LINE};
 static const char interval_key[] = "sample.interval=";
 
@@ -182,8 +182,7 @@ static int parse_header(const char *s, size_t len, uint32_t *flags, uint64_t *in
         progress = 0;
         for (int k = 0; k < 3; k++) {
             size_t kl = strlen(header_flags[k]);
-            if (!(f & header_flag_bits[k]) && len - i >= kl &&
-                memcmp(s + i, header_flags[k], kl) == 0) {
+            if (!(f & header_flag_bits[k]) && len - i >= kl && memcmp(s + i, header_flags[k], kl) == 0) {
                 f |= header_flag_bits[k];
                 i += kl;
                 progress = 1;
@@ -439,8 +438,7 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
             char what[96];
             unsigned char c = (unsigned char)b[i];
             if (c >= 0x20 && c < 0x7f)
-                snprintf(what, sizeof what, "unexpected '%c': expected a quoted name or FILE#LINE",
-                         c);
+                snprintf(what, sizeof what, "unexpected '%c': expected a quoted name or FILE#LINE", c);
             else
                 snprintf(what, sizeof what,
                          "unexpected byte 0x%02x: expected a quoted name or FILE#LINE", c);
@@ -459,26 +457,21 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     int64_t *vals = NULL;
     if (s[0] == ':') {
         if (!(p->flags & SS_SRC_MEMORY))
-            return perr(p, 1,
-                        "memory prefix ':small_v:big_v:nodes:dup_count:' in a session "
-                        "whose header has no 'memory profiling:'");
+            return perr(p, 1, "memory prefix ':small_v:big_v:nodes:dup_count:' in a session "
+                              "whose header has no 'memory profiling:'");
         i = 1;
         for (int k = 0; k < 4; k++) {
             uint64_t v;
             if (parse_uint(s, len, &i, &v) || i >= len || s[i] != ':')
-                return perr(p, i + 1,
-                            "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'");
+                return perr(p, i + 1, "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'");
             i++;
-            p->vals[k == 0   ? p->vt.small_v
-                    : k == 1 ? p->vt.big_v
-                    : k == 2 ? p->vt.nodes
-                             : p->vt.dup_count] = (int64_t)v;
+            p->vals[k == 0 ? p->vt.small_v : k == 1 ? p->vt.big_v : k == 2 ? p->vt.nodes : p->vt.dup_count] =
+                (int64_t)v;
         }
         vals = p->vals;
     } else if (p->flags & SS_SRC_MEMORY) {
-        return perr(p, 1,
-                    "missing memory prefix ':small_v:big_v:nodes:dup_count:' "
-                    "(the header says memory profiling)");
+        return perr(p, 1, "missing memory prefix ':small_v:big_v:nodes:dup_count:' "
+                          "(the header says memory profiling)");
     }
     const char *b = s + i;
     size_t blen = len - i;
@@ -534,9 +527,8 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
                     ? parse_header(line, len, &flags, &iv)
                     : -1;
         if (h == -2 || (h == 0 && (iv == 0 || (double)iv > RPROF_MAX_INTERVAL_US))) {
-            rc = perr(&p, 0,
-                      "bad sample interval in the Rprof header: expected "
-                      "'sample.interval=N' with N microseconds, 0 < N <= 3600000000");
+            rc = perr(&p, 0, "bad sample interval in the Rprof header: expected "
+                             "'sample.interval=N' with N microseconds, 0 < N <= 3600000000");
             goto done;
         }
         if (h == 0) {
@@ -545,10 +537,10 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
             continue;
         }
         if (!p.have_session) {
-            rc = perr(&p, 0,
-                      r->line_no == 1 ? "not an Rprof file: the first line must be a header like "
-                                        "'sample.interval=20000'"
-                                      : "sample line before the Rprof header");
+            rc = perr(&p, 0, r->line_no == 1
+                                 ? "not an Rprof file: the first line must be a header like "
+                                   "'sample.interval=20000'"
+                                 : "sample line before the Rprof header");
             goto done;
         }
         if (line[0] == '#') {
@@ -565,9 +557,8 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
             goto done;
         }
         if (!term) {
-            ss_model_warn(m,
-                          "%s:%llu: the last line has no line end (the profile was cut off?): "
-                          "dropped that incomplete sample",
+            ss_model_warn(m, "%s:%llu: the last line has no line end (the profile was cut off?): "
+                             "dropped that incomplete sample",
                           path, (unsigned long long)r->line_no);
             break;
         }

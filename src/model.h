@@ -328,7 +328,7 @@ static inline double ss_source_interval_s(const struct ss_model *m, ss_id s)
  * are the stacks the source's samples hit, in order of first hit, and
  * cnt[stack] their summed count values. */
 struct ss_stack_counts {
-    uint64_t *cnt; /* one per distinct stack */
+    uint64_t *cnt;  /* one per distinct stack */
     ss_id *touched;
     size_t n, cap;
 };

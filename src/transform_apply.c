@@ -42,17 +42,17 @@ struct apply {
     const struct ss_model *orig;
     struct ss_model *out;
     struct wset a, b, *cur, *next;
-    ss_id *o2c;     /* original stack -> working stack (SS_NONE: unused) */
-    size_t norig;   /* original stacks */
+    ss_id *o2c;   /* original stack -> working stack (SS_NONE: unused) */
+    size_t norig; /* original stacks */
     uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
     size_t base, nkeep;
-    ss_id *map; /* working stack -> next working stack, during a step */
+    ss_id *map;   /* working stack -> next working stack, during a step */
     size_t map_cap;
     VEC(ss_id) buf;
     unsigned char *match; /* npats x nfun: function f matches pattern p */
     size_t match_cap;
-    size_t nfun;    /* functions when `match` was computed */
-    VEC(ss_id) cls; /* class of each function, SS_NONE: none */
+    size_t nfun;          /* functions when `match` was computed */
+    VEC(ss_id) cls;       /* class of each function, SS_NONE: none */
     int any_class;
 };
 
@@ -220,13 +220,13 @@ static long outermost(const struct apply *a, const ss_id *fr, size_t d)
 /* Per-step data of the stack rewriters. */
 struct rewrite {
     const struct tf_step *st;
-    size_t trim;  /* trim-base: levels */
-    ss_id new_fn; /* replace: the NEW function */
+    size_t trim;     /* trim-base: levels */
+    ss_id new_fn;    /* replace: the NEW function */
 };
 
 /* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
-static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
-                   ss_id *ntail)
+static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d,
+                   ss_id tail, ss_id *ntail)
 {
     ss_id *o = a->buf.v;
     size_t n = 0;
@@ -632,8 +632,7 @@ static int scaffold_depth(struct apply *a, double share, size_t *depth, struct s
     }
     struct ss_level_row *rows;
     size_t n;
-    int rc =
-        ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
+    int rc = ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
     free(cnt);
     free(used);
     if (rc)
@@ -867,8 +866,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     }
     /* the timeline, its values and the sources' ranges */
     size_t n = a->nkeep;
-    if (VEC_RESERVE(m->sample_stack, n ? n : 1) ||
-        VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
+    if (VEC_RESERVE(m->sample_stack, n ? n : 1) || VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
         return -1;
     for (size_t k = 0; k < n; k++)
         m->sample_stack.v[k] = a->map[cur_stack(a, k)];
@@ -915,8 +913,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         m->sources.v[m->sources.n++] = src;
     }
     /* everything else as it was */
-    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) ||
-        VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
+    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) || VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
         VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
         VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
         return -1;
@@ -964,9 +961,8 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
         any |= steps[i].enabled && steps[i].kind != SS_TF_CLASS;
     for (size_t s = 0; any && s < m->sources.n; s++)
         if (m->sources.v[s].flags & SS_SRC_AGGREGATE)
-            ss_model_warn(m,
-                          "%s: transforms change raw samples only; this source holds "
-                          "aggregates (no stacks), which are left as they are",
+            ss_model_warn(m, "%s: transforms change raw samples only; this source holds "
+                             "aggregates (no stacks), which are left as they are",
                           ss_str(m, m->sources.v[s].uri));
 }
 

@@ -54,7 +54,8 @@ struct ss_u64map {
 /* Release the slots; m is an empty map afterwards. */
 void ss_u64map_free(struct ss_u64map *m);
 
-/* Grow for ss_u64map_reserve (the slow path). */
+/* The slow path of ss_u64map_reserve: allocate the new slots and move the
+ * keys over. */
 int ss_u64map_grow(struct ss_u64map *m, size_t more);
 
 /* Make room for `more` keys beyond the n stored, without further growth.
@@ -65,6 +66,8 @@ static inline int ss_u64map_reserve(struct ss_u64map *m, size_t more)
     return more <= m->cap / 2 - m->n ? 0 : ss_u64map_grow(m, more);
 }
 
+/* The slot where key's probe starts (m must have slots): ss_mix64(key)'s
+ * low bits. */
 static inline size_t ss_u64map_home(const struct ss_u64map *m, uint64_t key)
 {
     return (size_t)ss_mix64(key) & (m->cap - 1);
@@ -127,7 +130,8 @@ void ss_idset_free(struct ss_idset *s);
 /* Remove every id and keep the slots (for a set refilled many times). */
 void ss_idset_clear(struct ss_idset *s);
 
-/* Grow for ss_idset_reserve (the slow path). */
+/* The slow path of ss_idset_reserve: allocate the new slots and move the
+ * ids over (by their stored hash bits). */
 int ss_idset_grow(struct ss_idset *s, size_t more);
 
 /* Make room for `more` ids beyond the n stored, without further growth.

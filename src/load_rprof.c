@@ -22,7 +22,11 @@
 /* ---- line cache: line text -> stack id ----------------------------------- */
 
 /* Lines are ids into `line` (their text in arena), indexed by an ss_idset
- * (hashtab.h) keyed by line_hash. */
+ * (hashtab.h) keyed by line_hash.  This is the hottest lookup (one per sample
+ * line); against the hand-written table it replaced, `report --by self` on
+ * bench/'s 1M-sample files costs +1.3% instructions (big1m, callgrind:
+ * 664.9M -> 673.4M) and +0.6% (ml1m: 1115.6M -> 1122.2M), with the same CPU
+ * time at 10 ms resolution: not worth a second table. */
 struct lc_line {
     uint64_t off; /* text in arena */
     uint32_t len;

@@ -1,7 +1,7 @@
 /* hash.h - a fast 64-bit hash for byte strings (names, whole sample lines).
  *
  * Reads eight bytes at a time and mixes with multiply-xorshift steps; good
- * enough for open-addressing tables keyed by short names and 10 KB lines
+ * enough for the hash tables of hashtab.h, keyed by short names and 10 KB lines
  * alike.  Not for adversarial keys (inputs are profiles, not network data).
  */
 #ifndef SS_HASH_H

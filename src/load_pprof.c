@@ -26,6 +26,7 @@
 #include <zlib.h>
 
 #include "hash.h"
+#include "hashtab.h"
 #include "profile.pb-c.h"
 
 #define PP_MAX_FRAMES 1000000      /* frames of one sample after inlining */
@@ -105,13 +106,11 @@ static void arena_free(struct arena *a)
 /* ---- u64 id -> index map ------------------------------------------------- */
 
 /* Dense ids (the usual 1..n) index an array directly; others go through an
- * open-addressing table. */
+ * ss_u64map (hashtab.h). */
 struct idmap {
     uint32_t *direct; /* direct[id] = index + 1, 0 = absent */
     uint64_t ndirect;
-    uint64_t *keys; /* hashed: keys, 0 = empty (id 0 is never stored) */
-    uint32_t *vals;
-    size_t nslots;
+    struct ss_u64map hashed; /* when direct is NULL */
 };
 
 static int idmap_init(struct idmap *im, uint64_t max_id, size_t n)
@@ -122,20 +121,13 @@ static int idmap_init(struct idmap *im, uint64_t max_id, size_t n)
         im->direct = calloc((size_t)im->ndirect, sizeof *im->direct);
         return im->direct ? 0 : -1;
     }
-    size_t ns = 1024;
-    while (ns < n * 2 + 2)
-        ns *= 2;
-    im->nslots = ns;
-    im->keys = calloc(ns, sizeof *im->keys);
-    im->vals = calloc(ns, sizeof *im->vals);
-    return im->keys && im->vals ? 0 : -1;
+    return ss_u64map_reserve(&im->hashed, n);
 }
 
 static void idmap_free(struct idmap *im)
 {
     free(im->direct);
-    free(im->keys);
-    free(im->vals);
+    ss_u64map_free(&im->hashed);
     memset(im, 0, sizeof *im);
 }
 
@@ -144,18 +136,11 @@ static inline uint32_t idmap_get(const struct idmap *im, uint64_t id)
 {
     if (im->direct)
         return id < im->ndirect && im->direct[id] ? im->direct[id] - 1 : SS_NONE;
-    if (id == 0)
-        return SS_NONE;
-    size_t mask = im->nslots - 1;
-    for (size_t i = (size_t)ss_mix64(id) & mask;; i = (i + 1) & mask) {
-        if (im->keys[i] == id)
-            return im->vals[i];
-        if (im->keys[i] == 0)
-            return SS_NONE;
-    }
+    return ss_u64map_get(&im->hashed, id);
 }
 
-/* Store id -> idx; returns 0, or 1 when id is already there. */
+/* Store id -> idx (a new index); returns 0, or 1 when id is already there,
+ * or -1 when memory runs out (not after idmap_init for n ids: they fit). */
 static int idmap_put(struct idmap *im, uint64_t id, uint32_t idx)
 {
     if (im->direct) {
@@ -164,16 +149,8 @@ static int idmap_put(struct idmap *im, uint64_t id, uint32_t idx)
         im->direct[id] = idx + 1;
         return 0;
     }
-    size_t mask = im->nslots - 1;
-    size_t i = (size_t)ss_mix64(id) & mask;
-    while (im->keys[i] != 0) {
-        if (im->keys[i] == id)
-            return 1;
-        i = (i + 1) & mask;
-    }
-    im->keys[i] = id;
-    im->vals[i] = idx;
-    return 0;
+    uint32_t got = ss_u64map_intern(&im->hashed, id, idx);
+    return got == SS_NONE ? -1 : got != idx;
 }
 
 /* ---- wire format --------------------------------------------------------- */
@@ -320,19 +297,20 @@ static const char *const field_names[] = {
  * every sample, as memory counters do). */
 #define MEMO_MAX_BYTES (64u << 20)
 
+/* One remembered message; the messages are ids in an ss_idset (hashtab.h)
+ * keyed by ss_hash of their bytes. */
 struct memo_slot {
-    uint64_t hash;
     size_t off; /* message bytes in memo.bytes */
     uint32_t len;
-    ss_id stack;    /* SS_NONE: empty slot */
+    ss_id stack;
     size_t vals;    /* first of nmodel values in memo.vals */
     uint32_t flags; /* MEMO_LABELED, MEMO_MISMATCH */
 };
 enum { MEMO_LABELED = 1, MEMO_MISMATCH = 2 };
 
 struct memo {
-    struct memo_slot *slots;
-    size_t nslots, n;
+    struct ss_idset index;
+    VEC(struct memo_slot) msg;
     VEC(uint8_t) bytes;
     VEC(int64_t) vals;
     uint64_t hits, misses;
@@ -341,66 +319,57 @@ struct memo {
 
 static void memo_free(struct memo *mo)
 {
-    free(mo->slots);
+    ss_idset_free(&mo->index);
+    VEC_FREE(mo->msg);
     VEC_FREE(mo->bytes);
     VEC_FREE(mo->vals);
     memset(mo, 0, sizeof *mo);
 }
 
-/* The slot holding these bytes, or NULL. */
+struct memo_key {
+    const uint8_t *b;
+    size_t len;
+};
+
+static int memo_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct memo *mo = ctx;
+    const struct memo_key *k = key;
+    const struct memo_slot *sl = &mo->msg.v[id];
+    return sl->len == k->len && memcmp(mo->bytes.v + sl->off, k->b, k->len) == 0;
+}
+
+/* The message equal to these bytes, or NULL. */
 static const struct memo_slot *memo_find(const struct memo *mo, const uint8_t *b, size_t len,
                                          uint64_t h)
 {
-    if (!mo->nslots)
-        return NULL;
-    size_t mask = mo->nslots - 1;
-    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        const struct memo_slot *sl = &mo->slots[i];
-        if (sl->stack == SS_NONE)
-            return NULL;
-        if (sl->hash == h && sl->len == len && memcmp(mo->bytes.v + sl->off, b, len) == 0)
-            return sl;
-    }
+    struct memo_key k = {b, len};
+    size_t pos;
+    uint32_t id = ss_idset_find(&mo->index, h, memo_eq, mo, &k, &pos);
+    return id == SS_NONE ? NULL : &mo->msg.v[id];
 }
 
-/* Remember bytes -> (stack, vals, flags); does nothing when full or short
- * of memory (the memo only saves time). */
+/* Remember bytes -> (stack, vals, flags) (not remembered yet); does nothing
+ * when full or short of memory (the memo only saves time). */
 static void memo_put(struct memo *mo, const uint8_t *b, size_t len, uint64_t h, ss_id stack,
                      const int64_t *vals, size_t nvals, uint32_t flags)
 {
     if (mo->bytes.n + len > MEMO_MAX_BYTES)
         return;
-    if ((mo->n + 1) * 2 > mo->nslots) {
-        size_t ns = mo->nslots ? mo->nslots * 2 : 4096;
-        struct memo_slot *nsl = malloc(ns * sizeof *nsl);
-        if (!nsl)
-            return;
-        for (size_t i = 0; i < ns; i++)
-            nsl[i].stack = SS_NONE;
-        for (size_t i = 0; i < mo->nslots; i++) {
-            if (mo->slots[i].stack == SS_NONE)
-                continue;
-            size_t j = (size_t)mo->slots[i].hash & (ns - 1);
-            while (nsl[j].stack != SS_NONE)
-                j = (j + 1) & (ns - 1);
-            nsl[j] = mo->slots[i];
-        }
-        free(mo->slots);
-        mo->slots = nsl;
-        mo->nslots = ns;
-    }
-    if (VEC_RESERVE(mo->bytes, mo->bytes.n + len) || VEC_RESERVE(mo->vals, mo->vals.n + nvals))
+    if (ss_idset_reserve(&mo->index, 1) || VEC_RESERVE(mo->msg, mo->msg.n + 1) ||
+        VEC_RESERVE(mo->bytes, mo->bytes.n + len) || VEC_RESERVE(mo->vals, mo->vals.n + nvals))
         return;
-    size_t i = (size_t)h & (mo->nslots - 1);
-    while (mo->slots[i].stack != SS_NONE)
-        i = (i + 1) & (mo->nslots - 1);
-    struct memo_slot sl = {h, mo->bytes.n, (uint32_t)len, stack, mo->vals.n, flags};
-    mo->slots[i] = sl;
+    struct memo_key k = {b, len};
+    size_t pos;
+    if (ss_idset_find(&mo->index, h, memo_eq, mo, &k, &pos) != SS_NONE)
+        return;
+    struct memo_slot sl = {mo->bytes.n, (uint32_t)len, stack, mo->vals.n, flags};
+    mo->msg.v[mo->msg.n] = sl;
+    ss_idset_insert(&mo->index, pos, h, (uint32_t)mo->msg.n++);
     memcpy(mo->bytes.v + mo->bytes.n, b, len);
     mo->bytes.n += len;
     memcpy(mo->vals.v + mo->vals.n, vals, nvals * sizeof *vals);
     mo->vals.n += nvals;
-    mo->n++;
 }
 
 /* ---- the loader ------------------------------------------------------------ */

@@ -7,90 +7,21 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hashtab.h"
 
-/* An open-addressing set of ids whose keys live in the model's tables: the
- * caller supplies each id's hash and an equality test against a probe key. */
-struct ss_idhash {
-    uint32_t *slots; /* ids, SS_NONE = empty */
-    uint32_t *hash;  /* low bits of each slot's hash */
-    size_t nslots, n;
-};
-
-static struct ss_idhash *idhash_new(void)
+/* The three indexes (functions, locations, stacks) are sets of ids whose
+ * keys live in the model's tables (hashtab.h's ss_idset). */
+static struct ss_idset *idhash_new(void)
 {
-    return calloc(1, sizeof(struct ss_idhash));
+    return calloc(1, sizeof(struct ss_idset));
 }
 
-static void idhash_free(struct ss_idhash *h)
+static void idhash_free(struct ss_idset *h)
 {
     if (h) {
-        free(h->slots);
-        free(h->hash);
+        ss_idset_free(h);
         free(h);
     }
-}
-
-static int idhash_grow(struct ss_idhash *h)
-{
-    size_t nslots = h->nslots ? h->nslots * 2 : 1024;
-    uint32_t *slots = malloc(nslots * sizeof *slots);
-    uint32_t *hash = malloc(nslots * sizeof *hash);
-    if (!slots || !hash) {
-        free(slots);
-        free(hash);
-        return -1;
-    }
-    memset(slots, 0xff, nslots * sizeof *slots);
-    for (size_t i = 0; i < h->nslots; i++) {
-        if (h->slots[i] == SS_NONE)
-            continue;
-        size_t j = h->hash[i] & (nslots - 1);
-        while (slots[j] != SS_NONE)
-            j = (j + 1) & (nslots - 1);
-        slots[j] = h->slots[i];
-        hash[j] = h->hash[i];
-    }
-    free(h->slots);
-    free(h->hash);
-    h->slots = slots;
-    h->hash = hash;
-    h->nslots = nslots;
-    return 0;
-}
-
-typedef int (*idhash_eq)(const struct ss_model *m, uint32_t id, const void *key);
-
-/* Find the id equal to `key`, or return SS_NONE and leave *slot at the empty
- * slot where it would go.  The table must have room (see idhash_reserve). */
-static uint32_t idhash_find(const struct ss_idhash *h, const struct ss_model *m, uint64_t hv,
-                            const void *key, idhash_eq eq, size_t *slot)
-{
-    size_t mask = h->nslots - 1;
-    size_t i = (size_t)hv & mask;
-    for (;;) {
-        uint32_t id = h->slots[i];
-        if (id == SS_NONE) {
-            *slot = i;
-            return SS_NONE;
-        }
-        if (h->hash[i] == (uint32_t)hv && eq(m, id, key))
-            return id;
-        i = (i + 1) & mask;
-    }
-}
-
-static int idhash_reserve(struct ss_idhash *h)
-{
-    if ((h->n + 1) * 2 > h->nslots)
-        return idhash_grow(h);
-    return 0;
-}
-
-static void idhash_put(struct ss_idhash *h, size_t slot, uint32_t id, uint64_t hv)
-{
-    h->slots[slot] = id;
-    h->hash[slot] = (uint32_t)hv;
-    h->n++;
 }
 
 /* ---- model ---------------------------------------------------------------- */
@@ -172,8 +103,9 @@ static uint64_t fn_hash(ss_id name, ss_id sys, ss_id file, uint32_t line)
     return ss_mix64(((uint64_t)name << 32 | sys) ^ ss_mix64((uint64_t)file << 32 | line));
 }
 
-static int fn_eq(const struct ss_model *m, uint32_t id, const void *key)
+static int fn_eq(const void *ctx, uint32_t id, const void *key)
 {
+    const struct ss_model *m = ctx;
     return memcmp(&m->functions.v[id], key, sizeof(struct ss_function)) == 0;
 }
 
@@ -186,11 +118,11 @@ ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id
     f.system_name = system_name;
     f.filename = filename;
     f.start_line = start_line;
-    if (idhash_reserve(m->fn_index))
+    if (ss_idset_reserve(m->fn_index, 1))
         return SS_NONE;
     uint64_t hv = fn_hash(name, system_name, filename, start_line);
     size_t slot;
-    ss_id id = idhash_find(m->fn_index, m, hv, &f, fn_eq, &slot);
+    ss_id id = ss_idset_find(m->fn_index, hv, fn_eq, m, &f, &slot);
     if (id != SS_NONE)
         return id;
     if (m->functions.n >= SS_NONE - 1 || VEC_RESERVE(m->function_canon, m->functions.n + 1))
@@ -207,12 +139,13 @@ ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id
     if (m->name_first_fn.v[name] == SS_NONE)
         m->name_first_fn.v[name] = id;
     m->function_canon.v[m->function_canon.n++] = m->name_first_fn.v[name];
-    idhash_put(m->fn_index, slot, id, hv);
+    ss_idset_insert(m->fn_index, slot, hv, id);
     return id;
 }
 
-static int loc_eq(const struct ss_model *m, uint32_t id, const void *key)
+static int loc_eq(const void *ctx, uint32_t id, const void *key)
 {
+    const struct ss_model *m = ctx;
     return memcmp(&m->locations.v[id], key, sizeof(struct ss_location)) == 0;
 }
 
@@ -223,17 +156,17 @@ ss_id ss_model_location(struct ss_model *m, ss_id function, ss_id file, uint32_t
     l.function = function;
     l.file = file;
     l.line = line;
-    if (idhash_reserve(m->loc_index))
+    if (ss_idset_reserve(m->loc_index, 1))
         return SS_NONE;
     uint64_t hv = fn_hash(function, file, line, 0x5a5a5a5a);
     size_t slot;
-    ss_id id = idhash_find(m->loc_index, m, hv, &l, loc_eq, &slot);
+    ss_id id = ss_idset_find(m->loc_index, hv, loc_eq, m, &l, &slot);
     if (id != SS_NONE)
         return id;
     if (m->locations.n >= SS_NONE - 1 || VEC_PUSH(m->locations, l))
         return SS_NONE;
     id = (ss_id)(m->locations.n - 1);
-    idhash_put(m->loc_index, slot, id, hv);
+    ss_idset_insert(m->loc_index, slot, hv, id);
     return id;
 }
 
@@ -243,8 +176,9 @@ struct stack_key {
     ss_id tail;
 };
 
-static int stack_eq(const struct ss_model *m, uint32_t id, const void *key)
+static int stack_eq(const void *ctx, uint32_t id, const void *key)
 {
+    const struct ss_model *m = ctx;
     const struct stack_key *k = key;
     return m->stack_tail.v[id] == k->tail && ss_stack_depth(m, id) == k->n &&
            (k->n == 0 || memcmp(ss_stack_frames(m, id), k->locs, k->n * sizeof(ss_id)) == 0);
@@ -253,11 +187,11 @@ static int stack_eq(const struct ss_model *m, uint32_t id, const void *key)
 ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail)
 {
     struct stack_key k = {locs, n, tail};
-    if (idhash_reserve(m->stack_index))
+    if (ss_idset_reserve(m->stack_index, 1))
         return SS_NONE;
     uint64_t hv = (n ? ss_hash(locs, n * sizeof(ss_id)) : 0) ^ ss_mix64(tail);
     size_t slot;
-    ss_id id = idhash_find(m->stack_index, m, hv, &k, stack_eq, &slot);
+    ss_id id = ss_idset_find(m->stack_index, hv, stack_eq, m, &k, &slot);
     if (id != SS_NONE)
         return id;
     if (m->stack_tail.n >= SS_NONE - 1 || m->stack_loc.n + n >= UINT32_MAX ||
@@ -271,7 +205,7 @@ ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail
     m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
     m->stack_tail.v[m->stack_tail.n++] = tail;
     id = (ss_id)(m->stack_tail.n - 1);
-    idhash_put(m->stack_index, slot, id, hv);
+    ss_idset_insert(m->stack_index, slot, hv, id);
     return id;
 }
 
@@ -542,7 +476,7 @@ int ss_model_reindex_locations(struct ss_model *m)
     ss_id *lcanon = malloc((nl ? nl : 1) * sizeof *lcanon);
     ss_id *scanon = malloc((ns ? ns : 1) * sizeof *scanon);
     uint32_t *old_off = malloc((ns + 1) * sizeof *old_off);
-    struct ss_idhash *lh = idhash_new(), *sh = idhash_new();
+    struct ss_idset *lh = idhash_new(), *sh = idhash_new();
     int rc = -1;
     if (!lcanon || !scanon || !old_off || !lh || !sh)
         goto out;
@@ -551,12 +485,12 @@ int ss_model_reindex_locations(struct ss_model *m)
         struct ss_location l = m->locations.v[i];
         uint64_t hv = fn_hash(l.function, l.file, l.line, 0x5a5a5a5a);
         size_t slot;
-        if (idhash_reserve(lh))
+        if (ss_idset_reserve(lh, 1))
             goto out;
-        ss_id id = idhash_find(lh, m, hv, &l, loc_eq, &slot);
+        ss_id id = ss_idset_find(lh, hv, loc_eq, m, &l, &slot);
         if (id == SS_NONE) {
             m->locations.v[k] = l;
-            idhash_put(lh, slot, (uint32_t)k, hv);
+            ss_idset_insert(lh, slot, hv, (uint32_t)k);
             id = (ss_id)k++;
         }
         lcanon[i] = id;
@@ -585,17 +519,17 @@ int ss_model_reindex_locations(struct ss_model *m)
         struct stack_key key = {m->stack_loc.v + old_off[s], n, tail};
         uint64_t hv = (n ? ss_hash(key.locs, n * sizeof(ss_id)) : 0) ^ ss_mix64(tail);
         size_t slot;
-        if (idhash_reserve(sh))
+        if (ss_idset_reserve(sh, 1))
             goto out;
         m->stack_tail.n = ks; /* stack_eq sees only the survivors */
-        ss_id id = idhash_find(sh, m, hv, &key, stack_eq, &slot);
+        ss_id id = ss_idset_find(sh, hv, stack_eq, m, &key, &slot);
         if (id == SS_NONE) {
             if (n)
                 memmove(m->stack_loc.v + pos, key.locs, n * sizeof(ss_id));
             pos += n;
             m->stack_off.v[ks + 1] = (uint32_t)pos;
             m->stack_tail.v[ks] = tail;
-            idhash_put(sh, slot, (uint32_t)ks, hv);
+            ss_idset_insert(sh, slot, hv, (uint32_t)ks);
             id = (ss_id)ks++;
         }
         scanon[s] = id;

@@ -151,7 +151,7 @@ struct ss_model {
     VEC(char *) warnings;
 
     /* Builder state (private). */
-    struct ss_idhash *fn_index, *loc_index, *stack_index;
+    struct ss_idset *fn_index, *loc_index, *stack_index;
     VEC(ss_id) name_first_fn; /* string id -> first function with that name */
     uint64_t count_total; /* sum of the count column, at most SS_MAX_COUNT_TOTAL */
 };

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hashtab.h"
 
 #define SMALL 16 /* lengths 1..SMALL are counted in the dense array */
 
@@ -31,7 +32,7 @@ struct slot {
 /* One hash-map entry: `count` runs of length `len` in slot `slot`. */
 struct big_entry {
     uint64_t len, count;
-    uint32_t slot; /* SS_NONE = empty */
+    uint32_t slot;
 };
 
 /* A histogram bin: `count` runs of length `len`. */
@@ -42,10 +43,10 @@ struct bin {
 struct pass {
     const struct ss_model *m;
     VEC(struct slot) slots;
-    uint32_t *slot_rf; /* indexed like stack_loc: slot of level k+1 at stack_off[s] + k */
-    uint64_t *small;   /* slots.n x SMALL: small[slot * SMALL + len - 1] */
-    struct big_entry *big;
-    size_t big_n, big_cap; /* big_cap: 0 or a power of two */
+    uint32_t *slot_rf;         /* indexed like stack_loc: slot of level k+1 at stack_off[s] + k */
+    uint64_t *small;           /* slots.n x SMALL: small[slot * SMALL + len - 1] */
+    VEC(struct big_entry) big; /* the map's entries, in first-seen order */
+    struct ss_idset big_index; /* (slot, len) -> entry of big (hashtab.h) */
     int oom;
     /* the result: slot s has bins[off[s] .. off[s+1]), by ascending length */
     size_t *off;
@@ -57,7 +58,8 @@ static void pass_free(struct pass *p)
     VEC_FREE(p->slots);
     free(p->slot_rf);
     free(p->small);
-    free(p->big);
+    VEC_FREE(p->big);
+    ss_idset_free(&p->big_index);
     free(p->off);
     VEC_FREE(p->bins);
 }
@@ -122,26 +124,11 @@ static size_t big_hash(uint32_t slot, uint64_t len)
     return (size_t)ss_mix64(len * 0x9e3779b97f4a7c15ULL ^ slot);
 }
 
-static int big_grow(struct pass *p)
+static int big_eq(const void *ctx, uint32_t id, const void *key)
 {
-    size_t cap = p->big_cap ? p->big_cap * 2 : 1024;
-    struct big_entry *nb = malloc(cap * sizeof *nb);
-    if (!nb)
-        return -1;
-    for (size_t i = 0; i < cap; i++)
-        nb[i].slot = SS_NONE;
-    for (size_t i = 0; i < p->big_cap; i++) {
-        if (p->big[i].slot == SS_NONE)
-            continue;
-        size_t j = big_hash(p->big[i].slot, p->big[i].len) & (cap - 1);
-        while (nb[j].slot != SS_NONE)
-            j = (j + 1) & (cap - 1);
-        nb[j] = p->big[i];
-    }
-    free(p->big);
-    p->big = nb;
-    p->big_cap = cap;
-    return 0;
+    const struct pass *p = ctx;
+    const struct big_entry *e = &p->big.v[id], *k = key;
+    return e->slot == k->slot && e->len == k->len;
 }
 
 /* Count one run of length `len` in slot `slot`. */
@@ -151,25 +138,20 @@ static void emit(struct pass *p, uint32_t slot, uint64_t len)
         p->small[(size_t)slot * SMALL + (len - 1)]++;
         return;
     }
-    if (2 * (p->big_n + 1) > p->big_cap && big_grow(p)) {
+    /* Room for a new entry first: the set never holds an id without one. */
+    if (VEC_RESERVE(p->big, p->big.n + 1)) {
         p->oom = 1;
         return;
     }
-    size_t mask = p->big_cap - 1;
-    for (size_t j = big_hash(slot, len) & mask;; j = (j + 1) & mask) {
-        struct big_entry *e = &p->big[j];
-        if (e->slot == SS_NONE) {
-            e->slot = slot;
-            e->len = len;
-            e->count = 1;
-            p->big_n++;
-            return;
-        }
-        if (e->slot == slot && e->len == len) {
-            e->count++;
-            return;
-        }
-    }
+    struct big_entry k = {len, 1, slot};
+    uint32_t next = (uint32_t)p->big.n;
+    uint32_t e = ss_idset_intern(&p->big_index, big_hash(slot, len), big_eq, p, &k, next);
+    if (e == SS_NONE)
+        p->oom = 1;
+    else if (e == next)
+        p->big.v[p->big.n++] = k;
+    else
+        p->big.v[e].count++;
 }
 
 /* ---- the pass over the timeline ------------------------------------------------- */
@@ -232,12 +214,9 @@ static int cmp_big(const void *pa, const void *pb)
 /* Turn the dense counts and the map into sorted bins per slot. */
 static int collect(struct pass *p)
 {
-    size_t nb = 0;
-    for (size_t i = 0; i < p->big_cap; i++)
-        if (p->big[i].slot != SS_NONE)
-            p->big[nb++] = p->big[i];
+    size_t nb = p->big.n;
     if (nb > 1)
-        qsort(p->big, nb, sizeof *p->big, cmp_big);
+        qsort(p->big.v, nb, sizeof *p->big.v, cmp_big);
     p->off = malloc((p->slots.n + 1) * sizeof *p->off);
     if (!p->off)
         return -1;
@@ -245,8 +224,8 @@ static int collect(struct pass *p)
     for (size_t s = 0; s < p->slots.n; s++) {
         p->off[s] = p->bins.n;
         /* length 0 (samples that all count 0) sorts before the dense lengths */
-        for (; j < nb && p->big[j].slot == s && p->big[j].len == 0; j++) {
-            struct bin b = {0, p->big[j].count};
+        for (; j < nb && p->big.v[j].slot == s && p->big.v[j].len == 0; j++) {
+            struct bin b = {0, p->big.v[j].count};
             if (VEC_PUSH(p->bins, b))
                 return -1;
         }
@@ -257,8 +236,8 @@ static int collect(struct pass *p)
                 if (VEC_PUSH(p->bins, b))
                     return -1;
             }
-        for (; j < nb && p->big[j].slot == s; j++) {
-            struct bin b = {p->big[j].len, p->big[j].count};
+        for (; j < nb && p->big.v[j].slot == s; j++) {
+            struct bin b = {p->big.v[j].len, p->big.v[j].count};
             if (VEC_PUSH(p->bins, b))
                 return -1;
         }

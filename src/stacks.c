@@ -5,12 +5,28 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hashtab.h"
 #include "sort.h"
 
-struct group {
-    uint64_t hash;
-    uint32_t row; /* UINT32_MAX = empty slot */
+/* Rows are found by their function sequence through an ss_idset
+ * (hashtab.h): a row's key is fns[first .. first + depth). */
+struct group_ctx {
+    struct ss_stack_row *const *rows;
+    ss_id *const *fns;
 };
+
+struct seq_key {
+    const ss_id *seq;
+    size_t d;
+};
+
+static int seq_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct group_ctx *g = ctx;
+    const struct seq_key *k = key;
+    const struct ss_stack_row *r = &(*g->rows)[id];
+    return r->depth == k->d && memcmp(*g->fns + r->first, k->seq, k->d * sizeof(ss_id)) == 0;
+}
 
 /* Rows of stacks `s` of model `m`, by count, time, then names root first. */
 struct by_count {
@@ -49,18 +65,14 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     size_t ns = ss_model_nstacks(m);
     uint64_t *cnt = calloc(ns ? ns : 1, sizeof *cnt);
     uint32_t *row_of = malloc((ns ? ns : 1) * sizeof *row_of);
-    size_t nslots = 64;
-    while (nslots < 2 * ns + 2)
-        nslots *= 2;
-    struct group *slots = malloc(nslots * sizeof *slots);
+    struct ss_idset groups = {0};
     VEC(struct ss_stack_row) rows = {0};
     VEC(ss_id) fns = {0};
     VEC(ss_id) seq = {0};
     VEC(uint32_t) touched = {0};
     struct ss_stack_counts sc;
-    int oom = ss_stack_counts_init(&sc, m) || !cnt || !row_of || !slots;
-    for (size_t i = 0; !oom && i < nslots; i++)
-        slots[i].row = UINT32_MAX;
+    struct group_ctx gctx = {&rows.v, &fns.v};
+    int oom = ss_stack_counts_init(&sc, m) || !cnt || !row_of || ss_idset_reserve(&groups, ns);
     /* Group model stacks by function sequence, once per stack. */
     for (size_t s = 0; !oom && s < ns; s++) {
         size_t d = ss_stack_depth(m, (ss_id)s);
@@ -77,32 +89,28 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
             seq.v[k] = ss_function_canonical(m, ss_loc_function(m, fr[d - 1 - k]));
         seq.n = d;
         uint64_t h = ss_hash(seq.v, d * sizeof(ss_id));
-        size_t i = (size_t)h & (nslots - 1);
-        for (;; i = (i + 1) & (nslots - 1)) {
-            struct group *g = &slots[i];
-            if (g->row == UINT32_MAX) {
-                struct ss_stack_row r;
-                memset(&r, 0, sizeof r);
-                r.first = fns.n;
-                r.depth = (uint32_t)d;
-                r.root = seq.v[0];
-                r.leaf = seq.v[d - 1];
-                if (VEC_RESERVE(fns, fns.n + d) || VEC_PUSH(rows, r)) {
-                    oom = 1;
-                    break;
-                }
+        struct seq_key key = {seq.v, d};
+        uint32_t next = (uint32_t)rows.n;
+        uint32_t row = ss_idset_intern(&groups, h, seq_eq, &gctx, &key, next);
+        if (row == next) {
+            struct ss_stack_row r;
+            memset(&r, 0, sizeof r);
+            r.first = fns.n;
+            r.depth = (uint32_t)d;
+            r.root = seq.v[0];
+            r.leaf = seq.v[d - 1];
+            if (VEC_RESERVE(fns, fns.n + d) || VEC_PUSH(rows, r))
+                row = SS_NONE;
+            else {
                 memcpy(fns.v + fns.n, seq.v, d * sizeof(ss_id));
                 fns.n += d;
-                g->hash = h;
-                g->row = (uint32_t)(rows.n - 1);
-                break;
             }
-            const struct ss_stack_row *r = &rows.v[g->row];
-            if (g->hash == h && r->depth == d && memcmp(fns.v + r->first, seq.v, d * sizeof(ss_id)) == 0)
-                break;
         }
-        if (!oom)
-            row_of[s] = slots[i].row;
+        if (row == SS_NONE) {
+            oom = 1;
+            break;
+        }
+        row_of[s] = row;
     }
     /* Count per source, so time is count x interval exactly. */
     for (size_t src = 0; !oom && src < m->sources.n; src++) {
@@ -138,7 +146,7 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     free(cnt);
     ss_stack_counts_free(&sc);
     free(row_of);
-    free(slots);
+    ss_idset_free(&groups);
     VEC_FREE(seq);
     VEC_FREE(touched);
     if (oom) {

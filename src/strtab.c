@@ -19,72 +19,41 @@ void ss_strtab_free(struct ss_strtab *t)
     free(t->buf);
     free(t->off);
     free(t->len);
-    free(t->slots);
-    free(t->slot_hash);
+    ss_idset_free(&t->index);
     ss_strtab_init(t);
 }
 
-static size_t probe(const struct ss_strtab *t, const char *s, size_t len, uint64_t h)
-{
-    size_t mask = t->nslots - 1;
-    size_t i = (size_t)h & mask;
-    uint32_t h32 = (uint32_t)h;
-    for (;;) {
-        uint32_t id = t->slots[i];
-        if (id == SS_NONE)
-            return i;
-        if (t->slot_hash[i] == h32 && t->len[id] == len &&
-            memcmp(t->buf + t->off[id], s, len) == 0)
-            return i;
-        i = (i + 1) & mask;
-    }
-}
+struct str_key {
+    const char *s;
+    size_t len;
+};
 
-static int rehash(struct ss_strtab *t, size_t nslots)
+static int str_eq(const void *ctx, uint32_t id, const void *key)
 {
-    uint32_t *slots = malloc(nslots * sizeof *slots);
-    uint32_t *hashes = malloc(nslots * sizeof *hashes);
-    if (!slots || !hashes) {
-        free(slots);
-        free(hashes);
-        return -1;
-    }
-    memset(slots, 0xff, nslots * sizeof *slots);
-    size_t mask = nslots - 1;
-    for (uint32_t id = 0; id < t->n; id++) {
-        uint64_t h = ss_hash(t->buf + t->off[id], t->len[id]);
-        size_t i = (size_t)h & mask;
-        while (slots[i] != SS_NONE)
-            i = (i + 1) & mask;
-        slots[i] = id;
-        hashes[i] = (uint32_t)h;
-    }
-    free(t->slots);
-    free(t->slot_hash);
-    t->slots = slots;
-    t->slot_hash = hashes;
-    t->nslots = nslots;
-    return 0;
+    const struct ss_strtab *t = ctx;
+    const struct str_key *k = key;
+    return t->len[id] == k->len && memcmp(t->buf + t->off[id], k->s, k->len) == 0;
 }
 
 uint32_t ss_strtab_find(const struct ss_strtab *t, const char *s, size_t len)
 {
-    if (!t->nslots)
-        return SS_NONE;
-    size_t i = probe(t, s, len, ss_hash(s, len));
-    return t->slots[i];
+    struct str_key k = {s, len};
+    size_t pos;
+    return ss_idset_find(&t->index, ss_hash(s, len), str_eq, t, &k, &pos);
 }
 
 uint32_t ss_strtab_intern(struct ss_strtab *t, const char *s, size_t len)
 {
     if (len >= SS_STR_MAX || t->n >= SS_NONE - 1)
         return SS_NONE;
-    if ((t->n + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 256))
+    if (ss_idset_reserve(&t->index, 1))
         return SS_NONE;
     uint64_t h = ss_hash(s, len);
-    size_t i = probe(t, s, len, h);
-    if (t->slots[i] != SS_NONE)
-        return t->slots[i];
+    struct str_key k = {s, len};
+    size_t pos;
+    uint32_t found = ss_idset_find(&t->index, h, str_eq, t, &k, &pos);
+    if (found != SS_NONE)
+        return found;
     /* s may point into buf (re-interning a stored string); remember where. */
     ptrdiff_t inside = (t->buf && s >= t->buf && s < t->buf + t->buf_n) ? s - t->buf : -1;
     if (ss_grow((void **)&t->buf, &t->buf_cap, t->buf_n + len + 1, 1))
@@ -106,8 +75,7 @@ uint32_t ss_strtab_intern(struct ss_strtab *t, const char *s, size_t len)
     memcpy(t->buf + t->buf_n, s, len);
     t->buf[t->buf_n + len] = '\0';
     t->buf_n += len + 1;
-    t->slots[i] = id;
-    t->slot_hash[i] = (uint32_t)h;
+    ss_idset_insert(&t->index, pos, h, id);
     return id;
 }
 
@@ -130,13 +98,11 @@ int ss_strtab_copy(struct ss_strtab *dst, const struct ss_strtab *src)
     if (dup_array((void **)&dst->buf, src->buf, src->buf_n, 1) ||
         dup_array((void **)&dst->off, src->off, src->n, sizeof *src->off) ||
         dup_array((void **)&dst->len, src->len, src->n, sizeof *src->len) ||
-        dup_array((void **)&dst->slots, src->slots, src->nslots, sizeof *src->slots) ||
-        dup_array((void **)&dst->slot_hash, src->slot_hash, src->nslots, sizeof *src->slot_hash)) {
+        ss_idset_copy(&dst->index, &src->index)) {
         ss_strtab_free(dst);
         return -1;
     }
     dst->buf_n = dst->buf_cap = src->buf_n;
     dst->n = dst->cap = src->n;
-    dst->nslots = src->nslots;
     return 0;
 }

@@ -11,17 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashtab.h"
+
 #define SS_NONE UINT32_MAX /* "no id" in every table */
 
 struct ss_strtab {
-    char *buf;        /* all strings, each followed by a NUL */
+    char *buf; /* all strings, each followed by a NUL */
     size_t buf_n, buf_cap;
-    uint64_t *off;    /* off[id]: start of string id in buf */
-    uint32_t *len;    /* len[id]: its length in bytes */
-    size_t n, cap;    /* number of strings, capacity of off/len */
-    uint32_t *slots;  /* open-addressing hash table of ids (SS_NONE = empty) */
-    uint32_t *slot_hash; /* low 32 bits of each slot's hash, to skip compares */
-    size_t nslots;    /* power of two */
+    uint64_t *off;         /* off[id]: start of string id in buf */
+    uint32_t *len;         /* len[id]: its length in bytes */
+    size_t n, cap;         /* number of strings, capacity of off/len */
+    struct ss_idset index; /* the ids, by the strings' ss_hash */
 };
 
 /* Initialise an empty table (no allocation until the first intern). */

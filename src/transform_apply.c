@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hashtab.h"
 #include "levels.h"
 #include "vec.h"
 
@@ -33,10 +34,8 @@ struct wset {
     VEC(uint32_t) off; /* n + 1 */
     VEC(ss_id) loc;
     VEC(ss_id) tail;
-    VEC(uint64_t) ns; /* timeline samples using each stack */
-    uint32_t *slots;  /* dedup hash: stack ids, SS_NONE = empty */
-    uint32_t *shash;
-    size_t nslots;
+    VEC(uint64_t) ns;      /* timeline samples using each stack */
+    struct ss_idset index; /* dedup (hashtab.h): stack ids by frames and tail */
 };
 
 struct apply {
@@ -72,8 +71,7 @@ static void wset_free(struct wset *w)
     VEC_FREE(w->loc);
     VEC_FREE(w->tail);
     VEC_FREE(w->ns);
-    free(w->slots);
-    free(w->shash);
+    ss_idset_free(&w->index);
 }
 
 static size_t wset_n(const struct wset *w)
@@ -87,22 +85,8 @@ static int wset_reset(struct wset *w, size_t expect)
     w->off.n = w->loc.n = w->tail.n = w->ns.n = 0;
     if (VEC_PUSH(w->off, 0) || VEC_RESERVE(w->loc, 1))
         return -1;
-    size_t nslots = 64;
-    while (nslots < 2 * expect + 2)
-        nslots *= 2;
-    if (nslots > w->nslots) {
-        free(w->slots);
-        free(w->shash);
-        w->slots = malloc(nslots * sizeof *w->slots);
-        w->shash = malloc(nslots * sizeof *w->shash);
-        w->nslots = nslots;
-        if (!w->slots || !w->shash) {
-            w->nslots = 0;
-            return -1;
-        }
-    }
-    memset(w->slots, 0xff, w->nslots * sizeof *w->slots);
-    return 0;
+    ss_idset_clear(&w->index);
+    return ss_idset_reserve(&w->index, expect);
 }
 
 /* Append a stack without deduplication (the initial set). */
@@ -117,25 +101,34 @@ static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
     return (ss_id)(w->tail.n - 1);
 }
 
+struct wkey {
+    const ss_id *fr;
+    size_t d;
+    ss_id tail;
+};
+
+static int wset_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct wset *w = ctx;
+    const struct wkey *k = key;
+    return w->tail.v[id] == k->tail && w->off.v[id + 1] - w->off.v[id] == k->d &&
+           (k->d == 0 || !memcmp(w->loc.v + w->off.v[id], k->fr, k->d * sizeof *k->fr));
+}
+
 /* Find or add a stack (w was reset for enough stacks). */
 static ss_id wset_add(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
 {
     uint64_t h = (d ? ss_hash(fr, d * sizeof *fr) : 0) ^ ss_mix64(tail);
-    size_t mask = w->nslots - 1, i = (size_t)h & mask;
-    for (;; i = (i + 1) & mask) {
-        ss_id id = w->slots[i];
-        if (id == SS_NONE)
-            break;
-        if (w->shash[i] == (uint32_t)h && w->tail.v[id] == tail &&
-            w->off.v[id + 1] - w->off.v[id] == d &&
-            (d == 0 || !memcmp(w->loc.v + w->off.v[id], fr, d * sizeof *fr)))
-            return id;
-    }
-    ss_id id = wset_push(w, fr, d, tail);
-    if (id != SS_NONE) {
-        w->slots[i] = id;
-        w->shash[i] = (uint32_t)h;
-    }
+    struct wkey k = {fr, d, tail};
+    size_t pos;
+    if (ss_idset_reserve(&w->index, 1))
+        return SS_NONE;
+    ss_id id = ss_idset_find(&w->index, h, wset_eq, w, &k, &pos);
+    if (id != SS_NONE)
+        return id;
+    id = wset_push(w, fr, d, tail);
+    if (id != SS_NONE)
+        ss_idset_insert(&w->index, pos, h, id);
     return id;
 }
 

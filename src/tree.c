@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "hashtab.h"
 
 /* ---- shared helpers ------------------------------------------------------ */
 
@@ -135,45 +135,10 @@ static int cmp_desc_name(const void *pa, const void *pb, void *ctx)
 
 /* ---- call trees ---------------------------------------------------------- */
 
-/* (parent, function) -> child node: open addressing, at most half full. */
-struct childmap {
-    uint64_t *keys;
-    uint32_t *vals; /* SS_TREE_NONE = empty slot */
-    size_t nslots, n;
-};
-
-static int childmap_grow(struct childmap *h)
-{
-    size_t nslots = h->nslots ? h->nslots * 2 : 1024;
-    uint64_t *keys = malloc(nslots * sizeof *keys);
-    uint32_t *vals = malloc(nslots * sizeof *vals);
-    if (!keys || !vals) {
-        free(keys);
-        free(vals);
-        return -1;
-    }
-    memset(vals, 0xff, nslots * sizeof *vals);
-    for (size_t i = 0; i < h->nslots; i++) {
-        if (h->vals[i] == SS_TREE_NONE)
-            continue;
-        size_t j = ss_mix64(h->keys[i]) & (nslots - 1);
-        while (vals[j] != SS_TREE_NONE)
-            j = (j + 1) & (nslots - 1);
-        keys[j] = h->keys[i];
-        vals[j] = h->vals[i];
-    }
-    free(h->keys);
-    free(h->vals);
-    h->keys = keys;
-    h->vals = vals;
-    h->nslots = nslots;
-    return 0;
-}
-
 struct tree_work {
     const struct ss_model *m;
     const ss_id *canon;
-    struct childmap map;
+    struct ss_u64map map;           /* (parent << 32 | function) -> child node */
     VEC(struct ss_tree_node) nodes; /* in creation order: parents first */
     uint32_t *end_node;             /* per stack: node of its whole path */
 };
@@ -182,18 +147,12 @@ struct tree_work {
  * when memory runs out. */
 static uint32_t child(struct tree_work *w, uint32_t parent, ss_id fn)
 {
-    struct childmap *h = &w->map;
-    if ((h->n + 1) * 2 > h->nslots && childmap_grow(h))
-        return SS_TREE_NONE;
-    uint64_t key = (uint64_t)parent << 32 | fn;
-    size_t j = ss_mix64(key) & (h->nslots - 1);
-    while (h->vals[j] != SS_TREE_NONE) {
-        if (h->keys[j] == key)
-            return h->vals[j];
-        j = (j + 1) & (h->nslots - 1);
-    }
     if (w->nodes.n >= UINT32_MAX - 1)
         return SS_TREE_NONE;
+    uint32_t next = (uint32_t)w->nodes.n;
+    uint32_t id = ss_u64map_intern(&w->map, (uint64_t)parent << 32 | fn, next);
+    if (id != next)
+        return id; /* an existing child, or SS_NONE (= SS_TREE_NONE) when out of memory */
     struct ss_tree_node nd;
     memset(&nd, 0, sizeof nd);
     nd.function = fn;
@@ -201,10 +160,6 @@ static uint32_t child(struct tree_work *w, uint32_t parent, ss_id fn)
     nd.depth = parent == SS_TREE_NONE ? 0 : w->nodes.v[parent].depth + 1;
     if (VEC_PUSH(w->nodes, nd))
         return SS_TREE_NONE;
-    uint32_t id = (uint32_t)(w->nodes.n - 1);
-    h->keys[j] = key;
-    h->vals[j] = id;
-    h->n++;
     return id;
 }
 
@@ -388,8 +343,7 @@ int ss_tree_build(const struct ss_model *m, int inverted, ss_id focus_function, 
         oom = 1;
     free(w.end_node);
     free(used);
-    free(w.map.keys);
-    free(w.map.vals);
+    ss_u64map_free(&w.map);
     VEC_FREE(w.nodes);
     acc_free(&a);
     if (oom) {

@@ -43,7 +43,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "hash.h"
+#include "hashtab.h"
 #include "rprof.h"
 #include "profile.pb-c.h"
 
@@ -292,14 +292,9 @@ static int plan_locations(struct writer *w)
     }
     for (size_t i = 0; i < m->sample_stack.n; i++)
         used[m->sample_stack.v[i]] = 1;
-    /* (function, file) -> output function, through an open-addressing table. */
-    size_t nslots = 1024;
-    while (nslots < nl * 2 + 2)
-        nslots *= 2;
-    uint32_t *slots = malloc(nslots * sizeof *slots);
-    int rc = slots ? 0 : -1;
-    if (slots)
-        memset(slots, 0xff, nslots * sizeof *slots);
+    /* (function << 32 | file) -> output function (index in fn_model). */
+    struct ss_u64map fn_out = {0};
+    int rc = 0;
     for (size_t s = 0; s < ns && !rc; s++) {
         if (!used[s])
             continue;
@@ -312,26 +307,21 @@ static int plan_locations(struct writer *w)
             if (loc->function == SS_NONE)
                 continue;
             ss_id file = loc->file != SS_NONE ? loc->file : m->functions.v[loc->function].filename;
-            uint64_t hv = ss_mix64((uint64_t)loc->function << 32 | file);
-            size_t i = (size_t)hv & (nslots - 1);
-            while (slots[i] != UINT32_MAX &&
-                   !(w->fn_model.v[slots[i]] == loc->function && w->fn_file.v[slots[i]] == file))
-                i = (i + 1) & (nslots - 1);
-            if (slots[i] == UINT32_MAX) {
-                if (VEC_PUSH(w->fn_model, loc->function) || VEC_PUSH(w->fn_file, file)) {
-                    rc = -1;
-                    break;
-                }
-                slots[i] = (uint32_t)(w->fn_model.n - 1);
+            uint32_t next = (uint32_t)w->fn_model.n;
+            uint32_t fo = ss_u64map_intern(&fn_out, (uint64_t)loc->function << 32 | file, next);
+            if (fo == SS_NONE || (fo == next && (VEC_PUSH(w->fn_model, loc->function) ||
+                                                 VEC_PUSH(w->fn_file, file)))) {
+                rc = -1;
+                break;
             }
-            if (VEC_PUSH(w->fn_of_loc, slots[i] + 1) || VEC_PUSH(w->out_loc_model, l)) {
+            if (VEC_PUSH(w->fn_of_loc, fo + 1) || VEC_PUSH(w->out_loc_model, l)) {
                 rc = -1;
                 break;
             }
             w->loc_out[l] = (uint32_t)w->fn_of_loc.n;
         }
     }
-    free(slots);
+    ss_u64map_free(&fn_out);
     free(used);
     return rc;
 }

@@ -23,53 +23,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "hashtab.h"
 #include "limits.h"
 
 struct edge_tab {
-    uint32_t *slots; /* edge index + 1, 0 = empty */
-    size_t nslots;
-    VEC(uint64_t) key; /* (from + 1) << 32 | to */
+    struct ss_u64map index; /* key -> edge index */
+    VEC(uint64_t) key;      /* (from + 1) << 32 | to */
     VEC(uint64_t) count;
     VEC(uint64_t) stamp;
 };
 
-static int edge_grow(struct edge_tab *t)
-{
-    size_t ns = t->nslots ? t->nslots * 2 : 256;
-    uint32_t *s = calloc(ns, sizeof *s);
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < t->key.n; i++) {
-        size_t j = (size_t)ss_mix64(t->key.v[i]) & (ns - 1);
-        while (s[j])
-            j = (j + 1) & (ns - 1);
-        s[j] = (uint32_t)(i + 1);
-    }
-    free(t->slots);
-    t->slots = s;
-    t->nslots = ns;
-    return 0;
-}
-
 /* The index of edge (from, to), added with count 0 when new; SIZE_MAX on OOM. */
 static size_t edge_find(struct edge_tab *t, int64_t from, uint32_t to)
 {
-    if ((t->key.n + 1) * 2 > t->nslots && edge_grow(t))
-        return SIZE_MAX;
     uint64_t k = (uint64_t)(from + 1) << 32 | to;
-    size_t j = (size_t)ss_mix64(k) & (t->nslots - 1);
-    while (t->slots[j]) {
-        size_t e = t->slots[j] - 1;
-        if (t->key.v[e] == k)
-            return e;
-        j = (j + 1) & (t->nslots - 1);
-    }
-    if (t->key.n >= UINT32_MAX - 1 || VEC_PUSH(t->key, k) || VEC_PUSH(t->count, 0) ||
-        VEC_PUSH(t->stamp, 0))
+    if (t->key.n >= UINT32_MAX - 1)
         return SIZE_MAX;
-    t->slots[j] = (uint32_t)t->key.n;
-    return t->key.n - 1;
+    uint32_t next = (uint32_t)t->key.n;
+    uint32_t e = ss_u64map_intern(&t->index, k, next);
+    if (e == SS_NONE)
+        return SIZE_MAX;
+    if (e != next)
+        return e;
+    if (VEC_PUSH(t->key, k) || VEC_PUSH(t->count, 0) || VEC_PUSH(t->stamp, 0))
+        return SIZE_MAX;
+    return e;
 }
 
 /* a + b, saturating: a sum out of the reader's range stays out of it. */
@@ -235,7 +213,7 @@ static void wr_free(struct wr *w)
     VEC_FREE(w->self);
     VEC_FREE(w->total);
     VEC_FREE(w->stamp);
-    free(w->edges.slots);
+    ss_u64map_free(&w->edges.index);
     VEC_FREE(w->edges.key);
     VEC_FREE(w->edges.count);
     VEC_FREE(w->edges.stamp);

@@ -104,6 +104,7 @@ int main(void)
 {
     SRunner *sr = srunner_create(strtab_suite());
     srunner_add_suite(sr, sort_suite());
+    srunner_add_suite(sr, hashtab_suite());
     srunner_add_suite(sr, model_suite());
     srunner_add_suite(sr, reader_suite());
     srunner_add_suite(sr, rprof_suite());

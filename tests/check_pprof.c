@@ -423,6 +423,47 @@ START_TEST(test_read_errors)
 }
 END_TEST
 
+/* Ids far above the number of records go through the loader's hash map
+ * instead of a direct array (more than 4 x n + 1024): the same profile as
+ * test_read_basic, with every function and location id moved up by 2^40,
+ * reads the same; a duplicate sparse id is refused, and so is a reference to
+ * an absent one. */
+START_TEST(test_read_sparse_ids)
+{
+    const uint64_t up = (uint64_t)1 << 40;
+    struct fx x;
+    fx_init(&x);
+    for (int i = 0; i < 3; i++) {
+        x.fn[i].id += up;
+        x.lo[i].id += up;
+    }
+    for (int i = 0; i < 3; i++) /* lines 0-2 name functions 2, 1, 3 */
+        x.ln[i].function_id += up;
+    for (int i = 0; i < 2; i++) {
+        x.ids0[i] += up;
+        x.ids1[i] += up;
+    }
+    struct ss_model m;
+    fx_load_ok(&x, 1, &m);
+    char buf[512];
+    fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);
+    ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
+    fx_stack_text(&m, m.sample_stack.v[1], buf, sizeof buf);
+    ck_assert_str_eq(buf, "0x4a3f10 | foo@NA#7 | main@a.go#12");
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[2]), 0);
+    ss_model_free(&m);
+
+    x.lo[2].id = x.lo[0].id; /* 2^40 + 10 twice */
+    fx_load_bad(&x, "two locations with id 1099511627786");
+    x.lo[2].id = up + 30;
+    x.fn[1].id = x.fn[0].id; /* 2^40 + 1 twice */
+    fx_load_bad(&x, "two functions with id 1099511627777");
+    x.fn[1].id = up + 2;
+    x.ids1[0] = up + 31;
+    fx_load_bad(&x, "sample 2: location id 1099511627807 does not exist");
+}
+END_TEST
+
 START_TEST(test_read_wire_errors)
 {
     struct fx x;
@@ -709,6 +750,7 @@ Suite *pprof_suite(void)
     tcase_add_test(tc, test_read_count_rules);
     tcase_add_test(tc, test_read_unnamed);
     tcase_add_test(tc, test_read_errors);
+    tcase_add_test(tc, test_read_sparse_ids);
     tcase_add_test(tc, test_read_wire_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("write");

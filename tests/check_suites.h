@@ -17,6 +17,7 @@
 
 Suite *strtab_suite(void);
 Suite *sort_suite(void);
+Suite *hashtab_suite(void);
 Suite *model_suite(void);
 Suite *reader_suite(void);
 Suite *rprof_suite(void);

@@ -227,7 +227,12 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
         return 2;
     }
     int rc;
-    if (c == 'e') {
+    if (c == 'p') {
+        const char *script = ss_tf_preset(arg);
+        if (!script)
+            return usage_error("--preset: unknown preset '%s' (expected r)", arg);
+        rc = ss_tf_append_script(t->list, script, strlen(script), "--preset", &err);
+    } else if (c == 'e') {
         t->n_e++;
         rc = ss_tf_append(t->list, arg, &err);
         if (rc == SS_EUSAGE)
@@ -364,21 +369,14 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},
-        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},
-        {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},
-        {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},
-        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},
-        {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0},
+        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"preset", required_argument, NULL, 'p'},    {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -390,6 +388,7 @@ static int cmd_report(int argc, char **argv)
         switch (c) {
         case 'e':
         case 's':
+        case 'p':
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
                 return rc;
             break;
@@ -510,13 +509,10 @@ static void clean_up_on_signals(void)
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"preset", required_argument, NULL, 'p'},    {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
@@ -528,6 +524,7 @@ static int cmd_convert(int argc, char **argv)
         switch (c) {
         case 'e':
         case 's':
+        case 'p':
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
                 return rc;
             break;
@@ -748,7 +745,8 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
         if (!strcmp(a, "check"))
             return cmd_check(argc - 1, argv + 1);
-        if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--resume"))
+        if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--resume") && strcmp(a, "--preset") &&
+            strncmp(a, "--preset=", 9))
             return usage_error("unknown option '%s'", a);
     }
     /* The explorer on FILE... (the demo when no FILE is given); without a
@@ -759,11 +757,47 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     char **files = argv + 1;
     int n = argc - 1;
     struct ss_tf_list *resumed = NULL;
-    if (n > 0 && !strcmp(files[0], "--resume")) {
-        files++;
-        n--;
+    const char *preset = NULL;
+    int resume = 0;
+    /* --resume and --preset NAME, in any order, before the files */
+    while (n > 0) {
+        if (!strcmp(files[0], "--resume")) {
+            resume = 1;
+            files++;
+            n--;
+        } else if (!strcmp(files[0], "--preset") || !strncmp(files[0], "--preset=", 9)) {
+            if (files[0][8] == '=') {
+                preset = files[0] + 9;
+            } else if (n < 2) {
+                return usage_error("%s", "--preset needs a name (r)");
+            } else {
+                preset = files[1];
+                files++;
+                n--;
+            }
+            files++;
+            n--;
+        } else {
+            break;
+        }
+    }
+    if (resume || preset) {
         if (!(resumed = ss_tf_list_new())) {
             fprintf(stderr, "stackscope: out of memory\n");
+            return 2;
+        }
+    }
+    if (preset) {
+        const char *script = ss_tf_preset(preset);
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (!script) {
+            ss_tf_list_free(resumed);
+            return usage_error("--preset: unknown preset '%s' (expected r)", preset);
+        }
+        if (ss_tf_append_script(resumed, script, strlen(script), "--preset", &err)) {
+            ss_tf_list_free(resumed);
+            fprintf(stderr, "stackscope: %s\n", err.msg);
             return 2;
         }
     }
@@ -772,7 +806,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         files = demo;
         n = 1;
     }
-    if (resumed) {
+    if (resume) {
         struct ss_error err;
         ss_error_clear(&err);
         int rc = ss_state_load(files, n, resumed, &err);

@@ -21,6 +21,7 @@
 #include "transform_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,17 +44,17 @@ struct apply {
     const struct ss_model *orig;
     struct ss_model *out;
     struct wset a, b, *cur, *next;
-    ss_id *o2c;   /* original stack -> working stack (SS_NONE: unused) */
-    size_t norig; /* original stacks */
+    ss_id *o2c;     /* original stack -> working stack (SS_NONE: unused) */
+    size_t norig;   /* original stacks */
     uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
     size_t base, nkeep;
-    ss_id *map;   /* working stack -> next working stack, during a step */
+    ss_id *map; /* working stack -> next working stack, during a step */
     size_t map_cap;
     VEC(ss_id) buf;
     unsigned char *match; /* npats x nfun: function f matches pattern p */
     size_t match_cap;
-    size_t nfun;          /* functions when `match` was computed */
-    VEC(ss_id) cls;       /* class of each function, SS_NONE: none */
+    size_t nfun;    /* functions when `match` was computed */
+    VEC(ss_id) cls; /* class of each function, SS_NONE: none */
     int any_class;
 };
 
@@ -206,6 +207,33 @@ static long match_functions(struct apply *a, const struct tf_step *st)
     return any;
 }
 
+/* Fill row 0 of a->match with the functions named exactly as one of the
+ * NULL-terminated `names`; returns the number matched, or -1 (OOM). */
+static long match_names(struct apply *a, const char *const *names)
+{
+    const struct ss_model *m = a->out;
+    size_t nf = m->functions.n, need = nf ? nf : 1;
+    if (need > a->match_cap) {
+        free(a->match);
+        a->match = malloc(need);
+        a->match_cap = a->match ? need : 0;
+        if (!a->match)
+            return -1;
+    }
+    memset(a->match, 0, need);
+    a->nfun = nf;
+    for (const char *const *n = names; *n; n++) {
+        ss_id id = ss_strtab_find(&m->strs, *n, strlen(*n));
+        for (size_t f = 0; id != SS_NONE && f < nf; f++)
+            if (m->functions.v[f].name == id)
+                a->match[f] = 1;
+    }
+    long any = 0;
+    for (size_t f = 0; f < nf; f++)
+        any += a->match[f];
+    return any;
+}
+
 /* Does the frame at location loc match pattern p? */
 static int loc_matches(const struct apply *a, size_t p, ss_id loc)
 {
@@ -227,13 +255,40 @@ static long outermost(const struct apply *a, const ss_id *fr, size_t d)
 /* Per-step data of the stack rewriters. */
 struct rewrite {
     const struct tf_step *st;
-    size_t trim;     /* trim-base: levels */
-    ss_id new_fn;    /* replace: the NEW function */
+    size_t trim;  /* trim-base: levels */
+    ss_id new_fn; /* replace: the NEW function */
 };
 
+/* The location of frame `loc` renamed NAME@FILE#LINE after the call site
+ * `at` (FILE: R's basename of at's file, NA when undeclared), keeping loc's
+ * own position; SS_NONE when out of memory. */
+static ss_id named_anonymous(struct apply *a, ss_id loc, ss_id at)
+{
+    struct ss_model *m = a->out;
+    const struct ss_location *l = &m->locations.v[loc], *c = &m->locations.v[at];
+    const char *name = ss_str(m, m->functions.v[l->function].name), *base = "NA";
+    size_t blen = 2;
+    if (c->file != SS_NONE)
+        ss_basename(ss_str(m, c->file), &base, &blen);
+    size_t nlen = strlen(name), cap = nlen + blen + 16;
+    char *buf = malloc(cap);
+    if (!buf)
+        return SS_NONE;
+    int k = snprintf(buf, cap, "%s@%.*s#%u", name, (int)blen, base, c->line);
+    ss_id sid = k < 0 ? SS_NONE : ss_model_intern(m, buf, (size_t)k);
+    free(buf);
+    l = &m->locations.v[loc]; /* interning may not move locations, but be safe */
+    ss_id fn = sid == SS_NONE ? SS_NONE : ss_model_function(m, sid, sid, SS_NONE, 0);
+    if (fn == SS_NONE)
+        return SS_NONE;
+    ss_id file = m->locations.v[loc].file;
+    uint32_t line = m->locations.v[loc].line;
+    return ss_model_location(m, fn, file, line);
+}
+
 /* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
-static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d,
-                   ss_id tail, ss_id *ntail)
+static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
+                   ss_id *ntail)
 {
     ss_id *o = a->buf.v;
     size_t n = 0;
@@ -269,6 +324,34 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
         for (size_t i = 0; i < d; i++)
             if (!loc_matches(a, 0, fr[i]))
                 o[n++] = fr[i];
+        break;
+    case SS_TF_R_SIMPLIFY:
+        /* a machinery frame stays when innermost (its self time stays its
+         * own) or when it has a position (eval running a source()d line) */
+        for (size_t i = 0; i < d; i++)
+            if (i == 0 || !loc_matches(a, 0, fr[i]) || a->out->locations.v[fr[i]].line)
+                o[n++] = fr[i];
+        break;
+    case SS_TF_NAME_ANONYMOUS:
+        copy_ids(o, fr, d);
+        n = d;
+        for (size_t i = 0; i < d; i++) {
+            if (!loc_matches(a, 0, fr[i]))
+                continue;
+            /* the call site: the nearest caller with a position, else the
+             * position the outermost frame was called from */
+            ss_id at = SS_NONE;
+            for (size_t j = i + 1; j < d && at == SS_NONE; j++)
+                if (a->out->locations.v[fr[j]].line)
+                    at = fr[j];
+            if (at == SS_NONE && tail != SS_NONE && a->out->locations.v[tail].line)
+                at = tail;
+            if (at == SS_NONE)
+                continue;
+            o[i] = named_anonymous(a, fr[i], at);
+            if (o[i] == SS_NONE)
+                return -1;
+        }
         break;
     case SS_TF_COLLAPSE_RECURSION:
         /* of a run of calls of one function, keep the innermost */
@@ -617,7 +700,8 @@ static int filter_contains(struct apply *a, int want)
 
 /* ---- trim-base auto ----------------------------------------------------------------- */
 
-static int scaffold_depth(struct apply *a, double share, size_t *depth, struct ss_error *err)
+static int scaffold_depth(struct apply *a, double share, int all, size_t *depth,
+                          struct ss_error *err)
 {
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
@@ -639,12 +723,15 @@ static int scaffold_depth(struct apply *a, double share, size_t *depth, struct s
     }
     struct ss_level_row *rows;
     size_t n;
-    int rc = ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
+    int rc =
+        ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
     free(cnt);
     free(used);
     if (rc)
         return rc;
     *depth = ss_levels_scaffold(rows, n, share);
+    if (!all)
+        *depth = ss_levels_user_level(rows, *depth);
     free(rows);
     return 0;
 }
@@ -712,7 +799,7 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     }
     case SS_TF_TRIM_BASE:
         rw.trim = st->trim_n;
-        if (st->trim_auto && (rc = scaffold_depth(a, st->share, &rw.trim, err)) != 0)
+        if (st->trim_auto && (rc = scaffold_depth(a, st->share, st->trim_all, &rw.trim, err)) != 0)
             return rc;
         eff->levels_removed = rw.trim;
         rc = stack_step(a, &rw, eff);
@@ -728,6 +815,22 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     case SS_TF_CLASS:
         rc = set_classes(a, st);
         break;
+    case SS_TF_R_SIMPLIFY:
+    case SS_TF_NAME_ANONYMOUS: {
+        static const char *const anonymous[] = {"FUN", "<Anonymous>", NULL};
+        if (!st->npats) {
+            long nm = match_names(a, st->kind == SS_TF_R_SIMPLIFY ? ss_tf_r_machinery : anonymous);
+            if (nm < 0)
+                return ss_nomem(err, "transform");
+            eff->functions_matched = (size_t)nm;
+        }
+        if (st->kind == SS_TF_NAME_ANONYMOUS && !ss_model_has_lines(a->orig))
+            ss_model_warn(
+                a->out, "name-anonymous: the profile has no line information (Rprof(line.profiling "
+                        "= TRUE)), so FUN and <Anonymous> cannot be named by their call site");
+        rc = stack_step(a, &rw, eff);
+        break;
+    }
     case SS_TF_REPLACE: {
         ss_id name = ss_model_intern_cstr(a->out, st->name);
         rw.new_fn = name == SS_NONE ? SS_NONE : ss_model_function(a->out, name, name, SS_NONE, 0);
@@ -873,7 +976,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     }
     /* the timeline, its values and the sources' ranges */
     size_t n = a->nkeep;
-    if (VEC_RESERVE(m->sample_stack, n ? n : 1) || VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
+    if (VEC_RESERVE(m->sample_stack, n ? n : 1) ||
+        VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
         return -1;
     for (size_t k = 0; k < n; k++)
         m->sample_stack.v[k] = a->map[cur_stack(a, k)];
@@ -920,7 +1024,8 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         m->sources.v[m->sources.n++] = src;
     }
     /* everything else as it was */
-    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) || VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
+    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) ||
+        VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
         VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
         VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
         return -1;
@@ -968,8 +1073,9 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
         any |= steps[i].enabled && steps[i].kind != SS_TF_CLASS;
     for (size_t s = 0; any && s < m->sources.n; s++)
         if (m->sources.v[s].flags & SS_SRC_AGGREGATE)
-            ss_model_warn(m, "%s: transforms change raw samples only; this source holds "
-                             "aggregates (no stacks), which are left as they are",
+            ss_model_warn(m,
+                          "%s: transforms change raw samples only; this source holds "
+                          "aggregates (no stacks), which are left as they are",
                           ss_str(m, m->sources.v[s].uri));
 }
 

@@ -45,8 +45,8 @@ enum ui_fkey {
     UI_K_BACKSPACE,
     UI_K_DELETE,
     UI_K_BACKTAB,
-    UI_K_KP_ENTER,     /* the keypad's Enter */
-    UI_K_F0 = 0x200100, /* UI_K_F0 + n is Fn, n = 1..12 */
+    UI_K_KP_ENTER,         /* the keypad's Enter */
+    UI_K_F0 = 0x200100,    /* UI_K_F0 + n is Fn, n = 1..12 */
     UI_K_OTHER = 0x201000, /* UI_K_OTHER + c: a function key with no name here */
 };
 #define UI_CTRL(c) ((c)&0x1f)
@@ -125,6 +125,8 @@ enum ui_section {
     _(COLLAPSE_FN, TRIM, "collapse-recursion F on the selected function")                          \
     _(TRIM_BASE_LEVEL, TRIM, "trim-base N: cut levels 1 to the selected level N")                  \
     _(TRIM_BASE_AUTO, TRIM, "trim-base auto: cut the scaffold")                                    \
+    _(R_SIMPLIFY, TRIM, "r-simplify: merge R's evaluation machinery (eval, tryCatch, ...)")        \
+    _(NAME_ANONYMOUS, TRIM, "name-anonymous: name FUN and <Anonymous> by their call site")         \
     _(STACK_TOGGLE, STACKS, "show or hide the frames of the selected stack")                       \
     _(STACK_MARK, STACKS, "mark the selected frame (start of a frame sequence)")                   \
     _(STACK_REPLACE, STACKS, "replace the frames from the mark to here by one (prompt)")           \

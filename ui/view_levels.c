@@ -34,9 +34,7 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         return;
     size_t user = sc ? ss_levels_user_level(rows, sc) : 0;
     if (sc && user < sc)
-        snprintf(buf, n,
-                 "%zu, scaffold* 1-%zu, user code u from %zu (b: trim-base to here, B: auto)", nl,
-                 sc, user + 1);
+        snprintf(buf, n, "%zu, scaffold* 1-%zu, u: user code (b/B: trim-base)", nl, sc);
     else if (sc)
         snprintf(buf, n, "%zu, scaffold* 1-%zu (b: trim-base to here, B: auto)", nl, sc);
     else

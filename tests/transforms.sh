@@ -303,6 +303,19 @@ else
             pass "r-simplify on ${f##*/}: self times and non-machinery totals equal summaryRprof's" ||
             fail "r-simplify on ${f##*/} vs summaryRprof" "$(head -n 4 "$TMPD/rout" | tr '\n' '|')"
     done
+    # Why there is no lazy-evaluation hint (man page, R PROFILES): R writes
+    # the same sample line for g forced as h's argument and for h calling g.
+    mkdir -p "$TMPD/lazy"
+    printf 'busy <- function() { s <- 0; for (i in 1:300000) s <- s + sqrt(i); s }\nh <- function(x) x\nmain <- function() h(busy())\n' >"$TMPD/lazy/lazy.R"
+    printf 'busy <- function() { s <- 0; for (i in 1:300000) s <- s + sqrt(i); s }\nh <- function(x) busy()\nmain <- function() h(NULL)\n' >"$TMPD/lazy/direct.R"
+    for w in lazy direct; do
+        (cd "$TMPD/lazy" && Rscript -e "invisible(compiler::enableJIT(0)); source('$w.R', keep.source = TRUE)
+            Rprof('$w.out', interval = 0.005, line.profiling = TRUE); for (k in 1:4) main(); Rprof(NULL)") >/dev/null 2>&1
+        sed '1,2d' "$TMPD/lazy/$w.out" | sort | uniq -c | sort -rn | awk 'NR == 1 { $1 = ""; print }' >"$TMPD/lazy/$w.modal"
+    done
+    [ -s "$TMPD/lazy/lazy.modal" ] && cmp -s "$TMPD/lazy/lazy.modal" "$TMPD/lazy/direct.modal" &&
+        pass "lazy evaluation: R writes the same line for a forced promise and a direct call" ||
+        fail "lazy evaluation lines" "$(cat "$TMPD/lazy/lazy.modal" "$TMPD/lazy/direct.modal" | tr '\n' '|')"
     out=$("$S" report -e r-simplify -e 'trim-base auto' --by stacks --format folded "$rl" | grep -c '^eval;run_all;guarded;busy')
     [ "$out" -gt 0 ] && pass "R-made: after r-simplify, busy is under guarded" || fail "R-made: busy under guarded" "$out"
 fi

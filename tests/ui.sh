@@ -614,4 +614,37 @@ else
     fail ident.rnorm-runs "row '$row', report says '$want'"
 fi
 
+# ---- R profiles (issue 16): --preset r, the keys E and A, :preset r ---------
+RL=$SRCDIR/tests/data/rprof/rlang_line.out
+ui rpreset --preset r "$RL" <<'EOF'
+DUMP opened
+u
+DUMP undone
+EOF
+check rpreset.status "$(grep -q '3 transforms: r-simplify; name' "$T/rpreset.opened" || tail -n 2 "$T/rpreset.opened")"
+# the preset is one step of the undo history, as a --script is
+check rpreset.undo "$(grep -q '| no transforms' "$T/rpreset.undone" || tail -n 2 "$T/rpreset.undone")"
+# the functions view after the preset lists the two callbacks by name
+check rpreset.callbacks "$(grep -q 'FUN@rlang_workload.R#5' "$T/rpreset.opened" && grep -q 'FUN@rlang_workload.R#8' "$T/rpreset.opened" || echo "no FUN@ rows")"
+ui rkeys "$RL" <<'EOF'
+E
+A
+DUMP keys
+T
+DUMP list
+:preset r
+DUMP preset
+EOF
+check rkeys.E-A "$(grep -q '2 transforms: r-simplify; name' "$T/rkeys.keys" || tail -n 1 "$T/rkeys.keys")"
+check rkeys.list "$(grep -q ' 1 on .*r-simplify' "$T/rkeys.list" && grep -q ' 2 on .*name-anonymous' "$T/rkeys.list" || head -n 5 "$T/rkeys.list")"
+check rkeys.preset "$(grep -q '5 transforms' "$T/rkeys.preset" || tail -n 2 "$T/rkeys.preset")"
+# the levels view marks user code: run_all (level 5) and the eval that runs
+# rlang_main.R's line 3 (level 4) have positions; source, withVisible and the
+# outer eval do not
+ui rlevels "$RL" <<'EOF'
+7
+DUMP levels
+EOF
+check rlevels.marks "$(sed -n '3,7p' "$T/rlevels.levels" | awk '{ printf "%s ", $1 }' | grep -qx '1\* 2\* 3\* 4\*u 5\*u ' || sed -n '1,8p' "$T/rlevels.levels")"
+
 finish

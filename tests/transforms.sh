@@ -268,12 +268,39 @@ out=$("$S" report -e name-anonymous --by total --format tsv "$rl" | awk -F'\t' '
     [ "$na" -gt 0 ] && [ "$nb" -gt 0 ] &&
     pass "R-made: name-anonymous splits FUN into the two callbacks ($na, $nb samples)" ||
     fail "R-made: name-anonymous" "$out (want #5=$na, #8=$nb)"
+# profvis (Debian's r-cran-profvis, src/make_rlang_profvis.R): without its
+# simplify, its own frames (profvis::profvis, tryCatch..., force) and work()
+# (no srcref) are the scaffold, trim-base auto cuts them all (10 levels) and
+# keeps the lines; name-anonymous splits FUN as above
+pv=$SRCDIR/tests/data/rprof/rlang_profvis_nosimplify.out
+out=$("$S" report -e 'trim-base auto' --by transforms --format tsv "$pv" | awk -F'\t' 'NR == 2 { print $9 }')
+[ "$out" = 10 ] && pass "profvis: trim-base auto cuts profvis's frames and work()" || fail "profvis: trim-base auto" "$out"
+a=$("$S" report --by line --format tsv "$pv")
+b=$("$S" report --preset r --by line --format tsv "$pv")
+[ "$a" = "$b" ] && pass "profvis: --preset r keeps every line statistic" || fail "profvis: --preset r lines" "$(diff <(echo "$a") <(echo "$b") | head -n 4)"
+na=$(grep '"FUN"' "$pv" | grep -c '"square_all"')
+nb=$(grep '"FUN"' "$pv" | grep -c '"cube_all"')
+out=$("$S" report -e name-anonymous --by total --format tsv "$pv" | awk -F'\t' '$1 ~ /^FUN/ { printf "%s=%.0f|", $1, $4 / 0.005 }' | tr -d '\n')
+[ "$out" = "FUN@rlang_workload.R#8=$nb|FUN@rlang_workload.R#5=$na|" ] || [ "$out" = "FUN@rlang_workload.R#5=$na|FUN@rlang_workload.R#8=$nb|" ] &&
+    [ "$na" -gt 0 ] && [ "$nb" -gt 0 ] &&
+    pass "profvis: name-anonymous splits FUN ($na, $nb samples)" || fail "profvis: name-anonymous" "$out (want #5=$na, #8=$nb)"
+# with its default simplify (filter.callframes), R 4.2 kept none of the
+# profiled code's R functions: every sample is profvis::profvis running a
+# line, under a builtin at most, so there is nothing to trim or name, and
+# the lines stay
+pv=$SRCDIR/tests/data/rprof/rlang_profvis.out
+out=$(sed 1,2d "$pv" | sed 's/^:[0-9:]*://' | grep -v '"profvis::profvis" $' | grep -vc '^#')
+[ "$out" = 0 ] && pass "profvis simplify: only profvis::profvis at the root" || fail "profvis simplify lines" "$out"
+a=$("$S" report --by line --format tsv "$pv")
+b=$("$S" report --preset r --by line --format tsv "$pv")
+[ "$a" = "$b" ] && pass "profvis simplify: --preset r keeps every line statistic" || fail "profvis simplify: lines" "$(diff <(echo "$a") <(echo "$b") | head -n 4)"
 # r-simplify: every self time equals summaryRprof's on the original, every
 # function it does not merge keeps summaryRprof's total
 if [ -n "${STACKSCOPE_NO_R:-}" ] || ! have Rscript; then
     echo "SKIP r-simplify against summaryRprof: no Rscript"
 else
-    for f in "$rl" "$SRCDIR/tests/data/rprof/line.out" "$SRCDIR/tests/data/rprof/filter_callframes.out"; do
+    for f in "$rl" "$SRCDIR/tests/data/rprof/line.out" "$SRCDIR/tests/data/rprof/filter_callframes.out" \
+        "$SRCDIR/tests/data/rprof/rlang_profvis_nosimplify.out"; do
         "$S" report -e r-simplify --by self --format tsv "$f" >"$TMPD/rs.self" 2>/dev/null
         "$S" report -e r-simplify --by total --format tsv "$f" >"$TMPD/rs.total" 2>/dev/null
         "$S" report -e r-simplify --by transforms "$f" 2>/dev/null | sed -n 's/^r-simplify merges the frames of: //p' >"$TMPD/rs.list"

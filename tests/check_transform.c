@@ -990,7 +990,7 @@ START_TEST(test_mixed_profile)
 }
 END_TEST
 
-/* ss_tf_is_command knows the eleven command words (the man page's
+/* ss_tf_is_command knows the thirteen command words (the man page's
  * TRANSFORMS) and nothing else: not the UI's own commands, not a prefix,
  * not a word with its argument. */
 START_TEST(test_is_command)

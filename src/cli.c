@@ -21,7 +21,7 @@
 #include "write.h"
 
 static const char usage_text[] =
-    "Usage: stackscope [--resume] [FILE...]\n"
+    "Usage: stackscope [--resume] [--preset r] [FILE...]\n"
     "       stackscope report [OPTIONS] FILE...\n"
     "       stackscope convert [OPTIONS] -o OUT FILE...\n"
     "       stackscope check FILE...\n"
@@ -41,6 +41,8 @@ static const char usage_text[] =
     "                         $XDG_STATE_HOME/stackscope/, by default\n"
     "                         ~/.local/state/stackscope/; see FILES in\n"
     "                         stackscope(1))\n"
+    "  --preset r             start with the R preset's transforms (r-simplify,\n"
+    "                         name-anonymous, trim-base auto; undoable)\n"
     "\n"
     "Commands:\n"
     "  report     print one table and exit\n"
@@ -115,15 +117,23 @@ static const char usage_text[] =
     "                           drop-samples A:B   keep-samples A:B\n"
     "                             (1-based sample numbers, -N from the end,\n"
     "                             or times: 0.5s:2s, 100ms:)\n"
-    "                           trim-base N   trim-base auto[=SHARE]\n"
+    "                           trim-base N   trim-base auto[=SHARE][,all]\n"
+    "                             (auto stops at the user's code, a level\n"
+    "                             with source positions; ,all cuts it too)\n"
     "                           trim-to F   focus F   drop F   merge F\n"
     "                           prune F   collapse-recursion F\n"
     "                           replace F1 F2 ... => NEW (F1 outermost)\n"
     "                           class F => NAME\n"
+    "                           r-simplify   (merge R's evaluation machinery:\n"
+    "                             eval, tryCatch, source, cmpfun, ...)\n"
+    "                           name-anonymous [F]   (FUN, <Anonymous> named\n"
+    "                             FUN@FILE#LINE by their call site)\n"
     "                         F is a name, a \"quoted name\" or a /regex/;\n"
     "                         one that matches no function is warned about\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
     "                         starts a comment); mixes with -e in order\n"
+    "  --preset r             apply the R preset: r-simplify, name-anonymous,\n"
+    "                         trim-base auto (in order with -e and --script)\n"
     "\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n"
@@ -235,7 +245,12 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
         return 2;
     }
     int rc;
-    if (c == 'e') {
+    if (c == 'p') {
+        const char *script = ss_tf_preset(arg);
+        if (!script)
+            return usage_error("--preset: unknown preset '%s' (expected r)", arg);
+        rc = ss_tf_append_script(t->list, script, strlen(script), "--preset", &err);
+    } else if (c == 'e') {
         t->n_e++;
         rc = ss_tf_append(t->list, arg, &err);
         if (rc == SS_EUSAGE)
@@ -402,7 +417,8 @@ static int cmd_report(int argc, char **argv)
         {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
         {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
         {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {NULL, 0, NULL, 0},
+        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -414,6 +430,7 @@ static int cmd_report(int argc, char **argv)
         switch (c) {
         case 'e':
         case 's':
+        case 'p':
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
                 return rc;
             break;
@@ -541,7 +558,8 @@ static int cmd_convert(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
         {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
         {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {NULL, 0, NULL, 0},
+        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
@@ -553,6 +571,7 @@ static int cmd_convert(int argc, char **argv)
         switch (c) {
         case 'e':
         case 's':
+        case 'p':
             if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
                 return rc;
             break;
@@ -791,7 +810,8 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
         if (!strcmp(a, "check"))
             return cmd_check(argc - 1, argv + 1);
-        if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--resume"))
+        if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--resume") && strcmp(a, "--preset") &&
+            strncmp(a, "--preset=", 9))
             return usage_error("unknown option '%s'", a);
     }
     /* The explorer on FILE... (the demo when no FILE is given); without a
@@ -802,11 +822,47 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     char **files = argv + 1;
     int n = argc - 1;
     struct ss_tf_list *resumed = NULL;
-    if (n > 0 && !strcmp(files[0], "--resume")) {
-        files++;
-        n--;
+    const char *preset = NULL;
+    int resume = 0;
+    /* --resume and --preset NAME, in any order, before the files */
+    while (n > 0) {
+        if (!strcmp(files[0], "--resume")) {
+            resume = 1;
+            files++;
+            n--;
+        } else if (!strcmp(files[0], "--preset") || !strncmp(files[0], "--preset=", 9)) {
+            if (files[0][8] == '=') {
+                preset = files[0] + 9;
+            } else if (n < 2) {
+                return usage_error("%s", "--preset needs a name (r)");
+            } else {
+                preset = files[1];
+                files++;
+                n--;
+            }
+            files++;
+            n--;
+        } else {
+            break;
+        }
+    }
+    if (resume || preset) {
         if (!(resumed = ss_tf_list_new())) {
             fprintf(stderr, "stackscope: out of memory\n");
+            return 2;
+        }
+    }
+    if (preset) {
+        const char *script = ss_tf_preset(preset);
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (!script) {
+            ss_tf_list_free(resumed);
+            return usage_error("--preset: unknown preset '%s' (expected r)", preset);
+        }
+        if (ss_tf_append_script(resumed, script, strlen(script), "--preset", &err)) {
+            ss_tf_list_free(resumed);
+            fprintf(stderr, "stackscope: %s\n", err.msg);
             return 2;
         }
     }
@@ -815,7 +871,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         files = demo;
         n = 1;
     }
-    if (resumed) {
+    if (resume) {
         struct ss_error err;
         ss_error_clear(&err);
         int rc = ss_state_load(files, n, resumed, &err);

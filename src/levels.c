@@ -98,10 +98,12 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
 
     for (size_t k = 1; k <= maxd; k++) {
         size_t end = first[maxd - k], ntouched = 0;
-        uint64_t samples = 0;
+        uint64_t samples = 0, located = 0;
         for (size_t j = 0; j < end; j++) {
             ss_id s = order[j];
-            ss_id f = ss_loc_function(m, loc[off[s] + DEPTH(s) - k]);
+            ss_id l = loc[off[s] + DEPTH(s) - k], f = ss_loc_function(m, l);
+            if (m->locations.v[l].line)
+                located += cnt[s];
             if (stamp[f] != (uint32_t)k) {
                 stamp[f] = (uint32_t)k;
                 acc[f] = 0;
@@ -113,6 +115,7 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
         struct ss_level_row *r = &out[k - 1];
         r->level = (uint32_t)k;
         r->samples = samples;
+        r->located = located;
         r->distinct = (uint32_t)ntouched;
         r->top = touched[0];
         r->top_samples = acc[touched[0]];
@@ -148,5 +151,13 @@ size_t ss_levels_scaffold(const struct ss_level_row *rows, size_t n, double shar
     size_t d = 0;
     while (d < n && (double)rows[d].top_samples >= need)
         d++;
+    return d;
+}
+
+size_t ss_levels_user_level(const struct ss_level_row *rows, size_t d)
+{
+    for (size_t k = 0; k < d; k++)
+        if (rows[k].located)
+            return k;
     return d;
 }

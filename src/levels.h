@@ -26,6 +26,8 @@ struct ss_level_row {
     ss_id top;            /* the most frequent function id here; ties: lowest name in
                            * byte order, then lowest id */
     uint64_t top_samples; /* samples with `top` at this level */
+    uint64_t located;     /* samples whose frame at this level has a source position (a
+                           * line: Rprof's F#L token before the name), i.e. user code */
 };
 
 /* Compute one row per level, from level 1 (rows[0]) to the greatest depth of
@@ -55,5 +57,11 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
  * samples asks for 8, not for 8.000000000000002.  Returns 0 when n is 0 or
  * there are no samples.  `rows` is borrowed. */
 size_t ss_levels_scaffold(const struct ss_level_row *rows, size_t n, double share);
+
+/* User code in the scaffold: the index k < d of the first row (root first)
+ * whose frames have a source position in some sample (rows[k].located > 0),
+ * or d when none has.  `trim-base auto` cuts rows [0, k) only, so that the
+ * user's own top function and its lines stay (`auto,all` cuts all d). */
+size_t ss_levels_user_level(const struct ss_level_row *rows, size_t d);
 
 #endif

@@ -133,8 +133,16 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
             snprintf(in, sizeof in, "at least %g%% of the samples", 100 * o->share);
         else
             snprintf(in, sizeof in, "every sample");
+        size_t user = scaffold ? ss_levels_user_level(rows, scaffold) : 0;
         if (scaffold)
-            fprintf(out, "scaffold   levels 1-%zu: at each, one function is in %s\n\n", scaffold, in);
+            fprintf(out, "scaffold   levels 1-%zu: at each, one function is in %s\n", scaffold, in);
+        if (scaffold && user < scaffold)
+            fprintf(out,
+                    "user code  from level %zu (a frame there has a source position): trim-base "
+                    "auto cuts levels above it, auto,all all of them\n",
+                    user + 1);
+        if (scaffold)
+            fputs("\n", out);
         else
             fprintf(out, "scaffold   none: no root level has one function in %s\n\n", in);
     }

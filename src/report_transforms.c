@@ -78,6 +78,18 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
         ss_report_header(out, m);
     struct ss_table t = {step_columns, sizeof step_columns / sizeof *step_columns, l, n, NULL};
     ss_table_print(out, &t, tsv, 0, "steps");
+    int simplify = 0;
+    for (size_t i = 0; i < n; i++)
+        simplify |= ss_tf_kind(l, i) == SS_TF_R_SIMPLIFY;
+    if (!tsv && simplify) {
+        /* what r-simplify merges: the list is part of its meaning */
+        fputs("\nr-simplify merges the frames of:", out);
+        for (size_t k = 0; ss_tf_r_machinery[k]; k++)
+            fprintf(out, "%s %s", k ? "," : "", ss_tf_r_machinery[k]);
+        fputs("\n(except an innermost frame, whose self time stays its own, and a frame with a "
+              "source position)\n",
+              out);
+    }
     if (!tsv && n == 0)
         fputs("(no transforms: add them with -e COMMAND or --script FILE)\n", out);
     return 0;

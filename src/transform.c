@@ -100,6 +100,55 @@ int ss_tf_check(const char *cmd, struct ss_error *err)
 
 /* The parser reads the command word first: an unknown word fails at column
  * 1, a known one later (at its missing argument). */
+/* R's evaluation machinery: frames that only pass evaluation on (eval and
+ * its wrappers, condition handling, source(), do.call(), the byte
+ * compiler's JIT entry points).  The man page lists and explains them. */
+const char *const ss_tf_r_machinery[] = {
+    "eval",
+    "evalq",
+    "eval.parent",
+    "local",
+    "withVisible",
+    "withAutoprint",
+    "source",
+    "sys.function",
+    "do.call",
+    "Recall",
+    "force",
+    "tryCatch",
+    "tryCatchList",
+    "tryCatchOne",
+    "doTryCatch",
+    "try",
+    "withCallingHandlers",
+    "suppressWarnings",
+    "suppressMessages",
+    "withRestarts",
+    "withOneRestart",
+    "doWithOneRestart",
+    "compiler:::tryCmpfun",
+    "tryCmpfun",
+    "cmpfun",
+    "compiler::cmpfun",
+    "compiler:::cmpfun",
+    NULL,
+};
+
+/* Presets: scripts of ordinary steps, added like --script. */
+static const struct {
+    const char *name, *script;
+} presets[] = {
+    {"r", "r-simplify\nname-anonymous\ntrim-base auto\n"},
+};
+
+const char *ss_tf_preset(const char *name)
+{
+    for (size_t i = 0; i < sizeof presets / sizeof *presets; i++)
+        if (!strcmp(name, presets[i].name))
+            return presets[i].script;
+    return NULL;
+}
+
 int ss_tf_is_command(const char *word)
 {
     if (!*word || strpbrk(word, " \t\r\n\v\f"))

@@ -10,10 +10,12 @@
  * Commands, one per line, '#' starts a comment:
  *   drop-samples RANGE | keep-samples RANGE    A:B 1-based inclusive sample
  *                        numbers (negative: from the end) or times 0.5s:2s
- *   trim-base N | trim-base auto[=SHARE]
+ *   trim-base N | trim-base auto[=SHARE][,all]
  *   trim-to F | focus F | drop F | merge F | prune F | collapse-recursion F
  *   replace F1 F2 ... => NEW
  *   class /regex/ => NAME
+ *   r-simplify                  merge R's evaluation machinery (ss_tf_r_machinery)
+ *   name-anonymous [F]          FUN / <Anonymous> frames named by their call site
  * A name F is a bare word, a "quoted string" (\" and \\ escapes) or a
  * /regex/ (POSIX extended, unanchored, matched against the whole name).
  *
@@ -48,7 +50,17 @@ enum ss_tf_kind {
     SS_TF_REPLACE,
     SS_TF_COLLAPSE_RECURSION,
     SS_TF_CLASS,
+    SS_TF_R_SIMPLIFY,
+    SS_TF_NAME_ANONYMOUS,
 };
+
+/* The functions `r-simplify` merges (R's evaluation machinery), a
+ * NULL-terminated list of exact names (static). */
+extern const char *const ss_tf_r_machinery[];
+
+/* The script of preset `name` ("r": the R preset), NUL-terminated and
+ * static, or NULL for an unknown preset. */
+const char *ss_tf_preset(const char *name);
 
 /* What one step did the last time the list was applied (all zero for a
  * disabled step or before the first apply; a step added or re-read by an

@@ -21,6 +21,7 @@
 #include "transform_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,33 @@ static long match_functions(struct apply *a, const struct tf_step *st)
     return any;
 }
 
+/* Fill row 0 of a->match with the functions named exactly as one of the
+ * NULL-terminated `names`; returns the number matched, or -1 (OOM). */
+static long match_names(struct apply *a, const char *const *names)
+{
+    const struct ss_model *m = a->out;
+    size_t nf = m->functions.n, need = nf ? nf : 1;
+    if (need > a->match_cap) {
+        free(a->match);
+        a->match = malloc(need);
+        a->match_cap = a->match ? need : 0;
+        if (!a->match)
+            return -1;
+    }
+    memset(a->match, 0, need);
+    a->nfun = nf;
+    for (const char *const *n = names; *n; n++) {
+        ss_id id = ss_strtab_find(&m->strs, *n, strlen(*n));
+        for (size_t f = 0; id != SS_NONE && f < nf; f++)
+            if (m->functions.v[f].name == id)
+                a->match[f] = 1;
+    }
+    long any = 0;
+    for (size_t f = 0; f < nf; f++)
+        any += a->match[f];
+    return any;
+}
+
 /* Does the frame at location loc match pattern p? */
 static int loc_matches(const struct apply *a, size_t p, ss_id loc)
 {
@@ -241,6 +269,33 @@ struct rewrite {
     size_t trim;  /* trim-base: levels */
     ss_id new_fn; /* replace: the NEW function */
 };
+
+/* The location of frame `loc` renamed NAME@FILE#LINE after the call site
+ * `at` (FILE: R's basename of at's file, NA when undeclared), keeping loc's
+ * own position; SS_NONE when out of memory. */
+static ss_id named_anonymous(struct apply *a, ss_id loc, ss_id at)
+{
+    struct ss_model *m = a->out;
+    const struct ss_location *l = &m->locations.v[loc], *c = &m->locations.v[at];
+    const char *name = ss_str(m, m->functions.v[l->function].name), *base = "NA";
+    size_t blen = 2;
+    if (c->file != SS_NONE)
+        ss_basename(ss_str(m, c->file), &base, &blen);
+    size_t nlen = strlen(name), cap = nlen + blen + 16;
+    char *buf = malloc(cap);
+    if (!buf)
+        return SS_NONE;
+    int k = snprintf(buf, cap, "%s@%.*s#%u", name, (int)blen, base, c->line);
+    ss_id sid = k < 0 ? SS_NONE : ss_model_intern(m, buf, (size_t)k);
+    free(buf);
+    l = &m->locations.v[loc]; /* interning may not move locations, but be safe */
+    ss_id fn = sid == SS_NONE ? SS_NONE : ss_model_function(m, sid, sid, SS_NONE, 0);
+    if (fn == SS_NONE)
+        return SS_NONE;
+    ss_id file = m->locations.v[loc].file;
+    uint32_t line = m->locations.v[loc].line;
+    return ss_model_location(m, fn, file, line);
+}
 
 /* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
 static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
@@ -280,6 +335,34 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
         for (size_t i = 0; i < d; i++)
             if (!loc_matches(a, 0, fr[i]))
                 o[n++] = fr[i];
+        break;
+    case SS_TF_R_SIMPLIFY:
+        /* a machinery frame stays when innermost (its self time stays its
+         * own) or when it has a position (eval running a source()d line) */
+        for (size_t i = 0; i < d; i++)
+            if (i == 0 || !loc_matches(a, 0, fr[i]) || a->out->locations.v[fr[i]].line)
+                o[n++] = fr[i];
+        break;
+    case SS_TF_NAME_ANONYMOUS:
+        copy_ids(o, fr, d);
+        n = d;
+        for (size_t i = 0; i < d; i++) {
+            if (!loc_matches(a, 0, fr[i]))
+                continue;
+            /* the call site: the nearest caller with a position, else the
+             * position the outermost frame was called from */
+            ss_id at = SS_NONE;
+            for (size_t j = i + 1; j < d && at == SS_NONE; j++)
+                if (a->out->locations.v[fr[j]].line)
+                    at = fr[j];
+            if (at == SS_NONE && tail != SS_NONE && a->out->locations.v[tail].line)
+                at = tail;
+            if (at == SS_NONE)
+                continue;
+            o[i] = named_anonymous(a, fr[i], at);
+            if (o[i] == SS_NONE)
+                return -1;
+        }
         break;
     case SS_TF_COLLAPSE_RECURSION:
         /* of a run of calls of one function, keep the innermost */
@@ -628,7 +711,8 @@ static int filter_contains(struct apply *a, int want)
 
 /* ---- trim-base auto ----------------------------------------------------------------- */
 
-static int scaffold_depth(struct apply *a, double share, size_t *depth, struct ss_error *err)
+static int scaffold_depth(struct apply *a, double share, int all, size_t *depth,
+                          struct ss_error *err)
 {
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
@@ -657,6 +741,8 @@ static int scaffold_depth(struct apply *a, double share, size_t *depth, struct s
     if (rc)
         return rc;
     *depth = ss_levels_scaffold(rows, n, share);
+    if (!all)
+        *depth = ss_levels_user_level(rows, *depth);
     free(rows);
     return 0;
 }
@@ -724,7 +810,7 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     }
     case SS_TF_TRIM_BASE:
         rw.trim = st->trim_n;
-        if (st->trim_auto && (rc = scaffold_depth(a, st->share, &rw.trim, err)) != 0)
+        if (st->trim_auto && (rc = scaffold_depth(a, st->share, st->trim_all, &rw.trim, err)) != 0)
             return rc;
         eff->levels_removed = rw.trim;
         rc = stack_step(a, &rw, eff);
@@ -740,6 +826,22 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     case SS_TF_CLASS:
         rc = set_classes(a, st);
         break;
+    case SS_TF_R_SIMPLIFY:
+    case SS_TF_NAME_ANONYMOUS: {
+        static const char *const anonymous[] = {"FUN", "<Anonymous>", NULL};
+        if (!st->npats) {
+            long nm = match_names(a, st->kind == SS_TF_R_SIMPLIFY ? ss_tf_r_machinery : anonymous);
+            if (nm < 0)
+                return ss_nomem(err, "transform");
+            eff->functions_matched = (size_t)nm;
+        }
+        if (st->kind == SS_TF_NAME_ANONYMOUS && !ss_model_has_lines(a->orig))
+            ss_model_warn(
+                a->out, "name-anonymous: the profile has no line information (Rprof(line.profiling "
+                        "= TRUE)), so FUN and <Anonymous> cannot be named by their call site");
+        rc = stack_step(a, &rw, eff);
+        break;
+    }
     case SS_TF_REPLACE: {
         ss_id name = ss_model_intern_cstr(a->out, st->name);
         rw.new_fn = name == SS_NONE ? SS_NONE : ss_model_function(a->out, name, name, SS_NONE, 0);

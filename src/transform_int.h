@@ -35,16 +35,18 @@ struct tf_range {
 
 struct tf_step {
     enum ss_tf_kind kind;
-    char *text;  /* canonical text (owned) */
+    char *text; /* canonical text (owned) */
     int enabled;
     struct ss_tf_effect effect;
-    struct tf_range range;      /* drop-samples, keep-samples */
-    int trim_auto;              /* trim-base auto[=share] */
-    uint32_t trim_n;            /* trim-base N */
-    double share;               /* trim-base auto: share in (0, 1] */
-    struct tf_pattern *pats;    /* the function patterns (replace: F1..Fk) */
+    struct tf_range range;   /* drop-samples, keep-samples */
+    int trim_auto;           /* trim-base auto[=share] */
+    int trim_all;            /* trim-base auto,all: cut user code too */
+    uint32_t trim_n;         /* trim-base N */
+    double share;            /* trim-base auto: share in (0, 1] */
+    struct tf_pattern *pats; /* the function patterns (replace: F1..Fk; name-anonymous:
+                              * none for the default FUN and <Anonymous>) */
     size_t npats;
-    char *name;                 /* replace: NEW; class: NAME */
+    char *name; /* replace: NEW; class: NAME */
 };
 
 /* Parse the command in s[0..len) into *st (zeroed first; st->enabled = 1 and
@@ -53,8 +55,8 @@ struct tf_step {
  * or SS_ENOMEM.  A line holding only blanks or a comment is SS_EUSAGE
  * "expected a command" unless allow_empty, when it returns 0 with
  * st->text == NULL (nothing to add). */
-int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, size_t *col,
-             char *msg, size_t msgn);
+int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, size_t *col, char *msg,
+             size_t msgn);
 
 /* Free what a parsed step owns (not st itself). */
 void tf_step_free(struct tf_step *st);

@@ -621,6 +621,8 @@ static const char *const kind_name[] = {
     [SS_TF_REPLACE] = "replace",
     [SS_TF_COLLAPSE_RECURSION] = "collapse-recursion",
     [SS_TF_CLASS] = "class",
+    [SS_TF_R_SIMPLIFY] = "r-simplify",
+    [SS_TF_NAME_ANONYMOUS] = "name-anonymous",
 };
 
 static char *canonical(const struct tf_step *st)
@@ -649,8 +651,22 @@ static char *canonical(const struct tf_step *st)
                 snprintf(buf, sizeof buf, "auto=%.17g", st->share);
         }
         sb_str(&b, buf);
+        if (st->trim_all)
+            sb_str(&b, ",all");
         break;
     }
+    case SS_TF_R_SIMPLIFY:
+        b.n--; /* no argument: drop the blank */
+        b.s[b.n] = '\0';
+        break;
+    case SS_TF_NAME_ANONYMOUS:
+        if (!st->npats) {
+            b.n--;
+            b.s[b.n] = '\0';
+            break;
+        }
+        sb_pattern(&b, &st->pats[0]);
+        break;
     default:
         for (size_t k = 0; k < st->npats; k++) {
             if (k)
@@ -674,7 +690,7 @@ static char *canonical(const struct tf_step *st)
 
 static const char command_list[] =
     "drop-samples, keep-samples, trim-base, trim-to, focus, drop, merge, prune, replace, "
-    "collapse-recursion or class";
+    "collapse-recursion, class, r-simplify or name-anonymous";
 
 static int add_pattern(struct lexer *lx, struct tf_step *st)
 {
@@ -706,10 +722,15 @@ static int trim_base(struct lexer *lx, struct tf_step *st)
     if (n >= 4 && !memcmp(w, "auto", 4)) {
         st->trim_auto = 1;
         st->share = 1;
+        if (n >= 8 && !memcmp(w + n - 4, ",all", 4)) {
+            st->trim_all = 1;
+            n -= 4;
+        }
         if (n == 4)
             return 0;
         if (w[4] != '=')
-            return lex_fail(lx, start, "expected auto or auto=SHARE");
+            return lex_fail(lx, start,
+                            "expected auto or auto=SHARE (then ,all to cut user code too)");
         char buf[64], *end;
         if (n - 5 == 0 || n - 5 >= sizeof buf)
             return lex_fail(lx, start + 5, "expected a share from 0 to 1 after auto= (e.g. 0.95)");
@@ -770,6 +791,12 @@ static int command(struct lexer *lx, struct tf_step *st)
             rc = arrow(lx, "the new name");
         if (!rc)
             rc = new_name(lx, "the new name", &st->name);
+        break;
+    case SS_TF_R_SIMPLIFY:
+        break; /* no argument */
+    case SS_TF_NAME_ANONYMOUS:
+        if (!at_end(lx))
+            rc = add_pattern(lx, st);
         break;
     case SS_TF_CLASS:
         rc = add_pattern(lx, st);

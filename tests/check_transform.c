@@ -177,6 +177,12 @@ START_TEST(test_canonical)
     canon("trim-base auto", "trim-base auto");
     canon("trim-base auto=1", "trim-base auto");
     canon("trim-base auto=0.95", "trim-base auto=0.95");
+    canon("trim-base auto,all", "trim-base auto,all");
+    canon("trim-base  auto=1,all", "trim-base auto,all");
+    canon("trim-base auto=0.5,all", "trim-base auto=0.5,all");
+    canon(" r-simplify  # R", "r-simplify");
+    canon("name-anonymous", "name-anonymous");
+    canon("name-anonymous   /^(FUN|f)$/", "name-anonymous /^(FUN|f)$/");
     canon("trim-to \"<Anonymous>\"", "trim-to <Anonymous>");
     canon("prune x", "prune x");
     canon("collapse-recursion /^f/", "collapse-recursion /^f/");
@@ -271,6 +277,10 @@ START_TEST(test_parse_errors)
     bad("trim-base -1", 11, "expected a number of levels");
     bad("trim-base auto=2", 16, "share");
     bad("trim-base autox", 11, "expected auto or auto=SHARE");
+    bad("trim-base auto,none", 11, "expected auto or auto=SHARE");
+    bad("trim-base auto=2,all", 16, "share");
+    bad("r-simplify eval", 12, "unexpected 'eval'");
+    bad("name-anonymous f g", 18, "unexpected 'g'");
     bad("replace a b", 12, "expected more function names or '=>'");
     bad("replace => X", 9, "before '=>'");
     bad("replace a =>", 13, "expected the new name");
@@ -974,8 +984,25 @@ START_TEST(test_mixed_profile)
     FX_LOAD_OK(&m, mixed_prof);
     /* Timeline: main;f | main;f;g | - | main;f;g;g | main;h || main;k;lapply;[ |
      * main;k;g | main.  Every sample has main at level 1 (empty one aside),
-     * level 2 has f in 3 of 7 -> scaffold 1. */
-    const char *cmds[] = {"trim-base auto", "drop-samples -2:-2", "collapse-recursion g"};
+     * level 2 has f in 3 of 7 -> scaffold 1; main has positions (user code),
+     * so trim-base auto keeps it and auto,all cuts it. */
+    const char *keep[] = {"trim-base auto"};
+    struct ss_tf_list *k = apply_cmds(&m, keep, 1, &out);
+    ck_assert_uint_eq(ss_tf_effect(k, 0)->levels_removed, 0);
+    ck_assert_uint_eq(ss_tf_effect(k, 0)->frames_removed, 0);
+    ss_model_free(&out);
+    ss_tf_list_free(k);
+    /* name-anonymous f: each f after the nearest caller with a position,
+     * main at 1#9 of a.R; its own position stays */
+    const char *named[] = {"name-anonymous f"};
+    k = apply_cmds(&m, named, 1, &out);
+    char nb[256];
+    fx_stack_text(&out, out.sample_stack.v[0], nb, sizeof nb);
+    ck_assert_str_eq(nb, "f@a.R#9@/w/a.R#5 | main@/w/a.R#9 + /w/a.R#1");
+    ck_assert_uint_eq(ss_tf_effect(k, 0)->functions_matched, 1);
+    ss_model_free(&out);
+    ss_tf_list_free(k);
+    const char *cmds[] = {"trim-base auto,all", "drop-samples -2:-2", "collapse-recursion g"};
     struct ss_tf_list *l = apply_cmds(&m, cmds, 3, &out);
     char got[512];
     timeline(&out, got, sizeof got);
@@ -1004,14 +1031,15 @@ START_TEST(test_mixed_profile)
 }
 END_TEST
 
-/* ss_tf_is_command knows the eleven command words (the man page's
+/* ss_tf_is_command knows the thirteen command words (the man page's
  * TRANSFORMS) and nothing else: not the UI's own commands, not a prefix,
  * not a word with its argument. */
 START_TEST(test_is_command)
 {
     const char *yes[] = {
-        "drop-samples", "keep-samples", "trim-base",          "trim-to", "focus", "drop", "merge",
-        "prune",        "replace",      "collapse-recursion", "class"};
+        "drop-samples", "keep-samples", "trim-base",     "trim-to", "focus",
+        "drop",         "merge",        "prune",         "replace", "collapse-recursion",
+        "class",        "r-simplify",   "name-anonymous"};
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
         ck_assert_msg(ss_tf_is_command(yes[i]), "%s", yes[i]);
     const char *no[] = {"",     "w",         "undo",    "functions", "tree", "dro",  "drops",

@@ -57,7 +57,22 @@ X
 cat >"$scripts/8" <<'X'
 trim-base 1000
 X
-nscripts=8
+cat >"$scripts/9" <<'X'
+name-anonymous
+r-simplify
+trim-base auto
+X
+cat >"$scripts/10" <<'X'
+r-simplify
+trim-base auto=0.9,all
+name-anonymous /^(FUN|f|<Anonymous>|lapply)$/
+X
+cat >"$scripts/11" <<'X'
+trim-base auto,all
+name-anonymous
+focus /^FUN@/
+X
+nscripts=11
 
 if [ -n "${STACKSCOPE_NO_R:-}" ] || ! have Rscript; then
     echo "SKIP oracle cross-check: Rscript not installed"
@@ -168,6 +183,168 @@ if [ -f "$agg" ]; then
     *) fail "aggregates: warning" "$err" ;; esac
     err=$("$S" report -e 'class /a/ => A' "$agg" 2>&1 >/dev/null)
     [ -z "$err" ] && pass "aggregates: class needs no warning" || fail "aggregates: class" "$err"
+fi
+
+# ---- R profiles (issue 16): hand-made, with hand-computed answers -------------
+# Root first: source;eval;main@7;lapply;FUN@7;g@3 | source;eval;main@8;lapply;
+# FUN@8;h@4 | source;eval;main@9;tryCatch | source;eval;main@9;tryCatch;
+# tryCatchList;tryCatchOne;doTryCatch;k@5.  Scaffold: source, eval, main (in
+# every sample); main has positions, so trim-base auto cuts 2 levels, auto,all 3.
+rtiny=$TMPD/rtiny.out
+printf 'line profiling: sample.interval=10000\n#File 1: /x/u.R\n%s\n%s\n%s\n%s\n' \
+    '1#3 "g" 1#7 "FUN" "lapply" 1#7 "main" "eval" "source" ' \
+    '1#4 "h" 1#8 "FUN" "lapply" 1#8 "main" "eval" "source" ' \
+    '"tryCatch" 1#9 "main" "eval" "source" ' \
+    '1#5 "k" "doTryCatch" "tryCatchOne" "tryCatchList" "tryCatch" 1#9 "main" "eval" "source" ' >"$rtiny"
+folded() { "$S" report "$@" --by stacks --format folded "$rtiny" 2>&1 | LC_ALL=C sort | tr '\n' '|'; }
+out=$(folded -e 'trim-base auto')
+[ "$out" = "main;lapply;FUN;g 1|main;lapply;FUN;h 1|main;tryCatch 1|main;tryCatch;tryCatchList;tryCatchOne;doTryCatch;k 1|" ] &&
+    pass "trim-base auto stops at user code (main has a position)" || fail "trim-base auto keeps main" "$out"
+out=$(folded -e 'trim-base auto,all')
+[ "$out" = "lapply;FUN;g 1|lapply;FUN;h 1|tryCatch 1|tryCatch;tryCatchList;tryCatchOne;doTryCatch;k 1|" ] &&
+    pass "trim-base auto,all cuts user code too" || fail "trim-base auto,all" "$out"
+out=$("$S" report -e 'trim-base auto=0.5,all' -e 'trim-base auto' --by transforms --format tsv "$rtiny" | cut -f9,10 | tr '\n' '|')
+[ "$out" = "levels_removed	command|5	trim-base auto=0.5,all|0	trim-base auto|" ] &&
+    pass "trim-base auto=SHARE,all: canonical text and levels" || fail "auto=SHARE,all" "$out"
+# (auto=0.5: source, eval, main, lapply and FUN are in at least 2 of 4 samples)
+out=$("$S" report -e 'r-simplify' --by self --format tsv "$rtiny" | LC_ALL=C sort | tr '\n' '|')
+[ "$out" = "FUN	0	0	0.02	50|g	0.01	25	0.01	25|h	0.01	25	0.01	25|k	0.01	25	0.01	25|lapply	0	0	0.02	50|main	0	0	0.04	100|name	self.time	self.pct	total.time	total.pct|tryCatch	0.01	25	0.01	25|" ] &&
+    pass "r-simplify: self times unchanged, the innermost tryCatch stays" || fail "r-simplify self" "$out"
+out=$(folded -e 'r-simplify')
+[ "$out" = "main;k 1|main;lapply;FUN;g 1|main;lapply;FUN;h 1|main;tryCatch 1|" ] &&
+    pass "r-simplify: k appears under main" || fail "r-simplify stacks" "$out"
+out=$(folded -e 'name-anonymous')
+[ "$out" = "source;eval;main;lapply;FUN@u.R#7;g 1|source;eval;main;lapply;FUN@u.R#8;h 1|source;eval;main;tryCatch 1|source;eval;main;tryCatch;tryCatchList;tryCatchOne;doTryCatch;k 1|" ] &&
+    pass "name-anonymous: FUN@u.R#7 and FUN@u.R#8, from the lines that called lapply" ||
+    fail "name-anonymous" "$out"
+# the renamed frames keep their own lines: by-line statistics do not change
+for t in 'name-anonymous' 'r-simplify' 'trim-base auto'; do
+    a=$("$S" report --by line --format tsv "$rtiny")
+    b=$("$S" report -e "$t" --by line --format tsv "$rtiny")
+    [ "$a" = "$b" ] && pass "$t keeps the line statistics" || fail "$t: line statistics" "$b"
+done
+for p in '--preset r' '--preset=r'; do
+    out=$(folded $p)
+    [ "$out" = "main;k 1|main;lapply;FUN@u.R#7;g 1|main;lapply;FUN@u.R#8;h 1|main;tryCatch 1|" ] &&
+        pass "report $p" || fail "report $p" "$out"
+done
+out=$("$S" report --preset r --by transforms --format tsv "$rtiny" | cut -f10 | tr '\n' '|')
+[ "$out" = "command|r-simplify|name-anonymous|trim-base auto|" ] && pass "--preset r: ordinary steps" ||
+    fail "--preset r steps" "$out"
+"$S" convert --preset r -o "$TMPD/rp.folded" "$rtiny" >/dev/null 2>&1 &&
+    [ "$(LC_ALL=C sort "$TMPD/rp.folded" | tr '\n' '|')" = "main;k 1|main;lapply;FUN@u.R#7;g 1|main;lapply;FUN@u.R#8;h 1|main;tryCatch 1|" ] &&
+    pass "convert --preset r" || fail "convert --preset r" "$(cat "$TMPD/rp.folded" 2>&1)"
+"$S" report --preset s "$rtiny" >/dev/null 2>"$TMPD/err"
+st=$?
+[ $st -eq 1 ] && grep -q "unknown preset 's'" "$TMPD/err" && pass "--preset: unknown name" ||
+    fail "--preset unknown" "status $st: $(cat "$TMPD/err")"
+out=$("$S" report -e r-simplify --by transforms "$rtiny")
+case $out in *"r-simplify merges the frames of: eval, "*"compiler:::tryCmpfun"*) pass "--by transforms lists r-simplify's functions" ;;
+*) fail "--by transforms r-simplify list" "$out" ;; esac
+# without line information: a warning, names unchanged
+printf 'sample.interval=10000\n"g" "FUN" "lapply" "main" \n' >"$TMPD/noline.out"
+out=$("$S" report -e name-anonymous --by stacks --format folded "$TMPD/noline.out" 2>"$TMPD/err")
+[ "$out" = "main;lapply;FUN;g 1" ] && grep -q "name-anonymous: the profile has no line information" "$TMPD/err" &&
+    pass "name-anonymous without lines: a warning" || fail "name-anonymous without lines" "$out $(cat "$TMPD/err")"
+out=$("$S" report -e 'r-simplify x' "$rtiny" 2>&1)
+case $out in *"column 12: unexpected 'x'"*) pass "r-simplify takes no argument" ;; *) fail "r-simplify x" "$out" ;; esac
+
+# ---- R profiles made by R (tests/data/rprof/rlang_line.out, src/make_rlang.R) --
+# run_all is in every sample; the lapply callbacks are called from lines 5
+# (square_all) and 8 (cube_all) of rlang_workload.R; no JIT frames.
+rl=$SRCDIR/tests/data/rprof/rlang_line.out
+a=$("$S" report --by line --format tsv "$rl")
+b=$("$S" report -e 'trim-base auto' --by line --format tsv "$rl")
+[ "$a" = "$b" ] && pass "R-made: trim-base auto keeps every line statistic" || fail "R-made: trim-base auto lines" "$(diff <(echo "$a") <(echo "$b") | head -n 4)"
+c=$("$S" report -e 'trim-base auto,all' --by line --format tsv "$rl")
+[ "$a" != "$c" ] && pass "R-made: auto,all changes them (the check can fail)" || fail "R-made: auto,all" "same lines"
+out=$("$S" report -e 'trim-base auto' --by total --format tsv "$rl" | awk -F'\t' '$1 == "run_all" { print $5 }')
+[ "$out" = 100 ] && pass "R-made: run_all stays, in every sample" || fail "R-made: run_all" "$out"
+# name-anonymous: FUN's samples under square_all / cube_all, counted on the raw lines
+na=$(grep '"FUN"' "$rl" | grep -c '"square_all"')
+nb=$(grep '"FUN"' "$rl" | grep -c '"cube_all"')
+out=$("$S" report -e name-anonymous --by total --format tsv "$rl" | awk -F'\t' '$1 ~ /^FUN/ { printf "%s=%.0f|", $1, $4 / 0.002 }' | tr -d '\n')
+[ "$out" = "FUN@rlang_workload.R#8=$nb|FUN@rlang_workload.R#5=$na|" ] || [ "$out" = "FUN@rlang_workload.R#5=$na|FUN@rlang_workload.R#8=$nb|" ] &&
+    [ "$na" -gt 0 ] && [ "$nb" -gt 0 ] &&
+    pass "R-made: name-anonymous splits FUN into the two callbacks ($na, $nb samples)" ||
+    fail "R-made: name-anonymous" "$out (want #5=$na, #8=$nb)"
+# profvis (Debian's r-cran-profvis, src/make_rlang_profvis.R): without its
+# simplify, its own frames (profvis::profvis, tryCatch..., force) and work()
+# (no srcref) are the scaffold, trim-base auto cuts them all (10 levels) and
+# keeps the lines; name-anonymous splits FUN as above
+pv=$SRCDIR/tests/data/rprof/rlang_profvis_nosimplify.out
+out=$("$S" report -e 'trim-base auto' --by transforms --format tsv "$pv" | awk -F'\t' 'NR == 2 { print $9 }')
+[ "$out" = 10 ] && pass "profvis: trim-base auto cuts profvis's frames and work()" || fail "profvis: trim-base auto" "$out"
+a=$("$S" report --by line --format tsv "$pv")
+b=$("$S" report --preset r --by line --format tsv "$pv")
+[ "$a" = "$b" ] && pass "profvis: --preset r keeps every line statistic" || fail "profvis: --preset r lines" "$(diff <(echo "$a") <(echo "$b") | head -n 4)"
+na=$(grep '"FUN"' "$pv" | grep -c '"square_all"')
+nb=$(grep '"FUN"' "$pv" | grep -c '"cube_all"')
+out=$("$S" report -e name-anonymous --by total --format tsv "$pv" | awk -F'\t' '$1 ~ /^FUN/ { printf "%s=%.0f|", $1, $4 / 0.005 }' | tr -d '\n')
+[ "$out" = "FUN@rlang_workload.R#8=$nb|FUN@rlang_workload.R#5=$na|" ] || [ "$out" = "FUN@rlang_workload.R#5=$na|FUN@rlang_workload.R#8=$nb|" ] &&
+    [ "$na" -gt 0 ] && [ "$nb" -gt 0 ] &&
+    pass "profvis: name-anonymous splits FUN ($na, $nb samples)" || fail "profvis: name-anonymous" "$out (want #5=$na, #8=$nb)"
+# with its default simplify (filter.callframes), R 4.2 kept none of the
+# profiled code's R functions: every sample is profvis::profvis running a
+# line, under a builtin at most, so there is nothing to trim or name, and
+# the lines stay
+pv=$SRCDIR/tests/data/rprof/rlang_profvis.out
+out=$(sed 1,2d "$pv" | sed 's/^:[0-9:]*://' | grep -v '"profvis::profvis" $' | grep -vc '^#')
+[ "$out" = 0 ] && pass "profvis simplify: only profvis::profvis at the root" || fail "profvis simplify lines" "$out"
+a=$("$S" report --by line --format tsv "$pv")
+b=$("$S" report --preset r --by line --format tsv "$pv")
+[ "$a" = "$b" ] && pass "profvis simplify: --preset r keeps every line statistic" || fail "profvis simplify: lines" "$(diff <(echo "$a") <(echo "$b") | head -n 4)"
+# r-simplify: every self time equals summaryRprof's on the original, every
+# function it does not merge keeps summaryRprof's total
+if [ -n "${STACKSCOPE_NO_R:-}" ] || ! have Rscript; then
+    echo "SKIP r-simplify against summaryRprof: no Rscript"
+else
+    for f in "$rl" "$SRCDIR/tests/data/rprof/line.out" "$SRCDIR/tests/data/rprof/filter_callframes.out" \
+        "$SRCDIR/tests/data/rprof/rlang_profvis_nosimplify.out"; do
+        "$S" report -e r-simplify --by self --format tsv "$f" >"$TMPD/rs.self" 2>/dev/null
+        "$S" report -e r-simplify --by total --format tsv "$f" >"$TMPD/rs.total" 2>/dev/null
+        "$S" report -e r-simplify --by transforms "$f" 2>/dev/null | sed -n 's/^r-simplify merges the frames of: //p' >"$TMPD/rs.list"
+        Rscript -e 'args <- commandArgs(TRUE)
+            s <- summaryRprof(args[1])
+            rd <- function(p) read.delim(p, quote = "", check.names = FALSE, stringsAsFactors = FALSE)
+            machinery <- strsplit(readLines(args[4]), ", ", fixed = TRUE)[[1]]
+            if (length(machinery) < 10) stop("no machinery list")
+            key <- function(r) gsub("^\"|\"$", "", rownames(r))
+            bad <- character()
+            ours <- rd(args[2]); r <- s$by.self
+            rs <- setNames(r$self.time, key(r))
+            for (i in seq_len(nrow(ours))) {
+              want <- if (ours$name[i] %in% names(rs)) rs[[ours$name[i]]] else 0
+              if (abs(round(ours$self.time[i], 3) - want) > 1e-9) bad <- c(bad, paste("self", ours$name[i]))
+            }
+            if (length(setdiff(names(rs), ours$name))) bad <- c(bad, "self rows lost")
+            ours <- rd(args[3]); r <- s$by.total
+            rt <- setNames(r$total.time, key(r))
+            user <- setdiff(names(rt), machinery)
+            for (n in user) {
+              got <- ours$total.time[ours$name == n]
+              if (length(got) != 1 || abs(round(got, 3) - rt[[n]]) > 1e-9) bad <- c(bad, paste("total", n))
+            }
+            if (length(bad)) { cat(head(bad), "\n"); quit(status = 1) }' \
+            "$f" "$TMPD/rs.self" "$TMPD/rs.total" "$TMPD/rs.list" >"$TMPD/rout" 2>&1 &&
+            pass "r-simplify on ${f##*/}: self times and non-machinery totals equal summaryRprof's" ||
+            fail "r-simplify on ${f##*/} vs summaryRprof" "$(head -n 4 "$TMPD/rout" | tr '\n' '|')"
+    done
+    # Why there is no lazy-evaluation hint (man page, R PROFILES): R writes
+    # the same sample line for g forced as h's argument and for h calling g.
+    mkdir -p "$TMPD/lazy"
+    printf 'busy <- function() { s <- 0; for (i in 1:300000) s <- s + sqrt(i); s }\nh <- function(x) x\nmain <- function() h(busy())\n' >"$TMPD/lazy/lazy.R"
+    printf 'busy <- function() { s <- 0; for (i in 1:300000) s <- s + sqrt(i); s }\nh <- function(x) busy()\nmain <- function() h(NULL)\n' >"$TMPD/lazy/direct.R"
+    for w in lazy direct; do
+        (cd "$TMPD/lazy" && Rscript -e "invisible(compiler::enableJIT(0)); source('$w.R', keep.source = TRUE)
+            Rprof('$w.out', interval = 0.005, line.profiling = TRUE); for (k in 1:4) main(); Rprof(NULL)") >/dev/null 2>&1
+        sed '1,2d' "$TMPD/lazy/$w.out" | sort | uniq -c | sort -rn | awk 'NR == 1 { $1 = ""; print }' >"$TMPD/lazy/$w.modal"
+    done
+    [ -s "$TMPD/lazy/lazy.modal" ] && cmp -s "$TMPD/lazy/lazy.modal" "$TMPD/lazy/direct.modal" &&
+        pass "lazy evaluation: R writes the same line for a forced promise and a direct call" ||
+        fail "lazy evaluation lines" "$(cat "$TMPD/lazy/lazy.modal" "$TMPD/lazy/direct.modal" | tr '\n' '|')"
+    out=$("$S" report -e r-simplify -e 'trim-base auto' --by stacks --format folded "$rl" | grep -c '^eval;run_all;guarded;busy')
+    [ "$out" -gt 0 ] && pass "R-made: after r-simplify, busy is under guarded" || fail "R-made: busy under guarded" "$out"
 fi
 
 # ---- errors ------------------------------------------------------------------

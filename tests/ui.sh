@@ -374,10 +374,18 @@ why=$(sed -n '3,21p' "$T/demo.functions" | awk -v self="$T/r.self" -v runs="$T/r
     }')
 check demo.functions-vs-report "$why"
 
-# levels: every row equals report --by levels (scaffold * included).
+# levels: every row equals report --by levels (scaffold * included; the
+# view's u marks user code, checked below).
 "$STACKSCOPE" report --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.levels"
-sed -n '3,21p' "$T/demo.levels" | awk '{ $1 = $1; print }' >"$T/u.levels"
+sed -n '3,21p' "$T/demo.levels" | awk '{ $1 = $1; sub(/^[0-9]+\*u /, substr($1, 1, length($1) - 1) " "); print }' >"$T/u.levels"
 check demo.levels-vs-report "$(diff "$T/r.levels" "$T/u.levels" | head -n 5)"
+# u: the scaffold levels whose frames have a source position in the demo's
+# raw lines: main, run_study and with_timing (a F#L token before the name),
+# not system.time (base R, no srcref)
+want=$(for fn in main run_study with_timing system.time; do
+    grep -q "[0-9]#[0-9]* \"$fn\"" "$DEMO" && printf '%s ' "$fn"; done)
+got=$(sed -n '3,21p' "$T/demo.levels" | awk '$1 ~ /\*u$/ { printf "%s ", $NF }')
+check demo.levels-user-code "$([ "$got" = "$want" ] || echo "u on: $got; want: $want")"
 
 # stacks: count, time, pct, depth equal report --by stacks.
 "$STACKSCOPE" report --by stacks "$DEMO" | awk '/^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4 }' | head -n 19 >"$T/r.stacks"
@@ -451,7 +459,9 @@ check demo.lines-vs-report "$why"
 
 # In the timeline, the cursor on fit_bootstrap_models at level 6, v marks its
 # phase (the samples that have it at level 6: report --by levels says 4871)
-# and K keeps only them (burn-in and fade-out gone); B cuts the new scaffold;
+# and K keeps only them (burn-in and fade-out gone); :trim-base auto,all cuts
+# the new scaffold, user code included (B, trim-base auto, would stop at main:
+# it has source positions);
 # then the run lengths of lm.fit.  Each screen equals report -e on the same
 # transforms.
 ui session "$DEMO" <<'EOF'
@@ -459,7 +469,8 @@ ui session "$DEMO" <<'EOF'
 DUMP phase
 K
 DUMP kept
-B7
+:trim-base auto,all
+7
 DUMP levels
 1/lm.fit<Enter>8
 DUMP runs
@@ -474,10 +485,10 @@ same session.transforms
 top6=$("$STACKSCOPE" report --by levels "$DEMO" | awk '$1 == "6" { print $4 }')
 check session.phase-is-level-6 "$( [[ $(line 23 "$T/session.kept") == *" $top6 of 5522 samples "* ]] || line 23 "$T/session.kept")"
 keep=$(grep -o 'keep-samples [0-9]*:[0-9]*' "$T/session.transforms" | head -n 1)
-"$STACKSCOPE" report -e "$keep" -e 'trim-base auto' --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.slevels"
+"$STACKSCOPE" report -e "$keep" -e 'trim-base auto,all' --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.slevels"
 sed -n '3,21p' "$T/session.levels" | awk '{ $1 = $1; print }' >"$T/u.slevels"
 check session.levels-vs-report "$(diff "$T/r.slevels" "$T/u.slevels" | head -n 5)"
-"$STACKSCOPE" report -e "$keep" -e 'trim-base auto' --by runs --function lm.fit "$DEMO" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4, $5, $6 }' >"$T/r.sruns"
+"$STACKSCOPE" report -e "$keep" -e 'trim-base auto,all' --by runs --function lm.fit "$DEMO" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4, $5, $6 }' >"$T/r.sruns"
 sed -n '3,21p' "$T/session.runs" | awk '/^ +(all|[0-9]+) +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ /{ print $1, $2, $3, $4, $5, $6 }' >"$T/u.sruns"
 check session.runs-vs-report "$(diff "$T/r.sruns" "$T/u.sruns" | head -n 5)"
 
@@ -602,5 +613,38 @@ if [ "$(echo "$row" | awk '{ print $5, $6 }')" = "$want" ] && [ "$want" = "11 39
 else
     fail ident.rnorm-runs "row '$row', report says '$want'"
 fi
+
+# ---- R profiles (issue 16): --preset r, the keys E and A, :preset r ---------
+RL=$SRCDIR/tests/data/rprof/rlang_line.out
+ui rpreset --preset r "$RL" <<'EOF'
+DUMP opened
+u
+DUMP undone
+EOF
+check rpreset.status "$(grep -q '3 transforms: r-simplify; name' "$T/rpreset.opened" || tail -n 2 "$T/rpreset.opened")"
+# the preset is one step of the undo history, as a --script is
+check rpreset.undo "$(grep -q '| no transforms' "$T/rpreset.undone" || tail -n 2 "$T/rpreset.undone")"
+# the functions view after the preset lists the two callbacks by name
+check rpreset.callbacks "$(grep -q 'FUN@rlang_workload.R#5' "$T/rpreset.opened" && grep -q 'FUN@rlang_workload.R#8' "$T/rpreset.opened" || echo "no FUN@ rows")"
+ui rkeys "$RL" <<'EOF'
+E
+A
+DUMP keys
+T
+DUMP list
+:preset r
+DUMP preset
+EOF
+check rkeys.E-A "$(grep -q '2 transforms: r-simplify; name' "$T/rkeys.keys" || tail -n 1 "$T/rkeys.keys")"
+check rkeys.list "$(grep -q ' 1 on .*r-simplify' "$T/rkeys.list" && grep -q ' 2 on .*name-anonymous' "$T/rkeys.list" || head -n 5 "$T/rkeys.list")"
+check rkeys.preset "$(grep -q '5 transforms' "$T/rkeys.preset" || tail -n 2 "$T/rkeys.preset")"
+# the levels view marks user code: run_all (level 5) and the eval that runs
+# rlang_main.R's line 3 (level 4) have positions; source, withVisible and the
+# outer eval do not
+ui rlevels "$RL" <<'EOF'
+7
+DUMP levels
+EOF
+check rlevels.marks "$(sed -n '3,7p' "$T/rlevels.levels" | awk '{ printf "%s ", $1 }' | grep -qx '1\* 2\* 3\* 4\*u 5\*u ' || sed -n '1,8p' "$T/rlevels.levels")"
 
 finish

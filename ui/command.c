@@ -209,6 +209,20 @@ static void cmd_save_help(struct ui *ui, const char *path, int unused)
         ui_error(ui, "%s: cannot write", path);
 }
 
+/* :preset NAME: the preset's steps (ss_tf_preset), one undo step. */
+static void cmd_preset(struct ui *ui, const char *arg, int unused)
+{
+    const char *script = ss_tf_preset(arg);
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (!*arg || !script)
+        ui_error(ui, "preset: expected a preset name (r)");
+    else if (ss_tf_append_script(ui->tf, script, strlen(script), "preset", &err))
+        ui_error(ui, "preset: %s", err.msg);
+    else
+        ui_reapply(ui, "preset r: r-simplify, name-anonymous, trim-base auto");
+}
+
 static void cmd_resize(struct ui *ui, const char *arg, int unused)
 {
     int c, r;
@@ -273,7 +287,9 @@ static const struct ui_command_info commands[] = {
     {"drop-samples", "A:B",
      "drop samples A to B (1-based, negative from the end; or times 0.5s:2s)", NULL, 0},
     {"keep-samples", "A:B", "keep only samples A to B", NULL, 0},
-    {"trim-base", "N|auto[=SHARE]", "remove the N outermost frames, or the scaffold", NULL, 0},
+    {"trim-base", "N|auto[=SHARE]",
+     "remove the N outermost frames, or the scaffold above the user's code (auto,all: all of it)",
+     NULL, 0},
     {"trim-to", "F", "in stacks with F, remove the frames outside its outermost occurrence", NULL,
      0},
     {"focus", "F", "keep only samples with F, then trim-to F", NULL, 0},
@@ -283,6 +299,11 @@ static const struct ui_command_info commands[] = {
     {"replace", "F1 F2 ... => NEW", "each run of the frames F1..Fk becomes one frame NEW", NULL, 0},
     {"collapse-recursion", "F", "consecutive F frames become one", NULL, 0},
     {"class", "/REGEX/ => NAME", "assign the matching functions to a class", NULL, 0},
+    {"r-simplify", "", "merge R's evaluation machinery (eval, tryCatch, source, ...)", NULL, 0},
+    {"name-anonymous", "[F]", "name FUN and <Anonymous> frames FUN@FILE#LINE by their call site",
+     NULL, 0},
+    {"preset", "r", "add the R preset's steps: r-simplify, name-anonymous, trim-base auto",
+     cmd_preset, 0},
 };
 
 /* Other spellings, not shown in the help or offered by completion. */

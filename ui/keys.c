@@ -139,6 +139,8 @@ static const struct ui_binding bindings[] = {
     {'c', UI_REQ_COLLAPSE_FN, ANY},
     {'b', UI_REQ_TRIM_BASE_LEVEL, ANY},
     {'B', UI_REQ_TRIM_BASE_AUTO, ANY},
+    {'E', UI_REQ_R_SIMPLIFY, ANY},
+    {'A', UI_REQ_NAME_ANONYMOUS, ANY},
 };
 
 static const struct {

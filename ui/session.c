@@ -209,6 +209,12 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
     case UI_REQ_TRIM_BASE_AUTO:
         ui_add_transform(ui, "trim-base auto", -1, -1);
         return UI_HANDLED;
+    case UI_REQ_R_SIMPLIFY:
+        ui_add_transform(ui, "r-simplify", -1, -1);
+        return UI_HANDLED;
+    case UI_REQ_NAME_ANONYMOUS:
+        ui_add_transform(ui, "name-anonymous", -1, -1);
+        return UI_HANDLED;
     default:
         for (size_t i = 0; i < sizeof trims / sizeof *trims; i++)
             if (trims[i].req == req) {

@@ -1,7 +1,9 @@
 /* view_levels.c - the profile level by level (`report --by levels`): how
  * many samples reach each level (1 = root), how many distinct functions
  * appear there and the most frequent one.  The scaffold (root levels where
- * one function is in every sample) is marked with '*'; `b` on a level cuts
+ * one function is in every sample) is marked with '*', and its levels that
+ * are user code (a frame there has a source position) with 'u': `B`
+ * (trim-base auto) stops above the first of those; `b` on a level cuts
  * the levels down to it (trim-base N), `B` cuts the scaffold, Enter shows
  * the timeline at the level. */
 #include <stdlib.h>
@@ -30,7 +32,10 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     size_t nl, sc;
     if (ui_levels(ui, &rows, &nl, &sc))
         return;
-    if (sc)
+    size_t user = sc ? ss_levels_user_level(rows, sc) : 0;
+    if (sc && user < sc)
+        snprintf(buf, n, "%zu, scaffold* 1-%zu, u: user code (b/B: trim-base)", nl, sc);
+    else if (sc)
         snprintf(buf, n, "%zu, scaffold* 1-%zu (b: trim-base to here, B: auto)", nl, sc);
     else
         snprintf(buf, n, "%zu, no scaffold", nl);
@@ -46,7 +51,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     char b[5][32];
     /* as report: top.pct is the share of the samples that reach the level */
     double share = r->samples ? 100.0 * (double)r->top_samples / (double)r->samples : 0;
-    snprintf(b[0], sizeof b[0], "%u%c", r->level, row < sc ? '*' : ' ');
+    snprintf(b[0], sizeof b[0], "%u%c%s", r->level, row < sc ? '*' : ' ',
+             row < sc && r->located ? "u" : "");
     snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)r->samples);
     snprintf(b[2], sizeof b[2], "%u", r->distinct);
     snprintf(b[3], sizeof b[3], "%llu", (unsigned long long)r->top_samples);

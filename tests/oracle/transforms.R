@@ -85,12 +85,37 @@ interval <- ivals[session[is_sample]] # microseconds, per sample
 sess <- session[is_sample]
 
 ubody <- unique(body)
+## File paths per session ("#File N: path" lines), for positions' basenames.
+files <- list()
+for (k in which(grepl("^#File [0-9]+:", lines, perl = TRUE, useBytes = TRUE))) {
+  key <- paste(session[k], sub("^#File ([0-9]+):.*$", "\\1", lines[k], perl = TRUE, useBytes = TRUE))
+  files[[key]] <- sub("^#File [0-9]+: ?", "", lines[k], perl = TRUE, useBytes = TRUE)
+}
 tok_re <- paste0('"(.*?)"(?=$| $| "| [0-9]+#[0-9]+(?: |$))', "|[0-9]+#[0-9]+(?= |$)")
-toks <- regmatches(ubody, gregexpr(tok_re, ubody, perl = TRUE, useBytes = TRUE))
-ustacks <- lapply(toks, function(t) {
-  nm <- t[startsWith(t, '"')]
-  rev(sub('(?s)^"(.*)"$', "\\1", nm, perl = TRUE, useBytes = TRUE))
+## A frame is "name\001pos": pos is R's by-line key "basename#line" of the
+## F#L token just before the name (its own current line), "" without one.
+## The position after the outermost name (where it was called from) is the
+## stack's tail.
+usess <- sess[match(ubody, body)]
+parsed <- lapply(seq_along(ubody), function(u) {
+  t <- regmatches(ubody[u], gregexpr(tok_re, ubody[u], perl = TRUE, useBytes = TRUE))[[1]]
+  out <- character(); pend <- ""
+  for (x in t) {
+    if (startsWith(x, '"')) {
+      out <- c(out, paste0(sub('(?s)^"(.*)"$', "\\1", x, perl = TRUE, useBytes = TRUE), "\001", pend))
+      pend <- ""
+    } else {
+      fl <- strsplit(x, "#", fixed = TRUE)[[1]]
+      path <- files[[paste(usess[u], fl[1])]]
+      pend <- paste0(if (is.null(path)) "NA" else basename(path), "#", fl[2])
+    }
+  }
+  list(stack = rev(out), tail = if (length(out)) pend else "")
 })
+ustacks <- lapply(parsed, `[[`, "stack")
+utails <- vapply(parsed, `[[`, "", "tail")
+nm <- function(x) sub("\001.*$", "", x, useBytes = TRUE)
+pos <- function(x) sub("^.*\001", "", x, useBytes = TRUE)
 ## the timeline: one stack (root first) per sample, kept as indexes into `stacks`
 sid <- match(body, ubody)
 
@@ -134,10 +159,10 @@ tokenize <- function(line) {
 matcher <- function(tok) {
   if (tok$kind == "regex") {
     re <- tok$text
-    function(x) grepl(re, x, useBytes = TRUE)
+    function(x) grepl(re, nm(x), useBytes = TRUE)
   } else {
-    nm <- tok$text
-    function(x) x == nm
+    name <- tok$text
+    function(x) nm(x) == name
   }
 }
 
@@ -171,8 +196,9 @@ select_range <- function(spec, n) {
   if (x > y) integer() else seq(x, y)
 }
 
-## scaffold depth of the current timeline
-scaffold <- function(share) {
+## scaffold depth of the current timeline; unless `all`, it stops above the
+## first level where some sample's frame has a position (user code)
+scaffold <- function(share, all) {
   st <- stacks[sid[keep]]
   len <- lengths(st)
   n1 <- sum(len > 0)
@@ -183,7 +209,8 @@ scaffold <- function(share) {
   repeat {
     k <- d + 1L
     at <- vapply(st[len >= k], function(s) s[k], "")
-    if (!length(at) || max(table(at)) < need) break
+    if (!length(at) || max(table(nm(at))) < need) break
+    if (!all && any(nzchar(pos(at)))) break
     d <- k
   }
   d
@@ -196,7 +223,16 @@ outermost <- function(s, m) {
 
 rewrite <- function(fun) {
   stacks <<- lapply(stacks, fun)
+  tails[lengths(stacks) == 0] <<- ""
 }
+
+## R's evaluation machinery, as documented for r-simplify in stackscope(1)
+machinery <- c("eval", "evalq", "eval.parent", "local", "withVisible", "withAutoprint",
+               "source", "sys.function", "do.call", "Recall", "force", "tryCatch",
+               "tryCatchList", "tryCatchOne", "doTryCatch", "try", "withCallingHandlers",
+               "suppressWarnings", "suppressMessages", "withRestarts", "withOneRestart",
+               "doWithOneRestart", "compiler:::tryCmpfun", "tryCmpfun", "cmpfun",
+               "compiler::cmpfun", "compiler:::cmpfun")
 
 ## The run lengths of the final timeline: `final` the kept samples' names
 ## (root first), `kept` their original sample numbers.
@@ -238,6 +274,7 @@ write_runs <- function(final, kept, path) {
 run_script <- function(script_path, outdir) {
   dir.create(outdir, showWarnings = FALSE, recursive = TRUE)
   stacks <<- ustacks
+  tails <<- utails
   keep <<- seq_along(sid)
   script <- readLines(script_path, warn = FALSE)
   effects <- NULL
@@ -254,9 +291,12 @@ run_script <- function(script_path, outdir) {
       keep <<- if (cmd == "keep-samples") keep[sel] else if (length(sel)) keep[-sel] else keep
     } else if (cmd == "trim-base") {
       arg <- tk[[2]]$text
+      all <- endsWith(arg, ",all")
+      arg <- sub(",all$", "", arg)
       nt <- if (startsWith(arg, "auto")) {
-        scaffold(if (arg == "auto") 1 else as.numeric(sub("^auto=", "", arg)))
+        scaffold(if (arg == "auto") 1 else as.numeric(sub("^auto=", "", arg)), all)
       } else as.integer(arg)
+      if (nt > 0) tails <<- rep("", length(tails))
       rewrite(function(s) if (length(s) > nt) s[seq_len(length(s) - nt) + nt] else character())
     } else if (cmd == "trim-to" || cmd == "focus") {
       m <- matcher(tk[[2]])
@@ -264,7 +304,28 @@ run_script <- function(script_path, outdir) {
         has <- vapply(stacks, function(s) any(m(s)), TRUE)
         keep <<- keep[has[sid[keep]]]
       }
+      cut <- vapply(stacks, function(s) outermost(s, m) > 1L, TRUE)
+      tails[cut] <<- ""
       rewrite(function(s) { j <- outermost(s, m); if (j) s[j:length(s)] else s })
+    } else if (cmd == "r-simplify") {
+      ## machinery frames go unless innermost or with a position
+      rewrite(function(s) {
+        n <- length(s)
+        s[!(nm(s) %in% machinery & seq_len(n) < n & !nzchar(pos(s)))]
+      })
+    } else if (cmd == "name-anonymous") {
+      m <- if (length(tk) > 1) matcher(tk[[2]]) else function(x) nm(x) %in% c("FUN", "<Anonymous>")
+      renamed <- stacks
+      for (u in seq_along(renamed)) {
+        s <- renamed[[u]]
+        for (i in which(m(s))) {
+          outer <- which(nzchar(pos(s[seq_len(i - 1L)])))
+          at <- if (length(outer)) pos(s[max(outer)]) else tails[u]
+          if (nzchar(at)) s[i] <- paste0(nm(s[i]), "@", at, "\001", pos(s[i]))
+        }
+        renamed[[u]] <- s
+      }
+      stacks <<- renamed
     } else if (cmd == "drop") {
       m <- matcher(tk[[2]])
       has <- vapply(stacks, function(s) any(m(s)), TRUE)
@@ -281,7 +342,7 @@ run_script <- function(script_path, outdir) {
         n <- length(s)
         if (n < 2) return(s)
         ## drop s[i] (outer) when s[i+1] (its callee) is the same matching name
-        dup <- c(s[-n] == s[-1] & m(s[-n]), FALSE)
+        dup <- c(nm(s[-n]) == nm(s[-1]) & m(s[-n]), FALSE)
         s[!dup]
       })
     } else if (cmd == "replace") {
@@ -294,7 +355,10 @@ run_script <- function(script_path, outdir) {
         while (i <= n) {
           hit <- i + k - 1L <= n
           if (hit) for (p in seq_len(k)) if (!pats[[p]](s[i + p - 1L])) { hit <- FALSE; break }
-          if (hit) { out <- c(out, newname); i <- i + k } else { out <- c(out, s[i]); i <- i + 1L }
+          if (hit) {
+            out <- c(out, paste0(newname, "\001", pos(s[i + k - 1L])))
+            i <- i + k
+          } else { out <- c(out, s[i]); i <- i + 1L }
         }
         out
       })
@@ -311,7 +375,7 @@ run_script <- function(script_path, outdir) {
   }
 
   ## ---- output --------------------------------------------------------------------------------
-  final <- stacks[sid[keep]]
+  final <- lapply(stacks[sid[keep]], nm)
   txt <- vapply(final, function(s) paste(s, collapse = ";"), "")
   txt <- txt[lengths(final) > 0]
   counts <- table(txt)

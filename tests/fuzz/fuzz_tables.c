@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz_tmp.h"
 #include "load.h"
 #include "stats.h"
 #include "write.h"
@@ -36,7 +37,7 @@ static const char *const files[][2] = {
 
 static void put(const char *dir, const char *name, const void *p, size_t n)
 {
-    char path[256];
+    char path[700];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
     if (f) {
@@ -47,11 +48,7 @@ static void put(const char *dir, const char *name, const void *p, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64];
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/ss-fuzz-tables-%ld", (long)getpid());
-        mkdir(dir, 0700);
-    }
+    const char *dir = fuzz_tmp("tables");
     size_t pick = size ? data[0] % NFILES : 0;
     for (size_t i = 0; i < NFILES; i++) {
         if (i == pick && size)
@@ -61,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct ss_model m;
     struct ss_error err;
-    char *paths[1] = {dir};
+    char *paths[1] = {fuzz_tmp_path};
     if (ss_load_files(&m, paths, 1, &err) == 0) {
         struct ss_stats st;
         if (ss_stats_compute(&m, SS_BY_FUNCTION, 1, &st, &err) == 0)

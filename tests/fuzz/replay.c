@@ -3,7 +3,7 @@
  * replays them in the normal and the ASan+UBSan build.
  *
  * Built once per target (FUZZ_TARGET names it, linked with
- * tests/fuzz/fuzz_TARGET.c).  Without arguments it replays
+ * tests/fuzz/fuzz_TARGET.c) as tests/fuzz_replay_TARGET.  Without arguments it replays
  * SS_SRCDIR/tests/data/fuzz/TARGET/ (a missing directory is no input); with
  * arguments, the files and directories given.  A crash or a sanitizer report
  * fails the run (the sanitizers abort); each file is named on stderr before
@@ -21,7 +21,7 @@ static int replay_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "replay_%s: %s: cannot open\n", FUZZ_TARGET, path);
+        fprintf(stderr, "fuzz_replay_%s: %s: cannot open\n", FUZZ_TARGET, path);
         return -1;
     }
     size_t cap = 4096, n = 0, r;
@@ -39,7 +39,7 @@ static int replay_file(const char *path)
         }
     }
     fclose(f);
-    fprintf(stderr, "replay_%s: %s (%zu bytes)\n", FUZZ_TARGET, path, n);
+    fprintf(stderr, "fuzz_replay_%s: %s (%zu bytes)\n", FUZZ_TARGET, path, n);
     /* libFuzzer hands a buffer of exactly the input's size: an overread of
      * one byte is caught by ASan here too. */
     uint8_t *exact = malloc(n ? n : 1);
@@ -120,6 +120,7 @@ int main(int argc, char **argv)
     }
     if (total < 0)
         return 1;
-    printf("replay_%s: %ld inputs replayed without a finding\n", FUZZ_TARGET, total);
+    /* the closing line test runners read: each input replayed is a test */
+    printf("fuzz_replay_%s: %ld passed, 0 failed\n", FUZZ_TARGET, total);
     return 0;
 }

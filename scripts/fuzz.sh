@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fuzz stackscope with libFuzzer (clang, ASan + UBSan), one target after the
-# other on one core:
+# other on one core (one in-process libFuzzer job at a time: no -jobs or
+# -fork, which would start workers):
 #   scripts/fuzz.sh [--minutes N | --seconds N] [TARGET...]
 # Targets (tests/fuzz/fuzz_TARGET.c), all of them by default:
 #   load       any file through the loaders (Rprof, pprof gzip and raw,
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
     --seconds) secs=$2; shift 2 ;;
     [0-9]*) secs=$1; shift ;; # the old form: scripts/fuzz.sh SECONDS
     load | tables | transform | write | ui) targets="$targets $1"; shift ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scripts/fuzz.sh: unknown argument '$1' (--help)" >&2; exit 1 ;;
     esac
 done
@@ -116,10 +117,8 @@ printf '\002<Tab><Tab>3<Enter>5\n:calls f\n:resize 30x8\n/g<Enter>n\n' >"$out/se
 printf '\003:value alloc\n2<Down><Down>sS\nT\n:drop main\nTdJK\n?\nq\n' >"$out/seed/ui-4"
 printf '\004<Click 3 4><WheelDown 1 5>0<Enter>:w y.folded\n:save-display v\n' >"$out/seed/ui-5"
 seed ui "$out"/seed/ui-*
-for t in $targets; do # kept findings are seeds too
-    for d in tests/data/fuzz/$t tests/data/fuzz/pending/$t; do
-        [ -d "$d" ] && seed "$t" "$d"/*
-    done
+for t in $targets; do # fixed findings are seeds too (not pending ones: they fail)
+    if [ -d "tests/data/fuzz/$t" ]; then seed "$t" "tests/data/fuzz/$t"/*; fi
 done
 
 # --- run ---------------------------------------------------------------------
@@ -130,6 +129,9 @@ shm=/dev/shm
 export TMPDIR="$shm/stackscope-fuzz.$$"
 mkdir -p "$TMPDIR"
 trap 'rm -rf "$TMPDIR"' EXIT
+# UBSan's reports with the stack (the first line names only the header of an
+# inline function)
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 : >"$out/messages"
 printf 'target\tseconds\texecutions\tcov\tft\tcorpus\tfindings\n' >"$out/summary.tsv"
 status=0
@@ -176,9 +178,9 @@ for t in $targets; do
             status=1
             break
         fi
-        # The same input twice: it crashes at start-up (an empty input, or a
-        # seed that crashes): drop it from the corpus, or stop when it is not
-        # there to drop.
+        # An input that fails at start-up (a seed, or the empty input libFuzzer
+        # always tries) would fail every restart: drop it from the corpus, or
+        # stop when it fails again before INITED and is not there to drop.
         sum=$(sha1sum <"$new" | cut -c1-40)
         case " $seen " in *" $sum "*) again=1 ;; *) again=0 ;; esac
         seen="$seen $sum"
@@ -188,8 +190,12 @@ for t in $targets; do
         done
         status=1
         msg=$(grep -m1 -E 'runtime error: |ERROR: |fuzz_write: |ALARM|out-of-memory' "$out/run.log" || true)
+        # and the first frame in stackscope's own code
+        where=$(grep -m1 -E '^ +#[0-9]+ .* in [a-z_]+ .*/(src|ui)/[a-z_]+\.c:' "$out/run.log" |
+            sed 's/.* in \([a-z_]*\) .*\/\(\(src\|ui\)\/[a-z_]*\.c:[0-9]*\).*/\1 \2/' || true)
+        [ -z "$where" ] || msg="$msg (in $where)"
         # one input per distinct message (the first line of the report)
-        key=$(echo "$msg" | sed 's/==[0-9]*==//; s/0x[0-9a-f]*//g; s/-[0-9]*\//-PID\//g')
+        key=$(echo "$msg" | sed 's/==[0-9]*==//; s/0x[0-9a-f]*//g; s/-[0-9]*\//-PID\//g; s/for [0-9]* seconds/for N seconds/')
         if ! grep -qxF "$t	$key" "$out/messages" 2>/dev/null; then
             printf '%s\t%s\n' "$t" "$key" >>"$out/messages"
             findings=$((findings + 1))
@@ -198,7 +204,7 @@ for t in $targets; do
             echo "fuzz_$t: finding kept in tests/data/fuzz/pending/$t/$(basename "$new"): $msg" >&2
         fi
         restarts=$((restarts + 1))
-        if [ "$again" = 1 ] && [ "$dropped" = 0 ]; then
+        if [ "$again" = 1 ] && [ "$dropped" = 0 ] && ! grep -q 'INITED' "$out/run.log"; then
             echo "fuzz_$t: $(basename "$new") fails at start-up every time: stopped" >&2
             break
         fi

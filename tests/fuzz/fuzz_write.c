@@ -355,7 +355,8 @@ static int round_trip(const struct ss_model *m, enum ss_out_format f, char *inpu
         return 0;
     char *files[1] = {path};
     if (ss_load_files(back, files, 1, &err)) {
-        fprintf(stderr, "fuzz_write: %s round trip: what the writer wrote does not load: %s\n",
+        /* one line that names the kind of finding, then the details */
+        fprintf(stderr, "fuzz_write: %s round trip: what the writer wrote does not load\n  %s\n",
                 ss_out_format_name(f), err.msg);
         abort();
     }

@@ -9,8 +9,9 @@
  * are left out; positions, intervals, sources and memory values are
  * dropped.  A name with a line end, and a stack whose only function has an
  * empty name (its line, " COUNT", would have no stack), are refused; an
- * empty name beside others is written as is ("main; 3").  Lines are ordered by count (descending), then by text in byte
- * order, so the output is the same whatever order the stacks came in.
+ * empty name beside others is written as is ("main; 3").  Lines are
+ * ordered by count (descending), then by text in byte order, so the output
+ * is the same whatever order the stacks came in.
  */
 #include "write.h"
 

@@ -2,6 +2,9 @@
 # Install the Debian packages stackscope needs, only those that are missing.
 #   scripts/deps.sh build   compiler, autotools, libraries (the default)
 #   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind, Go's pprof)
+#   scripts/deps.sh fuzz    build + clang and libFuzzer for scripts/fuzz.sh (not
+#                           needed by the tests: `make check` replays the kept
+#                           fuzz inputs with the normal compiler)
 # Runs apt-get as root, or through sudo when available.
 set -eu
 what=${1:-build}
@@ -17,6 +20,9 @@ if [ "$what" = test ]; then
     # perf: real perf record captures (tests/producers.sh; skipped where the
     # kernel forbids perf events)
     pkgs="$pkgs linux-perf"
+fi
+if [ "$what" = fuzz ]; then
+    pkgs="$pkgs clang libclang-rt-14-dev"
 fi
 missing=""
 for p in $pkgs; do

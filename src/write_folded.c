@@ -7,8 +7,11 @@
  * a space, the summed sample count.  Stacks that differ only in positions
  * or in functions of the same name are one line; samples with no frames
  * are left out; positions, intervals, sources and memory values are
- * dropped.  Lines are ordered by count (descending), then by text in byte
- * order, so the output is the same whatever order the stacks came in.
+ * dropped.  A name with a line end, and a stack whose only function has an
+ * empty name (its line, " COUNT", would have no stack), are refused; an
+ * empty name beside others is written as is ("main; 3").  Lines are
+ * ordered by count (descending), then by text in byte order, so the output
+ * is the same whatever order the stacks came in.
  */
 #include "write.h"
 
@@ -81,6 +84,11 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
             text.n += n;
         }
         lines[i].len = text.n - lines[i].off;
+        if (!rc && lines[i].len == 0 && r->depth > 0)
+            rc = ss_fail(err, SS_EUSAGE,
+                         "%s: cannot write folded stacks: a stack's only function has an empty "
+                         "name (the line would have no stack)",
+                         path);
     }
     size_t n = 0;
     if (!rc && st.n) {

@@ -490,6 +490,33 @@ START_TEST(test_folded_writer)
 }
 END_TEST
 
+/* A stack whose only function has an empty name would be the line " 2",
+ * which no folded reader takes (found by fuzz_write: tests/data/fuzz/write/):
+ * the writer refuses it.  An empty name beside others is a line like
+ * "main; 2" and is written. */
+START_TEST(test_folded_writer_empty_name)
+{
+    struct ss_model m;
+    struct ss_error err;
+    int rc;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    source(&m, "rprof", 20000, 0);
+    ss_id two[] = {LOC(&m, "", NULL, 0), LOC(&m, "main", NULL, 0)};
+    sample(&m, ss_model_stack(&m, two, 2, SS_NONE), NULL);
+    char *out = write_string(&m, ss_write_folded, &rc, &err);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    ck_assert_str_eq(out, "main; 1\n");
+    free(out);
+    ss_id one[] = {LOC(&m, "", NULL, 0)};
+    sample(&m, ss_model_stack(&m, one, 1, SS_NONE), NULL);
+    out = write_string(&m, ss_write_folded, &rc, &err);
+    free(out);
+    ck_assert_int_eq(rc, SS_EUSAGE);
+    ck_assert_msg(strstr(err.msg, "empty name") != NULL, "%s", err.msg);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* ---- tables ------------------------------------------------------------------ */
 
 static void rm_dir(const char *dir)
@@ -648,6 +675,7 @@ Suite *formats_suite(void)
     tcase_add_test(tc, test_folded_load);
     tcase_add_test(tc, test_folded_error_line);
     tcase_add_test(tc, test_folded_writer);
+    tcase_add_test(tc, test_folded_writer_empty_name);
     suite_add_tcase(s, tc);
     tc = tcase_create("rprof_writer");
     tcase_add_test(tc, test_rprof_writer_layout);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_tmp.h"
 #include "load.h"
 #include "stats.h"
 
@@ -13,10 +14,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/ss-fuzz-%ld.out", (long)getpid());
-    }
+    static char path[600];
+    if (!path[0])
+        snprintf(path, sizeof path, "%s/in", fuzz_tmp("load"));
     FILE *f = fopen(path, "wb");
     if (!f)
         return 0;

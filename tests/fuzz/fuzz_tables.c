@@ -1,7 +1,10 @@
 /* fuzz_tables.c - libFuzzer target for the v2 tables reader (and, on what
  * loads, the writers).  A tables directory is several files, so the input's
  * first byte picks one table of a small valid directory and the rest of the
- * input replaces that file.  Build and run with scripts/fuzz.sh. */
+ * input replaces that file.  What loads is written as Rprof (unless its
+ * counts add up to more than MAX_RPROF_LINES lines) and folded to /dev/null.
+ * Build and run with scripts/fuzz.sh; tests/fuzz/replay.c replays the inputs
+ * kept in tests/data/fuzz/tables/. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz_tmp.h"
 #include "load.h"
 #include "stats.h"
 #include "write.h"
@@ -36,7 +40,7 @@ static const char *const files[][2] = {
 
 static void put(const char *dir, const char *name, const void *p, size_t n)
 {
-    char path[256];
+    char path[700];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
     if (f) {
@@ -45,13 +49,26 @@ static void put(const char *dir, const char *name, const void *p, size_t n)
     }
 }
 
+/* The Rprof writer writes a sample of count k as k lines: a count of 10^9
+ * in a table is 10^9 lines, which takes minutes (and is not a bug). */
+#define MAX_RPROF_LINES 100000
+
+/* The lines the Rprof writer would write: the sum of the counts, or
+ * UINT64_MAX when a count is negative (the writer refuses those). */
+static uint64_t rprof_lines(const struct ss_model *m)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        int64_t c = ss_sample_count(m, i);
+        if (c < 0 || __builtin_add_overflow(n, (uint64_t)c, &n))
+            return UINT64_MAX;
+    }
+    return n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64];
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/ss-fuzz-tables-%ld", (long)getpid());
-        mkdir(dir, 0700);
-    }
+    const char *dir = fuzz_tmp("tables");
     size_t pick = size ? data[0] % NFILES : 0;
     for (size_t i = 0; i < NFILES; i++) {
         if (i == pick && size)
@@ -61,14 +78,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct ss_model m;
     struct ss_error err;
-    char *paths[1] = {dir};
+    char *paths[1] = {fuzz_tmp_path};
     if (ss_load_files(&m, paths, 1, &err) == 0) {
         struct ss_stats st;
         if (ss_stats_compute(&m, SS_BY_FUNCTION, 1, &st, &err) == 0)
             ss_stats_free(&st);
         FILE *null = fopen("/dev/null", "wb");
         if (null) {
-            ss_write_rprof(&m, null, "null", &err);
+            if (rprof_lines(&m) <= MAX_RPROF_LINES)
+                ss_write_rprof(&m, null, "null", &err);
             ss_write_folded(&m, null, "null", &err);
             fclose(null);
         }

@@ -10,33 +10,33 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_tmp.h"
 #include "load.h"
 #include "stats.h"
 #include "transform.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char profile[] =
-    "memory profiling: line profiling: sample.interval=20000\n"
-    "#File 1: /w/a.R\n"
-    ":10:20:30:1:1#5 \"f\" 1#9 \"main\" 1#1 \n"
-    ":11:21:31:0:\"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
-    ":12:22:32:0:\n"
-    ":14:22:40:2:\"g\" \"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
-    ":15:25:41:0:\"a b\" 1#10 \"main\" 1#1 \n"
-    "memory profiling: line profiling: sample.interval=10000\n"
-    "#File 1: /w/b.R\n"
-    ":20:30:40:0:\"[\" \"lapply\" 1#3 \"k\" 1#2 \"main\" 1#1 \n"
-    ":21:30:44:0:\"g\" 1#4 \"k\" 1#2 \"main\" 1#1 \n"
-    ":22:31:48:1:\"main\" 1#1 \n";
+static const char profile[] = "memory profiling: line profiling: sample.interval=20000\n"
+                              "#File 1: /w/a.R\n"
+                              ":10:20:30:1:1#5 \"f\" 1#9 \"main\" 1#1 \n"
+                              ":11:21:31:0:\"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
+                              ":12:22:32:0:\n"
+                              ":14:22:40:2:\"g\" \"g\" 1#6 \"f\" 1#9 \"main\" 1#1 \n"
+                              ":15:25:41:0:\"a b\" 1#10 \"main\" 1#1 \n"
+                              "memory profiling: line profiling: sample.interval=10000\n"
+                              "#File 1: /w/b.R\n"
+                              ":20:30:40:0:\"[\" \"lapply\" 1#3 \"k\" 1#2 \"main\" 1#1 \n"
+                              ":21:30:44:0:\"g\" 1#4 \"k\" 1#2 \"main\" 1#1 \n"
+                              ":22:31:48:1:\"main\" 1#1 \n";
 
 static struct ss_model *model(void)
 {
     static struct ss_model m;
     static int loaded;
     if (!loaded) {
-        char path[64];
-        snprintf(path, sizeof path, "/tmp/ss-fuzz-tf-%ld.out", (long)getpid());
+        char path[600];
+        snprintf(path, sizeof path, "%s/profile.out", fuzz_tmp("transform"));
         FILE *f = fopen(path, "wb");
         if (!f)
             abort();

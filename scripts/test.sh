@@ -50,7 +50,17 @@ valgrind_run() {
 }
 
 step "build and make check" check_in build
-step "make check under ASan+UBSan" check_in build-asan --enable-sanitizers
+# The sanitizers slow the unit tests several times: Check's per-test
+# timeouts are stretched accordingly.
+check_asan() {
+    CK_TIMEOUT_MULTIPLIER=4
+    export CK_TIMEOUT_MULTIPLIER
+    check_in build-asan --enable-sanitizers
+    rc=$?
+    unset CK_TIMEOUT_MULTIPLIER
+    return $rc
+}
+step "make check under ASan+UBSan" check_asan
 step "valgrind" valgrind_run
 step "make distcheck" sh -c 'cd build && make -j2 distcheck >distcheck.log 2>&1 || { tail -n 80 distcheck.log; exit 1; }'
 echo "tests: $passed passed, $failed failed"

@@ -638,6 +638,15 @@ EOF
 check rkeys.E-A "$(grep -q '2 transforms: r-simplify; name' "$T/rkeys.keys" || tail -n 1 "$T/rkeys.keys")"
 check rkeys.list "$(grep -q ' 1 on .*r-simplify' "$T/rkeys.list" && grep -q ' 2 on .*name-anonymous' "$T/rkeys.list" || head -n 5 "$T/rkeys.list")"
 check rkeys.preset "$(grep -q '5 transforms' "$T/rkeys.preset" || tail -n 2 "$T/rkeys.preset")"
+# one key does it all: P adds the preset (one undo step), as --preset r does
+ui rkeyP "$RL" <<'EOF'
+P
+DUMP preset
+u
+DUMP undone
+EOF
+check rkeyP.preset "$(grep -q '3 transforms: r-simplify; name' "$T/rkeyP.preset" && grep -q 'FUN@rlang_workload.R#5' "$T/rkeyP.preset" || tail -n 2 "$T/rkeyP.preset")"
+check rkeyP.undo "$(grep -q '| no transforms' "$T/rkeyP.undone" || tail -n 2 "$T/rkeyP.undone")"
 # the levels view marks user code: run_all (level 5) and the eval that runs
 # rlang_main.R's line 3 (level 4) have positions; source, withVisible and the
 # outer eval do not

@@ -247,6 +247,11 @@ int ui_reapply(struct ui *ui, const char *what);
  * one, else "double-quoted" with \" and \\ escaped.  Into buf. */
 const char *ui_quote_name(const char *name, char *buf, size_t n);
 
+/* Add the steps of preset `name` ("r": r-simplify, name-anonymous,
+ * trim-base auto) as one undo step and re-apply; an unknown name is an
+ * error on the message line. */
+void ui_preset(struct ui *ui, const char *name);
+
 /* Undo (redo) the last edit of the transform list and re-apply it. */
 void ui_undo(struct ui *ui, int redo);
 

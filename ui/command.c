@@ -209,18 +209,10 @@ static void cmd_save_help(struct ui *ui, const char *path, int unused)
         ui_error(ui, "%s: cannot write", path);
 }
 
-/* :preset NAME: the preset's steps (ss_tf_preset), one undo step. */
+/* :preset NAME: the preset's steps (ui_preset), one undo step. */
 static void cmd_preset(struct ui *ui, const char *arg, int unused)
 {
-    const char *script = ss_tf_preset(arg);
-    struct ss_error err;
-    ss_error_clear(&err);
-    if (!*arg || !script)
-        ui_error(ui, "preset: expected a preset name (r)");
-    else if (ss_tf_append_script(ui->tf, script, strlen(script), "preset", &err))
-        ui_error(ui, "preset: %s", err.msg);
-    else
-        ui_reapply(ui, "preset r: r-simplify, name-anonymous, trim-base auto");
+    ui_preset(ui, arg);
 }
 
 static void cmd_resize(struct ui *ui, const char *arg, int unused)

@@ -141,6 +141,7 @@ static const struct ui_binding bindings[] = {
     {'B', UI_REQ_TRIM_BASE_AUTO, ANY},
     {'E', UI_REQ_R_SIMPLIFY, ANY},
     {'A', UI_REQ_NAME_ANONYMOUS, ANY},
+    {'P', UI_REQ_PRESET_R, ANY},
 };
 
 static const struct {

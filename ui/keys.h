@@ -127,6 +127,7 @@ enum ui_section {
     _(TRIM_BASE_AUTO, TRIM, "trim-base auto: cut the scaffold")                                    \
     _(R_SIMPLIFY, TRIM, "r-simplify: merge R's evaluation machinery (eval, tryCatch, ...)")        \
     _(NAME_ANONYMOUS, TRIM, "name-anonymous: name FUN and <Anonymous> by their call site")         \
+    _(PRESET_R, TRIM, "the R preset: r-simplify, name-anonymous, trim-base auto (one undo step)")  \
     _(STACK_TOGGLE, STACKS, "show or hide the frames of the selected stack")                       \
     _(STACK_MARK, STACKS, "mark the selected frame (start of a frame sequence)")                   \
     _(STACK_REPLACE, STACKS, "replace the frames from the mark to here by one (prompt)")           \

@@ -186,6 +186,19 @@ static const struct {
     {UI_REQ_TRIM_TO_FN, "trim-to"}, {UI_REQ_COLLAPSE_FN, "collapse-recursion"},
 };
 
+void ui_preset(struct ui *ui, const char *name)
+{
+    const char *script = ss_tf_preset(name);
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (!*name || !script)
+        ui_error(ui, "preset: expected a preset name (r)");
+    else if (ss_tf_append_script(ui->tf, script, strlen(script), "preset", &err))
+        ui_error(ui, "preset: %s", err.msg);
+    else
+        ui_reapply(ui, "preset r: r-simplify, name-anonymous, trim-base auto");
+}
+
 int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
 {
     struct ui_list *l = &v->list;
@@ -214,6 +227,9 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
         return UI_HANDLED;
     case UI_REQ_NAME_ANONYMOUS:
         ui_add_transform(ui, "name-anonymous", -1, -1);
+        return UI_HANDLED;
+    case UI_REQ_PRESET_R:
+        ui_preset(ui, "r");
         return UI_HANDLED;
     default:
         for (size_t i = 0; i < sizeof trims / sizeof *trims; i++)

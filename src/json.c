@@ -410,57 +410,12 @@ void ss_json_free(struct ss_json *j)
 int ss_json_load(struct ss_json *j, struct ss_reader *r, const char *path, struct ss_error *err)
 {
     memset(j, 0, sizeof *j);
-    if (r->mapped) {
-        if (r->fsize == 0)
-            return ss_fail(err, SS_EINPUT, "%s: empty file", path);
-        if (r->fsize > SS_JSON_MAX_BYTES)
-            return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit for JSON", path,
-                           SS_JSON_MAX_BYTES >> 20);
-        void *p = mmap(NULL, (size_t)r->fsize, PROT_READ, MAP_PRIVATE, r->fd, 0);
-        if (p == MAP_FAILED)
-            return ss_fail(err, SS_EINPUT, "%s: cannot map the file: %s", path, strerror(errno));
-        int rc = ss_json_parse(j, p, (size_t)r->fsize, path, err);
-        munmap(p, (size_t)r->fsize);
+    struct ss_whole w;
+    int rc = ss_reader_whole(r, SS_JSON_MAX_BYTES, " for JSON", &w, err);
+    if (rc)
         return rc;
-    }
-    /* a pipe: what the reader has buffered (peeked), then the rest */
-    const char *peek;
-    if (ss_reader_peek(r, &peek, 1, err) < 0)
-        return err->code;
-    size_t n = r->end - r->start, cap = n + (1u << 20);
-    char *buf = malloc(cap);
-    if (!buf)
-        return ss_nomem(err, "reading the file");
-    memcpy(buf, r->buf + r->start, n);
-    for (;;) {
-        if (n == cap) {
-            if (cap > SS_JSON_MAX_BYTES) {
-                free(buf);
-                return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit for JSON", path,
-                               SS_JSON_MAX_BYTES >> 20);
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return ss_nomem(err, "reading the file");
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t k = read(r->fd, buf + n, cap - n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0) {
-            int e = errno;
-            free(buf);
-            return ss_fail(err, SS_EINPUT, "%s: read error at byte %zu: %s", path, n, strerror(e));
-        }
-        if (k == 0)
-            break;
-        n += (size_t)k;
-    }
-    int rc = ss_json_parse(j, buf, n, path, err);
-    free(buf);
+    rc = ss_json_parse(j, w.p, w.n, path, err);
+    ss_reader_whole_free(&w);
     return rc;
 }
 

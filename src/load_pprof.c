@@ -1399,59 +1399,12 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
 
 int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
 {
-    if (r->mapped) {
-        /* A regular file: map all of it. */
-        if (r->fsize == 0)
-            return ss_fail(err, SS_EINPUT, "%s: empty file", path);
-        if (r->fsize > SS_PPROF_MAX_BYTES)
-            return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit", path,
-                           SS_PPROF_MAX_BYTES >> 20);
-        void *p = mmap(NULL, (size_t)r->fsize, PROT_READ, MAP_PRIVATE, r->fd, 0);
-        if (p == MAP_FAILED)
-            return ss_fail(err, SS_EINPUT, "%s: cannot map the file: %s", path, strerror(errno));
-        int rc = ss_load_pprof_mem(m, p, (size_t)r->fsize, SS_PPROF_MAX_BYTES, path, err);
-        munmap(p, (size_t)r->fsize);
+    struct ss_whole w;
+    int rc = ss_reader_whole(r, SS_PPROF_MAX_BYTES, "", &w, err);
+    if (rc)
         return rc;
-    }
-    /* A pipe: what the reader has buffered, then the rest. */
-    const char *peek;
-    long have = ss_reader_peek(r, &peek, 1, err);
-    if (have < 0)
-        return err->code;
-    size_t n = r->end - r->start, cap = n + (1u << 20);
-    unsigned char *buf = malloc(cap);
-    if (!buf)
-        return ss_fail(err, SS_ENOMEM, "%s: out of memory (reading the file)", path);
-    memcpy(buf, r->buf + r->start, n);
-    for (;;) {
-        if (n == cap) {
-            if (cap > SS_PPROF_MAX_BYTES) {
-                free(buf);
-                return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit", path,
-                               SS_PPROF_MAX_BYTES >> 20);
-            }
-            unsigned char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                return ss_fail(err, SS_ENOMEM, "%s: out of memory (reading the file)", path);
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t k = read(r->fd, buf + n, cap - n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0) {
-            int e = errno;
-            free(buf);
-            return ss_fail(err, SS_EINPUT, "%s: read error at byte %zu: %s", path, n, strerror(e));
-        }
-        if (k == 0)
-            break;
-        n += (size_t)k;
-    }
-    int rc = ss_load_pprof_mem(m, buf, n, SS_PPROF_MAX_BYTES, path, err);
-    free(buf);
+    rc = ss_load_pprof_mem(m, w.p, w.n, SS_PPROF_MAX_BYTES, path, err);
+    ss_reader_whole_free(&w);
     return rc;
 }
 

@@ -238,3 +238,72 @@ too_long:
                    (unsigned long long)r->next_off),
            -1;
 }
+
+int ss_reader_whole(struct ss_reader *r, size_t limit, const char *what, struct ss_whole *w,
+                    struct ss_error *err)
+{
+    memset(w, 0, sizeof *w);
+    const char *path = r->path;
+    if (r->mapped) {
+        if (r->fsize == 0)
+            return ss_fail(err, SS_EINPUT, "%s: empty file", path);
+        if (r->fsize > limit)
+            return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit%s", path,
+                           limit >> 20, what);
+        void *p = mmap(NULL, (size_t)r->fsize, PROT_READ, MAP_PRIVATE, r->fd, 0);
+        if (p == MAP_FAILED)
+            return ss_fail(err, SS_EINPUT, "%s: cannot map the file: %s", path, strerror(errno));
+        w->p = p;
+        w->n = (size_t)r->fsize;
+        w->mapped = 1;
+        return 0;
+    }
+    /* A pipe: what the reader has buffered, then the rest. */
+    const char *peek;
+    if (ss_reader_peek(r, &peek, 1, err) < 0)
+        return err->code;
+    size_t n = r->end - r->start, cap = n + (1u << 20);
+    char *buf = malloc(cap);
+    if (!buf)
+        return ss_nomem(err, "reading the file");
+    memcpy(buf, r->buf + r->start, n);
+    for (;;) {
+        if (n == cap) {
+            if (cap > limit) {
+                free(buf);
+                return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit%s", path,
+                               limit >> 20, what);
+            }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return ss_nomem(err, "reading the file");
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t k = read(r->fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            free(buf);
+            return ss_fail(err, SS_EINPUT, "%s: read error at byte %zu: %s", path, n, strerror(e));
+        }
+        if (k == 0)
+            break;
+        n += (size_t)k;
+    }
+    w->p = buf;
+    w->n = n;
+    return 0;
+}
+
+void ss_reader_whole_free(struct ss_whole *w)
+{
+    if (w->mapped)
+        munmap((void *)(uintptr_t)w->p, w->n);
+    else
+        free((void *)(uintptr_t)w->p);
+    memset(w, 0, sizeof *w);
+}

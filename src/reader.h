@@ -53,4 +53,19 @@ long ss_reader_peek(struct ss_reader *r, const char **p, size_t n, struct ss_err
 
 void ss_reader_close(struct ss_reader *r);
 
+/* The whole file (what has not been consumed) as one block of memory, for
+ * formats that are parsed whole (pprof, JSON): a regular file is mapped, a
+ * pipe is read to its end after what the reader buffered.  At most `limit`
+ * bytes, else an error "PATH: larger than N MiB, the limit`what`" (what:
+ * "" or " for JSON"); an empty regular file is an error.  Release the block
+ * with ss_reader_whole_free. */
+struct ss_whole {
+    const void *p;
+    size_t n;
+    int mapped; /* p is a mapping (else malloc'd) */
+};
+int ss_reader_whole(struct ss_reader *r, size_t limit, const char *what, struct ss_whole *w,
+                    struct ss_error *err);
+void ss_reader_whole_free(struct ss_whole *w);
+
 #endif

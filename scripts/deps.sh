@@ -11,7 +11,7 @@ what=${1:-build}
 pkgs="gcc make autoconf automake pkg-config libncurses-dev zlib1g-dev
       libprotobuf-c-dev protobuf-c-compiler check"
 if [ "$what" = test ]; then
-    pkgs="$pkgs r-base-core tmux valgrind time"
+    pkgs="$pkgs r-base-core tmux valgrind time clang-format"
     # Go's pprof, built offline by scripts/build-pprof.sh (tests/pprof.sh)
     pkgs="$pkgs golang-go golang-github-google-pprof-dev
           golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"

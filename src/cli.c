@@ -410,14 +410,22 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
+        {"by", required_argument, NULL, 'b'},
+        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},
+        {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},
+        {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},
+        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},
+        {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},
+        {"preset", required_argument, NULL, 'p'},
         {NULL, 0, NULL, 0},
     };
     double v;
@@ -555,10 +563,14 @@ static void clean_up_on_signals(void)
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
+        {"output", required_argument, NULL, 'o'},
+        {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},
+        {"preset", required_argument, NULL, 'p'},
         {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;

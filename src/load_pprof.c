@@ -1142,8 +1142,8 @@ static int load(struct loader *L)
         ss_model_warn(L->m,
                       "%s: %" PRIu64 " sample%s a %.*s value other than count x period; "
                       "times here are count x period",
-                      L->path, n_mismatch, n_mismatch == 1 ? " has" : "s have", (int)(L->strs.v[L->period_type].len & 255),
-                      str_at(L, L->period_type));
+                      L->path, n_mismatch, n_mismatch == 1 ? " has" : "s have",
+                      (int)(L->strs.v[L->period_type].len & 255), str_at(L, L->period_type));
     return 0;
 }
 

@@ -153,7 +153,7 @@ struct ss_model {
     /* Builder state (private). */
     struct ss_idset *fn_index, *loc_index, *stack_index;
     VEC(ss_id) name_first_fn; /* string id -> first function with that name */
-    uint64_t count_total; /* sum of the count column, at most SS_MAX_COUNT_TOTAL */
+    uint64_t count_total;     /* sum of the count column, at most SS_MAX_COUNT_TOTAL */
 };
 
 /* The largest sum of the count column a model holds (INT64_MAX).  Every

@@ -18,11 +18,11 @@
 struct ss_reader {
     int fd;
     const char *path; /* borrowed; for messages */
-    char *buf;          /* read mode: owned buffer; map mode: the mapped window */
+    char *buf;        /* read mode: owned buffer; map mode: the mapped window */
     size_t cap, start, end;
-    int mapped;         /* map mode */
-    uint64_t map_off;   /* file offset of the window */
-    uint64_t fsize;     /* map mode: size of the file */
+    int mapped;       /* map mode */
+    uint64_t map_off; /* file offset of the window */
+    uint64_t fsize;   /* map mode: size of the file */
     int eof;
     int mode;          /* 0 undecided, 1 LF (CRLF), 2 CR only */
     uint64_t line_no;  /* number of the line last returned (1-based) */

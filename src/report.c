@@ -255,8 +255,8 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     if (o->by == SS_REPORT_TRANSFORMS)
         return ss_report_transforms(out, m, o, err);
     struct ss_stats st;
-    rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory,
-                              &st, err);
+    rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory, &st,
+                          err);
     if (rc)
         return rc;
     if (o->by == SS_REPORT_SELF)

@@ -42,10 +42,12 @@ static int need_function(const struct ss_model *m, const struct ss_report_opts *
                          struct ss_error *err)
 {
     if (!o->function)
-        return ss_fail(err, SS_EUSAGE, "--by %s needs --function NAME", o->by == SS_REPORT_CALLS ? "calls" : "runs");
+        return ss_fail(err, SS_EUSAGE, "--by %s needs --function NAME",
+                       o->by == SS_REPORT_CALLS ? "calls" : "runs");
     *fn = ss_model_find_function(m, o->function);
     if (*fn == SS_NONE)
-        return ss_fail(err, SS_EUSAGE, "--function: no function named '%s' in the profile", o->function);
+        return ss_fail(err, SS_EUSAGE, "--function: no function named '%s' in the profile",
+                       o->function);
     return 0;
 }
 
@@ -597,8 +599,9 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
     }
     struct ss_esc esc = SS_ESC_INIT(esc_mode(o));
     text_header(out, m, o);
-    fprintf(out, "timeline   level %u, %zu windows of %zu samples (one letter each; '.': no "
-                 "sample reaches the level)\n\n",
+    fprintf(out,
+            "timeline   level %u, %zu windows of %zu samples (one letter each; '.': no "
+            "sample reaches the level)\n\n",
             t.level, t.nwindows, t.window_size);
     for (size_t i = 0; i < t.nwindows; i++) {
         ss_id top = t.windows[i].top;

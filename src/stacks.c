@@ -186,8 +186,8 @@ static void append(char *buf, size_t n, size_t *len, const char *s, size_t l)
     *len += l;
 }
 
-size_t ss_stack_text(const struct ss_model *m, const struct ss_stacks *s, const struct ss_stack_row *r,
-                     const char *sep, char *buf, size_t n)
+size_t ss_stack_text(const struct ss_model *m, const struct ss_stacks *s,
+                     const struct ss_stack_row *r, const char *sep, char *buf, size_t n)
 {
     size_t len = 0, seplen = strlen(sep);
     for (uint32_t k = 0; k < r->depth; k++) {

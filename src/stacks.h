@@ -13,19 +13,19 @@
 #include "model.h"
 
 struct ss_stack_row {
-    size_t first;   /* functions of the row: fns[first .. first + depth), root first */
+    size_t first; /* functions of the row: fns[first .. first + depth), root first */
     uint32_t depth;
-    uint64_t count; /* samples (sum of count values) */
-    double time;    /* seconds */
-    double time_us; /* microseconds, exact, for ordering */
+    uint64_t count;   /* samples (sum of count values) */
+    double time;      /* seconds */
+    double time_us;   /* microseconds, exact, for ordering */
     ss_id root, leaf; /* function ids */
 };
 
 struct ss_stacks {
     struct ss_stack_row *rows;
     size_t n;
-    ss_id *fns;          /* canonical function ids of all rows, root first (owned) */
-    double total_time;   /* time of all samples with frames */
+    ss_id *fns;        /* canonical function ids of all rows, root first (owned) */
+    double total_time; /* time of all samples with frames */
     uint64_t total_count;
 };
 
@@ -38,7 +38,7 @@ void ss_stacks_free(struct ss_stacks *s);
 
 /* Write row r's names root first, joined by `sep`, to buf (truncated to n,
  * always NUL-terminated).  Returns the untruncated length. */
-size_t ss_stack_text(const struct ss_model *m, const struct ss_stacks *s, const struct ss_stack_row *r,
-                     const char *sep, char *buf, size_t n);
+size_t ss_stack_text(const struct ss_model *m, const struct ss_stacks *s,
+                     const struct ss_stack_row *r, const char *sep, char *buf, size_t n);
 
 #endif

@@ -33,17 +33,17 @@ enum ss_stats_key {
 };
 
 struct ss_stat_row {
-    ss_id key;          /* string id in ss_stats.keys */
-    ss_id function;     /* by function: the row's canonical function id; else SS_NONE */
-    uint64_t self_n;    /* self samples (sum of count values) */
-    uint64_t total_n;   /* total samples */
-    double self_time;   /* seconds: sum over sources of count x interval_s, as R */
-    double total_time;  /* seconds */
-    double self_us;     /* the same in microseconds: exact (integer) sums, for ordering */
+    ss_id key;         /* string id in ss_stats.keys */
+    ss_id function;    /* by function: the row's canonical function id; else SS_NONE */
+    uint64_t self_n;   /* self samples (sum of count values) */
+    uint64_t total_n;  /* total samples */
+    double self_time;  /* seconds: sum over sources of count x interval_s, as R */
+    double total_time; /* seconds */
+    double self_us;    /* the same in microseconds: exact (integer) sums, for ordering */
     double total_us;
-    double mem_bytes;   /* bytes allocated (with memory) */
-    ss_id file;         /* by line: basename string id in keys, for ordering */
-    uint32_t line;      /* by line: line number, 0 for none */
+    double mem_bytes; /* bytes allocated (with memory) */
+    ss_id file;       /* by line: basename string id in keys, for ordering */
+    uint32_t line;    /* by line: line number, 0 for none */
 };
 
 struct ss_stats {

@@ -141,9 +141,9 @@ void ss_timeline_grid_free(struct ss_timeline_grid *g)
     memset(g, 0, sizeof *g);
 }
 
-int ss_timeline_grid_compute(const struct ss_model *m, size_t first, size_t n,
-                             size_t width, uint32_t level0, uint32_t nlevels,
-                             struct ss_timeline_grid *g, struct ss_error *err)
+int ss_timeline_grid_compute(const struct ss_model *m, size_t first, size_t n, size_t width,
+                             uint32_t level0, uint32_t nlevels, struct ss_timeline_grid *g,
+                             struct ss_error *err)
 {
     memset(g, 0, sizeof *g);
     size_t total = m->sample_stack.n;

@@ -96,9 +96,9 @@ struct ss_timeline_grid {
  * Ties go to the lowest name in byte order, as in ss_timeline_compute.
  * Returns 0 and the caller owns *g (ss_timeline_grid_free), or SS_ENOMEM
  * with err filled and *g empty. */
-int ss_timeline_grid_compute(const struct ss_model *m, size_t first, size_t n,
-                             size_t width, uint32_t level0, uint32_t nlevels,
-                             struct ss_timeline_grid *g, struct ss_error *err);
+int ss_timeline_grid_compute(const struct ss_model *m, size_t first, size_t n, size_t width,
+                             uint32_t level0, uint32_t nlevels, struct ss_timeline_grid *g,
+                             struct ss_error *err);
 
 /* Free what the grid owns and empty it.  A zeroed struct is a no-op. */
 void ss_timeline_grid_free(struct ss_timeline_grid *g);

@@ -82,8 +82,8 @@ typedef uint64_t (*credit_agg_fn)(void *ctx, struct acc *a, ss_id src);
 /* For each source, count its samples per distinct stack, credit each stack
  * once and flush.  The count and time of the stacks that took part go to
  * *total_n and *total_time.  Returns 0 or -1 (out of memory). */
-static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn,
-                        credit_agg_fn agg, void *ctx, uint64_t *total_n, double *total_time)
+static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, credit_agg_fn agg,
+                        void *ctx, uint64_t *total_n, double *total_time)
 {
     struct ss_stack_counts sc;
     int oom = ss_stack_counts_init(&sc, m) != 0;

@@ -31,23 +31,21 @@ static inline int ss_grow(void **pv, size_t *pcap, size_t need, size_t sz)
     return 0;
 }
 
-#define VEC(T)                                                                 \
-    struct {                                                                   \
-        T *v;                                                                  \
-        size_t n, cap;                                                         \
+#define VEC(T)                                                                                     \
+    struct {                                                                                       \
+        T *v;                                                                                      \
+        size_t n, cap;                                                                             \
     }
 
-#define VEC_RESERVE(vec, need)                                                 \
-    ss_grow((void **)&(vec).v, &(vec).cap, (need), sizeof(*(vec).v))
+#define VEC_RESERVE(vec, need) ss_grow((void **)&(vec).v, &(vec).cap, (need), sizeof(*(vec).v))
 
-#define VEC_PUSH(vec, x)                                                       \
-    (VEC_RESERVE((vec), (vec).n + 1) ? -1 : ((vec).v[(vec).n++] = (x), 0))
+#define VEC_PUSH(vec, x) (VEC_RESERVE((vec), (vec).n + 1) ? -1 : ((vec).v[(vec).n++] = (x), 0))
 
-#define VEC_FREE(vec)                                                          \
-    do {                                                                       \
-        free((vec).v);                                                         \
-        (vec).v = NULL;                                                        \
-        (vec).n = (vec).cap = 0;                                               \
+#define VEC_FREE(vec)                                                                              \
+    do {                                                                                           \
+        free((vec).v);                                                                             \
+        (vec).v = NULL;                                                                            \
+        (vec).n = (vec).cap = 0;                                                                   \
     } while (0)
 
 #endif

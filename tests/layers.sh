@@ -8,7 +8,8 @@
 #   - the explorer never includes the loading front door (load.h): it does
 #     not parse files;
 #   - in ui/, only the views that show call trees and callers/callees
-#     include tree.h; names and function identity come from model.h.
+#     include tree.h; names and function identity come from model.h;
+#   - the C sources are clang-format clean (when clang-format is there).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh
@@ -39,6 +40,15 @@ check "loader headers only in loaders and the format table" \
 check "the explorer does not load files (no load.h in ui/)" "$(includes 'load\.h' ui/*.c ui/*.h)"
 check "tree.h only in the tree and calls views" \
     "$(includes 'tree\.h' ui/*.c ui/*.h | grep -vxE 'ui/view_(tree|calls)\.c')"
+
+# The C sources are as clang-format (.clang-format) writes them.
+if have clang-format; then
+    check "the C sources are clang-format clean" \
+        "$(clang-format --dry-run src/*.c src/*.h ui/*.c ui/*.h tests/*.c tests/fuzz/*.c 2>&1 |
+            grep -o '^[^:]*\.[ch]:[0-9]*' | sort -u | head -n 10)"
+else
+    echo "SKIP clang-format check: clang-format not installed"
+fi
 
 # The check itself must catch what it looks for.
 mkdir -p "$TMPD/src"

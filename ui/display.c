@@ -233,10 +233,10 @@ static int fkey(int c)
     static const struct {
         int curses, ours;
     } map[] = {
-        {KEY_UP, UI_K_UP},         {KEY_DOWN, UI_K_DOWN},       {KEY_LEFT, UI_K_LEFT},
-        {KEY_RIGHT, UI_K_RIGHT},   {KEY_HOME, UI_K_HOME},       {KEY_END, UI_K_END},
-        {KEY_PPAGE, UI_K_PGUP},    {KEY_NPAGE, UI_K_PGDN},      {KEY_BACKSPACE, UI_K_BACKSPACE},
-        {KEY_DC, UI_K_DELETE},     {KEY_BTAB, UI_K_BACKTAB},    {KEY_ENTER, UI_K_KP_ENTER},
+        {KEY_UP, UI_K_UP},       {KEY_DOWN, UI_K_DOWN},    {KEY_LEFT, UI_K_LEFT},
+        {KEY_RIGHT, UI_K_RIGHT}, {KEY_HOME, UI_K_HOME},    {KEY_END, UI_K_END},
+        {KEY_PPAGE, UI_K_PGUP},  {KEY_NPAGE, UI_K_PGDN},   {KEY_BACKSPACE, UI_K_BACKSPACE},
+        {KEY_DC, UI_K_DELETE},   {KEY_BTAB, UI_K_BACKTAB}, {KEY_ENTER, UI_K_KP_ENTER},
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (map[i].curses == c)

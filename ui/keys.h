@@ -45,8 +45,8 @@ enum ui_fkey {
     UI_K_BACKSPACE,
     UI_K_DELETE,
     UI_K_BACKTAB,
-    UI_K_KP_ENTER,     /* the keypad's Enter */
-    UI_K_F0 = 0x200100, /* UI_K_F0 + n is Fn, n = 1..12 */
+    UI_K_KP_ENTER,         /* the keypad's Enter */
+    UI_K_F0 = 0x200100,    /* UI_K_F0 + n is Fn, n = 1..12 */
     UI_K_OTHER = 0x201000, /* UI_K_OTHER + c: a function key with no name here */
 };
 #define UI_CTRL(c) ((c)&0x1f)

@@ -33,7 +33,7 @@ struct tl_view {
     int rows;            /* timeline rows stand for several samples (count values other than 1,
                           * pprof): say "rows", as drop-samples numbers them */
     uint32_t want_level; /* select this level at the next prepare */
-    const ss_id *canon; /* the model's function_canon (borrowed) */
+    const ss_id *canon;  /* the model's function_canon (borrowed) */
     unsigned canon_gen;
     struct ss_timeline_grid g;
     int have_grid;
@@ -260,8 +260,7 @@ static int grid(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t widt
         ss_timeline_grid_free(&p->g);
     p->have_grid = 0;
     struct ss_error err;
-    if (ss_timeline_grid_compute(ui->m, p->first, p->n, width, level0, nlevels, &p->g,
-                                 &err)) {
+    if (ss_timeline_grid_compute(ui->m, p->first, p->n, width, level0, nlevels, &p->g, &err)) {
         ui_error(ui, "out of memory (timeline)");
         return -1;
     }

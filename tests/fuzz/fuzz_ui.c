@@ -187,6 +187,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ss_load_files(&m, files, nfiles, &err))
         abort();
     ss_ui_main(&m, files, nfiles, NULL); /* takes the model */
-    fuzz_tmp_clear(scratch, 1);    /* files, and the tables directories of `:w DIR/` */
+    fuzz_tmp_clear(scratch, 1);          /* files, and the tables directories of `:w DIR/` */
     return 0;
 }

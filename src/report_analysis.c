@@ -204,6 +204,7 @@ static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_
 struct runs_ctx {
     const struct ss_model *m;
     const struct ss_run_row *rows;
+    struct ss_units u;
 };
 
 #define RROW(ctx, r) (&((const struct runs_ctx *)(ctx))->rows[r])
@@ -240,6 +241,11 @@ static void cell_run_max(char *buf, size_t n, const void *ctx, size_t r, int tsv
     ss_cell_u64(buf, n, RROW(ctx, r)->max);
 }
 
+static void cell_run_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct runs_ctx *)ctx)->u, RROW(ctx, r)->value, tsv);
+}
+
 static const struct ss_col run_columns[] = {
     {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL},
     {"level", NULL, 6, 0, 0, cell_run_level, NULL},
@@ -248,6 +254,7 @@ static const struct ss_col run_columns[] = {
     {"mean", NULL, 9, 1, 0, cell_run_mean, NULL},
     {"median", NULL, 8, 1, 0, cell_run_median, NULL},
     {"max", NULL, 7, 1, 0, cell_run_max, NULL},
+    {"@", NULL, 9, 1, 0, cell_run_value, NULL},
 };
 
 int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -275,9 +282,11 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
         if (only == SS_NONE || ss_function_canonical(m, rows[i].function) == only)
             order[k++] = i;
     text_header(out, m, o);
-    struct runs_ctx ctx = {m, rows};
-    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns, &ctx, k, order,
-                         NULL};
+    struct runs_ctx ctx = {m, rows, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns,
+                         &ctx,        k,
+                         order,       ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
     free(order);
     free(rows);

@@ -259,4 +259,16 @@ got=$("$S" report --value duplications --format tsv "$D/rprof/memory.out" | awk 
 check "duplications: self adds up to dup_count of the samples with frames" \
     "$([ "$dups" = "$got" ] || echo "awk $dups, ours $got")"
 
+# runs gain the measure: a function's "all levels" row adds up its total
+"$S" report --value memory --by total --format tsv "$D/rprof/memory.out" | awk -F '\t' 'NR > 1 { print $1 "\t" $4 }' | sort >"$T/tot"
+"$S" report --value memory --by runs --format tsv "$D/rprof/memory.out" | awk -F '\t' 'NR > 1 && $2 == "all" && $8 != 0 { print $1 "\t" $8 }' | sort >"$T/runs"
+check "runs --value memory: the all-levels row holds the function's total" \
+    "$(cmp -s "$T/tot" "$T/runs" || diff "$T/tot" "$T/runs" | head -n 3)"
+
+# folded stacks under memory: each line's number is its stack's bytes
+total=$("$S" report --value memory --format tsv "$D/rprof/memory.out" | awk -F '\t' 'NR > 1 { s += $2 } END { printf "%.0f", s }')
+folded=$("$S" report --value memory --by stacks --format folded "$D/rprof/memory.out" | awk '{ s += $NF } END { printf "%.0f", s }')
+check "folded --value memory: the lines add up to the bytes allocated" \
+    "$([ -n "$total" ] && [ "$total" = "$folded" ] || echo "self sum $total, folded sum $folded")"
+
 finish

@@ -76,6 +76,27 @@ static const struct ui_binding bindings[] = {
     {'K', UI_REQ_TL_KEEP, V(TIMELINE)},
     {'L', UI_REQ_TL_LEGEND, V(TIMELINE)},
 
+    /* flame graph */
+    {'h', UI_REQ_FL_LEFT, V(FLAME)},
+    {UI_K_LEFT, UI_REQ_FL_LEFT, V(FLAME)},
+    {'l', UI_REQ_FL_RIGHT, V(FLAME)},
+    {UI_K_RIGHT, UI_REQ_FL_RIGHT, V(FLAME)},
+    {'k', UI_REQ_FL_UP, V(FLAME)},
+    {UI_K_UP, UI_REQ_FL_UP, V(FLAME)},
+    {'j', UI_REQ_FL_DOWN, V(FLAME)},
+    {UI_K_DOWN, UI_REQ_FL_DOWN, V(FLAME)},
+    {UI_K_ENTER, UI_REQ_FL_ZOOM, V(FLAME)},
+    {'\n', UI_REQ_FL_ZOOM, V(FLAME)},
+    {UI_K_KP_ENTER, UI_REQ_FL_ZOOM, V(FLAME)},
+    {UI_K_BACKSPACE, UI_REQ_FL_ZOOM_OUT, V(FLAME)},
+    {127, UI_REQ_FL_ZOOM_OUT, V(FLAME)},
+    {UI_CTRL('h'), UI_REQ_FL_ZOOM_OUT, V(FLAME)},
+    {'z', UI_REQ_FL_ZOOM_ALL, V(FLAME)},
+    {'s', UI_REQ_FL_ORDER, V(FLAME)},
+    {'i', UI_REQ_FL_INVERT, V(FLAME)},
+    {'o', UI_REQ_FL_TIME, V(FLAME)},
+    {'C', UI_REQ_FL_COLOURS, V(FLAME)},
+
     /* transforms */
     {' ', UI_REQ_TF_TOGGLE, V(TRANSFORMS)},
     {'d', UI_REQ_TF_DELETE, V(TRANSFORMS)},

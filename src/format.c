@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "flame.h"
 #include "load_cpuprofile.h"
 #include "load_folded.h"
 #include "load_gotext.h"
@@ -270,6 +271,7 @@ static const struct ss_format formats[] = {
      NULL,
      NULL,
      NULL},
+    {SS_OUT_SVG, "svg", "SVG flame graph", {".svg"}, 0, 0, 0, NULL, NULL, NULL, ss_write_svg, NULL},
 };
 
 #define NFORMATS (sizeof formats / sizeof *formats)

@@ -10,6 +10,9 @@
  * flame chart (samples in time order, not merged), C colours by class.
  * The trimming keys act on the selected frame's function, as everywhere.
  *
+ * `:w F.svg` writes the SVG picture with this view's options (inverted,
+ * time order, order of children).
+ *
  * The graph is the core's (flame.h), built when the model or the options
  * change; a draw visits only the frames wide enough to show (a narrower
  * frame's subtree is skipped whole), so it costs what is on screen.  The
@@ -55,6 +58,7 @@ static void view_init(struct ui_view *v)
     struct flame_view *p = v->priv;
     p->zoom = NONE;
     p->opts.order = SS_FLAME_BY_NAME;
+    ss_svg_set_opts(&p->opts);
 }
 
 /* ---- building ------------------------------------------------------------- */
@@ -522,6 +526,7 @@ static void rebuild(struct ui_view *v, struct flame_view *p)
 {
     save_paths(v, p);
     p->built = 0;
+    ss_svg_set_opts(&p->opts); /* :w F.svg writes the graph as shown here */
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)

@@ -1,0 +1,390 @@
+#!/bin/bash
+# The flame graph (issue 12, DESIGN 12): the explorer's view F and the SVG
+# picture, each checked against an independent computation made here with
+# awk from `report --by stacks --format folded` (the folded stacks' prefix
+# sums: a frame's total is the count of the stacks that start with its
+# path), and the time-ordered chart against a replay of the Rprof file's
+# samples in order.  Then the SVG in a real browser: Debian's chromium,
+# headless, driven through the DevTools protocol (tests/flame-browser.js):
+# no script errors, a screenshot that is not blank, a click on a frame that
+# zooms (widths checked against the prefix sums again), search with the
+# matched share, and Reset Zoom.  The browser part is skipped without
+# chromium or node (scripts/deps.sh test installs both).
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+
+T=$TMPD
+cp "$SRCDIR/tests/data/ui/small.out" "$SRCDIR/data/demo.out" "$T/" || exit 99
+cd "$T" || exit 99
+export LC_ALL=C
+unset STACKSCOPE_UI_TIMING STACKSCOPE_SIZE NO_COLOR
+
+PX=1180 # the SVG's frame area: 1200 px less 10 px each side
+
+# prefix.awk: folded stacks -> "PATH<TAB>COUNT" for every prefix of every
+# stack (read from the leaf when inv=1), then "<TAB>TOTAL".
+cat >prefix.awk <<'EOF'
+{
+    n = $NF
+    sub(/ [0-9]+$/, "")
+    k = split($0, f, ";")
+    p = ""
+    for (i = 1; i <= k; i++) {
+        name = inv ? f[k + 1 - i] : f[i]
+        p = i > 1 ? p ";" name : name
+        s[p] += n
+    }
+    t += n
+}
+END {
+    for (p in s) printf "%s\t%d\n", p, s[p]
+    printf "\t%d\n", t
+}
+EOF
+
+# svgframes.awk: the SVG's frames in document order (depth-first) ->
+# "PATH<TAB>PERCENT<TAB>RECT_WIDTH<TAB>DATA_X<TAB>DATA_W"; the path from the
+# depth of each frame and the names of the frames before it.
+cat >svgframes.awk <<'EOF'
+function unxml(s) {
+    gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s)
+    gsub(/&apos;/, "'", s); gsub(/&amp;/, "\\&", s)
+    return s
+}
+function attr(s, a,    m) {
+    if (!match(s, a "=\"[^\"]*\"")) return ""
+    m = substr(s, RSTART + length(a) + 2, RLENGTH - length(a) - 3)
+    return m
+}
+/^<g data-x=/ {
+    d = attr($0, "data-d") + 0
+    match($0, /<title>.*<\/title>/)
+    t = substr($0, RSTART + 7, RLENGTH - 15)
+    pct = t
+    sub(/^.*, /, "", pct); sub(/%\)$/, "", pct)
+    sub(/ \([^()]*\)$/, "", t)
+    name[d] = unxml(t)
+    p = name[0]
+    for (i = 1; i <= d; i++) p = p ";" name[i]
+    r = substr($0, index($0, "<rect"))
+    printf "%s\t%s\t%s\t%s\t%s\n", p, pct, attr(r, "width"), attr($0, "data-x"), attr($0, "data-w")
+}
+EOF
+
+# check_svg NAME SVG PREFIXES: every frame of the SVG is a prefix, with the
+# prefix's share as its percentage (2 decimals) and width (px, 2 decimals);
+# every prefix of at least 0.1 px is a frame.
+check_svg() {
+    local name=$1 svg=$2 pre=$3 why
+    awk -f svgframes.awk "$svg" >"$name.frames"
+    why=$(awk -F '\t' -v px=$PX '
+        NR == FNR { if ($1 == "") t = $2; else s[$1] = $2; next }
+        {
+            n++
+            if (!($1 in s)) { print "frame " $1 " is no prefix of the folded stacks"; bad = 1; next }
+            share = s[$1] / t
+            seen[$1] = 1
+            if ((d = $2 - 100 * share) > 0.0051 || d < -0.0051) { print $1 ": " $2 "%, want " 100 * share; bad = 1 }
+            if ((d = $3 - px * share) > 0.0051 || d < -0.0051) { print $1 ": " $3 " px, want " px * share; bad = 1 }
+        }
+        END {
+            for (p in s) if (px * s[p] / t >= 0.1 && !(p in seen)) { print "prefix " p " has no frame"; bad = 1 }
+            if (!n) print "no frames"
+        }' "$pre" "$name.frames" | head -n 5)
+    if [ -z "$why" ]; then
+        pass "$name: $(wc -l <"$name.frames") frames equal the folded prefix sums"
+    else
+        fail "$name" "$why"
+    fi
+}
+
+# svg_case NAME PROFILE INV [OPTIONS...]: the SVG written with OPTIONS
+# (transforms, --inverted) against the prefix sums of the folded stacks of
+# the same transforms.
+svg_case() {
+    local name=$1 prof=$2 inv=$3
+    shift 3
+    local tfs=() a
+    for a in "$@"; do [ "$a" = --inverted ] || tfs+=("$a"); done
+    if ! "$STACKSCOPE" convert "$@" -o "$name.svg" "$prof" 2>"$name.err"; then
+        fail "$name: convert" "$(cat "$name.err")"
+        return
+    fi
+    "$STACKSCOPE" report --by stacks --format folded "${tfs[@]}" "$prof" >"$name.folded"
+    awk -v inv="$inv" -f prefix.awk "$name.folded" >"$name.prefix"
+    check_svg "$name" "$name.svg" "$name.prefix"
+}
+
+svg_case svg.small small.out 0
+svg_case svg.small-inverted small.out 1 --inverted
+svg_case svg.demo demo.out 0
+svg_case svg.demo-inverted demo.out 1 --inverted
+svg_case svg.demo-transformed demo.out 0 -e 'trim-base auto' -e 'drop gc' -e 'merge lapply'
+svg_case svg.demo-focus-inverted demo.out 1 --inverted -e 'focus lm'
+
+# Well-formed, self-contained, no network: no http(s) reference but the
+# namespace, and the script and style inline.
+why=$(grep -o 'https\?://[^"]*' svg.demo.svg | grep -v '^http://www.w3.org/2000/svg$' | head -n 3)
+if [ -z "$why" ] && grep -q '<script type="text/ecmascript"><!\[CDATA\[' svg.demo.svg; then
+    pass "svg: no network reference, inline script"
+else
+    fail "svg: no network reference" "$why"
+fi
+# Names are escaped for XML: a name with <, & and a quote
+printf 'sample.interval=1000\n"a<b&c\\"d" "main" \n' >esc.out
+"$STACKSCOPE" convert -o esc.svg esc.out 2>esc.err
+if grep -qF '<title>a&lt;b&amp;c\&quot;d (0.001 s, 100.00%)</title>' esc.svg; then
+    pass "svg: names escaped for XML"
+else
+    fail "svg: names escaped for XML" "$(grep '<title>a' esc.svg; cat esc.err)"
+fi
+# --inverted and --time-order belong to SVG outputs
+"$STACKSCOPE" convert --inverted -o x.folded small.out 2>inv.err
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'go with an SVG output' inv.err; then
+    pass "svg: --inverted with another format is a usage error"
+else
+    fail "svg: --inverted with another format" "exit $rc: $(cat inv.err)"
+fi
+
+# ---- the time-ordered chart -----------------------------------------------------
+
+# chart.awk: replay an Rprof file's samples in order (root first); a frame
+# is opened where a sample leaves the previous sample's path and closed when
+# a later one leaves it; a sample with no frames closes everything.
+# Prints "PATH<TAB>X<TAB>W" per frame, X and W in samples.
+cat >chart.awk <<'EOF'
+function close_from(d,    i) {
+    for (i = d; i <= open; i++) printf "%s\t%d\t%d\n", path[i], x[i], w[i]
+    open = d - 1
+}
+/sample\.interval=/ { close_from(1); next }
+/^#File/ { next }
+{
+    k = 0
+    s = $0
+    while (match(s, /"[^"]*"/)) {
+        nm[++k] = substr(s, RSTART + 1, RLENGTH - 2)
+        s = substr(s, RSTART + RLENGTH)
+    }
+    if (k == 0) { close_from(1); n++; next }
+    c = 0
+    while (c < open && c < k && top[c + 1] == nm[k - c]) c++
+    close_from(c + 1)
+    for (i = c + 1; i <= k; i++) {
+        top[i] = nm[k + 1 - i]
+        path[i] = i > 1 ? path[i - 1] ";" top[i] : top[i]
+        x[i] = cum
+        w[i] = 0
+    }
+    open = k
+    for (i = 1; i <= k; i++) w[i]++
+    cum++
+}
+END { close_from(1) }
+EOF
+
+# chart_case NAME PROFILE INTERVAL_S: the --time-order SVG's frames (path, x,
+# width in samples) equal the replay's, for every frame of 0.1 px or more.
+chart_case() {
+    local name=$1 prof=$2 iv=$3 why
+    "$STACKSCOPE" convert --time-order -o "$name.svg" "$prof" 2>"$name.err" || {
+        fail "$name: convert" "$(cat "$name.err")"
+        return
+    }
+    awk -f chart.awk "$prof" >"$name.ref"
+    awk -f svgframes.awk "$name.svg" >"$name.frames"
+    why=$(awk -F '\t' -v iv="$iv" -v px=$PX '
+        NR == FNR { ref[$1 "\t" $2] = $3; tot += ($1 !~ /;/) * $3; next }
+        {
+            n++
+            x = $4 / iv; w = $5 / iv
+            key = $1 "\t" int(x + 0.5)
+            if (!(key in ref)) { print "frame " $1 " at sample " x " not in the replay"; next }
+            if ((d = w - ref[key]) > 1e-6 || d < -1e-6) print $1 " at " x ": " w " samples, want " ref[key]
+            seen[key] = 1
+        }
+        END {
+            for (k in ref) if (px * ref[k] / tot >= 0.1 && !(k in seen)) { print "replayed frame " k " missing"; break }
+            if (!n) print "no frames"
+        }' "$name.ref" "$name.frames" | head -n 5)
+    if [ -z "$why" ]; then
+        pass "$name: $(wc -l <"$name.frames") chart frames equal the replay of the samples"
+    else
+        fail "$name" "$why"
+    fi
+}
+chart_case chart.small small.out 0.01
+chart_case chart.demo demo.out 0.005
+
+# ---- the explorer's view ----------------------------------------------------------
+
+# view_case NAME PROFILE INV ZOOM KEYS [TRANSFORM...]: the view F on a
+# 1000-column screen after KEYS (a script), in the C locale (frames start
+# with '|').  Every frame that is at least one column wide starts where the
+# prefix sums put it, children by name: round(x / W * 1000) with x the
+# totals of the siblings before it plus its parent's x, on the row of its
+# depth (below the zoomed frame ZOOM, a path, when not empty), and shows its
+# name whole when it fits (else abbreviated with '~').
+cat >viewref.awk <<'EOF'
+# stdin: "PATH<TAB>COUNT" sorted component-wise; prints
+# "DEPTH<TAB>COL<TAB>WIDTH<TAB>NAME" for frames >= 1 column.
+BEGIN { FS = "\t" }
+$1 == "" { next }
+{
+    p = $1; c = $2
+    k = split(p, f, ";")
+    parent = substr(p, 1, length(p) - length(f[k]) - 1)
+    if (k == 1) parent = ""
+    if (!(parent in cur)) cur[parent] = 0
+    x[p] = cur[parent]; cur[parent] += c; cur[p] = x[p]
+    if (zoom != "" && p != zoom && index(p, zoom ";") != 1) next
+    if (zoom != "") { zx = x[zoom]; zw = tot; zk = split(zoom, zf, ";") } else { zx = 0; zw = tot; zk = 1 }
+    c0 = int((x[p] - zx) / zw * cols + 0.5); c1 = int((x[p] + c - zx) / zw * cols + 0.5)
+    if (c1 > c0) printf "%d\t%d\t%d\t%s\n", k - zk, c0, c1 - c0, f[k]
+}
+EOF
+view_case() {
+    local name=$1 prof=$2 inv=$3 zoom=$4 keys=$5
+    shift 5
+    local tfs=() t
+    for t in "$@"; do tfs+=(-e "$t"); done
+    "$STACKSCOPE" report --by stacks --format folded "${tfs[@]}" "$prof" >"$name.folded"
+    awk -v inv="$inv" -f prefix.awk "$name.folded" >"$name.prefix"
+    local tot ztot
+    tot=$(awk -F '\t' '$1 == "" { print $2 }' "$name.prefix")
+    ztot=$tot
+    [ -n "$zoom" ] && ztot=$(awk -F '\t' -v z="$zoom" '$1 == z { print $2 }' "$name.prefix")
+    awk -F '\t' '$1 != "" { p = $1; gsub(/;/, "\001", p); print p "\t" $1 "\t" $2 }' "$name.prefix" |
+        sort -t "$(printf '\t')" -k1,1 | cut -f 2- |
+        awk -v cols=1000 -v tot="$ztot" -v zoom="$zoom" -f viewref.awk >"$name.want"
+    {
+        for t in "$@"; do printf ':%s\n' "$t"; done
+        printf 'F\n%s\n:save-display %s\n' "$keys" "$T/$name.screen"
+    } >"$name.script"
+    STACKSCOPE_SIZE=1000x100 STACKSCOPE_SCRIPT=$name.script "$STACKSCOPE" "$prof" >/dev/null 2>"$name.err" </dev/null
+    # the frame rows: from the row after the info line (and the breadcrumb)
+    local first=3
+    [ -n "$zoom" ] && first=4
+    awk -v first=$first 'NR >= first && NR < first + 90 {
+            line = $0; col = 0
+            while ((i = index(line, "|")) > 0) {
+                col += i - 1
+                rest = substr(line, i + 1)
+                j = index(rest, "|"); txt = j ? substr(rest, 1, j - 1) : rest
+                sub(/ +$/, "", txt)
+                printf "%d\t%d\t%s\n", NR - first, col, txt
+                line = rest; col++
+            }
+        }' "$name.screen" >"$name.got"
+    local why
+    why=$(awk -F '\t' '
+        NR == FNR { want[$1 "\t" $2] = $4; wid[$1 "\t" $2] = $3; n++; next }
+        {
+            k = $1 "\t" $2
+            if (!(k in want)) { print "row " $1 " col " $2 ": a frame (" $3 ") the prefix sums do not put there"; next }
+            seen[k] = 1
+            # the name whole when it fits beside the edge, else abbreviated
+            # in the middle ("~"), or cut when under 4 columns
+            room = wid[k] - 1
+            if (room >= length(want[k]) && $3 != want[k]) print "row " $1 " col " $2 ": " $3 ", want " want[k]
+            if (room < length(want[k]) && room >= 4 && $3 !~ /~/) print "row " $1 " col " $2 ": " $3 " not abbreviated"
+            if (room < length(want[k]) && room < 4 && $3 != "" && index(want[k], $3) != 1) print "row " $1 " col " $2 ": " $3 " no head of " want[k]
+        }
+        END { for (k in want) if (!(k in seen)) { print "no frame at row/col " k " (" want[k] ")"; break }
+              if (!n) print "nothing expected" }' "$name.want" "$name.got" | head -n 5)
+    if [ -z "$why" ] && [ ! -s "$name.err" ]; then
+        pass "$name: $(wc -l <"$name.want") frames where the prefix sums put them"
+    else
+        fail "$name" "$why $(cat "$name.err")"
+    fi
+}
+view_case view.small small.out 0 "" ""
+view_case view.demo demo.out 0 "" ""
+view_case view.demo-inverted demo.out 1 "" "i"
+view_case view.demo-transformed demo.out 0 "" "" "trim-base auto" "merge eval"
+# /lm selects the widest frame whose name has "lm" (lm itself, 80%), Enter zooms
+view_case view.demo-zoomed demo.out 0 "main;run_study;with_timing;system.time;execute_plan;fit_bootstrap_models;lapply;FUN;lapply;FUN;lm" \
+    "/lm<Enter><Enter>"
+
+# ---- the real browser ---------------------------------------------------------------
+
+CHROMIUM=${CHROMIUM:-chromium}
+if ! have "$CHROMIUM" || ! have node; then
+    echo "SKIP: the browser test (no $CHROMIUM or no node; scripts/deps.sh test installs them)"
+    finish
+fi
+
+# browser NAME SVG CLICK TERM: run the driver; its facts go to NAME.b
+browser() {
+    timeout 120 node "$SRCDIR/tests/flame-browser.js" "$2" "$T" "$3" "$4" >"$1.b" 2>"$1.berr"
+}
+
+# small.out: click "work" (frame 4: main, run, save, setup, work in document
+# order) and search /^(f|g)$/ in the zoom: g is inside f, so the share is
+# f's, 5 of work's 6 samples.
+idx=$(awk -F '\t' '$1 == "main;run;work" { print NR - 1 }' svg.small.frames)
+browser b.small svg.small.svg "$idx" '^(f|g)$'
+if grep -q '^error' b.small.b; then
+    fail "browser: loads without errors" "$(grep '^error' b.small.b | head -n 5; cat b.small.berr)"
+else
+    pass "browser: loads without errors"
+fi
+nframes=$(wc -l <svg.small.frames)
+if grep -qx "frames	$nframes" b.small.b; then
+    pass "browser: the script set up the $nframes frames"
+else
+    fail "browser: the script set up the frames" "$(grep '^frames' b.small.b), want $nframes"
+fi
+# not blank: many colours, most of the picture unlike its background
+read -r _ w h colours nonbg < <(grep '^screenshot' b.small.b)
+if [ "${colours:-0}" -ge 20 ] && [ "${nonbg:-0}" -ge $((${w:-0} * ${h:-0} / 4)) ]; then
+    pass "browser: screenshot ${w}x$h, $colours colours, $nonbg pixels not background"
+else
+    fail "browser: screenshot not blank" "$(grep '^screenshot' b.small.b)"
+fi
+# the click zoomed: work fills the width; its subtree at its share of work;
+# its ancestors full width and marked; the rest hidden
+why=$(awk -F '\t' -v px=$PX -v z="main;run;work" '
+    FILENAME ~ /prefix$/ { s[$1] = $2; next }
+    FILENAME ~ /frames$/ { path[FNR - 1] = $1; next }
+    $1 == "after" {
+        p = path[$2]
+        inside = p == z || index(p, z ";") == 1
+        above = index(z, p ";") == 1
+        if (inside) {
+            want = px * s[p] / s[z]
+            if ($3 != 0 || ((d = $6 - want) > 0.0051 || d < -0.0051)) print p ": hide " $3 ", " $6 " px, want " want
+        } else if (above) {
+            if ($3 != 0 || $4 != 1 || $6 != "1180.00") print p ": an ancestor: hide " $3 " parent " $4 " width " $6
+        } else if ($3 != 1) print p ": not hidden"
+    }
+    $1 == "unzoom" && $2 != 1 { print "Reset Zoom not shown" }
+    $1 == "reset" && $3 != 0 { print "frame " $2 " hidden after Reset Zoom" }' \
+    svg.small.prefix svg.small.frames b.small.b | head -n 5)
+if [ -z "$why" ]; then
+    pass "browser: a click on work zooms (widths = prefix sums / work's), Reset Zoom undoes it"
+else
+    fail "browser: a click zooms" "$why"
+fi
+want=$(awk -F '\t' '$1 == "main;run;work;f" { f = $2 } $1 == "main;run;work" { w = $2 } END { printf "%.6f", f / w }' svg.small.prefix)
+got=$(awk -F '\t' '$1 == "search" { printf "%.6f", $2 }' b.small.b)
+if [ "$got" = "$want" ]; then
+    pass "browser: search /^(f|g)\$/ in the zoom matches $got of it (g inside f counted once)"
+else
+    fail "browser: search share" "got '$got', want $want"
+fi
+
+# the demo, inverted and transformed: the deepest frames too; no errors
+idx=$(awk -F '\t' '$1 == "lm.fit" { print NR - 1; exit }' svg.demo-inverted.frames)
+browser b.demo svg.demo-inverted.svg "${idx:-0}" 'lm'
+if ! grep -q '^error' b.demo.b && grep -q '^after' b.demo.b; then
+    pass "browser: the demo's inverted SVG loads and zooms without errors"
+else
+    fail "browser: the demo's inverted SVG" "$(grep '^error' b.demo.b | head -n 5; cat b.demo.berr)"
+fi
+
+finish

@@ -32,7 +32,6 @@
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "error.h"
 #include "model.h"
@@ -116,17 +115,5 @@ void ss_flame_match_regex(const struct ss_model *m, const regex_t *re, uint8_t *
  * x0 <= x < x0 + width as ss_flame_node.x counts), searching the subtree of
  * `root` (SS_FLAME_NONE: all); SS_FLAME_NONE when none does. */
 uint32_t ss_flame_at(const struct ss_flame *fl, uint32_t root, uint32_t depth, double x);
-
-/* --- the SVG picture (write_svg.c) ---------------------------------------- */
-
-/* The options of the next SVG written (inverted, time order, order of the
- * children; by name, as flamegraph.pl's, unless set).  The format table's
- * writers take no options: the command line and the explorer's flame view
- * set them here. */
-void ss_svg_set_opts(const struct ss_flame_opts *o);
-
-/* Write m's flame graph as a standalone interactive SVG (see write_svg.c);
- * a writer of the format table (format.h). */
-int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
 
 #endif

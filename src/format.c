@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "flame.h"
 #include "load_cpuprofile.h"
 #include "load_folded.h"
 #include "load_gotext.h"

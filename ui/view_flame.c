@@ -23,6 +23,7 @@
 #include "app.h"
 #include "flame.h"
 #include "hash.h"
+#include "write.h"
 
 #define NONE SS_FLAME_NONE
 

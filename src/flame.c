@@ -10,11 +10,13 @@
  */
 #include "flame.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hashtab.h"
 #include "sort.h"
+#include "units.h"
 
 void ss_flame_free(struct ss_flame *fl)
 {
@@ -31,8 +33,8 @@ static ss_id frame_at(const struct ss_model *m, const ss_id *fr, size_t d, size_
     return ss_function_canonical(m, ss_loc_function(m, *loc));
 }
 
-int ss_flame_time_weights(const struct ss_model *m, double **stack_w, double **sample_w,
-                          struct ss_error *err)
+int ss_flame_measure_weights(const struct ss_model *m, double **stack_w, double **sample_w,
+                             struct ss_error *err)
 {
     size_t ns = ss_model_nstacks(m), n = m->sample_stack.n;
     double *sw = NULL, *pw = NULL;
@@ -44,11 +46,11 @@ int ss_flame_time_weights(const struct ss_model *m, double **stack_w, double **s
         if (!sw || ss_stack_counts_init(&sc, m))
             goto oom;
         for (size_t src = 0; src < m->sources.n; src++) {
-            double iv = ss_source_interval_s(m, (ss_id)src);
+            double scale = ss_source_scale(m, src);
             if (ss_stack_counts_source(&sc, m, (ss_id)src))
                 goto oom;
             for (size_t t = 0; t < sc.n; t++)
-                sw[sc.touched[t]] += (double)sc.cnt[sc.touched[t]] * iv;
+                sw[sc.touched[t]] += (double)sc.val[sc.touched[t]] * scale;
         }
         ss_stack_counts_free(&sc);
     }
@@ -59,9 +61,9 @@ int ss_flame_time_weights(const struct ss_model *m, double **stack_w, double **s
             goto oom;
         for (size_t src = 0; src < m->sources.n; src++) {
             const struct ss_source *so = &m->sources.v[src];
-            double iv = ss_source_interval_s(m, (ss_id)src);
+            double scale = ss_source_scale(m, src);
             for (size_t i = so->first_sample; i < so->first_sample + so->n_samples && i < n; i++)
-                pw[i] = (double)ss_sample_count(m, i) * iv;
+                pw[i] = (double)ss_sample_weight(m, i) * scale;
         }
         *sample_w = pw;
     }
@@ -73,6 +75,23 @@ oom:
     free(sw);
     free(pw);
     return ss_nomem(err, "flame graph weights");
+}
+
+void ss_flame_format(const struct ss_model *m, double v, char *buf, size_t n)
+{
+    struct ss_units u;
+    ss_units_of(m, &u);
+    char num[64];
+    ss_format_value(num, sizeof num, &u, v, 0);
+    const struct ss_measure *ms = &u.measure;
+    if (ms->kind == SS_MEASURE_TIME)
+        snprintf(buf, n, "%s s", num);
+    else if (ms->unit_kind == SS_UNIT_COUNT)
+        snprintf(buf, n, "%s %s", num, ss_measure_name(m, ms));
+    else if (ms->unit_kind == SS_UNIT_OTHER)
+        snprintf(buf, n, "%s %s", num, ss_measure_unit(m, ms));
+    else
+        snprintf(buf, n, "%s", num); /* the unit is in the number: 12 ms, 3.4 MB */
 }
 
 /* ---- the aggregated graph ------------------------------------------------ */

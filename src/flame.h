@@ -17,9 +17,9 @@
  * what is measured: one weight per distinct model stack for the aggregated
  * graph (the measure's value of all the samples of that stack), one weight
  * per sample for the chart.  Weights that are not positive leave their
- * samples out (they would have no width).  ss_flame_time_weights() gives the
- * weights of the time measure (count x the interval of each sample's source,
- * seconds), the default until a measure is chosen.
+ * samples out (they would have no width).  ss_flame_measure_weights() gives
+ * the weights of the model's chosen measure (`time`, count x the interval of
+ * each sample's source in seconds, unless --value chose another).
  *
  * Functions are canonical ids (ss_function_canonical): one frame per name.
  * Frames are stored in depth-first pre-order, children in display order
@@ -86,13 +86,19 @@ int ss_flame_build(const struct ss_model *m, const double *stack_w, const double
 /* Free what fl owns and empty it.  A zeroed struct is a no-op. */
 void ss_flame_free(struct ss_flame *fl);
 
-/* The weights of the time measure: *stack_w (one per distinct stack: the
- * summed count x interval of its samples, added per source as the
- * statistics do) and *sample_w (one per sample: its count x its source's
- * interval), in seconds.  Either pointer may be NULL (not computed).
- * Returns 0, the caller frees the arrays; or an error code. */
-int ss_flame_time_weights(const struct ss_model *m, double **stack_w, double **sample_w,
-                          struct ss_error *err);
+/* The weights of m's chosen measure (DESIGN section 11; model.h's
+ * ss_model_set_measure): *stack_w (one per distinct stack: the summed
+ * weights of its samples x their source's scale, added per source as the
+ * statistics do) and *sample_w (one per sample: its weight x its source's
+ * scale), in the measure's raw unit (seconds for `time`).  Either pointer
+ * may be NULL (not computed).  Returns 0, the caller frees the arrays; or
+ * an error code. */
+int ss_flame_measure_weights(const struct ss_model *m, double **stack_w, double **sample_w,
+                             struct ss_error *err);
+
+/* A value v of m's chosen measure for people, with its unit: "1.230 s",
+ * "12.5 MB", "1,234 samples" (units.h's numbers).  Into buf. */
+void ss_flame_format(const struct ss_model *m, double v, char *buf, size_t n);
 
 /* The frames of the subtree of `root` (SS_FLAME_NONE: the whole graph)
  * whose function is marked in fn_match (one byte per function id of the

@@ -12,7 +12,7 @@
  * `flamegraph.pl --inverted --reverse` draws it.  The options (inverted,
  * time order) are set with ss_svg_set_opts before writing: the format
  * table's writers take none.  Each <g> carries the
- * frame's start, width (in the measure's unit, full precision) and depth
+ * frame's start, width (in the measure's raw unit, full precision) and depth
  * (data-x, data-w, data-d), so the script zooms exactly, and so can a test
  * read the frames back.  Names are shown with control characters and bytes
  * that are not UTF-8 escaped (textesc.h: \x1b), then XML-escaped, so that
@@ -91,12 +91,6 @@ static void fill(const struct ss_model *m, ss_id fn, char *buf, size_t n)
         snprintf(buf, n, "rgb(%u,%u,%u)", 40 + a % 90, 120 + b % 100, 170 + c % 80);
     else
         snprintf(buf, n, "rgb(%u,%u,%u)", 205 + a % 50, b % 230, c % 55);
-}
-
-/* A value with its unit: seconds of the time measure. */
-static void value(double x, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.3f s", x);
 }
 
 static const char svg_style[] =
@@ -247,8 +241,8 @@ int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_
     (void)path;
     struct ss_flame fl;
     double *sw = NULL, *pw = NULL;
-    int rc = ss_flame_time_weights(m, svg_opts.time_order ? NULL : &sw,
-                                   svg_opts.time_order ? &pw : NULL, err);
+    int rc = ss_flame_measure_weights(m, svg_opts.time_order ? NULL : &sw,
+                                      svg_opts.time_order ? &pw : NULL, err);
     if (rc)
         return rc;
     rc = ss_flame_build(m, sw, pw, &svg_opts, &fl, err);
@@ -269,11 +263,13 @@ int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_
     fputs(svg_style, f);
     fputs(svg_script, f);
     char tv[64];
-    value(fl.total, tv, sizeof tv);
+    ss_flame_format(m, fl.total, tv, sizeof tv);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f6f4ef\"/>\n");
-    fprintf(f, "<text id=\"title\" x=\"%d\" y=\"22\">%s%s (time, %s)</text>\n", SVG_W / 2,
+    fprintf(f, "<text id=\"title\" x=\"%d\" y=\"22\">%s%s (", SVG_W / 2,
             svg_opts.time_order ? "Flame Chart, time order" : "Flame Graph",
-            inverted ? ", inverted" : "", tv);
+            inverted ? ", inverted" : "");
+    put_text(f, ss_model_measure_name(m), SIZE_MAX);
+    fprintf(f, ", %s)</text>\n", tv);
     fprintf(f, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n",
             SVG_XPAD);
     fprintf(f, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"22\">Search</text>\n",
@@ -295,7 +291,7 @@ int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_
         const char *name = ss_function_name(m, nd->function);
         char col[32], v[64];
         fill(m, nd->function, col, sizeof col);
-        value(nd->total, v, sizeof v);
+        ss_flame_format(m, nd->total, v, sizeof v);
         fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"><title>", nd->x, nd->total,
                 nd->depth);
         put_text(f, name, SIZE_MAX);

@@ -35,7 +35,7 @@ static void build(const struct ss_model *m, int inverted, int time_order, enum s
 {
     double *sw, *pw;
     struct ss_error err;
-    ck_assert_int_eq(ss_flame_time_weights(m, &sw, &pw, &err), 0);
+    ck_assert_int_eq(ss_flame_measure_weights(m, &sw, &pw, &err), 0);
     struct ss_flame_opts o = {inverted, time_order, order};
     int rc = ss_flame_build(m, sw, pw, &o, fl, &err);
     ck_assert_msg(rc == 0, "build: %s", err.msg);
@@ -334,9 +334,10 @@ START_TEST(test_flame_weights)
     ck_assert_double_eq_tol(fl.total, 11, TOL);
     ss_flame_free(&fl);
 
-    /* the time weights: 0.001 s per sample in session 1, 0.002 s in 2 */
+    /* the time weights (the default measure): 0.001 s per sample in
+     * session 1, 0.002 s in 2 */
     double *tw, *pw;
-    ck_assert_int_eq(ss_flame_time_weights(&m, &tw, &pw, &err), 0);
+    ck_assert_int_eq(ss_flame_measure_weights(&m, &tw, &pw, &err), 0);
     ck_assert_double_eq_tol(pw[0], 0.001, TOL);
     ck_assert_double_eq_tol(pw[1], 0.001, TOL);
     ck_assert_double_eq_tol(pw[2], 0.002, TOL);
@@ -346,6 +347,22 @@ START_TEST(test_flame_weights)
     ck_assert_double_eq_tol(sum, 0.004, TOL);
     free(tw);
     free(pw);
+    /* the model's chosen measure: samples weigh 1 each, whatever the
+     * interval; the values read with their unit */
+    char buf[64];
+    ss_flame_format(&m, 0.004, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.004 s");
+    ck_assert_int_eq(ss_model_set_measure(&m, "samples", &err), 0);
+    ck_assert_int_eq(ss_flame_measure_weights(&m, &tw, &pw, &err), 0);
+    ck_assert_double_eq_tol(pw[0] + pw[1] + pw[2], 3, TOL);
+    ck_assert_double_eq_tol(tw[0] + tw[1] + tw[2], 3, TOL);
+    ck_assert_int_eq(ss_flame_build(&m, tw, pw, &o, &fl, &err), 0);
+    ck_assert_double_eq_tol(fl.total, 3, TOL);
+    ss_flame_free(&fl);
+    free(tw);
+    free(pw);
+    ss_flame_format(&m, 1234, buf, sizeof buf);
+    ck_assert_str_eq(buf, "1,234 samples");
     /* no weights at all is the caller's mistake, said as such */
     ck_assert_int_eq(ss_flame_build(&m, NULL, NULL, &o, &fl, &err), SS_EUSAGE);
     ss_model_free(&m);

@@ -64,12 +64,12 @@ static void view_init(struct ui_view *v)
 
 /* ---- building ------------------------------------------------------------- */
 
-/* The weights of the graph: the time measure (count x interval). */
+/* The weights of the graph: the model's chosen measure. */
 static int weights(struct ui *ui, double **sw, double **pw)
 {
     struct ss_error err;
     ss_error_clear(&err);
-    if (ss_flame_time_weights(ui->m, sw, pw, &err)) {
+    if (ss_flame_measure_weights(ui->m, sw, pw, &err)) {
         ui_error(ui, "%s", err.msg);
         return -1;
     }
@@ -326,10 +326,10 @@ static int frame_style(const struct ss_model *m, const struct flame_view *p, ss_
     return UI_S_FN0 + (int)(ss_hash(key, strlen(key)) % UI_NFNCOLORS);
 }
 
-/* A value of the graph's measure (seconds of the time measure). */
-static void fmt_value(double x, char *buf, size_t n)
+/* A value of the graph's measure, with its unit. */
+static void fmt_value(const struct ui *ui, double x, char *buf, size_t n)
 {
-    snprintf(buf, n, "%.3f s", x);
+    ss_flame_format(ui->m, x, buf, n);
 }
 
 static double pct(const struct flame_view *p, double x)
@@ -423,8 +423,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     /* the info line: mode, the measure, the search */
     char info[1024];
     char tv[64];
-    fmt_value(p->fl.total, tv, sizeof tv);
-    int k = snprintf(info, sizeof info, "width: time, %s in all", tv);
+    fmt_value(ui, p->fl.total, tv, sizeof tv);
+    int k = snprintf(info, sizeof info, "width: %s, %s in all", ss_model_measure_name(m), tv);
     if (p->pat[0] && k > 0 && (size_t)k < sizeof info) {
         if (p->nmatch == 0)
             k += snprintf(info + k, sizeof info - (size_t)k, " | /%s: no frame matches%s", p->pat,
@@ -492,8 +492,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     /* the detail line: the selected frame */
     const struct ss_flame_node *nd = &p->fl.nodes[v->list.sel];
     char tot[64], self[64], pos[1024], line[2048];
-    fmt_value(nd->total, tot, sizeof tot);
-    fmt_value(nd->self, self, sizeof self);
+    fmt_value(ui, nd->total, tot, sizeof tot);
+    fmt_value(ui, nd->self, self, sizeof self);
     position(m, nd, pos, sizeof pos);
     snprintf(line, sizeof line, "total %s (%.1f%%), self %s (%.1f%%)%s%s | ", tot,
              pct(p, nd->total), self, pct(p, nd->self), pos[0] ? ", " : "", pos);

@@ -249,12 +249,18 @@ done:
 
 /* ---- the chart ----------------------------------------------------------- */
 
+/* The chart's frames stay open while consecutive samples pass through
+ * them, so a frame's total is the weight of the samples between its opening
+ * and its closing: cum at the close less its x.  A sample costs the length
+ * of the path it shares with the previous one plus the frames it opens
+ * (nothing for a repeat of the previous stack), not its depth. */
 static int build_chart(const struct ss_model *m, const double *sample_w, int inverted,
                        struct ss_flame *out)
 {
     VEC(struct ss_flame_node) t = {0};
     VEC(uint32_t) open = {0};
     size_t n = m->sample_stack.n, g = 0, src = 0;
+    ss_id prev = SS_NONE; /* the stack of the last sample taken, SS_NONE after a break */
     double cum = 0;
     for (size_t i = 0; i < n; i++) {
         int brk = 0;
@@ -269,50 +275,58 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
             brk = 1;
         ss_id s = m->sample_stack.v[i];
         size_t d = ss_stack_depth(m, s);
+        double w = sample_w[i];
         if (d == 0)
             brk = 1;
-        size_t keep = 0;
-        double w = sample_w[i];
-        const ss_id *fr = ss_stack_frames(m, s);
         if (!brk && !(w > 0))
-            continue; /* no width: it neither shows nor ends a frame */
+            continue;            /* no width: it neither shows nor ends a frame */
+        if (!brk && s == prev) { /* the same path again */
+            t.v[open.v[d - 1]].self += w;
+            cum += w;
+            continue;
+        }
+        const ss_id *fr = ss_stack_frames(m, s);
+        size_t keep = 0;
         if (!brk)
-            while (keep < open.n && keep < d) {
-                ss_id loc;
-                if (t.v[open.v[keep]].function != frame_at(m, fr, d, keep, inverted, &loc))
+            for (; keep < open.n && keep < d; keep++) {
+                ss_id loc, f = frame_at(m, fr, d, keep, inverted, &loc);
+                struct ss_flame_node *nd = &t.v[open.v[keep]];
+                if (nd->function != f)
                     break;
-                keep++;
+                if (nd->loc != loc)
+                    nd->loc = SS_NONE;
             }
-        for (size_t k = keep; k < open.n; k++)
+        for (size_t k = keep; k < open.n; k++) {
             t.v[open.v[k]].end = (uint32_t)t.n;
+            t.v[open.v[k]].total = cum - t.v[open.v[k]].x;
+        }
         open.n = keep;
+        prev = SS_NONE;
         if (d == 0 || !(w > 0))
             continue;
         if (VEC_RESERVE(open, d))
             goto oom;
-        for (size_t k = 0; k < d; k++) {
+        for (size_t k = keep; k < d; k++) {
             ss_id loc, f = frame_at(m, fr, d, k, inverted, &loc);
-            if (k >= keep) {
-                if (t.n >= SS_HASHTAB_MAX)
-                    goto oom;
-                uint32_t parent = k ? open.v[k - 1] : SS_FLAME_NONE;
-                struct ss_flame_node nd = {f, loc, parent, (uint32_t)k, 0, 0, 0, cum};
-                if (VEC_PUSH(t, nd))
-                    goto oom;
-                open.v[k] = (uint32_t)(t.n - 1);
-            } else if (t.v[open.v[k]].loc != loc) {
-                t.v[open.v[k]].loc = SS_NONE;
-            }
-            t.v[open.v[k]].total += w;
+            if (t.n >= SS_HASHTAB_MAX)
+                goto oom;
+            uint32_t parent = k ? open.v[k - 1] : SS_FLAME_NONE;
+            struct ss_flame_node nd = {f, loc, parent, (uint32_t)k, 0, 0, 0, cum};
+            if (VEC_PUSH(t, nd))
+                goto oom;
+            open.v[k] = (uint32_t)(t.n - 1);
         }
         open.n = d;
         t.v[open.v[d - 1]].self += w;
         if (d > out->max_depth)
             out->max_depth = (uint32_t)d;
         cum += w;
+        prev = s;
     }
-    for (size_t k = 0; k < open.n; k++)
+    for (size_t k = 0; k < open.n; k++) {
         t.v[open.v[k]].end = (uint32_t)t.n;
+        t.v[open.v[k]].total = cum - t.v[open.v[k]].x;
+    }
     VEC_FREE(open);
     out->nodes = t.v;
     out->n = t.n;

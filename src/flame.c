@@ -203,8 +203,12 @@ done:
     return rc;
 }
 
+/* With `focus` (a canonical id, else SS_NONE) only the stacks that hold it
+ * count, each from the focus on: read from the root, from its outermost
+ * frame inward (what it calls); inverted, from its innermost frame outward
+ * (what calls it), as tree.h's focused trees. */
 static int build_aggregated(const struct ss_model *m, const double *stack_w, int inverted,
-                            enum ss_flame_order order, struct ss_flame *out)
+                            enum ss_flame_order order, ss_id focus, struct ss_flame *out)
 {
     VEC(struct ss_flame_node) t = {0};
     struct ss_u64map map = {0};
@@ -215,8 +219,16 @@ static int build_aggregated(const struct ss_model *m, const double *stack_w, int
         if (!(w > 0) || d == 0)
             continue;
         const ss_id *fr = ss_stack_frames(m, (ss_id)s);
+        size_t k0 = 0;
+        if (focus != SS_NONE) {
+            ss_id loc;
+            while (k0 < d && frame_at(m, fr, d, k0, inverted, &loc) != focus)
+                k0++;
+            if (k0 == d)
+                continue; /* the stack does not hold the focus */
+        }
         uint32_t parent = SS_FLAME_NONE;
-        for (size_t k = 0; k < d; k++) {
+        for (size_t k = k0; k < d; k++) {
             ss_id loc, f = frame_at(m, fr, d, k, inverted, &loc);
             uint64_t key = ((uint64_t)(uint32_t)(parent + 1) << 32) | f;
             uint32_t next = (uint32_t)t.n;
@@ -226,7 +238,7 @@ static int build_aggregated(const struct ss_model *m, const double *stack_w, int
             if (id == SS_NONE)
                 goto done;
             if (id == next) {
-                struct ss_flame_node nd = {f, loc, parent, (uint32_t)k, 0, 0, 0, 0};
+                struct ss_flame_node nd = {f, loc, parent, (uint32_t)(k - k0), 0, 0, 0, 0};
                 if (VEC_PUSH(t, nd))
                     goto done;
             } else if (t.v[id].loc != loc) {
@@ -235,8 +247,8 @@ static int build_aggregated(const struct ss_model *m, const double *stack_w, int
             t.v[id].total += w;
             if (k + 1 == d)
                 t.v[id].self += w;
-            if (k + 1 > out->max_depth)
-                out->max_depth = (uint32_t)(k + 1);
+            if (k - k0 + 1 > out->max_depth)
+                out->max_depth = (uint32_t)(k - k0 + 1);
             parent = id;
         }
     }
@@ -347,7 +359,7 @@ int ss_flame_build(const struct ss_model *m, const double *stack_w, const double
     if (!w && (o->time_order ? m->sample_stack.n : ss_model_nstacks(m)))
         return ss_fail(err, SS_EUSAGE, "flame graph: no weights given");
     int rc = o->time_order ? build_chart(m, sample_w, o->inverted, out)
-                           : build_aggregated(m, stack_w, o->inverted, o->order, out);
+                           : build_aggregated(m, stack_w, o->inverted, o->order, SS_NONE, out);
     if (rc) {
         ss_flame_free(out);
         return ss_nomem(err, "flame graph");
@@ -355,6 +367,24 @@ int ss_flame_build(const struct ss_model *m, const double *stack_w, const double
     out->opts = *o;
     if (out->n == 0)
         out->max_depth = 0;
+    return 0;
+}
+
+int ss_flame_build_focus(const struct ss_model *m, const double *stack_w,
+                         const struct ss_flame_opts *o, ss_id focus, struct ss_flame *out,
+                         struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (focus == SS_NONE || focus >= m->functions.n)
+        return ss_fail(err, SS_EUSAGE, "flame graph: no function to focus on");
+    if (!stack_w && ss_model_nstacks(m))
+        return ss_fail(err, SS_EUSAGE, "flame graph: no weights given");
+    if (build_aggregated(m, stack_w, o->inverted, o->order, ss_function_canonical(m, focus), out)) {
+        ss_flame_free(out);
+        return ss_nomem(err, "flame graph");
+    }
+    out->opts = *o;
+    out->opts.time_order = 0;
     return 0;
 }
 

@@ -83,6 +83,18 @@ struct ss_flame {
 int ss_flame_build(const struct ss_model *m, const double *stack_w, const double *sample_w,
                    const struct ss_flame_opts *o, struct ss_flame *out, struct ss_error *err);
 
+/* The two halves of a sandwich (speedscope's, pprof's peek): the
+ * aggregated graph of the stacks that hold function `focus` (any id of it),
+ * each read from the focus on, so that its one root is the focus.  Not
+ * inverted: from the focus's outermost frame inward, the root's children
+ * are what it calls; inverted (o->inverted): from its innermost frame
+ * outward, the children are its callers.  The root's total is the focus's
+ * total either way; o->time_order is ignored.  Returns as ss_flame_build;
+ * SS_EUSAGE for a focus out of range. */
+int ss_flame_build_focus(const struct ss_model *m, const double *stack_w,
+                         const struct ss_flame_opts *o, ss_id focus, struct ss_flame *out,
+                         struct ss_error *err);
+
 /* Free what fl owns and empty it.  A zeroed struct is a no-op. */
 void ss_flame_free(struct ss_flame *fl);
 

@@ -412,6 +412,47 @@ START_TEST(test_flame_search)
 }
 END_TEST
 
+/* The sandwich's halves, focused on f:
+ * callees (from f's outermost frame inward): main>f>g x3 -> f>g,
+ *   main>f -> f, main>f>f -> f>f: f 5 (self 1), f/f 1 (self 1), f/g 3;
+ *   by name: 0 f, 1 f (x 0), 2 g (x 1).
+ * callers (from f's innermost frame outward): main>f>g x3 -> f>main,
+ *   main>f -> f>main, main>f>f -> f>f>main (the inner f first):
+ *   f 5 (self 0), f/f 1, f/f/main 1 (self 1), f/main 4 (self 4);
+ *   by name: 0 f, 1 f, 2 main, 3 main (x 1). */
+START_TEST(test_flame_focus)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    double *sw;
+    struct ss_error err;
+    ck_assert_int_eq(ss_flame_measure_weights(&m, &sw, NULL, &err), 0);
+    ss_id f = ss_model_find_function(&m, "f");
+    struct ss_flame_opts o = {0, 0, SS_FLAME_BY_NAME};
+    struct ss_flame fl;
+    ck_assert_int_eq(ss_flame_build_focus(&m, sw, &o, f, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 3);
+    ck_assert_double_eq_tol(fl.total, 5 * IV, TOL);
+    node(&m, &fl, 0, "f", 0, NONE, 1, 5, 0, 3);
+    node(&m, &fl, 1, "f", 1, 0, 1, 1, 0, 2);
+    node(&m, &fl, 2, "g", 1, 0, 3, 3, 1, 3);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    o.inverted = 1;
+    ck_assert_int_eq(ss_flame_build_focus(&m, sw, &o, f, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 4);
+    node(&m, &fl, 0, "f", 0, NONE, 0, 5, 0, 4);
+    node(&m, &fl, 1, "f", 1, 0, 0, 1, 0, 3);
+    node(&m, &fl, 2, "main", 2, 1, 1, 1, 0, 3);
+    node(&m, &fl, 3, "main", 1, 0, 4, 4, 1, 4);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    ck_assert_int_eq(ss_flame_build_focus(&m, sw, &o, SS_NONE, &fl, &err), SS_EUSAGE);
+    free(sw);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* An empty profile gives an empty graph, not an error. */
 START_TEST(test_flame_empty)
 {
@@ -442,6 +483,7 @@ Suite *flame_suite(void)
     tcase_add_test(tc, test_flame_chart_breaks);
     tcase_add_test(tc, test_flame_weights);
     tcase_add_test(tc, test_flame_search);
+    tcase_add_test(tc, test_flame_focus);
     tcase_add_test(tc, test_flame_empty);
     suite_add_tcase(s, tc);
     return s;

@@ -255,9 +255,16 @@ chart_case chart.demo demo.out 0.005
 
 # ---- the explorer's view ----------------------------------------------------------
 
-# view_case NAME PROFILE INV ZOOM KEYS [TRANSFORM...]: the view F on a
-# 1000-column screen after KEYS (a script), in the C locale (frames start
-# with '|').  Every frame that is at least one column wide starts where the
+# edges SCREEN: a UTF-8 screen dump with each frame's edge (U+258F) as the
+# byte \001 and the ellipsis (U+2026) as '~', so that a byte is a column
+# and a name with '|' in it (R's %||%) does not look like two frames.
+edges() {
+    sed -e 's/\xe2\x96\x8f/\x01/g' -e 's/\xe2\x80\xa6/~/g' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+# view_case NAME PROFILE INV VALUE ZOOM KEYS [TRANSFORM...]: the view F on
+# a 1000-column screen after KEYS (a script), frame edges made bytes
+# (edges).  Every frame that is at least one column wide starts where the
 # prefix sums put it, children by name: round(x / W * 1000) with x the
 # totals of the siblings before it plus its parent's x, on the row of its
 # depth (below the zoomed frame ZOOM, a path, when not empty), and shows its
@@ -299,16 +306,17 @@ view_case() {
         for t in "$@"; do printf ':%s\n' "$t"; done
         printf 'F\n%s\n:save-display %s\n' "$keys" "$T/$name.screen"
     } >"$name.script"
-    STACKSCOPE_SIZE=1000x100 STACKSCOPE_SCRIPT=$name.script "$STACKSCOPE" "${vopt[@]}" "$prof" >/dev/null 2>"$name.err" </dev/null
+    LC_ALL=C.UTF-8 STACKSCOPE_SIZE=1000x100 STACKSCOPE_SCRIPT=$name.script "$STACKSCOPE" "${vopt[@]}" "$prof" >/dev/null 2>"$name.err" </dev/null
+    edges "$name.screen"
     # the frame rows: from the row after the info line (and the breadcrumb)
     local first=3
     [ -n "$zoom" ] && first=4
     awk -v first=$first 'NR >= first && NR < first + 90 {
             line = $0; col = 0
-            while ((i = index(line, "|")) > 0) {
+            while ((i = index(line, "\001")) > 0) {
                 col += i - 1
                 rest = substr(line, i + 1)
-                j = index(rest, "|"); txt = j ? substr(rest, 1, j - 1) : rest
+                j = index(rest, "\001"); txt = j ? substr(rest, 1, j - 1) : rest
                 sub(/ +$/, "", txt)
                 printf "%d\t%d\t%s\n", NR - first, col, txt
                 line = rest; col++
@@ -346,6 +354,89 @@ view_case view.pprof-cpu "$PPROF" 0 cpu "" ""
 # /lm selects the widest frame whose name has "lm" (lm itself, 80%), Enter zooms
 view_case view.demo-zoomed demo.out 0 "" "main;run_study;with_timing;system.time;execute_plan;fit_bootstrap_models;lapply;FUN;lapply;FUN;lm" \
     "/lm<Enter><Enter>"
+
+# ---- the sandwich ------------------------------------------------------------------
+
+# halves.awk: folded stacks -> the sandwich of function fn: the callees'
+# prefix sums (each stack from fn's outermost frame inward) to
+# NAME.down.prefix, the callers' (from fn's innermost frame outward) to
+# NAME.up.prefix, each with "<TAB>TOTAL" (fn's total).
+cat >halves.awk <<'EOF2'
+{
+    n = $NF
+    sub(/ [0-9.e+-]+$/, "")
+    k = split($0, f, ";")
+    first = 0
+    for (i = 1; i <= k; i++) if (f[i] == fn) { if (!first) first = i; last = i }
+    if (!first) next
+    p = ""
+    for (i = first; i <= k; i++) { p = i > first ? p ";" f[i] : f[i]; down[p] += n }
+    p = ""
+    for (i = last; i >= 1; i--) { p = i < last ? p ";" f[i] : f[i]; up[p] += n }
+    t += n
+}
+END {
+    for (p in down) printf "%s\t%.17g\n", p, down[p] >(name ".down.prefix")
+    printf "\t%.17g\n", t >(name ".down.prefix")
+    for (p in up) printf "%s\t%.17g\n", p, up[p] >(name ".up.prefix")
+    printf "\t%.17g\n", t >(name ".up.prefix")
+}
+EOF2
+
+# layout PREFIXES TOTAL: the frames of at least one column on a screen
+# 1000 columns wide (viewref.awk), children by name.
+layout() {
+    awk -F '\t' '$1 != "" { p = $1; gsub(/;/, "\001", p); print p "\t" $1 "\t" $2 }' "$1" |
+        sort -t "$(printf '\t')" -k1,1 | cut -f 2- |
+        awk -v cols=1000 -v tot="$2" -v zoom="" -f viewref.awk
+}
+
+# sandwich_case NAME PROFILE FN: W on FN (a 1000x100 screen: 94 frame rows,
+# FN on the 48th, screen line 50): the callers' frames on the lines above
+# it (depth d on line 50 - d), the callees' below (line 50 + d), where the
+# prefix sums of the two halves put them.
+sandwich_case() {
+    local name=$1 prof=$2 fn=$3 tot why
+    stacks "$name" "" "$prof" 2>/dev/null
+    awk -v fn="$fn" -v name="$name" -f halves.awk "$name.folded"
+    tot=$(awk -F '\t' '$1 == "" { print $2 }' "$name.down.prefix")
+    { layout "$name.up.prefix" "$tot" | awk -F '\t' '$1 > 0 { print 50 - $1 "\t" $2 "\t" $3 "\t" $4 }'
+      layout "$name.down.prefix" "$tot" | awk -F '\t' '{ print 50 + $1 "\t" $2 "\t" $3 "\t" $4 }'
+    } >"$name.want"
+    printf ':sandwich %s\n:save-display %s\n' "$fn" "$T/$name.screen" >"$name.script"
+    LC_ALL=C.UTF-8 STACKSCOPE_SIZE=1000x100 STACKSCOPE_SCRIPT=$name.script "$STACKSCOPE" "$prof" >/dev/null 2>"$name.err" </dev/null
+    edges "$name.screen"
+    awk 'NR >= 3 && NR < 97 {
+            line = $0; col = 0
+            while ((i = index(line, "\001")) > 0) {
+                col += i - 1
+                rest = substr(line, i + 1)
+                j = index(rest, "\001"); txt = j ? substr(rest, 1, j - 1) : rest
+                sub(/ +$/, "", txt)
+                printf "%d\t%d\t%s\n", NR, col, txt
+                line = rest; col++
+            }
+        }' "$name.screen" >"$name.got"
+    why=$(awk -F '\t' '
+        NR == FNR { want[$1 "\t" $2] = $4; n++; next }
+        {
+            k = $1 "\t" $2
+            if (!(k in want)) { print "line " $1 " col " $2 ": a frame (" $3 ") the halves do not put there"; next }
+            seen[k] = 1
+            if (index(want[k], $3) != 1 && $3 !~ /~/) print "line " $1 " col " $2 ": " $3 ", want " want[k]
+        }
+        END { for (k in want) if (!(k in seen)) { print "no frame at line/col " k " (" want[k] ")"; break }
+              if (!n) print "nothing expected" }' "$name.want" "$name.got" | head -n 5)
+    if [ -z "$why" ] && ! grep -qv ': warning: ' "$name.err"; then
+        pass "$name: $(wc -l <"$name.want") frames where the two halves' prefix sums put them"
+    else
+        fail "$name" "$why $(grep -v ': warning: ' "$name.err")"
+    fi
+}
+sandwich_case sandwich.small small.out f
+sandwich_case sandwich.demo-lm.fit demo.out lm.fit
+sandwich_case sandwich.demo-FUN demo.out FUN
+sandwich_case sandwich.demo-eval demo.out eval
 
 # ---- the real browser ---------------------------------------------------------------
 

@@ -167,6 +167,8 @@ if wait_for f "run_study" && ! screen f | grep -q "zoom: "; then
 else
     fail "f: q zooms out" "$(screen f)"
 fi
+# W: the sandwich of the selected frame's function
+step f "fit_bootstrap_models: its callers above, its callees below" W
 tm send-keys -t f Q
 # Without colours (NO_COLOR) and on the Linux console (TERM=linux, no UTF-8)
 # the frames keep ASCII edges, so they stay apart.

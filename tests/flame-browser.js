@@ -3,12 +3,14 @@
 //
 //   node flame-browser.js SVG OUTDIR CLICK_INDEX [SEARCH_TERM]
 //
+// (CLICK_INDEX -1: load and screenshot only.)
 // Node 18 and 20 have no WebSocket client, so the few lines of one the
 // protocol needs are here (RFC 6455: masked client frames, unmasked server
 // frames, no extensions).  It starts Chromium with --remote-debugging-port=0,
 // reads the port from Chromium's "DevTools listening on" line, opens the
 // SVG, and prints, one fact a line, tab-separated:
-//   error MESSAGE          every script error, console error or error log
+//   error MESSAGE          every script error, console error or error log, and
+//                          an XML parser error (the file is not well-formed)
 //   frames N               frames the page's script set up (init ran)
 //   screenshot W H COLOURS NONBG   the PNG's size, distinct colours, pixels
 //                          that differ from the top-left one (decoded here)
@@ -295,6 +297,10 @@ async function main() {
   await c.call('Page.navigate', { url: 'file://' + path.resolve(svgPath) });
   await loaded;
 
+  // a file that is not well-formed XML shows Chromium's parser error
+  const perr = await evaluate('document.getElementsByTagName("parsererror").length');
+  if (perr) out('error', 'not well-formed: ' + await evaluate(
+    'document.getElementsByTagName("parsererror")[0].textContent'));
   out('frames', await evaluate('frames.length'));
   const shot = await c.call('Page.captureScreenshot', { format: 'png' });
   const png = Buffer.from(shot.data, 'base64');
@@ -312,12 +318,14 @@ async function main() {
         { type, x: at[0], y: at[1], button: 'left', clickCount: type === 'mouseMoved' ? 0 : 1 });
   };
   const idx = Number(clickArg);
-  await click(`document.getElementById("frames").children[${idx}].querySelector("rect")`);
-  for (const line of String(await evaluate(GEOMETRY)).split('\n')) out('after', line);
-  out('unzoom', await evaluate('document.getElementById("unzoom").classList.contains("hide") ? 0 : 1'));
-  if (term !== undefined) out('search', await evaluate(`search(${JSON.stringify(term)})`));
-  await click('document.getElementById("unzoom")');
-  for (const line of String(await evaluate(GEOMETRY)).split('\n')) out('reset', line);
+  if (idx >= 0) {
+    await click(`document.getElementById("frames").children[${idx}].querySelector("rect")`);
+    for (const line of String(await evaluate(GEOMETRY)).split('\n')) out('after', line);
+    out('unzoom', await evaluate('document.getElementById("unzoom").classList.contains("hide") ? 0 : 1'));
+    if (term !== undefined) out('search', await evaluate(`search(${JSON.stringify(term)})`));
+    await click('document.getElementById("unzoom")');
+    for (const line of String(await evaluate(GEOMETRY)).split('\n')) out('reset', line);
+  }
 
   for (const e of c.events) {
     if (e.method === 'Runtime.exceptionThrown') {

@@ -183,6 +183,16 @@ else
     fail "svg: --inverted with another format" "exit $rc: $(cat inv.err)"
 fi
 
+# :w F.svg in the explorer writes the flame view's graph: inverted after i
+printf 'F\ni\n:w %s\n' "$T/view-inverted.svg" >w.script
+STACKSCOPE_SCRIPT=w.script "$STACKSCOPE" small.out >/dev/null 2>w.err </dev/null
+if grep -q 'data-inverted="1"' view-inverted.svg 2>/dev/null; then
+    awk -v inv=1 -f prefix.awk svg.small.folded >w.prefix
+    check_svg "svg: :w from the inverted view" view-inverted.svg w.prefix
+else
+    fail "svg: :w from the inverted view" "$(cat w.err; head -c 300 view-inverted.svg 2>&1)"
+fi
+
 # ---- the time-ordered chart -----------------------------------------------------
 
 # chart.awk: replay an Rprof file's samples in order (root first); a frame
@@ -513,6 +523,26 @@ if ! grep -q '^error' b.demo.b && grep -q '^after' b.demo.b; then
     pass "browser: the demo's inverted SVG loads and zooms without errors"
 else
     fail "browser: the demo's inverted SVG" "$(grep '^error' b.demo.b | head -n 5; cat b.demo.berr)"
+fi
+
+# well-formed whatever the names: control characters and a byte that is
+# not UTF-8 escaped, & < > for XML; and an empty profile
+printf 'sample.interval=1000\n"a\033b\377c" "m&n<" \n' >ctl.out
+printf 'sample.interval=1000\n' >empty.out
+for f in ctl empty; do
+    "$STACKSCOPE" convert -o "$f.svg" "$f.out" 2>"$f.err"
+    browser "b.$f" "$f.svg" -1
+    want=$(grep -c '^<g data' "$f.svg")
+    if ! grep -q '^error' "b.$f.b" && grep -qx "frames	$want" "b.$f.b"; then
+        pass "browser: $f.svg loads ($want frames, no errors)"
+    else
+        fail "browser: $f.svg loads" "$(grep -E '^(error|frames)' "b.$f.b" | head -n 5; cat "b.$f.berr" "$f.err")"
+    fi
+done
+if grep -qF '<title>a\x1bb\xffc (0.001 s, 100.00%)</title>' ctl.svg; then
+    pass "svg: control characters and stray bytes escaped (textesc)"
+else
+    fail "svg: control characters escaped" "$(grep -o '<title>[^<]*' ctl.svg)"
 fi
 
 finish

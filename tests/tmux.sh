@@ -178,6 +178,27 @@ step fl "|fit_bootstrap_models" F
 if [ "$(colours fl)" -eq 0 ]; then pass "fl: no colours"; else fail "fl: no colours" "$(tm capture-pane -e -p -t fl | head -5)"; fi
 tm send-keys -t fl Q
 
+# ---- measures: V cycles them, the numbers are report's --------------------------
+
+start v
+wait_for v "5522 of 5522 samples" || true
+step v "value: samples" V
+step v "value: memory" V
+step v "by self memory" ""
+# the top row under memory is report --value memory's top row
+top=$("$STACKSCOPE" report --value memory --limit 1 demo.out 2>/dev/null | tail -n 2 | head -n 1 |
+    awk '{ print $1 " " $2 "  " }')
+row=$(screen v | sed -n 3p)
+if [ -n "$top" ] && case "$row" in *"${top% }"*) true ;; *) false ;; esac; then
+    pass "v: the top row shows report --value memory's bytes"
+else
+    fail "v: the top row shows report --value memory's bytes" "row '$row', report '$top'"
+fi
+step v "lines:" 9
+step v "memory |" ""
+tm send-keys -t v Q
+wait_exit v >/dev/null
+
 # ---- signals and NO_COLOR -------------------------------------------------------
 
 start c

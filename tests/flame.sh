@@ -302,7 +302,12 @@ view_case() {
     shift 6
     local tfs=() t vopt=()
     for t in "$@"; do tfs+=(-e "$t"); done
-    [ -n "$value" ] && vopt=(--value "$value")
+    # VALUE ":NAME": chosen in the explorer (:value NAME), not with --value
+    local vcmd=""
+    case $value in
+    :*) value=${value#:}; vcmd=":value $value" ;;
+    ?*) vopt=(--value "$value") ;;
+    esac
     stacks "$name" "$value" "$prof" "${tfs[@]}" 2>/dev/null
     awk -v inv="$inv" -f prefix.awk "$name.folded" >"$name.prefix"
     local tot ztot
@@ -314,7 +319,7 @@ view_case() {
         awk -v cols=1000 -v tot="$ztot" -v zoom="$zoom" -f viewref.awk >"$name.want"
     {
         for t in "$@"; do printf ':%s\n' "$t"; done
-        printf 'F\n%s\n:save-display %s\n' "$keys" "$T/$name.screen"
+        printf 'F\n%s\n%s\n:save-display %s\n' "$vcmd" "$keys" "$T/$name.screen"
     } >"$name.script"
     LC_ALL=C.UTF-8 STACKSCOPE_SIZE=1000x100 STACKSCOPE_SCRIPT=$name.script "$STACKSCOPE" "${vopt[@]}" "$prof" >/dev/null 2>"$name.err" </dev/null
     edges "$name.screen"
@@ -361,6 +366,8 @@ view_case view.demo-transformed demo.out 0 "" "" "" "trim-base auto" "merge eval
 view_case view.demo-memory demo.out 0 memory "" ""
 view_case view.demo-samples-inverted demo.out 1 samples "" "i" "drop gc"
 view_case view.pprof-cpu "$PPROF" 0 cpu "" ""
+# the measure changed in the explorer, on the graph already shown
+view_case view.demo-value-released demo.out 0 :released "" "" "trim-base auto"
 # /lm selects the widest frame whose name has "lm" (lm itself, 80%), Enter zooms
 view_case view.demo-zoomed demo.out 0 "" "main;run_study;with_timing;system.time;execute_plan;fit_bootstrap_models;lapply;FUN;lapply;FUN;lm" \
     "/lm<Enter><Enter>"

@@ -13,8 +13,8 @@
  * `:w F.svg` writes the SVG picture with this view's options (inverted,
  * time order, order of children).
  *
- * The sandwich view (W, at the end of this file) draws two such graphs
- * around one function: its callers above, its callees below.
+ * The sandwich view (view_sandwich.c) draws two such graphs around one
+ * function with the helpers app.h declares under view_flame.c.
  *
  * The graph is the core's (flame.h), built when the model or the options
  * change; a draw visits only the frames wide enough to show (a narrower
@@ -68,7 +68,7 @@ static void view_init(struct ui_view *v)
 /* ---- building ------------------------------------------------------------- */
 
 /* The weights of the graph: the model's chosen measure. */
-static int weights(struct ui *ui, double **sw, double **pw)
+int ui_flame_weights(struct ui *ui, double **sw, double **pw)
 {
     struct ss_error err;
     ss_error_clear(&err);
@@ -178,7 +178,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     ss_flame_free(&p->fl);
     p->built = 0;
     double *sw = NULL, *pw = NULL;
-    if (weights(ui, p->opts.time_order ? NULL : &sw, p->opts.time_order ? &pw : NULL))
+    if (ui_flame_weights(ui, p->opts.time_order ? NULL : &sw, p->opts.time_order ? &pw : NULL))
         return -1;
     struct ss_error err;
     ss_error_clear(&err);
@@ -304,7 +304,7 @@ static uint32_t neighbour(const struct flame_view *p, uint32_t i, int dir)
 }
 
 /* The widest child of frame i, NONE for a leaf. */
-static uint32_t widest_child(const struct ss_flame *fl, uint32_t i)
+uint32_t ui_flame_widest_child(const struct ss_flame *fl, uint32_t i)
 {
     uint32_t best = NONE;
     for (size_t k = i + 1; k < fl->nodes[i].end; k = fl->nodes[k].end)
@@ -317,7 +317,7 @@ static uint32_t widest_child(const struct ss_flame *fl, uint32_t i)
 
 /* The colour of a frame: a stable hash of its function's name, or of its
  * class (a frame without a class stays plain). */
-static int frame_style(const struct ss_model *m, int by_class, ss_id f)
+int ui_flame_style(const struct ss_model *m, int by_class, ss_id f)
 {
     const char *key = ss_function_name(m, f);
     if (by_class) {
@@ -330,7 +330,7 @@ static int frame_style(const struct ss_model *m, int by_class, ss_id f)
 }
 
 /* A value of the graph's measure, with its unit. */
-static void fmt_value(const struct ui *ui, double x, char *buf, size_t n)
+void ui_flame_value(const struct ui *ui, double x, char *buf, size_t n)
 {
     ss_flame_format(ui->m, x, buf, n);
 }
@@ -342,8 +342,8 @@ static double pct(const struct flame_view *p, double x)
 
 /* The position of frame i: its own line when every frame merged there has
  * the same, else the function's definition, else nothing.  Into buf. */
-static const char *position(const struct ss_model *m, const struct ss_flame_node *nd, char *buf,
-                            size_t n)
+const char *ui_flame_position(const struct ss_model *m, const struct ss_flame_node *nd, char *buf,
+                              size_t n)
 {
     buf[0] = '\0';
     if (nd->loc != SS_NONE && m->locations.v[nd->loc].line > 0 &&
@@ -386,7 +386,7 @@ static int ensure_cells(struct flame_view *p, int w, int h)
 
 /* A frame in columns [c0, c1) of row yy: a left edge, so that frames of
  * one colour (or none) stay apart, then the name fitted in. */
-static void put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char *name, int style)
+void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char *name, int style)
 {
     ui_put(c, yy, c0, 1, c->utf8 ? "\xe2\x96\x8f" : "|", style);
     if (c1 - c0 > 1)
@@ -397,12 +397,12 @@ static void draw_frame(struct ui *ui, struct ui_view *v, struct flame_view *p, s
                        int yy, uint32_t i, int c0, int c1)
 {
     const struct ss_flame_node *nd = &p->fl.nodes[i];
-    int style = frame_style(ui->m, p->by_class, nd->function);
+    int style = ui_flame_style(ui->m, p->by_class, nd->function);
     if (p->match && p->match[i])
         style = UI_S_MATCH;
     if (i == v->list.sel)
         style = UI_S_SELECTED;
-    put_frame(c, yy, c0, c1, ss_function_name(ui->m, nd->function), style);
+    ui_flame_put_frame(c, yy, c0, c1, ss_function_name(ui->m, nd->function), style);
     for (int x = c0; x < c1; x++)
         p->cell[(size_t)(yy - p->cell_y) * (size_t)p->cell_w + (size_t)x] = i;
 }
@@ -432,7 +432,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     /* the info line: mode, the measure, the search */
     char info[1024];
     char tv[64];
-    fmt_value(ui, p->fl.total, tv, sizeof tv);
+    ui_flame_value(ui, p->fl.total, tv, sizeof tv);
     int k = snprintf(info, sizeof info, "width: %s, %s in all", ss_model_measure_name(m), tv);
     if (p->pat[0] && k > 0 && (size_t)k < sizeof info) {
         if (p->nmatch == 0)
@@ -501,9 +501,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     /* the detail line: the selected frame */
     const struct ss_flame_node *nd = &p->fl.nodes[v->list.sel];
     char tot[64], self[64], pos[1024], line[2048];
-    fmt_value(ui, nd->total, tot, sizeof tot);
-    fmt_value(ui, nd->self, self, sizeof self);
-    position(m, nd, pos, sizeof pos);
+    ui_flame_value(ui, nd->total, tot, sizeof tot);
+    ui_flame_value(ui, nd->self, self, sizeof self);
+    ui_flame_position(m, nd, pos, sizeof pos);
     snprintf(line, sizeof line, "total %s (%.1f%%), self %s (%.1f%%)%s%s | ", tot,
              pct(p, nd->total), self, pct(p, nd->self), pos[0] ? ", " : "", pos);
     int lw = ui_text_width(c, line);
@@ -580,8 +580,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         for (int n = req == UI_REQ_FL_DOWN     ? 1
                      : req == UI_REQ_PAGE_DOWN ? 10
                                                : -1;
-             n != 0 && sel != NONE && widest_child(&p->fl, sel) != NONE; n--)
-            sel = widest_child(&p->fl, sel);
+             n != 0 && sel != NONE && ui_flame_widest_child(&p->fl, sel) != NONE; n--)
+            sel = ui_flame_widest_child(&p->fl, sel);
         select_frame(v, sel);
         return UI_HANDLED;
     case UI_REQ_FIRST:
@@ -746,343 +746,4 @@ const struct ui_view_ops ui_view_flame = {
     .row_level = row_level,
     .search = search,
     .free = view_free,
-};
-
-/* ---- the sandwich ------------------------------------------------------------
- *
- * One function F in the middle row, full width; above it the callers'
- * graph (F's innermost frame outward, drawn upward: each caller above what
- * it calls), below it the callees' graph (F's outermost frame inward, as
- * the icicle).  Both are as wide as F's total.  v->list.sel numbers the
- * callers' frames first, then the callees'; F itself is the callees' root
- * (the callers' root is the same frame and is never selected).  k goes up
- * (towards callers), j down (towards callees), h/l along a row, Enter puts
- * the selected frame's function in the middle, q goes back. */
-
-struct sandwich_view {
-    unsigned gen;
-    int built;
-    char *fn; /* the function in the middle (owned), NULL for none */
-    struct ss_flame up, down;
-    int by_class;
-    enum ss_flame_order order;
-    int off;   /* rows the picture is shifted down (to show a deep selection) */
-    int width; /* columns of the last draw */
-    uint32_t *cell;
-    int cell_w, cell_h, cell_y;
-};
-
-static void sandwich_init(struct ui_view *v)
-{
-    struct sandwich_view *p = v->priv;
-    p->order = SS_FLAME_BY_NAME;
-}
-
-static int same_name(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-/* The graph and frame of list row r. */
-static const struct ss_flame *sw_at(const struct sandwich_view *p, size_t r, uint32_t *i)
-{
-    if (r < p->up.n) {
-        *i = (uint32_t)r;
-        return &p->up;
-    }
-    *i = (uint32_t)(r - p->up.n);
-    return &p->down;
-}
-
-static int sandwich_prepare(struct ui *ui, struct ui_view *v)
-{
-    struct sandwich_view *p = v->priv;
-    const char *fn = ui_view_function(ui);
-    if (p->built && p->gen == ui->gen && same_name(p->fn, fn)) {
-        v->list.n = p->up.n + p->down.n;
-        return 0;
-    }
-    int moved = !same_name(p->fn, fn);
-    ss_flame_free(&p->up);
-    ss_flame_free(&p->down);
-    free(p->fn);
-    p->fn = fn ? strdup(fn) : NULL;
-    p->built = 1;
-    p->gen = ui->gen;
-    v->list.n = 0;
-    ss_id f = fn ? ss_model_find_function(ui->m, fn) : SS_NONE;
-    if (f == SS_NONE)
-        return 0;
-    double *sw = NULL;
-    if (weights(ui, &sw, NULL))
-        return -1;
-    struct ss_error err;
-    ss_error_clear(&err);
-    struct ss_flame_opts o = {1, 0, p->order};
-    int rc = ss_flame_build_focus(ui->m, sw, &o, f, &p->up, &err);
-    o.inverted = 0;
-    if (!rc)
-        rc = ss_flame_build_focus(ui->m, sw, &o, f, &p->down, &err);
-    free(sw);
-    if (rc) {
-        ss_flame_free(&p->up);
-        ui_error(ui, "%s", err.msg);
-        return -1;
-    }
-    v->list.n = p->up.n + p->down.n;
-    if (moved || v->list.sel >= v->list.n || v->list.sel == 0)
-        v->list.sel = p->up.n; /* F, the callees' root */
-    if (moved)
-        p->off = 0;
-    return 0;
-}
-
-static void sandwich_title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
-{
-    struct sandwich_view *p = v->priv;
-    const char *fn = ui_view_function(ui);
-    if (p && p->down.n)
-        snprintf(buf, n, "%s: its callers above, its callees below", fn);
-    else
-        snprintf(buf, n, "%s", fn ? fn : "no function");
-}
-
-/* The screen row of frame i of the callers (up) or callees graph, the
- * middle row being mid. */
-static int sw_row(const struct sandwich_view *p, int up, uint32_t i, int mid)
-{
-    int d = (int)(up ? p->up.nodes[i].depth : p->down.nodes[i].depth);
-    return up ? mid - d + p->off : mid + d + p->off;
-}
-
-static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
-{
-    struct sandwich_view *p = v->priv;
-    v->list.page = 1;
-    char note[4200];
-    if (!p->down.n) {
-        ui_table_note(c, y, h,
-                      p->fn && ss_model_find_function(ui->m, p->fn) != SS_NONE
-                          ? ui_empty_note(ui)
-                          : ui_function_note(p->fn, "select a function first (W on a function)",
-                                             note, sizeof note));
-        return;
-    }
-    const struct ss_model *m = ui->m;
-    if (v->list.sel == 0 || v->list.sel >= v->list.n)
-        v->list.sel = p->up.n;
-    p->width = c->w;
-    double total = p->down.total;
-    char tv[64], info[1024];
-    fmt_value(ui, total, tv, sizeof tv);
-    snprintf(info, sizeof info,
-             "width: %s, %s is %s (%.1f%% of all) | Enter: to the middle, q back",
-             ss_model_measure_name(m), p->fn, tv,
-             ui_pct(ui, total)); /* ui_pct: the share of the whole profile */
-    ui_put_head(c, y, 0, c->w, info, UI_S_DIM);
-    int fy = y + 1, rows = h - 2 > 1 ? h - 2 : 1;
-    int mid = rows / 2;
-    /* keep the selection on screen */
-    uint32_t si;
-    const struct ss_flame *sg = sw_at(p, v->list.sel, &si);
-    int sr = sw_row(p, sg == &p->up, si, mid);
-    if (sr < 0)
-        p->off -= sr;
-    if (sr >= rows)
-        p->off -= sr - rows + 1;
-    free(p->cell);
-    p->cell = malloc((size_t)c->w * (size_t)rows * sizeof *p->cell);
-    if (!p->cell) {
-        ui_error(ui, "out of memory");
-        return;
-    }
-    p->cell_w = c->w;
-    p->cell_h = rows;
-    p->cell_y = fy;
-    for (size_t q = 0; q < (size_t)c->w * (size_t)rows; q++)
-        p->cell[q] = NONE;
-    for (int up = 1; up >= 0; up--) {
-        const struct ss_flame *g = up ? &p->up : &p->down;
-        for (size_t i = up ? 1 : 0; i < g->n;) { /* the callers' root is the callees' */
-            const struct ss_flame_node *nd = &g->nodes[i];
-            double s0 = nd->x / total * c->w, s1 = (nd->x + nd->total) / total * c->w;
-            int c0 = (int)(s0 + 0.5), c1 = (int)(s1 + 0.5);
-            int r = sw_row(p, up, (uint32_t)i, mid);
-            if (c1 <= c0 || (up ? r < 0 : r >= rows)) {
-                i = nd->end; /* too narrow, or off screen with all below it */
-                continue;
-            }
-            if (r >= 0 && r < rows) {
-                size_t row = up ? i : p->up.n + i;
-                int style = row == v->list.sel ? UI_S_SELECTED
-                            : i == 0           ? UI_S_MARK
-                                               : frame_style(m, p->by_class, nd->function);
-                put_frame(c, fy + r, c0, c1 > c->w ? c->w : c1, ss_function_name(m, nd->function),
-                          style);
-                for (int x = c0; x < c1 && x < c->w; x++)
-                    p->cell[(size_t)r * (size_t)c->w + (size_t)x] = (uint32_t)row;
-            }
-            i++;
-        }
-    }
-    /* the detail line: the selected frame */
-    const struct ss_flame_node *nd = &sg->nodes[si];
-    char tot[64], self[64], pos[1024], line[2048];
-    fmt_value(ui, nd->total, tot, sizeof tot);
-    fmt_value(ui, nd->self, self, sizeof self);
-    position(m, nd, pos, sizeof pos);
-    int k = snprintf(line, sizeof line, "%s %s (%.1f%% of %s's)",
-                     sg == &p->up ? "calls it in" : "called in", tot,
-                     total > 0 ? 100.0 * nd->total / total : 0, p->fn);
-    if (sg == &p->down && k > 0 && (size_t)k < sizeof line)
-        k += snprintf(line + k, sizeof line - (size_t)k, ", self %s", self);
-    if (pos[0] && k > 0 && (size_t)k < sizeof line)
-        k += snprintf(line + k, sizeof line - (size_t)k, ", %s", pos);
-    if (k > 0 && (size_t)k < sizeof line)
-        snprintf(line + k, sizeof line - (size_t)k, " | ");
-    int lw = ui_text_width(c, line);
-    if (lw < c->w - 8) {
-        ui_put(c, y + h - 1, 0, lw, line, UI_S_NORMAL);
-        ui_put_fit(c, y + h - 1, lw, c->w - lw, ss_function_name(m, nd->function), UI_S_MARK, 0);
-    } else {
-        ui_put_head(c, y + h - 1, 0, c->w, line, UI_S_NORMAL);
-    }
-}
-
-/* The next (dir > 0) or previous showing frame on frame i's row of graph g. */
-static uint32_t sw_neighbour(const struct sandwich_view *p, const struct ss_flame *g, uint32_t i,
-                             int dir)
-{
-    uint32_t d = g->nodes[i].depth, found = NONE;
-    int cols = p->width > 0 ? p->width : 80;
-    double total = g->total;
-    size_t a = dir > 0 ? g->nodes[i].end : 0, b = dir > 0 ? g->n : i;
-    for (size_t k = a; k < b;) {
-        const struct ss_flame_node *nd = &g->nodes[k];
-        int c0 = (int)(nd->x / total * cols + 0.5),
-            c1 = (int)((nd->x + nd->total) / total * cols + 0.5);
-        if (c1 <= c0 || nd->depth > d) {
-            k = nd->end;
-        } else if (nd->depth == d) {
-            if (dir > 0)
-                return (uint32_t)k;
-            found = (uint32_t)k;
-            k = nd->end;
-        } else {
-            k++;
-        }
-    }
-    return found;
-}
-
-static int sandwich_request(struct ui *ui, struct ui_view *v, enum ui_request req,
-                            const struct ui_event *ev)
-{
-    struct sandwich_view *p = v->priv;
-    if (!p || !p->built || !p->down.n)
-        return UI_UNHANDLED;
-    uint32_t i, u;
-    const struct ss_flame *g = sw_at(p, v->list.sel, &i);
-    int up = g == &p->up;
-    size_t base = up ? 0 : p->up.n;
-    switch (req) {
-    case UI_REQ_NONE:
-        if (ev && ev->key == UI_K_MOUSE && p->cell) {
-            int r = ev->y - p->cell_y;
-            if (r < 0 || r >= p->cell_h || ev->x < 0 || ev->x >= p->cell_w)
-                return UI_UNHANDLED;
-            u = p->cell[(size_t)r * (size_t)p->cell_w + (size_t)ev->x];
-            if (u != NONE)
-                v->list.sel = u;
-            if (u != NONE && ev->button == UI_B_DOUBLE)
-                return sandwich_request(ui, v, UI_REQ_FL_ZOOM, NULL);
-            return UI_HANDLED;
-        }
-        return UI_UNHANDLED;
-    case UI_REQ_FL_LEFT:
-    case UI_REQ_FL_RIGHT:
-        u = sw_neighbour(p, g, i, req == UI_REQ_FL_RIGHT ? 1 : -1);
-        if (u != NONE && !(up && u == 0))
-            v->list.sel = base + u;
-        return UI_HANDLED;
-    case UI_REQ_FL_UP: /* towards the callers */
-        if (up) {
-            u = widest_child(&p->up, i);
-            if (u != NONE)
-                v->list.sel = u;
-        } else if (p->down.nodes[i].parent != NONE) {
-            v->list.sel = p->up.n + p->down.nodes[i].parent;
-        } else if (p->up.n && (u = widest_child(&p->up, 0)) != NONE) {
-            v->list.sel = u;
-        }
-        return UI_HANDLED;
-    case UI_REQ_FL_DOWN: /* towards the callees */
-        if (!up) {
-            u = widest_child(&p->down, i);
-            if (u != NONE)
-                v->list.sel = p->up.n + u;
-        } else {
-            u = p->up.nodes[i].parent;
-            v->list.sel = u == 0 || u == NONE ? p->up.n : u;
-        }
-        return UI_HANDLED;
-    case UI_REQ_FL_ZOOM: {
-        const char *fn = ss_function_name(ui->m, g->nodes[i].function);
-        ui_set_function(ui, fn);
-        ui_open_view(ui, UI_V_SANDWICH, fn);
-        return UI_HANDLED;
-    }
-    case UI_REQ_FL_ORDER:
-    case UI_REQ_SORT_NEXT:
-    case UI_REQ_SORT_REVERSE:
-        p->order = p->order == SS_FLAME_BY_NAME ? SS_FLAME_BY_WEIGHT : SS_FLAME_BY_NAME;
-        p->built = 0;
-        ui_message(ui, "children %s", p->order == SS_FLAME_BY_NAME ? "by name" : "by weight");
-        return UI_HANDLED;
-    case UI_REQ_FL_COLOURS:
-        p->by_class = !p->by_class;
-        ui_message(ui, "colours by %s", p->by_class ? "class" : "function");
-        return UI_HANDLED;
-    default:
-        return UI_UNHANDLED;
-    }
-}
-
-static const char *sandwich_row_function(struct ui *ui, struct ui_view *v, size_t r)
-{
-    struct sandwich_view *p = v->priv;
-    if (!p || !p->built || p->gen != ui->gen || r >= p->up.n + p->down.n)
-        return NULL;
-    uint32_t i;
-    const struct ss_flame *g = sw_at(p, r, &i);
-    return ss_function_name(ui->m, g->nodes[i].function);
-}
-
-static const char *sandwich_row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf,
-                                     size_t n)
-{
-    (void)buf, (void)n;
-    return sandwich_row_function(ui, v, r);
-}
-
-static void sandwich_free(struct ui_view *v)
-{
-    struct sandwich_view *p = v->priv;
-    ss_flame_free(&p->up);
-    ss_flame_free(&p->down);
-    free(p->fn);
-    free(p->cell);
-}
-
-const struct ui_view_ops ui_view_sandwich = {
-    .name = "sandwich",
-    .priv_size = sizeof(struct sandwich_view),
-    .init = sandwich_init,
-    .prepare = sandwich_prepare,
-    .title = sandwich_title,
-    .draw = sandwich_draw,
-    .request = sandwich_request,
-    .row_text = sandwich_row_text,
-    .row_function = sandwich_row_function,
-    .free = sandwich_free,
 };

@@ -372,6 +372,40 @@ view_case view.demo-value-released demo.out 0 :released "" "" "trim-base auto"
 view_case view.demo-zoomed demo.out 0 "" "main;run_study;with_timing;system.time;execute_plan;fit_bootstrap_models;lapply;FUN;lapply;FUN;lm" \
     "/lm<Enter><Enter>"
 
+# The mouse: a click selects a frame, a double click zooms into it
+# (small.out at 80x24: row 4 is depth 2, setup at columns 8-31 = 0.1-0.4 of
+# 80, work from column 32).
+printf 'F\n<Click 20 4>\n:save-display %s\n<DoubleClick 40 4>\n:save-display %s\n' \
+    "$T/mouse.1" "$T/mouse.2" >mouse.script
+STACKSCOPE_SCRIPT=mouse.script "$STACKSCOPE" small.out >/dev/null 2>mouse.err </dev/null
+if grep -q '^total 0.030 s (30.0%), self 0.030 s (30.0%) | setup' mouse.1 &&
+    grep -q '^zoom: main > run > work ' mouse.2; then
+    pass "view: a click selects setup, a double click zooms into work"
+else
+    fail "view: the mouse" "$(cat mouse.err; grep -E 'total|zoom' mouse.1 mouse.2)"
+fi
+
+# The keys on small.out (frames by name: main > run > save 10%, setup 30%,
+# work 60% > f 50% (> g 30%), h 10%): g to main, j j down the widest
+# children to work, h to setup, l j l to work's children f then h, k back
+# to work; d drops work (the trimming keys act on the selected frame), u
+# undoes it.
+printf '%s\n' F g j j ":save-display $T/keys.1" h ":save-display $T/keys.2" l j l \
+    ":save-display $T/keys.3" k d ":save-display $T/keys.4" u ":save-display $T/keys.5" >keys.script
+STACKSCOPE_SCRIPT=keys.script "$STACKSCOPE" small.out >/dev/null 2>keys.err </dev/null
+why=
+grep -q '^total 0.060 s (60.0%), self 0.000 s (0.0%) | work' keys.1 || why="$why j j: not on work;"
+grep -q '^total 0.030 s (30.0%), self 0.030 s (30.0%) | setup' keys.2 || why="$why h: not on setup;"
+grep -q '^total 0.010 s (10.0%), self 0.010 s (10.0%) | h' keys.3 || why="$why l j l: not on h;"
+grep -q '1 transform: drop work' keys.4 || why="$why d: no drop work;"
+grep -q 'work' <(sed -n '3,8p' keys.4) && why="$why d: work still drawn;"
+grep -q 'no transforms' keys.5 && grep -q '|work' keys.5 || why="$why u: not undone;"
+if [ -z "$why" ]; then
+    pass "view: h/j/k/l between frames, d drops the selected frame's function, u undoes"
+else
+    fail "view: keys" "$why $(cat keys.err)"
+fi
+
 # ---- the sandwich ------------------------------------------------------------------
 
 # halves.awk: folded stacks -> the sandwich of function fn: the callees'

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "flame.h"
 #include "load.h"
 #include "report.h"
 #include "state.h"
@@ -31,8 +32,9 @@ static const char usage_text[] =
     "\n"
     "With no command, explore the profile FILE in the terminal (several files\n"
     "combine into one profile; no FILE: the bundled demo profile): views of\n"
-    "functions, stacks, trees, timeline, levels, run lengths and source lines,\n"
-    "trimmed with transforms and saved with :w FILE; ? lists the keys.\n"
+    "functions, stacks, trees, timeline, levels, run lengths, source lines and\n"
+    "the flame graph (F), trimmed with transforms and saved with :w FILE (:w\n"
+    "F.svg: the flame graph as an interactive SVG); ? lists the keys.\n"
     "Without a terminal, or on one that cannot move the cursor (TERM=dumb),\n"
     "print what 'stackscope report FILE...' prints instead.\n"
     "\n"
@@ -87,11 +89,15 @@ static const char usage_text[] =
     "Convert options:\n"
     "  -o, --output OUT       the file to write (a directory for tables)\n"
     "  --to FORMAT            rprof, pprof (gzip-compressed profile.proto),\n"
-    "                         folded, sampling_prof, tables or speedscope;\n"
-    "                         default from OUT's name (.out .prof .rprof,\n"
-    "                         .pb.gz .pb .pprof, .folded .collapsed, .sprof.txt,\n"
-    "                         .speedscope.json, a name ending in / or a\n"
+    "                         folded, sampling_prof, tables, speedscope or svg\n"
+    "                         (the flame graph as an interactive SVG); default\n"
+    "                         from OUT's name (.out .prof .rprof, .pb.gz .pb\n"
+    "                         .pprof, .folded .collapsed, .sprof.txt,\n"
+    "                         .speedscope.json, .svg, a name ending in / or a\n"
     "                         directory)\n"
+    "  --inverted             svg: the leaves as roots, their callers below\n"
+    "  --time-order           svg: the flame chart, samples in time order (not\n"
+    "                         merged across time, as profvis)\n"
     "  --force                replace an existing OUT: a regular file or an earlier\n"
     "                         tables directory, never an input (man page: FILES)\n"
     "\n"
@@ -599,8 +605,10 @@ static int cmd_convert(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
         {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
         {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
-        {"value", required_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
+        {"value", required_argument, NULL, 'V'},     {"inverted", no_argument, NULL, 'I'},
+        {"time-order", no_argument, NULL, 'O'},      {NULL, 0, NULL, 0},
     };
+    struct ss_flame_opts svg = {0, 0, SS_FLAME_BY_NAME};
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
     const char *out = NULL;
@@ -642,6 +650,12 @@ static int cmd_convert(int argc, char **argv)
         case 'f':
             w.force = 1;
             break;
+        case 'I':
+            svg.inverted = 1;
+            break;
+        case 'O':
+            svg.time_order = 1;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return finish_output();
@@ -653,6 +667,11 @@ static int cmd_convert(int argc, char **argv)
     }
     if (!out)
         return usage_error("%s", "convert: no output given (-o OUT)");
+    if ((svg.inverted || svg.time_order) && w.format != SS_OUT_SVG &&
+        !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
+          ss_format_for_path(out)->id == SS_OUT_SVG))
+        return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
+    ss_svg_set_opts(&svg);
     if (optind >= argc)
         return usage_error("%s", "convert: no FILE given");
     if (!w.format && !ss_format_for_path(out)) {

@@ -295,7 +295,7 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
         if (ss_tf_no_match(tf, i)) {
             fputs("stackscope: warning: ", stderr);
             ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
-            fputs(": no function matches\n", stderr);
+            fprintf(stderr, ": no %s matches\n", ss_tf_match_noun(tf, i));
         }
     *m = tm;
     return 0;

@@ -62,6 +62,8 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
+    "                           labels   the samples' labels (pprof, perf):\n"
+    "                                    key, value, samples and time\n"
     "                           transforms\n"
     "                                    the transform list (-e, --script) and\n"
     "                                    what each step did\n"
@@ -128,6 +130,12 @@ static const char usage_text[] =
     "                             eval, tryCatch, source, cmpfun, ...)\n"
     "                           name-anonymous [F]   (FUN, <Anonymous> named\n"
     "                             FUN@FILE#LINE by their call site)\n"
+    "                           keep-label KEY[=VALUE]   drop-label KEY[=VALUE]\n"
+    "                             (samples with the label; VALUE a word,\n"
+    "                             a \"quoted value\" or a /regex/)\n"
+    "                           label-root KEY   (the label's value becomes\n"
+    "                             the outermost frame KEY=VALUE, as pprof's\n"
+    "                             -tagroot)\n"
     "                         F is a name, a \"quoted name\" or a /regex/;\n"
     "                         one that matches no function is warned about\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
@@ -357,17 +365,12 @@ static const struct {
     const char *name;
     enum ss_report_by by;
 } by_names[] = {
-    {"self", SS_REPORT_SELF},
-    {"total", SS_REPORT_TOTAL},
-    {"line", SS_REPORT_LINE},
-    {"stacks", SS_REPORT_STACKS},
-    {"levels", SS_REPORT_LEVELS},
-    {"runs", SS_REPORT_RUNS},
-    {"tree", SS_REPORT_TREE},
-    {"calls", SS_REPORT_CALLS},
-    {"timeline", SS_REPORT_TIMELINE},
-    {"sources", SS_REPORT_SOURCES},
-    {"transforms", SS_REPORT_TRANSFORMS},
+    {"self", SS_REPORT_SELF},         {"total", SS_REPORT_TOTAL},
+    {"line", SS_REPORT_LINE},         {"stacks", SS_REPORT_STACKS},
+    {"levels", SS_REPORT_LEVELS},     {"runs", SS_REPORT_RUNS},
+    {"tree", SS_REPORT_TREE},         {"calls", SS_REPORT_CALLS},
+    {"timeline", SS_REPORT_TIMELINE}, {"sources", SS_REPORT_SOURCES},
+    {"labels", SS_REPORT_LABELS},     {"transforms", SS_REPORT_TRANSFORMS},
     {NULL, SS_REPORT_SELF},
 };
 
@@ -452,7 +455,8 @@ static int cmd_report(int argc, char **argv)
                 k++;
             if (!by_names[k].name)
                 return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                                   "levels, runs, tree, calls, timeline, sources or transforms)",
+                                   "levels, runs, tree, calls, timeline, sources, labels or "
+                                   "transforms)",
                                    optarg);
             o.by = by_names[k].by;
             break;

@@ -365,7 +365,7 @@ struct loader {
     VEC(uint32_t) sample_src, sample_stack;
     VEC(uint32_t) lab_sample; /* labels.tsv: each row's sample (0-based, in order) */
     VEC(ss_id) lab_id;        /* ... and its label */
-    uint8_t *seen; /* sample x value type: value read */
+    uint8_t *seen;            /* sample x value type: value read */
 };
 
 static const char *const meta_cols[] = {"key", "value", "source_id"};

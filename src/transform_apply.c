@@ -52,13 +52,13 @@ struct apply {
     const struct ss_model *orig;
     struct ss_model *out;
     struct wset a, b, *cur, *next;
-    ss_id *o2c;          /* unit -> working stack (SS_NONE: unused) */
-    size_t norig;        /* units: original stacks, or (stack, label set) pairs */
-    const ss_id *sunit;  /* unit of each original sample (orig->sample_stack.v unless
-                          * labels are tracked) */
-    ss_id *sunit_owned;  /* sunit when it was built here */
-    int track_labels;    /* working stacks carry label sets (the list has label-root) */
-    uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
+    ss_id *o2c;         /* unit -> working stack (SS_NONE: unused) */
+    size_t norig;       /* units: original stacks, or (stack, label set) pairs */
+    const ss_id *sunit; /* unit of each original sample (orig->sample_stack.v unless
+                         * labels are tracked) */
+    ss_id *sunit_owned; /* sunit when it was built here */
+    int track_labels;   /* working stacks carry label sets (the list has label-root) */
+    uint32_t *keep;     /* original sample numbers in the timeline; NULL: base + k */
     size_t base, nkeep;
     ss_id *map; /* working stack -> next working stack, during a step */
     size_t map_cap;

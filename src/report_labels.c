@@ -1,0 +1,71 @@
+/* report_labels.c - `report --by labels` (see report_labels.h). */
+#include "report_labels.h"
+
+#include "column.h"
+#include "labels.h"
+
+#define LROW(ctx, r) (&((const struct ss_label_ctx *)(ctx))->ls->rows[r])
+#define LM(ctx) (((const struct ss_label_ctx *)(ctx))->m)
+
+static void cell_key(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n, ss_label_key(LM(ctx), LROW(ctx, r)->label), tsv);
+}
+static void cell_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    char v[96];
+    ss_cell_str(buf, n, ss_label_value(LM(ctx), LROW(ctx, r)->label, v, sizeof v), tsv);
+}
+static void cell_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, LROW(ctx, r)->samples);
+}
+static void cell_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_num(buf, n, LROW(ctx, r)->time, tsv, 3);
+}
+static void cell_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_label_stats *ls = ((const struct ss_label_ctx *)ctx)->ls;
+    double t = ls->sampling_time;
+    ss_cell_num(buf, n, t > 0 ? 100.0 * LROW(ctx, r)->time / t : 0, tsv, 2);
+}
+
+static const struct ss_col label_columns[] = {
+    {"key", NULL, 12, 0, SS_COL_LEFT, cell_key, NULL},
+    {"value", NULL, 0, 0, SS_COL_LABEL, cell_value, NULL},
+    {"samples", NULL, 9, 1, 0, cell_samples, NULL},
+    {"time", NULL, 10, 1, 0, cell_time, NULL},
+    {"pct", NULL, 7, 1, 0, cell_pct, NULL},
+};
+
+const struct ss_col *ss_label_columns(size_t *n)
+{
+    *n = sizeof label_columns / sizeof *label_columns;
+    return label_columns;
+}
+
+int ss_report_labels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
+                     struct ss_error *err)
+{
+    struct ss_label_stats ls;
+    int rc = ss_label_stats_compute(m, &ls, err);
+    if (rc)
+        return rc;
+    int tsv = o->format == SS_FORMAT_TSV;
+    if (!tsv)
+        ss_report_header(out, m);
+    struct ss_label_ctx ctx = {m, &ls};
+    struct ss_table t = {label_columns, sizeof label_columns / sizeof *label_columns, &ctx, ls.n,
+                         NULL};
+    ss_table_print(out, &t, tsv, o->limit > 0 ? (size_t)o->limit : 0, "labels");
+    if (!tsv && ls.n == 0)
+        fputs("(no labels: pprof files bring them, from Go's pprof.Do, and perf script its "
+              "comm, pid and tid)\n",
+              out);
+    else if (!tsv && ls.unlabelled)
+        fprintf(out, "\n%llu sample%s carry no label\n", (unsigned long long)ls.unlabelled,
+                ls.unlabelled == 1 ? "" : "s");
+    ss_label_stats_free(&ls);
+    return 0;
+}

@@ -365,12 +365,18 @@ static const struct {
     const char *name;
     enum ss_report_by by;
 } by_names[] = {
-    {"self", SS_REPORT_SELF},         {"total", SS_REPORT_TOTAL},
-    {"line", SS_REPORT_LINE},         {"stacks", SS_REPORT_STACKS},
-    {"levels", SS_REPORT_LEVELS},     {"runs", SS_REPORT_RUNS},
-    {"tree", SS_REPORT_TREE},         {"calls", SS_REPORT_CALLS},
-    {"timeline", SS_REPORT_TIMELINE}, {"sources", SS_REPORT_SOURCES},
-    {"labels", SS_REPORT_LABELS},     {"transforms", SS_REPORT_TRANSFORMS},
+    {"self", SS_REPORT_SELF},
+    {"total", SS_REPORT_TOTAL},
+    {"line", SS_REPORT_LINE},
+    {"stacks", SS_REPORT_STACKS},
+    {"levels", SS_REPORT_LEVELS},
+    {"runs", SS_REPORT_RUNS},
+    {"tree", SS_REPORT_TREE},
+    {"calls", SS_REPORT_CALLS},
+    {"timeline", SS_REPORT_TIMELINE},
+    {"sources", SS_REPORT_SOURCES},
+    {"transforms", SS_REPORT_TRANSFORMS},
+    {"labels", SS_REPORT_LABELS}, /* pprof and perf labels */
     {NULL, SS_REPORT_SELF},
 };
 

@@ -1,9 +1,9 @@
-// labels.go - makes a Go CPU profile with pprof labels (runtime/pprof.Do),
+// go_labels.go - makes a Go CPU profile with pprof labels (runtime/pprof.Do),
 // the input of tests/labels.sh: stackscope's label table, keep-label,
 // drop-label and label-root are compared with Go's pprof -tagfocus,
 // -tagignore and -tagroot on it.
 //
-//	go run labels.go OUT.pb.gz [SECONDS]
+//	go run go_labels.go OUT.pb.gz [SECONDS]
 //
 // Three goroutines burn CPU under labels worker=alpha / worker=beta (with
 // a nested phase=parse or phase=sum) and worker="gamma ray" (a value with a
@@ -51,7 +51,7 @@ func spin(until time.Time, f func(int) uint64) uint64 {
 
 func main() {
 	if len(os.Args) < 2 {
-		os.Stderr.WriteString("usage: labels OUT.pb.gz [SECONDS]\n")
+		os.Stderr.WriteString("usage: go_labels OUT.pb.gz [SECONDS]\n")
 		os.Exit(1)
 	}
 	secs := 1.5

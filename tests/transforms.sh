@@ -228,7 +228,7 @@ for p in '--preset r' '--preset=r'; do
     [ "$out" = "main;k 1|main;lapply;FUN@u.R#7;g 1|main;lapply;FUN@u.R#8;h 1|main;tryCatch 1|" ] &&
         pass "report $p" || fail "report $p" "$out"
 done
-out=$("$S" report --preset r --by transforms --format tsv "$rtiny" | cut -f10 | tr '\n' '|')
+out=$("$S" report --preset r --by transforms --format tsv "$rtiny" | cut -f11 | tr '\n' '|')
 [ "$out" = "command|r-simplify|name-anonymous|trim-base auto|" ] && pass "--preset r: ordinary steps" ||
     fail "--preset r steps" "$out"
 "$S" convert --preset r -o "$TMPD/rp.folded" "$rtiny" >/dev/null 2>&1 &&
@@ -273,7 +273,7 @@ out=$("$S" report -e name-anonymous --by total --format tsv "$rl" | awk -F'\t' '
 # (no srcref) are the scaffold, trim-base auto cuts them all (10 levels) and
 # keeps the lines; name-anonymous splits FUN as above
 pv=$SRCDIR/tests/data/rprof/rlang_profvis_nosimplify.out
-out=$("$S" report -e 'trim-base auto' --by transforms --format tsv "$pv" | awk -F'\t' 'NR == 2 { print $9 }')
+out=$("$S" report -e 'trim-base auto' --by transforms --format tsv "$pv" | awk -F'\t' 'NR == 2 { print $10 }')
 [ "$out" = 10 ] && pass "profvis: trim-base auto cuts profvis's frames and work()" || fail "profvis: trim-base auto" "$out"
 a=$("$S" report --by line --format tsv "$pv")
 b=$("$S" report --preset r --by line --format tsv "$pv")

@@ -209,6 +209,59 @@ expect "report --by transforms: labels matched" "labels_matched	command|2	keep-l
 err=$("$S" report -e 'keep-label worker=delta' "$pb" 2>&1 >/dev/null)
 expect "keep-label with no matching label: a warning" "stackscope: warning: keep-label worker=delta: no label matches" "$err"
 
+# ---- the explorer: the labels view (#), Enter/d, Tab completion -----------------
+
+# ui NAME FILE: run the explorer headless on the script from stdin
+ui() {
+    local name=$1 file=$2
+    sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" >"$T/$name.script"
+    LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$S" "$file" >/dev/null 2>"$T/$name.err" </dev/null ||
+        fail "$name: explorer exit status" "$(head -n 2 "$T/$name.err")"
+}
+# rows_of FILE FIRST LAST: lines FIRST..LAST, blanks squeezed
+rows_of() { sed -n "$2,$3p" "$1" | awk '{ $1 = $1; print }'; }
+pb=${profiles[0]}
+ui view "$pb" <<'KEYS'
+<Home>#
+DUMP labels
+jj<Enter>
+DUMP kept
+u
+:labels
+jjjd
+DUMP dropped
+u<:>keep-label wor<Tab>
+DUMP complete
+g<Tab>
+DUMP completed
+<Esc><:>label-root p<Tab>
+DUMP root
+KEYS
+"$S" report --by labels "$pb" | sed -n '/^key/,/^$/p' | awk 'NF { $1 = $1; print }' >"$T/want-rows"
+expect "explorer: # shows the labels view, the rows of report --by labels" "$(cat "$T/want-rows")" \
+    "$(rows_of "$T/view.labels" 2 7)"
+case $(sed -n 1p "$T/view.labels") in
+*"labels: 5 (Enter/f: keep-label, d: drop-label)"*) pass "explorer: labels view title" ;;
+*) fail "explorer: labels view title" "$(sed -n 1p "$T/view.labels")" ;;
+esac
+lw=$T/go_labels/labels.tsv
+want=$(awk -F '\t' '$1 == "worker" && $2 == "gamma ray" { print $3 }' "$lw")
+case $(tail -n 2 "$T/view.kept") in
+*"$want of 150 samples"*'1 transform: keep-label worker'*'keep-label worker="gamma ray":'*) pass "explorer: Enter adds keep-label KEY=VALUE" ;;
+*) fail "explorer: Enter adds keep-label" "$(tail -n 2 "$T/view.kept")" ;;
+esac
+want=$((150 - $(awk -F '\t' '$1 == "worker" && $2 == "beta" { print $3 }' "$lw")))
+case $(tail -n 2 "$T/view.dropped") in
+*"$want of 150 samples"*"1 transform: drop-label worke"*"drop-label worker=beta:"*) pass "explorer: d adds drop-label KEY=VALUE" ;;
+*) fail "explorer: d adds drop-label" "$(tail -n 2 "$T/view.dropped")" ;;
+esac
+expect "explorer: Tab offers KEY=VALUE of the labels" \
+    "3 candidates: worker=alpha worker=beta worker=gamma ray|:keep-label worker=" \
+    "$(tail -n 2 "$T/view.complete" | sed 's/ *$//' | tr '\n' '|' | sed 's/|$//')"
+expect "explorer: Tab completes a value, quoted" ':keep-label worker="gamma ray"' \
+    "$(tail -n 1 "$T/view.completed" | sed 's/ *$//')"
+expect "explorer: label-root completes a key" ':label-root phase' "$(tail -n 1 "$T/view.root" | sed 's/ *$//')"
+
 # ---- 2. perf script: comm, pid, tid ---------------------------------------------
 
 cat >"$T/hand.perf" <<'PERF'

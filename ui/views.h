@@ -55,6 +55,8 @@ enum ui_view_arg { UI_VA_NONE, UI_VA_FOCUS, UI_VA_FUNCTION };
       "source lines", "show the source lines")                                                     \
     _(SOURCES,    ui_view_sources,    '0', "sources",    NONE,                                    \
       "sources (files and Rprof sessions)", "show the sources")                                    \
+    _(LABELS,     ui_view_labels,     '#', "labels",     NONE,                                    \
+      "labels (pprof, perf): samples per key and value", "show the labels")                        \
     _(TRANSFORMS, ui_view_transforms, 'T', "transforms", NONE,                                    \
       "the transform list", "show the transform list")                                             \
     _(HELP,       ui_view_help,       '?', "help",       NONE,                                    \

@@ -685,6 +685,34 @@ static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
     fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
 }
 
+/* check's line about labels: how many, on how many rows, which keys (the
+ * first ten in order of appearance). */
+static void label_summary(const struct ss_model *m)
+{
+    size_t rows = 0, nkeys = 0;
+    for (size_t i = 0; i < m->sample_labels.n; i++)
+        rows += m->sample_labels.v[i] != 0;
+    printf("  labels: %zu distinct on %zu of %zu rows; keys:", m->labels.n, rows,
+           m->sample_stack.n);
+    ss_id seen[10];
+    for (size_t l = 0; l < m->labels.n; l++) {
+        ss_id key = m->labels.v[l].key;
+        size_t k = 0;
+        while (k < nkeys && seen[k] != key)
+            k++;
+        if (k < nkeys)
+            continue; /* shown already */
+        if (nkeys == 10) {
+            fputs(" ...", stdout);
+            break;
+        }
+        seen[nkeys++] = key;
+        fputc(' ', stdout);
+        ss_esc_fputs(ss_str(m, key), SS_ESC_TEXT, stdout);
+    }
+    fputc('\n', stdout);
+}
+
 static void check_summary(const struct ss_model *m, const char *path)
 {
     size_t maxdepth = 0;
@@ -726,6 +754,8 @@ static void check_summary(const struct ss_model *m, const char *path)
                ss_s(maxdepth));
     }
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
+    if (ss_model_has_labels(m))
+        label_summary(m);
     print_warnings(stdout, m, "  warning: ");
 }
 

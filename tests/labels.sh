@@ -144,6 +144,15 @@ for pb in "${profiles[@]}"; do
         pass "$name: report --by labels = pprof -tags" ||
         fail "$name: report --by labels = pprof -tags" "$(diff "$w/go-tags.tsv" "$w/ours-tags.tsv" | head -n 4)"
 
+    # check counts the rows with labels as pprof -raw lists them
+    want=$(pp -raw "$pb" 2>/dev/null | awk '/^Samples:/ { on = 1; getline; next } /^[A-Z]/ { on = 0 }
+        on && /^ *-?[0-9]+ +-?[0-9]+: / { n++; prev = 1; next }
+        on && prev && /:\[/ { l++ } { prev = 0 } END { print l " of " n " rows" }')
+    case $("$S" check "$pb") in
+    *"labels: "*" distinct on $want; keys: "*) pass "$name: check: labels on $want (pprof -raw)" ;;
+    *) fail "$name: check: labels" "want $want: $("$S" check "$pb" | grep labels)" ;;
+    esac
+
     # keep-label / drop-label = -tagfocus / -tagignore
     while IFS='~' read -r ours go; do
         ours_tsv "$pb" -e "$ours" >"$w/o.tsv"

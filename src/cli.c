@@ -201,16 +201,41 @@ static int finish_output(void)
     return 0;
 }
 
+static void print_measures(const struct ss_model *m, size_t s);
+
+/* --value NAME: the measure every number adds up (DESIGN section 11). */
+static const char *cli_value;
+
+/* Warn once when sources lack the chosen measure (they weigh 0). */
+static void warn_lacking(const struct ss_model *m)
+{
+    size_t n = m->weights.lacking;
+    if (n)
+        fprintf(stderr,
+                "stackscope: warning: %zu source%s ha%s no '%s' values and weigh%s 0 (see "
+                "`stackscope check` for the measures of each)\n",
+                n, ss_s(n), n == 1 ? "s" : "ve", ss_model_measure_name(m), n == 1 ? "s" : "");
+}
+
 static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
     struct ss_error err;
     ss_error_clear(&err);
     int rc = ss_load_files(m, files, n, &err);
+    if (!rc && cli_value) {
+        rc = ss_model_set_measure(m, cli_value, &err);
+        if (rc) {
+            ss_model_free(m);
+            if (rc == SS_EUSAGE)
+                return usage_error("--value: %s", err.msg);
+        }
+    }
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
     }
     print_warnings(stderr, m, "stackscope: warning: ");
+    warn_lacking(m);
     return 0;
 }
 
@@ -419,23 +444,15 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},
-        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},
-        {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},
-        {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},
-        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},
-        {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},
-        {"preset", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
+        {"value", required_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -454,6 +471,9 @@ static int cmd_report(int argc, char **argv)
         case 'i':
             if ((rc = interval_arg(optarg)) != 0)
                 return rc;
+            break;
+        case 'V':
+            cli_value = optarg;
             break;
         case 'b': {
             size_t k = 0;
@@ -573,15 +593,11 @@ static void clean_up_on_signals(void)
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},
-        {"preset", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
+        {"value", required_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
@@ -600,6 +616,9 @@ static int cmd_convert(int argc, char **argv)
         case 'i':
             if ((rc = interval_arg(optarg)) != 0)
                 return rc;
+            break;
+        case 'V':
+            cli_value = optarg;
             break;
         case 'o':
             out = optarg;
@@ -737,11 +756,14 @@ static void check_summary(const struct ss_model *m, const char *path)
         if (s->header_line)
             snprintf(where, sizeof where, " (line %u)", s->header_line);
         struct ss_esc type = SS_ESC_INIT(SS_ESC_TEXT);
-        printf("  session %u%s: %s, interval %s%s%s%s, %llu sample%s\n", s->session, where,
-               ss_esc(&type, ss_str(m, s->type)), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
-               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns,
-               ss_s(ns));
+        if (s->flags & SS_SRC_UNTIMED)
+            snprintf(iv, sizeof iv, "untimed");
+        printf("  session %u%s: %s, %s%s%s%s%s, %llu sample%s\n", s->session, where,
+               ss_esc(&type, ss_str(m, s->type)), s->flags & SS_SRC_UNTIMED ? "" : "interval ", iv,
+               s->flags & SS_SRC_MEMORY ? ", memory" : "", s->flags & SS_SRC_GC ? ", GC" : "",
+               s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns));
         ss_esc_free(&type);
+        print_measures(m, i);
     }
     if (ss_model_has_stack_sources(m)) {
         unsigned long long counted = t.samples - t.agg_samples;
@@ -757,6 +779,28 @@ static void check_summary(const struct ss_model *m, const char *path)
     if (ss_model_has_labels(m))
         label_summary(m);
     print_warnings(stdout, m, "  warning: ");
+}
+
+/* The measures source s has (`check`), the default first. */
+static void print_measures(const struct ss_model *m, size_t s)
+{
+    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+    size_t n = ss_model_measures(m, ms, sizeof ms / sizeof *ms);
+    if (n > sizeof ms / sizeof *ms)
+        n = sizeof ms / sizeof *ms;
+    struct ss_esc e = SS_ESC_INIT(SS_ESC_TEXT);
+    int first = 1;
+    for (size_t k = 0; k < n; k++) {
+        if (!ss_source_has_measure(m, s, &ms[k]))
+            continue;
+        printf("%s%s", first ? "    measures: " : ", ", ss_esc(&e, ss_measure_name(m, &ms[k])));
+        if (k == 0)
+            fputs(" (default)", stdout);
+        first = 0;
+    }
+    if (!first)
+        fputc('\n', stdout);
+    ss_esc_free(&e);
 }
 
 static int cmd_check(int argc, char **argv)
@@ -816,6 +860,12 @@ static int take_source_paths(int *argc, char **argv)
             int rc = interval_arg(a[10] ? a + 11 : argv[++i]);
             if (rc)
                 return rc;
+            continue;
+        }
+        if (!strcmp(a, "--value") || !strncmp(a, "--value=", 8)) {
+            if (!a[7] && i + 1 >= *argc)
+                return usage_error("%s", "--value needs a measure (time, samples, memory, ...)");
+            cli_value = a[7] ? a + 8 : argv[++i];
             continue;
         }
         if (!strcmp(a, "--source-path")) {

@@ -15,7 +15,7 @@ double ss_label_weight(const struct ss_model *m, size_t i, ss_id src)
     ss_id st = m->sample_stack.v[i];
     if (ss_stack_depth(m, st) == 0)
         return 0;
-    return (double)ss_sample_count(m, i) * ss_source_interval_s(m, src);
+    return (double)ss_sample_weight(m, i) * ss_source_scale(m, src);
 }
 
 static int cmp_rows(const void *pa, const void *pb, void *ctx)
@@ -25,8 +25,8 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
     int c = strcmp(ss_label_key(m, a->label), ss_label_key(m, b->label));
     if (c)
         return c;
-    if (a->time != b->time)
-        return a->time > b->time ? -1 : 1;
+    if (a->value != b->value)
+        return a->value > b->value ? -1 : 1;
     if (a->samples != b->samples)
         return a->samples > b->samples ? -1 : 1;
     char x[96], y[96];
@@ -40,7 +40,7 @@ int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
     memset(ls, 0, sizeof *ls);
     struct ss_totals t;
     ss_model_totals(m, &t);
-    ls->sampling_time = t.sampling_time;
+    ls->total = t.value;
     size_t nsets = ss_model_nlabelsets(m), nl = m->labels.n;
     uint64_t *set_n = calloc(nsets, sizeof *set_n);
     double *set_t = calloc(nsets, sizeof *set_t);
@@ -69,7 +69,7 @@ int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
         const ss_id *labs = ss_labelset_labels(m, (ss_id)set);
         for (size_t k = 0; k < ss_labelset_size(m, (ss_id)set); k++) {
             rows[labs[k]].samples += set_n[set];
-            rows[labs[k]].time += set_t[set];
+            rows[labs[k]].value += set_t[set];
             used[labs[k]] |= set_used[set];
         }
     }

@@ -156,5 +156,8 @@ int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error
         }
     }
     ss_model_seal(m);
-    return 0;
+    rc = ss_model_set_measure(m, NULL, err); /* the default measure */
+    if (rc)
+        ss_model_free(m);
+    return rc;
 }

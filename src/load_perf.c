@@ -399,6 +399,14 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
         rc = flush(&P);
     if (!rc && P.clock_n && P.clock_sum > 0)
         m->sources.v[sid].interval_us = P.clock_sum / 1e3 / (double)P.clock_n;
+    else if (!rc)
+        m->sources.v[sid].flags |= SS_SRC_UNTIMED; /* no clock event: counts of events */
+    /* measures: samples, the clock events' periods (time), the others' counts */
+    ss_model_source_value(m, sid, SS_VT_COUNT, 0);
+    if (!rc && P.vt_dur != SS_NONE) /* time: the sum of the clock events' periods */
+        ss_model_source_time(m, sid, P.vt_dur);
+    if (!rc && P.vt_ev != SS_NONE)
+        ss_model_source_value(m, sid, P.vt_ev, !P.clock_n);
     VEC_FREE(P.frames);
     return rc;
 }

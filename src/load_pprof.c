@@ -1140,6 +1140,25 @@ static int load(struct loader *L)
             }
     if (nmem == 4)
         src.flags |= SS_SRC_MEMORY;
+    if (!timed)
+        src.flags |= SS_SRC_UNTIMED; /* no `time` measure (DESIGN section 11) */
+    /* The measures: every sample type; the default as Go's pprof chooses it,
+     * default_sample_type, else the last type. */
+    for (size_t i = 0; i < nvt; i++)
+        if (vt_model[i] != SS_NONE && vt_model[i] < SS_SOURCE_VALUE_BITS)
+            src.values |= (uint64_t)1 << vt_model[i];
+    for (size_t i = nvt; i-- > 0;) {
+        if (vt_model[i] == SS_NONE)
+            continue;
+        if (!src.default_column)
+            src.default_column = vt_model[i] + 1;
+        int64_t a = L->vt_type.v[i], d = L->default_type;
+        if (d && L->strs.v[a].len == L->strs.v[d].len &&
+            !memcmp(str_at(L, a), str_at(L, d), L->strs.v[d].len)) {
+            src.default_column = vt_model[i] + 1;
+            break;
+        }
+    }
     ss_id sid =
         src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(L->m, &src);
     if (sid == SS_NONE) {
@@ -1169,17 +1188,8 @@ static int load(struct loader *L)
                       "period",
                       L->path, (int)(L->strs.v[L->vt_type.v[cr.src]].len & 255),
                       str_at(L, L->vt_type.v[cr.src]));
-    if (L->n_samples && !timed) {
-        if (L->period_type || L->period_unit)
-            ss_model_warn(L->m,
-                          "%s: the period type '%.*s/%.*s' is not a time: each count is "
-                          "shown as 1 s",
-                          L->path, (int)(L->strs.v[L->period_type].len & 255),
-                          str_at(L, L->period_type), (int)(L->strs.v[L->period_unit].len & 255),
-                          str_at(L, L->period_unit));
-        else
-            ss_model_warn(L->m, "%s: no sampling period: each count is shown as 1 s", L->path);
-    }
+    /* Without a period in time units the source has no `time` measure
+     * (SS_SRC_UNTIMED): its sample types are its measures. */
     if (n_mismatch)
         ss_model_warn(L->m,
                       "%s: %" PRIu64 " sample%s a %.*s value other than count x period; "

@@ -325,10 +325,11 @@ static int f_flags(struct tsv *t, size_t c, uint32_t *out)
     const char *bad;
     size_t bad_len;
     if (ss_tables_flags_parse(t->f[c], t->fl[c], out, &bad, &bad_len))
-        return tsv_fail(t, c,
-                        "unknown flag '%.*s' (expected memory, GC, line, aggregate, unordered "
-                        "joined by '+', or '-')",
-                        (int)(bad_len > 40 ? 40 : bad_len), bad);
+        return tsv_fail(
+            t, c,
+            "unknown flag '%.*s' (expected memory, GC, line, aggregate, unordered, untimed "
+            "joined by '+', or '-')",
+            (int)(bad_len > 40 ? 40 : bad_len), bad);
     return 0;
 }
 
@@ -836,10 +837,15 @@ static int build(struct loader *L, ss_id base)
     size_t i = 0, next_label = 0;
     int rc = 0;
     for (size_t s = 0; !rc && s < L->sources.n; s++) {
-        if (ss_model_add_source(m, &L->sources.v[s]) == SS_NONE) {
+        ss_id sid = ss_model_add_source(m, &L->sources.v[s]);
+        if (sid == SS_NONE) {
             rc = ss_nomem(L->err, "sources");
             break;
         }
+        /* the tables keep no measures per source: each has every value type */
+        for (size_t v = 0; v < L->vts.n; v++)
+            if (L->vts.v[v].model != SS_NONE)
+                ss_model_source_value(m, sid, L->vts.v[v].model, 0);
         for (; i < L->sample_src.n && L->sample_src.v[i] == s; i++) {
             for (size_t v = 0; v < m->values.n; v++)
                 vals[v] = v == SS_VT_COUNT ? 1 : 0;

@@ -29,6 +29,7 @@ static void idhash_free(struct ss_idset *h)
 int ss_model_init(struct ss_model *m, struct ss_error *err)
 {
     memset(m, 0, sizeof *m);
+    ss_model_weights_free(m); /* the `time` measure */
     ss_strtab_init(&m->strs);
     m->fn_index = idhash_new();
     m->loc_index = idhash_new();
@@ -86,6 +87,7 @@ void ss_model_free(struct ss_model *m)
     for (size_t i = 0; i < m->warnings.n; i++)
         free(m->warnings.v[i]);
     VEC_FREE(m->warnings);
+    ss_model_weights_free(m);
 }
 
 ss_id ss_model_intern(struct ss_model *m, const char *s, size_t len)
@@ -106,6 +108,20 @@ ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src)
     if (VEC_PUSH(m->sources, s))
         return SS_NONE;
     return (ss_id)(m->sources.n - 1);
+}
+
+void ss_model_source_value(struct ss_model *m, ss_id src, ss_id vt, int dflt)
+{
+    struct ss_source *s = &m->sources.v[src];
+    if (vt < SS_SOURCE_VALUE_BITS)
+        s->values |= (uint64_t)1 << vt;
+    if (dflt)
+        s->default_column = vt + 1;
+}
+
+void ss_model_source_time(struct ss_model *m, ss_id src, ss_id vt)
+{
+    m->sources.v[src].time_column = vt + 1;
 }
 
 static uint64_t fn_hash(ss_id name, ss_id sys, ss_id file, uint32_t line)
@@ -533,26 +549,32 @@ void ss_model_totals(const struct ss_model *m, struct ss_totals *t)
     const uint32_t *off = m->stack_off.v;
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        double iv = ss_source_interval_s(m, (ss_id)s);
+        double iv = ss_source_interval_s(m, (ss_id)s), sc = ss_source_scale(m, s);
         uint64_t counted = 0;
+        int64_t weight = 0;
         if (src->flags & SS_SRC_AGGREGATE) {
             uint64_t a = ss_agg_samples(m, (ss_id)s);
             t->agg_samples += a;
             t->agg_time += (double)a * iv;
+            t->agg_value += (double)a * sc;
             t->samples += a;
             counted += a;
+            weight += (int64_t)a;
         }
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             ss_id st = m->sample_stack.v[i];
             uint64_t c = cv ? (uint64_t)cv[i] : 1;
             t->samples += c;
-            if (off[st + 1] > off[st])
+            if (off[st + 1] > off[st]) {
                 counted += c;
-            else if (m->stack_tail.v[st] == SS_NONE)
+                weight += ss_sample_weight(m, i);
+            } else if (m->stack_tail.v[st] == SS_NONE) {
                 t->empty_rows++;
+            }
         }
         t->counted += counted;
         t->sampling_time += (double)counted * iv;
+        t->value += (double)weight * sc;
     }
 }
 
@@ -676,23 +698,34 @@ int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m)
     size_t ns = ss_model_nstacks(m);
     memset(sc, 0, sizeof *sc);
     sc->cnt = calloc(ns ? ns : 1, sizeof *sc->cnt);
-    return sc->cnt ? 0 : -1;
+    sc->val = calloc(ns ? ns : 1, sizeof *sc->val);
+    sc->seen = calloc(ns ? ns : 1, 1);
+    if (sc->cnt && sc->val && sc->seen)
+        return 0;
+    ss_stack_counts_free(sc);
+    return -1;
 }
 
 int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src)
 {
-    for (size_t t = 0; t < sc->n; t++)
-        sc->cnt[sc->touched[t]] = 0;
+    for (size_t t = 0; t < sc->n; t++) {
+        ss_id st = sc->touched[t];
+        sc->cnt[st] = 0;
+        sc->val[st] = 0;
+        sc->seen[st] = 0;
+    }
     sc->n = 0;
     const struct ss_source *so = &m->sources.v[src];
     for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
         ss_id st = m->sample_stack.v[i];
-        if (sc->cnt[st] == 0) {
+        if (!sc->seen[st]) {
             if (ss_grow((void **)&sc->touched, &sc->cap, sc->n + 1, sizeof *sc->touched))
                 return -1;
             sc->touched[sc->n++] = st;
+            sc->seen[st] = 1;
         }
         sc->cnt[st] += (uint64_t)ss_sample_count(m, i);
+        sc->val[st] += ss_sample_weight(m, i);
     }
     return 0;
 }
@@ -700,6 +733,8 @@ int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m,
 void ss_stack_counts_free(struct ss_stack_counts *sc)
 {
     free(sc->cnt);
+    free(sc->val);
+    free(sc->seen);
     free(sc->touched);
     memset(sc, 0, sizeof *sc);
 }

@@ -30,18 +30,31 @@ enum {
     SS_SRC_AGGREGATE = 1u << 3, /* no raw samples: aggregates only (SamplingProf) */
     SS_SRC_UNORDERED = 1u << 4, /* samples in no time order (folded stacks: one row per
                                  * distinct stack with its count), so no timeline or runs */
+    SS_SRC_UNTIMED = 1u << 5,   /* the interval is not a time (a pprof period in bytes,
+                                 * folded stacks without --interval): no `time` measure */
 };
+
+/* A source says which value types it has in a 64-bit mask (struct
+ * ss_source.values): types 0..63; a later type is no measure of any source
+ * (a tables directory may hold up to SS_MAX_VALUE_TYPES, limits.h). */
+#define SS_SOURCE_VALUE_BITS 64
 
 /* One input file, or one Rprof session inside a file. */
 struct ss_source {
-    ss_id type;           /* "rprof", ... */
-    ss_id uri;            /* the path as the user gave it */
-    uint32_t session;     /* 1-based session number inside the file */
-    uint32_t header_line; /* line of the session's header in the file, 0 if none */
-    int64_t timestamp;    /* seconds since the epoch, 0 when unknown */
-    double interval_us;   /* sampling interval in microseconds */
-    uint32_t flags;       /* SS_SRC_* */
-    size_t first_sample;  /* samples [first_sample, first_sample + n_samples) */
+    ss_id type;              /* "rprof", ... */
+    ss_id uri;               /* the path as the user gave it */
+    uint32_t session;        /* 1-based session number inside the file */
+    uint32_t header_line;    /* line of the session's header in the file, 0 if none */
+    int64_t timestamp;       /* seconds since the epoch, 0 when unknown */
+    double interval_us;      /* sampling interval in microseconds */
+    uint32_t flags;          /* SS_SRC_* */
+    uint64_t values;         /* bit t: the source has value type t (its samples' values of a
+                              * type it lacks are 0); 0 means the count column only */
+    uint32_t default_column; /* 1 + the value type the source's default measure is (a pprof
+                              * default_sample_type, else its last type); 0: by its flags */
+    uint32_t time_column;    /* 1 + a value type in nanoseconds that is the source's `time`
+                              * (perf periods, Chrome time deltas); 0: count x interval */
+    size_t first_sample;     /* samples [first_sample, first_sample + n_samples) */
     size_t n_samples;
 };
 
@@ -108,6 +121,44 @@ enum {
     SS_VT_COUNT = 0, /* samples/count: always present, NULL column means all 1 */
 };
 
+/* What the statistics add up (DESIGN section 11): one measure is chosen per
+ * model (ss_model_set_measure) and every analysis weighs sample i by
+ * ss_sample_weight(m, i) x ss_source_scale(m, source of i). */
+enum ss_measure_kind {
+    SS_MEASURE_TIME,     /* count x the source's interval, in seconds */
+    SS_MEASURE_SAMPLES,  /* the count */
+    SS_MEASURE_COLUMN,   /* a value column (a pprof sample type, Rprof dup_count) */
+    SS_MEASURE_MEMORY,   /* Rprof: bytes allocated, R's memory="both" differences */
+    SS_MEASURE_RELEASED, /* Rprof: bytes released (profvis's negative differences) */
+};
+
+/* How a measure's numbers read (units.h formats them). */
+enum ss_unit_kind {
+    SS_UNIT_SECONDS, /* a time; `unit_scale` converts the raw unit to seconds */
+    SS_UNIT_BYTES,   /* `unit_scale` converts to bytes */
+    SS_UNIT_COUNT,
+    SS_UNIT_OTHER, /* a pprof unit stackscope does not know: plain numbers and the unit */
+};
+
+struct ss_measure {
+    enum ss_measure_kind kind;
+    ss_id vt; /* SS_MEASURE_COLUMN: the value type; else SS_NONE */
+    enum ss_unit_kind unit_kind;
+    double unit_scale; /* raw unit -> seconds or bytes (1e-9 for nanoseconds) */
+};
+
+/* The chosen measure's weights.  A zeroed one is the `time` measure. */
+struct ss_weights {
+    struct ss_measure measure;
+    const int64_t *col; /* weight per sample, NULL: the count column */
+    int64_t *owned;     /* a derived column (memory, released), owned */
+    double *scale;      /* per source: value of one weight unit (0: the source lacks the
+                         * measure); NULL: the source's interval in seconds (time) */
+    double *exact;      /* per source: the same in exact units for ordering (time:
+                         * microseconds); NULL: as scale */
+    size_t lacking;     /* sources with samples that lack the measure */
+};
+
 struct ss_model {
     struct ss_strtab strs;
     VEC(struct ss_source) sources;
@@ -169,6 +220,9 @@ struct ss_model {
      * statistic, tree, run and view keys its rows by.  Kept by the builder
      * (ss_model_function), so it always has one entry per function. */
     VEC(ss_id) function_canon;
+
+    /* The chosen measure (ss_model_set_measure; a zeroed one is `time`). */
+    struct ss_weights weights;
 
     /* Warnings found while loading (owned strings), in order. */
     VEC(char *) warnings;
@@ -264,6 +318,27 @@ static inline int ss_model_has_labels(const struct ss_model *m)
     return m->sample_labels.n != 0;
 }
 
+/* Weight of sample i under the chosen measure, in the units of its source's
+ * ss_source_scale (the count for time and samples, bytes for memory, the
+ * column's value for a pprof sample type).  The absolute weights of a model
+ * sum to at most INT64_MAX (ss_model_set_measure checks), so every sum of
+ * weights is exact in an int64_t. */
+static inline int64_t ss_sample_weight(const struct ss_model *m, size_t i)
+{
+    return m->weights.col ? m->weights.col[i] : ss_sample_count(m, i);
+}
+
+/* The measure's value of one weight unit of source s, and the same in exact
+ * units for ordering (time: the interval in seconds and in microseconds). */
+static inline double ss_source_scale(const struct ss_model *m, size_t s)
+{
+    return m->weights.scale ? m->weights.scale[s] : m->sources.v[s].interval_us / 1e6;
+}
+static inline double ss_source_exact(const struct ss_model *m, size_t s)
+{
+    return m->weights.exact ? m->weights.exact[s] : m->sources.v[s].interval_us;
+}
+
 /* Initialise an empty model with the samples/count value type.  Returns 0 or
  * an error code (out of memory). */
 int ss_model_init(struct ss_model *m, struct ss_error *err);
@@ -280,6 +355,14 @@ ss_id ss_model_intern_cstr(struct ss_model *m, const char *s);
 /* Append a source; later samples belong to it.  `src->first_sample` and
  * `n_samples` are filled in here.  Returns the source id or SS_NONE. */
 ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src);
+
+/* Source `src` has value type vt (a measure, DESIGN section 11); with
+ * `dflt`, it is the source's default measure. */
+void ss_model_source_value(struct ss_model *m, ss_id src, ss_id vt, int dflt);
+
+/* Source `src`'s `time` is value type vt (nanoseconds per sample), not
+ * count x interval. */
+void ss_model_source_time(struct ss_model *m, ss_id src, ss_id vt);
 
 /* Find or add a function / location (deduplicated).  SS_NONE on OOM. */
 ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id filename,
@@ -385,8 +468,10 @@ uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n);
 struct ss_totals {
     uint64_t samples, counted;
     double sampling_time;
+    double value; /* the chosen measure's total over the counted samples */
     uint64_t agg_samples;
     double agg_time;
+    double agg_value;
     size_t rows;       /* raw sample rows (the timeline's length) */
     size_t empty_rows; /* rows with neither a frame nor a position */
 };
@@ -401,6 +486,42 @@ const char *ss_label_value(const struct ss_model *m, ss_id lab, char *buf, size_
 static inline const char *ss_label_key(const struct ss_model *m, ss_id lab)
 {
     return ss_str(m, m->labels.v[lab].key);
+}
+
+/* --- measures (DESIGN section 11) ---------------------------------------- */
+
+/* The measures m offers, the default first: Rprof time, samples (and with
+ * memory profiling memory, released, duplications); every pprof sample type
+ * (default: the profile's default_sample_type, else the last type), time
+ * where the period is a time; samples for folded stacks and SamplingProf.
+ * Fills out[0..max) and returns how many there are (which may be more). */
+size_t ss_model_measures(const struct ss_model *m, struct ss_measure *out, size_t max);
+
+/* Does source s have measure ms? */
+int ss_source_has_measure(const struct ss_model *m, size_t s, const struct ss_measure *ms);
+
+/* Choose the measure named `name` (NULL or "": the default).  Returns 0,
+ * SS_EUSAGE when m has no such measure (err lists those it has), SS_EINPUT
+ * when the measure's values sum past INT64_MAX, or SS_ENOMEM. */
+int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *err);
+
+/* Free the chosen measure's weights (back to `time`); ss_model_free does. */
+void ss_model_weights_free(struct ss_model *m);
+
+/* The chosen measure. */
+static inline const struct ss_measure *ss_model_measure(const struct ss_model *m)
+{
+    return &m->weights.measure;
+}
+
+/* A measure's name ("time", "memory", "alloc_space") and the raw unit TSV
+ * gives ("seconds", "bytes", "nanoseconds", "count"), borrowed from m or
+ * static; the chosen measure's name. */
+const char *ss_measure_name(const struct ss_model *m, const struct ss_measure *ms);
+const char *ss_measure_unit(const struct ss_model *m, const struct ss_measure *ms);
+static inline const char *ss_model_measure_name(const struct ss_model *m)
+{
+    return ss_measure_name(m, &m->weights.measure);
 }
 
 /* R's basename(): the part of `path` after the last '/', ignoring trailing
@@ -431,10 +552,13 @@ static inline double ss_source_interval_s(const struct ss_model *m, ss_id s)
 /* Scratch for counting a source's samples per distinct stack: the shared
  * first pass of every statistic (time is count x the source's interval, so
  * counts are kept per source).  After ss_stack_counts_source, touched[0..n)
- * are the stacks the source's samples hit, in order of first hit, and
- * cnt[stack] their summed count values. */
+ * are the stacks the source's samples hit, in order of first hit, cnt[stack]
+ * their summed count values and val[stack] their summed weights under the
+ * chosen measure (x ss_source_scale is the measure's value). */
 struct ss_stack_counts {
     uint64_t *cnt; /* one per distinct stack */
+    int64_t *val;  /* the summed weights (ss_sample_weight), one per distinct stack */
+    uint8_t *seen;
     ss_id *touched;
     size_t n, cap;
 };

@@ -11,13 +11,14 @@
 #include "column.h"
 #include "stacks.h"
 #include "textesc.h"
+#include "units.h"
 #include "write.h"
 
 /* ---- functions and lines ---------------------------------------------------- */
 
 static double pct(double x, const struct ss_stats *st)
 {
-    return st->sampling_time > 0 ? 100.0 * x / st->sampling_time : 0.0;
+    return st->value_total > 0 ? 100.0 * x / st->value_total : 0.0;
 }
 
 #define ROW(ctx, r) (&((const struct ss_stats *)(ctx))->rows[r])
@@ -27,21 +28,23 @@ static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
     ss_cell_str(buf, n, ss_strtab_get(&((const struct ss_stats *)ctx)->keys, ROW(ctx, r)->key),
                 tsv);
 }
+#define UNITS(ctx) (&((const struct ss_stats *)(ctx))->units)
+
 static void cell_self_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, ROW(ctx, r)->self_time, tsv, 3);
+    ss_format_value(buf, n, UNITS(ctx), ROW(ctx, r)->self_v, tsv);
 }
 static void cell_self_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, pct(ROW(ctx, r)->self_time, ctx), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->self_v, ctx), tsv, 2);
 }
 static void cell_total_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, ROW(ctx, r)->total_time, tsv, 3);
+    ss_format_value(buf, n, UNITS(ctx), ROW(ctx, r)->total_v, tsv);
 }
 static void cell_total_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, pct(ROW(ctx, r)->total_time, ctx), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->total_v, ctx), tsv, 2);
 }
 static void cell_mem(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -50,9 +53,9 @@ static void cell_mem(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 
 #define STAT_COLUMNS(label)                                                                        \
     {label, NULL, 0, 0, SS_COL_LABEL, cell_name, NULL},                                            \
-        {"self.time", NULL, 10, 0, 0, cell_self_time, NULL},                                       \
+        {"self.@", NULL, 10, 0, 0, cell_self_time, NULL},                                          \
         {"self.pct", NULL, 9, 0, 0, cell_self_pct, NULL},                                          \
-        {"total.time", NULL, 11, 0, 0, cell_total_time, NULL},                                     \
+        {"total.@", NULL, 11, 0, 0, cell_total_time, NULL},                                        \
         {"total.pct", NULL, 10, 0, 0, cell_total_pct, NULL},                                       \
         {"mem.total", NULL, 10, 0, 0, cell_mem, NULL},
 static const struct ss_col fn_columns[] = {STAT_COLUMNS("name")};
@@ -76,6 +79,7 @@ struct stacks_ctx {
     const struct ss_model *m;
     const struct ss_stacks *st;
     struct textbuf *tb; /* scratch for a stack's text */
+    struct ss_units u;
 };
 
 static const char *stack_text(const struct ss_model *m, const struct ss_stacks *st,
@@ -101,13 +105,12 @@ static void cell_stack_count(char *buf, size_t n, const void *ctx, size_t r, int
 }
 static void cell_stack_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, SROW(ctx, r)->time, tsv, 3);
+    ss_format_value(buf, n, &((const struct stacks_ctx *)ctx)->u, SROW(ctx, r)->value, tsv);
 }
 static void cell_stack_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     const struct ss_stacks *st = ((const struct stacks_ctx *)ctx)->st;
-    ss_cell_num(buf, n, st->total_time > 0 ? 100.0 * SROW(ctx, r)->time / st->total_time : 0, tsv,
-                2);
+    ss_cell_num(buf, n, st->total_v > 0 ? 100.0 * SROW(ctx, r)->value / st->total_v : 0, tsv, 2);
 }
 static void cell_stack_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -121,7 +124,7 @@ static void cell_stack(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 
 static const struct ss_col stack_columns[] = {
     {"count", NULL, 9, 0, 0, cell_stack_count, NULL},
-    {"time", NULL, 10, 1, 0, cell_stack_time, NULL},
+    {"@", NULL, 10, 1, 0, cell_stack_time, NULL},
     {"pct", NULL, 7, 1, 0, cell_stack_pct, NULL},
     {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL},
     {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL},
@@ -145,9 +148,11 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
             fprintf(out, "note       the profiles without stacks (%llu samples) are left out\n\n",
                     (unsigned long long)t.agg_samples);
     }
-    struct stacks_ctx ctx = {m, &st, &tb};
-    struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns, &ctx, st.n,
-                         NULL};
+    struct stacks_ctx ctx = {m, &st, &tb, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns,
+                         &ctx,          st.n,
+                         NULL,          ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
     free(tb.s);
@@ -218,8 +223,12 @@ static const struct ss_col source_columns[] = {
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
-    struct ss_table t = {source_columns, sizeof source_columns / sizeof *source_columns, m,
-                         m->sources.n, NULL};
+    struct ss_table t = {source_columns,
+                         sizeof source_columns / sizeof *source_columns,
+                         m,
+                         m->sources.n,
+                         NULL,
+                         NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
     return 0;
 }
@@ -268,7 +277,7 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         ss_stats_sort_total(&st);
     else
         ss_stats_sort_line(&st);
-    struct ss_table t = {NULL, 0, &st, st.n, NULL};
+    struct ss_table t = {NULL, 0, &st, st.n, NULL, ss_model_measure_name(m)};
     t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);
     if (o->format == SS_FORMAT_TEXT)
         ss_report_header(out, m);

@@ -1360,6 +1360,8 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
         rc = ss_nomem(err, "transform");
     if (!rc)
         warn_aggregates(out, steps, n);
+    if (!rc) /* the output weighs by the input's measure */
+        rc = ss_model_set_measure(out, ss_model_measure_name(orig), err);
     free(loc_map);
     wset_free(&a.a);
     wset_free(&a.b);

@@ -394,9 +394,15 @@ START_TEST(test_read_count_rules)
     ck_assert_int_eq(ss_sample_count(&m, 0), 5);
     ck_assert_uint_ne(vt_index(&m, "contentions", "count"), SS_NONE);
     ck_assert_uint_ne(vt_index(&m, "delay", "nanoseconds"), SS_NONE);
-    /* Not a time period: 1 s per count, said in a warning. */
-    ck_assert(m.sources.v[0].interval_us == 1e6);
-    ck_assert(has_warning(&m, "is not a time"));
+    /* Not a time period: untimed, so no `time` measure; the measures are
+     * the sample types, the default the last one (as Go's pprof). */
+    ck_assert(m.sources.v[0].flags & SS_SRC_UNTIMED);
+    struct ss_measure ms[8];
+    size_t nms = ss_model_measures(&m, ms, 8);
+    ck_assert_uint_eq(nms, 2);
+    ck_assert_str_eq(ss_measure_name(&m, &ms[0]), "delay");
+    ck_assert_str_eq(ss_measure_name(&m, &ms[1]), "contentions");
+    ck_assert_int_eq(ss_model_set_measure(&m, "time", NULL), SS_EUSAGE);
     ss_model_free(&m);
 
     /* Only cpu/nanoseconds, equal to the period type: value / period. */
@@ -409,15 +415,14 @@ START_TEST(test_read_count_rules)
     ck_assert(has_warning(&m, "divided by the period"));
     ss_model_free(&m);
 
-    /* Nothing that counts: each sample counts 1; no period: 1 s. */
+    /* Nothing that counts: each sample counts 1; no period: untimed. */
     fx_init(&x);
     x.vt[0].type = 14, x.vt[0].unit = 4, x.vt[1].type = 14, x.vt[1].unit = 8;
     x.p.period_type = NULL, x.p.period = 0;
     fx_load_ok(&x, 1, &m);
     ck_assert_int_eq(ss_sample_count(&m, 0), 1);
-    ck_assert(m.sources.v[0].interval_us == 1e6);
+    ck_assert(m.sources.v[0].flags & SS_SRC_UNTIMED);
     ck_assert(has_warning(&m, "each sample counts 1"));
-    ck_assert(has_warning(&m, "no sampling period"));
     ss_model_free(&m);
 
     /* samples/count and a cpu column that is not count x period. */

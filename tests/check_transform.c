@@ -408,7 +408,7 @@ START_TEST(test_trim_base)
     ck_assert_int_eq(ss_stats_compute(&out, SS_BY_FUNCTION, 0, &st, &err), 0);
     ck_assert_uint_eq(st.samples_total, 4);
     ck_assert_uint_eq(st.samples_counted, 1);
-    ck_assert_double_eq_tol(st.sampling_time, 0.02, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.02, TOL);
     ck_assert_uint_eq(st.n, 1);
     ss_stats_free(&st);
     ss_model_free(&out);
@@ -752,7 +752,7 @@ START_TEST(test_sample_ranges)
     struct ss_stats st;
     struct ss_error err;
     ck_assert_int_eq(ss_stats_compute(&out, SS_BY_FUNCTION, 0, &st, &err), 0);
-    ck_assert_double_eq_tol(st.sampling_time, 1.1, TOL);
+    ck_assert_double_eq_tol(st.value_total, 1.1, TOL);
     ss_stats_free(&st);
     ss_model_free(&out);
     ss_tf_list_free(l);

@@ -354,11 +354,12 @@ ss report --by sources --format tsv "$a" "$b" "$c" >"$T/multi.src"
 awk -F '\t' 'NR > 1 { print $2, $3, $4, $6, $8 }' "$T/multi.src" >"$T/multi.got"
 cmp -s "$T/multi.got" "$T/multi.want"
 check "several inputs: one source per file and session" "$([ $? -eq 0 ] || diff "$T/multi.got" "$T/multi.want" | tr '\n' '|')"
-# combined self and total time = the sum of each input's
-for x in "$a" "$b" "$c"; do ss report --by self --format tsv "$x"; done |
+# combined self and total time = the sum of each input's (the folded file
+# with an interval: without one it is untimed, and weighs 0 under time)
+for x in "$a" "$b" "$c"; do ss report --interval 1s --by self --format tsv "$x"; done |
     awk -F '\t' '$1 != "name" { s[$1] += $2; t[$1] += $4 } END { for (k in s) printf "%s\t%.9f\t%.9f\n", k, s[k], t[k] }' |
     sort >"$T/multi.sum"
-ss report --by self --format tsv "$a" "$b" "$c" |
+ss report --interval 1s --by self --format tsv "$a" "$b" "$c" |
     awk -F '\t' 'NR > 1 { printf "%s\t%.9f\t%.9f\n", $1, $2, $4 }' | sort >"$T/multi.self"
 cmp -s "$T/multi.self" "$T/multi.sum"
 check "several inputs: self and total add up" "$([ $? -eq 0 ] || diff "$T/multi.self" "$T/multi.sum" | head -n 4 | tr '\n' '|')"

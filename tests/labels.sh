@@ -70,7 +70,7 @@ top_tsv() {
 ours_tsv() {
     local f=$1
     shift
-    "$S" report --format tsv --by self "$@" "$f" 2>/dev/null |
+    "$S" report --format tsv --by self --value time "$@" "$f" 2>/dev/null |
         awk -F '\t' 'NR > 1 { printf "%s\t%.17g\t%.17g\n", $1, $2 * 1e9, $4 * 1e9; t += $2 * 1e9 }
                      END { printf "<total>\t%.17g\t\n", t }'
 }
@@ -108,7 +108,7 @@ tags_tsv() {
 ours_tags() {
     local f=$1
     shift
-    "$S" report --by labels --format tsv "$@" "$f" 2>/dev/null |
+    "$S" report --by labels --format tsv --value time "$@" "$f" 2>/dev/null |
         awk -F '\t' 'NR > 1 { printf "%s\t%s\t%.1f\n", $1, $2, $4 * 1000 }' | sort
 }
 
@@ -256,12 +256,12 @@ esac
 lw=$T/go_labels/labels.tsv
 want=$(awk -F '\t' '$1 == "worker" && $2 == "gamma ray" { print $3 }' "$lw")
 case $(tail -n 2 "$T/view.kept") in
-*"$want of 150 samples"*'1 transform: keep-label worker'*'keep-label worker="gamma ray":'*) pass "explorer: Enter adds keep-label KEY=VALUE" ;;
+*"$want of 150 samples"*'keep-label worker="gamma ray":'*) pass "explorer: Enter adds keep-label KEY=VALUE" ;;
 *) fail "explorer: Enter adds keep-label" "$(tail -n 2 "$T/view.kept")" ;;
 esac
 want=$((150 - $(awk -F '\t' '$1 == "worker" && $2 == "beta" { print $3 }' "$lw")))
 case $(tail -n 2 "$T/view.dropped") in
-*"$want of 150 samples"*"1 transform: drop-label worke"*"drop-label worker=beta:"*) pass "explorer: d adds drop-label KEY=VALUE" ;;
+*"$want of 150 samples"*"drop-label worker=beta:"*) pass "explorer: d adds drop-label KEY=VALUE" ;;
 *) fail "explorer: d adds drop-label" "$(tail -n 2 "$T/view.dropped")" ;;
 esac
 expect "explorer: Tab offers KEY=VALUE of the labels" \
@@ -288,10 +288,12 @@ gzip  2582 [001]  4919.380000:    2000000 cpu-clock:u:
 	            4330 deflate+0x1c (/usr/bin/gzip)
 	            9a2d main+0x5 (/usr/bin/gzip)
 PERF
-# 4 samples of 1, 3, 2, 2 ms: interval 2 ms (the mean), each sample 2 ms
-out=$("$S" report --by labels --format tsv "$T/hand.perf" | tr '\n' '|')
+# 4 samples of 1, 3, 2, 2 ms (the time measure: the sum of the periods):
+# gzip 1 + 2 + 2 ms; Web Content, pid 77, tid 78 3 ms; tid 2582 1 + 2 ms
+# (ties ordered by count), tid 2583 2 ms; of 8 ms
+out=$("$S" report --by labels --format tsv --value time "$T/hand.perf" | tr '\n' '|')
 expect "perf: comm, pid and tid labels" \
-    "key	value	samples	time	pct|comm	gzip	3	0.006	75|comm	Web Content	1	0.002	25|pid	77	1	0.002	25|tid	2582	2	0.004	50|tid	2583	1	0.002	25|tid	78	1	0.002	25|" \
+    "key	value	count	time	pct|comm	gzip	3	0.005	62.5|comm	Web Content	1	0.003	37.5|pid	77	1	0.003	37.5|tid	2582	2	0.003	37.5|tid	78	1	0.003	37.5|tid	2583	1	0.002	25|" \
     "$out"
 folded() { "$S" report --by stacks --format folded "$@" "$T/hand.perf" 2>&1 | sort | tr '\n' '|'; }
 expect "perf: keep-label comm=gzip" "gzip;deflate 1|gzip;main;deflate 1|gzip;main;deflate;finish_task_switch.isra.0 1|" \
@@ -315,8 +317,8 @@ printf 'main;f 3\nmain;g 2\n' >"$T/t.folded"
 printf 'sample_id\tkey\tstr\tnum\tunit\n1\tbytes\t\\N\t1024\tbytes\n1\tgoroutine\t\\N\t7\t\\N\n2\tbytes\t\\N\t2048\tbytes\n2\tname\tx y\t\\N\t\\N\n' \
     >"$T/num/labels.tsv"
 out=$("$S" report --by labels --format tsv "$T/num" 2>&1 | tr '\n' '|')
-expect "numeric labels: the table" \
-    "key	value	samples	time	pct|bytes	1024 bytes	3	3	60|bytes	2048 bytes	2	2	40|goroutine	7	3	3	60|name	x y	2	2	40|" "$out"
+expect "numeric labels: the table (folded: the samples measure)" \
+    "key	value	count	samples	pct|bytes	1024 bytes	3	3	60|bytes	2048 bytes	2	2	40|goroutine	7	3	3	60|name	x y	2	2	40|" "$out"
 nfold() { "$S" report --by stacks --format folded "$@" "$T/num" 2>&1 | sort | tr '\n' '|'; }
 expect "numeric labels: keep-label bytes=1024 (the number)" "main;f 3|" "$(nfold -e 'keep-label bytes=1024')"
 expect "numeric labels: keep-label bytes=\"2048 bytes\" (the text)" "main;g 2|" "$(nfold -e 'keep-label bytes="2048 bytes"')"

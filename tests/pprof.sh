@@ -62,10 +62,11 @@ top_tsv() {
             END { print "<total>\t", (defined $total ? $total : 0), "\t\n" }'
 }
 
-# ours_tsv FILE [SCALE]: stackscope's report as "name<TAB>self<TAB>total"
-# (times x SCALE), then "<total><TAB>SUM(self)<TAB>".
+# ours_tsv FILE [SCALE [MEASURE]]: stackscope's report as
+# "name<TAB>self<TAB>total" (values x SCALE; the default measure, or
+# --value MEASURE), then "<total><TAB>SUM(self)<TAB>".
 ours_tsv() {
-    "$S" report --format tsv --by self "$1" 2>/dev/null |
+    "$S" report --format tsv --by self ${3:+--value "$3"} "$1" 2>/dev/null |
         awk -F '\t' -v s="${2:-1}" 'NR > 1 { printf "%s\t%.17g\t%.17g\n", $1, $2 * s, $4 * s; t += $2 * s }
                                     END { printf "<total>\t%.17g\t\n", t }'
 }
@@ -124,15 +125,14 @@ check_fixture() {
     [ "$(samples_of "$pb")" = "$n_all $n_empty" ] ||
         why="read back: samples '$(samples_of "$pb")', expected '$n_all $n_empty'"
     if [ -z "$why" ]; then
-        ours_tsv "$pb" 1e9 >"$w/back-ns.tsv"
+        # its default measure is the cpu sample type (DESIGN 11), in ns
+        ours_tsv "$pb" 1 >"$w/back-ns.tsv"
         if [ "$n_intervals" -le 1 ]; then
             why=$(same_numbers "$w/ours-ns.tsv" "$w/back-ns.tsv") && why= || why="read back, by self: $why"
         else
             # Several intervals: a pprof file has one period; the counts stay.
             awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$indep/functions.tsv" >"$w/counts.tsv"
-            local iv
-            iv=$(awk -F '\t' 'NR == 2 { print $3 / 1e6 }' "$indep/sessions.tsv")
-            ours_tsv "$pb" "$(awk -v i="$iv" 'BEGIN { printf "%.17g", 1 / i }')" | grep -v '^<total>' >"$w/back-counts.tsv"
+            ours_tsv "$pb" 1 samples | grep -v '^<total>' >"$w/back-counts.tsv"
             why=$(same_numbers "$w/counts.tsv" "$w/back-counts.tsv") && why= || why="read back, counts: $why"
         fi
     fi
@@ -140,7 +140,8 @@ check_fixture() {
     # --memory works.
     if [ -z "$why" ] && [ "$n_sessions" -le 1 ] && "$S" check "$f" 2>/dev/null | grep -q ', memory'; then
         for x in rprof:"$f" pprof:"$pb"; do
-            "$S" report --memory --format tsv "${x#*:}" 2>/dev/null |
+            # shellcheck disable=SC2046
+            "$S" report --memory --format tsv $([ "${x%%:*}" = pprof ] && echo --value time) "${x#*:}" 2>/dev/null |
                 awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $6 }' >"$w/mem-${x%%:*}.tsv"
         done
         why=$(same_numbers "$w/mem-rprof.tsv" "$w/mem-pprof.tsv") && why= || why="read back, --memory: $why"
@@ -180,7 +181,8 @@ check_fixture() {
         if "$S" convert -o "$w/z.out" "$pb" 2>"$w/err"; then
             rprof_writer=yes
             ours_tsv "$w/z.out" 1e9 >"$w/z-ns.tsv"
-            why=$(same_numbers "$w/back-ns.tsv" "$w/z-ns.tsv") && why= || why="pprof -> rprof: $why"
+            ours_tsv "$pb" 1e9 time >"$w/back-time-ns.tsv"
+            why=$(same_numbers "$w/back-time-ns.tsv" "$w/z-ns.tsv") && why= || why="pprof -> rprof: $why"
         elif grep -q "not available yet" "$w/err"; then
             rprof_writer=no
             echo "SKIP pprof -> rprof round trips: the Rprof writer is not available yet"
@@ -267,17 +269,23 @@ for pb in "$DATA"/pprof/rprotobuf/*.pb.gz; do
     fi
     iv=$(awk -F '\t' 'NR == 2 { print $3 / 1e6 }' "$DATA/rprof/$name.indep/sessions.tsv")
     indep_counts "$name" >"$w/counts.tsv"
-    ours_tsv "$pb" "$(awk -v i="$iv" 'BEGIN { printf "%.17g", 1 / i }')" >"$w/ours.tsv"
+    ours_tsv "$pb" 1 samples >"$w/ours.tsv"
     why=$(same_numbers "$w/counts.tsv" "$w/ours.tsv") && why= || why="counts: $why"
     if [ -z "$why" ] && [ -n "$PPROF" ]; then
         top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
         why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && why= || why="vs pprof -top: $why"
     fi
+    # the default measure is cpu (the last sample type, Go pprof's default), in ns
+    if [ -z "$why" ] && [ -n "$PPROF" ]; then
+        ours_tsv "$pb" 1 >"$w/ours-cpu.tsv"
+        top_tsv "$pb" -symbolize=none -unit=ns >"$w/go-cpu.tsv"
+        why=$(same_numbers "$w/ours-cpu.tsv" "$w/go-cpu.tsv") && why= || why="default vs pprof -top: $why"
+    fi
     if [ -z "$why" ]; then pass "$label"; else fail "$label" "$why"; fi
 done
 
-# The R profile package: samples/count only, no period (stackscope counts
-# 1 s per sample), one sample per Rprof line with frames; it renames
+# The R profile package: samples/count only, no period (untimed: the one
+# measure is samples), one sample per Rprof line with frames; it renames
 # functions (sample.int -> sample_int, <GC> -> gc) and keeps R's name as
 # system_name, which `pprof -raw` shows in parentheses.  Its reading of two
 # of the files is not faithful (memory: other stacks than the Rprof file
@@ -294,7 +302,8 @@ for pb in "$DATA"/pprof/profile-pkg/*.profilepkg.pb.gz; do
         fail "$label" "does not load: $(grep -m 1 -v ': error$' "$w/check")"
         continue
     fi
-    grep -q "no sampling period" "$w/check" || { fail "$label" "no warning about the missing period"; continue; }
+    grep -q "untimed" "$w/check" && grep -q "measures: samples (default)$" "$w/check" ||
+        { fail "$label" "not untimed with the one measure samples: $(tr '\n' '|' <"$w/check")"; continue; }
     indep_counts "$name" | grep '^<total>' >"$w/total.tsv"
     ours_tsv "$pb" >"$w/ours.tsv"
     why=$(same_numbers "$w/total.tsv" <(grep '^<total>' "$w/ours.tsv")) && why= || why="total: $why"
@@ -323,7 +332,7 @@ mkdir -p "$w"
 if ! "$S" check "$pb" >"$w/check" 2>&1; then
     fail "$label" "does not load: $(grep -m 1 -v ': error$' "$w/check")"
 elif [ -n "$PPROF" ]; then
-    ours_tsv "$pb" 100 >"$w/ours.tsv" # period 10 ms: 100 samples per second
+    ours_tsv "$pb" 1 samples >"$w/ours.tsv"
     top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
     why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && pass "$label" || fail "$label" "vs pprof -top: $why"
 else

@@ -54,9 +54,16 @@ ss() {
     return $RC
 }
 
+# time_of FILE: "--value time" when FILE has the time measure (the default
+# of a pprof file is its default sample type, cpu in ns: compare seconds)
+time_of() {
+    "$STACKSCOPE" check "$1" 2>/dev/null | grep -qE '^ +measures:.* time(,| |$)' && echo "--value time"
+}
+
 # by_stack FILE WITH_TIME: `--by stacks` summed per stack, sorted
 by_stack() {
-    ss report --by stacks --format tsv "$1" |
+    # shellcheck disable=SC2046
+    ss report $(time_of "$1") --by stacks --format tsv "$1" |
         awk -F '\t' -v t="$2" 'NR > 1 { c[$5] += $1; s[$5] += $2 }
             END { for (k in c) if (t) printf "%d\t%.9g\t%s\n", c[k], s[k], k; else printf "%d\t%s\n", c[k], k }' |
         sort
@@ -64,7 +71,8 @@ by_stack() {
 
 # table FILE BY: `--by self|total` rows (name, time), sorted
 table() {
-    ss report --by "$2" --format tsv "$1" | awk -F '\t' -v by="$2" 'NR > 1 { printf "%s\t%.9g\n", $1, (by == "self" ? $2 : $4) }' | sort
+    # shellcheck disable=SC2046
+    ss report $(time_of "$1") --by "$2" --format tsv "$1" | awk -F '\t' -v by="$2" 'NR > 1 { printf "%s\t%.9g\n", $1, (by == "self" ? $2 : $4) }' | sort
 }
 
 # labels FILE: `--by labels` rows (key, value, samples), sorted
@@ -76,7 +84,8 @@ labels() {
 counts() {
     local iv
     iv=$(ss report --by sources --format tsv "$1" | awk -F '\t' 'NR == 2 { print $6 }')
-    ss report --by "$2" --format tsv "$1" |
+    # shellcheck disable=SC2046
+    ss report $(time_of "$1") --by "$2" --format tsv "$1" |
         awk -F '\t' -v by="$2" -v iv="$iv" 'NR > 1 { v = int((by == "self" ? $2 : $4) * 1e6 / iv + 0.5); if (v) printf "%s\t%d\n", $1, v }' | sort
 }
 

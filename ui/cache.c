@@ -160,5 +160,5 @@ int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t
 double ui_pct(struct ui *ui, double seconds)
 {
     const struct ss_stats *st = ui_stats_fn(ui);
-    return st && st->sampling_time > 0 ? 100.0 * seconds / st->sampling_time : 0.0;
+    return st && st->value_total > 0 ? 100.0 * seconds / st->value_total : 0.0;
 }

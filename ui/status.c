@@ -57,7 +57,7 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
     else
         snprintf(files, sizeof files, "%s", base);
     const struct ss_stats *st = ui_stats_fn(ui);
-    double t = st ? st->sampling_time : 0;
+    double t = st ? st->value_total : 0;
     char tf[512] = "no transforms";
     size_t active = ss_tf_active(ui->tf);
     if (active) {

@@ -86,7 +86,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_edge *e = edge_of(p, row, &kind);
     char b[3][32], name[4200];
     uint64_t cnt = e ? e->n : p->c.total_n;
-    double t = e ? e->time : p->c.total_time;
+    double t = e ? e->time : p->c.total_v;
     snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)cnt);
     snprintf(b[1], sizeof b[1], "%.3f", t);
     snprintf(b[2], sizeof b[2], "%.2f", ui_pct(ui, t));
@@ -95,7 +95,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     else
         snprintf(name, sizeof name, "%s (total; self %llu = %.3f s)",
                  ss_function_name(ui->m, p->c.function), (unsigned long long)p->c.self_n,
-                 p->c.self_time);
+                 p->c.self_v);
     const char *cells[NCOLS] = {kind < 0   ? "caller"
                                 : kind > 0 ? "callee"
                                            : "total",

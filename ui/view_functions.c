@@ -121,10 +121,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const uint32_t *fn_runs = NULL;
     size_t nruns;
     char b[6][32];
-    snprintf(b[0], sizeof b[0], "%.3f", sr->self_time);
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, sr->self_time));
-    snprintf(b[2], sizeof b[2], "%.3f", sr->total_time);
-    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, sr->total_time));
+    snprintf(b[0], sizeof b[0], "%.3f", sr->self_v);
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, sr->self_v));
+    snprintf(b[2], sizeof b[2], "%.3f", sr->total_v);
+    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, sr->total_v));
     snprintf(b[4], sizeof b[4], "-");
     snprintf(b[5], sizeof b[5], "-");
     if (ui->defer && !ui_runs_ready(ui)) {

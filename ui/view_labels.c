@@ -1,6 +1,6 @@
 /* view_labels.c - the samples' labels (`report --by labels`): for every
  * label (pprof's from Go's pprof.Do, perf's comm, pid and tid) its key,
- * value, samples, time and share.  Enter or f on a row adds keep-label
+ * value, samples (count), measure (time by default) and share.  Enter or f on a row adds keep-label
  * KEY=VALUE to the transform list, d adds drop-label KEY=VALUE; the
  * prompt's Tab completes keys and values for the label commands. */
 #include <stdlib.h>
@@ -8,9 +8,10 @@
 
 #include "app.h"
 #include "labels.h"
+#include "units.h"
 
 static const struct ui_column columns[] = {
-    {"key", 12, 0}, {"samples", 9, 1}, {"time", 10, 1}, {"pct", 7, 1}, {"value", 0, 0},
+    {"key", 12, 0}, {"count", 9, 1}, {"measure", 10, 1}, {"pct", 7, 1}, {"value", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 
@@ -52,8 +53,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_label_row *r = &p->ls.rows[row];
     char b[4][64];
     snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)r->samples);
-    snprintf(b[1], sizeof b[1], "%.3f", r->time);
-    snprintf(b[2], sizeof b[2], "%.2f", ui_pct(ui, r->time));
+    struct ss_units u;
+    ss_units_of(ui->m, &u);
+    ss_format_value(b[1], sizeof b[1], &u, r->value, 0);
+    snprintf(b[2], sizeof b[2], "%.2f", ui_pct(ui, r->value));
     const char *cells[NCOLS] = {ss_label_key(ui->m, r->label), b[0], b[1], b[2],
                                 ss_label_value(ui->m, r->label, b[3], sizeof b[3])};
     ui_table_row(c, y, columns, NCOLS, cells, style, 0);
@@ -61,7 +64,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0,
+    struct ui_column cols[NCOLS];
+    memcpy(cols, columns, sizeof cols);
+    cols[2].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
+    ui_table_draw(ui, v, c, y, h, cols, NCOLS, -1, 0,
                   v->list.n ? NULL
                             : "no labels (pprof files bring them, from Go's pprof.Do; perf script "
                               "its comm, pid and tid)",

@@ -312,10 +312,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_stats *st = ui_stats_line(ui);
     const struct ss_stat_row *r = &st->rows[p->order[row]];
     char b[4][32];
-    snprintf(b[0], sizeof b[0], "%.3f", r->self_time);
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_time));
-    snprintf(b[2], sizeof b[2], "%.3f", r->total_time);
-    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_time));
+    snprintf(b[0], sizeof b[0], "%.3f", r->self_v);
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_v));
+    snprintf(b[2], sizeof b[2], "%.3f", r->total_v);
+    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_v));
     const char *base = base_of(st, r);
     const char *text = base ? source_line(ui, p, base, r->line) : NULL;
     const char *cells[NCOLS] = {
@@ -335,10 +335,10 @@ static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
         const struct ss_stat_row *r = &st->rows[p->order[i]];
         const char *base = base_of(st, r);
         if (r->line == row + 1 && base && !strcmp(base, p->file_base)) {
-            snprintf(b[0], sizeof b[0], "%.3f", r->self_time);
-            snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_time));
-            snprintf(b[2], sizeof b[2], "%.3f", r->total_time);
-            snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_time));
+            snprintf(b[0], sizeof b[0], "%.3f", r->self_v);
+            snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_v));
+            snprintf(b[2], sizeof b[2], "%.3f", r->total_v);
+            snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_v));
             break;
         }
     }

@@ -117,7 +117,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (!rc) {
         for (size_t i = 0; i < p->t.n; i++)
             p->open[i] =
-                p->t.total_time > 0 && p->t.nodes[i].total_time >= AUTO_EXPAND * p->t.total_time;
+                p->t.total_v > 0 && p->t.nodes[i].total_v >= AUTO_EXPAND * p->t.total_v;
         /* follow the remembered path, opening it */
         uint32_t sel = 0, depth = 0;
         int found = nkeep > 0;
@@ -225,10 +225,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     uint32_t i = p->rows[row];
     const struct ss_tree_node *nd = &p->t.nodes[i];
     char b[4][32], name[4200], g[GUIDE_MAX * 6 + 16];
-    snprintf(b[0], sizeof b[0], "%.2f", ui_pct(ui, nd->total_time));
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, nd->self_time));
-    snprintf(b[2], sizeof b[2], "%.3f", nd->total_time);
-    snprintf(b[3], sizeof b[3], "%.3f", nd->self_time);
+    snprintf(b[0], sizeof b[0], "%.2f", ui_pct(ui, nd->total_v));
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, nd->self_v));
+    snprintf(b[2], sizeof b[2], "%.3f", nd->total_v);
+    snprintf(b[3], sizeof b[3], "%.3f", nd->self_v);
     const char *glyph = !has_children(&p->t, i) ? "  "
                         : p->open[i]            ? (c->utf8 ? "\xe2\x96\xbe " : "- ")
                                                 : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");

@@ -77,6 +77,7 @@ struct levels_ctx {
     const struct ss_model *m;
     const struct ss_level_row *rows;
     size_t scaffold;
+    struct ss_units u;
 };
 
 #define LROW(ctx, r) (&((const struct levels_ctx *)(ctx))->rows[r])
@@ -102,13 +103,20 @@ static void cell_level_top_samples(char *buf, size_t n, const void *ctx, size_t 
 {
     ss_cell_u64(buf, n, LROW(ctx, r)->top_samples);
 }
+/* the top function's share of the level, by the measure */
 static void cell_level_top_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct levels_ctx *c = ctx;
-    double share = c->rows[0].samples
-                       ? 100.0 * (double)LROW(ctx, r)->top_samples / (double)LROW(ctx, r)->samples
-                       : 0;
+    const struct ss_level_row *row = LROW(ctx, r);
+    double share = row->value != 0 ? 100.0 * row->top_value / row->value : 0;
     ss_cell_num(buf, n, share, tsv, 2);
+}
+static void cell_level_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct levels_ctx *)ctx)->u, LROW(ctx, r)->value, tsv);
+}
+static void cell_level_top_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct levels_ctx *)ctx)->u, LROW(ctx, r)->top_value, tsv);
 }
 
 static const struct ss_col level_columns[] = {
@@ -118,6 +126,8 @@ static const struct ss_col level_columns[] = {
     {"top", "top function", 0, 0, SS_COL_LABEL, cell_level_top, NULL},
     {"top.samples", "top.smp", 8, 1, 0, cell_level_top_samples, NULL},
     {"top.pct", NULL, 7, 1, SS_COL_TEXT, cell_level_top_pct, NULL},
+    {"@", NULL, 0, 0, SS_COL_TSV, cell_level_value, NULL},
+    {"top.@", NULL, 0, 0, SS_COL_TSV, cell_level_top_value, NULL},
 };
 
 int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -149,9 +159,11 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
         else
             fprintf(out, "scaffold   none: no root level has one function in %s\n\n", in);
     }
-    struct levels_ctx ctx = {m, rows, scaffold};
-    struct ss_table t = {level_columns, sizeof level_columns / sizeof *level_columns, &ctx, n, NULL,
-                         NULL};
+    struct levels_ctx ctx = {m, rows, scaffold, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {level_columns, sizeof level_columns / sizeof *level_columns,
+                         &ctx,          n,
+                         NULL,          ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "levels");
     if (o->format == SS_FORMAT_TEXT && scaffold)
         fputs("(* scaffold level)\n", out);
@@ -192,6 +204,7 @@ static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_
 struct runs_ctx {
     const struct ss_model *m;
     const struct ss_run_row *rows;
+    struct ss_units u;
 };
 
 #define RROW(ctx, r) (&((const struct runs_ctx *)(ctx))->rows[r])
@@ -228,6 +241,11 @@ static void cell_run_max(char *buf, size_t n, const void *ctx, size_t r, int tsv
     ss_cell_u64(buf, n, RROW(ctx, r)->max);
 }
 
+static void cell_run_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct runs_ctx *)ctx)->u, RROW(ctx, r)->value, tsv);
+}
+
 static const struct ss_col run_columns[] = {
     {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL},
     {"level", NULL, 6, 0, 0, cell_run_level, NULL},
@@ -236,6 +254,7 @@ static const struct ss_col run_columns[] = {
     {"mean", NULL, 9, 1, 0, cell_run_mean, NULL},
     {"median", NULL, 8, 1, 0, cell_run_median, NULL},
     {"max", NULL, 7, 1, 0, cell_run_max, NULL},
+    {"@", NULL, 9, 1, 0, cell_run_value, NULL},
 };
 
 int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -263,9 +282,11 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
         if (only == SS_NONE || ss_function_canonical(m, rows[i].function) == only)
             order[k++] = i;
     text_header(out, m, o);
-    struct runs_ctx ctx = {m, rows};
-    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns, &ctx, k, order,
-                         NULL};
+    struct runs_ctx ctx = {m, rows, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns,
+                         &ctx,        k,
+                         order,       ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
     free(order);
     free(rows);

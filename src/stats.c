@@ -344,10 +344,12 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
         ss_strtab_free(&out->keys);
         return ss_nomem(err, "statistics");
     }
-    /* By line, file names were interned as keys too; keep only real rows. */
+    /* By line, file names were interned as keys too; keep only real rows,
+     * and only those the measure weighs (as pprof -top: a function whose
+     * memory was all freed has no inuse_space row). */
     size_t n = 0;
     for (size_t i = 0; i < w.rows.n; i++)
-        if (w.rows.v[i].total_n > 0 || w.rows.v[i].total_x != 0)
+        if (w.rows.v[i].total_x != 0 || w.rows.v[i].self_x != 0)
             w.rows.v[n++] = w.rows.v[i];
     out->rows = w.rows.v;
     out->n = n;

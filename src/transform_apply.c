@@ -892,8 +892,8 @@ static int scaffold_depth(struct apply *a, double share, int all, size_t *depth,
     }
     struct ss_level_row *rows;
     size_t n;
-    int rc =
-        ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, used, &rows, &n, err);
+    int rc = ss_levels_compute_stacks(a->out, cur->off.v, cur->loc.v, nc, cnt, NULL, used, &rows,
+                                      &n, err);
     free(cnt);
     free(used);
     if (rc)

@@ -10,7 +10,8 @@
  *   d(nodes) against the previous sample of the session, negative
  *   differences 0); then every other value type of the model (the raw Rprof
  *   columns small_v, big_v, nodes, dup_count, or a pprof file's own types).
- *   default_sample_type is cpu when there is a cpu column.
+ *   default_sample_type is the model's measure (--value): its sample type,
+ *   samples, alloc for memory, cpu for time (when there is a cpu column).
  * - One pprof sample per model sample, in timeline order (never merged), so
  *   the sample sequence survives; Go's pprof merges equal stacks itself.
  *   Samples with no frames are written without locations.  A sample's
@@ -715,7 +716,18 @@ static int write_rest(struct writer *w, struct out *g)
     const char *keep = have_src ? source_meta(m, first, "keep_frames") : NULL;
     p.drop_frames = drop ? out_cstr(w, drop) : 0;
     p.keep_frames = keep ? out_cstr(w, keep) : 0;
-    const char *dflt = have_src ? source_meta(m, first, "default_sample_type") : NULL;
+    /* the default sample type: the model's measure (--value), which is the
+     * input's default unless one was chosen */
+    const char *dflt = NULL;
+    const struct ss_measure *ms = ss_model_measure(m);
+    if (ms->kind == SS_MEASURE_COLUMN)
+        dflt = ss_str(m, m->value_types.v[ms->vt].type);
+    else if (ms->kind == SS_MEASURE_SAMPLES)
+        dflt = "samples";
+    else if (ms->kind == SS_MEASURE_MEMORY && w->have_rvt)
+        dflt = "alloc";
+    if (!dflt && have_src)
+        dflt = source_meta(m, first, "default_sample_type");
     uint32_t dflt_id = dflt ? out_cstr(w, dflt) : 0;
     for (size_t i = 0; i < nvt; i++)
         if (w->vts.v[i].kind == VT_CPU && !dflt)

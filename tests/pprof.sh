@@ -32,35 +32,7 @@ S=$STACKSCOPE
 T=$TMPD
 DATA=$SRCDIR/tests/data
 
-PPROF=
-if [ -n "${STACKSCOPE_NO_GO:-}" ]; then
-    echo "SKIP Go pprof checks: STACKSCOPE_NO_GO is set"
-elif PPROF=$(sh "$SRCDIR/scripts/build-pprof.sh" "$BUILDDIR/tests/pprof-tool" 2>"$T/build-pprof.log"); then
-    :
-else
-    echo "SKIP Go pprof checks: could not build Go's pprof ($(tail -n 1 "$T/build-pprof.log"))"
-    PPROF=
-fi
-mkdir -p "$T/home"
-pp() {
-    TZ=UTC HOME=$T/home PPROF_TMPDIR=$T/home PPROF_BINARY_PATH=/nonexistent "$PPROF" "$@"
-}
-
-# top_tsv FILE ARGS...: `pprof -top` as "name<TAB>flat<TAB>cum" rows (unit
-# suffixes dropped), then a last row "<total><TAB>TOTAL<TAB>".
-top_tsv() {
-    local f=$1
-    shift
-    pp -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 "$@" "$f" 2>/dev/null |
-        perl -ne '
-            if (/ of (-?[0-9.]+)[a-zA-Z]* total/) { $total = $1; next }
-            if (/^\s*flat\s+flat%/) { $on = 1; next }
-            next unless $on;
-            if (/^\s*(-?[0-9.]+)[a-zA-Z]*\s+\S+\s+\S+\s+(-?[0-9.]+)[a-zA-Z]*\s+\S+\s\s(.*)$/) {
-                print "$3\t$1\t$2\n";
-            }
-            END { print "<total>\t", (defined $total ? $total : 0), "\t\n" }'
-}
+setup_go_pprof
 
 # ours_tsv FILE [SCALE [MEASURE]]: stackscope's report as
 # "name<TAB>self<TAB>total" (values x SCALE; the default measure, or
@@ -69,23 +41,6 @@ ours_tsv() {
     "$S" report --format tsv --by self ${3:+--value "$3"} "$1" 2>/dev/null |
         awk -F '\t' -v s="${2:-1}" 'NR > 1 { printf "%s\t%.17g\t%.17g\n", $1, $2 * s, $4 * s; t += $2 * s }
                                     END { printf "<total>\t%.17g\t\n", t }'
-}
-
-# same_numbers A B: the two "name<TAB>x<TAB>y" files hold the same names
-# with equal numbers (relative 1e-9, or 0.5 absolute); prints the first
-# difference.
-same_numbers() {
-    awk -F '\t' '
-        function bad(a, b) { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
-                             return d > 0.5 && d > 1e-9 * m }
-        NR == FNR { x[$1] = $2; y[$1] = $3; n++; next }
-        { seen++
-          if (!($1 in x)) { print "only in the second: " $1; exit 1 }
-          if (bad(x[$1], $2) || bad(y[$1], $3)) {
-              print $1 ": " x[$1] " " y[$1] " vs " $2 " " $3; exit 1 }
-          delete x[$1] }
-        END { if (seen != n) { for (k in x) { print "only in the first: " k; exit 1 } } }
-    ' "$1" "$2"
 }
 
 # samples_of FILE: "all with_no_frames" sample counts from `check`.

@@ -608,7 +608,7 @@ EOF
 row=$(grep -E ' rnorm$' "$T/ident.functions")
 want=$("$STACKSCOPE" report --by runs --function rnorm --format tsv ml.pb.gz |
     awk -F'\t' '$1 == "rnorm" && $2 == "all" { printf "%d %.2f", $3, $5 }')
-if [ "$(echo "$row" | awk '{ print $5, $6 }')" = "$want" ] && [ "$want" = "11 39.36" ]; then
+if [ "$(echo "$row" | awk '{ print $(NF - 2), $(NF - 1) }')" = "$want" ] && [ "$want" = "11 39.36" ]; then
     pass ident.rnorm-runs
 else
     fail ident.rnorm-runs "row '$row', report says '$want'"

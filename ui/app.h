@@ -24,6 +24,7 @@
 #include "keys.h"
 #include "list.h"
 #include "model.h"
+#include "units.h"
 #include "stacks.h"
 #include "stats.h"
 #include "runs.h"
@@ -207,6 +208,25 @@ void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg);
 /* Messages on the bottom line (printf-style). */
 void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Weigh every view by measure `name` (session.c; model.h: measures): on the
+ * loaded and the transformed model; a message names it.  Returns 0, or -1
+ * after an error message (no such measure). */
+int ui_set_measure(struct ui *ui, const char *name);
+
+/* Format v, a value of the current measure, for a table cell (units.h). */
+void ui_fmt_value(struct ui *ui, char *buf, size_t n, double v);
+
+/* The width of a column of values of the current measure whose widest
+ * value is `widest` (numbers are never cut): at least `min`. */
+int ui_value_width(struct ui *ui, double widest, int min);
+
+/* A sort order's name with the measure: "self time" becomes "self memory"
+ * under memory (names that do not start "self time"/"total time" are kept). */
+const char *ui_sort_name(struct ui *ui, const char *name, char *buf, size_t n);
+
+/* The largest self and total of statistics st (for ui_value_width). */
+double ui_stats_widest(const struct ss_stats *st);
 
 /* Set the current function (name copied; NULL clears it). */
 void ui_set_function(struct ui *ui, const char *name);

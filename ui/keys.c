@@ -126,6 +126,7 @@ static const struct ui_binding bindings[] = {
     {'s', UI_REQ_SORT_NEXT, ANY},
     {'S', UI_REQ_SORT_REVERSE, ANY},
     {'y', UI_REQ_COPY_NAME, ANY},
+    {'V', UI_REQ_VALUE_NEXT, ANY},
 
     {':', UI_REQ_PROMPT, ANY},
     {'u', UI_REQ_UNDO, ANY},

@@ -114,6 +114,8 @@ enum ui_section {
     _(SORT_NEXT, SEARCH, "sort by the next column")                                                \
     _(SORT_REVERSE, SEARCH, "reverse the sort order")                                              \
     _(COPY_NAME, SEARCH, "copy the selected function's full name to the clipboard (OSC 52)")       \
+    _(VALUE_NEXT, SEARCH,                                                                          \
+      "weigh every view by the next measure: time, samples, memory, a pprof sample type")          \
     _(PROMPT, TRIM, "command prompt: a transform, or w FILE to save (see COMMANDS)")               \
     _(UNDO, TRIM, "undo the last change to the transform list")                                    \
     _(REDO, TRIM, "redo")                                                                          \

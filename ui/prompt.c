@@ -236,6 +236,15 @@ char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_
             if (!strncmp(kv, prefix, plen) && push_cand(&v, n, &cap, kv))
                 break;
         }
+    } else if (!strncmp(line + i, "value ", 6)) {
+        /* :value NAME: the profile's measures */
+        struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+        size_t nm = ss_model_measures(ui->m, ms, sizeof ms / sizeof *ms);
+        for (size_t k = 0; k < nm && k < sizeof ms / sizeof *ms; k++) {
+            const char *name = ss_measure_name(ui->m, &ms[k]);
+            if (!strncmp(name, prefix, plen) && push_cand(&v, n, &cap, name))
+                break;
+        }
     } else {
         const struct ss_model *m = ui->m;
         for (size_t f = 0; f < m->functions.n; f++) {

@@ -8,9 +8,9 @@
 
 #include "app.h"
 #include "labels.h"
-#include "units.h"
 
-static const struct ui_column columns[] = {
+/* the measure's column is named after it and widens to its numbers (draw) */
+static struct ui_column columns[] = {
     {"key", 12, 0}, {"count", 9, 1}, {"measure", 10, 1}, {"pct", 7, 1}, {"value", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
@@ -53,9 +53,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_label_row *r = &p->ls.rows[row];
     char b[4][64];
     snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)r->samples);
-    struct ss_units u;
-    ss_units_of(ui->m, &u);
-    ss_format_value(b[1], sizeof b[1], &u, r->value, 0);
+    ui_fmt_value(ui, b[1], sizeof b[1], r->value);
     snprintf(b[2], sizeof b[2], "%.2f", ui_pct(ui, r->value));
     const char *cells[NCOLS] = {ss_label_key(ui->m, r->label), b[0], b[1], b[2],
                                 ss_label_value(ui->m, r->label, b[3], sizeof b[3])};
@@ -64,10 +62,14 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    struct ui_column cols[NCOLS];
-    memcpy(cols, columns, sizeof cols);
-    cols[2].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
-    ui_table_draw(ui, v, c, y, h, cols, NCOLS, -1, 0,
+    const struct labels_view *p = v->priv;
+    double widest = 0;
+    for (size_t r = 0; r < p->ls.n; r++)
+        if (p->ls.rows[r].value > widest)
+            widest = p->ls.rows[r].value;
+    columns[2].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
+    columns[2].width = ui_value_width(ui, widest, 10);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0,
                   v->list.n ? NULL
                             : "no labels (pprof files bring them, from Go's pprof.Do; perf script "
                               "its comm, pid and tid)",

@@ -63,7 +63,7 @@ static const char usage_text[] =
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
     "                           labels   the samples' labels (pprof, perf):\n"
-    "                                    key, value, samples and time\n"
+    "                                    key, value, count and the measure\n"
     "                           transforms\n"
     "                                    the transform list (-e, --script) and\n"
     "                                    what each step did\n"

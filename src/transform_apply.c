@@ -286,7 +286,6 @@ struct rewrite {
     ss_id new_fn;             /* replace: the NEW function */
     ss_id key;                /* label-root: the key's string id (SS_NONE: not in the profile) */
     ss_id lab;                /* label-root: the label set of the stack being rewritten */
-    size_t matched;           /* label-root: stacks that got a frame */
 };
 
 /* The location of frame `loc` renamed NAME@FILE#LINE after the call site
@@ -380,7 +379,6 @@ static int rewrite(struct apply *a, struct rewrite *rw, const ss_id *fr, size_t 
         if (loc != SS_NONE) {
             o[n++] = loc; /* a->buf has room: see stack_step */
             *ntail = SS_NONE;
-            rw->matched++;
         }
         break;
     }
@@ -510,7 +508,6 @@ static int stack_step(struct apply *a, struct rewrite *rw, struct ss_tf_effect *
         rw->lab = cur->lab.v[s];
         if (VEC_RESERVE(a->buf, d + 1) || rewrite(a, rw, fr, d, tail, &ntail))
             return -1;
-        fr = cur->loc.v + cur->off.v[s]; /* rewrite may not move cur, but be safe */
         size_t nd = a->buf.n;
         ss_id id = wset_add(nx, a->buf.v, nd, ntail, rw->st ? rw->lab : 0);
         if (id == SS_NONE)
@@ -949,7 +946,7 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
 {
     memset(eff, 0, sizeof *eff);
     eff->samples_in = a->nkeep;
-    struct rewrite rw = {st, 0, SS_NONE, SS_NONE, 0, 0};
+    struct rewrite rw = {st, 0, SS_NONE, SS_NONE, 0};
     int rc = 0;
     if (st->npats) {
         long nm = match_functions(a, st);
@@ -1175,7 +1172,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     struct ss_model *m = a->out;
     if (a->track_labels) {
         /* stacks that differ only in their label sets become one */
-        struct rewrite rw = {NULL, 0, SS_NONE, SS_NONE, 0, 0};
+        struct rewrite rw = {NULL, 0, SS_NONE, SS_NONE, 0};
         struct ss_tf_effect dummy;
         memset(&dummy, 0, sizeof dummy);
         if (stack_step(a, &rw, &dummy))

@@ -64,6 +64,8 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
+    "                           labels   the samples' labels (pprof, perf):\n"
+    "                                    key, value, count and the measure\n"
     "                           transforms\n"
     "                                    the transform list (-e, --script) and\n"
     "                                    what each step did\n"
@@ -146,6 +148,12 @@ static const char usage_text[] =
     "                             eval, tryCatch, source, cmpfun, ...)\n"
     "                           name-anonymous [F]   (FUN, <Anonymous> named\n"
     "                             FUN@FILE#LINE by their call site)\n"
+    "                           keep-label KEY[=VALUE]   drop-label KEY[=VALUE]\n"
+    "                             (samples with the label; VALUE a word,\n"
+    "                             a \"quoted value\" or a /regex/)\n"
+    "                           label-root KEY   (the label's value becomes\n"
+    "                             the outermost frame KEY=VALUE, as pprof's\n"
+    "                             -tagroot)\n"
     "                         F is a name, a \"quoted name\" or a /regex/;\n"
     "                         one that matches no function is warned about\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
@@ -338,7 +346,7 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
         if (ss_tf_no_match(tf, i)) {
             fputs("stackscope: warning: ", stderr);
             ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
-            fputs(": no function matches\n", stderr);
+            fprintf(stderr, ": no %s matches\n", ss_tf_match_noun(tf, i));
         }
     *m = tm;
     return 0;
@@ -411,6 +419,7 @@ static const struct {
     {"timeline", SS_REPORT_TIMELINE},
     {"sources", SS_REPORT_SOURCES},
     {"transforms", SS_REPORT_TRANSFORMS},
+    {"labels", SS_REPORT_LABELS}, /* pprof and perf labels */
     {NULL, SS_REPORT_SELF},
 };
 
@@ -490,7 +499,8 @@ static int cmd_report(int argc, char **argv)
                 k++;
             if (!by_names[k].name)
                 return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                                   "levels, runs, tree, calls, timeline, sources or transforms)",
+                                   "levels, runs, tree, calls, timeline, sources, labels or "
+                                   "transforms)",
                                    optarg);
             o.by = by_names[k].by;
             break;
@@ -725,6 +735,34 @@ static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
     fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
 }
 
+/* check's line about labels: how many, on how many rows, which keys (the
+ * first ten in order of appearance). */
+static void label_summary(const struct ss_model *m)
+{
+    size_t rows = 0, nkeys = 0;
+    for (size_t i = 0; i < m->sample_labels.n; i++)
+        rows += m->sample_labels.v[i] != 0;
+    printf("  labels: %zu distinct on %zu of %zu rows; keys:", m->labels.n, rows,
+           m->sample_stack.n);
+    ss_id seen[10];
+    for (size_t l = 0; l < m->labels.n; l++) {
+        ss_id key = m->labels.v[l].key;
+        size_t k = 0;
+        while (k < nkeys && seen[k] != key)
+            k++;
+        if (k < nkeys)
+            continue; /* shown already */
+        if (nkeys == 10) {
+            fputs(" ...", stdout);
+            break;
+        }
+        seen[nkeys++] = key;
+        fputc(' ', stdout);
+        ss_esc_fputs(ss_str(m, key), SS_ESC_TEXT, stdout);
+    }
+    fputc('\n', stdout);
+}
+
 static void check_summary(const struct ss_model *m, const char *path)
 {
     size_t maxdepth = 0;
@@ -769,6 +807,8 @@ static void check_summary(const struct ss_model *m, const char *path)
                ss_s(maxdepth));
     }
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
+    if (ss_model_has_labels(m))
+        label_summary(m);
     print_warnings(stdout, m, "  warning: ");
 }
 

@@ -60,6 +60,8 @@ enum ui_view_arg { UI_VA_NONE, UI_VA_FOCUS, UI_VA_FUNCTION };
     _(SANDWICH,   ui_view_sandwich,   'W', "sandwich",   FUNCTION,                                \
       "sandwich: the current function's callers above it, its callees below",                     \
       "callers above and callees below F (default: the current function)")                         \
+    _(LABELS,     ui_view_labels,     '#', "labels",     NONE,                                    \
+      "labels (pprof, perf): samples per key and value", "show the labels")                        \
     _(TRANSFORMS, ui_view_transforms, 'T', "transforms", NONE,                                    \
       "the transform list", "show the transform list")                                             \
     _(HELP,       ui_view_help,       '?', "help",       NONE,                                    \

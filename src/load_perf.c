@@ -344,7 +344,7 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
     if (!rc)
         rc = flush(&P);
     if (!rc && P.clock_n && P.clock_sum > 0)
-        m->sources.v[sid].interval_us = P.clock_sum / 1e3 / (double)P.clock_n;
+        ss_model_set_interval(m, sid, P.clock_sum / 1e3 / (double)P.clock_n);
     VEC_FREE(P.frames);
     return rc;
 }

@@ -867,8 +867,8 @@ static struct count_rule choose_count(const struct loader *L)
 
 static int add_meta(struct loader *L, ss_id src, const char *key, const char *val, size_t vlen)
 {
-    struct ss_meta me = {src, ss_model_intern_cstr(L->m, key), ss_model_intern(L->m, val, vlen)};
-    if (me.key == SS_NONE || me.value == SS_NONE || VEC_PUSH(L->m->meta, me))
+    if (ss_model_add_meta(L->m, src, ss_model_intern_cstr(L->m, key),
+                          ss_model_intern(L->m, val, vlen)))
         return nomem(L, "meta");
     return 0;
 }

@@ -227,7 +227,7 @@ static int resolve_provisional(struct parser *p)
         ss_id real = k < p->files.n ? p->files.v[k] : SS_NONE;
         for (size_t i = 0; i < p->m->locations.n; i++)
             if (p->m->locations.v[i].file == prov) {
-                p->m->locations.v[i].file = real;
+                ss_model_set_location_file(p->m, (ss_id)i, real);
                 changed = 1;
             }
     }

@@ -393,7 +393,7 @@ static int finish(struct parser *p, ss_id src)
     for (size_t i = 0; i < p->el.n; i++) {
         const struct element *e = &p->el.v[i];
         struct ss_agg a = {src, e->loc, e->self, e->total};
-        if (VEC_PUSH(m->aggs, a))
+        if (ss_model_add_agg(m, &a))
             return ss_nomem(p->err, "aggregates");
         samples += (uint64_t)e->self;
     }
@@ -405,7 +405,7 @@ static int finish(struct parser *p, ss_id src)
             return ss_fail(p->err, SS_EINPUT, "%s:%llu: unknown id", p->path,
                            (unsigned long long)e->line_no);
         struct ss_agg_edge a = {src, from ? from->loc : SS_NONE, to->loc, e->count};
-        if (VEC_PUSH(m->edges, a))
+        if (ss_model_add_edge(m, &a))
             return ss_nomem(p->err, "call graph");
         if (e->from < 0)
             root += (uint64_t)e->count;
@@ -422,10 +422,9 @@ static int finish(struct parser *p, ss_id src)
     else if (samples > 0)
         ss_model_warn(m, "%s: runtime 0 ms; assuming the gem's default period of 0.1 s per sample",
                       p->path);
-    m->sources.v[src].interval_us = iv;
-    struct ss_meta meta = {src, ss_model_intern_cstr(m, "runtime_ms"),
-                           ss_model_intern_cstr(m, p->runtime_text)};
-    if (meta.key == SS_NONE || meta.value == SS_NONE || VEC_PUSH(m->meta, meta))
+    ss_model_set_interval(m, src, iv);
+    if (ss_model_add_meta(m, src, ss_model_intern_cstr(m, "runtime_ms"),
+                          ss_model_intern_cstr(m, p->runtime_text)))
         return ss_nomem(p->err, "meta");
     return 0;
 }

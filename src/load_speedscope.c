@@ -313,9 +313,8 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
     if (is_type(j, name, SS_JSON_STRING)) {
         size_t len;
         const char *s = ss_json_string(j, name, &len);
-        struct ss_meta me = {sid, ss_model_intern_cstr(S->m, "name"),
-                             ss_model_intern(S->m, s, len)};
-        if (me.key == SS_NONE || me.value == SS_NONE || VEC_PUSH(S->m->meta, me))
+        if (ss_model_add_meta(S->m, sid, ss_model_intern_cstr(S->m, "name"),
+                              ss_model_intern(S->m, s, len)))
             return ss_nomem(S->err, "meta");
     }
     int rc = sampled ? read_sampled(S, prof) : read_evented(S, prof);

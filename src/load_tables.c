@@ -746,7 +746,7 @@ static int read_aggregates(struct loader *L, ss_id base)
                             (long long)a.total);
         a.source = base + src;
         a.location = L->lmap.v[loc];
-        if (VEC_PUSH(L->m->aggs, a))
+        if (ss_model_add_agg(L->m, &a))
             return ss_nomem(L->err, "aggregates");
     }
     if (present && got < 0)
@@ -764,7 +764,7 @@ static int read_aggregates(struct loader *L, ss_id base)
         e.source = base + src;
         e.caller = from == SS_NONE ? SS_NONE : L->lmap.v[from];
         e.callee = L->lmap.v[to];
-        if (VEC_PUSH(L->m->edges, e))
+        if (ss_model_add_edge(L->m, &e))
             return ss_nomem(L->err, "call edges");
     }
     if (present && got < 0)
@@ -806,25 +806,14 @@ static int build(struct loader *L, ss_id base)
     if (rc)
         return rc;
     for (size_t k = 0; k < L->meta.n; k++) {
-        struct ss_meta e;
-        e.key = L->meta.v[k].key;
-        e.value = L->meta.v[k].value;
-        e.source = L->meta.v[k].source == SS_NONE ? SS_NONE : base + L->meta.v[k].source;
-        if (VEC_PUSH(m->meta, e))
+        const struct meta_row *e = &L->meta.v[k];
+        if (ss_model_add_meta(m, e->source == SS_NONE ? SS_NONE : base + e->source, e->key,
+                              e->value))
             return ss_nomem(L->err, "meta");
     }
-    int any_class = 0;
     for (size_t k = 0; k < L->fclass.n; k++)
-        any_class |= L->fclass.v[k] != SS_NONE;
-    if (any_class || m->function_class.n) {
-        if (VEC_RESERVE(m->function_class, m->functions.n))
+        if (L->fclass.v[k] != SS_NONE && ss_model_set_class(m, L->fmap.v[k], L->fclass.v[k]))
             return ss_nomem(L->err, "classes");
-        while (m->function_class.n < m->functions.n)
-            m->function_class.v[m->function_class.n++] = SS_NONE;
-        for (size_t k = 0; k < L->fclass.n; k++)
-            if (L->fclass.v[k] != SS_NONE)
-                m->function_class.v[L->fmap.v[k]] = L->fclass.v[k];
-    }
     return 0;
 }
 

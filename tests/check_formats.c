@@ -547,18 +547,14 @@ START_TEST(test_tables_round_trip)
     ss_id fr[] = {odd, LOC(m, "\\N", NULL, 0)};
     source(m, "rprof", 20000, SS_SRC_LINE);
     sample(m, ss_model_stack(m, fr, 2, SS_NONE), NULL);
-    struct ss_meta me = {SS_NONE, S(m, "comment"), S(m, "a\tb")};
-    ck_assert_int_eq(VEC_PUSH(m->meta, me), 0);
-    me.source = 2;
-    me.key = S(m, "duration_ns");
-    me.value = S(m, "123");
-    ck_assert_int_eq(VEC_PUSH(m->meta, me), 0);
-    for (size_t i = 0; i < m->functions.n; i++)
-        ck_assert_int_eq(VEC_PUSH(m->function_class, i == 1 ? S(m, "app") : SS_NONE), 0);
+    ck_assert_int_eq(ss_model_add_meta(m, SS_NONE, S(m, "comment"), S(m, "a\tb")), 0);
+    ck_assert_int_eq(ss_model_add_meta(m, 2, S(m, "duration_ns"), S(m, "123")), 0);
+    ck_assert_int_eq(ss_model_set_class(m, 1, S(m, "app")), 0);
+    ck_assert_uint_eq(m->function_class.n, m->functions.n);
     struct ss_agg ag = {3, odd, 5, 9};
-    ck_assert_int_eq(VEC_PUSH(m->aggs, ag), 0);
+    ck_assert_int_eq(ss_model_add_agg(m, &ag), 0);
     struct ss_agg_edge ed = {3, SS_NONE, odd, 9};
-    ck_assert_int_eq(VEC_PUSH(m->edges, ed), 0);
+    ck_assert_int_eq(ss_model_add_edge(m, &ed), 0);
     m->sources.v[0].timestamp = 1700000000;
     m->sources.v[0].header_line = 7;
 

@@ -9,6 +9,9 @@
 #     not parse files;
 #   - in ui/, only the views that show call trees and callers/callees
 #     include tree.h; names and function identity come from model.h;
+#   - only src/model.c writes the model's tables: loaders and transforms
+#     build through model.h's builder (m->aggs, m->meta, ... are read-only
+#     elsewhere);
 #   - the C sources are clang-format clean (when clang-format is there).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
@@ -41,6 +44,18 @@ check "the explorer does not load files (no load.h in ui/)" "$(includes 'load\.h
 check "tree.h only in the tree and calls views" \
     "$(includes 'tree\.h' ui/*.c ui/*.h | grep -vxE 'ui/view_(tree|calls)\.c')"
 
+# writes FILE...: lines that write a model table (an assignment to, an
+# increment of, or a VEC_PUSH/RESERVE/FREE on m->TABLE, out->TABLE or
+# x->m->TABLE), as FILE:LINE.
+tables='(sources|functions|locations|stack_off|stack_loc|stack_tail|sample_stack|gaps|value_types|values|meta|aggs|edges|function_class|function_canon|warnings)'
+model='(\<[A-Za-z_]+->)?\<(m|out|model)->'
+writes() {
+    grep -nE "$model$tables(\.v\[[^]]*\])?(\.[a-z_]+)?[[:space:]]*(=[^=]|\+\+|--|[-+*|&]=)|VEC_(PUSH|RESERVE|FREE)\([[:space:]]*$model$tables\>" "$@" 2>/dev/null |
+        cut -d: -f1,2
+}
+check "only model.c writes the model's tables (loaders use the builder)" \
+    "$(writes src/*.c ui/*.c | grep -v '^src/model\.c:')"
+
 # The C sources are as clang-format (.clang-format) writes them.
 if have clang-format; then
     check "the C sources are clang-format clean" \
@@ -54,7 +69,9 @@ fi
 mkdir -p "$TMPD/src"
 printf '#include <curses.h>\n' >"$TMPD/src/bad.c"
 printf '#include "load_rprof.h"\n' >"$TMPD/src/stats_bad.c"
+printf 'if (VEC_PUSH(m->aggs, a))\n    L->m->meta.v[0].key = k;\nm->sources.v[s].interval_us = iv;\nn = m->aggs.n;\n' >"$TMPD/src/load_bad.c"
 [ -n "$(includes "$curses" "$TMPD/src/bad.c")" ] && [ -n "$(includes "$loaders" "$TMPD/src/stats_bad.c")" ] &&
+    [ "$(writes "$TMPD/src/load_bad.c" | wc -l)" -eq 3 ] &&
     pass "the include check finds offenders" || fail "the include check finds offenders" "grep found nothing"
 
 finish

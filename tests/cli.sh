@@ -133,6 +133,34 @@ for opt in --version -V; do
     check "version $opt" "$why"
 done
 
+# The options are one table in src/cli.c that drives parsing and --help:
+# every command's --help is the same text, every option it lists is in the
+# man page, and a missing value is named with what the option takes.
+help_all=$("$STACKSCOPE" --help)
+why=
+for cmd in report convert check; do
+    [ "$("$STACKSCOPE" $cmd --help)" = "$help_all" ] || why="$why $cmd --help differs;"
+done
+check "help: every command prints the one --help" "$why"
+why=
+for o in $(printf '%s\n' "$help_all" | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u); do
+    grep -qF -- "${o//-/\\-}" "$SRCDIR/man/stackscope.1" || why="$why $o;"
+done
+check "man: every option of --help is in the man page" "$why"
+for a in "--source-path:DIR" "--interval:DURATION" "--preset:r" "report --by:TABLE" "convert -o:OUT"; do
+    usage "missing value: ${a%:*}" ${a%:*}
+    o=${a%:*}
+    [[ $ERR == *"option '${o##* }' needs a value (${a#*:})"* ]] || fail "missing value named: $o" "$ERR"
+done
+# "--" ends the options of the explorer too (a file named like an option)
+cp "$T/tiny" "$T/-tiny"
+cd "$T" && run -- -tiny
+cd - >/dev/null || exit 99
+[ "$RC" -eq 0 ] && [[ $OUT == *"samples    3"* ]] && pass "explorer: -- FILE" || fail "explorer: -- FILE" "exit $RC: $ERR"
+# options of another command are refused, as are check's (it has none)
+usage "convert refuses report's --by" convert --by self -o "$T/x.out" "$T/tiny"
+usage "check refuses options" check --bogus "$T/tiny"
+
 # ---- usage errors: exit 1 -------------------------------------------------
 
 usage unknown-option --bogus

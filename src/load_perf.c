@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "vec.h"
 
 #define PERF_MAX_FRAMES 100000
 
@@ -228,7 +229,7 @@ static int flush(struct perf *P)
             return ss_nomem(P->err, "value types");
         vt = *slot;
     }
-    int64_t *vals = calloc(P->m->value_types.n, sizeof *vals);
+    int64_t *vals = ss_calloc_array(P->m->value_types.n, sizeof *vals);
     if (!vals)
         return ss_nomem(P->err, "values");
     vals[SS_VT_COUNT] = 1;

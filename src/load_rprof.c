@@ -12,6 +12,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "vec.h"
 
 #define RPROF_MAX_INTERVAL_US 3600000000.0 /* one hour: anything above is garbage */
 #define RPROF_MAX_FRAMES 100000            /* R caps lines near 10 KB, ~2500 frames */
@@ -318,7 +319,7 @@ static int sync_vals(struct parser *p)
 {
     if (p->nvals == p->m->values.n && p->vals)
         return 0;
-    int64_t *nv = realloc(p->vals, (p->m->values.n ? p->m->values.n : 1) * sizeof *nv);
+    int64_t *nv = ss_realloc_array(p->vals, p->m->values.n, sizeof *nv);
     if (!nv)
         return ss_nomem(p->err, "values");
     for (size_t t = p->nvals; t < p->m->values.n; t++)

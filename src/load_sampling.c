@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "vec.h"
 
 /* Limits on numbers read from the file (limits.h, shared with the writer):
  * ids fit the gem's Java int, counts stay far from overflowing a sum, line
@@ -238,8 +239,8 @@ static int cmp_by_loc(const void *a, const void *b)
 static int end_map(struct parser *p)
 {
     size_t n = p->el.n;
-    p->by_id = malloc((n ? n : 1) * sizeof *p->by_id);
-    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    p->by_id = ss_alloc_array(n, sizeof *p->by_id);
+    size_t *tmp = ss_alloc_array(n, sizeof *tmp);
     if (!p->by_id || !tmp) {
         free(tmp);
         return ss_nomem(p->err, "call elements");
@@ -372,7 +373,7 @@ static int finish(struct parser *p, ss_id src)
 {
     struct ss_model *m = p->m;
     size_t ne = p->ed.n;
-    struct edge *sorted = malloc((ne ? ne : 1) * sizeof *sorted);
+    struct edge *sorted = ss_alloc_array(ne, sizeof *sorted);
     if (!sorted)
         return ss_nomem(p->err, "call graph");
     if (ne)

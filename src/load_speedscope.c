@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "limits.h"
+#include "vec.h"
 
 #define SP_MAX_FRAMES 100000 /* frames of one stack */
 
@@ -85,7 +86,7 @@ static int read_frames(struct sp *S, uint32_t top)
         return fail_at(S, shared == SS_JSON_NONE ? 0 : shared,
                        "\"shared\" must be an object with a \"frames\" array");
     S->nframes = ss_json_at(j, frames)->u.kids.n;
-    S->frame_loc = malloc((S->nframes ? S->nframes : 1) * sizeof *S->frame_loc);
+    S->frame_loc = ss_alloc_array(S->nframes, sizeof *S->frame_loc);
     if (!S->frame_loc)
         return ss_nomem(S->err, "frames");
     size_t i = 0;
@@ -296,7 +297,7 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
         (S->vt_space = ss_model_value_type(S->m, "space", "bytes")) == SS_NONE)
         return ss_nomem(S->err, "value types");
     free(S->vals);
-    S->vals = calloc(S->m->value_types.n, sizeof *S->vals);
+    S->vals = ss_calloc_array(S->m->value_types.n, sizeof *S->vals);
     if (!S->vals)
         return ss_nomem(S->err, "values");
 
@@ -348,7 +349,7 @@ static int load_doc(struct ss_model *m, const struct ss_json *j, const char *pat
     if (!is_type(j, profiles, SS_JSON_ARRAY))
         return fail_at(&S, profiles == SS_JSON_NONE ? 0 : profiles,
                        "\"profiles\" must be an array");
-    S.frames = malloc(SP_MAX_FRAMES * sizeof *S.frames);
+    S.frames = ss_alloc_array(SP_MAX_FRAMES, sizeof *S.frames);
     if (!S.frames)
         return ss_nomem(err, "frames");
     rc = read_frames(&S, 0);

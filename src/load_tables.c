@@ -29,6 +29,7 @@
 #include "limits.h"
 #include "reader.h"
 #include "tables.h"
+#include "vec.h"
 
 #define TSV_MAX_COLS 8
 
@@ -497,7 +498,7 @@ static int read_value_types(struct loader *L)
     }
     if (got < 0)
         return L->err->code;
-    L->vt_index = malloc((L->vts.n ? L->vts.n : 1) * sizeof *L->vt_index);
+    L->vt_index = ss_alloc_array(L->vts.n, sizeof *L->vt_index);
     if (!L->vt_index)
         return ss_nomem(L->err, "value types");
     for (size_t k = 0; k < L->vts.n; k++)
@@ -686,7 +687,7 @@ static int read_values(struct loader *L)
                        "(at most %llu here: sample_values.tsv lists every value of every sample)",
                        L->dir, ns, mt, (unsigned long long)holds);
     if (ns && nt) {
-        L->seen = calloc((ns * nt + 7) / 8, 1);
+        L->seen = ss_calloc_array((ns * nt + 7) / 8, 1);
         if (!L->seen)
             return ss_nomem(L->err, "sample values");
     }
@@ -715,7 +716,7 @@ static int read_values(struct loader *L)
         L->seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
         struct vt_row *r = &L->vts.v[k];
         if (!r->col) {
-            r->col = malloc(ns * sizeof *r->col);
+            r->col = ss_alloc_array(ns, sizeof *r->col);
             if (!r->col)
                 return ss_nomem(L->err, "sample values");
             int64_t dflt = r->model == SS_VT_COUNT ? 1 : 0;
@@ -776,7 +777,7 @@ static int read_aggregates(struct loader *L, ss_id base)
 static int build(struct loader *L, ss_id base)
 {
     struct ss_model *m = L->m;
-    int64_t *vals = malloc((m->values.n ? m->values.n : 1) * sizeof *vals);
+    int64_t *vals = ss_alloc_array(m->values.n, sizeof *vals);
     if (!vals)
         return ss_nomem(L->err, "values");
     size_t i = 0;

@@ -8,6 +8,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "vec.h"
 
 /* The three indexes (functions, locations, stacks) are sets of ids whose
  * keys live in the model's tables (hashtab.h's ss_idset). */
@@ -249,7 +250,7 @@ ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit
  * `fill`.  Returns 0 or -1. */
 static int column_materialise(struct ss_model *m, size_t t, int64_t fill)
 {
-    int64_t *c = malloc((m->sample_stack.cap ? m->sample_stack.cap : 1) * sizeof *c);
+    int64_t *c = ss_alloc_array(m->sample_stack.cap, sizeof *c);
     if (!c)
         return -1;
     for (size_t i = 0; i < m->sample_stack.n; i++)
@@ -273,7 +274,7 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
         for (size_t t = 0; t < m->values.n; t++) {
             if (!m->values.v[t])
                 continue;
-            int64_t *c = realloc(m->values.v[t], m->sample_stack.cap * sizeof *c);
+            int64_t *c = ss_realloc_array(m->values.v[t], m->sample_stack.cap, sizeof *c);
             if (!c) {
                 m->sample_stack.n--;
                 return -1;
@@ -395,7 +396,7 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
         const int64_t *col = o->values.v[t];
         if (!col)
             continue;
-        int64_t *c = malloc(m->sample_stack.cap * sizeof *c);
+        int64_t *c = ss_alloc_array(m->sample_stack.cap, sizeof *c);
         if (!c)
             return -1;
         free(m->values.v[t]);
@@ -616,9 +617,9 @@ ss_id ss_sample_source(const struct ss_model *m, size_t i)
 int ss_model_reindex_locations(struct ss_model *m)
 {
     size_t nl = m->locations.n, ns = ss_model_nstacks(m);
-    ss_id *lcanon = malloc((nl ? nl : 1) * sizeof *lcanon);
-    ss_id *scanon = malloc((ns ? ns : 1) * sizeof *scanon);
-    uint32_t *old_off = malloc((ns + 1) * sizeof *old_off);
+    ss_id *lcanon = ss_alloc_array(nl, sizeof *lcanon);
+    ss_id *scanon = ss_alloc_array(ns, sizeof *scanon);
+    uint32_t *old_off = ss_alloc_array(ns + 1, sizeof *old_off);
     struct ss_idset *lh = idhash_new(), *sh = idhash_new();
     int rc = -1;
     if (!lcanon || !scanon || !old_off || !lh || !sh)
@@ -699,7 +700,7 @@ int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m)
 {
     size_t ns = ss_model_nstacks(m);
     memset(sc, 0, sizeof *sc);
-    sc->cnt = calloc(ns ? ns : 1, sizeof *sc->cnt);
+    sc->cnt = ss_calloc_array(ns, sizeof *sc->cnt);
     return sc->cnt ? 0 : -1;
 }
 

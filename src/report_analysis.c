@@ -14,6 +14,7 @@
 #include "textesc.h"
 #include "timeline.h"
 #include "tree.h"
+#include "vec.h"
 
 /* A function's name as safe text (textesc.h), in e's buffer. */
 static const char *fname(struct ss_esc *e, const struct ss_model *m, ss_id fn)
@@ -253,7 +254,7 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
     if (rc)
         return rc;
     /* the rows of one function (--function), in the table's order */
-    size_t *order = malloc((n ? n : 1) * sizeof *order), k = 0;
+    size_t *order = ss_alloc_array(n, sizeof *order), k = 0;
     if (!order) {
         free(rows);
         return ss_nomem(err, "run lengths");
@@ -347,7 +348,7 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
         return rc;
     size_t n;
     uint32_t *dfs = ss_tree_dfs_order(&t, &n);
-    size_t *order = malloc((n ? n : 1) * sizeof *order), k = 0;
+    size_t *order = ss_alloc_array(n, sizeof *order), k = 0;
     if ((!dfs && t.n) || !order) {
         free(dfs);
         free(order);
@@ -493,7 +494,7 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     ss_model_totals(m, &tot);
     int tsv = o->format == SS_FORMAT_TSV;
     size_t n = c.ncallers + c.ncallees + 2;
-    struct calls_row *rows = malloc(n * sizeof *rows);
+    struct calls_row *rows = ss_alloc_array(n, sizeof *rows);
     if (!rows) {
         ss_calls_free(&c);
         return ss_nomem(err, "callers and callees");

@@ -7,6 +7,7 @@
 #include "hash.h"
 #include "hashtab.h"
 #include "sort.h"
+#include "vec.h"
 
 /* Rows are found by their function sequence through an ss_idset
  * (hashtab.h): a row's key is fns[first .. first + depth). */
@@ -63,8 +64,8 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
 {
     memset(out, 0, sizeof *out);
     size_t ns = ss_model_nstacks(m);
-    uint64_t *cnt = calloc(ns ? ns : 1, sizeof *cnt);
-    uint32_t *row_of = malloc((ns ? ns : 1) * sizeof *row_of);
+    uint64_t *cnt = ss_calloc_array(ns, sizeof *cnt);
+    uint32_t *row_of = ss_alloc_array(ns, sizeof *row_of);
     struct ss_idset groups = {0};
     VEC(struct ss_stack_row) rows = {0};
     VEC(ss_id) fns = {0};

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rprof.h"
+#include "vec.h"
 
 struct work {
     const struct ss_model *m;
@@ -100,15 +101,15 @@ static int sync_scratch(struct work *w, size_t *have)
     if (*have >= w->rows.n)
         return 0;
     size_t n = w->rows.cap;
-    uint64_t *a = realloc(w->self_src, n * sizeof *a);
+    uint64_t *a = ss_realloc_array(w->self_src, n, sizeof *a);
     if (!a)
         return -1;
     w->self_src = a;
-    a = realloc(w->total_src, n * sizeof *a);
+    a = ss_realloc_array(w->total_src, n, sizeof *a);
     if (!a)
         return -1;
     w->total_src = a;
-    a = realloc(w->stamp, n * sizeof *a);
+    a = ss_realloc_array(w->stamp, n, sizeof *a);
     if (!a)
         return -1;
     w->stamp = a;
@@ -180,10 +181,10 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     struct ss_rprof_vt vt;
     int use_mem = memory && ss_rprof_value_types(m, &vt) == 0;
     out->has_memory = memory;
-    w.key_of = malloc((nkeyed ? nkeyed : 1) * sizeof *w.key_of);
+    w.key_of = ss_alloc_array(nkeyed, sizeof *w.key_of);
     struct ss_stack_counts sc;
     int sc_fail = ss_stack_counts_init(&sc, m);
-    double *mem = use_mem ? calloc(nstacks ? nstacks : 1, sizeof *mem) : NULL;
+    double *mem = use_mem ? ss_calloc_array(nstacks, sizeof *mem) : NULL;
     size_t have = 0;
     int oom = !w.key_of || sc_fail || (use_mem && !mem);
     uint64_t stamp = 0;

@@ -148,7 +148,7 @@ static int keep_materialise(struct apply *a)
 {
     if (a->keep)
         return 0;
-    a->keep = malloc((a->nkeep ? a->nkeep : 1) * sizeof *a->keep);
+    a->keep = ss_alloc_array(a->nkeep, sizeof *a->keep);
     if (!a->keep)
         return -1;
     for (size_t k = 0; k < a->nkeep; k++)
@@ -171,7 +171,7 @@ static long match_functions(struct apply *a, const struct tf_step *st)
     size_t nf = m->functions.n, need = st->npats * (nf ? nf : 1);
     if (need > a->match_cap) {
         free(a->match);
-        a->match = malloc(need);
+        a->match = ss_alloc_array(st->npats, nf ? nf : 1);
         a->match_cap = a->match ? need : 0;
         if (!a->match)
             return -1;
@@ -193,7 +193,7 @@ static long match_functions(struct apply *a, const struct tf_step *st)
             size_t ns = m->strs.n ? m->strs.n : 1;
             if (ns > a->by_name_cap) { /* all 0, and left all 0 after use */
                 free(a->by_name);
-                a->by_name = calloc(ns, 1);
+                a->by_name = ss_calloc_array(ns, 1);
                 a->by_name_cap = a->by_name ? ns : 0;
                 if (!a->by_name)
                     return -1;
@@ -226,7 +226,7 @@ static long match_names(struct apply *a, const char *const *names)
     size_t nf = m->functions.n, need = nf ? nf : 1;
     if (need > a->match_cap) {
         free(a->match);
-        a->match = malloc(need);
+        a->match = ss_alloc_array(need, 1);
         a->match_cap = a->match ? need : 0;
         if (!a->match)
             return -1;
@@ -541,9 +541,9 @@ static int spans_make(const struct apply *a, struct spans *sp)
 {
     const struct ss_model *m = a->orig;
     size_t ns = m->sources.n;
-    sp->p = malloc((ns + 1) * sizeof *sp->p);
-    sp->t0 = malloc((ns + 1) * sizeof *sp->t0);
-    sp->w = malloc((ns + 1) * sizeof *sp->w);
+    sp->p = ss_alloc_array(ns + 1, sizeof *sp->p);
+    sp->t0 = ss_alloc_array(ns + 1, sizeof *sp->t0);
+    sp->w = ss_alloc_array(ns + 1, sizeof *sp->w);
     if (!sp->p || !sp->t0 || !sp->w)
         return -1;
     double t = 0;
@@ -666,7 +666,7 @@ static int filter_contains(struct apply *a, int want)
 {
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
-    unsigned char *has = malloc(nc ? nc : 1);
+    unsigned char *has = ss_alloc_array(nc, 1);
     if (!has)
         return -1;
     int any = 0;
@@ -691,7 +691,7 @@ static int filter_contains(struct apply *a, int want)
         return -1;
     }
     /* per original stack, one lookup less per sample */
-    unsigned char *ho = malloc(a->norig ? a->norig : 1);
+    unsigned char *ho = ss_alloc_array(a->norig, 1);
     if (!ho) {
         free(has);
         return -1;
@@ -716,8 +716,8 @@ static int scaffold_depth(struct apply *a, double share, int all, size_t *depth,
 {
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
-    uint64_t *cnt = calloc(nc ? nc : 1, sizeof *cnt);
-    unsigned char *used = malloc(nc ? nc : 1);
+    uint64_t *cnt = ss_calloc_array(nc, sizeof *cnt);
+    unsigned char *used = ss_alloc_array(nc, 1);
     if (!cnt || !used) {
         free(cnt);
         free(used);
@@ -875,8 +875,8 @@ static int model_start(struct apply *a, ss_id **loc_map)
     struct ss_error e;
     if (ss_model_init_like(m, o, &e))
         return -1;
-    ss_id *fmap = malloc((o->functions.n ? o->functions.n : 1) * sizeof *fmap);
-    *loc_map = malloc((o->locations.n ? o->locations.n : 1) * sizeof **loc_map);
+    ss_id *fmap = ss_alloc_array(o->functions.n, sizeof *fmap);
+    *loc_map = ss_alloc_array(o->locations.n, sizeof **loc_map);
     if (!fmap || !*loc_map) {
         free(fmap);
         return -1;
@@ -922,7 +922,7 @@ static int work_start(struct apply *a, const ss_id *loc_map)
     a->norig = ns;
     a->nkeep = o->sample_stack.n;
 
-    a->o2c = malloc((ns ? ns : 1) * sizeof *a->o2c);
+    a->o2c = ss_alloc_array(ns, sizeof *a->o2c);
     if (!a->o2c || wset_reset(a->cur, 0) || VEC_RESERVE(a->buf, 64))
         return -1;
     for (size_t s = 0; s < ns; s++) {
@@ -965,7 +965,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
             return -1;
     /* the timeline; its values, sources and gaps follow from the kept samples */
     size_t n = a->nkeep;
-    ss_id *stacks = malloc((n ? n : 1) * sizeof *stacks);
+    ss_id *stacks = ss_alloc_array(n, sizeof *stacks);
     if (!stacks)
         return -1;
     for (size_t k = 0; k < n; k++)

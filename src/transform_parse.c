@@ -8,6 +8,7 @@
  * when it has to, so that it always reparses to the same step.
  */
 #include "transform_int.h"
+#include "vec.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -694,7 +695,7 @@ static const char command_list[] =
 
 static int add_pattern(struct lexer *lx, struct tf_step *st)
 {
-    struct tf_pattern *np = realloc(st->pats, (st->npats + 1) * sizeof *np);
+    struct tf_pattern *np = ss_realloc_array(st->pats, st->npats + 1, sizeof *np);
     if (!np) {
         lx->oom = 1;
         return SS_ENOMEM;

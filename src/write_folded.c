@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "stacks.h"
+#include "vec.h"
 
 struct fline {
     size_t off, len;
@@ -56,7 +57,7 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
     if (rc)
         return rc;
     VEC(char) text = {0};
-    struct fline *lines = malloc((st.n ? st.n : 1) * sizeof *lines);
+    struct fline *lines = ss_alloc_array(st.n, sizeof *lines);
     if (!lines)
         rc = ss_nomem(err, "folded stacks");
     for (size_t i = 0; !rc && i < st.n; i++) {

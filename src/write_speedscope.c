@@ -15,6 +15,7 @@
  * not UTF-8 replaced by U+FFFD.
  */
 #include "write.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
 {
     (void)path;
     /* frames: locations that name a function */
-    uint32_t *frame = malloc((m->locations.n ? m->locations.n : 1) * sizeof *frame);
+    uint32_t *frame = ss_alloc_array(m->locations.n, sizeof *frame);
     if (!frame)
         return ss_nomem(err, "speedscope frames");
     fputs("{\"$schema\":\"" SS_SPEEDSCOPE_SCHEMA "\",\"version\":\"0.6.0\",", f);

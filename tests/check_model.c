@@ -611,6 +611,30 @@ START_TEST(test_derive)
 }
 END_TEST
 
+/* vec.h's array allocations: an overflowing size is NULL (not a wrapped,
+ * small block), an empty array is a real pointer. */
+START_TEST(test_alloc_array)
+{
+    size_t big = (size_t)-1 / 4 + 1; /* big * 4 wraps to 0 */
+    ck_assert_ptr_null(ss_alloc_array(big, 4));
+    ck_assert_ptr_null(ss_calloc_array(big, 4));
+    uint32_t *p = ss_alloc_array(0, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    p[0] = 7; /* one element, even for n == 0 */
+    ck_assert_ptr_null(ss_realloc_array(p, big, 4));
+    ck_assert_uint_eq(p[0], 7); /* unchanged on failure */
+    uint32_t *q = ss_realloc_array(p, 1000, sizeof *q);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_uint_eq(q[0], 7);
+    q[999] = 1;
+    free(q);
+    unsigned char *z = ss_calloc_array(0, 0);
+    ck_assert_ptr_nonnull(z);
+    ck_assert_uint_eq(z[0], 0);
+    free(z);
+}
+END_TEST
+
 START_TEST(test_seal)
 {
     struct ss_model m;
@@ -651,6 +675,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_warnings);
     tcase_add_test(tc, test_builder_setters);
     tcase_add_test(tc, test_derive);
+    tcase_add_test(tc, test_alloc_array);
     tcase_add_test(tc, test_seal);
     suite_add_tcase(s, tc);
     return s;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "vec.h"
 
 static int hist_index(int kind)
 {
@@ -153,7 +154,7 @@ static int push_cand(char ***v, size_t *n, size_t *cap, const char *s)
 {
     if (*n == *cap) {
         size_t nc = *cap ? *cap * 2 : 32;
-        char **nv = realloc(*v, nc * sizeof *nv);
+        char **nv = ss_realloc_array(*v, nc, sizeof *nv);
         if (!nv)
             return -1;
         *v = nv;

@@ -19,6 +19,7 @@
 #include "textesc.h"
 #include "transform.h"
 #include "write.h"
+#include "vec.h"
 
 /* --help: this head, then each section's intro and its options (from
  * cli_opts below), then the tail. */
@@ -90,7 +91,7 @@ const char *ss_demo_path(void)
     if (env && *env)
         return env;
     static const char *const candidates[] = {SS_SRCDIR "/data/demo.out", SS_DATADIR "/demo.out"};
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
         if (access(candidates[i], R_OK) == 0)
             return candidates[i];
     return SS_DATADIR "/demo.out";
@@ -309,10 +310,10 @@ static int interval_arg(const char *arg)
         double us;
     } units[] = {{"ns", 1e-3}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}};
     size_t u = 0;
-    while (end != arg && u < sizeof units / sizeof *units && strcmp(end, units[u].unit))
+    while (end != arg && u < ARRAY_SIZE(units) && strcmp(end, units[u].unit))
         u++;
-    if (end == arg || errno || u == sizeof units / sizeof *units || !(v > 0) ||
-        v * units[u].us > 3.6e9 || v * units[u].us < 1e-3)
+    if (end == arg || errno || u == ARRAY_SIZE(units) || !(v > 0) || v * units[u].us > 3.6e9 ||
+        v * units[u].us < 1e-3)
         return usage_error("--interval: '%s' is not a duration from 1ns to 1 hour with its unit "
                            "(ns, us, ms or s: 1ms, 997us, 0.5s)",
                            arg);
@@ -687,9 +688,9 @@ static const struct cli_opt cli_opts[] = {
 static void print_help(FILE *out)
 {
     fputs(help_head, out);
-    for (size_t s = 0; s < sizeof section_intro / sizeof *section_intro; s++) {
+    for (size_t s = 0; s < ARRAY_SIZE(section_intro); s++) {
         fputs(section_intro[s], out);
-        for (size_t i = 0; i < sizeof cli_opts / sizeof *cli_opts; i++) {
+        for (size_t i = 0; i < ARRAY_SIZE(cli_opts); i++) {
             const struct cli_opt *o = &cli_opts[i];
             if (o->section != (int)s)
                 continue;
@@ -719,7 +720,7 @@ static void print_help(FILE *out)
 #define OPT_LONG 256
 static const struct cli_opt *opt_for(unsigned cmd, int c)
 {
-    size_t n = sizeof cli_opts / sizeof *cli_opts;
+    size_t n = ARRAY_SIZE(cli_opts);
     if (c >= OPT_LONG && (size_t)(c - OPT_LONG) < n)
         return &cli_opts[c - OPT_LONG];
     for (size_t i = 0; c > 0 && i < n; i++)
@@ -734,11 +735,11 @@ static const struct cli_opt *opt_for(unsigned cmd, int c)
  * OPT_DONE (help or version printed). */
 static int parse_options(struct cli_args *a, int argc, char **argv, int *first)
 {
-    struct option longs[sizeof cli_opts / sizeof *cli_opts + 1];
-    char shorts[2 * (sizeof cli_opts / sizeof *cli_opts) + 2];
+    struct option longs[ARRAY_SIZE(cli_opts) + 1];
+    char shorts[2 * ARRAY_SIZE(cli_opts) + 2];
     size_t nl = 0, ns = 0;
     shorts[ns++] = ':'; /* a missing value answers ':', not '?' */
-    for (size_t i = 0; i < sizeof cli_opts / sizeof *cli_opts; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cli_opts); i++) {
         const struct cli_opt *o = &cli_opts[i];
         if (!(o->cmds & a->cmd))
             continue;
@@ -820,7 +821,7 @@ static void clean_up_on_signals(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
         sigaction(fatal[i], &sa, NULL);
     signal(SIGXFSZ, SIG_IGN);
 }
@@ -971,7 +972,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     };
     struct cli_args a;
     memset(&a, 0, sizeof a);
-    for (size_t i = 0; argc >= 2 && i < sizeof commands / sizeof *commands; i++)
+    for (size_t i = 0; argc >= 2 && i < ARRAY_SIZE(commands); i++)
         if (!strcmp(argv[1], commands[i].name)) {
             a.cmd = commands[i].cmd;
             int rc = commands[i].run(&a, argc - 1, argv + 1);

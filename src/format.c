@@ -16,6 +16,7 @@
 #include "load_speedscope.h"
 #include "load_tables.h"
 #include "write.h"
+#include "vec.h"
 
 /* ---- detection adapters ------------------------------------------------- */
 
@@ -272,7 +273,7 @@ static const struct ss_format formats[] = {
      NULL},
 };
 
-#define NFORMATS (sizeof formats / sizeof *formats)
+#define NFORMATS ARRAY_SIZE(formats)
 
 const struct ss_format *ss_format_at(size_t i)
 {
@@ -359,7 +360,7 @@ const char *ss_format_suffix_help(char *buf, size_t n)
             k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "DIR/ for %s", f->name);
             continue;
         }
-        for (size_t s = 0; s < sizeof f->suffixes / sizeof *f->suffixes && f->suffixes[s]; s++)
+        for (size_t s = 0; s < ARRAY_SIZE(f->suffixes) && f->suffixes[s]; s++)
             k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", s ? " " : "", f->suffixes[s]);
         k += (size_t)snprintf(buf + k, k < n ? n - k : 0, ": %s", f->name);
     }

@@ -650,7 +650,7 @@ static double time_unit_us(const struct loader *L, int64_t unit)
         {"minutes", 6e7},      {"minute", 6e7},      {"hours", 3.6e9},
         {"hour", 3.6e9},
     };
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(units); i++)
         if (str_eq(L, unit, units[i].name))
             return units[i].us;
     return 0;

@@ -280,9 +280,9 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
                  {"microseconds", U_TIME, 1e3}, {"milliseconds", U_TIME, 1e6},
                  {"seconds", U_TIME, 1e9},      {"bytes", U_BYTES, 0}};
     size_t u = 0;
-    while (u < sizeof units / sizeof *units && !str_is(j, unit, units[u].name))
+    while (u < ARRAY_SIZE(units) && !str_is(j, unit, units[u].name))
         u++;
-    if (u == sizeof units / sizeof *units)
+    if (u == ARRAY_SIZE(units))
         return fail_at(S, unit == SS_JSON_NONE ? prof : unit,
                        "a profile's \"unit\" must be none, nanoseconds, microseconds, "
                        "milliseconds, seconds or bytes");

@@ -381,8 +381,6 @@ static const char *const agg_cols[] = {"source_id", "location_id", "self", "tota
 static const char *const edge_cols[] = {"source_id", "caller_location_id", "callee_location_id",
                                         "count"};
 
-#define NCOLS(a) (sizeof(a) / sizeof *(a))
-
 /* meta.tsv, or the reason `dir` is not a tables directory. */
 static int read_meta(struct loader *L)
 {
@@ -405,7 +403,7 @@ static int read_meta(struct loader *L)
                        L->dir, empty ? "an empty directory" : "a directory without meta.tsv");
     }
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "meta.tsv", meta_cols, NCOLS(meta_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "meta.tsv", meta_cols, ARRAY_SIZE(meta_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -442,7 +440,7 @@ static int read_meta(struct loader *L)
 static int read_sources(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "sources.tsv", source_cols, NCOLS(source_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "sources.tsv", source_cols, ARRAY_SIZE(source_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -481,7 +479,7 @@ static int cmp_vt_key(const void *a, const void *b)
 static int read_value_types(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "value_types.tsv", vt_cols, NCOLS(vt_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "value_types.tsv", vt_cols, ARRAY_SIZE(vt_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -540,7 +538,7 @@ static size_t find_vt(struct loader *L, size_t c, int *rc)
 static int read_functions(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "functions.tsv", fn_cols, NCOLS(fn_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "functions.tsv", fn_cols, ARRAY_SIZE(fn_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -559,7 +557,7 @@ static int read_functions(struct loader *L)
 static int read_locations(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "locations.tsv", loc_cols, NCOLS(loc_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "locations.tsv", loc_cols, ARRAY_SIZE(loc_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -589,7 +587,7 @@ static int finish_stack(struct loader *L, ss_id tail)
 static int read_stacks(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "stacks.tsv", stack_cols, NCOLS(stack_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "stacks.tsv", stack_cols, ARRAY_SIZE(stack_cols), 0, NULL))
         return L->err->code;
     int got, open = 0, closed = 0; /* closed: the open stack takes no more rows */
     uint64_t cur = 0;
@@ -649,7 +647,7 @@ static int read_stacks(struct loader *L)
 static int read_samples(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "samples.tsv", sample_cols, NCOLS(sample_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "samples.tsv", sample_cols, ARRAY_SIZE(sample_cols), 0, NULL))
         return L->err->code;
     L->samples_size = t->size;
     int got;
@@ -674,7 +672,7 @@ static int read_samples(struct loader *L)
 static int read_values(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "sample_values.tsv", value_cols, NCOLS(value_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "sample_values.tsv", value_cols, ARRAY_SIZE(value_cols), 0, NULL))
         return L->err->code;
     size_t ns = L->sample_src.n, nt = L->vts.n;
     /* The model keeps a value of every type for every sample: refuse to
@@ -732,7 +730,7 @@ static int read_aggregates(struct loader *L, ss_id base)
 {
     struct tsv *t = &L->t;
     int present;
-    if (tsv_open(t, L->dir, "aggregates.tsv", agg_cols, NCOLS(agg_cols), 1, &present))
+    if (tsv_open(t, L->dir, "aggregates.tsv", agg_cols, ARRAY_SIZE(agg_cols), 1, &present))
         return L->err->code;
     int got;
     while (present && (got = tsv_next(t)) == 1) {
@@ -752,7 +750,7 @@ static int read_aggregates(struct loader *L, ss_id base)
     }
     if (present && got < 0)
         return L->err->code;
-    if (tsv_open(t, L->dir, "call_edges.tsv", edge_cols, NCOLS(edge_cols), 1, &present))
+    if (tsv_open(t, L->dir, "call_edges.tsv", edge_cols, ARRAY_SIZE(edge_cols), 1, &present))
         return L->err->code;
     while (present && (got = tsv_next(t)) == 1) {
         struct ss_agg_edge e;

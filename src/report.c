@@ -11,6 +11,7 @@
 #include "stacks.h"
 #include "textesc.h"
 #include "write.h"
+#include "vec.h"
 
 /* ---- functions and lines ---------------------------------------------------- */
 
@@ -145,8 +146,7 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
                     (unsigned long long)t.agg_samples);
     }
     struct stacks_ctx ctx = {m, &st, &tb};
-    struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns, &ctx, st.n,
-                         NULL};
+    struct ss_table t = {stack_columns, ARRAY_SIZE(stack_columns), &ctx, st.n, NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
     free(tb.s);
@@ -217,8 +217,7 @@ static const struct ss_col source_columns[] = {
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
-    struct ss_table t = {source_columns, sizeof source_columns / sizeof *source_columns, m,
-                         m->sources.n, NULL};
+    struct ss_table t = {source_columns, ARRAY_SIZE(source_columns), m, m->sources.n, NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
     return 0;
 }

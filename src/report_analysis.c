@@ -150,8 +150,7 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
             fprintf(out, "scaffold   none: no root level has one function in %s\n\n", in);
     }
     struct levels_ctx ctx = {m, rows, scaffold};
-    struct ss_table t = {level_columns, sizeof level_columns / sizeof *level_columns, &ctx, n,
-                         NULL};
+    struct ss_table t = {level_columns, ARRAY_SIZE(level_columns), &ctx, n, NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "levels");
     if (o->format == SS_FORMAT_TEXT && scaffold)
         fputs("(* scaffold level)\n", out);
@@ -264,7 +263,7 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
             order[k++] = i;
     text_header(out, m, o);
     struct runs_ctx ctx = {m, rows};
-    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns, &ctx, k, order};
+    struct ss_table t = {run_columns, ARRAY_SIZE(run_columns), &ctx, k, order};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
     free(order);
     free(rows);
@@ -374,8 +373,7 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
         ss_esc_free(&esc);
     }
     struct tree_ctx ctx = {m, &t};
-    struct ss_table tab = {tree_columns, sizeof tree_columns / sizeof *tree_columns, &ctx, k,
-                           order};
+    struct ss_table tab = {tree_columns, ARRAY_SIZE(tree_columns), &ctx, k, order};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
     free(order);
     free(dfs);
@@ -513,7 +511,7 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     if (!tsv)
         ss_report_header(out, m);
     struct calls_ctx ctx = {m, &c, rows, tot.sampling_time};
-    struct ss_table t = {call_columns, sizeof call_columns / sizeof *call_columns, &ctx, k, NULL};
+    struct ss_table t = {call_columns, ARRAY_SIZE(call_columns), &ctx, k, NULL};
     ss_table_print(out, &t, tsv, 0, "rows");
     if (!tsv)
         fputs("(callers above the function, callees below; counts are samples)\n", out);
@@ -592,8 +590,7 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
         return rc;
     if (o->format == SS_FORMAT_TSV) {
         struct timeline_ctx ctx = {m, &t};
-        struct ss_table tab = {window_columns, sizeof window_columns / sizeof *window_columns, &ctx,
-                               t.nwindows, NULL};
+        struct ss_table tab = {window_columns, ARRAY_SIZE(window_columns), &ctx, t.nwindows, NULL};
         ss_table_print(out, &tab, 1, 0, "windows");
         ss_timeline_free(&t);
         return 0;

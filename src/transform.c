@@ -143,7 +143,7 @@ static const struct {
 
 const char *ss_tf_preset(const char *name)
 {
-    for (size_t i = 0; i < sizeof presets / sizeof *presets; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(presets); i++)
         if (!strcmp(name, presets[i].name))
             return presets[i].script;
     return NULL;

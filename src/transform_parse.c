@@ -760,10 +760,10 @@ static int command(struct lexer *lx, struct tf_step *st)
     size_t start, n;
     bare_word(lx, &start, &n);
     size_t k;
-    for (k = 0; k < sizeof kind_name / sizeof *kind_name; k++)
+    for (k = 0; k < ARRAY_SIZE(kind_name); k++)
         if (strlen(kind_name[k]) == n && !memcmp(kind_name[k], lx->s + start, n))
             break;
-    if (k == sizeof kind_name / sizeof *kind_name) {
+    if (k == ARRAY_SIZE(kind_name)) {
         char w[48];
         excerpt(w, sizeof w, lx->s + start, n);
         return lex_fail(lx, start, "unknown command '%s' (expected %s)", w, command_list);

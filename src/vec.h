@@ -32,6 +32,9 @@ static inline int ss_grow(void **pv, size_t *pcap, size_t need, size_t sz)
     return 0;
 }
 
+/* The number of elements of array a (an array, not a pointer). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof *(a))
+
 /* Arrays of n elements of size sz: NULL when n * sz overflows or memory runs
  * out, so a count read from a file cannot wrap into a small allocation.  An
  * empty array (n == 0) still gets one element, so that NULL always means

@@ -12,6 +12,7 @@
 #include "load.h"
 #include "load_folded.h"
 #include "write.h"
+#include "vec.h"
 
 /* ---- folded parsing ------------------------------------------------------- */
 
@@ -41,7 +42,7 @@ START_TEST(test_folded_parse_line)
         {"main;f 99999999999999999999999", -1, NULL, 0},
         {" 5", -1, NULL, 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         const char *stack = NULL, *why = NULL;
         size_t slen = 0;
         uint64_t count = 0;
@@ -399,7 +400,7 @@ START_TEST(test_rprof_writer_names)
         {"a\" 1#2", 1}, {"a\" 1#x ", 1},   {"", 1},          {"a\" \"b", 0},
         {"ends\" ", 0}, {"a\" 12#3 b", 0}, {"new\nline", 0}, {"cr\r", 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ss_model m;
         struct ss_error err;
         ck_assert_int_eq(ss_model_init(&m, &err), 0);

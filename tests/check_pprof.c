@@ -16,6 +16,7 @@
 #include "load_pprof.h"
 #include "profile.pb-c.h"
 #include "write.h"
+#include "vec.h"
 
 typedef Perftools__Profiles__Profile Profile;
 typedef Perftools__Profiles__ValueType ValueType;
@@ -45,7 +46,7 @@ static char str_buf[][16] = {
     "contentions", /* 13 */
     "delay",       /* 14 */
 };
-enum { NSTR = sizeof str_buf / sizeof *str_buf };
+enum { NSTR = ARRAY_SIZE(str_buf) };
 static char *strings[NSTR];
 
 struct fx {

@@ -11,6 +11,7 @@
 #include "load.h"
 #include "load_rprof.h"
 #include "stats.h"
+#include "vec.h"
 
 /* The stack of sample i as fx_stack_text. */
 static const char *sample_text(const struct ss_model *m, size_t i)
@@ -807,7 +808,7 @@ Suite *rprof_suite(void)
     tcase_add_test(tc, test_repeated_lines);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("errors");
-    tcase_add_loop_test(bad, test_bad_input, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
+    tcase_add_loop_test(bad, test_bad_input, 0, (int)ARRAY_SIZE(bad_cases));
     tcase_add_test(bad, test_bad_paths);
     suite_add_tcase(s, bad);
     return s;

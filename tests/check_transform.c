@@ -15,6 +15,7 @@
 
 #include "stats.h"
 #include "transform.h"
+#include "vec.h"
 
 #define TOL 1e-12
 
@@ -703,7 +704,7 @@ START_TEST(test_sample_ranges)
         {"drop-samples 2:4", "keep-samples :", 3},   {"keep-samples 2:3", "keep-samples :", 2},
         {"drop-samples 2", "keep-samples 1:2", 2},   {"drop-samples 3", "drop-samples 1:3", 2},
         {"keep-samples 2:5", "drop-samples 2:3", 2}, {"drop-samples -1", "keep-samples 0.15s:", 3}};
-    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
         const char *c3[] = {cuts[i].cut1, cuts[i].cut2, "trim-base 1"};
         l = apply_cmds(&m, c3, 3, &out);
         const struct ss_tf_effect *e3 = ss_tf_effect(l, 2);
@@ -1040,11 +1041,11 @@ START_TEST(test_is_command)
         "drop-samples", "keep-samples", "trim-base",     "trim-to", "focus",
         "drop",         "merge",        "prune",         "replace", "collapse-recursion",
         "class",        "r-simplify",   "name-anonymous"};
-    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
         ck_assert_msg(ss_tf_is_command(yes[i]), "%s", yes[i]);
     const char *no[] = {"",     "w",         "undo",    "functions", "tree", "dro",  "drops",
                         "DROP", "drop main", "drop\tx", "#drop",     "=>",   "trim", "focus!"};
-    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(no); i++)
         ck_assert_msg(!ss_tf_is_command(no[i]), "'%s'", no[i]);
 }
 END_TEST

@@ -11,6 +11,7 @@
 #include "display.h"
 #include "state.h"
 #include "write.h"
+#include "vec.h"
 
 /* The argument: the rest of the line without surrounding blanks and, when
  * it is one double-quoted string, without the quotes (\" and \\ escapes). */
@@ -305,17 +306,17 @@ static const struct {
 
 const struct ui_command_info *ui_commands(size_t *n)
 {
-    *n = sizeof commands / sizeof *commands;
+    *n = ARRAY_SIZE(commands);
     return commands;
 }
 
 /* The command named `word` (aliases resolved), or NULL. */
 static const struct ui_command_info *find_command(const char *word)
 {
-    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
         if (!strcmp(word, aliases[i].alias))
             word = aliases[i].name;
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
         if (commands[i].run && !strcmp(word, commands[i].name))
             return &commands[i];
     return NULL;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "vec.h"
 
 /* ---- the list and the model ---------------------------------------------- */
 
@@ -232,7 +233,7 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
         ui_preset(ui, "r");
         return UI_HANDLED;
     default:
-        for (size_t i = 0; i < sizeof trims / sizeof *trims; i++)
+        for (size_t i = 0; i < ARRAY_SIZE(trims); i++)
             if (trims[i].req == req) {
                 trim_selected(ui, v, trims[i].verb);
                 return UI_HANDLED;

@@ -130,7 +130,7 @@ void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg)
         ui_error(ui, "out of memory");
         return;
     }
-    if (ui->nhist == (int)(sizeof ui->hist / sizeof *ui->hist)) {
+    if (ui->nhist == (int)ARRAY_SIZE(ui->hist)) {
         /* full: forget the oldest entry after the first view */
         free(ui->hist[1].arg);
         memmove(&ui->hist[1], &ui->hist[2], (size_t)(ui->nhist - 2) * sizeof *ui->hist);

@@ -9,12 +9,13 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "vec.h"
 
 static const struct ui_column columns[] = {
     {"level", 6, 1},   {"samples", 9, 1}, {"distinct", 9, 1},
     {"top.smp", 8, 1}, {"top.pct", 7, 1}, {"top function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {

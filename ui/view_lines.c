@@ -23,7 +23,7 @@ static const struct ui_column columns[] = {
     {"self", 8, 1},   {"self%", 6, 1},     {"total", 8, 1},
     {"total%", 6, 1}, {"location", 20, 0}, {"source", 0, 3},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 #define MAX_SOURCE (16u << 20) /* larger files are not shown */
 

@@ -18,7 +18,7 @@ static const struct ui_column columns[] = {
     {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},
     {"median", 8, 1}, {"max", 7, 1},  {"function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 struct runs_view {
     unsigned gen;

@@ -18,7 +18,7 @@
 static const struct ui_column columns[] = {
     {"total%", 7, 1}, {"self%", 7, 1}, {"total", 9, 1}, {"self", 9, 1}, {"function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
 

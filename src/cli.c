@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1011,7 +1012,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
     }
     if (n == 0) {
-        demo[0] = (char *)ss_demo_path();
+        demo[0] = (char *)(uintptr_t)ss_demo_path(); /* read only, as every FILE */
         files = demo;
         n = 1;
     }

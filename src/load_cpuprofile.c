@@ -165,8 +165,10 @@ struct smp {
 static int by_time(const void *a, const void *b)
 {
     const struct smp *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
+    if (x->t < y->t)
+        return -1;
+    if (x->t > y->t)
+        return 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 

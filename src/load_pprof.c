@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
 
 #include "hash.h"
@@ -1224,7 +1225,7 @@ static int inflate_pass(const unsigned char *in, size_t len, unsigned char **buf
     size_t n = 0, next = 0;
     int rc = 0;
     const char *why;
-    z.next_in = (unsigned char *)in;
+    z.next_in = (const unsigned char *)in;
     for (;;) {
         size_t at = (size_t)(z.next_in - in);
         z.avail_in = (uInt)(len - at > UINT32_MAX ? UINT32_MAX : len - at);

@@ -8,6 +8,7 @@
 #include "json.h"
 #include "limits.h"
 #include "vec.h"
+#include "num.h"
 
 #define SP_MAX_FRAMES 100000 /* frames of one stack */
 
@@ -129,11 +130,11 @@ static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
     memset(S->vals, 0, S->m->value_types.n * sizeof *S->vals);
     S->vals[SS_VT_COUNT] = 1;
     if (S->kind == U_NONE) {
-        if (w != floor(w) || w > (double)SS_MAX_COUNT)
+        if (!ss_double_eq(w, floor(w)) || w > (double)SS_MAX_COUNT)
             return fail_at(S, at,
                            "with unit \"none\" a weight is a count: a whole number up to "
                            "10^15");
-        if (w == 0) {
+        if (ss_double_eq(w, 0)) {
             if (S->zero++ == 0)
                 S->first_zero = at;
             return 0;
@@ -145,7 +146,7 @@ static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
             return fail_at(S, at, "a weight above 9e18 nanoseconds");
         S->vals[S->vt_duration] = (int64_t)llround(ns);
     } else {
-        if (w != floor(w) || w > 9e18)
+        if (!ss_double_eq(w, floor(w)) || w > 9e18)
             return fail_at(S, at, "with unit \"bytes\" a weight is a whole number of bytes");
         S->vals[S->vt_space] = (int64_t)w;
     }

@@ -55,8 +55,10 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
     const struct ss_stack_row *a = pa, *b = pb;
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
-    if (a->time_us != b->time_us)
-        return a->time_us > b->time_us ? -1 : 1;
+    if (a->time_us > b->time_us)
+        return -1;
+    if (a->time_us < b->time_us)
+        return 1;
     return cmp_names(ctx, a, b);
 }
 

@@ -950,11 +950,10 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     /* stacks in use, in working order */
     if (ss_grow((void **)&a->map, &a->map_cap, nc ? nc : 1, sizeof *a->map))
         return -1;
-    size_t nout = 0, nloc = 0;
+    size_t nout = 0;
     for (size_t s = 0; s < nc; s++)
         if (cur->ns.v[s]) {
             a->map[s] = (ss_id)nout++;
-            nloc += cur->off.v[s + 1] - cur->off.v[s];
         } else {
             a->map[s] = SS_NONE;
         }

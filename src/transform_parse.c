@@ -9,6 +9,7 @@
  */
 #include "transform_int.h"
 #include "vec.h"
+#include "num.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -648,7 +649,7 @@ static char *canonical(const struct tf_step *st)
             snprintf(buf, sizeof buf, "auto");
         else {
             snprintf(buf, sizeof buf, "auto=%.15g", st->share);
-            if (strtod(buf + 5, NULL) != st->share)
+            if (!ss_double_eq(strtod(buf + 5, NULL), st->share))
                 snprintf(buf, sizeof buf, "auto=%.17g", st->share);
         }
         sb_str(&b, buf);

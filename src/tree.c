@@ -126,8 +126,10 @@ static int cmp_desc_name(const void *pa, const void *pb, void *ctx)
     const struct by_time *o = ctx;
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
     double ua = o->us[a], ub = o->us[b];
-    if (ua != ub)
-        return ua < ub ? 1 : -1;
+    if (ua < ub)
+        return 1;
+    if (ua > ub)
+        return -1;
     int c = strcmp(ss_function_name(o->m, o->fn[a]), ss_function_name(o->m, o->fn[b]));
     if (c)
         return c;

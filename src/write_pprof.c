@@ -38,9 +38,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
 
 #include "hashtab.h"
@@ -104,7 +106,7 @@ static void *gz_part_run(void *arg)
         int zr = Z_OK;
         while (zr == Z_OK) {
             uInt chunk = left > (1u << 30) ? 1u << 30 : (uInt)left;
-            z.next_in = (uint8_t *)in;
+            z.next_in = (const uint8_t *)in;
             z.avail_in = chunk;
             in += chunk;
             left -= chunk;
@@ -669,7 +671,8 @@ static int write_rest(struct writer *w, struct out *g)
     if (!strings)
         goto out;
     for (size_t i = 0; i < nstr; i++)
-        strings[i] = (char *)ss_strtab_get(&w->ot, (uint32_t)i);
+        /* protobuf-c's string_table is char **; it only reads them */
+        strings[i] = (char *)(uintptr_t)ss_strtab_get(&w->ot, (uint32_t)i);
     p.n_string_table = nstr;
     p.string_table = strings;
 

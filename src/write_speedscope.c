@@ -16,6 +16,7 @@
  */
 #include "write.h"
 #include "vec.h"
+#include "num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static void put_str(FILE *f, const char *s, size_t n)
 
 static void put_num(FILE *f, double v)
 {
-    if (v == (double)(int64_t)v && v > -9e18 && v < 9e18)
+    if (ss_double_eq(v, (double)(int64_t)v) && v > -9e18 && v < 9e18)
         fprintf(f, "%lld", (long long)(int64_t)v);
     else
         fprintf(f, "%.17g", v);
@@ -122,7 +123,7 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
                  i++)
                 timed = m->values.v[vt_dur][i] != 0;
         const char *type = ss_str(m, src->type);
-        int counts = !timed && src->interval_us == 1e6 &&
+        int counts = !timed && ss_double_eq(src->interval_us, 1e6) &&
                      (!strcmp(type, "folded") || !strcmp(type, "speedscope"));
         const char *unit = timed ? "nanoseconds" : counts ? "none" : "microseconds";
         double total = 0;

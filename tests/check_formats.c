@@ -190,7 +190,7 @@ START_TEST(test_folded_load)
     FX_LOAD_OK(&m, prof);
     ck_assert_uint_eq(m.sources.n, 1);
     ck_assert_str_eq(ss_str(&m, m.sources.v[0].type), "folded");
-    ck_assert_double_eq(m.sources.v[0].interval_us, 1e6);
+    ck_assert_double_exact(m.sources.v[0].interval_us, 1e6);
     ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_UNORDERED); /* no time order */
     ck_assert_uint_eq(m.sample_stack.n, 3);
     char buf[256];
@@ -371,7 +371,7 @@ START_TEST(test_rprof_writer_layout)
     }
     ck_assert_uint_eq(back.sources.n, 3);
     ck_assert_uint_eq(back.sources.v[1].flags, SS_SRC_MEMORY | SS_SRC_GC);
-    ck_assert_double_eq(back.sources.v[2].interval_us, 1e6);
+    ck_assert_double_exact(back.sources.v[2].interval_us, 1e6);
     free(out);
     ss_model_free(&back);
     /* Writing what was read gives the same text. */
@@ -579,7 +579,7 @@ START_TEST(test_tables_round_trip)
         ck_assert_uint_eq(y->session, x->session);
         ck_assert_uint_eq(y->header_line, x->header_line);
         ck_assert_int_eq(y->timestamp, x->timestamp);
-        ck_assert_double_eq(y->interval_us, x->interval_us);
+        ck_assert_double_exact(y->interval_us, x->interval_us);
         ck_assert_uint_eq(y->flags, x->flags);
         ck_assert_uint_eq(y->first_sample, x->first_sample);
         ck_assert_uint_eq(y->n_samples, x->n_samples);

@@ -543,7 +543,7 @@ START_TEST(test_builder_setters)
     ck_assert_uint_eq(m.function_class.n, 3);
     ck_assert_uint_eq(ss_function_class(&m, fh), SS_NONE);
     ss_model_set_interval(&m, src, 250);
-    ck_assert_double_eq(m.sources.v[src].interval_us, 250);
+    ck_assert_double_exact(m.sources.v[src].interval_us, 250);
     ss_model_free(&m);
 }
 END_TEST

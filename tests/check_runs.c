@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -527,7 +528,7 @@ static int same_hists_file(const char *path)
 {
     struct ss_model m;
     struct ss_error err;
-    char *files[1] = {(char *)path};
+    char *files[1] = {(char *)(uintptr_t)path}; /* ss_load_files only reads it */
     if (ss_load_files(&m, files, 1, &err))
         return 0;
     same_hists_model(&m, path);

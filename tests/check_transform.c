@@ -94,7 +94,7 @@ static void models_equal(const struct ss_model *a, const struct ss_model *b)
         const struct ss_source *x = &a->sources.v[i], *y = &b->sources.v[i];
         ck_assert(x->type == y->type && x->uri == y->uri && x->session == y->session &&
                   x->header_line == y->header_line && x->timestamp == y->timestamp &&
-                  x->interval_us == y->interval_us && x->flags == y->flags &&
+                  ss_double_eq(x->interval_us, y->interval_us) && x->flags == y->flags &&
                   x->first_sample == y->first_sample && x->n_samples == y->n_samples);
     }
     ck_assert_uint_eq(a->functions.n, b->functions.n);
@@ -692,7 +692,7 @@ START_TEST(test_sample_ranges)
     ck_assert_uint_eq(out.sources.v[0].n_samples, 0);
     ck_assert_uint_eq(out.sources.v[1].first_sample, 0);
     ck_assert_uint_eq(out.sources.v[1].n_samples, 2);
-    ck_assert_double_eq(out.sources.v[1].interval_us, 500000);
+    ck_assert_double_exact(out.sources.v[1].interval_us, 500000);
     ss_model_free(&out);
     ss_tf_list_free(l);
     /* the stacks' sample counts follow every kind of cut: trim-base 1

@@ -21,6 +21,7 @@
 #include "transform.h"
 #include "write.h"
 #include "vec.h"
+#include "strbuf.h"
 
 /* --help: this head, then each section's intro and its options (from
  * cli_opts below), then the tail. */
@@ -75,13 +76,14 @@ static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
  * escaped (textesc.h), as are the names in every line printed here. */
 static int usage_error(const char *fmt, ...)
 {
-    char msg[2048];
+    struct ss_strbuf msg = SS_STRBUF_INIT; /* it may quote a long argument whole */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ss_strbuf_vprintf(&msg, fmt, ap);
     va_end(ap);
     fputs("stackscope: ", stderr);
-    ss_esc_fputs(msg, SS_ESC_TEXT, stderr);
+    ss_esc_fputs(msg.failed ? "out of memory" : ss_strbuf_str(&msg), SS_ESC_TEXT, stderr);
+    ss_strbuf_free(&msg);
     fprintf(stderr, "\nTry 'stackscope --help' for more information.\n");
     return 1;
 }

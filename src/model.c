@@ -9,6 +9,7 @@
 #include "hash.h"
 #include "hashtab.h"
 #include "vec.h"
+#include "strbuf.h"
 
 /* The three indexes (functions, locations, stacks) are sets of ids whose
  * keys live in the model's tables (hashtab.h's ss_idset). */
@@ -474,12 +475,12 @@ int ss_model_check_aggs(const struct ss_model *m, const char *path, struct ss_er
 
 void ss_model_warn(struct ss_model *m, const char *fmt, ...)
 {
-    char buf[1024];
+    struct ss_strbuf b = SS_STRBUF_INIT; /* a warning names a path, however long */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    ss_strbuf_vprintf(&b, fmt, ap);
     va_end(ap);
-    char *s = strdup(buf);
+    char *s = ss_strbuf_take(&b);
     if (s && VEC_PUSH(m->warnings, s))
         free(s);
 }

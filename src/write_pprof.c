@@ -49,6 +49,7 @@
 #include "rprof.h"
 #include "profile.pb-c.h"
 #include "vec.h"
+#include "strbuf.h"
 
 #define PPROF_GZIP_LEVEL 2 /* fast (level 2 beats 1 in time and size on profiles) */
 
@@ -634,10 +635,12 @@ static int write_rest(struct writer *w, struct out *g)
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
             count += (double)ss_sample_count(m, i);
         duration += count * src->interval_us * 1000.0;
-        char note[4200];
-        snprintf(note, sizeof note, "stackscope: from %s %.4000s, session %u, interval %g us",
-                 ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
-        comments[nc++] = out_cstr(w, note);
+        struct ss_strbuf note = SS_STRBUF_INIT; /* the whole path, however long */
+        ss_strbuf_printf(&note, "stackscope: from %s %s, session %u, interval %g us",
+                         ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
+        w->oom |= note.failed;
+        comments[nc++] = out_cstr(w, ss_strbuf_str(&note));
+        ss_strbuf_free(&note);
     }
     rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)",
                   &p.duration_nanos);

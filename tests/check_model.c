@@ -503,6 +503,14 @@ START_TEST(test_warnings)
     ck_assert_uint_eq(m.warnings.n, 2);
     ck_assert_str_eq(m.warnings.v[0], "x.out:3: first");
     ck_assert_str_eq(m.warnings.v[1], "second 2");
+    /* a warning naming a long path is kept whole (it was cut at 1023 bytes) */
+    char path[3001];
+    memset(path, 'p', 3000);
+    path[3000] = '\0';
+    ss_model_warn(&m, "%s: third", path);
+    ck_assert_uint_eq(m.warnings.n, 3);
+    ck_assert_uint_eq(strlen(m.warnings.v[2]), 3007);
+    ck_assert_str_eq(m.warnings.v[2] + 3000, ": third");
     ss_model_free(&m);
 }
 END_TEST

@@ -12,6 +12,7 @@
 #include "state.h"
 #include "write.h"
 #include "vec.h"
+#include "strbuf.h"
 
 /* The argument: the rest of the line without surrounding blanks and, when
  * it is one double-quoted string, without the quotes (\" and \\ escapes). */
@@ -150,10 +151,11 @@ static void source(struct ui *ui, const char *path, int unused)
         ui_error(ui, "%s", err.msg);
         return;
     }
-    char what[4200];
+    struct ss_strbuf what = SS_STRBUF_INIT; /* the path whole */
     size_t n = ss_tf_count(ui->tf) - before;
-    snprintf(what, sizeof what, "%s: %zu transform%s added", path, n, ss_s(n));
-    ui_reapply(ui, what);
+    ss_strbuf_printf(&what, "%s: %zu transform%s added", path, n, ss_s(n));
+    ui_reapply(ui, ss_strbuf_str(&what));
+    ss_strbuf_free(&what);
 }
 
 /* `:resume`: append the transform list saved by the last session on these

@@ -21,6 +21,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "sort.h"
 #include "vec.h"
 
 #define SMALL 16 /* lengths 1..SMALL are counted in the dense array */
@@ -304,8 +305,9 @@ struct sort_row {
 };
 typedef VEC(struct sort_row) sort_rows;
 
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_rows(const void *pa, const void *pb, void *unused)
 {
+    (void)unused;
     const struct sort_row *a = pa, *b = pb;
     if (a->r.samples != b->r.samples)
         return a->r.samples > b->r.samples ? -1 : 1;
@@ -400,7 +402,8 @@ int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_r
     if (!level_filter && add_all_rows(&p, &sr))
         goto oom;
     if (sr.n) {
-        qsort(sr.v, sr.n, sizeof *sr.v, cmp_rows);
+        if (ss_sort(sr.v, sr.n, sizeof *sr.v, cmp_rows, NULL))
+            goto oom;
         *rows = ss_alloc_array(sr.n, sizeof **rows);
         if (!*rows)
             goto oom;

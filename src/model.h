@@ -228,7 +228,7 @@ int ss_model_init(struct ss_model *m, struct ss_error *err);
 /* Free everything the model owns.  ss_model_free on a zeroed model is a no-op. */
 void ss_model_free(struct ss_model *m);
 
-/* --- builder API: loaders write through these -------------------------- */
+/* --- builder API: loaders and transforms write through these ----------- */
 
 /* Intern a string; SS_NONE when out of memory. */
 ss_id ss_model_intern(struct ss_model *m, const char *s, size_t len);

@@ -11,22 +11,6 @@ need_stackscope
 T=$TMPD
 TAB=$'\t'
 
-# run ARGS...: sets RC, OUT, ERR. A sanitizer report is a failure of its own.
-run() {
-    timeout 10 "$STACKSCOPE" "$@" >"$T/out" 2>"$T/err" </dev/null
-    RC=$?
-    OUT=$(cat "$T/out")
-    ERR=$(cat "$T/err")
-    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
-        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
-    fi
-}
-
-# check NAME WHY: pass when WHY is empty.
-check() {
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
 # usage NAME ARGS...: a usage error: exit 1, a message on stderr, nothing on
 # stdout.
 usage() {
@@ -511,7 +495,6 @@ done
 check "two writers of one name without --force: exactly one succeeds" \
     "$([ "$both" -eq 0 ] || echo "$both bad tries of 10")"
 check "no temporary files left after the race" "$(nothing_left)"
-
 
 # Folded stacks have no time order: the tables that need it say so (exit 1),
 # and a tables copy keeps that (the 'unordered' source flag).

@@ -28,10 +28,6 @@ includes() {
     grep -lE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pat)[>\"]" "$@" 2>/dev/null
 }
 
-check() { # NAME OFFENDERS: pass when OFFENDERS is empty
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$(echo "$2" | tr '\n' ' ')"; fi
-}
-
 curses='(n?curses|ncursesw/curses|term|ncurses\.h|curses\.h|ncursesw/ncurses)(\.h)?'
 check "the core never includes curses" "$(includes "$curses" src/*.c src/*.h)"
 check "only ui/display.c includes curses" \

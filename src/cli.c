@@ -369,7 +369,8 @@ struct cli_opt {
     unsigned cmds;    /* IN_*: the commands that take it */
     int section;      /* where --help lists it (SEC_*) */
     int (*set)(struct cli_args *a, const char *arg);
-    const char *help; /* --help's lines, '\n' between them */
+    const char *help; /* --help's lines, '\n' between them; NULL: written from
+                       * the format table (--to, see to_help) */
 };
 
 static int set_by(struct cli_args *a, const char *arg)
@@ -629,13 +630,7 @@ static const struct cli_opt cli_opts[] = {
 
     {"output", 'o', ARG, "OUT", IN_CONVERT, SEC_CONVERT, set_output,
      "the file to write (a directory for tables)"},
-    {"to", 0, ARG, "FORMAT", IN_CONVERT, SEC_CONVERT, set_to,
-     "rprof, pprof (gzip-compressed profile.proto),\n"
-     "folded, sampling_prof, tables or speedscope;\n"
-     "default from OUT's name (.out .prof .rprof,\n"
-     ".pb.gz .pb .pprof, .folded .collapsed, .sprof.txt,\n"
-     ".speedscope.json, a name ending in / or a\n"
-     "directory)"},
+    {"to", 0, ARG, "FORMAT", IN_CONVERT, SEC_CONVERT, set_to, NULL},
     {"force", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_force,
      "replace an existing OUT: a regular file or an earlier\n"
      "tables directory, never an input (man page: FILES)"},
@@ -685,8 +680,43 @@ static const struct cli_opt cli_opts[] = {
 #undef NOARG
 #undef ARG
 
-/* --help's left column: "  -o, --output OUT", the text from column 25. */
+/* --to's help, from the format table (format.h): the formats written and
+ * the output names that imply each. */
+static void to_help(struct ss_strbuf *b)
+{
+    char names[256], suffixes[512];
+    ss_strbuf_printf(b,
+                     "%s (pprof: gzip-compressed profile.proto); default from OUT's name: %s "
+                     "(or an existing directory: tables)",
+                     ss_format_names(names, sizeof names, ", ", " or "),
+                     ss_format_suffix_help(suffixes, sizeof suffixes));
+}
+
+/* --help's text column: from column 25 to 79. */
 #define HELP_COLUMN 25
+#define HELP_WIDTH 54
+
+/* Print text as --help lines of at most HELP_WIDTH bytes, broken at spaces;
+ * the first line goes on after `w` bytes already printed. */
+static void print_wrapped(FILE *out, const char *text, int w)
+{
+    const char *p = text;
+    while (*p) {
+        size_t len = strlen(p), cut = len;
+        if (len > HELP_WIDTH) {
+            cut = HELP_WIDTH;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (cut == 0) /* one word longer than the column */
+                cut = strcspn(p, " ");
+        }
+        fprintf(out, "%*s%.*s\n", HELP_COLUMN - w, "", (int)cut, p);
+        w = 0;
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+}
 
 static void print_help(FILE *out)
 {
@@ -704,6 +734,13 @@ static void print_help(FILE *out)
             if (w >= HELP_COLUMN - 1) {
                 fputc('\n', out);
                 w = 0;
+            }
+            if (!o->help) {
+                struct ss_strbuf b = SS_STRBUF_INIT;
+                to_help(&b);
+                print_wrapped(out, ss_strbuf_str(&b), w);
+                ss_strbuf_free(&b);
+                continue;
             }
             for (const char *h = o->help; *h;) {
                 const char *nl = strchr(h, '\n');

@@ -136,6 +136,15 @@ for a in "--source-path:DIR" "--interval:DURATION" "--preset:r" "report --by:TAB
     o=${a%:*}
     [[ $ERR == *"option '${o##* }' needs a value (${a#*:})"* ]] || fail "missing value named: $o" "$ERR"
 done
+# --to's help comes from the format table: every output name that picks a
+# format (a hand list, each tried here) is in it
+why=
+for sfx in .out .prof .rprof .pb.gz .pb .pprof .folded .folded.txt .collapsed .sprof.txt .sampling_prof .speedscope.json; do
+    [[ $help_all == *" $sfx"[[:space:],:]* ]] || why="$why $sfx not in --help;"
+    run convert -o "$T/sfx$sfx" "$T/tiny"
+    [ "$RC" -eq 0 ] || why="$why convert -o x$sfx: exit $RC;"
+done
+check "help: --to lists every output name convert understands" "$why"
 # "--" ends the options of the explorer too (a file named like an option)
 cp "$T/tiny" "$T/-tiny"
 cd "$T" && run -- -tiny

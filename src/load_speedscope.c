@@ -329,9 +329,8 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
     int rc = sampled ? read_sampled(S, prof) : read_evented(S, prof);
     if (rc)
         return rc;
-    struct ss_source *so = &S->m->sources.v[sid];
     if (S->kind == U_TIME && S->n_samples && S->weight_sum > 0)
-        so->interval_us = S->weight_sum * S->to_ns / 1e3 / (double)S->n_samples;
+        ss_model_set_interval(S->m, sid, S->weight_sum * S->to_ns / 1e3 / (double)S->n_samples);
     if (S->zero)
         ss_model_warn(S->m, "%s: byte %u: profile %u: %zu sample%s with weight 0 left out", S->path,
                       S->first_zero == SS_JSON_NONE ? 0u : ss_json_at(j, S->first_zero)->off,

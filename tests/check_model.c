@@ -687,6 +687,87 @@ START_TEST(test_derive)
 }
 END_TEST
 
+/* A derived model keeps the original's labels and label sets (the same
+ * ids), and each kept sample its set; a model without labels stays so. */
+START_TEST(test_derive_labels)
+{
+    struct ss_model o, m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&o, &err), 0);
+    ss_id f = ss_model_intern_cstr(&o, "f");
+    ss_id loc = ss_model_location(&o, ss_model_function(&o, f, f, SS_NONE, 0), SS_NONE, 0);
+    ss_id st = ss_model_stack(&o, &loc, 1, SS_NONE);
+    ss_id key = ss_model_intern_cstr(&o, "worker");
+    ss_id la = ss_model_label(&o, key, ss_model_intern_cstr(&o, "a"), 0, SS_NONE);
+    ss_id lb = ss_model_label(&o, key, ss_model_intern_cstr(&o, "b"), 0, SS_NONE);
+    ss_id sa = ss_model_label_set(&o, &la, 1), sb = ss_model_label_set(&o, &lb, 1);
+    ck_assert_uint_ne(sa, sb);
+    add_src(&o, 1000);
+    /* samples 0-4 with the sets a, none, b, a, b */
+    const ss_id set_of[5] = {sa, 0, sb, sa, sb};
+    for (int i = 0; i < 5; i++) {
+        int64_t v[1] = {1};
+        ck_assert_int_eq(ss_model_add_sample(&o, st, v), 0);
+        if (set_of[i])
+            ck_assert_int_eq(ss_model_label_sample(&o, set_of[i]), 0);
+    }
+    ck_assert_uint_eq(o.sample_labels.n, 5);
+    ck_assert_int_eq(ss_model_init_like(&m, &o, &err), 0);
+    ss_id mloc = ss_model_location(&m, ss_model_function(&m, f, f, SS_NONE, 0), SS_NONE, 0);
+    ck_assert_uint_eq(ss_model_append_stack(&m, &mloc, 1, SS_NONE), 0);
+    static const uint32_t keep[3] = {1, 2, 4};
+    ss_id *stacks = ss_calloc_array(3, sizeof *stacks);
+    ck_assert_ptr_nonnull(stacks);
+    ck_assert_int_eq(ss_model_derive_samples(&m, &o, stacks, keep, 0, 3), 0);
+    ck_assert_uint_eq(m.labels.n, 2);
+    ck_assert_uint_eq(ss_model_nlabelsets(&m), ss_model_nlabelsets(&o));
+    ck_assert(ss_model_has_labels(&m));
+    ck_assert_uint_eq(ss_sample_labelset(&m, 0), 0);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 1), sb);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 2), sb);
+    ck_assert_uint_eq(ss_labelset_size(&m, sb), 1);
+    ck_assert_uint_eq(ss_labelset_labels(&m, sb)[0], lb);
+    ck_assert_str_eq(ss_label_key(&m, lb), "worker");
+    char buf[16];
+    ck_assert_str_eq(ss_label_value(&m, lb, buf, sizeof buf), "b");
+    ss_model_free(&m);
+    /* kept samples 0 and 1 of a model without labels: none either */
+    ss_model_free(&o);
+    ck_assert_int_eq(ss_model_init(&o, &err), 0);
+    f = ss_model_intern_cstr(&o, "f");
+    loc = ss_model_location(&o, ss_model_function(&o, f, f, SS_NONE, 0), SS_NONE, 0);
+    st = ss_model_stack(&o, &loc, 1, SS_NONE);
+    add_src(&o, 1000);
+    for (int i = 0; i < 2; i++) {
+        int64_t v[1] = {1};
+        ck_assert_int_eq(ss_model_add_sample(&o, st, v), 0);
+    }
+    ck_assert_int_eq(ss_model_init_like(&m, &o, &err), 0);
+    stacks = ss_calloc_array(2, sizeof *stacks);
+    ck_assert_ptr_nonnull(stacks);
+    ck_assert_int_eq(ss_model_derive_samples(&m, &o, stacks, NULL, 0, 2), 0);
+    ck_assert(!ss_model_has_labels(&m));
+    ck_assert_uint_eq(ss_model_nlabelsets(&m), 1);
+    ss_model_free(&m);
+    ss_model_free(&o);
+}
+END_TEST
+
+/* ss_model_add_source_flags adds to a source's flags (perf without a clock
+ * event: untimed). */
+START_TEST(test_source_flags)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id s = add_src(&m, 1000);
+    ss_model_add_source_flags(&m, s, SS_SRC_UNTIMED);
+    ss_model_add_source_flags(&m, s, SS_SRC_GC);
+    ck_assert_uint_eq(m.sources.v[s].flags, SS_SRC_UNTIMED | SS_SRC_GC);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* vec.h's array allocations: an overflowing size is NULL (not a wrapped,
  * small block), an empty array is a real pointer. */
 START_TEST(test_alloc_array)
@@ -752,6 +833,8 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_warnings);
     tcase_add_test(tc, test_builder_setters);
     tcase_add_test(tc, test_derive);
+    tcase_add_test(tc, test_derive_labels);
+    tcase_add_test(tc, test_source_flags);
     tcase_add_test(tc, test_alloc_array);
     tcase_add_test(tc, test_seal);
     suite_add_tcase(s, tc);

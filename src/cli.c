@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,12 @@
 #include "textesc.h"
 #include "transform.h"
 #include "write.h"
+#include "vec.h"
+#include "strbuf.h"
 
-static const char usage_text[] =
+/* --help: this head, then each section's intro and its options (from
+ * cli_opts below), then the tail. */
+static const char help_head[] =
     "Usage: stackscope [--resume] [--preset r] [FILE...]\n"
     "       stackscope report [OPTIONS] FILE...\n"
     "       stackscope convert [OPTIONS] -o OUT FILE...\n"
@@ -37,135 +42,45 @@ static const char usage_text[] =
     "F.svg: the flame graph as an interactive SVG); ? lists the keys.\n"
     "Without a terminal, or on one that cannot move the cursor (TERM=dumb),\n"
     "print what 'stackscope report FILE...' prints instead.\n"
-    "\n"
-    "  --resume FILE...       apply the transform list of the last explorer\n"
-    "                         session on FILE... again (kept on quitting in\n"
-    "                         $XDG_STATE_HOME/stackscope/, by default\n"
-    "                         ~/.local/state/stackscope/; see FILES in\n"
-    "                         stackscope(1))\n"
-    "  --preset r             start with the R preset's transforms (r-simplify,\n"
-    "                         name-anonymous, trim-base auto; undoable)\n"
-    "\n"
-    "Commands:\n"
-    "  report     print one table and exit\n"
-    "  convert    write the profile in another format\n"
-    "  check      validate files; print a summary of each, or what is wrong\n"
-    "\n"
-    "Report options:\n"
-    "  --by TABLE             the table to print:\n"
-    "                           self     functions by self time (default)\n"
-    "                           total    functions by total time\n"
-    "                           line     source lines (R's lines=\"show\")\n"
-    "                           stacks   distinct stacks with reference counts\n"
-    "                           levels   stack levels (1 = root), scaffold marked\n"
-    "                           runs     recursive run lengths per function and\n"
-    "                                    level (~ calls and time per call)\n"
-    "                           tree     call tree, top-down (--inverted: bottom-up)\n"
-    "                           calls    callers and callees of --function F\n"
-    "                           timeline the function at --level K over time\n"
-    "                           sources  the input files and Rprof sessions\n"
-    "                           labels   the samples' labels (pprof, perf):\n"
-    "                                    key, value, count and the measure\n"
-    "                           transforms\n"
-    "                                    the transform list (-e, --script) and\n"
-    "                                    what each step did\n"
-    "                         (SamplingProf files hold no stacks: self, total,\n"
-    "                         line, calls and sources only)\n"
-    "  --format FORMAT        text (default, readable), tsv (tab-separated,\n"
-    "                         full precision, every row) or folded (with\n"
-    "                         --by stacks: 'root;...;leaf COUNT' lines)\n"
-    "  --memory               add mem.total: MB allocated, as R's memory=\"both\"\n"
-    "  --limit N              text: print at most N rows (default all)\n"
-    "  --level K              runs: only level K; timeline: the level shown\n"
-    "                         (default: the first level below the 95% scaffold)\n"
-    "  --function F           runs: only F, with its level x run-length table;\n"
-    "                         tree: the tree of F (what F calls, or with\n"
-    "                         --inverted what calls F); calls: required\n"
-    "  --inverted             tree: bottom-up, from the leaves\n"
-    "  --depth N              tree: print N levels at most\n"
-    "  --min-pct P            tree: leave out nodes under P% of the time\n"
-    "  --width N              timeline: N windows (default 80)\n"
-    "  --share S              levels: a scaffold level has one function in a\n"
-    "                         share S (0.5-1, default 1) of the samples\n"
-    "\n"
-    "Convert options:\n"
-    "  -o, --output OUT       the file to write (a directory for tables)\n"
-    "  --to FORMAT            rprof, pprof (gzip-compressed profile.proto),\n"
-    "                         folded, sampling_prof, tables, speedscope or svg\n"
-    "                         (the flame graph as an interactive SVG); default\n"
-    "                         from OUT's name (.out .prof .rprof, .pb.gz .pb\n"
-    "                         .pprof, .folded .collapsed, .sprof.txt,\n"
-    "                         .speedscope.json, .svg, a name ending in / or a\n"
-    "                         directory)\n"
-    "  --inverted             svg: the leaves as roots, their callers below\n"
-    "  --time-order           svg: the flame chart, samples in time order (not\n"
-    "                         merged across time, as profvis)\n"
-    "  --force                replace an existing OUT: a regular file or an earlier\n"
-    "                         tables directory, never an input (man page: FILES)\n"
-    "\n"
-    "Inputs (told from the content): Rprof files; pprof (gzip or raw\n"
-    "profile.proto); SamplingProf files; Chrome/Node .cpuprofile JSON (node\n"
-    "--cpu-prof, DevTools); speedscope JSON; perf script text; folded stacks\n"
-    "('root;...;leaf COUNT' lines: counts, the samples measure, or times\n"
-    "with --interval); a directory of v2 tables (what\n"
-    "convert --to tables writes: one TSV per table, 1-based ids, R reads them\n"
-    "with read.delim).\n"
-    "Go's debug=1 text profiles are recognised and refused.\n"
-    "  --interval DURATION    the period of folded stacks: 1ms, 997us, 0.5s\n"
-    "                         (report, convert and the explorer)\n"
-    "\n"
-    "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n"
-    "  --value NAME           what every number adds up: time (count x interval,\n"
-    "                         the default for Rprof), samples, memory (bytes\n"
-    "                         allocated, as R's memory=\"both\"), released\n"
-    "                         (bytes released, as profvis), duplications; for\n"
-    "                         pprof each sample type by name (alloc_space,\n"
-    "                         inuse_space, cpu, delay, ...; default: the\n"
-    "                         profile's default type, else its last); `check`\n"
-    "                         lists each file's.  Text shows B/kB/MB/GB,\n"
-    "                         ns/us/ms/s and counts with separators; TSV raw\n"
-    "                         units, named in the header (self.memory)\n"
-    "\n"
-    "Explorer options (no command):\n"
-    "  --source-path DIR      look for source files (the lines view) under DIR\n"
-    "                         too: DIR/PATH, then DIR/ and each shorter tail of\n"
-    "                         PATH, as pprof's -source_path; repeatable\n"
-    "\n"
-    "Transform options (report and convert; see TRANSFORMS in stackscope(1)):\n"
-    "  -e, --transform CMD    apply a transform command; repeatable, applied in\n"
-    "                         order after the profile is read:\n"
-    "                           drop-samples A:B   keep-samples A:B\n"
-    "                             (1-based sample numbers, -N from the end,\n"
-    "                             or times: 0.5s:2s, 100ms:)\n"
-    "                           trim-base N   trim-base auto[=SHARE][,all]\n"
-    "                             (auto stops at the user's code, a level\n"
-    "                             with source positions; ,all cuts it too)\n"
-    "                           trim-to F   focus F   drop F   merge F\n"
-    "                           prune F   collapse-recursion F\n"
-    "                           replace F1 F2 ... => NEW (F1 outermost)\n"
-    "                           class F => NAME\n"
-    "                           r-simplify   (merge R's evaluation machinery:\n"
-    "                             eval, tryCatch, source, cmpfun, ...)\n"
-    "                           name-anonymous [F]   (FUN, <Anonymous> named\n"
-    "                             FUN@FILE#LINE by their call site)\n"
-    "                           keep-label KEY[=VALUE]   drop-label KEY[=VALUE]\n"
-    "                             (samples with the label; VALUE a word,\n"
-    "                             a \"quoted value\" or a /regex/)\n"
-    "                           label-root KEY   (the label's value becomes\n"
-    "                             the outermost frame KEY=VALUE, as pprof's\n"
-    "                             -tagroot)\n"
-    "                         F is a name, a \"quoted name\" or a /regex/;\n"
-    "                         one that matches no function is warned about\n"
-    "  --script FILE          apply the commands in FILE, one per line ('#'\n"
-    "                         starts a comment); mixes with -e in order\n"
-    "  --preset r             apply the R preset: r-simplify, name-anonymous,\n"
-    "                         trim-base auto (in order with -e and --script)\n"
-    "\n"
-    "  -h, --help             show this help and exit\n"
-    "  -V, --version          show the version and exit\n"
-    "\n"
+    "\n";
+
+static const char help_tail[] =
     "Exit status: 0 success, 1 usage error, 2 bad input (the message names the\n"
     "file and line).  See stackscope(1).\n";
+
+/* The sections of --help, in order, and the text before each one's options. */
+enum {
+    SEC_TOP,
+    SEC_REPORT,
+    SEC_CONVERT,
+    SEC_INPUT,
+    SEC_MEASURE,
+    SEC_EXPLORER,
+    SEC_TRANSFORM,
+    SEC_GENERAL
+};
+static const char *const section_intro[] = {
+    [SEC_TOP] = "",
+    [SEC_REPORT] = "Commands:\n"
+                   "  report     print one table and exit\n"
+                   "  convert    write the profile in another format\n"
+                   "  check      validate files; print a summary of each, or what is wrong\n"
+                   "\n"
+                   "Report options:\n",
+    [SEC_CONVERT] = "Convert options:\n",
+    [SEC_INPUT] = "Inputs (told from the content): Rprof files; pprof (gzip or raw\n"
+                  "profile.proto); SamplingProf files; Chrome/Node .cpuprofile JSON (node\n"
+                  "--cpu-prof, DevTools); speedscope JSON; perf script text; folded stacks\n"
+                  "('root;...;leaf COUNT' lines: counts, the samples measure, or times\n"
+                  "with --interval); a directory of v2 tables (what\n"
+                  "convert --to tables writes: one TSV per table, 1-based ids, R reads them\n"
+                  "with read.delim).\n"
+                  "Go's debug=1 text profiles are recognised and refused.\n",
+    [SEC_MEASURE] = "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n",
+    [SEC_EXPLORER] = "Explorer options (no command):\n",
+    [SEC_TRANSFORM] = "Transform options (report and convert; see TRANSFORMS in stackscope(1)):\n",
+    [SEC_GENERAL] = "",
+};
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -173,13 +88,14 @@ static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
  * escaped (textesc.h), as are the names in every line printed here. */
 static int usage_error(const char *fmt, ...)
 {
-    char msg[2048];
+    struct ss_strbuf msg = SS_STRBUF_INIT; /* it may quote a long argument whole */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ss_strbuf_vprintf(&msg, fmt, ap);
     va_end(ap);
     fputs("stackscope: ", stderr);
-    ss_esc_fputs(msg, SS_ESC_TEXT, stderr);
+    ss_esc_fputs(msg.failed ? "out of memory" : ss_strbuf_str(&msg), SS_ESC_TEXT, stderr);
+    ss_strbuf_free(&msg);
     fprintf(stderr, "\nTry 'stackscope --help' for more information.\n");
     return 1;
 }
@@ -190,7 +106,7 @@ const char *ss_demo_path(void)
     if (env && *env)
         return env;
     static const char *const candidates[] = {SS_SRCDIR "/data/demo.out", SS_DATADIR "/demo.out"};
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(candidates); i++)
         if (access(candidates[i], R_OK) == 0)
             return candidates[i];
     return SS_DATADIR "/demo.out";
@@ -423,7 +339,6 @@ static const struct {
     {NULL, SS_REPORT_SELF},
 };
 
-/* Parse a number in [lo, hi] for option `opt`; returns 0 or prints the error. */
 /* --interval DURATION: a positive number with a unit (ns, us, ms, s), at
  * most an hour; sets the interval of folded sources (load_folded.h). */
 static int interval_arg(const char *arg)
@@ -436,10 +351,10 @@ static int interval_arg(const char *arg)
         double us;
     } units[] = {{"ns", 1e-3}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}};
     size_t u = 0;
-    while (end != arg && u < sizeof units / sizeof *units && strcmp(end, units[u].unit))
+    while (end != arg && u < ARRAY_SIZE(units) && strcmp(end, units[u].unit))
         u++;
-    if (end == arg || errno || u == sizeof units / sizeof *units || !(v > 0) ||
-        v * units[u].us > 3.6e9 || v * units[u].us < 1e-3)
+    if (end == arg || errno || u == ARRAY_SIZE(units) || !(v > 0) || v * units[u].us > 3.6e9 ||
+        v * units[u].us < 1e-3)
         return usage_error("--interval: '%s' is not a duration from 1ns to 1 hour with its unit "
                            "(ns, us, ms or s: 1ms, 997us, 0.5s)",
                            arg);
@@ -447,6 +362,7 @@ static int interval_arg(const char *arg)
     return 0;
 }
 
+/* Parse a number in [lo, hi] for option `opt`; returns 0 or prints the error. */
 static int number_arg(const char *opt, const char *arg, double lo, double hi, double *out)
 {
     char *end;
@@ -459,112 +375,541 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
     return 0;
 }
 
-static int cmd_report(int argc, char **argv)
+/* ---- the options: one table (cli_opts) drives parsing and --help ---------- */
+
+/* The commands an option goes with. */
+enum {
+    IN_EXPLORER = 1u << 0, /* no command */
+    IN_REPORT = 1u << 1,
+    IN_CONVERT = 1u << 2,
+    IN_CHECK = 1u << 3,
+};
+
+/* What the options of one command line set. */
+struct cli_args {
+    unsigned cmd; /* IN_*: the command being parsed */
+    struct ss_report_opts report;
+    struct ss_write_opts write;
+    struct ss_flame_opts svg; /* convert --inverted, --time-order (an SVG output) */
+    const char *out;          /* convert -o OUT */
+    const char *preset;       /* the explorer's --preset NAME */
+    int resume;               /* the explorer's --resume */
+};
+
+/* An option's setter returns 0, an exit status, or OPT_DONE: stop here and
+ * exit 0 (--help, --version). */
+#define OPT_DONE (-1)
+
+struct cli_opt {
+    const char *name; /* the long name, without "--" */
+    char short_name;  /* 0: none */
+    int has_arg;      /* no_argument or required_argument */
+    const char *arg;  /* the argument as --help names it (or, for a flag, what follows it) */
+    unsigned cmds;    /* IN_*: the commands that take it */
+    int section;      /* where --help lists it (SEC_*) */
+    int (*set)(struct cli_args *a, const char *arg);
+    const char *help; /* --help's lines, '\n' between them; NULL: written from
+                       * the format table (--to, see to_help) */
+};
+
+static int set_by(struct cli_args *a, const char *arg)
 {
-    static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
-        {"value", required_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
-    };
+    size_t k = 0;
+    while (by_names[k].name && strcmp(by_names[k].name, arg))
+        k++;
+    if (!by_names[k].name)
+        return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
+                           "levels, runs, tree, calls, timeline, sources, labels or "
+                           "transforms)",
+                           arg);
+    a->report.by = by_names[k].by;
+    return 0;
+}
+
+static int set_format(struct cli_args *a, const char *arg)
+{
+    if (!strcmp(arg, "text"))
+        a->report.format = SS_FORMAT_TEXT;
+    else if (!strcmp(arg, "tsv"))
+        a->report.format = SS_FORMAT_TSV;
+    else if (!strcmp(arg, "folded"))
+        a->report.format = SS_FORMAT_FOLDED;
+    else
+        return usage_error("--format: unknown format '%s' (expected text, tsv or folded)", arg);
+    return 0;
+}
+
+static int set_memory(struct cli_args *a, const char *arg)
+{
+    (void)arg;
+    a->report.memory = 1;
+    return 0;
+}
+
+static int set_limit(struct cli_args *a, const char *arg)
+{
     double v;
-    struct ss_report_opts o;
-    memset(&o, 0, sizeof o);
-    int c, rc;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":he:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'e':
-        case 's':
-        case 'p':
-            if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
-                return rc;
-            break;
-        case 'i':
-            if ((rc = interval_arg(optarg)) != 0)
-                return rc;
-            break;
-        case 'V':
-            cli_value = optarg;
-            break;
-        case 'b': {
-            size_t k = 0;
-            while (by_names[k].name && strcmp(by_names[k].name, optarg))
-                k++;
-            if (!by_names[k].name)
-                return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                                   "levels, runs, tree, calls, timeline, sources, labels or "
-                                   "transforms)",
-                                   optarg);
-            o.by = by_names[k].by;
-            break;
+    if (number_arg("--limit", arg, 0, 1e9, &v))
+        return 1;
+    a->report.limit = (int)v;
+    return 0;
+}
+
+static int set_level(struct cli_args *a, const char *arg)
+{
+    double v;
+    if (number_arg("--level", arg, 1, 1e6, &v))
+        return 1;
+    a->report.level = (uint32_t)v;
+    return 0;
+}
+
+static int set_function(struct cli_args *a, const char *arg)
+{
+    a->report.function = arg;
+    return 0;
+}
+
+static int set_inverted(struct cli_args *a, const char *arg)
+{
+    (void)arg;
+    a->report.inverted = 1;
+    return 0;
+}
+
+static int set_depth(struct cli_args *a, const char *arg)
+{
+    double v;
+    if (number_arg("--depth", arg, 0, 1e6, &v))
+        return 1;
+    a->report.depth = (int)v;
+    return 0;
+}
+
+static int set_min_pct(struct cli_args *a, const char *arg)
+{
+    return number_arg("--min-pct", arg, 0, 100, &a->report.min_pct) ? 1 : 0;
+}
+
+static int set_width(struct cli_args *a, const char *arg)
+{
+    double v;
+    if (number_arg("--width", arg, 1, 100000, &v))
+        return 1;
+    a->report.width = (int)v;
+    return 0;
+}
+
+static int set_share(struct cli_args *a, const char *arg)
+{
+    return number_arg("--share", arg, 0.5, 1, &a->report.share) ? 1 : 0;
+}
+
+static int set_output(struct cli_args *a, const char *arg)
+{
+    a->out = arg;
+    return 0;
+}
+
+static int set_to(struct cli_args *a, const char *arg)
+{
+    char names[128];
+    const struct ss_format *f = ss_format_named(arg);
+    if (f && !ss_format_writable(f))
+        return usage_error("--to: stackscope reads %s but does not write it (it writes %s)", arg,
+                           ss_format_names(names, sizeof names, ", ", " and "));
+    if (!ss_format_writable(f))
+        return usage_error("--to: unknown format '%s' (expected %s)", arg,
+                           ss_format_names(names, sizeof names, ", ", " or "));
+    a->write.format = f->id;
+    return 0;
+}
+
+static int set_force(struct cli_args *a, const char *arg)
+{
+    (void)arg;
+    a->write.force = 1;
+    return 0;
+}
+
+static int set_svg_inverted(struct cli_args *a, const char *arg)
+{
+    (void)arg;
+    a->svg.inverted = 1;
+    return 0;
+}
+
+static int set_time_order(struct cli_args *a, const char *arg)
+{
+    (void)arg;
+    a->svg.time_order = 1;
+    return 0;
+}
+
+static int set_value(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    cli_value = arg;
+    return 0;
+}
+
+static int set_interval(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    return interval_arg(arg);
+}
+
+/* The explorer's --source-path directories (borrowed from argv). */
+#define MAX_SOURCE_PATHS 64
+static const char *source_paths[MAX_SOURCE_PATHS];
+static size_t nsource_paths;
+
+const char *const *ss_cli_source_paths(size_t *n)
+{
+    *n = nsource_paths;
+    return source_paths;
+}
+
+static int set_source_path(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    if (nsource_paths == MAX_SOURCE_PATHS)
+        return usage_error("more than %d --source-path options", MAX_SOURCE_PATHS);
+    source_paths[nsource_paths++] = arg;
+    return 0;
+}
+
+static int set_resume(struct cli_args *a, const char *arg)
+{
+    (void)arg;
+    a->resume = 1;
+    return 0;
+}
+
+static int set_explorer_preset(struct cli_args *a, const char *arg)
+{
+    if (!ss_tf_preset(arg))
+        return usage_error("--preset: unknown preset '%s' (expected r)", arg);
+    a->preset = arg;
+    return 0;
+}
+
+static int set_transform(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    return tf_option(&cli_tf, 'e', arg);
+}
+
+static int set_script(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    return tf_option(&cli_tf, 's', arg);
+}
+
+static int set_preset(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    return tf_option(&cli_tf, 'p', arg);
+}
+
+static void print_help(FILE *out);
+
+static int set_help(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    (void)arg;
+    print_help(stdout);
+    return OPT_DONE;
+}
+
+static int set_version(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    (void)arg;
+    printf("stackscope %s\n", PACKAGE_VERSION);
+    return OPT_DONE;
+}
+
+#define RC (IN_REPORT | IN_CONVERT)
+#define NOARG no_argument
+#define ARG required_argument
+
+/* Every option, in --help's order. */
+static const struct cli_opt cli_opts[] = {
+    {"resume", 0, NOARG, "FILE...", IN_EXPLORER, SEC_TOP, set_resume,
+     "apply the transform list of the last explorer\n"
+     "session on FILE... again (kept on quitting in\n"
+     "$XDG_STATE_HOME/stackscope/, by default\n"
+     "~/.local/state/stackscope/; see FILES in\n"
+     "stackscope(1))"},
+    {"preset", 0, ARG, "r", IN_EXPLORER, SEC_TOP, set_explorer_preset,
+     "start with the R preset's transforms (r-simplify,\n"
+     "name-anonymous, trim-base auto; undoable)"},
+
+    {"by", 0, ARG, "TABLE", IN_REPORT, SEC_REPORT, set_by,
+     "the table to print:\n"
+     "  self     functions by self time (default)\n"
+     "  total    functions by total time\n"
+     "  line     source lines (R's lines=\"show\")\n"
+     "  stacks   distinct stacks with reference counts\n"
+     "  levels   stack levels (1 = root), scaffold marked\n"
+     "  runs     recursive run lengths per function and\n"
+     "           level (~ calls and time per call)\n"
+     "  tree     call tree, top-down (--inverted: bottom-up)\n"
+     "  calls    callers and callees of --function F\n"
+     "  timeline the function at --level K over time\n"
+     "  sources  the input files and Rprof sessions\n"
+     "  labels   the samples' labels (pprof, perf):\n"
+     "           key, value, count and the measure\n"
+     "  transforms\n"
+     "           the transform list (-e, --script) and\n"
+     "           what each step did\n"
+     "(SamplingProf files hold no stacks: self, total,\n"
+     "line, calls and sources only)"},
+    {"format", 0, ARG, "FORMAT", IN_REPORT, SEC_REPORT, set_format,
+     "text (default, readable), tsv (tab-separated,\n"
+     "full precision, every row) or folded (with\n"
+     "--by stacks: 'root;...;leaf COUNT' lines)"},
+    {"memory", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_memory,
+     "add mem.total: MB allocated, as R's memory=\"both\""},
+    {"limit", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_limit,
+     "text: print at most N rows (default all)"},
+    {"level", 0, ARG, "K", IN_REPORT, SEC_REPORT, set_level,
+     "runs: only level K; timeline: the level shown\n"
+     "(default: the first level below the 95% scaffold)"},
+    {"function", 0, ARG, "F", IN_REPORT, SEC_REPORT, set_function,
+     "runs: only F, with its level x run-length table;\n"
+     "tree: the tree of F (what F calls, or with\n"
+     "--inverted what calls F); calls: required"},
+    {"inverted", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_inverted,
+     "tree: bottom-up, from the leaves"},
+    {"depth", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_depth, "tree: print N levels at most"},
+    {"min-pct", 0, ARG, "P", IN_REPORT, SEC_REPORT, set_min_pct,
+     "tree: leave out nodes under P% of the time"},
+    {"width", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_width, "timeline: N windows (default 80)"},
+    {"share", 0, ARG, "S", IN_REPORT, SEC_REPORT, set_share,
+     "levels: a scaffold level has one function in a\n"
+     "share S (0.5-1, default 1) of the samples"},
+
+    {"output", 'o', ARG, "OUT", IN_CONVERT, SEC_CONVERT, set_output,
+     "the file to write (a directory for tables)"},
+    {"to", 0, ARG, "FORMAT", IN_CONVERT, SEC_CONVERT, set_to, NULL},
+    {"inverted", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_svg_inverted,
+     "svg: the leaves as roots, their callers below"},
+    {"time-order", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_time_order,
+     "svg: the flame chart, samples in time order (not\n"
+     "merged across time, as profvis)"},
+    {"force", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_force,
+     "replace an existing OUT: a regular file or an earlier\n"
+     "tables directory, never an input (man page: FILES)"},
+
+    {"interval", 0, ARG, "DURATION", RC | IN_EXPLORER, SEC_INPUT, set_interval,
+     "the period of folded stacks: 1ms, 997us, 0.5s\n"
+     "(report, convert and the explorer)"},
+
+    {"value", 0, ARG, "NAME", RC | IN_EXPLORER, SEC_MEASURE, set_value,
+     "what every number adds up: time (count x interval,\n"
+     "the default for Rprof), samples, memory (bytes\n"
+     "allocated, as R's memory=\"both\"), released\n"
+     "(bytes released, as profvis), duplications; for\n"
+     "pprof each sample type by name (alloc_space,\n"
+     "inuse_space, cpu, delay, ...; default: the\n"
+     "profile's default type, else its last); `check`\n"
+     "lists each file's.  Text shows B/kB/MB/GB,\n"
+     "ns/us/ms/s and counts with separators; TSV raw\n"
+     "units, named in the header (self.memory)"},
+
+    {"source-path", 0, ARG, "DIR", IN_EXPLORER, SEC_EXPLORER, set_source_path,
+     "look for source files (the lines view) under DIR\n"
+     "too: DIR/PATH, then DIR/ and each shorter tail of\n"
+     "PATH, as pprof's -source_path; repeatable"},
+
+    {"transform", 'e', ARG, "CMD", RC, SEC_TRANSFORM, set_transform,
+     "apply a transform command; repeatable, applied in\n"
+     "order after the profile is read:\n"
+     "  drop-samples A:B   keep-samples A:B\n"
+     "    (1-based sample numbers, -N from the end,\n"
+     "    or times: 0.5s:2s, 100ms:)\n"
+     "  trim-base N   trim-base auto[=SHARE][,all]\n"
+     "    (auto stops at the user's code, a level\n"
+     "    with source positions; ,all cuts it too)\n"
+     "  trim-to F   focus F   drop F   merge F\n"
+     "  prune F   collapse-recursion F\n"
+     "  replace F1 F2 ... => NEW (F1 outermost)\n"
+     "  class F => NAME\n"
+     "  r-simplify   (merge R's evaluation machinery:\n"
+     "    eval, tryCatch, source, cmpfun, ...)\n"
+     "  name-anonymous [F]   (FUN, <Anonymous> named\n"
+     "    FUN@FILE#LINE by their call site)\n"
+     "  keep-label KEY[=VALUE]   drop-label KEY[=VALUE]\n"
+     "    (samples with the label; VALUE a word,\n"
+     "    a \"quoted value\" or a /regex/)\n"
+     "  label-root KEY   (the label's value becomes\n"
+     "    the outermost frame KEY=VALUE, as pprof's\n"
+     "    -tagroot)\n"
+     "F is a name, a \"quoted name\" or a /regex/;\n"
+     "one that matches no function is warned about"},
+    {"script", 0, ARG, "FILE", RC, SEC_TRANSFORM, set_script,
+     "apply the commands in FILE, one per line ('#'\n"
+     "starts a comment); mixes with -e in order"},
+    {"preset", 0, ARG, "r", RC, SEC_TRANSFORM, set_preset,
+     "apply the R preset: r-simplify, name-anonymous,\n"
+     "trim-base auto (in order with -e and --script)"},
+
+    {"help", 'h', NOARG, NULL, RC | IN_EXPLORER | IN_CHECK, SEC_GENERAL, set_help,
+     "show this help and exit"},
+    {"version", 'V', NOARG, NULL, IN_EXPLORER, SEC_GENERAL, set_version,
+     "show the version and exit"},
+};
+
+#undef RC
+#undef NOARG
+#undef ARG
+
+/* --to's help, from the format table (format.h): the formats written and
+ * the output names that imply each. */
+static void to_help(struct ss_strbuf *b)
+{
+    char names[256], suffixes[512];
+    ss_strbuf_printf(b,
+                     "%s (pprof: gzip-compressed profile.proto; svg: the flame graph as an "
+                     "interactive SVG); default from OUT's name: %s (or an existing directory: "
+                     "tables)",
+                     ss_format_names(names, sizeof names, ", ", " or "),
+                     ss_format_suffix_help(suffixes, sizeof suffixes));
+}
+
+/* --help's text column: from column 25 to 79. */
+#define HELP_COLUMN 25
+#define HELP_WIDTH 54
+
+/* Print text as --help lines of at most HELP_WIDTH bytes, broken at spaces;
+ * the first line goes on after `w` bytes already printed. */
+static void print_wrapped(FILE *out, const char *text, int w)
+{
+    const char *p = text;
+    while (*p) {
+        size_t len = strlen(p), cut = len;
+        if (len > HELP_WIDTH) {
+            cut = HELP_WIDTH;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (cut == 0) /* one word longer than the column */
+                cut = strcspn(p, " ");
         }
-        case 'f':
-            if (!strcmp(optarg, "text"))
-                o.format = SS_FORMAT_TEXT;
-            else if (!strcmp(optarg, "tsv"))
-                o.format = SS_FORMAT_TSV;
-            else if (!strcmp(optarg, "folded"))
-                o.format = SS_FORMAT_FOLDED;
-            else
-                return usage_error("--format: unknown format '%s' (expected text, tsv or folded)",
-                                   optarg);
-            break;
-        case 'm':
-            o.memory = 1;
-            break;
-        case 'l':
-            if (number_arg("--limit", optarg, 0, 1e9, &v))
-                return 1;
-            o.limit = (int)v;
-            break;
-        case 'L':
-            if (number_arg("--level", optarg, 1, 1e6, &v))
-                return 1;
-            o.level = (uint32_t)v;
-            break;
-        case 'F':
-            o.function = optarg;
-            break;
-        case 'I':
-            o.inverted = 1;
-            break;
-        case 'D':
-            if (number_arg("--depth", optarg, 0, 1e6, &v))
-                return 1;
-            o.depth = (int)v;
-            break;
-        case 'P':
-            if (number_arg("--min-pct", optarg, 0, 100, &v))
-                return 1;
-            o.min_pct = v;
-            break;
-        case 'W':
-            if (number_arg("--width", optarg, 1, 100000, &v))
-                return 1;
-            o.width = (int)v;
-            break;
-        case 'S':
-            if (number_arg("--share", optarg, 0.5, 1, &v))
-                return 1;
-            o.share = v;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return finish_output();
-        case ':':
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+        fprintf(out, "%*s%.*s\n", HELP_COLUMN - w, "", (int)cut, p);
+        w = 0;
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+}
+
+static void print_help(FILE *out)
+{
+    fputs(help_head, out);
+    for (size_t s = 0; s < ARRAY_SIZE(section_intro); s++) {
+        fputs(section_intro[s], out);
+        for (size_t i = 0; i < ARRAY_SIZE(cli_opts); i++) {
+            const struct cli_opt *o = &cli_opts[i];
+            if (o->section != (int)s)
+                continue;
+            int w = fprintf(out, "  ");
+            if (o->short_name)
+                w += fprintf(out, "-%c, ", o->short_name);
+            w += fprintf(out, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+            if (w >= HELP_COLUMN - 1) {
+                fputc('\n', out);
+                w = 0;
+            }
+            if (!o->help) {
+                struct ss_strbuf b = SS_STRBUF_INIT;
+                to_help(&b);
+                print_wrapped(out, ss_strbuf_str(&b), w);
+                ss_strbuf_free(&b);
+                continue;
+            }
+            for (const char *h = o->help; *h;) {
+                const char *nl = strchr(h, '\n');
+                size_t len = nl ? (size_t)(nl - h) : strlen(h);
+                fprintf(out, "%*s%.*s\n", HELP_COLUMN - w, "", (int)len, h);
+                w = 0;
+                h += len + (nl != NULL);
+            }
+        }
+        fputc('\n', out);
+    }
+    fputs(help_tail, out);
+}
+
+/* The option of command `cmd` that getopt_long answered c for (a short
+ * option's letter, or OPT_LONG + its index), or NULL. */
+#define OPT_LONG 256
+static const struct cli_opt *opt_for(unsigned cmd, int c)
+{
+    size_t n = ARRAY_SIZE(cli_opts);
+    if (c >= OPT_LONG && (size_t)(c - OPT_LONG) < n)
+        return &cli_opts[c - OPT_LONG];
+    for (size_t i = 0; c > 0 && i < n; i++)
+        if (cli_opts[i].short_name == c && (cli_opts[i].cmds & cmd))
+            return &cli_opts[i];
+    return NULL;
+}
+
+/* Parse the options of command a->cmd in argv[1..argc) (getopt_long, with
+ * the arguments that are not options moved to the end) through the table.
+ * Returns 0 with *first set to the first argument, an exit status, or
+ * OPT_DONE (help or version printed). */
+static int parse_options(struct cli_args *a, int argc, char **argv, int *first)
+{
+    struct option longs[ARRAY_SIZE(cli_opts) + 1];
+    char shorts[2 * ARRAY_SIZE(cli_opts) + 2];
+    size_t nl = 0, ns = 0;
+    shorts[ns++] = ':'; /* a missing value answers ':', not '?' */
+    for (size_t i = 0; i < ARRAY_SIZE(cli_opts); i++) {
+        const struct cli_opt *o = &cli_opts[i];
+        if (!(o->cmds & a->cmd))
+            continue;
+        longs[nl].name = o->name;
+        longs[nl].has_arg = o->has_arg;
+        longs[nl].flag = NULL;
+        longs[nl++].val = OPT_LONG + (int)i;
+        if (o->short_name) {
+            shorts[ns++] = o->short_name;
+            if (o->has_arg == required_argument)
+                shorts[ns++] = ':';
         }
     }
-    if (optind >= argc)
+    memset(&longs[nl], 0, sizeof longs[nl]);
+    shorts[ns] = '\0';
+    optind = 0; /* start afresh (GNU, BSD and musl all read 0 so) */
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (c == ':') {
+            const struct cli_opt *o = opt_for(a->cmd, optopt);
+            if (o && o->arg)
+                return usage_error("option '%s' needs a value (%s)", argv[optind - 1], o->arg);
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        }
+        const struct cli_opt *o = c == '?' ? NULL : opt_for(a->cmd, c);
+        if (!o)
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        int rc = o->set(a, optarg);
+        if (rc)
+            return rc;
+    }
+    *first = optind;
+    return 0;
+}
+
+static int cmd_report(struct cli_args *a, int argc, char **argv)
+{
+    int first, rc = parse_options(a, argc, argv, &first);
+    if (rc)
+        return rc == OPT_DONE ? finish_output() : rc;
+    const struct ss_report_opts o = a->report;
+    if (first >= argc)
         return usage_error("%s", "report: no FILE given");
     if (o.format == SS_FORMAT_FOLDED && o.by != SS_REPORT_STACKS)
         return usage_error("%s", "--format folded goes with --by stacks");
@@ -583,7 +928,7 @@ static int cmd_report(int argc, char **argv)
         return usage_error("%s", "--width goes with --by timeline");
     if (o.share > 0 && o.by != SS_REPORT_LEVELS)
         return usage_error("%s", "--share goes with --by levels");
-    return report_run(argv + optind, argc - optind, &o, cli_tf.list);
+    return report_run(argv + first, argc - first, &o, cli_tf.list);
 }
 
 /* A conversion killed by a signal removes its temporary output, then dies
@@ -603,97 +948,37 @@ static void clean_up_on_signals(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
         sigaction(fatal[i], &sa, NULL);
     signal(SIGXFSZ, SIG_IGN);
 }
 
-static int cmd_convert(int argc, char **argv)
+static int cmd_convert(struct cli_args *a, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
-        {"value", required_argument, NULL, 'V'},     {"inverted", no_argument, NULL, 'I'},
-        {"time-order", no_argument, NULL, 'O'},      {NULL, 0, NULL, 0},
-    };
-    struct ss_flame_opts svg = {0, 0, SS_FLAME_BY_NAME};
-    struct ss_write_opts w;
-    memset(&w, 0, sizeof w);
-    const char *out = NULL;
-    int c, rc;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:e:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'e':
-        case 's':
-        case 'p':
-            if ((rc = tf_option(&cli_tf, c, optarg)) != 0)
-                return rc;
-            break;
-        case 'i':
-            if ((rc = interval_arg(optarg)) != 0)
-                return rc;
-            break;
-        case 'V':
-            cli_value = optarg;
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case 't':
-            if (ss_format_named(optarg) && !ss_format_writable(ss_format_named(optarg))) {
-                char names[128];
-                return usage_error("--to: stackscope reads %s but does not write it (it writes "
-                                   "%s)",
-                                   optarg, ss_format_names(names, sizeof names, ", ", " and "));
-            }
-            if (!ss_format_writable(ss_format_named(optarg))) {
-                char names[128];
-                return usage_error("--to: unknown format '%s' (expected %s)", optarg,
-                                   ss_format_names(names, sizeof names, ", ", " or "));
-            }
-            w.format = ss_format_named(optarg)->id;
-            break;
-        case 'f':
-            w.force = 1;
-            break;
-        case 'I':
-            svg.inverted = 1;
-            break;
-        case 'O':
-            svg.time_order = 1;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return finish_output();
-        case ':':
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    int first, rc = parse_options(a, argc, argv, &first);
+    if (rc)
+        return rc == OPT_DONE ? finish_output() : rc;
+    struct ss_write_opts w = a->write;
+    const char *out = a->out;
     if (!out)
         return usage_error("%s", "convert: no output given (-o OUT)");
-    if ((svg.inverted || svg.time_order) && w.format != SS_OUT_SVG &&
+    if ((a->svg.inverted || a->svg.time_order) && w.format != SS_OUT_SVG &&
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_SVG))
         return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
-    ss_svg_set_opts(&svg);
-    if (optind >= argc)
+    ss_svg_set_opts(&a->svg);
+    if (first >= argc)
         return usage_error("%s", "convert: no FILE given");
     if (!w.format && !ss_format_for_path(out)) {
         char names[128];
         return usage_error("%s: cannot tell the output format from the name; use --to %s", out,
                            ss_format_names(names, sizeof names, "|", "|"));
     }
-    w.inputs = argv + optind;
-    w.n_inputs = argc - optind;
+    w.inputs = argv + first;
+    w.n_inputs = argc - first;
     struct ss_model orig, tm, *m;
     double t0 = now_ms();
-    rc = load_and_transform(&orig, &tm, &m, argv + optind, argc - optind, cli_tf.list, &t0);
+    rc = load_and_transform(&orig, &tm, &m, argv + first, argc - first, cli_tf.list, &t0);
     if (rc)
         return rc;
     struct ss_error err;
@@ -816,9 +1101,9 @@ static void check_summary(const struct ss_model *m, const char *path)
 static void print_measures(const struct ss_model *m, size_t s)
 {
     struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-    size_t n = ss_model_measures(m, ms, sizeof ms / sizeof *ms);
-    if (n > sizeof ms / sizeof *ms)
-        n = sizeof ms / sizeof *ms;
+    size_t n = ss_model_measures(m, ms, ARRAY_SIZE(ms));
+    if (n > ARRAY_SIZE(ms))
+        n = ARRAY_SIZE(ms);
     struct ss_esc e = SS_ESC_INIT(SS_ESC_TEXT);
     int first = 1;
     for (size_t k = 0; k < n; k++) {
@@ -834,20 +1119,19 @@ static void print_measures(const struct ss_model *m, size_t s)
     ss_esc_free(&e);
 }
 
-static int cmd_check(int argc, char **argv)
+static int cmd_check(struct cli_args *a, int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(usage_text, stdout);
-        return finish_output();
-    }
-    if (argc < 2)
+    int first, rc = parse_options(a, argc, argv, &first);
+    if (rc)
+        return rc == OPT_DONE ? finish_output() : rc;
+    if (first >= argc)
         return usage_error("%s", "check: no FILE given");
     int status = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = first; i < argc; i++) {
         struct ss_model m;
         struct ss_error err;
         ss_error_clear(&err);
-        int rc = ss_load_files(&m, argv + i, 1, &err);
+        rc = ss_load_files(&m, argv + i, 1, &err);
         if (rc) {
             ss_esc_fputs(argv[i], SS_ESC_TEXT, stdout);
             printf(": error\n  %s\n", err.msg);
@@ -862,123 +1146,42 @@ static int cmd_check(int argc, char **argv)
     return status ? status : w;
 }
 
-/* The explorer's --source-path directories (borrowed from argv). */
-#define MAX_SOURCE_PATHS 64
-static const char *source_paths[MAX_SOURCE_PATHS];
-static size_t nsource_paths;
-
-const char *const *ss_cli_source_paths(size_t *n)
-{
-    *n = nsource_paths;
-    return source_paths;
-}
-
-/* Take the explorer's `--source-path DIR` / `--source-path=DIR` out of
- * argv[1..*argc).  Returns 0 or the exit status of a usage error. */
-static int take_source_paths(int *argc, char **argv)
-{
-    int k = 1;
-    for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i], *dir = NULL;
-        if (!strcmp(a, "--")) {
-            while (i < *argc)
-                argv[k++] = argv[i++];
-            break;
-        }
-        if (!strcmp(a, "--interval") || !strncmp(a, "--interval=", 11)) {
-            if (!a[10] && i + 1 >= *argc)
-                return usage_error("%s", "--interval needs a duration (1ms, 997us)");
-            int rc = interval_arg(a[10] ? a + 11 : argv[++i]);
-            if (rc)
-                return rc;
-            continue;
-        }
-        if (!strcmp(a, "--value") || !strncmp(a, "--value=", 8)) {
-            if (!a[7] && i + 1 >= *argc)
-                return usage_error("%s", "--value needs a measure (time, samples, memory, ...)");
-            cli_value = a[7] ? a + 8 : argv[++i];
-            continue;
-        }
-        if (!strcmp(a, "--source-path")) {
-            if (i + 1 >= *argc)
-                return usage_error("%s", "--source-path needs a directory");
-            dir = argv[++i];
-        } else if (!strncmp(a, "--source-path=", 14)) {
-            dir = a + 14;
-        } else {
-            argv[k++] = argv[i];
-            continue;
-        }
-        if (nsource_paths == MAX_SOURCE_PATHS)
-            return usage_error("more than %d --source-path options", MAX_SOURCE_PATHS);
-        source_paths[nsource_paths++] = dir;
-    }
-    *argc = k;
-    return 0;
-}
-
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
 {
-    if (argc >= 2 && strcmp(argv[1], "report") && strcmp(argv[1], "convert") &&
-        strcmp(argv[1], "check")) {
-        int rc = take_source_paths(&argc, argv);
-        if (rc)
-            return rc;
-    }
-    if (argc >= 2) {
-        const char *a = argv[1];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_text, stdout);
-            return finish_output();
-        }
-        if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
-            printf("stackscope %s\n", PACKAGE_VERSION);
-            return finish_output();
-        }
-        if (!strcmp(a, "report") || !strcmp(a, "convert")) {
-            int rc = a[0] == 'r' ? cmd_report(argc - 1, argv + 1) : cmd_convert(argc - 1, argv + 1);
+    static const struct {
+        const char *name;
+        unsigned cmd;
+        int (*run)(struct cli_args *a, int argc, char **argv);
+    } commands[] = {
+        {"report", IN_REPORT, cmd_report},
+        {"convert", IN_CONVERT, cmd_convert},
+        {"check", IN_CHECK, cmd_check},
+    };
+    struct cli_args a;
+    memset(&a, 0, sizeof a);
+    a.svg.order = SS_FLAME_BY_NAME;
+    for (size_t i = 0; argc >= 2 && i < ARRAY_SIZE(commands); i++)
+        if (!strcmp(argv[1], commands[i].name)) {
+            a.cmd = commands[i].cmd;
+            int rc = commands[i].run(&a, argc - 1, argv + 1);
             ss_tf_list_free(cli_tf.list);
             memset(&cli_tf, 0, sizeof cli_tf);
             return rc;
         }
-        if (!strcmp(a, "check"))
-            return cmd_check(argc - 1, argv + 1);
-        if (a[0] == '-' && a[1] != '\0' && strcmp(a, "--resume") && strcmp(a, "--preset") &&
-            strncmp(a, "--preset=", 9))
-            return usage_error("unknown option '%s'", a);
-    }
     /* The explorer on FILE... (the demo when no FILE is given); without a
      * terminal (stackscope FILE | less), the report of the profile, as
      * `stackscope report FILE...` prints it.  --resume FILE...: with the
      * transform list of the last session on FILE... (state.h). */
+    a.cmd = IN_EXPLORER;
+    int first, rc = parse_options(&a, argc, argv, &first);
+    if (rc)
+        return rc == OPT_DONE ? finish_output() : rc;
     char *demo[1];
-    char **files = argv + 1;
-    int n = argc - 1;
+    char **files = argv + first;
+    int n = argc - first;
     struct ss_tf_list *resumed = NULL;
-    const char *preset = NULL;
-    int resume = 0;
-    /* --resume and --preset NAME, in any order, before the files */
-    while (n > 0) {
-        if (!strcmp(files[0], "--resume")) {
-            resume = 1;
-            files++;
-            n--;
-        } else if (!strcmp(files[0], "--preset") || !strncmp(files[0], "--preset=", 9)) {
-            if (files[0][8] == '=') {
-                preset = files[0] + 9;
-            } else if (n < 2) {
-                return usage_error("%s", "--preset needs a name (r)");
-            } else {
-                preset = files[1];
-                files++;
-                n--;
-            }
-            files++;
-            n--;
-        } else {
-            break;
-        }
-    }
+    const char *preset = a.preset;
+    int resume = a.resume;
     if (resume || preset) {
         if (!(resumed = ss_tf_list_new())) {
             fprintf(stderr, "stackscope: out of memory\n");
@@ -986,13 +1189,9 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
     }
     if (preset) {
-        const char *script = ss_tf_preset(preset);
+        const char *script = ss_tf_preset(preset); /* known: set_explorer_preset */
         struct ss_error err;
         ss_error_clear(&err);
-        if (!script) {
-            ss_tf_list_free(resumed);
-            return usage_error("--preset: unknown preset '%s' (expected r)", preset);
-        }
         if (ss_tf_append_script(resumed, script, strlen(script), "--preset", &err)) {
             ss_tf_list_free(resumed);
             fprintf(stderr, "stackscope: %s\n", err.msg);
@@ -1000,14 +1199,14 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
     }
     if (n == 0) {
-        demo[0] = (char *)ss_demo_path();
+        demo[0] = (char *)(uintptr_t)ss_demo_path(); /* read only, as every FILE */
         files = demo;
         n = 1;
     }
     if (resume) {
         struct ss_error err;
         ss_error_clear(&err);
-        int rc = ss_state_load(files, n, resumed, &err);
+        rc = ss_state_load(files, n, resumed, &err);
         if (rc) {
             ss_tf_list_free(resumed);
             fprintf(stderr, "stackscope: %s\n", err.msg);
@@ -1016,7 +1215,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     }
     if (ui && ui->available()) {
         struct ss_model m;
-        int rc = load_or_complain(&m, files, n);
+        rc = load_or_complain(&m, files, n);
         if (rc) {
             ss_tf_list_free(resumed);
             return rc;
@@ -1025,7 +1224,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     }
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
-    int rc = report_run(files, n, &o, resumed);
+    rc = report_run(files, n, &o, resumed);
     ss_tf_list_free(resumed);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "textesc.h"
+#include "vec.h"
 
 /* Cells may be long (a deep stack, a long name): one buffer that grows. */
 struct cellbuf {
@@ -88,7 +89,7 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
      * widest cell, and one space always separates it from the one before
      * (numbers are never cut and never run together) */
     size_t n = limit > 0 && limit < t->nrows ? limit : t->nrows;
-    int *width = malloc((t->ncols ? t->ncols : 1) * sizeof *width);
+    int *width = ss_alloc_array(t->ncols, sizeof *width);
     int first = 1;
     for (size_t c = 0; c < t->ncols; c++) {
         const struct ss_col *col = &t->cols[c];

@@ -17,6 +17,7 @@
 #include "hashtab.h"
 #include "sort.h"
 #include "units.h"
+#include "vec.h"
 
 void ss_flame_free(struct ss_flame *fl)
 {
@@ -42,7 +43,7 @@ int ss_flame_measure_weights(const struct ss_model *m, double **stack_w, double 
     memset(&sc, 0, sizeof sc);
     if (stack_w) {
         *stack_w = NULL;
-        sw = calloc(ns ? ns : 1, sizeof *sw);
+        sw = ss_calloc_array(ns, sizeof *sw);
         if (!sw || ss_stack_counts_init(&sc, m))
             goto oom;
         for (size_t src = 0; src < m->sources.n; src++) {
@@ -56,7 +57,7 @@ int ss_flame_measure_weights(const struct ss_model *m, double **stack_w, double 
     }
     if (sample_w) {
         *sample_w = NULL;
-        pw = malloc((n ? n : 1) * sizeof *pw);
+        pw = ss_alloc_array(n, sizeof *pw);
         if (!pw)
             goto oom;
         for (size_t src = 0; src < m->sources.n; src++) {
@@ -107,8 +108,10 @@ static int cmp_children(const void *pa, const void *pb, void *vctx)
     const struct order_ctx *c = vctx;
     const struct ss_flame_node *a = &c->nodes[*(const uint32_t *)pa];
     const struct ss_flame_node *b = &c->nodes[*(const uint32_t *)pb];
-    if (c->order == SS_FLAME_BY_WEIGHT && a->total != b->total)
-        return a->total > b->total ? -1 : 1;
+    if (c->order == SS_FLAME_BY_WEIGHT && a->total > b->total)
+        return -1;
+    if (c->order == SS_FLAME_BY_WEIGHT && a->total < b->total)
+        return 1;
     if (a->function == b->function)
         return 0;
     int k = strcmp(ss_function_name(c->m, a->function), ss_function_name(c->m, b->function));
@@ -123,11 +126,11 @@ static int layout(const struct ss_model *m, struct ss_flame_node *tmp, size_t n,
                   enum ss_flame_order order, struct ss_flame *out)
 {
     /* children of each node (CSR; slot n holds the roots) */
-    uint32_t *off = calloc(n + 2, sizeof *off);
-    uint32_t *kids = malloc((n ? n : 1) * sizeof *kids);
-    uint32_t *newid = malloc((n ? n : 1) * sizeof *newid);
-    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    struct ss_flame_node *nodes = malloc((n ? n : 1) * sizeof *nodes);
+    uint32_t *off = ss_calloc_array(n + 2, sizeof *off);
+    uint32_t *kids = ss_alloc_array(n, sizeof *kids);
+    uint32_t *newid = ss_alloc_array(n, sizeof *newid);
+    uint32_t *stack = ss_alloc_array(n, sizeof *stack);
+    struct ss_flame_node *nodes = ss_alloc_array(n, sizeof *nodes);
     int rc = -1;
     if (!off || !kids || !newid || !stack || !nodes)
         goto done;
@@ -177,7 +180,7 @@ static int layout(const struct ss_model *m, struct ss_flame_node *tmp, size_t n,
             nodes[p].end = nodes[i].end;
     }
     /* x from the parents down: each parent's cursor starts at its own x */
-    double *cursor = malloc((n ? n : 1) * sizeof *cursor);
+    double *cursor = ss_alloc_array(n, sizeof *cursor);
     if (!cursor)
         goto done;
     for (size_t i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 #include "load_speedscope.h"
 #include "load_tables.h"
 #include "write.h"
+#include "vec.h"
 
 /* ---- detection adapters ------------------------------------------------- */
 
@@ -273,7 +274,7 @@ static const struct ss_format formats[] = {
     {SS_OUT_SVG, "svg", "SVG flame graph", {".svg"}, 0, 0, 0, NULL, NULL, NULL, ss_write_svg, NULL},
 };
 
-#define NFORMATS (sizeof formats / sizeof *formats)
+#define NFORMATS ARRAY_SIZE(formats)
 
 const struct ss_format *ss_format_at(size_t i)
 {
@@ -308,9 +309,7 @@ const struct ss_format *ss_format_for_path(const char *path)
     const struct ss_format *best = NULL;
     size_t best_len = 0;
     for (size_t i = 0; i < NFORMATS; i++)
-        for (size_t k = 0;
-             k < sizeof formats[i].suffixes / sizeof *formats[i].suffixes && formats[i].suffixes[k];
-             k++)
+        for (size_t k = 0; k < ARRAY_SIZE(formats[i].suffixes) && formats[i].suffixes[k]; k++)
             if (ends_with(path, formats[i].suffixes[k]) &&
                 strlen(formats[i].suffixes[k]) > best_len) {
                 best = &formats[i];
@@ -360,7 +359,7 @@ const char *ss_format_suffix_help(char *buf, size_t n)
             k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "DIR/ for %s", f->name);
             continue;
         }
-        for (size_t s = 0; s < sizeof f->suffixes / sizeof *f->suffixes && f->suffixes[s]; s++)
+        for (size_t s = 0; s < ARRAY_SIZE(f->suffixes) && f->suffixes[s]; s++)
             k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", s ? " " : "", f->suffixes[s]);
         k += (size_t)snprintf(buf + k, k < n ? n - k : 0, ": %s", f->name);
     }

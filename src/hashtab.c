@@ -1,5 +1,6 @@
 /* hashtab.c - growth of the two hash tables (see hashtab.h). */
 #include "hashtab.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ int ss_u64map_grow(struct ss_u64map *m, size_t more)
         return 0;
     if (cap > SIZE_MAX / sizeof(struct ss_u64slot))
         return -1;
-    struct ss_u64slot *slot = malloc(cap * sizeof *slot);
+    struct ss_u64slot *slot = ss_alloc_array(cap, sizeof *slot);
     if (!slot)
         return -1;
     for (size_t i = 0; i < cap; i++)
@@ -73,7 +74,7 @@ int ss_idset_grow(struct ss_idset *s, size_t more)
         return 0;
     if (cap > SIZE_MAX / sizeof(struct ss_idslot))
         return -1;
-    struct ss_idslot *slot = malloc(cap * sizeof *slot);
+    struct ss_idslot *slot = ss_alloc_array(cap, sizeof *slot);
     if (!slot)
         return -1;
     memset(slot, 0xff, cap * sizeof *slot);
@@ -96,7 +97,7 @@ int ss_idset_copy(struct ss_idset *dst, const struct ss_idset *src)
     memset(dst, 0, sizeof *dst);
     if (!src->cap)
         return 0;
-    dst->slot = malloc(src->cap * sizeof *dst->slot);
+    dst->slot = ss_alloc_array(src->cap, sizeof *dst->slot);
     if (!dst->slot)
         return -1;
     memcpy(dst->slot, src->slot, src->cap * sizeof *dst->slot);

@@ -1,5 +1,6 @@
 /* json.c - strict JSON reader (see json.h). */
 #include "json.h"
+#include "num.h"
 
 #include <errno.h>
 #include <math.h>
@@ -453,7 +454,7 @@ int ss_json_int(const struct ss_json *j, uint32_t id, int64_t lo, int64_t hi, in
     if (id == SS_JSON_NONE || j->nodes.v[id].type != SS_JSON_NUMBER)
         return 0;
     double d = j->nodes.v[id].u.num;
-    if (d != floor(d) || d < (double)lo || d > (double)hi)
+    if (!ss_double_eq(d, floor(d)) || d < (double)lo || d > (double)hi)
         return 0;
     *v = (int64_t)d;
     return 1;

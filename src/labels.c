@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sort.h"
+#include "vec.h"
 
 double ss_label_weight(const struct ss_model *m, size_t i, ss_id src)
 {
@@ -18,15 +19,22 @@ double ss_label_weight(const struct ss_model *m, size_t i, ss_id src)
     return (double)ss_sample_weight(m, i) * ss_source_scale(m, src);
 }
 
+/* ss_sort's context for cmp_rows */
+struct label_order {
+    const struct ss_model *m;
+};
+
 static int cmp_rows(const void *pa, const void *pb, void *ctx)
 {
-    const struct ss_model *m = ctx;
+    const struct ss_model *m = ((const struct label_order *)ctx)->m;
     const struct ss_label_row *a = pa, *b = pb;
     int c = strcmp(ss_label_key(m, a->label), ss_label_key(m, b->label));
     if (c)
         return c;
-    if (a->value != b->value)
-        return a->value > b->value ? -1 : 1;
+    if (a->value > b->value)
+        return -1;
+    if (a->value < b->value)
+        return 1;
     if (a->samples != b->samples)
         return a->samples > b->samples ? -1 : 1;
     char x[96], y[96];
@@ -42,10 +50,10 @@ int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
     ss_model_totals(m, &t);
     ls->total = t.value;
     size_t nsets = ss_model_nlabelsets(m), nl = m->labels.n;
-    uint64_t *set_n = calloc(nsets, sizeof *set_n);
-    double *set_t = calloc(nsets, sizeof *set_t);
+    uint64_t *set_n = ss_calloc_array(nsets, sizeof *set_n);
+    double *set_t = ss_calloc_array(nsets, sizeof *set_t);
     unsigned char *set_used = calloc(nsets, 1), *used = calloc(nl ? nl : 1, 1);
-    struct ss_label_row *rows = calloc(nl ? nl : 1, sizeof *rows);
+    struct ss_label_row *rows = ss_calloc_array(nl, sizeof *rows);
     if (!set_n || !set_t || !set_used || !used || !rows) {
         free(set_n);
         free(set_t);
@@ -83,7 +91,8 @@ int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
         if (used[l])
             rows[n++] = rows[l];
     free(used);
-    if (ss_sort(rows, n, sizeof *rows, cmp_rows, (void *)m)) {
+    struct label_order order = {m};
+    if (ss_sort(rows, n, sizeof *rows, cmp_rows, &order)) {
         free(rows);
         return ss_nomem(err, "labels");
     }

@@ -6,6 +6,7 @@
  * distinct stacks in use (plus the functions table for one scratch array).
  */
 #include "levels.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,8 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
     *rows = NULL;
     *n = 0;
     size_t nstacks = ss_model_nstacks(m);
-    uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
-    double *val = calloc(nstacks ? nstacks : 1, sizeof *val);
+    uint64_t *cnt = ss_calloc_array(nstacks, sizeof *cnt);
+    double *val = ss_calloc_array(nstacks, sizeof *val);
     unsigned char *used = calloc(nstacks ? nstacks : 1, 1);
     if (!cnt || !val || !used) {
         free(cnt);
@@ -82,10 +83,10 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
     *rows = NULL;
     *n = 0;
     size_t nfun = m->functions.n;
-    uint64_t *acc = malloc((nfun ? nfun : 1) * sizeof *acc);
-    double *vacc = malloc((nfun ? nfun : 1) * sizeof *vacc);
-    uint32_t *stamp = calloc(nfun ? nfun : 1, sizeof *stamp);
-    ss_id *touched = malloc((nfun ? nfun : 1) * sizeof *touched);
+    uint64_t *acc = ss_alloc_array(nfun, sizeof *acc);
+    double *vacc = ss_alloc_array(nfun, sizeof *vacc);
+    uint32_t *stamp = ss_calloc_array(nfun, sizeof *stamp);
+    ss_id *touched = ss_alloc_array(nfun, sizeof *touched);
     ss_id *order = NULL;
     size_t *first = NULL; /* first[d]: start of depth-d stacks in `order` (deepest first) */
     struct ss_level_row *out = NULL;
@@ -105,9 +106,9 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
         goto done;
 
     /* Counting sort of the stacks in use by depth, deepest first. */
-    order = malloc(nused * sizeof *order);
-    first = calloc(maxd + 2, sizeof *first);
-    out = calloc(maxd, sizeof *out);
+    order = ss_alloc_array(nused, sizeof *order);
+    first = ss_calloc_array(maxd + 2, sizeof *first);
+    out = ss_calloc_array(maxd, sizeof *out);
     if (!order || !first || !out)
         goto oom;
     for (size_t s = 0; s < nstacks; s++)

@@ -1,13 +1,15 @@
 /* load.h - open any supported profile and add it to a model.
  *
- * Detects the format from the content (not the file name), by structure:
- * a directory is v2 tables; the gzip magic is pprof; a whole well-formed
- * prefix of profile.proto's wire format is raw pprof; then the first line
- * that is not blank decides between the text formats: an Rprof header,
- * a SamplingProf runtime followed by a blank line, or a folded line
- * `STACK COUNT` (read whole, however long).  A file that is none of these
- * is refused with a message naming every format tried and why each did not
- * fit.  Several files loaded into one model become several sources.
+ * Detects the format from the content (not the file name), by structure,
+ * asking each format of the table in format.c in its detection order: a
+ * directory is v2 tables; then an Rprof header, a SamplingProf runtime
+ * followed by a blank line, pprof (the gzip magic, or a whole well-formed
+ * prefix of profile.proto's wire format), Chrome/Node .cpuprofile JSON,
+ * speedscope JSON, Go's text profiles (recognised and refused), perf script
+ * text, and last a folded line `STACK COUNT` (read whole, however long).  A
+ * file that is none of these is refused with a message naming every format
+ * tried and why each did not fit.  Several files loaded into one model become
+ * several sources.
  */
 #ifndef SS_LOAD_H
 #define SS_LOAD_H

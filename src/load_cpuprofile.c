@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "limits.h"
+#include "vec.h"
 
 #define CP_MAX_FRAMES 100000             /* frames of one stack (depth of a node) */
 #define CP_MAX_STACK_FRAMES (1ull << 28) /* frames of all distinct stacks */
@@ -164,8 +165,10 @@ struct smp {
 static int by_time(const void *a, const void *b)
 {
     const struct smp *x = a, *y = b;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
+    if (x->t < y->t)
+        return -1;
+    if (x->t > y->t)
+        return 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -199,11 +202,11 @@ static int build(struct cp *C)
     /* the nodes, by id */
     C->n = ss_json_at(j, nodes)->u.kids.n;
     size_t n = C->n ? C->n : 1;
-    C->json = malloc(n * sizeof *C->json);
-    C->ids = malloc(n * sizeof *C->ids);
-    C->parent = malloc(n * sizeof *C->parent);
-    C->loc = malloc(n * sizeof *C->loc);
-    C->stack = malloc(n * sizeof *C->stack);
+    C->json = ss_alloc_array(n, sizeof *C->json);
+    C->ids = ss_alloc_array(n, sizeof *C->ids);
+    C->parent = ss_alloc_array(n, sizeof *C->parent);
+    C->loc = ss_alloc_array(n, sizeof *C->loc);
+    C->stack = ss_alloc_array(n, sizeof *C->stack);
     if (!C->json || !C->ids || !C->parent || !C->loc || !C->stack)
         return ss_nomem(C->err, "CPU profile nodes");
     uint32_t i = 0;
@@ -272,7 +275,7 @@ static int build(struct cp *C)
     }
 
     /* samples in time order */
-    struct smp *S = malloc((ns ? ns : 1) * sizeof *S);
+    struct smp *S = ss_alloc_array(ns, sizeof *S);
     if (!S)
         return ss_nomem(C->err, "samples");
     double t = ss_json_at(j, start)->u.num;
@@ -310,8 +313,8 @@ static int build(struct cp *C)
     src.interval_us = ns && total_us > 0 ? total_us / (double)ns : 1000;
     src.flags = SS_SRC_LINE;
     ss_id vt = ss_model_value_type(C->m, "duration", "nanoseconds");
-    int64_t *vals = calloc(C->m->value_types.n + 1, sizeof *vals);
-    ss_id *frames = malloc(CP_MAX_FRAMES * sizeof *frames);
+    int64_t *vals = ss_calloc_array(C->m->value_types.n + 1, sizeof *vals);
+    ss_id *frames = ss_alloc_array(CP_MAX_FRAMES, sizeof *frames);
     int rc = 0;
     if (src.type == SS_NONE || src.uri == SS_NONE || vt == SS_NONE || !vals || !frames ||
         ss_model_add_source(C->m, &src) == SS_NONE)

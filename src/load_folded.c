@@ -1,5 +1,6 @@
 /* load_folded.c - folded stacks reader (see load_folded.h). */
 #include "load_folded.h"
+#include "vec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +116,7 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
     if (src.type == SS_NONE || src.uri == SS_NONE || ss_model_add_source(m, &src) == SS_NONE)
         return ss_nomem(err, "model");
     VEC(ss_id) frames = {0};
-    int64_t *vals = calloc(m->values.n ? m->values.n : 1, sizeof *vals);
+    int64_t *vals = ss_calloc_array(m->values.n, sizeof *vals);
     uint64_t total = 0, zero = 0, first_zero = 0;
     int rc = 0, got;
     const char *line;

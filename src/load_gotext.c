@@ -1,5 +1,6 @@
 /* load_gotext.c - Go's legacy text profiles (see load_gotext.h). */
 #include "load_gotext.h"
+#include "vec.h"
 
 #include <string.h>
 
@@ -55,7 +56,7 @@ int ss_gotext_sniff(const char *p, size_t n, int whole, const char **what)
     size_t len = b - a;
     while (len && p[a + len - 1] == ' ')
         len--;
-    for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(headers); i++)
         if (match(p + a, len, headers[i].pat)) {
             *what = headers[i].what;
             return 1;

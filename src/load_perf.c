@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "vec.h"
 
 #define PERF_MAX_FRAMES 100000
 
@@ -252,7 +253,7 @@ static int flush(struct perf *P)
             return ss_nomem(P->err, "value types");
         vt = *slot;
     }
-    int64_t *vals = calloc(P->m->value_types.n, sizeof *vals);
+    int64_t *vals = ss_calloc_array(P->m->value_types.n, sizeof *vals);
     if (!vals)
         return ss_nomem(P->err, "values");
     vals[SS_VT_COUNT] = 1;
@@ -398,9 +399,9 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
     if (!rc)
         rc = flush(&P);
     if (!rc && P.clock_n && P.clock_sum > 0)
-        m->sources.v[sid].interval_us = P.clock_sum / 1e3 / (double)P.clock_n;
+        ss_model_set_interval(m, sid, P.clock_sum / 1e3 / (double)P.clock_n);
     else if (!rc)
-        m->sources.v[sid].flags |= SS_SRC_UNTIMED; /* no clock event: counts of events */
+        ss_model_add_source_flags(m, sid, SS_SRC_UNTIMED); /* no clock event: counts of events */
     /* measures: samples, the clock events' periods (time), the others' counts */
     ss_model_source_value(m, sid, SS_VT_COUNT, 0);
     if (!rc && P.vt_dur != SS_NONE) /* time: the sum of the clock events' periods */

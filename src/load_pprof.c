@@ -23,11 +23,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
 
 #include "hash.h"
 #include "hashtab.h"
 #include "profile.pb-c.h"
+#include "vec.h"
 
 #define PP_MAX_FRAMES 1000000      /* frames of one sample after inlining */
 #define PP_MAX_MESSAGE (64u << 20) /* bytes of one nested message */
@@ -118,7 +120,7 @@ static int idmap_init(struct idmap *im, uint64_t max_id, size_t n)
     memset(im, 0, sizeof *im);
     if (max_id <= (uint64_t)n * 4 + 1024) {
         im->ndirect = max_id + 1;
-        im->direct = calloc((size_t)im->ndirect, sizeof *im->direct);
+        im->direct = ss_calloc_array((size_t)im->ndirect, sizeof *im->direct);
         return im->direct ? 0 : -1;
     }
     return ss_u64map_reserve(&im->hashed, n);
@@ -651,7 +653,7 @@ static double time_unit_us(const struct loader *L, int64_t unit)
         {"minutes", 6e7},      {"minute", 6e7},      {"hours", 3.6e9},
         {"hour", 3.6e9},
     };
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(units); i++)
         if (str_eq(L, unit, units[i].name))
             return units[i].us;
     return 0;
@@ -762,7 +764,7 @@ static int build_tables(struct loader *L)
     if (idmap_init(&L->fn_map, max_id_funcs(L), L->funcs.n) ||
         idmap_init(&L->loc_map, max_id_locs(L), L->locs.n))
         return nomem(L, "id tables");
-    L->fn_model = malloc((L->funcs.n ? L->funcs.n : 1) * sizeof *L->fn_model);
+    L->fn_model = ss_alloc_array(L->funcs.n, sizeof *L->fn_model);
     if (!L->fn_model)
         return nomem(L, "functions");
     for (size_t i = 0; i < L->funcs.n; i++) {
@@ -869,8 +871,8 @@ static struct count_rule choose_count(const struct loader *L)
 
 static int add_meta(struct loader *L, ss_id src, const char *key, const char *val, size_t vlen)
 {
-    struct ss_meta me = {src, ss_model_intern_cstr(L->m, key), ss_model_intern(L->m, val, vlen)};
-    if (me.key == SS_NONE || me.value == SS_NONE || VEC_PUSH(L->m->meta, me))
+    if (ss_model_add_meta(L->m, src, ss_model_intern_cstr(L->m, key),
+                          ss_model_intern(L->m, val, vlen)))
         return nomem(L, "meta");
     return 0;
 }
@@ -1074,7 +1076,7 @@ static int load(struct loader *L)
         rc = check_header(L);
     if (rc)
         return rc;
-    L->str_ids = malloc(L->strs.n * sizeof *L->str_ids);
+    L->str_ids = ss_alloc_array(L->strs.n, sizeof *L->str_ids);
     if (!L->str_ids)
         return nomem(L, "string table");
     memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
@@ -1085,7 +1087,7 @@ static int load(struct loader *L)
     /* Value types: each sample type, in order; the count column first. */
     struct count_rule cr = choose_count(L);
     size_t nvt = L->vt_type.n;
-    ss_id *vt_model = malloc((nvt ? nvt : 1) * sizeof *vt_model);
+    ss_id *vt_model = ss_alloc_array(nvt, sizeof *vt_model);
     if (!vt_model)
         return nomem(L, "sample types");
     size_t dup = 0;
@@ -1111,7 +1113,7 @@ static int load(struct loader *L)
     for (size_t i = 0; i < nvt; i++)
         if (vt_model[i] == SS_VT_COUNT && (int)i != cr.src)
             vt_model[i] = SS_NONE;
-    L->vals = calloc(L->m->value_types.n, sizeof *L->vals);
+    L->vals = ss_calloc_array(L->m->value_types.n, sizeof *L->vals);
     if (!L->vals) {
         free(vt_model);
         return nomem(L, "values");
@@ -1275,7 +1277,7 @@ static int inflate_pass(const unsigned char *in, size_t len, unsigned char **buf
     size_t n = 0, next = 0;
     int rc = 0;
     const char *why;
-    z.next_in = (unsigned char *)in;
+    z.next_in = (const unsigned char *)in;
     for (;;) {
         size_t at = (size_t)(z.next_in - in);
         z.avail_in = (uInt)(len - at > UINT32_MAX ? UINT32_MAX : len - at);

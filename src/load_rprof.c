@@ -12,6 +12,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "vec.h"
 
 #define RPROF_MAX_INTERVAL_US 3600000000.0 /* one hour: anything above is garbage */
 #define RPROF_MAX_FRAMES 100000            /* R caps lines near 10 KB, ~2500 frames */
@@ -227,7 +228,7 @@ static int resolve_provisional(struct parser *p)
         ss_id real = k < p->files.n ? p->files.v[k] : SS_NONE;
         for (size_t i = 0; i < p->m->locations.n; i++)
             if (p->m->locations.v[i].file == prov) {
-                p->m->locations.v[i].file = real;
+                ss_model_set_location_file(p->m, (ss_id)i, real);
                 changed = 1;
             }
     }
@@ -318,7 +319,7 @@ static int sync_vals(struct parser *p)
 {
     if (p->nvals == p->m->values.n && p->vals)
         return 0;
-    int64_t *nv = realloc(p->vals, (p->m->values.n ? p->m->values.n : 1) * sizeof *nv);
+    int64_t *nv = ss_realloc_array(p->vals, p->m->values.n, sizeof *nv);
     if (!nv)
         return ss_nomem(p->err, "values");
     for (size_t t = p->nvals; t < p->m->values.n; t++)

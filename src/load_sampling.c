@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "vec.h"
 
 /* Limits on numbers read from the file (limits.h, shared with the writer):
  * ids fit the gem's Java int, counts stay far from overflowing a sum, line
@@ -238,8 +239,8 @@ static int cmp_by_loc(const void *a, const void *b)
 static int end_map(struct parser *p)
 {
     size_t n = p->el.n;
-    p->by_id = malloc((n ? n : 1) * sizeof *p->by_id);
-    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    p->by_id = ss_alloc_array(n, sizeof *p->by_id);
+    size_t *tmp = ss_alloc_array(n, sizeof *tmp);
     if (!p->by_id || !tmp) {
         free(tmp);
         return ss_nomem(p->err, "call elements");
@@ -372,7 +373,7 @@ static int finish(struct parser *p, ss_id src)
 {
     struct ss_model *m = p->m;
     size_t ne = p->ed.n;
-    struct edge *sorted = malloc((ne ? ne : 1) * sizeof *sorted);
+    struct edge *sorted = ss_alloc_array(ne, sizeof *sorted);
     if (!sorted)
         return ss_nomem(p->err, "call graph");
     if (ne)
@@ -393,7 +394,7 @@ static int finish(struct parser *p, ss_id src)
     for (size_t i = 0; i < p->el.n; i++) {
         const struct element *e = &p->el.v[i];
         struct ss_agg a = {src, e->loc, e->self, e->total};
-        if (VEC_PUSH(m->aggs, a))
+        if (ss_model_add_agg(m, &a))
             return ss_nomem(p->err, "aggregates");
         samples += (uint64_t)e->self;
     }
@@ -405,7 +406,7 @@ static int finish(struct parser *p, ss_id src)
             return ss_fail(p->err, SS_EINPUT, "%s:%llu: unknown id", p->path,
                            (unsigned long long)e->line_no);
         struct ss_agg_edge a = {src, from ? from->loc : SS_NONE, to->loc, e->count};
-        if (VEC_PUSH(m->edges, a))
+        if (ss_model_add_edge(m, &a))
             return ss_nomem(p->err, "call graph");
         if (e->from < 0)
             root += (uint64_t)e->count;
@@ -422,10 +423,9 @@ static int finish(struct parser *p, ss_id src)
     else if (samples > 0)
         ss_model_warn(m, "%s: runtime 0 ms; assuming the gem's default period of 0.1 s per sample",
                       p->path);
-    m->sources.v[src].interval_us = iv;
-    struct ss_meta meta = {src, ss_model_intern_cstr(m, "runtime_ms"),
-                           ss_model_intern_cstr(m, p->runtime_text)};
-    if (meta.key == SS_NONE || meta.value == SS_NONE || VEC_PUSH(m->meta, meta))
+    ss_model_set_interval(m, src, iv);
+    if (ss_model_add_meta(m, src, ss_model_intern_cstr(m, "runtime_ms"),
+                          ss_model_intern_cstr(m, p->runtime_text)))
         return ss_nomem(p->err, "meta");
     return 0;
 }

@@ -7,6 +7,8 @@
 
 #include "json.h"
 #include "limits.h"
+#include "vec.h"
+#include "num.h"
 
 #define SP_MAX_FRAMES 100000 /* frames of one stack */
 
@@ -85,7 +87,7 @@ static int read_frames(struct sp *S, uint32_t top)
         return fail_at(S, shared == SS_JSON_NONE ? 0 : shared,
                        "\"shared\" must be an object with a \"frames\" array");
     S->nframes = ss_json_at(j, frames)->u.kids.n;
-    S->frame_loc = malloc((S->nframes ? S->nframes : 1) * sizeof *S->frame_loc);
+    S->frame_loc = ss_alloc_array(S->nframes, sizeof *S->frame_loc);
     if (!S->frame_loc)
         return ss_nomem(S->err, "frames");
     size_t i = 0;
@@ -128,11 +130,11 @@ static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
     memset(S->vals, 0, S->m->value_types.n * sizeof *S->vals);
     S->vals[SS_VT_COUNT] = 1;
     if (S->kind == U_NONE) {
-        if (w != floor(w) || w > (double)SS_MAX_COUNT)
+        if (!ss_double_eq(w, floor(w)) || w > (double)SS_MAX_COUNT)
             return fail_at(S, at,
                            "with unit \"none\" a weight is a count: a whole number up to "
                            "10^15");
-        if (w == 0) {
+        if (ss_double_eq(w, 0)) {
             if (S->zero++ == 0)
                 S->first_zero = at;
             return 0;
@@ -144,7 +146,7 @@ static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
             return fail_at(S, at, "a weight above 9e18 nanoseconds");
         S->vals[S->vt_duration] = (int64_t)llround(ns);
     } else {
-        if (w != floor(w) || w > 9e18)
+        if (!ss_double_eq(w, floor(w)) || w > 9e18)
             return fail_at(S, at, "with unit \"bytes\" a weight is a whole number of bytes");
         S->vals[S->vt_space] = (int64_t)w;
     }
@@ -279,9 +281,9 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
                  {"microseconds", U_TIME, 1e3}, {"milliseconds", U_TIME, 1e6},
                  {"seconds", U_TIME, 1e9},      {"bytes", U_BYTES, 0}};
     size_t u = 0;
-    while (u < sizeof units / sizeof *units && !str_is(j, unit, units[u].name))
+    while (u < ARRAY_SIZE(units) && !str_is(j, unit, units[u].name))
         u++;
-    if (u == sizeof units / sizeof *units)
+    if (u == ARRAY_SIZE(units))
         return fail_at(S, unit == SS_JSON_NONE ? prof : unit,
                        "a profile's \"unit\" must be none, nanoseconds, microseconds, "
                        "milliseconds, seconds or bytes");
@@ -296,7 +298,7 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
         (S->vt_space = ss_model_value_type(S->m, "space", "bytes")) == SS_NONE)
         return ss_nomem(S->err, "value types");
     free(S->vals);
-    S->vals = calloc(S->m->value_types.n, sizeof *S->vals);
+    S->vals = ss_calloc_array(S->m->value_types.n, sizeof *S->vals);
     if (!S->vals)
         return ss_nomem(S->err, "values");
 
@@ -320,17 +322,15 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
     if (is_type(j, name, SS_JSON_STRING)) {
         size_t len;
         const char *s = ss_json_string(j, name, &len);
-        struct ss_meta me = {sid, ss_model_intern_cstr(S->m, "name"),
-                             ss_model_intern(S->m, s, len)};
-        if (me.key == SS_NONE || me.value == SS_NONE || VEC_PUSH(S->m->meta, me))
+        if (ss_model_add_meta(S->m, sid, ss_model_intern_cstr(S->m, "name"),
+                              ss_model_intern(S->m, s, len)))
             return ss_nomem(S->err, "meta");
     }
     int rc = sampled ? read_sampled(S, prof) : read_evented(S, prof);
     if (rc)
         return rc;
-    struct ss_source *so = &S->m->sources.v[sid];
     if (S->kind == U_TIME && S->n_samples && S->weight_sum > 0)
-        so->interval_us = S->weight_sum * S->to_ns / 1e3 / (double)S->n_samples;
+        ss_model_set_interval(S->m, sid, S->weight_sum * S->to_ns / 1e3 / (double)S->n_samples);
     if (S->zero)
         ss_model_warn(S->m, "%s: byte %u: profile %u: %zu sample%s with weight 0 left out", S->path,
                       S->first_zero == SS_JSON_NONE ? 0u : ss_json_at(j, S->first_zero)->off,
@@ -356,7 +356,7 @@ static int load_doc(struct ss_model *m, const struct ss_json *j, const char *pat
     if (!is_type(j, profiles, SS_JSON_ARRAY))
         return fail_at(&S, profiles == SS_JSON_NONE ? 0 : profiles,
                        "\"profiles\" must be an array");
-    S.frames = malloc(SP_MAX_FRAMES * sizeof *S.frames);
+    S.frames = ss_alloc_array(SP_MAX_FRAMES, sizeof *S.frames);
     if (!S.frames)
         return ss_nomem(err, "frames");
     rc = read_frames(&S, 0);

@@ -29,6 +29,7 @@
 #include "limits.h"
 #include "reader.h"
 #include "tables.h"
+#include "vec.h"
 
 #define TSV_MAX_COLS 8
 
@@ -384,8 +385,6 @@ static const char *const edge_cols[] = {"source_id", "caller_location_id", "call
                                         "count"};
 static const char *const label_cols[] = {"sample_id", "key", "str", "num", "unit"};
 
-#define NCOLS(a) (sizeof(a) / sizeof *(a))
-
 /* meta.tsv, or the reason `dir` is not a tables directory. */
 static int read_meta(struct loader *L)
 {
@@ -408,7 +407,7 @@ static int read_meta(struct loader *L)
                        L->dir, empty ? "an empty directory" : "a directory without meta.tsv");
     }
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "meta.tsv", meta_cols, NCOLS(meta_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "meta.tsv", meta_cols, ARRAY_SIZE(meta_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -445,7 +444,7 @@ static int read_meta(struct loader *L)
 static int read_sources(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "sources.tsv", source_cols, NCOLS(source_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "sources.tsv", source_cols, ARRAY_SIZE(source_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -484,7 +483,7 @@ static int cmp_vt_key(const void *a, const void *b)
 static int read_value_types(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "value_types.tsv", vt_cols, NCOLS(vt_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "value_types.tsv", vt_cols, ARRAY_SIZE(vt_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -501,7 +500,7 @@ static int read_value_types(struct loader *L)
     }
     if (got < 0)
         return L->err->code;
-    L->vt_index = malloc((L->vts.n ? L->vts.n : 1) * sizeof *L->vt_index);
+    L->vt_index = ss_alloc_array(L->vts.n, sizeof *L->vt_index);
     if (!L->vt_index)
         return ss_nomem(L->err, "value types");
     for (size_t k = 0; k < L->vts.n; k++)
@@ -543,7 +542,7 @@ static size_t find_vt(struct loader *L, size_t c, int *rc)
 static int read_functions(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "functions.tsv", fn_cols, NCOLS(fn_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "functions.tsv", fn_cols, ARRAY_SIZE(fn_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -562,7 +561,7 @@ static int read_functions(struct loader *L)
 static int read_locations(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "locations.tsv", loc_cols, NCOLS(loc_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "locations.tsv", loc_cols, ARRAY_SIZE(loc_cols), 0, NULL))
         return L->err->code;
     int got;
     while ((got = tsv_next(t)) == 1) {
@@ -592,7 +591,7 @@ static int finish_stack(struct loader *L, ss_id tail)
 static int read_stacks(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "stacks.tsv", stack_cols, NCOLS(stack_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "stacks.tsv", stack_cols, ARRAY_SIZE(stack_cols), 0, NULL))
         return L->err->code;
     int got, open = 0, closed = 0; /* closed: the open stack takes no more rows */
     uint64_t cur = 0;
@@ -652,7 +651,7 @@ static int read_stacks(struct loader *L)
 static int read_samples(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "samples.tsv", sample_cols, NCOLS(sample_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "samples.tsv", sample_cols, ARRAY_SIZE(sample_cols), 0, NULL))
         return L->err->code;
     L->samples_size = t->size;
     int got;
@@ -677,7 +676,7 @@ static int read_samples(struct loader *L)
 static int read_values(struct loader *L)
 {
     struct tsv *t = &L->t;
-    if (tsv_open(t, L->dir, "sample_values.tsv", value_cols, NCOLS(value_cols), 0, NULL))
+    if (tsv_open(t, L->dir, "sample_values.tsv", value_cols, ARRAY_SIZE(value_cols), 0, NULL))
         return L->err->code;
     size_t ns = L->sample_src.n, nt = L->vts.n;
     /* The model keeps a value of every type for every sample: refuse to
@@ -690,7 +689,7 @@ static int read_values(struct loader *L)
                        "(at most %llu here: sample_values.tsv lists every value of every sample)",
                        L->dir, ns, mt, (unsigned long long)holds);
     if (ns && nt) {
-        L->seen = calloc((ns * nt + 7) / 8, 1);
+        L->seen = ss_calloc_array((ns * nt + 7) / 8, 1);
         if (!L->seen)
             return ss_nomem(L->err, "sample values");
     }
@@ -719,7 +718,7 @@ static int read_values(struct loader *L)
         L->seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
         struct vt_row *r = &L->vts.v[k];
         if (!r->col) {
-            r->col = malloc(ns * sizeof *r->col);
+            r->col = ss_alloc_array(ns, sizeof *r->col);
             if (!r->col)
                 return ss_nomem(L->err, "sample values");
             int64_t dflt = r->model == SS_VT_COUNT ? 1 : 0;
@@ -735,7 +734,7 @@ static int read_aggregates(struct loader *L, ss_id base)
 {
     struct tsv *t = &L->t;
     int present;
-    if (tsv_open(t, L->dir, "aggregates.tsv", agg_cols, NCOLS(agg_cols), 1, &present))
+    if (tsv_open(t, L->dir, "aggregates.tsv", agg_cols, ARRAY_SIZE(agg_cols), 1, &present))
         return L->err->code;
     int got;
     while (present && (got = tsv_next(t)) == 1) {
@@ -750,12 +749,12 @@ static int read_aggregates(struct loader *L, ss_id base)
                             (long long)a.total);
         a.source = base + src;
         a.location = L->lmap.v[loc];
-        if (VEC_PUSH(L->m->aggs, a))
+        if (ss_model_add_agg(L->m, &a))
             return ss_nomem(L->err, "aggregates");
     }
     if (present && got < 0)
         return L->err->code;
-    if (tsv_open(t, L->dir, "call_edges.tsv", edge_cols, NCOLS(edge_cols), 1, &present))
+    if (tsv_open(t, L->dir, "call_edges.tsv", edge_cols, ARRAY_SIZE(edge_cols), 1, &present))
         return L->err->code;
     while (present && (got = tsv_next(t)) == 1) {
         struct ss_agg_edge e;
@@ -768,7 +767,7 @@ static int read_aggregates(struct loader *L, ss_id base)
         e.source = base + src;
         e.caller = from == SS_NONE ? SS_NONE : L->lmap.v[from];
         e.callee = L->lmap.v[to];
-        if (VEC_PUSH(L->m->edges, e))
+        if (ss_model_add_edge(L->m, &e))
             return ss_nomem(L->err, "call edges");
     }
     if (present && got < 0)
@@ -781,7 +780,7 @@ static int read_labels(struct loader *L)
 {
     struct tsv *t = &L->t;
     int present, got = 0;
-    if (tsv_open(t, L->dir, "labels.tsv", label_cols, NCOLS(label_cols), 1, &present))
+    if (tsv_open(t, L->dir, "labels.tsv", label_cols, ARRAY_SIZE(label_cols), 1, &present))
         return L->err->code;
     ss_id last = 0;
     while (present && (got = tsv_next(t)) == 1) {
@@ -831,7 +830,7 @@ static int label_sample(struct loader *L, size_t i, size_t *next)
 static int build(struct loader *L, ss_id base)
 {
     struct ss_model *m = L->m;
-    int64_t *vals = malloc((m->values.n ? m->values.n : 1) * sizeof *vals);
+    int64_t *vals = ss_alloc_array(m->values.n, sizeof *vals);
     if (!vals)
         return ss_nomem(L->err, "values");
     size_t i = 0, next_label = 0;
@@ -868,25 +867,14 @@ static int build(struct loader *L, ss_id base)
     if (rc)
         return rc;
     for (size_t k = 0; k < L->meta.n; k++) {
-        struct ss_meta e;
-        e.key = L->meta.v[k].key;
-        e.value = L->meta.v[k].value;
-        e.source = L->meta.v[k].source == SS_NONE ? SS_NONE : base + L->meta.v[k].source;
-        if (VEC_PUSH(m->meta, e))
+        const struct meta_row *e = &L->meta.v[k];
+        if (ss_model_add_meta(m, e->source == SS_NONE ? SS_NONE : base + e->source, e->key,
+                              e->value))
             return ss_nomem(L->err, "meta");
     }
-    int any_class = 0;
     for (size_t k = 0; k < L->fclass.n; k++)
-        any_class |= L->fclass.v[k] != SS_NONE;
-    if (any_class || m->function_class.n) {
-        if (VEC_RESERVE(m->function_class, m->functions.n))
+        if (L->fclass.v[k] != SS_NONE && ss_model_set_class(m, L->fmap.v[k], L->fclass.v[k]))
             return ss_nomem(L->err, "classes");
-        while (m->function_class.n < m->functions.n)
-            m->function_class.v[m->function_class.n++] = SS_NONE;
-        for (size_t k = 0; k < L->fclass.n; k++)
-            if (L->fclass.v[k] != SS_NONE)
-                m->function_class.v[L->fmap.v[k]] = L->fclass.v[k];
-    }
     return 0;
 }
 

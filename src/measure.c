@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "rprof.h"
+#include "vec.h"
+#include "num.h"
 
 static const char *const builtin_name[] = {
     [SS_MEASURE_TIME] = "time",         [SS_MEASURE_SAMPLES] = "samples",
@@ -65,7 +67,7 @@ static void unit_of(const char *u, enum ss_unit_kind *kind, double *scale)
         {"megabytes", SS_UNIT_BYTES, 1048576},
         {"count", SS_UNIT_COUNT, 1},
     };
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(units); i++)
         if (!strcmp(u, units[i].name)) {
             *kind = units[i].kind;
             *scale = units[i].scale;
@@ -158,7 +160,7 @@ size_t ss_model_measures(const struct ss_model *m, struct ss_measure *out, size_
         size_t k_ = 0;                                                                             \
         while (k_ < n && !same(&all[k_], &x_))                                                     \
             k_++;                                                                                  \
-        if (k_ == n && n < sizeof all / sizeof *all)                                               \
+        if (k_ == n && n < ARRAY_SIZE(all))                                                        \
             all[n++] = x_;                                                                         \
     } while (0)
     /* the default first: the first source's with samples, else the first's */
@@ -176,7 +178,7 @@ size_t ss_model_measures(const struct ss_model *m, struct ss_measure *out, size_
     int have_rvt = ss_rprof_value_types(m, &rvt) == 0;
     static const enum ss_measure_kind kinds[] = {SS_MEASURE_TIME, SS_MEASURE_SAMPLES,
                                                  SS_MEASURE_MEMORY, SS_MEASURE_RELEASED};
-    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
         struct ss_measure b = builtin(kinds[k]);
         for (size_t s = 0; s < m->sources.n; s++)
             if (ss_source_has_measure(m, s, &b)) {
@@ -216,7 +218,7 @@ void ss_model_weights_free(struct ss_model *m)
 static int derive(const struct ss_model *m, enum ss_measure_kind kind, int64_t **out)
 {
     size_t n = m->sample_stack.n;
-    int64_t *col = calloc(n ? n : 1, sizeof *col);
+    int64_t *col = ss_calloc_array(n, sizeof *col);
     if (!col)
         return -1;
     struct ss_rprof_vt vt;
@@ -261,7 +263,7 @@ static int time_columns(const struct ss_model *m)
 static int derive_time(const struct ss_model *m, struct ss_weights *w)
 {
     size_t n = m->sample_stack.n;
-    w->owned = malloc((n ? n : 1) * sizeof *w->owned);
+    w->owned = ss_alloc_array(n, sizeof *w->owned);
     if (!w->owned)
         return -1;
     uint64_t total = 0;
@@ -276,7 +278,7 @@ static int derive_time(const struct ss_model *m, struct ss_weights *w)
                 total > (uint64_t)INT64_MAX)
                 return -2;
         }
-        if (tc && w->scale[s] != 0) {
+        if (tc && !ss_double_eq(w->scale[s], 0)) {
             w->scale[s] = 1e-9;
             w->exact[s] = 1e-3;
         }
@@ -288,7 +290,7 @@ static int derive_time(const struct ss_model *m, struct ss_weights *w)
 int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *err)
 {
     struct ss_measure all[SS_SOURCE_VALUE_BITS + 8];
-    size_t n = ss_model_measures(m, all, sizeof all / sizeof *all);
+    size_t n = ss_model_measures(m, all, ARRAY_SIZE(all));
     size_t pick = 0;
     if (name && *name) {
         while (pick < n && strcmp(ss_measure_name(m, &all[pick]), name))
@@ -308,8 +310,8 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
     memset(&w, 0, sizeof w);
     w.measure = all[pick];
     size_t ns = m->sources.n;
-    w.scale = malloc((ns ? ns : 1) * sizeof *w.scale);
-    w.exact = malloc((ns ? ns : 1) * sizeof *w.exact);
+    w.scale = ss_alloc_array(ns, sizeof *w.scale);
+    w.exact = ss_alloc_array(ns, sizeof *w.exact);
     if (!w.scale || !w.exact) {
         weights_free(&w);
         return ss_nomem(err, "measure");
@@ -347,7 +349,7 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
     } else if (ms->kind == SS_MEASURE_COLUMN) {
         const int64_t *c = m->values.v[ms->vt];
         if (!c) { /* never materialised: every value is 0 */
-            w.owned = calloc(m->sample_stack.n ? m->sample_stack.n : 1, sizeof *w.owned);
+            w.owned = ss_calloc_array(m->sample_stack.n, sizeof *w.owned);
             if (!w.owned) {
                 weights_free(&w);
                 return ss_nomem(err, "measure");
@@ -358,7 +360,7 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
         uint64_t sum = 0;
         for (size_t s = 0; s < ns; s++) {
             const struct ss_source *src = &m->sources.v[s];
-            if (w.scale[s] == 0)
+            if (ss_double_eq(w.scale[s], 0))
                 continue;
             for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
                 uint64_t a = c[i] < 0 ? (uint64_t)0 - (uint64_t)c[i] : (uint64_t)c[i];

@@ -8,6 +8,8 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "vec.h"
+#include "strbuf.h"
 
 /* The three indexes (functions, locations, stacks) are sets of ids whose
  * keys live in the model's tables (hashtab.h's ss_idset). */
@@ -151,7 +153,8 @@ ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id
     ss_id id = ss_idset_find(m->fn_index, hv, fn_eq, m, &f, &slot);
     if (id != SS_NONE)
         return id;
-    if (m->functions.n >= SS_NONE - 1 || VEC_RESERVE(m->function_canon, m->functions.n + 1))
+    if (m->functions.n >= SS_NONE - 1 || VEC_RESERVE(m->function_canon, m->functions.n + 1) ||
+        (m->function_class.n && VEC_RESERVE(m->function_class, m->functions.n + 1)))
         return SS_NONE;
     if (m->name_first_fn.n <= name) {
         if (VEC_RESERVE(m->name_first_fn, (size_t)name + 1))
@@ -165,6 +168,8 @@ ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id
     if (m->name_first_fn.v[name] == SS_NONE)
         m->name_first_fn.v[name] = id;
     m->function_canon.v[m->function_canon.n++] = m->name_first_fn.v[name];
+    if (m->function_class.n) /* one entry per function once any has a class */
+        m->function_class.v[m->function_class.n++] = SS_NONE;
     ss_idset_insert(m->fn_index, slot, hv, id);
     return id;
 }
@@ -210,16 +215,9 @@ static int stack_eq(const void *ctx, uint32_t id, const void *key)
            (k->n == 0 || memcmp(ss_stack_frames(m, id), k->locs, k->n * sizeof(ss_id)) == 0);
 }
 
-ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail)
+/* Append a stack to the CSR arrays (no lookup).  Its id or SS_NONE. */
+static ss_id stack_append(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail)
 {
-    struct stack_key k = {locs, n, tail};
-    if (ss_idset_reserve(m->stack_index, 1))
-        return SS_NONE;
-    uint64_t hv = (n ? ss_hash(locs, n * sizeof(ss_id)) : 0) ^ ss_mix64(tail);
-    size_t slot;
-    ss_id id = ss_idset_find(m->stack_index, hv, stack_eq, m, &k, &slot);
-    if (id != SS_NONE)
-        return id;
     if (m->stack_tail.n >= SS_NONE - 1 || m->stack_loc.n + n >= UINT32_MAX ||
         VEC_RESERVE(m->stack_loc, m->stack_loc.n + n) ||
         VEC_RESERVE(m->stack_off, m->stack_off.n + 1) ||
@@ -230,9 +228,30 @@ ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail
     m->stack_loc.n += n;
     m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
     m->stack_tail.v[m->stack_tail.n++] = tail;
-    id = (ss_id)(m->stack_tail.n - 1);
-    ss_idset_insert(m->stack_index, slot, hv, id);
+    return (ss_id)(m->stack_tail.n - 1);
+}
+
+ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail)
+{
+    struct stack_key k = {locs, n, tail};
+    if (!m->stack_index || ss_idset_reserve(m->stack_index, 1))
+        return SS_NONE;
+    uint64_t hv = (n ? ss_hash(locs, n * sizeof(ss_id)) : 0) ^ ss_mix64(tail);
+    size_t slot;
+    ss_id id = ss_idset_find(m->stack_index, hv, stack_eq, m, &k, &slot);
+    if (id != SS_NONE)
+        return id;
+    id = stack_append(m, locs, n, tail);
+    if (id != SS_NONE)
+        ss_idset_insert(m->stack_index, slot, hv, id);
     return id;
+}
+
+ss_id ss_model_append_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail)
+{
+    idhash_free(m->stack_index); /* it would not know the stacks added here */
+    m->stack_index = NULL;
+    return stack_append(m, locs, n, tail);
 }
 
 ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit)
@@ -258,7 +277,7 @@ ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit
  * `fill`.  Returns 0 or -1. */
 static int column_materialise(struct ss_model *m, size_t t, int64_t fill)
 {
-    int64_t *c = malloc((m->sample_stack.cap ? m->sample_stack.cap : 1) * sizeof *c);
+    int64_t *c = ss_alloc_array(m->sample_stack.cap, sizeof *c);
     if (!c)
         return -1;
     for (size_t i = 0; i < m->sample_stack.n; i++)
@@ -282,7 +301,7 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
         for (size_t t = 0; t < m->values.n; t++) {
             if (!m->values.v[t])
                 continue;
-            int64_t *c = realloc(m->values.v[t], m->sample_stack.cap * sizeof *c);
+            int64_t *c = ss_realloc_array(m->values.v[t], m->sample_stack.cap, sizeof *c);
             if (!c) {
                 m->sample_stack.n--;
                 return -1;
@@ -429,6 +448,158 @@ int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const ch
                    (unsigned long long)m->count_total);
 }
 
+void ss_model_set_interval(struct ss_model *m, ss_id src, double interval_us)
+{
+    m->sources.v[src].interval_us = interval_us;
+}
+
+void ss_model_add_source_flags(struct ss_model *m, ss_id src, uint32_t flags)
+{
+    m->sources.v[src].flags |= flags;
+}
+
+void ss_model_set_location_file(struct ss_model *m, ss_id loc, ss_id file)
+{
+    m->locations.v[loc].file = file;
+}
+
+int ss_model_add_agg(struct ss_model *m, const struct ss_agg *a)
+{
+    return VEC_PUSH(m->aggs, *a);
+}
+
+int ss_model_add_edge(struct ss_model *m, const struct ss_agg_edge *e)
+{
+    return VEC_PUSH(m->edges, *e);
+}
+
+int ss_model_add_meta(struct ss_model *m, ss_id src, ss_id key, ss_id value)
+{
+    struct ss_meta me = {src, key, value};
+    if (key == SS_NONE || value == SS_NONE)
+        return -1;
+    return VEC_PUSH(m->meta, me);
+}
+
+int ss_model_set_class(struct ss_model *m, ss_id fn, ss_id cls)
+{
+    if (!m->function_class.n) {
+        if (cls == SS_NONE)
+            return 0;
+        if (VEC_RESERVE(m->function_class, m->functions.n))
+            return -1;
+        while (m->function_class.n < m->functions.n)
+            m->function_class.v[m->function_class.n++] = SS_NONE;
+    }
+    m->function_class.v[fn] = cls;
+    return 0;
+}
+
+/* ---- models derived from models (transforms) ------------------------------ */
+
+int ss_model_init_like(struct ss_model *m, const struct ss_model *o, struct ss_error *err)
+{
+    int rc = ss_model_init(m, err);
+    if (rc)
+        return rc;
+    ss_strtab_free(&m->strs);
+    int bad = ss_strtab_copy(&m->strs, &o->strs) != 0;
+    /* o's value types in o's order (samples/count first), with o's string ids */
+    for (size_t t = 0; t < m->values.n; t++)
+        free(m->values.v[t]);
+    m->values.n = m->value_types.n = 0;
+    for (size_t t = 0; !bad && t < o->value_types.n; t++)
+        bad = ss_model_value_type(m, ss_str(o, o->value_types.v[t].type),
+                                  ss_str(o, o->value_types.v[t].unit)) != (ss_id)t;
+    if (bad) {
+        ss_model_free(m);
+        memset(m, 0, sizeof *m);
+        return ss_nomem(err, "model");
+    }
+    return 0;
+}
+
+/* Sample k of the derived timeline was sample orig(k) of the original. */
+static size_t derived_orig(const uint32_t *keep, size_t base, size_t k)
+{
+    return keep ? keep[k] : base + k;
+}
+
+int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
+                            const uint32_t *keep, size_t base, size_t n)
+{
+    VEC_FREE(m->sample_stack);
+    m->sample_stack.v = stacks;
+    m->sample_stack.n = m->sample_stack.cap = n;
+    if (VEC_RESERVE(m->sample_stack, 1) || VEC_RESERVE(m->sources, o->sources.n))
+        return -1;
+    for (size_t t = 0; t < o->values.n && t < m->values.n; t++) {
+        const int64_t *col = o->values.v[t];
+        if (!col)
+            continue;
+        int64_t *c = ss_alloc_array(m->sample_stack.cap, sizeof *c);
+        if (!c)
+            return -1;
+        free(m->values.v[t]);
+        m->values.v[t] = c;
+        if (!keep) {
+            if (n)
+                memcpy(c, col + base, n * sizeof *c);
+            continue;
+        }
+        /* copy runs of consecutive samples at once */
+        for (size_t k = 0; k < n;) {
+            size_t e = k + 1;
+            while (e < n && keep[e] == keep[e - 1] + 1)
+                e++;
+            memcpy(c + k, col + keep[k], (e - k) * sizeof *c);
+            k = e;
+        }
+    }
+    /* label sets: o's tables (the same ids), and each kept sample's set */
+    if (VEC_RESERVE(m->labels, o->labels.n ? o->labels.n : 1) ||
+        VEC_RESERVE(m->labelset_off, o->labelset_off.n) ||
+        VEC_RESERVE(m->labelset_lab, o->labelset_lab.n ? o->labelset_lab.n : 1))
+        return -1;
+    if (o->labels.n) /* memcpy from a NULL vector is undefined even for 0 bytes */
+        memcpy(m->labels.v, o->labels.v, o->labels.n * sizeof *o->labels.v);
+    m->labels.n = o->labels.n;
+    memcpy(m->labelset_off.v, o->labelset_off.v, o->labelset_off.n * sizeof *o->labelset_off.v);
+    m->labelset_off.n = o->labelset_off.n;
+    if (o->labelset_lab.n)
+        memcpy(m->labelset_lab.v, o->labelset_lab.v, o->labelset_lab.n * sizeof *o->labelset_lab.v);
+    m->labelset_lab.n = o->labelset_lab.n;
+    m->sample_labels.n = 0;
+    if (o->sample_labels.n && n) {
+        if (VEC_RESERVE(m->sample_labels, m->sample_stack.cap))
+            return -1;
+        for (size_t k = 0; k < n; k++)
+            m->sample_labels.v[k] = o->sample_labels.v[derived_orig(keep, base, k)];
+        m->sample_labels.n = n;
+    }
+    /* gaps: where kept samples are not neighbours in the original (or the
+     * original had a gap between them), see model.h */
+    for (size_t k = 1, g = 0; (keep || o->gaps.n) && k < n; k++) {
+        size_t prev = derived_orig(keep, base, k - 1), at = derived_orig(keep, base, k);
+        while (g < o->gaps.n && o->gaps.v[g] <= prev)
+            g++;
+        if (at != prev + 1 || (g < o->gaps.n && o->gaps.v[g] <= at))
+            if (VEC_PUSH(m->gaps, k))
+                return -1;
+    }
+    size_t k = 0;
+    for (size_t s = 0; s < o->sources.n; s++) {
+        struct ss_source src = o->sources.v[s];
+        size_t end = src.first_sample + src.n_samples;
+        src.first_sample = k;
+        while (k < n && derived_orig(keep, base, k) < end)
+            k++;
+        src.n_samples = k - src.first_sample;
+        m->sources.v[m->sources.n++] = src;
+    }
+    return 0;
+}
+
 /* Add v to *sum unless v is negative or the sum would pass the limit. */
 static int add_count(uint64_t *sum, int64_t v)
 {
@@ -465,12 +636,12 @@ int ss_model_check_aggs(const struct ss_model *m, const char *path, struct ss_er
 
 void ss_model_warn(struct ss_model *m, const char *fmt, ...)
 {
-    char buf[1024];
+    struct ss_strbuf b = SS_STRBUF_INIT; /* a warning names a path, however long */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    ss_strbuf_vprintf(&b, fmt, ap);
     va_end(ap);
-    char *s = strdup(buf);
+    char *s = ss_strbuf_take(&b);
     if (s && VEC_PUSH(m->warnings, s))
         free(s);
 }
@@ -614,9 +785,9 @@ ss_id ss_sample_source(const struct ss_model *m, size_t i)
 int ss_model_reindex_locations(struct ss_model *m)
 {
     size_t nl = m->locations.n, ns = ss_model_nstacks(m);
-    ss_id *lcanon = malloc((nl ? nl : 1) * sizeof *lcanon);
-    ss_id *scanon = malloc((ns ? ns : 1) * sizeof *scanon);
-    uint32_t *old_off = malloc((ns + 1) * sizeof *old_off);
+    ss_id *lcanon = ss_alloc_array(nl, sizeof *lcanon);
+    ss_id *scanon = ss_alloc_array(ns, sizeof *scanon);
+    uint32_t *old_off = ss_alloc_array(ns + 1, sizeof *old_off);
     struct ss_idset *lh = idhash_new(), *sh = idhash_new();
     int rc = -1;
     if (!lcanon || !scanon || !old_off || !lh || !sh)
@@ -697,8 +868,8 @@ int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m)
 {
     size_t ns = ss_model_nstacks(m);
     memset(sc, 0, sizeof *sc);
-    sc->cnt = calloc(ns ? ns : 1, sizeof *sc->cnt);
-    sc->val = calloc(ns ? ns : 1, sizeof *sc->val);
+    sc->cnt = ss_calloc_array(ns, sizeof *sc->cnt);
+    sc->val = ss_calloc_array(ns, sizeof *sc->val);
     sc->seen = calloc(ns ? ns : 1, 1);
     if (sc->cnt && sc->val && sc->seen)
         return 0;

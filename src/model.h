@@ -6,9 +6,10 @@
  * sample in time order.  Samples of one source are contiguous, so a sample's
  * source follows from the sources' ranges.
  *
- * Loaders fill a model through the builder functions below (ncdu's "output
- * interface"); everything else reads the tables directly.  The model owns all
- * its memory; ss_model_free() releases it.
+ * Loaders and transforms fill a model only through the builder functions
+ * below (ncdu's "output interface"; tests/layers.sh checks that no other file
+ * writes the tables); everything else reads the tables directly.  The model
+ * owns all its memory; ss_model_free() releases it.
  */
 #ifndef SS_MODEL_H
 #define SS_MODEL_H
@@ -211,7 +212,8 @@ struct ss_model {
     VEC(struct ss_agg_edge) edges;
 
     /* Class of each function (transform `class`): a string id or SS_NONE;
-     * empty (n == 0) when no function has a class. */
+     * empty (n == 0) when no function has a class, else one entry per
+     * function (kept by ss_model_set_class and ss_model_function). */
     VEC(ss_id) function_class;
 
     /* Function identity: one name may have several function ids (pprof and
@@ -284,6 +286,12 @@ static inline const char *ss_function_name(const struct ss_model *m, ss_id fn)
     return ss_str(m, m->functions.v[fn].name);
 }
 
+/* The class of function fn (a string id), SS_NONE when it has none. */
+static inline ss_id ss_function_class(const struct ss_model *m, ss_id fn)
+{
+    return fn < m->function_class.n ? m->function_class.v[fn] : SS_NONE;
+}
+
 /* Count value of sample i (1 when the count column is implicit). */
 static inline int64_t ss_sample_count(const struct ss_model *m, size_t i)
 {
@@ -346,7 +354,7 @@ int ss_model_init(struct ss_model *m, struct ss_error *err);
 /* Free everything the model owns.  ss_model_free on a zeroed model is a no-op. */
 void ss_model_free(struct ss_model *m);
 
-/* --- builder API: loaders write through these -------------------------- */
+/* --- builder API: loaders and transforms write through these ----------- */
 
 /* Intern a string; SS_NONE when out of memory. */
 ss_id ss_model_intern(struct ss_model *m, const char *s, size_t len);
@@ -406,7 +414,36 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals);
 int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const char *where,
                         int64_t count);
 
-/* After a loader added aggregates (m->aggs, m->edges): check that their
+/* Set the sampling interval of source src, in microseconds (a loader that
+ * derives it from the samples: SamplingProf's runtime, perf's clock). */
+void ss_model_set_interval(struct ss_model *m, ss_id src, double interval_us);
+
+/* Add the SS_SRC_* flags `flags` to source src (a loader that learns them
+ * from the samples: perf without a clock event is SS_SRC_UNTIMED). */
+void ss_model_add_source_flags(struct ss_model *m, ss_id src, uint32_t flags);
+
+/* Give location loc the source file `file` (a string id or SS_NONE): Rprof's
+ * file numbers resolved late.  Locations may become equal: call
+ * ss_model_reindex_locations when done. */
+void ss_model_set_location_file(struct ss_model *m, ss_id loc, ss_id file);
+
+/* Append an aggregate of an SS_SRC_AGGREGATE source: a call element (sample
+ * counts of a location) or a call-graph edge.  Returns 0 or -1 (OOM); call
+ * ss_model_check_aggs once the loader added them all. */
+int ss_model_add_agg(struct ss_model *m, const struct ss_agg *a);
+int ss_model_add_edge(struct ss_model *m, const struct ss_agg_edge *e);
+
+/* Append a meta entry of source src (SS_NONE: the whole model) whose key and
+ * value are string ids (ss_model_intern).  Returns 0, or -1 when memory runs
+ * out or key or value is SS_NONE (so an intern that failed can be passed
+ * straight in). */
+int ss_model_add_meta(struct ss_model *m, ss_id src, ss_id key, ss_id value);
+
+/* Give function fn the class cls (a string id; SS_NONE: none), as the
+ * transform `class` does.  Returns 0 or -1 (OOM). */
+int ss_model_set_class(struct ss_model *m, ss_id fn, ss_id cls);
+
+/* After a loader added aggregates (ss_model_add_agg, _edge): check that their
  * counts are not negative and that the self counts, the total counts and the
  * call counts, each added to the samples' counts, stay within
  * SS_MAX_COUNT_TOTAL (statistics add them up per function).  Returns 0, or
@@ -421,6 +458,33 @@ void ss_model_warn(struct ss_model *m, const char *fmt, ...) __attribute__((form
  * became equal, renumbering both and the samples' stack ids.  Returns 0 or
  * -1 (OOM). */
 int ss_model_reindex_locations(struct ss_model *m);
+
+/* --- models derived from a model (transforms) --------------------------- */
+
+/* An empty model with o's strings (the same ids) and value types, and no
+ * sources, samples or stacks: the start of a model that a transform derives
+ * from o (transform_apply.c).  Functions and locations are then added with
+ * the builder (ss_model_function, ss_model_location).  Returns 0 or an error
+ * code (m is then zeroed). */
+int ss_model_init_like(struct ss_model *m, const struct ss_model *o, struct ss_error *err);
+
+/* Append a stack that the caller knows differs from every stack in m (a
+ * transform's stacks are deduplicated already): no lookup.  ss_model_stack
+ * cannot be used on m afterwards (it returns SS_NONE).  The stack's id, or
+ * SS_NONE (OOM). */
+ss_id ss_model_append_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail);
+
+/* The timeline of a model derived from o (transforms), in one call: m takes
+ * over `stacks` (malloc'ed, n stack ids of m, freed with m) as its samples,
+ * whose sample k was sample keep[k] of o (keep increasing; NULL: base + k).
+ * o's value columns, sources (with their new ranges), labels and label sets
+ * (the same ids; each kept sample keeps its set) and gaps (plus one wherever
+ * two kept samples were not neighbours in o) follow.  ss_model_label and
+ * ss_model_label_set cannot be used on m afterwards.  m has no
+ * sources or samples yet (ss_model_init_like).  Returns 0 or -1 (OOM; m
+ * owns `stacks` either way). */
+int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
+                            const uint32_t *keep, size_t base, size_t n);
 
 /* Drop the builder's indexes (call when loading is done; saves memory).
  * Builder functions must not be called afterwards. */

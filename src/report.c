@@ -13,6 +13,7 @@
 #include "textesc.h"
 #include "units.h"
 #include "write.h"
+#include "vec.h"
 
 /* ---- functions and lines ---------------------------------------------------- */
 
@@ -150,8 +151,7 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     }
     struct stacks_ctx ctx = {m, &st, &tb, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns,
-                         &ctx,          st.n,
+    struct ss_table t = {stack_columns, ARRAY_SIZE(stack_columns), &ctx, st.n,
                          NULL,          ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
@@ -217,9 +217,9 @@ static void cell_src_measures(char *buf, size_t n, const void *ctx, size_t r, in
 {
     const struct ss_model *m = ctx;
     struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-    size_t nm = ss_model_measures(m, ms, sizeof ms / sizeof *ms), k = 0;
-    if (nm > sizeof ms / sizeof *ms)
-        nm = sizeof ms / sizeof *ms;
+    size_t nm = ss_model_measures(m, ms, ARRAY_SIZE(ms)), k = 0;
+    if (nm > ARRAY_SIZE(ms))
+        nm = ARRAY_SIZE(ms);
     buf[0] = '\0';
     for (size_t i = 0; i < nm && k + 1 < n; i++)
         if (ss_source_has_measure(m, r, &ms[i])) {
@@ -245,12 +245,7 @@ static const struct ss_col source_columns[] = {
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
-    struct ss_table t = {source_columns,
-                         sizeof source_columns / sizeof *source_columns,
-                         m,
-                         m->sources.n,
-                         NULL,
-                         NULL};
+    struct ss_table t = {source_columns, ARRAY_SIZE(source_columns), m, m->sources.n, NULL, NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
     return 0;
 }

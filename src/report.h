@@ -1,12 +1,11 @@
 /* report.h - `stackscope report`: one table, as readable text or TSV.
  *
- * The function and line tables' columns are descriptor tables (name, width,
- * formatter) shared by the text and TSV renderers, so both always show the
- * same data (STYLE 7, 8); the other tables print their own columns (issue
- * 10 item 3 moves them, and the explorer's, onto descriptors).  TSV keeps
- * full precision (%.15g) and every row; text rounds for reading.  Names and
- * paths are printed through textesc.h: their control characters escaped (TSV
- * also doubles a backslash), never raw.
+ * Every table's columns are descriptor tables (column.h: name, width,
+ * formatter) printed by the one table printer in text or TSV, so both always
+ * show the same data (STYLE 7, 8); the explorer's views do not draw from
+ * them yet.  TSV keeps full precision (%.15g) and every row; text rounds for
+ * reading.  Names and paths are printed through textesc.h: their control
+ * characters escaped (TSV also doubles a backslash), never raw.
  */
 #ifndef SS_REPORT_H
 #define SS_REPORT_H

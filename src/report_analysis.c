@@ -15,6 +15,8 @@
 #include "textesc.h"
 #include "timeline.h"
 #include "tree.h"
+#include "vec.h"
+#include "num.h"
 
 /* A function's name as safe text (textesc.h), in e's buffer. */
 static const char *fname(struct ss_esc *e, const struct ss_model *m, ss_id fn)
@@ -107,7 +109,7 @@ static void cell_level_top_samples(char *buf, size_t n, const void *ctx, size_t 
 static void cell_level_top_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     const struct ss_level_row *row = LROW(ctx, r);
-    double share = row->value != 0 ? 100.0 * row->top_value / row->value : 0;
+    double share = !ss_double_eq(row->value, 0) ? 100.0 * row->top_value / row->value : 0;
     ss_cell_num(buf, n, share, tsv, 2);
 }
 static void cell_level_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -161,8 +163,7 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
     }
     struct levels_ctx ctx = {m, rows, scaffold, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {level_columns, sizeof level_columns / sizeof *level_columns,
-                         &ctx,          n,
+    struct ss_table t = {level_columns, ARRAY_SIZE(level_columns), &ctx, n,
                          NULL,          ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "levels");
     if (o->format == SS_FORMAT_TEXT && scaffold)
@@ -273,7 +274,7 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
     if (rc)
         return rc;
     /* the rows of one function (--function), in the table's order */
-    size_t *order = malloc((n ? n : 1) * sizeof *order), k = 0;
+    size_t *order = ss_alloc_array(n, sizeof *order), k = 0;
     if (!order) {
         free(rows);
         return ss_nomem(err, "run lengths");
@@ -284,8 +285,7 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
     text_header(out, m, o);
     struct runs_ctx ctx = {m, rows, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns,
-                         &ctx,        k,
+    struct ss_table t = {run_columns, ARRAY_SIZE(run_columns), &ctx, k,
                          order,       ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
     free(order);
@@ -371,7 +371,7 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
         return rc;
     size_t n;
     uint32_t *dfs = ss_tree_dfs_order(&t, &n);
-    size_t *order = malloc((n ? n : 1) * sizeof *order), k = 0;
+    size_t *order = ss_alloc_array(n, sizeof *order), k = 0;
     if ((!dfs && t.n) || !order) {
         free(dfs);
         free(order);
@@ -398,8 +398,7 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
     }
     struct tree_ctx ctx = {m, &t, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table tab = {tree_columns, sizeof tree_columns / sizeof *tree_columns, &ctx, k, order,
-                           NULL};
+    struct ss_table tab = {tree_columns, ARRAY_SIZE(tree_columns), &ctx, k, order, NULL};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
     free(order);
     free(dfs);
@@ -521,7 +520,7 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     ss_model_totals(m, &tot);
     int tsv = o->format == SS_FORMAT_TSV;
     size_t n = c.ncallers + c.ncallees + 2;
-    struct calls_row *rows = malloc(n * sizeof *rows);
+    struct calls_row *rows = ss_alloc_array(n, sizeof *rows);
     if (!rows) {
         ss_calls_free(&c);
         return ss_nomem(err, "callers and callees");
@@ -541,8 +540,7 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
         ss_report_header(out, m);
     struct calls_ctx ctx = {m, &c, rows, tot.value, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {call_columns, sizeof call_columns / sizeof *call_columns,
-                         &ctx,         k,
+    struct ss_table t = {call_columns, ARRAY_SIZE(call_columns), &ctx, k,
                          NULL,         ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, 0, "rows");
     if (!tsv)
@@ -622,9 +620,8 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
         return rc;
     if (o->format == SS_FORMAT_TSV) {
         struct timeline_ctx ctx = {m, &t};
-        struct ss_table tab = {window_columns, sizeof window_columns / sizeof *window_columns,
-                               &ctx,           t.nwindows,
-                               NULL,           NULL};
+        struct ss_table tab = {
+            window_columns, ARRAY_SIZE(window_columns), &ctx, t.nwindows, NULL, NULL};
         ss_table_print(out, &tab, 1, 0, "windows");
         ss_timeline_free(&t);
         return 0;

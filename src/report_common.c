@@ -5,6 +5,7 @@
 
 #include "textesc.h"
 #include "units.h"
+#include "vec.h"
 
 void ss_format_interval(char *buf, size_t n, double us)
 {
@@ -84,7 +85,7 @@ int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char 
     };
     if (n)
         note[0] = '\0';
-    if ((size_t)by >= sizeof names / sizeof *names || !names[by] || !ss_model_has_aggregates(m))
+    if ((size_t)by >= ARRAY_SIZE(names) || !names[by] || !ss_model_has_aggregates(m))
         return 0;
     ss_id agg = SS_NONE;
     size_t nagg = 0;

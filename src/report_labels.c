@@ -4,6 +4,7 @@
 #include "column.h"
 #include "labels.h"
 #include "units.h"
+#include "vec.h"
 
 #define LROW(ctx, r) (&((const struct ss_label_ctx *)(ctx))->ls->rows[r])
 #define LM(ctx) (((const struct ss_label_ctx *)(ctx))->m)
@@ -52,8 +53,7 @@ int ss_report_labels(FILE *out, const struct ss_model *m, const struct ss_report
         ss_report_header(out, m);
     struct ss_label_ctx ctx = {m, &ls, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {label_columns, sizeof label_columns / sizeof *label_columns,
-                         &ctx,          ls.n,
+    struct ss_table t = {label_columns, ARRAY_SIZE(label_columns), &ctx, ls.n,
                          NULL,          ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, o->limit > 0 ? (size_t)o->limit : 0, "labels");
     if (!tsv && ls.n == 0)

@@ -10,6 +10,7 @@
 #include "stats.h"
 #include "textesc.h"
 #include "transform.h"
+#include "vec.h"
 
 #define EFF(ctx, r) ss_tf_effect((const struct ss_tf_list *)(ctx), r)
 
@@ -81,8 +82,7 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
     int tsv = o->format == SS_FORMAT_TSV;
     if (!tsv)
         ss_report_header(out, m);
-    struct ss_table t = {step_columns, sizeof step_columns / sizeof *step_columns, l, n, NULL,
-                         NULL};
+    struct ss_table t = {step_columns, ARRAY_SIZE(step_columns), l, n, NULL, NULL};
     ss_table_print(out, &t, tsv, 0, "steps");
     int simplify = 0;
     for (size_t i = 0; i < n; i++)

@@ -21,6 +21,9 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "sort.h"
+#include "vec.h"
+#include "num.h"
 
 #define SMALL 16 /* lengths 1..SMALL are counted in the dense array */
 
@@ -77,11 +80,11 @@ static int assign_slots(struct pass *p, size_t *maxdepth)
         if (ss_stack_depth(m, (ss_id)s) > maxd)
             maxd = ss_stack_depth(m, (ss_id)s);
     *maxdepth = maxd;
-    p->slot_rf = malloc((m->stack_loc.n ? m->stack_loc.n : 1) * sizeof *p->slot_rf);
-    ss_id *order = malloc((nstacks ? nstacks : 1) * sizeof *order);
-    size_t *first = calloc(maxd + 2, sizeof *first);
-    uint32_t *stamp = calloc(nfun ? nfun : 1, sizeof *stamp);
-    uint32_t *slot_of = malloc((nfun ? nfun : 1) * sizeof *slot_of);
+    p->slot_rf = ss_alloc_array(m->stack_loc.n, sizeof *p->slot_rf);
+    ss_id *order = ss_alloc_array(nstacks, sizeof *order);
+    size_t *first = ss_calloc_array(maxd + 2, sizeof *first);
+    uint32_t *stamp = ss_calloc_array(nfun, sizeof *stamp);
+    uint32_t *slot_of = ss_alloc_array(nfun, sizeof *slot_of);
     int rc = -1;
     if (!p->slot_rf || !order || !first || !stamp || !slot_of)
         goto done;
@@ -107,7 +110,7 @@ static int assign_slots(struct pass *p, size_t *maxdepth)
             p->slot_rf[m->stack_off.v[s] + k - 1] = slot_of[f];
         }
     }
-    p->small = calloc(p->slots.n ? p->slots.n * SMALL : 1, sizeof *p->small);
+    p->small = ss_calloc_array(p->slots.n * SMALL, sizeof *p->small);
     rc = p->small ? 0 : -1;
 done:
     free(order);
@@ -217,7 +220,7 @@ static int collect(struct pass *p)
     size_t nb = p->big.n;
     if (nb > 1)
         qsort(p->big.v, nb, sizeof *p->big.v, cmp_big);
-    p->off = malloc((p->slots.n + 1) * sizeof *p->off);
+    p->off = ss_alloc_array(p->slots.n + 1, sizeof *p->off);
     if (!p->off)
         return -1;
     size_t j = 0;
@@ -254,7 +257,7 @@ static int run_pass(struct pass *p, const struct ss_model *m)
     size_t maxd;
     if (assign_slots(p, &maxd))
         return -1;
-    uint64_t *start = malloc((maxd ? maxd : 1) * sizeof *start);
+    uint64_t *start = ss_alloc_array(maxd, sizeof *start);
     if (!start)
         return -1;
     scan(p, start);
@@ -303,8 +306,9 @@ struct sort_row {
 };
 typedef VEC(struct sort_row) sort_rows;
 
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_rows(const void *pa, const void *pb, void *unused)
 {
+    (void)unused;
     const struct sort_row *a = pa, *b = pb;
     if (a->r.samples != b->r.samples)
         return a->r.samples > b->r.samples ? -1 : 1;
@@ -336,7 +340,7 @@ static int cmp_fbin(const void *pa, const void *pb)
 static int add_all_rows(const struct pass *p, sort_rows *out)
 {
     size_t n = p->bins.n;
-    struct fbin *fb = malloc((n ? n : 1) * sizeof *fb);
+    struct fbin *fb = ss_alloc_array(n, sizeof *fb);
     VEC(struct bin) merged = {0};
     int rc = -1;
     if (!fb)
@@ -380,10 +384,10 @@ static int measure_slots(const struct pass *p, double **slot_val, double **fn_va
 {
     const struct ss_model *m = p->m;
     size_t ns = ss_model_nstacks(m), nf = m->functions.n;
-    double *sval = calloc(ns ? ns : 1, sizeof *sval);
-    size_t *stamp = calloc(nf ? nf : 1, sizeof *stamp);
-    *slot_val = calloc(p->slots.n ? p->slots.n : 1, sizeof **slot_val);
-    *fn_val = calloc(nf ? nf : 1, sizeof **fn_val);
+    double *sval = ss_calloc_array(ns, sizeof *sval);
+    size_t *stamp = ss_calloc_array(nf, sizeof *stamp);
+    *slot_val = ss_calloc_array(p->slots.n, sizeof **slot_val);
+    *fn_val = ss_calloc_array(nf, sizeof **fn_val);
     struct ss_stack_counts sc;
     int rc = -1;
     if (!sval || !stamp || !*slot_val || !*fn_val || ss_stack_counts_init(&sc, m))
@@ -401,7 +405,7 @@ static int measure_slots(const struct pass *p, double **slot_val, double **fn_va
     }
     ss_stack_counts_free(&sc);
     for (size_t st = 0; st < ns; st++) {
-        if (sval[st] == 0)
+        if (ss_double_eq(sval[st], 0))
             continue;
         size_t d = ss_stack_depth(m, (ss_id)st);
         const uint32_t *r = p->slot_rf + m->stack_off.v[st];
@@ -452,8 +456,9 @@ int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_r
     for (size_t i = nlevel; i < sr.n; i++)
         sr.v[i].r.value = fn_val[sr.v[i].r.function];
     if (sr.n) {
-        qsort(sr.v, sr.n, sizeof *sr.v, cmp_rows);
-        *rows = malloc(sr.n * sizeof **rows);
+        if (ss_sort(sr.v, sr.n, sizeof *sr.v, cmp_rows, NULL))
+            goto oom;
+        *rows = ss_alloc_array(sr.n, sizeof **rows);
         if (!*rows)
             goto oom;
         for (size_t i = 0; i < sr.n; i++)
@@ -502,9 +507,9 @@ int ss_runs_hist(const struct ss_model *m, ss_id function, struct ss_run_hist *h
         pass_free(&p);
         return 0;
     }
-    h->levels = malloc(nlev * sizeof *h->levels);
-    h->lengths = malloc(nlen * sizeof *h->lengths);
-    h->level_runs = calloc(nlev, sizeof *h->level_runs);
+    h->levels = ss_alloc_array(nlev, sizeof *h->levels);
+    h->lengths = ss_alloc_array(nlen, sizeof *h->lengths);
+    h->level_runs = ss_calloc_array(nlev, sizeof *h->level_runs);
     if (!h->levels || !h->lengths || !h->level_runs)
         goto oom;
     size_t li = 0, nl = 0;
@@ -521,8 +526,8 @@ int ss_runs_hist(const struct ss_model *m, ss_id function, struct ss_run_hist *h
             h->lengths[u++] = h->lengths[i];
     h->n_levels = nlev;
     h->n_lengths = u;
-    h->counts = calloc(nlev * u, sizeof *h->counts);
-    h->length_runs = calloc(u, sizeof *h->length_runs);
+    h->counts = ss_calloc_array(nlev * u, sizeof *h->counts);
+    h->length_runs = ss_calloc_array(u, sizeof *h->length_runs);
     if (!h->counts || !h->length_runs)
         goto oom;
     li = 0;
@@ -580,7 +585,7 @@ static void fast_push(struct fast_acc *a, uint32_t level, uint64_t len, uint64_t
 {
     if (a->n == a->cap) {
         size_t cap = a->cap ? a->cap * 2 : 256;
-        struct fast_run *nv = realloc(a->v, cap * sizeof *nv);
+        struct fast_run *nv = ss_realloc_array(a->v, cap, sizeof *nv);
         if (!nv) {
             a->oom = 1;
             return;
@@ -641,9 +646,9 @@ static int fast_table(struct fast_acc *a, uint32_t maxd, struct ss_run_hist *h)
     for (size_t i = 0; i < a->n; i++)
         if (i == 0 || a->v[i].level != a->v[i - 1].level)
             nlev++;
-    uint64_t *lens = malloc(a->n * sizeof *lens);
-    h->levels = malloc(nlev * sizeof *h->levels);
-    h->level_runs = calloc(nlev, sizeof *h->level_runs);
+    uint64_t *lens = ss_alloc_array(a->n, sizeof *lens);
+    h->levels = ss_alloc_array(nlev, sizeof *h->levels);
+    h->level_runs = ss_calloc_array(nlev, sizeof *h->level_runs);
     if (!lens || !h->levels || !h->level_runs) {
         free(lens);
         return -1;
@@ -658,8 +663,8 @@ static int fast_table(struct fast_acc *a, uint32_t maxd, struct ss_run_hist *h)
     h->lengths = lens;
     h->n_levels = nlev;
     h->n_lengths = u;
-    h->counts = calloc(nlev * u, sizeof *h->counts);
-    h->length_runs = calloc(u, sizeof *h->length_runs);
+    h->counts = ss_calloc_array(nlev * u, sizeof *h->counts);
+    h->length_runs = ss_calloc_array(u, sizeof *h->length_runs);
     if (!h->counts || !h->length_runs)
         return -1;
     size_t li = 0, col = 0;
@@ -688,7 +693,7 @@ int ss_runs_hist_fast(const struct ss_model *m, ss_id function, struct ss_run_hi
     h->function = function;
     size_t nstacks = ss_model_nstacks(m);
     /* per stack: the levels (ascending) where the function is */
-    uint32_t *off = malloc((nstacks + 1) * sizeof *off);
+    uint32_t *off = ss_alloc_array(nstacks + 1, sizeof *off);
     uint32_t maxd = 0;
     if (!off)
         return ss_nomem(err, "run-length table");
@@ -702,11 +707,11 @@ int ss_runs_hist_fast(const struct ss_model *m, ss_id function, struct ss_run_hi
             total += fast_fn_at(m, (ss_id)s, d, k) == function;
     }
     off[nstacks] = (uint32_t)total;
-    uint32_t *lev = malloc((total ? total : 1) * sizeof *lev);
-    uint64_t *start = malloc(((size_t)maxd + 1) * sizeof *start);
-    uint8_t *open = calloc((size_t)maxd + 1, 1); /* open[k]: a run at level k goes on */
+    uint32_t *lev = ss_alloc_array(total, sizeof *lev);
+    uint64_t *start = ss_alloc_array((size_t)maxd + 1, sizeof *start);
+    uint8_t *open = ss_calloc_array((size_t)maxd + 1, 1); /* open[k]: a run at level k goes on */
     struct fast_acc a = {NULL, NULL, 0, 0, 0};
-    a.dense = calloc(((size_t)maxd + 1) * FAST_DENSE, sizeof *a.dense);
+    a.dense = ss_calloc_array(((size_t)maxd + 1) * FAST_DENSE, sizeof *a.dense);
     int rc = -1;
     if (!lev || !start || !open || !a.dense)
         goto done;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vec.h"
+
 #define INSERTION_RUN 16 /* runs of this many elements start insertion-sorted */
 
 /* Insertion-sort the n elements at p (stable: an element moves left only
@@ -61,9 +63,7 @@ int ss_sort(void *base, size_t n, size_t size, ss_cmp_fn cmp, void *ctx)
         insertion(base, n, size, cmp, ctx, one);
         return 0;
     }
-    if (n > ((size_t)-1) / size - 1)
-        return -1;
-    char *scratch = malloc(n * size + size);
+    char *scratch = ss_alloc_array(n + 1, size); /* NULL also when n + 1 elements overflow */
     if (!scratch)
         return -1;
     char *one = scratch + n * size; /* room for one element */

@@ -7,6 +7,8 @@
 #include "hash.h"
 #include "hashtab.h"
 #include "sort.h"
+#include "vec.h"
+#include "num.h"
 
 /* Rows are found by their function sequence through an ss_idset
  * (hashtab.h): a row's key is fns[first .. first + depth). */
@@ -53,8 +55,10 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 {
     const struct ss_stack_row *a = pa, *b = pb;
     /* the measure's value first (time or samples: the count's order) */
-    if (a->value_x != b->value_x)
-        return a->value_x > b->value_x ? -1 : 1;
+    if (a->value_x > b->value_x)
+        return -1;
+    if (a->value_x < b->value_x)
+        return 1;
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
     return cmp_names(ctx, a, b);
@@ -64,10 +68,10 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
 {
     memset(out, 0, sizeof *out);
     size_t ns = ss_model_nstacks(m);
-    uint64_t *cnt = calloc(ns ? ns : 1, sizeof *cnt);
-    int64_t *wsum = calloc(ns ? ns : 1, sizeof *wsum);
+    uint64_t *cnt = ss_calloc_array(ns, sizeof *cnt);
+    int64_t *wsum = ss_calloc_array(ns, sizeof *wsum);
     uint8_t *on = calloc(ns ? ns : 1, 1);
-    uint32_t *row_of = malloc((ns ? ns : 1) * sizeof *row_of);
+    uint32_t *row_of = ss_alloc_array(ns, sizeof *row_of);
     struct ss_idset groups = {0};
     VEC(struct ss_stack_row) rows = {0};
     VEC(ss_id) fns = {0};
@@ -169,7 +173,7 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     /* Drop rows no sample reached (their stacks were only in other rows). */
     size_t n = 0;
     for (size_t i = 0; i < rows.n; i++)
-        if (rows.v[i].count || rows.v[i].value_x != 0)
+        if (rows.v[i].count || !ss_double_eq(rows.v[i].value_x, 0))
             rows.v[n++] = rows.v[i];
     out->rows = rows.v;
     out->n = n;

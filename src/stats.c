@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "rprof.h"
+#include "vec.h"
+#include "num.h"
 
 struct work {
     const struct ss_model *m;
@@ -120,23 +122,23 @@ static int sync_scratch(struct work *w, size_t *have)
     if (*have >= w->rows.n)
         return 0;
     size_t n = w->rows.cap;
-    uint64_t *a = realloc(w->self_src, n * sizeof *a);
+    uint64_t *a = ss_realloc_array(w->self_src, n, sizeof *a);
     if (!a)
         return -1;
     w->self_src = a;
-    a = realloc(w->total_src, n * sizeof *a);
+    a = ss_realloc_array(w->total_src, n, sizeof *a);
     if (!a)
         return -1;
     w->total_src = a;
-    a = realloc(w->stamp, n * sizeof *a);
+    a = ss_realloc_array(w->stamp, n, sizeof *a);
     if (!a)
         return -1;
     w->stamp = a;
-    int64_t *b = realloc(w->wself_src, n * sizeof *b);
+    int64_t *b = ss_realloc_array(w->wself_src, n, sizeof *b);
     if (!b)
         return -1;
     w->wself_src = b;
-    b = realloc(w->wtotal_src, n * sizeof *b);
+    b = ss_realloc_array(w->wtotal_src, n, sizeof *b);
     if (!b)
         return -1;
     w->wtotal_src = b;
@@ -217,10 +219,10 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     int use_mem = memory && ss_rprof_value_types(m, &vt) == 0;
     out->has_memory = memory;
     ss_units_of(m, &out->units);
-    w.key_of = malloc((nkeyed ? nkeyed : 1) * sizeof *w.key_of);
+    w.key_of = ss_alloc_array(nkeyed, sizeof *w.key_of);
     struct ss_stack_counts sc;
     int sc_fail = ss_stack_counts_init(&sc, m);
-    double *mem = use_mem ? calloc(nstacks ? nstacks : 1, sizeof *mem) : NULL;
+    double *mem = use_mem ? ss_calloc_array(nstacks, sizeof *mem) : NULL;
     size_t have = 0;
     int oom = !w.key_of || sc_fail || (use_mem && !mem);
     uint64_t stamp = 0;
@@ -349,7 +351,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
      * memory was all freed has no inuse_space row). */
     size_t n = 0;
     for (size_t i = 0; i < w.rows.n; i++)
-        if (w.rows.v[i].total_x != 0 || w.rows.v[i].self_x != 0)
+        if (!ss_double_eq(w.rows.v[i].total_x, 0) || !ss_double_eq(w.rows.v[i].self_x, 0))
             w.rows.v[n++] = w.rows.v[i];
     out->rows = w.rows.v;
     out->n = n;

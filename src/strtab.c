@@ -85,7 +85,7 @@ static int dup_array(void **dst, const void *src, size_t n, size_t sz)
     *dst = NULL;
     if (n == 0)
         return 0;
-    *dst = malloc(n * sz);
+    *dst = ss_alloc_array(n, sz);
     if (!*dst)
         return -1;
     memcpy(*dst, src, n * sz);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "vec.h"
 
 /* Every file ss_write_tables may write: write.c replaces a directory only
  * when it holds nothing else (and meta.tsv), and removes only these. */
@@ -16,12 +17,12 @@ static const char *const table_files[] = {
 
 const char *ss_tables_file(size_t i)
 {
-    return i < sizeof table_files / sizeof *table_files ? table_files[i] : NULL;
+    return i < ARRAY_SIZE(table_files) ? table_files[i] : NULL;
 }
 
 int ss_tables_is_file(const char *name)
 {
-    for (size_t i = 0; i < sizeof table_files / sizeof *table_files; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(table_files); i++)
         if (!strcmp(name, table_files[i]))
             return 1;
     return 0;
@@ -41,7 +42,7 @@ void ss_tables_flags_text(uint32_t flags, char *buf, size_t n)
 {
     size_t k = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof flag_names / sizeof *flag_names; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(flag_names); i++)
         if (flags & flag_names[i].bit)
             k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", k ? "+" : "",
                                   flag_names[i].name);
@@ -58,7 +59,7 @@ int ss_tables_flags_parse(const char *s, size_t n, uint32_t *out, const char **b
         b = a;
         while (b < n && s[b] != '+')
             b++;
-        size_t k = 0, nk = sizeof flag_names / sizeof *flag_names;
+        size_t k = 0, nk = ARRAY_SIZE(flag_names);
         while (k < nk &&
                !(strlen(flag_names[k].name) == b - a && !memcmp(flag_names[k].name, s + a, b - a)))
             k++;

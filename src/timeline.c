@@ -5,6 +5,8 @@
  * window costs its own length, not the number of functions.
  */
 #include "timeline.h"
+#include "vec.h"
+#include "num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +25,19 @@ int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
     size_t nw = ns / wsize + (ns % wsize != 0);
     out->window_size = wsize;
 
-    ss_id *at = malloc((nstacks ? nstacks : 1) * sizeof *at); /* level-K function */
-    ss_id *first = malloc((m->strs.n ? m->strs.n : 1) * sizeof *first);
-    uint64_t *cnt = calloc(nf ? nf : 1, sizeof *cnt); /* per window */
+    ss_id *at = ss_alloc_array(nstacks, sizeof *at); /* level-K function */
+    ss_id *first = ss_alloc_array(m->strs.n, sizeof *first);
+    uint64_t *cnt = ss_calloc_array(nf, sizeof *cnt); /* per window */
     /* a measure other than time or samples (memory, a pprof sample type):
      * the top of a window is the function with the most of it */
     int weighed =
         m->weights.measure.kind != SS_MEASURE_TIME && m->weights.measure.kind != SS_MEASURE_SAMPLES;
-    double *wv = weighed ? calloc(nf ? nf : 1, sizeof *wv) : NULL;
+    double *wv = weighed ? ss_calloc_array(nf, sizeof *wv) : NULL;
     size_t src = 0;                                   /* the source of sample i, moving forward */
-    uint64_t *all = calloc(nf ? nf : 1, sizeof *all); /* whole profile */
-    size_t *legend_of = malloc((nf ? nf : 1) * sizeof *legend_of);
-    ss_id *touched = malloc((nf ? nf : 1) * sizeof *touched);
-    struct ss_timeline_window *w = calloc(nw, sizeof *w);
+    uint64_t *all = ss_calloc_array(nf, sizeof *all); /* whole profile */
+    size_t *legend_of = ss_alloc_array(nf, sizeof *legend_of);
+    ss_id *touched = ss_alloc_array(nf, sizeof *touched);
+    struct ss_timeline_window *w = ss_calloc_array(nw, sizeof *w);
     VEC(struct ss_timeline_legend) lg = {0};
     VEC(struct ss_timeline_run) runs = {0};
     int oom = !at || !first || !cnt || !all || !legend_of || !touched || !w || (weighed && !wv);
@@ -87,7 +89,7 @@ int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
             int better;
             if (weighed)
                 better = win->top == SS_NONE || wv[f] > top_w ||
-                         (wv[f] == top_w &&
+                         (ss_double_eq(wv[f], top_w) &&
                           strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0);
             else
                 better = win->top == SS_NONE || cnt[f] > win->top_n ||
@@ -187,13 +189,13 @@ int ss_timeline_grid_compute(const struct ss_model *m, size_t first, size_t n, s
     g->ncols = n ? (n + g->window - 1) / g->window : 0;
     size_t cells = g->ncols * nlevels;
     size_t nstacks = ss_model_nstacks(m), nfun = m->functions.n;
-    g->top = malloc((cells ? cells : 1) * sizeof *g->top);
-    g->top_n = calloc(cells ? cells : 1, sizeof *g->top_n);
-    g->reach = calloc(cells ? cells : 1, sizeof *g->reach);
-    uint32_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
-    ss_id *touched = malloc((nstacks ? nstacks : 1) * sizeof *touched);
-    uint32_t *fcnt = calloc(nfun ? nfun : 1, sizeof *fcnt);
-    uint32_t *fstamp = calloc(nfun ? nfun : 1, sizeof *fstamp);
+    g->top = ss_alloc_array(cells, sizeof *g->top);
+    g->top_n = ss_calloc_array(cells, sizeof *g->top_n);
+    g->reach = ss_calloc_array(cells, sizeof *g->reach);
+    uint32_t *cnt = ss_calloc_array(nstacks, sizeof *cnt);
+    ss_id *touched = ss_alloc_array(nstacks, sizeof *touched);
+    uint32_t *fcnt = ss_calloc_array(nfun, sizeof *fcnt);
+    uint32_t *fstamp = ss_calloc_array(nfun, sizeof *fstamp);
     int rc = -1;
     if (!g->top || !g->top_n || !g->reach || !cnt || !touched || !fcnt || !fstamp)
         goto done;

@@ -143,7 +143,7 @@ static const struct {
 
 const char *ss_tf_preset(const char *name)
 {
-    for (size_t i = 0; i < sizeof presets / sizeof *presets; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(presets); i++)
         if (!strcmp(name, presets[i].name))
             return presets[i].script;
     return NULL;
@@ -221,8 +221,8 @@ static int snapshot_take(const struct ss_tf_list *l, struct snapshot *s)
 {
     memset(s, 0, sizeof *s);
     size_t n = l->steps.n;
-    s->text = calloc(n ? n : 1, sizeof *s->text);
-    s->on = malloc(n ? n : 1);
+    s->text = ss_calloc_array(n, sizeof *s->text);
+    s->on = ss_alloc_array(n, 1);
     if (!s->text || !s->on) {
         snapshot_free(s);
         return -1;
@@ -256,7 +256,7 @@ static int undo_point(struct ss_tf_list *l)
  * of memory: the list is unchanged). */
 static int restore(struct ss_tf_list *l, const struct snapshot *s)
 {
-    struct tf_step *v = calloc(s->n ? s->n : 1, sizeof *v);
+    struct tf_step *v = ss_calloc_array(s->n, sizeof *v);
     if (!v)
         return -1;
     for (size_t i = 0; i < s->n; i++) {

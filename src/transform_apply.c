@@ -164,7 +164,7 @@ static int keep_materialise(struct apply *a)
 {
     if (a->keep)
         return 0;
-    a->keep = malloc((a->nkeep ? a->nkeep : 1) * sizeof *a->keep);
+    a->keep = ss_alloc_array(a->nkeep, sizeof *a->keep);
     if (!a->keep)
         return -1;
     for (size_t k = 0; k < a->nkeep; k++)
@@ -187,7 +187,7 @@ static long match_functions(struct apply *a, const struct tf_step *st)
     size_t nf = m->functions.n, need = st->npats * (nf ? nf : 1);
     if (need > a->match_cap) {
         free(a->match);
-        a->match = malloc(need);
+        a->match = ss_alloc_array(st->npats, nf ? nf : 1);
         a->match_cap = a->match ? need : 0;
         if (!a->match)
             return -1;
@@ -209,7 +209,7 @@ static long match_functions(struct apply *a, const struct tf_step *st)
             size_t ns = m->strs.n ? m->strs.n : 1;
             if (ns > a->by_name_cap) { /* all 0, and left all 0 after use */
                 free(a->by_name);
-                a->by_name = calloc(ns, 1);
+                a->by_name = ss_calloc_array(ns, 1);
                 a->by_name_cap = a->by_name ? ns : 0;
                 if (!a->by_name)
                     return -1;
@@ -242,7 +242,7 @@ static long match_names(struct apply *a, const char *const *names)
     size_t nf = m->functions.n, need = nf ? nf : 1;
     if (need > a->match_cap) {
         free(a->match);
-        a->match = malloc(need);
+        a->match = ss_alloc_array(need, 1);
         a->match_cap = a->match ? need : 0;
         if (!a->match)
             return -1;
@@ -620,9 +620,9 @@ static int spans_make(const struct apply *a, struct spans *sp)
 {
     const struct ss_model *m = a->orig;
     size_t ns = m->sources.n;
-    sp->p = malloc((ns + 1) * sizeof *sp->p);
-    sp->t0 = malloc((ns + 1) * sizeof *sp->t0);
-    sp->w = malloc((ns + 1) * sizeof *sp->w);
+    sp->p = ss_alloc_array(ns + 1, sizeof *sp->p);
+    sp->t0 = ss_alloc_array(ns + 1, sizeof *sp->t0);
+    sp->w = ss_alloc_array(ns + 1, sizeof *sp->w);
     if (!sp->p || !sp->t0 || !sp->w)
         return -1;
     double t = 0;
@@ -745,7 +745,7 @@ static int filter_contains(struct apply *a, int want)
 {
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
-    unsigned char *has = malloc(nc ? nc : 1);
+    unsigned char *has = ss_alloc_array(nc, 1);
     if (!has)
         return -1;
     int any = 0;
@@ -770,7 +770,7 @@ static int filter_contains(struct apply *a, int want)
         return -1;
     }
     /* per original stack, one lookup less per sample */
-    unsigned char *ho = malloc(a->norig ? a->norig : 1);
+    unsigned char *ho = ss_alloc_array(a->norig, 1);
     if (!ho) {
         free(has);
         return -1;
@@ -871,8 +871,8 @@ static int scaffold_depth(struct apply *a, double share, int all, size_t *depth,
 {
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
-    uint64_t *cnt = calloc(nc ? nc : 1, sizeof *cnt);
-    unsigned char *used = malloc(nc ? nc : 1);
+    uint64_t *cnt = ss_calloc_array(nc, sizeof *cnt);
+    unsigned char *used = ss_alloc_array(nc, 1);
     if (!cnt || !used) {
         free(cnt);
         free(used);
@@ -1037,23 +1037,10 @@ static int model_start(struct apply *a, ss_id **loc_map)
     const struct ss_model *o = a->orig;
     struct ss_model *m = a->out;
     struct ss_error e;
-    if (ss_model_init(m, &e))
+    if (ss_model_init_like(m, o, &e))
         return -1;
-    ss_strtab_free(&m->strs);
-    if (ss_strtab_copy(&m->strs, &o->strs))
-        return -1;
-    m->value_types.n = 0;
-    for (size_t t = 0; t < m->values.n; t++)
-        free(m->values.v[t]);
-    m->values.n = 0;
-    if (VEC_RESERVE(m->value_types, o->value_types.n) || VEC_RESERVE(m->values, o->value_types.n))
-        return -1;
-    for (size_t t = 0; t < o->value_types.n; t++) {
-        m->value_types.v[m->value_types.n++] = o->value_types.v[t];
-        m->values.v[m->values.n++] = NULL;
-    }
-    ss_id *fmap = malloc((o->functions.n ? o->functions.n : 1) * sizeof *fmap);
-    *loc_map = malloc((o->locations.n ? o->locations.n : 1) * sizeof **loc_map);
+    ss_id *fmap = ss_alloc_array(o->functions.n, sizeof *fmap);
+    *loc_map = ss_alloc_array(o->locations.n, sizeof **loc_map);
     if (!fmap || !*loc_map) {
         free(fmap);
         return -1;
@@ -1102,7 +1089,7 @@ static int make_units(struct apply *a, ss_id **ustack, ss_id **ulab, size_t *nu)
     memset(&map, 0, sizeof map);
     VEC(ss_id) us = {NULL, 0, 0};
     VEC(ss_id) ul = {NULL, 0, 0};
-    a->sunit_owned = malloc((n ? n : 1) * sizeof *a->sunit_owned);
+    a->sunit_owned = ss_alloc_array(n, sizeof *a->sunit_owned);
     if (!a->sunit_owned)
         return -1;
     a->sunit = a->sunit_owned;
@@ -1141,7 +1128,7 @@ static int work_start(struct apply *a, const ss_id *loc_map)
     a->nkeep = o->sample_stack.n;
 
     int rc = -1;
-    a->o2c = malloc((ns ? ns : 1) * sizeof *a->o2c);
+    a->o2c = ss_alloc_array(ns, sizeof *a->o2c);
     if (!a->o2c || wset_reset(a->cur, 0) || VEC_RESERVE(a->buf, 64))
         goto out;
     for (size_t u = 0; u < ns; u++) {
@@ -1183,133 +1170,49 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
     /* stacks in use, in working order */
     if (ss_grow((void **)&a->map, &a->map_cap, nc ? nc : 1, sizeof *a->map))
         return -1;
-    size_t nout = 0, nloc = 0;
+    size_t nout = 0;
     for (size_t s = 0; s < nc; s++)
         if (cur->ns.v[s]) {
             a->map[s] = (ss_id)nout++;
-            nloc += cur->off.v[s + 1] - cur->off.v[s];
         } else {
             a->map[s] = SS_NONE;
         }
-    if (VEC_RESERVE(m->stack_off, nout + 1) || VEC_RESERVE(m->stack_loc, nloc ? nloc : 1) ||
-        VEC_RESERVE(m->stack_tail, nout ? nout : 1))
-        return -1;
-    m->stack_off.n = 1;
-    m->stack_off.v[0] = 0;
-    for (size_t s = 0; s < nc; s++) {
-        if (a->map[s] == SS_NONE)
-            continue;
-        size_t d = cur->off.v[s + 1] - cur->off.v[s];
-        copy_ids(m->stack_loc.v + m->stack_loc.n, cur->loc.v + cur->off.v[s], d);
-        m->stack_loc.n += d;
-        m->stack_off.v[m->stack_off.n++] = (uint32_t)m->stack_loc.n;
-        m->stack_tail.v[m->stack_tail.n++] = cur->tail.v[s];
-    }
-    /* the timeline, its values and the sources' ranges */
+    for (size_t s = 0; s < nc; s++)
+        if (a->map[s] != SS_NONE &&
+            ss_model_append_stack(m, cur->loc.v + cur->off.v[s], cur->off.v[s + 1] - cur->off.v[s],
+                                  cur->tail.v[s]) == SS_NONE)
+            return -1;
+    /* the timeline; its values, sources and gaps follow from the kept samples */
     size_t n = a->nkeep;
-    if (VEC_RESERVE(m->sample_stack, n ? n : 1) ||
-        VEC_RESERVE(m->sources, o->sources.n ? o->sources.n : 1))
+    ss_id *stacks = ss_alloc_array(n, sizeof *stacks);
+    if (!stacks)
         return -1;
     for (size_t k = 0; k < n; k++)
-        m->sample_stack.v[k] = a->map[cur_stack(a, k)];
-    m->sample_stack.n = n;
-    for (size_t t = 0; t < o->values.n; t++) {
-        const int64_t *col = o->values.v[t];
-        if (!col)
-            continue;
-        int64_t *c = malloc((m->sample_stack.cap ? m->sample_stack.cap : 1) * sizeof *c);
-        if (!c)
-            return -1;
-        m->values.v[t] = c;
-        if (!a->keep) {
-            memcpy(c, col + a->base, n * sizeof *c);
-            continue;
-        }
-        /* copy runs of consecutive samples at once */
-        for (size_t k = 0; k < n;) {
-            size_t e = k + 1;
-            while (e < n && a->keep[e] == a->keep[e - 1] + 1)
-                e++;
-            memcpy(c + k, col + a->keep[k], (e - k) * sizeof *c);
-            k = e;
-        }
-    }
-    /* label sets: the original's tables, and each kept sample's set */
-    if (VEC_RESERVE(m->labels, o->labels.n ? o->labels.n : 1) ||
-        VEC_RESERVE(m->labelset_off, o->labelset_off.n) ||
-        VEC_RESERVE(m->labelset_lab, o->labelset_lab.n ? o->labelset_lab.n : 1))
+        stacks[k] = a->map[cur_stack(a, k)];
+    if (ss_model_derive_samples(m, o, stacks, a->keep, a->base, n))
         return -1;
-    copy_ids(m->labelset_off.v, o->labelset_off.v, o->labelset_off.n);
-    m->labelset_off.n = o->labelset_off.n;
-    copy_ids(m->labelset_lab.v, o->labelset_lab.v, o->labelset_lab.n);
-    m->labelset_lab.n = o->labelset_lab.n;
-    if (o->labels.n)
-        memcpy(m->labels.v, o->labels.v, o->labels.n * sizeof *o->labels.v);
-    m->labels.n = o->labels.n;
-    if (o->sample_labels.n && n) {
-        if (VEC_RESERVE(m->sample_labels, m->sample_stack.cap))
-            return -1;
-        for (size_t k = 0; k < n; k++)
-            m->sample_labels.v[k] = o->sample_labels.v[orig_index(a, k)];
-        m->sample_labels.n = n;
-    }
-    /* gaps: where kept samples are not neighbours in the original (or the
-     * original had a gap between them), see model.h */
-    for (size_t k = 1, g = 0; (a->keep || o->gaps.n) && k < n; k++) {
-        size_t prev = orig_index(a, k - 1), at = orig_index(a, k);
-        while (g < o->gaps.n && o->gaps.v[g] <= prev)
-            g++;
-        if (at != prev + 1 || (g < o->gaps.n && o->gaps.v[g] <= at))
-            if (VEC_PUSH(m->gaps, k))
-                return -1;
-    }
-    size_t k = 0;
-    for (size_t s = 0; s < o->sources.n; s++) {
-        struct ss_source src = o->sources.v[s];
-        size_t end = src.first_sample + src.n_samples;
-        src.first_sample = k;
-        while (k < n && orig_index(a, k) < end)
-            k++;
-        src.n_samples = k - src.first_sample;
-        m->sources.v[m->sources.n++] = src;
-    }
     /* everything else as it was */
-    if (VEC_RESERVE(m->meta, o->meta.n ? o->meta.n : 1) ||
-        VEC_RESERVE(m->aggs, o->aggs.n ? o->aggs.n : 1) ||
-        VEC_RESERVE(m->edges, o->edges.n ? o->edges.n : 1) ||
-        VEC_RESERVE(m->warnings, o->warnings.n ? o->warnings.n : 1))
-        return -1;
-    if (o->meta.n) /* memcpy from a NULL vector is undefined even for 0 bytes */
-        memcpy(m->meta.v, o->meta.v, o->meta.n * sizeof *o->meta.v);
-    m->meta.n = o->meta.n;
+    for (size_t i = 0; i < o->meta.n; i++)
+        if (ss_model_add_meta(m, o->meta.v[i].source, o->meta.v[i].key, o->meta.v[i].value))
+            return -1;
     for (size_t i = 0; i < o->aggs.n; i++) {
         struct ss_agg g = o->aggs.v[i];
         g.location = loc_map[g.location];
-        m->aggs.v[m->aggs.n++] = g;
+        if (ss_model_add_agg(m, &g))
+            return -1;
     }
     for (size_t i = 0; i < o->edges.n; i++) {
         struct ss_agg_edge e = o->edges.v[i];
         e.caller = e.caller == SS_NONE ? SS_NONE : loc_map[e.caller];
         e.callee = loc_map[e.callee];
-        m->edges.v[m->edges.n++] = e;
-    }
-    for (size_t i = 0; i < o->warnings.n; i++) {
-        char *w = strdup(o->warnings.v[i]);
-        if (!w)
+        if (ss_model_add_edge(m, &e))
             return -1;
-        m->warnings.v[m->warnings.n++] = w;
     }
-    if (a->any_class) {
-        if (VEC_RESERVE(a->cls, m->functions.n))
+    for (size_t i = 0; i < o->warnings.n; i++)
+        ss_model_warn(m, "%s", o->warnings.v[i]);
+    for (size_t f = 0; a->any_class && f < a->cls.n; f++)
+        if (a->cls.v[f] != SS_NONE && ss_model_set_class(m, (ss_id)f, a->cls.v[f]))
             return -1;
-        while (a->cls.n < m->functions.n)
-            a->cls.v[a->cls.n++] = SS_NONE;
-        m->function_class.v = a->cls.v;
-        m->function_class.n = a->cls.n;
-        m->function_class.cap = a->cls.cap;
-        a->cls.v = NULL;
-        a->cls.n = a->cls.cap = 0;
-    }
     ss_model_seal(m);
     return 0;
 }

@@ -8,6 +8,8 @@
  * when it has to, so that it always reparses to the same step.
  */
 #include "transform_int.h"
+#include "vec.h"
+#include "num.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -665,7 +667,7 @@ static char *canonical(const struct tf_step *st)
             snprintf(buf, sizeof buf, "auto");
         else {
             snprintf(buf, sizeof buf, "auto=%.15g", st->share);
-            if (strtod(buf + 5, NULL) != st->share)
+            if (!ss_double_eq(strtod(buf + 5, NULL), st->share))
                 snprintf(buf, sizeof buf, "auto=%.17g", st->share);
         }
         sb_str(&b, buf);
@@ -722,7 +724,7 @@ static const char command_list[] =
 
 static int add_pattern(struct lexer *lx, struct tf_step *st)
 {
-    struct tf_pattern *np = realloc(st->pats, (st->npats + 1) * sizeof *np);
+    struct tf_pattern *np = ss_realloc_array(st->pats, st->npats + 1, sizeof *np);
     if (!np) {
         lx->oom = 1;
         return SS_ENOMEM;
@@ -832,10 +834,10 @@ static int command(struct lexer *lx, struct tf_step *st)
     size_t start, n;
     bare_word(lx, &start, &n);
     size_t k;
-    for (k = 0; k < sizeof kind_name / sizeof *kind_name; k++)
+    for (k = 0; k < ARRAY_SIZE(kind_name); k++)
         if (strlen(kind_name[k]) == n && !memcmp(kind_name[k], lx->s + start, n))
             break;
-    if (k == sizeof kind_name / sizeof *kind_name) {
+    if (k == ARRAY_SIZE(kind_name)) {
         char w[48];
         excerpt(w, sizeof w, lx->s + start, n);
         return lex_fail(lx, start, "unknown command '%s' (expected %s)", w, command_list);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hashtab.h"
+#include "vec.h"
 
 /* ---- shared helpers ------------------------------------------------------ */
 
@@ -37,12 +38,12 @@ static int acc_init(struct acc *a, size_t nkeys)
 {
     memset(a, 0, sizeof *a);
     size_t k = nkeys ? nkeys : 1;
-    a->src = calloc(k, sizeof *a->src);
-    a->wsrc = calloc(k, sizeof *a->wsrc);
+    a->src = ss_calloc_array(k, sizeof *a->src);
+    a->wsrc = ss_calloc_array(k, sizeof *a->wsrc);
     a->on = calloc(k, 1);
-    a->n = calloc(k, sizeof *a->n);
-    a->time = calloc(k, sizeof *a->time);
-    a->us = calloc(k, sizeof *a->us);
+    a->n = ss_calloc_array(k, sizeof *a->n);
+    a->time = ss_calloc_array(k, sizeof *a->time);
+    a->us = ss_calloc_array(k, sizeof *a->us);
     return a->src && a->wsrc && a->on && a->n && a->time && a->us ? 0 : -1;
 }
 
@@ -143,8 +144,10 @@ static int cmp_desc_name(const void *pa, const void *pb, void *ctx)
     const struct by_time *o = ctx;
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
     double ua = o->us[a], ub = o->us[b];
-    if (ua != ub)
-        return ua < ub ? 1 : -1;
+    if (ua < ub)
+        return 1;
+    if (ua > ub)
+        return -1;
     int c = strcmp(ss_function_name(o->m, o->fn[a]), ss_function_name(o->m, o->fn[b]));
     if (c)
         return c;
@@ -242,14 +245,14 @@ static int order_tree(struct tree_work *w, const struct acc *a, struct ss_tree *
     size_t n = w->nodes.n;
     const struct ss_tree_node *nd = w->nodes.v;
     /* Children lists in CSR by parent; slot n holds the roots. */
-    uint32_t *off = calloc(n + 2, sizeof *off);
-    uint32_t *kids = malloc(n * sizeof *kids);
-    uint32_t *size = malloc(n * sizeof *size);
-    uint32_t *newidx = malloc(n * sizeof *newidx);
-    uint32_t *stack = malloc(n * sizeof *stack);
-    double *us = malloc(n * sizeof *us);
-    ss_id *fn = malloc(n * sizeof *fn);
-    struct ss_tree_node *res = malloc(n * sizeof *res);
+    uint32_t *off = ss_calloc_array(n + 2, sizeof *off);
+    uint32_t *kids = ss_alloc_array(n, sizeof *kids);
+    uint32_t *size = ss_alloc_array(n, sizeof *size);
+    uint32_t *newidx = ss_alloc_array(n, sizeof *newidx);
+    uint32_t *stack = ss_alloc_array(n, sizeof *stack);
+    double *us = ss_alloc_array(n, sizeof *us);
+    ss_id *fn = ss_alloc_array(n, sizeof *fn);
+    struct ss_tree_node *res = ss_alloc_array(n, sizeof *res);
     int rc = -1;
     if (!off || !kids || !size || !newidx || !stack || !us || !fn || !res)
         goto done;
@@ -334,8 +337,8 @@ int ss_tree_build(const struct ss_model *m, int inverted, ss_id focus_function, 
     memset(&w, 0, sizeof w);
     w.m = m;
     w.canon = m->function_canon.v;
-    w.end_node = malloc((nstacks ? nstacks : 1) * sizeof *w.end_node);
-    unsigned char *used = calloc(nstacks ? nstacks : 1, 1);
+    w.end_node = ss_alloc_array(nstacks, sizeof *w.end_node);
+    unsigned char *used = ss_calloc_array(nstacks, 1);
     struct acc a;
     memset(&a, 0, sizeof a);
     int oom = !w.end_node || !used;
@@ -384,7 +387,7 @@ uint32_t *ss_tree_dfs_order(const struct ss_tree *t, size_t *n)
     *n = 0;
     if (t->n == 0)
         return NULL;
-    uint32_t *order = malloc(t->n * sizeof *order);
+    uint32_t *order = ss_alloc_array(t->n, sizeof *order);
     if (!order) {
         *n = SIZE_MAX;
         return NULL;
@@ -493,8 +496,8 @@ static int collect_edges(const struct calls_work *w, const struct acc *a, size_t
         cnt += a->n[base + f] != 0;
     if (cnt == 0)
         return 0;
-    uint32_t *idx = malloc(cnt * sizeof *idx);
-    struct ss_edge *e = malloc(cnt * sizeof *e);
+    uint32_t *idx = ss_alloc_array(cnt, sizeof *idx);
+    struct ss_edge *e = ss_alloc_array(cnt, sizeof *e);
     if (!idx || !e) {
         free(idx);
         free(e);
@@ -505,7 +508,7 @@ static int collect_edges(const struct calls_work *w, const struct acc *a, size_t
         if (a->n[base + f] != 0)
             idx[j++] = (uint32_t)f;
     /* us of function f's key for ordering; fn of f is f itself */
-    ss_id *fn = malloc(w->nf * sizeof *fn);
+    ss_id *fn = ss_alloc_array(w->nf, sizeof *fn);
     if (!fn) {
         free(idx);
         free(e);
@@ -545,7 +548,7 @@ int ss_calls_of(const struct ss_model *m, ss_id function, struct ss_calls *out,
     w.nf = m->functions.n;
     w.canon = m->function_canon.v;
     size_t nkeys = 2 + 2 * w.nf;
-    w.stamp = calloc(nkeys, sizeof *w.stamp);
+    w.stamp = ss_calloc_array(nkeys, sizeof *w.stamp);
     struct acc a;
     memset(&a, 0, sizeof a);
     int oom = !w.stamp || acc_init(&a, nkeys);

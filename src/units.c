@@ -4,12 +4,14 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "num.h"
+
 int ss_time_decimals(const struct ss_model *m)
 {
     double lo = 0;
     for (size_t s = 0; s < m->sources.n; s++) {
         double iv = m->sources.v[s].interval_us;
-        if (iv > 0 && (lo == 0 || iv < lo))
+        if (iv > 0 && (ss_double_eq(lo, 0) || iv < lo))
             lo = iv;
     }
     int d = 3;
@@ -56,7 +58,7 @@ static void human(char *buf, size_t n, double v, const char *const *names, size_
     while (k + 1 < nnames && a >= steps[k + 1] * 0.9995)
         k++;
     double x = v / steps[k];
-    if (steps[k] == 1 && x == floor(x))
+    if (ss_double_eq(steps[k], 1) && ss_double_eq(x, floor(x)))
         snprintf(buf, n, "%.0f %s", x, names[k]);
     else
         snprintf(buf, n, "%.*f %s", fabs(x) >= 100 ? 1 : 2, x, names[k]);
@@ -66,14 +68,14 @@ void ss_format_value(char *buf, size_t n, const struct ss_units *u, double v, in
 {
     const struct ss_measure *ms = &u->measure;
     if (tsv) {
-        snprintf(buf, n, "%.15g", v == 0 ? 0.0 : v);
+        snprintf(buf, n, "%.15g", ss_double_eq(v, 0) ? 0.0 : v);
         return;
     }
     if (ms->kind == SS_MEASURE_TIME) {
         snprintf(buf, n, "%.*f", u->decimals, v);
         return;
     }
-    if (v == 0) {
+    if (ss_double_eq(v, 0)) {
         snprintf(buf, n, "0");
         return;
     }

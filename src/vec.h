@@ -1,4 +1,5 @@
-/* vec.h - one typed growable-array helper for the whole core.
+/* vec.h - one typed growable-array helper for the whole core, and the
+ * overflow-checked array allocations every module uses.
  *
  * A vector is three fields inside a struct: `T *v; size_t n, cap;`.  VEC_PUSH
  * grows geometrically and returns 0, or -1 when memory runs out (the caller
@@ -29,6 +30,41 @@ static inline int ss_grow(void **pv, size_t *pcap, size_t need, size_t sz)
     *pv = nv;
     *pcap = cap;
     return 0;
+}
+
+/* The number of elements of array a (an array, not a pointer). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof *(a))
+
+/* Arrays of n elements of size sz: NULL when n * sz overflows or memory runs
+ * out, so a count read from a file cannot wrap into a small allocation.  An
+ * empty array (n == 0) still gets one element, so that NULL always means
+ * failure (malloc(0) may return NULL).  ss_calloc_array zeroes it;
+ * ss_realloc_array keeps *p unchanged on failure, as realloc does. */
+static inline void *ss_alloc_array(size_t n, size_t sz)
+{
+    if (n == 0)
+        n = 1;
+    if (sz && n > ((size_t)-1) / sz)
+        return NULL;
+    return malloc(n * sz);
+}
+
+static inline void *ss_calloc_array(size_t n, size_t sz)
+{
+    if (n == 0)
+        n = 1;
+    if (sz && n > ((size_t)-1) / sz)
+        return NULL;
+    return calloc(n, sz ? sz : 1);
+}
+
+static inline void *ss_realloc_array(void *p, size_t n, size_t sz)
+{
+    if (n == 0)
+        n = 1;
+    if (sz && n > ((size_t)-1) / sz)
+        return NULL;
+    return realloc(p, n * sz);
 }
 
 #define VEC(T)                                                                                     \

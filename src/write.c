@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tables.h"
+#include "vec.h"
 
 /* ---- inputs ------------------------------------------------------------ */
 
@@ -30,7 +31,7 @@ static int ids_add(struct file_ids *s, const struct stat *st)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 16;
-        void *v = realloc(s->v, cap * sizeof *s->v);
+        void *v = ss_realloc_array(s->v, cap, sizeof *s->v);
         if (!v)
             return -1;
         s->v = v;

@@ -21,35 +21,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
 #include "stacks.h"
+#include "vec.h"
 
 struct fline {
     size_t off, len;
     uint64_t count;
 };
 
-static const char *fold_text; /* qsort context: the text arena */
-
-static int cmp_text(const struct fline *a, const struct fline *b)
+/* Lines by their text in the arena `text`. */
+static int cmp_text(const char *text, const struct fline *a, const struct fline *b)
 {
     size_t n = a->len < b->len ? a->len : b->len;
-    int c = memcmp(fold_text + a->off, fold_text + b->off, n);
+    int c = memcmp(text + a->off, text + b->off, n);
     if (c)
         return c;
     return a->len < b->len ? -1 : a->len > b->len;
 }
 
-static int by_text(const void *pa, const void *pb)
+static int by_text(const void *pa, const void *pb, void *text)
 {
-    return cmp_text(pa, pb);
+    return cmp_text(text, pa, pb);
 }
 
-static int by_count(const void *pa, const void *pb)
+static int by_count(const void *pa, const void *pb, void *text)
 {
     const struct fline *a = pa, *b = pb;
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
-    return cmp_text(a, b);
+    return cmp_text(text, a, b);
 }
 
 int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
@@ -59,7 +60,7 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
     if (rc)
         return rc;
     VEC(char) text = {0};
-    struct fline *lines = malloc((st.n ? st.n : 1) * sizeof *lines);
+    struct fline *lines = ss_alloc_array(st.n, sizeof *lines);
     if (!lines)
         rc = ss_nomem(err, "folded stacks");
     enum ss_measure_kind kind = ss_model_measure(m)->kind;
@@ -99,15 +100,16 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
     size_t n = 0;
     if (!rc && st.n) {
         /* Merge equal texts (same names, different functions or positions). */
-        fold_text = text.v;
-        qsort(lines, st.n, sizeof *lines, by_text);
-        for (size_t i = 0; i < st.n; i++) {
-            if (n && cmp_text(&lines[n - 1], &lines[i]) == 0)
+        if (ss_sort(lines, st.n, sizeof *lines, by_text, text.v))
+            rc = ss_nomem(err, "folded stacks");
+        for (size_t i = 0; !rc && i < st.n; i++) {
+            if (n && cmp_text(text.v, &lines[n - 1], &lines[i]) == 0)
                 lines[n - 1].count += lines[i].count;
             else
                 lines[n++] = lines[i];
         }
-        qsort(lines, n, sizeof *lines, by_count);
+        if (!rc && ss_sort(lines, n, sizeof *lines, by_count, text.v))
+            rc = ss_nomem(err, "folded stacks");
     }
     for (size_t i = 0; !rc && i < n; i++) {
         if (lines[i].count == 0)

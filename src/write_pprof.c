@@ -41,14 +41,18 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
 
 #include "hashtab.h"
 #include "rprof.h"
 #include "profile.pb-c.h"
+#include "vec.h"
+#include "strbuf.h"
 
 #define PPROF_GZIP_LEVEL 2 /* fast (level 2 beats 1 in time and size on profiles) */
 
@@ -106,7 +110,7 @@ static void *gz_part_run(void *arg)
         int zr = Z_OK;
         while (zr == Z_OK) {
             uInt chunk = left > (1u << 30) ? 1u << 30 : (uInt)left;
-            z.next_in = (uint8_t *)in;
+            z.next_in = (const uint8_t *)in;
             z.avail_in = chunk;
             in += chunk;
             left -= chunk;
@@ -291,8 +295,8 @@ static int plan_locations(struct writer *w)
 {
     const struct ss_model *m = w->m;
     size_t ns = ss_model_nstacks(m), nl = m->locations.n;
-    unsigned char *used = calloc(ns ? ns : 1, 1);
-    w->loc_out = calloc(nl ? nl : 1, sizeof *w->loc_out);
+    unsigned char *used = ss_calloc_array(ns, 1);
+    w->loc_out = ss_calloc_array(nl, sizeof *w->loc_out);
     if (!used || !w->loc_out) {
         free(used);
         return -1;
@@ -467,10 +471,10 @@ static int write_samples(struct writer *w, struct out *g)
 {
     const struct ss_model *m = w->m;
     size_t nvt = w->vts.n, ns = ss_model_nstacks(m);
-    int64_t *vals = malloc(nvt * sizeof *vals);
+    int64_t *vals = ss_alloc_array(nvt, sizeof *vals);
     uint8_t *vbuf = malloc(nvt * 10 + 32);
-    w->stack_at = malloc((ns ? ns : 1) * sizeof *w->stack_at);
-    w->stack_len = malloc((ns ? ns : 1) * sizeof *w->stack_len);
+    w->stack_at = ss_alloc_array(ns, sizeof *w->stack_at);
+    w->stack_len = ss_alloc_array(ns, sizeof *w->stack_len);
     if (!vals || !vbuf || !w->stack_at || !w->stack_len) {
         free(vals);
         free(vbuf);
@@ -478,8 +482,8 @@ static int write_samples(struct writer *w, struct out *g)
     }
     memset(w->stack_at, 0xff, ns * sizeof *w->stack_at);
     size_t nsets = ss_model_nlabelsets(m);
-    w->set_at = malloc(nsets * sizeof *w->set_at);
-    w->set_len = malloc(nsets * sizeof *w->set_len);
+    w->set_at = ss_alloc_array(nsets, sizeof *w->set_at);
+    w->set_len = ss_alloc_array(nsets, sizeof *w->set_len);
     if (!w->set_at || !w->set_len) {
         free(vals);
         free(vbuf);
@@ -584,15 +588,15 @@ static int write_rest(struct writer *w, struct out *g)
     const struct ss_model *m = w->m;
     Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
     size_t nvt = w->vts.n, nfn = w->fn_model.n, nloc = w->fn_of_loc.n;
-    Perftools__Profiles__ValueType *vt = calloc(nvt + 1, sizeof *vt);
-    Perftools__Profiles__ValueType **vtp = calloc(nvt + 1, sizeof *vtp);
-    Perftools__Profiles__Function *fn = calloc(nfn + 1, sizeof *fn);
-    Perftools__Profiles__Function **fnp = calloc(nfn + 1, sizeof *fnp);
-    Perftools__Profiles__Location *lo = calloc(nloc + 1, sizeof *lo);
-    Perftools__Profiles__Location **lop = calloc(nloc + 1, sizeof *lop);
-    Perftools__Profiles__Line *ln = calloc(nloc + 1, sizeof *ln);
-    Perftools__Profiles__Line **lnp = calloc(nloc + 1, sizeof *lnp);
-    int64_t *comments = calloc(m->meta.n + m->sources.n + 1, sizeof *comments);
+    Perftools__Profiles__ValueType *vt = ss_calloc_array(nvt + 1, sizeof *vt);
+    Perftools__Profiles__ValueType **vtp = ss_calloc_array(nvt + 1, sizeof *vtp);
+    Perftools__Profiles__Function *fn = ss_calloc_array(nfn + 1, sizeof *fn);
+    Perftools__Profiles__Function **fnp = ss_calloc_array(nfn + 1, sizeof *fnp);
+    Perftools__Profiles__Location *lo = ss_calloc_array(nloc + 1, sizeof *lo);
+    Perftools__Profiles__Location **lop = ss_calloc_array(nloc + 1, sizeof *lop);
+    Perftools__Profiles__Line *ln = ss_calloc_array(nloc + 1, sizeof *ln);
+    Perftools__Profiles__Line **lnp = ss_calloc_array(nloc + 1, sizeof *lnp);
+    int64_t *comments = ss_calloc_array(m->meta.n + m->sources.n + 1, sizeof *comments);
     char **strings = NULL;
     uint8_t *buf = NULL;
     int rc = -1;
@@ -697,10 +701,12 @@ static int write_rest(struct writer *w, struct out *g)
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
             count += (double)ss_sample_count(m, i);
         duration += count * src->interval_us * 1000.0;
-        char note[4200];
-        snprintf(note, sizeof note, "stackscope: from %s %.4000s, session %u, interval %g us",
-                 ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
-        comments[nc++] = out_cstr(w, note);
+        struct ss_strbuf note = SS_STRBUF_INIT; /* the whole path, however long */
+        ss_strbuf_printf(&note, "stackscope: from %s %s, session %u, interval %g us",
+                         ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
+        w->oom |= note.failed;
+        comments[nc++] = out_cstr(w, ss_strbuf_str(&note));
+        ss_strbuf_free(&note);
     }
     rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)",
                   &p.duration_nanos);
@@ -741,16 +747,17 @@ static int write_rest(struct writer *w, struct out *g)
 
     /* The string table, last: every string is in it now. */
     size_t nstr = w->ot.n;
-    strings = malloc(nstr * sizeof *strings);
+    strings = ss_alloc_array(nstr, sizeof *strings);
     if (!strings)
         goto out;
     for (size_t i = 0; i < nstr; i++)
-        strings[i] = (char *)ss_strtab_get(&w->ot, (uint32_t)i);
+        /* protobuf-c's string_table is char **; it only reads them */
+        strings[i] = (char *)(uintptr_t)ss_strtab_get(&w->ot, (uint32_t)i);
     p.n_string_table = nstr;
     p.string_table = strings;
 
     size_t len = perftools__profiles__profile__get_packed_size(&p);
-    buf = malloc(len ? len : 1);
+    buf = ss_alloc_array(len, 1);
     if (!buf)
         goto out;
     perftools__profiles__profile__pack(&p, buf);
@@ -782,7 +789,7 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
     int rc = 0;
     struct out g;
     memset(&g, 0, sizeof g);
-    w.str_out = malloc((m->strs.n ? m->strs.n : 1) * sizeof *w.str_out);
+    w.str_out = ss_alloc_array(m->strs.n, sizeof *w.str_out);
     if (!w.str_out || out_str(&w, "", 0) != 0 || w.oom) {
         rc = ss_nomem(err, "pprof output");
         goto out;

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "rprof.h"
+#include "vec.h"
 
 #define RPROF_MAX_LINES 1000000000ULL /* refuse to write more sample lines */
 #define RPROF_MAX_INTERVAL_US 3600000000.0
@@ -304,12 +305,12 @@ int ss_write_rprof(const struct ss_model *m, FILE *f, const char *path, struct s
     w.err = err;
     w.have_vt = ss_rprof_value_types(m, &w.vt) == 0;
     size_t ns = ss_model_nstacks(m), nstr = m->strs.n;
-    w.fileno = calloc(nstr ? nstr : 1, sizeof *w.fileno);
-    w.stamp = calloc(ns ? ns : 1, sizeof *w.stamp);
-    w.text_stamp = calloc(ns ? ns : 1, sizeof *w.text_stamp);
-    w.text_off = malloc((ns ? ns : 1) * sizeof *w.text_off);
-    w.text_len = malloc((ns ? ns : 1) * sizeof *w.text_len);
-    w.name_ok = calloc(m->functions.n ? m->functions.n : 1, 1);
+    w.fileno = ss_calloc_array(nstr, sizeof *w.fileno);
+    w.stamp = ss_calloc_array(ns, sizeof *w.stamp);
+    w.text_stamp = ss_calloc_array(ns, sizeof *w.text_stamp);
+    w.text_off = ss_alloc_array(ns, sizeof *w.text_off);
+    w.text_len = ss_alloc_array(ns, sizeof *w.text_len);
+    w.name_ok = ss_calloc_array(m->functions.n, 1);
     int rc = 0;
     if (!w.fileno || !w.stamp || !w.text_stamp || !w.text_off || !w.text_len || !w.name_ok)
         rc = ss_nomem(err, "Rprof writer");

@@ -25,6 +25,7 @@
 
 #include "hashtab.h"
 #include "limits.h"
+#include "vec.h"
 
 struct edge_tab {
     struct ss_u64map index; /* key -> edge index */
@@ -228,7 +229,7 @@ int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
     w.m = m;
     ss_strtab_init(&w.names);
     size_t nl = m->locations.n;
-    w.elem_of_loc = malloc((nl ? nl : 1) * sizeof *w.elem_of_loc);
+    w.elem_of_loc = ss_alloc_array(nl, sizeof *w.elem_of_loc);
     struct ss_stack_counts sc;
     int oom = !w.elem_of_loc || ss_stack_counts_init(&sc, m);
     for (size_t i = 0; !oom && i < nl; i++)

@@ -15,6 +15,8 @@
  * not UTF-8 replaced by U+FFFD.
  */
 #include "write.h"
+#include "vec.h"
+#include "num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +67,7 @@ static void put_str(FILE *f, const char *s, size_t n)
 
 static void put_num(FILE *f, double v)
 {
-    if (v == (double)(int64_t)v && v > -9e18 && v < 9e18)
+    if (ss_double_eq(v, (double)(int64_t)v) && v > -9e18 && v < 9e18)
         fprintf(f, "%lld", (long long)(int64_t)v);
     else
         fprintf(f, "%.17g", v);
@@ -75,7 +77,7 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
 {
     (void)path;
     /* frames: locations that name a function */
-    uint32_t *frame = malloc((m->locations.n ? m->locations.n : 1) * sizeof *frame);
+    uint32_t *frame = ss_alloc_array(m->locations.n, sizeof *frame);
     if (!frame)
         return ss_nomem(err, "speedscope frames");
     fputs("{\"$schema\":\"" SS_SPEEDSCOPE_SCHEMA "\",\"version\":\"0.6.0\",", f);
@@ -121,7 +123,7 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
                  i++)
                 timed = m->values.v[vt_dur][i] != 0;
         const char *type = ss_str(m, src->type);
-        int counts = !timed && src->interval_us == 1e6 &&
+        int counts = !timed && ss_double_eq(src->interval_us, 1e6) &&
                      (!strcmp(type, "folded") || !strcmp(type, "speedscope"));
         const char *unit = timed ? "nanoseconds" : counts ? "none" : "microseconds";
         double total = 0;

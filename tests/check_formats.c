@@ -12,6 +12,7 @@
 #include "load.h"
 #include "load_folded.h"
 #include "write.h"
+#include "vec.h"
 
 /* ---- folded parsing ------------------------------------------------------- */
 
@@ -41,7 +42,7 @@ START_TEST(test_folded_parse_line)
         {"main;f 99999999999999999999999", -1, NULL, 0},
         {" 5", -1, NULL, 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         const char *stack = NULL, *why = NULL;
         size_t slen = 0;
         uint64_t count = 0;
@@ -189,7 +190,7 @@ START_TEST(test_folded_load)
     FX_LOAD_OK(&m, prof);
     ck_assert_uint_eq(m.sources.n, 1);
     ck_assert_str_eq(ss_str(&m, m.sources.v[0].type), "folded");
-    ck_assert_double_eq(m.sources.v[0].interval_us, 1e6);
+    ck_assert_double_exact(m.sources.v[0].interval_us, 1e6);
     /* no time order, and counts only (no --interval): the samples measure */
     ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_UNORDERED | SS_SRC_UNTIMED);
     ck_assert_uint_eq(m.sample_stack.n, 3);
@@ -371,7 +372,7 @@ START_TEST(test_rprof_writer_layout)
     }
     ck_assert_uint_eq(back.sources.n, 3);
     ck_assert_uint_eq(back.sources.v[1].flags, SS_SRC_MEMORY | SS_SRC_GC);
-    ck_assert_double_eq(back.sources.v[2].interval_us, 1e6);
+    ck_assert_double_exact(back.sources.v[2].interval_us, 1e6);
     free(out);
     ss_model_free(&back);
     /* Writing what was read gives the same text. */
@@ -400,7 +401,7 @@ START_TEST(test_rprof_writer_names)
         {"a\" 1#2", 1}, {"a\" 1#x ", 1},   {"", 1},          {"a\" \"b", 0},
         {"ends\" ", 0}, {"a\" 12#3 b", 0}, {"new\nline", 0}, {"cr\r", 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct ss_model m;
         struct ss_error err;
         ck_assert_int_eq(ss_model_init(&m, &err), 0);
@@ -548,18 +549,14 @@ START_TEST(test_tables_round_trip)
     ss_id fr[] = {odd, LOC(m, "\\N", NULL, 0)};
     source(m, "rprof", 20000, SS_SRC_LINE);
     sample(m, ss_model_stack(m, fr, 2, SS_NONE), NULL);
-    struct ss_meta me = {SS_NONE, S(m, "comment"), S(m, "a\tb")};
-    ck_assert_int_eq(VEC_PUSH(m->meta, me), 0);
-    me.source = 2;
-    me.key = S(m, "duration_ns");
-    me.value = S(m, "123");
-    ck_assert_int_eq(VEC_PUSH(m->meta, me), 0);
-    for (size_t i = 0; i < m->functions.n; i++)
-        ck_assert_int_eq(VEC_PUSH(m->function_class, i == 1 ? S(m, "app") : SS_NONE), 0);
+    ck_assert_int_eq(ss_model_add_meta(m, SS_NONE, S(m, "comment"), S(m, "a\tb")), 0);
+    ck_assert_int_eq(ss_model_add_meta(m, 2, S(m, "duration_ns"), S(m, "123")), 0);
+    ck_assert_int_eq(ss_model_set_class(m, 1, S(m, "app")), 0);
+    ck_assert_uint_eq(m->function_class.n, m->functions.n);
     struct ss_agg ag = {3, odd, 5, 9};
-    ck_assert_int_eq(VEC_PUSH(m->aggs, ag), 0);
+    ck_assert_int_eq(ss_model_add_agg(m, &ag), 0);
     struct ss_agg_edge ed = {3, SS_NONE, odd, 9};
-    ck_assert_int_eq(VEC_PUSH(m->edges, ed), 0);
+    ck_assert_int_eq(ss_model_add_edge(m, &ed), 0);
     m->sources.v[0].timestamp = 1700000000;
     m->sources.v[0].header_line = 7;
 
@@ -583,7 +580,7 @@ START_TEST(test_tables_round_trip)
         ck_assert_uint_eq(y->session, x->session);
         ck_assert_uint_eq(y->header_line, x->header_line);
         ck_assert_int_eq(y->timestamp, x->timestamp);
-        ck_assert_double_eq(y->interval_us, x->interval_us);
+        ck_assert_double_exact(y->interval_us, x->interval_us);
         ck_assert_uint_eq(y->flags, x->flags);
         ck_assert_uint_eq(y->first_sample, x->first_sample);
         ck_assert_uint_eq(y->n_samples, x->n_samples);

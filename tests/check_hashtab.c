@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hashtab.h"
+#include "vec.h"
 
 /* ---- ss_idset: the caller's keys are the strings in `words` --------------- */
 
@@ -138,7 +139,7 @@ START_TEST(test_idset_growth)
     ck_assert_uint_eq(s.n, 9);
     static const uint32_t at[][2] = {{3, 0},  {4, 2},  {5, 4},  {6, 6}, {7, 8},
                                      {19, 1}, {20, 3}, {21, 5}, {22, 7}};
-    for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+    for (size_t k = 0; k < ARRAY_SIZE(at); k++)
         ck_assert_uint_eq(s.slot[at[k][0]].id, at[k][1]);
     size_t pos;
     for (uint32_t i = 0; i < 9; i++)

@@ -3,6 +3,7 @@
  * sample -> source lookup.  Models are built by hand through the builder. */
 #include "check_suites.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -570,7 +571,224 @@ START_TEST(test_warnings)
     ck_assert_uint_eq(m.warnings.n, 2);
     ck_assert_str_eq(m.warnings.v[0], "x.out:3: first");
     ck_assert_str_eq(m.warnings.v[1], "second 2");
+    /* a warning naming a long path is kept whole (it was cut at 1023 bytes) */
+    char path[3001];
+    memset(path, 'p', 3000);
+    path[3000] = '\0';
+    ss_model_warn(&m, "%s: third", path);
+    ck_assert_uint_eq(m.warnings.n, 3);
+    ck_assert_uint_eq(strlen(m.warnings.v[2]), 3007);
+    ck_assert_str_eq(m.warnings.v[2] + 3000, ": third");
     ss_model_free(&m);
+}
+END_TEST
+
+/* The setters loaders use instead of writing the tables: meta, aggregates,
+ * classes (one entry per function once any has one), interval. */
+START_TEST(test_builder_setters)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id src = add_src(&m, 1000);
+    ss_id f = ss_model_intern_cstr(&m, "f"), g = ss_model_intern_cstr(&m, "g");
+    ss_id ff = ss_model_function(&m, f, f, SS_NONE, 0);
+    ss_id fg = ss_model_function(&m, g, g, SS_NONE, 0);
+    ss_id loc = ss_model_location(&m, ff, SS_NONE, 0);
+    ck_assert_int_eq(ss_model_add_meta(&m, src, f, g), 0);
+    ck_assert_int_eq(ss_model_add_meta(&m, src, SS_NONE, g), -1); /* a failed intern */
+    ck_assert_uint_eq(m.meta.n, 1);
+    ck_assert_uint_eq(m.meta.v[0].key, f);
+    ck_assert_uint_eq(m.meta.v[0].value, g);
+    struct ss_agg a = {src, loc, 2, 5};
+    struct ss_agg_edge e = {src, SS_NONE, loc, 5};
+    ck_assert_int_eq(ss_model_add_agg(&m, &a), 0);
+    ck_assert_int_eq(ss_model_add_edge(&m, &e), 0);
+    ck_assert_uint_eq(m.aggs.n, 1);
+    ck_assert_int_eq(m.aggs.v[0].total, 5);
+    ck_assert_uint_eq(m.edges.n, 1);
+    ck_assert_uint_eq(m.edges.v[0].callee, loc);
+    /* no class: no column; a class: one entry per function, new ones SS_NONE */
+    ck_assert_int_eq(ss_model_set_class(&m, ff, SS_NONE), 0);
+    ck_assert_uint_eq(m.function_class.n, 0);
+    ck_assert_int_eq(ss_model_set_class(&m, fg, f), 0);
+    ck_assert_uint_eq(m.function_class.n, 2);
+    ck_assert_uint_eq(ss_function_class(&m, ff), SS_NONE);
+    ck_assert_uint_eq(ss_function_class(&m, fg), f);
+    ss_id fh = ss_model_function(&m, ss_model_intern_cstr(&m, "h"), g, SS_NONE, 0);
+    ck_assert_uint_eq(m.function_class.n, 3);
+    ck_assert_uint_eq(ss_function_class(&m, fh), SS_NONE);
+    ss_model_set_interval(&m, src, 250);
+    ck_assert_double_exact(m.sources.v[src].interval_us, 250);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* A model derived from another (transforms): same strings and value types,
+ * stacks appended without lookup, and the kept samples' values, sources
+ * and gaps. */
+START_TEST(test_derive)
+{
+    struct ss_model o, m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&o, &err), 0);
+    ck_assert_uint_eq(ss_model_value_type(&o, "alloc", "bytes"), 1);
+    ss_id f = ss_model_intern_cstr(&o, "f");
+    ss_id loc = ss_model_location(&o, ss_model_function(&o, f, f, SS_NONE, 0), SS_NONE, 0);
+    ss_id st = ss_model_stack(&o, &loc, 1, SS_NONE);
+    /* source 0: samples 0-2, source 1: samples 3-5; alloc = 10 * i */
+    for (int i = 0; i < 6; i++) {
+        if (i % 3 == 0)
+            add_src(&o, 1000);
+        int64_t v[2] = {1, 10 * i};
+        ck_assert_int_eq(ss_model_add_sample(&o, st, v), 0);
+    }
+    ck_assert_int_eq(ss_model_init_like(&m, &o, &err), 0);
+    ck_assert_str_eq(ss_str(&m, f), "f");
+    ck_assert_uint_eq(m.value_types.n, 2);
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[1].type), "alloc");
+    ck_assert_str_eq(ss_str(&m, m.value_types.v[0].unit), "count");
+    ss_id mloc = ss_model_location(&m, ss_model_function(&m, f, f, SS_NONE, 0), SS_NONE, 0);
+    ck_assert_uint_eq(ss_model_append_stack(&m, NULL, 0, SS_NONE), 0);
+    ck_assert_uint_eq(ss_model_append_stack(&m, &mloc, 1, SS_NONE), 1);
+    ck_assert_uint_eq(ss_model_stack(&m, &mloc, 1, SS_NONE), SS_NONE); /* no index now */
+    ck_assert_uint_eq(ss_stack_depth(&m, 1), 1);
+    /* keep samples 1, 2 and 4: a gap before 4 (sample 3 removed) */
+    static const uint32_t keep[3] = {1, 2, 4};
+    ss_id *stacks = malloc(3 * sizeof *stacks);
+    ck_assert_ptr_nonnull(stacks);
+    stacks[0] = stacks[1] = 1;
+    stacks[2] = 0;
+    ck_assert_int_eq(ss_model_derive_samples(&m, &o, stacks, keep, 0, 3), 0);
+    ck_assert_uint_eq(m.sample_stack.n, 3);
+    ck_assert_uint_eq(m.sample_stack.v[2], 0);
+    ck_assert_ptr_null(m.values.v[SS_VT_COUNT]);
+    ck_assert_int_eq(m.values.v[1][0], 10);
+    ck_assert_int_eq(m.values.v[1][2], 40);
+    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_uint_eq(m.sources.v[0].first_sample, 0);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 2);
+    ck_assert_uint_eq(m.sources.v[1].first_sample, 2);
+    ck_assert_uint_eq(m.sources.v[1].n_samples, 1);
+    ck_assert_uint_eq(m.gaps.n, 1);
+    ck_assert_uint_eq(m.gaps.v[0], 2);
+    ss_model_free(&m);
+    /* keep NULL: samples base .. base + n - 1, no gap */
+    ck_assert_int_eq(ss_model_init_like(&m, &o, &err), 0);
+    stacks = calloc(2, sizeof *stacks);
+    ck_assert_ptr_nonnull(stacks);
+    ck_assert_int_eq(ss_model_derive_samples(&m, &o, stacks, NULL, 2, 2), 0);
+    ck_assert_int_eq(m.values.v[1][1], 30);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 1);
+    ck_assert_uint_eq(m.sources.v[1].n_samples, 1);
+    ck_assert_uint_eq(m.gaps.n, 0);
+    ss_model_free(&m);
+    ss_model_free(&o);
+}
+END_TEST
+
+/* A derived model keeps the original's labels and label sets (the same
+ * ids), and each kept sample its set; a model without labels stays so. */
+START_TEST(test_derive_labels)
+{
+    struct ss_model o, m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&o, &err), 0);
+    ss_id f = ss_model_intern_cstr(&o, "f");
+    ss_id loc = ss_model_location(&o, ss_model_function(&o, f, f, SS_NONE, 0), SS_NONE, 0);
+    ss_id st = ss_model_stack(&o, &loc, 1, SS_NONE);
+    ss_id key = ss_model_intern_cstr(&o, "worker");
+    ss_id la = ss_model_label(&o, key, ss_model_intern_cstr(&o, "a"), 0, SS_NONE);
+    ss_id lb = ss_model_label(&o, key, ss_model_intern_cstr(&o, "b"), 0, SS_NONE);
+    ss_id sa = ss_model_label_set(&o, &la, 1), sb = ss_model_label_set(&o, &lb, 1);
+    ck_assert_uint_ne(sa, sb);
+    add_src(&o, 1000);
+    /* samples 0-4 with the sets a, none, b, a, b */
+    const ss_id set_of[5] = {sa, 0, sb, sa, sb};
+    for (int i = 0; i < 5; i++) {
+        int64_t v[1] = {1};
+        ck_assert_int_eq(ss_model_add_sample(&o, st, v), 0);
+        if (set_of[i])
+            ck_assert_int_eq(ss_model_label_sample(&o, set_of[i]), 0);
+    }
+    ck_assert_uint_eq(o.sample_labels.n, 5);
+    ck_assert_int_eq(ss_model_init_like(&m, &o, &err), 0);
+    ss_id mloc = ss_model_location(&m, ss_model_function(&m, f, f, SS_NONE, 0), SS_NONE, 0);
+    ck_assert_uint_eq(ss_model_append_stack(&m, &mloc, 1, SS_NONE), 0);
+    static const uint32_t keep[3] = {1, 2, 4};
+    ss_id *stacks = ss_calloc_array(3, sizeof *stacks);
+    ck_assert_ptr_nonnull(stacks);
+    ck_assert_int_eq(ss_model_derive_samples(&m, &o, stacks, keep, 0, 3), 0);
+    ck_assert_uint_eq(m.labels.n, 2);
+    ck_assert_uint_eq(ss_model_nlabelsets(&m), ss_model_nlabelsets(&o));
+    ck_assert(ss_model_has_labels(&m));
+    ck_assert_uint_eq(ss_sample_labelset(&m, 0), 0);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 1), sb);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 2), sb);
+    ck_assert_uint_eq(ss_labelset_size(&m, sb), 1);
+    ck_assert_uint_eq(ss_labelset_labels(&m, sb)[0], lb);
+    ck_assert_str_eq(ss_label_key(&m, lb), "worker");
+    char buf[16];
+    ck_assert_str_eq(ss_label_value(&m, lb, buf, sizeof buf), "b");
+    ss_model_free(&m);
+    /* kept samples 0 and 1 of a model without labels: none either */
+    ss_model_free(&o);
+    ck_assert_int_eq(ss_model_init(&o, &err), 0);
+    f = ss_model_intern_cstr(&o, "f");
+    loc = ss_model_location(&o, ss_model_function(&o, f, f, SS_NONE, 0), SS_NONE, 0);
+    st = ss_model_stack(&o, &loc, 1, SS_NONE);
+    add_src(&o, 1000);
+    for (int i = 0; i < 2; i++) {
+        int64_t v[1] = {1};
+        ck_assert_int_eq(ss_model_add_sample(&o, st, v), 0);
+    }
+    ck_assert_int_eq(ss_model_init_like(&m, &o, &err), 0);
+    stacks = ss_calloc_array(2, sizeof *stacks);
+    ck_assert_ptr_nonnull(stacks);
+    ck_assert_int_eq(ss_model_derive_samples(&m, &o, stacks, NULL, 0, 2), 0);
+    ck_assert(!ss_model_has_labels(&m));
+    ck_assert_uint_eq(ss_model_nlabelsets(&m), 1);
+    ss_model_free(&m);
+    ss_model_free(&o);
+}
+END_TEST
+
+/* ss_model_add_source_flags adds to a source's flags (perf without a clock
+ * event: untimed). */
+START_TEST(test_source_flags)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id s = add_src(&m, 1000);
+    ss_model_add_source_flags(&m, s, SS_SRC_UNTIMED);
+    ss_model_add_source_flags(&m, s, SS_SRC_GC);
+    ck_assert_uint_eq(m.sources.v[s].flags, SS_SRC_UNTIMED | SS_SRC_GC);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* vec.h's array allocations: an overflowing size is NULL (not a wrapped,
+ * small block), an empty array is a real pointer. */
+START_TEST(test_alloc_array)
+{
+    size_t big = (size_t)-1 / 4 + 1; /* big * 4 wraps to 0 */
+    ck_assert_ptr_null(ss_alloc_array(big, 4));
+    ck_assert_ptr_null(ss_calloc_array(big, 4));
+    uint32_t *p = ss_alloc_array(0, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    p[0] = 7; /* one element, even for n == 0 */
+    ck_assert_ptr_null(ss_realloc_array(p, big, 4));
+    ck_assert_uint_eq(p[0], 7); /* unchanged on failure */
+    uint32_t *q = ss_realloc_array(p, 1000, sizeof *q);
+    ck_assert_ptr_nonnull(q);
+    ck_assert_uint_eq(q[0], 7);
+    q[999] = 1;
+    free(q);
+    unsigned char *z = ss_calloc_array(0, 0);
+    ck_assert_ptr_nonnull(z);
+    ck_assert_uint_eq(z[0], 0);
+    free(z);
 }
 END_TEST
 
@@ -613,6 +831,11 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_sample_source);
     tcase_add_test(tc, test_sample_source_single);
     tcase_add_test(tc, test_warnings);
+    tcase_add_test(tc, test_builder_setters);
+    tcase_add_test(tc, test_derive);
+    tcase_add_test(tc, test_derive_labels);
+    tcase_add_test(tc, test_source_flags);
+    tcase_add_test(tc, test_alloc_array);
     tcase_add_test(tc, test_seal);
     suite_add_tcase(s, tc);
     return s;

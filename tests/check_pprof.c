@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
 
 #include "load.h"
 #include "load_pprof.h"
 #include "profile.pb-c.h"
 #include "write.h"
+#include "vec.h"
 
 typedef Perftools__Profiles__Profile Profile;
 typedef Perftools__Profiles__ValueType ValueType;
@@ -45,7 +47,7 @@ static char str_buf[][16] = {
     "contentions", /* 13 */
     "delay",       /* 14 */
 };
-enum { NSTR = sizeof str_buf / sizeof *str_buf };
+enum { NSTR = ARRAY_SIZE(str_buf) };
 static char *strings[NSTR];
 
 struct fx {
@@ -168,7 +170,7 @@ static uint8_t *fx_gzip(const uint8_t *in, size_t len, size_t *out_len)
     size_t cap = deflateBound(&z, (uLong)len) + 64;
     uint8_t *out = malloc(cap);
     ck_assert_ptr_nonnull(out);
-    z.next_in = (uint8_t *)in;
+    z.next_in = (const uint8_t *)in;
     z.avail_in = (uInt)len;
     z.next_out = out;
     z.avail_out = (uInt)cap;
@@ -251,7 +253,7 @@ START_TEST(test_read_basic)
     const struct ss_source *s = &m.sources.v[0];
     ck_assert_str_eq(ss_str(&m, s->type), "pprof");
     ck_assert_str_eq(ss_str(&m, s->uri), "t.pb.gz");
-    ck_assert(s->interval_us == 10000.0); /* 10,000,000 ns */
+    ck_assert_double_exact(s->interval_us, 10000.0); /* 10,000,000 ns */
     ck_assert_int_eq(s->timestamp, 1700000000);
     ck_assert_uint_eq(s->n_samples, 3);
     ck_assert(s->flags & SS_SRC_LINE);
@@ -663,7 +665,7 @@ static Profile *unpack_gz(const uint8_t *gz, size_t len)
     z_stream z;
     memset(&z, 0, sizeof z);
     ck_assert_int_eq(inflateInit2(&z, 31), Z_OK);
-    z.next_in = (uint8_t *)gz;
+    z.next_in = (const uint8_t *)gz;
     z.avail_in = (uInt)len;
     int zr;
     do {
@@ -763,7 +765,7 @@ START_TEST(test_write_rprof_model)
     ck_assert_int_eq(ss_model_init(&back, &err), 0);
     ck_assert_int_eq(ss_load_pprof_mem(&back, gz, len, SS_PPROF_MAX_BYTES, "out.pb.gz", &err), 0);
     ck_assert_uint_eq(back.sample_stack.n, 4);
-    ck_assert(back.sources.v[0].interval_us == 20000.0);
+    ck_assert_double_exact(back.sources.v[0].interval_us, 20000.0);
     char x1[256], x2[256];
     for (size_t i = 0; i < 4; i++) {
         fx_stack_text(&m, m.sample_stack.v[i], x1, sizeof x1);

@@ -11,6 +11,7 @@
 #include "load.h"
 #include "load_rprof.h"
 #include "stats.h"
+#include "vec.h"
 
 /* The stack of sample i as fx_stack_text. */
 static const char *sample_text(const struct ss_model *m, size_t i)
@@ -40,7 +41,7 @@ START_TEST(test_plain)
     ck_assert_str_eq(ss_str(&m, s->uri), path);
     ck_assert_uint_eq(s->session, 1);
     ck_assert_uint_eq(s->header_line, 1);
-    ck_assert_double_eq(s->interval_us, 20000.0);
+    ck_assert_double_exact(s->interval_us, 20000.0);
     ck_assert_double_eq_tol(ss_source_interval_s(&m, 0), 0.02, 1e-15);
     ck_assert_uint_eq(s->flags, 0);
     ck_assert_uint_eq(s->first_sample, 0);
@@ -89,14 +90,14 @@ START_TEST(test_header_flags)
     FX_LOAD_OK(&m, "memory profiling: GC profiling: line profiling: sample.interval=1000\n");
     ck_assert_uint_eq(m.sources.n, 1);
     ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_MEMORY | SS_SRC_GC | SS_SRC_LINE);
-    ck_assert_double_eq(m.sources.v[0].interval_us, 1000.0);
+    ck_assert_double_exact(m.sources.v[0].interval_us, 1000.0);
     ck_assert_uint_eq(m.sources.v[0].n_samples, 0);
     ck_assert_uint_eq(m.sample_stack.n, 0);
     ss_model_free(&m);
 
     FX_LOAD_OK(&m, "GC profiling: sample.interval=100\n\"<GC>\" \"f\" \n");
     ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_GC);
-    ck_assert_double_eq(m.sources.v[0].interval_us, 100.0);
+    ck_assert_double_exact(m.sources.v[0].interval_us, 100.0);
     /* 100 us = 0.0001 s */
     ck_assert_double_eq_tol(ss_source_interval_s(&m, 0), 0.0001, 1e-18);
     ck_assert_str_eq(sample_text(&m, 0), "<GC> | f");
@@ -345,14 +346,14 @@ START_TEST(test_two_sessions)
     /* Session 1: header line 1, 20000 us, line profiling, samples [0, 2). */
     ck_assert_uint_eq(a->session, 1);
     ck_assert_uint_eq(a->header_line, 1);
-    ck_assert_double_eq(a->interval_us, 20000.0);
+    ck_assert_double_exact(a->interval_us, 20000.0);
     ck_assert_uint_eq(a->flags, SS_SRC_LINE);
     ck_assert_uint_eq(a->first_sample, 0);
     ck_assert_uint_eq(a->n_samples, 2);
     /* Session 2: header line 5, 5000 us, memory + GC, samples [2, 5). */
     ck_assert_uint_eq(b->session, 2);
     ck_assert_uint_eq(b->header_line, 5);
-    ck_assert_double_eq(b->interval_us, 5000.0);
+    ck_assert_double_exact(b->interval_us, 5000.0);
     ck_assert_uint_eq(b->flags, SS_SRC_MEMORY | SS_SRC_GC);
     ck_assert_uint_eq(b->first_sample, 2);
     ck_assert_uint_eq(b->n_samples, 3);
@@ -612,7 +613,7 @@ START_TEST(test_header_only_no_newline)
     struct ss_model m;
     FX_LOAD_OK(&m, "sample.interval=20000");
     ck_assert_uint_eq(m.sources.n, 1);
-    ck_assert_double_eq(m.sources.v[0].interval_us, 20000.0);
+    ck_assert_double_exact(m.sources.v[0].interval_us, 20000.0);
     ck_assert_uint_eq(m.sample_stack.n, 0);
     ck_assert_uint_eq(m.warnings.n, 0);
     ss_model_free(&m);
@@ -807,7 +808,7 @@ Suite *rprof_suite(void)
     tcase_add_test(tc, test_repeated_lines);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("errors");
-    tcase_add_loop_test(bad, test_bad_input, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
+    tcase_add_loop_test(bad, test_bad_input, 0, (int)ARRAY_SIZE(bad_cases));
     tcase_add_test(bad, test_bad_paths);
     suite_add_tcase(s, bad);
     return s;

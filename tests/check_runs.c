@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "load.h"
 #include "runs.h"
 #include "transform.h"
+#include "vec.h"
 
 #define TOL 1e-12
 
@@ -380,7 +382,7 @@ START_TEST(test_runs_long)
     } seq[] = {{'f', 20}, {'g', 17}, {'f', 20}, {'g', 5}, {'f', 40}};
     char buf[4096];
     size_t at = (size_t)snprintf(buf, sizeof buf, "sample.interval=20000\n");
-    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(seq); i++)
         for (int k = 0; k < seq[i].n; k++)
             at += (size_t)snprintf(buf + at, sizeof buf - at, "\"%c\" \"main\" \n", seq[i].c);
     ck_assert_uint_lt(at, sizeof buf - 1);
@@ -526,7 +528,7 @@ static int same_hists_file(const char *path)
 {
     struct ss_model m;
     struct ss_error err;
-    char *files[1] = {(char *)path};
+    char *files[1] = {(char *)(uintptr_t)path}; /* ss_load_files only reads it */
     if (ss_load_files(&m, files, 1, &err))
         return 0;
     same_hists_model(&m, path);

@@ -256,7 +256,7 @@ START_TEST(test_warnings)
     ck_assert_uint_eq(m.warnings.n, 2);
     ck_assert_ptr_nonnull(strstr(m.warnings.v[0], "count 2 samples, the self counts 1"));
     ck_assert_ptr_nonnull(strstr(m.warnings.v[1], "runtime 0 ms"));
-    ck_assert_double_eq(m.sources.v[0].interval_us, 100000.0);
+    ck_assert_double_exact(m.sources.v[0].interval_us, 100000.0);
     ss_model_free(&m);
 }
 END_TEST

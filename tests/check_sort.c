@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sort.h"
+#include "vec.h"
 
 struct rec {
     uint32_t key;   /* few distinct values: many ties */
@@ -57,7 +58,7 @@ START_TEST(test_sort_stable)
 {
     static const size_t sizes[] = {0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 100, 257, 1000};
     unsigned seed = 12345;
-    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+    for (size_t t = 0; t < ARRAY_SIZE(sizes); t++) {
         size_t n = sizes[t];
         struct rec *v = calloc(n ? n : 1, sizeof *v), *orig = calloc(n ? n : 1, sizeof *v);
         struct big *w = calloc(n ? n : 1, sizeof *w);

@@ -318,7 +318,7 @@ START_TEST(test_memory_bytes)
     /* Without memory=1 the bytes are not computed. */
     ck_assert_int_eq(ss_stats_compute(&m, SS_BY_FUNCTION, 0, &st, &err), 0);
     ck_assert_int_eq(st.has_memory, 0);
-    ck_assert_double_eq(row(&st, "a")->mem_bytes, 0.0);
+    ck_assert_double_exact(row(&st, "a")->mem_bytes, 0.0);
     ss_stats_free(&st);
     ss_model_free(&m);
 }
@@ -531,7 +531,7 @@ START_TEST(test_no_samples)
         ck_assert_uint_eq(st.n, 0);
         ck_assert_uint_eq(st.samples_total, 0);
         ck_assert_uint_eq(st.samples_counted, 0);
-        ck_assert_double_eq(st.value_total, 0.0);
+        ck_assert_double_exact(st.value_total, 0.0);
         ss_stats_sort_self(&st);
         ss_stats_sort_total(&st);
         ss_stats_sort_line(&st);
@@ -545,7 +545,7 @@ START_TEST(test_no_samples)
     ck_assert_uint_eq(st.n, 0);
     ck_assert_uint_eq(st.samples_total, 2);
     ck_assert_uint_eq(st.samples_counted, 0);
-    ck_assert_double_eq(st.value_total, 0.0);
+    ck_assert_double_exact(st.value_total, 0.0);
     ss_stats_free(&st);
     ss_model_free(&m);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "strtab.h"
 
 START_TEST(test_equal_bytes_equal_ids)
@@ -219,12 +220,38 @@ START_TEST(test_too_long)
 }
 END_TEST
 
+/* strbuf.h: appends grow the buffer; text is never cut. */
+START_TEST(test_strbuf)
+{
+    struct ss_strbuf b = SS_STRBUF_INIT;
+    ck_assert_str_eq(ss_strbuf_str(&b), "");
+    ck_assert_int_eq(ss_strbuf_printf(&b, "%s=%d", "a", 1), 0);
+    ck_assert_str_eq(ss_strbuf_str(&b), "a=1");
+    /* 10000 bytes more in one append: the buffer grows to hold them all */
+    ck_assert_int_eq(ss_strbuf_printf(&b, ",%0*d", 10000, 7), 0);
+    ck_assert_uint_eq(b.len, 3 + 1 + 10000);
+    ck_assert_uint_eq(strlen(ss_strbuf_str(&b)), b.len);
+    ck_assert_int_eq(ss_strbuf_str(&b)[b.len - 1], '7');
+    ck_assert_int_eq(ss_strbuf_str(&b)[4], '0');
+    ck_assert_int_eq(ss_strbuf_printf(&b, "%s", "!"), 0);
+    ck_assert_int_eq(ss_strbuf_str(&b)[b.len - 1], '!');
+    char *s = ss_strbuf_take(&b);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(strlen(s), 10005);
+    ck_assert_ptr_null(b.s); /* emptied */
+    ck_assert_ptr_null(ss_strbuf_take(&b));
+    free(s);
+    ss_strbuf_free(&b);
+}
+END_TEST
+
 Suite *strtab_suite(void)
 {
     Suite *s = suite_create("strtab");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_equal_bytes_equal_ids);
+    tcase_add_test(tc, test_strbuf);
     tcase_add_test(tc, test_arbitrary_bytes);
     tcase_add_test(tc, test_find_absent);
     tcase_add_test(tc, test_many_strings);

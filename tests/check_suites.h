@@ -14,6 +14,17 @@
 
 #include "error.h"
 #include "model.h"
+#include "num.h"
+
+/* X == Y exactly, for doubles that must come out bit-exact (an interval, a
+ * sum of exact values).  Check's ck_assert_double_eq compares with == inside
+ * its macro, which clang's -Wfloat-equal reports; this says it on purpose. */
+#define ck_assert_double_exact(X, Y)                                                               \
+    do {                                                                                           \
+        double ck_x_ = (X), ck_y_ = (Y);                                                           \
+        ck_assert_msg(ss_double_eq(ck_x_, ck_y_), "Assertion '%s == %s' failed: %.17g != %.17g",   \
+                      #X, #Y, ck_x_, ck_y_);                                                       \
+    } while (0)
 
 Suite *strtab_suite(void);
 Suite *sort_suite(void);

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "textesc.h"
+#include "vec.h"
 
 static const char *esc_text(const char *s, enum ss_esc_mode mode)
 {
@@ -84,7 +85,7 @@ START_TEST(test_printable_kept)
         "C:\\Users\\x1b.R", /* backslashes in text */
         "",
     };
-    for (size_t i = 0; i < sizeof s / sizeof *s; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(s); i++) {
         ck_assert_str_eq(esc_text(s[i], SS_ESC_TEXT), s[i]);
         ck_assert_int_eq(ss_esc_needed(s[i], strlen(s[i]), SS_ESC_TEXT), 0);
         struct ss_esc e = SS_ESC_INIT(SS_ESC_TEXT);

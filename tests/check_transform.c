@@ -15,6 +15,7 @@
 
 #include "stats.h"
 #include "transform.h"
+#include "vec.h"
 
 #define TOL 1e-12
 
@@ -93,7 +94,7 @@ static void models_equal(const struct ss_model *a, const struct ss_model *b)
         const struct ss_source *x = &a->sources.v[i], *y = &b->sources.v[i];
         ck_assert(x->type == y->type && x->uri == y->uri && x->session == y->session &&
                   x->header_line == y->header_line && x->timestamp == y->timestamp &&
-                  x->interval_us == y->interval_us && x->flags == y->flags &&
+                  ss_double_eq(x->interval_us, y->interval_us) && x->flags == y->flags &&
                   x->first_sample == y->first_sample && x->n_samples == y->n_samples);
     }
     ck_assert_uint_eq(a->functions.n, b->functions.n);
@@ -721,7 +722,7 @@ START_TEST(test_sample_ranges)
     ck_assert_uint_eq(out.sources.v[0].n_samples, 0);
     ck_assert_uint_eq(out.sources.v[1].first_sample, 0);
     ck_assert_uint_eq(out.sources.v[1].n_samples, 2);
-    ck_assert_double_eq(out.sources.v[1].interval_us, 500000);
+    ck_assert_double_exact(out.sources.v[1].interval_us, 500000);
     ss_model_free(&out);
     ss_tf_list_free(l);
     /* the stacks' sample counts follow every kind of cut: trim-base 1
@@ -733,7 +734,7 @@ START_TEST(test_sample_ranges)
         {"drop-samples 2:4", "keep-samples :", 3},   {"keep-samples 2:3", "keep-samples :", 2},
         {"drop-samples 2", "keep-samples 1:2", 2},   {"drop-samples 3", "drop-samples 1:3", 2},
         {"keep-samples 2:5", "drop-samples 2:3", 2}, {"drop-samples -1", "keep-samples 0.15s:", 3}};
-    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
         const char *c3[] = {cuts[i].cut1, cuts[i].cut2, "trim-base 1"};
         l = apply_cmds(&m, c3, 3, &out);
         const struct ss_tf_effect *e3 = ss_tf_effect(l, 2);
@@ -1071,11 +1072,11 @@ START_TEST(test_is_command)
         "drop",         "merge",        "prune",          "replace",    "collapse-recursion",
         "class",        "r-simplify",   "name-anonymous", "keep-label", "drop-label",
         "label-root"};
-    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
         ck_assert_msg(ss_tf_is_command(yes[i]), "%s", yes[i]);
     const char *no[] = {"",     "w",         "undo",    "functions", "tree", "dro",  "drops",
                         "DROP", "drop main", "drop\tx", "#drop",     "=>",   "trim", "focus!"};
-    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(no); i++)
         ck_assert_msg(!ss_tf_is_command(no[i]), "'%s'", no[i]);
 }
 END_TEST

@@ -358,10 +358,10 @@ START_TEST(test_two_intervals)
     ck_assert_int_eq(ss_stats_compute(&m, SS_BY_FUNCTION, 0, &st, &err), 0);
     for (size_t i = 0; i < st.n; i++)
         if (strcmp(ss_strtab_get(&st.keys, st.rows[i].key), "a") == 0) {
-            ck_assert(st.rows[i].total_v == t.nodes[0].total_v);
-            ck_assert(st.rows[i].self_v == t.nodes[0].self_v);
+            ck_assert_double_exact(st.rows[i].total_v, t.nodes[0].total_v);
+            ck_assert_double_exact(st.rows[i].self_v, t.nodes[0].self_v);
         }
-    ck_assert(st.value_total == t.total_v);
+    ck_assert_double_exact(st.value_total, t.total_v);
     ss_stats_free(&st);
     ss_tree_free(&t);
 

@@ -11,22 +11,6 @@ need_stackscope
 T=$TMPD
 TAB=$'\t'
 
-# run ARGS...: sets RC, OUT, ERR. A sanitizer report is a failure of its own.
-run() {
-    timeout 10 "$STACKSCOPE" "$@" >"$T/out" 2>"$T/err" </dev/null
-    RC=$?
-    OUT=$(cat "$T/out")
-    ERR=$(cat "$T/err")
-    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
-        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
-    fi
-}
-
-# check NAME WHY: pass when WHY is empty.
-check() {
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
 # usage NAME ARGS...: a usage error: exit 1, a message on stderr, nothing on
 # stdout.
 usage() {
@@ -132,6 +116,43 @@ for opt in --version -V; do
     fi
     check "version $opt" "$why"
 done
+
+# The options are one table in src/cli.c that drives parsing and --help:
+# every command's --help is the same text, every option it lists is in the
+# man page, and a missing value is named with what the option takes.
+help_all=$("$STACKSCOPE" --help)
+why=
+for cmd in report convert check; do
+    [ "$("$STACKSCOPE" $cmd --help)" = "$help_all" ] || why="$why $cmd --help differs;"
+done
+check "help: every command prints the one --help" "$why"
+why=
+for o in $(printf '%s\n' "$help_all" | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u); do
+    grep -qF -- "${o//-/\\-}" "$SRCDIR/man/stackscope.1" || why="$why $o;"
+done
+check "man: every option of --help is in the man page" "$why"
+for a in "--source-path:DIR" "--interval:DURATION" "--preset:r" "report --by:TABLE" "convert -o:OUT"; do
+    usage "missing value: ${a%:*}" ${a%:*}
+    o=${a%:*}
+    [[ $ERR == *"option '${o##* }' needs a value (${a#*:})"* ]] || fail "missing value named: $o" "$ERR"
+done
+# --to's help comes from the format table: every output name that picks a
+# format (a hand list, each tried here) is in it
+why=
+for sfx in .out .prof .rprof .pb.gz .pb .pprof .folded .folded.txt .collapsed .sprof.txt .sampling_prof .speedscope.json; do
+    [[ $help_all == *" $sfx"[[:space:],:]* ]] || why="$why $sfx not in --help;"
+    run convert -o "$T/sfx$sfx" "$T/tiny"
+    [ "$RC" -eq 0 ] || why="$why convert -o x$sfx: exit $RC;"
+done
+check "help: --to lists every output name convert understands" "$why"
+# "--" ends the options of the explorer too (a file named like an option)
+cp "$T/tiny" "$T/-tiny"
+cd "$T" && run -- -tiny
+cd - >/dev/null || exit 99
+[ "$RC" -eq 0 ] && [[ $OUT == *"samples    3"* ]] && pass "explorer: -- FILE" || fail "explorer: -- FILE" "exit $RC: $ERR"
+# options of another command are refused, as are check's (it has none)
+usage "convert refuses report's --by" convert --by self -o "$T/x.out" "$T/tiny"
+usage "check refuses options" check --bogus "$T/tiny"
 
 # ---- usage errors: exit 1 -------------------------------------------------
 
@@ -484,7 +505,6 @@ done
 check "two writers of one name without --force: exactly one succeeds" \
     "$([ "$both" -eq 0 ] || echo "$both bad tries of 10")"
 check "no temporary files left after the race" "$(nothing_left)"
-
 
 # Folded stacks have no time order: the tables that need it say so (exit 1),
 # and a tables copy keeps that (the 'unordered' source flag).

@@ -21,11 +21,6 @@ cd "$T" || exit 99
 export LC_ALL=C
 unset STACKSCOPE_UI_TIMING STACKSCOPE_SIZE NO_COLOR
 
-# check NAME WHY: pass when WHY is empty.
-check() {
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
 # unsafe FILE [tabs]: print the first byte of FILE a terminal could act on
 # (offset and value): a C0 control other than LF (and TAB with `tabs`), DEL,
 # a C1 control written as UTF-8 (U+0080-U+009F), or a byte that is not part
@@ -54,9 +49,6 @@ unsafe() {
         } }
         END { if (need > 0) bad("cut-off UTF-8 sequence at the end") }'
 }
-
-# has FILE TEXT: FILE holds TEXT (fixed string).
-has() { grep -qF -- "$2" "$1"; }
 
 # safe NAME FILE [tabs] -- TEXT...: FILE is safe and holds every TEXT.
 safe() {
@@ -198,18 +190,6 @@ safe error.function e.fn -- "no function named 'no$EVIL_E'"
 safe warning.transform e.tfwarn -- "warning: 'replace \"$EVIL_E\" main => x' changed nothing"
 
 # ---- the explorer, headless -----------------------------------------------------
-
-# ui NAME PROFILE...: the explorer with the script on stdin, in which a line
-# "DUMP X" saves the screen as NAME.X.
-ui() {
-    local name=$1
-    shift
-    sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" >"$name.script"
-    LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$STACKSCOPE" "$@" \
-        >"$name.stdout" 2>"$name.err" </dev/null
-    local rc=$?
-    [ $rc -eq 0 ] || fail "$name.status" "exit $rc: $(cat "$name.err")"
-}
 
 ui x "$PROF" <<EOF
 DUMP functions

@@ -184,8 +184,7 @@ else
 fi
 
 # :w F.svg in the explorer writes the flame view's graph: inverted after i
-printf 'F\ni\n:w %s\n' "$T/view-inverted.svg" >w.script
-STACKSCOPE_SCRIPT=w.script "$STACKSCOPE" small.out >/dev/null 2>w.err </dev/null
+printf 'F\ni\n:w %s\n' "$T/view-inverted.svg" | UI_LOCALE=C ui w small.out
 if grep -q 'data-inverted="1"' view-inverted.svg 2>/dev/null; then
     awk -v inv=1 -f prefix.awk svg.small.folded >w.prefix
     check_svg "svg: :w from the inverted view" view-inverted.svg w.prefix
@@ -319,9 +318,8 @@ view_case() {
         awk -v cols=1000 -v tot="$ztot" -v zoom="$zoom" -f viewref.awk >"$name.want"
     {
         for t in "$@"; do printf ':%s\n' "$t"; done
-        printf 'F\n%s\n%s\n:save-display %s\n' "$vcmd" "$keys" "$T/$name.screen"
-    } >"$name.script"
-    LC_ALL=C.UTF-8 STACKSCOPE_SIZE=1000x100 STACKSCOPE_SCRIPT=$name.script "$STACKSCOPE" "${vopt[@]}" "$prof" >/dev/null 2>"$name.err" </dev/null
+        printf 'F\n%s\n%s\nDUMP screen\n' "$vcmd" "$keys"
+    } | STACKSCOPE_SIZE=1000x100 ui "$name" "${vopt[@]}" "$prof"
     edges "$name.screen"
     # the frame rows: from the row after the info line (and the breadcrumb)
     local first=3
@@ -375,9 +373,7 @@ view_case view.demo-zoomed demo.out 0 "" "main;run_study;with_timing;system.time
 # The mouse: a click selects a frame, a double click zooms into it
 # (small.out at 80x24: row 4 is depth 2, setup at columns 8-31 = 0.1-0.4 of
 # 80, work from column 32).
-printf 'F\n<Click 20 4>\n:save-display %s\n<DoubleClick 40 4>\n:save-display %s\n' \
-    "$T/mouse.1" "$T/mouse.2" >mouse.script
-STACKSCOPE_SCRIPT=mouse.script "$STACKSCOPE" small.out >/dev/null 2>mouse.err </dev/null
+printf 'F\n<Click 20 4>\nDUMP 1\n<DoubleClick 40 4>\nDUMP 2\n' | UI_LOCALE=C ui mouse small.out
 if grep -q '^total 0.030 s (30.0%), self 0.030 s (30.0%) | setup' mouse.1 &&
     grep -q '^zoom: main > run > work ' mouse.2; then
     pass "view: a click selects setup, a double click zooms into work"
@@ -390,9 +386,8 @@ fi
 # children to work, h to setup, l j l to work's children f then h, k back
 # to work; d drops work (the trimming keys act on the selected frame), u
 # undoes it.
-printf '%s\n' F g j j ":save-display $T/keys.1" h ":save-display $T/keys.2" l j l \
-    ":save-display $T/keys.3" k d ":save-display $T/keys.4" u ":save-display $T/keys.5" >keys.script
-STACKSCOPE_SCRIPT=keys.script "$STACKSCOPE" small.out >/dev/null 2>keys.err </dev/null
+printf '%s\n' F g j j "DUMP 1" h "DUMP 2" l j l "DUMP 3" k d "DUMP 4" u "DUMP 5" |
+    UI_LOCALE=C ui keys small.out
 why=
 grep -q '^total 0.060 s (60.0%), self 0.000 s (0.0%) | work' keys.1 || why="$why j j: not on work;"
 grep -q '^total 0.030 s (30.0%), self 0.030 s (30.0%) | setup' keys.2 || why="$why h: not on setup;"
@@ -454,8 +449,7 @@ sandwich_case() {
     { layout "$name.up.prefix" "$tot" | awk -F '\t' '$1 > 0 { print 50 - $1 "\t" $2 "\t" $3 "\t" $4 }'
       layout "$name.down.prefix" "$tot" | awk -F '\t' '{ print 50 + $1 "\t" $2 "\t" $3 "\t" $4 }'
     } >"$name.want"
-    printf ':sandwich %s\n:save-display %s\n' "$fn" "$T/$name.screen" >"$name.script"
-    LC_ALL=C.UTF-8 STACKSCOPE_SIZE=1000x100 STACKSCOPE_SCRIPT=$name.script "$STACKSCOPE" "$prof" >/dev/null 2>"$name.err" </dev/null
+    printf ':sandwich %s\nDUMP screen\n' "$fn" | STACKSCOPE_SIZE=1000x100 ui "$name" "$prof"
     edges "$name.screen"
     awk 'NR >= 3 && NR < 97 {
             line = $0; col = 0

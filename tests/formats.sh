@@ -59,22 +59,6 @@ else
     echo "SKIP R comparisons: Rscript not found"
 fi
 
-# ss ARGS...: run stackscope; sets RC and ERR (stderr).  A sanitizer report
-# is a failure of its own.
-ss() {
-    timeout 60 "$STACKSCOPE" "$@" 2>"$T/ss.err" </dev/null
-    RC=$?
-    ERR=$(head -c 4000 "$T/ss.err")
-    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
-        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
-    fi
-    return $RC
-}
-
-check() { # NAME WHY: pass when WHY is empty
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
 # cut_flag FILE: 1 when FILE does not end with a line end
 cut_flag() {
     case $(tail -c 1 "$1" | od -An -tx1 | tr -d ' \n') in

@@ -27,29 +27,18 @@ export LC_ALL
 S=$STACKSCOPE
 T=$TMPD
 
-PPROF=
-if [ -n "${STACKSCOPE_NO_GO:-}" ]; then
-    echo "SKIP Go pprof checks: STACKSCOPE_NO_GO is set"
-elif PPROF=$(sh "$SRCDIR/scripts/build-pprof.sh" "$BUILDDIR/tests/pprof-tool" 2>"$T/build-pprof.log"); then
-    :
-else
-    echo "SKIP Go pprof checks: could not build Go's pprof ($(tail -n 1 "$T/build-pprof.log"))"
-    PPROF=
-fi
-mkdir -p "$T/home"
-pp() {
-    TZ=UTC HOME=$T/home PPROF_TMPDIR=$T/home PPROF_BINARY_PATH=/nonexistent "$PPROF" "$@"
-}
+setup_go_pprof
 
 # expect NAME WANT GOT
 expect() {
     if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected [$2], got [$3]"; fi
 }
 
-# top_tsv FILE ARGS...: `pprof -top` in ns as "name<TAB>flat<TAB>cum" rows
-# (" (inline)" dropped), then "<total><TAB>SUM(flat)<TAB>" (pprof's "of N
-# total" is the profile's before its tag filters).
-top_tsv() {
+# tag_top_tsv FILE ARGS...: `pprof -top` in ns as "name<TAB>flat<TAB>cum"
+# rows (" (inline)" dropped), then "<total><TAB>SUM(flat)<TAB>": unlike
+# lib.sh's top_tsv, the total is the rows' sum (pprof's "of N total" is the
+# profile's before its tag filters).
+tag_top_tsv() {
     local f=$1
     shift
     pp -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 -unit=ns "$@" "$f" 2>/dev/null |
@@ -73,22 +62,6 @@ ours_tsv() {
     "$S" report --format tsv --by self --value time "$@" "$f" 2>/dev/null |
         awk -F '\t' 'NR > 1 { printf "%s\t%.17g\t%.17g\n", $1, $2 * 1e9, $4 * 1e9; t += $2 * 1e9 }
                      END { printf "<total>\t%.17g\t\n", t }'
-}
-
-# same_numbers A B: the same names with equal numbers (within 0.5 or 1e-9
-# relative); prints the first difference.
-same_numbers() {
-    awk -F '\t' '
-        function bad(a, b) { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
-                             return d > 0.5 && d > 1e-9 * m }
-        NR == FNR { x[$1] = $2; y[$1] = $3; n++; next }
-        { seen++
-          if (!($1 in x)) { print "only in the second: " $1; exit 1 }
-          if (bad(x[$1], $2) || bad(y[$1], $3)) {
-              print $1 ": " x[$1] " " y[$1] " vs " $2 " " $3; exit 1 }
-          delete x[$1] }
-        END { if (seen != n) { for (k in x) { print "only in the first: " k; exit 1 } } }
-    ' "$1" "$2"
 }
 
 # compare NAME OURS GO: pass when same_numbers agrees
@@ -156,7 +129,7 @@ for pb in "${profiles[@]}"; do
     # keep-label / drop-label = -tagfocus / -tagignore
     while IFS='~' read -r ours go; do
         ours_tsv "$pb" -e "$ours" >"$w/o.tsv"
-        top_tsv "$pb" "$go" >"$w/g.tsv"
+        tag_top_tsv "$pb" "$go" >"$w/g.tsv"
         compare "$name: $ours = pprof $go" "$w/o.tsv" "$w/g.tsv"
     done <<'EOF'
 keep-label worker=beta~-tagfocus=worker=^beta$
@@ -170,14 +143,14 @@ drop-label worker=/^(alpha|gamma ray)$/~-tagignore=worker=^(alpha|gamma ray)$
 EOF
     # two filters in a row = both of pprof's
     ours_tsv "$pb" -e 'keep-label worker' -e 'drop-label phase=parse' >"$w/o.tsv"
-    top_tsv "$pb" -tagfocus=worker= -tagignore=phase=^parse$ >"$w/g.tsv"
+    tag_top_tsv "$pb" -tagfocus=worker= -tagignore=phase=^parse$ >"$w/g.tsv"
     compare "$name: keep-label worker, drop-label phase=parse = -tagfocus -tagignore" "$w/o.tsv" "$w/g.tsv"
 
     # label-root = -tagroot: pprof's frame VALUE is our KEY=VALUE; its empty
     # frame for samples without the label has no counterpart
     for key in worker phase; do
         ours_tsv "$pb" -e "label-root $key" | sed "s/^$key=//" >"$w/o.tsv"
-        top_tsv "$pb" -tagroot=$key | grep -v '^<unknown>	' >"$w/g.tsv"
+        tag_top_tsv "$pb" -tagroot=$key | grep -v '^<unknown>	' >"$w/g.tsv"
         compare "$name: label-root $key = pprof -tagroot=$key" "$w/o.tsv" "$w/g.tsv"
     done
     # a root frame per value: the stacks' roots are the labelled share
@@ -187,7 +160,7 @@ EOF
     want=$(awk -F '\t' 'NR > 1 && $1 == "worker" { print "worker=" $2 "\t" $3 }' "$w/labels.tsv" | sort)
     expect "$name: label-root worker: each root frame has its label's samples" "$want" "$got"
     ours_tsv "$pb" -e 'label-root worker' -e 'keep-label worker=beta' | sed 's/^worker=//' >"$w/o.tsv"
-    top_tsv "$pb" -tagroot=worker -tagfocus=worker=^beta$ | grep -v '^<unknown>	' >"$w/g.tsv"
+    tag_top_tsv "$pb" -tagroot=worker -tagfocus=worker=^beta$ | grep -v '^<unknown>	' >"$w/g.tsv"
     compare "$name: label-root then keep-label = -tagroot -tagfocus" "$w/o.tsv" "$w/g.tsv"
 
     # the pprof writer keeps the labels: pprof -tags on its output
@@ -220,13 +193,6 @@ expect "keep-label with no matching label: a warning" "stackscope: warning: keep
 
 # ---- the explorer: the labels view (#), Enter/d, Tab completion -----------------
 
-# ui NAME FILE: run the explorer headless on the script from stdin
-ui() {
-    local name=$1 file=$2
-    sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" >"$T/$name.script"
-    LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$S" "$file" >/dev/null 2>"$T/$name.err" </dev/null ||
-        fail "$name: explorer exit status" "$(head -n 2 "$T/$name.err")"
-}
 # rows_of FILE FIRST LAST: lines FIRST..LAST, blanks squeezed
 rows_of() { sed -n "$2,$3p" "$1" | awk '{ $1 = $1; print }'; }
 pb=${profiles[0]}

@@ -9,6 +9,9 @@
 #     not parse files;
 #   - in ui/, only the views that show call trees and callers/callees
 #     include tree.h; names and function identity come from model.h;
+#   - only src/model.c writes the model's tables: loaders and transforms
+#     build through model.h's builder (m->aggs, m->meta, ... are read-only
+#     elsewhere);
 #   - the C sources are clang-format clean (when clang-format is there).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
@@ -25,10 +28,6 @@ includes() {
     grep -lE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pat)[>\"]" "$@" 2>/dev/null
 }
 
-check() { # NAME OFFENDERS: pass when OFFENDERS is empty
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$(echo "$2" | tr '\n' ' ')"; fi
-}
-
 curses='(n?curses|ncursesw/curses|term|ncurses\.h|curses\.h|ncursesw/ncurses)(\.h)?'
 check "the core never includes curses" "$(includes "$curses" src/*.c src/*.h)"
 check "only ui/display.c includes curses" \
@@ -40,6 +39,18 @@ check "loader headers only in loaders and the format table" \
 check "the explorer does not load files (no load.h in ui/)" "$(includes 'load\.h' ui/*.c ui/*.h)"
 check "tree.h only in the tree and calls views" \
     "$(includes 'tree\.h' ui/*.c ui/*.h | grep -vxE 'ui/view_(tree|calls)\.c')"
+
+# writes FILE...: lines that write a model table (an assignment to, an
+# increment of, or a VEC_PUSH/RESERVE/FREE on m->TABLE, out->TABLE or
+# x->m->TABLE, or a pointer that could write into one), as FILE:LINE.
+tables='(sources|functions|locations|stack_off|stack_loc|stack_tail|sample_stack|gaps|value_types|values|labels|labelset_off|labelset_lab|sample_labels|meta|aggs|edges|function_class|function_canon|warnings)'
+model='(\<[A-Za-z_]+->)?\<(m|out|model)->'
+writes() {
+    grep -nE "$model$tables(\.v\[[^]]*\])?(\.[a-z_]+)?[[:space:]]*(=[^=]|\+\+|--|[-+*|&]=)|VEC_(PUSH|RESERVE|FREE)\([[:space:]]*$model$tables\>|^[[:space:]]*struct [a-z_]+ \*[a-z_]+ = &$model$tables" "$@" 2>/dev/null |
+        cut -d: -f1,2
+}
+check "only model.c writes the model's tables (loaders use the builder)" \
+    "$(writes src/*.c ui/*.c | grep -v '^src/model\.c:')"
 
 # The C sources are as clang-format (.clang-format) writes them.
 if have clang-format; then
@@ -54,7 +65,9 @@ fi
 mkdir -p "$TMPD/src"
 printf '#include <curses.h>\n' >"$TMPD/src/bad.c"
 printf '#include "load_rprof.h"\n' >"$TMPD/src/stats_bad.c"
+printf 'if (VEC_PUSH(m->aggs, a))\n    L->m->meta.v[0].key = k;\nm->sources.v[s].interval_us = iv;\nn = m->aggs.n;\n    struct ss_source *so = &S->m->sources.v[sid];\nconst struct ss_source *ok = &m->sources.v[0];\n' >"$TMPD/src/load_bad.c"
 [ -n "$(includes "$curses" "$TMPD/src/bad.c")" ] && [ -n "$(includes "$loaders" "$TMPD/src/stats_bad.c")" ] &&
+    [ "$(writes "$TMPD/src/load_bad.c" | wc -l)" -eq 4 ] &&
     pass "the include check finds offenders" || fail "the include check finds offenders" "grep found nothing"
 
 finish

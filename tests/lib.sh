@@ -14,6 +14,20 @@
 #   pp ARGS...           run Go's pprof in the scratch directory
 #   top_tsv FILE ARGS... `pprof -top` as name/flat/cum rows
 #   same_numbers A B     compare two name/x/y files numerically
+#   check NAME WHY       pass NAME when WHY is empty, else fail it with WHY
+#   has FILE TEXT        true if FILE contains TEXT (a fixed string)
+#   line N FILE          line N (1-based) of FILE
+#   run ARGS...          stackscope ARGS (no stdin, 10 s at most); sets RC,
+#                        OUT and ERR; a sanitizer report fails on its own
+#   ss ARGS...           stackscope ARGS with stdout left to the caller
+#                        (120 s at most); sets RC and ERR (its first 4000
+#                        bytes), returns RC; a sanitizer report fails
+#   ui NAME ARGS...      the explorer headless on ARGS, the script on stdin,
+#                        in which "DUMP X" saves the screen as $TMPD/NAME.X
+#                        and @T@, @DEMO@ stand for $TMPD and $DEMO; output
+#                        in $TMPD/NAME.stdout and .err, RC and ERR set; a
+#                        sanitizer report or a non-zero exit fails
+#                        (UI_LOCALE: the locale, C.UTF-8 by default)
 
 test_dir=$(cd "$(dirname "$0")" && pwd)
 : "${SRCDIR:=$(cd "$test_dir/.." && pwd)}"
@@ -115,4 +129,51 @@ same_numbers() {
           delete x[$1] }
         END { if (seen != n) { for (k in x) { print "only in the first: " k; exit 1 } } }
     ' "$1" "$2"
+}
+
+# check NAME WHY: pass NAME when WHY is empty, else fail it with WHY.
+check() {
+    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
+}
+
+has() { grep -qF -- "$2" "$1"; }
+
+line() { sed -n "${1}p" "$2"; }
+
+# sanitized WHAT: fail WHAT when $ERR holds a sanitizer report.
+sanitized() {
+    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
+        fail "$1" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
+    fi
+}
+
+run() {
+    timeout 10 "$STACKSCOPE" "$@" >"$TMPD/out" 2>"$TMPD/err" </dev/null
+    RC=$?
+    OUT=$(cat "$TMPD/out")
+    ERR=$(cat "$TMPD/err")
+    sanitized "sanitizer: stackscope $*"
+}
+
+ss() {
+    timeout 120 "$STACKSCOPE" "$@" 2>"$TMPD/ss.err" </dev/null
+    RC=$?
+    ERR=$(head -c 4000 "$TMPD/ss.err")
+    sanitized "sanitizer: stackscope $*"
+    return $RC
+}
+
+ui() {
+    local name=$1
+    shift
+    sed -e "s|^DUMP \(.*\)|:save-display $TMPD/$name.\1|" -e "s|@T@|$TMPD|g" -e "s|@DEMO@|${DEMO:-}|g" \
+        >"$TMPD/$name.script"
+    LC_ALL=${UI_LOCALE:-C.UTF-8} STACKSCOPE_SCRIPT=$TMPD/$name.script timeout 20 "$STACKSCOPE" "$@" \
+        >"$TMPD/$name.stdout" 2>"$TMPD/$name.err" </dev/null
+    RC=$?
+    ERR=$(cat "$TMPD/$name.err")
+    sanitized "$name: sanitizer"
+    if [ "$RC" -ne 0 ]; then
+        fail "$name: exit status" "$RC: $(head -c 300 "$TMPD/$name.err")"
+    fi
 }

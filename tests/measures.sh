@@ -30,10 +30,6 @@ S=$STACKSCOPE
 T=$TMPD
 D=$SRCDIR/tests/data
 
-check() { # NAME WHY (empty: pass)
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
 # ours FILE MEASURE [BY]: "name<TAB>self<TAB>total" of `report --value`
 ours() {
     "$S" report --format tsv --by "${3:-self}" ${2:+--value "$2"} "$1" 2>/dev/null |

@@ -43,17 +43,6 @@ export LC_ALL
 T=$TMPD
 D=$SRCDIR/tests/data
 
-# ss ARGS...: run stackscope; sets RC and ERR.  A sanitizer report fails.
-ss() {
-    timeout 120 "$STACKSCOPE" "$@" 2>"$T/ss.err" </dev/null
-    RC=$?
-    ERR=$(head -c 2000 "$T/ss.err")
-    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
-        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
-    fi
-    return $RC
-}
-
 # time_of FILE: "--value time" when FILE has the time measure (the default
 # of a pprof file is its default sample type, cpu in ns: compare seconds)
 time_of() {

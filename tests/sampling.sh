@@ -25,20 +25,6 @@ GEM=$D/gem_test_profile.txt
 MRI=$D/ruby_workload.txt
 export LC_ALL=C
 
-run() {
-    timeout 10 "$STACKSCOPE" "$@" >"$T/out" 2>"$T/err" </dev/null
-    RC=$?
-    OUT=$(cat "$T/out")
-    ERR=$(cat "$T/err")
-    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
-        fail "sanitizer: stackscope $*" "$(echo "$ERR" | grep -m 1 -E 'Sanitizer|runtime error')"
-    fi
-}
-
-check() {
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
 # The awk functions shared by the readings below: split a call element
 # "FILE:LINE:METHOD" at its first ":DIGITS:" and name it as the independent
 # parser does: "METHOD" without a position, else "METHOD@basename#LINE".

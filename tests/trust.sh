@@ -20,27 +20,6 @@ export LC_ALL=C
 unset STACKSCOPE_UI_TIMING STACKSCOPE_SIZE NO_COLOR
 STATE=$XDG_STATE_HOME/stackscope # lib.sh points XDG_STATE_HOME into $TMPD
 
-check() {
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
-# ui NAME ARGS...: the explorer headless on ARGS with the script on stdin; a
-# line "DUMP X" saves the screen as $T/NAME.X.  Sets RC and ERR.
-ui() {
-    local name=$1
-    shift
-    sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" >"$T/$name.script"
-    LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$STACKSCOPE" "$@" \
-        >"$T/$name.stdout" 2>"$T/$name.err" </dev/null
-    RC=$?
-    ERR=$(cat "$T/$name.err")
-    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
-        fail "$name: sanitizer" "$(grep -m 1 -E 'Sanitizer|runtime error' "$T/$name.err")"
-    elif [ "$RC" -ne 0 ]; then
-        fail "$name: exit status" "$RC: $ERR"
-    fi
-}
-
 # top FILE / bottom FILE: the title line / the message line of a dump.
 top() { head -n 1 "$1"; }
 bottom() { tail -n 1 "$1"; }

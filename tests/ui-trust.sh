@@ -22,20 +22,6 @@ export LC_ALL=C
 unset STACKSCOPE_UI_TIMING STACKSCOPE_SIZE NO_COLOR
 cd "$T" || exit 99
 
-# ui NAME PROFILE...: run the UI headless with the script on stdin, where a
-# line "DUMP X" saves the screen as $T/NAME.X.
-ui() {
-    local name=$1
-    shift
-    sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" >"$T/$name.script"
-    LC_ALL=${UI_LOCALE:-C.UTF-8} STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$STACKSCOPE" "$@" \
-        >"$T/$name.stdout" 2>"$T/$name.err" </dev/null
-    local rc=$?
-    [ $rc -eq 0 ] || fail "$name: exit status" "$rc: $(head -c 300 "$T/$name.err")"
-}
-line() { sed -n "${1}p" "$2"; }
-check() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
-has() { grep -qF -- "$2" "$1"; } # has FILE TEXT
 
 cp "$SRCDIR/tests/data/ui/small.out" small.out || exit 99
 

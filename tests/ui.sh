@@ -45,26 +45,6 @@ export LC_ALL=C
 unset STACKSCOPE_UI_TIMING STACKSCOPE_SIZE NO_COLOR
 cd "$T" || exit 99
 
-# ui NAME PROFILE...: run the UI headless on PROFILE... with the script on
-# stdin, in which a line "DUMP X" saves the screen as $T/NAME.X.  Sets RC
-# and ERR.
-ui() {
-    local name=$1
-    shift
-    sed -e "s|^DUMP \(.*\)|:save-display $T/$name.\1|" -e "s|@T@|$T|g" -e "s|@DEMO@|$DEMO|g" \
-        >"$T/$name.script"
-    LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/$name.script timeout 20 "$STACKSCOPE" "$@" >"$T/$name.stdout" \
-        2>"$T/$name.err" </dev/null
-    RC=$?
-    ERR=$(cat "$T/$name.err")
-    if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
-        fail "$name: sanitizer" "$(grep -m 1 -E 'Sanitizer|runtime error' "$T/$name.err")"
-    fi
-    if [ "$RC" -ne 0 ]; then
-        fail "$name: exit status" "$RC: $ERR"
-    fi
-}
-
 # same DUMP: the dump $T/DUMP equals tests/data/ui/DUMP.txt.
 same() {
     local got=$T/$1 want=$EXP/$1.txt
@@ -81,14 +61,6 @@ same() {
         fail "$1" "screen differs from $want:"$'\n'"$(head -n 40 "$T/diff")"
     fi
 }
-
-# check NAME WHY: pass when WHY is empty.
-check() {
-    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
-}
-
-# line N FILE: line N (1-based) of a dump.
-line() { sed -n "${1}p" "$2"; }
 
 # ---- the small fixture: every view, checked by hand ------------------------
 

@@ -3,6 +3,7 @@
  * key that re-applies the transform list costs only what the visible view
  * needs. */
 #include "app.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,7 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
             ui_error(ui, "%s", err.msg);
             return -1;
         }
-        c->fn_runs = malloc((st->n ? st->n : 1) * sizeof *c->fn_runs);
+        c->fn_runs = ss_alloc_array(st->n, sizeof *c->fn_runs);
         if (!c->fn_runs) {
             free(c->runs);
             c->runs = NULL;
@@ -103,7 +104,7 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
         /* stats rows and runs rows both carry the canonical function id;
          * rows without samples were left out, so map function -> row */
         size_t nf = ui->m->functions.n;
-        uint32_t *row_of = malloc((nf ? nf : 1) * sizeof *row_of);
+        uint32_t *row_of = ss_alloc_array(nf, sizeof *row_of);
         if (!row_of) {
             free(c->runs);
             free(c->fn_runs);

@@ -7,6 +7,7 @@
 #include <wchar.h>
 
 #include "textesc.h"
+#include "vec.h"
 
 int ui_canvas_resize(struct ui_canvas *c, int w, int h)
 {
@@ -14,7 +15,7 @@ int ui_canvas_resize(struct ui_canvas *c, int w, int h)
         w = 1;
     if (h < 1)
         h = 1;
-    struct ui_cell *cells = malloc((size_t)w * (size_t)h * sizeof *cells);
+    struct ui_cell *cells = ss_alloc_array((size_t)w * (size_t)h, sizeof *cells);
     if (!cells)
         return -1;
     free(c->cells);

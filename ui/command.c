@@ -11,6 +11,8 @@
 #include "display.h"
 #include "state.h"
 #include "write.h"
+#include "vec.h"
+#include "strbuf.h"
 
 /* The argument: the rest of the line without surrounding blanks and, when
  * it is one double-quoted string, without the quotes (\" and \\ escapes). */
@@ -149,10 +151,11 @@ static void source(struct ui *ui, const char *path, int unused)
         ui_error(ui, "%s", err.msg);
         return;
     }
-    char what[4200];
+    struct ss_strbuf what = SS_STRBUF_INIT; /* the path whole */
     size_t n = ss_tf_count(ui->tf) - before;
-    snprintf(what, sizeof what, "%s: %zu transform%s added", path, n, ss_s(n));
-    ui_reapply(ui, what);
+    ss_strbuf_printf(&what, "%s: %zu transform%s added", path, n, ss_s(n));
+    ui_reapply(ui, ss_strbuf_str(&what));
+    ss_strbuf_free(&what);
 }
 
 /* `:resume`: append the transform list saved by the last session on these
@@ -320,17 +323,17 @@ static const struct {
 
 const struct ui_command_info *ui_commands(size_t *n)
 {
-    *n = sizeof commands / sizeof *commands;
+    *n = ARRAY_SIZE(commands);
     return commands;
 }
 
 /* The command named `word` (aliases resolved), or NULL. */
 static const struct ui_command_info *find_command(const char *word)
 {
-    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
         if (!strcmp(word, aliases[i].alias))
             word = aliases[i].name;
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
         if (commands[i].run && !strcmp(word, commands[i].name))
             return &commands[i];
     return NULL;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "write.h"
+#include "vec.h"
 
 static SCREEN *screen;
 static FILE *null_out, *null_in;
@@ -96,7 +97,7 @@ static void setup_styles(void)
         {UI_S_FN0 + 4, COLOR_BLACK, COLOR_CYAN, A_NORMAL},
         {UI_S_FN0 + 5, COLOR_WHITE, COLOR_RED, A_NORMAL},
     };
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
         short pair = (short)(i + 1);
         if (pair >= COLOR_PAIRS)
             break;
@@ -119,7 +120,7 @@ int ui_display_open(int headless, int cols, int rows, char *msg, size_t n)
             return -1;
         }
         static const char *const terms[] = {"xterm", "vt100", "ansi"};
-        for (size_t i = 0; !screen && i < sizeof terms / sizeof *terms; i++)
+        for (size_t i = 0; !screen && i < ARRAY_SIZE(terms); i++)
             screen = newterm(terms[i], null_out, null_in);
     } else {
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -238,7 +239,7 @@ static int fkey(int c)
         {KEY_PPAGE, UI_K_PGUP},  {KEY_NPAGE, UI_K_PGDN},   {KEY_BACKSPACE, UI_K_BACKSPACE},
         {KEY_DC, UI_K_DELETE},   {KEY_BTAB, UI_K_BACKTAB}, {KEY_ENTER, UI_K_KP_ENTER},
     };
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(map); i++)
         if (map[i].curses == c)
             return map[i].ours;
     if (c >= KEY_F(1) && c <= KEY_F(12))

@@ -1,5 +1,6 @@
 /* keys.c - the request and key-binding tables (see keys.h). */
 #include "keys.h"
+#include "vec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -186,7 +187,7 @@ static const char *const sections[] = {
 
 enum ui_request ui_key_request(int key, enum ui_view_id v)
 {
-    size_t n = sizeof bindings / sizeof *bindings;
+    size_t n = ARRAY_SIZE(bindings);
     for (size_t i = 0; i < n; i++)
         if (bindings[i].key == key && (bindings[i].views & (1u << v)))
             return bindings[i].req;
@@ -213,7 +214,7 @@ int ui_request_view(enum ui_request r)
 
 const struct ui_binding *ui_bindings(size_t *n)
 {
-    *n = sizeof bindings / sizeof *bindings;
+    *n = ARRAY_SIZE(bindings);
     return bindings;
 }
 
@@ -260,7 +261,7 @@ static const struct {
 
 const char *ui_key_name(int k, char *buf, size_t n)
 {
-    for (size_t i = 0; i < sizeof key_names / sizeof *key_names; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(key_names); i++)
         if (key_names[i].key == k && k != '<') {
             snprintf(buf, n, "%s", key_names[i].name);
             return buf;
@@ -278,7 +279,7 @@ const char *ui_key_name(int k, char *buf, size_t n)
 
 int ui_key_parse(const char *name)
 {
-    for (size_t i = 0; i < sizeof key_names / sizeof *key_names; i++)
+    for (size_t i = 0; i < ARRAY_SIZE(key_names); i++)
         if (!strcmp(key_names[i].name, name))
             return key_names[i].key;
     if (name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z' && !name[3])

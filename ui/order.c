@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sort.h"
+#include "vec.h"
 
 struct order_ctx {
     ui_order_cmp cmp;
@@ -19,7 +20,7 @@ static int cmp_index(const void *a, const void *b, void *ctx)
 
 int ui_order_sort(uint32_t **order, size_t n, int rev, ui_order_cmp cmp, const void *ctx)
 {
-    uint32_t *o = realloc(*order, (n ? n : 1) * sizeof *o);
+    uint32_t *o = ss_realloc_array(*order, n, sizeof *o);
     if (!o)
         return -1;
     *order = o;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "command.h"
+#include "vec.h"
 
 static int hist_index(int kind)
 {
@@ -153,7 +154,7 @@ static int push_cand(char ***v, size_t *n, size_t *cap, const char *s)
 {
     if (*n == *cap) {
         size_t nc = *cap ? *cap * 2 : 32;
-        char **nv = realloc(*v, nc * sizeof *nv);
+        char **nv = ss_realloc_array(*v, nc, sizeof *nv);
         if (!nv)
             return -1;
         *v = nv;
@@ -239,8 +240,8 @@ char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_
     } else if (!strncmp(line + i, "value ", 6)) {
         /* :value NAME: the profile's measures */
         struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-        size_t nm = ss_model_measures(ui->m, ms, sizeof ms / sizeof *ms);
-        for (size_t k = 0; k < nm && k < sizeof ms / sizeof *ms; k++) {
+        size_t nm = ss_model_measures(ui->m, ms, ARRAY_SIZE(ms));
+        for (size_t k = 0; k < nm && k < ARRAY_SIZE(ms); k++) {
             const char *name = ss_measure_name(ui->m, &ms[k]);
             if (!strncmp(name, prefix, plen) && push_cand(&v, n, &cap, name))
                 break;

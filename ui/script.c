@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "canvas.h"
+#include "vec.h"
 
 struct ui_script {
     char *path;
@@ -84,7 +85,7 @@ static int parse_mouse(const char *name, struct ui_event *ev)
                  {"DoubleClick", UI_B_DOUBLE},
                  {"WheelUp", UI_B_WHEEL_UP},
                  {"WheelDown", UI_B_WHEEL_DOWN}};
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
         size_t k = strlen(kinds[i].word);
         int x, y;
         char end;

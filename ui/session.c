@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "vec.h"
 
 /* ---- the list and the model ---------------------------------------------- */
 
@@ -232,9 +233,9 @@ int ui_set_measure(struct ui *ui, const char *name)
 static void next_measure(struct ui *ui)
 {
     struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-    size_t n = ss_model_measures(&ui->orig, ms, sizeof ms / sizeof *ms);
-    if (n > sizeof ms / sizeof *ms)
-        n = sizeof ms / sizeof *ms;
+    size_t n = ss_model_measures(&ui->orig, ms, ARRAY_SIZE(ms));
+    if (n > ARRAY_SIZE(ms))
+        n = ARRAY_SIZE(ms);
     if (n < 2) {
         ui_message(ui, "value: %s is the only measure of this profile",
                    ss_model_measure_name(ui->m));
@@ -283,7 +284,7 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
         ui_preset(ui, "r");
         return UI_HANDLED;
     default:
-        for (size_t i = 0; i < sizeof trims / sizeof *trims; i++)
+        for (size_t i = 0; i < ARRAY_SIZE(trims); i++)
             if (trims[i].req == req) {
                 trim_selected(ui, v, trims[i].verb);
                 return UI_HANDLED;

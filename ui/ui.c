@@ -26,6 +26,7 @@
 #include "script.h"
 #include "state.h"
 #include "status.h"
+#include "vec.h"
 
 /* The views' vtables and arguments, from views.h. */
 static const struct {
@@ -129,7 +130,7 @@ void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg)
         ui_error(ui, "out of memory");
         return;
     }
-    if (ui->nhist == (int)(sizeof ui->hist / sizeof *ui->hist)) {
+    if (ui->nhist == (int)ARRAY_SIZE(ui->hist)) {
         /* full: forget the oldest entry after the first view */
         free(ui->hist[1].arg);
         memmove(&ui->hist[1], &ui->hist[2], (size_t)(ui->nhist - 2) * sizeof *ui->hist);
@@ -223,12 +224,12 @@ static double match_share(struct ui *ui, const char *pat)
     const struct ss_stats *st = ui_stats_fn(ui);
     if (!st || st->samples_counted == 0 || m->functions.n == 0)
         return 0;
-    char *fm = malloc(m->functions.n);
+    char *fm = ss_alloc_array(m->functions.n, 1);
     if (!fm)
         return 0;
     for (size_t f = 0; f < m->functions.n; f++)
         fm[f] = (char)text_matches(ss_function_name(m, (ss_id)f), pat);
-    char *sm = calloc(ss_model_nstacks(m) + 1, 1);
+    char *sm = ss_calloc_array(ss_model_nstacks(m) + 1, 1);
     if (!sm) {
         free(fm);
         return 0;

@@ -8,11 +8,12 @@
 
 #include "app.h"
 #include "tree.h"
+#include "vec.h"
 
 static const struct ui_column columns[] = {
     {"", 7, 0}, {"count", 9, 1}, {"time", 10, 1}, {"pct", 7, 1}, {"function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 struct calls_view {
     unsigned gen;

@@ -27,6 +27,7 @@
 #include "flame.h"
 #include "hash.h"
 #include "write.h"
+#include "vec.h"
 
 #define NONE SS_FLAME_NONE
 
@@ -86,7 +87,7 @@ static ss_id *path_of(const struct ss_flame *fl, uint32_t i, size_t *n)
     if (i == NONE || i >= fl->n)
         return NULL;
     size_t d = fl->nodes[i].depth + 1;
-    ss_id *path = malloc(d * sizeof *path);
+    ss_id *path = ss_alloc_array(d, sizeof *path);
     if (!path)
         return NULL;
     for (uint32_t k = i; k != NONE; k = fl->nodes[k].parent)
@@ -378,7 +379,7 @@ static int ensure_cells(struct flame_view *p, int w, int h)
     if (p->cell && p->cell_w == w && p->cell_h == h)
         return 0;
     free(p->cell);
-    p->cell = malloc((size_t)(w > 0 ? w : 1) * (size_t)(h > 0 ? h : 1) * sizeof *p->cell);
+    p->cell = ss_alloc_array((size_t)(w > 0 ? w : 1) * (size_t)(h > 0 ? h : 1), sizeof *p->cell);
     p->cell_w = p->cell ? w : 0;
     p->cell_h = p->cell ? h : 0;
     return p->cell ? 0 : -1;
@@ -589,7 +590,7 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         return UI_HANDLED;
     case UI_REQ_FL_ZOOM:
         if (sel != NONE && sel != p->zoom) {
-            if (p->nzhist == (int)(sizeof p->zhist / sizeof *p->zhist)) {
+            if (p->nzhist == (int)ARRAY_SIZE(p->zhist)) {
                 memmove(p->zhist, p->zhist + 1, sizeof p->zhist - sizeof *p->zhist);
                 p->nzhist--;
             }

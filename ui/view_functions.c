@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "order.h"
+#include "vec.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_RUNS, SORT_MEAN, SORT_NAME, NSORTS };
 
@@ -19,7 +20,7 @@ static struct ui_column columns[] = {
     {"self", 9, 1}, {"self%", 7, 1}, {"total", 9, 1},    {"total%", 7, 1},
     {"runs", 8, 1}, {"mean", 7, 1},  {"function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 struct fn_view {
     unsigned gen;

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "command.h"
+#include "vec.h"
 
 /* One logical line: a section title (keys == NULL) or keys + text. */
 struct help_line {
@@ -31,7 +32,7 @@ struct help_view {
 
 static int add(struct help_view *h, const char *keys, const char *text)
 {
-    struct help_line *nl = realloc(h->lines, (h->nlines + 1) * sizeof *nl);
+    struct help_line *nl = ss_realloc_array(h->lines, h->nlines + 1, sizeof *nl);
     if (!nl)
         return -1;
     h->lines = nl;
@@ -145,7 +146,7 @@ static int add_row(struct help_view *h, size_t *cap, size_t line, size_t start, 
 {
     if (h->nrows == *cap) {
         *cap = *cap ? *cap * 2 : 64;
-        void *nr = realloc(h->rows, *cap * sizeof *h->rows);
+        void *nr = ss_realloc_array(h->rows, *cap, sizeof *h->rows);
         if (!nr)
             return -1;
         h->rows = nr;

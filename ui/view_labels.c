@@ -8,12 +8,13 @@
 
 #include "app.h"
 #include "labels.h"
+#include "vec.h"
 
 /* the measure's column is named after it and widens to its numbers (draw) */
 static struct ui_column columns[] = {
     {"key", 12, 0}, {"count", 9, 1}, {"measure", 10, 1}, {"pct", 7, 1}, {"value", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 struct labels_view {
     struct ss_label_stats ls;

@@ -9,12 +9,14 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "vec.h"
+#include "num.h"
 
 static const struct ui_column columns[] = {
     {"level", 6, 1},   {"samples", 9, 1}, {"distinct", 9, 1},
     {"top.smp", 8, 1}, {"top.pct", 7, 1}, {"top function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
@@ -50,7 +52,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_level_row *r = &rows[row];
     char b[5][32];
     /* as report: top.pct is the top function's share of the measure at the level */
-    double share = r->value != 0 ? 100.0 * r->top_value / r->value : 0;
+    double share = !ss_double_eq(r->value, 0) ? 100.0 * r->top_value / r->value : 0;
     snprintf(b[0], sizeof b[0], "%u%c%s", r->level, row < sc ? '*' : ' ',
              row < sc && r->located ? "u" : "");
     snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)r->samples);

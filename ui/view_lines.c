@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "order.h"
+#include "vec.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_POS, NSORTS };
 static const char *const sort_names[NSORTS] = {"self time", "total time", "position"};
@@ -23,7 +24,7 @@ static struct ui_column columns[] = {
     {"self", 8, 1},   {"self%", 6, 1},     {"total", 8, 1},
     {"total%", 6, 1}, {"location", 20, 0}, {"source", 0, 3},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 #define MAX_SOURCE (16u << 20) /* larger files are not shown */
 
@@ -71,7 +72,7 @@ static char *read_file(const char *path, size_t *len)
 
 int ui_add_source_path(struct ui *ui, const char *dir)
 {
-    char **np = realloc(ui->source_paths, (ui->nsource_paths + 1) * sizeof *np);
+    char **np = ss_realloc_array(ui->source_paths, ui->nsource_paths + 1, sizeof *np);
     if (!np)
         return -1;
     ui->source_paths = np;
@@ -154,7 +155,7 @@ static int load_source(struct ui *ui, struct source_file *sf)
         return 0;
     t = expand_tabs(t, &len);
     size_t cap = 64, n = 0;
-    size_t *off = malloc(cap * sizeof *off);
+    size_t *off = ss_alloc_array(cap, sizeof *off);
     if (!off) {
         free(t);
         return -1;
@@ -169,7 +170,7 @@ static int load_source(struct ui *ui, struct source_file *sf)
         if (i + 1 >= len)
             break;
         if (n == cap) {
-            size_t *no = realloc(off, cap * 2 * sizeof *off);
+            size_t *no = ss_realloc_array(off, cap * 2, sizeof *off);
             if (!no) {
                 free(off);
                 free(t);
@@ -210,7 +211,7 @@ static long find_file(struct ui *ui, struct lines_view *p, const char *base)
         const char *b = strrchr(name, '/');
         if (strcmp(b ? b + 1 : name, base))
             continue;
-        struct source_file *nf = realloc(p->files, (p->nfiles + 1) * sizeof *nf);
+        struct source_file *nf = ss_realloc_array(p->files, p->nfiles + 1, sizeof *nf);
         if (!nf)
             return -1;
         p->files = nf;

@@ -12,12 +12,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "vec.h"
 
 static const struct ui_column columns[] = {
     {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},
     {"median", 8, 1}, {"max", 7, 1},  {"function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 struct runs_view {
     unsigned gen;
@@ -110,7 +111,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     const struct ss_run_hist *h = &p->h;
     if (h->n_levels) {
-        p->rows = calloc(h->n_levels + 1, sizeof *p->rows);
+        p->rows = ss_calloc_array(h->n_levels + 1, sizeof *p->rows);
         if (!p->rows) {
             ui_error(ui, "out of memory");
             return -1;

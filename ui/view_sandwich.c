@@ -18,6 +18,7 @@
 
 #include "app.h"
 #include "flame.h"
+#include "vec.h"
 
 #define NONE SS_FLAME_NONE
 
@@ -153,7 +154,7 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     if (sr >= rows)
         p->off -= sr - rows + 1;
     free(p->cell);
-    p->cell = malloc((size_t)c->w * (size_t)rows * sizeof *p->cell);
+    p->cell = ss_alloc_array((size_t)c->w * (size_t)rows, sizeof *p->cell);
     if (!p->cell) {
         ui_error(ui, "out of memory");
         return;

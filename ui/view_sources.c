@@ -5,12 +5,13 @@
 
 #include "app.h"
 #include "report.h"
+#include "vec.h"
 
 static const struct ui_column columns[] = {
     {"source", 6, 1},   {"type", 6, 0},   {"session", 7, 1}, {"line", 5, 1},
     {"interval", 8, 1}, {"flags", 11, 0}, {"samples", 8, 1}, {"file", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {

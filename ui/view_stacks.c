@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "order.h"
+#include "vec.h"
 
 enum { SORT_COUNT, SORT_DEPTH, SORT_TEXT, NSORTS };
 static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root first)"};
@@ -16,7 +17,7 @@ static const int sort_column[NSORTS] = {0, 3, 4};
 static const struct ui_column columns[] = {
     {"count", 8, 1}, {"time", 9, 1}, {"pct", 7, 1}, {"depth", 5, 1}, {"stack (root first)", 0, 2},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 struct stacks_view {
     unsigned gen;

@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "timeline.h"
+#include "vec.h"
 
 #define MARGIN 6 /* "%4u* " level numbers */
 
@@ -207,11 +208,11 @@ static int prepare(struct ui *ui, struct ui_view *v)
         free(p->leg_of_set);
         free(p->leg_idx);
         size_t nf = ui->m->functions.n ? ui->m->functions.n : 1;
-        p->leg = malloc(nf * sizeof *p->leg);
+        p->leg = ss_alloc_array(nf, sizeof *p->leg);
         free(p->leg_ch);
-        p->leg_ch = malloc(nf);
-        p->leg_of_set = calloc(nf, 1);
-        p->leg_idx = malloc(nf * sizeof *p->leg_idx);
+        p->leg_ch = ss_alloc_array(nf, 1);
+        p->leg_of_set = ss_calloc_array(nf, 1);
+        p->leg_idx = ss_alloc_array(nf, sizeof *p->leg_idx);
         p->nleg = 0;
         if (!p->leg || !p->leg_ch || !p->leg_of_set || !p->leg_idx) {
             ui_error(ui, "out of memory");

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "app.h"
+#include "vec.h"
 
 static const struct ui_column columns[] = {
     {"#", 3, 1},      {"on", 3, 0},  {"in", 8, 1},   {"out", 8, 1},     {"frames-", 8, 1},
     {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {

@@ -13,12 +13,13 @@
 
 #include "app.h"
 #include "tree.h"
+#include "vec.h"
 
 /* total and self widen to the measure's numbers (draw) */
 static struct ui_column columns[] = {
     {"total%", 7, 1}, {"self%", 7, 1}, {"total", 9, 1}, {"self", 9, 1}, {"function", 0, 0},
 };
-#define NCOLS (sizeof columns / sizeof *columns)
+#define NCOLS ARRAY_SIZE(columns)
 
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
 
@@ -40,7 +41,7 @@ static int has_children(const struct ss_tree *t, uint32_t i)
 static int visible(struct tree_view *p)
 {
     free(p->rows);
-    p->rows = malloc((p->t.n ? p->t.n : 1) * sizeof *p->rows);
+    p->rows = ss_alloc_array(p->t.n, sizeof *p->rows);
     p->nrows = 0;
     if (!p->rows)
         return -1;
@@ -61,7 +62,7 @@ static int same(const char *a, const char *b)
 static const char **path_of(const struct ui *ui, const struct ss_tree *t, uint32_t i, size_t *n)
 {
     size_t d = t->nodes[i].depth + 1;
-    const char **names = malloc(d * sizeof *names);
+    const char **names = ss_alloc_array(d, sizeof *names);
     if (!names)
         return NULL;
     for (uint32_t k = i; k != SS_TREE_NONE; k = t->nodes[k].parent)
@@ -84,7 +85,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (p->built && same(p->focus, arg) && p->nrows) {
         size_t sel = v->list.sel < p->nrows ? v->list.sel : p->nrows - 1;
         const char **names = path_of(ui, &p->t, p->rows[sel], &nkeep);
-        keep = names ? calloc(nkeep, sizeof *keep) : NULL;
+        keep = names ? ss_calloc_array(nkeep, sizeof *keep) : NULL;
         for (size_t k = 0; keep && k < nkeep; k++)
             keep[k] = strdup(names[k]);
         if (!keep)
@@ -110,7 +111,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
             rc = -1;
         }
     }
-    p->open = calloc(p->t.n ? p->t.n : 1, 1);
+    p->open = ss_calloc_array(p->t.n, 1);
     if (!rc && !p->open) {
         ui_error(ui, "out of memory");
         rc = -1;

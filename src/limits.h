@@ -22,6 +22,17 @@
  * one sample. */
 #define SS_MAX_INTERVAL_US 1e18
 
+/* Frames of one stack, in every reader of a format stackscope writes
+ * (Rprof, folded, pprof (its PP_MAX_FRAMES, the same number), tables,
+ * speedscope); the writers refuse a deeper
+ * stack (a transform such as label-root can add a frame). */
+#define SS_MAX_FRAMES 1000000
+
+/* The longest line of a text input read from a pipe or device (256 MiB).
+ * A line of a regular file has no limit but the file's size: it is mapped,
+ * not copied, and a line is never longer than its file. */
+#define SS_MAX_STREAM_LINE ((size_t)256 << 20)
+
 /* A line number (the model holds 32 bits; UINT32_MAX is kept free). */
 #define SS_MAX_LINE_NO (UINT32_MAX - 1)
 

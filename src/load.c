@@ -5,7 +5,8 @@
  * (every tag a Profile field with its wire type, every nested message well
  * formed, every length within the file), and the text tests read the first
  * line that is not blank whole, growing the view of the file until it ends
- * (up to the reader's line limit).  A text file is never taken for
+ * (a regular file's line has no limit but its size; a pipe's is
+ * SS_MAX_STREAM_LINE).  A text file is never taken for
  * protobuf because a byte of it happens to be a valid tag.
  */
 #include "load.h"
@@ -103,7 +104,8 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     if (rc)
         return rc;
     /* A folded file's first line is its most frequent stack, however deep:
-     * the view grows until that line ends, up to the reader's line limit. */
+     * the view grows until that line ends (the reader's limit: the size of
+     * a regular file, SS_MAX_STREAM_LINE of a pipe). */
     size_t text_max = r.max_line;
     const char *p;
     const struct ss_format *f = NULL;

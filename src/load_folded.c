@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
+
 #define FOLDED_MAX_COUNT 1000000000000000ULL /* 10^15 per line */
 #define FOLDED_MAX_TOTAL (1ULL << 62)        /* all lines of a file */
-#define FOLDED_MAX_FRAMES 100000
+#define FOLDED_MAX_FRAMES SS_MAX_FRAMES
 
 static double folded_interval_us = SS_FOLDED_INTERVAL_US;
 

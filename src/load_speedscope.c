@@ -8,7 +8,7 @@
 #include "json.h"
 #include "limits.h"
 
-#define SP_MAX_FRAMES 100000 /* frames of one stack */
+#define SP_MAX_FRAMES SS_MAX_FRAMES /* frames of one stack */
 
 /* ---- detection ---------------------------------------------------------------- */
 
@@ -180,7 +180,7 @@ static int read_sampled(struct sp *S, uint32_t prof)
             return fail_at(S, s, "a sample must be an array of frame indices");
         size_t depth = ss_json_at(j, s)->u.kids.n;
         if (depth > SP_MAX_FRAMES)
-            return fail_at(S, s, "a sample deeper than 100000 frames");
+            return fail_at(S, s, "a sample deeper than 1000000 frames");
         size_t k = depth; /* root first in the file, leaf first in the model */
         for (uint32_t f = ss_json_at(j, s)->u.kids.first; f != SS_JSON_NONE;
              f = ss_json_at(j, f)->next) {
@@ -239,7 +239,7 @@ static int read_evented(struct sp *S, uint32_t prof)
         last = t;
         if (is_open) {
             if (depth >= SP_MAX_FRAMES) {
-                rc = fail_at(S, e, "more than 100000 frames open at once");
+                rc = fail_at(S, e, "more than 1000000 frames open at once");
                 break;
             }
             if (VEC_PUSH(open, S->frame_loc[idx])) {

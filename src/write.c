@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "limits.h"
 #include "tables.h"
 
 /* ---- inputs ------------------------------------------------------------ */
@@ -486,6 +487,13 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "%s: %s holds aggregates (counts per call element), not stacks; "
                            "the %s format needs stacks (sampling_prof can take it)",
                            path, ss_str(m, m->sources.v[i].uri), f->name);
+    if (f->id != SS_OUT_SAMPLING_PROF)
+        for (size_t s = 0; s < ss_model_nstacks(m); s++)
+            if (ss_stack_depth(m, (ss_id)s) > SS_MAX_FRAMES)
+                return ss_fail(err, SS_EUSAGE,
+                               "%s: cannot write %s: a stack of %zu frames (the readers take at "
+                               "most %d frames in one stack); nothing written",
+                               path, f->title, ss_stack_depth(m, (ss_id)s), SS_MAX_FRAMES);
     if (f->id == SS_OUT_FOLDED) {
         /* a folded file holds only samples with frames; an empty one is no
          * profile to any reader, ours included */

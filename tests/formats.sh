@@ -418,10 +418,14 @@ check "sniff: long first line: self counts 5 and 1" "$([ $? -eq 0 ] || diff "$T/
 # Through a pipe too (no mmap, no known size).
 expect_src "sniff: long first line through a pipe" <(cat "$T/long.folded") "folded 6"
 
-# A folded file with a first line over the line limit: refused at line 1.
-{ head -c 1100000 /dev/zero | tr '\0' a; echo ' 1'; } >"$T/huge.folded"
-ss report "$T/huge.folded" >/dev/null
-check "sniff: a first line over 1 MiB is refused at line 1" "$([ $RC -eq 2 ] && [[ $ERR == *"huge.folded:1: line longer than 1048576 bytes"* ]] || echo "exit $RC: $ERR")"
+# A folded file with a first line over 1 MiB (the old line limit; a line of
+# a regular file now has no limit but the file's size): one frame of
+# 1,100,000 bytes, count 3, read from the file and through a pipe.
+{ head -c 1100000 /dev/zero | tr '\0' a; echo ' 3'; } >"$T/huge.folded"
+expect_src "sniff: a first line over 1 MiB is folded" "$T/huge.folded" "folded 3"
+expect_src "sniff: a first line over 1 MiB through a pipe" <(cat "$T/huge.folded") "folded 3"
+got=$(ss report --by self --format tsv "$T/huge.folded" | awk -F '\t' 'NR > 1 { print length($1), $2 }')
+check "sniff: the 1,100,000-byte name, 3 samples of 1 s" "$([ "$got" = "1100000 3" ] || echo "got '$got' (exit $RC: $ERR)")"
 
 # Raw (uncompressed) pprof is still pprof.
 gzip -dc "$D/pprof/profile-pkg/memory.profilepkg.pb.gz" >"$T/raw.pb"

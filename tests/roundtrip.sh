@@ -204,6 +204,53 @@ roundtrip one-mb-name "$T/big-name.out"
 # 100,000 frames in one stack (the readers' limit).
 { echo "$H"; awk 'BEGIN { for (i = 100000; i >= 1; i--) printf "\"f%d\" ", i % 7; print "" }'; echo '"g" "f1" '; } >"$T/deep.out"
 roundtrip 100000-frames "$T/deep.out"
+# 100,000 frames of long names (Go-like, 45 bytes): a 4.7 MB line in Rprof
+# and folded, over the old 1 MiB line limit, written and read back in every
+# format (a line of a regular file is limited only by the file's size).
+deep_long() { # FILE
+    {
+        echo "$H"
+        awk 'BEGIN { for (i = 100000; i >= 1; i--) printf "\"github.com/org/pkg/sub.(*Type).method_%06d\" ", i % 5000; print ""
+                     for (k = 0; k < 3; k++) print "\"g\" \"main\" " }'
+    } >"$1"
+}
+deep_long "$T/deep-long.out"
+sz=$(sed -n 2p "$T/deep-long.out" | wc -c)
+if [ "$sz" -gt $((4 << 20)) ]; then pass "deep profile: its stack line is $sz bytes"; else fail "deep profile: line of $sz bytes" "expected over 4 MiB"; fi
+roundtrip 100000-long-frames "$T/deep-long.out"
+# The deep line, hand-checked: 100,000 frames, 5,000 distinct names of
+# 20 frames each, the leaf method_000001 (100,000 % 5,000 is 0, so the
+# outermost frame is method_000000).
+ss check "$T/deep-long.out" >"$T/deep.check"
+if grep -q 'deepest 100000 frames' "$T/deep.check" && grep -q 'functions: 5002' "$T/deep.check"; then
+    pass "deep profile: 100000 frames, 5002 functions"
+else
+    fail "deep profile: check" "$(tr '\n' '|' <"$T/deep.check") $ERR"
+fi
+# Each writer's file of it, read back through a pipe (no mmap, no size):
+# still under the 256 MiB limit of a line from a pipe.
+for fmt in rprof folded; do
+    ss convert --to $fmt -o "$T/deep-long.$fmt" "$T/deep-long.out"
+    by_stack "$T/deep-long.$fmt" 0 >"$T/deep.file.counts"
+    ss report --by stacks --format tsv <(cat "$T/deep-long.$fmt") |
+        awk -F '\t' 'NR > 1 { c[$5] += $1 } END { for (k in c) printf "%d\t%s\n", c[k], k }' | sort >"$T/deep.pipe.counts"
+    if [ -s "$T/deep.pipe.counts" ] && cmp -s "$T/deep.file.counts" "$T/deep.pipe.counts"; then
+        pass "deep profile: $fmt read back through a pipe"
+    else
+        fail "deep profile: $fmt through a pipe" "$ERR"
+    fi
+done
+# A stack of 1,000,000 frames (every reader's limit, limits.h) is written
+# and read back; the readers refuse 1,000,001.
+{ echo "$H"; awk 'BEGIN { for (i = 1000000; i >= 1; i--) printf "\"f%d\" ", i % 3; print "" }'; } >"$T/million.out"
+roundtrip 1000000-frames "$T/million.out"
+{ echo "$H"; awk 'BEGIN { for (i = 1000001; i >= 1; i--) printf "\"f%d\" ", i % 3; print "" }'; } >"$T/million1.out"
+ss check "$T/million1.out" >/dev/null
+if [ $RC -eq 2 ] && [[ $ERR == *"million1.out:2:"*"more than 1000000 frames in one sample"* ]]; then
+    pass "1,000,001 frames: refused at line 2"
+else
+    fail "1,000,001 frames" "exit $RC: $ERR"
+fi
 # A folded file whose first line is far over 64 KiB (1,300 long names).
 awk 'BEGIN { for (i = 1; i <= 1300; i++) printf "%sgithub.com/org/pkg/sub.(*Type).method_%04d_%030d", (i > 1 ? ";" : ""), i, 0; print " 5"; print "main;g 1" }' >"$T/long-first.folded"
 roundtrip long-first-line "$T/long-first.folded"

@@ -105,6 +105,10 @@ static const char usage_text[] =
     "Go's debug=1 text profiles are recognised and refused.\n"
     "  --interval DURATION    the period of folded stacks: 1ms, 997us, 0.5s\n"
     "                         (report, convert and the explorer)\n"
+    "  --mixed                keep inputs of different kinds (a CPU and a heap\n"
+    "                         profile: other sample types) as separate sources,\n"
+    "                         with a warning; without it they are refused\n"
+    "                         (report, convert and the explorer)\n"
     "\n"
     "Explorer options (no command):\n"
     "  --source-path DIR      look for source files (the lines view) under DIR\n"
@@ -410,23 +414,15 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},
-        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},
-        {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},
-        {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},
-        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},
-        {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},
-        {"preset", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {"mixed", no_argument, NULL, 'M'},
+        {"preset", required_argument, NULL, 'p'},    {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -445,6 +441,9 @@ static int cmd_report(int argc, char **argv)
         case 'i':
             if ((rc = interval_arg(optarg)) != 0)
                 return rc;
+            break;
+        case 'M':
+            ss_load_set_mixed(1);
             break;
         case 'b': {
             size_t k = 0;
@@ -563,15 +562,11 @@ static void clean_up_on_signals(void)
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'},
-        {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},
-        {"preset", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},  {"mixed", no_argument, NULL, 'M'},
+        {"preset", required_argument, NULL, 'p'},    {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
@@ -590,6 +585,9 @@ static int cmd_convert(int argc, char **argv)
         case 'i':
             if ((rc = interval_arg(optarg)) != 0)
                 return rc;
+            break;
+        case 'M':
+            ss_load_set_mixed(1);
             break;
         case 'o':
             out = optarg;
@@ -758,8 +756,9 @@ const char *const *ss_cli_source_paths(size_t *n)
     return source_paths;
 }
 
-/* Take the explorer's `--source-path DIR` / `--source-path=DIR` out of
- * argv[1..*argc).  Returns 0 or the exit status of a usage error. */
+/* Take the explorer's `--source-path DIR` / `--source-path=DIR`, `--interval`
+ * and `--mixed` out of argv[1..*argc).  Returns 0 or the exit status of a
+ * usage error. */
 static int take_source_paths(int *argc, char **argv)
 {
     int k = 1;
@@ -776,6 +775,10 @@ static int take_source_paths(int *argc, char **argv)
             int rc = interval_arg(a[10] ? a + 11 : argv[++i]);
             if (rc)
                 return rc;
+            continue;
+        }
+        if (!strcmp(a, "--mixed")) {
+            ss_load_set_mixed(1);
             continue;
         }
         if (!strcmp(a, "--source-path")) {

@@ -39,6 +39,10 @@
 /* A SamplingProf call element id (the gem's Java int). */
 #define SS_MAX_ELEMENT_ID 2147483647LL
 
+/* Lines of an Rprof file the writer writes (a sample of count k is k
+ * lines): more is refused, --force or not. */
+#define SS_MAX_RPROF_LINES 1000000000ULL
+
 /* Value types (sample types) of one tables directory. */
 #define SS_MAX_VALUE_TYPES 4096
 

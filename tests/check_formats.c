@@ -715,6 +715,59 @@ START_TEST(test_writers_refuse_deep_stack)
 }
 END_TEST
 
+/* Formats that write every frame of every sample (speedscope, tables)
+ * refuse, unless forced, an output over 64 MiB and over 100 times its
+ * inputs: 100,000 samples of a 1,000-frame stack (100,000,000 frames) from
+ * a 1-byte input.  Rprof: one line per counted sample (tests/cli.sh). */
+START_TEST(test_writers_refuse_growth)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_source src = {0};
+    src.type = ss_model_intern_cstr(&m, "folded");
+    src.uri = ss_model_intern_cstr(&m, "in.folded");
+    src.session = 1;
+    src.interval_us = 1e6;
+    ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
+    ss_id locs[1000];
+    for (int i = 0; i < 1000; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "f%d", i);
+        ss_id fn = ss_model_function(&m, ss_model_intern_cstr(&m, name), SS_NONE, SS_NONE, 0);
+        locs[i] = ss_model_location(&m, fn, SS_NONE, 0);
+    }
+    ss_id st = ss_model_stack(&m, locs, 1000, SS_NONE);
+    for (int i = 0; i < 100000; i++)
+        ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ss_model_seal(&m);
+    char in[4096], out[4200];
+    fx_write(in, sizeof in, "x", 1);
+    char *inputs[1] = {in};
+    static const enum ss_out_format outs[] = {SS_OUT_SPEEDSCOPE, SS_OUT_TABLES};
+    static const char *const why[] = {
+        "speedscope writes every frame of every sample: 100000 samples, 100000000 frames",
+        "the tables hold every frame of every sample (sample_locations.tsv): 100000 samples, "
+        "100000000 frames"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(out, sizeof out, "%s.out%zu", in, k);
+        struct ss_write_opts o = {0};
+        o.format = outs[k];
+        o.inputs = inputs;
+        o.n_inputs = 1;
+        ck_assert_int_eq(ss_write_file(&m, out, &o, &err), SS_EUSAGE);
+        ck_assert_msg(
+            strstr(err.msg, "times the input's 1 B: ") && strstr(err.msg, why[k]) &&
+                strstr(err.msg,
+                       "; nothing written (--force, or :w! in the explorer, writes it anyway)"),
+            "%s", err.msg);
+        ck_assert_msg(access(out, F_OK) != 0, "%s was written", out);
+    }
+    ss_model_free(&m);
+    unlink(in);
+}
+END_TEST
+
 Suite *formats_suite(void)
 {
     Suite *s = suite_create("formats");
@@ -736,6 +789,7 @@ Suite *formats_suite(void)
     tcase_add_test(tc, test_tables_round_trip);
     tcase_add_test(tc, test_tables_writer_limits);
     tcase_add_test(tc, test_writers_refuse_deep_stack);
+    tcase_add_test(tc, test_writers_refuse_growth);
     suite_add_tcase(s, tc);
     return s;
 }

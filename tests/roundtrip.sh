@@ -18,6 +18,13 @@
 #                         interval (1 s per sample) and no positions, so
 #                         stacks that differ only by line merge: compared
 #                         summed per stack, counts only.
+#  speedscope             every sample in order: its stack (names, root
+#                         first) and its weight in microseconds (count x
+#                         interval, or the exact duration where the input has
+#                         one), sample by sample, through a tables copy of
+#                         each side (speedscope keeps a sample of count k as
+#                         one sample weighing k intervals, so counts are not
+#                         compared).
 #  sampling_prof          only aggregates: `--by self` exactly (names and
 #                         times: a sample has one leaf), and `--by total`
 #                         when the input has no line profiling (a total is
@@ -75,6 +82,31 @@ counts() {
         awk -F '\t' -v by="$2" -v iv="$iv" 'NR > 1 { v = int((by == "self" ? $2 : $4) * 1e6 / iv + 0.5); if (v) printf "%s\t%d\n", $1, v }' | sort
 }
 
+# sample_rows FILE: every sample in order, from a tables copy of FILE: a
+# line "SAMPLE DEPTH NAME" per frame (depth 1 innermost), then a line
+# "SAMPLE WEIGHT_US" per sample (the duration value when the sample has one,
+# else count x its source's interval).  A position without a function (an
+# Rprof stack's trailing F#L token) is no frame: speedscope has no place for
+# it.  Linear in the frames: no stack is built as one string (a stack may
+# have 1,000,000 frames).
+sample_rows() {
+    local d=$T/rows.tables
+    rm -rf "$d"
+    ss convert --to tables -o "$d/" "$1" || return 1
+    awk -F '\t' '
+        FNR == 1 { f++; next }
+        f == 1 { fname[$1] = $2; next }                        # functions
+        f == 2 { lfun[$1] = $2; next }                         # locations
+        f == 3 { iv[$1] = $7; next }                           # sources
+        f == 4 { src[$1] = $2; n = $1 > n ? $1 : n; next }     # samples
+        f == 5 { if ($2 == "samples") cnt[$1] = $3; else if ($2 == "duration") dur[$1] = $3; next }
+        f == 6 { if (lfun[$3] != "\\N") print $1 "\t" $2 "\t" fname[lfun[$3]]; next } # sample_locations
+        END { for (i = 1; i <= n; i++)
+                  printf "%d\t%.9g\n", i, (i in dur) ? dur[i] / 1000 : ((i in cnt) ? cnt[i] : 1) * iv[src[i]] }
+    ' "$d/functions.tsv" "$d/locations.tsv" "$d/sources.tsv" "$d/samples.tsv" \
+        "$d/sample_values.tsv" "$d/sample_locations.tsv"
+}
+
 n_skip=0
 same() { # NAME FILE_A FILE_B
     if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -n 4 | tr '\n' '|')"; fi
@@ -97,7 +129,7 @@ roundtrip() {
         by_stack "$in" 0 >"$w/in.counts"
     fi
     local fmt out
-    for fmt in rprof pprof folded sampling_prof tables; do
+    for fmt in rprof pprof folded sampling_prof tables speedscope; do
         out=$w/out.$fmt
         [ $fmt = tables ] && out=$w/out.tables/
         if ! ss convert --to $fmt -o "$out" "$in"; then
@@ -145,6 +177,11 @@ roundtrip() {
         rprof | tables)
             by_stack "$out" 1 >"$w/out.stacks"
             same "$name -> $fmt -> read: stacks, counts, times" "$w/in.stacks" "$w/out.stacks"
+            ;;
+        speedscope)
+            sample_rows "$in" >"$w/in.rows"
+            sample_rows "$out" >"$w/out.rows"
+            same "$name -> $fmt -> read: every sample in order, its stack and weight" "$w/in.rows" "$w/out.rows"
             ;;
         folded)
             by_stack "$out" 0 >"$w/out.counts"

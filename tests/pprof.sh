@@ -405,6 +405,12 @@ if [ $rc -eq 0 ] && [ "$got" = "$G/cpu.pb.gz $n_cpu $G/heap.pb.gz $n_heap " ] &&
 else
     fail "mixed: --mixed" "exit $rc: sources '$got' $(head -c 300 "$w/err")"
 fi
+# The explorer takes --mixed too (without a terminal it prints the report).
+"$S" --mixed "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/ui.out" 2>"$w/err" </dev/null
+rc=$?
+[ $rc -eq 0 ] && grep -q "samples *$((n_cpu + n_heap))" "$w/ui.out" &&
+    pass "mixed: the explorer with --mixed (no terminal: the report)" ||
+    fail "mixed: the explorer with --mixed" "exit $rc: $(head -c 300 "$w/err") $(head -n 5 "$w/ui.out")"
 # The kind survives a conversion: a tables copy of the heap profile (with
 # --mixed, both in one directory, is the user's choice) still differs from
 # the CPU profile.

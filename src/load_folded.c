@@ -82,8 +82,17 @@ int ss_folded_sniff(const char *p, size_t n, int whole, const char **why, uint64
         size_t b = a;
         while (b < n && p[b] != '\n' && p[b] != '\r')
             b++;
-        if (b == n && !whole)
-            return -1; /* the line goes on past what we see */
+        if (b == n && !whole) {
+            /* The line goes on past what we see: its end decides, unless a
+             * NUL byte already says it is not text (a binary file is not
+             * mapped whole just to find its first line end). */
+            if (memchr(p + a, '\0', b - a)) {
+                *why = "NUL byte in the line (binary data?)";
+                *line_no = line;
+                return 0;
+            }
+            return -1;
+        }
         const char *stack;
         size_t slen;
         uint64_t count;

@@ -373,6 +373,21 @@ printf 'main;f 3\nma\0in;g 2\n' >"$T/fo-nul"
 bad folded-nul "$T/fo-nul" 2
 yes 'a;b 1000000000000000' | head -n 5000 >"$T/fo-sum"
 bad folded-counts-overflow "$T/fo-sum" 4612
+# A binary file whose first line goes on for 150 MB: refused at its first
+# NUL byte, without mapping the whole line to find where it ends (the
+# sniffers wait for the end of a long first line only when it may be folded
+# stacks): peak RSS well under the file's size.
+{ printf 'main;x\0'; head -c 150000000 /dev/zero | tr '\0' a; } >"$T/nul-long"
+run check "$T/nul-long"
+why=$(sane check)
+if [ -z "$why" ] && { [ "$RC" -ne 2 ] || [[ $ERR != *"$T/nul-long:1: "*"folded stacks (line 1: NUL byte in the line (binary data?))"* ]]; }; then
+    why="exit $RC: $(echo "$ERR" | head -c 300)"
+fi
+if [ -z "$why" ] && [ -n "$RSS" ] && [ -n "$VLIMIT" ] && [ "$RSS" -gt 80000 ]; then
+    why="peak RSS $RSS KB for a 150 MB file refused at byte 6"
+fi
+if [ -z "$why" ]; then pass binary-150mb-first-line; else fail binary-150mb-first-line "$why"; fi
+rm -f "$T/nul-long"
 { echo 'main;f 3'; ten_mb; echo ' 2'; } >"$T/fo-long"
 good folded-10mb-name "$T/fo-long" "1 3 10485760 2 4 0 "
 { echo 'main;f 3'; yes 'a' | head -n 1000000 | tr '\n' ';'; echo 'b 1'; } >"$T/fo-deep"

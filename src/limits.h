@@ -33,6 +33,10 @@
  * not copied, and a line is never longer than its file. */
 #define SS_MAX_STREAM_LINE ((size_t)256 << 20)
 
+/* A sample's weight in a time unit (speedscope), in nanoseconds: what an
+ * int64 holds, rounded down. */
+#define SS_MAX_WEIGHT_NS 9e18
+
 /* A line number (the model holds 32 bits; UINT32_MAX is kept free). */
 #define SS_MAX_LINE_NO (UINT32_MAX - 1)
 

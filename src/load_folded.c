@@ -8,7 +8,6 @@
 #include "limits.h"
 
 #define FOLDED_MAX_COUNT 1000000000000000ULL /* 10^15 per line */
-#define FOLDED_MAX_TOTAL (1ULL << 62)        /* all lines of a file */
 #define FOLDED_MAX_FRAMES SS_MAX_FRAMES
 
 static double folded_interval_us = SS_FOLDED_INTERVAL_US;
@@ -123,7 +122,7 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
         return ss_nomem(err, "model");
     VEC(ss_id) frames = {0};
     int64_t *vals = calloc(m->values.n ? m->values.n : 1, sizeof *vals);
-    uint64_t total = 0, zero = 0, first_zero = 0;
+    uint64_t zero = 0, first_zero = 0;
     int rc = 0, got;
     const char *line;
     size_t len;
@@ -145,12 +144,6 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
             if (zero++ == 0)
                 first_zero = r->line_no;
             continue;
-        }
-        total += count;
-        if (total > FOLDED_MAX_TOTAL) {
-            rc = ss_fail(err, SS_EINPUT, "%s:%llu: the counts add up to more than 2^62", path,
-                         (unsigned long long)r->line_no);
-            break;
         }
         /* Frames root first in the text; the model wants the leaf first. */
         frames.n = 0;

@@ -140,7 +140,7 @@ static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
         S->vals[SS_VT_COUNT] = (int64_t)w;
     } else if (S->kind == U_TIME) {
         double ns = w * S->to_ns;
-        if (ns > 9e18)
+        if (ns > SS_MAX_WEIGHT_NS)
             return fail_at(S, at, "a weight above 9e18 nanoseconds");
         S->vals[S->vt_duration] = (int64_t)llround(ns);
     } else {

@@ -30,6 +30,11 @@ done
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 bin=$dir/pprof
+# Tests run in parallel (make -j): one build at a time, the others wait.
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$dir/.lock"
+    flock 9
+fi
 if [ -x "$bin" ] && [ -z "$(find "$src" -newer "$bin" -name '*.go' 2>/dev/null | head -n 1)" ]; then
     echo "$bin"
     exit 0

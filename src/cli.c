@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "flame.h"
 #include "load.h"
 #include "report.h"
 #include "state.h"
@@ -31,8 +32,9 @@ static const char usage_text[] =
     "\n"
     "With no command, explore the profile FILE in the terminal (several files\n"
     "combine into one profile; no FILE: the bundled demo profile): views of\n"
-    "functions, stacks, trees, timeline, levels, run lengths and source lines,\n"
-    "trimmed with transforms and saved with :w FILE; ? lists the keys.\n"
+    "functions, stacks, trees, timeline, levels, run lengths, source lines and\n"
+    "the flame graph (F), trimmed with transforms and saved with :w FILE (:w\n"
+    "F.svg: the flame graph as an interactive SVG); ? lists the keys.\n"
     "Without a terminal, or on one that cannot move the cursor (TERM=dumb),\n"
     "print what 'stackscope report FILE...' prints instead.\n"
     "\n"
@@ -62,6 +64,8 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
+    "                           labels   the samples' labels (pprof, perf):\n"
+    "                                    key, value, count and the measure\n"
     "                           transforms\n"
     "                                    the transform list (-e, --script) and\n"
     "                                    what each step did\n"
@@ -87,11 +91,15 @@ static const char usage_text[] =
     "Convert options:\n"
     "  -o, --output OUT       the file to write (a directory for tables)\n"
     "  --to FORMAT            rprof, pprof (gzip-compressed profile.proto),\n"
-    "                         folded, sampling_prof, tables or speedscope;\n"
-    "                         default from OUT's name (.out .prof .rprof,\n"
-    "                         .pb.gz .pb .pprof, .folded .collapsed, .sprof.txt,\n"
-    "                         .speedscope.json, a name ending in / or a\n"
+    "                         folded, sampling_prof, tables, speedscope or svg\n"
+    "                         (the flame graph as an interactive SVG); default\n"
+    "                         from OUT's name (.out .prof .rprof, .pb.gz .pb\n"
+    "                         .pprof, .folded .collapsed, .sprof.txt,\n"
+    "                         .speedscope.json, .svg, a name ending in / or a\n"
     "                         directory)\n"
+    "  --inverted             svg: the leaves as roots, their callers below\n"
+    "  --time-order           svg: the flame chart, samples in time order (not\n"
+    "                         merged across time, as profvis)\n"
     "  --force                replace an existing OUT: a regular file or an earlier\n"
     "                         tables directory, never an input (man page: FILES);\n"
     "                         and write an OUT over 64 MiB and 100 times the\n"
@@ -100,8 +108,8 @@ static const char usage_text[] =
     "Inputs (told from the content): Rprof files; pprof (gzip or raw\n"
     "profile.proto); SamplingProf files; Chrome/Node .cpuprofile JSON (node\n"
     "--cpu-prof, DevTools); speedscope JSON; perf script text; folded stacks\n"
-    "('root;...;leaf COUNT' lines, read with an interval of 1 s, so times\n"
-    "equal counts, or with --interval's); a directory of v2 tables (what\n"
+    "('root;...;leaf COUNT' lines: counts, the samples measure, or times\n"
+    "with --interval); a directory of v2 tables (what\n"
     "convert --to tables writes: one TSV per table, 1-based ids, R reads them\n"
     "with read.delim).\n"
     "Go's debug=1 text profiles are recognised and refused.\n"
@@ -109,8 +117,20 @@ static const char usage_text[] =
     "                         (report, convert and the explorer)\n"
     "  --mixed                keep inputs of different kinds (a CPU and a heap\n"
     "                         profile: other sample types) as separate sources,\n"
-    "                         with a warning; without it they are refused\n"
-    "                         (report, convert and the explorer)\n"
+    "                         with a warning, as --value does; without either\n"
+    "                         they are refused (report, convert, the explorer)\n"
+    "\n"
+    "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n"
+    "  --value NAME           what every number adds up: time (count x interval,\n"
+    "                         the default for Rprof), samples, memory (bytes\n"
+    "                         allocated, as R's memory=\"both\"), released\n"
+    "                         (bytes released, as profvis), duplications; for\n"
+    "                         pprof each sample type by name (alloc_space,\n"
+    "                         inuse_space, cpu, delay, ...; default: the\n"
+    "                         profile's default type, else its last); `check`\n"
+    "                         lists each file's.  Text shows B/kB/MB/GB,\n"
+    "                         ns/us/ms/s and counts with separators; TSV raw\n"
+    "                         units, named in the header (self.memory)\n"
     "\n"
     "Explorer options (no command):\n"
     "  --source-path DIR      look for source files (the lines view) under DIR\n"
@@ -134,6 +154,12 @@ static const char usage_text[] =
     "                             eval, tryCatch, source, cmpfun, ...)\n"
     "                           name-anonymous [F]   (FUN, <Anonymous> named\n"
     "                             FUN@FILE#LINE by their call site)\n"
+    "                           keep-label KEY[=VALUE]   drop-label KEY[=VALUE]\n"
+    "                             (samples with the label; VALUE a word,\n"
+    "                             a \"quoted value\" or a /regex/)\n"
+    "                           label-root KEY   (the label's value becomes\n"
+    "                             the outermost frame KEY=VALUE, as pprof's\n"
+    "                             -tagroot)\n"
     "                         F is a name, a \"quoted name\" or a /regex/;\n"
     "                         one that matches no function is warned about\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
@@ -199,16 +225,43 @@ static int finish_output(void)
     return 0;
 }
 
+static void print_measures(const struct ss_model *m, size_t s);
+
+/* --value NAME: the measure every number adds up (DESIGN section 11). */
+static const char *cli_value;
+
+/* Warn once when sources lack the chosen measure (they weigh 0). */
+static void warn_lacking(const struct ss_model *m)
+{
+    size_t n = m->weights.lacking;
+    if (n)
+        fprintf(stderr,
+                "stackscope: warning: %zu source%s ha%s no '%s' values and weigh%s 0 (see "
+                "`stackscope check` for the measures of each)\n",
+                n, ss_s(n), n == 1 ? "s" : "ve", ss_model_measure_name(m), n == 1 ? "s" : "");
+}
+
 static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
     struct ss_error err;
     ss_error_clear(&err);
+    if (cli_value) /* a chosen measure weighs files of different kinds (DESIGN 11) */
+        ss_load_set_mixed(1);
     int rc = ss_load_files(m, files, n, &err);
+    if (!rc && cli_value) {
+        rc = ss_model_set_measure(m, cli_value, &err);
+        if (rc) {
+            ss_model_free(m);
+            if (rc == SS_EUSAGE)
+                return usage_error("--value: %s", err.msg);
+        }
+    }
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
     }
     print_warnings(stderr, m, "stackscope: warning: ");
+    warn_lacking(m);
     return 0;
 }
 
@@ -301,7 +354,7 @@ static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct
         if (ss_tf_no_match(tf, i)) {
             fputs("stackscope: warning: ", stderr);
             ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
-            fputs(": no function matches\n", stderr);
+            fprintf(stderr, ": no %s matches\n", ss_tf_match_noun(tf, i));
         }
     *m = tm;
     return 0;
@@ -374,6 +427,7 @@ static const struct {
     {"timeline", SS_REPORT_TIMELINE},
     {"sources", SS_REPORT_SOURCES},
     {"transforms", SS_REPORT_TRANSFORMS},
+    {"labels", SS_REPORT_LABELS}, /* pprof and perf labels */
     {NULL, SS_REPORT_SELF},
 };
 
@@ -416,15 +470,25 @@ static int number_arg(const char *opt, const char *arg, double lo, double hi, do
 static int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"by", required_argument, NULL, 'b'},        {"format", required_argument, NULL, 'f'},
-        {"memory", no_argument, NULL, 'm'},          {"limit", required_argument, NULL, 'l'},
-        {"level", required_argument, NULL, 'L'},     {"function", required_argument, NULL, 'F'},
-        {"inverted", no_argument, NULL, 'I'},        {"depth", required_argument, NULL, 'D'},
-        {"min-pct", required_argument, NULL, 'P'},   {"width", required_argument, NULL, 'W'},
-        {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {"mixed", no_argument, NULL, 'M'},
-        {"preset", required_argument, NULL, 'p'},    {NULL, 0, NULL, 0},
+        {"by", required_argument, NULL, 'b'},
+        {"format", required_argument, NULL, 'f'},
+        {"memory", no_argument, NULL, 'm'},
+        {"limit", required_argument, NULL, 'l'},
+        {"level", required_argument, NULL, 'L'},
+        {"function", required_argument, NULL, 'F'},
+        {"inverted", no_argument, NULL, 'I'},
+        {"depth", required_argument, NULL, 'D'},
+        {"min-pct", required_argument, NULL, 'P'},
+        {"width", required_argument, NULL, 'W'},
+        {"share", required_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},
+        {"preset", required_argument, NULL, 'p'},
+        {"value", required_argument, NULL, 'V'},
+        {"mixed", no_argument, NULL, 'M'},
+        {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -447,13 +511,17 @@ static int cmd_report(int argc, char **argv)
         case 'M':
             ss_load_set_mixed(1);
             break;
+        case 'V':
+            cli_value = optarg;
+            break;
         case 'b': {
             size_t k = 0;
             while (by_names[k].name && strcmp(by_names[k].name, optarg))
                 k++;
             if (!by_names[k].name)
                 return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                                   "levels, runs, tree, calls, timeline, sources or transforms)",
+                                   "levels, runs, tree, calls, timeline, sources, labels or "
+                                   "transforms)",
                                    optarg);
             o.by = by_names[k].by;
             break;
@@ -564,12 +632,21 @@ static void clean_up_on_signals(void)
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},    {"to", required_argument, NULL, 't'},
-        {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
-        {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
-        {"interval", required_argument, NULL, 'i'},  {"mixed", no_argument, NULL, 'M'},
-        {"preset", required_argument, NULL, 'p'},    {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},
+        {"to", required_argument, NULL, 't'},
+        {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {"transform", required_argument, NULL, 'e'},
+        {"script", required_argument, NULL, 's'},
+        {"interval", required_argument, NULL, 'i'},
+        {"preset", required_argument, NULL, 'p'},
+        {"value", required_argument, NULL, 'V'},
+        {"inverted", no_argument, NULL, 'I'},
+        {"time-order", no_argument, NULL, 'O'},
+        {"mixed", no_argument, NULL, 'M'},
+        {NULL, 0, NULL, 0},
     };
+    struct ss_flame_opts svg = {0, 0, SS_FLAME_BY_NAME};
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
     const char *out = NULL;
@@ -591,6 +668,9 @@ static int cmd_convert(int argc, char **argv)
         case 'M':
             ss_load_set_mixed(1);
             break;
+        case 'V':
+            cli_value = optarg;
+            break;
         case 'o':
             out = optarg;
             break;
@@ -611,6 +691,12 @@ static int cmd_convert(int argc, char **argv)
         case 'f':
             w.force = 1;
             break;
+        case 'I':
+            svg.inverted = 1;
+            break;
+        case 'O':
+            svg.time_order = 1;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return finish_output();
@@ -622,6 +708,11 @@ static int cmd_convert(int argc, char **argv)
     }
     if (!out)
         return usage_error("%s", "convert: no output given (-o OUT)");
+    if ((svg.inverted || svg.time_order) && w.format != SS_OUT_SVG &&
+        !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
+          ss_format_for_path(out)->id == SS_OUT_SVG))
+        return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
+    ss_svg_set_opts(&svg);
     if (optind >= argc)
         return usage_error("%s", "convert: no FILE given");
     if (!w.format && !ss_format_for_path(out)) {
@@ -675,6 +766,34 @@ static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
     fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
 }
 
+/* check's line about labels: how many, on how many rows, which keys (the
+ * first ten in order of appearance). */
+static void label_summary(const struct ss_model *m)
+{
+    size_t rows = 0, nkeys = 0;
+    for (size_t i = 0; i < m->sample_labels.n; i++)
+        rows += m->sample_labels.v[i] != 0;
+    printf("  labels: %zu distinct on %zu of %zu rows; keys:", m->labels.n, rows,
+           m->sample_stack.n);
+    ss_id seen[10];
+    for (size_t l = 0; l < m->labels.n; l++) {
+        ss_id key = m->labels.v[l].key;
+        size_t k = 0;
+        while (k < nkeys && seen[k] != key)
+            k++;
+        if (k < nkeys)
+            continue; /* shown already */
+        if (nkeys == 10) {
+            fputs(" ...", stdout);
+            break;
+        }
+        seen[nkeys++] = key;
+        fputc(' ', stdout);
+        ss_esc_fputs(ss_str(m, key), SS_ESC_TEXT, stdout);
+    }
+    fputc('\n', stdout);
+}
+
 static void check_summary(const struct ss_model *m, const char *path)
 {
     size_t maxdepth = 0;
@@ -699,11 +818,14 @@ static void check_summary(const struct ss_model *m, const char *path)
         if (s->header_line)
             snprintf(where, sizeof where, " (line %u)", s->header_line);
         struct ss_esc type = SS_ESC_INIT(SS_ESC_TEXT);
-        printf("  session %u%s: %s, interval %s%s%s%s, %llu sample%s\n", s->session, where,
-               ss_esc(&type, ss_str(m, s->type)), iv, s->flags & SS_SRC_MEMORY ? ", memory" : "",
-               s->flags & SS_SRC_GC ? ", GC" : "", s->flags & SS_SRC_LINE ? ", line" : "", ns,
-               ss_s(ns));
+        if (s->flags & SS_SRC_UNTIMED)
+            snprintf(iv, sizeof iv, "untimed");
+        printf("  session %u%s: %s, %s%s%s%s%s, %llu sample%s\n", s->session, where,
+               ss_esc(&type, ss_str(m, s->type)), s->flags & SS_SRC_UNTIMED ? "" : "interval ", iv,
+               s->flags & SS_SRC_MEMORY ? ", memory" : "", s->flags & SS_SRC_GC ? ", GC" : "",
+               s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns));
         ss_esc_free(&type);
+        print_measures(m, i);
     }
     if (ss_model_has_stack_sources(m)) {
         unsigned long long counted = t.samples - t.agg_samples;
@@ -716,7 +838,31 @@ static void check_summary(const struct ss_model *m, const char *path)
                ss_s(maxdepth));
     }
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
+    if (ss_model_has_labels(m))
+        label_summary(m);
     print_warnings(stdout, m, "  warning: ");
+}
+
+/* The measures source s has (`check`), the default first. */
+static void print_measures(const struct ss_model *m, size_t s)
+{
+    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+    size_t n = ss_model_measures(m, ms, sizeof ms / sizeof *ms);
+    if (n > sizeof ms / sizeof *ms)
+        n = sizeof ms / sizeof *ms;
+    struct ss_esc e = SS_ESC_INIT(SS_ESC_TEXT);
+    int first = 1;
+    for (size_t k = 0; k < n; k++) {
+        if (!ss_source_has_measure(m, s, &ms[k]))
+            continue;
+        printf("%s%s", first ? "    measures: " : ", ", ss_esc(&e, ss_measure_name(m, &ms[k])));
+        if (k == 0)
+            fputs(" (default)", stdout);
+        first = 0;
+    }
+    if (!first)
+        fputc('\n', stdout);
+    ss_esc_free(&e);
 }
 
 static int cmd_check(int argc, char **argv)
@@ -758,8 +904,8 @@ const char *const *ss_cli_source_paths(size_t *n)
     return source_paths;
 }
 
-/* Take the explorer's `--source-path DIR` / `--source-path=DIR`, `--interval`
- * and `--mixed` out of argv[1..*argc).  Returns 0 or the exit status of a
+/* Take the explorer's `--source-path DIR` / `--source-path=DIR`, `--interval`,
+ * `--mixed` and `--value` out of argv[1..*argc).  Returns 0 or the exit status of a
  * usage error. */
 static int take_source_paths(int *argc, char **argv)
 {
@@ -781,6 +927,12 @@ static int take_source_paths(int *argc, char **argv)
         }
         if (!strcmp(a, "--mixed")) {
             ss_load_set_mixed(1);
+            continue;
+        }
+        if (!strcmp(a, "--value") || !strncmp(a, "--value=", 8)) {
+            if (!a[7] && i + 1 >= *argc)
+                return usage_error("%s", "--value needs a measure (time, samples, memory, ...)");
+            cli_value = a[7] ? a + 8 : argv[++i];
             continue;
         }
         if (!strcmp(a, "--source-path")) {

@@ -9,7 +9,8 @@
  * column is `gap` spaces then its cell padded to `width` (right-aligned, or
  * left with SS_COL_LEFT).  TSV: every column in array order, tab-separated,
  * with a header row of the TSV names.  SS_COL_TEXT / SS_COL_TSV columns
- * appear in one format only.
+ * appear in one format only.  A text column is as wide as its widest cell
+ * (at least `width`), so numbers are never cut and never run together.
  */
 #ifndef SS_COLUMN_H
 #define SS_COLUMN_H
@@ -45,6 +46,7 @@ struct ss_table {
     const void *ctx;
     size_t nrows;
     const size_t *order;
+    const char *measure; /* replaces '@' in names and titles ("self.@"), or NULL */
 };
 
 /* Print t: TSV (every row) or text (the header row, then at most `limit`

@@ -26,9 +26,11 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
     *n = 0;
     size_t nstacks = ss_model_nstacks(m);
     uint64_t *cnt = calloc(nstacks ? nstacks : 1, sizeof *cnt);
+    double *val = calloc(nstacks ? nstacks : 1, sizeof *val);
     unsigned char *used = calloc(nstacks ? nstacks : 1, 1);
-    if (!cnt || !used) {
+    if (!cnt || !val || !used) {
         free(cnt);
+        free(val);
         free(used);
         return ss_nomem(err, "levels");
     }
@@ -39,9 +41,32 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
         if (c > 0)
             cnt[s] += (uint64_t)c;
     }
-    int rc = ss_levels_compute_stacks(m, m->stack_off.v, m->stack_loc.v, nstacks, cnt, used, rows,
-                                      n, err);
+    /* the measure per stack: exact sums of weights per source, then scaled
+     * (as the statistics: time is count x interval per source) */
+    struct ss_stack_counts sc;
+    if (ss_stack_counts_init(&sc, m)) {
+        free(cnt);
+        free(val);
+        free(used);
+        return ss_nomem(err, "levels");
+    }
+    for (size_t src = 0; src < m->sources.n; src++) {
+        if (ss_stack_counts_source(&sc, m, (ss_id)src)) {
+            ss_stack_counts_free(&sc);
+            free(cnt);
+            free(val);
+            free(used);
+            return ss_nomem(err, "levels");
+        }
+        double scale = ss_source_scale(m, src);
+        for (size_t t = 0; t < sc.n; t++)
+            val[sc.touched[t]] += (double)sc.val[sc.touched[t]] * scale;
+    }
+    ss_stack_counts_free(&sc);
+    int rc = ss_levels_compute_stacks(m, m->stack_off.v, m->stack_loc.v, nstacks, cnt, val, used,
+                                      rows, n, err);
     free(cnt);
+    free(val);
     free(used);
     return rc;
 }
@@ -50,20 +75,22 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
 #define DEPTH(s) ((size_t)(off[(s) + 1] - off[(s)]))
 
 int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, const ss_id *loc,
-                             size_t nstacks, const uint64_t *cnt, const unsigned char *used,
-                             struct ss_level_row **rows, size_t *n, struct ss_error *err)
+                             size_t nstacks, const uint64_t *cnt, const double *val,
+                             const unsigned char *used, struct ss_level_row **rows, size_t *n,
+                             struct ss_error *err)
 {
     *rows = NULL;
     *n = 0;
     size_t nfun = m->functions.n;
     uint64_t *acc = malloc((nfun ? nfun : 1) * sizeof *acc);
+    double *vacc = malloc((nfun ? nfun : 1) * sizeof *vacc);
     uint32_t *stamp = calloc(nfun ? nfun : 1, sizeof *stamp);
     ss_id *touched = malloc((nfun ? nfun : 1) * sizeof *touched);
     ss_id *order = NULL;
     size_t *first = NULL; /* first[d]: start of depth-d stacks in `order` (deepest first) */
     struct ss_level_row *out = NULL;
     int rc = 0;
-    if (!acc || !stamp || !touched)
+    if (!acc || !vacc || !stamp || !touched)
         goto oom;
 
 #define USED(s) (used ? used[s] != 0 : cnt[s] > 0)
@@ -99,6 +126,7 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
     for (size_t k = 1; k <= maxd; k++) {
         size_t end = first[maxd - k], ntouched = 0;
         uint64_t samples = 0, located = 0;
+        double value = 0;
         for (size_t j = 0; j < end; j++) {
             ss_id s = order[j];
             ss_id l = loc[off[s] + DEPTH(s) - k], f = ss_loc_function(m, l);
@@ -107,22 +135,30 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
             if (stamp[f] != (uint32_t)k) {
                 stamp[f] = (uint32_t)k;
                 acc[f] = 0;
+                vacc[f] = 0;
                 touched[ntouched++] = f;
             }
             acc[f] += cnt[s];
             samples += cnt[s];
+            if (val) {
+                vacc[f] += val[s];
+                value += val[s];
+            }
         }
         struct ss_level_row *r = &out[k - 1];
         r->level = (uint32_t)k;
         r->samples = samples;
         r->located = located;
         r->distinct = (uint32_t)ntouched;
+        r->value = value;
         r->top = touched[0];
         r->top_samples = acc[touched[0]];
+        r->top_value = vacc[touched[0]];
         for (size_t t = 1; t < ntouched; t++)
             if (better_top(m, touched[t], acc[touched[t]], r->top, r->top_samples)) {
                 r->top = touched[t];
                 r->top_samples = acc[touched[t]];
+                r->top_value = vacc[touched[t]];
             }
     }
     *rows = out;
@@ -133,6 +169,7 @@ oom:
     rc = ss_nomem(err, "levels");
 done:
     free(acc);
+    free(vacc);
     free(stamp);
     free(touched);
     free(order);

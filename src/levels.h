@@ -28,6 +28,9 @@ struct ss_level_row {
     uint64_t top_samples; /* samples with `top` at this level */
     uint64_t located;     /* samples whose frame at this level has a source position (a
                            * line: Rprof's F#L token before the name), i.e. user code */
+    double value;         /* the model's measure (model.h) of the samples reaching it */
+    double top_value;     /* the measure of the samples with `top` here (top is chosen
+                           * by samples: the scaffold is a matter of samples) */
 };
 
 /* Compute one row per level, from level 1 (rows[0]) to the greatest depth of
@@ -44,10 +47,13 @@ int ss_levels_compute(const struct ss_model *m, struct ss_level_row **rows, size
  * loc[off[s] .. off[s+1]), innermost first, whose locations and functions
  * are m's; cnt[s] is the summed count of its samples and used[s] is non-zero
  * when some sample uses it (used NULL: the stacks with cnt[s] > 0).  Only m's
- * functions, locations and strings are read.  All arrays are borrowed. */
+ * functions, locations and strings are read.  val[s] is the measure of its
+ * samples, or val is NULL (then value and top_value are 0).  All arrays are
+ * borrowed. */
 int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, const ss_id *loc,
-                             size_t nstacks, const uint64_t *cnt, const unsigned char *used,
-                             struct ss_level_row **rows, size_t *n, struct ss_error *err);
+                             size_t nstacks, const uint64_t *cnt, const double *val,
+                             const unsigned char *used, struct ss_level_row **rows, size_t *n,
+                             struct ss_error *err);
 
 /* Scaffold depth: the number d of root levels 1..d at each of which one
  * function is in at least `share` of all samples with frames (the samples at

@@ -157,8 +157,10 @@ void ss_load_set_folded_interval(double us)
  * "samples/count".  Two pprof sources agree when their lists are equal, as
  * Go's pprof merges only profiles with equal sample types; a source of the
  * other formats agrees with a pprof source that has samples/count (a CPU
- * profile).  Files that disagree are refused unless --mixed keeps them as
- * separate sources (then one warning says so).  Each file is represented by
+ * profile).  Files that disagree are refused unless --mixed or a chosen
+ * measure (--value) keeps them as separate sources: then one warning says
+ * so, and the measure decides what each weighs (a source without it weighs
+ * 0, DESIGN 11).  Each file is represented by
  * its first source. */
 
 static int mixed_ok;
@@ -236,15 +238,17 @@ static int check_kinds(struct ss_model *m, char *const *paths, int n, const size
             if (!mixed_ok) {
                 rc = ss_fail(err, SS_EINPUT,
                              "%s (%s) and %s (%s) are profiles of different kinds, whose samples "
-                             "do not add up%s: give them one at a time, or --mixed to keep them "
-                             "as separate sources",
+                             "do not add up%s: give them one at a time, or choose the measure "
+                             "(--value NAME; sources without it weigh 0) or --mixed to keep "
+                             "them as separate sources",
                              paths[j], a, paths[i], b,
                              k[i].type.n && k[j].type.n ? " (Go's pprof refuses to merge them too)"
                                                         : "");
             } else {
                 ss_model_warn(m,
                               "%s (%s) and %s (%s) are profiles of different kinds, kept as "
-                              "separate sources (--mixed); the tables add up their sample counts",
+                              "separate sources: every table weighs the chosen measure "
+                              "(--value), and sources without it weigh 0",
                               paths[j], a, paths[i], b);
                 i = n; /* one warning */
                 break;
@@ -278,5 +282,8 @@ int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error
         return rc;
     }
     ss_model_seal(m);
-    return 0;
+    rc = ss_model_set_measure(m, NULL, err); /* the default measure */
+    if (rc)
+        ss_model_free(m);
+    return rc;
 }

@@ -30,7 +30,8 @@ void ss_load_set_folded_interval(double us);
 
 /* Whether ss_load_files keeps files of different kinds (a CPU and a heap
  * profile: different sample types) as separate sources, with a warning
- * (the command line's --mixed), instead of refusing them.  Process-wide. */
+ * (the command line's --mixed, or a measure chosen with --value), instead
+ * of refusing them.  Process-wide. */
 void ss_load_set_mixed(int on);
 
 /* Load several files into a freshly initialised model and seal it.  Files

@@ -316,6 +316,10 @@ static int build(struct cp *C)
     if (src.type == SS_NONE || src.uri == SS_NONE || vt == SS_NONE || !vals || !frames ||
         ss_model_add_source(C->m, &src) == SS_NONE)
         rc = ss_nomem(C->err, "model");
+    if (!rc) { /* measures: time (the samples' durations) and samples */
+        ss_model_source_value(C->m, (ss_id)(C->m->sources.n - 1), SS_VT_COUNT, 0);
+        ss_model_source_time(C->m, (ss_id)(C->m->sources.n - 1), vt);
+    }
     for (size_t k = 0; !rc && k < ns; k++) {
         ss_id s = SS_NONE;
         rc = node_stack(C, S[k].node, &s, frames);

@@ -11,10 +11,12 @@
 #define FOLDED_MAX_FRAMES SS_MAX_FRAMES
 
 static double folded_interval_us = SS_FOLDED_INTERVAL_US;
+static int folded_interval_set; /* --interval given: the counts have a time */
 
 void ss_folded_set_interval(double us)
 {
     folded_interval_us = us > 0 ? us : SS_FOLDED_INTERVAL_US;
+    folded_interval_set = us > 0;
 }
 
 double ss_folded_interval(void)
@@ -118,6 +120,8 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
     src.session = 1;
     src.interval_us = folded_interval_us;
     src.flags = SS_SRC_UNORDERED; /* folded stacks have no time order */
+    if (!folded_interval_set)
+        src.flags |= SS_SRC_UNTIMED; /* counts only: the `samples` measure */
     if (src.type == SS_NONE || src.uri == SS_NONE || ss_model_add_source(m, &src) == SS_NONE)
         return ss_nomem(err, "model");
     VEC(ss_id) frames = {0};

@@ -306,10 +306,17 @@ static int read_profile(struct sp *S, uint32_t prof, uint32_t session)
     src.uri = ss_model_intern_cstr(S->m, S->path);
     src.session = session;
     src.interval_us = 1e6;
+    if (S->kind != U_TIME)
+        src.flags |= SS_SRC_UNTIMED; /* weights are counts or bytes */
     ss_id sid =
         src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(S->m, &src);
     if (sid == SS_NONE)
         return ss_nomem(S->err, "sources");
+    ss_model_source_value(S->m, sid, SS_VT_COUNT, 0);
+    if (S->kind == U_TIME)
+        ss_model_source_time(S->m, sid, S->vt_duration);
+    if (S->kind == U_BYTES)
+        ss_model_source_value(S->m, sid, S->vt_space, 1);
     if (is_type(j, name, SS_JSON_STRING)) {
         size_t len;
         const char *s = ss_json_string(j, name, &len);

@@ -29,14 +29,19 @@ static void idhash_free(struct ss_idset *h)
 int ss_model_init(struct ss_model *m, struct ss_error *err)
 {
     memset(m, 0, sizeof *m);
+    ss_model_weights_free(m); /* the `time` measure */
     ss_strtab_init(&m->strs);
     m->fn_index = idhash_new();
     m->loc_index = idhash_new();
     m->stack_index = idhash_new();
+    m->label_index = idhash_new();
+    m->labelset_index = idhash_new();
     /* stack_loc is never NULL, even while every stack is empty: NULL + 0
      * (ss_stack_frames of an empty stack) is undefined behaviour. */
-    if (!m->fn_index || !m->loc_index || !m->stack_index || VEC_PUSH(m->stack_off, 0) ||
-        VEC_RESERVE(m->stack_loc, 1) || ss_model_value_type(m, "samples", "count") == SS_NONE) {
+    if (!m->fn_index || !m->loc_index || !m->stack_index || !m->label_index || !m->labelset_index ||
+        VEC_PUSH(m->stack_off, 0) || VEC_RESERVE(m->stack_loc, 1) || VEC_PUSH(m->labelset_off, 0) ||
+        VEC_PUSH(m->labelset_off, 0) || VEC_RESERVE(m->labelset_lab, 1) ||
+        ss_model_value_type(m, "samples", "count") == SS_NONE) {
         ss_model_free(m);
         return ss_nomem(err, "model");
     }
@@ -48,7 +53,9 @@ void ss_model_seal(struct ss_model *m)
     idhash_free(m->fn_index);
     idhash_free(m->loc_index);
     idhash_free(m->stack_index);
-    m->fn_index = m->loc_index = m->stack_index = NULL;
+    idhash_free(m->label_index);
+    idhash_free(m->labelset_index);
+    m->fn_index = m->loc_index = m->stack_index = m->label_index = m->labelset_index = NULL;
     VEC_FREE(m->name_first_fn);
 }
 
@@ -68,6 +75,10 @@ void ss_model_free(struct ss_model *m)
     for (size_t i = 0; i < m->values.n; i++)
         free(m->values.v[i]);
     VEC_FREE(m->values);
+    VEC_FREE(m->labels);
+    VEC_FREE(m->labelset_off);
+    VEC_FREE(m->labelset_lab);
+    VEC_FREE(m->sample_labels);
     VEC_FREE(m->meta);
     VEC_FREE(m->aggs);
     VEC_FREE(m->edges);
@@ -76,6 +87,7 @@ void ss_model_free(struct ss_model *m)
     for (size_t i = 0; i < m->warnings.n; i++)
         free(m->warnings.v[i]);
     VEC_FREE(m->warnings);
+    ss_model_weights_free(m);
 }
 
 ss_id ss_model_intern(struct ss_model *m, const char *s, size_t len)
@@ -96,6 +108,20 @@ ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src)
     if (VEC_PUSH(m->sources, s))
         return SS_NONE;
     return (ss_id)(m->sources.n - 1);
+}
+
+void ss_model_source_value(struct ss_model *m, ss_id src, ss_id vt, int dflt)
+{
+    struct ss_source *s = &m->sources.v[src];
+    if (vt < SS_SOURCE_VALUE_BITS)
+        s->values |= (uint64_t)1 << vt;
+    if (dflt)
+        s->default_column = vt + 1;
+}
+
+void ss_model_source_time(struct ss_model *m, ss_id src, ss_id vt)
+{
+    m->sources.v[src].time_column = vt + 1;
 }
 
 static uint64_t fn_hash(ss_id name, ss_id sys, ss_id file, uint32_t line)
@@ -277,9 +303,118 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
         }
         m->values.v[t][i] = v;
     }
+    if (m->sample_labels.n && VEC_PUSH(m->sample_labels, 0)) {
+        m->sample_stack.n--;
+        return -1;
+    }
     m->sources.v[m->sources.n - 1].n_samples++;
     m->count_total = total;
     return 0;
+}
+
+/* ---- labels --------------------------------------------------------------- */
+
+static int label_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct ss_model *m = ctx;
+    const struct ss_label *a = &m->labels.v[id], *b = key;
+    return a->key == b->key && a->str == b->str && a->num == b->num && a->unit == b->unit;
+}
+
+ss_id ss_model_label(struct ss_model *m, ss_id key, ss_id str, int64_t num, ss_id unit)
+{
+    struct ss_label l = {key, str, str == SS_NONE ? num : 0, str == SS_NONE ? unit : SS_NONE};
+    if (ss_idset_reserve(m->label_index, 1))
+        return SS_NONE;
+    uint64_t hv = fn_hash(l.key, l.str, l.unit, (uint32_t)l.num) ^ ss_mix64((uint64_t)l.num);
+    size_t slot;
+    ss_id id = ss_idset_find(m->label_index, hv, label_eq, m, &l, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->labels.n >= SS_NONE - 1 || VEC_PUSH(m->labels, l))
+        return SS_NONE;
+    id = (ss_id)(m->labels.n - 1);
+    ss_idset_insert(m->label_index, slot, hv, id);
+    return id;
+}
+
+struct labelset_key {
+    const ss_id *labs;
+    size_t n;
+};
+
+static int labelset_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct ss_model *m = ctx;
+    const struct labelset_key *k = key;
+    return ss_labelset_size(m, id) == k->n &&
+           (k->n == 0 || !memcmp(ss_labelset_labels(m, id), k->labs, k->n * sizeof(ss_id)));
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    ss_id x = *(const ss_id *)a, y = *(const ss_id *)b;
+    return x < y ? -1 : x > y;
+}
+
+ss_id ss_model_label_set(struct ss_model *m, ss_id *labels, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (n > SS_MAX_LABELS_PER_SAMPLE)
+        return SS_NONE;
+    qsort(labels, n, sizeof *labels, cmp_id);
+    size_t u = 1;
+    for (size_t i = 1; i < n; i++)
+        if (labels[i] != labels[u - 1])
+            labels[u++] = labels[i];
+    n = u;
+    struct labelset_key k = {labels, n};
+    if (ss_idset_reserve(m->labelset_index, 1))
+        return SS_NONE;
+    uint64_t hv = ss_hash(labels, n * sizeof *labels);
+    size_t slot;
+    ss_id id = ss_idset_find(m->labelset_index, hv, labelset_eq, m, &k, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->labelset_off.n >= SS_NONE - 1 || m->labelset_lab.n + n >= UINT32_MAX ||
+        VEC_RESERVE(m->labelset_lab, m->labelset_lab.n + n) ||
+        VEC_RESERVE(m->labelset_off, m->labelset_off.n + 1))
+        return SS_NONE;
+    memcpy(m->labelset_lab.v + m->labelset_lab.n, labels, n * sizeof *labels);
+    m->labelset_lab.n += n;
+    m->labelset_off.v[m->labelset_off.n++] = (uint32_t)m->labelset_lab.n;
+    id = (ss_id)(m->labelset_off.n - 2);
+    ss_idset_insert(m->labelset_index, slot, hv, id);
+    return id;
+}
+
+int ss_model_label_sample(struct ss_model *m, ss_id set)
+{
+    size_t n = m->sample_stack.n;
+    if (n == 0)
+        return 0;
+    if (!m->sample_labels.n) {
+        if (set == 0)
+            return 0;
+        /* the first labelled sample: every sample so far has none */
+        if (VEC_RESERVE(m->sample_labels, m->sample_stack.cap))
+            return -1;
+        memset(m->sample_labels.v, 0, n * sizeof *m->sample_labels.v);
+        m->sample_labels.n = n;
+    }
+    m->sample_labels.v[n - 1] = set;
+    return 0;
+}
+
+const char *ss_label_value(const struct ss_model *m, ss_id lab, char *buf, size_t n)
+{
+    const struct ss_label *l = &m->labels.v[lab];
+    if (l->str != SS_NONE)
+        return ss_str(m, l->str);
+    const char *u = l->unit == SS_NONE ? "" : ss_str(m, l->unit);
+    snprintf(buf, n, "%lld%s%s", (long long)l->num, *u ? " " : "", u);
+    return buf;
 }
 
 int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const char *where,
@@ -414,26 +549,32 @@ void ss_model_totals(const struct ss_model *m, struct ss_totals *t)
     const uint32_t *off = m->stack_off.v;
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        double iv = ss_source_interval_s(m, (ss_id)s);
+        double iv = ss_source_interval_s(m, (ss_id)s), sc = ss_source_scale(m, s);
         uint64_t counted = 0;
+        int64_t weight = 0;
         if (src->flags & SS_SRC_AGGREGATE) {
             uint64_t a = ss_agg_samples(m, (ss_id)s);
             t->agg_samples += a;
             t->agg_time += (double)a * iv;
+            t->agg_value += (double)a * sc;
             t->samples += a;
             counted += a;
+            weight += (int64_t)a;
         }
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             ss_id st = m->sample_stack.v[i];
             uint64_t c = cv ? (uint64_t)cv[i] : 1;
             t->samples += c;
-            if (off[st + 1] > off[st])
+            if (off[st + 1] > off[st]) {
                 counted += c;
-            else if (m->stack_tail.v[st] == SS_NONE)
+                weight += ss_sample_weight(m, i);
+            } else if (m->stack_tail.v[st] == SS_NONE) {
                 t->empty_rows++;
+            }
         }
         t->counted += counted;
         t->sampling_time += (double)counted * iv;
+        t->value += (double)weight * sc;
     }
 }
 
@@ -557,23 +698,34 @@ int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m)
     size_t ns = ss_model_nstacks(m);
     memset(sc, 0, sizeof *sc);
     sc->cnt = calloc(ns ? ns : 1, sizeof *sc->cnt);
-    return sc->cnt ? 0 : -1;
+    sc->val = calloc(ns ? ns : 1, sizeof *sc->val);
+    sc->seen = calloc(ns ? ns : 1, 1);
+    if (sc->cnt && sc->val && sc->seen)
+        return 0;
+    ss_stack_counts_free(sc);
+    return -1;
 }
 
 int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src)
 {
-    for (size_t t = 0; t < sc->n; t++)
-        sc->cnt[sc->touched[t]] = 0;
+    for (size_t t = 0; t < sc->n; t++) {
+        ss_id st = sc->touched[t];
+        sc->cnt[st] = 0;
+        sc->val[st] = 0;
+        sc->seen[st] = 0;
+    }
     sc->n = 0;
     const struct ss_source *so = &m->sources.v[src];
     for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
         ss_id st = m->sample_stack.v[i];
-        if (sc->cnt[st] == 0) {
+        if (!sc->seen[st]) {
             if (ss_grow((void **)&sc->touched, &sc->cap, sc->n + 1, sizeof *sc->touched))
                 return -1;
             sc->touched[sc->n++] = st;
+            sc->seen[st] = 1;
         }
         sc->cnt[st] += (uint64_t)ss_sample_count(m, i);
+        sc->val[st] += ss_sample_weight(m, i);
     }
     return 0;
 }
@@ -581,6 +733,8 @@ int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m,
 void ss_stack_counts_free(struct ss_stack_counts *sc)
 {
     free(sc->cnt);
+    free(sc->val);
+    free(sc->seen);
     free(sc->touched);
     memset(sc, 0, sizeof *sc);
 }

@@ -30,18 +30,31 @@ enum {
     SS_SRC_AGGREGATE = 1u << 3, /* no raw samples: aggregates only (SamplingProf) */
     SS_SRC_UNORDERED = 1u << 4, /* samples in no time order (folded stacks: one row per
                                  * distinct stack with its count), so no timeline or runs */
+    SS_SRC_UNTIMED = 1u << 5,   /* the interval is not a time (a pprof period in bytes,
+                                 * folded stacks without --interval): no `time` measure */
 };
+
+/* A source says which value types it has in a 64-bit mask (struct
+ * ss_source.values): types 0..63; a later type is no measure of any source
+ * (a tables directory may hold up to SS_MAX_VALUE_TYPES, limits.h). */
+#define SS_SOURCE_VALUE_BITS 64
 
 /* One input file, or one Rprof session inside a file. */
 struct ss_source {
-    ss_id type;           /* "rprof", ... */
-    ss_id uri;            /* the path as the user gave it */
-    uint32_t session;     /* 1-based session number inside the file */
-    uint32_t header_line; /* line of the session's header in the file, 0 if none */
-    int64_t timestamp;    /* seconds since the epoch, 0 when unknown */
-    double interval_us;   /* sampling interval in microseconds */
-    uint32_t flags;       /* SS_SRC_* */
-    size_t first_sample;  /* samples [first_sample, first_sample + n_samples) */
+    ss_id type;              /* "rprof", ... */
+    ss_id uri;               /* the path as the user gave it */
+    uint32_t session;        /* 1-based session number inside the file */
+    uint32_t header_line;    /* line of the session's header in the file, 0 if none */
+    int64_t timestamp;       /* seconds since the epoch, 0 when unknown */
+    double interval_us;      /* sampling interval in microseconds */
+    uint32_t flags;          /* SS_SRC_* */
+    uint64_t values;         /* bit t: the source has value type t (its samples' values of a
+                              * type it lacks are 0); 0 means the count column only */
+    uint32_t default_column; /* 1 + the value type the source's default measure is (a pprof
+                              * default_sample_type, else its last type); 0: by its flags */
+    uint32_t time_column;    /* 1 + a value type in nanoseconds that is the source's `time`
+                              * (perf periods, Chrome time deltas); 0: count x interval */
+    size_t first_sample;     /* samples [first_sample, first_sample + n_samples) */
     size_t n_samples;
 };
 
@@ -88,6 +101,16 @@ struct ss_meta {
     ss_id key, value;
 };
 
+/* A label (pprof's Sample.label; perf's comm, pid and tid): a key with a
+ * string value, or with a number and its unit.  Labels are interned once
+ * (ss_model_label); samples point at sets of them (ss_model.labelset_*). */
+struct ss_label {
+    ss_id key;
+    ss_id str;   /* the string value, SS_NONE for a numeric label */
+    int64_t num; /* a numeric label's number (0 for a string label) */
+    ss_id unit;  /* a numeric label's unit, SS_NONE when it has none */
+};
+
 struct ss_value_type {
     ss_id type; /* "samples", "small_v", ... */
     ss_id unit; /* "count", "cells", "bytes" */
@@ -96,6 +119,44 @@ struct ss_value_type {
 /* The fixed value-type slots of an Rprof memory profile. */
 enum {
     SS_VT_COUNT = 0, /* samples/count: always present, NULL column means all 1 */
+};
+
+/* What the statistics add up (DESIGN section 11): one measure is chosen per
+ * model (ss_model_set_measure) and every analysis weighs sample i by
+ * ss_sample_weight(m, i) x ss_source_scale(m, source of i). */
+enum ss_measure_kind {
+    SS_MEASURE_TIME,     /* count x the source's interval, in seconds */
+    SS_MEASURE_SAMPLES,  /* the count */
+    SS_MEASURE_COLUMN,   /* a value column (a pprof sample type, Rprof dup_count) */
+    SS_MEASURE_MEMORY,   /* Rprof: bytes allocated, R's memory="both" differences */
+    SS_MEASURE_RELEASED, /* Rprof: bytes released (profvis's negative differences) */
+};
+
+/* How a measure's numbers read (units.h formats them). */
+enum ss_unit_kind {
+    SS_UNIT_SECONDS, /* a time; `unit_scale` converts the raw unit to seconds */
+    SS_UNIT_BYTES,   /* `unit_scale` converts to bytes */
+    SS_UNIT_COUNT,
+    SS_UNIT_OTHER, /* a pprof unit stackscope does not know: plain numbers and the unit */
+};
+
+struct ss_measure {
+    enum ss_measure_kind kind;
+    ss_id vt; /* SS_MEASURE_COLUMN: the value type; else SS_NONE */
+    enum ss_unit_kind unit_kind;
+    double unit_scale; /* raw unit -> seconds or bytes (1e-9 for nanoseconds) */
+};
+
+/* The chosen measure's weights.  A zeroed one is the `time` measure. */
+struct ss_weights {
+    struct ss_measure measure;
+    const int64_t *col; /* weight per sample, NULL: the count column */
+    int64_t *owned;     /* a derived column (memory, released), owned */
+    double *scale;      /* per source: value of one weight unit (0: the source lacks the
+                         * measure); NULL: the source's interval in seconds (time) */
+    double *exact;      /* per source: the same in exact units for ordering (time:
+                         * microseconds); NULL: as scale */
+    size_t lacking;     /* sources with samples that lack the measure */
 };
 
 struct ss_model {
@@ -129,6 +190,19 @@ struct ss_model {
     VEC(struct ss_value_type) value_types;
     VEC(int64_t *) values;
 
+    /* Labels.  `labels` holds the distinct labels; a label set is a sorted
+     * list of distinct label ids, stored once (CSR: set s is labelset_lab[
+     * labelset_off[s] .. labelset_off[s+1])); set 0 is the empty set and
+     * always exists.  sample_labels holds one set id per sample, or is empty
+     * (n == 0) when no sample has a label: most profiles pay nothing, and a
+     * labelled one 4 bytes per sample.  Loaders build them with
+     * ss_model_label, ss_model_label_set and ss_model_label_sample; read them
+     * with ss_sample_labelset and ss_labelset_labels. */
+    VEC(struct ss_label) labels;
+    VEC(uint32_t) labelset_off; /* n_sets + 1 entries */
+    VEC(ss_id) labelset_lab;
+    VEC(ss_id) sample_labels;
+
     /* Meta entries, in the order loaders added them. */
     VEC(struct ss_meta) meta;
 
@@ -147,11 +221,14 @@ struct ss_model {
      * (ss_model_function), so it always has one entry per function. */
     VEC(ss_id) function_canon;
 
+    /* The chosen measure (ss_model_set_measure; a zeroed one is `time`). */
+    struct ss_weights weights;
+
     /* Warnings found while loading (owned strings), in order. */
     VEC(char *) warnings;
 
     /* Builder state (private). */
-    struct ss_idset *fn_index, *loc_index, *stack_index;
+    struct ss_idset *fn_index, *loc_index, *stack_index, *label_index, *labelset_index;
     VEC(ss_id) name_first_fn; /* string id -> first function with that name */
     uint64_t count_total;     /* sum of the count column, at most SS_MAX_COUNT_TOTAL */
 };
@@ -213,6 +290,55 @@ static inline int64_t ss_sample_count(const struct ss_model *m, size_t i)
     return m->values.v[SS_VT_COUNT] ? m->values.v[SS_VT_COUNT][i] : 1;
 }
 
+/* The label set of sample i (0, the empty set, when it has none). */
+static inline ss_id ss_sample_labelset(const struct ss_model *m, size_t i)
+{
+    return m->sample_labels.n ? m->sample_labels.v[i] : 0;
+}
+
+/* Number of label sets (the empty set 0 included). */
+static inline size_t ss_model_nlabelsets(const struct ss_model *m)
+{
+    return m->labelset_off.n - 1;
+}
+
+/* The labels of set s (label ids, sorted) and how many. */
+static inline size_t ss_labelset_size(const struct ss_model *m, ss_id s)
+{
+    return m->labelset_off.v[s + 1] - m->labelset_off.v[s];
+}
+static inline const ss_id *ss_labelset_labels(const struct ss_model *m, ss_id s)
+{
+    return m->labelset_lab.v + m->labelset_off.v[s];
+}
+
+/* Does some sample of m carry a label? */
+static inline int ss_model_has_labels(const struct ss_model *m)
+{
+    return m->sample_labels.n != 0;
+}
+
+/* Weight of sample i under the chosen measure, in the units of its source's
+ * ss_source_scale (the count for time and samples, bytes for memory, the
+ * column's value for a pprof sample type).  The absolute weights of a model
+ * sum to at most INT64_MAX (ss_model_set_measure checks), so every sum of
+ * weights is exact in an int64_t. */
+static inline int64_t ss_sample_weight(const struct ss_model *m, size_t i)
+{
+    return m->weights.col ? m->weights.col[i] : ss_sample_count(m, i);
+}
+
+/* The measure's value of one weight unit of source s, and the same in exact
+ * units for ordering (time: the interval in seconds and in microseconds). */
+static inline double ss_source_scale(const struct ss_model *m, size_t s)
+{
+    return m->weights.scale ? m->weights.scale[s] : m->sources.v[s].interval_us / 1e6;
+}
+static inline double ss_source_exact(const struct ss_model *m, size_t s)
+{
+    return m->weights.exact ? m->weights.exact[s] : m->sources.v[s].interval_us;
+}
+
 /* Initialise an empty model with the samples/count value type.  Returns 0 or
  * an error code (out of memory). */
 int ss_model_init(struct ss_model *m, struct ss_error *err);
@@ -230,6 +356,14 @@ ss_id ss_model_intern_cstr(struct ss_model *m, const char *s);
  * `n_samples` are filled in here.  Returns the source id or SS_NONE. */
 ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src);
 
+/* Source `src` has value type vt (a measure, DESIGN section 11); with
+ * `dflt`, it is the source's default measure. */
+void ss_model_source_value(struct ss_model *m, ss_id src, ss_id vt, int dflt);
+
+/* Source `src`'s `time` is value type vt (nanoseconds per sample), not
+ * count x interval. */
+void ss_model_source_time(struct ss_model *m, ss_id src, ss_id vt);
+
 /* Find or add a function / location (deduplicated).  SS_NONE on OOM. */
 ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id filename,
                         uint32_t start_line);
@@ -241,6 +375,22 @@ ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail
 
 /* Find or add a value type; returns its index or SS_NONE. */
 ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit);
+
+/* Find or add the label KEY=STR (str a string id; num and unit ignored) or,
+ * with str == SS_NONE, the numeric label KEY=NUM UNIT (unit SS_NONE when
+ * none).  Returns its id, or SS_NONE when out of memory. */
+ss_id ss_model_label(struct ss_model *m, ss_id key, ss_id str, int64_t num, ss_id unit);
+
+/* Find or add the label set of the n label ids in labels[] (any order,
+ * repeats allowed: they are sorted and made distinct in place).  n == 0
+ * gives set 0.  Returns the set id, or SS_NONE when out of memory or past
+ * SS_MAX_LABELS_PER_SAMPLE labels. */
+ss_id ss_model_label_set(struct ss_model *m, ss_id *labels, size_t n);
+#define SS_MAX_LABELS_PER_SAMPLE 65536
+
+/* Give the last sample added (ss_model_add_sample) the label set `set`.
+ * Returns 0 or -1 (out of memory). */
+int ss_model_label_sample(struct ss_model *m, ss_id set);
 
 /* Append a sample of `stack` to the last source.  `vals` holds one value per
  * value type in type order (vals[0] is the count) or is NULL for a plain
@@ -318,12 +468,61 @@ uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n);
 struct ss_totals {
     uint64_t samples, counted;
     double sampling_time;
+    double value; /* the chosen measure's total over the counted samples */
     uint64_t agg_samples;
     double agg_time;
+    double agg_value;
     size_t rows;       /* raw sample rows (the timeline's length) */
     size_t empty_rows; /* rows with neither a frame nor a position */
 };
 void ss_model_totals(const struct ss_model *m, struct ss_totals *t);
+
+/* The value of label `lab` as text: its string (borrowed), or its number in
+ * decimal followed by a space and its unit when it has one, written into
+ * buf[0..n) (n >= 48 is enough for any number, a long unit is cut). */
+const char *ss_label_value(const struct ss_model *m, ss_id lab, char *buf, size_t n);
+
+/* The key of label `lab` (borrowed). */
+static inline const char *ss_label_key(const struct ss_model *m, ss_id lab)
+{
+    return ss_str(m, m->labels.v[lab].key);
+}
+
+/* --- measures (DESIGN section 11) ---------------------------------------- */
+
+/* The measures m offers, the default first: Rprof time, samples (and with
+ * memory profiling memory, released, duplications); every pprof sample type
+ * (default: the profile's default_sample_type, else the last type), time
+ * where the period is a time; samples for folded stacks and SamplingProf.
+ * Fills out[0..max) and returns how many there are (which may be more). */
+size_t ss_model_measures(const struct ss_model *m, struct ss_measure *out, size_t max);
+
+/* Does source s have measure ms? */
+int ss_source_has_measure(const struct ss_model *m, size_t s, const struct ss_measure *ms);
+
+/* Choose the measure named `name` (NULL or "": the default).  Returns 0,
+ * SS_EUSAGE when m has no such measure (err lists those it has), SS_EINPUT
+ * when the measure's values sum past INT64_MAX, or SS_ENOMEM. */
+int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *err);
+
+/* Free the chosen measure's weights (back to `time`); ss_model_free does. */
+void ss_model_weights_free(struct ss_model *m);
+
+/* The chosen measure. */
+static inline const struct ss_measure *ss_model_measure(const struct ss_model *m)
+{
+    return &m->weights.measure;
+}
+
+/* A measure's name ("time", "memory", "alloc_space") and the raw unit TSV
+ * gives ("seconds", "bytes", "nanoseconds", "count"), borrowed from m or
+ * static; the chosen measure's name. */
+const char *ss_measure_name(const struct ss_model *m, const struct ss_measure *ms);
+const char *ss_measure_unit(const struct ss_model *m, const struct ss_measure *ms);
+static inline const char *ss_model_measure_name(const struct ss_model *m)
+{
+    return ss_measure_name(m, &m->weights.measure);
+}
 
 /* R's basename(): the part of `path` after the last '/', ignoring trailing
  * slashes, as a pointer into path and a length. */
@@ -353,10 +552,13 @@ static inline double ss_source_interval_s(const struct ss_model *m, ss_id s)
 /* Scratch for counting a source's samples per distinct stack: the shared
  * first pass of every statistic (time is count x the source's interval, so
  * counts are kept per source).  After ss_stack_counts_source, touched[0..n)
- * are the stacks the source's samples hit, in order of first hit, and
- * cnt[stack] their summed count values. */
+ * are the stacks the source's samples hit, in order of first hit, cnt[stack]
+ * their summed count values and val[stack] their summed weights under the
+ * chosen measure (x ss_source_scale is the measure's value). */
 struct ss_stack_counts {
     uint64_t *cnt; /* one per distinct stack */
+    int64_t *val;  /* the summed weights (ss_sample_weight), one per distinct stack */
+    uint8_t *seen;
     ss_id *touched;
     size_t n, cap;
 };

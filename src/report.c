@@ -6,17 +6,19 @@
 #include <string.h>
 
 #include "report_analysis.h"
+#include "report_labels.h"
 #include "report_transforms.h"
 #include "column.h"
 #include "stacks.h"
 #include "textesc.h"
+#include "units.h"
 #include "write.h"
 
 /* ---- functions and lines ---------------------------------------------------- */
 
 static double pct(double x, const struct ss_stats *st)
 {
-    return st->sampling_time > 0 ? 100.0 * x / st->sampling_time : 0.0;
+    return st->value_total > 0 ? 100.0 * x / st->value_total : 0.0;
 }
 
 #define ROW(ctx, r) (&((const struct ss_stats *)(ctx))->rows[r])
@@ -26,21 +28,23 @@ static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
     ss_cell_str(buf, n, ss_strtab_get(&((const struct ss_stats *)ctx)->keys, ROW(ctx, r)->key),
                 tsv);
 }
+#define UNITS(ctx) (&((const struct ss_stats *)(ctx))->units)
+
 static void cell_self_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, ROW(ctx, r)->self_time, tsv, 3);
+    ss_format_value(buf, n, UNITS(ctx), ROW(ctx, r)->self_v, tsv);
 }
 static void cell_self_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, pct(ROW(ctx, r)->self_time, ctx), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->self_v, ctx), tsv, 2);
 }
 static void cell_total_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, ROW(ctx, r)->total_time, tsv, 3);
+    ss_format_value(buf, n, UNITS(ctx), ROW(ctx, r)->total_v, tsv);
 }
 static void cell_total_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, pct(ROW(ctx, r)->total_time, ctx), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->total_v, ctx), tsv, 2);
 }
 static void cell_mem(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -49,9 +53,9 @@ static void cell_mem(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 
 #define STAT_COLUMNS(label)                                                                        \
     {label, NULL, 0, 0, SS_COL_LABEL, cell_name, NULL},                                            \
-        {"self.time", NULL, 10, 0, 0, cell_self_time, NULL},                                       \
+        {"self.@", NULL, 10, 0, 0, cell_self_time, NULL},                                          \
         {"self.pct", NULL, 9, 0, 0, cell_self_pct, NULL},                                          \
-        {"total.time", NULL, 11, 0, 0, cell_total_time, NULL},                                     \
+        {"total.@", NULL, 11, 0, 0, cell_total_time, NULL},                                        \
         {"total.pct", NULL, 10, 0, 0, cell_total_pct, NULL},                                       \
         {"mem.total", NULL, 10, 0, 0, cell_mem, NULL},
 static const struct ss_col fn_columns[] = {STAT_COLUMNS("name")};
@@ -75,6 +79,7 @@ struct stacks_ctx {
     const struct ss_model *m;
     const struct ss_stacks *st;
     struct textbuf *tb; /* scratch for a stack's text */
+    struct ss_units u;
 };
 
 static const char *stack_text(const struct ss_model *m, const struct ss_stacks *st,
@@ -100,13 +105,12 @@ static void cell_stack_count(char *buf, size_t n, const void *ctx, size_t r, int
 }
 static void cell_stack_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, SROW(ctx, r)->time, tsv, 3);
+    ss_format_value(buf, n, &((const struct stacks_ctx *)ctx)->u, SROW(ctx, r)->value, tsv);
 }
 static void cell_stack_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     const struct ss_stacks *st = ((const struct stacks_ctx *)ctx)->st;
-    ss_cell_num(buf, n, st->total_time > 0 ? 100.0 * SROW(ctx, r)->time / st->total_time : 0, tsv,
-                2);
+    ss_cell_num(buf, n, st->total_v > 0 ? 100.0 * SROW(ctx, r)->value / st->total_v : 0, tsv, 2);
 }
 static void cell_stack_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -120,7 +124,7 @@ static void cell_stack(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 
 static const struct ss_col stack_columns[] = {
     {"count", NULL, 9, 0, 0, cell_stack_count, NULL},
-    {"time", NULL, 10, 1, 0, cell_stack_time, NULL},
+    {"@", NULL, 10, 1, 0, cell_stack_time, NULL},
     {"pct", NULL, 7, 1, 0, cell_stack_pct, NULL},
     {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL},
     {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL},
@@ -144,9 +148,11 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
             fprintf(out, "note       the profiles without stacks (%llu samples) are left out\n\n",
                     (unsigned long long)t.agg_samples);
     }
-    struct stacks_ctx ctx = {m, &st, &tb};
-    struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns, &ctx, st.n,
-                         NULL};
+    struct stacks_ctx ctx = {m, &st, &tb, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns,
+                         &ctx,          st.n,
+                         NULL,          ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
     free(tb.s);
@@ -182,6 +188,8 @@ static void cell_src_interval(char *buf, size_t n, const void *ctx, size_t r, in
 {
     if (tsv)
         ss_cell_num(buf, n, SRC(ctx, r)->interval_us, 1, 0);
+    else if (SRC(ctx, r)->flags & SS_SRC_UNTIMED)
+        snprintf(buf, n, "-"); /* no time: counts only */
     else
         ss_format_interval(buf, n, SRC(ctx, r)->interval_us);
 }
@@ -204,6 +212,25 @@ static void cell_src_samples(char *buf, size_t n, const void *ctx, size_t r, int
     ss_cell_u64(buf, n, ss_source_samples(ctx, (ss_id)r));
 }
 
+/* the measures the source has, the model's default first: "time,samples" */
+static void cell_src_measures(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_model *m = ctx;
+    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+    size_t nm = ss_model_measures(m, ms, sizeof ms / sizeof *ms), k = 0;
+    if (nm > sizeof ms / sizeof *ms)
+        nm = sizeof ms / sizeof *ms;
+    buf[0] = '\0';
+    for (size_t i = 0; i < nm && k + 1 < n; i++)
+        if (ss_source_has_measure(m, r, &ms[i])) {
+            char one[256];
+            ss_cell_str(one, sizeof one, ss_measure_name(m, &ms[i]), tsv);
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "", one);
+        }
+    if (!buf[0])
+        snprintf(buf, n, "-");
+}
+
 static const struct ss_col source_columns[] = {
     {"source", NULL, 6, 0, 0, cell_src_id, NULL},
     {"type", NULL, 13, 1, SS_COL_LEFT, cell_src_type, NULL},
@@ -213,12 +240,17 @@ static const struct ss_col source_columns[] = {
     {"interval_us", "interval", 10, 1, 0, cell_src_interval, NULL},
     {"flags", NULL, 16, 1, SS_COL_LEFT, cell_src_flags, NULL},
     {"samples", NULL, 9, 1, 0, cell_src_samples, NULL},
+    {"measures", NULL, 0, 2, SS_COL_LEFT, cell_src_measures, NULL},
 };
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
-    struct ss_table t = {source_columns, sizeof source_columns / sizeof *source_columns, m,
-                         m->sources.n, NULL};
+    struct ss_table t = {source_columns,
+                         sizeof source_columns / sizeof *source_columns,
+                         m,
+                         m->sources.n,
+                         NULL,
+                         NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
     return 0;
 }
@@ -254,6 +286,8 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         return ss_report_timeline(out, m, o, err);
     if (o->by == SS_REPORT_TRANSFORMS)
         return ss_report_transforms(out, m, o, err);
+    if (o->by == SS_REPORT_LABELS)
+        return ss_report_labels(out, m, o, err);
     struct ss_stats st;
     rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory, &st,
                           err);
@@ -265,7 +299,7 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         ss_stats_sort_total(&st);
     else
         ss_stats_sort_line(&st);
-    struct ss_table t = {NULL, 0, &st, st.n, NULL};
+    struct ss_table t = {NULL, 0, &st, st.n, NULL, ss_model_measure_name(m)};
     t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);
     if (o->format == SS_FORMAT_TEXT)
         ss_report_header(out, m);

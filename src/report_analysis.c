@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "column.h"
+#include "units.h"
 #include "levels.h"
 #include "runs.h"
 #include "stats.h"
@@ -76,6 +77,7 @@ struct levels_ctx {
     const struct ss_model *m;
     const struct ss_level_row *rows;
     size_t scaffold;
+    struct ss_units u;
 };
 
 #define LROW(ctx, r) (&((const struct levels_ctx *)(ctx))->rows[r])
@@ -101,13 +103,20 @@ static void cell_level_top_samples(char *buf, size_t n, const void *ctx, size_t 
 {
     ss_cell_u64(buf, n, LROW(ctx, r)->top_samples);
 }
+/* the top function's share of the level, by the measure */
 static void cell_level_top_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct levels_ctx *c = ctx;
-    double share = c->rows[0].samples
-                       ? 100.0 * (double)LROW(ctx, r)->top_samples / (double)LROW(ctx, r)->samples
-                       : 0;
+    const struct ss_level_row *row = LROW(ctx, r);
+    double share = row->value != 0 ? 100.0 * row->top_value / row->value : 0;
     ss_cell_num(buf, n, share, tsv, 2);
+}
+static void cell_level_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct levels_ctx *)ctx)->u, LROW(ctx, r)->value, tsv);
+}
+static void cell_level_top_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct levels_ctx *)ctx)->u, LROW(ctx, r)->top_value, tsv);
 }
 
 static const struct ss_col level_columns[] = {
@@ -117,6 +126,8 @@ static const struct ss_col level_columns[] = {
     {"top", "top function", 0, 0, SS_COL_LABEL, cell_level_top, NULL},
     {"top.samples", "top.smp", 8, 1, 0, cell_level_top_samples, NULL},
     {"top.pct", NULL, 7, 1, SS_COL_TEXT, cell_level_top_pct, NULL},
+    {"@", NULL, 0, 0, SS_COL_TSV, cell_level_value, NULL},
+    {"top.@", NULL, 0, 0, SS_COL_TSV, cell_level_top_value, NULL},
 };
 
 int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -148,9 +159,11 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
         else
             fprintf(out, "scaffold   none: no root level has one function in %s\n\n", in);
     }
-    struct levels_ctx ctx = {m, rows, scaffold};
-    struct ss_table t = {level_columns, sizeof level_columns / sizeof *level_columns, &ctx, n,
-                         NULL};
+    struct levels_ctx ctx = {m, rows, scaffold, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {level_columns, sizeof level_columns / sizeof *level_columns,
+                         &ctx,          n,
+                         NULL,          ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "levels");
     if (o->format == SS_FORMAT_TEXT && scaffold)
         fputs("(* scaffold level)\n", out);
@@ -191,6 +204,7 @@ static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_
 struct runs_ctx {
     const struct ss_model *m;
     const struct ss_run_row *rows;
+    struct ss_units u;
 };
 
 #define RROW(ctx, r) (&((const struct runs_ctx *)(ctx))->rows[r])
@@ -227,6 +241,11 @@ static void cell_run_max(char *buf, size_t n, const void *ctx, size_t r, int tsv
     ss_cell_u64(buf, n, RROW(ctx, r)->max);
 }
 
+static void cell_run_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct runs_ctx *)ctx)->u, RROW(ctx, r)->value, tsv);
+}
+
 static const struct ss_col run_columns[] = {
     {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL},
     {"level", NULL, 6, 0, 0, cell_run_level, NULL},
@@ -235,6 +254,7 @@ static const struct ss_col run_columns[] = {
     {"mean", NULL, 9, 1, 0, cell_run_mean, NULL},
     {"median", NULL, 8, 1, 0, cell_run_median, NULL},
     {"max", NULL, 7, 1, 0, cell_run_max, NULL},
+    {"@", NULL, 9, 1, 0, cell_run_value, NULL},
 };
 
 int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -262,8 +282,11 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
         if (only == SS_NONE || ss_function_canonical(m, rows[i].function) == only)
             order[k++] = i;
     text_header(out, m, o);
-    struct runs_ctx ctx = {m, rows};
-    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns, &ctx, k, order};
+    struct runs_ctx ctx = {m, rows, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {run_columns, sizeof run_columns / sizeof *run_columns,
+                         &ctx,        k,
+                         order,       ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
     free(order);
     free(rows);
@@ -283,13 +306,14 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
 struct tree_ctx {
     const struct ss_model *m;
     const struct ss_tree *t;
+    struct ss_units u;
 };
 
 #define TNODE(ctx, r) (&((const struct tree_ctx *)(ctx))->t->nodes[r])
 
 static double tree_pct(const void *ctx, double v)
 {
-    double total = ((const struct tree_ctx *)ctx)->t->total_time;
+    double total = ((const struct tree_ctx *)ctx)->t->total_v;
     return total > 0 ? 100.0 * v / total : 0;
 }
 static void cell_tree_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -307,19 +331,19 @@ static void cell_tree_name(char *buf, size_t n, const void *ctx, size_t r, int t
 }
 static void cell_tree_self(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, TNODE(ctx, r)->self_time, tsv, 3);
+    ss_format_value(buf, n, &((const struct tree_ctx *)ctx)->u, TNODE(ctx, r)->self_v, tsv);
 }
 static void cell_tree_total(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, TNODE(ctx, r)->total_time, tsv, 3);
+    ss_format_value(buf, n, &((const struct tree_ctx *)ctx)->u, TNODE(ctx, r)->total_v, tsv);
 }
 static void cell_tree_total_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->total_time), tsv, 2);
+    ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->total_v), tsv, 2);
 }
 static void cell_tree_self_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->self_time), tsv, 2);
+    ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->self_v), tsv, 2);
 }
 
 static const struct ss_col tree_columns[] = {
@@ -355,10 +379,10 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
         return ss_nomem(err, "tree order");
     }
     /* the nodes shown: not deeper than --depth, not under --min-pct */
-    double min_time = o->min_pct > 0 ? t.total_time * o->min_pct / 100.0 : 0;
+    double min_time = o->min_pct > 0 ? t.total_v * o->min_pct / 100.0 : 0;
     for (size_t i = 0; i < n; i++) {
         const struct ss_tree_node *nd = &t.nodes[dfs[i]];
-        if ((o->depth > 0 && nd->depth >= (uint32_t)o->depth) || nd->total_time < min_time) {
+        if ((o->depth > 0 && nd->depth >= (uint32_t)o->depth) || nd->total_v < min_time) {
             i = nd->end > dfs[i] ? i + (nd->end - dfs[i]) - 1 : i; /* skip the subtree */
             continue;
         }
@@ -369,12 +393,13 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
         struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
         fprintf(out, "%s tree%s%s, %% of %.3f s\n", o->inverted ? "bottom-up" : "top-down",
                 focus != SS_NONE ? " of " : "", focus != SS_NONE ? ss_esc(&esc, o->function) : "",
-                t.total_time);
+                t.total_v);
         ss_esc_free(&esc);
     }
-    struct tree_ctx ctx = {m, &t};
-    struct ss_table tab = {tree_columns, sizeof tree_columns / sizeof *tree_columns, &ctx, k,
-                           order};
+    struct tree_ctx ctx = {m, &t, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table tab = {tree_columns, sizeof tree_columns / sizeof *tree_columns, &ctx, k, order,
+                           NULL};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
     free(order);
     free(dfs);
@@ -397,7 +422,8 @@ struct calls_ctx {
     const struct ss_model *m;
     const struct ss_calls *c;
     const struct calls_row *rows;
-    double total; /* the profile's sampling time */
+    double total; /* the measure's value of the profile */
+    struct ss_units u;
 };
 
 static void call_values(const void *ctx, size_t r, ss_id *fn, uint64_t *n, double *time)
@@ -414,10 +440,10 @@ static void call_values(const void *ctx, size_t r, ss_id *fn, uint64_t *n, doubl
         *time = e->time;
     } else if (row->rel == CALL_SELF) {
         *n = c->self_n;
-        *time = c->self_time;
+        *time = c->self_v;
     } else {
         *n = c->total_n;
-        *time = c->total_time;
+        *time = c->total_v;
     }
 }
 
@@ -439,10 +465,12 @@ static void cell_call_name(char *buf, size_t n, const void *ctx, size_t r, int t
     }
     char name[4096];
     cell_fn(name, sizeof name, x->m, fn, 0);
-    if (x->rows[r].rel == CALL_MIDDLE)
-        snprintf(buf, n, "|   %s (total; self %llu = %.3f s)", name,
-                 (unsigned long long)x->c->self_n, x->c->self_time);
-    else
+    if (x->rows[r].rel == CALL_MIDDLE) {
+        char v[64];
+        ss_format_value(v, sizeof v, &x->u, x->c->self_v, 0);
+        snprintf(buf, n, "|   %s (total; self %llu = %s%s)", name, (unsigned long long)x->c->self_n,
+                 v, x->u.measure.kind == SS_MEASURE_TIME ? " s" : "");
+    } else
         snprintf(buf, n, "    %s", name);
 }
 static void cell_call_count(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -459,7 +487,7 @@ static void cell_call_time(char *buf, size_t n, const void *ctx, size_t r, int t
     uint64_t cnt;
     double time;
     call_values(ctx, r, &fn, &cnt, &time);
-    ss_cell_num(buf, n, time, tsv, 3);
+    ss_format_value(buf, n, &((const struct calls_ctx *)ctx)->u, time, tsv);
 }
 static void cell_call_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -474,7 +502,7 @@ static const struct ss_col call_columns[] = {
     {"relation", NULL, 0, 0, SS_COL_TSV, cell_call_rel, NULL},
     {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, NULL},
     {"count", NULL, 9, 0, 0, cell_call_count, NULL},
-    {"time", NULL, 10, 1, 0, cell_call_time, NULL},
+    {"@", NULL, 10, 1, 0, cell_call_time, NULL},
     {"pct", NULL, 7, 1, 0, cell_call_pct, NULL},
 };
 
@@ -511,8 +539,11 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
         rows[k++] = (struct calls_row){CALL_CALLEE, i};
     if (!tsv)
         ss_report_header(out, m);
-    struct calls_ctx ctx = {m, &c, rows, tot.sampling_time};
-    struct ss_table t = {call_columns, sizeof call_columns / sizeof *call_columns, &ctx, k, NULL};
+    struct calls_ctx ctx = {m, &c, rows, tot.value, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {call_columns, sizeof call_columns / sizeof *call_columns,
+                         &ctx,         k,
+                         NULL,         ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, 0, "rows");
     if (!tsv)
         fputs("(callers above the function, callees below; counts are samples)\n", out);
@@ -591,8 +622,9 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
         return rc;
     if (o->format == SS_FORMAT_TSV) {
         struct timeline_ctx ctx = {m, &t};
-        struct ss_table tab = {window_columns, sizeof window_columns / sizeof *window_columns, &ctx,
-                               t.nwindows, NULL};
+        struct ss_table tab = {window_columns, sizeof window_columns / sizeof *window_columns,
+                               &ctx,           t.nwindows,
+                               NULL,           NULL};
         ss_table_print(out, &tab, 1, 0, "windows");
         ss_timeline_free(&t);
         return 0;

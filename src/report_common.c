@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "textesc.h"
+#include "units.h"
 
 void ss_format_interval(char *buf, size_t n, double us)
 {
@@ -26,6 +27,8 @@ void ss_report_flags_text(char *buf, size_t n, uint32_t flags)
         strncat(buf, ", line", n - strlen(buf) - 1);
     if (flags & SS_SRC_AGGREGATE)
         strncat(buf, ", aggregate", n - strlen(buf) - 1);
+    if (flags & SS_SRC_UNTIMED)
+        strncat(buf, ", untimed", n - strlen(buf) - 1);
 }
 
 void ss_report_header(FILE *out, const struct ss_model *m)
@@ -42,10 +45,14 @@ void ss_report_header(FILE *out, const struct ss_model *m)
         last_uri = s->uri;
         char iv[32], fl[64];
         ss_format_interval(iv, sizeof iv, s->interval_us);
-        ss_report_flags_text(fl, sizeof fl, s->flags);
+        ss_report_flags_text(fl, sizeof fl, s->flags & ~(uint32_t)SS_SRC_UNTIMED);
         uint64_t ns = ss_source_samples(m, (ss_id)i);
-        fprintf(out, "session    %u: interval %s%s, %llu sample%s", s->session, iv, fl,
-                (unsigned long long)ns, ss_s(ns));
+        if (s->flags & SS_SRC_UNTIMED)
+            fprintf(out, "session    %u: untimed%s, %llu sample%s", s->session, fl,
+                    (unsigned long long)ns, ss_s(ns));
+        else
+            fprintf(out, "session    %u: interval %s%s, %llu sample%s", s->session, iv, fl,
+                    (unsigned long long)ns, ss_s(ns));
         if (s->flags & SS_SRC_AGGREGATE)
             fputs(" (counts per call element, no stacks)", out);
         if (s->header_line)
@@ -57,7 +64,15 @@ void ss_report_header(FILE *out, const struct ss_model *m)
     fprintf(out, "samples    %llu", (unsigned long long)t.samples);
     if (t.counted != t.samples)
         fprintf(out, " (%llu with frames)", (unsigned long long)t.counted);
-    fprintf(out, "\ntime       %.3f s sampled\n\n", t.sampling_time);
+    if (m->weights.measure.kind == SS_MEASURE_TIME) {
+        fprintf(out, "\ntime       %.3f s sampled\n\n", t.sampling_time);
+        return;
+    }
+    struct ss_units u;
+    ss_units_of(m, &u);
+    char v[64];
+    ss_format_value(v, sizeof v, &u, t.value, 0);
+    fprintf(out, "\n%-10s %s\n\n", ss_measure_name(m, &u.measure), v);
 }
 
 int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,

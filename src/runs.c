@@ -373,6 +373,54 @@ done:
     return rc;
 }
 
+/* The measure per slot (function at a level) and per function (anywhere in
+ * a stack, once per sample), over the samples in time order: from each
+ * distinct stack's value, never per sample.  Returns 0 or -1 (OOM). */
+static int measure_slots(const struct pass *p, double **slot_val, double **fn_val)
+{
+    const struct ss_model *m = p->m;
+    size_t ns = ss_model_nstacks(m), nf = m->functions.n;
+    double *sval = calloc(ns ? ns : 1, sizeof *sval);
+    size_t *stamp = calloc(nf ? nf : 1, sizeof *stamp);
+    *slot_val = calloc(p->slots.n ? p->slots.n : 1, sizeof **slot_val);
+    *fn_val = calloc(nf ? nf : 1, sizeof **fn_val);
+    struct ss_stack_counts sc;
+    int rc = -1;
+    if (!sval || !stamp || !*slot_val || !*fn_val || ss_stack_counts_init(&sc, m))
+        goto out;
+    for (size_t src = 0; src < m->sources.n; src++) {
+        if (m->sources.v[src].flags & SS_SRC_UNORDERED)
+            continue; /* no runs there */
+        if (ss_stack_counts_source(&sc, m, (ss_id)src)) {
+            ss_stack_counts_free(&sc);
+            goto out;
+        }
+        double scale = ss_source_scale(m, src);
+        for (size_t t = 0; t < sc.n; t++)
+            sval[sc.touched[t]] += (double)sc.val[sc.touched[t]] * scale;
+    }
+    ss_stack_counts_free(&sc);
+    for (size_t st = 0; st < ns; st++) {
+        if (sval[st] == 0)
+            continue;
+        size_t d = ss_stack_depth(m, (ss_id)st);
+        const uint32_t *r = p->slot_rf + m->stack_off.v[st];
+        for (size_t k = 0; k < d; k++) {
+            (*slot_val)[r[k]] += sval[st];
+            ss_id f = p->slots.v[r[k]].function;
+            if (stamp[f] != st + 1) {
+                stamp[f] = st + 1;
+                (*fn_val)[f] += sval[st];
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(sval);
+    free(stamp);
+    return rc;
+}
+
 int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_run_row **rows,
                     size_t *n, struct ss_error *err)
 {
@@ -380,7 +428,8 @@ int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_r
     *n = 0;
     struct pass p;
     sort_rows sr = {0};
-    if (run_pass(&p, m))
+    double *slot_val = NULL, *fn_val = NULL;
+    if (run_pass(&p, m) || measure_slots(&p, &slot_val, &fn_val))
         goto oom;
     for (size_t s = 0; s < p.slots.n; s++) {
         if (p.off[s] == p.off[s + 1])
@@ -393,11 +442,15 @@ int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_r
         r.r.level = p.slots.v[s].level;
         r.name = ss_str(m, m->functions.v[r.r.function].name);
         bin_stats(p.bins.v + p.off[s], p.off[s + 1] - p.off[s], &r.r);
+        r.r.value = slot_val[s];
         if (VEC_PUSH(sr, r))
             goto oom;
     }
+    size_t nlevel = sr.n;
     if (!level_filter && add_all_rows(&p, &sr))
         goto oom;
+    for (size_t i = nlevel; i < sr.n; i++)
+        sr.v[i].r.value = fn_val[sr.v[i].r.function];
     if (sr.n) {
         qsort(sr.v, sr.n, sizeof *sr.v, cmp_rows);
         *rows = malloc(sr.n * sizeof **rows);
@@ -409,10 +462,14 @@ int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_r
     }
     pass_free(&p);
     VEC_FREE(sr);
+    free(slot_val);
+    free(fn_val);
     return 0;
 oom:
     pass_free(&p);
     VEC_FREE(sr);
+    free(slot_val);
+    free(fn_val);
     return ss_nomem(err, "run lengths");
 }
 

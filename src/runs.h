@@ -38,6 +38,9 @@ struct ss_run_row {
     double mean;      /* samples / runs */
     double median;    /* R's median: the middle length, or the mean of the two
                        * middle lengths when `runs` is even */
+    double value;     /* the model's measure (model.h) of the samples in these runs:
+                       * of the samples with the function at the level (level 0:
+                       * anywhere in the stack, once per sample) */
 };
 
 /* Run statistics per (function, level) for every function with at least one

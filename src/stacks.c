@@ -52,10 +52,11 @@ static int cmp_names(const struct by_count *o, const struct ss_stack_row *a,
 static int cmp_rows(const void *pa, const void *pb, void *ctx)
 {
     const struct ss_stack_row *a = pa, *b = pb;
+    /* the measure's value first (time or samples: the count's order) */
+    if (a->value_x != b->value_x)
+        return a->value_x > b->value_x ? -1 : 1;
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
-    if (a->time_us != b->time_us)
-        return a->time_us > b->time_us ? -1 : 1;
     return cmp_names(ctx, a, b);
 }
 
@@ -64,6 +65,8 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     memset(out, 0, sizeof *out);
     size_t ns = ss_model_nstacks(m);
     uint64_t *cnt = calloc(ns ? ns : 1, sizeof *cnt);
+    int64_t *wsum = calloc(ns ? ns : 1, sizeof *wsum);
+    uint8_t *on = calloc(ns ? ns : 1, 1);
     uint32_t *row_of = malloc((ns ? ns : 1) * sizeof *row_of);
     struct ss_idset groups = {0};
     VEC(struct ss_stack_row) rows = {0};
@@ -72,7 +75,8 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     VEC(uint32_t) touched = {0};
     struct ss_stack_counts sc;
     struct group_ctx gctx = {&rows.v, &fns.v};
-    int oom = ss_stack_counts_init(&sc, m) || !cnt || !row_of || ss_idset_reserve(&groups, ns);
+    int oom = ss_stack_counts_init(&sc, m) || !cnt || !wsum || !on || !row_of ||
+              ss_idset_reserve(&groups, ns);
     /* Group model stacks by function sequence, once per stack. */
     for (size_t s = 0; !oom && s < ns; s++) {
         size_t d = ss_stack_depth(m, (ss_id)s);
@@ -114,8 +118,7 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     }
     /* Count per source, so time is count x interval exactly. */
     for (size_t src = 0; !oom && src < m->sources.n; src++) {
-        const struct ss_source *so = &m->sources.v[src];
-        double iv = ss_source_interval_s(m, (ss_id)src);
+        double iv = ss_source_scale(m, src), ivx = ss_source_exact(m, src);
         touched.n = 0;
         if (ss_stack_counts_source(&sc, m, (ss_id)src)) {
             oom = 1;
@@ -126,24 +129,33 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
             uint32_t r = row_of[sc.touched[t]];
             if (r == UINT32_MAX)
                 continue;
-            if (cnt[r] == 0 && VEC_PUSH(touched, r)) {
-                oom = 1;
-                break;
+            if (!on[r]) {
+                if (VEC_PUSH(touched, r)) {
+                    oom = 1;
+                    break;
+                }
+                on[r] = 1;
             }
             cnt[r] += sc.cnt[sc.touched[t]];
+            wsum[r] += sc.val[sc.touched[t]];
         }
         for (size_t t = 0; !oom && t < touched.n; t++) {
             struct ss_stack_row *r = &rows.v[touched.v[t]];
             uint64_t c = cnt[touched.v[t]];
+            int64_t wt = wsum[touched.v[t]];
             cnt[touched.v[t]] = 0;
+            wsum[touched.v[t]] = 0;
+            on[touched.v[t]] = 0;
             r->count += c;
-            r->time += (double)c * iv;
-            r->time_us += (double)c * so->interval_us;
+            r->value += (double)wt * iv;
+            r->value_x += (double)wt * ivx;
             out->total_count += c;
-            out->total_time += (double)c * iv;
+            out->total_v += (double)wt * iv;
         }
     }
     free(cnt);
+    free(wsum);
+    free(on);
     ss_stack_counts_free(&sc);
     free(row_of);
     ss_idset_free(&groups);
@@ -157,7 +169,7 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
     /* Drop rows no sample reached (their stacks were only in other rows). */
     size_t n = 0;
     for (size_t i = 0; i < rows.n; i++)
-        if (rows.v[i].count)
+        if (rows.v[i].count || rows.v[i].value_x != 0)
             rows.v[n++] = rows.v[i];
     out->rows = rows.v;
     out->n = n;

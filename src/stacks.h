@@ -2,8 +2,9 @@
  *
  * Stacks are compared by their function sequence: two model stacks that
  * differ only in source positions are one row here.  Each row has its
- * reference count (samples), time (count x each sample's own interval, exact
- * per source), depth, root and leaf.  Samples with no frames are left out.
+ * reference count (samples), value under the model's measure (time: count x
+ * each sample's own interval, exact per source), depth, root and leaf.  Samples with no frames are
+ * left out.
  */
 #ifndef SS_STACKS_H
 #define SS_STACKS_H
@@ -16,21 +17,21 @@ struct ss_stack_row {
     size_t first; /* functions of the row: fns[first .. first + depth), root first */
     uint32_t depth;
     uint64_t count;   /* samples (sum of count values) */
-    double time;      /* seconds */
-    double time_us;   /* microseconds, exact, for ordering */
+    double value;     /* the measure's value (seconds for time) */
+    double value_x;   /* the same in exact units (time: microseconds), for ordering */
     ss_id root, leaf; /* function ids */
 };
 
 struct ss_stacks {
     struct ss_stack_row *rows;
     size_t n;
-    ss_id *fns;        /* canonical function ids of all rows, root first (owned) */
-    double total_time; /* time of all samples with frames */
+    ss_id *fns;     /* canonical function ids of all rows, root first (owned) */
+    double total_v; /* the measure's value of all samples with frames */
     uint64_t total_count;
 };
 
-/* Compute the distinct function stacks of m, ordered by count (descending),
- * then time, then the stack's names root first in byte order.  Returns 0 or
+/* Compute the distinct function stacks of m, ordered by value (descending),
+ * then count, then the stack's names root first in byte order.  Returns 0 or
  * an error code (out of memory).  Free with ss_stacks_free. */
 int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss_error *err);
 

@@ -16,6 +16,8 @@ struct work {
     VEC(struct ss_stat_row) rows;
     /* per source pass */
     uint64_t *self_src, *total_src;
+    int64_t *wself_src, *wtotal_src; /* the same in weights (the measure) */
+    uint8_t *on;                     /* row touched in this source */
     uint64_t *stamp;
     VEC(ss_id) touched_rows;
 };
@@ -94,6 +96,24 @@ static ss_id no_location_row(struct work *w, int *oom)
     return w->no_location;
 }
 
+/* Credit row r with count c and weight wt (self or total). */
+static int credit(struct work *w, ss_id r, int self, uint64_t c, int64_t wt)
+{
+    if (!w->on[r]) {
+        if (VEC_PUSH(w->touched_rows, r))
+            return -1;
+        w->on[r] = 1;
+    }
+    if (self) {
+        w->self_src[r] += c;
+        w->wself_src[r] += wt;
+    } else {
+        w->total_src[r] += c;
+        w->wtotal_src[r] += wt;
+    }
+    return 0;
+}
+
 /* Grow the per-row scratch arrays to the number of rows. */
 static int sync_scratch(struct work *w, size_t *have)
 {
@@ -112,8 +132,23 @@ static int sync_scratch(struct work *w, size_t *have)
     if (!a)
         return -1;
     w->stamp = a;
-    for (size_t i = *have; i < n; i++)
+    int64_t *b = realloc(w->wself_src, n * sizeof *b);
+    if (!b)
+        return -1;
+    w->wself_src = b;
+    b = realloc(w->wtotal_src, n * sizeof *b);
+    if (!b)
+        return -1;
+    w->wtotal_src = b;
+    uint8_t *on = realloc(w->on, n);
+    if (!on)
+        return -1;
+    w->on = on;
+    for (size_t i = *have; i < n; i++) {
         w->self_src[i] = w->total_src[i] = w->stamp[i] = 0;
+        w->wself_src[i] = w->wtotal_src[i] = 0;
+        w->on[i] = 0;
+    }
     *have = n;
     return 0;
 }
@@ -141,17 +176,18 @@ static uint64_t credit_aggs(struct work *w, ss_id s, size_t *have, int *oom)
             *oom = *oom || r != SS_NONE;
             continue;
         }
-        if (w->self_src[r] == 0 && w->total_src[r] == 0 && VEC_PUSH(w->touched_rows, r)) {
+        if (credit(w, r, 1, (uint64_t)a->self, a->self) ||
+            credit(w, r, 0, (uint64_t)a->total, a->total)) {
             *oom = 1;
             break;
         }
-        w->self_src[r] += (uint64_t)a->self;
-        w->total_src[r] += (uint64_t)a->total;
     }
     for (size_t t = 0; t < w->touched_rows.n; t++) {
         ss_id r = w->touched_rows.v[t];
-        if (w->total_src[r] > samples)
+        if (w->total_src[r] > samples) {
             w->total_src[r] = samples;
+            w->wtotal_src[r] = (int64_t)samples;
+        }
     }
     return samples;
 }
@@ -180,6 +216,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     struct ss_rprof_vt vt;
     int use_mem = memory && ss_rprof_value_types(m, &vt) == 0;
     out->has_memory = memory;
+    ss_units_of(m, &out->units);
     w.key_of = malloc((nkeyed ? nkeyed : 1) * sizeof *w.key_of);
     struct ss_stack_counts sc;
     int sc_fail = ss_stack_counts_init(&sc, m);
@@ -192,7 +229,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
 
     for (size_t s = 0; !oom && s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        double iv = ss_source_interval_s(m, (ss_id)s);
+        double iv = ss_source_scale(m, s), ivx = ss_source_exact(m, s);
         if (ss_stack_counts_source(&sc, m, (ss_id)s)) {
             oom = 1;
             break;
@@ -202,15 +239,18 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
             sample_bytes(m, src, &vt, mem);
         w.touched_rows.n = 0;
         uint64_t counted = 0;
+        int64_t weight = 0;
         if (src->flags & SS_SRC_AGGREGATE) {
             counted = credit_aggs(&w, (ss_id)s, &have, &oom);
+            weight = (int64_t)counted;
             out->samples_total += counted;
             out->agg_samples += counted;
-            out->agg_time += (double)counted * iv;
+            out->agg_value += (double)counted * iv;
         }
         for (size_t t = 0; !oom && t < sc.n; t++) {
             ss_id st = sc.touched[t];
             uint64_t c = sc.cnt[st];
+            int64_t wt = sc.val[st];
             double b = mem ? mem[st] : 0;
             if (mem)
                 mem[st] = 0;
@@ -241,11 +281,10 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                 if (w.stamp[r] == stamp)
                     continue;
                 w.stamp[r] = stamp;
-                if (w.self_src[r] == 0 && w.total_src[r] == 0 && VEC_PUSH(w.touched_rows, r)) {
+                if (credit(&w, r, 0, c, wt)) {
                     oom = 1;
                     break;
                 }
-                w.total_src[r] += c;
                 w.rows.v[r].mem_bytes += b;
             }
             if (oom)
@@ -257,18 +296,21 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                     oom = 1;
                     break;
                 }
-                if (w.self_src[r] == 0 && w.total_src[r] == 0 && VEC_PUSH(w.touched_rows, r)) {
+                if (credit(&w, r, 0, c, wt)) {
                     oom = 1;
                     break;
                 }
-                w.total_src[r] += c;
                 w.rows.v[r].mem_bytes += b;
                 first = r;
                 any = 1;
             }
             if (any) {
-                w.self_src[first] += c;
+                if (credit(&w, first, 1, c, wt)) {
+                    oom = 1;
+                    break;
+                }
                 counted += c;
+                weight += wt;
             }
         }
         for (size_t t = 0; !oom && t < w.touched_rows.n; t++) {
@@ -276,14 +318,16 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
             struct ss_stat_row *row = &w.rows.v[r];
             row->self_n += w.self_src[r];
             row->total_n += w.total_src[r];
-            row->self_time += (double)w.self_src[r] * iv;
-            row->total_time += (double)w.total_src[r] * iv;
-            row->self_us += (double)w.self_src[r] * src->interval_us;
-            row->total_us += (double)w.total_src[r] * src->interval_us;
+            row->self_v += (double)w.wself_src[r] * iv;
+            row->total_v += (double)w.wtotal_src[r] * iv;
+            row->self_x += (double)w.wself_src[r] * ivx;
+            row->total_x += (double)w.wtotal_src[r] * ivx;
             w.self_src[r] = w.total_src[r] = 0;
+            w.wself_src[r] = w.wtotal_src[r] = 0;
+            w.on[r] = 0;
         }
         out->samples_counted += counted;
-        out->sampling_time += (double)counted * iv;
+        out->value_total += (double)weight * iv;
     }
     free(w.key_of);
     ss_stack_counts_free(&sc);
@@ -291,16 +335,21 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     VEC_FREE(w.touched_rows);
     free(w.self_src);
     free(w.total_src);
+    free(w.wself_src);
+    free(w.wtotal_src);
+    free(w.on);
     free(w.stamp);
     if (oom) {
         VEC_FREE(w.rows);
         ss_strtab_free(&out->keys);
         return ss_nomem(err, "statistics");
     }
-    /* By line, file names were interned as keys too; keep only real rows. */
+    /* By line, file names were interned as keys too; keep only real rows,
+     * and only those the measure weighs (as pprof -top: a function whose
+     * memory was all freed has no inuse_space row). */
     size_t n = 0;
     for (size_t i = 0; i < w.rows.n; i++)
-        if (w.rows.v[i].total_n > 0)
+        if (w.rows.v[i].total_x != 0 || w.rows.v[i].self_x != 0)
             w.rows.v[n++] = w.rows.v[i];
     out->rows = w.rows.v;
     out->n = n;
@@ -329,18 +378,18 @@ static int cmp_dbl_desc(double a, double b)
 static int cmp_self(const void *pa, const void *pb)
 {
     const struct ss_stat_row *a = pa, *b = pb;
-    int c = cmp_dbl_desc(a->self_us, b->self_us);
+    int c = cmp_dbl_desc(a->self_x, b->self_x);
     if (!c)
-        c = cmp_dbl_desc(a->total_us, b->total_us);
+        c = cmp_dbl_desc(a->total_x, b->total_x);
     return c ? c : cmp_name(a, b);
 }
 
 static int cmp_total(const void *pa, const void *pb)
 {
     const struct ss_stat_row *a = pa, *b = pb;
-    int c = cmp_dbl_desc(a->total_us, b->total_us);
+    int c = cmp_dbl_desc(a->total_x, b->total_x);
     if (!c)
-        c = cmp_dbl_desc(a->self_us, b->self_us);
+        c = cmp_dbl_desc(a->self_x, b->self_x);
     return c ? c : cmp_name(a, b);
 }
 

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "units.h"
 
 enum ss_stats_key {
     SS_BY_FUNCTION, /* function name */
@@ -33,14 +34,15 @@ enum ss_stats_key {
 };
 
 struct ss_stat_row {
-    ss_id key;         /* string id in ss_stats.keys */
-    ss_id function;    /* by function: the row's canonical function id; else SS_NONE */
-    uint64_t self_n;   /* self samples (sum of count values) */
-    uint64_t total_n;  /* total samples */
-    double self_time;  /* seconds: sum over sources of count x interval_s, as R */
-    double total_time; /* seconds */
-    double self_us;    /* the same in microseconds: exact (integer) sums, for ordering */
-    double total_us;
+    ss_id key;        /* string id in ss_stats.keys */
+    ss_id function;   /* by function: the row's canonical function id; else SS_NONE */
+    uint64_t self_n;  /* self samples (sum of count values) */
+    uint64_t total_n; /* total samples */
+    double self_v;    /* the measure's value (time: seconds, the sum over sources of
+                       * count x interval_s, as R) */
+    double total_v;
+    double self_x; /* the same in exact units (time: microseconds), for ordering */
+    double total_x;
     double mem_bytes; /* bytes allocated (with memory) */
     ss_id file;       /* by line: basename string id in keys, for ordering */
     uint32_t line;    /* by line: line number, 0 for none */
@@ -50,12 +52,13 @@ struct ss_stats {
     struct ss_strtab keys;    /* names of the rows (owned) */
     struct ss_stat_row *rows; /* one per key, in key order until sorted */
     size_t n;
-    double sampling_time;     /* seconds of the counted samples */
+    double value_total;       /* the measure's value of the counted samples */
     uint64_t samples_counted; /* samples with at least one key */
     uint64_t samples_total;   /* all samples, empty ones included */
     uint64_t agg_samples;     /* the part of samples_counted from aggregate sources */
-    double agg_time;          /* the part of sampling_time from aggregate sources */
+    double agg_value;         /* the part of value_total from aggregate sources */
     int has_memory;           /* mem_bytes is meaningful */
+    struct ss_units units;    /* the measure the values are of, and how they read */
 };
 
 /* Compute the statistics of model m keyed by `by`, with memory when `memory`

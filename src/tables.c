@@ -11,7 +11,7 @@
 static const char *const table_files[] = {
     "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
     "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
-    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",
+    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",       "labels.tsv",
 };
 
 const char *ss_tables_file(size_t i)
@@ -34,7 +34,7 @@ static const struct {
 } flag_names[] = {
     {SS_SRC_MEMORY, "memory"},       {SS_SRC_GC, "GC"},
     {SS_SRC_LINE, "line"},           {SS_SRC_AGGREGATE, "aggregate"},
-    {SS_SRC_UNORDERED, "unordered"},
+    {SS_SRC_UNORDERED, "unordered"}, {SS_SRC_UNTIMED, "untimed"},
 };
 
 void ss_tables_flags_text(uint32_t flags, char *buf, size_t n)

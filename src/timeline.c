@@ -26,13 +26,19 @@ int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
     ss_id *at = malloc((nstacks ? nstacks : 1) * sizeof *at); /* level-K function */
     ss_id *first = malloc((m->strs.n ? m->strs.n : 1) * sizeof *first);
     uint64_t *cnt = calloc(nf ? nf : 1, sizeof *cnt); /* per window */
+    /* a measure other than time or samples (memory, a pprof sample type):
+     * the top of a window is the function with the most of it */
+    int weighed =
+        m->weights.measure.kind != SS_MEASURE_TIME && m->weights.measure.kind != SS_MEASURE_SAMPLES;
+    double *wv = weighed ? calloc(nf ? nf : 1, sizeof *wv) : NULL;
+    size_t src = 0;                                   /* the source of sample i, moving forward */
     uint64_t *all = calloc(nf ? nf : 1, sizeof *all); /* whole profile */
     size_t *legend_of = malloc((nf ? nf : 1) * sizeof *legend_of);
     ss_id *touched = malloc((nf ? nf : 1) * sizeof *touched);
     struct ss_timeline_window *w = calloc(nw, sizeof *w);
     VEC(struct ss_timeline_legend) lg = {0};
     VEC(struct ss_timeline_run) runs = {0};
-    int oom = !at || !first || !cnt || !all || !legend_of || !touched || !w;
+    int oom = !at || !first || !cnt || !all || !legend_of || !touched || !w || (weighed && !wv);
     if (oom)
         goto done;
 
@@ -68,16 +74,33 @@ int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
             if (cnt[f]++ == 0)
                 touched[nt++] = f;
             all[f]++;
+            if (weighed) {
+                while (src + 1 < m->sources.n &&
+                       i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples)
+                    src++;
+                wv[f] += (double)ss_sample_weight(m, i) * ss_source_scale(m, src);
+            }
         }
+        double top_w = 0;
         for (size_t t = 0; t < nt; t++) {
             ss_id f = touched[t];
-            if (win->top == SS_NONE || cnt[f] > win->top_n ||
-                (cnt[f] == win->top_n &&
-                 strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0)) {
+            int better;
+            if (weighed)
+                better = win->top == SS_NONE || wv[f] > top_w ||
+                         (wv[f] == top_w &&
+                          strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0);
+            else
+                better = win->top == SS_NONE || cnt[f] > win->top_n ||
+                         (cnt[f] == win->top_n &&
+                          strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0);
+            if (better) {
                 win->top = f;
                 win->top_n = cnt[f];
+                top_w = weighed ? wv[f] : 0;
             }
             cnt[f] = 0;
+            if (weighed)
+                wv[f] = 0;
         }
         if (win->top != SS_NONE && legend_of[win->top] == SIZE_MAX) {
             struct ss_timeline_legend g = {win->top, 0, k};
@@ -104,6 +127,7 @@ done:
     free(at);
     free(first);
     free(cnt);
+    free(wv);
     free(all);
     free(legend_of);
     free(touched);

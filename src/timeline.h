@@ -9,6 +9,8 @@
  *
  * Counts here are numbers of samples (timeline rows), not count values or
  * time: windows are stretches of the timeline.  For Rprof they are the same.
+ * Under a measure other than time or samples (memory, a pprof sample type:
+ * model.h) a window's top is the function with the most of the measure.
  * Functions are canonical ids (see tree.h: one id per name).
  */
 #ifndef SS_TIMELINE_H

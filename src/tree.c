@@ -24,6 +24,8 @@
  * microseconds (the ordering key), as stats.c does per row. */
 struct acc {
     uint64_t *src; /* this source's count per key */
+    int64_t *wsrc; /* this source's summed weights (the measure) per key */
+    uint8_t *on;   /* key touched in this source */
     uint64_t *n;   /* totals per key */
     double *time;  /* seconds */
     double *us;    /* microseconds, exact for integer intervals */
@@ -36,44 +38,56 @@ static int acc_init(struct acc *a, size_t nkeys)
     memset(a, 0, sizeof *a);
     size_t k = nkeys ? nkeys : 1;
     a->src = calloc(k, sizeof *a->src);
+    a->wsrc = calloc(k, sizeof *a->wsrc);
+    a->on = calloc(k, 1);
     a->n = calloc(k, sizeof *a->n);
     a->time = calloc(k, sizeof *a->time);
     a->us = calloc(k, sizeof *a->us);
-    return a->src && a->n && a->time && a->us ? 0 : -1;
+    return a->src && a->wsrc && a->on && a->n && a->time && a->us ? 0 : -1;
 }
 
 static void acc_free(struct acc *a)
 {
     free(a->src);
+    free(a->wsrc);
+    free(a->on);
     free(a->n);
     free(a->time);
     free(a->us);
     VEC_FREE(a->touched);
 }
 
-static inline void acc_add(struct acc *a, uint32_t k, uint64_t c)
+static inline void acc_add(struct acc *a, uint32_t k, uint64_t c, int64_t w)
 {
-    if (a->src[k] == 0 && VEC_PUSH(a->touched, k))
-        a->oom = 1;
+    if (!a->on[k]) {
+        if (VEC_PUSH(a->touched, k)) {
+            a->oom = 1;
+            return;
+        }
+        a->on[k] = 1;
+    }
     a->src[k] += c;
+    a->wsrc[k] += w;
 }
 
-static void acc_flush(struct acc *a, double iv_s, double iv_us)
+/* scale, exact: the measure's value of one weight unit (model.h). */
+static void acc_flush(struct acc *a, double scale, double exact)
 {
     for (size_t t = 0; t < a->touched.n; t++) {
         uint32_t k = a->touched.v[t];
-        uint64_t c = a->src[k];
-        a->n[k] += c;
-        a->time[k] += (double)c * iv_s;
-        a->us[k] += (double)c * iv_us;
+        a->n[k] += a->src[k];
+        a->time[k] += (double)a->wsrc[k] * scale;
+        a->us[k] += (double)a->wsrc[k] * exact;
         a->src[k] = 0;
+        a->wsrc[k] = 0;
+        a->on[k] = 0;
     }
     a->touched.n = 0;
 }
 
 /* Credit distinct stack `st`, with count c in the current source, to keys of
  * `a`; returns 1 when the stack takes part (counts in the total). */
-typedef int (*credit_fn)(void *ctx, struct acc *a, ss_id st, uint64_t c);
+typedef int (*credit_fn)(void *ctx, struct acc *a, ss_id st, uint64_t c, int64_t w);
 
 /* Credit aggregate source src (no stacks) to keys of `a`; returns the count
  * of its samples that take part. */
@@ -81,14 +95,14 @@ typedef uint64_t (*credit_agg_fn)(void *ctx, struct acc *a, ss_id src);
 
 /* For each source, count its samples per distinct stack, credit each stack
  * once and flush.  The count and time of the stacks that took part go to
- * *total_n and *total_time.  Returns 0 or -1 (out of memory). */
+ * *total_n and *total_v.  Returns 0 or -1 (out of memory). */
 static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, credit_agg_fn agg,
-                        void *ctx, uint64_t *total_n, double *total_time)
+                        void *ctx, uint64_t *total_n, double *total_v)
 {
     struct ss_stack_counts sc;
     int oom = ss_stack_counts_init(&sc, m) != 0;
     *total_n = 0;
-    *total_time = 0;
+    *total_v = 0;
     for (size_t s = 0; !oom && s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
         if (ss_stack_counts_source(&sc, m, (ss_id)s)) {
@@ -96,18 +110,22 @@ static int walk_sources(const struct ss_model *m, struct acc *a, credit_fn fn, c
             break;
         }
         uint64_t counted = 0;
-        if (agg && (src->flags & SS_SRC_AGGREGATE))
+        int64_t weight = 0;
+        if (agg && (src->flags & SS_SRC_AGGREGATE)) {
             counted = agg(ctx, a, (ss_id)s);
+            weight = (int64_t)counted;
+        }
         for (size_t t = 0; !oom && t < sc.n; t++) {
             ss_id st = sc.touched[t];
-            uint64_t c = sc.cnt[st];
-            if (fn(ctx, a, st, c))
-                counted += c;
+            if (fn(ctx, a, st, sc.cnt[st], sc.val[st])) {
+                counted += sc.cnt[st];
+                weight += sc.val[st];
+            }
         }
         oom = oom || a->oom;
-        acc_flush(a, ss_source_interval_s(m, (ss_id)s), src->interval_us);
+        acc_flush(a, ss_source_scale(m, s), ss_source_exact(m, s));
         *total_n += counted;
-        *total_time += (double)counted * ss_source_interval_s(m, (ss_id)s);
+        *total_v += (double)weight * ss_source_scale(m, s);
     }
     ss_stack_counts_free(&sc);
     return oom ? -1 : 0;
@@ -206,15 +224,15 @@ static int insert_stack(struct tree_work *w, ss_id st, int inverted, ss_id focus
 }
 
 /* Keys: 2 x node = self, 2 x node + 1 = total. */
-static int credit_tree(void *ctx, struct acc *a, ss_id st, uint64_t c)
+static int credit_tree(void *ctx, struct acc *a, ss_id st, uint64_t c, int64_t wt)
 {
     struct tree_work *w = ctx;
     uint32_t e = w->end_node[st];
     if (e == SS_TREE_NONE)
         return 0;
-    acc_add(a, 2 * e, c);
+    acc_add(a, 2 * e, c, wt);
     for (uint32_t x = e; x != SS_TREE_NONE; x = w->nodes.v[x].parent)
-        acc_add(a, 2 * x + 1, c);
+        acc_add(a, 2 * x + 1, c, wt);
     return 1;
 }
 
@@ -275,9 +293,9 @@ static int order_tree(struct tree_work *w, const struct acc *a, struct ss_tree *
         *r = nd[x];
         r->parent = nd[x].parent == SS_TREE_NONE ? SS_TREE_NONE : newidx[nd[x].parent];
         r->self_n = a->n[2 * x];
-        r->self_time = a->time[2 * x];
+        r->self_v = a->time[2 * x];
         r->total_n = a->n[2 * x + 1];
-        r->total_time = a->time[2 * x + 1];
+        r->total_v = a->time[2 * x + 1];
         r->end = newidx[x] + size[x];
         r->first_child = off[x + 1] > off[x] ? newidx[kids[off[x]]] : SS_TREE_NONE;
         r->next_sibling = SS_TREE_NONE;
@@ -337,7 +355,7 @@ int ss_tree_build(const struct ss_model *m, int inverted, ss_id focus_function, 
         oom = 1;
     if (!oom && acc_init(&a, 2 * w.nodes.n))
         oom = 1;
-    if (!oom && walk_sources(m, &a, credit_tree, NULL, &w, &out->total_n, &out->total_time))
+    if (!oom && walk_sources(m, &a, credit_tree, NULL, &w, &out->total_n, &out->total_v))
         oom = 1;
     if (!oom && order_tree(&w, &a, out))
         oom = 1;
@@ -389,15 +407,15 @@ struct calls_work {
     uint64_t now;
 };
 
-static void credit_once(struct calls_work *w, struct acc *a, uint32_t k, uint64_t c)
+static void credit_once(struct calls_work *w, struct acc *a, uint32_t k, uint64_t c, int64_t wt)
 {
     if (w->stamp[k] != w->now) {
         w->stamp[k] = w->now;
-        acc_add(a, k, c);
+        acc_add(a, k, c, wt);
     }
 }
 
-static int credit_calls(void *ctx, struct acc *a, ss_id st, uint64_t c)
+static int credit_calls(void *ctx, struct acc *a, ss_id st, uint64_t c, int64_t wt)
 {
     struct calls_work *w = ctx;
     size_t d = ss_stack_depth(w->m, st);
@@ -409,13 +427,13 @@ static int credit_calls(void *ctx, struct acc *a, ss_id st, uint64_t c)
             continue;
         in = 1;
         if (k == 0)
-            credit_once(w, a, 0, c);
-        credit_once(w, a, 1, c);
+            credit_once(w, a, 0, c, wt);
+        credit_once(w, a, 1, c, wt);
         if (k + 1 < d)
-            credit_once(w, a, (uint32_t)(2 + w->canon[ss_loc_function(w->m, fr[k + 1])]), c);
+            credit_once(w, a, (uint32_t)(2 + w->canon[ss_loc_function(w->m, fr[k + 1])]), c, wt);
         if (k > 0)
-            credit_once(w, a, (uint32_t)(2 + w->nf + w->canon[ss_loc_function(w->m, fr[k - 1])]),
-                        c);
+            credit_once(w, a, (uint32_t)(2 + w->nf + w->canon[ss_loc_function(w->m, fr[k - 1])]), c,
+                        wt);
     }
     return in;
 }
@@ -440,9 +458,9 @@ static uint64_t credit_calls_agg(void *ctx, struct acc *a, ss_id src)
         if (w->canon[ss_loc_function(m, g->location)] != w->fn)
             continue;
         if (g->self)
-            acc_add(a, 0, (uint64_t)g->self);
+            acc_add(a, 0, (uint64_t)g->self, g->self);
         if (g->total)
-            acc_add(a, 1, (uint64_t)g->total);
+            acc_add(a, 1, (uint64_t)g->total, g->total);
     }
     for (size_t i = 0; i < m->edges.n; i++) {
         const struct ss_agg_edge *e = &m->edges.v[i];
@@ -451,13 +469,15 @@ static uint64_t credit_calls_agg(void *ctx, struct acc *a, ss_id src)
         ss_id from = w->canon[ss_loc_function(m, e->caller)];
         ss_id to = w->canon[ss_loc_function(m, e->callee)];
         if (to == w->fn)
-            acc_add(a, (uint32_t)(2 + from), (uint64_t)e->count);
+            acc_add(a, (uint32_t)(2 + from), (uint64_t)e->count, e->count);
         if (from == w->fn)
-            acc_add(a, (uint32_t)(2 + w->nf + to), (uint64_t)e->count);
+            acc_add(a, (uint32_t)(2 + w->nf + to), (uint64_t)e->count, e->count);
     }
     for (size_t t = first; t < a->touched.n; t++)
-        if (a->src[a->touched.v[t]] > samples)
+        if (a->src[a->touched.v[t]] > samples) {
             a->src[a->touched.v[t]] = samples;
+            a->wsrc[a->touched.v[t]] = (int64_t)samples;
+        }
     return samples;
 }
 
@@ -538,9 +558,9 @@ int ss_calls_of(const struct ss_model *m, ss_id function, struct ss_calls *out,
     }
     if (!oom) {
         out->self_n = a.n[0];
-        out->self_time = a.time[0];
+        out->self_v = a.time[0];
         out->total_n = a.n[1];
-        out->total_time = a.time[1];
+        out->total_v = a.time[1];
         oom = collect_edges(&w, &a, 2, &out->callers, &out->ncallers) ||
               collect_edges(&w, &a, 2 + w.nf, &out->callees, &out->ncallees);
     }

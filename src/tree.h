@@ -46,8 +46,8 @@ struct ss_tree_node {
     uint32_t depth;        /* 0 for roots */
     uint64_t self_n;       /* count of samples ending exactly here */
     uint64_t total_n;      /* count of samples passing through here */
-    double self_time;      /* seconds, summed per source as R */
-    double total_time;     /* seconds */
+    double self_v;         /* seconds, summed per source as R */
+    double total_v;        /* seconds */
     uint32_t first_child;  /* first child in sort order, or SS_TREE_NONE */
     uint32_t next_sibling; /* next sibling in sort order, or SS_TREE_NONE */
     uint32_t end;          /* one past the last node of this subtree */
@@ -66,7 +66,7 @@ struct ss_tree {
     int inverted;        /* as requested */
     ss_id focus;         /* canonical focus function, or SS_NONE */
     uint64_t total_n;    /* samples in the tree: with frames (and with focus) */
-    double total_time;   /* seconds of those samples, summed per source */
+    double total_v;      /* seconds of those samples, summed per source */
 };
 
 /* Build the call tree of model m: top-down when `inverted` is 0, inverted
@@ -78,7 +78,7 @@ struct ss_tree {
  *  - inverted: the part from F's innermost occurrence outward to the root,
  *    so every root is F and its children are F's callers (the tree of what
  *    calls F); a node's self = samples whose stack ends (outermost) there.
- * out->total_n / total_time are then those samples' count and time (F's total
+ * out->total_n / total_v are then those samples' count and time (F's total
  * in the statistics).  On success returns 0 and the caller owns *out
  * (ss_tree_free); on failure returns an error code, fills err and leaves
  * *out empty (safe to ss_tree_free). */
@@ -115,7 +115,7 @@ struct ss_edge {
 struct ss_calls {
     ss_id function; /* canonical id */
     uint64_t self_n, total_n;
-    double self_time, total_time;
+    double self_v, total_v;
     struct ss_edge *callers; /* owned, ncallers entries */
     size_t ncallers;
     struct ss_edge *callees; /* owned, ncallees entries */

@@ -690,7 +690,7 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "%s: %s holds aggregates (counts per call element), not stacks; "
                            "the %s format needs stacks (sampling_prof can take it)",
                            path, ss_str(m, m->sources.v[i].uri), f->name);
-    if (f->id != SS_OUT_SAMPLING_PROF)
+    if (f->id != SS_OUT_SAMPLING_PROF && (f->load || f->load_dir)) /* one we read back */
         for (size_t s = 0; s < ss_model_nstacks(m); s++)
             if (ss_stack_depth(m, (ss_id)s) > SS_MAX_FRAMES)
                 return ss_fail(err, SS_EUSAGE,

@@ -4,7 +4,10 @@
  *
  * One line per distinct function stack: names root first joined by ';' (a
  * name's own ';' is written as is, so such a stack reads back split there),
- * a space, the summed sample count.  Stacks that differ only in positions
+ * a space, the summed sample count, or under a measure of whole numbers
+ * other than time (memory, released, a pprof sample type: --value) the
+ * summed measure, so that flame graph tools draw it (lines that weigh 0
+ * are left out).  Stacks that differ only in positions
  * or in functions of the same name are one line; samples with no frames
  * are left out; positions, intervals, sources and memory values are
  * dropped.  A name with a line end, and a stack whose only function has an
@@ -62,10 +65,13 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
     struct fline *lines = malloc((st.n ? st.n : 1) * sizeof *lines);
     if (!lines)
         rc = ss_nomem(err, "folded stacks");
+    enum ss_measure_kind kind = ss_model_measure(m)->kind;
+    int by_value = kind != SS_MEASURE_TIME && kind != SS_MEASURE_SAMPLES;
     for (size_t i = 0; !rc && i < st.n; i++) {
         const struct ss_stack_row *r = &st.rows[i];
         lines[i].off = text.n;
-        lines[i].count = r->count;
+        /* a measure's value here is a sum of whole numbers, exact below 2^53 */
+        lines[i].count = by_value ? (r->value > 0 ? (uint64_t)r->value : 0) : r->count;
         for (uint32_t k = 0; !rc && k < r->depth; k++) {
             ss_id name = m->functions.v[st.fns[r->first + k]].name;
             const char *s = ss_str(m, name);
@@ -107,6 +113,8 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
         qsort(lines, n, sizeof *lines, by_count);
     }
     for (size_t i = 0; !rc && i < n; i++) {
+        if (lines[i].count == 0)
+            continue; /* weighs nothing under the measure */
         /* A line holds at most SS_MAX_COUNT (the reader's limit): a larger
          * sum is written as several lines of the stack, which readers add
          * up again. */

@@ -41,6 +41,16 @@ for f in "$SRCDIR"/tests/data/rprof/*.out "$SRCDIR"/tests/data/edge-cases/*.out;
     else
         fail "folded $name" "$(diff "$TMPD/fa" "$TMPD/fb" | head -n 4 | tr '\n' '|')"
     fi
+    # levels, the measure's columns: the time at a level and the top's are
+    # their samples x the interval (files with one interval)
+    ivs=$("$STACKSCOPE" report --by sources --format tsv "$f" 2>/dev/null | awk -F '\t' 'NR > 1 { print $6 }' | sort -u)
+    if [ -n "$ivs" ] && [ "$(printf '%s\n' "$ivs" | wc -l)" -eq 1 ]; then
+        why=$("$STACKSCOPE" report --by levels --format tsv "$f" 2>/dev/null |
+            awk -F '\t' -v iv="$ivs" 'NR == 1 && ($6 != "time" || $7 != "top.time") { print "header: " $0; exit 1 }
+                NR > 1 { for (k = 0; k < 2; k++) { c = k ? $5 : $2; v = k ? $7 : $6; d = c * iv / 1e6 - v
+                         if (d < 0) d = -d; if (d > 1e-9 * (v > 1 ? v : 1)) { print "level " $1 ": " c " samples, time " v; exit 1 } } }')
+        if [ -z "$why" ]; then pass "levels time columns $name"; else fail "levels time columns $name" "$why"; fi
+    fi
     # levels and runs against the independent R script
     if [ -z "${STACKSCOPE_NO_R:-}" ] && have Rscript; then
         rdir=$TMPD/r.$name
@@ -50,7 +60,9 @@ for f in "$SRCDIR"/tests/data/rprof/*.out "$SRCDIR"/tests/data/edge-cases/*.out;
             continue
         fi
         for by in levels runs; do
-            "$STACKSCOPE" report --by $by --format tsv "$f" 2>/dev/null | LC_ALL=C sort >"$TMPD/ours.$by"
+            # levels: the R script's columns (the measure's two follow, below)
+            "$STACKSCOPE" report --by $by --format tsv "$f" 2>/dev/null |
+                if [ $by = levels ]; then cut -f 1-5; else cut -f 1-7; fi | LC_ALL=C sort >"$TMPD/ours.$by"
             LC_ALL=C sort "$rdir/$by.tsv" >"$TMPD/theirs.$by"
             if cmp -s "$TMPD/ours.$by" "$TMPD/theirs.$by"; then
                 pass "$by $name"

@@ -191,7 +191,8 @@ START_TEST(test_folded_load)
     ck_assert_uint_eq(m.sources.n, 1);
     ck_assert_str_eq(ss_str(&m, m.sources.v[0].type), "folded");
     ck_assert_double_eq(m.sources.v[0].interval_us, 1e6);
-    ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_UNORDERED); /* no time order */
+    /* no time order, and counts only (no --interval): the samples measure */
+    ck_assert_uint_eq(m.sources.v[0].flags, SS_SRC_UNORDERED | SS_SRC_UNTIMED);
     ck_assert_uint_eq(m.sample_stack.n, 3);
     char buf[256];
     fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);

@@ -298,7 +298,25 @@ START_TEST(test_read_basic)
 }
 END_TEST
 
-START_TEST(test_read_labels_warn)
+/* The labels of sample i as "k=v,k=v". */
+static void labels_of(const struct ss_model *m, size_t i, char *buf, size_t n)
+{
+    ss_id set = ss_sample_labelset(m, i);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < ss_labelset_size(m, set); k++) {
+        ss_id l = ss_labelset_labels(m, set)[k];
+        char v[64];
+        at += (size_t)snprintf(buf + at, n - at, "%s%s=%s", k ? "," : "", ss_label_key(m, l),
+                               ss_label_value(m, l, v, sizeof v));
+    }
+}
+
+/* Labels are kept: string and numeric ones, as Go's pprof reads them (a
+ * label with neither str, num nor num_unit is none), through the memo of
+ * repeated samples (whose bytes include the labels); bad string indexes
+ * are errors naming the sample and the label. */
+START_TEST(test_read_labels)
 {
     struct fx x;
     fx_init(&x);
@@ -307,10 +325,59 @@ START_TEST(test_read_labels_warn)
     x.labelp = &x.label;
     x.s[1].n_label = 1, x.s[1].label = &x.labelp;
     struct ss_model m;
+    char buf[256];
     fx_load_ok(&x, 1, &m);
     ck_assert_uint_eq(m.sample_stack.n, 3);
-    ck_assert(has_warning(&m, "1 of 3 samples carries labels; labels are not kept"));
+    ck_assert_uint_eq(m.warnings.n, 0);
+    labels_of(&m, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=worker");
+    labels_of(&m, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
     ss_model_free(&m);
+
+    /* the same sample bytes three times, the first without the label: the
+     * second is new (other bytes), the third a memo hit of the second */
+    x.s[0] = x.s[1];
+    x.s[0].n_label = 0;
+    x.s[2] = x.s[1];
+    fx_load_ok(&x, 0, &m);
+    labels_of(&m, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=worker");
+    labels_of(&m, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=worker");
+    ck_assert_uint_eq(m.sample_stack.v[1], m.sample_stack.v[2]);
+    ss_model_free(&m);
+
+    /* numeric: num 42 with unit nanoseconds; without a unit; nothing */
+    fx_init(&x);
+    perftools__profiles__label__init(&x.label);
+    x.label.key = 11, x.label.num = 42, x.label.num_unit = 4;
+    x.labelp = &x.label;
+    x.s[1].n_label = 1, x.s[1].label = &x.labelp;
+    fx_load_ok(&x, 1, &m);
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=42 nanoseconds");
+    ss_model_free(&m);
+    x.label.num_unit = 0;
+    fx_load_ok(&x, 1, &m);
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=42");
+    ss_model_free(&m);
+    x.label.num = 0;
+    fx_load_ok(&x, 1, &m);
+    ck_assert_int_eq(ss_model_has_labels(&m), 0);
+    ss_model_free(&m);
+
+    x.label.key = 99;
+    fx_load_bad(&x, "sample 2: label 1: string index 99 out of range");
+    x.label.key = 11, x.label.str = -1;
+    fx_load_bad(&x, "sample 2: label 1: string index -1 out of range");
+    x.label.str = 0, x.label.num_unit = 15;
+    fx_load_bad(&x, "sample 2: label 1: string index 15 out of range");
 }
 END_TEST
 
@@ -327,9 +394,15 @@ START_TEST(test_read_count_rules)
     ck_assert_int_eq(ss_sample_count(&m, 0), 5);
     ck_assert_uint_ne(vt_index(&m, "contentions", "count"), SS_NONE);
     ck_assert_uint_ne(vt_index(&m, "delay", "nanoseconds"), SS_NONE);
-    /* Not a time period: 1 s per count, said in a warning. */
-    ck_assert(m.sources.v[0].interval_us == 1e6);
-    ck_assert(has_warning(&m, "is not a time"));
+    /* Not a time period: untimed, so no `time` measure; the measures are
+     * the sample types, the default the last one (as Go's pprof). */
+    ck_assert(m.sources.v[0].flags & SS_SRC_UNTIMED);
+    struct ss_measure ms[8];
+    size_t nms = ss_model_measures(&m, ms, 8);
+    ck_assert_uint_eq(nms, 2);
+    ck_assert_str_eq(ss_measure_name(&m, &ms[0]), "delay");
+    ck_assert_str_eq(ss_measure_name(&m, &ms[1]), "contentions");
+    ck_assert_int_eq(ss_model_set_measure(&m, "time", NULL), SS_EUSAGE);
     ss_model_free(&m);
 
     /* Only cpu/nanoseconds, equal to the period type: value / period. */
@@ -342,15 +415,14 @@ START_TEST(test_read_count_rules)
     ck_assert(has_warning(&m, "divided by the period"));
     ss_model_free(&m);
 
-    /* Nothing that counts: each sample counts 1; no period: 1 s. */
+    /* Nothing that counts: each sample counts 1; no period: untimed. */
     fx_init(&x);
     x.vt[0].type = 14, x.vt[0].unit = 4, x.vt[1].type = 14, x.vt[1].unit = 8;
     x.p.period_type = NULL, x.p.period = 0;
     fx_load_ok(&x, 1, &m);
     ck_assert_int_eq(ss_sample_count(&m, 0), 1);
-    ck_assert(m.sources.v[0].interval_us == 1e6);
+    ck_assert(m.sources.v[0].flags & SS_SRC_UNTIMED);
     ck_assert(has_warning(&m, "each sample counts 1"));
-    ck_assert(has_warning(&m, "no sampling period"));
     ss_model_free(&m);
 
     /* samples/count and a cpu column that is not count x period. */
@@ -746,7 +818,7 @@ Suite *pprof_suite(void)
     Suite *s = suite_create("pprof");
     TCase *tc = tcase_create("read");
     tcase_add_loop_test(tc, test_read_basic, 0, 2);
-    tcase_add_test(tc, test_read_labels_warn);
+    tcase_add_test(tc, test_read_labels);
     tcase_add_test(tc, test_read_count_rules);
     tcase_add_test(tc, test_read_unnamed);
     tcase_add_test(tc, test_read_errors);

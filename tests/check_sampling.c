@@ -142,8 +142,8 @@ static void check_row(const struct ss_stats *st, const char *key, uint64_t self_
     ck_assert_msg(r->self_n == self_n && r->total_n == total_n, "%s: %llu/%llu, want %llu/%llu",
                   key, (unsigned long long)r->self_n, (unsigned long long)r->total_n,
                   (unsigned long long)self_n, (unsigned long long)total_n);
-    ck_assert_double_eq_tol(r->self_time, self_t, TOL);
-    ck_assert_double_eq_tol(r->total_time, total_t, TOL);
+    ck_assert_double_eq_tol(r->self_v, self_t, TOL);
+    ck_assert_double_eq_tol(r->total_v, total_t, TOL);
 }
 
 START_TEST(test_stats)
@@ -159,8 +159,8 @@ START_TEST(test_stats)
     check_row(&st, "g", 1, 1, 0.01, 0.01);
     ck_assert_uint_eq(st.samples_counted, 3);
     ck_assert_uint_eq(st.agg_samples, 3);
-    ck_assert_double_eq_tol(st.sampling_time, 0.03, TOL);
-    ck_assert_double_eq_tol(st.agg_time, 0.03, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.03, TOL);
+    ck_assert_double_eq_tol(st.agg_value, 0.03, TOL);
     ss_stats_free(&st);
 
     ck_assert_int_eq(ss_stats_compute(&m, SS_BY_LINE, 0, &st, &err), 0);
@@ -197,7 +197,7 @@ START_TEST(test_calls)
     ck_assert_int_eq(ss_calls_of(&m, f, &c, &err), 0);
     ck_assert_uint_eq(c.self_n, 2);
     ck_assert_uint_eq(c.total_n, 3);
-    ck_assert_double_eq_tol(c.total_time, 0.03, TOL);
+    ck_assert_double_eq_tol(c.total_v, 0.03, TOL);
     ck_assert_uint_eq(c.ncallers, 1);
     ck_assert_uint_eq(c.callers[0].function, f);
     ck_assert_uint_eq(c.callers[0].n, 3);

@@ -39,8 +39,8 @@ static void check_row(const struct ss_stats *st, const char *key, uint64_t self_
                   (unsigned long long)r->self_n, (unsigned long long)self_n);
     ck_assert_msg(r->total_n == total_n, "%s: total_n %llu, want %llu", key,
                   (unsigned long long)r->total_n, (unsigned long long)total_n);
-    ck_assert_double_eq_tol(r->self_time, self_t, TOL);
-    ck_assert_double_eq_tol(r->total_time, total_t, TOL);
+    ck_assert_double_eq_tol(r->self_v, self_t, TOL);
+    ck_assert_double_eq_tol(r->total_v, total_t, TOL);
 }
 
 /* A report column's TSV cell as a number. */
@@ -85,7 +85,7 @@ START_TEST(test_self_total_recursion)
     check_row(&st, "h", 1, 1, 0.02, 0.02);
     ck_assert_uint_eq(st.samples_total, 4);
     ck_assert_uint_eq(st.samples_counted, 4);
-    ck_assert_double_eq_tol(st.sampling_time, 0.08, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.08, TOL);
     ck_assert_int_eq(st.has_memory, 0);
     /* pct = 100 x time / 0.08: f self 50, total 75; g self 25, total 100. */
     ck_assert_double_eq_tol(column_value(&st, row(&st, "f"), "self.pct"), 50.0, 1e-9);
@@ -158,7 +158,7 @@ START_TEST(test_two_intervals)
     ck_assert_uint_eq(st.n, 2);
     check_row(&st, "a", 2, 6, 0.04, 0.06);
     check_row(&st, "b", 4, 4, 0.02, 0.02);
-    ck_assert_double_eq_tol(st.sampling_time, 0.06, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.06, TOL);
     ck_assert_uint_eq(st.samples_counted, 6);
     ck_assert_double_eq_tol(column_value(&st, row(&st, "a"), "self.pct"), 200.0 / 3.0, 1e-9);
     ck_assert_double_eq_tol(column_value(&st, row(&st, "b"), "self.pct"), 100.0 / 3.0, 1e-9);
@@ -253,7 +253,7 @@ START_TEST(test_counts_from_values)
     ck_assert_int_eq(ss_stats_compute(&m, SS_BY_FUNCTION, 0, &st, &err), 0);
     check_row(&st, "f", 3, 4, 0.03, 0.04);
     check_row(&st, "g", 1, 1, 0.01, 0.01);
-    ck_assert_double_eq_tol(st.sampling_time, 0.04, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.04, TOL);
     ck_assert_uint_eq(st.samples_counted, 4);
     ck_assert_uint_eq(st.samples_total, 2);
     ss_stats_free(&st);
@@ -301,7 +301,7 @@ START_TEST(test_memory_bytes)
     ck_assert_double_eq_tol(row(&st, "c")->mem_bytes, 1640.0, 1e-9);
     ck_assert_uint_eq(st.samples_total, 5);
     ck_assert_uint_eq(st.samples_counted, 4);
-    ck_assert_double_eq_tol(st.sampling_time, 0.04, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.04, TOL);
     /* mem.total in MB of 1048576 bytes: a = 2220 / 1048576. */
     ck_assert_double_eq_tol(column_value(&st, row(&st, "a"), "mem.total"), 2220.0 / 1048576.0,
                             1e-15);
@@ -350,7 +350,7 @@ START_TEST(test_memory_per_session)
     ck_assert_double_eq_tol(row(&st, "a")->mem_bytes, 800.0, 1e-9);
     ck_assert_double_eq_tol(row(&st, "b")->mem_bytes, 80.0, 1e-9);
     /* 5 samples x 0.01 */
-    ck_assert_double_eq_tol(st.sampling_time, 0.05, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.05, TOL);
     ss_stats_free(&st);
     ss_model_free(&m);
 }
@@ -397,7 +397,7 @@ START_TEST(test_by_line)
     ck_assert_uint_eq(row(&st, "a.R#10")->line, 10);
     ck_assert_uint_eq(row(&st, "NA#5")->line, 5);
     ck_assert_uint_eq(st.samples_counted, 6);
-    ck_assert_double_eq_tol(st.sampling_time, 0.12, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.12, TOL);
     /* By line: file then line number (9 before 10, numerically); "NA" sorts
      * before "a.R" in byte order.  (Where "<no location>" goes is not
      * pinned here.) */
@@ -448,14 +448,14 @@ START_TEST(test_location_only)
     check_row(&st, "a.R#3", 1, 1, 0.02, 0.02);
     check_row(&st, "a.R#7", 0, 1, 0.0, 0.02);
     check_row(&st, "a.R#9", 1, 1, 0.02, 0.02);
-    ck_assert_double_eq_tol(st.sampling_time, 0.04, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.04, TOL);
     ss_stats_free(&st);
     ck_assert_int_eq(ss_stats_compute(&m, SS_BY_FUNCTION, 0, &st, &err), 0);
     ck_assert_uint_eq(st.n, 1);
     check_row(&st, "f", 1, 1, 0.02, 0.02);
     ck_assert_uint_eq(st.samples_counted, 1);
     ck_assert_uint_eq(st.samples_total, 2);
-    ck_assert_double_eq_tol(st.sampling_time, 0.02, TOL);
+    ck_assert_double_eq_tol(st.value_total, 0.02, TOL);
     ss_stats_free(&st);
     ss_model_free(&m);
 }
@@ -531,7 +531,7 @@ START_TEST(test_no_samples)
         ck_assert_uint_eq(st.n, 0);
         ck_assert_uint_eq(st.samples_total, 0);
         ck_assert_uint_eq(st.samples_counted, 0);
-        ck_assert_double_eq(st.sampling_time, 0.0);
+        ck_assert_double_eq(st.value_total, 0.0);
         ss_stats_sort_self(&st);
         ss_stats_sort_total(&st);
         ss_stats_sort_line(&st);
@@ -545,7 +545,7 @@ START_TEST(test_no_samples)
     ck_assert_uint_eq(st.n, 0);
     ck_assert_uint_eq(st.samples_total, 2);
     ck_assert_uint_eq(st.samples_counted, 0);
-    ck_assert_double_eq(st.sampling_time, 0.0);
+    ck_assert_double_eq(st.value_total, 0.0);
     ss_stats_free(&st);
     ss_model_free(&m);
 }

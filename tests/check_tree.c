@@ -57,8 +57,8 @@ static void check_node(const struct ss_model *m, const struct ss_tree *t, size_t
     ck_assert_msg(nd->total_n == total_n, "node %zu (%s) total %llu, want %llu", i, name,
                   (unsigned long long)nd->total_n, (unsigned long long)total_n);
     ck_assert_msg(nd->end == end, "node %zu end %u, want %u", i, nd->end, end);
-    ck_assert_double_eq_tol(nd->self_time, (double)self_n * iv, TOL);
-    ck_assert_double_eq_tol(nd->total_time, (double)total_n * iv, TOL);
+    ck_assert_double_eq_tol(nd->self_v, (double)self_n * iv, TOL);
+    ck_assert_double_eq_tol(nd->total_v, (double)total_n * iv, TOL);
 }
 
 /* Every node's total = self + its children's totals, and the sibling links
@@ -106,7 +106,7 @@ START_TEST(test_top_down_recursion)
     ck_assert_int_eq(ss_tree_build(&m, 0, SS_NONE, &t, &err), 0);
     ck_assert_uint_eq(t.n, 7);
     ck_assert_uint_eq(t.total_n, 9);
-    ck_assert_double_eq_tol(t.total_time, 9 * 0.02, TOL);
+    ck_assert_double_eq_tol(t.total_v, 9 * 0.02, TOL);
     ck_assert_uint_eq(t.first_root, 0);
     check_node(&m, &t, 0, "main", 0, NONE, 1, 9, 7, 0.02);
     check_node(&m, &t, 1, "f", 1, 0, 1, 5, 6, 0.02);
@@ -216,8 +216,8 @@ START_TEST(test_calls_recursion)
     ck_assert_uint_eq(c.function, f);
     ck_assert_uint_eq(c.self_n, 2);
     ck_assert_uint_eq(c.total_n, 5);
-    ck_assert_double_eq_tol(c.self_time, 0.04, TOL);
-    ck_assert_double_eq_tol(c.total_time, 0.10, TOL);
+    ck_assert_double_eq_tol(c.self_v, 0.04, TOL);
+    ck_assert_double_eq_tol(c.total_v, 0.10, TOL);
     ck_assert_uint_eq(c.ncallers, 2);
     ck_assert_str_eq(fname(&m, c.callers[0].function), "main");
     ck_assert_uint_eq(c.callers[0].n, 5);
@@ -286,7 +286,7 @@ START_TEST(test_focus)
     ck_assert_uint_eq(t.focus, f);
     ck_assert_uint_eq(t.n, 5);
     ck_assert_uint_eq(t.total_n, 5);
-    ck_assert_double_eq_tol(t.total_time, 0.10, TOL);
+    ck_assert_double_eq_tol(t.total_v, 0.10, TOL);
     check_node(&m, &t, 0, "f", 0, NONE, 1, 5, 5, 0.02);
     check_node(&m, &t, 1, "f", 1, 0, 0, 3, 4, 0.02);
     check_node(&m, &t, 2, "g", 2, 1, 2, 2, 3, 0.02);
@@ -341,27 +341,27 @@ START_TEST(test_two_intervals)
     ck_assert_int_eq(ss_tree_build(&m, 0, SS_NONE, &t, &err), 0);
     ck_assert_uint_eq(t.n, 3);
     ck_assert_uint_eq(t.total_n, 5);
-    ck_assert_double_eq_tol(t.total_time, 0.055, TOL);
+    ck_assert_double_eq_tol(t.total_v, 0.055, TOL);
     ck_assert_str_eq(fname(&m, t.nodes[0].function), "a");
     ck_assert_uint_eq(t.nodes[0].total_n, 5);
     ck_assert_uint_eq(t.nodes[0].self_n, 1);
-    ck_assert_double_eq_tol(t.nodes[0].total_time, 0.055, TOL);
-    ck_assert_double_eq_tol(t.nodes[0].self_time, 0.02, TOL);
+    ck_assert_double_eq_tol(t.nodes[0].total_v, 0.055, TOL);
+    ck_assert_double_eq_tol(t.nodes[0].self_v, 0.02, TOL);
     ck_assert_str_eq(fname(&m, t.nodes[1].function), "b");
     ck_assert_uint_eq(t.nodes[1].total_n, 1);
-    ck_assert_double_eq_tol(t.nodes[1].total_time, 0.02, TOL);
+    ck_assert_double_eq_tol(t.nodes[1].total_v, 0.02, TOL);
     ck_assert_str_eq(fname(&m, t.nodes[2].function), "c");
     ck_assert_uint_eq(t.nodes[2].total_n, 3);
-    ck_assert_double_eq_tol(t.nodes[2].total_time, 0.015, TOL);
+    ck_assert_double_eq_tol(t.nodes[2].total_v, 0.015, TOL);
 
     struct ss_stats st;
     ck_assert_int_eq(ss_stats_compute(&m, SS_BY_FUNCTION, 0, &st, &err), 0);
     for (size_t i = 0; i < st.n; i++)
         if (strcmp(ss_strtab_get(&st.keys, st.rows[i].key), "a") == 0) {
-            ck_assert(st.rows[i].total_time == t.nodes[0].total_time);
-            ck_assert(st.rows[i].self_time == t.nodes[0].self_time);
+            ck_assert(st.rows[i].total_v == t.nodes[0].total_v);
+            ck_assert(st.rows[i].self_v == t.nodes[0].self_v);
         }
-    ck_assert(st.sampling_time == t.total_time);
+    ck_assert(st.value_total == t.total_v);
     ss_stats_free(&st);
     ss_tree_free(&t);
 
@@ -372,7 +372,7 @@ START_TEST(test_two_intervals)
     ck_assert_str_eq(fname(&m, t.nodes[1].function), "b");
     ck_assert_str_eq(fname(&m, t.nodes[3].function), "c");
     ck_assert_uint_eq(t.nodes[3].total_n, 3);
-    ck_assert_double_eq_tol(t.nodes[4].self_time, 0.015, TOL);
+    ck_assert_double_eq_tol(t.nodes[4].self_v, 0.015, TOL);
     check_links(&t);
     ss_tree_free(&t);
 
@@ -384,7 +384,7 @@ START_TEST(test_two_intervals)
     ck_assert_str_eq(fname(&m, c.callees[1].function), "c");
     ck_assert_uint_eq(c.callees[1].n, 3);
     ck_assert_double_eq_tol(c.callees[1].time, 0.015, TOL);
-    ck_assert_double_eq_tol(c.total_time, 0.055, TOL);
+    ck_assert_double_eq_tol(c.total_v, 0.055, TOL);
     ss_calls_free(&c);
     ss_model_free(&m);
 }
@@ -498,7 +498,7 @@ START_TEST(test_timeline_burn_in)
     struct ss_tree t;
     ck_assert_int_eq(ss_tree_build(&m, 0, SS_NONE, &t, &err), 0);
     ck_assert_uint_eq(t.total_n, 10);
-    ck_assert_double_eq_tol(t.total_time, 0.2, TOL);
+    ck_assert_double_eq_tol(t.total_v, 0.2, TOL);
     ck_assert_str_eq(fname(&m, t.nodes[0].function), "fit");
     ck_assert_uint_eq(t.nodes[0].total_n, 5);
     ck_assert_uint_eq(t.nodes[t.nodes[0].next_sibling].total_n, 4);

@@ -279,7 +279,8 @@ check calls-f "$( [ "$got" = "callee f 1|callee g 2|caller f 1|caller main 2|sel
 # name; 3: 2 samples, f 1 and g 1 tie -> f; 4: 1 sample, g.  Scaffold: level 1.
 run report --by levels --format tsv "$T/rec"
 got=$(printf '%s\n' "$OUT" | sed 1d | tr '\t\n' ' |')
-check levels "$( [ "$got" = "1 5 1 main 5|2 4 2 f 2|3 2 2 f 1|4 1 1 g 1|" ] || echo "got: $got")"
+# then the time at the level and the top's (10 ms a sample)
+check levels "$( [ "$got" = "1 5 1 main 5 0.05 0.05|2 4 2 f 2 0.04 0.02|3 2 2 f 1 0.02 0.01|4 1 1 g 1 0.01 0.01|" ] || echo "got: $got")"
 run report --by levels "$T/rec"
 check levels-scaffold-text "$( printf '%s\n' "$OUT" | grep -q 'levels 1-1' || echo "no scaffold line: $OUT")"
 run report --by timeline --level 2 --width 5 "$T/rec"

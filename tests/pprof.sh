@@ -32,59 +32,15 @@ S=$STACKSCOPE
 T=$TMPD
 DATA=$SRCDIR/tests/data
 
-PPROF=
-if [ -n "${STACKSCOPE_NO_GO:-}" ]; then
-    echo "SKIP Go pprof checks: STACKSCOPE_NO_GO is set"
-elif PPROF=$(sh "$SRCDIR/scripts/build-pprof.sh" "$BUILDDIR/tests/pprof-tool" 2>"$T/build-pprof.log"); then
-    :
-else
-    echo "SKIP Go pprof checks: could not build Go's pprof ($(tail -n 1 "$T/build-pprof.log"))"
-    PPROF=
-fi
-mkdir -p "$T/home"
-pp() {
-    TZ=UTC HOME=$T/home PPROF_TMPDIR=$T/home PPROF_BINARY_PATH=/nonexistent "$PPROF" "$@"
-}
+setup_go_pprof
 
-# top_tsv FILE ARGS...: `pprof -top` as "name<TAB>flat<TAB>cum" rows (unit
-# suffixes dropped), then a last row "<total><TAB>TOTAL<TAB>".
-top_tsv() {
-    local f=$1
-    shift
-    pp -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 "$@" "$f" 2>/dev/null |
-        perl -ne '
-            if (/ of (-?[0-9.]+)[a-zA-Z]* total/) { $total = $1; next }
-            if (/^\s*flat\s+flat%/) { $on = 1; next }
-            next unless $on;
-            if (/^\s*(-?[0-9.]+)[a-zA-Z]*\s+\S+\s+\S+\s+(-?[0-9.]+)[a-zA-Z]*\s+\S+\s\s(.*)$/) {
-                print "$3\t$1\t$2\n";
-            }
-            END { print "<total>\t", (defined $total ? $total : 0), "\t\n" }'
-}
-
-# ours_tsv FILE [SCALE]: stackscope's report as "name<TAB>self<TAB>total"
-# (times x SCALE), then "<total><TAB>SUM(self)<TAB>".
+# ours_tsv FILE [SCALE [MEASURE]]: stackscope's report as
+# "name<TAB>self<TAB>total" (values x SCALE; the default measure, or
+# --value MEASURE), then "<total><TAB>SUM(self)<TAB>".
 ours_tsv() {
-    "$S" report --format tsv --by self "$1" 2>/dev/null |
+    "$S" report --format tsv --by self ${3:+--value "$3"} "$1" 2>/dev/null |
         awk -F '\t' -v s="${2:-1}" 'NR > 1 { printf "%s\t%.17g\t%.17g\n", $1, $2 * s, $4 * s; t += $2 * s }
                                     END { printf "<total>\t%.17g\t\n", t }'
-}
-
-# same_numbers A B: the two "name<TAB>x<TAB>y" files hold the same names
-# with equal numbers (relative 1e-9, or 0.5 absolute); prints the first
-# difference.
-same_numbers() {
-    awk -F '\t' '
-        function bad(a, b) { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
-                             return d > 0.5 && d > 1e-9 * m }
-        NR == FNR { x[$1] = $2; y[$1] = $3; n++; next }
-        { seen++
-          if (!($1 in x)) { print "only in the second: " $1; exit 1 }
-          if (bad(x[$1], $2) || bad(y[$1], $3)) {
-              print $1 ": " x[$1] " " y[$1] " vs " $2 " " $3; exit 1 }
-          delete x[$1] }
-        END { if (seen != n) { for (k in x) { print "only in the first: " k; exit 1 } } }
-    ' "$1" "$2"
 }
 
 # samples_of FILE: "all with_no_frames" sample counts from `check`.
@@ -124,15 +80,14 @@ check_fixture() {
     [ "$(samples_of "$pb")" = "$n_all $n_empty" ] ||
         why="read back: samples '$(samples_of "$pb")', expected '$n_all $n_empty'"
     if [ -z "$why" ]; then
-        ours_tsv "$pb" 1e9 >"$w/back-ns.tsv"
+        # its default measure is the cpu sample type (DESIGN 11), in ns
+        ours_tsv "$pb" 1 >"$w/back-ns.tsv"
         if [ "$n_intervals" -le 1 ]; then
             why=$(same_numbers "$w/ours-ns.tsv" "$w/back-ns.tsv") && why= || why="read back, by self: $why"
         else
             # Several intervals: a pprof file has one period; the counts stay.
             awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$indep/functions.tsv" >"$w/counts.tsv"
-            local iv
-            iv=$(awk -F '\t' 'NR == 2 { print $3 / 1e6 }' "$indep/sessions.tsv")
-            ours_tsv "$pb" "$(awk -v i="$iv" 'BEGIN { printf "%.17g", 1 / i }')" | grep -v '^<total>' >"$w/back-counts.tsv"
+            ours_tsv "$pb" 1 samples | grep -v '^<total>' >"$w/back-counts.tsv"
             why=$(same_numbers "$w/counts.tsv" "$w/back-counts.tsv") && why= || why="read back, counts: $why"
         fi
     fi
@@ -140,7 +95,8 @@ check_fixture() {
     # --memory works.
     if [ -z "$why" ] && [ "$n_sessions" -le 1 ] && "$S" check "$f" 2>/dev/null | grep -q ', memory'; then
         for x in rprof:"$f" pprof:"$pb"; do
-            "$S" report --memory --format tsv "${x#*:}" 2>/dev/null |
+            # shellcheck disable=SC2046
+            "$S" report --memory --format tsv $([ "${x%%:*}" = pprof ] && echo --value time) "${x#*:}" 2>/dev/null |
                 awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $6 }' >"$w/mem-${x%%:*}.tsv"
         done
         why=$(same_numbers "$w/mem-rprof.tsv" "$w/mem-pprof.tsv") && why= || why="read back, --memory: $why"
@@ -160,7 +116,7 @@ check_fixture() {
     # b.R come back as two functions, which runs counts apart.)
     if [ -z "$why" ] && [ "$n_sessions" -le 1 ] && ! "$S" check "$f" 2>/dev/null | grep -q ', line'; then
         "$S" report --by runs --format tsv "$f" >"$w/runs-rprof.tsv" 2>/dev/null
-        "$S" report --by runs --format tsv "$pb" >"$w/runs-pprof.tsv" 2>/dev/null
+        "$S" report --by runs --format tsv --value time "$pb" >"$w/runs-pprof.tsv" 2>/dev/null
         cmp -s "$w/runs-rprof.tsv" "$w/runs-pprof.tsv" ||
             why="read back: --by runs differs: $(diff "$w/runs-rprof.tsv" "$w/runs-pprof.tsv" | sed -n 2p)"
     fi
@@ -180,7 +136,8 @@ check_fixture() {
         if "$S" convert -o "$w/z.out" "$pb" 2>"$w/err"; then
             rprof_writer=yes
             ours_tsv "$w/z.out" 1e9 >"$w/z-ns.tsv"
-            why=$(same_numbers "$w/back-ns.tsv" "$w/z-ns.tsv") && why= || why="pprof -> rprof: $why"
+            ours_tsv "$pb" 1e9 time >"$w/back-time-ns.tsv"
+            why=$(same_numbers "$w/back-time-ns.tsv" "$w/z-ns.tsv") && why= || why="pprof -> rprof: $why"
         elif grep -q "not available yet" "$w/err"; then
             rprof_writer=no
             echo "SKIP pprof -> rprof round trips: the Rprof writer is not available yet"
@@ -267,17 +224,23 @@ for pb in "$DATA"/pprof/rprotobuf/*.pb.gz; do
     fi
     iv=$(awk -F '\t' 'NR == 2 { print $3 / 1e6 }' "$DATA/rprof/$name.indep/sessions.tsv")
     indep_counts "$name" >"$w/counts.tsv"
-    ours_tsv "$pb" "$(awk -v i="$iv" 'BEGIN { printf "%.17g", 1 / i }')" >"$w/ours.tsv"
+    ours_tsv "$pb" 1 samples >"$w/ours.tsv"
     why=$(same_numbers "$w/counts.tsv" "$w/ours.tsv") && why= || why="counts: $why"
     if [ -z "$why" ] && [ -n "$PPROF" ]; then
         top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
         why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && why= || why="vs pprof -top: $why"
     fi
+    # the default measure is cpu (the last sample type, Go pprof's default), in ns
+    if [ -z "$why" ] && [ -n "$PPROF" ]; then
+        ours_tsv "$pb" 1 >"$w/ours-cpu.tsv"
+        top_tsv "$pb" -symbolize=none -unit=ns >"$w/go-cpu.tsv"
+        why=$(same_numbers "$w/ours-cpu.tsv" "$w/go-cpu.tsv") && why= || why="default vs pprof -top: $why"
+    fi
     if [ -z "$why" ]; then pass "$label"; else fail "$label" "$why"; fi
 done
 
-# The R profile package: samples/count only, no period (stackscope counts
-# 1 s per sample), one sample per Rprof line with frames; it renames
+# The R profile package: samples/count only, no period (untimed: the one
+# measure is samples), one sample per Rprof line with frames; it renames
 # functions (sample.int -> sample_int, <GC> -> gc) and keeps R's name as
 # system_name, which `pprof -raw` shows in parentheses.  Its reading of two
 # of the files is not faithful (memory: other stacks than the Rprof file
@@ -294,7 +257,8 @@ for pb in "$DATA"/pprof/profile-pkg/*.profilepkg.pb.gz; do
         fail "$label" "does not load: $(grep -m 1 -v ': error$' "$w/check")"
         continue
     fi
-    grep -q "no sampling period" "$w/check" || { fail "$label" "no warning about the missing period"; continue; }
+    grep -q "untimed" "$w/check" && grep -q "measures: samples (default)$" "$w/check" ||
+        { fail "$label" "not untimed with the one measure samples: $(tr '\n' '|' <"$w/check")"; continue; }
     indep_counts "$name" | grep '^<total>' >"$w/total.tsv"
     ours_tsv "$pb" >"$w/ours.tsv"
     why=$(same_numbers "$w/total.tsv" <(grep '^<total>' "$w/ours.tsv")) && why= || why="total: $why"
@@ -323,7 +287,7 @@ mkdir -p "$w"
 if ! "$S" check "$pb" >"$w/check" 2>&1; then
     fail "$label" "does not load: $(grep -m 1 -v ': error$' "$w/check")"
 elif [ -n "$PPROF" ]; then
-    ours_tsv "$pb" 100 >"$w/ours.tsv" # period 10 ms: 100 samples per second
+    ours_tsv "$pb" 1 samples >"$w/ours.tsv"
     top_tsv "$pb" -symbolize=none -sample_index=samples >"$w/go.tsv"
     why=$(same_numbers "$w/ours.tsv" "$w/go.tsv") && pass "$label" || fail "$label" "vs pprof -top: $why"
 else
@@ -373,17 +337,17 @@ mixed_refused() {
         fail "$name" "exit $rc: $(head -c 400 "$w/err")"
     fi
 }
-msg="$G/cpu.pb.gz ($cpu_types) and $G/heap.pb.gz ($heap_types) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or --mixed to keep them as separate sources"
+msg="$G/cpu.pb.gz ($cpu_types) and $G/heap.pb.gz ($heap_types) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources"
 mixed_refused "mixed: report refuses CPU + heap" "$msg" report "$G/cpu.pb.gz" "$G/heap.pb.gz"
 mixed_refused "mixed: the explorer (no terminal) refuses CPU + heap" "$msg" "$G/cpu.pb.gz" "$G/heap.pb.gz"
 mixed_refused "mixed: convert refuses CPU + heap" "$msg" convert -o "$w/both.pb.gz" "$G/cpu.pb.gz" "$G/heap.pb.gz"
 [ ! -e "$w/both.pb.gz" ] && pass "mixed: convert refused: nothing written" || fail "mixed: convert refused" "$w/both.pb.gz written"
 mixed_refused "mixed: heap + CPU (the other order)" \
-    "$G/heap.pb.gz ($heap_types) and $G/cpu.pb.gz ($cpu_types) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or --mixed to keep them as separate sources" \
+    "$G/heap.pb.gz ($heap_types) and $G/cpu.pb.gz ($cpu_types) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources" \
     report "$G/heap.pb.gz" "$G/cpu.pb.gz"
 R=$DATA/rprof/plain_default.out
 mixed_refused "mixed: a heap profile and an Rprof file" \
-    "$G/heap.pb.gz ($heap_types) and $R (rprof, sample type samples/count) are profiles of different kinds, whose samples do not add up: give them one at a time, or --mixed to keep them as separate sources" \
+    "$G/heap.pb.gz ($heap_types) and $R (rprof, sample type samples/count) are profiles of different kinds, whose samples do not add up: give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources" \
     report "$G/heap.pb.gz" "$R"
 # Profiles of one kind still add up: two heap profiles (as Go merges them),
 # and a CPU profile with an Rprof file (both count samples of time).
@@ -399,11 +363,21 @@ got=$(nsamples "$G/cpu.pb.gz" "$R")
 rc=$?
 got=$(awk -F '\t' 'NR > 1 { print $3, $8 }' "$w/src.tsv" | tr '\n' ' ')
 if [ $rc -eq 0 ] && [ "$got" = "$G/cpu.pb.gz $n_cpu $G/heap.pb.gz $n_heap " ] &&
-    [ "$(grep -c 'different kinds, kept as separate sources (--mixed)' "$w/err")" = 1 ] &&
+    [ "$(grep -c 'different kinds, kept as separate sources: every table weighs the chosen measure (--value), and sources without it weigh 0' "$w/err")" = 1 ] &&
     grep -qF "$G/cpu.pb.gz ($cpu_types) and $G/heap.pb.gz ($heap_types)" "$w/err"; then
     pass "mixed: --mixed keeps both as sources, with one warning"
 else
     fail "mixed: --mixed" "exit $rc: sources '$got' $(head -c 300 "$w/err")"
+fi
+# A chosen measure keeps them too (DESIGN 11): under cpu the heap profile
+# weighs 0, with the measure's own warning; the total is Go's CPU total.
+"$S" report --value cpu --by sources --format tsv "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/v.tsv" 2>"$w/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'different kinds, kept as separate sources' "$w/err")" = 1 ] &&
+    grep -q "1 source has no 'cpu' values" "$w/err"; then
+    pass "mixed: --value cpu keeps both, the heap weighing 0, with warnings"
+else
+    fail "mixed: --value cpu" "exit $rc: $(head -c 400 "$w/err")"
 fi
 # The explorer takes --mixed too (without a terminal it prints the report).
 "$S" --mixed "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/ui.out" 2>"$w/err" </dev/null
@@ -416,7 +390,7 @@ rc=$?
 # the CPU profile.
 "$S" convert -o "$w/heap.tables/" "$G/heap.pb.gz" 2>/dev/null
 mixed_refused "mixed: a tables copy of the heap profile and the CPU profile" \
-    "$G/cpu.pb.gz ($cpu_types) and $w/heap.tables/ (pprof, sample types alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or --mixed to keep them as separate sources" \
+    "$G/cpu.pb.gz ($cpu_types) and $w/heap.tables/ (pprof, sample types alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources" \
     report "$G/cpu.pb.gz" "$w/heap.tables/"
 
 finish

@@ -61,9 +61,16 @@ ss() {
     return $RC
 }
 
+# time_of FILE: "--value time" when FILE has the time measure (the default
+# of a pprof file is its default sample type, cpu in ns: compare seconds)
+time_of() {
+    "$STACKSCOPE" check "$1" 2>/dev/null | grep -qE '^ +measures:.* time(,| |$)' && echo "--value time"
+}
+
 # by_stack FILE WITH_TIME: `--by stacks` summed per stack, sorted
 by_stack() {
-    ss report --by stacks --format tsv "$1" |
+    # shellcheck disable=SC2046
+    ss report $(time_of "$1") --by stacks --format tsv "$1" |
         awk -F '\t' -v t="$2" 'NR > 1 { c[$5] += $1; s[$5] += $2 }
             END { for (k in c) if (t) printf "%d\t%.9g\t%s\n", c[k], s[k], k; else printf "%d\t%s\n", c[k], k }' |
         sort
@@ -71,14 +78,21 @@ by_stack() {
 
 # table FILE BY: `--by self|total` rows (name, time), sorted
 table() {
-    ss report --by "$2" --format tsv "$1" | awk -F '\t' -v by="$2" 'NR > 1 { printf "%s\t%.9g\n", $1, (by == "self" ? $2 : $4) }' | sort
+    # shellcheck disable=SC2046
+    ss report $(time_of "$1") --by "$2" --format tsv "$1" | awk -F '\t' -v by="$2" 'NR > 1 { printf "%s\t%.9g\n", $1, (by == "self" ? $2 : $4) }' | sort
+}
+
+# labels FILE: `--by labels` rows (key, value, samples), sorted
+labels() {
+    ss report --by labels --format tsv "$1" | awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' | sort
 }
 
 # counts FILE BY: as table, times divided by the single interval: counts
 counts() {
     local iv
     iv=$(ss report --by sources --format tsv "$1" | awk -F '\t' 'NR == 2 { print $6 }')
-    ss report --by "$2" --format tsv "$1" |
+    # shellcheck disable=SC2046
+    ss report $(time_of "$1") --by "$2" --format tsv "$1" |
         awk -F '\t' -v by="$2" -v iv="$iv" 'NR > 1 { v = int((by == "self" ? $2 : $4) * 1e6 / iv + 0.5); if (v) printf "%s\t%d\n", $1, v }' | sort
 }
 
@@ -112,7 +126,8 @@ same() { # NAME FILE_A FILE_B
     if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -n 4 | tr '\n' '|')"; fi
 }
 
-# roundtrip NAME INPUT: write INPUT in every format, read each back, compare.
+# roundtrip NAME INPUT: write INPUT in every format, read each back, compare
+# (and, for pprof and tables, the labels when the input has some).
 roundtrip() {
     local name=$1 in=$2 w=$T/rt/$1
     mkdir -p "$w"
@@ -128,11 +143,17 @@ roundtrip() {
         by_stack "$in" 1 >"$w/in.stacks"
         by_stack "$in" 0 >"$w/in.counts"
     fi
+    labels "$in" >"$w/in.labels"
     local fmt out
     for fmt in rprof pprof folded sampling_prof tables speedscope; do
         out=$w/out.$fmt
         [ $fmt = tables ] && out=$w/out.tables/
-        if ! ss convert --to $fmt -o "$out" "$in"; then
+        # folded stacks hold the measure's numbers: counts with --value samples
+        local value=
+        [ $fmt = folded ] && "$STACKSCOPE" check "$in" 2>/dev/null | grep -qE '^ +measures:.* samples(,| |$)' &&
+            value="--value samples"
+        # shellcheck disable=SC2086
+        if ! ss convert $value --to $fmt -o "$out" "$in"; then
             if [ $aggregate = yes ] && [ $fmt != tables ] && [ $RC -ne 0 ] && [[ $ERR == *"aggregates"* || $ERR == *"stacks"* ]]; then
                 n_skip=$((n_skip + 1))
                 echo "SKIP $name -> $fmt: cannot hold aggregates ($ERR)"
@@ -178,6 +199,15 @@ roundtrip() {
             by_stack "$out" 1 >"$w/out.stacks"
             same "$name -> $fmt -> read: stacks, counts, times" "$w/in.stacks" "$w/out.stacks"
             ;;
+        esac
+        # pprof and tables hold labels (the others have no room for them)
+        case $fmt in
+        pprof | tables)
+            if [ -s "$w/in.labels" ]; then
+                labels "$out" >"$w/out.labels"
+                same "$name -> $fmt -> read: labels" "$w/in.labels" "$w/out.labels"
+            fi
+            ;;
         speedscope)
             sample_rows "$in" >"$w/in.rows"
             sample_rows "$out" >"$w/out.rows"
@@ -213,6 +243,14 @@ for f in "$D"/rprof/*.out "$D"/edge-cases/*.out "$D"/peers/profile-pkg/*.out \
     "$D"/pprof/*/*.pb.gz "$D"/sampling_prof/*.txt; do
     name=${f#"$D"/}
     name=${name//\//_}
+    # A heap profile's measures (inuse_space, ...) are neither time nor
+    # samples: Rprof, folded and SamplingProf cannot hold them, and the
+    # comparisons below are by time or count (pprof.sh and measures.sh check
+    # heap profiles by their measures).
+    if [ "$name" = pprof_go_heap.pb.gz ]; then
+        echo "NOTE $name: a heap profile, compared by its measures in pprof.sh and measures.sh"
+        continue
+    fi
     # Files that are bad input on purpose are not round-tripped.
     ss report --by sources --format tsv "$f" >/dev/null || {
         echo "NOTE $name: not loadable ($ERR)"

@@ -608,7 +608,7 @@ EOF
 row=$(grep -E ' rnorm$' "$T/ident.functions")
 want=$("$STACKSCOPE" report --by runs --function rnorm --format tsv ml.pb.gz |
     awk -F'\t' '$1 == "rnorm" && $2 == "all" { printf "%d %.2f", $3, $5 }')
-if [ "$(echo "$row" | awk '{ print $5, $6 }')" = "$want" ] && [ "$want" = "11 39.36" ]; then
+if [ "$(echo "$row" | awk '{ print $(NF - 2), $(NF - 1) }')" = "$want" ] && [ "$want" = "11 39.36" ]; then
     pass ident.rnorm-runs
 else
     fail ident.rnorm-runs "row '$row', report says '$want'"
@@ -655,5 +655,45 @@ ui rlevels "$RL" <<'EOF'
 DUMP levels
 EOF
 check rlevels.marks "$(sed -n '3,7p' "$T/rlevels.levels" | awk '{ printf "%s ", $1 }' | grep -qx '1\* 2\* 3\* 4\*u 5\*u ' || sed -n '1,8p' "$T/rlevels.levels")"
+
+# ---- measures: V and :value switch every view; the numbers are report's ----
+ML=$SRCDIR/tests/data/rprof/memory_line.out
+ui measures "$ML" <<'EOF'
+:value memory
+DUMP functions
+9
+DUMP lines
+3
+DUMP tree
+V
+DUMP next
+:value nope
+DUMP nope
+EOF
+"$STACKSCOPE" report --value memory --limit 0 "$ML" 2>/dev/null >"$T/measures.report"
+"$STACKSCOPE" report --value memory --by line --limit 0 "$ML" 2>/dev/null >"$T/measures.lreport"
+"$STACKSCOPE" report --value memory --by total --limit 1 "$ML" 2>/dev/null | tail -n 2 | head -n 1 >"$T/measures.top"
+# a row "SELF UNIT SELF% TOTAL UNIT TOTAL% ... NAME" as "NAME SELF UNIT TOTAL UNIT"
+report_rows() { # REPORT: the rows of report's text
+    awk 'f { print $NF, $1, $2, $4, $5 } /self.memory/ { f = 1 }' "$1"
+}
+why=
+while read -r row; do
+    grep -qxF "$row" <(report_rows "$T/measures.report") || { why="'$row' not in report"; break; }
+done < <(sed -n '3,8p' "$T/measures.functions" | awk '{ print $NF, $1, $2, $4, $5 }')
+# (rows that weigh 0 are left out: fewer than the 355 functions)
+check measures.functions "$why$(line 1 "$T/measures.functions" | grep -qE ' [0-9]+ by self memory ' || echo " title: $(line 1 "$T/measures.functions")")"
+why=
+while read -r row; do
+    grep -qxF "$row" <(report_rows "$T/measures.lreport") || { why="'$row' not in report --by line"; break; }
+done < <(sed -n '3,8p' "$T/measures.lines" | grep -v '…' | awk '{ print $7, $1, $2, $4, $5 }')
+check measures.lines "$why"
+# the tree's root: its total is the total of the root function
+root_total=$(awk '{ print $4, $5 }' "$T/measures.top")
+check measures.tree "$(sed -n 3p "$T/measures.tree" | grep -qF "$root_total" || echo "root row '$(sed -n 3p "$T/measures.tree")', report '$root_total'")"
+check measures.status "$(grep -qE '[|] [0-9.]+ GB memory [|]' "$T/measures.functions" || tail -n 2 "$T/measures.functions")"
+# V takes the next measure after memory: released
+check measures.next "$(grep -qE '[|] [0-9.]+ [kMG]?B released [|]' "$T/measures.next" && grep -q '^value: released' "$T/measures.next" || tail -n 2 "$T/measures.next")"
+check measures.unknown "$(tail -n 1 "$T/measures.nope" | grep -q "no measure 'nope' in this profile" || tail -n 1 "$T/measures.nope")"
 
 finish

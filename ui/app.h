@@ -24,6 +24,7 @@
 #include "keys.h"
 #include "list.h"
 #include "model.h"
+#include "units.h"
 #include "stacks.h"
 #include "stats.h"
 #include "runs.h"
@@ -179,6 +180,29 @@ struct ui {
     int defer, pending;
 };
 
+/* ---- view_flame.c: what the sandwich view (view_sandwich.c) shares ---------- */
+
+struct ss_flame;
+struct ss_flame_node;
+
+/* The weights of the current model's chosen measure (flame.h), either
+ * pointer NULL when not wanted; the caller frees.  Returns 0, or -1 with
+ * the message set. */
+int ui_flame_weights(struct ui *ui, double **sw, double **pw);
+/* The widest child of frame i, SS_FLAME_NONE for a leaf. */
+uint32_t ui_flame_widest_child(const struct ss_flame *fl, uint32_t i);
+/* A frame's style: by a stable hash of its function's name, or of its
+ * class (by_class; a function without one stays plain). */
+int ui_flame_style(const struct ss_model *m, int by_class, ss_id f);
+/* A value of the chosen measure with its unit, into buf. */
+void ui_flame_value(const struct ui *ui, double x, char *buf, size_t n);
+/* A frame's source position ("file:line", the function's file, or ""),
+ * into buf. */
+const char *ui_flame_position(const struct ss_model *m, const struct ss_flame_node *nd, char *buf,
+                              size_t n);
+/* Draw a frame in columns [c0, c1) of row yy: an edge, then its name. */
+void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char *name, int style);
+
 /* ---- view_lines.c: where source files are found ----------------------------- */
 
 /* Add directory dir to the source search path (a copy).  Returns 0, or -1
@@ -207,6 +231,25 @@ void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg);
 /* Messages on the bottom line (printf-style). */
 void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Weigh every view by measure `name` (session.c; model.h: measures): on the
+ * loaded and the transformed model; a message names it.  Returns 0, or -1
+ * after an error message (no such measure). */
+int ui_set_measure(struct ui *ui, const char *name);
+
+/* Format v, a value of the current measure, for a table cell (units.h). */
+void ui_fmt_value(struct ui *ui, char *buf, size_t n, double v);
+
+/* The width of a column of values of the current measure whose widest
+ * value is `widest` (numbers are never cut): at least `min`. */
+int ui_value_width(struct ui *ui, double widest, int min);
+
+/* A sort order's name with the measure: "self time" becomes "self memory"
+ * under memory (names that do not start "self time"/"total time" are kept). */
+const char *ui_sort_name(struct ui *ui, const char *name, char *buf, size_t n);
+
+/* The largest self and total of statistics st (for ui_value_width). */
+double ui_stats_widest(const struct ss_stats *st);
 
 /* Set the current function (name copied; NULL clears it). */
 void ui_set_function(struct ui *ui, const char *name);

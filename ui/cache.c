@@ -157,8 +157,44 @@ int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t
     return 0;
 }
 
+void ui_fmt_value(struct ui *ui, char *buf, size_t n, double v)
+{
+    struct ss_units u;
+    ss_units_of(ui->m, &u);
+    ss_format_value(buf, n, &u, v, 0);
+}
+
+int ui_value_width(struct ui *ui, double widest, int min)
+{
+    char b[64];
+    ui_fmt_value(ui, b, sizeof b, widest);
+    int w = (int)strlen(b) + 1;
+    return w > min ? w : min;
+}
+
+const char *ui_sort_name(struct ui *ui, const char *name, char *buf, size_t n)
+{
+    const char *sp = strchr(name, ' ');
+    if (!sp || strcmp(sp, " time") || (strncmp(name, "self", 4) && strncmp(name, "total", 5)))
+        return name;
+    snprintf(buf, n, "%.*s %s", (int)(sp - name), name, ss_model_measure_name(ui->m));
+    return buf;
+}
+
+double ui_stats_widest(const struct ss_stats *st)
+{
+    double w = 0;
+    for (size_t i = 0; st && i < st->n; i++) {
+        double a = st->rows[i].total_v < 0 ? -st->rows[i].total_v : st->rows[i].total_v;
+        double b = st->rows[i].self_v < 0 ? -st->rows[i].self_v : st->rows[i].self_v;
+        w = a > w ? a : w;
+        w = b > w ? b : w;
+    }
+    return w;
+}
+
 double ui_pct(struct ui *ui, double seconds)
 {
     const struct ss_stats *st = ui_stats_fn(ui);
-    return st && st->sampling_time > 0 ? 100.0 * seconds / st->sampling_time : 0.0;
+    return st && st->value_total > 0 ? 100.0 * seconds / st->value_total : 0.0;
 }

@@ -246,6 +246,17 @@ static void cmd_source_path(struct ui *ui, const char *arg, int unused)
         ui_message(ui, "source files are also looked for under %s", dir);
 }
 
+static void cmd_value(struct ui *ui, const char *arg, int data)
+{
+    (void)data;
+    if (!*arg) {
+        ui_message(ui, "value: %s (V takes the next; :value NAME, Tab completes)",
+                   ss_model_measure_name(ui->m));
+        return;
+    }
+    ui_set_measure(ui, arg);
+}
+
 static const struct ui_command_info commands[] = {
     {"w", "FILE",
      "save the transformed profile; the format comes from the name (.out .prof "
@@ -272,6 +283,10 @@ static const struct ui_command_info commands[] = {
     {"save-display", "FILE", "write the screen as text to FILE (tests, bug reports)", save_display,
      0},
     {"save-help", "FILE", "write this key and command reference as text", cmd_save_help, 0},
+    {"value", "NAME",
+     "weigh every view by measure NAME: time, samples, memory, released, duplications, a pprof "
+     "sample type (as --value; V takes the next)",
+     cmd_value, 0},
     {"source-path", "DIR", "look for source files under DIR too (as --source-path)",
      cmd_source_path, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},

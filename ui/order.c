@@ -47,11 +47,11 @@ int ui_cmp_stat_time(const struct ss_stats *st, uint32_t a, uint32_t b, int by_t
     const struct ss_stat_row *ra = &st->rows[a], *rb = &st->rows[b];
     int c = 0;
     if (by_total)
-        c = ui_cmp_desc(ra->total_us, rb->total_us);
+        c = ui_cmp_desc(ra->total_x, rb->total_x);
     if (!c)
-        c = ui_cmp_desc(ra->self_us, rb->self_us);
+        c = ui_cmp_desc(ra->self_x, rb->self_x);
     if (!c)
-        c = ui_cmp_desc(ra->total_us, rb->total_us);
+        c = ui_cmp_desc(ra->total_x, rb->total_x);
     if (!c)
         c = strcmp(ss_strtab_get(&st->keys, ra->key), ss_strtab_get(&st->keys, rb->key));
     return c;

@@ -21,7 +21,8 @@ static void describe_step(struct ui *ui, const char *what, size_t step)
 {
     const struct ss_tf_effect *e = ss_tf_effect(ui->tf, step);
     if (ss_tf_no_match(ui->tf, step)) {
-        ui_error(ui, "%s: no function matches (the list keeps the step; u undoes it)", what);
+        ui_error(ui, "%s: no %s matches (the list keeps the step; u undoes it)", what,
+                 ss_tf_match_noun(ui->tf, step));
         return;
     }
     char extra[128] = "";
@@ -46,10 +47,11 @@ static void warn_no_match(struct ui *ui, const char *what)
             n++;
         }
     if (n == 1)
-        ui_error(ui, "%s; warning: %s: no function matches", what, ss_tf_text(ui->tf, first));
+        ui_error(ui, "%s; warning: %s: no %s matches", what, ss_tf_text(ui->tf, first),
+                 ss_tf_match_noun(ui->tf, first));
     else if (n > 1)
-        ui_error(ui, "%s; warning: %s: no function matches (and %zu more steps: T lists them)",
-                 what, ss_tf_text(ui->tf, first), n - 1);
+        ui_error(ui, "%s; warning: %s: no %s matches (and %zu more steps: T lists them)", what,
+                 ss_tf_text(ui->tf, first), ss_tf_match_noun(ui->tf, first), n - 1);
 }
 
 int ui_reapply(struct ui *ui, const char *what)
@@ -199,10 +201,59 @@ void ui_preset(struct ui *ui, const char *name)
         ui_reapply(ui, "preset r: r-simplify, name-anonymous, trim-base auto");
 }
 
+int ui_set_measure(struct ui *ui, const char *name)
+{
+    struct ss_error err;
+    ss_error_clear(&err);
+    char nm[256];
+    snprintf(nm, sizeof nm, "%s", name ? name : "");
+    if (ss_model_set_measure(&ui->orig, nm, &err) ||
+        (ui->have_tm && ss_model_set_measure(&ui->tm, nm, &err))) {
+        ui_error(ui, "value: %s", err.msg);
+        return -1;
+    }
+    /* the same transforms: what was saved stays saved */
+    int saved = ui->saved_gen == ui->gen;
+    ui_cache_clear(&ui->cache);
+    ui->gen++;
+    ui->cache.gen = ui->gen;
+    if (saved)
+        ui->saved_gen = ui->gen;
+    size_t lacking = ui->m->weights.lacking;
+    if (lacking)
+        ui_message(ui, "value: %s (%zu source%s without it weigh%s 0)",
+                   ss_model_measure_name(ui->m), lacking, ss_s(lacking), lacking == 1 ? "s" : "");
+    else
+        ui_message(ui, "value: %s", ss_model_measure_name(ui->m));
+    return 0;
+}
+
+/* V: the measure after the current one, in the order ss_model_measures gives. */
+static void next_measure(struct ui *ui)
+{
+    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+    size_t n = ss_model_measures(&ui->orig, ms, sizeof ms / sizeof *ms);
+    if (n > sizeof ms / sizeof *ms)
+        n = sizeof ms / sizeof *ms;
+    if (n < 2) {
+        ui_message(ui, "value: %s is the only measure of this profile",
+                   ss_model_measure_name(ui->m));
+        return;
+    }
+    const char *cur = ss_model_measure_name(&ui->orig);
+    size_t k = 0;
+    while (k < n && strcmp(ss_measure_name(&ui->orig, &ms[k]), cur))
+        k++;
+    ui_set_measure(ui, ss_measure_name(&ui->orig, &ms[(k + 1) % n]));
+}
+
 int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
 {
     struct ui_list *l = &v->list;
     switch (req) {
+    case UI_REQ_VALUE_NEXT:
+        next_measure(ui);
+        return UI_HANDLED;
     case UI_REQ_UNDO:
     case UI_REQ_REDO:
         ui_undo(ui, req == UI_REQ_REDO);

@@ -57,7 +57,12 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
     else
         snprintf(files, sizeof files, "%s", base);
     const struct ss_stats *st = ui_stats_fn(ui);
-    double t = st ? st->sampling_time : 0;
+    char t[96];
+    ui_fmt_value(ui, t, sizeof t, st ? st->value_total : 0);
+    if (ui->m->weights.measure.kind == SS_MEASURE_TIME)
+        snprintf(t + strlen(t), sizeof t - strlen(t), " s");
+    else
+        snprintf(t + strlen(t), sizeof t - strlen(t), " %s", ss_model_measure_name(ui->m));
     char tf[512] = "no transforms";
     size_t active = ss_tf_active(ui->tf);
     if (active) {
@@ -70,7 +75,7 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
             tf[k - 1] = '\0';
     }
     char line[2048];
-    snprintf(line, sizeof line, " %s | %llu of %llu samples | %.3f s | %s", files,
+    snprintf(line, sizeof line, " %s | %llu of %llu samples | %s | %s", files,
              (unsigned long long)(kept_samples(ui->m) + agg_samples(ui->m)),
              (unsigned long long)(ui->orig_samples + agg_samples(ui->m)), t, tf);
     ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);

@@ -86,16 +86,19 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_edge *e = edge_of(p, row, &kind);
     char b[3][32], name[4200];
     uint64_t cnt = e ? e->n : p->c.total_n;
-    double t = e ? e->time : p->c.total_time;
+    double t = e ? e->time : p->c.total_v;
     snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)cnt);
-    snprintf(b[1], sizeof b[1], "%.3f", t);
+    ui_fmt_value(ui, b[1], sizeof b[1], t);
     snprintf(b[2], sizeof b[2], "%.2f", ui_pct(ui, t));
     if (e)
         snprintf(name, sizeof name, "  %s", ss_function_name(ui->m, e->function));
-    else
-        snprintf(name, sizeof name, "%s (total; self %llu = %.3f s)",
-                 ss_function_name(ui->m, p->c.function), (unsigned long long)p->c.self_n,
-                 p->c.self_time);
+    else {
+        char sv[64];
+        ui_fmt_value(ui, sv, sizeof sv, p->c.self_v);
+        snprintf(name, sizeof name, "%s (total; self %llu = %s%s)",
+                 ss_function_name(ui->m, p->c.function), (unsigned long long)p->c.self_n, sv,
+                 ui->m->weights.measure.kind == SS_MEASURE_TIME ? " s" : "");
+    }
     const char *cells[NCOLS] = {kind < 0   ? "caller"
                                 : kind > 0 ? "callee"
                                            : "total",

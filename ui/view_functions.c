@@ -14,7 +14,8 @@ static const char *const sort_names[NSORTS] = {"self time", "total time", "runs"
                                                "name"};
 static const int sort_column[NSORTS] = {0, 2, 4, 5, 6};
 
-static const struct ui_column columns[] = {
+/* self and total widen to the measure's numbers (draw) */
+static struct ui_column columns[] = {
     {"self", 9, 1}, {"self%", 7, 1}, {"total", 9, 1},    {"total%", 7, 1},
     {"runs", 8, 1}, {"mean", 7, 1},  {"function", 0, 0},
 };
@@ -106,7 +107,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
 static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
     struct fn_view *p = v->priv;
-    snprintf(buf, n, "%zu by %s%s", p ? p->n : 0, sort_names[v->sort],
+    char sn[128];
+    snprintf(buf, n, "%zu by %s%s", p ? p->n : 0,
+             ui_sort_name(ui, sort_names[v->sort], sn, sizeof sn),
              v->sort_rev ? " (reversed)" : "");
 }
 
@@ -121,10 +124,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const uint32_t *fn_runs = NULL;
     size_t nruns;
     char b[6][32];
-    snprintf(b[0], sizeof b[0], "%.3f", sr->self_time);
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, sr->self_time));
-    snprintf(b[2], sizeof b[2], "%.3f", sr->total_time);
-    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, sr->total_time));
+    ui_fmt_value(ui, b[0], sizeof b[0], sr->self_v);
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, sr->self_v));
+    ui_fmt_value(ui, b[2], sizeof b[2], sr->total_v);
+    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, sr->total_v));
     snprintf(b[4], sizeof b[4], "-");
     snprintf(b[5], sizeof b[5], "-");
     if (ui->defer && !ui_runs_ready(ui)) {
@@ -142,6 +145,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
+    columns[0].width = columns[2].width = ui_value_width(ui, ui_stats_widest(ui_stats_fn(ui)), 9);
     ui_table_draw(ui, v, c, y, h, columns, NCOLS, sort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL : ui_empty_note(ui), draw_row);
 }

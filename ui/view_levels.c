@@ -49,8 +49,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     ui_levels(ui, &rows, &n, &sc);
     const struct ss_level_row *r = &rows[row];
     char b[5][32];
-    /* as report: top.pct is the share of the samples that reach the level */
-    double share = r->samples ? 100.0 * (double)r->top_samples / (double)r->samples : 0;
+    /* as report: top.pct is the top function's share of the measure at the level */
+    double share = r->value != 0 ? 100.0 * r->top_value / r->value : 0;
     snprintf(b[0], sizeof b[0], "%u%c%s", r->level, row < sc ? '*' : ' ',
              row < sc && r->located ? "u" : "");
     snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)r->samples);

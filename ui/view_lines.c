@@ -18,7 +18,8 @@ enum { SORT_SELF, SORT_TOTAL, SORT_POS, NSORTS };
 static const char *const sort_names[NSORTS] = {"self time", "total time", "position"};
 static const int sort_column[NSORTS] = {0, 2, 4};
 
-static const struct ui_column columns[] = {
+/* self and total widen to the measure's numbers (draw) */
+static struct ui_column columns[] = {
     {"self", 8, 1},   {"self%", 6, 1},     {"total", 8, 1},
     {"total%", 6, 1}, {"location", 20, 0}, {"source", 0, 3},
 };
@@ -299,10 +300,14 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     if (!ss_model_has_lines(ui->m))
         snprintf(buf, n, "no line data");
     else if (p && p->file_mode)
-        snprintf(buf, n, "%s, time per line (q: back to the list)", p->files[p->file].name);
-    else
-        snprintf(buf, n, "%zu by %s%s; Enter: the file", p ? p->n : 0, sort_names[v->sort],
+        snprintf(buf, n, "%s, %s per line (q: back to the list)", p->files[p->file].name,
+                 ss_model_measure_name(ui->m));
+    else {
+        char sn[128];
+        snprintf(buf, n, "%zu by %s%s; Enter: the file", p ? p->n : 0,
+                 ui_sort_name(ui, sort_names[v->sort], sn, sizeof sn),
                  v->sort_rev ? " (reversed)" : "");
+    }
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
@@ -312,10 +317,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_stats *st = ui_stats_line(ui);
     const struct ss_stat_row *r = &st->rows[p->order[row]];
     char b[4][32];
-    snprintf(b[0], sizeof b[0], "%.3f", r->self_time);
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_time));
-    snprintf(b[2], sizeof b[2], "%.3f", r->total_time);
-    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_time));
+    ui_fmt_value(ui, b[0], sizeof b[0], r->self_v);
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_v));
+    ui_fmt_value(ui, b[2], sizeof b[2], r->total_v);
+    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_v));
     const char *base = base_of(st, r);
     const char *text = base ? source_line(ui, p, base, r->line) : NULL;
     const char *cells[NCOLS] = {
@@ -335,10 +340,10 @@ static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
         const struct ss_stat_row *r = &st->rows[p->order[i]];
         const char *base = base_of(st, r);
         if (r->line == row + 1 && base && !strcmp(base, p->file_base)) {
-            snprintf(b[0], sizeof b[0], "%.3f", r->self_time);
-            snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_time));
-            snprintf(b[2], sizeof b[2], "%.3f", r->total_time);
-            snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_time));
+            ui_fmt_value(ui, b[0], sizeof b[0], r->self_v);
+            snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_v));
+            ui_fmt_value(ui, b[2], sizeof b[2], r->total_v);
+            snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_v));
             break;
         }
     }
@@ -358,6 +363,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                    ? "no samples with a source position"
                    : "no line profiling data (Rprof(line.profiling = TRUE) records it)";
     int file_mode = p && p->file_mode;
+    columns[0].width = columns[2].width = ui_value_width(ui, ui_stats_widest(ui_stats_line(ui)), 8);
     ui_table_draw(ui, v, c, y, h, columns, NCOLS, file_mode ? -1 : sort_column[v->sort],
                   v->sort_rev, note, file_mode ? draw_file_row : draw_row);
 }

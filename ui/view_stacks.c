@@ -149,8 +149,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         return;
     }
     snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)r->count);
-    snprintf(b[1], sizeof b[1], "%.3f", r->time);
-    snprintf(b[2], sizeof b[2], "%.2f", st->total_time > 0 ? 100.0 * r->time / st->total_time : 0);
+    ui_fmt_value(ui, b[1], sizeof b[1], r->value);
+    snprintf(b[2], sizeof b[2], "%.2f", st->total_v > 0 ? 100.0 * r->value / st->total_v : 0);
     snprintf(b[3], sizeof b[3], "%u", r->depth);
     const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], stack_text(ui, p, st, r)};
     ui_table_row(c, y, columns, NCOLS, cells, style, 0);

@@ -14,7 +14,8 @@
 #include "app.h"
 #include "tree.h"
 
-static const struct ui_column columns[] = {
+/* total and self widen to the measure's numbers (draw) */
+static struct ui_column columns[] = {
     {"total%", 7, 1}, {"self%", 7, 1}, {"total", 9, 1}, {"self", 9, 1}, {"function", 0, 0},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
@@ -116,8 +117,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     if (!rc) {
         for (size_t i = 0; i < p->t.n; i++)
-            p->open[i] =
-                p->t.total_time > 0 && p->t.nodes[i].total_time >= AUTO_EXPAND * p->t.total_time;
+            p->open[i] = p->t.total_v > 0 && p->t.nodes[i].total_v >= AUTO_EXPAND * p->t.total_v;
         /* follow the remembered path, opening it */
         uint32_t sel = 0, depth = 0;
         int found = nkeep > 0;
@@ -225,10 +225,10 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     uint32_t i = p->rows[row];
     const struct ss_tree_node *nd = &p->t.nodes[i];
     char b[4][32], name[4200], g[GUIDE_MAX * 6 + 16];
-    snprintf(b[0], sizeof b[0], "%.2f", ui_pct(ui, nd->total_time));
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, nd->self_time));
-    snprintf(b[2], sizeof b[2], "%.3f", nd->total_time);
-    snprintf(b[3], sizeof b[3], "%.3f", nd->self_time);
+    snprintf(b[0], sizeof b[0], "%.2f", ui_pct(ui, nd->total_v));
+    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, nd->self_v));
+    ui_fmt_value(ui, b[2], sizeof b[2], nd->total_v);
+    ui_fmt_value(ui, b[3], sizeof b[3], nd->self_v);
     const char *glyph = !has_children(&p->t, i) ? "  "
                         : p->open[i]            ? (c->utf8 ? "\xe2\x96\xbe " : "- ")
                                                 : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");
@@ -247,6 +247,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tree_view *p = v->priv;
+    columns[2].width = columns[3].width = ui_value_width(ui, p && p->built ? p->t.total_v : 0, 9);
     ui_table_draw(ui, v, c, y, h, columns, NCOLS, 0, 0, p && p->nrows ? NULL : ui_empty_note(ui),
                   draw_row);
 }

@@ -4,7 +4,8 @@
 // must report.  Usage: node cpuprofile_ref.js MODE FILE
 //   folded     "root;...;leaf COUNT" per distinct name path (any order)
 //   durations  one line per sample in time order: its duration in ns
-//   self       "name<TAB>self seconds" per leaf function (count x mean)
+//   self       "name<TAB>self seconds" per leaf function: the sum of its
+//              samples' durations (the `time` measure)
 'use strict';
 const fs = require('fs');
 const [mode, file] = process.argv.slice(2);
@@ -43,12 +44,10 @@ if (mode === 'folded') {
 } else if (mode === 'durations') {
   for (const d of dur) console.log(d);
 } else if (mode === 'self') {
-  const total = s.length && end > s[0].t ? end - s[0].t : 0;
-  const mean = total / s.length / 1e6; // seconds
   const self = new Map();
-  for (const x of s) {
+  s.forEach((x, i) => {
     const p = names(x.id);
-    if (p.length) self.set(p[p.length - 1], (self.get(p[p.length - 1]) || 0) + 1);
-  }
-  for (const [k, v] of self) console.log(k + '\t' + v * mean);
+    if (p.length) self.set(p[p.length - 1], (self.get(p[p.length - 1]) || 0) + dur[i]);
+  });
+  for (const [k, v] of self) console.log(k + '\t' + v / 1e9);
 }

@@ -1,0 +1,380 @@
+/* measure.c - the measures a model offers and the weights of the chosen one
+ * (see model.h, DESIGN section 11). */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rprof.h"
+
+static const char *const builtin_name[] = {
+    [SS_MEASURE_TIME] = "time",         [SS_MEASURE_SAMPLES] = "samples",
+    [SS_MEASURE_COLUMN] = "column",     [SS_MEASURE_MEMORY] = "memory",
+    [SS_MEASURE_RELEASED] = "released",
+};
+
+static int is_rprof_counter(const struct ss_model *m, const struct ss_rprof_vt *rvt, int have,
+                            ss_id vt)
+{
+    (void)m;
+    return have && (vt == rvt->small_v || vt == rvt->big_v || vt == rvt->nodes);
+}
+
+const char *ss_measure_name(const struct ss_model *m, const struct ss_measure *ms)
+{
+    if (ms->kind == SS_MEASURE_COLUMN && ms->vt < m->value_types.n) {
+        struct ss_rprof_vt rvt;
+        if (ss_rprof_value_types(m, &rvt) == 0 && ms->vt == rvt.dup_count)
+            return "duplications";
+        return ss_str(m, m->value_types.v[ms->vt].type);
+    }
+    return builtin_name[ms->kind];
+}
+
+const char *ss_measure_unit(const struct ss_model *m, const struct ss_measure *ms)
+{
+    switch (ms->kind) {
+    case SS_MEASURE_TIME:
+        return "seconds";
+    case SS_MEASURE_SAMPLES:
+        return "count";
+    case SS_MEASURE_MEMORY:
+    case SS_MEASURE_RELEASED:
+        return "bytes";
+    case SS_MEASURE_COLUMN:
+        break;
+    }
+    return ms->vt < m->value_types.n ? ss_str(m, m->value_types.v[ms->vt].unit) : "count";
+}
+
+/* How a pprof unit reads: a time, a size, a count or something else. */
+static void unit_of(const char *u, enum ss_unit_kind *kind, double *scale)
+{
+    static const struct {
+        const char *name;
+        enum ss_unit_kind kind;
+        double scale;
+    } units[] = {
+        {"nanoseconds", SS_UNIT_SECONDS, 1e-9},
+        {"microseconds", SS_UNIT_SECONDS, 1e-6},
+        {"milliseconds", SS_UNIT_SECONDS, 1e-3},
+        {"seconds", SS_UNIT_SECONDS, 1},
+        {"bytes", SS_UNIT_BYTES, 1},
+        {"kilobytes", SS_UNIT_BYTES, 1024},
+        {"megabytes", SS_UNIT_BYTES, 1048576},
+        {"count", SS_UNIT_COUNT, 1},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (!strcmp(u, units[i].name)) {
+            *kind = units[i].kind;
+            *scale = units[i].scale;
+            return;
+        }
+    *kind = SS_UNIT_OTHER;
+    *scale = 1;
+}
+
+static struct ss_measure builtin(enum ss_measure_kind k)
+{
+    struct ss_measure ms = {k, SS_NONE, SS_UNIT_COUNT, 1};
+    if (k == SS_MEASURE_TIME)
+        ms.unit_kind = SS_UNIT_SECONDS;
+    else if (k == SS_MEASURE_MEMORY || k == SS_MEASURE_RELEASED)
+        ms.unit_kind = SS_UNIT_BYTES;
+    return ms;
+}
+
+static struct ss_measure column(const struct ss_model *m, ss_id vt)
+{
+    struct ss_measure ms = {SS_MEASURE_COLUMN, vt, SS_UNIT_COUNT, 1};
+    unit_of(ss_str(m, m->value_types.v[vt].unit), &ms.unit_kind, &ms.unit_scale);
+    return ms;
+}
+
+static uint64_t source_mask(const struct ss_source *s)
+{
+    return s->values ? s->values : 1;
+}
+
+/* Does source s have column vt (as a measure: not Rprof's counters)? */
+static int has_column(const struct ss_model *m, const struct ss_source *s, ss_id vt,
+                      const struct ss_rprof_vt *rvt, int have_rvt)
+{
+    if (vt >= SS_SOURCE_VALUE_BITS)
+        return 0;
+    /* Rprof's cumulative counters are no measure (memory and released are
+     * made from them); dup_count is `duplications` where memory was profiled */
+    if (is_rprof_counter(m, rvt, have_rvt, vt))
+        return 0;
+    if (have_rvt && vt == rvt->dup_count)
+        return (s->flags & SS_SRC_MEMORY) != 0;
+    if (s->time_column == vt + 1)
+        return 0; /* it is the source's `time` */
+    return vt != SS_VT_COUNT && s->values && (s->values >> vt & 1);
+}
+
+int ss_source_has_measure(const struct ss_model *m, size_t s, const struct ss_measure *ms)
+{
+    const struct ss_source *src = &m->sources.v[s];
+    struct ss_rprof_vt rvt;
+    int have_rvt = ss_rprof_value_types(m, &rvt) == 0;
+    switch (ms->kind) {
+    case SS_MEASURE_TIME:
+        return !(src->flags & SS_SRC_UNTIMED);
+    case SS_MEASURE_SAMPLES:
+        return (source_mask(src) & 1) != 0;
+    case SS_MEASURE_MEMORY:
+    case SS_MEASURE_RELEASED:
+        return (src->flags & SS_SRC_MEMORY) && have_rvt;
+    case SS_MEASURE_COLUMN:
+        return has_column(m, src, ms->vt, &rvt, have_rvt);
+    }
+    return 0;
+}
+
+static int same(const struct ss_measure *a, const struct ss_measure *b)
+{
+    return a->kind == b->kind && (a->kind != SS_MEASURE_COLUMN || a->vt == b->vt);
+}
+
+/* The default measure of source s. */
+static struct ss_measure source_default(const struct ss_model *m, const struct ss_source *s)
+{
+    if (s->default_column && s->default_column - 1 < m->value_types.n) {
+        ss_id vt = s->default_column - 1;
+        return vt == SS_VT_COUNT ? builtin(SS_MEASURE_SAMPLES) : column(m, vt);
+    }
+    return builtin(s->flags & SS_SRC_UNTIMED ? SS_MEASURE_SAMPLES : SS_MEASURE_TIME);
+}
+
+size_t ss_model_measures(const struct ss_model *m, struct ss_measure *out, size_t max)
+{
+    size_t n = 0;
+    struct ss_measure all[SS_SOURCE_VALUE_BITS + 8];
+#define ADD(ms)                                                                                    \
+    do {                                                                                           \
+        struct ss_measure x_ = (ms);                                                               \
+        size_t k_ = 0;                                                                             \
+        while (k_ < n && !same(&all[k_], &x_))                                                     \
+            k_++;                                                                                  \
+        if (k_ == n && n < sizeof all / sizeof *all)                                               \
+            all[n++] = x_;                                                                         \
+    } while (0)
+    /* the default first: the first source's with samples, else the first's */
+    const struct ss_source *first = NULL;
+    for (size_t s = 0; s < m->sources.n && !first; s++)
+        if (m->sources.v[s].n_samples || (m->sources.v[s].flags & SS_SRC_AGGREGATE))
+            first = &m->sources.v[s];
+    if (!first && m->sources.n)
+        first = &m->sources.v[0];
+    if (first)
+        ADD(source_default(m, first));
+    else
+        ADD(builtin(SS_MEASURE_TIME));
+    struct ss_rprof_vt rvt;
+    int have_rvt = ss_rprof_value_types(m, &rvt) == 0;
+    static const enum ss_measure_kind kinds[] = {SS_MEASURE_TIME, SS_MEASURE_SAMPLES,
+                                                 SS_MEASURE_MEMORY, SS_MEASURE_RELEASED};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        struct ss_measure b = builtin(kinds[k]);
+        for (size_t s = 0; s < m->sources.n; s++)
+            if (ss_source_has_measure(m, s, &b)) {
+                ADD(b);
+                break;
+            }
+    }
+    for (size_t vt = 1; vt < m->value_types.n && vt < SS_SOURCE_VALUE_BITS; vt++)
+        for (size_t s = 0; s < m->sources.n; s++)
+            if (has_column(m, &m->sources.v[s], (ss_id)vt, &rvt, have_rvt)) {
+                ADD(column(m, (ss_id)vt));
+                break;
+            }
+#undef ADD
+    for (size_t i = 0; i < n && i < max; i++)
+        out[i] = all[i];
+    return n;
+}
+
+static void weights_free(struct ss_weights *w)
+{
+    free(w->owned);
+    free(w->scale);
+    free(w->exact);
+    memset(w, 0, sizeof *w);
+    w->measure = builtin(SS_MEASURE_TIME);
+}
+
+void ss_model_weights_free(struct ss_model *m)
+{
+    weights_free(&m->weights);
+}
+
+/* R's memory="both" bytes (memory) or profvis's released bytes per sample,
+ * 0 for the first sample of a source and for sources without memory
+ * profiling; each clamped so that the column sums to at most INT64_MAX. */
+static int derive(const struct ss_model *m, enum ss_measure_kind kind, int64_t **out)
+{
+    size_t n = m->sample_stack.n;
+    int64_t *col = calloc(n ? n : 1, sizeof *col);
+    if (!col)
+        return -1;
+    struct ss_rprof_vt vt;
+    if (ss_rprof_value_types(m, &vt) == 0) {
+        const int64_t *sm = m->values.v[vt.small_v], *bg = m->values.v[vt.big_v];
+        double room = (double)INT64_MAX;
+        for (size_t s = 0; s < m->sources.n; s++) {
+            const struct ss_source *src = &m->sources.v[s];
+            if (!(src->flags & SS_SRC_MEMORY))
+                continue;
+            for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++) {
+                double b;
+                if (kind == SS_MEASURE_MEMORY) {
+                    b = ss_rprof_alloc_bytes(m, &vt, i);
+                } else {
+                    double d = 8 * ((sm ? (double)sm[i] - (double)sm[i - 1] : 0) +
+                                    (bg ? (double)bg[i] - (double)bg[i - 1] : 0));
+                    b = d < 0 ? -d : 0;
+                }
+                if (b > room)
+                    b = room;
+                col[i] = (int64_t)b;
+                room -= (double)col[i];
+            }
+        }
+    }
+    *out = col;
+    return 0;
+}
+
+/* Does a source take its time from a column (model.h: time_column)? */
+static int time_columns(const struct ss_model *m)
+{
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (m->sources.v[s].time_column && m->sources.v[s].time_column - 1 < m->value_types.n)
+            return 1;
+    return 0;
+}
+
+/* The time weights when a source takes its time from a column: that
+ * column's nanoseconds for it, the count (x its interval) for the others. */
+static int derive_time(const struct ss_model *m, struct ss_weights *w)
+{
+    size_t n = m->sample_stack.n;
+    w->owned = malloc((n ? n : 1) * sizeof *w->owned);
+    if (!w->owned)
+        return -1;
+    uint64_t total = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        uint32_t tc = src->time_column;
+        const int64_t *c = tc && tc - 1 < m->value_types.n ? m->values.v[tc - 1] : NULL;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            w->owned[i] = tc ? (c && c[i] > 0 ? c[i] : 0) : ss_sample_count(m, i);
+            /* sums of weights are int64_t: the whole column stays within */
+            if (__builtin_add_overflow(total, (uint64_t)w->owned[i], &total) ||
+                total > (uint64_t)INT64_MAX)
+                return -2;
+        }
+        if (tc && w->scale[s] != 0) {
+            w->scale[s] = 1e-9;
+            w->exact[s] = 1e-3;
+        }
+    }
+    w->col = w->owned;
+    return 0;
+}
+
+int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *err)
+{
+    struct ss_measure all[SS_SOURCE_VALUE_BITS + 8];
+    size_t n = ss_model_measures(m, all, sizeof all / sizeof *all);
+    size_t pick = 0;
+    if (name && *name) {
+        while (pick < n && strcmp(ss_measure_name(m, &all[pick]), name))
+            pick++;
+        if (pick == n) {
+            char list[512];
+            size_t k = 0;
+            list[0] = '\0';
+            for (size_t i = 0; i < n && k < sizeof list; i++)
+                k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
+                                      ss_measure_name(m, &all[i]));
+            return ss_fail(err, SS_EUSAGE, "no measure '%s' in this profile (it has %s)", name,
+                           list);
+        }
+    }
+    struct ss_weights w;
+    memset(&w, 0, sizeof w);
+    w.measure = all[pick];
+    size_t ns = m->sources.n;
+    w.scale = malloc((ns ? ns : 1) * sizeof *w.scale);
+    w.exact = malloc((ns ? ns : 1) * sizeof *w.exact);
+    if (!w.scale || !w.exact) {
+        weights_free(&w);
+        return ss_nomem(err, "measure");
+    }
+    const struct ss_measure *ms = &w.measure;
+    for (size_t s = 0; s < ns; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        int has = ss_source_has_measure(m, s, ms);
+        if (!has && (src->n_samples || (src->flags & SS_SRC_AGGREGATE)))
+            w.lacking++;
+        double iv = ms->kind == SS_MEASURE_TIME ? src->interval_us : 1;
+        /* aggregate sources hold counts only */
+        if ((src->flags & SS_SRC_AGGREGATE) && ms->kind != SS_MEASURE_TIME &&
+            ms->kind != SS_MEASURE_SAMPLES)
+            has = 0;
+        w.scale[s] = has ? (ms->kind == SS_MEASURE_TIME ? iv / 1e6 : 1) : 0;
+        w.exact[s] = has ? iv : 0;
+    }
+    if (ms->kind == SS_MEASURE_TIME && time_columns(m)) {
+        int d = derive_time(m, &w);
+        if (d) {
+            weights_free(&w);
+            return d == -2
+                       ? ss_fail(err, SS_EINPUT,
+                                 "the times of the samples sum past %lld ns: too large to add up",
+                                 (long long)INT64_MAX)
+                       : ss_nomem(err, "measure");
+        }
+    } else if (ms->kind == SS_MEASURE_MEMORY || ms->kind == SS_MEASURE_RELEASED) {
+        if (derive(m, ms->kind, &w.owned)) {
+            weights_free(&w);
+            return ss_nomem(err, "measure");
+        }
+        w.col = w.owned;
+    } else if (ms->kind == SS_MEASURE_COLUMN) {
+        const int64_t *c = m->values.v[ms->vt];
+        if (!c) { /* never materialised: every value is 0 */
+            w.owned = calloc(m->sample_stack.n ? m->sample_stack.n : 1, sizeof *w.owned);
+            if (!w.owned) {
+                weights_free(&w);
+                return ss_nomem(err, "measure");
+            }
+            c = w.owned;
+        }
+        /* sums of weights are int64_t: bound the absolute values' sum */
+        uint64_t sum = 0;
+        for (size_t s = 0; s < ns; s++) {
+            const struct ss_source *src = &m->sources.v[s];
+            if (w.scale[s] == 0)
+                continue;
+            for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+                uint64_t a = c[i] < 0 ? (uint64_t)0 - (uint64_t)c[i] : (uint64_t)c[i];
+                if (__builtin_add_overflow(sum, a, &sum) || sum > (uint64_t)INT64_MAX) {
+                    char nm[256];
+                    snprintf(nm, sizeof nm, "%s", ss_measure_name(m, ms));
+                    weights_free(&w);
+                    return ss_fail(err, SS_EINPUT,
+                                   "%s: the values of '%s' sum past %lld: too large to add up",
+                                   ss_str(m, src->uri), nm, (long long)INT64_MAX);
+                }
+            }
+        }
+        w.col = c;
+    }
+    weights_free(&m->weights);
+    m->weights = w;
+    return 0;
+}

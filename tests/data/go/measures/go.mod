@@ -1,0 +1,3 @@
+module stackscope.test/measures
+
+go 1.19

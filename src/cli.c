@@ -155,6 +155,8 @@ static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
     struct ss_error err;
     ss_error_clear(&err);
+    if (cli_value) /* a chosen measure weighs files of different kinds (DESIGN 11) */
+        ss_load_set_mixed(1);
     int rc = ss_load_files(m, files, n, &err);
     if (!rc && cli_value) {
         rc = ss_model_set_measure(m, cli_value, &err);
@@ -553,6 +555,13 @@ static int set_value(struct cli_args *a, const char *arg)
     return 0;
 }
 
+static int set_mixed(struct cli_args *a, const char *arg)
+{
+    (void)a, (void)arg;
+    ss_load_set_mixed(1);
+    return 0;
+}
+
 static int set_interval(struct cli_args *a, const char *arg)
 {
     (void)a;
@@ -701,11 +710,18 @@ static const struct cli_opt cli_opts[] = {
      "merged across time, as profvis)"},
     {"force", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_force,
      "replace an existing OUT: a regular file or an earlier\n"
-     "tables directory, never an input (man page: FILES)"},
+     "tables directory, never an input (man page: FILES);\n"
+     "and write an OUT over 64 MiB and 100 times the\n"
+     "inputs' size (Rprof: a line per counted sample)"},
 
     {"interval", 0, ARG, "DURATION", RC | IN_EXPLORER, SEC_INPUT, set_interval,
      "the period of folded stacks: 1ms, 997us, 0.5s\n"
      "(report, convert and the explorer)"},
+    {"mixed", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_INPUT, set_mixed,
+     "keep inputs of different kinds (a CPU and a heap\n"
+     "profile: other sample types) as separate sources,\n"
+     "with a warning, as --value does; without either\n"
+     "they are refused (report, convert, the explorer)"},
 
     {"value", 0, ARG, "NAME", RC | IN_EXPLORER, SEC_MEASURE, set_value,
      "what every number adds up: time (count x interval,\n"

@@ -22,11 +22,30 @@
  * one sample. */
 #define SS_MAX_INTERVAL_US 1e18
 
+/* Frames of one stack, in every reader of a format stackscope writes
+ * (Rprof, folded, pprof (its PP_MAX_FRAMES, the same number), tables,
+ * speedscope); the writers refuse a deeper
+ * stack (a transform such as label-root can add a frame). */
+#define SS_MAX_FRAMES 1000000
+
+/* The longest line of a text input read from a pipe or device (256 MiB).
+ * A line of a regular file has no limit but the file's size: it is mapped,
+ * not copied, and a line is never longer than its file. */
+#define SS_MAX_STREAM_LINE ((size_t)256 << 20)
+
+/* A sample's weight in a time unit (speedscope), in nanoseconds: what an
+ * int64 holds, rounded down. */
+#define SS_MAX_WEIGHT_NS 9e18
+
 /* A line number (the model holds 32 bits; UINT32_MAX is kept free). */
 #define SS_MAX_LINE_NO (UINT32_MAX - 1)
 
 /* A SamplingProf call element id (the gem's Java int). */
 #define SS_MAX_ELEMENT_ID 2147483647LL
+
+/* Lines of an Rprof file the writer writes (a sample of count k is k
+ * lines): more is refused, --force or not. */
+#define SS_MAX_RPROF_LINES 1000000000ULL
 
 /* Value types (sample types) of one tables directory. */
 #define SS_MAX_VALUE_TYPES 4096

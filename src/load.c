@@ -5,19 +5,22 @@
  * (every tag a Profile field with its wire type, every nested message well
  * formed, every length within the file), and the text tests read the first
  * line that is not blank whole, growing the view of the file until it ends
- * (up to the reader's line limit).  A text file is never taken for
+ * (a regular file's line has no limit but its size; a pipe's is
+ * SS_MAX_STREAM_LINE).  A text file is never taken for
  * protobuf because a byte of it happens to be a valid tag.
  */
 #include "load.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "format.h"
 #include "load_folded.h"
 #include "reader.h"
+#include "vec.h"
 
 #define SNIFF_FIRST (1u << 16) /* bytes looked at first; more only for a long first line */
 
@@ -103,7 +106,8 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     if (rc)
         return rc;
     /* A folded file's first line is its most frequent stack, however deep:
-     * the view grows until that line ends, up to the reader's line limit. */
+     * the view grows until that line ends (the reader's limit: the size of
+     * a regular file, SS_MAX_STREAM_LINE of a pipe). */
     size_t text_max = r.max_line;
     const char *p;
     const struct ss_format *f = NULL;
@@ -143,17 +147,139 @@ void ss_load_set_folded_interval(double us)
     ss_folded_set_interval(us);
 }
 
+/* ---- kinds of profiles --------------------------------------------------
+ *
+ * Profiles of different kinds (a CPU profile and a heap profile) do not add
+ * up: their samples count different things.  A source's kind is its list of
+ * sample types: a pprof source's "sample_type" metas ("type/unit", in the
+ * file's order; a tables copy of it keeps them); any other source (Rprof,
+ * folded, SamplingProf, perf, Chrome/Node, speedscope) samples stacks,
+ * "samples/count".  Two pprof sources agree when their lists are equal, as
+ * Go's pprof merges only profiles with equal sample types; a source of the
+ * other formats agrees with a pprof source that has samples/count (a CPU
+ * profile).  Files that disagree are refused unless --mixed or a chosen
+ * measure (--value) keeps them as separate sources: then one warning says
+ * so, and the measure decides what each weighs (a source without it weighs
+ * 0, DESIGN 11).  Each file is represented by
+ * its first source. */
+
+static int mixed_ok;
+
+void ss_load_set_mixed(int on)
+{
+    mixed_ok = on;
+}
+
+struct kind {
+    ss_id src;       /* the file's first source, SS_NONE when it has none */
+    VEC(ss_id) type; /* its sample types (string ids), empty: samples/count */
+};
+
+static int kind_has(const struct ss_model *m, const struct kind *k, const char *type)
+{
+    for (size_t i = 0; i < k->type.n; i++)
+        if (!strcmp(ss_str(m, k->type.v[i]), type))
+            return 1;
+    return 0;
+}
+
+static int kinds_agree(const struct ss_model *m, const struct kind *a, const struct kind *b)
+{
+    if (a->type.n == 0 || b->type.n == 0)
+        return a->type.n == b->type.n || kind_has(m, a->type.n ? a : b, "samples/count");
+    if (a->type.n != b->type.n)
+        return 0;
+    for (size_t i = 0; i < a->type.n; i++)
+        if (strcmp(ss_str(m, a->type.v[i]), ss_str(m, b->type.v[i])))
+            return 0;
+    return 1;
+}
+
+/* "pprof, sample types a/b, c/d" or "rprof, sample type samples/count". */
+static void kind_text(const struct ss_model *m, const struct kind *k, char *buf, size_t cap)
+{
+    size_t n = 0;
+    add_why(buf, cap, &n, "%s, sample type%s ", ss_str(m, m->sources.v[k->src].type),
+            k->type.n > 1 ? "s" : "");
+    if (k->type.n == 0)
+        add_why(buf, cap, &n, "samples/count");
+    for (size_t i = 0; i < k->type.n; i++)
+        add_why(buf, cap, &n, "%s%.200s", i ? ", " : "", ss_str(m, k->type.v[i]));
+}
+
+/* Refuse (or, with --mixed, warn about) files of different kinds: src_of[i]
+ * is the first source of paths[i] (m->sources.n when it added none). */
+static int check_kinds(struct ss_model *m, char *const *paths, int n, const size_t *src_of,
+                       struct ss_error *err)
+{
+    struct kind *k = calloc((size_t)n, sizeof *k);
+    if (!k)
+        return ss_nomem(err, "the kinds of the inputs");
+    for (int i = 0; i < n; i++)
+        k[i].src = src_of[i] < m->sources.n && (i + 1 == n || src_of[i + 1] > src_of[i])
+                       ? (ss_id)src_of[i]
+                       : SS_NONE;
+    int rc = 0;
+    for (size_t e = 0; e < m->meta.n && !rc; e++) {
+        const struct ss_meta *me = &m->meta.v[e];
+        if (me->source == SS_NONE || strcmp(ss_str(m, me->key), "sample_type"))
+            continue;
+        for (int i = 0; i < n; i++)
+            if (k[i].src == me->source && VEC_PUSH(k[i].type, me->value))
+                rc = ss_nomem(err, "the kinds of the inputs");
+    }
+    for (int i = 1; i < n && !rc; i++)
+        for (int j = 0; j < i && !rc; j++) {
+            if (k[i].src == SS_NONE || k[j].src == SS_NONE || kinds_agree(m, &k[j], &k[i]))
+                continue;
+            char a[700], b[700];
+            kind_text(m, &k[j], a, sizeof a);
+            kind_text(m, &k[i], b, sizeof b);
+            if (!mixed_ok) {
+                rc = ss_fail(err, SS_EINPUT,
+                             "%s (%s) and %s (%s) are profiles of different kinds, whose samples "
+                             "do not add up%s: give them one at a time, or choose the measure "
+                             "(--value NAME; sources without it weigh 0) or --mixed to keep "
+                             "them as separate sources",
+                             paths[j], a, paths[i], b,
+                             k[i].type.n && k[j].type.n ? " (Go's pprof refuses to merge them too)"
+                                                        : "");
+            } else {
+                ss_model_warn(m,
+                              "%s (%s) and %s (%s) are profiles of different kinds, kept as "
+                              "separate sources: every table weighs the chosen measure "
+                              "(--value), and sources without it weigh 0",
+                              paths[j], a, paths[i], b);
+                i = n; /* one warning */
+                break;
+            }
+        }
+    for (int i = 0; i < n; i++)
+        free(k[i].type.v);
+    free(k);
+    return rc;
+}
+
 int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err)
 {
     int rc = ss_model_init(m, err);
     if (rc)
         return rc;
-    for (int i = 0; i < n; i++) {
+    size_t *src_of = malloc((n > 0 ? (size_t)n : 1) * sizeof *src_of);
+    if (!src_of) {
+        ss_model_free(m);
+        return ss_nomem(err, "the list of inputs");
+    }
+    for (int i = 0; i < n && !rc; i++) {
+        src_of[i] = m->sources.n;
         rc = ss_load_file(m, paths[i], err);
-        if (rc) {
-            ss_model_free(m);
-            return rc;
-        }
+    }
+    if (!rc && n > 1)
+        rc = check_kinds(m, paths, n, src_of, err);
+    free(src_of);
+    if (rc) {
+        ss_model_free(m);
+        return rc;
     }
     ss_model_seal(m);
     rc = ss_model_set_measure(m, NULL, err); /* the default measure */

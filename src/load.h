@@ -30,7 +30,15 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err);
  * period of their own). */
 void ss_load_set_folded_interval(double us);
 
-/* Load several files into a freshly initialised model and seal it. */
+/* Whether ss_load_files keeps files of different kinds (a CPU and a heap
+ * profile: different sample types) as separate sources, with a warning
+ * (the command line's --mixed, or a measure chosen with --value), instead
+ * of refusing them.  Process-wide. */
+void ss_load_set_mixed(int on);
+
+/* Load several files into a freshly initialised model and seal it.  Files
+ * of different kinds are refused (SS_EINPUT, naming both files and their
+ * sample types) unless ss_load_set_mixed(1). */
 int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err);
 
 /* The format of a file whose first `n` bytes are `p` (format.h), tried in

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
+
 #define FOLDED_MAX_COUNT 1000000000000000ULL /* 10^15 per line */
-#define FOLDED_MAX_TOTAL (1ULL << 62)        /* all lines of a file */
-#define FOLDED_MAX_FRAMES 100000
+#define FOLDED_MAX_FRAMES SS_MAX_FRAMES
 
 static double folded_interval_us = SS_FOLDED_INTERVAL_US;
 static int folded_interval_set; /* --interval given: the counts have a time */
@@ -83,8 +84,17 @@ int ss_folded_sniff(const char *p, size_t n, int whole, const char **why, uint64
         size_t b = a;
         while (b < n && p[b] != '\n' && p[b] != '\r')
             b++;
-        if (b == n && !whole)
-            return -1; /* the line goes on past what we see */
+        if (b == n && !whole) {
+            /* The line goes on past what we see: its end decides, unless a
+             * NUL byte already says it is not text (a binary file is not
+             * mapped whole just to find its first line end). */
+            if (memchr(p + a, '\0', b - a)) {
+                *why = "NUL byte in the line (binary data?)";
+                *line_no = line;
+                return 0;
+            }
+            return -1;
+        }
         const char *stack;
         size_t slen;
         uint64_t count;
@@ -117,7 +127,7 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
         return ss_nomem(err, "model");
     VEC(ss_id) frames = {0};
     int64_t *vals = ss_calloc_array(m->values.n, sizeof *vals);
-    uint64_t total = 0, zero = 0, first_zero = 0;
+    uint64_t zero = 0, first_zero = 0;
     int rc = 0, got;
     const char *line;
     size_t len;
@@ -139,12 +149,6 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
             if (zero++ == 0)
                 first_zero = r->line_no;
             continue;
-        }
-        total += count;
-        if (total > FOLDED_MAX_TOTAL) {
-            rc = ss_fail(err, SS_EINPUT, "%s:%llu: the counts add up to more than 2^62", path,
-                         (unsigned long long)r->line_no);
-            break;
         }
         /* Frames root first in the text; the model wants the leaf first. */
         frames.n = 0;

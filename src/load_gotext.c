@@ -51,8 +51,14 @@ int ss_gotext_sniff(const char *p, size_t n, int whole, const char **what)
     size_t b = a;
     while (b < n && p[b] != '\n' && p[b] != '\r')
         b++;
-    if (b == n && !whole)
-        return -1;
+    if (b == n && !whole) {
+        if (b - a < (1u << 16))
+            return -1;
+        /* A header is short: a first line past 64 KiB is none (a deep
+         * folded stack, binary data), without waiting for its end. */
+        *what = "the first line is not a header of Go's text profiles";
+        return 0;
+    }
     size_t len = b - a;
     while (len && p[a + len - 1] == ' ')
         len--;

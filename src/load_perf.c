@@ -140,8 +140,16 @@ int ss_perf_sniff(const char *p, size_t n, int whole, const char **why)
         size_t b = a;
         while (b < n && p[b] != '\n' && p[b] != '\r')
             b++;
-        if (b == n && !whole)
+        if (b == n && !whole) {
+            /* A line that goes on past 64 KiB is not waited for when its
+             * start is no sample header (a deep folded stack, binary data):
+             * the header is the line's first tokens. */
+            struct header h;
+            if (b - a >= (1u << 16) && p[a] != '#' && !is_sp(p[a]) &&
+                parse_header(p + a, b - a, &h, why) != 0)
+                return 0;
             return -1;
+        }
         size_t i = a;
         while (i < b && is_sp(p[i]))
             i++;

@@ -892,6 +892,17 @@ static int add_meta_str(struct loader *L, ss_id src, const char *key, int64_t id
 static int add_metas(struct loader *L, ss_id src)
 {
     int rc = 0;
+    /* Each sample type as "type/unit", in order: the kind of the profile,
+     * which ss_load_files compares between inputs (Go's pprof merges only
+     * profiles with equal sample types). */
+    for (size_t i = 0; i < L->vt_type.n && !rc; i++) {
+        size_t tl = L->strs.v[L->vt_type.v[i]].len, ul = L->strs.v[L->vt_unit.v[i]].len;
+        char buf[1040];
+        int n = snprintf(buf, sizeof buf, "%.*s/%.*s", (int)(tl < 512 ? tl : 512),
+                         str_at(L, L->vt_type.v[i]), (int)(ul < 512 ? ul : 512),
+                         str_at(L, L->vt_unit.v[i]));
+        rc = add_meta(L, src, "sample_type", buf, (size_t)n);
+    }
     for (size_t i = 0; i < L->comments.n && !rc; i++)
         rc = add_meta_str(L, src, "comment", L->comments.v[i]);
     if (!rc && L->period_type) {

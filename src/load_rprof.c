@@ -13,9 +13,10 @@
 #include "hash.h"
 #include "hashtab.h"
 #include "vec.h"
+#include "limits.h"
 
 #define RPROF_MAX_INTERVAL_US 3600000000.0 /* one hour: anything above is garbage */
-#define RPROF_MAX_FRAMES 100000            /* R caps lines near 10 KB, ~2500 frames */
+#define RPROF_MAX_FRAMES SS_MAX_FRAMES     /* R caps lines near 10 KB, ~2500 frames */
 #define RPROF_MAX_FILENO 1000000           /* R numbers at most 100 files */
 #define RPROF_R_LINE_CAP 10000             /* R stops adding frames at this line length */
 #define LINE_CACHE_BYTES (64u << 20)       /* text kept for the line cache, at most */
@@ -400,7 +401,7 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
                 j++;
             }
             if (p->frames.n >= RPROF_MAX_FRAMES)
-                return perr(p, col0 + i, "more than 100000 frames in one sample");
+                return perr(p, col0 + i, "more than 1000000 frames in one sample");
             ss_id name = ss_model_intern(p->m, b + i + 1, j - i - 1);
             ss_id fn = name == SS_NONE ? SS_NONE : ss_model_function(p->m, name, name, SS_NONE, 0);
             ss_id loc = SS_NONE;

@@ -10,7 +10,7 @@
 #include "vec.h"
 #include "num.h"
 
-#define SP_MAX_FRAMES 100000 /* frames of one stack */
+#define SP_MAX_FRAMES SS_MAX_FRAMES /* frames of one stack */
 
 /* ---- detection ---------------------------------------------------------------- */
 
@@ -142,7 +142,7 @@ static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
         S->vals[SS_VT_COUNT] = (int64_t)w;
     } else if (S->kind == U_TIME) {
         double ns = w * S->to_ns;
-        if (ns > 9e18)
+        if (ns > SS_MAX_WEIGHT_NS)
             return fail_at(S, at, "a weight above 9e18 nanoseconds");
         S->vals[S->vt_duration] = (int64_t)llround(ns);
     } else {
@@ -182,7 +182,7 @@ static int read_sampled(struct sp *S, uint32_t prof)
             return fail_at(S, s, "a sample must be an array of frame indices");
         size_t depth = ss_json_at(j, s)->u.kids.n;
         if (depth > SP_MAX_FRAMES)
-            return fail_at(S, s, "a sample deeper than 100000 frames");
+            return fail_at(S, s, "a sample deeper than 1000000 frames");
         size_t k = depth; /* root first in the file, leaf first in the model */
         for (uint32_t f = ss_json_at(j, s)->u.kids.first; f != SS_JSON_NONE;
              f = ss_json_at(j, f)->next) {
@@ -241,7 +241,7 @@ static int read_evented(struct sp *S, uint32_t prof)
         last = t;
         if (is_open) {
             if (depth >= SP_MAX_FRAMES) {
-                rc = fail_at(S, e, "more than 100000 frames open at once");
+                rc = fail_at(S, e, "more than 1000000 frames open at once");
                 break;
             }
             if (VEC_PUSH(open, S->frame_loc[idx])) {

@@ -638,7 +638,7 @@ static int read_stacks(struct loader *L)
         } else if (VEC_PUSH(L->frames, mloc)) {
             return ss_nomem(L->err, "stacks");
         }
-        if (L->frames.n > 1000000)
+        if (L->frames.n > SS_MAX_FRAMES)
             return tsv_fail(t, 1, "more than 1000000 frames in one stack");
     }
     if (got < 0)

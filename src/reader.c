@@ -9,8 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "limits.h"
+
 #define SS_READ_BLOCK (1u << 20)
-#define SS_MAX_LINE (1u << 20)
 #define SS_MAP_WINDOW (32u << 20) /* grows for a longer line (map_next) */
 
 static int reader_open(struct ss_reader *r, const char *path, int regular_only,
@@ -19,7 +20,7 @@ static int reader_open(struct ss_reader *r, const char *path, int regular_only,
     memset(r, 0, sizeof *r);
     r->fd = -1;
     r->path = path;
-    r->max_line = SS_MAX_LINE;
+    r->max_line = SS_MAX_STREAM_LINE;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
     int fd = open(path, O_RDONLY | (regular_only ? O_NONBLOCK : 0));
     if (fd < 0)
@@ -40,7 +41,14 @@ static int reader_open(struct ss_reader *r, const char *path, int regular_only,
 #ifdef POSIX_FADV_SEQUENTIAL
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !getenv("STACKSCOPE_NO_MMAP")) {
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    /* A line of a regular file is at most the file: no limit of its own,
+     * so every line stackscope writes (a stack of SS_MAX_FRAMES long names)
+     * reads back.  Mapped, it costs no heap; read(2), at most twice the
+     * line.  A pipe or device has no size: SS_MAX_STREAM_LINE. */
+    if (regular && (uint64_t)st.st_size > r->max_line)
+        r->max_line = (uint64_t)st.st_size > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)st.st_size;
+    if (regular && !getenv("STACKSCOPE_NO_MMAP")) {
         r->fd = fd;
         r->mapped = 1;
         r->fsize = (uint64_t)st.st_size;

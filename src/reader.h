@@ -4,8 +4,10 @@
  * and peak memory stays independent of the file size); pipes and other files
  * with read(2) in large blocks.  It splits lines on LF, CRLF or CR (the first line end seen
  * decides between "LF, with an optional CR before it" and "CR only"), counts
- * lines from 1 and byte offsets from 0, and refuses lines longer than a limit
- * instead of growing without bound.
+ * lines from 1 and byte offsets from 0.  A line of a regular file is limited
+ * only by the file's size (mapped, it costs no copy); from a pipe or device,
+ * lines longer than SS_MAX_STREAM_LINE (limits.h) are refused instead of
+ * growing the buffer without bound.
  */
 #ifndef SS_READER_H
 #define SS_READER_H
@@ -28,7 +30,8 @@ struct ss_reader {
     uint64_t line_no;  /* number of the line last returned (1-based) */
     uint64_t offset;   /* byte offset of the line last returned */
     uint64_t next_off; /* byte offset of the next line */
-    size_t max_line;   /* longest line accepted, in bytes */
+    size_t max_line;   /* longest line accepted, in bytes: a regular file's size
+                        * (at least SS_MAX_STREAM_LINE), else SS_MAX_STREAM_LINE */
 };
 
 /* Open `path` for reading.  Returns 0, or SS_EINPUT with a message naming the

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "limits.h"
+#include "rprof.h"
 #include "tables.h"
 #include "vec.h"
 
@@ -471,6 +473,208 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
     return rc;
 }
 
+/* ---- the size of the output ------------------------------------------------
+ *
+ * Some formats multiply the data: Rprof writes a sample of count k as k
+ * lines (a 4 KB Go heap profile, whose samples count millions of objects,
+ * became a 1.9 GB file), speedscope and the tables write every frame of
+ * every sample.  Before writing, the size is estimated from the model; an
+ * output over GROWTH_FLOOR bytes and over GROWTH_FACTOR times the inputs'
+ * size is refused unless forced, with a message that gives the estimate and
+ * why.  Other formats (pprof, folded, SamplingProf) aggregate or compress:
+ * they are never larger than a small multiple of their model. */
+#define GROWTH_FACTOR 100
+#define GROWTH_FLOOR ((uint64_t)64 << 20)
+
+static unsigned digits(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* a + b, saturating */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* a x b, saturating */
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* "1.9 GB" (by 1024, as the tables' human units). */
+static void human_bytes(char *buf, size_t cap, uint64_t v)
+{
+    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+    double x = (double)v;
+    size_t u = 0;
+    while (x >= 1024 && u + 1 < sizeof unit / sizeof *unit) {
+        x /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, cap, "%llu B", (unsigned long long)v);
+    else
+        snprintf(buf, cap, "%.1f %s", x, unit[u]);
+}
+
+/* Bytes of the files the inputs name (a directory: its regular files). */
+static uint64_t input_bytes(const struct ss_write_opts *o)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < o->n_inputs; i++) {
+        struct stat st;
+        if (stat(o->inputs[i], &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode))
+            n = sat_add(n, (uint64_t)st.st_size);
+        if (!S_ISDIR(st.st_mode))
+            continue;
+        DIR *d = opendir(o->inputs[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            struct stat est;
+            if (fstatat(dirfd(d), e->d_name, &est, 0) == 0 && S_ISREG(est.st_mode))
+                n = sat_add(n, (uint64_t)est.st_size);
+        }
+        closedir(d);
+    }
+    return n;
+}
+
+/* Bytes of the names of every frame of stack s, each plus `per_frame`. */
+static uint64_t stack_name_bytes(const struct ss_model *m, ss_id s, unsigned per_frame,
+                                 unsigned per_position)
+{
+    uint64_t n = 0;
+    const ss_id *fr = ss_stack_frames(m, s);
+    for (size_t k = 0; k < ss_stack_depth(m, s); k++) {
+        const struct ss_location *l = &m->locations.v[fr[k]];
+        n += ss_strtab_len(&m->strs, m->functions.v[ss_loc_function(m, fr[k])].name) + per_frame;
+        if (l->file != SS_NONE || l->line > 0)
+            n += per_position + digits(l->line);
+    }
+    if (m->stack_tail.v[s] != SS_NONE)
+        n += per_position + digits(m->locations.v[m->stack_tail.v[s]].line);
+    return n;
+}
+
+/* The estimated size of m written as format f (0: not estimated), and in
+ * why[0..cap) what makes it large. */
+static uint64_t estimate(const struct ss_model *m, const struct ss_format *f, char *why, size_t cap)
+{
+    size_t ns = ss_model_nstacks(m), n = m->sample_stack.n;
+    uint64_t size = 0;
+    if (f->id == SS_OUT_RPROF) {
+        /* "F#L " per position (file numbers of a few digits), '"name" ' per
+         * frame; a line per counted sample, with its memory prefix. */
+        uint64_t *len = malloc((ns ? ns : 1) * sizeof *len);
+        if (!len)
+            return 0;
+        for (size_t s = 0; s < ns; s++)
+            len[s] = stack_name_bytes(m, (ss_id)s, 3, 3);
+        struct ss_rprof_vt vt;
+        int have_vt = ss_rprof_value_types(m, &vt) == 0;
+        uint64_t lines = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t c = ss_sample_count(m, i);
+            ss_id st = m->sample_stack.v[i];
+            int memory = (m->sources.v[ss_sample_source(m, i)].flags & SS_SRC_MEMORY) != 0;
+            if (c <= 0 || (!memory && ss_stack_depth(m, st) == 0 && m->stack_tail.v[st] == SS_NONE))
+                continue;
+            uint64_t line = len[st] + 1;
+            if (memory) {
+                line += 5;
+                if (have_vt) {
+                    ss_id t[4] = {vt.small_v, vt.big_v, vt.nodes, vt.dup_count};
+                    for (int k = 0; k < 4; k++)
+                        line += digits(m->values.v[t[k]] && m->values.v[t[k]][i] > 0
+                                           ? (uint64_t)m->values.v[t[k]][i]
+                                           : 0);
+                } else {
+                    line += 4;
+                }
+            }
+            lines = sat_add(lines, (uint64_t)c);
+            size = sat_add(size, sat_mul(line, (uint64_t)c));
+        }
+        free(len);
+        if (lines > SS_MAX_RPROF_LINES)
+            return 0; /* the writer refuses that many lines on its own */
+        for (size_t s = 0; s < m->sources.n; s++)
+            size = sat_add(size, 70); /* the header */
+        snprintf(why, cap,
+                 "Rprof writes one line per sample, and the sample counts add up to %llu lines",
+                 (unsigned long long)lines);
+    } else if (f->id == SS_OUT_SPEEDSCOPE) {
+        /* every sample's frame indices, root first, and its weight */
+        unsigned fd = digits(m->locations.n) + 1;
+        uint64_t frames = 0;
+        for (size_t i = 0; i < n; i++)
+            frames = sat_add(frames, ss_stack_depth(m, m->sample_stack.v[i]));
+        size = sat_add(sat_mul(frames, fd), sat_mul(n, 24));
+        for (size_t l = 0; l < m->locations.n; l++) {
+            ss_id fn = m->locations.v[l].function; /* SS_NONE: a position only */
+            if (fn != SS_NONE)
+                size = sat_add(size, ss_strtab_len(&m->strs, m->functions.v[fn].name) + 40);
+        }
+        snprintf(why, cap,
+                 "speedscope writes every frame of every sample: %zu samples, %llu frames", n,
+                 (unsigned long long)frames);
+    } else if (f->id == SS_OUT_TABLES) {
+        /* sample_locations.tsv: a row per frame of every sample */
+        unsigned row = digits(n) + digits(m->locations.n) + 3;
+        uint64_t frames = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t d = ss_stack_depth(m, m->sample_stack.v[i]);
+            frames = sat_add(frames, d);
+            size = sat_add(size, sat_mul(d, row + digits(d)));
+        }
+        size = sat_add(size, sat_mul(n, 12 + 16 * (uint64_t)m->value_types.n));
+        for (size_t s = 0; s < ns; s++)
+            size = sat_add(size, sat_mul(ss_stack_depth(m, (ss_id)s), row + 6));
+        for (size_t k = 0; k < m->functions.n; k++)
+            size =
+                sat_add(size, 2 * (uint64_t)ss_strtab_len(&m->strs, m->functions.v[k].name) + 24);
+        snprintf(why, cap,
+                 "the tables hold every frame of every sample (sample_locations.tsv): %zu "
+                 "samples, %llu frames",
+                 n, (unsigned long long)frames);
+    }
+    return size;
+}
+
+/* Refuse, unless forced, an output far larger than its inputs (see above). */
+static int check_growth(const struct ss_model *m, const struct ss_format *f, const char *path,
+                        const struct ss_write_opts *o, struct ss_error *err)
+{
+    if (o->force)
+        return 0;
+    char why[200];
+    uint64_t est = estimate(m, f, why, sizeof why);
+    uint64_t in = input_bytes(o);
+    if (est <= GROWTH_FLOOR || (in && est / GROWTH_FACTOR <= in))
+        return 0;
+    char e[32], ib[32];
+    human_bytes(e, sizeof e, est);
+    human_bytes(ib, sizeof ib, in);
+    char times[64] = "";
+    if (in)
+        snprintf(times, sizeof times, ", %.0f times the input's %s", (double)est / (double)in, ib);
+    return ss_fail(err, SS_EUSAGE,
+                   "%s: the %s file would be about %s (%llu bytes)%s: %s; nothing written "
+                   "(--force, or :w! in the explorer, writes it anyway)",
+                   path, f->title, e, (unsigned long long)est, times, why);
+}
+
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err)
 {
@@ -487,6 +691,13 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "%s: %s holds aggregates (counts per call element), not stacks; "
                            "the %s format needs stacks (sampling_prof can take it)",
                            path, ss_str(m, m->sources.v[i].uri), f->name);
+    if (f->id != SS_OUT_SAMPLING_PROF && (f->load || f->load_dir)) /* one we read back */
+        for (size_t s = 0; s < ss_model_nstacks(m); s++)
+            if (ss_stack_depth(m, (ss_id)s) > SS_MAX_FRAMES)
+                return ss_fail(err, SS_EUSAGE,
+                               "%s: cannot write %s: a stack of %zu frames (the readers take at "
+                               "most %d frames in one stack); nothing written",
+                               path, f->title, ss_stack_depth(m, (ss_id)s), SS_MAX_FRAMES);
     if (f->id == SS_OUT_FOLDED) {
         /* a folded file holds only samples with frames; an empty one is no
          * profile to any reader, ours included */
@@ -498,6 +709,9 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "reader takes for a profile; nothing written",
                            path);
     }
+    int rc = check_growth(m, f, path, o, err);
+    if (rc)
+        return rc;
     if (f->directory)
         return write_dir(m, path, f, o, err);
     struct stream_job job = {m, f};

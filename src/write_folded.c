@@ -12,7 +12,9 @@
  * are left out; positions, intervals, sources and memory values are
  * dropped.  A name with a line end, and a stack whose only function has an
  * empty name (its line, " COUNT", would have no stack), are refused; an
- * empty name beside others is written as is ("main; 3").  Lines are
+ * empty name beside others is written as is ("main; 3").  A count over
+ * 10^15, the most a folded line holds (limits.h), is split over several
+ * lines of the stack.  Lines are
  * ordered by count (descending), then by text in byte order, so the output
  * is the same whatever order the stacks came in.
  */
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
 #include "sort.h"
 #include "stacks.h"
 #include "vec.h"
@@ -114,8 +117,16 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
     for (size_t i = 0; !rc && i < n; i++) {
         if (lines[i].count == 0)
             continue; /* weighs nothing under the measure */
-        fwrite(text.v + lines[i].off, 1, lines[i].len, f);
-        fprintf(f, " %llu\n", (unsigned long long)lines[i].count);
+        /* A line holds at most SS_MAX_COUNT (the reader's limit): a larger
+         * sum is written as several lines of the stack, which readers add
+         * up again. */
+        uint64_t c = lines[i].count;
+        do {
+            uint64_t k = c > (uint64_t)SS_MAX_COUNT ? (uint64_t)SS_MAX_COUNT : c;
+            fwrite(text.v + lines[i].off, 1, lines[i].len, f);
+            fprintf(f, " %llu\n", (unsigned long long)k);
+            c -= k;
+        } while (c);
     }
     free(lines);
     VEC_FREE(text);

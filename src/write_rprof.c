@@ -30,10 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
 #include "rprof.h"
 #include "vec.h"
 
-#define RPROF_MAX_LINES 1000000000ULL /* refuse to write more sample lines */
+#define RPROF_MAX_LINES SS_MAX_RPROF_LINES /* refuse to write more sample lines */
 #define RPROF_MAX_INTERVAL_US 3600000000.0
 
 struct rw {

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "limits.h"
+
 static void put_str(FILE *f, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -73,9 +75,65 @@ static void put_num(FILE *f, double v)
         fprintf(f, "%.17g", v);
 }
 
+/* The duration value type (nanoseconds) with values, or SS_NONE. */
+static ss_id duration_type(const struct ss_model *m)
+{
+    ss_id vt_dur = SS_NONE;
+    ss_id dur_t = ss_strtab_find(&m->strs, "duration", 8),
+          ns_u = ss_strtab_find(&m->strs, "nanoseconds", 11);
+    for (size_t t = 0; t < m->value_types.n; t++)
+        if (m->value_types.v[t].type == dur_t && m->value_types.v[t].unit == ns_u && m->values.v[t])
+            vt_dur = (ss_id)t;
+    return vt_dur;
+}
+
+/* How source s is weighed: 2 its durations (ns), 1 its counts (unit none),
+ * 0 count x interval (microseconds). */
+static int source_unit(const struct ss_model *m, size_t s, ss_id vt_dur)
+{
+    const struct ss_source *src = &m->sources.v[s];
+    if (vt_dur != SS_NONE)
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
+            if (m->values.v[vt_dur][i] != 0)
+                return 2;
+    const char *type = ss_str(m, src->type);
+    return ss_double_eq(src->interval_us, 1e6) &&
+           (!strcmp(type, "folded") || !strcmp(type, "speedscope"));
+}
+
+/* Refuse a weight the reader would refuse (limits.h), before writing. */
+static int check_weights(const struct ss_model *m, ss_id vt_dur, const char *path,
+                         struct ss_error *err)
+{
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        int unit = source_unit(m, s, vt_dur);
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            int64_t c = ss_sample_count(m, i);
+            double ns = unit == 2   ? (double)m->values.v[vt_dur][i]
+                        : unit == 1 ? 0
+                                    : (double)c * src->interval_us * 1e3;
+            if (unit == 1 && c > SS_MAX_COUNT)
+                return ss_fail(err, SS_EUSAGE,
+                               "%s: cannot write speedscope: sample %zu of %s counts %lld, over "
+                               "the 10^15 its reader takes as a weight",
+                               path, i - src->first_sample + 1, ss_str(m, src->uri), (long long)c);
+            if (ns > SS_MAX_WEIGHT_NS)
+                return ss_fail(err, SS_EUSAGE,
+                               "%s: cannot write speedscope: sample %zu of %s weighs %.17g ns, "
+                               "over the 9e18 ns its reader takes",
+                               path, i - src->first_sample + 1, ss_str(m, src->uri), ns);
+        }
+    }
+    return 0;
+}
+
 int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
-    (void)path;
+    ss_id vt_dur = duration_type(m);
+    int rc = check_weights(m, vt_dur, path, err);
+    if (rc)
+        return rc;
     /* frames: locations that name a function */
     uint32_t *frame = ss_alloc_array(m->locations.n, sizeof *frame);
     if (!frame)
@@ -109,22 +167,9 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
     }
     fputs("]},\"profiles\":[", f);
 
-    ss_id vt_dur = SS_NONE;
-    ss_id dur_t = ss_strtab_find(&m->strs, "duration", 8),
-          ns_u = ss_strtab_find(&m->strs, "nanoseconds", 11);
-    for (size_t t = 0; t < m->value_types.n; t++)
-        if (m->value_types.v[t].type == dur_t && m->value_types.v[t].unit == ns_u && m->values.v[t])
-            vt_dur = (ss_id)t;
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        int timed = 0;
-        if (vt_dur != SS_NONE)
-            for (size_t i = src->first_sample; i < src->first_sample + src->n_samples && !timed;
-                 i++)
-                timed = m->values.v[vt_dur][i] != 0;
-        const char *type = ss_str(m, src->type);
-        int counts = !timed && ss_double_eq(src->interval_us, 1e6) &&
-                     (!strcmp(type, "folded") || !strcmp(type, "speedscope"));
+        int how = source_unit(m, s, vt_dur), timed = how == 2, counts = how == 1;
         const char *unit = timed ? "nanoseconds" : counts ? "none" : "microseconds";
         double total = 0;
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "limits.h"
 #include "load.h"
 #include "load_folded.h"
 #include "write.h"
@@ -663,6 +664,108 @@ START_TEST(test_tables_writer_limits)
 }
 END_TEST
 
+/* A stack deeper than every reader takes (limits.h: SS_MAX_FRAMES) is
+ * refused by every stack writer before anything is written: a transform
+ * could make one (a frame added to a stack at the limit). */
+START_TEST(test_writers_refuse_deep_stack)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_source src = {0};
+    src.type = ss_model_intern_cstr(&m, "folded");
+    src.uri = ss_model_intern_cstr(&m, "deep.folded");
+    src.session = 1;
+    src.interval_us = 1e6;
+    ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
+    ss_id fn = ss_model_function(&m, ss_model_intern_cstr(&m, "f"), SS_NONE, SS_NONE, 0);
+    ss_id loc = ss_model_location(&m, fn, SS_NONE, 0);
+    size_t n = SS_MAX_FRAMES + 1;
+    ss_id *locs = malloc(n * sizeof *locs);
+    ck_assert_ptr_nonnull(locs);
+    for (size_t i = 0; i < n; i++)
+        locs[i] = loc;
+    ss_id st = ss_model_stack(&m, locs, n, SS_NONE);
+    free(locs);
+    ck_assert_uint_ne(st, SS_NONE);
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ss_model_seal(&m);
+    static const enum ss_out_format outs[] = {SS_OUT_RPROF, SS_OUT_PPROF, SS_OUT_FOLDED,
+                                              SS_OUT_TABLES, SS_OUT_SPEEDSCOPE};
+    for (size_t k = 0; k < sizeof outs / sizeof *outs; k++) {
+        char path[4096];
+        const char *tmp = getenv("TMPDIR");
+        snprintf(path, sizeof path, "%s/ss_deep_%d_%zu", tmp && *tmp ? tmp : "/tmp", (int)getpid(),
+                 k);
+        struct ss_write_opts o = {0};
+        o.format = outs[k];
+        int rc = ss_write_file(&m, path, &o, &err);
+        ck_assert_int_eq(rc, SS_EUSAGE);
+        char want[256];
+        snprintf(want, sizeof want,
+                 "cannot write %s: a stack of 1000001 frames (the readers take at most 1000000 "
+                 "frames in one stack); nothing written",
+                 ss_format_get(outs[k])->title);
+        ck_assert_msg(strstr(err.msg, want) != NULL, "%s (want '%s')", err.msg, want);
+        ck_assert_msg(access(path, F_OK) != 0, "%s was written", path);
+    }
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Formats that write every frame of every sample (speedscope, tables)
+ * refuse, unless forced, an output over 64 MiB and over 100 times its
+ * inputs: 100,000 samples of a 1,000-frame stack (100,000,000 frames) from
+ * a 1-byte input.  Rprof: one line per counted sample (tests/cli.sh). */
+START_TEST(test_writers_refuse_growth)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_source src = {0};
+    src.type = ss_model_intern_cstr(&m, "folded");
+    src.uri = ss_model_intern_cstr(&m, "in.folded");
+    src.session = 1;
+    src.interval_us = 1e6;
+    ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
+    ss_id locs[1000];
+    for (int i = 0; i < 1000; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "f%d", i);
+        ss_id fn = ss_model_function(&m, ss_model_intern_cstr(&m, name), SS_NONE, SS_NONE, 0);
+        locs[i] = ss_model_location(&m, fn, SS_NONE, 0);
+    }
+    ss_id st = ss_model_stack(&m, locs, 1000, SS_NONE);
+    for (int i = 0; i < 100000; i++)
+        ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ss_model_seal(&m);
+    char in[4096], out[4200];
+    fx_write(in, sizeof in, "x", 1);
+    char *inputs[1] = {in};
+    static const enum ss_out_format outs[] = {SS_OUT_SPEEDSCOPE, SS_OUT_TABLES};
+    static const char *const why[] = {
+        "speedscope writes every frame of every sample: 100000 samples, 100000000 frames",
+        "the tables hold every frame of every sample (sample_locations.tsv): 100000 samples, "
+        "100000000 frames"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(out, sizeof out, "%s.out%zu", in, k);
+        struct ss_write_opts o = {0};
+        o.format = outs[k];
+        o.inputs = inputs;
+        o.n_inputs = 1;
+        ck_assert_int_eq(ss_write_file(&m, out, &o, &err), SS_EUSAGE);
+        ck_assert_msg(
+            strstr(err.msg, "times the input's 1 B: ") && strstr(err.msg, why[k]) &&
+                strstr(err.msg,
+                       "; nothing written (--force, or :w! in the explorer, writes it anyway)"),
+            "%s", err.msg);
+        ck_assert_msg(access(out, F_OK) != 0, "%s was written", out);
+    }
+    ss_model_free(&m);
+    unlink(in);
+}
+END_TEST
+
 Suite *formats_suite(void)
 {
     Suite *s = suite_create("formats");
@@ -683,6 +786,8 @@ Suite *formats_suite(void)
     tc = tcase_create("tables");
     tcase_add_test(tc, test_tables_round_trip);
     tcase_add_test(tc, test_tables_writer_limits);
+    tcase_add_test(tc, test_writers_refuse_deep_stack);
+    tcase_add_test(tc, test_writers_refuse_growth);
     suite_add_tcase(s, tc);
     return s;
 }

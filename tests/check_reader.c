@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "limits.h"
 #include "load.h"
 #include "reader.h"
 
@@ -162,10 +163,13 @@ START_TEST(test_big_file)
 }
 END_TEST
 
-START_TEST(test_line_too_long)
+/* A line of a regular file is limited only by the file's size: a 2 MiB
+ * line (over the old 1 MiB limit) loads in both modes; a reader whose limit
+ * is lower (a pipe's, SS_MAX_STREAM_LINE) refuses a longer line naming the
+ * file and the line. */
+START_TEST(test_long_line)
 {
     set_mode(_i);
-    /* A 2 MiB line on line 2 is refused (limit 1 MiB) with file and line. */
     size_t hl = strlen("sample.interval=20000\n");
     size_t n = hl + (2u << 20) + 1;
     char *buf = malloc(n);
@@ -178,12 +182,53 @@ START_TEST(test_line_too_long)
     struct ss_error err;
     char path[4096];
     int rc = fx_load(&m, &err, buf, n, path, sizeof path);
+    ck_assert_msg(rc == 0, "%s", err.msg);
+    /* (2 MiB) / 4 bytes per frame = 524288 frames of "a". */
+    ck_assert_uint_eq(m.sample_stack.n, 1);
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[0]), (2u << 20) / 4);
+    ss_model_free(&m);
+
+    fx_write(path, sizeof path, buf, n);
     free(buf);
-    ck_assert_int_eq(rc, SS_EINPUT);
+    struct ss_reader r;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    ck_assert_uint_ge(r.max_line, n);
+    r.max_line = 1u << 20;
+    const char *line;
+    size_t ll;
+    int term;
+    ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 1);
+    ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), -1);
     char want[4200];
-    snprintf(want, sizeof want, "%s:2:", path);
-    ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "message '%s'", err.msg);
+    snprintf(want, sizeof want, "%s:2: line longer than 1048576 bytes (byte offset 22)", path);
+    ck_assert_msg(strcmp(err.msg, want) == 0, "message '%s'", err.msg);
+    ss_reader_close(&r);
+    unlink(path);
     unsetenv("STACKSCOPE_NO_MMAP");
+}
+END_TEST
+
+/* A pipe has no size: its lines are limited to SS_MAX_STREAM_LINE. */
+START_TEST(test_pipe_limit)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    ck_assert_int_eq(write(fds[1], "a 1\n", 4), 4);
+    close(fds[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    ck_assert_uint_eq(r.max_line, SS_MAX_STREAM_LINE);
+    ck_assert_int_eq(r.mapped, 0);
+    const char *line;
+    size_t ll;
+    int term;
+    ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 1);
+    ck_assert_uint_eq(ll, 3);
+    ss_reader_close(&r);
+    close(fds[0]);
 }
 END_TEST
 
@@ -196,7 +241,8 @@ Suite *reader_suite(void)
     tcase_add_loop_test(tc, test_line_ends, 0, 2);
     tcase_add_loop_test(tc, test_peek, 0, 2);
     tcase_add_loop_test(tc, test_big_file, 0, 2);
-    tcase_add_loop_test(tc, test_line_too_long, 0, 2);
+    tcase_add_loop_test(tc, test_long_line, 0, 2);
+    tcase_add_test(tc, test_pipe_limit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -520,4 +520,30 @@ check "a tables copy of folded stacks keeps 'no time order'" \
     "$([ "$RC" -eq 1 ] && [[ $ERR == *"needs samples in time order"* ]] &&
         grep -q 'unordered' "$W/noorder.tables/sources.tsv" || echo "rc=$RC $ERR")"
 
+# Writers that would multiply the data (issue 17, item 6): a sample of count
+# k is k Rprof lines, so 30,000,000 counted objects in a 20-byte folded file
+# would be a 480 MB Rprof file: refused before writing, with the estimate
+# (hand-computed: '"alloc" "main" ' is 15 bytes, plus the line end, times
+# 30,000,000, plus 70 for the header), unless --force.
+printf 'main;alloc 30000000\n' >"$W/objects.folded"
+run convert -o "$W/objects.out" "$W/objects.folded"
+check "a 480 MB Rprof file from 20 bytes: refused without --force, with the estimate" \
+    "$([ "$RC" -eq 1 ] && [ "$ERR" = "stackscope: $W/objects.out: the Rprof file would be about 457.8 MB (480000070 bytes), 24000004 times the input's 20 B: Rprof writes one line per sample, and the sample counts add up to 30000000 lines; nothing written (--force, or :w! in the explorer, writes it anyway)" ] &&
+        [ ! -e "$W/objects.out" ] || echo "rc=$RC $ERR")"
+check "no temporary file after the refusal" "$(nothing_left)"
+# (speedscope and the tables, which write every frame of every sample:
+# check_formats.c, test_writers_refuse_growth.)
+# --force writes it anyway: 4,500,000 lines of 16 bytes (72 MB estimated,
+# over 64 MiB), read back with their count.
+printf 'main;alloc 4500000\n' >"$W/objects2.folded"
+run convert -o "$W/objects2.out" "$W/objects2.folded"
+check "72 MB of Rprof from 20 bytes: refused" "$([ "$RC" -eq 1 ] && [[ $ERR == *"about 68.7 MB (72000070 bytes)"* ]] || echo "rc=$RC $ERR")"
+timeout 60 "$STACKSCOPE" convert --force -o "$W/objects2.out" "$W/objects2.folded" 2>"$T/err"
+RC=$?
+check "--force writes it: 72,000,024 bytes (header + 4,500,000 lines of 16)" \
+    "$([ "$RC" -eq 0 ] && [ "$(stat -c %s "$W/objects2.out")" = 72000024 ] || echo "rc=$RC $(cat "$T/err")")"
+got=$(timeout 60 "$STACKSCOPE" report --by self --format tsv "$W/objects2.out" 2>/dev/null | awk -F '\t' 'NR > 1 { print $1, $2 }' | tr '\n' ' ')
+check "... and reads back: alloc 4,500,000 s" "$([ "$got" = "alloc 4500000 main 0 " ] || echo "got '$got'")"
+rm -f "$W/objects2.out"
+
 finish

@@ -404,10 +404,14 @@ check "sniff: long first line: self counts 5 and 1" "$([ $? -eq 0 ] || diff "$T/
 # Through a pipe too (no mmap, no known size).
 expect_src "sniff: long first line through a pipe" <(cat "$T/long.folded") "folded 6"
 
-# A folded file with a first line over the line limit: refused at line 1.
-{ head -c 1100000 /dev/zero | tr '\0' a; echo ' 1'; } >"$T/huge.folded"
-ss report "$T/huge.folded" >/dev/null
-check "sniff: a first line over 1 MiB is refused at line 1" "$([ $RC -eq 2 ] && [[ $ERR == *"huge.folded:1: line longer than 1048576 bytes"* ]] || echo "exit $RC: $ERR")"
+# A folded file with a first line over 1 MiB (the old line limit; a line of
+# a regular file now has no limit but the file's size): one frame of
+# 1,100,000 bytes, count 3, read from the file and through a pipe.
+{ head -c 1100000 /dev/zero | tr '\0' a; echo ' 3'; } >"$T/huge.folded"
+expect_src "sniff: a first line over 1 MiB is folded" "$T/huge.folded" "folded 3"
+expect_src "sniff: a first line over 1 MiB through a pipe" <(cat "$T/huge.folded") "folded 3"
+got=$(ss report --by self --format tsv "$T/huge.folded" | awk -F '\t' 'NR > 1 { print length($1), $2 }')
+check "sniff: the 1,100,000-byte name, 3 samples of 1 s" "$([ "$got" = "1100000 3" ] || echo "got '$got' (exit $RC: $ERR)")"
 
 # Raw (uncompressed) pprof is still pprof.
 gzip -dc "$D/pprof/profile-pkg/memory.profilepkg.pb.gz" >"$T/raw.pb"
@@ -477,8 +481,11 @@ refused "tables: count 2^63 refused" "$T/neg.tb" "*neg.tb/sample_values.tsv:2: c
 edit_dir big.tb
 printf 'type\tunit\nsamples\tcount\nbytes\tbytes\n' >"$T/big.tb/value_types.tsv"
 printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775807\n1\tbytes\t-9223372036854775808\n2\tsamples\t0\n2\tbytes\t9223372036854775807\n' >"$T/big.tb/sample_values.tsv"
+# (folded lines hold at most 10^15 each, what the folded reader takes: the
+# count is split, 9223 x 10^15 + 372036854775807 = 9223372036854775807)
 ss report --by stacks --format folded "$T/big.tb" >"$T/big.stacks"
-check "tables: 19-digit values read" "$([ $RC -eq 0 ] && [ "$(cat "$T/big.stacks")" = "main;f 9223372036854775807" ] || echo "exit $RC: $ERR $(cat "$T/big.stacks")")"
+got="$(head -n 1 "$T/big.stacks") $(wc -l <"$T/big.stacks") $(tail -n 1 "$T/big.stacks")"
+check "tables: 19-digit values read" "$([ $RC -eq 0 ] && [ "$got" = "main;f 1000000000000000 9224 main;f 372036854775807" ] && [ "$(sort -u "$T/big.stacks" | wc -l)" = 2 ] || echo "exit $RC: $ERR $got")"
 # ... but counts that add up past INT64_MAX are refused (the model's limit)
 printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775807\n' >"$T/big.tb/sample_values.tsv"
 refused "tables: counts adding up past INT64_MAX refused" "$T/big.tb" "*big.tb/sample_values.tsv*past 9223372036854775807*"
@@ -524,5 +531,16 @@ ss convert -o "$T/iv.sprof.txt" "$T/iv.tb"
 check "writers: a tables interval of 1e18 us x 2 samples refused as SamplingProf" "$([ $RC -eq 2 ] && [[ $ERR == *"cannot write SamplingProf: the runtime would be 2e+15 ms"* ]] || echo "exit $RC: $ERR")"
 ss convert -o "$T/iv.back.tb/" "$T/iv.tb" && ss report --by sources --format tsv "$T/iv.back.tb" >/dev/null
 check "writers: an interval of 1e18 us goes through the tables" "$([ $RC -eq 0 ] || echo "exit $RC: $ERR")"
+# A tables sample of count 2^63 - 2 at 20 ms: 1.8446744073709552e+26 ns,
+# a speedscope weight its reader refuses (over 9e18 ns): refused before
+# writing.  As folded stacks, the count is split over lines of 10^15 and the
+# total (the model's limit, 2^63 - 1, not the folded reader's former 2^62)
+# reads back.
+edit_dir w.tb
+printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775806\n2\tsamples\t1\n' >"$T/w.tb/sample_values.tsv"
+ss convert -o "$T/w.speedscope.json" "$T/w.tb"
+check "writers: a speedscope weight over 9e18 ns refused" "$([ $RC -eq 1 ] && [[ $ERR == *"w.speedscope.json: cannot write speedscope: sample 1 of $T/small.out weighs 1.8446744073709552e+26 ns, over the 9e18 ns its reader takes" ]] && [ ! -e "$T/w.speedscope.json" ] || echo "exit $RC: $ERR")"
+ss convert -o "$T/w.folded" "$T/w.tb" && ss report --by sources --format tsv "$T/w.folded" >"$T/w.src"
+check "writers: folded counts adding up to 2^63 - 1 read back" "$([ $RC -eq 0 ] && [ "$(awk -F '\t' 'NR == 2 { print $8 }' "$T/w.src")" = 9223372036854775807 ] || echo "exit $RC: $ERR $(cat "$T/w.src")")"
 
 finish

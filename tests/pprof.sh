@@ -294,4 +294,103 @@ else
     [ "$(samples_of "$pb")" = "24 0" ] && pass "$label" || fail "$label" "samples: $(samples_of "$pb")"
 fi
 
+# ---- 3. Profiles of different kinds (issue 17, item 6) ------------------------
+# A real Go CPU profile and a real Go heap profile (tests/data/pprof/go, from
+# tests/producers/go_cpu_heap.go): their samples count different things, so
+# they are not added up.  Go's pprof refuses to merge them; so does
+# stackscope, naming both files and their sample types (exit 2), unless
+# --mixed keeps them as separate sources.
+G=$DATA/pprof/go
+w=$T/mixed
+mkdir -p "$w"
+cpu_types='pprof, sample types samples/count, cpu/nanoseconds'
+heap_types='pprof, sample types alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes'
+# nsamples FILE...: the samples of the sources (counts, not rows).
+nsamples() {
+    "$S" report --by sources --format tsv "$@" 2>/dev/null | awk -F '\t' 'NR > 1 { n += $8 } END { print n + 0 }'
+}
+# Each alone: Go's own totals (-top: "Total samples = 300ms", period 10ms;
+# the heap's alloc_objects total) are the reference for the sample counts.
+if [ -n "$PPROF" ]; then
+    go_cpu=$(pp -top -symbolize=none "$G/cpu.pb.gz" 2>/dev/null | sed -n 's/.*Total samples = \([0-9]*\)ms.*/\1/p')
+    go_heap=$(top_tsv "$G/heap.pb.gz" -symbolize=none -sample_index=alloc_objects | awk -F '\t' '$1 == "<total>" { print $2 }')
+    [ "$(nsamples "$G/cpu.pb.gz")" = "$((go_cpu / 10))" ] && [ "$(nsamples "$G/heap.pb.gz")" = "$go_heap" ] &&
+        pass "mixed: the Go CPU and heap profiles alone: Go's sample totals" ||
+        fail "mixed: the profiles alone" "samples $(nsamples "$G/cpu.pb.gz") / $(nsamples "$G/heap.pb.gz"), Go: $go_cpu ms / $go_heap"
+    pp -top -symbolize=none "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/go.out" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && grep -q incompatible "$w/go.out" &&
+        pass "mixed: Go's pprof refuses the CPU and heap profiles together" ||
+        fail "mixed: Go's pprof on the pair" "exit $rc: $(head -n 1 "$w/go.out")"
+    pp -top -symbolize=none "$G/heap.pb.gz" "$G/heap.pb.gz" >"$w/go2.out" 2>&1 &&
+        pass "mixed: Go's pprof merges two heap profiles" || fail "mixed: Go's pprof on two heaps" "$(head -n 1 "$w/go2.out")"
+fi
+# mixed_refused NAME WANT ARGS...: stackscope ARGS exits 2 and says WANT.
+mixed_refused() {
+    local name=$1 want=$2
+    shift 2
+    "$S" "$@" >"$w/out" 2>"$w/err" </dev/null
+    local rc=$?
+    if [ $rc -eq 2 ] && [ "$(cat "$w/err")" = "stackscope: $want" ] && [ ! -s "$w/out" ]; then
+        pass "$name"
+    else
+        fail "$name" "exit $rc: $(head -c 400 "$w/err")"
+    fi
+}
+msg="$G/cpu.pb.gz ($cpu_types) and $G/heap.pb.gz ($heap_types) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources"
+mixed_refused "mixed: report refuses CPU + heap" "$msg" report "$G/cpu.pb.gz" "$G/heap.pb.gz"
+mixed_refused "mixed: the explorer (no terminal) refuses CPU + heap" "$msg" "$G/cpu.pb.gz" "$G/heap.pb.gz"
+mixed_refused "mixed: convert refuses CPU + heap" "$msg" convert -o "$w/both.pb.gz" "$G/cpu.pb.gz" "$G/heap.pb.gz"
+[ ! -e "$w/both.pb.gz" ] && pass "mixed: convert refused: nothing written" || fail "mixed: convert refused" "$w/both.pb.gz written"
+mixed_refused "mixed: heap + CPU (the other order)" \
+    "$G/heap.pb.gz ($heap_types) and $G/cpu.pb.gz ($cpu_types) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources" \
+    report "$G/heap.pb.gz" "$G/cpu.pb.gz"
+R=$DATA/rprof/plain_default.out
+mixed_refused "mixed: a heap profile and an Rprof file" \
+    "$G/heap.pb.gz ($heap_types) and $R (rprof, sample type samples/count) are profiles of different kinds, whose samples do not add up: give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources" \
+    report "$G/heap.pb.gz" "$R"
+# Profiles of one kind still add up: two heap profiles (as Go merges them),
+# and a CPU profile with an Rprof file (both count samples of time).
+n_heap=$(nsamples "$G/heap.pb.gz")
+n_cpu=$(nsamples "$G/cpu.pb.gz")
+n_r=$(nsamples "$R")
+got=$(nsamples "$G/heap.pb.gz" "$G/heap.pb.gz")
+[ "$got" = $((2 * n_heap)) ] && pass "mixed: two heap profiles add up ($got samples)" || fail "mixed: two heap profiles" "got '$got', want $((2 * n_heap))"
+got=$(nsamples "$G/cpu.pb.gz" "$R")
+[ "$got" = $((n_cpu + n_r)) ] && pass "mixed: a CPU profile and an Rprof file add up" || fail "mixed: CPU + Rprof" "got '$got', want $((n_cpu + n_r))"
+# --mixed: both kept, each its own source, one warning naming both.
+"$S" report --mixed --by sources --format tsv "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/src.tsv" 2>"$w/err"
+rc=$?
+got=$(awk -F '\t' 'NR > 1 { print $3, $8 }' "$w/src.tsv" | tr '\n' ' ')
+if [ $rc -eq 0 ] && [ "$got" = "$G/cpu.pb.gz $n_cpu $G/heap.pb.gz $n_heap " ] &&
+    [ "$(grep -c 'different kinds, kept as separate sources: every table weighs the chosen measure (--value), and sources without it weigh 0' "$w/err")" = 1 ] &&
+    grep -qF "$G/cpu.pb.gz ($cpu_types) and $G/heap.pb.gz ($heap_types)" "$w/err"; then
+    pass "mixed: --mixed keeps both as sources, with one warning"
+else
+    fail "mixed: --mixed" "exit $rc: sources '$got' $(head -c 300 "$w/err")"
+fi
+# A chosen measure keeps them too (DESIGN 11): under cpu the heap profile
+# weighs 0, with the measure's own warning; the total is Go's CPU total.
+"$S" report --value cpu --by sources --format tsv "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/v.tsv" 2>"$w/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'different kinds, kept as separate sources' "$w/err")" = 1 ] &&
+    grep -q "1 source has no 'cpu' values" "$w/err"; then
+    pass "mixed: --value cpu keeps both, the heap weighing 0, with warnings"
+else
+    fail "mixed: --value cpu" "exit $rc: $(head -c 400 "$w/err")"
+fi
+# The explorer takes --mixed too (without a terminal it prints the report).
+"$S" --mixed "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/ui.out" 2>"$w/err" </dev/null
+rc=$?
+[ $rc -eq 0 ] && grep -q "samples *$((n_cpu + n_heap))" "$w/ui.out" &&
+    pass "mixed: the explorer with --mixed (no terminal: the report)" ||
+    fail "mixed: the explorer with --mixed" "exit $rc: $(head -c 300 "$w/err") $(head -n 5 "$w/ui.out")"
+# The kind survives a conversion: a tables copy of the heap profile (with
+# --mixed, both in one directory, is the user's choice) still differs from
+# the CPU profile.
+"$S" convert -o "$w/heap.tables/" "$G/heap.pb.gz" 2>/dev/null
+mixed_refused "mixed: a tables copy of the heap profile and the CPU profile" \
+    "$G/cpu.pb.gz ($cpu_types) and $w/heap.tables/ (pprof, sample types alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources" \
+    report "$G/cpu.pb.gz" "$w/heap.tables/"
+
 finish

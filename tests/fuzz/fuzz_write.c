@@ -9,6 +9,8 @@
  *   rprof          the samples with frames in order, a count of k as k
  *                  lines (checked only up to 100,000 lines)
  *   folded         the summed count of each root-first name path
+ *   speedscope     every sample in order: its stack (the frames that name a
+ *                  function; a byte that is not UTF-8 reads back as U+FFFD)
  *   sampling_prof  the sum of the self counts, and the self count of each
  *                  method name (a line end in a name becomes a space)
  * Writing goes through ss_write_file, as `convert` does.  A writer may
@@ -212,6 +214,64 @@ static int merge(struct recs *r)
     }
     r->n = k;
     return 0;
+}
+
+/* Append s[0..n) as the speedscope writer's contract says it is written:
+ * valid UTF-8 sequences as they are, each other byte as U+FFFD (a sequence
+ * is 2 to 4 bytes, not overlong, no surrogate, at most U+10FFFF). */
+static void put_utf8(struct buf *b, const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t k = c < 0x80                 ? 1
+                   : c >= 0xc2 && c <= 0xdf ? 2
+                   : c >= 0xe0 && c <= 0xef ? 3
+                   : c >= 0xf0 && c <= 0xf4 ? 4
+                                            : 0;
+        int ok = k && i + k <= n;
+        unsigned cp = k == 1 ? c : c & (0x7fu >> k);
+        for (size_t q = 1; ok && q < k; q++) {
+            if ((s[i + q] & 0xc0) != 0x80)
+                ok = 0;
+            cp = cp << 6 | (s[i + q] & 0x3f);
+        }
+        if (ok && ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+                   (k == 4 && (cp < 0x10000 || cp > 0x10ffff))))
+            ok = 0;
+        if (ok) {
+            put(b, s + i, k);
+            i += k;
+        } else {
+            put(b, "\xef\xbf\xbd", 3);
+            i++;
+        }
+    }
+}
+
+/* Every sample in order: the names of its frames that name a function
+ * (a position alone is no speedscope frame), innermost first, as UTF-8
+ * (speedscope). */
+static void samples_speedscope(const struct ss_model *m, struct recs *r)
+{
+    struct buf b = {0};
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        b.n = 0;
+        put(&b, "", 0);
+        ss_id s = m->sample_stack.v[i];
+        const ss_id *fr = ss_stack_frames(m, s);
+        for (size_t k = 0; k < ss_stack_depth(m, s); k++) {
+            ss_id fn = m->locations.v[fr[k]].function;
+            if (fn == SS_NONE)
+                continue;
+            ss_id name = m->functions.v[fn].name;
+            const char *nm = ss_str(m, name);
+            size_t n = ss_strtab_len(&m->strs, name);
+            put_utf8(&b, (const unsigned char *)nm, n);
+            put(&b, "\x1f", 1);
+        }
+        add(r, &b, 0);
+    }
+    free(b.p);
 }
 
 /* The summed count of each root-first path of names joined by ';', over the
@@ -418,6 +478,11 @@ static void check(const struct ss_model *m, enum ss_out_format f, char *input)
         if (samples_runs(m, &a) == 0 && samples_runs(&back, &b) == 0)
             same(&a, &b, name, "the samples with frames");
         break;
+    case SS_OUT_SPEEDSCOPE:
+        samples_speedscope(m, &a);
+        samples_speedscope(&back, &b);
+        same(&a, &b, name, "the samples (their stacks, in order)");
+        break;
     case SS_OUT_FOLDED:
         if (samples_folded(m, &a) == 0 && samples_folded(&back, &b) == 0)
             same(&a, &b, name, "the counts per stack");
@@ -445,8 +510,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ss_error err;
     char *files[1] = {path};
     if (ss_load_files(&m, files, 1, &err) == 0) {
-        static const enum ss_out_format all[] = {SS_OUT_TABLES, SS_OUT_PPROF, SS_OUT_RPROF,
-                                                 SS_OUT_FOLDED, SS_OUT_SAMPLING_PROF};
+        static const enum ss_out_format all[] = {SS_OUT_TABLES,        SS_OUT_PPROF,
+                                                 SS_OUT_RPROF,         SS_OUT_FOLDED,
+                                                 SS_OUT_SAMPLING_PROF, SS_OUT_SPEEDSCOPE};
         for (size_t i = 0; i < sizeof all / sizeof *all; i++)
             check(&m, all[i], path);
         ss_model_free(&m);

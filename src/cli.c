@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "compare.h"
 #include "load.h"
 #include "report.h"
+#include "report_compare.h"
 #include "state.h"
 #include "stats.h"
 #include "textesc.h"
@@ -304,22 +306,17 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
     return 0;
 }
 
-/* Load the files and apply the transforms (if any) into *m; *orig keeps the
- * loaded model while m points to the transformed one.  Returns 0 or the exit
- * status (nothing to free then). */
-static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
-                              char *const *files, int nfiles, struct ss_tf_list *tf, double *t0)
+/* Apply the transforms (if any) to the loaded *orig into *tm; *m is the one
+ * to use.  Returns 0 or the exit status (orig freed then). */
+static int transform_loaded(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
+                            struct ss_tf_list *tf, double *t0)
 {
-    int rc = load_or_complain(orig, files, nfiles);
-    if (rc)
-        return rc;
-    timing("load", t0);
     *m = orig;
     if (!tf)
         return 0;
     struct ss_error err;
     ss_error_clear(&err);
-    rc = ss_tf_apply(tf, orig, tm, &err);
+    int rc = ss_tf_apply(tf, orig, tm, &err);
     if (rc) {
         ss_model_free(orig);
         fprintf(stderr, "stackscope: %s\n", err.msg);
@@ -345,23 +342,128 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
     ss_model_free(orig);
 }
 
+/* --base FILE (repeatable) and --normalize (DESIGN section 13): compare the
+ * profile of FILE... with the base's (borrowed from argv). */
+#define MAX_BASES 64
+static char *cli_bases[MAX_BASES];
+static int cli_nbases, cli_normalize;
+
+static int base_arg(char *file)
+{
+    if (cli_nbases == MAX_BASES)
+        return usage_error("more than %d --base options", MAX_BASES);
+    cli_bases[cli_nbases++] = file;
+    return 0;
+}
+
+/* Both sides of a comparison, each as loaded (orig) and as used (m: the
+ * transformed copy or orig); b is NULL when nothing is compared. */
+struct sides {
+    struct ss_model orig, tm, *m;
+    struct ss_model borig, btm, *b;
+};
+
+static void sides_free(struct sides *s)
+{
+    free_models(&s->orig, s->m);
+    if (s->b)
+        free_models(&s->borig, s->b);
+}
+
+/* Load FILE... and the bases (or split a difference profile into its two
+ * sides), weigh both by the same measure and apply the transforms to each.
+ * Returns 0 or the exit status (nothing to free then). */
+static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss_tf_list *tf,
+                      double *t0)
+{
+    s->b = NULL;
+    int rc = load_or_complain(&s->orig, files, nfiles);
+    if (rc)
+        return rc;
+    struct ss_error err;
+    ss_error_clear(&err);
+    const char *base_name = cli_nbases ? cli_bases[0] : files[0];
+    if (ss_model_is_comparison(&s->orig)) {
+        if (cli_nbases) {
+            ss_model_free(&s->orig);
+            return usage_error("%s is a difference profile (its negative samples are its base): "
+                               "it takes no --base",
+                               files[0]);
+        }
+        struct ss_model whole = s->orig;
+        rc = ss_compare_split(&whole, &s->borig, &s->orig, &err);
+        if (!rc) {
+            rc = ss_model_set_measure(&s->orig, ss_model_measure_name(&whole), &err);
+            if (rc) {
+                ss_model_free(&s->orig);
+                ss_model_free(&s->borig);
+            }
+        }
+        ss_model_free(&whole);
+        if (rc) {
+            fprintf(stderr, "stackscope: %s\n", err.msg);
+            return ss_exit_status((enum ss_errcode)rc);
+        }
+    } else if (cli_nbases) {
+        rc = load_or_complain(&s->borig, cli_bases, cli_nbases);
+        if (rc) {
+            ss_model_free(&s->orig);
+            return rc;
+        }
+    } else {
+        timing("load", t0);
+        return transform_loaded(&s->orig, &s->tm, &s->m, tf, t0);
+    }
+    rc = ss_compare_check_measure(&s->borig, &s->orig, base_name, &err);
+    if (rc) {
+        ss_model_free(&s->orig);
+        ss_model_free(&s->borig);
+        if (rc == SS_EUSAGE)
+            return usage_error("%s", err.msg);
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    timing("load", t0);
+    rc = transform_loaded(&s->orig, &s->tm, &s->m, tf, t0);
+    if (rc) {
+        ss_model_free(&s->borig);
+        return rc;
+    }
+    rc = transform_loaded(&s->borig, &s->btm, &s->b, tf, t0);
+    if (rc) {
+        s->b = NULL;
+        free_models(&s->orig, s->m);
+        return rc;
+    }
+    return 0;
+}
+
 static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o,
                       struct ss_tf_list *tf)
 {
-    struct ss_model orig, tm, *mp;
+    static struct sides sd;
     double t0 = now_ms();
-    int rc = load_and_transform(&orig, &tm, &mp, files, nfiles, tf, &t0);
+    int rc = load_sides(&sd, files, nfiles, tf, &t0);
     if (rc)
         return rc;
-    struct ss_model *m = mp;
+    struct ss_model *m = sd.m;
+    if (!sd.b && cli_normalize) {
+        sides_free(&sd);
+        return usage_error("%s", "--normalize goes with --base");
+    }
+    if (sd.b && o->memory) {
+        sides_free(&sd);
+        return usage_error("%s", "--memory does not go with --base: compare memory with "
+                                 "--value memory");
+    }
     if (o->memory && !ss_model_has_memory(m)) {
-        free_models(&orig, m);
+        sides_free(&sd);
         return usage_error("--memory: %s has no memory profiling data (record it with "
                            "Rprof(memory.profiling = TRUE))",
                            files[0]);
     }
     if (o->by == SS_REPORT_LINE && !ss_model_has_lines(m)) {
-        free_models(&orig, m);
+        sides_free(&sd);
         return usage_error("--by line: %s has no line profiling data (record it with "
                            "Rprof(line.profiling = TRUE))",
                            files[0]);
@@ -379,10 +481,18 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
                     print_line(stdout, "transform  ", ss_tf_text(tf, i));
         struct ss_report_opts ro = *o;
         ro.transforms = tf;
-        rc = ss_report(stdout, m, &ro, &err);
+        if (sd.b) {
+            struct ss_compare cmp;
+            ss_compare_init(&cmp, sd.b, m, cli_normalize);
+            rc = ss_report_compare(stdout, &cmp, &ro, &err);
+        } else {
+            rc = ss_report(stdout, m, &ro, &err);
+        }
     }
     timing("report", &t0);
-    free_models(&orig, m);
+    sides_free(&sd);
+    if (rc == SS_EUSAGE)
+        return usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -455,7 +565,8 @@ static int cmd_report(int argc, char **argv)
         {"share", required_argument, NULL, 'S'},     {"help", no_argument, NULL, 'h'},
         {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
         {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
-        {"value", required_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
+        {"value", required_argument, NULL, 'V'},     {"base", required_argument, NULL, 'B'},
+        {"normalize", no_argument, NULL, 'N'},       {NULL, 0, NULL, 0},
     };
     double v;
     struct ss_report_opts o;
@@ -477,6 +588,13 @@ static int cmd_report(int argc, char **argv)
             break;
         case 'V':
             cli_value = optarg;
+            break;
+        case 'B':
+            if ((rc = base_arg(optarg)) != 0)
+                return rc;
+            break;
+        case 'N':
+            cli_normalize = 1;
             break;
         case 'b': {
             size_t k = 0;
@@ -599,7 +717,8 @@ static int cmd_convert(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
         {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
         {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
-        {"value", required_argument, NULL, 'V'},     {NULL, 0, NULL, 0},
+        {"value", required_argument, NULL, 'V'},     {"base", required_argument, NULL, 'B'},
+        {"normalize", no_argument, NULL, 'N'},       {NULL, 0, NULL, 0},
     };
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
@@ -621,6 +740,13 @@ static int cmd_convert(int argc, char **argv)
             break;
         case 'V':
             cli_value = optarg;
+            break;
+        case 'B':
+            if ((rc = base_arg(optarg)) != 0)
+                return rc;
+            break;
+        case 'N':
+            cli_normalize = 1;
             break;
         case 'o':
             out = optarg;
@@ -662,17 +788,32 @@ static int cmd_convert(int argc, char **argv)
     }
     w.inputs = argv + optind;
     w.n_inputs = argc - optind;
-    struct ss_model orig, tm, *m;
+    static struct sides sd;
     double t0 = now_ms();
-    rc = load_and_transform(&orig, &tm, &m, argv + optind, argc - optind, cli_tf.list, &t0);
+    rc = load_sides(&sd, argv + optind, argc - optind, cli_tf.list, &t0);
     if (rc)
         return rc;
     struct ss_error err;
     ss_error_clear(&err);
+    struct ss_model merged, *m = sd.m;
+    if (sd.b) {
+        /* one model: the new samples, then the base's flagged for the writers */
+        struct ss_compare cmp;
+        ss_compare_init(&cmp, sd.b, sd.m, cli_normalize);
+        rc = ss_compare_merge(&cmp, &merged, &err);
+        if (!rc)
+            m = &merged;
+    } else if (cli_normalize) {
+        sides_free(&sd);
+        return usage_error("%s", "--normalize goes with --base");
+    }
     clean_up_on_signals();
-    rc = ss_write_file(m, out, &w, &err);
+    if (!rc)
+        rc = ss_write_file(m, out, &w, &err);
     timing("write", &t0);
-    free_models(&orig, m);
+    if (m == &merged)
+        ss_model_free(&merged);
+    sides_free(&sd);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);

@@ -923,9 +923,14 @@ static int add_failed(struct loader *L, int rc, size_t off, size_t index, int64_
     return ss_model_count_fail(L->m, L->err, at, count);
 }
 
-/* Pass 2: the samples, in file order. */
+/* Pass 2: the samples, in file order.  A difference profile (what `pprof
+ * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
+ * samples whose values are negative: side 0 adds the others and counts
+ * those in *n_base; side 1 (run when there are some, into a source flagged
+ * SS_SRC_BASE, compare.h) adds only those, negated.  A sample with both
+ * positive and negative values is refused. */
 static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
-                    uint64_t *n_labeled, uint64_t *n_mismatch)
+                    uint64_t *n_labeled, uint64_t *n_mismatch, int side, uint64_t *n_base)
 {
     size_t nvt = L->vt_type.n, nmodel = L->m->value_types.n, pos = 0, index = 0;
     int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
@@ -969,6 +974,28 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (s->n_value != nvt)
             return bad(L, f.off, "sample %zu has %zu values, but the profile has %zu sample types",
                        index, s->n_value, nvt);
+        int neg = 0, posv = 0;
+        for (size_t k = 0; k < nvt; k++) {
+            neg |= s->value[k] < 0;
+            posv |= s->value[k] > 0;
+        }
+        if (neg && posv)
+            return bad(L, f.off,
+                       "sample %zu has both positive and negative values (a difference "
+                       "profile's base samples are negative in every sample type)",
+                       index);
+        if (side == 0 && neg) {
+            (*n_base)++;
+            continue;
+        }
+        if (side == 1 && !neg)
+            continue;
+        for (size_t k = 0; side == 1 && k < nvt; k++) {
+            if (s->value[k] == INT64_MIN)
+                return bad(L, f.off, "sample %zu has the value %" PRId64 ", out of range", index,
+                           s->value[k]);
+            s->value[k] = -s->value[k];
+        }
         if (s->n_label)
             (*n_labeled)++;
         L->frames.n = 0;
@@ -1120,9 +1147,24 @@ static int load(struct loader *L)
         return nomem(L, "sources");
     }
     rc = add_metas(L, sid);
-    uint64_t n_labeled = 0, n_mismatch = 0;
+    uint64_t n_labeled = 0, n_mismatch = 0, n_base = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, &n_labeled, &n_mismatch);
+        rc = pass_two(L, vt_model, cr, &n_labeled, &n_mismatch, 0, &n_base);
+    if (!rc && n_base) {
+        /* a difference profile: its negated samples are the base */
+        src.flags |= SS_SRC_BASE;
+        sid = ss_model_add_source(L->m, &src);
+        if (sid == SS_NONE)
+            rc = nomem(L, "sources");
+        if (!rc)
+            rc = add_metas(L, sid);
+        memo_free(&L->memo);
+        L->memo.off = 1;
+        uint64_t kept = n_labeled; /* the base's label, pprof::base, is its mark */
+        if (!rc)
+            rc = pass_two(L, vt_model, cr, &n_labeled, &n_mismatch, 1, &n_base);
+        n_labeled = kept;
+    }
     free(vt_model);
     if (rc)
         return rc;

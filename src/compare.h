@@ -1,0 +1,121 @@
+/* compare.h - comparing two profiles (DESIGN section 13).
+ *
+ * A comparison is two models loaded separately, the base and the new
+ * profile, weighed by the same measure (by name) and transformed by the same
+ * transform list; nothing here loads or transforms.  Rows are joined by
+ * what the user reads: functions by name, lines by their `basename#line`
+ * key, stacks by their names root first.  Every row has base, new and
+ * delta = new - base; a key present on one side only has 0 on the other.
+ *
+ * Values are in the new profile's raw unit of the measure (a base in
+ * another unit of the same kind, as nanoseconds against seconds, is
+ * converted), times the base's scale: 1, or with normalize the new total
+ * over the base total, so that the scaled base adds up to the new profile
+ * (DESIGN section 13; note that Go's pprof -normalize scales the other way:
+ * the new profile to the base's total).
+ *
+ * For the writers, ss_compare_merge builds one model holding the new
+ * profile's sources and then the base's, flagged SS_SRC_BASE (and
+ * SS_SRC_NORMALIZE with normalize): the pprof writer negates (and scales)
+ * their samples, the folded writer writes `stack BASE NEW` lines, the
+ * others refuse (ss_model_is_comparison).  ss_compare_split does the
+ * reverse for a loaded difference profile (a pprof file with negative
+ * samples, whose negated samples the loader put into a SS_SRC_BASE source).
+ * Curses-free; the UI and `report` share it.
+ */
+#ifndef SS_COMPARE_H
+#define SS_COMPARE_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "stats.h"
+#include "units.h"
+
+struct ss_compare {
+    const struct ss_model *base, *cur; /* borrowed: the base and the new profile */
+    double conv;                       /* base raw unit -> the new profile's */
+    double scale;                      /* base values multiply by conv x this */
+    double total_base, total_new;      /* the measure's totals (base converted, unscaled) */
+    int normalized;
+    struct ss_units units; /* the new profile's */
+};
+
+/* Set up a comparison of `cur` against `base`, which must weigh by
+ * measures of the same name (ss_compare_check_measure).  With normalize,
+ * the base scales by total_new / total_base (1 when the base is empty). */
+void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
+                     int normalize);
+
+/* Choose on `base` the measure `cur` weighs by (by name).  Returns 0, or
+ * SS_EUSAGE with err naming the measure and `base_name` when the base has
+ * no such measure, or another error code. */
+int ss_compare_check_measure(struct ss_model *base, const struct ss_model *cur,
+                             const char *base_name, struct ss_error *err);
+
+/* A base value in the new profile's unit, scaled. */
+static inline double ss_compare_base(const struct ss_compare *c, double v)
+{
+    return v * c->conv * c->scale;
+}
+
+/* One function or line in a comparison. */
+struct ss_cmp_row {
+    ss_id key;               /* string id in ss_cmp_stats.keys */
+    double self_b, self_n;   /* base (scaled, converted) and new self value */
+    double total_b, total_n; /* the same for total */
+    ss_id file;              /* by line: basename's id in keys (SS_NONE: none) */
+    uint32_t line;           /* by line: 0 for none */
+};
+
+struct ss_cmp_stats {
+    struct ss_strtab keys;
+    struct ss_cmp_row *rows;
+    size_t n;
+    double total_b, total_n; /* the measure's totals (base scaled) */
+    struct ss_units units;
+};
+
+/* Join the function (or line) statistics of both sides.  Rows in no order
+ * until sorted.  Returns 0 or an error code. */
+int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss_cmp_stats *out,
+                     struct ss_error *err);
+void ss_cmp_stats_free(struct ss_cmp_stats *s);
+
+/* Orders: self delta descending (largest growth first), then total delta,
+ * then name; total delta first; by position (file, then line). */
+void ss_cmp_sort_self(struct ss_cmp_stats *s);
+void ss_cmp_sort_total(struct ss_cmp_stats *s);
+void ss_cmp_sort_line(struct ss_cmp_stats *s);
+
+/* Distinct stacks (names root first, joined by ';') of both sides. */
+struct ss_cmp_stack {
+    ss_id key; /* the stack's text in ss_cmp_stacks.keys */
+    double base, cur;
+    uint32_t depth;
+};
+struct ss_cmp_stacks {
+    struct ss_strtab keys;
+    struct ss_cmp_stack *rows; /* by delta descending, then text */
+    size_t n;
+    double total_b, total_n;
+    struct ss_units units;
+};
+int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, struct ss_error *err);
+void ss_cmp_stacks_free(struct ss_cmp_stacks *s);
+
+/* Does m hold a comparison (a source flagged SS_SRC_BASE)? */
+int ss_model_is_comparison(const struct ss_model *m);
+
+/* Build *out (initialised here, sealed) from the new profile's samples
+ * followed by the base's, whose sources get SS_SRC_BASE (and, with
+ * c->normalized, SS_SRC_NORMALIZE).  Returns 0 or an error code. */
+int ss_compare_merge(const struct ss_compare *c, struct ss_model *out, struct ss_error *err);
+
+/* Split a model holding SS_SRC_BASE sources into the new profile (*cur:
+ * the other sources) and the base (*base: those sources, flag cleared);
+ * both initialised here and sealed.  Returns 0 or an error code. */
+int ss_compare_split(const struct ss_model *m, struct ss_model *base, struct ss_model *cur,
+                     struct ss_error *err);
+
+#endif

@@ -104,9 +104,13 @@ static int join_side(const struct ss_compare *c, struct ss_cmp_stats *out, size_
         if (base) {
             row->self_b += sr->self_v * f;
             row->total_b += sr->total_v * f;
+            row->self_bx += sr->self_x * f;
+            row->total_bx += sr->total_x * f;
         } else {
             row->self_n += sr->self_v;
             row->total_n += sr->total_v;
+            row->self_nx += sr->self_x;
+            row->total_nx += sr->total_x;
         }
     }
     return 0;
@@ -170,18 +174,18 @@ static int cmp_name(ss_id a, ss_id b)
 static int by_self(const void *pa, const void *pb)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
-    int r = cmp_desc(a->self_n - a->self_b, b->self_n - b->self_b);
+    int r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
     if (!r)
-        r = cmp_desc(a->total_n - a->total_b, b->total_n - b->total_b);
+        r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
     return r ? r : cmp_name(a->key, b->key);
 }
 
 static int by_total(const void *pa, const void *pb)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
-    int r = cmp_desc(a->total_n - a->total_b, b->total_n - b->total_b);
+    int r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
     if (!r)
-        r = cmp_desc(a->self_n - a->self_b, b->self_n - b->self_b);
+        r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
     return r ? r : cmp_name(a->key, b->key);
 }
 
@@ -262,10 +266,13 @@ static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, si
         if (rc)
             break;
         out->rows[k].depth = r->depth;
-        if (base)
+        if (base) {
             out->rows[k].base += r->value * f;
-        else
+            out->rows[k].base_x += r->value_x * f;
+        } else {
             out->rows[k].cur += r->value;
+            out->rows[k].cur_x += r->value_x;
+        }
     }
     if (base)
         out->total_b = st.total_v * f;
@@ -278,7 +285,7 @@ static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, si
 static int by_stack_delta(const void *pa, const void *pb)
 {
     const struct ss_cmp_stack *a = pa, *b = pb;
-    int r = cmp_desc(a->cur - a->base, b->cur - b->base);
+    int r = cmp_desc(a->cur_x - a->base_x, b->cur_x - b->base_x);
     return r ? r : cmp_name(a->key, b->key);
 }
 

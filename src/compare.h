@@ -64,6 +64,8 @@ struct ss_cmp_row {
     ss_id key;               /* string id in ss_cmp_stats.keys */
     double self_b, self_n;   /* base (scaled, converted) and new self value */
     double total_b, total_n; /* the same for total */
+    double self_bx, self_nx; /* the same in exact units (time: microseconds), for ordering */
+    double total_bx, total_nx;
     ss_id file;              /* by line: basename's id in keys (SS_NONE: none) */
     uint32_t line;           /* by line: 0 for none */
 };
@@ -92,6 +94,7 @@ void ss_cmp_sort_line(struct ss_cmp_stats *s);
 struct ss_cmp_stack {
     ss_id key; /* the stack's text in ss_cmp_stacks.keys */
     double base, cur;
+    double base_x, cur_x; /* the same in exact units, for ordering */
     uint32_t depth;
 };
 struct ss_cmp_stacks {

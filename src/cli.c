@@ -414,7 +414,7 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
         timing("load", t0);
         return transform_loaded(&s->orig, &s->tm, &s->m, tf, t0);
     }
-    rc = ss_compare_check_measure(&s->borig, &s->orig, base_name, &err);
+    rc = ss_compare_check_measure(&s->borig, &s->orig, base_name, cli_value != NULL, &err);
     if (rc) {
         ss_model_free(&s->orig);
         ss_model_free(&s->borig);

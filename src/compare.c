@@ -31,11 +31,18 @@ void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const st
         c->scale = c->total_new / c->total_base;
 }
 
-int ss_compare_check_measure(struct ss_model *base, const struct ss_model *cur,
-                             const char *base_name, struct ss_error *err)
+int ss_compare_check_measure(struct ss_model *base, struct ss_model *cur, const char *base_name,
+                             int chosen, struct ss_error *err)
 {
     const char *name = ss_model_measure_name(cur);
     int rc = ss_model_set_measure(base, name, err);
+    static const char *const fallback[] = {"time", "samples"};
+    for (size_t k = 0; rc == SS_EUSAGE && !chosen && k < 2; k++) {
+        struct ss_error e2;
+        if (ss_model_set_measure(base, fallback[k], &e2) == 0 &&
+            ss_model_set_measure(cur, fallback[k], &e2) == 0)
+            return 0;
+    }
     if (rc == SS_EUSAGE)
         return ss_fail(err, SS_EUSAGE,
                        "--base %s has no '%s' measure to compare with (choose one both "

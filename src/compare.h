@@ -47,11 +47,13 @@ struct ss_compare {
 void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
                      int normalize);
 
-/* Choose on `base` the measure `cur` weighs by (by name).  Returns 0, or
- * SS_EUSAGE with err naming the measure and `base_name` when the base has
- * no such measure, or another error code. */
-int ss_compare_check_measure(struct ss_model *base, const struct ss_model *cur,
-                             const char *base_name, struct ss_error *err);
+/* Choose on `base` the measure `cur` weighs by (by name).  When the base
+ * has no such measure and `chosen` is 0 (the measure is cur's default, not
+ * the user's --value), both sides fall back to `time`, then `samples`, when
+ * both have it.  Returns 0, or SS_EUSAGE with err naming the measure and
+ * `base_name` when the base has no such measure, or another error code. */
+int ss_compare_check_measure(struct ss_model *base, struct ss_model *cur, const char *base_name,
+                             int chosen, struct ss_error *err);
 
 /* A base value in the new profile's unit, scaled. */
 static inline double ss_compare_base(const struct ss_compare *c, double v)
@@ -66,8 +68,8 @@ struct ss_cmp_row {
     double total_b, total_n; /* the same for total */
     double self_bx, self_nx; /* the same in exact units (time: microseconds), for ordering */
     double total_bx, total_nx;
-    ss_id file;              /* by line: basename's id in keys (SS_NONE: none) */
-    uint32_t line;           /* by line: 0 for none */
+    ss_id file;    /* by line: basename's id in keys (SS_NONE: none) */
+    uint32_t line; /* by line: 0 for none */
 };
 
 struct ss_cmp_stats {

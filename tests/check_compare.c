@@ -182,12 +182,16 @@ START_TEST(measure_missing)
                    ":20:0:0:0:\"f\" \"main\" \n");
     struct ss_error err;
     ck_assert_int_eq(ss_model_set_measure(&n, "memory", &err), 0);
-    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", &err), SS_EUSAGE);
+    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", 1, &err), SS_EUSAGE);
     ck_assert_msg(strstr(err.msg, "before.out") && strstr(err.msg, "'memory'"), "%s", err.msg);
+    /* not chosen by the user (a default): both fall back to time */
+    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", 0, &err), 0);
+    ck_assert_str_eq(ss_model_measure_name(&n), "time");
+    ck_assert_str_eq(ss_model_measure_name(&b), "time");
     /* memory: 8 x (20 - 10) = 80 bytes in the second sample; the base has no
      * memory, so compare samples instead: f 2 new against 2 base */
     ck_assert_int_eq(ss_model_set_measure(&n, "samples", &err), 0);
-    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", &err), 0);
+    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", 1, &err), 0);
     struct ss_compare c;
     ss_compare_init(&c, &b, &n, 0);
     struct ss_cmp_stats s;

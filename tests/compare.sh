@@ -1,0 +1,269 @@
+#!/bin/bash
+# Comparing two profiles (DESIGN section 13, issue 13): --base and
+# --normalize on report and convert, against independent answers.
+#
+#  1. Hand-made Rprof files (numbers worked out by hand in the comments):
+#     the TSV of --by self/total/line/stacks, the text header's summary and
+#     columns, the difffolded lines, --normalize.
+#  2. R: per function, base / new / delta equal summaryRprof on each file
+#     and their difference (real R profiles); the transform list applies to
+#     both sides (the same as transforming each file first).
+#  3. Go's pprof on real Go CPU and heap profiles made by Go's runtime (two
+#     runs of tests/data/go/measures/main.go): `convert --base A -o d.pb.gz
+#     B` read by `pprof -top` equals `pprof -top -diff_base=A B`; with
+#     --normalize it equals pprof's -normalize times N/B (pprof scales the
+#     new profile to the base's total, stackscope the base to the new
+#     profile's); the difference profile `pprof -proto -diff_base=A B`
+#     writes is read back as the same comparison.
+#  4. Mixed formats (an Rprof base, a pprof new profile) and the messages:
+#     formats that cannot hold a comparison, tables that do not compare,
+#     options that need --base, a base without the measure.
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+LC_ALL=C
+export LC_ALL
+
+S=$STACKSCOPE
+T=$TMPD
+D=$SRCDIR/tests/data
+
+check() { # NAME WHY (empty: pass)
+    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
+}
+
+# same_text NAME WANT_FILE GOT_FILE
+same_text() {
+    check "$1" "$(diff "$2" "$3" | head -n 8 | tr '\n' '|')"
+}
+
+# ---- 1. hand-made files --------------------------------------------------------------
+
+# base, 20 ms: main>f, main>f, main>g, main            (4 samples, 0.08 s)
+#   self: f 0.04, g 0.02, main 0.02; total: main 0.08, f 0.04, g 0.02
+# new, 10 ms: main>f, main>g x3, main>h                 (5 samples, 0.05 s)
+#   self: f 0.01, g 0.03, h 0.01, main 0; total: main 0.05
+printf 'sample.interval=20000\n"f" "main" \n"f" "main" \n"g" "main" \n"main" \n' >"$T/base.out"
+printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"g" "main" \n"g" "main" \n"h" "main" \n' >"$T/new.out"
+
+# self deltas: g +0.01 and h +0.01 (tie, total deltas tie too: by name),
+# main -0.02, f -0.03
+printf 'name\tself.base\tself\tself.delta\ttotal.base\ttotal\ttotal.delta\n' >"$T/want"
+printf 'g\t0.02\t0.03\t0.01\t0.02\t0.03\t0.01\n' >>"$T/want"
+printf 'h\t0\t0.01\t0.01\t0\t0.01\t0.01\n' >>"$T/want"
+printf 'main\t0.02\t0\t-0.02\t0.08\t0.05\t-0.03\n' >>"$T/want"
+printf 'f\t0.04\t0.01\t-0.03\t0.04\t0.01\t-0.03\n' >>"$T/want"
+"$S" report --format tsv --base "$T/base.out" "$T/new.out" >"$T/got" 2>"$T/err"
+# the deltas are differences of doubles: compare at 1e-12
+check "hand: --by self TSV (header per DESIGN 13, sorted by self delta)" "$(awk -F '\t' '
+    NR == FNR { w[FNR] = $0; n = FNR; next }
+    { if (FNR == 1) { if ($0 != w[1]) { print "header: " $0; exit } next }
+      split(w[FNR], a, "\t")
+      if (a[1] != $1) { print "row " FNR ": " $1 " want " a[1]; exit }
+      for (i = 2; i <= 7; i++) { d = a[i] - $i; if (d < 0) d = -d
+          if (d > 1e-12) { print $1 " col " i ": " $i " want " a[i]; exit } } }
+    END { if (FNR != n) print "rows: " FNR " want " n }' "$T/want" "$T/got")"
+
+# --by total: total deltas g +0.01, h +0.01, then main and f -0.03 (tie:
+# self delta -0.02 before -0.03)
+got=$("$S" report --format tsv --by total --base "$T/base.out" "$T/new.out" | cut -f 1 | tr '\n' ' ')
+check "hand: --by total order" "$([ "$got" = "name g h main f " ] || echo "$got")"
+
+# text: the summary (base 0.080, new 0.050, delta -0.030, -37.50%) and columns
+"$S" report --base "$T/base.out" "$T/new.out" >"$T/text" 2>&1
+check "hand: text summary line" \
+    "$(grep -qx 'compare    time: base 0.080, new 0.050, delta -0.030 (-37.50%)' "$T/text" || cat "$T/text" | tr '\n' '|')"
+check "hand: text header row and a growth row with its sign" "$(
+    grep -q '^ *self.base  *self  *self.delta  *total.base  *total  *total.delta  name$' "$T/text" || echo header
+    grep -q '^ *0.020  *0.030  *+0.010  *0.020  *0.030  *+0.010  g$' "$T/text" || echo row g)"
+check "hand: text names the base file" "$(grep -q "^base  *$T/base.out (rprof)" "$T/text" || echo missing)"
+
+# --normalize: the base scales by 0.05 / 0.08 = 0.625: f 0.025, g 0.0125,
+# main self 0.0125, total 0.05; the summary says so
+"$S" report --format tsv --normalize --base "$T/base.out" "$T/new.out" >"$T/got"
+check "hand: --normalize scales the base to the new total" "$(awk -F '\t' '
+    function near(a, b) { d = a - b; return d < 1e-12 && d > -1e-12 }
+    $1 == "f" && !(near($2, 0.025) && near($5, 0.025)) { print "f: " $0 }
+    $1 == "g" && !near($2, 0.0125) { print "g: " $0 }
+    $1 == "main" && !(near($2, 0.0125) && near($5, 0.05) && near($7, 0)) { print "main: " $0 }
+    ' "$T/got")"
+"$S" report --normalize --base "$T/base.out" "$T/new.out" >"$T/text"
+check "hand: text summary when normalized" \
+    "$(grep -qx 'compare    time: base 0.050, new 0.050, delta 0.000 (+0.00%), base normalized to the new total (x0.625)' "$T/text" || grep compare "$T/text")"
+
+# stacks: main;g 0.02 -> 0.03, main;h 0 -> 0.01, main 0.02 -> 0, main;f 0.04 -> 0.01
+"$S" report --format tsv --by stacks --base "$T/base.out" "$T/new.out" >"$T/got"
+check "hand: --by stacks TSV" "$(awk -F '\t' '
+    function near(a, b) { d = a - b; return d < 1e-12 && d > -1e-12 }
+    NR == 1 { if ($0 != "base\tnew\tdelta\tdepth\tstack") print "header: " $0; next }
+    { o = o $5 " " }
+    $5 == "main;g" && !(near($1, 0.02) && near($2, 0.03) && near($3, 0.01) && $4 == 2) { print }
+    $5 == "main" && !(near($1, 0.02) && near($2, 0) && $4 == 1) { print }
+    END { if (o != "main;g main;h main main;f ") print "order: " o }' "$T/got")"
+
+# difffolded: `stack BASE NEW` in sample counts, in byte order of the stack
+printf 'main 1 0\nmain;f 2 1\nmain;g 1 3\nmain;h 0 1\n' >"$T/want"
+"$S" report --by stacks --format folded --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: report --format folded writes difffolded lines" "$T/want" "$T/got"
+"$S" convert --base "$T/base.out" -o "$T/d.folded" "$T/new.out"
+same_text "hand: convert -o X.folded writes difffolded lines" "$T/want" "$T/d.folded"
+# normalized: base counts x 5/4, rounded: main 1.25 -> 1, f 2.5 -> 3, g 1.25 -> 1
+printf 'main 1 0\nmain;f 3 1\nmain;g 1 3\nmain;h 0 1\n' >"$T/want"
+"$S" report --by stacks --format folded --normalize --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: difffolded with --normalize" "$T/want" "$T/got"
+
+# several --base files combine into one base: base twice = double the base
+"$S" report --format tsv --base "$T/base.out" --base "$T/base.out" "$T/new.out" >"$T/got"
+check "hand: two --base files add up" "$(awk -F '\t' '
+    function near(a, b) { d = a - b; return d < 1e-12 && d > -1e-12 }
+    $1 == "f" && !near($2, 0.08) { print } $1 == "main" && !near($5, 0.16) { print }' "$T/got")"
+
+# ---- 2. R: summaryRprof on each file ------------------------------------------------
+
+A=$D/rprof/plain_default.out # 20 ms
+B=$D/rprof/line.out          # 10 ms
+if have Rscript; then
+    cat >"$T/sr.R" <<'EOF'
+args <- commandArgs(trailingOnly = TRUE)
+t <- summaryRprof(args[[1]])$by.total
+n <- gsub('^"|"$', "", rownames(t))
+cat(sprintf("%s\t%.15g\t%.15g\n", n, t$self.time, t$total.time), sep = "")
+EOF
+    if Rscript "$T/sr.R" "$A" >"$T/ra" 2>"$T/rerr" && Rscript "$T/sr.R" "$B" >"$T/rb" 2>>"$T/rerr"; then
+        # join: name base.self new.self base.total new.total (0 when absent)
+        awk -F '\t' 'NR == FNR { bs[$1] = $2; bt[$1] = $3; k[$1] = 1; next }
+                     { ns[$1] = $2; nt[$1] = $3; k[$1] = 1 }
+                     END { for (f in k) printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\n", f,
+                               bs[f] + 0, ns[f] + 0, bt[f] + 0, nt[f] + 0 }' \
+            "$T/ra" "$T/rb" | sort >"$T/r.tsv"
+        "$S" report --format tsv --base "$A" "$B" | tail -n +2 |
+            awk -F '\t' '{ printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\n", $1, $2, $3, $4, $5, $6, $7 }' |
+            sort >"$T/o.tsv"
+        check "R: base, new and delta per function equal summaryRprof on each file ($(wc -l <"$T/r.tsv") functions)" \
+            "$(awk -F '\t' '
+                function far(a, b) { d = a - b; return d > 1e-9 || d < -1e-9 }
+                NR == FNR { r[$1] = $0; next }
+                { if (!($1 in r)) { print "not in R: " $1; exit }
+                  split(r[$1], x, "\t")
+                  if (far($2, x[2]) || far($3, x[3]) || far($4, x[3] - x[2]) ||
+                      far($5, x[4]) || far($6, x[5]) || far($7, x[5] - x[4])) { print $0 " | R " r[$1]; exit }
+                  delete r[$1] }
+                END { for (k in r) { print "only in R: " k; exit } }' "$T/r.tsv" "$T/o.tsv")"
+    else
+        fail "R: summaryRprof" "$(tail -n 1 "$T/rerr")"
+    fi
+else
+    echo "SKIP R checks: no Rscript"
+fi
+
+# transforms apply to both sides: the same as transforming each file first
+tf=(-e 'drop lm' -e 'merge eval')
+"$S" convert "${tf[@]}" -o "$T/ta.out" "$A" 2>/dev/null
+"$S" convert "${tf[@]}" -o "$T/tb.out" "$B" 2>/dev/null
+"$S" report --format tsv --base "$T/ta.out" "$T/tb.out" >"$T/want" 2>/dev/null
+"$S" report --format tsv "${tf[@]}" --base "$A" "$B" >"$T/got" 2>/dev/null
+same_text "transforms: -e applies to both sides (= transforming each file, then comparing)" \
+    "$T/want" "$T/got"
+
+# ---- 3. Go's pprof on real Go profiles ---------------------------------------------
+
+setup_go_pprof
+gosrc=$D/go/measures
+if [ -z "$PPROF" ]; then
+    echo "SKIP Go checks: no Go pprof"
+elif ! have go; then
+    echo "SKIP Go checks: no go command"
+else
+    mkdir -p "$T/go/a" "$T/go/b"
+    cp "$gosrc/main.go" "$gosrc/go.mod" "$T/go/"
+    # two runs of the same program: a real before/after pair (sampling differs)
+    if ! (cd "$T/go" && GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local GOTELEMETRY=off \
+        GOCACHE=$T/go/cache HOME=$T/go CGO_ENABLED=0 go build -o measures . &&
+        cd a && ../measures && cd ../b && ../measures) >"$T/go/log" 2>&1; then
+        fail "Go profiles: build and run tests/data/go/measures" "$(tail -n 3 "$T/go/log" | tr '\n' '|')"
+    else
+        for kind in cpu heap; do
+            a=$T/go/a/$kind.pb.gz
+            b=$T/go/b/$kind.pb.gz
+            if [ $kind = cpu ]; then idx=(-sample_index=cpu -unit=ns); else idx=(-sample_index=alloc_space -unit=B); fi
+            value=${idx[0]#-sample_index=}
+            "$S" convert --value "$value" --base "$a" -o "$T/go/d-$kind.pb.gz" "$b" 2>/dev/null
+            top_tsv "$T/go/d-$kind.pb.gz" -symbolize=none "${idx[@]}" >"$T/go/ours"
+            top_tsv "$b" -symbolize=none "${idx[@]}" -diff_base="$a" >"$T/go/theirs"
+            check "Go $kind: pprof -top of convert --base equals pprof -top -diff_base ($(wc -l <"$T/go/theirs") rows)" \
+                "$( [ -s "$T/go/theirs" ] || echo "pprof printed nothing"; same_numbers "$T/go/theirs" "$T/go/ours")"
+            # report --base: self/total deltas equal pprof -diff_base's flat/cum
+            "$S" report --format tsv --value "$value" --base "$a" "$b" 2>/dev/null |
+                awk -F '\t' 'NR > 1 && ($4 != 0 || $7 != 0) { printf "%s\t%.17g\t%.17g\n", $1, $4, $7 }' >"$T/go/rep"
+            grep -v '^<total>' "$T/go/theirs" | awk -F '\t' '$2 != 0 || $3 != 0' >"$T/go/theirs-rows"
+            check "Go $kind: report --base deltas equal pprof -diff_base flat/cum" \
+                "$(same_numbers "$T/go/theirs-rows" "$T/go/rep")"
+            # the difference profile pprof writes reads back as the same comparison
+            pp -proto -symbolize=none -diff_base="$a" "$b" >"$T/go/pd.pb.gz" 2>/dev/null
+            "$S" report --format tsv --value "$value" "$T/go/pd.pb.gz" >"$T/go/r1" 2>/dev/null
+            "$S" report --format tsv --value "$value" --base "$a" "$b" >"$T/go/r2" 2>/dev/null
+            check "Go $kind: pprof -proto -diff_base output reads as the comparison" \
+                "$( [ -s "$T/go/r1" ] || echo "no output"; diff "$T/go/r1" "$T/go/r2" | head -n 4 | tr '\n' '|')"
+            # --normalize: ours = new - base x N/B; pprof's = new x B/N - base
+            "$S" convert --value "$value" --normalize --base "$a" -o "$T/go/n-$kind.pb.gz" "$b" 2>/dev/null
+            top_tsv "$T/go/n-$kind.pb.gz" -symbolize=none "${idx[@]}" >"$T/go/ours"
+            nb=$(top_tsv "$a" -symbolize=none "${idx[@]}" | awk -F '\t' '$1 == "<total>" { print $2 }')
+            nn=$(top_tsv "$b" -symbolize=none "${idx[@]}" | awk -F '\t' '$1 == "<total>" { print $2 }')
+            top_tsv "$b" -symbolize=none "${idx[@]}" -normalize -diff_base="$a" |
+                awk -F '\t' -v r="$nn / $nb" 'BEGIN { split(r, q, " / "); f = q[1] / q[2] }
+                    $1 == "<total>" { print; next } { printf "%s\t%.17g\t%.17g\n", $1, $2 * f, $3 * f }' \
+                    >"$T/go/theirs"
+            # per-sample rounding differs (pprof rounds the new samples, we the
+            # base's): allow one unit per sample of the pair
+            ns=$(pp -raw -symbolize=none "$a" "$b" 2>/dev/null | awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 } on && /:/ { n++ } END { print n + 0 }')
+            check "Go $kind: --normalize equals pprof -normalize -diff_base x new/base total" "$(awk -F '\t' -v tol="$ns" '
+                NR == FNR { x[$1] = $2; y[$1] = $3; next }
+                $1 == "<total>" { next }
+                { d = x[$1] - $2; e = y[$1] - $3; if (d < 0) d = -d; if (e < 0) e = -e
+                  m = $2 < 0 ? -$2 : $2; n = $3 < 0 ? -$3 : $3
+                  if ((d > tol + 1 && d > 1e-6 * m) || (e > tol + 1 && e > 1e-6 * n)) {
+                      print $1 ": " $2 " " $3 " vs " x[$1] " " y[$1]; exit } }' "$T/go/theirs" "$T/go/ours")"
+        done
+    fi
+fi
+
+# ---- 4. mixed formats and messages -------------------------------------------------
+
+# an Rprof base and a pprof new profile: the same numbers as both in Rprof
+"$S" convert -o "$T/new.pb.gz" "$T/new.out"
+"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.out" >"$T/want"
+"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.pb.gz" >"$T/got" 2>"$T/err"
+same_text "mixed: an Rprof base against a pprof profile (--value samples)" "$T/want" "$T/got"
+"$S" report --format tsv --base "$T/base.out" "$T/new.pb.gz" >"$T/got" 2>"$T/err"
+check "mixed: Rprof time against pprof time (the default cpu has no Rprof twin: time)" \
+    "$(awk -F '\t' '$1 == "g" && !($2 > 0.0199 && $2 < 0.0201) { print }' "$T/got"; [ -s "$T/got" ] || head -c 300 "$T/err")"
+
+for to in rprof tables speedscope; do
+    "$S" convert --base "$T/base.out" --to $to -o "$T/x.$to" "$T/new.out" 2>"$T/err"
+    rc=$?
+    check "convert --to $to refuses a comparison with a clear message" "$(
+        [ $rc = 1 ] || echo "exit $rc"
+        grep -q "cannot hold a comparison" "$T/err" || head -c 300 "$T/err"
+        [ ! -e "$T/x.$to" ] || echo "wrote $T/x.$to")"
+done
+"$S" report --by tree --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
+rc=$?
+check "report --by tree --base: a usage error naming the tables that compare" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q 'self, total, line or stacks' "$T/err" || cat "$T/err")"
+"$S" report --normalize "$T/new.out" >/dev/null 2>"$T/err"
+rc=$?
+check "--normalize without --base is a usage error" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q 'normalize goes with --base' "$T/err" || cat "$T/err")"
+printf 'memory profiling: sample.interval=10000\n:10:0:0:0:"f" "main" \n:20:0:0:0:"f" "main" \n' >"$T/mem.out"
+"$S" report --value memory --base "$T/base.out" "$T/mem.out" >/dev/null 2>"$T/err"
+rc=$?
+check "a base without the measure: usage error naming it" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q "memory" "$T/err" || cat "$T/err")"
+"$S" report --base "$T/nonexistent.out" "$T/new.out" >/dev/null 2>"$T/err"
+rc=$?
+check "a missing base file: exit 2 naming it" "$(
+    [ $rc = 2 ] || echo "exit $rc"; grep -q "nonexistent.out" "$T/err" || cat "$T/err")"
+
+finish

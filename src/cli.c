@@ -348,6 +348,17 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
 static char *cli_bases[MAX_BASES];
 static int cli_nbases, cli_normalize;
 
+/* The explorer's base, loaded with the profile (ss_cli_take_base). */
+static struct ss_model *explorer_base;
+
+struct ss_model *ss_cli_take_base(int *normalize)
+{
+    struct ss_model *b = explorer_base;
+    explorer_base = NULL;
+    *normalize = cli_normalize;
+    return b;
+}
+
 static int base_arg(char *file)
 {
     if (cli_nbases == MAX_BASES)
@@ -981,6 +992,18 @@ static int take_source_paths(int *argc, char **argv)
             cli_value = a[7] ? a + 8 : argv[++i];
             continue;
         }
+        if (!strcmp(a, "--base") || !strncmp(a, "--base=", 7)) {
+            if (!a[6] && i + 1 >= *argc)
+                return usage_error("%s", "--base needs a file (the profile to compare with)");
+            int rc = base_arg(a[6] ? (char *)a + 7 : argv[++i]);
+            if (rc)
+                return rc;
+            continue;
+        }
+        if (!strcmp(a, "--normalize")) {
+            cli_normalize = 1;
+            continue;
+        }
         if (!strcmp(a, "--source-path")) {
             if (i + 1 >= *argc)
                 return usage_error("%s", "--source-path needs a directory");
@@ -1097,13 +1120,20 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
     }
     if (ui && ui->available()) {
-        struct ss_model m;
-        int rc = load_or_complain(&m, files, n);
+        static struct sides sd; /* the base stays here until the UI takes it */
+        double t0 = now_ms();
+        int rc = load_sides(&sd, files, n, NULL, &t0);
         if (rc) {
             ss_tf_list_free(resumed);
             return rc;
         }
-        return ui->run(&m, files, n, resumed);
+        if (!sd.b && cli_normalize) {
+            ss_model_free(&sd.orig);
+            ss_tf_list_free(resumed);
+            return usage_error("%s", "--normalize goes with --base");
+        }
+        explorer_base = sd.b;
+        return ui->run(&sd.orig, files, n, resumed);
     }
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);

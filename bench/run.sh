@@ -196,6 +196,7 @@ bench_file "$plain" "report --by self"
 # --by sources is load + a few lines of output: the baseline that the
 # analyses (DESIGN 9 / issue 4: each within 0.5 s after load) are measured against.
 bench_file "$ml" "report --by self" "report --by line" "report --by self --memory" \
+    "report --by self --value memory" "report --by line --value memory" \
     "report --by sources" "report --by stacks" "report --by levels" "report --by runs" \
     "report --by tree" "report --by calls --function paste" "report --by timeline"
 

@@ -66,7 +66,8 @@ make_input "$outdir/ml$tag.out" "$here/data/memory_line.out"
 
 # The session: every view, moving, sorting, searching, zooming, and
 # transforms typed, made by keys, undone and redone (each re-applies the
-# list to the 1M samples and redraws).
+# list to the 1M samples and redraws), measures switched with V and :value
+# (issue 11: within 100 ms) in the functions, lines and tree views.
 cat >"$tmpd/keys" <<'EOF'
 jjjjj
 G
@@ -111,6 +112,16 @@ u
 u
 /vapply<Enter>
 n
+V
+V
+V
+9
+V
+3
+V
+V
+1
+:value time
 :drop-samples 1:1000
 :focus vapply
 u

@@ -103,10 +103,12 @@ static int has_column(const struct ss_model *m, const struct ss_source *s, ss_id
 {
     if (vt >= SS_SOURCE_VALUE_BITS)
         return 0;
-    if ((s->flags & SS_SRC_MEMORY) && is_rprof_counter(m, rvt, have_rvt, vt))
+    /* Rprof's cumulative counters are no measure (memory and released are
+     * made from them); dup_count is `duplications` where memory was profiled */
+    if (is_rprof_counter(m, rvt, have_rvt, vt))
         return 0;
-    if ((s->flags & SS_SRC_MEMORY) && have_rvt && vt == rvt->dup_count)
-        return 1;
+    if (have_rvt && vt == rvt->dup_count)
+        return (s->flags & SS_SRC_MEMORY) != 0;
     if (s->time_column == vt + 1)
         return 0; /* it is the source's `time` */
     return vt != SS_VT_COUNT && s->values && (s->values >> vt & 1);

@@ -187,6 +187,8 @@ static void cell_src_interval(char *buf, size_t n, const void *ctx, size_t r, in
 {
     if (tsv)
         ss_cell_num(buf, n, SRC(ctx, r)->interval_us, 1, 0);
+    else if (SRC(ctx, r)->flags & SS_SRC_UNTIMED)
+        snprintf(buf, n, "-"); /* no time: counts only */
     else
         ss_format_interval(buf, n, SRC(ctx, r)->interval_us);
 }
@@ -209,6 +211,25 @@ static void cell_src_samples(char *buf, size_t n, const void *ctx, size_t r, int
     ss_cell_u64(buf, n, ss_source_samples(ctx, (ss_id)r));
 }
 
+/* the measures the source has, the model's default first: "time,samples" */
+static void cell_src_measures(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_model *m = ctx;
+    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+    size_t nm = ss_model_measures(m, ms, sizeof ms / sizeof *ms), k = 0;
+    if (nm > sizeof ms / sizeof *ms)
+        nm = sizeof ms / sizeof *ms;
+    buf[0] = '\0';
+    for (size_t i = 0; i < nm && k + 1 < n; i++)
+        if (ss_source_has_measure(m, r, &ms[i])) {
+            char one[256];
+            ss_cell_str(one, sizeof one, ss_measure_name(m, &ms[i]), tsv);
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "", one);
+        }
+    if (!buf[0])
+        snprintf(buf, n, "-");
+}
+
 static const struct ss_col source_columns[] = {
     {"source", NULL, 6, 0, 0, cell_src_id, NULL},
     {"type", NULL, 13, 1, SS_COL_LEFT, cell_src_type, NULL},
@@ -218,6 +239,7 @@ static const struct ss_col source_columns[] = {
     {"interval_us", "interval", 10, 1, 0, cell_src_interval, NULL},
     {"flags", NULL, 16, 1, SS_COL_LEFT, cell_src_flags, NULL},
     {"samples", NULL, 9, 1, 0, cell_src_samples, NULL},
+    {"measures", NULL, 0, 2, SS_COL_LEFT, cell_src_measures, NULL},
 };
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)

@@ -27,6 +27,8 @@ void ss_report_flags_text(char *buf, size_t n, uint32_t flags)
         strncat(buf, ", line", n - strlen(buf) - 1);
     if (flags & SS_SRC_AGGREGATE)
         strncat(buf, ", aggregate", n - strlen(buf) - 1);
+    if (flags & SS_SRC_UNTIMED)
+        strncat(buf, ", untimed", n - strlen(buf) - 1);
 }
 
 void ss_report_header(FILE *out, const struct ss_model *m)
@@ -43,7 +45,7 @@ void ss_report_header(FILE *out, const struct ss_model *m)
         last_uri = s->uri;
         char iv[32], fl[64];
         ss_format_interval(iv, sizeof iv, s->interval_us);
-        ss_report_flags_text(fl, sizeof fl, s->flags);
+        ss_report_flags_text(fl, sizeof fl, s->flags & ~(uint32_t)SS_SRC_UNTIMED);
         uint64_t ns = ss_source_samples(m, (ss_id)i);
         if (s->flags & SS_SRC_UNTIMED)
             fprintf(out, "session    %u: untimed%s, %llu sample%s", s->session, fl,

@@ -116,7 +116,7 @@ check_fixture() {
     # b.R come back as two functions, which runs counts apart.)
     if [ -z "$why" ] && [ "$n_sessions" -le 1 ] && ! "$S" check "$f" 2>/dev/null | grep -q ', line'; then
         "$S" report --by runs --format tsv "$f" >"$w/runs-rprof.tsv" 2>/dev/null
-        "$S" report --by runs --format tsv "$pb" >"$w/runs-pprof.tsv" 2>/dev/null
+        "$S" report --by runs --format tsv --value time "$pb" >"$w/runs-pprof.tsv" 2>/dev/null
         cmp -s "$w/runs-rprof.tsv" "$w/runs-pprof.tsv" ||
             why="read back: --by runs differs: $(diff "$w/runs-rprof.tsv" "$w/runs-pprof.tsv" | sed -n 2p)"
     fi

@@ -109,7 +109,12 @@ roundtrip() {
     for fmt in rprof pprof folded sampling_prof tables; do
         out=$w/out.$fmt
         [ $fmt = tables ] && out=$w/out.tables/
-        if ! ss convert --to $fmt -o "$out" "$in"; then
+        # folded stacks hold the measure's numbers: counts with --value samples
+        local value=
+        [ $fmt = folded ] && "$STACKSCOPE" check "$in" 2>/dev/null | grep -qE '^ +measures:.* samples(,| |$)' &&
+            value="--value samples"
+        # shellcheck disable=SC2086
+        if ! ss convert $value --to $fmt -o "$out" "$in"; then
             if [ $aggregate = yes ] && [ $fmt != tables ] && [ $RC -ne 0 ] && [[ $ERR == *"aggregates"* || $ERR == *"stacks"* ]]; then
                 n_skip=$((n_skip + 1))
                 echo "SKIP $name -> $fmt: cannot hold aggregates ($ERR)"

@@ -266,4 +266,49 @@ rc=$?
 check "a missing base file: exit 2 naming it" "$(
     [ $rc = 2 ] || echo "exit $rc"; grep -q "nonexistent.out" "$T/err" || cat "$T/err")"
 
+# ---- 5. the explorer, headless ------------------------------------------------------
+
+# the functions view of the hand-made pair: the numbers of section 1, sorted
+# by self delta; `s` sorts by total delta; X swaps the sides: then f grows
+# by 0.030, main by 0.020, g and h shrink by 0.010 (tie: by name)
+cat >"$T/ui.script" <<EOF
+:save-display $T/ui.1
+s
+:save-display $T/ui.2
+X
+:save-display $T/ui.3
+:drop h
+:save-display $T/ui.4
+:q!
+EOF
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/ui.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >"$T/ui.out" 2>"$T/ui.err" </dev/null
+rc=$?
+check "explorer: --base runs headless" "$([ $rc = 0 ] || echo "exit $rc: $(head -c 300 "$T/ui.err")")"
+cat >"$T/want" <<'EOF'
+ functions: 4 compared, by self delta                               1/4  ?:help
+     base      self     delta↓      base     total      delta function
+    0.020     0.030     +0.010     0.020     0.030     +0.010 g
+    0.000     0.010     +0.010     0.000     0.010     +0.010 h
+    0.020     0.000     -0.020     0.080     0.050     -0.030 main
+    0.040     0.010     -0.030     0.040     0.010     -0.030 f
+EOF
+head -n 6 "$T/ui.1" >"$T/got"
+same_text "explorer: functions view shows base, new and delta by self delta" "$T/want" "$T/got"
+check "explorer: the status line says what is compared, with the totals" "$(
+    grep -q '^ new.out vs base base.out | time: base 0.080, new 0.050, delta -0.030 (-37.50%)' "$T/ui.1" ||
+        sed -n 23p "$T/ui.1")"
+check "explorer: s sorts by total delta" "$(
+    head -n 2 "$T/ui.2" | grep -q 'by total delta' || head -n 2 "$T/ui.2")"
+got=$(sed -n '3,6p' "$T/ui.3" | awk '{ print $NF }' | tr '\n' ' ')
+check "explorer: X swaps base and new (f +0.030, main +0.020, g, h)" "$(
+    [ "$got" = "f main g h " ] || echo "$got"
+    grep -q '^ base.out vs base new.out (swapped) | time: base 0.050, new 0.080' "$T/ui.3" || sed -n 23p "$T/ui.3")"
+check "explorer: a transform applies to both sides (drop h: h leaves both)" "$(
+    grep -q ' h$' "$T/ui.4" && echo "h still listed"
+    grep -q 'base 0.040, new 0.080' "$T/ui.4" || sed -n 23p "$T/ui.4")"
+# without a terminal the explorer prints the comparison report
+"$S" --base "$T/base.out" "$T/new.out" </dev/null 2>/dev/null | grep -c '^compare ' >"$T/got"
+check "explorer without a terminal: prints report --base" "$(grep -qx 1 "$T/got" || cat "$T/got")"
+
 finish

@@ -225,9 +225,9 @@ int ui_set_measure(struct ui *ui, const char *name)
         return -1;
     }
     /* a comparison: the base weighs by the same measure */
-    if (ui->bm && (ss_compare_check_measure(&ui->borig, &ui->orig, "(the base)", 1, &err) ||
-                   (ui->have_btm &&
-                    ss_compare_check_measure(&ui->btm, &ui->orig, "(the base)", 1, &err)))) {
+    if (ui->bm &&
+        (ss_compare_check_measure(&ui->borig, &ui->orig, "(the base)", 1, &err) ||
+         (ui->have_btm && ss_compare_check_measure(&ui->btm, &ui->orig, "(the base)", 1, &err)))) {
         ui_error(ui, "value: %s", err.msg);
         return -1;
     }

@@ -29,7 +29,7 @@ static const char *const csort_names[NSORTS] = {"self delta", "total delta", "se
                                                 "name"};
 static const int csort_column[NSORTS] = {2, 5, 1, 4, 6};
 static struct ui_column ccolumns[] = {
-    {"base", 9, 1}, {"self", 9, 1},  {"delta", 10, 1},    {"base", 9, 1},
+    {"base", 9, 1},  {"self", 9, 1},   {"delta", 10, 1},   {"base", 9, 1},
     {"total", 9, 1}, {"delta", 10, 1}, {"function", 0, 0},
 };
 
@@ -264,7 +264,11 @@ static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     double widest = 0;
     for (size_t i = 0; cs && i < cs->n; i++) {
         const struct ss_cmp_row *r = &cs->rows[i];
-        double w[] = {r->self_b, r->self_n, r->total_b, r->total_n, r->self_n - r->self_b,
+        double w[] = {r->self_b,
+                      r->self_n,
+                      r->total_b,
+                      r->total_n,
+                      r->self_n - r->self_b,
                       r->total_n - r->total_b};
         for (size_t k = 0; k < sizeof w / sizeof *w; k++) {
             double a = w[k] < 0 ? -w[k] : w[k];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stacks.h"
+#include "tree.h"
 
 void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
                      int normalize)
@@ -321,6 +322,295 @@ void ss_cmp_stacks_free(struct ss_cmp_stacks *s)
     free(s->rows);
     ss_strtab_free(&s->keys);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- trees -------------------------------------------------------------------- */
+
+struct tjoin {
+    struct ss_cmp_tree *out;
+    VEC(struct ss_cmp_tnode) nodes;
+    VEC(uint32_t) of_key; /* path key id -> node index (UINT32_MAX: none) */
+    VEC(char) path;
+};
+
+/* The node of path `key` (creating it under parent). */
+static int tnode_of(struct tjoin *j, ss_id key, ss_id name, uint32_t parent, uint32_t depth,
+                    uint32_t *out)
+{
+    while (j->of_key.n <= key)
+        if (VEC_PUSH(j->of_key, UINT32_MAX))
+            return -1;
+    if (j->of_key.v[key] == UINT32_MAX) {
+        struct ss_cmp_tnode t;
+        memset(&t, 0, sizeof t);
+        t.name = name;
+        t.parent = parent;
+        t.depth = depth;
+        if (VEC_PUSH(j->nodes, t))
+            return -1;
+        j->of_key.v[key] = (uint32_t)(j->nodes.n - 1);
+    }
+    *out = j->of_key.v[key];
+    return 0;
+}
+
+static int tree_side(const struct ss_compare *c, struct tjoin *j, const struct ss_model *m,
+                     int base, int inverted, const char *focus, struct ss_error *err)
+{
+    ss_id fid = SS_NONE;
+    if (focus) {
+        fid = ss_model_find_function(m, focus);
+        if (fid == SS_NONE)
+            return 0; /* this side has no such function: an empty tree */
+    }
+    struct ss_tree t;
+    int rc = ss_tree_build(m, inverted, fid, &t, err);
+    if (rc)
+        return rc;
+    double f = base ? c->conv * c->scale : 1;
+    if (base)
+        j->out->total_b = t.total_v * f;
+    else
+        j->out->total_n = t.total_v;
+    /* per tree node: the joined node and its path key */
+    uint32_t *joined = malloc((t.n ? t.n : 1) * sizeof *joined);
+    ss_id *keys = malloc((t.n ? t.n : 1) * sizeof *keys);
+    rc = !joined || !keys;
+    for (size_t i = 0; !rc && i < t.n; i++) {
+        const struct ss_tree_node *nd = &t.nodes[i];
+        const char *name = ss_function_name(m, nd->function);
+        size_t len = strlen(name);
+        /* the path: the parent's path, a separator no name holds (0x1f), the name */
+        j->path.n = 0;
+        if (nd->parent != SS_TREE_NONE) {
+            const char *pp = ss_strtab_get(&j->out->keys, keys[nd->parent]);
+            size_t pl = ss_strtab_len(&j->out->keys, keys[nd->parent]);
+            rc = VEC_RESERVE(j->path, pl + len + 1);
+            if (rc)
+                break;
+            memcpy(j->path.v, pp, pl);
+            j->path.v[pl] = '\x1f';
+            j->path.n = pl + 1;
+        }
+        if ((rc = VEC_RESERVE(j->path, j->path.n + len + 1)) != 0)
+            break;
+        memcpy(j->path.v + j->path.n, name, len);
+        j->path.n += len;
+        keys[i] = ss_strtab_intern(&j->out->keys, j->path.v, j->path.n);
+        ss_id nm = ss_strtab_intern(&j->out->keys, name, len);
+        uint32_t parent = nd->parent == SS_TREE_NONE ? SS_TREE_NONE : joined[nd->parent];
+        if (keys[i] == SS_NONE || nm == SS_NONE ||
+            tnode_of(j, keys[i], nm, parent, nd->depth, &joined[i])) {
+            rc = -1;
+            break;
+        }
+        struct ss_cmp_tnode *jn = &j->nodes.v[joined[i]];
+        if (base) {
+            jn->self_b += nd->self_v * f;
+            jn->total_b += nd->total_v * f;
+            jn->total_bx += nd->total_v * f;
+        } else {
+            jn->self_n += nd->self_v;
+            jn->total_n += nd->total_v;
+            jn->total_nx += nd->total_v;
+        }
+    }
+    free(joined);
+    free(keys);
+    ss_tree_free(&t);
+    return rc ? ss_nomem(err, "comparison of trees") : 0;
+}
+
+/* qsort context: the joined nodes */
+static const struct ss_cmp_tnode *sort_tnodes;
+
+/* Trees and calls sum seconds, not exact units: deltas equal to 1e-12
+ * (relative) tie, so that rounding does not decide their order. */
+static int cmp_desc_near(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) <= 1e-12 * m ? 0 : cmp_desc(a, b);
+}
+
+static int by_tree_delta(const void *pa, const void *pb)
+{
+    const struct ss_cmp_tnode *a = &sort_tnodes[*(const uint32_t *)pa],
+                              *b = &sort_tnodes[*(const uint32_t *)pb];
+    int r = cmp_desc_near(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
+    return r ? r : cmp_name(a->name, b->name);
+}
+
+int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
+                    struct ss_cmp_tree *out, struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    out->units = c->units;
+    if (focus && ss_model_find_function(c->base, focus) == SS_NONE &&
+        ss_model_find_function(c->cur, focus) == SS_NONE) {
+        ss_strtab_free(&out->keys);
+        return ss_fail(err, SS_EUSAGE, "--function: no function named '%s' in either profile",
+                       focus);
+    }
+    struct tjoin j;
+    memset(&j, 0, sizeof j);
+    j.out = out;
+    int rc = tree_side(c, &j, c->base, 1, inverted, focus, err);
+    if (!rc)
+        rc = tree_side(c, &j, c->cur, 0, inverted, focus, err);
+    size_t n = j.nodes.n;
+    /* children lists in order, then a depth-first walk */
+    uint32_t *kids = malloc((n ? n : 1) * sizeof *kids), *start = calloc(n + 2, sizeof *start),
+             *stack = malloc((n ? n : 1) * sizeof *stack);
+    out->nodes = malloc((n ? n : 1) * sizeof *out->nodes);
+    if (!rc && (!kids || !start || !stack || !out->nodes))
+        rc = ss_nomem(err, "comparison of trees");
+    if (!rc) {
+        /* group node ids by parent (roots under n) */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t p = j.nodes.v[i].parent;
+            start[(p == SS_TREE_NONE ? n : p) + 1]++;
+        }
+        for (size_t i = 1; i <= n + 1; i++)
+            start[i] += start[i - 1];
+        uint32_t *fill = malloc((n + 1) * sizeof *fill);
+        if (!fill) {
+            rc = ss_nomem(err, "comparison of trees");
+        } else {
+            memcpy(fill, start, (n + 1) * sizeof *fill);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t p = j.nodes.v[i].parent;
+                kids[fill[p == SS_TREE_NONE ? n : p]++] = (uint32_t)i;
+            }
+            free(fill);
+            sort_tnodes = j.nodes.v;
+            sort_keys = &out->keys;
+            for (size_t g = 0; g <= n; g++)
+                if (start[g + 1] - start[g] > 1)
+                    qsort(kids + start[g], start[g + 1] - start[g], sizeof *kids, by_tree_delta);
+            /* depth-first: push a group's children in reverse */
+            size_t sp = 0;
+            for (uint32_t k = start[n + 1]; k-- > start[n];)
+                stack[sp++] = kids[k];
+            while (sp) {
+                uint32_t v = stack[--sp];
+                struct ss_cmp_tnode nd = j.nodes.v[v];
+                out->nodes[out->n++] = nd;
+                for (uint32_t k = start[v + 1]; k-- > start[v];)
+                    stack[sp++] = kids[k];
+            }
+        }
+    }
+    free(kids);
+    free(start);
+    free(stack);
+    VEC_FREE(j.nodes);
+    VEC_FREE(j.of_key);
+    VEC_FREE(j.path);
+    if (rc)
+        ss_cmp_tree_free(out);
+    return rc;
+}
+
+void ss_cmp_tree_free(struct ss_cmp_tree *t)
+{
+    free(t->nodes);
+    ss_strtab_free(&t->keys);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- callers and callees ------------------------------------------------------ */
+
+static int edges_side(struct ss_cmp_calls *out, struct ss_cmp_edge **list, size_t *n,
+                      const struct ss_model *m, const struct ss_edge *e, size_t ne, double f,
+                      int base)
+{
+    for (size_t i = 0; i < ne; i++) {
+        const char *name = ss_function_name(m, e[i].function);
+        ss_id k = ss_strtab_intern(&out->keys, name, strlen(name));
+        if (k == SS_NONE)
+            return -1;
+        size_t r = 0;
+        while (r < *n && (*list)[r].name != k)
+            r++;
+        if (r == *n) {
+            struct ss_cmp_edge *nl = realloc(*list, (*n + 1) * sizeof *nl);
+            if (!nl)
+                return -1;
+            *list = nl;
+            memset(&nl[r], 0, sizeof nl[r]);
+            nl[r].name = k;
+            (*n)++;
+        }
+        if (base) {
+            (*list)[r].base += e[i].time * f;
+            (*list)[r].base_x += e[i].time * f;
+        } else {
+            (*list)[r].cur += e[i].time;
+            (*list)[r].cur_x += e[i].time;
+        }
+    }
+    return 0;
+}
+
+static int by_edge_delta(const void *pa, const void *pb)
+{
+    const struct ss_cmp_edge *a = pa, *b = pb;
+    int r = cmp_desc_near(a->cur_x - a->base_x, b->cur_x - b->base_x);
+    return r ? r : cmp_name(a->name, b->name);
+}
+
+int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss_cmp_calls *out,
+                     struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    out->units = c->units;
+    int found = 0, rc = 0;
+    for (int side = 0; side < 2 && !rc; side++) {
+        const struct ss_model *m = side ? c->cur : c->base;
+        ss_id fid = ss_model_find_function(m, function);
+        if (fid == SS_NONE)
+            continue;
+        found = 1;
+        struct ss_calls k;
+        rc = ss_calls_of(m, fid, &k, err);
+        if (rc)
+            break;
+        double f = side ? 1 : c->conv * c->scale;
+        if (side) {
+            out->self_n = k.self_v;
+            out->total_n = k.total_v;
+        } else {
+            out->self_b = k.self_v * f;
+            out->total_b = k.total_v * f;
+        }
+        if (edges_side(out, &out->callers, &out->ncallers, m, k.callers, k.ncallers, f, !side) ||
+            edges_side(out, &out->callees, &out->ncallees, m, k.callees, k.ncallees, f, !side))
+            rc = ss_nomem(err, "comparison of calls");
+        ss_calls_free(&k);
+    }
+    if (!rc && !found)
+        rc = ss_fail(err, SS_EUSAGE, "--function: no function named '%s' in either profile",
+                     function);
+    if (rc) {
+        ss_cmp_calls_free(out);
+        return rc;
+    }
+    sort_keys = &out->keys;
+    if (out->ncallers > 1)
+        qsort(out->callers, out->ncallers, sizeof *out->callers, by_edge_delta);
+    if (out->ncallees > 1)
+        qsort(out->callees, out->ncallees, sizeof *out->callees, by_edge_delta);
+    return 0;
+}
+
+void ss_cmp_calls_free(struct ss_cmp_calls *k)
+{
+    free(k->callers);
+    free(k->callees);
+    ss_strtab_free(&k->keys);
+    memset(k, 0, sizeof *k);
 }
 
 /* ---- one model from two, and two from one ---------------------------------- */

@@ -109,6 +109,49 @@ struct ss_cmp_stacks {
 int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, struct ss_error *err);
 void ss_cmp_stacks_free(struct ss_cmp_stacks *s);
 
+/* A call tree of both sides (tree.h), nodes joined by their path of
+ * names from the root.  Nodes in depth-first pre-order, siblings by total
+ * delta descending (largest growth first), then name. */
+struct ss_cmp_tnode {
+    ss_id name; /* the function's name in ss_cmp_tree.keys */
+    uint32_t depth, parent;
+    double self_b, self_n, total_b, total_n;
+    double total_bx, total_nx; /* exact units, for ordering */
+};
+struct ss_cmp_tree {
+    struct ss_strtab keys; /* names, and the paths that join the nodes */
+    struct ss_cmp_tnode *nodes;
+    size_t n;
+    double total_b, total_n;
+    struct ss_units units;
+};
+
+/* Build the trees of both sides (top-down, or bottom-up with inverted) and
+ * join them.  With focus (a name, or NULL), each side's tree of that
+ * function (ss_tree_build's focus); a side without the function has an
+ * empty tree, and SS_EUSAGE when neither has it.  Returns 0 or an error. */
+int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
+                    struct ss_cmp_tree *out, struct ss_error *err);
+void ss_cmp_tree_free(struct ss_cmp_tree *t);
+
+/* A function's callers and callees on both sides (tree.h: ss_calls_of),
+ * joined by name; each list by delta descending, then name. */
+struct ss_cmp_edge {
+    ss_id name; /* in ss_cmp_calls.keys */
+    double base, cur;
+    double base_x, cur_x;
+};
+struct ss_cmp_calls {
+    struct ss_strtab keys;
+    double self_b, self_n, total_b, total_n;
+    struct ss_cmp_edge *callers, *callees;
+    size_t ncallers, ncallees;
+    struct ss_units units;
+};
+int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss_cmp_calls *out,
+                     struct ss_error *err);
+void ss_cmp_calls_free(struct ss_cmp_calls *k);
+
 /* Does m hold a comparison (a source flagged SS_SRC_BASE)? */
 int ss_model_is_comparison(const struct ss_model *m);
 

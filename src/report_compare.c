@@ -192,6 +192,207 @@ static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_
     return 0;
 }
 
+/* ---- trees ---------------------------------------------------------------------- */
+
+#define TROW(ctx, r) (&((const struct ss_cmp_tree *)(ctx))->nodes[r])
+#define TUNITS(ctx) (&((const struct ss_cmp_tree *)(ctx))->units)
+
+static void cell_tnode_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    /* text: indented two spaces per level */
+    size_t ind = tsv ? 0 : 2 * (size_t)TROW(ctx, r)->depth;
+    if (ind >= n)
+        ind = n ? n - 1 : 0;
+    memset(buf, ' ', ind);
+    ss_cell_str(buf + ind, n - ind,
+                ss_strtab_get(&((const struct ss_cmp_tree *)ctx)->keys, TROW(ctx, r)->name), tsv);
+}
+static void cell_tnode_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, TROW(ctx, r)->depth);
+}
+static void cell_tnode_sb(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_b, tsv);
+}
+static void cell_tnode_sn(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_n, tsv);
+}
+static void cell_tnode_sd(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    signed_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_n - TROW(ctx, r)->self_b, tsv);
+}
+static void cell_tnode_tb(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_b, tsv);
+}
+static void cell_tnode_tn(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_n, tsv);
+}
+static void cell_tnode_td(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    signed_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_n - TROW(ctx, r)->total_b, tsv);
+}
+
+static const struct ss_col tree_columns[] = {
+    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tnode_depth, NULL},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tnode_name, NULL},
+    {"self.base", NULL, 10, 1, 0, cell_tnode_sb, NULL},
+    {"self", NULL, 10, 1, 0, cell_tnode_sn, NULL},
+    {"self.delta", NULL, 11, 1, 0, cell_tnode_sd, NULL},
+    {"total.base", NULL, 11, 1, 0, cell_tnode_tb, NULL},
+    {"total", NULL, 10, 1, 0, cell_tnode_tn, NULL},
+    {"total.delta", NULL, 12, 1, 0, cell_tnode_td, NULL},
+};
+
+static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                       struct ss_error *err)
+{
+    struct ss_cmp_tree t;
+    int rc = ss_compare_tree(c, o->inverted, o->function, &t, err);
+    if (rc)
+        return rc;
+    size_t *order = malloc((t.n ? t.n : 1) * sizeof *order), k = 0;
+    if (!order) {
+        ss_cmp_tree_free(&t);
+        return ss_nomem(err, "tree order");
+    }
+    /* the nodes shown: not deeper than --depth, not under --min-pct of
+     * either side's total (a subtree left out is skipped whole) */
+    double tb = t.total_b, tn = t.total_n;
+    for (size_t i = 0; i < t.n; i++) {
+        const struct ss_cmp_tnode *nd = &t.nodes[i];
+        int deep = o->depth > 0 && nd->depth >= (uint32_t)o->depth;
+        int small = o->min_pct > 0 && !(tb > 0 && 100.0 * nd->total_b / tb >= o->min_pct) &&
+                    !(tn > 0 && 100.0 * nd->total_n / tn >= o->min_pct);
+        if (deep || small) {
+            while (i + 1 < t.n && t.nodes[i + 1].depth > nd->depth)
+                i++;
+            continue;
+        }
+        order[k++] = i;
+    }
+    if (o->format == SS_FORMAT_TEXT) {
+        header(out, c);
+        struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
+        fprintf(out, "%s tree%s%s, children by total delta\n",
+                o->inverted ? "bottom-up" : "top-down", o->function ? " of " : "",
+                o->function ? ss_esc(&esc, o->function) : "");
+        ss_esc_free(&esc);
+    }
+    struct ss_table tab = {tree_columns, sizeof tree_columns / sizeof *tree_columns,
+                           &t,           k,
+                           order,        ss_model_measure_name(c->cur)};
+    ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
+    free(order);
+    ss_cmp_tree_free(&t);
+    return 0;
+}
+
+/* ---- callers and callees -------------------------------------------------------- */
+
+/* Rows: callers, then the function's self and total, then callees. */
+struct calls_ctx {
+    const struct ss_cmp_calls *k;
+    const char *function;
+};
+
+static void calls_row(const struct calls_ctx *x, size_t r, const char **rel, const char **name,
+                      double *b, double *n)
+{
+    const struct ss_cmp_calls *k = x->k;
+    if (r < k->ncallers) {
+        *rel = "caller";
+        *name = ss_strtab_get(&k->keys, k->callers[r].name);
+        *b = k->callers[r].base;
+        *n = k->callers[r].cur;
+        return;
+    }
+    r -= k->ncallers;
+    if (r < 2) {
+        *rel = r ? "total" : "self";
+        *name = x->function;
+        *b = r ? k->total_b : k->self_b;
+        *n = r ? k->total_n : k->self_n;
+        return;
+    }
+    r -= 2;
+    *rel = "callee";
+    *name = ss_strtab_get(&k->keys, k->callees[r].name);
+    *b = k->callees[r].base;
+    *n = k->callees[r].cur;
+}
+
+#define CALLS(ctx) ((const struct calls_ctx *)(ctx))
+
+static void cell_call_rel(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const char *rel, *name;
+    double b, v;
+    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
+    ss_cell_str(buf, n, rel, tsv);
+}
+static void cell_call_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const char *rel, *name;
+    double b, v;
+    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
+    ss_cell_str(buf, n, name, tsv);
+}
+static void cell_call_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const char *rel, *name;
+    double b, v;
+    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
+    ss_format_value(buf, n, &CALLS(ctx)->k->units, b, tsv);
+}
+static void cell_call_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const char *rel, *name;
+    double b, v;
+    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
+    ss_format_value(buf, n, &CALLS(ctx)->k->units, v, tsv);
+}
+static void cell_call_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const char *rel, *name;
+    double b, v;
+    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
+    signed_value(buf, n, &CALLS(ctx)->k->units, v - b, tsv);
+}
+
+static const struct ss_col call_columns[] = {
+    {"relation", NULL, 8, 0, SS_COL_LEFT, cell_call_rel, NULL},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_call_name, NULL},
+    {"base", NULL, 10, 1, 0, cell_call_b, NULL},
+    {"new", NULL, 10, 1, 0, cell_call_n, NULL},
+    {"delta", NULL, 11, 1, 0, cell_call_d, NULL},
+};
+
+static int report_calls(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                        struct ss_error *err)
+{
+    if (!o->function)
+        return ss_fail(err, SS_EUSAGE, "--by calls needs --function F");
+    struct ss_cmp_calls k;
+    int rc = ss_compare_calls(c, o->function, &k, err);
+    if (rc)
+        return rc;
+    if (o->format == SS_FORMAT_TEXT)
+        header(out, c);
+    struct calls_ctx x = {&k, o->function};
+    struct ss_table t = {call_columns, sizeof call_columns / sizeof *call_columns,
+                         &x,           k.ncallers + 2 + k.ncallees,
+                         NULL,         ss_model_measure_name(c->cur)};
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "rows");
+    if (o->format == SS_FORMAT_TEXT)
+        fputs("(callers above the function, callees below; each by delta)\n", out);
+    ss_cmp_calls_free(&k);
+    return 0;
+}
+
 int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
                       struct ss_error *err)
 {
@@ -202,9 +403,13 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         return report_stats(out, c, o, err);
     case SS_REPORT_STACKS:
         return report_stacks(out, c, o, err);
+    case SS_REPORT_TREE:
+        return report_tree(out, c, o, err);
+    case SS_REPORT_CALLS:
+        return report_calls(out, c, o, err);
     default:
         return ss_fail(err, SS_EUSAGE,
                        "--base: this table does not compare two profiles; comparisons are "
-                       "printed --by self, total, line or stacks");
+                       "printed --by self, total, line, stacks, tree or calls");
     }
 }

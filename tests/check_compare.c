@@ -133,6 +133,51 @@ START_TEST(stacks_join)
 }
 END_TEST
 
+/* Trees joined by path: main 0.08 -> 0.05 with children g (+0.01), h
+ * (+0.01, new only), f (-0.03) in that order; calls of main the same. */
+START_TEST(tree_and_calls_join)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_cmp_tree t;
+    struct ss_error err;
+    ck_assert_int_eq(ss_compare_tree(&c, 0, NULL, &t, &err), 0);
+    ck_assert_uint_eq(t.n, 4);
+    static const char *const order[] = {"main", "g", "h", "f"};
+    static const double tb[] = {0.08, 0.02, 0, 0.04}, tn[] = {0.05, 0.03, 0.01, 0.01};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_str_eq(ss_strtab_get(&t.keys, t.nodes[i].name), order[i]);
+        ck_assert_uint_eq(t.nodes[i].depth, i ? 1 : 0);
+        ck_assert_double_eq_tol(t.nodes[i].total_b, tb[i], TOL);
+        ck_assert_double_eq_tol(t.nodes[i].total_n, tn[i], TOL);
+    }
+    ck_assert_double_eq_tol(t.nodes[0].self_b, 0.02, TOL);
+    ck_assert_double_eq_tol(t.total_b, 0.08, TOL);
+    ss_cmp_tree_free(&t);
+    /* a focus only the new side has: the base's tree is empty */
+    ck_assert_int_eq(ss_compare_tree(&c, 0, "h", &t, &err), 0);
+    ck_assert_uint_eq(t.n, 1);
+    ck_assert_double_eq_tol(t.nodes[0].total_b, 0, TOL);
+    ck_assert_double_eq_tol(t.nodes[0].total_n, 0.01, TOL);
+    ss_cmp_tree_free(&t);
+    ck_assert_int_eq(ss_compare_tree(&c, 0, "nosuch", &t, &err), SS_EUSAGE);
+    struct ss_cmp_calls k;
+    ck_assert_int_eq(ss_compare_calls(&c, "main", &k, &err), 0);
+    ck_assert_uint_eq(k.ncallers, 0);
+    ck_assert_uint_eq(k.ncallees, 3);
+    ck_assert_str_eq(ss_strtab_get(&k.keys, k.callees[2].name), "f");
+    ck_assert_double_eq_tol(k.callees[2].base, 0.04, TOL);
+    ck_assert_double_eq_tol(k.callees[2].cur, 0.01, TOL);
+    ck_assert_double_eq_tol(k.total_b, 0.08, TOL);
+    ss_cmp_calls_free(&k);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
 /* One model from two (the writers' input) and back: the new samples first,
  * then the base's in a source flagged SS_SRC_BASE; the split gives each
  * side its own statistics again. */
@@ -211,6 +256,7 @@ Suite *compare_suite(void)
     tcase_add_test(tc, functions_join);
     tcase_add_test(tc, functions_normalized);
     tcase_add_test(tc, stacks_join);
+    tcase_add_test(tc, tree_and_calls_join);
     tcase_add_test(tc, merge_and_split);
     tcase_add_test(tc, measure_missing);
     suite_add_tcase(s, tc);

@@ -114,6 +114,37 @@ printf 'main 1 0\nmain;f 3 1\nmain;g 1 3\nmain;h 0 1\n' >"$T/want"
 "$S" report --by stacks --format folded --normalize --base "$T/base.out" "$T/new.out" >"$T/got"
 same_text "hand: difffolded with --normalize" "$T/want" "$T/got"
 
+# the top-down tree: main 0.08 -> 0.05 (self 0.02 -> 0); its children by
+# total delta: g +0.01, h +0.01 (tie: by name), f -0.03
+cat >"$T/want" <<'EOF'
+depth	name	self.base	self	self.delta	total.base	total	total.delta
+0	main	0.02	0	-0.02	0.08	0.05	-0.03
+1	g	0.02	0.03	0.01	0.02	0.03	0.01
+1	h	0	0.01	0.01	0	0.01	0.01
+1	f	0.04	0.01	-0.03	0.04	0.01	-0.03
+EOF
+"$S" report --by tree --format tsv --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: --by tree TSV (children by total delta)" "$T/want" "$T/got"
+# bottom-up from f: f 0.04 -> 0.01, called by main
+printf '0\tf\t0\t0\t0\t0.04\t0.01\t-0.03\n1\tmain\t0.04\t0.01\t-0.03\t0.04\t0.01\t-0.03\n' >"$T/want"
+"$S" report --by tree --inverted --function f --format tsv --base "$T/base.out" "$T/new.out" |
+    tail -n +2 >"$T/got"
+same_text "hand: --by tree --inverted --function f" "$T/want" "$T/got"
+# calls of main: self 0.02 -> 0, total 0.08 -> 0.05, callees g, h, f
+cat >"$T/want" <<'EOF'
+relation	name	base	new	delta
+self	main	0.02	0	-0.02
+total	main	0.08	0.05	-0.03
+callee	g	0.02	0.03	0.01
+callee	h	0	0.01	0.01
+callee	f	0.04	0.01	-0.03
+EOF
+"$S" report --by calls --function main --format tsv --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: --by calls --function main" "$T/want" "$T/got"
+"$S" report --by calls --function nosuch --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
+check "--by calls of a function in neither profile: usage error" "$(
+    grep -q "no function named 'nosuch' in either profile" "$T/err" || cat "$T/err")"
+
 # several --base files combine into one base: base twice = double the base
 "$S" report --format tsv --base "$T/base.out" --base "$T/base.out" "$T/new.out" >"$T/got"
 check "hand: two --base files add up" "$(awk -F '\t' '
@@ -248,10 +279,10 @@ for to in rprof tables speedscope; do
         grep -q "cannot hold a comparison" "$T/err" || head -c 300 "$T/err"
         [ ! -e "$T/x.$to" ] || echo "wrote $T/x.$to")"
 done
-"$S" report --by tree --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
+"$S" report --by levels --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
 rc=$?
-check "report --by tree --base: a usage error naming the tables that compare" "$(
-    [ $rc = 1 ] || echo "exit $rc"; grep -q 'self, total, line or stacks' "$T/err" || cat "$T/err")"
+check "report --by levels --base: a usage error naming the tables that compare" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q 'self, total, line, stacks, tree or calls' "$T/err" || cat "$T/err")"
 "$S" report --normalize "$T/new.out" >/dev/null 2>"$T/err"
 rc=$?
 check "--normalize without --base is a usage error" "$(

@@ -67,7 +67,10 @@ make_input "$outdir/ml$tag.out" "$here/data/memory_line.out"
 # The session: every view, moving, sorting, searching, zooming, and
 # transforms typed, made by keys, undone and redone (each re-applies the
 # list to the 1M samples and redraws), measures switched with V and :value
-# (issue 11: within 100 ms) in the functions, lines and tree views.
+# (issue 11: within 100 ms) in the functions, lines and tree views; then the
+# flame graph (DESIGN 9: its first draw and every key within 100 ms):
+# moving, zooming, searching, the order, inverted and time order toggled,
+# and the sandwich.
 cat >"$tmpd/keys" <<'EOF'
 jjjjj
 G
@@ -126,6 +129,21 @@ V
 :focus vapply
 u
 u
+F
+j
+j
+l
+<Enter>
+/vapply<Enter>
+q
+s
+i
+i
+o
+l
+o
+W
+k
 EOF
 
 printf ':q\n' >"$tmpd/quit"

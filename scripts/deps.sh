@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian packages stackscope needs, only those that are missing.
 #   scripts/deps.sh build   compiler, autotools, libraries (the default)
-#   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind, Go's pprof)
+#   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind, Go's pprof,
+#                           chromium)
 #   scripts/deps.sh fuzz    build + clang and libFuzzer for scripts/fuzz.sh (not
 #                           needed by the tests: `make check` replays the kept
 #                           fuzz inputs with the normal compiler)
@@ -20,6 +21,8 @@ if [ "$what" = test ]; then
     # perf: real perf record captures (tests/producers.sh; skipped where the
     # kernel forbids perf events)
     pkgs="$pkgs linux-perf"
+    # Chromium, headless: the SVG flame graph in a real browser (tests/flame.sh)
+    pkgs="$pkgs chromium"
 fi
 if [ "$what" = fuzz ]; then
     pkgs="$pkgs clang libclang-rt-14-dev"

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "compare.h"
+#include "flame.h"
 #include "load.h"
 #include "report.h"
 #include "report_compare.h"
@@ -33,8 +34,9 @@ static const char usage_text[] =
     "\n"
     "With no command, explore the profile FILE in the terminal (several files\n"
     "combine into one profile; no FILE: the bundled demo profile): views of\n"
-    "functions, stacks, trees, timeline, levels, run lengths and source lines,\n"
-    "trimmed with transforms and saved with :w FILE; ? lists the keys.\n"
+    "functions, stacks, trees, timeline, levels, run lengths, source lines and\n"
+    "the flame graph (F), trimmed with transforms and saved with :w FILE (:w\n"
+    "F.svg: the flame graph as an interactive SVG); ? lists the keys.\n"
     "Without a terminal, or on one that cannot move the cursor (TERM=dumb),\n"
     "print what 'stackscope report FILE...' prints instead.\n"
     "\n"
@@ -64,6 +66,8 @@ static const char usage_text[] =
     "                           calls    callers and callees of --function F\n"
     "                           timeline the function at --level K over time\n"
     "                           sources  the input files and Rprof sessions\n"
+    "                           labels   the samples' labels (pprof, perf):\n"
+    "                                    key, value, count and the measure\n"
     "                           transforms\n"
     "                                    the transform list (-e, --script) and\n"
     "                                    what each step did\n"
@@ -89,11 +93,15 @@ static const char usage_text[] =
     "Convert options:\n"
     "  -o, --output OUT       the file to write (a directory for tables)\n"
     "  --to FORMAT            rprof, pprof (gzip-compressed profile.proto),\n"
-    "                         folded, sampling_prof, tables or speedscope;\n"
-    "                         default from OUT's name (.out .prof .rprof,\n"
-    "                         .pb.gz .pb .pprof, .folded .collapsed, .sprof.txt,\n"
-    "                         .speedscope.json, a name ending in / or a\n"
+    "                         folded, sampling_prof, tables, speedscope or svg\n"
+    "                         (the flame graph as an interactive SVG); default\n"
+    "                         from OUT's name (.out .prof .rprof, .pb.gz .pb\n"
+    "                         .pprof, .folded .collapsed, .sprof.txt,\n"
+    "                         .speedscope.json, .svg, a name ending in / or a\n"
     "                         directory)\n"
+    "  --inverted             svg: the leaves as roots, their callers below\n"
+    "  --time-order           svg: the flame chart, samples in time order (not\n"
+    "                         merged across time, as profvis)\n"
     "  --force                replace an existing OUT: a regular file or an earlier\n"
     "                         tables directory, never an input (man page: FILES)\n"
     "\n"
@@ -155,6 +163,12 @@ static const char usage_text[] =
     "                             eval, tryCatch, source, cmpfun, ...)\n"
     "                           name-anonymous [F]   (FUN, <Anonymous> named\n"
     "                             FUN@FILE#LINE by their call site)\n"
+    "                           keep-label KEY[=VALUE]   drop-label KEY[=VALUE]\n"
+    "                             (samples with the label; VALUE a word,\n"
+    "                             a \"quoted value\" or a /regex/)\n"
+    "                           label-root KEY   (the label's value becomes\n"
+    "                             the outermost frame KEY=VALUE, as pprof's\n"
+    "                             -tagroot)\n"
     "                         F is a name, a \"quoted name\" or a /regex/;\n"
     "                         one that matches no function is warned about\n"
     "  --script FILE          apply the commands in FILE, one per line ('#'\n"
@@ -342,7 +356,7 @@ static int transform_loaded(struct ss_model *orig, struct ss_model *tm, struct s
         if (ss_tf_no_match(tf, i)) {
             fputs("stackscope: warning: ", stderr);
             ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
-            fputs(": no function matches\n", stderr);
+            fprintf(stderr, ": no %s matches\n", ss_tf_match_noun(tf, i));
         }
     *m = tm;
     return 0;
@@ -539,6 +553,7 @@ static const struct {
     {"timeline", SS_REPORT_TIMELINE},
     {"sources", SS_REPORT_SOURCES},
     {"transforms", SS_REPORT_TRANSFORMS},
+    {"labels", SS_REPORT_LABELS}, /* pprof and perf labels */
     {NULL, SS_REPORT_SELF},
 };
 
@@ -626,7 +641,8 @@ static int cmd_report(int argc, char **argv)
                 k++;
             if (!by_names[k].name)
                 return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                                   "levels, runs, tree, calls, timeline, sources or transforms)",
+                                   "levels, runs, tree, calls, timeline, sources, labels or "
+                                   "transforms)",
                                    optarg);
             o.by = by_names[k].by;
             break;
@@ -741,9 +757,11 @@ static int cmd_convert(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},           {"help", no_argument, NULL, 'h'},
         {"transform", required_argument, NULL, 'e'}, {"script", required_argument, NULL, 's'},
         {"interval", required_argument, NULL, 'i'},  {"preset", required_argument, NULL, 'p'},
-        {"value", required_argument, NULL, 'V'},     {"base", required_argument, NULL, 'B'},
+        {"value", required_argument, NULL, 'V'},     {"inverted", no_argument, NULL, 'I'},
+        {"time-order", no_argument, NULL, 'O'},      {"base", required_argument, NULL, 'B'},
         {"normalize", no_argument, NULL, 'N'},       {NULL, 0, NULL, 0},
     };
+    struct ss_flame_opts svg = {0, 0, SS_FLAME_BY_NAME};
     struct ss_write_opts w;
     memset(&w, 0, sizeof w);
     const char *out = NULL;
@@ -792,6 +810,12 @@ static int cmd_convert(int argc, char **argv)
         case 'f':
             w.force = 1;
             break;
+        case 'I':
+            svg.inverted = 1;
+            break;
+        case 'O':
+            svg.time_order = 1;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return finish_output();
@@ -803,6 +827,11 @@ static int cmd_convert(int argc, char **argv)
     }
     if (!out)
         return usage_error("%s", "convert: no output given (-o OUT)");
+    if ((svg.inverted || svg.time_order) && w.format != SS_OUT_SVG &&
+        !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
+          ss_format_for_path(out)->id == SS_OUT_SVG))
+        return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
+    ss_svg_set_opts(&svg);
     if (optind >= argc)
         return usage_error("%s", "convert: no FILE given");
     if (!w.format && !ss_format_for_path(out)) {
@@ -871,6 +900,34 @@ static void agg_summary(FILE *out, const struct ss_model *m, ss_id src)
     fprintf(out, ", interval %.6g ms per sample\n", s->interval_us / 1000.0);
 }
 
+/* check's line about labels: how many, on how many rows, which keys (the
+ * first ten in order of appearance). */
+static void label_summary(const struct ss_model *m)
+{
+    size_t rows = 0, nkeys = 0;
+    for (size_t i = 0; i < m->sample_labels.n; i++)
+        rows += m->sample_labels.v[i] != 0;
+    printf("  labels: %zu distinct on %zu of %zu rows; keys:", m->labels.n, rows,
+           m->sample_stack.n);
+    ss_id seen[10];
+    for (size_t l = 0; l < m->labels.n; l++) {
+        ss_id key = m->labels.v[l].key;
+        size_t k = 0;
+        while (k < nkeys && seen[k] != key)
+            k++;
+        if (k < nkeys)
+            continue; /* shown already */
+        if (nkeys == 10) {
+            fputs(" ...", stdout);
+            break;
+        }
+        seen[nkeys++] = key;
+        fputc(' ', stdout);
+        ss_esc_fputs(ss_str(m, key), SS_ESC_TEXT, stdout);
+    }
+    fputc('\n', stdout);
+}
+
 static void check_summary(const struct ss_model *m, const char *path)
 {
     size_t maxdepth = 0;
@@ -915,6 +972,8 @@ static void check_summary(const struct ss_model *m, const char *path)
                ss_s(maxdepth));
     }
     printf("  functions: %zu, locations: %zu\n", m->functions.n, m->locations.n);
+    if (ss_model_has_labels(m))
+        label_summary(m);
     print_warnings(stdout, m, "  warning: ");
 }
 

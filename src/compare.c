@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame.h"
 #include "stacks.h"
 #include "tree.h"
 
@@ -613,6 +614,88 @@ void ss_cmp_calls_free(struct ss_cmp_calls *k)
     memset(k, 0, sizeof *k);
 }
 
+/* ---- the flame graph ------------------------------------------------------------ */
+
+/* A frame's path key: (its parent's path key, its name id) as 8 bytes,
+ * interned in t (a path id per frame; names in the same table). */
+static ss_id path_key(struct ss_strtab *t, ss_id parent, const char *name, int *oom)
+{
+    ss_id nm = ss_strtab_intern(t, name, strlen(name));
+    uint32_t k[2] = {parent, nm};
+    ss_id r = nm == SS_NONE ? SS_NONE : ss_strtab_intern(t, (const char *)k, sizeof k);
+    if (r == SS_NONE)
+        *oom = 1;
+    return r;
+}
+
+int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
+                     const struct ss_flame *fl, double *base, struct ss_error *err)
+{
+    for (size_t i = 0; i < fl->n; i++)
+        base[i] = 0;
+    struct ss_flame_opts bo = *o;
+    bo.time_order = 0;
+    double *sw = NULL;
+    struct ss_flame bf;
+    memset(&bf, 0, sizeof bf);
+    int rc = ss_flame_measure_weights(c->base, &sw, NULL, err);
+    if (!rc)
+        rc = ss_flame_build(c->base, sw, NULL, &bo, &bf, err);
+    free(sw);
+    if (rc)
+        return rc;
+    struct ss_strtab t;
+    ss_strtab_init(&t);
+    int oom = 0;
+    /* the base's frames by path; several frames of one path cannot happen
+     * in an aggregated graph, but add up if they did */
+    ss_id *bkey = malloc((bf.n ? bf.n : 1) * sizeof *bkey);
+    VEC(double) at = {0};
+    oom = !bkey;
+    for (size_t i = 0; !oom && i < bf.n; i++) {
+        const struct ss_flame_node *nd = &bf.nodes[i];
+        ss_id parent = nd->parent == SS_FLAME_NONE ? SS_NONE : bkey[nd->parent];
+        bkey[i] = path_key(&t, parent, ss_function_name(c->base, nd->function), &oom);
+        if (oom)
+            break;
+        while (!oom && at.n <= bkey[i])
+            oom = VEC_PUSH(at, 0.0) != 0;
+        if (!oom)
+            at.v[bkey[i]] += nd->total * c->conv * c->scale;
+    }
+    ss_id *ckey = malloc((fl->n ? fl->n : 1) * sizeof *ckey);
+    oom = oom || !ckey;
+    for (size_t i = 0; !oom && i < fl->n; i++) {
+        const struct ss_flame_node *nd = &fl->nodes[i];
+        ss_id parent = nd->parent == SS_FLAME_NONE ? SS_NONE : ckey[nd->parent];
+        /* look up, never add: a path the base lacks has no key there */
+        const char *name = ss_function_name(c->cur, nd->function);
+        ss_id nm = parent == SS_NONE && nd->parent != SS_FLAME_NONE
+                       ? SS_NONE
+                       : ss_strtab_find(&t, name, strlen(name));
+        uint32_t k[2] = {parent, nm};
+        ckey[i] = nm == SS_NONE ? SS_NONE : ss_strtab_find(&t, (const char *)k, sizeof k);
+        if (ckey[i] != SS_NONE && ckey[i] < at.n)
+            base[i] = at.v[ckey[i]];
+    }
+    free(bkey);
+    free(ckey);
+    VEC_FREE(at);
+    ss_strtab_free(&t);
+    ss_flame_free(&bf);
+    return oom ? ss_nomem(err, "comparison of flame graphs") : 0;
+}
+
+int ss_compare_shade(double base, double cur, double max_delta)
+{
+    double d = cur - base;
+    if (!(max_delta > 0) || d == 0)
+        return 0;
+    double r = fabs(d) / max_delta;
+    int lvl = r >= 0.5 ? 3 : r >= 0.15 ? 2 : r >= 0.02 ? 1 : 0;
+    return d > 0 ? lvl : -lvl;
+}
+
 /* ---- one model from two, and two from one ---------------------------------- */
 
 int ss_model_is_comparison(const struct ss_model *m)
@@ -650,7 +733,13 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
     ss_id *stk = malloc((nst ? nst : 1) * sizeof *stk);
     ss_id *frames = NULL;
     int64_t *vals = NULL;
-    oom = !vt || !fn || !loc || !stk;
+    /* label sets (pprof labels, perf comm/pid/tid), mapped on first use */
+    size_t nsets = ss_model_nlabelsets(src);
+    ss_id *sets = malloc((nsets ? nsets : 1) * sizeof *sets);
+    VEC(ss_id) labs = {0};
+    oom = !vt || !fn || !loc || !stk || !sets;
+    for (size_t k = 0; !oom && k < nsets; k++)
+        sets[k] = k ? SS_NONE : 0;
     for (size_t t = 0; !oom && t < nvt; t++) {
         vt[t] = ss_model_value_type(dst, ss_str(src, src->value_types.v[t].type),
                                     ss_str(src, src->value_types.v[t].unit));
@@ -740,6 +829,24 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
             for (size_t t = 0; t < nvt; t++)
                 vals[vt[t]] = src->values.v[t] ? src->values.v[t][i] : t == SS_VT_COUNT;
             oom = ss_model_add_sample(dst, stk[src->sample_stack.v[i]], vals) != 0;
+            ss_id ls = ss_sample_labelset(src, i);
+            if (!oom && ls && sets[ls] == SS_NONE) {
+                size_t nl = ss_labelset_size(src, ls);
+                const ss_id *l = ss_labelset_labels(src, ls);
+                oom = VEC_RESERVE(labs, nl + 1) != 0;
+                for (size_t k = 0; !oom && k < nl; k++) {
+                    const struct ss_label *lb = &src->labels.v[l[k]];
+                    ss_id key = xstr(dst, src, lb->key, &oom), str = xstr(dst, src, lb->str, &oom),
+                          unit = xstr(dst, src, lb->unit, &oom);
+                    labs.v[k] = oom ? SS_NONE : ss_model_label(dst, key, str, lb->num, unit);
+                    oom = oom || labs.v[k] == SS_NONE;
+                }
+                if (!oom)
+                    sets[ls] = ss_model_label_set(dst, labs.v, nl);
+                oom = oom || sets[ls] == SS_NONE;
+            }
+            if (!oom && ls)
+                oom = ss_model_label_sample(dst, sets[ls]) != 0;
         }
     }
     free(vt);
@@ -748,6 +855,8 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
     free(stk);
     free(frames);
     free(vals);
+    free(sets);
+    VEC_FREE(labs);
     return oom ? -1 : 0;
 }
 

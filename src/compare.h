@@ -152,6 +152,23 @@ int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss
                      struct ss_error *err);
 void ss_cmp_calls_free(struct ss_cmp_calls *k);
 
+/* The flame graph in a comparison (DESIGN sections 12, 13): for every
+ * frame of `fl`, the new profile's aggregated graph built with options o
+ * (not time order), the base's total of the frame with the same path of
+ * function names (0 when the base has none), scaled and converted, into
+ * base[0..fl->n).  Returns 0 or an error code. */
+struct ss_flame;
+struct ss_flame_opts;
+int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
+                     const struct ss_flame *fl, double *base, struct ss_error *err);
+
+/* The colour of a frame in a comparison, as flamegraph.pl's differential
+ * graphs: red for growth, blue for shrinkage, white when equal, the
+ * intensity by |delta| / max_delta (the largest |delta| of the graph).
+ * Returns -3..3: the sign is the direction, the size the intensity (0:
+ * unchanged or too small to show). */
+int ss_compare_shade(double base, double cur, double max_delta);
+
 /* Does m hold a comparison (a source flagged SS_SRC_BASE)? */
 int ss_model_is_comparison(const struct ss_model *m);
 

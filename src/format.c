@@ -270,6 +270,7 @@ static const struct ss_format formats[] = {
      NULL,
      NULL,
      NULL},
+    {SS_OUT_SVG, "svg", "SVG flame graph", {".svg"}, 0, 0, 0, NULL, NULL, NULL, ss_write_svg, NULL},
 };
 
 #define NFORMATS (sizeof formats / sizeof *formats)

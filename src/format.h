@@ -29,6 +29,7 @@ enum ss_out_format {
     SS_OUT_SPEEDSCOPE,    /* speedscope's JSON file format */
     SS_OUT_GO_TEXT,       /* Go's legacy text profiles: recognised, refused */
     SS_OUT_PERF_SCRIPT,   /* `perf script` text (read only) */
+    SS_OUT_SVG,           /* the flame graph as an interactive SVG (write only) */
 };
 
 /* Does the file that starts with p[0..n) look like this format?  `whole`:

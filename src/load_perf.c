@@ -1,4 +1,10 @@
-/* load_perf.c - `perf script` text reader (see load_perf.h). */
+/* load_perf.c - `perf script` text reader (see load_perf.h).
+ *
+ * Each sample's comm, and its pid (when perf printed PID/TID) and tid, are
+ * also kept as its labels: comm (a string: the command name as printed,
+ * spaces kept) and pid, tid (numbers), as Google's perf_to_profile names
+ * them, so `keep-label comm=gzip`, `report --by labels` and `label-root tid`
+ * work on perf data. */
 #include "load_perf.h"
 
 #include <stdlib.h>
@@ -45,8 +51,20 @@ static int is_tid(const char *s, size_t n)
 struct header {
     const char *comm, *event, *rest;
     size_t comm_len, event_len, rest_len;
-    int64_t period; /* -1 when not printed */
+    int64_t period;   /* -1 when not printed */
+    int64_t pid, tid; /* -1 when not printed (or too large) */
 };
+
+/* A decimal number of at most 18 digits, or -1. */
+static int64_t small_number(const char *s, size_t n)
+{
+    if (!all_digits(s, n) || n > 18)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (s[i] - '0');
+    return v;
+}
 
 #define MAX_TOK 64
 
@@ -80,6 +98,10 @@ static int parse_header(const char *s, size_t n, struct header *h, const char **
     }
     h->comm = s + a[0];
     h->comm_len = e[tid - 1] - a[0];
+    const char *ts = s + a[tid], *sl = memchr(ts, '/', e[tid] - a[tid]);
+    h->pid = sl ? small_number(ts, (size_t)(sl - ts)) : -1;
+    h->tid = sl ? small_number(sl + 1, (size_t)(s + e[tid] - sl - 1))
+                : small_number(ts, e[tid] - a[tid]);
     size_t k = t + 1;
     h->period = -1;
     if (k < nt && all_digits(s + a[k], e[k] - a[k]) && e[k] - a[k] <= 18) {
@@ -184,8 +206,10 @@ struct perf {
     const char *path;
     struct ss_error *err;
     VEC(ss_id) frames;
-    int open;       /* a sample is being read */
-    ss_id comm;     /* its root frame */
+    int open;     /* a sample is being read */
+    ss_id comm;   /* its root frame */
+    ss_id labels; /* its label set (comm, pid, tid) */
+    ss_id key_comm, key_pid, key_tid;
     int64_t period; /* -1: none */
     int clock;      /* cpu-clock or task-clock */
     uint64_t line;  /* its header's line */
@@ -238,9 +262,37 @@ static int flush(struct perf *P)
         P->clock_sum += (double)P->period;
         P->clock_n++;
     }
-    int rc = ss_model_add_sample(P->m, st, vals) ? ss_nomem(P->err, "samples") : 0;
+    int rc = ss_model_add_sample(P->m, st, vals) || ss_model_label_sample(P->m, P->labels)
+                 ? ss_nomem(P->err, "samples")
+                 : 0;
     free(vals);
     return rc;
+}
+
+/* The label set of a sample with header h (comm as printed, spaces kept). */
+static ss_id header_labels(struct perf *P, const struct header *h)
+{
+    if (P->key_comm == SS_NONE) {
+        P->key_comm = ss_model_intern_cstr(P->m, "comm");
+        P->key_pid = ss_model_intern_cstr(P->m, "pid");
+        P->key_tid = ss_model_intern_cstr(P->m, "tid");
+        if (P->key_comm == SS_NONE || P->key_pid == SS_NONE || P->key_tid == SS_NONE)
+            return SS_NONE;
+    }
+    ss_id labs[3];
+    size_t n = 0;
+    ss_id comm = ss_model_intern(P->m, h->comm, h->comm_len);
+    if (comm == SS_NONE)
+        return SS_NONE;
+    labs[n++] = ss_model_label(P->m, P->key_comm, comm, 0, SS_NONE);
+    if (h->pid >= 0)
+        labs[n++] = ss_model_label(P->m, P->key_pid, SS_NONE, h->pid, SS_NONE);
+    if (h->tid >= 0)
+        labs[n++] = ss_model_label(P->m, P->key_tid, SS_NONE, h->tid, SS_NONE);
+    for (size_t k = 0; k < n; k++)
+        if (labs[k] == SS_NONE)
+            return SS_NONE;
+    return ss_model_label_set(P->m, labs, n);
 }
 
 int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
@@ -251,6 +303,7 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
     P.path = path;
     P.err = err;
     P.vt_dur = P.vt_ev = SS_NONE;
+    P.key_comm = P.key_pid = P.key_tid = SS_NONE;
     struct ss_source src;
     memset(&src, 0, sizeof src);
     src.type = ss_model_intern_cstr(m, "perf");
@@ -317,7 +370,8 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
         for (size_t k = 0; k < cl; k++)
             comm[k] = h.comm[k] == ' ' ? '_' : h.comm[k];
         P.comm = frame_loc(&P, comm, cl, NULL, 0);
-        if (P.comm == SS_NONE) {
+        P.labels = header_labels(&P, &h);
+        if (P.comm == SS_NONE || P.labels == SS_NONE) {
             rc = ss_nomem(err, "frames");
             break;
         }

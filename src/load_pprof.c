@@ -291,7 +291,7 @@ static const char *const field_names[] = {
 
 /* Profiles that keep one sample per event (stackscope's own, the R profile
  * package's) repeat the same sample bytes over and over: the memo maps the
- * bytes of a Sample message to what they gave (stack, values), so each
+ * bytes of a Sample message to what they gave (stack, values, labels), so each
  * distinct message is unpacked once.  Every hit is verified byte by byte.
  * It turns itself off when samples rarely repeat (values that change with
  * every sample, as memory counters do). */
@@ -303,10 +303,11 @@ struct memo_slot {
     size_t off; /* message bytes in memo.bytes */
     uint32_t len;
     ss_id stack;
+    ss_id labels;   /* the label set */
     size_t vals;    /* first of nmodel values in memo.vals */
-    uint32_t flags; /* MEMO_LABELED, MEMO_MISMATCH */
+    uint32_t flags; /* MEMO_MISMATCH */
 };
-enum { MEMO_LABELED = 1, MEMO_MISMATCH = 2 };
+enum { MEMO_MISMATCH = 2 };
 
 struct memo {
     struct ss_idset index;
@@ -349,10 +350,10 @@ static const struct memo_slot *memo_find(const struct memo *mo, const uint8_t *b
     return id == SS_NONE ? NULL : &mo->msg.v[id];
 }
 
-/* Remember bytes -> (stack, vals, flags) (not remembered yet); does nothing
- * when full or short of memory (the memo only saves time). */
+/* Remember bytes -> (stack, labels, vals, flags) (not remembered yet); does
+ * nothing when full or short of memory (the memo only saves time). */
 static void memo_put(struct memo *mo, const uint8_t *b, size_t len, uint64_t h, ss_id stack,
-                     const int64_t *vals, size_t nvals, uint32_t flags)
+                     ss_id labels, const int64_t *vals, size_t nvals, uint32_t flags)
 {
     if (mo->bytes.n + len > MEMO_MAX_BYTES)
         return;
@@ -363,7 +364,7 @@ static void memo_put(struct memo *mo, const uint8_t *b, size_t len, uint64_t h, 
     size_t pos;
     if (ss_idset_find(&mo->index, h, memo_eq, mo, &k, &pos) != SS_NONE)
         return;
-    struct memo_slot sl = {mo->bytes.n, (uint32_t)len, stack, mo->vals.n, flags};
+    struct memo_slot sl = {mo->bytes.n, (uint32_t)len, stack, labels, mo->vals.n, flags};
     mo->msg.v[mo->msg.n] = sl;
     ss_idset_insert(&mo->index, pos, h, (uint32_t)mo->msg.n++);
     memcpy(mo->bytes.v + mo->bytes.n, b, len);
@@ -410,7 +411,8 @@ struct loader {
     struct ss_error *err;
     const uint8_t *buf;
     size_t len;
-    int gz; /* offsets refer to decompressed data */
+    int gz;        /* offsets refer to decompressed data */
+    int base_side; /* reading a difference profile's base samples (pass_two) */
     struct arena arena;
     ProtobufCAllocator alloc;
 
@@ -431,6 +433,7 @@ struct loader {
     ss_id *fn_model;       /* function index -> model function */
     VEC(ss_id) loc_frames; /* model locations of every location, innermost first */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
+    VEC(ss_id) labs;       /* scratch: one sample's labels */
     struct memo memo;
     int64_t *vals;
 };
@@ -923,14 +926,57 @@ static int add_failed(struct loader *L, int rc, size_t off, size_t index, int64_
     return ss_model_count_fail(L->m, L->err, at, count);
 }
 
+/* The label set of sample s (its labels checked and interned): 0 for none,
+ * SS_NONE after an error (in L->err). */
+static ss_id sample_labels(struct loader *L, const Perftools__Profiles__Sample *s, size_t off,
+                           size_t index)
+{
+    L->labs.n = 0;
+    if (s->n_label > SS_MAX_LABELS_PER_SAMPLE) {
+        bad(L, off, "sample %zu has %zu labels, more than %d", index, s->n_label,
+            SS_MAX_LABELS_PER_SAMPLE);
+        return SS_NONE;
+    }
+    for (size_t k = 0; k < s->n_label; k++) {
+        const Perftools__Profiles__Label *lb = s->label[k];
+        char what[64];
+        snprintf(what, sizeof what, "sample %zu: label %zu", index, k + 1);
+        if (check_str(L, lb->key, off, what) || check_str(L, lb->str, off, what) ||
+            check_str(L, lb->num_unit, off, what))
+            return SS_NONE;
+        /* As Go's pprof: a string label when str is set, else a numeric
+         * one when num or num_unit is, else nothing. */
+        if (!lb->str && !lb->num && !lb->num_unit)
+            continue;
+        if (L->base_side && str_eq(L, lb->key, "pprof::base"))
+            continue; /* a difference profile's mark of its base samples */
+        ss_id key = str_id(L, lb->key);
+        ss_id str = lb->str ? str_id(L, lb->str) : SS_NONE;
+        ss_id unit = !lb->str && lb->num_unit ? str_id(L, lb->num_unit) : SS_NONE;
+        ss_id lab = key == SS_NONE || (lb->str && str == SS_NONE) ||
+                            (!lb->str && lb->num_unit && unit == SS_NONE)
+                        ? SS_NONE
+                        : ss_model_label(L->m, key, str, lb->num, unit);
+        if (lab == SS_NONE || VEC_PUSH(L->labs, lab)) {
+            nomem(L, "labels");
+            return SS_NONE;
+        }
+    }
+    ss_id set = ss_model_label_set(L->m, L->labs.v, L->labs.n);
+    if (set == SS_NONE)
+        nomem(L, "labels");
+    return set;
+}
+
 /* Pass 2: the samples, in file order.  A difference profile (what `pprof
  * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
  * samples whose values are negative: side 0 adds the others and counts
  * those in *n_base; side 1 (run when there are some, into a source flagged
- * SS_SRC_BASE, compare.h) adds only those, negated.  A sample with both
- * positive and negative values is refused. */
+ * SS_SRC_BASE, compare.h) adds only those, negated, without their mark (the
+ * label pprof::base).  A sample with both positive and negative values is
+ * refused. */
 static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
-                    uint64_t *n_labeled, uint64_t *n_mismatch, int side, uint64_t *n_base)
+                    uint64_t *n_mismatch, int side, uint64_t *n_base)
 {
     size_t nvt = L->vt_type.n, nmodel = L->m->value_types.n, pos = 0, index = 0;
     int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
@@ -953,12 +999,13 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
             const struct memo_slot *hit = memo_find(mo, f.data, f.len, h);
             if (hit) {
                 mo->hits++;
-                *n_labeled += (hit->flags & MEMO_LABELED) != 0;
                 *n_mismatch += (hit->flags & MEMO_MISMATCH) != 0;
                 const int64_t *hv = mo->vals.v + hit->vals;
                 int ar = ss_model_add_sample(L->m, hit->stack, hv);
                 if (ar)
                     return add_failed(L, ar, f.off, index, hv[SS_VT_COUNT]);
+                if (ss_model_label_sample(L->m, hit->labels))
+                    return nomem(L, "labels");
                 continue;
             }
             /* Rarely repeated: stop looking. */
@@ -996,8 +1043,10 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                            s->value[k]);
             s->value[k] = -s->value[k];
         }
-        if (s->n_label)
-            (*n_labeled)++;
+        L->base_side = side;
+        ss_id labels = sample_labels(L, s, f.off, index);
+        if (labels == SS_NONE)
+            return L->err->code;
         L->frames.n = 0;
         for (size_t k = 0; k < s->n_location_id; k++) {
             uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
@@ -1031,7 +1080,7 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         L->vals[0] = c;
         /* stackscope writes 0 for samples with no frames (as R, no time).
          * A count whose time does not fit an int64 cannot match it. */
-        uint32_t flags = s->n_label ? MEMO_LABELED : 0;
+        uint32_t flags = 0;
         int64_t want;
         if (time_col >= 0 &&
             (__builtin_mul_overflow(c, L->period, &want) || s->value[time_col] != want) &&
@@ -1042,8 +1091,10 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         int ar = ss_model_add_sample(L->m, stack, L->vals);
         if (ar)
             return add_failed(L, ar, f.off, index, c);
+        if (ss_model_label_sample(L->m, labels))
+            return nomem(L, "labels");
         if (!mo->off)
-            memo_put(mo, f.data, f.len, h, stack, L->vals, nmodel, flags);
+            memo_put(mo, f.data, f.len, h, stack, labels, L->vals, nmodel, flags);
     }
     return 0;
 }
@@ -1147,9 +1198,9 @@ static int load(struct loader *L)
         return nomem(L, "sources");
     }
     rc = add_metas(L, sid);
-    uint64_t n_labeled = 0, n_mismatch = 0, n_base = 0;
+    uint64_t n_mismatch = 0, n_base = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, &n_labeled, &n_mismatch, 0, &n_base);
+        rc = pass_two(L, vt_model, cr, &n_mismatch, 0, &n_base);
     if (!rc && n_base) {
         /* a difference profile: its negated samples are the base */
         src.flags |= SS_SRC_BASE;
@@ -1160,20 +1211,14 @@ static int load(struct loader *L)
             rc = add_metas(L, sid);
         memo_free(&L->memo);
         L->memo.off = 1;
-        uint64_t kept = n_labeled; /* the base's label, pprof::base, is its mark */
         if (!rc)
-            rc = pass_two(L, vt_model, cr, &n_labeled, &n_mismatch, 1, &n_base);
-        n_labeled = kept;
+            rc = pass_two(L, vt_model, cr, &n_mismatch, 1, &n_base);
     }
     free(vt_model);
     if (rc)
         return rc;
 
     /* Warnings: what the model could not keep or had to guess. */
-    if (n_labeled)
-        ss_model_warn(L->m, "%s: %" PRIu64 " of %zu sample%s carr%s labels; labels are not kept",
-                      L->path, n_labeled, L->n_samples, ss_s(L->n_samples),
-                      n_labeled == 1 ? "ies" : "y");
     if (dup)
         ss_model_warn(L->m, "%s: %zu sample types repeat an earlier one and are left out", L->path,
                       dup);
@@ -1443,6 +1488,7 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     free(L.fn_model);
     VEC_FREE(L.loc_frames);
     VEC_FREE(L.frames);
+    VEC_FREE(L.labs);
     memo_free(&L.memo);
     free(L.vals);
     free(raw);

@@ -1,7 +1,7 @@
 /* load_tables.c - the v2 tables reader (see load_tables.h).
  *
  * The files are read in dependency order (meta, sources, value types,
- * functions, locations, stacks, samples, sample values, aggregates), each
+ * functions, locations, stacks, samples, sample values, aggregates, labels), each
  * row checked as it comes: exact header, the right number of fields, ids
  * equal to the row number where they are a table's own key and within range
  * where they refer to another table, numbers that parse, known escapes.  The
@@ -364,7 +364,9 @@ struct loader {
     uint64_t samples_size;   /* bytes of samples.tsv */
     VEC(ss_id) fmap, fclass, lmap, smap, frames;
     VEC(uint32_t) sample_src, sample_stack;
-    uint8_t *seen; /* sample x value type: value read */
+    VEC(uint32_t) lab_sample; /* labels.tsv: each row's sample (0-based, in order) */
+    VEC(ss_id) lab_id;        /* ... and its label */
+    uint8_t *seen;            /* sample x value type: value read */
 };
 
 static const char *const meta_cols[] = {"key", "value", "source_id"};
@@ -380,6 +382,7 @@ static const char *const value_cols[] = {"sample_id", "type", "value"};
 static const char *const agg_cols[] = {"source_id", "location_id", "self", "total"};
 static const char *const edge_cols[] = {"source_id", "caller_location_id", "callee_location_id",
                                         "count"};
+static const char *const label_cols[] = {"sample_id", "key", "str", "num", "unit"};
 
 #define NCOLS(a) (sizeof(a) / sizeof *(a))
 
@@ -773,6 +776,57 @@ static int read_aggregates(struct loader *L, ss_id base)
     return 0;
 }
 
+/* labels.tsv (optional): the labels of each sample, in sample order. */
+static int read_labels(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    int present, got = 0;
+    if (tsv_open(t, L->dir, "labels.tsv", label_cols, NCOLS(label_cols), 1, &present))
+        return L->err->code;
+    ss_id last = 0;
+    while (present && (got = tsv_next(t)) == 1) {
+        ss_id sample, key, str, unit = SS_NONE;
+        int64_t num = 0;
+        if (f_ref(t, 0, L->sample_src.n, "samples.tsv", 0, &sample) || f_str(t, 1, 0, &key) ||
+            f_str(t, 2, 1, &str))
+            return L->err->code;
+        if (sample < last)
+            return tsv_fail(t, 0, "sample %u after sample %u: the rows are in sample order",
+                            sample + 1, last + 1);
+        last = sample;
+        if (str != SS_NONE) {
+            if (!is_na(t, 3) || !is_na(t, 4))
+                return tsv_fail(t, SIZE_MAX,
+                                "a label with a string value has \\N for num and unit");
+        } else if (is_na(t, 3)) {
+            return tsv_fail(t, 3, "missing (\\N): a label has a string (str) or a number (num)");
+        } else if (f_int(t, 3, INT64_MIN, INT64_MAX, &num) || f_str(t, 4, 1, &unit)) {
+            return L->err->code;
+        }
+        ss_id lab = ss_model_label(L->m, key, str, num, unit);
+        if (lab == SS_NONE || VEC_PUSH(L->lab_sample, sample) || VEC_PUSH(L->lab_id, lab))
+            return ss_nomem(L->err, "labels");
+    }
+    return present && got < 0 ? L->err->code : 0;
+}
+
+/* Give sample i (0-based in the files) its labels; *next walks the rows. */
+static int label_sample(struct loader *L, size_t i, size_t *next)
+{
+    size_t a = *next;
+    while (*next < L->lab_sample.n && L->lab_sample.v[*next] == i)
+        (*next)++;
+    if (*next == a)
+        return 0;
+    if (*next - a > SS_MAX_LABELS_PER_SAMPLE)
+        return ss_fail(L->err, SS_EINPUT, "%s/labels.tsv: sample %zu has more than %d labels",
+                       L->dir, i + 1, SS_MAX_LABELS_PER_SAMPLE);
+    ss_id set = ss_model_label_set(L->m, L->lab_id.v + a, *next - a);
+    if (set == SS_NONE || ss_model_label_sample(L->m, set))
+        return ss_nomem(L->err, "labels");
+    return 0;
+}
+
 /* Add the sources, their samples with their values, meta and classes. */
 static int build(struct loader *L, ss_id base)
 {
@@ -780,7 +834,7 @@ static int build(struct loader *L, ss_id base)
     int64_t *vals = malloc((m->values.n ? m->values.n : 1) * sizeof *vals);
     if (!vals)
         return ss_nomem(L->err, "values");
-    size_t i = 0;
+    size_t i = 0, next_label = 0;
     int rc = 0;
     for (size_t s = 0; !rc && s < L->sources.n; s++) {
         ss_id sid = ss_model_add_source(m, &L->sources.v[s]);
@@ -806,6 +860,8 @@ static int build(struct loader *L, ss_id base)
                                           : ss_nomem(L->err, "samples");
                 break;
             }
+            if ((rc = label_sample(L, i, &next_label)) != 0)
+                break;
         }
     }
     free(vals);
@@ -861,6 +917,8 @@ int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err)
         rc = read_values(&L);
     if (!rc)
         rc = read_aggregates(&L, base);
+    if (!rc)
+        rc = read_labels(&L);
     tsv_close(&L.t);
     if (!rc)
         rc = build(&L, base);
@@ -878,6 +936,8 @@ int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err)
     VEC_FREE(L.frames);
     VEC_FREE(L.sample_src);
     VEC_FREE(L.sample_stack);
+    VEC_FREE(L.lab_sample);
+    VEC_FREE(L.lab_id);
     free(L.seen);
     return rc;
 }

@@ -34,10 +34,14 @@ int ss_model_init(struct ss_model *m, struct ss_error *err)
     m->fn_index = idhash_new();
     m->loc_index = idhash_new();
     m->stack_index = idhash_new();
+    m->label_index = idhash_new();
+    m->labelset_index = idhash_new();
     /* stack_loc is never NULL, even while every stack is empty: NULL + 0
      * (ss_stack_frames of an empty stack) is undefined behaviour. */
-    if (!m->fn_index || !m->loc_index || !m->stack_index || VEC_PUSH(m->stack_off, 0) ||
-        VEC_RESERVE(m->stack_loc, 1) || ss_model_value_type(m, "samples", "count") == SS_NONE) {
+    if (!m->fn_index || !m->loc_index || !m->stack_index || !m->label_index || !m->labelset_index ||
+        VEC_PUSH(m->stack_off, 0) || VEC_RESERVE(m->stack_loc, 1) || VEC_PUSH(m->labelset_off, 0) ||
+        VEC_PUSH(m->labelset_off, 0) || VEC_RESERVE(m->labelset_lab, 1) ||
+        ss_model_value_type(m, "samples", "count") == SS_NONE) {
         ss_model_free(m);
         return ss_nomem(err, "model");
     }
@@ -49,7 +53,9 @@ void ss_model_seal(struct ss_model *m)
     idhash_free(m->fn_index);
     idhash_free(m->loc_index);
     idhash_free(m->stack_index);
-    m->fn_index = m->loc_index = m->stack_index = NULL;
+    idhash_free(m->label_index);
+    idhash_free(m->labelset_index);
+    m->fn_index = m->loc_index = m->stack_index = m->label_index = m->labelset_index = NULL;
     VEC_FREE(m->name_first_fn);
 }
 
@@ -69,6 +75,10 @@ void ss_model_free(struct ss_model *m)
     for (size_t i = 0; i < m->values.n; i++)
         free(m->values.v[i]);
     VEC_FREE(m->values);
+    VEC_FREE(m->labels);
+    VEC_FREE(m->labelset_off);
+    VEC_FREE(m->labelset_lab);
+    VEC_FREE(m->sample_labels);
     VEC_FREE(m->meta);
     VEC_FREE(m->aggs);
     VEC_FREE(m->edges);
@@ -293,9 +303,118 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
         }
         m->values.v[t][i] = v;
     }
+    if (m->sample_labels.n && VEC_PUSH(m->sample_labels, 0)) {
+        m->sample_stack.n--;
+        return -1;
+    }
     m->sources.v[m->sources.n - 1].n_samples++;
     m->count_total = total;
     return 0;
+}
+
+/* ---- labels --------------------------------------------------------------- */
+
+static int label_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct ss_model *m = ctx;
+    const struct ss_label *a = &m->labels.v[id], *b = key;
+    return a->key == b->key && a->str == b->str && a->num == b->num && a->unit == b->unit;
+}
+
+ss_id ss_model_label(struct ss_model *m, ss_id key, ss_id str, int64_t num, ss_id unit)
+{
+    struct ss_label l = {key, str, str == SS_NONE ? num : 0, str == SS_NONE ? unit : SS_NONE};
+    if (ss_idset_reserve(m->label_index, 1))
+        return SS_NONE;
+    uint64_t hv = fn_hash(l.key, l.str, l.unit, (uint32_t)l.num) ^ ss_mix64((uint64_t)l.num);
+    size_t slot;
+    ss_id id = ss_idset_find(m->label_index, hv, label_eq, m, &l, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->labels.n >= SS_NONE - 1 || VEC_PUSH(m->labels, l))
+        return SS_NONE;
+    id = (ss_id)(m->labels.n - 1);
+    ss_idset_insert(m->label_index, slot, hv, id);
+    return id;
+}
+
+struct labelset_key {
+    const ss_id *labs;
+    size_t n;
+};
+
+static int labelset_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct ss_model *m = ctx;
+    const struct labelset_key *k = key;
+    return ss_labelset_size(m, id) == k->n &&
+           (k->n == 0 || !memcmp(ss_labelset_labels(m, id), k->labs, k->n * sizeof(ss_id)));
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    ss_id x = *(const ss_id *)a, y = *(const ss_id *)b;
+    return x < y ? -1 : x > y;
+}
+
+ss_id ss_model_label_set(struct ss_model *m, ss_id *labels, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (n > SS_MAX_LABELS_PER_SAMPLE)
+        return SS_NONE;
+    qsort(labels, n, sizeof *labels, cmp_id);
+    size_t u = 1;
+    for (size_t i = 1; i < n; i++)
+        if (labels[i] != labels[u - 1])
+            labels[u++] = labels[i];
+    n = u;
+    struct labelset_key k = {labels, n};
+    if (ss_idset_reserve(m->labelset_index, 1))
+        return SS_NONE;
+    uint64_t hv = ss_hash(labels, n * sizeof *labels);
+    size_t slot;
+    ss_id id = ss_idset_find(m->labelset_index, hv, labelset_eq, m, &k, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->labelset_off.n >= SS_NONE - 1 || m->labelset_lab.n + n >= UINT32_MAX ||
+        VEC_RESERVE(m->labelset_lab, m->labelset_lab.n + n) ||
+        VEC_RESERVE(m->labelset_off, m->labelset_off.n + 1))
+        return SS_NONE;
+    memcpy(m->labelset_lab.v + m->labelset_lab.n, labels, n * sizeof *labels);
+    m->labelset_lab.n += n;
+    m->labelset_off.v[m->labelset_off.n++] = (uint32_t)m->labelset_lab.n;
+    id = (ss_id)(m->labelset_off.n - 2);
+    ss_idset_insert(m->labelset_index, slot, hv, id);
+    return id;
+}
+
+int ss_model_label_sample(struct ss_model *m, ss_id set)
+{
+    size_t n = m->sample_stack.n;
+    if (n == 0)
+        return 0;
+    if (!m->sample_labels.n) {
+        if (set == 0)
+            return 0;
+        /* the first labelled sample: every sample so far has none */
+        if (VEC_RESERVE(m->sample_labels, m->sample_stack.cap))
+            return -1;
+        memset(m->sample_labels.v, 0, n * sizeof *m->sample_labels.v);
+        m->sample_labels.n = n;
+    }
+    m->sample_labels.v[n - 1] = set;
+    return 0;
+}
+
+const char *ss_label_value(const struct ss_model *m, ss_id lab, char *buf, size_t n)
+{
+    const struct ss_label *l = &m->labels.v[lab];
+    if (l->str != SS_NONE)
+        return ss_str(m, l->str);
+    const char *u = l->unit == SS_NONE ? "" : ss_str(m, l->unit);
+    snprintf(buf, n, "%lld%s%s", (long long)l->num, *u ? " " : "", u);
+    return buf;
 }
 
 int ss_model_count_fail(const struct ss_model *m, struct ss_error *err, const char *where,

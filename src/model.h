@@ -104,6 +104,16 @@ struct ss_meta {
     ss_id key, value;
 };
 
+/* A label (pprof's Sample.label; perf's comm, pid and tid): a key with a
+ * string value, or with a number and its unit.  Labels are interned once
+ * (ss_model_label); samples point at sets of them (ss_model.labelset_*). */
+struct ss_label {
+    ss_id key;
+    ss_id str;   /* the string value, SS_NONE for a numeric label */
+    int64_t num; /* a numeric label's number (0 for a string label) */
+    ss_id unit;  /* a numeric label's unit, SS_NONE when it has none */
+};
+
 struct ss_value_type {
     ss_id type; /* "samples", "small_v", ... */
     ss_id unit; /* "count", "cells", "bytes" */
@@ -183,6 +193,19 @@ struct ss_model {
     VEC(struct ss_value_type) value_types;
     VEC(int64_t *) values;
 
+    /* Labels.  `labels` holds the distinct labels; a label set is a sorted
+     * list of distinct label ids, stored once (CSR: set s is labelset_lab[
+     * labelset_off[s] .. labelset_off[s+1])); set 0 is the empty set and
+     * always exists.  sample_labels holds one set id per sample, or is empty
+     * (n == 0) when no sample has a label: most profiles pay nothing, and a
+     * labelled one 4 bytes per sample.  Loaders build them with
+     * ss_model_label, ss_model_label_set and ss_model_label_sample; read them
+     * with ss_sample_labelset and ss_labelset_labels. */
+    VEC(struct ss_label) labels;
+    VEC(uint32_t) labelset_off; /* n_sets + 1 entries */
+    VEC(ss_id) labelset_lab;
+    VEC(ss_id) sample_labels;
+
     /* Meta entries, in the order loaders added them. */
     VEC(struct ss_meta) meta;
 
@@ -208,7 +231,7 @@ struct ss_model {
     VEC(char *) warnings;
 
     /* Builder state (private). */
-    struct ss_idset *fn_index, *loc_index, *stack_index;
+    struct ss_idset *fn_index, *loc_index, *stack_index, *label_index, *labelset_index;
     VEC(ss_id) name_first_fn; /* string id -> first function with that name */
     uint64_t count_total;     /* sum of the count column, at most SS_MAX_COUNT_TOTAL */
 };
@@ -270,6 +293,34 @@ static inline int64_t ss_sample_count(const struct ss_model *m, size_t i)
     return m->values.v[SS_VT_COUNT] ? m->values.v[SS_VT_COUNT][i] : 1;
 }
 
+/* The label set of sample i (0, the empty set, when it has none). */
+static inline ss_id ss_sample_labelset(const struct ss_model *m, size_t i)
+{
+    return m->sample_labels.n ? m->sample_labels.v[i] : 0;
+}
+
+/* Number of label sets (the empty set 0 included). */
+static inline size_t ss_model_nlabelsets(const struct ss_model *m)
+{
+    return m->labelset_off.n - 1;
+}
+
+/* The labels of set s (label ids, sorted) and how many. */
+static inline size_t ss_labelset_size(const struct ss_model *m, ss_id s)
+{
+    return m->labelset_off.v[s + 1] - m->labelset_off.v[s];
+}
+static inline const ss_id *ss_labelset_labels(const struct ss_model *m, ss_id s)
+{
+    return m->labelset_lab.v + m->labelset_off.v[s];
+}
+
+/* Does some sample of m carry a label? */
+static inline int ss_model_has_labels(const struct ss_model *m)
+{
+    return m->sample_labels.n != 0;
+}
+
 /* Weight of sample i under the chosen measure, in the units of its source's
  * ss_source_scale (the count for time and samples, bytes for memory, the
  * column's value for a pprof sample type).  The absolute weights of a model
@@ -327,6 +378,22 @@ ss_id ss_model_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_id tail
 
 /* Find or add a value type; returns its index or SS_NONE. */
 ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit);
+
+/* Find or add the label KEY=STR (str a string id; num and unit ignored) or,
+ * with str == SS_NONE, the numeric label KEY=NUM UNIT (unit SS_NONE when
+ * none).  Returns its id, or SS_NONE when out of memory. */
+ss_id ss_model_label(struct ss_model *m, ss_id key, ss_id str, int64_t num, ss_id unit);
+
+/* Find or add the label set of the n label ids in labels[] (any order,
+ * repeats allowed: they are sorted and made distinct in place).  n == 0
+ * gives set 0.  Returns the set id, or SS_NONE when out of memory or past
+ * SS_MAX_LABELS_PER_SAMPLE labels. */
+ss_id ss_model_label_set(struct ss_model *m, ss_id *labels, size_t n);
+#define SS_MAX_LABELS_PER_SAMPLE 65536
+
+/* Give the last sample added (ss_model_add_sample) the label set `set`.
+ * Returns 0 or -1 (out of memory). */
+int ss_model_label_sample(struct ss_model *m, ss_id set);
 
 /* Append a sample of `stack` to the last source.  `vals` holds one value per
  * value type in type order (vals[0] is the count) or is NULL for a plain
@@ -412,6 +479,17 @@ struct ss_totals {
     size_t empty_rows; /* rows with neither a frame nor a position */
 };
 void ss_model_totals(const struct ss_model *m, struct ss_totals *t);
+
+/* The value of label `lab` as text: its string (borrowed), or its number in
+ * decimal followed by a space and its unit when it has one, written into
+ * buf[0..n) (n >= 48 is enough for any number, a long unit is cut). */
+const char *ss_label_value(const struct ss_model *m, ss_id lab, char *buf, size_t n);
+
+/* The key of label `lab` (borrowed). */
+static inline const char *ss_label_key(const struct ss_model *m, ss_id lab)
+{
+    return ss_str(m, m->labels.v[lab].key);
+}
 
 /* --- measures (DESIGN section 11) ---------------------------------------- */
 

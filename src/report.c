@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report_analysis.h"
+#include "report_labels.h"
 #include "report_transforms.h"
 #include "column.h"
 #include "stacks.h"
@@ -285,6 +286,8 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         return ss_report_timeline(out, m, o, err);
     if (o->by == SS_REPORT_TRANSFORMS)
         return ss_report_transforms(out, m, o, err);
+    if (o->by == SS_REPORT_LABELS)
+        return ss_report_labels(out, m, o, err);
     struct ss_stats st;
     rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory, &st,
                           err);

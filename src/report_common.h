@@ -25,6 +25,7 @@ enum ss_report_by {
     SS_REPORT_CALLS,
     SS_REPORT_TIMELINE,
     SS_REPORT_TRANSFORMS,
+    SS_REPORT_LABELS,
 };
 enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV, SS_FORMAT_FOLDED };
 

@@ -2,8 +2,8 @@
  * report_transforms.h).  Columns: the step number, whether it is enabled,
  * samples entering and leaving it, samples it left with no frames, frames it
  * removed (summed over samples), distinct stacks it changed, functions its
- * names matched, levels trim-base removed, and the command's canonical
- * text. */
+ * names matched, labels its KEY[=VALUE] matched (the label commands), levels
+ * trim-base removed, and the command's canonical text. */
 #include "report_transforms.h"
 
 #include "column.h"
@@ -46,6 +46,10 @@ static void cell_functions(char *buf, size_t n, const void *ctx, size_t r, int t
 {
     ss_cell_u64(buf, n, EFF(ctx, r)->functions_matched);
 }
+static void cell_labels(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, EFF(ctx, r)->labels_matched);
+}
 static void cell_levels(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_u64(buf, n, EFF(ctx, r)->levels_removed);
@@ -64,6 +68,7 @@ static const struct ss_col step_columns[] = {
     {"frames_removed", "frames.removed", 14, 1, 0, cell_frames, NULL},
     {"stacks_changed", "stacks", 7, 1, 0, cell_stacks, NULL},
     {"functions_matched", "functions", 9, 1, 0, cell_functions, NULL},
+    {"labels_matched", "labels", 6, 1, 0, cell_labels, NULL},
     {"levels_removed", "levels", 6, 1, 0, cell_levels, NULL},
     {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL},
 };

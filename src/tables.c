@@ -11,7 +11,7 @@
 static const char *const table_files[] = {
     "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
     "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
-    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",
+    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",       "labels.tsv",
 };
 
 const char *ss_tables_file(size_t i)

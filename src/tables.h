@@ -18,6 +18,10 @@
  *   aggregates.tsv      source_id location_id self total     (only when the
  *   call_edges.tsv      source_id caller_location_id callee_location_id count
  *                                                profile has aggregates)
+ *   labels.tsv          sample_id key str num unit    (only when a sample has a
+ *                       label) one row per label of a sample, in sample order:
+ *                       a string label has str, num and unit \N; a numeric one
+ *                       str \N, num, and unit or \N
  * Ids are 1-based and dense: row k of a table has id k.  depth 1 is the
  * innermost frame (the leaf).  A location with no function (function_id \N)
  * is a position only: Rprof's trailing F#L token after the outermost frame;

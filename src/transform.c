@@ -194,7 +194,17 @@ int ss_tf_no_match(const struct ss_tf_list *l, size_t i)
     if (i >= l->steps.n)
         return 0;
     const struct tf_step *st = &l->steps.v[i];
+    if (st->kind == SS_TF_KEEP_LABEL || st->kind == SS_TF_DROP_LABEL ||
+        st->kind == SS_TF_LABEL_ROOT)
+        return st->enabled && st->effect.labels_matched == 0;
     return st->enabled && st->npats > 0 && st->effect.functions_matched == 0;
+}
+
+const char *ss_tf_match_noun(const struct ss_tf_list *l, size_t i)
+{
+    enum ss_tf_kind k = ss_tf_kind(l, i);
+    return k == SS_TF_KEEP_LABEL || k == SS_TF_DROP_LABEL || k == SS_TF_LABEL_ROOT ? "label"
+                                                                                   : "function";
 }
 
 size_t ss_tf_active(const struct ss_tf_list *l)

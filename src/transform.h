@@ -16,6 +16,11 @@
  *   class /regex/ => NAME
  *   r-simplify                  merge R's evaluation machinery (ss_tf_r_machinery)
  *   name-anonymous [F]          FUN / <Anonymous> frames named by their call site
+ *   keep-label KEY[=VALUE] | drop-label KEY[=VALUE]   keep / remove the samples
+ *                        with the label (KEY alone: any value; VALUE a word,
+ *                        a "quoted value" or a /regex/)
+ *   label-root KEY       the label's value becomes a new outermost frame
+ *                        KEY=VALUE (pprof's -tagroot)
  * A name F is a bare word, a "quoted string" (\" and \\ escapes) or a
  * /regex/ (POSIX extended, unanchored, matched against the whole name).
  *
@@ -52,6 +57,9 @@ enum ss_tf_kind {
     SS_TF_CLASS,
     SS_TF_R_SIMPLIFY,
     SS_TF_NAME_ANONYMOUS,
+    SS_TF_KEEP_LABEL,
+    SS_TF_DROP_LABEL,
+    SS_TF_LABEL_ROOT,
 };
 
 /* The functions `r-simplify` merges (R's evaluation machinery), a
@@ -75,6 +83,8 @@ struct ss_tf_effect {
     size_t stacks_changed;    /* distinct stacks the step changed */
     size_t functions_matched; /* functions the step's names matched */
     size_t levels_removed;    /* trim-base: levels removed (auto: the scaffold found) */
+    size_t labels_matched;    /* keep-label, drop-label, label-root: distinct labels
+                               * (key and value) of the profile its KEY[=VALUE] matched */
 };
 
 struct ss_tf_list;
@@ -101,10 +111,14 @@ const char *ss_tf_text(const struct ss_tf_list *l, size_t i);
 enum ss_tf_kind ss_tf_kind(const struct ss_tf_list *l, size_t i);
 int ss_tf_enabled(const struct ss_tf_list *l, size_t i);
 const struct ss_tf_effect *ss_tf_effect(const struct ss_tf_list *l, size_t i);
-/* 1 when step i names functions (a name or /regex/) and, the last time the
- * list was applied, none matched: the callers warn ("focus lm.fti: no
- * function matches").  0 for a disabled step or before the first apply. */
+/* 1 when step i names functions (a name or /regex/) or a label and, the
+ * last time the list was applied, none matched: the callers warn ("focus
+ * lm.fti: no function matches", "keep-label x=y: no label matches").  0 for
+ * a disabled step or before the first apply. */
 int ss_tf_no_match(const struct ss_tf_list *l, size_t i);
+/* What step i matches, for that warning: "label" for the label commands,
+ * else "function". */
+const char *ss_tf_match_noun(const struct ss_tf_list *l, size_t i);
 /* Number of enabled steps. */
 size_t ss_tf_active(const struct ss_tf_list *l);
 

@@ -12,7 +12,15 @@
  * samples (ranges, drop, focus) filter `keep`.  At the end the working
  * stacks in use become the new model's stacks and the timeline is written
  * once.  So a step costs about the size of the distinct stacks, and only
- * sample-range steps, drop/focus and trim-base auto pass over the samples.
+ * sample-range steps, drop/focus, the label filters and trim-base auto pass
+ * over the samples.
+ *
+ * Labels: samples keep their label sets (copied like the value columns).
+ * `label-root` makes a sample's stack depend on its labels, so when the
+ * list has one, the unit a working stack starts from is a distinct pair
+ * (original stack, label set) instead of an original stack, and every
+ * working stack carries its label set (two stacks with the same frames and
+ * different sets stay apart until the end, where they merge).
  *
  * The new model keeps the original's strings, functions and locations with
  * their ids (so ids held by a UI stay valid); functions and locations made by
@@ -35,6 +43,7 @@ struct wset {
     VEC(uint32_t) off; /* n + 1 */
     VEC(ss_id) loc;
     VEC(ss_id) tail;
+    VEC(ss_id) lab;        /* label set of each stack (0 unless labels are tracked) */
     VEC(uint64_t) ns;      /* timeline samples using each stack */
     struct ss_idset index; /* dedup (hashtab.h): stack ids by frames and tail */
 };
@@ -43,9 +52,13 @@ struct apply {
     const struct ss_model *orig;
     struct ss_model *out;
     struct wset a, b, *cur, *next;
-    ss_id *o2c;     /* original stack -> working stack (SS_NONE: unused) */
-    size_t norig;   /* original stacks */
-    uint32_t *keep; /* original sample numbers in the timeline; NULL: base + k */
+    ss_id *o2c;         /* unit -> working stack (SS_NONE: unused) */
+    size_t norig;       /* units: original stacks, or (stack, label set) pairs */
+    const ss_id *sunit; /* unit of each original sample (orig->sample_stack.v unless
+                         * labels are tracked) */
+    ss_id *sunit_owned; /* sunit when it was built here */
+    int track_labels;   /* working stacks carry label sets (the list has label-root) */
+    uint32_t *keep;     /* original sample numbers in the timeline; NULL: base + k */
     size_t base, nkeep;
     ss_id *map; /* working stack -> next working stack, during a step */
     size_t map_cap;
@@ -71,6 +84,7 @@ static void wset_free(struct wset *w)
     VEC_FREE(w->off);
     VEC_FREE(w->loc);
     VEC_FREE(w->tail);
+    VEC_FREE(w->lab);
     VEC_FREE(w->ns);
     ss_idset_free(&w->index);
 }
@@ -83,7 +97,7 @@ static size_t wset_n(const struct wset *w)
 /* Empty w, ready for up to `expect` stacks with a dedup hash. */
 static int wset_reset(struct wset *w, size_t expect)
 {
-    w->off.n = w->loc.n = w->tail.n = w->ns.n = 0;
+    w->off.n = w->loc.n = w->tail.n = w->lab.n = w->ns.n = 0;
     if (VEC_PUSH(w->off, 0) || VEC_RESERVE(w->loc, 1))
         return -1;
     ss_idset_clear(&w->index);
@@ -91,9 +105,10 @@ static int wset_reset(struct wset *w, size_t expect)
 }
 
 /* Append a stack without deduplication (the initial set). */
-static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
+static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail, ss_id lab)
 {
-    if (VEC_RESERVE(w->loc, w->loc.n + d) || VEC_PUSH(w->tail, tail) || VEC_PUSH(w->ns, 0))
+    if (VEC_RESERVE(w->loc, w->loc.n + d) || VEC_PUSH(w->tail, tail) || VEC_PUSH(w->lab, lab) ||
+        VEC_PUSH(w->ns, 0))
         return SS_NONE;
     copy_ids(w->loc.v + w->loc.n, fr, d);
     w->loc.n += d;
@@ -105,29 +120,30 @@ static ss_id wset_push(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
 struct wkey {
     const ss_id *fr;
     size_t d;
-    ss_id tail;
+    ss_id tail, lab;
 };
 
 static int wset_eq(const void *ctx, uint32_t id, const void *key)
 {
     const struct wset *w = ctx;
     const struct wkey *k = key;
-    return w->tail.v[id] == k->tail && w->off.v[id + 1] - w->off.v[id] == k->d &&
+    return w->tail.v[id] == k->tail && w->lab.v[id] == k->lab &&
+           w->off.v[id + 1] - w->off.v[id] == k->d &&
            (k->d == 0 || !memcmp(w->loc.v + w->off.v[id], k->fr, k->d * sizeof *k->fr));
 }
 
 /* Find or add a stack (w was reset for enough stacks). */
-static ss_id wset_add(struct wset *w, const ss_id *fr, size_t d, ss_id tail)
+static ss_id wset_add(struct wset *w, const ss_id *fr, size_t d, ss_id tail, ss_id lab)
 {
-    uint64_t h = (d ? ss_hash(fr, d * sizeof *fr) : 0) ^ ss_mix64(tail);
-    struct wkey k = {fr, d, tail};
+    uint64_t h = (d ? ss_hash(fr, d * sizeof *fr) : 0) ^ ss_mix64(tail) ^ ss_mix64(~(uint64_t)lab);
+    struct wkey k = {fr, d, tail, lab};
     size_t pos;
     if (ss_idset_reserve(&w->index, 1))
         return SS_NONE;
     ss_id id = ss_idset_find(&w->index, h, wset_eq, w, &k, &pos);
     if (id != SS_NONE)
         return id;
-    id = wset_push(w, fr, d, tail);
+    id = wset_push(w, fr, d, tail, lab);
     if (id != SS_NONE)
         ss_idset_insert(&w->index, pos, h, id);
     return id;
@@ -141,7 +157,7 @@ static size_t orig_index(const struct apply *a, size_t k)
 /* The working stack of timeline sample k. */
 static ss_id cur_stack(const struct apply *a, size_t k)
 {
-    return a->o2c[a->orig->sample_stack.v[orig_index(a, k)]];
+    return a->o2c[a->sunit[orig_index(a, k)]];
 }
 
 static int keep_materialise(struct apply *a)
@@ -265,9 +281,11 @@ static long outermost(const struct apply *a, const ss_id *fr, size_t d)
 
 /* Per-step data of the stack rewriters. */
 struct rewrite {
-    const struct tf_step *st;
-    size_t trim;  /* trim-base: levels */
-    ss_id new_fn; /* replace: the NEW function */
+    const struct tf_step *st; /* NULL: the last pass that merges label sets (see model_finish) */
+    size_t trim;              /* trim-base: levels */
+    ss_id new_fn;             /* replace: the NEW function */
+    ss_id key;                /* label-root: the key's string id (SS_NONE: not in the profile) */
+    ss_id lab;                /* label-root: the label set of the stack being rewritten */
 };
 
 /* The location of frame `loc` renamed NAME@FILE#LINE after the call site
@@ -297,14 +315,73 @@ static ss_id named_anonymous(struct apply *a, ss_id loc, ss_id at)
     return ss_model_location(m, fn, file, line);
 }
 
+/* The location of the frame KEY=VALUE that label-root adds for label set
+ * `set` (the values of the key joined by ',', as pprof's -tagroot), or
+ * SS_NONE when the set has no label with the key; *oom set when out of
+ * memory. */
+static ss_id label_frame(struct apply *a, ss_id key, ss_id set, int *oom)
+{
+    struct ss_model *m = a->out;
+    const struct ss_model *o = a->orig; /* labels are copied to out at the end */
+    const ss_id *labs = ss_labelset_labels(o, set);
+    size_t nl = ss_labelset_size(o, set);
+    VEC(char) t = {NULL, 0, 0};
+    int any = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (o->labels.v[labs[i]].key != key)
+            continue;
+        char nb[96];
+        const char *v = ss_label_value(o, labs[i], nb, sizeof nb);
+        const char *head = any ? "," : ss_str(o, key);
+        size_t hl = strlen(head), vl = strlen(v);
+        if (VEC_RESERVE(t, t.n + hl + vl + 2))
+            goto oom;
+        memcpy(t.v + t.n, head, hl);
+        t.n += hl;
+        if (!any)
+            t.v[t.n++] = '=';
+        memcpy(t.v + t.n, v, vl);
+        t.n += vl;
+        any = 1;
+    }
+    if (!any)
+        return SS_NONE;
+    ss_id sid = ss_model_intern(m, t.v, t.n);
+    VEC_FREE(t);
+    ss_id fn = sid == SS_NONE ? SS_NONE : ss_model_function(m, sid, sid, SS_NONE, 0);
+    ss_id loc = fn == SS_NONE ? SS_NONE : ss_model_location(m, fn, SS_NONE, 0);
+    if (loc == SS_NONE)
+        *oom = 1;
+    return loc;
+oom:
+    VEC_FREE(t);
+    *oom = 1;
+    return SS_NONE;
+}
+
 /* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
-static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
+static int rewrite(struct apply *a, struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
                    ss_id *ntail)
 {
     ss_id *o = a->buf.v;
     size_t n = 0;
     *ntail = tail;
-    switch (rw->st->kind) {
+    switch (rw->st ? rw->st->kind : SS_TF_CLASS) {
+    case SS_TF_LABEL_ROOT: {
+        copy_ids(o, fr, d);
+        n = d;
+        if (d == 0 || rw->key == SS_NONE)
+            break; /* a sample with no frames stays one */
+        int oom = 0;
+        ss_id loc = label_frame(a, rw->key, rw->lab, &oom);
+        if (oom)
+            return -1;
+        if (loc != SS_NONE) {
+            o[n++] = loc; /* a->buf has room: see stack_step */
+            *ntail = SS_NONE;
+        }
+        break;
+    }
     case SS_TF_TRIM_BASE:
         if (rw->trim == 0 || d == 0) {
             copy_ids(o, fr, d);
@@ -412,7 +489,7 @@ static int rewrite(struct apply *a, const struct rewrite *rw, const ss_id *fr, s
 }
 
 /* Map every working stack in use through the step's rewrite. */
-static int stack_step(struct apply *a, const struct rewrite *rw, struct ss_tf_effect *eff)
+static int stack_step(struct apply *a, struct rewrite *rw, struct ss_tf_effect *eff)
 {
     struct wset *cur = a->cur, *nx = a->next;
     size_t nc = wset_n(cur);
@@ -428,17 +505,19 @@ static int stack_step(struct apply *a, const struct rewrite *rw, struct ss_tf_ef
         const ss_id *fr = cur->loc.v + cur->off.v[s];
         size_t d = cur->off.v[s + 1] - cur->off.v[s];
         ss_id tail = cur->tail.v[s], ntail;
-        if (VEC_RESERVE(a->buf, d ? d : 1) || rewrite(a, rw, fr, d, tail, &ntail))
+        rw->lab = cur->lab.v[s];
+        if (VEC_RESERVE(a->buf, d + 1) || rewrite(a, rw, fr, d, tail, &ntail))
             return -1;
         size_t nd = a->buf.n;
-        ss_id id = wset_add(nx, a->buf.v, nd, ntail);
+        ss_id id = wset_add(nx, a->buf.v, nd, ntail, rw->st ? rw->lab : 0);
         if (id == SS_NONE)
             return -1;
         a->map[s] = id;
         nx->ns.v[id] += ns;
         if (nd != d || ntail != tail || (d && memcmp(a->buf.v, fr, d * sizeof *fr))) {
             eff->stacks_changed++;
-            eff->frames_removed += (uint64_t)(d - nd) * ns;
+            if (nd < d)
+                eff->frames_removed += (uint64_t)(d - nd) * ns;
             if (nd == 0 && d > 0)
                 eff->samples_emptied += ns;
         }
@@ -698,7 +777,7 @@ static int filter_contains(struct apply *a, int want)
     }
     for (size_t i = 0; i < a->norig; i++)
         ho[i] = a->o2c[i] != SS_NONE && has[a->o2c[i]] == want;
-    const ss_id *ss = a->orig->sample_stack.v;
+    const ss_id *ss = a->sunit;
     size_t w = 0;
     for (size_t k = 0; k < a->nkeep; k++)
         if (ho[ss[a->keep[k]]])
@@ -707,6 +786,82 @@ static int filter_contains(struct apply *a, int want)
     free(has);
     free(ho);
     return 0;
+}
+
+/* ---- labels ------------------------------------------------------------------------ */
+
+/* Does label `lab` match the step's KEY[=VALUE] (the key compared by string
+ * id)?  A word value equals the label's text (ss_label_value) or, for a
+ * numeric label, its number alone; a /regex/ searches the text. */
+static int label_matches(const struct apply *a, const struct tf_step *st, ss_id key, ss_id lab)
+{
+    const struct ss_model *m = a->orig;
+    const struct ss_label *l = &m->labels.v[lab];
+    if (l->key != key)
+        return 0;
+    if (!st->has_value)
+        return 1;
+    char buf[96];
+    const char *text = ss_label_value(m, lab, buf, sizeof buf);
+    if (st->value.is_regex)
+        return regexec(&st->value.re, text, 0, NULL, 0) == 0;
+    if (!strcmp(text, st->value.text))
+        return 1;
+    char num[32];
+    snprintf(num, sizeof num, "%lld", (long long)l->num);
+    return l->str == SS_NONE && !strcmp(num, st->value.text);
+}
+
+/* keep-label (want == 1) / drop-label (want == 0): keep the samples whose
+ * label set has (or has not) a label matching the step. */
+static int filter_labels(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff)
+{
+    const struct ss_model *m = a->orig;
+    int want = st->kind == SS_TF_KEEP_LABEL;
+    ss_id key = ss_strtab_find(&m->strs, st->key, strlen(st->key));
+    size_t nl = m->labels.n, nsets = ss_model_nlabelsets(m);
+    unsigned char *lm = calloc(nl ? nl : 1, 1), *sm = calloc(nsets, 1);
+    if (!lm || !sm) {
+        free(lm);
+        free(sm);
+        return -1;
+    }
+    for (size_t l = 0; key != SS_NONE && l < nl; l++) {
+        lm[l] = (unsigned char)label_matches(a, st, key, (ss_id)l);
+        eff->labels_matched += lm[l];
+    }
+    for (size_t set = 0; set < nsets; set++) {
+        const ss_id *labs = ss_labelset_labels(m, (ss_id)set);
+        for (size_t i = 0; i < ss_labelset_size(m, (ss_id)set) && !sm[set]; i++)
+            sm[set] = lm[labs[i]];
+    }
+    free(lm);
+    int rc = 0;
+    size_t w = 0;
+    for (size_t k = 0; k < a->nkeep; k++)
+        w += sm[ss_sample_labelset(m, orig_index(a, k))] == want;
+    if (w < a->nkeep) {
+        rc = keep_materialise(a);
+        if (!rc) {
+            w = 0;
+            for (size_t k = 0; k < a->nkeep; k++)
+                if (sm[ss_sample_labelset(m, a->keep[k])] == want)
+                    a->keep[w++] = a->keep[k];
+            a->nkeep = w;
+            recount_kept(a);
+        }
+    }
+    free(sm);
+    return rc;
+}
+
+/* The labels label-root's key names (for its effect). */
+static size_t count_key_labels(const struct ss_model *m, ss_id key)
+{
+    size_t n = 0;
+    for (size_t l = 0; key != SS_NONE && l < m->labels.n; l++)
+        n += m->labels.v[l].key == key;
+    return n;
 }
 
 /* ---- trim-base auto ----------------------------------------------------------------- */
@@ -791,7 +946,7 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
 {
     memset(eff, 0, sizeof *eff);
     eff->samples_in = a->nkeep;
-    struct rewrite rw = {st, 0, SS_NONE};
+    struct rewrite rw = {st, 0, SS_NONE, SS_NONE, 0};
     int rc = 0;
     if (st->npats) {
         long nm = match_functions(a, st);
@@ -825,6 +980,15 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
         break;
     case SS_TF_CLASS:
         rc = set_classes(a, st);
+        break;
+    case SS_TF_KEEP_LABEL:
+    case SS_TF_DROP_LABEL:
+        rc = filter_labels(a, st, eff);
+        break;
+    case SS_TF_LABEL_ROOT:
+        rw.key = ss_strtab_find(&a->orig->strs, st->key, strlen(st->key));
+        eff->labels_matched = count_key_labels(a->orig, rw.key);
+        rc = stack_step(a, &rw, eff);
         break;
     case SS_TF_R_SIMPLIFY:
     case SS_TF_NAME_ANONYMOUS: {
@@ -927,37 +1091,93 @@ static int model_start(struct apply *a, ss_id **loc_map)
     return 0;
 }
 
-/* The initial working stacks: orig's, with their sample counts. */
+/* With label tracking: the units, one per distinct (stack, label set) pair
+ * of the original samples, in order of first use; ustack/ulab get each
+ * unit's stack and set (malloc'd), a->sunit each sample's unit. */
+static int make_units(struct apply *a, ss_id **ustack, ss_id **ulab, size_t *nu)
+{
+    const struct ss_model *o = a->orig;
+    size_t n = o->sample_stack.n;
+    struct ss_u64map map;
+    memset(&map, 0, sizeof map);
+    VEC(ss_id) us = {NULL, 0, 0};
+    VEC(ss_id) ul = {NULL, 0, 0};
+    a->sunit_owned = malloc((n ? n : 1) * sizeof *a->sunit_owned);
+    if (!a->sunit_owned)
+        return -1;
+    a->sunit = a->sunit_owned;
+    for (size_t i = 0; i < n; i++) {
+        ss_id st = o->sample_stack.v[i], lab = ss_sample_labelset(o, i);
+        uint32_t u = ss_u64map_intern(&map, (uint64_t)st << 32 | lab, (uint32_t)us.n);
+        if (u == SS_NONE)
+            goto oom;
+        if (u == us.n && (VEC_PUSH(us, st) || VEC_PUSH(ul, lab)))
+            goto oom;
+        a->sunit_owned[i] = u;
+    }
+    ss_u64map_free(&map);
+    *ustack = us.v;
+    *ulab = ul.v;
+    *nu = us.n;
+    return 0;
+oom:
+    ss_u64map_free(&map);
+    VEC_FREE(us);
+    VEC_FREE(ul);
+    return -1;
+}
+
+/* The initial working stacks: orig's (or the units'), with their sample
+ * counts. */
 static int work_start(struct apply *a, const ss_id *loc_map)
 {
     const struct ss_model *o = a->orig;
     size_t ns = ss_model_nstacks(o);
+    ss_id *ustack = NULL, *ulab = NULL;
+    a->sunit = o->sample_stack.v;
+    if (a->track_labels && make_units(a, &ustack, &ulab, &ns))
+        return -1;
     a->norig = ns;
     a->nkeep = o->sample_stack.n;
 
+    int rc = -1;
     a->o2c = malloc((ns ? ns : 1) * sizeof *a->o2c);
     if (!a->o2c || wset_reset(a->cur, 0) || VEC_RESERVE(a->buf, 64))
-        return -1;
-    for (size_t s = 0; s < ns; s++) {
-        size_t d = ss_stack_depth(o, (ss_id)s);
+        goto out;
+    for (size_t u = 0; u < ns; u++) {
+        ss_id s = ustack ? ustack[u] : (ss_id)u;
+        size_t d = ss_stack_depth(o, s);
         if (VEC_RESERVE(a->buf, d ? d : 1))
-            return -1;
+            goto out;
         for (size_t k = 0; k < d; k++)
-            a->buf.v[k] = loc_map[ss_stack_frames(o, (ss_id)s)[k]];
+            a->buf.v[k] = loc_map[ss_stack_frames(o, s)[k]];
         ss_id tail = o->stack_tail.v[s];
-        if (wset_push(a->cur, a->buf.v, d, tail == SS_NONE ? SS_NONE : loc_map[tail]) == SS_NONE)
-            return -1;
-        a->o2c[s] = (ss_id)s;
+        if (wset_push(a->cur, a->buf.v, d, tail == SS_NONE ? SS_NONE : loc_map[tail],
+                      ulab ? ulab[u] : 0) == SS_NONE)
+            goto out;
+        a->o2c[u] = (ss_id)u;
     }
     for (size_t i = 0; i < o->sample_stack.n; i++)
-        a->cur->ns.v[o->sample_stack.v[i]]++;
-    return 0;
+        a->cur->ns.v[a->sunit[i]]++;
+    rc = 0;
+out:
+    free(ustack);
+    free(ulab);
+    return rc;
 }
 
 static int model_finish(struct apply *a, const ss_id *loc_map)
 {
     const struct ss_model *o = a->orig;
     struct ss_model *m = a->out;
+    if (a->track_labels) {
+        /* stacks that differ only in their label sets become one */
+        struct rewrite rw = {NULL, 0, SS_NONE, SS_NONE, 0};
+        struct ss_tf_effect dummy;
+        memset(&dummy, 0, sizeof dummy);
+        if (stack_step(a, &rw, &dummy))
+            return -1;
+    }
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
     /* stacks in use, in working order */
@@ -1013,6 +1233,25 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
             memcpy(c + k, col + a->keep[k], (e - k) * sizeof *c);
             k = e;
         }
+    }
+    /* label sets: the original's tables, and each kept sample's set */
+    if (VEC_RESERVE(m->labels, o->labels.n ? o->labels.n : 1) ||
+        VEC_RESERVE(m->labelset_off, o->labelset_off.n) ||
+        VEC_RESERVE(m->labelset_lab, o->labelset_lab.n ? o->labelset_lab.n : 1))
+        return -1;
+    copy_ids(m->labelset_off.v, o->labelset_off.v, o->labelset_off.n);
+    m->labelset_off.n = o->labelset_off.n;
+    copy_ids(m->labelset_lab.v, o->labelset_lab.v, o->labelset_lab.n);
+    m->labelset_lab.n = o->labelset_lab.n;
+    if (o->labels.n)
+        memcpy(m->labels.v, o->labels.v, o->labels.n * sizeof *o->labels.v);
+    m->labels.n = o->labels.n;
+    if (o->sample_labels.n && n) {
+        if (VEC_RESERVE(m->sample_labels, m->sample_stack.cap))
+            return -1;
+        for (size_t k = 0; k < n; k++)
+            m->sample_labels.v[k] = o->sample_labels.v[orig_index(a, k)];
+        m->sample_labels.n = n;
     }
     /* gaps: where kept samples are not neighbours in the original (or the
      * original had a gap between them), see model.h */
@@ -1106,6 +1345,9 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
         memset(&steps[i].effect, 0, sizeof steps[i].effect);
     if (orig->sample_stack.n > UINT32_MAX) /* sample numbers are kept in 32 bits */
         return ss_fail(err, SS_ENOMEM, "transforms: more than %u samples", UINT32_MAX);
+    for (size_t i = 0; i < n; i++)
+        if (steps[i].enabled && steps[i].kind == SS_TF_LABEL_ROOT && ss_model_has_labels(orig))
+            a.track_labels = 1;
     if (model_start(&a, &loc_map) || work_start(&a, loc_map))
         rc = ss_nomem(err, "transform");
     for (size_t i = 0; !rc && i < n; i++)
@@ -1121,6 +1363,7 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
     wset_free(&a.a);
     wset_free(&a.b);
     free(a.o2c);
+    free(a.sunit_owned);
     free(a.keep);
     free(a.map);
     VEC_FREE(a.buf);

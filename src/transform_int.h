@@ -47,6 +47,11 @@ struct tf_step {
                               * none for the default FUN and <Anonymous>) */
     size_t npats;
     char *name; /* replace: NEW; class: NAME */
+    /* keep-label, drop-label, label-root: the key, and (has_value) the value
+     * a label must have: its text exactly, or a /regex/ */
+    char *key;
+    struct tf_pattern value;
+    int has_value;
 };
 
 /* Parse the command in s[0..len) into *st (zeroed first; st->enabled = 1 and

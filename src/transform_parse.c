@@ -623,6 +623,9 @@ static const char *const kind_name[] = {
     [SS_TF_CLASS] = "class",
     [SS_TF_R_SIMPLIFY] = "r-simplify",
     [SS_TF_NAME_ANONYMOUS] = "name-anonymous",
+    [SS_TF_KEEP_LABEL] = "keep-label",
+    [SS_TF_DROP_LABEL] = "drop-label",
+    [SS_TF_LABEL_ROOT] = "label-root",
 };
 
 static char *canonical(const struct tf_step *st)
@@ -667,6 +670,15 @@ static char *canonical(const struct tf_step *st)
         }
         sb_pattern(&b, &st->pats[0]);
         break;
+    case SS_TF_KEEP_LABEL:
+    case SS_TF_DROP_LABEL:
+    case SS_TF_LABEL_ROOT:
+        sb_str(&b, st->key);
+        if (st->has_value) {
+            sb_add(&b, "=", 1);
+            sb_pattern(&b, &st->value);
+        }
+        break;
     default:
         for (size_t k = 0; k < st->npats; k++) {
             if (k)
@@ -690,7 +702,8 @@ static char *canonical(const struct tf_step *st)
 
 static const char command_list[] =
     "drop-samples, keep-samples, trim-base, trim-to, focus, drop, merge, prune, replace, "
-    "collapse-recursion, class, r-simplify or name-anonymous";
+    "collapse-recursion, class, r-simplify, name-anonymous, keep-label, drop-label or "
+    "label-root";
 
 static int add_pattern(struct lexer *lx, struct tf_step *st)
 {
@@ -754,6 +767,51 @@ static int trim_base(struct lexer *lx, struct tf_step *st)
     return 0;
 }
 
+static const char label_help[] =
+    "a label KEY or KEY=VALUE (VALUE a word, a \"quoted value\" or a /regex/)";
+
+/* keep-label / drop-label KEY[=VALUE], label-root KEY: the key is a word
+ * without blanks or '=', the value follows the '=' without a blank. */
+static int label_arg(struct lexer *lx, struct tf_step *st, int with_value)
+{
+    const char *what = with_value ? label_help : "a label KEY (a word)";
+    if (at_end(lx))
+        return lex_fail(lx, lx->i, "expected %s", what);
+    size_t start = lx->i;
+    char c = lx->s[start];
+    if (c == '"' || c == '/' || c == '=')
+        return lex_fail(lx, start, "expected %s; the key is a word without '='", what);
+    while (lx->i < lx->len && !is_blank(lx->s[lx->i]) && lx->s[lx->i] != '=')
+        lx->i++;
+    st->key = dup_n(lx->s + start, lx->i - start);
+    if (!st->key) {
+        lx->oom = 1;
+        return SS_ENOMEM;
+    }
+    if (lx->i >= lx->len || lx->s[lx->i] != '=')
+        return 0;
+    if (!with_value)
+        return lex_fail(lx, lx->i, "label-root takes a label KEY only, not KEY=VALUE");
+    lx->i++;
+    if (lx->i >= lx->len || is_blank(lx->s[lx->i]))
+        return lex_fail(lx, lx->i,
+                        "expected a value after '=' (a word, a \"quoted value\" or a /regex/)");
+    st->has_value = 1;
+    c = lx->s[lx->i];
+    if (c == '"')
+        return quoted(lx, &st->value.text);
+    if (c == '/')
+        return regex_pattern(lx, &st->value);
+    size_t vs, vn;
+    bare_word(lx, &vs, &vn);
+    st->value.text = dup_n(lx->s + vs, vn);
+    if (!st->value.text) {
+        lx->oom = 1;
+        return SS_ENOMEM;
+    }
+    return 0;
+}
+
 static int command(struct lexer *lx, struct tf_step *st)
 {
     size_t start, n;
@@ -798,6 +856,11 @@ static int command(struct lexer *lx, struct tf_step *st)
         if (!at_end(lx))
             rc = add_pattern(lx, st);
         break;
+    case SS_TF_KEEP_LABEL:
+    case SS_TF_DROP_LABEL:
+    case SS_TF_LABEL_ROOT:
+        rc = label_arg(lx, st, st->kind != SS_TF_LABEL_ROOT);
+        break;
     case SS_TF_CLASS:
         rc = add_pattern(lx, st);
         if (!rc)
@@ -833,6 +896,10 @@ void tf_step_free(struct tf_step *st)
     }
     free(st->pats);
     free(st->name);
+    free(st->key);
+    free(st->value.text);
+    if (st->value.is_regex)
+        regfree(&st->value.re);
     free(st->text);
     memset(st, 0, sizeof *st);
 }

@@ -75,6 +75,15 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
 int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
                            struct ss_error *err);
 
+/* The flame graph as a standalone interactive SVG (write_svg.c), with the
+ * options last given to ss_svg_set_opts (flame.h's struct; by default the
+ * aggregated graph, roots at the bottom, children by name).  The format
+ * table's writers take no options: the command line and the explorer's
+ * flame view set them there. */
+struct ss_flame_opts;
+int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
+void ss_svg_set_opts(const struct ss_flame_opts *o);
+
 /* The tables writer fills the existing empty directory `dir`. */
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err);
 

@@ -14,7 +14,9 @@
  *   samples, alloc for memory, cpu for time (when there is a cpu column).
  * - One pprof sample per model sample, in timeline order (never merged), so
  *   the sample sequence survives; Go's pprof merges equal stacks itself.
- *   Samples with no frames are written without locations.
+ *   Samples with no frames are written without locations.  A sample's
+ *   labels are written as its Label messages (key and str, or key, num and
+ *   num_unit), encoded once per distinct label set.
  * - A Function per distinct (function, source file) pair, with the file
  *   name, start line and, as system_name, the model's system name only when
  *   it differs from the name.  Go's pprof "demangles" functions whose
@@ -195,6 +197,10 @@ struct writer {
     uint64_t *stack_at;  /* per stack: offset of its encoded location ids, or UINT64_MAX */
     uint32_t *stack_len; /* ... and their length */
     VEC(uint8_t) sbytes; /* the encoded location ids of the stacks seen */
+
+    uint64_t *set_at;    /* per label set: offset of its encoded labels, or UINT64_MAX */
+    uint32_t *set_len;   /* ... and their length */
+    VEC(uint8_t) lbytes; /* the encoded Label fields of the label sets seen */
 };
 
 static uint32_t out_str(struct writer *w, const char *s, size_t len)
@@ -411,6 +417,49 @@ static int stack_bytes(struct writer *w, ss_id st, const uint8_t **out, size_t *
     return 0;
 }
 
+/* The Label fields (Sample.label, field 3) of label set `set`, cached per
+ * set: Label{key = 1, str = 2} or Label{key = 1, num = 3, num_unit = 4}. */
+static int set_bytes(struct writer *w, ss_id set, const uint8_t **out, size_t *len)
+{
+    if (w->set_at[set] == UINT64_MAX) {
+        const struct ss_model *m = w->m;
+        const ss_id *labs = ss_labelset_labels(m, set);
+        size_t nl = ss_labelset_size(m, set);
+        if (VEC_RESERVE(w->lbytes, w->lbytes.n + nl * 48 + 1))
+            return -1;
+        size_t start = w->lbytes.n, n = start;
+        uint8_t *b = w->lbytes.v;
+        for (size_t i = 0; i < nl; i++) {
+            const struct ss_label *l = &m->labels.v[labs[i]];
+            uint8_t body[48];
+            size_t k = 0;
+            body[k++] = 1 << 3;
+            put_varint(body, &k, out_mstr(w, l->key));
+            if (l->str != SS_NONE) {
+                body[k++] = 2 << 3;
+                put_varint(body, &k, out_mstr(w, l->str));
+            } else {
+                body[k++] = 3 << 3;
+                put_varint(body, &k, (uint64_t)l->num);
+                if (l->unit != SS_NONE) {
+                    body[k++] = 4 << 3;
+                    put_varint(body, &k, out_mstr(w, l->unit));
+                }
+            }
+            b[n++] = 3 << 3 | 2; /* Sample.label */
+            put_varint(b, &n, k);
+            memcpy(b + n, body, k);
+            n += k;
+        }
+        w->lbytes.n = n;
+        w->set_at[set] = start;
+        w->set_len[set] = (uint32_t)(n - start);
+    }
+    *out = w->lbytes.v + w->set_at[set];
+    *len = w->set_len[set];
+    return 0;
+}
+
 /* Stream every sample as a Profile.sample field.  The Sample message is
  * encoded here (two packed fields; the cached location ids and the values)
  * rather than through protobuf-c, which would recount the same stack for
@@ -511,6 +560,16 @@ static int write_samples(struct writer *w, struct out *g)
         return -1;
     }
     memset(w->stack_at, 0xff, ns * sizeof *w->stack_at);
+    size_t nsets = ss_model_nlabelsets(m);
+    w->set_at = malloc(nsets * sizeof *w->set_at);
+    w->set_len = malloc(nsets * sizeof *w->set_len);
+    if (!w->set_at || !w->set_len) {
+        free(vals);
+        free(vbuf);
+        free(ratio);
+        return -1;
+    }
+    memset(w->set_at, 0xff, nsets * sizeof *w->set_at);
     int rc = 0;
     /* the base's samples carry pprof's own mark, label pprof::base=true, so
      * that pprof takes the base's total for percentages as with -diff_base */
@@ -548,11 +607,18 @@ static int write_samples(struct writer *w, struct out *g)
                 if (!any)
                     continue; /* scaled to nothing: pprof drops it too */
             }
+            const uint8_t *lbs;
+            size_t lbs_len;
+            if (set_bytes(w, ss_sample_labelset(m, i), &lbs, &lbs_len)) {
+                rc = -1;
+                break;
+            }
             /* value: field 2, packed int64 (negative values take 10 bytes) */
             size_t body = 0, n = 0;
             for (size_t t = 0; t < nvt; t++)
                 body += varint_len((uint64_t)vals[t]);
-            size_t sample_len = ids_len + 1 + varint_len(body) + body + (base ? mark_n : 0);
+            size_t sample_len =
+                ids_len + 1 + varint_len(body) + body + lbs_len + (base ? mark_n : 0);
             uint8_t hdr[16];
             size_t hn = 0;
             hdr[hn++] = 2 << 3 | 2; /* Profile.sample */
@@ -566,6 +632,7 @@ static int write_samples(struct writer *w, struct out *g)
             for (size_t t = 0; t < nvt; t++)
                 put_varint(vbuf, &n, (uint64_t)vals[t]);
             out_write(g, vbuf, n);
+            out_write(g, lbs, lbs_len);
             if (g->failed)
                 break;
         }
@@ -831,6 +898,9 @@ out:
     VEC_FREE(w.fn_file);
     free(w.stack_at);
     free(w.stack_len);
+    free(w.set_at);
+    free(w.set_len);
+    VEC_FREE(w.lbytes);
     VEC_FREE(w.sbytes);
     return rc;
 }

@@ -333,6 +333,39 @@ static int write_aggregates(const struct ss_model *m, const char *dir, struct ss
     return 0;
 }
 
+/* labels.tsv (only when some sample has a label): one row per label of a
+ * sample, in sample order: a string label has str and \N for num and unit,
+ * a numeric one \N for str. */
+static int write_labels(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    if (!ss_model_has_labels(m))
+        return 0;
+    struct tw t;
+    if (tw_open(&t, dir, "labels.tsv", "sample_id\tkey\tstr\tnum\tunit", err))
+        return err->code;
+    for (size_t i = 0; i < m->sample_stack.n; i++) {
+        ss_id set = ss_sample_labelset(m, i);
+        const ss_id *labs = ss_labelset_labels(m, set);
+        for (size_t k = 0; k < ss_labelset_size(m, set); k++) {
+            const struct ss_label *l = &m->labels.v[labs[k]];
+            put_u64(t.f, (uint64_t)i + 1);
+            sep(t.f);
+            put_str(t.f, m, l->key);
+            sep(t.f);
+            put_str(t.f, m, l->str);
+            sep(t.f);
+            if (l->str == SS_NONE)
+                put_i64(t.f, l->num);
+            else
+                fputs("\\N", t.f);
+            sep(t.f);
+            put_str(t.f, m, l->unit);
+            eol(t.f);
+        }
+    }
+    return tw_close(&t, err);
+}
+
 /* Refuse what the tables reader would refuse (limits.h). */
 static int check_limits(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
@@ -381,7 +414,7 @@ int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *
         return err->code;
     if (write_meta(m, dir, err) || write_sources(m, dir, err) || write_value_types(m, dir, err) ||
         write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
-        write_aggregates(m, dir, err))
+        write_aggregates(m, dir, err) || write_labels(m, dir, err))
         return err->code;
     return 0;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "flame.h"
 
 #define TOL 1e-12
 
@@ -178,6 +179,43 @@ START_TEST(tree_and_calls_join)
 }
 END_TEST
 
+/* The flame graph: the new graph's frames main, f, g, h (by name) get the
+ * base's totals of the same paths: 0.08, 0.04, 0.02 and 0 (h is new). */
+START_TEST(flame_base_totals)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_error err;
+    double *sw = NULL;
+    ck_assert_int_eq(ss_flame_measure_weights(&n, &sw, NULL, &err), 0);
+    struct ss_flame_opts o = {0, 0, SS_FLAME_BY_NAME};
+    struct ss_flame fl;
+    ck_assert_int_eq(ss_flame_build(&n, sw, NULL, &o, &fl, &err), 0);
+    free(sw);
+    ck_assert_uint_eq(fl.n, 4);
+    double base[4];
+    ck_assert_int_eq(ss_compare_flame(&c, &o, &fl, base, &err), 0);
+    static const char *const names[] = {"main", "f", "g", "h"};
+    static const double want[] = {0.08, 0.04, 0.02, 0};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_str_eq(ss_function_name(&n, fl.nodes[i].function), names[i]);
+        ck_assert_double_eq_tol(base[i], want[i], TOL);
+    }
+    /* shades: the largest |delta| is 0.03 (main, f): -3; g +0.01: a third,
+     * +2; equal: 0 */
+    ck_assert_int_eq(ss_compare_shade(base[0], fl.nodes[0].total, 0.03), -3);
+    ck_assert_int_eq(ss_compare_shade(base[2], fl.nodes[2].total, 0.03), 2);
+    ck_assert_int_eq(ss_compare_shade(0.5, 0.5, 0.03), 0);
+    ck_assert_int_eq(ss_compare_shade(0.5, 0.5001, 0.03), 0); /* under 2%: no colour */
+    ss_flame_free(&fl);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
 /* One model from two (the writers' input) and back: the new samples first,
  * then the base's in a source flagged SS_SRC_BASE; the split gives each
  * side its own statistics again. */
@@ -257,6 +295,7 @@ Suite *compare_suite(void)
     tcase_add_test(tc, functions_normalized);
     tcase_add_test(tc, stacks_join);
     tcase_add_test(tc, tree_and_calls_join);
+    tcase_add_test(tc, flame_base_totals);
     tcase_add_test(tc, merge_and_split);
     tcase_add_test(tc, measure_missing);
     suite_add_tcase(s, tc);

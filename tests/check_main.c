@@ -110,6 +110,7 @@ int main(void)
     srunner_add_suite(sr, rprof_suite());
     srunner_add_suite(sr, stats_suite());
     srunner_add_suite(sr, tree_suite());
+    srunner_add_suite(sr, flame_suite());
     srunner_add_suite(sr, runs_suite());
     srunner_add_suite(sr, timeline_suite());
     srunner_add_suite(sr, transform_suite());

@@ -438,6 +438,74 @@ START_TEST(test_value_columns)
 }
 END_TEST
 
+/* Labels: interned once, sets sorted and made distinct, set 0 empty, the
+ * per-sample column materialised at the first labelled sample. */
+START_TEST(test_labels)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    add_src(&m, 10000);
+    ck_assert_uint_eq(ss_model_nlabelsets(&m), 1);
+    ck_assert_uint_eq(ss_labelset_size(&m, 0), 0);
+    ck_assert_int_eq(ss_model_has_labels(&m), 0);
+    ss_id k = ss_model_intern_cstr(&m, "worker"), a = ss_model_intern_cstr(&m, "a");
+    ss_id bytes = ss_model_intern_cstr(&m, "bytes");
+    ss_id la = ss_model_label(&m, k, a, 99, bytes); /* num and unit ignored for a string */
+    ck_assert_uint_eq(la, 0);
+    ck_assert_uint_eq(ss_model_label(&m, k, a, 0, SS_NONE), la);
+    ck_assert_int_eq(m.labels.v[la].num, 0);
+    ck_assert_uint_eq(m.labels.v[la].unit, SS_NONE);
+    ss_id l5 = ss_model_label(&m, k, SS_NONE, 5, bytes);
+    ss_id l5n = ss_model_label(&m, k, SS_NONE, 5, SS_NONE);
+    ss_id lneg = ss_model_label(&m, k, SS_NONE, -7, SS_NONE);
+    ck_assert_uint_eq(l5, 1);
+    ck_assert_uint_eq(l5n, 2);
+    ck_assert_uint_eq(lneg, 3);
+    ck_assert_uint_eq(ss_model_label(&m, k, SS_NONE, 5, bytes), l5);
+    char buf[64];
+    ck_assert_str_eq(ss_label_value(&m, la, buf, sizeof buf), "a");
+    ck_assert_str_eq(ss_label_value(&m, l5, buf, sizeof buf), "5 bytes");
+    ck_assert_str_eq(ss_label_value(&m, l5n, buf, sizeof buf), "5");
+    ck_assert_str_eq(ss_label_value(&m, lneg, buf, sizeof buf), "-7");
+    ck_assert_str_eq(ss_label_key(&m, l5), "worker");
+    /* sets: order and repeats do not matter */
+    ss_id x[3] = {l5, la, l5}, y[2] = {la, l5};
+    ss_id s1 = ss_model_label_set(&m, x, 3);
+    ck_assert_uint_eq(s1, 1);
+    ck_assert_uint_eq(ss_model_label_set(&m, y, 2), s1);
+    ck_assert_uint_eq(ss_labelset_size(&m, s1), 2);
+    ck_assert_uint_eq(ss_labelset_labels(&m, s1)[0], la);
+    ck_assert_uint_eq(ss_labelset_labels(&m, s1)[1], l5);
+    ck_assert_uint_eq(ss_model_label_set(&m, NULL, 0), 0);
+    ss_id z[1] = {lneg};
+    ss_id s2 = ss_model_label_set(&m, z, 1);
+    ck_assert_uint_eq(s2, 2);
+    ck_assert_uint_eq(ss_model_nlabelsets(&m), 3);
+    /* samples: none labelled yet costs nothing; the first labelled one
+     * fills the column with 0 before it, later samples start at 0 */
+    ss_id st = ss_model_stack(&m, NULL, 0, SS_NONE);
+    ck_assert_int_eq(ss_model_label_sample(&m, s1), 0); /* no sample yet: nothing */
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ck_assert_int_eq(ss_model_label_sample(&m, 0), 0);
+    ck_assert_uint_eq(m.sample_labels.n, 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ck_assert_int_eq(ss_model_label_sample(&m, s2), 0);
+    ck_assert_uint_eq(m.sample_labels.n, 2);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(ss_model_add_sample(&m, st, NULL), 0);
+    ck_assert_int_eq(ss_model_label_sample(&m, s1), 0);
+    ck_assert_uint_eq(m.sample_labels.n, 102);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 0), 0);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 1), s2);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 2), 0);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 100), 0);
+    ck_assert_uint_eq(ss_sample_labelset(&m, 101), s1);
+    ck_assert_int_eq(ss_model_has_labels(&m), 1);
+    ss_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_sample_source)
 {
     struct ss_model m;
@@ -541,6 +609,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_many_stacks);
     tcase_add_test(tc, test_value_columns);
     tcase_add_test(tc, test_count_total_limit);
+    tcase_add_test(tc, test_labels);
     tcase_add_test(tc, test_sample_source);
     tcase_add_test(tc, test_sample_source_single);
     tcase_add_test(tc, test_warnings);

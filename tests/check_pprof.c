@@ -298,7 +298,25 @@ START_TEST(test_read_basic)
 }
 END_TEST
 
-START_TEST(test_read_labels_warn)
+/* The labels of sample i as "k=v,k=v". */
+static void labels_of(const struct ss_model *m, size_t i, char *buf, size_t n)
+{
+    ss_id set = ss_sample_labelset(m, i);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < ss_labelset_size(m, set); k++) {
+        ss_id l = ss_labelset_labels(m, set)[k];
+        char v[64];
+        at += (size_t)snprintf(buf + at, n - at, "%s%s=%s", k ? "," : "", ss_label_key(m, l),
+                               ss_label_value(m, l, v, sizeof v));
+    }
+}
+
+/* Labels are kept: string and numeric ones, as Go's pprof reads them (a
+ * label with neither str, num nor num_unit is none), through the memo of
+ * repeated samples (whose bytes include the labels); bad string indexes
+ * are errors naming the sample and the label. */
+START_TEST(test_read_labels)
 {
     struct fx x;
     fx_init(&x);
@@ -307,10 +325,59 @@ START_TEST(test_read_labels_warn)
     x.labelp = &x.label;
     x.s[1].n_label = 1, x.s[1].label = &x.labelp;
     struct ss_model m;
+    char buf[256];
     fx_load_ok(&x, 1, &m);
     ck_assert_uint_eq(m.sample_stack.n, 3);
-    ck_assert(has_warning(&m, "1 of 3 samples carries labels; labels are not kept"));
+    ck_assert_uint_eq(m.warnings.n, 0);
+    labels_of(&m, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=worker");
+    labels_of(&m, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
     ss_model_free(&m);
+
+    /* the same sample bytes three times, the first without the label: the
+     * second is new (other bytes), the third a memo hit of the second */
+    x.s[0] = x.s[1];
+    x.s[0].n_label = 0;
+    x.s[2] = x.s[1];
+    fx_load_ok(&x, 0, &m);
+    labels_of(&m, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=worker");
+    labels_of(&m, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=worker");
+    ck_assert_uint_eq(m.sample_stack.v[1], m.sample_stack.v[2]);
+    ss_model_free(&m);
+
+    /* numeric: num 42 with unit nanoseconds; without a unit; nothing */
+    fx_init(&x);
+    perftools__profiles__label__init(&x.label);
+    x.label.key = 11, x.label.num = 42, x.label.num_unit = 4;
+    x.labelp = &x.label;
+    x.s[1].n_label = 1, x.s[1].label = &x.labelp;
+    fx_load_ok(&x, 1, &m);
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=42 nanoseconds");
+    ss_model_free(&m);
+    x.label.num_unit = 0;
+    fx_load_ok(&x, 1, &m);
+    labels_of(&m, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "thread=42");
+    ss_model_free(&m);
+    x.label.num = 0;
+    fx_load_ok(&x, 1, &m);
+    ck_assert_int_eq(ss_model_has_labels(&m), 0);
+    ss_model_free(&m);
+
+    x.label.key = 99;
+    fx_load_bad(&x, "sample 2: label 1: string index 99 out of range");
+    x.label.key = 11, x.label.str = -1;
+    fx_load_bad(&x, "sample 2: label 1: string index -1 out of range");
+    x.label.str = 0, x.label.num_unit = 15;
+    fx_load_bad(&x, "sample 2: label 1: string index 15 out of range");
 }
 END_TEST
 
@@ -753,7 +820,7 @@ Suite *pprof_suite(void)
     Suite *s = suite_create("pprof");
     TCase *tc = tcase_create("read");
     tcase_add_loop_test(tc, test_read_basic, 0, 2);
-    tcase_add_test(tc, test_read_labels_warn);
+    tcase_add_test(tc, test_read_labels);
     tcase_add_test(tc, test_read_count_rules);
     tcase_add_test(tc, test_read_unnamed);
     tcase_add_test(tc, test_read_errors);

@@ -23,6 +23,7 @@ Suite *reader_suite(void);
 Suite *rprof_suite(void);
 Suite *stats_suite(void);
 Suite *tree_suite(void);
+Suite *flame_suite(void);
 Suite *runs_suite(void);
 Suite *timeline_suite(void);
 Suite *transform_suite(void);

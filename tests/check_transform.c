@@ -124,6 +124,15 @@ static void models_equal(const struct ss_model *a, const struct ss_model *b)
         ck_assert(!memcmp(a->meta.v, b->meta.v, a->meta.n * sizeof *a->meta.v));
     ck_assert_uint_eq(a->aggs.n, b->aggs.n);
     ck_assert_uint_eq(a->edges.n, b->edges.n);
+    ck_assert_uint_eq(a->labels.n, b->labels.n);
+    if (a->labels.n)
+        ck_assert(!memcmp(a->labels.v, b->labels.v, a->labels.n * sizeof *a->labels.v));
+    ck_assert_uint_eq(a->labelset_off.n, b->labelset_off.n);
+    ck_assert(!memcmp(a->labelset_off.v, b->labelset_off.v, a->labelset_off.n * sizeof(uint32_t)));
+    ck_assert_uint_eq(a->sample_labels.n, b->sample_labels.n);
+    if (a->sample_labels.n)
+        ck_assert(
+            !memcmp(a->sample_labels.v, b->sample_labels.v, a->sample_labels.n * sizeof(ss_id)));
     ck_assert_uint_eq(a->function_class.n, b->function_class.n);
     if (a->function_class.n)
         ck_assert(
@@ -183,6 +192,15 @@ START_TEST(test_canonical)
     canon(" r-simplify  # R", "r-simplify");
     canon("name-anonymous", "name-anonymous");
     canon("name-anonymous   /^(FUN|f)$/", "name-anonymous /^(FUN|f)$/");
+    canon("keep-label   worker=beta", "keep-label worker=beta");
+    canon("keep-label worker=\"beta\"", "keep-label worker=beta");
+    canon("keep-label worker=\"gamma ray\"", "keep-label worker=\"gamma ray\"");
+    canon("keep-label k=\"\"", "keep-label k=\"\"");
+    canon("keep-label k=\"/x\"", "keep-label k=\"/x\"");
+    canon("drop-label worker=/^(a|b)$/  # comment", "drop-label worker=/^(a|b)$/");
+    canon("drop-label phase", "drop-label phase");
+    canon("keep-label k==x", "keep-label k==x");
+    canon("label-root  comm", "label-root comm");
     canon("trim-to \"<Anonymous>\"", "trim-to <Anonymous>");
     canon("prune x", "prune x");
     canon("collapse-recursion /^f/", "collapse-recursion /^f/");
@@ -290,6 +308,16 @@ START_TEST(test_parse_errors)
     bad("class /x/", 10, "expected '=>' and a class name");
     bad("class /x/ => ", 14, "expected a class name");
     bad("class /x/ -> y", 11, "expected '=>'");
+    bad("keep-label", 11, "expected a label KEY or KEY=VALUE");
+    bad("keep-label =x", 12, "the key is a word without '='");
+    bad("keep-label \"k\"=x", 12, "the key is a word without '='");
+    bad("keep-label k=", 14, "expected a value after '='");
+    bad("keep-label k= x", 14, "expected a value after '='");
+    bad("drop-label k=\"x", 14, "unterminated quoted name");
+    bad("drop-label k=/(/", 14, "bad regular expression");
+    bad("drop-label k=x y", 16, "unexpected 'y'");
+    bad("label-root", 11, "expected a label KEY");
+    bad("label-root k=v", 13, "label-root takes a label KEY only");
 }
 END_TEST
 
@@ -1031,21 +1059,189 @@ START_TEST(test_mixed_profile)
 }
 END_TEST
 
-/* ss_tf_is_command knows the thirteen command words (the man page's
+/* ss_tf_is_command knows the sixteen command words (the man page's
  * TRANSFORMS) and nothing else: not the UI's own commands, not a prefix,
  * not a word with its argument. */
 START_TEST(test_is_command)
 {
     const char *yes[] = {
-        "drop-samples", "keep-samples", "trim-base",     "trim-to", "focus",
-        "drop",         "merge",        "prune",         "replace", "collapse-recursion",
-        "class",        "r-simplify",   "name-anonymous"};
+        "drop-samples", "keep-samples", "trim-base",      "trim-to",    "focus",
+        "drop",         "merge",        "prune",          "replace",    "collapse-recursion",
+        "class",        "r-simplify",   "name-anonymous", "keep-label", "drop-label",
+        "label-root"};
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
         ck_assert_msg(ss_tf_is_command(yes[i]), "%s", yes[i]);
     const char *no[] = {"",     "w",         "undo",    "functions", "tree", "dro",  "drops",
                         "DROP", "drop main", "drop\tx", "#drop",     "=>",   "trim", "focus!"};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         ck_assert_msg(!ss_tf_is_command(no[i]), "'%s'", no[i]);
+}
+END_TEST
+
+/* ---- labels ------------------------------------------------------------------- */
+
+/* A profile built by hand: stacks root first, one source of 10 ms.
+ *   1 main;f  {w=a}          5 main;g  {w=a, p=y}
+ *   2 main;g  {w=b, p=x}     6 (no frames) {w=a}
+ *   3 main;f  {}             7 main;f  {n=5 bytes}
+ *   4 main;f  {w=b}          8 main;g  {w=a, w=b}       */
+static void labelled(struct ss_model *m)
+{
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(m, &err), 0);
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.type = ss_model_intern_cstr(m, "pprof");
+    src.uri = ss_model_intern_cstr(m, "hand.pb.gz");
+    src.interval_us = 10000;
+    ck_assert_uint_ne(ss_model_add_source(m, &src), SS_NONE);
+    ss_id loc[3];
+    const char *names[3] = {"main", "f", "g"};
+    for (int i = 0; i < 3; i++) {
+        ss_id nm = ss_model_intern_cstr(m, names[i]);
+        loc[i] = ss_model_location(m, ss_model_function(m, nm, nm, SS_NONE, 0), SS_NONE, 0);
+    }
+    ss_id mf[2] = {loc[1], loc[0]}, mg[2] = {loc[2], loc[0]};
+    ss_id st_f = ss_model_stack(m, mf, 2, SS_NONE), st_g = ss_model_stack(m, mg, 2, SS_NONE);
+    ss_id st_0 = ss_model_stack(m, NULL, 0, SS_NONE);
+    ss_id w = ss_model_intern_cstr(m, "w"), p = ss_model_intern_cstr(m, "p");
+    ss_id wa = ss_model_label(m, w, ss_model_intern_cstr(m, "a"), 0, SS_NONE);
+    ss_id wb = ss_model_label(m, w, ss_model_intern_cstr(m, "b"), 0, SS_NONE);
+    ss_id px = ss_model_label(m, p, ss_model_intern_cstr(m, "x"), 0, SS_NONE);
+    ss_id py = ss_model_label(m, p, ss_model_intern_cstr(m, "y"), 0, SS_NONE);
+    ss_id n5 = ss_model_label(m, ss_model_intern_cstr(m, "n"), SS_NONE, 5,
+                              ss_model_intern_cstr(m, "bytes"));
+    struct {
+        ss_id st;
+        ss_id labs[2];
+        size_t n;
+    } rows[8] = {{st_f, {wa}, 1},     {st_g, {wb, px}, 2}, {st_f, {0}, 0},  {st_f, {wb}, 1},
+                 {st_g, {py, wa}, 2}, {st_0, {wa}, 1},     {st_f, {n5}, 1}, {st_g, {wb, wa}, 2}};
+    for (int i = 0; i < 8; i++) {
+        ck_assert_int_eq(ss_model_add_sample(m, rows[i].st, NULL), 0);
+        ss_id set = ss_model_label_set(m, rows[i].labs, rows[i].n);
+        ck_assert_uint_ne(set, SS_NONE);
+        ck_assert_int_eq(ss_model_label_sample(m, set), 0);
+    }
+    ss_model_seal(m);
+}
+
+/* The labels of sample i as "k=v,k=v" (label ids' order). */
+static void sample_labels_text(const struct ss_model *m, size_t i, char *buf, size_t n)
+{
+    ss_id set = ss_sample_labelset(m, i);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < ss_labelset_size(m, set); k++) {
+        ss_id l = ss_labelset_labels(m, set)[k];
+        char v[64];
+        at += (size_t)snprintf(buf + at, n - at, "%s%s=%s", k ? "," : "", ss_label_key(m, l),
+                               ss_label_value(m, l, v, sizeof v));
+    }
+}
+
+/* keep-label / drop-label: which samples stay, their labels, the gaps. */
+START_TEST(test_label_filters)
+{
+    struct ss_model m;
+    labelled(&m);
+    struct ss_tf_effect e;
+    /* w=a: samples 1, 5, 6, 8 */
+    expect1(&m, "keep-label w=a", "main;f | main;g | - | main;g", &e);
+    expect_effect(&e, 8, 4, 0, 0, 0);
+    ck_assert_uint_eq(e.labels_matched, 1);
+    ck_assert_uint_eq(e.functions_matched, 0);
+    /* the key alone: every sample with a w label (1, 2, 4, 5, 6, 8) */
+    expect1(&m, "keep-label w", "main;f | main;g | main;f | main;g | - | main;g", &e);
+    ck_assert_uint_eq(e.labels_matched, 2);
+    expect1(&m, "keep-label w=/^(a|b)$/", "main;f | main;g | main;f | main;g | - | main;g", NULL);
+    expect1(&m, "keep-label w=/b/", "main;g | main;f | main;g", NULL);
+    expect1(&m, "keep-label p", "main;g | main;g", NULL);
+    expect1(&m, "drop-label w", "main;f | main;f", &e); /* 3 and 7 */
+    expect_effect(&e, 8, 2, 0, 0, 0);
+    expect1(&m, "drop-label w=b", "main;f | main;f | main;g | - | main;f", NULL);
+    /* a numeric label: its number, its text, a regex over the text */
+    expect1(&m, "keep-label n=5", "main;f", NULL);
+    expect1(&m, "keep-label n=\"5 bytes\"", "main;f", NULL);
+    expect1(&m, "keep-label n=/bytes$/", "main;f", NULL);
+    expect1(&m, "keep-label n=6", "", &e);
+    ck_assert_uint_eq(e.labels_matched, 0);
+    /* a value is whole: "a" is not "ab"; an unknown key matches nothing */
+    expect1(&m, "keep-label w=\"\"", "", NULL);
+    expect1(&m, "keep-label zz", "", NULL);
+    expect1(&m, "drop-label zz", "main;f | main;g | main;f | main;f | main;g | - | main;f | main;g",
+            NULL);
+
+    /* the kept samples keep their labels; gaps where samples went */
+    const char *cmds[] = {"keep-label w=a"};
+    struct ss_model out;
+    struct ss_tf_list *l = apply_cmds(&m, cmds, 1, &out);
+    char buf[256];
+    const char *want[4] = {"w=a", "w=a,p=y", "w=a", "w=a,w=b"};
+    for (size_t i = 0; i < 4; i++) {
+        sample_labels_text(&out, i, buf, sizeof buf);
+        ck_assert_str_eq(buf, want[i]);
+    }
+    /* out 1 (orig 5) and out 3 (orig 8) follow removed samples */
+    ck_assert_uint_eq(out.gaps.n, 2);
+    ck_assert_uint_eq(out.gaps.v[0], 1);
+    ck_assert_uint_eq(out.gaps.v[1], 3);
+    ck_assert_int_eq(ss_tf_no_match(l, 0), 0);
+    ck_assert_str_eq(ss_tf_match_noun(l, 0), "label");
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    const char *none[] = {"keep-label w=zz"};
+    l = apply_cmds(&m, none, 1, &out);
+    ck_assert_int_eq(ss_tf_no_match(l, 0), 1);
+    ck_assert_uint_eq(out.sample_stack.n, 0);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* label-root: the value becomes the outermost frame KEY=VALUE (values of
+ * one key joined by ','); samples without the label, and samples with no
+ * frames, stay as they were; the labels stay on the samples. */
+START_TEST(test_label_root)
+{
+    struct ss_model m;
+    labelled(&m);
+    struct ss_tf_effect e;
+    expect1(&m, "label-root w",
+            "w=a;main;f | w=b;main;g | main;f | w=b;main;f | w=a;main;g | - | main;f | "
+            "w=a,b;main;g",
+            &e);
+    ck_assert_uint_eq(e.samples_out, 8);
+    ck_assert_uint_eq(e.labels_matched, 2);
+    ck_assert_uint_eq(e.frames_removed, 0);
+    expect1(&m, "label-root n",
+            "main;f | main;g | main;f | main;f | main;g | - | n=5 bytes;main;f | main;g", NULL);
+    expect1(&m, "label-root zz", "main;f | main;g | main;f | main;f | main;g | - | main;f | main;g",
+            &e);
+    ck_assert_uint_eq(e.stacks_changed, 0);
+
+    /* with other steps: the root frame is a function like any other */
+    const char *cmds[] = {"label-root w", "keep-label p", "merge main"};
+    struct ss_model out;
+    struct ss_tf_list *l = apply_cmds(&m, cmds, 3, &out);
+    char buf[512];
+    timeline(&out, buf, sizeof buf);
+    ck_assert_str_eq(buf, "w=b;g | w=a;g");
+    sample_labels_text(&out, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "w=b,p=x");
+    /* stacks are distinct in the output (label sets no longer split them) */
+    ck_assert_uint_eq(ss_model_nstacks(&out), 2);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    const char *c2[] = {"label-root p", "focus f"};
+    l = apply_cmds(&m, c2, 2, &out);
+    timeline(&out, buf, sizeof buf);
+    ck_assert_str_eq(buf, "f | f | f | f");
+    ck_assert_uint_eq(ss_model_nstacks(&out), 1);
+    ss_model_free(&out);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
 }
 END_TEST
 
@@ -1071,6 +1267,8 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_memory_and_empty);
     tcase_add_test(tc, test_class);
     tcase_add_test(tc, test_mixed_profile);
+    tcase_add_test(tc, test_label_filters);
+    tcase_add_test(tc, test_label_root);
     suite_add_tcase(s, tc);
     tc = tcase_create("list");
     tcase_add_test(tc, test_undo_edit_equivalence);

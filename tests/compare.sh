@@ -342,4 +342,30 @@ check "explorer: a transform applies to both sides (drop h: h leaves both)" "$(
 "$S" --base "$T/base.out" "$T/new.out" </dev/null 2>/dev/null | grep -c '^compare ' >"$T/got"
 check "explorer without a terminal: prints report --base" "$(grep -qx 1 "$T/got" || cat "$T/got")"
 
+# the flame graph coloured by delta: the legend, and the selected frame's
+# base and delta (main: 0.050 against 0.080; g: 0.030 against 0.020)
+cat >"$T/flame.script" <<EOF
+F
+:save-display $T/fl.1
+k
+:save-display $T/fl.2
+:q!
+EOF
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/flame.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>"$T/fl.err" </dev/null
+check "explorer: flame graph legend in a comparison" "$(
+    grep -q 'red grew, blue shrank vs the base' "$T/fl.1" || head -n 3 "$T/fl.1")"
+check "explorer: flame graph detail line: base and delta of the selected frame" "$(
+    grep -q '^total 0.030 s, base 0.020 s, delta +0.010 s | g' "$T/fl.1" || tail -n 4 "$T/fl.1"
+    grep -q '^total 0.050 s, base 0.080 s, delta -0.030 s | main' "$T/fl.2" || tail -n 4 "$T/fl.2")"
+
+# the SVG: coloured by delta (g grew: red; f shrank: blue; main shrank the
+# most: full blue), each frame's title with its base and delta, a legend
+"$S" convert --base "$T/base.out" -o "$T/d.svg" "$T/new.out" 2>"$T/err"
+check "convert --base -o X.svg: frames coloured and titled by delta" "$(
+    grep -q '<title>g (0.030 s, 60.00%; base 0.020 s, delta +0.010 s)</title><rect[^>]* fill="rgb(255,' "$T/d.svg" || echo "g not red"
+    grep -q '<title>f (0.010 s, 20.00%; base 0.040 s, delta -0.030 s)</title><rect[^>]* fill="rgb(0,0,255)"' "$T/d.svg" || echo "f not full blue"
+    grep -q 'id="legend"[^>]*>red: grew, blue: shrank' "$T/d.svg" || echo "no legend"
+    [ -s "$T/d.svg" ] || head -c 300 "$T/err")"
+
 finish

@@ -75,6 +75,11 @@ table() {
     ss report $(time_of "$1") --by "$2" --format tsv "$1" | awk -F '\t' -v by="$2" 'NR > 1 { printf "%s\t%.9g\n", $1, (by == "self" ? $2 : $4) }' | sort
 }
 
+# labels FILE: `--by labels` rows (key, value, samples), sorted
+labels() {
+    ss report --by labels --format tsv "$1" | awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' | sort
+}
+
 # counts FILE BY: as table, times divided by the single interval: counts
 counts() {
     local iv
@@ -89,7 +94,8 @@ same() { # NAME FILE_A FILE_B
     if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -n 4 | tr '\n' '|')"; fi
 }
 
-# roundtrip NAME INPUT: write INPUT in every format, read each back, compare.
+# roundtrip NAME INPUT: write INPUT in every format, read each back, compare
+# (and, for pprof and tables, the labels when the input has some).
 roundtrip() {
     local name=$1 in=$2 w=$T/rt/$1
     mkdir -p "$w"
@@ -105,6 +111,7 @@ roundtrip() {
         by_stack "$in" 1 >"$w/in.stacks"
         by_stack "$in" 0 >"$w/in.counts"
     fi
+    labels "$in" >"$w/in.labels"
     local fmt out
     for fmt in rprof pprof folded sampling_prof tables; do
         out=$w/out.$fmt
@@ -159,6 +166,15 @@ roundtrip() {
         rprof | tables)
             by_stack "$out" 1 >"$w/out.stacks"
             same "$name -> $fmt -> read: stacks, counts, times" "$w/in.stacks" "$w/out.stacks"
+            ;;
+        esac
+        # pprof and tables hold labels (the others have no room for them)
+        case $fmt in
+        pprof | tables)
+            if [ -s "$w/in.labels" ]; then
+                labels "$out" >"$w/out.labels"
+                same "$name -> $fmt -> read: labels" "$w/in.labels" "$w/out.labels"
+            fi
             ;;
         folded)
             by_stack "$out" 0 >"$w/out.counts"

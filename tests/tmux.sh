@@ -140,6 +140,44 @@ if [ -f trimmed.out ]; then
     fi
 fi
 
+# colours NAME: lines with colours (capture-pane -e keeps the SGR codes;
+# 30-37/40-47/38;/48; are colours).
+colours() { tm capture-pane -e -p -t "$1" | grep -cE $'\e\\[[0-9;]*(3[0-7]|4[0-7]|38;|48;)' || true; }
+
+# ---- the flame graph (issue 12) --------------------------------------------------
+
+# F shows the icicle with the root-side frames named; /name selects the
+# widest match, Enter zooms into it: the breadcrumb names its ancestors and
+# its children show below it; q zooms out again.
+start f
+wait_for f "5522 of 5522 samples" || true
+step f "run_study" F
+step f "/fit_bootstrap: match 1 of 1" / f i t _ b o o t s t r a p Enter
+step f "execute_plan > fit_bootstrap_models  (q out" Enter
+# the zoomed frame's row, then its child lapply on the row below
+if screen f | awk 'prev ~ /fit_bootstrap_models *$/ && /lapply/ { ok = 1 } { prev = $0 } END { exit !ok }'; then
+    pass "f: zoomed: the children under the frame"
+else
+    fail "f: zoomed: the children under the frame" "$(screen f)"
+fi
+tm send-keys -t f q
+sleep 0.5
+if wait_for f "run_study" && ! screen f | grep -q "zoom: "; then
+    pass "f: q zooms out"
+else
+    fail "f: q zooms out" "$(screen f)"
+fi
+# W: the sandwich of the selected frame's function
+step f "fit_bootstrap_models: its callers above, its callees below" W
+tm send-keys -t f Q
+# Without colours (NO_COLOR) and on the Linux console (TERM=linux, no UTF-8)
+# the frames keep ASCII edges, so they stay apart.
+start fl NO_COLOR=1 TERM=linux LC_ALL=C
+wait_for fl "5522 of 5522 samples" || true
+step fl "|fit_bootstrap_models" F
+if [ "$(colours fl)" -eq 0 ]; then pass "fl: no colours"; else fail "fl: no colours" "$(tm capture-pane -e -p -t fl | head -5)"; fi
+tm send-keys -t fl Q
+
 # ---- measures: V cycles them, the numbers are report's --------------------------
 
 start v
@@ -190,9 +228,7 @@ else
     fail "t: SIGTERM ends it" "no explorer process found to signal"
 fi
 
-# Colours by default, none with NO_COLOR (capture-pane -e keeps the SGR
-# codes; 30-37/40-47/38;/48; are colours).
-colours() { tm capture-pane -e -p -t "$1" | grep -cE $'\e\\[[0-9;]*(3[0-7]|4[0-7]|38;|48;)' || true; }
+# Colours by default, none with NO_COLOR (colours() above).
 start k
 wait_for k "5522 of 5522 samples" || true
 n_colour=$(colours k)

@@ -190,6 +190,29 @@ struct ui {
     int defer, pending;
 };
 
+/* ---- view_flame.c: what the sandwich view (view_sandwich.c) shares ---------- */
+
+struct ss_flame;
+struct ss_flame_node;
+
+/* The weights of the current model's chosen measure (flame.h), either
+ * pointer NULL when not wanted; the caller frees.  Returns 0, or -1 with
+ * the message set. */
+int ui_flame_weights(struct ui *ui, double **sw, double **pw);
+/* The widest child of frame i, SS_FLAME_NONE for a leaf. */
+uint32_t ui_flame_widest_child(const struct ss_flame *fl, uint32_t i);
+/* A frame's style: by a stable hash of its function's name, or of its
+ * class (by_class; a function without one stays plain). */
+int ui_flame_style(const struct ss_model *m, int by_class, ss_id f);
+/* A value of the chosen measure with its unit, into buf. */
+void ui_flame_value(const struct ui *ui, double x, char *buf, size_t n);
+/* A frame's source position ("file:line", the function's file, or ""),
+ * into buf. */
+const char *ui_flame_position(const struct ss_model *m, const struct ss_flame_node *nd, char *buf,
+                              size_t n);
+/* Draw a frame in columns [c0, c1) of row yy: an edge, then its name. */
+void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char *name, int style);
+
 /* ---- view_lines.c: where source files are found ----------------------------- */
 
 /* Add directory dir to the source search path (a copy).  Returns 0, or -1

@@ -8,6 +8,7 @@
 /* Views whose rows are functions (the trimming keys act on the selection). */
 #define ANY 0u
 #define PROMPT_ONLY (1u << UI_V_PROMPT)
+#define FLAMES (V(FLAME) | V(SANDWICH)) /* the flame graph and the sandwich */
 
 /* View-specific bindings come first so that, say, Space toggles a tree node
  * but pages down elsewhere; lookups take the first match for the view, then
@@ -75,6 +76,27 @@ static const struct ui_binding bindings[] = {
     {'d', UI_REQ_TL_DROP, V(TIMELINE)},
     {'K', UI_REQ_TL_KEEP, V(TIMELINE)},
     {'L', UI_REQ_TL_LEGEND, V(TIMELINE)},
+
+    /* flame graph */
+    {'h', UI_REQ_FL_LEFT, FLAMES},
+    {UI_K_LEFT, UI_REQ_FL_LEFT, FLAMES},
+    {'l', UI_REQ_FL_RIGHT, FLAMES},
+    {UI_K_RIGHT, UI_REQ_FL_RIGHT, FLAMES},
+    {'k', UI_REQ_FL_UP, FLAMES},
+    {UI_K_UP, UI_REQ_FL_UP, FLAMES},
+    {'j', UI_REQ_FL_DOWN, FLAMES},
+    {UI_K_DOWN, UI_REQ_FL_DOWN, FLAMES},
+    {UI_K_ENTER, UI_REQ_FL_ZOOM, FLAMES},
+    {'\n', UI_REQ_FL_ZOOM, FLAMES},
+    {UI_K_KP_ENTER, UI_REQ_FL_ZOOM, FLAMES},
+    {UI_K_BACKSPACE, UI_REQ_FL_ZOOM_OUT, V(FLAME)},
+    {127, UI_REQ_FL_ZOOM_OUT, V(FLAME)},
+    {UI_CTRL('h'), UI_REQ_FL_ZOOM_OUT, V(FLAME)},
+    {'z', UI_REQ_FL_ZOOM_ALL, V(FLAME)},
+    {'s', UI_REQ_FL_ORDER, FLAMES},
+    {'i', UI_REQ_FL_INVERT, V(FLAME)},
+    {'o', UI_REQ_FL_TIME, V(FLAME)},
+    {'C', UI_REQ_FL_COLOURS, FLAMES},
 
     /* transforms */
     {' ', UI_REQ_TF_TOGGLE, V(TRANSFORMS)},

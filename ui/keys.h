@@ -76,6 +76,7 @@ struct ui_event {
     _(STACKS, "In the stacks view")                                                                \
     _(TREE, "In the tree views")                                                                   \
     _(TIMELINE, "In the timeline")                                                                 \
+    _(FLAME, "In the flame graph")                                                                 \
     _(TRANSFORMS, "In the transforms view")                                                        \
     _(PROMPT, "At the : and / prompts")
 
@@ -155,6 +156,17 @@ enum ui_section {
     _(TL_KEEP, TIMELINE, "keep-samples: keep only the marked range")                               \
     _(TL_LEGEND, TIMELINE,                                                                         \
       "the whole legend: every letter on screen and its function; again: back")                    \
+    _(FL_LEFT, FLAME, "the frame to the left on the same row")                                     \
+    _(FL_RIGHT, FLAME, "the frame to the right on the same row")                                   \
+    _(FL_UP, FLAME, "the parent frame (the caller; inverted: the callee)")                         \
+    _(FL_DOWN, FLAME, "the widest child frame")                                                    \
+    _(FL_ZOOM, FLAME, "zoom: the frame fills the width, its ancestors above as a breadcrumb")      \
+    _(FL_ZOOM_OUT, FLAME, "zoom out one step (q too, while zoomed)")                               \
+    _(FL_ZOOM_ALL, FLAME, "zoom out to the whole graph")                                           \
+    _(FL_ORDER, FLAME, "children by name (flamegraph.pl) or by weight (left heavy)")               \
+    _(FL_INVERT, FLAME, "inverted: the leaves as roots, their callers below")                      \
+    _(FL_TIME, FLAME, "time order: the flame chart, samples not merged across time (profvis)")     \
+    _(FL_COLOURS, FLAME, "colours by function or by class (the class transforms)")                 \
     _(TF_TOGGLE, TRANSFORMS, "turn the step off or on")                                            \
     _(TF_DELETE, TRANSFORMS, "delete the step")                                                    \
     _(TF_EDIT, TRANSFORMS, "edit the step (prompt)")                                               \

@@ -166,6 +166,44 @@ static int push_cand(char ***v, size_t *n, size_t *cap, const char *s)
     return 0;
 }
 
+/* The label command `line` starts with: 2 for keep-label and drop-label
+ * (which take KEY=VALUE), 1 for label-root (KEY), 0 for anything else. */
+static int label_command(const char *line)
+{
+    while (*line == ' ')
+        line++;
+    size_t n = strcspn(line, " ");
+    if (n == 10 && (!strncmp(line, "keep-label", 10) || !strncmp(line, "drop-label", 10)))
+        return 2;
+    return n == 10 && !strncmp(line, "label-root", 10) ? 1 : 0;
+}
+
+/* A candidate as the transform language writes it: a command as is; for
+ * the label commands KEY=VALUE with the value quoted when it must be (a key
+ * as is); else a quoted name.  `open`: leave a closing quote off (a prefix
+ * of the name goes on).  Into q. */
+static const char *cand_text(const char *line, int first_word, const char *c, int open, char *q,
+                             size_t n)
+{
+    int lab = first_word ? 0 : label_command(line);
+    const char *eq = lab == 2 ? strchr(c, '=') : NULL;
+    if (first_word || lab == 1 || (lab == 2 && !eq)) {
+        snprintf(q, n, "%s", c);
+        return q;
+    }
+    char v[sizeof((struct ui_prompt *)0)->buf];
+    size_t k = eq ? (size_t)(eq - c) + 1 : 0;
+    if (open && lab == 2 && c[k] == '\0')
+        v[0] = '\0'; /* "worker=": the value is still to come */
+    else
+        ui_quote_name(c + k, v, sizeof v);
+    size_t vl = strlen(v);
+    if (open && v[0] == '"' && vl > 1)
+        v[vl - 1] = '\0';
+    snprintf(q, n, "%.*s%s", (int)k, c, v);
+    return q;
+}
+
 char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_t end, size_t *n)
 {
     char prefix[sizeof ui->prompt.buf];
@@ -184,6 +222,20 @@ char **ui_prompt_candidates(struct ui *ui, const char *line, size_t start, size_
         for (size_t k = 0; k < nc; k++)
             if (!strncmp(cmds[k].name, prefix, plen) && push_cand(&v, n, &cap, cmds[k].name))
                 break;
+    } else if (label_command(line)) {
+        /* keep-label / drop-label: KEY=VALUE of every label; label-root: KEY */
+        const struct ss_model *m = ui->m;
+        int with_value = label_command(line) == 2;
+        for (size_t l = 0; l < m->labels.n; l++) {
+            char val[96], kv[sizeof ui->prompt.buf];
+            if (with_value)
+                snprintf(kv, sizeof kv, "%s=%s", ss_label_key(m, (ss_id)l),
+                         ss_label_value(m, (ss_id)l, val, sizeof val));
+            else
+                snprintf(kv, sizeof kv, "%s", ss_label_key(m, (ss_id)l));
+            if (!strncmp(kv, prefix, plen) && push_cand(&v, n, &cap, kv))
+                break;
+        }
     } else if (!strncmp(line + i, "value ", 6)) {
         /* :value NAME: the profile's measures */
         struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
@@ -257,7 +309,7 @@ static void complete(struct ui *ui)
             if (p->buf[i] != ' ')
                 first_word = 0;
         const char *c = p->cands[p->ci];
-        replace_word(p, p->word_start, first_word ? c : ui_quote_name(c, q, sizeof q));
+        replace_word(p, p->word_start, cand_text(p->buf, first_word, c, 0, q, sizeof q));
         ui_message(ui, "%zu of %zu: %s", p->ci + 1, p->ncands, c);
         return;
     }
@@ -275,7 +327,7 @@ static void complete(struct ui *ui)
     }
     if (n == 1) {
         char text[sizeof p->buf + 1];
-        snprintf(text, sizeof text, "%s ", first_word ? c[0] : ui_quote_name(c[0], q, sizeof q));
+        snprintf(text, sizeof text, "%s ", cand_text(p->buf, first_word, c[0], 0, q, sizeof q));
         replace_word(p, start, text);
         ui_prompt_free_cands(c, n);
         ui->msg[0] = '\0';
@@ -295,17 +347,8 @@ static void complete(struct ui *ui)
     snprintf(pre, sizeof pre, "%.*s", (int)lcp, c[0]);
     char cur[sizeof p->buf];
     unquote_prefix(p->buf + start, p->cur - start, cur, sizeof cur);
-    if (strlen(pre) > strlen(cur)) {
-        if (first_word) {
-            replace_word(p, start, pre);
-        } else {
-            ui_quote_name(pre, q, sizeof q);
-            size_t ql = strlen(q);
-            if (q[0] == '"' && ql > 1)
-                q[ql - 1] = '\0'; /* leave the quote open: the name goes on */
-            replace_word(p, start, q);
-        }
-    }
+    if (strlen(pre) > strlen(cur)) /* leave a quote open: the name goes on */
+        replace_word(p, start, cand_text(p->buf, first_word, pre, 1, q, sizeof q));
     p->cands = c;
     p->ncands = n;
     p->ci = n - 1; /* the next Tab shows the first */

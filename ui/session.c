@@ -21,7 +21,8 @@ static void describe_step(struct ui *ui, const char *what, size_t step)
 {
     const struct ss_tf_effect *e = ss_tf_effect(ui->tf, step);
     if (ss_tf_no_match(ui->tf, step)) {
-        ui_error(ui, "%s: no function matches (the list keeps the step; u undoes it)", what);
+        ui_error(ui, "%s: no %s matches (the list keeps the step; u undoes it)", what,
+                 ss_tf_match_noun(ui->tf, step));
         return;
     }
     char extra[128] = "";
@@ -46,10 +47,11 @@ static void warn_no_match(struct ui *ui, const char *what)
             n++;
         }
     if (n == 1)
-        ui_error(ui, "%s; warning: %s: no function matches", what, ss_tf_text(ui->tf, first));
+        ui_error(ui, "%s; warning: %s: no %s matches", what, ss_tf_text(ui->tf, first),
+                 ss_tf_match_noun(ui->tf, first));
     else if (n > 1)
-        ui_error(ui, "%s; warning: %s: no function matches (and %zu more steps: T lists them)",
-                 what, ss_tf_text(ui->tf, first), n - 1);
+        ui_error(ui, "%s; warning: %s: no %s matches (and %zu more steps: T lists them)", what,
+                 ss_tf_text(ui->tf, first), ss_tf_match_noun(ui->tf, first), n - 1);
 }
 
 int ui_reapply(struct ui *ui, const char *what)

@@ -90,7 +90,7 @@ static int build(struct help_view *h)
             snprintf(text, sizeof text, "%s", ui_request_help((enum ui_request)r));
             /* say where a view-specific key works, unless the section does */
             if (views && sec != UI_SEC_STACKS && sec != UI_SEC_TREE && sec != UI_SEC_TIMELINE &&
-                sec != UI_SEC_TRANSFORMS && sec != UI_SEC_PROMPT) {
+                sec != UI_SEC_FLAME && sec != UI_SEC_TRANSFORMS && sec != UI_SEC_PROMPT) {
                 size_t k = strlen(text);
                 k += (size_t)snprintf(text + k, sizeof text - k, " (in");
                 for (int v = 0; v < UI_V_COUNT && k < sizeof text; v++)

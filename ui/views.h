@@ -55,6 +55,13 @@ enum ui_view_arg { UI_VA_NONE, UI_VA_FOCUS, UI_VA_FUNCTION };
       "source lines", "show the source lines")                                                     \
     _(SOURCES,    ui_view_sources,    '0', "sources",    NONE,                                    \
       "sources (files and Rprof sessions)", "show the sources")                                    \
+    _(FLAME,      ui_view_flame,      'F', "flame",      NONE,                                    \
+      "flame graph (icicle) of the stacks", "show the flame graph")                                \
+    _(SANDWICH,   ui_view_sandwich,   'W', "sandwich",   FUNCTION,                                \
+      "sandwich: the current function's callers above it, its callees below",                     \
+      "callers above and callees below F (default: the current function)")                         \
+    _(LABELS,     ui_view_labels,     '#', "labels",     NONE,                                    \
+      "labels (pprof, perf): samples per key and value", "show the labels")                        \
     _(TRANSFORMS, ui_view_transforms, 'T', "transforms", NONE,                                    \
       "the transform list", "show the transform list")                                             \
     _(HELP,       ui_view_help,       '?', "help",       NONE,                                    \

@@ -1,8 +1,8 @@
 /* fuzz_tables.c - libFuzzer target for the v2 tables reader (and, on what
  * loads, the writers).  A tables directory is several files, so the input's
  * first byte picks one table of a small valid directory and the rest of the
- * input replaces that file.  What loads is written as Rprof (unless its
- * counts add up to more than MAX_RPROF_LINES lines) and folded to /dev/null.
+ * input replaces that file; labels.tsv is always the valid one below.  What loads is written as
+ * Rprof (unless its counts add up to more than MAX_RPROF_LINES lines) and folded to /dev/null.
  * Build and run with scripts/fuzz.sh; tests/fuzz/replay.c replays the inputs
  * kept in tests/data/fuzz/tables/. */
 #include <stdint.h>
@@ -37,6 +37,8 @@ static const char *const files[][2] = {
                           "2\tsmall_v\t12\n2\tnodes\t300\n3\tsamples\t7\n"},
 };
 #define NFILES (sizeof files / sizeof *files)
+static const char labels_tsv[] = "sample_id\tkey\tstr\tnum\tunit\n1\tworker\ta b\t\\N\t\\N\n"
+                                 "1\tbytes\t\\N\t1024\tbytes\n3\tworker\tc\t\\N\t\\N\n";
 
 static void put(const char *dir, const char *name, const void *p, size_t n)
 {
@@ -76,6 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else
             put(dir, files[i][0], files[i][1], strlen(files[i][1]));
     }
+    /* Labels ride along with every input (not one of the tables the first
+     * byte picks, so the kept inputs still pick what they did). */
+    put(dir, "labels.tsv", labels_tsv, strlen(labels_tsv));
     struct ss_model m;
     struct ss_error err;
     char *paths[1] = {fuzz_tmp_path};

@@ -1,7 +1,7 @@
 /* fuzz_transform.c - libFuzzer target: any bytes as a transform script,
  * applied to a small profile (two sessions, memory, lines, recursion, an
- * empty sample).  Checks, besides crashes, that every step's canonical text
- * parses back to itself, that the printed script reproduces the list, and
+ * empty sample) and to a small perf profile with labels.  Checks, besides crashes, that every
+ * step's canonical text parses back to itself, that the printed script reproduces the list, and
  * that undo and redo return to the same list.  Build and run with
  * scripts/fuzz.sh. */
 #include <stdint.h>
@@ -30,31 +30,46 @@ static const char profile[] = "memory profiling: line profiling: sample.interval
                               ":21:30:44:0:\"g\" 1#4 \"k\" 1#2 \"main\" 1#1 \n"
                               ":22:31:48:1:\"main\" 1#1 \n";
 
-static struct ss_model *model(void)
+/* A second profile with labels (perf script: comm, pid, tid), for the
+ * label commands. */
+static const char labelled[] = "gzip 10/11 [000] 1.000001: 1000 cpu-clock:\n"
+                               "\t1 g (/bin/gzip)\n\t2 main (/bin/gzip)\n\n"
+                               "my prog 20/21 [001] 1.000002: 2000 cpu-clock:\n"
+                               "\t3 f (/bin/p)\n\t4 main (/bin/p)\n\n"
+                               "gzip 10/12 [000] 1.000003: 1000 cpu-clock:\n"
+                               "\t1 g (/bin/gzip)\n\t5 f (/bin/gzip)\n\t2 main (/bin/gzip)\n\n";
+
+static void load_text(struct ss_model *m, const char *text, size_t len, const char *name)
 {
-    static struct ss_model m;
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", fuzz_tmp("transform"), name);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        abort();
+    fwrite(text, 1, len, f);
+    fclose(f);
+    struct ss_error err;
+    char *files[1] = {path};
+    if (ss_load_files(m, files, 1, &err))
+        abort();
+    unlink(path);
+}
+
+static struct ss_model *model(int which)
+{
+    static struct ss_model m[2];
     static int loaded;
     if (!loaded) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/profile.out", fuzz_tmp("transform"));
-        FILE *f = fopen(path, "wb");
-        if (!f)
-            abort();
-        fwrite(profile, 1, sizeof profile - 1, f);
-        fclose(f);
-        struct ss_error err;
-        char *files[1] = {path};
-        if (ss_load_files(&m, files, 1, &err))
-            abort();
-        unlink(path);
+        load_text(&m[0], profile, sizeof profile - 1, "profile.out");
+        load_text(&m[1], labelled, sizeof labelled - 1, "labelled.perf");
         loaded = 1;
     }
-    return &m;
+    return &m[which];
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct ss_model *m = model();
+    struct ss_model *m = model(0);
     struct ss_tf_list *l = ss_tf_list_new();
     struct ss_error err;
     if (!l)
@@ -74,6 +89,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!s2 || strcmp(s1, s2))
         abort(); /* the script does not reproduce the list */
     struct ss_model out;
+    if (ss_tf_apply(l, model(1), &out, &err) == 0) {
+        if (out.sample_stack.n > model(1)->sample_stack.n)
+            abort();
+        ss_model_free(&out);
+    }
     if (ss_tf_apply(l, m, &out, &err) == 0) {
         struct ss_stats st;
         if (ss_stats_compute(&out, SS_BY_LINE, 1, &st, &err) == 0)

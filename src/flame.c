@@ -1,0 +1,446 @@
+/* flame.c - the flame graph and the flame chart (see flame.h).
+ *
+ * The aggregated graph is a trie of the distinct stacks' function paths,
+ * found through one hash map keyed by (parent, function); it is built in
+ * the order the stacks come, then laid out: children sorted, renumbered in
+ * depth-first pre-order, and given their x.  The chart needs no map: its
+ * samples come in time order, so a frame is created only after every frame
+ * left of it on its row is complete, and creation order is pre-order
+ * already; a frame's `end` is set when the sample stream leaves it.
+ */
+#include "flame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashtab.h"
+#include "sort.h"
+#include "units.h"
+
+void ss_flame_free(struct ss_flame *fl)
+{
+    free(fl->nodes);
+    memset(fl, 0, sizeof *fl);
+}
+
+/* The canonical function of the k-th frame of stack s read from the root
+ * (or, inverted, from the leaf), and its location. */
+static ss_id frame_at(const struct ss_model *m, const ss_id *fr, size_t d, size_t k, int inverted,
+                      ss_id *loc)
+{
+    *loc = fr[inverted ? k : d - 1 - k];
+    return ss_function_canonical(m, ss_loc_function(m, *loc));
+}
+
+int ss_flame_measure_weights(const struct ss_model *m, double **stack_w, double **sample_w,
+                             struct ss_error *err)
+{
+    size_t ns = ss_model_nstacks(m), n = m->sample_stack.n;
+    double *sw = NULL, *pw = NULL;
+    struct ss_stack_counts sc;
+    memset(&sc, 0, sizeof sc);
+    if (stack_w) {
+        *stack_w = NULL;
+        sw = calloc(ns ? ns : 1, sizeof *sw);
+        if (!sw || ss_stack_counts_init(&sc, m))
+            goto oom;
+        for (size_t src = 0; src < m->sources.n; src++) {
+            double scale = ss_source_scale(m, src);
+            if (ss_stack_counts_source(&sc, m, (ss_id)src))
+                goto oom;
+            for (size_t t = 0; t < sc.n; t++)
+                sw[sc.touched[t]] += (double)sc.val[sc.touched[t]] * scale;
+        }
+        ss_stack_counts_free(&sc);
+    }
+    if (sample_w) {
+        *sample_w = NULL;
+        pw = malloc((n ? n : 1) * sizeof *pw);
+        if (!pw)
+            goto oom;
+        for (size_t src = 0; src < m->sources.n; src++) {
+            const struct ss_source *so = &m->sources.v[src];
+            double scale = ss_source_scale(m, src);
+            for (size_t i = so->first_sample; i < so->first_sample + so->n_samples && i < n; i++)
+                pw[i] = (double)ss_sample_weight(m, i) * scale;
+        }
+        *sample_w = pw;
+    }
+    if (stack_w)
+        *stack_w = sw;
+    return 0;
+oom:
+    ss_stack_counts_free(&sc);
+    free(sw);
+    free(pw);
+    return ss_nomem(err, "flame graph weights");
+}
+
+void ss_flame_format(const struct ss_model *m, double v, char *buf, size_t n)
+{
+    struct ss_units u;
+    ss_units_of(m, &u);
+    char num[64];
+    ss_format_value(num, sizeof num, &u, v, 0);
+    const struct ss_measure *ms = &u.measure;
+    if (ms->kind == SS_MEASURE_TIME)
+        snprintf(buf, n, "%s s", num);
+    else if (ms->unit_kind == SS_UNIT_COUNT)
+        snprintf(buf, n, "%s %s", num, ss_measure_name(m, ms));
+    else if (ms->unit_kind == SS_UNIT_OTHER)
+        snprintf(buf, n, "%s %s", num, ss_measure_unit(m, ms));
+    else
+        snprintf(buf, n, "%s", num); /* the unit is in the number: 12 ms, 3.4 MB */
+}
+
+/* ---- the aggregated graph ------------------------------------------------ */
+
+struct order_ctx {
+    const struct ss_model *m;
+    const struct ss_flame_node *nodes;
+    enum ss_flame_order order;
+};
+
+static int cmp_children(const void *pa, const void *pb, void *vctx)
+{
+    const struct order_ctx *c = vctx;
+    const struct ss_flame_node *a = &c->nodes[*(const uint32_t *)pa];
+    const struct ss_flame_node *b = &c->nodes[*(const uint32_t *)pb];
+    if (c->order == SS_FLAME_BY_WEIGHT && a->total != b->total)
+        return a->total > b->total ? -1 : 1;
+    if (a->function == b->function)
+        return 0;
+    int k = strcmp(ss_function_name(c->m, a->function), ss_function_name(c->m, b->function));
+    if (k)
+        return k;
+    return a->function < b->function ? -1 : 1;
+}
+
+/* Lay the trie tmp[0..n) out in pre-order with children sorted: into
+ * out->nodes, with x and end. */
+static int layout(const struct ss_model *m, struct ss_flame_node *tmp, size_t n,
+                  enum ss_flame_order order, struct ss_flame *out)
+{
+    /* children of each node (CSR; slot n holds the roots) */
+    uint32_t *off = calloc(n + 2, sizeof *off);
+    uint32_t *kids = malloc((n ? n : 1) * sizeof *kids);
+    uint32_t *newid = malloc((n ? n : 1) * sizeof *newid);
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    struct ss_flame_node *nodes = malloc((n ? n : 1) * sizeof *nodes);
+    int rc = -1;
+    if (!off || !kids || !newid || !stack || !nodes)
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        off[(tmp[i].parent == SS_FLAME_NONE ? n : tmp[i].parent) + 1]++;
+    for (size_t p = 0; p <= n; p++)
+        off[p + 1] += off[p];
+    for (size_t i = 0; i < n; i++) {
+        size_t p = tmp[i].parent == SS_FLAME_NONE ? n : tmp[i].parent;
+        kids[off[p]++] = (uint32_t)i;
+    }
+    for (size_t p = n + 1; p > 0; p--) /* back to the starts */
+        off[p] = off[p - 1];
+    off[0] = 0;
+    struct order_ctx ctx = {m, tmp, order};
+    for (size_t p = 0; p <= n; p++)
+        if (off[p + 1] - off[p] > 1 &&
+            ss_sort(kids + off[p], off[p + 1] - off[p], sizeof *kids, cmp_children, &ctx))
+            goto done;
+    /* depth-first: push children in reverse so the first pops first */
+    size_t sp = 0, next = 0;
+    for (uint32_t k = off[n + 1]; k > off[n]; k--)
+        stack[sp++] = kids[k - 1];
+    while (sp) {
+        uint32_t t = stack[--sp];
+        uint32_t id = (uint32_t)next++;
+        newid[t] = id;
+        nodes[id] = tmp[t];
+        for (uint32_t k = off[t + 1]; k > off[t]; k--)
+            stack[sp++] = kids[k - 1];
+    }
+    /* parents, x and ends: a node's children follow it in order */
+    double root_x = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct ss_flame_node *nd = &nodes[i];
+        nd->parent = nd->parent == SS_FLAME_NONE ? SS_FLAME_NONE : newid[nd->parent];
+        nd->end = (uint32_t)(i + 1);
+        if (nd->parent == SS_FLAME_NONE) {
+            nd->x = root_x;
+            root_x += nd->total;
+        }
+    }
+    /* ends from the leaves up (a child always comes after its parent) */
+    for (size_t i = n; i-- > 0;) {
+        uint32_t p = nodes[i].parent;
+        if (p != SS_FLAME_NONE && nodes[i].end > nodes[p].end)
+            nodes[p].end = nodes[i].end;
+    }
+    /* x from the parents down: each parent's cursor starts at its own x */
+    double *cursor = malloc((n ? n : 1) * sizeof *cursor);
+    if (!cursor)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p = nodes[i].parent;
+        if (p != SS_FLAME_NONE) {
+            nodes[i].x = cursor[p];
+            cursor[p] += nodes[i].total;
+        }
+        cursor[i] = nodes[i].x;
+    }
+    free(cursor);
+    out->nodes = nodes;
+    out->n = n;
+    out->total = root_x;
+    nodes = NULL;
+    rc = 0;
+done:
+    free(off);
+    free(kids);
+    free(newid);
+    free(stack);
+    free(nodes);
+    return rc;
+}
+
+/* With `focus` (a canonical id, else SS_NONE) only the stacks that hold it
+ * count, each from the focus on: read from the root, from its outermost
+ * frame inward (what it calls); inverted, from its innermost frame outward
+ * (what calls it), as tree.h's focused trees. */
+static int build_aggregated(const struct ss_model *m, const double *stack_w, int inverted,
+                            enum ss_flame_order order, ss_id focus, struct ss_flame *out)
+{
+    VEC(struct ss_flame_node) t = {0};
+    struct ss_u64map map = {0};
+    int rc = -1;
+    for (size_t s = 0; s < ss_model_nstacks(m); s++) {
+        double w = stack_w[s];
+        size_t d = ss_stack_depth(m, (ss_id)s);
+        if (!(w > 0) || d == 0)
+            continue;
+        const ss_id *fr = ss_stack_frames(m, (ss_id)s);
+        size_t k0 = 0;
+        if (focus != SS_NONE) {
+            ss_id loc;
+            while (k0 < d && frame_at(m, fr, d, k0, inverted, &loc) != focus)
+                k0++;
+            if (k0 == d)
+                continue; /* the stack does not hold the focus */
+        }
+        uint32_t parent = SS_FLAME_NONE;
+        for (size_t k = k0; k < d; k++) {
+            ss_id loc, f = frame_at(m, fr, d, k, inverted, &loc);
+            uint64_t key = ((uint64_t)(uint32_t)(parent + 1) << 32) | f;
+            uint32_t next = (uint32_t)t.n;
+            if (t.n >= SS_HASHTAB_MAX)
+                goto done;
+            uint32_t id = ss_u64map_intern(&map, key, next);
+            if (id == SS_NONE)
+                goto done;
+            if (id == next) {
+                struct ss_flame_node nd = {f, loc, parent, (uint32_t)(k - k0), 0, 0, 0, 0};
+                if (VEC_PUSH(t, nd))
+                    goto done;
+            } else if (t.v[id].loc != loc) {
+                t.v[id].loc = SS_NONE;
+            }
+            t.v[id].total += w;
+            if (k + 1 == d)
+                t.v[id].self += w;
+            if (k - k0 + 1 > out->max_depth)
+                out->max_depth = (uint32_t)(k - k0 + 1);
+            parent = id;
+        }
+    }
+    rc = layout(m, t.v, t.n, order, out);
+done:
+    VEC_FREE(t);
+    ss_u64map_free(&map);
+    return rc;
+}
+
+/* ---- the chart ----------------------------------------------------------- */
+
+/* The chart's frames stay open while consecutive samples pass through
+ * them, so a frame's total is the weight of the samples between its opening
+ * and its closing: cum at the close less its x.  A sample costs the length
+ * of the path it shares with the previous one plus the frames it opens
+ * (nothing for a repeat of the previous stack), not its depth. */
+static int build_chart(const struct ss_model *m, const double *sample_w, int inverted,
+                       struct ss_flame *out)
+{
+    VEC(struct ss_flame_node) t = {0};
+    VEC(uint32_t) open = {0};
+    size_t n = m->sample_stack.n, g = 0, src = 0;
+    ss_id prev = SS_NONE; /* the stack of the last sample taken, SS_NONE after a break */
+    double cum = 0;
+    for (size_t i = 0; i < n; i++) {
+        int brk = 0;
+        while (src < m->sources.n &&
+               i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples) {
+            src++;
+            brk = 1;
+        }
+        while (g < m->gaps.n && m->gaps.v[g] < i)
+            g++;
+        if (g < m->gaps.n && m->gaps.v[g] == i)
+            brk = 1;
+        ss_id s = m->sample_stack.v[i];
+        size_t d = ss_stack_depth(m, s);
+        double w = sample_w[i];
+        if (d == 0)
+            brk = 1;
+        if (!brk && !(w > 0))
+            continue;            /* no width: it neither shows nor ends a frame */
+        if (!brk && s == prev) { /* the same path again */
+            t.v[open.v[d - 1]].self += w;
+            cum += w;
+            continue;
+        }
+        const ss_id *fr = ss_stack_frames(m, s);
+        size_t keep = 0;
+        if (!brk)
+            for (; keep < open.n && keep < d; keep++) {
+                ss_id loc, f = frame_at(m, fr, d, keep, inverted, &loc);
+                struct ss_flame_node *nd = &t.v[open.v[keep]];
+                if (nd->function != f)
+                    break;
+                if (nd->loc != loc)
+                    nd->loc = SS_NONE;
+            }
+        for (size_t k = keep; k < open.n; k++) {
+            t.v[open.v[k]].end = (uint32_t)t.n;
+            t.v[open.v[k]].total = cum - t.v[open.v[k]].x;
+        }
+        open.n = keep;
+        prev = SS_NONE;
+        if (d == 0 || !(w > 0))
+            continue;
+        if (VEC_RESERVE(open, d))
+            goto oom;
+        for (size_t k = keep; k < d; k++) {
+            ss_id loc, f = frame_at(m, fr, d, k, inverted, &loc);
+            if (t.n >= SS_HASHTAB_MAX)
+                goto oom;
+            uint32_t parent = k ? open.v[k - 1] : SS_FLAME_NONE;
+            struct ss_flame_node nd = {f, loc, parent, (uint32_t)k, 0, 0, 0, cum};
+            if (VEC_PUSH(t, nd))
+                goto oom;
+            open.v[k] = (uint32_t)(t.n - 1);
+        }
+        open.n = d;
+        t.v[open.v[d - 1]].self += w;
+        if (d > out->max_depth)
+            out->max_depth = (uint32_t)d;
+        cum += w;
+        prev = s;
+    }
+    for (size_t k = 0; k < open.n; k++) {
+        t.v[open.v[k]].end = (uint32_t)t.n;
+        t.v[open.v[k]].total = cum - t.v[open.v[k]].x;
+    }
+    VEC_FREE(open);
+    out->nodes = t.v;
+    out->n = t.n;
+    out->total = cum;
+    return 0;
+oom:
+    VEC_FREE(t);
+    VEC_FREE(open);
+    return -1;
+}
+
+int ss_flame_build(const struct ss_model *m, const double *stack_w, const double *sample_w,
+                   const struct ss_flame_opts *o, struct ss_flame *out, struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->opts = *o;
+    const double *w = o->time_order ? sample_w : stack_w;
+    if (!w && (o->time_order ? m->sample_stack.n : ss_model_nstacks(m)))
+        return ss_fail(err, SS_EUSAGE, "flame graph: no weights given");
+    int rc = o->time_order ? build_chart(m, sample_w, o->inverted, out)
+                           : build_aggregated(m, stack_w, o->inverted, o->order, SS_NONE, out);
+    if (rc) {
+        ss_flame_free(out);
+        return ss_nomem(err, "flame graph");
+    }
+    out->opts = *o;
+    if (out->n == 0)
+        out->max_depth = 0;
+    return 0;
+}
+
+int ss_flame_build_focus(const struct ss_model *m, const double *stack_w,
+                         const struct ss_flame_opts *o, ss_id focus, struct ss_flame *out,
+                         struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (focus == SS_NONE || focus >= m->functions.n)
+        return ss_fail(err, SS_EUSAGE, "flame graph: no function to focus on");
+    if (!stack_w && ss_model_nstacks(m))
+        return ss_fail(err, SS_EUSAGE, "flame graph: no weights given");
+    if (build_aggregated(m, stack_w, o->inverted, o->order, ss_function_canonical(m, focus), out)) {
+        ss_flame_free(out);
+        return ss_nomem(err, "flame graph");
+    }
+    out->opts = *o;
+    out->opts.time_order = 0;
+    return 0;
+}
+
+/* ---- questions ------------------------------------------------------------ */
+
+double ss_flame_search(const struct ss_model *m, const struct ss_flame *fl, uint32_t root,
+                       const uint8_t *fn_match, uint8_t *match, size_t *nmatch, uint32_t *widest)
+{
+    (void)m;
+    size_t a = root == SS_FLAME_NONE ? 0 : root;
+    size_t b = root == SS_FLAME_NONE ? fl->n : fl->nodes[root].end;
+    double hit = 0;
+    size_t count = 0, cover = 0;
+    uint32_t best = SS_FLAME_NONE;
+    if (match)
+        memset(match, 0, fl->n);
+    for (size_t i = a; i < b; i++) {
+        const struct ss_flame_node *nd = &fl->nodes[i];
+        if (!fn_match[nd->function])
+            continue;
+        if (match)
+            match[i] = 1;
+        count++;
+        if (best == SS_FLAME_NONE || nd->total > fl->nodes[best].total)
+            best = (uint32_t)i;
+        if (i >= cover) { /* not inside a match counted already */
+            hit += nd->total;
+            cover = nd->end;
+        }
+    }
+    if (nmatch)
+        *nmatch = count;
+    if (widest)
+        *widest = best;
+    return hit;
+}
+
+void ss_flame_match_regex(const struct ss_model *m, const regex_t *re, uint8_t *fn_match)
+{
+    for (size_t f = 0; f < m->functions.n; f++)
+        fn_match[f] = regexec(re, ss_function_name(m, (ss_id)f), 0, NULL, 0) == 0;
+}
+
+uint32_t ss_flame_at(const struct ss_flame *fl, uint32_t root, uint32_t depth, double x)
+{
+    size_t i = root == SS_FLAME_NONE ? 0 : root;
+    size_t b = root == SS_FLAME_NONE ? fl->n : fl->nodes[root].end;
+    while (i < b) {
+        const struct ss_flame_node *nd = &fl->nodes[i];
+        int inside = x >= nd->x && x < nd->x + nd->total;
+        if (inside && nd->depth == depth)
+            return (uint32_t)i;
+        if (inside && nd->depth < depth)
+            i++; /* look among its children */
+        else
+            i = nd->end;
+    }
+    return SS_FLAME_NONE;
+}

@@ -1,0 +1,99 @@
+/* labels.c - samples and time per label (see labels.h).
+ *
+ * One pass over the samples adds each sample's count and weight to its
+ * label set; a pass over the sets then adds each set to its labels, so a
+ * sample costs one addition however many labels it has. */
+#include "labels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sort.h"
+
+double ss_label_weight(const struct ss_model *m, size_t i, ss_id src)
+{
+    ss_id st = m->sample_stack.v[i];
+    if (ss_stack_depth(m, st) == 0)
+        return 0;
+    return (double)ss_sample_weight(m, i) * ss_source_scale(m, src);
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *ctx)
+{
+    const struct ss_model *m = ctx;
+    const struct ss_label_row *a = pa, *b = pb;
+    int c = strcmp(ss_label_key(m, a->label), ss_label_key(m, b->label));
+    if (c)
+        return c;
+    if (a->value != b->value)
+        return a->value > b->value ? -1 : 1;
+    if (a->samples != b->samples)
+        return a->samples > b->samples ? -1 : 1;
+    char x[96], y[96];
+    c = strcmp(ss_label_value(m, a->label, x, sizeof x), ss_label_value(m, b->label, y, sizeof y));
+    return c ? c : (a->label > b->label) - (a->label < b->label);
+}
+
+int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
+                           struct ss_error *err)
+{
+    memset(ls, 0, sizeof *ls);
+    struct ss_totals t;
+    ss_model_totals(m, &t);
+    ls->total = t.value;
+    size_t nsets = ss_model_nlabelsets(m), nl = m->labels.n;
+    uint64_t *set_n = calloc(nsets, sizeof *set_n);
+    double *set_t = calloc(nsets, sizeof *set_t);
+    unsigned char *set_used = calloc(nsets, 1), *used = calloc(nl ? nl : 1, 1);
+    struct ss_label_row *rows = calloc(nl ? nl : 1, sizeof *rows);
+    if (!set_n || !set_t || !set_used || !used || !rows) {
+        free(set_n);
+        free(set_t);
+        free(set_used);
+        free(used);
+        free(rows);
+        return ss_nomem(err, "labels");
+    }
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            ss_id set = ss_sample_labelset(m, i);
+            set_n[set] += (uint64_t)ss_sample_count(m, i);
+            set_used[set] = 1;
+            set_t[set] += ss_label_weight(m, i, (ss_id)s);
+        }
+    }
+    for (size_t l = 0; l < nl; l++)
+        rows[l].label = (ss_id)l;
+    for (size_t set = 1; set < nsets; set++) {
+        const ss_id *labs = ss_labelset_labels(m, (ss_id)set);
+        for (size_t k = 0; k < ss_labelset_size(m, (ss_id)set); k++) {
+            rows[labs[k]].samples += set_n[set];
+            rows[labs[k]].value += set_t[set];
+            used[labs[k]] |= set_used[set];
+        }
+    }
+    ls->unlabelled = set_n[0];
+    free(set_n);
+    free(set_t);
+    free(set_used);
+    /* a transform's output keeps every label of the input: list those in use */
+    size_t n = 0;
+    for (size_t l = 0; l < nl; l++)
+        if (used[l])
+            rows[n++] = rows[l];
+    free(used);
+    if (ss_sort(rows, n, sizeof *rows, cmp_rows, (void *)m)) {
+        free(rows);
+        return ss_nomem(err, "labels");
+    }
+    ls->rows = rows;
+    ls->n = n;
+    return 0;
+}
+
+void ss_label_stats_free(struct ss_label_stats *ls)
+{
+    free(ls->rows);
+    memset(ls, 0, sizeof *ls);
+}

@@ -1,0 +1,405 @@
+/* write_svg.c - the flame graph as a standalone interactive SVG (DESIGN
+ * section 12), as flamegraph.pl and inferno users know it: one <g> per
+ * frame holding <title>NAME (VALUE UNIT, P%)</title>, a <rect> and its
+ * label; a click zooms into a frame (its ancestors stay, full width and
+ * faded), "Search" highlights the frames whose name matches a regular
+ * expression and gives their share (nested matches counted once), "Reset
+ * Zoom" goes back.  The script and the style are inline: the file needs no
+ * network.  Frames narrower than 0.1 px are left out with their subtrees.
+ *
+ * The roots are at the bottom (a flame); the inverted graph (the leaves as
+ * roots, their callers below them) hangs from the top, as
+ * `flamegraph.pl --inverted --reverse` draws it.  The options (inverted,
+ * time order) are set with ss_svg_set_opts before writing: the format
+ * table's writers take none.  Each <g> carries the
+ * frame's start, width (in the measure's raw unit, full precision) and depth
+ * (data-x, data-w, data-d), so the script zooms exactly, and so can a test
+ * read the frames back.  Names are shown with control characters and bytes
+ * that are not UTF-8 escaped (textesc.h: \x1b), then XML-escaped, so that
+ * any profile gives a well-formed file.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "flame.h"
+#include "report_compare.h"
+#include "hash.h"
+#include "textesc.h"
+#include "write.h"
+
+#define SVG_W 1200     /* the picture's width in px */
+#define SVG_XPAD 10    /* margin left and right */
+#define SVG_FRAME_H 16 /* a row of frames */
+#define SVG_TOP 40     /* title and buttons */
+#define SVG_BOTTOM 30  /* the details line */
+#define SVG_MIN_PX 0.1 /* narrower frames are left out */
+#define SVG_CHAR_PX 7  /* a character of the 12 px font, for labels */
+
+static struct ss_flame_opts svg_opts = {0, 0, SS_FLAME_BY_NAME};
+
+void ss_svg_set_opts(const struct ss_flame_opts *o)
+{
+    svg_opts = *o;
+}
+
+/* Text escaped for people (textesc.h) and then for XML, `max` code points
+ * at most (SIZE_MAX: all), the last two replaced by ".." when cut. */
+static void put_text(FILE *f, const char *s, size_t max)
+{
+    size_t len = strlen(s), units = 0, total = 0;
+    for (size_t i = 0; i < len; total++) {
+        uint32_t cp;
+        char esc[SS_ESC_MAX + 1];
+        i += ss_esc_unit(s + i, len - i, SS_ESC_TEXT, &cp, esc);
+    }
+    size_t keep = total <= max ? total : (max >= 2 ? max - 2 : 0);
+    for (size_t i = 0; i < len && units < keep; units++) {
+        uint32_t cp;
+        char esc[SS_ESC_MAX + 1];
+        size_t k = ss_esc_unit(s + i, len - i, SS_ESC_TEXT, &cp, esc);
+        if (esc[0])
+            fputs(esc, f);
+        else if (cp == '&')
+            fputs("&amp;", f);
+        else if (cp == '<')
+            fputs("&lt;", f);
+        else if (cp == '>')
+            fputs("&gt;", f);
+        else if (cp == '"')
+            fputs("&quot;", f);
+        else if (cp == '\'')
+            fputs("&apos;", f);
+        else
+            fwrite(s + i, 1, k, f);
+        i += k;
+    }
+    if (keep < total)
+        fputs("..", f);
+}
+
+/* A frame's fill: warm colours by function name (a stable hash), cool ones
+ * by class where the `class` transforms gave the function one. */
+static void fill(const struct ss_model *m, ss_id fn, char *buf, size_t n)
+{
+    ss_id cls = m->function_class.n > fn ? m->function_class.v[fn] : SS_NONE;
+    const char *key = cls != SS_NONE ? ss_str(m, cls) : ss_function_name(m, fn);
+    uint64_t h = ss_hash(key, strlen(key));
+    unsigned a = (unsigned)(h & 0xff), b = (unsigned)((h >> 8) & 0xff),
+             c = (unsigned)(h >> 16 & 0xff);
+    if (cls != SS_NONE)
+        snprintf(buf, n, "rgb(%u,%u,%u)", 40 + a % 90, 120 + b % 100, 170 + c % 80);
+    else
+        snprintf(buf, n, "rgb(%u,%u,%u)", 205 + a % 50, b % 230, c % 55);
+}
+
+static const char svg_style[] =
+    "<style type=\"text/css\">\n"
+    "text { font-family: Verdana, \"DejaVu Sans\", sans-serif; font-size: 12px; fill: #000; }\n"
+    "#title { font-size: 17px; text-anchor: middle; }\n"
+    "#frames text { pointer-events: none; }\n"
+    "#frames g { cursor: pointer; }\n"
+    "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n"
+    ".button { cursor: pointer; fill: #1a57a6; }\n"
+    ".button:hover { text-decoration: underline; }\n"
+    ".hide { display: none; }\n"
+    ".parent { opacity: 0.5; }\n"
+    "</style>\n";
+
+/* The script: written here for this file, no library.  Frames are the
+ * children of #frames; each knows its start (fx), width (fw) and depth (fd)
+ * in the measure's unit.  zoom(g), unzoom(), search(term) and
+ * clearSearch() are also what the browser test calls. */
+static const char svg_script[] =
+    "<script type=\"text/ecmascript\"><![CDATA[\n"
+    "\"use strict\";\n"
+    "var svg, frames = [], details, matched, unzoomBtn, searchBtn, total, W, XPAD;\n"
+    "var zoomed = null, term = null, EPS = 0;\n"
+    "function nameOf(g) {\n"
+    "  var t = g.querySelector(\"title\").textContent, i = t.lastIndexOf(\" (\");\n"
+    "  return i >= 0 ? t.slice(0, i) : t;\n"
+    "}\n"
+    "function init(evt) {\n"
+    "  svg = document.documentElement;\n"
+    "  total = +svg.getAttribute(\"data-total\");\n"
+    "  W = +svg.getAttribute(\"data-width\");\n"
+    "  XPAD = +svg.getAttribute(\"data-xpad\");\n"
+    "  EPS = total * 1e-9;\n"
+    "  details = document.getElementById(\"details\");\n"
+    "  matched = document.getElementById(\"matched\");\n"
+    "  unzoomBtn = document.getElementById(\"unzoom\");\n"
+    "  searchBtn = document.getElementById(\"search\");\n"
+    "  var gs = document.getElementById(\"frames\").children;\n"
+    "  for (var i = 0; i < gs.length; i++) {\n"
+    "    var g = gs[i];\n"
+    "    g.fx = +g.getAttribute(\"data-x\");\n"
+    "    g.fw = +g.getAttribute(\"data-w\");\n"
+    "    g.fd = +g.getAttribute(\"data-d\");\n"
+    "    g.fname = nameOf(g);\n"
+    "    frames.push(g);\n"
+    "  }\n"
+    "  document.getElementById(\"frames\").addEventListener(\"click\", function (e) {\n"
+    "    var g = e.target.closest(\"g\");\n"
+    "    if (g && g.fname !== undefined) zoom(g);\n"
+    "  });\n"
+    "  document.getElementById(\"frames\").addEventListener(\"mouseover\", function (e) {\n"
+    "    var g = e.target.closest(\"g\");\n"
+    "    if (g && g.fname !== undefined)\n"
+    "      details.textContent = g.querySelector(\"title\").textContent;\n"
+    "  });\n"
+    "  unzoomBtn.addEventListener(\"click\", unzoom);\n"
+    "  searchBtn.addEventListener(\"click\", function () {\n"
+    "    if (term !== null) { clearSearch(); return; }\n"
+    "    var t = prompt(\"Search for a function (a regular expression):\", \"\");\n"
+    "    if (t) search(t);\n"
+    "  });\n"
+    "  window.addEventListener(\"keydown\", function (e) {\n"
+    "    if ((e.ctrlKey || e.metaKey) && e.key === \"f\") {\n"
+    "      e.preventDefault();\n"
+    "      var t = prompt(\"Search for a function (a regular expression):\", term || \"\");\n"
+    "      if (t) search(t);\n"
+    "    } else if (e.key === \"Escape\") {\n"
+    "      unzoom();\n"
+    "    }\n"
+    "  });\n"
+    "}\n"
+    "function label(g, w) {\n"
+    "  var t = g.querySelector(\"text\"), n = Math.floor((w - 6) / 7);\n"
+    "  var s = g.fname, c = Array.from(s);\n"
+    "  t.textContent = n < 3 ? \"\" : c.length <= n ? s : c.slice(0, n - 2).join(\"\") + \"..\";\n"
+    "}\n"
+    "function place(g, x, w) {\n"
+    "  var r = g.querySelector(\"rect\"), t = g.querySelector(\"text\");\n"
+    "  r.setAttribute(\"x\", x.toFixed(2));\n"
+    "  r.setAttribute(\"width\", w.toFixed(2));\n"
+    "  t.setAttribute(\"x\", (x + 3).toFixed(2));\n"
+    "  label(g, w);\n"
+    "}\n"
+    "function zoom(z) {\n"
+    "  var px = W - 2 * XPAD;\n"
+    "  zoomed = z;\n"
+    "  unzoomBtn.classList.remove(\"hide\");\n"
+    "  frames.forEach(function (g) {\n"
+    "    var inside = g.fd >= z.fd && g.fx >= z.fx - EPS && g.fx + g.fw <= z.fx + z.fw + EPS;\n"
+    "    var above = g.fd < z.fd && g.fx <= z.fx + EPS && g.fx + g.fw >= z.fx + z.fw - EPS;\n"
+    "    g.classList.toggle(\"hide\", !inside && !above);\n"
+    "    g.classList.toggle(\"parent\", above);\n"
+    "    if (above) place(g, XPAD, px);\n"
+    "    else if (inside) place(g, XPAD + (g.fx - z.fx) / z.fw * px, g.fw / z.fw * px);\n"
+    "  });\n"
+    "  if (term !== null) search(term);\n"
+    "}\n"
+    "function unzoom() {\n"
+    "  var px = W - 2 * XPAD;\n"
+    "  zoomed = null;\n"
+    "  unzoomBtn.classList.add(\"hide\");\n"
+    "  frames.forEach(function (g) {\n"
+    "    g.classList.remove(\"hide\");\n"
+    "    g.classList.remove(\"parent\");\n"
+    "    place(g, XPAD + g.fx / total * px, g.fw / total * px);\n"
+    "  });\n"
+    "  if (term !== null) search(term);\n"
+    "}\n"
+    "function search(t) {\n"
+    "  var re;\n"
+    "  try { re = new RegExp(t); } catch (e) { matched.textContent = \"bad expression: \" + t; "
+    "return; }\n"
+    "  term = t;\n"
+    "  searchBtn.textContent = \"Reset Search\";\n"
+    "  var hits = [];\n"
+    "  frames.forEach(function (g) {\n"
+    "    var r = g.querySelector(\"rect\");\n"
+    "    var on = !g.classList.contains(\"hide\") && !g.classList.contains(\"parent\") &&\n"
+    "             re.test(g.fname);\n"
+    "    r.setAttribute(\"fill\", on ? \"rgb(230,0,230)\" : r.getAttribute(\"data-fill\"));\n"
+    "    if (on) hits.push(g);\n"
+    "  });\n"
+    "  hits.sort(function (a, b) { return a.fx - b.fx || a.fd - b.fd; });\n"
+    "  var sum = 0, end = -Infinity;\n"
+    "  hits.forEach(function (g) {\n"
+    "    if (g.fx >= end - EPS) { sum += g.fw; end = g.fx + g.fw; }\n"
+    "  });\n"
+    "  var base = zoomed ? zoomed.fw : total;\n"
+    "  matched.textContent = \"Matched: \" + (100 * sum / base).toFixed(2) + \"%\" +\n"
+    "    (zoomed ? \" of the zoom, \" + (100 * sum / total).toFixed(2) + \"% of all\" : \"\");\n"
+    "  svg.setAttribute(\"data-matched\", (sum / base).toString());\n"
+    "  return sum / base;\n"
+    "}\n"
+    "function clearSearch() {\n"
+    "  term = null;\n"
+    "  searchBtn.textContent = \"Search\";\n"
+    "  matched.textContent = \"\";\n"
+    "  frames.forEach(function (g) {\n"
+    "    var r = g.querySelector(\"rect\");\n"
+    "    r.setAttribute(\"fill\", r.getAttribute(\"data-fill\"));\n"
+    "  });\n"
+    "}\n"
+    "]]></script>\n";
+
+/* A comparison's fill (compare.h): red for growth, blue for shrinkage, the
+ * stronger the larger |delta| is against the graph's largest; grey when
+ * equal. */
+static void delta_fill(double base, double cur, double max_delta, char *buf, size_t n)
+{
+    double d = cur - base, r = max_delta > 0 ? fabs(d) / max_delta : 0;
+    unsigned lo = (unsigned)lround(225 * (1 - r));
+    if (d > 0)
+        snprintf(buf, n, "rgb(255,%u,%u)", lo, lo);
+    else if (d < 0)
+        snprintf(buf, n, "rgb(%u,%u,255)", lo, lo);
+    else
+        snprintf(buf, n, "rgb(235,235,235)");
+}
+
+static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
+                     struct ss_error *err);
+
+int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+{
+    (void)path;
+    if (!ss_model_is_comparison(m))
+        return write_svg(m, f, NULL, err);
+    /* a comparison: the new profile's graph coloured by delta */
+    struct ss_model base, cur;
+    int rc = ss_compare_split(m, &base, &cur, err);
+    if (rc)
+        return rc;
+    int norm = 0;
+    for (size_t i = 0; i < m->sources.n; i++)
+        norm |= (m->sources.v[i].flags & SS_SRC_NORMALIZE) != 0;
+    rc = ss_model_set_measure(&cur, ss_model_measure_name(m), err);
+    if (!rc)
+        rc = ss_model_set_measure(&base, ss_model_measure_name(m), err);
+    if (!rc) {
+        struct ss_compare cmp;
+        ss_compare_init(&cmp, &base, &cur, norm);
+        rc = write_svg(&cur, f, &cmp, err);
+    }
+    ss_model_free(&base);
+    ss_model_free(&cur);
+    return rc;
+}
+
+static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
+                     struct ss_error *err)
+{
+    struct ss_flame fl;
+    double *sw = NULL, *pw = NULL;
+    struct ss_flame_opts opts = svg_opts;
+    int top = SVG_TOP + (cmp ? 18 : 0); /* a comparison's legend below the title */
+    if (cmp)
+        opts.time_order = 0; /* deltas join merged frames */
+    int rc = ss_flame_measure_weights(m, opts.time_order ? NULL : &sw, opts.time_order ? &pw : NULL,
+                                      err);
+    if (rc)
+        return rc;
+    rc = ss_flame_build(m, sw, pw, &opts, &fl, err);
+    free(sw);
+    free(pw);
+    if (rc)
+        return rc;
+    double *base = NULL, max_delta = 0;
+    if (cmp) {
+        base = malloc((fl.n ? fl.n : 1) * sizeof *base);
+        rc = base ? ss_compare_flame(cmp, &opts, &fl, base, err) : ss_nomem(err, "SVG");
+        if (rc) {
+            free(base);
+            ss_flame_free(&fl);
+            return rc;
+        }
+        for (size_t i = 0; i < fl.n; i++)
+            if (fabs(fl.nodes[i].total - base[i]) > max_delta)
+                max_delta = fabs(fl.nodes[i].total - base[i]);
+    }
+    int inverted = svg_opts.inverted;
+    uint32_t rows = fl.max_depth ? fl.max_depth : 1;
+    int height = top + (int)rows * SVG_FRAME_H + SVG_BOTTOM;
+    double px = SVG_W - 2 * SVG_XPAD;
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+            "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\" onload=\"init(evt)\" data-total=\"%.17g\" "
+            "data-width=\"%d\" data-xpad=\"%d\" data-inverted=\"%d\" data-time-order=\"%d\">\n",
+            SVG_W, height, SVG_W, height, fl.total, SVG_W, SVG_XPAD, inverted, opts.time_order);
+    fputs(svg_style, f);
+    fputs(svg_script, f);
+    char tv[64];
+    ss_flame_format(m, fl.total, tv, sizeof tv);
+    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f6f4ef\"/>\n");
+    fprintf(f, "<text id=\"title\" x=\"%d\" y=\"22\">%s%s (", SVG_W / 2,
+            opts.time_order ? "Flame Chart, time order"
+            : cmp           ? "Differential Flame Graph"
+                            : "Flame Graph",
+            inverted ? ", inverted" : "");
+    put_text(f, ss_model_measure_name(m), SIZE_MAX);
+    fprintf(f, ", %s)</text>\n", tv);
+    if (cmp) {
+        char sum[512];
+        ss_compare_summary(sum, sizeof sum, cmp);
+        fprintf(f,
+                "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank against the "
+                "base (the stronger, the more); ",
+                SVG_XPAD);
+        put_text(f, sum, SIZE_MAX);
+        fputs("</text>\n", f);
+    }
+    fprintf(f, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n",
+            SVG_XPAD);
+    fprintf(f, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"22\">Search</text>\n",
+            SVG_W - SVG_XPAD - 90);
+    fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", SVG_XPAD, height - 10);
+    fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n", SVG_W - SVG_XPAD - 260,
+            height - 10);
+    fputs("<g id=\"frames\">\n", f);
+    for (size_t i = 0; i < fl.n;) {
+        const struct ss_flame_node *nd = &fl.nodes[i];
+        double w = fl.total > 0 ? nd->total / fl.total * px : 0;
+        if (w < SVG_MIN_PX) {
+            i = nd->end; /* its children are narrower still */
+            continue;
+        }
+        double x = SVG_XPAD + (fl.total > 0 ? nd->x / fl.total * px : 0);
+        int y = inverted ? top + (int)nd->depth * SVG_FRAME_H
+                         : top + (int)(rows - 1 - nd->depth) * SVG_FRAME_H;
+        const char *name = ss_function_name(m, nd->function);
+        char col[32], v[64];
+        if (base)
+            delta_fill(base[i], nd->total, max_delta, col, sizeof col);
+        else
+            fill(m, nd->function, col, sizeof col);
+        ss_flame_format(m, nd->total, v, sizeof v);
+        fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"><title>", nd->x, nd->total,
+                nd->depth);
+        put_text(f, name, SIZE_MAX);
+        if (base) {
+            char bv[64], dv[64];
+            double d = nd->total - base[i];
+            ss_flame_format(m, base[i], bv, sizeof bv);
+            ss_flame_format(m, fabs(d), dv, sizeof dv);
+            fprintf(f, " (%s, %.2f%%; base %s, delta %s%s)</title>", v,
+                    100.0 * nd->total / fl.total, bv,
+                    d > 0   ? "+"
+                    : d < 0 ? "-"
+                            : "",
+                    dv);
+        } else {
+            fprintf(f, " (%s, %.2f%%)</title>", v, 100.0 * nd->total / fl.total);
+        }
+        fprintf(f,
+                "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"%s\" "
+                "data-fill=\"%s\"/>",
+                x, y, w, SVG_FRAME_H - 1, col, col);
+        fprintf(f, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + SVG_FRAME_H - 4);
+        double chars = floor((w - 6) / SVG_CHAR_PX);
+        if (chars >= 3)
+            put_text(f, name, (size_t)chars);
+        fputs("</text></g>\n", f);
+        i++;
+    }
+    fputs("</g>\n</svg>\n", f);
+    ss_flame_free(&fl);
+    free(base);
+    return 0;
+}

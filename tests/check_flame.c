@@ -1,0 +1,490 @@
+/* check_flame.c - the flame graph and the flame chart (src/flame.h; DESIGN
+ * section 12).
+ *
+ * Every expected value was worked out by hand from the fixture above it
+ * (the comments show the paths, sums and positions).  Stacks are written
+ * root first ("main > f > g"); Rprof lines list them innermost first. */
+#include "check_suites.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+#include "transform.h"
+
+#define TOL 1e-12
+#define NONE SS_FLAME_NONE
+#define IV 0.02 /* the fixtures' interval in seconds */
+
+/* Seven samples, 0.02 s each, in this time order:
+ *   1 main > f > g     2 main > f > g     3 main > h     4 main > f
+ *   5 main > f > g     6 main             7 main > f > f */
+static const char prof[] = "sample.interval=20000\n"
+                           "\"g\" \"f\" \"main\" \n"
+                           "\"g\" \"f\" \"main\" \n"
+                           "\"h\" \"main\" \n"
+                           "\"f\" \"main\" \n"
+                           "\"g\" \"f\" \"main\" \n"
+                           "\"main\" \n"
+                           "\"f\" \"f\" \"main\" \n";
+
+/* Build with the time weights. */
+static void build(const struct ss_model *m, int inverted, int time_order, enum ss_flame_order order,
+                  struct ss_flame *fl)
+{
+    double *sw, *pw;
+    struct ss_error err;
+    ck_assert_int_eq(ss_flame_measure_weights(m, &sw, &pw, &err), 0);
+    struct ss_flame_opts o = {inverted, time_order, order};
+    int rc = ss_flame_build(m, sw, pw, &o, fl, &err);
+    ck_assert_msg(rc == 0, "build: %s", err.msg);
+    free(sw);
+    free(pw);
+}
+
+/* Node i: name, depth, parent, self and total in samples, x in samples, end. */
+static void node(const struct ss_model *m, const struct ss_flame *fl, size_t i, const char *name,
+                 uint32_t depth, uint32_t parent, double self, double total, double x, uint32_t end)
+{
+    ck_assert_msg(i < fl->n, "node %zu of %zu", i, fl->n);
+    const struct ss_flame_node *nd = &fl->nodes[i];
+    const char *got = ss_function_name(m, nd->function);
+    ck_assert_msg(!strcmp(got, name), "node %zu is %s, want %s", i, got, name);
+    ck_assert_msg(nd->depth == depth, "node %zu depth %u, want %u", i, nd->depth, depth);
+    ck_assert_msg(nd->parent == parent, "node %zu parent %u, want %u", i, nd->parent, parent);
+    ck_assert_msg(nd->end == end, "node %zu end %u, want %u", i, nd->end, end);
+    ck_assert_double_eq_tol(nd->self, self * IV, TOL);
+    ck_assert_double_eq_tol(nd->total, total * IV, TOL);
+    ck_assert_double_eq_tol(nd->x, x * IV, TOL);
+}
+
+/* What holds for every graph: the roots add up to the total, a frame's
+ * children lie inside it (and, aggregated, add up with its self to its
+ * total), a parent comes before its children, and ends nest. */
+static void invariants(const struct ss_flame *fl)
+{
+    double roots = 0;
+    for (size_t i = 0; i < fl->n; i++) {
+        const struct ss_flame_node *nd = &fl->nodes[i];
+        double sum = nd->self;
+        ck_assert_uint_gt(nd->end, i);
+        ck_assert_uint_le(nd->end, fl->n);
+        for (size_t c = i + 1; c < nd->end; c = fl->nodes[c].end) {
+            const struct ss_flame_node *ch = &fl->nodes[c];
+            ck_assert_uint_eq(ch->parent, i);
+            ck_assert_uint_eq(ch->depth, nd->depth + 1);
+            ck_assert(ch->x >= nd->x - TOL && ch->x + ch->total <= nd->x + nd->total + TOL);
+            sum += ch->total;
+        }
+        ck_assert_double_eq_tol(sum, nd->total, TOL);
+        if (nd->parent == NONE)
+            roots += nd->total;
+    }
+    ck_assert_double_eq_tol(roots, fl->total, TOL);
+}
+
+/* Top-down, by name:
+ *   main     total 7 (all)           self 1 (6)       x 0
+ *    f       total 5 (1 2 4 5 7)     self 1 (4)       x 0
+ *     f      total 1 (7)             self 1           x 0
+ *     g      total 3 (1 2 5)         self 3           x 1 (after f/f)
+ *    h       total 1 (3)             self 1           x 5 (after f)
+ * Pre-order: 0 main, 1 f, 2 f, 3 g, 4 h; ends 5 4 3 4 5. */
+START_TEST(test_flame_by_name)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_flame fl;
+    build(&m, 0, 0, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 5);
+    ck_assert_double_eq_tol(fl.total, 7 * IV, TOL);
+    ck_assert_uint_eq(fl.max_depth, 3);
+    node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 5);
+    node(&m, &fl, 1, "f", 1, 0, 1, 5, 0, 4);
+    node(&m, &fl, 2, "f", 2, 1, 1, 1, 0, 3);
+    node(&m, &fl, 3, "g", 2, 1, 3, 3, 1, 4);
+    node(&m, &fl, 4, "h", 1, 0, 1, 1, 5, 5);
+    invariants(&fl);
+    /* the frame under a position: depth 2 at 1.5 samples is main>f>g;
+     * depth 1 at 5.5 is h; nothing at depth 2 there (h has no children),
+     * nor anything at 7 (past the end) */
+    ck_assert_uint_eq(ss_flame_at(&fl, NONE, 2, 1.5 * IV), 3);
+    ck_assert_uint_eq(ss_flame_at(&fl, NONE, 1, 5.5 * IV), 4);
+    ck_assert_uint_eq(ss_flame_at(&fl, NONE, 2, 5.5 * IV), NONE);
+    ck_assert_uint_eq(ss_flame_at(&fl, NONE, 0, 7.5 * IV), NONE);
+    /* inside the zoom on main>f only its subtree counts */
+    ck_assert_uint_eq(ss_flame_at(&fl, 1, 1, 5.5 * IV), NONE);
+    ck_assert_uint_eq(ss_flame_at(&fl, 1, 2, 0.5 * IV), 2);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Top-down, heaviest first: main's children f (5) before h (1); f's
+ * children g (3) before f (1).  Pre-order 0 main, 1 f, 2 g (x 0), 3 f
+ * (x 3), 4 h (x 5). */
+START_TEST(test_flame_by_weight)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_flame fl;
+    build(&m, 0, 0, SS_FLAME_BY_WEIGHT, &fl);
+    ck_assert_uint_eq(fl.n, 5);
+    node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 5);
+    node(&m, &fl, 1, "f", 1, 0, 1, 5, 0, 4);
+    node(&m, &fl, 2, "g", 2, 1, 3, 3, 0, 3);
+    node(&m, &fl, 3, "f", 2, 1, 1, 1, 3, 4);
+    node(&m, &fl, 4, "h", 1, 0, 1, 1, 5, 5);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Inverted (leaves as roots), paths read from the leaf outward:
+ *   g > f > main x3 (1 2 5), h > main (3), f > main (4), main (6),
+ *   f > f > main (7).
+ * Roots by name: f (4 7: total 2, self 0), g (3), h (1), main (1, self 1).
+ *   f > f (7) total 1 self 0; f > f > main total 1 self 1 (outermost);
+ *   f > main (4) total 1 self 1.
+ * Pre-order: 0 f, 1 f>f, 2 f>f>main, 3 f>main, 4 g, 5 g>f, 6 g>f>main,
+ * 7 h, 8 h>main, 9 main; x: f 0, f>main 1, g 2, h 5, main 6. */
+START_TEST(test_flame_inverted)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_flame fl;
+    build(&m, 1, 0, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 10);
+    node(&m, &fl, 0, "f", 0, NONE, 0, 2, 0, 4);
+    node(&m, &fl, 1, "f", 1, 0, 0, 1, 0, 3);
+    node(&m, &fl, 2, "main", 2, 1, 1, 1, 0, 3);
+    node(&m, &fl, 3, "main", 1, 0, 1, 1, 1, 4);
+    node(&m, &fl, 4, "g", 0, NONE, 0, 3, 2, 7);
+    node(&m, &fl, 5, "f", 1, 4, 0, 3, 2, 7);
+    node(&m, &fl, 6, "main", 2, 5, 3, 3, 2, 7);
+    node(&m, &fl, 7, "h", 0, NONE, 0, 1, 5, 9);
+    node(&m, &fl, 8, "main", 1, 7, 1, 1, 5, 9);
+    node(&m, &fl, 9, "main", 0, NONE, 1, 1, 6, 10);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* The chart, samples in time order, consecutive ones sharing a prefix:
+ *   1-2 main>f>g: main (x 0), f (x 0), g (x 0)
+ *   3 main>h: f, g end; h (x 2)
+ *   4 main>f: h ends; f (x 3)
+ *   5 main>f>g: g (x 4) under that f
+ *   6 main: f, g end (main's self)
+ *   7 main>f>f: f (x 6), f (x 6)
+ * Frames: 0 main 7 (self 1), 1 f 2, 2 g 2, 3 h 1, 4 f 2 (self 1), 5 g 1,
+ * 6 f 1, 7 f 1 (self 1); ends 8 3 3 4 6 6 8 8. */
+START_TEST(test_flame_chart)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_flame fl;
+    build(&m, 0, 1, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 8);
+    ck_assert_double_eq_tol(fl.total, 7 * IV, TOL);
+    node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 8);
+    node(&m, &fl, 1, "f", 1, 0, 0, 2, 0, 3);
+    node(&m, &fl, 2, "g", 2, 1, 2, 2, 0, 3);
+    node(&m, &fl, 3, "h", 1, 0, 1, 1, 2, 4);
+    node(&m, &fl, 4, "f", 1, 0, 1, 2, 3, 6);
+    node(&m, &fl, 5, "g", 2, 4, 1, 1, 4, 6);
+    node(&m, &fl, 6, "f", 1, 0, 0, 1, 6, 8);
+    node(&m, &fl, 7, "f", 2, 6, 1, 1, 6, 8);
+    invariants(&fl);
+    /* main's self sample 6 is the hole at x 5..6 on row 1 */
+    ck_assert_uint_eq(ss_flame_at(&fl, NONE, 1, 5.5 * IV), NONE);
+    ck_assert_uint_eq(ss_flame_at(&fl, NONE, 1, 6.5 * IV), 6);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* The inverted chart: 1-2 g>f>main, 3 h>main, 4 f>main, 5 g>f>main,
+ * 6 main, 7 f>f>main.  Roots g (2), h, f, g, main, f (the last one f>f>main):
+ * 0 g 2, 1 f 2, 2 main 2 (self 2), 3 h, 4 main, 5 f, 6 main, 7 g, 8 f,
+ * 9 main, 10 main, 11 f, 12 f, 13 main. */
+START_TEST(test_flame_chart_inverted)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_flame fl;
+    build(&m, 1, 1, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 14);
+    node(&m, &fl, 0, "g", 0, NONE, 0, 2, 0, 3);
+    node(&m, &fl, 2, "main", 2, 1, 2, 2, 0, 3);
+    node(&m, &fl, 3, "h", 0, NONE, 0, 1, 2, 5);
+    node(&m, &fl, 5, "f", 0, NONE, 0, 1, 3, 7);
+    node(&m, &fl, 10, "main", 0, NONE, 1, 1, 5, 11);
+    node(&m, &fl, 11, "f", 0, NONE, 0, 1, 6, 14);
+    node(&m, &fl, 13, "main", 2, 12, 1, 1, 6, 14);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Breaks of the timeline end every frame of the chart, not of the
+ * aggregated graph: a sample with no frames (memory profiling), a second
+ * Rprof session, and samples removed by a transform.
+ *   session 1 (0.02 s): main, <no frames>, main, main, main
+ *   session 2 (0.01 s): main
+ * Chart: main (x 0, 0.02), main (x 0.02, 3 samples: 0.06), main (x 0.08,
+ * 0.01); aggregated: one main of 0.02 x 4 + 0.01 = 0.09 s. */
+static const char breaks[] = "memory profiling: sample.interval=20000\n"
+                             ":1:2:3:0:\"main\" \n"
+                             ":1:2:3:0:\n"
+                             ":1:2:3:0:\"main\" \n"
+                             ":1:2:3:0:\"main\" \n"
+                             ":1:2:3:0:\"main\" \n"
+                             "memory profiling: sample.interval=10000\n"
+                             ":1:2:3:0:\"main\" \n";
+
+START_TEST(test_flame_chart_breaks)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, breaks);
+    struct ss_flame fl;
+    build(&m, 0, 1, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 3);
+    ck_assert_double_eq_tol(fl.nodes[0].total, 0.02, TOL);
+    ck_assert_double_eq_tol(fl.nodes[1].x, 0.02, TOL);
+    ck_assert_double_eq_tol(fl.nodes[1].total, 0.06, TOL);
+    ck_assert_double_eq_tol(fl.nodes[2].x, 0.08, TOL);
+    ck_assert_double_eq_tol(fl.nodes[2].total, 0.01, TOL);
+    ck_assert_double_eq_tol(fl.total, 0.09, TOL);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    build(&m, 0, 0, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 1);
+    ck_assert_double_eq_tol(fl.nodes[0].total, 0.09, TOL);
+    ck_assert_double_eq_tol(fl.nodes[0].self, 0.09, TOL);
+    ss_flame_free(&fl);
+
+    /* drop-samples 4:4 (the second of the three mains) leaves a gap
+     * between the first and the third: they are two frames now.
+     * main (0.02) | main (x 0.02, 0.02) | main (x 0.04, 0.02) | main (x
+     * 0.06, 0.01) */
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_model tm;
+    struct ss_error err;
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 4:4", &err), 0);
+    ck_assert_msg(ss_tf_apply(l, &m, &tm, &err) == 0, "%s", err.msg);
+    build(&tm, 0, 1, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 4);
+    ck_assert_double_eq_tol(fl.nodes[1].total, 0.02, TOL);
+    ck_assert_double_eq_tol(fl.nodes[2].x, 0.04, TOL);
+    ck_assert_double_eq_tol(fl.nodes[2].total, 0.02, TOL);
+    ck_assert_double_eq_tol(fl.nodes[3].x, 0.06, TOL);
+    ck_assert_double_eq_tol(fl.total, 0.07, TOL);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    ss_model_free(&tm);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Weights come from the caller: the same profile weighed 1 per sample of
+ * session 1 and 10 per sample of session 2 (a made-up measure), and a
+ * weight of 0 leaves the stack out.
+ *   session 1: a > b, a;  session 2: a > c
+ * stack weights: a>b 1, a 1, a>c 10 -> a 12 (self 1), b 1, c 10.  With the
+ * a>b stack weighing 0: a 11, c 10, no b. */
+static const char two[] = "sample.interval=1000\n"
+                          "\"b\" \"a\" \n"
+                          "\"a\" \n"
+                          "sample.interval=2000\n"
+                          "\"c\" \"a\" \n";
+
+START_TEST(test_flame_weights)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, two);
+    ck_assert_uint_eq(ss_model_nstacks(&m), 3);
+    double sw[3];
+    for (ss_id s = 0; s < 3; s++) {
+        const char *leaf = ss_function_name(&m, ss_loc_function(&m, ss_stack_frames(&m, s)[0]));
+        sw[s] = !strcmp(leaf, "c") ? 10 : 1;
+    }
+    struct ss_flame_opts o = {0, 0, SS_FLAME_BY_WEIGHT};
+    struct ss_flame fl;
+    struct ss_error err;
+    ck_assert_int_eq(ss_flame_build(&m, sw, NULL, &o, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 3);
+    ck_assert_str_eq(ss_function_name(&m, fl.nodes[1].function), "c");
+    ck_assert_double_eq_tol(fl.nodes[0].total, 12, TOL);
+    ck_assert_double_eq_tol(fl.nodes[0].self, 1, TOL);
+    ck_assert_double_eq_tol(fl.nodes[1].total, 10, TOL);
+    ck_assert_double_eq_tol(fl.nodes[2].x, 10, TOL);
+    ss_flame_free(&fl);
+    for (ss_id s = 0; s < 3; s++)
+        if (ss_stack_depth(&m, s) == 2 &&
+            !strcmp(ss_function_name(&m, ss_loc_function(&m, ss_stack_frames(&m, s)[0])), "b"))
+            sw[s] = 0;
+    ck_assert_int_eq(ss_flame_build(&m, sw, NULL, &o, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 2);
+    ck_assert_double_eq_tol(fl.total, 11, TOL);
+    ss_flame_free(&fl);
+
+    /* the time weights (the default measure): 0.001 s per sample in
+     * session 1, 0.002 s in 2 */
+    double *tw, *pw;
+    ck_assert_int_eq(ss_flame_measure_weights(&m, &tw, &pw, &err), 0);
+    ck_assert_double_eq_tol(pw[0], 0.001, TOL);
+    ck_assert_double_eq_tol(pw[1], 0.001, TOL);
+    ck_assert_double_eq_tol(pw[2], 0.002, TOL);
+    double sum = 0;
+    for (size_t s = 0; s < 3; s++)
+        sum += tw[s];
+    ck_assert_double_eq_tol(sum, 0.004, TOL);
+    free(tw);
+    free(pw);
+    /* the model's chosen measure: samples weigh 1 each, whatever the
+     * interval; the values read with their unit */
+    char buf[64];
+    ss_flame_format(&m, 0.004, buf, sizeof buf);
+    ck_assert_str_eq(buf, "0.004 s");
+    ck_assert_int_eq(ss_model_set_measure(&m, "samples", &err), 0);
+    ck_assert_int_eq(ss_flame_measure_weights(&m, &tw, &pw, &err), 0);
+    ck_assert_double_eq_tol(pw[0] + pw[1] + pw[2], 3, TOL);
+    ck_assert_double_eq_tol(tw[0] + tw[1] + tw[2], 3, TOL);
+    ck_assert_int_eq(ss_flame_build(&m, tw, pw, &o, &fl, &err), 0);
+    ck_assert_double_eq_tol(fl.total, 3, TOL);
+    ss_flame_free(&fl);
+    free(tw);
+    free(pw);
+    ss_flame_format(&m, 1234, buf, sizeof buf);
+    ck_assert_str_eq(buf, "1,234 samples");
+    /* no weights at all is the caller's mistake, said as such */
+    ck_assert_int_eq(ss_flame_build(&m, NULL, NULL, &o, &fl, &err), SS_EUSAGE);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Search, on the top-down graph by name (0 main 7, 1 f 5, 2 f/f 1, 3 f/g
+ * 3, 4 h 1):
+ *   f: frames 1 and 2 match; 2 is inside 1, so the share is f's 5 samples,
+ *      not 6; the widest is 1.
+ *   /^(g|h)$/: frames 3 and 4, 3 + 1 = 4 samples.
+ *   f inside the zoom on main>f>g (3): nothing. */
+START_TEST(test_flame_search)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_flame fl;
+    build(&m, 0, 0, SS_FLAME_BY_NAME, &fl);
+    uint8_t *fm = calloc(m.functions.n, 1), match[5];
+    ck_assert_ptr_nonnull(fm);
+    ss_id f = ss_model_find_function(&m, "f");
+    fm[f] = 1;
+    size_t nm;
+    uint32_t widest;
+    double hit = ss_flame_search(&m, &fl, NONE, fm, match, &nm, &widest);
+    ck_assert_double_eq_tol(hit, 5 * IV, TOL);
+    ck_assert_uint_eq(nm, 2);
+    ck_assert_uint_eq(widest, 1);
+    ck_assert(!match[0] && match[1] && match[2] && !match[3] && !match[4]);
+    hit = ss_flame_search(&m, &fl, 3, fm, NULL, &nm, &widest);
+    ck_assert_double_eq_tol(hit, 0, TOL);
+    ck_assert_uint_eq(nm, 0);
+    ck_assert_uint_eq(widest, NONE);
+
+    regex_t re;
+    ck_assert_int_eq(regcomp(&re, "^(g|h)$", REG_EXTENDED | REG_NOSUB), 0);
+    ss_flame_match_regex(&m, &re, fm);
+    regfree(&re);
+    hit = ss_flame_search(&m, &fl, NONE, fm, match, &nm, &widest);
+    ck_assert_double_eq_tol(hit, 4 * IV, TOL);
+    ck_assert_uint_eq(nm, 2);
+    ck_assert_uint_eq(widest, 3);
+    ck_assert(!match[0] && !match[1] && !match[2] && match[3] && match[4]);
+    free(fm);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* The sandwich's halves, focused on f:
+ * callees (from f's outermost frame inward): main>f>g x3 -> f>g,
+ *   main>f -> f, main>f>f -> f>f: f 5 (self 1), f/f 1 (self 1), f/g 3;
+ *   by name: 0 f, 1 f (x 0), 2 g (x 1).
+ * callers (from f's innermost frame outward): main>f>g x3 -> f>main,
+ *   main>f -> f>main, main>f>f -> f>f>main (the inner f first):
+ *   f 5 (self 0), f/f 1, f/f/main 1 (self 1), f/main 4 (self 4);
+ *   by name: 0 f, 1 f, 2 main, 3 main (x 1). */
+START_TEST(test_flame_focus)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    double *sw;
+    struct ss_error err;
+    ck_assert_int_eq(ss_flame_measure_weights(&m, &sw, NULL, &err), 0);
+    ss_id f = ss_model_find_function(&m, "f");
+    struct ss_flame_opts o = {0, 0, SS_FLAME_BY_NAME};
+    struct ss_flame fl;
+    ck_assert_int_eq(ss_flame_build_focus(&m, sw, &o, f, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 3);
+    ck_assert_double_eq_tol(fl.total, 5 * IV, TOL);
+    node(&m, &fl, 0, "f", 0, NONE, 1, 5, 0, 3);
+    node(&m, &fl, 1, "f", 1, 0, 1, 1, 0, 2);
+    node(&m, &fl, 2, "g", 1, 0, 3, 3, 1, 3);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    o.inverted = 1;
+    ck_assert_int_eq(ss_flame_build_focus(&m, sw, &o, f, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 4);
+    node(&m, &fl, 0, "f", 0, NONE, 0, 5, 0, 4);
+    node(&m, &fl, 1, "f", 1, 0, 0, 1, 0, 3);
+    node(&m, &fl, 2, "main", 2, 1, 1, 1, 0, 3);
+    node(&m, &fl, 3, "main", 1, 0, 4, 4, 1, 4);
+    invariants(&fl);
+    ss_flame_free(&fl);
+    ck_assert_int_eq(ss_flame_build_focus(&m, sw, &o, SS_NONE, &fl, &err), SS_EUSAGE);
+    free(sw);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* An empty profile gives an empty graph, not an error. */
+START_TEST(test_flame_empty)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, "sample.interval=20000\n");
+    struct ss_flame fl;
+    build(&m, 0, 0, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 0);
+    ck_assert_uint_eq(fl.max_depth, 0);
+    ck_assert_double_eq_tol(fl.total, 0, TOL);
+    ss_flame_free(&fl);
+    build(&m, 0, 1, SS_FLAME_BY_NAME, &fl);
+    ck_assert_uint_eq(fl.n, 0);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+Suite *flame_suite(void)
+{
+    Suite *s = suite_create("flame");
+    TCase *tc = tcase_create("flame");
+    tcase_add_test(tc, test_flame_by_name);
+    tcase_add_test(tc, test_flame_by_weight);
+    tcase_add_test(tc, test_flame_inverted);
+    tcase_add_test(tc, test_flame_chart);
+    tcase_add_test(tc, test_flame_chart_inverted);
+    tcase_add_test(tc, test_flame_chart_breaks);
+    tcase_add_test(tc, test_flame_weights);
+    tcase_add_test(tc, test_flame_search);
+    tcase_add_test(tc, test_flame_focus);
+    tcase_add_test(tc, test_flame_empty);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -18,6 +18,9 @@
 #  4. Mixed formats (an Rprof base, a pprof new profile) and the messages:
 #     formats that cannot hold a comparison, tables that do not compare,
 #     options that need --base, a base without the measure.
+#  5. The explorer headless: the functions and lines views (base, new,
+#     delta), s, X, transforms on both sides, the status line, the flame
+#     graph's legend and detail line; the differential SVG.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh
@@ -367,5 +370,34 @@ check "convert --base -o X.svg: frames coloured and titled by delta" "$(
     grep -q '<title>f (0.010 s, 20.00%; base 0.040 s, delta -0.030 s)</title><rect[^>]* fill="rgb(0,0,255)"' "$T/d.svg" || echo "f not full blue"
     grep -q 'id="legend"[^>]*>red: grew, blue: shrank' "$T/d.svg" || echo "no legend"
     [ -s "$T/d.svg" ] || head -c 300 "$T/err")"
+
+# lines (line profiling, 10 ms): base f at a.R#2 x2 (main at #5), g at #3
+# (main at #6); new f at #2 once, g at #3 three times.  Self: #3 0.01 ->
+# 0.03, #2 0.02 -> 0.01; total: #5 0.02 -> 0.01, #6 0.01 -> 0.03.  By self
+# delta, ties (#6, #5: 0) by total delta
+printf 'line profiling: sample.interval=10000\n#File 1: a.R\n1#2 "f" 1#5 "main" \n1#2 "f" 1#5 "main" \n1#3 "g" 1#6 "main" \n' >"$T/bl.out"
+printf 'line profiling: sample.interval=10000\n#File 1: a.R\n1#2 "f" 1#5 "main" \n1#3 "g" 1#6 "main" \n1#3 "g" 1#6 "main" \n1#3 "g" 1#6 "main" \n' >"$T/nl.out"
+cat >"$T/want" <<'EOF'
+location	self.base	self	self.delta	total.base	total	total.delta
+a.R#3	0.01	0.03	0.02	0.01	0.03	0.02
+a.R#6	0	0	0	0.01	0.03	0.02
+a.R#5	0	0	0	0.02	0.01	-0.01
+a.R#2	0.02	0.01	-0.01	0.02	0.01	-0.01
+EOF
+"$S" report --by line --format tsv --base "$T/bl.out" "$T/nl.out" >"$T/got"
+same_text "hand: --by line TSV (by self delta, then total delta)" "$T/want" "$T/got"
+printf '9\n:save-display %s\n:q!\n' "$T/lines.1" >"$T/lines.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/lines.script timeout 20 "$S" --base "$T/bl.out" "$T/nl.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ lines: 4 compared, by self delta; Enter: the file (new)            1/4  ?:help
+    base     self    delta↓     base    total     delta location
+   0.010    0.030    +0.020    0.010    0.030    +0.020 a.R#3
+   0.000    0.000     0.000    0.010    0.030    +0.020 a.R#6
+   0.000    0.000     0.000    0.020    0.010    -0.010 a.R#5
+   0.020    0.010    -0.010    0.020    0.010    -0.010 a.R#2
+EOF
+head -n 6 "$T/lines.1" >"$T/got"
+same_text "explorer: the lines view in a comparison" "$T/want" "$T/got"
 
 finish

@@ -955,10 +955,13 @@ static void check_summary(const struct ss_model *m, const char *path)
         struct ss_esc type = SS_ESC_INIT(SS_ESC_TEXT);
         if (s->flags & SS_SRC_UNTIMED)
             snprintf(iv, sizeof iv, "untimed");
-        printf("  session %u%s: %s, %s%s%s%s%s, %llu sample%s\n", s->session, where,
+        printf("  session %u%s: %s, %s%s%s%s%s, %llu sample%s%s\n", s->session, where,
                ss_esc(&type, ss_str(m, s->type)), s->flags & SS_SRC_UNTIMED ? "" : "interval ", iv,
                s->flags & SS_SRC_MEMORY ? ", memory" : "", s->flags & SS_SRC_GC ? ", GC" : "",
-               s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns));
+               s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns),
+               s->flags & SS_SRC_BASE ? " (the base of a difference profile: its negative "
+                                        "samples, negated)"
+                                      : "");
         ss_esc_free(&type);
         print_measures(m, i);
     }

@@ -263,6 +263,16 @@ else
     fi
 fi
 
+# a difference profile written by convert --base reads back as the same
+# comparison; check names its base session
+"$S" convert --base "$T/base.out" -o "$T/dd.pb.gz" "$T/new.out" 2>/dev/null
+"$S" check "$T/dd.pb.gz" >"$T/got" 2>&1
+check "check: a difference profile's base session is named" "$(
+    grep -q '4 samples (the base of a difference profile' "$T/got" || cat "$T/got")"
+"$S" report --format tsv --value samples "$T/dd.pb.gz" 2>/dev/null | cut -f 1-4 >"$T/got"
+printf 'name\tself.base\tself\tself.delta\ng\t1\t3\t2\nh\t0\t1\t1\nmain\t1\t0\t-1\nf\t2\t1\t-1\n' >"$T/want"
+same_text "convert --base -o X.pb.gz reads back as the comparison (samples)" "$T/want" "$T/got"
+
 # ---- 4. mixed formats and messages -------------------------------------------------
 
 # an Rprof base and a pprof new profile: the same numbers as both in Rprof

@@ -20,7 +20,8 @@
 #     options that need --base, a base without the measure.
 #  5. The explorer headless: the functions and lines views (base, new,
 #     delta), s, X, transforms on both sides, the status line, the flame
-#     graph's legend and detail line; the differential SVG.
+#     graph's legend and detail line; the differential SVG; then the same
+#     in a real terminal (tmux, when installed).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh
@@ -409,5 +410,42 @@ cat >"$T/want" <<'EOF'
 EOF
 head -n 6 "$T/lines.1" >"$T/got"
 same_text "explorer: the lines view in a comparison" "$T/want" "$T/got"
+
+# ---- 6. the explorer in a real terminal (tmux) ----------------------------------------
+
+if have tmux; then
+    SOCK=stackscope-compare-$$
+    tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+    trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+    # wait_for TEXT: at most 10 s until the screen shows TEXT
+    wait_for() {
+        local i
+        for i in $(seq 1 100); do
+            tm capture-pane -p -t cmp | grep -qF -- "$1" && return 0
+            sleep 0.1
+        done
+        tm capture-pane -p -t cmp >"$T/tmux.last"
+        return 1
+    }
+    tstep() { # NAME TEXT KEYS...
+        local name=$1 text=$2
+        shift 2
+        [ $# -gt 0 ] && tm send-keys -t cmp "$@"
+        if wait_for "$text"; then pass "tmux: $name"; else fail "tmux: $name" "no '$text': $(tr '\n' '|' <"$T/tmux.last" | head -c 400)"; fi
+    }
+    (cd "$T" && tm new-session -d -s cmp -x 100 -y 30 \
+        "env LC_ALL=C.UTF-8 TERM=xterm '$S' --base base.out new.out 2>cmp.err; echo \$? >cmp.exit; sleep 60")
+    tstep "the comparison opens on the functions view" "functions: 4 compared, by self delta"
+    tstep "the status line names both sides" "new.out vs base base.out | time: base 0.080, new 0.050"
+    tstep "F: the flame graph's legend" "red grew, blue shrank vs the base" F
+    tstep "X swaps the sides" "base.out vs base new.out (swapped)" X
+    tm send-keys -t cmp 1
+    tm send-keys -t cmp Q
+    for i in $(seq 1 50); do [ -s "$T/cmp.exit" ] && break; sleep 0.1; done
+    check "tmux: Q quits with status 0" "$([ "$(cat "$T/cmp.exit" 2>/dev/null)" = 0 ] || echo "exit '$(cat "$T/cmp.exit" 2>/dev/null)': $(head -c 200 "$T/cmp.err")")"
+    tm kill-server 2>/dev/null
+else
+    echo "SKIP tmux checks: no tmux"
+fi
 
 finish

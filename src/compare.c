@@ -631,8 +631,25 @@ static ss_id path_key(struct ss_strtab *t, ss_id parent, const char *name, int *
 int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
                      const struct ss_flame *fl, double *base, struct ss_error *err)
 {
+    return ss_compare_flame_gone(c, o, fl, base, NULL, err);
+}
+
+void ss_cmp_gone_free(struct ss_cmp_gone *g)
+{
+    free(g->parent);
+    free(g->name);
+    free(g->total);
+    memset(g, 0, sizeof *g);
+}
+
+int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
+                          const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
+                          struct ss_error *err)
+{
     for (size_t i = 0; i < fl->n; i++)
         base[i] = 0;
+    if (gone)
+        memset(gone, 0, sizeof *gone);
     struct ss_flame_opts bo = *o;
     bo.time_order = 0;
     double *sw = NULL;
@@ -647,24 +664,25 @@ int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
     struct ss_strtab t;
     ss_strtab_init(&t);
     int oom = 0;
-    /* the base's frames by path; several frames of one path cannot happen
-     * in an aggregated graph, but add up if they did */
+    double f = c->conv * c->scale;
+    /* the base's frames by path (an aggregated graph has one frame a path) */
     ss_id *bkey = malloc((bf.n ? bf.n : 1) * sizeof *bkey);
-    VEC(double) at = {0};
+    VEC(uint32_t) frame_of = {0}; /* path key -> base frame */
     oom = !bkey;
     for (size_t i = 0; !oom && i < bf.n; i++) {
         const struct ss_flame_node *nd = &bf.nodes[i];
         ss_id parent = nd->parent == SS_FLAME_NONE ? SS_NONE : bkey[nd->parent];
         bkey[i] = path_key(&t, parent, ss_function_name(c->base, nd->function), &oom);
-        if (oom)
-            break;
-        while (!oom && at.n <= bkey[i])
-            oom = VEC_PUSH(at, 0.0) != 0;
+        while (!oom && frame_of.n <= bkey[i])
+            oom = VEC_PUSH(frame_of, SS_FLAME_NONE) != 0;
         if (!oom)
-            at.v[bkey[i]] += nd->total * c->conv * c->scale;
+            frame_of.v[bkey[i]] = (uint32_t)i;
     }
     ss_id *ckey = malloc((fl->n ? fl->n : 1) * sizeof *ckey);
-    oom = oom || !ckey;
+    uint32_t *new_of = malloc((bf.n ? bf.n : 1) * sizeof *new_of); /* base frame -> new frame */
+    oom = oom || !ckey || !new_of;
+    for (size_t i = 0; !oom && i < bf.n; i++)
+        new_of[i] = SS_FLAME_NONE;
     for (size_t i = 0; !oom && i < fl->n; i++) {
         const struct ss_flame_node *nd = &fl->nodes[i];
         ss_id parent = nd->parent == SS_FLAME_NONE ? SS_NONE : ckey[nd->parent];
@@ -675,14 +693,47 @@ int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
                        : ss_strtab_find(&t, name, strlen(name));
         uint32_t k[2] = {parent, nm};
         ckey[i] = nm == SS_NONE ? SS_NONE : ss_strtab_find(&t, (const char *)k, sizeof k);
-        if (ckey[i] != SS_NONE && ckey[i] < at.n)
-            base[i] = at.v[ckey[i]];
+        if (ckey[i] != SS_NONE && ckey[i] < frame_of.n && frame_of.v[ckey[i]] != SS_FLAME_NONE) {
+            uint32_t bi = frame_of.v[ckey[i]];
+            base[i] = bf.nodes[bi].total * f;
+            new_of[bi] = (uint32_t)i;
+        }
+    }
+    /* the base's frames the new graph lacks, whose parent it has */
+    for (size_t i = 0; gone && !oom && i < bf.n; i++) {
+        const struct ss_flame_node *nd = &bf.nodes[i];
+        if (new_of[i] != SS_FLAME_NONE)
+            continue;
+        uint32_t parent = nd->parent == SS_FLAME_NONE ? SS_FLAME_NONE : new_of[nd->parent];
+        if (nd->parent != SS_FLAME_NONE && parent == SS_FLAME_NONE)
+            continue; /* under a frame that is gone too */
+        size_t k = gone->n;
+        uint32_t *np = realloc(gone->parent, (k + 1) * sizeof *np);
+        if (np)
+            gone->parent = np;
+        const char **nn = realloc(gone->name, (k + 1) * sizeof *nn);
+        if (nn)
+            gone->name = nn;
+        double *nt = realloc(gone->total, (k + 1) * sizeof *nt);
+        if (nt)
+            gone->total = nt;
+        if (!np || !nn || !nt) {
+            oom = 1;
+            break;
+        }
+        gone->parent[k] = parent;
+        gone->name[k] = ss_function_name(c->base, nd->function);
+        gone->total[k] = nd->total * f;
+        gone->n++;
     }
     free(bkey);
     free(ckey);
-    VEC_FREE(at);
+    free(new_of);
+    VEC_FREE(frame_of);
     ss_strtab_free(&t);
     ss_flame_free(&bf);
+    if (oom && gone)
+        ss_cmp_gone_free(gone);
     return oom ? ss_nomem(err, "comparison of flame graphs") : 0;
 }
 

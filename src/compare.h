@@ -162,6 +162,24 @@ struct ss_flame_opts;
 int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
                      const struct ss_flame *fl, double *base, struct ss_error *err);
 
+/* The same with what the base has and the new graph lacks: ss_compare_flame
+ * fills base[] and, when gone is not NULL, *gone with the base's frames
+ * whose path the new graph does not have but whose parent's it does (or
+ * roots): gone_parent[k] is the new frame under which gone frame k would be
+ * (SS_FLAME_NONE: a root), gone_name[k] its function's name (borrowed from
+ * the base model), gone_total[k] its scaled total.  Free with
+ * ss_cmp_gone_free. */
+struct ss_cmp_gone {
+    uint32_t *parent;
+    const char **name;
+    double *total;
+    size_t n;
+};
+int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
+                          const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
+                          struct ss_error *err);
+void ss_cmp_gone_free(struct ss_cmp_gone *g);
+
 /* The colour of a frame in a comparison, as flamegraph.pl's differential
  * graphs: red for growth, blue for shrinkage, white when equal, the
  * intensity by |delta| / max_delta (the largest |delta| of the graph).

@@ -210,6 +210,23 @@ START_TEST(flame_base_totals)
     ck_assert_int_eq(ss_compare_shade(base[2], fl.nodes[2].total, 0.03), 2);
     ck_assert_int_eq(ss_compare_shade(0.5, 0.5, 0.03), 0);
     ck_assert_int_eq(ss_compare_shade(0.5, 0.5001, 0.03), 0); /* under 2%: no colour */
+    /* swapped, the graph of the base: h is in the other side only */
+    struct ss_compare c2;
+    ss_compare_init(&c2, &n, &b, 0);
+    ck_assert_int_eq(ss_flame_measure_weights(&b, &sw, NULL, &err), 0);
+    struct ss_flame bfl;
+    ck_assert_int_eq(ss_flame_build(&b, sw, NULL, &o, &bfl, &err), 0);
+    free(sw);
+    ck_assert_uint_eq(bfl.n, 3); /* main, f, g */
+    double nb[3];
+    struct ss_cmp_gone gone;
+    ck_assert_int_eq(ss_compare_flame_gone(&c2, &o, &bfl, nb, &gone, &err), 0);
+    ck_assert_uint_eq(gone.n, 1);
+    ck_assert_str_eq(gone.name[0], "h");
+    ck_assert_uint_eq(gone.parent[0], 0); /* under main */
+    ck_assert_double_eq_tol(gone.total[0], 0.01, TOL);
+    ss_cmp_gone_free(&gone);
+    ss_flame_free(&bfl);
     ss_flame_free(&fl);
     ss_model_free(&b);
     ss_model_free(&n);

@@ -373,6 +373,17 @@ check "explorer: flame graph detail line: base and delta of the selected frame" 
     grep -q '^total 0.030 s, base 0.020 s, delta +0.010 s | g' "$T/fl.1" || tail -n 4 "$T/fl.1"
     grep -q '^total 0.050 s, base 0.080 s, delta -0.030 s | main' "$T/fl.2" || tail -n 4 "$T/fl.2")"
 
+# a frame only in the base is named on its parent's detail line: g called k
+# in one base sample (10 ms) and calls nothing in the new profile
+printf 'sample.interval=10000\n"f" "main" \n"k" "g" "main" \n"g" "main" \n' >"$T/b3.out"
+printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"g" "main" \n' >"$T/n3.out"
+printf 'F\n:save-display %s\n:q!\n' "$T/gone.1" >"$T/gone.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/gone.script timeout 20 "$S" --base "$T/b3.out" "$T/n3.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: flame graph detail line lists the frames only in the base" "$(
+    grep -q '^total 0.020 s, base 0.020 s, delta 0.000 s; only in the base: k 0.010 s' "$T/gone.1" ||
+        tail -n 4 "$T/gone.1")"
+
 # the SVG: coloured by delta (g grew: red; f shrank: blue; main shrank the
 # most: full blue), each frame's title with its base and delta, a legend
 "$S" convert --base "$T/base.out" -o "$T/d.svg" "$T/new.out" 2>"$T/err"

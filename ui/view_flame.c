@@ -59,6 +59,7 @@ struct flame_view {
      * |delta| of the graph (colours by delta); NULL otherwise */
     double *base;
     double max_delta;
+    struct ss_cmp_gone gone; /* the base's frames the new graph lacks */
 };
 
 static void view_init(struct ui_view *v)
@@ -195,12 +196,15 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     free(p->base);
     p->base = NULL;
+    ss_cmp_gone_free(&p->gone);
     if (ui->bm && !p->opts.time_order) {
         /* colours by delta against the same paths in the base */
         struct ss_compare cmp;
         ui_compare(ui, &cmp);
         p->base = malloc((p->fl.n ? p->fl.n : 1) * sizeof *p->base);
-        int bad = !p->base ? 1 : ss_compare_flame(&cmp, &p->opts, &p->fl, p->base, &err) ? 2 : 0;
+        int bad = !p->base                                                                 ? 1
+                  : ss_compare_flame_gone(&cmp, &p->opts, &p->fl, p->base, &p->gone, &err) ? 2
+                                                                                           : 0;
         if (bad) {
             ui_error(ui, "%s", bad == 2 ? err.msg : "out of memory");
             free(p->base);
@@ -548,11 +552,24 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         double d = nd->total - p->base[v->list.sel];
         ui_flame_value(ui, p->base[v->list.sel], bv, sizeof bv);
         ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
-        snprintf(line, sizeof line, "total %s, base %s, delta %s%s | ", tot, bv,
-                 d > 0   ? "+"
-                 : d < 0 ? "-"
-                         : "",
-                 dv);
+        int kk = snprintf(line, sizeof line, "total %s, base %s, delta %s%s", tot, bv,
+                          d > 0   ? "+"
+                          : d < 0 ? "-"
+                                  : "",
+                          dv);
+        /* what it called in the base and calls no more */
+        int first = 1;
+        for (size_t g = 0; g < p->gone.n && kk > 0 && (size_t)kk < sizeof line; g++) {
+            if (p->gone.parent[g] != v->list.sel)
+                continue;
+            char gv[64];
+            ui_flame_value(ui, p->gone.total[g], gv, sizeof gv);
+            kk += snprintf(line + kk, sizeof line - (size_t)kk, "%s%s %s",
+                           first ? "; only in the base: " : ", ", p->gone.name[g], gv);
+            first = 0;
+        }
+        if (kk > 0 && (size_t)kk < sizeof line)
+            snprintf(line + kk, sizeof line - (size_t)kk, " | ");
     }
     int lw = ui_text_width(c, line);
     int dy = y + h - 1;
@@ -776,6 +793,7 @@ static void view_free(struct ui_view *v)
     struct flame_view *p = v->priv;
     ss_flame_free(&p->fl);
     free(p->base);
+    ss_cmp_gone_free(&p->gone);
     free(p->match);
     free(p->cell);
     free(p->sel_path);

@@ -379,6 +379,12 @@ static int cli_nbases, cli_normalize;
 /* The explorer's base, loaded with the profile (ss_cli_take_base). */
 static struct ss_model *explorer_base;
 
+char *const *ss_cli_base_files(int *n)
+{
+    *n = cli_nbases;
+    return cli_bases;
+}
+
 struct ss_model *ss_cli_take_base(int *normalize)
 {
     struct ss_model *b = explorer_base;
@@ -751,6 +757,8 @@ static void clean_up_on_signals(void)
     signal(SIGXFSZ, SIG_IGN);
 }
 
+static char **convert_inputs;
+
 static int cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -840,8 +848,19 @@ static int cmd_convert(int argc, char **argv)
         return usage_error("%s: cannot tell the output format from the name; use --to %s", out,
                            ss_format_names(names, sizeof names, "|", "|"));
     }
-    w.inputs = argv + optind;
-    w.n_inputs = argc - optind;
+    /* the inputs an output may not replace: the bases too (freed by
+     * ss_cli_main) */
+    char **inputs = convert_inputs = malloc((size_t)(argc - optind + cli_nbases) * sizeof *inputs);
+    if (!inputs) {
+        fprintf(stderr, "stackscope: out of memory\n");
+        return 2;
+    }
+    for (int i = optind; i < argc; i++)
+        inputs[i - optind] = argv[i];
+    for (int i = 0; i < cli_nbases; i++)
+        inputs[argc - optind + i] = cli_bases[i];
+    w.inputs = inputs;
+    w.n_inputs = argc - optind + cli_nbases;
     static struct sides sd;
     double t0 = now_ms();
     rc = load_sides(&sd, argv + optind, argc - optind, cli_tf.list, &t0);
@@ -1120,6 +1139,8 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
             int rc = a[0] == 'r' ? cmd_report(argc - 1, argv + 1) : cmd_convert(argc - 1, argv + 1);
             ss_tf_list_free(cli_tf.list);
             memset(&cli_tf, 0, sizeof cli_tf);
+            free(convert_inputs);
+            convert_inputs = NULL;
             return rc;
         }
         if (!strcmp(a, "check"))

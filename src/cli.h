@@ -32,6 +32,10 @@ const char *const *ss_cli_source_paths(size_t *n);
  * call returns NULL. */
 struct ss_model *ss_cli_take_base(int *normalize);
 
+/* The --base files, in order (borrowed from argv; *n of them): inputs that
+ * an output (:w) may not replace either. */
+char *const *ss_cli_base_files(int *n);
+
 /* Path of the bundled demo profile (borrowed static string). */
 const char *ss_demo_path(void);
 

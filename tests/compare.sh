@@ -274,6 +274,30 @@ check "check: a difference profile's base session is named" "$(
 printf 'name\tself.base\tself\tself.delta\ng\t1\t3\t2\nh\t0\t1\t1\nmain\t1\t0\t-1\nf\t2\t1\t-1\n' >"$T/want"
 same_text "convert --base -o X.pb.gz reads back as the comparison (samples)" "$T/want" "$T/got"
 
+# a base is an input: never replaced, by convert or by the explorer's :w
+"$S" convert -o "$T/bp.pb.gz" "$T/base.out" 2>/dev/null
+cp "$T/bp.pb.gz" "$T/bp.copy"
+"$S" convert --base "$T/bp.pb.gz" --force -o "$T/bp.pb.gz" "$T/new.out" 2>"$T/err"
+rc=$?
+check "convert --base B -o B --force: the base is an input, not replaced" "$(
+    [ $rc = 2 ] || [ $rc = 1 ] || echo "exit $rc"
+    grep -q 'input' "$T/err" || cat "$T/err"
+    cmp -s "$T/bp.pb.gz" "$T/bp.copy" || echo "the base changed")"
+cat >"$T/w.script" <<EOF
+:w! $T/bp.pb.gz
+:save-display $T/w.1
+:w $T/w.pb.gz
+:q!
+EOF
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/w.script timeout 20 "$S" --base "$T/bp.pb.gz" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: :w! on the base is refused" "$(
+    grep -q 'is an input file' "$T/w.1" || tail -n 1 "$T/w.1"
+    cmp -s "$T/bp.pb.gz" "$T/bp.copy" || echo "the base changed")"
+"$S" report --format tsv --value samples "$T/w.pb.gz" 2>/dev/null | cut -f 1-4 >"$T/got"
+printf 'name\tself.base\tself\tself.delta\ng\t1\t3\t2\nh\t0\t1\t1\nmain\t1\t0\t-1\nf\t2\t1\t-1\n' >"$T/want"
+same_text "explorer: :w X.pb.gz writes the comparison (the base negated)" "$T/want" "$T/got"
+
 # ---- 4. mixed formats and messages -------------------------------------------------
 
 # an Rprof base and a pprof new profile: the same numbers as both in Rprof

@@ -747,6 +747,57 @@ int ss_compare_shade(double base, double cur, double max_delta)
     return d > 0 ? lvl : -lvl;
 }
 
+int ss_compare_tree_base(const struct ss_compare *c, int inverted, const char *focus,
+                         const struct ss_tree *t, double *total, double *self, struct ss_error *err)
+{
+    for (size_t i = 0; i < t->n; i++)
+        total[i] = self[i] = 0;
+    ss_id fid = SS_NONE;
+    if (focus && (fid = ss_model_find_function(c->base, focus)) == SS_NONE)
+        return 0; /* the base has no such function: nothing to compare with */
+    struct ss_tree bt;
+    int rc = ss_tree_build(c->base, inverted, fid, &bt, err);
+    if (rc)
+        return rc;
+    double f = c->conv * c->scale;
+    struct ss_strtab keys;
+    ss_strtab_init(&keys);
+    ss_id *bkey = malloc((bt.n ? bt.n : 1) * sizeof *bkey);
+    ss_id *ckey = malloc((t->n ? t->n : 1) * sizeof *ckey);
+    VEC(uint32_t) node_of = {0};
+    int oom = !bkey || !ckey;
+    for (size_t i = 0; !oom && i < bt.n; i++) {
+        const struct ss_tree_node *nd = &bt.nodes[i];
+        ss_id parent = nd->parent == SS_TREE_NONE ? SS_NONE : bkey[nd->parent];
+        bkey[i] = path_key(&keys, parent, ss_function_name(c->base, nd->function), &oom);
+        while (!oom && node_of.n <= bkey[i])
+            oom = VEC_PUSH(node_of, SS_TREE_NONE) != 0;
+        if (!oom)
+            node_of.v[bkey[i]] = (uint32_t)i;
+    }
+    for (size_t i = 0; !oom && i < t->n; i++) {
+        const struct ss_tree_node *nd = &t->nodes[i];
+        ss_id parent = nd->parent == SS_TREE_NONE ? SS_NONE : ckey[nd->parent];
+        const char *name = ss_function_name(c->cur, nd->function);
+        ss_id nm = parent == SS_NONE && nd->parent != SS_TREE_NONE
+                       ? SS_NONE
+                       : ss_strtab_find(&keys, name, strlen(name));
+        uint32_t k[2] = {parent, nm};
+        ckey[i] = nm == SS_NONE ? SS_NONE : ss_strtab_find(&keys, (const char *)k, sizeof k);
+        if (ckey[i] != SS_NONE && ckey[i] < node_of.n && node_of.v[ckey[i]] != SS_TREE_NONE) {
+            const struct ss_tree_node *bn = &bt.nodes[node_of.v[ckey[i]]];
+            total[i] = bn->total_v * f;
+            self[i] = bn->self_v * f;
+        }
+    }
+    free(bkey);
+    free(ckey);
+    VEC_FREE(node_of);
+    ss_strtab_free(&keys);
+    ss_tree_free(&bt);
+    return oom ? ss_nomem(err, "comparison of trees") : 0;
+}
+
 /* ---- one model from two, and two from one ---------------------------------- */
 
 int ss_model_is_comparison(const struct ss_model *m)

@@ -134,6 +134,16 @@ int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
                     struct ss_cmp_tree *out, struct ss_error *err);
 void ss_cmp_tree_free(struct ss_cmp_tree *t);
 
+/* For the nodes of `t`, the new profile's tree (tree.h) built with
+ * `inverted` and the focus named `focus` (or NULL), the base's total and
+ * self of the node with the same path of names (0 when the base has none),
+ * scaled and converted, into total[0..t->n) and self[0..t->n).  Returns 0
+ * or an error code. */
+struct ss_tree;
+int ss_compare_tree_base(const struct ss_compare *c, int inverted, const char *focus,
+                         const struct ss_tree *t, double *total, double *self,
+                         struct ss_error *err);
+
 /* A function's callers and callees on both sides (tree.h: ss_calls_of),
  * joined by name; each list by delta descending, then name. */
 struct ss_cmp_edge {

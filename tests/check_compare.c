@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "flame.h"
+#include "tree.h"
 
 #define TOL 1e-12
 
@@ -165,6 +166,21 @@ START_TEST(tree_and_calls_join)
     ck_assert_double_eq_tol(t.nodes[0].total_n, 0.01, TOL);
     ss_cmp_tree_free(&t);
     ck_assert_int_eq(ss_compare_tree(&c, 0, "nosuch", &t, &err), SS_EUSAGE);
+    /* the base's totals on the new profile's own tree (the explorer's) */
+    struct ss_tree nt;
+    ck_assert_int_eq(ss_tree_build(&n, 0, SS_NONE, &nt, &err), 0);
+    ck_assert_uint_eq(nt.n, 4);
+    double bt[4], bs[4];
+    ck_assert_int_eq(ss_compare_tree_base(&c, 0, NULL, &nt, bt, bs, &err), 0);
+    for (size_t i = 0; i < 4; i++) {
+        const char *nm = ss_function_name(&n, nt.nodes[i].function);
+        double want = !strcmp(nm, "main") ? 0.08
+                      : !strcmp(nm, "f")  ? 0.04
+                      : !strcmp(nm, "g")  ? 0.02
+                                          : 0;
+        ck_assert_double_eq_tol(bt[i], want, TOL);
+    }
+    ss_tree_free(&nt);
     struct ss_cmp_calls k;
     ck_assert_int_eq(ss_compare_calls(&c, "main", &k, &err), 0);
     ck_assert_uint_eq(k.ncallers, 0);

@@ -18,8 +18,8 @@
 #  4. Mixed formats (an Rprof base, a pprof new profile) and the messages:
 #     formats that cannot hold a comparison, tables that do not compare,
 #     options that need --base, a base without the measure.
-#  5. The explorer headless: the functions and lines views (base, new,
-#     delta), s, X, transforms on both sides, the status line, the flame
+#  5. The explorer headless: the functions, lines and tree views (base,
+#     new, delta), s, X, transforms on both sides, the status line, the flame
 #     graph's legend and detail line; the differential SVG; then the same
 #     in a real terminal (tmux, when installed).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
@@ -396,6 +396,22 @@ check "explorer: flame graph legend in a comparison" "$(
 check "explorer: flame graph detail line: base and delta of the selected frame" "$(
     grep -q '^total 0.030 s, base 0.020 s, delta +0.010 s | g' "$T/fl.1" || tail -n 4 "$T/fl.1"
     grep -q '^total 0.050 s, base 0.080 s, delta -0.030 s | main' "$T/fl.2" || tail -n 4 "$T/fl.2")"
+
+# the top-down tree view: each node with its base total and the delta
+# (children in the new profile's order: g 0.030, then f and h 0.010 by name)
+printf '3\n:save-display %s\n:q!\n' "$T/tree.1" >"$T/tree.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/tree.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ top-down: 4 nodes, against the base                                1/4  ?:help
+     base     total      delta      self function
+    0.080     0.050     -0.030     0.000 ▾ main
+    0.020     0.030     +0.010     0.030 ├─  g
+    0.040     0.010     -0.030     0.010 ├─  f
+    0.000     0.010     +0.010     0.010 └─  h
+EOF
+head -n 6 "$T/tree.1" >"$T/got"
+same_text "explorer: the tree view in a comparison" "$T/want" "$T/got"
 
 # a frame only in the base is named on its parent's detail line: g called k
 # in one base sample (10 ms) and calls nothing in the new profile

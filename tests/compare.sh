@@ -18,7 +18,7 @@
 #  4. Mixed formats (an Rprof base, a pprof new profile) and the messages:
 #     formats that cannot hold a comparison, tables that do not compare,
 #     options that need --base, a base without the measure.
-#  5. The explorer headless: the functions, lines and tree views (base,
+#  5. The explorer headless: the functions, lines, tree and calls views (base,
 #     new, delta), s, X, transforms on both sides, the status line, the flame
 #     graph's legend and detail line; the differential SVG; then the same
 #     in a real terminal (tmux, when installed).
@@ -412,6 +412,21 @@ cat >"$T/want" <<'EOF'
 EOF
 head -n 6 "$T/tree.1" >"$T/got"
 same_text "explorer: the tree view in a comparison" "$T/want" "$T/got"
+
+# the calls view of main: its total and each callee against the base
+printf ':calls main\n:save-display %s\n:q!\n' "$T/calls.1" >"$T/calls.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/calls.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ calls: main: 0 callers, 3 callees                                  1/4  ?:help
+              base        new       delta function
+total        0.080      0.050      -0.030 main (total; self 0 = 0.000 s)
+callee       0.020      0.030      +0.010   g
+callee       0.040      0.010      -0.030   f
+callee       0.000      0.010      +0.010   h
+EOF
+head -n 6 "$T/calls.1" >"$T/got"
+same_text "explorer: the calls view in a comparison" "$T/want" "$T/got"
 
 # a frame only in the base is named on its parent's detail line: g called k
 # in one base sample (10 ms) and calls nothing in the new profile

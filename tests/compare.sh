@@ -18,7 +18,7 @@
 #  4. Mixed formats (an Rprof base, a pprof new profile) and the messages:
 #     formats that cannot hold a comparison, tables that do not compare,
 #     options that need --base, a base without the measure.
-#  5. The explorer headless: the functions, lines, tree and calls views (base,
+#  5. The explorer headless: the functions, lines, tree, calls and stacks views (base,
 #     new, delta), s, X, transforms on both sides, the status line, the flame
 #     graph's legend and detail line; the differential SVG; then the same
 #     in a real terminal (tmux, when installed).
@@ -427,6 +427,21 @@ callee       0.000      0.010      +0.010   h
 EOF
 head -n 6 "$T/calls.1" >"$T/got"
 same_text "explorer: the calls view in a comparison" "$T/want" "$T/got"
+
+# the stacks view: each stack's base value (main alone, only in the base,
+# does not appear: its new value would be 0)
+printf '2\n:save-display %s\n:q!\n' "$T/stacks.1" >"$T/stacks.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/stacks.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ stacks: 3 distinct by samples; Enter: frames                       1/3  ?:help
+     base       new      delta depth stack (root first)
+    0.020     0.030     +0.010     2 main;g
+    0.040     0.010     -0.030     2 main;f
+    0.000     0.010     +0.010     2 main;h
+EOF
+head -n 5 "$T/stacks.1" >"$T/got"
+same_text "explorer: the stacks view in a comparison" "$T/want" "$T/got"
 
 # a frame only in the base is named on its parent's detail line: g called k
 # in one base sample (10 ms) and calls nothing in the new profile

@@ -189,6 +189,36 @@ EOF
     else
         fail "R: summaryRprof" "$(tail -n 1 "$T/rerr")"
     fi
+    # by line (lines = "show"): two line-profiled files
+    cat >"$T/srl.R" <<'EOF'
+args <- commandArgs(trailingOnly = TRUE)
+t <- summaryRprof(args[[1]], lines = "show")$by.line
+cat(sprintf("%s\t%.15g\t%.15g\n", rownames(t), t$self.time, t$total.time), sep = "")
+EOF
+    A2=$D/rprof/memory_line.out
+    B2=$D/rprof/line.out
+    if Rscript "$T/srl.R" "$A2" >"$T/rla" 2>"$T/rerr" && Rscript "$T/srl.R" "$B2" >"$T/rlb" 2>>"$T/rerr"; then
+        awk -F '\t' 'NR == FNR { bs[$1] = $2; bt[$1] = $3; k[$1] = 1; next }
+                     { ns[$1] = $2; nt[$1] = $3; k[$1] = 1 }
+                     END { for (f in k) printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\n", f,
+                               bs[f] + 0, ns[f] + 0, bt[f] + 0, nt[f] + 0 }' \
+            "$T/rla" "$T/rlb" | sort >"$T/r.tsv"
+        "$S" report --by line --format tsv --base "$A2" "$B2" 2>/dev/null | tail -n +2 |
+            awk -F '\t' '{ printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\n", $1, $2, $3, $4, $5, $6, $7 }' |
+            sort >"$T/o.tsv"
+        check "R: base, new and delta per line equal summaryRprof(lines = \"show\") on each file ($(wc -l <"$T/r.tsv") lines)" \
+            "$(awk -F '\t' '
+                function far(a, b) { d = a - b; return d > 1e-9 || d < -1e-9 }
+                NR == FNR { r[$1] = $0; next }
+                { if (!($1 in r)) { print "not in R: " $1; exit }
+                  split(r[$1], x, "\t")
+                  if (far($2, x[2]) || far($3, x[3]) || far($4, x[3] - x[2]) ||
+                      far($5, x[4]) || far($6, x[5]) || far($7, x[5] - x[4])) { print $0 " | R " r[$1]; exit }
+                  delete r[$1] }
+                END { for (k in r) { print "only in R: " k; exit } }' "$T/r.tsv" "$T/o.tsv")"
+    else
+        fail "R: summaryRprof by line" "$(tail -n 1 "$T/rerr")"
+    fi
 else
     echo "SKIP R checks: no Rscript"
 fi
@@ -442,6 +472,15 @@ cat >"$T/want" <<'EOF'
 EOF
 head -n 5 "$T/stacks.1" >"$T/got"
 same_text "explorer: the stacks view in a comparison" "$T/want" "$T/got"
+
+# --normalize in the explorer: the base scaled by 0.625, said on the status line
+printf ':save-display %s\n:q!\n' "$T/norm.1" >"$T/norm.script"
+LC_ALL=C.UTF-8 COLUMNS=200 STACKSCOPE_SCRIPT=$T/norm.script timeout 20 "$S" --normalize --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: --normalize scales the base (main self 0.0125 shown 0.013 -> 0, total 0.050 both)" "$(
+    grep -q '^    0.013     0.000     -0.013     0.050     0.050      0.000 main$' "$T/norm.1" ||
+        head -n 6 "$T/norm.1"
+    grep -q 'base 0.050, new 0.050, delta 0.000' "$T/norm.1" || grep 'vs base' "$T/norm.1")"
 
 # a frame only in the base is named on its parent's detail line: g called k
 # in one base sample (10 ms) and calls nothing in the new profile

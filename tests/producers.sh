@@ -299,7 +299,7 @@ fi
 expect "speedscope: --to speedscope by name" "speedscope" \
     "$("$STACKSCOPE" convert --to speedscope -o "$TMPD/any.json" "$TMPD/hand.cpuprofile" 2>/dev/null && "$STACKSCOPE" check "$TMPD/any.json" | grep -o speedscope | head -1)"
 "$STACKSCOPE" convert --to cpuprofile -o "$TMPD/x" "$TMPD/hand.cpuprofile" >/dev/null 2>"$TMPD/err"
-[ $? -eq 1 ] && grep -q "^stackscope: --to: stackscope reads cpuprofile but does not write it (it writes rprof, pprof, folded, sampling_prof, tables and speedscope)" "$TMPD/err" && pass "--to a read-only format is a usage error" ||
+[ $? -eq 1 ] && grep -q "^stackscope: --to: stackscope reads cpuprofile but does not write it (it writes rprof, pprof, folded, sampling_prof, tables, speedscope and svg)" "$TMPD/err" && pass "--to a read-only format is a usage error" ||
     fail "--to cpuprofile" "$(cat "$TMPD/err")"
 
 # ---- 3. Go's legacy text profiles ---------------------------------------------

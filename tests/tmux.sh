@@ -208,12 +208,13 @@ check_exit "c: SIGINT (C-c) ends it" "$(wait_exit c)" 130
 
 start t
 wait_for t "5522 of 5522 samples" || wait_for t "5522 of 5522 samples" || true
-# The newest explorer is t's; an earlier one may still be exiting (slowly,
-# under the sanitizers), so a pid that is gone by the time of the kill is
-# looked up again.
+# t's explorer is the child of t's pane's shell (other sessions' explorers
+# may still be exiting, slowly under the sanitizers or a loaded machine);
+# looked up again until it is there.
 sent=
-for i in 1 2 3 4 5; do
-    pid=$(pgrep -n -f "^$STACKSCOPE demo.out" || true)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    pane=$(tm list-panes -t t -F '#{pane_pid}' 2>/dev/null | head -n 1)
+    pid=$([ -n "$pane" ] && pgrep -P "$pane" -f "$STACKSCOPE" | head -n 1 || true)
     if [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; then
         sent=1
         break

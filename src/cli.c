@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "compare.h"
 #include "flame.h"
 #include "load.h"
 #include "report.h"
+#include "report_compare.h"
 #include "state.h"
 #include "stats.h"
 #include "textesc.h"
@@ -55,6 +57,7 @@ enum {
     SEC_CONVERT,
     SEC_INPUT,
     SEC_MEASURE,
+    SEC_COMPARE,
     SEC_EXPLORER,
     SEC_TRANSFORM,
     SEC_GENERAL
@@ -77,6 +80,7 @@ static const char *const section_intro[] = {
                   "with read.delim).\n"
                   "Go's debug=1 text profiles are recognised and refused.\n",
     [SEC_MEASURE] = "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n",
+    [SEC_COMPARE] = "Comparing (report, convert and the explorer; COMPARING in stackscope(1)):\n",
     [SEC_EXPLORER] = "Explorer options (no command):\n",
     [SEC_TRANSFORM] = "Transform options (report and convert; see TRANSFORMS in stackscope(1)):\n",
     [SEC_GENERAL] = "",
@@ -236,22 +240,17 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
     return 0;
 }
 
-/* Load the files and apply the transforms (if any) into *m; *orig keeps the
- * loaded model while m points to the transformed one.  Returns 0 or the exit
- * status (nothing to free then). */
-static int load_and_transform(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
-                              char *const *files, int nfiles, struct ss_tf_list *tf, double *t0)
+/* Apply the transforms (if any) to the loaded *orig into *tm; *m is the one
+ * to use.  Returns 0 or the exit status (orig freed then). */
+static int transform_loaded(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
+                            struct ss_tf_list *tf, double *t0)
 {
-    int rc = load_or_complain(orig, files, nfiles);
-    if (rc)
-        return rc;
-    timing("load", t0);
     *m = orig;
     if (!tf)
         return 0;
     struct ss_error err;
     ss_error_clear(&err);
-    rc = ss_tf_apply(tf, orig, tm, &err);
+    int rc = ss_tf_apply(tf, orig, tm, &err);
     if (rc) {
         ss_model_free(orig);
         fprintf(stderr, "stackscope: %s\n", err.msg);
@@ -277,23 +276,145 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
     ss_model_free(orig);
 }
 
+/* --base FILE (repeatable) and --normalize (DESIGN section 13): compare the
+ * profile of FILE... with the base's (borrowed from argv). */
+#define MAX_BASES 64
+static char *cli_bases[MAX_BASES];
+static int cli_nbases, cli_normalize;
+
+/* The explorer's base, loaded with the profile (ss_cli_take_base). */
+static struct ss_model *explorer_base;
+
+char *const *ss_cli_base_files(int *n)
+{
+    *n = cli_nbases;
+    return cli_bases;
+}
+
+struct ss_model *ss_cli_take_base(int *normalize)
+{
+    struct ss_model *b = explorer_base;
+    explorer_base = NULL;
+    *normalize = cli_normalize;
+    return b;
+}
+
+static int base_arg(char *file)
+{
+    if (cli_nbases == MAX_BASES)
+        return usage_error("more than %d --base options", MAX_BASES);
+    cli_bases[cli_nbases++] = file;
+    return 0;
+}
+
+/* Both sides of a comparison, each as loaded (orig) and as used (m: the
+ * transformed copy or orig); b is NULL when nothing is compared. */
+struct sides {
+    struct ss_model orig, tm, *m;
+    struct ss_model borig, btm, *b;
+};
+
+static void sides_free(struct sides *s)
+{
+    free_models(&s->orig, s->m);
+    if (s->b)
+        free_models(&s->borig, s->b);
+}
+
+/* Load FILE... and the bases (or split a difference profile into its two
+ * sides), weigh both by the same measure and apply the transforms to each.
+ * Returns 0 or the exit status (nothing to free then). */
+static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss_tf_list *tf,
+                      double *t0)
+{
+    s->b = NULL;
+    int rc = load_or_complain(&s->orig, files, nfiles);
+    if (rc)
+        return rc;
+    struct ss_error err;
+    ss_error_clear(&err);
+    const char *base_name = cli_nbases ? cli_bases[0] : files[0];
+    if (ss_model_is_comparison(&s->orig)) {
+        if (cli_nbases) {
+            ss_model_free(&s->orig);
+            return usage_error("%s is a difference profile (its negative samples are its base): "
+                               "it takes no --base",
+                               files[0]);
+        }
+        struct ss_model whole = s->orig;
+        rc = ss_compare_split(&whole, &s->borig, &s->orig, &err);
+        if (!rc) {
+            rc = ss_model_set_measure(&s->orig, ss_model_measure_name(&whole), &err);
+            if (rc) {
+                ss_model_free(&s->orig);
+                ss_model_free(&s->borig);
+            }
+        }
+        ss_model_free(&whole);
+        if (rc) {
+            fprintf(stderr, "stackscope: %s\n", err.msg);
+            return ss_exit_status((enum ss_errcode)rc);
+        }
+    } else if (cli_nbases) {
+        rc = load_or_complain(&s->borig, cli_bases, cli_nbases);
+        if (rc) {
+            ss_model_free(&s->orig);
+            return rc;
+        }
+    } else {
+        timing("load", t0);
+        return transform_loaded(&s->orig, &s->tm, &s->m, tf, t0);
+    }
+    rc = ss_compare_check_measure(&s->borig, &s->orig, base_name, cli_value != NULL, &err);
+    if (rc) {
+        ss_model_free(&s->orig);
+        ss_model_free(&s->borig);
+        if (rc == SS_EUSAGE)
+            return usage_error("%s", err.msg);
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    timing("load", t0);
+    rc = transform_loaded(&s->orig, &s->tm, &s->m, tf, t0);
+    if (rc) {
+        ss_model_free(&s->borig);
+        return rc;
+    }
+    rc = transform_loaded(&s->borig, &s->btm, &s->b, tf, t0);
+    if (rc) {
+        s->b = NULL;
+        free_models(&s->orig, s->m);
+        return rc;
+    }
+    return 0;
+}
+
 static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o,
                       struct ss_tf_list *tf)
 {
-    struct ss_model orig, tm, *mp;
+    static struct sides sd;
     double t0 = now_ms();
-    int rc = load_and_transform(&orig, &tm, &mp, files, nfiles, tf, &t0);
+    int rc = load_sides(&sd, files, nfiles, tf, &t0);
     if (rc)
         return rc;
-    struct ss_model *m = mp;
+    struct ss_model *m = sd.m;
+    if (!sd.b && cli_normalize) {
+        sides_free(&sd);
+        return usage_error("%s", "--normalize goes with --base");
+    }
+    if (sd.b && o->memory) {
+        sides_free(&sd);
+        return usage_error("%s", "--memory does not go with --base: compare memory with "
+                                 "--value memory");
+    }
     if (o->memory && !ss_model_has_memory(m)) {
-        free_models(&orig, m);
+        sides_free(&sd);
         return usage_error("--memory: %s has no memory profiling data (record it with "
                            "Rprof(memory.profiling = TRUE))",
                            files[0]);
     }
     if (o->by == SS_REPORT_LINE && !ss_model_has_lines(m)) {
-        free_models(&orig, m);
+        sides_free(&sd);
         return usage_error("--by line: %s has no line profiling data (record it with "
                            "Rprof(line.profiling = TRUE))",
                            files[0]);
@@ -311,10 +432,18 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
                     print_line(stdout, "transform  ", ss_tf_text(tf, i));
         struct ss_report_opts ro = *o;
         ro.transforms = tf;
-        rc = ss_report(stdout, m, &ro, &err);
+        if (sd.b) {
+            struct ss_compare cmp;
+            ss_compare_init(&cmp, sd.b, m, cli_normalize);
+            rc = ss_report_compare(stdout, &cmp, &ro, &err);
+        } else {
+            rc = ss_report(stdout, m, &ro, &err);
+        }
     }
     timing("report", &t0);
-    free_models(&orig, m);
+    sides_free(&sd);
+    if (rc == SS_EUSAGE)
+        return usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -555,6 +684,19 @@ static int set_value(struct cli_args *a, const char *arg)
     return 0;
 }
 
+static int set_base(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    return base_arg((char *)(uintptr_t)arg); /* argv's own string */
+}
+
+static int set_normalize(struct cli_args *a, const char *arg)
+{
+    (void)a, (void)arg;
+    cli_normalize = 1;
+    return 0;
+}
+
 static int set_mixed(struct cli_args *a, const char *arg)
 {
     (void)a, (void)arg;
@@ -734,6 +876,21 @@ static const struct cli_opt cli_opts[] = {
      "lists each file's.  Text shows B/kB/MB/GB,\n"
      "ns/us/ms/s and counts with separators; TSV raw\n"
      "units, named in the header (self.memory)"},
+
+    {"base", 0, ARG, "FILE", RC | IN_EXPLORER, SEC_COMPARE, set_base,
+     "compare FILE... with this base (repeatable: bases\n"
+     "combine); both sides get the same measure and\n"
+     "transforms.  report --by self, total, line,\n"
+     "stacks, tree, calls: base, new and delta,\n"
+     "largest growth first;\n"
+     "convert: pprof with the base negated (as pprof\n"
+     "-diff_base), folded 'stack BASE NEW' lines or\n"
+     "an SVG coloured by delta;\n"
+     "explorer: X swaps base and new.  A pprof file\n"
+     "with negative samples (pprof -proto -diff_base)\n"
+     "is read as a comparison"},
+    {"normalize", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_COMPARE, set_normalize,
+     "scale the base to the new profile's total"},
 
     {"source-path", 0, ARG, "DIR", IN_EXPLORER, SEC_EXPLORER, set_source_path,
      "look for source files (the lines view) under DIR\n"
@@ -969,6 +1126,8 @@ static void clean_up_on_signals(void)
     signal(SIGXFSZ, SIG_IGN);
 }
 
+static char **convert_inputs;
+
 static int cmd_convert(struct cli_args *a, int argc, char **argv)
 {
     int first, rc = parse_options(a, argc, argv, &first);
@@ -990,19 +1149,46 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
         return usage_error("%s: cannot tell the output format from the name; use --to %s", out,
                            ss_format_names(names, sizeof names, "|", "|"));
     }
-    w.inputs = argv + first;
-    w.n_inputs = argc - first;
-    struct ss_model orig, tm, *m;
+    /* the inputs an output may not replace: the bases too (freed by
+     * ss_cli_main) */
+    char **inputs = convert_inputs =
+        ss_alloc_array((size_t)(argc - first + cli_nbases), sizeof *inputs);
+    if (!inputs) {
+        fprintf(stderr, "stackscope: out of memory\n");
+        return 2;
+    }
+    for (int i = first; i < argc; i++)
+        inputs[i - first] = argv[i];
+    for (int i = 0; i < cli_nbases; i++)
+        inputs[argc - first + i] = cli_bases[i];
+    w.inputs = inputs;
+    w.n_inputs = argc - first + cli_nbases;
+    static struct sides sd;
     double t0 = now_ms();
-    rc = load_and_transform(&orig, &tm, &m, argv + first, argc - first, cli_tf.list, &t0);
+    rc = load_sides(&sd, argv + first, argc - first, cli_tf.list, &t0);
     if (rc)
         return rc;
     struct ss_error err;
     ss_error_clear(&err);
+    struct ss_model merged, *m = sd.m;
+    if (sd.b) {
+        /* one model: the new samples, then the base's flagged for the writers */
+        struct ss_compare cmp;
+        ss_compare_init(&cmp, sd.b, sd.m, cli_normalize);
+        rc = ss_compare_merge(&cmp, &merged, &err);
+        if (!rc)
+            m = &merged;
+    } else if (cli_normalize) {
+        sides_free(&sd);
+        return usage_error("%s", "--normalize goes with --base");
+    }
     clean_up_on_signals();
-    rc = ss_write_file(m, out, &w, &err);
+    if (!rc)
+        rc = ss_write_file(m, out, &w, &err);
     timing("write", &t0);
-    free_models(&orig, m);
+    if (m == &merged)
+        ss_model_free(&merged);
+    sides_free(&sd);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -1090,10 +1276,13 @@ static void check_summary(const struct ss_model *m, const char *path)
         struct ss_esc type = SS_ESC_INIT(SS_ESC_TEXT);
         if (s->flags & SS_SRC_UNTIMED)
             snprintf(iv, sizeof iv, "untimed");
-        printf("  session %u%s: %s, %s%s%s%s%s, %llu sample%s\n", s->session, where,
+        printf("  session %u%s: %s, %s%s%s%s%s, %llu sample%s%s\n", s->session, where,
                ss_esc(&type, ss_str(m, s->type)), s->flags & SS_SRC_UNTIMED ? "" : "interval ", iv,
                s->flags & SS_SRC_MEMORY ? ", memory" : "", s->flags & SS_SRC_GC ? ", GC" : "",
-               s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns));
+               s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns),
+               s->flags & SS_SRC_BASE ? " (the base of a difference profile: its negative "
+                                        "samples, negated)"
+                                      : "");
         ss_esc_free(&type);
         print_measures(m, i);
     }
@@ -1182,6 +1371,8 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
             int rc = commands[i].run(&a, argc - 1, argv + 1);
             ss_tf_list_free(cli_tf.list);
             memset(&cli_tf, 0, sizeof cli_tf);
+            free(convert_inputs);
+            convert_inputs = NULL;
             return rc;
         }
     /* The explorer on FILE... (the demo when no FILE is given); without a
@@ -1230,13 +1421,20 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         }
     }
     if (ui && ui->available()) {
-        struct ss_model m;
-        rc = load_or_complain(&m, files, n);
+        static struct sides sd; /* the base stays here until the UI takes it */
+        double t0 = now_ms();
+        rc = load_sides(&sd, files, n, NULL, &t0);
         if (rc) {
             ss_tf_list_free(resumed);
             return rc;
         }
-        return ui->run(&m, files, n, resumed);
+        if (!sd.b && cli_normalize) {
+            ss_model_free(&sd.orig);
+            ss_tf_list_free(resumed);
+            return usage_error("%s", "--normalize goes with --base");
+        }
+        explorer_base = sd.b;
+        return ui->run(&sd.orig, files, n, resumed);
     }
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);

@@ -28,6 +28,17 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui);
  * the life of the process): where the lines view looks for source files. */
 const char *const *ss_cli_source_paths(size_t *n);
 
+/* The explorer's comparison base (--base FILE..., or the base of a pprof
+ * difference profile), loaded and weighed by the profile's measure, or
+ * NULL when nothing is compared; *normalize is --normalize.  The caller
+ * takes the model over (it frees it; the pointer stays valid); a second
+ * call returns NULL. */
+struct ss_model *ss_cli_take_base(int *normalize);
+
+/* The --base files, in order (borrowed from argv; *n of them): inputs that
+ * an output (:w) may not replace either. */
+char *const *ss_cli_base_files(int *n);
+
 /* Path of the bundled demo profile (borrowed static string). */
 const char *ss_demo_path(void);
 

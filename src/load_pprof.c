@@ -413,7 +413,8 @@ struct loader {
     struct ss_error *err;
     const uint8_t *buf;
     size_t len;
-    int gz; /* offsets refer to decompressed data */
+    int gz;        /* offsets refer to decompressed data */
+    int base_side; /* reading a difference profile's base samples (pass_two) */
     struct arena arena;
     ProtobufCAllocator alloc;
 
@@ -960,6 +961,8 @@ static ss_id sample_labels(struct loader *L, const Perftools__Profiles__Sample *
          * one when num or num_unit is, else nothing. */
         if (!lb->str && !lb->num && !lb->num_unit)
             continue;
+        if (L->base_side && str_eq(L, lb->key, "pprof::base"))
+            continue; /* a difference profile's mark of its base samples */
         ss_id key = str_id(L, lb->key);
         ss_id str = lb->str ? str_id(L, lb->str) : SS_NONE;
         ss_id unit = !lb->str && lb->num_unit ? str_id(L, lb->num_unit) : SS_NONE;
@@ -978,9 +981,15 @@ static ss_id sample_labels(struct loader *L, const Perftools__Profiles__Sample *
     return set;
 }
 
-/* Pass 2: the samples, in file order. */
+/* Pass 2: the samples, in file order.  A difference profile (what `pprof
+ * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
+ * samples whose values are negative: side 0 adds the others and counts
+ * those in *n_base; side 1 (run when there are some, into a source flagged
+ * SS_SRC_BASE, compare.h) adds only those, negated, without their mark (the
+ * label pprof::base).  A sample with both positive and negative values is
+ * refused. */
 static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
-                    uint64_t *n_mismatch)
+                    uint64_t *n_mismatch, int side, uint64_t *n_base)
 {
     size_t nvt = L->vt_type.n, nmodel = L->m->value_types.n, pos = 0, index = 0;
     int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
@@ -1025,6 +1034,29 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (s->n_value != nvt)
             return bad(L, f.off, "sample %zu has %zu values, but the profile has %zu sample types",
                        index, s->n_value, nvt);
+        int neg = 0, posv = 0;
+        for (size_t k = 0; k < nvt; k++) {
+            neg |= s->value[k] < 0;
+            posv |= s->value[k] > 0;
+        }
+        if (neg && posv)
+            return bad(L, f.off,
+                       "sample %zu has both positive and negative values (a difference "
+                       "profile's base samples are negative in every sample type)",
+                       index);
+        if (side == 0 && neg) {
+            (*n_base)++;
+            continue;
+        }
+        if (side == 1 && !neg)
+            continue;
+        for (size_t k = 0; side == 1 && k < nvt; k++) {
+            if (s->value[k] == INT64_MIN)
+                return bad(L, f.off, "sample %zu has the value %" PRId64 ", out of range", index,
+                           s->value[k]);
+            s->value[k] = -s->value[k];
+        }
+        L->base_side = side;
         ss_id labels = sample_labels(L, s, f.off, index);
         if (labels == SS_NONE)
             return L->err->code;
@@ -1179,9 +1211,22 @@ static int load(struct loader *L)
         return nomem(L, "sources");
     }
     rc = add_metas(L, sid);
-    uint64_t n_mismatch = 0;
+    uint64_t n_mismatch = 0, n_base = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, &n_mismatch);
+        rc = pass_two(L, vt_model, cr, &n_mismatch, 0, &n_base);
+    if (!rc && n_base) {
+        /* a difference profile: its negated samples are the base */
+        src.flags |= SS_SRC_BASE;
+        sid = ss_model_add_source(L->m, &src);
+        if (sid == SS_NONE)
+            rc = nomem(L, "sources");
+        if (!rc)
+            rc = add_metas(L, sid);
+        memo_free(&L->memo);
+        L->memo.off = 1;
+        if (!rc)
+            rc = pass_two(L, vt_model, cr, &n_mismatch, 1, &n_base);
+    }
     free(vt_model);
     if (rc)
         return rc;

@@ -33,6 +33,9 @@ enum {
                                  * distinct stack with its count), so no timeline or runs */
     SS_SRC_UNTIMED = 1u << 5,   /* the interval is not a time (a pprof period in bytes,
                                  * folded stacks without --interval): no `time` measure */
+    SS_SRC_BASE = 1u << 6,      /* a comparison's base (compare.h): writers that can negate
+                                 * its samples (pprof) or write both sides (folded) */
+    SS_SRC_NORMALIZE = 1u << 7, /* with SS_SRC_BASE: scale the base to the new total */
 };
 
 /* A source says which value types it has in a 64-bit mask (struct

@@ -1,6 +1,8 @@
 /* write.c - format choice and atomic output (see write.h). */
 #include "write.h"
 
+#include "compare.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -685,6 +687,13 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                        "%s: cannot tell the output format from the name; use --to %s", path,
                        ss_format_names(names, sizeof names, "|", "|"));
     }
+    if (ss_model_is_comparison(m) && f->id != SS_OUT_PPROF && f->id != SS_OUT_FOLDED &&
+        f->id != SS_OUT_SVG)
+        return ss_fail(err, SS_EUSAGE,
+                       "%s: the %s format cannot hold a comparison (--base): it has no negative "
+                       "samples; write pprof (the base's samples negated, as pprof -diff_base), "
+                       "folded (`stack BASE NEW` lines, difffolded) or svg (coloured by delta)",
+                       path, f->name);
     for (size_t i = 0; i < m->sources.n && !f->aggregates; i++)
         if (m->sources.v[i].flags & SS_SRC_AGGREGATE)
             return ss_fail(err, SS_EUSAGE,

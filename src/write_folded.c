@@ -20,9 +20,11 @@
  */
 #include "write.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "limits.h"
 #include "sort.h"
 #include "stacks.h"
@@ -56,13 +58,18 @@ static int by_count(const void *pa, const void *pb, void *text)
     return cmp_text(text, a, b);
 }
 
-int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+typedef VEC(char) textvec;
+
+/* The lines of m: *lines[0..*nl) into the arena *text, equal texts merged,
+ * in byte order of their text.  Returns 0 or an error code (*lines NULL). */
+static int fold(const struct ss_model *m, textvec *text_out, struct fline **lines_out, size_t *nl,
+                const char *path, struct ss_error *err)
 {
     struct ss_stacks st;
     int rc = ss_stacks_compute(m, &st, err);
     if (rc)
         return rc;
-    VEC(char) text = {0};
+    textvec text = {0};
     struct fline *lines = ss_alloc_array(st.n, sizeof *lines);
     if (!lines)
         rc = ss_nomem(err, "folded stacks");
@@ -111,9 +118,97 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
             else
                 lines[n++] = lines[i];
         }
-        if (!rc && ss_sort(lines, n, sizeof *lines, by_count, text.v))
-            rc = ss_nomem(err, "folded stacks");
     }
+    ss_stacks_free(&st);
+    if (rc) {
+        free(lines);
+        VEC_FREE(text);
+        *lines_out = NULL;
+        return rc;
+    }
+    *text_out = text;
+    *lines_out = lines;
+    *nl = n;
+    return 0;
+}
+
+/* A comparison (compare.h): `stack BASE NEW` lines, as difffolded.pl and
+ * inferno-diff-folded write them, every stack of either side once, in byte
+ * order of the text; with SS_SRC_NORMALIZE the base's numbers scale to the
+ * new side's total (rounded). */
+static int write_diff(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+{
+    struct ss_model base, cur;
+    int rc = ss_compare_split(m, &base, &cur, err);
+    if (rc)
+        return rc;
+    int norm = 0;
+    for (size_t i = 0; i < m->sources.n; i++)
+        norm |= (m->sources.v[i].flags & SS_SRC_NORMALIZE) != 0;
+    const char *measure = ss_model_measure_name(m);
+    struct ss_error e2;
+    ss_model_set_measure(&base, measure, &e2);
+    ss_model_set_measure(&cur, measure, &e2);
+    textvec tb = {0}, tn = {0};
+    struct fline *lb = NULL, *ln = NULL;
+    size_t nb = 0, nn = 0;
+    rc = fold(&base, &tb, &lb, &nb, path, err);
+    if (!rc)
+        rc = fold(&cur, &tn, &ln, &nn, path, err);
+    double sb = 0, sn = 0, scale = 1;
+    for (size_t i = 0; i < nb; i++)
+        sb += (double)lb[i].count;
+    for (size_t i = 0; i < nn; i++)
+        sn += (double)ln[i].count;
+    if (norm && sb > 0)
+        scale = sn / sb;
+    size_t i = 0, k = 0;
+    while (!rc && (i < nb || k < nn)) {
+        int c;
+        if (i == nb)
+            c = 1;
+        else if (k == nn)
+            c = -1;
+        else {
+            size_t la = lb[i].len, lk = ln[k].len;
+            c = memcmp(tb.v + lb[i].off, tn.v + ln[k].off, la < lk ? la : lk);
+            if (!c)
+                c = la < lk ? -1 : la > lk;
+        }
+        const char *t = c <= 0 ? tb.v + lb[i].off : tn.v + ln[k].off;
+        size_t len = c <= 0 ? lb[i].len : ln[k].len;
+        double vb = c <= 0 ? (double)lb[i].count * scale : 0;
+        unsigned long long vn = c >= 0 ? (unsigned long long)ln[k].count : 0;
+        if (c <= 0)
+            i++;
+        if (c >= 0)
+            k++;
+        if (llround(vb) == 0 && vn == 0)
+            continue;
+        fwrite(t, 1, len, f);
+        fprintf(f, " %lld %llu\n", llround(vb), vn);
+    }
+    free(lb);
+    free(ln);
+    VEC_FREE(tb);
+    VEC_FREE(tn);
+    ss_model_free(&base);
+    ss_model_free(&cur);
+    return rc;
+}
+
+int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+{
+    if (ss_model_is_comparison(m))
+        return write_diff(m, f, path, err);
+    textvec text = {0};
+    struct fline *lines = NULL;
+    size_t n = 0;
+    int rc = fold(m, &text, &lines, &n, path, err);
+    if (rc)
+        return rc;
+    if (n && ss_sort(lines, n, sizeof *lines, by_count, text.v))
+        rc = ss_nomem(err, "folded stacks");
     for (size_t i = 0; !rc && i < n; i++) {
         if (lines[i].count == 0)
             continue; /* weighs nothing under the measure */
@@ -130,6 +225,5 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
     }
     free(lines);
     VEC_FREE(text);
-    ss_stacks_free(&st);
     return rc;
 }

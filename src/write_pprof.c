@@ -48,7 +48,9 @@
 #define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
 
+#include "compare.h"
 #include "hashtab.h"
+#include "num.h"
 #include "rprof.h"
 #include "profile.pb-c.h"
 #include "vec.h"
@@ -467,17 +469,99 @@ static int set_bytes(struct writer *w, ss_id set, const uint8_t **out, size_t *l
  * encoded here (two packed fields; the cached location ids and the values)
  * rather than through protobuf-c, which would recount the same stack for
  * every sample. */
+/* The values of sample i of source s (ids_len: its stack's encoded length,
+ * 0 for a sample with no frames) into vals[0..w->vts.n).  Returns 0 or -1. */
+static int sample_values(struct writer *w, size_t s, size_t i, size_t ids_len, int64_t *vals)
+{
+    const struct ss_model *m = w->m;
+    const struct ss_source *src = &m->sources.v[s];
+    int pprof_src = is_pprof_source(m, (ss_id)s);
+    double ns_per_count = src->interval_us * 1000.0;
+    int64_t count = ss_sample_count(m, i);
+    int rc = 0;
+    for (size_t t = 0; t < w->vts.n && !rc; t++) {
+        const struct out_vt *v = &w->vts.v[t];
+        const int64_t *col;
+        switch (v->kind) {
+        case VT_COUNT:
+            vals[t] = count;
+            break;
+        case VT_CPU:
+            if (pprof_src) {
+                col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
+                vals[t] = col ? col[i] : 0;
+            } else if (ids_len) {
+                char what[600];
+                snprintf(what, sizeof what, "the time in ns of sample %zu of %.400s",
+                         i - src->first_sample + 1, ss_str(m, src->uri));
+                rc = to_int64(w, (double)count * ns_per_count, what, &vals[t]);
+            } else {
+                vals[t] = 0;
+            }
+            break;
+        case VT_ALLOC:
+            rc = alloc_bytes(w, src, i, &vals[t]);
+            break;
+        case VT_MODEL:
+            col = m->values.v[v->model];
+            vals[t] = col ? col[i] : 0;
+            break;
+        }
+    }
+    return rc;
+}
+
+/* A comparison (compare.h): the base's samples are written negated, so
+ * that pprof -top equals pprof -top -diff_base=BASE NEW; with
+ * SS_SRC_NORMALIZE each sample type of the base is first scaled by the new
+ * side's total over the base's (each value rounded, as pprof's ScaleN).
+ * Fills ratio[0..nvt) (1 when not normalizing).  Returns 0 or -1. */
+static int base_ratios(struct writer *w, double *ratio, int64_t *vals)
+{
+    const struct ss_model *m = w->m;
+    size_t nvt = w->vts.n;
+    int norm = 0;
+    for (size_t t = 0; t < nvt; t++)
+        ratio[t] = 1;
+    for (size_t s = 0; s < m->sources.n; s++)
+        norm |= (m->sources.v[s].flags & SS_SRC_NORMALIZE) != 0;
+    if (!norm)
+        return 0;
+    double *tot = calloc(2 * nvt + 1, sizeof *tot);
+    if (!tot)
+        return -1;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        double *side = tot + ((src->flags & SS_SRC_BASE) ? nvt : 0);
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            size_t d = ss_stack_depth(m, m->sample_stack.v[i]);
+            if (sample_values(w, s, i, d, vals)) {
+                free(tot);
+                return -1;
+            }
+            for (size_t t = 0; t < nvt; t++)
+                side[t] += (double)vals[t];
+        }
+    }
+    for (size_t t = 0; t < nvt; t++)
+        ratio[t] = !ss_double_eq(tot[nvt + t], 0) ? tot[t] / tot[nvt + t] : 0;
+    free(tot);
+    return 0;
+}
+
 static int write_samples(struct writer *w, struct out *g)
 {
     const struct ss_model *m = w->m;
     size_t nvt = w->vts.n, ns = ss_model_nstacks(m);
     int64_t *vals = ss_alloc_array(nvt, sizeof *vals);
+    double *ratio = ss_alloc_array(nvt, sizeof *ratio);
     uint8_t *vbuf = malloc(nvt * 10 + 32);
     w->stack_at = ss_alloc_array(ns, sizeof *w->stack_at);
     w->stack_len = ss_alloc_array(ns, sizeof *w->stack_len);
-    if (!vals || !vbuf || !w->stack_at || !w->stack_len) {
+    if (!vals || !vbuf || !ratio || !w->stack_at || !w->stack_len || base_ratios(w, ratio, vals)) {
         free(vals);
         free(vbuf);
+        free(ratio);
         return -1;
     }
     memset(w->stack_at, 0xff, ns * sizeof *w->stack_at);
@@ -487,56 +571,47 @@ static int write_samples(struct writer *w, struct out *g)
     if (!w->set_at || !w->set_len) {
         free(vals);
         free(vbuf);
+        free(ratio);
         return -1;
     }
     memset(w->set_at, 0xff, nsets * sizeof *w->set_at);
     int rc = 0;
+    /* the base's samples carry pprof's own mark, label pprof::base=true, so
+     * that pprof takes the base's total for percentages as with -diff_base */
+    uint8_t mark[32];
+    size_t mark_n = 0, mark_body = 0;
+    if (ss_model_is_comparison(m)) {
+        uint8_t lb[24];
+        lb[mark_body++] = 1 << 3 | 0; /* Label.key */
+        put_varint(lb, &mark_body, out_cstr(w, "pprof::base"));
+        lb[mark_body++] = 2 << 3 | 0; /* Label.str */
+        put_varint(lb, &mark_body, out_cstr(w, "true"));
+        mark[mark_n++] = 3 << 3 | 2; /* Sample.label */
+        put_varint(mark, &mark_n, mark_body);
+        memcpy(mark + mark_n, lb, mark_body);
+        mark_n += mark_body;
+    }
     for (size_t s = 0; s < m->sources.n && !rc; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        int pprof_src = is_pprof_source(m, (ss_id)s);
-        double ns_per_count = src->interval_us * 1000.0;
+        int base = (src->flags & SS_SRC_BASE) != 0;
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             ss_id st = m->sample_stack.v[i];
             const uint8_t *ids;
             size_t ids_len;
-            if (stack_bytes(w, st, &ids, &ids_len)) {
-                rc = -1;
-                break;
-            }
-            int64_t count = ss_sample_count(m, i);
-            for (size_t t = 0; t < nvt; t++) {
-                const struct out_vt *v = &w->vts.v[t];
-                const int64_t *col;
-                switch (v->kind) {
-                case VT_COUNT:
-                    vals[t] = count;
-                    break;
-                case VT_CPU:
-                    if (pprof_src) {
-                        col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
-                        vals[t] = col ? col[i] : 0;
-                    } else if (ids_len) {
-                        char what[600];
-                        snprintf(what, sizeof what, "the time in ns of sample %zu of %.400s",
-                                 i - src->first_sample + 1, ss_str(m, src->uri));
-                        rc = to_int64(w, (double)count * ns_per_count, what, &vals[t]);
-                    } else {
-                        vals[t] = 0;
-                    }
-                    break;
-                case VT_ALLOC:
-                    rc = alloc_bytes(w, src, i, &vals[t]);
-                    break;
-                case VT_MODEL:
-                    col = m->values.v[v->model];
-                    vals[t] = col ? col[i] : 0;
-                    break;
-                }
-                if (rc)
-                    break;
-            }
+            rc = stack_bytes(w, st, &ids, &ids_len) ? -1 : sample_values(w, s, i, ids_len, vals);
             if (rc)
                 break;
+            if (base) {
+                int any = 0;
+                for (size_t t = 0; t < nvt; t++) {
+                    if (!ss_double_eq(ratio[t], 1))
+                        vals[t] = (int64_t)llround((double)vals[t] * ratio[t]);
+                    vals[t] = -vals[t];
+                    any |= vals[t] != 0;
+                }
+                if (!any)
+                    continue; /* scaled to nothing: pprof drops it too */
+            }
             const uint8_t *lbs;
             size_t lbs_len;
             if (set_bytes(w, ss_sample_labelset(m, i), &lbs, &lbs_len)) {
@@ -547,13 +622,16 @@ static int write_samples(struct writer *w, struct out *g)
             size_t body = 0, n = 0;
             for (size_t t = 0; t < nvt; t++)
                 body += varint_len((uint64_t)vals[t]);
-            size_t sample_len = ids_len + 1 + varint_len(body) + body + lbs_len;
+            size_t sample_len =
+                ids_len + 1 + varint_len(body) + body + lbs_len + (base ? mark_n : 0);
             uint8_t hdr[16];
             size_t hn = 0;
             hdr[hn++] = 2 << 3 | 2; /* Profile.sample */
             put_varint(hdr, &hn, sample_len);
             out_write(g, hdr, hn);
             out_write(g, ids, ids_len);
+            if (base)
+                out_write(g, mark, mark_n);
             vbuf[n++] = 2 << 3 | 2;
             put_varint(vbuf, &n, body);
             for (size_t t = 0; t < nvt; t++)
@@ -566,6 +644,7 @@ static int write_samples(struct writer *w, struct out *g)
     }
     free(vals);
     free(vbuf);
+    free(ratio);
     return rc;
 }
 

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "flame.h"
+#include "report_compare.h"
 #include "hash.h"
 #include "textesc.h"
 #include "write.h"
@@ -236,40 +238,113 @@ static const char svg_script[] =
     "}\n"
     "]]></script>\n";
 
+/* A comparison's fill (compare.h): red for growth, blue for shrinkage, the
+ * stronger the larger |delta| is against the graph's largest; grey when
+ * equal. */
+static void delta_fill(double base, double cur, double max_delta, char *buf, size_t n)
+{
+    double d = cur - base, r = max_delta > 0 ? fabs(d) / max_delta : 0;
+    unsigned lo = (unsigned)lround(225 * (1 - r));
+    if (d > 0)
+        snprintf(buf, n, "rgb(255,%u,%u)", lo, lo);
+    else if (d < 0)
+        snprintf(buf, n, "rgb(%u,%u,255)", lo, lo);
+    else
+        snprintf(buf, n, "rgb(235,235,235)");
+}
+
+static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
+                     struct ss_error *err);
+
 int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
     (void)path;
-    struct ss_flame fl;
-    double *sw = NULL, *pw = NULL;
-    int rc = ss_flame_measure_weights(m, svg_opts.time_order ? NULL : &sw,
-                                      svg_opts.time_order ? &pw : NULL, err);
+    if (!ss_model_is_comparison(m))
+        return write_svg(m, f, NULL, err);
+    /* a comparison: the new profile's graph coloured by delta */
+    struct ss_model base, cur;
+    int rc = ss_compare_split(m, &base, &cur, err);
     if (rc)
         return rc;
-    rc = ss_flame_build(m, sw, pw, &svg_opts, &fl, err);
+    int norm = 0;
+    for (size_t i = 0; i < m->sources.n; i++)
+        norm |= (m->sources.v[i].flags & SS_SRC_NORMALIZE) != 0;
+    rc = ss_model_set_measure(&cur, ss_model_measure_name(m), err);
+    if (!rc)
+        rc = ss_model_set_measure(&base, ss_model_measure_name(m), err);
+    if (!rc) {
+        struct ss_compare cmp;
+        ss_compare_init(&cmp, &base, &cur, norm);
+        rc = write_svg(&cur, f, &cmp, err);
+    }
+    ss_model_free(&base);
+    ss_model_free(&cur);
+    return rc;
+}
+
+static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
+                     struct ss_error *err)
+{
+    struct ss_flame fl;
+    double *sw = NULL, *pw = NULL;
+    struct ss_flame_opts opts = svg_opts;
+    int top = SVG_TOP + (cmp ? 18 : 0); /* a comparison's legend below the title */
+    if (cmp)
+        opts.time_order = 0; /* deltas join merged frames */
+    int rc = ss_flame_measure_weights(m, opts.time_order ? NULL : &sw, opts.time_order ? &pw : NULL,
+                                      err);
+    if (rc)
+        return rc;
+    rc = ss_flame_build(m, sw, pw, &opts, &fl, err);
     free(sw);
     free(pw);
     if (rc)
         return rc;
+    double *base = NULL, max_delta = 0;
+    if (cmp) {
+        base = malloc((fl.n ? fl.n : 1) * sizeof *base);
+        rc = base ? ss_compare_flame(cmp, &opts, &fl, base, err) : ss_nomem(err, "SVG");
+        if (rc) {
+            free(base);
+            ss_flame_free(&fl);
+            return rc;
+        }
+        for (size_t i = 0; i < fl.n; i++)
+            if (fabs(fl.nodes[i].total - base[i]) > max_delta)
+                max_delta = fabs(fl.nodes[i].total - base[i]);
+    }
     int inverted = svg_opts.inverted;
     uint32_t rows = fl.max_depth ? fl.max_depth : 1;
-    int height = SVG_TOP + (int)rows * SVG_FRAME_H + SVG_BOTTOM;
+    int height = top + (int)rows * SVG_FRAME_H + SVG_BOTTOM;
     double px = SVG_W - 2 * SVG_XPAD;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
             "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" onload=\"init(evt)\" data-total=\"%.17g\" "
             "data-width=\"%d\" data-xpad=\"%d\" data-inverted=\"%d\" data-time-order=\"%d\">\n",
-            SVG_W, height, SVG_W, height, fl.total, SVG_W, SVG_XPAD, inverted, svg_opts.time_order);
+            SVG_W, height, SVG_W, height, fl.total, SVG_W, SVG_XPAD, inverted, opts.time_order);
     fputs(svg_style, f);
     fputs(svg_script, f);
     char tv[64];
     ss_flame_format(m, fl.total, tv, sizeof tv);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f6f4ef\"/>\n");
     fprintf(f, "<text id=\"title\" x=\"%d\" y=\"22\">%s%s (", SVG_W / 2,
-            svg_opts.time_order ? "Flame Chart, time order" : "Flame Graph",
+            opts.time_order ? "Flame Chart, time order"
+            : cmp           ? "Differential Flame Graph"
+                            : "Flame Graph",
             inverted ? ", inverted" : "");
     put_text(f, ss_model_measure_name(m), SIZE_MAX);
     fprintf(f, ", %s)</text>\n", tv);
+    if (cmp) {
+        char sum[512];
+        ss_compare_summary(sum, sizeof sum, cmp);
+        fprintf(f,
+                "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank against the "
+                "base (the stronger, the more); ",
+                SVG_XPAD);
+        put_text(f, sum, SIZE_MAX);
+        fputs("</text>\n", f);
+    }
     fprintf(f, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n",
             SVG_XPAD);
     fprintf(f, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"22\">Search</text>\n",
@@ -286,16 +361,32 @@ int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_
             continue;
         }
         double x = SVG_XPAD + (fl.total > 0 ? nd->x / fl.total * px : 0);
-        int y = inverted ? SVG_TOP + (int)nd->depth * SVG_FRAME_H
-                         : SVG_TOP + (int)(rows - 1 - nd->depth) * SVG_FRAME_H;
+        int y = inverted ? top + (int)nd->depth * SVG_FRAME_H
+                         : top + (int)(rows - 1 - nd->depth) * SVG_FRAME_H;
         const char *name = ss_function_name(m, nd->function);
         char col[32], v[64];
-        fill(m, nd->function, col, sizeof col);
+        if (base)
+            delta_fill(base[i], nd->total, max_delta, col, sizeof col);
+        else
+            fill(m, nd->function, col, sizeof col);
         ss_flame_format(m, nd->total, v, sizeof v);
         fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"><title>", nd->x, nd->total,
                 nd->depth);
         put_text(f, name, SIZE_MAX);
-        fprintf(f, " (%s, %.2f%%)</title>", v, 100.0 * nd->total / fl.total);
+        if (base) {
+            char bv[64], dv[64];
+            double d = nd->total - base[i];
+            ss_flame_format(m, base[i], bv, sizeof bv);
+            ss_flame_format(m, fabs(d), dv, sizeof dv);
+            fprintf(f, " (%s, %.2f%%; base %s, delta %s%s)</title>", v,
+                    100.0 * nd->total / fl.total, bv,
+                    d > 0   ? "+"
+                    : d < 0 ? "-"
+                            : "",
+                    dv);
+        } else {
+            fprintf(f, " (%s, %.2f%%)</title>", v, 100.0 * nd->total / fl.total);
+        }
         fprintf(f,
                 "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"%s\" "
                 "data-fill=\"%s\"/>",
@@ -309,5 +400,6 @@ int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_
     }
     fputs("</g>\n</svg>\n", f);
     ss_flame_free(&fl);
+    free(base);
     return 0;
 }

@@ -492,8 +492,10 @@ START_TEST(test_read_errors)
     x.p.n_string_table = 0;
     fx_load_bad(&x, "no string table");
     fx_init(&x);
+    /* a negative count beside a positive value: not a difference profile's
+     * base sample (negative in every type), so refused */
     x.v0[0] = -3;
-    fx_load_bad(&x, "sample 1 has a negative count (-3)");
+    fx_load_bad(&x, "sample 1 has both positive and negative values");
 }
 END_TEST
 

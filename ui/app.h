@@ -30,6 +30,7 @@
 #include "runs.h"
 #include "levels.h"
 #include "transform.h"
+#include "compare.h"
 
 struct ui;
 struct ui_view;
@@ -111,6 +112,8 @@ struct ui_cache {
     struct ss_stacks stacks;
     struct ss_level_row *levels;
     size_t nlevels, scaffold; /* scaffold: levels 1..scaffold (share 1) */
+    int have_cmp_fn, have_cmp_line;
+    struct ss_cmp_stats cmp_fn, cmp_line; /* a comparison's functions and lines */
 };
 
 struct ui_prompt {
@@ -136,6 +139,13 @@ struct ui {
     struct ss_model tm;   /* the transformed model when the list is in effect */
     int have_tm;
     const struct ss_model *m; /* the current model: &orig or &tm */
+    /* A comparison (DESIGN section 13, --base): the base as loaded and
+     * transformed by the same list; bm is &borig or &btm, NULL when
+     * nothing is compared.  `normalize` scales the base to the new total;
+     * `swapped` says the sides were exchanged (X). */
+    struct ss_model borig, btm;
+    int have_btm, normalize, swapped;
+    const struct ss_model *bm;
     struct ss_tf_list *tf;
     unsigned gen; /* bumped whenever m changes */
     struct ui_cache cache;
@@ -237,6 +247,10 @@ void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf,
  * after an error message (no such measure). */
 int ui_set_measure(struct ui *ui, const char *name);
 
+/* X: exchange the base and the new profile of a comparison and re-apply
+ * the transform list to both (an error message when nothing is compared). */
+void ui_swap_base(struct ui *ui);
+
 /* Format v, a value of the current measure, for a table cell (units.h). */
 void ui_fmt_value(struct ui *ui, char *buf, size_t n, double v);
 
@@ -315,6 +329,15 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
 int ui_runs_ready(struct ui *ui);
 int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t *scaffold);
 void ui_cache_clear(struct ui_cache *c);
+
+/* The comparison of the current model with the base, by function or by
+ * line (borrowed, valid until the next edit), or NULL when nothing is
+ * compared or on error (a message set). */
+const struct ss_cmp_stats *ui_cmp_fn(struct ui *ui);
+const struct ss_cmp_stats *ui_cmp_line(struct ui *ui);
+
+/* Set up c for the current comparison (ui->bm must be set). */
+void ui_compare(struct ui *ui, struct ss_compare *c);
 
 /* Percent of the current model's sampling time. */
 double ui_pct(struct ui *ui, double seconds);

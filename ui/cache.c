@@ -19,6 +19,10 @@ void ui_cache_clear(struct ui_cache *c)
     free(c->runs);
     free(c->fn_runs);
     free(c->levels);
+    if (c->have_cmp_fn)
+        ss_cmp_stats_free(&c->cmp_fn);
+    if (c->have_cmp_line)
+        ss_cmp_stats_free(&c->cmp_line);
     unsigned gen = c->gen;
     memset(c, 0, sizeof *c);
     c->gen = gen;
@@ -47,6 +51,43 @@ const struct ss_stats *ui_stats_fn(struct ui *ui)
         c->have_fn = 1;
     }
     return &c->fn;
+}
+
+void ui_compare(struct ui *ui, struct ss_compare *c)
+{
+    ss_compare_init(c, ui->bm, ui->m, ui->normalize);
+}
+
+static const struct ss_cmp_stats *cmp_stats(struct ui *ui, enum ss_stats_key by)
+{
+    sync(ui);
+    if (!ui->bm)
+        return NULL;
+    struct ui_cache *c = &ui->cache;
+    int *have = by == SS_BY_LINE ? &c->have_cmp_line : &c->have_cmp_fn;
+    struct ss_cmp_stats *st = by == SS_BY_LINE ? &c->cmp_line : &c->cmp_fn;
+    if (!*have) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        struct ss_compare cmp;
+        ui_compare(ui, &cmp);
+        if (ss_compare_stats(&cmp, by, st, &err)) {
+            ui_error(ui, "%s", err.msg);
+            return NULL;
+        }
+        *have = 1;
+    }
+    return st;
+}
+
+const struct ss_cmp_stats *ui_cmp_fn(struct ui *ui)
+{
+    return cmp_stats(ui, SS_BY_FUNCTION);
+}
+
+const struct ss_cmp_stats *ui_cmp_line(struct ui *ui)
+{
+    return cmp_stats(ui, SS_BY_LINE);
 }
 
 const struct ss_stats *ui_stats_line(struct ui *ui)

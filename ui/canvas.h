@@ -36,7 +36,15 @@ enum ui_style {
     UI_S_DIM,      /* secondary text */
     UI_S_MATCH,    /* search matches */
     UI_S_CURSOR,   /* the timeline cursor */
-    UI_S_FN0,      /* timeline function colours UI_S_FN0 .. UI_S_FN0 + UI_NFNCOLORS - 1 */
+    /* a comparison's deltas (flame graph): grew (red) and shrank (blue),
+     * 1..3 by size (ss_compare_shade) */
+    UI_S_GREW1,
+    UI_S_GREW2,
+    UI_S_GREW3,
+    UI_S_SHRANK1,
+    UI_S_SHRANK2,
+    UI_S_SHRANK3,
+    UI_S_FN0, /* timeline function colours UI_S_FN0 .. UI_S_FN0 + UI_NFNCOLORS - 1 */
     UI_S_COUNT = UI_S_FN0 + 6,
 };
 #define UI_NFNCOLORS 6

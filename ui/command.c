@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "display.h"
 #include "state.h"
 #include "write.h"
@@ -74,13 +75,44 @@ static void save(struct ui *ui, const char *path, int force)
     }
     o.format = fmt->id;
     o.force = force;
-    o.inputs = ui->files;
-    o.n_inputs = ui->nfiles;
+    /* the inputs an output may not replace: the bases of a comparison too */
+    int nb;
+    char *const *bases = ss_cli_base_files(&nb);
+    char **inputs = malloc((size_t)(ui->nfiles + nb) * sizeof *inputs);
+    if (!inputs) {
+        ui_error(ui, "out of memory");
+        return;
+    }
+    for (int i = 0; i < ui->nfiles; i++)
+        inputs[i] = ui->files[i];
+    for (int i = 0; i < nb; i++)
+        inputs[ui->nfiles + i] = bases[i];
+    o.inputs = inputs;
+    o.n_inputs = ui->nfiles + nb;
     struct ss_error err;
     ss_error_clear(&err);
-    if (refuse_existing(ui, path, force, ":w!", &o))
+    if (refuse_existing(ui, path, force, ":w!", &o)) {
+        free(inputs);
         return;
-    if (ss_write_file(ui->m, path, &o, &err)) {
+    }
+    /* a comparison is written as one (convert --base): pprof with the base
+     * negated, difffolded lines, a differential SVG; other formats refuse */
+    struct ss_model merged;
+    const struct ss_model *m = ui->m;
+    int rc = 0;
+    if (ui->bm) {
+        struct ss_compare cmp;
+        ui_compare(ui, &cmp);
+        rc = ss_compare_merge(&cmp, &merged, &err);
+        if (!rc)
+            m = &merged;
+    }
+    if (!rc)
+        rc = ss_write_file(m, path, &o, &err);
+    if (m == &merged)
+        ss_model_free(&merged);
+    free(inputs);
+    if (rc) {
         ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
         return;
     }

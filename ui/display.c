@@ -74,6 +74,13 @@ static void setup_styles(void)
     style_attr[UI_S_CURSOR] = A_REVERSE | A_BOLD;
     for (int i = 0; i < UI_NFNCOLORS; i++)
         style_attr[UI_S_FN0 + i] = i % 2 ? A_BOLD : A_NORMAL;
+    /* without colours: growth bold (reversed when large), shrinkage dim */
+    style_attr[UI_S_GREW1] = A_BOLD;
+    style_attr[UI_S_GREW2] = A_BOLD | A_UNDERLINE;
+    style_attr[UI_S_GREW3] = A_BOLD | A_REVERSE;
+    style_attr[UI_S_SHRANK1] = A_DIM;
+    style_attr[UI_S_SHRANK2] = A_DIM | A_UNDERLINE;
+    style_attr[UI_S_SHRANK3] = A_DIM | A_REVERSE;
     if (!colors)
         return;
     start_color();
@@ -96,6 +103,14 @@ static void setup_styles(void)
         {UI_S_FN0 + 3, COLOR_WHITE, COLOR_MAGENTA, A_NORMAL},
         {UI_S_FN0 + 4, COLOR_BLACK, COLOR_CYAN, A_NORMAL},
         {UI_S_FN0 + 5, COLOR_WHITE, COLOR_RED, A_NORMAL},
+        /* deltas: the stronger, the more saturated (8 colours: text on the
+         * terminal's background, then on the colour, then bold on it) */
+        {UI_S_GREW1, COLOR_RED, -1, A_NORMAL},
+        {UI_S_GREW2, COLOR_BLACK, COLOR_RED, A_NORMAL},
+        {UI_S_GREW3, COLOR_WHITE, COLOR_RED, A_BOLD},
+        {UI_S_SHRANK1, COLOR_BLUE, -1, A_NORMAL},
+        {UI_S_SHRANK2, COLOR_BLACK, COLOR_BLUE, A_NORMAL},
+        {UI_S_SHRANK3, COLOR_WHITE, COLOR_BLUE, A_BOLD},
     };
     for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
         short pair = (short)(i + 1);

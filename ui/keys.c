@@ -150,6 +150,7 @@ static const struct ui_binding bindings[] = {
     {'S', UI_REQ_SORT_REVERSE, ANY},
     {'y', UI_REQ_COPY_NAME, ANY},
     {'V', UI_REQ_VALUE_NEXT, ANY},
+    {'X', UI_REQ_SWAP_BASE, ANY},
 
     {':', UI_REQ_PROMPT, ANY},
     {'u', UI_REQ_UNDO, ANY},

@@ -117,6 +117,7 @@ enum ui_section {
     _(COPY_NAME, SEARCH, "copy the selected function's full name to the clipboard (OSC 52)")       \
     _(VALUE_NEXT, SEARCH,                                                                          \
       "weigh every view by the next measure: time, samples, memory, a pprof sample type")          \
+    _(SWAP_BASE, SEARCH, "comparison (--base): swap the base and the new profile")                 \
     _(PROMPT, TRIM, "command prompt: a transform, or w FILE to save (see COMMANDS)")               \
     _(UNDO, TRIM, "undo the last change to the transform list")                                    \
     _(REDO, TRIM, "redo")                                                                          \

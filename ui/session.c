@@ -57,17 +57,31 @@ static void warn_no_match(struct ui *ui, const char *what)
 
 int ui_reapply(struct ui *ui, const char *what)
 {
-    struct ss_model nm;
+    struct ss_model nm, nb;
     memset(&nm, 0, sizeof nm);
+    memset(&nb, 0, sizeof nb);
     if (ss_tf_count(ui->tf) > 0) {
         struct ss_error err;
         ss_error_clear(&err);
-        if (ss_tf_apply(ui->tf, &ui->orig, &nm, &err)) {
+        /* a comparison: the same list on the base (DESIGN section 13) */
+        if (ss_tf_apply(ui->tf, &ui->orig, &nm, &err) ||
+            (ui->bm && ss_tf_apply(ui->tf, &ui->borig, &nb, &err))) {
             ss_model_free(&nm);
+            ss_model_free(&nb);
             ss_tf_undo(ui->tf);
             ui_error(ui, "%s: %s (not applied)", what, err.msg);
             return -1;
         }
+    }
+    if (ui->have_btm)
+        ss_model_free(&ui->btm);
+    ui->have_btm = 0;
+    if (ui->bm && ss_tf_count(ui->tf) > 0) {
+        ui->btm = nb;
+        ui->have_btm = 1;
+        ui->bm = &ui->btm;
+    } else if (ui->bm) {
+        ui->bm = &ui->borig;
     }
     ui_cache_clear(&ui->cache);
     if (ui->have_tm)
@@ -213,6 +227,13 @@ int ui_set_measure(struct ui *ui, const char *name)
         ui_error(ui, "value: %s", err.msg);
         return -1;
     }
+    /* a comparison: the base weighs by the same measure */
+    if (ui->bm &&
+        (ss_compare_check_measure(&ui->borig, &ui->orig, "(the base)", 1, &err) ||
+         (ui->have_btm && ss_compare_check_measure(&ui->btm, &ui->orig, "(the base)", 1, &err)))) {
+        ui_error(ui, "value: %s", err.msg);
+        return -1;
+    }
     /* the same transforms: what was saved stays saved */
     int saved = ui->saved_gen == ui->gen;
     ui_cache_clear(&ui->cache);
@@ -227,6 +248,25 @@ int ui_set_measure(struct ui *ui, const char *name)
     else
         ui_message(ui, "value: %s", ss_model_measure_name(ui->m));
     return 0;
+}
+
+void ui_swap_base(struct ui *ui)
+{
+    if (!ui->bm) {
+        ui_error(ui, "X swaps the base and the new profile of a comparison (stackscope --base "
+                     "BEFORE AFTER)");
+        return;
+    }
+    struct ss_model t = ui->orig;
+    ui->orig = ui->borig;
+    ui->borig = t;
+    ui->swapped = !ui->swapped;
+    ui->orig_samples = ss_model_count(&ui->orig, 0, ui->orig.sample_stack.n);
+    int saved = ui->saved_gen == ui->gen;
+    if (ui_reapply(ui, ui->swapped ? "swapped: the base is now the new profile"
+                                   : "swapped back: base and new as given") == 0 &&
+        saved)
+        ui->saved_gen = ui->gen;
 }
 
 /* V: the measure after the current one, in the order ss_model_measures gives. */
@@ -254,6 +294,9 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
     switch (req) {
     case UI_REQ_VALUE_NEXT:
         next_measure(ui);
+        return UI_HANDLED;
+    case UI_REQ_SWAP_BASE:
+        ui_swap_base(ui);
         return UI_HANDLED;
     case UI_REQ_UNDO:
     case UI_REQ_REDO:

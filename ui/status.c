@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report_compare.h"
 #include "stats.h"
 
 void ui_status_draw_title(struct ui *ui, struct ui_canvas *c, int y)
@@ -75,6 +76,23 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
             tf[k - 1] = '\0';
     }
     char line[2048];
+    if (ui->bm) {
+        /* a comparison: what is compared with what, and the totals */
+        const char *bf = ui->bm->sources.n ? ss_str(ui->bm, ui->bm->sources.v[0].uri) : "";
+        const char *bb = strrchr(bf, '/');
+        bb = bb && bb[1] ? bb + 1 : bf;
+        struct ss_compare cmp;
+        ui_compare(ui, &cmp);
+        char sum[512];
+        ss_compare_summary(sum, sizeof sum, &cmp);
+        const char *nf = ui->m->sources.n ? ss_str(ui->m, ui->m->sources.v[0].uri) : "";
+        const char *nb = strrchr(nf, '/');
+        nb = nb && nb[1] ? nb + 1 : nf;
+        snprintf(line, sizeof line, " %s vs base %s%s | %s: %s | %s", nb, bb,
+                 ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, tf);
+        ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
+        return;
+    }
     snprintf(line, sizeof line, " %s | %llu of %llu samples | %s | %s", files,
              (unsigned long long)(kept_samples(ui->m) + agg_samples(ui->m)),
              (unsigned long long)(ui->orig_samples + agg_samples(ui->m)), t, tf);

@@ -620,6 +620,9 @@ static void ui_free(struct ui *ui)
     if (ui->have_tm)
         ss_model_free(&ui->tm);
     ss_model_free(&ui->orig);
+    if (ui->have_btm)
+        ss_model_free(&ui->btm);
+    ss_model_free(&ui->borig); /* zeroed when nothing is compared: a no-op */
     ss_tf_list_free(ui->tf);
     free(ui->cur_fn);
     for (size_t i = 0; i < ui->nsource_paths; i++)
@@ -642,6 +645,12 @@ static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nf
     ui->files = files;
     ui->nfiles = nfiles;
     ui->orig_samples = count_samples(&ui->orig);
+    struct ss_model *b = ss_cli_take_base(&ui->normalize);
+    if (b) { /* a comparison: the base, taken over too */
+        ui->borig = *b;
+        memset(b, 0, sizeof *b);
+        ui->bm = &ui->borig;
+    }
     ui->tf = ss_tf_list_new();
     if (!ui->tf)
         return -1;

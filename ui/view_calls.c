@@ -15,12 +15,32 @@ static const struct ui_column columns[] = {
 };
 #define NCOLS ARRAY_SIZE(columns)
 
+/* In a comparison (--base): the base's value of each call, the new one and
+ * the delta (ss_compare_calls joins them by name). */
+static const struct ui_column ccolumns[] = {
+    {"", 7, 0}, {"base", 10, 1}, {"new", 10, 1}, {"delta", 11, 1}, {"function", 0, 0},
+};
+
 struct calls_view {
     unsigned gen;
     char *fn; /* the function shown (owned) */
     int have;
     struct ss_calls c;
+    int have_cmp;
+    struct ss_cmp_calls k; /* a comparison's joined calls */
 };
+
+/* The base's value of caller (kind < 0) or callee `name` of the joined
+ * calls, 0 when the base has no such call. */
+static double base_of(const struct ss_cmp_calls *k, int kind, const char *name)
+{
+    const struct ss_cmp_edge *e = kind < 0 ? k->callers : k->callees;
+    size_t n = kind < 0 ? k->ncallers : k->ncallees;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(ss_strtab_get(&k->keys, e[i].name), name))
+            return e[i].base;
+    return 0;
+}
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
@@ -33,6 +53,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
     int same_fn = fn && p->fn && !strcmp(fn, p->fn);
     ss_calls_free(&p->c);
     p->have = 0;
+    if (p->have_cmp)
+        ss_cmp_calls_free(&p->k);
+    p->have_cmp = 0;
     free(p->fn);
     p->fn = fn ? strdup(fn) : NULL;
     p->gen = ui->gen;
@@ -46,6 +69,15 @@ static int prepare(struct ui *ui, struct ui_view *v)
             return -1;
         }
         p->have = 1;
+        if (ui->bm) {
+            struct ss_compare cmp;
+            ui_compare(ui, &cmp);
+            if (ss_compare_calls(&cmp, fn, &p->k, &err)) {
+                ui_error(ui, "%s", err.msg);
+                return -1;
+            }
+            p->have_cmp = 1;
+        }
         v->list.n = p->c.ncallers + 1 + p->c.ncallees;
         if (!same_fn)
             v->list.sel = p->c.ncallers; /* the function itself */
@@ -100,11 +132,21 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                  ss_function_name(ui->m, p->c.function), (unsigned long long)p->c.self_n, sv,
                  ui->m->weights.measure.kind == SS_MEASURE_TIME ? " s" : "");
     }
+    const struct ui_column *cols = columns;
+    if (p->have_cmp) {
+        /* a comparison: base, new, delta */
+        double bv = e ? base_of(&p->k, kind, ss_function_name(ui->m, e->function)) : p->k.total_b;
+        ui_fmt_value(ui, b[0], sizeof b[0], bv);
+        ui_fmt_value(ui, b[2] + (t - bv > 0), sizeof b[2] - 1, t - bv);
+        if (t - bv > 0)
+            b[2][0] = '+';
+        cols = ccolumns;
+    }
     const char *cells[NCOLS] = {kind < 0   ? "caller"
                                 : kind > 0 ? "callee"
                                            : "total",
                                 b[0], b[1], b[2], name};
-    ui_table_row(c, y, columns, NCOLS, cells, kind == 0 && style == UI_S_NORMAL ? UI_S_MARK : style,
+    ui_table_row(c, y, cols, NCOLS, cells, kind == 0 && style == UI_S_NORMAL ? UI_S_MARK : style,
                  0);
 }
 
@@ -117,7 +159,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             ? NULL
             : ui_function_note(ui_view_function(ui),
                                "select a function first (Enter on a function)", note, sizeof note);
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, empty, draw_row);
+    ui_table_draw(ui, v, c, y, h, p && p->have_cmp ? ccolumns : columns, NCOLS, -1, 0, empty,
+                  draw_row);
 }
 
 static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
@@ -153,6 +196,8 @@ static void view_free(struct ui_view *v)
 {
     struct calls_view *p = v->priv;
     ss_calls_free(&p->c);
+    if (p->have_cmp)
+        ss_cmp_calls_free(&p->k);
     free(p->fn);
 }
 

@@ -56,6 +56,11 @@ struct flame_view {
     ss_id *sel_path, *zoom_path;
     size_t nsel_path, nzoom_path;
     int have_paths;
+    /* a comparison (--base): each frame's base total, and the largest
+     * |delta| of the graph (colours by delta); NULL otherwise */
+    double *base;
+    double max_delta;
+    struct ss_cmp_gone gone; /* the base's frames the new graph lacks */
 };
 
 static void view_init(struct ui_view *v)
@@ -189,6 +194,33 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (rc) {
         ui_error(ui, "%s", err.msg);
         return -1;
+    }
+    free(p->base);
+    p->base = NULL;
+    ss_cmp_gone_free(&p->gone);
+    if (ui->bm && !p->opts.time_order) {
+        /* colours by delta against the same paths in the base */
+        struct ss_compare cmp;
+        ui_compare(ui, &cmp);
+        p->base = malloc((p->fl.n ? p->fl.n : 1) * sizeof *p->base);
+        int bad = !p->base                                                                 ? 1
+                  : ss_compare_flame_gone(&cmp, &p->opts, &p->fl, p->base, &p->gone, &err) ? 2
+                                                                                           : 0;
+        if (bad) {
+            ui_error(ui, "%s", bad == 2 ? err.msg : "out of memory");
+            free(p->base);
+            p->base = NULL;
+            ss_flame_free(&p->fl);
+            return -1;
+        }
+        p->max_delta = 0;
+        for (size_t i = 0; i < p->fl.n; i++) {
+            double d = p->fl.nodes[i].total - p->base[i];
+            if (d < 0)
+                d = -d;
+            if (d > p->max_delta)
+                p->max_delta = d;
+        }
     }
     p->built = 1;
     p->gen = ui->gen;
@@ -399,6 +431,10 @@ static void draw_frame(struct ui *ui, struct ui_view *v, struct flame_view *p, s
 {
     const struct ss_flame_node *nd = &p->fl.nodes[i];
     int style = ui_flame_style(ui->m, p->by_class, nd->function);
+    if (p->base) {
+        int sh = ss_compare_shade(p->base[i], nd->total, p->max_delta);
+        style = sh > 0 ? UI_S_GREW1 + sh - 1 : sh < 0 ? UI_S_SHRANK1 - sh - 1 : UI_S_NORMAL;
+    }
     if (p->match && p->match[i])
         style = UI_S_MATCH;
     if (i == v->list.sel)
@@ -445,6 +481,10 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         if (p->nmatch && p->zoom != NONE && w > 0 && k > 0 && (size_t)k < sizeof info)
             snprintf(info + k, sizeof info - (size_t)k, ", %.1f%% of the zoom",
                      100.0 * p->hit_zoom / w);
+    } else if (p->base && k > 0 && (size_t)k < sizeof info) {
+        /* the legend of a comparison */
+        snprintf(info + k, sizeof info - (size_t)k,
+                 " | red grew, blue shrank vs the base (stronger: more)");
     } else if (k > 0 && (size_t)k < sizeof info) {
         snprintf(info + k, sizeof info - (size_t)k,
                  " | Enter zoom, / search, s order, i inverted, o time order");
@@ -507,6 +547,31 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     ui_flame_position(m, nd, pos, sizeof pos);
     snprintf(line, sizeof line, "total %s (%.1f%%), self %s (%.1f%%)%s%s | ", tot,
              pct(p, nd->total), self, pct(p, nd->self), pos[0] ? ", " : "", pos);
+    if (p->base) {
+        /* a comparison: the frame's base total and delta */
+        char bv[64], dv[64];
+        double d = nd->total - p->base[v->list.sel];
+        ui_flame_value(ui, p->base[v->list.sel], bv, sizeof bv);
+        ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
+        int kk = snprintf(line, sizeof line, "total %s, base %s, delta %s%s", tot, bv,
+                          d > 0   ? "+"
+                          : d < 0 ? "-"
+                                  : "",
+                          dv);
+        /* what it called in the base and calls no more */
+        int first = 1;
+        for (size_t g = 0; g < p->gone.n && kk > 0 && (size_t)kk < sizeof line; g++) {
+            if (p->gone.parent[g] != v->list.sel)
+                continue;
+            char gv[64];
+            ui_flame_value(ui, p->gone.total[g], gv, sizeof gv);
+            kk += snprintf(line + kk, sizeof line - (size_t)kk, "%s%s %s",
+                           first ? "; only in the base: " : ", ", p->gone.name[g], gv);
+            first = 0;
+        }
+        if (kk > 0 && (size_t)kk < sizeof line)
+            snprintf(line + kk, sizeof line - (size_t)kk, " | ");
+    }
     int lw = ui_text_width(c, line);
     int dy = y + h - 1;
     if (lw < c->w - 8) {
@@ -728,6 +793,8 @@ static void view_free(struct ui_view *v)
 {
     struct flame_view *p = v->priv;
     ss_flame_free(&p->fl);
+    free(p->base);
+    ss_cmp_gone_free(&p->gone);
     free(p->match);
     free(p->cell);
     free(p->sel_path);

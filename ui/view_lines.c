@@ -26,6 +26,17 @@ static struct ui_column columns[] = {
 };
 #define NCOLS ARRAY_SIZE(columns)
 
+/* A comparison (--base): base, new and delta of self and total per line
+ * (`report --base --by line`), sorted by self delta. */
+static const char *const csort_names[NSORTS] = {"self delta", "total delta", "position"};
+static const int csort_column[NSORTS] = {2, 5, 6};
+/* the numbers take the room of the source text, which is left out */
+static struct ui_column ccolumns[] = {
+    {"base", 8, 1},  {"self", 8, 1},  {"delta", 9, 1},    {"base", 8, 1},
+    {"total", 8, 1}, {"delta", 9, 1}, {"location", 0, 0},
+};
+#define NCCOLS (sizeof ccolumns / sizeof *ccolumns)
+
 #define MAX_SOURCE (16u << 20) /* larger files are not shown */
 
 struct source_file {
@@ -265,9 +276,68 @@ static const char *base_of(const struct ss_stats *st, const struct ss_stat_row *
     return r->file == SS_NONE ? NULL : ss_strtab_get(&st->keys, r->file);
 }
 
+static int cmp_compared(uint32_t ra, uint32_t rb, const void *ctx)
+{
+    const struct lines_sort *s = ctx;
+    const struct ss_cmp_stats *cs = (const void *)s->st;
+    const struct ss_cmp_row *a = &cs->rows[ra], *b = &cs->rows[rb];
+    int c = 0;
+    if (s->by == SORT_POS) {
+        c = strcmp(a->file == SS_NONE ? "" : ss_strtab_get(&cs->keys, a->file),
+                   b->file == SS_NONE ? "" : ss_strtab_get(&cs->keys, b->file));
+        if (!c)
+            c = a->line < b->line ? -1 : a->line > b->line;
+    } else if (s->by == SORT_TOTAL) {
+        c = ui_cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
+    } else {
+        c = ui_cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
+        if (!c)
+            c = ui_cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
+    }
+    return c ? c : strcmp(ss_strtab_get(&cs->keys, a->key), ss_strtab_get(&cs->keys, b->key));
+}
+
+/* The row in list mode: its key, file basename (or NULL) and line, from
+ * the statistics or, in a comparison, the joined rows. */
+static void list_row(struct ui *ui, struct lines_view *p, size_t row, const char **key,
+                     const char **base, uint32_t *line)
+{
+    if (ui->bm) {
+        const struct ss_cmp_stats *cs = ui_cmp_line(ui);
+        const struct ss_cmp_row *r = &cs->rows[p->order[row]];
+        *key = ss_strtab_get(&cs->keys, r->key);
+        *base = r->file == SS_NONE ? NULL : ss_strtab_get(&cs->keys, r->file);
+        *line = r->line;
+        return;
+    }
+    const struct ss_stats *st = ui_stats_line(ui);
+    const struct ss_stat_row *r = &st->rows[p->order[row]];
+    *key = ss_strtab_get(&st->keys, r->key);
+    *base = base_of(st, r);
+    *line = r->line;
+}
+
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct lines_view *p = v->priv;
+    if (ui->bm && ss_model_has_lines(ui->m)) {
+        const struct ss_cmp_stats *cs = ui_cmp_line(ui);
+        if (!cs)
+            return -1;
+        if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
+            struct lines_sort ctx = {(const void *)cs, v->sort};
+            if (ui_order_sort(&p->order, cs->n, v->sort_rev, cmp_compared, &ctx)) {
+                ui_error(ui, "out of memory");
+                return -1;
+            }
+            p->n = cs->n;
+            p->gen = ui->gen;
+            p->sort = v->sort;
+            p->rev = v->sort_rev;
+        }
+        v->list.n = p->file_mode ? p->files[p->file].nlines : p->n;
+        return 0;
+    }
     if (!ss_model_has_lines(ui->m)) {
         v->list.n = 0;
         p->n = 0;
@@ -303,6 +373,9 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     else if (p && p->file_mode)
         snprintf(buf, n, "%s, %s per line (q: back to the list)", p->files[p->file].name,
                  ss_model_measure_name(ui->m));
+    else if (ui->bm)
+        snprintf(buf, n, "%zu compared, by %s%s; Enter: the file (new)", p ? p->n : 0,
+                 csort_names[v->sort], v->sort_rev ? " (reversed)" : "");
     else {
         char sn[128];
         snprintf(buf, n, "%zu by %s%s; Enter: the file", p ? p->n : 0,
@@ -327,6 +400,31 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const char *cells[NCOLS] = {
         b[0], b[1], b[2], b[3], ss_strtab_get(&st->keys, r->key), text ? text : ""};
     ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+}
+
+static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
+                              size_t row, int style)
+{
+    struct lines_view *p = v->priv;
+    const struct ss_cmp_stats *cs = ui_cmp_line(ui);
+    const struct ss_cmp_row *r = &cs->rows[p->order[row]];
+    char b[6][48];
+    double d[2] = {r->self_n - r->self_b, r->total_n - r->total_b};
+    ui_fmt_value(ui, b[0], sizeof b[0], r->self_b);
+    ui_fmt_value(ui, b[1], sizeof b[1], r->self_n);
+    ui_fmt_value(ui, b[2] + (d[0] > 0), sizeof b[2] - 1, d[0]);
+    ui_fmt_value(ui, b[3], sizeof b[3], r->total_b);
+    ui_fmt_value(ui, b[4], sizeof b[4], r->total_n);
+    ui_fmt_value(ui, b[5] + (d[1] > 0), sizeof b[5] - 1, d[1]);
+    if (d[0] > 0)
+        b[2][0] = '+';
+    if (d[1] > 0)
+        b[5][0] = '+';
+    const char *cells[NCCOLS] = {
+        b[0], b[1], b[2], b[3], b[4], b[5], ss_strtab_get(&cs->keys, r->key)};
+    if (style == UI_S_NORMAL && (d[0] > 0 || d[0] < 0))
+        style = d[0] > 0 ? UI_S_ERROR : UI_S_DIM;
+    ui_table_row(c, y, ccolumns, NCCOLS, cells, style, 0);
 }
 
 /* File mode: every line of the file with the time of the ones sampled. */
@@ -364,6 +462,23 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                    ? "no samples with a source position"
                    : "no line profiling data (Rprof(line.profiling = TRUE) records it)";
     int file_mode = p && p->file_mode;
+    if (ui->bm && !file_mode) {
+        const struct ss_cmp_stats *cs = ui_cmp_line(ui);
+        double widest = 0;
+        for (size_t i = 0; cs && i < cs->n; i++) {
+            const struct ss_cmp_row *r = &cs->rows[i];
+            double w[] = {r->self_b, r->self_n, r->total_b, r->total_n};
+            for (size_t k = 0; k < 4; k++)
+                if (w[k] > widest)
+                    widest = w[k];
+        }
+        int wv = ui_value_width(ui, widest, 8);
+        for (int i = 0; i < 6; i++)
+            ccolumns[i].width = wv + (i == 2 || i == 5);
+        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev, note,
+                      draw_compared_row);
+        return;
+    }
     columns[0].width = columns[2].width = ui_value_width(ui, ui_stats_widest(ui_stats_line(ui)), 8);
     ui_table_draw(ui, v, c, y, h, columns, NCOLS, file_mode ? -1 : sort_column[v->sort],
                   v->sort_rev, note, file_mode ? draw_file_row : draw_row);
@@ -384,23 +499,24 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     }
     if (p->file_mode)
         return req == UI_REQ_SORT_NEXT || req == UI_REQ_SORT_REVERSE ? UI_HANDLED : UI_UNHANDLED;
-    if (ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
-        UI_HANDLED)
+    if (ui->bm ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NSORTS,
+                                     csort_names) == UI_HANDLED
+               : ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
+                     UI_HANDLED)
         return UI_HANDLED;
     switch (req) {
     case UI_REQ_SORT_NEXT:
     case UI_REQ_SORT_REVERSE:
-        return ui_sort_request(ui, v, req, sort_names, NSORTS);
+        return ui_sort_request(ui, v, req, ui->bm ? csort_names : sort_names, NSORTS);
     case UI_REQ_ENTER: {
         if (v->list.n == 0)
             return UI_HANDLED;
-        const struct ss_stats *st = ui_stats_line(ui);
-        const struct ss_stat_row *r = &st->rows[p->order[v->list.sel]];
-        const char *base = base_of(st, r);
+        const char *key, *base;
+        uint32_t line;
+        list_row(ui, p, v->list.sel, &key, &base, &line);
         long f = base ? find_file(ui, p, base) : -1;
         if (f < 0 || !p->files[f].text || p->files[f].nlines == 0) {
-            ui_error(ui, "%s: the source file is not on disk here",
-                     base ? base : ss_strtab_get(&st->keys, r->key));
+            ui_error(ui, "%s: the source file is not on disk here", base ? base : key);
             return UI_HANDLED;
         }
         p->file_base = strdup(base);
@@ -410,7 +526,7 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         p->file = f;
         p->list_sel = v->list.sel;
         v->list.n = p->files[f].nlines;
-        ui_list_select(&v->list, r->line ? r->line - 1 : 0);
+        ui_list_select(&v->list, line ? line - 1 : 0);
         return UI_HANDLED;
     }
     default:
@@ -425,13 +541,13 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
         return NULL;
     if (p->file_mode)
         return p->files[p->file].text + p->files[p->file].off[r];
-    const struct ss_stats *st = ui_stats_line(ui);
-    if (!st || r >= p->n)
+    if (r >= p->n || (ui->bm ? !ui_cmp_line(ui) : !ui_stats_line(ui)))
         return NULL;
-    const struct ss_stat_row *row = &st->rows[p->order[r]];
-    const char *base = base_of(st, row);
-    const char *text = base ? source_line(ui, p, base, row->line) : NULL;
-    snprintf(buf, n, "%s %s", ss_strtab_get(&st->keys, row->key), text ? text : "");
+    const char *key, *base;
+    uint32_t line;
+    list_row(ui, p, r, &key, &base, &line);
+    const char *text = base ? source_line(ui, p, base, line) : NULL;
+    snprintf(buf, n, "%s %s", key, text ? text : "");
     return buf;
 }
 

@@ -19,6 +19,12 @@ static const struct ui_column columns[] = {
 };
 #define NCOLS ARRAY_SIZE(columns)
 
+/* In a comparison (--base): each stack's value in the base (the same names
+ * root first), the new value and the delta. */
+static const struct ui_column ccolumns[] = {
+    {"base", 9, 1}, {"new", 9, 1}, {"delta", 10, 1}, {"depth", 5, 1}, {"stack (root first)", 0, 2},
+};
+
 struct stacks_view {
     unsigned gen;
     int sort, rev;
@@ -28,6 +34,7 @@ struct stacks_view {
     long mark;  /* marked frame (0 = root) of the open stack, or -1 */
     char *text; /* scratch for a stack's text */
     size_t text_cap;
+    double *base; /* a comparison: per row of the stacks table, its base value */
 };
 
 /* Nothing open or marked yet. */
@@ -111,6 +118,33 @@ static int prepare(struct ui *ui, struct ui_view *v)
             return -1;
         }
         p->open = p->mark = -1; /* row positions changed */
+        free(p->base);
+        p->base = NULL;
+        if (ui->bm) {
+            /* the base's value of each stack, joined by its text */
+            struct ss_compare cmp;
+            struct ss_cmp_stacks ks;
+            struct ss_error err;
+            ss_error_clear(&err);
+            ui_compare(ui, &cmp);
+            p->base = calloc(st->n ? st->n : 1, sizeof *p->base);
+            if (!p->base || ss_compare_stacks(&cmp, &ks, &err)) {
+                ui_error(ui, "%s", err.msg[0] ? err.msg : "out of memory");
+                free(p->base);
+                p->base = NULL;
+                return -1;
+            }
+            double *by_key = calloc(ks.n ? ks.n : 1, sizeof *by_key);
+            for (size_t i = 0; by_key && i < ks.n; i++)
+                by_key[ks.rows[i].key] = ks.rows[i].base;
+            for (size_t i = 0; by_key && i < st->n; i++) {
+                const char *t = stack_text(ui, p, st, &st->rows[i]);
+                ss_id k = ss_strtab_find(&ks.keys, t, strlen(t));
+                p->base[i] = k != SS_NONE && k < ks.n ? by_key[k] : 0;
+            }
+            free(by_key);
+            ss_cmp_stacks_free(&ks);
+        }
         p->gen = ui->gen;
         p->sort = v->sort;
         p->rev = v->sort_rev;
@@ -153,13 +187,23 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     ui_fmt_value(ui, b[1], sizeof b[1], r->value);
     snprintf(b[2], sizeof b[2], "%.2f", st->total_v > 0 ? 100.0 * r->value / st->total_v : 0);
     snprintf(b[3], sizeof b[3], "%u", r->depth);
+    if (p->base) {
+        /* a comparison: base, new, delta */
+        double bv = p->base[p->order[k]], d = r->value - bv;
+        ui_fmt_value(ui, b[0], sizeof b[0], bv);
+        ui_fmt_value(ui, b[2] + (d > 0), sizeof b[2] - 1, d);
+        if (d > 0)
+            b[2][0] = '+';
+    }
     const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], stack_text(ui, p, st, r)};
-    ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+    ui_table_row(c, y, p->base ? ccolumns : columns, NCOLS, cells, style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, sort_column[v->sort], v->sort_rev,
+    struct stacks_view *p = v->priv;
+    ui_table_draw(ui, v, c, y, h, p && p->base ? ccolumns : columns, NCOLS,
+                  p && p->base ? -1 : sort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL : ui_empty_note(ui), draw_row);
 }
 
@@ -302,6 +346,7 @@ static void view_free(struct ui_view *v)
     struct stacks_view *p = v->priv;
     free(p->order);
     free(p->text);
+    free(p->base);
 }
 
 const struct ui_view_ops ui_view_stacks = {

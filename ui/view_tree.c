@@ -21,6 +21,12 @@ static struct ui_column columns[] = {
 };
 #define NCOLS ARRAY_SIZE(columns)
 
+/* In a comparison (--base): the base's total, the total, the delta and
+ * self, per node (joined by path, compare.h). */
+static struct ui_column ccolumns[] = {
+    {"base", 9, 1}, {"total", 9, 1}, {"delta", 10, 1}, {"self", 9, 1}, {"function", 0, 0},
+};
+
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
 
 struct tree_view {
@@ -31,6 +37,7 @@ struct tree_view {
     uint8_t *open;  /* per node: expanded */
     uint32_t *rows; /* visible nodes */
     size_t nrows;
+    double *base_total, *base_self; /* a comparison: per node, NULL otherwise */
 };
 
 static int has_children(const struct ss_tree *t, uint32_t i)
@@ -116,6 +123,23 @@ static int prepare(struct ui *ui, struct ui_view *v)
         ui_error(ui, "out of memory");
         rc = -1;
     }
+    free(p->base_total);
+    free(p->base_self);
+    p->base_total = p->base_self = NULL;
+    if (!rc && ui->bm) {
+        struct ss_compare cmp;
+        struct ss_error err;
+        ss_error_clear(&err);
+        ui_compare(ui, &cmp);
+        p->base_total = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_total);
+        p->base_self = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_self);
+        if (!p->base_total || !p->base_self ||
+            ss_compare_tree_base(&cmp, v->id == UI_V_BOTTOMUP, arg, &p->t, p->base_total,
+                                 p->base_self, &err)) {
+            ui_error(ui, "%s", err.msg[0] ? err.msg : "out of memory");
+            rc = -1;
+        }
+    }
     if (!rc) {
         for (size_t i = 0; i < p->t.n; i++)
             p->open[i] = p->t.total_v > 0 && p->t.nodes[i].total_v >= AUTO_EXPAND * p->t.total_v;
@@ -164,11 +188,13 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
     struct tree_view *p = v->priv;
     const char *f = ui_view_arg(ui);
+    /* a comparison shows values against the base, not percentages */
+    const char *what = ui->bm ? "against the base" : "% of all";
     if (f)
-        snprintf(buf, n, "%s and what %s, %% of all (q: whole tree)", f,
-                 v->id == UI_V_BOTTOMUP ? "calls it" : "it calls");
+        snprintf(buf, n, "%s and what %s, %s (q: whole tree)", f,
+                 v->id == UI_V_BOTTOMUP ? "calls it" : "it calls", what);
     else
-        snprintf(buf, n, "%zu nodes, %% of all samples", p ? p->t.n : 0);
+        snprintf(buf, n, "%zu nodes, %s%s", p ? p->t.n : 0, what, ui->bm ? "" : " samples");
 }
 
 /* Is node i the last child of its parent (or the last root)? */
@@ -235,12 +261,26 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                                                 : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");
     snprintf(name, sizeof name, "%s%s", glyph, ss_function_name(ui->m, nd->function));
     const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], name};
+    const struct ui_column *cols = columns;
+    if (p->base_total) {
+        /* a comparison: base, total, delta, self */
+        double d = nd->total_v - p->base_total[i];
+        ui_fmt_value(ui, b[0], sizeof b[0], p->base_total[i]);
+        ui_fmt_value(ui, b[1], sizeof b[1], nd->total_v);
+        ui_fmt_value(ui, b[2] + (d > 0), sizeof b[2] - 1, d);
+        if (d > 0)
+            b[2][0] = '+';
+        ui_fmt_value(ui, b[3], sizeof b[3], nd->self_v);
+        cols = ccolumns;
+        if (style == UI_S_NORMAL && (d > 0 || d < 0))
+            style = d > 0 ? UI_S_ERROR : UI_S_DIM;
+    }
     /* two columns a level, guides in them, at most 2/3 of the label */
-    int x = ui_table_column_x(c->w, columns, NCOLS, NCOLS - 1);
+    int x = ui_table_column_x(c->w, cols, NCOLS, NCOLS - 1);
     int label = c->w - (x > 0 ? x : 0);
     guides(&p->t, i, c->utf8, (label * 2 / 3 - 5) / 2, g, sizeof g);
     int indent = ui_text_width(c, g);
-    ui_table_row(c, y, columns, NCOLS, cells, style, indent);
+    ui_table_row(c, y, cols, NCOLS, cells, style, indent);
     if (indent && x >= 0)
         ui_put(c, y, x, indent, g, style == UI_S_NORMAL ? UI_S_DIM : style);
 }
@@ -249,6 +289,18 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
 {
     struct tree_view *p = v->priv;
     columns[2].width = columns[3].width = ui_value_width(ui, p && p->built ? p->t.total_v : 0, 9);
+    if (p && p->base_total) {
+        double widest = p->t.total_v;
+        for (size_t i = 0; i < p->t.n; i++)
+            if (p->base_total[i] > widest)
+                widest = p->base_total[i];
+        int wv = ui_value_width(ui, widest, 9);
+        ccolumns[0].width = ccolumns[1].width = ccolumns[3].width = wv;
+        ccolumns[2].width = wv + 1;
+        ui_table_draw(ui, v, c, y, h, ccolumns, NCOLS, -1, 0, p->nrows ? NULL : ui_empty_note(ui),
+                      draw_row);
+        return;
+    }
     ui_table_draw(ui, v, c, y, h, columns, NCOLS, 0, 0, p && p->nrows ? NULL : ui_empty_note(ui),
                   draw_row);
 }
@@ -369,6 +421,8 @@ static void view_free(struct ui_view *v)
     free(p->open);
     free(p->rows);
     free(p->focus);
+    free(p->base_total);
+    free(p->base_self);
 }
 
 const struct ui_view_ops ui_view_topdown = {

@@ -1,0 +1,1008 @@
+/* compare.c - comparing two profiles (see compare.h). */
+#include "num.h"
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flame.h"
+#include "stacks.h"
+#include "tree.h"
+
+void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
+                     int normalize)
+{
+    memset(c, 0, sizeof *c);
+    c->base = base;
+    c->cur = cur;
+    ss_units_of(cur, &c->units);
+    const struct ss_measure *mb = ss_model_measure(base), *mn = ss_model_measure(cur);
+    c->conv = 1;
+    /* the same measure name in other raw units (nanoseconds and seconds) */
+    if (mb->kind != SS_MEASURE_TIME && mn->kind != SS_MEASURE_TIME &&
+        mb->unit_kind == mn->unit_kind && mb->unit_scale > 0 && mn->unit_scale > 0)
+        c->conv = mb->unit_scale / mn->unit_scale;
+    struct ss_totals tb, tn;
+    ss_model_totals(base, &tb);
+    ss_model_totals(cur, &tn);
+    c->total_base = tb.value * c->conv;
+    c->total_new = tn.value;
+    c->scale = 1;
+    c->normalized = normalize;
+    if (normalize && !ss_double_eq(c->total_base, 0))
+        c->scale = c->total_new / c->total_base;
+}
+
+int ss_compare_check_measure(struct ss_model *base, struct ss_model *cur, const char *base_name,
+                             int chosen, struct ss_error *err)
+{
+    const char *name = ss_model_measure_name(cur);
+    int rc = ss_model_set_measure(base, name, err);
+    static const char *const fallback[] = {"time", "samples"};
+    for (size_t k = 0; rc == SS_EUSAGE && !chosen && k < 2; k++) {
+        struct ss_error e2;
+        if (ss_model_set_measure(base, fallback[k], &e2) == 0 &&
+            ss_model_set_measure(cur, fallback[k], &e2) == 0)
+            return 0;
+    }
+    if (rc == SS_EUSAGE)
+        return ss_fail(err, SS_EUSAGE,
+                       "--base %s has no '%s' measure to compare with (choose one both "
+                       "profiles have with --value; `stackscope check` lists them)",
+                       base_name, name);
+    return rc;
+}
+
+/* ---- functions and lines ---------------------------------------------------- */
+
+/* Row of key `name` in out (created with zeros on first use); SS_NONE: OOM. */
+static ss_id cmp_row(struct ss_cmp_stats *out, size_t *cap, const char *name, size_t len)
+{
+    ss_id k = ss_strtab_intern(&out->keys, name, len);
+    if (k == SS_NONE)
+        return SS_NONE;
+    /* keys also hold file names (by line): rows are indexed by key id */
+    while (out->n <= k) {
+        if (out->n == *cap) {
+            size_t nc = *cap ? *cap * 2 : 64;
+            struct ss_cmp_row *r = realloc(out->rows, nc * sizeof *r);
+            if (!r)
+                return SS_NONE;
+            out->rows = r;
+            *cap = nc;
+        }
+        struct ss_cmp_row *r = &out->rows[out->n];
+        memset(r, 0, sizeof *r);
+        r->key = (ss_id)out->n;
+        r->file = SS_NONE;
+        out->n++;
+    }
+    return k;
+}
+
+static int join_side(const struct ss_compare *c, struct ss_cmp_stats *out, size_t *cap,
+                     const struct ss_stats *st, int base, uint8_t **used, size_t *used_n)
+{
+    double f = base ? c->conv * c->scale : 1;
+    for (size_t i = 0; i < st->n; i++) {
+        const struct ss_stat_row *sr = &st->rows[i];
+        const char *name = ss_strtab_get(&st->keys, sr->key);
+        ss_id r = cmp_row(out, cap, name, ss_strtab_len(&st->keys, sr->key));
+        if (r == SS_NONE)
+            return -1;
+        ss_id file = SS_NONE;
+        if (sr->file != SS_NONE) {
+            file = ss_strtab_intern(&out->keys, ss_strtab_get(&st->keys, sr->file),
+                                    ss_strtab_len(&st->keys, sr->file));
+            if (file == SS_NONE)
+                return -1;
+        }
+        if (*used_n <= r) {
+            size_t nn = (size_t)r + 1 > *used_n * 2 ? (size_t)r + 1 : *used_n * 2;
+            uint8_t *u = realloc(*used, nn);
+            if (!u)
+                return -1;
+            memset(u + *used_n, 0, nn - *used_n);
+            *used = u;
+            *used_n = nn;
+        }
+        (*used)[r] = 1;
+        struct ss_cmp_row *row = &out->rows[r];
+        row->file = file;
+        row->line = sr->line;
+        if (base) {
+            row->self_b += sr->self_v * f;
+            row->total_b += sr->total_v * f;
+            row->self_bx += sr->self_x * f;
+            row->total_bx += sr->total_x * f;
+        } else {
+            row->self_n += sr->self_v;
+            row->total_n += sr->total_v;
+            row->self_nx += sr->self_x;
+            row->total_nx += sr->total_x;
+        }
+    }
+    return 0;
+}
+
+int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss_cmp_stats *out,
+                     struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    out->units = c->units;
+    struct ss_stats sb, sn;
+    int rc = ss_stats_compute(c->base, by, 0, &sb, err);
+    if (rc)
+        return rc;
+    rc = ss_stats_compute(c->cur, by, 0, &sn, err);
+    if (rc) {
+        ss_stats_free(&sb);
+        return rc;
+    }
+    size_t cap = 0, used_n = 0;
+    uint8_t *used = NULL;
+    if (join_side(c, out, &cap, &sb, 1, &used, &used_n) ||
+        join_side(c, out, &cap, &sn, 0, &used, &used_n))
+        rc = ss_nomem(err, "comparison");
+    out->total_b = sb.value_total * c->conv * c->scale;
+    out->total_n = sn.value_total;
+    ss_stats_free(&sb);
+    ss_stats_free(&sn);
+    /* keep the rows of keys (file names interned for ordering are not rows) */
+    size_t n = 0;
+    for (size_t i = 0; !rc && i < out->n; i++)
+        if (i < used_n && used[i])
+            out->rows[n++] = out->rows[i];
+    out->n = n;
+    free(used);
+    if (rc)
+        ss_cmp_stats_free(out);
+    return rc;
+}
+
+void ss_cmp_stats_free(struct ss_cmp_stats *s)
+{
+    free(s->rows);
+    ss_strtab_free(&s->keys);
+    memset(s, 0, sizeof *s);
+}
+
+static const struct ss_strtab *sort_keys; /* qsort context */
+
+static int cmp_desc(double a, double b)
+{
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_name(ss_id a, ss_id b)
+{
+    return strcmp(ss_strtab_get(sort_keys, a), ss_strtab_get(sort_keys, b));
+}
+
+static int by_self(const void *pa, const void *pb)
+{
+    const struct ss_cmp_row *a = pa, *b = pb;
+    int r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
+    if (!r)
+        r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
+    return r ? r : cmp_name(a->key, b->key);
+}
+
+static int by_total(const void *pa, const void *pb)
+{
+    const struct ss_cmp_row *a = pa, *b = pb;
+    int r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
+    if (!r)
+        r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
+    return r ? r : cmp_name(a->key, b->key);
+}
+
+static int by_line(const void *pa, const void *pb)
+{
+    const struct ss_cmp_row *a = pa, *b = pb;
+    ss_id fa = a->file != SS_NONE ? a->file : a->key, fb = b->file != SS_NONE ? b->file : b->key;
+    int r = cmp_name(fa, fb);
+    if (!r)
+        r = a->line < b->line ? -1 : a->line > b->line;
+    return r ? r : cmp_name(a->key, b->key);
+}
+
+static void sort_rows(struct ss_cmp_stats *s, int (*cmp)(const void *, const void *))
+{
+    sort_keys = &s->keys;
+    if (s->n > 1)
+        qsort(s->rows, s->n, sizeof *s->rows, cmp);
+}
+
+void ss_cmp_sort_self(struct ss_cmp_stats *s)
+{
+    sort_rows(s, by_self);
+}
+void ss_cmp_sort_total(struct ss_cmp_stats *s)
+{
+    sort_rows(s, by_total);
+}
+void ss_cmp_sort_line(struct ss_cmp_stats *s)
+{
+    sort_rows(s, by_line);
+}
+
+/* ---- stacks ------------------------------------------------------------------- */
+
+static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, size_t *cap,
+                       const struct ss_model *m, int base, char **buf, size_t *bufn)
+{
+    struct ss_stacks st;
+    struct ss_error err;
+    if (ss_stacks_compute(m, &st, &err))
+        return -1;
+    double f = base ? c->conv * c->scale : 1;
+    int rc = 0;
+    for (size_t i = 0; i < st.n && !rc; i++) {
+        const struct ss_stack_row *r = &st.rows[i];
+        size_t need = ss_stack_text(m, &st, r, ";", *buf, *bufn) + 1;
+        if (need > *bufn) {
+            char *nb = realloc(*buf, need);
+            if (!nb) {
+                rc = -1;
+                break;
+            }
+            *buf = nb;
+            *bufn = need;
+            ss_stack_text(m, &st, r, ";", *buf, *bufn);
+        }
+        ss_id k = ss_strtab_intern(&out->keys, *buf, need - 1);
+        if (k == SS_NONE) {
+            rc = -1;
+            break;
+        }
+        while (!rc && out->n <= k) {
+            if (out->n == *cap) {
+                size_t nc = *cap ? *cap * 2 : 64;
+                struct ss_cmp_stack *ns = realloc(out->rows, nc * sizeof *ns);
+                if (!ns) {
+                    rc = -1;
+                    break;
+                }
+                out->rows = ns;
+                *cap = nc;
+            }
+            struct ss_cmp_stack *s = &out->rows[out->n];
+            memset(s, 0, sizeof *s);
+            s->key = (ss_id)out->n++;
+        }
+        if (rc)
+            break;
+        out->rows[k].depth = r->depth;
+        if (base) {
+            out->rows[k].base += r->value * f;
+            out->rows[k].base_x += r->value_x * f;
+        } else {
+            out->rows[k].cur += r->value;
+            out->rows[k].cur_x += r->value_x;
+        }
+    }
+    if (base)
+        out->total_b = st.total_v * f;
+    else
+        out->total_n = st.total_v;
+    ss_stacks_free(&st);
+    return rc;
+}
+
+static int by_stack_delta(const void *pa, const void *pb)
+{
+    const struct ss_cmp_stack *a = pa, *b = pb;
+    int r = cmp_desc(a->cur_x - a->base_x, b->cur_x - b->base_x);
+    return r ? r : cmp_name(a->key, b->key);
+}
+
+int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    out->units = c->units;
+    size_t cap = 0, bufn = 0;
+    char *buf = NULL;
+    if (stacks_side(c, out, &cap, c->base, 1, &buf, &bufn) ||
+        stacks_side(c, out, &cap, c->cur, 0, &buf, &bufn)) {
+        free(buf);
+        ss_cmp_stacks_free(out);
+        return ss_nomem(err, "comparison of stacks");
+    }
+    free(buf);
+    sort_keys = &out->keys;
+    if (out->n > 1)
+        qsort(out->rows, out->n, sizeof *out->rows, by_stack_delta);
+    return 0;
+}
+
+void ss_cmp_stacks_free(struct ss_cmp_stacks *s)
+{
+    free(s->rows);
+    ss_strtab_free(&s->keys);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- trees -------------------------------------------------------------------- */
+
+struct tjoin {
+    struct ss_cmp_tree *out;
+    VEC(struct ss_cmp_tnode) nodes;
+    VEC(uint32_t) of_key; /* path key id -> node index (UINT32_MAX: none) */
+    VEC(char) path;
+};
+
+/* The node of path `key` (creating it under parent). */
+static int tnode_of(struct tjoin *j, ss_id key, ss_id name, uint32_t parent, uint32_t depth,
+                    uint32_t *out)
+{
+    while (j->of_key.n <= key)
+        if (VEC_PUSH(j->of_key, UINT32_MAX))
+            return -1;
+    if (j->of_key.v[key] == UINT32_MAX) {
+        struct ss_cmp_tnode t;
+        memset(&t, 0, sizeof t);
+        t.name = name;
+        t.parent = parent;
+        t.depth = depth;
+        if (VEC_PUSH(j->nodes, t))
+            return -1;
+        j->of_key.v[key] = (uint32_t)(j->nodes.n - 1);
+    }
+    *out = j->of_key.v[key];
+    return 0;
+}
+
+static int tree_side(const struct ss_compare *c, struct tjoin *j, const struct ss_model *m,
+                     int base, int inverted, const char *focus, struct ss_error *err)
+{
+    ss_id fid = SS_NONE;
+    if (focus) {
+        fid = ss_model_find_function(m, focus);
+        if (fid == SS_NONE)
+            return 0; /* this side has no such function: an empty tree */
+    }
+    struct ss_tree t;
+    int rc = ss_tree_build(m, inverted, fid, &t, err);
+    if (rc)
+        return rc;
+    double f = base ? c->conv * c->scale : 1;
+    if (base)
+        j->out->total_b = t.total_v * f;
+    else
+        j->out->total_n = t.total_v;
+    /* per tree node: the joined node and its path key */
+    uint32_t *joined = malloc((t.n ? t.n : 1) * sizeof *joined);
+    ss_id *keys = malloc((t.n ? t.n : 1) * sizeof *keys);
+    rc = !joined || !keys;
+    for (size_t i = 0; !rc && i < t.n; i++) {
+        const struct ss_tree_node *nd = &t.nodes[i];
+        const char *name = ss_function_name(m, nd->function);
+        size_t len = strlen(name);
+        /* the path: the parent's path, a separator no name holds (0x1f), the name */
+        j->path.n = 0;
+        if (nd->parent != SS_TREE_NONE) {
+            const char *pp = ss_strtab_get(&j->out->keys, keys[nd->parent]);
+            size_t pl = ss_strtab_len(&j->out->keys, keys[nd->parent]);
+            rc = VEC_RESERVE(j->path, pl + len + 1);
+            if (rc)
+                break;
+            memcpy(j->path.v, pp, pl);
+            j->path.v[pl] = '\x1f';
+            j->path.n = pl + 1;
+        }
+        if ((rc = VEC_RESERVE(j->path, j->path.n + len + 1)) != 0)
+            break;
+        memcpy(j->path.v + j->path.n, name, len);
+        j->path.n += len;
+        keys[i] = ss_strtab_intern(&j->out->keys, j->path.v, j->path.n);
+        ss_id nm = ss_strtab_intern(&j->out->keys, name, len);
+        uint32_t parent = nd->parent == SS_TREE_NONE ? SS_TREE_NONE : joined[nd->parent];
+        if (keys[i] == SS_NONE || nm == SS_NONE ||
+            tnode_of(j, keys[i], nm, parent, nd->depth, &joined[i])) {
+            rc = -1;
+            break;
+        }
+        struct ss_cmp_tnode *jn = &j->nodes.v[joined[i]];
+        if (base) {
+            jn->self_b += nd->self_v * f;
+            jn->total_b += nd->total_v * f;
+            jn->total_bx += nd->total_v * f;
+        } else {
+            jn->self_n += nd->self_v;
+            jn->total_n += nd->total_v;
+            jn->total_nx += nd->total_v;
+        }
+    }
+    free(joined);
+    free(keys);
+    ss_tree_free(&t);
+    return rc ? ss_nomem(err, "comparison of trees") : 0;
+}
+
+/* qsort context: the joined nodes */
+static const struct ss_cmp_tnode *sort_tnodes;
+
+/* Trees and calls sum seconds, not exact units: deltas equal to 1e-12
+ * (relative) tie, so that rounding does not decide their order. */
+static int cmp_desc_near(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) <= 1e-12 * m ? 0 : cmp_desc(a, b);
+}
+
+static int by_tree_delta(const void *pa, const void *pb)
+{
+    const struct ss_cmp_tnode *a = &sort_tnodes[*(const uint32_t *)pa],
+                              *b = &sort_tnodes[*(const uint32_t *)pb];
+    int r = cmp_desc_near(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
+    return r ? r : cmp_name(a->name, b->name);
+}
+
+int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
+                    struct ss_cmp_tree *out, struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    out->units = c->units;
+    if (focus && ss_model_find_function(c->base, focus) == SS_NONE &&
+        ss_model_find_function(c->cur, focus) == SS_NONE) {
+        ss_strtab_free(&out->keys);
+        return ss_fail(err, SS_EUSAGE, "--function: no function named '%s' in either profile",
+                       focus);
+    }
+    struct tjoin j;
+    memset(&j, 0, sizeof j);
+    j.out = out;
+    int rc = tree_side(c, &j, c->base, 1, inverted, focus, err);
+    if (!rc)
+        rc = tree_side(c, &j, c->cur, 0, inverted, focus, err);
+    size_t n = j.nodes.n;
+    /* children lists in order, then a depth-first walk */
+    uint32_t *kids = malloc((n ? n : 1) * sizeof *kids), *start = calloc(n + 2, sizeof *start),
+             *stack = malloc((n ? n : 1) * sizeof *stack);
+    out->nodes = malloc((n ? n : 1) * sizeof *out->nodes);
+    if (!rc && (!kids || !start || !stack || !out->nodes))
+        rc = ss_nomem(err, "comparison of trees");
+    if (!rc) {
+        /* group node ids by parent (roots under n) */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t p = j.nodes.v[i].parent;
+            start[(p == SS_TREE_NONE ? n : p) + 1]++;
+        }
+        for (size_t i = 1; i <= n + 1; i++)
+            start[i] += start[i - 1];
+        uint32_t *fill = malloc((n + 1) * sizeof *fill);
+        if (!fill) {
+            rc = ss_nomem(err, "comparison of trees");
+        } else {
+            memcpy(fill, start, (n + 1) * sizeof *fill);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t p = j.nodes.v[i].parent;
+                kids[fill[p == SS_TREE_NONE ? n : p]++] = (uint32_t)i;
+            }
+            free(fill);
+            sort_tnodes = j.nodes.v;
+            sort_keys = &out->keys;
+            for (size_t g = 0; g <= n; g++)
+                if (start[g + 1] - start[g] > 1)
+                    qsort(kids + start[g], start[g + 1] - start[g], sizeof *kids, by_tree_delta);
+            /* depth-first: push a group's children in reverse */
+            size_t sp = 0;
+            for (uint32_t k = start[n + 1]; k-- > start[n];)
+                stack[sp++] = kids[k];
+            while (sp) {
+                uint32_t v = stack[--sp];
+                struct ss_cmp_tnode nd = j.nodes.v[v];
+                out->nodes[out->n++] = nd;
+                for (uint32_t k = start[v + 1]; k-- > start[v];)
+                    stack[sp++] = kids[k];
+            }
+        }
+    }
+    free(kids);
+    free(start);
+    free(stack);
+    VEC_FREE(j.nodes);
+    VEC_FREE(j.of_key);
+    VEC_FREE(j.path);
+    if (rc)
+        ss_cmp_tree_free(out);
+    return rc;
+}
+
+void ss_cmp_tree_free(struct ss_cmp_tree *t)
+{
+    free(t->nodes);
+    ss_strtab_free(&t->keys);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- callers and callees ------------------------------------------------------ */
+
+static int edges_side(struct ss_cmp_calls *out, struct ss_cmp_edge **list, size_t *n,
+                      const struct ss_model *m, const struct ss_edge *e, size_t ne, double f,
+                      int base)
+{
+    for (size_t i = 0; i < ne; i++) {
+        const char *name = ss_function_name(m, e[i].function);
+        ss_id k = ss_strtab_intern(&out->keys, name, strlen(name));
+        if (k == SS_NONE)
+            return -1;
+        size_t r = 0;
+        while (r < *n && (*list)[r].name != k)
+            r++;
+        if (r == *n) {
+            struct ss_cmp_edge *nl = realloc(*list, (*n + 1) * sizeof *nl);
+            if (!nl)
+                return -1;
+            *list = nl;
+            memset(&nl[r], 0, sizeof nl[r]);
+            nl[r].name = k;
+            (*n)++;
+        }
+        if (base) {
+            (*list)[r].base += e[i].time * f;
+            (*list)[r].base_x += e[i].time * f;
+        } else {
+            (*list)[r].cur += e[i].time;
+            (*list)[r].cur_x += e[i].time;
+        }
+    }
+    return 0;
+}
+
+static int by_edge_delta(const void *pa, const void *pb)
+{
+    const struct ss_cmp_edge *a = pa, *b = pb;
+    int r = cmp_desc_near(a->cur_x - a->base_x, b->cur_x - b->base_x);
+    return r ? r : cmp_name(a->name, b->name);
+}
+
+int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss_cmp_calls *out,
+                     struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    out->units = c->units;
+    int found = 0, rc = 0;
+    for (int side = 0; side < 2 && !rc; side++) {
+        const struct ss_model *m = side ? c->cur : c->base;
+        ss_id fid = ss_model_find_function(m, function);
+        if (fid == SS_NONE)
+            continue;
+        found = 1;
+        struct ss_calls k;
+        rc = ss_calls_of(m, fid, &k, err);
+        if (rc)
+            break;
+        double f = side ? 1 : c->conv * c->scale;
+        if (side) {
+            out->self_n = k.self_v;
+            out->total_n = k.total_v;
+        } else {
+            out->self_b = k.self_v * f;
+            out->total_b = k.total_v * f;
+        }
+        if (edges_side(out, &out->callers, &out->ncallers, m, k.callers, k.ncallers, f, !side) ||
+            edges_side(out, &out->callees, &out->ncallees, m, k.callees, k.ncallees, f, !side))
+            rc = ss_nomem(err, "comparison of calls");
+        ss_calls_free(&k);
+    }
+    if (!rc && !found)
+        rc = ss_fail(err, SS_EUSAGE, "--function: no function named '%s' in either profile",
+                     function);
+    if (rc) {
+        ss_cmp_calls_free(out);
+        return rc;
+    }
+    sort_keys = &out->keys;
+    if (out->ncallers > 1)
+        qsort(out->callers, out->ncallers, sizeof *out->callers, by_edge_delta);
+    if (out->ncallees > 1)
+        qsort(out->callees, out->ncallees, sizeof *out->callees, by_edge_delta);
+    return 0;
+}
+
+void ss_cmp_calls_free(struct ss_cmp_calls *k)
+{
+    free(k->callers);
+    free(k->callees);
+    ss_strtab_free(&k->keys);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---- the flame graph ------------------------------------------------------------ */
+
+/* A frame's path key: (its parent's path key, its name id) as 8 bytes,
+ * interned in t (a path id per frame; names in the same table). */
+static ss_id path_key(struct ss_strtab *t, ss_id parent, const char *name, int *oom)
+{
+    ss_id nm = ss_strtab_intern(t, name, strlen(name));
+    uint32_t k[2] = {parent, nm};
+    ss_id r = nm == SS_NONE ? SS_NONE : ss_strtab_intern(t, (const char *)k, sizeof k);
+    if (r == SS_NONE)
+        *oom = 1;
+    return r;
+}
+
+int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
+                     const struct ss_flame *fl, double *base, struct ss_error *err)
+{
+    return ss_compare_flame_gone(c, o, fl, base, NULL, err);
+}
+
+void ss_cmp_gone_free(struct ss_cmp_gone *g)
+{
+    free(g->parent);
+    free(g->name);
+    free(g->total);
+    memset(g, 0, sizeof *g);
+}
+
+int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
+                          const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
+                          struct ss_error *err)
+{
+    for (size_t i = 0; i < fl->n; i++)
+        base[i] = 0;
+    if (gone)
+        memset(gone, 0, sizeof *gone);
+    struct ss_flame_opts bo = *o;
+    bo.time_order = 0;
+    double *sw = NULL;
+    struct ss_flame bf;
+    memset(&bf, 0, sizeof bf);
+    int rc = ss_flame_measure_weights(c->base, &sw, NULL, err);
+    if (!rc)
+        rc = ss_flame_build(c->base, sw, NULL, &bo, &bf, err);
+    free(sw);
+    if (rc)
+        return rc;
+    struct ss_strtab t;
+    ss_strtab_init(&t);
+    int oom = 0;
+    double f = c->conv * c->scale;
+    /* the base's frames by path (an aggregated graph has one frame a path) */
+    ss_id *bkey = malloc((bf.n ? bf.n : 1) * sizeof *bkey);
+    VEC(uint32_t) frame_of = {0}; /* path key -> base frame */
+    oom = !bkey;
+    for (size_t i = 0; !oom && i < bf.n; i++) {
+        const struct ss_flame_node *nd = &bf.nodes[i];
+        ss_id parent = nd->parent == SS_FLAME_NONE ? SS_NONE : bkey[nd->parent];
+        bkey[i] = path_key(&t, parent, ss_function_name(c->base, nd->function), &oom);
+        while (!oom && frame_of.n <= bkey[i])
+            oom = VEC_PUSH(frame_of, SS_FLAME_NONE) != 0;
+        if (!oom)
+            frame_of.v[bkey[i]] = (uint32_t)i;
+    }
+    ss_id *ckey = malloc((fl->n ? fl->n : 1) * sizeof *ckey);
+    uint32_t *new_of = malloc((bf.n ? bf.n : 1) * sizeof *new_of); /* base frame -> new frame */
+    oom = oom || !ckey || !new_of;
+    for (size_t i = 0; !oom && i < bf.n; i++)
+        new_of[i] = SS_FLAME_NONE;
+    for (size_t i = 0; !oom && i < fl->n; i++) {
+        const struct ss_flame_node *nd = &fl->nodes[i];
+        ss_id parent = nd->parent == SS_FLAME_NONE ? SS_NONE : ckey[nd->parent];
+        /* look up, never add: a path the base lacks has no key there */
+        const char *name = ss_function_name(c->cur, nd->function);
+        ss_id nm = parent == SS_NONE && nd->parent != SS_FLAME_NONE
+                       ? SS_NONE
+                       : ss_strtab_find(&t, name, strlen(name));
+        uint32_t k[2] = {parent, nm};
+        ckey[i] = nm == SS_NONE ? SS_NONE : ss_strtab_find(&t, (const char *)k, sizeof k);
+        if (ckey[i] != SS_NONE && ckey[i] < frame_of.n && frame_of.v[ckey[i]] != SS_FLAME_NONE) {
+            uint32_t bi = frame_of.v[ckey[i]];
+            base[i] = bf.nodes[bi].total * f;
+            new_of[bi] = (uint32_t)i;
+        }
+    }
+    /* the base's frames the new graph lacks, whose parent it has */
+    for (size_t i = 0; gone && !oom && i < bf.n; i++) {
+        const struct ss_flame_node *nd = &bf.nodes[i];
+        if (new_of[i] != SS_FLAME_NONE)
+            continue;
+        uint32_t parent = nd->parent == SS_FLAME_NONE ? SS_FLAME_NONE : new_of[nd->parent];
+        if (nd->parent != SS_FLAME_NONE && parent == SS_FLAME_NONE)
+            continue; /* under a frame that is gone too */
+        size_t k = gone->n;
+        uint32_t *np = realloc(gone->parent, (k + 1) * sizeof *np);
+        if (np)
+            gone->parent = np;
+        const char **nn = realloc(gone->name, (k + 1) * sizeof *nn);
+        if (nn)
+            gone->name = nn;
+        double *nt = realloc(gone->total, (k + 1) * sizeof *nt);
+        if (nt)
+            gone->total = nt;
+        if (!np || !nn || !nt) {
+            oom = 1;
+            break;
+        }
+        gone->parent[k] = parent;
+        gone->name[k] = ss_function_name(c->base, nd->function);
+        gone->total[k] = nd->total * f;
+        gone->n++;
+    }
+    free(bkey);
+    free(ckey);
+    free(new_of);
+    VEC_FREE(frame_of);
+    ss_strtab_free(&t);
+    ss_flame_free(&bf);
+    if (oom && gone)
+        ss_cmp_gone_free(gone);
+    return oom ? ss_nomem(err, "comparison of flame graphs") : 0;
+}
+
+int ss_compare_shade(double base, double cur, double max_delta)
+{
+    double d = cur - base;
+    if (!(max_delta > 0) || ss_double_eq(d, 0))
+        return 0;
+    double r = fabs(d) / max_delta;
+    int lvl = r >= 0.5 ? 3 : r >= 0.15 ? 2 : r >= 0.02 ? 1 : 0;
+    return d > 0 ? lvl : -lvl;
+}
+
+int ss_compare_tree_base(const struct ss_compare *c, int inverted, const char *focus,
+                         const struct ss_tree *t, double *total, double *self, struct ss_error *err)
+{
+    for (size_t i = 0; i < t->n; i++)
+        total[i] = self[i] = 0;
+    ss_id fid = SS_NONE;
+    if (focus && (fid = ss_model_find_function(c->base, focus)) == SS_NONE)
+        return 0; /* the base has no such function: nothing to compare with */
+    struct ss_tree bt;
+    int rc = ss_tree_build(c->base, inverted, fid, &bt, err);
+    if (rc)
+        return rc;
+    double f = c->conv * c->scale;
+    struct ss_strtab keys;
+    ss_strtab_init(&keys);
+    ss_id *bkey = malloc((bt.n ? bt.n : 1) * sizeof *bkey);
+    ss_id *ckey = malloc((t->n ? t->n : 1) * sizeof *ckey);
+    VEC(uint32_t) node_of = {0};
+    int oom = !bkey || !ckey;
+    for (size_t i = 0; !oom && i < bt.n; i++) {
+        const struct ss_tree_node *nd = &bt.nodes[i];
+        ss_id parent = nd->parent == SS_TREE_NONE ? SS_NONE : bkey[nd->parent];
+        bkey[i] = path_key(&keys, parent, ss_function_name(c->base, nd->function), &oom);
+        while (!oom && node_of.n <= bkey[i])
+            oom = VEC_PUSH(node_of, SS_TREE_NONE) != 0;
+        if (!oom)
+            node_of.v[bkey[i]] = (uint32_t)i;
+    }
+    for (size_t i = 0; !oom && i < t->n; i++) {
+        const struct ss_tree_node *nd = &t->nodes[i];
+        ss_id parent = nd->parent == SS_TREE_NONE ? SS_NONE : ckey[nd->parent];
+        const char *name = ss_function_name(c->cur, nd->function);
+        ss_id nm = parent == SS_NONE && nd->parent != SS_TREE_NONE
+                       ? SS_NONE
+                       : ss_strtab_find(&keys, name, strlen(name));
+        uint32_t k[2] = {parent, nm};
+        ckey[i] = nm == SS_NONE ? SS_NONE : ss_strtab_find(&keys, (const char *)k, sizeof k);
+        if (ckey[i] != SS_NONE && ckey[i] < node_of.n && node_of.v[ckey[i]] != SS_TREE_NONE) {
+            const struct ss_tree_node *bn = &bt.nodes[node_of.v[ckey[i]]];
+            total[i] = bn->total_v * f;
+            self[i] = bn->self_v * f;
+        }
+    }
+    free(bkey);
+    free(ckey);
+    VEC_FREE(node_of);
+    ss_strtab_free(&keys);
+    ss_tree_free(&bt);
+    return oom ? ss_nomem(err, "comparison of trees") : 0;
+}
+
+/* ---- one model from two, and two from one ---------------------------------- */
+
+int ss_model_is_comparison(const struct ss_model *m)
+{
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (m->sources.v[s].flags & SS_SRC_BASE)
+            return 1;
+    return 0;
+}
+
+/* The string `id` of model src interned in dst (SS_NONE stays SS_NONE). */
+static ss_id xstr(struct ss_model *dst, const struct ss_model *src, ss_id id, int *oom)
+{
+    if (id == SS_NONE)
+        return SS_NONE;
+    ss_id r = ss_model_intern(dst, ss_str(src, id), ss_strtab_len(&src->strs, id));
+    if (r == SS_NONE)
+        *oom = 1;
+    return r;
+}
+
+/* Append to dst the sources of src whose SS_SRC_BASE flag is `want_base`
+ * (-1: every source), with their samples, stacks, functions, locations,
+ * value columns, meta and aggregates; each copied source's flags get `set`
+ * and lose `clear`.  Returns 0 or -1 (out of memory). */
+static int copy_sources(struct ss_model *dst, const struct ss_model *src, int want_base,
+                        uint32_t set, uint32_t clear)
+{
+    int oom = 0;
+    size_t nvt = src->value_types.n, nfn = src->functions.n, nloc = src->locations.n,
+           nst = ss_model_nstacks(src);
+    ss_id *vt = malloc((nvt ? nvt : 1) * sizeof *vt);
+    ss_id *fn = malloc((nfn ? nfn : 1) * sizeof *fn);
+    ss_id *loc = malloc((nloc ? nloc : 1) * sizeof *loc);
+    ss_id *stk = malloc((nst ? nst : 1) * sizeof *stk);
+    ss_id *frames = NULL;
+    int64_t *vals = NULL;
+    /* label sets (pprof labels, perf comm/pid/tid), mapped on first use */
+    size_t nsets = ss_model_nlabelsets(src);
+    ss_id *sets = malloc((nsets ? nsets : 1) * sizeof *sets);
+    VEC(ss_id) labs = {0};
+    oom = !vt || !fn || !loc || !stk || !sets;
+    for (size_t k = 0; !oom && k < nsets; k++)
+        sets[k] = k ? SS_NONE : 0;
+    for (size_t t = 0; !oom && t < nvt; t++) {
+        vt[t] = ss_model_value_type(dst, ss_str(src, src->value_types.v[t].type),
+                                    ss_str(src, src->value_types.v[t].unit));
+        oom = vt[t] == SS_NONE;
+    }
+    for (size_t f = 0; !oom && f < nfn; f++) {
+        const struct ss_function *sf = &src->functions.v[f];
+        ss_id name = xstr(dst, src, sf->name, &oom), sys = xstr(dst, src, sf->system_name, &oom),
+              file = xstr(dst, src, sf->filename, &oom);
+        if (!oom)
+            fn[f] = ss_model_function(dst, name, sys, file, sf->start_line);
+        oom = oom || fn[f] == SS_NONE;
+    }
+    for (size_t l = 0; !oom && l < nloc; l++) {
+        const struct ss_location *sl = &src->locations.v[l];
+        ss_id file = xstr(dst, src, sl->file, &oom);
+        if (!oom)
+            loc[l] = ss_model_location(dst, sl->function == SS_NONE ? SS_NONE : fn[sl->function],
+                                       file, sl->line);
+        oom = oom || loc[l] == SS_NONE;
+    }
+    size_t maxd = 1;
+    for (size_t s = 0; s < nst; s++)
+        if (ss_stack_depth(src, (ss_id)s) > maxd)
+            maxd = ss_stack_depth(src, (ss_id)s);
+    frames = malloc(maxd * sizeof *frames);
+    oom = oom || !frames;
+    for (size_t s = 0; !oom && s < nst; s++) {
+        size_t d = ss_stack_depth(src, (ss_id)s);
+        const ss_id *fr = ss_stack_frames(src, (ss_id)s);
+        for (size_t k = 0; k < d; k++)
+            frames[k] = loc[fr[k]];
+        ss_id tail = src->stack_tail.v[s];
+        stk[s] = ss_model_stack(dst, frames, d, tail == SS_NONE ? SS_NONE : loc[tail]);
+        oom = stk[s] == SS_NONE;
+    }
+    for (size_t s = 0; !oom && s < src->sources.n; s++) {
+        const struct ss_source *ss = &src->sources.v[s];
+        if (want_base >= 0 && !!(ss->flags & SS_SRC_BASE) != want_base)
+            continue;
+        struct ss_source ns = *ss;
+        ns.type = xstr(dst, src, ss->type, &oom);
+        ns.uri = xstr(dst, src, ss->uri, &oom);
+        ns.flags = (ss->flags | set) & ~clear;
+        ns.values = 0;
+        ns.default_column = ss->default_column ? vt[ss->default_column - 1] + 1 : 0;
+        ns.time_column = ss->time_column ? vt[ss->time_column - 1] + 1 : 0;
+        if (oom)
+            break;
+        ss_id id = ss_model_add_source(dst, &ns);
+        if (id == SS_NONE) {
+            oom = 1;
+            break;
+        }
+        for (size_t t = 0; t < nvt && t < SS_SOURCE_VALUE_BITS; t++)
+            if (ss->values >> t & 1)
+                ss_model_source_value(dst, id, vt[t], 0);
+        for (size_t i = 0; !oom && i < src->meta.n; i++) {
+            const struct ss_meta *me = &src->meta.v[i];
+            if (me->source != s)
+                continue;
+            struct ss_meta nm = {id, xstr(dst, src, me->key, &oom),
+                                 xstr(dst, src, me->value, &oom)};
+            oom = oom || VEC_PUSH(dst->meta, nm);
+        }
+        for (size_t i = 0; !oom && i < src->aggs.n; i++) {
+            struct ss_agg a = src->aggs.v[i];
+            if (a.source != s)
+                continue;
+            a.source = id;
+            a.location = loc[a.location];
+            oom = VEC_PUSH(dst->aggs, a) != 0;
+        }
+        for (size_t i = 0; !oom && i < src->edges.n; i++) {
+            struct ss_agg_edge e = src->edges.v[i];
+            if (e.source != s)
+                continue;
+            e.source = id;
+            e.caller = e.caller == SS_NONE ? SS_NONE : loc[e.caller];
+            e.callee = loc[e.callee];
+            oom = VEC_PUSH(dst->edges, e) != 0;
+        }
+        free(vals);
+        vals = calloc(dst->value_types.n, sizeof *vals);
+        oom = oom || !vals;
+        for (size_t i = ss->first_sample; !oom && i < ss->first_sample + ss->n_samples; i++) {
+            for (size_t t = 0; t < nvt; t++)
+                vals[vt[t]] = src->values.v[t] ? src->values.v[t][i] : t == SS_VT_COUNT;
+            oom = ss_model_add_sample(dst, stk[src->sample_stack.v[i]], vals) != 0;
+            ss_id ls = ss_sample_labelset(src, i);
+            if (!oom && ls && sets[ls] == SS_NONE) {
+                size_t nl = ss_labelset_size(src, ls);
+                const ss_id *l = ss_labelset_labels(src, ls);
+                oom = VEC_RESERVE(labs, nl + 1) != 0;
+                for (size_t k = 0; !oom && k < nl; k++) {
+                    const struct ss_label *lb = &src->labels.v[l[k]];
+                    ss_id key = xstr(dst, src, lb->key, &oom), str = xstr(dst, src, lb->str, &oom),
+                          unit = xstr(dst, src, lb->unit, &oom);
+                    labs.v[k] = oom ? SS_NONE : ss_model_label(dst, key, str, lb->num, unit);
+                    oom = oom || labs.v[k] == SS_NONE;
+                }
+                if (!oom)
+                    sets[ls] = ss_model_label_set(dst, labs.v, nl);
+                oom = oom || sets[ls] == SS_NONE;
+            }
+            if (!oom && ls)
+                oom = ss_model_label_sample(dst, sets[ls]) != 0;
+        }
+    }
+    free(vt);
+    free(fn);
+    free(loc);
+    free(stk);
+    free(frames);
+    free(vals);
+    free(sets);
+    VEC_FREE(labs);
+    return oom ? -1 : 0;
+}
+
+int ss_compare_merge(const struct ss_compare *c, struct ss_model *out, struct ss_error *err)
+{
+    int rc = ss_model_init(out, err);
+    if (rc)
+        return rc;
+    uint32_t set = SS_SRC_BASE | (c->normalized ? SS_SRC_NORMALIZE : 0);
+    if (copy_sources(out, c->cur, -1, 0, SS_SRC_BASE | SS_SRC_NORMALIZE) ||
+        copy_sources(out, c->base, -1, set, 0)) {
+        ss_model_free(out);
+        return ss_nomem(err, "comparison");
+    }
+    ss_model_seal(out);
+    struct ss_error e2;
+    ss_error_clear(&e2);
+    if (ss_model_set_measure(out, ss_model_measure_name(c->cur), &e2) == SS_ENOMEM) {
+        ss_model_free(out);
+        return ss_nomem(err, "comparison");
+    }
+    return 0;
+}
+
+int ss_compare_split(const struct ss_model *m, struct ss_model *base, struct ss_model *cur,
+                     struct ss_error *err)
+{
+    int rc = ss_model_init(cur, err);
+    if (rc)
+        return rc;
+    rc = ss_model_init(base, err);
+    if (rc) {
+        ss_model_free(cur);
+        return rc;
+    }
+    if (copy_sources(cur, m, 0, 0, 0) || copy_sources(base, m, 1, 0, SS_SRC_BASE)) {
+        ss_model_free(cur);
+        ss_model_free(base);
+        return ss_nomem(err, "comparison");
+    }
+    for (size_t i = 0; i < m->warnings.n; i++)
+        ss_model_warn(cur, "%s", m->warnings.v[i]);
+    ss_model_seal(cur);
+    ss_model_seal(base);
+    return 0;
+}

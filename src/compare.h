@@ -1,0 +1,214 @@
+/* compare.h - comparing two profiles (DESIGN section 13).
+ *
+ * A comparison is two models loaded separately, the base and the new
+ * profile, weighed by the same measure (by name) and transformed by the same
+ * transform list; nothing here loads or transforms.  Rows are joined by
+ * what the user reads: functions by name, lines by their `basename#line`
+ * key, stacks by their names root first.  Every row has base, new and
+ * delta = new - base; a key present on one side only has 0 on the other.
+ *
+ * Values are in the new profile's raw unit of the measure (a base in
+ * another unit of the same kind, as nanoseconds against seconds, is
+ * converted), times the base's scale: 1, or with normalize the new total
+ * over the base total, so that the scaled base adds up to the new profile
+ * (DESIGN section 13; note that Go's pprof -normalize scales the other way:
+ * the new profile to the base's total).
+ *
+ * For the writers, ss_compare_merge builds one model holding the new
+ * profile's sources and then the base's, flagged SS_SRC_BASE (and
+ * SS_SRC_NORMALIZE with normalize): the pprof writer negates (and scales)
+ * their samples, the folded writer writes `stack BASE NEW` lines, the
+ * others refuse (ss_model_is_comparison).  ss_compare_split does the
+ * reverse for a loaded difference profile (a pprof file with negative
+ * samples, whose negated samples the loader put into a SS_SRC_BASE source).
+ * Curses-free; the UI and `report` share it.
+ */
+#ifndef SS_COMPARE_H
+#define SS_COMPARE_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "stats.h"
+#include "units.h"
+
+struct ss_compare {
+    const struct ss_model *base, *cur; /* borrowed: the base and the new profile */
+    double conv;                       /* base raw unit -> the new profile's */
+    double scale;                      /* base values multiply by conv x this */
+    double total_base, total_new;      /* the measure's totals (base converted, unscaled) */
+    int normalized;
+    struct ss_units units; /* the new profile's */
+};
+
+/* Set up a comparison of `cur` against `base`, which must weigh by
+ * measures of the same name (ss_compare_check_measure).  With normalize,
+ * the base scales by total_new / total_base (1 when the base is empty). */
+void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
+                     int normalize);
+
+/* Choose on `base` the measure `cur` weighs by (by name).  When the base
+ * has no such measure and `chosen` is 0 (the measure is cur's default, not
+ * the user's --value), both sides fall back to `time`, then `samples`, when
+ * both have it.  Returns 0, or SS_EUSAGE with err naming the measure and
+ * `base_name` when the base has no such measure, or another error code. */
+int ss_compare_check_measure(struct ss_model *base, struct ss_model *cur, const char *base_name,
+                             int chosen, struct ss_error *err);
+
+/* A base value in the new profile's unit, scaled. */
+static inline double ss_compare_base(const struct ss_compare *c, double v)
+{
+    return v * c->conv * c->scale;
+}
+
+/* One function or line in a comparison. */
+struct ss_cmp_row {
+    ss_id key;               /* string id in ss_cmp_stats.keys */
+    double self_b, self_n;   /* base (scaled, converted) and new self value */
+    double total_b, total_n; /* the same for total */
+    double self_bx, self_nx; /* the same in exact units (time: microseconds), for ordering */
+    double total_bx, total_nx;
+    ss_id file;    /* by line: basename's id in keys (SS_NONE: none) */
+    uint32_t line; /* by line: 0 for none */
+};
+
+struct ss_cmp_stats {
+    struct ss_strtab keys;
+    struct ss_cmp_row *rows;
+    size_t n;
+    double total_b, total_n; /* the measure's totals (base scaled) */
+    struct ss_units units;
+};
+
+/* Join the function (or line) statistics of both sides.  Rows in no order
+ * until sorted.  Returns 0 or an error code. */
+int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss_cmp_stats *out,
+                     struct ss_error *err);
+void ss_cmp_stats_free(struct ss_cmp_stats *s);
+
+/* Orders: self delta descending (largest growth first), then total delta,
+ * then name; total delta first; by position (file, then line). */
+void ss_cmp_sort_self(struct ss_cmp_stats *s);
+void ss_cmp_sort_total(struct ss_cmp_stats *s);
+void ss_cmp_sort_line(struct ss_cmp_stats *s);
+
+/* Distinct stacks (names root first, joined by ';') of both sides. */
+struct ss_cmp_stack {
+    ss_id key; /* the stack's text in ss_cmp_stacks.keys */
+    double base, cur;
+    double base_x, cur_x; /* the same in exact units, for ordering */
+    uint32_t depth;
+};
+struct ss_cmp_stacks {
+    struct ss_strtab keys;
+    struct ss_cmp_stack *rows; /* by delta descending, then text */
+    size_t n;
+    double total_b, total_n;
+    struct ss_units units;
+};
+int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, struct ss_error *err);
+void ss_cmp_stacks_free(struct ss_cmp_stacks *s);
+
+/* A call tree of both sides (tree.h), nodes joined by their path of
+ * names from the root.  Nodes in depth-first pre-order, siblings by total
+ * delta descending (largest growth first), then name. */
+struct ss_cmp_tnode {
+    ss_id name; /* the function's name in ss_cmp_tree.keys */
+    uint32_t depth, parent;
+    double self_b, self_n, total_b, total_n;
+    double total_bx, total_nx; /* exact units, for ordering */
+};
+struct ss_cmp_tree {
+    struct ss_strtab keys; /* names, and the paths that join the nodes */
+    struct ss_cmp_tnode *nodes;
+    size_t n;
+    double total_b, total_n;
+    struct ss_units units;
+};
+
+/* Build the trees of both sides (top-down, or bottom-up with inverted) and
+ * join them.  With focus (a name, or NULL), each side's tree of that
+ * function (ss_tree_build's focus); a side without the function has an
+ * empty tree, and SS_EUSAGE when neither has it.  Returns 0 or an error. */
+int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
+                    struct ss_cmp_tree *out, struct ss_error *err);
+void ss_cmp_tree_free(struct ss_cmp_tree *t);
+
+/* For the nodes of `t`, the new profile's tree (tree.h) built with
+ * `inverted` and the focus named `focus` (or NULL), the base's total and
+ * self of the node with the same path of names (0 when the base has none),
+ * scaled and converted, into total[0..t->n) and self[0..t->n).  Returns 0
+ * or an error code. */
+struct ss_tree;
+int ss_compare_tree_base(const struct ss_compare *c, int inverted, const char *focus,
+                         const struct ss_tree *t, double *total, double *self,
+                         struct ss_error *err);
+
+/* A function's callers and callees on both sides (tree.h: ss_calls_of),
+ * joined by name; each list by delta descending, then name. */
+struct ss_cmp_edge {
+    ss_id name; /* in ss_cmp_calls.keys */
+    double base, cur;
+    double base_x, cur_x;
+};
+struct ss_cmp_calls {
+    struct ss_strtab keys;
+    double self_b, self_n, total_b, total_n;
+    struct ss_cmp_edge *callers, *callees;
+    size_t ncallers, ncallees;
+    struct ss_units units;
+};
+int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss_cmp_calls *out,
+                     struct ss_error *err);
+void ss_cmp_calls_free(struct ss_cmp_calls *k);
+
+/* The flame graph in a comparison (DESIGN sections 12, 13): for every
+ * frame of `fl`, the new profile's aggregated graph built with options o
+ * (not time order), the base's total of the frame with the same path of
+ * function names (0 when the base has none), scaled and converted, into
+ * base[0..fl->n).  Returns 0 or an error code. */
+struct ss_flame;
+struct ss_flame_opts;
+int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
+                     const struct ss_flame *fl, double *base, struct ss_error *err);
+
+/* The same with what the base has and the new graph lacks: ss_compare_flame
+ * fills base[] and, when gone is not NULL, *gone with the base's frames
+ * whose path the new graph does not have but whose parent's it does (or
+ * roots): gone_parent[k] is the new frame under which gone frame k would be
+ * (SS_FLAME_NONE: a root), gone_name[k] its function's name (borrowed from
+ * the base model), gone_total[k] its scaled total.  Free with
+ * ss_cmp_gone_free. */
+struct ss_cmp_gone {
+    uint32_t *parent;
+    const char **name;
+    double *total;
+    size_t n;
+};
+int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
+                          const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
+                          struct ss_error *err);
+void ss_cmp_gone_free(struct ss_cmp_gone *g);
+
+/* The colour of a frame in a comparison, as flamegraph.pl's differential
+ * graphs: red for growth, blue for shrinkage, white when equal, the
+ * intensity by |delta| / max_delta (the largest |delta| of the graph).
+ * Returns -3..3: the sign is the direction, the size the intensity (0:
+ * unchanged or too small to show). */
+int ss_compare_shade(double base, double cur, double max_delta);
+
+/* Does m hold a comparison (a source flagged SS_SRC_BASE)? */
+int ss_model_is_comparison(const struct ss_model *m);
+
+/* Build *out (initialised here, sealed) from the new profile's samples
+ * followed by the base's, whose sources get SS_SRC_BASE (and, with
+ * c->normalized, SS_SRC_NORMALIZE).  Returns 0 or an error code. */
+int ss_compare_merge(const struct ss_compare *c, struct ss_model *out, struct ss_error *err);
+
+/* Split a model holding SS_SRC_BASE sources into the new profile (*cur:
+ * the other sources) and the base (*base: those sources, flag cleared);
+ * both initialised here and sealed.  Returns 0 or an error code. */
+int ss_compare_split(const struct ss_model *m, struct ss_model *base, struct ss_model *cur,
+                     struct ss_error *err);
+
+#endif

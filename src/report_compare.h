@@ -1,0 +1,31 @@
+/* report_compare.h - `stackscope report --base`: the tables of a comparison
+ * (DESIGN section 13) as text or TSV.
+ *
+ * Functions (--by self, total) and lines: TSV columns `name self.base self
+ * self.delta total.base total total.delta` (`location` for lines), values
+ * in the measure's raw unit; text the same columns with human units, a
+ * signed delta, and a header naming both sides with a one-line summary
+ * (total base, new, delta and its percentage of the base).  Stacks: `base
+ * new delta depth stack`; with --format folded, `stack BASE NEW` lines
+ * (difffolded).  Rows are sorted by delta, largest growth first (--by
+ * total: the total delta; --by line: self delta too).  The other tables do
+ * not compare: they are refused with a message naming those that do.
+ */
+#ifndef SS_REPORT_COMPARE_H
+#define SS_REPORT_COMPARE_H
+
+#include <stdio.h>
+
+#include "compare.h"
+#include "report_common.h"
+
+/* Print the comparison table o->by of c.  Returns 0 or an error code
+ * (SS_EUSAGE for a table that does not compare). */
+int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                      struct ss_error *err);
+
+/* The one-line summary: "base 1.000 s, new 0.800 s, delta -0.200 s
+ * (-20.00%)", with ", base normalized (x0.8)" when normalized. */
+void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c);
+
+#endif

@@ -1,0 +1,336 @@
+/* check_compare.c - comparing two profiles (src/compare.h, DESIGN section
+ * 13): the join of functions and stacks, deltas, the order by delta,
+ * normalization, one model from two and two from one.
+ *
+ * Fixtures (Rprof, hand-counted):
+ *   base, interval 20 ms: main>f, main>f, main>g, main      (4 samples)
+ *     self  f 2 x 0.02 = 0.04, g 0.02, main 0.02; total main 0.08
+ *   new, interval 10 ms: main>f, main>g x 3, main>h       (5 samples)
+ *     self  f 0.01, g 0.03, h 0.01, main 0; total main 0.05
+ * so self deltas: g +0.01, h +0.01, main -0.02, f -0.03. */
+#include "check_suites.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "flame.h"
+#include "tree.h"
+
+#define TOL 1e-12
+
+static const char base_rprof[] = "sample.interval=20000\n"
+                                 "\"f\" \"main\" \n"
+                                 "\"f\" \"main\" \n"
+                                 "\"g\" \"main\" \n"
+                                 "\"main\" \n";
+static const char new_rprof[] = "sample.interval=10000\n"
+                                "\"f\" \"main\" \n"
+                                "\"g\" \"main\" \n"
+                                "\"g\" \"main\" \n"
+                                "\"g\" \"main\" \n"
+                                "\"h\" \"main\" \n";
+
+static const struct ss_cmp_row *crow(const struct ss_cmp_stats *s, const char *key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!strcmp(ss_strtab_get(&s->keys, s->rows[i].key), key))
+            return &s->rows[i];
+    ck_abort_msg("no row '%s'", key);
+    return NULL;
+}
+
+static void check_crow(const struct ss_cmp_stats *s, const char *key, double sb, double sn,
+                       double tb, double tn)
+{
+    const struct ss_cmp_row *r = crow(s, key);
+    ck_assert_double_eq_tol(r->self_b, sb, TOL);
+    ck_assert_double_eq_tol(r->self_n, sn, TOL);
+    ck_assert_double_eq_tol(r->total_b, tb, TOL);
+    ck_assert_double_eq_tol(r->total_n, tn, TOL);
+}
+
+START_TEST(functions_join)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    ck_assert_double_eq_tol(c.total_base, 0.08, TOL);
+    ck_assert_double_eq_tol(c.total_new, 0.05, TOL);
+    ck_assert_double_exact(c.scale, 1);
+    struct ss_cmp_stats s;
+    struct ss_error err;
+    ck_assert_int_eq(ss_compare_stats(&c, SS_BY_FUNCTION, &s, &err), 0);
+    ck_assert_uint_eq(s.n, 4);
+    check_crow(&s, "f", 0.04, 0.01, 0.04, 0.01);
+    check_crow(&s, "g", 0.02, 0.03, 0.02, 0.03);
+    check_crow(&s, "h", 0, 0.01, 0, 0.01); /* new only: 0 in the base */
+    check_crow(&s, "main", 0.02, 0, 0.08, 0.05);
+    ck_assert_double_eq_tol(s.total_b, 0.08, TOL);
+    ck_assert_double_eq_tol(s.total_n, 0.05, TOL);
+    /* self delta descending; g and h tie (+0.01, total +0.01 each): by name */
+    ss_cmp_sort_self(&s);
+    static const char *const self_order[] = {"g", "h", "main", "f"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_str_eq(ss_strtab_get(&s.keys, s.rows[i].key), self_order[i]);
+    /* total delta: g +0.01, h +0.01, main -0.03, f -0.03 (tie: self -0.02 > -0.03) */
+    ss_cmp_sort_total(&s);
+    static const char *const total_order[] = {"g", "h", "main", "f"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_str_eq(ss_strtab_get(&s.keys, s.rows[i].key), total_order[i]);
+    ss_cmp_stats_free(&s);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+/* --normalize: the base scales by 0.05 / 0.08 = 0.625, so its total is 0.05. */
+START_TEST(functions_normalized)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 1);
+    ck_assert_double_eq_tol(c.scale, 0.625, TOL);
+    struct ss_cmp_stats s;
+    struct ss_error err;
+    ck_assert_int_eq(ss_compare_stats(&c, SS_BY_FUNCTION, &s, &err), 0);
+    check_crow(&s, "f", 0.025, 0.01, 0.025, 0.01);
+    check_crow(&s, "g", 0.0125, 0.03, 0.0125, 0.03);
+    check_crow(&s, "main", 0.0125, 0, 0.05, 0.05);
+    ck_assert_double_eq_tol(s.total_b, 0.05, TOL);
+    ss_cmp_stats_free(&s);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+/* Stacks by names root first: main;g 0.02 -> 0.03, main;h 0 -> 0.01,
+ * main 0.02 -> 0, main;f 0.04 -> 0.01. */
+START_TEST(stacks_join)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_cmp_stacks s;
+    struct ss_error err;
+    ck_assert_int_eq(ss_compare_stacks(&c, &s, &err), 0);
+    ck_assert_uint_eq(s.n, 4);
+    static const char *const order[] = {"main;g", "main;h", "main", "main;f"};
+    static const double base[] = {0.02, 0, 0.02, 0.04}, cur[] = {0.03, 0.01, 0, 0.01};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_str_eq(ss_strtab_get(&s.keys, s.rows[i].key), order[i]);
+        ck_assert_double_eq_tol(s.rows[i].base, base[i], TOL);
+        ck_assert_double_eq_tol(s.rows[i].cur, cur[i], TOL);
+    }
+    ck_assert_uint_eq(s.rows[2].depth, 1);
+    ss_cmp_stacks_free(&s);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+/* Trees joined by path: main 0.08 -> 0.05 with children g (+0.01), h
+ * (+0.01, new only), f (-0.03) in that order; calls of main the same. */
+START_TEST(tree_and_calls_join)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_cmp_tree t;
+    struct ss_error err;
+    ck_assert_int_eq(ss_compare_tree(&c, 0, NULL, &t, &err), 0);
+    ck_assert_uint_eq(t.n, 4);
+    static const char *const order[] = {"main", "g", "h", "f"};
+    static const double tb[] = {0.08, 0.02, 0, 0.04}, tn[] = {0.05, 0.03, 0.01, 0.01};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_str_eq(ss_strtab_get(&t.keys, t.nodes[i].name), order[i]);
+        ck_assert_uint_eq(t.nodes[i].depth, i ? 1 : 0);
+        ck_assert_double_eq_tol(t.nodes[i].total_b, tb[i], TOL);
+        ck_assert_double_eq_tol(t.nodes[i].total_n, tn[i], TOL);
+    }
+    ck_assert_double_eq_tol(t.nodes[0].self_b, 0.02, TOL);
+    ck_assert_double_eq_tol(t.total_b, 0.08, TOL);
+    ss_cmp_tree_free(&t);
+    /* a focus only the new side has: the base's tree is empty */
+    ck_assert_int_eq(ss_compare_tree(&c, 0, "h", &t, &err), 0);
+    ck_assert_uint_eq(t.n, 1);
+    ck_assert_double_eq_tol(t.nodes[0].total_b, 0, TOL);
+    ck_assert_double_eq_tol(t.nodes[0].total_n, 0.01, TOL);
+    ss_cmp_tree_free(&t);
+    ck_assert_int_eq(ss_compare_tree(&c, 0, "nosuch", &t, &err), SS_EUSAGE);
+    /* the base's totals on the new profile's own tree (the explorer's) */
+    struct ss_tree nt;
+    ck_assert_int_eq(ss_tree_build(&n, 0, SS_NONE, &nt, &err), 0);
+    ck_assert_uint_eq(nt.n, 4);
+    double bt[4], bs[4];
+    ck_assert_int_eq(ss_compare_tree_base(&c, 0, NULL, &nt, bt, bs, &err), 0);
+    for (size_t i = 0; i < 4; i++) {
+        const char *nm = ss_function_name(&n, nt.nodes[i].function);
+        double want = !strcmp(nm, "main") ? 0.08
+                      : !strcmp(nm, "f")  ? 0.04
+                      : !strcmp(nm, "g")  ? 0.02
+                                          : 0;
+        ck_assert_double_eq_tol(bt[i], want, TOL);
+    }
+    ss_tree_free(&nt);
+    struct ss_cmp_calls k;
+    ck_assert_int_eq(ss_compare_calls(&c, "main", &k, &err), 0);
+    ck_assert_uint_eq(k.ncallers, 0);
+    ck_assert_uint_eq(k.ncallees, 3);
+    ck_assert_str_eq(ss_strtab_get(&k.keys, k.callees[2].name), "f");
+    ck_assert_double_eq_tol(k.callees[2].base, 0.04, TOL);
+    ck_assert_double_eq_tol(k.callees[2].cur, 0.01, TOL);
+    ck_assert_double_eq_tol(k.total_b, 0.08, TOL);
+    ss_cmp_calls_free(&k);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+/* The flame graph: the new graph's frames main, f, g, h (by name) get the
+ * base's totals of the same paths: 0.08, 0.04, 0.02 and 0 (h is new). */
+START_TEST(flame_base_totals)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_error err;
+    double *sw = NULL;
+    ck_assert_int_eq(ss_flame_measure_weights(&n, &sw, NULL, &err), 0);
+    struct ss_flame_opts o = {0, 0, SS_FLAME_BY_NAME};
+    struct ss_flame fl;
+    ck_assert_int_eq(ss_flame_build(&n, sw, NULL, &o, &fl, &err), 0);
+    free(sw);
+    ck_assert_uint_eq(fl.n, 4);
+    double base[4];
+    ck_assert_int_eq(ss_compare_flame(&c, &o, &fl, base, &err), 0);
+    static const char *const names[] = {"main", "f", "g", "h"};
+    static const double want[] = {0.08, 0.04, 0.02, 0};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_str_eq(ss_function_name(&n, fl.nodes[i].function), names[i]);
+        ck_assert_double_eq_tol(base[i], want[i], TOL);
+    }
+    /* shades: the largest |delta| is 0.03 (main, f): -3; g +0.01: a third,
+     * +2; equal: 0 */
+    ck_assert_int_eq(ss_compare_shade(base[0], fl.nodes[0].total, 0.03), -3);
+    ck_assert_int_eq(ss_compare_shade(base[2], fl.nodes[2].total, 0.03), 2);
+    ck_assert_int_eq(ss_compare_shade(0.5, 0.5, 0.03), 0);
+    ck_assert_int_eq(ss_compare_shade(0.5, 0.5001, 0.03), 0); /* under 2%: no colour */
+    /* swapped, the graph of the base: h is in the other side only */
+    struct ss_compare c2;
+    ss_compare_init(&c2, &n, &b, 0);
+    ck_assert_int_eq(ss_flame_measure_weights(&b, &sw, NULL, &err), 0);
+    struct ss_flame bfl;
+    ck_assert_int_eq(ss_flame_build(&b, sw, NULL, &o, &bfl, &err), 0);
+    free(sw);
+    ck_assert_uint_eq(bfl.n, 3); /* main, f, g */
+    double nb[3];
+    struct ss_cmp_gone gone;
+    ck_assert_int_eq(ss_compare_flame_gone(&c2, &o, &bfl, nb, &gone, &err), 0);
+    ck_assert_uint_eq(gone.n, 1);
+    ck_assert_str_eq(gone.name[0], "h");
+    ck_assert_uint_eq(gone.parent[0], 0); /* under main */
+    ck_assert_double_eq_tol(gone.total[0], 0.01, TOL);
+    ss_cmp_gone_free(&gone);
+    ss_flame_free(&bfl);
+    ss_flame_free(&fl);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+/* One model from two (the writers' input) and back: the new samples first,
+ * then the base's in a source flagged SS_SRC_BASE; the split gives each
+ * side its own statistics again. */
+START_TEST(merge_and_split)
+{
+    struct ss_model b, n, mm, b2, n2;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    ck_assert(!ss_model_is_comparison(&n));
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 1);
+    struct ss_error err;
+    ck_assert_int_eq(ss_compare_merge(&c, &mm, &err), 0);
+    ck_assert(ss_model_is_comparison(&mm));
+    ck_assert_uint_eq(mm.sources.n, 2);
+    ck_assert_uint_eq(mm.sources.v[0].n_samples, 5);
+    ck_assert_uint_eq(mm.sources.v[1].n_samples, 4);
+    ck_assert(!(mm.sources.v[0].flags & SS_SRC_BASE));
+    ck_assert(mm.sources.v[1].flags & SS_SRC_BASE);
+    ck_assert(mm.sources.v[1].flags & SS_SRC_NORMALIZE);
+    ck_assert_double_exact(mm.sources.v[1].interval_us, 20000);
+    ck_assert_int_eq(ss_compare_split(&mm, &b2, &n2, &err), 0);
+    ck_assert(!ss_model_is_comparison(&b2));
+    struct ss_compare c2;
+    ss_compare_init(&c2, &b2, &n2, 0);
+    struct ss_cmp_stats s;
+    ck_assert_int_eq(ss_compare_stats(&c2, SS_BY_FUNCTION, &s, &err), 0);
+    check_crow(&s, "f", 0.04, 0.01, 0.04, 0.01);
+    check_crow(&s, "main", 0.02, 0, 0.08, 0.05);
+    ss_cmp_stats_free(&s);
+    ss_model_free(&mm);
+    ss_model_free(&b2);
+    ss_model_free(&n2);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+/* Both sides weigh by the new profile's measure: a base without it is a
+ * usage error naming the measure and the base. */
+START_TEST(measure_missing)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, "memory profiling: sample.interval=10000\n"
+                   ":10:0:0:0:\"f\" \"main\" \n"
+                   ":20:0:0:0:\"f\" \"main\" \n");
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_set_measure(&n, "memory", &err), 0);
+    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", 1, &err), SS_EUSAGE);
+    ck_assert_msg(strstr(err.msg, "before.out") && strstr(err.msg, "'memory'"), "%s", err.msg);
+    /* not chosen by the user (a default): both fall back to time */
+    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", 0, &err), 0);
+    ck_assert_str_eq(ss_model_measure_name(&n), "time");
+    ck_assert_str_eq(ss_model_measure_name(&b), "time");
+    /* memory: 8 x (20 - 10) = 80 bytes in the second sample; the base has no
+     * memory, so compare samples instead: f 2 new against 2 base */
+    ck_assert_int_eq(ss_model_set_measure(&n, "samples", &err), 0);
+    ck_assert_int_eq(ss_compare_check_measure(&b, &n, "before.out", 1, &err), 0);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_cmp_stats s;
+    ck_assert_int_eq(ss_compare_stats(&c, SS_BY_FUNCTION, &s, &err), 0);
+    check_crow(&s, "f", 2, 2, 2, 2);
+    check_crow(&s, "g", 1, 0, 1, 0); /* base only */
+    ss_cmp_stats_free(&s);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+Suite *compare_suite(void)
+{
+    Suite *s = suite_create("compare");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, functions_join);
+    tcase_add_test(tc, functions_normalized);
+    tcase_add_test(tc, stacks_join);
+    tcase_add_test(tc, tree_and_calls_join);
+    tcase_add_test(tc, flame_base_totals);
+    tcase_add_test(tc, merge_and_split);
+    tcase_add_test(tc, measure_missing);
+    suite_add_tcase(s, tc);
+    return s;
+}

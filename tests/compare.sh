@@ -1,0 +1,571 @@
+#!/bin/bash
+# Comparing two profiles (DESIGN section 13, issue 13): --base and
+# --normalize on report and convert, against independent answers.
+#
+#  1. Hand-made Rprof files (numbers worked out by hand in the comments):
+#     the TSV of --by self/total/line/stacks, the text header's summary and
+#     columns, the difffolded lines, --normalize.
+#  2. R: per function, base / new / delta equal summaryRprof on each file
+#     and their difference (real R profiles); the transform list applies to
+#     both sides (the same as transforming each file first).
+#  3. Go's pprof on real Go CPU and heap profiles made by Go's runtime (two
+#     runs of tests/data/go/measures/main.go): `convert --base A -o d.pb.gz
+#     B` read by `pprof -top` equals `pprof -top -diff_base=A B`; with
+#     --normalize it equals pprof's -normalize times N/B (pprof scales the
+#     new profile to the base's total, stackscope the base to the new
+#     profile's); the difference profile `pprof -proto -diff_base=A B`
+#     writes is read back as the same comparison.
+#  4. Mixed formats (an Rprof base, a pprof new profile) and the messages:
+#     formats that cannot hold a comparison, tables that do not compare,
+#     options that need --base, a base without the measure.
+#  5. The explorer headless: the functions, lines, tree, calls and stacks views (base,
+#     new, delta), s, X, transforms on both sides, the status line, the flame
+#     graph's legend and detail line; the differential SVG; then the same
+#     in a real terminal (tmux, when installed).
+[ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
+
+# shellcheck source=tests/lib.sh
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+need_stackscope
+LC_ALL=C
+export LC_ALL
+
+S=$STACKSCOPE
+T=$TMPD
+D=$SRCDIR/tests/data
+
+check() { # NAME WHY (empty: pass)
+    if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
+}
+
+# same_text NAME WANT_FILE GOT_FILE
+same_text() {
+    check "$1" "$(diff "$2" "$3" | head -n 8 | tr '\n' '|')"
+}
+
+# ---- 1. hand-made files --------------------------------------------------------------
+
+# base, 20 ms: main>f, main>f, main>g, main            (4 samples, 0.08 s)
+#   self: f 0.04, g 0.02, main 0.02; total: main 0.08, f 0.04, g 0.02
+# new, 10 ms: main>f, main>g x3, main>h                 (5 samples, 0.05 s)
+#   self: f 0.01, g 0.03, h 0.01, main 0; total: main 0.05
+printf 'sample.interval=20000\n"f" "main" \n"f" "main" \n"g" "main" \n"main" \n' >"$T/base.out"
+printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"g" "main" \n"g" "main" \n"h" "main" \n' >"$T/new.out"
+
+# self deltas: g +0.01 and h +0.01 (tie, total deltas tie too: by name),
+# main -0.02, f -0.03
+printf 'name\tself.base\tself\tself.delta\ttotal.base\ttotal\ttotal.delta\n' >"$T/want"
+printf 'g\t0.02\t0.03\t0.01\t0.02\t0.03\t0.01\n' >>"$T/want"
+printf 'h\t0\t0.01\t0.01\t0\t0.01\t0.01\n' >>"$T/want"
+printf 'main\t0.02\t0\t-0.02\t0.08\t0.05\t-0.03\n' >>"$T/want"
+printf 'f\t0.04\t0.01\t-0.03\t0.04\t0.01\t-0.03\n' >>"$T/want"
+"$S" report --format tsv --base "$T/base.out" "$T/new.out" >"$T/got" 2>"$T/err"
+# the deltas are differences of doubles: compare at 1e-12
+check "hand: --by self TSV (header per DESIGN 13, sorted by self delta)" "$(awk -F '\t' '
+    NR == FNR { w[FNR] = $0; n = FNR; next }
+    { if (FNR == 1) { if ($0 != w[1]) { print "header: " $0; exit } next }
+      split(w[FNR], a, "\t")
+      if (a[1] != $1) { print "row " FNR ": " $1 " want " a[1]; exit }
+      for (i = 2; i <= 7; i++) { d = a[i] - $i; if (d < 0) d = -d
+          if (d > 1e-12) { print $1 " col " i ": " $i " want " a[i]; exit } } }
+    END { if (FNR != n) print "rows: " FNR " want " n }' "$T/want" "$T/got")"
+
+# --by total: total deltas g +0.01, h +0.01, then main and f -0.03 (tie:
+# self delta -0.02 before -0.03)
+got=$("$S" report --format tsv --by total --base "$T/base.out" "$T/new.out" | cut -f 1 | tr '\n' ' ')
+check "hand: --by total order" "$([ "$got" = "name g h main f " ] || echo "$got")"
+
+# text: the summary (base 0.080, new 0.050, delta -0.030, -37.50%) and columns
+"$S" report --base "$T/base.out" "$T/new.out" >"$T/text" 2>&1
+check "hand: text summary line" \
+    "$(grep -qx 'compare    time: base 0.080, new 0.050, delta -0.030 (-37.50%)' "$T/text" || cat "$T/text" | tr '\n' '|')"
+check "hand: text header row and a growth row with its sign" "$(
+    grep -q '^ *self.base  *self  *self.delta  *total.base  *total  *total.delta  name$' "$T/text" || echo header
+    grep -q '^ *0.020  *0.030  *+0.010  *0.020  *0.030  *+0.010  g$' "$T/text" || echo row g)"
+check "hand: text names the base file" "$(grep -q "^base  *$T/base.out (rprof)" "$T/text" || echo missing)"
+
+# --normalize: the base scales by 0.05 / 0.08 = 0.625: f 0.025, g 0.0125,
+# main self 0.0125, total 0.05; the summary says so
+"$S" report --format tsv --normalize --base "$T/base.out" "$T/new.out" >"$T/got"
+check "hand: --normalize scales the base to the new total" "$(awk -F '\t' '
+    function near(a, b) { d = a - b; return d < 1e-12 && d > -1e-12 }
+    $1 == "f" && !(near($2, 0.025) && near($5, 0.025)) { print "f: " $0 }
+    $1 == "g" && !near($2, 0.0125) { print "g: " $0 }
+    $1 == "main" && !(near($2, 0.0125) && near($5, 0.05) && near($7, 0)) { print "main: " $0 }
+    ' "$T/got")"
+"$S" report --normalize --base "$T/base.out" "$T/new.out" >"$T/text"
+check "hand: text summary when normalized" \
+    "$(grep -qx 'compare    time: base 0.050, new 0.050, delta 0.000 (+0.00%), base normalized to the new total (x0.625)' "$T/text" || grep compare "$T/text")"
+
+# stacks: main;g 0.02 -> 0.03, main;h 0 -> 0.01, main 0.02 -> 0, main;f 0.04 -> 0.01
+"$S" report --format tsv --by stacks --base "$T/base.out" "$T/new.out" >"$T/got"
+check "hand: --by stacks TSV" "$(awk -F '\t' '
+    function near(a, b) { d = a - b; return d < 1e-12 && d > -1e-12 }
+    NR == 1 { if ($0 != "base\tnew\tdelta\tdepth\tstack") print "header: " $0; next }
+    { o = o $5 " " }
+    $5 == "main;g" && !(near($1, 0.02) && near($2, 0.03) && near($3, 0.01) && $4 == 2) { print }
+    $5 == "main" && !(near($1, 0.02) && near($2, 0) && $4 == 1) { print }
+    END { if (o != "main;g main;h main main;f ") print "order: " o }' "$T/got")"
+
+# difffolded: `stack BASE NEW` in sample counts, in byte order of the stack
+printf 'main 1 0\nmain;f 2 1\nmain;g 1 3\nmain;h 0 1\n' >"$T/want"
+"$S" report --by stacks --format folded --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: report --format folded writes difffolded lines" "$T/want" "$T/got"
+"$S" convert --base "$T/base.out" -o "$T/d.folded" "$T/new.out"
+same_text "hand: convert -o X.folded writes difffolded lines" "$T/want" "$T/d.folded"
+# normalized: base counts x 5/4, rounded: main 1.25 -> 1, f 2.5 -> 3, g 1.25 -> 1
+printf 'main 1 0\nmain;f 3 1\nmain;g 1 3\nmain;h 0 1\n' >"$T/want"
+"$S" report --by stacks --format folded --normalize --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: difffolded with --normalize" "$T/want" "$T/got"
+
+# the top-down tree: main 0.08 -> 0.05 (self 0.02 -> 0); its children by
+# total delta: g +0.01, h +0.01 (tie: by name), f -0.03
+cat >"$T/want" <<'EOF'
+depth	name	self.base	self	self.delta	total.base	total	total.delta
+0	main	0.02	0	-0.02	0.08	0.05	-0.03
+1	g	0.02	0.03	0.01	0.02	0.03	0.01
+1	h	0	0.01	0.01	0	0.01	0.01
+1	f	0.04	0.01	-0.03	0.04	0.01	-0.03
+EOF
+"$S" report --by tree --format tsv --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: --by tree TSV (children by total delta)" "$T/want" "$T/got"
+# bottom-up from f: f 0.04 -> 0.01, called by main
+printf '0\tf\t0\t0\t0\t0.04\t0.01\t-0.03\n1\tmain\t0.04\t0.01\t-0.03\t0.04\t0.01\t-0.03\n' >"$T/want"
+"$S" report --by tree --inverted --function f --format tsv --base "$T/base.out" "$T/new.out" |
+    tail -n +2 >"$T/got"
+same_text "hand: --by tree --inverted --function f" "$T/want" "$T/got"
+# calls of main: self 0.02 -> 0, total 0.08 -> 0.05, callees g, h, f
+cat >"$T/want" <<'EOF'
+relation	name	base	new	delta
+self	main	0.02	0	-0.02
+total	main	0.08	0.05	-0.03
+callee	g	0.02	0.03	0.01
+callee	h	0	0.01	0.01
+callee	f	0.04	0.01	-0.03
+EOF
+"$S" report --by calls --function main --format tsv --base "$T/base.out" "$T/new.out" >"$T/got"
+same_text "hand: --by calls --function main" "$T/want" "$T/got"
+"$S" report --by calls --function nosuch --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
+check "--by calls of a function in neither profile: usage error" "$(
+    grep -q "no function named 'nosuch' in either profile" "$T/err" || cat "$T/err")"
+
+# several --base files combine into one base: base twice = double the base
+"$S" report --format tsv --base "$T/base.out" --base "$T/base.out" "$T/new.out" >"$T/got"
+check "hand: two --base files add up" "$(awk -F '\t' '
+    function near(a, b) { d = a - b; return d < 1e-12 && d > -1e-12 }
+    $1 == "f" && !near($2, 0.08) { print } $1 == "main" && !near($5, 0.16) { print }' "$T/got")"
+
+# ---- 2. R: summaryRprof on each file ------------------------------------------------
+
+A=$D/rprof/plain_default.out # 20 ms
+B=$D/rprof/line.out          # 10 ms
+if have Rscript; then
+    cat >"$T/sr.R" <<'EOF'
+args <- commandArgs(trailingOnly = TRUE)
+t <- summaryRprof(args[[1]])$by.total
+n <- gsub('^"|"$', "", rownames(t))
+cat(sprintf("%s\t%.15g\t%.15g\n", n, t$self.time, t$total.time), sep = "")
+EOF
+    if Rscript "$T/sr.R" "$A" >"$T/ra" 2>"$T/rerr" && Rscript "$T/sr.R" "$B" >"$T/rb" 2>>"$T/rerr"; then
+        # join: name base.self new.self base.total new.total (0 when absent)
+        awk -F '\t' 'NR == FNR { bs[$1] = $2; bt[$1] = $3; k[$1] = 1; next }
+                     { ns[$1] = $2; nt[$1] = $3; k[$1] = 1 }
+                     END { for (f in k) printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\n", f,
+                               bs[f] + 0, ns[f] + 0, bt[f] + 0, nt[f] + 0 }' \
+            "$T/ra" "$T/rb" | sort >"$T/r.tsv"
+        "$S" report --format tsv --base "$A" "$B" | tail -n +2 |
+            awk -F '\t' '{ printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\n", $1, $2, $3, $4, $5, $6, $7 }' |
+            sort >"$T/o.tsv"
+        check "R: base, new and delta per function equal summaryRprof on each file ($(wc -l <"$T/r.tsv") functions)" \
+            "$(awk -F '\t' '
+                function far(a, b) { d = a - b; return d > 1e-9 || d < -1e-9 }
+                NR == FNR { r[$1] = $0; next }
+                { if (!($1 in r)) { print "not in R: " $1; exit }
+                  split(r[$1], x, "\t")
+                  if (far($2, x[2]) || far($3, x[3]) || far($4, x[3] - x[2]) ||
+                      far($5, x[4]) || far($6, x[5]) || far($7, x[5] - x[4])) { print $0 " | R " r[$1]; exit }
+                  delete r[$1] }
+                END { for (k in r) { print "only in R: " k; exit } }' "$T/r.tsv" "$T/o.tsv")"
+    else
+        fail "R: summaryRprof" "$(tail -n 1 "$T/rerr")"
+    fi
+    # by line (lines = "show"): two line-profiled files
+    cat >"$T/srl.R" <<'EOF'
+args <- commandArgs(trailingOnly = TRUE)
+t <- summaryRprof(args[[1]], lines = "show")$by.line
+cat(sprintf("%s\t%.15g\t%.15g\n", rownames(t), t$self.time, t$total.time), sep = "")
+EOF
+    A2=$D/rprof/memory_line.out
+    B2=$D/rprof/line.out
+    if Rscript "$T/srl.R" "$A2" >"$T/rla" 2>"$T/rerr" && Rscript "$T/srl.R" "$B2" >"$T/rlb" 2>>"$T/rerr"; then
+        awk -F '\t' 'NR == FNR { bs[$1] = $2; bt[$1] = $3; k[$1] = 1; next }
+                     { ns[$1] = $2; nt[$1] = $3; k[$1] = 1 }
+                     END { for (f in k) printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\n", f,
+                               bs[f] + 0, ns[f] + 0, bt[f] + 0, nt[f] + 0 }' \
+            "$T/rla" "$T/rlb" | sort >"$T/r.tsv"
+        "$S" report --by line --format tsv --base "$A2" "$B2" 2>/dev/null | tail -n +2 |
+            awk -F '\t' '{ printf "%s\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\t%.15g\n", $1, $2, $3, $4, $5, $6, $7 }' |
+            sort >"$T/o.tsv"
+        check "R: base, new and delta per line equal summaryRprof(lines = \"show\") on each file ($(wc -l <"$T/r.tsv") lines)" \
+            "$(awk -F '\t' '
+                function far(a, b) { d = a - b; return d > 1e-9 || d < -1e-9 }
+                NR == FNR { r[$1] = $0; next }
+                { if (!($1 in r)) { print "not in R: " $1; exit }
+                  split(r[$1], x, "\t")
+                  if (far($2, x[2]) || far($3, x[3]) || far($4, x[3] - x[2]) ||
+                      far($5, x[4]) || far($6, x[5]) || far($7, x[5] - x[4])) { print $0 " | R " r[$1]; exit }
+                  delete r[$1] }
+                END { for (k in r) { print "only in R: " k; exit } }' "$T/r.tsv" "$T/o.tsv")"
+    else
+        fail "R: summaryRprof by line" "$(tail -n 1 "$T/rerr")"
+    fi
+else
+    echo "SKIP R checks: no Rscript"
+fi
+
+# transforms apply to both sides: the same as transforming each file first
+tf=(-e 'drop lm' -e 'merge eval')
+"$S" convert "${tf[@]}" -o "$T/ta.out" "$A" 2>/dev/null
+"$S" convert "${tf[@]}" -o "$T/tb.out" "$B" 2>/dev/null
+"$S" report --format tsv --base "$T/ta.out" "$T/tb.out" >"$T/want" 2>/dev/null
+"$S" report --format tsv "${tf[@]}" --base "$A" "$B" >"$T/got" 2>/dev/null
+same_text "transforms: -e applies to both sides (= transforming each file, then comparing)" \
+    "$T/want" "$T/got"
+
+# ---- 3. Go's pprof on real Go profiles ---------------------------------------------
+
+setup_go_pprof
+gosrc=$D/go/measures
+if [ -z "$PPROF" ]; then
+    echo "SKIP Go checks: no Go pprof"
+elif ! have go; then
+    echo "SKIP Go checks: no go command"
+else
+    mkdir -p "$T/go/a" "$T/go/b"
+    cp "$gosrc/main.go" "$gosrc/go.mod" "$T/go/"
+    # two runs of the same program: a real before/after pair (sampling differs)
+    if ! (cd "$T/go" && GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local GOTELEMETRY=off \
+        GOCACHE=$T/go/cache HOME=$T/go CGO_ENABLED=0 go build -o measures . &&
+        cd a && ../measures && cd ../b && ../measures) >"$T/go/log" 2>&1; then
+        fail "Go profiles: build and run tests/data/go/measures" "$(tail -n 3 "$T/go/log" | tr '\n' '|')"
+    else
+        for kind in cpu heap; do
+            a=$T/go/a/$kind.pb.gz
+            b=$T/go/b/$kind.pb.gz
+            if [ $kind = cpu ]; then idx=(-sample_index=cpu -unit=ns); else idx=(-sample_index=alloc_space -unit=B); fi
+            value=${idx[0]#-sample_index=}
+            "$S" convert --value "$value" --base "$a" -o "$T/go/d-$kind.pb.gz" "$b" 2>/dev/null
+            top_tsv "$T/go/d-$kind.pb.gz" -symbolize=none "${idx[@]}" >"$T/go/ours"
+            top_tsv "$b" -symbolize=none "${idx[@]}" -diff_base="$a" >"$T/go/theirs"
+            check "Go $kind: pprof -top of convert --base equals pprof -top -diff_base ($(wc -l <"$T/go/theirs") rows)" \
+                "$( [ -s "$T/go/theirs" ] || echo "pprof printed nothing"; same_numbers "$T/go/theirs" "$T/go/ours")"
+            # report --base: self/total deltas equal pprof -diff_base's flat/cum
+            "$S" report --format tsv --value "$value" --base "$a" "$b" 2>/dev/null |
+                awk -F '\t' 'NR > 1 && ($4 != 0 || $7 != 0) { printf "%s\t%.17g\t%.17g\n", $1, $4, $7 }' >"$T/go/rep"
+            grep -v '^<total>' "$T/go/theirs" | awk -F '\t' '$2 != 0 || $3 != 0' >"$T/go/theirs-rows"
+            check "Go $kind: report --base deltas equal pprof -diff_base flat/cum" \
+                "$(same_numbers "$T/go/theirs-rows" "$T/go/rep")"
+            # the difference profile pprof writes reads back as the same comparison
+            pp -proto -symbolize=none -diff_base="$a" "$b" >"$T/go/pd.pb.gz" 2>/dev/null
+            "$S" report --format tsv --value "$value" "$T/go/pd.pb.gz" >"$T/go/r1" 2>/dev/null
+            "$S" report --format tsv --value "$value" --base "$a" "$b" >"$T/go/r2" 2>/dev/null
+            check "Go $kind: pprof -proto -diff_base output reads as the comparison" \
+                "$( [ -s "$T/go/r1" ] || echo "no output"; diff "$T/go/r1" "$T/go/r2" | head -n 4 | tr '\n' '|')"
+            # --normalize: ours = new - base x N/B; pprof's = new x B/N - base
+            "$S" convert --value "$value" --normalize --base "$a" -o "$T/go/n-$kind.pb.gz" "$b" 2>/dev/null
+            top_tsv "$T/go/n-$kind.pb.gz" -symbolize=none "${idx[@]}" >"$T/go/ours"
+            nb=$(top_tsv "$a" -symbolize=none "${idx[@]}" | awk -F '\t' '$1 == "<total>" { print $2 }')
+            nn=$(top_tsv "$b" -symbolize=none "${idx[@]}" | awk -F '\t' '$1 == "<total>" { print $2 }')
+            top_tsv "$b" -symbolize=none "${idx[@]}" -normalize -diff_base="$a" |
+                awk -F '\t' -v r="$nn / $nb" 'BEGIN { split(r, q, " / "); f = q[1] / q[2] }
+                    $1 == "<total>" { print; next } { printf "%s\t%.17g\t%.17g\n", $1, $2 * f, $3 * f }' \
+                    >"$T/go/theirs"
+            # per-sample rounding differs (pprof rounds the new samples, we the
+            # base's): allow one unit per sample of the pair
+            ns=$(pp -raw -symbolize=none "$a" "$b" 2>/dev/null | awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 } on && /:/ { n++ } END { print n + 0 }')
+            check "Go $kind: --normalize equals pprof -normalize -diff_base x new/base total" "$(awk -F '\t' -v tol="$ns" '
+                NR == FNR { x[$1] = $2; y[$1] = $3; next }
+                $1 == "<total>" { next }
+                { d = x[$1] - $2; e = y[$1] - $3; if (d < 0) d = -d; if (e < 0) e = -e
+                  m = $2 < 0 ? -$2 : $2; n = $3 < 0 ? -$3 : $3
+                  if ((d > tol + 1 && d > 1e-6 * m) || (e > tol + 1 && e > 1e-6 * n)) {
+                      print $1 ": " $2 " " $3 " vs " x[$1] " " y[$1]; exit } }' "$T/go/theirs" "$T/go/ours")"
+        done
+    fi
+fi
+
+# a difference profile written by convert --base reads back as the same
+# comparison; check names its base session
+"$S" convert --base "$T/base.out" -o "$T/dd.pb.gz" "$T/new.out" 2>/dev/null
+"$S" check "$T/dd.pb.gz" >"$T/got" 2>&1
+check "check: a difference profile's base session is named" "$(
+    grep -q '4 samples (the base of a difference profile' "$T/got" || cat "$T/got")"
+"$S" report --format tsv --value samples "$T/dd.pb.gz" 2>/dev/null | cut -f 1-4 >"$T/got"
+printf 'name\tself.base\tself\tself.delta\ng\t1\t3\t2\nh\t0\t1\t1\nmain\t1\t0\t-1\nf\t2\t1\t-1\n' >"$T/want"
+same_text "convert --base -o X.pb.gz reads back as the comparison (samples)" "$T/want" "$T/got"
+
+# a base is an input: never replaced, by convert or by the explorer's :w
+"$S" convert -o "$T/bp.pb.gz" "$T/base.out" 2>/dev/null
+cp "$T/bp.pb.gz" "$T/bp.copy"
+"$S" convert --base "$T/bp.pb.gz" --force -o "$T/bp.pb.gz" "$T/new.out" 2>"$T/err"
+rc=$?
+check "convert --base B -o B --force: the base is an input, not replaced" "$(
+    [ $rc = 2 ] || [ $rc = 1 ] || echo "exit $rc"
+    grep -q 'input' "$T/err" || cat "$T/err"
+    cmp -s "$T/bp.pb.gz" "$T/bp.copy" || echo "the base changed")"
+cat >"$T/w.script" <<EOF
+:w! $T/bp.pb.gz
+:save-display $T/w.1
+:w $T/w.pb.gz
+:q!
+EOF
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/w.script timeout 20 "$S" --base "$T/bp.pb.gz" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: :w! on the base is refused" "$(
+    grep -q 'is an input file' "$T/w.1" || tail -n 1 "$T/w.1"
+    cmp -s "$T/bp.pb.gz" "$T/bp.copy" || echo "the base changed")"
+"$S" report --format tsv --value samples "$T/w.pb.gz" 2>/dev/null | cut -f 1-4 >"$T/got"
+printf 'name\tself.base\tself\tself.delta\ng\t1\t3\t2\nh\t0\t1\t1\nmain\t1\t0\t-1\nf\t2\t1\t-1\n' >"$T/want"
+same_text "explorer: :w X.pb.gz writes the comparison (the base negated)" "$T/want" "$T/got"
+
+# ---- 4. mixed formats and messages -------------------------------------------------
+
+# an Rprof base and a pprof new profile: the same numbers as both in Rprof
+"$S" convert -o "$T/new.pb.gz" "$T/new.out"
+"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.out" >"$T/want"
+"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.pb.gz" >"$T/got" 2>"$T/err"
+same_text "mixed: an Rprof base against a pprof profile (--value samples)" "$T/want" "$T/got"
+"$S" report --format tsv --base "$T/base.out" "$T/new.pb.gz" >"$T/got" 2>"$T/err"
+check "mixed: Rprof time against pprof time (the default cpu has no Rprof twin: time)" \
+    "$(awk -F '\t' '$1 == "g" && !($2 > 0.0199 && $2 < 0.0201) { print }' "$T/got"; [ -s "$T/got" ] || head -c 300 "$T/err")"
+
+for to in rprof tables speedscope; do
+    "$S" convert --base "$T/base.out" --to $to -o "$T/x.$to" "$T/new.out" 2>"$T/err"
+    rc=$?
+    check "convert --to $to refuses a comparison with a clear message" "$(
+        [ $rc = 1 ] || echo "exit $rc"
+        grep -q "cannot hold a comparison" "$T/err" || head -c 300 "$T/err"
+        [ ! -e "$T/x.$to" ] || echo "wrote $T/x.$to")"
+done
+"$S" report --by levels --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
+rc=$?
+check "report --by levels --base: a usage error naming the tables that compare" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q 'self, total, line, stacks, tree or calls' "$T/err" || cat "$T/err")"
+"$S" report --normalize "$T/new.out" >/dev/null 2>"$T/err"
+rc=$?
+check "--normalize without --base is a usage error" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q 'normalize goes with --base' "$T/err" || cat "$T/err")"
+printf 'memory profiling: sample.interval=10000\n:10:0:0:0:"f" "main" \n:20:0:0:0:"f" "main" \n' >"$T/mem.out"
+"$S" report --value memory --base "$T/base.out" "$T/mem.out" >/dev/null 2>"$T/err"
+rc=$?
+check "a base without the measure: usage error naming it" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q "memory" "$T/err" || cat "$T/err")"
+"$S" report --base "$T/nonexistent.out" "$T/new.out" >/dev/null 2>"$T/err"
+rc=$?
+check "a missing base file: exit 2 naming it" "$(
+    [ $rc = 2 ] || echo "exit $rc"; grep -q "nonexistent.out" "$T/err" || cat "$T/err")"
+
+# ---- 5. the explorer, headless ------------------------------------------------------
+
+# the functions view of the hand-made pair: the numbers of section 1, sorted
+# by self delta; `s` sorts by total delta; X swaps the sides: then f grows
+# by 0.030, main by 0.020, g and h shrink by 0.010 (tie: by name)
+cat >"$T/ui.script" <<EOF
+:save-display $T/ui.1
+s
+:save-display $T/ui.2
+X
+:save-display $T/ui.3
+:drop h
+:save-display $T/ui.4
+:q!
+EOF
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/ui.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >"$T/ui.out" 2>"$T/ui.err" </dev/null
+rc=$?
+check "explorer: --base runs headless" "$([ $rc = 0 ] || echo "exit $rc: $(head -c 300 "$T/ui.err")")"
+cat >"$T/want" <<'EOF'
+ functions: 4 compared, by self delta                               1/4  ?:help
+     base      self     delta↓      base     total      delta function
+    0.020     0.030     +0.010     0.020     0.030     +0.010 g
+    0.000     0.010     +0.010     0.000     0.010     +0.010 h
+    0.020     0.000     -0.020     0.080     0.050     -0.030 main
+    0.040     0.010     -0.030     0.040     0.010     -0.030 f
+EOF
+head -n 6 "$T/ui.1" >"$T/got"
+same_text "explorer: functions view shows base, new and delta by self delta" "$T/want" "$T/got"
+check "explorer: the status line says what is compared, with the totals" "$(
+    grep -q '^ new.out vs base base.out | time: base 0.080, new 0.050, delta -0.030 (-37.50%)' "$T/ui.1" ||
+        sed -n 23p "$T/ui.1")"
+check "explorer: s sorts by total delta" "$(
+    head -n 2 "$T/ui.2" | grep -q 'by total delta' || head -n 2 "$T/ui.2")"
+got=$(sed -n '3,6p' "$T/ui.3" | awk '{ print $NF }' | tr '\n' ' ')
+check "explorer: X swaps base and new (f +0.030, main +0.020, g, h)" "$(
+    [ "$got" = "f main g h " ] || echo "$got"
+    grep -q '^ base.out vs base new.out (swapped) | time: base 0.050, new 0.080' "$T/ui.3" || sed -n 23p "$T/ui.3")"
+check "explorer: a transform applies to both sides (drop h: h leaves both)" "$(
+    grep -q ' h$' "$T/ui.4" && echo "h still listed"
+    grep -q 'base 0.040, new 0.080' "$T/ui.4" || sed -n 23p "$T/ui.4")"
+# without a terminal the explorer prints the comparison report
+"$S" --base "$T/base.out" "$T/new.out" </dev/null 2>/dev/null | grep -c '^compare ' >"$T/got"
+check "explorer without a terminal: prints report --base" "$(grep -qx 1 "$T/got" || cat "$T/got")"
+
+# the flame graph coloured by delta: the legend, and the selected frame's
+# base and delta (main: 0.050 against 0.080; g: 0.030 against 0.020)
+cat >"$T/flame.script" <<EOF
+F
+:save-display $T/fl.1
+k
+:save-display $T/fl.2
+:q!
+EOF
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/flame.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>"$T/fl.err" </dev/null
+check "explorer: flame graph legend in a comparison" "$(
+    grep -q 'red grew, blue shrank vs the base' "$T/fl.1" || head -n 3 "$T/fl.1")"
+check "explorer: flame graph detail line: base and delta of the selected frame" "$(
+    grep -q '^total 0.030 s, base 0.020 s, delta +0.010 s | g' "$T/fl.1" || tail -n 4 "$T/fl.1"
+    grep -q '^total 0.050 s, base 0.080 s, delta -0.030 s | main' "$T/fl.2" || tail -n 4 "$T/fl.2")"
+
+# the top-down tree view: each node with its base total and the delta
+# (children in the new profile's order: g 0.030, then f and h 0.010 by name)
+printf '3\n:save-display %s\n:q!\n' "$T/tree.1" >"$T/tree.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/tree.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ top-down: 4 nodes, against the base                                1/4  ?:help
+     base     total      delta      self function
+    0.080     0.050     -0.030     0.000 ▾ main
+    0.020     0.030     +0.010     0.030 ├─  g
+    0.040     0.010     -0.030     0.010 ├─  f
+    0.000     0.010     +0.010     0.010 └─  h
+EOF
+head -n 6 "$T/tree.1" >"$T/got"
+same_text "explorer: the tree view in a comparison" "$T/want" "$T/got"
+
+# the calls view of main: its total and each callee against the base
+printf ':calls main\n:save-display %s\n:q!\n' "$T/calls.1" >"$T/calls.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/calls.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ calls: main: 0 callers, 3 callees                                  1/4  ?:help
+              base        new       delta function
+total        0.080      0.050      -0.030 main (total; self 0 = 0.000 s)
+callee       0.020      0.030      +0.010   g
+callee       0.040      0.010      -0.030   f
+callee       0.000      0.010      +0.010   h
+EOF
+head -n 6 "$T/calls.1" >"$T/got"
+same_text "explorer: the calls view in a comparison" "$T/want" "$T/got"
+
+# the stacks view: each stack's base value (main alone, only in the base,
+# does not appear: its new value would be 0)
+printf '2\n:save-display %s\n:q!\n' "$T/stacks.1" >"$T/stacks.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/stacks.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ stacks: 3 distinct by samples; Enter: frames                       1/3  ?:help
+     base       new      delta depth stack (root first)
+    0.020     0.030     +0.010     2 main;g
+    0.040     0.010     -0.030     2 main;f
+    0.000     0.010     +0.010     2 main;h
+EOF
+head -n 5 "$T/stacks.1" >"$T/got"
+same_text "explorer: the stacks view in a comparison" "$T/want" "$T/got"
+
+# --normalize in the explorer: the base scaled by 0.625, said on the status line
+printf ':save-display %s\n:q!\n' "$T/norm.1" >"$T/norm.script"
+LC_ALL=C.UTF-8 COLUMNS=200 STACKSCOPE_SCRIPT=$T/norm.script timeout 20 "$S" --normalize --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: --normalize scales the base (main self 0.0125 shown 0.013 -> 0, total 0.050 both)" "$(
+    grep -q '^    0.013     0.000     -0.013     0.050     0.050      0.000 main$' "$T/norm.1" ||
+        head -n 6 "$T/norm.1"
+    grep -q 'base 0.050, new 0.050, delta 0.000' "$T/norm.1" || grep 'vs base' "$T/norm.1")"
+
+# a frame only in the base is named on its parent's detail line: g called k
+# in one base sample (10 ms) and calls nothing in the new profile
+printf 'sample.interval=10000\n"f" "main" \n"k" "g" "main" \n"g" "main" \n' >"$T/b3.out"
+printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"g" "main" \n' >"$T/n3.out"
+printf 'F\n:save-display %s\n:q!\n' "$T/gone.1" >"$T/gone.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/gone.script timeout 20 "$S" --base "$T/b3.out" "$T/n3.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: flame graph detail line lists the frames only in the base" "$(
+    grep -q '^total 0.020 s, base 0.020 s, delta 0.000 s; only in the base: k 0.010 s' "$T/gone.1" ||
+        tail -n 4 "$T/gone.1")"
+
+# the SVG: coloured by delta (g grew: red; f shrank: blue; main shrank the
+# most: full blue), each frame's title with its base and delta, a legend
+"$S" convert --base "$T/base.out" -o "$T/d.svg" "$T/new.out" 2>"$T/err"
+check "convert --base -o X.svg: frames coloured and titled by delta" "$(
+    grep -q '<title>g (0.030 s, 60.00%; base 0.020 s, delta +0.010 s)</title><rect[^>]* fill="rgb(255,' "$T/d.svg" || echo "g not red"
+    grep -q '<title>f (0.010 s, 20.00%; base 0.040 s, delta -0.030 s)</title><rect[^>]* fill="rgb(0,0,255)"' "$T/d.svg" || echo "f not full blue"
+    grep -q 'id="legend"[^>]*>red: grew, blue: shrank' "$T/d.svg" || echo "no legend"
+    [ -s "$T/d.svg" ] || head -c 300 "$T/err")"
+
+# lines (line profiling, 10 ms): base f at a.R#2 x2 (main at #5), g at #3
+# (main at #6); new f at #2 once, g at #3 three times.  Self: #3 0.01 ->
+# 0.03, #2 0.02 -> 0.01; total: #5 0.02 -> 0.01, #6 0.01 -> 0.03.  By self
+# delta, ties (#6, #5: 0) by total delta
+printf 'line profiling: sample.interval=10000\n#File 1: a.R\n1#2 "f" 1#5 "main" \n1#2 "f" 1#5 "main" \n1#3 "g" 1#6 "main" \n' >"$T/bl.out"
+printf 'line profiling: sample.interval=10000\n#File 1: a.R\n1#2 "f" 1#5 "main" \n1#3 "g" 1#6 "main" \n1#3 "g" 1#6 "main" \n1#3 "g" 1#6 "main" \n' >"$T/nl.out"
+cat >"$T/want" <<'EOF'
+location	self.base	self	self.delta	total.base	total	total.delta
+a.R#3	0.01	0.03	0.02	0.01	0.03	0.02
+a.R#6	0	0	0	0.01	0.03	0.02
+a.R#5	0	0	0	0.02	0.01	-0.01
+a.R#2	0.02	0.01	-0.01	0.02	0.01	-0.01
+EOF
+"$S" report --by line --format tsv --base "$T/bl.out" "$T/nl.out" >"$T/got"
+same_text "hand: --by line TSV (by self delta, then total delta)" "$T/want" "$T/got"
+printf '9\n:save-display %s\n:q!\n' "$T/lines.1" >"$T/lines.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/lines.script timeout 20 "$S" --base "$T/bl.out" "$T/nl.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ lines: 4 compared, by self delta; Enter: the file (new)            1/4  ?:help
+    base     self    delta↓     base    total     delta location
+   0.010    0.030    +0.020    0.010    0.030    +0.020 a.R#3
+   0.000    0.000     0.000    0.010    0.030    +0.020 a.R#6
+   0.000    0.000     0.000    0.020    0.010    -0.010 a.R#5
+   0.020    0.010    -0.010    0.020    0.010    -0.010 a.R#2
+EOF
+head -n 6 "$T/lines.1" >"$T/got"
+same_text "explorer: the lines view in a comparison" "$T/want" "$T/got"
+
+# ---- 6. the explorer in a real terminal (tmux) ----------------------------------------
+
+if have tmux; then
+    SOCK=stackscope-compare-$$
+    tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+    trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+    # wait_for TEXT: at most 10 s until the screen shows TEXT
+    wait_for() {
+        local i
+        for i in $(seq 1 100); do
+            tm capture-pane -p -t cmp | grep -qF -- "$1" && return 0
+            sleep 0.1
+        done
+        tm capture-pane -p -t cmp >"$T/tmux.last"
+        return 1
+    }
+    tstep() { # NAME TEXT KEYS...
+        local name=$1 text=$2
+        shift 2
+        [ $# -gt 0 ] && tm send-keys -t cmp "$@"
+        if wait_for "$text"; then pass "tmux: $name"; else fail "tmux: $name" "no '$text': $(tr '\n' '|' <"$T/tmux.last" | head -c 400)"; fi
+    }
+    (cd "$T" && tm new-session -d -s cmp -x 100 -y 30 \
+        "env LC_ALL=C.UTF-8 TERM=xterm '$S' --base base.out new.out 2>cmp.err; echo \$? >cmp.exit; sleep 60")
+    tstep "the comparison opens on the functions view" "functions: 4 compared, by self delta"
+    tstep "the status line names both sides" "new.out vs base base.out | time: base 0.080, new 0.050"
+    tstep "F: the flame graph's legend" "red grew, blue shrank vs the base" F
+    tstep "X swaps the sides" "base.out vs base new.out (swapped)" X
+    tm send-keys -t cmp 1
+    tm send-keys -t cmp Q
+    for i in $(seq 1 50); do [ -s "$T/cmp.exit" ] && break; sleep 0.1; done
+    check "tmux: Q quits with status 0" "$([ "$(cat "$T/cmp.exit" 2>/dev/null)" = 0 ] || echo "exit '$(cat "$T/cmp.exit" 2>/dev/null)': $(head -c 200 "$T/cmp.err")")"
+    tm kill-server 2>/dev/null
+else
+    echo "SKIP tmux checks: no tmux"
+fi
+
+finish

@@ -3,16 +3,24 @@
  * samples entering and leaving it, samples it left with no frames, frames it
  * removed (summed over samples), distinct stacks it changed, functions its
  * names matched, labels its KEY[=VALUE] matched (the label commands), levels
- * trim-base removed, and the command's canonical text. */
+ * trim-base removed, the command's canonical text, and the measure of the
+ * samples entering and leaving (time_in, time_out: what a step removed). */
 #include "report_transforms.h"
 
 #include "column.h"
 #include "stats.h"
 #include "textesc.h"
+#include "units.h"
 #include "transform.h"
 #include "vec.h"
 
-#define EFF(ctx, r) ss_tf_effect((const struct ss_tf_list *)(ctx), r)
+/* The cells' context: the list and how the measure's numbers read. */
+struct tf_ctx {
+    const struct ss_tf_list *l;
+    struct ss_units u;
+};
+#define LIST(ctx) (((const struct tf_ctx *)(ctx))->l)
+#define EFF(ctx, r) ss_tf_effect(LIST(ctx), r)
 
 static void cell_step(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -20,7 +28,7 @@ static void cell_step(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 }
 static void cell_on(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    int on = ss_tf_enabled(ctx, r);
+    int on = ss_tf_enabled(LIST(ctx), r);
     snprintf(buf, n, "%s", tsv ? (on ? "1" : "0") : on ? "yes" : "off");
 }
 static void cell_in(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -57,9 +65,20 @@ static void cell_levels(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 }
 static void cell_command(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_str(buf, n, ss_tf_text(ctx, r), tsv); /* commands quote names */
+    ss_cell_str(buf, n, ss_tf_text(LIST(ctx), r), tsv); /* commands quote names */
 }
 
+static void cell_value_in(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct tf_ctx *)ctx)->u, EFF(ctx, r)->value_in, tsv);
+}
+static void cell_value_out(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &((const struct tf_ctx *)ctx)->u, EFF(ctx, r)->value_out, tsv);
+}
+
+/* The measure's columns come last in TSV (after command), before the
+ * command in text, which prints the label last. */
 static const struct ss_col step_columns[] = {
     {"step", NULL, 4, 0, 0, cell_step, NULL},
     {"enabled", "on", 3, 1, 0, cell_on, NULL},
@@ -72,6 +91,8 @@ static const struct ss_col step_columns[] = {
     {"labels_matched", "labels", 6, 1, 0, cell_labels, NULL},
     {"levels_removed", "levels", 6, 1, 0, cell_levels, NULL},
     {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL},
+    {"@_in", "@.in", 10, 1, 0, cell_value_in, NULL},
+    {"@_out", "@.out", 10, 1, 0, cell_value_out, NULL},
 };
 
 int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -82,7 +103,10 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
     int tsv = o->format == SS_FORMAT_TSV;
     if (!tsv)
         ss_report_header(out, m);
-    struct ss_table t = {step_columns, ARRAY_SIZE(step_columns), l, n, NULL, NULL};
+    struct tf_ctx ctx = {l, {{0}, 0}};
+    ss_units_of(m, &ctx.u);
+    struct ss_table t = {step_columns, ARRAY_SIZE(step_columns), &ctx, n,
+                         NULL,         ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, 0, "steps");
     int simplify = 0;
     for (size_t i = 0; i < n; i++)

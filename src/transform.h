@@ -83,6 +83,8 @@ struct ss_tf_effect {
     size_t stacks_changed;    /* distinct stacks the step changed */
     size_t functions_matched; /* functions the step's names matched */
     size_t levels_removed;    /* trim-base: levels removed (auto: the scaffold found) */
+    double value_in;          /* the model's measure (model.h) of the samples entering */
+    double value_out;         /* ... and of those leaving: what a removing step cost */
     size_t labels_matched;    /* keep-label, drop-label, label-root: distinct labels
                                * (key and value) of the profile its KEY[=VALUE] matched */
 };

@@ -60,7 +60,8 @@ struct apply {
     int track_labels;   /* working stacks carry label sets (the list has label-root) */
     uint32_t *keep;     /* original sample numbers in the timeline; NULL: base + k */
     size_t base, nkeep;
-    ss_id *map; /* working stack -> next working stack, during a step */
+    double value; /* the measure of the samples in the timeline (kept_value) */
+    ss_id *map;   /* working stack -> next working stack, during a step */
     size_t map_cap;
     VEC(ss_id) buf;
     unsigned char *match; /* npats x nfun: function f matches pattern p */
@@ -941,11 +942,42 @@ static int occurs_leaf_first(struct apply *a, size_t k)
     return 0;
 }
 
+/* The measure of the samples in the timeline that have frames (or a
+ * position), as the report headers count them: their weights x their
+ * sources' scales (model.h), in one pass over the kept samples in order. */
+static double kept_value(const struct apply *a)
+{
+    const struct ss_model *o = a->orig;
+    const struct wset *cur = a->cur;
+    double v = 0;
+    size_t src = 0;
+    int64_t w = 0;
+    for (size_t k = 0; k < a->nkeep; k++) {
+        size_t i = orig_index(a, k);
+        ss_id s = cur_stack(a, k);
+        if (cur->off.v[s + 1] == cur->off.v[s] && cur->tail.v[s] == SS_NONE)
+            continue; /* no frame, no position: counted nowhere */
+        if (src < o->sources.n &&
+            i >= o->sources.v[src].first_sample + o->sources.v[src].n_samples) {
+            v += (double)w * ss_source_scale(o, src);
+            w = 0;
+            while (src < o->sources.n &&
+                   i >= o->sources.v[src].first_sample + o->sources.v[src].n_samples)
+                src++;
+        }
+        w += ss_sample_weight(o, i);
+    }
+    if (src < o->sources.n)
+        v += (double)w * ss_source_scale(o, src);
+    return v;
+}
+
 static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff,
                     struct ss_error *err)
 {
     memset(eff, 0, sizeof *eff);
     eff->samples_in = a->nkeep;
+    eff->value_in = a->value;
     struct rewrite rw = {st, 0, SS_NONE, SS_NONE, 0};
     int rc = 0;
     if (st->npats) {
@@ -1024,6 +1056,9 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     if (rc)
         return ss_nomem(err, "transform");
     eff->samples_out = a->nkeep;
+    if (eff->samples_out != eff->samples_in || eff->samples_emptied) /* else unchanged */
+        a->value = kept_value(a);
+    eff->value_out = a->value;
     return 0;
 }
 
@@ -1253,6 +1288,8 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
             a.track_labels = 1;
     if (model_start(&a, &loc_map) || work_start(&a, loc_map))
         rc = ss_nomem(err, "transform");
+    if (!rc)
+        a.value = kept_value(&a);
     for (size_t i = 0; !rc && i < n; i++)
         if (steps[i].enabled)
             rc = run_step(&a, &steps[i], &steps[i].effect, err);

@@ -261,6 +261,16 @@ check "duplications: self adds up to dup_count of the samples with frames" \
 check "runs --value memory: the all-levels row holds the function's total" \
     "$(cmp -s "$T/tot" "$T/runs" || diff "$T/tot" "$T/runs" | head -n 3)"
 
+# transforms' effects by the measure: what `drop F` removed is F's total
+demo=$SRCDIR/data/demo.out
+for v in time memory; do
+    tot=$("$S" report --value $v --by total --format tsv "$demo" | awk -F '\t' '$1 == "lm.fit" { print $4 }')
+    eff=$("$S" report --value $v --by transforms --format tsv -e 'drop lm.fit' "$demo" |
+        awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { printf "%.9g", $c["'$v'_in"] - $c["'$v'_out"] }')
+    check "--by transforms --value $v: drop lm.fit removes lm.fit's total" \
+        "$(awk -v a="$tot" -v b="$eff" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-9 * (a > 1 ? a : 1)) }' || echo "total $tot, removed $eff")"
+done
+
 # folded stacks under memory: each line's number is its stack's bytes
 total=$("$S" report --value memory --format tsv "$D/rprof/memory.out" | awk -F '\t' 'NR > 1 { s += $2 } END { printf "%.0f", s }')
 folded=$("$S" report --value memory --by stacks --format folded "$D/rprof/memory.out" | awk '{ s += $NF } END { printf "%.0f", s }')

@@ -9,9 +9,11 @@
 #include "app.h"
 #include "vec.h"
 
-static const struct ui_column columns[] = {
-    {"#", 3, 1},      {"on", 3, 0},  {"in", 8, 1},   {"out", 8, 1},     {"frames-", 8, 1},
-    {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
+/* "removed": the measure the step removed (its samples' time, memory, ...);
+ * widened to the measure's numbers in draw */
+static struct ui_column columns[] = {
+    {"#", 2, 1},       {"on", 3, 0},     {"in", 7, 1},  {"out", 7, 1},  {"removed", 8, 1},
+    {"frames-", 7, 1}, {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -33,7 +35,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 {
     const struct ss_tf_effect *e = ss_tf_effect(ui->tf, row);
     int on = ss_tf_enabled(ui->tf, row);
-    char b[7][32];
+    char b[8][32];
     snprintf(b[0], sizeof b[0], "%zu", row + 1);
     snprintf(b[1], sizeof b[1], "%zu", e->samples_in);
     snprintf(b[2], sizeof b[2], "%zu", e->samples_out);
@@ -41,14 +43,22 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     snprintf(b[4], sizeof b[4], "%zu", e->stacks_changed);
     snprintf(b[5], sizeof b[5], "%zu", e->functions_matched);
     snprintf(b[6], sizeof b[6], "%zu", e->levels_removed);
-    const char *cells[NCOLS] = {b[0],           on ? "on" : "off", on ? b[1] : "",
-                                on ? b[2] : "", on ? b[3] : "",    on ? b[4] : "",
-                                on ? b[5] : "", on ? b[6] : "",    ss_tf_text(ui->tf, row)};
+    ui_fmt_value(ui, b[7], sizeof b[7], e->value_in - e->value_out);
+    const char *cells[NCOLS] = {
+        b[0],           on ? "on" : "off", on ? b[1] : "", on ? b[2] : "", on ? b[7] : "",
+        on ? b[3] : "", on ? b[4] : "",    on ? b[5] : "", on ? b[6] : "", ss_tf_text(ui->tf, row)};
     ui_table_row(c, y, columns, NCOLS, cells, !on && style == UI_S_NORMAL ? UI_S_DIM : style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
+    double widest = 0;
+    for (size_t i = 0; i < ss_tf_count(ui->tf); i++) {
+        const struct ss_tf_effect *e = ss_tf_effect(ui->tf, i);
+        double r = e->value_in - e->value_out;
+        widest = r > widest ? r : widest;
+    }
+    columns[4].width = ui_value_width(ui, widest, 8);
     ui_table_header(c, y, columns, NCOLS, -1, 0);
     if (v->list.n == 0) {
         v->list.page = h - 1;

@@ -24,8 +24,9 @@
 /* Deepest nesting of arrays and objects accepted. */
 #define SS_JSON_MAX_DEPTH 512
 
-/* Largest JSON text accepted (bytes): node and string offsets are 32-bit. */
-#define SS_JSON_MAX_BYTES ((size_t)1 << 30)
+/* SS_JSON_MAX_BYTES, the largest JSON text accepted, is in limits.h: the
+ * speedscope writer refuses to write more. */
+#include "limits.h"
 
 /* "No node": a missing member, the end of a list of children. */
 #define SS_JSON_NONE UINT32_MAX

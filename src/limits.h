@@ -58,4 +58,10 @@
  * the reader allocate or loop far beyond its size. */
 #define SS_TABLES_SLACK_VALUES (1u << 20)
 
+/* The largest decompressed pprof profile the reader takes (a guard against
+ * gzip bombs), and the largest JSON text (node and string offsets are
+ * 32-bit); the pprof and speedscope writers refuse to write more. */
+#define SS_PPROF_MAX_BYTES ((size_t)1 << 30)
+#define SS_JSON_MAX_BYTES ((size_t)1 << 30)
+
 #endif

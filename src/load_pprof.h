@@ -34,8 +34,9 @@
 #include "model.h"
 #include "reader.h"
 
-/* Largest decompressed profile accepted (a guard against gzip bombs). */
-#define SS_PPROF_MAX_BYTES ((size_t)1 << 30)
+/* SS_PPROF_MAX_BYTES, the largest decompressed profile accepted, is in
+ * limits.h: the pprof writer refuses to write more. */
+#include "limits.h"
 
 /* Load a pprof profile from an open reader (positioned at the start of the
  * file) into m as one source.  `path` names the file in messages.  Returns

@@ -50,6 +50,7 @@
 
 #include "compare.h"
 #include "hashtab.h"
+#include "limits.h"
 #include "num.h"
 #include "rprof.h"
 #include "profile.pb-c.h"
@@ -887,6 +888,13 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
     }
     if (wr || g.failed) {
         rc = ss_nomem(err, "pprof output");
+        goto out;
+    }
+    if (g.b.n > SS_PPROF_MAX_BYTES) { /* every file we write, we read back */
+        rc = ss_fail(err, SS_EUSAGE,
+                     "%s: the profile would be %zu MiB before compression, over the %zu MiB "
+                     "pprof readers here take (trim it first, e.g. -e 'keep-samples 1:N')",
+                     path, g.b.n >> 20, SS_PPROF_MAX_BYTES >> 20);
         goto out;
     }
     int zr = gz_out(g.b.v, g.b.n, f);

@@ -223,5 +223,13 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
     }
     fputs("]}\n", f);
     free(frame);
+    /* every file we write, we read back: the output is a temporary file
+     * (write.c), so its size is known and a failure leaves nothing */
+    long end = ftell(f);
+    if (end > 0 && (unsigned long)end > SS_JSON_MAX_BYTES)
+        return ss_fail(err, SS_EUSAGE,
+                       "%s: the speedscope file would be %ld MiB, over the %zu MiB its reader "
+                       "takes (trim the profile first, e.g. -e 'keep-samples 1:N')",
+                       path, end >> 20, SS_JSON_MAX_BYTES >> 20);
     return 0;
 }

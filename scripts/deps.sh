@@ -2,7 +2,7 @@
 # Install the Debian packages stackscope needs, only those that are missing.
 #   scripts/deps.sh build   compiler, autotools, libraries (the default)
 #   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind, Go's pprof,
-#                           chromium)
+#                           chromium, clang for its sanitizers)
 #   scripts/deps.sh fuzz    build + clang and libFuzzer for scripts/fuzz.sh (not
 #                           needed by the tests: `make check` replays the kept
 #                           fuzz inputs with the normal compiler)
@@ -23,6 +23,9 @@ if [ "$what" = test ]; then
     pkgs="$pkgs linux-perf"
     # Chromium, headless: the SVG flame graph in a real browser (tests/flame.sh)
     pkgs="$pkgs chromium"
+    # clang's UBSan checks what gcc's does not (a null pointer plus an
+    # offset): scripts/test.sh runs make check under it too
+    pkgs="$pkgs clang libclang-rt-14-dev"
 fi
 if [ "$what" = fuzz ]; then
     pkgs="$pkgs clang libclang-rt-14-dev"

@@ -69,6 +69,10 @@ void ss_report_header(FILE *out, const struct ss_model *m)
         fprintf(out, "\ntime       %.3f s sampled\n\n", t.sampling_time);
         return;
     }
+    if (m->weights.measure.kind == SS_MEASURE_SAMPLES) {
+        fputs("\n\n", out); /* the samples line above is the measure's total */
+        return;
+    }
     struct ss_units u;
     ss_units_of(m, &u);
     char v[64];

@@ -428,8 +428,11 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
             if (parse_uint(b, len, &k, &fno) || fno > RPROF_MAX_FILENO)
                 return perr(p, col0 + i, "file number out of range in a position token");
             k++;
-            if (parse_uint(b, len, &k, &line) || line > UINT32_MAX - 1)
-                return perr(p, col0 + i, "line number out of range in a position token");
+            /* R numbers lines from 1; line 0 means "no position" here, so a
+             * token with line 0 would make a location with nothing in it */
+            if (parse_uint(b, len, &k, &line) || line == 0 || line > UINT32_MAX - 1)
+                return perr(p, col0 + i,
+                            "line number out of range in a position token (lines start at 1)");
             if (pending != SS_NONE)
                 return perr(p, col0 + i, "two position tokens in a row");
             ss_id file = file_for(p, fno, &oom);

@@ -728,6 +728,9 @@ static const struct bad_case bad_cases[] = {
     BAD("garbage after a name", "sample.interval=20000\n\"a\" \"b\" xyz \n", 2),
     BAD("bad #File number", "line profiling: sample.interval=20000\n#File 0: /a.R\n", 2),
     BAD("unknown # line", "sample.interval=20000\n#Foo\n", 2),
+    /* R numbers lines from 1; line 0 made a location with nothing in it,
+     * which the tables writer wrote and its reader refused (fuzz_write) */
+    BAD("position with line 0", "sample.interval=20000\n\"a\" 1#0 \"b\" \n", 2),
 };
 
 START_TEST(test_bad_input)

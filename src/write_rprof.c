@@ -83,9 +83,11 @@ static int name_ok(const char *s, size_t n)
     return 1;
 }
 
+/* A position token is FILE#LINE with a line from 1 (what R writes and the
+ * reader takes): a location with a file but no line (pprof) has none. */
 static int has_position(const struct ss_location *l)
 {
-    return l->file != SS_NONE || l->line > 0;
+    return l->line > 0;
 }
 
 /* Number the files of one position (first use), noting positions without a

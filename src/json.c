@@ -402,6 +402,17 @@ int ss_json_parse(struct ss_json *j, const char *p, size_t n, const char *path,
     return 0;
 }
 
+int ss_json_with(struct ss_reader *r, const char *p, size_t n, const char *path, ss_json_doc_fn doc,
+                 void *ctx, struct ss_error *err)
+{
+    struct ss_json j;
+    int rc = r ? ss_json_load(&j, r, path, err) : ss_json_parse(&j, p, n, path, err);
+    if (!rc)
+        rc = doc(ctx, &j, path, err);
+    ss_json_free(&j);
+    return rc;
+}
+
 void ss_json_free(struct ss_json *j)
 {
     VEC_FREE(j->nodes);

@@ -74,6 +74,15 @@ int ss_json_load(struct ss_json *j, struct ss_reader *r, const char *path, struc
 
 void ss_json_free(struct ss_json *j);
 
+/* The one way a JSON format's loader reads its document: parse the file
+ * behind r (ss_json_load), or p[0..n) when r is NULL (ss_json_parse), hand
+ * the document to doc(ctx, j, path, err), free it and return doc's result
+ * or the parse error. */
+typedef int (*ss_json_doc_fn)(void *ctx, const struct ss_json *j, const char *path,
+                              struct ss_error *err);
+int ss_json_with(struct ss_reader *r, const char *p, size_t n, const char *path, ss_json_doc_fn doc,
+                 void *ctx, struct ss_error *err);
+
 static inline const struct ss_json_node *ss_json_at(const struct ss_json *j, uint32_t id)
 {
     return &j->nodes.v[id];

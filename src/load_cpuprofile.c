@@ -362,24 +362,20 @@ static int load_doc(struct ss_model *m, const struct ss_json *j, const char *pat
     return rc;
 }
 
+/* load_doc for ss_json_with: ctx is the model */
+static int doc(void *ctx, const struct ss_json *j, const char *path, struct ss_error *err)
+{
+    return load_doc(ctx, j, path, err);
+}
+
 int ss_load_cpuprofile_mem(struct ss_model *m, const char *p, size_t n, const char *path,
                            struct ss_error *err)
 {
-    struct ss_json j;
-    int rc = ss_json_parse(&j, p, n, path, err);
-    if (!rc)
-        rc = load_doc(m, &j, path, err);
-    ss_json_free(&j);
-    return rc;
+    return ss_json_with(NULL, p, n, path, doc, m, err);
 }
 
 int ss_load_cpuprofile(struct ss_model *m, struct ss_reader *r, const char *path,
                        struct ss_error *err)
 {
-    struct ss_json j;
-    int rc = ss_json_load(&j, r, path, err);
-    if (!rc)
-        rc = load_doc(m, &j, path, err);
-    ss_json_free(&j);
-    return rc;
+    return ss_json_with(r, NULL, 0, path, doc, m, err);
 }

@@ -639,6 +639,8 @@ DUMP lines
 DUMP tree
 V
 DUMP next
+<:>value dup<Tab><Enter>
+DUMP completed
 :value nope
 DUMP nope
 EOF
@@ -666,6 +668,8 @@ check measures.tree "$(sed -n 3p "$T/measures.tree" | grep -qF "$root_total" || 
 check measures.status "$(grep -qE '[|] [0-9.]+ GB memory [|]' "$T/measures.functions" || tail -n 2 "$T/measures.functions")"
 # V takes the next measure after memory: released
 check measures.next "$(grep -qE '[|] [0-9.]+ [kMG]?B released [|]' "$T/measures.next" && grep -q '^value: released' "$T/measures.next" || tail -n 2 "$T/measures.next")"
+# Tab after :value completes the profile's measures
+check measures.completion "$(grep -q '^value: duplications' "$T/measures.completed" || tail -n 2 "$T/measures.completed")"
 check measures.unknown "$(tail -n 1 "$T/measures.nope" | grep -q "no measure 'nope' in this profile" || tail -n 1 "$T/measures.nope")"
 
 finish

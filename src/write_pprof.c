@@ -629,6 +629,17 @@ static int write_samples(struct writer *w, struct out *g)
             size_t hn = 0;
             hdr[hn++] = 2 << 3 | 2; /* Profile.sample */
             put_varint(hdr, &hn, sample_len);
+            /* every file we write, we read back: stop as soon as the
+             * samples alone are over what the reader takes */
+            if (g->b.n + hn + sample_len > SS_PPROF_MAX_BYTES) {
+                ss_fail(w->err, SS_EUSAGE,
+                        "%s: the profile would be more than %zu MiB before compression (its "
+                        "first %zu of %zu samples alone), over what pprof readers here take "
+                        "(trim it first, e.g. -e 'keep-samples 1:N')",
+                        w->path, SS_PPROF_MAX_BYTES >> 20, i + 1, m->sample_stack.n);
+                rc = PP_TOO_BIG;
+                break;
+            }
             out_write(g, hdr, hn);
             out_write(g, ids, ids_len);
             if (base)

@@ -128,6 +128,57 @@ static int check_weights(const struct ss_model *m, ss_id vt_dur, const char *pat
     return 0;
 }
 
+/* Frame i of the file for each location: the locations that name a
+ * function, in order (UINT32_MAX: none). */
+static void number_frames(const struct ss_model *m, uint32_t *frame)
+{
+    uint32_t nf = 0;
+    for (size_t l = 0; l < m->locations.n; l++)
+        frame[l] = m->locations.v[l].function == SS_NONE ? UINT32_MAX : nf++;
+}
+
+/* Decimal digits of v. */
+static unsigned digits(uint32_t v)
+{
+    unsigned n = 1;
+    for (; v >= 10; v /= 10)
+        n++;
+    return n;
+}
+
+/* Refuse, before anything is written, a file over what the reader takes:
+ * the samples' frame lists alone (each index and its separator, and "[],"
+ * per sample) are a lower bound of its size. */
+static int check_size(const struct ss_model *m, const uint32_t *frame, const char *path,
+                      struct ss_error *err)
+{
+    size_t ns = ss_model_nstacks(m);
+    uint64_t *len = ss_alloc_array(ns ? ns : 1, sizeof *len);
+    if (!len)
+        return ss_nomem(err, "speedscope size");
+    for (size_t s = 0; s < ns; s++) {
+        const ss_id *fr = ss_stack_frames(m, (ss_id)s);
+        uint64_t b = 3;
+        for (size_t k = 0; k < ss_stack_depth(m, (ss_id)s); k++)
+            if (frame[fr[k]] != UINT32_MAX)
+                b += 1 + digits(frame[fr[k]]);
+        len[s] = b;
+    }
+    /* at most 2^32 samples of at most SS_MAX_FRAMES frames of 11 bytes:
+     * the sum cannot wrap */
+    uint64_t total = 0;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        total += len[m->sample_stack.v[i]];
+    free(len);
+    if (total > SS_JSON_MAX_BYTES)
+        return ss_fail(err, SS_EUSAGE,
+                       "%s: the speedscope file would be more than %llu MiB (its samples' frame "
+                       "lists alone), over the %zu MiB its reader takes (trim the profile "
+                       "first, e.g. -e 'keep-samples 1:N'); nothing written",
+                       path, (unsigned long long)(total >> 20), SS_JSON_MAX_BYTES >> 20);
+    return 0;
+}
+
 int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
     ss_id vt_dur = duration_type(m);
@@ -138,6 +189,12 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
     uint32_t *frame = ss_alloc_array(m->locations.n, sizeof *frame);
     if (!frame)
         return ss_nomem(err, "speedscope frames");
+    number_frames(m, frame);
+    rc = check_size(m, frame, path, err);
+    if (rc) {
+        free(frame);
+        return rc;
+    }
     fputs("{\"$schema\":\"" SS_SPEEDSCOPE_SCHEMA "\",\"version\":\"0.6.0\",", f);
     fputs("\"name\":", f);
     const char *first = m->sources.n ? ss_str(m, m->sources.v[0].uri) : "profile";
@@ -146,15 +203,12 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
     ss_basename(first, &b, &blen);
     put_str(f, b, blen);
     fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
-    uint32_t nf = 0;
     for (size_t l = 0; l < m->locations.n; l++) {
         const struct ss_location *loc = &m->locations.v[l];
-        frame[l] = UINT32_MAX;
-        if (loc->function == SS_NONE)
+        if (frame[l] == UINT32_MAX)
             continue;
         const struct ss_function *fn = &m->functions.v[loc->function];
-        frame[l] = nf;
-        fputs(nf++ ? ",{\"name\":" : "{\"name\":", f);
+        fputs(frame[l] ? ",{\"name\":" : "{\"name\":", f);
         put_str(f, ss_str(m, fn->name), ss_strtab_len(&m->strs, fn->name));
         ss_id file = loc->file != SS_NONE ? loc->file : fn->filename;
         if (file != SS_NONE) {

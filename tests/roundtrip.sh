@@ -331,5 +331,32 @@ got=$(tr '\n' '|' <"$T/big-sum.back.folded")
 printf '123;456 5\n' >"$T/number.folded"
 roundtrip number-first "$T/number.folded"
 
+# Outputs over what their readers take (1 GiB: a pprof profile before
+# compression, a JSON text) are refused, with --force too, before anything
+# is left: a tables directory with one stack of 1,000,000 frames of one
+# location (pprof: 1 byte per frame; speedscope: "0," 2 bytes per frame)
+# and 1,100 samples of it: 1.1e9 and 2.2e9 bytes, over 2^30 = 1,073,741,824.
+big=$T/gib
+ss convert -o "$big/" "$T/million.out"
+awk 'BEGIN { print "stack_id\tdepth\tlocation_id"; for (i = 1; i <= 1000000; i++) print "1\t" i "\t1" }' >"$big/stacks.tsv"
+awk 'BEGIN { print "sample_id\tsource_id\tstack_id"; for (i = 1; i <= 1100; i++) print i "\t1\t1" }' >"$big/samples.tsv"
+printf 'sample_id\ttype\tvalue\n' >"$big/sample_values.tsv"
+rm -f "$big/sample_locations.tsv"
+printf 'location_id\tfunction_id\tfile\tline\n1\t1\t\\N\t0\n' >"$big/locations.tsv"
+printf 'function_id\tname\tsystem_name\tfilename\tstart_line\tclass\n1\tf\tf\t\\N\t0\t\\N\n' >"$big/functions.tsv"
+got=$(ss report --by stacks --format tsv "$big" | awk -F '\t' 'NR == 2 { print $1, $4 }')
+[ "$got" = "1100 1000000" ] && pass "1 GiB: the input holds 1100 samples of 1,000,000 frames" ||
+    fail "1 GiB: the input" "got '$got' $ERR"
+mkdir -p "$T/gib-out"
+for o in big.pb.gz big.speedscope.json; do
+    ss convert --force -o "$T/gib-out/$o" "$big"
+    left=$(ls -A "$T/gib-out")
+    if [ $RC -eq 1 ] && [[ $ERR == *"$o: the "*"would be more than "*"MiB"*"reader"*"take"* ]] && [ -z "$left" ]; then
+        pass "1 GiB: $o refused, nothing left"
+    else
+        fail "1 GiB: $o" "exit $RC, left '$left': $ERR"
+    fi
+done
+
 echo "$n_skip format pairs refused by design (see SKIP lines)"
 finish

@@ -22,14 +22,15 @@ static void signed_value(char *buf, size_t n, const struct ss_units *u, double v
     ss_format_value(buf + 1, n - 1, u, v, 0);
 }
 
-void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c)
+void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c, int seconds)
 {
     char b[64], nw[64], d[64];
     double tb = c->total_base * c->scale, tn = c->total_new;
     ss_format_value(b, sizeof b, &c->units, tb, 0);
     ss_format_value(nw, sizeof nw, &c->units, tn, 0);
     signed_value(d, sizeof d, &c->units, tn - tb, 0);
-    size_t k = (size_t)snprintf(buf, n, "base %s, new %s, delta %s", b, nw, d);
+    const char *u = seconds && c->units.measure.kind == SS_MEASURE_TIME ? " s" : "";
+    size_t k = (size_t)snprintf(buf, n, "base %s%s, new %s%s, delta %s%s", b, u, nw, u, d, u);
     if (k < n && !ss_double_eq(tb, 0))
         k += (size_t)snprintf(buf + k, n - k, " (%+.2f%%)", 100.0 * (tn - tb) / tb);
     if (k < n && c->normalized)
@@ -56,7 +57,7 @@ static void header(FILE *out, const struct ss_compare *c)
     fprintf(out, "base       %llu samples\n", (unsigned long long)t.samples);
     ss_report_header(out, c->cur);
     char sum[512];
-    ss_compare_summary(sum, sizeof sum, c);
+    ss_compare_summary(sum, sizeof sum, c, 1);
     fprintf(out, "compare    %s: %s\n\n", ss_model_measure_name(c->cur), sum);
 }
 

@@ -25,7 +25,9 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
                       struct ss_error *err);
 
 /* The one-line summary: "base 1.000 s, new 0.800 s, delta -0.200 s
- * (-20.00%)", with ", base normalized (x0.8)" when normalized. */
-void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c);
+ * (-20.00%)", with ", base normalized to the new total (x0.8)" when
+ * normalized.  Without `seconds`, `time` is bare seconds as in the
+ * explorer's columns ("base 1.000, ..."), to fit its status line. */
+void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c, int seconds);
 
 #endif

@@ -337,7 +337,7 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
     fprintf(f, ", %s)</text>\n", tv);
     if (cmp) {
         char sum[512];
-        ss_compare_summary(sum, sizeof sum, cmp);
+        ss_compare_summary(sum, sizeof sum, cmp, 1);
         fprintf(f,
                 "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank against the "
                 "base (the stronger, the more); ",

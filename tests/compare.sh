@@ -75,10 +75,10 @@ check "hand: --by self TSV (header per DESIGN 13, sorted by self delta)" "$(awk 
 got=$("$S" report --format tsv --by total --base "$T/base.out" "$T/new.out" | cut -f 1 | tr '\n' ' ')
 check "hand: --by total order" "$([ "$got" = "name g h main f " ] || echo "$got")"
 
-# text: the summary (base 0.080, new 0.050, delta -0.030, -37.50%) and columns
+# text: the summary (base 0.080 s, new 0.050 s, delta -0.030 s, -37.50%) and columns
 "$S" report --base "$T/base.out" "$T/new.out" >"$T/text" 2>&1
 check "hand: text summary line" \
-    "$(grep -qx 'compare    time: base 0.080, new 0.050, delta -0.030 (-37.50%)' "$T/text" || cat "$T/text" | tr '\n' '|')"
+    "$(grep -qx 'compare    time: base 0.080 s, new 0.050 s, delta -0.030 s (-37.50%)' "$T/text" || cat "$T/text" | tr '\n' '|')"
 check "hand: text header row and a growth row with its sign" "$(
     grep -q '^ *self.base  *self  *self.delta  *total.base  *total  *total.delta  name$' "$T/text" || echo header
     grep -q '^ *0.020  *0.030  *+0.010  *0.020  *0.030  *+0.010  g$' "$T/text" || echo row g)"
@@ -95,7 +95,7 @@ check "hand: --normalize scales the base to the new total" "$(awk -F '\t' '
     ' "$T/got")"
 "$S" report --normalize --base "$T/base.out" "$T/new.out" >"$T/text"
 check "hand: text summary when normalized" \
-    "$(grep -qx 'compare    time: base 0.050, new 0.050, delta 0.000 (+0.00%), base normalized to the new total (x0.625)' "$T/text" || grep compare "$T/text")"
+    "$(grep -qx 'compare    time: base 0.050 s, new 0.050 s, delta 0.000 s (+0.00%), base normalized to the new total (x0.625)' "$T/text" || grep compare "$T/text")"
 
 # stacks: main;g 0.02 -> 0.03, main;h 0 -> 0.01, main 0.02 -> 0, main;f 0.04 -> 0.01
 "$S" report --format tsv --by stacks --base "$T/base.out" "$T/new.out" >"$T/got"

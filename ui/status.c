@@ -84,7 +84,7 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         struct ss_compare cmp;
         ui_compare(ui, &cmp);
         char sum[512];
-        ss_compare_summary(sum, sizeof sum, &cmp);
+        ss_compare_summary(sum, sizeof sum, &cmp, 0);
         const char *nf = ui->m->sources.n ? ss_str(ui->m, ui->m->sources.v[0].uri) : "";
         const char *nb = strrchr(nf, '/');
         nb = nb && nb[1] ? nb + 1 : nf;

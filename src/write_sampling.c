@@ -60,6 +60,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 struct wr {
     const struct ss_model *m;
     uint32_t bad_line;      /* a line number the reader would refuse, or 0 */
+    ss_id bad_file;         /* a file name the reader would split wrongly, or SS_NONE */
     struct ss_strtab names; /* element strings; the id is the element id */
     ss_id *elem_of_loc;     /* per location, SS_NONE until used */
     VEC(uint64_t) self;
@@ -82,6 +83,22 @@ static int put(struct wr *w, size_t *at, const char *s)
     return 0;
 }
 
+/* Where the reader splits "FILE:LINE:METHOD": at its first ":DIGITS:".
+ * Returns the offset of that ':' in s[0..n), or n when there is none. */
+static size_t line_sep(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != ':')
+            continue;
+        size_t j = i + 1;
+        while (j < n && s[j] >= '0' && s[j] <= '9')
+            j++;
+        if (j > i + 1 && j < n && s[j] == ':')
+            return i;
+    }
+    return n;
+}
+
 /* The element id of location loc (created on first use); SS_NONE on OOM. */
 static ss_id element(struct wr *w, ss_id loc)
 {
@@ -95,10 +112,16 @@ static ss_id element(struct wr *w, ss_id loc)
     if (l->line > SS_MAX_LINE_NO)
         w->bad_line = l->line;
     snprintf(num, sizeof num, ":%u:", l->line);
-    size_t at = 0;
-    if (put(w, &at, file != SS_NONE ? ss_str(m, file) : "") || put(w, &at, num) ||
-        put(w, &at, fn ? ss_str(m, fn->name) : ""))
+    size_t at = 0, file_len;
+    if (put(w, &at, file != SS_NONE ? ss_str(m, file) : ""))
         return SS_NONE;
+    file_len = at;
+    if (put(w, &at, num) || put(w, &at, fn ? ss_str(m, fn->name) : ""))
+        return SS_NONE;
+    /* a file name that holds ":DIGITS:", or ends in ":DIGITS", would be
+     * split there: its tail read as the line and the method */
+    if (line_sep(w->buf, at) != file_len && w->bad_file == SS_NONE)
+        w->bad_file = file;
     ss_id e = ss_strtab_intern(&w->names, w->buf, at);
     if (e == SS_NONE)
         return SS_NONE;
@@ -185,6 +208,12 @@ static int check_limits(const struct wr *w, double runtime_ms, const char *path,
                        "%s: cannot write SamplingProf: line number %u (the reader accepts at "
                        "most %u)",
                        path, w->bad_line, (unsigned)SS_MAX_LINE_NO);
+    if (w->bad_file != SS_NONE)
+        return ss_fail(err, SS_EINPUT,
+                       "%s: cannot write SamplingProf: the file name '%s' holds ':DIGITS:' or "
+                       "ends in ':DIGITS', where the format's reader would take the line "
+                       "number from it (FILE:LINE:METHOD)",
+                       path, ss_str(w->m, w->bad_file));
     if (w->names.n && w->names.n - 1 > (uint64_t)SS_MAX_ELEMENT_ID)
         return ss_fail(err, SS_EINPUT,
                        "%s: cannot write SamplingProf: %zu call elements (at most %lld)", path,
@@ -226,6 +255,7 @@ int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
 {
     struct wr w;
     memset(&w, 0, sizeof w);
+    w.bad_file = SS_NONE;
     w.m = m;
     ss_strtab_init(&w.names);
     size_t nl = m->locations.n;

@@ -331,6 +331,22 @@ got=$(tr '\n' '|' <"$T/big-sum.back.folded")
 printf '123;456 5\n' >"$T/number.folded"
 roundtrip number-first "$T/number.folded"
 
+# SamplingProf elements are FILE:LINE:METHOD, split at the first
+# ":DIGITS:": a file name holding one, or ending in ":DIGITS", is refused
+# (it was written and read back as file "a", line 12, method "b.R:3:f";
+# found by fuzz_write).
+for file in 'a:12:b.R' 'x.R:7'; do
+    printf 'line profiling: sample.interval=20000\n#File 1: %s\n1#3 "f" \n"g" \n' "$file" >"$T/colon.out"
+    ss convert --to sampling_prof -o "$T/colon.sprof.txt" "$T/colon.out"
+    if [ $RC -eq 2 ] && [[ $ERR == *"file name '$file' holds ':DIGITS:'"* ]] && [ ! -e "$T/colon.sprof.txt" ]; then
+        pass "SamplingProf: file name '$file' refused"
+    else
+        fail "SamplingProf: file name '$file'" "exit $RC: $ERR"
+    fi
+done
+printf 'line profiling: sample.interval=20000\n#File 1: a:b::1.R\n1#3 "f::g:1:" \n' >"$T/colon-ok.out"
+roundtrip colons-not-a-line "$T/colon-ok.out"
+
 # Outputs over what their readers take (1 GiB: a pprof profile before
 # compression, a JSON text) are refused, with --force too, before anything
 # is left: a tables directory with one stack of 1,000,000 frames of one

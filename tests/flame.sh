@@ -197,10 +197,10 @@ fi
 # chart.awk: replay an Rprof file's samples in order (root first); a frame
 # is opened where a sample leaves the previous sample's path and closed when
 # a later one leaves it; a sample with no frames closes everything.
-# Prints "PATH<TAB>X<TAB>W" per frame, X and W in samples.
+# Prints "PATH<TAB>X<TAB>W<TAB>SELF" per frame, X, W and SELF in samples.
 cat >chart.awk <<'EOF'
 function close_from(d,    i) {
-    for (i = d; i <= open; i++) printf "%s\t%d\t%d\n", path[i], x[i], w[i]
+    for (i = d; i <= open; i++) printf "%s\t%d\t%d\t%d\n", path[i], x[i], w[i], sf[i]
     open = d - 1
 }
 /sample\.interval=/ { close_from(1); next }
@@ -221,9 +221,11 @@ function close_from(d,    i) {
         path[i] = i > 1 ? path[i - 1] ";" top[i] : top[i]
         x[i] = cum
         w[i] = 0
+        sf[i] = 0
     }
     open = k
     for (i = 1; i <= k; i++) w[i]++
+    sf[k]++
     cum++
 }
 END { close_from(1) }
@@ -399,6 +401,117 @@ if [ -z "$why" ]; then
     pass "view: h/j/k/l between frames, d drops the selected frame's function, u undoes"
 else
     fail "view: keys" "$why $(cat keys.err)"
+fi
+
+# ---- the time-ordered chart in the view ------------------------------------------
+
+# The chart of a profile in random order (20,000 samples drawn from the
+# demo's, as bench/gen-big.sh makes its benchmark files): most of its 90,000
+# frames are narrower than a column, and the view builds only those that
+# cover a column's middle (flame.h's grid).  On a 1000-column screen every
+# frame drawn is where the replay of the samples (chart.awk) puts it, and
+# every replayed frame that covers a column's middle is drawn: at full
+# width, then zoomed into the widest execute_plan (the chart is rebuilt for
+# the zoom), then back.  The detail line's total and self and the search's
+# shares (of all and of the zoom) are the replay's, though most matching
+# frames are too narrow to be made.
+awk 'NR == 1 || /^#File/ { print; next } { l[++n] = $0 }
+     END { srand(7); for (i = 0; i < 20000; i++) print l[1 + int(rand() * n)] }' demo.out >shuf.out
+awk -f chart.awk shuf.out >shuf.ref
+# chartref.awk: the replay -> "ROW<TAB>COL<TAB>WIDTH<TAB>NAME" for the
+# frames at least one column wide inside [zx, zx + zw) at depth zd and below
+cat >chartref.awk <<'EOF'
+BEGIN { FS = "\t" }
+{
+    k = split($1, f, ";")
+    d = k - 1
+    if (d < zd || $2 < zx || $2 + $3 > zx + zw) next
+    c0 = int(($2 - zx) / zw * cols + 0.5); c1 = int(($2 + $3 - zx) / zw * cols + 0.5)
+    if (c1 > c0) printf "%d\t%d\t%d\t%s\n", d - zd, c0, c1 - c0, f[k]
+}
+EOF
+# screen_frames SCREEN FIRST: the frames on screen lines FIRST.. as
+# "ROW<TAB>COL<TAB>TEXT" (as view_case reads them)
+screen_frames() {
+    awk -v first="$2" 'NR >= first && NR < first + 90 {
+            line = $0; col = 0
+            while ((i = index(line, "\001")) > 0) {
+                col += i - 1
+                rest = substr(line, i + 1)
+                j = index(rest, "\001"); txt = j ? substr(rest, 1, j - 1) : rest
+                sub(/ +$/, "", txt)
+                printf "%d\t%d\t%s\n", NR - first, col, txt
+                line = rest; col++
+            }
+        }' "$1"
+}
+# same_frames WANT GOT: the frames drawn are the frames wanted (names whole
+# when they fit, else abbreviated or cut)
+same_frames() {
+    awk -F '\t' '
+        NR == FNR { want[$1 "\t" $2] = $4; wid[$1 "\t" $2] = $3; n++; next }
+        {
+            k = $1 "\t" $2
+            if (!(k in want)) { print "row " $1 " col " $2 ": a frame (" $3 ") the replay does not put there"; next }
+            seen[k] = 1
+            room = wid[k] - 1
+            if (room >= length(want[k]) && $3 != want[k]) print "row " $1 " col " $2 ": " $3 ", want " want[k]
+            if (room < length(want[k]) && $3 !~ /~/ && index(want[k], $3) != 1) print "row " $1 " col " $2 ": " $3 " not a head of " want[k]
+        }
+        END { for (k in want) if (!(k in seen)) { print "no frame at row/col " k " (" want[k] ")"; break }
+              if (!n) print "nothing expected" }' "$1" "$2" | head -n 5
+}
+tot=$(awk -F '\t' '$1 !~ /;/ { t += $3 } END { print t }' shuf.ref)
+# the widest execute_plan (the first of equal ones, an outer one before an
+# inner one): its x, width, depth and self
+read -r zx zw zd zself < <(awk -F '\t' '{ k = split($1, f, ";") }
+    f[k] == "execute_plan" && ($3 > w || ($3 == w && ($2 < x || ($2 == x && k - 1 < d)))) {
+        x = $2; w = $3; d = k - 1; s = $4 }
+    END { print x, w, d, s }' shuf.ref)
+# the share of the samples whose stack holds lapply: of all, and inside the
+# zoom at its depth or deeper (stacks root first, as the chart reads them)
+read -r share_all share_zoom < <(awk -v zx="$zx" -v zw="$zw" -v zd="$zd" '
+    /sample\.interval=|^#File/ { next }
+    {
+        k = 0; s = $0
+        while (match(s, /"[^"]*"/)) { nm[++k] = substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) }
+        if (k == 0) next
+        a = 0; z = 0
+        for (i = 1; i <= k; i++) if (nm[i] == "lapply") { a = 1; if (k - i >= zd) z = 1 }
+        all += a
+        if (cum >= zx && cum < zx + zw) zoom += z
+        cum++
+    }
+    END { printf "%.1f %.1f\n", 100 * all / cum, 100 * zoom / zw }' shuf.out)
+printf '%s\n' F o "DUMP whole" "/execute_plan<Enter>" "DUMP sel" "<Enter>" "DUMP zoom" \
+    "/lapply<Enter>" "DUMP search" q "DUMP out" |
+    STACKSCOPE_SIZE=1000x100 ui chartview --value samples shuf.out
+for f in whole sel zoom search out; do edges "chartview.$f"; done
+awk -v zx=0 -v zw="$tot" -v zd=0 -v cols=1000 -f chartref.awk shuf.ref >chartview.want
+awk -v zx="$zx" -v zw="$zw" -v zd="$zd" -v cols=1000 -f chartref.awk shuf.ref >chartview.zwant
+screen_frames chartview.whole 3 >chartview.got
+screen_frames chartview.zoom 4 >chartview.zgot
+screen_frames chartview.out 3 >chartview.ogot
+why=$(same_frames chartview.want chartview.got)
+if [ -z "$why" ] && [ "$(wc -l <chartview.got)" -lt "$(wc -l <shuf.ref)" ]; then
+    pass "chart view: the $(wc -l <chartview.want) frames of $(wc -l <shuf.ref) that cover a column's middle where the replay puts them"
+else
+    fail "chart view: the whole chart" "$why $(cat chartview.err)"
+fi
+why=$(same_frames chartview.zwant chartview.zgot)
+[ -n "$why" ] || why=$(same_frames chartview.want chartview.ogot)
+if [ -z "$why" ] && grep -q '^zoom: main > run_study > with_timing > system.time > execute_plan ' chartview.zoom; then
+    pass "chart view: zoomed into execute_plan ($zw samples at $zx), its $(wc -l <chartview.zwant) frames where the replay puts them; q back to the whole"
+else
+    fail "chart view: the zoom" "$why $(sed -n 3p chartview.zoom | cut -c 1-200)"
+fi
+# counts with thousands separators, as the explorer writes them
+sep() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+if grep -q "^total $(sep "$zw") samples ([0-9.]*%), self $(sep "$zself") samples " chartview.sel &&
+    grep -q "/lapply: [0-9]* frames\{0,1\} shown, $share_all% of all, $share_zoom% of the zoom" chartview.search; then
+    pass "chart view: the widest execute_plan's total $zw and self $zself; /lapply $share_all% of all, $share_zoom% of the zoom (the replay's)"
+else
+    fail "chart view: numbers" "want total $zw self $zself, $share_all% / $share_zoom%: $(grep '^total' chartview.sel) $(sed -n 2p chartview.search)"
 fi
 
 # ---- the sandwich ------------------------------------------------------------------

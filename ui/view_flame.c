@@ -26,6 +26,7 @@
 #include "app.h"
 #include "flame.h"
 #include "hash.h"
+#include "sort.h"
 #include "write.h"
 #include "vec.h"
 
@@ -552,15 +553,74 @@ void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char 
         ui_put_fit(c, yy, c0 + 1, c1 - c0 - 1, name, style, 0);
 }
 
+int ui_delta_style(double base, double cur, double max_delta)
+{
+    int sh = ss_compare_shade(base, cur, max_delta);
+    return sh > 0 ? UI_S_GREW1 + sh - 1 : sh < 0 ? UI_S_SHRANK1 - sh - 1 : UI_S_NORMAL;
+}
+
+struct gone_ctx {
+    const struct ss_cmp_gone *g;
+};
+
+static int heavier_gone(const void *pa, const void *pb, void *vctx)
+{
+    const struct gone_ctx *c = vctx;
+    double a = c->g->total[*(const size_t *)pa], b = c->g->total[*(const size_t *)pb];
+    return a > b ? -1 : a < b ? 1 : 0;
+}
+
+/* "; only in the base: NAME VALUE, ..." for the frames of gone under
+ * frame (SS_FLAME_NONE: the roots), heaviest first; appended at buf + k. */
+static int gone_text(const struct ui *ui, const struct ss_cmp_gone *gone, uint32_t frame, char *buf,
+                     size_t n, int k)
+{
+    size_t *idx = NULL, m = 0;
+    for (size_t g = 0; gone && g < gone->n; g++)
+        m += gone->parent[g] == frame;
+    if (m && (idx = ss_alloc_array(m, sizeof *idx)) != NULL) {
+        m = 0;
+        for (size_t g = 0; g < gone->n; g++)
+            if (gone->parent[g] == frame)
+                idx[m++] = g;
+        struct gone_ctx ctx = {gone};
+        if (ss_sort(idx, m, sizeof *idx, heavier_gone, &ctx) == 0)
+            for (size_t j = 0; j < m && k > 0 && (size_t)k < n; j++) {
+                char gv[64];
+                ui_flame_value(ui, gone->total[idx[j]], gv, sizeof gv);
+                k += snprintf(buf + k, n - (size_t)k, "%s%s %s",
+                              j ? ", " : "; only in the base: ", gone->name[idx[j]], gv);
+            }
+        free(idx);
+    }
+    return k;
+}
+
+int ui_flame_delta_text(const struct ui *ui, double base, double cur,
+                        const struct ss_cmp_gone *gone, uint32_t frame, char *buf, size_t n)
+{
+    char bv[64], dv[64];
+    double d = cur - base;
+    ui_flame_value(ui, base, bv, sizeof bv);
+    ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
+    int k = snprintf(buf, n, ", base %s, delta %s%s", bv, d > 0 ? "+" : d < 0 ? "-" : "", dv);
+    /* what only the base has under the frame, heaviest first */
+    if (k > 0 && (size_t)k < n)
+        k = gone_text(ui, gone, frame, buf, n, k);
+    if (k < 0)
+        k = 0;
+    if ((size_t)k >= n)
+        k = n ? (int)n - 1 : 0;
+    return k;
+}
+
 static void draw_frame(struct ui *ui, struct ui_view *v, struct flame_view *p, struct ui_canvas *c,
                        int yy, uint32_t i, int c0, int c1)
 {
     const struct ss_flame_node *nd = &p->fl.nodes[i];
     int style = ui_flame_style(ui->m, p->by_class, nd->function);
-    if (p->base) {
-        int sh = ss_compare_shade(p->base[i], nd->total, p->max_delta);
-        style = sh > 0 ? UI_S_GREW1 + sh - 1 : sh < 0 ? UI_S_SHRANK1 - sh - 1 : UI_S_NORMAL;
-    }
+    if (p->base)
+        style = ui_delta_style(p->base[i], nd->total, p->max_delta);
     if (p->match && p->match[i])
         style = UI_S_MATCH;
     if (i == v->list.sel)
@@ -612,9 +672,11 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             snprintf(info + k, sizeof info - (size_t)k, ", %.1f%% of the zoom",
                      100.0 * p->hit_zoom / w);
     } else if (p->base && k > 0 && (size_t)k < sizeof info) {
-        /* the legend of a comparison */
-        snprintf(info + k, sizeof info - (size_t)k,
-                 " | red grew, blue shrank vs the base (stronger: more)");
+        /* the legend of a comparison, and the roots only the base has */
+        k += snprintf(info + k, sizeof info - (size_t)k,
+                      " | red grew, blue shrank vs the base (stronger: more)");
+        if (p->zoom == NONE && k > 0 && (size_t)k < sizeof info)
+            gone_text(ui, &p->gone, NONE, info, sizeof info, k);
     } else if (k > 0 && (size_t)k < sizeof info) {
         snprintf(info + k, sizeof info - (size_t)k,
                  " | Enter zoom, / search, s order, i inverted, o time order");
@@ -678,27 +740,12 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     snprintf(line, sizeof line, "total %s (%.1f%%), self %s (%.1f%%)%s%s | ", tot,
              pct(p, nd->total), self, pct(p, nd->self), pos[0] ? ", " : "", pos);
     if (p->base) {
-        /* a comparison: the frame's base total and delta */
-        char bv[64], dv[64];
-        double d = nd->total - p->base[v->list.sel];
-        ui_flame_value(ui, p->base[v->list.sel], bv, sizeof bv);
-        ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
-        int kk = snprintf(line, sizeof line, "total %s, base %s, delta %s%s", tot, bv,
-                          d > 0   ? "+"
-                          : d < 0 ? "-"
-                                  : "",
-                          dv);
-        /* what it called in the base and calls no more */
-        int first = 1;
-        for (size_t g = 0; g < p->gone.n && kk > 0 && (size_t)kk < sizeof line; g++) {
-            if (p->gone.parent[g] != v->list.sel)
-                continue;
-            char gv[64];
-            ui_flame_value(ui, p->gone.total[g], gv, sizeof gv);
-            kk += snprintf(line + kk, sizeof line - (size_t)kk, "%s%s %s",
-                           first ? "; only in the base: " : ", ", p->gone.name[g], gv);
-            first = 0;
-        }
+        /* a comparison: the frame's base total and delta, and what it
+         * called in the base and calls no more */
+        int kk = snprintf(line, sizeof line, "total %s", tot);
+        if (kk > 0 && (size_t)kk < sizeof line)
+            kk += ui_flame_delta_text(ui, p->base[v->list.sel], nd->total, &p->gone,
+                                      (uint32_t)v->list.sel, line + kk, sizeof line - (size_t)kk);
         if (kk > 0 && (size_t)kk < sizeof line)
             snprintf(line + kk, sizeof line - (size_t)kk, " | ");
     }

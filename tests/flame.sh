@@ -596,6 +596,141 @@ sandwich_case sandwich.demo-lm.fit demo.out lm.fit
 sandwich_case sandwich.demo-FUN demo.out FUN
 sandwich_case sandwich.demo-eval demo.out eval
 
+# ---- a comparison: the flame graph, the sandwich and the SVG by delta -------------
+
+# The demo's samples cut in two: the base is the first 2,698 samples plus
+# three under a root the new profile lacks (old_main), the new profile the
+# rest.  The reference is the difffolded output ("STACK BASE NEW", as
+# flamegraph.pl's difffolded.pl writes it), its prefix sums made here with
+# awk: a frame's base and new totals are those of its path.  Frames only in
+# the base (new 0) have no width; they are named with their base totals
+# where one looks at their parent: the SVG's <desc> (heaviest first, then
+# by name; eight at most, then "and N more"), the legend for roots, the
+# view's detail line, its info line for roots.
+awk 'NR <= 2700' demo.out >cbase.out
+printf ':1:2:3:0:"helper" "old_main" \n:1:2:3:0:"helper" "old_main" \n:1:2:3:0:"old_main" \n' >>cbase.out
+awk 'NR <= 2 || NR > 2700' demo.out >cnew.out
+"$STACKSCOPE" convert --value samples --base cbase.out -o cmp.folded cnew.out 2>cmp.err ||
+    fail "compare: convert to difffolded" "$(cat cmp.err)"
+# "PATH<TAB>BASE<TAB>NEW" for every prefix of every stack
+awk '{ nw = $NF; b = $(NF - 1); sub(/ [0-9.e+-]+ [0-9.e+-]+$/, "")
+       k = split($0, f, ";"); p = ""
+       for (i = 1; i <= k; i++) { p = i > 1 ? p ";" f[i] : f[i]; B[p] += b; N[p] += nw } }
+     END { for (p in B) printf "%s\t%.17g\t%.17g\n", p, B[p], N[p] }' cmp.folded >cmp.prefix
+# gone.awk: the frames only in the base, grouped under their parent's path
+# ("" for roots): "PARENT<TAB>only in the base: NAME (N samples), ..."
+cat >gone.awk <<'EOF'
+function sep(n,    s) { s = sprintf("%d", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+BEGIN { FS = "\t" }
+function flush() {
+    if (cur == "" && !have) return
+    if (k > 8) txt = txt " and " (k - 8) " more (" sep(rest) " samples)"
+    print cur "\t" txt
+}
+{
+    if (!have || $1 != cur) { if (have) flush(); cur = $1; have = 1; k = 0; txt = "only in the base: "; rest = 0 }
+    k++
+    if (k <= 8) txt = txt (k > 1 ? ", " : "") $3 " (" sep($2) " samples)"
+    else rest += $2
+}
+END { if (have) flush() }
+EOF
+awk -F '\t' '$3 == 0 && $2 > 0 { n = split($1, f, ";"); par = substr($1, 1, length($1) - length(f[n]) - 1)
+                                 if (n == 1) par = ""; print par "\t" $2 "\t" f[n] }' cmp.prefix |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2nr -k3,3 | awk -f gone.awk >cmp.gone
+
+# the SVG: every frame's new (data-w) and base (data-b) totals are the
+# prefix sums', every path of 0.1 px or more is a frame, each frame's <desc>
+# names exactly what only the base has under it, the legend the roots
+"$STACKSCOPE" convert --value samples --base cbase.out -o cmp.svg cnew.out 2>cmp.err
+awk 'function unxml(s) {
+         gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s)
+         gsub(/&apos;/, "\047", s); gsub(/&amp;/, "\\&", s); return s }
+     function attr(s, a) { if (!match(s, a "=\"[^\"]*\"")) return ""
+         return substr(s, RSTART + length(a) + 2, RLENGTH - length(a) - 3) }
+     /^<g data-x=/ {
+         d = attr($0, "data-d") + 0
+         match($0, /<title>.*<\/title>/); t = substr($0, RSTART + 7, RLENGTH - 15)
+         sub(/ \([^()]*\)$/, "", t); name[d] = unxml(t)
+         p = name[0]; for (i = 1; i <= d; i++) p = p ";" name[i]
+         ds = ""; if (match($0, /<desc>[^<]*<\/desc>/)) ds = unxml(substr($0, RSTART + 6, RLENGTH - 13))
+         printf "%s\t%s\t%s\t%s\n", p, attr($0, "data-w"), attr($0, "data-b"), ds }' cmp.svg >cmp.svgframes
+why=$(awk -F '\t' -v px=$PX '
+    FILENAME == ARGV[1] { B[$1] = $2; N[$1] = $3; if ($1 !~ /;/) tot += $3; next }
+    FILENAME == ARGV[2] { gone[$1] = $2; next }
+    {
+        n++; seen[$1] = 1
+        if (!($1 in N)) { print "frame " $1 " not in the prefix sums"; next }
+        if ($2 != N[$1] || $3 != B[$1]) print $1 ": new " $2 " base " $3 ", want " N[$1] " " B[$1]
+        if ($4 != gone[$1]) print $1 ": desc \"" $4 "\", want \"" gone[$1] "\""
+    }
+    END {
+        for (p in N) if (N[p] / tot * px >= 0.1 && !(p in seen)) { print "path " p " not drawn"; break }
+        if (!n) print "no frames"
+    }' cmp.prefix cmp.gone cmp.svgframes | head -n 5)
+roots=$(awk -F '\t' '$1 == "" { print $2 }' cmp.gone)
+if [ -z "$why" ] && [ -n "$roots" ] && grep -q "id=\"legend\"[^<]*; $roots;" cmp.svg &&
+    [ "$(grep -c '<desc>' cmp.svg)" -gt 3 ]; then
+    pass "compare svg: $(wc -l <cmp.svgframes) frames' new and base totals are the difffolded prefix sums; $(grep -c '<desc>' cmp.svg) frames name what only the base had, the legend $roots"
+else
+    fail "compare svg" "$why $(grep -o 'id="legend"[^<]*' cmp.svg) $(cat cmp.err)"
+fi
+
+# the view F and the sandwich W, headless: the detail line's base and
+# delta and what only the base had, against the same prefix sums
+# pfx PATH: "BASE NEW" of a path
+pfx() { awk -F '\t' -v p="$1" '$1 == p { print $2, $3 }' cmp.prefix; }
+# the widest execute_plan in the new profile (by name among equals: the
+# frames' order) and what only the base has under it, as the view writes it
+ep=$(awk -F '\t' '{ n = split($1, f, ";") } f[n] == "execute_plan" && $3 > w { w = $3; p = $1 } END { print p }' cmp.prefix)
+read -r epb epn < <(pfx "$ep")
+epgone=$(awk -F '\t' -v p="$ep" '$1 == p { s = $2; gsub(/ \(/, " ", s); gsub(/\)/, "", s); print "; " s }' cmp.gone)
+rootgone=$(awk -F '\t' '$1 == "" { s = $2; gsub(/ \(/, " ", s); gsub(/\)/, "", s); print "; " s }' cmp.gone)
+printf '%s\n' F "DUMP f" "/execute_plan<Enter>" "DUMP ep" ":sandwich lm" "DUMP w" j "DUMP wj" k k "DUMP wk" |
+    STACKSCOPE_SIZE=300x40 ui cmpview --value samples --base cbase.out cnew.out
+# a signed difference as the explorer writes it
+delta() { local d=$(($2 - $1)); if [ $d -gt 0 ]; then echo "+$(sep $d)"; elif [ $d -lt 0 ]; then echo "-$(sep $((-d)))"; else echo 0; fi; }
+want_ep="total $(sep "$epn") samples, base $(sep "$epb") samples, delta $(delta "$epb" "$epn") samples$epgone | execute_plan"
+if grep -qF "$want_ep" cmpview.ep && grep -qF "red grew, blue shrank vs the base (stronger: more)$rootgone" cmpview.f; then
+    pass "compare view F: execute_plan's base, delta and frames only in the base; old_main only in the base on the info line"
+else
+    fail "compare view F" "want '$want_ep' and '$rootgone': $(grep '^total' cmpview.ep) / $(sed -n 2p cmpview.f)"
+fi
+# the sandwich of lm: its callees' half read from lm's outermost frame
+# inward, its callers' from its innermost frame outward (halves.awk), each
+# side's prefix sums; the middle, the widest callee (j), the widest caller
+# (k from the middle)
+awk '{ nw = $NF; b = $(NF - 1); sub(/ [0-9.e+-]+ [0-9.e+-]+$/, "")
+       k = split($0, f, ";"); first = 0
+       for (i = 1; i <= k; i++) if (f[i] == "lm") { if (!first) first = i; last = i }
+       if (!first) next
+       p = ""; for (i = first; i <= k; i++) { p = i > first ? p ";" f[i] : f[i]; DB[p] += b; DN[p] += nw }
+       p = ""; for (i = last; i >= 1; i--) { p = i < last ? p ";" f[i] : f[i]; UB[p] += b; UN[p] += nw } }
+     END { for (p in DB) printf "down\t%s\t%d\t%d\n", p, DB[p], DN[p]
+           for (p in UB) printf "up\t%s\t%d\t%d\n", p, UB[p], UN[p] }' cmp.folded >cmp.halves
+half() { awk -F '\t' -v h="$1" -v p="$2" '$1 == h && $2 == p { print $3, $4 }' cmp.halves; }
+# the widest child of lm in half H (the first by name among equals)
+widest() { awk -F '\t' -v h="$1" '$1 == h && $2 ~ /^lm;[^;]*$/ { print $4 "\t" $2 }' cmp.halves |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1nr -k2,2 | head -n 1 | cut -f 2; }
+read -r lmb lmn < <(half down lm)
+cdn=$(widest down); read -r cdb cdnn < <(half down "$cdn")
+cup=$(widest up); read -r cub cun < <(half up "$cup")
+lmgone=$(awk -F '\t' '$1 == "down" && $2 ~ /^lm;[^;]*$/ && $4 == 0 && $3 > 0 { sub(/^lm;/, "", $2); print $3 "\t" $2 }' cmp.halves |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1nr -k2,2 | awk -F '\t' '{ s = s (NR > 1 ? ", " : "; only in the base: ") $2 " " $1 " samples" } END { print s }')
+why=
+grep -qF "called in $(sep "$lmn") samples (100.0% of lm's), self " cmpview.w &&
+    grep -qF "base $(sep "$lmb") samples, delta $(delta "$lmb" "$lmn") samples$lmgone | lm" cmpview.w || why="$why middle: $(grep '^called' cmpview.w);"
+grep -qF "base $(sep "$cdb") samples, delta $(delta "$cdb" "$cdnn") samples" cmpview.wj &&
+    grep -q "^called in $(sep "$cdnn") samples .*| ${cdn#lm;}\$" cmpview.wj || why="$why j ($cdn $cdb $cdnn): $(grep '^called' cmpview.wj);"
+grep -q "^calls it in $(sep "$cun") samples (.*), base $(sep "$cub") samples, delta $(delta "$cub" "$cun") samples.* | ${cup#lm;}\$" cmpview.wk ||
+    why="$why k ($cup $cub $cun): $(grep '^calls' cmpview.wk);"
+grep -q 'red grew, blue shrank vs the base (stronger: more)' cmpview.w || why="$why no legend;"
+if [ -z "$why" ]; then
+    pass "compare view W: lm's base $lmb -> $lmn, its widest callee ${cdn#lm;} and caller ${cup#lm;} with the halves' prefix sums, the legend"
+else
+    fail "compare view W" "$why"
+fi
+
 # ---- the real browser ---------------------------------------------------------------
 
 CHROMIUM=${CHROMIUM:-chromium}

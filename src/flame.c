@@ -269,42 +269,53 @@ done:
  * a gap, a sample with no frames) ends every open frame.  walk_next gives
  * the next sample that is taken or breaks, with `keep`: how many frames of
  * the path open before it go on (0 after a break; the length of the path
- * the two share otherwise).  fn/loc hold the current path (the last taken
- * sample's frames, root first or, inverted, leaf first). */
+ * the two share otherwise).  fn/loc point to the current path (the last
+ * taken sample's frames, root first or, inverted, leaf first): each
+ * distinct stack's row of canonical functions and locations in that order
+ * is made the first time a sample has it (rows, locs: laid out as the
+ * model's stack_loc), so that comparing two paths reads two arrays. */
 struct walk {
     const struct ss_model *m;
     const double *w;
     int inverted;
     size_t i, g, src;
     ss_id prev; /* the stack of the last sample taken, SS_NONE after a break */
-    ss_id *fn, *loc;
-    size_t cap;
+    const ss_id *fn, *loc;
+    ss_id *rows, *locs;
+    uint8_t *made; /* per stack: its rows are made */
 };
 
 struct step {
     size_t i; /* the sample */
     size_t d; /* its depth; 0: a break that takes no sample */
     size_t keep;
-    int repeat; /* the same stack as the sample before */
+    size_t lkeep; /* of those, how many have the same location too */
+    int repeat;   /* the same stack as the sample before */
     double w;
 };
 
-static void walk_init(struct walk *k, const struct ss_model *m, const double *w, int inverted)
+static int walk_init(struct walk *k, const struct ss_model *m, const double *w, int inverted)
 {
     memset(k, 0, sizeof *k);
     k->m = m;
     k->w = w;
     k->inverted = inverted;
     k->prev = SS_NONE;
+    size_t nf = m->stack_loc.n ? m->stack_loc.n : 1, ns = ss_model_nstacks(m);
+    k->rows = ss_alloc_array(nf, sizeof *k->rows);
+    k->locs = ss_alloc_array(nf, sizeof *k->locs);
+    k->made = calloc(ns ? ns : 1, 1);
+    return k->rows && k->locs && k->made ? 0 : -1;
 }
 
 static void walk_free(struct walk *k)
 {
-    free(k->fn);
-    free(k->loc);
+    free(k->rows);
+    free(k->locs);
+    free(k->made);
 }
 
-/* Returns 1 with *st, 0 at the end, -1 when out of memory. */
+/* Returns 1 with *st, 0 at the end. */
 static int walk_next(struct walk *k, struct step *st)
 {
     const struct ss_model *m = k->m;
@@ -339,35 +350,33 @@ static int walk_next(struct walk *k, struct step *st)
         }
         st->d = d;
         if (!brk && s == k->prev) {
-            st->keep = d;
+            st->keep = st->lkeep = d;
             st->repeat = 1;
             return 1;
         }
-        if (d > k->cap) {
-            ss_id *nf = ss_realloc_array(k->fn, d, sizeof *nf);
-            if (nf)
-                k->fn = nf;
-            ss_id *nl = nf ? ss_realloc_array(k->loc, d, sizeof *nl) : NULL;
-            if (!nl)
-                return -1;
-            k->loc = nl;
-            k->cap = d;
-        }
-        /* the previous path is in fn[0 .. its depth): compare as we go */
-        size_t pd = k->prev == SS_NONE ? 0 : ss_stack_depth(m, k->prev);
         const ss_id *fr = ss_stack_frames(m, s);
-        size_t keep = 0;
-        int same = !brk;
-        for (size_t j = 0; j < d; j++) {
-            ss_id loc, f = frame_at(m, fr, d, j, k->inverted, &loc);
-            if (same && j < pd && k->fn[j] == f)
-                keep++;
-            else
-                same = 0;
-            k->fn[j] = f;
-            k->loc[j] = loc;
+        size_t off = (size_t)(fr - m->stack_loc.v);
+        ss_id *row = k->rows + off, *lrow = k->locs + off;
+        if (!k->made[s]) {
+            for (size_t j = 0; j < d; j++)
+                row[j] = frame_at(m, fr, d, j, k->inverted, &lrow[j]);
+            k->made[s] = 1;
         }
+        /* the path the two share: first where the locations are the same
+         * (then so are the functions), then where the functions are */
+        size_t keep = 0, lkeep = 0;
+        if (!brk && k->prev != SS_NONE) {
+            size_t pd = ss_stack_depth(m, k->prev), lim = pd < d ? pd : d;
+            while (lkeep < lim && k->loc[lkeep] == lrow[lkeep])
+                lkeep++;
+            keep = lkeep;
+            while (keep < lim && k->fn[keep] == row[keep])
+                keep++;
+        }
+        k->fn = row;
+        k->loc = lrow;
         st->keep = keep;
+        st->lkeep = lkeep;
         k->prev = s;
         return 1;
     }
@@ -424,7 +433,10 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
     struct walk k;
     struct step st;
     struct grid_walk gw = {0, 0, 0, 0, 0};
-    walk_init(&k, m, sample_w, inverted);
+    if (walk_init(&k, m, sample_w, inverted)) {
+        walk_free(&k);
+        return -1;
+    }
     if (grid && grid->cols > 0) {
         double w = grid->w > 0 ? grid->w : chart_total(m, sample_w);
         gw.x0 = grid->w > 0 ? grid->x0 : 0;
@@ -434,8 +446,7 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
     }
     size_t nmade = 0, nall = 0; /* open.v[0 .. nmade) are nodes */
     double cum = 0;
-    int rc;
-    while ((rc = walk_next(&k, &st)) == 1) {
+    while (walk_next(&k, &st)) {
         for (size_t j = st.keep; j < open.n; j++) {
             struct open_frame *of = &open.v[j];
             if (of->node == SS_FLAME_NONE)
@@ -453,7 +464,9 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
         if (st.d == 0)
             continue;
         if (!st.repeat) {
-            for (size_t j = 0; j < st.keep; j++)
+            /* an open frame's location: SS_NONE once its samples differ
+             * there (before lkeep they have the previous sample's) */
+            for (size_t j = st.lkeep; j < st.keep; j++)
                 if (open.v[j].loc != k.loc[j])
                     open.v[j].loc = SS_NONE;
             if (VEC_RESERVE(open, st.d))
@@ -483,8 +496,6 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
         }
         cum = next;
     }
-    if (rc < 0)
-        goto oom;
     for (size_t j = 0; j < nmade; j++) {
         struct ss_flame_node *nd = &t.v[open.v[j].node];
         nd->end = (uint32_t)t.n;

@@ -102,9 +102,10 @@ struct ss_flame_grid {
 
 /* ss_flame_build, with the chart (o->time_order) made at the resolution of
  * grid (NULL: every frame; ignored for the aggregated graph).  It costs one
- * pass over the samples and at most cols x the depth frames, instead of a
- * frame for every change of stack (millions in a profile whose samples
- * come in random order). */
+ * pass over the samples and about cols x the depth frames (at most twice
+ * that: a point on the edge between two samples makes both paths),
+ * instead of a frame for every change of stack (millions in a profile
+ * whose samples come in random order). */
 int ss_flame_build_grid(const struct ss_model *m, const double *stack_w, const double *sample_w,
                         const struct ss_flame_opts *o, const struct ss_flame_grid *grid,
                         struct ss_flame *out, struct ss_error *err);

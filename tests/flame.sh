@@ -837,6 +837,19 @@ else
     fail "browser: the demo's inverted SVG" "$(grep '^error' b.demo.b | head -n 5; cat b.demo.berr)"
 fi
 
+# the differential SVG (the comparison above): no errors, and the pointer
+# on execute_plan shows its title and what only the base had under it
+idx=$(awk -F '\t' -v p="$ep" '$1 == p { print NR - 1; exit }' cmp.svgframes)
+browser b.cmp cmp.svg "${idx:-0}" 'lm'
+want=$(awk -F '\t' -v p="$ep" '$1 == p { print "; " $2 }' cmp.gone)
+pct=$(awk -F '\t' -v p="$ep" '$1 !~ /;/ { t += $3 } $1 == p { n = $3 } END { printf "%.2f", 100 * n / t }' cmp.prefix)
+want="execute_plan ($(sep "$epn") samples, $pct%; base $(sep "$epb") samples, delta $(delta "$epb" "$epn") samples)$want"
+if ! grep -q '^error' b.cmp.b && grep -qxF "details	$want" b.cmp.b; then
+    pass "browser: the differential SVG loads; the pointer on execute_plan shows its base, delta and what only the base had"
+else
+    fail "browser: the differential SVG" "want '$want': $(grep -E '^(error|details)' b.cmp.b | head -n 5; cat b.cmp.berr)"
+fi
+
 # well-formed whatever the names: control characters and a byte that is
 # not UTF-8 escaped, & < > for XML; and an empty profile
 printf 'sample.interval=1000\n"a\033b\377c" "m&n<" \n' >ctl.out

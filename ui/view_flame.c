@@ -250,6 +250,10 @@ static int build(struct ui *ui, struct flame_view *p, double zx, double zw)
     p->built = 0;
     double *sw = NULL;
     const double *pw = NULL;
+    if (!p->opts.time_order) { /* 8 bytes a sample: kept only for the chart */
+        free(p->pw);
+        p->pw = NULL;
+    }
     if (p->opts.time_order ? !(pw = chart_weights(ui, p)) : ui_flame_weights(ui, &sw, NULL))
         return -1;
     struct ss_error err;

@@ -400,13 +400,15 @@ static double chart_total(const struct ss_model *m, const double *sample_w)
 struct grid_walk {
     double x0, step, eps;
     size_t c, cols;
+    double pt; /* point c, while c < cols */
 };
 
 static int grid_touch(struct grid_walk *gw, double a, double b)
 {
-    while (gw->c < gw->cols && gw->x0 + ((double)gw->c + 0.5) * gw->step < a - gw->eps)
-        gw->c++;
-    return gw->c < gw->cols && gw->x0 + ((double)gw->c + 0.5) * gw->step < b + gw->eps;
+    while (gw->c < gw->cols && gw->pt < a - gw->eps)
+        if (++gw->c < gw->cols)
+            gw->pt = gw->x0 + ((double)gw->c + 0.5) * gw->step;
+    return gw->c < gw->cols && gw->pt < b + gw->eps;
 }
 
 /* A frame of the open path: made into a node (`node`) only once one of its
@@ -432,7 +434,7 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
     VEC(struct open_frame) open = {0};
     struct walk k;
     struct step st;
-    struct grid_walk gw = {0, 0, 0, 0, 0};
+    struct grid_walk gw = {0, 0, 0, 0, 0, 0};
     if (walk_init(&k, m, sample_w, inverted)) {
         walk_free(&k);
         return -1;
@@ -443,6 +445,7 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
         gw.cols = grid->cols;
         gw.step = w / (double)grid->cols;
         gw.eps = gw.step * 1e-6;
+        gw.pt = gw.x0 + 0.5 * gw.step;
     }
     size_t nmade = 0, nall = 0; /* open.v[0 .. nmade) are nodes */
     double cum = 0;

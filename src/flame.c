@@ -448,8 +448,40 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
         gw.pt = gw.x0 + 0.5 * gw.step;
     }
     size_t nmade = 0, nall = 0; /* open.v[0 .. nmade) are nodes */
-    double cum = 0;
+    double cum = 0, end = 0;
+    /* a zoom with its path: those frames as they are, then the samples of
+     * the zoom only, from its first (whose path starts with them) */
+    size_t np = grid && grid->path && grid->w > 0 ? grid->npath : 0;
+    if (np) {
+        out->total = chart_total(m, sample_w);
+        for (; k.i < m->sample_stack.n; k.i++) {
+            double v = sample_w[k.i];
+            if (!(v > 0) || ss_stack_depth(m, m->sample_stack.v[k.i]) == 0)
+                continue;
+            if (cum + v / 2 >= grid->x0)
+                break;
+            cum += v;
+        }
+        end = grid->x0 + grid->w;
+        if (VEC_RESERVE(open, np) || VEC_RESERVE(t, np))
+            goto oom;
+        for (size_t j = 0; j < np; j++) {
+            struct ss_flame_node nd = grid->path[j];
+            nd.parent = j ? (uint32_t)(j - 1) : SS_FLAME_NONE;
+            nd.depth = (uint32_t)j;
+            t.v[t.n++] = nd;
+            struct open_frame of = {nd.function, nd.loc, (uint32_t)j, nd.x, nd.self};
+            open.v[open.n++] = of;
+        }
+        nmade = np;
+    }
     while (walk_next(&k, &st)) {
+        if (np) {
+            if (st.d == 0 || cum + st.w / 2 >= end)
+                break;        /* the zoom's end */
+            if (st.keep < np) /* its first sample: the path goes on */
+                st.keep = st.lkeep = np;
+        }
         for (size_t j = st.keep; j < open.n; j++) {
             struct open_frame *of = &open.v[j];
             if (of->node == SS_FLAME_NONE)
@@ -502,6 +534,8 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
     for (size_t j = 0; j < nmade; j++) {
         struct ss_flame_node *nd = &t.v[open.v[j].node];
         nd->end = (uint32_t)t.n;
+        if (j < np)
+            continue; /* the path's frames as they were */
         nd->total = cum - open.v[j].x;
         nd->self = open.v[j].self;
         nd->loc = open.v[j].loc;
@@ -510,8 +544,9 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
     walk_free(&k);
     out->nodes = t.v;
     out->n = t.n;
-    out->nframes = nall;
-    out->total = cum;
+    out->nframes = np ? 0 : nall;
+    if (!np)
+        out->total = cum;
     return 0;
 oom:
     VEC_FREE(t);

@@ -94,10 +94,20 @@ int ss_flame_build(const struct ss_model *m, const double *stack_w, const double
  * cannot draw; a picture whose frames under `step` are left out keeps every
  * frame it draws with cols = w / step.  The frames made are exact (x,
  * total, self); a frame's children are then only those made, so self plus
- * the children's totals can be less than its total. */
+ * the children's totals can be less than its total.
+ *
+ * A zoom can skip the samples outside it: `path` (npath frames, root
+ * first, NULL: none) is a frame of a chart built before from the same
+ * model, weights and options, and its ancestors, as that chart has them
+ * (the last one spans [x0, x0 + w) exactly, its x and total).  They become
+ * the first frames, unchanged, and only the samples of [x0, x0 + w) are
+ * read for what lies under the last one; fl->nframes is then 0 (not
+ * counted). */
 struct ss_flame_grid {
     double x0, w;
     size_t cols;
+    const struct ss_flame_node *path;
+    size_t npath;
 };
 
 /* ss_flame_build, with the chart (o->time_order) made at the resolution of

@@ -484,7 +484,7 @@ START_TEST(test_flame_chart_grid)
     struct ss_model m;
     FX_LOAD_OK(&m, prof);
     struct ss_flame fl;
-    struct ss_flame_grid g = {0, 0, 2};
+    struct ss_flame_grid g = {0, 0, 2, NULL, 0};
     build_grid(&m, 0, &g, &fl);
     ck_assert_uint_eq(fl.n, 3);
     ck_assert_uint_eq(fl.nframes, 8);
@@ -511,7 +511,7 @@ START_TEST(test_flame_chart_grid)
     invariants(&fl);
     ss_flame_free(&fl);
 
-    struct ss_flame_grid z = {3 * IV, 2 * IV, 4};
+    struct ss_flame_grid z = {3 * IV, 2 * IV, 4, NULL, 0};
     build_grid(&m, 0, &z, &fl);
     ck_assert_uint_eq(fl.n, 3);
     node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 3);
@@ -582,7 +582,7 @@ START_TEST(test_flame_chart_grid_random)
             double want = ss_flame_search(&m, &ex, zi, fm, NULL, NULL, NULL);
             ck_assert_double_eq_tol(hit, want, 1e-9);
             for (size_t c = 0; c < sizeof cols_list / sizeof *cols_list; c++) {
-                struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c]};
+                struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c], NULL, 0};
                 ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &gr, &err), 0);
                 ck_assert_uint_eq(gr.nframes, ex.n);
                 ck_assert_double_eq_tol(gr.total, ex.total, TOL);
@@ -612,6 +612,32 @@ START_TEST(test_flame_chart_grid_random)
                 /* no more than those (a point on a frame's edge may count it) */
                 ck_assert_uint_ge(gr.n, want_n);
                 ck_assert_uint_le(gr.n, want_n + 2 * cols_list[c] / 100 + 2);
+                if (zi != NONE) {
+                    /* the zoom again from its path (its frame and ancestors
+                     * as the exact chart has them), reading only its
+                     * samples: the same frames */
+                    struct ss_flame_node zpath[8];
+                    for (uint32_t a = zi; a != NONE; a = ex.nodes[a].parent)
+                        zpath[ex.nodes[a].depth] = ex.nodes[a];
+                    struct ss_flame gp;
+                    g.path = zpath;
+                    g.npath = zd + 1;
+                    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &gp, &err), 0);
+                    ck_assert_uint_eq(gp.n, gr.n);
+                    ck_assert_double_eq_tol(gp.total, ex.total, TOL);
+                    for (size_t i = 0; i < gp.n; i++) {
+                        const struct ss_flame_node *a = &gp.nodes[i], *b = &gr.nodes[i];
+                        ck_assert_uint_eq(a->function, b->function);
+                        ck_assert_uint_eq(a->depth, b->depth);
+                        ck_assert_uint_eq(a->parent, b->parent);
+                        ck_assert_uint_eq(a->end, b->end);
+                        ck_assert_uint_eq(a->loc, b->loc);
+                        ck_assert_double_eq_tol(a->x, b->x, TOL);
+                        ck_assert_double_eq_tol(a->total, b->total, TOL);
+                        ck_assert_double_eq_tol(a->self, b->self, TOL);
+                    }
+                    ss_flame_free(&gp);
+                }
                 ss_flame_free(&gr);
             }
         }

@@ -57,6 +57,7 @@ struct flame_view {
     int grid_cols;
     double *pw;      /* the samples' weights for the chart (model pw_gen), kept: */
     unsigned pw_gen; /* every zoom and search of the chart reads them */
+    size_t nframes;  /* the graph's frames (a zoomed chart's build does not count them) */
     /* the search: the pattern, how the generic search matches, the frames
      * that match inside the zoom and the matched weights */
     char pat[256];
@@ -244,7 +245,8 @@ static int screen_cols(const struct ui *ui)
 
 /* Build the graph (the chart at the resolution of the zoom's span, zx and
  * zw, on the screen).  0 or -1 with the error shown. */
-static int build(struct ui *ui, struct flame_view *p, double zx, double zw)
+static int build(struct ui *ui, struct flame_view *p, double zx, double zw,
+                 const struct ss_flame_node *path, size_t npath)
 {
     ss_flame_free(&p->fl);
     p->built = 0;
@@ -258,13 +260,15 @@ static int build(struct ui *ui, struct flame_view *p, double zx, double zw)
         return -1;
     struct ss_error err;
     ss_error_clear(&err);
-    struct ss_flame_grid grid = {zx, zw, (size_t)screen_cols(ui)};
+    struct ss_flame_grid grid = {zx, zw, (size_t)screen_cols(ui), path, npath};
     int rc = ss_flame_build_grid(ui->m, sw, pw, &p->opts, &grid, &p->fl, &err);
     free(sw);
     if (rc) {
         ui_error(ui, "%s", err.msg);
         return -1;
     }
+    if (!npath)
+        p->nframes = p->fl.nframes; /* a zoom's path build does not count them */
     p->grid_x0 = zx;
     p->grid_w = zw;
     p->grid_cols = screen_cols(ui);
@@ -277,8 +281,25 @@ static int rechart(struct ui *ui, struct ui_view *v, struct flame_view *p)
 {
     struct fpos zp = pos_of(&p->fl, p->zoom);
     struct fpos sp = pos_of(&p->fl, v->list.sel < p->fl.n ? (uint32_t)v->list.sel : NONE);
-    const struct ss_flame_node *z = p->zoom == NONE ? NULL : &p->fl.nodes[p->zoom];
-    if (build(ui, p, z ? z->x : 0, z ? z->total : 0))
+    /* zoomed: the zoom and its ancestors as they are, and only the
+     * zoom's samples read again */
+    struct ss_flame_node *path = NULL;
+    size_t np = 0;
+    double zx = 0, zw = 0;
+    if (p->zoom != NONE) {
+        const struct ss_flame_node *z = &p->fl.nodes[p->zoom];
+        zx = z->x;
+        zw = z->total;
+        np = z->depth + 1;
+        path = ss_alloc_array(np, sizeof *path);
+        for (uint32_t i = p->zoom; path && i != NONE; i = p->fl.nodes[i].parent)
+            path[p->fl.nodes[i].depth] = p->fl.nodes[i];
+        if (!path)
+            np = 0; /* read every sample then */
+    }
+    int rc = build(ui, p, zx, zw, path, np);
+    free(path);
+    if (rc)
         return -1;
     p->built = 1;
     p->zoom = at_pos(&p->fl, zp);
@@ -319,7 +340,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         return 0;
     }
     save_paths(v, p);
-    if (build(ui, p, 0, 0))
+    if (build(ui, p, 0, 0, NULL, 0))
         return -1;
     struct ss_error err;
     ss_error_clear(&err);
@@ -534,7 +555,7 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
              p->opts.time_order                    ? "flame chart, time order"
              : p->opts.order == SS_FLAME_BY_WEIGHT ? "icicle, heaviest first"
                                                    : "icicle, by name",
-             p->opts.inverted ? ", inverted" : "", p->fl.nframes);
+             p->opts.inverted ? ", inverted" : "", p->nframes);
 }
 
 static int ensure_cells(struct flame_view *p, int w, int h)

@@ -69,8 +69,9 @@ make_input "$outdir/ml$tag.out" "$here/data/memory_line.out"
 # list to the 1M samples and redraws), measures switched with V and :value
 # (issue 11: within 100 ms) in the functions, lines and tree views; then the
 # flame graph (DESIGN 9: its first draw and every key within 100 ms):
-# moving, zooming, searching, the order, inverted and time order toggled,
-# and the sandwich.
+# moving, zooming, searching, the order, inverted and time order toggled
+# (zooming into the time-ordered chart and out: each rebuilds it for the
+# zoom), and the sandwich.
 cat >"$tmpd/keys" <<'EOF'
 jjjjj
 G
@@ -141,6 +142,8 @@ i
 i
 o
 l
+<Enter>
+q
 o
 W
 k

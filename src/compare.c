@@ -643,25 +643,13 @@ void ss_cmp_gone_free(struct ss_cmp_gone *g)
     memset(g, 0, sizeof *g);
 }
 
-int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
-                          const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
-                          struct ss_error *err)
+/* Join the base's graph bf with the new graph fl by paths of names (see
+ * ss_compare_flame_gone); frees bf. */
+static int flame_join(const struct ss_compare *c, struct ss_flame *bfp, const struct ss_flame *fl,
+                      double *base, struct ss_cmp_gone *gone, struct ss_error *err)
 {
-    for (size_t i = 0; i < fl->n; i++)
-        base[i] = 0;
-    if (gone)
-        memset(gone, 0, sizeof *gone);
-    struct ss_flame_opts bo = *o;
-    bo.time_order = 0;
-    double *sw = NULL;
-    struct ss_flame bf;
-    memset(&bf, 0, sizeof bf);
-    int rc = ss_flame_measure_weights(c->base, &sw, NULL, err);
-    if (!rc)
-        rc = ss_flame_build(c->base, sw, NULL, &bo, &bf, err);
-    free(sw);
-    if (rc)
-        return rc;
+    struct ss_flame bf = *bfp;
+    memset(bfp, 0, sizeof *bfp);
     struct ss_strtab t;
     ss_strtab_init(&t);
     int oom = 0;
@@ -736,6 +724,51 @@ int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts
     if (oom && gone)
         ss_cmp_gone_free(gone);
     return oom ? ss_nomem(err, "comparison of flame graphs") : 0;
+}
+
+int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
+                          const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
+                          struct ss_error *err)
+{
+    for (size_t i = 0; i < fl->n; i++)
+        base[i] = 0;
+    if (gone)
+        memset(gone, 0, sizeof *gone);
+    struct ss_flame_opts bo = *o;
+    bo.time_order = 0;
+    double *sw = NULL;
+    struct ss_flame bf;
+    memset(&bf, 0, sizeof bf);
+    int rc = ss_flame_measure_weights(c->base, &sw, NULL, err);
+    if (!rc)
+        rc = ss_flame_build(c->base, sw, NULL, &bo, &bf, err);
+    free(sw);
+    if (rc)
+        return rc;
+    return flame_join(c, &bf, fl, base, gone, err);
+}
+
+int ss_compare_flame_focus(const struct ss_compare *c, const struct ss_flame_opts *o,
+                           const char *focus, const struct ss_flame *fl, double *base,
+                           struct ss_cmp_gone *gone, struct ss_error *err)
+{
+    for (size_t i = 0; i < fl->n; i++)
+        base[i] = 0;
+    if (gone)
+        memset(gone, 0, sizeof *gone);
+    ss_id f = ss_model_find_function(c->base, focus);
+    if (f == SS_NONE)
+        return 0; /* the base never runs it: every frame is new */
+    double *sw = NULL;
+    struct ss_flame bf;
+    memset(&bf, 0, sizeof bf);
+    int rc = ss_flame_measure_weights(c->base, &sw, NULL, err);
+    if (!rc)
+        rc = ss_flame_build_focus(c->base, sw, o, f, &bf, err);
+    free(sw);
+    if (rc)
+        return rc;
+    return flame_join(c, &bf, fl, base, gone, err);
 }
 
 int ss_compare_shade(double base, double cur, double max_delta)

@@ -190,6 +190,14 @@ int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts
                           struct ss_error *err);
 void ss_cmp_gone_free(struct ss_cmp_gone *g);
 
+/* The same for a sandwich's half (flame.h's ss_flame_build_focus): fl is
+ * the new profile's graph focused on function `focus` (a name) with options
+ * o, joined with the base's graph focused on the same name (every base 0,
+ * nothing gone, when the base has no such function). */
+int ss_compare_flame_focus(const struct ss_compare *c, const struct ss_flame_opts *o,
+                           const char *focus, const struct ss_flame *fl, double *base,
+                           struct ss_cmp_gone *gone, struct ss_error *err);
+
 /* The colour of a frame in a comparison, as flamegraph.pl's differential
  * graphs: red for growth, blue for shrinkage, white when equal, the
  * intensity by |delta| / max_delta (the largest |delta| of the graph).

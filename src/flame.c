@@ -264,110 +264,359 @@ done:
 
 /* ---- the chart ----------------------------------------------------------- */
 
+/* The samples of the chart in time order.  A sample is taken when it has
+ * frames and a positive weight; a break of the timeline (a source boundary,
+ * a gap, a sample with no frames) ends every open frame.  walk_next gives
+ * the next sample that is taken or breaks, with `keep`: how many frames of
+ * the path open before it go on (0 after a break; the length of the path
+ * the two share otherwise).  fn/loc point to the current path (the last
+ * taken sample's frames, root first or, inverted, leaf first): each
+ * distinct stack's row of canonical functions and locations in that order
+ * is made the first time a sample has it (rows, locs: laid out as the
+ * model's stack_loc), so that comparing two paths reads two arrays. */
+struct walk {
+    const struct ss_model *m;
+    const double *w;
+    int inverted;
+    size_t i, g, src;
+    ss_id prev; /* the stack of the last sample taken, SS_NONE after a break */
+    const ss_id *fn, *loc;
+    ss_id *rows, *locs;
+    uint8_t *made; /* per stack: its rows are made */
+};
+
+struct step {
+    size_t i; /* the sample */
+    size_t d; /* its depth; 0: a break that takes no sample */
+    size_t keep;
+    size_t lkeep; /* of those, how many have the same location too */
+    int repeat;   /* the same stack as the sample before */
+    double w;
+};
+
+static int walk_init(struct walk *k, const struct ss_model *m, const double *w, int inverted)
+{
+    memset(k, 0, sizeof *k);
+    k->m = m;
+    k->w = w;
+    k->inverted = inverted;
+    k->prev = SS_NONE;
+    size_t nf = m->stack_loc.n ? m->stack_loc.n : 1, ns = ss_model_nstacks(m);
+    k->rows = ss_alloc_array(nf, sizeof *k->rows);
+    k->locs = ss_alloc_array(nf, sizeof *k->locs);
+    k->made = calloc(ns ? ns : 1, 1);
+    return k->rows && k->locs && k->made ? 0 : -1;
+}
+
+static void walk_free(struct walk *k)
+{
+    free(k->rows);
+    free(k->locs);
+    free(k->made);
+}
+
+/* Returns 1 with *st, 0 at the end. */
+static int walk_next(struct walk *k, struct step *st)
+{
+    const struct ss_model *m = k->m;
+    size_t n = m->sample_stack.n;
+    for (; k->i < n; k->i++) {
+        size_t i = k->i;
+        int brk = 0;
+        while (k->src < m->sources.n &&
+               i >= m->sources.v[k->src].first_sample + m->sources.v[k->src].n_samples) {
+            k->src++;
+            brk = 1;
+        }
+        while (k->g < m->gaps.n && m->gaps.v[k->g] < i)
+            k->g++;
+        if (k->g < m->gaps.n && m->gaps.v[k->g] == i)
+            brk = 1;
+        ss_id s = m->sample_stack.v[i];
+        size_t d = ss_stack_depth(m, s);
+        double w = k->w[i];
+        if (d == 0)
+            brk = 1;
+        if (!brk && !(w > 0))
+            continue; /* no width: it neither shows nor ends a frame */
+        k->i++;
+        st->i = i;
+        st->w = w;
+        st->repeat = 0;
+        if (d == 0 || !(w > 0)) { /* a break and nothing to show */
+            k->prev = SS_NONE;
+            st->d = st->keep = 0;
+            return 1;
+        }
+        st->d = d;
+        if (!brk && s == k->prev) {
+            st->keep = st->lkeep = d;
+            st->repeat = 1;
+            return 1;
+        }
+        const ss_id *fr = ss_stack_frames(m, s);
+        size_t off = (size_t)(fr - m->stack_loc.v);
+        ss_id *row = k->rows + off, *lrow = k->locs + off;
+        if (!k->made[s]) {
+            for (size_t j = 0; j < d; j++)
+                row[j] = frame_at(m, fr, d, j, k->inverted, &lrow[j]);
+            k->made[s] = 1;
+        }
+        /* the path the two share: first where the locations are the same
+         * (then so are the functions), then where the functions are */
+        size_t keep = 0, lkeep = 0;
+        if (!brk && k->prev != SS_NONE) {
+            size_t pd = ss_stack_depth(m, k->prev), lim = pd < d ? pd : d;
+            while (lkeep < lim && k->loc[lkeep] == lrow[lkeep])
+                lkeep++;
+            keep = lkeep;
+            while (keep < lim && k->fn[keep] == row[keep])
+                keep++;
+        }
+        k->fn = row;
+        k->loc = lrow;
+        st->keep = keep;
+        st->lkeep = lkeep;
+        k->prev = s;
+        return 1;
+    }
+    return 0;
+}
+
+/* The weight of the taken samples: the chart's total, summed in the order
+ * the build sums it (the same double). */
+static double chart_total(const struct ss_model *m, const double *sample_w)
+{
+    double cum = 0;
+    for (size_t i = 0; i < m->sample_stack.n; i++)
+        if (sample_w[i] > 0 && ss_stack_depth(m, m->sample_stack.v[i]) > 0)
+            cum += sample_w[i];
+    return cum;
+}
+
+/* The grid: a frame is made only when a sample of it touches one of the
+ * points x0 + (c + 0.5) * step, c < cols (a little generously, so that
+ * rounding never loses a frame the screen would draw). */
+struct grid_walk {
+    double x0, step, eps;
+    size_t c, cols;
+    double pt; /* point c, while c < cols */
+};
+
+static int grid_touch(struct grid_walk *gw, double a, double b)
+{
+    while (gw->c < gw->cols && gw->pt < a - gw->eps)
+        if (++gw->c < gw->cols)
+            gw->pt = gw->x0 + ((double)gw->c + 0.5) * gw->step;
+    return gw->c < gw->cols && gw->pt < b + gw->eps;
+}
+
+/* A frame of the open path: made into a node (`node`) only once one of its
+ * samples touches the grid (at once without a grid). */
+struct open_frame {
+    ss_id function, loc;
+    uint32_t node; /* SS_FLAME_NONE: not made */
+    double x, self;
+};
+
 /* The chart's frames stay open while consecutive samples pass through
  * them, so a frame's total is the weight of the samples between its opening
  * and its closing: cum at the close less its x.  A sample costs the length
  * of the path it shares with the previous one plus the frames it opens
- * (nothing for a repeat of the previous stack), not its depth. */
+ * (nothing for a repeat of the previous stack), not its depth.  Frames are
+ * made in time order, so creation order is pre-order; with a grid, the
+ * frames that touch no grid point are never made, and a sample writes
+ * nothing but the open path. */
 static int build_chart(const struct ss_model *m, const double *sample_w, int inverted,
-                       struct ss_flame *out)
+                       const struct ss_flame_grid *grid, struct ss_flame *out)
 {
     VEC(struct ss_flame_node) t = {0};
-    VEC(uint32_t) open = {0};
-    size_t n = m->sample_stack.n, g = 0, src = 0;
-    ss_id prev = SS_NONE; /* the stack of the last sample taken, SS_NONE after a break */
-    double cum = 0;
-    for (size_t i = 0; i < n; i++) {
-        int brk = 0;
-        while (src < m->sources.n &&
-               i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples) {
-            src++;
-            brk = 1;
-        }
-        while (g < m->gaps.n && m->gaps.v[g] < i)
-            g++;
-        if (g < m->gaps.n && m->gaps.v[g] == i)
-            brk = 1;
-        ss_id s = m->sample_stack.v[i];
-        size_t d = ss_stack_depth(m, s);
-        double w = sample_w[i];
-        if (d == 0)
-            brk = 1;
-        if (!brk && !(w > 0))
-            continue;            /* no width: it neither shows nor ends a frame */
-        if (!brk && s == prev) { /* the same path again */
-            t.v[open.v[d - 1]].self += w;
-            cum += w;
-            continue;
-        }
-        const ss_id *fr = ss_stack_frames(m, s);
-        size_t keep = 0;
-        if (!brk)
-            for (; keep < open.n && keep < d; keep++) {
-                ss_id loc, f = frame_at(m, fr, d, keep, inverted, &loc);
-                struct ss_flame_node *nd = &t.v[open.v[keep]];
-                if (nd->function != f)
-                    break;
-                if (nd->loc != loc)
-                    nd->loc = SS_NONE;
-            }
-        for (size_t k = keep; k < open.n; k++) {
-            t.v[open.v[k]].end = (uint32_t)t.n;
-            t.v[open.v[k]].total = cum - t.v[open.v[k]].x;
-        }
-        open.n = keep;
-        prev = SS_NONE;
-        if (d == 0 || !(w > 0))
-            continue;
-        if (VEC_RESERVE(open, d))
-            goto oom;
-        for (size_t k = keep; k < d; k++) {
-            ss_id loc, f = frame_at(m, fr, d, k, inverted, &loc);
-            if (t.n >= SS_HASHTAB_MAX)
-                goto oom;
-            uint32_t parent = k ? open.v[k - 1] : SS_FLAME_NONE;
-            struct ss_flame_node nd = {f, loc, parent, (uint32_t)k, 0, 0, 0, cum};
-            if (VEC_PUSH(t, nd))
-                goto oom;
-            open.v[k] = (uint32_t)(t.n - 1);
-        }
-        open.n = d;
-        t.v[open.v[d - 1]].self += w;
-        if (d > out->max_depth)
-            out->max_depth = (uint32_t)d;
-        cum += w;
-        prev = s;
+    VEC(struct open_frame) open = {0};
+    struct walk k;
+    struct step st;
+    struct grid_walk gw = {0, 0, 0, 0, 0, 0};
+    if (walk_init(&k, m, sample_w, inverted)) {
+        walk_free(&k);
+        return -1;
     }
-    for (size_t k = 0; k < open.n; k++) {
-        t.v[open.v[k]].end = (uint32_t)t.n;
-        t.v[open.v[k]].total = cum - t.v[open.v[k]].x;
+    if (grid && grid->cols > 0) {
+        double w = grid->w > 0 ? grid->w : chart_total(m, sample_w);
+        gw.x0 = grid->w > 0 ? grid->x0 : 0;
+        gw.cols = grid->cols;
+        gw.step = w / (double)grid->cols;
+        gw.eps = gw.step * 1e-6;
+        gw.pt = gw.x0 + 0.5 * gw.step;
+    }
+    size_t nmade = 0, nall = 0; /* open.v[0 .. nmade) are nodes */
+    double cum = 0, end = 0;
+    /* a zoom with its path: those frames as they are, then the samples of
+     * the zoom only, from its first (whose path starts with them) */
+    size_t np = grid && grid->path && grid->w > 0 ? grid->npath : 0;
+    if (np) {
+        out->total = chart_total(m, sample_w);
+        for (; k.i < m->sample_stack.n; k.i++) {
+            double v = sample_w[k.i];
+            if (!(v > 0) || ss_stack_depth(m, m->sample_stack.v[k.i]) == 0)
+                continue;
+            if (cum + v / 2 >= grid->x0)
+                break;
+            cum += v;
+        }
+        end = grid->x0 + grid->w;
+        if (VEC_RESERVE(open, np) || VEC_RESERVE(t, np))
+            goto oom;
+        for (size_t j = 0; j < np; j++) {
+            struct ss_flame_node nd = grid->path[j];
+            nd.parent = j ? (uint32_t)(j - 1) : SS_FLAME_NONE;
+            nd.depth = (uint32_t)j;
+            t.v[t.n++] = nd;
+            struct open_frame of = {nd.function, nd.loc, (uint32_t)j, nd.x, nd.self};
+            open.v[open.n++] = of;
+        }
+        nmade = np;
+    }
+    while (walk_next(&k, &st)) {
+        if (np) {
+            if (st.d == 0 || cum + st.w / 2 >= end)
+                break;        /* the zoom's end */
+            if (st.keep < np) /* its first sample: the path goes on */
+                st.keep = st.lkeep = np;
+        }
+        for (size_t j = st.keep; j < open.n; j++) {
+            struct open_frame *of = &open.v[j];
+            if (of->node == SS_FLAME_NONE)
+                break; /* and nothing deeper is made */
+            struct ss_flame_node *nd = &t.v[of->node];
+            nd->end = (uint32_t)t.n;
+            nd->total = cum - of->x;
+            nd->self = of->self;
+            nd->loc = of->loc;
+        }
+        if (open.n > st.keep)
+            open.n = st.keep;
+        if (nmade > st.keep)
+            nmade = st.keep;
+        if (st.d == 0)
+            continue;
+        if (!st.repeat) {
+            /* an open frame's location: SS_NONE once its samples differ
+             * there (before lkeep they have the previous sample's) */
+            for (size_t j = st.lkeep; j < st.keep; j++)
+                if (open.v[j].loc != k.loc[j])
+                    open.v[j].loc = SS_NONE;
+            if (VEC_RESERVE(open, st.d))
+                goto oom;
+            for (size_t j = st.keep; j < st.d; j++) {
+                struct open_frame of = {k.fn[j], k.loc[j], SS_FLAME_NONE, cum, 0};
+                open.v[j] = of;
+            }
+            open.n = st.d;
+            nall += st.d - st.keep; /* the frames this sample opens, made or not */
+        }
+        open.v[st.d - 1].self += st.w;
+        if (st.d > out->max_depth)
+            out->max_depth = (uint32_t)st.d;
+        double next = cum + st.w;
+        if (nmade < st.d && (!grid || !gw.cols || grid_touch(&gw, cum, next))) {
+            if (t.n + (st.d - nmade) >= SS_HASHTAB_MAX || VEC_RESERVE(t, t.n + (st.d - nmade)))
+                goto oom;
+            for (size_t j = nmade; j < st.d; j++) {
+                uint32_t parent = j ? open.v[j - 1].node : SS_FLAME_NONE;
+                struct ss_flame_node nd = {
+                    open.v[j].function, open.v[j].loc, parent, (uint32_t)j, 0, 0, 0, open.v[j].x};
+                open.v[j].node = (uint32_t)t.n;
+                t.v[t.n++] = nd;
+            }
+            nmade = st.d;
+        }
+        cum = next;
+    }
+    for (size_t j = 0; j < nmade; j++) {
+        struct ss_flame_node *nd = &t.v[open.v[j].node];
+        nd->end = (uint32_t)t.n;
+        if (j < np)
+            continue; /* the path's frames as they were */
+        nd->total = cum - open.v[j].x;
+        nd->self = open.v[j].self;
+        nd->loc = open.v[j].loc;
     }
     VEC_FREE(open);
+    walk_free(&k);
     out->nodes = t.v;
     out->n = t.n;
-    out->total = cum;
+    out->nframes = np ? 0 : nall;
+    if (!np)
+        out->total = cum;
     return 0;
 oom:
     VEC_FREE(t);
     VEC_FREE(open);
+    walk_free(&k);
     return -1;
+}
+
+int ss_flame_chart_search(const struct ss_model *m, const double *sample_w, int inverted,
+                          const uint8_t *fn_match, double x0, double w, uint32_t depth0,
+                          double *hit, struct ss_error *err)
+{
+    /* which stacks hold a match at depth0 or deeper */
+    size_t ns = ss_model_nstacks(m), n = m->sample_stack.n;
+    uint8_t *has = ss_alloc_array(ns ? ns : 1, 1);
+    if (!has)
+        return ss_nomem(err, "flame chart search");
+    for (size_t s = 0; s < ns; s++) {
+        size_t d = ss_stack_depth(m, (ss_id)s);
+        const ss_id *fr = ss_stack_frames(m, (ss_id)s);
+        has[s] = 0;
+        for (size_t j = depth0; j < d && !has[s]; j++) {
+            ss_id loc;
+            has[s] = fn_match[frame_at(m, fr, d, j, inverted, &loc)] != 0;
+        }
+    }
+    /* the taken samples (frames and a weight) in the span, by their middle,
+     * summed in the chart's order */
+    double cum = 0, h = 0;
+    for (size_t i = 0; i < n && w > 0; i++) {
+        double v = sample_w[i];
+        ss_id s = m->sample_stack.v[i];
+        if (!(v > 0) || ss_stack_depth(m, s) == 0)
+            continue;
+        double mid = cum + v / 2;
+        cum += v;
+        if (mid >= x0 + w)
+            break;
+        if (mid >= x0 && has[s])
+            h += v;
+    }
+    free(has);
+    *hit = h;
+    return 0;
 }
 
 int ss_flame_build(const struct ss_model *m, const double *stack_w, const double *sample_w,
                    const struct ss_flame_opts *o, struct ss_flame *out, struct ss_error *err)
+{
+    return ss_flame_build_grid(m, stack_w, sample_w, o, NULL, out, err);
+}
+
+int ss_flame_build_grid(const struct ss_model *m, const double *stack_w, const double *sample_w,
+                        const struct ss_flame_opts *o, const struct ss_flame_grid *grid,
+                        struct ss_flame *out, struct ss_error *err)
 {
     memset(out, 0, sizeof *out);
     out->opts = *o;
     const double *w = o->time_order ? sample_w : stack_w;
     if (!w && (o->time_order ? m->sample_stack.n : ss_model_nstacks(m)))
         return ss_fail(err, SS_EUSAGE, "flame graph: no weights given");
-    int rc = o->time_order ? build_chart(m, sample_w, o->inverted, out)
+    int rc = o->time_order ? build_chart(m, sample_w, o->inverted, grid, out)
                            : build_aggregated(m, stack_w, o->inverted, o->order, SS_NONE, out);
     if (rc) {
         ss_flame_free(out);
         return ss_nomem(err, "flame graph");
     }
     out->opts = *o;
+    if (!o->time_order)
+        out->nframes = out->n;
     if (out->n == 0)
         out->max_depth = 0;
     return 0;
@@ -388,6 +637,7 @@ int ss_flame_build_focus(const struct ss_model *m, const double *stack_w,
     }
     out->opts = *o;
     out->opts.time_order = 0;
+    out->nframes = out->n;
     return 0;
 }
 

@@ -71,6 +71,9 @@ struct ss_flame {
     size_t n;
     double total;       /* the roots' totals: the whole width */
     uint32_t max_depth; /* the deepest frame's depth + 1 (0 when empty) */
+    size_t nframes;     /* the frames of the graph: n, or for a chart built
+                         * with a grid (ss_flame_build_grid), also those it
+                         * left out */
     struct ss_flame_opts opts;
 };
 
@@ -82,6 +85,51 @@ struct ss_flame {
  * empty. */
 int ss_flame_build(const struct ss_model *m, const double *stack_w, const double *sample_w,
                    const struct ss_flame_opts *o, struct ss_flame *out, struct ss_error *err);
+
+/* The resolution of a chart built for a screen: a frame is made only when
+ * one of its samples covers a point x0 + (c + 0.5) * w / cols for some
+ * c < cols (w == 0: the window is the whole chart, x0 is ignored).  A
+ * screen `cols` wide showing [x0, x0 + w) draws a frame in a column exactly
+ * when it covers that column's middle, so the frames left out are those it
+ * cannot draw; a picture whose frames under `step` are left out keeps every
+ * frame it draws with cols = w / step.  The frames made are exact (x,
+ * total, self); a frame's children are then only those made, so self plus
+ * the children's totals can be less than its total.
+ *
+ * A zoom can skip the samples outside it: `path` (npath frames, root
+ * first, NULL: none) is a frame of a chart built before from the same
+ * model, weights and options, and its ancestors, as that chart has them
+ * (the last one spans [x0, x0 + w) exactly, its x and total).  They become
+ * the first frames, unchanged, and only the samples of [x0, x0 + w) are
+ * read for what lies under the last one; fl->nframes is then 0 (not
+ * counted). */
+struct ss_flame_grid {
+    double x0, w;
+    size_t cols;
+    const struct ss_flame_node *path;
+    size_t npath;
+};
+
+/* ss_flame_build, with the chart (o->time_order) made at the resolution of
+ * grid (NULL: every frame; ignored for the aggregated graph).  It costs one
+ * pass over the samples and about cols x the depth frames (at most twice
+ * that: a point on the edge between two samples makes both paths),
+ * instead of a frame for every change of stack (millions in a profile
+ * whose samples come in random order). */
+int ss_flame_build_grid(const struct ss_model *m, const double *stack_w, const double *sample_w,
+                        const struct ss_flame_opts *o, const struct ss_flame_grid *grid,
+                        struct ss_flame *out, struct ss_error *err);
+
+/* The matched weight of a search of the chart, whatever a grid left out:
+ * *hit gets the weight of the samples in [x0, x0 + w) (by their middle)
+ * whose path holds a function marked in fn_match (one byte per function id)
+ * at depth0 or deeper.  For a frame at depth0 spanning [x0, x0 + w) (0 and
+ * the total: all), this is ss_flame_search's matched weight on the exact
+ * chart (nested matches counted once).  It reads each distinct stack and
+ * then the samples' weights: no frames.  Returns 0 or an error code. */
+int ss_flame_chart_search(const struct ss_model *m, const double *sample_w, int inverted,
+                          const uint8_t *fn_match, double x0, double w, uint32_t depth0,
+                          double *hit, struct ss_error *err);
 
 /* The two halves of a sandwich (speedscope's, pprof's peek): the
  * aggregated graph of the stacks that hold function `focus` (any id of it),

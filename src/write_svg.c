@@ -17,6 +17,12 @@
  * read the frames back.  Names are shown with control characters and bytes
  * that are not UTF-8 escaped (textesc.h: \x1b), then XML-escaped, so that
  * any profile gives a well-formed file.
+ *
+ * A comparison (--base) draws the new profile's graph, each frame as wide as
+ * its new total and filled by its delta; a frame's base total is data-b,
+ * and the frames that only the base has (new = 0, so no width) are named
+ * with their base totals where one looks at their parent: in its <desc>,
+ * which the details line shows on hover, and, for roots, in the legend.
  */
 #include <math.h>
 #include <stdint.h>
@@ -27,6 +33,7 @@
 #include "flame.h"
 #include "report_compare.h"
 #include "hash.h"
+#include "sort.h"
 #include "textesc.h"
 #include "write.h"
 
@@ -146,8 +153,11 @@ static const char svg_script[] =
     "  });\n"
     "  document.getElementById(\"frames\").addEventListener(\"mouseover\", function (e) {\n"
     "    var g = e.target.closest(\"g\");\n"
-    "    if (g && g.fname !== undefined)\n"
-    "      details.textContent = g.querySelector(\"title\").textContent;\n"
+    "    if (g && g.fname !== undefined) {\n"
+    "      var d = g.querySelector(\"desc\");\n"
+    "      details.textContent = g.querySelector(\"title\").textContent +\n"
+    "        (d ? \"; \" + d.textContent : \"\");\n"
+    "    }\n"
     "  });\n"
     "  unzoomBtn.addEventListener(\"click\", unzoom);\n"
     "  searchBtn.addEventListener(\"click\", function () {\n"
@@ -256,6 +266,51 @@ static void delta_fill(double base, double cur, double max_delta, char *buf, siz
 static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
                      struct ss_error *err);
 
+/* The frames only in the base, ordered by the new frame they are under
+ * (roots, SS_FLAME_NONE, last), heaviest first. */
+static int by_parent_heaviest(const void *pa, const void *pb, void *vctx)
+{
+    const struct ss_cmp_gone *g = vctx;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    if (g->parent[a] != g->parent[b])
+        return g->parent[a] < g->parent[b] ? -1 : 1;
+    if (g->total[a] > g->total[b])
+        return -1;
+    if (g->total[a] < g->total[b])
+        return 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+#define SVG_GONE_MAX 8 /* frames only in the base named per parent; the rest counted */
+
+/* "only in the base: NAME (VALUE), ..." for gone frames order[*at ..] whose
+ * parent is `parent`; advances *at past them. */
+static void put_gone(const struct ss_model *m, FILE *f, const struct ss_cmp_gone *g,
+                     const size_t *order, size_t *at, uint32_t parent)
+{
+    size_t k = 0;
+    double rest = 0;
+    fputs("only in the base: ", f);
+    for (; *at < g->n && g->parent[order[*at]] == parent; (*at)++, k++) {
+        size_t j = order[*at];
+        if (k >= SVG_GONE_MAX) {
+            rest += g->total[j];
+            continue;
+        }
+        char v[64];
+        ss_flame_format(m, g->total[j], v, sizeof v);
+        if (k)
+            fputs(", ", f);
+        put_text(f, g->name[j], SIZE_MAX);
+        fprintf(f, " (%s)", v);
+    }
+    if (k > SVG_GONE_MAX) {
+        char v[64];
+        ss_flame_format(m, rest, v, sizeof v);
+        fprintf(f, " and %zu more (%s)", k - SVG_GONE_MAX, v);
+    }
+}
+
 int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
     (void)path;
@@ -295,17 +350,31 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
                                       err);
     if (rc)
         return rc;
-    rc = ss_flame_build(m, sw, pw, &opts, &fl, err);
+    /* the chart is built at the picture's resolution: every frame of
+     * SVG_MIN_PX or more covers a point of a grid that fine (flame.h) */
+    struct ss_flame_grid grid = {0, 0, (size_t)((SVG_W - 2 * SVG_XPAD) / SVG_MIN_PX), NULL, 0};
+    rc = ss_flame_build_grid(m, sw, pw, &opts, &grid, &fl, err);
     free(sw);
     free(pw);
     if (rc)
         return rc;
     double *base = NULL, max_delta = 0;
+    struct ss_cmp_gone gone = {NULL, NULL, NULL, 0};
+    size_t *gorder = NULL, gat = 0;
     if (cmp) {
         base = malloc((fl.n ? fl.n : 1) * sizeof *base);
-        rc = base ? ss_compare_flame(cmp, &opts, &fl, base, err) : ss_nomem(err, "SVG");
+        rc = base ? ss_compare_flame_gone(cmp, &opts, &fl, base, &gone, err) : ss_nomem(err, "SVG");
+        if (!rc) {
+            gorder = ss_alloc_array(gone.n ? gone.n : 1, sizeof *gorder);
+            for (size_t j = 0; gorder && j < gone.n; j++)
+                gorder[j] = j;
+            if (!gorder || ss_sort(gorder, gone.n, sizeof *gorder, by_parent_heaviest, &gone))
+                rc = ss_nomem(err, "SVG");
+        }
         if (rc) {
             free(base);
+            free(gorder);
+            ss_cmp_gone_free(&gone);
             ss_flame_free(&fl);
             return rc;
         }
@@ -343,7 +412,15 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
                 "base (the stronger, the more); ",
                 SVG_XPAD);
         put_text(f, sum, SIZE_MAX);
-        fputs("</text>\n", f);
+        /* the roots only the base has (sorted last) */
+        size_t r = gone.n;
+        while (r > 0 && gone.parent[gorder[r - 1]] == SS_FLAME_NONE)
+            r--;
+        if (r < gone.n) {
+            fputs("; ", f);
+            put_gone(m, f, &gone, gorder, &r, SS_FLAME_NONE);
+        }
+        fputs("; on hover, each frame names what only the base had under it</text>\n", f);
     }
     fprintf(f, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n",
             SVG_XPAD);
@@ -370,8 +447,11 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
         else
             fill(m, nd->function, col, sizeof col);
         ss_flame_format(m, nd->total, v, sizeof v);
-        fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"><title>", nd->x, nd->total,
+        fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"", nd->x, nd->total,
                 nd->depth);
+        if (base)
+            fprintf(f, " data-b=\"%.17g\"", base[i]);
+        fputs("><title>", f);
         put_text(f, name, SIZE_MAX);
         if (base) {
             char bv[64], dv[64];
@@ -387,6 +467,14 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
         } else {
             fprintf(f, " (%s, %.2f%%)</title>", v, 100.0 * nd->total / fl.total);
         }
+        /* the frames only the base has under this one */
+        while (gorder && gat < gone.n && gone.parent[gorder[gat]] < i)
+            gat++; /* under a frame too narrow to draw */
+        if (gorder && gat < gone.n && gone.parent[gorder[gat]] == i) {
+            fputs("<desc>", f);
+            put_gone(m, f, &gone, gorder, &gat, (uint32_t)i);
+            fputs("</desc>", f);
+        }
         fprintf(f,
                 "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"%s\" "
                 "data-fill=\"%s\"/>",
@@ -401,5 +489,7 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
     fputs("</g>\n</svg>\n", f);
     ss_flame_free(&fl);
     free(base);
+    free(gorder);
+    ss_cmp_gone_free(&gone);
     return 0;
 }

@@ -249,6 +249,73 @@ START_TEST(flame_base_totals)
 }
 END_TEST
 
+/* The sandwich's halves against the base's (ss_compare_flame_focus):
+ *   callees of main (main, f, g, h by name): base 0.08, 0.04, 0.02, 0;
+ *   callers of g (g, then main above it): base 0.02 both;
+ *   h, which the base never runs: every base 0, nothing gone;
+ *   swapped (the base's graph against the new profile): the callees of main
+ *   lack h, which the other side has under main (0.01 s). */
+START_TEST(flame_focus_base_totals)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_error err;
+    double *sw = NULL;
+    ck_assert_int_eq(ss_flame_measure_weights(&n, &sw, NULL, &err), 0);
+    struct ss_flame_opts o = {0, 0, SS_FLAME_BY_NAME};
+    struct ss_flame fl;
+    double base[8];
+    struct ss_cmp_gone gone;
+    ck_assert_int_eq(
+        ss_flame_build_focus(&n, sw, &o, ss_model_find_function(&n, "main"), &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 4);
+    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "main", &fl, base, &gone, &err), 0);
+    static const double want[] = {0.08, 0.04, 0.02, 0};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_double_eq_tol(base[i], want[i], TOL);
+    ck_assert_uint_eq(gone.n, 0);
+    ss_flame_free(&fl);
+    o.inverted = 1;
+    ck_assert_int_eq(ss_flame_build_focus(&n, sw, &o, ss_model_find_function(&n, "g"), &fl, &err),
+                     0);
+    ck_assert_uint_eq(fl.n, 2);
+    ck_assert_str_eq(ss_function_name(&n, fl.nodes[1].function), "main");
+    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "g", &fl, base, &gone, &err), 0);
+    ck_assert_double_eq_tol(base[0], 0.02, TOL);
+    ck_assert_double_eq_tol(base[1], 0.02, TOL);
+    ss_flame_free(&fl);
+    o.inverted = 0;
+    ck_assert_int_eq(ss_flame_build_focus(&n, sw, &o, ss_model_find_function(&n, "h"), &fl, &err),
+                     0);
+    base[0] = -1;
+    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "h", &fl, base, &gone, &err), 0);
+    ck_assert_double_eq_tol(base[0], 0, TOL);
+    ck_assert_uint_eq(gone.n, 0);
+    ss_flame_free(&fl);
+    free(sw);
+
+    struct ss_compare c2;
+    ss_compare_init(&c2, &n, &b, 0);
+    ck_assert_int_eq(ss_flame_measure_weights(&b, &sw, NULL, &err), 0);
+    ck_assert_int_eq(
+        ss_flame_build_focus(&b, sw, &o, ss_model_find_function(&b, "main"), &fl, &err), 0);
+    free(sw);
+    ck_assert_uint_eq(fl.n, 3);
+    ck_assert_int_eq(ss_compare_flame_focus(&c2, &o, "main", &fl, base, &gone, &err), 0);
+    ck_assert_uint_eq(gone.n, 1);
+    ck_assert_str_eq(gone.name[0], "h");
+    ck_assert_uint_eq(gone.parent[0], 0);
+    ck_assert_double_eq_tol(gone.total[0], 0.01, TOL);
+    ss_cmp_gone_free(&gone);
+    ss_flame_free(&fl);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
 /* One model from two (the writers' input) and back: the new samples first,
  * then the base's in a source flagged SS_SRC_BASE; the split gives each
  * side its own statistics again. */
@@ -329,6 +396,7 @@ Suite *compare_suite(void)
     tcase_add_test(tc, stacks_join);
     tcase_add_test(tc, tree_and_calls_join);
     tcase_add_test(tc, flame_base_totals);
+    tcase_add_test(tc, flame_focus_base_totals);
     tcase_add_test(tc, merge_and_split);
     tcase_add_test(tc, measure_missing);
     suite_add_tcase(s, tc);

@@ -6,7 +6,9 @@
  * root first ("main > f > g"); Rprof lines list them innermost first. */
 #include "check_suites.h"
 
+#include <math.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -453,6 +455,200 @@ START_TEST(test_flame_focus)
 }
 END_TEST
 
+/* Build the chart with the time weights at the resolution of grid g. */
+static void build_grid(const struct ss_model *m, int inverted, const struct ss_flame_grid *g,
+                       struct ss_flame *fl)
+{
+    double *pw;
+    struct ss_error err;
+    ck_assert_int_eq(ss_flame_measure_weights(m, NULL, &pw, &err), 0);
+    struct ss_flame_opts o = {inverted, 1, SS_FLAME_BY_NAME};
+    int rc = ss_flame_build_grid(m, NULL, pw, &o, g, fl, &err);
+    ck_assert_msg(rc == 0, "build: %s", err.msg);
+    free(pw);
+}
+
+/* The chart at a screen's resolution keeps only the frames that cover the
+ * middle of a column (test_flame_chart's frames, x and width in samples:
+ * main 0+7, f 0+2 > g 0+2, h 2+1, f 3+2 > g 4+1, f 6+1 > f 6+1).
+ *   2 columns over all 7 (middles 1.75, 5.25): main, f 0+2, g 0+2 (5.25
+ *     is main's own sample 6 on row 1: nothing below main there);
+ *   3 columns (1.17, 3.5, 5.83): main, f 0+2, g 0+2, f 3+2 (its g 4+1
+ *     misses 3.5 and 5.83; h misses too);
+ *   7 columns: every frame, as the exact chart;
+ *   the zoom on f 3+2, 4 columns (3.25 3.75 4.25 4.75): main, f 3+2, g 4+1.
+ * Each frame made has its exact total, self and x; the count of the
+ * chart's frames stays 8. */
+START_TEST(test_flame_chart_grid)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_flame fl;
+    struct ss_flame_grid g = {0, 0, 2, NULL, 0};
+    build_grid(&m, 0, &g, &fl);
+    ck_assert_uint_eq(fl.n, 3);
+    ck_assert_uint_eq(fl.nframes, 8);
+    ck_assert_double_eq_tol(fl.total, 7 * IV, TOL);
+    node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 3);
+    node(&m, &fl, 1, "f", 1, 0, 0, 2, 0, 3);
+    node(&m, &fl, 2, "g", 2, 1, 2, 2, 0, 3);
+    ss_flame_free(&fl);
+
+    g.cols = 3;
+    build_grid(&m, 0, &g, &fl);
+    ck_assert_uint_eq(fl.n, 4);
+    node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 4);
+    node(&m, &fl, 1, "f", 1, 0, 0, 2, 0, 3);
+    node(&m, &fl, 2, "g", 2, 1, 2, 2, 0, 3);
+    node(&m, &fl, 3, "f", 1, 0, 1, 2, 3, 4);
+    ss_flame_free(&fl);
+
+    g.cols = 7;
+    build_grid(&m, 0, &g, &fl);
+    ck_assert_uint_eq(fl.n, 8);
+    node(&m, &fl, 4, "f", 1, 0, 1, 2, 3, 6);
+    node(&m, &fl, 7, "f", 2, 6, 1, 1, 6, 8);
+    invariants(&fl);
+    ss_flame_free(&fl);
+
+    struct ss_flame_grid z = {3 * IV, 2 * IV, 4, NULL, 0};
+    build_grid(&m, 0, &z, &fl);
+    ck_assert_uint_eq(fl.n, 3);
+    node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 3);
+    node(&m, &fl, 1, "f", 1, 0, 1, 2, 3, 3);
+    node(&m, &fl, 2, "g", 2, 1, 1, 1, 4, 3);
+    ss_flame_free(&fl);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* A long profile in random order (the resampled benchmark's case): at any
+ * resolution and zoom, the frames made are exactly the exact chart's frames
+ * that cover a grid point, no more (each made frame is the exact one, found
+ * by its depth and x), no fewer; and the chart's search gives the exact
+ * chart's matched weight for the whole chart and for zooms. */
+START_TEST(test_flame_chart_grid_random)
+{
+    static const char *stacks[] = {"\"g\" \"f\" \"main\" ",
+                                   "\"h\" \"f\" \"main\" ",
+                                   "\"g\" \"main\" ",
+                                   "\"f\" \"f\" \"main\" ",
+                                   "\"main\" ",
+                                   "\"k\" \"h\" \"g\" \"main\" ",
+                                   "\"g\" \"k\" \"f\" \"main\" "};
+    size_t n = 5000, cap = 64 + n * 40, len = 0;
+    char *txt = malloc(cap);
+    ck_assert_ptr_nonnull(txt);
+    len += (size_t)snprintf(txt, cap, "sample.interval=1000\n");
+    uint32_t r = 12345;
+    for (size_t i = 0; i < n; i++) {
+        r = r * 1103515245u + 12345u;
+        /* runs of one stack now and then, so that frames of many widths come */
+        size_t k = (r >> 16) % 7, rep = (r >> 8) % 13 == 0 ? 1 + (r >> 4) % 40 : 1;
+        for (size_t j = 0; j < rep && i < n; j++, i++)
+            len += (size_t)snprintf(txt + len, cap - len, "%s\n", stacks[k]);
+        i--;
+    }
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_msg(fx_load(&m, &err, txt, len, path, sizeof path) == 0, "%s", err.msg);
+    free(txt);
+    double *pw;
+    ck_assert_int_eq(ss_flame_measure_weights(&m, NULL, &pw, &err), 0);
+    uint8_t *fm = calloc(m.functions.n, 1);
+    ck_assert_ptr_nonnull(fm);
+    fm[ss_model_find_function(&m, "g")] = 1;
+    for (int inv = 0; inv <= 1; inv++) {
+        struct ss_flame ex, gr;
+        struct ss_flame_opts o = {inv, 1, SS_FLAME_BY_NAME};
+        ck_assert_int_eq(ss_flame_build(&m, NULL, pw, &o, &ex, &err), 0);
+        invariants(&ex);
+        size_t cols_list[] = {1, 80, 333, 2000};
+        /* the whole chart, then zooms on the widest frames of depth 1 to 3 */
+        for (uint32_t zd = 0; zd <= 3; zd++) {
+            uint32_t zi = NONE;
+            for (size_t i = 0; i < ex.n && zd > 0; i++)
+                if (ex.nodes[i].depth == zd &&
+                    (zi == NONE || ex.nodes[i].total > ex.nodes[zi].total))
+                    zi = (uint32_t)i;
+            if (zd > 0 && zi == NONE)
+                continue;
+            double x0 = zi == NONE ? 0 : ex.nodes[zi].x;
+            double w = zi == NONE ? ex.total : ex.nodes[zi].total;
+            /* the search: the exact chart's share against the samples' */
+            double hit;
+            ck_assert_int_eq(ss_flame_chart_search(&m, pw, inv, fm, x0, w, zd, &hit, &err), 0);
+            double want = ss_flame_search(&m, &ex, zi, fm, NULL, NULL, NULL);
+            ck_assert_double_eq_tol(hit, want, 1e-9);
+            for (size_t c = 0; c < sizeof cols_list / sizeof *cols_list; c++) {
+                struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c], NULL, 0};
+                ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &gr, &err), 0);
+                ck_assert_uint_eq(gr.nframes, ex.n);
+                ck_assert_double_eq_tol(gr.total, ex.total, TOL);
+                ck_assert_uint_le(gr.n, (cols_list[c] + 1) * 4 + 4);
+                double step = w / (double)cols_list[c];
+                size_t want_n = 0;
+                for (size_t i = 0; i < ex.n; i++) {
+                    const struct ss_flame_node *e = &ex.nodes[i];
+                    /* the first grid point at or after e->x */
+                    double k = ceil((e->x - x0) / step - 0.5);
+                    if (k < 0)
+                        k = 0;
+                    double pt = x0 + (k + 0.5) * step;
+                    if (!(k < (double)cols_list[c] && pt < e->x + e->total))
+                        continue; /* covers no grid point */
+                    want_n++;
+                    uint32_t j = ss_flame_at(&gr, NONE, e->depth, e->x + e->total / 2);
+                    ck_assert_msg(j != NONE, "frame %zu (depth %u, x %g) not made", i, e->depth,
+                                  e->x);
+                    const struct ss_flame_node *a = &gr.nodes[j];
+                    ck_assert_uint_eq(a->function, e->function);
+                    ck_assert_double_eq_tol(a->x, e->x, TOL);
+                    ck_assert_double_eq_tol(a->total, e->total, TOL);
+                    ck_assert_double_eq_tol(a->self, e->self, TOL);
+                    ck_assert(a->parent == NONE || gr.nodes[a->parent].depth + 1 == a->depth);
+                }
+                /* no more than those (a point on a frame's edge may count it) */
+                ck_assert_uint_ge(gr.n, want_n);
+                ck_assert_uint_le(gr.n, want_n + 2 * cols_list[c] / 100 + 2);
+                if (zi != NONE) {
+                    /* the zoom again from its path (its frame and ancestors
+                     * as the exact chart has them), reading only its
+                     * samples: the same frames */
+                    struct ss_flame_node zpath[8];
+                    for (uint32_t a = zi; a != NONE; a = ex.nodes[a].parent)
+                        zpath[ex.nodes[a].depth] = ex.nodes[a];
+                    struct ss_flame gp;
+                    g.path = zpath;
+                    g.npath = zd + 1;
+                    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &gp, &err), 0);
+                    ck_assert_uint_eq(gp.n, gr.n);
+                    ck_assert_double_eq_tol(gp.total, ex.total, TOL);
+                    for (size_t i = 0; i < gp.n; i++) {
+                        const struct ss_flame_node *a = &gp.nodes[i], *b = &gr.nodes[i];
+                        ck_assert_uint_eq(a->function, b->function);
+                        ck_assert_uint_eq(a->depth, b->depth);
+                        ck_assert_uint_eq(a->parent, b->parent);
+                        ck_assert_uint_eq(a->end, b->end);
+                        ck_assert_uint_eq(a->loc, b->loc);
+                        ck_assert_double_eq_tol(a->x, b->x, TOL);
+                        ck_assert_double_eq_tol(a->total, b->total, TOL);
+                        ck_assert_double_eq_tol(a->self, b->self, TOL);
+                    }
+                    ss_flame_free(&gp);
+                }
+                ss_flame_free(&gr);
+            }
+        }
+        ss_flame_free(&ex);
+    }
+    free(fm);
+    free(pw);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* An empty profile gives an empty graph, not an error. */
 START_TEST(test_flame_empty)
 {
@@ -481,6 +677,8 @@ Suite *flame_suite(void)
     tcase_add_test(tc, test_flame_chart);
     tcase_add_test(tc, test_flame_chart_inverted);
     tcase_add_test(tc, test_flame_chart_breaks);
+    tcase_add_test(tc, test_flame_chart_grid);
+    tcase_add_test(tc, test_flame_chart_grid_random);
     tcase_add_test(tc, test_flame_weights);
     tcase_add_test(tc, test_flame_search);
     tcase_add_test(tc, test_flame_focus);

@@ -15,6 +15,8 @@
 //   screenshot W H COLOURS NONBG   the PNG's size, distinct colours, pixels
 //                          that differ from the top-left one (decoded here)
 //   after I HIDE PARENT X WIDTH    every frame after a click on frame I
+//   details TEXT           the details line after the pointer moved onto
+//                          frame I (its title, and its <desc> if any)
 //   unzoom VISIBLE         is "Reset Zoom" shown
 //   search SHARE           what search(TERM) returned (in the zoom)
 //   reset I HIDE PARENT X WIDTH    every frame after a click on "Reset Zoom"
@@ -321,6 +323,7 @@ async function main() {
   if (idx >= 0) {
     await click(`document.getElementById("frames").children[${idx}].querySelector("rect")`);
     for (const line of String(await evaluate(GEOMETRY)).split('\n')) out('after', line);
+    out('details', await evaluate('document.getElementById("details").textContent'));
     out('unzoom', await evaluate('document.getElementById("unzoom").classList.contains("hide") ? 0 : 1'));
     if (term !== undefined) out('search', await evaluate(`search(${JSON.stringify(term)})`));
     await click('document.getElementById("unzoom")');

@@ -197,10 +197,10 @@ fi
 # chart.awk: replay an Rprof file's samples in order (root first); a frame
 # is opened where a sample leaves the previous sample's path and closed when
 # a later one leaves it; a sample with no frames closes everything.
-# Prints "PATH<TAB>X<TAB>W" per frame, X and W in samples.
+# Prints "PATH<TAB>X<TAB>W<TAB>SELF" per frame, X, W and SELF in samples.
 cat >chart.awk <<'EOF'
 function close_from(d,    i) {
-    for (i = d; i <= open; i++) printf "%s\t%d\t%d\n", path[i], x[i], w[i]
+    for (i = d; i <= open; i++) printf "%s\t%d\t%d\t%d\n", path[i], x[i], w[i], sf[i]
     open = d - 1
 }
 /sample\.interval=/ { close_from(1); next }
@@ -221,9 +221,11 @@ function close_from(d,    i) {
         path[i] = i > 1 ? path[i - 1] ";" top[i] : top[i]
         x[i] = cum
         w[i] = 0
+        sf[i] = 0
     }
     open = k
     for (i = 1; i <= k; i++) w[i]++
+    sf[k]++
     cum++
 }
 END { close_from(1) }
@@ -401,6 +403,117 @@ else
     fail "view: keys" "$why $(cat keys.err)"
 fi
 
+# ---- the time-ordered chart in the view ------------------------------------------
+
+# The chart of a profile in random order (20,000 samples drawn from the
+# demo's, as bench/gen-big.sh makes its benchmark files): most of its 90,000
+# frames are narrower than a column, and the view builds only those that
+# cover a column's middle (flame.h's grid).  On a 1000-column screen every
+# frame drawn is where the replay of the samples (chart.awk) puts it, and
+# every replayed frame that covers a column's middle is drawn: at full
+# width, then zoomed into the widest execute_plan (the chart is rebuilt for
+# the zoom), then back.  The detail line's total and self and the search's
+# shares (of all and of the zoom) are the replay's, though most matching
+# frames are too narrow to be made.
+awk 'NR == 1 || /^#File/ { print; next } { l[++n] = $0 }
+     END { srand(7); for (i = 0; i < 20000; i++) print l[1 + int(rand() * n)] }' demo.out >shuf.out
+awk -f chart.awk shuf.out >shuf.ref
+# chartref.awk: the replay -> "ROW<TAB>COL<TAB>WIDTH<TAB>NAME" for the
+# frames at least one column wide inside [zx, zx + zw) at depth zd and below
+cat >chartref.awk <<'EOF'
+BEGIN { FS = "\t" }
+{
+    k = split($1, f, ";")
+    d = k - 1
+    if (d < zd || $2 < zx || $2 + $3 > zx + zw) next
+    c0 = int(($2 - zx) / zw * cols + 0.5); c1 = int(($2 + $3 - zx) / zw * cols + 0.5)
+    if (c1 > c0) printf "%d\t%d\t%d\t%s\n", d - zd, c0, c1 - c0, f[k]
+}
+EOF
+# screen_frames SCREEN FIRST: the frames on screen lines FIRST.. as
+# "ROW<TAB>COL<TAB>TEXT" (as view_case reads them)
+screen_frames() {
+    awk -v first="$2" 'NR >= first && NR < first + 90 {
+            line = $0; col = 0
+            while ((i = index(line, "\001")) > 0) {
+                col += i - 1
+                rest = substr(line, i + 1)
+                j = index(rest, "\001"); txt = j ? substr(rest, 1, j - 1) : rest
+                sub(/ +$/, "", txt)
+                printf "%d\t%d\t%s\n", NR - first, col, txt
+                line = rest; col++
+            }
+        }' "$1"
+}
+# same_frames WANT GOT: the frames drawn are the frames wanted (names whole
+# when they fit, else abbreviated or cut)
+same_frames() {
+    awk -F '\t' '
+        NR == FNR { want[$1 "\t" $2] = $4; wid[$1 "\t" $2] = $3; n++; next }
+        {
+            k = $1 "\t" $2
+            if (!(k in want)) { print "row " $1 " col " $2 ": a frame (" $3 ") the replay does not put there"; next }
+            seen[k] = 1
+            room = wid[k] - 1
+            if (room >= length(want[k]) && $3 != want[k]) print "row " $1 " col " $2 ": " $3 ", want " want[k]
+            if (room < length(want[k]) && $3 !~ /~/ && index(want[k], $3) != 1) print "row " $1 " col " $2 ": " $3 " not a head of " want[k]
+        }
+        END { for (k in want) if (!(k in seen)) { print "no frame at row/col " k " (" want[k] ")"; break }
+              if (!n) print "nothing expected" }' "$1" "$2" | head -n 5
+}
+tot=$(awk -F '\t' '$1 !~ /;/ { t += $3 } END { print t }' shuf.ref)
+# the widest execute_plan (the first of equal ones, an outer one before an
+# inner one): its x, width, depth and self
+read -r zx zw zd zself < <(awk -F '\t' '{ k = split($1, f, ";") }
+    f[k] == "execute_plan" && ($3 > w || ($3 == w && ($2 < x || ($2 == x && k - 1 < d)))) {
+        x = $2; w = $3; d = k - 1; s = $4 }
+    END { print x, w, d, s }' shuf.ref)
+# the share of the samples whose stack holds lapply: of all, and inside the
+# zoom at its depth or deeper (stacks root first, as the chart reads them)
+read -r share_all share_zoom < <(awk -v zx="$zx" -v zw="$zw" -v zd="$zd" '
+    /sample\.interval=|^#File/ { next }
+    {
+        k = 0; s = $0
+        while (match(s, /"[^"]*"/)) { nm[++k] = substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) }
+        if (k == 0) next
+        a = 0; z = 0
+        for (i = 1; i <= k; i++) if (nm[i] == "lapply") { a = 1; if (k - i >= zd) z = 1 }
+        all += a
+        if (cum >= zx && cum < zx + zw) zoom += z
+        cum++
+    }
+    END { printf "%.1f %.1f\n", 100 * all / cum, 100 * zoom / zw }' shuf.out)
+printf '%s\n' F o "DUMP whole" "/execute_plan<Enter>" "DUMP sel" "<Enter>" "DUMP zoom" \
+    "/lapply<Enter>" "DUMP search" q "DUMP out" |
+    STACKSCOPE_SIZE=1000x100 ui chartview --value samples shuf.out
+for f in whole sel zoom search out; do edges "chartview.$f"; done
+awk -v zx=0 -v zw="$tot" -v zd=0 -v cols=1000 -f chartref.awk shuf.ref >chartview.want
+awk -v zx="$zx" -v zw="$zw" -v zd="$zd" -v cols=1000 -f chartref.awk shuf.ref >chartview.zwant
+screen_frames chartview.whole 3 >chartview.got
+screen_frames chartview.zoom 4 >chartview.zgot
+screen_frames chartview.out 3 >chartview.ogot
+why=$(same_frames chartview.want chartview.got)
+if [ -z "$why" ] && [ "$(wc -l <chartview.got)" -lt "$(wc -l <shuf.ref)" ]; then
+    pass "chart view: the $(wc -l <chartview.want) frames of $(wc -l <shuf.ref) that cover a column's middle where the replay puts them"
+else
+    fail "chart view: the whole chart" "$why $(cat chartview.err)"
+fi
+why=$(same_frames chartview.zwant chartview.zgot)
+[ -n "$why" ] || why=$(same_frames chartview.want chartview.ogot)
+if [ -z "$why" ] && grep -q '^zoom: main > run_study > with_timing > system.time > execute_plan ' chartview.zoom; then
+    pass "chart view: zoomed into execute_plan ($zw samples at $zx), its $(wc -l <chartview.zwant) frames where the replay puts them; q back to the whole"
+else
+    fail "chart view: the zoom" "$why $(sed -n 3p chartview.zoom | cut -c 1-200)"
+fi
+# counts with thousands separators, as the explorer writes them
+sep() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+if grep -q "^total $(sep "$zw") samples ([0-9.]*%), self $(sep "$zself") samples " chartview.sel &&
+    grep -q "/lapply: [0-9]* frames\{0,1\} shown, $share_all% of all, $share_zoom% of the zoom" chartview.search; then
+    pass "chart view: the widest execute_plan's total $zw and self $zself; /lapply $share_all% of all, $share_zoom% of the zoom (the replay's)"
+else
+    fail "chart view: numbers" "want total $zw self $zself, $share_all% / $share_zoom%: $(grep '^total' chartview.sel) $(sed -n 2p chartview.search)"
+fi
+
 # ---- the sandwich ------------------------------------------------------------------
 
 # halves.awk: folded stacks -> the sandwich of function fn: the callees'
@@ -483,6 +596,170 @@ sandwich_case sandwich.demo-lm.fit demo.out lm.fit
 sandwich_case sandwich.demo-FUN demo.out FUN
 sandwich_case sandwich.demo-eval demo.out eval
 
+# ---- a comparison: the flame graph, the sandwich and the SVG by delta -------------
+
+# The demo's samples cut in two: the base is the first 2,698 samples plus
+# three under a root the new profile lacks (old_main), the new profile the
+# rest.  The reference is the difffolded output ("STACK BASE NEW", as
+# flamegraph.pl's difffolded.pl writes it), its prefix sums made here with
+# awk: a frame's base and new totals are those of its path.  Frames only in
+# the base (new 0) have no width; they are named with their base totals
+# where one looks at their parent: the SVG's <desc> (heaviest first, then
+# by name; eight at most, then "and N more"), the legend for roots, the
+# view's detail line, its info line for roots.
+awk 'NR <= 2700' demo.out >cbase.out
+printf ':1:2:3:0:"helper" "old_main" \n:1:2:3:0:"helper" "old_main" \n:1:2:3:0:"old_main" \n' >>cbase.out
+awk 'NR <= 2 || NR > 2700' demo.out >cnew.out
+"$STACKSCOPE" convert --value samples --base cbase.out -o cmp.folded cnew.out 2>cmp.err ||
+    fail "compare: convert to difffolded" "$(cat cmp.err)"
+# "PATH<TAB>BASE<TAB>NEW" for every prefix of every stack
+awk '{ nw = $NF; b = $(NF - 1); sub(/ [0-9.e+-]+ [0-9.e+-]+$/, "")
+       k = split($0, f, ";"); p = ""
+       for (i = 1; i <= k; i++) { p = i > 1 ? p ";" f[i] : f[i]; B[p] += b; N[p] += nw } }
+     END { for (p in B) printf "%s\t%.17g\t%.17g\n", p, B[p], N[p] }' cmp.folded >cmp.prefix
+# gone.awk: the frames only in the base, grouped under their parent's path
+# ("" for roots): "PARENT<TAB>only in the base: NAME (N samples), ..."
+cat >gone.awk <<'EOF'
+function sep(n,    s) { s = sprintf("%d", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+BEGIN { FS = "\t" }
+function flush() {
+    if (cur == "" && !have) return
+    if (k > 8) txt = txt " and " (k - 8) " more (" sep(rest) " samples)"
+    print cur "\t" txt
+}
+{
+    if (!have || $1 != cur) { if (have) flush(); cur = $1; have = 1; k = 0; txt = "only in the base: "; rest = 0 }
+    k++
+    if (k <= 8) txt = txt (k > 1 ? ", " : "") $3 " (" sep($2) " samples)"
+    else rest += $2
+}
+END { if (have) flush() }
+EOF
+awk -F '\t' '$3 == 0 && $2 > 0 { n = split($1, f, ";"); par = substr($1, 1, length($1) - length(f[n]) - 1)
+                                 if (n == 1) par = ""; print par "\t" $2 "\t" f[n] }' cmp.prefix |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2nr -k3,3 | awk -f gone.awk >cmp.gone
+
+# the SVG: every frame's new (data-w) and base (data-b) totals are the
+# prefix sums', every path of 0.1 px or more is a frame, each frame's <desc>
+# names exactly what only the base has under it, the legend the roots
+"$STACKSCOPE" convert --value samples --base cbase.out -o cmp.svg cnew.out 2>cmp.err
+awk 'function unxml(s) {
+         gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s)
+         gsub(/&apos;/, "\047", s); gsub(/&amp;/, "\\&", s); return s }
+     function attr(s, a) { if (!match(s, a "=\"[^\"]*\"")) return ""
+         return substr(s, RSTART + length(a) + 2, RLENGTH - length(a) - 3) }
+     /^<g data-x=/ {
+         d = attr($0, "data-d") + 0
+         match($0, /<title>.*<\/title>/); t = substr($0, RSTART + 7, RLENGTH - 15)
+         sub(/ \([^()]*\)$/, "", t); name[d] = unxml(t)
+         p = name[0]; for (i = 1; i <= d; i++) p = p ";" name[i]
+         ds = ""; if (match($0, /<desc>[^<]*<\/desc>/)) ds = unxml(substr($0, RSTART + 6, RLENGTH - 13))
+         printf "%s\t%s\t%s\t%s\n", p, attr($0, "data-w"), attr($0, "data-b"), ds }' cmp.svg >cmp.svgframes
+why=$(awk -F '\t' -v px=$PX '
+    FILENAME == ARGV[1] { B[$1] = $2; N[$1] = $3; if ($1 !~ /;/) tot += $3; next }
+    FILENAME == ARGV[2] { gone[$1] = $2; next }
+    {
+        n++; seen[$1] = 1
+        if (!($1 in N)) { print "frame " $1 " not in the prefix sums"; next }
+        if ($2 != N[$1] || $3 != B[$1]) print $1 ": new " $2 " base " $3 ", want " N[$1] " " B[$1]
+        if ($4 != gone[$1]) print $1 ": desc \"" $4 "\", want \"" gone[$1] "\""
+    }
+    END {
+        for (p in N) if (N[p] / tot * px >= 0.1 && !(p in seen)) { print "path " p " not drawn"; break }
+        if (!n) print "no frames"
+    }' cmp.prefix cmp.gone cmp.svgframes | head -n 5)
+roots=$(awk -F '\t' '$1 == "" { print $2 }' cmp.gone)
+if [ -z "$why" ] && [ -n "$roots" ] && grep -q "id=\"legend\"[^<]*; $roots;" cmp.svg &&
+    [ "$(grep -c '<desc>' cmp.svg)" -gt 3 ]; then
+    pass "compare svg: $(wc -l <cmp.svgframes) frames' new and base totals are the difffolded prefix sums; $(grep -c '<desc>' cmp.svg) frames name what only the base had, the legend $roots"
+else
+    fail "compare svg" "$why $(grep -o 'id="legend"[^<]*' cmp.svg) $(cat cmp.err)"
+fi
+
+# the view F and the sandwich W, headless: the detail line's base and
+# delta and what only the base had, against the same prefix sums
+# pfx PATH: "BASE NEW" of a path
+pfx() { awk -F '\t' -v p="$1" '$1 == p { print $2, $3 }' cmp.prefix; }
+# the widest execute_plan in the new profile (by name among equals: the
+# frames' order) and what only the base has under it, as the view writes it
+ep=$(awk -F '\t' '{ n = split($1, f, ";") } f[n] == "execute_plan" && $3 > w { w = $3; p = $1 } END { print p }' cmp.prefix)
+read -r epb epn < <(pfx "$ep")
+epgone=$(awk -F '\t' -v p="$ep" '$1 == p { s = $2; gsub(/ \(/, " ", s); gsub(/\)/, "", s); print "; " s }' cmp.gone)
+rootgone=$(awk -F '\t' '$1 == "" { s = $2; gsub(/ \(/, " ", s); gsub(/\)/, "", s); print "; " s }' cmp.gone)
+printf '%s\n' F "DUMP f" "/execute_plan<Enter>" "DUMP ep" ":sandwich lm" "DUMP w" j "DUMP wj" k k "DUMP wk" |
+    STACKSCOPE_SIZE=300x40 ui cmpview --value samples --base cbase.out cnew.out
+# a signed difference as the explorer writes it
+delta() { local d=$(($2 - $1)); if [ $d -gt 0 ]; then echo "+$(sep $d)"; elif [ $d -lt 0 ]; then echo "-$(sep $((-d)))"; else echo 0; fi; }
+want_ep="total $(sep "$epn") samples, base $(sep "$epb") samples, delta $(delta "$epb" "$epn") samples$epgone | execute_plan"
+if grep -qF "$want_ep" cmpview.ep && grep -qF "red grew, blue shrank vs the base (stronger: more)$rootgone" cmpview.f; then
+    pass "compare view F: execute_plan's base, delta and frames only in the base; old_main only in the base on the info line"
+else
+    fail "compare view F" "want '$want_ep' and '$rootgone': $(grep '^total' cmpview.ep) / $(sed -n 2p cmpview.f)"
+fi
+# the sandwich of lm: its callees' half read from lm's outermost frame
+# inward, its callers' from its innermost frame outward (halves.awk), each
+# side's prefix sums; the middle, the widest callee (j), the widest caller
+# (k from the middle)
+awk '{ nw = $NF; b = $(NF - 1); sub(/ [0-9.e+-]+ [0-9.e+-]+$/, "")
+       k = split($0, f, ";"); first = 0
+       for (i = 1; i <= k; i++) if (f[i] == "lm") { if (!first) first = i; last = i }
+       if (!first) next
+       p = ""; for (i = first; i <= k; i++) { p = i > first ? p ";" f[i] : f[i]; DB[p] += b; DN[p] += nw }
+       p = ""; for (i = last; i >= 1; i--) { p = i < last ? p ";" f[i] : f[i]; UB[p] += b; UN[p] += nw } }
+     END { for (p in DB) printf "down\t%s\t%d\t%d\n", p, DB[p], DN[p]
+           for (p in UB) printf "up\t%s\t%d\t%d\n", p, UB[p], UN[p] }' cmp.folded >cmp.halves
+half() { awk -F '\t' -v h="$1" -v p="$2" '$1 == h && $2 == p { print $3, $4 }' cmp.halves; }
+# the widest child of lm in half H (the first by name among equals)
+widest() { awk -F '\t' -v h="$1" '$1 == h && $2 ~ /^lm;[^;]*$/ { print $4 "\t" $2 }' cmp.halves |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1nr -k2,2 | head -n 1 | cut -f 2; }
+read -r lmb lmn < <(half down lm)
+cdn=$(widest down); read -r cdb cdnn < <(half down "$cdn")
+cup=$(widest up); read -r cub cun < <(half up "$cup")
+lmgone=$(awk -F '\t' '$1 == "down" && $2 ~ /^lm;[^;]*$/ && $4 == 0 && $3 > 0 { sub(/^lm;/, "", $2); print $3 "\t" $2 }' cmp.halves |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1nr -k2,2 | awk -F '\t' '{ s = s (NR > 1 ? ", " : "; only in the base: ") $2 " " $1 " samples" } END { print s }')
+why=
+grep -qF "called in $(sep "$lmn") samples (100.0% of lm's), self " cmpview.w &&
+    grep -qF "base $(sep "$lmb") samples, delta $(delta "$lmb" "$lmn") samples$lmgone | lm" cmpview.w || why="$why middle: $(grep '^called' cmpview.w);"
+grep -qF "base $(sep "$cdb") samples, delta $(delta "$cdb" "$cdnn") samples" cmpview.wj &&
+    grep -q "^called in $(sep "$cdnn") samples .*| ${cdn#lm;}\$" cmpview.wj || why="$why j ($cdn $cdb $cdnn): $(grep '^called' cmpview.wj);"
+grep -q "^calls it in $(sep "$cun") samples (.*), base $(sep "$cub") samples, delta $(delta "$cub" "$cun") samples.* | ${cup#lm;}\$" cmpview.wk ||
+    why="$why k ($cup $cub $cun): $(grep '^calls' cmpview.wk);"
+grep -q 'red grew, blue shrank vs the base (stronger: more)' cmpview.w || why="$why no legend;"
+if [ -z "$why" ]; then
+    pass "compare view W: lm's base $lmb -> $lmn, its widest callee ${cdn#lm;} and caller ${cup#lm;} with the halves' prefix sums, the legend"
+else
+    fail "compare view W" "$why"
+fi
+
+# The sandwich's colours in a real terminal (tmux, when installed): main's
+# callees against the base (hand-made, 10 ms a sample): f 0.04 -> 0.01 s
+# shrank the most (the strongest blue: white on blue), g 0.02 -> 0.03 and h
+# 0 -> 0.01 grew by a third of that (red, the middle strength: black on
+# red).
+if have tmux; then
+    printf 'sample.interval=10000\n"g" "main" \n"g" "main" \n"f" "main" \n"f" "main" \n"f" "main" \n"f" "main" \n"main" \n"main" \n' >hb.out
+    printf 'sample.interval=10000\n"g" "main" \n"g" "main" \n"g" "main" \n"f" "main" \n"h" "main" \n' >hn.out
+    SOCK=stackscope-flame-$$
+    tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+    tm new-session -d -s fl -x 100 -y 30 \
+        "env LC_ALL=C.UTF-8 TERM=xterm XDG_STATE_HOME='$T/state' '$STACKSCOPE' --base hb.out hn.out 2>tm.err; sleep 30"
+    for i in $(seq 1 100); do tm capture-pane -p -t fl | grep -q 'functions:' && break; sleep 0.1; done
+    tm send-keys -t fl ':sandwich main' Enter
+    for i in $(seq 1 100); do tm capture-pane -p -t fl | grep -q 'red grew, blue shrank' && break; sleep 0.1; done
+    tm capture-pane -e -p -t fl >tm.screen
+    tm kill-server 2>/dev/null
+    e=$(printf '\033')
+    edge=$(printf '\342\226\217')
+    if grep -qF "${e}[37m${e}[44m${edge}f" tm.screen && grep -qF "${e}[30m${e}[41m${edge}g" tm.screen &&
+        grep -qF "${e}[30m${edge}h" tm.screen; then
+        pass "tmux: the sandwich in a comparison: f in the strongest blue, g and h in red"
+    else
+        fail "tmux: the sandwich's colours" "$(grep -F "${edge}f" tm.screen | cat -v | head -c 400) $(cat tm.err)"
+    fi
+else
+    echo "SKIP tmux check of the sandwich's colours: no tmux"
+fi
+
 # ---- the real browser ---------------------------------------------------------------
 
 CHROMIUM=${CHROMIUM:-chromium}
@@ -558,6 +835,19 @@ if ! grep -q '^error' b.demo.b && grep -q '^after' b.demo.b; then
     pass "browser: the demo's inverted SVG loads and zooms without errors"
 else
     fail "browser: the demo's inverted SVG" "$(grep '^error' b.demo.b | head -n 5; cat b.demo.berr)"
+fi
+
+# the differential SVG (the comparison above): no errors, and the pointer
+# on execute_plan shows its title and what only the base had under it
+idx=$(awk -F '\t' -v p="$ep" '$1 == p { print NR - 1; exit }' cmp.svgframes)
+browser b.cmp cmp.svg "${idx:-0}" 'lm'
+want=$(awk -F '\t' -v p="$ep" '$1 == p { print "; " $2 }' cmp.gone)
+pct=$(awk -F '\t' -v p="$ep" '$1 !~ /;/ { t += $3 } $1 == p { n = $3 } END { printf "%.2f", 100 * n / t }' cmp.prefix)
+want="execute_plan ($(sep "$epn") samples, $pct%; base $(sep "$epb") samples, delta $(delta "$epb" "$epn") samples)$want"
+if ! grep -q '^error' b.cmp.b && grep -qxF "details	$want" b.cmp.b; then
+    pass "browser: the differential SVG loads; the pointer on execute_plan shows its base, delta and what only the base had"
+else
+    fail "browser: the differential SVG" "want '$want': $(grep -E '^(error|details)' b.cmp.b | head -n 5; cat b.cmp.berr)"
 fi
 
 # well-formed whatever the names: control characters and a byte that is

@@ -212,6 +212,15 @@ const char *ui_flame_position(const struct ss_model *m, const struct ss_flame_no
                               size_t n);
 /* Draw a frame in columns [c0, c1) of row yy: an edge, then its name. */
 void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char *name, int style);
+/* In a comparison: the style of a frame by its delta (compare.h's shades:
+ * red grew, blue shrank). */
+int ui_delta_style(double base, double cur, double max_delta);
+/* In a comparison: ", base B, delta +D" for a frame with base total `base`
+ * and total `cur`, then "; only in the base: NAME VALUE, ..." for the
+ * frames of `gone` under frame `frame`, heaviest first, as many as fit.
+ * Into buf; returns the length written (at most n - 1). */
+int ui_flame_delta_text(const struct ui *ui, double base, double cur,
+                        const struct ss_cmp_gone *gone, uint32_t frame, char *buf, size_t n);
 
 /* ---- view_lines.c: where source files are found ----------------------------- */
 

@@ -26,10 +26,19 @@
 #include "app.h"
 #include "flame.h"
 #include "hash.h"
+#include "sort.h"
 #include "write.h"
 #include "vec.h"
 
 #define NONE SS_FLAME_NONE
+
+/* A frame by where it is: its depth and the middle of its span.  The
+ * chart is rebuilt for every zoom, which renumbers its frames; a position
+ * finds the same frame again (ss_flame_at), and an aggregated graph's too. */
+struct fpos {
+    uint32_t depth; /* UINT32_MAX: no frame (the whole graph) */
+    double mid;
+};
 
 struct flame_view {
     unsigned gen; /* the model the graph belongs to */
@@ -39,14 +48,22 @@ struct flame_view {
     int by_class;              /* colours by class, not by function */
     uint32_t zoom;             /* the zoomed frame, NONE for the whole graph */
     uint32_t top;              /* first frame row shown, counted from the zoom's depth */
-    uint32_t zhist[64];        /* the zooms before this one (q goes back; a rebuild clears) */
+    struct fpos zhist[64];     /* the zooms before this one (q goes back; a rebuild clears) */
     int nzhist;
+    /* the chart is built at the screen's resolution (flame.h's grid): for
+     * the zoom's span (grid_w 0: the whole chart) and the width it was
+     * drawn at; a zoom or a resize rebuilds it */
+    double grid_x0, grid_w;
+    int grid_cols;
+    double *pw;      /* the samples' weights for the chart (model pw_gen), kept: */
+    unsigned pw_gen; /* every zoom and search of the chart reads them */
+    size_t nframes;  /* the graph's frames (a zoomed chart's build does not count them) */
     /* the search: the pattern, how the generic search matches, the frames
      * that match inside the zoom and the matched weights */
     char pat[256];
     int (*matchfn)(const char *text, const char *pat);
     uint8_t *match; /* per frame, NULL without a search */
-    size_t nmatch;
+    size_t nmatch;  /* matching frames in the zoom (the chart: those made) */
     double hit_zoom, hit_all;
     /* the last draw: the frame under each cell of the frame rows (mouse) */
     uint32_t *cell;
@@ -147,6 +164,19 @@ static uint32_t widest_of(const struct ss_flame *fl, ss_id f)
     return best;
 }
 
+/* The weights of the chart's samples (borrowed; NULL after an error). */
+static const double *chart_weights(struct ui *ui, struct flame_view *p)
+{
+    if (p->pw && p->pw_gen == ui->gen)
+        return p->pw;
+    free(p->pw);
+    p->pw = NULL;
+    if (ui_flame_weights(ui, NULL, &p->pw))
+        return NULL;
+    p->pw_gen = ui->gen;
+    return p->pw;
+}
+
 /* Mark the matches of the search inside the zoom (and the shares). */
 static void run_search(struct ui *ui, struct flame_view *p)
 {
@@ -170,31 +200,150 @@ static void run_search(struct ui *ui, struct flame_view *p)
         fm[f] = p->matchfn(ss_function_name(m, (ss_id)f), p->pat) != 0;
     p->hit_all = ss_flame_search(m, &p->fl, NONE, fm, NULL, NULL, NULL);
     p->hit_zoom = ss_flame_search(m, &p->fl, p->zoom, fm, p->match, &p->nmatch, NULL);
+    if (p->opts.time_order) {
+        /* the chart left out the frames too narrow to draw: the shares
+         * come from the samples */
+        struct ss_error err;
+        ss_error_clear(&err);
+        const struct ss_flame_node *z = p->zoom == NONE ? NULL : &p->fl.nodes[p->zoom];
+        const double *pw = chart_weights(ui, p);
+        int rc = pw ? 0 : -1;
+        if (!rc)
+            rc = ss_flame_chart_search(m, pw, p->opts.inverted, fm, 0, p->fl.total, 0, &p->hit_all,
+                                       &err);
+        p->hit_zoom = p->hit_all;
+        if (!rc && z)
+            rc = ss_flame_chart_search(m, pw, p->opts.inverted, fm, z->x, z->total, z->depth,
+                                       &p->hit_zoom, &err);
+        if (rc && err.msg[0])
+            ui_error(ui, "%s", err.msg);
+    }
     free(fm);
+}
+
+static struct fpos pos_of(const struct ss_flame *fl, uint32_t i)
+{
+    struct fpos f = {UINT32_MAX, 0};
+    if (i != NONE && i < fl->n) {
+        f.depth = fl->nodes[i].depth;
+        f.mid = fl->nodes[i].x + fl->nodes[i].total / 2;
+    }
+    return f;
+}
+
+static uint32_t at_pos(const struct ss_flame *fl, struct fpos f)
+{
+    return f.depth == UINT32_MAX ? NONE : ss_flame_at(fl, NONE, f.depth, f.mid);
+}
+
+/* The columns the chart is built for: the screen's (80 before the first
+ * draw). */
+static int screen_cols(const struct ui *ui)
+{
+    return ui->canvas.w > 0 ? ui->canvas.w : 80;
+}
+
+/* Build the graph (the chart at the resolution of the zoom's span, zx and
+ * zw, on the screen).  0 or -1 with the error shown. */
+static int build(struct ui *ui, struct flame_view *p, double zx, double zw,
+                 const struct ss_flame_node *path, size_t npath)
+{
+    ss_flame_free(&p->fl);
+    p->built = 0;
+    double *sw = NULL;
+    const double *pw = NULL;
+    if (!p->opts.time_order) { /* 8 bytes a sample: kept only for the chart */
+        free(p->pw);
+        p->pw = NULL;
+    }
+    if (p->opts.time_order ? !(pw = chart_weights(ui, p)) : ui_flame_weights(ui, &sw, NULL))
+        return -1;
+    struct ss_error err;
+    ss_error_clear(&err);
+    struct ss_flame_grid grid = {zx, zw, (size_t)screen_cols(ui), path, npath};
+    int rc = ss_flame_build_grid(ui->m, sw, pw, &p->opts, &grid, &p->fl, &err);
+    free(sw);
+    if (rc) {
+        ui_error(ui, "%s", err.msg);
+        return -1;
+    }
+    if (!npath)
+        p->nframes = p->fl.nframes; /* a zoom's path build does not count them */
+    p->grid_x0 = zx;
+    p->grid_w = zw;
+    p->grid_cols = screen_cols(ui);
+    return 0;
+}
+
+/* The chart again for a new zoom or width: the same model, so the zoom,
+ * the selection and the zooms before are found again by position. */
+static int rechart(struct ui *ui, struct ui_view *v, struct flame_view *p)
+{
+    struct fpos zp = pos_of(&p->fl, p->zoom);
+    struct fpos sp = pos_of(&p->fl, v->list.sel < p->fl.n ? (uint32_t)v->list.sel : NONE);
+    /* zoomed: the zoom and its ancestors as they are, and only the
+     * zoom's samples read again */
+    struct ss_flame_node *path = NULL;
+    size_t np = 0;
+    double zx = 0, zw = 0;
+    if (p->zoom != NONE) {
+        const struct ss_flame_node *z = &p->fl.nodes[p->zoom];
+        zx = z->x;
+        zw = z->total;
+        np = z->depth + 1;
+        path = ss_alloc_array(np, sizeof *path);
+        for (uint32_t i = p->zoom; path && i != NONE; i = p->fl.nodes[i].parent)
+            path[p->fl.nodes[i].depth] = p->fl.nodes[i];
+        if (!path)
+            np = 0; /* read every sample then */
+    }
+    int rc = build(ui, p, zx, zw, path, np);
+    free(path);
+    if (rc)
+        return -1;
+    p->built = 1;
+    p->zoom = at_pos(&p->fl, zp);
+    uint32_t sel = NONE;
+    /* the selected frame, else its nearest ancestor that was made */
+    for (; sel == NONE && sp.depth != UINT32_MAX; sp.depth = sp.depth ? sp.depth - 1 : UINT32_MAX)
+        sel = at_pos(&p->fl, sp);
+    if (sel == NONE || (p->zoom != NONE && (sel < p->zoom || sel >= p->fl.nodes[p->zoom].end)))
+        sel = p->zoom == NONE ? 0 : p->zoom;
+    v->list.n = p->fl.n;
+    v->list.sel = sel;
+    run_search(ui, p);
+    return 0;
+}
+
+/* Is the chart built for another span or width than the screen's? */
+static int chart_stale(const struct ui *ui, const struct flame_view *p)
+{
+    if (!p->opts.time_order)
+        return 0;
+    double zx = 0, zw = 0;
+    if (p->zoom != NONE && p->zoom < p->fl.n) {
+        zx = p->fl.nodes[p->zoom].x;
+        zw = p->fl.nodes[p->zoom].total;
+    }
+    /* exactly the same doubles: a rebuild gives each frame the same x and total */
+    return zx < p->grid_x0 || zx > p->grid_x0 || zw < p->grid_w || zw > p->grid_w ||
+           screen_cols(ui) != p->grid_cols;
 }
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct flame_view *p = v->priv;
     if (p->built && p->gen == ui->gen) {
+        if (chart_stale(ui, p))
+            return rechart(ui, v, p);
         v->list.n = p->fl.n;
         return 0;
     }
     save_paths(v, p);
-    ss_flame_free(&p->fl);
-    p->built = 0;
-    double *sw = NULL, *pw = NULL;
-    if (ui_flame_weights(ui, p->opts.time_order ? NULL : &sw, p->opts.time_order ? &pw : NULL))
+    if (build(ui, p, 0, 0, NULL, 0))
         return -1;
     struct ss_error err;
     ss_error_clear(&err);
-    int rc = ss_flame_build(ui->m, sw, pw, &p->opts, &p->fl, &err);
-    free(sw);
-    free(pw);
-    if (rc) {
-        ui_error(ui, "%s", err.msg);
-        return -1;
-    }
     free(p->base);
     p->base = NULL;
     ss_cmp_gone_free(&p->gone);
@@ -225,7 +374,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     p->built = 1;
     p->gen = ui->gen;
     p->nzhist = 0;
-    /* back to the same frames: by path, else the current function's widest */
+    /* back to the same frames: by path, else the current function's widest
+     * (a zoomed chart is rebuilt for the zoom's span by the next prepare) */
     size_t len = 0;
     uint32_t sel = NONE;
     p->zoom = NONE;
@@ -246,6 +396,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     v->list.n = p->fl.n;
     v->list.sel = sel == NONE ? 0 : sel;
     p->top = 0;
+    if (chart_stale(ui, p))
+        return rechart(ui, v, p); /* zoomed: the chart at the zoom's resolution */
     run_search(ui, p);
     return 0;
 }
@@ -399,11 +551,11 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
     (void)ui;
     if (!p)
         return;
-    snprintf(buf, n, "%s%s, %zu frames",
+    snprintf(buf, n, "%s%s, %zu frames", /* the chart's, also those too narrow to draw */
              p->opts.time_order                    ? "flame chart, time order"
              : p->opts.order == SS_FLAME_BY_WEIGHT ? "icicle, heaviest first"
                                                    : "icicle, by name",
-             p->opts.inverted ? ", inverted" : "", p->fl.n);
+             p->opts.inverted ? ", inverted" : "", p->nframes);
 }
 
 static int ensure_cells(struct flame_view *p, int w, int h)
@@ -426,15 +578,74 @@ void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char 
         ui_put_fit(c, yy, c0 + 1, c1 - c0 - 1, name, style, 0);
 }
 
+int ui_delta_style(double base, double cur, double max_delta)
+{
+    int sh = ss_compare_shade(base, cur, max_delta);
+    return sh > 0 ? UI_S_GREW1 + sh - 1 : sh < 0 ? UI_S_SHRANK1 - sh - 1 : UI_S_NORMAL;
+}
+
+struct gone_ctx {
+    const struct ss_cmp_gone *g;
+};
+
+static int heavier_gone(const void *pa, const void *pb, void *vctx)
+{
+    const struct gone_ctx *c = vctx;
+    double a = c->g->total[*(const size_t *)pa], b = c->g->total[*(const size_t *)pb];
+    return a > b ? -1 : a < b ? 1 : 0;
+}
+
+/* "; only in the base: NAME VALUE, ..." for the frames of gone under
+ * frame (SS_FLAME_NONE: the roots), heaviest first; appended at buf + k. */
+static int gone_text(const struct ui *ui, const struct ss_cmp_gone *gone, uint32_t frame, char *buf,
+                     size_t n, int k)
+{
+    size_t *idx = NULL, m = 0;
+    for (size_t g = 0; gone && g < gone->n; g++)
+        m += gone->parent[g] == frame;
+    if (m && (idx = ss_alloc_array(m, sizeof *idx)) != NULL) {
+        m = 0;
+        for (size_t g = 0; g < gone->n; g++)
+            if (gone->parent[g] == frame)
+                idx[m++] = g;
+        struct gone_ctx ctx = {gone};
+        if (ss_sort(idx, m, sizeof *idx, heavier_gone, &ctx) == 0)
+            for (size_t j = 0; j < m && k > 0 && (size_t)k < n; j++) {
+                char gv[64];
+                ui_flame_value(ui, gone->total[idx[j]], gv, sizeof gv);
+                k += snprintf(buf + k, n - (size_t)k, "%s%s %s",
+                              j ? ", " : "; only in the base: ", gone->name[idx[j]], gv);
+            }
+        free(idx);
+    }
+    return k;
+}
+
+int ui_flame_delta_text(const struct ui *ui, double base, double cur,
+                        const struct ss_cmp_gone *gone, uint32_t frame, char *buf, size_t n)
+{
+    char bv[64], dv[64];
+    double d = cur - base;
+    ui_flame_value(ui, base, bv, sizeof bv);
+    ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
+    int k = snprintf(buf, n, ", base %s, delta %s%s", bv, d > 0 ? "+" : d < 0 ? "-" : "", dv);
+    /* what only the base has under the frame, heaviest first */
+    if (k > 0 && (size_t)k < n)
+        k = gone_text(ui, gone, frame, buf, n, k);
+    if (k < 0)
+        k = 0;
+    if ((size_t)k >= n)
+        k = n ? (int)n - 1 : 0;
+    return k;
+}
+
 static void draw_frame(struct ui *ui, struct ui_view *v, struct flame_view *p, struct ui_canvas *c,
                        int yy, uint32_t i, int c0, int c1)
 {
     const struct ss_flame_node *nd = &p->fl.nodes[i];
     int style = ui_flame_style(ui->m, p->by_class, nd->function);
-    if (p->base) {
-        int sh = ss_compare_shade(p->base[i], nd->total, p->max_delta);
-        style = sh > 0 ? UI_S_GREW1 + sh - 1 : sh < 0 ? UI_S_SHRANK1 - sh - 1 : UI_S_NORMAL;
-    }
+    if (p->base)
+        style = ui_delta_style(p->base[i], nd->total, p->max_delta);
     if (p->match && p->match[i])
         style = UI_S_MATCH;
     if (i == v->list.sel)
@@ -472,19 +683,25 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     ui_flame_value(ui, p->fl.total, tv, sizeof tv);
     int k = snprintf(info, sizeof info, "width: %s, %s in all", ss_model_measure_name(m), tv);
     if (p->pat[0] && k > 0 && (size_t)k < sizeof info) {
-        if (p->nmatch == 0)
+        /* the chart counts the frames made (those wide enough to draw),
+         * its shares are every sample's */
+        int some = p->nmatch > 0 || p->hit_zoom > 0;
+        if (!some)
             k += snprintf(info + k, sizeof info - (size_t)k, " | /%s: no frame matches%s", p->pat,
                           p->zoom != NONE ? " in the zoom" : "");
         else
-            k += snprintf(info + k, sizeof info - (size_t)k, " | /%s: %zu frame%s, %.1f%% of all",
-                          p->pat, p->nmatch, p->nmatch == 1 ? "" : "s", pct(p, p->hit_all));
-        if (p->nmatch && p->zoom != NONE && w > 0 && k > 0 && (size_t)k < sizeof info)
+            k += snprintf(info + k, sizeof info - (size_t)k, " | /%s: %zu frame%s%s, %.1f%% of all",
+                          p->pat, p->nmatch, p->nmatch == 1 ? "" : "s",
+                          p->opts.time_order ? " shown" : "", pct(p, p->hit_all));
+        if (some && p->zoom != NONE && w > 0 && k > 0 && (size_t)k < sizeof info)
             snprintf(info + k, sizeof info - (size_t)k, ", %.1f%% of the zoom",
                      100.0 * p->hit_zoom / w);
     } else if (p->base && k > 0 && (size_t)k < sizeof info) {
-        /* the legend of a comparison */
-        snprintf(info + k, sizeof info - (size_t)k,
-                 " | red grew, blue shrank vs the base (stronger: more)");
+        /* the legend of a comparison, and the roots only the base has */
+        k += snprintf(info + k, sizeof info - (size_t)k,
+                      " | red grew, blue shrank vs the base (stronger: more)");
+        if (p->zoom == NONE && k > 0 && (size_t)k < sizeof info)
+            gone_text(ui, &p->gone, NONE, info, sizeof info, k);
     } else if (k > 0 && (size_t)k < sizeof info) {
         snprintf(info + k, sizeof info - (size_t)k,
                  " | Enter zoom, / search, s order, i inverted, o time order");
@@ -548,27 +765,12 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     snprintf(line, sizeof line, "total %s (%.1f%%), self %s (%.1f%%)%s%s | ", tot,
              pct(p, nd->total), self, pct(p, nd->self), pos[0] ? ", " : "", pos);
     if (p->base) {
-        /* a comparison: the frame's base total and delta */
-        char bv[64], dv[64];
-        double d = nd->total - p->base[v->list.sel];
-        ui_flame_value(ui, p->base[v->list.sel], bv, sizeof bv);
-        ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
-        int kk = snprintf(line, sizeof line, "total %s, base %s, delta %s%s", tot, bv,
-                          d > 0   ? "+"
-                          : d < 0 ? "-"
-                                  : "",
-                          dv);
-        /* what it called in the base and calls no more */
-        int first = 1;
-        for (size_t g = 0; g < p->gone.n && kk > 0 && (size_t)kk < sizeof line; g++) {
-            if (p->gone.parent[g] != v->list.sel)
-                continue;
-            char gv[64];
-            ui_flame_value(ui, p->gone.total[g], gv, sizeof gv);
-            kk += snprintf(line + kk, sizeof line - (size_t)kk, "%s%s %s",
-                           first ? "; only in the base: " : ", ", p->gone.name[g], gv);
-            first = 0;
-        }
+        /* a comparison: the frame's base total and delta, and what it
+         * called in the base and calls no more */
+        int kk = snprintf(line, sizeof line, "total %s", tot);
+        if (kk > 0 && (size_t)kk < sizeof line)
+            kk += ui_flame_delta_text(ui, p->base[v->list.sel], nd->total, &p->gone,
+                                      (uint32_t)v->list.sel, line + kk, sizeof line - (size_t)kk);
         if (kk > 0 && (size_t)kk < sizeof line)
             snprintf(line + kk, sizeof line - (size_t)kk, " | ");
     }
@@ -594,7 +796,8 @@ static void zoom_to(struct ui *ui, struct flame_view *p, uint32_t z)
 {
     p->zoom = z;
     p->top = 0;
-    run_search(ui, p);
+    if (!chart_stale(ui, p))
+        run_search(ui, p); /* else the next prepare builds the chart for the zoom and searches */
 }
 
 /* Rebuild with new options on the next prepare, keeping the selection. */
@@ -659,7 +862,7 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
                 memmove(p->zhist, p->zhist + 1, sizeof p->zhist - sizeof *p->zhist);
                 p->nzhist--;
             }
-            p->zhist[p->nzhist++] = p->zoom;
+            p->zhist[p->nzhist++] = pos_of(&p->fl, p->zoom);
             zoom_to(ui, p, sel);
             ui_message(ui, "zoomed into %s (q or Backspace: out a level, z: all)",
                        ss_function_name(ui->m, p->fl.nodes[sel].function));
@@ -674,7 +877,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
             return UI_HANDLED;
         }
         /* back to the zoom before, else a level up */
-        zoom_to(ui, p, p->nzhist > 0 ? p->zhist[--p->nzhist] : p->fl.nodes[p->zoom].parent);
+        u = p->nzhist > 0 ? at_pos(&p->fl, p->zhist[--p->nzhist]) : p->fl.nodes[p->zoom].parent;
+        zoom_to(ui, p, u);
         return UI_HANDLED;
     case UI_REQ_FL_ZOOM_ALL:
         p->nzhist = 0;
@@ -730,10 +934,12 @@ static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
     struct flame_view *p = v->priv;
     if (!p || !p->built || p->fl.n == 0)
         return -1;
-    int fresh = strcmp(p->pat, pat) != 0 || !p->match;
-    snprintf(p->pat, sizeof p->pat, "%s", pat);
-    p->matchfn = match;
-    run_search(ui, p);
+    int fresh = strcmp(p->pat, pat) != 0 || !p->match || p->matchfn != match;
+    if (fresh) { /* else the matches are those of the zoom already */
+        snprintf(p->pat, sizeof p->pat, "%s", pat);
+        p->matchfn = match;
+        run_search(ui, p);
+    }
     if (!p->match || p->nmatch == 0)
         return -1;
     size_t a, b;
@@ -793,6 +999,7 @@ static void view_free(struct ui_view *v)
 {
     struct flame_view *p = v->priv;
     ss_flame_free(&p->fl);
+    free(p->pw);
     free(p->base);
     ss_cmp_gone_free(&p->gone);
     free(p->match);

@@ -12,11 +12,18 @@
  * never selected).  k goes up (towards callers), j down (towards callees),
  * h/l along a row, Enter puts the selected frame's function in the middle,
  * q goes back; the trimming keys act on the selected frame's function.
- * Frames are drawn as the flame view draws them (view_flame.c's helpers). */
+ * Frames are drawn as the flame view draws them (view_flame.c's helpers).
+ *
+ * In a comparison (--base) each half is joined with the base's half by
+ * paths of names (compare.h's ss_compare_flame_focus), and frames are
+ * coloured by their delta as in the flame view, with the same legend; the
+ * detail line gives the selected frame's base and delta and names what
+ * it called (or, above, what called it) only in the base. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "compare.h"
 #include "flame.h"
 #include "vec.h"
 
@@ -33,7 +40,58 @@ struct sandwich_view {
     int width; /* columns of the last draw */
     uint32_t *cell;
     int cell_w, cell_h, cell_y;
+    /* a comparison: each frame's base total per half, what only the base
+     * has under each half's frames, the largest |delta| (NULL otherwise) */
+    double *bup, *bdown;
+    struct ss_cmp_gone gup, gdown;
+    double max_delta;
 };
+
+static void free_base(struct sandwich_view *p)
+{
+    free(p->bup);
+    free(p->bdown);
+    p->bup = p->bdown = NULL;
+    ss_cmp_gone_free(&p->gup);
+    ss_cmp_gone_free(&p->gdown);
+    p->max_delta = 0;
+}
+
+/* The base of both halves (ui->bm set): 0, or -1 with the error shown. */
+static int join_base(struct ui *ui, struct sandwich_view *p)
+{
+    struct ss_compare cmp;
+    struct ss_error err;
+    ss_error_clear(&err);
+    ui_compare(ui, &cmp);
+    p->bup = malloc((p->up.n ? p->up.n : 1) * sizeof *p->bup);
+    p->bdown = malloc((p->down.n ? p->down.n : 1) * sizeof *p->bdown);
+    if (!p->bup || !p->bdown) {
+        free_base(p);
+        ui_error(ui, "out of memory");
+        return -1;
+    }
+    struct ss_flame_opts o = {1, 0, p->order};
+    int rc = ss_compare_flame_focus(&cmp, &o, p->fn, &p->up, p->bup, &p->gup, &err);
+    o.inverted = 0;
+    if (!rc)
+        rc = ss_compare_flame_focus(&cmp, &o, p->fn, &p->down, p->bdown, &p->gdown, &err);
+    if (rc) {
+        free_base(p);
+        ui_error(ui, "%s", err.msg);
+        return -1;
+    }
+    for (int up = 0; up < 2; up++) {
+        const struct ss_flame *g = up ? &p->up : &p->down;
+        const double *b = up ? p->bup : p->bdown;
+        for (size_t i = 0; i < g->n; i++) {
+            double d = g->nodes[i].total - b[i];
+            if ((d < 0 ? -d : d) > p->max_delta)
+                p->max_delta = d < 0 ? -d : d;
+        }
+    }
+    return 0;
+}
 
 static void sandwich_init(struct ui_view *v)
 {
@@ -68,6 +126,7 @@ static int sandwich_prepare(struct ui *ui, struct ui_view *v)
     int moved = !same_name(p->fn, fn);
     ss_flame_free(&p->up);
     ss_flame_free(&p->down);
+    free_base(p);
     free(p->fn);
     p->fn = fn ? strdup(fn) : NULL;
     p->built = 1;
@@ -90,6 +149,11 @@ static int sandwich_prepare(struct ui *ui, struct ui_view *v)
     if (rc) {
         ss_flame_free(&p->up);
         ui_error(ui, "%s", err.msg);
+        return -1;
+    }
+    if (ui->bm && join_base(ui, p)) {
+        ss_flame_free(&p->up);
+        ss_flame_free(&p->down);
         return -1;
     }
     v->list.n = p->up.n + p->down.n;
@@ -138,10 +202,11 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     double total = p->down.total;
     char tv[64], info[1024];
     ui_flame_value(ui, total, tv, sizeof tv);
-    snprintf(info, sizeof info,
-             "width: %s, %s is %s (%.1f%% of all) | Enter: to the middle, q back",
+    snprintf(info, sizeof info, "width: %s, %s is %s (%.1f%% of all) | %s",
              ss_model_measure_name(m), p->fn, tv,
-             ui_pct(ui, total)); /* ui_pct: the share of the whole profile */
+             ui_pct(ui, total), /* ui_pct: the share of the whole profile */
+             p->bdown ? "red grew, blue shrank vs the base (stronger: more)"
+                      : "Enter: to the middle, q back");
     ui_put_head(c, y, 0, c->w, info, UI_S_DIM);
     int fy = y + 1, rows = h - 2 > 1 ? h - 2 : 1;
     int mid = rows / 2;
@@ -177,7 +242,9 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
             }
             if (r >= 0 && r < rows) {
                 size_t row = up ? i : p->up.n + i;
+                const double *b = up ? p->bup : p->bdown;
                 int style = row == v->list.sel ? UI_S_SELECTED
+                            : b                ? ui_delta_style(b[i], nd->total, p->max_delta)
                             : i == 0           ? UI_S_MARK
                                                : ui_flame_style(m, p->by_class, nd->function);
                 ui_flame_put_frame(c, fy + r, c0, c1 > c->w ? c->w : c1,
@@ -199,8 +266,14 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
                      total > 0 ? 100.0 * nd->total / total : 0, p->fn);
     if (sg == &p->down && k > 0 && (size_t)k < sizeof line)
         k += snprintf(line + k, sizeof line - (size_t)k, ", self %s", self);
-    if (pos[0] && k > 0 && (size_t)k < sizeof line)
+    if (p->bdown && k > 0 && (size_t)k < sizeof line) {
+        /* a comparison: the frame's base and delta, what only the base has */
+        const double *b = sg == &p->up ? p->bup : p->bdown;
+        k += ui_flame_delta_text(ui, b[si], nd->total, sg == &p->up ? &p->gup : &p->gdown, si,
+                                 line + k, sizeof line - (size_t)k);
+    } else if (pos[0] && k > 0 && (size_t)k < sizeof line) {
         k += snprintf(line + k, sizeof line - (size_t)k, ", %s", pos);
+    }
     if (k > 0 && (size_t)k < sizeof line)
         snprintf(line + k, sizeof line - (size_t)k, " | ");
     int lw = ui_text_width(c, line);
@@ -333,6 +406,7 @@ static void sandwich_free(struct ui_view *v)
     struct sandwich_view *p = v->priv;
     ss_flame_free(&p->up);
     ss_flame_free(&p->down);
+    free_base(p);
     free(p->fn);
     free(p->cell);
 }

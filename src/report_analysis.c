@@ -122,14 +122,14 @@ static void cell_level_top_value(char *buf, size_t n, const void *ctx, size_t r,
 }
 
 static const struct ss_col level_columns[] = {
-    {"level", NULL, 6, 0, 0, cell_level, NULL},
-    {"samples", NULL, 9, 1, 0, cell_level_samples, NULL},
-    {"distinct", NULL, 9, 1, 0, cell_level_distinct, NULL},
-    {"top", "top function", 0, 0, SS_COL_LABEL, cell_level_top, NULL},
-    {"top.samples", "top.smp", 8, 1, 0, cell_level_top_samples, NULL},
-    {"top.pct", NULL, 7, 1, SS_COL_TEXT, cell_level_top_pct, NULL},
-    {"@", NULL, 0, 0, SS_COL_TSV, cell_level_value, NULL},
-    {"top.@", NULL, 0, 0, SS_COL_TSV, cell_level_top_value, NULL},
+    {"level", NULL, 6, 0, 0, cell_level, NULL, NULL, 0},
+    {"samples", NULL, 9, 1, 0, cell_level_samples, NULL, NULL, 0},
+    {"distinct", NULL, 9, 1, 0, cell_level_distinct, NULL, NULL, 0},
+    {"top", "top function", 0, 0, SS_COL_LABEL, cell_level_top, NULL, NULL, 0},
+    {"top.samples", "top.smp", 8, 1, 0, cell_level_top_samples, NULL, NULL, 0},
+    {"top.pct", NULL, 7, 1, SS_COL_TEXT, cell_level_top_pct, NULL, NULL, 0},
+    {"@", NULL, 0, 0, SS_COL_TSV, cell_level_value, NULL, NULL, 0},
+    {"top.@", NULL, 0, 0, SS_COL_TSV, cell_level_top_value, NULL, NULL, 0},
 };
 
 int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -248,14 +248,14 @@ static void cell_run_value(char *buf, size_t n, const void *ctx, size_t r, int t
 }
 
 static const struct ss_col run_columns[] = {
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL},
-    {"level", NULL, 6, 0, 0, cell_run_level, NULL},
-    {"runs", NULL, 9, 1, 0, cell_run_runs, NULL},
-    {"samples", NULL, 9, 1, 0, cell_run_samples, NULL},
-    {"mean", NULL, 9, 1, 0, cell_run_mean, NULL},
-    {"median", NULL, 8, 1, 0, cell_run_median, NULL},
-    {"max", NULL, 7, 1, 0, cell_run_max, NULL},
-    {"@", NULL, 9, 1, 0, cell_run_value, NULL},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL, NULL, 0},
+    {"level", NULL, 6, 0, 0, cell_run_level, NULL, NULL, 0},
+    {"runs", NULL, 9, 1, 0, cell_run_runs, NULL, NULL, 0},
+    {"samples", NULL, 9, 1, 0, cell_run_samples, NULL, NULL, 0},
+    {"mean", NULL, 9, 1, 0, cell_run_mean, NULL, NULL, 0},
+    {"median", NULL, 8, 1, 0, cell_run_median, NULL, NULL, 0},
+    {"max", NULL, 7, 1, 0, cell_run_max, NULL, NULL, 0},
+    {"@", NULL, 9, 1, 0, cell_run_value, NULL, NULL, 0},
 };
 
 int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -347,12 +347,12 @@ static void cell_tree_self_pct(char *buf, size_t n, const void *ctx, size_t r, i
 }
 
 static const struct ss_col tree_columns[] = {
-    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tree_depth, NULL},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tree_name, NULL},
-    {"self", NULL, 0, 0, SS_COL_TSV, cell_tree_self, NULL},
-    {"total", NULL, 0, 0, SS_COL_TSV, cell_tree_total, NULL},
-    {"total%", NULL, 8, 0, SS_COL_TEXT, cell_tree_total_pct, NULL},
-    {"self%", NULL, 8, 1, SS_COL_TEXT, cell_tree_self_pct, NULL},
+    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tree_depth, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tree_name, NULL, NULL, 0},
+    {"self", NULL, 0, 0, SS_COL_TSV, cell_tree_self, NULL, NULL, 0},
+    {"total", NULL, 0, 0, SS_COL_TSV, cell_tree_total, NULL, NULL, 0},
+    {"total%", NULL, 8, 0, SS_COL_TEXT, cell_tree_total_pct, NULL, NULL, 0},
+    {"self%", NULL, 8, 1, SS_COL_TEXT, cell_tree_self_pct, NULL, NULL, 0},
 };
 
 int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -498,11 +498,11 @@ static void cell_call_pct(char *buf, size_t n, const void *ctx, size_t r, int ts
 }
 
 static const struct ss_col call_columns[] = {
-    {"relation", NULL, 0, 0, SS_COL_TSV, cell_call_rel, NULL},
-    {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, NULL},
-    {"count", NULL, 9, 0, 0, cell_call_count, NULL},
-    {"@", NULL, 10, 1, 0, cell_call_time, NULL},
-    {"pct", NULL, 7, 1, 0, cell_call_pct, NULL},
+    {"relation", NULL, 0, 0, SS_COL_TSV, cell_call_rel, NULL, NULL, 0},
+    {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, NULL, NULL, 0},
+    {"count", NULL, 9, 0, 0, cell_call_count, NULL, NULL, 0},
+    {"@", NULL, 10, 1, 0, cell_call_time, NULL, NULL, 0},
+    {"pct", NULL, 7, 1, 0, cell_call_pct, NULL, NULL, 0},
 };
 
 int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -592,12 +592,12 @@ static void cell_win_shallow(char *buf, size_t n, const void *ctx, size_t r, int
 
 /* The windows (TSV; the text is a drawing: letters, legend, phases). */
 static const struct ss_col window_columns[] = {
-    {"window", NULL, 0, 0, 0, cell_win_id, NULL},
-    {"first", NULL, 0, 0, 0, cell_win_first, NULL},
-    {"last", NULL, 0, 0, 0, cell_win_last, NULL},
-    {"top", NULL, 0, 0, 0, cell_win_top, NULL},
-    {"top.samples", NULL, 0, 0, 0, cell_win_top_n, NULL},
-    {"shallow", NULL, 0, 0, 0, cell_win_shallow, NULL},
+    {"window", NULL, 0, 0, 0, cell_win_id, NULL, NULL, 0},
+    {"first", NULL, 0, 0, 0, cell_win_first, NULL, NULL, 0},
+    {"last", NULL, 0, 0, 0, cell_win_last, NULL, NULL, 0},
+    {"top", NULL, 0, 0, 0, cell_win_top, NULL, NULL, 0},
+    {"top.samples", NULL, 0, 0, 0, cell_win_top_n, NULL, NULL, 0},
+    {"shallow", NULL, 0, 0, 0, cell_win_shallow, NULL, NULL, 0},
 };
 
 int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,

@@ -11,24 +11,13 @@
 #include "units.h"
 #include "write.h"
 
-/* A value for people with its sign: "+1.20 s", "-3 kB", "0". */
-static void signed_value(char *buf, size_t n, const struct ss_units *u, double v, int tsv)
-{
-    if (tsv || !(v > 0)) {
-        ss_format_value(buf, n, u, v, tsv);
-        return;
-    }
-    buf[0] = '+';
-    ss_format_value(buf + 1, n - 1, u, v, 0);
-}
-
 void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c)
 {
     char b[64], nw[64], d[64];
     double tb = c->total_base * c->scale, tn = c->total_new;
     ss_format_value(b, sizeof b, &c->units, tb, 0);
     ss_format_value(nw, sizeof nw, &c->units, tn, 0);
-    signed_value(d, sizeof d, &c->units, tn - tb, 0);
+    ss_cell_signed(d, sizeof d, &c->units, tn - tb, 0);
     size_t k = (size_t)snprintf(buf, n, "base %s, new %s, delta %s", b, nw, d);
     if (k < n && !ss_double_eq(tb, 0))
         k += (size_t)snprintf(buf + k, n - k, " (%+.2f%%)", 100.0 * (tn - tb) / tb);
@@ -63,48 +52,49 @@ static void header(FILE *out, const struct ss_compare *c)
 /* ---- functions and lines ---------------------------------------------------- */
 
 #define CROW(ctx, r) (&((const struct ss_cmp_stats *)(ctx))->rows[r])
-#define CUNITS(ctx) (&((const struct ss_cmp_stats *)(ctx))->units)
 
 static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_strtab_get(&((const struct ss_cmp_stats *)ctx)->keys, CROW(ctx, r)->key),
                 tsv);
 }
-static void cell_self_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static int cmp_name(const void *ctx, size_t a, size_t b)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->self_b, tsv);
+    const struct ss_strtab *k = &((const struct ss_cmp_stats *)ctx)->keys;
+    return strcmp(ss_strtab_get(k, CROW(ctx, a)->key), ss_strtab_get(k, CROW(ctx, b)->key));
 }
-static void cell_self_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static const struct ss_units *stats_units(const void *ctx)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->self_n, tsv);
+    return &((const struct ss_cmp_stats *)ctx)->units;
 }
-static void cell_self_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_self(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    signed_value(buf, n, CUNITS(ctx), CROW(ctx, r)->self_n - CROW(ctx, r)->self_b, tsv);
+    const struct ss_cmp_row *row = CROW(ctx, r);
+    *b = exact ? row->self_bx : row->self_b;
+    *v = exact ? row->self_nx : row->self_n;
 }
-static void cell_total_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_total(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->total_b, tsv);
+    const struct ss_cmp_row *row = CROW(ctx, r);
+    *b = exact ? row->total_bx : row->total_b;
+    *v = exact ? row->total_nx : row->total_n;
 }
-static void cell_total_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+/* ties: by total delta, then by name */
+static int tie_total_delta(const void *ctx, size_t a, size_t b)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->total_n, tsv);
+    const struct ss_cmp_row *x = CROW(ctx, a), *y = CROW(ctx, b);
+    int c = ss_cmp_desc(x->total_nx - x->total_bx, y->total_nx - y->total_bx);
+    return c ? c : cmp_name(ctx, a, b);
 }
-static void cell_total_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    signed_value(buf, n, CUNITS(ctx), CROW(ctx, r)->total_n - CROW(ctx, r)->total_b, tsv);
-}
+static const struct ss_pair self_pair = {get_self, stats_units, tie_total_delta};
+static const struct ss_pair total_pair = {get_total, stats_units, tie_total_delta};
 
 #define CMP_COLUMNS(label)                                                                         \
-    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, NULL},                                            \
-        {"self.base", NULL, 10, 1, 0, cell_self_b, NULL},                                          \
-        {"self", NULL, 10, 1, 0, cell_self_n, NULL},                                               \
-        {"self.delta", NULL, 11, 1, 0, cell_self_d, NULL},                                         \
-        {"total.base", NULL, 11, 1, 0, cell_total_b, NULL},                                        \
-        {"total", NULL, 10, 1, 0, cell_total_n, NULL},                                             \
-        {"total.delta", NULL, 12, 1, 0, cell_total_d, NULL},
-static const struct ss_col fn_columns[] = {CMP_COLUMNS("name")};
-static const struct ss_col line_columns[] = {CMP_COLUMNS("location")};
+    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp_name, NULL, 0},                               \
+        SS_PAIR_COLS("self.base", 10, "self", 10, "self.delta", 11, 1, &self_pair),                \
+        SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &total_pair)
+const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("name")};
+const struct ss_col ss_cmp_line_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("location")};
 
 static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
                         struct ss_error *err)
@@ -117,8 +107,8 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
         ss_cmp_sort_total(&st);
     else
         ss_cmp_sort_self(&st);
-    struct ss_table t = {o->by == SS_REPORT_LINE ? line_columns : fn_columns,
-                         sizeof fn_columns / sizeof *fn_columns,
+    struct ss_table t = {o->by == SS_REPORT_LINE ? ss_cmp_line_columns : ss_cmp_fn_columns,
+                         SS_CMP_NCOLS,
                          &st,
                          st.n,
                          NULL,
@@ -134,36 +124,31 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
 /* ---- stacks ------------------------------------------------------------------- */
 
 #define KROW(ctx, r) (&((const struct ss_cmp_stacks *)(ctx))->rows[r])
-#define KUNITS(ctx) (&((const struct ss_cmp_stacks *)(ctx))->units)
 
 static void cell_stack(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n,
                 ss_strtab_get(&((const struct ss_cmp_stacks *)ctx)->keys, KROW(ctx, r)->key), tsv);
 }
-static void cell_stack_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, KUNITS(ctx), KROW(ctx, r)->base, tsv);
-}
-static void cell_stack_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, KUNITS(ctx), KROW(ctx, r)->cur, tsv);
-}
-static void cell_stack_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    signed_value(buf, n, KUNITS(ctx), KROW(ctx, r)->cur - KROW(ctx, r)->base, tsv);
-}
 static void cell_stack_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_u64(buf, n, KROW(ctx, r)->depth);
 }
+static const struct ss_units *stacks_units(const void *ctx)
+{
+    return &((const struct ss_cmp_stacks *)ctx)->units;
+}
+static void get_stack(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = exact ? KROW(ctx, r)->base_x : KROW(ctx, r)->base;
+    *v = exact ? KROW(ctx, r)->cur_x : KROW(ctx, r)->cur;
+}
+static const struct ss_pair stack_pair = {get_stack, stacks_units, NULL};
 
 static const struct ss_col stack_columns[] = {
-    {"base", NULL, 10, 0, 0, cell_stack_b, NULL},
-    {"new", NULL, 10, 1, 0, cell_stack_n, NULL},
-    {"delta", NULL, 11, 1, 0, cell_stack_d, NULL},
-    {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL},
-    {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL},
+    SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &stack_pair),
+    {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL, NULL, 0},
+    {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL, NULL, 0},
 };
 
 static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -196,7 +181,6 @@ static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_
 /* ---- trees ---------------------------------------------------------------------- */
 
 #define TROW(ctx, r) (&((const struct ss_cmp_tree *)(ctx))->nodes[r])
-#define TUNITS(ctx) (&((const struct ss_cmp_tree *)(ctx))->units)
 
 static void cell_tnode_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -212,40 +196,28 @@ static void cell_tnode_depth(char *buf, size_t n, const void *ctx, size_t r, int
 {
     ss_cell_u64(buf, n, TROW(ctx, r)->depth);
 }
-static void cell_tnode_sb(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static const struct ss_units *tree_units(const void *ctx)
 {
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_b, tsv);
+    return &((const struct ss_cmp_tree *)ctx)->units;
 }
-static void cell_tnode_sn(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_tself(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_n, tsv);
+    *b = TROW(ctx, r)->self_b;
+    *v = TROW(ctx, r)->self_n;
 }
-static void cell_tnode_sd(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_ttotal(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    signed_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_n - TROW(ctx, r)->self_b, tsv);
+    *b = exact ? TROW(ctx, r)->total_bx : TROW(ctx, r)->total_b;
+    *v = exact ? TROW(ctx, r)->total_nx : TROW(ctx, r)->total_n;
 }
-static void cell_tnode_tb(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_b, tsv);
-}
-static void cell_tnode_tn(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_n, tsv);
-}
-static void cell_tnode_td(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    signed_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_n - TROW(ctx, r)->total_b, tsv);
-}
+static const struct ss_pair tself_pair = {get_tself, tree_units, NULL};
+static const struct ss_pair ttotal_pair = {get_ttotal, tree_units, NULL};
 
 static const struct ss_col tree_columns[] = {
-    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tnode_depth, NULL},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tnode_name, NULL},
-    {"self.base", NULL, 10, 1, 0, cell_tnode_sb, NULL},
-    {"self", NULL, 10, 1, 0, cell_tnode_sn, NULL},
-    {"self.delta", NULL, 11, 1, 0, cell_tnode_sd, NULL},
-    {"total.base", NULL, 11, 1, 0, cell_tnode_tb, NULL},
-    {"total", NULL, 10, 1, 0, cell_tnode_tn, NULL},
-    {"total.delta", NULL, 12, 1, 0, cell_tnode_td, NULL},
+    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tnode_depth, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tnode_name, NULL, NULL, 0},
+    SS_PAIR_COLS("self.base", 10, "self", 10, "self.delta", 11, 1, &tself_pair),
+    SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &ttotal_pair),
 };
 
 static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -342,34 +314,21 @@ static void cell_call_name(char *buf, size_t n, const void *ctx, size_t r, int t
     calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
     ss_cell_str(buf, n, name, tsv);
 }
-static void cell_call_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static const struct ss_units *calls_units(const void *ctx)
+{
+    return &CALLS(ctx)->k->units;
+}
+static void get_call(const void *ctx, size_t r, int exact, double *b, double *v)
 {
     const char *rel, *name;
-    double b, v;
-    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
-    ss_format_value(buf, n, &CALLS(ctx)->k->units, b, tsv);
+    calls_row(CALLS(ctx), r, &rel, &name, b, v);
 }
-static void cell_call_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    const char *rel, *name;
-    double b, v;
-    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
-    ss_format_value(buf, n, &CALLS(ctx)->k->units, v, tsv);
-}
-static void cell_call_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    const char *rel, *name;
-    double b, v;
-    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
-    signed_value(buf, n, &CALLS(ctx)->k->units, v - b, tsv);
-}
+static const struct ss_pair call_pair = {get_call, calls_units, NULL};
 
 static const struct ss_col call_columns[] = {
-    {"relation", NULL, 8, 0, SS_COL_LEFT, cell_call_rel, NULL},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_call_name, NULL},
-    {"base", NULL, 10, 1, 0, cell_call_b, NULL},
-    {"new", NULL, 10, 1, 0, cell_call_n, NULL},
-    {"delta", NULL, 11, 1, 0, cell_call_d, NULL},
+    {"relation", NULL, 8, 0, SS_COL_LEFT, cell_call_rel, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_call_name, NULL, NULL, 0},
+    SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &call_pair),
 };
 
 static int report_calls(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,

@@ -16,8 +16,26 @@
 
 #include <stdio.h>
 
+#include "column.h"
 #include "compare.h"
 #include "report_common.h"
+
+/* The columns of a comparison's functions (ss_cmp_fn_columns) and lines
+ * (ss_cmp_line_columns); the context is a `const struct ss_cmp_stats *`.
+ * The name orders by name, the others (base, new, delta of self and total)
+ * larger first, ties by total delta, then name. */
+enum {
+    SS_CMP_NAME,
+    SS_CMP_SELF_B,
+    SS_CMP_SELF,
+    SS_CMP_SELF_D,
+    SS_CMP_TOTAL_B,
+    SS_CMP_TOTAL,
+    SS_CMP_TOTAL_D,
+    SS_CMP_NCOLS
+};
+extern const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS];
+extern const struct ss_col ss_cmp_line_columns[SS_CMP_NCOLS];
 
 /* Print the comparison table o->by of c.  Returns 0 or an error code
  * (SS_EUSAGE for a table that does not compare). */

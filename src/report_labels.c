@@ -34,11 +34,11 @@ static void cell_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 }
 
 static const struct ss_col label_columns[] = {
-    {"key", NULL, 12, 0, SS_COL_LEFT, cell_key, NULL},
-    {"value", NULL, 0, 0, SS_COL_LABEL, cell_value, NULL},
-    {"count", NULL, 9, 1, 0, cell_samples, NULL},
-    {"@", NULL, 10, 1, 0, cell_value_m, NULL},
-    {"pct", NULL, 7, 1, 0, cell_pct, NULL},
+    {"key", NULL, 12, 0, SS_COL_LEFT, cell_key, NULL, NULL, 0},
+    {"value", NULL, 0, 0, SS_COL_LABEL, cell_value, NULL, NULL, 0},
+    {"count", NULL, 9, 1, 0, cell_samples, NULL, NULL, 0},
+    {"@", NULL, 10, 1, 0, cell_value_m, NULL, NULL, 0},
+    {"pct", NULL, 7, 1, 0, cell_pct, NULL, NULL, 0},
 };
 
 int ss_report_labels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,

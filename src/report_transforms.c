@@ -80,19 +80,19 @@ static void cell_value_out(char *buf, size_t n, const void *ctx, size_t r, int t
 /* The measure's columns come last in TSV (after command), before the
  * command in text, which prints the label last. */
 static const struct ss_col step_columns[] = {
-    {"step", NULL, 4, 0, 0, cell_step, NULL},
-    {"enabled", "on", 3, 1, 0, cell_on, NULL},
-    {"samples_in", "samples.in", 11, 1, 0, cell_in, NULL},
-    {"samples_out", "samples.out", 11, 1, 0, cell_out, NULL},
-    {"samples_emptied", "emptied", 8, 1, 0, cell_emptied, NULL},
-    {"frames_removed", "frames.removed", 14, 1, 0, cell_frames, NULL},
-    {"stacks_changed", "stacks", 7, 1, 0, cell_stacks, NULL},
-    {"functions_matched", "functions", 9, 1, 0, cell_functions, NULL},
-    {"labels_matched", "labels", 6, 1, 0, cell_labels, NULL},
-    {"levels_removed", "levels", 6, 1, 0, cell_levels, NULL},
-    {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL},
-    {"@_in", "@.in", 10, 1, 0, cell_value_in, NULL},
-    {"@_out", "@.out", 10, 1, 0, cell_value_out, NULL},
+    {"step", NULL, 4, 0, 0, cell_step, NULL, NULL, 0},
+    {"enabled", "on", 3, 1, 0, cell_on, NULL, NULL, 0},
+    {"samples_in", "samples.in", 11, 1, 0, cell_in, NULL, NULL, 0},
+    {"samples_out", "samples.out", 11, 1, 0, cell_out, NULL, NULL, 0},
+    {"samples_emptied", "emptied", 8, 1, 0, cell_emptied, NULL, NULL, 0},
+    {"frames_removed", "frames.removed", 14, 1, 0, cell_frames, NULL, NULL, 0},
+    {"stacks_changed", "stacks", 7, 1, 0, cell_stacks, NULL, NULL, 0},
+    {"functions_matched", "functions", 9, 1, 0, cell_functions, NULL, NULL, 0},
+    {"labels_matched", "labels", 6, 1, 0, cell_labels, NULL, NULL, 0},
+    {"levels_removed", "levels", 6, 1, 0, cell_levels, NULL, NULL, 0},
+    {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL, NULL, 0},
+    {"@_in", "@.in", 10, 1, 0, cell_value_in, NULL, NULL, 0},
+    {"@_out", "@.out", 10, 1, 0, cell_value_out, NULL, NULL, 0},
 };
 
 int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,

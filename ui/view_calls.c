@@ -11,14 +11,16 @@
 #include "vec.h"
 
 static const struct ui_column columns[] = {
-    {"", 7, 0}, {"count", 9, 1}, {"time", 10, 1}, {"pct", 7, 1}, {"function", 0, 0},
+    {"", 7, 0, NULL},    {"count", 9, 1, NULL},    {"time", 10, 1, NULL},
+    {"pct", 7, 1, NULL}, {"function", 0, 0, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
 /* In a comparison (--base): the base's value of each call, the new one and
  * the delta (ss_compare_calls joins them by name). */
 static const struct ui_column ccolumns[] = {
-    {"", 7, 0}, {"base", 10, 1}, {"new", 10, 1}, {"delta", 11, 1}, {"function", 0, 0},
+    {"", 7, 0, NULL},       {"base", 10, 1, NULL},    {"new", 10, 1, NULL},
+    {"delta", 11, 1, NULL}, {"function", 0, 0, NULL},
 };
 
 struct calls_view {

@@ -12,7 +12,8 @@
 
 /* the measure's column is named after it and widens to its numbers (draw) */
 static struct ui_column columns[] = {
-    {"key", 12, 0}, {"count", 9, 1}, {"measure", 10, 1}, {"pct", 7, 1}, {"value", 0, 0},
+    {"key", 12, 0, NULL}, {"count", 9, 1, NULL}, {"measure", 10, 1, NULL},
+    {"pct", 7, 1, NULL},  {"value", 0, 0, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 

@@ -13,8 +13,8 @@
 #include "num.h"
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1},   {"samples", 9, 1}, {"distinct", 9, 1},
-    {"top.smp", 8, 1}, {"top.pct", 7, 1}, {"top function", 0, 0},
+    {"level", 6, 1, NULL},   {"samples", 9, 1, NULL}, {"distinct", 9, 1, NULL},
+    {"top.smp", 8, 1, NULL}, {"top.pct", 7, 1, NULL}, {"top function", 0, 0, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 

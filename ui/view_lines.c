@@ -21,8 +21,8 @@ static const int sort_column[NSORTS] = {0, 2, 4};
 
 /* self and total widen to the measure's numbers (draw) */
 static struct ui_column columns[] = {
-    {"self", 8, 1},   {"self%", 6, 1},     {"total", 8, 1},
-    {"total%", 6, 1}, {"location", 20, 0}, {"source", 0, 3},
+    {"self", 8, 1, NULL},   {"self%", 6, 1, NULL},     {"total", 8, 1, NULL},
+    {"total%", 6, 1, NULL}, {"location", 20, 0, NULL}, {"source", 0, 3, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -32,8 +32,8 @@ static const char *const csort_names[NSORTS] = {"self delta", "total delta", "po
 static const int csort_column[NSORTS] = {2, 5, 6};
 /* the numbers take the room of the source text, which is left out */
 static struct ui_column ccolumns[] = {
-    {"base", 8, 1},  {"self", 8, 1},  {"delta", 9, 1},    {"base", 8, 1},
-    {"total", 8, 1}, {"delta", 9, 1}, {"location", 0, 0},
+    {"base", 8, 1, NULL},  {"self", 8, 1, NULL},  {"delta", 9, 1, NULL},    {"base", 8, 1, NULL},
+    {"total", 8, 1, NULL}, {"delta", 9, 1, NULL}, {"location", 0, 0, NULL},
 };
 #define NCCOLS (sizeof ccolumns / sizeof *ccolumns)
 

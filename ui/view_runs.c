@@ -15,8 +15,8 @@
 #include "vec.h"
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},
-    {"median", 8, 1}, {"max", 7, 1},  {"function", 0, 0},
+    {"level", 6, 1, NULL},  {"runs", 9, 1, NULL}, {"samples", 9, 1, NULL},  {"mean", 9, 1, NULL},
+    {"median", 8, 1, NULL}, {"max", 7, 1, NULL},  {"function", 0, 0, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 

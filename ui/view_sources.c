@@ -8,8 +8,8 @@
 #include "vec.h"
 
 static const struct ui_column columns[] = {
-    {"source", 6, 1},   {"type", 6, 0},   {"session", 7, 1}, {"line", 5, 1},
-    {"interval", 8, 1}, {"flags", 11, 0}, {"samples", 8, 1}, {"file", 0, 0},
+    {"source", 6, 1, NULL},   {"type", 6, 0, NULL},   {"session", 7, 1, NULL}, {"line", 5, 1, NULL},
+    {"interval", 8, 1, NULL}, {"flags", 11, 0, NULL}, {"samples", 8, 1, NULL}, {"file", 0, 0, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 

@@ -15,14 +15,22 @@ static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root 
 static const int sort_column[NSORTS] = {0, 3, 4};
 
 static const struct ui_column columns[] = {
-    {"count", 8, 1}, {"time", 9, 1}, {"pct", 7, 1}, {"depth", 5, 1}, {"stack (root first)", 0, 2},
+    {"count", 8, 1, NULL},
+    {"time", 9, 1, NULL},
+    {"pct", 7, 1, NULL},
+    {"depth", 5, 1, NULL},
+    {"stack (root first)", 0, 2, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
 /* In a comparison (--base): each stack's value in the base (the same names
  * root first), the new value and the delta. */
 static const struct ui_column ccolumns[] = {
-    {"base", 9, 1}, {"new", 9, 1}, {"delta", 10, 1}, {"depth", 5, 1}, {"stack (root first)", 0, 2},
+    {"base", 9, 1, NULL},
+    {"new", 9, 1, NULL},
+    {"delta", 10, 1, NULL},
+    {"depth", 5, 1, NULL},
+    {"stack (root first)", 0, 2, NULL},
 };
 
 struct stacks_view {

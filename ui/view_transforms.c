@@ -12,8 +12,9 @@
 /* "removed": the measure the step removed (its samples' time, memory, ...);
  * widened to the measure's numbers in draw */
 static struct ui_column columns[] = {
-    {"#", 2, 1},       {"on", 3, 0},     {"in", 7, 1},  {"out", 7, 1},  {"removed", 8, 1},
-    {"frames-", 7, 1}, {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
+    {"#", 2, 1, NULL},       {"on", 3, 0, NULL},      {"in", 7, 1, NULL},     {"out", 7, 1, NULL},
+    {"removed", 8, 1, NULL}, {"frames-", 7, 1, NULL}, {"stacks", 6, 1, NULL}, {"fns", 4, 1, NULL},
+    {"lvls", 4, 1, NULL},    {"command", 0, 0, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 

@@ -17,14 +17,16 @@
 
 /* total and self widen to the measure's numbers (draw) */
 static struct ui_column columns[] = {
-    {"total%", 7, 1}, {"self%", 7, 1}, {"total", 9, 1}, {"self", 9, 1}, {"function", 0, 0},
+    {"total%", 7, 1, NULL}, {"self%", 7, 1, NULL},    {"total", 9, 1, NULL},
+    {"self", 9, 1, NULL},   {"function", 0, 0, NULL},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
 /* In a comparison (--base): the base's total, the total, the delta and
  * self, per node (joined by path, compare.h). */
 static struct ui_column ccolumns[] = {
-    {"base", 9, 1}, {"total", 9, 1}, {"delta", 10, 1}, {"self", 9, 1}, {"function", 0, 0},
+    {"base", 9, 1, NULL}, {"total", 9, 1, NULL},    {"delta", 10, 1, NULL},
+    {"self", 9, 1, NULL}, {"function", 0, 0, NULL},
 };
 
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */

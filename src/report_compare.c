@@ -63,6 +63,17 @@ static int cmp_name(const void *ctx, size_t a, size_t b)
     const struct ss_strtab *k = &((const struct ss_cmp_stats *)ctx)->keys;
     return strcmp(ss_strtab_get(k, CROW(ctx, a)->key), ss_strtab_get(k, CROW(ctx, b)->key));
 }
+/* by position: file (rows without one first), line, then name */
+static int cmp_position(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_strtab *k = &((const struct ss_cmp_stats *)ctx)->keys;
+    const struct ss_cmp_row *x = CROW(ctx, a), *y = CROW(ctx, b);
+    int c = strcmp(x->file == SS_NONE ? "" : ss_strtab_get(k, x->file),
+                   y->file == SS_NONE ? "" : ss_strtab_get(k, y->file));
+    if (!c)
+        c = x->line < y->line ? -1 : x->line > y->line;
+    return c ? c : cmp_name(ctx, a, b);
+}
 static const struct ss_units *stats_units(const void *ctx)
 {
     return &((const struct ss_cmp_stats *)ctx)->units;
@@ -89,12 +100,12 @@ static int tie_total_delta(const void *ctx, size_t a, size_t b)
 static const struct ss_pair self_pair = {get_self, stats_units, tie_total_delta};
 static const struct ss_pair total_pair = {get_total, stats_units, tie_total_delta};
 
-#define CMP_COLUMNS(label)                                                                         \
-    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp_name, NULL, 0},                               \
+#define CMP_COLUMNS(label, cmp)                                                                    \
+    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp, NULL, 0},                                    \
         SS_PAIR_COLS("self.base", 10, "self", 10, "self.delta", 11, 1, &self_pair),                \
         SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &total_pair)
-const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("name")};
-const struct ss_col ss_cmp_line_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("location")};
+const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("name", cmp_name)};
+const struct ss_col ss_cmp_line_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("location", cmp_position)};
 
 static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
                         struct ss_error *err)

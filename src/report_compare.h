@@ -22,7 +22,8 @@
 
 /* The columns of a comparison's functions (ss_cmp_fn_columns) and lines
  * (ss_cmp_line_columns); the context is a `const struct ss_cmp_stats *`.
- * The name orders by name, the others (base, new, delta of self and total)
+ * The name orders by name (a line's location by file, line, then name),
+ * the others (base, new, delta of self and total)
  * larger first, ties by total delta, then name. */
 enum {
     SS_CMP_NAME,

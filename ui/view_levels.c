@@ -9,12 +9,27 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "report_analysis.h"
 #include "vec.h"
-#include "num.h"
+
+/* The view's own level column: report's, with 'u' after a scaffold level
+ * that is user code (a frame there has a source position). */
+static void cell_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_levels_ctx *x = ctx;
+    const struct ss_level_row *row = &x->rows[r];
+    snprintf(buf, n, "%u%c%s", row->level, r < x->scaffold ? '*' : ' ',
+             r < x->scaffold && row->located ? "u" : "");
+}
+static const struct ss_col level_col = {"level", NULL, 6, 0, 0, cell_level, NULL, NULL, 0};
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1, NULL},   {"samples", 9, 1, NULL}, {"distinct", 9, 1, NULL},
-    {"top.smp", 8, 1, NULL}, {"top.pct", 7, 1, NULL}, {"top function", 0, 0, NULL},
+    {"level", 6, 1, &level_col},
+    {"samples", 9, 1, &ss_level_columns[SS_LEVEL_SAMPLES]},
+    {"distinct", 9, 1, &ss_level_columns[SS_LEVEL_DISTINCT]},
+    {"top.smp", 8, 1, &ss_level_columns[SS_LEVEL_TOP_SAMPLES]},
+    {"top.pct", 7, 1, &ss_level_columns[SS_LEVEL_TOP_PCT]},
+    {"top function", 0, 0, &ss_level_columns[SS_LEVEL_TOP]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -46,23 +61,12 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
-    const struct ss_level_row *rows;
-    size_t n, sc;
-    ui_levels(ui, &rows, &n, &sc);
-    const struct ss_level_row *r = &rows[row];
-    char b[5][32];
-    /* as report: top.pct is the top function's share of the measure at the level */
-    double share = !ss_double_eq(r->value, 0) ? 100.0 * r->top_value / r->value : 0;
-    snprintf(b[0], sizeof b[0], "%u%c%s", r->level, row < sc ? '*' : ' ',
-             row < sc && r->located ? "u" : "");
-    snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)r->samples);
-    snprintf(b[2], sizeof b[2], "%u", r->distinct);
-    snprintf(b[3], sizeof b[3], "%llu", (unsigned long long)r->top_samples);
-    snprintf(b[4], sizeof b[4], "%.2f", share);
-    const char *cells[NCOLS] = {
-        b[0], b[1], b[2], b[3], b[4], r->top == SS_NONE ? "-" : ss_function_name(ui->m, r->top)};
-    ui_table_row(c, y, columns, NCOLS, cells, row < sc && style == UI_S_NORMAL ? UI_S_MARK : style,
-                 0);
+    struct ss_levels_ctx ctx = {ui->m, NULL, 0, {{0}, 0}};
+    size_t n;
+    ui_levels(ui, &ctx.rows, &n, &ctx.scaffold);
+    ss_units_of(ui->m, &ctx.u);
+    ui_table_cells(c, y, columns, NCOLS, &ctx, row,
+                   row < ctx.scaffold && style == UI_S_NORMAL ? UI_S_MARK : style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)

@@ -12,11 +12,17 @@
 #include <string.h>
 
 #include "app.h"
+#include "report_analysis.h"
 #include "vec.h"
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1, NULL},  {"runs", 9, 1, NULL}, {"samples", 9, 1, NULL},  {"mean", 9, 1, NULL},
-    {"median", 8, 1, NULL}, {"max", 7, 1, NULL},  {"function", 0, 0, NULL},
+    {"level", 6, 1, &ss_run_columns[SS_RUN_LEVEL]},
+    {"runs", 9, 1, &ss_run_columns[SS_RUN_RUNS]},
+    {"samples", 9, 1, &ss_run_columns[SS_RUN_SAMPLES]},
+    {"mean", 9, 1, &ss_run_columns[SS_RUN_MEAN]},
+    {"median", 8, 1, &ss_run_columns[SS_RUN_MEDIAN]},
+    {"max", 7, 1, &ss_run_columns[SS_RUN_MAX]},
+    {"function", 0, 0, &ss_run_columns[SS_RUN_NAME]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -185,19 +191,9 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 {
     struct runs_view *p = v->priv;
     if (row < p->nrows) {
-        const struct ss_run_row *r = &p->rows[row];
-        char b[6][32];
-        if (r->level)
-            snprintf(b[0], sizeof b[0], "%u", r->level);
-        else
-            snprintf(b[0], sizeof b[0], "all");
-        snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)r->runs);
-        snprintf(b[2], sizeof b[2], "%llu", (unsigned long long)r->samples);
-        snprintf(b[3], sizeof b[3], "%.2f", r->mean);
-        snprintf(b[4], sizeof b[4], "%.1f", r->median);
-        snprintf(b[5], sizeof b[5], "%llu", (unsigned long long)r->max);
-        const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], b[5], p->fn};
-        ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+        struct ss_runs_ctx ctx = {ui->m, p->rows, {{0}, 0}};
+        ss_units_of(ui->m, &ctx.u);
+        ui_table_cells(c, y, columns, NCOLS, &ctx, row, style, 0);
         return;
     }
     size_t k = row - p->nrows;

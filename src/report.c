@@ -275,7 +275,7 @@ static void cell_src_measures(char *buf, size_t n, const void *ctx, size_t r, in
         snprintf(buf, n, "-");
 }
 
-static const struct ss_col source_columns[] = {
+const struct ss_col ss_source_columns[SS_SRCCOL_NCOLS] = {
     {"source", NULL, 6, 0, 0, cell_src_id, NULL, NULL, 0},
     {"type", NULL, 13, 1, SS_COL_LEFT, cell_src_type, NULL, NULL, 0},
     {"uri", "file", 0, 0, SS_COL_LABEL, cell_src_uri, NULL, NULL, 0},
@@ -289,7 +289,7 @@ static const struct ss_col source_columns[] = {
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
-    struct ss_table t = {source_columns, ARRAY_SIZE(source_columns), m, m->sources.n, NULL, NULL};
+    struct ss_table t = {ss_source_columns, SS_SRCCOL_NCOLS, m, m->sources.n, NULL, NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
     return 0;
 }

@@ -22,11 +22,21 @@ static void pair_cell(const struct ss_col *c, char *buf, size_t n, const void *c
 {
     double b, v;
     c->pair->get(ctx, r, 0, &b, &v);
+    double x = c->part == SS_PART_BASE ? b : c->part == SS_PART_NEW ? v : v - b;
+    if (!c->pair->units) {
+        /* a plain number: full precision in TSV, signed delta in text */
+        if (tsv)
+            snprintf(buf, n, "%.15g", x);
+        else
+            snprintf(buf, n, c->part == SS_PART_DELTA && x > 0 ? "+%.*f" : "%.*f",
+                     c->pair->decimals, x);
+        return;
+    }
     const struct ss_units *u = c->pair->units(ctx);
     if (c->part == SS_PART_DELTA)
-        ss_cell_signed(buf, n, u, v - b, tsv);
+        ss_cell_signed(buf, n, u, x, tsv);
     else
-        ss_format_value(buf, n, u, c->part == SS_PART_BASE ? b : v, tsv);
+        ss_format_value(buf, n, u, x, tsv);
 }
 
 static void fill(const struct ss_col *c, char *buf, size_t n, const void *ctx, size_t r, int tsv)

@@ -21,7 +21,8 @@
  * A comparison's columns (base, new, delta) need no cell functions of their
  * own: a column with `pair` set and `cell` NULL shows the base, the new
  * value or the delta (new - base, signed in text) that pair->get gives for
- * the row, in pair->units; SS_PAIR_COLS makes the three.
+ * the row, in pair->units (or as plain numbers); SS_PAIR_COLS makes the
+ * three.
  */
 #ifndef SS_COLUMN_H
 #define SS_COLUMN_H
@@ -47,6 +48,9 @@ struct ss_pair {
     const struct ss_units *(*units)(const void *ctx);
     /* Optional: how rows with equal values order (ss_col_compare). */
     int (*tie)(const void *ctx, size_t a, size_t b);
+    /* With units NULL the values are plain numbers (counts, a mean run
+     * length): text shows them with `decimals` digits. */
+    int decimals;
 };
 
 enum ss_part { SS_PART_BASE = 1, SS_PART_NEW, SS_PART_DELTA };

@@ -300,15 +300,9 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     int rc = ss_report_check_stacks(m, o->by, NULL, 0, err);
     if (rc)
         return rc;
-    if ((o->by == SS_REPORT_RUNS || o->by == SS_REPORT_TIMELINE) && !ss_model_has_time_order(m))
-        for (size_t i = 0; i < m->sources.n; i++)
-            if ((m->sources.v[i].flags & SS_SRC_UNORDERED) && m->sources.v[i].n_samples)
-                /* folded stacks: one row per distinct stack, no sample order */
-                return ss_fail(err, SS_EUSAGE,
-                               "--by %s needs samples in time order; %s (%s) has none (folded "
-                               "stacks hold one line per distinct stack)",
-                               o->by == SS_REPORT_RUNS ? "runs" : "timeline",
-                               ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type));
+    rc = ss_report_check_order(m, o->by, err);
+    if (rc)
+        return rc;
     if (o->by == SS_REPORT_STACKS)
         return report_stacks(out, m, o, err);
     if (o->by == SS_REPORT_SOURCES)

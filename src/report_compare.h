@@ -38,6 +38,49 @@ enum {
 extern const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS];
 extern const struct ss_col ss_cmp_line_columns[SS_CMP_NCOLS];
 
+/* The columns of a comparison's levels (context: a `const struct
+ * ss_cmp_levels *`): level, samples, the measure and distinct functions
+ * (base, new, delta each), the top function of the base and of the new
+ * profile. */
+enum {
+    SS_CMPLV_LEVEL,
+    SS_CMPLV_SAMPLES_B,
+    SS_CMPLV_SAMPLES,
+    SS_CMPLV_SAMPLES_D,
+    SS_CMPLV_VALUE_B,
+    SS_CMPLV_VALUE,
+    SS_CMPLV_VALUE_D,
+    SS_CMPLV_DISTINCT_B,
+    SS_CMPLV_DISTINCT,
+    SS_CMPLV_DISTINCT_D,
+    SS_CMPLV_TOP_B,
+    SS_CMPLV_TOP,
+    SS_CMPLV_NCOLS
+};
+extern const struct ss_col ss_cmp_level_columns[SS_CMPLV_NCOLS];
+
+/* The columns of a comparison's run lengths (context: a `const struct
+ * ss_cmp_runs *`): name, level, then runs, samples, mean run length and
+ * the measure (base, new, delta each). */
+enum {
+    SS_CMPRU_NAME,
+    SS_CMPRU_LEVEL,
+    SS_CMPRU_RUNS_B,
+    SS_CMPRU_RUNS,
+    SS_CMPRU_RUNS_D,
+    SS_CMPRU_SAMPLES_B,
+    SS_CMPRU_SAMPLES,
+    SS_CMPRU_SAMPLES_D,
+    SS_CMPRU_MEAN_B,
+    SS_CMPRU_MEAN,
+    SS_CMPRU_MEAN_D,
+    SS_CMPRU_VALUE_B,
+    SS_CMPRU_VALUE,
+    SS_CMPRU_VALUE_D,
+    SS_CMPRU_NCOLS
+};
+extern const struct ss_col ss_cmp_run_columns[SS_CMPRU_NCOLS];
+
 /* Print the comparison table o->by of c.  Returns 0 or an error code
  * (SS_EUSAGE for a table that does not compare). */
 int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,

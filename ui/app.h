@@ -386,6 +386,9 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
  * descriptor's text (column.h: ss_col_text; "" for a column without one). */
 void ui_table_cells(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
                     const void *ctx, size_t r, int style, int indent);
+/* Widen each fixed column of cols that has a descriptor to its widest
+ * cell over rows 0..nrows-1 of ctx (numbers are never cut). */
+void ui_table_fit(struct ui_column *cols, size_t n, const void *ctx, size_t nrows);
 /* Sort *order (reallocated to n entries) by column col's descriptor
  * (ss_col_compare) over ctx's rows, reversed with rev (order.h). */
 int ui_table_sort(uint32_t **order, size_t n, int rev, const struct ui_column *col,

@@ -110,6 +110,21 @@ void ui_table_cells(struct ui_canvas *c, int y, const struct ui_column *cols, si
         ss_cellbuf_free(&b[i]);
 }
 
+void ui_table_fit(struct ui_column *cols, size_t n, const void *ctx, size_t nrows)
+{
+    struct ss_cellbuf b = {NULL, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (!cols[i].width || !cols[i].col)
+            continue;
+        for (size_t r = 0; r < nrows; r++) {
+            size_t len = strlen(ss_col_text(cols[i].col, ctx, r, 0, &b));
+            if (len > (size_t)cols[i].width && len < 256)
+                cols[i].width = (int)len;
+        }
+    }
+    ss_cellbuf_free(&b);
+}
+
 struct col_sort {
     const struct ss_col *col;
     const void *ctx;

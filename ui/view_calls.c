@@ -89,7 +89,7 @@ static const struct ss_units *calls_units(const void *ctx)
 {
     return &((const struct calls_ctx *)ctx)->s.u;
 }
-static const struct ss_pair call_pair = {get_call, calls_units, NULL};
+static const struct ss_pair call_pair = {get_call, calls_units, NULL, 0};
 static const struct ss_col call_cols[] = {
     SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &call_pair),
 };

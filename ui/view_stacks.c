@@ -39,7 +39,7 @@ static const struct ss_units *stacks_units(const void *ctx)
 {
     return &((const struct stacks_ctx *)ctx)->s.u;
 }
-static const struct ss_pair base_new = {get_base_new, stacks_units, NULL};
+static const struct ss_pair base_new = {get_base_new, stacks_units, NULL, 0};
 static const struct ss_col base_new_cols[] = {
     SS_PAIR_COLS("base", 9, "new", 9, "delta", 10, 1, &base_new),
 };

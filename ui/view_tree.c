@@ -59,7 +59,7 @@ static const struct ss_units *tree_units(const void *ctx)
 {
     return &((const struct tree_ctx *)ctx)->s.u;
 }
-static const struct ss_pair total_pair = {get_total, tree_units, NULL};
+static const struct ss_pair total_pair = {get_total, tree_units, NULL, 0};
 static const struct ss_col total_cols[] = {
     SS_PAIR_COLS("base", 9, "total", 9, "delta", 10, 1, &total_pair),
 };

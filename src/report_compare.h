@@ -8,8 +8,11 @@
  * (total base, new, delta and its percentage of the base).  Stacks: `base
  * new delta depth stack`; with --format folded, `stack BASE NEW` lines
  * (difffolded).  Rows are sorted by delta, largest growth first (--by
- * total: the total delta; --by line: self delta too).  The other tables do
- * not compare: they are refused with a message naming those that do.
+ * total: the total delta; --by line: self delta too).  Levels, run lengths
+ * and the timeline compare too (compare.h: ss_compare_levels, _runs,
+ * _timeline; the columns below).  The other tables (sources, transforms,
+ * labels) do not compare: they are refused with a message naming those
+ * that do.
  */
 #ifndef SS_REPORT_COMPARE_H
 #define SS_REPORT_COMPARE_H

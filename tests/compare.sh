@@ -651,6 +651,16 @@ EOF
 head -n 4 "$T/ru.1" >"$T/got"
 same_text "explorer: the runs view in a comparison" "$T/want" "$T/got"
 
+# the timeline view: under the grid the base at the cursor's level, in the
+# new profile's letters (level 2: base f f g and one sample without it)
+printf '6\n:save-display %s\n:q!\n' "$T/tl.1" >"$T/tl.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/tl.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: the timeline view shows the base's row at the cursor's level" "$(
+    grep -qx 'cursor: sample 1, level 2: f in 1 of 1 | base: f in 1 of 1' "$T/tl.1" || echo info line
+    grep -qx '   2  fgggh' "$T/tl.1" || echo new row
+    grep -qx 'base  ffg' "$T/tl.1" || echo base row)"
+
 # --normalize in the explorer: the base scaled by 0.625, said on the status line
 printf ':save-display %s\n:q!\n' "$T/norm.1" >"$T/norm.script"
 LC_ALL=C.UTF-8 COLUMNS=200 STACKSCOPE_SCRIPT=$T/norm.script timeout 20 "$S" --normalize --base "$T/base.out" "$T/new.out" \

@@ -96,11 +96,6 @@ int ss_col_compare(const struct ss_col *c, const void *ctx, size_t a, size_t b)
     return k || !c->pair->tie ? k : c->pair->tie(ctx, a, b);
 }
 
-int ss_col_sortable(const struct ss_col *c)
-{
-    return c && (c->cmp || c->pair);
-}
-
 static int shown(const struct ss_col *c, int tsv)
 {
     return !(c->flags & (tsv ? SS_COL_TEXT : SS_COL_TSV));

@@ -13,10 +13,11 @@
  * (at least `width`), so numbers are never cut and never run together.
  *
  * The explorer (ui/) shows the same descriptors: a view picks columns by
- * index from a table's array (the SS_*_COL enums of the report headers),
- * draws their cells with ss_col_text and sorts with ss_col_compare; it may
- * add columns of its own through this same type, whose context then starts
- * with the table's context (a struct holding it as its first member).
+ * index from a table's array (the enums of the report headers:
+ * SS_STAT_SELF, SS_CMP_SELF_D, ...), draws their cells with ss_col_text and
+ * sorts with ss_col_compare; it may add columns of its own through this
+ * same type, whose context then starts with the table's context (a struct
+ * holding it as its first member).
  *
  * A comparison's columns (base, new, delta) need no cell functions of their
  * own: a column with `pair` set and `cell` NULL shows the base, the new
@@ -74,12 +75,12 @@ struct ss_col {
 /* The three columns base, new and delta of pair p (a `const struct
  * ss_pair *`), named b, nw and d, with text widths wb, wn and wd and `gap`
  * spaces before each. */
+/* clang-format off */
 #define SS_PAIR_COLS(b, wb, nw, wn, d, wd, gap, p)                                                 \
     {b, NULL, wb, gap, 0, NULL, NULL, p, SS_PART_BASE},                                            \
-        {nw, NULL, wn, gap, 0, NULL, NULL, p, SS_PART_NEW},                                        \
-    {                                                                                              \
-        d, NULL, wd, gap, 0, NULL, NULL, p, SS_PART_DELTA                                          \
-    }
+    {nw, NULL, wn, gap, 0, NULL, NULL, p, SS_PART_NEW},                                            \
+    {d, NULL, wd, gap, 0, NULL, NULL, p, SS_PART_DELTA}
+/* clang-format on */
 
 /* A growable buffer for cells (a deep stack, a long name); zeroed: empty.
  * Freed with ss_cellbuf_free. */
@@ -98,9 +99,6 @@ const char *ss_col_text(const struct ss_col *c, const void *ctx, size_t r, int t
  * column its value, larger first (exact units), ties by pair->tie; 0 when
  * c has no order. */
 int ss_col_compare(const struct ss_col *c, const void *ctx, size_t a, size_t b);
-
-/* Does column c have an order of its own? */
-int ss_col_sortable(const struct ss_col *c);
 
 /* Larger first: -1 when a > b, 1 when a < b, else 0. */
 int ss_cmp_desc(double a, double b);

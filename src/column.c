@@ -6,16 +6,52 @@
 #include <string.h>
 
 #include "textesc.h"
+#include "units.h"
 #include "vec.h"
 
-/* Cells may be long (a deep stack, a long name): one buffer that grows. */
-struct cellbuf {
-    char *s;
-    size_t cap;
-};
+void ss_cellbuf_free(struct ss_cellbuf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->cap = 0;
+}
 
-static const char *cell(struct cellbuf *b, const struct ss_col *c, const void *ctx, size_t r,
-                        int tsv)
+/* A comparison's cell: the base, new or delta of the column's pair. */
+static void pair_cell(const struct ss_col *c, char *buf, size_t n, const void *ctx, size_t r,
+                      int tsv)
+{
+    double b, v;
+    c->pair->get(ctx, r, 0, &b, &v);
+    double x = c->part == SS_PART_BASE ? b : c->part == SS_PART_NEW ? v : v - b;
+    if (!c->pair->units) {
+        /* a plain number: full precision in TSV, signed delta in text */
+        if (tsv)
+            snprintf(buf, n, "%.15g", x);
+        else
+            snprintf(buf, n, c->part == SS_PART_DELTA && x > 0 ? "+%.*f" : "%.*f",
+                     c->pair->decimals, x);
+        return;
+    }
+    const struct ss_units *u = c->pair->units(ctx);
+    if (c->part == SS_PART_DELTA)
+        ss_cell_signed(buf, n, u, x, tsv);
+    else
+        ss_format_value(buf, n, u, x, tsv);
+}
+
+static void fill(const struct ss_col *c, char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    if (c->cell)
+        c->cell(buf, n, ctx, r, tsv);
+    else if (c->pair)
+        pair_cell(c, buf, n, ctx, r, tsv);
+    else
+        buf[0] = '\0';
+}
+
+/* Cells may be long (a deep stack, a long name): the buffer grows. */
+const char *ss_col_text(const struct ss_col *c, const void *ctx, size_t r, int tsv,
+                        struct ss_cellbuf *b)
 {
     if (!b->s) {
         b->cap = 4096;
@@ -23,7 +59,7 @@ static const char *cell(struct cellbuf *b, const struct ss_col *c, const void *c
         if (!b->s)
             return "?";
     }
-    c->cell(b->s, b->cap, ctx, r, tsv);
+    fill(c, b->s, b->cap, ctx, r, tsv);
     size_t len = strlen(b->s);
     while (len + 1 >= b->cap && b->cap < ((size_t)1 << 30)) {
         /* it may have been cut: grow and format again */
@@ -32,10 +68,32 @@ static const char *cell(struct cellbuf *b, const struct ss_col *c, const void *c
             break;
         b->s = ns;
         b->cap *= 4;
-        c->cell(b->s, b->cap, ctx, r, tsv);
+        fill(c, b->s, b->cap, ctx, r, tsv);
         len = strlen(b->s);
     }
     return b->s;
+}
+
+int ss_cmp_desc(double a, double b)
+{
+    return a > b ? -1 : a < b ? 1 : 0;
+}
+
+static double part_value(const struct ss_col *c, const void *ctx, size_t r)
+{
+    double b, v;
+    c->pair->get(ctx, r, 1, &b, &v);
+    return c->part == SS_PART_BASE ? b : c->part == SS_PART_NEW ? v : v - b;
+}
+
+int ss_col_compare(const struct ss_col *c, const void *ctx, size_t a, size_t b)
+{
+    if (c->cmp)
+        return c->cmp(ctx, a, b);
+    if (!c->pair)
+        return 0;
+    int k = ss_cmp_desc(part_value(c, ctx, a), part_value(c, ctx, b));
+    return k || !c->pair->tie ? k : c->pair->tie(ctx, a, b);
 }
 
 static int shown(const struct ss_col *c, int tsv)
@@ -61,7 +119,7 @@ static const char *title_of(const struct ss_table *t, const struct ss_col *col, 
 
 void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, const char *what)
 {
-    struct cellbuf b = {NULL, 0};
+    struct ss_cellbuf b = {NULL, 0};
     char nb[512];
     if (tsv) {
         int first = 1;
@@ -77,7 +135,8 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
             first = 1;
             for (size_t c = 0; c < t->ncols; c++)
                 if (shown(&t->cols[c], 1)) {
-                    fprintf(out, "%s%s", first ? "" : "\t", cell(&b, &t->cols[c], t->ctx, r, 1));
+                    fprintf(out, "%s%s", first ? "" : "\t",
+                            ss_col_text(&t->cols[c], t->ctx, r, 1, &b));
                     first = 0;
                 }
             fputc('\n', out);
@@ -100,7 +159,7 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
             continue;
         size_t need = strlen(title_of(t, col, nb, sizeof nb));
         for (size_t i = 0; i < n; i++) {
-            size_t len = strlen(cell(&b, col, t->ctx, t->order ? t->order[i] : i, 0));
+            size_t len = strlen(ss_col_text(col, t->ctx, t->order ? t->order[i] : i, 0, &b));
             if (len > need)
                 need = len;
         }
@@ -135,12 +194,12 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
                 continue;
             int w = width ? width[c] : col->width;
             fprintf(out, "%*s%*s", first ? 0 : col->gap, "", col->flags & SS_COL_LEFT ? -w : w,
-                    cell(&b, col, t->ctx, r, 0));
+                    ss_col_text(col, t->ctx, r, 0, &b));
             first = 0;
         }
         for (size_t c = 0; c < t->ncols; c++)
             if (shown(&t->cols[c], 0) && (t->cols[c].flags & SS_COL_LABEL))
-                fprintf(out, "  %s", cell(&b, &t->cols[c], t->ctx, r, 0));
+                fprintf(out, "  %s", ss_col_text(&t->cols[c], t->ctx, r, 0, &b));
         fputc('\n', out);
     }
     if (n < t->nrows)
@@ -165,4 +224,14 @@ void ss_cell_u64(char *buf, size_t n, unsigned long long v)
 void ss_cell_str(char *buf, size_t n, const char *s, int tsv)
 {
     ss_esc_copy(buf, n, s, strlen(s), tsv ? SS_ESC_TSV : SS_ESC_TEXT);
+}
+
+void ss_cell_signed(char *buf, size_t n, const struct ss_units *u, double v, int tsv)
+{
+    if (tsv || !(v > 0) || n < 2) {
+        ss_format_value(buf, n, u, v, tsv);
+        return;
+    }
+    buf[0] = '+';
+    ss_format_value(buf + 1, n - 1, u, v, 0);
 }

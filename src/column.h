@@ -11,6 +11,19 @@
  * with a header row of the TSV names.  SS_COL_TEXT / SS_COL_TSV columns
  * appear in one format only.  A text column is as wide as its widest cell
  * (at least `width`), so numbers are never cut and never run together.
+ *
+ * The explorer (ui/) shows the same descriptors: a view picks columns by
+ * index from a table's array (the enums of the report headers:
+ * SS_STAT_SELF, SS_CMP_SELF_D, ...), draws their cells with ss_col_text and
+ * sorts with ss_col_compare; it may add columns of its own through this
+ * same type, whose context then starts with the table's context (a struct
+ * holding it as its first member).
+ *
+ * A comparison's columns (base, new, delta) need no cell functions of their
+ * own: a column with `pair` set and `cell` NULL shows the base, the new
+ * value or the delta (new - base, signed in text) that pair->get gives for
+ * the row, in pair->units (or as plain numbers); SS_PAIR_COLS makes the
+ * three.
  */
 #ifndef SS_COLUMN_H
 #define SS_COLUMN_H
@@ -25,6 +38,24 @@ enum {
     SS_COL_TSV = 1u << 3,   /* in TSV only */
 };
 
+struct ss_units;
+
+/* A comparison's values of one quantity (self, total, a stack's value):
+ * get stores row r's base and new values (exact: in the units used for
+ * ordering, e.g. microseconds for time; else in the measure's raw unit);
+ * units gives how they read. */
+struct ss_pair {
+    void (*get)(const void *ctx, size_t r, int exact, double *base, double *cur);
+    const struct ss_units *(*units)(const void *ctx);
+    /* Optional: how rows with equal values order (ss_col_compare). */
+    int (*tie)(const void *ctx, size_t a, size_t b);
+    /* With units NULL the values are plain numbers (counts, a mean run
+     * length): text shows them with `decimals` digits. */
+    int decimals;
+};
+
+enum ss_part { SS_PART_BASE = 1, SS_PART_NEW, SS_PART_DELTA };
+
 struct ss_col {
     const char *name;  /* TSV header */
     const char *title; /* text header (NULL: name; "" for a label: none) */
@@ -36,7 +67,41 @@ struct ss_col {
     void (*cell)(char *buf, size_t n, const void *ctx, size_t r, int tsv);
     /* Compare rows a and b by this column (< 0: a first), or NULL. */
     int (*cmp)(const void *ctx, size_t a, size_t b);
+    /* A comparison's column (cell NULL): the values and which of them. */
+    const struct ss_pair *pair;
+    enum ss_part part;
 };
+
+/* The three columns base, new and delta of pair p (a `const struct
+ * ss_pair *`), named b, nw and d, with text widths wb, wn and wd and `gap`
+ * spaces before each. */
+/* clang-format off */
+#define SS_PAIR_COLS(b, wb, nw, wn, d, wd, gap, p)                                                 \
+    {b, NULL, wb, gap, 0, NULL, NULL, p, SS_PART_BASE},                                            \
+    {nw, NULL, wn, gap, 0, NULL, NULL, p, SS_PART_NEW},                                            \
+    {d, NULL, wd, gap, 0, NULL, NULL, p, SS_PART_DELTA}
+/* clang-format on */
+
+/* A growable buffer for cells (a deep stack, a long name); zeroed: empty.
+ * Freed with ss_cellbuf_free. */
+struct ss_cellbuf {
+    char *s;
+    size_t cap;
+};
+void ss_cellbuf_free(struct ss_cellbuf *b);
+
+/* The cell of row r of ctx in column c (TSV or text), in b (borrowed until
+ * b is used again; "?" when memory runs out). */
+const char *ss_col_text(const struct ss_col *c, const void *ctx, size_t r, int tsv,
+                        struct ss_cellbuf *b);
+
+/* Compare rows a and b of ctx by column c: c->cmp, or for a comparison's
+ * column its value, larger first (exact units), ties by pair->tie; 0 when
+ * c has no order. */
+int ss_col_compare(const struct ss_col *c, const void *ctx, size_t a, size_t b);
+
+/* Larger first: -1 when a > b, 1 when a < b, else 0. */
+int ss_cmp_desc(double a, double b);
 
 /* A table to print: columns, the rows' owner (ctx, passed to every cell),
  * and the rows in display order (order[i], or i when order is NULL). */
@@ -59,5 +124,8 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
 void ss_cell_num(char *buf, size_t n, double v, int tsv, int decimals);
 void ss_cell_u64(char *buf, size_t n, unsigned long long v);
 void ss_cell_str(char *buf, size_t n, const char *s, int tsv);
+/* A value of the measure (units.h) with its sign in text: "+1.20 s",
+ * "-3 kB", "0"; TSV as ss_format_value. */
+void ss_cell_signed(char *buf, size_t n, const struct ss_units *u, double v, int tsv);
 
 #endif

@@ -30,6 +30,7 @@
 
 #include "model.h"
 #include "stats.h"
+#include "timeline.h"
 #include "units.h"
 
 struct ss_compare {
@@ -161,6 +162,60 @@ struct ss_cmp_calls {
 int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss_cmp_calls *out,
                      struct ss_error *err);
 void ss_cmp_calls_free(struct ss_cmp_calls *k);
+
+/* Levels of both sides joined by level number (1 = root), up to the
+ * deeper side's depth: samples reaching the level (counts, never scaled),
+ * the measure of those samples (the base's converted and scaled), the
+ * distinct functions and the most frequent one (its name in keys; SS_NONE
+ * when the side has no sample at the level). */
+struct ss_cmp_level {
+    uint32_t level;
+    uint64_t samples_b, samples_n;
+    double value_b, value_n;
+    uint32_t distinct_b, distinct_n;
+    ss_id top_b, top_n;
+};
+struct ss_cmp_levels {
+    struct ss_strtab keys;
+    struct ss_cmp_level *rows; /* rows[k] is level k + 1 */
+    size_t n;
+    struct ss_units units;
+};
+int ss_compare_levels(const struct ss_compare *c, struct ss_cmp_levels *out, struct ss_error *err);
+void ss_cmp_levels_free(struct ss_cmp_levels *l);
+
+/* Run lengths (runs.h: ss_runs_compute with level_filter `level`) of both
+ * sides joined by function name and level; with `function` (not NULL) the
+ * rows of that name only.  Counts (runs, samples) and the mean run length
+ * are as recorded on each side; the measure of the base's runs is
+ * converted and scaled.  Rows by the measure's delta (largest growth
+ * first), then the samples' delta, then name, then level (0 first). */
+struct ss_cmp_run {
+    ss_id name; /* in ss_cmp_runs.keys */
+    uint32_t level;
+    uint64_t runs_b, runs_n, samples_b, samples_n;
+    double mean_b, mean_n;
+    double value_b, value_n;
+};
+struct ss_cmp_runs {
+    struct ss_strtab keys;
+    struct ss_cmp_run *rows;
+    size_t n;
+    struct ss_units units;
+};
+int ss_compare_runs(const struct ss_compare *c, uint32_t level, const char *function,
+                    struct ss_cmp_runs *out, struct ss_error *err);
+void ss_cmp_runs_free(struct ss_cmp_runs *r);
+
+/* The timelines (timeline.h) of both sides at one level, each cut into at
+ * most `width` windows, so that window i covers the same share of each
+ * side's samples. */
+struct ss_cmp_timeline {
+    struct ss_timeline base, cur;
+};
+int ss_compare_timeline(const struct ss_compare *c, uint32_t level, size_t width,
+                        struct ss_cmp_timeline *out, struct ss_error *err);
+void ss_cmp_timeline_free(struct ss_cmp_timeline *t);
 
 /* The flame graph in a comparison (DESIGN sections 12, 13): for every
  * frame of `fl`, the new profile's aggregated graph built with options o

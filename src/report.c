@@ -17,19 +17,19 @@
 
 /* ---- functions and lines ---------------------------------------------------- */
 
+#define ST(ctx) (((const struct ss_stat_ctx *)(ctx))->st)
+#define ROW(ctx, r) (&ST(ctx)->rows[r])
+
 static double pct(double x, const struct ss_stats *st)
 {
     return st->value_total > 0 ? 100.0 * x / st->value_total : 0.0;
 }
 
-#define ROW(ctx, r) (&((const struct ss_stats *)(ctx))->rows[r])
-
 static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_str(buf, n, ss_strtab_get(&((const struct ss_stats *)ctx)->keys, ROW(ctx, r)->key),
-                tsv);
+    ss_cell_str(buf, n, ss_strtab_get(&ST(ctx)->keys, ROW(ctx, r)->key), tsv);
 }
-#define UNITS(ctx) (&((const struct ss_stats *)(ctx))->units)
+#define UNITS(ctx) (&ST(ctx)->units)
 
 static void cell_self_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -37,7 +37,7 @@ static void cell_self_time(char *buf, size_t n, const void *ctx, size_t r, int t
 }
 static void cell_self_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, pct(ROW(ctx, r)->self_v, ctx), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->self_v, ST(ctx)), tsv, 2);
 }
 static void cell_total_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -45,46 +45,63 @@ static void cell_total_time(char *buf, size_t n, const void *ctx, size_t r, int 
 }
 static void cell_total_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_cell_num(buf, n, pct(ROW(ctx, r)->total_v, ctx), tsv, 2);
+    ss_cell_num(buf, n, pct(ROW(ctx, r)->total_v, ST(ctx)), tsv, 2);
 }
 static void cell_mem(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_num(buf, n, ROW(ctx, r)->mem_bytes / 1048576.0, tsv, 1);
 }
 
-#define STAT_COLUMNS(label)                                                                        \
-    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, NULL},                                            \
-        {"self.@", NULL, 10, 0, 0, cell_self_time, NULL},                                          \
-        {"self.pct", NULL, 9, 0, 0, cell_self_pct, NULL},                                          \
-        {"total.@", NULL, 11, 0, 0, cell_total_time, NULL},                                        \
-        {"total.pct", NULL, 10, 0, 0, cell_total_pct, NULL},                                       \
-        {"mem.total", NULL, 10, 0, 0, cell_mem, NULL},
-static const struct ss_col fn_columns[] = {STAT_COLUMNS("name")};
-static const struct ss_col line_columns[] = {STAT_COLUMNS("location")};
+/* Orders (the explorer's): by name; by self (then total, then name) and by
+ * total (then self, then name), larger first in exact units; by position
+ * (file, then line; rows without a file first, in row order). */
+static int cmp_name(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_strtab *k = &ST(ctx)->keys;
+    return strcmp(ss_strtab_get(k, ROW(ctx, a)->key), ss_strtab_get(k, ROW(ctx, b)->key));
+}
+int ss_stat_cmp_self(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_stat_row *x = ROW(ctx, a), *y = ROW(ctx, b);
+    int c = ss_cmp_desc(x->self_x, y->self_x);
+    if (!c)
+        c = ss_cmp_desc(x->total_x, y->total_x);
+    return c ? c : cmp_name(ctx, a, b);
+}
+static int cmp_total(const void *ctx, size_t a, size_t b)
+{
+    int c = ss_cmp_desc(ROW(ctx, a)->total_x, ROW(ctx, b)->total_x);
+    return c ? c : ss_stat_cmp_self(ctx, a, b);
+}
+static int cmp_position(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_stats *st = ST(ctx);
+    const struct ss_stat_row *x = ROW(ctx, a), *y = ROW(ctx, b);
+    int c = strcmp(x->file == SS_NONE ? "" : ss_strtab_get(&st->keys, x->file),
+                   y->file == SS_NONE ? "" : ss_strtab_get(&st->keys, y->file));
+    return c ? c : x->line < y->line ? -1 : x->line > y->line;
+}
+
+#define STAT_COLUMNS(label, cmp_label)                                                             \
+    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp_label, NULL, 0},                              \
+        {"self.@", NULL, 10, 0, 0, cell_self_time, ss_stat_cmp_self, NULL, 0},                     \
+        {"self.pct", NULL, 9, 0, 0, cell_self_pct, ss_stat_cmp_self, NULL, 0},                     \
+        {"total.@", NULL, 11, 0, 0, cell_total_time, cmp_total, NULL, 0},                          \
+        {"total.pct", NULL, 10, 0, 0, cell_total_pct, cmp_total, NULL, 0},                         \
+        {"mem.total", NULL, 10, 0, 0, cell_mem, NULL, NULL, 0},
+const struct ss_col ss_fn_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("name", cmp_name)};
+const struct ss_col ss_line_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("location", cmp_position)};
 
 const struct ss_col *ss_stat_columns(enum ss_report_by by, int memory, size_t *n)
 {
     *n = memory ? 6 : 5;
-    return by == SS_REPORT_LINE ? line_columns : fn_columns;
+    return by == SS_REPORT_LINE ? ss_line_columns : ss_fn_columns;
 }
 
 /* ---- stacks ------------------------------------------------------------------- */
 
-/* A growable text buffer for stacks of any length. */
-struct textbuf {
-    char *s;
-    size_t cap;
-};
-
-struct stacks_ctx {
-    const struct ss_model *m;
-    const struct ss_stacks *st;
-    struct textbuf *tb; /* scratch for a stack's text */
-    struct ss_units u;
-};
-
-static const char *stack_text(const struct ss_model *m, const struct ss_stacks *st,
-                              const struct ss_stack_row *r, struct textbuf *tb)
+const char *ss_stack_row_text(const struct ss_model *m, const struct ss_stacks *st,
+                              const struct ss_stack_row *r, struct ss_cellbuf *tb)
 {
     size_t need = ss_stack_text(m, st, r, ";", tb->s, tb->cap) + 1;
     if (need > tb->cap) {
@@ -95,10 +112,11 @@ static const char *stack_text(const struct ss_model *m, const struct ss_stacks *
         tb->cap = need;
         ss_stack_text(m, st, r, ";", tb->s, tb->cap);
     }
-    return tb->s;
+    return tb->s ? tb->s : "";
 }
 
-#define SROW(ctx, r) (&((const struct stacks_ctx *)(ctx))->st->rows[r])
+#define SCTX(ctx) ((const struct ss_stacks_ctx *)(ctx))
+#define SROW(ctx, r) (&SCTX(ctx)->st->rows[r])
 
 static void cell_stack_count(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -106,11 +124,11 @@ static void cell_stack_count(char *buf, size_t n, const void *ctx, size_t r, int
 }
 static void cell_stack_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct stacks_ctx *)ctx)->u, SROW(ctx, r)->value, tsv);
+    ss_format_value(buf, n, &SCTX(ctx)->u, SROW(ctx, r)->value, tsv);
 }
 static void cell_stack_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct ss_stacks *st = ((const struct stacks_ctx *)ctx)->st;
+    const struct ss_stacks *st = SCTX(ctx)->st;
     ss_cell_num(buf, n, st->total_v > 0 ? 100.0 * SROW(ctx, r)->value / st->total_v : 0, tsv, 2);
 }
 static void cell_stack_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -119,16 +137,42 @@ static void cell_stack_depth(char *buf, size_t n, const void *ctx, size_t r, int
 }
 static void cell_stack(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct stacks_ctx *c = ctx;
-    ss_cell_str(buf, n, stack_text(c->m, c->st, SROW(ctx, r), c->tb), tsv);
+    const struct ss_stacks_ctx *c = ctx;
+    ss_cell_str(buf, n, ss_stack_row_text(c->m, c->st, SROW(ctx, r), c->tb), tsv);
 }
 
-static const struct ss_col stack_columns[] = {
-    {"count", NULL, 9, 0, 0, cell_stack_count, NULL},
-    {"@", NULL, 10, 1, 0, cell_stack_time, NULL},
-    {"pct", NULL, 7, 1, 0, cell_stack_pct, NULL},
-    {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL},
-    {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL},
+/* Orders: the core's (by count), by depth (deeper first), by the names
+ * root first (frame by frame, a prefix first); ties in the core's order. */
+static int cmp_stack_row(const void *ctx, size_t a, size_t b)
+{
+    return a < b ? -1 : a > b;
+}
+static int cmp_stack_depth(const void *ctx, size_t a, size_t b)
+{
+    uint32_t x = SROW(ctx, a)->depth, y = SROW(ctx, b)->depth;
+    return x != y ? (x > y ? -1 : 1) : cmp_stack_row(ctx, a, b);
+}
+static int cmp_stack_names(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_stacks_ctx *c = ctx;
+    const struct ss_stack_row *x = SROW(ctx, a), *y = SROW(ctx, b);
+    for (uint32_t k = 0; k < x->depth && k < y->depth; k++) {
+        int d = strcmp(ss_function_name(c->m, c->st->fns[x->first + k]),
+                       ss_function_name(c->m, c->st->fns[y->first + k]));
+        if (d)
+            return d;
+    }
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return cmp_stack_row(ctx, a, b);
+}
+
+const struct ss_col ss_stack_columns[SS_STACK_NCOLS] = {
+    {"count", NULL, 9, 0, 0, cell_stack_count, cmp_stack_row, NULL, 0},
+    {"@", NULL, 10, 1, 0, cell_stack_time, cmp_stack_row, NULL, 0},
+    {"pct", NULL, 7, 1, 0, cell_stack_pct, cmp_stack_row, NULL, 0},
+    {"depth", NULL, 6, 1, 0, cell_stack_depth, cmp_stack_depth, NULL, 0},
+    {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, cmp_stack_names, NULL, 0},
 };
 
 static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -140,7 +184,7 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     int rc = ss_stacks_compute(m, &st, err);
     if (rc)
         return rc;
-    struct textbuf tb = {NULL, 0};
+    struct ss_cellbuf tb = {NULL, 0};
     if (o->format == SS_FORMAT_TEXT) {
         ss_report_header(out, m);
         struct ss_totals t;
@@ -149,13 +193,13 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
             fprintf(out, "note       the profiles without stacks (%llu samples) are left out\n\n",
                     (unsigned long long)t.agg_samples);
     }
-    struct stacks_ctx ctx = {m, &st, &tb, {{0}, 0}};
+    struct ss_stacks_ctx ctx = {m, &st, &tb, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {stack_columns, ARRAY_SIZE(stack_columns), &ctx, st.n,
-                         NULL,          ss_model_measure_name(m)};
+    struct ss_table t = {ss_stack_columns,        SS_STACK_NCOLS, &ctx, st.n, NULL,
+                         ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
-    free(tb.s);
+    ss_cellbuf_free(&tb);
     ss_stacks_free(&st);
     return 0;
 }
@@ -231,21 +275,21 @@ static void cell_src_measures(char *buf, size_t n, const void *ctx, size_t r, in
         snprintf(buf, n, "-");
 }
 
-static const struct ss_col source_columns[] = {
-    {"source", NULL, 6, 0, 0, cell_src_id, NULL},
-    {"type", NULL, 13, 1, SS_COL_LEFT, cell_src_type, NULL},
-    {"uri", "file", 0, 0, SS_COL_LABEL, cell_src_uri, NULL},
-    {"session", NULL, 7, 1, 0, cell_src_session, NULL},
-    {"header_line", "line", 6, 1, 0, cell_src_line, NULL},
-    {"interval_us", "interval", 10, 1, 0, cell_src_interval, NULL},
-    {"flags", NULL, 16, 1, SS_COL_LEFT, cell_src_flags, NULL},
-    {"samples", NULL, 9, 1, 0, cell_src_samples, NULL},
-    {"measures", NULL, 0, 2, SS_COL_LEFT, cell_src_measures, NULL},
+const struct ss_col ss_source_columns[SS_SRCCOL_NCOLS] = {
+    {"source", NULL, 6, 0, 0, cell_src_id, NULL, NULL, 0},
+    {"type", NULL, 13, 1, SS_COL_LEFT, cell_src_type, NULL, NULL, 0},
+    {"uri", "file", 0, 0, SS_COL_LABEL, cell_src_uri, NULL, NULL, 0},
+    {"session", NULL, 7, 1, 0, cell_src_session, NULL, NULL, 0},
+    {"header_line", "line", 6, 1, 0, cell_src_line, NULL, NULL, 0},
+    {"interval_us", "interval", 10, 1, 0, cell_src_interval, NULL, NULL, 0},
+    {"flags", NULL, 16, 1, SS_COL_LEFT, cell_src_flags, NULL, NULL, 0},
+    {"samples", NULL, 9, 1, 0, cell_src_samples, NULL, NULL, 0},
+    {"measures", NULL, 0, 2, SS_COL_LEFT, cell_src_measures, NULL, NULL, 0},
 };
 
 static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
 {
-    struct ss_table t = {source_columns, ARRAY_SIZE(source_columns), m, m->sources.n, NULL, NULL};
+    struct ss_table t = {ss_source_columns, SS_SRCCOL_NCOLS, m, m->sources.n, NULL, NULL};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
     return 0;
 }
@@ -256,15 +300,9 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     int rc = ss_report_check_stacks(m, o->by, NULL, 0, err);
     if (rc)
         return rc;
-    if ((o->by == SS_REPORT_RUNS || o->by == SS_REPORT_TIMELINE) && !ss_model_has_time_order(m))
-        for (size_t i = 0; i < m->sources.n; i++)
-            if ((m->sources.v[i].flags & SS_SRC_UNORDERED) && m->sources.v[i].n_samples)
-                /* folded stacks: one row per distinct stack, no sample order */
-                return ss_fail(err, SS_EUSAGE,
-                               "--by %s needs samples in time order; %s (%s) has none (folded "
-                               "stacks hold one line per distinct stack)",
-                               o->by == SS_REPORT_RUNS ? "runs" : "timeline",
-                               ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type));
+    rc = ss_report_check_order(m, o->by, err);
+    if (rc)
+        return rc;
     if (o->by == SS_REPORT_STACKS)
         return report_stacks(out, m, o, err);
     if (o->by == SS_REPORT_SOURCES)
@@ -294,7 +332,8 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         ss_stats_sort_total(&st);
     else
         ss_stats_sort_line(&st);
-    struct ss_table t = {NULL, 0, &st, st.n, NULL, ss_model_measure_name(m)};
+    struct ss_stat_ctx ctx = {&st};
+    struct ss_table t = {NULL, 0, &ctx, st.n, NULL, ss_model_measure_name(m)};
     t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);
     if (o->format == SS_FORMAT_TEXT)
         ss_report_header(out, m);

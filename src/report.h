@@ -14,13 +14,75 @@
 
 #include "column.h"
 #include "model.h"
+#include "stacks.h"
 #include "stats.h"
+#include "units.h"
 
 #include "report_common.h"
 
 /* The columns of a function or line table (column.h; the table's context is
  * its struct ss_stats, a row an index of its rows), label first, and how
  * many there are with or without memory. */
+/* The columns of the statistics tables, by function (ss_fn_columns) and by
+ * line (ss_line_columns): name (or location), self, self.pct, total,
+ * total.pct, mem.total.  Their context is a struct ss_stat_ctx. */
+struct ss_stat_ctx {
+    const struct ss_stats *st;
+};
+enum {
+    SS_STAT_NAME,
+    SS_STAT_SELF,
+    SS_STAT_SELF_PCT,
+    SS_STAT_TOTAL,
+    SS_STAT_TOTAL_PCT,
+    SS_STAT_MEM,
+    SS_STAT_NCOLS
+};
+extern const struct ss_col ss_fn_columns[SS_STAT_NCOLS];
+extern const struct ss_col ss_line_columns[SS_STAT_NCOLS];
+/* The self order (self, then total, larger first, then name) of rows a, b
+ * (context: a struct ss_stat_ctx), for columns that break ties by it. */
+int ss_stat_cmp_self(const void *ctx, size_t a, size_t b);
+
+/* The columns of the stacks table: count, the measure, pct, depth, stack
+ * (root first).  Context: a struct ss_stacks_ctx (tb: scratch for a
+ * stack's text, owned by the caller). */
+struct ss_stacks_ctx {
+    const struct ss_model *m;
+    const struct ss_stacks *st;
+    struct ss_cellbuf *tb;
+    struct ss_units u;
+};
+enum {
+    SS_STACK_COUNT,
+    SS_STACK_VALUE,
+    SS_STACK_PCT,
+    SS_STACK_DEPTH,
+    SS_STACK_TEXT,
+    SS_STACK_NCOLS
+};
+extern const struct ss_col ss_stack_columns[SS_STACK_NCOLS];
+/* Stack row r's names root first, joined by ';' (in tb, borrowed). */
+const char *ss_stack_row_text(const struct ss_model *m, const struct ss_stacks *st,
+                              const struct ss_stack_row *r, struct ss_cellbuf *tb);
+
+/* The columns of the sources table: source (1-based), type, uri (the
+ * label), session, header_line, interval_us, flags, samples, measures.
+ * Context: the model (`const struct ss_model *`). */
+enum {
+    SS_SRCCOL_ID,
+    SS_SRCCOL_TYPE,
+    SS_SRCCOL_URI,
+    SS_SRCCOL_SESSION,
+    SS_SRCCOL_LINE,
+    SS_SRCCOL_INTERVAL,
+    SS_SRCCOL_FLAGS,
+    SS_SRCCOL_SAMPLES,
+    SS_SRCCOL_MEASURES,
+    SS_SRCCOL_NCOLS
+};
+extern const struct ss_col ss_source_columns[SS_SRCCOL_NCOLS];
+
 const struct ss_col *ss_stat_columns(enum ss_report_by by, int memory, size_t *n);
 
 /* Compute and print the report (after ss_report_check_stacks, which it

@@ -75,18 +75,11 @@ static void text_header(FILE *out, const struct ss_model *m, const struct ss_rep
 
 /* ---- levels ---------------------------------------------------------------- */
 
-struct levels_ctx {
-    const struct ss_model *m;
-    const struct ss_level_row *rows;
-    size_t scaffold;
-    struct ss_units u;
-};
-
-#define LROW(ctx, r) (&((const struct levels_ctx *)(ctx))->rows[r])
+#define LROW(ctx, r) (&((const struct ss_levels_ctx *)(ctx))->rows[r])
 
 static void cell_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct levels_ctx *c = ctx;
+    const struct ss_levels_ctx *c = ctx;
     snprintf(buf, n, tsv ? "%u" : "%u%c", LROW(ctx, r)->level, r < c->scaffold ? '*' : ' ');
 }
 static void cell_level_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -99,7 +92,7 @@ static void cell_level_distinct(char *buf, size_t n, const void *ctx, size_t r, 
 }
 static void cell_level_top(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    cell_fn(buf, n, ((const struct levels_ctx *)ctx)->m, LROW(ctx, r)->top, tsv);
+    cell_fn(buf, n, ((const struct ss_levels_ctx *)ctx)->m, LROW(ctx, r)->top, tsv);
 }
 static void cell_level_top_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -114,22 +107,22 @@ static void cell_level_top_pct(char *buf, size_t n, const void *ctx, size_t r, i
 }
 static void cell_level_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct levels_ctx *)ctx)->u, LROW(ctx, r)->value, tsv);
+    ss_format_value(buf, n, &((const struct ss_levels_ctx *)ctx)->u, LROW(ctx, r)->value, tsv);
 }
 static void cell_level_top_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct levels_ctx *)ctx)->u, LROW(ctx, r)->top_value, tsv);
+    ss_format_value(buf, n, &((const struct ss_levels_ctx *)ctx)->u, LROW(ctx, r)->top_value, tsv);
 }
 
-static const struct ss_col level_columns[] = {
-    {"level", NULL, 6, 0, 0, cell_level, NULL},
-    {"samples", NULL, 9, 1, 0, cell_level_samples, NULL},
-    {"distinct", NULL, 9, 1, 0, cell_level_distinct, NULL},
-    {"top", "top function", 0, 0, SS_COL_LABEL, cell_level_top, NULL},
-    {"top.samples", "top.smp", 8, 1, 0, cell_level_top_samples, NULL},
-    {"top.pct", NULL, 7, 1, SS_COL_TEXT, cell_level_top_pct, NULL},
-    {"@", NULL, 0, 0, SS_COL_TSV, cell_level_value, NULL},
-    {"top.@", NULL, 0, 0, SS_COL_TSV, cell_level_top_value, NULL},
+const struct ss_col ss_level_columns[SS_LEVEL_NCOLS] = {
+    {"level", NULL, 6, 0, 0, cell_level, NULL, NULL, 0},
+    {"samples", NULL, 9, 1, 0, cell_level_samples, NULL, NULL, 0},
+    {"distinct", NULL, 9, 1, 0, cell_level_distinct, NULL, NULL, 0},
+    {"top", "top function", 0, 0, SS_COL_LABEL, cell_level_top, NULL, NULL, 0},
+    {"top.samples", "top.smp", 8, 1, 0, cell_level_top_samples, NULL, NULL, 0},
+    {"top.pct", NULL, 7, 1, SS_COL_TEXT, cell_level_top_pct, NULL, NULL, 0},
+    {"@", NULL, 0, 0, SS_COL_TSV, cell_level_value, NULL, NULL, 0},
+    {"top.@", NULL, 0, 0, SS_COL_TSV, cell_level_top_value, NULL, NULL, 0},
 };
 
 int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -161,10 +154,9 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
         else
             fprintf(out, "scaffold   none: no root level has one function in %s\n\n", in);
     }
-    struct levels_ctx ctx = {m, rows, scaffold, {{0}, 0}};
+    struct ss_levels_ctx ctx = {m, rows, scaffold, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {level_columns, ARRAY_SIZE(level_columns), &ctx, n,
-                         NULL,          ss_model_measure_name(m)};
+    struct ss_table t = {ss_level_columns, SS_LEVEL_NCOLS, &ctx, n, NULL, ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "levels");
     if (o->format == SS_FORMAT_TEXT && scaffold)
         fputs("(* scaffold level)\n", out);
@@ -202,17 +194,11 @@ static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_
     ss_esc_free(&esc);
 }
 
-struct runs_ctx {
-    const struct ss_model *m;
-    const struct ss_run_row *rows;
-    struct ss_units u;
-};
-
-#define RROW(ctx, r) (&((const struct runs_ctx *)(ctx))->rows[r])
+#define RROW(ctx, r) (&((const struct ss_runs_ctx *)(ctx))->rows[r])
 
 static void cell_run_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    cell_fn(buf, n, ((const struct runs_ctx *)ctx)->m, RROW(ctx, r)->function, tsv);
+    cell_fn(buf, n, ((const struct ss_runs_ctx *)ctx)->m, RROW(ctx, r)->function, tsv);
 }
 static void cell_run_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -244,18 +230,18 @@ static void cell_run_max(char *buf, size_t n, const void *ctx, size_t r, int tsv
 
 static void cell_run_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct runs_ctx *)ctx)->u, RROW(ctx, r)->value, tsv);
+    ss_format_value(buf, n, &((const struct ss_runs_ctx *)ctx)->u, RROW(ctx, r)->value, tsv);
 }
 
-static const struct ss_col run_columns[] = {
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL},
-    {"level", NULL, 6, 0, 0, cell_run_level, NULL},
-    {"runs", NULL, 9, 1, 0, cell_run_runs, NULL},
-    {"samples", NULL, 9, 1, 0, cell_run_samples, NULL},
-    {"mean", NULL, 9, 1, 0, cell_run_mean, NULL},
-    {"median", NULL, 8, 1, 0, cell_run_median, NULL},
-    {"max", NULL, 7, 1, 0, cell_run_max, NULL},
-    {"@", NULL, 9, 1, 0, cell_run_value, NULL},
+const struct ss_col ss_run_columns[SS_RUN_NCOLS] = {
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_run_name, NULL, NULL, 0},
+    {"level", NULL, 6, 0, 0, cell_run_level, NULL, NULL, 0},
+    {"runs", NULL, 9, 1, 0, cell_run_runs, NULL, NULL, 0},
+    {"samples", NULL, 9, 1, 0, cell_run_samples, NULL, NULL, 0},
+    {"mean", NULL, 9, 1, 0, cell_run_mean, NULL, NULL, 0},
+    {"median", NULL, 8, 1, 0, cell_run_median, NULL, NULL, 0},
+    {"max", NULL, 7, 1, 0, cell_run_max, NULL, NULL, 0},
+    {"@", NULL, 9, 1, 0, cell_run_value, NULL, NULL, 0},
 };
 
 int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -283,10 +269,9 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
         if (only == SS_NONE || ss_function_canonical(m, rows[i].function) == only)
             order[k++] = i;
     text_header(out, m, o);
-    struct runs_ctx ctx = {m, rows, {{0}, 0}};
+    struct ss_runs_ctx ctx = {m, rows, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {run_columns, ARRAY_SIZE(run_columns), &ctx, k,
-                         order,       ss_model_measure_name(m)};
+    struct ss_table t = {ss_run_columns, SS_RUN_NCOLS, &ctx, k, order, ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
     free(order);
     free(rows);
@@ -303,17 +288,11 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
 
 /* ---- call trees ---------------------------------------------------------------- */
 
-struct tree_ctx {
-    const struct ss_model *m;
-    const struct ss_tree *t;
-    struct ss_units u;
-};
-
-#define TNODE(ctx, r) (&((const struct tree_ctx *)(ctx))->t->nodes[r])
+#define TNODE(ctx, r) (&((const struct ss_tree_ctx *)(ctx))->t->nodes[r])
 
 static double tree_pct(const void *ctx, double v)
 {
-    double total = ((const struct tree_ctx *)ctx)->t->total_v;
+    double total = ((const struct ss_tree_ctx *)ctx)->pct_of;
     return total > 0 ? 100.0 * v / total : 0;
 }
 static void cell_tree_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -327,15 +306,15 @@ static void cell_tree_name(char *buf, size_t n, const void *ctx, size_t r, int t
     if (ind >= n)
         ind = n ? n - 1 : 0;
     memset(buf, ' ', ind);
-    cell_fn(buf + ind, n - ind, ((const struct tree_ctx *)ctx)->m, TNODE(ctx, r)->function, tsv);
+    cell_fn(buf + ind, n - ind, ((const struct ss_tree_ctx *)ctx)->m, TNODE(ctx, r)->function, tsv);
 }
 static void cell_tree_self(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct tree_ctx *)ctx)->u, TNODE(ctx, r)->self_v, tsv);
+    ss_format_value(buf, n, &((const struct ss_tree_ctx *)ctx)->u, TNODE(ctx, r)->self_v, tsv);
 }
 static void cell_tree_total(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct tree_ctx *)ctx)->u, TNODE(ctx, r)->total_v, tsv);
+    ss_format_value(buf, n, &((const struct ss_tree_ctx *)ctx)->u, TNODE(ctx, r)->total_v, tsv);
 }
 static void cell_tree_total_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -346,13 +325,13 @@ static void cell_tree_self_pct(char *buf, size_t n, const void *ctx, size_t r, i
     ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->self_v), tsv, 2);
 }
 
-static const struct ss_col tree_columns[] = {
-    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tree_depth, NULL},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tree_name, NULL},
-    {"self", NULL, 0, 0, SS_COL_TSV, cell_tree_self, NULL},
-    {"total", NULL, 0, 0, SS_COL_TSV, cell_tree_total, NULL},
-    {"total%", NULL, 8, 0, SS_COL_TEXT, cell_tree_total_pct, NULL},
-    {"self%", NULL, 8, 1, SS_COL_TEXT, cell_tree_self_pct, NULL},
+const struct ss_col ss_tree_columns[SS_TREE_NCOLS] = {
+    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tree_depth, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tree_name, NULL, NULL, 0},
+    {"self", NULL, 0, 0, SS_COL_TSV, cell_tree_self, NULL, NULL, 0},
+    {"total", NULL, 0, 0, SS_COL_TSV, cell_tree_total, NULL, NULL, 0},
+    {"total%", NULL, 8, 0, SS_COL_TEXT, cell_tree_total_pct, NULL, NULL, 0},
+    {"self%", NULL, 8, 1, SS_COL_TEXT, cell_tree_self_pct, NULL, NULL, 0},
 };
 
 int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -396,9 +375,9 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
                 t.total_v);
         ss_esc_free(&esc);
     }
-    struct tree_ctx ctx = {m, &t, {{0}, 0}};
+    struct ss_tree_ctx ctx = {m, &t, {{0}, 0}, t.total_v};
     ss_units_of(m, &ctx.u);
-    struct ss_table tab = {tree_columns, ARRAY_SIZE(tree_columns), &ctx, k, order, NULL};
+    struct ss_table tab = {ss_tree_columns, SS_TREE_NCOLS, &ctx, k, order, NULL};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
     free(order);
     free(dfs);
@@ -408,36 +387,19 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
 
 /* ---- callers and callees -------------------------------------------------------- */
 
-/* Rows of the calls table: callers, the function itself (TSV: a self and a
- * total row; text: one row of its total that names its self), callees. */
-enum call_rel { CALL_CALLER, CALL_SELF, CALL_TOTAL, CALL_MIDDLE, CALL_CALLEE };
-
-struct calls_row {
-    enum call_rel rel;
-    size_t i; /* index in callers or callees */
-};
-
-struct calls_ctx {
-    const struct ss_model *m;
-    const struct ss_calls *c;
-    const struct calls_row *rows;
-    double total; /* the measure's value of the profile */
-    struct ss_units u;
-};
-
 static void call_values(const void *ctx, size_t r, ss_id *fn, uint64_t *n, double *time)
 {
-    const struct calls_ctx *x = ctx;
-    const struct calls_row *row = &x->rows[r];
+    const struct ss_calls_ctx *x = ctx;
+    const struct ss_calls_row *row = &x->rows[r];
     const struct ss_calls *c = x->c;
     *fn = c->function;
-    if (row->rel == CALL_CALLER || row->rel == CALL_CALLEE) {
+    if (row->rel == SS_CALL_CALLER || row->rel == SS_CALL_CALLEE) {
         const struct ss_edge *e =
-            row->rel == CALL_CALLER ? &c->callers[row->i] : &c->callees[row->i];
+            row->rel == SS_CALL_CALLER ? &c->callers[row->i] : &c->callees[row->i];
         *fn = e->function;
         *n = e->n;
         *time = e->time;
-    } else if (row->rel == CALL_SELF) {
+    } else if (row->rel == SS_CALL_SELF) {
         *n = c->self_n;
         *time = c->self_v;
     } else {
@@ -449,11 +411,11 @@ static void call_values(const void *ctx, size_t r, ss_id *fn, uint64_t *n, doubl
 static void cell_call_rel(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     static const char *const names[] = {"caller", "self", "total", "total", "callee"};
-    snprintf(buf, n, "%s", names[((const struct calls_ctx *)ctx)->rows[r].rel]);
+    snprintf(buf, n, "%s", names[((const struct ss_calls_ctx *)ctx)->rows[r].rel]);
 }
 static void cell_call_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct calls_ctx *x = ctx;
+    const struct ss_calls_ctx *x = ctx;
     ss_id fn;
     uint64_t cnt;
     double time;
@@ -464,7 +426,7 @@ static void cell_call_name(char *buf, size_t n, const void *ctx, size_t r, int t
     }
     char name[4096];
     cell_fn(name, sizeof name, x->m, fn, 0);
-    if (x->rows[r].rel == CALL_MIDDLE) {
+    if (x->rows[r].rel == SS_CALL_MIDDLE) {
         char v[64];
         ss_format_value(v, sizeof v, &x->u, x->c->self_v, 0);
         snprintf(buf, n, "|   %s (total; self %llu = %s%s)", name, (unsigned long long)x->c->self_n,
@@ -486,23 +448,23 @@ static void cell_call_time(char *buf, size_t n, const void *ctx, size_t r, int t
     uint64_t cnt;
     double time;
     call_values(ctx, r, &fn, &cnt, &time);
-    ss_format_value(buf, n, &((const struct calls_ctx *)ctx)->u, time, tsv);
+    ss_format_value(buf, n, &((const struct ss_calls_ctx *)ctx)->u, time, tsv);
 }
 static void cell_call_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_id fn;
     uint64_t cnt;
-    double time, total = ((const struct calls_ctx *)ctx)->total;
+    double time, total = ((const struct ss_calls_ctx *)ctx)->total;
     call_values(ctx, r, &fn, &cnt, &time);
     ss_cell_num(buf, n, total > 0 ? 100.0 * time / total : 0, tsv, 2);
 }
 
-static const struct ss_col call_columns[] = {
-    {"relation", NULL, 0, 0, SS_COL_TSV, cell_call_rel, NULL},
-    {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, NULL},
-    {"count", NULL, 9, 0, 0, cell_call_count, NULL},
-    {"@", NULL, 10, 1, 0, cell_call_time, NULL},
-    {"pct", NULL, 7, 1, 0, cell_call_pct, NULL},
+const struct ss_col ss_call_columns[SS_CALL_NCOLS] = {
+    {"relation", NULL, 0, 0, SS_COL_TSV, cell_call_rel, NULL, NULL, 0},
+    {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, NULL, NULL, 0},
+    {"count", NULL, 9, 0, 0, cell_call_count, NULL, NULL, 0},
+    {"@", NULL, 10, 1, 0, cell_call_time, NULL, NULL, 0},
+    {"pct", NULL, 7, 1, 0, cell_call_pct, NULL, NULL, 0},
 };
 
 int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -520,28 +482,27 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     ss_model_totals(m, &tot);
     int tsv = o->format == SS_FORMAT_TSV;
     size_t n = c.ncallers + c.ncallees + 2;
-    struct calls_row *rows = ss_alloc_array(n, sizeof *rows);
+    struct ss_calls_row *rows = ss_alloc_array(n, sizeof *rows);
     if (!rows) {
         ss_calls_free(&c);
         return ss_nomem(err, "callers and callees");
     }
     size_t k = 0;
     for (size_t i = 0; i < c.ncallers; i++)
-        rows[k++] = (struct calls_row){CALL_CALLER, i};
+        rows[k++] = (struct ss_calls_row){SS_CALL_CALLER, i};
     if (tsv) {
-        rows[k++] = (struct calls_row){CALL_SELF, 0};
-        rows[k++] = (struct calls_row){CALL_TOTAL, 0};
+        rows[k++] = (struct ss_calls_row){SS_CALL_SELF, 0};
+        rows[k++] = (struct ss_calls_row){SS_CALL_TOTAL, 0};
     } else {
-        rows[k++] = (struct calls_row){CALL_MIDDLE, 0};
+        rows[k++] = (struct ss_calls_row){SS_CALL_MIDDLE, 0};
     }
     for (size_t i = 0; i < c.ncallees; i++)
-        rows[k++] = (struct calls_row){CALL_CALLEE, i};
+        rows[k++] = (struct ss_calls_row){SS_CALL_CALLEE, i};
     if (!tsv)
         ss_report_header(out, m);
-    struct calls_ctx ctx = {m, &c, rows, tot.value, {{0}, 0}};
+    struct ss_calls_ctx ctx = {m, &c, rows, tot.value, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {call_columns, ARRAY_SIZE(call_columns), &ctx, k,
-                         NULL,         ss_model_measure_name(m)};
+    struct ss_table t = {ss_call_columns, SS_CALL_NCOLS, &ctx, k, NULL, ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, 0, "rows");
     if (!tsv)
         fputs("(callers above the function, callees below; counts are samples)\n", out);
@@ -592,12 +553,12 @@ static void cell_win_shallow(char *buf, size_t n, const void *ctx, size_t r, int
 
 /* The windows (TSV; the text is a drawing: letters, legend, phases). */
 static const struct ss_col window_columns[] = {
-    {"window", NULL, 0, 0, 0, cell_win_id, NULL},
-    {"first", NULL, 0, 0, 0, cell_win_first, NULL},
-    {"last", NULL, 0, 0, 0, cell_win_last, NULL},
-    {"top", NULL, 0, 0, 0, cell_win_top, NULL},
-    {"top.samples", NULL, 0, 0, 0, cell_win_top_n, NULL},
-    {"shallow", NULL, 0, 0, 0, cell_win_shallow, NULL},
+    {"window", NULL, 0, 0, 0, cell_win_id, NULL, NULL, 0},
+    {"first", NULL, 0, 0, 0, cell_win_first, NULL, NULL, 0},
+    {"last", NULL, 0, 0, 0, cell_win_last, NULL, NULL, 0},
+    {"top", NULL, 0, 0, 0, cell_win_top, NULL, NULL, 0},
+    {"top.samples", NULL, 0, 0, 0, cell_win_top_n, NULL, NULL, 0},
+    {"shallow", NULL, 0, 0, 0, cell_win_shallow, NULL, NULL, 0},
 };
 
 int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,

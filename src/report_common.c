@@ -111,3 +111,18 @@ int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char 
                  ss_str(m, m->sources.v[agg].type), nagg > 1 ? "are" : "is");
     return 0;
 }
+
+int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct ss_error *err)
+{
+    if ((by != SS_REPORT_RUNS && by != SS_REPORT_TIMELINE) || ss_model_has_time_order(m))
+        return 0;
+    for (size_t i = 0; i < m->sources.n; i++)
+        if ((m->sources.v[i].flags & SS_SRC_UNORDERED) && m->sources.v[i].n_samples)
+            /* folded stacks: one row per distinct stack, no sample order */
+            return ss_fail(err, SS_EUSAGE,
+                           "--by %s needs samples in time order; %s (%s) has none (folded "
+                           "stacks hold one line per distinct stack)",
+                           by == SS_REPORT_RUNS ? "runs" : "timeline",
+                           ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type));
+    return 0;
+}

@@ -57,6 +57,11 @@ void ss_report_header(FILE *out, const struct ss_model *m);
 int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
                            struct ss_error *err);
 
+/* Tables in time order (runs, timeline) cannot use folded stacks (one line
+ * per distinct stack, no sample order): SS_EUSAGE naming such a source of
+ * m, else 0. */
+int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct ss_error *err);
+
 /* The source flags for people: ", memory, GC, line, aggregate" (the set
  * ones), or "" for none. */
 void ss_report_flags_text(char *buf, size_t n, uint32_t flags);

@@ -7,20 +7,11 @@
 #include <string.h>
 
 #include "column.h"
+#include "levels.h"
+#include "vec.h"
 #include "textesc.h"
 #include "units.h"
 #include "write.h"
-
-/* A value for people with its sign: "+1.20 s", "-3 kB", "0". */
-static void signed_value(char *buf, size_t n, const struct ss_units *u, double v, int tsv)
-{
-    if (tsv || !(v > 0)) {
-        ss_format_value(buf, n, u, v, tsv);
-        return;
-    }
-    buf[0] = '+';
-    ss_format_value(buf + 1, n - 1, u, v, 0);
-}
 
 void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c, int seconds)
 {
@@ -28,7 +19,7 @@ void ss_compare_summary(char *buf, size_t n, const struct ss_compare *c, int sec
     double tb = c->total_base * c->scale, tn = c->total_new;
     ss_format_value(b, sizeof b, &c->units, tb, 0);
     ss_format_value(nw, sizeof nw, &c->units, tn, 0);
-    signed_value(d, sizeof d, &c->units, tn - tb, 0);
+    ss_cell_signed(d, sizeof d, &c->units, tn - tb, 0);
     const char *u = seconds && c->units.measure.kind == SS_MEASURE_TIME ? " s" : "";
     size_t k = (size_t)snprintf(buf, n, "base %s%s, new %s%s, delta %s%s", b, u, nw, u, d, u);
     if (k < n && !ss_double_eq(tb, 0))
@@ -64,48 +55,60 @@ static void header(FILE *out, const struct ss_compare *c)
 /* ---- functions and lines ---------------------------------------------------- */
 
 #define CROW(ctx, r) (&((const struct ss_cmp_stats *)(ctx))->rows[r])
-#define CUNITS(ctx) (&((const struct ss_cmp_stats *)(ctx))->units)
 
 static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_strtab_get(&((const struct ss_cmp_stats *)ctx)->keys, CROW(ctx, r)->key),
                 tsv);
 }
-static void cell_self_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static int cmp_name(const void *ctx, size_t a, size_t b)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->self_b, tsv);
+    const struct ss_strtab *k = &((const struct ss_cmp_stats *)ctx)->keys;
+    return strcmp(ss_strtab_get(k, CROW(ctx, a)->key), ss_strtab_get(k, CROW(ctx, b)->key));
 }
-static void cell_self_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+/* by position: file (rows without one first), line, then name */
+static int cmp_position(const void *ctx, size_t a, size_t b)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->self_n, tsv);
+    const struct ss_strtab *k = &((const struct ss_cmp_stats *)ctx)->keys;
+    const struct ss_cmp_row *x = CROW(ctx, a), *y = CROW(ctx, b);
+    int c = strcmp(x->file == SS_NONE ? "" : ss_strtab_get(k, x->file),
+                   y->file == SS_NONE ? "" : ss_strtab_get(k, y->file));
+    if (!c)
+        c = x->line < y->line ? -1 : x->line > y->line;
+    return c ? c : cmp_name(ctx, a, b);
 }
-static void cell_self_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static const struct ss_units *stats_units(const void *ctx)
 {
-    signed_value(buf, n, CUNITS(ctx), CROW(ctx, r)->self_n - CROW(ctx, r)->self_b, tsv);
+    return &((const struct ss_cmp_stats *)ctx)->units;
 }
-static void cell_total_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_self(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->total_b, tsv);
+    const struct ss_cmp_row *row = CROW(ctx, r);
+    *b = exact ? row->self_bx : row->self_b;
+    *v = exact ? row->self_nx : row->self_n;
 }
-static void cell_total_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_total(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    ss_format_value(buf, n, CUNITS(ctx), CROW(ctx, r)->total_n, tsv);
+    const struct ss_cmp_row *row = CROW(ctx, r);
+    *b = exact ? row->total_bx : row->total_b;
+    *v = exact ? row->total_nx : row->total_n;
 }
-static void cell_total_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+/* ties: by total delta, then by name */
+static int tie_total_delta(const void *ctx, size_t a, size_t b)
 {
-    signed_value(buf, n, CUNITS(ctx), CROW(ctx, r)->total_n - CROW(ctx, r)->total_b, tsv);
+    const struct ss_cmp_row *x = CROW(ctx, a), *y = CROW(ctx, b);
+    int c = ss_cmp_desc(x->total_nx - x->total_bx, y->total_nx - y->total_bx);
+    return c ? c : cmp_name(ctx, a, b);
 }
+static const struct ss_pair self_pair = {get_self, stats_units, tie_total_delta, 0};
+static const struct ss_pair total_pair = {get_total, stats_units, tie_total_delta, 0};
 
-#define CMP_COLUMNS(label)                                                                         \
-    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, NULL},                                            \
-        {"self.base", NULL, 10, 1, 0, cell_self_b, NULL},                                          \
-        {"self", NULL, 10, 1, 0, cell_self_n, NULL},                                               \
-        {"self.delta", NULL, 11, 1, 0, cell_self_d, NULL},                                         \
-        {"total.base", NULL, 11, 1, 0, cell_total_b, NULL},                                        \
-        {"total", NULL, 10, 1, 0, cell_total_n, NULL},                                             \
-        {"total.delta", NULL, 12, 1, 0, cell_total_d, NULL},
-static const struct ss_col fn_columns[] = {CMP_COLUMNS("name")};
-static const struct ss_col line_columns[] = {CMP_COLUMNS("location")};
+#define CMP_COLUMNS(label, cmp)                                                                    \
+    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp, NULL, 0},                                    \
+        SS_PAIR_COLS("self.base", 10, "self", 10, "self.delta", 11, 1, &self_pair),                \
+        SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &total_pair)
+const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("name", cmp_name)};
+const struct ss_col ss_cmp_line_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("location", cmp_position)};
 
 static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
                         struct ss_error *err)
@@ -118,8 +121,8 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
         ss_cmp_sort_total(&st);
     else
         ss_cmp_sort_self(&st);
-    struct ss_table t = {o->by == SS_REPORT_LINE ? line_columns : fn_columns,
-                         sizeof fn_columns / sizeof *fn_columns,
+    struct ss_table t = {o->by == SS_REPORT_LINE ? ss_cmp_line_columns : ss_cmp_fn_columns,
+                         SS_CMP_NCOLS,
                          &st,
                          st.n,
                          NULL,
@@ -135,36 +138,31 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
 /* ---- stacks ------------------------------------------------------------------- */
 
 #define KROW(ctx, r) (&((const struct ss_cmp_stacks *)(ctx))->rows[r])
-#define KUNITS(ctx) (&((const struct ss_cmp_stacks *)(ctx))->units)
 
 static void cell_stack(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n,
                 ss_strtab_get(&((const struct ss_cmp_stacks *)ctx)->keys, KROW(ctx, r)->key), tsv);
 }
-static void cell_stack_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, KUNITS(ctx), KROW(ctx, r)->base, tsv);
-}
-static void cell_stack_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, KUNITS(ctx), KROW(ctx, r)->cur, tsv);
-}
-static void cell_stack_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    signed_value(buf, n, KUNITS(ctx), KROW(ctx, r)->cur - KROW(ctx, r)->base, tsv);
-}
 static void cell_stack_depth(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_u64(buf, n, KROW(ctx, r)->depth);
 }
+static const struct ss_units *stacks_units(const void *ctx)
+{
+    return &((const struct ss_cmp_stacks *)ctx)->units;
+}
+static void get_stack(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = exact ? KROW(ctx, r)->base_x : KROW(ctx, r)->base;
+    *v = exact ? KROW(ctx, r)->cur_x : KROW(ctx, r)->cur;
+}
+static const struct ss_pair stack_pair = {get_stack, stacks_units, NULL, 0};
 
 static const struct ss_col stack_columns[] = {
-    {"base", NULL, 10, 0, 0, cell_stack_b, NULL},
-    {"new", NULL, 10, 1, 0, cell_stack_n, NULL},
-    {"delta", NULL, 11, 1, 0, cell_stack_d, NULL},
-    {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL},
-    {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL},
+    SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &stack_pair),
+    {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL, NULL, 0},
+    {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL, NULL, 0},
 };
 
 static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -197,7 +195,6 @@ static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_
 /* ---- trees ---------------------------------------------------------------------- */
 
 #define TROW(ctx, r) (&((const struct ss_cmp_tree *)(ctx))->nodes[r])
-#define TUNITS(ctx) (&((const struct ss_cmp_tree *)(ctx))->units)
 
 static void cell_tnode_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
@@ -213,40 +210,28 @@ static void cell_tnode_depth(char *buf, size_t n, const void *ctx, size_t r, int
 {
     ss_cell_u64(buf, n, TROW(ctx, r)->depth);
 }
-static void cell_tnode_sb(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static const struct ss_units *tree_units(const void *ctx)
 {
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_b, tsv);
+    return &((const struct ss_cmp_tree *)ctx)->units;
 }
-static void cell_tnode_sn(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_tself(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_n, tsv);
+    *b = TROW(ctx, r)->self_b;
+    *v = TROW(ctx, r)->self_n;
 }
-static void cell_tnode_sd(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static void get_ttotal(const void *ctx, size_t r, int exact, double *b, double *v)
 {
-    signed_value(buf, n, TUNITS(ctx), TROW(ctx, r)->self_n - TROW(ctx, r)->self_b, tsv);
+    *b = exact ? TROW(ctx, r)->total_bx : TROW(ctx, r)->total_b;
+    *v = exact ? TROW(ctx, r)->total_nx : TROW(ctx, r)->total_n;
 }
-static void cell_tnode_tb(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_b, tsv);
-}
-static void cell_tnode_tn(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_format_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_n, tsv);
-}
-static void cell_tnode_td(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    signed_value(buf, n, TUNITS(ctx), TROW(ctx, r)->total_n - TROW(ctx, r)->total_b, tsv);
-}
+static const struct ss_pair tself_pair = {get_tself, tree_units, NULL, 0};
+static const struct ss_pair ttotal_pair = {get_ttotal, tree_units, NULL, 0};
 
 static const struct ss_col tree_columns[] = {
-    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tnode_depth, NULL},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tnode_name, NULL},
-    {"self.base", NULL, 10, 1, 0, cell_tnode_sb, NULL},
-    {"self", NULL, 10, 1, 0, cell_tnode_sn, NULL},
-    {"self.delta", NULL, 11, 1, 0, cell_tnode_sd, NULL},
-    {"total.base", NULL, 11, 1, 0, cell_tnode_tb, NULL},
-    {"total", NULL, 10, 1, 0, cell_tnode_tn, NULL},
-    {"total.delta", NULL, 12, 1, 0, cell_tnode_td, NULL},
+    {"depth", NULL, 0, 0, SS_COL_TSV, cell_tnode_depth, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tnode_name, NULL, NULL, 0},
+    SS_PAIR_COLS("self.base", 10, "self", 10, "self.delta", 11, 1, &tself_pair),
+    SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &ttotal_pair),
 };
 
 static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -343,34 +328,21 @@ static void cell_call_name(char *buf, size_t n, const void *ctx, size_t r, int t
     calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
     ss_cell_str(buf, n, name, tsv);
 }
-static void cell_call_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+static const struct ss_units *calls_units(const void *ctx)
+{
+    return &CALLS(ctx)->k->units;
+}
+static void get_call(const void *ctx, size_t r, int exact, double *b, double *v)
 {
     const char *rel, *name;
-    double b, v;
-    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
-    ss_format_value(buf, n, &CALLS(ctx)->k->units, b, tsv);
+    calls_row(CALLS(ctx), r, &rel, &name, b, v);
 }
-static void cell_call_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    const char *rel, *name;
-    double b, v;
-    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
-    ss_format_value(buf, n, &CALLS(ctx)->k->units, v, tsv);
-}
-static void cell_call_d(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    const char *rel, *name;
-    double b, v;
-    calls_row(CALLS(ctx), r, &rel, &name, &b, &v);
-    signed_value(buf, n, &CALLS(ctx)->k->units, v - b, tsv);
-}
+static const struct ss_pair call_pair = {get_call, calls_units, NULL, 0};
 
 static const struct ss_col call_columns[] = {
-    {"relation", NULL, 8, 0, SS_COL_LEFT, cell_call_rel, NULL},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_call_name, NULL},
-    {"base", NULL, 10, 1, 0, cell_call_b, NULL},
-    {"new", NULL, 10, 1, 0, cell_call_n, NULL},
-    {"delta", NULL, 11, 1, 0, cell_call_d, NULL},
+    {"relation", NULL, 8, 0, SS_COL_LEFT, cell_call_rel, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_call_name, NULL, NULL, 0},
+    SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &call_pair),
 };
 
 static int report_calls(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -395,9 +367,356 @@ static int report_calls(FILE *out, const struct ss_compare *c, const struct ss_r
     return 0;
 }
 
+/* ---- levels -------------------------------------------------------------------- */
+
+#define LVROW(ctx, r) (&((const struct ss_cmp_levels *)(ctx))->rows[r])
+
+static void cell_lv_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, LVROW(ctx, r)->level);
+}
+static void cell_lv_top(char *buf, size_t n, const void *ctx, size_t r, int tsv, int base)
+{
+    ss_id k = base ? LVROW(ctx, r)->top_b : LVROW(ctx, r)->top_n;
+    ss_cell_str(buf, n,
+                k == SS_NONE ? "-" : ss_strtab_get(&((const struct ss_cmp_levels *)ctx)->keys, k),
+                tsv);
+}
+static void cell_lv_top_b(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    cell_lv_top(buf, n, ctx, r, tsv, 1);
+}
+static void cell_lv_top_n(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    cell_lv_top(buf, n, ctx, r, tsv, 0);
+}
+static const struct ss_units *levels_units(const void *ctx)
+{
+    return &((const struct ss_cmp_levels *)ctx)->units;
+}
+static void get_lv_samples(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = (double)LVROW(ctx, r)->samples_b;
+    *v = (double)LVROW(ctx, r)->samples_n;
+}
+static void get_lv_value(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = LVROW(ctx, r)->value_b;
+    *v = LVROW(ctx, r)->value_n;
+}
+static void get_lv_distinct(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = LVROW(ctx, r)->distinct_b;
+    *v = LVROW(ctx, r)->distinct_n;
+}
+static const struct ss_pair lv_samples = {get_lv_samples, NULL, NULL, 0};
+static const struct ss_pair lv_value = {get_lv_value, levels_units, NULL, 0};
+static const struct ss_pair lv_distinct = {get_lv_distinct, NULL, NULL, 0};
+
+const struct ss_col ss_cmp_level_columns[SS_CMPLV_NCOLS] = {
+    {"level", NULL, 5, 0, 0, cell_lv_level, NULL, NULL, 0},
+    SS_PAIR_COLS("samples.base", 12, "samples", 9, "samples.delta", 13, 1, &lv_samples),
+    SS_PAIR_COLS("@.base", 10, "@", 10, "@.delta", 11, 1, &lv_value),
+    SS_PAIR_COLS("distinct.base", 13, "distinct", 8, "distinct.delta", 14, 1, &lv_distinct),
+    {"top.base", NULL, 0, 2, SS_COL_LEFT, cell_lv_top_b, NULL, NULL, 0},
+    {"top", NULL, 0, 0, SS_COL_LABEL, cell_lv_top_n, NULL, NULL, 0},
+};
+
+static int report_levels(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                         struct ss_error *err)
+{
+    struct ss_cmp_levels l;
+    int rc = ss_compare_levels(c, &l, err);
+    if (rc)
+        return rc;
+    if (o->format == SS_FORMAT_TEXT)
+        header(out, c);
+    struct ss_table t = {ss_cmp_level_columns,         SS_CMPLV_NCOLS, &l, l.n, NULL,
+                         ss_model_measure_name(c->cur)};
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
+                   "levels");
+    ss_cmp_levels_free(&l);
+    return 0;
+}
+
+/* ---- run lengths ------------------------------------------------------------------- */
+
+#define RUROW(ctx, r) (&((const struct ss_cmp_runs *)(ctx))->rows[r])
+
+static void cell_ru_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n,
+                ss_strtab_get(&((const struct ss_cmp_runs *)ctx)->keys, RUROW(ctx, r)->name), tsv);
+}
+static void cell_ru_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    if (RUROW(ctx, r)->level)
+        snprintf(buf, n, "%u", RUROW(ctx, r)->level);
+    else
+        snprintf(buf, n, "all");
+}
+static const struct ss_units *runs_units(const void *ctx)
+{
+    return &((const struct ss_cmp_runs *)ctx)->units;
+}
+static void get_ru_runs(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = (double)RUROW(ctx, r)->runs_b;
+    *v = (double)RUROW(ctx, r)->runs_n;
+}
+static void get_ru_samples(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = (double)RUROW(ctx, r)->samples_b;
+    *v = (double)RUROW(ctx, r)->samples_n;
+}
+static void get_ru_mean(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = RUROW(ctx, r)->mean_b;
+    *v = RUROW(ctx, r)->mean_n;
+}
+static void get_ru_value(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = RUROW(ctx, r)->value_b;
+    *v = RUROW(ctx, r)->value_n;
+}
+static const struct ss_pair ru_runs = {get_ru_runs, NULL, NULL, 0};
+static const struct ss_pair ru_samples = {get_ru_samples, NULL, NULL, 0};
+static const struct ss_pair ru_mean = {get_ru_mean, NULL, NULL, 2};
+static const struct ss_pair ru_value = {get_ru_value, runs_units, NULL, 0};
+
+const struct ss_col ss_cmp_run_columns[SS_CMPRU_NCOLS] = {
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_ru_name, NULL, NULL, 0},
+    {"level", NULL, 5, 0, 0, cell_ru_level, NULL, NULL, 0},
+    SS_PAIR_COLS("runs.base", 9, "runs", 7, "runs.delta", 10, 1, &ru_runs),
+    SS_PAIR_COLS("samples.base", 12, "samples", 9, "samples.delta", 13, 1, &ru_samples),
+    SS_PAIR_COLS("mean.base", 9, "mean", 7, "mean.delta", 10, 1, &ru_mean),
+    SS_PAIR_COLS("@.base", 10, "@", 10, "@.delta", 11, 1, &ru_value),
+};
+
+static int report_runs(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                       struct ss_error *err)
+{
+    if (o->function && ss_model_find_function(c->cur, o->function) == SS_NONE &&
+        ss_model_find_function(c->base, o->function) == SS_NONE)
+        return ss_fail(err, SS_EUSAGE,
+                       "--function: no function named '%s' in the profile or its base",
+                       o->function);
+    struct ss_cmp_runs k;
+    int rc = ss_compare_runs(c, o->level, o->function, &k, err);
+    if (rc)
+        return rc;
+    if (o->format == SS_FORMAT_TEXT)
+        header(out, c);
+    struct ss_table t = {ss_cmp_run_columns,           SS_CMPRU_NCOLS, &k, k.n, NULL,
+                         ss_model_measure_name(c->cur)};
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
+                   "rows");
+    if (o->format == SS_FORMAT_TEXT)
+        fputs("(runs and samples as recorded on each side; by the delta of the measure)\n", out);
+    ss_cmp_runs_free(&k);
+    return 0;
+}
+
+/* ---- timeline ----------------------------------------------------------------------- */
+
+struct tl_ctx {
+    const struct ss_compare *c;
+    const struct ss_cmp_timeline *t;
+};
+#define TLW(ctx, r, side)                                                                          \
+    ((r) < ((const struct tl_ctx *)(ctx))->t->side.nwindows                                        \
+         ? &((const struct tl_ctx *)(ctx))->t->side.windows[r]                                     \
+         : NULL)
+
+static void cell_tl_window(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, r + 1);
+}
+static void tl_cell(char *buf, size_t n, const struct ss_model *m,
+                    const struct ss_timeline_window *w, int what, int tsv)
+{
+    if (!w)
+        snprintf(buf, n, "%s", tsv ? "NA" : "-");
+    else if (what == 0)
+        ss_cell_u64(buf, n, w->first + 1);
+    else if (what == 1)
+        ss_cell_u64(buf, n, w->first + w->n);
+    else if (what == 2)
+        ss_cell_str(buf, n, w->top == SS_NONE ? "-" : ss_function_name(m, w->top), tsv);
+    else
+        ss_cell_u64(buf, n, w->top_n);
+}
+#define TL_CELL(fname, side, model, what)                                                          \
+    static void fname(char *buf, size_t n, const void *ctx, size_t r, int tsv)                     \
+    {                                                                                              \
+        tl_cell(buf, n, ((const struct tl_ctx *)ctx)->c->model, TLW(ctx, r, side), what, tsv);     \
+    }
+TL_CELL(cell_tl_first_b, base, base, 0)
+TL_CELL(cell_tl_last_b, base, base, 1)
+TL_CELL(cell_tl_top_b, base, base, 2)
+TL_CELL(cell_tl_topn_b, base, base, 3)
+TL_CELL(cell_tl_first_n, cur, cur, 0)
+TL_CELL(cell_tl_last_n, cur, cur, 1)
+TL_CELL(cell_tl_top_n, cur, cur, 2)
+TL_CELL(cell_tl_topn_n, cur, cur, 3)
+
+/* The windows of both sides (TSV; the text is a drawing). */
+static const struct ss_col window_columns[] = {
+    {"window", NULL, 0, 0, 0, cell_tl_window, NULL, NULL, 0},
+    {"first.base", NULL, 0, 0, 0, cell_tl_first_b, NULL, NULL, 0},
+    {"last.base", NULL, 0, 0, 0, cell_tl_last_b, NULL, NULL, 0},
+    {"top.base", NULL, 0, 0, 0, cell_tl_top_b, NULL, NULL, 0},
+    {"top.samples.base", NULL, 0, 0, 0, cell_tl_topn_b, NULL, NULL, 0},
+    {"first", NULL, 0, 0, 0, cell_tl_first_n, NULL, NULL, 0},
+    {"last", NULL, 0, 0, 0, cell_tl_last_n, NULL, NULL, 0},
+    {"top", NULL, 0, 0, 0, cell_tl_top_n, NULL, NULL, 0},
+    {"top.samples", NULL, 0, 0, 0, cell_tl_topn_n, NULL, NULL, 0},
+};
+
+/* One function of either side's legend: samples with it at the level. */
+struct tl_fn {
+    const char *name;
+    uint64_t b, n;
+    char letter;
+};
+
+static char tl_letter(size_t i)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    return i < sizeof letters - 1 ? letters[i] : '+';
+}
+
+/* Add the legend of one side to fns (by name, in order of appearance). */
+static int tl_legend(struct tl_fn **fns, size_t *n, const struct ss_model *m,
+                     const struct ss_timeline *t, int base)
+{
+    for (size_t k = 0; k < t->nlegend; k++) {
+        const char *name = ss_function_name(m, t->legend[k].function);
+        size_t i = 0;
+        while (i < *n && strcmp((*fns)[i].name, name))
+            i++;
+        if (i == *n) {
+            struct tl_fn *nf = ss_realloc_array(*fns, *n + 1, sizeof *nf);
+            if (!nf)
+                return -1;
+            *fns = nf;
+            nf[i] = (struct tl_fn){name, 0, 0, tl_letter(i)};
+            (*n)++;
+        }
+        if (base)
+            (*fns)[i].b = t->legend[k].n;
+        else
+            (*fns)[i].n = t->legend[k].n;
+    }
+    return 0;
+}
+
+static char tl_letter_of(const struct tl_fn *fns, size_t n, const struct ss_model *m, ss_id top)
+{
+    if (top == SS_NONE)
+        return '.';
+    const char *name = ss_function_name(m, top);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(fns[i].name, name))
+            return fns[i].letter;
+    return '.';
+}
+
+static void tl_strip(FILE *out, const char *label, const struct ss_timeline *t,
+                     const struct ss_model *m, const struct tl_fn *fns, size_t n)
+{
+    fprintf(out, "%-6s", label);
+    for (size_t i = 0; i < t->nwindows; i++)
+        fputc(tl_letter_of(fns, n, m, t->windows[i].top), out);
+    fputc('\n', out);
+}
+
+static void tl_phases(FILE *out, const char *label, const struct ss_timeline *t,
+                      const struct ss_model *m, const struct tl_fn *fns, size_t n)
+{
+    struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
+    fprintf(out, "\n%s phases (runs of windows with the same function):\n", label);
+    for (size_t r = 0; r < t->nruns; r++) {
+        const struct ss_timeline_run *ru = &t->runs[r];
+        fprintf(out, "  samples %zu-%zu  %c  %s\n", ru->first + 1, ru->first + ru->n,
+                tl_letter_of(fns, n, m, ru->top),
+                ru->top == SS_NONE ? "-" : ss_esc(&esc, ss_function_name(m, ru->top)));
+    }
+    ss_esc_free(&esc);
+}
+
+static int report_timeline(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                           struct ss_error *err)
+{
+    uint32_t level = o->level;
+    if (level == 0) { /* below the new profile's (95%) scaffold, on both sides */
+        struct ss_level_row *rows;
+        size_t n;
+        int rc = ss_levels_compute(c->cur, &rows, &n, err);
+        if (rc)
+            return rc;
+        size_t sc = ss_levels_scaffold(rows, n, 0.95);
+        level = (uint32_t)(sc < n ? sc + 1 : (n ? n : 1));
+        free(rows);
+    }
+    struct ss_cmp_timeline t;
+    int rc = ss_compare_timeline(c, level, o->width > 0 ? (size_t)o->width : 80, &t, err);
+    if (rc)
+        return rc;
+    struct tl_ctx x = {c, &t};
+    size_t nw = t.base.nwindows > t.cur.nwindows ? t.base.nwindows : t.cur.nwindows;
+    if (o->format == SS_FORMAT_TSV) {
+        struct ss_table tab = {window_columns, ARRAY_SIZE(window_columns), &x, nw, NULL, NULL};
+        ss_table_print(out, &tab, 1, 0, "windows");
+        ss_cmp_timeline_free(&t);
+        return 0;
+    }
+    struct tl_fn *fns = NULL;
+    size_t nf = 0;
+    if (tl_legend(&fns, &nf, c->base, &t.base, 1) || tl_legend(&fns, &nf, c->cur, &t.cur, 0)) {
+        free(fns);
+        ss_cmp_timeline_free(&t);
+        return ss_nomem(err, "timeline comparison");
+    }
+    header(out, c);
+    fprintf(out,
+            "timeline   level %u; base: %zu windows of %zu samples, new: %zu windows of %zu "
+            "samples (one letter each; '.': no sample reaches the level)\n\n",
+            level, t.base.nwindows, t.base.window_size, t.cur.nwindows, t.cur.window_size);
+    tl_strip(out, "base", &t.base, c->base, fns, nf);
+    tl_strip(out, "new", &t.cur, c->cur, fns, nf);
+    fprintf(out, "\n  %c  %-40s %11s %11s %11s\n", ' ', "samples at the level", "base", "new",
+            "delta");
+    struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
+    for (size_t i = 0; i < nf; i++) {
+        long long d = (long long)fns[i].n - (long long)fns[i].b;
+        char ds[32];
+        snprintf(ds, sizeof ds, d > 0 ? "+%lld" : "%lld", d);
+        fprintf(out, "  %c  %-40s %11llu %11llu %11s\n", fns[i].letter, ss_esc(&esc, fns[i].name),
+                (unsigned long long)fns[i].b, (unsigned long long)fns[i].n, ds);
+    }
+    ss_esc_free(&esc);
+    tl_phases(out, "base", &t.base, c->base, fns, nf);
+    tl_phases(out, "new", &t.cur, c->cur, fns, nf);
+    free(fns);
+    ss_cmp_timeline_free(&t);
+    return 0;
+}
+
 int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
                       struct ss_error *err)
 {
+    int rc = ss_report_check_order(c->base, o->by, err);
+    if (!rc)
+        rc = ss_report_check_order(c->cur, o->by, err);
+    if (!rc)
+        rc = ss_report_check_stacks(c->base, o->by, NULL, 0, err);
+    if (rc)
+        return rc;
+    if (o->share > 0)
+        return ss_fail(err, SS_EUSAGE,
+                       "--share does not go with --base (no scaffold is marked "
+                       "in a comparison)");
     switch (o->by) {
     case SS_REPORT_SELF:
     case SS_REPORT_TOTAL:
@@ -409,9 +728,16 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         return report_tree(out, c, o, err);
     case SS_REPORT_CALLS:
         return report_calls(out, c, o, err);
+    case SS_REPORT_LEVELS:
+        return report_levels(out, c, o, err);
+    case SS_REPORT_RUNS:
+        return report_runs(out, c, o, err);
+    case SS_REPORT_TIMELINE:
+        return report_timeline(out, c, o, err);
     default:
         return ss_fail(err, SS_EUSAGE,
                        "--base: this table does not compare two profiles; comparisons are "
-                       "printed --by self, total, line, stacks, tree or calls");
+                       "printed --by self, total, line, stacks, tree, calls, levels, runs or "
+                       "timeline");
     }
 }

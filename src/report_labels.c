@@ -28,17 +28,16 @@ static void cell_value_m(char *buf, size_t n, const void *ctx, size_t r, int tsv
 }
 static void cell_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct ss_label_stats *ls = ((const struct ss_label_ctx *)ctx)->ls;
-    double t = ls->total;
+    double t = ((const struct ss_label_ctx *)ctx)->pct_of;
     ss_cell_num(buf, n, t > 0 ? 100.0 * LROW(ctx, r)->value / t : 0, tsv, 2);
 }
 
-static const struct ss_col label_columns[] = {
-    {"key", NULL, 12, 0, SS_COL_LEFT, cell_key, NULL},
-    {"value", NULL, 0, 0, SS_COL_LABEL, cell_value, NULL},
-    {"count", NULL, 9, 1, 0, cell_samples, NULL},
-    {"@", NULL, 10, 1, 0, cell_value_m, NULL},
-    {"pct", NULL, 7, 1, 0, cell_pct, NULL},
+const struct ss_col ss_label_columns[SS_LABEL_NCOLS] = {
+    {"key", NULL, 12, 0, SS_COL_LEFT, cell_key, NULL, NULL, 0},
+    {"value", NULL, 0, 0, SS_COL_LABEL, cell_value, NULL, NULL, 0},
+    {"count", NULL, 9, 1, 0, cell_samples, NULL, NULL, 0},
+    {"@", NULL, 10, 1, 0, cell_value_m, NULL, NULL, 0},
+    {"pct", NULL, 7, 1, 0, cell_pct, NULL, NULL, 0},
 };
 
 int ss_report_labels(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -51,10 +50,10 @@ int ss_report_labels(FILE *out, const struct ss_model *m, const struct ss_report
     int tsv = o->format == SS_FORMAT_TSV;
     if (!tsv)
         ss_report_header(out, m);
-    struct ss_label_ctx ctx = {m, &ls, {{0}, 0}};
+    struct ss_label_ctx ctx = {m, &ls, {{0}, 0}, ls.total};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {label_columns, ARRAY_SIZE(label_columns), &ctx, ls.n,
-                         NULL,          ss_model_measure_name(m)};
+    struct ss_table t = {ss_label_columns,        SS_LABEL_NCOLS, &ctx, ls.n, NULL,
+                         ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, o->limit > 0 ? (size_t)o->limit : 0, "labels");
     if (!tsv && ls.n == 0)
         fputs("(no labels: pprof files bring them, from Go's pprof.Do, and perf script its "

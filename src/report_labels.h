@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "column.h"
 #include "report_common.h"
 #include "units.h"
 
@@ -18,6 +19,18 @@ struct ss_label_ctx {
     const struct ss_model *m;
     const struct ss_label_stats *ls;
     struct ss_units u;
+    double pct_of; /* pct is of this (report: the labels' total) */
 };
+/* The columns of the labels table (column.h): key, value (the label),
+ * count, the measure, pct.  Context: a struct ss_label_ctx. */
+enum {
+    SS_LABEL_KEY,
+    SS_LABEL_VALUE,
+    SS_LABEL_COUNT,
+    SS_LABEL_MEASURE,
+    SS_LABEL_PCT,
+    SS_LABEL_NCOLS
+};
+extern const struct ss_col ss_label_columns[SS_LABEL_NCOLS];
 
 #endif

@@ -14,12 +14,7 @@
 #include "transform.h"
 #include "vec.h"
 
-/* The cells' context: the list and how the measure's numbers read. */
-struct tf_ctx {
-    const struct ss_tf_list *l;
-    struct ss_units u;
-};
-#define LIST(ctx) (((const struct tf_ctx *)(ctx))->l)
+#define LIST(ctx) (((const struct ss_tf_ctx *)(ctx))->l)
 #define EFF(ctx, r) ss_tf_effect(LIST(ctx), r)
 
 static void cell_step(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -70,29 +65,29 @@ static void cell_command(char *buf, size_t n, const void *ctx, size_t r, int tsv
 
 static void cell_value_in(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct tf_ctx *)ctx)->u, EFF(ctx, r)->value_in, tsv);
+    ss_format_value(buf, n, &((const struct ss_tf_ctx *)ctx)->u, EFF(ctx, r)->value_in, tsv);
 }
 static void cell_value_out(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    ss_format_value(buf, n, &((const struct tf_ctx *)ctx)->u, EFF(ctx, r)->value_out, tsv);
+    ss_format_value(buf, n, &((const struct ss_tf_ctx *)ctx)->u, EFF(ctx, r)->value_out, tsv);
 }
 
 /* The measure's columns come last in TSV (after command), before the
  * command in text, which prints the label last. */
-static const struct ss_col step_columns[] = {
-    {"step", NULL, 4, 0, 0, cell_step, NULL},
-    {"enabled", "on", 3, 1, 0, cell_on, NULL},
-    {"samples_in", "samples.in", 11, 1, 0, cell_in, NULL},
-    {"samples_out", "samples.out", 11, 1, 0, cell_out, NULL},
-    {"samples_emptied", "emptied", 8, 1, 0, cell_emptied, NULL},
-    {"frames_removed", "frames.removed", 14, 1, 0, cell_frames, NULL},
-    {"stacks_changed", "stacks", 7, 1, 0, cell_stacks, NULL},
-    {"functions_matched", "functions", 9, 1, 0, cell_functions, NULL},
-    {"labels_matched", "labels", 6, 1, 0, cell_labels, NULL},
-    {"levels_removed", "levels", 6, 1, 0, cell_levels, NULL},
-    {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL},
-    {"@_in", "@.in", 10, 1, 0, cell_value_in, NULL},
-    {"@_out", "@.out", 10, 1, 0, cell_value_out, NULL},
+const struct ss_col ss_step_columns[SS_STEP_NCOLS] = {
+    {"step", NULL, 4, 0, 0, cell_step, NULL, NULL, 0},
+    {"enabled", "on", 3, 1, 0, cell_on, NULL, NULL, 0},
+    {"samples_in", "samples.in", 11, 1, 0, cell_in, NULL, NULL, 0},
+    {"samples_out", "samples.out", 11, 1, 0, cell_out, NULL, NULL, 0},
+    {"samples_emptied", "emptied", 8, 1, 0, cell_emptied, NULL, NULL, 0},
+    {"frames_removed", "frames.removed", 14, 1, 0, cell_frames, NULL, NULL, 0},
+    {"stacks_changed", "stacks", 7, 1, 0, cell_stacks, NULL, NULL, 0},
+    {"functions_matched", "functions", 9, 1, 0, cell_functions, NULL, NULL, 0},
+    {"labels_matched", "labels", 6, 1, 0, cell_labels, NULL, NULL, 0},
+    {"levels_removed", "levels", 6, 1, 0, cell_levels, NULL, NULL, 0},
+    {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL, NULL, 0},
+    {"@_in", "@.in", 10, 1, 0, cell_value_in, NULL, NULL, 0},
+    {"@_out", "@.out", 10, 1, 0, cell_value_out, NULL, NULL, 0},
 };
 
 int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
@@ -103,10 +98,9 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
     int tsv = o->format == SS_FORMAT_TSV;
     if (!tsv)
         ss_report_header(out, m);
-    struct tf_ctx ctx = {l, {{0}, 0}};
+    struct ss_tf_ctx ctx = {l, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {step_columns, ARRAY_SIZE(step_columns), &ctx, n,
-                         NULL,         ss_model_measure_name(m)};
+    struct ss_table t = {ss_step_columns, SS_STEP_NCOLS, &ctx, n, NULL, ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, 0, "steps");
     int simplify = 0;
     for (size_t i = 0; i < n; i++)

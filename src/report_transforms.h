@@ -5,7 +5,36 @@
 
 #include <stdio.h>
 
+#include "column.h"
 #include "report_common.h"
+#include "units.h"
+
+/* The columns of the table of steps, for `report` and the explorer: step
+ * (1-based), enabled, samples_in, samples_out, samples_emptied,
+ * frames_removed, stacks_changed, functions_matched, labels_matched,
+ * levels_removed, command (the label), the measure in and out.  Context:
+ * the list and how the measure's numbers read. */
+struct ss_tf_ctx {
+    const struct ss_tf_list *l;
+    struct ss_units u;
+};
+enum {
+    SS_STEP_STEP,
+    SS_STEP_ENABLED,
+    SS_STEP_IN,
+    SS_STEP_OUT,
+    SS_STEP_EMPTIED,
+    SS_STEP_FRAMES,
+    SS_STEP_STACKS,
+    SS_STEP_FUNCTIONS,
+    SS_STEP_LABELS,
+    SS_STEP_LEVELS,
+    SS_STEP_COMMAND,
+    SS_STEP_VALUE_IN,
+    SS_STEP_VALUE_OUT,
+    SS_STEP_NCOLS
+};
+extern const struct ss_col ss_step_columns[SS_STEP_NCOLS];
 
 /* Print the list o->transforms (NULL: an empty list) as applied to give m,
  * one row per step.  Returns 0 or an error code. */

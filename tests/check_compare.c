@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "column.h"
 #include "compare.h"
+#include "report_compare.h"
+#include "sort.h"
 #include "flame.h"
 #include "tree.h"
 
@@ -387,6 +390,117 @@ START_TEST(measure_missing)
 }
 END_TEST
 
+/* The comparison's columns (report_compare.h): a descriptor's text and
+ * order are the table's, made by SS_PAIR_COLS from one value accessor. */
+static int by_col(const void *a, const void *b, void *ctx)
+{
+    const struct ss_col *col = ((const void *const *)ctx)[0];
+    return ss_col_compare(col, ((const void *const *)ctx)[1], *(const size_t *)a,
+                          *(const size_t *)b);
+}
+
+static size_t row_of(const struct ss_cmp_stats *s, const char *key)
+{
+    return (size_t)(crow(s, key) - s->rows);
+}
+
+START_TEST(descriptor_columns)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_cmp_stats s;
+    struct ss_error err;
+    ck_assert_int_eq(ss_compare_stats(&c, SS_BY_FUNCTION, &s, &err), 0);
+    struct ss_cellbuf cb = {NULL, 0};
+    const struct ss_col *cols = ss_cmp_fn_columns;
+    /* g: self 0.02 -> 0.03; text signs the delta, TSV does not round */
+    ck_assert_str_eq(ss_col_text(&cols[SS_CMP_SELF_B], &s, row_of(&s, "g"), 0, &cb), "0.020");
+    ck_assert_str_eq(ss_col_text(&cols[SS_CMP_SELF], &s, row_of(&s, "g"), 0, &cb), "0.030");
+    ck_assert_str_eq(ss_col_text(&cols[SS_CMP_SELF_D], &s, row_of(&s, "g"), 0, &cb), "+0.010");
+    ck_assert_str_eq(ss_col_text(&cols[SS_CMP_TOTAL_D], &s, row_of(&s, "main"), 0, &cb), "-0.030");
+    ck_assert_str_eq(ss_col_text(&cols[SS_CMP_SELF_B], &s, row_of(&s, "h"), 1, &cb), "0");
+    ck_assert_str_eq(ss_col_text(&cols[SS_CMP_NAME], &s, row_of(&s, "main"), 1, &cb), "main");
+    /* sorting row indexes by the self delta column gives ss_cmp_sort_self's
+     * order (ties by total delta, then name): g, h, main, f */
+    size_t order[4] = {0, 1, 2, 3};
+    const void *ctx[2] = {&cols[SS_CMP_SELF_D], &s};
+    ck_assert_int_eq(ss_sort(order, 4, sizeof *order, by_col, ctx), 0);
+    static const char *const want[] = {"g", "h", "main", "f"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_str_eq(ss_strtab_get(&s.keys, s.rows[order[i]].key), want[i]);
+    /* by name: f, g, h, main */
+    ctx[0] = &cols[SS_CMP_NAME];
+    ck_assert_int_eq(ss_sort(order, 4, sizeof *order, by_col, ctx), 0);
+    ck_assert_str_eq(ss_strtab_get(&s.keys, s.rows[order[0]].key), "f");
+    ck_assert_str_eq(ss_strtab_get(&s.keys, s.rows[order[3]].key), "main");
+    ss_cellbuf_free(&cb);
+    ss_cmp_stats_free(&s);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
+/* Levels, run lengths and the timeline of the fixtures (hand-counted):
+ * level 1 main: base 4 samples (0.08 s), new 5 (0.05 s); level 2: base f,
+ * f, g (3, 0.06 s, 2 distinct, top f), new f, g, g, g, h (5, 0.05 s, 3,
+ * top g).  Runs: g at level 2: base 1 run of 1, new 1 of 3. */
+START_TEST(levels_runs_timeline_join)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_rprof);
+    FX_LOAD_OK(&n, new_rprof);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_error err;
+    struct ss_cmp_levels l;
+    ck_assert_int_eq(ss_compare_levels(&c, &l, &err), 0);
+    ck_assert_uint_eq(l.n, 2);
+    ck_assert_uint_eq(l.rows[0].samples_b, 4);
+    ck_assert_uint_eq(l.rows[0].samples_n, 5);
+    ck_assert_double_eq_tol(l.rows[0].value_b, 0.08, TOL);
+    ck_assert_double_eq_tol(l.rows[0].value_n, 0.05, TOL);
+    ck_assert_uint_eq(l.rows[1].samples_b, 3);
+    ck_assert_uint_eq(l.rows[1].samples_n, 5);
+    ck_assert_double_eq_tol(l.rows[1].value_b, 0.06, TOL);
+    ck_assert_uint_eq(l.rows[1].distinct_b, 2);
+    ck_assert_uint_eq(l.rows[1].distinct_n, 3);
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[1].top_b), "f");
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[1].top_n), "g");
+    ss_cmp_levels_free(&l);
+
+    struct ss_cmp_runs r;
+    ck_assert_int_eq(ss_compare_runs(&c, 2, "g", &r, &err), 0);
+    ck_assert_uint_eq(r.n, 1);
+    ck_assert_uint_eq(r.rows[0].level, 2);
+    ck_assert_uint_eq(r.rows[0].runs_b, 1);
+    ck_assert_uint_eq(r.rows[0].runs_n, 1);
+    ck_assert_uint_eq(r.rows[0].samples_b, 1);
+    ck_assert_uint_eq(r.rows[0].samples_n, 3);
+    ck_assert_double_eq_tol(r.rows[0].mean_n, 3, TOL);
+    ck_assert_double_eq_tol(r.rows[0].value_b, 0.02, TOL);
+    ck_assert_double_eq_tol(r.rows[0].value_n, 0.03, TOL);
+    ss_cmp_runs_free(&r);
+    /* every function at every level, h only in the new profile */
+    ck_assert_int_eq(ss_compare_runs(&c, 0, NULL, &r, &err), 0);
+    ck_assert_uint_eq(r.n, 8); /* main 0, 1; f, g, h: 0, 2 */
+    ss_cmp_runs_free(&r);
+
+    struct ss_cmp_timeline t;
+    ck_assert_int_eq(ss_compare_timeline(&c, 2, 80, &t, &err), 0);
+    ck_assert_uint_eq(t.base.nwindows, 4);
+    ck_assert_uint_eq(t.cur.nwindows, 5);
+    ck_assert_str_eq(ss_function_name(&b, t.base.windows[2].top), "g");
+    ck_assert_uint_eq(t.base.windows[3].top, SS_NONE);
+    ck_assert_str_eq(ss_function_name(&n, t.cur.windows[4].top), "h");
+    ss_cmp_timeline_free(&t);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -399,6 +513,8 @@ Suite *compare_suite(void)
     tcase_add_test(tc, flame_focus_base_totals);
     tcase_add_test(tc, merge_and_split);
     tcase_add_test(tc, measure_missing);
+    tcase_add_test(tc, descriptor_columns);
+    tcase_add_test(tc, levels_runs_timeline_join);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -51,7 +51,8 @@ static double column_value(const struct ss_stats *st, const struct ss_stat_row *
     for (size_t c = 0; c < n; c++)
         if (strcmp(cols[c].name, name) == 0) {
             char buf[64];
-            cols[c].cell(buf, sizeof buf, st, (size_t)(r - st->rows), 1);
+            struct ss_stat_ctx ctx = {st};
+            cols[c].cell(buf, sizeof buf, &ctx, (size_t)(r - st->rows), 1);
             return strtod(buf, NULL);
         }
     ck_abort_msg("no column %s", name);

@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "list.h"
 #include "script.h"
+#include "column.h"
 #include "order.h"
 
 static int have_utf8;
@@ -188,9 +189,9 @@ START_TEST(test_order_sort)
     ck_assert_int_eq(ui_order_sort(&order, 1, 1, cmp_keys, key), 0);
     ck_assert_uint_eq(order[0], 0);
     free(order);
-    ck_assert_int_eq(ui_cmp_desc(2.0, 1.0), -1);
-    ck_assert_int_eq(ui_cmp_desc(1.0, 2.0), 1);
-    ck_assert_int_eq(ui_cmp_desc(1.5, 1.5), 0);
+    ck_assert_int_eq(ss_cmp_desc(2.0, 1.0), -1);
+    ck_assert_int_eq(ss_cmp_desc(1.0, 2.0), 1);
+    ck_assert_int_eq(ss_cmp_desc(1.5, 1.5), 0);
 }
 END_TEST
 

@@ -118,6 +118,68 @@ printf 'main 1 0\nmain;f 3 1\nmain;g 1 3\nmain;h 0 1\n' >"$T/want"
 "$S" report --by stacks --format folded --normalize --base "$T/base.out" "$T/new.out" >"$T/got"
 same_text "hand: difffolded with --normalize" "$T/want" "$T/got"
 
+# levels (hand-computed): level 1 is main in every sample (base 4 samples,
+# 0.08 s; new 5, 0.05 s); level 2: base f, f, g (3 samples, 0.06 s, 2
+# distinct, top f), new f, g, g, g, h (5 samples, 0.05 s, 3 distinct, top g)
+cat >"$T/want" <<'EOF'
+level	samples.base	samples	samples.delta	time.base	time	time.delta	distinct.base	distinct	distinct.delta	top.base	top
+1	4	5	1	0.08	0.05	-0.03	1	1	0	main	main
+2	3	5	2	0.06	0.05	-0.01	2	3	1	f	g
+EOF
+"$S" report --by levels --format tsv --base "$T/base.out" "$T/new.out" >"$T/got" 2>"$T/err"
+# near_tsv WANT GOT: the files agree cell by cell, numbers at 1e-12
+near_tsv() {
+    awk -F '\t' '
+    NR == FNR { w[FNR] = $0; n = FNR; next }
+    { split(w[FNR], a, "\t")
+      if (FNR == 1 && $0 != w[1]) { print "header: " $0; exit }
+      for (i = 1; i <= NF; i++)
+          if (a[i] != $i && !(a[i] ~ /^-?[0-9.e+-]+$/ && (a[i] - $i) ^ 2 < 1e-24)) {
+              print "row " FNR " col " i ": " $i " want " a[i]; exit } }
+    END { if (FNR != n) print "rows: " FNR " want " n }' "$1" "$2"
+}
+check "hand: --by levels TSV (samples, time, distinct: base, new, delta; each side's top)" \
+    "$(near_tsv "$T/want" "$T/got"; [ -s "$T/got" ] || head -c 300 "$T/err")"
+"$S" report --by levels --base "$T/base.out" "$T/new.out" >"$T/text" 2>&1
+check "hand: --by levels text (signed deltas, both tops)" "$(
+    grep -q '^ *level  *samples.base  *samples  *samples.delta  *time.base  *time  *time.delta  *distinct.base  *distinct  *distinct.delta  *top.base  *top$' "$T/text" || echo header
+    grep -q '^ *2  *3  *5  *+2  *0.060  *0.050  *-0.010  *2  *3  *+1  *f  *g$' "$T/text" || echo row 2)"
+
+# run lengths (hand-computed, in time order): base f f g main (20 ms):
+# main 1 run of 4, f 1 of 2, g 1 of 1; new f g g g h (10 ms): main 1 of 5,
+# f 1 of 1, g 1 of 3, h 1 of 1.  By the time delta (g, h +0.01: g's samples
+# grew more; main, f -0.03: main's samples grew), then level (all first).
+cat >"$T/want" <<'EOF'
+name	level	runs.base	runs	runs.delta	samples.base	samples	samples.delta	mean.base	mean	mean.delta	time.base	time	time.delta
+g	all	1	1	0	1	3	2	1	3	2	0.02	0.03	0.01
+g	2	1	1	0	1	3	2	1	3	2	0.02	0.03	0.01
+h	all	0	1	1	0	1	1	0	1	1	0	0.01	0.01
+h	2	0	1	1	0	1	1	0	1	1	0	0.01	0.01
+main	all	1	1	0	4	5	1	4	5	1	0.08	0.05	-0.03
+main	1	1	1	0	4	5	1	4	5	1	0.08	0.05	-0.03
+f	all	1	1	0	2	1	-1	2	1	-1	0.04	0.01	-0.03
+f	2	1	1	0	2	1	-1	2	1	-1	0.04	0.01	-0.03
+EOF
+"$S" report --by runs --format tsv --base "$T/base.out" "$T/new.out" >"$T/got" 2>"$T/err"
+check "hand: --by runs TSV (runs, samples, mean, time: base, new, delta)" \
+    "$(near_tsv "$T/want" "$T/got"; [ -s "$T/got" ] || head -c 300 "$T/err")"
+"$S" report --by runs --format tsv --level 2 --function g --base "$T/base.out" "$T/new.out" \
+    >"$T/got" 2>"$T/err"
+check "hand: --by runs --level 2 --function g: one row" "$(
+    [ "$(tail -n +2 "$T/got")" = "$(printf 'g\t2\t1\t1\t0\t1\t3\t2\t1\t3\t2\t0.02\t0.03\t0.01')" ] ||
+        cat "$T/got" "$T/err")"
+
+# the timeline at level 2 (one sample a window): base f f g . , new f g g g h;
+# the legend: samples with each function at the level, base, new, delta
+"$S" report --by timeline --level 2 --base "$T/base.out" "$T/new.out" >"$T/text" 2>&1
+check "hand: --by timeline text: both strips and the legend's deltas" "$(
+    grep -qx 'base  aab\.' "$T/text" || echo base strip
+    grep -qx 'new   abbbc' "$T/text" || echo new strip
+    awk '$1 == "a" && !($2 == "f" && $3 == 2 && $4 == 1 && $5 == "-1") { print "f: " $0 }
+         $1 == "b" && !($2 == "g" && $3 == 1 && $4 == 3 && $5 == "+2") { print "g: " $0 }
+         $1 == "c" && !($2 == "h" && $3 == 0 && $4 == 1 && $5 == "+1") { print "h: " $0 }
+         $1 ~ /^[abc]$/ { n++ } END { if (n != 3) print n " legend rows" }' "$T/text")"
+
 # the top-down tree: main 0.08 -> 0.05 (self 0.02 -> 0); its children by
 # total delta: g +0.01, h +0.01 (tie: by name), f -0.03
 cat >"$T/want" <<'EOF'
@@ -154,6 +216,93 @@ check "--by calls of a function in neither profile: usage error" "$(
 check "hand: two --base files add up" "$(awk -F '\t' '
     function near(a, b) { d = a - b; return d < 1e-12 && d > -1e-12 }
     $1 == "f" && !near($2, 0.08) { print } $1 == "main" && !near($5, 0.16) { print }' "$T/got")"
+
+# ---- 1b. levels, runs and timeline: each side's own report, joined with awk ------------
+
+# The demo profile against a base made from it (every third sample dropped):
+# the comparison's columns equal the plain reports of each file joined by
+# level, by (name, level) and by window, and the deltas their differences
+# (the base's measure times the normalize scale: new total / base total).
+awk 'NR == 1 || NR % 3' "$SRCDIR/data/demo.out" >"$T/demo_base.out"
+cp "$SRCDIR/data/demo.out" "$T/demo_new.out"
+for opt in "" "--value memory" "--normalize"; do
+    side=${opt#--normalize} # each file alone: the measure's option only
+    # shellcheck disable=SC2086
+    "$S" report --by levels --format tsv $side "$T/demo_base.out" >"$T/lb"
+    # shellcheck disable=SC2086
+    "$S" report --by levels --format tsv $side "$T/demo_new.out" >"$T/ln"
+    # shellcheck disable=SC2086
+    "$S" report --by levels --format tsv $opt --base "$T/demo_base.out" "$T/demo_new.out" >"$T/lc"
+    check "independent: --by levels ${opt:-(time)} equals each side's levels joined" "$(awk -F '\t' -v norm="$opt" '
+        function near(a, b) { d = a - b; m = (a < 0 ? -a : a) + (b < 0 ? -b : b)
+            return d * d <= 1e-18 * m * m + 1e-24 }
+        FNR == 1 { f++; next }
+        f == 1 { sb[$1] = $2; vb[$1] = $6; db[$1] = $3; tb[$1] = $4; if ($1 == 1) totb = $6; next }
+        f == 2 { sn[$1] = $2; vn[$1] = $6; dn[$1] = $3; tn[$1] = $4; if ($1 == 1) totn = $6; next }
+        { k = $1; rows++
+          scale = norm == "--normalize" && totb > 0 ? totn / totb : 1
+          b = (k in vb ? vb[k] : 0) * scale; v = k in vn ? vn[k] : 0
+          if ($2 != (k in sb ? sb[k] : 0) || $3 != (k in sn ? sn[k] : 0) || $4 != $3 - $2)
+              { print "level " k " samples: " $2 " " $3 " " $4; exit }
+          if (!near($5, b) || !near($6, v) || !near($7, v - b))
+              { print "level " k " values: " $5 " " $6 " " $7 " want " b " " v; exit }
+          if ($8 != (k in db ? db[k] : 0) || $9 != (k in dn ? dn[k] : 0) || $10 != $9 - $8 ||
+              $11 != (k in tb ? tb[k] : "-") || $12 != (k in tn ? tn[k] : "-"))
+              { print "level " k ": " $0; exit } }
+        END { n = 0; for (k in sn) n++; for (k in sb) if (!(k in sn)) n++
+              if (rows != n) print "rows " rows " want " n }' "$T/lb" "$T/ln" "$T/lc")"
+
+    # shellcheck disable=SC2086
+    "$S" report --by runs --format tsv $side "$T/demo_base.out" >"$T/rb"
+    # shellcheck disable=SC2086
+    "$S" report --by runs --format tsv $side "$T/demo_new.out" >"$T/rn"
+    # shellcheck disable=SC2086
+    "$S" report --by runs --format tsv $opt --base "$T/demo_base.out" "$T/demo_new.out" >"$T/rc"
+    check "independent: --by runs ${opt:-(time)} equals each side's run lengths joined" "$(awk -F '\t' -v norm="$opt" '
+        function near(a, b) { d = a - b; m = (a < 0 ? -a : a) + (b < 0 ? -b : b)
+            return d * d <= 1e-18 * m * m + 1e-24 }
+        FNR == 1 { f++; next }
+        f == 1 { k = $1 "\t" $2; rb[k] = $3; sb[k] = $4; mb[k] = $5; vb[k] = $8; next }
+        f == 2 { k = $1 "\t" $2; rn[k] = $3; sn[k] = $4; mn[k] = $5; vn[k] = $8; next }
+        { k = $1 "\t" $2; rows++
+          if (($3 != (k in rb ? rb[k] : 0)) || ($4 != (k in rn ? rn[k] : 0)) || $5 != $4 - $3 ||
+              $6 != (k in sb ? sb[k] : 0) || $7 != (k in sn ? sn[k] : 0) || $8 != $7 - $6)
+              { print "counts of " k ": " $0; exit }
+          if (!near($9, k in mb ? mb[k] : 0) || !near($10, k in mn ? mn[k] : 0) || !near($11, $10 - $9))
+              { print "means of " k ": " $0; exit }
+          v = k in vn ? vn[k] : 0
+          if (norm != "--normalize" && (!near($12, k in vb ? vb[k] : 0) || !near($13, v) || !near($14, v - $12)))
+              { print "values of " k ": " $0; exit }
+          if (!near($13, v)) { print "new value of " k ": " $0; exit } }
+        END { n = 0; for (k in rn) n++; for (k in rb) if (!(k in rn)) n++
+              if (rows != n) print "rows " rows " want " n }' "$T/rb" "$T/rn" "$T/rc")"
+done
+# --normalize scales the base's run values as the levels' (level 1 holds the total)
+"$S" report --by runs --format tsv --level 1 "$T/demo_base.out" >"$T/rb"
+"$S" report --by runs --format tsv --level 1 --normalize --base "$T/demo_base.out" "$T/demo_new.out" >"$T/rc"
+"$S" report --by levels --format tsv "$T/demo_base.out" | awk -F '\t' '$1 == 1 { print $6 }' >"$T/totb"
+"$S" report --by levels --format tsv "$T/demo_new.out" | awk -F '\t' '$1 == 1 { print $6 }' >"$T/totn"
+check "independent: --by runs --normalize scales the base's values by new total / base total" "$(
+    awk -F '\t' -v tb="$(cat "$T/totb")" -v tn="$(cat "$T/totn")" '
+        FNR == 1 { f++; next }
+        f == 1 { vb[$1] = $8; next }
+        { want = vb[$1] * tn / tb; d = $12 - want; if (d * d > 1e-18 * want * want + 1e-24)
+              print $1 ": " $12 " want " want }' "$T/rb" "$T/rc")"
+
+for lv in 3 6; do
+    "$S" report --by timeline --format tsv --level $lv --width 50 "$T/demo_base.out" >"$T/tb"
+    "$S" report --by timeline --format tsv --level $lv --width 50 "$T/demo_new.out" >"$T/tn"
+    "$S" report --by timeline --format tsv --level $lv --width 50 --base "$T/demo_base.out" \
+        "$T/demo_new.out" >"$T/tc"
+    check "independent: --by timeline --level $lv TSV: each side's windows side by side" "$(awk -F '\t' '
+        FNR == 1 { f++; if (f == 3 && $0 != "window\tfirst.base\tlast.base\ttop.base\ttop.samples.base\tfirst\tlast\ttop\ttop.samples") print "header " $0; next }
+        f == 1 { b[$1] = $2 "\t" $3 "\t" $4 "\t" $5; nb = $1; next }
+        f == 2 { n[$1] = $2 "\t" $3 "\t" $4 "\t" $5; nn = $1; next }
+        { rows++
+          if ($2 "\t" $3 "\t" $4 "\t" $5 != ($1 in b ? b[$1] : "NA\tNA\tNA\tNA")) { print "base window " $1 ": " $0; exit }
+          if ($6 "\t" $7 "\t" $8 "\t" $9 != ($1 in n ? n[$1] : "NA\tNA\tNA\tNA")) { print "new window " $1 ": " $0; exit } }
+        END { if (rows != (nb > nn ? nb : nn)) print "rows " rows }' "$T/tb" "$T/tn" "$T/tc")"
+done
 
 # ---- 2. R: summaryRprof on each file ------------------------------------------------
 
@@ -347,10 +496,16 @@ for to in rprof tables speedscope; do
         grep -q "cannot hold a comparison" "$T/err" || head -c 300 "$T/err"
         [ ! -e "$T/x.$to" ] || echo "wrote $T/x.$to")"
 done
-"$S" report --by levels --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
+"$S" report --by sources --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
 rc=$?
-check "report --by levels --base: a usage error naming the tables that compare" "$(
-    [ $rc = 1 ] || echo "exit $rc"; grep -q 'self, total, line, stacks, tree or calls' "$T/err" || cat "$T/err")"
+check "report --by sources --base: a usage error naming the tables that compare" "$(
+    [ $rc = 1 ] || echo "exit $rc"
+    grep -q 'self, total, line, stacks, tree, calls, levels, runs or timeline' "$T/err" || cat "$T/err")"
+printf 'main;f 2\nmain;g 1\n' >"$T/f.folded"
+"$S" report --by runs --base "$T/f.folded" "$T/new.out" >/dev/null 2>"$T/err"
+rc=$?
+check "report --by runs --base: a folded base has no time order" "$(
+    [ $rc = 1 ] || echo "exit $rc"; grep -q 'f.folded (folded) has none' "$T/err" || cat "$T/err")"
 "$S" report --normalize "$T/new.out" >/dev/null 2>"$T/err"
 rc=$?
 check "--normalize without --base is a usage error" "$(
@@ -472,6 +627,39 @@ cat >"$T/want" <<'EOF'
 EOF
 head -n 5 "$T/stacks.1" >"$T/got"
 same_text "explorer: the stacks view in a comparison" "$T/want" "$T/got"
+
+# the levels view: per level the samples and the time of both sides and the
+# deltas (the numbers of section 1's --by levels), the new profile's top
+printf '7\n:save-display %s\n:runs g\n:save-display %s\n:q!\n' "$T/lv.1" "$T/ru.1" >"$T/lv.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/lv.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+cat >"$T/want" <<'EOF'
+ levels: 2 compared (base, new, delta)                              1/2  ?:help
+level     base  samples   delta      base      time      delta top function
+    1        4        5      +1     0.080     0.050     -0.030 main
+    2        3        5      +2     0.060     0.050     -0.010 g
+EOF
+head -n 4 "$T/lv.1" >"$T/got"
+same_text "explorer: the levels view in a comparison" "$T/want" "$T/got"
+# the runs view of g: 1 run of 1 sample in the base, 1 of 3 in the new profile
+cat >"$T/want" <<'EOF'
+ runs: g: 1 runs (~ calls); h/l scroll the table                    1/7  ?:help
+level  base  runs delta    base samples  delta    mean   delta function
+  all     1     1     0       1       3     +2    3.00   +2.00 g
+    2     1     1     0       1       3     +2    3.00   +2.00 g
+EOF
+head -n 4 "$T/ru.1" >"$T/got"
+same_text "explorer: the runs view in a comparison" "$T/want" "$T/got"
+
+# the timeline view: under the grid the base at the cursor's level, in the
+# new profile's letters (level 2: base f f g and one sample without it)
+printf '6\n:save-display %s\n:q!\n' "$T/tl.1" >"$T/tl.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/tl.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
+    >/dev/null 2>&1 </dev/null
+check "explorer: the timeline view shows the base's row at the cursor's level" "$(
+    grep -qx 'cursor: sample 1, level 2: f in 1 of 1 | base: f in 1 of 1' "$T/tl.1" || echo info line
+    grep -qx '   2  fgggh' "$T/tl.1" || echo new row
+    grep -qx 'base  ffg' "$T/tl.1" || echo base row)"
 
 # --normalize in the explorer: the base scaled by 0.625, said on the status line
 printf ':save-display %s\n:q!\n' "$T/norm.1" >"$T/norm.script"

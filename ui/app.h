@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "canvas.h"
+#include "column.h"
 #include "keys.h"
 #include "list.h"
 #include "model.h"
@@ -373,11 +374,14 @@ void ui_timeline_show_level(struct ui *ui, uint32_t level);
  * columns left over and is abbreviated in the middle), and `right`: 1 for
  * right-aligned, 2 for a label cut at its start instead of its middle (a
  * stack, whose leaf end matters most), 3 for one cut at its end (source
- * text). */
+ * text).  `col` is the descriptor (column.h) its cells and its order come
+ * from: one of a `report` table's, or the view's own of the same type;
+ * NULL for a column whose cells the view passes itself (ui_table_row). */
 struct ui_column {
     const char *name;
     int width;
     int right;
+    const struct ss_col *col;
 };
 
 /* Draw a header row with the sort column marked. */
@@ -387,6 +391,17 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
  * leading columns. */
 void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
                   const char *const *cells, int style, int indent);
+/* Draw row r of a table whose rows are ctx's: each column's cell is its
+ * descriptor's text (column.h: ss_col_text; "" for a column without one). */
+void ui_table_cells(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
+                    const void *ctx, size_t r, int style, int indent);
+/* Widen each fixed column of cols that has a descriptor to its widest
+ * cell over rows 0..nrows-1 of ctx (numbers are never cut). */
+void ui_table_fit(struct ui_column *cols, size_t n, const void *ctx, size_t nrows);
+/* Sort *order (reallocated to n entries) by column col's descriptor
+ * (ss_col_compare) over ctx's rows, reversed with rev (order.h). */
+int ui_table_sort(uint32_t **order, size_t n, int rev, const struct ui_column *col,
+                  const void *ctx);
 /* The x of column i of a table drawn on a canvas `w` columns wide (as
  * ui_table_row lays it out), or -1 when the column is hidden. */
 int ui_table_column_x(int w, const struct ui_column *cols, size_t n, size_t i);

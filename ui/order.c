@@ -2,7 +2,6 @@
 #include "order.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "sort.h"
 #include "vec.h"
@@ -36,24 +35,4 @@ int ui_order_sort(uint32_t **order, size_t n, int rev, ui_order_cmp cmp, const v
             o[n - 1 - i] = t;
         }
     return 0;
-}
-
-int ui_cmp_desc(double a, double b)
-{
-    return a > b ? -1 : a < b ? 1 : 0;
-}
-
-int ui_cmp_stat_time(const struct ss_stats *st, uint32_t a, uint32_t b, int by_total)
-{
-    const struct ss_stat_row *ra = &st->rows[a], *rb = &st->rows[b];
-    int c = 0;
-    if (by_total)
-        c = ui_cmp_desc(ra->total_x, rb->total_x);
-    if (!c)
-        c = ui_cmp_desc(ra->self_x, rb->self_x);
-    if (!c)
-        c = ui_cmp_desc(ra->total_x, rb->total_x);
-    if (!c)
-        c = strcmp(ss_strtab_get(&st->keys, ra->key), ss_strtab_get(&st->keys, rb->key));
-    return c;
 }

@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats.h"
-
 /* Compare rows a and b: < 0 when a comes first, 0 when tied, > 0 after. */
 typedef int (*ui_order_cmp)(uint32_t a, uint32_t b, const void *ctx);
 
@@ -17,13 +15,5 @@ typedef int (*ui_order_cmp)(uint32_t a, uint32_t b, const void *ctx);
  * when rev is set.  Returns 0, or -1 when out of memory with *order left
  * as it was. */
 int ui_order_sort(uint32_t **order, size_t n, int rev, ui_order_cmp cmp, const void *ctx);
-
-/* Larger first: -1 when a > b, 1 when a < b, else 0. */
-int ui_cmp_desc(double a, double b);
-
-/* The time order of statistics rows a and b (report's): by total time
- * first when by_total is set, then by self time, total time (both larger
- * first) and key. */
-int ui_cmp_stat_time(const struct ss_stats *st, uint32_t a, uint32_t b, int by_total);
 
 #endif

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "order.h"
+
 /* x and width of each column for a canvas `total` columns wide.  When the
  * label would get fewer than MIN_LABEL columns, the fixed columns nearest
  * to it are hidden (width 0) one by one: a narrow terminal keeps the names
@@ -91,6 +93,53 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
         else
             ui_put_fit(c, y, x, w, cells[i], style, cols[i].right);
     }
+}
+
+void ui_table_cells(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
+                    const void *ctx, size_t r, int style, int indent)
+{
+    struct ss_cellbuf b[16];
+    const char *cells[16] = {NULL};
+    if (n > 16)
+        n = 16;
+    memset(b, 0, sizeof b);
+    for (size_t i = 0; i < n; i++)
+        cells[i] = cols[i].col ? ss_col_text(cols[i].col, ctx, r, 0, &b[i]) : "";
+    ui_table_row(c, y, cols, n, cells, style, indent);
+    for (size_t i = 0; i < n; i++)
+        ss_cellbuf_free(&b[i]);
+}
+
+void ui_table_fit(struct ui_column *cols, size_t n, const void *ctx, size_t nrows)
+{
+    struct ss_cellbuf b = {NULL, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (!cols[i].width || !cols[i].col)
+            continue;
+        for (size_t r = 0; r < nrows; r++) {
+            size_t len = strlen(ss_col_text(cols[i].col, ctx, r, 0, &b));
+            if (len > (size_t)cols[i].width && len < 256)
+                cols[i].width = (int)len;
+        }
+    }
+    ss_cellbuf_free(&b);
+}
+
+struct col_sort {
+    const struct ss_col *col;
+    const void *ctx;
+};
+
+static int cmp_by_col(uint32_t a, uint32_t b, const void *ctx)
+{
+    const struct col_sort *s = ctx;
+    return ss_col_compare(s->col, s->ctx, a, b);
+}
+
+int ui_table_sort(uint32_t **order, size_t n, int rev, const struct ui_column *col, const void *ctx)
+{
+    struct col_sort s = {col->col, ctx};
+    return ui_order_sort(order, n, rev, cmp_by_col, &s);
 }
 
 int ui_table_column_x(int w, const struct ui_column *cols, size_t n, size_t i)

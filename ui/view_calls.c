@@ -7,40 +7,102 @@
 #include <string.h>
 
 #include "app.h"
+#include "report_analysis.h"
 #include "tree.h"
 #include "vec.h"
-
-static const struct ui_column columns[] = {
-    {"", 7, 0}, {"count", 9, 1}, {"time", 10, 1}, {"pct", 7, 1}, {"function", 0, 0},
-};
-#define NCOLS ARRAY_SIZE(columns)
-
-/* In a comparison (--base): the base's value of each call, the new one and
- * the delta (ss_compare_calls joins them by name). */
-static const struct ui_column ccolumns[] = {
-    {"", 7, 0}, {"base", 10, 1}, {"new", 10, 1}, {"delta", 11, 1}, {"function", 0, 0},
-};
 
 struct calls_view {
     unsigned gen;
     char *fn; /* the function shown (owned) */
     int have;
     struct ss_calls c;
+    struct ss_calls_row *rows; /* callers, the function (its total), callees */
     int have_cmp;
     struct ss_cmp_calls k; /* a comparison's joined calls */
 };
 
-/* The base's value of caller (kind < 0) or callee `name` of the joined
- * calls, 0 when the base has no such call. */
-static double base_of(const struct ss_cmp_calls *k, int kind, const char *name)
+/* The columns' context: report's (percentages of the whole profile) and,
+ * in a comparison, the joined calls. */
+struct calls_ctx {
+    struct ss_calls_ctx s;
+    const struct ss_cmp_calls *k; /* NULL: nothing compared */
+};
+
+/* The edge of row r (NULL for the function itself). */
+static const struct ss_edge *row_edge(const struct ss_calls_ctx *x, size_t r)
 {
-    const struct ss_cmp_edge *e = kind < 0 ? k->callers : k->callees;
-    size_t n = kind < 0 ? k->ncallers : k->ncallees;
+    const struct ss_calls_row *row = &x->rows[r];
+    return row->rel == SS_CALL_CALLER   ? &x->c->callers[row->i]
+           : row->rel == SS_CALL_CALLEE ? &x->c->callees[row->i]
+                                        : NULL;
+}
+
+/* The view's own label: a call's function indented, the function itself
+ * with its self. */
+static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_calls_ctx *x = ctx;
+    const struct ss_edge *e = row_edge(x, r);
+    if (e) {
+        snprintf(buf, n, "  %s", ss_function_name(x->m, e->function));
+        return;
+    }
+    char sv[64];
+    ss_format_value(sv, sizeof sv, &x->u, x->c->self_v, 0);
+    snprintf(buf, n, "%s (total; self %llu = %s%s)", ss_function_name(x->m, x->c->function),
+             (unsigned long long)x->c->self_n, sv,
+             x->u.measure.kind == SS_MEASURE_TIME ? " s" : "");
+}
+static const struct ss_col name_col = {"function", NULL, 0, 0, 0, cell_name, NULL, NULL, 0};
+
+static const struct ui_column columns[] = {
+    {"", 7, 0, &ss_call_columns[SS_CALL_REL]},
+    {"count", 9, 1, &ss_call_columns[SS_CALL_COUNT]},
+    {"time", 10, 1, &ss_call_columns[SS_CALL_VALUE]},
+    {"pct", 7, 1, &ss_call_columns[SS_CALL_PCT]},
+    {"function", 0, 0, &name_col},
+};
+#define NCOLS ARRAY_SIZE(columns)
+
+/* The base's value of caller (rel SS_CALL_CALLER) or callee `name` of the
+ * joined calls, 0 when the base has no such call. */
+static double base_of(const struct ss_cmp_calls *k, enum ss_call_rel rel, const char *name)
+{
+    const struct ss_cmp_edge *e = rel == SS_CALL_CALLER ? k->callers : k->callees;
+    size_t n = rel == SS_CALL_CALLER ? k->ncallers : k->ncallees;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(ss_strtab_get(&k->keys, e[i].name), name))
             return e[i].base;
     return 0;
 }
+
+/* A comparison's values of row r: the base's (ss_compare_calls joins them
+ * by name) and the new profile's. */
+static void get_call(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    const struct calls_ctx *x = ctx;
+    const struct ss_edge *e = row_edge(&x->s, r);
+    *b = e ? base_of(x->k, x->s.rows[r].rel, ss_function_name(x->s.m, e->function)) : x->k->total_b;
+    *v = e ? e->time : x->s.c->total_v;
+}
+static const struct ss_units *calls_units(const void *ctx)
+{
+    return &((const struct calls_ctx *)ctx)->s.u;
+}
+static const struct ss_pair call_pair = {get_call, calls_units, NULL, 0};
+static const struct ss_col call_cols[] = {
+    SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &call_pair),
+};
+
+/* In a comparison (--base): the base's value of each call, the new one and
+ * the delta. */
+static const struct ui_column ccolumns[] = {
+    {"", 7, 0, &ss_call_columns[SS_CALL_REL]},
+    {"base", 10, 1, &call_cols[0]},
+    {"new", 10, 1, &call_cols[1]},
+    {"delta", 11, 1, &call_cols[2]},
+    {"function", 0, 0, &name_col},
+};
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
@@ -69,6 +131,19 @@ static int prepare(struct ui *ui, struct ui_view *v)
             return -1;
         }
         p->have = 1;
+        size_t k = 0;
+        free(p->rows);
+        p->rows = ss_alloc_array(p->c.ncallers + 1 + p->c.ncallees, sizeof *p->rows);
+        if (!p->rows) {
+            p->have = 0;
+            ui_error(ui, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < p->c.ncallers; i++)
+            p->rows[k++] = (struct ss_calls_row){SS_CALL_CALLER, i};
+        p->rows[k++] = (struct ss_calls_row){SS_CALL_MIDDLE, 0};
+        for (size_t i = 0; i < p->c.ncallees; i++)
+            p->rows[k++] = (struct ss_calls_row){SS_CALL_CALLEE, i};
         if (ui->bm) {
             struct ss_compare cmp;
             ui_compare(ui, &cmp);
@@ -96,58 +171,16 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         snprintf(buf, n, "callers and callees");
 }
 
-/* Row r: a caller (kind -1), the function (0) or a callee (1). */
-static const struct ss_edge *edge_of(struct calls_view *p, size_t r, int *kind)
-{
-    if (r < p->c.ncallers) {
-        *kind = -1;
-        return &p->c.callers[r];
-    }
-    if (r == p->c.ncallers) {
-        *kind = 0;
-        return NULL;
-    }
-    *kind = 1;
-    return &p->c.callees[r - p->c.ncallers - 1];
-}
-
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
     struct calls_view *p = v->priv;
-    int kind;
-    const struct ss_edge *e = edge_of(p, row, &kind);
-    char b[3][32], name[4200];
-    uint64_t cnt = e ? e->n : p->c.total_n;
-    double t = e ? e->time : p->c.total_v;
-    snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)cnt);
-    ui_fmt_value(ui, b[1], sizeof b[1], t);
-    snprintf(b[2], sizeof b[2], "%.2f", ui_pct(ui, t));
-    if (e)
-        snprintf(name, sizeof name, "  %s", ss_function_name(ui->m, e->function));
-    else {
-        char sv[64];
-        ui_fmt_value(ui, sv, sizeof sv, p->c.self_v);
-        snprintf(name, sizeof name, "%s (total; self %llu = %s%s)",
-                 ss_function_name(ui->m, p->c.function), (unsigned long long)p->c.self_n, sv,
-                 ui->m->weights.measure.kind == SS_MEASURE_TIME ? " s" : "");
-    }
-    const struct ui_column *cols = columns;
-    if (p->have_cmp) {
-        /* a comparison: base, new, delta */
-        double bv = e ? base_of(&p->k, kind, ss_function_name(ui->m, e->function)) : p->k.total_b;
-        ui_fmt_value(ui, b[0], sizeof b[0], bv);
-        ui_fmt_value(ui, b[2] + (t - bv > 0), sizeof b[2] - 1, t - bv);
-        if (t - bv > 0)
-            b[2][0] = '+';
-        cols = ccolumns;
-    }
-    const char *cells[NCOLS] = {kind < 0   ? "caller"
-                                : kind > 0 ? "callee"
-                                           : "total",
-                                b[0], b[1], b[2], name};
-    ui_table_row(c, y, cols, NCOLS, cells, kind == 0 && style == UI_S_NORMAL ? UI_S_MARK : style,
-                 0);
+    const struct ss_stats *st = ui_stats_fn(ui);
+    struct calls_ctx ctx = {{ui->m, &p->c, p->rows, st ? st->value_total : 0, {{0}, 0}},
+                            p->have_cmp ? &p->k : NULL};
+    ss_units_of(ui->m, &ctx.s.u);
+    ui_table_cells(c, y, p->have_cmp ? ccolumns : columns, NCOLS, &ctx, row,
+                   row == p->c.ncallers && style == UI_S_NORMAL ? UI_S_MARK : style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -168,8 +201,8 @@ static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
     struct calls_view *p = v->priv;
     if (!p || !p->have || r >= v->list.n)
         return NULL;
-    int kind;
-    const struct ss_edge *e = edge_of(p, r, &kind);
+    struct ss_calls_ctx x = {ui->m, &p->c, p->rows, 0, {{0}, 0}};
+    const struct ss_edge *e = row_edge(&x, r);
     return ss_function_name(ui->m, e ? e->function : p->c.function);
 }
 
@@ -196,6 +229,7 @@ static void view_free(struct ui_view *v)
 {
     struct calls_view *p = v->priv;
     ss_calls_free(&p->c);
+    free(p->rows);
     if (p->have_cmp)
         ss_cmp_calls_free(&p->k);
     free(p->fn);

@@ -8,8 +8,60 @@
 #include <string.h>
 
 #include "app.h"
-#include "order.h"
+#include "report.h"
+#include "report_compare.h"
 #include "vec.h"
+
+/* The context of the columns: the statistics (report's columns) and, for
+ * the view's own run-length columns, the run lengths (deferred: shown as
+ * "..." until computed, see struct ui). */
+struct fn_ctx {
+    struct ss_stat_ctx s;
+    const struct ss_run_row *runs; /* NULL: not computed (or deferred) */
+    const uint32_t *fn_runs;
+    int deferred;
+};
+
+/* the level-0 run-lengths row of statistics row r, or NULL */
+static const struct ss_run_row *runs_of(const struct fn_ctx *x, size_t r)
+{
+    return x->runs && x->fn_runs[r] != UINT32_MAX ? &x->runs[x->fn_runs[r]] : NULL;
+}
+static void cell_runs(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_run_row *rr = runs_of(ctx, r);
+    if (((const struct fn_ctx *)ctx)->deferred)
+        snprintf(buf, n, "...");
+    else if (rr)
+        snprintf(buf, n, "%llu", (unsigned long long)rr->runs);
+    else
+        snprintf(buf, n, "-");
+}
+static void cell_mean(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_run_row *rr = runs_of(ctx, r);
+    if (((const struct fn_ctx *)ctx)->deferred)
+        snprintf(buf, n, "...");
+    else if (rr)
+        ss_cell_num(buf, n, rr->mean, 0, 2);
+    else
+        snprintf(buf, n, "-");
+}
+/* larger first (rows without run lengths last), ties by self */
+static int cmp_runs(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_run_row *x = runs_of(ctx, a), *y = runs_of(ctx, b);
+    int c = ss_cmp_desc(x ? (double)x->runs : -1, y ? (double)y->runs : -1);
+    return c ? c : ss_stat_cmp_self(ctx, a, b);
+}
+static int cmp_mean(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_run_row *x = runs_of(ctx, a), *y = runs_of(ctx, b);
+    int c = ss_cmp_desc(x ? x->mean : -1, y ? y->mean : -1);
+    return c ? c : ss_stat_cmp_self(ctx, a, b);
+}
+static const struct ss_col runs_col = {"runs", NULL, 8, 1, 0, cell_runs, cmp_runs, NULL, 0};
+static const struct ss_col mean_col = {"mean", NULL, 7, 1, 0, cell_mean, cmp_mean, NULL, 0};
 
 enum { SORT_SELF, SORT_TOTAL, SORT_RUNS, SORT_MEAN, SORT_NAME, NSORTS };
 
@@ -19,19 +71,29 @@ static const int sort_column[NSORTS] = {0, 2, 4, 5, 6};
 
 /* self and total widen to the measure's numbers (draw) */
 static struct ui_column columns[] = {
-    {"self", 9, 1}, {"self%", 7, 1}, {"total", 9, 1},    {"total%", 7, 1},
-    {"runs", 8, 1}, {"mean", 7, 1},  {"function", 0, 0},
+    {"self", 9, 1, &ss_fn_columns[SS_STAT_SELF]},
+    {"self%", 7, 1, &ss_fn_columns[SS_STAT_SELF_PCT]},
+    {"total", 9, 1, &ss_fn_columns[SS_STAT_TOTAL]},
+    {"total%", 7, 1, &ss_fn_columns[SS_STAT_TOTAL_PCT]},
+    {"runs", 8, 1, &runs_col},
+    {"mean", 7, 1, &mean_col},
+    {"function", 0, 0, &ss_fn_columns[SS_STAT_NAME]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
-/* A comparison's columns and orders. */
+/* A comparison's columns (`report --base --by self`) and orders. */
 enum { CSORT_SELF_D, CSORT_TOTAL_D, CSORT_SELF, CSORT_TOTAL, CSORT_NAME };
 static const char *const csort_names[NSORTS] = {"self delta", "total delta", "self", "total",
                                                 "name"};
 static const int csort_column[NSORTS] = {2, 5, 1, 4, 6};
 static struct ui_column ccolumns[] = {
-    {"base", 9, 1},  {"self", 9, 1},   {"delta", 10, 1},   {"base", 9, 1},
-    {"total", 9, 1}, {"delta", 10, 1}, {"function", 0, 0},
+    {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF_B]},
+    {"self", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF]},
+    {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_SELF_D]},
+    {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_B]},
+    {"total", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL]},
+    {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_D]},
+    {"function", 0, 0, &ss_cmp_fn_columns[SS_CMP_NAME]},
 };
 
 struct fn_view {
@@ -41,36 +103,6 @@ struct fn_view {
     size_t n;
 };
 
-struct fn_sort {
-    const struct ss_stats *st;
-    const struct ss_run_row *runs; /* NULL: run lengths not computed */
-    const uint32_t *fn_runs;
-    int by;
-};
-
-static int cmp_rows(uint32_t ra, uint32_t rb, const void *ctx)
-{
-    const struct fn_sort *s = ctx;
-    int c = 0;
-    if (s->by == SORT_RUNS || s->by == SORT_MEAN) {
-        uint32_t ia = s->fn_runs ? s->fn_runs[ra] : UINT32_MAX;
-        uint32_t ib = s->fn_runs ? s->fn_runs[rb] : UINT32_MAX;
-        double va = ia == UINT32_MAX     ? -1
-                    : s->by == SORT_RUNS ? (double)s->runs[ia].runs
-                                         : s->runs[ia].mean;
-        double vb = ib == UINT32_MAX     ? -1
-                    : s->by == SORT_RUNS ? (double)s->runs[ib].runs
-                                         : s->runs[ib].mean;
-        c = ui_cmp_desc(va, vb);
-    }
-    if (!c && s->by == SORT_NAME)
-        c = strcmp(ss_strtab_get(&s->st->keys, s->st->rows[ra].key),
-                   ss_strtab_get(&s->st->keys, s->st->rows[rb].key));
-    else if (!c)
-        c = ui_cmp_stat_time(s->st, ra, rb, s->by == SORT_TOTAL);
-    return c;
-}
-
 static const char *name_of(const struct ss_stats *st, uint32_t row)
 {
     return ss_strtab_get(&st->keys, st->rows[row].key);
@@ -79,31 +111,6 @@ static const char *name_of(const struct ss_stats *st, uint32_t row)
 static const char *cname_of(const struct ss_cmp_stats *cs, uint32_t row)
 {
     return ss_strtab_get(&cs->keys, cs->rows[row].key);
-}
-
-static int cmp_compared(uint32_t ra, uint32_t rb, const void *ctx)
-{
-    const struct fn_sort *s = ctx;
-    const struct ss_cmp_stats *cs = (const void *)s->st;
-    const struct ss_cmp_row *a = &cs->rows[ra], *b = &cs->rows[rb];
-    int c = 0;
-    switch (s->by) {
-    case CSORT_SELF_D:
-        c = ui_cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
-        break;
-    case CSORT_TOTAL_D:
-        c = ui_cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-        break;
-    case CSORT_SELF:
-        c = ui_cmp_desc(a->self_nx, b->self_nx);
-        break;
-    case CSORT_TOTAL:
-        c = ui_cmp_desc(a->total_nx, b->total_nx);
-        break;
-    }
-    if (!c && s->by != CSORT_NAME)
-        c = ui_cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-    return c ? c : strcmp(cname_of(cs, ra), cname_of(cs, rb));
 }
 
 /* prepare in a comparison: the rows of ui_cmp_fn. */
@@ -117,8 +124,7 @@ static int prepare_compared(struct ui *ui, struct ui_view *v)
         v->list.n = p->n;
         return 0;
     }
-    struct fn_sort ctx = {(const void *)cs, NULL, NULL, v->sort};
-    if (ui_order_sort(&p->order, cs->n, v->sort_rev, cmp_compared, &ctx)) {
+    if (ui_table_sort(&p->order, cs->n, v->sort_rev, &ccolumns[csort_column[v->sort]], cs)) {
         ui_error(ui, "out of memory");
         return -1;
     }
@@ -151,14 +157,13 @@ static int prepare(struct ui *ui, struct ui_view *v)
         v->list.n = p->n;
         return 0;
     }
-    const struct ss_run_row *runs = NULL;
-    const uint32_t *fn_runs = NULL;
+    struct fn_ctx ctx = {{st}, NULL, NULL, 0};
     size_t nruns;
     /* the order needs the run lengths only when sorted by them */
-    if ((v->sort == SORT_RUNS || v->sort == SORT_MEAN) && ui_runs(ui, &runs, &nruns, &fn_runs))
-        runs = NULL, fn_runs = NULL;
-    struct fn_sort ctx = {st, runs, fn_runs, v->sort};
-    if (ui_order_sort(&p->order, st->n, v->sort_rev, cmp_rows, &ctx)) {
+    if ((v->sort == SORT_RUNS || v->sort == SORT_MEAN) &&
+        ui_runs(ui, &ctx.runs, &nruns, &ctx.fn_runs))
+        ctx.runs = NULL, ctx.fn_runs = NULL;
+    if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]], &ctx)) {
         ui_error(ui, "out of memory");
         return -1;
     }
@@ -200,41 +205,16 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                      int style)
 {
     struct fn_view *p = v->priv;
-    const struct ss_stats *st = ui_stats_fn(ui);
-    uint32_t r = p->order[row];
-    const struct ss_stat_row *sr = &st->rows[r];
-    const struct ss_run_row *runs = NULL;
-    const uint32_t *fn_runs = NULL;
+    struct fn_ctx ctx = {{ui_stats_fn(ui)}, NULL, NULL, 0};
     size_t nruns;
-    char b[6][32];
-    ui_fmt_value(ui, b[0], sizeof b[0], sr->self_v);
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, sr->self_v));
-    ui_fmt_value(ui, b[2], sizeof b[2], sr->total_v);
-    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, sr->total_v));
-    snprintf(b[4], sizeof b[4], "-");
-    snprintf(b[5], sizeof b[5], "-");
     if (ui->defer && !ui_runs_ready(ui)) {
         /* painted first, filled in right after (see struct ui) */
-        snprintf(b[4], sizeof b[4], "...");
-        snprintf(b[5], sizeof b[5], "...");
+        ctx.deferred = 1;
         ui->pending = 1;
-    } else if (!ui_runs(ui, &runs, &nruns, &fn_runs) && fn_runs[r] != UINT32_MAX) {
-        snprintf(b[4], sizeof b[4], "%llu", (unsigned long long)runs[fn_runs[r]].runs);
-        snprintf(b[5], sizeof b[5], "%.2f", runs[fn_runs[r]].mean);
+    } else if (ui_runs(ui, &ctx.runs, &nruns, &ctx.fn_runs)) {
+        ctx.runs = NULL, ctx.fn_runs = NULL;
     }
-    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], b[5], name_of(st, r)};
-    ui_table_row(c, y, columns, NCOLS, cells, style, 0);
-}
-
-/* A delta with its sign ("+1.20", "-3 kB", "0"). */
-static void fmt_delta(struct ui *ui, char *buf, size_t n, double d)
-{
-    if (d > 0) {
-        buf[0] = '+';
-        ui_fmt_value(ui, buf + 1, n - 1, d);
-    } else {
-        ui_fmt_value(ui, buf, n, d);
-    }
+    ui_table_cells(c, y, columns, NCOLS, &ctx, p->order[row], style, 0);
 }
 
 static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
@@ -244,19 +224,11 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     const struct ss_cmp_stats *cs = ui_cmp_fn(ui);
     uint32_t r = p->order[row];
     const struct ss_cmp_row *cr = &cs->rows[r];
-    char b[6][48];
-    ui_fmt_value(ui, b[0], sizeof b[0], cr->self_b);
-    ui_fmt_value(ui, b[1], sizeof b[1], cr->self_n);
-    fmt_delta(ui, b[2], sizeof b[2], cr->self_n - cr->self_b);
-    ui_fmt_value(ui, b[3], sizeof b[3], cr->total_b);
-    ui_fmt_value(ui, b[4], sizeof b[4], cr->total_n);
-    fmt_delta(ui, b[5], sizeof b[5], cr->total_n - cr->total_b);
-    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], b[5], cname_of(cs, r)};
     /* growth stands out (the error colour), shrinkage is dimmed */
     double d = cr->self_n - cr->self_b;
     if (style == UI_S_NORMAL && (d > 0 || d < 0))
         style = d > 0 ? UI_S_ERROR : UI_S_DIM;
-    ui_table_row(c, y, ccolumns, NCOLS, cells, style, 0);
+    ui_table_cells(c, y, ccolumns, NCOLS, cs, r, style, 0);
 }
 
 static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)

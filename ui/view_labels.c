@@ -8,11 +8,16 @@
 
 #include "app.h"
 #include "labels.h"
+#include "report_labels.h"
 #include "vec.h"
 
 /* the measure's column is named after it and widens to its numbers (draw) */
 static struct ui_column columns[] = {
-    {"key", 12, 0}, {"count", 9, 1}, {"measure", 10, 1}, {"pct", 7, 1}, {"value", 0, 0},
+    {"key", 12, 0, &ss_label_columns[SS_LABEL_KEY]},
+    {"count", 9, 1, &ss_label_columns[SS_LABEL_COUNT]},
+    {"measure", 10, 1, &ss_label_columns[SS_LABEL_MEASURE]},
+    {"pct", 7, 1, &ss_label_columns[SS_LABEL_PCT]},
+    {"value", 0, 0, &ss_label_columns[SS_LABEL_VALUE]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -51,14 +56,11 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                      int style)
 {
     const struct labels_view *p = v->priv;
-    const struct ss_label_row *r = &p->ls.rows[row];
-    char b[4][64];
-    snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)r->samples);
-    ui_fmt_value(ui, b[1], sizeof b[1], r->value);
-    snprintf(b[2], sizeof b[2], "%.2f", ui_pct(ui, r->value));
-    const char *cells[NCOLS] = {ss_label_key(ui->m, r->label), b[0], b[1], b[2],
-                                ss_label_value(ui->m, r->label, b[3], sizeof b[3])};
-    ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+    /* pct: of the whole profile */
+    const struct ss_stats *st = ui_stats_fn(ui);
+    struct ss_label_ctx ctx = {ui->m, &p->ls, {{0}, 0}, st ? st->value_total : 0};
+    ss_units_of(ui->m, &ctx.u);
+    ui_table_cells(c, y, columns, NCOLS, &ctx, row, style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)

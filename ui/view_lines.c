@@ -12,17 +12,26 @@
 #include <sys/stat.h>
 
 #include "app.h"
-#include "order.h"
+#include "report.h"
+#include "report_compare.h"
 #include "vec.h"
 
 enum { SORT_SELF, SORT_TOTAL, SORT_POS, NSORTS };
 static const char *const sort_names[NSORTS] = {"self time", "total time", "position"};
 static const int sort_column[NSORTS] = {0, 2, 4};
 
+/* The view's own column: the text of the line (source_line). */
+static void cell_source(char *buf, size_t n, const void *ctx, size_t r, int tsv);
+static const struct ss_col source_col = {"source", NULL, 0, 0, 0, cell_source, NULL, NULL, 0};
+
 /* self and total widen to the measure's numbers (draw) */
 static struct ui_column columns[] = {
-    {"self", 8, 1},   {"self%", 6, 1},     {"total", 8, 1},
-    {"total%", 6, 1}, {"location", 20, 0}, {"source", 0, 3},
+    {"self", 8, 1, &ss_line_columns[SS_STAT_SELF]},
+    {"self%", 6, 1, &ss_line_columns[SS_STAT_SELF_PCT]},
+    {"total", 8, 1, &ss_line_columns[SS_STAT_TOTAL]},
+    {"total%", 6, 1, &ss_line_columns[SS_STAT_TOTAL_PCT]},
+    {"location", 20, 0, &ss_line_columns[SS_STAT_NAME]},
+    {"source", 0, 3, &source_col},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -32,8 +41,13 @@ static const char *const csort_names[NSORTS] = {"self delta", "total delta", "po
 static const int csort_column[NSORTS] = {2, 5, 6};
 /* the numbers take the room of the source text, which is left out */
 static struct ui_column ccolumns[] = {
-    {"base", 8, 1},  {"self", 8, 1},  {"delta", 9, 1},    {"base", 8, 1},
-    {"total", 8, 1}, {"delta", 9, 1}, {"location", 0, 0},
+    {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF_B]},
+    {"self", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF]},
+    {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_SELF_D]},
+    {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_B]},
+    {"total", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL]},
+    {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_D]},
+    {"location", 0, 0, &ss_cmp_line_columns[SS_CMP_NAME]},
 };
 #define NCCOLS (sizeof ccolumns / sizeof *ccolumns)
 
@@ -251,50 +265,26 @@ static const char *source_line(struct ui *ui, struct lines_view *p, const char *
 
 /* ---- the list ------------------------------------------------------------ */
 
-struct lines_sort {
-    const struct ss_stats *st;
-    int by;
-};
-
-static int cmp_rows(uint32_t ra, uint32_t rb, const void *ctx)
-{
-    const struct lines_sort *s = ctx;
-    const struct ss_stats *st = s->st;
-    if (s->by == SORT_POS) {
-        const struct ss_stat_row *a = &st->rows[ra], *b = &st->rows[rb];
-        int c = strcmp(a->file == SS_NONE ? "" : ss_strtab_get(&st->keys, a->file),
-                       b->file == SS_NONE ? "" : ss_strtab_get(&st->keys, b->file));
-        if (!c)
-            c = a->line < b->line ? -1 : a->line > b->line;
-        return c;
-    }
-    return ui_cmp_stat_time(st, ra, rb, s->by == SORT_TOTAL);
-}
-
 static const char *base_of(const struct ss_stats *st, const struct ss_stat_row *r)
 {
     return r->file == SS_NONE ? NULL : ss_strtab_get(&st->keys, r->file);
 }
 
-static int cmp_compared(uint32_t ra, uint32_t rb, const void *ctx)
+/* The columns' context: the statistics, and for the source column where
+ * files are found. */
+struct lines_ctx {
+    struct ss_stat_ctx s;
+    struct ui *ui;
+    struct lines_view *p;
+};
+
+static void cell_source(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    const struct lines_sort *s = ctx;
-    const struct ss_cmp_stats *cs = (const void *)s->st;
-    const struct ss_cmp_row *a = &cs->rows[ra], *b = &cs->rows[rb];
-    int c = 0;
-    if (s->by == SORT_POS) {
-        c = strcmp(a->file == SS_NONE ? "" : ss_strtab_get(&cs->keys, a->file),
-                   b->file == SS_NONE ? "" : ss_strtab_get(&cs->keys, b->file));
-        if (!c)
-            c = a->line < b->line ? -1 : a->line > b->line;
-    } else if (s->by == SORT_TOTAL) {
-        c = ui_cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-    } else {
-        c = ui_cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
-        if (!c)
-            c = ui_cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-    }
-    return c ? c : strcmp(ss_strtab_get(&cs->keys, a->key), ss_strtab_get(&cs->keys, b->key));
+    const struct lines_ctx *x = ctx;
+    const struct ss_stat_row *row = &x->s.st->rows[r];
+    const char *base = base_of(x->s.st, row);
+    const char *text = base ? source_line(x->ui, x->p, base, row->line) : NULL;
+    snprintf(buf, n, "%s", text ? text : "");
 }
 
 /* The row in list mode: its key, file basename (or NULL) and line, from
@@ -325,8 +315,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
         if (!cs)
             return -1;
         if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
-            struct lines_sort ctx = {(const void *)cs, v->sort};
-            if (ui_order_sort(&p->order, cs->n, v->sort_rev, cmp_compared, &ctx)) {
+            if (ui_table_sort(&p->order, cs->n, v->sort_rev, &ccolumns[csort_column[v->sort]],
+                              cs)) {
                 ui_error(ui, "out of memory");
                 return -1;
             }
@@ -348,8 +338,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (!st)
         return -1;
     if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
-        struct lines_sort ctx = {st, v->sort};
-        if (ui_order_sort(&p->order, st->n, v->sort_rev, cmp_rows, &ctx)) {
+        struct lines_ctx ctx = {{st}, ui, p};
+        if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]], &ctx)) {
             ui_error(ui, "out of memory");
             return -1;
         }
@@ -388,18 +378,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                      int style)
 {
     struct lines_view *p = v->priv;
-    const struct ss_stats *st = ui_stats_line(ui);
-    const struct ss_stat_row *r = &st->rows[p->order[row]];
-    char b[4][32];
-    ui_fmt_value(ui, b[0], sizeof b[0], r->self_v);
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_v));
-    ui_fmt_value(ui, b[2], sizeof b[2], r->total_v);
-    snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_v));
-    const char *base = base_of(st, r);
-    const char *text = base ? source_line(ui, p, base, r->line) : NULL;
-    const char *cells[NCOLS] = {
-        b[0], b[1], b[2], b[3], ss_strtab_get(&st->keys, r->key), text ? text : ""};
-    ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+    struct lines_ctx ctx = {{ui_stats_line(ui)}, ui, p};
+    ui_table_cells(c, y, columns, NCOLS, &ctx, p->order[row], style, 0);
 }
 
 static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
@@ -408,23 +388,10 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     struct lines_view *p = v->priv;
     const struct ss_cmp_stats *cs = ui_cmp_line(ui);
     const struct ss_cmp_row *r = &cs->rows[p->order[row]];
-    char b[6][48];
-    double d[2] = {r->self_n - r->self_b, r->total_n - r->total_b};
-    ui_fmt_value(ui, b[0], sizeof b[0], r->self_b);
-    ui_fmt_value(ui, b[1], sizeof b[1], r->self_n);
-    ui_fmt_value(ui, b[2] + (d[0] > 0), sizeof b[2] - 1, d[0]);
-    ui_fmt_value(ui, b[3], sizeof b[3], r->total_b);
-    ui_fmt_value(ui, b[4], sizeof b[4], r->total_n);
-    ui_fmt_value(ui, b[5] + (d[1] > 0), sizeof b[5] - 1, d[1]);
-    if (d[0] > 0)
-        b[2][0] = '+';
-    if (d[1] > 0)
-        b[5][0] = '+';
-    const char *cells[NCCOLS] = {
-        b[0], b[1], b[2], b[3], b[4], b[5], ss_strtab_get(&cs->keys, r->key)};
-    if (style == UI_S_NORMAL && (d[0] > 0 || d[0] < 0))
-        style = d[0] > 0 ? UI_S_ERROR : UI_S_DIM;
-    ui_table_row(c, y, ccolumns, NCCOLS, cells, style, 0);
+    double d = r->self_n - r->self_b;
+    if (style == UI_S_NORMAL && (d > 0 || d < 0))
+        style = d > 0 ? UI_S_ERROR : UI_S_DIM;
+    ui_table_cells(c, y, ccolumns, NCCOLS, cs, p->order[row], style, 0);
 }
 
 /* File mode: every line of the file with the time of the ones sampled. */
@@ -434,18 +401,21 @@ static void draw_file_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     struct lines_view *p = v->priv;
     const struct ss_stats *st = ui_stats_line(ui);
     const struct source_file *sf = &p->files[p->file];
-    char b[5][32] = {"", "", "", "", ""};
+    char b[5][64] = {"", "", "", "", ""};
+    struct lines_ctx ctx = {{st}, ui, p};
+    struct ss_cellbuf cb = {NULL, 0};
     for (size_t i = 0; i < p->n; i++) {
         const struct ss_stat_row *r = &st->rows[p->order[i]];
         const char *base = base_of(st, r);
         if (r->line == row + 1 && base && !strcmp(base, p->file_base)) {
-            ui_fmt_value(ui, b[0], sizeof b[0], r->self_v);
-            snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, r->self_v));
-            ui_fmt_value(ui, b[2], sizeof b[2], r->total_v);
-            snprintf(b[3], sizeof b[3], "%.2f", ui_pct(ui, r->total_v));
+            /* the list's cells of the line's row */
+            for (int k = 0; k < 4; k++)
+                snprintf(b[k], sizeof b[k], "%s",
+                         ss_col_text(columns[k].col, &ctx, p->order[i], 0, &cb));
             break;
         }
     }
+    ss_cellbuf_free(&cb);
     snprintf(b[4], sizeof b[4], "%zu", row + 1);
     const char *text = sf->text + sf->off[row]; /* tabs expanded when read */
     const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], text};

@@ -12,13 +12,35 @@
 #include <string.h>
 
 #include "app.h"
+#include "report_analysis.h"
+#include "report_compare.h"
 #include "vec.h"
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1},  {"runs", 9, 1}, {"samples", 9, 1},  {"mean", 9, 1},
-    {"median", 8, 1}, {"max", 7, 1},  {"function", 0, 0},
+    {"level", 6, 1, &ss_run_columns[SS_RUN_LEVEL]},
+    {"runs", 9, 1, &ss_run_columns[SS_RUN_RUNS]},
+    {"samples", 9, 1, &ss_run_columns[SS_RUN_SAMPLES]},
+    {"mean", 9, 1, &ss_run_columns[SS_RUN_MEAN]},
+    {"median", 8, 1, &ss_run_columns[SS_RUN_MEDIAN]},
+    {"max", 7, 1, &ss_run_columns[SS_RUN_MAX]},
+    {"function", 0, 0, &ss_run_columns[SS_RUN_NAME]},
 };
 #define NCOLS ARRAY_SIZE(columns)
+
+/* In a comparison (--base): per level of the function, its runs, samples
+ * and mean run length in the base and the new profile, and the deltas
+ * (`report --base --by runs --function F`; the mean's base is left out:
+ * mean and delta give it); the table below is the new profile's. */
+#define CR(i) (&ss_cmp_run_columns[i])
+static const struct ui_column ccolumns_min[] = {
+    {"level", 5, 1, CR(SS_CMPRU_LEVEL)},     {"base", 5, 1, CR(SS_CMPRU_RUNS_B)},
+    {"runs", 5, 1, CR(SS_CMPRU_RUNS)},       {"delta", 5, 1, CR(SS_CMPRU_RUNS_D)},
+    {"base", 7, 1, CR(SS_CMPRU_SAMPLES_B)},  {"samples", 7, 1, CR(SS_CMPRU_SAMPLES)},
+    {"delta", 6, 1, CR(SS_CMPRU_SAMPLES_D)}, {"mean", 7, 1, CR(SS_CMPRU_MEAN)},
+    {"delta", 7, 1, CR(SS_CMPRU_MEAN_D)},    {"function", 0, 0, CR(SS_CMPRU_NAME)},
+};
+static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
+#define NCCOLS ARRAY_SIZE(ccolumns)
 
 struct runs_view {
     unsigned gen;
@@ -27,6 +49,8 @@ struct runs_view {
     struct ss_run_row *rows; /* per level and "all" (level 0), in report's order */
     size_t nrows;
     struct ss_run_hist h;
+    int have_cmp; /* a comparison: cmp replaces rows (nrows = cmp.n) */
+    struct ss_cmp_runs cmp;
 };
 
 /* The statistics of one histogram row: counts[j] runs of length lengths[j]
@@ -95,6 +119,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
     p->rows = NULL;
     p->nrows = 0;
     p->have = 0;
+    if (p->have_cmp)
+        ss_cmp_runs_free(&p->cmp);
+    p->have_cmp = 0;
     free(p->fn);
     p->fn = fn ? strdup(fn) : NULL;
     p->gen = ui->gen;
@@ -126,6 +153,16 @@ static int prepare(struct ui *ui, struct ui_view *v)
         p->rows[h->n_levels].function = id;
         p->nrows = h->n_levels + 1;
         qsort(p->rows, p->nrows, sizeof *p->rows, cmp_rows);
+    }
+    if (ui->bm) {
+        struct ss_compare c;
+        ui_compare(ui, &c);
+        if (ss_compare_runs(&c, 0, fn, &p->cmp, &err)) {
+            ui_error(ui, "%s", err.msg);
+            return -1;
+        }
+        p->have_cmp = 1;
+        p->nrows = p->cmp.n;
     }
     p->have = 1;
     v->list.n = nlist(p);
@@ -184,20 +221,14 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                      int style)
 {
     struct runs_view *p = v->priv;
+    if (row < p->nrows && p->have_cmp) {
+        ui_table_cells(c, y, ccolumns, NCCOLS, &p->cmp, row, style, 0);
+        return;
+    }
     if (row < p->nrows) {
-        const struct ss_run_row *r = &p->rows[row];
-        char b[6][32];
-        if (r->level)
-            snprintf(b[0], sizeof b[0], "%u", r->level);
-        else
-            snprintf(b[0], sizeof b[0], "all");
-        snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)r->runs);
-        snprintf(b[2], sizeof b[2], "%llu", (unsigned long long)r->samples);
-        snprintf(b[3], sizeof b[3], "%.2f", r->mean);
-        snprintf(b[4], sizeof b[4], "%.1f", r->median);
-        snprintf(b[5], sizeof b[5], "%llu", (unsigned long long)r->max);
-        const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], b[4], b[5], p->fn};
-        ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+        struct ss_runs_ctx ctx = {ui->m, p->rows, {{0}, 0}};
+        ss_units_of(ui->m, &ctx.u);
+        ui_table_cells(c, y, columns, NCOLS, &ctx, row, style, 0);
         return;
     }
     size_t k = row - p->nrows;
@@ -240,7 +271,14 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     /* keep the scroll inside the table */
     if (!empty && p && p->h.n_lengths && (size_t)v->hscroll / 8 >= p->h.n_lengths)
         v->hscroll = (int)(p->h.n_lengths - 1) * 8;
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, empty, draw_row);
+    /* the numbers widen to their widest (never cut) */
+    memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
+    if (p && p->have_cmp)
+        ui_table_fit(ccolumns, NCCOLS, &p->cmp, p->cmp.n);
+    if (p && p->have_cmp)
+        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, -1, 0, empty, draw_row);
+    else
+        ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, empty, draw_row);
 }
 
 static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
@@ -254,7 +292,7 @@ static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
     struct runs_view *p = v->priv;
     if (!p || !p->have || r >= p->nrows)
         return 0;
-    return p->rows[r].level;
+    return p->have_cmp ? p->cmp.rows[r].level : p->rows[r].level;
 }
 
 static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)
@@ -271,6 +309,8 @@ static void view_free(struct ui_view *v)
     struct runs_view *p = v->priv;
     ss_run_hist_free(&p->h);
     free(p->rows);
+    if (p->have_cmp)
+        ss_cmp_runs_free(&p->cmp);
     free(p->fn);
 }
 

@@ -7,9 +7,44 @@
 #include "report.h"
 #include "vec.h"
 
+/* The view's own columns: the interval of every source (report's says
+ * "-" for an untimed one), the flags with "unordered" (folded stacks). */
+#define SRC(ctx, r) (&((const struct ss_model *)(ctx))->sources.v[r])
+static void cell_interval(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_interval(buf, n, SRC(ctx, r)->interval_us);
+}
+static void cell_flags(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    static const struct {
+        uint32_t flag;
+        const char *name;
+    } names[] = {{SS_SRC_MEMORY, "memory"},
+                 {SS_SRC_GC, "GC"},
+                 {SS_SRC_LINE, "line"},
+                 {SS_SRC_AGGREGATE, "aggregate"},
+                 {SS_SRC_UNORDERED, "unordered"}};
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ARRAY_SIZE(names) && k < n; i++)
+        if (SRC(ctx, r)->flags & names[i].flag)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "+" : "", names[i].name);
+    if (!buf[0])
+        snprintf(buf, n, "-");
+}
+static const struct ss_col interval_col = {"interval", NULL, 8, 0, 0, cell_interval, NULL, NULL, 0};
+static const struct ss_col flags_col = {"flags", NULL, 11, 0, 0, cell_flags, NULL, NULL, 0};
+
 static const struct ui_column columns[] = {
-    {"source", 6, 1},   {"type", 6, 0},   {"session", 7, 1}, {"line", 5, 1},
-    {"interval", 8, 1}, {"flags", 11, 0}, {"samples", 8, 1}, {"file", 0, 0},
+    {"source", 6, 1, &ss_source_columns[SS_SRCCOL_ID]},
+    {"type", 6, 0, &ss_source_columns[SS_SRCCOL_TYPE]},
+    {"session", 7, 1, &ss_source_columns[SS_SRCCOL_SESSION]},
+    {"line", 5, 1, &ss_source_columns[SS_SRCCOL_LINE]},
+    {"interval", 8, 1, &interval_col},
+    {"flags", 11, 0, &flags_col},
+    /* count values, as the status line and `report --by sources` count */
+    {"samples", 8, 1, &ss_source_columns[SS_SRCCOL_SAMPLES]},
+    {"file", 0, 0, &ss_source_columns[SS_SRCCOL_URI]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -27,30 +62,7 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
-    const struct ss_source *s = &ui->m->sources.v[row];
-    char b[6][64];
-    snprintf(b[0], sizeof b[0], "%zu", row + 1);
-    snprintf(b[1], sizeof b[1], "%u", s->session);
-    snprintf(b[2], sizeof b[2], "%u", s->header_line);
-    ss_format_interval(b[3], sizeof b[3], s->interval_us);
-    b[4][0] = '\0';
-    if (s->flags & SS_SRC_MEMORY)
-        strcat(b[4], "memory");
-    if (s->flags & SS_SRC_GC)
-        strcat(b[4], b[4][0] ? "+GC" : "GC");
-    if (s->flags & SS_SRC_LINE)
-        strcat(b[4], b[4][0] ? "+line" : "line");
-    if (s->flags & SS_SRC_AGGREGATE)
-        strcat(b[4], b[4][0] ? "+aggregate" : "aggregate");
-    if (s->flags & SS_SRC_UNORDERED)
-        strcat(b[4], b[4][0] ? "+unordered" : "unordered");
-    if (!b[4][0])
-        strcat(b[4], "-");
-    /* count values, as the status line and `report --by sources` count */
-    snprintf(b[5], sizeof b[5], "%llu", (unsigned long long)ss_source_samples(ui->m, (ss_id)row));
-    const char *cells[NCOLS] = {b[0], ss_str(ui->m, s->type), b[1], b[2], b[3], b[4],
-                                b[5], ss_str(ui->m, s->uri)};
-    ui_table_row(c, y, columns, NCOLS, cells, style, 0);
+    ui_table_cells(c, y, columns, NCOLS, ui->m, row, style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)

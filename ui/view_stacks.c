@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "order.h"
+#include "report.h"
 #include "vec.h"
 
 enum { SORT_COUNT, SORT_DEPTH, SORT_TEXT, NSORTS };
@@ -15,14 +15,43 @@ static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root 
 static const int sort_column[NSORTS] = {0, 3, 4};
 
 static const struct ui_column columns[] = {
-    {"count", 8, 1}, {"time", 9, 1}, {"pct", 7, 1}, {"depth", 5, 1}, {"stack (root first)", 0, 2},
+    {"count", 8, 1, &ss_stack_columns[SS_STACK_COUNT]},
+    {"time", 9, 1, &ss_stack_columns[SS_STACK_VALUE]},
+    {"pct", 7, 1, &ss_stack_columns[SS_STACK_PCT]},
+    {"depth", 5, 1, &ss_stack_columns[SS_STACK_DEPTH]},
+    {"stack (root first)", 0, 2, &ss_stack_columns[SS_STACK_TEXT]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
-/* In a comparison (--base): each stack's value in the base (the same names
- * root first), the new value and the delta. */
+/* The columns' context: report's, and in a comparison each row's base
+ * value (the same names root first). */
+struct stacks_ctx {
+    struct ss_stacks_ctx s;
+    const double *base;
+};
+static void get_base_new(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    const struct stacks_ctx *x = ctx;
+    *b = x->base[r];
+    *v = x->s.st->rows[r].value;
+}
+static const struct ss_units *stacks_units(const void *ctx)
+{
+    return &((const struct stacks_ctx *)ctx)->s.u;
+}
+static const struct ss_pair base_new = {get_base_new, stacks_units, NULL, 0};
+static const struct ss_col base_new_cols[] = {
+    SS_PAIR_COLS("base", 9, "new", 9, "delta", 10, 1, &base_new),
+};
+
+/* In a comparison (--base): each stack's value in the base, the new value
+ * and the delta. */
 static const struct ui_column ccolumns[] = {
-    {"base", 9, 1}, {"new", 9, 1}, {"delta", 10, 1}, {"depth", 5, 1}, {"stack (root first)", 0, 2},
+    {"base", 9, 1, &base_new_cols[0]},
+    {"new", 9, 1, &base_new_cols[1]},
+    {"delta", 10, 1, &base_new_cols[2]},
+    {"depth", 5, 1, &ss_stack_columns[SS_STACK_DEPTH]},
+    {"stack (root first)", 0, 2, &ss_stack_columns[SS_STACK_TEXT]},
 };
 
 struct stacks_view {
@@ -30,11 +59,10 @@ struct stacks_view {
     int sort, rev;
     uint32_t *order; /* rows of the stacks table in display order */
     size_t n;
-    long open;  /* position in `order` of the open stack, or -1 */
-    long mark;  /* marked frame (0 = root) of the open stack, or -1 */
-    char *text; /* scratch for a stack's text */
-    size_t text_cap;
-    double *base; /* a comparison: per row of the stacks table, its base value */
+    long open;              /* position in `order` of the open stack, or -1 */
+    long mark;              /* marked frame (0 = root) of the open stack, or -1 */
+    struct ss_cellbuf text; /* scratch for a stack's text */
+    double *base;           /* a comparison: per row of the stacks table, its base value */
 };
 
 /* Nothing open or marked yet. */
@@ -48,42 +76,15 @@ static void view_init(struct ui_view *v)
 static const char *stack_text(struct ui *ui, struct stacks_view *p, const struct ss_stacks *st,
                               const struct ss_stack_row *r)
 {
-    size_t need = ss_stack_text(ui->m, st, r, ";", p->text, p->text_cap) + 1;
-    if (need > p->text_cap) {
-        char *t = realloc(p->text, need);
-        if (!t)
-            return "";
-        p->text = t;
-        p->text_cap = need;
-        ss_stack_text(ui->m, st, r, ";", p->text, p->text_cap);
-    }
-    return p->text ? p->text : "";
+    return ss_stack_row_text(ui->m, st, r, &p->text);
 }
 
-struct stacks_sort {
-    const struct ss_model *m;
-    const struct ss_stacks *st;
-    int by;
-};
-
-static int cmp_rows(uint32_t a, uint32_t b, const void *ctx)
+/* The columns' context for the current model. */
+static struct stacks_ctx cells_ctx(struct ui *ui, struct stacks_view *p, const struct ss_stacks *st)
 {
-    const struct stacks_sort *s = ctx;
-    const struct ss_stack_row *ra = &s->st->rows[a], *rb = &s->st->rows[b];
-    if (s->by == SORT_DEPTH && ra->depth != rb->depth)
-        return ra->depth > rb->depth ? -1 : 1;
-    if (s->by == SORT_TEXT) {
-        /* compare function names root first, frame by frame */
-        for (uint32_t k = 0; k < ra->depth && k < rb->depth; k++) {
-            int c = strcmp(ss_function_name(s->m, s->st->fns[ra->first + k]),
-                           ss_function_name(s->m, s->st->fns[rb->first + k]));
-            if (c)
-                return c;
-        }
-        if (ra->depth != rb->depth)
-            return ra->depth < rb->depth ? -1 : 1;
-    }
-    return a < b ? -1 : a > b; /* the core's order: by count */
+    struct stacks_ctx x = {{ui->m, st, &p->text, {{0}, 0}}, p->base};
+    ss_units_of(ui->m, &x.s.u);
+    return x;
 }
 
 /* Rows: the stacks, with the open stack's frames after it. */
@@ -112,8 +113,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (!p || !st)
         return -1;
     if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
-        struct stacks_sort ctx = {ui->m, st, v->sort};
-        if (ui_order_sort(&p->order, st->n, v->sort_rev, cmp_rows, &ctx)) {
+        struct stacks_ctx ctx = cells_ctx(ui, p, st);
+        if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]], &ctx)) {
             ui_error(ui, "out of memory");
             return -1;
         }
@@ -183,20 +184,8 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
             ui_canvas_style(c, y, 0, 8, UI_S_MARK, 0);
         return;
     }
-    snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)r->count);
-    ui_fmt_value(ui, b[1], sizeof b[1], r->value);
-    snprintf(b[2], sizeof b[2], "%.2f", st->total_v > 0 ? 100.0 * r->value / st->total_v : 0);
-    snprintf(b[3], sizeof b[3], "%u", r->depth);
-    if (p->base) {
-        /* a comparison: base, new, delta */
-        double bv = p->base[p->order[k]], d = r->value - bv;
-        ui_fmt_value(ui, b[0], sizeof b[0], bv);
-        ui_fmt_value(ui, b[2] + (d > 0), sizeof b[2] - 1, d);
-        if (d > 0)
-            b[2][0] = '+';
-    }
-    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], stack_text(ui, p, st, r)};
-    ui_table_row(c, y, p->base ? ccolumns : columns, NCOLS, cells, style, 0);
+    struct stacks_ctx ctx = cells_ctx(ui, p, st);
+    ui_table_cells(c, y, p->base ? ccolumns : columns, NCOLS, &ctx, p->order[k], style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -345,7 +334,7 @@ static void view_free(struct ui_view *v)
 {
     struct stacks_view *p = v->priv;
     free(p->order);
-    free(p->text);
+    ss_cellbuf_free(&p->text);
     free(p->base);
 }
 

@@ -11,7 +11,12 @@
  *
  * Only the rows on screen are computed (the core's grid, timeline.h), from
  * one pass over the samples shown, and only when the model, zoom, size or
- * scroll changed. */
+ * scroll changed.
+ *
+ * In a comparison (--base) a row under the grid shows the base at the
+ * cursor's level: the same share of the base's samples as the grid shows
+ * of the new profile's, in as many columns, with the new profile's letters
+ * ('?': a function only in the base); the info line adds the base's cell. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +59,12 @@ struct tl_view {
     size_t nletter;
     ss_id owner[256]; /* the function holding each letter, SS_NONE: free */
     int legend_full;  /* L: the whole legend in place of the grid */
+    /* a comparison: the base's row at one level (base_grid) */
+    struct ss_timeline_grid bg;
+    int have_bg;
+    unsigned bg_gen;
+    size_t bg_first, bg_n, bg_width; /* the new profile's range and columns it matches */
+    uint32_t bg_level;
 };
 
 /* A function's letter: the first letter or digit of its name when free
@@ -370,6 +381,57 @@ static int marked_range(struct tl_view *p, size_t *a1, size_t *b1)
 
 /* L: every letter on screen and its function, in columns, in place of the
  * grid. */
+/* The base's row at `level` for the samples of the base that are the
+ * share of its timeline the grid shows of the new profile's, in the grid's
+ * columns (recomputed only when needed).  Returns 0 or -1 (message set). */
+static int base_grid(struct ui *ui, struct tl_view *p, uint32_t level)
+{
+    size_t width = p->g.ncols ? p->g.ncols : 1;
+    if (p->have_bg && p->bg_gen == ui->gen && p->bg_first == p->first && p->bg_n == p->n &&
+        p->bg_width == width && p->bg_level == level)
+        return 0;
+    if (p->have_bg)
+        ss_timeline_grid_free(&p->bg);
+    p->have_bg = 0;
+    size_t nn = total_samples(ui), nb = ui->bm->sample_stack.n;
+    size_t fb = nn ? (size_t)((double)p->first * (double)nb / (double)nn) : 0;
+    size_t fe = nn ? (size_t)((double)(p->first + p->n) * (double)nb / (double)nn + 0.999999) : nb;
+    if (fe > nb)
+        fe = nb;
+    if (fb >= fe)
+        fb = fe ? fe - 1 : 0;
+    struct ss_error err;
+    if (ss_timeline_grid_compute(ui->bm, fb, fe - fb, width, level, 1, &p->bg, &err)) {
+        ui_error(ui, "out of memory (timeline)");
+        return -1;
+    }
+    p->have_bg = 1;
+    p->bg_gen = ui->gen;
+    p->bg_first = p->first;
+    p->bg_n = p->n;
+    p->bg_width = width;
+    p->bg_level = level;
+    return 0;
+}
+
+/* The letter and style of the base's function fb (base model id) in the
+ * new profile's letters; '?' for a function only in the base. */
+static char base_letter(struct ui *ui, struct tl_view *p, ss_id fb, int *style)
+{
+    ss_id f = ss_model_find_function(ui->m, ss_function_name(ui->bm, fb));
+    if (f == SS_NONE) {
+        *style = UI_S_DIM;
+        return '?';
+    }
+    f = ss_function_canonical(ui->m, f);
+    int ch =
+        f < ui->m->functions.n && p->leg_of_set[f] ? p->leg_ch[p->leg_idx[f]] : letter_of(ui, p, f);
+    if (ch < 0)
+        ch = '+';
+    *style = letter_style((char)ch);
+    return (char)ch;
+}
+
 static void draw_legend(struct ui *ui, struct tl_view *p, struct ui_canvas *c, int y, int h)
 {
     ui_put_head(c, y, 0, c->w,
@@ -400,7 +462,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         return;
     }
     int legend_rows = h >= 14 ? 3 : 1;
-    int rows = h - 3 - legend_rows; /* info line, grid, ruler, axis, legend */
+    int base_row = ui->bm ? 1 : 0;             /* a comparison: the base's row under the grid */
+    int rows = h - 3 - legend_rows - base_row; /* info line, grid, ruler, axis, legend */
     if (rows < 1)
         rows = 1;
     v->list.page = rows;
@@ -444,6 +507,18 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     else
         snprintf(info + k, sizeof info - (size_t)k, "no sample reaches it");
     (void)reach;
+    if (ui->bm && !base_grid(ui, p, level) && cc < p->bg.ncols) {
+        ss_id fb = p->bg.top[cc];
+        size_t ba = p->bg.first + cc * p->bg.window, bb = ba + p->bg.window;
+        if (bb > p->bg.first + p->bg.n)
+            bb = p->bg.first + p->bg.n;
+        size_t len = strlen(info);
+        if (fb != SS_NONE)
+            snprintf(info + len, sizeof info - len, " | base: %s in %u of %zu",
+                     ss_function_name(ui->bm, fb), p->bg.top_n[cc], bb - ba);
+        else
+            snprintf(info + len, sizeof info - len, " | base: none");
+    }
     size_t ma, mb;
     if (!mark_bounds(p, &ma, &mb)) {
         size_t len = strlen(info);
@@ -478,9 +553,33 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         }
     }
 
+    /* a comparison: the base at the cursor's level */
+    int only_base = 0;
+    if (ui->bm && p->have_bg) {
+        int yy = y + 1 + rows;
+        ui_put(c, yy, 0, MARGIN, "base", UI_S_HEADER);
+        for (size_t col = 0; col < p->bg.ncols; col++) {
+            ss_id fb = p->bg.top[col];
+            char ch[2] = {' ', 0};
+            int style = UI_S_NORMAL;
+            if (fb != SS_NONE) {
+                ch[0] = base_letter(ui, p, fb, &style);
+                only_base |= ch[0] == '?';
+                size_t ca = p->bg.first + col * p->bg.window;
+                size_t cb = ca + p->bg.window > p->bg.first + p->bg.n ? p->bg.first + p->bg.n
+                                                                      : ca + p->bg.window;
+                if (2 * (size_t)p->bg.reach[col] < cb - ca)
+                    style = UI_S_DIM;
+            }
+            if (col == cc)
+                style = UI_S_CURSOR;
+            ui_put(c, yy, MARGIN + (int)col, 1, ch, style);
+        }
+    }
+
     /* the ruler: the cursor's column, the marked range, where a new source
      * (file or Rprof session) starts and where samples were removed */
-    int ry = y + 1 + rows, seen_src = 0, seen_gap = 0;
+    int ry = y + 1 + rows + base_row, seen_src = 0, seen_gap = 0;
     const struct ss_model *m = ui->m;
     ui_put(c, ry, 0, MARGIN, "time", UI_S_DIM);
     for (size_t col = 0; col < p->g.ncols; col++) {
@@ -534,8 +633,10 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     size_t nplus = 0;
     for (size_t i = 0; i < p->nleg; i++)
         nplus += p->leg_ch[i] == '+';
-    char extra[3][64];
+    char extra[4][64];
     size_t nextra = 0;
+    if (only_base)
+        snprintf(extra[nextra++], sizeof extra[0], "? only in the base");
     if (seen_src)
         snprintf(extra[nextra++], sizeof extra[0], "| a new file or session");
     if (seen_gap)
@@ -729,6 +830,8 @@ static void view_free(struct ui_view *v)
     struct tl_view *p = v->priv;
     if (p->have_grid)
         ss_timeline_grid_free(&p->g);
+    if (p->have_bg)
+        ss_timeline_grid_free(&p->bg);
     free(p->leg);
     free(p->leg_ch);
     free(p->leg_of_set);

@@ -7,13 +7,36 @@
 #include <string.h>
 
 #include "app.h"
+#include "report_transforms.h"
 #include "vec.h"
 
-/* "removed": the measure the step removed (its samples' time, memory, ...);
- * widened to the measure's numbers in draw */
+/* The view's own columns: on or off, and "removed": the measure the step
+ * removed (its samples' time, memory, ...), widened to the measure's
+ * numbers in draw. */
+#define TFC(ctx) ((const struct ss_tf_ctx *)(ctx))
+static void cell_on(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    snprintf(buf, n, "%s", ss_tf_enabled(TFC(ctx)->l, r) ? "on" : "off");
+}
+static void cell_removed(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_tf_effect *e = ss_tf_effect(TFC(ctx)->l, r);
+    ss_format_value(buf, n, &TFC(ctx)->u, e->value_in - e->value_out, 0);
+}
+static const struct ss_col on_col = {"on", NULL, 3, 0, 0, cell_on, NULL, NULL, 0};
+static const struct ss_col removed_col = {"removed", NULL, 8, 0, 0, cell_removed, NULL, NULL, 0};
+
 static struct ui_column columns[] = {
-    {"#", 2, 1},       {"on", 3, 0},     {"in", 7, 1},  {"out", 7, 1},  {"removed", 8, 1},
-    {"frames-", 7, 1}, {"stacks", 6, 1}, {"fns", 4, 1}, {"lvls", 4, 1}, {"command", 0, 0},
+    {"#", 2, 1, &ss_step_columns[SS_STEP_STEP]},
+    {"on", 3, 0, &on_col},
+    {"in", 7, 1, &ss_step_columns[SS_STEP_IN]},
+    {"out", 7, 1, &ss_step_columns[SS_STEP_OUT]},
+    {"removed", 8, 1, &removed_col},
+    {"frames-", 7, 1, &ss_step_columns[SS_STEP_FRAMES]},
+    {"stacks", 6, 1, &ss_step_columns[SS_STEP_STACKS]},
+    {"fns", 4, 1, &ss_step_columns[SS_STEP_FUNCTIONS]},
+    {"lvls", 4, 1, &ss_step_columns[SS_STEP_LEVELS]},
+    {"command", 0, 0, &ss_step_columns[SS_STEP_COMMAND]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -33,21 +56,20 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
-    const struct ss_tf_effect *e = ss_tf_effect(ui->tf, row);
-    int on = ss_tf_enabled(ui->tf, row);
-    char b[8][32];
-    snprintf(b[0], sizeof b[0], "%zu", row + 1);
-    snprintf(b[1], sizeof b[1], "%zu", e->samples_in);
-    snprintf(b[2], sizeof b[2], "%zu", e->samples_out);
-    snprintf(b[3], sizeof b[3], "%llu", (unsigned long long)e->frames_removed);
-    snprintf(b[4], sizeof b[4], "%zu", e->stacks_changed);
-    snprintf(b[5], sizeof b[5], "%zu", e->functions_matched);
-    snprintf(b[6], sizeof b[6], "%zu", e->levels_removed);
-    ui_fmt_value(ui, b[7], sizeof b[7], e->value_in - e->value_out);
-    const char *cells[NCOLS] = {
-        b[0],           on ? "on" : "off", on ? b[1] : "", on ? b[2] : "", on ? b[7] : "",
-        on ? b[3] : "", on ? b[4] : "",    on ? b[5] : "", on ? b[6] : "", ss_tf_text(ui->tf, row)};
-    ui_table_row(c, y, columns, NCOLS, cells, !on && style == UI_S_NORMAL ? UI_S_DIM : style, 0);
+    struct ss_tf_ctx ctx = {ui->tf, {{0}, 0}};
+    ss_units_of(ui->m, &ctx.u);
+    if (ss_tf_enabled(ui->tf, row)) {
+        ui_table_cells(c, y, columns, NCOLS, &ctx, row, style, 0);
+        return;
+    }
+    /* a step turned off has no effect: its number, "off" and its command */
+    struct ui_column off[NCOLS];
+    for (size_t i = 0; i < NCOLS; i++) {
+        off[i] = columns[i];
+        if (i > 1 && i + 1 < NCOLS)
+            off[i].col = NULL;
+    }
+    ui_table_cells(c, y, off, NCOLS, &ctx, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)

@@ -12,19 +12,64 @@
 #include <string.h>
 
 #include "app.h"
+#include "report_analysis.h"
 #include "tree.h"
 #include "vec.h"
 
+/* The columns' context: report's (percentages of the whole profile), and
+ * for the view's own columns what is open and, in a comparison, each
+ * node's base total. */
+struct tree_ctx {
+    struct ss_tree_ctx s;
+    const uint8_t *open;
+    int utf8;
+    const double *base_total;
+};
+
+/* The view's own label: an expand glyph and the name (guides drawn apart). */
+static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct tree_ctx *x = ctx;
+    const struct ss_tree *t = x->s.t;
+    const char *glyph = t->nodes[r].end <= r + 1 ? "  "
+                        : x->open[r]             ? (x->utf8 ? "\xe2\x96\xbe " : "- ")
+                                                 : (x->utf8 ? "\xe2\x96\xb8 " : "+ ");
+    snprintf(buf, n, "%s%s", glyph, ss_function_name(x->s.m, t->nodes[r].function));
+}
+static const struct ss_col name_col = {"function", NULL, 0, 0, 0, cell_name, NULL, NULL, 0};
+
 /* total and self widen to the measure's numbers (draw) */
 static struct ui_column columns[] = {
-    {"total%", 7, 1}, {"self%", 7, 1}, {"total", 9, 1}, {"self", 9, 1}, {"function", 0, 0},
+    {"total%", 7, 1, &ss_tree_columns[SS_TREE_TOTAL_PCT]},
+    {"self%", 7, 1, &ss_tree_columns[SS_TREE_SELF_PCT]},
+    {"total", 9, 1, &ss_tree_columns[SS_TREE_TOTAL]},
+    {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
+    {"function", 0, 0, &name_col},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
+/* A comparison's total: the base's (joined by path, compare.h) and the new. */
+static void get_total(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    const struct tree_ctx *x = ctx;
+    *b = x->base_total[r];
+    *v = x->s.t->nodes[r].total_v;
+}
+static const struct ss_units *tree_units(const void *ctx)
+{
+    return &((const struct tree_ctx *)ctx)->s.u;
+}
+static const struct ss_pair total_pair = {get_total, tree_units, NULL, 0};
+static const struct ss_col total_cols[] = {
+    SS_PAIR_COLS("base", 9, "total", 9, "delta", 10, 1, &total_pair),
+};
+
 /* In a comparison (--base): the base's total, the total, the delta and
- * self, per node (joined by path, compare.h). */
+ * self, per node. */
 static struct ui_column ccolumns[] = {
-    {"base", 9, 1}, {"total", 9, 1}, {"delta", 10, 1}, {"self", 9, 1}, {"function", 0, 0},
+    {"base", 9, 1, &total_cols[0]},   {"total", 9, 1, &total_cols[1]},
+    {"delta", 10, 1, &total_cols[2]}, {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
+    {"function", 0, 0, &name_col},
 };
 
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
@@ -250,27 +295,14 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 {
     struct tree_view *p = v->priv;
     uint32_t i = p->rows[row];
-    const struct ss_tree_node *nd = &p->t.nodes[i];
-    char b[4][32], name[4200], g[GUIDE_MAX * 6 + 16];
-    snprintf(b[0], sizeof b[0], "%.2f", ui_pct(ui, nd->total_v));
-    snprintf(b[1], sizeof b[1], "%.2f", ui_pct(ui, nd->self_v));
-    ui_fmt_value(ui, b[2], sizeof b[2], nd->total_v);
-    ui_fmt_value(ui, b[3], sizeof b[3], nd->self_v);
-    const char *glyph = !has_children(&p->t, i) ? "  "
-                        : p->open[i]            ? (c->utf8 ? "\xe2\x96\xbe " : "- ")
-                                                : (c->utf8 ? "\xe2\x96\xb8 " : "+ ");
-    snprintf(name, sizeof name, "%s%s", glyph, ss_function_name(ui->m, nd->function));
-    const char *cells[NCOLS] = {b[0], b[1], b[2], b[3], name};
+    const struct ss_stats *st = ui_stats_fn(ui);
+    struct tree_ctx ctx = {
+        {ui->m, &p->t, {{0}, 0}, st ? st->value_total : 0}, p->open, c->utf8, p->base_total};
+    ss_units_of(ui->m, &ctx.s.u);
+    char g[GUIDE_MAX * 6 + 16];
     const struct ui_column *cols = columns;
     if (p->base_total) {
-        /* a comparison: base, total, delta, self */
-        double d = nd->total_v - p->base_total[i];
-        ui_fmt_value(ui, b[0], sizeof b[0], p->base_total[i]);
-        ui_fmt_value(ui, b[1], sizeof b[1], nd->total_v);
-        ui_fmt_value(ui, b[2] + (d > 0), sizeof b[2] - 1, d);
-        if (d > 0)
-            b[2][0] = '+';
-        ui_fmt_value(ui, b[3], sizeof b[3], nd->self_v);
+        double d = p->t.nodes[i].total_v - p->base_total[i];
         cols = ccolumns;
         if (style == UI_S_NORMAL && (d > 0 || d < 0))
             style = d > 0 ? UI_S_ERROR : UI_S_DIM;
@@ -280,7 +312,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     int label = c->w - (x > 0 ? x : 0);
     guides(&p->t, i, c->utf8, (label * 2 / 3 - 5) / 2, g, sizeof g);
     int indent = ui_text_width(c, g);
-    ui_table_row(c, y, cols, NCOLS, cells, style, indent);
+    ui_table_cells(c, y, cols, NCOLS, &ctx, i, style, indent);
     if (indent && x >= 0)
         ui_put(c, y, x, indent, g, style == UI_S_NORMAL ? UI_S_DIM : style);
 }

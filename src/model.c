@@ -600,8 +600,21 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
         struct ss_source src = o->sources.v[s];
         size_t end = src.first_sample + src.n_samples;
         src.first_sample = k;
-        while (k < n && derived_orig(keep, base, k) < end)
-            k++;
+        /* k moves past the kept samples before `end`: by arithmetic for one
+         * stretch, by binary search in keep (increasing) */
+        if (!keep) {
+            k = end <= base ? k : end - base < n ? end - base : n;
+        } else {
+            size_t lo = k, hi = n;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (keep[mid] < end)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            k = lo;
+        }
         src.n_samples = k - src.first_sample;
         m->sources.v[m->sources.n++] = src;
     }

@@ -60,6 +60,7 @@ int ui_reapply(struct ui *ui, const char *what)
     struct ss_model nm, nb;
     memset(&nm, 0, sizeof nm);
     memset(&nb, 0, sizeof nb);
+    ui_runs_cancel(&ui->cache); /* of the model about to go: the cores are for this */
     if (ss_tf_count(ui->tf) > 0) {
         struct ss_error err;
         ss_error_clear(&err);

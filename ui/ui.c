@@ -581,9 +581,11 @@ static void finish_deferred(struct ui *ui, FILE *timing)
     if (!ui->pending || ui->quit)
         return;
     ui->pending = 0;
+    int running = ui_runs_busy(ui);
     if (ui_runs_start(ui) == 0) {
         if (ui_runs_busy(ui)) {
-            ui->bg_ms = now_ms();
+            if (!running)
+                ui->bg_ms = now_ms(); /* started now */
             return;
         }
         if (!ui_runs_ready(ui))

@@ -259,6 +259,7 @@ void ui_swap_base(struct ui *ui)
                      "BEFORE AFTER)");
         return;
     }
+    ui_runs_cancel(&ui->cache); /* its thread may read ui->orig, about to change */
     struct ss_model t = ui->orig;
     ui->orig = ui->borig;
     ui->borig = t;

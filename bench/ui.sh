@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/ui.sh [--quick] [--reps N]
+# bench/ui.sh [--quick] [--reps N] [--10m [FILE]] [--input FILE]...
 #
 # Measures the explorer against DESIGN section 9's UI targets on the
 # 1M-sample benchmark files (the ones bench/run.sh makes; see
@@ -11,6 +11,11 @@
 #
 #   --quick    100k-sample files instead of 1M
 #   --reps N   runs per file; the report gives each key's median (default 3)
+#   --10m [FILE]  also run on a 10M-sample memory + line file: FILE, or
+#              bench/out/ml10m.out, generated when missing (about 3 GB and
+#              a minute or more); its peak RSS is reported too (GNU time)
+#   --input FILE  run on FILE instead of the generated files (repeatable;
+#              --10m's file is added after them)
 #
 # It builds nothing: it runs ./stackscope at the repository root, or
 # $STACKSCOPE.  The table goes to standard output, per-key numbers to
@@ -23,6 +28,8 @@ root=$(dirname "$here")
 outdir=$here/out
 quick=0
 reps=3
+ten=0 tenfile=
+inputs=()
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 ;;
@@ -31,8 +38,18 @@ while [ $# -gt 0 ]; do
         reps=$2
         shift
         ;;
+    --10m)
+        ten=1
+        case ${2-} in '' | -*) ;; *) tenfile=$2; shift ;; esac
+        ;;
+    --input)
+        [ $# -ge 2 ] || { echo "ui.sh: --input needs a file" >&2; exit 2; }
+        [ -r "$2" ] || { echo "ui.sh: cannot read $2" >&2; exit 2; }
+        inputs+=("$2")
+        shift
+        ;;
     -h | --help)
-        sed -n '2,19s/^# \{0,1\}//p' "$0"
+        sed -n '2,25s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
     *)
@@ -54,15 +71,29 @@ trap 'rm -rf "$tmpd"' EXIT
 
 if [ $quick = 1 ]; then n=100000 tag=100k; else n=1000000 tag=1m; fi
 make_input() {
-    local out=$1 src=$2
+    local out=$1 src=$2 count=${3:-$n}
     if [ -s "$out" ] && [ "$out" -nt "$here/gen-big.sh" ] && [ "$out" -nt "$src" ]; then
         return 0
     fi
     echo "ui.sh: generating $(basename "$out")" >&2
-    "$here/gen-big.sh" "$n" "$out" "$src" 1 || exit 1
+    "$here/gen-big.sh" "$count" "$out" "$src" 1 || exit 1
 }
-make_input "$outdir/big$tag.out" "$here/data/plain_fast.out"
-make_input "$outdir/ml$tag.out" "$here/data/memory_line.out"
+files=("${inputs[@]}")
+if [ ${#inputs[@]} = 0 ]; then
+    make_input "$outdir/big$tag.out" "$here/data/plain_fast.out"
+    make_input "$outdir/ml$tag.out" "$here/data/memory_line.out"
+    files=("$outdir/big$tag.out" "$outdir/ml$tag.out")
+fi
+if [ $ten = 1 ]; then
+    if [ -z "$tenfile" ]; then
+        tenfile=$outdir/ml10m.out
+        make_input "$tenfile" "$here/data/memory_line.out" 10000000
+    fi
+    [ -r "$tenfile" ] || { echo "ui.sh: cannot read $tenfile" >&2; exit 2; }
+    files+=("$tenfile")
+fi
+gnutime=
+[ -x /usr/bin/time ] && gnutime=/usr/bin/time
 
 # The session: every view, moving, sorting, searching, zooming, and
 # transforms typed, made by keys, undone and redone (each re-applies the
@@ -152,10 +183,12 @@ EOF
 printf ':q\n' >"$tmpd/quit"
 now_us() { echo "${EPOCHREALTIME/[.,]/}"; }
 failed=0
-printf '%-12s %8s %12s %12s %10s %10s %8s %s\n' file samples "start (s)" "first (ms)" "max key" "median" ">100ms" "worst key"
-for f in "$outdir/big$tag.out" "$outdir/ml$tag.out"; do
+printf '%-12s %10s %10s %12s %10s %10s %8s %9s %s\n' file samples "start (s)" "first (ms)" "max key" "median" ">100ms" "RSS (MB)" "worst key"
+for f in "${files[@]}"; do
     name=$(basename "$f" .out)
     cat "$f" >/dev/null
+    # samples: the lines that are not a header or a #File line
+    n=$(grep -vc -e '^#File' -e 'sample\.interval=' "$f")
     for ((r = 1; r <= reps; r++)); do
         # start to first screen: a session that quits at once
         t0=$(now_us)
@@ -166,8 +199,9 @@ for f in "$outdir/big$tag.out" "$outdir/ml$tag.out"; do
         fi
         t1=$(now_us)
         echo $(((t1 - t0) / 1000)) >"$tmpd/wall.$r"
+        # the whole session, its peak RSS measured by GNU time when there is one
         if ! STACKSCOPE_SCRIPT="$tmpd/keys" STACKSCOPE_UI_TIMING="$tmpd/t.$r" LC_ALL=C.UTF-8 \
-            "$bin" "$f" >/dev/null 2>"$tmpd/err"; then
+            ${gnutime:+$gnutime -f %M -o "$tmpd/rss.$r"} "$bin" "$f" >/dev/null 2>"$tmpd/err"; then
             echo "ui.sh: $name failed: $(head -n 3 "$tmpd/err")" >&2
             failed=1
             continue 2
@@ -182,12 +216,15 @@ for f in "$outdir/big$tag.out" "$outdir/ml$tag.out"; do
               if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t } }
           printf "%.1f\t%.1f\t%s\n", w[int(reps / 2)], c[int(reps / 2)], $3 }' >"$outdir/ui-$name.tsv"
     start=$(cat "$tmpd"/wall.* | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1000 }')
-    awk -F '\t' -v name="$name" -v n="$n" -v start="$start" '
+    rss=-
+    [ -n "$gnutime" ] && rss=$(cat "$tmpd"/rss.* | sort -n | awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] / 1024 }')
+    rm -f "$tmpd"/wall.* "$tmpd"/t.* "$tmpd"/rss.*
+    awk -F '\t' -v name="$name" -v n="$n" -v start="$start" -v rss="$rss" '
         NR == 1 { first = $1; next }
         { k++; v[k] = $1; if ($1 > max) { max = $1; worst = $3 }; if ($1 > 100) slow++ }
         END {
             for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-            printf "%-12s %8d %12s %12.1f %10.1f %10.1f %8d %s\n", name, n, start, first, max, v[int((k + 1) / 2)], slow, worst
+            printf "%-12s %10d %10s %12.1f %10.1f %10.1f %8d %9s %s\n", name, n, start, first, max, v[int((k + 1) / 2)], slow, rss, worst
         }' "$outdir/ui-$name.tsv"
 done
 cat <<EOF
@@ -196,7 +233,8 @@ start: wall seconds from starting the process to its exit when it quits at
   once (loading, the first screen, quitting), median of $reps runs; target 2 s.
 first: the first screen after loading; max, median: over the session's
   $(grep -c . "$tmpd/keys") keys and commands (wall ms, median of $reps runs); >100ms: keys over
-  the 100 ms target.  bench/out/ui-*.tsv has every key (wall, CPU, key);
+  the 100 ms target; RSS: the session's peak resident memory (median).
+  bench/out/ui-*.tsv has every key (wall, CPU, key);
   "(deferred ...)" rows are the run-length columns painted after a key.
 EOF
 exit $failed

@@ -74,7 +74,7 @@ void ss_model_free(struct ss_model *m)
     VEC_FREE(m->sample_stack);
     VEC_FREE(m->gaps);
     VEC_FREE(m->value_types);
-    for (size_t i = 0; i < m->values.n; i++)
+    for (size_t i = 0; i < m->values.n && !m->values_borrowed; i++)
         free(m->values.v[i]);
     VEC_FREE(m->values);
     VEC_FREE(m->labels);
@@ -533,7 +533,20 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
     m->sample_stack.n = m->sample_stack.cap = n;
     if (VEC_RESERVE(m->sample_stack, 1) || VEC_RESERVE(m->sources, o->sources.n))
         return -1;
-    for (size_t t = 0; t < o->values.n && t < m->values.n; t++) {
+    if (keep && (n == 0 || keep[n - 1] - keep[0] == n - 1)) {
+        base = n ? keep[0] : 0; /* consecutive after all: one stretch */
+        keep = NULL;
+    }
+    if (!keep) {
+        /* one stretch of o's samples: share o's columns from row `base` on
+         * (the transformed profile costs its 4-byte stack ids, no values) */
+        for (size_t t = 0; t < m->values.n; t++)
+            free(m->values.v[t]);
+        for (size_t t = 0; t < m->values.n; t++)
+            m->values.v[t] = t < o->values.n && o->values.v[t] ? o->values.v[t] + base : NULL;
+        m->values_borrowed = 1;
+    }
+    for (size_t t = 0; keep && t < o->values.n && t < m->values.n; t++) {
         const int64_t *col = o->values.v[t];
         if (!col)
             continue;
@@ -542,11 +555,6 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
             return -1;
         free(m->values.v[t]);
         m->values.v[t] = c;
-        if (!keep) {
-            if (n)
-                memcpy(c, col + base, n * sizeof *c);
-            continue;
-        }
         /* copy runs of consecutive samples at once */
         for (size_t k = 0; k < n;) {
             size_t e = k + 1;
@@ -592,8 +600,21 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
         struct ss_source src = o->sources.v[s];
         size_t end = src.first_sample + src.n_samples;
         src.first_sample = k;
-        while (k < n && derived_orig(keep, base, k) < end)
-            k++;
+        /* k moves past the kept samples before `end`: by arithmetic for one
+         * stretch, by binary search in keep (increasing) */
+        if (!keep) {
+            k = end <= base ? k : end - base < n ? end - base : n;
+        } else {
+            size_t lo = k, hi = n;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (keep[mid] < end)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            k = lo;
+        }
         src.n_samples = k - src.first_sample;
         m->sources.v[m->sources.n++] = src;
     }

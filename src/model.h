@@ -193,6 +193,12 @@ struct ss_model {
      * SS_VT_COUNT when every sample counts 1 (Rprof). */
     VEC(struct ss_value_type) value_types;
     VEC(int64_t *) values;
+    /* Set when the columns of `values` are not this model's but borrowed
+     * from the model it was derived from (ss_model_derive_samples: a
+     * transform that kept one stretch of the samples points into the
+     * original's columns instead of copying them).  That model must then
+     * outlive this one; ss_model_free leaves the columns alone. */
+    int values_borrowed;
 
     /* Labels.  `labels` holds the distinct labels; a label set is a sorted
      * list of distinct label ids, stored once (CSR: set s is labelset_lab[
@@ -480,7 +486,10 @@ ss_id ss_model_append_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_
 /* The timeline of a model derived from o (transforms), in one call: m takes
  * over `stacks` (malloc'ed, n stack ids of m, freed with m) as its samples,
  * whose sample k was sample keep[k] of o (keep increasing; NULL: base + k).
- * o's value columns, sources (with their new ranges), labels and label sets
+ * o's value columns follow: with keep NULL, m shares them (values_borrowed:
+ * m points at row `base` of o's columns, nothing is copied, and o must
+ * outlive m); else the kept rows are copied.  Its sources (with their new
+ * ranges), labels and label sets
  * (the same ids; each kept sample keeps its set) and gaps (plus one wherever
  * two kept samples were not neighbours in o) follow.  ss_model_label and
  * ss_model_label_set cannot be used on m afterwards.  m has no

@@ -23,23 +23,3 @@ int ss_rprof_value_types(const struct ss_model *m, struct ss_rprof_vt *vt)
     vt->dup_count = ids[3];
     return 0;
 }
-
-/* b - a as a double: exact when the difference fits an int64 (R's counters
- * always do), and never a signed overflow when a file holds huge values. */
-static double delta(int64_t b, int64_t a)
-{
-    int64_t d;
-    if (!__builtin_sub_overflow(b, a, &d))
-        return (double)d;
-    return (double)b - (double)a;
-}
-
-double ss_rprof_alloc_bytes(const struct ss_model *m, const struct ss_rprof_vt *vt, size_t i)
-{
-    /* A column that never changed from 0 is not materialised (NULL). */
-    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
-                  *nd = m->values.v[vt->nodes];
-    double ds = sm ? delta(sm[i], sm[i - 1]) : 0, db = bg ? delta(bg[i], bg[i - 1]) : 0,
-           dn = nd ? delta(nd[i], nd[i - 1]) : 0;
-    return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
-}

@@ -5,6 +5,9 @@
 #ifndef SS_RPROF_H
 #define SS_RPROF_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "model.h"
 
 /* Indexes of the Rprof memory value types in a model that has them. */
@@ -16,11 +19,32 @@ struct ss_rprof_vt {
  * -1 otherwise. */
 int ss_rprof_value_types(const struct ss_model *m, struct ss_rprof_vt *vt);
 
+/* b - a as a double: exact when the difference fits an int64 (R's counters
+ * always do), and never a signed overflow when a file holds huge values. */
+static inline double ss_rprof_delta(int64_t b, int64_t a)
+{
+    int64_t d;
+    if (!__builtin_sub_overflow(b, a, &d))
+        return (double)d;
+    return (double)b - (double)a;
+}
+
 /* Bytes allocated by sample i (R's memory="both"): 8 x the increase of
  * small_v, 8 x that of big_v and the increase of nodes over sample i - 1,
  * which must be of the same source; decreases count 0.  A double, as in R:
  * exact below 2^53 bytes, and no overflow however large the file's values
- * (8 x a difference of two int64 values can pass INT64_MAX). */
-double ss_rprof_alloc_bytes(const struct ss_model *m, const struct ss_rprof_vt *vt, size_t i);
+ * (8 x a difference of two int64 values can pass INT64_MAX).  Inline: the
+ * memory measure calls it once per sample (ten million at a time). */
+static inline double ss_rprof_alloc_bytes(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                                          size_t i)
+{
+    /* A column that never changed from 0 is not materialised (NULL). */
+    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
+                  *nd = m->values.v[vt->nodes];
+    double ds = sm ? ss_rprof_delta(sm[i], sm[i - 1]) : 0,
+           db = bg ? ss_rprof_delta(bg[i], bg[i - 1]) : 0,
+           dn = nd ? ss_rprof_delta(nd[i], nd[i - 1]) : 0;
+    return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
+}
 
 #endif

@@ -51,6 +51,8 @@ struct pass {
     VEC(struct big_entry) big; /* the map's entries, in first-seen order */
     struct ss_idset big_index; /* (slot, len) -> entry of big (hashtab.h) */
     int oom;
+    const atomic_int *stop; /* set by another thread: give up (ss_runs_compute_stop) */
+    int stopped;
     /* the result: slot s has bins[off[s] .. off[s+1]), by ascending length */
     size_t *off;
     VEC(struct bin) bins;
@@ -173,6 +175,10 @@ static void scan(struct pass *p, uint64_t *start)
         uint64_t pos = 0;
         size_t gi = ss_model_gap_first(m, i0);
         for (size_t i = i0; i < i1; i++) {
+            if ((i & 0xffff) == 0 && p->stop && atomic_load(p->stop)) {
+                p->stopped = p->oom = 1; /* about a millisecond between looks */
+                return;
+            }
             ss_id st = m->sample_stack.v[i];
             int64_t c = ss_sample_count(m, i);
             uint64_t w = c > 0 ? (uint64_t)c : 0;
@@ -249,11 +255,13 @@ static int collect(struct pass *p)
     return 0;
 }
 
-/* Run the whole computation into p (slots and bins).  Returns 0 or -1 (OOM). */
-static int run_pass(struct pass *p, const struct ss_model *m)
+/* Run the whole computation into p (slots and bins).  Returns 0 or -1 (OOM,
+ * or stopped: p->stopped). */
+static int run_pass(struct pass *p, const struct ss_model *m, const atomic_int *stop)
 {
     memset(p, 0, sizeof *p);
     p->m = m;
+    p->stop = stop;
     size_t maxd;
     if (assign_slots(p, &maxd))
         return -1;
@@ -428,12 +436,25 @@ out:
 int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_run_row **rows,
                     size_t *n, struct ss_error *err)
 {
+    return ss_runs_compute_stop(m, level_filter, rows, n, err, NULL);
+}
+
+int ss_runs_compute_stop(const struct ss_model *m, uint32_t level_filter, struct ss_run_row **rows,
+                         size_t *n, struct ss_error *err, const atomic_int *stop)
+{
     *rows = NULL;
     *n = 0;
     struct pass p;
     sort_rows sr = {0};
     double *slot_val = NULL, *fn_val = NULL;
-    if (run_pass(&p, m) || measure_slots(&p, &slot_val, &fn_val))
+    if (run_pass(&p, m, stop)) {
+        if (p.stopped) {
+            pass_free(&p);
+            return SS_RUNS_STOPPED;
+        }
+        goto oom;
+    }
+    if (measure_slots(&p, &slot_val, &fn_val))
         goto oom;
     for (size_t s = 0; s < p.slots.n; s++) {
         if (p.off[s] == p.off[s + 1])
@@ -493,7 +514,7 @@ int ss_runs_hist(const struct ss_model *m, ss_id function, struct ss_run_hist *h
     function = ss_function_canonical(m, function);
     h->function = function;
     struct pass p;
-    if (run_pass(&p, m))
+    if (run_pass(&p, m, NULL))
         goto oom;
     /* Slots of `function` are created level by level, so they are already
      * in ascending level order. */

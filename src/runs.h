@@ -23,6 +23,7 @@
 #ifndef SS_RUNS_H
 #define SS_RUNS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,17 @@ struct ss_run_row {
  * are no runs).  Returns 0, or SS_ENOMEM with err filled (*rows NULL). */
 int ss_runs_compute(const struct ss_model *m, uint32_t level_filter, struct ss_run_row **rows,
                     size_t *n, struct ss_error *err);
+
+/* ss_runs_compute that gives up when *stop becomes nonzero (stop NULL:
+ * never): the explorer computes run lengths on a thread of its own while it
+ * answers keys, and stops it when the model changes.  The pass looks at
+ * *stop every 65,536 samples (about a millisecond).  Returns what
+ * ss_runs_compute returns, or SS_RUNS_STOPPED (*rows NULL, *n 0, err
+ * untouched) when it gave up.  It only reads m: m must not change
+ * meanwhile. */
+#define SS_RUNS_STOPPED (-1)
+int ss_runs_compute_stop(const struct ss_model *m, uint32_t level_filter, struct ss_run_row **rows,
+                         size_t *n, struct ss_error *err, const atomic_int *stop);
 
 /* The sprof vignette's table for one function: how many of its runs have
  * length L at level k.  Rows are the levels where the function has runs

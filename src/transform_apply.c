@@ -949,6 +949,15 @@ static double kept_value(const struct apply *a)
 {
     const struct ss_model *o = a->orig;
     const struct wset *cur = a->cur;
+    if (o->sources.n == 1 && !o->weights.col && !o->values.v[SS_VT_COUNT]) {
+        /* every sample weighs 1 in one source: the working stacks' sample
+         * counts say it without a pass over the timeline (the same sum) */
+        uint64_t w = 0;
+        for (size_t s = 0; s < wset_n(cur); s++)
+            if (cur->off.v[s + 1] != cur->off.v[s] || cur->tail.v[s] != SS_NONE)
+                w += cur->ns.v[s];
+        return (double)(int64_t)w * ss_source_scale(o, 0);
+    }
     double v = 0;
     size_t src = 0;
     int64_t w = 0;

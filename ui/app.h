@@ -101,6 +101,8 @@ struct ui_hist {
     char *arg; /* owned */
 };
 
+struct ui_runs_job;
+
 /* Statistics of the current model, computed on first use (cache.c). */
 struct ui_cache {
     unsigned gen; /* the model generation they belong to */
@@ -115,6 +117,10 @@ struct ui_cache {
     size_t nlevels, scaffold; /* scaffold: levels 1..scaffold (share 1) */
     int have_cmp_fn, have_cmp_line;
     struct ss_cmp_stats cmp_fn, cmp_line; /* a comparison's functions and lines */
+    /* The run lengths being computed on a thread of their own (cache.c:
+     * ui_runs_start), NULL when none is.  The thread only reads the model;
+     * ui_cache_clear stops it before the model may change. */
+    struct ui_runs_job *job;
 };
 
 struct ui_prompt {
@@ -186,9 +192,13 @@ struct ui {
     int headless;
     /* Slow extras (the run-length columns) are left for after the screen
      * is painted: with `defer` set, a view that would compute them draws
-     * without and sets `pending`; the main loop then draws again with
-     * defer off.  So a key is answered before the extras are done. */
+     * without and sets `pending`; the main loop then computes them on a
+     * thread (ui_runs_start) and keeps answering keys, and draws again when
+     * they are ready (without threads: at once, with defer off).  So a key
+     * is answered before the extras are done, and the next key need not
+     * wait for them. */
     int defer, pending;
+    double bg_ms; /* when the background extras started (ms, for the timing file) */
 };
 
 /* ---- view_flame.c: what the sandwich view (view_sandwich.c) shares ---------- */
@@ -339,6 +349,20 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
 int ui_runs_ready(struct ui *ui);
 int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t *scaffold);
 void ui_cache_clear(struct ui_cache *c);
+
+/* Run lengths in the background.  ui_runs_start starts computing the
+ * current model's run lengths on a thread unless they are ready or under
+ * way; returns 0, or -1 when no thread could be started (the caller then
+ * computes them in the foreground, with ui_runs).  ui_runs_poll takes the
+ * thread's result into the cache when it is done (wait: wait for it) and
+ * returns 1 when it did (the screen is due a redraw), else 0.  ui_runs_busy:
+ * is a thread computing them?  ui_runs_cancel stops it and forgets its
+ * work (ui_cache_clear does, before the model may change); ui_runs waits
+ * for it. */
+int ui_runs_start(struct ui *ui);
+int ui_runs_poll(struct ui *ui, int wait);
+int ui_runs_busy(const struct ui *ui);
+void ui_runs_cancel(struct ui_cache *c);
 
 /* The comparison of the current model with the base, by function or by
  * line (borrowed, valid until the next edit), or NULL when nothing is

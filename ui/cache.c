@@ -5,11 +5,55 @@
 #include "app.h"
 #include "vec.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Run lengths computed on a thread while the key loop goes on: one pass
+ * over the whole timeline, the slowest thing a key leaves behind (a third
+ * of a second at ten million samples).  The thread reads the model only;
+ * the main thread stops it (ui_runs_cancel) before the model changes, and
+ * takes its result when `done` (ui_runs_poll). */
+struct ui_runs_job {
+    pthread_t thread;
+    const struct ss_model *m;
+    unsigned gen; /* the model generation it computes */
+    atomic_int stop, done;
+    int rc;
+    struct ss_run_row *rows;
+    size_t n;
+    struct ss_error err;
+};
+
+static void *runs_thread(void *arg)
+{
+    struct ui_runs_job *j = arg;
+    j->rc = ss_runs_compute_stop(j->m, 0, &j->rows, &j->n, &j->err, &j->stop);
+    atomic_store(&j->done, 1);
+    return NULL;
+}
+
+void ui_runs_cancel(struct ui_cache *c)
+{
+    struct ui_runs_job *j = c->job;
+    if (!j)
+        return;
+    atomic_store(&j->stop, 1);
+    pthread_join(j->thread, NULL);
+    free(j->rows);
+    free(j);
+    c->job = NULL;
+}
+
+int ui_runs_busy(const struct ui *ui)
+{
+    return ui->cache.job != NULL;
+}
+
 void ui_cache_clear(struct ui_cache *c)
 {
+    ui_runs_cancel(c);
     if (c->have_fn)
         ss_stats_free(&c->fn);
     if (c->have_line)
@@ -122,48 +166,112 @@ const struct ss_stacks *ui_stacks(struct ui *ui)
     return &c->stacks;
 }
 
+/* Make rows[0..n) (malloc'ed, taken over) the cache's run lengths, with
+ * the index from the function table's rows.  Returns 0 or -1 (message set;
+ * rows freed). */
+static int install_runs(struct ui *ui, const struct ss_stats *st, struct ss_run_row *rows, size_t n)
+{
+    struct ui_cache *c = &ui->cache;
+    c->runs = rows;
+    c->nruns = n;
+    c->fn_runs = ss_alloc_array(st->n, sizeof *c->fn_runs);
+    /* stats rows and runs rows both carry the canonical function id;
+     * rows without samples were left out, so map function -> row */
+    size_t nf = ui->m->functions.n;
+    uint32_t *row_of = ss_alloc_array(nf, sizeof *row_of);
+    if (!c->fn_runs || !row_of) {
+        free(c->runs);
+        free(c->fn_runs);
+        free(row_of);
+        c->runs = NULL;
+        c->fn_runs = NULL;
+        c->nruns = 0;
+        ui_error(ui, "out of memory (run lengths)");
+        return -1;
+    }
+    memset(row_of, 0xff, (nf ? nf : 1) * sizeof *row_of);
+    for (size_t r = 0; r < st->n; r++)
+        if (st->rows[r].function != SS_NONE)
+            row_of[st->rows[r].function] = (uint32_t)r;
+    memset(c->fn_runs, 0xff, (st->n ? st->n : 1) * sizeof *c->fn_runs);
+    for (size_t i = 0; i < c->nruns; i++)
+        if (c->runs[i].level == 0 && row_of[c->runs[i].function] != UINT32_MAX)
+            c->fn_runs[row_of[c->runs[i].function]] = (uint32_t)i;
+    free(row_of);
+    c->have_runs = 1;
+    return 0;
+}
+
+int ui_runs_start(struct ui *ui)
+{
+    sync(ui);
+    struct ui_cache *c = &ui->cache;
+    if (c->have_runs || c->job)
+        return 0;
+    struct ui_runs_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return -1;
+    j->m = ui->m;
+    j->gen = ui->gen;
+    atomic_init(&j->stop, 0);
+    atomic_init(&j->done, 0);
+    ss_error_clear(&j->err);
+    if (pthread_create(&j->thread, NULL, runs_thread, j)) {
+        free(j);
+        return -1;
+    }
+    c->job = j;
+    return 0;
+}
+
+int ui_runs_poll(struct ui *ui, int wait)
+{
+    struct ui_cache *c = &ui->cache;
+    struct ui_runs_job *j = c->job;
+    if (!j || (!wait && !atomic_load(&j->done)))
+        return 0;
+    pthread_join(j->thread, NULL);
+    c->job = NULL;
+    int rc = j->rc;
+    struct ss_run_row *rows = j->rows;
+    size_t n = j->n;
+    struct ss_error err = j->err;
+    int stale = j->gen != ui->gen; /* the model changed meanwhile (not expected) */
+    free(j);
+    if (rc || stale) {
+        free(rows);
+        if (rc)
+            ui_error(ui, "%s", err.msg);
+        return 1;
+    }
+    const struct ss_stats *st = ui_stats_fn(ui);
+    if (!st) {
+        free(rows);
+        return 1;
+    }
+    install_runs(ui, st, rows, n);
+    return 1;
+}
+
 int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint32_t **fn_runs)
 {
     const struct ss_stats *st = ui_stats_fn(ui);
     if (!st)
         return -1;
     struct ui_cache *c = &ui->cache;
+    if (c->job) /* under way: wait for it rather than start again */
+        ui_runs_poll(ui, 1);
     if (!c->have_runs) {
         struct ss_error err;
         ss_error_clear(&err);
-        if (ss_runs_compute(ui->m, 0, &c->runs, &c->nruns, &err)) {
+        struct ss_run_row *r;
+        size_t nr;
+        if (ss_runs_compute(ui->m, 0, &r, &nr, &err)) {
             ui_error(ui, "%s", err.msg);
             return -1;
         }
-        c->fn_runs = ss_alloc_array(st->n, sizeof *c->fn_runs);
-        if (!c->fn_runs) {
-            free(c->runs);
-            c->runs = NULL;
-            ui_error(ui, "out of memory (run lengths)");
+        if (install_runs(ui, st, r, nr))
             return -1;
-        }
-        /* stats rows and runs rows both carry the canonical function id;
-         * rows without samples were left out, so map function -> row */
-        size_t nf = ui->m->functions.n;
-        uint32_t *row_of = ss_alloc_array(nf, sizeof *row_of);
-        if (!row_of) {
-            free(c->runs);
-            free(c->fn_runs);
-            c->runs = NULL;
-            c->fn_runs = NULL;
-            ui_error(ui, "out of memory (run lengths)");
-            return -1;
-        }
-        memset(row_of, 0xff, (nf ? nf : 1) * sizeof *row_of);
-        for (size_t r = 0; r < st->n; r++)
-            if (st->rows[r].function != SS_NONE)
-                row_of[st->rows[r].function] = (uint32_t)r;
-        memset(c->fn_runs, 0xff, (st->n ? st->n : 1) * sizeof *c->fn_runs);
-        for (size_t i = 0; i < c->nruns; i++)
-            if (c->runs[i].level == 0 && row_of[c->runs[i].function] != UINT32_MAX)
-                c->fn_runs[row_of[c->runs[i].function]] = (uint32_t)i;
-        free(row_of);
-        c->have_runs = 1;
     }
     *rows = c->runs;
     *n = c->nruns;

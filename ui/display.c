@@ -262,14 +262,17 @@ static int fkey(int c)
     return UI_K_OTHER + c;
 }
 
-int ui_display_read(struct ui_event *ev)
+int ui_display_read(struct ui_event *ev, int idle)
 {
     memset(ev, 0, sizeof *ev);
+    timeout(idle ? 20 : 250);
     for (;;) {
         if (pending_signal)
             return 0;
         wint_t wc;
         int r = get_wch(&wc);
+        if (r == ERR && idle)
+            return 2; /* a pause: the caller looks at its background work */
         if (r == ERR)
             continue; /* timeout or interrupted: check for signals */
         if (r == OK) {

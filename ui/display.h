@@ -43,8 +43,9 @@ void ui_display_touch(void);
 
 /* Wait for the next key or mouse event from the terminal.  Returns 1 with
  * *ev filled, or 0 when a terminating signal arrived (see
- * ui_display_signal). */
-int ui_display_read(struct ui_event *ev);
+ * ui_display_signal); with `idle` set, also 2 after a short pause without
+ * input (the caller has work in the background to look at). */
+int ui_display_read(struct ui_event *ev, int idle);
 
 /* The terminating signal (SIGINT, SIGTERM, SIGHUP) received, or 0. */
 int ui_display_signal(void);

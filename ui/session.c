@@ -60,6 +60,7 @@ int ui_reapply(struct ui *ui, const char *what)
     struct ss_model nm, nb;
     memset(&nm, 0, sizeof nm);
     memset(&nb, 0, sizeof nb);
+    ui_runs_cancel(&ui->cache); /* of the model about to go: the cores are for this */
     if (ss_tf_count(ui->tf) > 0) {
         struct ss_error err;
         ss_error_clear(&err);
@@ -222,6 +223,7 @@ int ui_set_measure(struct ui *ui, const char *name)
     ss_error_clear(&err);
     char nm[256];
     snprintf(nm, sizeof nm, "%s", name ? name : "");
+    ui_runs_cancel(&ui->cache); /* its thread reads the weights changed here */
     if (ss_model_set_measure(&ui->orig, nm, &err) ||
         (ui->have_tm && ss_model_set_measure(&ui->tm, nm, &err))) {
         ui_error(ui, "value: %s", err.msg);
@@ -257,6 +259,7 @@ void ui_swap_base(struct ui *ui)
                      "BEFORE AFTER)");
         return;
     }
+    ui_runs_cancel(&ui->cache); /* its thread may read ui->orig, about to change */
     struct ss_model t = ui->orig;
     ui->orig = ui->borig;
     ui->borig = t;

@@ -75,9 +75,28 @@ int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_erro
     return reader_open(r, path, 1, err);
 }
 
+int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t start,
+                         uint64_t end, size_t max_line, struct ss_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    r->path = path;
+    r->max_line = max_line;
+    r->ranged = 1;
+    r->mode = 1;
+    r->pos = start;
+    r->lim = end;
+    r->eof = start >= end;
+    r->cap = SS_READ_BLOCK * 2;
+    r->buf = malloc(r->cap);
+    if (!r->buf)
+        return ss_nomem(err, "read buffer");
+    return 0;
+}
+
 void ss_reader_close(struct ss_reader *r)
 {
-    if (r->fd >= 0)
+    if (r->fd >= 0 && !r->ranged)
         close(r->fd);
     if (r->mapped) {
         if (r->buf)
@@ -145,7 +164,12 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         r->cap = ncap;
     }
     for (;;) {
-        ssize_t k = read(r->fd, r->buf + r->end, r->cap - r->end);
+        size_t want = r->cap - r->end;
+        if (r->ranged && want > r->lim - r->pos)
+            want = (size_t)(r->lim - r->pos);
+        ssize_t k = !r->ranged  ? read(r->fd, r->buf + r->end, want)
+                    : want == 0 ? 0
+                                : pread(r->fd, r->buf + r->end, want, (off_t)r->pos);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
@@ -156,6 +180,7 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         if (k == 0)
             r->eof = 1;
         r->end += (size_t)k;
+        r->pos += (uint64_t)k;
         return k;
     }
 }

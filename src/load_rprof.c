@@ -828,6 +828,7 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
     }
     if (got < 0)
         return p->err->code;
+    ss_load_progress(p->path, r->next_off, fsize, p->m->sample_stack.n);
     return finish_file(p, r->line_no);
 }
 

@@ -16,6 +16,8 @@
 # Inputs: every Rprof file under tests/data (fixtures, edge cases, bad
 # input) and resampled files made by bench/gen-big.sh (20000 samples,
 # plain and memory + line), two of them glued into a multi-session file.
+#
+# Also the loader's progress reports and C-c during a load.
 
 . "$(dirname "$0")/lib.sh"
 need_stackscope
@@ -85,8 +87,9 @@ for f in "${inputs[@]}"; do
     compare "$f" 1 5 64
 done
 for f in "${big[@]}"; do
-    compare "$f" 1 333 65536
+    compare "$f" 333 65536
 done
+compare "$TMPD/late_file.out" 1 7
 
 # The chunks did split the files: a cut is visible nowhere but in the
 # counts, so check those against the input itself.
@@ -97,5 +100,49 @@ samples=$(grep -c '^[":0-9]' "$TMPD/sessions.out")
 got=$(STACKSCOPE_THREADS=2 STACKSCOPE_CHUNK=4096 "$STACKSCOPE" convert --to tables \
     -o "$TMPD/t" "$TMPD/sessions.out" && tail -n +2 "$TMPD/t/samples.tsv" | wc -l)
 check "every sample" "$([ "$got" = "$samples" ] || echo "$got samples, the file has $samples")"
+
+# Progress (DESIGN 9): reported through the loader's callback as the file
+# is read.  STACKSCOPE_PROGRESS=always (a knob for tests) prints every
+# report on its own line at once; the last one has read the whole file and
+# holds every sample.
+size=$(wc -c < "$TMPD/sessions.out")
+mb=$(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1048576 }')
+for t in 1 2; do
+    STACKSCOPE_PROGRESS=always STACKSCOPE_THREADS=$t STACKSCOPE_CHUNK=65536 "$STACKSCOPE" \
+        report "$TMPD/sessions.out" > /dev/null 2> "$TMPD/progress.err"
+    last=$(grep -a 'loading' "$TMPD/progress.err" | tail -n 1)
+    want="stackscope: loading $TMPD/sessions.out: $mb MB of $mb MB (100%), $samples samples, "
+    check "progress, $t thread(s)" "$(case $last in "$want"*) ;; *) echo "last line: $last (want $want...)" ;; esac)"
+done
+# without a terminal, nothing
+"$STACKSCOPE" report "$TMPD/sessions.out" > /dev/null 2> "$TMPD/progress.err"
+check "no progress without a terminal" "$(grep -a loading "$TMPD/progress.err")"
+
+# C-c during a load: dead of SIGINT at once (exit status 130), no output
+# left behind.  The input is a FIFO whose writer stalls after the header, so
+# the load is surely under way when the signal comes.
+mkfifo "$TMPD/fifo"
+interrupt() { # interrupt NAME ARGS...: stackscope ARGS, then C-c
+    local name=$1 pid rc t0 t1
+    shift
+    (printf 'sample.interval=1000\n"a" \n'; sleep 5) > "$TMPD/fifo" &
+    local writer=$!
+    "$STACKSCOPE" "$@" "$TMPD/fifo" > /dev/null 2> "$TMPD/int.err" &
+    pid=$!
+    sleep 0.5
+    t0=$(date +%s%N)
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    t1=$(date +%s%N)
+    kill "$writer" 2> /dev/null
+    wait "$writer" 2> /dev/null
+    check "C-c $name" "$([ "$rc" = 130 ] || echo "exit status $rc, want 130")"
+    check "C-c $name at once" "$([ $(((t1 - t0) / 1000000)) -lt 1000 ] || echo "took $(((t1 - t0) / 1000000)) ms")"
+}
+interrupt report report
+mkdir "$TMPD/outdir"
+interrupt convert convert -o "$TMPD/outdir/x.pb.gz"
+check "C-c convert leaves nothing" "$(ls -A "$TMPD/outdir")"
 
 finish

@@ -849,21 +849,53 @@ struct pload {
     size_t merged; /* chunks merged (and freed) */
     size_t window; /* chunks parsed ahead of the merge, at most */
     int stop;
+    /* the sample arrays of merged chunks, for the next ones: fresh memory
+     * costs a page fault per page, which cost more than the parsing */
+    struct spare {
+        ss_id *stack;
+        int64_t *mem;
+        size_t stack_cap, mem_cap;
+    } spare[2 * MAX_THREADS + 2];
+    size_t nspare;
 };
 
-/* Parse chunk ck into its partial model with parser p (a worker's). */
-static void chunk_parse(struct parser *p, struct pload *pl, struct chunk *ck)
+/* Give chunk ck the arrays of a merged chunk, if any (under pl->mu). */
+static void spare_take(struct pload *pl, struct chunk *ck)
 {
-    struct ss_reader r;
+    if (!pl->nspare)
+        return;
+    struct spare *sp = &pl->spare[--pl->nspare];
+    ck->stack.v = sp->stack;
+    ck->stack.cap = sp->stack_cap;
+    ck->mem.v = sp->mem;
+    ck->mem.cap = sp->mem_cap;
+}
+
+/* Keep the arrays of merged chunk ck for another (under pl->mu). */
+static void spare_keep(struct pload *pl, struct chunk *ck)
+{
+    if (pl->nspare == ARRAY_SIZE(pl->spare))
+        return;
+    struct spare sp = {ck->stack.v, ck->mem.v, ck->stack.cap, ck->mem.cap};
+    pl->spare[pl->nspare++] = sp;
+    memset(&ck->stack, 0, sizeof ck->stack);
+    memset(&ck->mem, 0, sizeof ck->mem);
+}
+
+/* Parse chunk ck into its partial model with parser p and reader r (a
+ * worker's; r->buf NULL: not open yet, else aimed at the chunk). */
+static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl, struct chunk *ck)
+{
     int rc = ss_model_init(&ck->m, &ck->err);
-    if (!rc)
-        rc = ss_reader_open_range(&r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
+    if (!rc && !r->buf)
+        rc = ss_reader_open_range(r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
     if (rc) {
         ck->rc = rc;
         return;
     }
+    ss_reader_range(r, ck->start, ck->end);
     p->m = &ck->m;
-    p->r = &r;
+    p->r = r;
     p->err = &ck->err;
     p->ck = ck;
     p->have_session = 1;
@@ -872,7 +904,7 @@ static void chunk_parse(struct parser *p, struct pload *pl, struct chunk *ck)
     const char *line;
     size_t len;
     int term, got = 0;
-    while (!rc && (got = ss_reader_next(&r, &line, &len, &term, &ck->err)) == 1) {
+    while (!rc && (got = ss_reader_next(r, &line, &len, &term, &ck->err)) == 1) {
         rc = rprof_line(p, line, len, term);
         if (rc == LINE_STOP)
             rc = 0, got = 0;
@@ -881,13 +913,12 @@ static void chunk_parse(struct parser *p, struct pload *pl, struct chunk *ck)
         rc = ck->err.code;
     if (ck->seg.n)
         seg_close(p);
-    ck->lines = r.line_no;
+    ck->lines = r->line_no;
     ck->blank = p->blank_lines;
     ck->first_blank = p->first_blank;
     ck->capped = p->capped_lines;
     ck->first_capped = p->first_capped;
     ck->rc = rc;
-    ss_reader_close(&r);
     /* the line cache holds this chunk's stack ids */
     lc_clear(&p->cache);
 }
@@ -898,6 +929,8 @@ static void *worker(void *arg)
     struct parser p;
     memset(&p, 0, sizeof p);
     p.path = pl->path;
+    struct ss_reader r; /* one buffer for every chunk of this worker */
+    memset(&r, 0, sizeof r);
     for (;;) {
         pthread_mutex_lock(&pl->mu);
         while (!pl->stop && pl->next < pl->nchunks && pl->next >= pl->merged + pl->window)
@@ -907,14 +940,17 @@ static void *worker(void *arg)
             break;
         }
         struct chunk *ck = &pl->ck[pl->next++];
+        spare_take(pl, ck);
         pthread_mutex_unlock(&pl->mu);
-        chunk_parse(&p, pl, ck);
+        chunk_parse(&p, &r, pl, ck);
         pthread_mutex_lock(&pl->mu);
         ck->done = 1;
         pthread_cond_broadcast(&pl->cv);
         pthread_mutex_unlock(&pl->mu);
     }
     parser_free(&p);
+    if (r.buf)
+        ss_reader_close(&r);
     return NULL;
 }
 
@@ -1257,8 +1293,18 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             pthread_mutex_unlock(&pl.mu);
             rc = merge_chunk(p, &mp, ck, base);
             base += ck->lines;
-            chunk_free(ck);
+            if (!rc && k == 0 && ck->end < fsize && ck->stack.n) {
+                /* room for the samples the rest of the file holds at the
+                 * first chunk's rate, and 5% more: growing the columns by
+                 * doubling would copy them and fault their pages twice */
+                double est = (double)ck->stack.n * (double)(fsize - ck->end) /
+                             (double)(ck->end - ck->start) * 1.05;
+                if (est < 1e10 && ss_model_reserve_samples(p->m, (size_t)est))
+                    rc = ss_nomem(p->err, "samples");
+            }
             pthread_mutex_lock(&pl.mu);
+            spare_keep(&pl, ck);
+            chunk_free(ck);
             pl.merged = k + 1;
             if (rc)
                 pl.stop = 1;
@@ -1278,6 +1324,10 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
     }
     for (size_t k = 0; k < n; k++)
         chunk_free(&pl.ck[k]);
+    for (size_t k = 0; k < pl.nspare; k++) {
+        free(pl.spare[k].stack);
+        free(pl.spare[k].mem);
+    }
     free(pl.ck);
     pthread_cond_destroy(&pl.cv);
     pthread_mutex_destroy(&pl.mu);

@@ -420,6 +420,12 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals);
 int ss_model_add_samples(struct ss_model *m, const ss_id *stacks, size_t n, const ss_id *vts,
                          size_t nvt, const int64_t *vals);
 
+/* Make room for n more samples (the timeline and the value columns), so
+ * that adding them moves no memory (a loader that knows how many are
+ * coming).  Returns 0 or -1 (OOM; a value column may then have room for
+ * fewer: the model must be discarded). */
+int ss_model_reserve_samples(struct ss_model *m, size_t n);
+
 /* Fill err (SS_EINPUT) for a sample refused with SS_COUNT_RANGE: `where`
  * names the file and the place in it ("prof.pb.gz: byte 120: sample 7"),
  * `count` is the refused count.  Returns SS_EINPUT. */

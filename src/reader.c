@@ -12,7 +12,8 @@
 #include "limits.h"
 
 #define SS_READ_BLOCK (1u << 20)
-#define SS_MAP_WINDOW (32u << 20) /* grows for a longer line (map_next) */
+#define SS_RANGE_BLOCK (64u << 10) /* a range's reads: the parser finds them in L2 */
+#define SS_MAP_WINDOW (32u << 20)  /* grows for a longer line (map_next) */
 
 static int reader_open(struct ss_reader *r, const char *path, int regular_only,
                        struct ss_error *err)
@@ -87,11 +88,20 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
     r->pos = start;
     r->lim = end;
     r->eof = start >= end;
-    r->cap = SS_READ_BLOCK * 2;
+    r->cap = SS_RANGE_BLOCK * 4;
     r->buf = malloc(r->cap);
     if (!r->buf)
         return ss_nomem(err, "read buffer");
     return 0;
+}
+
+void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
+{
+    r->start = r->end = 0;
+    r->pos = start;
+    r->lim = end;
+    r->eof = start >= end;
+    r->line_no = r->offset = r->next_off = 0;
 }
 
 void ss_reader_close(struct ss_reader *r)
@@ -154,7 +164,7 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         r->end -= r->start;
         r->start = 0;
     }
-    if (r->cap - r->end < SS_READ_BLOCK) {
+    if (r->cap - r->end < (r->ranged ? SS_RANGE_BLOCK : SS_READ_BLOCK)) {
         /* Only a line longer than the limit can get here; refuse it. */
         size_t ncap = r->cap * 2;
         char *nb = realloc(r->buf, ncap);
@@ -165,6 +175,8 @@ static long fill(struct ss_reader *r, struct ss_error *err)
     }
     for (;;) {
         size_t want = r->cap - r->end;
+        if (r->ranged && want > SS_RANGE_BLOCK)
+            want = SS_RANGE_BLOCK;
         if (r->ranged && want > r->lim - r->pos)
             want = (size_t)(r->lim - r->pos);
         ssize_t k = !r->ranged  ? read(r->fd, r->buf + r->end, want)

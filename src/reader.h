@@ -54,6 +54,10 @@ int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_erro
 int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t start,
                          uint64_t end, size_t max_line, struct ss_error *err);
 
+/* Aim a reader opened by ss_reader_open_range at another range of its
+ * file, keeping its buffer (a worker reads one chunk after another). */
+void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end);
+
 /* Read the next line.  Returns 1 and sets *line and *len (without the line end;
  * borrowed until the next call) and *terminated (0 when the file ended
  * without a line end), 0 at end of file, or -1 with err set (I/O error, line

@@ -834,7 +834,9 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
 
 /* ---- the parallel loader: workers ---------------------------------------------- */
 
-#define CHUNK_BYTES (8u << 20) /* default chunk size */
+#define CHUNK_BYTES (16u << 20) /* chunk size: each chunk tokenises its distinct lines anew */
+#define CHUNK_MIN (1u << 20)    /* ... but at least 4 chunks a thread, of this size at least */
+#define PARALLEL_MIN (4u << 20) /* smaller files: one thread */
 #define MAX_THREADS 64
 
 struct pload {
@@ -1357,13 +1359,16 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     /* STACKSCOPE_CHUNK (bytes; for tests) cuts even a small file */
     size_t chunk = env_size("STACKSCOPE_CHUNK", 0);
     int forced = chunk != 0;
-    if (!forced)
-        chunk = CHUNK_BYTES;
     unsigned threads = load_threads();
+    if (!forced) {
+        chunk = CHUNK_BYTES;
+        if (fsize / (4 * threads) < chunk)
+            chunk = fsize / (4 * threads) > CHUNK_MIN ? (size_t)(fsize / (4 * threads)) : CHUNK_MIN;
+    }
     rc = -1;
     /* every sample counts 1, so a file adds at most its size to the counts:
      * the merge never meets SS_COUNT_RANGE (the serial loader says it) */
-    if (threads > 1 && fsize && (forced || fsize >= 2 * (uint64_t)chunk) && r->line_no == 0 &&
+    if (threads > 1 && fsize && (forced || fsize >= PARALLEL_MIN) && r->line_no == 0 &&
         r->next_off == 0 && m->count_total <= SS_MAX_COUNT_TOTAL - fsize)
         rc = load_parallel(&p, r, threads, chunk, fsize);
     if (rc == -1)

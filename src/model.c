@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "hash.h"
 #include "hashtab.h"
@@ -332,21 +331,6 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
     return 0;
 }
 
-/* Ask for transparent huge pages on a large array (a hint: one page fault
- * per 2 MiB instead of per 4 KiB when the array is first written). */
-static void huge_pages(void *p, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-    uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1),
-              e = ((uintptr_t)p + n) & ~(uintptr_t)((2u << 20) - 1);
-    if (e > a)
-        madvise((void *)a, e - a, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)n;
-#endif
-}
-
 int ss_model_reserve_samples(struct ss_model *m, size_t n)
 {
     size_t oldcap = m->sample_stack.cap;
@@ -362,7 +346,6 @@ int ss_model_reserve_samples(struct ss_model *m, size_t n)
     }
     m->sample_stack.v = nv;
     m->sample_stack.cap = m->sample_stack.n + n;
-    huge_pages(nv, m->sample_stack.cap * sizeof *nv);
     for (size_t t = 0; t < m->values.n; t++) {
         if (!m->values.v[t])
             continue;
@@ -370,7 +353,6 @@ int ss_model_reserve_samples(struct ss_model *m, size_t n)
         if (!c)
             return -1;
         m->values.v[t] = c;
-        huge_pages(c, m->sample_stack.cap * sizeof *c);
     }
     return 0;
 }

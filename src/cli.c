@@ -230,7 +230,7 @@ static void progress_stop(void)
     progress_erase();
 }
 
-static void clean_up_on_signals(void);
+static void clean_up_on_interrupt(void);
 
 static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
@@ -240,7 +240,7 @@ static int load_or_complain(struct ss_model *m, char *const *files, int n)
         ss_load_set_mixed(1);
     /* C-c during a load: the progress line erased, a temporary output
      * removed, dead of the signal (exit status 130) at once */
-    clean_up_on_signals();
+    clean_up_on_interrupt();
     progress_start();
     int rc = ss_load_files(m, files, n, &err);
     progress_stop();
@@ -1207,6 +1207,19 @@ static void clean_up_on_signals(void)
     for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
         sigaction(fatal[i], &sa, NULL);
     signal(SIGXFSZ, SIG_IGN);
+}
+
+/* During a load: C-c, a kill or a hang-up (not the crash signals, whose
+ * sanitizer reports stay as they are) erase the progress line and die. */
+static void clean_up_on_interrupt(void)
+{
+    static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < ARRAY_SIZE(stop); i++)
+        sigaction(stop[i], &sa, NULL);
 }
 
 static char **convert_inputs;

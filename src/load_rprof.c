@@ -1046,15 +1046,6 @@ static int merge_fail(struct parser *p, struct chunk *ck, uint64_t base, uint64_
                    what);
 }
 
-static int map_push(void *vec, ss_id id)
-{
-    struct {
-        ss_id *v;
-        size_t n, cap;
-    } *v = vec;
-    return VEC_PUSH(*v, id);
-}
-
 /* Merge the segment g of chunk ck (its local ids from `from`, the sizes
  * at the previous segment's end) into the model. */
 static int merge_segment(struct parser *p, struct maps *mp, struct chunk *ck, const struct seg *g,
@@ -1072,7 +1063,7 @@ static int merge_segment(struct parser *p, struct maps *mp, struct chunk *ck, co
         } else {
             id = ss_model_intern(m, ss_str(l, (ss_id)i), ss_strtab_len(&l->strs, (ss_id)i));
         }
-        if (id == SS_NONE || map_push(&mp->str, id))
+        if (id == SS_NONE || VEC_PUSH(mp->str, id))
             return ss_nomem(p->err, "strings");
     }
     for (size_t i = from->end_fn; i < g->end_fn; i++) {
@@ -1080,14 +1071,14 @@ static int merge_segment(struct parser *p, struct maps *mp, struct chunk *ck, co
         ss_id id = ss_model_function(m, mp->str.v[f->name], mp->str.v[f->system_name],
                                      f->filename == SS_NONE ? SS_NONE : mp->str.v[f->filename],
                                      f->start_line);
-        if (id == SS_NONE || map_push(&mp->fn, id))
+        if (id == SS_NONE || VEC_PUSH(mp->fn, id))
             return ss_nomem(p->err, "functions");
     }
     for (size_t i = from->end_loc; i < g->end_loc; i++) {
         const struct ss_location *lo = &l->locations.v[i];
         ss_id id = ss_model_location(m, lo->function == SS_NONE ? SS_NONE : mp->fn.v[lo->function],
                                      lo->file == SS_NONE ? SS_NONE : mp->str.v[lo->file], lo->line);
-        if (id == SS_NONE || map_push(&mp->loc, id))
+        if (id == SS_NONE || VEC_PUSH(mp->loc, id))
             return ss_nomem(p->err, "locations");
     }
     for (size_t s = from->end_stack; s < g->end_stack; s++) {
@@ -1099,7 +1090,7 @@ static int merge_segment(struct parser *p, struct maps *mp, struct chunk *ck, co
             mp->frames.v[k] = mp->loc.v[fr[k]];
         ss_id tail = l->stack_tail.v[s];
         ss_id id = ss_model_stack(m, mp->frames.v, n, tail == SS_NONE ? SS_NONE : mp->loc.v[tail]);
-        if (id == SS_NONE || map_push(&mp->stack, id))
+        if (id == SS_NONE || VEC_PUSH(mp->stack, id))
             return ss_nomem(p->err, "stacks");
     }
     for (size_t d = from->end_decl; d < g->end_decl; d++) {

@@ -155,13 +155,95 @@ static void warn_lacking(const struct ss_model *m)
                 n, ss_s(n), n == 1 ? "s" : "ve", ss_model_measure_name(m), n == 1 ? "s" : "");
 }
 
+/* ---- progress (DESIGN 9: a load over half a second shows it) ------------
+ *
+ * On standard error when it is a terminal (report, convert, and the
+ * explorer before its first screen): one line, redrawn in place at most ten
+ * times a second and erased when the load ends.  STACKSCOPE_PROGRESS=always
+ * (for tests) shows every report at once, one per line, whatever stderr is. */
+static struct {
+    int mode;           /* 0 off, 1 a terminal, 2 always (tests) */
+    double start, last; /* ms: the load's start, the last line drawn */
+    uint64_t before;    /* bytes of the files already read */
+    const char *path;   /* the file being read */
+    uint64_t done;
+    volatile sig_atomic_t shown; /* a line is on the terminal */
+} prog;
+
+static double now_ms(void);
+
+static void progress_report(void *ctx, const struct ss_progress *p)
+{
+    (void)ctx;
+    if (p->path != prog.path) { /* the next file */
+        prog.before += prog.done;
+        prog.path = p->path;
+    }
+    prog.done = p->done;
+    double t = now_ms();
+    if (prog.mode == 1 && (t - prog.start < 500 || t - prog.last < 100))
+        return;
+    prog.last = t;
+    double secs = (t - prog.start) / 1e3, mb = 1024.0 * 1024.0;
+    double rate = secs > 0 ? (double)(prog.before + p->done) / mb / secs : 0;
+    char of[64] = "";
+    if (p->total)
+        snprintf(of, sizeof of, " of %.1f MB (%.0f%%)", (double)p->total / mb,
+                 100.0 * (double)p->done / (double)p->total);
+    char files[64] = "";
+    if (p->nfiles > 1)
+        snprintf(files, sizeof files, " (file %d of %d)", p->file + 1, p->nfiles);
+    struct ss_esc e = SS_ESC_INIT(SS_ESC_TEXT);
+    fprintf(stderr, "%sstackscope: loading %s%s: %.1f MB%s, %llu samples, %.0f MB/s%s",
+            prog.mode == 1 ? "\r" : "", ss_esc(&e, p->path), files, (double)p->done / mb, of,
+            (unsigned long long)p->samples, rate, prog.mode == 1 ? "\033[K" : "\n");
+    ss_esc_free(&e);
+    fflush(stderr);
+    prog.shown = prog.mode == 1;
+}
+
+/* Erase the progress line (async-signal-safe: a signal handler calls it). */
+static void progress_erase(void)
+{
+    if (prog.shown) {
+        prog.shown = 0;
+        ssize_t w = write(STDERR_FILENO, "\r\033[K", 4);
+        (void)w;
+    }
+}
+
+static void progress_start(void)
+{
+    const char *e = getenv("STACKSCOPE_PROGRESS");
+    prog.mode = e && !strcmp(e, "always") ? 2 : isatty(STDERR_FILENO) ? 1 : 0;
+    if (e && !strcmp(e, "never"))
+        prog.mode = 0;
+    prog.start = prog.last = now_ms();
+    prog.before = prog.done = 0;
+    prog.path = NULL;
+    ss_load_set_progress(prog.mode ? progress_report : NULL, NULL);
+}
+
+static void progress_stop(void)
+{
+    ss_load_set_progress(NULL, NULL);
+    progress_erase();
+}
+
+static void clean_up_on_interrupt(void);
+
 static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
     struct ss_error err;
     ss_error_clear(&err);
     if (cli_value) /* a chosen measure weighs files of different kinds (DESIGN 11) */
         ss_load_set_mixed(1);
+    /* C-c during a load: the progress line erased, a temporary output
+     * removed, dead of the signal (exit status 130) at once */
+    clean_up_on_interrupt();
+    progress_start();
     int rc = ss_load_files(m, files, n, &err);
+    progress_stop();
     if (!rc && cli_value) {
         rc = ss_model_set_measure(m, cli_value, &err);
         if (rc) {
@@ -1109,6 +1191,7 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
  * EFBIG instead, and the error path cleans up and says so. */
 static void on_fatal_signal(int sig)
 {
+    progress_erase();
     ss_write_abandon();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -1124,6 +1207,19 @@ static void clean_up_on_signals(void)
     for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
         sigaction(fatal[i], &sa, NULL);
     signal(SIGXFSZ, SIG_IGN);
+}
+
+/* During a load: C-c, a kill or a hang-up (not the crash signals, whose
+ * sanitizer reports stay as they are) erase the progress line and die. */
+static void clean_up_on_interrupt(void)
+{
+    static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < ARRAY_SIZE(stop); i++)
+        sigaction(stop[i], &sa, NULL);
 }
 
 static char **convert_inputs;

@@ -142,6 +142,26 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     return rc;
 }
 
+/* ---- progress ------------------------------------------------------------ */
+
+static ss_progress_fn progress_fn;
+static void *progress_ctx;
+static int progress_file, progress_nfiles = 1;
+
+void ss_load_set_progress(ss_progress_fn fn, void *ctx)
+{
+    progress_fn = fn;
+    progress_ctx = ctx;
+}
+
+void ss_load_progress(const char *path, uint64_t done, uint64_t total, uint64_t samples)
+{
+    if (!progress_fn)
+        return;
+    struct ss_progress p = {path, done, total, samples, progress_file, progress_nfiles};
+    progress_fn(progress_ctx, &p);
+}
+
 void ss_load_set_folded_interval(double us)
 {
     ss_folded_set_interval(us);
@@ -270,10 +290,15 @@ int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error
         ss_model_free(m);
         return ss_nomem(err, "the list of inputs");
     }
+    progress_nfiles = n;
     for (int i = 0; i < n && !rc; i++) {
         src_of[i] = m->sources.n;
+        progress_file = i;
+        ss_load_progress(paths[i], 0, 0, m->sample_stack.n);
         rc = ss_load_file(m, paths[i], err);
     }
+    progress_file = 0;
+    progress_nfiles = 1;
     if (!rc && n > 1)
         rc = check_kinds(m, paths, n, src_of, err);
     free(src_of);

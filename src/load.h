@@ -36,6 +36,28 @@ void ss_load_set_folded_interval(double us);
  * of refusing them.  Process-wide. */
 void ss_load_set_mixed(int on);
 
+/* Progress of a load (DESIGN section 9: a load over half a second shows
+ * it).  Loaders report now and then (every chunk or so many lines) through
+ * the callback set with ss_load_set_progress; the core prints nothing, the
+ * command line and the explorer decide when and how to show it. */
+struct ss_progress {
+    const char *path; /* the file being read (borrowed) */
+    uint64_t done;    /* its bytes read so far */
+    uint64_t total;   /* its size, 0 when unknown (a pipe) */
+    uint64_t samples; /* samples in the model so far (every file loaded) */
+    int file, nfiles; /* which of the files being loaded (0-based), and how many */
+};
+typedef void (*ss_progress_fn)(void *ctx, const struct ss_progress *p);
+
+/* Call fn(ctx, ...) as files load (NULL: no reports).  Process-wide; the
+ * callback may be called from the loading thread only, never from a
+ * worker. */
+void ss_load_set_progress(ss_progress_fn fn, void *ctx);
+
+/* For loaders: report that `done` of the `total` bytes of `path` are read
+ * and the model holds `samples` samples. */
+void ss_load_progress(const char *path, uint64_t done, uint64_t total, uint64_t samples);
+
 /* Load several files into a freshly initialised model and seal it.  Files
  * of different kinds are refused (SS_EINPUT, naming both files and their
  * sample types) unless ss_load_set_mixed(1). */

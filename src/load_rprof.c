@@ -3,15 +3,34 @@
  * Speed comes from a per-session line cache: real profiles repeat the same
  * stacks over and over, so the text of a sample line (after the memory
  * prefix) is hashed once and looked up; only new lines are tokenised.
+ *
+ * A large regular file is parsed in parallel (STACKSCOPE_THREADS, default
+ * the number of processors): it is cut into chunks at line ends, worker
+ * threads parse each chunk into a partial model of its own (struct chunk:
+ * local strings, functions, locations and stacks, in the order of their
+ * first appearance in the chunk, and the chunk's samples as local stack
+ * ids), and the main thread merges the chunks in file order into the
+ * model.  Local ids are mapped in order, segment by segment (a segment is
+ * the part of a chunk inside one session), so every id, session, file
+ * number and warning comes out exactly as the single-threaded loader makes
+ * them.  What a chunk cannot know (the flags and the `#File` numbers of a
+ * session that began in an earlier chunk) it records as placeholders that
+ * the merge resolves; errors are recorded with the chunk's line number and
+ * reported by the merge with the file's, so the message is the one the
+ * single-threaded loader gives.
  */
 #include "load_rprof.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hash.h"
 #include "hashtab.h"
+#include "load.h"
 #include "vec.h"
 #include "limits.h"
 
@@ -104,6 +123,67 @@ struct idvec {
     size_t n, cap;
 };
 
+/* ---- chunks (parallel loading) -------------------------------------------- */
+
+/* A segment: the lines of a chunk inside one session.  The first segment
+ * continues the session of the chunk before (or, in the file's first chunk,
+ * holds what comes before the first header); every later one starts at a
+ * header. */
+struct seg {
+    int header;     /* starts with a header line */
+    uint32_t flags; /* header: its flags; else SS_SRC_MEMORY when the first sample
+                     * line had a memory prefix (what the chunk assumed) */
+    uint64_t interval;
+    uint64_t line;              /* header: its line; else the first line that is not blank
+                                 * (0: none); chunk line numbers */
+    uint64_t first_sample_line; /* not header: the line that decided `flags`, 0: none */
+    /* the local tables' sizes and the chunk's samples at the segment's end */
+    size_t end_str, end_fn, end_loc, end_stack, end_sample, end_decl;
+};
+
+/* A `#File K: path` line of the chunk (path a local string id). */
+struct decl {
+    uint64_t k;
+    ss_id path;
+};
+
+/* A file number K that the chunk used without a `#File K` line before it
+ * in the same segment: the local string `str` stands for whatever K means
+ * in the session at the segment's start (the merge knows). */
+struct placeholder {
+    ss_id str;
+    uint64_t k;
+};
+
+struct chunk {
+    uint64_t start, end; /* bytes [start, end) of the file, whole lines */
+    struct ss_model m;   /* local tables (the value types are not used) */
+    VEC(struct seg) seg;
+    VEC(struct decl) decl;
+    VEC(struct placeholder) ph; /* in string id order */
+    VEC(ss_id) stack;           /* one local stack id per sample */
+    VEC(int64_t) mem;           /* 4 values per sample (0 for a plain one), or empty */
+    uint64_t lines;             /* lines read */
+    uint64_t blank, first_blank, capped, first_capped;
+    uint64_t cut_line; /* the last line, unterminated: dropped (0: none) */
+    int rc;            /* error: SS_* code, err_line/err_col/err_what or err */
+    uint64_t err_line; /* 0 when err holds the whole message (out of memory) */
+    size_t err_col;
+    char err_what[256];
+    struct ss_error err;
+    int done; /* parsed (under the loader's mutex) */
+};
+
+static void chunk_free(struct chunk *ck)
+{
+    ss_model_free(&ck->m);
+    VEC_FREE(ck->seg);
+    VEC_FREE(ck->decl);
+    VEC_FREE(ck->ph);
+    VEC_FREE(ck->stack);
+    VEC_FREE(ck->mem);
+}
+
 /* ---- parser state ----------------------------------------------------------- */
 
 struct parser {
@@ -130,10 +210,29 @@ struct parser {
 
     /* counts for warnings */
     uint64_t blank_lines, capped_lines, first_blank, first_capped;
+
+    /* chunk mode (a worker of the parallel loader): the partial model is
+     * ck->m; the session of the first segment is not known (mem_unknown:
+     * nor whether it has memory profiling, until its first sample line) */
+    struct chunk *ck;
+    int mem_unknown;
 };
+
+/* The messages the merge also gives (a chunk's assumption found wrong). */
+static const char msg_prefix_unexpected[] =
+    "memory prefix ':small_v:big_v:nodes:dup_count:' in a session "
+    "whose header has no 'memory profiling:'";
+static const char msg_prefix_missing[] = "missing memory prefix ':small_v:big_v:nodes:dup_count:' "
+                                         "(the header says memory profiling)";
 
 static int perr(struct parser *p, size_t col, const char *what)
 {
+    if (p->ck) { /* the merge says it, with the file's line number */
+        p->ck->err_line = p->r->line_no;
+        p->ck->err_col = col;
+        snprintf(p->ck->err_what, sizeof p->ck->err_what, "%s", what);
+        return p->err->code = SS_EINPUT;
+    }
     if (col)
         return ss_fail(p->err, SS_EINPUT, "%s:%llu:%zu: %s", p->path,
                        (unsigned long long)p->r->line_no, col, what);
@@ -260,10 +359,15 @@ static ss_id file_for(struct parser *p, uint64_t k, int *oom)
     }
     if (p->provisional.v[k] == SS_NONE) {
         char buf[64];
-        int n = snprintf(buf, sizeof buf, "\001undeclared %u:%llu", p->session_no,
-                         (unsigned long long)k);
+        /* a chunk's placeholder holds CR LF, which no name or path of a
+         * line of the chunk can: it is never taken for one */
+        int n = p->ck
+                    ? snprintf(buf, sizeof buf, "\r\n%zu:%llu", p->ck->seg.n, (unsigned long long)k)
+                    : snprintf(buf, sizeof buf, "\001undeclared %u:%llu", p->session_no,
+                               (unsigned long long)k);
         ss_id id = ss_model_intern(p->m, buf, (size_t)n);
-        if (id == SS_NONE) {
+        struct placeholder ph = {id, k};
+        if (id == SS_NONE || (p->ck && VEC_PUSH(p->ck->ph, ph))) {
             *oom = 1;
             return SS_NONE;
         }
@@ -294,6 +398,9 @@ static int parse_file_line(struct parser *p, const char *s, size_t len)
     if (path == SS_NONE || set_vec_len(&p->files, (size_t)k + 1))
         return ss_nomem(p->err, "file table");
     p->files.v[k] = path;
+    struct decl d = {k, path};
+    if (p->ck && VEC_PUSH(p->ck->decl, d))
+        return ss_nomem(p->err, "file table");
     /* Cached lines may have meant another file by this number. */
     lc_clear(&p->cache);
     return 0;
@@ -330,8 +437,45 @@ static int sync_vals(struct parser *p)
     return 0;
 }
 
-static int start_session(struct parser *p, uint32_t flags, uint64_t interval_us)
+/* Record the end of the chunk's current segment. */
+static void seg_close(struct parser *p)
 {
+    struct chunk *ck = p->ck;
+    struct seg *g = &ck->seg.v[ck->seg.n - 1];
+    g->end_str = ck->m.strs.n;
+    g->end_fn = ck->m.functions.n;
+    g->end_loc = ck->m.locations.n;
+    g->end_stack = ss_model_nstacks(&ck->m);
+    g->end_sample = ck->stack.n;
+    g->end_decl = ck->decl.n;
+}
+
+/* Chunk mode: a new segment (a header, or the chunk's start). */
+static int seg_open(struct parser *p, int header, uint32_t flags, uint64_t interval, uint64_t line)
+{
+    struct chunk *ck = p->ck;
+    if (ck->seg.n)
+        seg_close(p);
+    struct seg g;
+    memset(&g, 0, sizeof g);
+    g.header = header;
+    g.flags = flags;
+    g.interval = interval;
+    g.line = line;
+    if (VEC_PUSH(ck->seg, g))
+        return ss_nomem(p->err, "chunk");
+    p->files.n = 0;
+    p->provisional.n = 0;
+    lc_clear(&p->cache);
+    p->flags = flags;
+    p->mem_unknown = !header;
+    return 0;
+}
+
+static int start_session(struct parser *p, uint32_t flags, uint64_t interval_us, uint64_t line)
+{
+    if (p->ck)
+        return seg_open(p, 1, flags, interval_us, line);
     if (p->have_session && resolve_provisional(p))
         return p->err->code;
     lc_clear(&p->cache);
@@ -340,7 +484,7 @@ static int start_session(struct parser *p, uint32_t flags, uint64_t interval_us)
     src.type = p->type_id;
     src.uri = p->uri_id;
     src.session = ++p->session_no;
-    src.header_line = (uint32_t)p->r->line_no;
+    src.header_line = (uint32_t)line;
     src.interval_us = (double)interval_us;
     src.flags = flags;
     if (ss_model_add_source(p->m, &src) == SS_NONE)
@@ -462,32 +606,71 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
     return 0;
 }
 
+/* Parse the memory prefix `:small_v:big_v:nodes:dup_count:` at the start
+ * of s[0..len) (s[0] is ':') into mv[]; returns the length of the prefix,
+ * or 0 with *bad set to the column of the first bad byte. */
+static size_t memory_prefix(const char *s, size_t len, int64_t mv[4], size_t *bad)
+{
+    size_t i = 1;
+    for (int k = 0; k < 4; k++) {
+        uint64_t v;
+        if (parse_uint(s, len, &i, &v) || i >= len || s[i] != ':') {
+            *bad = i + 1;
+            return 0;
+        }
+        i++;
+        mv[k] = (int64_t)v;
+    }
+    return i;
+}
+
+/* Chunk mode: record a sample (mv: its memory values, or NULL). */
+static int chunk_sample(struct parser *p, ss_id stack, const int64_t *mv)
+{
+    struct chunk *ck = p->ck;
+    if (mv && ck->mem.n < 4 * ck->stack.n) { /* the chunk's first memory sample */
+        if (VEC_RESERVE(ck->mem, 4 * (ck->stack.cap + 1)))
+            return ss_nomem(p->err, "samples");
+        memset(ck->mem.v, 0, 4 * ck->stack.n * sizeof *ck->mem.v);
+        ck->mem.n = 4 * ck->stack.n;
+    }
+    if (VEC_PUSH(ck->stack, stack))
+        return ss_nomem(p->err, "samples");
+    if (mv || ck->mem.n) {
+        if (VEC_RESERVE(ck->mem, ck->mem.n + 4))
+            return ss_nomem(p->err, "samples");
+        for (int k = 0; k < 4; k++)
+            ck->mem.v[ck->mem.n++] = mv ? mv[k] : 0;
+    }
+    return 0;
+}
+
 static int sample_line(struct parser *p, const char *s, size_t len)
 {
     size_t i = 0;
-    int64_t *vals = NULL;
+    int64_t *vals = NULL, mv[4];
+    if (p->mem_unknown) { /* a chunk: the first sample line of a session begun before */
+        p->mem_unknown = 0;
+        p->flags = s[0] == ':' ? SS_SRC_MEMORY : 0;
+        p->ck->seg.v[p->ck->seg.n - 1].flags = p->flags;
+        p->ck->seg.v[p->ck->seg.n - 1].first_sample_line = p->r->line_no;
+    }
     if (s[0] == ':') {
         if (!(p->flags & SS_SRC_MEMORY))
-            return perr(p, 1,
-                        "memory prefix ':small_v:big_v:nodes:dup_count:' in a session "
-                        "whose header has no 'memory profiling:'");
-        i = 1;
-        for (int k = 0; k < 4; k++) {
-            uint64_t v;
-            if (parse_uint(s, len, &i, &v) || i >= len || s[i] != ':')
-                return perr(p, i + 1,
-                            "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'");
-            i++;
-            p->vals[k == 0   ? p->vt.small_v
-                    : k == 1 ? p->vt.big_v
-                    : k == 2 ? p->vt.nodes
-                             : p->vt.dup_count] = (int64_t)v;
+            return perr(p, 1, msg_prefix_unexpected);
+        size_t bad;
+        i = memory_prefix(s, len, mv, &bad);
+        if (!i)
+            return perr(p, bad, "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'");
+        if (!p->ck) {
+            p->vals[p->vt.small_v] = mv[0];
+            p->vals[p->vt.big_v] = mv[1];
+            p->vals[p->vt.nodes] = mv[2];
+            p->vals[p->vt.dup_count] = mv[3];
+            vals = p->vals;
         }
-        vals = p->vals;
     } else if (p->flags & SS_SRC_MEMORY) {
-        return perr(p, 1,
-                    "missing memory prefix ':small_v:big_v:nodes:dup_count:' "
-                    "(the header says memory profiling)");
+        return perr(p, 1, msg_prefix_missing);
     }
     const char *b = s + i;
     size_t blen = len - i;
@@ -500,6 +683,8 @@ static int sample_line(struct parser *p, const char *s, size_t len)
             return p->err->code;
         lc_put(&p->cache, b, blen, h, stack);
     }
+    if (p->ck)
+        return chunk_sample(p, stack, i ? mv : NULL);
     if (vals)
         p->vals[SS_VT_COUNT] = 1;
     int ar = ss_model_add_sample(p->m, stack, vals);
@@ -513,111 +698,673 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     return 0;
 }
 
-/* ---- driver ------------------------------------------------------------------ */
+/* ---- one line ---------------------------------------------------------------- */
+
+#define LINE_STOP (-1) /* the cut-off last line: stop reading */
+
+/* Handle one line (without its line end; `term`: it had one).  Returns 0,
+ * LINE_STOP or an error code. */
+static int rprof_line(struct parser *p, const char *line, size_t len, int term)
+{
+    uint64_t ln = p->r->line_no;
+    if (len == 0) {
+        if (p->blank_lines++ == 0)
+            p->first_blank = ln;
+        return 0;
+    }
+    uint32_t flags = 0;
+    uint64_t iv = 0;
+    /* Sample lines start with '"', ':' or a digit; only s/m/G/l can start
+     * a header, so most lines skip the header parser. */
+    char c0 = line[0];
+    int h = (c0 == 's' || c0 == 'm' || c0 == 'G' || c0 == 'l')
+                ? parse_header(line, len, &flags, &iv)
+                : -1;
+    if (h == -2 || (h == 0 && (iv == 0 || (double)iv > RPROF_MAX_INTERVAL_US)))
+        return perr(p, 0,
+                    "bad sample interval in the Rprof header: expected "
+                    "'sample.interval=N' with N microseconds, 0 < N <= 3600000000");
+    if (h == 0)
+        return start_session(p, flags, iv, ln);
+    if (p->ck) {
+        struct seg *g = &p->ck->seg.v[p->ck->seg.n - 1];
+        if (!g->header && !g->line)
+            g->line = ln; /* the merge checks that a session has begun */
+    } else if (!p->have_session) {
+        return perr(p, 0,
+                    ln == 1 ? "not an Rprof file: the first line must be a header like "
+                              "'sample.interval=20000'"
+                            : "sample line before the Rprof header");
+    }
+    if (line[0] == '#') {
+        if (len >= 6 && memcmp(line, "#File ", 6) == 0) {
+            if (memchr(line, '\0', len))
+                return perr(p, 0, "NUL byte in a '#File' line");
+            return parse_file_line(p, line, len);
+        }
+        return perr(p, 1, "unexpected line: expected a sample, a header or '#File N: path'");
+    }
+    if (!term) {
+        if (p->ck)
+            p->ck->cut_line = ln;
+        else
+            ss_model_warn(p->m,
+                          "%s:%llu: the last line has no line end (the profile was cut off?): "
+                          "dropped that incomplete sample",
+                          p->path, (unsigned long long)ln);
+        return LINE_STOP;
+    }
+    return sample_line(p, line, len);
+}
+
+static void parser_free(struct parser *p)
+{
+    lc_free(&p->cache);
+    VEC_FREE(p->files);
+    VEC_FREE(p->provisional);
+    VEC_FREE(p->frames);
+    free(p->vals);
+}
+
+/* The end of a file (after its last line, read or merged): the checks and
+ * warnings of the whole file.  `lines`: how many it has. */
+static int finish_file(struct parser *p, uint64_t lines)
+{
+    if (lines == 0)
+        return ss_fail(p->err, SS_EINPUT, "%s: empty file (not even an Rprof header)", p->path);
+    if (!p->have_session)
+        return ss_fail(p->err, SS_EINPUT, "%s: no Rprof header ('sample.interval=N') in the file",
+                       p->path);
+    if (resolve_provisional(p))
+        return p->err->code;
+    if (p->blank_lines)
+        ss_model_warn(p->m, "%s:%llu: %llu blank line%s ignored (R does not write blank lines)",
+                      p->path, (unsigned long long)p->first_blank,
+                      (unsigned long long)p->blank_lines, p->blank_lines == 1 ? "" : "s");
+    if (p->capped_lines)
+        ss_model_warn(p->m,
+                      "%s:%llu: %llu sample line%s reach R's 10 KB line limit: R dropped "
+                      "their outermost frames",
+                      p->path, (unsigned long long)p->first_capped,
+                      (unsigned long long)p->capped_lines, p->capped_lines == 1 ? "" : "s");
+    return 0;
+}
+
+static int parser_start(struct parser *p, struct ss_model *m, struct ss_reader *r, const char *path,
+                        struct ss_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->r = r;
+    p->path = path;
+    p->err = err;
+    p->type_id = ss_model_intern_cstr(m, "rprof");
+    p->uri_id = ss_model_intern_cstr(m, path);
+    p->have_vt = ss_rprof_value_types(m, &p->vt) == 0;
+    if (p->type_id == SS_NONE || p->uri_id == SS_NONE || sync_vals(p))
+        return ss_nomem(err, "model");
+    return 0;
+}
+
+/* ---- the single-threaded loader ---------------------------------------------- */
+
+#define PROGRESS_LINES 65536 /* lines between two progress reports */
+
+static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
+{
+    const char *line;
+    size_t len;
+    int term, got, rc = 0;
+    while ((got = ss_reader_next(r, &line, &len, &term, p->err)) == 1) {
+        rc = rprof_line(p, line, len, term);
+        if (rc == LINE_STOP) {
+            rc = 0;
+            break;
+        }
+        if (rc)
+            return rc;
+        if (r->line_no % PROGRESS_LINES == 0)
+            ss_load_progress(p->path, r->next_off, fsize, p->m->sample_stack.n);
+    }
+    if (got < 0)
+        return p->err->code;
+    ss_load_progress(p->path, r->next_off, fsize, p->m->sample_stack.n);
+    return finish_file(p, r->line_no);
+}
+
+/* ---- the parallel loader: workers ---------------------------------------------- */
+
+#define CHUNK_BYTES (16u << 20) /* chunk size: each chunk tokenises its distinct lines anew */
+#define CHUNK_MIN (1u << 20)    /* ... but at least 4 chunks a thread, of this size at least */
+#define PARALLEL_MIN (4u << 20) /* smaller files: one thread */
+#define MAX_THREADS 64
+
+struct pload {
+    int fd;
+    const char *path;
+    size_t max_line;
+    struct chunk *ck;
+    size_t nchunks;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next;   /* the next chunk to parse */
+    size_t merged; /* chunks merged (and freed) */
+    size_t window; /* chunks parsed ahead of the merge, at most */
+    int stop;
+    /* the sample arrays of merged chunks, for the next ones: fresh memory
+     * costs a page fault per page, which cost more than the parsing */
+    struct spare {
+        ss_id *stack;
+        int64_t *mem;
+        size_t stack_cap, mem_cap;
+    } spare[2 * MAX_THREADS + 2];
+    size_t nspare;
+};
+
+/* Give chunk ck the arrays of a merged chunk, if any (under pl->mu). */
+static void spare_take(struct pload *pl, struct chunk *ck)
+{
+    if (!pl->nspare)
+        return;
+    struct spare *sp = &pl->spare[--pl->nspare];
+    ck->stack.v = sp->stack;
+    ck->stack.cap = sp->stack_cap;
+    ck->mem.v = sp->mem;
+    ck->mem.cap = sp->mem_cap;
+}
+
+/* Keep the arrays of merged chunk ck for another (under pl->mu). */
+static void spare_keep(struct pload *pl, struct chunk *ck)
+{
+    if (pl->nspare == ARRAY_SIZE(pl->spare))
+        return;
+    struct spare sp = {ck->stack.v, ck->mem.v, ck->stack.cap, ck->mem.cap};
+    pl->spare[pl->nspare++] = sp;
+    memset(&ck->stack, 0, sizeof ck->stack);
+    memset(&ck->mem, 0, sizeof ck->mem);
+}
+
+/* Parse chunk ck into its partial model with parser p and reader r (a
+ * worker's; r->buf NULL: not open yet, else aimed at the chunk). */
+static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl, struct chunk *ck)
+{
+    int rc = ss_model_init(&ck->m, &ck->err);
+    if (!rc && !r->buf)
+        rc = ss_reader_open_range(r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
+    if (rc) {
+        ck->rc = rc;
+        return;
+    }
+    ss_reader_range(r, ck->start, ck->end);
+    p->m = &ck->m;
+    p->r = r;
+    p->err = &ck->err;
+    p->ck = ck;
+    p->have_session = 1;
+    p->blank_lines = p->capped_lines = 0;
+    rc = seg_open(p, 0, 0, 0, 0);
+    const char *line;
+    size_t len;
+    int term, got = 0;
+    while (!rc && (got = ss_reader_next(r, &line, &len, &term, &ck->err)) == 1) {
+        rc = rprof_line(p, line, len, term);
+        if (rc == LINE_STOP)
+            rc = 0, got = 0;
+    }
+    if (!rc && got < 0)
+        rc = ck->err.code;
+    if (ck->seg.n)
+        seg_close(p);
+    ck->lines = r->line_no;
+    ck->blank = p->blank_lines;
+    ck->first_blank = p->first_blank;
+    ck->capped = p->capped_lines;
+    ck->first_capped = p->first_capped;
+    ck->rc = rc;
+    /* the line cache holds this chunk's stack ids */
+    lc_clear(&p->cache);
+}
+
+static void *worker(void *arg)
+{
+    struct pload *pl = arg;
+    struct parser p;
+    memset(&p, 0, sizeof p);
+    p.path = pl->path;
+    struct ss_reader r; /* one buffer for every chunk of this worker */
+    memset(&r, 0, sizeof r);
+    for (;;) {
+        pthread_mutex_lock(&pl->mu);
+        while (!pl->stop && pl->next < pl->nchunks && pl->next >= pl->merged + pl->window)
+            pthread_cond_wait(&pl->cv, &pl->mu);
+        if (pl->stop || pl->next >= pl->nchunks) {
+            pthread_mutex_unlock(&pl->mu);
+            break;
+        }
+        struct chunk *ck = &pl->ck[pl->next++];
+        spare_take(pl, ck);
+        pthread_mutex_unlock(&pl->mu);
+        chunk_parse(&p, &r, pl, ck);
+        pthread_mutex_lock(&pl->mu);
+        ck->done = 1;
+        pthread_cond_broadcast(&pl->cv);
+        pthread_mutex_unlock(&pl->mu);
+    }
+    parser_free(&p);
+    if (r.buf)
+        ss_reader_close(&r);
+    return NULL;
+}
+
+/* ---- the parallel loader: merge ---------------------------------------------- */
+
+/* Where the local ids of the chunk being merged went in the model. */
+struct maps {
+    VEC(ss_id) str, fn, loc, stack;
+    VEC(ss_id) frames; /* scratch */
+};
+
+static void maps_free(struct maps *mp)
+{
+    VEC_FREE(mp->str);
+    VEC_FREE(mp->fn);
+    VEC_FREE(mp->loc);
+    VEC_FREE(mp->stack);
+    VEC_FREE(mp->frames);
+}
+
+/* End the session in the model (p: the model's parser), keeping the maps
+ * right when locations and stacks are renumbered. */
+static int merge_end_session(struct parser *p, struct maps *mp)
+{
+    struct ss_model *m = p->m;
+    size_t nl = m->locations.n, ns = ss_model_nstacks(m);
+    int any = 0;
+    for (size_t k = 0; k < p->provisional.n; k++)
+        any |= p->provisional.v[k] != SS_NONE;
+    if (!any) {
+        p->files.n = 0;
+        p->provisional.n = 0;
+        return 0;
+    }
+    ss_id *lmap = ss_alloc_array(nl, sizeof *lmap), *smap = ss_alloc_array(ns, sizeof *smap);
+    int rc = 0;
+    if (!lmap || !smap) {
+        rc = ss_nomem(p->err, "locations");
+        goto out;
+    }
+    /* as resolve_provisional, telling where everything went */
+    int changed = 0;
+    for (size_t k = 0; k < p->provisional.n; k++) {
+        ss_id prov = p->provisional.v[k];
+        if (prov == SS_NONE)
+            continue;
+        ss_id real = k < p->files.n ? p->files.v[k] : SS_NONE;
+        for (size_t i = 0; i < nl; i++)
+            if (m->locations.v[i].file == prov) {
+                ss_model_set_location_file(m, (ss_id)i, real);
+                changed = 1;
+            }
+    }
+    p->files.n = 0;
+    p->provisional.n = 0;
+    if (!changed)
+        goto out;
+    if (ss_model_reindex_locations_map(m, lmap, smap)) {
+        rc = ss_nomem(p->err, "locations");
+        goto out;
+    }
+    for (size_t i = 0; i < mp->loc.n; i++)
+        mp->loc.v[i] = lmap[mp->loc.v[i]];
+    for (size_t i = 0; i < mp->stack.n; i++)
+        mp->stack.v[i] = smap[mp->stack.v[i]];
+out:
+    free(lmap);
+    free(smap);
+    return rc;
+}
+
+/* Report the first error of chunk ck: its own (ck->rc), or the merge's at
+ * chunk line `line` (0: none) with `col` and `what`; on the same line the
+ * merge's comes first, as in the single-threaded loader. */
+static int merge_fail(struct parser *p, struct chunk *ck, uint64_t base, uint64_t line, size_t col,
+                      const char *what)
+{
+    if (ck->rc && !ck->err_line && !line) { /* out of memory, an I/O error */
+        *p->err = ck->err;
+        return ck->rc;
+    }
+    if (ck->rc && ck->err_line && (!line || ck->err_line < line)) {
+        line = ck->err_line;
+        col = ck->err_col;
+        what = ck->err_what;
+    }
+    if (col)
+        return ss_fail(p->err, SS_EINPUT, "%s:%llu:%zu: %s", p->path,
+                       (unsigned long long)(base + line), col, what);
+    return ss_fail(p->err, SS_EINPUT, "%s:%llu: %s", p->path, (unsigned long long)(base + line),
+                   what);
+}
+
+/* Merge the segment g of chunk ck (its local ids from `from`, the sizes
+ * at the previous segment's end) into the model. */
+static int merge_segment(struct parser *p, struct maps *mp, struct chunk *ck, const struct seg *g,
+                         const struct seg *from, size_t *ph)
+{
+    struct ss_model *m = p->m;
+    const struct ss_model *l = &ck->m;
+    for (size_t i = from->end_str; i < g->end_str; i++) {
+        ss_id id;
+        if (*ph < ck->ph.n && ck->ph.v[*ph].str == i) {
+            int oom = 0;
+            id = file_for(p, ck->ph.v[(*ph)++].k, &oom);
+            if (oom)
+                id = SS_NONE;
+        } else {
+            id = ss_model_intern(m, ss_str(l, (ss_id)i), ss_strtab_len(&l->strs, (ss_id)i));
+        }
+        if (id == SS_NONE || VEC_PUSH(mp->str, id))
+            return ss_nomem(p->err, "strings");
+    }
+    for (size_t i = from->end_fn; i < g->end_fn; i++) {
+        const struct ss_function *f = &l->functions.v[i];
+        ss_id id = ss_model_function(m, mp->str.v[f->name], mp->str.v[f->system_name],
+                                     f->filename == SS_NONE ? SS_NONE : mp->str.v[f->filename],
+                                     f->start_line);
+        if (id == SS_NONE || VEC_PUSH(mp->fn, id))
+            return ss_nomem(p->err, "functions");
+    }
+    for (size_t i = from->end_loc; i < g->end_loc; i++) {
+        const struct ss_location *lo = &l->locations.v[i];
+        ss_id id = ss_model_location(m, lo->function == SS_NONE ? SS_NONE : mp->fn.v[lo->function],
+                                     lo->file == SS_NONE ? SS_NONE : mp->str.v[lo->file], lo->line);
+        if (id == SS_NONE || VEC_PUSH(mp->loc, id))
+            return ss_nomem(p->err, "locations");
+    }
+    for (size_t s = from->end_stack; s < g->end_stack; s++) {
+        size_t n = ss_stack_depth(l, (ss_id)s);
+        const ss_id *fr = ss_stack_frames(l, (ss_id)s);
+        if (VEC_RESERVE(mp->frames, n + 1))
+            return ss_nomem(p->err, "stacks");
+        for (size_t k = 0; k < n; k++)
+            mp->frames.v[k] = mp->loc.v[fr[k]];
+        ss_id tail = l->stack_tail.v[s];
+        ss_id id = ss_model_stack(m, mp->frames.v, n, tail == SS_NONE ? SS_NONE : mp->loc.v[tail]);
+        if (id == SS_NONE || VEC_PUSH(mp->stack, id))
+            return ss_nomem(p->err, "stacks");
+    }
+    for (size_t d = from->end_decl; d < g->end_decl; d++) {
+        size_t k = (size_t)ck->decl.v[d].k;
+        if (set_vec_len(&p->files, k + 1))
+            return ss_nomem(p->err, "file table");
+        p->files.v[k] = mp->str.v[ck->decl.v[d].path];
+    }
+    size_t first = from->end_sample, n = g->end_sample - first;
+    if (!n)
+        return 0;
+    ss_id *st = ck->stack.v + first;
+    for (size_t k = 0; k < n; k++)
+        st[k] = mp->stack.v[st[k]];
+    int mem = (p->flags & SS_SRC_MEMORY) != 0;
+    ss_id vts[4] = {p->vt.small_v, p->vt.big_v, p->vt.nodes, p->vt.dup_count};
+    int ar = ss_model_add_samples(m, st, n, vts, mem ? 4 : 0, mem ? ck->mem.v + 4 * first : NULL);
+    if (ar)
+        return ss_nomem(p->err, "samples"); /* SS_COUNT_RANGE cannot happen: see load_parallel */
+    return 0;
+}
+
+/* Merge chunk ck, whose first line is line base + 1 of the file. */
+static int merge_chunk(struct parser *p, struct maps *mp, struct chunk *ck, uint64_t base)
+{
+    mp->str.n = mp->fn.n = mp->loc.n = mp->stack.n = 0;
+    /* the first segment continues the session before: is there one, and
+     * did the chunk guess its memory profiling right? */
+    if (!ck->seg.n)
+        return merge_fail(p, ck, base, 0, 0, NULL);
+    const struct seg *g0 = &ck->seg.v[0];
+    if (g0->line && !p->have_session)
+        return merge_fail(p, ck, base, g0->line, 0,
+                          base + g0->line == 1
+                              ? "not an Rprof file: the first line must be a header like "
+                                "'sample.interval=20000'"
+                              : "sample line before the Rprof header");
+    if (g0->first_sample_line && (g0->flags & SS_SRC_MEMORY) != (p->flags & SS_SRC_MEMORY))
+        return merge_fail(p, ck, base, g0->first_sample_line, 1,
+                          g0->flags & SS_SRC_MEMORY ? msg_prefix_unexpected : msg_prefix_missing);
+    if (ck->rc)
+        return merge_fail(p, ck, base, 0, 0, NULL);
+    struct seg none;
+    memset(&none, 0, sizeof none);
+    size_t ph = 0;
+    for (size_t j = 0; j < ck->seg.n; j++) {
+        const struct seg *g = &ck->seg.v[j];
+        int rc;
+        if (g->header) {
+            if (p->have_session && (rc = merge_end_session(p, mp)))
+                return rc;
+            p->have_session = 0; /* start_session resolves nothing more */
+            if ((rc = start_session(p, g->flags, g->interval, base + g->line)))
+                return rc;
+        }
+        if ((rc = merge_segment(p, mp, ck, g, j ? &ck->seg.v[j - 1] : &none, &ph)))
+            return rc;
+    }
+    if (ck->blank && p->blank_lines == 0)
+        p->first_blank = base + ck->first_blank;
+    p->blank_lines += ck->blank;
+    if (ck->capped && p->capped_lines == 0)
+        p->first_capped = base + ck->first_capped;
+    p->capped_lines += ck->capped;
+    if (ck->cut_line)
+        ss_model_warn(p->m,
+                      "%s:%llu: the last line has no line end (the profile was cut off?): "
+                      "dropped that incomplete sample",
+                      p->path, (unsigned long long)(base + ck->cut_line));
+    return 0;
+}
+
+/* ---- the parallel loader: driver ----------------------------------------------- */
+
+static size_t env_size(const char *name, size_t dflt)
+{
+    const char *e = getenv(name);
+    if (!e || !*e)
+        return dflt;
+    char *end;
+    unsigned long long v = strtoull(e, &end, 10);
+    return *end || v == 0 ? dflt : (size_t)v;
+}
+
+/* The chunk boundaries of the file: chunk k is [b[k], b[k + 1]), each at
+ * least `size` bytes (but the last) and ending after an LF.  Returns the
+ * number of chunks, 0 on an error (the serial loader then says it). */
+static size_t cut_chunks(int fd, uint64_t fsize, size_t size, uint64_t **out)
+{
+    size_t cap = (size_t)(fsize / size) + 2, n = 0;
+    uint64_t *b = ss_alloc_array(cap + 1, sizeof *b);
+    char buf[4096];
+    if (!b)
+        return 0;
+    b[n++] = 0;
+    uint64_t pos = size;
+    while (pos < fsize) {
+        /* the first LF at or after pos - 1 ends the chunk */
+        uint64_t at = pos - 1;
+        for (;;) {
+            ssize_t k = pread(fd, buf, sizeof buf, (off_t)at);
+            if (k <= 0) {
+                at = fsize;
+                break;
+            }
+            const char *lf = memchr(buf, '\n', (size_t)k);
+            if (lf) {
+                at += (uint64_t)(lf - buf) + 1;
+                break;
+            }
+            at += (uint64_t)k;
+        }
+        if (at >= fsize)
+            break;
+        if (n >= cap) {
+            free(b);
+            return 0;
+        }
+        b[n++] = at;
+        pos = at + size;
+    }
+    b[n] = fsize;
+    *out = b;
+    return n;
+}
+
+/* Does the file's first line end in LF (or CR LF), as the chunk readers
+ * assume?  A lone CR (mode 2) or no line end in the first MiB: no. */
+static int lf_file(int fd)
+{
+    char buf[4096];
+    for (uint64_t at = 0; at < (1u << 20);) {
+        ssize_t k = pread(fd, buf, sizeof buf, (off_t)at);
+        if (k <= 0)
+            return 0;
+        for (ssize_t i = 0; i < k; i++) {
+            if (buf[i] == '\n')
+                return 1;
+            if (buf[i] == '\r')
+                return i + 1 < k && buf[i + 1] == '\n';
+        }
+        at += (uint64_t)k;
+    }
+    return 0;
+}
+
+/* Load the regular file r->fd with `threads` workers.  Returns 0, an error
+ * code, or -1 when the file does not suit (the caller loads it serially). */
+static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads, size_t chunk,
+                         uint64_t fsize)
+{
+    uint64_t *b = NULL;
+    if (!lf_file(r->fd))
+        return -1;
+    size_t n = cut_chunks(r->fd, fsize, chunk, &b);
+    if (n == 0)
+        return -1;
+    struct pload pl;
+    memset(&pl, 0, sizeof pl);
+    pl.fd = r->fd;
+    pl.path = p->path;
+    pl.max_line = r->max_line;
+    pl.nchunks = n;
+    pl.window = 2 * (size_t)threads + 2;
+    pl.ck = ss_calloc_array(n, sizeof *pl.ck);
+    if (!pl.ck) {
+        free(b);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        pl.ck[k].start = b[k];
+        pl.ck[k].end = b[k + 1];
+    }
+    free(b);
+    pthread_mutex_init(&pl.mu, NULL);
+    pthread_cond_init(&pl.cv, NULL);
+    pthread_t th[MAX_THREADS];
+    unsigned started = 0;
+    while (started < threads && pthread_create(&th[started], NULL, worker, &pl) == 0)
+        started++;
+    int rc = 0;
+    if (started == 0) {
+        rc = -1;
+    } else {
+        struct maps mp;
+        memset(&mp, 0, sizeof mp);
+        uint64_t base = 0;
+        for (size_t k = 0; k < n && !rc; k++) {
+            struct chunk *ck = &pl.ck[k];
+            pthread_mutex_lock(&pl.mu);
+            while (!ck->done)
+                pthread_cond_wait(&pl.cv, &pl.mu);
+            pthread_mutex_unlock(&pl.mu);
+            rc = merge_chunk(p, &mp, ck, base);
+            base += ck->lines;
+            if (!rc && k == 0 && ck->end < fsize && ck->stack.n) {
+                /* room for the samples the rest of the file holds at the
+                 * first chunk's rate, and 5% more: growing the columns by
+                 * doubling would copy them and fault their pages twice */
+                double est = (double)ck->stack.n * (double)(fsize - ck->end) /
+                             (double)(ck->end - ck->start) * 1.05;
+                if (est < 1e10 && ss_model_reserve_samples(p->m, (size_t)est))
+                    rc = ss_nomem(p->err, "samples");
+            }
+            pthread_mutex_lock(&pl.mu);
+            spare_keep(&pl, ck);
+            chunk_free(ck);
+            pl.merged = k + 1;
+            if (rc)
+                pl.stop = 1;
+            pthread_cond_broadcast(&pl.cv);
+            pthread_mutex_unlock(&pl.mu);
+            ss_load_progress(p->path, ck->end, fsize, p->m->sample_stack.n);
+        }
+        maps_free(&mp);
+        pthread_mutex_lock(&pl.mu);
+        pl.stop = 1;
+        pthread_cond_broadcast(&pl.cv);
+        pthread_mutex_unlock(&pl.mu);
+        for (unsigned t = 0; t < started; t++)
+            pthread_join(th[t], NULL);
+        if (!rc)
+            rc = finish_file(p, base);
+    }
+    for (size_t k = 0; k < n; k++)
+        chunk_free(&pl.ck[k]);
+    for (size_t k = 0; k < pl.nspare; k++) {
+        free(pl.spare[k].stack);
+        free(pl.spare[k].mem);
+    }
+    free(pl.ck);
+    pthread_cond_destroy(&pl.cv);
+    pthread_mutex_destroy(&pl.mu);
+    return rc;
+}
+
+/* The number of threads to parse with: STACKSCOPE_THREADS, else the
+ * processors online. */
+static unsigned load_threads(void)
+{
+    long n = (long)env_size("STACKSCOPE_THREADS", 0);
+    if (n == 0)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
 
 int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
 {
     struct parser p;
-    memset(&p, 0, sizeof p);
-    p.m = m;
-    p.r = r;
-    p.path = path;
-    p.err = err;
-    p.type_id = ss_model_intern_cstr(m, "rprof");
-    p.uri_id = ss_model_intern_cstr(m, path);
-    p.have_vt = ss_rprof_value_types(m, &p.vt) == 0;
-    int rc = 0;
-    if (p.type_id == SS_NONE || p.uri_id == SS_NONE || sync_vals(&p)) {
-        rc = ss_nomem(err, "model");
+    int rc = parser_start(&p, m, r, path, err);
+    if (rc)
         goto done;
+    struct stat st;
+    uint64_t fsize = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    /* STACKSCOPE_CHUNK (bytes; for tests) cuts even a small file */
+    size_t chunk = env_size("STACKSCOPE_CHUNK", 0);
+    int forced = chunk != 0;
+    unsigned threads = load_threads();
+    if (!forced) {
+        chunk = CHUNK_BYTES;
+        if (fsize / (4 * threads) < chunk)
+            chunk = fsize / (4 * threads) > CHUNK_MIN ? (size_t)(fsize / (4 * threads)) : CHUNK_MIN;
     }
-    const char *line;
-    size_t len;
-    int term, got;
-    while ((got = ss_reader_next(r, &line, &len, &term, err)) == 1) {
-        if (len == 0) {
-            if (p.blank_lines++ == 0)
-                p.first_blank = r->line_no;
-            continue;
-        }
-        uint32_t flags = 0;
-        uint64_t iv = 0;
-        /* Sample lines start with '"', ':' or a digit; only s/m/G/l can start
-         * a header, so most lines skip the header parser. */
-        char c0 = line[0];
-        int h = (c0 == 's' || c0 == 'm' || c0 == 'G' || c0 == 'l')
-                    ? parse_header(line, len, &flags, &iv)
-                    : -1;
-        if (h == -2 || (h == 0 && (iv == 0 || (double)iv > RPROF_MAX_INTERVAL_US))) {
-            rc = perr(&p, 0,
-                      "bad sample interval in the Rprof header: expected "
-                      "'sample.interval=N' with N microseconds, 0 < N <= 3600000000");
-            goto done;
-        }
-        if (h == 0) {
-            if ((rc = start_session(&p, flags, iv)))
-                goto done;
-            continue;
-        }
-        if (!p.have_session) {
-            rc = perr(&p, 0,
-                      r->line_no == 1 ? "not an Rprof file: the first line must be a header like "
-                                        "'sample.interval=20000'"
-                                      : "sample line before the Rprof header");
-            goto done;
-        }
-        if (line[0] == '#') {
-            if (len >= 6 && memcmp(line, "#File ", 6) == 0) {
-                if (memchr(line, '\0', len)) {
-                    rc = perr(&p, 0, "NUL byte in a '#File' line");
-                    goto done;
-                }
-                if ((rc = parse_file_line(&p, line, len)))
-                    goto done;
-                continue;
-            }
-            rc = perr(&p, 1, "unexpected line: expected a sample, a header or '#File N: path'");
-            goto done;
-        }
-        if (!term) {
-            ss_model_warn(m,
-                          "%s:%llu: the last line has no line end (the profile was cut off?): "
-                          "dropped that incomplete sample",
-                          path, (unsigned long long)r->line_no);
-            break;
-        }
-        if ((rc = sample_line(&p, line, len)))
-            goto done;
-    }
-    if (got < 0) {
-        rc = err->code;
-        goto done;
-    }
-    if (r->line_no == 0) {
-        rc = ss_fail(err, SS_EINPUT, "%s: empty file (not even an Rprof header)", path);
-        goto done;
-    }
-    if (!p.have_session) {
-        rc = ss_fail(err, SS_EINPUT, "%s: no Rprof header ('sample.interval=N') in the file", path);
-        goto done;
-    }
-    if ((rc = resolve_provisional(&p)))
-        goto done;
-    if (p.blank_lines)
-        ss_model_warn(m, "%s:%llu: %llu blank line%s ignored (R does not write blank lines)", path,
-                      (unsigned long long)p.first_blank, (unsigned long long)p.blank_lines,
-                      p.blank_lines == 1 ? "" : "s");
-    if (p.capped_lines)
-        ss_model_warn(m,
-                      "%s:%llu: %llu sample line%s reach R's 10 KB line limit: R dropped "
-                      "their outermost frames",
-                      path, (unsigned long long)p.first_capped, (unsigned long long)p.capped_lines,
-                      p.capped_lines == 1 ? "" : "s");
+    rc = -1;
+    /* every sample counts 1, so a file adds at most its size to the counts:
+     * the merge never meets SS_COUNT_RANGE (the serial loader says it) */
+    if (threads > 1 && fsize && (forced || fsize >= PARALLEL_MIN) && r->line_no == 0 &&
+        r->next_off == 0 && m->count_total <= SS_MAX_COUNT_TOTAL - fsize)
+        rc = load_parallel(&p, r, threads, chunk, fsize);
+    if (rc == -1)
+        rc = load_serial(&p, r, fsize);
 done:
-    lc_free(&p.cache);
-    VEC_FREE(p.files);
-    VEC_FREE(p.provisional);
-    VEC_FREE(p.frames);
-    free(p.vals);
+    parser_free(&p);
     return rc;
 }

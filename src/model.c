@@ -331,6 +331,91 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
     return 0;
 }
 
+int ss_model_reserve_samples(struct ss_model *m, size_t n)
+{
+    size_t oldcap = m->sample_stack.cap;
+    if (n <= oldcap - m->sample_stack.n)
+        return 0;
+    if (m->sample_stack.n + n < m->sample_stack.n)
+        return -1;
+    m->sample_stack.cap = 0; /* exactly n more, not the next power of two */
+    ss_id *nv = ss_realloc_array(m->sample_stack.v, m->sample_stack.n + n, sizeof *nv);
+    if (!nv) {
+        m->sample_stack.cap = oldcap;
+        return -1;
+    }
+    m->sample_stack.v = nv;
+    m->sample_stack.cap = m->sample_stack.n + n;
+    for (size_t t = 0; t < m->values.n; t++) {
+        if (!m->values.v[t])
+            continue;
+        int64_t *c = ss_realloc_array(m->values.v[t], m->sample_stack.cap, sizeof *c);
+        if (!c)
+            return -1;
+        m->values.v[t] = c;
+    }
+    return 0;
+}
+
+int ss_model_add_samples(struct ss_model *m, const ss_id *stacks, size_t n, const ss_id *vts,
+                         size_t nvt, const int64_t *vals)
+{
+    uint64_t total;
+    if (n == 0)
+        return 0;
+    if (__builtin_add_overflow(m->count_total, (uint64_t)n, &total) || total > SS_MAX_COUNT_TOTAL)
+        return SS_COUNT_RANGE;
+    size_t old = m->sample_stack.n, oldcap = m->sample_stack.cap;
+    if (VEC_RESERVE(m->sample_stack, old + n))
+        return -1;
+    for (size_t t = 0; m->sample_stack.cap != oldcap && t < m->values.n; t++) {
+        if (!m->values.v[t])
+            continue;
+        int64_t *c = ss_realloc_array(m->values.v[t], m->sample_stack.cap, sizeof *c);
+        if (!c)
+            return -1;
+        m->values.v[t] = c;
+    }
+    /* a column stays implicit (NULL) while all its values are the default,
+     * as ss_model_add_sample keeps it */
+    for (size_t c = 0; c < nvt; c++) {
+        ss_id t = vts[c];
+        if (m->values.v[t])
+            continue;
+        int64_t dflt = t == SS_VT_COUNT ? 1 : 0;
+        size_t k = 0;
+        while (k < n && vals[k * nvt + c] == dflt)
+            k++;
+        if (k < n && column_materialise(m, t, dflt))
+            return -1;
+    }
+    if (m->sample_labels.n) {
+        if (VEC_RESERVE(m->sample_labels, old + n))
+            return -1;
+        memset(m->sample_labels.v + old, 0, n * sizeof *m->sample_labels.v);
+        m->sample_labels.n = old + n;
+    }
+    memcpy(m->sample_stack.v + old, stacks, n * sizeof *stacks);
+    m->sample_stack.n = old + n;
+    for (size_t t = 0; t < m->values.n; t++) {
+        int64_t *col = m->values.v[t];
+        if (!col)
+            continue;
+        size_t c = 0;
+        while (c < nvt && vts[c] != t)
+            c++;
+        if (c < nvt)
+            for (size_t k = 0; k < n; k++)
+                col[old + k] = vals[k * nvt + c];
+        else
+            for (size_t k = 0; k < n; k++)
+                col[old + k] = t == SS_VT_COUNT ? 1 : 0;
+    }
+    m->sources.v[m->sources.n - 1].n_samples += n;
+    m->count_total = total;
+    return 0;
+}
+
 /* ---- labels --------------------------------------------------------------- */
 
 static int label_eq(const void *ctx, uint32_t id, const void *key)
@@ -805,6 +890,11 @@ ss_id ss_sample_source(const struct ss_model *m, size_t i)
  * move only towards the front). */
 int ss_model_reindex_locations(struct ss_model *m)
 {
+    return ss_model_reindex_locations_map(m, NULL, NULL);
+}
+
+int ss_model_reindex_locations_map(struct ss_model *m, ss_id *loc_map, ss_id *stack_map)
+{
     size_t nl = m->locations.n, ns = ss_model_nstacks(m);
     ss_id *lcanon = ss_alloc_array(nl, sizeof *lcanon);
     ss_id *scanon = ss_alloc_array(ns, sizeof *scanon);
@@ -833,6 +923,10 @@ int ss_model_reindex_locations(struct ss_model *m)
     m->loc_index = lh;
     lh = NULL;
     if (k == nl) {
+        for (size_t i = 0; i < nl && loc_map; i++)
+            loc_map[i] = (ss_id)i;
+        for (size_t i = 0; i < ns && stack_map; i++)
+            stack_map[i] = (ss_id)i;
         rc = 0;
         goto out;
     }
@@ -872,6 +966,10 @@ int ss_model_reindex_locations(struct ss_model *m)
     m->stack_tail.n = ks;
     for (size_t i = 0; i < m->sample_stack.n; i++)
         m->sample_stack.v[i] = scanon[m->sample_stack.v[i]];
+    if (loc_map && nl)
+        memcpy(loc_map, lcanon, nl * sizeof *loc_map);
+    if (stack_map && ns)
+        memcpy(stack_map, scanon, ns * sizeof *stack_map);
     idhash_free(m->stack_index);
     m->stack_index = sh;
     sh = NULL;

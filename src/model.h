@@ -417,6 +417,21 @@ int ss_model_label_sample(struct ss_model *m, ss_id set);
  * ss_model_count_fail). */
 int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals);
 
+/* Append n samples of count 1 to the last source, as n calls of
+ * ss_model_add_sample would (the parallel Rprof loader's merge): sample k
+ * has stack stacks[k] and, for each c < nvt, the value vals[k * nvt + c] of
+ * value type vts[c]; the other value types 0 (vals may be NULL when nvt is
+ * 0).  Returns 0, -1 (OOM) or SS_COUNT_RANGE (the counts would sum past
+ * SS_MAX_COUNT_TOTAL; nothing was added). */
+int ss_model_add_samples(struct ss_model *m, const ss_id *stacks, size_t n, const ss_id *vts,
+                         size_t nvt, const int64_t *vals);
+
+/* Make room for n more samples (the timeline and the value columns), so
+ * that adding them moves no memory (a loader that knows how many are
+ * coming).  Returns 0 or -1 (OOM; a value column may then have room for
+ * fewer: the model must be discarded). */
+int ss_model_reserve_samples(struct ss_model *m, size_t n);
+
 /* Fill err (SS_EINPUT) for a sample refused with SS_COUNT_RANGE: `where`
  * names the file and the place in it ("prof.pb.gz: byte 120: sample 7"),
  * `count` is the refused count.  Returns SS_EINPUT. */
@@ -467,6 +482,12 @@ void ss_model_warn(struct ss_model *m, const char *fmt, ...) __attribute__((form
  * became equal, renumbering both and the samples' stack ids.  Returns 0 or
  * -1 (OOM). */
 int ss_model_reindex_locations(struct ss_model *m);
+
+/* As ss_model_reindex_locations, and say where everything went: when not
+ * NULL, loc_map[i] (one entry per location before the call) receives the
+ * new id of location i, and stack_map[s] (one per stack before the call)
+ * that of stack s. */
+int ss_model_reindex_locations_map(struct ss_model *m, ss_id *loc_map, ss_id *stack_map);
 
 /* --- models derived from a model (transforms) --------------------------- */
 

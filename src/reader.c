@@ -12,7 +12,8 @@
 #include "limits.h"
 
 #define SS_READ_BLOCK (1u << 20)
-#define SS_MAP_WINDOW (32u << 20) /* grows for a longer line (map_next) */
+#define SS_RANGE_BLOCK (64u << 10) /* a range's reads: the parser finds them in L2 */
+#define SS_MAP_WINDOW (32u << 20)  /* grows for a longer line (map_next) */
 
 static int reader_open(struct ss_reader *r, const char *path, int regular_only,
                        struct ss_error *err)
@@ -75,9 +76,37 @@ int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_erro
     return reader_open(r, path, 1, err);
 }
 
+int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t start,
+                         uint64_t end, size_t max_line, struct ss_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    r->path = path;
+    r->max_line = max_line;
+    r->ranged = 1;
+    r->mode = 1;
+    r->pos = start;
+    r->lim = end;
+    r->eof = start >= end;
+    r->cap = SS_RANGE_BLOCK * 4;
+    r->buf = malloc(r->cap);
+    if (!r->buf)
+        return ss_nomem(err, "read buffer");
+    return 0;
+}
+
+void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
+{
+    r->start = r->end = 0;
+    r->pos = start;
+    r->lim = end;
+    r->eof = start >= end;
+    r->line_no = r->offset = r->next_off = 0;
+}
+
 void ss_reader_close(struct ss_reader *r)
 {
-    if (r->fd >= 0)
+    if (r->fd >= 0 && !r->ranged)
         close(r->fd);
     if (r->mapped) {
         if (r->buf)
@@ -135,7 +164,7 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         r->end -= r->start;
         r->start = 0;
     }
-    if (r->cap - r->end < SS_READ_BLOCK) {
+    if (r->cap - r->end < (r->ranged ? SS_RANGE_BLOCK : SS_READ_BLOCK)) {
         /* Only a line longer than the limit can get here; refuse it. */
         size_t ncap = r->cap * 2;
         char *nb = realloc(r->buf, ncap);
@@ -145,7 +174,14 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         r->cap = ncap;
     }
     for (;;) {
-        ssize_t k = read(r->fd, r->buf + r->end, r->cap - r->end);
+        size_t want = r->cap - r->end;
+        if (r->ranged && want > SS_RANGE_BLOCK)
+            want = SS_RANGE_BLOCK;
+        if (r->ranged && want > r->lim - r->pos)
+            want = (size_t)(r->lim - r->pos);
+        ssize_t k = !r->ranged  ? read(r->fd, r->buf + r->end, want)
+                    : want == 0 ? 0
+                                : pread(r->fd, r->buf + r->end, want, (off_t)r->pos);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
@@ -156,6 +192,7 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         if (k == 0)
             r->eof = 1;
         r->end += (size_t)k;
+        r->pos += (uint64_t)k;
         return k;
     }
 }

@@ -439,6 +439,69 @@ START_TEST(test_value_columns)
 }
 END_TEST
 
+/* ss_model_add_samples (the parallel Rprof loader's merge) appends what
+ * as many ss_model_add_sample calls would: hand-made expectations. */
+START_TEST(test_add_samples)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    add_src(&m, 1000);
+    ss_id a = ss_model_stack(&m, NULL, 0, SS_NONE);
+    ss_id l = ss_model_location(&m, SS_NONE, SS_NONE, 3);
+    ss_id b = ss_model_stack(&m, &l, 1, SS_NONE);
+    ss_id x = ss_model_value_type(&m, "x", "bytes"), y = ss_model_value_type(&m, "y", "bytes");
+    ck_assert_int_eq(ss_model_add_sample(&m, a, NULL), 0);
+    /* three samples, values of x only, all 0: x stays implicit */
+    ss_id st[3] = {b, a, b};
+    int64_t zero[3] = {0, 0, 0};
+    ck_assert_int_eq(ss_model_add_samples(&m, st, 3, &x, 1, zero), 0);
+    ck_assert_uint_eq(m.sample_stack.n, 4);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 4);
+    ck_assert_uint_eq(m.sample_stack.v[1], b);
+    ck_assert_uint_eq(m.sample_stack.v[2], a);
+    ck_assert_ptr_null(m.values.v[x]);
+    ck_assert_ptr_null(m.values.v[y]);
+    ck_assert_ptr_null(m.values.v[SS_VT_COUNT]);
+    /* two more with (y, x) interleaved per sample: y 7 and 0, x 0 and 9 */
+    ss_id vts[2] = {y, x};
+    int64_t vals[4] = {7, 0, 0, 9};
+    ck_assert_int_eq(ss_model_add_samples(&m, st, 2, vts, 2, vals), 0);
+    ck_assert_ptr_nonnull(m.values.v[x]);
+    ck_assert_ptr_nonnull(m.values.v[y]);
+    int64_t want_x[6] = {0, 0, 0, 0, 0, 9}, want_y[6] = {0, 0, 0, 0, 7, 0};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(m.values.v[x][i], want_x[i]);
+        ck_assert_int_eq(m.values.v[y][i], want_y[i]);
+        ck_assert_int_eq(ss_sample_count(&m, (size_t)i), 1);
+    }
+    ck_assert_uint_eq(m.count_total, 6);
+    /* room reserved first: the columns do not move while samples come */
+    ck_assert_int_eq(ss_model_reserve_samples(&m, 5000), 0);
+    const int64_t *cx = m.values.v[x];
+    ss_id many[5000];
+    for (int i = 0; i < 5000; i++)
+        many[i] = i % 2 ? a : b;
+    ck_assert_int_eq(ss_model_add_samples(&m, many, 5000, NULL, 0, NULL), 0);
+    ck_assert_ptr_eq(m.values.v[x], cx);
+    ck_assert_int_eq(m.values.v[x][5005], 0);
+    ck_assert_uint_eq(m.sample_stack.v[5005], a);
+    ck_assert_uint_eq(m.sources.v[0].n_samples, 5006);
+    /* a count column materialised by a count of 2 gets 1s */
+    int64_t two[3] = {2, 0, 0};
+    ck_assert_int_eq(ss_model_add_sample(&m, a, two), 0);
+    ck_assert_int_eq(ss_model_add_samples(&m, st, 1, NULL, 0, NULL), 0);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][5006], 2);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][5007], 1);
+    ck_assert_int_eq(m.values.v[SS_VT_COUNT][5005], 1);
+    /* past the count limit: refused, nothing added */
+    m.count_total = SS_MAX_COUNT_TOTAL - 1;
+    ck_assert_int_eq(ss_model_add_samples(&m, st, 2, NULL, 0, NULL), SS_COUNT_RANGE);
+    ck_assert_uint_eq(m.sample_stack.n, 5008);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* Labels: interned once, sets sorted and made distinct, set 0 empty, the
  * per-sample column materialised at the first labelled sample. */
 START_TEST(test_labels)
@@ -826,6 +889,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_stacks_csr);
     tcase_add_test(tc, test_many_stacks);
     tcase_add_test(tc, test_value_columns);
+    tcase_add_test(tc, test_add_samples);
     tcase_add_test(tc, test_count_total_limit);
     tcase_add_test(tc, test_labels);
     tcase_add_test(tc, test_sample_source);

@@ -17,6 +17,8 @@
 # (tests/fuzz/replay.c).  Needs clang and libFuzzer: scripts/deps.sh fuzz.
 # Prints per target the executions, coverage (cov, ft) and findings, also
 # kept in build-fuzz/summary.tsv; exits 1 when a target found something.
+# Several invocations may run at once, each on other targets (once the
+# first has built them): every target has its own logs and corpus.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=60
@@ -160,21 +162,21 @@ for t in $targets; do
         # shellcheck disable=SC2086
         "$out/fuzz_$t" -max_total_time="$left" -rss_limit_mb=2048 $opts \
             -print_final_stats=1 -artifact_prefix="$art/" "$out/corpus/$t" \
-            >"$out/run.log" 2>&1 || rc=$?
-        cat "$out/run.log" >>"$out/fuzz_$t.log"
-        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/run.log" | tail -n 1)
+            >"$out/run-$t.log" 2>&1 || rc=$?
+        cat "$out/run-$t.log" >>"$out/fuzz_$t.log"
+        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/run-$t.log" | tail -n 1)
         execs=$((execs + ${n:-0}))
-        line=$(grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$out/run.log" | tail -n 1 || true)
+        line=$(grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$out/run-$t.log" | tail -n 1 || true)
         if [ -n "$line" ]; then
             cov=$(echo "$line" | sed 's/.*cov: \([0-9]*\).*/\1/')
             ft=$(echo "$line" | sed 's/.*ft: \([0-9]*\).*/\1/')
             corp=$(echo "$line" | sed -n 's/.*corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p')
         fi
         [ "$rc" -eq 0 ] && break
-        new=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$out/run.log" | tail -n 1)
+        new=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$out/run-$t.log" | tail -n 1)
         if [ -z "$new" ] || [ ! -f "$new" ]; then
             echo "fuzz_$t: libFuzzer failed (exit $rc), no input kept:" >&2
-            tail -n 20 "$out/run.log" >&2
+            tail -n 20 "$out/run-$t.log" >&2
             status=1
             break
         fi
@@ -189,9 +191,9 @@ for t in $targets; do
             [ -f "$f" ] && [ "$(sha1sum <"$f" | cut -c1-40)" = "$sum" ] && rm -f "$f" && dropped=1
         done
         status=1
-        msg=$(grep -m1 -E 'runtime error: |ERROR: |fuzz_write: |ALARM|out-of-memory' "$out/run.log" || true)
+        msg=$(grep -m1 -E 'runtime error: |ERROR: |fuzz_write: |ALARM|out-of-memory' "$out/run-$t.log" || true)
         # and the first frame in stackscope's own code
-        where=$(grep -m1 -E '^ +#[0-9]+ .* in [a-z_]+ .*/(src|ui)/[a-z_]+\.c:' "$out/run.log" |
+        where=$(grep -m1 -E '^ +#[0-9]+ .* in [a-z_]+ .*/(src|ui)/[a-z_]+\.c:' "$out/run-$t.log" |
             sed 's/.* in \([a-z_]*\) .*\/\(\(src\|ui\)\/[a-z_]*\.c:[0-9]*\).*/\1 \2/' || true)
         [ -z "$where" ] || msg="$msg (in $where)"
         # one input per distinct message (the first line of the report)
@@ -204,7 +206,7 @@ for t in $targets; do
             echo "fuzz_$t: finding kept in tests/data/fuzz/pending/$t/$(basename "$new"): $msg" >&2
         fi
         restarts=$((restarts + 1))
-        if [ "$again" = 1 ] && [ "$dropped" = 0 ] && ! grep -q 'INITED' "$out/run.log"; then
+        if [ "$again" = 1 ] && [ "$dropped" = 0 ] && ! grep -q 'INITED' "$out/run-$t.log"; then
             echo "fuzz_$t: $(basename "$new") fails at start-up every time: stopped" >&2
             break
         fi
@@ -214,6 +216,6 @@ for t in $targets; do
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$elapsed" "$execs" "$cov" "$ft" "$corp" \
         "$findings" >>"$out/summary.tsv"
     echo "fuzz_$t: $elapsed s, $execs executions, cov $cov ft $ft, corpus $corp, $findings findings"
+    rm -f "$out/run-$t.log"
 done
-rm -f "$out/run.log"
 exit $status

@@ -231,6 +231,7 @@ static void progress_stop(void)
 }
 
 static void clean_up_on_interrupt(void);
+static void interrupt_restore(void);
 
 static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
@@ -244,6 +245,7 @@ static int load_or_complain(struct ss_model *m, char *const *files, int n)
     progress_start();
     int rc = ss_load_files(m, files, n, &err);
     progress_stop();
+    interrupt_restore();
     if (!rc && cli_value) {
         rc = ss_model_set_measure(m, cli_value, &err);
         if (rc) {
@@ -1197,29 +1199,47 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
-static void clean_up_on_signals(void)
+/* Catch sig with on_fatal_signal, keeping its old action in *old, unless
+ * it is ignored: under nohup, or as a background job of a script, a
+ * hang-up or C-c stays ignored. */
+static void catch_fatal(int sig, struct sigaction *old)
 {
-    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGABRT};
-    struct sigaction sa;
+    struct sigaction sa, cur;
+    if (sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN) {
+        if (old)
+            *old = cur;
+        return;
+    }
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, old);
+}
+
+static void clean_up_on_signals(void)
+{
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGABRT};
     for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
-        sigaction(fatal[i], &sa, NULL);
+        catch_fatal(fatal[i], NULL);
     signal(SIGXFSZ, SIG_IGN);
 }
 
 /* During a load: C-c, a kill or a hang-up (not the crash signals, whose
- * sanitizer reports stay as they are) erase the progress line and die. */
+ * sanitizer reports stay as they are) erase the progress line and die;
+ * after it, the actions they had before are back. */
+static const int interrupts[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction interrupt_old[ARRAY_SIZE(interrupts)];
+
 static void clean_up_on_interrupt(void)
 {
-    static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < ARRAY_SIZE(stop); i++)
-        sigaction(stop[i], &sa, NULL);
+    for (size_t i = 0; i < ARRAY_SIZE(interrupts); i++)
+        catch_fatal(interrupts[i], &interrupt_old[i]);
+}
+
+static void interrupt_restore(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(interrupts); i++)
+        sigaction(interrupts[i], &interrupt_old[i], NULL);
 }
 
 static char **convert_inputs;

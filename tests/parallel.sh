@@ -127,7 +127,10 @@ interrupt() { # interrupt NAME ARGS...: stackscope ARGS, then C-c
     shift
     (printf 'sample.interval=1000\n"a" \n'; sleep 5) > "$TMPD/fifo" &
     local writer=$!
-    "$STACKSCOPE" "$@" "$TMPD/fifo" > /dev/null 2> "$TMPD/int.err" &
+    # a shell without job control starts a background job with SIGINT
+    # ignored, and an ignored signal stays ignored: un-ignore it, as a
+    # terminal's foreground job has it
+    env --default-signal=INT "$STACKSCOPE" "$@" "$TMPD/fifo" > /dev/null 2> "$TMPD/int.err" &
     pid=$!
     sleep 0.5
     t0=$(date +%s%N)
@@ -144,5 +147,37 @@ interrupt report report
 mkdir "$TMPD/outdir"
 interrupt convert convert -o "$TMPD/outdir/x.pb.gz"
 check "C-c convert leaves nothing" "$(ls -A "$TMPD/outdir")"
+# and as a background job of a script (SIGINT ignored), C-c is ignored
+(printf 'sample.interval=1000\n"a" \n'; sleep 1) > "$TMPD/fifo" &
+writer=$!
+"$STACKSCOPE" report "$TMPD/fifo" > /dev/null 2> "$TMPD/int.err" &
+pid=$!
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+wait "$writer"
+check "C-c ignored by a background job of a script" "$([ "$rc" = 0 ] || echo "exit status $rc")"
+
+# An ignored hang-up stays ignored (nohup): report and convert go on
+# through a SIGHUP during the load and finish their work.
+ignored() { # ignored NAME ARGS...
+    local name=$1 pid rc
+    shift
+    (printf 'sample.interval=1000\n"a" \n'; sleep 1; printf '"b" "a" \n') > "$TMPD/fifo" &
+    local writer=$!
+    (trap '' HUP; exec "$STACKSCOPE" "$@" "$TMPD/fifo" > "$TMPD/hup.out" 2> "$TMPD/hup.err") &
+    pid=$!
+    sleep 0.5
+    kill -HUP "$pid"
+    wait "$pid"
+    rc=$?
+    wait "$writer" 2> /dev/null
+    check "SIGHUP ignored: $name goes on" "$([ "$rc" = 0 ] || echo "exit status $rc: $(cat "$TMPD/hup.err")")"
+}
+ignored report report --by self --format tsv
+check "SIGHUP ignored: report's table" "$(grep -qx "$(printf 'b\t0.001\t50\t0.001\t50')" "$TMPD/hup.out" || cat "$TMPD/hup.out")"
+ignored convert convert -o "$TMPD/outdir/hup.folded"
+check "SIGHUP ignored: convert's output" "$(printf 'a 1\na;b 1\n' | cmp - "$TMPD/outdir/hup.folded" 2>&1)"
 
 finish

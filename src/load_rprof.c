@@ -1289,11 +1289,14 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             if (!rc && k == 0 && ck->end < fsize && ck->stack.n) {
                 /* room for the samples the rest of the file holds at the
                  * first chunk's rate, and 5% more: growing the columns by
-                 * doubling would copy them and fault their pages twice */
-                double est = (double)ck->stack.n * (double)(fsize - ck->end) /
-                             (double)(ck->end - ck->start) * 1.05;
-                if (est < 1e10 && ss_model_reserve_samples(p->m, (size_t)est))
-                    rc = ss_nomem(p->err, "samples");
+                 * doubling would copy them and fault their pages twice.  A
+                 * hint only: never more than one sample a byte, and when
+                 * the memory is not there the columns grow as they go. */
+                double rest = (double)(fsize - ck->end);
+                double est = (double)ck->stack.n * rest / (double)(ck->end - ck->start) * 1.05;
+                if (est > rest)
+                    est = rest;
+                (void)ss_model_reserve_samples(p->m, (size_t)est);
             }
             pthread_mutex_lock(&pl.mu);
             spare_keep(&pl, ck);

@@ -333,27 +333,26 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
 
 int ss_model_reserve_samples(struct ss_model *m, size_t n)
 {
-    size_t oldcap = m->sample_stack.cap;
-    if (n <= oldcap - m->sample_stack.n)
+    if (n <= m->sample_stack.cap - m->sample_stack.n)
         return 0;
-    if (m->sample_stack.n + n < m->sample_stack.n)
+    size_t cap = m->sample_stack.n + n;
+    if (cap < m->sample_stack.n)
         return -1;
-    m->sample_stack.cap = 0; /* exactly n more, not the next power of two */
-    ss_id *nv = ss_realloc_array(m->sample_stack.v, m->sample_stack.n + n, sizeof *nv);
-    if (!nv) {
-        m->sample_stack.cap = oldcap;
-        return -1;
-    }
-    m->sample_stack.v = nv;
-    m->sample_stack.cap = m->sample_stack.n + n;
+    /* all or nothing: the columns first (a column longer than the capacity
+     * is harmless), the capacity raised only when every array has it */
     for (size_t t = 0; t < m->values.n; t++) {
         if (!m->values.v[t])
             continue;
-        int64_t *c = ss_realloc_array(m->values.v[t], m->sample_stack.cap, sizeof *c);
+        int64_t *c = ss_realloc_array(m->values.v[t], cap, sizeof *c);
         if (!c)
             return -1;
         m->values.v[t] = c;
     }
+    ss_id *nv = ss_realloc_array(m->sample_stack.v, cap, sizeof *nv);
+    if (!nv)
+        return -1;
+    m->sample_stack.v = nv;
+    m->sample_stack.cap = cap;
     return 0;
 }
 

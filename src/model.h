@@ -428,8 +428,8 @@ int ss_model_add_samples(struct ss_model *m, const ss_id *stacks, size_t n, cons
 
 /* Make room for n more samples (the timeline and the value columns), so
  * that adding them moves no memory (a loader that knows how many are
- * coming).  Returns 0 or -1 (OOM; a value column may then have room for
- * fewer: the model must be discarded). */
+ * coming).  Returns 0, or -1 when the memory is not there: the model is
+ * then as it was (its capacity unchanged), and may go on growing. */
 int ss_model_reserve_samples(struct ss_model *m, size_t n);
 
 /* Fill err (SS_EINPUT) for a sample refused with SS_COUNT_RANGE: `where`

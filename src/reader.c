@@ -185,9 +185,10 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
-            return ss_fail(err, SS_EINPUT, "%s: read error at byte %llu: %s", r->path,
-                           (unsigned long long)(r->next_off + (r->end - r->start)),
-                           strerror(errno)),
+            return ss_fail(
+                       err, SS_EINPUT, "%s: read error at byte %llu: %s", r->path,
+                       (unsigned long long)(r->ranged ? r->pos : r->next_off + (r->end - r->start)),
+                       strerror(errno)),
                    -1;
         if (k == 0)
             r->eof = 1;

@@ -107,7 +107,8 @@ struct ui_runs_job;
 struct ui_cache {
     unsigned gen; /* the model generation they belong to */
     int have_fn, have_line, have_runs, have_stacks, have_levels;
-    struct ss_stats fn;      /* by function, in the core's row order (views sort indexes) */
+    int runs_failed;    /* the run lengths failed (said once): not again until the model changes */
+    struct ss_stats fn; /* by function, in the core's row order (views sort indexes) */
     struct ss_stats line;    /* by line */
     struct ss_run_row *runs; /* every (function, level) row plus level 0 */
     size_t nruns;

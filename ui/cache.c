@@ -206,7 +206,7 @@ int ui_runs_start(struct ui *ui)
 {
     sync(ui);
     struct ui_cache *c = &ui->cache;
-    if (c->have_runs || c->job)
+    if (c->have_runs || c->job || c->runs_failed)
         return 0;
     struct ui_runs_job *j = calloc(1, sizeof *j);
     if (!j)
@@ -240,8 +240,10 @@ int ui_runs_poll(struct ui *ui, int wait)
     free(j);
     if (rc || stale) {
         free(rows);
-        if (rc)
+        if (rc) {
             ui_error(ui, "%s", err.msg);
+            c->runs_failed = 1;
+        }
         return 1;
     }
     const struct ss_stats *st = ui_stats_fn(ui);
@@ -261,6 +263,8 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
     struct ui_cache *c = &ui->cache;
     if (c->job) /* under way: wait for it rather than start again */
         ui_runs_poll(ui, 1);
+    if (c->runs_failed)
+        return -1; /* the error is on the screen already */
     if (!c->have_runs) {
         struct ss_error err;
         ss_error_clear(&err);
@@ -268,6 +272,7 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
         size_t nr;
         if (ss_runs_compute(ui->m, 0, &r, &nr, &err)) {
             ui_error(ui, "%s", err.msg);
+            c->runs_failed = 1;
             return -1;
         }
         if (install_runs(ui, st, r, nr))

@@ -35,7 +35,7 @@ expect() {
 }
 
 # tag_top_tsv FILE ARGS...: `pprof -top` in ns as "name<TAB>flat<TAB>cum"
-# rows (" (inline)" dropped), then "<total><TAB>SUM(flat)<TAB>": unlike
+# rows (" (inline)", " (partial-inline)" dropped), then "<total><TAB>SUM(flat)<TAB>": unlike
 # lib.sh's top_tsv, the total is the rows' sum (pprof's "of N total" is the
 # profile's before its tag filters).
 tag_top_tsv() {
@@ -47,7 +47,7 @@ tag_top_tsv() {
             next unless $on;
             if (/^\s*(-?[0-9.]+)[a-zA-Z]*\s+\S+\s+\S+\s+(-?[0-9.]+)[a-zA-Z]*\s+\S+\s\s(.*)$/) {
                 my ($f, $c, $n) = ($1, $2, $3);
-                $n =~ s/ \(inline\)$//;
+                $n =~ s/ \((partial-)?inline\)$//;
                 print "$n\t$f\t$c\n";
                 $total += $f;
             }

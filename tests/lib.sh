@@ -96,7 +96,8 @@ pp() {
 }
 
 # top_tsv FILE ARGS...: `pprof -top` as "name<TAB>flat<TAB>cum" rows (unit
-# suffixes and pprof's " (inline)" mark dropped), then a last row
+# suffixes and pprof's " (inline)" and " (partial-inline)" marks dropped:
+# pprof -top marks a function node by whether its callers inlined it), then a last row
 # "<total><TAB>TOTAL<TAB>".
 top_tsv() {
     local f=$1
@@ -108,7 +109,7 @@ top_tsv() {
             next unless $on;
             if (/^\s*(-?[0-9.]+)[a-zA-Z]*\s+\S+\s+\S+\s+(-?[0-9.]+)[a-zA-Z]*\s+\S+\s\s(.*)$/) {
                 my ($f, $c, $n) = ($1, $2, $3);
-                $n =~ s/ \(inline\)$//; # a function inlined at every call site
+                $n =~ s/ \((partial-)?inline\)$//; # a node reached (only or partly) through inlined calls
                 print "$n\t$f\t$c\n";
             }
             END { print "<total>\t", (defined $total ? $total : 0), "\t\n" }'

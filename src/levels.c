@@ -192,6 +192,24 @@ size_t ss_levels_scaffold(const struct ss_level_row *rows, size_t n, double shar
     return d;
 }
 
+uint32_t ss_levels_timeline_level(const struct ss_level_row *rows, size_t n)
+{
+    size_t sc = ss_levels_scaffold(rows, n, 0.95);
+    return (uint32_t)(sc < n ? sc + 1 : (n ? n : 1));
+}
+
+int ss_levels_timeline_level_of(const struct ss_model *m, uint32_t *level, struct ss_error *err)
+{
+    struct ss_level_row *rows;
+    size_t n;
+    int rc = ss_levels_compute(m, &rows, &n, err);
+    if (rc)
+        return rc;
+    *level = ss_levels_timeline_level(rows, n);
+    free(rows);
+    return 0;
+}
+
 size_t ss_levels_user_level(const struct ss_level_row *rows, size_t d)
 {
     for (size_t k = 0; k < d; k++)

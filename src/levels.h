@@ -64,6 +64,15 @@ int ss_levels_compute_stacks(const struct ss_model *m, const uint32_t *off, cons
  * there are no samples.  `rows` is borrowed. */
 size_t ss_levels_scaffold(const struct ss_level_row *rows, size_t n, double share);
 
+/* The level (from 1) a timeline shows first: the one below the 95%
+ * scaffold, where the phases show (the deepest when every level is
+ * scaffold; 1 when there are none).  `rows` is borrowed. */
+uint32_t ss_levels_timeline_level(const struct ss_level_row *rows, size_t n);
+
+/* The same for model m (its levels computed and freed).  Returns 0 or an
+ * error code. */
+int ss_levels_timeline_level_of(const struct ss_model *m, uint32_t *level, struct ss_error *err);
+
 /* User code in the scaffold: the index k < d of the first row (root first)
  * whose frames have a source position in some sample (rows[k].located > 0),
  * or d when none has.  `trim-base auto` cuts rows [0, k) only, so that the

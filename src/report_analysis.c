@@ -566,14 +566,9 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
 {
     uint32_t level = o->level;
     if (level == 0) { /* below the (95%) scaffold the phases show */
-        struct ss_level_row *rows;
-        size_t n;
-        int rc = ss_levels_compute(m, &rows, &n, err);
+        int rc = ss_levels_timeline_level_of(m, &level, err);
         if (rc)
             return rc;
-        size_t sc = ss_levels_scaffold(rows, n, 0.95);
-        level = (uint32_t)(sc < n ? sc + 1 : (n ? n : 1));
-        free(rows);
     }
     struct ss_timeline t;
     int rc = ss_timeline_compute(m, level, o->width > 0 ? (size_t)o->width : 80, &t, err);

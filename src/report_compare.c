@@ -649,15 +649,10 @@ static int report_timeline(FILE *out, const struct ss_compare *c, const struct s
                            struct ss_error *err)
 {
     uint32_t level = o->level;
-    if (level == 0) { /* below the new profile's (95%) scaffold, on both sides */
-        struct ss_level_row *rows;
-        size_t n;
-        int rc = ss_levels_compute(c->cur, &rows, &n, err);
+    if (level == 0) { /* below the (95%) scaffold the phases show */
+        int rc = ss_levels_timeline_level_of(c->cur, &level, err);
         if (rc)
             return rc;
-        size_t sc = ss_levels_scaffold(rows, n, 0.95);
-        level = (uint32_t)(sc < n ? sc + 1 : (n ? n : 1));
-        free(rows);
     }
     struct ss_cmp_timeline t;
     int rc = ss_compare_timeline(c, level, o->width > 0 ? (size_t)o->width : 80, &t, err);

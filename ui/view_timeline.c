@@ -200,8 +200,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         /* a new model: the old sample numbers mean nothing now */
         if (!p->started) {
             /* start below the 95% scaffold, where the phases show (as report) */
-            size_t sc = ss_levels_scaffold(rows, nl, 0.95);
-            v->list.sel = sc < nl ? sc : (nl ? nl - 1 : 0);
+            v->list.sel = ss_levels_timeline_level(rows, nl) - 1;
         }
         p->first = 0;
         p->n = total_samples(ui);

@@ -734,8 +734,13 @@ static void get_lb_value(const void *ctx, size_t r, int exact, double *b, double
     *b = LBROW(ctx, r)->value_b;
     *v = LBROW(ctx, r)->value_n;
 }
-static const struct ss_pair lb_samples = {get_lb_samples, NULL, cmp_lb_label, 0};
-static const struct ss_pair lb_value = {get_lb_value, labels_units, cmp_lb_label, 0};
+/* ties: in the table's order (ss_compare_labels: by delta, then label) */
+static int tie_lb_row(const void *ctx, size_t a, size_t b)
+{
+    return a < b ? -1 : a > b;
+}
+static const struct ss_pair lb_samples = {get_lb_samples, NULL, tie_lb_row, 0};
+static const struct ss_pair lb_value = {get_lb_value, labels_units, tie_lb_row, 0};
 
 const struct ss_col ss_cmp_label_columns[SS_CMPLB_NCOLS] = {
     {"key", NULL, 12, 0, SS_COL_LEFT, cell_lb_key, cmp_lb_label, NULL, 0},

@@ -88,7 +88,7 @@ extern const struct ss_col ss_cmp_run_columns[SS_CMPRU_NCOLS];
  * ss_cmp_labels *`): key, value (the label), then the samples carrying the
  * label (`count`, as report --by labels) and their measure, base, new and
  * delta each.  Key and value order by key, then value; the others larger
- * first, ties by key and value. */
+ * first, ties in the rows' order (ss_compare_labels'). */
 enum {
     SS_CMPLB_KEY,
     SS_CMPLB_VALUE,

@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "labels.h"
+#include "order.h"
 #include "report_compare.h"
 #include "report_labels.h"
 #include "vec.h"
@@ -54,6 +55,11 @@ struct labels_view {
     uint32_t *order;
 };
 
+static int report_order(uint32_t a, uint32_t b, const void *ctx)
+{
+    return a < b ? -1 : a > b;
+}
+
 static int prepare_compared(struct ui *ui, struct ui_view *v)
 {
     struct labels_view *p = v->priv;
@@ -75,8 +81,13 @@ static int prepare_compared(struct ui *ui, struct ui_view *v)
         p->sort = -1; /* sort again */
     }
     if (p->sort != v->sort || p->rev != v->sort_rev) {
-        if (ui_table_sort(&p->order, p->cmp.n, v->sort_rev, &ccolumns_min[csort_column[v->sort]],
-                          &p->cmp)) {
+        /* the default order is the report's (its ties of rounding
+         * included): the rows as ss_compare_labels gives them */
+        int rc = v->sort == CSORT_MEASURE_D && !v->sort_rev
+                     ? ui_order_sort(&p->order, p->cmp.n, 0, report_order, NULL)
+                     : ui_table_sort(&p->order, p->cmp.n, v->sort_rev,
+                                     &ccolumns_min[csort_column[v->sort]], &p->cmp);
+        if (rc) {
             ui_error(ui, "out of memory");
             v->list.n = 0;
             return -1;

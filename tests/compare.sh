@@ -22,6 +22,13 @@
 #     new, delta), s, X, transforms on both sides, the status line, the flame
 #     graph's legend and detail line; the differential SVG; then the same
 #     in a real terminal (tmux, when installed).
+#  5b. Labels and transforms: a hand-counted perf pair (comm, tid) and a
+#     real Go pair with pprof.Do labels (a fresh run of
+#     tests/producers/go_labels.go as the base): --by labels --base equals
+#     each file's own --by labels joined with awk (and --normalize), Go's
+#     `pprof -tags` per side and `pprof -tagfocus -diff_base` per value;
+#     --by transforms --base equals --by transforms on each file alone; the
+#     explorer's labels and transforms views equal the reports.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh

@@ -326,15 +326,35 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
 
 /* Apply the transforms (if any) to the loaded *orig into *tm; *m is the one
  * to use.  Returns 0 or the exit status (orig freed then). */
+/* Warn about the steps of tf that matched nothing: in a comparison
+ * (compared), those that matched nothing on either side, and name the side
+ * of those that matched on one side only. */
+static void warn_no_match(struct ss_tf_list *tf, int compared)
+{
+    for (size_t i = 0; i < ss_tf_count(tf); i++) {
+        int n = ss_tf_no_match(tf, i), b = compared && ss_tf_base_no_match(tf, i);
+        if (!n && !b)
+            continue;
+        const char *where = !compared || (n && b) ? "" : n ? " in the new profile" : " in the base";
+        fputs("stackscope: warning: ", stderr);
+        ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
+        fprintf(stderr, ": no %s matches%s\n", ss_tf_match_noun(tf, i), where);
+    }
+}
+
+/* Apply tf to orig giving *tm (*m: the model to use); side 0: a profile
+ * alone (warns about steps that match nothing), 1: the new profile of a
+ * comparison, 2: its base (load_sides warns after both). */
 static int transform_loaded(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
-                            struct ss_tf_list *tf, double *t0)
+                            struct ss_tf_list *tf, int side, double *t0)
 {
     *m = orig;
     if (!tf)
         return 0;
     struct ss_error err;
     ss_error_clear(&err);
-    int rc = ss_tf_apply(tf, orig, tm, &err);
+    /* a comparison's base keeps its own effects (report --by transforms) */
+    int rc = side == 2 ? ss_tf_apply_base(tf, orig, tm, &err) : ss_tf_apply(tf, orig, tm, &err);
     if (rc) {
         ss_model_free(orig);
         fprintf(stderr, "stackscope: %s\n", err.msg);
@@ -343,12 +363,8 @@ static int transform_loaded(struct ss_model *orig, struct ss_model *tm, struct s
     timing("apply", t0);
     for (size_t i = orig->warnings.n; i < tm->warnings.n; i++)
         print_line(stderr, "stackscope: warning: ", tm->warnings.v[i]);
-    for (size_t i = 0; i < ss_tf_count(tf); i++)
-        if (ss_tf_no_match(tf, i)) {
-            fputs("stackscope: warning: ", stderr);
-            ss_esc_fputs(ss_tf_text(tf, i), SS_ESC_TEXT, stderr);
-            fprintf(stderr, ": no %s matches\n", ss_tf_match_noun(tf, i));
-        }
+    if (side == 0)
+        warn_no_match(tf, 0);
     *m = tm;
     return 0;
 }
@@ -447,7 +463,7 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
         }
     } else {
         timing("load", t0);
-        return transform_loaded(&s->orig, &s->tm, &s->m, tf, t0);
+        return transform_loaded(&s->orig, &s->tm, &s->m, tf, 0, t0);
     }
     rc = ss_compare_check_measure(&s->borig, &s->orig, base_name, cli_value != NULL, &err);
     if (rc) {
@@ -459,17 +475,19 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
         return ss_exit_status((enum ss_errcode)rc);
     }
     timing("load", t0);
-    rc = transform_loaded(&s->orig, &s->tm, &s->m, tf, t0);
+    rc = transform_loaded(&s->orig, &s->tm, &s->m, tf, 1, t0);
     if (rc) {
         ss_model_free(&s->borig);
         return rc;
     }
-    rc = transform_loaded(&s->borig, &s->btm, &s->b, tf, t0);
+    rc = transform_loaded(&s->borig, &s->btm, &s->b, tf, 2, t0);
     if (rc) {
         s->b = NULL;
         free_models(&s->orig, s->m);
         return rc;
     }
+    if (tf)
+        warn_no_match(tf, 1);
     return 0;
 }
 
@@ -965,8 +983,10 @@ static const struct cli_opt cli_opts[] = {
      "compare FILE... with this base (repeatable: bases\n"
      "combine); both sides get the same measure and\n"
      "transforms.  report --by self, total, line,\n"
-     "stacks, tree, calls, levels, runs, timeline:\n"
-     "base, new and delta, largest growth first;\n"
+     "stacks, tree, calls, levels, runs, timeline,\n"
+     "labels: base, new and delta, largest growth\n"
+     "first; --by transforms: each step's effect on\n"
+     "each side (every table but sources compares);\n"
      "convert: pprof with the base negated (as pprof\n"
      "-diff_base), folded 'stack BASE NEW' lines or\n"
      "an SVG coloured by delta;\n"

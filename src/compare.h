@@ -207,6 +207,27 @@ int ss_compare_runs(const struct ss_compare *c, uint32_t level, const char *func
                     struct ss_cmp_runs *out, struct ss_error *err);
 void ss_cmp_runs_free(struct ss_cmp_runs *r);
 
+/* Labels (labels.h: ss_label_stats_compute) of both sides joined by key
+ * and value text (labels are interned per model): samples carrying the
+ * label (counts, never scaled) and their measure (the base's converted and
+ * scaled); a label on one side only has 0 on the other.  Rows by the
+ * measure's delta (largest growth first), then the samples' delta, then
+ * key, then value. */
+struct ss_cmp_label {
+    ss_id key, value; /* in ss_cmp_labels.keys */
+    uint64_t samples_b, samples_n;
+    double value_b, value_n;
+};
+struct ss_cmp_labels {
+    struct ss_strtab keys;
+    struct ss_cmp_label *rows;
+    size_t n;
+    uint64_t unlabelled_b, unlabelled_n; /* samples with no label on each side */
+    struct ss_units units;
+};
+int ss_compare_labels(const struct ss_compare *c, struct ss_cmp_labels *out, struct ss_error *err);
+void ss_cmp_labels_free(struct ss_cmp_labels *l);
+
 /* The timelines (timeline.h) of both sides at one level, each cut into at
  * most `width` windows, so that window i covers the same share of each
  * side's samples. */

@@ -10,6 +10,7 @@
 #include "levels.h"
 #include "vec.h"
 #include "textesc.h"
+#include "transform.h"
 #include "units.h"
 #include "write.h"
 
@@ -698,6 +699,212 @@ static int report_timeline(FILE *out, const struct ss_compare *c, const struct s
     return 0;
 }
 
+/* ---- labels ------------------------------------------------------------------------- */
+
+#define LBROW(ctx, r) (&((const struct ss_cmp_labels *)(ctx))->rows[r])
+#define LBKEYS(ctx) (&((const struct ss_cmp_labels *)(ctx))->keys)
+
+static void cell_lb_key(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n, ss_strtab_get(LBKEYS(ctx), LBROW(ctx, r)->key), tsv);
+}
+static void cell_lb_value(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n, ss_strtab_get(LBKEYS(ctx), LBROW(ctx, r)->value), tsv);
+}
+/* by key, then value */
+static int cmp_lb_label(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_cmp_label *x = LBROW(ctx, a), *y = LBROW(ctx, b);
+    int c = strcmp(ss_strtab_get(LBKEYS(ctx), x->key), ss_strtab_get(LBKEYS(ctx), y->key));
+    return c ? c
+             : strcmp(ss_strtab_get(LBKEYS(ctx), x->value), ss_strtab_get(LBKEYS(ctx), y->value));
+}
+static const struct ss_units *labels_units(const void *ctx)
+{
+    return &((const struct ss_cmp_labels *)ctx)->units;
+}
+static void get_lb_samples(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = (double)LBROW(ctx, r)->samples_b;
+    *v = (double)LBROW(ctx, r)->samples_n;
+}
+static void get_lb_value(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = LBROW(ctx, r)->value_b;
+    *v = LBROW(ctx, r)->value_n;
+}
+/* ties: in the table's order (ss_compare_labels: by delta, then label) */
+static int tie_lb_row(const void *ctx, size_t a, size_t b)
+{
+    return a < b ? -1 : a > b;
+}
+static const struct ss_pair lb_samples = {get_lb_samples, NULL, tie_lb_row, 0};
+static const struct ss_pair lb_value = {get_lb_value, labels_units, tie_lb_row, 0};
+
+const struct ss_col ss_cmp_label_columns[SS_CMPLB_NCOLS] = {
+    {"key", NULL, 12, 0, SS_COL_LEFT, cell_lb_key, cmp_lb_label, NULL, 0},
+    {"value", NULL, 0, 0, SS_COL_LABEL, cell_lb_value, cmp_lb_label, NULL, 0},
+    SS_PAIR_COLS("count.base", 10, "count", 9, "count.delta", 11, 1, &lb_samples),
+    SS_PAIR_COLS("@.base", 10, "@", 10, "@.delta", 11, 1, &lb_value),
+};
+
+static int report_labels(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                         struct ss_error *err)
+{
+    struct ss_cmp_labels l;
+    int rc = ss_compare_labels(c, &l, err);
+    if (rc)
+        return rc;
+    int tsv = o->format == SS_FORMAT_TSV;
+    if (!tsv)
+        header(out, c);
+    struct ss_table t = {ss_cmp_label_columns,         SS_CMPLB_NCOLS, &l, l.n, NULL,
+                         ss_model_measure_name(c->cur)};
+    ss_table_print(out, &t, tsv, o->limit > 0 ? (size_t)o->limit : 0, "labels");
+    if (!tsv && l.n == 0)
+        fputs("(no labels on either side: pprof files bring them, from Go's pprof.Do, and perf "
+              "script its comm, pid and tid)\n",
+              out);
+    else if (!tsv && (l.unlabelled_b || l.unlabelled_n))
+        fprintf(out, "\nsamples that carry no label: base %llu, new %llu\n",
+                (unsigned long long)l.unlabelled_b, (unsigned long long)l.unlabelled_n);
+    ss_cmp_labels_free(&l);
+    return 0;
+}
+
+/* ---- transforms ---------------------------------------------------------------------- */
+
+#define TFX(ctx) ((const struct ss_cmp_tf_ctx *)(ctx))
+#define TFB(ctx, r) ss_tf_base_effect(TFX(ctx)->l, r)
+#define TFN(ctx, r) ss_tf_effect(TFX(ctx)->l, r)
+
+static void cell_tf_step(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_u64(buf, n, r + 1);
+}
+static void cell_tf_on(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    int on = ss_tf_enabled(TFX(ctx)->l, r);
+    snprintf(buf, n, "%s", tsv ? (on ? "1" : "0") : on ? "yes" : "off");
+}
+static void cell_tf_command(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_cell_str(buf, n, ss_tf_text(TFX(ctx)->l, r), tsv);
+}
+static const struct ss_units *tf_units(const void *ctx)
+{
+    return &TFX(ctx)->u;
+}
+/* A count of both sides' effects (never scaled). */
+#define TF_COUNT(fname, field)                                                                     \
+    static void fname(const void *ctx, size_t r, int exact, double *b, double *v)                  \
+    {                                                                                              \
+        *b = (double)TFB(ctx, r)->field;                                                           \
+        *v = (double)TFN(ctx, r)->field;                                                           \
+    }
+TF_COUNT(get_tf_in, samples_in)
+TF_COUNT(get_tf_out, samples_out)
+TF_COUNT(get_tf_emptied, samples_emptied)
+TF_COUNT(get_tf_frames, frames_removed)
+TF_COUNT(get_tf_stacks, stacks_changed)
+TF_COUNT(get_tf_functions, functions_matched)
+TF_COUNT(get_tf_labels, labels_matched)
+TF_COUNT(get_tf_levels, levels_removed)
+static void get_tf_value_in(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = TFB(ctx, r)->value_in * TFX(ctx)->f;
+    *v = TFN(ctx, r)->value_in;
+}
+static void get_tf_value_out(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = TFB(ctx, r)->value_out * TFX(ctx)->f;
+    *v = TFN(ctx, r)->value_out;
+}
+/* the share of the measure the step kept (0 when nothing entered) */
+static double kept_pct(const struct ss_tf_effect *e)
+{
+    return e->value_in > 0 ? 100.0 * e->value_out / e->value_in : 0;
+}
+static void get_tf_kept(const void *ctx, size_t r, int exact, double *b, double *v)
+{
+    *b = kept_pct(TFB(ctx, r));
+    *v = kept_pct(TFN(ctx, r));
+}
+static const struct ss_pair tf_in = {get_tf_in, NULL, NULL, 0};
+static const struct ss_pair tf_out = {get_tf_out, NULL, NULL, 0};
+static const struct ss_pair tf_emptied = {get_tf_emptied, NULL, NULL, 0};
+static const struct ss_pair tf_frames = {get_tf_frames, NULL, NULL, 0};
+static const struct ss_pair tf_stacks = {get_tf_stacks, NULL, NULL, 0};
+static const struct ss_pair tf_functions = {get_tf_functions, NULL, NULL, 0};
+static const struct ss_pair tf_labels = {get_tf_labels, NULL, NULL, 0};
+static const struct ss_pair tf_levels = {get_tf_levels, NULL, NULL, 0};
+static const struct ss_pair tf_value_in = {get_tf_value_in, tf_units, NULL, 0};
+static const struct ss_pair tf_value_out = {get_tf_value_out, tf_units, NULL, 0};
+static const struct ss_pair tf_kept = {get_tf_kept, NULL, NULL, 1};
+
+/* One part of a pair on its own, `flags` choosing text or TSV. */
+#define PAIR_COL(name, title, width, flags, pair, part)                                            \
+    {                                                                                              \
+        name, title, width, 1, flags, NULL, NULL, pair, part                                       \
+    }
+#define TSV_ONLY SS_COL_TSV
+
+/* TSV: every column of `report --by transforms` for the base and the new
+ * profile (samples_in.base, samples_in, ...), the delta of what is left of
+ * the measure and of the share kept; text: the samples, what is left of
+ * the measure, the share kept and the levels removed. */
+const struct ss_col ss_cmp_step_columns[SS_CMPTF_NCOLS] = {
+    {"step", NULL, 4, 0, 0, cell_tf_step, NULL, NULL, 0},
+    {"enabled", "on", 3, 1, 0, cell_tf_on, NULL, NULL, 0},
+    PAIR_COL("samples_in.base", "samples.in.base", 15, 0, &tf_in, SS_PART_BASE),
+    PAIR_COL("samples_in", "samples.in", 10, 0, &tf_in, SS_PART_NEW),
+    PAIR_COL("samples_out.base", "samples.out.base", 16, 0, &tf_out, SS_PART_BASE),
+    PAIR_COL("samples_out", "samples.out", 11, 0, &tf_out, SS_PART_NEW),
+    PAIR_COL("samples_emptied.base", NULL, 0, TSV_ONLY, &tf_emptied, SS_PART_BASE),
+    PAIR_COL("samples_emptied", NULL, 0, TSV_ONLY, &tf_emptied, SS_PART_NEW),
+    PAIR_COL("frames_removed.base", NULL, 0, TSV_ONLY, &tf_frames, SS_PART_BASE),
+    PAIR_COL("frames_removed", NULL, 0, TSV_ONLY, &tf_frames, SS_PART_NEW),
+    PAIR_COL("stacks_changed.base", NULL, 0, TSV_ONLY, &tf_stacks, SS_PART_BASE),
+    PAIR_COL("stacks_changed", NULL, 0, TSV_ONLY, &tf_stacks, SS_PART_NEW),
+    PAIR_COL("functions_matched.base", NULL, 0, TSV_ONLY, &tf_functions, SS_PART_BASE),
+    PAIR_COL("functions_matched", NULL, 0, TSV_ONLY, &tf_functions, SS_PART_NEW),
+    PAIR_COL("labels_matched.base", NULL, 0, TSV_ONLY, &tf_labels, SS_PART_BASE),
+    PAIR_COL("labels_matched", NULL, 0, TSV_ONLY, &tf_labels, SS_PART_NEW),
+    PAIR_COL("levels_removed.base", "levels.base", 11, 0, &tf_levels, SS_PART_BASE),
+    PAIR_COL("levels_removed", "levels", 6, 0, &tf_levels, SS_PART_NEW),
+    {"command", NULL, 0, 0, SS_COL_LABEL, cell_tf_command, NULL, NULL, 0},
+    PAIR_COL("@_in.base", NULL, 0, TSV_ONLY, &tf_value_in, SS_PART_BASE),
+    PAIR_COL("@_in", NULL, 0, TSV_ONLY, &tf_value_in, SS_PART_NEW),
+    PAIR_COL("@_out.base", "@.out.base", 10, 0, &tf_value_out, SS_PART_BASE),
+    PAIR_COL("@_out", "@.out", 10, 0, &tf_value_out, SS_PART_NEW),
+    PAIR_COL("@_out.delta", "@.out.delta", 11, 0, &tf_value_out, SS_PART_DELTA),
+    PAIR_COL("kept_pct.base", "kept%.base", 10, 0, &tf_kept, SS_PART_BASE),
+    PAIR_COL("kept_pct", "kept%", 6, 0, &tf_kept, SS_PART_NEW),
+    PAIR_COL("kept_pct.delta", "kept%.delta", 11, 0, &tf_kept, SS_PART_DELTA),
+};
+
+static int report_transforms(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                             struct ss_error *err)
+{
+    const struct ss_tf_list *l = o->transforms;
+    size_t n = l ? ss_tf_count(l) : 0;
+    int tsv = o->format == SS_FORMAT_TSV;
+    if (!tsv)
+        header(out, c);
+    struct ss_cmp_tf_ctx x = {l, c->units, c->conv * c->scale};
+    struct ss_table t = {ss_cmp_step_columns,          SS_CMPTF_NCOLS, &x, n, NULL,
+                         ss_model_measure_name(c->cur)};
+    ss_table_print(out, &t, tsv, 0, "steps");
+    if (!tsv && n == 0)
+        fputs("(no transforms: add them with -e COMMAND or --script FILE)\n", out);
+    else if (!tsv)
+        fputs("(each step applied to the base and to the new profile; kept%: the share of the "
+              "measure the step kept)\n",
+              out);
+    return 0;
+}
+
 int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
                       struct ss_error *err)
 {
@@ -729,10 +936,14 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         return report_runs(out, c, o, err);
     case SS_REPORT_TIMELINE:
         return report_timeline(out, c, o, err);
+    case SS_REPORT_LABELS:
+        return report_labels(out, c, o, err);
+    case SS_REPORT_TRANSFORMS:
+        return report_transforms(out, c, o, err);
     default:
         return ss_fail(err, SS_EUSAGE,
                        "--base: this table does not compare two profiles; comparisons are "
-                       "printed --by self, total, line, stacks, tree, calls, levels, runs or "
-                       "timeline");
+                       "printed --by self, total, line, stacks, tree, calls, levels, runs, "
+                       "timeline, labels or transforms");
     }
 }

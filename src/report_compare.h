@@ -8,11 +8,11 @@
  * (total base, new, delta and its percentage of the base).  Stacks: `base
  * new delta depth stack`; with --format folded, `stack BASE NEW` lines
  * (difffolded).  Rows are sorted by delta, largest growth first (--by
- * total: the total delta; --by line: self delta too).  Levels, run lengths
- * and the timeline compare too (compare.h: ss_compare_levels, _runs,
- * _timeline; the columns below).  The other tables (sources, transforms,
- * labels) do not compare: they are refused with a message naming those
- * that do.
+ * total: the total delta; --by line: self delta too).  Levels, run lengths,
+ * the timeline and labels compare too (compare.h: ss_compare_levels, _runs,
+ * _timeline, _labels; the columns below), and the transform list shows
+ * what each step did to each side.  The sources do not compare: they are
+ * refused with a message naming the tables that do.
  */
 #ifndef SS_REPORT_COMPARE_H
 #define SS_REPORT_COMPARE_H
@@ -83,6 +83,68 @@ enum {
     SS_CMPRU_NCOLS
 };
 extern const struct ss_col ss_cmp_run_columns[SS_CMPRU_NCOLS];
+
+/* The columns of a comparison's labels (context: a `const struct
+ * ss_cmp_labels *`): key, value (the label), then the samples carrying the
+ * label (`count`, as report --by labels) and their measure, base, new and
+ * delta each.  Key and value order by key, then value; the others larger
+ * first, ties in the rows' order (ss_compare_labels'). */
+enum {
+    SS_CMPLB_KEY,
+    SS_CMPLB_VALUE,
+    SS_CMPLB_COUNT_B,
+    SS_CMPLB_COUNT,
+    SS_CMPLB_COUNT_D,
+    SS_CMPLB_MEASURE_B,
+    SS_CMPLB_MEASURE,
+    SS_CMPLB_MEASURE_D,
+    SS_CMPLB_NCOLS
+};
+extern const struct ss_col ss_cmp_label_columns[SS_CMPLB_NCOLS];
+
+/* The columns of the transform list in a comparison: each step's effect
+ * (transform.h) on the base (ss_tf_base_effect, its measure converted and
+ * scaled by f) and on the new profile (ss_tf_effect); TSV holds every
+ * column of report_transforms.h's table as NAME.base and NAME, plus the
+ * deltas of the measure left and of the share kept (kept_pct: 100 x
+ * @_out / @_in); text the samples, the measure left, kept% and levels. */
+struct ss_tf_list;
+struct ss_cmp_tf_ctx {
+    const struct ss_tf_list *l;
+    struct ss_units u; /* the new profile's */
+    double f;          /* base values multiply by this (ss_compare: conv x scale) */
+};
+enum {
+    SS_CMPTF_STEP,
+    SS_CMPTF_ENABLED,
+    SS_CMPTF_IN_B,
+    SS_CMPTF_IN,
+    SS_CMPTF_OUT_B,
+    SS_CMPTF_OUT,
+    SS_CMPTF_EMPTIED_B,
+    SS_CMPTF_EMPTIED,
+    SS_CMPTF_FRAMES_B,
+    SS_CMPTF_FRAMES,
+    SS_CMPTF_STACKS_B,
+    SS_CMPTF_STACKS,
+    SS_CMPTF_FUNCTIONS_B,
+    SS_CMPTF_FUNCTIONS,
+    SS_CMPTF_LABELS_B,
+    SS_CMPTF_LABELS,
+    SS_CMPTF_LEVELS_B,
+    SS_CMPTF_LEVELS,
+    SS_CMPTF_COMMAND,
+    SS_CMPTF_VALUE_IN_B,
+    SS_CMPTF_VALUE_IN,
+    SS_CMPTF_VALUE_OUT_B,
+    SS_CMPTF_VALUE_OUT,
+    SS_CMPTF_VALUE_OUT_D,
+    SS_CMPTF_KEPT_B,
+    SS_CMPTF_KEPT,
+    SS_CMPTF_KEPT_D,
+    SS_CMPTF_NCOLS
+};
+extern const struct ss_col ss_cmp_step_columns[SS_CMPTF_NCOLS];
 
 /* Print the comparison table o->by of c.  Returns 0 or an error code
  * (SS_EUSAGE for a table that does not compare). */

@@ -189,15 +189,27 @@ const struct ss_tf_effect *ss_tf_effect(const struct ss_tf_list *l, size_t i)
     return i < l->steps.n ? &l->steps.v[i].effect : NULL;
 }
 
-int ss_tf_no_match(const struct ss_tf_list *l, size_t i)
+const struct ss_tf_effect *ss_tf_base_effect(const struct ss_tf_list *l, size_t i)
 {
-    if (i >= l->steps.n)
-        return 0;
-    const struct tf_step *st = &l->steps.v[i];
+    return i < l->steps.n ? &l->steps.v[i].base_effect : NULL;
+}
+
+static int no_match(const struct tf_step *st, const struct ss_tf_effect *e)
+{
     if (st->kind == SS_TF_KEEP_LABEL || st->kind == SS_TF_DROP_LABEL ||
         st->kind == SS_TF_LABEL_ROOT)
-        return st->enabled && st->effect.labels_matched == 0;
-    return st->enabled && st->npats > 0 && st->effect.functions_matched == 0;
+        return st->enabled && e->labels_matched == 0;
+    return st->enabled && st->npats > 0 && e->functions_matched == 0;
+}
+
+int ss_tf_no_match(const struct ss_tf_list *l, size_t i)
+{
+    return i < l->steps.n && no_match(&l->steps.v[i], &l->steps.v[i].effect);
+}
+
+int ss_tf_base_no_match(const struct ss_tf_list *l, size_t i)
+{
+    return i < l->steps.n && no_match(&l->steps.v[i], &l->steps.v[i].base_effect);
 }
 
 const char *ss_tf_match_noun(const struct ss_tf_list *l, size_t i)
@@ -384,6 +396,7 @@ int ss_tf_set_enabled(struct ss_tf_list *l, size_t i, int enabled)
         return -1;
     l->steps.v[i].enabled = enabled != 0;
     memset(&l->steps.v[i].effect, 0, sizeof l->steps.v[i].effect);
+    memset(&l->steps.v[i].base_effect, 0, sizeof l->steps.v[i].base_effect);
     return 0;
 }
 
@@ -528,5 +541,11 @@ char *ss_tf_script(const struct ss_tf_list *l)
 int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                 struct ss_error *err)
 {
-    return tf_apply(l->steps.v, l->steps.n, orig, out, err);
+    return tf_apply(l->steps.v, l->steps.n, 0, orig, out, err);
+}
+
+int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
+                     struct ss_error *err)
+{
+    return tf_apply(l->steps.v, l->steps.n, 1, orig, out, err);
 }

@@ -113,11 +113,18 @@ const char *ss_tf_text(const struct ss_tf_list *l, size_t i);
 enum ss_tf_kind ss_tf_kind(const struct ss_tf_list *l, size_t i);
 int ss_tf_enabled(const struct ss_tf_list *l, size_t i);
 const struct ss_tf_effect *ss_tf_effect(const struct ss_tf_list *l, size_t i);
+/* In a comparison (DESIGN section 13) the same list is applied to the new
+ * profile (ss_tf_apply) and to the base (ss_tf_apply_base); each keeps its
+ * own effects: ss_tf_effect gives the new profile's, this the base's (all
+ * zero until ss_tf_apply_base ran). */
+const struct ss_tf_effect *ss_tf_base_effect(const struct ss_tf_list *l, size_t i);
 /* 1 when step i names functions (a name or /regex/) or a label and, the
  * last time the list was applied, none matched: the callers warn ("focus
  * lm.fti: no function matches", "keep-label x=y: no label matches").  0 for
  * a disabled step or before the first apply. */
 int ss_tf_no_match(const struct ss_tf_list *l, size_t i);
+/* The same for the base's application (ss_tf_apply_base). */
+int ss_tf_base_no_match(const struct ss_tf_list *l, size_t i);
 /* What step i matches, for that warning: "label" for the label commands,
  * else "function". */
 const char *ss_tf_match_noun(const struct ss_tf_list *l, size_t i);
@@ -172,5 +179,10 @@ char *ss_tf_script(const struct ss_tf_list *l);
  * to free). */
 int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                 struct ss_error *err);
+/* The same for a comparison's base: identical output, but the effects go
+ * to ss_tf_base_effect, leaving the new profile's (ss_tf_effect) as they
+ * are. */
+int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
+                     struct ss_error *err);
 
 #endif

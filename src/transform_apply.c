@@ -1276,8 +1276,8 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
                           ss_str(m, m->sources.v[s].uri));
 }
 
-int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struct ss_model *out,
-             struct ss_error *err)
+int tf_apply(struct tf_step *steps, size_t n, int base, const struct ss_model *orig,
+             struct ss_model *out, struct ss_error *err)
 {
     struct apply a;
     memset(&a, 0, sizeof a);
@@ -1288,8 +1288,11 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
     a.next = &a.b;
     ss_id *loc_map = NULL;
     int rc = 0;
+    /* each side of a comparison keeps its own effects (the same list is
+     * applied to the base after the new profile) */
+#define EFFECT(i) (base ? &steps[i].base_effect : &steps[i].effect)
     for (size_t i = 0; i < n; i++)
-        memset(&steps[i].effect, 0, sizeof steps[i].effect);
+        memset(EFFECT(i), 0, sizeof *EFFECT(i));
     if (orig->sample_stack.n > UINT32_MAX) /* sample numbers are kept in 32 bits */
         return ss_fail(err, SS_ENOMEM, "transforms: more than %u samples", UINT32_MAX);
     for (size_t i = 0; i < n; i++)
@@ -1301,7 +1304,8 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
         a.value = kept_value(&a);
     for (size_t i = 0; !rc && i < n; i++)
         if (steps[i].enabled)
-            rc = run_step(&a, &steps[i], &steps[i].effect, err);
+            rc = run_step(&a, &steps[i], EFFECT(i), err);
+#undef EFFECT
     if (!rc && model_finish(&a, loc_map))
         rc = ss_nomem(err, "transform");
     if (!rc)

@@ -37,7 +37,9 @@ struct tf_step {
     enum ss_tf_kind kind;
     char *text; /* canonical text (owned) */
     int enabled;
-    struct ss_tf_effect effect;
+    /* what it did to the profile (the new one of a comparison), and to a
+     * comparison's base (ss_tf_apply_base) */
+    struct ss_tf_effect effect, base_effect;
     struct tf_range range;   /* drop-samples, keep-samples */
     int trim_auto;           /* trim-base auto[=share] */
     int trim_all;            /* trim-base auto,all: cut user code too */
@@ -66,8 +68,9 @@ int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, siz
 /* Free what a parsed step owns (not st itself). */
 void tf_step_free(struct tf_step *st);
 
-/* Apply the enabled steps steps[0..n) (see ss_tf_apply). */
-int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struct ss_model *out,
-             struct ss_error *err);
+/* Apply the enabled steps steps[0..n) (see ss_tf_apply), filling each
+ * step's effect, or with base its base_effect (ss_tf_apply_base). */
+int tf_apply(struct tf_step *steps, size_t n, int base, const struct ss_model *orig,
+             struct ss_model *out, struct ss_error *err);
 
 #endif

@@ -501,6 +501,97 @@ START_TEST(levels_runs_timeline_join)
 }
 END_TEST
 
+/* Labels joined by key and value text, not by id: perf script texts
+ * (labels comm and tid; the time measure is the periods' sum), interned in
+ * a different order on each side (the base's label 0 is comm=gzip, the new
+ * profile's comm=bash).  Hand-counted:
+ *   base: gzip/2582 1 ms x 2, bash/10 2 ms  (4 ms)
+ *   new:  bash/10 3 ms, bash/11 1 ms, gzip/2582 1 ms  (5 ms)
+ * so comm=bash 1 -> 2 samples, 2 -> 4 ms (+2 ms); tid=11 0 -> 1, +1 ms;
+ * tid=10 1 -> 1, 2 -> 3 ms (+1 ms: after tid=11 by the samples' delta);
+ * comm=gzip 2 -> 1, 2 -> 1 ms; tid=2582 the same (by key: comm first). */
+static const char base_perf[] = "gzip  2582 [001]  4919.377196:    1000000 cpu-clock: \n"
+                                "\t            4330 deflate (/usr/bin/gzip)\n\n"
+                                "gzip  2582 [001]  4919.378000:    1000000 cpu-clock: \n"
+                                "\t            4330 deflate (/usr/bin/gzip)\n\n"
+                                "bash  10 [000]  4919.379000:    2000000 cpu-clock: \n"
+                                "\t            12ab main (/bin/bash)\n";
+static const char new_perf[] = "bash  10 [000]  4919.377196:    3000000 cpu-clock: \n"
+                               "\t            12ab main (/bin/bash)\n\n"
+                               "bash  11 [000]  4919.378000:    1000000 cpu-clock: \n"
+                               "\t            12ab main (/bin/bash)\n\n"
+                               "gzip  2582 [001]  4919.379000:    1000000 cpu-clock: \n"
+                               "\t            4330 deflate (/usr/bin/gzip)\n";
+
+START_TEST(labels_join)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, base_perf);
+    FX_LOAD_OK(&n, new_perf);
+    char x[96], y[96];
+    ck_assert_str_eq(ss_label_value(&b, 0, x, sizeof x), "gzip");
+    ck_assert_str_eq(ss_label_value(&n, 0, y, sizeof y), "bash");
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_error err;
+    struct ss_cmp_labels l;
+    ck_assert_int_eq(ss_compare_labels(&c, &l, &err), 0);
+    static const struct {
+        const char *key, *value;
+        uint64_t sb, sn;
+        double vb, vn;
+    } want[] = {
+        {"comm", "bash", 1, 2, 0.002, 0.004}, {"tid", "11", 0, 1, 0, 0.001},
+        {"tid", "10", 1, 1, 0.002, 0.003},    {"comm", "gzip", 2, 1, 0.002, 0.001},
+        {"tid", "2582", 2, 1, 0.002, 0.001},
+    };
+    ck_assert_uint_eq(l.n, 5);
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[i].key), want[i].key);
+        ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[i].value), want[i].value);
+        ck_assert_uint_eq(l.rows[i].samples_b, want[i].sb);
+        ck_assert_uint_eq(l.rows[i].samples_n, want[i].sn);
+        ck_assert_double_eq_tol(l.rows[i].value_b, want[i].vb, TOL);
+        ck_assert_double_eq_tol(l.rows[i].value_n, want[i].vn, TOL);
+    }
+    ck_assert_uint_eq(l.unlabelled_b, 0);
+    ck_assert_uint_eq(l.unlabelled_n, 0);
+    /* the report's cells: TSV raw units, deltas signed in text */
+    struct ss_cellbuf cb = {NULL, 0};
+    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_COUNT_D], &l, 3, 1, &cb), "-1");
+    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_COUNT_D], &l, 0, 0, &cb), "+1");
+    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_MEASURE_D], &l, 0, 1, &cb),
+                     "0.002");
+    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_VALUE], &l, 4, 1, &cb), "2582");
+    ss_cellbuf_free(&cb);
+    ss_cmp_labels_free(&l);
+    /* normalized: the base scales by 5/4, its counts stay */
+    ss_compare_init(&c, &b, &n, 1);
+    ck_assert_int_eq(ss_compare_labels(&c, &l, &err), 0);
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[0].value), "bash");
+    ck_assert_double_eq_tol(l.rows[0].value_b, 0.0025, TOL);
+    ck_assert_uint_eq(l.rows[0].samples_b, 1);
+    /* tid=10 now grows by 0.003 - 0.0025, less than tid=11 (0.001) */
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[1].value), "11");
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[2].value), "10");
+    ck_assert_double_eq_tol(l.rows[2].value_n - l.rows[2].value_b, 0.0005, TOL);
+    ss_cmp_labels_free(&l);
+    /* a side without labels: every row 0 there */
+    struct ss_model r;
+    FX_LOAD_OK(&r, base_rprof);
+    ss_compare_init(&c, &r, &n, 0);
+    ck_assert_int_eq(ss_compare_labels(&c, &l, &err), 0);
+    ck_assert_uint_eq(l.n, 5);
+    for (size_t i = 0; i < l.n; i++)
+        ck_assert_uint_eq(l.rows[i].samples_b, 0);
+    ck_assert_uint_eq(l.unlabelled_b, 4);
+    ss_cmp_labels_free(&l);
+    ss_model_free(&r);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -515,6 +606,7 @@ Suite *compare_suite(void)
     tcase_add_test(tc, measure_missing);
     tcase_add_test(tc, descriptor_columns);
     tcase_add_test(tc, levels_runs_timeline_join);
+    tcase_add_test(tc, labels_join);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -430,6 +430,67 @@ static const char fn_prof[] = "sample.interval=20000\n"
                               "\"h\" \"main\" \n"
                               "\"main\" \n";
 
+/* A comparison applies one list to the new profile and then to the base:
+ * each side keeps its own effects (the base's application used to
+ * overwrite the new profile's).  new = base_prof (4 samples); base: 2
+ * samples, "a;b;c" and "a;d" (hand-computed like test_trim_base). */
+START_TEST(test_effects_per_side)
+{
+    static const char other[] = "sample.interval=20000\n"
+                                "\"c\" \"b\" \"a\" \n"
+                                "\"d\" \"a\" \n";
+    struct ss_model cur, base, tc, tb;
+    FX_LOAD_OK(&cur, base_prof);
+    FX_LOAD_OK(&base, other);
+    static const char *const cmds[] = {"trim-base 1", "focus c", "drop nosuch"};
+    struct ss_tf_list *l = apply_cmds(&cur, cmds, 3, &tc);
+    struct ss_error err;
+    ck_assert_int_eq(ss_tf_apply_base(l, &base, &tb, &err), 0);
+    /* the new profile: trim-base 1 keeps 4 (one emptied, 4 frames), focus c
+     * keeps 1 of 4 ("b;c": b removed), drop nosuch keeps 1 and matches none */
+    expect_effect(ss_tf_effect(l, 0), 4, 4, 1, 4, 4);
+    expect_effect(ss_tf_effect(l, 1), 4, 1, 0, 1, 1);
+    expect_effect(ss_tf_effect(l, 2), 1, 1, 0, 0, 0);
+    ck_assert_uint_eq(ss_tf_effect(l, 0)->levels_removed, 1);
+    /* the base: 2 -> 2 (2 frames, none emptied), focus c keeps 1 of 2 */
+    expect_effect(ss_tf_base_effect(l, 0), 2, 2, 0, 2, 2);
+    expect_effect(ss_tf_base_effect(l, 1), 2, 1, 0, 1, 1);
+    expect_effect(ss_tf_base_effect(l, 2), 1, 1, 0, 0, 0);
+    /* the measure: 20 ms a sample with frames (the emptied one weighs 0) */
+    ck_assert(fabs(ss_tf_effect(l, 1)->value_in - 0.06) < TOL);
+    ck_assert(fabs(ss_tf_effect(l, 1)->value_out - 0.02) < TOL);
+    ck_assert(fabs(ss_tf_base_effect(l, 1)->value_in - 0.04) < TOL);
+    ck_assert(fabs(ss_tf_base_effect(l, 1)->value_out - 0.02) < TOL);
+    ck_assert_int_eq(ss_tf_no_match(l, 2), 1);
+    ck_assert_int_eq(ss_tf_base_no_match(l, 2), 1);
+    ck_assert_int_eq(ss_tf_no_match(l, 1), 0);
+    /* the base's output equals applying the list to it alone */
+    struct ss_model alone;
+    struct ss_tf_list *k = apply_cmds(&base, cmds, 3, &alone);
+    models_equal(&alone, &tb);
+    for (size_t i = 0; i < 3; i++)
+        ck_assert(
+            !memcmp(ss_tf_effect(k, i), ss_tf_base_effect(l, i), sizeof(struct ss_tf_effect)));
+    /* re-applying the new profile leaves the base's effects alone */
+    struct ss_model tc2;
+    ck_assert_int_eq(ss_tf_apply(l, &cur, &tc2, &err), 0);
+    expect_effect(ss_tf_base_effect(l, 0), 2, 2, 0, 2, 2);
+    expect_effect(ss_tf_effect(l, 0), 4, 4, 1, 4, 4);
+    /* turning a step off clears both */
+    ck_assert_int_eq(ss_tf_set_enabled(l, 1, 0), 0);
+    expect_effect(ss_tf_base_effect(l, 1), 0, 0, 0, 0, 0);
+    expect_effect(ss_tf_effect(l, 1), 0, 0, 0, 0, 0);
+    ss_model_free(&tc2);
+    ss_model_free(&alone);
+    ss_tf_list_free(k);
+    ss_model_free(&tb);
+    ss_model_free(&tc);
+    ss_tf_list_free(l);
+    ss_model_free(&base);
+    ss_model_free(&cur);
+}
+END_TEST
+
 START_TEST(test_trim_focus_drop)
 {
     struct ss_model m;
@@ -1706,6 +1767,7 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_mixed_profile);
     tcase_add_test(tc, test_label_filters);
     tcase_add_test(tc, test_label_root);
+    tcase_add_test(tc, test_effects_per_side);
     suite_add_tcase(s, tc);
     tc = tcase_create("list");
     tcase_add_test(tc, test_undo_edit_equivalence);

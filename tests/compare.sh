@@ -22,6 +22,13 @@
 #     new, delta), s, X, transforms on both sides, the status line, the flame
 #     graph's legend and detail line; the differential SVG; then the same
 #     in a real terminal (tmux, when installed).
+#  5b. Labels and transforms: a hand-counted perf pair (comm, tid) and a
+#     real Go pair with pprof.Do labels (a fresh run of
+#     tests/producers/go_labels.go as the base): --by labels --base equals
+#     each file's own --by labels joined with awk (and --normalize), Go's
+#     `pprof -tags` per side and `pprof -tagfocus -diff_base` per value;
+#     --by transforms --base equals --by transforms on each file alone; the
+#     explorer's labels and transforms views equal the reports.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh
@@ -500,7 +507,19 @@ done
 rc=$?
 check "report --by sources --base: a usage error naming the tables that compare" "$(
     [ $rc = 1 ] || echo "exit $rc"
-    grep -q 'self, total, line, stacks, tree, calls, levels, runs or timeline' "$T/err" || cat "$T/err")"
+    grep -q 'self, total, line, stacks, tree, calls, levels, runs, timeline, labels or transforms' \
+        "$T/err" || cat "$T/err")"
+# every table --help lists but sources compares, and the message names it
+check "every --by TABLE of --help but sources compares, and the refusal names it" "$(
+    "$S" --help | awk '/^  --by TABLE/ { on = 1; next } on && /^  --/ { exit }
+        on && $1 ~ /^[a-z]+$/ && NF >= 1 && substr($0, 28, 1) != " " { print $1 }' |
+        while read -r by; do
+            [ "$by" = sources ] && continue
+            grep -q "[ ,]$by[ ,]\|[ ,]$by\$" "$T/err" || echo "the message misses $by"
+            case $by in calls) fn=(--function lm) ;; *) fn=() ;; esac
+            "$S" report --by "$by" "${fn[@]}" --base "$T/demo_base.out" "$T/demo_new.out" >/dev/null 2>&1 ||
+                echo "report --by $by --base fails"
+        done)"
 printf 'main;f 2\nmain;g 1\n' >"$T/f.folded"
 "$S" report --by runs --base "$T/f.folded" "$T/new.out" >/dev/null 2>"$T/err"
 rc=$?
@@ -718,6 +737,253 @@ cat >"$T/want" <<'EOF'
 EOF
 head -n 6 "$T/lines.1" >"$T/got"
 same_text "explorer: the lines view in a comparison" "$T/want" "$T/got"
+
+# ---- 5b. labels and transforms compared ------------------------------------------------
+
+# join_labels BASE NEW OUT [--normalize]: each file's own `report --by labels
+# --format tsv` joined with awk by key and value (0 on a missing side), the
+# base's measure times new total / base total with --normalize (the totals:
+# each file's --by self TSV, summed); "key|value<TAB>cb<TAB>cn<TAB>cd<TAB>vb<TAB>vn<TAB>vd" rows.
+join_labels() {
+    local b=$1 n=$2 out=$3 norm=${4:-}
+    "$S" report --by labels --format tsv "$b" >"$out.b" 2>/dev/null
+    "$S" report --by labels --format tsv "$n" >"$out.n" 2>/dev/null
+    local tb=1 tn=1
+    if [ -n "$norm" ]; then
+        tb=$("$S" report --format tsv "$b" | awk -F '\t' 'NR > 1 { t += $2 } END { printf "%.17g", t }')
+        tn=$("$S" report --format tsv "$n" | awk -F '\t' 'NR > 1 { t += $2 } END { printf "%.17g", t }')
+    fi
+    awk -F '\t' -v tb="$tb" -v tn="$tn" '
+        FNR == 1 { f++; next }
+        { k = $1 "|" $2; keys[k] = 1 }
+        f == 1 { cb[k] = $3; vb[k] = $4 * tn / tb; next }
+        { cn[k] = $3; vn[k] = $4 }
+        END { for (k in keys) printf "%s\t%d\t%d\t%d\t%.17g\t%.17g\t%.17g\n", k, cb[k], cn[k],
+                  cn[k] - cb[k], vb[k], vn[k], vn[k] - vb[k] }' "$out.b" "$out.n" | sort >"$out"
+}
+# ours_labels ARGS...: report --base --by labels TSV in the same shape (sorted)
+ours_labels() {
+    "$S" report --by labels --format tsv "$@" 2>/dev/null |
+        awk -F '\t' 'NR > 1 { printf "%s|%s\t%s\t%s\t%s\t%.17g\t%.17g\t%.17g\n", $1, $2, $3, $4, $5, $6, $7, $8 }' | sort
+}
+# same_rows A B: the same keys, counts equal, values within 1e-9 relative
+same_rows() {
+    awk -F '\t' '
+        function bad(a, b) { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a) + (b < 0 ? -b : b)
+                             return d > 1e-9 * m + 1e-15 }
+        NR == FNR { w[$1] = $0; n++; next }
+        { seen++; if (!($1 in w)) { print "only ours: " $1; exit }
+          split(w[$1], x, "\t")
+          for (i = 2; i <= 7; i++) if (bad(x[i], $i)) { print $1 ": want " w[$1] " got " $0; exit } }
+        END { if (seen != n) print n " rows wanted, " seen " got" }' "$1" "$2"
+}
+# by_delta FILE: the TSV rows (after the header) by column C non-increasing
+by_delta() {
+    awk -F '\t' -v c="$2" 'NR > 2 && $c > prev + 1e-12 * (prev < 0 ? -prev : prev) { print "row " NR - 1 " (" $1 " " $2 ") grows more than the one before"; exit }
+        NR > 1 { prev = $c }' "$1"
+}
+
+# the hand-made perf pair (check_compare.c's labels_join; perf labels comm and
+# tid, the time measure the sum of the periods): base gzip/2582 1 ms x 2,
+# bash/10 2 ms; new bash/10 3 ms, bash/11 1 ms, gzip/2582 1 ms
+printf 'gzip  2582 [001]  4919.377196:    1000000 cpu-clock: \n\t            4330 deflate (/usr/bin/gzip)\n\ngzip  2582 [001]  4919.378000:    1000000 cpu-clock: \n\t            4330 deflate (/usr/bin/gzip)\n\nbash  10 [000]  4919.379000:    2000000 cpu-clock: \n\t            12ab main (/bin/bash)\n' >"$T/lb.perf"
+printf 'bash  10 [000]  4919.377196:    3000000 cpu-clock: \n\t            12ab main (/bin/bash)\n\nbash  11 [000]  4919.378000:    1000000 cpu-clock: \n\t            12ab main (/bin/bash)\n\ngzip  2582 [001]  4919.379000:    1000000 cpu-clock: \n\t            4330 deflate (/usr/bin/gzip)\n' >"$T/ln.perf"
+"$S" report --by labels --format tsv --base "$T/lb.perf" "$T/ln.perf" >"$T/got" 2>"$T/err"
+cat >"$T/want" <<'EOF'
+key	value	count.base	count	count.delta	time.base	time	time.delta
+comm	bash	1	2	1	0.002	0.004	0.002
+tid	11	0	1	1	0	0.001	0.001
+tid	10	1	1	0	0.002	0.003	0.001
+comm	gzip	2	1	-1	0.002	0.001	-0.001
+tid	2582	2	1	-1	0.002	0.001	-0.001
+EOF
+check "hand (perf): report --base --by labels, hand-counted, by the measure's delta" "$(
+    awk -F '\t' 'NR == FNR { w[FNR] = $0; n = FNR; next }
+        { split(w[FNR], x, "\t"); for (i = 1; i <= NF; i++)
+              if ($i != x[i] && ($i - x[i] > 1e-12 || x[i] - $i > 1e-12)) { print FNR ": " $0; exit } }
+        END { if (FNR != n) print FNR " lines" }' "$T/want" "$T/got"; cat "$T/err")"
+for opt in "" "--normalize"; do
+    join_labels "$T/lb.perf" "$T/ln.perf" "$T/lj" $opt
+    # shellcheck disable=SC2086
+    ours_labels $opt --base "$T/lb.perf" "$T/ln.perf" >"$T/lo"
+    check "hand (perf): --by labels ${opt:-(plain)} --base = each side's labels joined" "$(same_rows "$T/lj" "$T/lo")"
+done
+"$S" report --by labels --base "$T/lb.perf" "$T/ln.perf" >"$T/text" 2>&1
+check "hand (perf): the text names both sides and has the deltas" "$(
+    has "$T/text" "compare    time: base 0.004 s, new 0.005 s, delta +0.001 s (+25.00%)" || echo "no summary"
+    grep -q '^comm  *1  *2  *+1  *0.002  *0.004  *+0.002  bash$' "$T/text" || cat "$T/text")"
+"$S" report --by labels --base "$T/base.out" "$T/new.out" >"$T/text" 2>&1
+check "Rprof: --by labels --base says neither side has labels" "$(
+    has "$T/text" "(no labels on either side" || cat "$T/text")"
+
+# transforms: each side's samples in and out, measure in and out, equal
+# `report --by transforms` run on that file alone with the same list
+# tf_sides NAME BASE NEW -e ...: the columns .base / new of the comparison
+# against the two plain tables (TSV columns by name)
+tf_sides() {
+    local name=$1 b=$2 n=$3
+    shift 3
+    "$S" report --by transforms --format tsv "$@" "$b" >"$T/tb" 2>/dev/null
+    "$S" report --by transforms --format tsv "$@" "$n" >"$T/tn" 2>/dev/null
+    "$S" report --by transforms --format tsv "$@" --base "$b" "$n" >"$T/tc" 2>/dev/null
+    check "$name: --by transforms --base = --by transforms on each file ($(($(wc -l <"$T/tc") - 1)) steps)" "$(
+        [ "$(wc -l <"$T/tc")" -gt 1 ] || echo "no steps"
+        awk -F '\t' '
+            function near(a, b) { d = a - b; m = (a < 0 ? -a : a) + (b < 0 ? -b : b)
+                                  return d * d <= 1e-18 * m * m + 1e-24 }
+            BEGIN { nn = split("samples_in samples_out samples_emptied frames_removed " \
+                               "stacks_changed functions_matched labels_matched levels_removed", names, " ") }
+            FNR == 1 { f++
+                for (i = 1; i <= NF; i++) {
+                    col[f, $i] = i
+                    if (f == 1 && $i ~ /_in$/ && $i != "samples_in") names[++nn] = vin = $i
+                    if (f == 1 && $i ~ /_out$/ && $i != "samples_out") names[++nn] = vout = $i
+                }
+                next }
+            f == 1 { for (i = 1; i <= NF; i++) b[FNR, i] = $i; next }
+            f == 2 { for (i = 1; i <= NF; i++) n[FNR, i] = $i; next }
+            { for (k = 1; k <= nn; k++) {
+                  nm = names[k]; x = $col[3, nm ".base"]; y = $col[3, nm]
+                  wb = b[FNR, col[1, nm]]; wn = n[FNR, col[2, nm]]
+                  if (!near(x, wb) || !near(y, wn)) {
+                      print "step " FNR - 1 " " nm ": base " x " vs " wb ", new " y " vs " wn; exit } }
+              ib = b[FNR, col[1, vin]]; ob = b[FNR, col[1, vout]]
+              in_ = n[FNR, col[2, vin]]; on = n[FNR, col[2, vout]]
+              kb = ib > 0 ? 100 * ob / ib : 0; kn = in_ > 0 ? 100 * on / in_ : 0
+              if (!near($col[3, "kept_pct.base"], kb) || !near($col[3, "kept_pct"], kn) ||
+                  !near($col[3, "kept_pct.delta"], kn - kb) || !near($col[3, vout ".delta"], on - ob)) {
+                  print "step " FNR - 1 ": kept " $col[3, "kept_pct.base"] " " $col[3, "kept_pct"] " vs " kb " " kn; exit } }
+        ' "$T/tb" "$T/tn" "$T/tc")"
+}
+tf_sides "hand (perf)" "$T/lb.perf" "$T/ln.perf" -e 'keep-label comm=bash' -e 'drop-label tid=11'
+tf_sides "demo (Rprof)" "$T/demo_base.out" "$T/demo_new.out" -e 'trim-base auto' -e 'focus lm' \
+    -e 'drop-samples 1:5' -e 'merge lm.fit'
+tf_sides "demo (Rprof), memory" "$T/demo_base.out" "$T/demo_new.out" --value memory -e 'trim-base auto' \
+    -e 'focus /^lm$/'
+# the effects of each side are its own: the base's used to overwrite the new profile's
+"$S" report --by transforms --format tsv -e 'drop-label tid=11' --base "$T/lb.perf" "$T/ln.perf" >"$T/tc"
+check "hand (perf): drop-label tid=11 keeps 2 of 3 new samples, all 3 of the base" "$(
+    awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { got = $c["samples_in.base"] " " $c["samples_out.base"] " " $c["samples_in"] " " $c["samples_out"] " " $c["labels_matched.base"] " " $c["labels_matched"]
+          if (got != "3 3 3 2 0 1") print got }' "$T/tc")"
+"$S" report --by transforms -e 'drop-label tid=11' -e 'focus nosuch' --base "$T/lb.perf" "$T/ln.perf" \
+    >/dev/null 2>"$T/err"
+check "a step that matches on one side only is named with its side, once" "$(
+    [ "$(grep -c 'drop-label tid=11: no label matches in the base' "$T/err")" = 1 ] || cat "$T/err"
+    [ "$(grep -c 'focus nosuch: no function matches$' "$T/err")" = 1 ] || cat "$T/err")"
+
+# real Go profiles with pprof.Do labels: the committed one (new) against a
+# fresh run of tests/producers/go_labels.go (base); Go's pprof -tags gives
+# each side's labels, -tagfocus with -diff_base the delta of each value
+GL=$D/pprof/labels/go_labels.pb.gz
+if [ -z "$PPROF" ] || ! have go; then
+    echo "SKIP Go labels comparison: no Go or no Go pprof"
+elif ! (mkdir -p "$T/gl" && cd "$T/gl" && GO111MODULE=off GOPROXY=off GOSUMDB=off GOFLAGS=-mod=mod \
+    GOTOOLCHAIN=local GOTELEMETRY=off GOENV=off CGO_ENABLED=0 GOCACHE=$BUILDDIR/tests/pprof-tool/cache \
+    HOME=$T/gl go build -o go_labels "$SRCDIR/tests/producers/go_labels.go" &&
+    ./go_labels "$T/gl/base.pb.gz" 1) >"$T/gl.log" 2>&1; then
+    fail "Go labels: build and run tests/producers/go_labels.go" "$(tail -n 3 "$T/gl.log" | tr '\n' '|')"
+else
+    GB=$T/gl/base.pb.gz
+    for opt in "" "--normalize"; do
+        join_labels "$GB" "$GL" "$T/lj" $opt
+        # shellcheck disable=SC2086
+        ours_labels $opt --base "$GB" "$GL" >"$T/lo"
+        check "Go: --by labels ${opt:-(plain)} --base = each side's labels joined ($(wc -l <"$T/lo") labels)" \
+            "$(same_rows "$T/lj" "$T/lo")"
+    done
+    "$S" report --by labels --format tsv --base "$GB" "$GL" >"$T/lc"
+    check "Go: rows by the measure's delta, largest growth first" "$(by_delta "$T/lc" 8)"
+    # in seconds from here (pprof -unit=ms below)
+    "$S" report --by labels --format tsv --value time --base "$GB" "$GL" >"$T/lc"
+    # pprof -tags of each file (ms) = the base and new columns
+    for side in base new; do
+        f=$GB col=6
+        [ $side = new ] && f=$GL col=7
+        pp -tags -unit=ms "$f" 2>/dev/null |
+            perl -ne 'if (/^ (\S.*): Total/) { $k = $1; next }
+                      if (/^\s+(-?[0-9.]+)ms \(\s*[0-9.]+%\): (.*)$/) { print "$k\t$2\t$1\n" }' | sort >"$T/gt"
+        awk -F '\t' -v c=$col 'NR > 1 && $c != 0 { printf "%s\t%s\t%.1f\n", $1, $2, $c * 1000 }' "$T/lc" | sort >"$T/ot"
+        check "Go: the $side column equals pprof -tags on the $side file" "$(
+            [ -s "$T/gt" ] || echo "pprof -tags printed nothing"; diff "$T/gt" "$T/ot" | head -n 4)"
+    done
+    # each value's delta = the flat sum of pprof -top -tagfocus=KEY=^VALUE$ -diff_base
+    why=
+    while IFS=$'\t' read -r key value _ _ _ _ _ delta; do
+        [ "$key" = key ] && continue
+        go=$(pp -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 -unit=ms \
+            "-tagfocus=$key=^$value\$" -diff_base="$GB" "$GL" 2>/dev/null |
+            perl -ne 'if (/^\s*flat\s+flat%/) { $on = 1; next }
+                      $t += $1 if $on && /^\s*(-?[0-9.]+)ms\s/; END { printf "%.0f\n", $t }')
+        ours=$(awk -v d="$delta" 'BEGIN { printf "%.0f\n", d * 1000 }')
+        [ "$go" = "$ours" ] || why="$why$key=$value: pprof $go ms, ours $ours ms; "
+    done <"$T/lc"
+    check "Go: each label's delta equals pprof -tagfocus -diff_base" "$why"
+    "$S" report --by labels --base "$GB" "$GL" >"$T/text"
+    check "Go: the samples with no label on each side ($(grep 'carry no label' "$T/text"))" "$(
+        want_n=$("$S" report --by labels "$GL" | awk '/carry no label/ { print $1 }')
+        want_b=$("$S" report --by labels "$GB" | awk '/carry no label/ { print $1 }')
+        grep -qx "samples that carry no label: base ${want_b:-0}, new ${want_n:-0}" "$T/text" || grep 'no label' "$T/text")"
+    tf_sides "Go" "$GB" "$GL" -e 'trim-base auto' -e 'keep-label worker' -e 'focus main.sum'
+fi
+
+# The explorer on the perf pair: the labels view in a comparison shows the
+# rows of report --base --by labels (the same cells), s sorts by the count's
+# delta; after :drop-label tid=11 and :trim-base 1, d on the labels view's
+# first row adds drop-label comm=bash to the list both sides go through; the
+# transforms view shows each side's samples in and out, kept% and levels as
+# report --base --by transforms does
+cat >"$T/uil.script" <<EOF
+:labels
+:save-display $T/uil.1
+s
+:save-display $T/uil.2
+s
+s
+s
+s
+:drop-label tid=11
+:trim-base 1
+:labels
+d
+:save-display $T/uil.3
+:transforms
+:save-display $T/uil.4
+:q!
+EOF
+(cd "$T" && LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/uil.script timeout 20 "$S" --base lb.perf ln.perf \
+    >"$T/uil.out" 2>"$T/uil.err" </dev/null)
+rc=$?
+check "explorer: labels and transforms views of a comparison run headless" "$([ $rc = 0 ] || echo "exit $rc: $(head -c 300 "$T/uil.err")")"
+# screen_rows DUMP N: rows 3..N+2 of a dump, blanks squeezed
+screen_rows() { sed -n "3,$(($2 + 2))p" "$1" | awk '{ $1 = $1; print }'; }
+# report_rows ARGS...: the text table's rows (after its header), blanks squeezed
+report_rows() {
+    "$S" report "$@" 2>/dev/null | awk '/^key / || /^step / { on = 1; next } on && NF == 0 { exit } on { $1 = $1; print }'
+}
+report_rows --by labels --base "$T/lb.perf" "$T/ln.perf" >"$T/want"
+check "explorer: the labels view's rows are report --base --by labels's ($(wc -l <"$T/want") labels)" "$(
+    [ "$(line 1 "$T/uil.1")" = " labels: 5 compared, by measure delta (Enter/f: keep, d: drop)      1/5  ?:help" ] ||
+        line 1 "$T/uil.1"
+    screen_rows "$T/uil.1" 5 | diff "$T/want" - | head -n 6)"
+check "explorer: s sorts the labels by the count's delta (ties in the report's order)" "$(
+    [[ $(line 1 "$T/uil.2") == *"by count delta"* ]] || line 1 "$T/uil.2"
+    sort -s -t ' ' -k4,4gr "$T/want" | diff - <(screen_rows "$T/uil.2" 5) | head -n 6)"
+report_rows --by labels -e 'drop-label tid=11' -e 'trim-base 1' -e 'drop-label comm=bash' \
+    --base "$T/lb.perf" "$T/ln.perf" >"$T/want"
+check "explorer: d on a compared label adds drop-label to both sides ($(wc -l <"$T/want") labels left)" "$(
+    [ "$(wc -l <"$T/want")" -gt 0 ] || echo "no rows"
+    screen_rows "$T/uil.3" "$(wc -l <"$T/want")" | diff "$T/want" - | head -n 6)"
+"$S" report --by transforms --format tsv -e 'drop-label tid=11' -e 'trim-base 1' -e 'drop-label comm=bash' \
+    --base "$T/lb.perf" "$T/ln.perf" |
+    awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { printf "%s yes %s %s %s %s %.1f %.1f %s %s %s\n", $1, $c["samples_in.base"], $c["samples_in"],
+              $c["samples_out.base"], $c["samples_out"], $c["kept_pct.base"], $c["kept_pct"],
+              $c["levels_removed.base"], $c["levels_removed"], $c["command"] }' >"$T/want"
+check "explorer: the transforms view shows each side's effect as report --base --by transforms" "$(
+    [ "$(wc -l <"$T/want")" = 3 ] || echo "$(wc -l <"$T/want") steps"
+    [[ $(line 2 "$T/uil.4") == *"in.b"*"in"*"out.b"*"out"*"kept%b"*"kept%"*"lv.b"*"lv"*"command"* ]] || line 2 "$T/uil.4"
+    screen_rows "$T/uil.4" 3 | diff "$T/want" - | head -n 6)"
 
 # ---- 6. the explorer in a real terminal (tmux) ----------------------------------------
 

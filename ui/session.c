@@ -18,10 +18,16 @@
 
 /* ---- the list and the model ---------------------------------------------- */
 
+/* Does step i match nothing (in a comparison: on either side)? */
+static int step_no_match(const struct ui *ui, size_t i)
+{
+    return ss_tf_no_match(ui->tf, i) && (!ui->bm || ss_tf_base_no_match(ui->tf, i));
+}
+
 static void describe_step(struct ui *ui, const char *what, size_t step)
 {
     const struct ss_tf_effect *e = ss_tf_effect(ui->tf, step);
-    if (ss_tf_no_match(ui->tf, step)) {
+    if (step_no_match(ui, step)) {
         ui_error(ui, "%s: no %s matches (the list keeps the step; u undoes it)", what,
                  ss_tf_match_noun(ui->tf, step));
         return;
@@ -30,8 +36,13 @@ static void describe_step(struct ui *ui, const char *what, size_t step)
     if (e->samples_emptied)
         snprintf(extra, sizeof extra, ", %zu sample%s left with no frames", e->samples_emptied,
                  ss_s(e->samples_emptied));
-    ui_message(ui, "%s: %zu -> %zu sample%s, %llu frame%s removed, %zu stack%s changed%s", what,
-               e->samples_in, e->samples_out, ss_s(e->samples_out),
+    char base[64] = ""; /* a comparison: the base's too (its own effect) */
+    if (ui->bm)
+        snprintf(base, sizeof base, " (base %zu -> %zu)",
+                 ss_tf_base_effect(ui->tf, step)->samples_in,
+                 ss_tf_base_effect(ui->tf, step)->samples_out);
+    ui_message(ui, "%s: %zu -> %zu sample%s%s, %llu frame%s removed, %zu stack%s changed%s", what,
+               e->samples_in, e->samples_out, ss_s(e->samples_out), base,
                (unsigned long long)e->frames_removed, ss_s(e->frames_removed), e->stacks_changed,
                ss_s(e->stacks_changed), extra);
 }
@@ -42,7 +53,7 @@ static void warn_no_match(struct ui *ui, const char *what)
 {
     size_t first = SIZE_MAX, n = 0;
     for (size_t i = 0; i < ss_tf_count(ui->tf); i++)
-        if (ss_tf_no_match(ui->tf, i)) {
+        if (step_no_match(ui, i)) {
             if (first == SIZE_MAX)
                 first = i;
             n++;
@@ -66,7 +77,7 @@ int ui_reapply(struct ui *ui, const char *what)
         ss_error_clear(&err);
         /* a comparison: the same list on the base (DESIGN section 13) */
         if (ss_tf_apply(ui->tf, &ui->orig, &nm, &err) ||
-            (ui->bm && ss_tf_apply(ui->tf, &ui->borig, &nb, &err))) {
+            (ui->bm && ss_tf_apply_base(ui->tf, &ui->borig, &nb, &err))) {
             ss_model_free(&nm);
             ss_model_free(&nb);
             ss_tf_undo(ui->tf);

@@ -3,10 +3,14 @@
  * out, frames removed, stacks changed, functions its names matched).
  * Space turns a step off and on, d deletes it, J/K move it, Enter edits it
  * at the prompt, a adds one after it; every edit re-applies the list and
- * is one undo step. */
+ * is one undo step.  In a comparison (--base) the list applies to both
+ * sides and each step shows what it did to each (`report --base --by
+ * transforms`): samples in and out, the share of the measure kept and
+ * levels removed, base then new. */
 #include <string.h>
 
 #include "app.h"
+#include "report_compare.h"
 #include "report_transforms.h"
 #include "vec.h"
 
@@ -40,6 +44,19 @@ static struct ui_column columns[] = {
 };
 #define NCOLS ARRAY_SIZE(columns)
 
+/* In a comparison: base and new of each number. */
+#define CT(i) (&ss_cmp_step_columns[i])
+static const struct ui_column ccolumns_min[] = {
+    {"#", 2, 1, CT(SS_CMPTF_STEP)},          {"on", 3, 0, CT(SS_CMPTF_ENABLED)},
+    {"in.b", 5, 1, CT(SS_CMPTF_IN_B)},       {"in", 5, 1, CT(SS_CMPTF_IN)},
+    {"out.b", 5, 1, CT(SS_CMPTF_OUT_B)},     {"out", 5, 1, CT(SS_CMPTF_OUT)},
+    {"kept%b", 6, 1, CT(SS_CMPTF_KEPT_B)},   {"kept%", 6, 1, CT(SS_CMPTF_KEPT)},
+    {"lv.b", 4, 1, CT(SS_CMPTF_LEVELS_B)},   {"lv", 3, 1, CT(SS_CMPTF_LEVELS)},
+    {"command", 0, 0, CT(SS_CMPTF_COMMAND)},
+};
+static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
+#define NCCOLS ARRAY_SIZE(ccolumns)
+
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     v->list.n = ss_tf_count(ui->tf);
@@ -53,9 +70,42 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
              n_steps == 1 ? "" : "s", ss_tf_active(ui->tf));
 }
 
+/* The comparison's context: the list, the new profile's units, the base's
+ * factor (ss_compare). */
+static void compared_ctx(struct ui *ui, struct ss_cmp_tf_ctx *x)
+{
+    struct ss_compare c;
+    ui_compare(ui, &c);
+    x->l = ui->tf;
+    x->u = c.units;
+    x->f = c.conv * c.scale;
+}
+
+static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
+                              size_t row, int style)
+{
+    struct ss_cmp_tf_ctx x;
+    compared_ctx(ui, &x);
+    if (ss_tf_enabled(ui->tf, row)) {
+        ui_table_cells(c, y, ccolumns, NCCOLS, &x, row, style, 0);
+        return;
+    }
+    struct ui_column off[NCCOLS];
+    for (size_t i = 0; i < NCCOLS; i++) {
+        off[i] = ccolumns[i];
+        if (i > 1 && i + 1 < NCCOLS)
+            off[i].col = NULL;
+    }
+    ui_table_cells(c, y, off, NCCOLS, &x, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
+}
+
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
+    if (ui->bm) {
+        draw_compared_row(ui, v, c, y, row, style);
+        return;
+    }
     struct ss_tf_ctx ctx = {ui->tf, {{0}, 0}};
     ss_units_of(ui->m, &ctx.u);
     if (ss_tf_enabled(ui->tf, row)) {
@@ -81,7 +131,16 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         widest = r > widest ? r : widest;
     }
     columns[4].width = ui_value_width(ui, widest, 8);
-    ui_table_header(c, y, columns, NCOLS, -1, 0);
+    if (ui->bm) {
+        /* the numbers widen to their widest (never cut) */
+        struct ss_cmp_tf_ctx x;
+        compared_ctx(ui, &x);
+        memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
+        ui_table_fit(ccolumns, NCCOLS, &x, ss_tf_count(ui->tf));
+        ui_table_header(c, y, ccolumns, NCCOLS, -1, 0);
+    } else {
+        ui_table_header(c, y, columns, NCOLS, -1, 0);
+    }
     if (v->list.n == 0) {
         v->list.page = h - 1;
         ui_table_note(c, y + 1, h - 1,

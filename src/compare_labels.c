@@ -1,0 +1,133 @@
+/* compare_labels.c - the labels of a comparison (see compare.h): each
+ * side's `report --by labels` rows joined by key and value text. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labels.h"
+#include "sort.h"
+#include "vec.h"
+
+/* Row of label l of m in out, created with zeros on first use (rows are
+ * indexed by the id of their joined text in `index`); SIZE_MAX: OOM. */
+static size_t label_row(struct ss_cmp_labels *out, struct ss_strtab *index, size_t *cap,
+                        const struct ss_model *m, ss_id l)
+{
+    char buf[96];
+    const char *k = ss_label_key(m, l), *v = ss_label_value(m, l, buf, sizeof buf);
+    size_t kl = strlen(k), vl = strlen(v);
+    /* "KEYLEN:KEY VALUE": no two (key, value) pairs give the same text */
+    char *joined = malloc(kl + vl + 24);
+    if (!joined)
+        return SIZE_MAX;
+    int h = snprintf(joined, 24, "%zu:", kl);
+    memcpy(joined + h, k, kl);
+    joined[h + kl] = ' ';
+    memcpy(joined + h + kl + 1, v, vl);
+    ss_id id = ss_strtab_intern(index, joined, (size_t)h + kl + 1 + vl);
+    free(joined);
+    if (id == SS_NONE)
+        return SIZE_MAX;
+    if (id < out->n)
+        return id;
+    if (out->n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 32;
+        struct ss_cmp_label *r = ss_realloc_array(out->rows, nc, sizeof *r);
+        if (!r)
+            return SIZE_MAX;
+        out->rows = r;
+        *cap = nc;
+    }
+    struct ss_cmp_label *r = &out->rows[out->n];
+    memset(r, 0, sizeof *r);
+    r->key = ss_strtab_intern(&out->keys, k, kl);
+    r->value = ss_strtab_intern(&out->keys, v, vl);
+    if (r->key == SS_NONE || r->value == SS_NONE)
+        return SIZE_MAX;
+    return out->n++;
+}
+
+static int labels_side(const struct ss_compare *c, int base, struct ss_cmp_labels *out,
+                       struct ss_strtab *index, size_t *cap, struct ss_error *err)
+{
+    const struct ss_model *m = base ? c->base : c->cur;
+    struct ss_label_stats ls;
+    int rc = ss_label_stats_compute(m, &ls, err);
+    if (rc)
+        return rc;
+    double f = base ? c->conv * c->scale : 1;
+    for (size_t i = 0; i < ls.n; i++) {
+        size_t k = label_row(out, index, cap, m, ls.rows[i].label);
+        if (k == SIZE_MAX) {
+            ss_label_stats_free(&ls);
+            return ss_nomem(err, "labels comparison");
+        }
+        struct ss_cmp_label *r = &out->rows[k];
+        if (base) {
+            r->samples_b = ls.rows[i].samples;
+            r->value_b = ls.rows[i].value * f;
+        } else {
+            r->samples_n = ls.rows[i].samples;
+            r->value_n = ls.rows[i].value;
+        }
+    }
+    if (base)
+        out->unlabelled_b = ls.unlabelled;
+    else
+        out->unlabelled_n = ls.unlabelled;
+    ss_label_stats_free(&ls);
+    return 0;
+}
+
+/* Larger first; values within 1e-12 (relative) of each other tie, so that
+ * rounding of summed seconds does not decide an order. */
+static int desc_near(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) <= 1e-12 * m ? 0 : a > b ? -1 : 1;
+}
+
+static int by_label_delta(const void *pa, const void *pb, void *ctx)
+{
+    const struct ss_cmp_label *a = pa, *b = pb;
+    const struct ss_strtab *keys = ctx;
+    int c = desc_near(a->value_n - a->value_b, b->value_n - b->value_b);
+    if (!c) {
+        double da = (double)a->samples_n - (double)a->samples_b;
+        double db = (double)b->samples_n - (double)b->samples_b;
+        c = da > db ? -1 : da < db;
+    }
+    if (!c)
+        c = strcmp(ss_strtab_get(keys, a->key), ss_strtab_get(keys, b->key));
+    return c ? c : strcmp(ss_strtab_get(keys, a->value), ss_strtab_get(keys, b->value));
+}
+
+int ss_compare_labels(const struct ss_compare *c, struct ss_cmp_labels *out, struct ss_error *err)
+{
+    memset(out, 0, sizeof *out);
+    ss_strtab_init(&out->keys);
+    out->units = c->units;
+    struct ss_strtab index;
+    ss_strtab_init(&index);
+    size_t cap = 0;
+    int rc = labels_side(c, 1, out, &index, &cap, err);
+    if (!rc)
+        rc = labels_side(c, 0, out, &index, &cap, err);
+    ss_strtab_free(&index);
+    if (!rc && ss_sort(out->rows, out->n, sizeof *out->rows, by_label_delta, &out->keys))
+        rc = ss_nomem(err, "labels comparison");
+    if (rc)
+        ss_cmp_labels_free(out);
+    return rc;
+}
+
+void ss_cmp_labels_free(struct ss_cmp_labels *l)
+{
+    free(l->rows);
+    ss_strtab_free(&l->keys);
+    memset(l, 0, sizeof *l);
+}

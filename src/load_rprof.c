@@ -941,7 +941,8 @@ static void spare_keep(struct pload *pl, struct chunk *ck)
 }
 
 /* Parse chunk ck into its partial model with parser p and reader r (a
- * worker's; r->buf NULL: not open yet, else aimed at the chunk). */
+ * worker's; r->buf NULL: not open yet or mapping, which opening again
+ * costs nothing; else a pread buffer, aimed at the chunk). */
 static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl, struct chunk *ck)
 {
     int rc = ss_model_init(&ck->m, &ck->err);
@@ -979,6 +980,8 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
     ck->rc = rc;
     /* the line cache holds this chunk's stack ids */
     lc_clear(&p->cache);
+    /* nothing points into the chunk's bytes any more: unmap them */
+    ss_reader_range(r, ck->end, ck->end);
 }
 
 static void *worker(void *arg)

@@ -76,6 +76,17 @@ int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_erro
     return reader_open(r, path, 1, err);
 }
 
+/* A ranged reader's buffer for pread(2). */
+static int range_buffer(struct ss_reader *r, struct ss_error *err)
+{
+    r->mapped = 0;
+    r->cap = SS_RANGE_BLOCK * 4;
+    r->buf = malloc(r->cap);
+    if (!r->buf)
+        return ss_nomem(err, "read buffer");
+    return 0;
+}
+
 int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t start,
                          uint64_t end, size_t max_line, struct ss_error *err)
 {
@@ -88,15 +99,19 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
     r->pos = start;
     r->lim = end;
     r->eof = start >= end;
-    r->cap = SS_RANGE_BLOCK * 4;
-    r->buf = malloc(r->cap);
-    if (!r->buf)
-        return ss_nomem(err, "read buffer");
-    return 0;
+    if (!getenv("STACKSCOPE_NO_MMAP")) {
+        r->mapped = 1; /* the range is mapped when first read (map_range) */
+        return 0;
+    }
+    return range_buffer(r, err);
 }
 
 void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
 {
+    if (r->mapped && r->buf)
+        munmap(r->buf, r->end);
+    if (r->mapped)
+        r->buf = NULL;
     r->start = r->end = 0;
     r->pos = start;
     r->lim = end;
@@ -155,8 +170,34 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
     return (long)(len - (size_t)(pos - off));
 }
 
+/* A ranged reader's first read: the whole range mapped, its pages mapped
+ * at once (MAP_POPULATE: a page fault per page would cost more than the
+ * kernel's copy of pread, which the mapping saves).  When the mapping
+ * fails (an address-space limit), the range is read with pread instead.
+ * Returns bytes available or -1. */
+static long map_range(struct ss_reader *r, struct ss_error *err)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t off = r->pos - r->pos % page, len = r->lim - off;
+    void *p = len > SIZE_MAX ? MAP_FAILED
+                             : mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd,
+                                    (off_t)off);
+    if (p == MAP_FAILED) {
+        r->start = r->end = 0;
+        return range_buffer(r, err) ? -1 : 0;
+    }
+    r->buf = p;
+    r->start = (size_t)(r->pos - off);
+    r->end = (size_t)len;
+    r->pos = r->lim;
+    r->eof = 1;
+    return (long)(r->end - r->start);
+}
+
 static long fill(struct ss_reader *r, struct ss_error *err)
 {
+    if (r->mapped && r->ranged)
+        return map_range(r, err);
     if (r->mapped)
         return map_next(r, err);
     if (r->start > 0) {

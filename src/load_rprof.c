@@ -260,16 +260,21 @@ static int parse_uint(const char *s, size_t len, size_t *i, uint64_t *out)
     return 0;
 }
 
-/* Hash of a sample line for the line cache.  Long lines are hashed
- * sparsely (head, middle, tail and length): a collision only costs a
- * comparison, because every hit is verified byte by byte. */
+/* Hash of a sample line for the line cache.  Longer lines are hashed
+ * sparsely: 32 bytes of the head, of the middle and of the tail, in one
+ * pass, and the length (a bijection of it, after the mixing).  A
+ * collision only costs a comparison, because every hit is verified byte by
+ * byte; the three hashes and mixes of a head of 96 bytes it replaced were
+ * a tenth of the parallel load's CPU on ml1m. */
 static uint64_t line_hash(const char *b, size_t len)
 {
-    if (len <= 160)
+    if (len <= 96)
         return ss_hash(b, len);
-    uint64_t h = ss_hash(b, 96);
-    h ^= ss_mix64(ss_hash(b + len / 2 - 16, 32) + len);
-    return h ^ ss_hash(b + len - 32, 32) * 0x9e3779b97f4a7c15ULL;
+    char w[96];
+    memcpy(w, b, 32);
+    memcpy(w + 32, b + len / 2 - 16, 32);
+    memcpy(w + 64, b + len - 32, 32);
+    return ss_hash(w, sizeof w) ^ (uint64_t)len * 0x9e3779b97f4a7c15ULL;
 }
 
 static const char *const header_flags[] = {

@@ -895,8 +895,9 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
 
 /* ---- the parallel loader: workers ---------------------------------------------- */
 
-#define CHUNK_BYTES (16u << 20) /* chunk size: each chunk tokenises its distinct lines anew */
-#define CHUNK_MIN (1u << 20)    /* ... but at least 4 chunks a thread, of this size at least */
+/* chunk sizes (chunk_size): each chunk tokenises its distinct lines anew */
+#define CHUNK_BYTES (32u << 20) /* at most */
+#define CHUNK_MIN (2u << 20)    /* at least */
 #define PARALLEL_MIN (4u << 20) /* smaller files: one thread */
 #define MAX_THREADS 64
 
@@ -1239,18 +1240,31 @@ static size_t env_size(const char *name, size_t dflt)
     return *end || v == 0 ? dflt : (size_t)v;
 }
 
-/* The chunk boundaries of the file: chunk k is [b[k], b[k + 1]), each at
- * least `size` bytes (but the last) and ending after an LF.  Returns the
- * number of chunks, 0 on an error (the serial loader then says it). */
-static size_t cut_chunks(int fd, uint64_t fsize, size_t size, uint64_t **out)
+/* The size of the chunk that starts at byte `at`: `size`, or with `div`
+ * (guided: not 0) the rest of the file over div, between CHUNK_MIN and
+ * `size`, so that the last chunks are small and the threads finish
+ * together, while the first are large (each chunk tokenises its distinct
+ * lines anew, and the merge maps its tables). */
+static uint64_t chunk_size(uint64_t fsize, uint64_t at, size_t size, unsigned div)
 {
-    size_t cap = (size_t)(fsize / size) + 2, n = 0;
+    if (!div)
+        return size;
+    uint64_t c = (fsize - at) / div;
+    return c < CHUNK_MIN ? CHUNK_MIN : c > size ? size : c;
+}
+
+/* The chunk boundaries of the file: chunk k is [b[k], b[k + 1]), each at
+ * least chunk_size() bytes (but the last) and ending after an LF.  Returns
+ * the number of chunks, 0 on an error (the serial loader then says it). */
+static size_t cut_chunks(int fd, uint64_t fsize, size_t size, unsigned div, uint64_t **out)
+{
+    size_t cap = (size_t)(fsize / (div ? CHUNK_MIN : size)) + 2, n = 0;
     uint64_t *b = ss_alloc_array(cap + 1, sizeof *b);
     char buf[4096];
     if (!b)
         return 0;
     b[n++] = 0;
-    uint64_t pos = size;
+    uint64_t pos = chunk_size(fsize, 0, size, div);
     while (pos < fsize) {
         /* the first LF at or after pos - 1 ends the chunk */
         uint64_t at = pos - 1;
@@ -1274,7 +1288,7 @@ static size_t cut_chunks(int fd, uint64_t fsize, size_t size, uint64_t **out)
             return 0;
         }
         b[n++] = at;
-        pos = at + size;
+        pos = at + chunk_size(fsize, at, size, div);
     }
     b[n] = fsize;
     *out = b;
@@ -1304,12 +1318,12 @@ static int lf_file(int fd)
 /* Load the regular file r->fd with `threads` workers.  Returns 0, an error
  * code, or -1 when the file does not suit (the caller loads it serially). */
 static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads, size_t chunk,
-                         uint64_t fsize)
+                         unsigned div, uint64_t fsize)
 {
     uint64_t *b = NULL;
     if (!lf_file(r->fd))
         return -1;
-    size_t n = cut_chunks(r->fd, fsize, chunk, &b);
+    size_t n = cut_chunks(r->fd, fsize, chunk, div, &b);
     if (n == 0)
         return -1;
     struct pload pl;
@@ -1417,18 +1431,17 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     /* STACKSCOPE_CHUNK (bytes; for tests) cuts even a small file */
     size_t chunk = env_size("STACKSCOPE_CHUNK", 0);
     int forced = chunk != 0;
-    unsigned threads = load_threads();
+    unsigned threads = load_threads(), div = 0;
     if (!forced) {
         chunk = CHUNK_BYTES;
-        if (fsize / (4 * threads) < chunk)
-            chunk = fsize / (4 * threads) > CHUNK_MIN ? (size_t)(fsize / (4 * threads)) : CHUNK_MIN;
+        div = 2 * threads;
     }
     rc = -1;
     /* every sample counts 1, so a file adds at most its size to the counts:
      * the merge never meets SS_COUNT_RANGE (the serial loader says it) */
     if (threads > 1 && fsize && (forced || fsize >= PARALLEL_MIN) && r->line_no == 0 &&
         r->next_off == 0 && m->count_total <= SS_MAX_COUNT_TOTAL - fsize)
-        rc = load_parallel(&p, r, threads, chunk, fsize);
+        rc = load_parallel(&p, r, threads, chunk, div, fsize);
     if (rc == -1)
         rc = load_serial(&p, r, fsize);
 done:

@@ -14,6 +14,7 @@
 #define SS_READ_BLOCK (1u << 20)
 #define SS_RANGE_BLOCK (64u << 10) /* a range's reads: the parser finds them in L2 */
 #define SS_MAP_WINDOW (32u << 20)  /* grows for a longer line (map_next) */
+#define SS_RANGE_WINDOW (4u << 20) /* a range's: a worker's file pages in memory */
 
 static int reader_open(struct ss_reader *r, const char *path, int regular_only,
                        struct ss_error *err)
@@ -100,7 +101,8 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
     r->lim = end;
     r->eof = start >= end;
     if (!getenv("STACKSCOPE_NO_MMAP")) {
-        r->mapped = 1; /* the range is mapped when first read (map_range) */
+        r->mapped = 1; /* mapped window by window when read (map_next) */
+        r->map_off = start;
         return 0;
     }
     return range_buffer(r, err);
@@ -110,8 +112,10 @@ void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
 {
     if (r->mapped && r->buf)
         munmap(r->buf, r->end);
-    if (r->mapped)
+    if (r->mapped) {
         r->buf = NULL;
+        r->map_off = start;
+    }
     r->start = r->end = 0;
     r->pos = start;
     r->lim = end;
@@ -138,25 +142,31 @@ void ss_reader_close(struct ss_reader *r)
 static long map_next(struct ss_reader *r, struct ss_error *err)
 {
     /* Map a new window starting at the page that holds the unread data, so
-     * the current line stays contiguous. */
-    uint64_t pos = r->map_off + r->start;
+     * the current line stays contiguous.  A range (ss_reader_open_range)
+     * has windows of its own size and ends at its end. */
+    uint64_t pos = r->map_off + r->start, limit = r->ranged ? r->lim : r->fsize;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t off = pos - pos % page;
+    uint64_t off = pos - pos % page, window = r->ranged ? SS_RANGE_WINDOW : SS_MAP_WINDOW;
     /* A line longer than the window (a reader may raise max_line up to the
      * file's size) gets a window twice the part already seen. */
-    uint64_t win = r->buf && r->end - r->start > SS_MAP_WINDOW / 2
+    uint64_t win = r->buf && r->end - r->start > window / 2
                        ? 2 * (uint64_t)(r->end - r->start) + page
-                       : SS_MAP_WINDOW;
-    uint64_t len = r->fsize - off < win ? r->fsize - off : win;
+                       : window;
+    uint64_t len = limit - off < win ? limit - off : win;
     if (r->buf)
         munmap(r->buf, r->end);
     r->buf = NULL;
-    r->end = 0;
-    if (len == 0) {
+    r->start = r->end = 0;
+    r->map_off = pos;
+    if (pos >= limit) {
         r->eof = 1;
         return 0;
     }
     void *p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, (off_t)off);
+    if (p == MAP_FAILED && r->ranged) { /* an address-space limit: read it */
+        r->pos = pos;
+        return range_buffer(r, err) ? -1 : 0;
+    }
     if (p == MAP_FAILED)
         return ss_fail(err, SS_EINPUT, "%s: cannot map bytes from %llu: %s", r->path,
                        (unsigned long long)off, strerror(errno)),
@@ -166,38 +176,12 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
     r->start = (size_t)(pos - off);
     r->end = (size_t)len;
     r->map_off = off;
-    r->eof = off + len >= r->fsize;
+    r->eof = off + len >= limit;
     return (long)(len - (size_t)(pos - off));
-}
-
-/* A ranged reader's first read: the whole range mapped, its pages mapped
- * at once (MAP_POPULATE: a page fault per page would cost more than the
- * kernel's copy of pread, which the mapping saves).  When the mapping
- * fails (an address-space limit), the range is read with pread instead.
- * Returns bytes available or -1. */
-static long map_range(struct ss_reader *r, struct ss_error *err)
-{
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t off = r->pos - r->pos % page, len = r->lim - off;
-    void *p = len > SIZE_MAX ? MAP_FAILED
-                             : mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd,
-                                    (off_t)off);
-    if (p == MAP_FAILED) {
-        r->start = r->end = 0;
-        return range_buffer(r, err) ? -1 : 0;
-    }
-    r->buf = p;
-    r->start = (size_t)(r->pos - off);
-    r->end = (size_t)len;
-    r->pos = r->lim;
-    r->eof = 1;
-    return (long)(r->end - r->start);
 }
 
 static long fill(struct ss_reader *r, struct ss_error *err)
 {
-    if (r->mapped && r->ranged)
-        return map_range(r, err);
     if (r->mapped)
         return map_next(r, err);
     if (r->start > 0) {

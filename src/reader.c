@@ -14,6 +14,7 @@
 #define SS_READ_BLOCK (1u << 20)
 #define SS_RANGE_BLOCK (64u << 10) /* a range's reads: the parser finds them in L2 */
 #define SS_MAP_WINDOW (32u << 20)  /* grows for a longer line (map_next) */
+#define SS_RANGE_WINDOW (4u << 20) /* a range's: a worker's file pages in memory */
 
 static int reader_open(struct ss_reader *r, const char *path, int regular_only,
                        struct ss_error *err)
@@ -76,6 +77,17 @@ int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_erro
     return reader_open(r, path, 1, err);
 }
 
+/* A ranged reader's buffer for pread(2). */
+static int range_buffer(struct ss_reader *r, struct ss_error *err)
+{
+    r->mapped = 0;
+    r->cap = SS_RANGE_BLOCK * 4;
+    r->buf = malloc(r->cap);
+    if (!r->buf)
+        return ss_nomem(err, "read buffer");
+    return 0;
+}
+
 int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t start,
                          uint64_t end, size_t max_line, struct ss_error *err)
 {
@@ -88,15 +100,22 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
     r->pos = start;
     r->lim = end;
     r->eof = start >= end;
-    r->cap = SS_RANGE_BLOCK * 4;
-    r->buf = malloc(r->cap);
-    if (!r->buf)
-        return ss_nomem(err, "read buffer");
-    return 0;
+    if (!getenv("STACKSCOPE_NO_MMAP")) {
+        r->mapped = 1; /* mapped window by window when read (map_next) */
+        r->map_off = start;
+        return 0;
+    }
+    return range_buffer(r, err);
 }
 
 void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
 {
+    if (r->mapped && r->buf)
+        munmap(r->buf, r->end);
+    if (r->mapped) {
+        r->buf = NULL;
+        r->map_off = start;
+    }
     r->start = r->end = 0;
     r->pos = start;
     r->lim = end;
@@ -123,25 +142,31 @@ void ss_reader_close(struct ss_reader *r)
 static long map_next(struct ss_reader *r, struct ss_error *err)
 {
     /* Map a new window starting at the page that holds the unread data, so
-     * the current line stays contiguous. */
-    uint64_t pos = r->map_off + r->start;
+     * the current line stays contiguous.  A range (ss_reader_open_range)
+     * has windows of its own size and ends at its end. */
+    uint64_t pos = r->map_off + r->start, limit = r->ranged ? r->lim : r->fsize;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t off = pos - pos % page;
+    uint64_t off = pos - pos % page, window = r->ranged ? SS_RANGE_WINDOW : SS_MAP_WINDOW;
     /* A line longer than the window (a reader may raise max_line up to the
      * file's size) gets a window twice the part already seen. */
-    uint64_t win = r->buf && r->end - r->start > SS_MAP_WINDOW / 2
+    uint64_t win = r->buf && r->end - r->start > window / 2
                        ? 2 * (uint64_t)(r->end - r->start) + page
-                       : SS_MAP_WINDOW;
-    uint64_t len = r->fsize - off < win ? r->fsize - off : win;
+                       : window;
+    uint64_t len = limit - off < win ? limit - off : win;
     if (r->buf)
         munmap(r->buf, r->end);
     r->buf = NULL;
-    r->end = 0;
-    if (len == 0) {
+    r->start = r->end = 0;
+    r->map_off = pos;
+    if (pos >= limit) {
         r->eof = 1;
         return 0;
     }
     void *p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, (off_t)off);
+    if (p == MAP_FAILED && r->ranged) { /* an address-space limit: read it */
+        r->pos = pos;
+        return range_buffer(r, err) ? -1 : 0;
+    }
     if (p == MAP_FAILED)
         return ss_fail(err, SS_EINPUT, "%s: cannot map bytes from %llu: %s", r->path,
                        (unsigned long long)off, strerror(errno)),
@@ -151,7 +176,7 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
     r->start = (size_t)(pos - off);
     r->end = (size_t)len;
     r->map_off = off;
-    r->eof = off + len >= r->fsize;
+    r->eof = off + len >= limit;
     return (long)(len - (size_t)(pos - off));
 }
 

@@ -32,7 +32,8 @@ struct ss_reader {
     uint64_t next_off; /* byte offset of the next line */
     size_t max_line;   /* longest line accepted, in bytes: a regular file's size
                         * (at least SS_MAX_STREAM_LINE), else SS_MAX_STREAM_LINE */
-    int ranged;        /* a byte range of a file (ss_reader_open_range): pread, fd not owned */
+    int ranged;        /* a byte range of a file (ss_reader_open_range): mapped whole
+                        * or read with pread, fd not owned */
     uint64_t pos, lim; /* ranged: file offset of the next read, end of the range */
 };
 
@@ -45,9 +46,11 @@ int ss_reader_open(struct ss_reader *r, const char *path, struct ss_error *err);
 int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_error *err);
 
 /* Open a reader over the bytes [start, end) of the open regular file `fd`
- * (borrowed: ss_reader_close leaves it open), read with pread(2) into a
- * buffer of its own, so several threads can each read a range of one file
- * (the parallel Rprof loader).  Lines end in LF (with an optional CR before
+ * (borrowed: ss_reader_close leaves it open), so several threads can each
+ * read a range of one file (the parallel Rprof loader).  The range is mapped
+ * whole on the first read (MAP_POPULATE: no copy, no page faults), or read
+ * with pread(2) into a buffer of its own when STACKSCOPE_NO_MMAP is set or
+ * the mapping fails.  Lines end in LF (with an optional CR before
  * it): the caller knows the file's first line end is no lone CR.  Lines are
  * numbered from 1 and offsets counted from 0 within the range; a line
  * longer than max_line is refused.  Returns 0 or SS_ENOMEM. */
@@ -55,7 +58,9 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
                          uint64_t end, size_t max_line, struct ss_error *err);
 
 /* Aim a reader opened by ss_reader_open_range at another range of its
- * file, keeping its buffer (a worker reads one chunk after another). */
+ * file, keeping its buffer (a worker reads one chunk after another); the
+ * mapping of the range before is released (a range [end, end) releases it
+ * and maps nothing). */
 void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end);
 
 /* Read the next line.  Returns 1 and sets *line and *len (without the line end;

@@ -161,6 +161,78 @@ START_TEST(test_memory_values)
 }
 END_TEST
 
+/* The memory prefix's numbers at every length from 1 to 18 digits, with
+ * leading zeros, and where the line ends within eight bytes of a number
+ * (the parser reads eight bytes at a time where it can), against strtoull. */
+START_TEST(test_memory_prefix_digits)
+{
+    static char prof[65536];
+    size_t n = (size_t)sprintf(prof, "memory profiling: sample.interval=20000\n");
+    char num[4][24];
+    unsigned long long want[80][4];
+    size_t lines = 0;
+    for (int d = 1; d <= 18; d++) {
+        for (int v = 0; v < 4; v++) {
+            /* digit counts d, 19 - d, d % 3 + 1 and (with leading zeros) d */
+            int len[4] = {d, 19 - d, d % 3 + 1, d};
+            for (int k = 0; k < 4; k++) {
+                int dl = len[(k + v) % 4];
+                for (int j = 0; j < dl; j++)
+                    num[k][j] = (char)('0' + (k == 3 && j < dl / 2 ? 0 : (d * 7 + j * 3 + k) % 10));
+                num[k][dl] = 0;
+                want[lines][k] = strtoull(num[k], NULL, 10);
+            }
+            /* v == 3: a prefix-only line (the numbers end near the line's end) */
+            n += (size_t)sprintf(prof + n, ":%s:%s:%s:%s:%s\n", num[0], num[1], num[2], num[3],
+                                 v == 3 ? "" : "\"f\" ");
+            lines++;
+        }
+    }
+    struct ss_model m;
+    FX_LOAD_OK(&m, prof);
+    struct ss_rprof_vt vt;
+    ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+    ck_assert_uint_eq(m.sample_stack.n, lines);
+    ss_id col[4] = {vt.small_v, vt.big_v, vt.nodes, vt.dup_count};
+    for (size_t i = 0; i < lines; i++)
+        for (int k = 0; k < 4; k++)
+            ck_assert_msg(m.values.v[col[k]][i] == (int64_t)want[i][k],
+                          "sample %zu field %d: %lld, want %llu", i, k,
+                          (long long)m.values.v[col[k]][i], want[i][k]);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* Bad memory prefixes: the message's column is the first bad byte. */
+START_TEST(test_memory_prefix_bad_column)
+{
+    static const struct {
+        const char *line;
+        unsigned col;
+    } cases[] = {
+        {":1234567890123456789:2:3:4:\"a\" ", 2}, /* 19 digits */
+        {":1:123456789012345678901234:3:4:\"a\" ", 4},
+        {":12345678x:2:3:4:\"a\" ", 10},
+        {":12345678", 10},
+        {":1:2:3:4\"a\" ", 9},
+        {"::2:3:4:\"a\" ", 2},
+        {":1:2:3:12345678901234567", 25},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char text[256], path[4096], want[4300];
+        int len = snprintf(text, sizeof text, "memory profiling: sample.interval=20000\n%s\n",
+                           cases[c].line);
+        struct ss_model m;
+        struct ss_error err;
+        int rc = fx_load(&m, &err, text, (size_t)len, path, sizeof path);
+        ck_assert_int_eq(rc, SS_EINPUT);
+        snprintf(want, sizeof want, "%s:2:%u: bad memory prefix", path, cases[c].col);
+        ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "'%s': message '%s', want '%s'",
+                      cases[c].line, err.msg, want);
+    }
+}
+END_TEST
+
 /* ---- line profiling --------------------------------------------------------- */
 
 START_TEST(test_line_positions)
@@ -792,6 +864,8 @@ Suite *rprof_suite(void)
     tcase_add_test(tc, test_plain);
     tcase_add_test(tc, test_header_flags);
     tcase_add_test(tc, test_memory_values);
+    tcase_add_test(tc, test_memory_prefix_digits);
+    tcase_add_test(tc, test_memory_prefix_bad_column);
     tcase_add_test(tc, test_line_positions);
     tcase_add_test(tc, test_file_declared_late);
     tcase_add_test(tc, test_file_declared_late_dedupe);

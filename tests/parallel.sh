@@ -90,6 +90,17 @@ for f in "${big[@]}"; do
     compare "$f" 333 65536
 done
 compare "$TMPD/late_file.out" 1 7
+# the chunks read with pread (STACKSCOPE_NO_MMAP) instead of mapped, and
+# the default chunks (files of 4 MiB or more: several, of decreasing size)
+for f in "${big[@]}"; do
+    d=$TMPD/cmp
+    rm -rf "$d"
+    outputs "$f" "$d/serial" STACKSCOPE_THREADS=1
+    outputs "$f" "$d/pread" STACKSCOPE_THREADS=2 STACKSCOPE_CHUNK=4096 STACKSCOPE_NO_MMAP=1
+    check "$(basename "$f") read with pread" "$(diff -r "$d/serial" "$d/pread" 2>&1 | head -n 5)"
+    outputs "$f" "$d/default" STACKSCOPE_THREADS=3
+    check "$(basename "$f") default chunks" "$(diff -r "$d/serial" "$d/default" 2>&1 | head -n 5)"
+done
 
 # The chunks did split the files: a cut is visible nowhere but in the
 # counts, so check those against the input itself.

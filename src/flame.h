@@ -110,10 +110,11 @@ struct ss_flame_grid {
     size_t cols;
     const struct ss_flame_node *path;
     size_t npath;
-    /* an index of the samples (flame_index.h) for these weights and this
-     * direction, NULL: none.  With one, the chart costs what it makes
-     * (about cols x the depth frames, each found a block of samples at a
-     * time) instead of a pass over the samples; path is not needed. */
+    /* an index of the samples (flame_index.h) for these weights (an
+     * index of the model's measure: sample_w NULL) and this direction,
+     * NULL: none.  With one, the chart costs what it makes (about cols x
+     * the depth frames, each found a block of samples at a time) instead
+     * of a pass over the samples; path is not needed. */
     const struct ss_flame_index *index;
 };
 

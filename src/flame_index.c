@@ -19,6 +19,8 @@
 #define BLOCK 256
 #define NOT_TAKEN UINT16_MAX
 #define LCP_MAX (UINT16_MAX - 1) /* deeper stacks: no index */
+#define PAIR_TABLE 1024          /* up to this many distinct rows, a table of every pair */
+#define ALL_ESC 255
 
 /* What a block holds at one depth t: the weight of its samples that end
  * at depth t (depth t + 1 frames) and whether two consecutive samples
@@ -31,7 +33,9 @@ struct ix_entry {
 };
 
 struct ss_flame_index {
-    const double *w; /* borrowed: the samples' weights */
+    const double *w; /* borrowed: the samples' weights; NULL: the model's measure */
+    double *scale;   /* per source: ss_source_scale (for the model's measure) */
+    uint32_t *bsrc;  /* per block: the source of its first sample, or one before */
     int inverted;
     size_t n, nb;         /* samples, blocks */
     uint16_t *lcp;        /* per sample */
@@ -51,6 +55,8 @@ void ss_flame_index_free(struct ss_flame_index *ix)
     if (!ix)
         return;
     free(ix->lcp);
+    free(ix->scale);
+    free(ix->bsrc);
     free(ix->bmin);
     free(ix->bcum);
     free(ix->eoff);
@@ -91,6 +97,10 @@ static int index_rows(const struct ss_model *m, struct ss_flame_index *ix)
  * the prefixes that neighbours between them share (a sparse table of
  * those minima). */
 struct pair_lcp {
+    uint8_t *all;  /* few distinct rows (PAIR_TABLE at most): every pair of
+                    * rows', nc x nc, ALL_ESC for 255 or more */
+    uint32_t *cls; /* per stack: its row's number (same rows, same number) */
+    size_t nc;
     uint32_t *rank; /* per stack: its place in the sorted order */
     uint16_t *sp;   /* level k, place r: the least of neighbours r .. r + 2^k */
     uint8_t *lg;    /* floor(log2(k)) */
@@ -129,12 +139,28 @@ static int cmp_rows(const void *pa, const void *pb, void *vctx)
 
 static void pair_lcp_free(struct pair_lcp *p)
 {
+    free(p->all);
+    free(p->cls);
     free(p->rank);
     free(p->sp);
     free(p->lg);
 }
 
-static int pair_lcp_init(struct pair_lcp *p, const struct ss_model *m, const ss_id *rows)
+/* The prefix distinct stacks a and b share (from the sorted order). */
+static size_t pair_lcp(const struct pair_lcp *p, ss_id a, ss_id b)
+{
+    size_t x = p->rank[a], y = p->rank[b];
+    if (x > y) {
+        size_t t = x;
+        x = y;
+        y = t;
+    }
+    size_t k = p->lg[y - x];
+    uint16_t u = p->sp[k * p->ns + x], v = p->sp[k * p->ns + y - ((size_t)1 << k)];
+    return u < v ? u : v;
+}
+
+static int pair_lcp_init(struct pair_lcp *p, const struct ss_model *m, const ss_id *rows, int table)
 {
     size_t ns = ss_model_nstacks(m), levels = 1;
     memset(p, 0, sizeof *p);
@@ -169,22 +195,54 @@ static int pair_lcp_init(struct pair_lcp *p, const struct ss_model *m, const ss_
     p->lg[0] = p->lg[1] = 0;
     for (size_t k = 2; k <= ns; k++)
         p->lg[k] = (uint8_t)(p->lg[k / 2] + 1);
+    if (!table) {
+        free(order);
+        return 0;
+    }
+    /* the distinct rows: neighbours in the order that share all of theirs */
+    p->cls = ss_alloc_array(ns ? ns : 1, sizeof *p->cls);
+    ss_id *rep = ss_alloc_array(ns ? ns : 1, sizeof *rep);
+    if (!p->cls || !rep) {
+        free(rep);
+        free(order);
+        return -1;
+    }
+    for (size_t r = 0; r < ns; r++) {
+        ss_id s = order[r], q = r ? order[r - 1] : SS_NONE;
+        size_t d = ss_stack_depth(m, s);
+        if (!r || p->sp[r - 1] != d || ss_stack_depth(m, q) != d)
+            rep[p->nc++] = s;
+        p->cls[s] = (uint32_t)(p->nc - 1);
+    }
     free(order);
+    if (p->nc <= PAIR_TABLE) {
+        /* one look-up a sample instead of four, in a table that a cache
+         * holds (one byte a pair) */
+        size_t nc = p->nc;
+        p->all = ss_alloc_array(nc ? nc * nc : 1, 1);
+        if (!p->all) {
+            free(rep);
+            return -1;
+        }
+        for (size_t a = 0; a < nc; a++)
+            for (size_t b = 0; b < nc; b++) {
+                size_t v = a == b ? ss_stack_depth(m, rep[a]) : pair_lcp(p, rep[a], rep[b]);
+                p->all[a * nc + b] = (uint8_t)(v < ALL_ESC ? v : ALL_ESC);
+            }
+    }
+    free(rep);
     return 0;
 }
 
-/* The prefix distinct stacks a and b share. */
-static inline size_t pair_lcp(const struct pair_lcp *p, ss_id a, ss_id b)
+/* pair_lcp from the table when there is one. */
+static inline size_t pair_lcp_fast(const struct pair_lcp *p, ss_id a, ss_id b)
 {
-    size_t x = p->rank[a], y = p->rank[b];
-    if (x > y) {
-        size_t t = x;
-        x = y;
-        y = t;
+    if (p->all) {
+        uint8_t v = p->all[p->cls[a] * p->nc + p->cls[b]];
+        if (v != ALL_ESC)
+            return v;
     }
-    size_t k = p->lg[y - x];
-    uint16_t u = p->sp[k * p->ns + x], v = p->sp[k * p->ns + y - ((size_t)1 << k)];
-    return u < v ? u : v;
+    return pair_lcp(p, a, b);
 }
 
 int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
@@ -196,6 +254,7 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
     struct ss_flame_index *ix = calloc(1, sizeof *ix);
     double *sself = NULL;
     uint8_t *sflag = NULL;
+    uint16_t *sdep = NULL;
     struct pair_lcp pf, pl;
     memset(&pf, 0, sizeof pf);
     memset(&pl, 0, sizeof pl);
@@ -209,6 +268,8 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
     ix->lcp = ss_alloc_array(n ? n : 1, sizeof *ix->lcp);
     ix->bmin = ss_alloc_array(nb ? nb : 1, sizeof *ix->bmin);
     ix->bcum = ss_alloc_array(nb + 1, sizeof *ix->bcum);
+    ix->bsrc = ss_alloc_array(nb ? nb : 1, sizeof *ix->bsrc);
+    ix->scale = ss_alloc_array(m->sources.n ? m->sources.n : 1, sizeof *ix->scale);
     ix->eoff = ss_alloc_array(nb + 1, sizeof *ix->eoff);
     ix->fn = ss_alloc_array(nf, sizeof *ix->fn);
     ix->loc = ss_alloc_array(nf, sizeof *ix->loc);
@@ -217,50 +278,74 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
     for (size_t s = 0; s < ns; s++)
         if (ss_stack_depth(m, (ss_id)s) > maxd)
             maxd = ss_stack_depth(m, (ss_id)s);
-    sself = ss_calloc_array(maxd, sizeof *sself);
+    sself = ss_calloc_array(maxd * 4, sizeof *sself);
     sflag = ss_calloc_array(maxd, 1);
-    if (!ix->lcp || !ix->bmin || !ix->bcum || !ix->eoff || !ix->fn || !ix->loc || !ix->stack_w ||
-        !sself || !sflag)
+    if (!ix->lcp || !ix->bmin || !ix->bcum || !ix->bsrc || !ix->scale || !ix->eoff || !ix->fn ||
+        !ix->loc || !ix->stack_w || !sself || !sflag)
         goto oom;
     if (!index_rows(m, ix)) {
         ss_flame_index_free(ix); /* too deep: the caller builds without */
         ix = NULL;
         goto done;
     }
-    if (pair_lcp_init(&pf, m, ix->fn) || pair_lcp_init(&pl, m, ix->loc))
+    for (size_t k = 0; k < m->sources.n; k++)
+        ix->scale[k] = ss_source_scale(m, k);
+    if (pair_lcp_init(&pf, m, ix->fn, 1) || pair_lcp_init(&pl, m, ix->loc, 0))
         goto oom;
     size_t src = 0, g = 0, nall = 0;
     double cum = 0;
     int brk_pending = 1;
     ss_id prev = SS_NONE;
     uint32_t maxdepth = 0;
+    /* per stack, its depth (the model's offsets take two reads); the
+     * sample where the source ends and the next gap (one test each) */
+    sdep = ss_alloc_array(ns ? ns : 1, sizeof *sdep);
+    if (!sdep)
+        goto oom;
+    for (size_t k = 0; k < ns; k++)
+        sdep[k] = (uint16_t)ss_stack_depth(m, (ss_id)k);
+    size_t src_end = m->sources.n ? m->sources.v[0].first_sample + m->sources.v[0].n_samples : n;
+    size_t next_gap = m->gaps.n ? m->gaps.v[0] : SIZE_MAX;
+    double scale = m->sources.n ? ix->scale[0] : 0;
+    const int64_t *wcol = m->weights.col;
     for (size_t b = 0; b < nb; b++) {
         size_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
         uint16_t bm = NOT_TAKEN;
         ss_id prev0 = prev; /* the taken sample before the block */
         ix->bcum[b] = cum;
+        ix->bsrc[b] = (uint32_t)src;
         ix->eoff[b] = (uint32_t)ent.n;
         size_t tlo = SIZE_MAX, thi = 0; /* the depths where samples end */
         for (size_t i = lo; i < hi; i++) {
-            while (src < m->sources.n &&
-                   i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples) {
-                src++;
+            if (i >= src_end) {
+                while (src < m->sources.n &&
+                       i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples)
+                    src++;
+                src_end = src < m->sources.n
+                              ? m->sources.v[src].first_sample + m->sources.v[src].n_samples
+                              : SIZE_MAX;
+                scale = src < m->sources.n ? ix->scale[src] : 0;
                 brk_pending = 1;
             }
-            while (g < m->gaps.n && m->gaps.v[g] < i)
-                g++;
-            if (g < m->gaps.n && m->gaps.v[g] == i)
-                brk_pending = 1;
+            if (i >= next_gap) {
+                while (g < m->gaps.n && m->gaps.v[g] < i)
+                    g++;
+                if (g < m->gaps.n && m->gaps.v[g] == i)
+                    brk_pending = 1;
+                next_gap = g < m->gaps.n ? (m->gaps.v[g] > i ? m->gaps.v[g] : i + 1) : SIZE_MAX;
+            }
             ss_id s = m->sample_stack.v[i];
-            size_t d = ss_stack_depth(m, s);
-            double w = sample_w[i];
+            size_t d = sdep[s];
+            double w = sample_w ? sample_w[i]
+                       : wcol   ? (double)wcol[i] * scale
+                                : (double)ss_sample_weight(m, i) * scale;
             if (d == 0 || !(w > 0)) {
                 if (d == 0)
                     brk_pending = 1;
                 ix->lcp[i] = NOT_TAKEN;
                 continue;
             }
-            size_t keep = brk_pending ? 0 : s == prev ? d : pair_lcp(&pf, prev, s);
+            size_t keep = brk_pending ? 0 : s == prev ? d : pair_lcp_fast(&pf, prev, s);
             brk_pending = 0;
             ix->lcp[i] = (uint16_t)keep;
             if ((uint16_t)keep < bm)
@@ -268,7 +353,7 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
             nall += d - keep;
             if (d > maxdepth)
                 maxdepth = (uint32_t)d;
-            sself[d - 1] += w;
+            sself[(d - 1) * 4 + (i & 3)] += w; /* 4 sums: no chain through memory */
             sflag[d - 1] = 1;
             tlo = d - 1 < tlo ? d - 1 : tlo;
             thi = d - 1 > thi ? d - 1 : thi;
@@ -287,7 +372,9 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
                     continue;
                 ss_id s = m->sample_stack.v[i];
                 if (s != p) {
-                    size_t ll = pair_lcp(&pl, p, s);
+                    /* a few depths: compared; more: from the first
+                     * where the locations differ */
+                    size_t ll = bm <= 4 ? 0 : pair_lcp(&pl, p, s);
                     const ss_id *lp = ix->loc + (ss_stack_frames(m, p) - m->stack_loc.v);
                     const ss_id *ls = ix->loc + (ss_stack_frames(m, s) - m->stack_loc.v);
                     for (size_t t = ll; t < bm; t++)
@@ -304,9 +391,11 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
         for (size_t t = tlo; tlo != SIZE_MAX && t <= thi; t++) {
             if (!sflag[t])
                 continue;
-            if (VEC_PUSH(ent, ((struct ix_entry){(uint32_t)t, (sflag[t] & 2) != 0, sself[t]})))
+            double *ss = sself + t * 4;
+            double self = (ss[0] + ss[1]) + (ss[2] + ss[3]);
+            if (VEC_PUSH(ent, ((struct ix_entry){(uint32_t)t, (sflag[t] & 2) != 0, self})))
                 goto oom;
-            sself[t] = 0;
+            ss[0] = ss[1] = ss[2] = ss[3] = 0;
             sflag[t] = 0;
         }
     }
@@ -316,6 +405,7 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
     ent.v = NULL;
     ix->nframes = nall;
     ix->max_depth = maxdepth;
+    free(sdep);
 done:
     pair_lcp_free(&pf);
     pair_lcp_free(&pl);
@@ -324,6 +414,7 @@ done:
     *out = ix;
     return 0;
 oom:
+    free(sdep);
     pair_lcp_free(&pf);
     pair_lcp_free(&pl);
     VEC_FREE(ent);
@@ -379,17 +470,31 @@ static size_t frame_end(const struct ss_flame_index *ix, size_t i, size_t j)
     return ix->n;
 }
 
+/* The weight of sample k: the caller's, or the model's measure times the
+ * scale of k's source (the same double as ss_flame_measure_weights gives).
+ * *src is the source of a sample at or before k (moved on to k's). */
+static inline double weight(const struct ss_model *m, const struct ss_flame_index *ix, size_t k,
+                            size_t *src)
+{
+    if (ix->w)
+        return ix->w[k];
+    while (*src < m->sources.n &&
+           k >= m->sources.v[*src].first_sample + m->sources.v[*src].n_samples)
+        (*src)++;
+    return *src < m->sources.n ? (double)ss_sample_weight(m, k) * ix->scale[*src] : 0;
+}
+
 /* The taken weight before sample k (k <= n), summed in sample order from
  * its block's start: the same double as a sum over every sample before. */
-static double cum_at(const struct ss_flame_index *ix, size_t k)
+static double cum_at(const struct ss_model *m, const struct ss_flame_index *ix, size_t k)
 {
     if (k >= ix->n)
         return ix->bcum[ix->nb];
-    size_t b = k / BLOCK;
+    size_t b = k / BLOCK, src = ix->bsrc[b];
     double c = ix->bcum[b];
     for (size_t t = b * BLOCK; t < k; t++)
         if (ix->lcp[t] != NOT_TAKEN)
-            c += ix->w[t];
+            c += weight(m, ix, t, &src);
     return c;
 }
 
@@ -413,13 +518,14 @@ static const struct ix_entry *entry(const struct ss_flame_index *ix, size_t b, s
 static void scan_samples(const struct ss_model *m, const struct ss_flame_index *ix, size_t a,
                          size_t b, size_t j, double *self, ss_id *loc)
 {
+    size_t src = a < ix->n ? ix->bsrc[a / BLOCK] : 0;
     for (size_t k = a; k < b; k++) {
         if (ix->lcp[k] == NOT_TAKEN)
             continue;
         ss_id s = m->sample_stack.v[k];
         const ss_id *fr = ss_stack_frames(m, s);
         if (ss_stack_depth(m, s) == j + 1)
-            *self += ix->w[k];
+            *self += weight(m, ix, k, &src);
         if (*loc != SS_NONE && ix->loc[(size_t)(fr - m->stack_loc.v) + j] != *loc)
             *loc = SS_NONE;
     }
@@ -482,7 +588,7 @@ int ss_flame_index_chart(const struct ss_model *m, const struct ss_flame_index *
     double w = grid->w > 0 ? grid->w : total, x0 = grid->w > 0 ? grid->x0 : 0;
     double step = w / (double)grid->cols, eps = step * 1e-6;
     size_t last = SIZE_MAX; /* the last sample whose path was made */
-    size_t k = 0;
+    size_t k = 0, src = 0;
     int first = 1;
     double cum = 0;
     for (size_t c = 0; c < grid->cols && ix->nb > 0; c++) {
@@ -493,12 +599,13 @@ int ss_flame_index_chart(const struct ss_model *m, const struct ss_flame_index *
         if (first || nbk > k / BLOCK) {
             k = nbk * BLOCK;
             cum = ix->bcum[nbk];
+            src = ix->bsrc[nbk];
             first = 0;
         }
         for (; k < ix->n; k++) {
             if (ix->lcp[k] == NOT_TAKEN)
                 continue;
-            double v = ix->w[k];
+            double v = weight(m, ix, k, &src);
             if (cum - eps > pt)
                 break; /* starts after the point: it waits for the next */
             if (pt < cum + v + eps && k != last) {
@@ -527,7 +634,7 @@ int ss_flame_index_chart(const struct ss_model *m, const struct ss_flame_index *
                 const ss_id *fn = ix->fn + (size_t)(fr - m->stack_loc.v);
                 for (size_t j = keep; j < d; j++) {
                     struct ix_open *of = &open.v[j];
-                    double x = cum_at(ix, of->s), self;
+                    double x = cum_at(m, ix, of->s), self;
                     ss_id loc;
                     frame_self_loc(m, ix, of->s, of->e, j, &self, &loc);
                     struct ss_flame_node nd = {fn[j],
@@ -536,7 +643,7 @@ int ss_flame_index_chart(const struct ss_model *m, const struct ss_flame_index *
                                                (uint32_t)j,
                                                0,
                                                self,
-                                               cum_at(ix, of->e) - x,
+                                               cum_at(m, ix, of->e) - x,
                                                x};
                     of->node = (uint32_t)t.n;
                     t.v[t.n++] = nd;
@@ -587,12 +694,12 @@ int ss_flame_index_search(const struct ss_model *m, const struct ss_flame_index 
     } else if (w > 0 && ix->nb > 0) {
         /* the samples whose middle is in the span, from the block before
          * it, summed in the chart's order */
-        size_t b = block_of(ix, x0);
+        size_t b = block_of(ix, x0), src = ix->bsrc[b];
         double cum = ix->bcum[b];
         for (size_t i = b * BLOCK; i < ix->n; i++) {
             if (ix->lcp[i] == NOT_TAKEN)
                 continue;
-            double v = ix->w[i];
+            double v = weight(m, ix, i, &src);
             double mid = cum + v / 2;
             cum += v;
             if (mid >= x0 + w)

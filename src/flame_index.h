@@ -23,8 +23,11 @@
 struct ss_flame_index;
 
 /* Index the samples of m with the chart's per-sample weights sample_w
- * (borrowed: they must outlive the index and stay unchanged), read from the
- * root or, inverted, from the leaf.  Returns 0 with *out (the caller's,
+ * (borrowed: they must outlive the index and stay unchanged; NULL: m's
+ * chosen measure, the weights ss_flame_measure_weights gives, computed
+ * from the model when needed and never stored), read from the root or,
+ * inverted, from the leaf.  The index reads m: m must not change while
+ * it is used.  Returns 0 with *out (the caller's,
  * ss_flame_index_free), or 0 with *out NULL when the index cannot serve
  * this model (a stack 65,535 frames deep or more: build without one), or
  * an error code with err set. */
@@ -33,7 +36,8 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
 
 void ss_flame_index_free(struct ss_flame_index *ix);
 
-/* Is ix an index of these weights in this direction? */
+/* Is ix an index of these weights (NULL: the model's measure) in this
+ * direction? */
 int ss_flame_index_fits(const struct ss_flame_index *ix, const double *sample_w, int inverted);
 
 /* The chart of grid (grid->cols > 0; its path is not needed) from the

@@ -726,80 +726,85 @@ START_TEST(test_flame_chart_index)
     ck_assert_int_eq(ss_tf_append(l, "drop-samples 4000:4001", &err), 0);
     ck_assert_msg(ss_tf_apply(l, &m0, &m, &err) == 0, "%s", err.msg);
     ck_assert_uint_gt(m.gaps.n, 0);
-    double *pw;
-    ck_assert_int_eq(ss_flame_measure_weights(&m, NULL, &pw, &err), 0);
-    for (size_t i = 0; i < m.sample_stack.n; i++) {
-        if (i % 17 == 5)
-            pw[i] = 0; /* left out */
-        else if (i % 23 == 7)
-            pw[i] = 1e-9; /* many on one point */
-        else if (i % 29 == 3)
-            pw[i] *= 40;
-    }
     uint8_t *fm = calloc(m.functions.n, 1);
     ck_assert_ptr_nonnull(fm);
     fm[ss_model_find_function(&m, "g")] = 1;
     fm[ss_model_find_function(&m, "k")] = 1;
-    for (int inv = 0; inv <= 1; inv++) {
-        struct ss_flame ex;
-        struct ss_flame_opts o = {inv, 1, SS_FLAME_BY_NAME};
-        ck_assert_int_eq(ss_flame_build(&m, NULL, pw, &o, &ex, &err), 0);
-        struct ss_flame_index *ix;
-        ck_assert_int_eq(ss_flame_index_build(&m, pw, inv, &ix, &err), 0);
-        ck_assert_ptr_nonnull(ix);
-        ck_assert(ss_flame_index_fits(ix, pw, inv));
-        ck_assert(!ss_flame_index_fits(ix, pw, !inv));
-        /* some frames have a location, some have none */
-        size_t with_loc = 0;
-        for (size_t i = 0; i < ex.n; i++)
-            with_loc += ex.nodes[i].loc != SS_NONE;
-        ck_assert_uint_gt(with_loc, 0);
-        ck_assert_uint_lt(with_loc, ex.n);
-        size_t cols_list[] = {1, 7, 80, 333, 2000};
-        for (uint32_t zd = 0; zd <= 4; zd++) {
-            uint32_t zi = NONE;
-            for (size_t i = 0; i < ex.n && zd > 0; i++)
-                if (ex.nodes[i].depth == zd - (zd == 4) &&
-                    (zi == NONE || (zd == 4 ? ex.nodes[i].total < ex.nodes[zi].total
-                                            : ex.nodes[i].total > ex.nodes[zi].total)))
-                    zi = (uint32_t)i; /* the widest of depth 1 to 3, the narrowest of 3 */
-            if (zd > 0 && zi == NONE)
-                continue;
-            double x0 = zi == NONE ? 0 : ex.nodes[zi].x;
-            double w = zi == NONE ? ex.total : ex.nodes[zi].total;
-            uint32_t d0 = zi == NONE ? 0 : ex.nodes[zi].depth;
-            double hit, want = ss_flame_search(&m, &ex, zi, fm, NULL, NULL, NULL);
-            ck_assert_int_eq(ss_flame_index_search(&m, ix, fm, x0, w, d0, &hit, &err), 0);
-            ck_assert_double_eq_tol(hit, want, 1e-9);
-            for (size_t c = 0; c < sizeof cols_list / sizeof *cols_list; c++) {
-                struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c], NULL, 0, NULL};
-                struct ss_flame full, fast;
-                ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &full, &err), 0);
-                g.index = ix;
-                ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &fast, &err), 0);
-                same_chart(&fast, &full);
-                ck_assert_uint_eq(fast.nframes, ex.n);
-                ck_assert_uint_eq(fast.max_depth, ex.max_depth);
-                ss_flame_free(&full);
-                ss_flame_free(&fast);
-            }
+    /* the model's measure (the index computes it), then made-up weights */
+    double *pw;
+    for (int made = 0; made <= 1; made++) {
+        ck_assert_int_eq(ss_flame_measure_weights(&m, NULL, &pw, &err), 0);
+        for (size_t i = 0; made && i < m.sample_stack.n; i++) {
+            if (i % 17 == 5)
+                pw[i] = 0; /* left out */
+            else if (i % 23 == 7)
+                pw[i] = 1e-9; /* many on one point */
+            else if (i % 29 == 3)
+                pw[i] *= 40;
         }
-        /* an index of the other direction is not used: the same chart */
-        struct ss_flame_index *other;
-        ck_assert_int_eq(ss_flame_index_build(&m, pw, !inv, &other, &err), 0);
-        struct ss_flame_grid g = {0, 0, 80, NULL, 0, other}, g0 = {0, 0, 80, NULL, 0, NULL};
-        struct ss_flame a, b;
-        ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &a, &err), 0);
-        ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g0, &b, &err), 0);
-        same_chart(&a, &b);
-        ss_flame_free(&a);
-        ss_flame_free(&b);
-        ss_flame_index_free(other);
-        ss_flame_index_free(ix);
-        ss_flame_free(&ex);
+        for (int inv = 0; inv <= 1; inv++) {
+            struct ss_flame ex;
+            struct ss_flame_opts o = {inv, 1, SS_FLAME_BY_NAME};
+            ck_assert_int_eq(ss_flame_build(&m, NULL, pw, &o, &ex, &err), 0);
+            struct ss_flame_index *ix;
+            const double *ixw = made ? pw : NULL;
+            ck_assert_int_eq(ss_flame_index_build(&m, ixw, inv, &ix, &err), 0);
+            ck_assert_ptr_nonnull(ix);
+            ck_assert(ss_flame_index_fits(ix, ixw, inv));
+            ck_assert(!ss_flame_index_fits(ix, ixw, !inv));
+            ck_assert(!ss_flame_index_fits(ix, made ? NULL : pw, inv));
+            /* some frames have a location, some have none */
+            size_t with_loc = 0;
+            for (size_t i = 0; i < ex.n; i++)
+                with_loc += ex.nodes[i].loc != SS_NONE;
+            ck_assert_uint_gt(with_loc, 0);
+            ck_assert_uint_lt(with_loc, ex.n);
+            size_t cols_list[] = {1, 7, 80, 333, 2000};
+            for (uint32_t zd = 0; zd <= 4; zd++) {
+                uint32_t zi = NONE;
+                for (size_t i = 0; i < ex.n && zd > 0; i++)
+                    if (ex.nodes[i].depth == zd - (zd == 4) &&
+                        (zi == NONE || (zd == 4 ? ex.nodes[i].total < ex.nodes[zi].total
+                                                : ex.nodes[i].total > ex.nodes[zi].total)))
+                        zi = (uint32_t)i; /* the widest of depth 1 to 3, the narrowest of 3 */
+                if (zd > 0 && zi == NONE)
+                    continue;
+                double x0 = zi == NONE ? 0 : ex.nodes[zi].x;
+                double w = zi == NONE ? ex.total : ex.nodes[zi].total;
+                uint32_t d0 = zi == NONE ? 0 : ex.nodes[zi].depth;
+                double hit, want = ss_flame_search(&m, &ex, zi, fm, NULL, NULL, NULL);
+                ck_assert_int_eq(ss_flame_index_search(&m, ix, fm, x0, w, d0, &hit, &err), 0);
+                ck_assert_double_eq_tol(hit, want, 1e-9);
+                for (size_t c = 0; c < sizeof cols_list / sizeof *cols_list; c++) {
+                    struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c], NULL, 0, NULL};
+                    struct ss_flame full, fast;
+                    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &full, &err), 0);
+                    g.index = ix;
+                    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, ixw, &o, &g, &fast, &err), 0);
+                    same_chart(&fast, &full);
+                    ck_assert_uint_eq(fast.nframes, ex.n);
+                    ck_assert_uint_eq(fast.max_depth, ex.max_depth);
+                    ss_flame_free(&full);
+                    ss_flame_free(&fast);
+                }
+            }
+            /* an index of the other direction is not used: the same chart */
+            struct ss_flame_index *other;
+            ck_assert_int_eq(ss_flame_index_build(&m, ixw, !inv, &other, &err), 0);
+            struct ss_flame_grid g = {0, 0, 80, NULL, 0, other}, g0 = {0, 0, 80, NULL, 0, NULL};
+            struct ss_flame a, b;
+            ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &a, &err), 0);
+            ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g0, &b, &err), 0);
+            same_chart(&a, &b);
+            ss_flame_free(&a);
+            ss_flame_free(&b);
+            ss_flame_index_free(other);
+            ss_flame_index_free(ix);
+            ss_flame_free(&ex);
+        }
+        free(pw);
     }
     free(fm);
-    free(pw);
     ss_tf_list_free(l);
     ss_model_free(&m);
     ss_model_free(&m0);

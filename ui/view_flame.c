@@ -56,14 +56,16 @@ struct flame_view {
      * drawn at; a zoom or a resize rebuilds it */
     double grid_x0, grid_w;
     int grid_cols;
-    double *pw;      /* the samples' weights for the chart (model pw_gen), kept: */
-    unsigned pw_gen; /* every zoom and search of the chart reads them */
-    /* the index of those samples for each direction (not inverted,
-     * inverted; NULL: not made yet or not possible), so that a chart costs
-     * what it draws (flame_index.h) */
+    /* the index of the chart's samples (the model ix_gen's measure) for
+     * each direction (not inverted, inverted; NULL: not made yet or not
+     * possible), so that a chart, a zoom and a search cost what they draw
+     * (flame_index.h); kept across the icicle, made again for a new model */
     struct ss_flame_index *ix[2];
     int ix_tried[2];
-    size_t nframes; /* the graph's frames (a zoomed chart's build does not count them) */
+    unsigned ix_gen;
+    double *pw;      /* without an index: the samples' weights for the chart */
+    unsigned pw_gen; /* (model pw_gen), kept: every zoom and search reads them */
+    size_t nframes;  /* the graph's frames (a zoomed chart's build does not count them) */
     /* the search: the pattern, how the generic search matches, the frames
      * that match inside the zoom and the matched weights */
     char pat[256];
@@ -170,11 +172,8 @@ static uint32_t widest_of(const struct ss_flame *fl, ss_id f)
     return best;
 }
 
-/* The weights of the chart's samples (borrowed; NULL after an error). */
-static void drop_weights(struct flame_view *p)
+static void drop_index(struct flame_view *p)
 {
-    free(p->pw);
-    p->pw = NULL;
     for (int d = 0; d < 2; d++) {
         ss_flame_index_free(p->ix[d]);
         p->ix[d] = NULL;
@@ -182,11 +181,14 @@ static void drop_weights(struct flame_view *p)
     }
 }
 
+/* The weights of the chart's samples when it has no index (borrowed; NULL
+ * after an error). */
 static const double *chart_weights(struct ui *ui, struct flame_view *p)
 {
     if (p->pw && p->pw_gen == ui->gen)
         return p->pw;
-    drop_weights(p);
+    free(p->pw);
+    p->pw = NULL;
     if (ui_flame_weights(ui, NULL, &p->pw))
         return NULL;
     p->pw_gen = ui->gen;
@@ -197,15 +199,16 @@ static const double *chart_weights(struct ui *ui, struct flame_view *p)
  * NULL when there is none: the chart is then built from every sample). */
 static const struct ss_flame_index *chart_index(struct ui *ui, struct flame_view *p)
 {
-    const double *pw = chart_weights(ui, p);
     int d = p->opts.inverted != 0;
-    if (!pw)
-        return NULL;
+    if (p->ix_gen != ui->gen) {
+        drop_index(p);
+        p->ix_gen = ui->gen;
+    }
     if (!p->ix_tried[d]) {
         struct ss_error err;
         ss_error_clear(&err);
         p->ix_tried[d] = 1;
-        if (ss_flame_index_build(ui->m, pw, d, &p->ix[d], &err))
+        if (ss_flame_index_build(ui->m, NULL, d, &p->ix[d], &err))
             ui_error(ui, "%s", err.msg);
     }
     return p->ix[d];
@@ -240,9 +243,9 @@ static void run_search(struct ui *ui, struct flame_view *p)
         struct ss_error err;
         ss_error_clear(&err);
         const struct ss_flame_node *z = p->zoom == NONE ? NULL : &p->fl.nodes[p->zoom];
-        const double *pw = chart_weights(ui, p);
         const struct ss_flame_index *ix = chart_index(ui, p);
-        int rc = pw ? 0 : -1;
+        const double *pw = ix ? NULL : chart_weights(ui, p);
+        int rc = ix || pw ? 0 : -1;
         if (!rc && ix)
             rc = ss_flame_index_search(m, ix, fm, 0, p->fl.total, 0, &p->hit_all, &err);
         else if (!rc)
@@ -291,14 +294,17 @@ static int build(struct ui *ui, struct flame_view *p, double zx, double zw,
     p->built = 0;
     double *sw = NULL;
     const double *pw = NULL;
-    if (!p->opts.time_order) /* 10 bytes a sample: kept only for the chart */
-        drop_weights(p);
-    if (p->opts.time_order ? !(pw = chart_weights(ui, p)) : ui_flame_weights(ui, &sw, NULL))
+    const struct ss_flame_index *ix = p->opts.time_order ? chart_index(ui, p) : NULL;
+    if (!p->opts.time_order || ix) { /* 8 bytes a sample: kept only for the chart */
+        free(p->pw);
+        p->pw = NULL;
+    }
+    if (p->opts.time_order ? !ix && !(pw = chart_weights(ui, p))
+                           : ui_flame_weights(ui, &sw, NULL) != 0)
         return -1;
     struct ss_error err;
     ss_error_clear(&err);
-    struct ss_flame_grid grid = {zx,   zw,    (size_t)screen_cols(ui),
-                                 path, npath, p->opts.time_order ? chart_index(ui, p) : NULL};
+    struct ss_flame_grid grid = {zx, zw, (size_t)screen_cols(ui), path, npath, ix};
     int rc = ss_flame_build_grid(ui->m, sw, pw, &p->opts, &grid, &p->fl, &err);
     free(sw);
     if (rc) {
@@ -1037,7 +1043,8 @@ static void view_free(struct ui_view *v)
 {
     struct flame_view *p = v->priv;
     ss_flame_free(&p->fl);
-    drop_weights(p);
+    drop_index(p);
+    free(p->pw);
     free(p->base);
     ss_cmp_gone_free(&p->gone);
     free(p->match);

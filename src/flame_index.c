@@ -170,7 +170,7 @@ static int pair_lcp_init(struct pair_lcp *p, const struct ss_model *m, const ss_
     ss_id *order = ss_alloc_array(ns ? ns : 1, sizeof *order);
     p->rank = ss_alloc_array(ns ? ns : 1, sizeof *p->rank);
     p->sp = ss_alloc_array(levels * (ns ? ns : 1), sizeof *p->sp);
-    p->lg = ss_alloc_array(ns + 1, 1);
+    p->lg = ss_alloc_array(ns + 2, 1);
     if (!order || !p->rank || !p->sp || !p->lg) {
         free(order);
         return -1;

@@ -825,6 +825,24 @@ START_TEST(test_flame_empty)
     build(&m, 0, 1, SS_FLAME_BY_NAME, &fl);
     ck_assert_uint_eq(fl.n, 0);
     ss_flame_free(&fl);
+    /* the chart from an index of no samples (the model's measure: no
+     * weights given) */
+    struct ss_flame_index *ix;
+    struct ss_error err;
+    ck_assert_int_eq(ss_flame_index_build(&m, NULL, 0, &ix, &err), 0);
+    ck_assert_ptr_nonnull(ix);
+    struct ss_flame_opts o = {0, 1, SS_FLAME_BY_NAME};
+    struct ss_flame_grid g = {0, 0, 80, NULL, 0, ix};
+    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, NULL, &o, &g, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 0);
+    ck_assert_uint_eq(fl.nframes, 0);
+    ck_assert_double_eq_tol(fl.total, 0, TOL);
+    ss_flame_free(&fl);
+    uint8_t fm[1] = {1};
+    double hit = 1;
+    ck_assert_int_eq(ss_flame_index_search(&m, ix, fm, 0, 0, 0, &hit, &err), 0);
+    ck_assert_double_eq_tol(hit, 0, TOL);
+    ss_flame_index_free(ix);
     ss_model_free(&m);
 }
 END_TEST

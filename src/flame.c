@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flame_index.h"
 #include "hashtab.h"
 #include "sort.h"
 #include "units.h"
@@ -606,9 +607,15 @@ int ss_flame_build_grid(const struct ss_model *m, const double *stack_w, const d
     memset(out, 0, sizeof *out);
     out->opts = *o;
     const double *w = o->time_order ? sample_w : stack_w;
-    if (!w && (o->time_order ? m->sample_stack.n : ss_model_nstacks(m)))
+    int use_index = o->time_order && grid && grid->cols > 0 && grid->index &&
+                    ss_flame_index_fits(grid->index, sample_w, o->inverted);
+    if (!w && !use_index && (o->time_order ? m->sample_stack.n : ss_model_nstacks(m)))
         return ss_fail(err, SS_EUSAGE, "flame graph: no weights given");
-    int rc = o->time_order ? build_chart(m, sample_w, o->inverted, grid, out)
+    int rc;
+    if (use_index)
+        rc = ss_flame_index_chart(m, grid->index, grid, out);
+    else
+        rc = o->time_order ? build_chart(m, sample_w, o->inverted, grid, out)
                            : build_aggregated(m, stack_w, o->inverted, o->order, SS_NONE, out);
     if (rc) {
         ss_flame_free(out);

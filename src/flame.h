@@ -38,6 +38,8 @@
 
 #define SS_FLAME_NONE UINT32_MAX /* "no frame" */
 
+struct ss_flame_index; /* flame_index.h */
+
 /* The order of the children of a frame in the aggregated graph (the chart
  * is always in time order). */
 enum ss_flame_order {
@@ -108,6 +110,12 @@ struct ss_flame_grid {
     size_t cols;
     const struct ss_flame_node *path;
     size_t npath;
+    /* an index of the samples (flame_index.h) for these weights (an
+     * index of the model's measure: sample_w NULL) and this direction,
+     * NULL: none.  With one, the chart costs what it makes (about cols x
+     * the depth frames, each found a block of samples at a time) instead
+     * of a pass over the samples; path is not needed. */
+    const struct ss_flame_index *index;
 };
 
 /* ss_flame_build, with the chart (o->time_order) made at the resolution of

@@ -352,7 +352,7 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
         return rc;
     /* the chart is built at the picture's resolution: every frame of
      * SVG_MIN_PX or more covers a point of a grid that fine (flame.h) */
-    struct ss_flame_grid grid = {0, 0, (size_t)((SVG_W - 2 * SVG_XPAD) / SVG_MIN_PX), NULL, 0};
+    struct ss_flame_grid grid = {.cols = (size_t)((SVG_W - 2 * SVG_XPAD) / SVG_MIN_PX)};
     rc = ss_flame_build_grid(m, sw, pw, &opts, &grid, &fl, err);
     free(sw);
     free(pw);

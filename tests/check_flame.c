@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "flame.h"
+#include "flame_index.h"
 #include "transform.h"
 
 #define TOL 1e-12
@@ -484,7 +485,7 @@ START_TEST(test_flame_chart_grid)
     struct ss_model m;
     FX_LOAD_OK(&m, prof);
     struct ss_flame fl;
-    struct ss_flame_grid g = {0, 0, 2, NULL, 0};
+    struct ss_flame_grid g = {0, 0, 2, NULL, 0, NULL};
     build_grid(&m, 0, &g, &fl);
     ck_assert_uint_eq(fl.n, 3);
     ck_assert_uint_eq(fl.nframes, 8);
@@ -511,7 +512,7 @@ START_TEST(test_flame_chart_grid)
     invariants(&fl);
     ss_flame_free(&fl);
 
-    struct ss_flame_grid z = {3 * IV, 2 * IV, 4, NULL, 0};
+    struct ss_flame_grid z = {3 * IV, 2 * IV, 4, NULL, 0, NULL};
     build_grid(&m, 0, &z, &fl);
     ck_assert_uint_eq(fl.n, 3);
     node(&m, &fl, 0, "main", 0, NONE, 1, 7, 0, 3);
@@ -582,7 +583,7 @@ START_TEST(test_flame_chart_grid_random)
             double want = ss_flame_search(&m, &ex, zi, fm, NULL, NULL, NULL);
             ck_assert_double_eq_tol(hit, want, 1e-9);
             for (size_t c = 0; c < sizeof cols_list / sizeof *cols_list; c++) {
-                struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c], NULL, 0};
+                struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c], NULL, 0, NULL};
                 ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &gr, &err), 0);
                 ck_assert_uint_eq(gr.nframes, ex.n);
                 ck_assert_double_eq_tol(gr.total, ex.total, TOL);
@@ -649,6 +650,167 @@ START_TEST(test_flame_chart_grid_random)
 }
 END_TEST
 
+/* Two charts at the same resolution must be the same frames: x and total
+ * to the bit (both are sums of the same weights in sample order), self to
+ * the tolerance (the index sums it a block at a time). */
+static int same_double(double a, double b)
+{
+    return !(a < b) && !(a > b);
+}
+
+static void same_chart(const struct ss_flame *a, const struct ss_flame *b)
+{
+    ck_assert_uint_eq(a->n, b->n);
+    ck_assert_uint_eq(a->nframes, b->nframes);
+    ck_assert(same_double(a->total, b->total));
+    for (size_t i = 0; i < a->n; i++) {
+        const struct ss_flame_node *x = &a->nodes[i], *y = &b->nodes[i];
+        ck_assert_msg(x->function == y->function && x->loc == y->loc && x->parent == y->parent &&
+                          x->depth == y->depth && x->end == y->end,
+                      "frame %zu: function %u/%u loc %u/%u parent %u/%u depth %u/%u end %u/%u", i,
+                      x->function, y->function, x->loc, y->loc, x->parent, y->parent, x->depth,
+                      y->depth, x->end, y->end);
+        ck_assert_msg(same_double(x->x, y->x) && same_double(x->total, y->total),
+                      "frame %zu (depth %u, n %zu): x %.17g/%.17g total %.17g/%.17g", i, x->depth,
+                      a->n, x->x, y->x, x->total, y->total);
+        ck_assert_double_eq_tol(x->self, y->self, TOL);
+    }
+}
+
+/* The sample index (flame_index.h) against the chart built from every
+ * sample, on a long random profile with every kind of break: sessions
+ * (sources), samples without frames, gaps left by drop-samples, weights of
+ * 0 (left out, no break) and tiny ones (several samples on one grid
+ * point); lines that differ under one function (a frame's location is
+ * SS_NONE only where its samples differ there, also below a depth where
+ * they differ); recursion; in both directions, at many resolutions and
+ * zooms.  The frames are the same, and so is the search's share (against
+ * the exact chart's). */
+START_TEST(test_flame_chart_index)
+{
+    static const char *stacks[] = {"\"g\" 1#3 \"f\" 1#9 \"main\" ",
+                                   "\"g\" 1#3 \"f\" 1#8 \"main\" ",
+                                   "\"h\" 1#4 \"f\" 1#9 \"main\" ",
+                                   "\"g\" \"main\" ",
+                                   "\"f\" 1#5 \"f\" 1#8 \"main\" ",
+                                   "\"f\" 1#6 \"f\" 1#8 \"main\" ",
+                                   "\"main\" ",
+                                   "\"k\" \"h\" 1#2 \"g\" \"main\" ",
+                                   "\"g\" \"k\" \"f\" 1#9 \"main\" ",
+                                   "\"x\" \"y\" "};
+    size_t n = 9000, cap = 256 + n * 64, len = 0;
+    char *txt = malloc(cap);
+    ck_assert_ptr_nonnull(txt);
+    const char *head = "memory profiling: line profiling: sample.interval=1000\n#File 1: a.R\n";
+    len += (size_t)snprintf(txt, cap, "%s", head);
+    uint32_t r = 777;
+    for (size_t i = 0; i < n; i++) {
+        r = r * 1103515245u + 12345u;
+        size_t k = (r >> 16) % 10, rep = (r >> 8) % 11 == 0 ? 1 + (r >> 4) % 300 : 1;
+        if (i / 1500 != (i + rep) / 1500)
+            len += (size_t)snprintf(txt + len, cap - len, "%s", head); /* a new session */
+        else if (i / 700 != (i + rep) / 700)
+            len += (size_t)snprintf(txt + len, cap - len, ":1:2:3:0:\n"); /* no frames */
+        for (size_t j = 0; j < rep && i < n; j++, i++)
+            len += (size_t)snprintf(txt + len, cap - len, ":1:2:3:0:%s\n", stacks[k]);
+        i--;
+    }
+    struct ss_model m0, m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_msg(fx_load(&m0, &err, txt, len, path, sizeof path) == 0, "%s", err.msg);
+    free(txt);
+    ck_assert_uint_gt(m0.sources.n, 3);
+    struct ss_tf_list *l = ss_tf_list_new();
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 100:180", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 4000:4001", &err), 0);
+    ck_assert_msg(ss_tf_apply(l, &m0, &m, &err) == 0, "%s", err.msg);
+    ck_assert_uint_gt(m.gaps.n, 0);
+    uint8_t *fm = calloc(m.functions.n, 1);
+    ck_assert_ptr_nonnull(fm);
+    fm[ss_model_find_function(&m, "g")] = 1;
+    fm[ss_model_find_function(&m, "k")] = 1;
+    /* the model's measure (the index computes it), then made-up weights */
+    double *pw;
+    for (int made = 0; made <= 1; made++) {
+        ck_assert_int_eq(ss_flame_measure_weights(&m, NULL, &pw, &err), 0);
+        for (size_t i = 0; made && i < m.sample_stack.n; i++) {
+            if (i % 17 == 5)
+                pw[i] = 0; /* left out */
+            else if (i % 23 == 7)
+                pw[i] = 1e-9; /* many on one point */
+            else if (i % 29 == 3)
+                pw[i] *= 40;
+        }
+        for (int inv = 0; inv <= 1; inv++) {
+            struct ss_flame ex;
+            struct ss_flame_opts o = {inv, 1, SS_FLAME_BY_NAME};
+            ck_assert_int_eq(ss_flame_build(&m, NULL, pw, &o, &ex, &err), 0);
+            struct ss_flame_index *ix;
+            const double *ixw = made ? pw : NULL;
+            ck_assert_int_eq(ss_flame_index_build(&m, ixw, inv, &ix, &err), 0);
+            ck_assert_ptr_nonnull(ix);
+            ck_assert(ss_flame_index_fits(ix, ixw, inv));
+            ck_assert(!ss_flame_index_fits(ix, ixw, !inv));
+            ck_assert(!ss_flame_index_fits(ix, made ? NULL : pw, inv));
+            /* some frames have a location, some have none */
+            size_t with_loc = 0;
+            for (size_t i = 0; i < ex.n; i++)
+                with_loc += ex.nodes[i].loc != SS_NONE;
+            ck_assert_uint_gt(with_loc, 0);
+            ck_assert_uint_lt(with_loc, ex.n);
+            size_t cols_list[] = {1, 7, 80, 333, 2000};
+            for (uint32_t zd = 0; zd <= 4; zd++) {
+                uint32_t zi = NONE;
+                for (size_t i = 0; i < ex.n && zd > 0; i++)
+                    if (ex.nodes[i].depth == zd - (zd == 4) &&
+                        (zi == NONE || (zd == 4 ? ex.nodes[i].total < ex.nodes[zi].total
+                                                : ex.nodes[i].total > ex.nodes[zi].total)))
+                        zi = (uint32_t)i; /* the widest of depth 1 to 3, the narrowest of 3 */
+                if (zd > 0 && zi == NONE)
+                    continue;
+                double x0 = zi == NONE ? 0 : ex.nodes[zi].x;
+                double w = zi == NONE ? ex.total : ex.nodes[zi].total;
+                uint32_t d0 = zi == NONE ? 0 : ex.nodes[zi].depth;
+                double hit, want = ss_flame_search(&m, &ex, zi, fm, NULL, NULL, NULL);
+                ck_assert_int_eq(ss_flame_index_search(&m, ix, fm, x0, w, d0, &hit, &err), 0);
+                ck_assert_double_eq_tol(hit, want, 1e-9);
+                for (size_t c = 0; c < sizeof cols_list / sizeof *cols_list; c++) {
+                    struct ss_flame_grid g = {x0, zi == NONE ? 0 : w, cols_list[c], NULL, 0, NULL};
+                    struct ss_flame full, fast;
+                    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &full, &err), 0);
+                    g.index = ix;
+                    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, ixw, &o, &g, &fast, &err), 0);
+                    same_chart(&fast, &full);
+                    ck_assert_uint_eq(fast.nframes, ex.n);
+                    ck_assert_uint_eq(fast.max_depth, ex.max_depth);
+                    ss_flame_free(&full);
+                    ss_flame_free(&fast);
+                }
+            }
+            /* an index of the other direction is not used: the same chart */
+            struct ss_flame_index *other;
+            ck_assert_int_eq(ss_flame_index_build(&m, ixw, !inv, &other, &err), 0);
+            struct ss_flame_grid g = {0, 0, 80, NULL, 0, other}, g0 = {0, 0, 80, NULL, 0, NULL};
+            struct ss_flame a, b;
+            ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &a, &err), 0);
+            ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g0, &b, &err), 0);
+            same_chart(&a, &b);
+            ss_flame_free(&a);
+            ss_flame_free(&b);
+            ss_flame_index_free(other);
+            ss_flame_index_free(ix);
+            ss_flame_free(&ex);
+        }
+        free(pw);
+    }
+    free(fm);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+    ss_model_free(&m0);
+}
+END_TEST
+
 /* An empty profile gives an empty graph, not an error. */
 START_TEST(test_flame_empty)
 {
@@ -663,6 +825,24 @@ START_TEST(test_flame_empty)
     build(&m, 0, 1, SS_FLAME_BY_NAME, &fl);
     ck_assert_uint_eq(fl.n, 0);
     ss_flame_free(&fl);
+    /* the chart from an index of no samples (the model's measure: no
+     * weights given) */
+    struct ss_flame_index *ix;
+    struct ss_error err;
+    ck_assert_int_eq(ss_flame_index_build(&m, NULL, 0, &ix, &err), 0);
+    ck_assert_ptr_nonnull(ix);
+    struct ss_flame_opts o = {0, 1, SS_FLAME_BY_NAME};
+    struct ss_flame_grid g = {0, 0, 80, NULL, 0, ix};
+    ck_assert_int_eq(ss_flame_build_grid(&m, NULL, NULL, &o, &g, &fl, &err), 0);
+    ck_assert_uint_eq(fl.n, 0);
+    ck_assert_uint_eq(fl.nframes, 0);
+    ck_assert_double_eq_tol(fl.total, 0, TOL);
+    ss_flame_free(&fl);
+    uint8_t fm[1] = {1};
+    double hit = 1;
+    ck_assert_int_eq(ss_flame_index_search(&m, ix, fm, 0, 0, 0, &hit, &err), 0);
+    ck_assert_double_eq_tol(hit, 0, TOL);
+    ss_flame_index_free(ix);
     ss_model_free(&m);
 }
 END_TEST
@@ -679,6 +859,7 @@ Suite *flame_suite(void)
     tcase_add_test(tc, test_flame_chart_breaks);
     tcase_add_test(tc, test_flame_chart_grid);
     tcase_add_test(tc, test_flame_chart_grid_random);
+    tcase_add_test(tc, test_flame_chart_index);
     tcase_add_test(tc, test_flame_weights);
     tcase_add_test(tc, test_flame_search);
     tcase_add_test(tc, test_flame_focus);

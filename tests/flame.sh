@@ -514,6 +514,31 @@ else
     fail "chart view: numbers" "want total $zw self $zself, $share_all% / $share_zoom%: $(grep '^total' chartview.sel) $(sed -n 2p chartview.search)"
 fi
 
+# The chart's sample index (flame_index.h) belongs to one model: after a
+# transform (drop-samples of the first 5,000) the chart is the replay of the
+# samples left, also after a zoom and q, and after i twice (the other
+# direction's index is made for the new model too).
+awk 'NR == 1 || /^#File/ { print; next } { if (++n > 5000) print }' shuf.out >shuf2.out
+awk -f chart.awk shuf2.out >shuf2.ref
+tot2=$(awk -F '\t' '$1 !~ /;/ { t += $3 } END { print t }' shuf2.ref)
+printf '%s\n' F o "DUMP before" ":drop-samples 1:5000" "DUMP after" "/execute_plan<Enter>" \
+    "<Enter>" q "DUMP zq" i i "DUMP ii" |
+    STACKSCOPE_SIZE=1000x100 ui chartx --value samples shuf.out
+awk -v zx=0 -v zw="$tot2" -v zd=0 -v cols=1000 -f chartref.awk shuf2.ref >chartx.want
+why=
+for f in after zq ii; do
+    edges "chartx.$f"
+    screen_frames "chartx.$f" 3 >"chartx.$f.got"
+    [ -n "$why" ] || why=$(same_frames chartx.want "chartx.$f.got")
+    [ -n "$why" ] || grep -q "samples, $(sep "$tot2") samples in all" "chartx.$f" ||
+        why="$f: not $tot2 samples in all: $(sed -n 2p "chartx.$f" | cut -c 1-120)"
+done
+if [ -z "$why" ] && ! cmp -s chartx.before chartx.after; then
+    pass "chart view after a transform: the $(wc -l <chartx.want) frames of the samples left where their replay puts them; also after a zoom and q, and i twice"
+else
+    fail "chart view after a transform" "$why $(cat chartx.err 2>/dev/null)"
+fi
+
 # ---- the sandwich ------------------------------------------------------------------
 
 # halves.awk: folded stacks -> the sandwich of function fn: the callees'

@@ -25,6 +25,7 @@
 
 #include "app.h"
 #include "flame.h"
+#include "flame_index.h"
 #include "hash.h"
 #include "sort.h"
 #include "write.h"
@@ -55,8 +56,15 @@ struct flame_view {
      * drawn at; a zoom or a resize rebuilds it */
     double grid_x0, grid_w;
     int grid_cols;
-    double *pw;      /* the samples' weights for the chart (model pw_gen), kept: */
-    unsigned pw_gen; /* every zoom and search of the chart reads them */
+    /* the index of the chart's samples (the model ix_gen's measure) for
+     * each direction (not inverted, inverted; NULL: not made yet or not
+     * possible), so that a chart, a zoom and a search cost what they draw
+     * (flame_index.h); kept across the icicle, made again for a new model */
+    struct ss_flame_index *ix[2];
+    int ix_tried[2];
+    unsigned ix_gen;
+    double *pw;      /* without an index: the samples' weights for the chart */
+    unsigned pw_gen; /* (model pw_gen), kept: every zoom and search reads them */
     size_t nframes;  /* the graph's frames (a zoomed chart's build does not count them) */
     /* the search: the pattern, how the generic search matches, the frames
      * that match inside the zoom and the matched weights */
@@ -164,7 +172,17 @@ static uint32_t widest_of(const struct ss_flame *fl, ss_id f)
     return best;
 }
 
-/* The weights of the chart's samples (borrowed; NULL after an error). */
+static void drop_index(struct flame_view *p)
+{
+    for (int d = 0; d < 2; d++) {
+        ss_flame_index_free(p->ix[d]);
+        p->ix[d] = NULL;
+        p->ix_tried[d] = 0;
+    }
+}
+
+/* The weights of the chart's samples when it has no index (borrowed; NULL
+ * after an error). */
 static const double *chart_weights(struct ui *ui, struct flame_view *p)
 {
     if (p->pw && p->pw_gen == ui->gen)
@@ -175,6 +193,25 @@ static const double *chart_weights(struct ui *ui, struct flame_view *p)
         return NULL;
     p->pw_gen = ui->gen;
     return p->pw;
+}
+
+/* The index of the chart's samples in the view's direction (borrowed;
+ * NULL when there is none: the chart is then built from every sample). */
+static const struct ss_flame_index *chart_index(struct ui *ui, struct flame_view *p)
+{
+    int d = p->opts.inverted != 0;
+    if (p->ix_gen != ui->gen) {
+        drop_index(p);
+        p->ix_gen = ui->gen;
+    }
+    if (!p->ix_tried[d]) {
+        struct ss_error err;
+        ss_error_clear(&err);
+        p->ix_tried[d] = 1;
+        if (ss_flame_index_build(ui->m, NULL, d, &p->ix[d], &err))
+            ui_error(ui, "%s", err.msg);
+    }
+    return p->ix[d];
 }
 
 /* Mark the matches of the search inside the zoom (and the shares). */
@@ -206,13 +243,18 @@ static void run_search(struct ui *ui, struct flame_view *p)
         struct ss_error err;
         ss_error_clear(&err);
         const struct ss_flame_node *z = p->zoom == NONE ? NULL : &p->fl.nodes[p->zoom];
-        const double *pw = chart_weights(ui, p);
-        int rc = pw ? 0 : -1;
-        if (!rc)
+        const struct ss_flame_index *ix = chart_index(ui, p);
+        const double *pw = ix ? NULL : chart_weights(ui, p);
+        int rc = ix || pw ? 0 : -1;
+        if (!rc && ix)
+            rc = ss_flame_index_search(m, ix, fm, 0, p->fl.total, 0, &p->hit_all, &err);
+        else if (!rc)
             rc = ss_flame_chart_search(m, pw, p->opts.inverted, fm, 0, p->fl.total, 0, &p->hit_all,
                                        &err);
         p->hit_zoom = p->hit_all;
-        if (!rc && z)
+        if (!rc && z && ix)
+            rc = ss_flame_index_search(m, ix, fm, z->x, z->total, z->depth, &p->hit_zoom, &err);
+        else if (!rc && z)
             rc = ss_flame_chart_search(m, pw, p->opts.inverted, fm, z->x, z->total, z->depth,
                                        &p->hit_zoom, &err);
         if (rc && err.msg[0])
@@ -252,15 +294,17 @@ static int build(struct ui *ui, struct flame_view *p, double zx, double zw,
     p->built = 0;
     double *sw = NULL;
     const double *pw = NULL;
-    if (!p->opts.time_order) { /* 8 bytes a sample: kept only for the chart */
+    const struct ss_flame_index *ix = p->opts.time_order ? chart_index(ui, p) : NULL;
+    if (!p->opts.time_order || ix) { /* 8 bytes a sample: kept only for the chart */
         free(p->pw);
         p->pw = NULL;
     }
-    if (p->opts.time_order ? !(pw = chart_weights(ui, p)) : ui_flame_weights(ui, &sw, NULL))
+    if (p->opts.time_order ? !ix && !(pw = chart_weights(ui, p))
+                           : ui_flame_weights(ui, &sw, NULL) != 0)
         return -1;
     struct ss_error err;
     ss_error_clear(&err);
-    struct ss_flame_grid grid = {zx, zw, (size_t)screen_cols(ui), path, npath};
+    struct ss_flame_grid grid = {zx, zw, (size_t)screen_cols(ui), path, npath, ix};
     int rc = ss_flame_build_grid(ui->m, sw, pw, &p->opts, &grid, &p->fl, &err);
     free(sw);
     if (rc) {
@@ -999,6 +1043,7 @@ static void view_free(struct ui_view *v)
 {
     struct flame_view *p = v->priv;
     ss_flame_free(&p->fl);
+    drop_index(p);
     free(p->pw);
     free(p->base);
     ss_cmp_gone_free(&p->gone);

@@ -1,0 +1,714 @@
+/* flame_index.c - the chart's sample index (see flame_index.h).
+ *
+ * lcp[i] is the number of leading functions sample i shares with the taken
+ * sample before it: 0 after a break (a new source, a gap, a sample without
+ * frames) and for the first, the whole depth for a repeat of the same
+ * stack, and NOT_TAKEN for a sample that is not drawn (a weight <= 0 and no
+ * break), which neither ends nor starts a frame.  The frame at depth j
+ * holding taken sample i starts at the last sample k <= i with lcp[k] <= j
+ * and ends before the first k > i with lcp[k] <= j. */
+#include "flame_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashtab.h"
+#include "sort.h"
+#include "vec.h"
+
+#define BLOCK 256
+#define NOT_TAKEN UINT16_MAX
+#define LCP_MAX (UINT16_MAX - 1) /* deeper stacks: no index */
+#define PAIR_TABLE 1024          /* up to this many distinct rows, a table of every pair */
+#define ALL_ESC 255
+
+/* What a block holds at one depth t: the weight of its samples that end
+ * at depth t (depth t + 1 frames) and whether two consecutive samples
+ * (the first may be before the block) that share the function at t have
+ * different locations there. */
+struct ix_entry {
+    uint32_t depth;
+    uint32_t locdiff;
+    double self;
+};
+
+struct ss_flame_index {
+    const double *w; /* borrowed: the samples' weights; NULL: the model's measure */
+    double *scale;   /* per source: ss_source_scale (for the model's measure) */
+    uint32_t *bsrc;  /* per block: the source of its first sample, or one before */
+    int inverted;
+    size_t n, nb;         /* samples, blocks */
+    uint16_t *lcp;        /* per sample */
+    uint16_t *bmin;       /* per block: the least lcp */
+    double *bcum;         /* per block: the taken weight before it; [nb]: the total */
+    uint32_t *eoff;       /* per block: its entries ent[eoff[b] .. eoff[b + 1]) */
+    struct ix_entry *ent; /* by depth within a block */
+    ss_id *fn, *loc;      /* per stack (at its offset in stack_loc): from the root
+                           * (inverted: the leaf), canonical functions and locations */
+    double *stack_w;      /* per stack: the weight of its taken samples */
+    size_t nframes;
+    uint32_t max_depth;
+};
+
+void ss_flame_index_free(struct ss_flame_index *ix)
+{
+    if (!ix)
+        return;
+    free(ix->lcp);
+    free(ix->scale);
+    free(ix->bsrc);
+    free(ix->bmin);
+    free(ix->bcum);
+    free(ix->eoff);
+    free(ix->ent);
+    free(ix->fn);
+    free(ix->loc);
+    free(ix->stack_w);
+    free(ix);
+}
+
+int ss_flame_index_fits(const struct ss_flame_index *ix, const double *sample_w, int inverted)
+{
+    return ix && ix->w == sample_w && ix->inverted == (inverted != 0);
+}
+
+/* The functions and locations of every stack, read from the root (or the
+ * leaf); 0 when some stack is too deep for 16-bit lcp values. */
+static int index_rows(const struct ss_model *m, struct ss_flame_index *ix)
+{
+    size_t ns = ss_model_nstacks(m);
+    for (size_t s = 0; s < ns; s++) {
+        size_t d = ss_stack_depth(m, (ss_id)s);
+        if (d > LCP_MAX)
+            return 0;
+        const ss_id *fr = ss_stack_frames(m, (ss_id)s);
+        size_t off = (size_t)(fr - m->stack_loc.v);
+        for (size_t j = 0; j < d; j++) {
+            ss_id loc = fr[ix->inverted ? j : d - 1 - j];
+            ix->loc[off + j] = loc;
+            ix->fn[off + j] = ss_function_canonical(m, ss_loc_function(m, loc));
+        }
+    }
+    return 1;
+}
+
+/* The common prefix of the rows of any two stacks at the cost of two
+ * look-ups: with the stacks sorted by their rows, two share the least of
+ * the prefixes that neighbours between them share (a sparse table of
+ * those minima). */
+struct pair_lcp {
+    uint8_t *all;  /* few distinct rows (PAIR_TABLE at most): every pair of
+                    * rows', nc x nc, ALL_ESC for 255 or more */
+    uint32_t *cls; /* per stack: its row's number (same rows, same number) */
+    size_t nc;
+    uint32_t *rank; /* per stack: its place in the sorted order */
+    uint16_t *sp;   /* level k, place r: the least of neighbours r .. r + 2^k */
+    uint8_t *lg;    /* floor(log2(k)) */
+    size_t ns;
+};
+
+struct rows_ctx {
+    const struct ss_model *m;
+    const ss_id *rows;
+};
+
+static size_t rows_lcp(const struct rows_ctx *c, ss_id a, ss_id b)
+{
+    const ss_id *fa = ss_stack_frames(c->m, a), *fb = ss_stack_frames(c->m, b);
+    const ss_id *ra = c->rows + (fa - c->m->stack_loc.v), *rb = c->rows + (fb - c->m->stack_loc.v);
+    size_t da = ss_stack_depth(c->m, a), db = ss_stack_depth(c->m, b), lim = da < db ? da : db,
+           k = 0;
+    while (k < lim && ra[k] == rb[k])
+        k++;
+    return k;
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *vctx)
+{
+    const struct rows_ctx *c = vctx;
+    ss_id a = *(const ss_id *)pa, b = *(const ss_id *)pb;
+    size_t k = rows_lcp(c, a, b), da = ss_stack_depth(c->m, a), db = ss_stack_depth(c->m, b);
+    const ss_id *ra = c->rows + (ss_stack_frames(c->m, a) - c->m->stack_loc.v);
+    const ss_id *rb = c->rows + (ss_stack_frames(c->m, b) - c->m->stack_loc.v);
+    if (k < da && k < db)
+        return ra[k] < rb[k] ? -1 : 1;
+    if (da != db)
+        return da < db ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void pair_lcp_free(struct pair_lcp *p)
+{
+    free(p->all);
+    free(p->cls);
+    free(p->rank);
+    free(p->sp);
+    free(p->lg);
+}
+
+/* The prefix distinct stacks a and b share (from the sorted order). */
+static size_t pair_lcp(const struct pair_lcp *p, ss_id a, ss_id b)
+{
+    size_t x = p->rank[a], y = p->rank[b];
+    if (x > y) {
+        size_t t = x;
+        x = y;
+        y = t;
+    }
+    size_t k = p->lg[y - x];
+    uint16_t u = p->sp[k * p->ns + x], v = p->sp[k * p->ns + y - ((size_t)1 << k)];
+    return u < v ? u : v;
+}
+
+static int pair_lcp_init(struct pair_lcp *p, const struct ss_model *m, const ss_id *rows, int table)
+{
+    size_t ns = ss_model_nstacks(m), levels = 1;
+    memset(p, 0, sizeof *p);
+    p->ns = ns;
+    while (((size_t)1 << levels) < ns)
+        levels++;
+    ss_id *order = ss_alloc_array(ns ? ns : 1, sizeof *order);
+    p->rank = ss_alloc_array(ns ? ns : 1, sizeof *p->rank);
+    p->sp = ss_alloc_array(levels * (ns ? ns : 1), sizeof *p->sp);
+    p->lg = ss_alloc_array(ns + 2, 1);
+    if (!order || !p->rank || !p->sp || !p->lg) {
+        free(order);
+        return -1;
+    }
+    struct rows_ctx c = {m, rows};
+    for (size_t s = 0; s < ns; s++)
+        order[s] = (ss_id)s;
+    if (ss_sort(order, ns, sizeof *order, cmp_rows, &c)) {
+        free(order);
+        return -1;
+    }
+    for (size_t r = 0; r < ns; r++) {
+        p->rank[order[r]] = (uint32_t)r;
+        p->sp[r] = r + 1 < ns ? (uint16_t)rows_lcp(&c, order[r], order[r + 1]) : 0;
+    }
+    for (size_t k = 1; k < levels; k++)
+        for (size_t r = 0; r + ((size_t)1 << k) <= ns; r++) {
+            uint16_t a = p->sp[(k - 1) * ns + r],
+                     b = p->sp[(k - 1) * ns + r + ((size_t)1 << (k - 1))];
+            p->sp[k * ns + r] = a < b ? a : b;
+        }
+    p->lg[0] = p->lg[1] = 0;
+    for (size_t k = 2; k <= ns; k++)
+        p->lg[k] = (uint8_t)(p->lg[k / 2] + 1);
+    if (!table) {
+        free(order);
+        return 0;
+    }
+    /* the distinct rows: neighbours in the order that share all of theirs */
+    p->cls = ss_alloc_array(ns ? ns : 1, sizeof *p->cls);
+    ss_id *rep = ss_alloc_array(ns ? ns : 1, sizeof *rep);
+    if (!p->cls || !rep) {
+        free(rep);
+        free(order);
+        return -1;
+    }
+    for (size_t r = 0; r < ns; r++) {
+        ss_id s = order[r], q = r ? order[r - 1] : SS_NONE;
+        size_t d = ss_stack_depth(m, s);
+        if (!r || p->sp[r - 1] != d || ss_stack_depth(m, q) != d)
+            rep[p->nc++] = s;
+        p->cls[s] = (uint32_t)(p->nc - 1);
+    }
+    free(order);
+    if (p->nc <= PAIR_TABLE) {
+        /* one look-up a sample instead of four, in a table that a cache
+         * holds (one byte a pair) */
+        size_t nc = p->nc;
+        p->all = ss_alloc_array(nc ? nc * nc : 1, 1);
+        if (!p->all) {
+            free(rep);
+            return -1;
+        }
+        for (size_t a = 0; a < nc; a++)
+            for (size_t b = 0; b < nc; b++) {
+                size_t v = a == b ? ss_stack_depth(m, rep[a]) : pair_lcp(p, rep[a], rep[b]);
+                p->all[a * nc + b] = (uint8_t)(v < ALL_ESC ? v : ALL_ESC);
+            }
+    }
+    free(rep);
+    return 0;
+}
+
+/* pair_lcp from the table when there is one. */
+static inline size_t pair_lcp_fast(const struct pair_lcp *p, ss_id a, ss_id b)
+{
+    if (p->all) {
+        uint8_t v = p->all[p->cls[a] * p->nc + p->cls[b]];
+        if (v != ALL_ESC)
+            return v;
+    }
+    return pair_lcp(p, a, b);
+}
+
+int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
+                         struct ss_flame_index **out, struct ss_error *err)
+{
+    *out = NULL;
+    size_t n = m->sample_stack.n, ns = ss_model_nstacks(m);
+    size_t nb = (n + BLOCK - 1) / BLOCK, nf = m->stack_loc.n ? m->stack_loc.n : 1;
+    struct ss_flame_index *ix = calloc(1, sizeof *ix);
+    double *sself = NULL;
+    uint8_t *sflag = NULL;
+    uint16_t *sdep = NULL;
+    struct pair_lcp pf, pl;
+    memset(&pf, 0, sizeof pf);
+    memset(&pl, 0, sizeof pl);
+    VEC(struct ix_entry) ent = {0};
+    if (!ix)
+        return ss_nomem(err, "flame chart index");
+    ix->w = sample_w;
+    ix->inverted = inverted != 0;
+    ix->n = n;
+    ix->nb = nb;
+    ix->lcp = ss_alloc_array(n ? n : 1, sizeof *ix->lcp);
+    ix->bmin = ss_alloc_array(nb ? nb : 1, sizeof *ix->bmin);
+    ix->bcum = ss_alloc_array(nb + 1, sizeof *ix->bcum);
+    ix->bsrc = ss_alloc_array(nb ? nb : 1, sizeof *ix->bsrc);
+    ix->scale = ss_alloc_array(m->sources.n ? m->sources.n : 1, sizeof *ix->scale);
+    ix->eoff = ss_alloc_array(nb + 1, sizeof *ix->eoff);
+    ix->fn = ss_alloc_array(nf, sizeof *ix->fn);
+    ix->loc = ss_alloc_array(nf, sizeof *ix->loc);
+    ix->stack_w = ss_calloc_array(ns ? ns : 1, sizeof *ix->stack_w);
+    size_t maxd = 1;
+    for (size_t s = 0; s < ns; s++)
+        if (ss_stack_depth(m, (ss_id)s) > maxd)
+            maxd = ss_stack_depth(m, (ss_id)s);
+    sself = ss_calloc_array(maxd * 4, sizeof *sself);
+    sflag = ss_calloc_array(maxd, 1);
+    if (!ix->lcp || !ix->bmin || !ix->bcum || !ix->bsrc || !ix->scale || !ix->eoff || !ix->fn ||
+        !ix->loc || !ix->stack_w || !sself || !sflag)
+        goto oom;
+    if (!index_rows(m, ix)) {
+        ss_flame_index_free(ix); /* too deep: the caller builds without */
+        ix = NULL;
+        goto done;
+    }
+    for (size_t k = 0; k < m->sources.n; k++)
+        ix->scale[k] = ss_source_scale(m, k);
+    if (pair_lcp_init(&pf, m, ix->fn, 1) || pair_lcp_init(&pl, m, ix->loc, 0))
+        goto oom;
+    size_t src = 0, g = 0, nall = 0;
+    double cum = 0;
+    int brk_pending = 1;
+    ss_id prev = SS_NONE;
+    uint32_t maxdepth = 0;
+    /* per stack, its depth (the model's offsets take two reads); the
+     * sample where the source ends and the next gap (one test each) */
+    sdep = ss_alloc_array(ns ? ns : 1, sizeof *sdep);
+    if (!sdep)
+        goto oom;
+    for (size_t k = 0; k < ns; k++)
+        sdep[k] = (uint16_t)ss_stack_depth(m, (ss_id)k);
+    size_t src_end = m->sources.n ? m->sources.v[0].first_sample + m->sources.v[0].n_samples : n;
+    size_t next_gap = m->gaps.n ? m->gaps.v[0] : SIZE_MAX;
+    double scale = m->sources.n ? ix->scale[0] : 0;
+    const int64_t *wcol = m->weights.col;
+    for (size_t b = 0; b < nb; b++) {
+        size_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
+        uint16_t bm = NOT_TAKEN;
+        ss_id prev0 = prev; /* the taken sample before the block */
+        ix->bcum[b] = cum;
+        ix->bsrc[b] = (uint32_t)src;
+        ix->eoff[b] = (uint32_t)ent.n;
+        size_t tlo = SIZE_MAX, thi = 0; /* the depths where samples end */
+        for (size_t i = lo; i < hi; i++) {
+            if (i >= src_end) {
+                while (src < m->sources.n &&
+                       i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples)
+                    src++;
+                src_end = src < m->sources.n
+                              ? m->sources.v[src].first_sample + m->sources.v[src].n_samples
+                              : SIZE_MAX;
+                scale = src < m->sources.n ? ix->scale[src] : 0;
+                brk_pending = 1;
+            }
+            if (i >= next_gap) {
+                while (g < m->gaps.n && m->gaps.v[g] < i)
+                    g++;
+                if (g < m->gaps.n && m->gaps.v[g] == i)
+                    brk_pending = 1;
+                next_gap = g < m->gaps.n ? (m->gaps.v[g] > i ? m->gaps.v[g] : i + 1) : SIZE_MAX;
+            }
+            ss_id s = m->sample_stack.v[i];
+            size_t d = sdep[s];
+            double w = sample_w ? sample_w[i]
+                       : wcol   ? (double)wcol[i] * scale
+                                : (double)ss_sample_weight(m, i) * scale;
+            if (d == 0 || !(w > 0)) {
+                if (d == 0)
+                    brk_pending = 1;
+                ix->lcp[i] = NOT_TAKEN;
+                continue;
+            }
+            size_t keep = brk_pending ? 0 : s == prev ? d : pair_lcp_fast(&pf, prev, s);
+            brk_pending = 0;
+            ix->lcp[i] = (uint16_t)keep;
+            if ((uint16_t)keep < bm)
+                bm = (uint16_t)keep;
+            nall += d - keep;
+            if (d > maxdepth)
+                maxdepth = (uint32_t)d;
+            sself[(d - 1) * 4 + (i & 3)] += w; /* 4 sums: no chain through memory */
+            sflag[d - 1] = 1;
+            tlo = d - 1 < tlo ? d - 1 : tlo;
+            thi = d - 1 > thi ? d - 1 : thi;
+            ix->stack_w[s] += w;
+            cum += w;
+            prev = s;
+        }
+        ix->bmin[b] = bm;
+        /* where two consecutive samples differ in location at a depth
+         * that every sample of the block shares (below bm: a frame holds
+         * the whole block only there) */
+        if (bm != NOT_TAKEN && bm > 0) {
+            ss_id p = prev0;
+            for (size_t i = lo; i < hi; i++) {
+                if (ix->lcp[i] == NOT_TAKEN)
+                    continue;
+                ss_id s = m->sample_stack.v[i];
+                if (s != p) {
+                    /* a few depths: compared; more: from the first
+                     * where the locations differ */
+                    size_t ll = bm <= 4 ? 0 : pair_lcp(&pl, p, s);
+                    const ss_id *lp = ix->loc + (ss_stack_frames(m, p) - m->stack_loc.v);
+                    const ss_id *ls = ix->loc + (ss_stack_frames(m, s) - m->stack_loc.v);
+                    for (size_t t = ll; t < bm; t++)
+                        if (lp[t] != ls[t])
+                            sflag[t] |= 2;
+                    tlo = ll < tlo ? ll : tlo;
+                    if (ll < bm && (size_t)bm - 1 > thi)
+                        thi = (size_t)bm - 1;
+                }
+                p = s;
+            }
+        }
+        /* the block's depths, in order */
+        for (size_t t = tlo; tlo != SIZE_MAX && t <= thi; t++) {
+            if (!sflag[t])
+                continue;
+            double *ss = sself + t * 4;
+            double self = (ss[0] + ss[1]) + (ss[2] + ss[3]);
+            if (VEC_PUSH(ent, ((struct ix_entry){(uint32_t)t, (sflag[t] & 2) != 0, self})))
+                goto oom;
+            ss[0] = ss[1] = ss[2] = ss[3] = 0;
+            sflag[t] = 0;
+        }
+    }
+    ix->bcum[nb] = cum;
+    ix->eoff[nb] = (uint32_t)ent.n;
+    ix->ent = ent.v;
+    ent.v = NULL;
+    ix->nframes = nall;
+    ix->max_depth = maxdepth;
+    free(sdep);
+done:
+    pair_lcp_free(&pf);
+    pair_lcp_free(&pl);
+    free(sself);
+    free(sflag);
+    *out = ix;
+    return 0;
+oom:
+    free(sdep);
+    pair_lcp_free(&pf);
+    pair_lcp_free(&pl);
+    VEC_FREE(ent);
+    free(sself);
+    free(sflag);
+    ss_flame_index_free(ix);
+    return ss_nomem(err, "flame chart index");
+}
+
+/* ---- questions ------------------------------------------------------------ */
+
+/* The first sample of the frame at depth j that holds taken sample i. */
+static size_t frame_start(const struct ss_flame_index *ix, size_t i, size_t j)
+{
+    size_t k = i;
+    for (;;) {
+        size_t b0 = k / BLOCK * BLOCK;
+        for (;; k--) {
+            if (ix->lcp[k] <= j)
+                return k;
+            if (k == b0)
+                break;
+        }
+        /* the block of the first taken sample holds a 0: this stops */
+        size_t b = b0 / BLOCK - 1;
+        while (ix->bmin[b] > j)
+            b--;
+        k = (b + 1) * BLOCK - 1;
+    }
+}
+
+/* One past the last sample of that frame: the next k > i with lcp[k] <= j,
+ * or n. */
+static size_t frame_end(const struct ss_flame_index *ix, size_t i, size_t j)
+{
+    size_t k = i + 1;
+    while (k < ix->n) {
+        size_t bend = (k / BLOCK + 1) * BLOCK;
+        if (bend > ix->n)
+            bend = ix->n;
+        for (; k < bend; k++)
+            if (ix->lcp[k] <= j)
+                return k;
+        if (k >= ix->n)
+            break; /* the last block, not whole */
+        size_t b = k / BLOCK;
+        while (b < ix->nb && ix->bmin[b] > j)
+            b++;
+        if (b >= ix->nb)
+            return ix->n;
+        k = b * BLOCK;
+    }
+    return ix->n;
+}
+
+/* The weight of sample k: the caller's, or the model's measure times the
+ * scale of k's source (the same double as ss_flame_measure_weights gives).
+ * *src is the source of a sample at or before k (moved on to k's). */
+static inline double weight(const struct ss_model *m, const struct ss_flame_index *ix, size_t k,
+                            size_t *src)
+{
+    if (ix->w)
+        return ix->w[k];
+    while (*src < m->sources.n &&
+           k >= m->sources.v[*src].first_sample + m->sources.v[*src].n_samples)
+        (*src)++;
+    return *src < m->sources.n ? (double)ss_sample_weight(m, k) * ix->scale[*src] : 0;
+}
+
+/* The taken weight before sample k (k <= n), summed in sample order from
+ * its block's start: the same double as a sum over every sample before. */
+static double cum_at(const struct ss_model *m, const struct ss_flame_index *ix, size_t k)
+{
+    if (k >= ix->n)
+        return ix->bcum[ix->nb];
+    size_t b = k / BLOCK, src = ix->bsrc[b];
+    double c = ix->bcum[b];
+    for (size_t t = b * BLOCK; t < k; t++)
+        if (ix->lcp[t] != NOT_TAKEN)
+            c += weight(m, ix, t, &src);
+    return c;
+}
+
+/* The entry of block b at depth t, NULL when it has none. */
+static const struct ix_entry *entry(const struct ss_flame_index *ix, size_t b, size_t t)
+{
+    size_t lo = ix->eoff[b], hi = ix->eoff[b + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->ent[mid].depth < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->eoff[b + 1] && ix->ent[lo].depth == t ? &ix->ent[lo] : NULL;
+}
+
+/* Samples [a, b) of a frame at depth j whose location so far is *loc:
+ * add the weight of those that end at j to *self, and make *loc SS_NONE
+ * when one has another location at j. */
+static void scan_samples(const struct ss_model *m, const struct ss_flame_index *ix, size_t a,
+                         size_t b, size_t j, double *self, ss_id *loc)
+{
+    size_t src = a < ix->n ? ix->bsrc[a / BLOCK] : 0;
+    for (size_t k = a; k < b; k++) {
+        if (ix->lcp[k] == NOT_TAKEN)
+            continue;
+        ss_id s = m->sample_stack.v[k];
+        const ss_id *fr = ss_stack_frames(m, s);
+        if (ss_stack_depth(m, s) == j + 1)
+            *self += weight(m, ix, k, &src);
+        if (*loc != SS_NONE && ix->loc[(size_t)(fr - m->stack_loc.v) + j] != *loc)
+            *loc = SS_NONE;
+    }
+}
+
+/* The self weight and the location of the frame at depth j over samples
+ * [s, e) (s taken). */
+static void frame_self_loc(const struct ss_model *m, const struct ss_flame_index *ix, size_t s,
+                           size_t e, size_t j, double *self, ss_id *loc)
+{
+    const ss_id *fr = ss_stack_frames(m, m->sample_stack.v[s]);
+    *loc = ix->loc[(size_t)(fr - m->stack_loc.v) + j];
+    *self = 0;
+    size_t bs = s / BLOCK, be = e / BLOCK;
+    if (be <= bs + 1) {
+        scan_samples(m, ix, s, e, j, self, loc);
+        return;
+    }
+    /* the blocks between from their entries: their consecutive samples
+     * (the first with the one before the block) all share the frame */
+    scan_samples(m, ix, s, (bs + 1) * BLOCK, j, self, loc);
+    for (size_t b = bs + 1; b < be; b++) {
+        const struct ix_entry *en = entry(ix, b, j);
+        if (!en)
+            continue;
+        *self += en->self;
+        if (en->locdiff)
+            *loc = SS_NONE;
+    }
+    scan_samples(m, ix, be * BLOCK, e, j, self, loc);
+}
+
+/* The first block whose weight before it is above x, less one: the block
+ * where weight position x lies (0 when none is before). */
+static size_t block_of(const struct ss_flame_index *ix, double x)
+{
+    size_t lo = 0, hi = ix->nb; /* bcum[lo] <= x or lo == 0 */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->bcum[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A frame of the path being made: its node and its samples [s, e). */
+struct ix_open {
+    uint32_t node;
+    size_t s, e;
+};
+
+int ss_flame_index_chart(const struct ss_model *m, const struct ss_flame_index *ix,
+                         const struct ss_flame_grid *grid, struct ss_flame *out)
+{
+    VEC(struct ss_flame_node) t = {0};
+    VEC(struct ix_open) open = {0};
+    double total = ix->bcum[ix->nb];
+    double w = grid->w > 0 ? grid->w : total, x0 = grid->w > 0 ? grid->x0 : 0;
+    double step = w / (double)grid->cols, eps = step * 1e-6;
+    size_t last = SIZE_MAX; /* the last sample whose path was made */
+    size_t k = 0, src = 0;
+    int first = 1;
+    double cum = 0;
+    for (size_t c = 0; c < grid->cols && ix->nb > 0; c++) {
+        double pt = x0 + ((double)c + 0.5) * step;
+        /* from the first taken sample that ends after pt - eps: the
+         * cursor, or the block of pt - eps when that is further */
+        size_t nbk = block_of(ix, pt - eps);
+        if (first || nbk > k / BLOCK) {
+            k = nbk * BLOCK;
+            cum = ix->bcum[nbk];
+            src = ix->bsrc[nbk];
+            first = 0;
+        }
+        for (; k < ix->n; k++) {
+            if (ix->lcp[k] == NOT_TAKEN)
+                continue;
+            double v = weight(m, ix, k, &src);
+            if (cum - eps > pt)
+                break; /* starts after the point: it waits for the next */
+            if (pt < cum + v + eps && k != last) {
+                /* sample k touches the point: its path is made */
+                ss_id s = m->sample_stack.v[k];
+                size_t d = ss_stack_depth(m, s);
+                size_t keep = 0;
+                while (keep < open.n && keep < d && k < open.v[keep].e)
+                    keep++;
+                for (size_t j = keep; j < open.n; j++)
+                    t.v[open.v[j].node].end = (uint32_t)t.n;
+                if (VEC_RESERVE(open, d))
+                    goto oom;
+                open.n = d;
+                /* the new frames' spans, the deepest first: each holds
+                 * the next, so each search starts where that one ended */
+                for (size_t j = d; j-- > keep;) {
+                    size_t si = j + 1 < d ? open.v[j + 1].s : k;
+                    size_t ei = j + 1 < d ? open.v[j + 1].e - 1 : k;
+                    open.v[j].s = frame_start(ix, si, j);
+                    open.v[j].e = frame_end(ix, ei, j);
+                }
+                if (t.n + (d - keep) >= SS_HASHTAB_MAX || VEC_RESERVE(t, t.n + (d - keep)))
+                    goto oom;
+                const ss_id *fr = ss_stack_frames(m, s);
+                const ss_id *fn = ix->fn + (size_t)(fr - m->stack_loc.v);
+                for (size_t j = keep; j < d; j++) {
+                    struct ix_open *of = &open.v[j];
+                    double x = cum_at(m, ix, of->s), self;
+                    ss_id loc;
+                    frame_self_loc(m, ix, of->s, of->e, j, &self, &loc);
+                    struct ss_flame_node nd = {fn[j],
+                                               loc,
+                                               j ? open.v[j - 1].node : SS_FLAME_NONE,
+                                               (uint32_t)j,
+                                               0,
+                                               self,
+                                               cum_at(m, ix, of->e) - x,
+                                               x};
+                    of->node = (uint32_t)t.n;
+                    t.v[t.n++] = nd;
+                }
+                last = k;
+            }
+            if (pt < cum + v + eps && cum + v - eps > pt)
+                break; /* it may touch the next point too */
+            cum += v;
+        }
+    }
+    for (size_t j = 0; j < open.n; j++)
+        t.v[open.v[j].node].end = (uint32_t)t.n;
+    VEC_FREE(open);
+    out->nodes = t.v;
+    out->n = t.n;
+    out->total = total;
+    out->nframes = ix->nframes;
+    out->max_depth = ix->max_depth;
+    return 0;
+oom:
+    VEC_FREE(t);
+    VEC_FREE(open);
+    return -1;
+}
+
+int ss_flame_index_search(const struct ss_model *m, const struct ss_flame_index *ix,
+                          const uint8_t *fn_match, double x0, double w, uint32_t depth0,
+                          double *hit, struct ss_error *err)
+{
+    size_t ns = ss_model_nstacks(m);
+    uint8_t *has = ss_alloc_array(ns ? ns : 1, 1);
+    if (!has)
+        return ss_nomem(err, "flame chart search");
+    for (size_t s = 0; s < ns; s++) {
+        size_t d = ss_stack_depth(m, (ss_id)s);
+        const ss_id *fn = ix->fn + (size_t)(ss_stack_frames(m, (ss_id)s) - m->stack_loc.v);
+        has[s] = 0;
+        for (size_t j = depth0; j < d && !has[s]; j++)
+            has[s] = fn_match[fn[j]] != 0;
+    }
+    double h = 0, total = ix->bcum[ix->nb];
+    if (x0 <= 0 && w >= total) {
+        /* every taken sample: by stack */
+        for (size_t s = 0; s < ns; s++)
+            if (has[s])
+                h += ix->stack_w[s];
+    } else if (w > 0 && ix->nb > 0) {
+        /* the samples whose middle is in the span, from the block before
+         * it, summed in the chart's order */
+        size_t b = block_of(ix, x0), src = ix->bsrc[b];
+        double cum = ix->bcum[b];
+        for (size_t i = b * BLOCK; i < ix->n; i++) {
+            if (ix->lcp[i] == NOT_TAKEN)
+                continue;
+            double v = weight(m, ix, i, &src);
+            double mid = cum + v / 2;
+            cum += v;
+            if (mid >= x0 + w)
+                break;
+            if (mid >= x0 && has[m->sample_stack.v[i]])
+                h += v;
+        }
+    }
+    free(has);
+    *hit = h;
+    return 0;
+}

@@ -817,41 +817,54 @@ uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n)
     return sum;
 }
 
+/* Add source s's part to t (samples, time, the measure; rows are the
+ * caller's). */
+static void add_source_totals(const struct ss_model *m, size_t s, struct ss_totals *t)
+{
+    const int64_t *cv = m->values.v[SS_VT_COUNT];
+    const uint32_t *off = m->stack_off.v;
+    const struct ss_source *src = &m->sources.v[s];
+    double iv = ss_source_interval_s(m, (ss_id)s), sc = ss_source_scale(m, s);
+    uint64_t counted = 0;
+    int64_t weight = 0;
+    if (src->flags & SS_SRC_AGGREGATE) {
+        uint64_t a = ss_agg_samples(m, (ss_id)s);
+        t->agg_samples += a;
+        t->agg_time += (double)a * iv;
+        t->agg_value += (double)a * sc;
+        t->samples += a;
+        counted += a;
+        weight += (int64_t)a;
+    }
+    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+        ss_id st = m->sample_stack.v[i];
+        uint64_t c = cv ? (uint64_t)cv[i] : 1;
+        t->samples += c;
+        if (off[st + 1] > off[st]) {
+            counted += c;
+            weight += ss_sample_weight(m, i);
+        } else if (m->stack_tail.v[st] == SS_NONE) {
+            t->empty_rows++;
+        }
+    }
+    t->counted += counted;
+    t->sampling_time += (double)counted * iv;
+    t->value += (double)weight * sc;
+}
+
 void ss_model_totals(const struct ss_model *m, struct ss_totals *t)
 {
     memset(t, 0, sizeof *t);
     t->rows = m->sample_stack.n;
-    const int64_t *cv = m->values.v[SS_VT_COUNT];
-    const uint32_t *off = m->stack_off.v;
-    for (size_t s = 0; s < m->sources.n; s++) {
-        const struct ss_source *src = &m->sources.v[s];
-        double iv = ss_source_interval_s(m, (ss_id)s), sc = ss_source_scale(m, s);
-        uint64_t counted = 0;
-        int64_t weight = 0;
-        if (src->flags & SS_SRC_AGGREGATE) {
-            uint64_t a = ss_agg_samples(m, (ss_id)s);
-            t->agg_samples += a;
-            t->agg_time += (double)a * iv;
-            t->agg_value += (double)a * sc;
-            t->samples += a;
-            counted += a;
-            weight += (int64_t)a;
-        }
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            ss_id st = m->sample_stack.v[i];
-            uint64_t c = cv ? (uint64_t)cv[i] : 1;
-            t->samples += c;
-            if (off[st + 1] > off[st]) {
-                counted += c;
-                weight += ss_sample_weight(m, i);
-            } else if (m->stack_tail.v[st] == SS_NONE) {
-                t->empty_rows++;
-            }
-        }
-        t->counted += counted;
-        t->sampling_time += (double)counted * iv;
-        t->value += (double)weight * sc;
-    }
+    for (size_t s = 0; s < m->sources.n; s++)
+        add_source_totals(m, s, t);
+}
+
+void ss_source_totals(const struct ss_model *m, ss_id src, struct ss_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    t->rows = m->sources.v[src].n_samples;
+    add_source_totals(m, src, t);
 }
 
 void ss_basename(const char *path, const char **start, size_t *len)

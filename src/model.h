@@ -573,6 +573,10 @@ struct ss_totals {
     size_t empty_rows; /* rows with neither a frame nor a position */
 };
 void ss_model_totals(const struct ss_model *m, struct ss_totals *t);
+/* The same for source `src` alone (`rows`: its raw sample rows); the
+ * sources' totals add up to the model's, `value` to the last bit when
+ * summed in source order. */
+void ss_source_totals(const struct ss_model *m, ss_id src, struct ss_totals *t);
 
 /* The value of label `lab` as text: its string (borrowed), or its number in
  * decimal followed by a space and its unit when it has one, written into

@@ -7,6 +7,7 @@
 
 #include "report_analysis.h"
 #include "report_labels.h"
+#include "report_sources.h"
 #include "report_transforms.h"
 #include "column.h"
 #include "stacks.h"
@@ -204,96 +205,6 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     return 0;
 }
 
-/* ---- sources ------------------------------------------------------------------ */
-
-#define SRC(ctx, r) (&((const struct ss_model *)(ctx))->sources.v[r])
-
-static void cell_src_id(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_cell_u64(buf, n, r + 1);
-}
-static void cell_src_type(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_cell_str(buf, n, ss_str(ctx, SRC(ctx, r)->type), tsv);
-}
-static void cell_src_uri(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_cell_str(buf, n, ss_str(ctx, SRC(ctx, r)->uri), tsv);
-}
-static void cell_src_session(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_cell_u64(buf, n, SRC(ctx, r)->session);
-}
-static void cell_src_line(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_cell_u64(buf, n, SRC(ctx, r)->header_line);
-}
-static void cell_src_interval(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    if (tsv)
-        ss_cell_num(buf, n, SRC(ctx, r)->interval_us, 1, 0);
-    else if (SRC(ctx, r)->flags & SS_SRC_UNTIMED)
-        snprintf(buf, n, "-"); /* no time: counts only */
-    else
-        ss_format_interval(buf, n, SRC(ctx, r)->interval_us);
-}
-static void cell_src_flags(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    char fl[64];
-    ss_report_flags_text(fl, sizeof fl, SRC(ctx, r)->flags);
-    /* ", memory, line" -> "memory+line" */
-    size_t k = 0;
-    for (const char *p = fl[0] ? fl + 2 : "-"; *p && k + 1 < n; p++) {
-        if (p[0] == ',' && p[1] == ' ')
-            buf[k++] = '+', p++;
-        else
-            buf[k++] = *p;
-    }
-    buf[k] = '\0';
-}
-static void cell_src_samples(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    ss_cell_u64(buf, n, ss_source_samples(ctx, (ss_id)r));
-}
-
-/* the measures the source has, the model's default first: "time,samples" */
-static void cell_src_measures(char *buf, size_t n, const void *ctx, size_t r, int tsv)
-{
-    const struct ss_model *m = ctx;
-    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-    size_t nm = ss_model_measures(m, ms, ARRAY_SIZE(ms)), k = 0;
-    if (nm > ARRAY_SIZE(ms))
-        nm = ARRAY_SIZE(ms);
-    buf[0] = '\0';
-    for (size_t i = 0; i < nm && k + 1 < n; i++)
-        if (ss_source_has_measure(m, r, &ms[i])) {
-            char one[256];
-            ss_cell_str(one, sizeof one, ss_measure_name(m, &ms[i]), tsv);
-            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "," : "", one);
-        }
-    if (!buf[0])
-        snprintf(buf, n, "-");
-}
-
-const struct ss_col ss_source_columns[SS_SRCCOL_NCOLS] = {
-    {"source", NULL, 6, 0, 0, cell_src_id, NULL, NULL, 0},
-    {"type", NULL, 13, 1, SS_COL_LEFT, cell_src_type, NULL, NULL, 0},
-    {"uri", "file", 0, 0, SS_COL_LABEL, cell_src_uri, NULL, NULL, 0},
-    {"session", NULL, 7, 1, 0, cell_src_session, NULL, NULL, 0},
-    {"header_line", "line", 6, 1, 0, cell_src_line, NULL, NULL, 0},
-    {"interval_us", "interval", 10, 1, 0, cell_src_interval, NULL, NULL, 0},
-    {"flags", NULL, 16, 1, SS_COL_LEFT, cell_src_flags, NULL, NULL, 0},
-    {"samples", NULL, 9, 1, 0, cell_src_samples, NULL, NULL, 0},
-    {"measures", NULL, 0, 2, SS_COL_LEFT, cell_src_measures, NULL, NULL, 0},
-};
-
-static int report_sources(FILE *out, const struct ss_model *m, const struct ss_report_opts *o)
-{
-    struct ss_table t = {ss_source_columns, SS_SRCCOL_NCOLS, m, m->sources.n, NULL, NULL};
-    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
-    return 0;
-}
-
 int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
               struct ss_error *err)
 {
@@ -306,7 +217,7 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     if (o->by == SS_REPORT_STACKS)
         return report_stacks(out, m, o, err);
     if (o->by == SS_REPORT_SOURCES)
-        return report_sources(out, m, o);
+        return ss_report_sources(out, m, o, err);
     if (o->by == SS_REPORT_LEVELS)
         return ss_report_levels(out, m, o, err);
     if (o->by == SS_REPORT_RUNS)

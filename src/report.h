@@ -66,23 +66,6 @@ extern const struct ss_col ss_stack_columns[SS_STACK_NCOLS];
 const char *ss_stack_row_text(const struct ss_model *m, const struct ss_stacks *st,
                               const struct ss_stack_row *r, struct ss_cellbuf *tb);
 
-/* The columns of the sources table: source (1-based), type, uri (the
- * label), session, header_line, interval_us, flags, samples, measures.
- * Context: the model (`const struct ss_model *`). */
-enum {
-    SS_SRCCOL_ID,
-    SS_SRCCOL_TYPE,
-    SS_SRCCOL_URI,
-    SS_SRCCOL_SESSION,
-    SS_SRCCOL_LINE,
-    SS_SRCCOL_INTERVAL,
-    SS_SRCCOL_FLAGS,
-    SS_SRCCOL_SAMPLES,
-    SS_SRCCOL_MEASURES,
-    SS_SRCCOL_NCOLS
-};
-extern const struct ss_col ss_source_columns[SS_SRCCOL_NCOLS];
-
 const struct ss_col *ss_stat_columns(enum ss_report_by by, int memory, size_t *n);
 
 /* Compute and print the report (after ss_report_check_stacks, which it

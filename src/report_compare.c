@@ -8,6 +8,7 @@
 
 #include "column.h"
 #include "levels.h"
+#include "report_sources.h"
 #include "vec.h"
 #include "textesc.h"
 #include "transform.h"
@@ -905,6 +906,66 @@ static int report_transforms(FILE *out, const struct ss_compare *c, const struct
     return 0;
 }
 
+/* ---- sources ------------------------------------------------------------------------ */
+
+/* "base total 2 sources, 90 samples, 1.800 s" for one side (total: its
+ * measure, converted and scaled for the base, as the summary's) */
+static uint64_t sources_total(FILE *out, const char *label, const struct ss_sources_ctx *x,
+                              int side, double total, const char *unit)
+{
+    size_t first = side ? x->nbase : 0, end = side ? x->n : x->nbase;
+    uint64_t samples = 0;
+    for (size_t r = first; r < end; r++) {
+        const struct ss_model *m;
+        int sd;
+        const struct ss_source *s = ss_sources_row(x, r, &m, &sd);
+        samples += ss_source_samples(m, (ss_id)(s - m->sources.v));
+    }
+    char v[64];
+    ss_format_value(v, sizeof v, &x->u, total, 0);
+    fprintf(out, "%-11s%zu source%s, %llu sample%s, %s%s\n", label, end - first, ss_s(end - first),
+            (unsigned long long)samples, ss_s(samples), v, unit);
+    return samples;
+}
+
+static int report_sources(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
+                          struct ss_error *err)
+{
+    struct ss_sources_ctx x;
+    int rc = ss_sources_ctx_init(&x, NULL, c, err);
+    if (rc)
+        return rc;
+    int tsv = o->format == SS_FORMAT_TSV;
+    if (!tsv)
+        header(out, c);
+    struct ss_table t = {ss_cmp_source_columns,        SS_CMPSRC_NCOLS, &x, x.n, NULL,
+                         ss_model_measure_name(c->cur)};
+    ss_table_print(out, &t, tsv, 0, "sources");
+    if (!tsv) {
+        /* the summary's numbers: its totals, its delta and percentage */
+        const char *u = c->units.measure.kind == SS_MEASURE_TIME ? " s" : "";
+        double tb = c->total_base * c->scale, tn = c->total_new;
+        fputc('\n', out);
+        uint64_t sb = sources_total(out, "base total", &x, 0, tb, u);
+        uint64_t sn = sources_total(out, "new total", &x, 1, tn, u);
+        char d[64];
+        ss_cell_signed(d, sizeof d, &c->units, tn - tb, 0);
+        long long ds = (long long)sn - (long long)sb;
+        fprintf(out, "%-11s%+lld sample%s, %s%s", "delta", ds,
+                ss_s(ds < 0 ? (unsigned long long)-ds : (unsigned long long)ds), d, u);
+        if (!ss_double_eq(tb, 0))
+            fprintf(out, " (%+.2f%%)", 100.0 * (tn - tb) / tb);
+        if (c->normalized)
+            fprintf(out,
+                    ", base normalized to the new total (x%.6g; pct is of each side's own "
+                    "total)",
+                    c->scale);
+        fputc('\n', out);
+    }
+    ss_sources_ctx_free(&x);
+    return 0;
+}
+
 int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
                       struct ss_error *err)
 {
@@ -940,10 +1001,8 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         return report_labels(out, c, o, err);
     case SS_REPORT_TRANSFORMS:
         return report_transforms(out, c, o, err);
-    default:
-        return ss_fail(err, SS_EUSAGE,
-                       "--base: this table does not compare two profiles; comparisons are "
-                       "printed --by self, total, line, stacks, tree, calls, levels, runs, "
-                       "timeline, labels or transforms");
+    case SS_REPORT_SOURCES:
+        return report_sources(out, c, o, err);
     }
+    return ss_fail(err, SS_EUSAGE, "--base: this table does not compare two profiles");
 }

@@ -11,8 +11,9 @@
  * total: the total delta; --by line: self delta too).  Levels, run lengths,
  * the timeline and labels compare too (compare.h: ss_compare_levels, _runs,
  * _timeline, _labels; the columns below), and the transform list shows
- * what each step did to each side.  The sources do not compare: they are
- * refused with a message naming the tables that do.
+ * what each step did to each side.  The sources list the base's, then the
+ * new profile's (report_sources.h: ss_cmp_source_columns), with a total
+ * line per side and the delta of the totals (the summary's numbers).
  */
 #ifndef SS_REPORT_COMPARE_H
 #define SS_REPORT_COMPARE_H

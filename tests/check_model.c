@@ -855,6 +855,53 @@ START_TEST(test_alloc_array)
 }
 END_TEST
 
+START_TEST(test_source_totals)
+{
+    /* Source 1 (20 ms): [f], [f], an empty stack; source 2 (10 ms): [g] x2.
+     * Per source: samples 3 and 2, counted 2 and 2 (the empty one is not),
+     * time and value 0.04 s and 0.02 s; summed in source order they are
+     * ss_model_totals' to the bit. */
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id nf = ss_model_intern_cstr(&m, "f"), ng = ss_model_intern_cstr(&m, "g");
+    ss_id lf = ss_model_location(&m, ss_model_function(&m, nf, nf, SS_NONE, 0), SS_NONE, 0);
+    ss_id lg = ss_model_location(&m, ss_model_function(&m, ng, ng, SS_NONE, 0), SS_NONE, 0);
+    ss_id sf = ss_model_stack(&m, &lf, 1, SS_NONE), sg = ss_model_stack(&m, &lg, 1, SS_NONE);
+    ss_id se = ss_model_stack(&m, NULL, 0, SS_NONE);
+    ck_assert_uint_ne(add_src(&m, 20000), SS_NONE);
+    ck_assert_int_eq(ss_model_add_sample(&m, sf, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, sf, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, se, NULL), 0);
+    ck_assert_uint_ne(add_src(&m, 10000), SS_NONE);
+    ck_assert_int_eq(ss_model_add_sample(&m, sg, NULL), 0);
+    ck_assert_int_eq(ss_model_add_sample(&m, sg, NULL), 0);
+    ss_model_seal(&m);
+    ck_assert_int_eq(ss_model_set_measure(&m, "time", &err), 0);
+    struct ss_totals a, b, all;
+    ss_source_totals(&m, 0, &a);
+    ss_source_totals(&m, 1, &b);
+    ss_model_totals(&m, &all);
+    ck_assert_uint_eq(a.samples, 3);
+    ck_assert_uint_eq(a.counted, 2);
+    ck_assert_uint_eq(a.rows, 3);
+    ck_assert_uint_eq(a.empty_rows, 1);
+    ck_assert_double_eq_tol(a.sampling_time, 0.04, 1e-12);
+    ck_assert_double_eq_tol(a.value, 0.04, 1e-12);
+    ck_assert_uint_eq(b.samples, 2);
+    ck_assert_uint_eq(b.counted, 2);
+    ck_assert_uint_eq(b.rows, 2);
+    ck_assert_uint_eq(b.empty_rows, 0);
+    ck_assert_double_eq_tol(b.value, 0.02, 1e-12);
+    ck_assert_uint_eq(all.samples, a.samples + b.samples);
+    ck_assert_uint_eq(all.rows, 5);
+    double v = 0.0 + a.value + b.value, t = 0.0 + a.sampling_time + b.sampling_time;
+    ck_assert_mem_eq(&all.value, &v, sizeof v); /* the same sum, to the bit */
+    ck_assert_mem_eq(&all.sampling_time, &t, sizeof t);
+    ss_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_seal)
 {
     struct ss_model m;
@@ -901,6 +948,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_source_flags);
     tcase_add_test(tc, test_alloc_array);
     tcase_add_test(tc, test_seal);
+    tcase_add_test(tc, test_source_totals);
     suite_add_tcase(s, tc);
     return s;
 }

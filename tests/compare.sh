@@ -16,8 +16,12 @@
 #     profile's); the difference profile `pprof -proto -diff_base=A B`
 #     writes is read back as the same comparison.
 #  4. Mixed formats (an Rprof base, a pprof new profile) and the messages:
-#     formats that cannot hold a comparison, tables that do not compare,
-#     options that need --base, a base without the measure.
+#     formats that cannot hold a comparison, options that need --base, a
+#     base without the measure.  The sources: each side's rows equal
+#     --by sources on that side alone (with transforms, --normalize scaling
+#     the base's measure only, an Rprof base with a pprof profile), sample
+#     and time per session by awk over the file, the total lines equal the
+#     summary's; every --by table compares.
 #  5. The explorer headless: the functions, lines, tree, calls and stacks views (base,
 #     new, delta), s, X, transforms on both sides, the status line, the flame
 #     graph's legend and detail line; the differential SVG; then the same
@@ -28,7 +32,8 @@
 #     each file's own --by labels joined with awk (and --normalize), Go's
 #     `pprof -tags` per side and `pprof -tagfocus -diff_base` per value;
 #     --by transforms --base equals --by transforms on each file alone; the
-#     explorer's labels and transforms views equal the reports.
+#     explorer's labels and transforms views equal the reports; so does
+#     its sources view (and after X).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh
@@ -503,19 +508,83 @@ for to in rprof tables speedscope; do
         grep -q "cannot hold a comparison" "$T/err" || head -c 300 "$T/err"
         [ ! -e "$T/x.$to" ] || echo "wrote $T/x.$to")"
 done
-"$S" report --by sources --base "$T/base.out" "$T/new.out" >/dev/null 2>"$T/err"
-rc=$?
-check "report --by sources --base: a usage error naming the tables that compare" "$(
-    [ $rc = 1 ] || echo "exit $rc"
-    grep -q 'self, total, line, stacks, tree, calls, levels, runs, timeline, labels or transforms' \
-        "$T/err" || cat "$T/err")"
-# every table --help lists but sources compares, and the message names it
-check "every --by TABLE of --help but sources compares, and the refusal names it" "$(
+# ---- sources in a comparison -------------------------------------------------------------
+# report --base --by sources: the base's sources, then the new profile's, each
+# row `side` + the row of `report --by sources` on that side alone (TSV: the
+# same cells; the measure of the base times the --normalize scale, nothing
+# else changes: pct is of each side's own total).  Independently: an Rprof
+# session's samples and time are its sample lines and lines x interval (awk
+# over the file); the text's total lines and delta are the summary's numbers.
+# cmp_side SIDE ARGS...: the comparison's TSV rows of SIDE, without the side column
+cmp_side() {
+    local side=$1
+    shift
+    "$S" report --by sources --format tsv "$@" 2>/dev/null |
+        awk -F '\t' -v OFS='\t' -v s="$side" 'NR == 1 { next } $1 == s { sub(/^[^\t]*\t/, ""); print }'
+}
+alone() { "$S" report --by sources --format tsv "$@" 2>/dev/null | tail -n +2; }
+A2=$SRCDIR/tests/data/rprof/append_two_sessions.out
+"$S" report --by sources --format tsv --base "$A2" "$T/new.out" >"$T/src.tsv" 2>"$T/err"
+check "sources --base: TSV header is side + the sources table's" "$(
+    want="side	$("$S" report --by sources --format tsv "$T/new.out" | head -n 1)"
+    [ "$(line 1 "$T/src.tsv")" = "$want" ] || line 1 "$T/src.tsv"; [ -s "$T/src.tsv" ] || cat "$T/err")"
+for tf in "" "drop order;drop g" "keep-samples 2:300;trim-base 1"; do
+    e=()
+    IFS=';' read -r -a steps <<<"$tf"
+    for st in "${steps[@]}"; do e+=(-e "$st"); done
+    check "sources --base ${tf:+(-e $tf) }: the base's rows are report --by sources on the base alone" "$(
+        diff <(alone "${e[@]}" "$A2") <(cmp_side base "${e[@]}" --base "$A2" "$T/new.out") | head -n 4)"
+    check "sources --base ${tf:+(-e $tf) }: the new rows are report --by sources on the new alone" "$(
+        diff <(alone "${e[@]}" "$T/new.out") <(cmp_side new "${e[@]}" --base "$A2" "$T/new.out") | head -n 4)"
+done
+# awk over the Rprof file: per session (a header line starts one) its sample
+# lines and their time (lines with a frame x interval); the base's rows
+check "sources --base: each base session's samples and time are its lines (awk over the file)" "$(
+    awk '/^(memory profiling: )?(GC profiling: )?(line profiling: )?sample\.interval=/ {
+             s++; sub(/.*sample\.interval=/, ""); iv[s] = $0 / 1e6; next }
+         /^#/ { next } { n[s]++; if (index($0, "\"")) t[s] += iv[s] }
+         END { for (i = 1; i <= s; i++) printf "%d %d %.9f\n", i, n[i], t[i] }' "$A2" >"$T/want"
+    awk -F '\t' '$1 == "base" { printf "%d %d %.9f\n", $2, $9, $10 }' "$T/src.tsv" | diff "$T/want" - | head -n 4)"
+check "sources --base: pct is each row's share of its own side's measure (awk)" "$(
+    awk -F '\t' 'NR == FNR { if (FNR > 1) tot[$1] += $10; next } FNR > 1 {
+        want = tot[$1] > 0 ? 100 * $10 / tot[$1] : 0; d = want - $11; if (d < 0) d = -d
+        if (d > 1e-9) print $1, $2, $11, "want", want }' "$T/src.tsv" "$T/src.tsv")"
+# --normalize: the base's measure times new total / base total (each from its
+# own table alone), its other cells as the base alone
+check "sources --base --normalize: the base's measure scaled to the new total, the rest as the base alone" "$(
+    alone "$A2" >"$T/a.b"; alone "$T/new.out" >"$T/a.n"
+    cmp_side base --normalize --base "$A2" "$T/new.out" >"$T/g.b"
+    awk -F '\t' 'FNR == 1 { f++ } f == 1 { tb += $9; w[FNR] = $0; nw = FNR; next } f == 2 { tn += $9; next }
+        { split(w[FNR], a, "\t"); want = a[9] * tn / tb; d = want - $9; if (d < 0) d = -d
+          if (d > 1e-12) print "row " FNR ": " $9 " want " want
+          for (i = 1; i <= NF; i++) if (i != 9 && a[i] != $i) print "row " FNR " col " i ": " $i " want " a[i] }
+        END { if (FNR != nw) print "rows " FNR " want " nw }' "$T/a.b" "$T/a.n" "$T/g.b"
+    diff "$T/a.n" <(cmp_side new --normalize --base "$A2" "$T/new.out") | head -n 3)"
+# text: the total lines and the delta are the summary line's numbers
+for norm in "" --normalize; do
+    "$S" report --by sources $norm --base "$A2" "$T/new.out" >"$T/src.txt" 2>"$T/err"
+    check "sources --base $norm: text totals per side and their delta equal the summary line" "$(
+        awk '/^compare / { sub(/^compare +time: /, ""); split($0, p, ", ")
+                 sub(/^base /, "", p[1]); sub(/^new /, "", p[2]); sub(/^delta /, "", p[3]); next }
+             /^base total / { sub(/.*samples?, /, ""); b = $0 }
+             /^new total / { sub(/.*samples?, /, ""); n = $0 }
+             /^delta / { sub(/^delta +[-+][0-9]+ samples?, /, ""); sub(/, base normalized.*/, ""); d = $0 }
+             END { if (b != p[1] || n != p[2] || d != p[3]) print "totals " b " / " n " / " d " summary " p[1] " / " p[2] " / " p[3] }' "$T/src.txt"
+        grep -q "^base total 2 sources, 524 samples, " "$T/src.txt" || echo "base total line: $(grep '^base total' "$T/src.txt")"
+        grep -q "^delta      -519 samples, " "$T/src.txt" || echo "delta line: $(grep '^delta' "$T/src.txt")")"
+done
+# mixed formats: an Rprof base and a Go pprof profile (the default cpu has no
+# Rprof twin: both sides fall back to time, as --value time)
+GO_CPU=$SRCDIR/tests/data/pprof/go/cpu.pb.gz
+check "sources --base: an Rprof base and a pprof profile, each side's rows as each file's alone (--value time)" "$(
+    diff <(alone --value time "$T/base.out") <(cmp_side base --base "$T/base.out" "$GO_CPU") | head -n 3
+    diff <(alone --value time "$GO_CPU") <(cmp_side new --base "$T/base.out" "$GO_CPU") | head -n 3
+    [ "$(cmp_side new --base "$T/base.out" "$GO_CPU" | cut -f 2)" = pprof ] || echo "no pprof row")"
+# every table --help lists compares
+check "every --by TABLE of --help compares" "$(
     "$S" --help | awk '/^  --by TABLE/ { on = 1; next } on && /^  --/ { exit }
         on && $1 ~ /^[a-z]+$/ && NF >= 1 && substr($0, 28, 1) != " " { print $1 }' |
         while read -r by; do
-            [ "$by" = sources ] && continue
-            grep -q "[ ,]$by[ ,]\|[ ,]$by\$" "$T/err" || echo "the message misses $by"
             case $by in calls) fn=(--function lm) ;; *) fn=() ;; esac
             "$S" report --by "$by" "${fn[@]}" --base "$T/demo_base.out" "$T/demo_new.out" >/dev/null 2>&1 ||
                 echo "report --by $by --base fails"
@@ -984,6 +1053,37 @@ check "explorer: the transforms view shows each side's effect as report --base -
     [ "$(wc -l <"$T/want")" = 3 ] || echo "$(wc -l <"$T/want") steps"
     [[ $(line 2 "$T/uil.4") == *"in.b"*"in"*"out.b"*"out"*"kept%b"*"kept%"*"lv.b"*"lv"*"command"* ]] || line 2 "$T/uil.4"
     screen_rows "$T/uil.4" 3 | diff "$T/want" - | head -n 6)"
+
+# The explorer's sources view in a comparison: the rows of report --base --by
+# sources (side, source, type, samples, the measure, pct, interval, file:
+# what 80 columns show), --normalize's scale on the base's measure; X swaps
+# the sides, as report with the files exchanged
+cp "$SRCDIR/tests/data/rprof/append_two_sessions.out" "$T/a2.out"
+cat >"$T/uis.script" <<EOF
+:sources
+:save-display $T/uis.1
+X
+:save-display $T/uis.2
+:q!
+EOF
+(cd "$T" && LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/uis.script timeout 20 "$S" --normalize --base a2.out new.out \
+    >"$T/uis.out" 2>"$T/uis.err" </dev/null)
+rc=$?
+check "explorer: the sources view of a comparison runs headless" "$([ $rc = 0 ] || echo "exit $rc: $(head -c 300 "$T/uis.err")")"
+# src_rows BASE NEW: report --normalize --base BASE --by sources NEW's text rows
+# in the view's column order
+src_rows() {
+    (cd "$T" && "$S" report --by sources --normalize --base "$1" "$2" 2>/dev/null) |
+        awk '/^side / { on = 1; next } on && NF == 0 { exit } on { print $1, $2, $3, $9, $10, $11, $6, $7, $13 }'
+}
+check "explorer: the sources view's rows are report --base --by sources's (base, then new)" "$(
+    [[ $(line 1 "$T/uis.1") == " sources: 2 base + 1 new "* ]] || line 1 "$T/uis.1"
+    [[ $(line 2 "$T/uis.1") == "side source type"*"samples"*"time"*"pct"*"interval"*"file"* ]] || line 2 "$T/uis.1"
+    [ "$(src_rows a2.out new.out | wc -l)" = 3 ] || echo "report: $(src_rows a2.out new.out | wc -l) rows"
+    src_rows a2.out new.out | diff - <(screen_rows "$T/uis.1" 3) | head -n 6)"
+check "explorer: X swaps the sources view's sides as report with the files exchanged" "$(
+    [[ $(line 1 "$T/uis.2") == " sources: 1 base + 2 new "* ]] || line 1 "$T/uis.2"
+    src_rows new.out a2.out | diff - <(screen_rows "$T/uis.2" 3) | head -n 6)"
 
 # ---- 6. the explorer in a real terminal (tmux) ----------------------------------------
 

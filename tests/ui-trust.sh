@@ -38,7 +38,7 @@ DUMP runs
 EOF
 why=
 [[ $(line 23 fo.sources) == *"| 6 of 6 samples |"* ]] || why="status: $(line 23 fo.sources)"
-[[ $(line 3 fo.sources) =~ unordered\ +6\ x.folded ]] || why="sources: $(line 3 fo.sources)"
+[[ $(line 3 fo.sources) =~ folded\ +6\ +6\ +100\.00\ .*unordered\ +x.folded ]] || why="sources: $(line 3 fo.sources)"
 check "folded: status and sources count 6 samples" "$why"
 why=
 has fo.timeline "folded stacks have no time order: no timeline or runs" || why="timeline: no note"
@@ -57,7 +57,7 @@ DUMP timeline
 EOF
 why=
 [[ $(line 23 pp.sources) == *"| 6 of 6 samples |"* ]] || why="status: $(line 23 pp.sources)"
-[[ $(line 3 pp.sources) =~ \ +6\ x.pb.gz ]] || why="sources: $(line 3 pp.sources)"
+[[ $(line 3 pp.sources) =~ pprof\ +6\ .*\ x.pb.gz ]] || why="sources: $(line 3 pp.sources)"
 [[ $(line 1 pp.timeline) == *"timeline: rows 1-3 of 3 (6 samples), 0.000-6.000 s"* ]] ||
     why="timeline: $(line 1 pp.timeline)"
 check "pprof: status, sources and timeline agree on 6 samples" "$why"
@@ -74,7 +74,7 @@ DUMP timeline
 EOF
 why=
 [[ $(line 23 sp.sources) == *"| $want of $want samples |"* ]] || why="status: $(line 23 sp.sources)"
-[[ $(line 3 sp.sources) =~ aggregate\ +$want\  ]] || why="sources: $(line 3 sp.sources)"
+[[ $(line 3 sp.sources) =~ sampling_prof\ +$want\  ]] || why="sources: $(line 3 sp.sources)"
 has sp.timeline "no stacks" || why="timeline: no note"
 check "SamplingProf: status and sources count $want samples; no stacks" "$why"
 

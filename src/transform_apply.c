@@ -1307,7 +1307,7 @@ int tf_apply(struct tf_step *steps, size_t n, const struct ss_model *orig, struc
     if (!rc)
         warn_aggregates(out, steps, n);
     if (!rc) /* the output weighs by the input's measure */
-        rc = ss_model_set_measure(out, ss_model_measure_name(orig), err);
+        rc = ss_model_set_measure_from(out, ss_model_measure_name(orig), orig, err);
     free(loc_map);
     wset_free(&a.a);
     wset_free(&a.b);

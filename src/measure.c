@@ -262,13 +262,6 @@ static inline int64_t weight_of(enum ss_measure_kind kind, int64_t s1, int64_t s
     return d < 0 ? -d : 0;
 }
 
-/* derive_exact's column in integers, when every counter read is below
- * SMALL_COUNTER and the column sums below UNCLAMPED_SUM; else returns -1
- * (col is then partly written).  With oc (the column of the model o that m
- * was derived from: o has no value_rows, and o's sample m->value_rows[i],
- * or m->values_base + i, is m's sample i), a sample whose predecessor in m
- * is its predecessor in o takes o's weight: one pass over m's samples, not
- * over the counters. */
 /* The difference b - a, wrapped (no signed overflow): exact when both are
  * below SMALL_COUNTER, which the caller checks. */
 static inline int64_t wrap_sub(int64_t b, int64_t a)
@@ -315,102 +308,169 @@ static int derive_plain(const int64_t *sm, const int64_t *bg, const int64_t *nd,
     return seen >= SMALL_COUNTER ? -1 : 0;
 }
 
+/* The weight of sample i of m (not the first of its source) from the
+ * counters, or -1 when one is not below SMALL_COUNTER. */
+static int64_t weight_at(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                         enum ss_measure_kind kind, size_t i)
+{
+    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
+                  *nd = m->values.v[vt->nodes];
+    size_t r = ss_sample_row(m, i), p = ss_sample_row(m, i - 1);
+    int64_t s1 = sm ? sm[r] : 0, s0 = sm ? sm[p] : 0, b1 = bg ? bg[r] : 0, b0 = bg ? bg[p] : 0,
+            n1 = nd ? nd[r] : 0, n0 = nd ? nd[p] : 0;
+    if (((uint64_t)s1 | (uint64_t)s0 | (uint64_t)b1 | (uint64_t)b0 | (uint64_t)n1 | (uint64_t)n0) >=
+        SMALL_COUNTER)
+        return -1;
+    return weight_of(kind, s1, s0, b1, b0, n1, n0);
+}
+
+/* derive_exact's column in integers, when every counter read is below
+ * SMALL_COUNTER and the column sums below UNCLAMPED_SUM (its sum in *total);
+ * else returns -1 (col is then partly written). */
 static int derive_fast(const struct ss_model *m, const struct ss_rprof_vt *vt,
-                       enum ss_measure_kind kind, const int64_t *oc, int64_t *col)
+                       enum ss_measure_kind kind, int64_t *col, uint64_t *total)
 {
     const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
                   *nd = m->values.v[vt->nodes];
     const uint32_t *rows = m->value_rows;
-    const int64_t *ob = oc && !rows ? oc + m->values_base : oc;
     uint64_t sum = 0;
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
         if (!(src->flags & SS_SRC_MEMORY) || !src->n_samples)
             continue;
         size_t end = src->first_sample + src->n_samples;
-        if (ob && !rows) {
-            /* one stretch of o: o's weights, but a source's first sample
-             * weighs 0 */
-            memcpy(col + src->first_sample + 1, ob + src->first_sample + 1,
-                   (src->n_samples - 1) * sizeof *col);
-            for (size_t i = src->first_sample + 1; i < end; i++)
-                sum += (uint64_t)col[i];
-            if (sum >= UNCLAMPED_SUM)
-                return -1;
-            continue;
-        }
-        if (!rows && !ob && sm && bg && nd) {
+        if (!rows && sm && bg && nd) {
             if (derive_plain(sm, bg, nd, kind, src->first_sample, end, col, &sum))
                 return -1;
             continue;
         }
         for (size_t i = src->first_sample + 1; i < end; i++) {
-            size_t r = rows ? rows[i] : i, p = rows ? rows[i - 1] : i - 1;
-            int64_t w;
-            if (ob && r == p + 1) {
-                w = ob[r];
-            } else {
-                int64_t s1 = sm ? sm[r] : 0, s0 = sm ? sm[p] : 0, b1 = bg ? bg[r] : 0,
-                        b0 = bg ? bg[p] : 0, n1 = nd ? nd[r] : 0, n0 = nd ? nd[p] : 0;
-                if (((uint64_t)s1 | (uint64_t)s0 | (uint64_t)b1 | (uint64_t)b0 | (uint64_t)n1 |
-                     (uint64_t)n0) >= SMALL_COUNTER)
-                    return -1;
-                w = weight_of(kind, s1, s0, b1, b0, n1, n0);
-            }
+            int64_t w = weight_at(m, vt, kind, i);
+            if (w < 0)
+                return -1;
             col[i] = w;
             sum += (uint64_t)w;
             if (sum >= UNCLAMPED_SUM)
                 return -1;
         }
     }
+    *total = sum;
     return 0;
 }
 
-/* The cached derived column of kind (memory, released) of m, or NULL. */
+/* The kept derived weights of kind (memory, released) of m, or NULL. */
 static const struct ss_derived_col *derived_cached(const struct ss_model *m,
                                                    enum ss_measure_kind kind)
 {
     const struct ss_derived_col *d = &m->derived[kind == SS_MEASURE_RELEASED];
-    return d->col && d->n == m->sample_stack.n ? d : NULL;
+    return (d->col || d->shared) && d->n == m->sample_stack.n ? d : NULL;
 }
 
-/* m's column of memory or released (see derive_exact), from o's when o is
- * the model m was derived from and has it; kept in m->derived. */
-static const int64_t *derive(struct ss_model *m, enum ss_measure_kind kind,
-                             const struct ss_model *o)
+static void derived_free(struct ss_derived_col *d)
+{
+    free(d->col);
+    free(d->fix_bits);
+    free(d->fix_rank);
+    free(d->fix_val);
+    memset(d, 0, sizeof *d);
+}
+
+/* m's weights from od, the weights of the model o that m was derived from
+ * (ss_model_derive_samples: m reads o's columns, and o its own): sample i
+ * weighs what o's sample of it weighs whenever m's sample before it is o's
+ * sample before it, which holds everywhere but at the first sample of a
+ * source (0) and after a gap (model.h: gaps; worked out from the
+ * counters).  No pass over m's samples: the work is in the sources and
+ * gaps.  Returns 0, 1 when a counter or the sum is too large for it, -1 on
+ * OOM. */
+static int derive_shared(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                         enum ss_measure_kind kind, const struct ss_derived_col *od,
+                         struct ss_derived_col *d)
+{
+    size_t n = m->sample_stack.n, cap = m->sources.n + m->gaps.n, words = n / 64 + 1;
+    d->fix_bits = ss_calloc_array(words, sizeof *d->fix_bits);
+    d->fix_rank = ss_alloc_array(words, sizeof *d->fix_rank);
+    d->fix_val = ss_alloc_array(cap ? cap : 1, sizeof *d->fix_val);
+    if (!d->fix_bits || !d->fix_rank || !d->fix_val)
+        return -1;
+    size_t nfix = 0;
+    /* every weight of m but the fixed ones is one of o's, which sum to
+     * od->sum at most (weights are not negative) */
+    uint64_t sum = od->sum;
+    size_t g = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        size_t first = src->first_sample, end = first + src->n_samples;
+        /* a source without memory profiling weighs 0 in o too */
+        if (!(src->flags & SS_SRC_MEMORY) || !src->n_samples)
+            continue;
+        while (g < m->gaps.n && m->gaps.v[g] <= first)
+            g++;
+        for (size_t i = first;; i = m->gaps.v[g++]) {
+            int64_t w = i == first ? 0 : weight_at(m, vt, kind, i);
+            if (w < 0)
+                return 1;
+            d->fix_bits[i >> 6] |= (uint64_t)1 << (i & 63);
+            d->fix_val[nfix++] = w; /* in order of i: its rank */
+            sum += (uint64_t)w;
+            if (sum >= UNCLAMPED_SUM)
+                return 1;
+            if (g >= m->gaps.n || m->gaps.v[g] >= end)
+                break;
+        }
+    }
+    /* the rank of a fixed sample (ss_sample_weight): the bits set in the
+     * words before its own, and in its word below it */
+    uint32_t r = 0;
+    for (size_t k = 0; k < words; k++) {
+        d->fix_rank[k] = r;
+        r += (uint32_t)__builtin_popcountll(d->fix_bits[k]);
+    }
+    d->shared = od->col + (m->value_rows ? 0 : m->values_base);
+    d->sum = sum;
+    return 0;
+}
+
+/* m's weights of memory or released (see derive_exact), from o's when o is
+ * the model m was derived from and has them; kept in m->derived.  NULL
+ * when out of memory. */
+static const struct ss_derived_col *derive(struct ss_model *m, enum ss_measure_kind kind,
+                                           const struct ss_model *o)
 {
     const struct ss_derived_col *have = derived_cached(m, kind);
     if (have)
-        return have->col;
+        return have;
+    struct ss_derived_col *d = &m->derived[kind == SS_MEASURE_RELEASED];
+    derived_free(d);
     size_t n = m->sample_stack.n;
-    int64_t *col = ss_calloc_array(n ? n : 1, sizeof *col);
-    if (!col)
-        return NULL;
-    int unclamped = 1;
+    d->n = n;
+    d->unclamped = 1;
     struct ss_rprof_vt vt;
-    if (ss_rprof_value_types(m, &vt) == 0) {
-        /* o's column serves when m reads o's columns and o read its own */
-        const struct ss_derived_col *od = o ? derived_cached(o, kind) : NULL;
-        const int64_t *oc =
-            od && od->unclamped && !o->value_rows && m->values_borrowed &&
-                    m->values.v[vt.small_v] ==
-                        (o->values.v[vt.small_v]
-                             ? o->values.v[vt.small_v] + (m->value_rows ? 0 : m->values_base)
-                             : NULL)
-                ? od->col
-                : NULL;
-        if (derive_fast(m, &vt, kind, oc, col)) {
-            memset(col, 0, n * sizeof *col);
-            derive_exact(m, &vt, kind, col);
-            unclamped = 0;
+    if (ss_rprof_value_types(m, &vt) == 0 && o) {
+        /* o's weights serve when m reads o's columns and o reads its own */
+        const struct ss_derived_col *od = derived_cached(o, kind);
+        const int64_t *oc = o->values.v[vt.small_v];
+        if (od && od->col && od->unclamped && !o->value_rows && m->values_borrowed &&
+            m->values.v[vt.small_v] == (oc ? oc + (m->value_rows ? 0 : m->values_base) : NULL)) {
+            int rc = derive_shared(m, &vt, kind, od, d);
+            if (rc == 0)
+                return d;
+            derived_free(d);
+            if (rc < 0)
+                return NULL;
+            d->n = n;
+            d->unclamped = 1;
         }
     }
-    struct ss_derived_col *d = &m->derived[kind == SS_MEASURE_RELEASED];
-    free(d->col);
-    d->col = col;
-    d->n = n;
-    d->unclamped = unclamped;
-    return col;
+    d->col = ss_calloc_array(n ? n : 1, sizeof *d->col);
+    if (!d->col)
+        return NULL;
+    if (ss_rprof_value_types(m, &vt) == 0 && derive_fast(m, &vt, kind, d->col, &d->sum)) {
+        memset(d->col, 0, n * sizeof *d->col);
+        derive_exact(m, &vt, kind, d->col);
+        d->unclamped = 0;
+    }
+    return d;
 }
 
 /* Does a source take its time from a column (model.h: time_column)? */
@@ -513,10 +573,19 @@ int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct
         }
     } else if (ms->kind == SS_MEASURE_MEMORY || ms->kind == SS_MEASURE_RELEASED) {
         /* kept in m->derived: choosing it again costs nothing */
-        w.col = derive(m, ms->kind, from);
-        if (!w.col) {
+        const struct ss_derived_col *d = derive(m, ms->kind, from);
+        if (!d) {
             weights_free(&w);
             return ss_nomem(err, "measure");
+        }
+        if (d->col) {
+            w.col = d->col;
+        } else {
+            w.col = d->shared;
+            w.row = m->value_rows;
+            w.fix_bits = d->fix_bits;
+            w.fix_rank = d->fix_rank;
+            w.fix_val = d->fix_val;
         }
     } else if (ms->kind == SS_MEASURE_COLUMN) {
         const int64_t *c = m->values.v[ms->vt];

@@ -78,8 +78,12 @@ void ss_model_free(struct ss_model *m)
         free(m->values.v[i]);
     VEC_FREE(m->values);
     free(m->value_rows);
-    for (size_t k = 0; k < ARRAY_SIZE(m->derived); k++)
+    for (size_t k = 0; k < ARRAY_SIZE(m->derived); k++) {
         free(m->derived[k].col);
+        free(m->derived[k].fix_bits);
+        free(m->derived[k].fix_rank);
+        free(m->derived[k].fix_val);
+    }
     VEC_FREE(m->labels);
     VEC_FREE(m->labelset_off);
     VEC_FREE(m->labelset_lab);

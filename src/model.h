@@ -157,12 +157,19 @@ struct ss_weights {
     const int64_t *col;  /* weight per sample, NULL: the count column */
     const uint32_t *row; /* sample i's weight is col[row[i]] (a value column read
                           * through the model's value_rows); NULL: col[i] */
-    int64_t *owned;      /* a derived column (memory, released), owned */
-    double *scale;       /* per source: value of one weight unit (0: the source lacks the
-                          * measure); NULL: the source's interval in seconds (time) */
-    double *exact;       /* per source: the same in exact units for ordering (time:
-                          * microseconds); NULL: as scale */
-    size_t lacking;      /* sources with samples that lack the measure */
+    /* Samples whose weight is not col's (ss_weight_fixed): bit i of fix_bits
+     * set; NULL: none (a transformed profile's memory measure reads the
+     * original's weights but for the first sample of each source and those
+     * after a gap, model.h derived) */
+    const uint64_t *fix_bits;
+    const uint32_t *fix_rank;
+    const int64_t *fix_val;
+    int64_t *owned; /* a derived column (memory, released), owned */
+    double *scale;  /* per source: value of one weight unit (0: the source lacks the
+                     * measure); NULL: the source's interval in seconds (time) */
+    double *exact;  /* per source: the same in exact units for ordering (time:
+                     * microseconds); NULL: as scale */
+    size_t lacking; /* sources with samples that lack the measure */
 };
 
 struct ss_model {
@@ -253,9 +260,16 @@ struct ss_model {
      * the model has `n` samples; `unclamped`: no weight was cut to keep
      * the column's sum within INT64_MAX (measure.c). */
     struct ss_derived_col {
-        int64_t *col;
+        int64_t *col;          /* owned, one weight per sample; NULL when shared */
+        const int64_t *shared; /* else: the weights of the model m was derived
+                                * from, read through value_rows (o's column,
+                                * from row values_base without rows) ... */
+        uint64_t *fix_bits;    /* ... but for the samples with bit i set here */
+        uint32_t *fix_rank;    /* (fix_rank[w]: the bits set before word w), */
+        int64_t *fix_val;      /* which weigh fix_val[their rank] */
         size_t n;
         int unclamped;
+        uint64_t sum; /* unclamped: the weights sum to at most this */
     } derived[2];
     /* Bit t (t < 64): value column t was checked to sum within INT64_MAX
      * as a measure (measure.c), while the model has col_checked_n samples;
@@ -385,7 +399,14 @@ static inline int ss_model_has_labels(const struct ss_model *m)
 static inline int64_t ss_sample_weight(const struct ss_model *m, size_t i)
 {
     const struct ss_weights *w = &m->weights;
-    return w->col ? w->col[w->row ? w->row[i] : i] : ss_sample_count(m, i);
+    if (!w->col)
+        return ss_sample_count(m, i);
+    if (w->fix_bits) {
+        uint64_t b = w->fix_bits[i >> 6], below = b & (((uint64_t)1 << (i & 63)) - 1);
+        if (b >> (i & 63) & 1)
+            return w->fix_val[w->fix_rank[i >> 6] + (size_t)__builtin_popcountll(below)];
+    }
+    return w->col[w->row ? w->row[i] : i];
 }
 
 /* The measure's value of one weight unit of source s, and the same in exact

@@ -1779,7 +1779,10 @@ START_TEST(test_shared_rows)
                  * same weights */
                 for (size_t d = 0; d < ARRAY_SIZE(t.derived); d++) {
                     free(t.derived[d].col);
-                    t.derived[d].col = NULL;
+                    free(t.derived[d].fix_bits);
+                    free(t.derived[d].fix_rank);
+                    free(t.derived[d].fix_val);
+                    memset(&t.derived[d], 0, sizeof t.derived[d]);
                 }
                 ck_assert_int_eq(ss_model_set_measure(&t, buf, &err), 0);
                 expect_shared(&o, &t, idx, n, "V alone");

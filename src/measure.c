@@ -602,6 +602,12 @@ int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct
          * per column: V back and forth checks it again for nothing) */
         uint64_t sum = 0, bit = ms->vt < 64 ? (uint64_t)1 << ms->vt : 0;
         int checked = bit && m->col_checked_n == m->sample_stack.n && (m->col_checked & bit);
+        /* a model derived from `from` reads some of its rows, each once: when
+         * all of them sum within, so do these */
+        checked = checked || (bit && c && from && from->values.v[ms->vt] && !from->value_rows &&
+                              m->values_borrowed && from->col_checked_n == from->sample_stack.n &&
+                              (from->col_checked & bit) &&
+                              c == from->values.v[ms->vt] + (m->value_rows ? 0 : m->values_base));
         for (size_t s = 0; !checked && s < ns; s++) {
             const struct ss_source *src = &m->sources.v[s];
             if (ss_double_eq(w.scale[s], 0))

@@ -282,22 +282,27 @@ static int derive_plain(const int64_t *sm, const int64_t *bg, const int64_t *nd,
          * sum below 2^63 */
         size_t e = end - i > 1024 ? i + 1024 : end;
         uint64_t part = 0;
+        /* in unsigned arithmetic: garbage, never an overflow, when a
+         * counter is large (then `seen` sends the column to derive_exact) */
         if (kind == SS_MEASURE_MEMORY)
             for (; i < e; i++) {
                 int64_t ds = wrap_sub(sm[i], sm[i - 1]), db = wrap_sub(bg[i], bg[i - 1]),
                         dn = wrap_sub(nd[i], nd[i - 1]);
-                int64_t w = (ds > 0 ? ds : 0) * 8 + (db > 0 ? db : 0) * 8 + (dn > 0 ? dn : 0);
+                uint64_t w = (uint64_t)(ds > 0 ? ds : 0) * 8 + (uint64_t)(db > 0 ? db : 0) * 8 +
+                             (uint64_t)(dn > 0 ? dn : 0);
                 seen |= (uint64_t)sm[i] | (uint64_t)bg[i] | (uint64_t)nd[i];
-                col[i] = w;
-                part += (uint64_t)w;
+                col[i] = (int64_t)w;
+                part += w;
             }
         else
             for (; i < e; i++) {
-                int64_t d = (wrap_sub(sm[i], sm[i - 1]) + wrap_sub(bg[i], bg[i - 1])) * 8;
-                int64_t w = d < 0 ? -d : 0;
+                uint64_t d =
+                    ((uint64_t)wrap_sub(sm[i], sm[i - 1]) + (uint64_t)wrap_sub(bg[i], bg[i - 1])) *
+                    8;
+                uint64_t w = (int64_t)d < 0 ? (uint64_t)0 - d : 0;
                 seen |= (uint64_t)sm[i] | (uint64_t)bg[i];
-                col[i] = w;
-                part += (uint64_t)w;
+                col[i] = (int64_t)w;
+                part += w;
             }
         if (seen >= SMALL_COUNTER)
             return -1;

@@ -1794,6 +1794,39 @@ START_TEST(test_shared_rows)
 }
 END_TEST
 
+/* Counters too large for the integer passes (2^52 and more: measure.c's
+ * SMALL_COUNTER) take the exact rule, in the original and in a transformed
+ * profile alike: 8 x each increase, from the previous (kept) sample. */
+static const char huge_prof[] = "memory profiling: sample.interval=20000\n"
+                                ":10:0:0:0:\"f\" \n"
+                                ":4503599627370496:0:0:0:\"f\" \n"
+                                ":4503599627370497:0:0:0:\"g\" \n"
+                                ":4503599627370499:0:0:0:\"f\" \n";
+
+START_TEST(test_huge_counters)
+{
+    struct ss_model o, t;
+    struct ss_error err;
+    FX_LOAD_OK(&o, huge_prof);
+    ck_assert_int_eq(ss_model_set_measure(&o, "memory", &err), 0);
+    ck_assert_int_eq(ss_sample_weight(&o, 0), 0);
+    ck_assert_int_eq(ss_sample_weight(&o, 1), 8 * (INT64_C(4503599627370496) - 10));
+    ck_assert_int_eq(ss_sample_weight(&o, 2), 8);
+    ck_assert_int_eq(ss_sample_weight(&o, 3), 16);
+    /* sample 3 (g) removed: the last sample's increase is over sample 2 */
+    const char *cmd = "drop-samples 3:3";
+    apply_texts(&o, &cmd, 1, &t);
+    ck_assert_ptr_nonnull(t.value_rows);
+    ck_assert_int_eq(ss_sample_weight(&t, 1), 8 * (INT64_C(4503599627370496) - 10));
+    ck_assert_int_eq(ss_sample_weight(&t, 2), 24);
+    ck_assert_int_eq(ss_model_set_measure_from(&t, "released", &o, &err), 0);
+    for (size_t k = 0; k < 3; k++)
+        ck_assert_int_eq(ss_sample_weight(&t, k), 0);
+    ss_model_free(&t);
+    ss_model_free(&o);
+}
+END_TEST
+
 Suite *transform_suite(void)
 {
     Suite *s = suite_create("transform");
@@ -1815,6 +1848,7 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_counted_samples);
     tcase_add_test(tc, test_memory_and_empty);
     tcase_add_test(tc, test_shared_rows);
+    tcase_add_test(tc, test_huge_counters);
     tcase_add_test(tc, test_class);
     tcase_add_test(tc, test_mixed_profile);
     tcase_add_test(tc, test_label_filters);

@@ -155,6 +155,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
     const struct ss_stats *st = ui_stats_fn(ui);
     if (!st)
         return -1;
+    int by_runs = v->sort == SORT_RUNS || v->sort == SORT_MEAN;
+    if (!by_runs)
+        p->waiting = 0;
     if (p->gen == ui->gen && p->sort == v->sort && p->rev == v->sort_rev) {
         v->list.n = p->n;
         return 0;
@@ -164,7 +167,6 @@ static int prepare(struct ui *ui, struct ui_view *v)
     /* the order needs the run lengths only when sorted by them; while the
      * background pass computes them the key does not wait: the rows keep
      * their order (the title says so) and re-sort when they arrive */
-    int by_runs = v->sort == SORT_RUNS || v->sort == SORT_MEAN;
     if (by_runs && ui->defer && !ui_runs_ready(ui) && !ui->cache.runs_failed) {
         ui->pending = 1;
         p->waiting = 1;

@@ -963,7 +963,7 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
         oom = oom || !vals;
         for (size_t i = ss->first_sample; !oom && i < ss->first_sample + ss->n_samples; i++) {
             for (size_t t = 0; t < nvt; t++)
-                vals[vt[t]] = src->values.v[t] ? src->values.v[t][i] : t == SS_VT_COUNT;
+                vals[vt[t]] = ss_sample_value(src, t, i);
             oom = ss_model_add_sample(dst, stk[src->sample_stack.v[i]], vals) != 0;
             ss_id ls = ss_sample_labelset(src, i);
             if (!oom && ls && sets[ls] == SS_NONE) {

@@ -307,7 +307,8 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
     size_t src_end = m->sources.n ? m->sources.v[0].first_sample + m->sources.v[0].n_samples : n;
     size_t next_gap = m->gaps.n ? m->gaps.v[0] : SIZE_MAX;
     double scale = m->sources.n ? ix->scale[0] : 0;
-    const int64_t *wcol = m->weights.col;
+    /* the column read straight only when sample i's weight is col[i] */
+    const int64_t *wcol = m->weights.row || m->weights.fix_bits ? NULL : m->weights.col;
     for (size_t b = 0; b < nb; b++) {
         size_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
         uint16_t bm = NOT_TAKEN;

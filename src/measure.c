@@ -214,39 +214,268 @@ void ss_model_weights_free(struct ss_model *m)
 
 /* R's memory="both" bytes (memory) or profvis's released bytes per sample,
  * 0 for the first sample of a source and for sources without memory
- * profiling; each clamped so that the column sums to at most INT64_MAX. */
-static int derive(const struct ss_model *m, enum ss_measure_kind kind, int64_t **out)
+ * profiling; each clamped so that the column sums to at most INT64_MAX.
+ * The exact rule, one sample at a time in doubles (derive_fast gives the
+ * same numbers faster when no value is large). */
+static void derive_exact(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                         enum ss_measure_kind kind, int64_t *col)
 {
-    size_t n = m->sample_stack.n;
-    int64_t *col = ss_calloc_array(n, sizeof *col);
-    if (!col)
-        return -1;
-    struct ss_rprof_vt vt;
-    if (ss_rprof_value_types(m, &vt) == 0) {
-        const int64_t *sm = m->values.v[vt.small_v], *bg = m->values.v[vt.big_v];
-        double room = (double)INT64_MAX;
-        for (size_t s = 0; s < m->sources.n; s++) {
-            const struct ss_source *src = &m->sources.v[s];
-            if (!(src->flags & SS_SRC_MEMORY))
-                continue;
-            for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++) {
-                double b;
-                if (kind == SS_MEASURE_MEMORY) {
-                    b = ss_rprof_alloc_bytes(m, &vt, i);
-                } else {
-                    double d = 8 * ((sm ? (double)sm[i] - (double)sm[i - 1] : 0) +
-                                    (bg ? (double)bg[i] - (double)bg[i - 1] : 0));
-                    b = d < 0 ? -d : 0;
-                }
-                if (b > room)
-                    b = room;
-                col[i] = (int64_t)b;
-                room -= (double)col[i];
+    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v];
+    double room = (double)INT64_MAX;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        if (!(src->flags & SS_SRC_MEMORY))
+            continue;
+        for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++) {
+            double b;
+            if (kind == SS_MEASURE_MEMORY) {
+                b = ss_rprof_alloc_bytes(m, vt, i);
+            } else {
+                size_t r = ss_sample_row(m, i), p = ss_sample_row(m, i - 1);
+                double d = 8 * ((sm ? (double)sm[r] - (double)sm[p] : 0) +
+                                (bg ? (double)bg[r] - (double)bg[p] : 0));
+                b = d < 0 ? -d : 0;
             }
+            if (b > room)
+                b = room;
+            col[i] = (int64_t)b;
+            room -= (double)col[i];
         }
     }
-    *out = col;
+}
+
+/* Counters below 2^49 make every difference, its bytes (below 2^53) and
+ * their doubles exact, so integers give derive_exact's numbers; a column
+ * summing below 2^61 is never clamped (derive_exact's room, rounded as it
+ * is, stays far above any such weight). */
+#define SMALL_COUNTER ((uint64_t)1 << 49)
+#define UNCLAMPED_SUM ((uint64_t)1 << 61)
+
+/* The weight of a sample from its counters and its predecessor's. */
+static inline int64_t weight_of(enum ss_measure_kind kind, int64_t s1, int64_t s0, int64_t b1,
+                                int64_t b0, int64_t n1, int64_t n0)
+{
+    int64_t ds = s1 - s0, db = b1 - b0, dn = n1 - n0;
+    if (kind == SS_MEASURE_MEMORY)
+        return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
+    int64_t d = 8 * (ds + db);
+    return d < 0 ? -d : 0;
+}
+
+/* The difference b - a, wrapped (no signed overflow): exact when both are
+ * below SMALL_COUNTER, which the caller checks. */
+static inline int64_t wrap_sub(int64_t b, int64_t a)
+{
+    return (int64_t)((uint64_t)b - (uint64_t)a);
+}
+
+/* derive_fast over samples [first, end) of one source of a model that reads
+ * its own columns in order (no rows, no o), all three columns there: a
+ * straight loop the compiler vectorises, checked a block at a time. */
+static int derive_plain(const int64_t *sm, const int64_t *bg, const int64_t *nd,
+                        enum ss_measure_kind kind, size_t first, size_t end, int64_t *col,
+                        uint64_t *sum)
+{
+    uint64_t seen = (uint64_t)sm[first] | (uint64_t)bg[first] | (uint64_t)nd[first];
+    for (size_t i = first + 1; i < end;) {
+        /* a block's weights (each below 2^53 when the counters are small)
+         * sum below 2^63 */
+        size_t e = end - i > 1024 ? i + 1024 : end;
+        uint64_t part = 0;
+        /* in unsigned arithmetic: garbage, never an overflow, when a
+         * counter is large (then `seen` sends the column to derive_exact) */
+        if (kind == SS_MEASURE_MEMORY)
+            for (; i < e; i++) {
+                int64_t ds = wrap_sub(sm[i], sm[i - 1]), db = wrap_sub(bg[i], bg[i - 1]),
+                        dn = wrap_sub(nd[i], nd[i - 1]);
+                uint64_t w = (uint64_t)(ds > 0 ? ds : 0) * 8 + (uint64_t)(db > 0 ? db : 0) * 8 +
+                             (uint64_t)(dn > 0 ? dn : 0);
+                seen |= (uint64_t)sm[i] | (uint64_t)bg[i] | (uint64_t)nd[i];
+                col[i] = (int64_t)w;
+                part += w;
+            }
+        else
+            for (; i < e; i++) {
+                uint64_t d =
+                    ((uint64_t)wrap_sub(sm[i], sm[i - 1]) + (uint64_t)wrap_sub(bg[i], bg[i - 1])) *
+                    8;
+                uint64_t w = (int64_t)d < 0 ? (uint64_t)0 - d : 0;
+                seen |= (uint64_t)sm[i] | (uint64_t)bg[i];
+                col[i] = (int64_t)w;
+                part += w;
+            }
+        if (seen >= SMALL_COUNTER)
+            return -1;
+        *sum += part;
+        if (*sum >= UNCLAMPED_SUM)
+            return -1;
+    }
+    return seen >= SMALL_COUNTER ? -1 : 0;
+}
+
+/* The weight of sample i of m (not the first of its source) from the
+ * counters, or -1 when one is not below SMALL_COUNTER. */
+static int64_t weight_at(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                         enum ss_measure_kind kind, size_t i)
+{
+    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
+                  *nd = m->values.v[vt->nodes];
+    size_t r = ss_sample_row(m, i), p = ss_sample_row(m, i - 1);
+    int64_t s1 = sm ? sm[r] : 0, s0 = sm ? sm[p] : 0, b1 = bg ? bg[r] : 0, b0 = bg ? bg[p] : 0,
+            n1 = nd ? nd[r] : 0, n0 = nd ? nd[p] : 0;
+    if (((uint64_t)s1 | (uint64_t)s0 | (uint64_t)b1 | (uint64_t)b0 | (uint64_t)n1 | (uint64_t)n0) >=
+        SMALL_COUNTER)
+        return -1;
+    return weight_of(kind, s1, s0, b1, b0, n1, n0);
+}
+
+/* derive_exact's column in integers, when every counter read is below
+ * SMALL_COUNTER and the column sums below UNCLAMPED_SUM (its sum in *total);
+ * else returns -1 (col is then partly written). */
+static int derive_fast(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                       enum ss_measure_kind kind, int64_t *col, uint64_t *total)
+{
+    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
+                  *nd = m->values.v[vt->nodes];
+    const uint32_t *rows = m->value_rows;
+    uint64_t sum = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        if (!(src->flags & SS_SRC_MEMORY) || !src->n_samples)
+            continue;
+        size_t end = src->first_sample + src->n_samples;
+        if (!rows && sm && bg && nd) {
+            if (derive_plain(sm, bg, nd, kind, src->first_sample, end, col, &sum))
+                return -1;
+            continue;
+        }
+        for (size_t i = src->first_sample + 1; i < end; i++) {
+            int64_t w = weight_at(m, vt, kind, i);
+            if (w < 0)
+                return -1;
+            col[i] = w;
+            sum += (uint64_t)w;
+            if (sum >= UNCLAMPED_SUM)
+                return -1;
+        }
+    }
+    *total = sum;
     return 0;
+}
+
+/* The kept derived weights of kind (memory, released) of m, or NULL. */
+static const struct ss_derived_col *derived_cached(const struct ss_model *m,
+                                                   enum ss_measure_kind kind)
+{
+    const struct ss_derived_col *d = &m->derived[kind == SS_MEASURE_RELEASED];
+    return (d->col || d->shared) && d->n == m->sample_stack.n ? d : NULL;
+}
+
+static void derived_free(struct ss_derived_col *d)
+{
+    free(d->col);
+    free(d->fix_bits);
+    free(d->fix_rank);
+    free(d->fix_val);
+    memset(d, 0, sizeof *d);
+}
+
+/* m's weights from od, the weights of the model o that m was derived from
+ * (ss_model_derive_samples: m reads o's columns, and o its own): sample i
+ * weighs what o's sample of it weighs whenever m's sample before it is o's
+ * sample before it, which holds everywhere but at the first sample of a
+ * source (0) and after a gap (model.h: gaps; worked out from the
+ * counters).  No pass over m's samples: the work is in the sources and
+ * gaps.  Returns 0, 1 when a counter or the sum is too large for it, -1 on
+ * OOM. */
+static int derive_shared(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                         enum ss_measure_kind kind, const struct ss_derived_col *od,
+                         struct ss_derived_col *d)
+{
+    size_t n = m->sample_stack.n, cap = m->sources.n + m->gaps.n, words = n / 64 + 1;
+    d->fix_bits = ss_calloc_array(words, sizeof *d->fix_bits);
+    d->fix_rank = ss_alloc_array(words, sizeof *d->fix_rank);
+    d->fix_val = ss_alloc_array(cap ? cap : 1, sizeof *d->fix_val);
+    if (!d->fix_bits || !d->fix_rank || !d->fix_val)
+        return -1;
+    size_t nfix = 0;
+    /* every weight of m but the fixed ones is one of o's, which sum to
+     * od->sum at most (weights are not negative) */
+    uint64_t sum = od->sum;
+    size_t g = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        size_t first = src->first_sample, end = first + src->n_samples;
+        /* a source without memory profiling weighs 0 in o too */
+        if (!(src->flags & SS_SRC_MEMORY) || !src->n_samples)
+            continue;
+        while (g < m->gaps.n && m->gaps.v[g] <= first)
+            g++;
+        for (size_t i = first;; i = m->gaps.v[g++]) {
+            int64_t w = i == first ? 0 : weight_at(m, vt, kind, i);
+            if (w < 0)
+                return 1;
+            d->fix_bits[i >> 6] |= (uint64_t)1 << (i & 63);
+            d->fix_val[nfix++] = w; /* in order of i: its rank */
+            sum += (uint64_t)w;
+            if (sum >= UNCLAMPED_SUM)
+                return 1;
+            if (g >= m->gaps.n || m->gaps.v[g] >= end)
+                break;
+        }
+    }
+    /* the rank of a fixed sample (ss_sample_weight): the bits set in the
+     * words before its own, and in its word below it */
+    uint32_t r = 0;
+    for (size_t k = 0; k < words; k++) {
+        d->fix_rank[k] = r;
+        r += (uint32_t)__builtin_popcountll(d->fix_bits[k]);
+    }
+    d->shared = od->col + (m->value_rows ? 0 : m->values_base);
+    d->sum = sum;
+    return 0;
+}
+
+/* m's weights of memory or released (see derive_exact), from o's when o is
+ * the model m was derived from and has them; kept in m->derived.  NULL
+ * when out of memory. */
+static const struct ss_derived_col *derive(struct ss_model *m, enum ss_measure_kind kind,
+                                           const struct ss_model *o)
+{
+    const struct ss_derived_col *have = derived_cached(m, kind);
+    if (have)
+        return have;
+    struct ss_derived_col *d = &m->derived[kind == SS_MEASURE_RELEASED];
+    derived_free(d);
+    size_t n = m->sample_stack.n;
+    d->n = n;
+    d->unclamped = 1;
+    struct ss_rprof_vt vt;
+    if (ss_rprof_value_types(m, &vt) == 0 && o) {
+        /* o's weights serve when m reads o's columns and o reads its own */
+        const struct ss_derived_col *od = derived_cached(o, kind);
+        const int64_t *oc = o->values.v[vt.small_v];
+        if (od && od->col && od->unclamped && !o->value_rows && m->values_borrowed &&
+            m->values.v[vt.small_v] == (oc ? oc + (m->value_rows ? 0 : m->values_base) : NULL)) {
+            int rc = derive_shared(m, &vt, kind, od, d);
+            if (rc == 0)
+                return d;
+            derived_free(d);
+            if (rc < 0)
+                return NULL;
+            d->n = n;
+            d->unclamped = 1;
+        }
+    }
+    d->col = ss_calloc_array(n ? n : 1, sizeof *d->col);
+    if (!d->col)
+        return NULL;
+    if (ss_rprof_value_types(m, &vt) == 0 && derive_fast(m, &vt, kind, d->col, &d->sum)) {
+        memset(d->col, 0, n * sizeof *d->col);
+        derive_exact(m, &vt, kind, d->col);
+        d->unclamped = 0;
+    }
+    return d;
 }
 
 /* Does a source take its time from a column (model.h: time_column)? */
@@ -272,7 +501,8 @@ static int derive_time(const struct ss_model *m, struct ss_weights *w)
         uint32_t tc = src->time_column;
         const int64_t *c = tc && tc - 1 < m->value_types.n ? m->values.v[tc - 1] : NULL;
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            w->owned[i] = tc ? (c && c[i] > 0 ? c[i] : 0) : ss_sample_count(m, i);
+            int64_t v = c ? c[ss_sample_row(m, i)] : 0;
+            w->owned[i] = tc ? (v > 0 ? v : 0) : ss_sample_count(m, i);
             /* sums of weights are int64_t: the whole column stays within */
             if (__builtin_add_overflow(total, (uint64_t)w->owned[i], &total) ||
                 total > (uint64_t)INT64_MAX)
@@ -288,6 +518,12 @@ static int derive_time(const struct ss_model *m, struct ss_weights *w)
 }
 
 int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *err)
+{
+    return ss_model_set_measure_from(m, name, NULL, err);
+}
+
+int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct ss_model *from,
+                              struct ss_error *err)
 {
     struct ss_measure all[SS_SOURCE_VALUE_BITS + 8];
     size_t n = ss_model_measures(m, all, ARRAY_SIZE(all));
@@ -341,14 +577,25 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
                        : ss_nomem(err, "measure");
         }
     } else if (ms->kind == SS_MEASURE_MEMORY || ms->kind == SS_MEASURE_RELEASED) {
-        if (derive(m, ms->kind, &w.owned)) {
+        /* kept in m->derived: choosing it again costs nothing */
+        const struct ss_derived_col *d = derive(m, ms->kind, from);
+        if (!d) {
             weights_free(&w);
             return ss_nomem(err, "measure");
         }
-        w.col = w.owned;
+        if (d->col) {
+            w.col = d->col;
+        } else {
+            w.col = d->shared;
+            w.row = m->value_rows;
+            w.fix_bits = d->fix_bits;
+            w.fix_rank = d->fix_rank;
+            w.fix_val = d->fix_val;
+        }
     } else if (ms->kind == SS_MEASURE_COLUMN) {
         const int64_t *c = m->values.v[ms->vt];
-        if (!c) { /* never materialised: every value is 0 */
+        const uint32_t *row = c ? m->value_rows : NULL; /* the column's rows */
+        if (!c) {                                       /* never materialised: every value is 0 */
             w.owned = ss_calloc_array(m->sample_stack.n, sizeof *w.owned);
             if (!w.owned) {
                 weights_free(&w);
@@ -356,14 +603,23 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
             }
             c = w.owned;
         }
-        /* sums of weights are int64_t: bound the absolute values' sum */
-        uint64_t sum = 0;
-        for (size_t s = 0; s < ns; s++) {
+        /* sums of weights are int64_t: bound the absolute values' sum (once
+         * per column: V back and forth checks it again for nothing) */
+        uint64_t sum = 0, bit = ms->vt < 64 ? (uint64_t)1 << ms->vt : 0;
+        int checked = bit && m->col_checked_n == m->sample_stack.n && (m->col_checked & bit);
+        /* a model derived from `from` reads some of its rows, each once: when
+         * all of them sum within, so do these */
+        checked = checked || (bit && c && from && from->values.v[ms->vt] && !from->value_rows &&
+                              m->values_borrowed && from->col_checked_n == from->sample_stack.n &&
+                              (from->col_checked & bit) &&
+                              c == from->values.v[ms->vt] + (m->value_rows ? 0 : m->values_base));
+        for (size_t s = 0; !checked && s < ns; s++) {
             const struct ss_source *src = &m->sources.v[s];
             if (ss_double_eq(w.scale[s], 0))
                 continue;
             for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-                uint64_t a = c[i] < 0 ? (uint64_t)0 - (uint64_t)c[i] : (uint64_t)c[i];
+                int64_t v = c[row ? row[i] : i];
+                uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
                 if (__builtin_add_overflow(sum, a, &sum) || sum > (uint64_t)INT64_MAX) {
                     char nm[256];
                     snprintf(nm, sizeof nm, "%s", ss_measure_name(m, ms));
@@ -375,6 +631,12 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
             }
         }
         w.col = c;
+        w.row = row;
+        if (m->col_checked_n != m->sample_stack.n) {
+            m->col_checked = 0;
+            m->col_checked_n = m->sample_stack.n;
+        }
+        m->col_checked |= bit;
     }
     weights_free(&m->weights);
     m->weights = w;

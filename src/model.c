@@ -77,6 +77,13 @@ void ss_model_free(struct ss_model *m)
     for (size_t i = 0; i < m->values.n && !m->values_borrowed; i++)
         free(m->values.v[i]);
     VEC_FREE(m->values);
+    free(m->value_rows);
+    for (size_t k = 0; k < ARRAY_SIZE(m->derived); k++) {
+        free(m->derived[k].col);
+        free(m->derived[k].fix_bits);
+        free(m->derived[k].fix_rank);
+        free(m->derived[k].fix_val);
+    }
     VEC_FREE(m->labels);
     VEC_FREE(m->labelset_off);
     VEC_FREE(m->labelset_lab);
@@ -621,33 +628,32 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
         base = n ? keep[0] : 0; /* consecutive after all: one stretch */
         keep = NULL;
     }
-    if (!keep) {
-        /* one stretch of o's samples: share o's columns from row `base` on
-         * (the transformed profile costs its 4-byte stack ids, no values) */
-        for (size_t t = 0; t < m->values.n; t++)
-            free(m->values.v[t]);
-        for (size_t t = 0; t < m->values.n; t++)
-            m->values.v[t] = t < o->values.n && o->values.v[t] ? o->values.v[t] + base : NULL;
-        m->values_borrowed = 1;
-    }
-    for (size_t t = 0; keep && t < o->values.n && t < m->values.n; t++) {
-        const int64_t *col = o->values.v[t];
-        if (!col)
-            continue;
-        int64_t *c = ss_alloc_array(m->sample_stack.cap, sizeof *c);
-        if (!c)
+    /* o's value columns are shared, never copied (the transformed profile
+     * costs its 4-byte stack ids, and 4-byte rows when samples were removed
+     * from the middle): one stretch of o's samples reads o's columns from
+     * row `base` on; else each kept sample says its row in value_rows (o's
+     * row of it, when o itself reads its columns through rows) */
+    if (keep || o->value_rows) {
+        m->value_rows = ss_alloc_array(n ? n : 1, sizeof *m->value_rows);
+        if (!m->value_rows)
             return -1;
-        free(m->values.v[t]);
-        m->values.v[t] = c;
-        /* copy runs of consecutive samples at once */
-        for (size_t k = 0; k < n;) {
-            size_t e = k + 1;
-            while (e < n && keep[e] == keep[e - 1] + 1)
-                e++;
-            memcpy(c + k, col + keep[k], (e - k) * sizeof *c);
-            k = e;
-        }
+        if (keep && o->value_rows)
+            for (size_t k = 0; k < n; k++)
+                m->value_rows[k] = o->value_rows[keep[k]];
+        else if (keep)
+            memcpy(m->value_rows, keep, n * sizeof *keep);
+        else if (n)
+            memcpy(m->value_rows, o->value_rows + base, n * sizeof *m->value_rows);
+    } else {
+        m->values_base = base;
     }
+    for (size_t t = 0; t < m->values.n; t++)
+        free(m->values.v[t]);
+    for (size_t t = 0; t < m->values.n; t++) {
+        int64_t *c = t < o->values.n ? o->values.v[t] : NULL;
+        m->values.v[t] = c ? c + (m->value_rows ? 0 : base) : NULL;
+    }
+    m->values_borrowed = 1;
     /* label sets: o's tables (the same ids), and each kept sample's set */
     if (VEC_RESERVE(m->labels, o->labels.n ? o->labels.n : 1) ||
         VEC_RESERVE(m->labelset_off, o->labelset_off.n) ||
@@ -813,7 +819,7 @@ uint64_t ss_model_count(const struct ss_model *m, size_t first, size_t n)
         return n;
     uint64_t sum = 0;
     for (size_t i = first; i < first + n; i++)
-        sum += (uint64_t)c[i];
+        sum += (uint64_t)c[ss_sample_row(m, i)];
     return sum;
 }
 
@@ -838,7 +844,7 @@ static void add_source_totals(const struct ss_model *m, size_t s, struct ss_tota
     }
     for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
         ss_id st = m->sample_stack.v[i];
-        uint64_t c = cv ? (uint64_t)cv[i] : 1;
+        uint64_t c = cv ? (uint64_t)cv[ss_sample_row(m, i)] : 1;
         t->samples += c;
         if (off[st + 1] > off[st]) {
             counted += c;

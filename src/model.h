@@ -154,13 +154,22 @@ struct ss_measure {
 /* The chosen measure's weights.  A zeroed one is the `time` measure. */
 struct ss_weights {
     struct ss_measure measure;
-    const int64_t *col; /* weight per sample, NULL: the count column */
-    int64_t *owned;     /* a derived column (memory, released), owned */
-    double *scale;      /* per source: value of one weight unit (0: the source lacks the
-                         * measure); NULL: the source's interval in seconds (time) */
-    double *exact;      /* per source: the same in exact units for ordering (time:
-                         * microseconds); NULL: as scale */
-    size_t lacking;     /* sources with samples that lack the measure */
+    const int64_t *col;  /* weight per sample, NULL: the count column */
+    const uint32_t *row; /* sample i's weight is col[row[i]] (a value column read
+                          * through the model's value_rows); NULL: col[i] */
+    /* Samples whose weight is not col's (ss_weight_fixed): bit i of fix_bits
+     * set; NULL: none (a transformed profile's memory measure reads the
+     * original's weights but for the first sample of each source and those
+     * after a gap, model.h derived) */
+    const uint64_t *fix_bits;
+    const uint32_t *fix_rank;
+    const int64_t *fix_val;
+    int64_t *owned; /* a derived column (memory, released), owned */
+    double *scale;  /* per source: value of one weight unit (0: the source lacks the
+                     * measure); NULL: the source's interval in seconds (time) */
+    double *exact;  /* per source: the same in exact units for ordering (time:
+                     * microseconds); NULL: as scale */
+    size_t lacking; /* sources with samples that lack the measure */
 };
 
 struct ss_model {
@@ -195,10 +204,21 @@ struct ss_model {
     VEC(int64_t *) values;
     /* Set when the columns of `values` are not this model's but borrowed
      * from the model it was derived from (ss_model_derive_samples: a
-     * transform that kept one stretch of the samples points into the
-     * original's columns instead of copying them).  That model must then
-     * outlive this one; ss_model_free leaves the columns alone. */
+     * transform points into the original's columns instead of copying
+     * them).  That model must then outlive this one; ss_model_free leaves
+     * the columns alone. */
     int values_borrowed;
+    /* The rows of the value columns: sample i's values are at row
+     * value_rows[i] of every column of `values` (owned, one 4-byte row per
+     * sample), or at row i when NULL.  A transform that removes samples
+     * from the middle of the timeline keeps the original's columns this way
+     * (values_borrowed); one that keeps a single stretch needs no rows.
+     * Read values with ss_sample_value (or ss_sample_row), never by
+     * indexing a column with a sample number. */
+    uint32_t *value_rows;
+    /* With values_borrowed and no value_rows: sample k reads row
+     * values_base + k of the original's columns (one stretch kept). */
+    size_t values_base;
 
     /* Labels.  `labels` holds the distinct labels; a label set is a sorted
      * list of distinct label ids, stored once (CSR: set s is labelset_lab[
@@ -234,6 +254,28 @@ struct ss_model {
 
     /* The chosen measure (ss_model_set_measure; a zeroed one is `time`). */
     struct ss_weights weights;
+    /* The derived weight columns of `memory` and `released` (in that
+     * order), kept once computed so that choosing the measure again costs
+     * nothing (the explorer's V): one weight per sample, owned, valid while
+     * the model has `n` samples; `unclamped`: no weight was cut to keep
+     * the column's sum within INT64_MAX (measure.c). */
+    struct ss_derived_col {
+        int64_t *col;          /* owned, one weight per sample; NULL when shared */
+        const int64_t *shared; /* else: the weights of the model m was derived
+                                * from, read through value_rows (o's column,
+                                * from row values_base without rows) ... */
+        uint64_t *fix_bits;    /* ... but for the samples with bit i set here */
+        uint32_t *fix_rank;    /* (fix_rank[w]: the bits set before word w), */
+        int64_t *fix_val;      /* which weigh fix_val[their rank] */
+        size_t n;
+        int unclamped;
+        uint64_t sum; /* unclamped: the weights sum to at most this */
+    } derived[2];
+    /* Bit t (t < 64): value column t was checked to sum within INT64_MAX
+     * as a measure (measure.c), while the model has col_checked_n samples;
+     * choosing it again skips the pass. */
+    uint64_t col_checked;
+    size_t col_checked_n;
 
     /* Warnings found while loading (owned strings), in order. */
     VEC(char *) warnings;
@@ -301,10 +343,24 @@ static inline ss_id ss_function_class(const struct ss_model *m, ss_id fn)
     return fn < m->function_class.n ? m->function_class.v[fn] : SS_NONE;
 }
 
+/* The row of sample i in the value columns (see value_rows). */
+static inline size_t ss_sample_row(const struct ss_model *m, size_t i)
+{
+    return m->value_rows ? m->value_rows[i] : i;
+}
+
+/* Value of type t of sample i: 0 when the column is not materialised (1
+ * for the count column). */
+static inline int64_t ss_sample_value(const struct ss_model *m, size_t t, size_t i)
+{
+    const int64_t *c = m->values.v[t];
+    return c ? c[ss_sample_row(m, i)] : t == SS_VT_COUNT;
+}
+
 /* Count value of sample i (1 when the count column is implicit). */
 static inline int64_t ss_sample_count(const struct ss_model *m, size_t i)
 {
-    return m->values.v[SS_VT_COUNT] ? m->values.v[SS_VT_COUNT][i] : 1;
+    return ss_sample_value(m, SS_VT_COUNT, i);
 }
 
 /* The label set of sample i (0, the empty set, when it has none). */
@@ -342,7 +398,15 @@ static inline int ss_model_has_labels(const struct ss_model *m)
  * weights is exact in an int64_t. */
 static inline int64_t ss_sample_weight(const struct ss_model *m, size_t i)
 {
-    return m->weights.col ? m->weights.col[i] : ss_sample_count(m, i);
+    const struct ss_weights *w = &m->weights;
+    if (!w->col)
+        return ss_sample_count(m, i);
+    if (w->fix_bits) {
+        uint64_t b = w->fix_bits[i >> 6], below = b & (((uint64_t)1 << (i & 63)) - 1);
+        if (b >> (i & 63) & 1)
+            return w->fix_val[w->fix_rank[i >> 6] + (size_t)__builtin_popcountll(below)];
+    }
+    return w->col[w->row ? w->row[i] : i];
 }
 
 /* The measure's value of one weight unit of source s, and the same in exact
@@ -507,9 +571,10 @@ ss_id ss_model_append_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_
 /* The timeline of a model derived from o (transforms), in one call: m takes
  * over `stacks` (malloc'ed, n stack ids of m, freed with m) as its samples,
  * whose sample k was sample keep[k] of o (keep increasing; NULL: base + k).
- * o's value columns follow: with keep NULL, m shares them (values_borrowed:
- * m points at row `base` of o's columns, nothing is copied, and o must
- * outlive m); else the kept rows are copied.  Its sources (with their new
+ * m shares o's value columns (values_borrowed: nothing is copied, and o
+ * must outlive m): with keep NULL (or consecutive) m points at row `base`
+ * of them, else m's value_rows say which row each kept sample reads (4
+ * bytes a sample).  Its sources (with their new
  * ranges), labels and label sets
  * (the same ids; each kept sample keeps its set) and gaps (plus one wherever
  * two kept samples were not neighbours in o) follow.  ss_model_label and
@@ -605,6 +670,14 @@ int ss_source_has_measure(const struct ss_model *m, size_t s, const struct ss_me
  * SS_EUSAGE when m has no such measure (err lists those it has), SS_EINPUT
  * when the measure's values sum past INT64_MAX, or SS_ENOMEM. */
 int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *err);
+
+/* As ss_model_set_measure, for a model m derived from o (a transform's
+ * output, ss_model_derive_samples; o may be NULL): a derived column that o
+ * already computed (memory, released) makes m's in one pass over m's
+ * samples instead of one over the value columns.  The weights are the same
+ * as ss_model_set_measure's. */
+int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct ss_model *o,
+                              struct ss_error *err);
 
 /* Free the chosen measure's weights (back to `time`); ss_model_free does. */
 void ss_model_weights_free(struct ss_model *m);

@@ -41,9 +41,9 @@ static inline double ss_rprof_alloc_bytes(const struct ss_model *m, const struct
     /* A column that never changed from 0 is not materialised (NULL). */
     const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
                   *nd = m->values.v[vt->nodes];
-    double ds = sm ? ss_rprof_delta(sm[i], sm[i - 1]) : 0,
-           db = bg ? ss_rprof_delta(bg[i], bg[i - 1]) : 0,
-           dn = nd ? ss_rprof_delta(nd[i], nd[i - 1]) : 0;
+    size_t r = ss_sample_row(m, i), p = ss_sample_row(m, i - 1);
+    double ds = sm ? ss_rprof_delta(sm[r], sm[p]) : 0, db = bg ? ss_rprof_delta(bg[r], bg[p]) : 0,
+           dn = nd ? ss_rprof_delta(nd[r], nd[p]) : 0;
     return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
 }
 

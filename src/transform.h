@@ -162,9 +162,10 @@ char *ss_tf_script(const struct ss_tf_list *l);
 
 /* --- applying ------------------------------------------------------------ */
 /* Apply the enabled steps in order to `orig` (a sealed model), giving `out`:
- * a new sealed model.  When the kept samples are one stretch of orig's (no
- * step removed samples between two kept ones), out shares orig's value
- * columns instead of copying them (model.h: values_borrowed), so orig must
+ * a new sealed model.  out shares orig's value columns instead of copying
+ * them (model.h: values_borrowed; through a row per kept sample,
+ * value_rows, when a step removed samples between two kept ones) and, for
+ * the memory measures, orig's weights (model.h: derived), so orig must
  * outlive out; it shares nothing else.  Fills every step's
  * effect.  Samples whose stack becomes empty stay in the timeline (they keep
  * their time and values) and are counted in the effects.  out keeps orig's

@@ -766,10 +766,6 @@ static int filter_contains(struct apply *a, int want)
         free(has);
         return 0;
     }
-    if (keep_materialise(a)) {
-        free(has);
-        return -1;
-    }
     /* per original stack, one lookup less per sample */
     unsigned char *ho = ss_alloc_array(a->norig, 1);
     if (!ho) {
@@ -780,9 +776,26 @@ static int filter_contains(struct apply *a, int want)
         ho[i] = a->o2c[i] != SS_NONE && has[a->o2c[i]] == want;
     const ss_id *ss = a->sunit;
     size_t w = 0;
-    for (size_t k = 0; k < a->nkeep; k++)
-        if (ho[ss[a->keep[k]]])
-            a->keep[w++] = a->keep[k];
+    if (a->keep) {
+        for (size_t k = 0; k < a->nkeep; k++)
+            if (ho[ss[a->keep[k]]])
+                a->keep[w++] = a->keep[k];
+    } else {
+        /* one stretch so far: the kept samples' numbers written at once
+         * (as many as the kept stacks' samples), not all of them first */
+        size_t n = 0;
+        for (size_t s = 0; s < nc; s++)
+            n += cur->ns.v[s];
+        a->keep = ss_alloc_array(n ? n : 1, sizeof *a->keep);
+        if (!a->keep) {
+            free(has);
+            free(ho);
+            return -1;
+        }
+        for (size_t k = 0; k < a->nkeep && w < n; k++) /* w < n: ns counts them */
+            if (ho[ss[a->base + k]])
+                a->keep[w++] = (uint32_t)(a->base + k);
+    }
     a->nkeep = w;
     free(has);
     free(ho);
@@ -1311,7 +1324,7 @@ int tf_apply(struct tf_step *steps, size_t n, int base, const struct ss_model *o
     if (!rc)
         warn_aggregates(out, steps, n);
     if (!rc) /* the output weighs by the input's measure */
-        rc = ss_model_set_measure(out, ss_model_measure_name(orig), err);
+        rc = ss_model_set_measure_from(out, ss_model_measure_name(orig), orig, err);
     free(loc_map);
     wset_free(&a.a);
     wset_free(&a.b);

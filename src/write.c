@@ -598,8 +598,8 @@ static uint64_t estimate(const struct ss_model *m, const struct ss_format *f, ch
                 if (have_vt) {
                     ss_id t[4] = {vt.small_v, vt.big_v, vt.nodes, vt.dup_count};
                     for (int k = 0; k < 4; k++)
-                        line += digits(m->values.v[t[k]] && m->values.v[t[k]][i] > 0
-                                           ? (uint64_t)m->values.v[t[k]][i]
+                        line += digits(ss_sample_value(m, t[k], i) > 0
+                                           ? (uint64_t)ss_sample_value(m, t[k], i)
                                            : 0);
                 } else {
                     line += 4;

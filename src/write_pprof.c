@@ -490,7 +490,7 @@ static int sample_values(struct writer *w, size_t s, size_t i, size_t ids_len, i
         case VT_CPU:
             if (pprof_src) {
                 col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
-                vals[t] = col ? col[i] : 0;
+                vals[t] = col ? col[ss_sample_row(m, i)] : 0;
             } else if (ids_len) {
                 char what[600];
                 snprintf(what, sizeof what, "the time in ns of sample %zu of %.400s",
@@ -505,7 +505,7 @@ static int sample_values(struct writer *w, size_t s, size_t i, size_t ids_len, i
             break;
         case VT_MODEL:
             col = m->values.v[v->model];
-            vals[t] = col ? col[i] : 0;
+            vals[t] = col ? col[ss_sample_row(m, i)] : 0;
             break;
         }
     }

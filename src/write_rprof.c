@@ -216,7 +216,7 @@ static int stack_text(struct rw *w, ss_id st, uint32_t stamp, const char **s, si
 
 static int64_t column(const struct ss_model *m, ss_id t, size_t i)
 {
-    return m->values.v[t] ? m->values.v[t][i] : 0;
+    return m->values.v[t] ? m->values.v[t][ss_sample_row(m, i)] : 0;
 }
 
 static int write_session(struct rw *w, ss_id src)

@@ -94,7 +94,7 @@ static int source_unit(const struct ss_model *m, size_t s, ss_id vt_dur)
     const struct ss_source *src = &m->sources.v[s];
     if (vt_dur != SS_NONE)
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
-            if (m->values.v[vt_dur][i] != 0)
+            if (ss_sample_value(m, vt_dur, i) != 0)
                 return 2;
     const char *type = ss_str(m, src->type);
     return ss_double_eq(src->interval_us, 1e6) &&
@@ -110,7 +110,7 @@ static int check_weights(const struct ss_model *m, ss_id vt_dur, const char *pat
         int unit = source_unit(m, s, vt_dur);
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             int64_t c = ss_sample_count(m, i);
-            double ns = unit == 2   ? (double)m->values.v[vt_dur][i]
+            double ns = unit == 2   ? (double)ss_sample_value(m, vt_dur, i)
                         : unit == 1 ? 0
                                     : (double)c * src->interval_us * 1e3;
             if (unit == 1 && c > SS_MAX_COUNT)
@@ -227,7 +227,7 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
         const char *unit = timed ? "nanoseconds" : counts ? "none" : "microseconds";
         double total = 0;
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
-            total += timed    ? (double)m->values.v[vt_dur][i]
+            total += timed    ? (double)ss_sample_value(m, vt_dur, i)
                      : counts ? (double)ss_sample_count(m, i)
                               : (double)ss_sample_count(m, i) * src->interval_us;
         fputs(s ? ",{\"type\":\"sampled\",\"name\":" : "{\"type\":\"sampled\",\"name\":", f);
@@ -267,7 +267,7 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
             if (i > src->first_sample)
                 fputc(',', f);
             if (timed)
-                fprintf(f, "%lld", (long long)m->values.v[vt_dur][i]);
+                fprintf(f, "%lld", (long long)ss_sample_value(m, vt_dur, i));
             else if (counts)
                 fprintf(f, "%lld", (long long)ss_sample_count(m, i));
             else

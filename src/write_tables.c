@@ -196,7 +196,7 @@ static int write_samples(const struct ss_model *m, const char *dir, struct ss_er
         return err->code;
     for (size_t i = 0; i < m->sample_stack.n; i++) {
         for (size_t v = 0; v < m->value_types.n; v++) {
-            int64_t x = m->values.v[v] ? m->values.v[v][i] : v == SS_VT_COUNT ? 1 : 0;
+            int64_t x = ss_sample_value(m, v, i);
             put_u64(t.f, (uint64_t)i + 1);
             sep(t.f);
             put_str(t.f, m, m->value_types.v[v].type);
@@ -384,11 +384,11 @@ static int check_limits(const struct ss_model *m, const char *dir, struct ss_err
     }
     const int64_t *cnt = m->values.n ? m->values.v[SS_VT_COUNT] : NULL;
     for (size_t i = 0; cnt && i < m->sample_stack.n; i++)
-        if (cnt[i] < 0)
+        if (ss_sample_count(m, i) < 0)
             return ss_fail(err, SS_EINPUT,
                            "%ssample %zu has a negative count (%lld): the tables hold counts of 0 "
                            "or more",
-                           pre, i + 1, (long long)cnt[i]);
+                           pre, i + 1, (long long)ss_sample_count(m, i));
     for (size_t i = 0; i < m->locations.n; i++)
         if (m->locations.v[i].line > SS_MAX_LINE_NO)
             return ss_fail(err, SS_EINPUT, "%slocation %zu has line %u (at most %u)", pre, i + 1,

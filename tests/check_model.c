@@ -726,8 +726,16 @@ START_TEST(test_derive)
     ck_assert_uint_eq(m.sample_stack.n, 3);
     ck_assert_uint_eq(m.sample_stack.v[2], 0);
     ck_assert_ptr_null(m.values.v[SS_VT_COUNT]);
-    ck_assert_int_eq(m.values.v[1][0], 10);
-    ck_assert_int_eq(m.values.v[1][2], 40);
+    ck_assert_int_eq(ss_sample_value(&m, 1, 0), 10);
+    ck_assert_int_eq(ss_sample_value(&m, 1, 1), 20);
+    ck_assert_int_eq(ss_sample_value(&m, 1, 2), 40);
+    ck_assert_int_eq(ss_sample_count(&m, 2), 1);
+    /* shared, not copied: o's column read through a row per kept sample */
+    ck_assert(m.values_borrowed);
+    ck_assert_ptr_eq(m.values.v[1], o.values.v[1]);
+    ck_assert_ptr_nonnull(m.value_rows);
+    for (size_t k = 0; k < 3; k++)
+        ck_assert_uint_eq(m.value_rows[k], keep[k]);
     ck_assert_uint_eq(m.sources.n, 2);
     ck_assert_uint_eq(m.sources.v[0].first_sample, 0);
     ck_assert_uint_eq(m.sources.v[0].n_samples, 2);
@@ -741,7 +749,9 @@ START_TEST(test_derive)
     stacks = calloc(2, sizeof *stacks);
     ck_assert_ptr_nonnull(stacks);
     ck_assert_int_eq(ss_model_derive_samples(&m, &o, stacks, NULL, 2, 2), 0);
-    ck_assert_int_eq(m.values.v[1][1], 30);
+    ck_assert_int_eq(ss_sample_value(&m, 1, 1), 30);
+    ck_assert_ptr_null(m.value_rows);
+    ck_assert_ptr_eq(m.values.v[1], o.values.v[1] + 2);
     ck_assert_uint_eq(m.sources.v[0].n_samples, 1);
     ck_assert_uint_eq(m.sources.v[1].n_samples, 1);
     ck_assert_uint_eq(m.gaps.n, 0);

@@ -120,8 +120,8 @@ static void models_equal(const struct ss_model *a, const struct ss_model *b)
     for (size_t t = 0; t < a->values.n; t++) {
         ck_assert(!memcmp(&a->value_types.v[t], &b->value_types.v[t], sizeof a->value_types.v[t]));
         ck_assert((a->values.v[t] == NULL) == (b->values.v[t] == NULL));
-        if (a->values.v[t] && a->sample_stack.n)
-            ck_assert(!memcmp(a->values.v[t], b->values.v[t], a->sample_stack.n * sizeof(int64_t)));
+        for (size_t i = 0; a->values.v[t] && i < a->sample_stack.n; i++)
+            ck_assert_int_eq(ss_sample_value(a, t, i), ss_sample_value(b, t, i));
     }
     ck_assert_uint_eq(a->meta.n, b->meta.n);
     if (a->meta.n)
@@ -913,9 +913,9 @@ START_TEST(test_memory_and_empty)
         if (!strcmp(ss_str(&out, out.value_types.v[t].type), "small_v"))
             small = t;
     ck_assert_uint_ne(small, SS_NONE);
-    ck_assert_int_eq(out.values.v[small][0], 10);
-    ck_assert_int_eq(out.values.v[small][1], 12);
-    ck_assert_int_eq(out.values.v[small][2], 13);
+    ck_assert_int_eq(ss_sample_value(&out, small, 0), 10);
+    ck_assert_int_eq(ss_sample_value(&out, small, 1), 12);
+    ck_assert_int_eq(ss_sample_value(&out, small, 2), 13);
     ck_assert_uint_eq(out.sources.v[0].flags, m.sources.v[0].flags);
     ss_model_free(&out);
     ss_tf_list_free(l);
@@ -923,8 +923,8 @@ START_TEST(test_memory_and_empty)
     cmd = "keep-samples 2:";
     l = apply_cmds(&m, &cmd, 1, &out);
     ck_assert_uint_eq(out.sample_stack.n, 3);
-    ck_assert_int_eq(out.values.v[small][0], 11);
-    ck_assert_int_eq(out.values.v[small][2], 13);
+    ck_assert_int_eq(ss_sample_value(&out, small, 0), 11);
+    ck_assert_int_eq(ss_sample_value(&out, small, 2), 13);
     ck_assert_uint_eq(out.sources.v[0].n_samples, 3);
     ss_model_free(&out);
     ss_tf_list_free(l);
@@ -1337,7 +1337,7 @@ static int near(double a, double b)
 
 static int64_t col_at(const struct ss_model *m, ss_id vt, size_t i)
 {
-    return vt == SS_NONE || !m->values.v[vt] ? 0 : m->values.v[vt][i];
+    return vt == SS_NONE ? 0 : ss_sample_value(m, vt, i);
 }
 
 static ss_id find_vt(const struct ss_model *m, const char *name)
@@ -1356,7 +1356,7 @@ static int naive_weight(const struct ss_model *m, const struct ss_measure *ms, s
                         double *w)
 {
     const struct ss_source *so = &m->sources.v[src];
-    int64_t cnt = m->values.v[SS_VT_COUNT] ? m->values.v[SS_VT_COUNT][i] : 1;
+    int64_t cnt = ss_sample_count(m, i);
     *w = 0;
     if (!ss_source_has_measure(m, src, ms))
         return 1;
@@ -1671,15 +1671,17 @@ static void check_columns(const struct ss_model *o, const struct ss_model *t, co
     int64_t last = -1;
     int stretch = 1;
     for (size_t k = 0; k < t->sample_stack.n; k++) {
-        int64_t id = t->values.v[1][k];
+        int64_t id = ss_sample_value(t, 1, k);
         ck_assert_msg(id > last && (size_t)id < o->sample_stack.n, "%s: sample %zu has id %lld",
                       what, k, (long long)id);
         stretch &= k == 0 || id == last + 1;
         last = id;
         for (size_t v = 0; v < o->values.n; v++)
-            ck_assert_int_eq(t->values.v[v][k], o->values.v[v][id]);
+            ck_assert_int_eq(ss_sample_value(t, v, k), ss_sample_value(o, v, (size_t)id));
     }
-    ck_assert_msg(!stretch || t->values_borrowed, "%s: one stretch kept, columns copied", what);
+    /* the columns are o's, never copied; rows only when samples left the middle */
+    ck_assert_msg(t->values_borrowed, "%s: columns copied", what);
+    ck_assert_msg(!stretch || !t->value_rows, "%s: one stretch kept, with rows", what);
 }
 
 static void per_stack_vs_per_sample(struct ss_model *o, const char *what, uint64_t *seed, int lists,
@@ -1743,6 +1745,149 @@ START_TEST(test_per_stack_vs_per_sample)
 }
 END_TEST
 
+/* Transforms that remove samples from the middle share the original's value
+ * columns through rows (model.h: value_rows): every value and every
+ * measure's weight equals what a copy of the kept rows gives, worked out
+ * here from the original's own columns and the kept samples' numbers (the
+ * memory measures against the previous kept sample of the session), after
+ * one step and two, an undo and a redo (the lists applied again), and
+ * with the measure chosen before the transform and after it (V). */
+static void expect_shared(struct ss_model *o, struct ss_model *t, const size_t *idx, size_t n,
+                          const char *what)
+{
+    ck_assert_uint_eq(t->sample_stack.n, n);
+    ck_assert(t->values_borrowed);
+    ss_id sm = find_vt(o, "small_v"), bg = find_vt(o, "big_v"), nd = find_vt(o, "nodes"),
+          dup = find_vt(o, "dup_count");
+    for (size_t k = 0; k < n; k++) {
+        /* the kept sample: its frames' functions and its values */
+        ss_id ts = t->sample_stack.v[k], os = o->sample_stack.v[idx[k]];
+        ck_assert_uint_eq(ss_stack_depth(t, ts), ss_stack_depth(o, os));
+        for (size_t f = 0; f < ss_stack_depth(t, ts); f++)
+            ck_assert_str_eq(ss_function_name(t, ss_loc_function(t, ss_stack_frames(t, ts)[f])),
+                             ss_function_name(o, ss_loc_function(o, ss_stack_frames(o, os)[f])));
+        for (size_t v = 0; v < o->values.n; v++)
+            ck_assert_int_eq(ss_sample_value(t, v, k),
+                             o->values.v[v] ? o->values.v[v][idx[k]] : v == SS_VT_COUNT);
+    }
+    const char *name = ss_model_measure_name(t);
+    ck_assert_str_eq(name, ss_model_measure_name(o));
+    for (size_t s = 0; s < t->sources.n; s++) {
+        const struct ss_source *src = &t->sources.v[s];
+        for (size_t k = src->first_sample; k < src->first_sample + src->n_samples; k++) {
+            size_t r = idx[k];
+            int64_t want = 1; /* time and samples: the count */
+            if (!strcmp(name, "duplications")) {
+                want = o->values.v[dup][r];
+            } else if (!strcmp(name, "memory") || !strcmp(name, "released")) {
+                want = 0;
+                if (k > src->first_sample) {
+                    size_t p = idx[k - 1];
+                    int64_t ds = o->values.v[sm][r] - o->values.v[sm][p],
+                            db = o->values.v[bg][r] - o->values.v[bg][p],
+                            dn = o->values.v[nd][r] - o->values.v[nd][p];
+                    if (!strcmp(name, "memory"))
+                        want = (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
+                    else
+                        want = 8 * (ds + db) < 0 ? -8 * (ds + db) : 0;
+                }
+            }
+            ck_assert_msg(ss_sample_weight(t, k) == want,
+                          "%s, %s: sample %zu weighs %lld, not %lld", what, name, k,
+                          (long long)ss_sample_weight(t, k), (long long)want);
+        }
+    }
+}
+
+START_TEST(test_shared_rows)
+{
+    struct ss_model o, t;
+    struct ss_error err;
+    FX_LOAD_OK(&o, mixed_prof);
+    ck_assert_uint_eq(o.sample_stack.n, 8);
+    /* step 1 removes samples 2 and 3 (from the middle of session 1), step 2
+     * the fourth left (sample 6, the middle of session 2) */
+    const char *cmds[] = {"drop-samples 2:3", "drop-samples 4:4"};
+    static const size_t kept1[] = {0, 3, 4, 5, 6, 7}, kept2[] = {0, 3, 4, 6, 7};
+    /* the lists the explorer applies: one step, two, undo, redo */
+    static const size_t steps[] = {1, 2, 1, 2};
+    struct ss_measure ms[16];
+    size_t nm = ss_model_measures(&o, ms, 16);
+    ck_assert_uint_eq(nm, 5); /* time, samples, memory, released, duplications */
+    for (size_t a = 0; a < nm; a++) {
+        char nma[64];
+        snprintf(nma, sizeof nma, "%s", ss_measure_name(&o, &ms[a]));
+        for (size_t st = 0; st < ARRAY_SIZE(steps); st++) {
+            /* the measure chosen before: the transform weighs by it */
+            ck_assert_int_eq(ss_model_set_measure(&o, nma, &err), 0);
+            apply_texts(&o, cmds, steps[st], &t);
+            const size_t *idx = steps[st] == 1 ? kept1 : kept2;
+            size_t n = steps[st] == 1 ? ARRAY_SIZE(kept1) : ARRAY_SIZE(kept2);
+            ck_assert_ptr_nonnull(t.value_rows);
+            for (size_t k = 0; k < n; k++)
+                ck_assert_uint_eq(t.value_rows[k], idx[k]);
+            expect_shared(&o, &t, idx, n, "applied");
+            /* V through every measure and back, as the explorer: the
+             * original first, then the transformed profile from it */
+            for (size_t b = 1; b <= nm; b++) {
+                const char *nmb = ss_measure_name(&o, &ms[(a + b) % nm]);
+                char buf[64];
+                snprintf(buf, sizeof buf, "%s", nmb);
+                ck_assert_int_eq(ss_model_set_measure(&o, buf, &err), 0);
+                ck_assert_int_eq(ss_model_set_measure_from(&t, buf, &o, &err), 0);
+                expect_shared(&o, &t, idx, n, "V");
+                /* without the original's column (nor t's kept one): the
+                 * same weights */
+                for (size_t d = 0; d < ARRAY_SIZE(t.derived); d++) {
+                    free(t.derived[d].col);
+                    free(t.derived[d].fix_bits);
+                    free(t.derived[d].fix_rank);
+                    free(t.derived[d].fix_val);
+                    memset(&t.derived[d], 0, sizeof t.derived[d]);
+                }
+                ck_assert_int_eq(ss_model_set_measure(&t, buf, &err), 0);
+                expect_shared(&o, &t, idx, n, "V alone");
+            }
+            ss_model_free(&t);
+        }
+    }
+    ss_model_free(&o);
+}
+END_TEST
+
+/* Counters too large for the integer passes (2^52 and more: measure.c's
+ * SMALL_COUNTER) take the exact rule, in the original and in a transformed
+ * profile alike: 8 x each increase, from the previous (kept) sample. */
+static const char huge_prof[] = "memory profiling: sample.interval=20000\n"
+                                ":10:0:0:0:\"f\" \n"
+                                ":4503599627370496:0:0:0:\"f\" \n"
+                                ":4503599627370497:0:0:0:\"g\" \n"
+                                ":4503599627370499:0:0:0:\"f\" \n";
+
+START_TEST(test_huge_counters)
+{
+    struct ss_model o, t;
+    struct ss_error err;
+    FX_LOAD_OK(&o, huge_prof);
+    ck_assert_int_eq(ss_model_set_measure(&o, "memory", &err), 0);
+    ck_assert_int_eq(ss_sample_weight(&o, 0), 0);
+    ck_assert_int_eq(ss_sample_weight(&o, 1), 8 * (INT64_C(4503599627370496) - 10));
+    ck_assert_int_eq(ss_sample_weight(&o, 2), 8);
+    ck_assert_int_eq(ss_sample_weight(&o, 3), 16);
+    /* sample 3 (g) removed: the last sample's increase is over sample 2 */
+    const char *cmd = "drop-samples 3:3";
+    apply_texts(&o, &cmd, 1, &t);
+    ck_assert_ptr_nonnull(t.value_rows);
+    ck_assert_int_eq(ss_sample_weight(&t, 1), 8 * (INT64_C(4503599627370496) - 10));
+    ck_assert_int_eq(ss_sample_weight(&t, 2), 24);
+    ck_assert_int_eq(ss_model_set_measure_from(&t, "released", &o, &err), 0);
+    for (size_t k = 0; k < 3; k++)
+        ck_assert_int_eq(ss_sample_weight(&t, k), 0);
+    ss_model_free(&t);
+    ss_model_free(&o);
+}
+END_TEST
+
 Suite *transform_suite(void)
 {
     Suite *s = suite_create("transform");
@@ -1763,6 +1908,8 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_sample_ranges);
     tcase_add_test(tc, test_counted_samples);
     tcase_add_test(tc, test_memory_and_empty);
+    tcase_add_test(tc, test_shared_rows);
+    tcase_add_test(tc, test_huge_counters);
     tcase_add_test(tc, test_class);
     tcase_add_test(tc, test_mixed_profile);
     tcase_add_test(tc, test_label_filters);

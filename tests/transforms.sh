@@ -442,4 +442,24 @@ else
         pass "replace root first: X has total time, no hint" ||
         fail "replace root first" "no X row"
 fi
+
+# Transforms that remove samples from the middle share the original's value
+# columns through a row per kept sample (model.h: value_rows): the memory
+# counters written back are the input's lines' own, awk picking the kept
+# lines (two cuts, the second numbered on what the first left; a focus
+# keeps the lines that hold the function).
+prof=$SRCDIR/tests/data/rprof/memory_line.out
+if conv rprof -e 'drop-samples 100:2000' -e 'drop-samples 500:600' -o "$TMPD/cut.out" "$prof"; then
+    want=$(awk '/^:/ { k++; if (k >= 100 && k <= 2000) next; j++; if (j >= 500 && j <= 600) next
+                       split($0, f, ":"); print f[2] ":" f[3] ":" f[4] ":" f[5] }' "$prof" | cksum)
+    got=$(awk '/^:/ { split($0, f, ":"); print f[2] ":" f[3] ":" f[4] ":" f[5] }' "$TMPD/cut.out" | cksum)
+    [ "$want" = "$got" ] && pass "convert -e drop-samples twice: each kept sample's memory counters as awk keeps them" ||
+        fail "drop-samples memory counters" "want $want, got $got"
+fi
+if conv rprof -e 'focus paste' -o "$TMPD/focus.out" "$prof"; then
+    want=$(awk '/^:/ && / "paste" |"paste" / { split($0, f, ":"); print f[2] ":" f[3] ":" f[4] ":" f[5] }' "$prof" | cksum)
+    got=$(awk '/^:/ { split($0, f, ":"); print f[2] ":" f[3] ":" f[4] ":" f[5] }' "$TMPD/focus.out" | cksum)
+    [ "$want" = "$got" ] && pass "convert -e focus: each kept sample's memory counters as awk keeps them" ||
+        fail "focus memory counters" "want $want, got $got"
+fi
 finish

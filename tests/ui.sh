@@ -346,6 +346,28 @@ why=$(sed -n '3,21p' "$T/demo.functions" | awk -v self="$T/r.self" -v runs="$T/r
     }')
 check demo.functions-vs-report "$why"
 
+# Sorted by runs (s twice): the key does not wait for the background pass,
+# and the rows are sorted once the run lengths are there (a script's
+# :save-display waits for them): runs never increase down the rows, ties
+# by self, and the title says runs without the note of the wait.
+# The demo's samples twenty times over (110k samples), so that the pass
+# is still running when the keys come.
+{
+    grep -v '^:' "$DEMO"
+    for _ in $(seq 20); do grep '^:' "$DEMO"; done
+} >"$T/demo20.out"
+ui demo-runs "$T/demo20.out" <<'EOF2'
+s
+s
+DUMP by-runs
+EOF2
+why=$(sed -n '3,21p' "$T/demo-runs.by-runs" | awk '
+    NR > 1 && ($5 > r || ($5 == r && $1 > s)) { print "row " NR ": " $0 " after runs " r " self " s; exit }
+    { r = $5; s = $1 }')
+[ -z "$why" ] && ! [[ $(line 1 "$T/demo-runs.by-runs") == *"by runs"* ]] && why="title: $(line 1 "$T/demo-runs.by-runs")"
+[[ $(line 1 "$T/demo-runs.by-runs") == *"sorting when"* ]] && why="still waiting: $(line 1 "$T/demo-runs.by-runs")"
+check demo.sorted-by-runs "$why"
+
 # levels: every row equals report --by levels (scaffold * included; the
 # view's u marks user code, checked below).
 "$STACKSCOPE" report --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.levels"

@@ -236,7 +236,7 @@ int ui_set_measure(struct ui *ui, const char *name)
     snprintf(nm, sizeof nm, "%s", name ? name : "");
     ui_runs_cancel(&ui->cache); /* its thread reads the weights changed here */
     if (ss_model_set_measure(&ui->orig, nm, &err) ||
-        (ui->have_tm && ss_model_set_measure(&ui->tm, nm, &err))) {
+        (ui->have_tm && ss_model_set_measure_from(&ui->tm, nm, &ui->orig, &err))) {
         ui_error(ui, "value: %s", err.msg);
         return -1;
     }

@@ -101,6 +101,8 @@ struct fn_view {
     int sort, rev;   /* the order `order` is in */
     uint32_t *order; /* rows of the statistics, in display order */
     size_t n;
+    int waiting; /* sorted by run lengths still being computed: `order` is
+                  * the one before, and the rows re-sort when they arrive */
 };
 
 static const char *name_of(const struct ss_stats *st, uint32_t row)
@@ -153,15 +155,31 @@ static int prepare(struct ui *ui, struct ui_view *v)
     const struct ss_stats *st = ui_stats_fn(ui);
     if (!st)
         return -1;
+    int by_runs = v->sort == SORT_RUNS || v->sort == SORT_MEAN;
+    if (!by_runs)
+        p->waiting = 0;
     if (p->gen == ui->gen && p->sort == v->sort && p->rev == v->sort_rev) {
         v->list.n = p->n;
         return 0;
     }
     struct fn_ctx ctx = {{st}, NULL, NULL, 0};
     size_t nruns;
-    /* the order needs the run lengths only when sorted by them */
-    if ((v->sort == SORT_RUNS || v->sort == SORT_MEAN) &&
-        ui_runs(ui, &ctx.runs, &nruns, &ctx.fn_runs))
+    /* the order needs the run lengths only when sorted by them; while the
+     * background pass computes them the key does not wait: the rows keep
+     * their order (the title says so) and re-sort when they arrive */
+    if (by_runs && ui->defer && !ui_runs_ready(ui) && !ui->cache.runs_failed) {
+        ui->pending = 1;
+        p->waiting = 1;
+        if (p->gen == ui->gen && p->order) {
+            v->list.n = p->n;
+            return 0;
+        }
+        /* a new model: by self until then */
+        by_runs = 0;
+    } else {
+        p->waiting = 0;
+    }
+    if (by_runs && ui_runs(ui, &ctx.runs, &nruns, &ctx.fn_runs))
         ctx.runs = NULL, ctx.fn_runs = NULL;
     if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]], &ctx)) {
         ui_error(ui, "out of memory");
@@ -171,7 +189,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     int regen = p->gen != ui->gen;
     p->n = st->n;
     p->gen = ui->gen;
-    p->sort = v->sort;
+    /* waiting: the order is by self, not yet the one asked for */
+    p->sort = p->waiting ? SORT_SELF : v->sort;
     p->rev = v->sort_rev;
     v->list.n = p->n;
     /* keep the current function selected (by id: see ui_current_function) */
@@ -196,9 +215,9 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         return;
     }
     char sn[128];
-    snprintf(buf, n, "%zu by %s%s", p ? p->n : 0,
-             ui_sort_name(ui, sort_names[v->sort], sn, sizeof sn),
-             v->sort_rev ? " (reversed)" : "");
+    snprintf(buf, n, "%zu by %s%s%s", p ? p->n : 0,
+             ui_sort_name(ui, sort_names[v->sort], sn, sizeof sn), v->sort_rev ? " (reversed)" : "",
+             p && p->waiting ? " (sorting when the run lengths arrive)" : "");
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,

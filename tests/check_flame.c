@@ -711,8 +711,9 @@ START_TEST(test_flame_chart_index)
             len += (size_t)snprintf(txt + len, cap - len, "%s", head); /* a new session */
         else if (i / 700 != (i + rep) / 700)
             len += (size_t)snprintf(txt + len, cap - len, ":1:2:3:0:\n"); /* no frames */
-        for (size_t j = 0; j < rep && i < n; j++, i++)
-            len += (size_t)snprintf(txt + len, cap - len, ":1:2:3:0:%s\n", stacks[k]);
+        for (size_t j = 0; j < rep && i < n; j++, i++)                    /* counters up and down */
+            len += (size_t)snprintf(txt + len, cap - len, ":%zu:2:%zu:0:%s\n", i * 7919 % 5003,
+                                    i * 31 % 977, stacks[k]);
         i--;
     }
     struct ss_model m0, m;
@@ -730,11 +731,19 @@ START_TEST(test_flame_chart_index)
     ck_assert_ptr_nonnull(fm);
     fm[ss_model_find_function(&m, "g")] = 1;
     fm[ss_model_find_function(&m, "k")] = 1;
-    /* the model's measure (the index computes it), then made-up weights */
+    /* the model's measure (the index computes it), then made-up weights;
+     * time, then memory: a transformed profile reads the original's derived
+     * column through its rows, with its own values after the gaps */
     double *pw;
-    for (int made = 0; made <= 1; made++) {
+    for (int made = 0; made <= 2; made++) {
+        if (made == 2) {
+            ck_assert_int_eq(ss_model_set_measure(&m0, "memory", &err), 0);
+            ck_assert_int_eq(ss_model_set_measure_from(&m, "memory", &m0, &err), 0);
+            ck_assert_ptr_nonnull(m.weights.row);
+            ck_assert_ptr_nonnull(m.weights.fix_bits);
+        }
         ck_assert_int_eq(ss_flame_measure_weights(&m, NULL, &pw, &err), 0);
-        for (size_t i = 0; made && i < m.sample_stack.n; i++) {
+        for (size_t i = 0; made == 1 && i < m.sample_stack.n; i++) {
             if (i % 17 == 5)
                 pw[i] = 0; /* left out */
             else if (i % 23 == 7)
@@ -747,12 +756,12 @@ START_TEST(test_flame_chart_index)
             struct ss_flame_opts o = {inv, 1, SS_FLAME_BY_NAME};
             ck_assert_int_eq(ss_flame_build(&m, NULL, pw, &o, &ex, &err), 0);
             struct ss_flame_index *ix;
-            const double *ixw = made ? pw : NULL;
+            const double *ixw = made == 1 ? pw : NULL;
             ck_assert_int_eq(ss_flame_index_build(&m, ixw, inv, &ix, &err), 0);
             ck_assert_ptr_nonnull(ix);
             ck_assert(ss_flame_index_fits(ix, ixw, inv));
             ck_assert(!ss_flame_index_fits(ix, ixw, !inv));
-            ck_assert(!ss_flame_index_fits(ix, made ? NULL : pw, inv));
+            ck_assert(!ss_flame_index_fits(ix, made == 1 ? NULL : pw, inv));
             /* some frames have a location, some have none */
             size_t with_loc = 0;
             for (size_t i = 0; i < ex.n; i++)

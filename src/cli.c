@@ -324,8 +324,6 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
     return 0;
 }
 
-/* Apply the transforms (if any) to the loaded *orig into *tm; *m is the one
- * to use.  Returns 0 or the exit status (orig freed then). */
 /* Warn about the steps of tf that matched nothing: in a comparison
  * (compared), those that matched nothing on either side, and name the side
  * of those that matched on one side only. */
@@ -342,9 +340,10 @@ static void warn_no_match(struct ss_tf_list *tf, int compared)
     }
 }
 
-/* Apply tf to orig giving *tm (*m: the model to use); side 0: a profile
- * alone (warns about steps that match nothing), 1: the new profile of a
- * comparison, 2: its base (load_sides warns after both). */
+/* Apply tf (if any) to the loaded orig giving *tm (*m: the model to use);
+ * side 0: a profile alone (warns about steps that match nothing), 1: the
+ * new profile of a comparison, 2: its base (load_sides warns after both).
+ * Returns 0 or the exit status (orig freed then). */
 static int transform_loaded(struct ss_model *orig, struct ss_model *tm, struct ss_model **m,
                             struct ss_tf_list *tf, int side, double *t0)
 {

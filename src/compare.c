@@ -426,9 +426,7 @@ static int tree_side(const struct ss_compare *c, struct tjoin *j, const struct s
 /* qsort context: the joined nodes */
 static const struct ss_cmp_tnode *sort_tnodes;
 
-/* Trees and calls sum seconds, not exact units: deltas equal to 1e-12
- * (relative) tie, so that rounding does not decide their order. */
-static int cmp_desc_near(double a, double b)
+int ss_cmp_desc_near(double a, double b)
 {
     double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     return fabs(a - b) <= 1e-12 * m ? 0 : cmp_desc(a, b);
@@ -438,7 +436,7 @@ static int by_tree_delta(const void *pa, const void *pb)
 {
     const struct ss_cmp_tnode *a = &sort_tnodes[*(const uint32_t *)pa],
                               *b = &sort_tnodes[*(const uint32_t *)pb];
-    int r = cmp_desc_near(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
+    int r = ss_cmp_desc_near(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
     return r ? r : cmp_name(a->name, b->name);
 }
 
@@ -558,7 +556,7 @@ static int edges_side(struct ss_cmp_calls *out, struct ss_cmp_edge **list, size_
 static int by_edge_delta(const void *pa, const void *pb)
 {
     const struct ss_cmp_edge *a = pa, *b = pb;
-    int r = cmp_desc_near(a->cur_x - a->base_x, b->cur_x - b->base_x);
+    int r = ss_cmp_desc_near(a->cur_x - a->base_x, b->cur_x - b->base_x);
     return r ? r : cmp_name(a->name, b->name);
 }
 

@@ -56,6 +56,12 @@ void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const st
 int ss_compare_check_measure(struct ss_model *base, struct ss_model *cur, const char *base_name,
                              int chosen, struct ss_error *err);
 
+/* The order of two deltas, larger first (-1, 0, 1), where values within
+ * 1e-12 (relative) of each other tie: trees, calls, levels, runs and
+ * labels sum seconds, not exact units, and rounding must not decide their
+ * order.  One comparison for every table that sorts by a summed delta. */
+int ss_cmp_desc_near(double a, double b);
+
 /* A base value in the new profile's unit, scaled. */
 static inline double ss_compare_base(const struct ss_compare *c, double v)
 {

@@ -2,7 +2,6 @@
  * side's `report --by labels` rows joined by key and value text. */
 #include "compare.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,19 +82,11 @@ static int labels_side(const struct ss_compare *c, int base, struct ss_cmp_label
     return 0;
 }
 
-/* Larger first; values within 1e-12 (relative) of each other tie, so that
- * rounding of summed seconds does not decide an order. */
-static int desc_near(double a, double b)
-{
-    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-    return fabs(a - b) <= 1e-12 * m ? 0 : a > b ? -1 : 1;
-}
-
 static int by_label_delta(const void *pa, const void *pb, void *ctx)
 {
     const struct ss_cmp_label *a = pa, *b = pb;
     const struct ss_strtab *keys = ctx;
-    int c = desc_near(a->value_n - a->value_b, b->value_n - b->value_b);
+    int c = ss_cmp_desc_near(a->value_n - a->value_b, b->value_n - b->value_b);
     if (!c) {
         double da = (double)a->samples_n - (double)a->samples_b;
         double db = (double)b->samples_n - (double)b->samples_b;

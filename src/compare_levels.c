@@ -3,7 +3,6 @@
  * and the timeline of both sides at one level. */
 #include "compare.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,21 +149,13 @@ static int runs_side(const struct ss_compare *c, int base, uint32_t level, const
     return 0;
 }
 
-/* Larger first; values within 1e-12 (relative) of each other tie, so that
- * rounding of summed seconds does not decide an order. */
-static int desc_near(double a, double b)
-{
-    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-    return fabs(a - b) <= 1e-12 * m ? 0 : a > b ? -1 : 1;
-}
-
 /* The measure's delta, largest growth first, then the samples' delta,
  * then name, then level (0, all levels, first). */
 static int by_run_delta(const void *pa, const void *pb, void *ctx)
 {
     const struct ss_cmp_run *a = pa, *b = pb;
     const struct ss_strtab *keys = ctx;
-    int c = desc_near(a->value_n - a->value_b, b->value_n - b->value_b);
+    int c = ss_cmp_desc_near(a->value_n - a->value_b, b->value_n - b->value_b);
     if (!c) {
         double da = (double)a->samples_n - (double)a->samples_b;
         double db = (double)b->samples_n - (double)b->samples_b;

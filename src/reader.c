@@ -239,6 +239,10 @@ int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *ter
     size_t scanned = 0;
     for (;;) {
         size_t avail = r->end - r->start;
+        /* a window that could not be mapped is read anew from the line's
+         * start (map_next): only what is here again is known to be scanned */
+        if (scanned > avail)
+            scanned = avail;
         if (avail == 0 && !r->eof) {
             if (fill(r, err) < 0)
                 return -1;

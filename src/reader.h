@@ -32,8 +32,8 @@ struct ss_reader {
     uint64_t next_off; /* byte offset of the next line */
     size_t max_line;   /* longest line accepted, in bytes: a regular file's size
                         * (at least SS_MAX_STREAM_LINE), else SS_MAX_STREAM_LINE */
-    int ranged;        /* a byte range of a file (ss_reader_open_range): mapped whole
-                        * or read with pread, fd not owned */
+    int ranged;        /* a byte range of a file (ss_reader_open_range): mapped in
+                        * windows of 4 MiB or read with pread, fd not owned */
     uint64_t pos, lim; /* ranged: file offset of the next read, end of the range */
 };
 
@@ -48,9 +48,10 @@ int ss_reader_open_regular(struct ss_reader *r, const char *path, struct ss_erro
 /* Open a reader over the bytes [start, end) of the open regular file `fd`
  * (borrowed: ss_reader_close leaves it open), so several threads can each
  * read a range of one file (the parallel Rprof loader).  The range is mapped
- * whole on the first read (MAP_POPULATE: no copy, no page faults), or read
+ * in windows of 4 MiB as it is read (MAP_POPULATE: no copy, no page fault
+ * per page; a line longer than half a window gets a larger one), or read
  * with pread(2) into a buffer of its own when STACKSCOPE_NO_MMAP is set or
- * the mapping fails.  Lines end in LF (with an optional CR before
+ * a mapping fails (from then on).  Lines end in LF (with an optional CR before
  * it): the caller knows the file's first line end is no lone CR.  Lines are
  * numbered from 1 and offsets counted from 0 within the range; a line
  * longer than max_line is refused.  Returns 0 or SS_ENOMEM. */

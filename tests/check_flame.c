@@ -820,6 +820,73 @@ START_TEST(test_flame_chart_index)
 }
 END_TEST
 
+/* The index's other paths against the full chart: more distinct rows than
+ * its pair table holds (nleaf 1,500: the sparse table answers), or fewer
+ * (20) with shared prefixes of 255 frames or more (the table's escape), and
+ * locations that differ deep in a block (the locations' own prefix table). */
+static void index_deep(unsigned nleaf, unsigned maxleafs, size_t min_stacks)
+{
+    size_t n = 3000, cap = 1u << 23, len = 0;
+    char *txt = malloc(cap);
+    ck_assert_ptr_nonnull(txt);
+    len += (size_t)snprintf(txt, cap, "line profiling: sample.interval=1000\n#File 1: a.R\n");
+    uint32_t r = 4242;
+    for (size_t i = 0; i < n; i++) {
+        r = r * 1103515245u + 12345u;
+        /* a spine of 300 frames (or 10), a leaf part of 1 to maxleafs
+         * frames from nleaf functions, the spine's line at depth 7 one of
+         * two */
+        size_t spine = (r >> 20) % 4 ? 300 : 10, leafs = 1 + (r >> 9) % maxleafs;
+        for (size_t j = 0; j < leafs; j++) {
+            r = r * 1103515245u + 12345u;
+            len +=
+                (size_t)snprintf(txt + len, cap - len, "\"l%u\" ", (unsigned)((r >> 12) % nleaf));
+        }
+        for (size_t j = spine; j-- > 0;) {
+            if (j == 7)
+                len += (size_t)snprintf(txt + len, cap - len, "1#%u ", 3 + (unsigned)(i / 700 % 2));
+            len += (size_t)snprintf(txt + len, cap - len, "\"s%zu\" ", j);
+        }
+        txt[len++] = '\n';
+        ck_assert_uint_lt(len, cap - 8192);
+    }
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_msg(fx_load(&m, &err, txt, len, path, sizeof path) == 0, "%s", err.msg);
+    free(txt);
+    ck_assert_uint_gt(ss_model_nstacks(&m), min_stacks);
+    double *pw;
+    ck_assert_int_eq(ss_flame_measure_weights(&m, NULL, &pw, &err), 0);
+    for (int inv = 0; inv <= 1; inv++) {
+        struct ss_flame_opts o = {inv, 1, SS_FLAME_BY_NAME};
+        struct ss_flame_index *ix;
+        ck_assert_int_eq(ss_flame_index_build(&m, NULL, inv, &ix, &err), 0);
+        ck_assert_ptr_nonnull(ix);
+        size_t cols_list[] = {1, 80, 1000};
+        for (size_t c = 0; c < sizeof cols_list / sizeof *cols_list; c++) {
+            struct ss_flame_grid g = {0, 0, cols_list[c], NULL, 0, NULL};
+            struct ss_flame full, fast;
+            ck_assert_int_eq(ss_flame_build_grid(&m, NULL, pw, &o, &g, &full, &err), 0);
+            g.index = ix;
+            ck_assert_int_eq(ss_flame_build_grid(&m, NULL, NULL, &o, &g, &fast, &err), 0);
+            same_chart(&fast, &full);
+            ss_flame_free(&full);
+            ss_flame_free(&fast);
+        }
+        ss_flame_index_free(ix);
+    }
+    free(pw);
+    ss_model_free(&m);
+}
+
+START_TEST(test_flame_chart_index_deep)
+{
+    index_deep(1500, 3, 1100);
+    index_deep(20, 2, 100);
+}
+END_TEST
+
 /* An empty profile gives an empty graph, not an error. */
 START_TEST(test_flame_empty)
 {
@@ -869,6 +936,7 @@ Suite *flame_suite(void)
     tcase_add_test(tc, test_flame_chart_grid);
     tcase_add_test(tc, test_flame_chart_grid_random);
     tcase_add_test(tc, test_flame_chart_index);
+    tcase_add_test(tc, test_flame_chart_index_deep);
     tcase_add_test(tc, test_flame_weights);
     tcase_add_test(tc, test_flame_search);
     tcase_add_test(tc, test_flame_focus);

@@ -4,9 +4,11 @@
  * read(2) when STACKSCOPE_NO_MMAP is set). */
 #include "check_suites.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "limits.h"
@@ -208,6 +210,70 @@ START_TEST(test_long_line)
 }
 END_TEST
 
+/* A range (the parallel loader's) whose next window cannot be mapped (an
+ * address-space limit) is read with pread(2) from where its unread bytes
+ * start, also in the middle of a line that straddles the window before. */
+START_TEST(test_range_map_fails)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return; /* the sanitizer's own mappings do not live under RLIMIT_AS */
+#else
+    /* line 1 ends 1 MiB before the end of the first 4 MiB window; line 2
+     * (1.5 MiB) straddles it, so the next window is mapped mid-line
+     * (and 4 MiB of lines after it: the next window is a whole one) */
+    size_t l1 = (3u << 20) - 1, l2 = (3u << 19), n = l1 + 1 + l2 + 1 + 2 + (4u << 20);
+    char *buf = malloc(n);
+    ck_assert_ptr_nonnull(buf);
+    memset(buf, 'a', l1);
+    memset(buf + n - (4u << 20), '\n', 4u << 20);
+    buf[l1] = '\n';
+    for (size_t i = 0; i < l2; i++)
+        buf[l1 + 1 + i] = (char)('b' + i % 7);
+    memcpy(buf + l1 + 1 + l2, "\nc\n", 3);
+    char path[4096];
+    fx_write(path, sizeof path, buf, n);
+    unsetenv("STACKSCOPE_NO_MMAP");
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open_range(&r, fd, path, 0, n, n, &err), 0);
+    const char *line;
+    size_t ll;
+    int term;
+    ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 1);
+    ck_assert_uint_eq(ll, l1);
+    ck_assert_int_eq(r.mapped, 1);
+    /* from here no new mapping of 4 MiB fits (the window in use is
+     * unmapped first): half a MiB below what the process has now */
+    struct rlimit old, lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    lim = old;
+    lim.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) - (1u << 19);
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    int got = ss_reader_next(&r, &line, &ll, &term, &err);
+    int mapped = r.mapped;
+    int same = got == 1 && ll == l2 && memcmp(line, buf + l1 + 1, l2) == 0;
+    int got3 = got == 1 ? ss_reader_next(&r, &line, &ll, &term, &err) : -2;
+    int same3 = got3 == 1 && ll == 1 && line[0] == 'c';
+    setrlimit(RLIMIT_AS, &old);
+    ck_assert_msg(got == 1, "line 2: %d (%s)", got, got < 0 ? err.msg : "");
+    ck_assert_int_eq(mapped, 0); /* it did fall back to pread */
+    ck_assert_msg(same, "line 2: %zu bytes, want %zu", ll, l2);
+    ck_assert_msg(same3, "line 3: %d", got3);
+    ss_reader_close(&r);
+    close(fd);
+    unlink(path);
+    free(buf);
+#endif
+}
+END_TEST
+
 /* A pipe has no size: its lines are limited to SS_MAX_STREAM_LINE. */
 START_TEST(test_pipe_limit)
 {
@@ -243,6 +309,7 @@ Suite *reader_suite(void)
     tcase_add_loop_test(tc, test_big_file, 0, 2);
     tcase_add_loop_test(tc, test_long_line, 0, 2);
     tcase_add_test(tc, test_pipe_limit);
+    tcase_add_test(tc, test_range_map_fails);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -403,6 +403,19 @@ int ss_model_add_samples(struct ss_model *m, const ss_id *stacks, size_t n, cons
     }
     memcpy(m->sample_stack.v + old, stacks, n * sizeof *stacks);
     m->sample_stack.n = old + n;
+    int64_t *dst[4];
+    size_t nd = 0;
+    for (size_t c = 0; c < nvt && nvt <= 4; c++)
+        if ((dst[nd] = m->values.v[vts[c]]) != NULL)
+            dst[nd++] += old;
+    if (nd == 4)
+        for (size_t k = 0; k < n; k++) {
+            const int64_t *v = vals + 4 * k;
+            dst[0][k] = v[0];
+            dst[1][k] = v[1];
+            dst[2][k] = v[2];
+            dst[3][k] = v[3];
+        }
     for (size_t t = 0; t < m->values.n; t++) {
         int64_t *col = m->values.v[t];
         if (!col)
@@ -410,10 +423,11 @@ int ss_model_add_samples(struct ss_model *m, const ss_id *stacks, size_t n, cons
         size_t c = 0;
         while (c < nvt && vts[c] != t)
             c++;
-        if (c < nvt)
-            for (size_t k = 0; k < n; k++)
-                col[old + k] = vals[k * nvt + c];
-        else
+        if (c < nvt) {
+            if (nd != 4)
+                for (size_t k = 0; k < n; k++)
+                    col[old + k] = vals[k * nvt + c];
+        } else
             for (size_t k = 0; k < n; k++)
                 col[old + k] = t == SS_VT_COUNT ? 1 : 0;
     }

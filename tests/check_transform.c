@@ -1866,6 +1866,101 @@ START_TEST(test_shared_rows)
 }
 END_TEST
 
+/* A kept sample keeps the bytes of its tick: memory and released per
+ * function after a focus, a middle cut and a burn-in cut are the
+ * original's per-sample values (against the sample recorded before, kept
+ * or not; 0 for a session's first) summed over the kept samples.  By hand:
+ *   sample  counters      leaf  stack   memory             released
+ *   1       10:0:100      a     a       0 (first)          0
+ *   2       12:1:110      f     f a     16 + 8 + 10 = 34   0
+ *   3       15:1:100      b     b a     24                 0
+ *   4       11:3:105      f     f a     16 + 5 = 21        8 x (4 - 2) = 16
+ *   5       11:5:105      b     b       16                 0
+ *   6       13:5:120      f     f       16 + 15 = 31       0
+ *   7       50:0:0        f     f       0 (next session)   0
+ *   8       40:1:0        b     b       8                  8 x (10 - 1) = 72 */
+static const char kept_mem_prof[] = "memory profiling: sample.interval=20000\n"
+                                    ":10:0:100:0:\"a\" \n"
+                                    ":12:1:110:0:\"f\" \"a\" \n"
+                                    ":15:1:100:0:\"b\" \"a\" \n"
+                                    ":11:3:105:0:\"f\" \"a\" \n"
+                                    ":11:5:105:0:\"b\" \n"
+                                    ":13:5:120:0:\"f\" \n"
+                                    "memory profiling: sample.interval=20000\n"
+                                    ":50:0:0:0:\"f\" \n"
+                                    ":40:1:0:0:\"b\" \n";
+
+/* fn's self and total under t's measure (-1 when it has no row). */
+static void fn_self_total(const struct ss_model *t, const char *fn, double *self, double *total)
+{
+    struct ss_stats st;
+    struct ss_error err;
+    ck_assert_int_eq(ss_stats_compute(t, SS_BY_FUNCTION, 0, &st, &err), 0);
+    *self = *total = -1;
+    for (size_t r = 0; r < st.n; r++)
+        if (!strcmp(ss_function_name(t, st.rows[r].function), fn)) {
+            *self = st.rows[r].self_v;
+            *total = st.rows[r].total_v;
+        }
+    ss_stats_free(&st);
+}
+
+START_TEST(test_kept_sample_keeps_memory)
+{
+    static const struct {
+        const char *cmd, *fn;
+        double mem_self, mem_total, rel_self, rel_total;
+    } cases[] = {
+        /* focus f keeps 2, 4, 6, 7 */
+        {"focus f", "f", 34 + 21 + 31 + 0, 34 + 21 + 31 + 0, 16, 16},
+        /* a middle cut keeps 1, 2, 6, 7, 8 */
+        {"drop-samples 3:5", "f", 34 + 31 + 0, 34 + 31 + 0, 0, 0},
+        {"drop-samples 3:5", "a", 0, 0 + 34, 0, 0},
+        {"drop-samples 3:5", "b", 8, 8, 72, 72},
+        /* a burn-in cut keeps 3 .. 8: sample 3 keeps its 24 */
+        {"drop-samples 1:2", "b", 24 + 16 + 8, 24 + 16 + 8, 72, 72},
+        {"drop-samples 1:2", "a", 0, 24 + 21, 0, 16},
+        {"drop-samples 1:2", "f", 21 + 31 + 0, 21 + 31 + 0, 16, 16},
+    };
+    struct ss_model o;
+    struct ss_error err;
+    FX_LOAD_OK(&o, kept_mem_prof);
+    for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+        struct ss_model t;
+        apply_texts(&o, &cases[c].cmd, 1, &t);
+        for (int rel = 0; rel <= 1; rel++) {
+            const char *ms = rel ? "released" : "memory";
+            double want_self = rel ? cases[c].rel_self : cases[c].mem_self,
+                   want_total = rel ? cases[c].rel_total : cases[c].mem_total;
+            /* from the original's column (the explorer's V), then alone */
+            for (int alone = 0; alone <= 1; alone++) {
+                if (alone) {
+                    for (size_t d = 0; d < ARRAY_SIZE(t.derived); d++) {
+                        free(t.derived[d].col);
+                        memset(&t.derived[d], 0, sizeof t.derived[d]);
+                    }
+                    ck_assert_int_eq(ss_model_set_measure(&t, ms, &err), 0);
+                } else {
+                    ck_assert_int_eq(ss_model_set_measure(&o, ms, &err), 0);
+                    ck_assert_int_eq(ss_model_set_measure_from(&t, ms, &o, &err), 0);
+                }
+                double self, total;
+                fn_self_total(&t, cases[c].fn, &self, &total);
+                /* a function the measure weighs 0 has no row (as pprof -top) */
+                if (near(want_total, 0))
+                    want_self = want_total = -1;
+                ck_assert_msg(near(self, want_self) && near(total, want_total),
+                              "%s, %s%s: %s self/total %g/%g, not %g/%g", cases[c].cmd, ms,
+                              alone ? " alone" : "", cases[c].fn, self, total, want_self,
+                              want_total);
+            }
+        }
+        ss_model_free(&t);
+    }
+    ss_model_free(&o);
+}
+END_TEST
+
 /* Counters too large for the integer passes (2^52 and more: measure.c's
  * SMALL_COUNTER) take the exact rule, in the original and in a transformed
  * profile alike: 8 x each increase, from the sample recorded before (kept
@@ -1922,6 +2017,7 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_memory_and_empty);
     tcase_add_test(tc, test_shared_rows);
     tcase_add_test(tc, test_huge_counters);
+    tcase_add_test(tc, test_kept_sample_keeps_memory);
     tcase_add_test(tc, test_class);
     tcase_add_test(tc, test_mixed_profile);
     tcase_add_test(tc, test_label_filters);

@@ -308,7 +308,7 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
     size_t next_gap = m->gaps.n ? m->gaps.v[0] : SIZE_MAX;
     double scale = m->sources.n ? ix->scale[0] : 0;
     /* the column read straight only when sample i's weight is col[i] */
-    const int64_t *wcol = m->weights.row || m->weights.fix_bits ? NULL : m->weights.col;
+    const int64_t *wcol = m->weights.row ? NULL : m->weights.col;
     for (size_t b = 0; b < nb; b++) {
         size_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
         uint16_t bm = NOT_TAKEN;

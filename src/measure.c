@@ -213,10 +213,11 @@ void ss_model_weights_free(struct ss_model *m)
 }
 
 /* R's memory="both" bytes (memory) or profvis's released bytes per sample,
- * 0 for the first sample of a source and for sources without memory
- * profiling; each clamped so that the column sums to at most INT64_MAX.
- * The exact rule, one sample at a time in doubles (derive_fast gives the
- * same numbers faster when no value is large). */
+ * against the sample its session recorded before it (removed by a
+ * transform or not: ss_sample_prev_row), 0 for the session's first sample
+ * and for sources without memory profiling; each clamped so that the column sums to at most
+ * INT64_MAX. The exact rule, one sample at a time in doubles (derive_fast gives the same numbers
+ * faster when no value is large). */
 static void derive_exact(const struct ss_model *m, const struct ss_rprof_vt *vt,
                          enum ss_measure_kind kind, int64_t *col)
 {
@@ -226,12 +227,14 @@ static void derive_exact(const struct ss_model *m, const struct ss_rprof_vt *vt,
         const struct ss_source *src = &m->sources.v[s];
         if (!(src->flags & SS_SRC_MEMORY))
             continue;
-        for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++) {
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             double b;
-            if (kind == SS_MEASURE_MEMORY) {
-                b = ss_rprof_alloc_bytes(m, vt, i);
+            ptrdiff_t r = (ptrdiff_t)ss_sample_row(m, i), p;
+            if (!ss_sample_prev_row(m, src, i, &p)) {
+                b = 0;
+            } else if (kind == SS_MEASURE_MEMORY) {
+                b = ss_rprof_alloc_bytes(m, vt, src, i);
             } else {
-                size_t r = ss_sample_row(m, i), p = ss_sample_row(m, i - 1);
                 double d = 8 * ((sm ? (double)sm[r] - (double)sm[p] : 0) +
                                 (bg ? (double)bg[r] - (double)bg[p] : 0));
                 b = d < 0 ? -d : 0;
@@ -313,14 +316,17 @@ static int derive_plain(const int64_t *sm, const int64_t *bg, const int64_t *nd,
     return seen >= SMALL_COUNTER ? -1 : 0;
 }
 
-/* The weight of sample i of m (not the first of its source) from the
- * counters, or -1 when one is not below SMALL_COUNTER. */
+/* The weight of sample i of m (of source src) from its counters and those
+ * of the sample recorded before it (ss_sample_prev_row; 0 for the
+ * session's first), or -1 when one is not below SMALL_COUNTER. */
 static int64_t weight_at(const struct ss_model *m, const struct ss_rprof_vt *vt,
-                         enum ss_measure_kind kind, size_t i)
+                         enum ss_measure_kind kind, const struct ss_source *src, size_t i)
 {
     const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
                   *nd = m->values.v[vt->nodes];
-    size_t r = ss_sample_row(m, i), p = ss_sample_row(m, i - 1);
+    ptrdiff_t r = (ptrdiff_t)ss_sample_row(m, i), p;
+    if (!ss_sample_prev_row(m, src, i, &p))
+        return 0;
     int64_t s1 = sm ? sm[r] : 0, s0 = sm ? sm[p] : 0, b1 = bg ? bg[r] : 0, b0 = bg ? bg[p] : 0,
             n1 = nd ? nd[r] : 0, n0 = nd ? nd[p] : 0;
     if (((uint64_t)s1 | (uint64_t)s0 | (uint64_t)b1 | (uint64_t)b0 | (uint64_t)n1 | (uint64_t)n0) >=
@@ -345,12 +351,20 @@ static int derive_fast(const struct ss_model *m, const struct ss_rprof_vt *vt,
             continue;
         size_t end = src->first_sample + src->n_samples;
         if (!rows && sm && bg && nd) {
+            /* one stretch read in order: the first sample's predecessor may
+             * be before it (a transform kept a later stretch), the others'
+             * is the row before */
+            int64_t w = weight_at(m, vt, kind, src, src->first_sample);
+            if (w < 0)
+                return -1;
+            col[src->first_sample] = w;
+            sum += (uint64_t)w;
             if (derive_plain(sm, bg, nd, kind, src->first_sample, end, col, &sum))
                 return -1;
             continue;
         }
-        for (size_t i = src->first_sample + 1; i < end; i++) {
-            int64_t w = weight_at(m, vt, kind, i);
+        for (size_t i = src->first_sample; i < end; i++) {
+            int64_t w = weight_at(m, vt, kind, src, i);
             if (w < 0)
                 return -1;
             col[i] = w;
@@ -374,66 +388,20 @@ static const struct ss_derived_col *derived_cached(const struct ss_model *m,
 static void derived_free(struct ss_derived_col *d)
 {
     free(d->col);
-    free(d->fix_bits);
-    free(d->fix_rank);
-    free(d->fix_val);
     memset(d, 0, sizeof *d);
 }
 
 /* m's weights from od, the weights of the model o that m was derived from
- * (ss_model_derive_samples: m reads o's columns, and o its own): sample i
- * weighs what o's sample of it weighs whenever m's sample before it is o's
- * sample before it, which holds everywhere but at the first sample of a
- * source (0) and after a gap (model.h: gaps; worked out from the
- * counters).  No pass over m's samples: the work is in the sources and
- * gaps.  Returns 0, 1 when a counter or the sum is too large for it, -1 on
- * OOM. */
-static int derive_shared(const struct ss_model *m, const struct ss_rprof_vt *vt,
-                         enum ss_measure_kind kind, const struct ss_derived_col *od,
-                         struct ss_derived_col *d)
+ * (ss_model_derive_samples: m reads o's columns, and o its own): a kept
+ * sample weighs what it weighed in o (its bytes are against the sample the
+ * session recorded before it, kept or not), so m reads od's column through
+ * its rows.  Nothing to compute. */
+static void derive_shared(const struct ss_model *m, const struct ss_derived_col *od,
+                          struct ss_derived_col *d)
 {
-    size_t n = m->sample_stack.n, cap = m->sources.n + m->gaps.n, words = n / 64 + 1;
-    d->fix_bits = ss_calloc_array(words, sizeof *d->fix_bits);
-    d->fix_rank = ss_alloc_array(words, sizeof *d->fix_rank);
-    d->fix_val = ss_alloc_array(cap ? cap : 1, sizeof *d->fix_val);
-    if (!d->fix_bits || !d->fix_rank || !d->fix_val)
-        return -1;
-    size_t nfix = 0;
-    /* every weight of m but the fixed ones is one of o's, which sum to
-     * od->sum at most (weights are not negative) */
-    uint64_t sum = od->sum;
-    size_t g = 0;
-    for (size_t s = 0; s < m->sources.n; s++) {
-        const struct ss_source *src = &m->sources.v[s];
-        size_t first = src->first_sample, end = first + src->n_samples;
-        /* a source without memory profiling weighs 0 in o too */
-        if (!(src->flags & SS_SRC_MEMORY) || !src->n_samples)
-            continue;
-        while (g < m->gaps.n && m->gaps.v[g] <= first)
-            g++;
-        for (size_t i = first;; i = m->gaps.v[g++]) {
-            int64_t w = i == first ? 0 : weight_at(m, vt, kind, i);
-            if (w < 0)
-                return 1;
-            d->fix_bits[i >> 6] |= (uint64_t)1 << (i & 63);
-            d->fix_val[nfix++] = w; /* in order of i: its rank */
-            sum += (uint64_t)w;
-            if (sum >= UNCLAMPED_SUM)
-                return 1;
-            if (g >= m->gaps.n || m->gaps.v[g] >= end)
-                break;
-        }
-    }
-    /* the rank of a fixed sample (ss_sample_weight): the bits set in the
-     * words before its own, and in its word below it */
-    uint32_t r = 0;
-    for (size_t k = 0; k < words; k++) {
-        d->fix_rank[k] = r;
-        r += (uint32_t)__builtin_popcountll(d->fix_bits[k]);
-    }
     d->shared = od->col + (m->value_rows ? 0 : m->values_base);
-    d->sum = sum;
-    return 0;
+    /* m's weights are some of o's, which are not negative */
+    d->sum = od->sum;
 }
 
 /* m's weights of memory or released (see derive_exact), from o's when o is
@@ -457,14 +425,8 @@ static const struct ss_derived_col *derive(struct ss_model *m, enum ss_measure_k
         const int64_t *oc = o->values.v[vt.small_v];
         if (od && od->col && od->unclamped && !o->value_rows && m->values_borrowed &&
             m->values.v[vt.small_v] == (oc ? oc + (m->value_rows ? 0 : m->values_base) : NULL)) {
-            int rc = derive_shared(m, &vt, kind, od, d);
-            if (rc == 0)
-                return d;
-            derived_free(d);
-            if (rc < 0)
-                return NULL;
-            d->n = n;
-            d->unclamped = 1;
+            derive_shared(m, od, d);
+            return d;
         }
     }
     d->col = ss_calloc_array(n ? n : 1, sizeof *d->col);
@@ -588,9 +550,6 @@ int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct
         } else {
             w.col = d->shared;
             w.row = m->value_rows;
-            w.fix_bits = d->fix_bits;
-            w.fix_rank = d->fix_rank;
-            w.fix_val = d->fix_val;
         }
     } else if (ms->kind == SS_MEASURE_COLUMN) {
         const int64_t *c = m->values.v[ms->vt];

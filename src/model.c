@@ -78,12 +78,8 @@ void ss_model_free(struct ss_model *m)
         free(m->values.v[i]);
     VEC_FREE(m->values);
     free(m->value_rows);
-    for (size_t k = 0; k < ARRAY_SIZE(m->derived); k++) {
+    for (size_t k = 0; k < ARRAY_SIZE(m->derived); k++)
         free(m->derived[k].col);
-        free(m->derived[k].fix_bits);
-        free(m->derived[k].fix_rank);
-        free(m->derived[k].fix_val);
-    }
     VEC_FREE(m->labels);
     VEC_FREE(m->labelset_off);
     VEC_FREE(m->labelset_lab);
@@ -703,6 +699,10 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
     for (size_t s = 0; s < o->sources.n; s++) {
         struct ss_source src = o->sources.v[s];
         size_t end = src.first_sample + src.n_samples;
+        /* the session's first recorded row, in m's rows (o's, or shifted
+         * by base when m reads one stretch from row base on) */
+        ptrdiff_t first_row = o->values_borrowed ? src.first_row : (ptrdiff_t)src.first_sample;
+        src.first_row = first_row - (m->value_rows ? 0 : (ptrdiff_t)base);
         src.first_sample = k;
         /* k moves past the kept samples before `end`: by arithmetic for one
          * stretch, by binary search in keep (increasing) */

@@ -60,6 +60,11 @@ struct ss_source {
                               * (perf periods, Chrome time deltas); 0: count x interval */
     size_t first_sample;     /* samples [first_sample, first_sample + n_samples) */
     size_t n_samples;
+    /* With values_borrowed: the row, in the model's value columns, of the
+     * first sample the session recorded (a transform may have removed it;
+     * before row 0 when one kept stretch reads from values_base on).  Set
+     * by ss_model_derive_samples; read it with ss_sample_prev_row. */
+    ptrdiff_t first_row;
 };
 
 /* A function: for Rprof the label R printed ("lm", "stats::lm", "<GC>"). */
@@ -157,19 +162,12 @@ struct ss_weights {
     const int64_t *col;  /* weight per sample, NULL: the count column */
     const uint32_t *row; /* sample i's weight is col[row[i]] (a value column read
                           * through the model's value_rows); NULL: col[i] */
-    /* Samples whose weight is not col's (ss_weight_fixed): bit i of fix_bits
-     * set; NULL: none (a transformed profile's memory measure reads the
-     * original's weights but for the first sample of each source and those
-     * after a gap, model.h derived) */
-    const uint64_t *fix_bits;
-    const uint32_t *fix_rank;
-    const int64_t *fix_val;
-    int64_t *owned; /* a derived column (memory, released), owned */
-    double *scale;  /* per source: value of one weight unit (0: the source lacks the
-                     * measure); NULL: the source's interval in seconds (time) */
-    double *exact;  /* per source: the same in exact units for ordering (time:
-                     * microseconds); NULL: as scale */
-    size_t lacking; /* sources with samples that lack the measure */
+    int64_t *owned;      /* a derived column (memory, released), owned */
+    double *scale;       /* per source: value of one weight unit (0: the source lacks the
+                          * measure); NULL: the source's interval in seconds (time) */
+    double *exact;       /* per source: the same in exact units for ordering (time:
+                          * microseconds); NULL: as scale */
+    size_t lacking;      /* sources with samples that lack the measure */
 };
 
 struct ss_model {
@@ -263,10 +261,8 @@ struct ss_model {
         int64_t *col;          /* owned, one weight per sample; NULL when shared */
         const int64_t *shared; /* else: the weights of the model m was derived
                                 * from, read through value_rows (o's column,
-                                * from row values_base without rows) ... */
-        uint64_t *fix_bits;    /* ... but for the samples with bit i set here */
-        uint32_t *fix_rank;    /* (fix_rank[w]: the bits set before word w), */
-        int64_t *fix_val;      /* which weigh fix_val[their rank] */
+                                * from row values_base without rows): a kept
+                                * sample weighs what it weighed there */
         size_t n;
         int unclamped;
         uint64_t sum; /* unclamped: the weights sum to at most this */
@@ -349,6 +345,22 @@ static inline size_t ss_sample_row(const struct ss_model *m, size_t i)
     return m->value_rows ? m->value_rows[i] : i;
 }
 
+/* The row in m's value columns of the sample recorded just before sample
+ * i in its session (src, sample i's source), in *p: that sample may have
+ * been removed by a transform, whose output reads the original's columns
+ * (values_borrowed), so the recording's neighbours stay in reach.  Returns
+ * 0 when sample i is the first its session recorded.  The memory measures
+ * difference the counters of these two rows: a kept sample keeps the bytes
+ * of its tick. */
+static inline int ss_sample_prev_row(const struct ss_model *m, const struct ss_source *src,
+                                     size_t i, ptrdiff_t *p)
+{
+    ptrdiff_t r = (ptrdiff_t)ss_sample_row(m, i);
+    ptrdiff_t first = m->values_borrowed ? src->first_row : (ptrdiff_t)src->first_sample;
+    *p = r - 1;
+    return r > first;
+}
+
 /* Value of type t of sample i: 0 when the column is not materialised (1
  * for the count column). */
 static inline int64_t ss_sample_value(const struct ss_model *m, size_t t, size_t i)
@@ -401,11 +413,6 @@ static inline int64_t ss_sample_weight(const struct ss_model *m, size_t i)
     const struct ss_weights *w = &m->weights;
     if (!w->col)
         return ss_sample_count(m, i);
-    if (w->fix_bits) {
-        uint64_t b = w->fix_bits[i >> 6], below = b & (((uint64_t)1 << (i & 63)) - 1);
-        if (b >> (i & 63) & 1)
-            return w->fix_val[w->fix_rank[i >> 6] + (size_t)__builtin_popcountll(below)];
-    }
     return w->col[w->row ? w->row[i] : i];
 }
 
@@ -673,9 +680,9 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
 
 /* As ss_model_set_measure, for a model m derived from o (a transform's
  * output, ss_model_derive_samples; o may be NULL): a derived column that o
- * already computed (memory, released) makes m's in one pass over m's
- * samples instead of one over the value columns.  The weights are the same
- * as ss_model_set_measure's. */
+ * already computed (memory, released) is m's too, read through m's rows
+ * (no pass at all: a kept sample keeps its bytes).  The weights are the
+ * same as ss_model_set_measure's. */
 int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct ss_model *o,
                               struct ss_error *err);
 

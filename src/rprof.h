@@ -29,19 +29,23 @@ static inline double ss_rprof_delta(int64_t b, int64_t a)
     return (double)b - (double)a;
 }
 
-/* Bytes allocated by sample i (R's memory="both"): 8 x the increase of
- * small_v, 8 x that of big_v and the increase of nodes over sample i - 1,
- * which must be of the same source; decreases count 0.  A double, as in R:
- * exact below 2^53 bytes, and no overflow however large the file's values
- * (8 x a difference of two int64 values can pass INT64_MAX).  Inline: the
- * memory measure calls it once per sample (ten million at a time). */
+/* Bytes allocated by sample i of source src (R's memory="both"): 8 x the
+ * increase of small_v, 8 x that of big_v and the increase of nodes over the
+ * sample its session recorded before it (ss_sample_prev_row: removed by a
+ * transform or not, so a kept sample keeps its bytes; 0 for the session's
+ * first); decreases count 0.  A double, as in R: exact below 2^53 bytes,
+ * and no overflow however large the file's values (8 x a difference of two
+ * int64 values can pass INT64_MAX).  Inline: the memory measure calls it
+ * once per sample (ten million at a time). */
 static inline double ss_rprof_alloc_bytes(const struct ss_model *m, const struct ss_rprof_vt *vt,
-                                          size_t i)
+                                          const struct ss_source *src, size_t i)
 {
+    ptrdiff_t r = (ptrdiff_t)ss_sample_row(m, i), p;
+    if (!ss_sample_prev_row(m, src, i, &p))
+        return 0;
     /* A column that never changed from 0 is not materialised (NULL). */
     const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
                   *nd = m->values.v[vt->nodes];
-    size_t r = ss_sample_row(m, i), p = ss_sample_row(m, i - 1);
     double ds = sm ? ss_rprof_delta(sm[r], sm[p]) : 0, db = bg ? ss_rprof_delta(bg[r], bg[p]) : 0,
            dn = nd ? ss_rprof_delta(nd[r], nd[p]) : 0;
     return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);

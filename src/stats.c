@@ -198,8 +198,8 @@ static uint64_t credit_aggs(struct work *w, ss_id s, size_t *have, int *oom)
 static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
                          const struct ss_rprof_vt *vt, double *stack_mem)
 {
-    for (size_t i = src->first_sample + 1; i < src->first_sample + src->n_samples; i++)
-        stack_mem[m->sample_stack.v[i]] += ss_rprof_alloc_bytes(m, vt, i);
+    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
+        stack_mem[m->sample_stack.v[i]] += ss_rprof_alloc_bytes(m, vt, src, i);
 }
 
 int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,

@@ -7,9 +7,9 @@
  *   the sampling time), and the model's own cpu/nanoseconds column for
  *   samples read from pprof; alloc/bytes when the model has Rprof memory
  *   columns (R's memory="both" bytes: 8 x d(small_v) + 8 x d(big_v) +
- *   d(nodes) against the previous sample of the session, negative
- *   differences 0); then every other value type of the model (the raw Rprof
- *   columns small_v, big_v, nodes, dup_count, or a pprof file's own types).
+ *   d(nodes) against the previous sample the session recorded, removed
+ *   by a transform or not, negative differences 0); then every other value type of the model (the
+ * raw Rprof columns small_v, big_v, nodes, dup_count, or a pprof file's own types).
  *   default_sample_type is the model's measure (--value): its sample type,
  *   samples, alloc for memory, cpu for time (when there is a cpu column).
  * - One pprof sample per model sample, in timeline order (never merged), so
@@ -360,12 +360,12 @@ static int to_int64(struct writer *w, double v, const char *what, int64_t *out)
 static int alloc_bytes(struct writer *w, const struct ss_source *src, size_t i, int64_t *out)
 {
     *out = 0;
-    if (!(src->flags & SS_SRC_MEMORY) || i == src->first_sample)
+    if (!(src->flags & SS_SRC_MEMORY))
         return 0;
     char what[600];
     snprintf(what, sizeof what, "the bytes allocated by sample %zu of %.400s",
              i - src->first_sample + 1, ss_str(w->m, src->uri));
-    return to_int64(w, ss_rprof_alloc_bytes(w->m, &w->rvt, i), what, out);
+    return to_int64(w, ss_rprof_alloc_bytes(w->m, &w->rvt, src, i), what, out);
 }
 
 static void put_varint(uint8_t *buf, size_t *n, uint64_t v)

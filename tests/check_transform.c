@@ -1350,10 +1350,14 @@ static ss_id find_vt(const struct ss_model *m, const char *name)
 
 /* Sample i's value under measure ms (of source src), from its own columns:
  * time = count x interval, samples = count, memory and released from the
- * differences with the previous sample of the source, a column as it is.
- * Returns 0 when the measure cannot be worked out here (time from a column). */
-static int naive_weight(const struct ss_model *m, const struct ss_measure *ms, size_t src, size_t i,
-                        double *w)
+ * differences with the sample the session recorded before it, a column as
+ * it is.  o: the original m was transformed from (NULL: m is one), whose
+ * sample o_i is m's sample i (its row in the shared columns), and whose
+ * samples are the recording: a kept sample's bytes are against o's sample
+ * o_i - 1 of the same source, kept or not.  Returns 0 when the measure
+ * cannot be worked out here (time from a column). */
+static int naive_weight(const struct ss_model *m, const struct ss_model *o,
+                        const struct ss_measure *ms, size_t src, size_t i, double *w)
 {
     const struct ss_source *so = &m->sources.v[src];
     int64_t cnt = ss_sample_count(m, i);
@@ -1374,12 +1378,16 @@ static int naive_weight(const struct ss_model *m, const struct ss_measure *ms, s
         return 1;
     case SS_MEASURE_MEMORY:
     case SS_MEASURE_RELEASED: {
-        if (i == so->first_sample || !(so->flags & SS_SRC_MEMORY))
+        const struct ss_model *rec = o ? o : m;
+        size_t r = o ? (m->value_rows ? m->value_rows[i] : m->values_base + i) : i;
+        const struct ss_source *ro = &rec->sources.v[src];
+        ck_assert(r >= ro->first_sample && r < ro->first_sample + ro->n_samples);
+        if (r == ro->first_sample || !(so->flags & SS_SRC_MEMORY))
             return 1;
-        ss_id sm = find_vt(m, "small_v"), bg = find_vt(m, "big_v"), nd = find_vt(m, "nodes");
-        double ds = (double)col_at(m, sm, i) - (double)col_at(m, sm, i - 1);
-        double db = (double)col_at(m, bg, i) - (double)col_at(m, bg, i - 1);
-        double dn = (double)col_at(m, nd, i) - (double)col_at(m, nd, i - 1);
+        ss_id sm = find_vt(rec, "small_v"), bg = find_vt(rec, "big_v"), nd = find_vt(rec, "nodes");
+        double ds = (double)col_at(rec, sm, r) - (double)col_at(rec, sm, r - 1);
+        double db = (double)col_at(rec, bg, r) - (double)col_at(rec, bg, r - 1);
+        double dn = (double)col_at(rec, nd, r) - (double)col_at(rec, nd, r - 1);
         if (ms->kind == SS_MEASURE_MEMORY)
             *w = (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
         else
@@ -1392,7 +1400,7 @@ static int naive_weight(const struct ss_model *m, const struct ss_measure *ms, s
 
 /* self/total per canonical function, sample by sample, against
  * ss_stats_compute under the model's chosen measure. */
-static void naive_functions(const struct ss_model *m, const char *what)
+static void naive_functions(const struct ss_model *m, const struct ss_model *o, const char *what)
 {
     size_t nf = m->functions.n;
     double *self = calloc(nf + 1, sizeof *self), *total = calloc(nf + 1, sizeof *total);
@@ -1407,7 +1415,7 @@ static void naive_functions(const struct ss_model *m, const char *what)
             size_t d = ss_stack_depth(m, st);
             const ss_id *fr = ss_stack_frames(m, st);
             double w;
-            if (!naive_weight(m, ms, src, i, &w))
+            if (!naive_weight(m, o, ms, src, i, &w))
                 goto out; /* not a measure worked out here */
             if (d == 0)
                 continue;
@@ -1552,8 +1560,9 @@ static void naive_runs(const struct ss_model *m, const char *what)
     free(len);
 }
 
-/* Every check above, under every measure m offers. */
-static void naive_all(struct ss_model *m, const char *what)
+/* Every check above, under every measure m offers (o: the original m was
+ * transformed from, or NULL). */
+static void naive_all(struct ss_model *m, const struct ss_model *o, const char *what)
 {
     struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
     size_t n = ss_model_measures(m, ms, sizeof ms / sizeof *ms);
@@ -1562,7 +1571,7 @@ static void naive_all(struct ss_model *m, const char *what)
         char name[256];
         snprintf(name, sizeof name, "%s", ss_measure_name(m, &ms[i]));
         ck_assert_msg(ss_model_set_measure(m, name, &err) == 0, "%s: %s", what, err.msg);
-        naive_functions(m, what);
+        naive_functions(m, o, what);
     }
     ck_assert_int_eq(ss_model_set_measure(m, NULL, &err), 0);
     naive_runs(m, what);
@@ -1688,7 +1697,7 @@ static void per_stack_vs_per_sample(struct ss_model *o, const char *what, uint64
                                     int ids)
 {
     char buf[1200];
-    naive_all(o, what);
+    naive_all(o, NULL, what);
     for (int r = 0; r < lists; r++) {
         struct ss_tf_list *l = ss_tf_list_new();
         char text[900];
@@ -1699,7 +1708,7 @@ static void per_stack_vs_per_sample(struct ss_model *o, const char *what, uint64
         snprintf(buf, sizeof buf, "%s after '%s'", what, text);
         if (ids)
             check_columns(o, &t, buf);
-        naive_all(&t, buf);
+        naive_all(&t, o, buf);
         ss_model_free(&t);
         ss_tf_list_free(l);
     }
@@ -1749,7 +1758,7 @@ END_TEST
  * columns through rows (model.h: value_rows): every value and every
  * measure's weight equals what a copy of the kept rows gives, worked out
  * here from the original's own columns and the kept samples' numbers (the
- * memory measures against the previous kept sample of the session), after
+ * memory measures against the sample recorded before, kept or not), after
  * one step and two, an undo and a redo (the lists applied again), and
  * with the measure chosen before the transform and after it (V). */
 static void expect_shared(struct ss_model *o, struct ss_model *t, const size_t *idx, size_t n,
@@ -1780,9 +1789,14 @@ static void expect_shared(struct ss_model *o, struct ss_model *t, const size_t *
             if (!strcmp(name, "duplications")) {
                 want = o->values.v[dup][r];
             } else if (!strcmp(name, "memory") || !strcmp(name, "released")) {
+                /* against the sample recorded before it in o (kept or
+                 * not), 0 for its session's first */
                 want = 0;
-                if (k > src->first_sample) {
-                    size_t p = idx[k - 1];
+                size_t os = 0;
+                while (r >= o->sources.v[os].first_sample + o->sources.v[os].n_samples)
+                    os++;
+                if (r > o->sources.v[os].first_sample) {
+                    size_t p = r - 1;
                     int64_t ds = o->values.v[sm][r] - o->values.v[sm][p],
                             db = o->values.v[bg][r] - o->values.v[bg][p],
                             dn = o->values.v[nd][r] - o->values.v[nd][p];
@@ -1840,9 +1854,6 @@ START_TEST(test_shared_rows)
                  * same weights */
                 for (size_t d = 0; d < ARRAY_SIZE(t.derived); d++) {
                     free(t.derived[d].col);
-                    free(t.derived[d].fix_bits);
-                    free(t.derived[d].fix_rank);
-                    free(t.derived[d].fix_val);
                     memset(&t.derived[d], 0, sizeof t.derived[d]);
                 }
                 ck_assert_int_eq(ss_model_set_measure(&t, buf, &err), 0);
@@ -1855,9 +1866,105 @@ START_TEST(test_shared_rows)
 }
 END_TEST
 
+/* A kept sample keeps the bytes of its tick: memory and released per
+ * function after a focus, a middle cut and a burn-in cut are the
+ * original's per-sample values (against the sample recorded before, kept
+ * or not; 0 for a session's first) summed over the kept samples.  By hand:
+ *   sample  counters      leaf  stack   memory             released
+ *   1       10:0:100      a     a       0 (first)          0
+ *   2       12:1:110      f     f a     16 + 8 + 10 = 34   0
+ *   3       15:1:100      b     b a     24                 0
+ *   4       11:3:105      f     f a     16 + 5 = 21        8 x (4 - 2) = 16
+ *   5       11:5:105      b     b       16                 0
+ *   6       13:5:120      f     f       16 + 15 = 31       0
+ *   7       50:0:0        f     f       0 (next session)   0
+ *   8       40:1:0        b     b       8                  8 x (10 - 1) = 72 */
+static const char kept_mem_prof[] = "memory profiling: sample.interval=20000\n"
+                                    ":10:0:100:0:\"a\" \n"
+                                    ":12:1:110:0:\"f\" \"a\" \n"
+                                    ":15:1:100:0:\"b\" \"a\" \n"
+                                    ":11:3:105:0:\"f\" \"a\" \n"
+                                    ":11:5:105:0:\"b\" \n"
+                                    ":13:5:120:0:\"f\" \n"
+                                    "memory profiling: sample.interval=20000\n"
+                                    ":50:0:0:0:\"f\" \n"
+                                    ":40:1:0:0:\"b\" \n";
+
+/* fn's self and total under t's measure (-1 when it has no row). */
+static void fn_self_total(const struct ss_model *t, const char *fn, double *self, double *total)
+{
+    struct ss_stats st;
+    struct ss_error err;
+    ck_assert_int_eq(ss_stats_compute(t, SS_BY_FUNCTION, 0, &st, &err), 0);
+    *self = *total = -1;
+    for (size_t r = 0; r < st.n; r++)
+        if (!strcmp(ss_function_name(t, st.rows[r].function), fn)) {
+            *self = st.rows[r].self_v;
+            *total = st.rows[r].total_v;
+        }
+    ss_stats_free(&st);
+}
+
+START_TEST(test_kept_sample_keeps_memory)
+{
+    static const struct {
+        const char *cmd, *fn;
+        double mem_self, mem_total, rel_self, rel_total;
+    } cases[] = {
+        /* focus f keeps 2, 4, 6, 7 */
+        {"focus f", "f", 34 + 21 + 31 + 0, 34 + 21 + 31 + 0, 16, 16},
+        /* a middle cut keeps 1, 2, 6, 7, 8 */
+        {"drop-samples 3:5", "f", 34 + 31 + 0, 34 + 31 + 0, 0, 0},
+        {"drop-samples 3:5", "a", 0, 0 + 34, 0, 0},
+        {"drop-samples 3:5", "b", 8, 8, 72, 72},
+        /* a burn-in cut keeps 3 .. 8: sample 3 keeps its 24 */
+        {"drop-samples 1:2", "b", 24 + 16 + 8, 24 + 16 + 8, 72, 72},
+        {"drop-samples 1:2", "a", 0, 24 + 21, 0, 16},
+        {"drop-samples 1:2", "f", 21 + 31 + 0, 21 + 31 + 0, 16, 16},
+    };
+    struct ss_model o;
+    struct ss_error err;
+    FX_LOAD_OK(&o, kept_mem_prof);
+    for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
+        struct ss_model t;
+        apply_texts(&o, &cases[c].cmd, 1, &t);
+        for (int rel = 0; rel <= 1; rel++) {
+            const char *ms = rel ? "released" : "memory";
+            double want_self = rel ? cases[c].rel_self : cases[c].mem_self,
+                   want_total = rel ? cases[c].rel_total : cases[c].mem_total;
+            /* from the original's column (the explorer's V), then alone */
+            for (int alone = 0; alone <= 1; alone++) {
+                if (alone) {
+                    for (size_t d = 0; d < ARRAY_SIZE(t.derived); d++) {
+                        free(t.derived[d].col);
+                        memset(&t.derived[d], 0, sizeof t.derived[d]);
+                    }
+                    ck_assert_int_eq(ss_model_set_measure(&t, ms, &err), 0);
+                } else {
+                    ck_assert_int_eq(ss_model_set_measure(&o, ms, &err), 0);
+                    ck_assert_int_eq(ss_model_set_measure_from(&t, ms, &o, &err), 0);
+                }
+                double self, total;
+                fn_self_total(&t, cases[c].fn, &self, &total);
+                /* a function the measure weighs 0 has no row (as pprof -top) */
+                if (near(want_total, 0))
+                    want_self = want_total = -1;
+                ck_assert_msg(near(self, want_self) && near(total, want_total),
+                              "%s, %s%s: %s self/total %g/%g, not %g/%g", cases[c].cmd, ms,
+                              alone ? " alone" : "", cases[c].fn, self, total, want_self,
+                              want_total);
+            }
+        }
+        ss_model_free(&t);
+    }
+    ss_model_free(&o);
+}
+END_TEST
+
 /* Counters too large for the integer passes (2^52 and more: measure.c's
  * SMALL_COUNTER) take the exact rule, in the original and in a transformed
- * profile alike: 8 x each increase, from the previous (kept) sample. */
+ * profile alike: 8 x each increase, from the sample recorded before (kept
+ * or not). */
 static const char huge_prof[] = "memory profiling: sample.interval=20000\n"
                                 ":10:0:0:0:\"f\" \n"
                                 ":4503599627370496:0:0:0:\"f\" \n"
@@ -1874,12 +1981,12 @@ START_TEST(test_huge_counters)
     ck_assert_int_eq(ss_sample_weight(&o, 1), 8 * (INT64_C(4503599627370496) - 10));
     ck_assert_int_eq(ss_sample_weight(&o, 2), 8);
     ck_assert_int_eq(ss_sample_weight(&o, 3), 16);
-    /* sample 3 (g) removed: the last sample's increase is over sample 2 */
+    /* sample 3 (g) removed: the last sample keeps its increase over it */
     const char *cmd = "drop-samples 3:3";
     apply_texts(&o, &cmd, 1, &t);
     ck_assert_ptr_nonnull(t.value_rows);
     ck_assert_int_eq(ss_sample_weight(&t, 1), 8 * (INT64_C(4503599627370496) - 10));
-    ck_assert_int_eq(ss_sample_weight(&t, 2), 24);
+    ck_assert_int_eq(ss_sample_weight(&t, 2), 16);
     ck_assert_int_eq(ss_model_set_measure_from(&t, "released", &o, &err), 0);
     for (size_t k = 0; k < 3; k++)
         ck_assert_int_eq(ss_sample_weight(&t, k), 0);
@@ -1910,6 +2017,7 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_memory_and_empty);
     tcase_add_test(tc, test_shared_rows);
     tcase_add_test(tc, test_huge_counters);
+    tcase_add_test(tc, test_kept_sample_keeps_memory);
     tcase_add_test(tc, test_class);
     tcase_add_test(tc, test_mixed_profile);
     tcase_add_test(tc, test_label_filters);

@@ -158,6 +158,13 @@ for n in line memory_line mem_gc_line; do
             opts="--by $by"
             if [ $by = memory ]; then
                 head -n 1 "$f" | grep -q '^memory' || continue
+                # a transform that removes samples: each kept sample keeps
+                # its bytes (against the line recorded before it), but the
+                # written file holds the kept lines' counters only, so read
+                # back it differences each kept line against the previous
+                # kept one (README, man page); transforms.sh checks both
+                # against awk
+                case $t in drop-samples* | focus*) continue ;; esac
                 opts="--by self --memory"
             fi
             # shellcheck disable=SC2086

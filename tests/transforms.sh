@@ -462,4 +462,51 @@ if conv rprof -e 'focus paste' -o "$TMPD/focus.out" "$prof"; then
     [ "$want" = "$got" ] && pass "convert -e focus: each kept sample's memory counters as awk keeps them" ||
         fail "focus memory counters" "want $want, got $got"
 fi
+# A kept sample keeps its memory: its bytes are against the line its
+# session recorded before it, kept or not (a removed stretch's allocations
+# are nobody's), so after a burn-in cut, a middle cut or a focus, memory
+# and released per function are awk's per-line bytes over the whole
+# original file, summed over the kept lines only: self by each kept line's
+# leaf, total by each function on it (focus: the function's own total; the
+# stacks above it are cut, and each function's self).
+mem_awk() { # file kind(memory|released) lo hi focus -> name<TAB>self<TAB>total
+    awk -v kind="$2" -v lo="$3" -v hi="$4" -v fo="$5" '
+        /^memory profiling:/ { first = 1; next }
+        !/^:/ { next }
+        { split($0, f, ":"); k++
+          b = 0
+          if (!first) {
+              ds = f[2] - ps; db = f[3] - pb; dn = f[4] - pn
+              if (kind == "memory") b = (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0)
+              else b = 8 * (ds + db) < 0 ? -8 * (ds + db) : 0
+          }
+          first = 0; ps = f[2]; pb = f[3]; pn = f[4]
+          if (k >= lo && k <= hi) next
+          line = $0; n = 0; split("", seen); leaf = ""
+          while (match(line, /"[^"]*"/)) {
+              nm = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
+              if (leaf == "") leaf = nm
+              names[++n] = nm
+          }
+          if (fo != "") { keep = 0; for (i = 1; i <= n; i++) keep = keep || names[i] == fo
+                          if (!keep) next }
+          if (leaf != "") self[leaf] += b
+          for (i = 1; i <= n; i++) if (!(names[i] in seen)) { seen[names[i]] = 1; tot[names[i]] += b }
+        }
+        END { for (nm in tot) if (fo == "" ? self[nm] + tot[nm] > 0 : self[nm] > 0 || nm == fo)
+                  printf "%s\t%.0f\t%.0f\n", nm, self[nm], (fo == "" || nm == fo) ? tot[nm] : -1 }' "$1" | sort
+}
+prof=$SRCDIR/tests/data/rprof/memory_line.out
+for kind in memory released; do
+    for cut in 'drop-samples 1:300|1|300|' 'drop-samples 100:2000|100|2000|' 'focus paste|0|0|paste'; do
+        IFS='|' read -r tf lo hi fo <<<"$cut"
+        want=$(mem_awk "$prof" "$kind" "$lo" "$hi" "$fo")
+        got=$("$S" report --value "$kind" --by total --format tsv -e "$tf" "$prof" |
+            awk -F'\t' -v fo="$fo" 'NR > 1 && (fo == "" ? $2 + $4 > 0 : $2 > 0 || $1 == fo) {
+                printf "%s\t%.0f\t%.0f\n", $1, $2, (fo == "" || $1 == fo) ? $4 : -1 }' | sort)
+        [ -n "$want" ] && [ "$want" = "$got" ] &&
+            pass "$kind after $tf: each kept sample keeps its bytes (awk over the whole file, kept lines summed)" ||
+            fail "$kind after $tf" "$(diff <(echo "$want") <(echo "$got") | head -n 4 | tr '\n' '|')"
+    done
+done
 finish

@@ -945,7 +945,8 @@ static const struct cli_opt cli_opts[] = {
      "share S (0.5-1, default 1) of the samples"},
 
     {"output", 'o', ARG, "OUT", IN_CONVERT, SEC_CONVERT, set_output,
-     "the file to write (a directory for tables)"},
+     "the file to write (a directory for tables); - for\n"
+     "standard output (with --to; not a terminal)"},
     {"to", 0, ARG, "FORMAT", IN_CONVERT, SEC_CONVERT, set_to, NULL},
     {"inverted", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_svg_inverted,
      "svg: the leaves as roots, their callers below"},
@@ -1275,6 +1276,12 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
     const char *out = a->out;
     if (!out)
         return usage_error("%s", "convert: no output given (-o OUT)");
+    int to_stdout = strcmp(out, "-") == 0; /* -o -: standard output */
+    if (to_stdout && !w.format)
+        return usage_error("%s", "convert: -o - (standard output) needs --to FORMAT");
+    if (to_stdout && isatty(STDOUT_FILENO))
+        return usage_error("%s", "convert: -o -: standard output is a terminal; -o - writes for "
+                                 "a pipe or a redirection (report prints tables to read)");
     if ((a->svg.inverted || a->svg.time_order) && w.format != SS_OUT_SVG &&
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_SVG))
@@ -1322,7 +1329,8 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
     }
     clean_up_on_signals();
     if (!rc)
-        rc = ss_write_file(m, out, &w, &err);
+        rc = to_stdout ? ss_write_stream(m, stdout, "standard output", &w, &err)
+                       : ss_write_file(m, out, &w, &err);
     timing("write", &t0);
     if (m == &merged)
         ss_model_free(&merged);

@@ -677,16 +677,11 @@ static int check_growth(const struct ss_model *m, const struct ss_format *f, con
                    path, f->title, e, (unsigned long long)est, times, why);
 }
 
-int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
-                  struct ss_error *err)
+/* What every output checks before writing m as f to path: the format can
+ * hold m, the readers can read it back, and it does not grow past reason. */
+static int check_output(const struct ss_model *m, const struct ss_format *f, const char *path,
+                        const struct ss_write_opts *o, struct ss_error *err)
 {
-    const struct ss_format *f = o->format ? ss_format_get(o->format) : ss_format_for_path(path);
-    if (!f) {
-        char names[128];
-        return ss_fail(err, SS_EUSAGE,
-                       "%s: cannot tell the output format from the name; use --to %s", path,
-                       ss_format_names(names, sizeof names, "|", "|"));
-    }
     if (ss_model_is_comparison(m) && f->id != SS_OUT_PPROF && f->id != SS_OUT_FOLDED &&
         f->id != SS_OUT_SVG)
         return ss_fail(err, SS_EUSAGE,
@@ -718,11 +713,44 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
                            "reader takes for a profile; nothing written",
                            path);
     }
-    int rc = check_growth(m, f, path, o, err);
+    return check_growth(m, f, path, o, err);
+}
+
+int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
+                  struct ss_error *err)
+{
+    const struct ss_format *f = o->format ? ss_format_get(o->format) : ss_format_for_path(path);
+    if (!f) {
+        char names[128];
+        return ss_fail(err, SS_EUSAGE,
+                       "%s: cannot tell the output format from the name; use --to %s", path,
+                       ss_format_names(names, sizeof names, "|", "|"));
+    }
+    int rc = check_output(m, f, path, o, err);
     if (rc)
         return rc;
     if (f->directory)
         return write_dir(m, path, f, o, err);
     struct stream_job job = {m, f};
     return write_stream(path, o, fill_stream, &job, err);
+}
+
+int ss_write_stream(const struct ss_model *m, FILE *fp, const char *name,
+                    const struct ss_write_opts *o, struct ss_error *err)
+{
+    const struct ss_format *f = o->format ? ss_format_get(o->format) : NULL;
+    char names[128];
+    if (!f)
+        return ss_fail(err, SS_EUSAGE, "%s: no file name to tell the format by; use --to %s", name,
+                       ss_format_names(names, sizeof names, "|", "|"));
+    if (f->directory)
+        return ss_fail(err, SS_EUSAGE, "%s: the %s format is a directory of files, not a stream",
+                       name, f->name);
+    int rc = check_output(m, f, name, o, err);
+    if (rc)
+        return rc;
+    rc = f->write(m, fp, name, err);
+    if (!rc && (fflush(fp) != 0 || ferror(fp)))
+        rc = ss_fail(err, SS_EIO, "%s: write error: %s", name, strerror(errno));
+    return rc;
 }

@@ -46,6 +46,13 @@ struct ss_write_opts {
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err);
 
+/* Write m to the open stream fp (convert -o -: standard output), named
+ * `name` in messages, in o->format, which must be set and not a directory
+ * format, after the checks ss_write_file makes.  Nothing is replaced, so
+ * --force only lifts the size guard.  Returns 0 or an error code. */
+int ss_write_stream(const struct ss_model *m, FILE *fp, const char *name,
+                    const struct ss_write_opts *o, struct ss_error *err);
+
 /* 1 when `path` names one of o's inputs or a file inside an input directory
  * (the check ss_write_file makes; the explorer uses it for its messages). */
 int ss_write_is_input(const char *path, const struct ss_write_opts *o);

@@ -366,6 +366,31 @@ run convert --to folded -o "$W/noext" "$W/in.out"
 check "convert --to folded to any name" "$([ "$RC" -eq 0 ] && [ -s "$W/noext" ] || echo "rc=$RC $ERR")"
 run convert --to nonsense -o "$W/x" "$W/in.out"
 check "convert --to unknown: usage error" "$([ "$RC" -eq 1 ] || echo "rc=$RC")"
+# -o -: standard output, for a pipe or a redirection (the format from --to)
+(cd "$W" && "$STACKSCOPE" convert --to folded -o - in.out >"$T/std.folded" 2>"$T/err")
+RC=$?
+check "convert --to folded -o -: the lines on standard output, no file named -" \
+    "$([ "$RC" -eq 0 ] && [ "$(cat "$T/std.folded")" = "main;f 1
+main;g 1" ] && [ ! -e "$W/-" ] && [ ! -s "$T/err" ] || echo "rc=$RC $(cat "$T/err")")"
+"$STACKSCOPE" convert --to pprof -o - "$W/in.out" >"$T/std.pb.gz" 2>"$T/err"
+RC=$?
+got=$("$STACKSCOPE" report --by self --format tsv "$T/std.pb.gz" 2>&1 | awk -F '\t' 'NR > 1 { print $1, $2 }' | sort | tr '\n' ' ')
+check "convert --to pprof -o -: a gzip profile that reads back (f and g 10 ms each, in ns)" \
+    "$([ "$RC" -eq 0 ] && gzip -t "$T/std.pb.gz" && [ "$got" = "f 10000000 g 10000000 main 0 " ] || echo "rc=$RC got '$got'")"
+usage "convert -o - without --to: usage error" convert -o - "$W/in.out"
+run convert --to tables -o - "$W/in.out"
+check "convert --to tables -o -: refused (a directory, not a stream)" \
+    "$([ "$RC" -eq 1 ] && [[ $ERR == *"directory"* ]] && [ -z "$OUT" ] || echo "rc=$RC $ERR")"
+"$STACKSCOPE" convert --to folded -o - "$W/in.out" >/dev/full 2>"$T/err"
+RC=$?
+check "convert -o - onto a full device: an error, not a silent loss" \
+    "$([ "$RC" -ne 0 ] && grep -q 'write error' "$T/err" || echo "rc=$RC $(cat "$T/err")")"
+if command -v script >/dev/null 2>&1; then
+    script -qec "$STACKSCOPE convert --to folded -o - $W/in.out" /dev/null >"$T/tty" 2>&1
+    RC=$?
+    check "convert -o - onto a terminal: refused, nothing written to it" \
+        "$([ "$RC" -eq 1 ] && grep -q 'is a terminal' "$T/tty" && ! grep -q 'main;f' "$T/tty" || echo "rc=$RC $(cat "$T/tty")")"
+fi
 # A writer that fails half way keeps the old output as it was: the Rprof
 # writer refuses a name it cannot write (one holding '" "').
 printf 'a" "b;main 3\n' >"$W/odd.folded"

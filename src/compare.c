@@ -432,6 +432,22 @@ int ss_cmp_desc_near(double a, double b)
     return fabs(a - b) <= 1e-12 * m ? 0 : cmp_desc(a, b);
 }
 
+size_t ss_cmp_join_row(struct ss_strtab *index, const char *key, size_t len, void **rows, size_t n,
+                       size_t *cap, size_t size, int *fresh)
+{
+    *fresh = 0;
+    ss_id id = ss_strtab_intern(index, key, len);
+    if (id == SS_NONE)
+        return SIZE_MAX;
+    if (id < n)
+        return id;
+    if (ss_grow(rows, cap, n + 1, size))
+        return SIZE_MAX;
+    memset((char *)*rows + n * size, 0, size);
+    *fresh = 1;
+    return n;
+}
+
 static int by_tree_delta(const void *pa, const void *pb)
 {
     const struct ss_cmp_tnode *a = &sort_tnodes[*(const uint32_t *)pa],

@@ -62,6 +62,14 @@ int ss_compare_check_measure(struct ss_model *base, struct ss_model *cur, const 
  * order.  One comparison for every table that sorts by a summed delta. */
 int ss_cmp_desc_near(double a, double b);
 
+/* The row of a text key in a table that joins both sides' rows by it (the
+ * labels and runs comparisons): rows are numbered by their key's id in
+ * `index`, so a known key gives its row; a new one gets a zeroed row at
+ * number n of *rows (`size` bytes a row, *cap allocated; grown here) and
+ * sets *fresh: the caller fills it and counts it.  SIZE_MAX: out of memory. */
+size_t ss_cmp_join_row(struct ss_strtab *index, const char *key, size_t len, void **rows, size_t n,
+                       size_t *cap, size_t size, int *fresh);
+
 /* A base value in the new profile's unit, scaled. */
 static inline double ss_compare_base(const struct ss_compare *c, double v)
 {

@@ -27,22 +27,13 @@ static size_t label_row(struct ss_cmp_labels *out, struct ss_strtab *index, size
     memcpy(joined + h, k, kl);
     joined[h + kl] = ' ';
     memcpy(joined + h + kl + 1, v, vl);
-    ss_id id = ss_strtab_intern(index, joined, (size_t)h + kl + 1 + vl);
+    int fresh;
+    size_t row = ss_cmp_join_row(index, joined, (size_t)h + kl + 1 + vl, (void **)&out->rows,
+                                 out->n, cap, sizeof *out->rows, &fresh);
     free(joined);
-    if (id == SS_NONE)
-        return SIZE_MAX;
-    if (id < out->n)
-        return id;
-    if (out->n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 32;
-        struct ss_cmp_label *r = ss_realloc_array(out->rows, nc, sizeof *r);
-        if (!r)
-            return SIZE_MAX;
-        out->rows = r;
-        *cap = nc;
-    }
-    struct ss_cmp_label *r = &out->rows[out->n];
-    memset(r, 0, sizeof *r);
+    if (row == SIZE_MAX || !fresh)
+        return row;
+    struct ss_cmp_label *r = &out->rows[row];
     r->key = ss_strtab_intern(&out->keys, k, kl);
     r->value = ss_strtab_intern(&out->keys, v, vl);
     if (r->key == SS_NONE || r->value == SS_NONE)

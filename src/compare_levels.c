@@ -89,22 +89,13 @@ static size_t run_row(struct ss_cmp_runs *out, struct ss_strtab *index, size_t *
         return SIZE_MAX;
     int k = snprintf(key, len + 16, "%u ", level);
     memcpy(key + k, name, len);
-    ss_id id = ss_strtab_intern(index, key, (size_t)k + len);
+    int fresh;
+    size_t row = ss_cmp_join_row(index, key, (size_t)k + len, (void **)&out->rows, out->n, cap,
+                                 sizeof *out->rows, &fresh);
     free(key);
-    if (id == SS_NONE)
-        return SIZE_MAX;
-    if (id < out->n)
-        return id;
-    if (out->n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        struct ss_cmp_run *r = ss_realloc_array(out->rows, nc, sizeof *r);
-        if (!r)
-            return SIZE_MAX;
-        out->rows = r;
-        *cap = nc;
-    }
-    struct ss_cmp_run *r = &out->rows[out->n];
-    memset(r, 0, sizeof *r);
+    if (row == SIZE_MAX || !fresh)
+        return row;
+    struct ss_cmp_run *r = &out->rows[row];
     r->name = ss_strtab_intern(&out->keys, name, len);
     r->level = level;
     if (r->name == SS_NONE)

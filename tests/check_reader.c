@@ -228,6 +228,12 @@ START_TEST(test_range_map_fails)
 #if defined(UNDER_ASAN)
     return; /* the sanitizer's own mappings do not live under RLIMIT_AS */
 #else
+    /* nor do valgrind's (its preload library names it): whether a window
+     * maps under the limit there depends on valgrind's own address-space
+     * manager, not on the kernel's, and differs between machines */
+    const char *pre = getenv("LD_PRELOAD");
+    if (pre != NULL && strstr(pre, "vgpreload") != NULL)
+        return;
     /* line 1 ends 1 MiB before the end of the first 4 MiB window; line 2
      * (1.5 MiB) straddles it, so the next window is mapped mid-line
      * (and 4 MiB of lines after it: the next window is a whole one) */
@@ -272,14 +278,18 @@ START_TEST(test_range_map_fails)
     int got3 = got == 1 ? ss_reader_next(&r, &line, &ll, &term, &err) : -2;
     int same3 = got3 == 1 && ll == 1 && line[0] == 'c';
     setrlimit(RLIMIT_AS, &old);
-    ck_assert_msg(got == 1, "line 2: %d (%s)", got, got < 0 ? err.msg : "");
-    ck_assert_int_eq(mapped, 0); /* it did fall back to pread */
-    ck_assert_msg(same, "line 2: %zu bytes, want %zu", ll, l2);
-    ck_assert_msg(same3, "line 3: %d", got3);
+    size_t ll2 = got == 1 ? ll : 0;
+    char msg[sizeof err.msg];
+    snprintf(msg, sizeof msg, "%s", got < 0 ? err.msg : "");
+    /* released before the checks: a failed check in CK_FORK=no leaks nothing */
     ss_reader_close(&r);
     close(fd);
     unlink(path);
     free(buf);
+    ck_assert_msg(got == 1, "line 2: %d (%s)", got, msg);
+    ck_assert_int_eq(mapped, 0); /* it did fall back to pread */
+    ck_assert_msg(same, "line 2: %zu bytes, want %zu", ll2, l2);
+    ck_assert_msg(same3, "line 3: %d", got3);
 #endif
 }
 END_TEST

@@ -2,7 +2,11 @@
  *
  * One pass over the samples adds each sample's count and weight to its
  * label set; a pass over the sets then adds each set to its labels, so a
- * sample costs one addition however many labels it has. */
+ * sample costs one addition however many labels it has.  Weights are
+ * added as integers, source by source, and scaled once per label and
+ * source: the same samples give the same value, however the sets split
+ * them (a comparison's delta of a label whose time did not change is 0,
+ * not 5e-17, as in pprof's integer sums). */
 #include "labels.h"
 
 #include <stdlib.h>
@@ -10,14 +14,6 @@
 
 #include "sort.h"
 #include "vec.h"
-
-double ss_label_weight(const struct ss_model *m, size_t i, ss_id src)
-{
-    ss_id st = m->sample_stack.v[i];
-    if (ss_stack_depth(m, st) == 0)
-        return 0;
-    return (double)ss_sample_weight(m, i) * ss_source_scale(m, src);
-}
 
 /* ss_sort's context for cmp_rows */
 struct label_order {
@@ -51,39 +47,57 @@ int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
     ls->total = t.value;
     size_t nsets = ss_model_nlabelsets(m), nl = m->labels.n;
     uint64_t *set_n = ss_calloc_array(nsets, sizeof *set_n);
-    double *set_t = ss_calloc_array(nsets, sizeof *set_t);
+    int64_t *set_w = ss_calloc_array(nsets, sizeof *set_w),
+            *lab_w = ss_calloc_array(nl, sizeof *lab_w);
     unsigned char *set_used = calloc(nsets, 1), *used = calloc(nl ? nl : 1, 1);
     struct ss_label_row *rows = ss_calloc_array(nl, sizeof *rows);
-    if (!set_n || !set_t || !set_used || !used || !rows) {
+    if (!set_n || !set_w || !lab_w || !set_used || !used || !rows) {
         free(set_n);
-        free(set_t);
+        free(set_w);
+        free(lab_w);
         free(set_used);
         free(used);
         free(rows);
         return ss_nomem(err, "labels");
     }
+    for (size_t l = 0; l < nl; l++)
+        rows[l].label = (ss_id)l;
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
+        int any = 0;
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             ss_id set = ss_sample_labelset(m, i);
             set_n[set] += (uint64_t)ss_sample_count(m, i);
             set_used[set] = 1;
-            set_t[set] += ss_label_weight(m, i, (ss_id)s);
+            if (set && ss_stack_depth(m, m->sample_stack.v[i])) {
+                set_w[set] += ss_sample_weight(m, i);
+                any = 1;
+            }
+        }
+        /* this source's weights to its labels, then scaled */
+        for (size_t set = 1; any && set < nsets; set++) {
+            const ss_id *labs = ss_labelset_labels(m, (ss_id)set);
+            for (size_t k = 0; set_w[set] && k < ss_labelset_size(m, (ss_id)set); k++)
+                lab_w[labs[k]] += set_w[set];
+            set_w[set] = 0;
+        }
+        double sc = ss_source_scale(m, s);
+        for (size_t l = 0; any && l < nl; l++) {
+            rows[l].value += (double)lab_w[l] * sc;
+            lab_w[l] = 0;
         }
     }
-    for (size_t l = 0; l < nl; l++)
-        rows[l].label = (ss_id)l;
     for (size_t set = 1; set < nsets; set++) {
         const ss_id *labs = ss_labelset_labels(m, (ss_id)set);
         for (size_t k = 0; k < ss_labelset_size(m, (ss_id)set); k++) {
             rows[labs[k]].samples += set_n[set];
-            rows[labs[k]].value += set_t[set];
             used[labs[k]] |= set_used[set];
         }
     }
     ls->unlabelled = set_n[0];
     free(set_n);
-    free(set_t);
+    free(set_w);
+    free(lab_w);
     free(set_used);
     /* a transform's output keeps every label of the input: list those in use */
     size_t n = 0;

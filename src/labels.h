@@ -18,7 +18,9 @@
 struct ss_label_row {
     ss_id label;      /* in m->labels */
     uint64_t samples; /* count values of the samples with the label (all of them) */
-    double value;     /* their measure (ss_label_weight), samples with no frames adding none */
+    double value;     /* their measure: weight under the chosen measure x the source's scale
+                       * (time: count x interval in seconds), samples with no frames adding
+                       * none (as the profile's total counts) */
 };
 
 struct ss_label_stats {
@@ -27,12 +29,6 @@ struct ss_label_stats {
     double total;        /* the measure over the whole profile (ss_model_totals), for pct */
     uint64_t unlabelled; /* count values of the samples with no label */
 };
-
-/* What sample i of source src adds to a label's value: its weight under
- * the chosen measure x the source's scale (time: count x interval in
- * seconds), 0 for a sample with no frames (as the profile's total counts).
- * The one place the measure is computed. */
-double ss_label_weight(const struct ss_model *m, size_t i, ss_id src);
 
 /* Compute the rows for model m into *ls (owned; free with
  * ss_label_stats_free).  Returns 0 or SS_ENOMEM. */

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,10 +48,31 @@
  * line); against the hand-written table it replaced, `report --by self` on
  * bench/'s 1M-sample files costs +1.3% instructions (big1m, callgrind:
  * 664.9M -> 673.4M) and +0.6% (ml1m: 1115.6M -> 1122.2M), with the same CPU
- * time at 10 ms resolution: not worth a second table. */
+ * time at 10 ms resolution: not worth a second table.
+ *
+ * A line is first looked for by its head (fast_sample): `head` maps a hash
+ * of the first LC_HEAD bytes of a line (after the memory prefix; fewer when
+ * its line end comes first) to the two lines last seen with that head, and
+ * a guess is taken when its text, line end included, equals the bytes in the
+ * reader's buffer.  So a line the cache knows is found without searching
+ * for its end, which was a sixth of the load's CPU: its end is the end of
+ * the text it equals.  The first 64 bytes predict the line of 97% of the
+ * samples of bench/'s memory + line file.  A guess is only a guess: a slot
+ * may name a line of an earlier session, or any id at all after lc_clear,
+ * and only an equal text is taken. */
+#define LC_HEAD 32
+#define LC_HEAD_BITS 12
+/* fast_sample asks for the bytes PF_DIST ahead of the line it reads (three
+ * or four lines of a memory + line profile), so that they come from memory
+ * while it compares: its first touch of a line, by the comparison, had been
+ * most of its time */
+#define PF_DIST 1024
+
 struct lc_line {
     uint64_t off; /* text in arena */
-    uint32_t len;
+    uint32_t len; /* without its line end */
+    uint32_t raw; /* with its line end (LF or CR LF, stored after the text);
+                   * 0: not stored (a file of CR line ends) */
     ss_id stack;
 };
 
@@ -59,6 +81,7 @@ struct line_cache {
     VEC(struct lc_line) line;
     char *arena;
     size_t arena_n, arena_cap;
+    uint32_t *head; /* 2 << LC_HEAD_BITS line ids, newest first per head */
 };
 
 static void lc_clear(struct line_cache *c)
@@ -73,7 +96,58 @@ static void lc_free(struct line_cache *c)
     ss_idset_free(&c->index);
     VEC_FREE(c->line);
     free(c->arena);
+    free(c->head);
     memset(c, 0, sizeof *c);
+}
+
+/* The slot of a head of LC_HEAD bytes as four words (a shorter head's
+ * words are zero after it: a sample line holds no NUL byte). */
+static uint32_t *lc_head_slot_words(const struct line_cache *c, const uint64_t w[4])
+{
+    uint64_t h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^
+                 (w[2] * 0x165667b19e3779f9ULL) ^ (w[3] * 0xd6e8feb86659fd93ULL);
+    h ^= h >> 32;
+    h *= 0xff51afd7ed558ccdULL;
+    return c->head + 2 * (h >> (64 - LC_HEAD_BITS));
+}
+
+/* The slot of the head of a line: its first LC_HEAD bytes, or the klen
+ * before its LF. */
+static uint32_t *lc_head_slot(const struct line_cache *c, const char *b, size_t klen)
+{
+    uint64_t w[4] = {0, 0, 0, 0};
+    memcpy(w, b, klen);
+    return lc_head_slot_words(c, w);
+}
+
+/* Where the first LF of the LC_HEAD bytes at b is (in words w, their
+ * copy), or LC_HEAD: a word's zero bytes after an XOR with LF, the lowest
+ * exactly (a false one only ever follows a true one). */
+static size_t head_lf(const char *b, const uint64_t w[4])
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)b;
+    for (int k = 0; k < 4; k++) {
+        uint64_t t = w[k] ^ 0x0a0a0a0a0a0a0a0aULL;
+        uint64_t z = (t - 0x0101010101010101ULL) & ~t & 0x8080808080808080ULL;
+        if (z)
+            return 8 * (size_t)k + (size_t)__builtin_ctzll(z) / 8;
+    }
+    return LC_HEAD;
+#else
+    (void)w;
+    const char *nl = memchr(b, '\n', LC_HEAD);
+    return nl ? (size_t)(nl - b) : LC_HEAD;
+#endif
+}
+
+/* Line `id` was just seen with the head at slot */
+static void lc_head_note(uint32_t *slot, uint32_t id)
+{
+    if (slot[0] != id) {
+        slot[1] = slot[0];
+        slot[0] = id;
+    }
 }
 
 struct lc_key {
@@ -89,33 +163,43 @@ static int lc_eq(const void *ctx, uint32_t id, const void *key)
     return l->len == k->len && memcmp(c->arena + l->off, k->s, k->len) == 0;
 }
 
-static ss_id lc_find(const struct line_cache *c, const char *s, size_t len, uint64_t h)
+/* The id of the line s[0..len) in the cache, or SS_NONE. */
+static uint32_t lc_find(const struct line_cache *c, const char *s, size_t len, uint64_t h)
 {
     struct lc_key k = {s, len};
     size_t pos;
-    uint32_t id = ss_idset_find(&c->index, h, lc_eq, c, &k, &pos);
-    return id == SS_NONE ? SS_NONE : c->line.v[id].stack;
+    return ss_idset_find(&c->index, h, lc_eq, c, &k, &pos);
 }
 
-/* Remember line -> stack (the line is not in the cache); silently does
- * nothing when the cache is full or memory is short (the cache is only an
+/* Remember line -> stack (the line is not in the cache), with its line end
+ * when `raw` (s[len..raw) holds it; 0: none known); returns its id, or
+ * SS_NONE when the cache is full or memory is short (the cache is only an
  * accelerator). */
-static void lc_put(struct line_cache *c, const char *s, size_t len, uint64_t h, ss_id stack)
+static uint32_t lc_put(struct line_cache *c, const char *s, size_t len, size_t raw, uint64_t h,
+                       ss_id stack)
 {
-    if (c->arena_n + len > LINE_CACHE_BYTES)
-        return;
+    size_t n = raw ? raw : len;
+    if (c->arena_n + n > LINE_CACHE_BYTES)
+        return SS_NONE;
+    if (!c->head) {
+        c->head = ss_alloc_array((size_t)2 << LC_HEAD_BITS, sizeof *c->head);
+        if (!c->head)
+            return SS_NONE;
+        memset(c->head, 0xff, ((size_t)2 << LC_HEAD_BITS) * sizeof *c->head);
+    }
     if (ss_idset_reserve(&c->index, 1) || VEC_RESERVE(c->line, c->line.n + 1) ||
-        ss_grow((void **)&c->arena, &c->arena_cap, c->arena_n + len + 1, 1))
-        return;
+        ss_grow((void **)&c->arena, &c->arena_cap, c->arena_n + n + 1, 1))
+        return SS_NONE;
     struct lc_key k = {s, len};
     size_t pos;
     if (ss_idset_find(&c->index, h, lc_eq, c, &k, &pos) != SS_NONE)
-        return;
-    memcpy(c->arena + c->arena_n, s, len);
-    struct lc_line l = {c->arena_n, (uint32_t)len, stack};
+        return SS_NONE;
+    memcpy(c->arena + c->arena_n, s, n);
+    struct lc_line l = {c->arena_n, (uint32_t)len, (uint32_t)raw, stack};
     c->line.v[c->line.n] = l;
-    ss_idset_insert(&c->index, pos, h, (uint32_t)c->line.n++);
-    c->arena_n += len;
+    ss_idset_insert(&c->index, pos, h, (uint32_t)c->line.n);
+    c->arena_n += n;
+    return (uint32_t)c->line.n++;
 }
 
 struct idvec {
@@ -706,10 +790,35 @@ static int chunk_sample(struct parser *p, ss_id stack, const int64_t *mv)
     return 0;
 }
 
+/* Record a sample of a line read (mv: its memory values, or NULL). */
+static int record_sample(struct parser *p, ss_id stack, const int64_t *mv)
+{
+    if (p->ck)
+        return chunk_sample(p, stack, mv);
+    int64_t *vals = NULL;
+    if (mv) {
+        p->vals[p->vt.small_v] = mv[0];
+        p->vals[p->vt.big_v] = mv[1];
+        p->vals[p->vt.nodes] = mv[2];
+        p->vals[p->vt.dup_count] = mv[3];
+        p->vals[SS_VT_COUNT] = 1;
+        vals = p->vals;
+    }
+    int ar = ss_model_add_sample(p->m, stack, vals);
+    if (ar == SS_COUNT_RANGE) { /* earlier inputs' counts add up to the limit */
+        char at[800];
+        snprintf(at, sizeof at, "%.700s:%llu", p->path, (unsigned long long)p->r->line_no);
+        return ss_model_count_fail(p->m, p->err, at, 1);
+    }
+    if (ar)
+        return ss_nomem(p->err, "samples");
+    return 0;
+}
+
 static int sample_line(struct parser *p, const char *s, size_t len)
 {
     size_t i = 0;
-    int64_t *vals = NULL, mv[4];
+    int64_t mv[4];
     if (p->mem_unknown) { /* a chunk: the first sample line of a session begun before */
         p->mem_unknown = 0;
         p->flags = s[0] == ':' ? SS_SRC_MEMORY : 0;
@@ -723,13 +832,6 @@ static int sample_line(struct parser *p, const char *s, size_t len)
         i = memory_prefix(s, len, mv, &bad);
         if (!i)
             return perr(p, bad, "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'");
-        if (!p->ck) {
-            p->vals[p->vt.small_v] = mv[0];
-            p->vals[p->vt.big_v] = mv[1];
-            p->vals[p->vt.nodes] = mv[2];
-            p->vals[p->vt.dup_count] = mv[3];
-            vals = p->vals;
-        }
     } else if (p->flags & SS_SRC_MEMORY) {
         return perr(p, 1, msg_prefix_missing);
     }
@@ -737,25 +839,71 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     size_t blen = len - i;
     if (blen >= RPROF_R_LINE_CAP && p->capped_lines++ == 0)
         p->first_capped = p->r->line_no;
+    struct line_cache *c = &p->cache;
     uint64_t h = line_hash(b, blen);
-    ss_id stack = lc_find(&p->cache, b, blen, h);
-    if (stack == SS_NONE) {
+    uint32_t id = lc_find(c, b, blen, h);
+    ss_id stack;
+    /* the line end after the line (the reader found it): with it, the
+     * line can be found by its head next time */
+    size_t raw = p->r->mode == 1 ? blen + (s[len] == '\r' ? 2 : 1) : 0;
+    if (id != SS_NONE) {
+        stack = c->line.v[id].stack;
+    } else {
         if (parse_stack(p, b, blen, i + 1, &stack))
             return p->err->code;
-        lc_put(&p->cache, b, blen, h, stack);
+        id = lc_put(c, b, blen, raw, h, stack);
     }
-    if (p->ck)
-        return chunk_sample(p, stack, i ? mv : NULL);
-    if (vals)
-        p->vals[SS_VT_COUNT] = 1;
-    int ar = ss_model_add_sample(p->m, stack, vals);
-    if (ar == SS_COUNT_RANGE) { /* earlier inputs' counts add up to the limit */
-        char at[800];
-        snprintf(at, sizeof at, "%.700s:%llu", p->path, (unsigned long long)p->r->line_no);
-        return ss_model_count_fail(p->m, p->err, at, 1);
+    if (id != SS_NONE && raw && c->line.v[id].raw)
+        lc_head_note(lc_head_slot(c, b, raw - 1 < LC_HEAD ? raw - 1 : LC_HEAD), id);
+    return record_sample(p, stack, i ? mv : NULL);
+}
+
+/* The next line, when it is a sample line the line cache knows (see
+ * there): taken from the reader's buffer and recorded.  Returns 1 (taken;
+ * *rc: 0 or the error of recording it) or 0 (not taken: read the line). */
+static int fast_sample(struct parser *p, struct ss_reader *r, int *rc)
+{
+    const char *s;
+    size_t avail = ss_reader_buffered(r, &s);
+    struct line_cache *c = &p->cache;
+    if (avail < LC_HEAD || !c->line.n || p->mem_unknown)
+        return 0;
+    if (avail > PF_DIST + 512)
+        for (int q = 0; q < 512; q += 64) /* as far as the next line's */
+            __builtin_prefetch(s + PF_DIST + q);
+    if (p->ck) {
+        const struct seg *g = &p->ck->seg.v[p->ck->seg.n - 1];
+        if (!g->header && !g->line)
+            return 0; /* rprof_line notes the segment's first line */
     }
-    if (ar)
-        return ss_nomem(p->err, "samples");
+    int64_t mv[4];
+    size_t i = 0, bad;
+    /* a line of another kind (a header, `#File`, blank, a prefix that is
+     * missing or bad) equals no cached line, but the prefix must parse */
+    if ((p->flags & SS_SRC_MEMORY) && (s[0] != ':' || !(i = memory_prefix(s, avail, mv, &bad))))
+        return 0;
+    const char *b = s + i;
+    size_t bavail = avail - i;
+    if (bavail < LC_HEAD)
+        return 0;
+    uint64_t w[4];
+    memcpy(w, b, LC_HEAD);
+    size_t lf = head_lf(b, w);
+    uint32_t *slot = lf == LC_HEAD ? lc_head_slot_words(c, w) : lc_head_slot(c, b, lf);
+    for (int k = 0; k < 2; k++) {
+        uint32_t id = slot[k];
+        if (id >= c->line.n)
+            continue;
+        const struct lc_line *l = &c->line.v[id];
+        if (!l->raw || l->raw > bavail || memcmp(c->arena + l->off, b, l->raw) != 0)
+            continue;
+        lc_head_note(slot, id);
+        ss_reader_take_line(r, i + l->raw);
+        if (l->len >= RPROF_R_LINE_CAP && p->capped_lines++ == 0)
+            p->first_capped = r->line_no;
+        *rc = record_sample(p, l->stack, i ? mv : NULL);
+        return 1;
+    }
     return 0;
 }
 
@@ -875,12 +1023,16 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
 {
     const char *line;
     size_t len;
-    int term, got, rc = 0;
-    while ((got = ss_reader_next(r, &line, &len, &term, p->err)) == 1) {
-        rc = rprof_line(p, line, len, term);
-        if (rc == LINE_STOP) {
-            rc = 0;
-            break;
+    int term, got = 0, rc = 0;
+    for (;;) {
+        if (!fast_sample(p, r, &rc)) {
+            if ((got = ss_reader_next(r, &line, &len, &term, p->err)) != 1)
+                break;
+            rc = rprof_line(p, line, len, term);
+            if (rc == LINE_STOP) {
+                rc = 0;
+                break;
+            }
         }
         if (rc)
             return rc;
@@ -904,6 +1056,8 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
 struct pload {
     int fd;
     const char *path;
+    char *whole; /* the file mapped whole for the workers' readers, or NULL */
+    uint64_t fsize;
     size_t max_line;
     struct chunk *ck;
     size_t nchunks;
@@ -952,8 +1106,11 @@ static void spare_keep(struct pload *pl, struct chunk *ck)
 static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl, struct chunk *ck)
 {
     int rc = ss_model_init(&ck->m, &ck->err);
-    if (!rc && !r->buf)
+    if (!rc && !r->buf) {
         rc = ss_reader_open_range(r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
+        if (!rc && r->mapped && pl->whole)
+            ss_reader_use_whole(r, pl->whole, pl->fsize);
+    }
     if (rc) {
         ck->rc = rc;
         return;
@@ -969,10 +1126,16 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
     const char *line;
     size_t len;
     int term, got = 0;
-    while (!rc && (got = ss_reader_next(r, &line, &len, &term, &ck->err)) == 1) {
+    while (!rc) {
+        if (fast_sample(p, r, &rc))
+            continue;
+        if ((got = ss_reader_next(r, &line, &len, &term, &ck->err)) != 1)
+            break;
         rc = rprof_line(p, line, len, term);
-        if (rc == LINE_STOP)
-            rc = 0, got = 0;
+        if (rc == LINE_STOP) {
+            rc = got = 0;
+            break;
+        }
     }
     if (!rc && got < 0)
         rc = ck->err.code;
@@ -1343,6 +1506,14 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
         pl.ck[k].end = b[k + 1];
     }
     free(b);
+    /* one mapping of the file, whose pages the workers populate and drop
+     * window by window; without it (an address-space limit), each maps
+     * its windows */
+    if (!getenv("STACKSCOPE_NO_MMAP")) {
+        void *w = mmap(NULL, (size_t)fsize, PROT_READ, MAP_PRIVATE, r->fd, 0);
+        pl.whole = w == MAP_FAILED ? NULL : w;
+        pl.fsize = fsize;
+    }
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     pthread_t th[MAX_THREADS];
@@ -1403,6 +1574,8 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
         free(pl.spare[k].mem);
     }
     free(pl.ck);
+    if (pl.whole)
+        munmap(pl.whole, (size_t)fsize);
     pthread_cond_destroy(&pl.cv);
     pthread_mutex_destroy(&pl.mu);
     return rc;

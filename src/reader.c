@@ -15,6 +15,9 @@
 #define SS_RANGE_BLOCK (64u << 10) /* a range's reads: the parser finds them in L2 */
 #define SS_MAP_WINDOW (32u << 20)  /* grows for a longer line (map_next) */
 #define SS_RANGE_WINDOW (4u << 20) /* a range's: a worker's file pages in memory */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels refuse it (EINVAL): pages fault */
+#endif
 
 static int reader_open(struct ss_reader *r, const char *path, int regular_only,
                        struct ss_error *err)
@@ -97,7 +100,7 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
     r->max_line = max_line;
     r->ranged = 1;
     r->mode = 1;
-    r->pos = start;
+    r->pos = r->rstart = start;
     r->lim = end;
     r->eof = start >= end;
     if (!getenv("STACKSCOPE_NO_MMAP")) {
@@ -108,10 +111,50 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
     return range_buffer(r, err);
 }
 
+/* Release the mapped window: unmapped, or in a mapping of the whole file
+ * (r->whole), its pages dropped from this process (madvise takes the
+ * address space's lock for reading only; munmap for writing, and the
+ * threads of the parallel loader, mapping and unmapping windows, and the
+ * merge, faulting in the model's pages, waited for each other). */
+static void window_release(struct ss_reader *r)
+{
+    if (!r->buf)
+        return;
+    if (r->whole)
+        madvise(r->buf, r->end, MADV_DONTNEED);
+    else
+        munmap(r->buf, r->end);
+}
+
+/* Leaving a range read from a whole-file mapping: populating a window
+ * also maps pages around it (the kernel's fault-around, within a page
+ * table's 2 MiB), and those before and after the range stayed mapped:
+ * dropped, 2 MiB either side (the whole mapping's: pages another thread
+ * reads fault back in from the page cache). */
+static void range_release(struct ss_reader *r)
+{
+    const uint64_t span = (uint64_t)2 << 20;
+    if (!r->whole || r->lim <= r->rstart)
+        return;
+    uint64_t a = r->rstart - r->rstart % span, e = r->lim + (span - r->lim % span) % span;
+    if (e > r->whole_n)
+        e = r->whole_n;
+    madvise(r->whole + a, (size_t)(e - a), MADV_DONTNEED);
+}
+
+void ss_reader_use_whole(struct ss_reader *r, char *whole, uint64_t n)
+{
+    r->whole = whole;
+    r->whole_n = n;
+}
+
 void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
 {
-    if (r->mapped && r->buf)
-        munmap(r->buf, r->end);
+    if (r->mapped) {
+        window_release(r);
+        range_release(r);
+    }
+    r->rstart = start;
     if (r->mapped) {
         r->buf = NULL;
         r->map_off = start;
@@ -128,8 +171,8 @@ void ss_reader_close(struct ss_reader *r)
     if (r->fd >= 0 && !r->ranged)
         close(r->fd);
     if (r->mapped) {
-        if (r->buf)
-            munmap(r->buf, r->end);
+        window_release(r);
+        range_release(r);
     } else {
         free(r->buf);
     }
@@ -153,14 +196,22 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
                        ? 2 * (uint64_t)(r->end - r->start) + page
                        : window;
     uint64_t len = limit - off < win ? limit - off : win;
-    if (r->buf)
-        munmap(r->buf, r->end);
+    window_release(r);
     r->buf = NULL;
     r->start = r->end = 0;
     r->map_off = pos;
     if (pos >= limit) {
         r->eof = 1;
         return 0;
+    }
+    if (r->whole) {
+        r->buf = r->whole + off;
+        (void)madvise(r->buf, (size_t)len, MADV_POPULATE_READ); /* else faulted page by page */
+        r->start = (size_t)(pos - off);
+        r->end = (size_t)len;
+        r->map_off = off;
+        r->eof = off + len >= limit;
+        return (long)(len - (size_t)(pos - off));
     }
     void *p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, (off_t)off);
     if (p == MAP_FAILED && r->ranged) { /* an address-space limit: read it */

@@ -35,6 +35,10 @@ struct ss_reader {
     int ranged;        /* a byte range of a file (ss_reader_open_range): mapped in
                         * windows of 4 MiB or read with pread, fd not owned */
     uint64_t pos, lim; /* ranged: file offset of the next read, end of the range */
+    uint64_t rstart;   /* ranged: the range's start */
+    char *whole;       /* ranged and mapped: see ss_reader_use_whole (NULL: each window
+                        * is mapped and unmapped) */
+    uint64_t whole_n;  /* its size */
 };
 
 /* Open `path` for reading.  Returns 0, or SS_EINPUT with a message naming the
@@ -64,12 +68,41 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
  * and maps nothing). */
 void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end);
 
+/* Let a mapped ranged reader take its windows from `whole`, a mapping of
+ * the whole file (n bytes; the caller's, unmapped after the reader is
+ * closed): they are populated and dropped with madvise(2), not mapped and
+ * unmapped, so that the threads of the parallel loader do not take the
+ * address space's lock for writing at every window. */
+void ss_reader_use_whole(struct ss_reader *r, char *whole, uint64_t n);
+
 /* Read the next line.  Returns 1 and sets *line and *len (without the line end;
  * borrowed until the next call) and *terminated (0 when the file ended
  * without a line end), 0 at end of file, or -1 with err set (I/O error, line
  * too long). */
 int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *terminated,
                    struct ss_error *err);
+
+/* The bytes buffered after the last line read, without reading any: a
+ * parser that recognises a whole line in them (the Rprof loader's line
+ * cache) takes it with ss_reader_take_line and skips the search for its
+ * end.  0 until the reader knows its lines end in LF (or CR LF). */
+static inline size_t ss_reader_buffered(const struct ss_reader *r, const char **p)
+{
+    if (r->mode != 1 || !r->buf)
+        return 0;
+    *p = r->buf + r->start;
+    return r->end - r->start;
+}
+
+/* Take the first n buffered bytes as the next line: they end in its LF
+ * (the caller saw it at byte n - 1, and no other LF before it). */
+static inline void ss_reader_take_line(struct ss_reader *r, size_t n)
+{
+    r->line_no++;
+    r->offset = r->next_off;
+    r->next_off += n;
+    r->start += n;
+}
 
 /* Peek at the first bytes of the file without consuming them: up to `n`
  * bytes are made available in *p; returns how many (0 for an empty file) or

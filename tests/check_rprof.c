@@ -770,6 +770,214 @@ START_TEST(test_repeated_lines)
 }
 END_TEST
 
+/* ---- the line cache's guesses (fast_sample) ------------------------------------ */
+
+/* The loader takes a line the cache knows by comparing the bytes after its
+ * memory prefix with the text of the lines last seen with the same first
+ * 32 bytes, line end included.  Every case below loads serially, in
+ * parallel chunks of 256 bytes (the chunks start and end mid-pattern) and
+ * with pread(2) instead of mappings, with the same hand-worked answers. */
+static const char *const guess_cfg[][3] = {
+    {"1", NULL, NULL}, {"2", "256", NULL}, {"2", "256", "1"}};
+
+static int guess_load(struct ss_model *m, struct ss_error *err, const char *buf, size_t n,
+                      size_t cfg, char *path, size_t pn)
+{
+    setenv("STACKSCOPE_THREADS", guess_cfg[cfg][0], 1);
+    if (guess_cfg[cfg][1])
+        setenv("STACKSCOPE_CHUNK", guess_cfg[cfg][1], 1);
+    if (guess_cfg[cfg][2])
+        setenv("STACKSCOPE_NO_MMAP", guess_cfg[cfg][2], 1);
+    int rc = fx_load(m, err, buf, n, path, pn);
+    unsetenv("STACKSCOPE_THREADS");
+    unsetenv("STACKSCOPE_CHUNK");
+    unsetenv("STACKSCOPE_NO_MMAP");
+    return rc;
+}
+
+/* Lines that share their first 32 bytes and more: B is A and one more
+ * frame (A's text, without its line end, begins B), C differs from A in
+ * its last name, D and E are shorter than a head (their LF is in it).
+ * Sample k has body (7k + k / 3) % 5 and small_v k; LF and CR LF. */
+START_TEST(test_guess_prefix_lines)
+{
+    static const char *const body[5] = {
+        "\"inner_function_name\" \"middle_function\" \"outer\" ",
+        "\"inner_function_name\" \"middle_function\" \"outer\" \"extra\" ",
+        "\"inner_function_name\" \"middle_function\" \"outex\" ",
+        "\"f\" ",
+        "\"f\" \"g\" ",
+    };
+    static const char *const text[5] = {
+        "inner_function_name | middle_function | outer",
+        "inner_function_name | middle_function | outer | extra",
+        "inner_function_name | middle_function | outex",
+        "f",
+        "f | g",
+    };
+    for (int crlf = 0; crlf < 2; crlf++) {
+        const char *eol = crlf ? "\r\n" : "\n";
+        char *buf = malloc(100000);
+        ck_assert_ptr_nonnull(buf);
+        size_t n = (size_t)sprintf(buf, "memory profiling: sample.interval=20000%s", eol);
+        for (int k = 0; k < 600; k++)
+            n += (size_t)sprintf(buf + n, ":%d:0:0:0:%s%s", k, body[(7 * k + k / 3) % 5], eol);
+        for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
+            struct ss_model m;
+            struct ss_error err;
+            char path[4096];
+            int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
+            ck_assert_msg(rc == 0, "%s", err.msg);
+            ck_assert_uint_eq(m.sample_stack.n, 600);
+            ck_assert_uint_eq(ss_model_nstacks(&m), 5);
+            struct ss_rprof_vt vt;
+            ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+            for (int k = 0; k < 600; k++) {
+                ck_assert_msg(strcmp(sample_text(&m, (size_t)k), text[(7 * k + k / 3) % 5]) == 0,
+                              "crlf %d cfg %zu sample %d: %s", crlf, cfg, k,
+                              sample_text(&m, (size_t)k));
+                ck_assert_int_eq(m.values.v[vt.small_v][k], k);
+            }
+            ck_assert_uint_eq(m.warnings.n, 0);
+            ss_model_free(&m);
+        }
+        free(buf);
+    }
+}
+END_TEST
+
+/* A `#File` line that gives a number another path mid-session: the lines
+ * after it, byte for byte the ones before, mean the new file. */
+START_TEST(test_guess_file_renumbered)
+{
+    static const char line[] = "1#5 \"f\" 1#9 \"g\" \"h_a_name_longer_than_a_head\" \n";
+    char buf[20000];
+    size_t n = (size_t)sprintf(buf, "line profiling: sample.interval=20000\n#File 1: /a.R\n");
+    for (int k = 0; k < 60; k++)
+        n += (size_t)sprintf(buf + n, "%s", line);
+    n += (size_t)sprintf(buf + n, "#File 1: /b.R\n");
+    for (int k = 0; k < 60; k++)
+        n += (size_t)sprintf(buf + n, "%s", line);
+    for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
+        struct ss_model m;
+        struct ss_error err;
+        char path[4096];
+        int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
+        ck_assert_msg(rc == 0, "%s", err.msg);
+        ck_assert_uint_eq(m.sample_stack.n, 120);
+        for (size_t k = 0; k < 120; k++)
+            ck_assert_str_eq(sample_text(&m, k),
+                             k < 60 ? "f@/a.R#5 | g@/a.R#9 | h_a_name_longer_than_a_head"
+                                    : "f@/b.R#5 | g@/b.R#9 | h_a_name_longer_than_a_head");
+        ss_model_free(&m);
+    }
+}
+END_TEST
+
+/* The same lines in a plain session and then in a memory one: one stack,
+ * the second session's samples with their prefix's values. */
+START_TEST(test_guess_sessions)
+{
+    static const char body[] = "\"f\" \"a_caller_with_a_long_name\" \"main\" \n";
+    char buf[20000];
+    size_t n = (size_t)sprintf(buf, "sample.interval=20000\n");
+    for (int k = 0; k < 40; k++)
+        n += (size_t)sprintf(buf + n, "%s", body);
+    n += (size_t)sprintf(buf + n, "memory profiling: sample.interval=20000\n");
+    for (int k = 0; k < 40; k++)
+        n += (size_t)sprintf(buf + n, ":%d:0:0:0:%s", 5 + k, body);
+    for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
+        struct ss_model m;
+        struct ss_error err;
+        char path[4096];
+        int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
+        ck_assert_msg(rc == 0, "%s", err.msg);
+        ck_assert_uint_eq(m.sources.n, 2);
+        ck_assert_uint_eq(m.sample_stack.n, 80);
+        ck_assert_uint_eq(ss_model_nstacks(&m), 1);
+        struct ss_rprof_vt vt;
+        ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+        for (size_t k = 0; k < 80; k++) {
+            ck_assert_str_eq(sample_text(&m, k), "f | a_caller_with_a_long_name | main");
+            ck_assert_int_eq(m.values.v[vt.small_v][k], k < 40 ? 0 : (int64_t)k - 35);
+        }
+        ss_model_free(&m);
+    }
+}
+END_TEST
+
+/* A bad line after 100 lines taken by their guess: the message names its
+ * line and column. */
+START_TEST(test_guess_then_error)
+{
+    static const char body[] = "\"f\" \"a_caller_with_a_long_name\" \"main\" \n";
+    static const struct {
+        const char *line, *what;
+        unsigned col;
+    } bad[] = {
+        {":1:2:x:4:\"f\" \"a_caller_with_a_long_name\" \"main\" \n",
+         "bad memory prefix: expected ':small_v:big_v:nodes:dup_count:'", 6},
+        {"\"f\" \"a_caller_with_a_long_name\" \"main\" \n",
+         "missing memory prefix ':small_v:big_v:nodes:dup_count:' (the header says memory "
+         "profiling)",
+         1},
+        {":1:2:3:4:1#0 \"f\" \"a_caller_with_a_long_name\" \"main\" \n",
+         "line number out of range in a position token (lines start at 1)", 10},
+    };
+    for (size_t b = 0; b < ARRAY_SIZE(bad); b++) {
+        char buf[20000];
+        size_t n = (size_t)sprintf(buf, "memory profiling: sample.interval=20000\n");
+        for (int k = 0; k < 100; k++)
+            n += (size_t)sprintf(buf + n, ":1:2:3:4:%s", body);
+        n += (size_t)sprintf(buf + n, "%s", bad[b].line);
+        for (int k = 0; k < 10; k++)
+            n += (size_t)sprintf(buf + n, ":1:2:3:4:%s", body);
+        for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
+            struct ss_model m;
+            struct ss_error err;
+            char path[4096], want[4400];
+            int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
+            ck_assert_int_eq(rc, SS_EINPUT);
+            snprintf(want, sizeof want, "%s:102:%u: %s", path, bad[b].col, bad[b].what);
+            ck_assert_msg(strcmp(err.msg, want) == 0, "case %zu cfg %zu: '%s'", b, cfg, err.msg);
+        }
+    }
+}
+END_TEST
+
+/* Lines over R's 10 KB cap taken by their guess still count in the
+ * warning: three of the same, from line 2. */
+START_TEST(test_guess_capped)
+{
+    size_t hl = strlen("sample.interval=20000\n"), ll = 2000 * 7 + 1;
+    size_t n = hl + 3 * ll;
+    char *buf = malloc(n);
+    ck_assert_ptr_nonnull(buf);
+    memcpy(buf, "sample.interval=20000\n", hl);
+    for (int j = 0; j < 3; j++) {
+        for (int k = 0; k < 2000; k++)
+            memcpy(buf + hl + (size_t)j * ll + 7 * (size_t)k, "\"abcd\" ", 7);
+        buf[hl + (size_t)j * ll + ll - 1] = '\n';
+    }
+    for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
+        struct ss_model m;
+        struct ss_error err;
+        char path[4096], want[4400];
+        int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
+        ck_assert_msg(rc == 0, "%s", err.msg);
+        ck_assert_uint_eq(m.sample_stack.n, 3);
+        ck_assert_uint_eq(m.warnings.n, 1);
+        snprintf(want, sizeof want,
+                 "%s:2: 3 sample lines reach R's 10 KB line limit: R dropped their outermost "
+                 "frames",
+                 path);
+        ck_assert_str_eq(m.warnings.v[0], want);
+        ss_model_free(&m);
+    }
+    free(buf);
+}
+END_TEST
+
 /* ---- errors ------------------------------------------------------------------ */
 
 struct bad_case {
@@ -883,6 +1091,11 @@ Suite *rprof_suite(void)
     tcase_add_test(tc, test_blank_lines);
     tcase_add_test(tc, test_capped_line);
     tcase_add_test(tc, test_repeated_lines);
+    tcase_add_test(tc, test_guess_prefix_lines);
+    tcase_add_test(tc, test_guess_file_renumbered);
+    tcase_add_test(tc, test_guess_sessions);
+    tcase_add_test(tc, test_guess_then_error);
+    tcase_add_test(tc, test_guess_capped);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("errors");
     tcase_add_loop_test(bad, test_bad_input, 0, (int)ARRAY_SIZE(bad_cases));

@@ -14,6 +14,7 @@
 #define SS_READ_BLOCK (1u << 20)
 #define SS_RANGE_BLOCK (64u << 10) /* a range's reads: the parser finds them in L2 */
 #define SS_MAP_WINDOW (32u << 20)  /* grows for a longer line (map_next) */
+#define SS_MAP_FIRST (1u << 20)    /* the first: what the format detection peeks at */
 #define SS_RANGE_WINDOW (4u << 20) /* a range's: a worker's file pages in memory */
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels refuse it (EINVAL): pages fault */
@@ -189,7 +190,13 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
      * has windows of its own size and ends at its end. */
     uint64_t pos = r->map_off + r->start, limit = r->ranged ? r->lim : r->fsize;
     uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t off = pos - pos % page, window = r->ranged ? SS_RANGE_WINDOW : SS_MAP_WINDOW;
+    /* the file's first window is small: the format's detection peeks at
+     * it, and the parallel Rprof loader reads the file with readers of
+     * its own (a window of 32 MiB, populated, cost its start 2-3 ms and
+     * stayed in memory while it loaded) */
+    uint64_t off = pos - pos % page, window = r->ranged  ? SS_RANGE_WINDOW
+                                              : pos == 0 ? SS_MAP_FIRST
+                                                         : SS_MAP_WINDOW;
     /* A line longer than the window (a reader may raise max_line up to the
      * file's size) gets a window twice the part already seen. */
     uint64_t win = r->buf && r->end - r->start > window / 2

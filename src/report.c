@@ -247,7 +247,7 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     struct ss_table t = {NULL, 0, &ctx, st.n, NULL, ss_model_measure_name(m)};
     t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);
     if (o->format == SS_FORMAT_TEXT)
-        ss_report_header(out, m);
+        ss_report_header_totals(out, m, &st.totals); /* no second pass over the samples */
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
     ss_stats_free(&st);

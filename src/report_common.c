@@ -36,6 +36,11 @@ void ss_report_header(FILE *out, const struct ss_model *m)
 {
     struct ss_totals t;
     ss_model_totals(m, &t);
+    ss_report_header_totals(out, m, &t);
+}
+
+void ss_report_header_totals(FILE *out, const struct ss_model *m, const struct ss_totals *t)
+{
     ss_id last_uri = SS_NONE;
     struct ss_esc e_uri = SS_ESC_INIT(SS_ESC_TEXT), e_type = SS_ESC_INIT(SS_ESC_TEXT);
     for (size_t i = 0; i < m->sources.n; i++) {
@@ -62,11 +67,11 @@ void ss_report_header(FILE *out, const struct ss_model *m)
     }
     ss_esc_free(&e_uri);
     ss_esc_free(&e_type);
-    fprintf(out, "samples    %llu", (unsigned long long)t.samples);
-    if (t.counted != t.samples)
-        fprintf(out, " (%llu with frames)", (unsigned long long)t.counted);
+    fprintf(out, "samples    %llu", (unsigned long long)t->samples);
+    if (t->counted != t->samples)
+        fprintf(out, " (%llu with frames)", (unsigned long long)t->counted);
     if (m->weights.measure.kind == SS_MEASURE_TIME) {
-        fprintf(out, "\ntime       %.3f s sampled\n\n", t.sampling_time);
+        fprintf(out, "\ntime       %.3f s sampled\n\n", t->sampling_time);
         return;
     }
     if (m->weights.measure.kind == SS_MEASURE_SAMPLES) {
@@ -76,7 +81,7 @@ void ss_report_header(FILE *out, const struct ss_model *m)
     struct ss_units u;
     ss_units_of(m, &u);
     char v[64];
-    ss_format_value(v, sizeof v, &u, t.value, 0);
+    ss_format_value(v, sizeof v, &u, t->value, 0);
     fprintf(out, "\n%-10s %s\n\n", ss_measure_name(m, &u.measure), v);
 }
 

@@ -47,6 +47,9 @@ struct ss_report_opts {
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */
 void ss_report_header(FILE *out, const struct ss_model *m);
+/* The same with m's totals computed (its samples, counted, sampling_time
+ * and value are read). */
+void ss_report_header_totals(FILE *out, const struct ss_model *m, const struct ss_totals *t);
 
 /* Tables built from raw stacks (stacks, levels, runs, tree, timeline) cannot
  * use aggregate sources (SamplingProf: counts per call element, no stacks).

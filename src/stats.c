@@ -202,6 +202,40 @@ static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
         stack_mem[m->sample_stack.v[i]] += ss_rprof_alloc_bytes(m, vt, src, i);
 }
 
+/* Add source s's part of ss_model_totals to t from its per-stack sums, as
+ * ss_model_totals adds it from its samples (the same integer sums, scaled
+ * once per source: the same doubles). */
+static void source_totals(const struct ss_model *m, ss_id s, const struct ss_stack_counts *sc,
+                          struct ss_totals *t)
+{
+    const struct ss_source *src = &m->sources.v[s];
+    const uint32_t *off = m->stack_off.v;
+    double ivs = ss_source_interval_s(m, s), scale = ss_source_scale(m, s);
+    uint64_t samples = 0, counted = 0;
+    int64_t weight = 0;
+    if (src->flags & SS_SRC_AGGREGATE) {
+        uint64_t a = ss_agg_samples(m, s);
+        t->agg_samples += a;
+        t->agg_time += (double)a * ivs;
+        t->agg_value += (double)a * scale;
+        samples += a;
+        counted += a;
+        weight += (int64_t)a;
+    }
+    for (size_t k = 0; k < sc->n; k++) {
+        ss_id st = sc->touched[k];
+        samples += sc->cnt[st];
+        if (off[st + 1] > off[st]) {
+            counted += sc->cnt[st];
+            weight += sc->val[st];
+        }
+    }
+    t->samples += samples;
+    t->counted += counted;
+    t->sampling_time += (double)counted * ivs;
+    t->value += (double)weight * scale;
+}
+
 int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                      struct ss_stats *out, struct ss_error *err)
 {
@@ -229,6 +263,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     for (size_t i = 0; !oom && i < nkeyed; i++)
         w.key_of[i] = SS_NONE;
 
+    out->totals.rows = m->sample_stack.n;
     for (size_t s = 0; !oom && s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
         double iv = ss_source_scale(m, s), ivx = ss_source_exact(m, s);
@@ -236,6 +271,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
             oom = 1;
             break;
         }
+        source_totals(m, (ss_id)s, &sc, &out->totals);
         out->samples_total += src->n_samples;
         if (use_mem && (src->flags & SS_SRC_MEMORY))
             sample_bytes(m, src, &vt, mem);

@@ -59,6 +59,8 @@ struct ss_stats {
     double agg_value;         /* the part of value_total from aggregate sources */
     int has_memory;           /* mem_bytes is meaningful */
     struct ss_units units;    /* the measure the values are of, and how they read */
+    struct ss_totals totals;  /* ss_model_totals's figures (but empty_rows, not counted),
+                               * from the same pass: the report's header */
 };
 
 /* Compute the statistics of model m keyed by `by`, with memory when `memory`

@@ -13,6 +13,9 @@
 
 #include "report.h"
 #include "stats.h"
+#include "transform.h"
+#include "vec.h"
+#include "load.h"
 
 #define TOL 1e-12
 
@@ -552,6 +555,90 @@ START_TEST(test_no_samples)
 }
 END_TEST
 
+/* ---- the header's totals ----------------------------------------------------- */
+
+/* ss_stats_compute's totals (the report's header, from the same pass) are
+ * ss_model_totals's to the last bit: on real profiles of every kind (Rprof
+ * sessions and empty samples, pprof, SamplingProf's aggregate counts),
+ * under each measure they have, keyed by function and by line, and after a
+ * transform that removes samples.  By hand on recursion_prof: 4 samples,
+ * all with frames, 0.08 s. */
+static void same_totals(const struct ss_model *m, const char *what)
+{
+    struct ss_totals t;
+    ss_model_totals(m, &t);
+    for (int by = 0; by < 2; by++) {
+        struct ss_stats st;
+        struct ss_error err;
+        ck_assert_int_eq(ss_stats_compute(m, by ? SS_BY_LINE : SS_BY_FUNCTION, 0, &st, &err), 0);
+        const struct ss_totals *u = &st.totals;
+        ck_assert_msg(u->samples == t.samples && u->counted == t.counted &&
+                          u->agg_samples == t.agg_samples && u->rows == t.rows,
+                      "%s: samples %llu/%llu counted %llu/%llu", what,
+                      (unsigned long long)u->samples, (unsigned long long)t.samples,
+                      (unsigned long long)u->counted, (unsigned long long)t.counted);
+        ck_assert_msg(memcmp(&u->sampling_time, &t.sampling_time, sizeof t.sampling_time) == 0 &&
+                          memcmp(&u->value, &t.value, sizeof t.value) == 0 &&
+                          memcmp(&u->agg_time, &t.agg_time, sizeof t.agg_time) == 0 &&
+                          memcmp(&u->agg_value, &t.agg_value, sizeof t.agg_value) == 0,
+                      "%s: time %.17g/%.17g value %.17g/%.17g", what, u->sampling_time,
+                      t.sampling_time, u->value, t.value);
+        ss_stats_free(&st);
+    }
+}
+
+START_TEST(test_header_totals)
+{
+    struct ss_model m;
+    struct ss_error err;
+    FX_LOAD_OK(&m, recursion_prof);
+    struct ss_stats st;
+    ck_assert_int_eq(ss_stats_compute(&m, SS_BY_FUNCTION, 0, &st, &err), 0);
+    ck_assert_uint_eq(st.totals.samples, 4);
+    ck_assert_uint_eq(st.totals.counted, 4);
+    ck_assert_double_eq_tol(st.totals.sampling_time, 0.08, TOL);
+    ss_stats_free(&st);
+    same_totals(&m, "recursion_prof");
+    ss_model_free(&m);
+    static const char *const files[] = {
+        "tests/data/rprof/memory_line.out",
+        "tests/data/rprof/append_mixed_flags.out",
+        "tests/data/rprof/append_two_sessions.out",
+        "tests/data/edge-cases/memory_stackless.out",
+        "tests/data/edge-cases/blank_line_memory.out",
+        "tests/data/pprof/go/cpu.pb.gz",
+        "tests/data/pprof/go/heap.pb.gz",
+        "tests/data/sampling_prof/ruby_workload.txt",
+        "data/demo.out",
+    };
+    static const char *const measures[] = {"time",     "samples",     "memory",
+                                           "released", "alloc_space", "inuse_space"};
+    for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+        const char *sd = getenv("SRCDIR");
+        char path[4096], what[4200];
+        snprintf(path, sizeof path, "%s/%s", sd && *sd ? sd : ".", files[i]);
+        char *p[1] = {path};
+        ck_assert_msg(ss_load_files(&m, p, 1, &err) == 0, "%s: %s", files[i], err.msg);
+        for (size_t k = 0; k < ARRAY_SIZE(measures); k++) {
+            if (ss_model_set_measure(&m, measures[k], &err))
+                continue; /* the profile lacks it */
+            snprintf(what, sizeof what, "%s, %s", files[i], measures[k]);
+            same_totals(&m, what);
+            struct ss_tf_list *l = ss_tf_list_new();
+            ck_assert_ptr_nonnull(l);
+            ck_assert_int_eq(ss_tf_append(l, "drop-samples 2:3", &err), 0);
+            struct ss_model t;
+            ck_assert_int_eq(ss_tf_apply(l, &m, &t, &err), 0);
+            snprintf(what, sizeof what, "%s, %s, drop-samples 2:3", files[i], measures[k]);
+            same_totals(&t, what);
+            ss_model_free(&t);
+            ss_tf_list_free(l);
+        }
+        ss_model_free(&m);
+    }
+}
+END_TEST
+
 Suite *stats_suite(void)
 {
     Suite *s = suite_create("stats");
@@ -563,6 +650,7 @@ Suite *stats_suite(void)
     tcase_add_test(tc, test_tie_exact_time);
     tcase_add_test(tc, test_counts_from_values);
     tcase_add_test(tc, test_no_samples);
+    tcase_add_test(tc, test_header_totals);
     suite_add_tcase(s, tc);
     tc = tcase_create("memory");
     tcase_add_test(tc, test_memory_bytes);

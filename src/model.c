@@ -1,10 +1,12 @@
 /* model.c - the relational model and its builder (see model.h). */
 #include "model.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hash.h"
 #include "hashtab.h"
@@ -1028,7 +1030,8 @@ int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m)
     return -1;
 }
 
-int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src)
+/* Count samples [lo, hi) into sc, its previous counts cleared. */
+static int counts_range(struct ss_stack_counts *sc, const struct ss_model *m, size_t lo, size_t hi)
 {
     for (size_t t = 0; t < sc->n; t++) {
         ss_id st = sc->touched[t];
@@ -1037,8 +1040,7 @@ int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m,
         sc->seen[st] = 0;
     }
     sc->n = 0;
-    const struct ss_source *so = &m->sources.v[src];
-    for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
+    for (size_t i = lo; i < hi; i++) {
         ss_id st = m->sample_stack.v[i];
         if (!sc->seen[st]) {
             if (ss_grow((void **)&sc->touched, &sc->cap, sc->n + 1, sizeof *sc->touched))
@@ -1052,12 +1054,117 @@ int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m,
     return 0;
 }
 
+/* A long source is counted in parts on as many threads (STACKSCOPE_THREADS,
+ * else the processors online, at most COUNTS_MAX_PARTS), a part of at
+ * least COUNTS_PART samples each, when its stacks are few against its
+ * samples (each part has arrays as long as the stacks, and the parts'
+ * counts are added up stack by stack).  At 10M samples it was most of a
+ * key's time in the explorer. */
+#define COUNTS_MAX_PARTS 8
+#define COUNTS_PART ((size_t)1 << 20)
+
+struct counts_job {
+    struct ss_stack_counts *sc;
+    const struct ss_model *m;
+    size_t lo, hi;
+    int rc;
+};
+
+static void *counts_thread(void *arg)
+{
+    struct counts_job *j = arg;
+    j->rc = counts_range(j->sc, j->m, j->lo, j->hi);
+    return NULL;
+}
+
+static unsigned counts_parts(size_t n, size_t nstacks)
+{
+    if (n < 2 * COUNTS_PART || nstacks > n / 8)
+        return 1;
+    const char *e = getenv("STACKSCOPE_THREADS");
+    long t = e && *e ? strtol(e, NULL, 10) : 0;
+    if (t <= 0)
+        t = sysconf(_SC_NPROCESSORS_ONLN);
+    if (t > COUNTS_MAX_PARTS)
+        t = COUNTS_MAX_PARTS;
+    if ((size_t)t > n / COUNTS_PART)
+        t = (long)(n / COUNTS_PART);
+    return t < 1 ? 1 : (unsigned)t;
+}
+
+int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src)
+{
+    const struct ss_source *so = &m->sources.v[src];
+    size_t lo = so->first_sample, n = so->n_samples;
+    unsigned parts = counts_parts(n, ss_model_nstacks(m));
+    if (parts > 1 && sc->nmore < parts - 1) { /* the other parts' scratch, kept */
+        struct ss_stack_counts *more = ss_calloc_array(parts - 1, sizeof *more);
+        size_t k = 0;
+        while (more && k < parts - 1 && ss_stack_counts_init(&more[k], m) == 0)
+            k++;
+        if (!more || k < parts - 1) {
+            for (size_t j = 0; more && j < k; j++)
+                ss_stack_counts_free(&more[j]);
+            free(more);
+            parts = 1; /* short of memory: one part */
+        } else {
+            for (size_t j = 0; j < sc->nmore; j++)
+                ss_stack_counts_free(&sc->more[j]);
+            free(sc->more);
+            sc->more = more;
+            sc->nmore = parts - 1;
+        }
+    }
+    if (parts <= 1)
+        return counts_range(sc, m, lo, lo + n);
+    struct counts_job job[COUNTS_MAX_PARTS];
+    pthread_t th[COUNTS_MAX_PARTS];
+    int started[COUNTS_MAX_PARTS] = {0};
+    for (unsigned k = 0; k < parts; k++) {
+        job[k].sc = k ? &sc->more[k - 1] : sc;
+        job[k].m = m;
+        job[k].lo = lo + n / parts * k;
+        job[k].hi = k + 1 == parts ? lo + n : lo + n / parts * (k + 1);
+        job[k].rc = 0;
+    }
+    for (unsigned k = 1; k < parts; k++)
+        started[k] = pthread_create(&th[k], NULL, counts_thread, &job[k]) == 0;
+    int rc = counts_range(sc, m, job[0].lo, job[0].hi);
+    for (unsigned k = 1; k < parts; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            counts_thread(&job[k]); /* no thread: here */
+        rc = rc || job[k].rc;
+    }
+    /* the parts in order: a stack first hit in a later part comes after
+     * those of the parts before, as one pass would list it */
+    for (unsigned k = 1; !rc && k < parts; k++) {
+        const struct ss_stack_counts *p = job[k].sc;
+        for (size_t t = 0; t < p->n; t++) {
+            ss_id st = p->touched[t];
+            if (!sc->seen[st]) {
+                if (ss_grow((void **)&sc->touched, &sc->cap, sc->n + 1, sizeof *sc->touched))
+                    return -1;
+                sc->touched[sc->n++] = st;
+                sc->seen[st] = 1;
+            }
+            sc->cnt[st] += p->cnt[st];
+            sc->val[st] += p->val[st];
+        }
+    }
+    return rc ? -1 : 0;
+}
+
 void ss_stack_counts_free(struct ss_stack_counts *sc)
 {
     free(sc->cnt);
     free(sc->val);
     free(sc->seen);
     free(sc->touched);
+    for (size_t k = 0; k < sc->nmore; k++)
+        ss_stack_counts_free(&sc->more[k]);
+    free(sc->more);
     memset(sc, 0, sizeof *sc);
 }
 

@@ -742,6 +742,8 @@ struct ss_stack_counts {
     uint8_t *seen;
     ss_id *touched;
     size_t n, cap;
+    struct ss_stack_counts *more; /* a long source's other parts (model.c), kept */
+    size_t nmore;
 };
 
 /* Allocate the scratch for model m.  Returns 0 or -1 (out of memory). */

@@ -3,6 +3,7 @@
  * sample -> source lookup.  Models are built by hand through the builder. */
 #include "check_suites.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -931,6 +932,88 @@ START_TEST(test_seal)
 }
 END_TEST
 
+/* Per-stack counts of a long source, in parts on several threads
+ * (ss_stack_counts_source; a part is at least 2^20 samples): 2.5M samples
+ * over 40 stacks, of which 30-39 first appear in the last part, with
+ * counts 1-3 and a bytes column as the measure.  Each thread count gives
+ * the stacks in the order of their first sample and the sums a plain loop
+ * over the samples gives here. */
+START_TEST(test_stack_counts_parts)
+{
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ss_id vb = ss_model_value_type(&m, "bytes", "bytes");
+    ss_id loc[6];
+    for (int f = 0; f < 6; f++) {
+        char nm[8];
+        snprintf(nm, sizeof nm, "f%d", f);
+        ss_id s = ss_model_intern_cstr(&m, nm);
+        loc[f] = ss_model_location(&m, ss_model_function(&m, s, s, SS_NONE, 0), SS_NONE, 0);
+    }
+    ss_id st[40];
+    for (int k = 0; k < 40; k++) { /* 36 of depth 2, 4 of depth 3: all distinct */
+        ss_id fr[3] = {loc[k % 6], k < 36 ? loc[k / 6] : loc[0], loc[1]};
+        st[k] = ss_model_stack(&m, fr, k < 36 ? 2 : 3, SS_NONE);
+    }
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.type = ss_model_intern_cstr(&m, "test");
+    src.uri = ss_model_intern_cstr(&m, "built");
+    src.session = 1;
+    src.interval_us = 1000;
+    ss_id sid = ss_model_add_source(&m, &src);
+    ck_assert_uint_ne(sid, SS_NONE);
+    ss_model_source_value(&m, sid, vb, 0);
+    const size_t n = 2500000;
+    uint64_t x = 88172645463325252ULL;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t k = i < 2 * n / 3 ? x % 30 : x % 40;
+        int64_t vals[2] = {1 + (int64_t)(x >> 20) % 3, (int64_t)(x >> 32) % 5000};
+        ck_assert_int_eq(ss_model_add_sample(&m, st[k], vals), 0);
+    }
+    ss_model_seal(&m);
+    ck_assert_int_eq(ss_model_set_measure(&m, "bytes", &err), 0);
+    /* the reference: one plain loop over the columns */
+    size_t ns = ss_model_nstacks(&m), nref = 0;
+    uint64_t *cnt = calloc(ns, sizeof *cnt);
+    int64_t *val = calloc(ns, sizeof *val);
+    ss_id order[40];
+    ck_assert(cnt && val);
+    for (size_t i = 0; i < n; i++) {
+        ss_id s = m.sample_stack.v[i];
+        if (!cnt[s])
+            order[nref++] = s;
+        cnt[s] += (uint64_t)m.values.v[SS_VT_COUNT][i];
+        val[s] += m.values.v[vb][i];
+    }
+    ck_assert_uint_eq(nref, 40);
+    static const char *const threads[] = {"1", "2", "3"};
+    for (size_t t = 0; t < 3; t++) {
+        setenv("STACKSCOPE_THREADS", threads[t], 1);
+        struct ss_stack_counts sc;
+        ck_assert_int_eq(ss_stack_counts_init(&sc, &m), 0);
+        for (int again = 0; again < 2; again++) { /* the kept parts cleared */
+            ck_assert_int_eq(ss_stack_counts_source(&sc, &m, 0), 0);
+            ck_assert_uint_eq(sc.n, 40);
+            for (size_t k = 0; k < 40; k++) {
+                ss_id s = sc.touched[k];
+                ck_assert_msg(s == order[k], "threads %s: stack %zu is %u, want %u", threads[t], k,
+                              s, order[k]);
+                ck_assert_uint_eq(sc.cnt[s], cnt[s]);
+                ck_assert_int_eq(sc.val[s], val[s]);
+            }
+        }
+        ss_stack_counts_free(&sc);
+    }
+    unsetenv("STACKSCOPE_THREADS");
+    free(cnt);
+    free(val);
+    ss_model_free(&m);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -957,6 +1040,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_derive_labels);
     tcase_add_test(tc, test_source_flags);
     tcase_add_test(tc, test_alloc_array);
+    tcase_add_test(tc, test_stack_counts_parts);
     tcase_add_test(tc, test_seal);
     tcase_add_test(tc, test_source_totals);
     suite_add_tcase(s, tc);

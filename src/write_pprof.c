@@ -342,14 +342,22 @@ static int plan_locations(struct writer *w)
 
 /* A value past what a pprof int64 holds is an error naming it (exit 2),
  * never a wrap or an out-of-range conversion.  Returns 0 with *out set, or
- * PP_TOO_BIG with w->err filled; `what` says whose value it is. */
+ * PP_TOO_BIG with w->err filled; `what` says whose value it is, followed,
+ * with `src`, by "sample N of FILE" (sample i of that source).  The message
+ * is made only then: made for every sample, it was a third of the writer's
+ * time. */
 #define PP_TOO_BIG (-2)
-static int to_int64(struct writer *w, double v, const char *what, int64_t *out)
+static int to_int64(struct writer *w, double v, const char *what, const struct ss_source *src,
+                    size_t i, int64_t *out)
 {
     if (!(v > -0x1p63 && v < 0x1p63)) {
+        char of[600] = "";
+        if (src)
+            snprintf(of, sizeof of, " sample %zu of %.400s", i - src->first_sample + 1,
+                     ss_str(w->m, src->uri));
         ss_fail(w->err, SS_EINPUT,
-                "%s: cannot write pprof: %s, %.15g, does not fit a pprof value (at most %lld)",
-                w->path, what, v, (long long)INT64_MAX);
+                "%s: cannot write pprof: %s%s, %.15g, does not fit a pprof value (at most %lld)",
+                w->path, what, of, v, (long long)INT64_MAX);
         return PP_TOO_BIG;
     }
     *out = llround(v);
@@ -362,10 +370,8 @@ static int alloc_bytes(struct writer *w, const struct ss_source *src, size_t i, 
     *out = 0;
     if (!(src->flags & SS_SRC_MEMORY))
         return 0;
-    char what[600];
-    snprintf(what, sizeof what, "the bytes allocated by sample %zu of %.400s",
-             i - src->first_sample + 1, ss_str(w->m, src->uri));
-    return to_int64(w, ss_rprof_alloc_bytes(w->m, &w->rvt, src, i), what, out);
+    return to_int64(w, ss_rprof_alloc_bytes(w->m, &w->rvt, src, i), "the bytes allocated by", src,
+                    i, out);
 }
 
 static void put_varint(uint8_t *buf, size_t *n, uint64_t v)
@@ -492,10 +498,8 @@ static int sample_values(struct writer *w, size_t s, size_t i, size_t ids_len, i
                 col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
                 vals[t] = col ? col[ss_sample_row(m, i)] : 0;
             } else if (ids_len) {
-                char what[600];
-                snprintf(what, sizeof what, "the time in ns of sample %zu of %.400s",
-                         i - src->first_sample + 1, ss_str(m, src->uri));
-                rc = to_int64(w, (double)count * ns_per_count, what, &vals[t]);
+                rc = to_int64(w, (double)count * ns_per_count, "the time in ns of", src, i,
+                              &vals[t]);
             } else {
                 vals[t] = 0;
             }
@@ -760,7 +764,7 @@ static int write_rest(struct writer *w, struct out *g)
         period_type.type = out_cstr(w, "cpu");
         period_type.unit = out_cstr(w, "nanoseconds");
         rc = to_int64(w, m->sources.v[first].interval_us * 1000.0, "the sampling period in ns",
-                      &p.period);
+                      NULL, 0, &p.period);
         if (rc)
             goto out;
         rc = -1;
@@ -799,7 +803,7 @@ static int write_rest(struct writer *w, struct out *g)
         comments[nc++] = out_cstr(w, ss_strbuf_str(&note));
         ss_strbuf_free(&note);
     }
-    rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)",
+    rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)", NULL, 0,
                   &p.duration_nanos);
     if (rc)
         goto out;

@@ -9,7 +9,7 @@
 # Runs apt-get as root, or through sudo when available.
 set -eu
 what=${1:-build}
-pkgs="gcc make autoconf automake pkg-config libncurses-dev zlib1g-dev
+pkgs="gcc make autoconf automake pkg-config libncurses-dev zlib1g-dev libdeflate-dev
       libprotobuf-c-dev protobuf-c-compiler check"
 if [ "$what" = test ]; then
     pkgs="$pkgs r-base-core tmux valgrind time clang-format"

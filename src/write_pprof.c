@@ -46,7 +46,11 @@
 #include <string.h>
 #include <unistd.h>
 #define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#else
 #include <zlib.h>
+#endif
 
 #include "compare.h"
 #include "hashtab.h"
@@ -57,7 +61,8 @@
 #include "vec.h"
 #include "strbuf.h"
 
-#define PPROF_GZIP_LEVEL 2 /* fast (level 2 beats 1 in time and size on profiles) */
+#define PPROF_GZIP_LEVEL 2       /* zlib: fast (level 2 beats 1 in time and size on profiles) */
+#define PPROF_LIBDEFLATE_LEVEL 1 /* libdeflate: as small as zlib's 2, 2.4 times as fast */
 
 /* ---- gzip output ---------------------------------------------------------- */
 
@@ -95,6 +100,24 @@ struct gz_part {
 };
 
 /* Compress one part into one gzip member. */
+#ifdef HAVE_LIBDEFLATE
+static void *gz_part_run(void *arg)
+{
+    struct gz_part *p = arg;
+    p->rc = -1;
+    struct libdeflate_compressor *c = libdeflate_alloc_compressor(PPROF_LIBDEFLATE_LEVEL);
+    if (!c)
+        return NULL;
+    size_t cap = libdeflate_gzip_compress_bound(c, p->len);
+    p->out = malloc(cap);
+    if (p->out) {
+        p->out_len = libdeflate_gzip_compress(c, p->in, p->len, p->out, cap);
+        p->rc = p->out_len ? 0 : -1; /* 0: no room, which the bound rules out */
+    }
+    libdeflate_free_compressor(c);
+    return NULL;
+}
+#else
 static void *gz_part_run(void *arg)
 {
     struct gz_part *p = arg;
@@ -129,6 +152,7 @@ static void *gz_part_run(void *arg)
     deflateEnd(&z);
     return NULL;
 }
+#endif
 
 /* Compress `len` bytes to f as gzip.  Returns 0, -1 (out of memory or
  * zlib), or -2 (write error). */
@@ -477,12 +501,13 @@ static int set_bytes(struct writer *w, ss_id set, const uint8_t **out, size_t *l
  * rather than through protobuf-c, which would recount the same stack for
  * every sample. */
 /* The values of sample i of source s (ids_len: its stack's encoded length,
- * 0 for a sample with no frames) into vals[0..w->vts.n).  Returns 0 or -1. */
-static int sample_values(struct writer *w, size_t s, size_t i, size_t ids_len, int64_t *vals)
+ * 0 for a sample with no frames; pprof_src: is_pprof_source, asked once a
+ * source) into vals[0..w->vts.n).  Returns 0 or -1. */
+static int sample_values(struct writer *w, size_t s, int pprof_src, size_t i, size_t ids_len,
+                         int64_t *vals)
 {
     const struct ss_model *m = w->m;
     const struct ss_source *src = &m->sources.v[s];
-    int pprof_src = is_pprof_source(m, (ss_id)s);
     double ns_per_count = src->interval_us * 1000.0;
     int64_t count = ss_sample_count(m, i);
     int rc = 0;
@@ -538,9 +563,10 @@ static int base_ratios(struct writer *w, double *ratio, int64_t *vals)
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
         double *side = tot + ((src->flags & SS_SRC_BASE) ? nvt : 0);
+        int pprof_src = is_pprof_source(m, (ss_id)s);
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             size_t d = ss_stack_depth(m, m->sample_stack.v[i]);
-            if (sample_values(w, s, i, d, vals)) {
+            if (sample_values(w, s, pprof_src, i, d, vals)) {
                 free(tot);
                 return -1;
             }
@@ -598,12 +624,14 @@ static int write_samples(struct writer *w, struct out *g)
     }
     for (size_t s = 0; s < m->sources.n && !rc; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        int base = (src->flags & SS_SRC_BASE) != 0;
+        int base = (src->flags & SS_SRC_BASE) != 0, pprof_src = is_pprof_source(m, (ss_id)s);
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
             ss_id st = m->sample_stack.v[i];
             const uint8_t *ids;
             size_t ids_len;
-            rc = stack_bytes(w, st, &ids, &ids_len) ? -1 : sample_values(w, s, i, ids_len, vals);
+            rc = stack_bytes(w, st, &ids, &ids_len)
+                     ? -1
+                     : sample_values(w, s, pprof_src, i, ids_len, vals);
             if (rc)
                 break;
             if (base) {

@@ -154,18 +154,28 @@ static void *gz_part_run(void *arg)
 }
 #endif
 
+/* The parts `len` bytes are compressed in: one per GZ_PART_MIN bytes, at
+ * most one a thread (STACKSCOPE_THREADS, else the processors online) and
+ * GZ_MAX_PARTS. */
+static size_t gz_parts(size_t len)
+{
+    const char *e = getenv("STACKSCOPE_THREADS");
+    long t = e && *e ? strtol(e, NULL, 10) : 0;
+    if (t <= 0)
+        t = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t parts = len / GZ_PART_MIN;
+    if (parts > (size_t)(t > 0 ? t : 1))
+        parts = (size_t)(t > 0 ? t : 1);
+    if (parts > GZ_MAX_PARTS)
+        parts = GZ_MAX_PARTS;
+    return parts < 1 ? 1 : parts;
+}
+
 /* Compress `len` bytes to f as gzip.  Returns 0, -1 (out of memory or
  * zlib), or -2 (write error). */
 static int gz_out(const uint8_t *in, size_t len, FILE *f)
 {
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t parts = len / GZ_PART_MIN;
-    if (parts > (size_t)(ncpu > 0 ? ncpu : 1))
-        parts = (size_t)(ncpu > 0 ? ncpu : 1);
-    if (parts > GZ_MAX_PARTS)
-        parts = GZ_MAX_PARTS;
-    if (parts < 1)
-        parts = 1;
+    size_t parts = gz_parts(len);
     struct gz_part p[GZ_MAX_PARTS];
     pthread_t th[GZ_MAX_PARTS];
     int started[GZ_MAX_PARTS];
@@ -580,52 +590,69 @@ static int base_ratios(struct writer *w, double *ratio, int64_t *vals)
     return 0;
 }
 
-static int write_samples(struct writer *w, struct out *g)
+/* What encoding the samples needs, shared by the parts of a parallel
+ * encoding (read only there). */
+struct enc {
+    double *ratio; /* per value type: the base's scale (base_ratios) */
+    uint8_t mark[32];
+    size_t mark_n;
+};
+
+/* Allocate the writer's per-stack and per-set caches and fill e.  Returns 0
+ * or -1 (out of memory). */
+static int samples_setup(struct writer *w, struct enc *e)
 {
     const struct ss_model *m = w->m;
-    size_t nvt = w->vts.n, ns = ss_model_nstacks(m);
+    size_t nvt = w->vts.n, ns = ss_model_nstacks(m), nsets = ss_model_nlabelsets(m);
     int64_t *vals = ss_alloc_array(nvt, sizeof *vals);
-    double *ratio = ss_alloc_array(nvt, sizeof *ratio);
-    uint8_t *vbuf = malloc(nvt * 10 + 32);
+    e->ratio = ss_alloc_array(nvt, sizeof *e->ratio);
     w->stack_at = ss_alloc_array(ns, sizeof *w->stack_at);
     w->stack_len = ss_alloc_array(ns, sizeof *w->stack_len);
-    if (!vals || !vbuf || !ratio || !w->stack_at || !w->stack_len || base_ratios(w, ratio, vals)) {
-        free(vals);
-        free(vbuf);
-        free(ratio);
-        return -1;
-    }
-    memset(w->stack_at, 0xff, ns * sizeof *w->stack_at);
-    size_t nsets = ss_model_nlabelsets(m);
     w->set_at = ss_alloc_array(nsets, sizeof *w->set_at);
     w->set_len = ss_alloc_array(nsets, sizeof *w->set_len);
-    if (!w->set_at || !w->set_len) {
-        free(vals);
-        free(vbuf);
-        free(ratio);
+    int rc = !vals || !e->ratio || !w->stack_at || !w->stack_len || !w->set_at || !w->set_len ||
+             base_ratios(w, e->ratio, vals);
+    free(vals);
+    if (rc)
         return -1;
-    }
+    memset(w->stack_at, 0xff, ns * sizeof *w->stack_at);
     memset(w->set_at, 0xff, nsets * sizeof *w->set_at);
-    int rc = 0;
     /* the base's samples carry pprof's own mark, label pprof::base=true, so
      * that pprof takes the base's total for percentages as with -diff_base */
-    uint8_t mark[32];
-    size_t mark_n = 0, mark_body = 0;
+    e->mark_n = 0;
     if (ss_model_is_comparison(m)) {
         uint8_t lb[24];
+        size_t mark_body = 0;
         lb[mark_body++] = 1 << 3 | 0; /* Label.key */
         put_varint(lb, &mark_body, out_cstr(w, "pprof::base"));
         lb[mark_body++] = 2 << 3 | 0; /* Label.str */
         put_varint(lb, &mark_body, out_cstr(w, "true"));
-        mark[mark_n++] = 3 << 3 | 2; /* Sample.label */
-        put_varint(mark, &mark_n, mark_body);
-        memcpy(mark + mark_n, lb, mark_body);
-        mark_n += mark_body;
+        e->mark[e->mark_n++] = 3 << 3 | 2; /* Sample.label */
+        put_varint(e->mark, &e->mark_n, mark_body);
+        memcpy(e->mark + e->mark_n, lb, mark_body);
+        e->mark_n += mark_body;
     }
-    for (size_t s = 0; s < m->sources.n && !rc; s++) {
+    return 0;
+}
+
+/* Encode the samples at positions [lo, hi) of the sources' samples in
+ * source order into g.  Returns 0, -1 (out of memory) or PP_TOO_BIG. */
+static int encode_samples(struct writer *w, const struct enc *e, struct out *g, size_t lo,
+                          size_t hi)
+{
+    const struct ss_model *m = w->m;
+    size_t nvt = w->vts.n;
+    int64_t *vals = ss_alloc_array(nvt, sizeof *vals);
+    uint8_t *vbuf = malloc(nvt * 10 + 32);
+    int rc = vals && vbuf ? 0 : -1;
+    size_t at = 0; /* the position of the source's first sample */
+    for (size_t s = 0; s < m->sources.n && !rc && at < hi; s++) {
         const struct ss_source *src = &m->sources.v[s];
         int base = (src->flags & SS_SRC_BASE) != 0, pprof_src = is_pprof_source(m, (ss_id)s);
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+        size_t from = lo > at ? lo - at : 0,
+               to = hi - at < src->n_samples ? hi - at : src->n_samples;
+        at += src->n_samples;
+        for (size_t i = src->first_sample + from; i < src->first_sample + to; i++) {
             ss_id st = m->sample_stack.v[i];
             const uint8_t *ids;
             size_t ids_len;
@@ -637,8 +664,8 @@ static int write_samples(struct writer *w, struct out *g)
             if (base) {
                 int any = 0;
                 for (size_t t = 0; t < nvt; t++) {
-                    if (!ss_double_eq(ratio[t], 1))
-                        vals[t] = (int64_t)llround((double)vals[t] * ratio[t]);
+                    if (!ss_double_eq(e->ratio[t], 1))
+                        vals[t] = (int64_t)llround((double)vals[t] * e->ratio[t]);
                     vals[t] = -vals[t];
                     any |= vals[t] != 0;
                 }
@@ -656,7 +683,7 @@ static int write_samples(struct writer *w, struct out *g)
             for (size_t t = 0; t < nvt; t++)
                 body += varint_len((uint64_t)vals[t]);
             size_t sample_len =
-                ids_len + 1 + varint_len(body) + body + lbs_len + (base ? mark_n : 0);
+                ids_len + 1 + varint_len(body) + body + lbs_len + (base ? e->mark_n : 0);
             uint8_t hdr[16];
             size_t hn = 0;
             hdr[hn++] = 2 << 3 | 2; /* Profile.sample */
@@ -675,7 +702,7 @@ static int write_samples(struct writer *w, struct out *g)
             out_write(g, hdr, hn);
             out_write(g, ids, ids_len);
             if (base)
-                out_write(g, mark, mark_n);
+                out_write(g, e->mark, e->mark_n);
             vbuf[n++] = 2 << 3 | 2;
             put_varint(vbuf, &n, body);
             for (size_t t = 0; t < nvt; t++)
@@ -688,8 +715,16 @@ static int write_samples(struct writer *w, struct out *g)
     }
     free(vals);
     free(vbuf);
-    free(ratio);
     return rc;
+}
+
+/* The number of samples of all sources. */
+static size_t samples_n(const struct ss_model *m)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < m->sources.n; s++)
+        n += m->sources.v[s].n_samples;
+    return n;
 }
 
 /* Split "type/unit" at its last '/' into output strings. */
@@ -901,6 +936,130 @@ out:
     return rc;
 }
 
+/* ---- samples in parts -------------------------------------------------------- */
+
+/* A big profile (but a comparison) is encoded and compressed in parts at
+ * once, one part of its samples a thread, each part one gzip member (the
+ * last with the rest of the profile): encoding its samples was a third of
+ * convert's time.  A first pass in sample order fills the caches of the
+ * stacks' and label sets' bytes as the one-part encoding does (so the
+ * output is the same bytes once decompressed), and bounds the size; the
+ * parts only read them.  A comparison's base samples that scale to nothing
+ * are left out, and so are their labels: it is encoded in one part. */
+
+/* Fill the caches in sample order; *bound: the most the samples encode to. */
+static int samples_plan(struct writer *w, size_t *bound)
+{
+    const struct ss_model *m = w->m;
+    size_t per = 1 + 10 + 1 + 10 + w->vts.n * 10;
+    *bound = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            const uint8_t *b;
+            size_t ids_len, lbs_len;
+            if (stack_bytes(w, m->sample_stack.v[i], &b, &ids_len) ||
+                set_bytes(w, ss_sample_labelset(m, i), &b, &lbs_len))
+                return -1;
+            *bound += per + ids_len + lbs_len;
+        }
+    }
+    return w->oom ? -1 : 0;
+}
+
+struct part {
+    struct writer w; /* a copy whose err is the part's: it reads the caches only */
+    struct ss_error err;
+    const struct enc *e;
+    struct writer *rest; /* the last part: the writer that writes the rest */
+    struct out g;
+    size_t lo, hi;
+    int rc;
+    struct gz_part z;
+};
+
+static void *part_run(void *arg)
+{
+    struct part *p = arg;
+    p->rc = encode_samples(&p->w, p->e, &p->g, p->lo, p->hi);
+    if (!p->rc && p->rest)
+        p->rc = write_rest(p->rest, &p->g);
+    if (!p->rc && p->g.failed)
+        p->rc = -1;
+    if (!p->rc) {
+        p->z.in = p->g.b.v;
+        p->z.len = p->g.b.n;
+        gz_part_run(&p->z);
+        p->rc = p->z.rc;
+    }
+    return NULL;
+}
+
+/* Encode and compress the samples of w's model in `parts` parts and write
+ * them to f.  Returns 0, -1 (out of memory), -2 (write error), PP_TOO_BIG
+ * (w->err set) or -3 (the whole over SS_PPROF_MAX_BYTES: *total). */
+static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t parts, size_t *total)
+{
+    size_t n = samples_n(w->m);
+    struct part *pt = ss_calloc_array(parts, sizeof *pt);
+    pthread_t *th = ss_calloc_array(parts, sizeof *th);
+    int *started = ss_calloc_array(parts, sizeof *started);
+    int rc = pt && th && started ? 0 : -1;
+    for (size_t k = 0; !rc && k < parts; k++) {
+        pt[k].w = *w;
+        pt[k].w.err = &pt[k].err;
+        ss_error_clear(&pt[k].err);
+        pt[k].e = e;
+        pt[k].rest = k + 1 == parts ? w : NULL;
+        pt[k].lo = n / parts * k;
+        pt[k].hi = k + 1 == parts ? n : n / parts * (k + 1);
+        pt[k].rc = -1;
+    }
+    for (size_t k = 1; !rc && k < parts; k++)
+        started[k] = pthread_create(&th[k], NULL, part_run, &pt[k]) == 0;
+    for (size_t k = 0; !rc && k < parts; k++) {
+        if (k == 0 || !started[k])
+            part_run(&pt[k]); /* the first part, or a thread that did not start */
+    }
+    for (size_t k = 1; !rc && k < parts; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
+    /* the first part that failed says why, as encoding in order would (a
+     * failure of the rest is in w->err already) */
+    for (size_t k = 0; !rc && k < parts; k++)
+        if (pt[k].rc) {
+            rc = pt[k].rc;
+            if (pt[k].err.code)
+                *w->err = pt[k].err;
+        }
+    *total = 0;
+    for (size_t k = 0; !rc && k < parts; k++)
+        *total += pt[k].g.b.n;
+    if (!rc && *total > SS_PPROF_MAX_BYTES)
+        rc = -3;
+    for (size_t k = 0; !rc && k < parts; k++)
+        if (fwrite(pt[k].z.out, 1, pt[k].z.out_len, f) != pt[k].z.out_len)
+            rc = -2;
+    for (size_t k = 0; pt && k < parts; k++) {
+        VEC_FREE(pt[k].g.b);
+        free(pt[k].z.out);
+    }
+    free(pt);
+    free(th);
+    free(started);
+    return rc;
+}
+
+/* How many parts to encode in: one for a comparison or a small profile,
+ * else as gz_out cuts (after samples_plan). */
+static size_t plan_parts(struct writer *w)
+{
+    size_t bound;
+    if (ss_model_is_comparison(w->m) || samples_plan(w, &bound) || bound > SS_PPROF_MAX_BYTES)
+        return 1;
+    return gz_parts(bound);
+}
+
 int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
     struct writer w;
@@ -912,40 +1071,60 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
     int rc = 0;
     struct out g;
     memset(&g, 0, sizeof g);
+    struct enc e;
+    memset(&e, 0, sizeof e);
     w.str_out = ss_alloc_array(m->strs.n, sizeof *w.str_out);
     if (!w.str_out || out_str(&w, "", 0) != 0 || w.oom) {
         rc = ss_nomem(err, "pprof output");
         goto out;
     }
     memset(w.str_out, 0xff, m->strs.n * sizeof *w.str_out);
-    if (plan_value_types(&w) || plan_locations(&w)) {
+    if (plan_value_types(&w) || plan_locations(&w) || samples_setup(&w, &e)) {
         rc = ss_nomem(err, "pprof output");
         goto out;
     }
-    int wr = write_samples(&w, &g);
-    if (!wr)
-        wr = write_rest(&w, &g);
+    size_t parts = plan_parts(&w), total = 0;
+    int wr;
+    if (parts > 1) {
+        wr = write_parts(&w, &e, f, parts, &total);
+    } else {
+        wr = encode_samples(&w, &e, &g, 0, samples_n(m));
+        if (!wr)
+            wr = write_rest(&w, &g);
+        if (!wr && g.failed)
+            wr = -1;
+        total = g.b.n;
+        if (!wr && total > SS_PPROF_MAX_BYTES)
+            wr = -3;
+    }
     if (wr == PP_TOO_BIG) {
         rc = err->code;
         goto out;
     }
-    if (wr || g.failed) {
-        rc = ss_nomem(err, "pprof output");
-        goto out;
-    }
-    if (g.b.n > SS_PPROF_MAX_BYTES) { /* every file we write, we read back */
+    if (wr == -3) { /* every file we write, we read back */
         rc = ss_fail(err, SS_EUSAGE,
                      "%s: the profile would be %zu MiB before compression, over the %zu MiB "
                      "pprof readers here take (trim it first, e.g. -e 'keep-samples 1:N')",
-                     path, g.b.n >> 20, SS_PPROF_MAX_BYTES >> 20);
+                     path, total >> 20, SS_PPROF_MAX_BYTES >> 20);
         goto out;
     }
+    if (wr == -2) {
+        rc = ss_fail(err, SS_EIO, "%s: write failed", path);
+        goto out;
+    }
+    if (wr) {
+        rc = ss_nomem(err, "pprof output");
+        goto out;
+    }
+    if (parts > 1)
+        goto out; /* written */
     int zr = gz_out(g.b.v, g.b.n, f);
     if (zr == -1)
         rc = ss_nomem(err, "gzip output");
     else if (zr)
         rc = ss_fail(err, SS_EIO, "%s: write failed", path);
 out:
+    free(e.ratio);
     VEC_FREE(g.b);
     ss_strtab_free(&w.ot);
     free(w.str_out);

@@ -393,4 +393,30 @@ mixed_refused "mixed: a tables copy of the heap profile and the CPU profile" \
     "$G/cpu.pb.gz ($cpu_types) and $w/heap.tables/ (pprof, sample types alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes) are profiles of different kinds, whose samples do not add up (Go's pprof refuses to merge them too): give them one at a time, or choose the measure (--value NAME; sources without it weigh 0) or --mixed to keep them as separate sources" \
     report "$G/cpu.pb.gz" "$w/heap.tables/"
 
+# A big profile is encoded and compressed in parts, one a thread and one
+# gzip member each (src/write_pprof.c, write_parts); one thread encodes it
+# whole, as the small profiles above.  Both decompress to the same bytes,
+# and Go's pprof reads them alike.
+if sh "$SRCDIR/bench/gen-big.sh" 300000 "$w/ml300k.out" "$SRCDIR/bench/data/memory_line.out" 7 &&
+    STACKSCOPE_THREADS=1 "$S" convert -o "$w/one.pb.gz" "$w/ml300k.out" &&
+    STACKSCOPE_THREADS=2 "$S" convert -o "$w/two.pb.gz" "$w/ml300k.out"; then
+    if cmp -s <(gzip -dc "$w/one.pb.gz") <(gzip -dc "$w/two.pb.gz") &&
+        ! cmp -s "$w/one.pb.gz" "$w/two.pb.gz"; then
+        pass "parts: 300k samples in two parts decompress to the one-part encoding"
+    else
+        fail "parts: 300k samples in two parts" "$(ls -l "$w/one.pb.gz" "$w/two.pb.gz")"
+    fi
+    if [ -n "$PPROF" ]; then
+        for si in samples cpu alloc; do
+            top_tsv "$w/one.pb.gz" -symbolize=none -sample_index=$si >"$w/go1.tsv"
+            top_tsv "$w/two.pb.gz" -symbolize=none -sample_index=$si >"$w/go2.tsv"
+            [ -s "$w/go1.tsv" ] && cmp -s "$w/go1.tsv" "$w/go2.tsv" &&
+                pass "parts: pprof -top -sample_index=$si reads the parts as the whole" ||
+                fail "parts: pprof -top -sample_index=$si" "$(diff "$w/go1.tsv" "$w/go2.tsv" | head -n 4)"
+        done
+    fi
+else
+    fail "parts: make and convert a 300k-sample profile" ""
+fi
+
 finish

@@ -32,6 +32,7 @@
 #include "hash.h"
 #include "hashtab.h"
 #include "load.h"
+#include "threads.h"
 #include "vec.h"
 #include "limits.h"
 
@@ -1585,12 +1586,7 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
  * processors online. */
 static unsigned load_threads(void)
 {
-    long n = (long)env_size("STACKSCOPE_THREADS", 0);
-    if (n == 0)
-        n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1)
-        n = 1;
-    return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+    return ss_threads(MAX_THREADS);
 }
 
 int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)

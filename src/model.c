@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hash.h"
 #include "hashtab.h"
 #include "vec.h"
 #include "strbuf.h"
+#include "threads.h"
 
 /* The three indexes (functions, locations, stacks) are sets of ids whose
  * keys live in the model's tables (hashtab.h's ss_idset). */
@@ -1081,15 +1081,8 @@ static unsigned counts_parts(size_t n, size_t nstacks)
 {
     if (n < 2 * COUNTS_PART || nstacks > n / 8)
         return 1;
-    const char *e = getenv("STACKSCOPE_THREADS");
-    long t = e && *e ? strtol(e, NULL, 10) : 0;
-    if (t <= 0)
-        t = sysconf(_SC_NPROCESSORS_ONLN);
-    if (t > COUNTS_MAX_PARTS)
-        t = COUNTS_MAX_PARTS;
-    if ((size_t)t > n / COUNTS_PART)
-        t = (long)(n / COUNTS_PART);
-    return t < 1 ? 1 : (unsigned)t;
+    unsigned t = ss_threads(COUNTS_MAX_PARTS);
+    return (size_t)t > n / COUNTS_PART ? (unsigned)(n / COUNTS_PART) : t;
 }
 
 int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src)

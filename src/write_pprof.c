@@ -60,6 +60,7 @@
 #include "profile.pb-c.h"
 #include "vec.h"
 #include "strbuf.h"
+#include "threads.h"
 
 #define PPROF_GZIP_LEVEL 2       /* zlib: fast (level 2 beats 1 in time and size on profiles) */
 #define PPROF_LIBDEFLATE_LEVEL 1 /* libdeflate: as small as zlib's 2, 2.4 times as fast */
@@ -159,15 +160,9 @@ static void *gz_part_run(void *arg)
  * GZ_MAX_PARTS. */
 static size_t gz_parts(size_t len)
 {
-    const char *e = getenv("STACKSCOPE_THREADS");
-    long t = e && *e ? strtol(e, NULL, 10) : 0;
-    if (t <= 0)
-        t = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t parts = len / GZ_PART_MIN;
-    if (parts > (size_t)(t > 0 ? t : 1))
-        parts = (size_t)(t > 0 ? t : 1);
-    if (parts > GZ_MAX_PARTS)
-        parts = GZ_MAX_PARTS;
+    size_t parts = len / GZ_PART_MIN, t = ss_threads(GZ_MAX_PARTS);
+    if (parts > t)
+        parts = t;
     return parts < 1 ? 1 : parts;
 }
 

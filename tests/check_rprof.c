@@ -795,6 +795,15 @@ static int guess_load(struct ss_model *m, struct ss_error *err, const char *buf,
     return rc;
 }
 
+/* guess_load that must succeed (the path stays in path[0..pn)). */
+static void guess_load_ok(struct ss_model *m, const char *buf, size_t n, size_t cfg, char *path,
+                          size_t pn)
+{
+    struct ss_error err;
+    int rc = guess_load(m, &err, buf, n, cfg, path, pn);
+    ck_assert_msg(rc == 0, "cfg %zu: %s", cfg, err.msg);
+}
+
 /* Lines that share their first 32 bytes and more: B is A and one more
  * frame (A's text, without its line end, begins B), C differs from A in
  * its last name, D and E are shorter than a head (their LF is in it).
@@ -824,10 +833,8 @@ START_TEST(test_guess_prefix_lines)
             n += (size_t)sprintf(buf + n, ":%d:0:0:0:%s%s", k, body[(7 * k + k / 3) % 5], eol);
         for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
             struct ss_model m;
-            struct ss_error err;
             char path[4096];
-            int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
-            ck_assert_msg(rc == 0, "%s", err.msg);
+            guess_load_ok(&m, buf, n, cfg, path, sizeof path);
             ck_assert_uint_eq(m.sample_stack.n, 600);
             ck_assert_uint_eq(ss_model_nstacks(&m), 5);
             struct ss_rprof_vt vt;
@@ -860,10 +867,8 @@ START_TEST(test_guess_file_renumbered)
         n += (size_t)sprintf(buf + n, "%s", line);
     for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
         struct ss_model m;
-        struct ss_error err;
         char path[4096];
-        int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
-        ck_assert_msg(rc == 0, "%s", err.msg);
+        guess_load_ok(&m, buf, n, cfg, path, sizeof path);
         ck_assert_uint_eq(m.sample_stack.n, 120);
         for (size_t k = 0; k < 120; k++)
             ck_assert_str_eq(sample_text(&m, k),
@@ -888,10 +893,8 @@ START_TEST(test_guess_sessions)
         n += (size_t)sprintf(buf + n, ":%d:0:0:0:%s", 5 + k, body);
     for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
         struct ss_model m;
-        struct ss_error err;
         char path[4096];
-        int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
-        ck_assert_msg(rc == 0, "%s", err.msg);
+        guess_load_ok(&m, buf, n, cfg, path, sizeof path);
         ck_assert_uint_eq(m.sources.n, 2);
         ck_assert_uint_eq(m.sample_stack.n, 80);
         ck_assert_uint_eq(ss_model_nstacks(&m), 1);
@@ -961,10 +964,8 @@ START_TEST(test_guess_capped)
     }
     for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
         struct ss_model m;
-        struct ss_error err;
         char path[4096], want[4400];
-        int rc = guess_load(&m, &err, buf, n, cfg, path, sizeof path);
-        ck_assert_msg(rc == 0, "%s", err.msg);
+        guess_load_ok(&m, buf, n, cfg, path, sizeof path);
         ck_assert_uint_eq(m.sample_stack.n, 3);
         ck_assert_uint_eq(m.warnings.n, 1);
         snprintf(want, sizeof want,

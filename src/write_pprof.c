@@ -34,7 +34,9 @@
  * The samples are encoded here, one Profile.sample field each, with the
  * location ids of each distinct stack encoded once; the rest of the Profile
  * follows them as one message packed by protobuf-c (fields may come in any
- * order).  Then the whole is gzip-compressed (see gz_out).
+ * order).  Then the whole is gzip-compressed (see gz_out), by libdeflate
+ * when it is there, else by zlib; a big profile is encoded and compressed
+ * in parts at once, one gzip member each (see write_parts).
  */
 #include "write.h"
 
@@ -501,10 +503,6 @@ static int set_bytes(struct writer *w, ss_id set, const uint8_t **out, size_t *l
     return 0;
 }
 
-/* Stream every sample as a Profile.sample field.  The Sample message is
- * encoded here (two packed fields; the cached location ids and the values)
- * rather than through protobuf-c, which would recount the same stack for
- * every sample. */
 /* The values of sample i of source s (ids_len: its stack's encoded length,
  * 0 for a sample with no frames; pprof_src: is_pprof_source, asked once a
  * source) into vals[0..w->vts.n).  Returns 0 or -1. */
@@ -631,7 +629,10 @@ static int samples_setup(struct writer *w, struct enc *e)
 }
 
 /* Encode the samples at positions [lo, hi) of the sources' samples in
- * source order into g.  Returns 0, -1 (out of memory) or PP_TOO_BIG. */
+ * source order into g, each as a Profile.sample field.  The Sample message
+ * is encoded here (two packed fields; the cached location ids and the
+ * values) rather than through protobuf-c, which would recount the same
+ * stack for every sample.  Returns 0, -1 (out of memory) or PP_TOO_BIG. */
 static int encode_samples(struct writer *w, const struct enc *e, struct out *g, size_t lo,
                           size_t hi)
 {

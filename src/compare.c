@@ -432,6 +432,15 @@ int ss_cmp_desc_near(double a, double b)
     return fabs(a - b) <= 1e-12 * m ? 0 : cmp_desc(a, b);
 }
 
+int ss_cmp_by_deltas(double dva, double dvb, uint64_t sba, uint64_t sna, uint64_t sbb, uint64_t snb)
+{
+    int c = ss_cmp_desc_near(dva, dvb);
+    if (c)
+        return c;
+    double da = (double)sna - (double)sba, db = (double)snb - (double)sbb;
+    return da > db ? -1 : da < db;
+}
+
 size_t ss_cmp_join_row(struct ss_strtab *index, const char *key, size_t len, void **rows, size_t n,
                        size_t *cap, size_t size, int *fresh)
 {

@@ -62,6 +62,12 @@ int ss_compare_check_measure(struct ss_model *base, struct ss_model *cur, const 
  * order.  One comparison for every table that sorts by a summed delta. */
 int ss_cmp_desc_near(double a, double b);
 
+/* The order of two joined rows (the labels' and the runs' comparisons) by
+ * the measure's delta (dva, dvb; ss_cmp_desc_near), then by the samples'
+ * (base sb*, new sn*), larger first: -1, 0 or 1. */
+int ss_cmp_by_deltas(double dva, double dvb, uint64_t sba, uint64_t sna, uint64_t sbb,
+                     uint64_t snb);
+
 /* The row of a text key in a table that joins both sides' rows by it (the
  * labels and runs comparisons): rows are numbered by their key's id in
  * `index`, so a known key gives its row; a new one gets a zeroed row at

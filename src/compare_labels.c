@@ -77,12 +77,8 @@ static int by_label_delta(const void *pa, const void *pb, void *ctx)
 {
     const struct ss_cmp_label *a = pa, *b = pb;
     const struct ss_strtab *keys = ctx;
-    int c = ss_cmp_desc_near(a->value_n - a->value_b, b->value_n - b->value_b);
-    if (!c) {
-        double da = (double)a->samples_n - (double)a->samples_b;
-        double db = (double)b->samples_n - (double)b->samples_b;
-        c = da > db ? -1 : da < db;
-    }
+    int c = ss_cmp_by_deltas(a->value_n - a->value_b, b->value_n - b->value_b, a->samples_b,
+                             a->samples_n, b->samples_b, b->samples_n);
     if (!c)
         c = strcmp(ss_strtab_get(keys, a->key), ss_strtab_get(keys, b->key));
     return c ? c : strcmp(ss_strtab_get(keys, a->value), ss_strtab_get(keys, b->value));

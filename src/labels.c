@@ -49,43 +49,64 @@ int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
     uint64_t *set_n = ss_calloc_array(nsets, sizeof *set_n);
     int64_t *set_w = ss_calloc_array(nsets, sizeof *set_w),
             *lab_w = ss_calloc_array(nl, sizeof *lab_w);
-    unsigned char *set_used = calloc(nsets, 1), *used = calloc(nl ? nl : 1, 1);
+    unsigned char *set_used = calloc(nsets, 1), *set_on = calloc(nsets, 1),
+                  *used = calloc(nl ? nl : 1, 1), *lab_on = calloc(nl ? nl : 1, 1);
     struct ss_label_row *rows = ss_calloc_array(nl, sizeof *rows);
-    if (!set_n || !set_w || !lab_w || !set_used || !used || !rows) {
+    /* the sets and labels a source weighed, in order: its work is theirs,
+     * not all of the model's */
+    VEC(ss_id) sets = {NULL, 0, 0};
+    VEC(ss_id) labels = {NULL, 0, 0};
+    int oom = !set_n || !set_w || !lab_w || !set_used || !set_on || !used || !lab_on || !rows;
+    for (size_t l = 0; !oom && l < nl; l++)
+        rows[l].label = (ss_id)l;
+    for (size_t s = 0; !oom && s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        sets.n = labels.n = 0;
+        for (size_t i = src->first_sample; !oom && i < src->first_sample + src->n_samples; i++) {
+            ss_id set = ss_sample_labelset(m, i);
+            set_n[set] += (uint64_t)ss_sample_count(m, i);
+            set_used[set] = 1;
+            if (set && !set_on[set]) {
+                set_on[set] = 1;
+                oom = VEC_PUSH(sets, set);
+            }
+            if (set && ss_stack_depth(m, m->sample_stack.v[i]))
+                set_w[set] += ss_sample_weight(m, i);
+        }
+        /* this source's weights to its labels, then scaled */
+        for (size_t j = 0; !oom && j < sets.n; j++) {
+            ss_id set = sets.v[j];
+            const ss_id *labs = ss_labelset_labels(m, set);
+            for (size_t k = 0; set_w[set] && !oom && k < ss_labelset_size(m, set); k++) {
+                lab_w[labs[k]] += set_w[set];
+                if (!lab_on[labs[k]]) {
+                    lab_on[labs[k]] = 1;
+                    oom = VEC_PUSH(labels, labs[k]);
+                }
+            }
+            set_w[set] = 0;
+            set_on[set] = 0;
+        }
+        double sc = ss_source_scale(m, s);
+        for (size_t j = 0; j < labels.n; j++) {
+            ss_id l = labels.v[j];
+            rows[l].value += (double)lab_w[l] * sc;
+            lab_w[l] = 0;
+            lab_on[l] = 0;
+        }
+    }
+    VEC_FREE(sets);
+    VEC_FREE(labels);
+    free(set_w);
+    free(lab_w);
+    free(set_on);
+    free(lab_on);
+    if (oom) {
         free(set_n);
-        free(set_w);
-        free(lab_w);
         free(set_used);
         free(used);
         free(rows);
         return ss_nomem(err, "labels");
-    }
-    for (size_t l = 0; l < nl; l++)
-        rows[l].label = (ss_id)l;
-    for (size_t s = 0; s < m->sources.n; s++) {
-        const struct ss_source *src = &m->sources.v[s];
-        int any = 0;
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            ss_id set = ss_sample_labelset(m, i);
-            set_n[set] += (uint64_t)ss_sample_count(m, i);
-            set_used[set] = 1;
-            if (set && ss_stack_depth(m, m->sample_stack.v[i])) {
-                set_w[set] += ss_sample_weight(m, i);
-                any = 1;
-            }
-        }
-        /* this source's weights to its labels, then scaled */
-        for (size_t set = 1; any && set < nsets; set++) {
-            const ss_id *labs = ss_labelset_labels(m, (ss_id)set);
-            for (size_t k = 0; set_w[set] && k < ss_labelset_size(m, (ss_id)set); k++)
-                lab_w[labs[k]] += set_w[set];
-            set_w[set] = 0;
-        }
-        double sc = ss_source_scale(m, s);
-        for (size_t l = 0; any && l < nl; l++) {
-            rows[l].value += (double)lab_w[l] * sc;
-            lab_w[l] = 0;
-        }
     }
     for (size_t set = 1; set < nsets; set++) {
         const ss_id *labs = ss_labelset_labels(m, (ss_id)set);
@@ -96,8 +117,6 @@ int ss_label_stats_compute(const struct ss_model *m, struct ss_label_stats *ls,
     }
     ls->unlabelled = set_n[0];
     free(set_n);
-    free(set_w);
-    free(lab_w);
     free(set_used);
     /* a transform's output keeps every label of the input: list those in use */
     size_t n = 0;

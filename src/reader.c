@@ -135,8 +135,9 @@ static void window_release(struct ss_reader *r)
 static void range_release(struct ss_reader *r)
 {
     const uint64_t span = (uint64_t)2 << 20;
-    if (!r->whole || r->lim <= r->rstart)
+    if (!r->whole || !r->populated || r->lim <= r->rstart)
         return;
+    r->populated = 0;
     uint64_t a = r->rstart - r->rstart % span, e = r->lim + (span - r->lim % span) % span;
     if (e > r->whole_n)
         e = r->whole_n;
@@ -214,6 +215,7 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
     if (r->whole) {
         r->buf = r->whole + off;
         (void)madvise(r->buf, (size_t)len, MADV_POPULATE_READ); /* else faulted page by page */
+        r->populated = 1;
         r->start = (size_t)(pos - off);
         r->end = (size_t)len;
         r->map_off = off;

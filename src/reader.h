@@ -39,6 +39,7 @@ struct ss_reader {
     char *whole;       /* ranged and mapped: see ss_reader_use_whole (NULL: each window
                         * is mapped and unmapped) */
     uint64_t whole_n;  /* its size */
+    int populated;     /* a window of this range was populated from it */
 };
 
 /* Open `path` for reading.  Returns 0, or SS_EINPUT with a message naming the

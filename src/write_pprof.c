@@ -1020,14 +1020,17 @@ static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t pa
     for (size_t k = 1; !rc && k < parts; k++)
         if (started[k])
             pthread_join(th[k], NULL);
-    /* the first part that failed says why, as encoding in order would (a
-     * failure of the rest is in w->err already) */
+    /* the first part whose value does not fit says so, as encoding in order
+     * would before compressing anything (a failure of the rest is in w->err
+     * already); else the first that failed */
     for (size_t k = 0; !rc && k < parts; k++)
-        if (pt[k].rc) {
-            rc = pt[k].rc;
+        if (pt[k].rc == PP_TOO_BIG) {
+            rc = PP_TOO_BIG;
             if (pt[k].err.code)
                 *w->err = pt[k].err;
         }
+    for (size_t k = 0; !rc && k < parts; k++)
+        rc = pt[k].rc;
     *total = 0;
     for (size_t k = 0; !rc && k < parts; k++)
         *total += pt[k].g.b.n;

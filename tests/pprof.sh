@@ -415,6 +415,23 @@ if sh "$SRCDIR/bench/gen-big.sh" 300000 "$w/ml300k.out" "$SRCDIR/bench/data/memo
                 fail "parts: pprof -top -sample_index=$si" "$(diff "$w/go1.tsv" "$w/go2.tsv" | head -n 4)"
         done
     fi
+    # a value too big for pprof in each part (samples 74997 and 224997,
+    # the file's lines 75000 and 225000 after its 3 header lines): the
+    # first is named, as one part names it, and nothing is written
+    big=':999999999999999999:999999999999999999:999999999999999999:0:"a" '
+    awk -v b="$big" 'NR == 75000 || NR == 225000 { print b } { print }' "$w/ml300k.out" >"$w/huge.out"
+    why=
+    for t in 1 2; do
+        STACKSCOPE_THREADS=$t "$S" convert -o "$w/huge.pb.gz" "$w/huge.out" 2>"$w/huge$t.err"
+        rc=$?
+        [ $rc -eq 2 ] || why="$why threads $t: exit $rc;"
+        [ ! -e "$w/huge.pb.gz" ] || why="$why threads $t: a file written;"
+    done
+    grep -q "the bytes allocated by sample 74997 of $w/huge.out, 1.69999999999.*e+19, does not fit" \
+        "$w/huge1.err" || why="$why one part: $(head -c 300 "$w/huge1.err");"
+    cmp -s "$w/huge1.err" "$w/huge2.err" || why="$why two parts: $(head -c 300 "$w/huge2.err")"
+    [ -z "$why" ] && pass "parts: the first value too big for pprof is named as in one part" ||
+        fail "parts: a value too big for pprof" "$why"
 else
     fail "parts: make and convert a 300k-sample profile" ""
 fi

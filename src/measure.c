@@ -215,9 +215,10 @@ void ss_model_weights_free(struct ss_model *m)
 /* R's memory="both" bytes (memory) or profvis's released bytes per sample,
  * against the sample its session recorded before it (removed by a
  * transform or not: ss_sample_prev_row), 0 for the session's first sample
- * and for sources without memory profiling; each clamped so that the column sums to at most
- * INT64_MAX. The exact rule, one sample at a time in doubles (derive_fast gives the same numbers
- * faster when no value is large). */
+ * and for sources without memory profiling; each clamped so that the
+ * column sums to at most INT64_MAX.  The exact rule, one sample at a time
+ * in doubles (derive_fast gives the same numbers faster when no value is
+ * large). */
 static void derive_exact(const struct ss_model *m, const struct ss_rprof_vt *vt,
                          enum ss_measure_kind kind, int64_t *col)
 {

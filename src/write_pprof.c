@@ -40,6 +40,7 @@
  */
 #include "write.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -94,68 +95,105 @@ static void out_write(struct out *o, const void *p, size_t n)
     o->b.n += n;
 }
 
+/* A gzip compressor, kept for the parts a thread compresses one after
+ * another (libdeflate's tables are allocated once). */
+struct gz {
+#ifdef HAVE_LIBDEFLATE
+    struct libdeflate_compressor *c;
+#else
+    int unused;
+#endif
+};
+
+static void gz_free(struct gz *z)
+{
+#ifdef HAVE_LIBDEFLATE
+    libdeflate_free_compressor(z->c);
+#endif
+    memset(z, 0, sizeof *z);
+}
+
+/* Compress in[0..len) into one gzip member in *out (capacity *cap, grown
+ * as needed: a buffer used before, whose pages are there already), its
+ * length in *out_len.  Returns 0 or -1 (out of memory, or zlib failed). */
+#ifdef HAVE_LIBDEFLATE
+static int gz_compress(struct gz *z, const uint8_t *in, size_t len, uint8_t **out, size_t *cap,
+                       size_t *out_len)
+{
+    if (!z->c && !(z->c = libdeflate_alloc_compressor(PPROF_LIBDEFLATE_LEVEL)))
+        return -1;
+    size_t need = libdeflate_gzip_compress_bound(z->c, len);
+    if (*cap < need) {
+        uint8_t *nb = realloc(*out, need);
+        if (!nb)
+            return -1;
+        *out = nb;
+        *cap = need;
+    }
+    *out_len = libdeflate_gzip_compress(z->c, in, len, *out, *cap);
+    return *out_len ? 0 : -1; /* 0: no room, which the bound rules out */
+}
+#else
+static int gz_compress(struct gz *z, const uint8_t *in, size_t len, uint8_t **out, size_t *cap,
+                       size_t *out_len)
+{
+    (void)z;
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (deflateInit2(&zs, PPROF_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return -1;
+    size_t need = deflateBound(&zs, (uLong)len) + 64;
+    int rc = -1;
+    if (*cap < need) {
+        uint8_t *nb = realloc(*out, need);
+        if (!nb)
+            goto out;
+        *out = nb;
+        *cap = need;
+    }
+    const uint8_t *at = in;
+    size_t left = len;
+    zs.next_out = *out;
+    zs.avail_out = (uInt)*cap;
+    int zr = Z_OK;
+    while (zr == Z_OK) {
+        uInt chunk = left > (1u << 30) ? 1u << 30 : (uInt)left;
+        zs.next_in = at;
+        zs.avail_in = chunk;
+        at += chunk;
+        left -= chunk;
+        zr = deflate(&zs, left ? Z_NO_FLUSH : Z_FINISH);
+        if (zr == Z_OK && zs.avail_in)
+            break; /* cannot happen: deflateBound is enough */
+    }
+    if (zr == Z_STREAM_END) {
+        *out_len = (size_t)zs.total_out;
+        rc = 0;
+    }
+out:
+    deflateEnd(&zs);
+    return rc;
+}
+#endif
+
+/* One part of gz_out: compressed by a thread of its own. */
 struct gz_part {
     const uint8_t *in;
     size_t len;
     uint8_t *out;
-    size_t out_len;
+    size_t cap, out_len;
     int rc; /* 0, or -1: out of memory or a zlib error */
 };
 
-/* Compress one part into one gzip member. */
-#ifdef HAVE_LIBDEFLATE
 static void *gz_part_run(void *arg)
 {
     struct gz_part *p = arg;
-    p->rc = -1;
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(PPROF_LIBDEFLATE_LEVEL);
-    if (!c)
-        return NULL;
-    size_t cap = libdeflate_gzip_compress_bound(c, p->len);
-    p->out = malloc(cap);
-    if (p->out) {
-        p->out_len = libdeflate_gzip_compress(c, p->in, p->len, p->out, cap);
-        p->rc = p->out_len ? 0 : -1; /* 0: no room, which the bound rules out */
-    }
-    libdeflate_free_compressor(c);
-    return NULL;
-}
-#else
-static void *gz_part_run(void *arg)
-{
-    struct gz_part *p = arg;
-    z_stream z;
+    struct gz z;
     memset(&z, 0, sizeof z);
-    p->rc = -1;
-    if (deflateInit2(&z, PPROF_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return NULL;
-    size_t cap = deflateBound(&z, (uLong)p->len) + 64;
-    p->out = malloc(cap);
-    if (p->out) {
-        const uint8_t *in = p->in;
-        size_t left = p->len;
-        z.next_out = p->out;
-        z.avail_out = (uInt)cap;
-        int zr = Z_OK;
-        while (zr == Z_OK) {
-            uInt chunk = left > (1u << 30) ? 1u << 30 : (uInt)left;
-            z.next_in = (const uint8_t *)in;
-            z.avail_in = chunk;
-            in += chunk;
-            left -= chunk;
-            zr = deflate(&z, left ? Z_NO_FLUSH : Z_FINISH);
-            if (zr == Z_OK && z.avail_in)
-                break; /* cannot happen: deflateBound is enough */
-        }
-        if (zr == Z_STREAM_END) {
-            p->out_len = cap - z.avail_out;
-            p->rc = 0;
-        }
-    }
-    deflateEnd(&z);
+    p->rc = gz_compress(&z, p->in, p->len, &p->out, &p->cap, &p->out_len);
+    gz_free(&z);
     return NULL;
 }
-#endif
 
 /* The parts `len` bytes are compressed in: one per GZ_PART_MIN bytes, at
  * most one a thread (STACKSCOPE_THREADS, else the processors online) and
@@ -179,7 +217,7 @@ static int gz_out(const uint8_t *in, size_t len, FILE *f)
     size_t at = 0;
     for (size_t i = 0; i < parts; i++) {
         size_t n = i + 1 == parts ? len - at : len / parts;
-        struct gz_part pi = {in + at, n, NULL, 0, -1};
+        struct gz_part pi = {in + at, n, NULL, 0, 0, -1};
         p[i] = pi;
         at += n;
         started[i] = i > 0 && pthread_create(&th[i], NULL, gz_part_run, &p[i]) == 0;
@@ -401,8 +439,29 @@ static int alloc_bytes(struct writer *w, const struct ss_source *src, size_t i, 
     *out = 0;
     if (!(src->flags & SS_SRC_MEMORY))
         return 0;
-    return to_int64(w, ss_rprof_alloc_bytes(w->m, &w->rvt, src, i), "the bytes allocated by", src,
-                    i, out);
+    const struct ss_model *m = w->m;
+    ptrdiff_t r = (ptrdiff_t)ss_sample_row(m, i), p;
+    if (!ss_sample_prev_row(m, src, i, &p))
+        return 0;
+    /* Counters below 2^46 (all R writes): their differences, 8 x them and
+     * the sum are exact integers below 2^53, so the sum in integers is the
+     * double ss_rprof_alloc_bytes makes, without its rounding */
+    const int64_t lim = (int64_t)1 << 46;
+    const int64_t *col[3] = {m->values.v[w->rvt.small_v], m->values.v[w->rvt.big_v],
+                             m->values.v[w->rvt.nodes]};
+    int64_t sum = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!col[k])
+            continue;
+        int64_t a = col[k][r], b = col[k][p];
+        if (a <= -lim || a >= lim || b <= -lim || b >= lim)
+            return to_int64(w, ss_rprof_alloc_bytes(m, &w->rvt, src, i), "the bytes allocated by",
+                            src, i, out);
+        if (a > b)
+            sum += (k < 2 ? 8 : 1) * (a - b);
+    }
+    *out = sum;
+    return 0;
 }
 
 static void put_varint(uint8_t *buf, size_t *n, uint64_t v)
@@ -513,6 +572,7 @@ static int sample_values(struct writer *w, size_t s, int pprof_src, size_t i, si
     const struct ss_source *src = &m->sources.v[s];
     double ns_per_count = src->interval_us * 1000.0;
     int64_t count = ss_sample_count(m, i);
+    size_t row = ss_sample_row(m, i);
     int rc = 0;
     for (size_t t = 0; t < w->vts.n && !rc; t++) {
         const struct out_vt *v = &w->vts.v[t];
@@ -524,10 +584,20 @@ static int sample_values(struct writer *w, size_t s, int pprof_src, size_t i, si
         case VT_CPU:
             if (pprof_src) {
                 col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
-                vals[t] = col ? col[ss_sample_row(m, i)] : 0;
+                vals[t] = col ? col[row] : 0;
             } else if (ids_len) {
-                rc = to_int64(w, (double)count * ns_per_count, "the time in ns of", src, i,
-                              &vals[t]);
+                /* a whole number of ns and a product below 2^53: the
+                 * double product is exact, and so is this */
+                int64_t ns =
+                            ns_per_count >= 0 && ns_per_count < 0x1p53 ? (int64_t)ns_per_count : -1,
+                        prod;
+                if (ns >= 0 && ss_double_eq((double)ns, ns_per_count) &&
+                    !__builtin_mul_overflow(count, ns, &prod) && prod > -((int64_t)1 << 53) &&
+                    prod < ((int64_t)1 << 53))
+                    vals[t] = prod;
+                else
+                    rc = to_int64(w, (double)count * ns_per_count, "the time in ns of", src, i,
+                                  &vals[t]);
             } else {
                 vals[t] = 0;
             }
@@ -537,7 +607,7 @@ static int sample_values(struct writer *w, size_t s, int pprof_src, size_t i, si
             break;
         case VT_MODEL:
             col = m->values.v[v->model];
-            vals[t] = col ? col[ss_sample_row(m, i)] : 0;
+            vals[t] = col ? col[row] : 0;
             break;
         }
     }
@@ -639,8 +709,7 @@ static int encode_samples(struct writer *w, const struct enc *e, struct out *g, 
     const struct ss_model *m = w->m;
     size_t nvt = w->vts.n;
     int64_t *vals = ss_alloc_array(nvt, sizeof *vals);
-    uint8_t *vbuf = malloc(nvt * 10 + 32);
-    int rc = vals && vbuf ? 0 : -1;
+    int rc = vals ? 0 : -1;
     size_t at = 0; /* the position of the source's first sample */
     for (size_t s = 0; s < m->sources.n && !rc && at < hi; s++) {
         const struct ss_source *src = &m->sources.v[s];
@@ -675,15 +744,12 @@ static int encode_samples(struct writer *w, const struct enc *e, struct out *g, 
                 break;
             }
             /* value: field 2, packed int64 (negative values take 10 bytes) */
-            size_t body = 0, n = 0;
+            size_t body = 0;
             for (size_t t = 0; t < nvt; t++)
                 body += varint_len((uint64_t)vals[t]);
             size_t sample_len =
                 ids_len + 1 + varint_len(body) + body + lbs_len + (base ? e->mark_n : 0);
-            uint8_t hdr[16];
-            size_t hn = 0;
-            hdr[hn++] = 2 << 3 | 2; /* Profile.sample */
-            put_varint(hdr, &hn, sample_len);
+            size_t hn = 1 + varint_len(sample_len);
             /* every file we write, we read back: stop as soon as the
              * samples alone are over what the reader takes */
             if (g->b.n + hn + sample_len > SS_PPROF_MAX_BYTES) {
@@ -695,22 +761,30 @@ static int encode_samples(struct writer *w, const struct enc *e, struct out *g, 
                 rc = PP_TOO_BIG;
                 break;
             }
-            out_write(g, hdr, hn);
-            out_write(g, ids, ids_len);
-            if (base)
-                out_write(g, e->mark, e->mark_n);
-            vbuf[n++] = 2 << 3 | 2;
-            put_varint(vbuf, &n, body);
-            for (size_t t = 0; t < nvt; t++)
-                put_varint(vbuf, &n, (uint64_t)vals[t]);
-            out_write(g, vbuf, n);
-            out_write(g, lbs, lbs_len);
-            if (g->failed)
+            if (g->failed || VEC_RESERVE(g->b, g->b.n + hn + sample_len)) {
+                g->failed = 1;
                 break;
+            }
+            uint8_t *o = g->b.v;
+            size_t n = g->b.n;
+            o[n++] = 2 << 3 | 2; /* Profile.sample */
+            put_varint(o, &n, sample_len);
+            memcpy(o + n, ids, ids_len);
+            n += ids_len;
+            if (base) {
+                memcpy(o + n, e->mark, e->mark_n);
+                n += e->mark_n;
+            }
+            o[n++] = 2 << 3 | 2;
+            put_varint(o, &n, body);
+            for (size_t t = 0; t < nvt; t++)
+                put_varint(o, &n, (uint64_t)vals[t]);
+            if (lbs_len)
+                memcpy(o + n, lbs, lbs_len);
+            g->b.n = n + lbs_len;
         }
     }
     free(vals);
-    free(vbuf);
     return rc;
 }
 
@@ -935,20 +1009,54 @@ out:
 /* ---- samples in parts -------------------------------------------------------- */
 
 /* A big profile (but a comparison) is encoded and compressed in parts at
- * once, one part of its samples a thread, each part one gzip member (the
- * last with the rest of the profile): encoding its samples was a third of
- * convert's time.  A first pass in sample order fills the caches of the
- * stacks' and label sets' bytes as the one-part encoding does (so the
- * output is the same bytes once decompressed), and bounds the size; the
- * parts only read them.  A comparison's base samples that scale to nothing
- * are left out, and so are their labels: it is encoded in one part. */
+ * once, each a stretch of its samples and one gzip member (the last with
+ * the rest of the profile): encoding its samples was a third of convert's
+ * time.  There are up to four parts a thread, taken in order, and each is
+ * written as soon as it and those before it are done, while the threads
+ * compress the next: so the writing, and the disk's (sync_file_range
+ * starts it), are not left for the end (they were a tenth of the time).
+ * A first pass fills the caches of the stacks' and label sets' bytes as
+ * the one-part encoding does (the label sets in sample order: the strings
+ * get their numbers in that order, so the output is the same bytes once
+ * decompressed), and bounds the size; the parts only read them.  A
+ * comparison's base samples that scale to nothing are left out, and so
+ * are their labels: it is encoded in one part. */
 
-/* Fill the caches in sample order; *bound: the most the samples encode to. */
+/* Fill the caches; *bound: the most the samples encode to. */
 static int samples_plan(struct writer *w, size_t *bound)
 {
     const struct ss_model *m = w->m;
     size_t per = 1 + 10 + 1 + 10 + w->vts.n * 10;
     *bound = 0;
+    if (ss_model_nlabelsets(m) <= 1) {
+        /* no labels: the stacks' bytes, in any order, times their samples */
+        size_t ns = ss_model_nstacks(m), n = samples_n(m);
+        size_t *cnt = ss_calloc_array(ns, sizeof *cnt);
+        const uint8_t *b;
+        size_t ids_len, lbs_len;
+        if (!cnt || set_bytes(w, 0, &b, &lbs_len)) {
+            free(cnt);
+            return -1;
+        }
+        for (size_t s = 0; s < m->sources.n; s++) {
+            const struct ss_source *src = &m->sources.v[s];
+            const ss_id *st = m->sample_stack.v + src->first_sample;
+            for (size_t i = 0; i < src->n_samples; i++)
+                cnt[st[i]]++;
+        }
+        *bound = n * (per + lbs_len);
+        for (size_t st = 0; st < ns; st++) {
+            if (!cnt[st])
+                continue;
+            if (stack_bytes(w, (ss_id)st, &b, &ids_len)) {
+                free(cnt);
+                return -1;
+            }
+            *bound += cnt[st] * ids_len;
+        }
+        free(cnt);
+        return w->oom ? -1 : 0;
+    }
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
@@ -968,95 +1076,192 @@ struct part {
     struct ss_error err;
     const struct enc *e;
     struct writer *rest; /* the last part: the writer that writes the rest */
-    struct out g;
     size_t lo, hi;
     int rc;
-    struct gz_part z;
+    int done;   /* encoded and compressed (under the queue's lock) */
+    size_t len; /* its bytes before compression */
+    uint8_t *z; /* ... and after: one gzip member */
+    size_t zcap, zlen;
 };
 
-static void *part_run(void *arg)
+/* Buffers of written parts, for the next: fresh memory costs a page fault
+ * a page (with eight parts, a tenth of the writer's time). */
+#define PART_SPARES 16
+
+/* The parts of write_parts: taken in order by its threads, and written
+ * to f in order as soon as they are done, by the thread that finds the
+ * next one done while no other is writing (the others go on compressing,
+ * so that the output's writing and its writeback to the disk happen
+ * meanwhile, not after). */
+struct part_queue {
+    pthread_mutex_t mu;
+    struct part *pt;
+    size_t parts;
+    size_t next;    /* the next part to take */
+    size_t written; /* parts written */
+    int writing;    /* a thread is writing */
+    int failed;     /* a part failed: write no more */
+    int wrc;        /* 0, or -2: a write error */
+    FILE *f;
+    struct {
+        uint8_t *b;
+        size_t cap;
+    } spare[PART_SPARES];
+    size_t nspare;
+};
+
+/* Encode part p into g (a thread's buffer, emptied first) and compress it
+ * with z. */
+static void part_run(struct part *p, struct out *g, struct gz *z)
 {
-    struct part *p = arg;
-    p->rc = encode_samples(&p->w, p->e, &p->g, p->lo, p->hi);
+    g->b.n = 0;
+    g->failed = 0;
+    p->rc = encode_samples(&p->w, p->e, g, p->lo, p->hi);
     if (!p->rc && p->rest)
-        p->rc = write_rest(p->rest, &p->g);
-    if (!p->rc && p->g.failed)
+        p->rc = write_rest(p->rest, g);
+    if (!p->rc && g->failed)
         p->rc = -1;
-    if (!p->rc) {
-        p->z.in = p->g.b.v;
-        p->z.len = p->g.b.n;
-        gz_part_run(&p->z);
-        p->rc = p->z.rc;
+    p->len = g->b.n;
+    if (!p->rc)
+        p->rc = gz_compress(z, g->b.v, g->b.n, &p->z, &p->zcap, &p->zlen);
+}
+
+/* Write the parts done in order from q->written on (q->mu held, and held
+ * again on return; released while writing), keeping their buffers. */
+static void parts_write(struct part_queue *q)
+{
+    if (q->writing)
+        return;
+    q->writing = 1;
+    while (!q->failed && !q->wrc && q->written < q->parts && q->pt[q->written].done) {
+        struct part *p = &q->pt[q->written];
+        pthread_mutex_unlock(&q->mu);
+        int bad = fwrite(p->z, 1, p->zlen, q->f) != p->zlen || fflush(q->f) != 0;
+#ifdef SYNC_FILE_RANGE_WRITE
+        /* start the disk write of what is there: the caller's fsync then
+         * waits for the last parts only (a pipe refuses it: no matter) */
+        if (!bad)
+            (void)sync_file_range(fileno(q->f), 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+        pthread_mutex_lock(&q->mu);
+        if (bad)
+            q->wrc = -2;
+        if (q->nspare < PART_SPARES) {
+            q->spare[q->nspare].b = p->z;
+            q->spare[q->nspare++].cap = p->zcap;
+            p->z = NULL;
+            p->zcap = 0;
+        }
+        q->written++;
     }
+    q->writing = 0;
+}
+
+static void *parts_worker(void *arg)
+{
+    struct part_queue *q = arg;
+    struct out g;
+    struct gz z;
+    memset(&g, 0, sizeof g);
+    memset(&z, 0, sizeof z);
+    pthread_mutex_lock(&q->mu);
+    while (q->next < q->parts) {
+        struct part *p = &q->pt[q->next++];
+        if (q->nspare) {
+            p->z = q->spare[--q->nspare].b;
+            p->zcap = q->spare[q->nspare].cap;
+        }
+        pthread_mutex_unlock(&q->mu);
+        part_run(p, &g, &z);
+        pthread_mutex_lock(&q->mu);
+        p->done = 1;
+        if (p->rc)
+            q->failed = 1;
+        parts_write(q);
+    }
+    pthread_mutex_unlock(&q->mu);
+    VEC_FREE(g.b);
+    gz_free(&z);
     return NULL;
 }
 
-/* Encode and compress the samples of w's model in `parts` parts and write
- * them to f.  Returns 0, -1 (out of memory), -2 (write error), PP_TOO_BIG
- * (w->err set) or -3 (the whole over SS_PPROF_MAX_BYTES: *total). */
-static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t parts, size_t *total)
+/* Encode and compress the samples of w's model in `parts` parts with
+ * `threads` threads, and write them to f.  Returns 0, -1 (out of memory),
+ * -2 (write error), PP_TOO_BIG (w->err set) or -3 (the whole over
+ * SS_PPROF_MAX_BYTES: *total).  On an error, the parts before the first
+ * that failed may have been written. */
+static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t parts,
+                       unsigned threads, size_t *total)
 {
     size_t n = samples_n(w->m);
-    struct part *pt = ss_calloc_array(parts, sizeof *pt);
-    pthread_t *th = ss_calloc_array(parts, sizeof *th);
-    int *started = ss_calloc_array(parts, sizeof *started);
-    int rc = pt && th && started ? 0 : -1;
+    struct part_queue q;
+    memset(&q, 0, sizeof q);
+    q.pt = ss_calloc_array(parts, sizeof *q.pt);
+    pthread_t *th = ss_calloc_array(threads, sizeof *th);
+    int *started = ss_calloc_array(threads, sizeof *started);
+    int rc = q.pt && th && started ? 0 : -1;
     for (size_t k = 0; !rc && k < parts; k++) {
-        pt[k].w = *w;
-        pt[k].w.err = &pt[k].err;
-        ss_error_clear(&pt[k].err);
-        pt[k].e = e;
-        pt[k].rest = k + 1 == parts ? w : NULL;
-        pt[k].lo = n / parts * k;
-        pt[k].hi = k + 1 == parts ? n : n / parts * (k + 1);
-        pt[k].rc = -1;
+        q.pt[k].w = *w;
+        q.pt[k].w.err = &q.pt[k].err;
+        ss_error_clear(&q.pt[k].err);
+        q.pt[k].e = e;
+        q.pt[k].rest = k + 1 == parts ? w : NULL;
+        q.pt[k].lo = n / parts * k;
+        q.pt[k].hi = k + 1 == parts ? n : n / parts * (k + 1);
+        q.pt[k].rc = -1;
     }
-    for (size_t k = 1; !rc && k < parts; k++)
-        started[k] = pthread_create(&th[k], NULL, part_run, &pt[k]) == 0;
-    for (size_t k = 0; !rc && k < parts; k++) {
-        if (k == 0 || !started[k])
-            part_run(&pt[k]); /* the first part, or a thread that did not start */
+    if (!rc) {
+        q.parts = parts;
+        q.f = f;
+        pthread_mutex_init(&q.mu, NULL);
+        for (unsigned t = 1; t < threads; t++)
+            started[t] = pthread_create(&th[t], NULL, parts_worker, &q) == 0;
+        parts_worker(&q); /* this thread too; the parts of a thread that did not start */
+        for (unsigned t = 1; t < threads; t++)
+            if (started[t])
+                pthread_join(th[t], NULL);
+        pthread_mutex_destroy(&q.mu);
     }
-    for (size_t k = 1; !rc && k < parts; k++)
-        if (started[k])
-            pthread_join(th[k], NULL);
     /* the first part whose value does not fit says so, as encoding in order
      * would before compressing anything (a failure of the rest is in w->err
      * already); else the first that failed */
     for (size_t k = 0; !rc && k < parts; k++)
-        if (pt[k].rc == PP_TOO_BIG) {
+        if (q.pt[k].rc == PP_TOO_BIG) {
             rc = PP_TOO_BIG;
-            if (pt[k].err.code)
-                *w->err = pt[k].err;
+            if (q.pt[k].err.code)
+                *w->err = q.pt[k].err;
         }
     for (size_t k = 0; !rc && k < parts; k++)
-        rc = pt[k].rc;
+        rc = q.pt[k].rc;
+    if (!rc)
+        rc = q.wrc;
     *total = 0;
     for (size_t k = 0; !rc && k < parts; k++)
-        *total += pt[k].g.b.n;
+        *total += q.pt[k].len;
     if (!rc && *total > SS_PPROF_MAX_BYTES)
-        rc = -3;
-    for (size_t k = 0; !rc && k < parts; k++)
-        if (fwrite(pt[k].z.out, 1, pt[k].z.out_len, f) != pt[k].z.out_len)
-            rc = -2;
-    for (size_t k = 0; pt && k < parts; k++) {
-        VEC_FREE(pt[k].g.b);
-        free(pt[k].z.out);
-    }
-    free(pt);
+        rc = -3; /* cannot happen: plan_parts asks for one part then */
+    for (size_t k = 0; q.pt && k < parts; k++)
+        free(q.pt[k].z);
+    for (size_t k = 0; k < q.nspare; k++)
+        free(q.spare[k].b);
+    free(q.pt);
     free(th);
     free(started);
     return rc;
 }
 
 /* How many parts to encode in: one for a comparison or a small profile,
- * else as gz_out cuts (after samples_plan). */
-static size_t plan_parts(struct writer *w)
+ * else one per GZ_PART_MIN bytes, between 2 and four a thread (more parts
+ * than threads: the first are written while the last are compressed), and
+ * one with one thread. */
+static size_t plan_parts(struct writer *w, unsigned threads)
 {
     size_t bound;
-    if (ss_model_is_comparison(w->m) || samples_plan(w, &bound) || bound > SS_PPROF_MAX_BYTES)
+    if (threads < 2 || ss_model_is_comparison(w->m) || samples_plan(w, &bound) ||
+        bound > SS_PPROF_MAX_BYTES)
         return 1;
-    return gz_parts(bound);
+    size_t parts = bound / GZ_PART_MIN, most = 4 * (size_t)threads;
+    return parts < 2 ? 1 : parts > most ? most : parts;
 }
 
 int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
@@ -1082,10 +1287,11 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
         rc = ss_nomem(err, "pprof output");
         goto out;
     }
-    size_t parts = plan_parts(&w), total = 0;
+    unsigned threads = ss_threads(GZ_MAX_PARTS);
+    size_t parts = plan_parts(&w, threads), total = 0;
     int wr;
     if (parts > 1) {
-        wr = write_parts(&w, &e, f, parts, &total);
+        wr = write_parts(&w, &e, f, parts, threads, &total);
     } else {
         wr = encode_samples(&w, &e, &g, 0, samples_n(m));
         if (!wr)

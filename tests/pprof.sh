@@ -432,6 +432,39 @@ if sh "$SRCDIR/bench/gen-big.sh" 300000 "$w/ml300k.out" "$SRCDIR/bench/data/memo
     cmp -s "$w/huge1.err" "$w/huge2.err" || why="$why two parts: $(head -c 300 "$w/huge2.err")"
     [ -z "$why" ] && pass "parts: the first value too big for pprof is named as in one part" ||
         fail "parts: a value too big for pprof" "$why"
+    # more parts than threads (up to four a thread, one per 4 MiB: three
+    # with two threads, one a thread with three), written in order as they
+    # are done: the same bytes once decompressed
+    why=
+    for t in 3 4; do
+        STACKSCOPE_THREADS=$t "$S" convert -o "$w/t$t.pb.gz" "$w/ml300k.out" ||
+            why="$why threads $t: exit $?;"
+        cmp -s <(gzip -dc "$w/one.pb.gz") <(gzip -dc "$w/t$t.pb.gz") ||
+            why="$why threads $t: not the one-part bytes;"
+    done
+    [ -z "$why" ] && pass "parts: with 3 and 4 threads, the one-part encoding" ||
+        fail "parts: 3 and 4 threads" "$why"
+    # a value too big only in the last part, after the first parts were
+    # written to the temporary file: the error, and neither the output nor
+    # the temporary file is left
+    awk -v b="$big" 'NR == 290000 { print b } { print }' "$w/ml300k.out" >"$w/late.out"
+    why=
+    STACKSCOPE_THREADS=2 "$S" convert -o "$w/late.pb.gz" "$w/late.out" 2>"$w/late.err"
+    rc=$?
+    [ $rc -eq 2 ] || why="$why exit $rc;"
+    grep -q "sample 289997 of $w/late.out, 1.69999999999.*e+19, does not fit" "$w/late.err" ||
+        why="$why $(head -c 300 "$w/late.err");"
+    ! ls -A "$w" | grep -E '^late\.pb\.gz' || why="$why $(ls -A "$w" | grep -E '^late' | tr '\n' ' ')"
+    [ -z "$why" ] && pass "parts: a value too big in the last part: nothing written, no temporary file" ||
+        fail "parts: a value too big in the last part" "$why"
+    # a write error (a full disk) while the parts are written
+    if [ -w /dev/full ]; then
+        STACKSCOPE_THREADS=2 "$S" convert --to pprof -o - "$w/ml300k.out" >/dev/full 2>"$w/full.err"
+        rc=$?
+        [ $rc -ne 0 ] && grep -q "standard output: write" "$w/full.err" &&
+            pass "parts: a full disk is a write error" ||
+            fail "parts: a full disk" "exit $rc: $(head -c 300 "$w/full.err")"
+    fi
 else
     fail "parts: make and convert a 300k-sample profile" ""
 fi

@@ -1050,7 +1050,7 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
 
 /* chunk sizes (chunk_size): each chunk tokenises its distinct lines anew */
 #define CHUNK_BYTES (32u << 20) /* at most */
-#define CHUNK_MIN (2u << 20)    /* at least */
+#define CHUNK_MIN (4u << 20)    /* at least */
 #define PARALLEL_MIN (4u << 20) /* smaller files: one thread */
 #define MAX_THREADS 64
 
@@ -1408,7 +1408,9 @@ static size_t env_size(const char *name, size_t dflt)
  * (guided: not 0) the rest of the file over div, between CHUNK_MIN and
  * `size`, so that the last chunks are small and the threads finish
  * together, while the first are large (each chunk tokenises its distinct
- * lines anew, and the merge maps its tables). */
+ * lines anew, and the merge maps its tables).  div is the number of
+ * threads: with twice that, and 2 MiB at least, a 1M-sample file of 300 MB
+ * was cut in 19 chunks, not 13, for 7 ms more CPU and 2-3 ms more time. */
 static uint64_t chunk_size(uint64_t fsize, uint64_t at, size_t size, unsigned div)
 {
     if (!div)
@@ -1603,7 +1605,7 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     unsigned threads = load_threads(), div = 0;
     if (!forced) {
         chunk = CHUNK_BYTES;
-        div = 2 * threads;
+        div = threads;
     }
     rc = -1;
     /* every sample counts 1, so a file adds at most its size to the counts:

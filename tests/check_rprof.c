@@ -853,6 +853,90 @@ START_TEST(test_guess_prefix_lines)
 }
 END_TEST
 
+/* The prefixes of lines whose text after the prefix the line cache knows
+ * (the line after the first: fast_sample's path, which finds the five
+ * colons of a prefix of up to 32 bytes at once): every length from 1 to 18
+ * digits for each of the four numbers, prefixes of 9 to 80 bytes, against
+ * strtoull; and bad prefixes there, said as on a first line (with its
+ * column), serially and in chunks. */
+START_TEST(test_memory_prefix_known_line)
+{
+    static const int lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 18};
+    enum { NL = sizeof lens / sizeof lens[0] };
+    size_t cap = 2u << 20, n = 0, lines = 0;
+    char *prof = malloc(cap);
+    unsigned long long(*want)[4] = malloc(NL * NL * NL * NL * sizeof *want);
+    ck_assert_ptr_nonnull(prof);
+    ck_assert_ptr_nonnull(want);
+    n += (size_t)sprintf(prof + n, "memory profiling: sample.interval=20000\n:1:1:1:1:\"f\" \n");
+    for (int a = 0; a < NL; a++)
+        for (int b = 0; b < NL; b++)
+            for (int c = 0; c < NL; c++)
+                for (int d = 0; d < NL; d++) {
+                    int len[4] = {lens[a], lens[b], lens[c], lens[d]};
+                    n += (size_t)sprintf(prof + n, ":");
+                    for (int k = 0; k < 4; k++) {
+                        char num[24];
+                        for (int j = 0; j < len[k]; j++)
+                            num[j] =
+                                (char)('0' + (int)((lines * 7 + (size_t)j * 3 + (size_t)k) % 10));
+                        num[len[k]] = 0;
+                        want[lines][k] = strtoull(num, NULL, 10);
+                        n += (size_t)sprintf(prof + n, "%s:", num);
+                    }
+                    n += (size_t)sprintf(prof + n, "\"f\" \n");
+                    lines++;
+                }
+    ck_assert_uint_lt(n, cap);
+    for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
+        struct ss_model m;
+        char path[4096];
+        guess_load_ok(&m, prof, n, cfg, path, sizeof path);
+        struct ss_rprof_vt vt;
+        ck_assert_int_eq(ss_rprof_value_types(&m, &vt), 0);
+        ck_assert_uint_eq(m.sample_stack.n, lines + 1);
+        ss_id col[4] = {vt.small_v, vt.big_v, vt.nodes, vt.dup_count};
+        for (size_t i = 0; i < lines; i++)
+            for (int k = 0; k < 4; k++)
+                ck_assert_msg(m.values.v[col[k]][i + 1] == (int64_t)want[i][k],
+                              "cfg %zu sample %zu field %d: %lld, want %llu", cfg, i + 1, k,
+                              (long long)m.values.v[col[k]][i + 1], want[i][k]);
+        ss_model_free(&m);
+    }
+    free(want);
+    static const struct {
+        const char *line;
+        unsigned col;
+    } bad[] = {
+        {":1234567890123456789:2:3:4:\"f\" ", 2}, /* 19 digits, within 32 bytes */
+        {":12345678x:2:3:4:\"f\" ", 10},
+        {":1:2:3:4\"f\" ", 9},
+        {"::2:3:4:\"f\" ", 2},
+        {":1::3:4:\"f\" ", 4},
+        {":1:2:3::\"f\" ", 8},
+        {":1:2:3", 7},           /* the line ends in the prefix */
+        {":1:2:-3:4:\"f\" ", 6}, /* a sign */
+        {":1:2: 3:4:\"f\" ", 6},
+    };
+    for (size_t c = 0; c < ARRAY_SIZE(bad); c++)
+        for (size_t cfg = 0; cfg < ARRAY_SIZE(guess_cfg); cfg++) {
+            n = (size_t)sprintf(prof,
+                                "memory profiling: sample.interval=20000\n:1:1:1:1:\"f\" \n%s\n"
+                                ":1:1:1:1:\"f\" \n:1:1:1:1:\"f\" \n:1:1:1:1:\"f\" \n",
+                                bad[c].line);
+            struct ss_model m;
+            struct ss_error err;
+            char path[4096], msg[4300];
+            int rc = guess_load(&m, &err, prof, n, cfg, path, sizeof path);
+            ck_assert_int_eq(rc, SS_EINPUT);
+            snprintf(msg, sizeof msg, "%s:3:%u: bad memory prefix", path, bad[c].col);
+            ck_assert_msg(strncmp(err.msg, msg, strlen(msg)) == 0, "cfg %zu '%s': '%s', want '%s'",
+                          cfg, bad[c].line, err.msg, msg);
+        }
+    free(prof);
+}
+END_TEST
+
 /* A `#File` line that gives a number another path mid-session: the lines
  * after it, byte for byte the ones before, mean the new file. */
 START_TEST(test_guess_file_renumbered)
@@ -1075,6 +1159,7 @@ Suite *rprof_suite(void)
     tcase_add_test(tc, test_memory_values);
     tcase_add_test(tc, test_memory_prefix_digits);
     tcase_add_test(tc, test_memory_prefix_bad_column);
+    tcase_add_test(tc, test_memory_prefix_known_line);
     tcase_add_test(tc, test_line_positions);
     tcase_add_test(tc, test_file_declared_late);
     tcase_add_test(tc, test_file_declared_late_dedupe);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "hash.h"
 #include "hashtab.h"
@@ -281,46 +280,11 @@ ss_id ss_model_value_type(struct ss_model *m, const char *type, const char *unit
 
 /* Make column t exist for all current samples (and capacity), filled with
  * `fill`.  Returns 0 or -1. */
-/* The per-sample arrays (stacks and value columns) of a big profile are
- * first touched as the samples are added, a page fault per 4 KiB page: on
- * bench's 1M-sample memory profile (36 MB of columns) those faults were a
- * tenth of the load's CPU.  Transparent huge pages, where the system gives
- * them for the asking (/sys/kernel/mm/transparent_hugepage/enabled:
- * madvise or always), take one fault per 2 MiB.  Only the 2 MiB-aligned
- * middle of an array of 4 MiB or more is asked for (none of a small one:
- * the memory it would round up to is not worth it).  A hint: ignored where
- * there are none. */
-static void huge_hint(const void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (!p || bytes < 2 * huge)
-        return;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (e > a)
-        (void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-/* After the sample capacity grew: the hint for every per-sample array. */
-static void columns_grown(const struct ss_model *m)
-{
-    size_t cap = m->sample_stack.cap;
-    huge_hint(m->sample_stack.v, cap * sizeof *m->sample_stack.v);
-    for (size_t t = 0; t < m->values.n; t++)
-        huge_hint(m->values.v[t], cap * sizeof *m->values.v[t]);
-    huge_hint(m->sample_labels.v, m->sample_labels.cap * sizeof *m->sample_labels.v);
-}
-
 static int column_materialise(struct ss_model *m, size_t t, int64_t fill)
 {
     int64_t *c = ss_alloc_array(m->sample_stack.cap, sizeof *c);
     if (!c)
         return -1;
-    huge_hint(c, m->sample_stack.cap * sizeof *c);
     for (size_t i = 0; i < m->sample_stack.n; i++)
         c[i] = fill;
     m->values.v[t] = c;
@@ -349,7 +313,6 @@ int ss_model_add_sample(struct ss_model *m, ss_id stack, const int64_t *vals)
             }
             m->values.v[t] = c;
         }
-        columns_grown(m);
     }
     for (size_t t = 0; t < m->values.n; t++) {
         int64_t v = vals ? vals[t] : (t == SS_VT_COUNT ? 1 : 0);
@@ -395,7 +358,6 @@ int ss_model_reserve_samples(struct ss_model *m, size_t n)
         return -1;
     m->sample_stack.v = nv;
     m->sample_stack.cap = cap;
-    columns_grown(m);
     return 0;
 }
 
@@ -418,8 +380,6 @@ int ss_model_add_samples(struct ss_model *m, const ss_id *stacks, size_t n, cons
             return -1;
         m->values.v[t] = c;
     }
-    if (m->sample_stack.cap != oldcap)
-        columns_grown(m);
     /* a column stays implicit (NULL) while all its values are the default,
      * as ss_model_add_sample keeps it */
     for (size_t c = 0; c < nvt; c++) {

@@ -1041,6 +1041,8 @@ static int counts_range(struct ss_stack_counts *sc, const struct ss_model *m, si
     }
     sc->n = 0;
     for (size_t i = lo; i < hi; i++) {
+        if ((i & 0xffff) == 0 && sc->stop && atomic_load(sc->stop))
+            return -1;
         ss_id st = m->sample_stack.v[i];
         if (!sc->seen[st]) {
             if (ss_grow((void **)&sc->touched, &sc->cap, sc->n + 1, sizeof *sc->touched))
@@ -1113,6 +1115,8 @@ int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m,
     struct counts_job job[COUNTS_MAX_PARTS];
     pthread_t th[COUNTS_MAX_PARTS];
     int started[COUNTS_MAX_PARTS] = {0};
+    for (unsigned k = 1; k < parts; k++)
+        sc->more[k - 1].stop = sc->stop;
     for (unsigned k = 0; k < parts; k++) {
         job[k].sc = k ? &sc->more[k - 1] : sc;
         job[k].m = m;

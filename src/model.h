@@ -14,6 +14,7 @@
 #ifndef SS_MODEL_H
 #define SS_MODEL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -744,13 +745,18 @@ struct ss_stack_counts {
     size_t n, cap;
     struct ss_stack_counts *more; /* a long source's other parts (model.c), kept */
     size_t nmore;
+    /* NULL, or a flag another thread sets to stop a count (it then returns
+     * -1, as out of memory: the caller that set it knows): a background
+     * job's count of ten million samples must not hold up the key that
+     * cancels it.  Looked at every 64Ki samples. */
+    const atomic_int *stop;
 };
 
 /* Allocate the scratch for model m.  Returns 0 or -1 (out of memory). */
 int ss_stack_counts_init(struct ss_stack_counts *sc, const struct ss_model *m);
 
 /* Count the samples of source src (clearing the previous source's counts).
- * Returns 0 or -1 (out of memory). */
+ * Returns 0 or -1 (out of memory, or stopped: sc->stop). */
 int ss_stack_counts_source(struct ss_stack_counts *sc, const struct ss_model *m, ss_id src);
 
 void ss_stack_counts_free(struct ss_stack_counts *sc);

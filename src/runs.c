@@ -400,6 +400,7 @@ static int measure_slots(const struct pass *p, double **slot_val, double **fn_va
     int rc = -1;
     if (!sval || !stamp || !*slot_val || !*fn_val || ss_stack_counts_init(&sc, m))
         goto out;
+    sc.stop = p->stop;
     for (size_t src = 0; src < m->sources.n; src++) {
         if (m->sources.v[src].flags & SS_SRC_UNORDERED)
             continue; /* no runs there */
@@ -454,8 +455,15 @@ int ss_runs_compute_stop(const struct ss_model *m, uint32_t level_filter, struct
         }
         goto oom;
     }
-    if (measure_slots(&p, &slot_val, &fn_val))
+    if (measure_slots(&p, &slot_val, &fn_val)) {
+        if (stop && atomic_load(stop)) { /* measure_slots' count was stopped */
+            free(slot_val);
+            free(fn_val);
+            pass_free(&p);
+            return SS_RUNS_STOPPED;
+        }
         goto oom;
+    }
     for (size_t s = 0; s < p.slots.n; s++) {
         if (p.off[s] == p.off[s + 1])
             continue; /* only unused stacks have this (function, level) */

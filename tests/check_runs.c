@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "levels.h"
+#include "model.h"
 #include "load.h"
 #include "runs.h"
 #include "transform.h"
@@ -662,6 +663,57 @@ START_TEST(test_runs_transform_gap)
 }
 END_TEST
 
+/* A count and a run-length pass that another thread stops (the explorer
+ * cancels the run lengths of a profile a key replaces, and the key waits
+ * for them) give up: the count returns -1 and the runs SS_RUNS_STOPPED,
+ * with nothing.  Unstopped, the same count is right in one part and in two
+ * (2.2M samples: two parts of at least 1Mi with two threads).  Stack "f
+ * main" is sample 0's, "g main" sample 1's, then the appended sample i has
+ * "g main" when i % 3 == 0: 733,334 of the 2,200,000. */
+START_TEST(test_counts_stop)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, "sample.interval=20000\n\"f\" \"main\" \n\"g\" \"main\" \n");
+    ss_id fst = m.sample_stack.v[0], gst = m.sample_stack.v[1];
+    size_t n = 2200000;
+    ss_id *st = malloc(n * sizeof *st);
+    ck_assert_ptr_nonnull(st);
+    for (size_t i = 0; i < n; i++)
+        st[i] = i % 3 == 0 ? gst : fst;
+    ck_assert_int_eq(ss_model_add_samples(&m, st, n, NULL, 0, NULL), 0);
+    free(st);
+    static const char *const threads[] = {"1", "2"};
+    atomic_int stop;
+    for (size_t t = 0; t < ARRAY_SIZE(threads); t++) {
+        setenv("STACKSCOPE_THREADS", threads[t], 1);
+        for (int s = 0; s < 2; s++) {
+            atomic_init(&stop, s);
+            struct ss_stack_counts sc;
+            ck_assert_int_eq(ss_stack_counts_init(&sc, &m), 0);
+            sc.stop = &stop;
+            int rc = ss_stack_counts_source(&sc, &m, 0);
+            if (s) {
+                ck_assert_int_eq(rc, -1);
+            } else {
+                ck_assert_int_eq(rc, 0);
+                ck_assert_uint_eq(sc.cnt[fst], 1466667);
+                ck_assert_uint_eq(sc.cnt[gst], 733335);
+            }
+            ss_stack_counts_free(&sc);
+        }
+        atomic_init(&stop, 1);
+        struct ss_run_row *rows;
+        size_t nr;
+        struct ss_error err;
+        ck_assert_int_eq(ss_runs_compute_stop(&m, 0, &rows, &nr, &err, &stop), SS_RUNS_STOPPED);
+        ck_assert_ptr_null(rows);
+        ck_assert_uint_eq(nr, 0);
+    }
+    unsetenv("STACKSCOPE_THREADS");
+    ss_model_free(&m);
+}
+END_TEST
+
 Suite *runs_suite(void)
 {
     Suite *s = suite_create("runs");
@@ -684,6 +736,7 @@ Suite *runs_suite(void)
     tcase_add_test(tc, test_runs_hist_fast_small);
     tcase_add_test(tc, test_runs_hist_fast_fixtures);
     tcase_add_test(tc, test_runs_transform_gap);
+    tcase_add_test(tc, test_counts_stop);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

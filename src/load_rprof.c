@@ -774,7 +774,7 @@ static size_t memory_prefix(const char *s, size_t len, int64_t mv[4], size_t *ba
 }
 
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PREFIX_SSE2 48 /* bytes memory_prefix_sse2 may read */
+#define PREFIX_SSE2 48 /* bytes memory_prefix_sse2 needs (it reads 38 at most) */
 /* The value of the n (1 to 18) digits at s (where eight bytes can be read
  * from each of them). */
 static inline uint64_t digits_value(const char *s, unsigned n)

@@ -387,7 +387,8 @@ done:
 
 /* The measure per slot (function at a level) and per function (anywhere in
  * a stack, once per sample), over the samples in time order: from each
- * distinct stack's value, never per sample.  Returns 0 or -1 (OOM). */
+ * distinct stack's value, never per sample.  Returns 0 or -1 (OOM, or its
+ * count stopped by p->stop). */
 static int measure_slots(const struct pass *p, double **slot_val, double **fn_val)
 {
     const struct ss_model *m = p->m;

@@ -40,6 +40,7 @@
  */
 #include "write.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -113,6 +114,19 @@ static void gz_free(struct gz *z)
     memset(z, 0, sizeof *z);
 }
 
+/* A buffer of `need` bytes in *out (capacity *cap) for gz_compress: its
+ * old contents are not kept (realloc would copy them).  Returns 0 or -1. */
+static int out_room(uint8_t **out, size_t *cap, size_t need)
+{
+    free(*out);
+    *cap = 0;
+    *out = malloc(need);
+    if (!*out)
+        return -1;
+    *cap = need;
+    return 0;
+}
+
 /* Compress in[0..len) into one gzip member in *out (capacity *cap, grown
  * as needed: a buffer used before, whose pages are there already), its
  * length in *out_len.  Returns 0 or -1 (out of memory, or zlib failed). */
@@ -123,13 +137,8 @@ static int gz_compress(struct gz *z, const uint8_t *in, size_t len, uint8_t **ou
     if (!z->c && !(z->c = libdeflate_alloc_compressor(PPROF_LIBDEFLATE_LEVEL)))
         return -1;
     size_t need = libdeflate_gzip_compress_bound(z->c, len);
-    if (*cap < need) {
-        uint8_t *nb = realloc(*out, need);
-        if (!nb)
-            return -1;
-        *out = nb;
-        *cap = need;
-    }
+    if (*cap < need && out_room(out, cap, need))
+        return -1;
     *out_len = libdeflate_gzip_compress(z->c, in, len, *out, *cap);
     return *out_len ? 0 : -1; /* 0: no room, which the bound rules out */
 }
@@ -144,13 +153,8 @@ static int gz_compress(struct gz *z, const uint8_t *in, size_t len, uint8_t **ou
         return -1;
     size_t need = deflateBound(&zs, (uLong)len) + 64;
     int rc = -1;
-    if (*cap < need) {
-        uint8_t *nb = realloc(*out, need);
-        if (!nb)
-            goto out;
-        *out = nb;
-        *cap = need;
-    }
+    if (*cap < need && out_room(out, cap, need))
+        goto out;
     const uint8_t *at = in;
     size_t left = len;
     zs.next_out = *out;
@@ -175,6 +179,17 @@ out:
     return rc;
 }
 #endif
+
+/* libdeflate picks its CRC-32 code for the processor on its first use and
+ * keeps it in a global written without a lock: compressing at once on
+ * threads, each wrote it (the same value: harmless, but a race helgrind and
+ * DRD rightly report).  This first use is before the threads. */
+static void gz_threads_ready(void)
+{
+#ifdef HAVE_LIBDEFLATE
+    (void)libdeflate_crc32(0, "", 1);
+#endif
+}
 
 /* One part of gz_out: compressed by a thread of its own. */
 struct gz_part {
@@ -207,10 +222,12 @@ static size_t gz_parts(size_t len)
 }
 
 /* Compress `len` bytes to f as gzip.  Returns 0, -1 (out of memory or
- * zlib), or -2 (write error). */
-static int gz_out(const uint8_t *in, size_t len, FILE *f)
+ * zlib), or -2 (write error: *eno its errno). */
+static int gz_out(const uint8_t *in, size_t len, FILE *f, int *eno)
 {
     size_t parts = gz_parts(len);
+    if (parts > 1)
+        gz_threads_ready();
     struct gz_part p[GZ_MAX_PARTS];
     pthread_t th[GZ_MAX_PARTS];
     int started[GZ_MAX_PARTS];
@@ -233,8 +250,10 @@ static int gz_out(const uint8_t *in, size_t len, FILE *f)
             rc = -1;
     }
     for (size_t i = 0; i < parts && !rc; i++)
-        if (fwrite(p[i].out, 1, p[i].out_len, f) != p[i].out_len)
+        if (fwrite(p[i].out, 1, p[i].out_len, f) != p[i].out_len) {
+            *eno = errno;
             rc = -2;
+        }
     for (size_t i = 0; i < parts; i++)
         free(p[i].out);
     return rc;
@@ -415,7 +434,7 @@ static int plan_locations(struct writer *w)
  * with `src`, by "sample N of FILE" (sample i of that source).  The message
  * is made only then: made for every sample, it was a third of the writer's
  * time. */
-#define PP_TOO_BIG (-2)
+#define PP_TOO_BIG (-4) /* not -2, gz_out's and write_parts' write error */
 static int to_int64(struct writer *w, double v, const char *what, const struct ss_source *src,
                     size_t i, int64_t *out)
 {
@@ -473,25 +492,50 @@ static void put_varint(uint8_t *buf, size_t *n, uint64_t v)
     buf[(*n)++] = (uint8_t)v;
 }
 
+/* 7 bits a byte: the bits up to the highest set one (at least one). */
 static size_t varint_len(uint64_t v)
 {
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
+    return ((size_t)(64 - __builtin_clzll(v | 1)) + 6) / 7;
 }
+
+/* put_varint without its loop for a value below 2^28 (every value of a
+ * 1M-sample R memory profile's samples): its bytes made in one word and
+ * stored at once, so 4 bytes from buf + *n must be writable.  The loop's
+ * branches, taken a different number of times for each of a sample's
+ * values, were most of the encoding's time. */
+static inline void put_varint_word(uint8_t *buf, size_t *n, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (v < (uint64_t)1 << 28) {
+        size_t len = varint_len(v);
+        uint32_t x = (uint32_t)(v & 0x7f) | (uint32_t)((v << 1) & 0x7f00) |
+                     (uint32_t)((v << 2) & 0x7f0000) | (uint32_t)((v << 3) & 0x7f000000);
+        x |= 0x808080u >> (8 * (4 - len)); /* the continuation bits */
+        memcpy(buf + *n, &x, 4);
+        *n += len;
+        return;
+    }
+#endif
+    put_varint(buf, n, v);
+}
+
+static int stack_bytes_fill(struct writer *w, ss_id st, const uint8_t **out, size_t *len);
 
 /* The packed location ids of stack st (Sample.location_id, field 1, with
  * its tag and length), cached per distinct stack: samples repeat stacks. */
-static int stack_bytes(struct writer *w, ss_id st, const uint8_t **out, size_t *len)
+static inline int stack_bytes(struct writer *w, ss_id st, const uint8_t **out, size_t *len)
 {
     if (w->stack_at[st] != UINT64_MAX) {
         *out = w->sbytes.v + w->stack_at[st];
         *len = w->stack_len[st];
         return 0;
     }
+    return stack_bytes_fill(w, st, out, len);
+}
+
+/* stack_bytes of a stack not cached yet. */
+static int stack_bytes_fill(struct writer *w, ss_id st, const uint8_t **out, size_t *len)
+{
     const struct ss_model *m = w->m;
     size_t depth = ss_stack_depth(m, st), body = 0;
     const ss_id *fr = ss_stack_frames(m, st);
@@ -761,14 +805,15 @@ static int encode_samples(struct writer *w, const struct enc *e, struct out *g, 
                 rc = PP_TOO_BIG;
                 break;
             }
-            if (g->failed || VEC_RESERVE(g->b, g->b.n + hn + sample_len)) {
+            /* + 4: put_varint_word stores four bytes */
+            if (g->failed || VEC_RESERVE(g->b, g->b.n + hn + sample_len + 4)) {
                 g->failed = 1;
                 break;
             }
             uint8_t *o = g->b.v;
             size_t n = g->b.n;
             o[n++] = 2 << 3 | 2; /* Profile.sample */
-            put_varint(o, &n, sample_len);
+            put_varint_word(o, &n, sample_len);
             memcpy(o + n, ids, ids_len);
             n += ids_len;
             if (base) {
@@ -776,9 +821,9 @@ static int encode_samples(struct writer *w, const struct enc *e, struct out *g, 
                 n += e->mark_n;
             }
             o[n++] = 2 << 3 | 2;
-            put_varint(o, &n, body);
+            put_varint_word(o, &n, body);
             for (size_t t = 0; t < nvt; t++)
-                put_varint(o, &n, (uint64_t)vals[t]);
+                put_varint_word(o, &n, (uint64_t)vals[t]);
             if (lbs_len)
                 memcpy(o + n, lbs, lbs_len);
             g->b.n = n + lbs_len;
@@ -1078,7 +1123,7 @@ struct part {
     struct writer *rest; /* the last part: the writer that writes the rest */
     size_t lo, hi;
     int rc;
-    int done;   /* encoded and compressed (under the queue's lock) */
+    int done;   /* encoded and compressed, or left out (under the queue's lock) */
     size_t len; /* its bytes before compression */
     uint8_t *z; /* ... and after: one gzip member */
     size_t zcap, zlen;
@@ -1097,11 +1142,16 @@ struct part_queue {
     pthread_mutex_t mu;
     struct part *pt;
     size_t parts;
-    size_t next;    /* the next part to take */
-    size_t written; /* parts written */
-    int writing;    /* a thread is writing */
-    int failed;     /* a part failed: write no more */
-    int wrc;        /* 0, or -2: a write error */
+    size_t next;       /* the next part to take */
+    size_t written;    /* parts written */
+    size_t enc_failed; /* the first part whose encoding failed, or `parts`: the
+                        * parts after it are left out (encoding in one part
+                        * stops there too) */
+    int writing;       /* a thread is writing */
+    int failed;        /* a part failed: write no more */
+    int wrc;           /* 0, -2 (a write error: wrc_errno) or -3 (the whole is over
+                        * SS_PPROF_MAX_BYTES: the last part is not written) */
+    int wrc_errno;
     FILE *f;
     struct {
         uint8_t *b;
@@ -1111,8 +1161,8 @@ struct part_queue {
 };
 
 /* Encode part p into g (a thread's buffer, emptied first) and compress it
- * with z. */
-static void part_run(struct part *p, struct out *g, struct gz *z)
+ * with z.  Returns 1 when its encoding failed (p->rc), else 0. */
+static int part_run(struct part *p, struct out *g, struct gz *z)
 {
     g->b.n = 0;
     g->failed = 0;
@@ -1122,8 +1172,10 @@ static void part_run(struct part *p, struct out *g, struct gz *z)
     if (!p->rc && g->failed)
         p->rc = -1;
     p->len = g->b.n;
-    if (!p->rc)
-        p->rc = gz_compress(z, g->b.v, g->b.n, &p->z, &p->zcap, &p->zlen);
+    if (p->rc)
+        return 1;
+    p->rc = gz_compress(z, g->b.v, g->b.n, &p->z, &p->zcap, &p->zlen);
+    return 0;
 }
 
 /* Write the parts done in order from q->written on (q->mu held, and held
@@ -1135,8 +1187,20 @@ static void parts_write(struct part_queue *q)
     q->writing = 1;
     while (!q->failed && !q->wrc && q->written < q->parts && q->pt[q->written].done) {
         struct part *p = &q->pt[q->written];
+        if (q->written + 1 == q->parts) {
+            /* the last: every part is done, and the whole is known (the
+             * rest of the profile was not in the plan's bound) */
+            size_t total = 0;
+            for (size_t k = 0; k < q->parts; k++)
+                total += q->pt[k].len;
+            if (total > SS_PPROF_MAX_BYTES) {
+                q->wrc = -3;
+                break;
+            }
+        }
         pthread_mutex_unlock(&q->mu);
         int bad = fwrite(p->z, 1, p->zlen, q->f) != p->zlen || fflush(q->f) != 0;
+        int eno = errno;
 #ifdef SYNC_FILE_RANGE_WRITE
         /* start the disk write of what is there: the caller's fsync then
          * waits for the last parts only (a pipe refuses it: no matter) */
@@ -1144,8 +1208,10 @@ static void parts_write(struct part_queue *q)
             (void)sync_file_range(fileno(q->f), 0, 0, SYNC_FILE_RANGE_WRITE);
 #endif
         pthread_mutex_lock(&q->mu);
-        if (bad)
+        if (bad) {
             q->wrc = -2;
+            q->wrc_errno = eno;
+        }
         if (q->nspare < PART_SPARES) {
             q->spare[q->nspare].b = p->z;
             q->spare[q->nspare++].cap = p->zcap;
@@ -1165,18 +1231,23 @@ static void *parts_worker(void *arg)
     memset(&g, 0, sizeof g);
     memset(&z, 0, sizeof z);
     pthread_mutex_lock(&q->mu);
-    while (q->next < q->parts) {
-        struct part *p = &q->pt[q->next++];
+    /* after a write error, or past a part whose encoding failed, the
+     * parts left are not needed */
+    while (q->next < q->parts && !q->wrc && q->next < q->enc_failed) {
+        size_t k = q->next++;
+        struct part *p = &q->pt[k];
         if (q->nspare) {
             p->z = q->spare[--q->nspare].b;
             p->zcap = q->spare[q->nspare].cap;
         }
         pthread_mutex_unlock(&q->mu);
-        part_run(p, &g, &z);
+        int enc = part_run(p, &g, &z);
         pthread_mutex_lock(&q->mu);
         p->done = 1;
         if (p->rc)
             q->failed = 1;
+        if (enc && k < q->enc_failed)
+            q->enc_failed = k;
         parts_write(q);
     }
     pthread_mutex_unlock(&q->mu);
@@ -1187,13 +1258,16 @@ static void *parts_worker(void *arg)
 
 /* Encode and compress the samples of w's model in `parts` parts with
  * `threads` threads, and write them to f.  Returns 0, -1 (out of memory),
- * -2 (write error), PP_TOO_BIG (w->err set) or -3 (the whole over
- * SS_PPROF_MAX_BYTES: *total).  On an error, the parts before the first
- * that failed may have been written. */
+ * -2 (write error: *eno its errno), PP_TOO_BIG (w->err set) or -3 (the
+ * whole over SS_PPROF_MAX_BYTES: *total).  On an error, the parts before
+ * the first that failed may have been written (to a stream; a file is a
+ * temporary one, removed then). */
 static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t parts,
-                       unsigned threads, size_t *total)
+                       unsigned threads, size_t *total, int *eno)
 {
     size_t n = samples_n(w->m);
+    if (threads > parts)
+        threads = (unsigned)parts;
     struct part_queue q;
     memset(&q, 0, sizeof q);
     q.pt = ss_calloc_array(parts, sizeof *q.pt);
@@ -1211,8 +1285,9 @@ static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t pa
         q.pt[k].rc = -1;
     }
     if (!rc) {
-        q.parts = parts;
+        q.parts = q.enc_failed = parts;
         q.f = f;
+        gz_threads_ready();
         pthread_mutex_init(&q.mu, NULL);
         for (unsigned t = 1; t < threads; t++)
             started[t] = pthread_create(&th[t], NULL, parts_worker, &q) == 0;
@@ -1224,22 +1299,26 @@ static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t pa
     }
     /* the first part whose value does not fit says so, as encoding in order
      * would before compressing anything (a failure of the rest is in w->err
-     * already); else the first that failed */
+     * already); else the first that failed, else a write's failure (the
+     * parts left out after either were not done) */
     for (size_t k = 0; !rc && k < parts; k++)
-        if (q.pt[k].rc == PP_TOO_BIG) {
+        if (q.pt[k].done && q.pt[k].rc == PP_TOO_BIG) {
             rc = PP_TOO_BIG;
             if (q.pt[k].err.code)
                 *w->err = q.pt[k].err;
         }
     for (size_t k = 0; !rc && k < parts; k++)
-        rc = q.pt[k].rc;
+        if (q.pt[k].done)
+            rc = q.pt[k].rc;
     if (!rc)
         rc = q.wrc;
+    if (!rc && q.written != parts)
+        rc = -1; /* cannot happen: a part left out follows a failure */
+    if (rc == -2)
+        *eno = q.wrc_errno;
     *total = 0;
-    for (size_t k = 0; !rc && k < parts; k++)
+    for (size_t k = 0; q.pt && k < parts; k++)
         *total += q.pt[k].len;
-    if (!rc && *total > SS_PPROF_MAX_BYTES)
-        rc = -3; /* cannot happen: plan_parts asks for one part then */
     for (size_t k = 0; q.pt && k < parts; k++)
         free(q.pt[k].z);
     for (size_t k = 0; k < q.nspare; k++)
@@ -1250,8 +1329,22 @@ static int write_parts(struct writer *w, const struct enc *e, FILE *f, size_t pa
     return rc;
 }
 
+/* The bytes a part has at least: GZ_PART_MIN, or STACKSCOPE_PPROF_PART (for
+ * tests: many parts of a small profile). */
+static size_t part_min(void)
+{
+    const char *e = getenv("STACKSCOPE_PPROF_PART");
+    if (e && *e) {
+        char *end;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (!*end && v)
+            return (size_t)v;
+    }
+    return GZ_PART_MIN;
+}
+
 /* How many parts to encode in: one for a comparison or a small profile,
- * else one per GZ_PART_MIN bytes, between 2 and four a thread (more parts
+ * else one per part_min() bytes, between 2 and four a thread (more parts
  * than threads: the first are written while the last are compressed), and
  * one with one thread. */
 static size_t plan_parts(struct writer *w, unsigned threads)
@@ -1260,7 +1353,7 @@ static size_t plan_parts(struct writer *w, unsigned threads)
     if (threads < 2 || ss_model_is_comparison(w->m) || samples_plan(w, &bound) ||
         bound > SS_PPROF_MAX_BYTES)
         return 1;
-    size_t parts = bound / GZ_PART_MIN, most = 4 * (size_t)threads;
+    size_t parts = bound / part_min(), most = 4 * (size_t)threads;
     return parts < 2 ? 1 : parts > most ? most : parts;
 }
 
@@ -1289,9 +1382,9 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
     }
     unsigned threads = ss_threads(GZ_MAX_PARTS);
     size_t parts = plan_parts(&w, threads), total = 0;
-    int wr;
+    int wr, eno = 0;
     if (parts > 1) {
-        wr = write_parts(&w, &e, f, parts, threads, &total);
+        wr = write_parts(&w, &e, f, parts, threads, &total, &eno);
     } else {
         wr = encode_samples(&w, &e, &g, 0, samples_n(m));
         if (!wr)
@@ -1314,7 +1407,7 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
         goto out;
     }
     if (wr == -2) {
-        rc = ss_fail(err, SS_EIO, "%s: write failed", path);
+        rc = ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(eno));
         goto out;
     }
     if (wr) {
@@ -1323,11 +1416,11 @@ int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct s
     }
     if (parts > 1)
         goto out; /* written */
-    int zr = gz_out(g.b.v, g.b.n, f);
+    int zr = gz_out(g.b.v, g.b.n, f, &eno);
     if (zr == -1)
         rc = ss_nomem(err, "gzip output");
     else if (zr)
-        rc = ss_fail(err, SS_EIO, "%s: write failed", path);
+        rc = ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(eno));
 out:
     free(e.ratio);
     VEC_FREE(g.b);

@@ -432,18 +432,25 @@ if sh "$SRCDIR/bench/gen-big.sh" 300000 "$w/ml300k.out" "$SRCDIR/bench/data/memo
     cmp -s "$w/huge1.err" "$w/huge2.err" || why="$why two parts: $(head -c 300 "$w/huge2.err")"
     [ -z "$why" ] && pass "parts: the first value too big for pprof is named as in one part" ||
         fail "parts: a value too big for pprof" "$why"
-    # more parts than threads (up to four a thread, one per 4 MiB: three
-    # with two threads, one a thread with three), written in order as they
-    # are done: the same bytes once decompressed
+    # parts of 1 MiB (STACKSCOPE_PPROF_PART; the plan's bound on the
+    # samples' bytes is over 16 MiB, so four parts a thread), written in
+    # order as they are done while the threads compress the next, their
+    # buffers going to the next: the same bytes once decompressed, and as
+    # many gzip members
     why=
-    for t in 3 4; do
-        STACKSCOPE_THREADS=$t "$S" convert -o "$w/t$t.pb.gz" "$w/ml300k.out" ||
-            why="$why threads $t: exit $?;"
+    for t in 2 3 4; do
+        STACKSCOPE_PPROF_PART=1048576 STACKSCOPE_THREADS=$t "$S" convert -o "$w/t$t.pb.gz" \
+            "$w/ml300k.out" || why="$why threads $t: exit $?;"
         cmp -s <(gzip -dc "$w/one.pb.gz") <(gzip -dc "$w/t$t.pb.gz") ||
             why="$why threads $t: not the one-part bytes;"
+        # a member's header: magic, deflate, no flags, no time
+        members=$(od -An -v -tx1 "$w/t$t.pb.gz" | tr -s ' \n' '  ' |
+            grep -o '1f 8b 08 00 00 00 00 00' | wc -l)
+        want=$((4 * t))
+        [ "$members" = "$want" ] || why="$why threads $t: $members gzip members, want $want;"
     done
-    [ -z "$why" ] && pass "parts: with 3 and 4 threads, the one-part encoding" ||
-        fail "parts: 3 and 4 threads" "$why"
+    [ -z "$why" ] && pass "parts: 1 MiB parts with 2, 3 and 4 threads, the one-part encoding" ||
+        fail "parts: 1 MiB parts" "$why"
     # a value too big only in the last part, after the first parts were
     # written to the temporary file: the error, and neither the output nor
     # the temporary file is left
@@ -461,7 +468,7 @@ if sh "$SRCDIR/bench/gen-big.sh" 300000 "$w/ml300k.out" "$SRCDIR/bench/data/memo
     if [ -w /dev/full ]; then
         STACKSCOPE_THREADS=2 "$S" convert --to pprof -o - "$w/ml300k.out" >/dev/full 2>"$w/full.err"
         rc=$?
-        [ $rc -ne 0 ] && grep -q "standard output: write" "$w/full.err" &&
+        [ $rc -ne 0 ] && grep -q "standard output: write failed: No space left on device" "$w/full.err" &&
             pass "parts: a full disk is a write error" ||
             fail "parts: a full disk" "exit $rc: $(head -c 300 "$w/full.err")"
     fi

@@ -1076,6 +1076,8 @@ static int samples_plan(struct writer *w, size_t *bound)
     if (ss_model_nlabelsets(m) <= 1) {
         /* no labels: the stacks' bytes, in any order, times their samples */
         size_t ns = ss_model_nstacks(m), n = samples_n(m);
+        if (n == 0)
+            return 0;
         size_t *cnt = ss_calloc_array(ns, sizeof *cnt);
         const uint8_t *b;
         size_t ids_len, lbs_len;
@@ -1085,9 +1087,8 @@ static int samples_plan(struct writer *w, size_t *bound)
         }
         for (size_t s = 0; s < m->sources.n; s++) {
             const struct ss_source *src = &m->sources.v[s];
-            const ss_id *st = m->sample_stack.v + src->first_sample;
-            for (size_t i = 0; i < src->n_samples; i++)
-                cnt[st[i]]++;
+            for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
+                cnt[m->sample_stack.v[i]]++;
         }
         *bound = n * (per + lbs_len);
         for (size_t st = 0; st < ns; st++) {

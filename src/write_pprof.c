@@ -1124,7 +1124,7 @@ struct part {
     struct writer *rest; /* the last part: the writer that writes the rest */
     size_t lo, hi;
     int rc;
-    int done;   /* encoded and compressed, or left out (under the queue's lock) */
+    int done;   /* encoded and compressed, or failed (under the queue's lock) */
     size_t len; /* its bytes before compression */
     uint8_t *z; /* ... and after: one gzip member */
     size_t zcap, zlen;

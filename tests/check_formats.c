@@ -672,12 +672,7 @@ START_TEST(test_writers_refuse_deep_stack)
     struct ss_model m;
     struct ss_error err;
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    struct ss_source src = {0};
-    src.type = ss_model_intern_cstr(&m, "folded");
-    src.uri = ss_model_intern_cstr(&m, "deep.folded");
-    src.session = 1;
-    src.interval_us = 1e6;
-    ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
+    fx_source(&m, "folded", "deep.folded", 1, 1e6, 0);
     ss_id fn = ss_model_function(&m, ss_model_intern_cstr(&m, "f"), SS_NONE, SS_NONE, 0);
     ss_id loc = ss_model_location(&m, fn, SS_NONE, 0);
     size_t n = SS_MAX_FRAMES + 1;
@@ -722,12 +717,7 @@ START_TEST(test_writers_refuse_growth)
     struct ss_model m;
     struct ss_error err;
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    struct ss_source src = {0};
-    src.type = ss_model_intern_cstr(&m, "folded");
-    src.uri = ss_model_intern_cstr(&m, "in.folded");
-    src.session = 1;
-    src.interval_us = 1e6;
-    ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
+    fx_source(&m, "folded", "in.folded", 1, 1e6, 0);
     ss_id locs[1000];
     for (int i = 0; i < 1000; i++) {
         char name[16];

@@ -47,6 +47,21 @@ int fx_load(struct ss_model *m, struct ss_error *err, const char *data, size_t l
     return rc;
 }
 
+ss_id fx_source(struct ss_model *m, const char *type, const char *uri, uint32_t session,
+                double interval_us, uint32_t flags)
+{
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.type = ss_model_intern_cstr(m, type);
+    src.uri = ss_model_intern_cstr(m, uri);
+    src.session = session;
+    src.interval_us = interval_us;
+    src.flags = flags;
+    ss_id id = ss_model_add_source(m, &src);
+    ck_assert_uint_ne(id, SS_NONE);
+    return id;
+}
+
 const char *fx_loc_name(const struct ss_model *m, ss_id loc)
 {
     ss_id fn = m->locations.v[loc].function;

@@ -956,14 +956,7 @@ START_TEST(test_stack_counts_parts)
         ss_id fr[3] = {loc[k % 6], k < 36 ? loc[k / 6] : loc[0], loc[1]};
         st[k] = ss_model_stack(&m, fr, k < 36 ? 2 : 3, SS_NONE);
     }
-    struct ss_source src;
-    memset(&src, 0, sizeof src);
-    src.type = ss_model_intern_cstr(&m, "test");
-    src.uri = ss_model_intern_cstr(&m, "built");
-    src.session = 1;
-    src.interval_us = 1000;
-    ss_id sid = ss_model_add_source(&m, &src);
-    ck_assert_uint_ne(sid, SS_NONE);
+    ss_id sid = fx_source(&m, "test", "built", 1, 1000, 0);
     ss_model_source_value(&m, sid, vb, 0);
     const size_t n = 2500000;
     uint64_t x = 88172645463325252ULL;

@@ -699,14 +699,7 @@ START_TEST(test_write_rprof_model)
     struct ss_model m;
     struct ss_error err;
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    struct ss_source src;
-    memset(&src, 0, sizeof src);
-    src.type = ss_model_intern_cstr(&m, "rprof");
-    src.uri = ss_model_intern_cstr(&m, "x.out");
-    src.session = 1;
-    src.interval_us = 20000;
-    src.flags = SS_SRC_LINE;
-    ck_assert_uint_ne(ss_model_add_source(&m, &src), SS_NONE);
+    fx_source(&m, "rprof", "x.out", 1, 20000, SS_SRC_LINE);
     ss_id f = ss_model_intern_cstr(&m, "f"), gc = ss_model_intern_cstr(&m, "<GC>");
     ss_id a = ss_model_intern_cstr(&m, "/p/a.R"), b = ss_model_intern_cstr(&m, "/p/b.R");
     ss_id ff = ss_model_function(&m, f, f, SS_NONE, 0),

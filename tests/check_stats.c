@@ -237,12 +237,7 @@ START_TEST(test_counts_from_values)
     struct ss_model m;
     struct ss_error err;
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    struct ss_source src;
-    memset(&src, 0, sizeof src);
-    src.type = ss_model_intern_cstr(&m, "test");
-    src.uri = ss_model_intern_cstr(&m, "built");
-    src.interval_us = 10000;
-    ss_model_add_source(&m, &src);
+    fx_source(&m, "test", "built", 0, 10000, 0);
     ss_id nf = ss_model_intern_cstr(&m, "f"), ng = ss_model_intern_cstr(&m, "g");
     ss_id lf = ss_model_location(&m, ss_model_function(&m, nf, nf, SS_NONE, 0), SS_NONE, 0);
     ss_id lg = ss_model_location(&m, ss_model_function(&m, ng, ng, SS_NONE, 0), SS_NONE, 0);

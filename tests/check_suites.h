@@ -68,6 +68,11 @@ int fx_load(struct ss_model *m, struct ss_error *err, const char *data, size_t l
         ck_assert_msg(fx_rc_ == 0, "load failed: %s", fx_err_.msg);                                \
     } while (0)
 
+/* Add a source to the model being built by hand (type and uri as strings,
+ * the other fields 0); fails the test when it cannot.  Returns its id. */
+ss_id fx_source(struct ss_model *m, const char *type, const char *uri, uint32_t session,
+                double interval_us, uint32_t flags);
+
 /* Name of the function of location `loc` ("" for a position-only location). */
 const char *fx_loc_name(const struct ss_model *m, ss_id loc);
 

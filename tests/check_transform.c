@@ -837,15 +837,8 @@ static void counted_model(struct ss_model *m)
     static const char *const names[] = {"s1", "s2", "s3", "s4", "s5"};
     static const int64_t counts[] = {1, 2, 1, 1, 1};
     for (int i = 0; i < 5; i++) {
-        if (i == 0 || i == 3) {
-            struct ss_source src;
-            memset(&src, 0, sizeof src);
-            src.type = ss_model_intern_cstr(m, "test");
-            src.uri = ss_model_intern_cstr(m, "built");
-            src.session = i == 0 ? 1 : 2;
-            src.interval_us = i == 0 ? 100000 : 500000;
-            ck_assert_uint_ne(ss_model_add_source(m, &src), SS_NONE);
-        }
+        if (i == 0 || i == 3)
+            fx_source(m, "test", "built", i == 0 ? 1 : 2, i == 0 ? 100000 : 500000, 0);
         ss_id name = ss_model_intern_cstr(m, names[i]);
         ss_id main = ss_model_intern_cstr(m, "main");
         ss_id locs[2] = {
@@ -1156,12 +1149,7 @@ static void labelled(struct ss_model *m)
 {
     struct ss_error err;
     ck_assert_int_eq(ss_model_init(m, &err), 0);
-    struct ss_source src;
-    memset(&src, 0, sizeof src);
-    src.type = ss_model_intern_cstr(m, "pprof");
-    src.uri = ss_model_intern_cstr(m, "hand.pb.gz");
-    src.interval_us = 10000;
-    ck_assert_uint_ne(ss_model_add_source(m, &src), SS_NONE);
+    fx_source(m, "pprof", "hand.pb.gz", 0, 10000, 0);
     ss_id loc[3];
     const char *names[3] = {"main", "f", "g"};
     for (int i = 0; i < 3; i++) {
@@ -1653,14 +1641,7 @@ static void id_model(struct ss_model *m, uint64_t *seed)
     }
     size_t id = 0;
     for (int so = 0; so < 2; so++) {
-        struct ss_source src;
-        memset(&src, 0, sizeof src);
-        src.type = ss_model_intern_cstr(m, "test");
-        src.uri = ss_model_intern_cstr(m, "built");
-        src.session = (uint32_t)so + 1;
-        src.interval_us = so ? 20000 : 10000;
-        ss_id sid = ss_model_add_source(m, &src);
-        ck_assert_uint_ne(sid, SS_NONE);
+        ss_id sid = fx_source(m, "test", "built", (uint32_t)so + 1, so ? 20000 : 10000, 0);
         ss_model_source_value(m, sid, vb, 0);
         for (int i = 0; i < 150; i++, id++) {
             ss_id fr[6];

@@ -13,7 +13,7 @@ explore <- function(x = NULL, transforms = NULL, resume = FALSE, preset = NULL,
   }
   prog <- tryCatch(stackscope_program(), error = function(e) "stackscope")
   if (identical(unname(Sys.which("stackscope")), prog)) prog <- "stackscope"
-  line <- paste(shQuote(c(prog, cmd)), collapse = " ")
+  line <- paste(shell_words(c(prog, cmd)), collapse = " ")
   message("The explorer needs a terminal (this R session's console is not one). ",
           "Run in a terminal:\n  ", line)
   invisible(line)
@@ -40,4 +40,9 @@ transform_args <- function(transforms) {
 base_args <- function(base) {
   if (is.null(base)) return(character(0))
   as.vector(rbind("--base", profile_files(base, "base")))
+}
+
+# Words for a POSIX shell, quoted only when they must be.
+shell_words <- function(x) {
+  ifelse(grepl("^[A-Za-z0-9_./=:@%+,-]+$", x), x, shQuote(x))
 }

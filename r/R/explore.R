@@ -11,7 +11,8 @@ explore <- function(x = NULL, transforms = NULL, resume = FALSE, preset = NULL,
     status <- system2(stackscope_program(), shQuote(cmd))
     return(invisible(status))
   }
-  prog <- tryCatch(stackscope_program(), error = function(e) "stackscope")
+  prog <- stackscope_path()
+  if (is.na(prog)) prog <- "stackscope"
   if (identical(unname(Sys.which("stackscope")), prog)) prog <- "stackscope"
   line <- paste(shell_words(c(prog, cmd)), collapse = " ")
   message("The explorer needs a terminal (this R session's console is not one). ",

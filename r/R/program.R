@@ -1,6 +1,11 @@
 # Finding and running the stackscope program.  The package holds no parser
 # of its own: every number comes from the program's TSV output.
 
+# Where the program is: NA when it is not found.
+stackscope_path <- function() {
+  tryCatch(stackscope_program(), error = function(e) NA_character_)
+}
+
 # The program: options(stackscope.path =), else `stackscope` on PATH.
 stackscope_program <- function() {
   p <- getOption("stackscope.path")

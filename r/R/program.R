@@ -58,8 +58,7 @@ run_stackscope <- function(args, out = tempfile("stackscope-", fileext = ".tsv")
   if (!identical(as.integer(status), 0L)) {
     unlink(out)
     if (!length(msgs)) msgs <- sprintf("exited with status %s", status)
-    stop(paste(msgs, collapse = "\n"),
-         call. = FALSE)
+    stop(paste(msgs, collapse = "\n"), call. = FALSE)
   }
   for (m in msgs) warning(m, call. = FALSE)
   invisible(out)

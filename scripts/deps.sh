@@ -1,8 +1,8 @@
 #!/bin/sh
 # Install the Debian packages stackscope needs, only those that are missing.
 #   scripts/deps.sh build   compiler, autotools, libraries (the default)
-#   scripts/deps.sh test    build + what the tests use (R, tmux, valgrind, Go's pprof,
-#                           chromium, clang for its sanitizers)
+#   scripts/deps.sh test    build + what the tests use (R and testthat, tmux, valgrind,
+#                           Go's pprof, chromium, clang for its sanitizers)
 #   scripts/deps.sh fuzz    build + clang and libFuzzer for scripts/fuzz.sh (not
 #                           needed by the tests: `make check` replays the kept
 #                           fuzz inputs with the normal compiler)
@@ -13,6 +13,8 @@ pkgs="gcc make autoconf automake pkg-config libncurses-dev zlib1g-dev libdeflate
       libprotobuf-c-dev protobuf-c-compiler check"
 if [ "$what" = test ]; then
     pkgs="$pkgs r-base-core tmux valgrind time clang-format"
+    # testthat: the R package's tests (scripts/test.sh, R CMD check)
+    pkgs="$pkgs r-cran-testthat"
     # Go's pprof, built offline by scripts/build-pprof.sh (tests/pprof.sh)
     pkgs="$pkgs golang-go golang-github-google-pprof-dev
           golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"

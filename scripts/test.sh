@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build stackscope and run every test: the normal build's `make check`
-# (unit tests, CLI, bad input, oracle tests against R), the same suite built
+# (unit tests, CLI, bad input, oracle tests against R), R CMD check of the R
+# package in r/ against that build, the same suite built
 # with AddressSanitizer + UndefinedBehaviorSanitizer by gcc and by clang, valgrind on the unit
 # tests and a few reports, and `make distcheck`.
 set -eu
@@ -50,6 +51,34 @@ valgrind_run() {
 }
 
 step "build and make check" check_in build
+# The R package (r/): R CMD build, then R CMD check, which installs it into a
+# temporary library and runs its tests (testthat) against the program just
+# built (STACKSCOPE) and every Rprof fixture of the suite
+# (STACKSCOPE_TESTDATA); no errors, no warnings.
+rpkg_check() {
+    d=$(mktemp -d) || return 1
+    (cd "$d" && R CMD build --no-build-vignettes "$top/r" >build.log 2>&1 &&
+        PATH="$top/build:$PATH" STACKSCOPE="$top/build/stackscope" \
+            STACKSCOPE_TESTDATA="$top/tests/data" _R_CHECK_FORCE_SUGGESTS_=true \
+            R CMD check --no-manual stackscope_*.tar.gz >check.log 2>&1)
+    rc=$?
+    status=$(grep '^Status:' "$d/check.log")
+    echo "${status:-R CMD check did not finish}"
+    case $rc:$status in
+        "0:Status: OK" | "0:Status: "*NOTE*) ;;
+        *) rc=1 ;;
+    esac
+    case $status in *WARNING* | *ERROR*) rc=1 ;; esac
+    if [ $rc -ne 0 ]; then
+        tail -n 40 "$d/build.log" "$d/check.log"
+        tail -n 60 "$d"/stackscope.Rcheck/tests/testthat.Rout.fail 2>/dev/null
+    else
+        grep -B1 -A4 'NOTE$' "$d/check.log"
+    fi
+    rm -rf "$d"
+    return $rc
+}
+step "R package: R CMD check" rpkg_check
 # The sanitizers slow the unit tests several times: Check's per-test
 # timeouts are stretched accordingly.
 check_asan() {

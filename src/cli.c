@@ -29,7 +29,7 @@
 /* --help: this head, then each section's intro and its options (from
  * cli_opts below), then the tail. */
 static const char help_head[] =
-    "Usage: stackscope [--resume] [--preset r] [FILE...]\n"
+    "Usage: stackscope [--resume] [--preset r] [-e CMD]... [FILE...]\n"
     "       stackscope report [OPTIONS] FILE...\n"
     "       stackscope convert [OPTIONS] -o OUT FILE...\n"
     "       stackscope check FILE...\n"
@@ -82,7 +82,8 @@ static const char *const section_intro[] = {
     [SEC_MEASURE] = "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n",
     [SEC_COMPARE] = "Comparing (report, convert and the explorer; COMPARING in stackscope(1)):\n",
     [SEC_EXPLORER] = "Explorer options (no command):\n",
-    [SEC_TRANSFORM] = "Transform options (report and convert; see TRANSFORMS in stackscope(1)):\n",
+    [SEC_TRANSFORM] = "Transform options (report, convert and the explorer; see TRANSFORMS in\n"
+                      "stackscope(1)):\n",
     [SEC_GENERAL] = "",
 };
 
@@ -383,6 +384,14 @@ static int cli_nbases, cli_normalize;
 
 /* The explorer's base, loaded with the profile (ss_cli_take_base). */
 static struct ss_model *explorer_base;
+/* Whether the explorer's first transform list holds a saved session
+ * (--resume) or only --preset's, -e's and --script's steps. */
+static int explorer_resumed;
+
+int ss_cli_resumed(void)
+{
+    return explorer_resumed;
+}
 
 char *const *ss_cli_base_files(int *n)
 {
@@ -1004,7 +1013,7 @@ static const struct cli_opt cli_opts[] = {
      "too: DIR/PATH, then DIR/ and each shorter tail of\n"
      "PATH, as pprof's -source_path; repeatable"},
 
-    {"transform", 'e', ARG, "CMD", RC, SEC_TRANSFORM, set_transform,
+    {"transform", 'e', ARG, "CMD", RC | IN_EXPLORER, SEC_TRANSFORM, set_transform,
      "apply a transform command; repeatable, applied in\n"
      "order after the profile is read:\n"
      "  drop-samples A:B   keep-samples A:B\n"
@@ -1028,8 +1037,10 @@ static const struct cli_opt cli_opts[] = {
      "    the outermost frame KEY=VALUE, as pprof's\n"
      "    -tagroot)\n"
      "F is a name, a \"quoted name\" or a /regex/;\n"
-     "one that matches no function is warned about"},
-    {"script", 0, ARG, "FILE", RC, SEC_TRANSFORM, set_script,
+     "one that matches no function is warned about;\n"
+     "the explorer starts with them (after --preset's\n"
+     "and --resume's steps; one undo step)"},
+    {"script", 0, ARG, "FILE", RC | IN_EXPLORER, SEC_TRANSFORM, set_script,
      "apply the commands in FILE, one per line ('#'\n"
      "starts a comment); mixes with -e in order"},
     {"preset", 0, ARG, "r", RC, SEC_TRANSFORM, set_preset,
@@ -1497,6 +1508,30 @@ static int cmd_check(struct cli_args *a, int argc, char **argv)
     return status ? status : w;
 }
 
+static void cli_tf_free(void)
+{
+    ss_tf_list_free(cli_tf.list);
+    memset(&cli_tf, 0, sizeof cli_tf);
+}
+
+/* The explorer's -e and --script steps (in cli_tf, parsed already) after
+ * those of --preset and --resume in l, as one undo step; cli_tf is emptied.
+ * Returns 0 or an exit status. */
+static int append_cli_steps(struct ss_tf_list *l)
+{
+    char *script = ss_tf_script(cli_tf.list);
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc = script ? ss_tf_append_script(l, script, strlen(script), "-e", &err) : SS_ENOMEM;
+    free(script);
+    cli_tf_free();
+    if (rc) {
+        fprintf(stderr, "stackscope: %s\n", script ? err.msg : "out of memory");
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    return 0;
+}
+
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
 {
     static const struct {
@@ -1515,8 +1550,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         if (!strcmp(argv[1], commands[i].name)) {
             a.cmd = commands[i].cmd;
             int rc = commands[i].run(&a, argc - 1, argv + 1);
-            ss_tf_list_free(cli_tf.list);
-            memset(&cli_tf, 0, sizeof cli_tf);
+            cli_tf_free();
             free(convert_inputs);
             convert_inputs = NULL;
             return rc;
@@ -1527,15 +1561,17 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
      * transform list of the last session on FILE... (state.h). */
     a.cmd = IN_EXPLORER;
     int first, rc = parse_options(&a, argc, argv, &first);
-    if (rc)
+    if (rc) {
+        cli_tf_free();
         return rc == OPT_DONE ? finish_output() : rc;
+    }
     char *demo[1];
     char **files = argv + first;
     int n = argc - first;
     struct ss_tf_list *resumed = NULL;
     const char *preset = a.preset;
     int resume = a.resume;
-    if (resume || preset) {
+    if (resume || preset || cli_tf.list) {
         if (!(resumed = ss_tf_list_new())) {
             fprintf(stderr, "stackscope: out of memory\n");
             return 2;
@@ -1547,6 +1583,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         ss_error_clear(&err);
         if (ss_tf_append_script(resumed, script, strlen(script), "--preset", &err)) {
             ss_tf_list_free(resumed);
+            cli_tf_free();
             fprintf(stderr, "stackscope: %s\n", err.msg);
             return 2;
         }
@@ -1562,9 +1599,14 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         rc = ss_state_load(files, n, resumed, &err);
         if (rc) {
             ss_tf_list_free(resumed);
+            cli_tf_free();
             fprintf(stderr, "stackscope: %s\n", err.msg);
             return ss_exit_status((enum ss_errcode)rc);
         }
+    }
+    if (cli_tf.list && (rc = append_cli_steps(resumed))) {
+        ss_tf_list_free(resumed);
+        return rc;
     }
     if (ui && ui->available()) {
         static struct sides sd; /* the base stays here until the UI takes it */
@@ -1580,6 +1622,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
             return usage_error("%s", "--normalize goes with --base");
         }
         explorer_base = sd.b;
+        explorer_resumed = resume;
         return ui->run(&sd.orig, files, n, resumed);
     }
     struct ss_report_opts o;

@@ -24,6 +24,11 @@ struct ss_cli_ui {
 
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui);
 
+/* 1 when the explorer's first transform list (run's `resumed`) holds the
+ * saved session of --resume, 0 when it holds only the steps of --preset, -e
+ * and --script. */
+int ss_cli_resumed(void);
+
 /* The explorer's --source-path directories, in order (borrowed; valid for
  * the life of the process): where the lines view looks for source files. */
 const char *const *ss_cli_source_paths(size_t *n);

@@ -206,6 +206,20 @@ else
 fi
 check text-header "$why"
 
+# Without a terminal the explorer prints the report, with its -e and
+# --script steps applied as `report` applies them (the R package's explore()
+# passes its transforms this way); a bad step is a usage error.
+printf 'drop-samples 1:1\n' >"$T/drop-g.tf"
+run report -e 'focus a' --script "$T/drop-g.tf" "$T/two"
+want=$OUT
+run -e 'focus a' --script "$T/drop-g.tf" "$T/two"
+why=
+[ "$RC" -eq 0 ] || why="exit $RC: $ERR"
+[ -n "$why" ] || [ "$OUT" = "$want" ] || why="differs from report: $(diff <(echo "$want") <(echo "$OUT") | head -n 5)"
+[ -n "$why" ] || [[ $OUT == *"transform  focus a"* ]] || why="no transform line: $(echo "$OUT" | head -n 3)"
+check explorer-e-without-terminal "$why"
+usage explorer-e-bogus -e 'bogus x' "$T/two"
+
 # ---- numbers --------------------------------------------------------------
 
 P3=66.66666666666667 # 200/3

@@ -199,6 +199,24 @@ step v "memory |" ""
 tm send-keys -t v Q
 wait_exit v >/dev/null
 
+# ---- from R: the R package's explore() in R's terminal ---------------------------
+
+# R (interactive, in the pane) loads the package's code from r/R and calls
+# explore(): the explorer takes the terminal with the transforms given, q
+# returns to R with its exit status.
+if have R; then
+    tm new-session -d -s r -x 100 -y 30 "env LC_ALL=C.UTF-8 TERM=screen R --quiet --no-save --no-restore; sleep 60"
+    if wait_for r ">"; then
+        tm send-keys -t r "for (f in list.files('$SRCDIR/r/R', full.names = TRUE)) source(f); options(stackscope.path = '$STACKSCOPE'); st <- explore('demo.out', transforms = 'trim-base auto')" Enter
+        step r "started with: 1 transform"
+        step r "explore returned 0" q "cat('explore', 'returned', st, '\n')" Enter
+    else
+        fail "r: R's prompt" "$(cat r.last)"
+    fi
+else
+    echo "SKIP r: R is not installed"
+fi
+
 # ---- signals and NO_COLOR -------------------------------------------------------
 
 start c

@@ -621,6 +621,19 @@ check rpreset.status "$(grep -q '3 transforms: r-simplify; name' "$T/rpreset.ope
 check rpreset.undo "$(grep -q '| no transforms' "$T/rpreset.undone" || tail -n 2 "$T/rpreset.undone")"
 # the functions view after the preset lists the two callbacks by name
 check rpreset.callbacks "$(grep -q 'FUN@rlang_workload.R#5' "$T/rpreset.opened" && grep -q 'FUN@rlang_workload.R#8' "$T/rpreset.opened" || echo "no FUN@ rows")"
+# -e and --script (the R package's explore(transforms =)): after the
+# preset, in order, as one more undo step
+printf 'drop run_all\n' >"$T/drop.tf"
+ui rcli --preset r -e 'focus FUN@rlang_workload.R#5' --script "$T/drop.tf" "$RL" <<'EOF'
+DUMP opened
+T
+DUMP list
+u
+DUMP undone
+EOF
+check rcli.status "$(grep -q '^started with: 5 transforms' "$T/rcli.opened" && grep -q '129 of 334 samples' "$T/rcli.opened" || tail -n 2 "$T/rcli.opened")"
+check rcli.list "$(grep -q ' 4 on .*focus FUN@' "$T/rcli.list" && grep -q ' 5 on .*drop run_all' "$T/rcli.list" || head -n 8 "$T/rcli.list")"
+check rcli.undo "$(grep -q '3 transforms: r-simplify; name' "$T/rcli.undone" || tail -n 2 "$T/rcli.undone")"
 ui rkeys "$RL" <<'EOF'
 E
 A

@@ -808,9 +808,10 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_
         ss_tf_list_free(ui.tf);
         ui.tf = resumed;
         size_t n = ss_tf_count(resumed);
-        snprintf(msg, sizeof msg, "resumed the last session: %zu transform%s", n, ss_s(n));
+        snprintf(msg, sizeof msg, "%s: %zu transform%s",
+                 ss_cli_resumed() ? "resumed the last session" : "started with", n, ss_s(n));
         if (ui_reapply(&ui, msg) == 0)
-            ui.saved_gen = ui.gen; /* the state file holds them */
+            ui.saved_gen = ui.gen; /* the state file or the command line holds them */
     }
     if (script_path && *script_path) {
         script = ui_script_open(script_path, msg, sizeof msg);

@@ -1,0 +1,4 @@
+library(testthat)
+library(stackscope)
+
+test_check("stackscope")

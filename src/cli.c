@@ -82,8 +82,8 @@ static const char *const section_intro[] = {
     [SEC_MEASURE] = "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n",
     [SEC_COMPARE] = "Comparing (report, convert and the explorer; COMPARING in stackscope(1)):\n",
     [SEC_EXPLORER] = "Explorer options (no command):\n",
-    [SEC_TRANSFORM] = "Transform options (report, convert and the explorer; see TRANSFORMS in\n"
-                      "stackscope(1)):\n",
+    [SEC_TRANSFORM] = ("Transform options (report, convert and the explorer; see TRANSFORMS in\n"
+                       "stackscope(1)):\n"),
     [SEC_GENERAL] = "",
 };
 

@@ -948,7 +948,7 @@ GL=$D/pprof/labels/go_labels.pb.gz
 if [ -z "$PPROF" ] || ! have go; then
     echo "SKIP Go labels comparison: no Go or no Go pprof"
 elif ! (mkdir -p "$T/gl" && cd "$T/gl" && GO111MODULE=off GOPROXY=off GOSUMDB=off GOFLAGS=-mod=mod \
-    GOTOOLCHAIN=local GOTELEMETRY=off GOENV=off CGO_ENABLED=0 GOCACHE=$BUILDDIR/tests/pprof-tool/cache \
+    GOTOOLCHAIN=local GOTELEMETRY=off GOENV=off CGO_ENABLED=0 GOCACHE=$STACKSCOPE_GO_DIR/cache \
     HOME=$T/gl go build -o go_labels "$SRCDIR/tests/producers/go_labels.go" &&
     ./go_labels "$T/gl/base.pb.gz" 1) >"$T/gl.log" 2>&1; then
     fail "Go labels: build and run tests/producers/go_labels.go" "$(tail -n 3 "$T/gl.log" | tr '\n' '|')"

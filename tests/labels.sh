@@ -91,7 +91,7 @@ profiles=("$SRCDIR/tests/data/pprof/labels/go_labels.pb.gz")
 if [ -n "$PPROF" ] && have go; then
     mkdir -p "$T/go"
     if GO111MODULE=off GOPROXY=off GOSUMDB=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GOTELEMETRY=off \
-        GOENV=off CGO_ENABLED=0 GOCACHE=$BUILDDIR/tests/pprof-tool/cache HOME=$T/go \
+        GOENV=off CGO_ENABLED=0 GOCACHE=$STACKSCOPE_GO_DIR/cache HOME=$T/go \
         go build -o "$T/go/go_labels" "$SRCDIR/tests/producers/go_labels.go" 2>"$T/go/build.log" &&
         "$T/go/go_labels" "$T/go/fresh.pb.gz" 1 2>"$T/go/run.log"; then
         profiles+=("$T/go/fresh.pb.gz")

@@ -33,7 +33,11 @@ test_dir=$(cd "$(dirname "$0")" && pwd)
 : "${SRCDIR:=$(cd "$test_dir/.." && pwd)}"
 : "${BUILDDIR:=$SRCDIR}"
 : "${STACKSCOPE:=$BUILDDIR/stackscope}"
-export SRCDIR BUILDDIR STACKSCOPE
+# Go's pprof and Go's build cache: one directory for the whole suite;
+# scripts/test.sh points every build tree (normal, sanitizers, distcheck)
+# at the same one, so Go's pprof is built once per CI run, not four times.
+: "${STACKSCOPE_GO_DIR:=$BUILDDIR/tests/pprof-tool}"
+export SRCDIR BUILDDIR STACKSCOPE STACKSCOPE_GO_DIR
 
 n_pass=0
 n_fail=0
@@ -81,7 +85,7 @@ setup_go_pprof() {
     PPROF=
     if [ -n "${STACKSCOPE_NO_GO:-}" ]; then
         echo "SKIP Go pprof checks: STACKSCOPE_NO_GO is set"
-    elif PPROF=$(sh "$SRCDIR/scripts/build-pprof.sh" "$BUILDDIR/tests/pprof-tool" 2>"$TMPD/build-pprof.log"); then
+    elif PPROF=$(sh "$SRCDIR/scripts/build-pprof.sh" "$STACKSCOPE_GO_DIR" 2>"$TMPD/build-pprof.log"); then
         :
     else
         echo "SKIP Go pprof checks: could not build Go's pprof ($(tail -n 1 "$TMPD/build-pprof.log"))"

@@ -35,6 +35,10 @@ const char *const *ss_cli_source_paths(size_t *n);
  * call returns NULL. */
 struct ss_model *ss_cli_take_base(int *normalize);
 
+/* Did the command line ask for the last session's transforms (--resume)?
+ * (The list the explorer gets may also hold a --preset's steps.) */
+int ss_cli_resuming(void);
+
 /* The --base files, in order (borrowed from argv; *n of them): inputs that
  * an output (:w) may not replace either. */
 char *const *ss_cli_base_files(int *n);

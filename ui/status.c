@@ -13,20 +13,25 @@ void ui_status_draw_title(struct ui *ui, struct ui_canvas *c, int y)
     char title[1024] = "";
     if (v->ops->title)
         v->ops->title(ui, v, title, sizeof title);
-    char right[64];
-    if (v->list.n)
-        snprintf(right, sizeof right, " %zu/%zu  ?:help ", v->list.sel + 1, v->list.n);
-    else
-        snprintf(right, sizeof right, " ?:help ");
+    /* the selected row of how many: under a filter, of the rows shown */
+    char right[400] = " ?:help ";
+    const struct ui_list *l = &v->list;
+    if (l->vis && v->filter[0])
+        snprintf(right, sizeof right, " &%.40s: %zu/%zu of %zu  ?:help ", v->filter,
+                 ui_list_count(l) ? ui_list_pos(l) + 1 : 0, ui_list_count(l), l->n);
+    else if (l->n)
+        snprintf(right, sizeof right, " %zu/%zu  ?:help ", l->sel + 1, l->n);
     char left[1200];
     snprintf(left, sizeof left, " %s%s%s", v->ops->name, title[0] ? ": " : "", title);
-    int rw = (int)strlen(right);
+    int rw = ui_text_width(c, right);
     ui_canvas_style(c, y, 0, c->w, UI_S_TITLE, 1);
+    /* a title too long is cut at its end (a number in its middle stays
+     * whole, as everywhere) */
     if (rw < c->w - 10) {
-        ui_put_fit(c, y, 0, c->w - rw, left, UI_S_TITLE, 0);
+        ui_put_head(c, y, 0, c->w - rw, left, UI_S_TITLE);
         ui_put(c, y, c->w - rw, rw, right, UI_S_TITLE);
     } else {
-        ui_put_fit(c, y, 0, c->w, left, UI_S_TITLE, 0);
+        ui_put_head(c, y, 0, c->w, left, UI_S_TITLE);
     }
 }
 
@@ -45,6 +50,22 @@ static uint64_t agg_samples(const struct ss_model *m)
     for (size_t s = 0; s < m->sources.n; s++)
         n += ss_agg_samples(m, (ss_id)s);
     return n;
+}
+
+/* The status line: `names` (the files), then `rest` (the numbers, then the
+ * transforms).  When both do not fit, the names give way first (cut in
+ * the middle, at least 12 columns), so that the numbers show whole; what
+ * still does not fit is cut at the end (the transform list). */
+static void put_status(struct ui_canvas *c, int y, const char *names, const char *rest)
+{
+    ui_canvas_style(c, y, 0, c->w, UI_S_STATUS, 1);
+    int nw = ui_text_width(c, names), rw = ui_text_width(c, rest);
+    if (nw + rw > c->w && nw > 12) {
+        int room = c->w - rw > 12 ? c->w - rw : 12;
+        nw = room < nw ? room : nw;
+    }
+    ui_put_fit(c, y, 0, nw, names, UI_S_STATUS, 0);
+    ui_put_head(c, y, nw, c->w - nw, rest, UI_S_STATUS);
 }
 
 void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
@@ -84,19 +105,23 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         struct ss_compare cmp;
         ui_compare(ui, &cmp);
         char sum[512];
-        ss_compare_summary(sum, sizeof sum, &cmp, 0);
+        ss_compare_summary(sum, sizeof sum, &cmp, 1); /* with the unit: "base 2.290 s" */
         const char *nf = ui->m->sources.n ? ss_str(ui->m, ui->m->sources.v[0].uri) : "";
         const char *nb = strrchr(nf, '/');
         nb = nb && nb[1] ? nb + 1 : nf;
-        snprintf(line, sizeof line, " %s vs base %s%s | %s: %s | %s", nb, bb,
-                 ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, tf);
-        ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
+        char names[1200];
+        snprintf(names, sizeof names, " %s vs base %s%s", nb, bb, ui->swapped ? " (swapped)" : "");
+        snprintf(line, sizeof line, " | %s: %s | %s", ss_model_measure_name(ui->m), sum, tf);
+        put_status(c, y, names, line);
         return;
     }
-    snprintf(line, sizeof line, " %s | %llu of %llu samples | %s | %s", files,
+    char names[600], counted[128];
+    snprintf(names, sizeof names, " %s", files);
+    snprintf(line, sizeof line, " | %llu of %llu %s | %s | %s",
              (unsigned long long)(kept_samples(ui->m) + agg_samples(ui->m)),
-             (unsigned long long)(ui->orig_samples + agg_samples(ui->m)), t, tf);
-    ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
+             (unsigned long long)(ui->orig_samples + agg_samples(ui->m)),
+             ss_model_count_name(ui->m, counted, sizeof counted), t, tf);
+    put_status(c, y, names, line);
 }
 
 const char *ui_status_detail(struct ui *ui, char *buf, size_t n)

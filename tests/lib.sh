@@ -18,9 +18,9 @@
 #   has FILE TEXT        true if FILE contains TEXT (a fixed string)
 #   line N FILE          line N (1-based) of FILE
 #   message DUMP         the message line of a screen dump: a message longer
-#                        than the screen wraps upwards over up to three rows
-#                        (over the status line, which starts with a blank);
-#                        its rows joined by blanks
+#                        than the screen takes up to three rows at the bottom
+#                        (the status line, which starts with a blank, moves
+#                        up above it); its rows joined by blanks
 #   run ARGS...          stackscope ARGS (no stdin, 10 s at most); sets RC,
 #                        OUT and ERR; a sanitizer report fails on its own
 #   ss ARGS...           stackscope ARGS with stdout left to the caller

@@ -211,7 +211,7 @@ EOF
 why=
 grep -q "^    0.020.* $long\$" dl.functions && why="the table shows the whole name: nothing to test"
 [[ $(line 22 dl.functions) == " $long" ]] || why="detail line: $(line 22 dl.functions)"
-[[ $(line 24 dl.copied) == "cannot copy here (no terminal): ${long:0:30}"* ]] || why="y headless: $(line 24 dl.copied)"
+[[ $(message dl.copied) == "cannot copy here (no terminal): $long" ]] || why="y headless: $(message dl.copied)"
 check "the detail line shows the selected function's full name" "$why"
 
 # y through tmux: with set-clipboard on, tmux takes the OSC 52 sequence

@@ -390,6 +390,9 @@ static struct {
     enum ui_view_id view;
     size_t sel, top;
     char before[256];
+    char last[256];                        /* the pattern the selection was last moved for */
+    char msg[sizeof((struct ui *)0)->msg]; /* and what that search said */
+    int msg_style;
 } isearch;
 
 void ui_search_start(struct ui *ui)
@@ -399,6 +402,7 @@ void ui_search_start(struct ui *ui)
     isearch.view = v->id;
     isearch.sel = v->list.sel;
     isearch.top = v->list.top;
+    isearch.last[0] = '\0';
     snprintf(isearch.before, sizeof isearch.before, "%s", ui->search);
 }
 
@@ -419,19 +423,30 @@ void ui_search_typed(struct ui *ui, const char *pat)
     if (!isearch.active || v->id != isearch.view)
         return;
     search_restore(ui);
+    isearch.last[0] = '\0';
     char bad[512];
     if (!*pat || ui_pattern_error(pat, bad, sizeof bad)[0]) {
         ui->msg[0] = '\0'; /* a regex half typed: no error yet */
         return;
     }
     search_from(ui, pat, 1, 1);
+    snprintf(isearch.last, sizeof isearch.last, "%s", pat);
+    memcpy(isearch.msg, ui->msg, sizeof isearch.msg);
+    isearch.msg_style = ui->msg_style;
 }
 
 void ui_search_end(struct ui *ui, const char *pat)
 {
     struct ui_view *v = ui_current(ui);
-    if (pat && isearch.active && v->id == isearch.view && *pat) {
-        /* Enter: the search as typed, from where it started, errors said */
+    if (pat && isearch.active && v->id == isearch.view && *pat && !strcmp(pat, isearch.last)) {
+        /* Enter: the selection is on the match already (a view's own
+         * search would step on to the next one); what it said stays */
+        snprintf(ui->search, sizeof ui->search, "%s", pat);
+        memcpy(ui->msg, isearch.msg, sizeof ui->msg);
+        ui->msg_style = isearch.msg_style;
+    } else if (pat && isearch.active && v->id == isearch.view && *pat) {
+        /* Enter on what was not searched yet: from where it started,
+         * errors said */
         search_restore(ui);
         search_from(ui, pat, 1, 1);
     } else if (pat) {
@@ -736,14 +751,13 @@ static size_t wrap_at(const struct ui_canvas *c, const char *t, int maxw)
     return len;
 }
 
-/* The message on the bottom row; one longer than the screen is wide wraps
- * over up to MSG_ROWS rows, upwards over the detail and status lines (it is
- * what the last key said: never cut at the screen's edge). */
+/* The message's rows: one, or, for a message longer than the screen is
+ * wide, up to MSG_ROWS, broken at blanks (start[i], len[i] bytes of msg).
+ * Returns how many. */
 #define MSG_ROWS 3
-static void draw_message(struct ui *ui, struct ui_canvas *c, int rows)
+static size_t message_rows(const struct ui_canvas *c, const char *t, size_t *start, size_t *len)
 {
-    const char *t = ui->msg;
-    size_t start[MSG_ROWS], len[MSG_ROWS], n = 0, off = 0;
+    size_t n = 0, off = 0;
     while (n < MSG_ROWS && (t[off] || n == 0)) {
         size_t k = n + 1 < MSG_ROWS ? wrap_at(c, t + off, c->w) : strlen(t + off);
         start[n] = off;
@@ -752,9 +766,17 @@ static void draw_message(struct ui *ui, struct ui_canvas *c, int rows)
         if (!k)
             break;
     }
+    return n;
+}
+
+/* The message on the bottom rows (n of them, message_rows), never cut at
+ * the screen's edge but by the third row. */
+static void draw_message(struct ui *ui, struct ui_canvas *c, int rows, const size_t *start,
+                         const size_t *len, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         char row[sizeof ui->msg];
-        snprintf(row, sizeof row, "%.*s", (int)len[i], t + start[i]);
+        snprintf(row, sizeof row, "%.*s", (int)len[i], ui->msg + start[i]);
         int y = rows - (int)(n - i);
         ui_canvas_style(c, y, 0, c->w, UI_S_NORMAL, 1);
         ui_put_head(c, y, 0, c->w, row, ui->msg_style);
@@ -779,15 +801,21 @@ static void draw(struct ui *ui)
     if (prepare_view(ui, v) == 0)
         v->ops->draw(ui, v, c, 1, rows - 4); /* sets the page size and scrolls */
     ui_status_draw_title(ui, c, 0);
-    ui_status_draw_detail(ui, c, rows - 3);
-    ui_status_draw(ui, c, rows - 2);
+    /* a long message takes more rows at the bottom: the detail and status
+     * lines move up over the view's last rows while it shows */
+    size_t mstart[MSG_ROWS], mlen[MSG_ROWS], mrows = 1;
+    if (!ui->prompt.active && ui->msg[0])
+        mrows = message_rows(c, ui->msg, mstart, mlen);
+    int up = (int)mrows - 1;
+    ui_status_draw_detail(ui, c, rows - 3 - up);
+    ui_status_draw(ui, c, rows - 2 - up);
     int cx = -1;
     if (ui->prompt.active && ui->msg[0])
         ui_put_head(c, rows - 2, 0, cols, ui->msg, ui->msg_style); /* completions, errors */
     if (ui->prompt.active) {
         cx = ui_prompt_draw(ui, c, rows - 1);
     } else if (ui->msg[0]) {
-        draw_message(ui, c, rows);
+        draw_message(ui, c, rows, mstart, mlen, mrows);
     } else {
         char hint[512];
         ui_hint_line(v->id, cols - 1, hint, sizeof hint);

@@ -86,8 +86,9 @@ static struct ui_column columns[] = {
 static void cell_rel(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     const struct ss_cmp_row *cr = &((const struct ss_cmp_stats *)ctx)->rows[r];
-    if (cr->self_b > 0)
-        snprintf(buf, n, "%+.1f%%", 100.0 * (cr->self_n - cr->self_b) / cr->self_b);
+    double pct = cr->self_b > 0 ? 100.0 * (cr->self_n - cr->self_b) / cr->self_b : 0;
+    if (cr->self_b > 0) /* a decimal where it means something */
+        snprintf(buf, n, pct > -100 && pct < 100 ? "%+.1f%%" : "%+.0f%%", pct);
     else
         snprintf(buf, n, "%s", cr->self_n > 0 ? "new" : "");
 }
@@ -283,7 +284,7 @@ static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
                 widest = a;
         }
     }
-    int wv = ui_value_width(ui, widest, 8);
+    int wv = ui_value_width(ui, widest, 7);
     for (int i = 0; i < 7; i++)
         if (i != 3) /* the deltas have a sign */
             ccolumns[i].width = wv + (i == 2 || i == 6);

@@ -80,11 +80,17 @@ const struct ss_format *ss_sniff(const unsigned char *p, size_t n, int whole, ui
     uint64_t line = first_text_line(p, n);
     if (line)
         add_why(why, cap, &k, ":%llu", (unsigned long long)line);
-    add_why(why, cap, &k, ": not a profile format stackscope reads; tried");
+    /* binary data (a NUL near the start): what the text formats wanted
+     * says nothing; pprof's reason (the binary format) and folded stacks'
+     * (whose lines may hold any byte but NUL) say what is wrong */
+    size_t look = n < 4096 ? n : 4096;
+    int binary = memchr(p, 0, look) != NULL;
+    add_why(why, cap, &k, ": not a profile format stackscope reads; %s",
+            binary ? "a binary file, tried" : "tried");
     int first = 1;
     for (size_t i = 0; ss_format_at(i); i++) {
         const struct ss_format *f = ss_format_at(i);
-        if (!f->sniff)
+        if (!f->sniff || (binary && f->id != SS_OUT_PPROF && f->id != SS_OUT_FOLDED))
             continue;
         add_why(why, cap, &k, "%s %s (%s)", first ? "" : ",", f->title, reason[i]);
         first = 0;
@@ -124,9 +130,9 @@ static const struct {
 };
 
 /* Why path, which no format took, is refused: a binary file of a kind
- * people confuse with a profile is named, with what to do; any other
- * binary file is said to be one; a text file gets what each format
- * wanted (ss_sniff's why).  Into err. */
+ * people confuse with a profile is named, with what to do; any other file
+ * gets what the formats wanted (ss_sniff's why: for a binary file, pprof's
+ * and folded stacks' only).  Into err. */
 static int refuse(const char *path, const unsigned char *p, size_t n, const char *why,
                   struct ss_error *err)
 {
@@ -134,14 +140,6 @@ static int refuse(const char *path, const unsigned char *p, size_t n, const char
         if (n >= foreign[i].len && !memcmp(p, foreign[i].magic, foreign[i].len))
             return ss_fail(err, SS_EINPUT, "%s: %s%s%s", path, foreign[i].what,
                            foreign[i].then ? path : "", foreign[i].then ? foreign[i].then : "");
-    size_t look = n < 4096 ? n : 4096, nul = 0;
-    for (size_t i = 0; i < look; i++)
-        nul += p[i] == 0;
-    if (nul)
-        return ss_fail(err, SS_EINPUT,
-                       "%s: a binary file (NUL bytes at the start) and not a pprof profile, the "
-                       "one binary format stackscope reads",
-                       path);
     return ss_fail(err, SS_EINPUT, "%s%s", path, why);
 }
 

@@ -273,6 +273,14 @@ why=
 [ "$(grep -c 'perf script -i perf.data > perf.txt' check.out)" = 1 ] || why="$(cat check.out)"
 [ "$(wc -c <check.out)" -lt 300 ] || why="long: $(cat check.out)"
 check "check: perf.data says run perf script -i, once" "$why"
+# any other binary file: not every text format's reason (900 characters
+# before), only pprof's and folded stacks'
+head -c 3000 /dev/zero | tr '\0' '\001' >bin.dat
+printf '\0\0\0' >>bin.dat
+"$S" check bin.dat >/dev/null 2>check.err
+check "check: a binary file is said to be one, briefly" "$(
+    grep -q 'bin.dat:1: not a profile format stackscope reads; a binary file, tried pprof (' check.err &&
+        ! grep -q 'Rprof (' check.err && [ "$(wc -c <check.err)" -lt 400 ] || cat check.err)"
 if have script; then
     TERM=nosuchterm script -qec "'$S' demo.out" /dev/null </dev/null >term.out 2>&1
     check "TERM not in terminfo says so" "$(grep -q 'TERM=nosuchterm is not in the terminfo database' term.out || head -c 300 term.out)"

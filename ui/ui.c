@@ -337,7 +337,9 @@ static void search_from(struct ui *ui, const char *pat, int dir, int here)
     }
     if (v->ops->search && v->list.n > 0) { /* items the rows do not show too */
         size_t si, sn;
-        if (here && v->list.sel > 0) /* the view searches after the selection */
+        /* the view searches after the selection (a row view: from the row
+         * before it; the timeline searches its cells from the cursor on) */
+        if (here && v->ops->row_text && v->list.sel > 0)
             v->list.sel--;
         if (v->ops->search(ui, v, ui->search, dir, ui_text_matches, &si, &sn))
             ui_error(ui, "/%s: no match", ui->search);

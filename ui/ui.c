@@ -998,6 +998,10 @@ static void ui_free(struct ui *ui)
             v->ops->free(v);
         free(v->priv);
         v->priv = NULL;
+        free(v->filt); /* the filter's rows and key (refresh_filter) */
+        free(v->filt_key.arg);
+        v->filt = NULL;
+        v->filt_key.arg = NULL;
     }
     for (int i = 0; i < ui->nhist; i++)
         free(ui->hist[i].arg);

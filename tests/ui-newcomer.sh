@@ -15,8 +15,8 @@
 #      / in the timeline highlights the function's cells.
 #   6. a comparison: Z and :normalize, the relative delta (% of base), the
 #      status line's unit.
-#   7. words: a heap profile counts alloc_objects, a step's rows and its
-#      measure.
+#   7. words: a heap profile counts alloc_objects (the status line, the
+#      levels' header), a step's rows and its measure.
 #   8. levels' numbers line up with the 'u' mark, the last session is
 #      mentioned, :w's help lists every output, an unknown binary file says
 #      what it is, once; TERM not in terminfo says so (with script(1)).
@@ -77,6 +77,8 @@ ui heap heap.pb.gz <<'EOF'
 DUMP functions
 6
 DUMP timeline
+7
+DUMP levels
 EOF
 why=
 has heap.timeline "pprof profiles have no time order (a sample per stack): no timeline or runs" ||
@@ -239,6 +241,7 @@ why=
     why="status: $(line 23 heap.functions)"
 [[ $(message words.focus) == "focus main.allocBig: 9 -> 1 row (3.32 MB -> 2.50 MB inuse_space), 2 frames removed, 1 stack changed" ]] ||
     why="message: $(message words.focus)"
+[[ $(line 2 heap.levels) == "  level alloc_objects "* ]] || why="levels: $(line 2 heap.levels)"
 "$S" check heap.pb.gz | grep -q '^  samples: 1662 (alloc_objects) counted in 9 rows' || why="check: $("$S" check heap.pb.gz | grep samples:)"
 check "a heap profile counts alloc_objects; a step counts rows and the measure" "$why"
 

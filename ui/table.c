@@ -27,16 +27,21 @@ static struct {
 /* While ui_table_draw draws a table: the measure's name, and the unit its
  * cells leave out (" s" for time; bytes and nanoseconds carry theirs), so
  * that a header of the measure's values names it: "self s", and a
- * stacks' or calls' "time" column says "memory" when it is. */
+ * stacks' or calls' "time" column says "memory" when it is; and what the
+ * profile counts, so that a "samples" column of a heap profile says
+ * "alloc_objects", as the status line does. */
 static struct {
     const char *measure, *unit;
+    char count[64];
 } hdr;
 
 /* The header of column i of cols, into buf. */
 static const char *header_name(const struct ui_column *c, char *buf, size_t n)
 {
     int value = c->col && c->col->name && strchr(c->col->name, '@');
-    if (!value || !hdr.measure)
+    if (hdr.measure && !strcmp(c->name, "samples"))
+        snprintf(buf, n, "%s", hdr.count);
+    else if (!value || !hdr.measure)
         snprintf(buf, n, "%s", c->name);
     else if (!strcmp(c->name, "time"))
         snprintf(buf, n, "%s%s", hdr.measure, hdr.unit);
@@ -326,6 +331,7 @@ void ui_table_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
         n = 16;
     hdr.measure = ss_model_measure_name(ui->m);
     hdr.unit = ui->m->weights.measure.kind == SS_MEASURE_TIME ? " s" : "";
+    ss_model_count_name(ui->m, hdr.count, sizeof hdr.count);
     if (note) {
         ui_table_header(c, y, cols, n, sort_col, sort_rev);
         v->list.page = h - 1;

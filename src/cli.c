@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -34,8 +35,8 @@ static const char help_head[] =
     "       stackscope convert [OPTIONS] -o OUT FILE...\n"
     "       stackscope check FILE...\n"
     "\n"
-    "Explore, trim and save sampling profiles (R's Rprof output; pprof\n"
-    "profiles, gzip-compressed or raw, are read and written too).\n"
+    "Explore, trim, compare and save sampling profiles: R's Rprof, Go's pprof,\n"
+    "perf script, Node and Chrome .cpuprofile, speedscope, folded stacks.\n"
     "\n"
     "With no command, explore the profile FILE in the terminal (several files\n"
     "combine into one profile; no FILE: the bundled demo profile): views of\n"
@@ -1433,10 +1434,11 @@ static void check_summary(const struct ss_model *m, const char *path)
         struct ss_esc type = SS_ESC_INIT(SS_ESC_TEXT);
         if (s->flags & SS_SRC_UNTIMED)
             snprintf(iv, sizeof iv, "untimed");
-        printf("  session %u%s: %s, %s%s%s%s%s, %llu sample%s%s\n", s->session, where,
+        printf("  session %u%s: %s, %s%s%s%s%s%s, %llu sample%s%s\n", s->session, where,
                ss_esc(&type, ss_str(m, s->type)), s->flags & SS_SRC_UNTIMED ? "" : "interval ", iv,
                s->flags & SS_SRC_MEMORY ? ", memory" : "", s->flags & SS_SRC_GC ? ", GC" : "",
-               s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns),
+               s->flags & SS_SRC_LINE ? ", line" : "",
+               s->flags & SS_SRC_UNORDERED ? ", no time order" : "", ns, ss_s(ns),
                s->flags & SS_SRC_BASE ? " (the base of a difference profile: its negative "
                                         "samples, negated)"
                                       : "");
@@ -1445,10 +1447,13 @@ static void check_summary(const struct ss_model *m, const char *path)
     }
     if (ss_model_has_stack_sources(m)) {
         unsigned long long counted = t.samples - t.agg_samples;
-        if (counted != m->sample_stack.n)
-            printf("  samples: %llu counted in %zu rows (%zu with no frames)\n", counted,
-                   m->sample_stack.n, empty);
-        else
+        if (counted != m->sample_stack.n) {
+            char cn[128]; /* a heap profile counts alloc_objects */
+            ss_model_count_name(m, cn, sizeof cn);
+            printf("  samples: %llu %s%s%scounted in %zu rows (%zu with no frames)\n", counted,
+                   strcmp(cn, "samples") ? "(" : "", strcmp(cn, "samples") ? cn : "",
+                   strcmp(cn, "samples") ? ") " : "", m->sample_stack.n, empty);
+        } else
             printf("  samples: %zu (%zu with no frames)\n", m->sample_stack.n, empty);
         printf("  stacks: %zu distinct, deepest %zu frame%s\n", ss_model_nstacks(m), maxdepth,
                ss_s(maxdepth));
@@ -1481,6 +1486,14 @@ static void print_measures(const struct ss_model *m, size_t s)
     ss_esc_free(&e);
 }
 
+/* Are standard output and standard error the same file (a terminal)? */
+static int same_output(void)
+{
+    struct stat o, e;
+    return fstat(STDOUT_FILENO, &o) == 0 && fstat(STDERR_FILENO, &e) == 0 && o.st_dev == e.st_dev &&
+           o.st_ino == e.st_ino && o.st_rdev == e.st_rdev;
+}
+
 static int cmd_check(struct cli_args *a, int argc, char **argv)
 {
     int first, rc = parse_options(a, argc, argv, &first);
@@ -1495,8 +1508,15 @@ static int cmd_check(struct cli_args *a, int argc, char **argv)
         ss_error_clear(&err);
         rc = ss_load_files(&m, argv + i, 1, &err);
         if (rc) {
+            /* the summary says "error"; the message goes to standard error,
+             * and to the summary too unless both are the same file (a
+             * terminal): said once */
             ss_esc_fputs(argv[i], SS_ESC_TEXT, stdout);
-            printf(": error\n  %s\n", err.msg);
+            if (same_output())
+                printf(": error\n");
+            else
+                printf(": error\n  %s\n", err.msg);
+            fflush(stdout);
             fprintf(stderr, "stackscope: %s\n", err.msg);
             status = 2;
             continue;

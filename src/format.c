@@ -365,3 +365,20 @@ const char *ss_format_suffix_help(char *buf, size_t n)
     }
     return buf;
 }
+
+const char *ss_format_suffix_brief(char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0, w = 0; i < NFORMATS; i++) {
+        const struct ss_format *f = &formats[i];
+        if (!ss_format_writable(f) || !f->suffixes[0])
+            continue;
+        const char *sx = f->directory ? "DIR/" : f->suffixes[0];
+        /* the name only where the suffix does not say it (.folded) */
+        int named = strncmp(sx + (sx[0] == '.'), f->name, strlen(f->name)) != 0;
+        k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s%s%s%s", w++ ? ", " : "", sx,
+                              named ? " (" : "", named ? f->name : "", named ? ")" : "");
+    }
+    return buf;
+}

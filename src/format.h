@@ -86,4 +86,9 @@ const char *ss_format_names(char *buf, size_t n, const char *sep, const char *la
  * .pb.gz .pb .pprof, ..., DIR/ for tables".  Returns buf. */
 const char *ss_format_suffix_help(char *buf, size_t n);
 
+/* The same in brief, the first suffix of each (".out (rprof), .pb.gz
+ * (pprof), .folded, ..., DIR/ (tables), .svg"), for a message that fits a
+ * line or two.  Returns buf. */
+const char *ss_format_suffix_brief(char *buf, size_t n);
+
 #endif

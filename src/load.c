@@ -80,16 +80,67 @@ const struct ss_format *ss_sniff(const unsigned char *p, size_t n, int whole, ui
     uint64_t line = first_text_line(p, n);
     if (line)
         add_why(why, cap, &k, ":%llu", (unsigned long long)line);
-    add_why(why, cap, &k, ": not a profile format stackscope reads; tried");
+    /* binary data (a NUL near the start): what the text formats wanted
+     * says nothing; pprof's reason (the binary format) and folded stacks'
+     * (whose lines may hold any byte but NUL) say what is wrong */
+    size_t look = n < 4096 ? n : 4096;
+    int binary = memchr(p, 0, look) != NULL;
+    add_why(why, cap, &k, ": not a profile format stackscope reads; %s",
+            binary ? "a binary file, tried" : "tried");
     int first = 1;
     for (size_t i = 0; ss_format_at(i); i++) {
         const struct ss_format *f = ss_format_at(i);
-        if (!f->sniff)
+        if (!f->sniff || (binary && f->id != SS_OUT_PPROF && f->id != SS_OUT_FOLDED))
             continue;
         add_why(why, cap, &k, "%s %s (%s)", first ? "" : ",", f->title, reason[i]);
         first = 0;
     }
     return NULL;
+}
+
+/* Binary files people open by mistake, told by their first bytes: what
+ * the file is and what to do instead (the file's name between `what` and
+ * `then` when `then` is not NULL), so that the message says that rather
+ * than what each text format wanted. */
+static const struct {
+    const char *magic;
+    size_t len;
+    const char *what, *then;
+} foreign[] = {
+    {"PERFILE2", 8, "perf's binary perf.data, which stackscope does not read: run `perf script -i ",
+     " > perf.txt` and open perf.txt"},
+    {"PERFFILE", 8, "perf's binary perf.data, which stackscope does not read: run `perf script -i ",
+     " > perf.txt` and open perf.txt"},
+    {"\x7f"
+     "ELF",
+     4,
+     "an executable (ELF), not a profile: profile it (perf record -g, Rprof, pprof) and open the "
+     "profile",
+     NULL},
+    {"FLR\0", 4,
+     "a Java Flight Recorder file, which stackscope does not read: convert it to folded stacks "
+     "(async-profiler's jfrconv --collapsed) and open those",
+     NULL},
+    {"\x1f\x8b", 2, "a gzip-compressed file, but not a pprof profile: gunzip ",
+     " and open what is inside"},
+    {"PK\x03\x04", 4, "a zip archive: unpack ", " and open the profile inside"},
+    {"SQLite format 3", 16, "an SQLite database, not a profile", NULL},
+    {"%PDF", 4, "a PDF document, not a profile", NULL},
+    {"\x89PNG", 4, "a PNG image, not a profile", NULL},
+};
+
+/* Why path, which no format took, is refused: a binary file of a kind
+ * people confuse with a profile is named, with what to do; any other file
+ * gets what the formats wanted (ss_sniff's why: for a binary file, pprof's
+ * and folded stacks' only).  Into err. */
+static int refuse(const char *path, const unsigned char *p, size_t n, const char *why,
+                  struct ss_error *err)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(foreign); i++)
+        if (n >= foreign[i].len && !memcmp(p, foreign[i].magic, foreign[i].len))
+            return ss_fail(err, SS_EINPUT, "%s: %s%s%s", path, foreign[i].what,
+                           foreign[i].then ? path : "", foreign[i].then ? foreign[i].then : "");
+    return ss_fail(err, SS_EINPUT, "%s%s", path, why);
 }
 
 int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
@@ -113,10 +164,11 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     const struct ss_format *f = NULL;
     int more = 1;
     char why[1024];
+    long n = 0;
     for (size_t want = SNIFF_FIRST; more; want *= 2) {
         if (want > text_max)
             want = text_max + 2;
-        long n = ss_reader_peek(&r, &p, want, err);
+        n = ss_reader_peek(&r, &p, want, err);
         if (n < 0) {
             ss_reader_close(&r);
             return err->code;
@@ -137,7 +189,8 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
             return rc;
         }
     }
-    rc = f ? f->load(m, &r, path, err) : ss_fail(err, SS_EINPUT, "%s%s", path, why);
+    rc =
+        f ? f->load(m, &r, path, err) : refuse(path, (const unsigned char *)p, (size_t)n, why, err);
     ss_reader_close(&r);
     return rc;
 }

@@ -845,6 +845,34 @@ static int build_tables(struct loader *L)
     return 0;
 }
 
+/* Are the samples in time order?  Go's runtime (and RProtoBuf, and most
+ * producers) write one sample per distinct stack and label set, in no
+ * order: a sample is a stack's total, not a moment.  Only a profile that
+ * stackscope itself wrote from one in time order keeps its samples one per
+ * tick, in order: its comments say "stackscope: from TYPE FILE, ..." with
+ * the TYPE of a format in time order (write_pprof.c). */
+static int from_timeline(const struct loader *L)
+{
+    static const char *const ordered[] = {"rprof ", "perf ", "cpuprofile ", "speedscope "};
+    static const char prefix[] = "stackscope: from ";
+    const size_t np = sizeof prefix - 1;
+    for (size_t i = 0; i < L->comments.n; i++) {
+        int64_t c = L->comments.v[i];
+        if (c <= 0 || (size_t)c >= L->strs.n)
+            continue;
+        const char *s = str_at(L, c);
+        size_t len = L->strs.v[c].len;
+        if (len <= np || memcmp(s, prefix, np))
+            continue;
+        for (size_t k = 0; k < sizeof ordered / sizeof *ordered; k++) {
+            size_t kl = strlen(ordered[k]);
+            if (len - np > kl && !memcmp(s + np, ordered[k], kl))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* How the count column (value type 0) is made. */
 struct count_rule {
     int src;        /* sample type index it comes from, -1: every sample counts 1 */
@@ -1187,6 +1215,8 @@ static int load(struct loader *L)
         src.flags |= SS_SRC_MEMORY;
     if (!timed)
         src.flags |= SS_SRC_UNTIMED; /* no `time` measure (DESIGN section 11) */
+    if (!from_timeline(L))
+        src.flags |= SS_SRC_UNORDERED; /* no timeline, phases or runs (ss_model_has_time_order) */
     /* The measures: every sample type; the default as Go's pprof chooses it,
      * default_sample_type, else the last type. */
     for (size_t i = 0; i < nvt; i++)

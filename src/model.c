@@ -1192,6 +1192,30 @@ uint64_t ss_source_samples(const struct ss_model *m, ss_id src)
     return ss_model_count(m, s->first_sample, s->n_samples);
 }
 
+const char *ss_model_count_name(const struct ss_model *m, char *buf, size_t n)
+{
+    snprintf(buf, n, "samples");
+    /* the first pprof source's sample types, in the file's order */
+    ss_id key = ss_strtab_find(&m->strs, "sample_type", 11), src = SS_NONE;
+    const char *first_count = NULL;
+    for (size_t i = 0; key != SS_NONE && i < m->meta.n; i++) {
+        const struct ss_meta *e = &m->meta.v[i];
+        if (e->key != key || (src != SS_NONE && e->source != src))
+            continue;
+        src = e->source;
+        const char *t = ss_str(m, e->value), *slash = strrchr(t, '/');
+        if (!slash)
+            continue;
+        if ((size_t)(slash - t) == 7 && !strncmp(t, "samples", 7))
+            return buf;
+        if (!first_count && !strcmp(slash + 1, "count"))
+            first_count = t;
+    }
+    if (first_count) /* "alloc_objects/count": the type */
+        snprintf(buf, n, "%.*s", (int)(strrchr(first_count, '/') - first_count), first_count);
+    return buf;
+}
+
 int ss_model_has_time_order(const struct ss_model *m)
 {
     for (size_t s = 0; s < m->sources.n; s++)

@@ -621,9 +621,19 @@ uint64_t ss_agg_samples(const struct ss_model *m, ss_id src);
 uint64_t ss_source_samples(const struct ss_model *m, ss_id src);
 
 /* Does m have samples in time order: a source with raw samples and without
- * SS_SRC_UNORDERED (any Rprof or pprof input)?  Without one, there is no
- * timeline, no phase and no run (folded stacks, SamplingProf). */
+ * SS_SRC_UNORDERED (Rprof, perf script, Chrome/Node, speedscope; a pprof
+ * profile only when stackscope wrote it from one of those)?  Without one,
+ * there is no timeline, no phase and no run (folded stacks, pprof,
+ * SamplingProf). */
 int ss_model_has_time_order(const struct ss_model *m);
+
+/* What the count column (ss_model_count) counts, for the words of the
+ * explorer and `check`: "samples", or the pprof sample type the counts
+ * came from when the profile has no "samples" type (a Go heap profile's
+ * "alloc_objects": its samples are allocated objects), by pprof's rule
+ * (load_pprof.c: samples, else the first type counted in "count").  Into
+ * buf; returns buf. */
+const char *ss_model_count_name(const struct ss_model *m, char *buf, size_t n);
 
 /* The summed count values of samples [first, first + n) (a folded line or a
  * pprof sample may stand for many samples; an Rprof line is one). */

@@ -123,11 +123,13 @@ int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct
         return 0;
     for (size_t i = 0; i < m->sources.n; i++)
         if ((m->sources.v[i].flags & SS_SRC_UNORDERED) && m->sources.v[i].n_samples)
-            /* folded stacks: one row per distinct stack, no sample order */
+            /* folded stacks, pprof: one row per distinct stack, no sample order */
             return ss_fail(err, SS_EUSAGE,
-                           "--by %s needs samples in time order; %s (%s) has none (folded "
-                           "stacks hold one line per distinct stack)",
+                           "--by %s needs samples in time order; %s (%s) has none (%s)",
                            by == SS_REPORT_RUNS ? "runs" : "timeline",
-                           ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type));
+                           ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type),
+                           strcmp(ss_str(m, m->sources.v[i].type), "pprof")
+                               ? "folded stacks hold one line per distinct stack"
+                               : "a pprof profile holds one sample per distinct stack");
     return 0;
 }

@@ -76,21 +76,25 @@ have Rscript || echo "SKIP levels/runs cross-check: Rscript not installed"
 
 # Function identity (one name, several function ids): RProtoBuf's pprof of
 # memory_line.out gives `rnorm` two function ids (with and without a file).
-# Its runs must count every rnorm sample once per level, as the Rprof
-# original does (which has one id): per level the same sample totals, and
-# over all levels the function's 433 self = total samples.  (Run counts
-# differ: the pprof file holds aggregated samples, not the time order.)
+# The functions table has one row for it, with the Rprof original's 433
+# samples of 1 ms.  (A pprof file holds aggregated samples, not the time
+# order: --by runs refuses it, as it refuses folded stacks.)
 pb=$SRCDIR/tests/data/pprof/rprotobuf/memory_line.pb.gz
 orig=$SRCDIR/tests/data/rprof/memory_line.out
-"$STACKSCOPE" report --by runs --function rnorm --format tsv "$pb" 2>/dev/null |
-    awk -F"\t" 'NR > 1 && $1 == "rnorm" { print $2, $4 }' | LC_ALL=C sort >"$TMPD/id.pb"
-"$STACKSCOPE" report --by runs --function rnorm --format tsv "$orig" 2>/dev/null |
-    awk -F"\t" 'NR > 1 && $1 == "rnorm" { print $2, $4 }' | LC_ALL=C sort >"$TMPD/id.orig"
-if [ -s "$TMPD/id.pb" ] && cmp -s "$TMPD/id.pb" "$TMPD/id.orig" && grep -qx 'all 433' "$TMPD/id.pb"; then
-    pass "function identity: rnorm's samples per level as in the Rprof original"
+"$STACKSCOPE" report --value time --format tsv "$pb" 2>/dev/null |
+    awk -F"\t" 'NR > 1 && $1 == "rnorm" { printf "%s %.6f\n", $1, $2 }' >"$TMPD/id.pb"
+"$STACKSCOPE" report --format tsv "$orig" 2>/dev/null |
+    awk -F"\t" 'NR > 1 && $1 == "rnorm" { printf "%s %.6f\n", $1, $2 }' >"$TMPD/id.orig"
+if [ -s "$TMPD/id.pb" ] && cmp -s "$TMPD/id.pb" "$TMPD/id.orig" && grep -qx 'rnorm 0.433000' "$TMPD/id.pb"; then
+    pass "function identity: one rnorm row with the Rprof original's self time"
 else
-    fail "function identity: rnorm's samples per level" \
-        "$(paste "$TMPD/id.pb" "$TMPD/id.orig" | tr '\n' '|')"
+    fail "function identity: one rnorm row" "$(paste "$TMPD/id.pb" "$TMPD/id.orig" | tr '\n' '|')"
+fi
+if "$STACKSCOPE" report --by runs "$pb" >/dev/null 2>"$TMPD/id.err" ||
+    ! grep -q 'has none (a pprof profile holds one sample per distinct stack)' "$TMPD/id.err"; then
+    fail "pprof: --by runs refused (no time order)" "$(cat "$TMPD/id.err")"
+else
+    pass "pprof: --by runs refused (no time order)"
 fi
 # ... and its stacks are rows of names: two function ids of one name never
 # make two rows with the same stack (23 such rows before), and the counts

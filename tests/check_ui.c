@@ -89,6 +89,24 @@ START_TEST(test_fit_middle)
 }
 END_TEST
 
+/* An abbreviation in the middle drops whole numbers, never part of one
+ * (1,234,567,890 is not "1,23…,890"): the ends give up their digits. */
+START_TEST(test_fit_numbers)
+{
+    struct ui_canvas c;
+    canvas(&c, 30, 0);
+    ui_put_fit(&c, 0, 0, 15, "self 1,234,567,890 = 12.5 s", UI_S_NORMAL, 0);
+    ck_assert_str_eq(row_text(&c, 0), "self ~ 12.5 s"); /* not "self 1~ 12.5 s" */
+    ui_canvas_clear(&c);
+    ui_put_fit(&c, 0, 0, 9, "f 1234567890", UI_S_NORMAL, 0);
+    ck_assert_str_eq(row_text(&c, 0), "f ~"); /* no digit of it left: all of it dropped */
+    ui_canvas_clear(&c);
+    ui_put_fit(&c, 0, 0, 7, "abcdefghij", UI_S_NORMAL, 0); /* no number: as before */
+    ck_assert_str_eq(row_text(&c, 0), "abc~hij");
+    ui_canvas_free(&c);
+}
+END_TEST
+
 START_TEST(test_fit_wide)
 {
     if (!have_utf8)
@@ -197,7 +215,7 @@ END_TEST
 
 START_TEST(test_list)
 {
-    struct ui_list l = {100, 0, 0, 10};
+    struct ui_list l = {100, 0, 0, 10, NULL, 0};
     ui_list_move(&l, 15);
     ck_assert_uint_eq(l.sel, 15);
     ck_assert_uint_eq(l.top, 6); /* the selection on the last visible row */
@@ -217,6 +235,56 @@ START_TEST(test_list)
     l.n = 0;
     ui_list_fit(&l);
     ck_assert_uint_eq(l.sel, 0);
+}
+END_TEST
+
+/* A filter shows rows 3, 7, 8, 20 and 50 of 100: moving and scrolling go
+ * from shown row to shown row, top counts shown rows, and a selection on
+ * a hidden row moves to the next shown one. */
+START_TEST(test_list_filter)
+{
+    static const uint32_t vis[] = {3, 7, 8, 20, 50};
+    struct ui_list l = {100, 10, 0, 2, vis, 5};
+    ui_list_fit(&l);
+    ck_assert_uint_eq(l.sel, 20); /* row 10 is hidden: the next shown */
+    ck_assert_uint_eq(ui_list_pos(&l), 3);
+    ck_assert_uint_eq(l.top, 2); /* rows 8 and 20 on the screen of 2 */
+    ui_list_move(&l, -2);
+    ck_assert_uint_eq(l.sel, 7);
+    ck_assert_uint_eq(l.top, 1);
+    ui_list_move(&l, 100);
+    ck_assert_uint_eq(l.sel, 50);
+    ck_assert_uint_eq(l.top, 3);
+    ui_list_select(&l, 51); /* after the last shown row: the last */
+    ck_assert_uint_eq(l.sel, 50);
+    ui_list_scroll(&l, -10);
+    ck_assert_uint_eq(l.top, 0);
+    ck_assert_uint_eq(l.sel, 7); /* dragged along: the screen shows 3 and 7 */
+    ck_assert_uint_eq(ui_list_count(&l), 5);
+    ck_assert_uint_eq(ui_list_row(&l, 4), 50);
+    l.nvis = 0; /* nothing matches: the selection stays */
+    ui_list_fit(&l);
+    ck_assert_uint_eq(l.sel, 7);
+    ck_assert_uint_eq(l.top, 0);
+}
+END_TEST
+
+/* The hint line comes from the key table: the flame graph's own keys
+ * first, "? help  q back" always, and no wider than asked. */
+START_TEST(test_hints)
+{
+    char buf[512];
+    ui_hint_line(UI_V_FLAME, 79, buf, sizeof buf);
+    ck_assert_msg(!strncmp(buf, "h/l move  k/j caller/callee  Enter zoom", 39), "%s", buf);
+    ck_assert_int_le((int)strlen(buf), 79);
+    ck_assert_msg(strstr(buf, "? help  q back") != NULL, "%s", buf);
+    ui_hint_line(UI_V_TIMELINE, 79, buf, sizeof buf);
+    ck_assert_msg(!strncmp(buf, "h/l cursor  +/- zoom  v phase", 29), "%s", buf);
+    ui_hint_line(UI_V_FUNCTIONS, 30, buf, sizeof buf);
+    ck_assert_int_le((int)strlen(buf), 30);
+    ck_assert_msg(strstr(buf, "? help  q back") != NULL, "%s", buf);
+    ck_assert_str_eq(ui_request_keys(UI_REQ_FL_ZOOM, UI_V_FLAME, 1, buf, sizeof buf), "Enter");
+    ck_assert_str_eq(ui_request_keys(UI_REQ_FILTER, UI_V_FUNCTIONS, 2, buf, sizeof buf), "&, F4");
 }
 END_TEST
 
@@ -320,10 +388,13 @@ int main(void)
     tcase_add_test(tc, test_width);
     tcase_add_test(tc, test_fit_middle);
     tcase_add_test(tc, test_fit_wide);
+    tcase_add_test(tc, test_fit_numbers);
     tcase_add_test(tc, test_controls);
     suite_add_tcase(s, tc);
     tc = tcase_create("list");
     tcase_add_test(tc, test_list);
+    tcase_add_test(tc, test_list_filter);
+    tcase_add_test(tc, test_hints);
     tcase_add_test(tc, test_order_sort);
     suite_add_tcase(s, tc);
     tc = tcase_create("keys");

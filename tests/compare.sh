@@ -629,26 +629,26 @@ rc=$?
 check "explorer: --base runs headless" "$([ $rc = 0 ] || echo "exit $rc: $(head -c 300 "$T/ui.err")")"
 cat >"$T/want" <<'EOF'
  functions: 4 compared, by self delta                               1/4  ?:help
-     base      self     delta↓      base     total      delta function
-    0.020     0.030     +0.010     0.020     0.030     +0.010 g
-    0.000     0.010     +0.010     0.000     0.010     +0.010 h
-    0.020     0.000     -0.020     0.080     0.050     -0.030 main
-    0.040     0.010     -0.030     0.040     0.010     -0.030 f
+   base    self   delta↓  delta%    base   total    delta function
+  0.020   0.030   +0.010  +50.0%   0.020   0.030   +0.010 g
+  0.000   0.010   +0.010     new   0.000   0.010   +0.010 h
+  0.020   0.000   -0.020   -100%   0.080   0.050   -0.030 main
+  0.040   0.010   -0.030  -75.0%   0.040   0.010   -0.030 f
 EOF
 head -n 6 "$T/ui.1" >"$T/got"
 same_text "explorer: functions view shows base, new and delta by self delta" "$T/want" "$T/got"
 check "explorer: the status line says what is compared, with the totals" "$(
-    grep -q '^ new.out vs base base.out | time: base 0.080, new 0.050, delta -0.030 (-37.50%)' "$T/ui.1" ||
+    grep -q '^ new.out vs base.out | time: base 0.080 s, new 0.050 s, -0.030 s (-37.50%)' "$T/ui.1" ||
         sed -n 23p "$T/ui.1")"
 check "explorer: s sorts by total delta" "$(
     head -n 2 "$T/ui.2" | grep -q 'by total delta' || head -n 2 "$T/ui.2")"
 got=$(sed -n '3,6p' "$T/ui.3" | awk '{ print $NF }' | tr '\n' ' ')
 check "explorer: X swaps base and new (f +0.030, main +0.020, g, h)" "$(
     [ "$got" = "f main g h " ] || echo "$got"
-    grep -q '^ base.out vs base new.out (swapped) | time: base 0.050, new 0.080' "$T/ui.3" || sed -n 23p "$T/ui.3")"
+    grep -q '^ base.out vs .*(swapped) | time: base 0.050 s, new 0.080 s, +0.030 s (+60.00%)' "$T/ui.3" || sed -n 23p "$T/ui.3")"
 check "explorer: a transform applies to both sides (drop h: h leaves both)" "$(
     grep -q ' h$' "$T/ui.4" && echo "h still listed"
-    grep -q 'base 0.040, new 0.080' "$T/ui.4" || sed -n 23p "$T/ui.4")"
+    grep -q 'base 0.040 s, new 0.080 s' "$T/ui.4" || sed -n 23p "$T/ui.4")"
 # without a terminal the explorer prints the comparison report
 "$S" --base "$T/base.out" "$T/new.out" </dev/null 2>/dev/null | grep -c '^compare ' >"$T/got"
 check "explorer without a terminal: prints report --base" "$(grep -qx 1 "$T/got" || cat "$T/got")"
@@ -723,7 +723,7 @@ LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/lv.script timeout 20 "$S" --base "$T/base.ou
     >/dev/null 2>&1 </dev/null
 cat >"$T/want" <<'EOF'
  levels: 2 compared (base, new, delta)                              1/2  ?:help
-level     base  samples   delta      base      time      delta top function
+level     base  samples   delta    base s    time s    delta s top function
     1        4        5      +1     0.080     0.050     -0.030 main
     2        3        5      +2     0.060     0.050     -0.010 g
 EOF
@@ -754,9 +754,9 @@ printf ':save-display %s\n:q!\n' "$T/norm.1" >"$T/norm.script"
 LC_ALL=C.UTF-8 COLUMNS=200 STACKSCOPE_SCRIPT=$T/norm.script timeout 20 "$S" --normalize --base "$T/base.out" "$T/new.out" \
     >/dev/null 2>&1 </dev/null
 check "explorer: --normalize scales the base (main self 0.0125 shown 0.013 -> 0, total 0.050 both)" "$(
-    grep -q '^    0.013     0.000     -0.013     0.050     0.050      0.000 main$' "$T/norm.1" ||
+    grep -q '^  0.013   0.000   -0.013   -100%   0.050   0.050    0.000 main$' "$T/norm.1" ||
         head -n 6 "$T/norm.1"
-    grep -q 'base 0.050, new 0.050, delta 0.000' "$T/norm.1" || grep 'vs base' "$T/norm.1")"
+    grep -q 'base 0.050 s, new 0.050 s, 0.000 s (+0.00%), normalized' "$T/norm.1" || grep ' vs ' "$T/norm.1")"
 
 # a frame only in the base is named on its parent's detail line: g called k
 # in one base sample (10 ms) and calls nothing in the new profile
@@ -1110,9 +1110,9 @@ if have tmux; then
     (cd "$T" && tm new-session -d -s cmp -x 100 -y 30 \
         "env LC_ALL=C.UTF-8 TERM=xterm '$S' --base base.out new.out 2>cmp.err; echo \$? >cmp.exit; sleep 60")
     tstep "the comparison opens on the functions view" "functions: 4 compared, by self delta"
-    tstep "the status line names both sides" "new.out vs base base.out | time: base 0.080, new 0.050"
+    tstep "the status line names both sides" "new.out vs base.out | time: base 0.080 s, new 0.050 s"
     tstep "F: the flame graph's legend" "red grew, blue shrank vs the base" F
-    tstep "X swaps the sides" "base.out vs base new.out (swapped)" X
+    tstep "X swaps the sides" "base.out vs new.out (swapped)" X
     tm send-keys -t cmp 1
     tm send-keys -t cmp Q
     for i in $(seq 1 50); do [ -s "$T/cmp.exit" ] && break; sleep 0.1; done

@@ -221,14 +221,14 @@ case $(sed -n 1p "$T/view.labels") in
 esac
 lw=$T/go_labels/labels.tsv
 want=$(awk -F '\t' '$1 == "worker" && $2 == "gamma ray" { print $3 }' "$lw")
-case $(tail -n 2 "$T/view.kept") in
+case $(tail -n 4 "$T/view.kept") in # (a long message takes more rows)
 *"$want of 150 samples"*'keep-label worker="gamma ray":'*) pass "explorer: Enter adds keep-label KEY=VALUE" ;;
-*) fail "explorer: Enter adds keep-label" "$(tail -n 2 "$T/view.kept")" ;;
+*) fail "explorer: Enter adds keep-label" "$(tail -n 4 "$T/view.kept")" ;;
 esac
 want=$((150 - $(awk -F '\t' '$1 == "worker" && $2 == "beta" { print $3 }' "$lw")))
-case $(tail -n 2 "$T/view.dropped") in
+case $(tail -n 4 "$T/view.dropped") in
 *"$want of 150 samples"*"drop-label worker=beta:"*) pass "explorer: d adds drop-label KEY=VALUE" ;;
-*) fail "explorer: d adds drop-label" "$(tail -n 2 "$T/view.dropped")" ;;
+*) fail "explorer: d adds drop-label" "$(tail -n 4 "$T/view.dropped")" ;;
 esac
 expect "explorer: Tab offers KEY=VALUE of the labels" \
     "3 candidates: worker=alpha worker=beta worker=gamma ray|:keep-label worker=" \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The layers (README: Layout) checked mechanically, from the sources:
+# The layers (HACKING.md: Layers) checked mechanically, from the sources:
 #   - only ui/display.c includes curses; the core (src/) never does;
 #   - a loader's header (src/load_*.h) is included only by the loaders
 #     (src/load*.c), the format table (src/format.c) and the unit tests: no

@@ -17,6 +17,10 @@
 #   check NAME WHY       pass NAME when WHY is empty, else fail it with WHY
 #   has FILE TEXT        true if FILE contains TEXT (a fixed string)
 #   line N FILE          line N (1-based) of FILE
+#   message DUMP         the message line of a screen dump: a message longer
+#                        than the screen takes up to three rows at the bottom
+#                        (the status line, which starts with a blank, moves
+#                        up above it); its rows joined by blanks
 #   run ARGS...          stackscope ARGS (no stdin, 10 s at most); sets RC,
 #                        OUT and ERR; a sanitizer report fails on its own
 #   ss ARGS...           stackscope ARGS with stdout left to the caller
@@ -24,6 +28,8 @@
 #                        bytes), returns RC; a sanitizer report fails
 #   ui NAME ARGS...      the explorer headless on ARGS, the script on stdin,
 #                        in which "DUMP X" saves the screen as $TMPD/NAME.X
+#                        ("STYLES X" its styles, a letter per cell, as
+#                        $TMPD/NAME.X.styles)
 #                        and @T@, @DEMO@ stand for $TMPD and $DEMO; output
 #                        in $TMPD/NAME.stdout and .err, RC and ERR set; a
 #                        sanitizer report or a non-zero exit fails
@@ -145,6 +151,12 @@ has() { grep -qF -- "$2" "$1"; }
 
 line() { sed -n "${1}p" "$2"; }
 
+message() {
+    tail -n 3 "$1" | awk '{ r[NR] = $0 } END {
+        k = NR; while (k > 1 && NR - k < 2 && r[k - 1] != "" && substr(r[k - 1], 1, 1) != " ") k--
+        s = r[k]; for (i = k + 1; i <= NR; i++) s = s " " r[i]; print s }'
+}
+
 # sanitized WHAT: fail WHAT when $ERR holds a sanitizer report.
 sanitized() {
     if [[ $ERR == *Sanitizer* || $ERR == *"runtime error"* ]]; then
@@ -171,7 +183,7 @@ ss() {
 ui() {
     local name=$1
     shift
-    sed -e "s|^DUMP \(.*\)|:save-display $TMPD/$name.\1|" -e "s|@T@|$TMPD|g" -e "s|@DEMO@|${DEMO:-}|g" \
+    sed -e "s|^DUMP \(.*\)|:save-display $TMPD/$name.\1|" -e "s|^STYLES \(.*\)|:save-styles $TMPD/$name.\1.styles|" -e "s|@T@|$TMPD|g" -e "s|@DEMO@|${DEMO:-}|g" \
         >"$TMPD/$name.script"
     LC_ALL=${UI_LOCALE:-C.UTF-8} STACKSCOPE_SCRIPT=$TMPD/$name.script timeout 20 "$STACKSCOPE" "$@" \
         >"$TMPD/$name.stdout" 2>"$TMPD/$name.err" </dev/null

@@ -22,7 +22,7 @@ STATE=$XDG_STATE_HOME/stackscope # lib.sh points XDG_STATE_HOME into $TMPD
 
 # top FILE / bottom FILE: the title line / the message line of a dump.
 top() { head -n 1 "$1"; }
-bottom() { tail -n 1 "$1"; }
+bottom() { message "$1"; } # (a long message wraps upwards: lib.sh)
 
 # ---- q goes back to the first view and quits only from there --------------
 

@@ -58,9 +58,11 @@ EOF
 why=
 [[ $(line 23 pp.sources) == *"| 6 of 6 samples |"* ]] || why="status: $(line 23 pp.sources)"
 [[ $(line 3 pp.sources) =~ pprof\ +6\ .*\ x.pb.gz ]] || why="sources: $(line 3 pp.sources)"
-[[ $(line 1 pp.timeline) == *"timeline: rows 1-3 of 3 (6 samples), 0.000-6.000 s"* ]] ||
+# a pprof profile has no time order (a sample per stack): no timeline, as
+# folded stacks (issue 32: it drew a seconds axis of the counts)
+has pp.timeline "pprof profiles have no time order (a sample per stack): no timeline or runs" ||
     why="timeline: $(line 1 pp.timeline)"
-check "pprof: status, sources and timeline agree on 6 samples" "$why"
+check "pprof: status and sources count 6 samples; no timeline" "$why"
 
 # ---- samples: SamplingProf --------------------------------------------------
 # its samples are the self counts of the counts chunk (the third)
@@ -209,7 +211,7 @@ EOF
 why=
 grep -q "^    0.020.* $long\$" dl.functions && why="the table shows the whole name: nothing to test"
 [[ $(line 22 dl.functions) == " $long" ]] || why="detail line: $(line 22 dl.functions)"
-[[ $(line 24 dl.copied) == "cannot copy here (no terminal): ${long:0:30}"* ]] || why="y headless: $(line 24 dl.copied)"
+[[ $(message dl.copied) == "cannot copy here (no terminal): $long" ]] || why="y headless: $(message dl.copied)"
 check "the detail line shows the selected function's full name" "$why"
 
 # y through tmux: with set-clipboard on, tmux takes the OSC 52 sequence

@@ -556,15 +556,15 @@ else
 fi
 check trim.export-script "$why"
 # Errors go to the message line (the last line); nothing is overwritten.
-check trim.export-exists "$(tail -n 1 "$T/trim.exists" | grep -q '^script.txt exists (:export-script! script.txt replaces it)' || tail -n 1 "$T/trim.exists")"
-check trim.save-input "$(tail -n 1 "$T/trim.input" | grep -q 'demo.out is an input file' || tail -n 1 "$T/trim.input")"
-check trim.save-input-forced "$(tail -n 1 "$T/trim.inputforce" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputforce")"
-check trim.script-input-forced "$(tail -n 1 "$T/trim.inputscript" | grep -q 'is an input file' || tail -n 1 "$T/trim.inputscript")"
+check trim.export-exists "$(message "$T/trim.exists" | grep -q '^script.txt exists (:export-script! script.txt replaces it)' || message "$T/trim.exists")"
+check trim.save-input "$(message "$T/trim.input" | grep -q 'demo.out is an input file' || message "$T/trim.input")"
+check trim.save-input-forced "$(message "$T/trim.inputforce" | grep -q 'is an input file' || message "$T/trim.inputforce")"
+check trim.script-input-forced "$(message "$T/trim.inputscript" | grep -q 'is an input file' || message "$T/trim.inputscript")"
 cmp -s "$DEMO" "$SRCDIR/data/demo.out" || fail trim.input-untouched "the demo changed"
 [ -e saved.bogus ] && fail trim.no-bogus-file "saved.bogus was written"
-check trim.save-format "$(tail -n 1 "$T/trim.format" | grep -q '^saved.bogus: cannot tell the format' || tail -n 1 "$T/trim.format")"
-check trim.unknown-command "$(tail -n 1 "$T/trim.unknown" | grep -q 'frobnicate: unknown command' || tail -n 1 "$T/trim.unknown")"
-check trim.parse-error "$(tail -n 1 "$T/trim.parse-error" | grep -q 'drop-samples 1:: ' || tail -n 1 "$T/trim.parse-error")"
+check trim.save-format "$(message "$T/trim.format" | grep -q '^saved.bogus: cannot tell the format from the name: .out (rprof), .pb.gz (pprof), .folded, .sprof.txt (sampling_prof), DIR/ (tables), .speedscope.json, .svg$' || message "$T/trim.format")"
+check trim.unknown-command "$(message "$T/trim.unknown" | grep -q 'frobnicate: unknown command' || message "$T/trim.unknown")"
+check trim.parse-error "$(message "$T/trim.parse-error" | grep -q 'drop-samples 1:: ' || message "$T/trim.parse-error")"
 # Saving: with the Rprof writer, report reads the file back with the UI's
 # numbers, and so does R's summaryRprof; without it, the message says so.
 if tail -n 1 "$T/trim.saved" | grep -q 'not available yet'; then
@@ -593,21 +593,26 @@ check "calls view from the start: the top function" \
 
 
 # Function identity: in RProtoBuf's pprof of memory_line.out, `rnorm` has two
-# function ids; the functions view shows its runs as `report --by runs` does
-# (11 runs, mean 39.36; tests/analysis.sh checks those against the Rprof
-# original), not the runs of one of its ids (1 run of mean 3.00).
+# function ids; the functions view shows one row for it with its self and
+# total (433 samples of 1 ms: 433.0 ms, 7.20%, as report --by self, whose
+# TSV gives the cpu measure in nanoseconds).  A
+# pprof profile holds one sample per stack, in no time order (issue 32):
+# its runs columns show "-", as folded stacks' do, and report --by runs
+# refuses it.
 cp "$SRCDIR/tests/data/pprof/rprotobuf/memory_line.pb.gz" "$T/ml.pb.gz"
 ui ident ml.pb.gz <<'EOF'
 DUMP functions
 EOF
 row=$(grep -E ' rnorm$' "$T/ident.functions")
-want=$("$STACKSCOPE" report --by runs --function rnorm --format tsv ml.pb.gz |
-    awk -F'\t' '$1 == "rnorm" && $2 == "all" { printf "%d %.2f", $3, $5 }')
-if [ "$(echo "$row" | awk '{ print $(NF - 2), $(NF - 1) }')" = "$want" ] && [ "$want" = "11 39.36" ]; then
-    pass ident.rnorm-runs
-else
-    fail ident.rnorm-runs "row '$row', report says '$want'"
-fi
+want=$("$STACKSCOPE" report --by self --format tsv ml.pb.gz 2>/dev/null |
+    awk -F'\t' '$1 == "rnorm" { printf "%.1f ms    %.2f", $2 / 1e6, $3 }')
+why=
+[ "$(grep -c ' rnorm$' "$T/ident.functions")" = 1 ] || why="not one row: $(grep ' rnorm$' "$T/ident.functions")"
+[[ $row == *"$want"* && $want == "433.0 ms    7.20" ]] || why="row '$row', report says '$want'"
+[ "$(echo "$row" | awk '{ print $(NF - 2), $(NF - 1) }')" = "- -" ] || why="runs and mean: $row"
+"$STACKSCOPE" report --by runs ml.pb.gz >/dev/null 2>"$T/ident.err" && why="report --by runs accepted a pprof profile"
+grep -q 'has none (a pprof profile holds one sample per distinct stack)' "$T/ident.err" || why="report --by runs: $(cat "$T/ident.err")"
+check ident.rnorm-no-runs "$why"
 
 # ---- R profiles (issue 16): --preset r, the keys E and A, :preset r ---------
 RL=$SRCDIR/tests/data/rprof/rlang_line.out
@@ -706,6 +711,6 @@ check measures.status "$(grep -qE '[|] [0-9.]+ GB memory [|]' "$T/measures.funct
 check measures.next "$(grep -qE '[|] [0-9.]+ [kMG]?B released [|]' "$T/measures.next" && grep -q '^value: released' "$T/measures.next" || tail -n 2 "$T/measures.next")"
 # Tab after :value completes the profile's measures
 check measures.completion "$(grep -q '^value: duplications' "$T/measures.completed" || tail -n 2 "$T/measures.completed")"
-check measures.unknown "$(tail -n 1 "$T/measures.nope" | grep -q "no measure 'nope' in this profile" || tail -n 1 "$T/measures.nope")"
+check measures.unknown "$(message "$T/measures.nope" | grep -q "no measure 'nope' in this profile" || message "$T/measures.nope")"
 
 finish

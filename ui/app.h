@@ -45,6 +45,8 @@ enum {
     UI_VF_KEEP_FUNCTION = 1 << 1, /* its selection does not change the current
                                      function (a level's top function, a
                                      timeline cell, the rows of one function) */
+    UI_VF_NO_FILTER = 1 << 2,     /* no filter (&): its rows are not a flat list
+                                     (a tree, a graph, the timeline's levels) */
 };
 
 struct ui_view_ops {
@@ -92,6 +94,25 @@ struct ui_view {
     int hscroll;        /* columns scrolled right (wide tables) */
     int rows_y;         /* screen row of list row `list.top` (for the mouse) */
     void *priv;         /* the view's own data: ops->priv_size bytes, or NULL */
+    /* ui.c: the filter (& and F4): the text, the rows it shows (list.vis
+     * points here) and what they were computed for (the model, the rows,
+     * the order, the view's argument) */
+    char filter[256];
+    uint32_t *filt;
+    size_t nfilt;
+    struct {
+        int valid, sort, rev, runs;
+        unsigned gen;
+        size_t n;
+        char *arg; /* owned */
+    } filt_key;
+    /* table.c: the widths its table's fixed columns took to show every
+     * number on screen whole, for model generation fit_gen and the column
+     * set fit_cols of fit_n columns (ui_table_draw) */
+    int fit_w[16];
+    unsigned fit_gen;
+    const void *fit_cols;
+    size_t fit_n;
 };
 
 /* One entry of the view history (q goes back): a view and its argument
@@ -126,7 +147,7 @@ struct ui_cache {
 
 struct ui_prompt {
     int active;
-    int kind;        /* ':' or '/' */
+    int kind;        /* ':', '/' (search) or '&' (filter) */
     char buf[8192];  /* long enough for a few long R names */
     size_t len, cur; /* bytes, cursor byte offset */
     int edit_step;   /* >= 0: the transform step being edited (':' only) */
@@ -137,8 +158,9 @@ struct ui_prompt {
     size_t word_start; /* where the completed word starts */
     int completing;
     /* history per kind */
-    char *hist[2][64];
-    size_t nhist[2];
+    char *hist[3][64];
+    size_t nhist[3];
+    char before[256]; /* '&': the filter when the prompt opened (Esc restores it) */
     int hpos;
 };
 
@@ -216,6 +238,11 @@ uint32_t ui_flame_widest_child(const struct ss_flame *fl, uint32_t i);
 /* A frame's style: by a stable hash of its function's name, or of its
  * class (by_class; a function without one stays plain). */
 int ui_flame_style(const struct ss_model *m, int by_class, ss_id f);
+/* Frame colours differ from their neighbours': function colour `style`
+ * (UI_S_FN0..), or the next one that differs from the cells already drawn
+ * left of column c0 of row yy and above and below it (rows y0 .. y1-1 are
+ * the graph's); any other style as it is. */
+int ui_flame_neighbour_style(const struct ui_canvas *c, int yy, int c0, int y0, int y1, int style);
 /* A value of the chosen measure with its unit, into buf. */
 void ui_flame_value(const struct ui *ui, double x, char *buf, size_t n);
 /* A frame's source position ("file:line", the function's file, or ""),
@@ -272,6 +299,11 @@ int ui_set_measure(struct ui *ui, const char *name);
  * the transform list to both (an error message when nothing is compared). */
 void ui_swap_base(struct ui *ui);
 
+/* Z and :normalize: scale the base of a comparison to the new profile's
+ * total, or not (as --normalize); an error message when nothing is
+ * compared. */
+void ui_toggle_normalize(struct ui *ui);
+
 /* Format v, a value of the current measure, for a table cell (units.h). */
 void ui_fmt_value(struct ui *ui, char *buf, size_t n, double v);
 
@@ -304,6 +336,29 @@ void ui_prompt_start(struct ui *ui, int kind, const char *text);
 /* Search the current view's rows for pat from the selection on, forward
  * (dir > 0) or backward; the message line says which match of how many. */
 void ui_search(struct ui *ui, const char *pat, int dir);
+
+/* The '/' prompt as it is typed (less's incremental search): start
+ * remembers where the selection is; each edit searches `pat` from there,
+ * the row itself included (an empty pat goes back there); end searches
+ * the line as accepted (Enter: pat), or goes back (Esc: pat NULL). */
+void ui_search_start(struct ui *ui);
+void ui_search_typed(struct ui *ui, const char *pat);
+void ui_search_end(struct ui *ui, const char *pat);
+
+/* The filter of the current view (&): only the rows whose text matches pat
+ * (a substring, or /regex/) show; "" shows them all.  `typing`: the '&'
+ * prompt is still open (a pattern that matches nothing shows nothing, and
+ * is dropped only when accepted). */
+void ui_filter(struct ui *ui, const char *pat, int typing);
+
+/* Does text match pat, as '/' and '&' match: a substring (case-insensitive
+ * unless pat has a capital) or, written /regex/, a POSIX extended regular
+ * expression (unanchored, as in the transforms)?  A bad regex matches
+ * nothing (ui_pattern_error says why). */
+int ui_text_matches(const char *text, const char *pat);
+
+/* The error of pat as a regex ("" when it is not one or compiles), into buf. */
+const char *ui_pattern_error(const char *pat, char *buf, size_t n);
 
 /* Show view id with its usual argument (the current function for calls and
  * run lengths). */
@@ -389,6 +444,10 @@ enum ui_view_arg ui_view_arg_kind(enum ui_view_id id);
 /* Write the key and command reference (the help screen's lines: "# Section"
  * or "KEYS<TAB>TEXT") to f.  Returns 0 or -1. */
 int ui_help_write(FILE *f);
+
+/* The row of the help view (prepared) where view `from`'s help starts: its
+ * section (the flame graph's keys, the timeline's, ...), else the top. */
+size_t ui_help_row_of(struct ui_view *help, enum ui_view_id from);
 
 /* Show the timeline with level `level` (1 = root) selected. */
 void ui_timeline_show_level(struct ui *ui, uint32_t level);

@@ -160,6 +160,24 @@ int ui_put(struct ui_canvas *c, int y, int x, int maxw, const char *s, int style
     return used;
 }
 
+/* Is byte i of s (len bytes) part of a number: a digit, or a ',' or '.'
+ * between two digits? */
+static int in_number(const char *s, size_t len, size_t i)
+{
+    if (i >= len)
+        return 0;
+    if (s[i] >= '0' && s[i] <= '9')
+        return 1;
+    return (s[i] == ',' || s[i] == '.') && i > 0 && i + 1 < len && s[i - 1] >= '0' &&
+           s[i - 1] <= '9' && s[i + 1] >= '0' && s[i + 1] <= '9';
+}
+
+/* Would a cut before byte i of s split a number? */
+static int splits_number(const char *s, size_t len, size_t i)
+{
+    return i > 0 && in_number(s, len, i - 1) && in_number(s, len, i);
+}
+
 void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int style, int align_right)
 {
     if (w <= 0)
@@ -176,21 +194,40 @@ void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int sty
     }
     /* head ... tail: the head gets the odd column */
     int tail = (w - 1) / 2, head = w - 1 - tail;
-    int used = ui_put(c, y, x, head, s, style);
-    put_cp(c, y, x + used, c->utf8 ? 0x2026 : '~', 1, style);
-    /* find where the last `tail` columns start */
-    size_t len = strlen(s);
-    const char *p = s;
-    int skip = tw - tail, acc = 0;
-    while (len && acc < skip) {
+    size_t len = strlen(s), hb = 0;
+    int hw = 0;
+    while (hb < len) { /* the bytes of the head's columns */
         int cw;
-        int k = ui_text_next(c, p, len, &cw);
+        int k = ui_text_next(c, s + hb, len - hb, &cw);
+        if (hw + cw > head)
+            break;
+        hw += cw;
+        hb += (size_t)k;
+    }
+    /* find where the last `tail` columns start */
+    const char *p = s;
+    size_t rest = len;
+    int skip = tw - tail, acc = 0;
+    while (rest && acc < skip) {
+        int cw;
+        int k = ui_text_next(c, p, rest, &cw);
         acc += cw;
         p += k;
-        len -= (size_t)k;
+        rest -= (size_t)k;
     }
-    int shortfall = acc - skip; /* a wide character or an escape straddled the cut */
-    ui_put(c, y, x + used + 1 + shortfall, tail - shortfall, p, style);
+    (void)acc;
+    /* a number is dropped whole, never cut (DESIGN 11): each end gives up
+     * the part of a number the cut would leave */
+    size_t tb = (size_t)(p - s);
+    while (hb > 0 && splits_number(s, len, hb)) {
+        hb--;
+        hw--; /* digits, ',' and '.' are one column each */
+    }
+    while (tb < len && splits_number(s, len, tb))
+        tb++;
+    int used = ui_put(c, y, x, hw, s, style);
+    put_cp(c, y, x + used, c->utf8 ? 0x2026 : '~', 1, style);
+    ui_put(c, y, x + used + 1, w - used - 1, s + tb, style);
 }
 
 void ui_put_tail(struct ui_canvas *c, int y, int x, int w, const char *s, int style)
@@ -269,6 +306,26 @@ int ui_canvas_dump(const struct ui_canvas *c, FILE *f)
         for (int x = 0; x < end; x++)
             if (row[x].ch)
                 put_utf8(f, row[x].ch);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+char ui_style_letter(int s)
+{
+    static const char letters[] = ".THSsmEKdMCF123456";
+    _Static_assert(sizeof letters - 1 == UI_S_FN0, "a letter for every style before UI_S_FN0");
+    if (s >= 0 && s < UI_S_FN0)
+        return letters[s];
+    return s >= UI_S_FN0 && s < UI_S_COUNT ? (char)('a' + (s - UI_S_FN0)) : '?';
+}
+
+int ui_canvas_dump_styles(const struct ui_canvas *c, FILE *f)
+{
+    for (int y = 0; y < c->h; y++) {
+        const struct ui_cell *row = &c->cells[(size_t)y * (size_t)c->w];
+        for (int x = 0; x < c->w; x++)
+            fputc(ui_style_letter(row[x].style), f);
         fputc('\n', f);
     }
     return ferror(f) ? -1 : 0;

@@ -36,6 +36,9 @@ enum ui_style {
     UI_S_DIM,      /* secondary text */
     UI_S_MATCH,    /* search matches */
     UI_S_CURSOR,   /* the timeline cursor */
+    UI_S_FRAMESEL, /* the selected frame of a flame graph: a style no frame
+                    * colour uses (reverse, bold and underlined, in the
+                    * terminal's own colours) */
     /* a comparison's deltas (flame graph): grew (red) and shrank (blue),
      * 1..3 by size (ss_compare_shade) */
     UI_S_GREW1,
@@ -112,5 +115,17 @@ int ui_printf(struct ui_canvas *c, int y, int x, int maxw, int style, const char
 /* Write the canvas as UTF-8 text, one line per row, trailing blanks
  * removed.  Returns 0 or -1 (write error). */
 int ui_canvas_dump(const struct ui_canvas *c, FILE *f);
+
+/* Write the canvas's styles, one letter per cell and one line per row (the
+ * letters: ui_style_letter), so that a test can see what a dump of the
+ * text cannot: which cell is selected, which colour a frame has.  Returns
+ * 0 or -1 (write error). */
+int ui_canvas_dump_styles(const struct ui_canvas *c, FILE *f);
+
+/* The letter of style s in ui_canvas_dump_styles: '.' normal, T title, H
+ * header, S selected, s status, m message, E error, K mark, d dim, M
+ * match, C cursor, F the selected frame, 1-3 grew, 4-6 shrank, a-f the
+ * function colours. */
+char ui_style_letter(int s);
 
 #endif

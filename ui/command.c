@@ -69,8 +69,8 @@ static void save(struct ui *ui, const char *path, int force)
     const struct ss_format *fmt = ss_format_for_path(path);
     if (!fmt) {
         char suffixes[256];
-        ui_error(ui, "%s: cannot tell the format from the name (%s)", path,
-                 ss_format_suffix_help(suffixes, sizeof suffixes));
+        ui_error(ui, "%s: cannot tell the format from the name: %s", path,
+                 ss_format_suffix_brief(suffixes, sizeof suffixes));
         return;
     }
     o.format = fmt->id;
@@ -162,14 +162,15 @@ static void export_script(struct ui *ui, const char *path, int force)
                path);
 }
 
-static void save_display(struct ui *ui, const char *path, int unused)
+/* :save-display FILE (styles 0) and :save-styles FILE (styles 1). */
+static void save_display(struct ui *ui, const char *path, int styles)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         ui_error(ui, "%s: cannot write: %s", path, strerror(errno));
         return;
     }
-    int bad = ui_canvas_dump(&ui->canvas, f);
+    int bad = styles ? ui_canvas_dump_styles(&ui->canvas, f) : ui_canvas_dump(&ui->canvas, f);
     if (fclose(f) || bad)
         ui_error(ui, "%s: cannot write", path);
 }
@@ -281,6 +282,25 @@ static void cmd_source_path(struct ui *ui, const char *arg, int unused)
         ui_message(ui, "source files are also looked for under %s", dir);
 }
 
+/* :filter [PATTERN]: as & (no pattern: every row again). */
+static void cmd_filter(struct ui *ui, const char *arg, int unused)
+{
+    ui_filter(ui, arg, 0);
+}
+
+/* :normalize [on|off]: as Z (no argument: toggle). */
+static void cmd_normalize(struct ui *ui, const char *arg, int unused)
+{
+    if (*arg && strcmp(arg, "on") && strcmp(arg, "off")) {
+        ui_error(ui, "normalize: expected on or off (nothing: toggle)");
+        return;
+    }
+    if (!*arg || (!strcmp(arg, "on")) != (ui->normalize != 0))
+        ui_toggle_normalize(ui);
+    else
+        ui_message(ui, "normalize is %s already", arg);
+}
+
 static void cmd_value(struct ui *ui, const char *arg, int data)
 {
     (void)data;
@@ -294,9 +314,9 @@ static void cmd_value(struct ui *ui, const char *arg, int data)
 
 static const struct ui_command_info commands[] = {
     {"w", "FILE",
-     "save the transformed profile; the format comes from the name (.out .prof "
-     ".rprof: Rprof, .pb.gz: pprof, .folded, .sprof.txt, DIR/: tables); never "
-     "replaces an input file or an existing file",
+     "save the transformed profile; the format comes from the name (.out .prof .rprof: Rprof, "
+     ".pb.gz: pprof, .folded, .sprof.txt, DIR/: tables, .speedscope.json, .svg: the flame "
+     "graph as shown); never replaces an input file or an existing file",
      save, 0},
     {"w!", "FILE", "the same, replacing FILE if it exists", save, 1},
     {"export-script", "FILE", "write the transform list as a script (--script reads it back)",
@@ -317,11 +337,21 @@ static const struct ui_command_info commands[] = {
     {"q!", "", "quit at once", cmd_quit, 1},
     {"save-display", "FILE", "write the screen as text to FILE (tests, bug reports)", save_display,
      0},
+    {"save-styles", "FILE",
+     "write the screen's styles to FILE, a letter per cell (tests: which cell is selected, "
+     "which colour a frame has)",
+     save_display, 1},
     {"save-help", "FILE", "write this key and command reference as text", cmd_save_help, 0},
     {"value", "NAME",
      "weigh every view by measure NAME: time, samples, memory, released, duplications, a pprof "
      "sample type (as --value; V takes the next)",
      cmd_value, 0},
+    {"filter", "[PATTERN]",
+     "show only the rows that match (a substring or /regex/), as &; no PATTERN: every row",
+     cmd_filter, 0},
+    {"normalize", "[on|off]",
+     "comparison: scale the base to the new profile's total (as --normalize), as Z", cmd_normalize,
+     0},
     {"source-path", "DIR", "look for source files under DIR too (as --source-path)",
      cmd_source_path, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},

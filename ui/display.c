@@ -72,6 +72,9 @@ static void setup_styles(void)
     style_attr[UI_S_DIM] = A_DIM;
     style_attr[UI_S_MATCH] = A_BOLD | A_UNDERLINE;
     style_attr[UI_S_CURSOR] = A_REVERSE | A_BOLD;
+    /* the selected frame: the terminal's own colours reversed, which no
+     * frame colour (a coloured background) is, with or without colours */
+    style_attr[UI_S_FRAMESEL] = A_REVERSE | A_BOLD | A_UNDERLINE;
     for (int i = 0; i < UI_NFNCOLORS; i++)
         style_attr[UI_S_FN0 + i] = i % 2 ? A_BOLD : A_NORMAL;
     /* without colours: growth bold (reversed when large), shrinkage dim */
@@ -176,7 +179,7 @@ int ui_display_can_address(void)
 {
     int err = 0;
     if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
-        return 0; /* an unknown TERM: newterm would fail too */
+        return err <= 0 ? -1 : 0; /* not in the terminfo database: newterm fails too */
     const char *cup = tigetstr("cup");
     int ok = cup != NULL && cup != (char *)-1;
     del_curterm(cur_term);

@@ -20,7 +20,8 @@
 int ui_display_open(int headless, int cols, int rows, char *msg, size_t n);
 
 /* Can the terminal on stdout ($TERM) move the cursor (terminfo's `cup`)?
- * Not TERM=dumb, not Emacs' shell; 0 also for an unknown TERM. */
+ * 1 yes; 0 no (TERM=dumb, Emacs' shell); -1 TERM is not in the terminfo
+ * database. */
 int ui_display_can_address(void);
 
 /* Restore the terminal (idempotent; also run at exit and on fatal signals). */

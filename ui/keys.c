@@ -144,6 +144,8 @@ static const struct ui_binding bindings[] = {
     {UI_CTRL('l'), UI_REQ_REDRAW, ANY},
 
     {'/', UI_REQ_SEARCH, ANY},
+    {'&', UI_REQ_FILTER, ANY},
+    {UI_K_F0 + 4, UI_REQ_FILTER, ANY},
     {'n', UI_REQ_SEARCH_NEXT, ANY},
     {'N', UI_REQ_SEARCH_PREV, ANY},
     {'s', UI_REQ_SORT_NEXT, ANY},
@@ -151,6 +153,7 @@ static const struct ui_binding bindings[] = {
     {'y', UI_REQ_COPY_NAME, ANY},
     {'V', UI_REQ_VALUE_NEXT, ANY},
     {'X', UI_REQ_SWAP_BASE, ANY},
+    {'Z', UI_REQ_NORMALIZE, ANY},
 
     {':', UI_REQ_PROMPT, ANY},
     {'u', UI_REQ_UNDO, ANY},
@@ -294,4 +297,123 @@ int ui_key_parse(const char *name)
         return UI_K_F0 + f;
     }
     return -1;
+}
+
+const char *ui_request_keys(enum ui_request r, enum ui_view_id v, int max, char *buf, size_t n)
+{
+    size_t k = 0;
+    int got = 0;
+    buf[0] = '\0';
+    /* the view's own bindings first, then the global ones it does not
+     * override */
+    for (int pass = 0; pass < 2 && got < max; pass++)
+        for (size_t i = 0; i < ARRAY_SIZE(bindings) && got < max; i++) {
+            const struct ui_binding *b = &bindings[i];
+            if (b->req != r || (pass == 0 ? !(b->views & (1u << v)) : b->views != 0) ||
+                (pass == 1 && ui_key_request(b->key, v) != r))
+                continue;
+            char name[32];
+            ui_key_name(b->key, name, sizeof name);
+            char probe[40];
+            snprintf(probe, sizeof probe, ", %s,", name);
+            char have[160];
+            snprintf(have, sizeof have, ", %s,", buf);
+            if (strstr(have, probe))
+                continue; /* Enter has three codes */
+            k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", got ? ", " : "", name);
+            got++;
+        }
+    return buf;
+}
+
+/* The hint line: per view, its main requests (two: keys joined by '/')
+ * with a word each, in the order shown; views 0: every view's, after the
+ * view's own as room allows, the `must` ones always. */
+static const struct {
+    unsigned views;
+    enum ui_request a, b;
+    const char *word;
+    int must;
+} hints[] = {
+    {V(FUNCTIONS), UI_REQ_ENTER, 0, "callers", 0},
+    {V(FUNCTIONS) | V(LINES) | V(STACKS) | V(LABELS), UI_REQ_SORT_NEXT, 0, "sort", 0},
+    {V(STACKS), UI_REQ_STACK_TOGGLE, 0, "frames", 0},
+    {V(STACKS), UI_REQ_STACK_MARK, UI_REQ_STACK_REPLACE, "mark/replace", 0},
+    {UI_TREES, UI_REQ_TREE_FOCUS, 0, "focus", 0},
+    {UI_TREES, UI_REQ_TREE_COLLAPSE, UI_REQ_TREE_EXPAND, "fold/unfold", 0},
+    {UI_TREES, UI_REQ_TREE_EXPAND_ALL, 0, "unfold all", 0},
+    {V(CALLS), UI_REQ_ENTER, 0, "go to", 0},
+    {V(TIMELINE), UI_REQ_TL_LEFT, UI_REQ_TL_RIGHT, "cursor", 0},
+    {V(TIMELINE), UI_REQ_TL_ZOOM_IN, UI_REQ_TL_ZOOM_OUT, "zoom", 0},
+    {V(TIMELINE), UI_REQ_TL_PHASE, 0, "phase", 0},
+    {V(TIMELINE), UI_REQ_TL_MARK, 0, "mark", 0},
+    {V(TIMELINE), UI_REQ_TL_KEEP, UI_REQ_TL_DROP, "keep/drop", 0},
+    {V(TIMELINE), UI_REQ_TL_LEGEND, 0, "legend", 0},
+    {V(LEVELS), UI_REQ_TRIM_BASE_LEVEL, 0, "cut to here", 0},
+    {V(LEVELS), UI_REQ_TRIM_BASE_AUTO, 0, "cut scaffold", 0},
+    {V(LEVELS), UI_REQ_ENTER, 0, "its timeline", 0},
+    {V(RUNS), UI_REQ_SCROLL_LEFT, UI_REQ_SCROLL_RIGHT, "scroll", 0},
+    {V(LINES), UI_REQ_ENTER, 0, "source", 0},
+    {V(FLAME), UI_REQ_FL_LEFT, UI_REQ_FL_RIGHT, "move", 0},
+    {FLAMES, UI_REQ_FL_UP, UI_REQ_FL_DOWN, "caller/callee", 0},
+    {V(FLAME), UI_REQ_FL_ZOOM, 0, "zoom", 0},
+    {V(SANDWICH), UI_REQ_FL_ZOOM, 0, "to the middle", 0},
+    {V(FLAME), UI_REQ_FL_INVERT, 0, "invert", 0},
+    {V(FLAME), UI_REQ_FL_TIME, 0, "time order", 0},
+    {V(LABELS), UI_REQ_FOCUS_FN, UI_REQ_DROP_FN, "keep/drop", 0},
+    {V(FUNCTIONS) | V(CALLS) | UI_TREES | FLAMES, UI_REQ_FOCUS_FN, UI_REQ_DROP_FN, "focus/drop", 0},
+    {V(FUNCTIONS), UI_REQ_VIEW_FLAME, 0, "flame", 0},
+    {V(FUNCTIONS), UI_REQ_VIEW_TIMELINE, 0, "timeline", 0},
+    {V(TRANSFORMS), UI_REQ_TF_TOGGLE, 0, "on/off", 0},
+    {V(TRANSFORMS), UI_REQ_TF_EDIT, 0, "edit", 0},
+    {V(TRANSFORMS), UI_REQ_TF_ADD, 0, "add", 0},
+    {V(TRANSFORMS), UI_REQ_TF_DELETE, 0, "delete", 0},
+    {V(TRANSFORMS), UI_REQ_TF_MOVE_UP, UI_REQ_TF_MOVE_DOWN, "move", 0},
+    {V(HELP), UI_REQ_SEARCH_NEXT, 0, "next match", 0},
+    {0, UI_REQ_SEARCH, 0, "search", 0},
+    {0, UI_REQ_UNDO, 0, "undo", 0},
+    {0, UI_REQ_PROMPT, 0, "command", 0},
+    {0, UI_REQ_VIEW_HELP, 0, "help", 1},
+    {0, UI_REQ_BACK, 0, "back", 1},
+};
+
+/* "KEYS WORD" of hint h in view v into buf ("" when a key is missing). */
+static const char *hint_text(size_t h, enum ui_view_id v, char *buf, size_t n)
+{
+    char a[40], b[40] = "";
+    ui_request_keys(hints[h].a, v, 1, a, sizeof a);
+    if (hints[h].b)
+        ui_request_keys(hints[h].b, v, 1, b, sizeof b);
+    if (!a[0] || (hints[h].b && !b[0]))
+        buf[0] = '\0';
+    else
+        snprintf(buf, n, "%s%s%s %s", a, b[0] ? "/" : "", b, hints[h].word);
+    return buf;
+}
+
+const char *ui_hint_line(enum ui_view_id v, int width, char *buf, size_t n)
+{
+    char must[128] = "", item[96];
+    size_t mk = 0, k = 0;
+    for (size_t h = 0; h < ARRAY_SIZE(hints); h++)
+        if (hints[h].must && hint_text(h, v, item, sizeof item)[0])
+            mk +=
+                (size_t)snprintf(must + mk, mk < sizeof must ? sizeof must - mk : 0, "  %s", item);
+    buf[0] = '\0';
+    /* the view's own, then every view's, as room allows */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t h = 0; h < ARRAY_SIZE(hints); h++) {
+            int mine = pass == 0 ? (hints[h].views & (1u << v)) != 0
+                                 : hints[h].views == 0 && !hints[h].must;
+            if (!mine || !hint_text(h, v, item, sizeof item)[0])
+                continue;
+            if ((int)(k + (k ? 2 : 0) + strlen(item) + mk) > width) {
+                if (pass == 0)
+                    break;
+                continue;
+            }
+            k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", k ? "  " : "", item);
+        }
+    snprintf(buf + k, k < n ? n - k : 0, "%s", k ? must : must + 2);
+    return buf;
 }

@@ -109,15 +109,23 @@ enum ui_section {
       "not saved)")                                                                                \
     _(QUIT, VIEW, "quit at once (the transform list is kept: stackscope --resume FILE)")           \
     _(REDRAW, VIEW, "redraw the screen")                                                           \
-    _(SEARCH, SEARCH, "search names (a substring; case-insensitive unless it has capitals)")       \
+    _(SEARCH, SEARCH,                                                                              \
+      "search as you type: a substring (case-insensitive unless it has capitals) or /regex/; "     \
+      "Enter keeps the match, Esc goes back")                                                      \
     _(SEARCH_NEXT, SEARCH, "next match")                                                           \
     _(SEARCH_PREV, SEARCH, "previous match")                                                       \
+    _(FILTER, SEARCH,                                                                              \
+      "filter: show only the rows that match (a substring or /regex/) as you type; an empty "      \
+      "filter shows every row (tables and help)")                                                  \
     _(SORT_NEXT, SEARCH, "sort by the next column")                                                \
     _(SORT_REVERSE, SEARCH, "reverse the sort order")                                              \
     _(COPY_NAME, SEARCH, "copy the selected function's full name to the clipboard (OSC 52)")       \
     _(VALUE_NEXT, SEARCH,                                                                          \
       "weigh every view by the next measure: time, samples, memory, a pprof sample type")          \
     _(SWAP_BASE, SEARCH, "comparison (--base): swap the base and the new profile")                 \
+    _(NORMALIZE, SEARCH,                                                                           \
+      "comparison: normalize on or off (the base scaled to the new profile's total, as "           \
+      "--normalize)")                                                                              \
     _(PROMPT, TRIM, "command prompt: a transform, or w FILE to save (see COMMANDS)")               \
     _(UNDO, TRIM, "undo the last change to the transform list")                                    \
     _(REDO, TRIM, "redo")                                                                          \
@@ -226,5 +234,17 @@ const char *ui_key_name(int k, char *buf, size_t n);
 /* Parse a key name as written in scripts between < and > ("Down", "C-r",
  * "Enter", "F1", "LT" for '<'); returns the key or -1. */
 int ui_key_parse(const char *name);
+
+/* The names of the keys of request r in view v (its view-specific keys,
+ * else its global ones), at most `max` of them joined by ", " ("h, Left"),
+ * into buf; "" when r has no key there. */
+const char *ui_request_keys(enum ui_request r, enum ui_view_id v, int max, char *buf, size_t n);
+
+/* The hint line of view v (htop's function bar, tig's view keys): the
+ * view's main keys with a word each, then the keys of every view ("/
+ * search  : command  ? help  q back"), as many as fit in `width` columns
+ * (the last ones always).  From the key table, so it says what the keys
+ * do.  Into buf. */
+const char *ui_hint_line(enum ui_view_id v, int width, char *buf, size_t n);
 
 #endif

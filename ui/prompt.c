@@ -9,7 +9,7 @@
 
 static int hist_index(int kind)
 {
-    return kind == '/' ? 1 : 0;
+    return kind == '/' ? 1 : kind == '&' ? 2 : 0;
 }
 
 static void reset_completion(struct ui_prompt *p)
@@ -31,13 +31,15 @@ void ui_prompt_start(struct ui *ui, int kind, const char *text)
     p->edit_step = -1;
     p->insert_at = -1;
     p->hpos = (int)p->nhist[hist_index(kind)];
+    if (kind == '&')
+        snprintf(p->before, sizeof p->before, "%s", text);
 }
 
 void ui_prompt_free(struct ui *ui)
 {
     struct ui_prompt *p = &ui->prompt;
     reset_completion(p);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         for (size_t i = 0; i < p->nhist[k]; i++)
             free(p->hist[k][i]);
         p->nhist[k] = 0;
@@ -374,13 +376,49 @@ static void accept(struct ui *ui)
     reset_completion(p);
     hist_add(p, line);
     ui->msg[0] = '\0';
-    if (kind == '/')
-        ui_search(ui, line, 1);
-    else
+    if (kind == '/') {
+        ui_search_end(ui, line);
+    } else if (kind == '&') {
+        ui_filter(ui, line, 0);
+    } else {
         ui_command(ui, line, edit, ins);
+    }
 }
 
+/* After an edit of the '/' or '&' line: search or filter as it stands. */
+static void typed(struct ui *ui)
+{
+    struct ui_prompt *p = &ui->prompt;
+    if (p->kind == '/')
+        ui_search_typed(ui, p->buf);
+    else if (p->kind == '&')
+        ui_filter(ui, p->buf, 1);
+}
+
+static void cancel(struct ui *ui)
+{
+    struct ui_prompt *p = &ui->prompt;
+    p->active = 0;
+    ui->msg[0] = '\0';
+    if (p->kind == '/')
+        ui_search_end(ui, NULL);
+    else if (p->kind == '&')
+        ui_filter(ui, p->before, 1);
+}
+
+static void edit_key(struct ui *ui, const struct ui_event *ev);
+
 void ui_prompt_key(struct ui *ui, const struct ui_event *ev)
+{
+    struct ui_prompt *p = &ui->prompt;
+    char was[sizeof p->buf];
+    memcpy(was, p->buf, p->len + 1);
+    edit_key(ui, ev);
+    if (p->active && strcmp(was, p->buf))
+        typed(ui);
+}
+
+static void edit_key(struct ui *ui, const struct ui_event *ev)
 {
     struct ui_prompt *p = &ui->prompt;
     if (ev->key == UI_K_MOUSE)
@@ -397,8 +435,7 @@ void ui_prompt_key(struct ui *ui, const struct ui_event *ev)
         accept(ui);
         return;
     case UI_REQ_PR_CANCEL:
-        p->active = 0;
-        ui->msg[0] = '\0';
+        cancel(ui);
         return;
     case UI_REQ_PR_COMPLETE:
         complete(ui);
@@ -429,7 +466,7 @@ void ui_prompt_key(struct ui *ui, const struct ui_event *ev)
         return;
     case UI_REQ_PR_BACKSPACE:
         if (p->cur == 0 && p->len == 0) {
-            p->active = 0; /* backspace on an empty prompt leaves it, as in vim */
+            cancel(ui); /* backspace on an empty prompt leaves it, as in vim */
             return;
         }
         delete_range(p, prev_char(p->buf, p->cur), p->cur);

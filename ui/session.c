@@ -27,11 +27,6 @@ static int step_no_match(const struct ui *ui, size_t i)
 static void describe_step(struct ui *ui, const char *what, size_t step)
 {
     const struct ss_tf_effect *e = ss_tf_effect(ui->tf, step);
-    if (step_no_match(ui, step)) {
-        ui_error(ui, "%s: no %s matches (the list keeps the step; u undoes it)", what,
-                 ss_tf_match_noun(ui->tf, step));
-        return;
-    }
     char extra[128] = "";
     if (e->samples_emptied)
         snprintf(extra, sizeof extra, ", %zu sample%s left with no frames", e->samples_emptied,
@@ -41,10 +36,22 @@ static void describe_step(struct ui *ui, const char *what, size_t step)
         snprintf(base, sizeof base, " (base %zu -> %zu)",
                  ss_tf_base_effect(ui->tf, step)->samples_in,
                  ss_tf_base_effect(ui->tf, step)->samples_out);
-    ui_message(ui, "%s: %zu -> %zu sample%s%s, %llu frame%s removed, %zu stack%s changed%s", what,
-               e->samples_in, e->samples_out, ss_s(e->samples_out), base,
-               (unsigned long long)e->frames_removed, ss_s(e->frames_removed), e->stacks_changed,
-               ss_s(e->stacks_changed), extra);
+    /* the step counts timeline rows; where a row is not one sample (pprof,
+     * folded stacks: a row per stack with its count) say rows, and what
+     * they weigh in the measure */
+    char unit[160] = " sample";
+    if (ss_model_count(&ui->orig, 0, ui->orig.sample_stack.n) != ui->orig.sample_stack.n) {
+        char vi[64], vo[64];
+        ui_fmt_value(ui, vi, sizeof vi, e->value_in);
+        ui_fmt_value(ui, vo, sizeof vo, e->value_out);
+        snprintf(unit, sizeof unit, " row%s (%s -> %s %s)", ss_s(e->samples_out), vi, vo,
+                 ss_model_measure_name(ui->m));
+    } else {
+        snprintf(unit, sizeof unit, " sample%s", ss_s(e->samples_out));
+    }
+    ui_message(ui, "%s: %zu -> %zu%s%s, %llu frame%s removed, %zu stack%s changed%s", what,
+               e->samples_in, e->samples_out, unit, base, (unsigned long long)e->frames_removed,
+               ss_s(e->frames_removed), e->stacks_changed, ss_s(e->stacks_changed), extra);
 }
 
 /* After `what` re-applied the list: warn about the steps that match no
@@ -113,12 +120,71 @@ int ui_reapply(struct ui *ui, const char *what)
     return 0;
 }
 
+/* Does step i change nothing, on either side of a comparison?  (A class
+ * step changes colours only: never "nothing".) */
+static int step_no_op(const struct ui *ui, size_t i)
+{
+    if (ss_tf_kind(ui->tf, i) == SS_TF_CLASS)
+        return 0;
+    for (int side = 0; side <= (ui->bm != NULL); side++) {
+        const struct ss_tf_effect *e =
+            side ? ss_tf_base_effect(ui->tf, i) : ss_tf_effect(ui->tf, i);
+        if (e->samples_out != e->samples_in || e->frames_removed || e->stacks_changed ||
+            e->samples_emptied)
+            return 0;
+    }
+    return 1;
+}
+
+/* Why trim-base auto, added at the end of the list, cut nothing: the
+ * levels of the current model say (it is the model the step saw). */
+static void why_no_scaffold(struct ui *ui, char *buf, size_t n)
+{
+    const struct ss_level_row *rows;
+    size_t nrows, scaffold;
+    if (ui_levels(ui, &rows, &nrows, &scaffold) || nrows == 0)
+        snprintf(buf, n, "no sample has frames");
+    else if (scaffold == 0)
+        snprintf(buf, n,
+                 "no scaffold: no level has one function in every sample (:trim-base auto=0.95 "
+                 "allows 5%% of others)");
+    else
+        snprintf(buf, n,
+                 "level 1 (%s) has source positions: your own code, where auto stops "
+                 "(:trim-base auto,all cuts the %zu scaffold level%s)",
+                 ss_function_name(ui->m, rows[0].top), scaffold, ss_s(scaffold));
+}
+
+/* Take back step `step` just added (or changed) by ui_add_transform, which
+ * matched nothing or changed nothing, and say why; U still adds it (the
+ * edit is on the redo list). */
+static void refuse_step(struct ui *ui, size_t step, int no_match, int edit)
+{
+    char text[1024], why[512];
+    snprintf(text, sizeof text, "%s", ss_tf_text(ui->tf, step));
+    int auto_trim = ss_tf_kind(ui->tf, step) == SS_TF_TRIM_BASE && strstr(text, "auto") &&
+                    step + 1 == ss_tf_count(ui->tf);
+    if (no_match)
+        snprintf(why, sizeof why, "no %s matches", ss_tf_match_noun(ui->tf, step));
+    ss_tf_undo(ui->tf);
+    ui_reapply(ui, "");
+    if (!no_match && auto_trim)
+        why_no_scaffold(ui, why, sizeof why);
+    else if (!no_match)
+        snprintf(why, sizeof why, "it changes nothing (no sample, frame or stack)");
+    if (edit)
+        ui_error(ui, "%s: %s; step %zu not changed (U changes it anyway)", text, why, step + 1);
+    else
+        ui_error(ui, "%s: %s; not added (U adds it anyway)", text, why);
+}
+
 int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_at)
 {
     struct ss_error err;
     ss_error_clear(&err);
     int rc;
     size_t step;
+    int saved = ui->saved_gen == ui->gen;
     if (edit_step >= 0) {
         rc = ss_tf_change(ui->tf, (size_t)edit_step, cmd, &err);
         step = (size_t)edit_step;
@@ -135,8 +201,18 @@ int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_a
     }
     if (ui_reapply(ui, cmd))
         return -1;
-    if (step < ss_tf_count(ui->tf) && ss_tf_enabled(ui->tf, step))
+    if (step < ss_tf_count(ui->tf) && ss_tf_enabled(ui->tf, step)) {
+        /* as pprof refuses a -focus that matches nothing: a step that
+         * would only empty the views, or do nothing, is not added */
+        int no_match = step_no_match(ui, step);
+        if (no_match || step_no_op(ui, step)) {
+            refuse_step(ui, step, no_match, edit_step >= 0);
+            if (saved) /* the list is as it was: as saved as it was */
+                ui->saved_gen = ui->gen;
+            return -1;
+        }
         describe_step(ui, ss_tf_text(ui->tf, step), step);
+    }
     return 0;
 }
 
@@ -281,6 +357,29 @@ void ui_swap_base(struct ui *ui)
                                    : "swapped back: base and new as given") == 0 &&
         saved)
         ui->saved_gen = ui->gen;
+}
+
+void ui_toggle_normalize(struct ui *ui)
+{
+    if (!ui->bm) {
+        ui_error(ui, "Z normalizes a comparison (stackscope --base BEFORE AFTER)");
+        return;
+    }
+    ui_runs_cancel(&ui->cache);
+    ui->normalize = !ui->normalize;
+    int saved = ui->saved_gen == ui->gen; /* the same transforms */
+    ui_cache_clear(&ui->cache);
+    ui->gen++;
+    ui->cache.gen = ui->gen;
+    if (saved)
+        ui->saved_gen = ui->gen;
+    struct ss_compare cmp;
+    ui_compare(ui, &cmp);
+    if (ui->normalize)
+        ui_message(ui, "normalized: the base scaled to the new profile's total (x%.6g); Z: off",
+                   cmp.scale);
+    else
+        ui_message(ui, "not normalized: each side as measured; Z: normalize");
 }
 
 /* V: the measure after the current one, in the order ss_model_measures gives. */

@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "column.h"
+#include "num.h"
 #include "report_compare.h"
+#include "units.h"
 #include "stats.h"
 
 void ui_status_draw_title(struct ui *ui, struct ui_canvas *c, int y)
@@ -13,20 +16,25 @@ void ui_status_draw_title(struct ui *ui, struct ui_canvas *c, int y)
     char title[1024] = "";
     if (v->ops->title)
         v->ops->title(ui, v, title, sizeof title);
-    char right[64];
-    if (v->list.n)
-        snprintf(right, sizeof right, " %zu/%zu  ?:help ", v->list.sel + 1, v->list.n);
-    else
-        snprintf(right, sizeof right, " ?:help ");
+    /* the selected row of how many: under a filter, of the rows shown */
+    char right[400] = " ?:help ";
+    const struct ui_list *l = &v->list;
+    if (l->vis && v->filter[0])
+        snprintf(right, sizeof right, " &%.40s: %zu/%zu of %zu  ?:help ", v->filter,
+                 ui_list_count(l) ? ui_list_pos(l) + 1 : 0, ui_list_count(l), l->n);
+    else if (l->n)
+        snprintf(right, sizeof right, " %zu/%zu  ?:help ", l->sel + 1, l->n);
     char left[1200];
     snprintf(left, sizeof left, " %s%s%s", v->ops->name, title[0] ? ": " : "", title);
-    int rw = (int)strlen(right);
+    int rw = ui_text_width(c, right);
     ui_canvas_style(c, y, 0, c->w, UI_S_TITLE, 1);
+    /* a title too long is cut at its end (a number in its middle stays
+     * whole, as everywhere) */
     if (rw < c->w - 10) {
-        ui_put_fit(c, y, 0, c->w - rw, left, UI_S_TITLE, 0);
+        ui_put_head(c, y, 0, c->w - rw, left, UI_S_TITLE);
         ui_put(c, y, c->w - rw, rw, right, UI_S_TITLE);
     } else {
-        ui_put_fit(c, y, 0, c->w, left, UI_S_TITLE, 0);
+        ui_put_head(c, y, 0, c->w, left, UI_S_TITLE);
     }
 }
 
@@ -45,6 +53,42 @@ static uint64_t agg_samples(const struct ss_model *m)
     for (size_t s = 0; s < m->sources.n; s++)
         n += ss_agg_samples(m, (ss_id)s);
     return n;
+}
+
+/* The status line: `names` (the files), `nums` (the numbers), then `tf`
+ * (the transforms).  When names and numbers do not fit, the names give way
+ * (cut in the middle, down to 12 columns), so that the numbers show whole;
+ * the transforms take what is left, cut at the end. */
+static void put_status(struct ui_canvas *c, int y, const char *names, const char *nums,
+                       const char *tf)
+{
+    ui_canvas_style(c, y, 0, c->w, UI_S_STATUS, 1);
+    int nw = ui_text_width(c, names), rw = ui_text_width(c, nums);
+    if (nw + rw > c->w && nw > 12)
+        nw = c->w - rw > 12 ? c->w - rw : 12;
+    ui_put_fit(c, y, 0, nw, names, UI_S_STATUS, 0);
+    int used = ui_put(c, y, nw, c->w - nw, nums, UI_S_STATUS);
+    int room = c->w - nw - used;
+    if (room >= 8 || room >= ui_text_width(c, tf)) /* not a lone "…" */
+        ui_put_head(c, y, nw + used, room, tf, UI_S_STATUS);
+}
+
+/* A comparison's totals, short enough for the status line, each with its
+ * unit: "base 27.610 s, new 19.635 s, -7.975 s (-28.88%)" (report's header
+ * says the same at length: ss_compare_summary). */
+static void compare_totals(const struct ss_compare *c, char *buf, size_t n)
+{
+    char b[64], nw[64], d[64];
+    double tb = c->total_base * c->scale, tn = c->total_new;
+    ss_format_value(b, sizeof b, &c->units, tb, 0);
+    ss_format_value(nw, sizeof nw, &c->units, tn, 0);
+    ss_cell_signed(d, sizeof d, &c->units, tn - tb, 0);
+    const char *u = c->units.measure.kind == SS_MEASURE_TIME ? " s" : "";
+    size_t k = (size_t)snprintf(buf, n, "base %s%s, new %s%s, %s%s", b, u, nw, u, d, u);
+    if (k < n && !ss_double_eq(tb, 0))
+        k += (size_t)snprintf(buf + k, n - k, " (%+.2f%%)", 100.0 * (tn - tb) / tb);
+    if (k < n && c->normalized)
+        snprintf(buf + k, n - k, ", normalized");
 }
 
 void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
@@ -84,19 +128,25 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         struct ss_compare cmp;
         ui_compare(ui, &cmp);
         char sum[512];
-        ss_compare_summary(sum, sizeof sum, &cmp, 0);
+        compare_totals(&cmp, sum, sizeof sum);
         const char *nf = ui->m->sources.n ? ss_str(ui->m, ui->m->sources.v[0].uri) : "";
         const char *nb = strrchr(nf, '/');
         nb = nb && nb[1] ? nb + 1 : nf;
-        snprintf(line, sizeof line, " %s vs base %s%s | %s: %s | %s", nb, bb,
-                 ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, tf);
-        ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
+        char names[1200], tfs[600];
+        snprintf(names, sizeof names, " %s vs %s%s", nb, bb, ui->swapped ? " (swapped)" : "");
+        snprintf(line, sizeof line, " | %s: %s", ss_model_measure_name(ui->m), sum);
+        snprintf(tfs, sizeof tfs, " | %s", tf);
+        put_status(c, y, names, line, tfs);
         return;
     }
-    snprintf(line, sizeof line, " %s | %llu of %llu samples | %s | %s", files,
+    char names[600], counted[128], tfs[600];
+    snprintf(names, sizeof names, " %s", files);
+    snprintf(line, sizeof line, " | %llu of %llu %s | %s",
              (unsigned long long)(kept_samples(ui->m) + agg_samples(ui->m)),
-             (unsigned long long)(ui->orig_samples + agg_samples(ui->m)), t, tf);
-    ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
+             (unsigned long long)(ui->orig_samples + agg_samples(ui->m)),
+             ss_model_count_name(ui->m, counted, sizeof counted), t);
+    snprintf(tfs, sizeof tfs, " | %s", tf);
+    put_status(c, y, names, line, tfs);
 }
 
 const char *ui_status_detail(struct ui *ui, char *buf, size_t n)

@@ -13,6 +13,51 @@
  * to it are hidden (width 0) one by one: a narrow terminal keeps the names
  * and the first numbers. */
 #define MIN_LABEL 16
+
+/* While ui_table_draw draws a table of `n` columns, the widths its fixed
+ * columns take: each at least as wide as its widest number on screen, so
+ * that no number is ever cut (DESIGN 11).  A first pass over the rows on
+ * screen (`measuring`) only measures the cells; the second draws them. */
+static struct {
+    int active, measuring;
+    size_t n;
+    int w[16];
+} fit;
+
+/* While ui_table_draw draws a table: the measure's name, and the unit its
+ * cells leave out (" s" for time; bytes and nanoseconds carry theirs), so
+ * that a header of the measure's values names it: "self s", and a
+ * stacks' or calls' "time" column says "memory" when it is; and what the
+ * profile counts, so that a "samples" column of a heap profile says
+ * "alloc_objects", as the status line does. */
+static struct {
+    const char *measure, *unit;
+    char count[64];
+} hdr;
+
+/* The header of column i of cols, into buf. */
+static const char *header_name(const struct ui_column *c, char *buf, size_t n)
+{
+    int value = c->col && c->col->name && strchr(c->col->name, '@');
+    if (hdr.measure && !strcmp(c->name, "samples"))
+        snprintf(buf, n, "%s", hdr.count);
+    else if (!value || !hdr.measure)
+        snprintf(buf, n, "%s", c->name);
+    else if (!strcmp(c->name, "time"))
+        snprintf(buf, n, "%s%s", hdr.measure, hdr.unit);
+    else
+        snprintf(buf, n, "%s%s", c->name, hdr.unit);
+    return buf;
+}
+
+/* The width column i of cols (n of them) takes. */
+static int col_width(const struct ui_column *cols, size_t n, size_t i)
+{
+    if (fit.active && n == fit.n && cols[i].width && fit.w[i] > cols[i].width)
+        return fit.w[i];
+    return cols[i].width;
+}
+
 static void layout(int total, const struct ui_column *cols, size_t n, int *xs, int *ws)
 {
     int hidden[16] = {0};
@@ -21,7 +66,7 @@ static void layout(int total, const struct ui_column *cols, size_t n, int *xs, i
         int fixed = 0;
         for (size_t i = 0; i < n; i++)
             if (!hidden[i])
-                fixed += cols[i].width ? cols[i].width + 1 : 1;
+                fixed += cols[i].width ? col_width(cols, n, i) + 1 : 1;
         label = total - fixed + 1;
         if (label >= MIN_LABEL)
             break;
@@ -41,7 +86,7 @@ static void layout(int total, const struct ui_column *cols, size_t n, int *xs, i
     int x = 0;
     for (size_t i = 0; i < n; i++) {
         xs[i] = x;
-        ws[i] = hidden[i] ? 0 : cols[i].width ? cols[i].width : label;
+        ws[i] = hidden[i] ? 0 : cols[i].width ? col_width(cols, n, i) : label;
         if (ws[i])
             x += ws[i] + 1;
     }
@@ -58,14 +103,30 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
     for (size_t i = 0; i < n; i++) {
         if (!ws[i])
             continue;
-        char name[64];
+        char name[160], h[128];
+        header_name(&cols[i], h, sizeof h);
         if ((int)i == sort_col)
-            snprintf(name, sizeof name, "%s%s", cols[i].name,
+            snprintf(name, sizeof name, "%s%s", h,
                      c->utf8 ? (sort_rev ? "\xe2\x86\x91" : "\xe2\x86\x93")
                              : (sort_rev ? "^" : "v"));
         else
-            snprintf(name, sizeof name, "%s", cols[i].name);
+            snprintf(name, sizeof name, "%s", h);
         ui_put_fit(c, y, xs[i], ws[i], name, UI_S_HEADER, cols[i].right == 1);
+    }
+}
+
+/* The measuring pass: widen the fixed columns to their numbers. */
+static void measure_row(const struct ui_canvas *c, const struct ui_column *cols, size_t n,
+                        const char *const *cells)
+{
+    if (n != fit.n)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (!cells[i] || !cols[i].width || cols[i].right != 1)
+            continue;
+        int w = ui_text_width(c, cells[i]);
+        if (w > fit.w[i])
+            fit.w[i] = w;
     }
 }
 
@@ -75,6 +136,10 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
     int xs[16], ws[16];
     if (n > 16)
         n = 16;
+    if (fit.measuring) {
+        measure_row(c, cols, n, cells);
+        return;
+    }
     layout(c->w, cols, n, xs, ws);
     ui_canvas_style(c, y, 0, c->w, style, 1);
     for (size_t i = 0; i < n; i++) {
@@ -198,6 +263,9 @@ const char *ui_no_order_note(struct ui *ui)
         return ui_empty_note(ui);
     if (ui->m->sample_stack.n == 0)
         return "no samples";
+    for (size_t i = 0; i < ui->m->sources.n; i++)
+        if (!strcmp(ss_str(ui->m, ui->m->sources.v[i].type), "pprof"))
+            return "pprof profiles have no time order (a sample per stack): no timeline or runs";
     return "folded stacks have no time order: no timeline or runs";
 }
 
@@ -216,24 +284,65 @@ void ui_list_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, 
     ui_list_fit(l);
     v->rows_y = y;
     for (int i = 0; i < h; i++) {
-        size_t r = l->top + (size_t)i;
-        if (r >= l->n)
+        size_t k = l->top + (size_t)i;
+        if (k >= ui_list_count(l))
             break;
+        size_t r = ui_list_row(l, k);
         draw_row(ui, v, c, y + i, r, r == l->sel ? UI_S_SELECTED : UI_S_NORMAL);
     }
+}
+
+/* The widths of v's table for the rows on screen: those v's table had for
+ * the same model and columns (so that scrolling back never narrows a
+ * column), widened to every number of the rows from l->top on. */
+static void fit_widths(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
+                       const struct ui_column *cols, size_t n, int sort_col,
+                       ui_draw_row_fn draw_row)
+{
+    if (v->fit_gen != ui->gen || v->fit_cols != cols || v->fit_n != n) {
+        memset(v->fit_w, 0, sizeof v->fit_w);
+        v->fit_gen = ui->gen;
+        v->fit_cols = cols;
+        v->fit_n = n;
+    }
+    fit.n = n;
+    for (size_t i = 0; i < n; i++) {
+        /* a header is not cut either (the sort column's has an arrow) */
+        char hn[128];
+        int hw = ui_text_width(c, header_name(&cols[i], hn, sizeof hn)) + ((int)i == sort_col);
+        fit.w[i] = v->fit_w[i] > hw ? v->fit_w[i] : hw;
+    }
+    struct ui_list *l = &v->list;
+    l->page = h > 0 ? h : 1;
+    ui_list_fit(l);
+    fit.measuring = 1;
+    for (int i = 0; i < h && l->top + (size_t)i < ui_list_count(l); i++)
+        draw_row(ui, v, c, y + i, ui_list_row(l, l->top + (size_t)i), UI_S_NORMAL);
+    fit.measuring = 0;
+    memcpy(v->fit_w, fit.w, sizeof v->fit_w);
+    fit.active = 1;
 }
 
 void ui_table_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
                    const struct ui_column *cols, size_t n, int sort_col, int sort_rev,
                    const char *note, ui_draw_row_fn draw_row)
 {
-    ui_table_header(c, y, cols, n, sort_col, sort_rev);
+    if (n > 16)
+        n = 16;
+    hdr.measure = ss_model_measure_name(ui->m);
+    hdr.unit = ui->m->weights.measure.kind == SS_MEASURE_TIME ? " s" : "";
+    ss_model_count_name(ui->m, hdr.count, sizeof hdr.count);
     if (note) {
+        ui_table_header(c, y, cols, n, sort_col, sort_rev);
         v->list.page = h - 1;
         ui_table_note(c, y + 1, h - 1, note);
-        return;
+    } else {
+        fit_widths(ui, v, c, y + 1, h - 1, cols, n, sort_col, draw_row);
+        ui_table_header(c, y, cols, n, sort_col, sort_rev);
+        ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
     }
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
+    fit.active = 0;
+    hdr.measure = hdr.unit = NULL;
 }
 
 const char *ui_function_note(const char *fn, const char *hint, char *buf, size_t n)

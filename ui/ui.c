@@ -10,6 +10,7 @@
  */
 #include "ui.h"
 
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,9 +207,62 @@ static uint64_t count_samples(const struct ss_model *m)
 
 /* ---- search -------------------------------------------------------------- */
 
-/* Case-insensitive unless the pattern has a capital (less's -i, smartcase). */
-static int text_matches(const char *text, const char *pat)
+/* pat is a /regex/: two slashes around something. */
+static int is_regex(const char *pat)
 {
+    size_t n = strlen(pat);
+    return n > 2 && pat[0] == '/' && pat[n - 1] == '/';
+}
+
+/* The compiled regex of the last pattern (one at a time: '/' and '&' match
+ * every row against one pattern), or NULL when it does not compile. */
+static const regex_t *compiled(const char *pat, int *rc)
+{
+    static char key[256];
+    static regex_t re;
+    static int have, err;
+    if (have && !strcmp(key, pat)) {
+        *rc = err;
+        return err ? NULL : &re;
+    }
+    if (have && !err)
+        regfree(&re);
+    snprintf(key, sizeof key, "%s", pat);
+    char body[256];
+    snprintf(body, sizeof body, "%.*s", (int)strlen(pat) - 2, pat + 1);
+    err = regcomp(&re, body, REG_EXTENDED | REG_NOSUB);
+    have = 1;
+    *rc = err;
+    return err ? NULL : &re;
+}
+
+const char *ui_pattern_error(const char *pat, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    int rc;
+    if (is_regex(pat) && !compiled(pat, &rc)) {
+        char body[256];
+        snprintf(body, sizeof body, "%.*s", (int)strlen(pat) - 2, pat + 1);
+        regex_t re;
+        int e = regcomp(&re, body, REG_EXTENDED | REG_NOSUB);
+        char why[128] = "";
+        regerror(e, e ? &re : NULL, why, sizeof why);
+        if (!e)
+            regfree(&re);
+        snprintf(buf, n, "%s: not a regular expression: %s", pat, why);
+    }
+    return buf;
+}
+
+/* A substring, case-insensitive unless the pattern has a capital (less's
+ * -i, smartcase), or a /regex/ as the transforms take one. */
+int ui_text_matches(const char *text, const char *pat)
+{
+    if (is_regex(pat)) {
+        int rc;
+        const regex_t *re = compiled(pat, &rc);
+        return re && regexec(re, text, 0, NULL, 0) == 0;
+    }
     int fold = 1;
     for (const char *p = pat; *p; p++)
         if (*p >= 'A' && *p <= 'Z')
@@ -228,7 +282,7 @@ static double match_share(struct ui *ui, const char *pat)
     if (!fm)
         return 0;
     for (size_t f = 0; f < m->functions.n; f++)
-        fm[f] = (char)text_matches(ss_function_name(m, (ss_id)f), pat);
+        fm[f] = (char)ui_text_matches(ss_function_name(m, (ss_id)f), pat);
     char *sm = ss_calloc_array(ss_model_nstacks(m) + 1, 1);
     if (!sm) {
         free(fm);
@@ -253,54 +307,258 @@ static double match_share(struct ui *ui, const char *pat)
     return 100.0 * (double)hit / (double)st->samples_counted;
 }
 
-void ui_search(struct ui *ui, const char *pat, int dir)
+/* "/PAT: match I of N", with, where the rows are functions, the share of
+ * the samples that have a matching function (what the match means for
+ * the profile; the help's rows are no functions). */
+static void say_match(struct ui *ui, struct ui_view *v, size_t idx, size_t count)
+{
+    if (v->ops->row_function)
+        ui_message(ui, "/%s: match %zu of %zu; %.1f%% of the samples have a matching function",
+                   ui->search, idx, count, match_share(ui, ui->search));
+    else
+        ui_message(ui, "/%s: match %zu of %zu", ui->search, idx, count);
+}
+
+/* Search from the selection: the row after it (before it, dir < 0), or,
+ * with `here`, the selected row itself first. */
+static void search_from(struct ui *ui, const char *pat, int dir, int here)
 {
     struct ui_view *v = ui_current(ui);
     if (pat != ui->search)
         snprintf(ui->search, sizeof ui->search, "%s", pat);
+    char bad[512];
     if (!ui->search[0]) {
         ui_error(ui, "no search yet: / starts one");
         return;
     }
+    if (ui_pattern_error(ui->search, bad, sizeof bad)[0]) {
+        ui_error(ui, "%s", bad);
+        return;
+    }
     if (v->ops->search && v->list.n > 0) { /* items the rows do not show too */
         size_t si, sn;
-        if (v->ops->search(ui, v, ui->search, dir, text_matches, &si, &sn))
+        /* the view searches after the selection (a row view: from the row
+         * before it; the timeline searches its cells from the cursor on) */
+        if (here && v->ops->row_text && v->list.sel > 0)
+            v->list.sel--;
+        if (v->ops->search(ui, v, ui->search, dir, ui_text_matches, &si, &sn))
             ui_error(ui, "/%s: no match", ui->search);
         else
-            ui_message(ui, "/%s: match %zu of %zu; %.1f%% of the samples have a matching function",
-                       ui->search, si, sn, match_share(ui, ui->search));
+            say_match(ui, v, si, sn);
         return;
     }
     if (!v->ops->row_text || v->list.n == 0) {
         ui_error(ui, "nothing to search in this view");
         return;
     }
+    struct ui_list *l = &v->list;
     char buf[8192];
-    size_t n = v->list.n, count = 0, found = SIZE_MAX;
-    for (size_t k = 1; k <= n; k++) {
-        /* from the row after (before) the selection, wrapping */
-        size_t r = dir > 0 ? (v->list.sel + k) % n : (v->list.sel + n - k % n) % n;
-        const char *t = v->ops->row_text(ui, v, r, buf, sizeof buf);
-        if (t && text_matches(t, ui->search)) {
+    size_t n = ui_list_count(l), count = 0, found = SIZE_MAX, pos = ui_list_pos(l);
+    for (size_t k = here ? 0 : 1; k < n + (here ? 0 : 1); k++) {
+        /* from the row after (before) the selection, wrapping; only the
+         * rows a filter shows */
+        size_t q = dir > 0 ? (pos + k) % n : (pos + n - k % n) % n;
+        const char *t = v->ops->row_text(ui, v, ui_list_row(l, q), buf, sizeof buf);
+        if (t && ui_text_matches(t, ui->search)) {
             count++;
             if (found == SIZE_MAX)
-                found = r;
+                found = q;
         }
     }
     if (found == SIZE_MAX) {
         ui_error(ui, "/%s: no match", ui->search);
         return;
     }
-    ui_list_select(&v->list, found);
+    ui_list_select(l, ui_list_row(l, found));
     /* the position of the match among all matches, in row order */
     size_t idx = 0;
-    for (size_t r = 0; r <= found; r++) {
-        const char *t = v->ops->row_text(ui, v, r, buf, sizeof buf);
-        if (t && text_matches(t, ui->search))
+    for (size_t q = 0; q <= found; q++) {
+        const char *t = v->ops->row_text(ui, v, ui_list_row(l, q), buf, sizeof buf);
+        if (t && ui_text_matches(t, ui->search))
             idx++;
     }
-    ui_message(ui, "/%s: match %zu of %zu; %.1f%% of the samples have a matching function",
-               ui->search, idx, count, match_share(ui, ui->search));
+    say_match(ui, v, idx, count);
+}
+
+void ui_search(struct ui *ui, const char *pat, int dir)
+{
+    search_from(ui, pat, dir, 0);
+}
+
+/* Where '/' started (incremental search): the view, its selection and top,
+ * and the search before. */
+static struct {
+    int active;
+    enum ui_view_id view;
+    size_t sel, top;
+    char before[256];
+    char last[256];                        /* the pattern the selection was last moved for */
+    char msg[sizeof((struct ui *)0)->msg]; /* and what that search said */
+    int msg_style;
+} isearch;
+
+void ui_search_start(struct ui *ui)
+{
+    struct ui_view *v = ui_current(ui);
+    isearch.active = 1;
+    isearch.view = v->id;
+    isearch.sel = v->list.sel;
+    isearch.top = v->list.top;
+    isearch.last[0] = '\0';
+    snprintf(isearch.before, sizeof isearch.before, "%s", ui->search);
+}
+
+/* Back to where the search started. */
+static void search_restore(struct ui *ui)
+{
+    struct ui_view *v = ui_current(ui);
+    if (!isearch.active || v->id != isearch.view)
+        return;
+    v->list.sel = isearch.sel;
+    v->list.top = isearch.top;
+    ui_list_fit(&v->list);
+}
+
+void ui_search_typed(struct ui *ui, const char *pat)
+{
+    struct ui_view *v = ui_current(ui);
+    if (!isearch.active || v->id != isearch.view)
+        return;
+    search_restore(ui);
+    isearch.last[0] = '\0';
+    char bad[512];
+    if (!*pat || ui_pattern_error(pat, bad, sizeof bad)[0]) {
+        ui->msg[0] = '\0'; /* a regex half typed: no error yet */
+        return;
+    }
+    search_from(ui, pat, 1, 1);
+    snprintf(isearch.last, sizeof isearch.last, "%s", pat);
+    memcpy(isearch.msg, ui->msg, sizeof isearch.msg);
+    isearch.msg_style = ui->msg_style;
+}
+
+void ui_search_end(struct ui *ui, const char *pat)
+{
+    struct ui_view *v = ui_current(ui);
+    if (pat && isearch.active && v->id == isearch.view && *pat && !strcmp(pat, isearch.last)) {
+        /* Enter: the selection is on the match already (a view's own
+         * search would step on to the next one); what it said stays */
+        snprintf(ui->search, sizeof ui->search, "%s", pat);
+        memcpy(ui->msg, isearch.msg, sizeof ui->msg);
+        ui->msg_style = isearch.msg_style;
+    } else if (pat && isearch.active && v->id == isearch.view && *pat) {
+        /* Enter on what was not searched yet: from where it started,
+         * errors said */
+        search_restore(ui);
+        search_from(ui, pat, 1, 1);
+    } else if (pat) {
+        ui_search(ui, pat, 1); /* "no search yet", or n's */
+    } else if (isearch.active) {
+        /* Esc: the search before, and the selection where it was */
+        snprintf(ui->search, sizeof ui->search, "%s", isearch.before);
+        if (v->ops->search && v->id == isearch.view) {
+            size_t si, sn;
+            v->ops->search(ui, v, ui->search, 1, ui_text_matches, &si, &sn);
+        }
+        search_restore(ui);
+        ui->msg[0] = '\0';
+    }
+    isearch.active = 0;
+}
+
+/* ---- the filter ---------------------------------------------------------- */
+
+static int filter_key_same(struct ui *ui, struct ui_view *v)
+{
+    const char *arg = ui_view_arg(ui);
+    return v->filt_key.valid && v->filt_key.gen == ui->gen && v->filt_key.n == v->list.n &&
+           v->filt_key.sort == v->sort && v->filt_key.rev == v->sort_rev &&
+           v->filt_key.runs == ui_runs_ready(ui) && same_arg(v->filt_key.arg, arg);
+}
+
+/* The rows of v that match its filter (list.vis), computed again when the
+ * rows may have changed. */
+static void refresh_filter(struct ui *ui, struct ui_view *v)
+{
+    struct ui_list *l = &v->list;
+    if (!v->filter[0] || !v->ops->row_text || (v->ops->flags & UI_VF_NO_FILTER)) {
+        l->vis = NULL;
+        return;
+    }
+    if (!filter_key_same(ui, v)) {
+        uint32_t *rows = ss_alloc_array(l->n + 1, sizeof *rows);
+        if (!rows) {
+            ui_error(ui, "out of memory (filter)");
+            v->filter[0] = '\0';
+            l->vis = NULL;
+            return;
+        }
+        char buf[8192];
+        size_t k = 0;
+        for (size_t r = 0; r < l->n; r++) {
+            const char *t = v->ops->row_text(ui, v, r, buf, sizeof buf);
+            if (t && ui_text_matches(t, v->filter))
+                rows[k++] = (uint32_t)r;
+        }
+        free(v->filt);
+        v->filt = rows;
+        v->nfilt = k;
+        free(v->filt_key.arg);
+        const char *arg = ui_view_arg(ui);
+        v->filt_key.arg = arg ? strdup(arg) : NULL;
+        v->filt_key.valid = !arg || v->filt_key.arg;
+        v->filt_key.gen = ui->gen;
+        v->filt_key.n = l->n;
+        v->filt_key.sort = v->sort;
+        v->filt_key.rev = v->sort_rev;
+        v->filt_key.runs = ui_runs_ready(ui);
+    }
+    l->vis = v->filt;
+    l->nvis = v->nfilt;
+    ui_list_fit(l);
+}
+
+/* Prepare view v for the current model (its own prepare, then the filter);
+ * the view's own fitting sees every row. */
+static int prepare_view(struct ui *ui, struct ui_view *v)
+{
+    v->list.vis = NULL;
+    if (v->ops->prepare(ui, v))
+        return -1;
+    refresh_filter(ui, v);
+    return 0;
+}
+
+void ui_filter(struct ui *ui, const char *pat, int typing)
+{
+    struct ui_view *v = ui_current(ui);
+    char bad[512];
+    if (*pat && (!v->ops->row_text || (v->ops->flags & UI_VF_NO_FILTER))) {
+        ui_error(ui, "the %s view has no filter (/ searches it)", v->ops->name);
+        return;
+    }
+    if (ui_pattern_error(pat, bad, sizeof bad)[0]) {
+        if (!typing)
+            ui_error(ui, "%s", bad);
+        return;
+    }
+    snprintf(v->filter, sizeof v->filter, "%s", pat);
+    v->filt_key.valid = 0;
+    if (prepare_view(ui, v))
+        return;
+    if (!*pat) {
+        if (!typing)
+            ui_message(ui, "filter off: every row shows");
+        return;
+    }
+    if (v->nfilt == 0 && !typing) {
+        ui_error(ui, "&%s: no row matches; filter off", pat);
+        v->filter[0] = '\0';
+        v->list.vis = NULL;
+        return;
+    }
+    ui_message(ui, "&%s: %zu of %zu rows%s", pat, v->nfilt, v->list.n,
+               typing ? "" : " (& then Enter: every row again)");
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -313,7 +571,7 @@ void ui_switch_view(struct ui *ui, enum ui_view_id id)
         /* the current function is not on screen: the highlighted row's is
          * the one the user means now */
         struct ui_view *v = ui_current(ui);
-        const char *fn = v->ops->row_function && v->list.n && v->ops->prepare(ui, v) == 0
+        const char *fn = v->ops->row_function && v->list.n && prepare_view(ui, v) == 0
                              ? v->ops->row_function(ui, v, v->list.sel)
                              : NULL;
         if (fn)
@@ -321,6 +579,21 @@ void ui_switch_view(struct ui *ui, enum ui_view_id id)
     }
     const char *arg = ui_view_arg_kind(id) == UI_VA_FUNCTION ? ui->cur_fn : NULL;
     ui_open_view(ui, id, arg);
+}
+
+/* ?: the help, at the keys of the view `from` (its section, else its line
+ * among the views), that row on top. */
+static void show_help(struct ui *ui, enum ui_view_id from)
+{
+    ui_switch_view(ui, UI_V_HELP);
+    struct ui_view *h = ui_current(ui);
+    if (h->id != UI_V_HELP || prepare_view(ui, h))
+        return;
+    size_t row = ui_help_row_of(h, from);
+    h->list.page = ui->canvas.h > 4 ? ui->canvas.h - 4 : 1;
+    h->list.sel = row;
+    h->list.top = ui_list_count(&h->list) > row ? row : 0;
+    ui_list_fit(&h->list);
 }
 
 static void request(struct ui *ui, enum ui_request req, const struct ui_event *ev)
@@ -390,7 +663,17 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
             ui_display_touch();
         break;
     case UI_REQ_SEARCH:
+        ui_search_start(ui);
         ui_prompt_start(ui, '/', "");
+        break;
+    case UI_REQ_FILTER:
+        if (!v->ops->row_text || (v->ops->flags & UI_VF_NO_FILTER))
+            ui_error(ui, "the %s view has no filter (/ searches it)", v->ops->name);
+        else
+            ui_prompt_start(ui, '&', v->filter);
+        break;
+    case UI_REQ_NORMALIZE:
+        ui_toggle_normalize(ui);
         break;
     case UI_REQ_SEARCH_NEXT:
         ui_search(ui, ui->search, 1);
@@ -417,6 +700,10 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
         break;
     }
     default:
+        if (req == UI_REQ_VIEW_HELP && v->id != UI_V_HELP) {
+            show_help(ui, v->id);
+            break;
+        }
         if (ui_request_view(req) >= 0)
             ui_switch_view(ui, (enum ui_view_id)ui_request_view(req));
         else
@@ -436,9 +723,9 @@ static void mouse(struct ui *ui, const struct ui_event *ev)
         return;
     }
     int r = ev->y - v->rows_y;
-    if (r < 0 || r >= l->page || l->top + (size_t)r >= l->n)
+    if (r < 0 || r >= l->page || l->top + (size_t)r >= ui_list_count(l))
         return;
-    ui_list_select(l, l->top + (size_t)r);
+    ui_list_select(l, ui_list_row(l, l->top + (size_t)r));
     if (ev->button == UI_B_DOUBLE) {
         struct ui_event enter = {UI_K_ENTER, 0, 0, 0, NULL};
         request(ui, ui_key_request(UI_K_ENTER, v->id), &enter);
@@ -446,6 +733,57 @@ static void mouse(struct ui *ui, const struct ui_event *ev)
 }
 
 /* ---- drawing ------------------------------------------------------------- */
+
+/* Where text t (at most maxw columns a row) breaks: the bytes of its first
+ * row, ending after a space when one is there to break at. */
+static size_t wrap_at(const struct ui_canvas *c, const char *t, int maxw)
+{
+    size_t len = strlen(t), i = 0, brk = 0;
+    int w = 0;
+    while (i < len) {
+        int cw;
+        int k = ui_text_next(c, t + i, len - i, &cw);
+        if (w + cw > maxw)
+            return brk ? brk : i;
+        w += cw;
+        i += (size_t)k;
+        if (t[i - 1] == ' ')
+            brk = i;
+    }
+    return len;
+}
+
+/* The message's rows: one, or, for a message longer than the screen is
+ * wide, up to MSG_ROWS, broken at blanks (start[i], len[i] bytes of msg).
+ * Returns how many. */
+#define MSG_ROWS 3
+static size_t message_rows(const struct ui_canvas *c, const char *t, size_t *start, size_t *len)
+{
+    size_t n = 0, off = 0;
+    while (n < MSG_ROWS && (t[off] || n == 0)) {
+        size_t k = n + 1 < MSG_ROWS ? wrap_at(c, t + off, c->w) : strlen(t + off);
+        start[n] = off;
+        len[n++] = k;
+        off += k;
+        if (!k)
+            break;
+    }
+    return n;
+}
+
+/* The message on the bottom rows (n of them, message_rows), never cut at
+ * the screen's edge but by the third row. */
+static void draw_message(struct ui *ui, struct ui_canvas *c, int rows, const size_t *start,
+                         const size_t *len, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char row[sizeof ui->msg];
+        snprintf(row, sizeof row, "%.*s", (int)len[i], ui->msg + start[i]);
+        int y = rows - (int)(n - i);
+        ui_canvas_style(c, y, 0, c->w, UI_S_NORMAL, 1);
+        ui_put_head(c, y, 0, c->w, row, ui->msg_style);
+    }
+}
 
 static void draw(struct ui *ui)
 {
@@ -462,18 +800,29 @@ static void draw(struct ui *ui)
         return;
     }
     struct ui_view *v = ui_current(ui);
-    if (v->ops->prepare(ui, v) == 0)
+    if (prepare_view(ui, v) == 0)
         v->ops->draw(ui, v, c, 1, rows - 4); /* sets the page size and scrolls */
     ui_status_draw_title(ui, c, 0);
-    ui_status_draw_detail(ui, c, rows - 3);
-    ui_status_draw(ui, c, rows - 2);
+    /* a long message takes more rows at the bottom: the detail and status
+     * lines move up over the view's last rows while it shows */
+    size_t mstart[MSG_ROWS], mlen[MSG_ROWS], mrows = 1;
+    if (!ui->prompt.active && ui->msg[0])
+        mrows = message_rows(c, ui->msg, mstart, mlen);
+    int up = (int)mrows - 1;
+    ui_status_draw_detail(ui, c, rows - 3 - up);
+    ui_status_draw(ui, c, rows - 2 - up);
     int cx = -1;
     if (ui->prompt.active && ui->msg[0])
         ui_put_head(c, rows - 2, 0, cols, ui->msg, ui->msg_style); /* completions, errors */
-    if (ui->prompt.active)
+    if (ui->prompt.active) {
         cx = ui_prompt_draw(ui, c, rows - 1);
-    else
-        ui_put_head(c, rows - 1, 0, cols, ui->msg, ui->msg_style);
+    } else if (ui->msg[0]) {
+        draw_message(ui, c, rows, mstart, mlen, mrows);
+    } else {
+        char hint[512];
+        ui_hint_line(v->id, cols - 1, hint, sizeof hint);
+        ui_put_head(c, rows - 1, 0, cols, hint, UI_S_DIM);
+    }
     ui_display_paint(c, cx >= 0 ? rows - 1 : -1, cx);
 }
 
@@ -493,7 +842,7 @@ static void follow_selection(struct ui *ui)
     ui->follow_gen = ui->gen;
     if (!v->ops->row_function || v->list.n == 0 || (v->ops->flags & UI_VF_KEEP_FUNCTION))
         return;
-    if (v->ops->prepare(ui, v))
+    if (prepare_view(ui, v))
         return;
     ui->follow_sel = v->list.sel; /* prepare may re-find the current function */
     const char *fn = v->ops->row_function(ui, v, v->list.sel);
@@ -533,7 +882,7 @@ static void handle(struct ui *ui, const struct ui_event *ev)
     }
     ui->msg[0] = '\0';
     struct ui_view *v = ui_current(ui);
-    if (v->ops->prepare(ui, v) == 0)
+    if (prepare_view(ui, v) == 0)
         ui_list_fit(&v->list);
     if (ev->key == UI_K_MOUSE)
         mouse(ui, ev);
@@ -623,12 +972,19 @@ int ss_ui_available(void)
         return 1;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return 0;
-    if (!ui_display_can_address()) {
+    int can = ui_display_can_address();
+    if (can <= 0) {
         const char *term = getenv("TERM");
-        fprintf(stderr,
-                "stackscope: the terminal (TERM=%s) cannot move the cursor: printing the "
-                "report instead\n",
-                term ? term : "");
+        if (can < 0)
+            fprintf(stderr,
+                    "stackscope: TERM=%s is not in the terminfo database (TERM=xterm-256color "
+                    "works in most terminals): printing the report instead\n",
+                    term ? term : "");
+        else
+            fprintf(stderr,
+                    "stackscope: the terminal (TERM=%s) cannot move the cursor: printing the "
+                    "report instead\n",
+                    term ? term : "");
         return 0;
     }
     return 1;
@@ -642,6 +998,10 @@ static void ui_free(struct ui *ui)
             v->ops->free(v);
         free(v->priv);
         v->priv = NULL;
+        free(v->filt); /* the filter's rows and key (refresh_filter) */
+        free(v->filt_key.arg);
+        v->filt = NULL;
+        v->filt_key.arg = NULL;
     }
     for (int i = 0; i < ui->nhist; i++)
         free(ui->hist[i].arg);
@@ -705,6 +1065,29 @@ static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nf
     return 0;
 }
 
+/* A session on these files was kept (state.h) and not resumed: say so,
+ * with how to bring it back, unless a message is shown already. */
+static void last_session_hint(struct ui *ui)
+{
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (l && ss_state_load(ui->files, ui->nfiles, l, &err) == 0 && ss_tf_count(l) > 0) {
+        size_t n = ss_tf_count(l);
+        char what[256];
+        snprintf(what, sizeof what, "last session: %zu transform%s, :resume applies %s again", n,
+                 ss_s(n), n == 1 ? "it" : "them");
+        char first[512]; /* the starting steps' message first, copied: a
+                          * message is not formatted into itself */
+        snprintf(first, sizeof first, "%.500s", ui->msg);
+        if (first[0])
+            ui_message(ui, "%s; %s", first, what);
+        else
+            ui_message(ui, "%s", what);
+    }
+    ss_tf_list_free(l);
+}
+
 /* The first screen, then events until the user or the script quits.
  * Returns 0, or 1 when the script has an error (the message printed). */
 static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_start,
@@ -714,11 +1097,12 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
     if (ui->orig.warnings.n)
         ui_error(ui, "warning: %s%s", ui->orig.warnings.v[0],
                  ui->orig.warnings.n > 1 ? " (and more: stackscope check FILE)" : "");
-    else if (!ui->msg[0])
-        ui_message(ui, "? help   q back/quit   Tab next view   : command   / search");
+    else if (!ss_cli_resumed())
+        last_session_hint(ui);
+
     /* the top function is the current one from the start (calls, runs) */
     struct ui_view *first = ui_current(ui);
-    if (first->ops->prepare(ui, first) == 0)
+    if (prepare_view(ui, first) == 0)
         ui_list_fit(&first->list);
     follow_selection(ui);
     ui->defer = 1;
@@ -742,7 +1126,7 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
             if (r == 0)
                 break;
             /* a script saves the screen as it is once everything is shown */
-            if (ev.key == UI_K_COMMAND && !strncmp(ev.command, "save-display", 12))
+            if (ev.key == UI_K_COMMAND && !strncmp(ev.command, "save-", 5))
                 show_background(ui, timing, 1);
         } else {
             int r;
@@ -808,8 +1192,10 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_
         ss_tf_list_free(ui.tf);
         ui.tf = resumed;
         size_t n = ss_tf_count(resumed);
-        snprintf(msg, sizeof msg, "%s: %zu transform%s",
-                 ss_cli_resumed() ? "resumed the last session" : "started with", n, ss_s(n));
+        if (ss_cli_resumed())
+            snprintf(msg, sizeof msg, "resumed the last session: %zu transform%s", n, ss_s(n));
+        else
+            snprintf(msg, sizeof msg, "started with: %zu transform%s (u undoes them)", n, ss_s(n));
         if (ui_reapply(&ui, msg) == 0)
             ui.saved_gen = ui.gen; /* the state file or the command line holds them */
     }

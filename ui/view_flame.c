@@ -558,6 +558,25 @@ int ui_flame_style(const struct ss_model *m, int by_class, ss_id f)
     return UI_S_FN0 + (int)(ss_hash(key, strlen(key)) % UI_NFNCOLORS);
 }
 
+int ui_flame_neighbour_style(const struct ui_canvas *c, int yy, int c0, int y0, int y1, int style)
+{
+    if (style < UI_S_FN0 || style >= UI_S_FN0 + UI_NFNCOLORS || c0 < 0 || c0 >= c->w)
+        return style;
+    int near[3] = {-1, -1, -1};
+    if (c0 > 0)
+        near[0] = c->cells[(size_t)yy * (size_t)c->w + (size_t)c0 - 1].style;
+    if (yy - 1 >= y0)
+        near[1] = c->cells[(size_t)(yy - 1) * (size_t)c->w + (size_t)c0].style;
+    if (yy + 1 < y1)
+        near[2] = c->cells[(size_t)(yy + 1) * (size_t)c->w + (size_t)c0].style;
+    for (int k = 0; k < UI_NFNCOLORS; k++) {
+        int st = UI_S_FN0 + (style - UI_S_FN0 + k) % UI_NFNCOLORS;
+        if (st != near[0] && st != near[1] && st != near[2])
+            return st;
+    }
+    return style;
+}
+
 /* A value of the graph's measure, with its unit. */
 void ui_flame_value(const struct ui *ui, double x, char *buf, size_t n)
 {
@@ -688,12 +707,14 @@ static void draw_frame(struct ui *ui, struct ui_view *v, struct flame_view *p, s
 {
     const struct ss_flame_node *nd = &p->fl.nodes[i];
     int style = ui_flame_style(ui->m, p->by_class, nd->function);
+    if (!p->by_class) /* frames of different functions side by side differ */
+        style = ui_flame_neighbour_style(c, yy, c0, p->cell_y, p->cell_y + p->cell_h, style);
     if (p->base)
         style = ui_delta_style(p->base[i], nd->total, p->max_delta);
     if (p->match && p->match[i])
         style = UI_S_MATCH;
     if (i == v->list.sel)
-        style = UI_S_SELECTED;
+        style = UI_S_FRAMESEL;
     ui_flame_put_frame(c, yy, c0, c1, ss_function_name(ui->m, nd->function), style);
     for (int x = c0; x < c1; x++)
         p->cell[(size_t)(yy - p->cell_y) * (size_t)p->cell_w + (size_t)x] = i;
@@ -1055,6 +1076,7 @@ static void view_free(struct ui_view *v)
 
 const struct ui_view_ops ui_view_flame = {
     .name = "flame",
+    .flags = UI_VF_NO_FILTER,
     .priv_size = sizeof(struct flame_view),
     .init = view_init,
     .prepare = prepare,

@@ -76,25 +76,41 @@ static struct ui_column columns[] = {
     {"total", 9, 1, &ss_fn_columns[SS_STAT_TOTAL]},
     {"total%", 7, 1, &ss_fn_columns[SS_STAT_TOTAL_PCT]},
     {"runs", 8, 1, &runs_col},
-    {"mean", 7, 1, &mean_col},
+    {"smp/run", 7, 1, &mean_col},
     {"function", 0, 0, &ss_fn_columns[SS_STAT_NAME]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
-/* A comparison's columns (`report --base --by self`) and orders. */
+/* The relative self delta: % of the base's self ("new" where the base
+ * had none); the view's own column, as the run lengths. */
+static void cell_rel(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_cmp_row *cr = &((const struct ss_cmp_stats *)ctx)->rows[r];
+    double pct = cr->self_b > 0 ? 100.0 * (cr->self_n - cr->self_b) / cr->self_b : 0;
+    if (cr->self_b > 0) /* a decimal where it means something */
+        snprintf(buf, n, pct > -100 && pct < 100 ? "%+.1f%%" : "%+.0f%%", pct);
+    else
+        snprintf(buf, n, "%s", cr->self_n > 0 ? "new" : "");
+}
+static const struct ss_col rel_col = {"self.delta.pct", NULL, 7, 1, 0, cell_rel, NULL, NULL, 0};
+
+/* A comparison's columns (`report --base --by self`, and the relative
+ * delta) and orders. */
 enum { CSORT_SELF_D, CSORT_TOTAL_D, CSORT_SELF, CSORT_TOTAL, CSORT_NAME };
 static const char *const csort_names[NSORTS] = {"self delta", "total delta", "self", "total",
                                                 "name"};
-static const int csort_column[NSORTS] = {2, 5, 1, 4, 6};
+static const int csort_column[NSORTS] = {2, 6, 1, 5, 7};
 static struct ui_column ccolumns[] = {
     {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF_B]},
     {"self", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF]},
     {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_SELF_D]},
+    {"delta%", 7, 1, &rel_col},
     {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_B]},
     {"total", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL]},
     {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_D]},
     {"function", 0, 0, &ss_cmp_fn_columns[SS_CMP_NAME]},
 };
+#define NCCOLS ARRAY_SIZE(ccolumns)
 
 struct fn_view {
     unsigned gen;
@@ -247,7 +263,7 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     double d = cr->self_n - cr->self_b;
     if (style == UI_S_NORMAL && (d > 0 || d < 0))
         style = d > 0 ? UI_S_ERROR : UI_S_DIM;
-    ui_table_cells(c, y, ccolumns, NCOLS, cs, r, style, 0);
+    ui_table_cells(c, y, ccolumns, NCCOLS, cs, r, style, 0);
 }
 
 static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -268,10 +284,11 @@ static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
                 widest = a;
         }
     }
-    int wv = ui_value_width(ui, widest, 9);
-    for (int i = 0; i < 6; i++)
-        ccolumns[i].width = wv + (i == 2 || i == 5);
-    ui_table_draw(ui, v, c, y, h, ccolumns, NCOLS, csort_column[v->sort], v->sort_rev,
+    int wv = ui_value_width(ui, widest, 7);
+    for (int i = 0; i < 7; i++)
+        if (i != 3) /* the deltas have a sign */
+            ccolumns[i].width = wv + (i == 2 || i == 6);
+    ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL : ui_empty_note(ui), draw_compared_row);
 }
 
@@ -289,7 +306,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     if (ui->bm) {
-        if (ui_table_sort_click(ui, v, ev, ccolumns, NCOLS, csort_column, NSORTS, csort_names) ==
+        if (ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NSORTS, csort_names) ==
             UI_HANDLED)
             return UI_HANDLED;
         return ui_sort_request(ui, v, req, csort_names, NSORTS);

@@ -9,10 +9,13 @@
 #include "command.h"
 #include "vec.h"
 
-/* One logical line: a section title (keys == NULL) or keys + text. */
+/* One logical line: a section title (keys == NULL) or keys + text; the
+ * section a title opens and the request a line of keys is of (-1: none),
+ * for `?` to open the help where the view's keys are. */
 struct help_line {
     char *keys;
     char *text;
+    int sec, req;
 };
 
 struct help_view {
@@ -38,6 +41,7 @@ static int add(struct help_view *h, const char *keys, const char *text)
     h->lines = nl;
     nl[h->nlines].keys = keys ? strdup(keys) : NULL;
     nl[h->nlines].text = strdup(text);
+    nl[h->nlines].sec = nl[h->nlines].req = -1;
     h->nlines++;
     return 0;
 }
@@ -62,6 +66,7 @@ static int build(struct help_view *h)
     for (int sec = 0; sec < UI_SEC_COUNT; sec++) {
         if (add(h, NULL, ui_section_title((enum ui_section)sec)))
             return -1;
+        h->lines[h->nlines - 1].sec = sec;
         for (int r = 1; r < UI_REQ_COUNT; r++) {
             if ((int)ui_request_section((enum ui_request)r) != sec)
                 continue;
@@ -102,6 +107,7 @@ static int build(struct help_view *h)
             }
             if (add(h, keys, text))
                 return -1;
+            h->lines[h->nlines - 1].req = r;
         }
     }
     if (add(h, NULL, "Commands (type : then the command; Tab completes)"))
@@ -222,7 +228,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
 
 static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
-    snprintf(buf, n, "keys and commands (q goes back)");
+    snprintf(buf, n, "keys and commands (/ searches, & filters, q goes back)");
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
@@ -256,6 +262,29 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
     snprintf(buf, n, "%s %.*s", l->keys && h->rows[r].keys ? l->keys : "", (int)h->rows[r].len,
              l->text + h->rows[r].start);
     return buf;
+}
+
+size_t ui_help_row_of(struct ui_view *help, enum ui_view_id from)
+{
+    struct help_view *h = help->priv;
+    /* the section of the keys bound to `from` alone (the flame graph's,
+     * the timeline's, ...), else the top (moving around: every view's) */
+    int sec = -1;
+    size_t nb;
+    const struct ui_binding *b = ui_bindings(&nb);
+    for (size_t i = 0; i < nb && sec < 0; i++)
+        if (b[i].views & (1u << from))
+            sec = (int)ui_request_section(b[i].req);
+    size_t line = 0;
+    for (size_t i = 0; i < h->nlines && sec >= 0; i++)
+        if (h->lines[i].sec == sec) {
+            line = i;
+            break;
+        }
+    for (size_t r = 0; r < h->nrows; r++)
+        if (h->rows[r].line == line)
+            return r;
+    return 0;
 }
 
 static void view_free(struct ui_view *v)

@@ -15,18 +15,19 @@
 #include "vec.h"
 
 /* The view's own level column: report's, with 'u' after a scaffold level
- * that is user code (a frame there has a source position). */
+ * that is user code (a frame there has a source position).  Two marks'
+ * room on every row, so that the numbers line up with or without a 'u'. */
 static void cell_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     const struct ss_levels_ctx *x = ctx;
     const struct ss_level_row *row = &x->rows[r];
-    snprintf(buf, n, "%u%c%s", row->level, r < x->scaffold ? '*' : ' ',
-             r < x->scaffold && row->located ? "u" : "");
+    snprintf(buf, n, "%u%c%c", row->level, r < x->scaffold ? '*' : ' ',
+             r < x->scaffold && row->located ? 'u' : ' ');
 }
 static const struct ss_col level_col = {"level", NULL, 6, 0, 0, cell_level, NULL, NULL, 0};
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1, &level_col},
+    {"level", 7, 1, &level_col},
     {"samples", 9, 1, &ss_level_columns[SS_LEVEL_SAMPLES]},
     {"distinct", 9, 1, &ss_level_columns[SS_LEVEL_DISTINCT]},
     {"top.smp", 8, 1, &ss_level_columns[SS_LEVEL_TOP_SAMPLES]},

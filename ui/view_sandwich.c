@@ -243,10 +243,12 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
             if (r >= 0 && r < rows) {
                 size_t row = up ? i : p->up.n + i;
                 const double *b = up ? p->bup : p->bdown;
-                int style = row == v->list.sel ? UI_S_SELECTED
+                int style = row == v->list.sel ? UI_S_FRAMESEL
                             : b                ? ui_delta_style(b[i], nd->total, p->max_delta)
                             : i == 0           ? UI_S_MARK
                                                : ui_flame_style(m, p->by_class, nd->function);
+                if (style >= UI_S_FN0 && !p->by_class)
+                    style = ui_flame_neighbour_style(c, fy + r, c0, fy, fy + rows, style);
                 ui_flame_put_frame(c, fy + r, c0, c1 > c->w ? c->w : c1,
                                    ss_function_name(m, nd->function), style);
                 for (int x = c0; x < c1 && x < c->w; x++)
@@ -413,6 +415,7 @@ static void sandwich_free(struct ui_view *v)
 
 const struct ui_view_ops ui_view_sandwich = {
     .name = "sandwich",
+    .flags = UI_VF_NO_FILTER,
     .priv_size = sizeof(struct sandwich_view),
     .init = sandwich_init,
     .prepare = sandwich_prepare,

@@ -65,6 +65,10 @@ struct tl_view {
     unsigned bg_gen;
     size_t bg_first, bg_n, bg_width; /* the new profile's range and columns it matches */
     uint32_t bg_level;
+    /* `/`: the functions that match the search (per function id, for the
+     * model match_gen), whose cells are highlighted; NULL: no search */
+    uint8_t *match;
+    unsigned match_gen;
 };
 
 /* A function's letter: the first letter or digit of its name when free
@@ -546,6 +550,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                 if (2 * (size_t)p->g.reach[col * p->g.nlevels + r] < cb - ca)
                     style = UI_S_DIM;
             }
+            if (fn != SS_NONE && p->match && p->match_gen == ui->gen && p->match[fn])
+                style = UI_S_MATCH; /* the search's function */
             if (col == cc && selected)
                 style = UI_S_CURSOR;
             ui_put(c, yy, MARGIN + (int)col, 1, ch, style);
@@ -806,6 +812,46 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     }
 }
 
+/* `/`: highlight the cells of the matching functions and put the cursor on
+ * the next one on screen (reading order: levels, then columns, after the
+ * cursor's cell; dir < 0: the one before).  *idx and *count number the
+ * matching cells on screen. */
+static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
+                  int (*match)(const char *text, const char *pat), size_t *idx, size_t *count)
+{
+    struct tl_view *p = v->priv;
+    const struct ss_model *m = ui->m;
+    if (!p->have_grid || p->g_gen != ui->gen || !p->g.ncols || !m->functions.n)
+        return -1;
+    uint8_t *fm = realloc(p->match, m->functions.n);
+    if (!fm)
+        return -1;
+    p->match = fm;
+    p->match_gen = ui->gen;
+    for (size_t f = 0; f < m->functions.n; f++)
+        fm[f] = match(ss_function_name(m, (ss_id)f), pat) != 0;
+    size_t nc = p->g.ncols, ncell = nc * p->g.nlevels, n = 0;
+    size_t here = (v->list.sel - (p->g.level0 - 1)) * nc + cursor_col(p), found = SIZE_MAX;
+    for (size_t k = 1; k <= ncell; k++) {
+        size_t q = dir > 0 ? (here + k) % ncell : (here + ncell - k % ncell) % ncell;
+        ss_id f = p->g.top[(q % nc) * p->g.nlevels + q / nc];
+        if (f != SS_NONE && fm[f] && found == SIZE_MAX)
+            found = q;
+    }
+    if (found == SIZE_MAX)
+        return -1;
+    for (size_t q = 0; q < ncell; q++) {
+        ss_id f = p->g.top[(q % nc) * p->g.nlevels + q / nc];
+        n += f != SS_NONE && fm[f];
+        if (q == found)
+            *idx = n;
+    }
+    *count = n;
+    v->list.sel = p->g.level0 - 1 + found / nc;
+    p->cursor = p->first + (found % nc) * (p->g.window ? p->g.window : 1);
+    return 0;
+}
+
 static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
 {
     struct tl_view *p = v->priv;
@@ -836,11 +882,12 @@ static void view_free(struct ui_view *v)
     free(p->leg_of_set);
     free(p->leg_idx);
     free(p->letter);
+    free(p->match);
 }
 
 const struct ui_view_ops ui_view_timeline = {
     .name = "timeline",
-    .flags = UI_VF_KEEP_FUNCTION,
+    .flags = UI_VF_KEEP_FUNCTION | UI_VF_NO_FILTER,
     .priv_size = sizeof(struct tl_view),
     .init = view_init,
     .prepare = prepare,
@@ -849,5 +896,6 @@ const struct ui_view_ops ui_view_timeline = {
     .request = request,
     .row_function = row_function,
     .row_level = row_level,
+    .search = search,
     .free = view_free,
 };

@@ -66,8 +66,11 @@ static int prepare(struct ui *ui, struct ui_view *v)
 static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 {
     size_t n_steps = ss_tf_count(ui->tf);
-    snprintf(buf, n, "%zu step%s, %zu on (Space, d, J/K, Enter, a: see ?)", n_steps,
-             n_steps == 1 ? "" : "s", ss_tf_active(ui->tf));
+    /* in and out count timeline rows: samples, or, where a row stands for
+     * several (pprof, folded stacks), rows */
+    int rows = ss_model_count(&ui->orig, 0, ui->orig.sample_stack.n) != ui->orig.sample_stack.n;
+    snprintf(buf, n, "%zu step%s, %zu on; in and out count %s", n_steps, n_steps == 1 ? "" : "s",
+             ss_tf_active(ui->tf), rows ? "rows" : "samples");
 }
 
 /* The comparison's context: the list, the new profile's units, the base's
@@ -131,24 +134,19 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         widest = r > widest ? r : widest;
     }
     columns[4].width = ui_value_width(ui, widest, 8);
+    const char *note = v->list.n ? NULL
+                                 : "no transforms yet: type : and one (:trim-base auto), or use "
+                                   "the trimming keys (? lists them)";
     if (ui->bm) {
         /* the numbers widen to their widest (never cut) */
         struct ss_cmp_tf_ctx x;
         compared_ctx(ui, &x);
         memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
         ui_table_fit(ccolumns, NCCOLS, &x, ss_tf_count(ui->tf));
-        ui_table_header(c, y, ccolumns, NCCOLS, -1, 0);
+        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, -1, 0, note, draw_row);
     } else {
-        ui_table_header(c, y, columns, NCOLS, -1, 0);
+        ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, note, draw_row);
     }
-    if (v->list.n == 0) {
-        v->list.page = h - 1;
-        ui_table_note(c, y + 1, h - 1,
-                      "no transforms yet: type : and one (:trim-base auto), or use the "
-                      "trimming keys (? lists them)");
-        return;
-    }
-    ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)

@@ -459,6 +459,7 @@ static void view_free(struct ui_view *v)
 
 const struct ui_view_ops ui_view_topdown = {
     .name = "top-down",
+    .flags = UI_VF_NO_FILTER,
     .priv_size = sizeof(struct tree_view),
     .prepare = prepare,
     .title = title,
@@ -473,6 +474,7 @@ const struct ui_view_ops ui_view_topdown = {
 
 const struct ui_view_ops ui_view_bottomup = {
     .name = "bottom-up",
+    .flags = UI_VF_NO_FILTER,
     .priv_size = sizeof(struct tree_view),
     .prepare = prepare,
     .title = title,

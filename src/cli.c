@@ -25,6 +25,7 @@
 #include "write.h"
 #include "vec.h"
 #include "strbuf.h"
+#include "num.h"
 
 /* --help: this head, then each section's intro and its options (from
  * cli_opts below), then the tail. */
@@ -565,6 +566,7 @@ static const struct {
     {"tree", SS_REPORT_TREE},
     {"calls", SS_REPORT_CALLS},
     {"timeline", SS_REPORT_TIMELINE},
+    {"phases", SS_REPORT_PHASES},
     {"sources", SS_REPORT_SOURCES},
     {"transforms", SS_REPORT_TRANSFORMS},
     {"labels", SS_REPORT_LABELS}, /* pprof and perf labels */
@@ -649,11 +651,16 @@ static int set_by(struct cli_args *a, const char *arg)
     size_t k = 0;
     while (by_names[k].name && strcmp(by_names[k].name, arg))
         k++;
-    if (!by_names[k].name)
-        return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                           "levels, runs, tree, calls, timeline, sources, labels or "
-                           "transforms)",
-                           arg);
+    if (!by_names[k].name) {
+        /* the tables from by_names: "self, total, ... or labels" */
+        struct ss_strbuf b = SS_STRBUF_INIT;
+        for (size_t i = 0; by_names[i].name; i++)
+            ss_strbuf_printf(&b, "%s%s", i == 0 ? "" : by_names[i + 1].name ? ", " : " or ",
+                             by_names[i].name);
+        int rc = usage_error("--by: unknown table '%s' (expected %s)", arg, ss_strbuf_str(&b));
+        ss_strbuf_free(&b);
+        return rc;
+    }
     a->report.by = by_names[k].by;
     return 0;
 }
@@ -735,6 +742,22 @@ static int set_width(struct cli_args *a, const char *arg)
 static int set_share(struct cli_args *a, const char *arg)
 {
     return number_arg("--share", arg, 0.5, 1, &a->report.share) ? 1 : 0;
+}
+
+static int set_phases(struct cli_args *a, const char *arg)
+{
+    double v;
+    if (number_arg("--phases", arg, 1, 100, &v))
+        return 1;
+    if (!ss_double_eq(v, (double)(size_t)v))
+        return usage_error("--phases: expected a whole number of phases, not '%s'", arg);
+    a->report.phases = (size_t)v;
+    return 0;
+}
+
+static int set_penalty(struct cli_args *a, const char *arg)
+{
+    return number_arg("--penalty", arg, 0.01, 1000, &a->report.penalty) ? 1 : 0;
 }
 
 static int set_output(struct cli_args *a, const char *arg)
@@ -910,6 +933,10 @@ static const struct cli_opt cli_opts[] = {
      "  tree     call tree, top-down (--inverted: bottom-up)\n"
      "  calls    callers and callees of --function F\n"
      "  timeline the function at --level K over time\n"
+     "  phases   the phases found (burn-in, main work,\n"
+     "           fade-out): first and last sample, the\n"
+     "           measure, the function that tells each\n"
+     "           apart (-e 'keep-phase main' keeps one)\n"
      "  sources  the input files and Rprof sessions,\n"
      "           each with its measure and share\n"
      "  labels   the samples' labels (pprof, perf):\n"
@@ -943,6 +970,13 @@ static const struct cli_opt cli_opts[] = {
     {"share", 0, ARG, "S", IN_REPORT, SEC_REPORT, set_share,
      "levels: a scaffold level has one function in a\n"
      "share S (0.5-1, default 1) of the samples"},
+    {"phases", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_phases,
+     "phases: exactly N phases (1-100), the best cut\n"
+     "into N; default: as many as the data shows"},
+    {"penalty", 0, ARG, "X", IN_REPORT, SEC_REPORT, set_penalty,
+     "phases: the penalty per boundary times X (0.01-\n"
+     "1000, default 1): above 1 fewer phases, below\n"
+     "1 more (PHASES in stackscope(1))"},
 
     {"output", 'o', ARG, "OUT", IN_CONVERT, SEC_CONVERT, set_output,
      "the file to write (a directory for tables); - for\n"
@@ -1208,6 +1242,10 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
         return usage_error("%s", "--width goes with --by timeline");
     if (o.share > 0 && o.by != SS_REPORT_LEVELS)
         return usage_error("%s", "--share goes with --by levels");
+    if ((o.phases || o.penalty > 0) && o.by != SS_REPORT_PHASES)
+        return usage_error("%s", "--phases and --penalty go with --by phases");
+    if (o.phases && o.penalty > 0)
+        return usage_error("%s", "--phases N asks for N phases: --penalty has nothing to tune");
     return report_run(argv + first, argc - first, &o, cli_tf.list);
 }
 

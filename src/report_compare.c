@@ -1003,6 +1003,8 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         return report_transforms(out, c, o, err);
     case SS_REPORT_SOURCES:
         return report_sources(out, c, o, err);
+    case SS_REPORT_PHASES:
+        break;
     }
     return ss_fail(err, SS_EUSAGE, "--base: this table does not compare two profiles");
 }

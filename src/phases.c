@@ -918,6 +918,9 @@ static int mp_signal(struct model_phases *w, unsigned *ncat, uint32_t *level, st
         return rc;
     for (size_t i = 0; i < n; i++)
         w->cat[i] = w->scat[ss[i]];
+    for (size_t s = 0; s < m->sources.n; s++) /* no time order: one phase */
+        if (m->sources.v[s].flags & SS_SRC_UNORDERED)
+            memset(w->cat + m->sources.v[s].first_sample, 0, m->sources.v[s].n_samples);
     for (size_t s = 1; s < m->sources.n; s++)
         if (m->sources.v[s].n_samples)
             w->breaks[w->nbreaks++] = m->sources.v[s].first_sample;

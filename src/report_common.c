@@ -89,9 +89,9 @@ int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char 
                            struct ss_error *err)
 {
     static const char *const names[] = {
-        [SS_REPORT_STACKS] = "stacks", [SS_REPORT_LEVELS] = "levels",     [SS_REPORT_RUNS] = "runs",
-        [SS_REPORT_TREE] = "tree",     [SS_REPORT_TIMELINE] = "timeline",
-        [SS_REPORT_PHASES] = "phases",
+        [SS_REPORT_STACKS] = "stacks",     [SS_REPORT_LEVELS] = "levels",
+        [SS_REPORT_RUNS] = "runs",         [SS_REPORT_TREE] = "tree",
+        [SS_REPORT_TIMELINE] = "timeline", [SS_REPORT_PHASES] = "phases",
     };
     if (n)
         note[0] = '\0';
@@ -129,7 +129,9 @@ int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct
             return ss_fail(err, SS_EUSAGE,
                            "--by %s needs samples in time order; %s (%s) has none (folded "
                            "stacks hold one line per distinct stack)",
-                           by == SS_REPORT_RUNS ? "runs" : by == SS_REPORT_PHASES ? "phases" : "timeline",
+                           by == SS_REPORT_RUNS     ? "runs"
+                           : by == SS_REPORT_PHASES ? "phases"
+                                                    : "timeline",
                            ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type));
     return 0;
 }

@@ -20,6 +20,7 @@ struct ss_phases_ctx {
     const struct ss_model *m;
     const struct ss_phases *p;
     struct ss_units u;
+    const char *side; /* a comparison: "base" or "new" (the side column) */
 };
 enum {
     SS_PHASE_COL_PHASE,
@@ -41,5 +42,12 @@ void ss_report_phase_opts(const struct ss_report_opts *o, struct ss_phase_opts *
  * (SS_EUSAGE: --phases N that the profile cannot have). */
 int ss_report_phases(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                      struct ss_error *err);
+
+/* A comparison (--base, DESIGN section 13): each side's phases, the base's
+ * first, each in its own measure's units and pct of its own total; TSV
+ * with a first column `side` (base, new), text one table per side (the
+ * caller prints the comparison's header). */
+int ss_report_phases_compared(FILE *out, const struct ss_model *base, const struct ss_model *cur,
+                              const struct ss_report_opts *o, struct ss_error *err);
 
 #endif

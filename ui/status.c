@@ -88,8 +88,12 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         const char *nf = ui->m->sources.n ? ss_str(ui->m, ui->m->sources.v[0].uri) : "";
         const char *nb = strrchr(nf, '/');
         nb = nb && nb[1] ? nb + 1 : nf;
-        snprintf(line, sizeof line, " %s vs base %s%s | %s: %s | %s", nb, bb,
-                 ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, tf);
+        if (ui->phase_cmp) /* two phases of one profile */
+            snprintf(line, sizeof line, " phase %s vs phase %s of %s | %s: %s | %s", ui->phase[1],
+                     ui->phase[0], nb, ss_model_measure_name(ui->m), sum, tf);
+        else
+            snprintf(line, sizeof line, " %s vs base %s%s | %s: %s | %s", nb, bb,
+                     ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, tf);
         ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
         return;
     }

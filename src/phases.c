@@ -24,6 +24,7 @@
 #define PH_MIN_SHARE 0.01 /* a phase has at least this share of all samples */
 #define PH_REFINE 2       /* a boundary moves at most this many windows either way */
 #define PH_MIN_TVD 0.1    /* neighbours differ in at least this share of their mix */
+#define PH_EXACT_WORK 3e7 /* exactly N phases: N x windows^2 x categories at most */
 
 /* A cost that cannot be had (HUGE_VAL). */
 #define NONE_YET(x) (!((x) < HUGE_VAL))
@@ -172,7 +173,8 @@ static void src_free(struct src *s)
     memset(s, 0, sizeof *s);
 }
 
-static int src_init(struct src *s, const uint8_t *cat, unsigned K, size_t lo, size_t hi)
+static int src_init(struct src *s, const uint8_t *cat, unsigned K, size_t lo, size_t hi,
+                    size_t maxw)
 {
     memset(s, 0, sizeof *s);
     s->cat = cat;
@@ -180,7 +182,7 @@ static int src_init(struct src *s, const uint8_t *cat, unsigned K, size_t lo, si
     s->lo = lo;
     s->hi = hi;
     size_t len = hi - lo;
-    s->w = len / PH_WINDOWS + (len % PH_WINDOWS != 0);
+    s->w = len / maxw + (len % maxw != 0);
     if (s->w == 0)
         s->w = 1;
     s->nw = len / s->w + (len % s->w != 0);
@@ -672,8 +674,16 @@ int ss_phases_detect(const uint8_t *cat, size_t n, unsigned ncat, const size_t *
     if (!s || !t || !k)
         goto done;
     size_t minlen = (size_t)ceil(PH_MIN_SHARE * (double)n), most = 0;
+    /* exactly k phases cost k x windows^2 x categories: fewer, wider
+     * windows for many phases (the boundaries are refined to the sample
+     * all the same), PH_WINDOWS for a few */
+    size_t maxw = PH_WINDOWS;
+    if (want) {
+        double w = sqrt(PH_EXACT_WORK / ((double)want * ncat));
+        maxw = w < 64 ? 64 : w < PH_WINDOWS ? (size_t)w : PH_WINDOWS;
+    }
     for (size_t q = 0; q < nsrc; q++) {
-        if (src_init(&s[q], cat, ncat, bound[q], bound[q + 1]) || estimate_phi(&s[q]))
+        if (src_init(&s[q], cat, ncat, bound[q], bound[q + 1], maxw) || estimate_phi(&s[q]))
             goto done;
         /* a source shorter than that is one phase */
         s[q].minlen = minlen < bound[q + 1] - bound[q] ? minlen : bound[q + 1] - bound[q];

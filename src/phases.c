@@ -155,7 +155,7 @@ done:
  * samples (the last may be shorter) with cumulative counts at their
  * edges. */
 struct src {
-    const uint8_t *cat;
+    struct ss_phase_seq seq;
     unsigned K;
     size_t lo, hi, w, nw;
     size_t *edge;  /* nw + 1 absolute positions: edge[0] = lo, edge[nw] = hi */
@@ -173,11 +173,17 @@ static void src_free(struct src *s)
     memset(s, 0, sizeof *s);
 }
 
-static int src_init(struct src *s, const uint8_t *cat, unsigned K, size_t lo, size_t hi,
+/* The category of sample i. */
+static inline uint8_t cat_at(const struct src *s, size_t i)
+{
+    return s->seq.cat ? s->seq.cat[i] : s->seq.table[s->seq.idx[i]];
+}
+
+static int src_init(struct src *s, const struct ss_phase_seq *seq, unsigned K, size_t lo, size_t hi,
                     size_t maxw)
 {
     memset(s, 0, sizeof *s);
-    s->cat = cat;
+    s->seq = *seq;
     s->K = K;
     s->lo = lo;
     s->hi = hi;
@@ -195,8 +201,12 @@ static int src_init(struct src *s, const uint8_t *cat, unsigned K, size_t lo, si
         size_t a = lo + j * s->w, b = a + s->w < hi ? a + s->w : hi;
         uint64_t *c = s->cum + (j + 1) * K;
         memcpy(c, c - K, K * sizeof *c);
-        for (size_t i = a; i < b; i++)
-            c[cat[i]]++;
+        if (seq->cat) /* the loop once per kind, not a test per sample */
+            for (size_t i = a; i < b; i++)
+                c[seq->cat[i]]++;
+        else
+            for (size_t i = a; i < b; i++)
+                c[seq->table[seq->idx[i]]]++;
         s->edge[j + 1] = b;
     }
     return 0;
@@ -232,7 +242,7 @@ static void prefix(const struct src *s, size_t p, uint64_t *out)
         j = s->nw;
     memcpy(out, s->cum + j * s->K, s->K * sizeof *out);
     for (size_t i = s->edge[j]; i < p; i++)
-        out[s->cat[i]]++;
+        out[cat_at(s, i)]++;
 }
 
 /* ---- overdispersion and penalty --------------------------------------------- */
@@ -283,7 +293,7 @@ static double phi_markov(const struct src *s)
     if (n < 3)
         return 1;
     for (size_t i = s->lo + 1; i < s->hi; i++)
-        same += s->cat[i] == s->cat[i - 1];
+        same += cat_at(s, i) == cat_at(s, i - 1);
     const uint64_t *tot = s->cum + s->nw * s->K;
     double p2 = 0;
     for (unsigned c = 0; c < s->K; c++)
@@ -541,7 +551,7 @@ static size_t refine(const struct src *s, size_t a, size_t p, size_t c, uint64_t
         }
         if (x == to)
             break;
-        px[s->cat[x]]++;
+        px[cat_at(s, x)]++;
     }
     return arg;
 }
@@ -651,7 +661,7 @@ static int split_count(struct seg_table *t, size_t nsrc, size_t want, size_t *k,
     return 0;
 }
 
-int ss_phases_detect(const uint8_t *cat, size_t n, unsigned ncat, const size_t *breaks,
+int ss_phases_detect(const struct ss_phase_seq *seq, size_t n, unsigned ncat, const size_t *breaks,
                      size_t nbreaks, const struct ss_phase_opts *o, size_t **starts,
                      size_t *nphases, struct ss_error *err)
 {
@@ -683,7 +693,7 @@ int ss_phases_detect(const uint8_t *cat, size_t n, unsigned ncat, const size_t *
         maxw = w < 64 ? 64 : w < PH_WINDOWS ? (size_t)w : PH_WINDOWS;
     }
     for (size_t q = 0; q < nsrc; q++) {
-        if (src_init(&s[q], cat, ncat, bound[q], bound[q + 1], maxw) || estimate_phi(&s[q]))
+        if (src_init(&s[q], seq, ncat, bound[q], bound[q + 1], maxw) || estimate_phi(&s[q]))
             goto done;
         /* a source shorter than that is one phase */
         s[q].minlen = minlen < bound[q + 1] - bound[q] ? minlen : bound[q + 1] - bound[q];
@@ -753,14 +763,15 @@ struct model_phases {
     uint64_t *rows; /* per stack: samples */
     uint8_t *scat;  /* per stack: category */
     ss_id *sfn;     /* per stack: SS_PHASE_DEPTH function ids */
-    uint8_t *cat;   /* per sample */
+    uint8_t *cat;   /* per sample, when a source has no time order (else NULL:
+                     * the stacks' categories are read through the timeline) */
     size_t *breaks; /* source starts */
     size_t nbreaks;
     uint64_t *f_all; /* per function: samples with it in their signature */
     uint8_t *f_lv;   /* per function: its shallowest level there (0: the first) */
     uint64_t *f_in;  /* ... in the phase at hand (touched ones only) */
     ss_id *touched;  /* stacks, then functions, of the phase at hand */
-    uint32_t *s_in;  /* per stack: samples in the phase at hand */
+    uint64_t *s_in;  /* per stack: samples in the phase at hand */
 };
 
 static void mp_free(struct model_phases *w)
@@ -778,7 +789,6 @@ static int mp_alloc(struct model_phases *w, const struct ss_model *m)
     w->rows = ss_calloc_array(ns, sizeof *w->rows);
     w->scat = ss_alloc_array(ns, 1);
     w->sfn = ss_alloc_array(ns * SS_PHASE_DEPTH, sizeof *w->sfn);
-    w->cat = ss_alloc_array(m->sample_stack.n, 1);
     w->breaks = ss_alloc_array(m->sources.n, sizeof *w->breaks);
     w->f_all = ss_calloc_array(nf, sizeof *w->f_all);
     w->f_lv = ss_alloc_array(nf, 1);
@@ -787,7 +797,7 @@ static int mp_alloc(struct model_phases *w, const struct ss_model *m)
     w->s_in = ss_calloc_array(ns, sizeof *w->s_in);
     if (w->f_lv)
         memset(w->f_lv, SS_PHASE_DEPTH, nf ? nf : 1);
-    return w->rows && w->scat && w->sfn && w->cat && w->breaks && w->f_all && w->f_lv && w->f_in &&
+    return w->rows && w->scat && w->sfn && w->breaks && w->f_all && w->f_lv && w->f_in &&
                    w->touched && w->s_in
                ? 0
                : -1;
@@ -875,13 +885,23 @@ static void mp_phase(struct model_phases *w, struct ss_phase *ph, size_t ntot)
     const struct ss_model *m = w->m;
     size_t nt = 0;
     int64_t weight = 0;
-    for (size_t i = ph->first; i < ph->first + ph->n; i++) {
-        ss_id s = m->sample_stack.v[i];
-        if (w->s_in[s]++ == 0)
-            w->touched[nt++] = s;
-        ph->count += (uint64_t)ss_sample_count(m, i);
-        if (ss_stack_depth(m, s) > 0)
-            weight += ss_sample_weight(m, i);
+    const ss_id *ss = m->sample_stack.v;
+    if (!m->weights.col && !m->values.v[SS_VT_COUNT]) {
+        /* every sample counts and weighs 1 (Rprof): the stacks' counts say it */
+        for (size_t i = ph->first; i < ph->first + ph->n; i++)
+            if (w->s_in[ss[i]]++ == 0)
+                w->touched[nt++] = ss[i];
+        ph->count = ph->n;
+        for (size_t t = 0; t < nt; t++)
+            weight += ss_stack_depth(m, w->touched[t]) > 0 ? (int64_t)w->s_in[w->touched[t]] : 0;
+    } else {
+        for (size_t i = ph->first; i < ph->first + ph->n; i++) {
+            if (w->s_in[ss[i]]++ == 0)
+                w->touched[nt++] = ss[i];
+            ph->count += (uint64_t)ss_sample_count(m, i);
+            if (ss_stack_depth(m, ss[i]) > 0)
+                weight += ss_sample_weight(m, i);
+        }
     }
     ph->value = (double)weight * ss_source_scale(m, ss_sample_source(m, ph->first));
     /* per function: the phase's samples with it in their signature */
@@ -926,11 +946,18 @@ static int mp_signal(struct model_phases *w, unsigned *ncat, uint32_t *level, st
                                  ncat, level, err);
     if (rc)
         return rc;
-    for (size_t i = 0; i < n; i++)
-        w->cat[i] = w->scat[ss[i]];
-    for (size_t s = 0; s < m->sources.n; s++) /* no time order: one phase */
-        if (m->sources.v[s].flags & SS_SRC_UNORDERED)
-            memset(w->cat + m->sources.v[s].first_sample, 0, m->sources.v[s].n_samples);
+    int unordered = 0;
+    for (size_t s = 0; s < m->sources.n; s++)
+        unordered |= (m->sources.v[s].flags & SS_SRC_UNORDERED) && m->sources.v[s].n_samples;
+    if (unordered) { /* a source without time order is one phase: one category */
+        if (!(w->cat = ss_alloc_array(n, 1)))
+            return ss_nomem(err, "phases");
+        for (size_t i = 0; i < n; i++)
+            w->cat[i] = w->scat[ss[i]];
+        for (size_t s = 0; s < m->sources.n; s++)
+            if (m->sources.v[s].flags & SS_SRC_UNORDERED)
+                memset(w->cat + m->sources.v[s].first_sample, 0, m->sources.v[s].n_samples);
+    }
     for (size_t s = 1; s < m->sources.n; s++)
         if (m->sources.v[s].n_samples)
             w->breaks[w->nbreaks++] = m->sources.v[s].first_sample;
@@ -946,8 +973,9 @@ int ss_phases_compute(const struct ss_model *m, const struct ss_phase_opts *o,
     int rc = mp_alloc(&w, m) ? ss_nomem(err, "phases") : 0;
     if (!rc)
         rc = mp_signal(&w, &out->ncat, &out->level, err);
+    struct ss_phase_seq seq = {w.cat, m->sample_stack.v, w.scat};
     if (!rc)
-        rc = ss_phases_detect(w.cat, n, out->ncat, w.breaks, w.nbreaks, o, &starts, &np, err);
+        rc = ss_phases_detect(&seq, n, out->ncat, w.breaks, w.nbreaks, o, &starts, &np, err);
     if (!rc && !(out->v = ss_calloc_array(np, sizeof *out->v)))
         rc = ss_nomem(err, "phases");
     if (!rc) {

@@ -66,13 +66,23 @@ int ss_phase_categories(const struct ss_model *m, const uint32_t *off, const ss_
                         size_t nstacks, const uint64_t *cnt, uint8_t *cat, unsigned *ncat,
                         uint32_t *level, struct ss_error *err);
 
-/* Find the phases of the samples cat[0..n) (categories < ncat), where the
- * sorted positions breaks[0..nbreaks) (0 < break < n) start new sources.
+/* The category of each sample of a timeline: cat[i], or, when cat is NULL,
+ * table[idx[i]] (the category of sample i's stack: no array of n bytes to
+ * fill and read again).  All borrowed. */
+struct ss_phase_seq {
+    const uint8_t *cat;
+    const ss_id *idx;
+    const uint8_t *table;
+};
+
+/* Find the phases of the samples 0..n-1 of seq (categories < ncat), where
+ * the sorted positions breaks[0..nbreaks) (0 < break < n) start new
+ * sources.
  * On success *starts (malloc'd, the caller frees) holds the first sample of
  * each phase in order, starts[0] = 0, and *nphases their number (0 when n is
  * 0).  Returns 0, SS_EUSAGE when o->count phases cannot be had (err says
  * how many can), or SS_ENOMEM. */
-int ss_phases_detect(const uint8_t *cat, size_t n, unsigned ncat, const size_t *breaks,
+int ss_phases_detect(const struct ss_phase_seq *seq, size_t n, unsigned ncat, const size_t *breaks,
                      size_t nbreaks, const struct ss_phase_opts *o, size_t **starts,
                      size_t *nphases, struct ss_error *err);
 

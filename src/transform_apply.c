@@ -889,33 +889,48 @@ static size_t count_key_labels(const struct ss_model *m, ss_id key)
 /* ---- keep-phase, drop-phase --------------------------------------------------------- */
 
 /* The category of every sample of the timeline (phases.h), from the
- * working stacks' (one lookup per sample); the samples of a source without
- * time order (folded stacks) all one, so that it stays one phase. */
-static int phase_signal(struct apply *a, uint8_t *cat, unsigned *ncat, struct ss_error *err)
+ * working stacks' (ucat: per unit, into *ucat, malloc'd): read through the
+ * timeline when it is one stretch of the original (seq->idx), else an
+ * array of them (*cat, malloc'd); the samples of a source without time
+ * order (folded stacks) all one, so that it stays one phase. */
+static int phase_signal(struct apply *a, struct ss_phase_seq *seq, uint8_t **ucat, uint8_t **cat,
+                        unsigned *ncat, struct ss_error *err)
 {
     const struct wset *cur = a->cur;
+    const struct ss_model *o = a->orig;
     size_t nc = wset_n(cur);
-    uint8_t *scat = ss_alloc_array(nc, 1), *ucat = ss_alloc_array(a->norig, 1);
+    uint8_t *scat = ss_alloc_array(nc, 1);
+    *ucat = ss_alloc_array(a->norig, 1);
+    *cat = NULL;
     uint32_t level;
-    int rc = !scat || !ucat ? ss_nomem(err, "transform")
-                            : ss_phase_categories(a->out, cur->off.v, cur->loc.v, nc, cur->ns.v,
-                                                  scat, ncat, &level, err);
+    int rc = !scat || !*ucat ? ss_nomem(err, "transform")
+                             : ss_phase_categories(a->out, cur->off.v, cur->loc.v, nc, cur->ns.v,
+                                                   scat, ncat, &level, err);
+    int unordered = 0;
+    for (size_t s = 0; s < o->sources.n; s++)
+        unordered |= (o->sources.v[s].flags & SS_SRC_UNORDERED) != 0;
     if (!rc) {
         for (size_t u = 0; u < a->norig; u++)
-            ucat[u] = a->o2c[u] == SS_NONE ? 0 : scat[a->o2c[u]];
-        for (size_t k = 0; k < a->nkeep; k++)
-            cat[k] = ucat[a->sunit[orig_index(a, k)]];
-        const struct ss_model *o = a->orig;
-        for (size_t s = 0; s < o->sources.n; s++)
+            (*ucat)[u] = a->o2c[u] == SS_NONE ? 0 : scat[a->o2c[u]];
+        seq->cat = NULL;
+        seq->idx = a->sunit + a->base;
+        seq->table = *ucat;
+    }
+    if (!rc && (a->keep || unordered)) {
+        if (!(*cat = ss_alloc_array(a->nkeep, 1)))
+            rc = ss_nomem(err, "transform");
+        for (size_t k = 0; *cat && k < a->nkeep; k++)
+            (*cat)[k] = (*ucat)[a->sunit[orig_index(a, k)]];
+        for (size_t s = 0; *cat && s < o->sources.n; s++)
             if (o->sources.v[s].flags & SS_SRC_UNORDERED) {
                 size_t from = first_at_or_after(a, o->sources.v[s].first_sample);
                 size_t to =
                     first_at_or_after(a, o->sources.v[s].first_sample + o->sources.v[s].n_samples);
-                memset(cat + from, 0, to - from);
+                memset(*cat + from, 0, to - from);
             }
+        seq->cat = *cat;
     }
     free(scat);
-    free(ucat);
     return rc;
 }
 
@@ -947,12 +962,14 @@ static int phase_step(struct apply *a, const struct tf_step *st, struct ss_tf_ef
                        o->sources.n ? ss_str(o, o->sources.v[0].type) : "empty");
     size_t nb, *starts = NULL, np = 0;
     unsigned ncat = 1;
-    uint8_t *cat = ss_alloc_array(a->nkeep, 1);
+    uint8_t *cat = NULL, *ucat = NULL;
+    struct ss_phase_seq seq;
     size_t *breaks = phase_breaks(a, &nb);
-    int rc = !cat || !breaks ? ss_nomem(err, "transform") : phase_signal(a, cat, &ncat, err);
+    int rc = !breaks ? ss_nomem(err, "transform") : phase_signal(a, &seq, &ucat, &cat, &ncat, err);
     if (!rc)
-        rc = ss_phases_detect(cat, a->nkeep, ncat, breaks, nb, &st->phase_opts, &starts, &np, err);
+        rc = ss_phases_detect(&seq, a->nkeep, ncat, breaks, nb, &st->phase_opts, &starts, &np, err);
     free(cat);
+    free(ucat);
     free(breaks);
     if (rc == SS_EUSAGE) /* phases=N the profile cannot have: say which step */
         rc = ss_fail(err, SS_EUSAGE, "%s: %s", st->text, err->msg);

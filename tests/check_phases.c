@@ -39,7 +39,8 @@ static size_t detect(const uint8_t *cat, size_t n, unsigned k, const size_t *bre
     struct ss_phase_opts o = {0, count};
     size_t *starts, np;
     struct ss_error err;
-    ck_assert_int_eq(ss_phases_detect(cat, n, k, breaks, nb, &o, &starts, &np, &err), 0);
+    struct ss_phase_seq seq = {cat, NULL, NULL};
+    ck_assert_int_eq(ss_phases_detect(&seq, n, k, breaks, nb, &o, &starts, &np, &err), 0);
     ck_assert_uint_le(np, max);
     memcpy(out, starts, np * sizeof *starts);
     free(starts);
@@ -58,6 +59,20 @@ START_TEST(test_abrupt_change_exact)
     ck_assert_uint_eq(detect(cat, 5000, 2, NULL, 0, 0, s, 8), 2);
     ck_assert_uint_eq(s[0], 0);
     ck_assert_uint_eq(s[1], 2503);
+    /* the same through stacks: samples of stacks 7 and 3, whose categories
+     * are 0 and 1 */
+    static ss_id idx[5000];
+    static const uint8_t table[8] = {[7] = 0, [3] = 1};
+    for (size_t i = 0; i < 5000; i++)
+        idx[i] = i < 2503 ? 7 : 3;
+    struct ss_phase_seq seq = {NULL, idx, table};
+    struct ss_phase_opts o = {0, 0};
+    size_t *starts, np;
+    struct ss_error err;
+    ck_assert_int_eq(ss_phases_detect(&seq, 5000, 2, NULL, 0, &o, &starts, &np, &err), 0);
+    ck_assert_uint_eq(np, 2);
+    ck_assert_uint_eq(starts[1], 2503);
+    free(starts);
 }
 END_TEST
 
@@ -150,20 +165,21 @@ START_TEST(test_exactly_n)
     ck_assert_uint_eq(detect(cat, 1000, 3, br, 1, 2, s, 8), 2);
     ck_assert_uint_eq(s[1], 700);
     /* too many, or fewer than the sources */
+    struct ss_phase_seq seq = {cat, NULL, NULL};
     struct ss_phase_opts o = {0, 0};
     size_t *starts, np;
     struct ss_error err;
     o.count = 50;
-    ck_assert_int_eq(ss_phases_detect(cat, 1000, 3, NULL, 0, &o, &starts, &np, &err), 0);
+    ck_assert_int_eq(ss_phases_detect(&seq, 1000, 3, NULL, 0, &o, &starts, &np, &err), 0);
     for (size_t k = 0; k < np; k++) /* each at least 1% */
         ck_assert_uint_ge((k + 1 < np ? starts[k + 1] : 1000) - starts[k], 10);
     free(starts);
     ck_assert_uint_eq(np, 50);
     o.count = 101;
-    ck_assert_int_eq(ss_phases_detect(cat, 1000, 3, NULL, 0, &o, &starts, &np, &err), SS_EUSAGE);
+    ck_assert_int_eq(ss_phases_detect(&seq, 1000, 3, NULL, 0, &o, &starts, &np, &err), SS_EUSAGE);
     ck_assert_ptr_nonnull(strstr(err.msg, "at most"));
     o.count = 1;
-    ck_assert_int_eq(ss_phases_detect(cat, 1000, 3, br, 1, &o, &starts, &np, &err), SS_EUSAGE);
+    ck_assert_int_eq(ss_phases_detect(&seq, 1000, 3, br, 1, &o, &starts, &np, &err), SS_EUSAGE);
     ck_assert_ptr_nonnull(strstr(err.msg, "2 sources"));
 }
 END_TEST
@@ -183,7 +199,8 @@ START_TEST(test_penalty)
     struct ss_phase_opts o = {2, 0};
     size_t *starts, np;
     struct ss_error err;
-    ck_assert_int_eq(ss_phases_detect(cat, 4000, 2, NULL, 0, &o, &starts, &np, &err), 0);
+    struct ss_phase_seq seq = {cat, NULL, NULL};
+    ck_assert_int_eq(ss_phases_detect(&seq, 4000, 2, NULL, 0, &o, &starts, &np, &err), 0);
     free(starts);
     ck_assert_uint_eq(np, 1);
 }

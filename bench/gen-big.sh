@@ -17,8 +17,15 @@
 # temporary file in the same directory and renamed, so an interrupted run
 # never leaves a partial OUT behind.
 #
-# The resampled file destroys time order, and synthetic memory prefixes are
-# not a real run: use it for speed and memory measurements only.
+# With ORDER=kept in the environment, output sample k is drawn instead from
+# the source lines near position k x (source samples) / N (a stretch of
+# 0.1% of them): the source's phases (burn-in, main work, fade-out) stay where
+# they were, stretched to N samples, for the phase detector (bench/run.sh
+# --10m makes a 10M-sample file so from data/demo.out).
+#
+# The resampled file destroys time order (kept: all but the phases), and
+# synthetic memory prefixes are not a real run: use it for speed and memory
+# measurements only.
 
 set -eu
 
@@ -35,6 +42,8 @@ out=$2
 src=${3:-$here/data/plain_fast.out}
 seed=${4:-1}
 awk_bin=${AWK:-awk}
+order=${ORDER:-random}
+case $order in random | kept) ;; *) echo "$0: ORDER must be random or kept: $order" >&2; exit 2 ;; esac
 
 case $n in '' | *[!0-9]*) echo "$0: N must be a non-negative integer: $n" >&2; exit 2 ;; esac
 case $seed in '' | *[!0-9]*) echo "$0: SEED must be a non-negative integer: $seed" >&2; exit 2 ;; esac
@@ -49,8 +58,16 @@ fi
 
 # The awk program reads SOURCE up to its second header (if any), then
 # generates everything in END.
-"$awk_bin" -v n="$n" -v seed="$seed" -v src="$src" '
+"$awk_bin" -v n="$n" -v seed="$seed" -v src="$src" -v kept="$([ "$order" = kept ] && echo 1 || echo 0)" '
 BEGIN { srand(seed) }
+# The source line of output sample i (0-based): any line (random), or one
+# of the 0.1% of lines around its place in the source (kept).
+function pick(i,  c, k) {
+    if (!kept) return int(rand() * nsamp) + 1
+    c = 1 + int(i * nsamp / n)
+    k = c + int((rand() - 0.5) * (nsamp / 1000 + 1))
+    return k < 1 ? 1 : k > nsamp ? nsamp : k
+}
 function is_header(line) {
     # "sample.interval=N", optionally preceded by flag words such as
     # "memory profiling: GC profiling: line profiling: ". Sample lines begin
@@ -118,7 +135,7 @@ END {
     for (i = 1; i <= nfiles; i++) print files[i]
 
     if (!memory || npref == 0) {
-        for (i = 0; i < n; i++) print samp[int(rand() * nsamp) + 1]
+        for (i = 0; i < n; i++) print samp[pick(i)]
         exit 0
     }
 
@@ -135,7 +152,7 @@ END {
     # with that small_v; a repeated (small_v, nodes) pair, which is rare, makes
     # the walk take another step. So every prefix, hence every line, is unique.
     for (i = 0; i < n; i++) {
-        k = int(rand() * nsamp) + 1
+        k = pick(i)
         if (!(k in haspref)) { print samp[k]; continue }
         do {
             tick()

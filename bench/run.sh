@@ -9,7 +9,9 @@
 #   --no-r     skip R's summaryRprof (about 15-30 s per 1M-sample file)
 #   --reps N   timed repetitions per command, median reported (default 5)
 #   --10m      also a 10M-sample memory + line file (3 GB; made once in
-#              bench/out, about a minute; never with R)
+#              bench/out, about a minute; never with R), and a 10M-sample
+#              file that keeps the demo's phases (2.3 GB, gen-big.sh
+#              ORDER=kept) for report --by phases and tf_bench's phases
 #   --big-dir DIR  take ml10m.out from DIR instead of making it
 #
 # The report goes to standard output, progress to standard error, and a copy
@@ -78,6 +80,7 @@ if [ $use_r = 1 ]; then
 fi
 
 mkdir -p "$outdir" || die "cannot create $outdir"
+rm -f "$outdir/phases10m.txt" # written again by --10m
 tmpd=$(mktemp -d "${TMPDIR:-/tmp}/stackscope-bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$tmpd"' EXIT
 trap 'exit 130' INT TERM
@@ -224,7 +227,8 @@ bench_threads1 "$plain"
 bench_file "$ml" "report --by self" "report --by line" "report --by self --memory" \
     "report --by self --value memory" "report --by line --value memory" \
     "report --by sources" "report --by stacks" "report --by levels" "report --by runs" \
-    "report --by tree" "report --by calls --function paste" "report --by timeline"
+    "report --by tree" "report --by calls --function paste" "report --by timeline" \
+    "report --by phases"
 bench_threads1 "$ml"
 
 # --- 10M samples (issue 15) ----------------------------------------------------
@@ -241,6 +245,20 @@ if [ $ten = 1 ]; then
     use_r=0 # summaryRprof would take minutes
     bench_file "$ml10" "report --by self" "report --by line"
     bench_threads1 "$ml10"
+    # the phases (issue 29: within 300 ms at 10M samples): the demo's burn-in,
+    # main work and fade-out stretched to 10M samples
+    demo10=${bigdir:-$outdir}/demo10m.out
+    if ! { [ -s "$demo10" ] && [ "$demo10" -nt "$here/gen-big.sh" ]; }; then
+        note "generating demo10m.out (10M samples in the demo's time order, 2.3 GB)"
+        ORDER=kept "$here/gen-big.sh" 10000000 "$demo10" "$root/data/demo.out" 1 ||
+            die "gen-big.sh failed for $demo10"
+    fi
+    bench_file "$demo10" "report --by sources" "report --by phases"
+    if [ -x "$root/bench/tf_bench" ] || make -C "$root" bench/tf_bench > /dev/null 2>&1; then
+        note "demo10m.out: tf_bench (keep-phase main; phases of the result), 5 runs"
+        "$root/bench/tf_bench" "$demo10" "$here/phases.tf" 5 > "$outdir/phases10m.txt" ||
+            failed=1
+    fi
     use_r=$keep_r
 fi
 
@@ -354,6 +372,11 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
                     printf "  ----  %-12s %s vs summaryRprof: not measured (--no-r)\n", file[i], c
                 }
             }
+            if (c ~ /--by phases/ && (file[i] in load)) {
+                x = wall[i] - load[file[i]]
+                printf "  %s  %-12s %s within 0.3 s after load: %.3f s\n", \
+                    (x <= 0.3 ? "PASS" : "MISS"), file[i], c, x
+            }
             if (c ~ /--by (stacks|levels|runs|tree|calls|timeline)/ && (file[i] in load)) {
                 x = wall[i] - load[file[i]]
                 printf "  %s  %-12s %s within 0.5 s after load: %.3f s\n", \
@@ -367,6 +390,11 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
         }
     }'
 
+if [ -s "$outdir/phases10m.txt" ]; then
+    echo
+    echo "tf_bench on demo10m.out (keep-phase main applied, then the phases of the result):"
+    sed 's/^/  /' "$outdir/phases10m.txt"
+fi
 echo
 echo "(raw measurements: ${outdir#"$root"/}/results.tsv)"
 if [ $failed != 0 ]; then

@@ -5,7 +5,10 @@
  *     bench/tf_bench FILE SCRIPT [REPS]
  * It loads FILE once, then REPS times (default 10): applies SCRIPT's list to
  * the loaded model from scratch, computes and sorts the self/total table,
- * and frees the transformed model.  Prints each phase's median and maximum
+ * finds the phases of the result (phases.h: what `report --by phases`,
+ * the explorer's phase row and its phases view compute; DESIGN section 9:
+ * within 300 ms at 10M samples), and frees the transformed model.  Prints
+ * each part's median and maximum
  * wall time (CLOCK_MONOTONIC) and the median CPU time of the process
  * (CLOCK_PROCESS_CPUTIME_ID: steadier on a busy machine), in milliseconds.
  */
@@ -15,6 +18,7 @@
 #include <time.h>
 
 #include "load.h"
+#include "phases.h"
 #include "stats.h"
 #include "transform.h"
 
@@ -79,13 +83,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "tf_bench: %s\n", l ? err.msg : "out of memory");
         return 2;
     }
-    /* wall and cpu times of apply, table, free, all four: 8 x reps */
-    double *v = calloc(8 * (size_t)reps, sizeof *v);
+    /* wall and cpu times of apply, table, free, all, phases: 10 x reps */
+    double *v = calloc(10 * (size_t)reps, sizeof *v);
     if (!v)
         return 2;
     double *ap = v, *st = v + reps, *fr = v + 2 * reps, *all = v + 3 * reps, *cap = v + 4 * reps,
-           *cst = v + 5 * reps, *cfr = v + 6 * reps, *call = v + 7 * reps;
-    size_t kept = 0;
+           *cst = v + 5 * reps, *cfr = v + 6 * reps, *call = v + 7 * reps, *ph = v + 8 * reps,
+           *cph = v + 9 * reps;
+    size_t kept = 0, nphases = 0;
     for (int r = 0; r < reps; r++) {
         struct ss_model m;
         struct ss_stats s;
@@ -101,18 +106,29 @@ int main(int argc, char **argv)
         }
         ss_stats_sort_self(&s);
         double c = now_ms(), cc = cpu_ms();
+        struct ss_phases p;
+        if (ss_phases_compute(&m, NULL, &p, &err)) {
+            fprintf(stderr, "tf_bench: %s\n", err.msg);
+            return 2;
+        }
+        double e = now_ms(), ce = cpu_ms();
+        nphases = p.n;
+        ss_phases_free(&p);
+        ph[r] = e - c;
+        cph[r] = ce - cc;
+        c = now_ms(), cc = cpu_ms();
         kept = m.sample_stack.n;
         ss_stats_free(&s);
         ss_model_free(&m);
         double d = now_ms(), cd = cpu_ms();
         cap[r] = cb - ca;
-        cst[r] = cc - cb;
         cfr[r] = cd - cc;
-        call[r] = cd - ca;
+        call[r] = cd - ca - cph[r];
         ap[r] = b - a;
-        st[r] = c - b;
+        st[r] = c - b - ph[r];
+        cst[r] = cc - cb - cph[r];
         fr[r] = d - c;
-        all[r] = d - a;
+        all[r] = d - a - ph[r];
     }
     printf("%zu of %zu steps enabled; %zu samples after them; %d runs\n", ss_tf_active(l),
            ss_tf_count(l), kept, reps);
@@ -120,6 +136,8 @@ int main(int argc, char **argv)
     report("function table", st, cst, reps);
     report("free", fr, cfr, reps);
     report("total", all, call, reps);
+    printf("%zu phases found in the result:\n", nphases);
+    report("phases", ph, cph, reps);
     ss_tf_list_free(l);
     ss_model_free(&orig);
     free(v);

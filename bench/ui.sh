@@ -98,7 +98,10 @@ gnutime=
 # The session: every view, moving, sorting, searching, zooming, and
 # transforms typed, made by keys, undone and redone (each re-applies the
 # list to the 1M samples and redraws), measures switched with V and :value
-# (issue 11: within 100 ms) in the functions, lines and tree views; then the
+# (issue 11: within 100 ms) in the functions, lines and tree views; the
+# phases (issue 29): the timeline's v and K (keep-phase), the phases view,
+# its Enter (the timeline zoomed to a phase) and K anywhere (keep-phase
+# main), each undone; then the
 # flame graph (DESIGN 9: its first draw and every key within 100 ms):
 # moving, zooming, searching, the order, inverted and time order toggled
 # (zooming into the time-ordered chart and out: each rebuilds it for the
@@ -138,6 +141,12 @@ U
 6
 >v
 K
+u
+O
+<Enter>
+O
+K
+u
 7
 B
 1

@@ -26,11 +26,13 @@
 #include "write.h"
 #include "vec.h"
 #include "strbuf.h"
+#include "num.h"
+#include "phases.h"
 
 /* --help: this head, then each section's intro and its options (from
  * cli_opts below), then the tail. */
 static const char help_head[] =
-    "Usage: stackscope [--resume] [--preset r] [-e CMD]... [FILE...]\n"
+    "Usage: stackscope [--resume] [--preset NAME] [-e CMD]... [FILE...]\n"
     "       stackscope report [OPTIONS] FILE...\n"
     "       stackscope convert [OPTIONS] -o OUT FILE...\n"
     "       stackscope check FILE...\n"
@@ -306,8 +308,10 @@ static int tf_option(struct tf_opts *t, int c, const char *arg)
     int rc;
     if (c == 'p') {
         const char *script = ss_tf_preset(arg);
+        char names[128];
         if (!script)
-            return usage_error("--preset: unknown preset '%s' (expected r)", arg);
+            return usage_error("--preset: unknown preset '%s' (expected %s)", arg,
+                               ss_tf_preset_list(names, sizeof names));
         rc = ss_tf_append_script(t->list, script, strlen(script), "--preset", &err);
     } else if (c == 'e') {
         t->n_e++;
@@ -408,6 +412,34 @@ struct ss_model *ss_cli_take_base(int *normalize)
     return b;
 }
 
+/* --compare-phases A,B: the base is phase A of FILE..., the new profile
+ * phase B (after the transforms): each side is the profile with the list
+ * and then keep-phase A or B (ss_tf_apply_then). */
+static int cli_phase_cmp;
+static char cli_phase_ref[2][32];
+
+int ss_cli_compare_phases(const char **base, const char **cur)
+{
+    *base = cli_phase_ref[0];
+    *cur = cli_phase_ref[1];
+    return cli_phase_cmp;
+}
+
+static int compare_phases_arg(const char *arg)
+{
+    const char *comma = strchr(arg, ',');
+    struct ss_phase_ref r[2];
+    if (!comma || ss_phase_ref_parse(arg, (size_t)(comma - arg), &r[0]) ||
+        ss_phase_ref_parse(comma + 1, strlen(comma + 1), &r[1]))
+        return usage_error("--compare-phases: expected two phases A,B (each a number from 1, "
+                           "main, first or last: 1,main), not '%s'",
+                           arg);
+    for (int k = 0; k < 2; k++)
+        ss_phase_ref_text(&r[k], cli_phase_ref[k], sizeof cli_phase_ref[k]);
+    cli_phase_cmp = 1;
+    return 0;
+}
+
 static int base_arg(char *file)
 {
     if (cli_nbases == MAX_BASES)
@@ -417,7 +449,9 @@ static int base_arg(char *file)
 }
 
 /* Both sides of a comparison, each as loaded (orig) and as used (m: the
- * transformed copy or orig); b is NULL when nothing is compared. */
+ * transformed copy or orig); b is NULL when nothing is compared.  Two
+ * phases of one profile (--compare-phases) have no borig: tm and btm both
+ * come from orig. */
 struct sides {
     struct ss_model orig, tm, *m;
     struct ss_model borig, btm, *b;
@@ -430,13 +464,51 @@ static void sides_free(struct sides *s)
         free_models(&s->borig, s->b);
 }
 
+/* The two sides of --compare-phases: s->m is the new profile's phase, s->b
+ * the base's, both from s->orig through the list tf (NULL: none). */
+static int phase_sides(struct sides *s, struct ss_tf_list *tf, double *t0)
+{
+    struct ss_tf_list *empty = tf ? NULL : ss_tf_list_new();
+    struct ss_tf_list *l = tf ? tf : empty;
+    struct ss_error err;
+    ss_error_clear(&err);
+    char cmd[2][64];
+    for (int k = 0; k < 2; k++)
+        snprintf(cmd[k], sizeof cmd[k], "keep-phase %s", cli_phase_ref[k]);
+    int rc = l ? 0 : ss_nomem(&err, "transform list");
+    if (!rc)
+        rc = ss_tf_apply_then(l, &s->orig, cmd[1], 0, &s->tm, NULL, &err);
+    if (!rc && (rc = ss_tf_apply_then(l, &s->orig, cmd[0], 1, &s->btm, NULL, &err)) != 0)
+        ss_model_free(&s->tm);
+    ss_tf_list_free(empty);
+    if (rc) {
+        ss_model_free(&s->orig);
+        if (rc == SS_EUSAGE)
+            return usage_error("--compare-phases: %s", err.msg);
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    timing("apply", t0);
+    for (size_t i = s->orig.warnings.n; i < s->tm.warnings.n; i++)
+        print_line(stderr, "stackscope: warning: ", s->tm.warnings.v[i]);
+    if (tf)
+        warn_no_match(tf, 1);
+    s->m = &s->tm;
+    s->b = &s->btm;
+    return 0;
+}
+
 /* Load FILE... and the bases (or split a difference profile into its two
- * sides), weigh both by the same measure and apply the transforms to each.
+ * sides), weigh both by the same measure and apply the transforms to each
+ * (explorer: not --compare-phases, which the explorer applies itself).
  * Returns 0 or the exit status (nothing to free then). */
 static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss_tf_list *tf,
-                      double *t0)
+                      int explorer, double *t0)
 {
     s->b = NULL;
+    if (cli_phase_cmp && cli_nbases)
+        return usage_error("%s", "--compare-phases compares two phases of FILE...: it takes no "
+                                 "--base");
     int rc = load_or_complain(&s->orig, files, nfiles);
     if (rc)
         return rc;
@@ -444,10 +516,10 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
     ss_error_clear(&err);
     const char *base_name = cli_nbases ? cli_bases[0] : files[0];
     if (ss_model_is_comparison(&s->orig)) {
-        if (cli_nbases) {
+        if (cli_nbases || cli_phase_cmp) {
             ss_model_free(&s->orig);
             return usage_error("%s is a difference profile (its negative samples are its base): "
-                               "it takes no --base",
+                               "it takes no --base or --compare-phases",
                                files[0]);
         }
         struct ss_model whole = s->orig;
@@ -470,6 +542,9 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
             ss_model_free(&s->orig);
             return rc;
         }
+    } else if (cli_phase_cmp && !explorer) {
+        timing("load", t0);
+        return phase_sides(s, tf, t0);
     } else {
         timing("load", t0);
         return transform_loaded(&s->orig, &s->tm, &s->m, tf, 0, t0);
@@ -505,7 +580,7 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
 {
     static struct sides sd;
     double t0 = now_ms();
-    int rc = load_sides(&sd, files, nfiles, tf, &t0);
+    int rc = load_sides(&sd, files, nfiles, tf, 0, &t0);
     if (rc)
         return rc;
     struct ss_model *m = sd.m;
@@ -566,17 +641,12 @@ static const struct {
     const char *name;
     enum ss_report_by by;
 } by_names[] = {
-    {"self", SS_REPORT_SELF},
-    {"total", SS_REPORT_TOTAL},
-    {"line", SS_REPORT_LINE},
-    {"stacks", SS_REPORT_STACKS},
-    {"levels", SS_REPORT_LEVELS},
-    {"runs", SS_REPORT_RUNS},
-    {"tree", SS_REPORT_TREE},
-    {"calls", SS_REPORT_CALLS},
-    {"timeline", SS_REPORT_TIMELINE},
-    {"sources", SS_REPORT_SOURCES},
-    {"transforms", SS_REPORT_TRANSFORMS},
+    {"self", SS_REPORT_SELF},         {"total", SS_REPORT_TOTAL},
+    {"line", SS_REPORT_LINE},         {"stacks", SS_REPORT_STACKS},
+    {"levels", SS_REPORT_LEVELS},     {"runs", SS_REPORT_RUNS},
+    {"tree", SS_REPORT_TREE},         {"calls", SS_REPORT_CALLS},
+    {"timeline", SS_REPORT_TIMELINE}, {"phases", SS_REPORT_PHASES},
+    {"sources", SS_REPORT_SOURCES},   {"transforms", SS_REPORT_TRANSFORMS},
     {"labels", SS_REPORT_LABELS}, /* pprof and perf labels */
     {NULL, SS_REPORT_SELF},
 };
@@ -659,11 +729,19 @@ static int set_by(struct cli_args *a, const char *arg)
     size_t k = 0;
     while (by_names[k].name && strcmp(by_names[k].name, arg))
         k++;
-    if (!by_names[k].name)
-        return usage_error("--by: unknown table '%s' (expected self, total, line, stacks, "
-                           "levels, runs, tree, calls, timeline, sources, labels or "
-                           "transforms)",
-                           arg);
+    if (!by_names[k].name) {
+        /* the tables from by_names: "self, total, ... or labels" */
+        struct ss_strbuf b = SS_STRBUF_INIT;
+        for (size_t i = 0; by_names[i].name; i++)
+            ss_strbuf_printf(&b, "%s%s",
+                             i == 0                 ? ""
+                             : by_names[i + 1].name ? ", "
+                                                    : " or ",
+                             by_names[i].name);
+        int rc = usage_error("--by: unknown table '%s' (expected %s)", arg, ss_strbuf_str(&b));
+        ss_strbuf_free(&b);
+        return rc;
+    }
     a->report.by = by_names[k].by;
     return 0;
 }
@@ -747,6 +825,22 @@ static int set_share(struct cli_args *a, const char *arg)
     return number_arg("--share", arg, 0.5, 1, &a->report.share) ? 1 : 0;
 }
 
+static int set_phases(struct cli_args *a, const char *arg)
+{
+    double v;
+    if (number_arg("--phases", arg, 1, 100, &v))
+        return 1;
+    if (!ss_double_eq(v, (double)(size_t)v))
+        return usage_error("--phases: expected a whole number of phases, not '%s'", arg);
+    a->report.phases = (size_t)v;
+    return 0;
+}
+
+static int set_penalty(struct cli_args *a, const char *arg)
+{
+    return number_arg("--penalty", arg, 0.01, 1000, &a->report.penalty) ? 1 : 0;
+}
+
 static int set_output(struct cli_args *a, const char *arg)
 {
     a->out = arg;
@@ -801,6 +895,12 @@ static int set_base(struct cli_args *a, const char *arg)
     return base_arg((char *)(uintptr_t)arg); /* argv's own string */
 }
 
+static int set_compare_phases(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    return compare_phases_arg(arg);
+}
+
 static int set_normalize(struct cli_args *a, const char *arg)
 {
     (void)a, (void)arg;
@@ -850,8 +950,10 @@ static int set_resume(struct cli_args *a, const char *arg)
 
 static int set_explorer_preset(struct cli_args *a, const char *arg)
 {
+    char names[128];
     if (!ss_tf_preset(arg))
-        return usage_error("--preset: unknown preset '%s' (expected r)", arg);
+        return usage_error("--preset: unknown preset '%s' (expected %s)", arg,
+                           ss_tf_preset_list(names, sizeof names));
     a->preset = arg;
     return 0;
 }
@@ -904,9 +1006,11 @@ static const struct cli_opt cli_opts[] = {
      "$XDG_STATE_HOME/stackscope/, by default\n"
      "~/.local/state/stackscope/; see FILES in\n"
      "stackscope(1))"},
-    {"preset", 0, ARG, "r", IN_EXPLORER, SEC_TOP, set_explorer_preset,
-     "start with the R preset's transforms (r-simplify,\n"
-     "name-anonymous, trim-base auto; undoable)"},
+    {"preset", 0, ARG, "NAME", IN_EXPLORER, SEC_TOP, set_explorer_preset,
+     "start with a preset's transforms (undoable):\n"
+     "  r  r-simplify, name-anonymous, trim-base auto\n"
+     "  trim-burnin  keep-phase main: the burn-in and\n"
+     "     fade-out found and dropped"},
 
     {"by", 0, ARG, "TABLE", IN_REPORT, SEC_REPORT, set_by,
      "the table to print:\n"
@@ -920,6 +1024,10 @@ static const struct cli_opt cli_opts[] = {
      "  tree     call tree, top-down (--inverted: bottom-up)\n"
      "  calls    callers and callees of --function F\n"
      "  timeline the function at --level K over time\n"
+     "  phases   the phases found (burn-in, main work,\n"
+     "           fade-out): first and last sample, the\n"
+     "           measure, the function that tells each\n"
+     "           apart (-e 'keep-phase main' keeps one)\n"
      "  sources  the input files and Rprof sessions,\n"
      "           each with its measure and share\n"
      "  labels   the samples' labels (pprof, perf):\n"
@@ -953,6 +1061,13 @@ static const struct cli_opt cli_opts[] = {
     {"share", 0, ARG, "S", IN_REPORT, SEC_REPORT, set_share,
      "levels: a scaffold level has one function in a\n"
      "share S (0.5-1, default 1) of the samples"},
+    {"phases", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_phases,
+     "phases: exactly N phases (1-100), the best cut\n"
+     "into N; default: as many as the data shows"},
+    {"penalty", 0, ARG, "X", IN_REPORT, SEC_REPORT, set_penalty,
+     "phases: the penalty per boundary times X (0.01-\n"
+     "1000, default 1): above 1 fewer phases, below\n"
+     "1 more (PHASES in stackscope(1))"},
 
     {"output", 'o', ARG, "OUT", IN_CONVERT, SEC_CONVERT, set_output,
      "the file to write (a directory for tables); - for\n"
@@ -1006,6 +1121,12 @@ static const struct cli_opt cli_opts[] = {
      "explorer: X swaps base and new.  A pprof file\n"
      "with negative samples (pprof -proto -diff_base)\n"
      "is read as a comparison"},
+    {"compare-phases", 0, ARG, "A,B", RC | IN_EXPLORER, SEC_COMPARE, set_compare_phases,
+     "compare phase B of FILE... with its phase A (a\n"
+     "number, main, first or last: 1,main compares the\n"
+     "main work with the burn-in), both after the\n"
+     "transforms, as --base does with a file; the\n"
+     "explorer: :compare-phases A B"},
     {"normalize", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_COMPARE, set_normalize,
      "scale the base to the new profile's total"},
 
@@ -1037,6 +1158,10 @@ static const struct cli_opt cli_opts[] = {
      "  label-root KEY   (the label's value becomes\n"
      "    the outermost frame KEY=VALUE, as pprof's\n"
      "    -tagroot)\n"
+     "  keep-phase P   drop-phase P   (P: a phase's\n"
+     "    number, main, first or last, of the phases\n"
+     "    found at that step: --by phases; add\n"
+     "    phases=N or penalty=X as --phases, --penalty)\n"
      "F is a name, a \"quoted name\" or a /regex/;\n"
      "one that matches no function is warned about;\n"
      "the explorer starts with them (after --preset's\n"
@@ -1044,9 +1169,10 @@ static const struct cli_opt cli_opts[] = {
     {"script", 0, ARG, "FILE", RC | IN_EXPLORER, SEC_TRANSFORM, set_script,
      "apply the commands in FILE, one per line ('#'\n"
      "starts a comment); mixes with -e in order"},
-    {"preset", 0, ARG, "r", RC, SEC_TRANSFORM, set_preset,
-     "apply the R preset: r-simplify, name-anonymous,\n"
-     "trim-base auto (in order with -e and --script)"},
+    {"preset", 0, ARG, "NAME", RC, SEC_TRANSFORM, set_preset,
+     "apply a preset (in order with -e and --script):\n"
+     "  r  r-simplify, name-anonymous, trim-base auto\n"
+     "  trim-burnin  keep-phase main"},
 
     {"help", 'h', NOARG, NULL, RC | IN_EXPLORER | IN_CHECK, SEC_GENERAL, set_help,
      "show this help and exit"},
@@ -1220,6 +1346,10 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
         return usage_error("%s", "--width goes with --by timeline");
     if (o.share > 0 && o.by != SS_REPORT_LEVELS)
         return usage_error("%s", "--share goes with --by levels");
+    if ((o.phases || o.penalty > 0) && o.by != SS_REPORT_PHASES)
+        return usage_error("%s", "--phases and --penalty go with --by phases");
+    if (o.phases && o.penalty > 0)
+        return usage_error("%s", "--phases N asks for N phases: --penalty has nothing to tune");
     return report_run(argv + first, argc - first, &o, cli_tf.list);
 }
 
@@ -1322,7 +1452,7 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
     w.n_inputs = argc - first + cli_nbases;
     static struct sides sd;
     double t0 = now_ms();
-    rc = load_sides(&sd, argv + first, argc - first, cli_tf.list, &t0);
+    rc = load_sides(&sd, argv + first, argc - first, cli_tf.list, 0, &t0);
     if (rc)
         return rc;
     struct ss_error err;
@@ -1631,7 +1761,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     if (ui && ui->available()) {
         static struct sides sd; /* the base stays here until the UI takes it */
         double t0 = now_ms();
-        rc = load_sides(&sd, files, n, NULL, &t0);
+        rc = load_sides(&sd, files, n, NULL, 1, &t0);
         if (rc) {
             ss_tf_list_free(resumed);
             return rc;

@@ -40,6 +40,11 @@ const char *const *ss_cli_source_paths(size_t *n);
  * call returns NULL. */
 struct ss_model *ss_cli_take_base(int *normalize);
 
+/* --compare-phases A,B: 1 with *base and *cur the phases as keep-phase
+ * names them ("1", "main"; static), else 0.  The explorer applies them
+ * itself (ss_tf_apply_then). */
+int ss_cli_compare_phases(const char **base, const char **cur);
+
 /* The --base files, in order (borrowed from argv; *n of them): inputs that
  * an output (:w) may not replace either. */
 char *const *ss_cli_base_files(int *n);

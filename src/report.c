@@ -7,6 +7,7 @@
 
 #include "report_analysis.h"
 #include "report_labels.h"
+#include "report_phases.h"
 #include "report_sources.h"
 #include "report_transforms.h"
 #include "column.h"
@@ -228,6 +229,8 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
         return ss_report_calls(out, m, o, err);
     if (o->by == SS_REPORT_TIMELINE)
         return ss_report_timeline(out, m, o, err);
+    if (o->by == SS_REPORT_PHASES)
+        return ss_report_phases(out, m, o, err);
     if (o->by == SS_REPORT_TRANSFORMS)
         return ss_report_transforms(out, m, o, err);
     if (o->by == SS_REPORT_LABELS)

@@ -89,8 +89,9 @@ int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char 
                            struct ss_error *err)
 {
     static const char *const names[] = {
-        [SS_REPORT_STACKS] = "stacks", [SS_REPORT_LEVELS] = "levels",     [SS_REPORT_RUNS] = "runs",
-        [SS_REPORT_TREE] = "tree",     [SS_REPORT_TIMELINE] = "timeline",
+        [SS_REPORT_STACKS] = "stacks",     [SS_REPORT_LEVELS] = "levels",
+        [SS_REPORT_RUNS] = "runs",         [SS_REPORT_TREE] = "tree",
+        [SS_REPORT_TIMELINE] = "timeline", [SS_REPORT_PHASES] = "phases",
     };
     if (n)
         note[0] = '\0';
@@ -119,14 +120,17 @@ int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char 
 
 int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct ss_error *err)
 {
-    if ((by != SS_REPORT_RUNS && by != SS_REPORT_TIMELINE) || ss_model_has_time_order(m))
+    if ((by != SS_REPORT_RUNS && by != SS_REPORT_TIMELINE && by != SS_REPORT_PHASES) ||
+        ss_model_has_time_order(m))
         return 0;
     for (size_t i = 0; i < m->sources.n; i++)
         if ((m->sources.v[i].flags & SS_SRC_UNORDERED) && m->sources.v[i].n_samples)
             /* folded stacks, pprof: one row per distinct stack, no sample order */
             return ss_fail(err, SS_EUSAGE,
                            "--by %s needs samples in time order; %s (%s) has none (%s)",
-                           by == SS_REPORT_RUNS ? "runs" : "timeline",
+                           by == SS_REPORT_RUNS     ? "runs"
+                           : by == SS_REPORT_PHASES ? "phases"
+                                                    : "timeline",
                            ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type),
                            strcmp(ss_str(m, m->sources.v[i].type), "pprof")
                                ? "folded stacks hold one line per distinct stack"

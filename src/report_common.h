@@ -24,6 +24,7 @@ enum ss_report_by {
     SS_REPORT_TREE,
     SS_REPORT_CALLS,
     SS_REPORT_TIMELINE,
+    SS_REPORT_PHASES,
     SS_REPORT_TRANSFORMS,
     SS_REPORT_LABELS,
 };
@@ -41,6 +42,8 @@ struct ss_report_opts {
     double min_pct;       /* tree: leave out nodes under this % of the time */
     int width;            /* timeline: number of windows (0 = 80) */
     double share;         /* levels: scaffold share (0 = every sample) */
+    size_t phases;        /* phases: exactly this many (0 = as the detector finds) */
+    double penalty;       /* phases: the detector's penalty factor (0 = 1) */
     const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
 };
 
@@ -60,7 +63,7 @@ void ss_report_header_totals(FILE *out, const struct ss_model *m, const struct s
 int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
                            struct ss_error *err);
 
-/* Tables in time order (runs, timeline) cannot use folded stacks (one line
+/* Tables in time order (runs, timeline, phases) cannot use folded stacks (one line
  * per distinct stack, no sample order): SS_EUSAGE naming such a source of
  * m, else 0. */
 int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct ss_error *err);

@@ -1,6 +1,7 @@
 /* report_compare.c - the tables of a comparison (see report_compare.h). */
 #include "num.h"
 #include "report_compare.h"
+#include "report_phases.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -789,6 +790,19 @@ static void cell_tf_on(char *buf, size_t n, const void *ctx, size_t r, int tsv)
     int on = ss_tf_enabled(TFX(ctx)->l, r);
     snprintf(buf, n, "%s", tsv ? (on ? "1" : "0") : on ? "yes" : "off");
 }
+/* The samples a range or a phase kept or dropped, on each side. */
+static void cell_tf_range_base(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_tf_range_text(TFB(ctx, r), buf, n);
+    if (!tsv && !buf[0])
+        snprintf(buf, n, "-");
+}
+static void cell_tf_range(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_tf_range_text(TFN(ctx, r), buf, n);
+    if (!tsv && !buf[0])
+        snprintf(buf, n, "-");
+}
 static void cell_tf_command(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_tf_text(TFX(ctx)->l, r), tsv);
@@ -883,6 +897,8 @@ const struct ss_col ss_cmp_step_columns[SS_CMPTF_NCOLS] = {
     PAIR_COL("kept_pct.base", "kept%.base", 10, 0, &tf_kept, SS_PART_BASE),
     PAIR_COL("kept_pct", "kept%", 6, 0, &tf_kept, SS_PART_NEW),
     PAIR_COL("kept_pct.delta", "kept%.delta", 11, 0, &tf_kept, SS_PART_DELTA),
+    {"range.base", NULL, 11, 1, 0, cell_tf_range_base, NULL, NULL, 0},
+    {"range", NULL, 11, 1, 0, cell_tf_range, NULL, NULL, 0},
 };
 
 static int report_transforms(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -1003,6 +1019,10 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         return report_transforms(out, c, o, err);
     case SS_REPORT_SOURCES:
         return report_sources(out, c, o, err);
+    case SS_REPORT_PHASES:
+        if (o->format != SS_FORMAT_TSV)
+            header(out, c);
+        return ss_report_phases_compared(out, c->base, c->cur, o, err);
     }
     return ss_fail(err, SS_EUSAGE, "--base: this table does not compare two profiles");
 }

@@ -143,6 +143,8 @@ enum {
     SS_CMPTF_KEPT_B,
     SS_CMPTF_KEPT,
     SS_CMPTF_KEPT_D,
+    SS_CMPTF_RANGE_B,
+    SS_CMPTF_RANGE,
     SS_CMPTF_NCOLS
 };
 extern const struct ss_col ss_cmp_step_columns[SS_CMPTF_NCOLS];

@@ -3,8 +3,10 @@
  * samples entering and leaving it, samples it left with no frames, frames it
  * removed (summed over samples), distinct stacks it changed, functions its
  * names matched, labels its KEY[=VALUE] matched (the label commands), levels
- * trim-base removed, the command's canonical text, and the measure of the
- * samples entering and leaving (time_in, time_out: what a step removed). */
+ * trim-base removed, the command's canonical text, the measure of the
+ * samples entering and leaving (time_in, time_out: what a step removed),
+ * and the samples a range or a phase kept or dropped (range: A:B as the
+ * step's own timeline numbers them, what keep-phase main resolved to). */
 #include "report_transforms.h"
 
 #include "column.h"
@@ -58,6 +60,12 @@ static void cell_levels(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_u64(buf, n, EFF(ctx, r)->levels_removed);
 }
+static void cell_range(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_tf_range_text(EFF(ctx, r), buf, n);
+    if (!tsv && !buf[0])
+        snprintf(buf, n, "-");
+}
 static void cell_command(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_tf_text(LIST(ctx), r), tsv); /* commands quote names */
@@ -88,6 +96,7 @@ const struct ss_col ss_step_columns[SS_STEP_NCOLS] = {
     {"command", NULL, 0, 0, SS_COL_LABEL, cell_command, NULL, NULL, 0},
     {"@_in", "@.in", 10, 1, 0, cell_value_in, NULL, NULL, 0},
     {"@_out", "@.out", 10, 1, 0, cell_value_out, NULL, NULL, 0},
+    {"range", NULL, 11, 1, 0, cell_range, NULL, NULL, 0},
 };
 
 int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,

@@ -32,6 +32,7 @@ enum {
     SS_STEP_COMMAND,
     SS_STEP_VALUE_IN,
     SS_STEP_VALUE_OUT,
+    SS_STEP_RANGE,
     SS_STEP_NCOLS
 };
 extern const struct ss_col ss_step_columns[SS_STEP_NCOLS];

@@ -139,6 +139,7 @@ static const struct {
     const char *name, *script;
 } presets[] = {
     {"r", "r-simplify\nname-anonymous\ntrim-base auto\n"},
+    {"trim-burnin", "keep-phase main\n"}, /* the burn-in and fade-out gone (phases.h) */
 };
 
 const char *ss_tf_preset(const char *name)
@@ -147,6 +148,42 @@ const char *ss_tf_preset(const char *name)
         if (!strcmp(name, presets[i].name))
             return presets[i].script;
     return NULL;
+}
+
+const char *ss_tf_preset_name(size_t i)
+{
+    return i < ARRAY_SIZE(presets) ? presets[i].name : NULL;
+}
+
+const char *ss_tf_preset_list(char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ARRAY_SIZE(presets) && k < n; i++) {
+        int w = snprintf(buf + k, n - k, "%s%s",
+                         i == 0                        ? ""
+                         : i + 1 < ARRAY_SIZE(presets) ? ", "
+                                                       : " or ",
+                         presets[i].name);
+        k += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
+const char *ss_tf_preset_text(const char *name, char *buf, size_t n)
+{
+    const char *s = ss_tf_preset(name);
+    size_t k = 0;
+    buf[0] = '\0';
+    for (; s && *s && k + 1 < n; s++)
+        if (*s != '\n')
+            buf[k++] = *s;
+        else if (s[1] && k + 3 < n) {
+            buf[k++] = ',';
+            buf[k++] = ' ';
+        }
+    buf[k < n ? k : n - 1] = '\0';
+    return buf;
 }
 
 int ss_tf_is_command(const char *word)
@@ -160,6 +197,15 @@ int ss_tf_is_command(const char *word)
     if (!rc)
         tf_step_free(&st);
     return rc == 0 || (rc == SS_EUSAGE && col > 1);
+}
+
+const char *ss_tf_range_text(const struct ss_tf_effect *e, char *buf, size_t n)
+{
+    if (e->range_first)
+        snprintf(buf, n, "%zu:%zu", e->range_first, e->range_last);
+    else if (n)
+        buf[0] = '\0';
+    return buf;
 }
 
 /* ---- reading ------------------------------------------------------------------ */
@@ -541,11 +587,26 @@ char *ss_tf_script(const struct ss_tf_list *l)
 int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                 struct ss_error *err)
 {
-    return tf_apply(l->steps.v, l->steps.n, 0, orig, out, err);
+    return tf_apply(l->steps.v, l->steps.n, NULL, 0, orig, out, err);
 }
 
 int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                      struct ss_error *err)
 {
-    return tf_apply(l->steps.v, l->steps.n, 1, orig, out, err);
+    return tf_apply(l->steps.v, l->steps.n, NULL, 1, orig, out, err);
+}
+
+int ss_tf_apply_then(struct ss_tf_list *l, const struct ss_model *orig, const char *then, int base,
+                     struct ss_model *out, struct ss_tf_effect *then_eff, struct ss_error *err)
+{
+    struct tf_step st;
+    memset(out, 0, sizeof *out);
+    int rc = parse_one(then, &st, err);
+    if (rc)
+        return rc;
+    rc = tf_apply(l->steps.v, l->steps.n, &st, base, orig, out, err);
+    if (then_eff)
+        *then_eff = st.effect;
+    tf_step_free(&st);
+    return rc;
 }

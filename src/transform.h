@@ -21,6 +21,11 @@
  *                        a "quoted value" or a /regex/)
  *   label-root KEY       the label's value becomes a new outermost frame
  *                        KEY=VALUE (pprof's -tagroot)
+ *   keep-phase P [phases=N] [penalty=X] | drop-phase P ...   keep / remove
+ *                        the samples of phase P (a number from 1, main,
+ *                        first or last) of the phases found at that step
+ *                        (phases.h: exactly N of them, or with the
+ *                        penalty times X)
  * A name F is a bare word, a "quoted string" (\" and \\ escapes) or a
  * /regex/ (POSIX extended, unanchored, matched against the whole name).
  *
@@ -60,15 +65,28 @@ enum ss_tf_kind {
     SS_TF_KEEP_LABEL,
     SS_TF_DROP_LABEL,
     SS_TF_LABEL_ROOT,
+    SS_TF_KEEP_PHASE,
+    SS_TF_DROP_PHASE,
 };
 
 /* The functions `r-simplify` merges (R's evaluation machinery), a
  * NULL-terminated list of exact names (static). */
 extern const char *const ss_tf_r_machinery[];
 
-/* The script of preset `name` ("r": the R preset), NUL-terminated and
- * static, or NULL for an unknown preset. */
+/* The script of preset `name` ("r": the R preset; "trim-burnin": keep the
+ * main phase), NUL-terminated and static, or NULL for an unknown preset. */
 const char *ss_tf_preset(const char *name);
+
+/* The name of preset i (0, 1, ...: the order --help lists them), NULL past
+ * the last. */
+const char *ss_tf_preset_name(size_t i);
+
+/* The presets' names for messages: "r or trim-burnin", into buf[0..n). */
+const char *ss_tf_preset_list(char *buf, size_t n);
+
+/* What preset `name` does, for messages ("r-simplify, name-anonymous,
+ * trim-base auto"): its steps joined by ", " into buf[0..n). */
+const char *ss_tf_preset_text(const char *name, char *buf, size_t n);
 
 /* What one step did the last time the list was applied (all zero for a
  * disabled step or before the first apply; a step added or re-read by an
@@ -87,7 +105,18 @@ struct ss_tf_effect {
     double value_out;         /* ... and of those leaving: what a removing step cost */
     size_t labels_matched;    /* keep-label, drop-label, label-root: distinct labels
                                * (key and value) of the profile its KEY[=VALUE] matched */
+    /* keep-samples, drop-samples, keep-phase, drop-phase: the samples it
+     * kept or dropped, range_first..range_last, 1-based as the step's own
+     * timeline numbers them (what a phase resolved to); 0 and 0 when the
+     * range was empty */
+    size_t range_first, range_last;
+    size_t phases_found; /* keep-phase, drop-phase: the phases at its step */
+    size_t phase_picked; /* ... and the one it kept or dropped (1-based) */
 };
+
+/* The samples a step kept or dropped as keep-samples reads them, "A:B"
+ * (e->range_first, e->range_last), or "" when it has none, into buf[0..n). */
+const char *ss_tf_range_text(const struct ss_tf_effect *e, char *buf, size_t n);
 
 struct ss_tf_list;
 
@@ -185,5 +214,12 @@ int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_mod
  * are. */
 int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                      struct ss_error *err);
+/* Apply the list, then one more command `then` that is not in it (a
+ * comparison of two phases of one profile gives one side keep-phase A and
+ * the other keep-phase B).  As ss_tf_apply, or with base as
+ * ss_tf_apply_base; *then_eff (unless NULL) gets the extra step's effect.
+ * A `then` that does not parse is SS_EUSAGE. */
+int ss_tf_apply_then(struct ss_tf_list *l, const struct ss_model *orig, const char *then, int base,
+                     struct ss_model *out, struct ss_tf_effect *then_eff, struct ss_error *err);
 
 #endif

@@ -886,6 +886,110 @@ static size_t count_key_labels(const struct ss_model *m, ss_id key)
     return n;
 }
 
+/* ---- keep-phase, drop-phase --------------------------------------------------------- */
+
+/* The category of every sample of the timeline (phases.h), from the
+ * working stacks' (ucat: per unit, into *ucat, malloc'd): read through the
+ * timeline when it is one stretch of the original (seq->idx), else an
+ * array of them (*cat, malloc'd); the samples of a source without time
+ * order (folded stacks) all one, so that it stays one phase. */
+static int phase_signal(struct apply *a, struct ss_phase_seq *seq, uint8_t **ucat, uint8_t **cat,
+                        unsigned *ncat, struct ss_error *err)
+{
+    const struct wset *cur = a->cur;
+    const struct ss_model *o = a->orig;
+    size_t nc = wset_n(cur);
+    uint8_t *scat = ss_alloc_array(nc, 1);
+    *ucat = ss_alloc_array(a->norig, 1);
+    *cat = NULL;
+    uint32_t level;
+    int rc = !scat || !*ucat ? ss_nomem(err, "transform")
+                             : ss_phase_categories(a->out, cur->off.v, cur->loc.v, nc, cur->ns.v,
+                                                   scat, ncat, &level, err);
+    int unordered = 0;
+    for (size_t s = 0; s < o->sources.n; s++)
+        unordered |= (o->sources.v[s].flags & SS_SRC_UNORDERED) != 0;
+    if (!rc) {
+        for (size_t u = 0; u < a->norig; u++)
+            (*ucat)[u] = a->o2c[u] == SS_NONE ? 0 : scat[a->o2c[u]];
+        seq->cat = NULL;
+        seq->idx = a->sunit + a->base;
+        seq->table = *ucat;
+    }
+    if (!rc && (a->keep || unordered)) {
+        if (!(*cat = ss_alloc_array(a->nkeep, 1)))
+            rc = ss_nomem(err, "transform");
+        for (size_t k = 0; *cat && k < a->nkeep; k++)
+            (*cat)[k] = (*ucat)[a->sunit[orig_index(a, k)]];
+        for (size_t s = 0; *cat && s < o->sources.n; s++)
+            if (o->sources.v[s].flags & SS_SRC_UNORDERED) {
+                size_t from = first_at_or_after(a, o->sources.v[s].first_sample);
+                size_t to =
+                    first_at_or_after(a, o->sources.v[s].first_sample + o->sources.v[s].n_samples);
+                memset(*cat + from, 0, to - from);
+            }
+        seq->cat = *cat;
+    }
+    free(scat);
+    return rc;
+}
+
+/* The timeline positions where its sources after the first start. */
+static size_t *phase_breaks(const struct apply *a, size_t *n)
+{
+    const struct ss_model *o = a->orig;
+    size_t *b = ss_alloc_array(o->sources.n, sizeof *b);
+    *n = 0;
+    for (size_t s = 1; b && s < o->sources.n; s++) {
+        size_t p = first_at_or_after(a, o->sources.v[s].first_sample);
+        if (p > 0 && p < a->nkeep && (*n == 0 || b[*n - 1] < p))
+            b[(*n)++] = p;
+    }
+    return b;
+}
+
+/* keep-phase / drop-phase: find the phases of the timeline as it is at
+ * this step, then keep or drop the one the step names. */
+static int phase_step(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff,
+                      struct ss_error *err)
+{
+    const struct ss_model *o = a->orig;
+    if (!ss_model_has_time_order(o))
+        return ss_fail(err, SS_EUSAGE,
+                       "%s needs samples in time order; %s (%s) has none (folded stacks hold "
+                       "one line per distinct stack)",
+                       st->text, o->sources.n ? ss_str(o, o->sources.v[0].uri) : "the profile",
+                       o->sources.n ? ss_str(o, o->sources.v[0].type) : "empty");
+    size_t nb, *starts = NULL, np = 0;
+    unsigned ncat = 1;
+    uint8_t *cat = NULL, *ucat = NULL;
+    struct ss_phase_seq seq;
+    size_t *breaks = phase_breaks(a, &nb);
+    int rc = !breaks ? ss_nomem(err, "transform") : phase_signal(a, &seq, &ucat, &cat, &ncat, err);
+    if (!rc)
+        rc = ss_phases_detect(&seq, a->nkeep, ncat, breaks, nb, &st->phase_opts, &starts, &np, err);
+    free(cat);
+    free(ucat);
+    free(breaks);
+    if (rc == SS_EUSAGE) /* phases=N the profile cannot have: say which step */
+        rc = ss_fail(err, SS_EUSAGE, "%s: %s", st->text, err->msg);
+    size_t idx = rc ? 0 : ss_phase_ref_pick(&st->phase, starts, np, a->nkeep);
+    if (!rc && np && idx >= np)
+        rc = ss_fail(err, SS_EUSAGE, "%s: the profile has %zu phase%s at this step", st->text, np,
+                     ss_s(np));
+    if (!rc && np) {
+        size_t lo = starts[idx], hi = idx + 1 < np ? starts[idx + 1] : a->nkeep;
+        eff->phases_found = np;
+        eff->phase_picked = idx + 1;
+        eff->range_first = lo + 1;
+        eff->range_last = hi;
+        if (cut_samples(a, lo, hi, st->kind == SS_TF_DROP_PHASE))
+            rc = ss_nomem(err, "transform");
+    }
+    free(starts);
+    return rc;
+}
+
 /* ---- trim-base auto ----------------------------------------------------------------- */
 
 static int scaffold_depth(struct apply *a, double share, int all, size_t *depth,
@@ -1021,10 +1125,19 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     case SS_TF_KEEP_SAMPLES: {
         size_t lo, hi;
         rc = range_bounds(a, &st->range, &lo, &hi);
+        if (!rc && lo < hi) {
+            eff->range_first = lo + 1;
+            eff->range_last = hi;
+        }
         if (!rc)
             rc = cut_samples(a, lo, hi, st->kind == SS_TF_DROP_SAMPLES);
         break;
     }
+    case SS_TF_KEEP_PHASE:
+    case SS_TF_DROP_PHASE:
+        if ((rc = phase_step(a, st, eff, err)) != 0)
+            return rc;
+        break;
     case SS_TF_TRIM_BASE:
         rw.trim = st->trim_n;
         if (st->trim_auto && (rc = scaffold_depth(a, st->share, st->trim_all, &rw.trim, err)) != 0)
@@ -1299,8 +1412,8 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
                           ss_str(m, m->sources.v[s].uri));
 }
 
-int tf_apply(struct tf_step *steps, size_t n, int base, const struct ss_model *orig,
-             struct ss_model *out, struct ss_error *err)
+int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
+             const struct ss_model *orig, struct ss_model *out, struct ss_error *err)
 {
     struct apply a;
     memset(&a, 0, sizeof a);
@@ -1329,6 +1442,8 @@ int tf_apply(struct tf_step *steps, size_t n, int base, const struct ss_model *o
         if (steps[i].enabled)
             rc = run_step(&a, &steps[i], EFFECT(i), err);
 #undef EFFECT
+    if (!rc && then)
+        rc = run_step(&a, then, &then->effect, err);
     if (!rc && model_finish(&a, loc_map))
         rc = ss_nomem(err, "transform");
     if (!rc)

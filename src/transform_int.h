@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "phases.h"
 #include "transform.h"
 
 /* A function name or a /regex/ wherever a command takes a function. */
@@ -54,6 +55,9 @@ struct tf_step {
     char *key;
     struct tf_pattern value;
     int has_value;
+    /* keep-phase, drop-phase: which phase, and the detector's options */
+    struct ss_phase_ref phase;
+    struct ss_phase_opts phase_opts;
 };
 
 /* Parse the command in s[0..len) into *st (zeroed first; st->enabled = 1 and
@@ -69,8 +73,9 @@ int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, siz
 void tf_step_free(struct tf_step *st);
 
 /* Apply the enabled steps steps[0..n) (see ss_tf_apply), filling each
- * step's effect, or with base its base_effect (ss_tf_apply_base). */
-int tf_apply(struct tf_step *steps, size_t n, int base, const struct ss_model *orig,
-             struct ss_model *out, struct ss_error *err);
+ * step's effect, or with base its base_effect (ss_tf_apply_base); then
+ * step `then` (unless NULL), its effect in then->effect. */
+int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
+             const struct ss_model *orig, struct ss_model *out, struct ss_error *err);
 
 #endif

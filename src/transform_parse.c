@@ -626,6 +626,24 @@ static void sb_range_end(struct sbuf *b, const struct tf_range *r, int64_t v, en
     sb_str(b, buf);
 }
 
+/* keep-phase / drop-phase: "P[ phases=N][ penalty=X]". */
+static void sb_phase(struct sbuf *b, const struct tf_step *st)
+{
+    char buf[64];
+    ss_phase_ref_text(&st->phase, buf, sizeof buf);
+    sb_str(b, buf);
+    if (st->phase_opts.count) {
+        snprintf(buf, sizeof buf, " phases=%zu", st->phase_opts.count);
+        sb_str(b, buf);
+    }
+    if (st->phase_opts.penalty > 0) {
+        snprintf(buf, sizeof buf, " penalty=%.15g", st->phase_opts.penalty);
+        if (!ss_double_eq(strtod(buf + 9, NULL), st->phase_opts.penalty))
+            snprintf(buf, sizeof buf, " penalty=%.17g", st->phase_opts.penalty);
+        sb_str(b, buf);
+    }
+}
+
 static const char *const kind_name[] = {
     [SS_TF_DROP_SAMPLES] = "drop-samples",
     [SS_TF_KEEP_SAMPLES] = "keep-samples",
@@ -643,6 +661,8 @@ static const char *const kind_name[] = {
     [SS_TF_KEEP_LABEL] = "keep-label",
     [SS_TF_DROP_LABEL] = "drop-label",
     [SS_TF_LABEL_ROOT] = "label-root",
+    [SS_TF_KEEP_PHASE] = "keep-phase",
+    [SS_TF_DROP_PHASE] = "drop-phase",
 };
 
 static char *canonical(const struct tf_step *st)
@@ -696,6 +716,10 @@ static char *canonical(const struct tf_step *st)
             sb_pattern(&b, &st->value);
         }
         break;
+    case SS_TF_KEEP_PHASE:
+    case SS_TF_DROP_PHASE:
+        sb_phase(&b, st);
+        break;
     default:
         for (size_t k = 0; k < st->npats; k++) {
             if (k)
@@ -719,8 +743,8 @@ static char *canonical(const struct tf_step *st)
 
 static const char command_list[] =
     "drop-samples, keep-samples, trim-base, trim-to, focus, drop, merge, prune, replace, "
-    "collapse-recursion, class, r-simplify, name-anonymous, keep-label, drop-label or "
-    "label-root";
+    "collapse-recursion, class, r-simplify, name-anonymous, keep-label, drop-label, "
+    "label-root, keep-phase or drop-phase";
 
 static int add_pattern(struct lexer *lx, struct tf_step *st)
 {
@@ -829,6 +853,56 @@ static int label_arg(struct lexer *lx, struct tf_step *st, int with_value)
     return 0;
 }
 
+static const char phase_help[] = "a phase: its number from 1, main, first or last";
+
+/* One option of keep-phase / drop-phase: phases=N (1-100) or penalty=X
+ * (0.01-1000), as report's --phases and --penalty. */
+static int phase_option(struct lexer *lx, struct tf_step *st)
+{
+    size_t start, n;
+    bare_word(lx, &start, &n);
+    const char *w = lx->s + start;
+    int count = n > 7 && !memcmp(w, "phases=", 7), pen = n > 8 && !memcmp(w, "penalty=", 8);
+    char buf[64], *end;
+    size_t skip = count ? 7 : 8;
+    if ((!count && !pen) || n - skip >= sizeof buf)
+        return lex_fail(lx, start, "expected phases=N or penalty=X after the phase");
+    memcpy(buf, w + skip, n - skip);
+    buf[n - skip] = '\0';
+    double v = strtod(buf, &end);
+    if (count && (*end || !(v >= 1 && v <= 100) || !ss_double_eq(v, (double)(size_t)v)))
+        return lex_fail(lx, start + skip, "expected a number of phases from 1 to 100");
+    if (pen && (*end || !(v >= 0.01 && v <= 1000)))
+        return lex_fail(lx, start + skip, "expected a penalty factor from 0.01 to 1000");
+    if ((count && st->phase_opts.count) || (pen && st->phase_opts.penalty > 0))
+        return lex_fail(lx, start, "%s given twice", count ? "phases=" : "penalty=");
+    if (count)
+        st->phase_opts.count = (size_t)v;
+    else
+        st->phase_opts.penalty = v;
+    if (st->phase_opts.count && st->phase_opts.penalty > 0)
+        return lex_fail(lx, start, "phases=N asks for N phases: penalty= has nothing to tune");
+    return 0;
+}
+
+/* keep-phase / drop-phase P [phases=N] [penalty=X]. */
+static int phase_arg(struct lexer *lx, struct tf_step *st)
+{
+    if (at_end(lx))
+        return lex_fail(lx, lx->i, "expected %s", phase_help);
+    size_t start, n;
+    bare_word(lx, &start, &n);
+    if (ss_phase_ref_parse(lx->s + start, n, &st->phase)) {
+        char w[48];
+        excerpt(w, sizeof w, lx->s + start, n);
+        return lex_fail(lx, start, "expected %s, not '%s'", phase_help, w);
+    }
+    int rc = 0;
+    while (!rc && !at_end(lx))
+        rc = phase_option(lx, st);
+    return rc;
+}
+
 static int command(struct lexer *lx, struct tf_step *st)
 {
     size_t start, n;
@@ -877,6 +951,10 @@ static int command(struct lexer *lx, struct tf_step *st)
     case SS_TF_DROP_LABEL:
     case SS_TF_LABEL_ROOT:
         rc = label_arg(lx, st, st->kind != SS_TF_LABEL_ROOT);
+        break;
+    case SS_TF_KEEP_PHASE:
+    case SS_TF_DROP_PHASE:
+        rc = phase_arg(lx, st);
         break;
     case SS_TF_CLASS:
         rc = add_pattern(lx, st);

@@ -37,6 +37,7 @@ Suite *tree_suite(void);
 Suite *flame_suite(void);
 Suite *runs_suite(void);
 Suite *timeline_suite(void);
+Suite *phases_suite(void);
 Suite *transform_suite(void);
 Suite *sampling_suite(void);
 Suite *formats_suite(void);

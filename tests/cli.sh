@@ -131,7 +131,7 @@ for o in $(printf '%s\n' "$help_all" | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | g
     grep -qF -- "${o//-/\\-}" "$SRCDIR/man/stackscope.1" || why="$why $o;"
 done
 check "man: every option of --help is in the man page" "$why"
-for a in "--source-path:DIR" "--interval:DURATION" "--preset:r" "report --by:TABLE" "convert -o:OUT"; do
+for a in "--source-path:DIR" "--interval:DURATION" "--preset:NAME" "report --by:TABLE" "convert -o:OUT"; do
     usage "missing value: ${a%:*}" ${a%:*}
     o=${a%:*}
     [[ $ERR == *"option '${o##* }' needs a value (${a#*:})"* ]] || fail "missing value named: $o" "$ERR"

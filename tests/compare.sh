@@ -745,7 +745,7 @@ printf '6\n:save-display %s\n:q!\n' "$T/tl.1" >"$T/tl.script"
 LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/tl.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
     >/dev/null 2>&1 </dev/null
 check "explorer: the timeline view shows the base's row at the cursor's level" "$(
-    grep -qx 'cursor: sample 1, level 2: f in 1 of 1 | base: f in 1 of 1' "$T/tl.1" || echo info line
+    grep -qx 'cursor: sample 1, level 2: f in 1 of 1 | base: f in 1 of 1 | phase 1 of 1' "$T/tl.1" || echo info line
     grep -qx '   2  fgggh' "$T/tl.1" || echo new row
     grep -qx 'base  ffg' "$T/tl.1" || echo base row)"
 

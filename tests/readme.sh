@@ -112,7 +112,7 @@ why=
     why="/lm.fit: $(message s1.5)"
 check "README: open, the hot line, the flame graph" "$why"
 why=
-[[ $(message s1.6) == "marked the phase: samples 488-5358"* ]] || why="v: $(message s1.6)"
+[[ $(message s1.6) == "marked phase 2 of 3 (the main one): samples 488-5358"* ]] || why="v: $(message s1.6)"
 [[ $(line 23 s1.7) == *"| 4871 of 5522 samples |"* ]] || why="K: $(line 23 s1.7)"
 [[ $(message s1.8) == "trim-base auto: level 1 (main) has source positions"*"cuts the 8 scaffold levels); not added"* ]] ||
     why="B: $(message s1.8)"

@@ -160,11 +160,11 @@ out=$("$S" report -e 'keep-samples -2:' --script "$TMPD/s" --by stacks --format 
 # frames from 4 stacks; drop g removes 2 samples.  The time of the samples
 # with frames going in and out (20 ms each): 4 -> 3 (one emptied), 3 -> 1
 out=$("$S" report -e 'trim-base 1' -e 'drop /^g$/' --by transforms --format tsv "$tiny" 2>&1)
-want=$(printf 'step\tenabled\tsamples_in\tsamples_out\tsamples_emptied\tframes_removed\tstacks_changed\tfunctions_matched\tlabels_matched\tlevels_removed\tcommand\ttime_in\ttime_out\n1\t1\t4\t4\t1\t4\t4\t0\t0\t1\ttrim-base 1\t0.08\t0.06\n2\t1\t4\t2\t0\t0\t0\t1\t0\t0\tdrop /^g$/\t0.06\t0.02')
+want=$(printf 'step\tenabled\tsamples_in\tsamples_out\tsamples_emptied\tframes_removed\tstacks_changed\tfunctions_matched\tlabels_matched\tlevels_removed\tcommand\ttime_in\ttime_out\trange\n1\t1\t4\t4\t1\t4\t4\t0\t0\t1\ttrim-base 1\t0.08\t0.06\t\n2\t1\t4\t2\t0\t0\t0\t1\t0\t0\tdrop /^g$/\t0.06\t0.02\t')
 [ "$out" = "$want" ] && pass "--by transforms tsv" || fail "--by transforms tsv" "$out"
 out=$("$S" report -e 'trim-base 1' --by transforms "$tiny" 2>&1)
 case $out in
-*"samples    4 (3 with frames)"*"   1 yes           4           4        1              4       4         0      0      1      0.080      0.060  trim-base 1"*)
+*"samples    4 (3 with frames)"*"   1 yes           4           4        1              4       4         0      0      1      0.080      0.060           -  trim-base 1"*)
     pass "--by transforms text" ;;
 *) fail "--by transforms text" "$out" ;;
 esac

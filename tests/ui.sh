@@ -173,7 +173,7 @@ check edit.replace-prompt "$( [[ $(line 24 "$T/edit.replace-prompt") == ":replac
 "$STACKSCOPE" report --by stacks -e 'replace main run => top' "$SMALL" | awk '/^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+  /{ print $1, $2, $3, $4, $5 }' >"$T/r.rstacks"
 sed -n '3,7p' "$T/edit.replaced" | awk '{ print $1, $2, $3, $4, $5 }' >"$T/u.rstacks"
 check edit.replaced-vs-report "$(diff "$T/r.rstacks" "$T/u.rstacks")"
-check edit.complete-command "$( [[ $(line 23 "$T/edit.complete-command") == "2 candidates: drop drop-samples" && $(line 24 "$T/edit.complete-command") == ":drop" ]] || sed -n '23,24p' "$T/edit.complete-command")"
+check edit.complete-command "$( [[ $(line 23 "$T/edit.complete-command") == "3 candidates: drop drop-phase drop-samples" && $(line 24 "$T/edit.complete-command") == ":drop" ]] || sed -n '23,24p' "$T/edit.complete-command")"
 check edit.complete-name "$( [[ $(line 24 "$T/edit.complete-name") == ":drop setup" ]] || line 24 "$T/edit.complete-name")"
 check edit.moved "$(sed -n 3p "$T/edit.moved" | grep -q 'drop setup$' || sed -n 3p "$T/edit.moved")"
 check edit.undone "$(grep -q '2 transforms: drop save; replace main' "$T/edit.undone" || line 23 "$T/edit.undone")"
@@ -452,9 +452,10 @@ check demo.lines-vs-report "$why"
 
 # ---- the README's session: the main phase kept, the scaffold cut -----------
 
-# In the timeline, the cursor on fit_bootstrap_models at level 6, v marks its
-# phase (the samples that have it at level 6: report --by levels says 4871)
-# and K keeps only them (burn-in and fade-out gone); :trim-base auto,all cuts
+# In the timeline, the cursor on fit_bootstrap_models at level 6, v marks the
+# detected phase under it (the main one: the samples that have it at level
+# 6, report --by levels says 4871) and K keeps only it (keep-phase main:
+# burn-in and fade-out gone); :trim-base auto,all cuts
 # the new scaffold, user code included (B, trim-base auto, would stop at main:
 # it has source positions);
 # then the run lengths of lm.fit.  Each screen equals report -e on the same
@@ -479,7 +480,8 @@ same session.runs
 same session.transforms
 top6=$("$STACKSCOPE" report --by levels "$DEMO" | awk '$1 == "6" { print $4 }')
 check session.phase-is-level-6 "$( [[ $(line 23 "$T/session.kept") == *" $top6 of 5522 samples "* ]] || line 23 "$T/session.kept")"
-keep=$(grep -o 'keep-samples [0-9]*:[0-9]*' "$T/session.transforms" | head -n 1)
+keep=$(grep -o 'keep-phase main' "$T/session.transforms" | head -n 1)
+check session.keep-phase "$( [ -n "$keep" ] || cat "$T/session.transforms")"
 "$STACKSCOPE" report -e "$keep" -e 'trim-base auto,all' --by levels "$DEMO" | awk '/^ +[0-9]+\*? /' | head -n 19 | awk '{ $1 = $1; print }' >"$T/r.slevels"
 sed -n '3,21p' "$T/session.levels" | awk '{ $1 = $1; print }' >"$T/u.slevels"
 check session.levels-vs-report "$(diff "$T/r.slevels" "$T/u.slevels" | head -n 5)"

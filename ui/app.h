@@ -30,6 +30,7 @@
 #include "stats.h"
 #include "runs.h"
 #include "levels.h"
+#include "phases.h"
 #include "transform.h"
 #include "compare.h"
 
@@ -139,6 +140,8 @@ struct ui_cache {
     size_t nlevels, scaffold; /* scaffold: levels 1..scaffold (share 1) */
     int have_cmp_fn, have_cmp_line;
     struct ss_cmp_stats cmp_fn, cmp_line; /* a comparison's functions and lines */
+    int have_phases;
+    struct ss_phases phases; /* the phases the detector finds (phases.h) */
     /* The run lengths being computed on a thread of their own (cache.c:
      * ui_runs_start), NULL when none is.  The thread only reads the model;
      * ui_cache_clear stops it before the model may change. */
@@ -176,6 +179,14 @@ struct ui {
     struct ss_model borig, btm;
     int have_btm, normalize, swapped;
     const struct ss_model *bm;
+    /* Two phases of the profile compared (:compare-phases A B,
+     * --compare-phases A,B): borig stays empty, btm is orig through the
+     * list then keep-phase A, tm the same with keep-phase B; phase[0] is
+     * A, phase[1] B, as keep-phase names them ("1", "main"), and
+     * phase_eff what each resolved to (range_first, phases_found). */
+    int phase_cmp;
+    char phase[2][32];
+    struct ss_tf_effect phase_eff[2];
     struct ss_tf_list *tf;
     unsigned gen; /* bumped whenever m changes */
     struct ui_cache cache;
@@ -304,6 +315,12 @@ void ui_swap_base(struct ui *ui);
  * compared. */
 void ui_toggle_normalize(struct ui *ui);
 
+/* Compare phase b (the new profile) with phase a (the base) of the
+ * profile, after the transform list (a, b as keep-phase takes them: "2",
+ * "main"); a NULL ends such a comparison.  Returns 0, or -1 after an
+ * error message (nothing changed). */
+int ui_compare_phases(struct ui *ui, const char *a, const char *b);
+
 /* Format v, a value of the current measure, for a table cell (units.h). */
 void ui_fmt_value(struct ui *ui, char *buf, size_t n, double v);
 
@@ -404,6 +421,9 @@ int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint
 /* Are the run lengths of the current model computed already? */
 int ui_runs_ready(struct ui *ui);
 int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t *scaffold);
+/* The phases of the current model (phases.h, the detector's defaults), or
+ * NULL with an error message set (no time order: ui_no_order_note). */
+const struct ss_phases *ui_phases(struct ui *ui);
 void ui_cache_clear(struct ui_cache *c);
 
 /* Run lengths in the background.  ui_runs_start starts computing the
@@ -451,6 +471,9 @@ size_t ui_help_row_of(struct ui_view *help, enum ui_view_id from);
 
 /* Show the timeline with level `level` (1 = root) selected. */
 void ui_timeline_show_level(struct ui *ui, uint32_t level);
+/* Show the timeline zoomed to detected phase k (0-based, ui_phases), the
+ * phase marked (d, K). */
+void ui_timeline_show_phase(struct ui *ui, size_t k);
 
 /* ---- table.c: the shared column drawer ------------------------------------ */
 

@@ -67,6 +67,8 @@ void ui_cache_clear(struct ui_cache *c)
         ss_cmp_stats_free(&c->cmp_fn);
     if (c->have_cmp_line)
         ss_cmp_stats_free(&c->cmp_line);
+    if (c->have_phases)
+        ss_phases_free(&c->phases);
     unsigned gen = c->gen;
     memset(c, 0, sizeof *c);
     c->gen = gen;
@@ -95,6 +97,26 @@ const struct ss_stats *ui_stats_fn(struct ui *ui)
         c->have_fn = 1;
     }
     return &c->fn;
+}
+
+const struct ss_phases *ui_phases(struct ui *ui)
+{
+    sync(ui);
+    struct ui_cache *c = &ui->cache;
+    if (!c->have_phases) {
+        if (ui_no_order_note(ui)) {
+            ui_error(ui, "phases: %s", ui_no_order_note(ui));
+            return NULL;
+        }
+        struct ss_error err;
+        ss_error_clear(&err);
+        if (ss_phases_compute(ui->m, NULL, &c->phases, &err)) {
+            ui_error(ui, "phases: %s", err.msg);
+            return NULL;
+        }
+        c->have_phases = 1;
+    }
+    return &c->phases;
 }
 
 void ui_compare(struct ui *ui, struct ss_compare *c)

@@ -251,6 +251,20 @@ static void cmd_preset(struct ui *ui, const char *arg, int unused)
     ui_preset(ui, arg);
 }
 
+/* :compare-phases A B: phase B against phase A (ui_compare_phases);
+ * without phases (or "off"): the whole profile again. */
+static void cmd_compare_phases(struct ui *ui, const char *arg, int unused)
+{
+    char a[32], b[32], extra[2];
+    int n = sscanf(arg, "%31s %31s %1s", a, b, extra);
+    if (n <= 0 || (n == 1 && !strcmp(a, "off")))
+        ui_compare_phases(ui, NULL, NULL);
+    else if (n != 2)
+        ui_error(ui, "compare-phases: expected two phases A B (e.g. 1 main), or nothing to stop");
+    else
+        ui_compare_phases(ui, a, b);
+}
+
 static void cmd_resize(struct ui *ui, const char *arg, int unused)
 {
     int c, r;
@@ -354,6 +368,10 @@ static const struct ui_command_info commands[] = {
      0},
     {"source-path", "DIR", "look for source files under DIR too (as --source-path)",
      cmd_source_path, 0},
+    {"compare-phases", "A B",
+     "compare phase B of the profile with phase A (a number, main, first or last), both after "
+     "the transforms, as --base compares files (X swaps them); without phases: stop",
+     cmd_compare_phases, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
     /* the transform language (DESIGN section 5) */
     {"drop-samples", "A:B",
@@ -374,7 +392,16 @@ static const struct ui_command_info commands[] = {
     {"r-simplify", "", "merge R's evaluation machinery (eval, tryCatch, source, ...)", NULL, 0},
     {"name-anonymous", "[F]", "name FUN and <Anonymous> frames FUN@FILE#LINE by their call site",
      NULL, 0},
-    {"preset", "r", "add the R preset's steps: r-simplify, name-anonymous, trim-base auto",
+    {"keep-phase", "P [OPT=V]",
+     "keep only phase P (a number, main, first or last) of the phases found at this step; "
+     "phases=N or penalty=X tune the detector (--phases, --penalty)",
+     NULL, 0},
+    {"drop-phase", "P [OPT=V]",
+     "remove phase P (a burn-in: first, a fade-out: last); phases=N, penalty=X as keep-phase", NULL,
+     0},
+    {"preset", "NAME",
+     "add a preset's steps (one undo step): r (r-simplify, name-anonymous, trim-base auto) or "
+     "trim-burnin (keep-phase main)",
      cmd_preset, 0},
 };
 

@@ -78,6 +78,12 @@ static const struct ui_binding bindings[] = {
     {'K', UI_REQ_TL_KEEP, V(TIMELINE)},
     {'L', UI_REQ_TL_LEGEND, V(TIMELINE)},
 
+    /* phases */
+    {'K', UI_REQ_PH_KEEP, V(PHASES)},
+    {'d', UI_REQ_PH_DROP, V(PHASES)},
+    {'m', UI_REQ_PH_MARK, V(PHASES)},
+    {'C', UI_REQ_PH_COMPARE, V(PHASES)},
+
     /* flame graph */
     {'h', UI_REQ_FL_LEFT, FLAMES},
     {UI_K_LEFT, UI_REQ_FL_LEFT, FLAMES},
@@ -170,6 +176,7 @@ static const struct ui_binding bindings[] = {
     {'E', UI_REQ_R_SIMPLIFY, ANY},
     {'A', UI_REQ_NAME_ANONYMOUS, ANY},
     {'P', UI_REQ_PRESET_R, ANY},
+    {'K', UI_REQ_KEEP_MAIN, ANY},
 };
 
 static const struct {

@@ -76,6 +76,7 @@ struct ui_event {
     _(STACKS, "In the stacks view")                                                                \
     _(TREE, "In the tree views")                                                                   \
     _(TIMELINE, "In the timeline")                                                                 \
+    _(PHASES, "In the phases view")                                                                \
     _(FLAME, "In the flame graph")                                                                 \
     _(TRANSFORMS, "In the transforms view")                                                        \
     _(PROMPT, "At the : and / prompts")
@@ -140,6 +141,8 @@ enum ui_section {
     _(R_SIMPLIFY, TRIM, "r-simplify: merge R's evaluation machinery (eval, tryCatch, ...)")        \
     _(NAME_ANONYMOUS, TRIM, "name-anonymous: name FUN and <Anonymous> by their call site")         \
     _(PRESET_R, TRIM, "the R preset: r-simplify, name-anonymous, trim-base auto (one undo step)")  \
+    _(KEEP_MAIN, TRIM,                                                                             \
+      "keep-phase main: keep the main phase, the burn-in and fade-out found and dropped")          \
     _(STACK_TOGGLE, STACKS, "show or hide the frames of the selected stack")                       \
     _(STACK_MARK, STACKS, "mark the selected frame (start of a frame sequence)")                   \
     _(STACK_REPLACE, STACKS, "replace the frames from the mark to here by one (prompt)")           \
@@ -158,12 +161,17 @@ enum ui_section {
     _(TL_ZOOM_OUT, TIMELINE, "zoom out")                                                           \
     _(TL_ZOOM_RESET, TIMELINE, "show the whole profile")                                           \
     _(TL_PHASE, TIMELINE,                                                                          \
-      "mark the phase under the cursor: the samples around it with that function at this level")   \
+      "mark the phase under the cursor, as the detector found it (then d or K)")                   \
     _(TL_MARK, TIMELINE, "mark the cursor column (start of a range); again: clear the mark")       \
-    _(TL_DROP, TIMELINE, "drop-samples: drop the marked range (burn-in, fade-out)")                \
-    _(TL_KEEP, TIMELINE, "keep-samples: keep only the marked range")                               \
+    _(TL_DROP, TIMELINE, "drop the marked range (drop-samples) or phase (drop-phase)")             \
+    _(TL_KEEP, TIMELINE, "keep only the marked range (keep-samples) or phase (keep-phase)")        \
     _(TL_LEGEND, TIMELINE,                                                                         \
       "the whole legend: every letter on screen and its function; again: back")                    \
+    _(PH_KEEP, PHASES, "keep-phase N: keep only the selected phase")                               \
+    _(PH_DROP, PHASES, "drop-phase N: drop the selected phase")                                    \
+    _(PH_MARK, PHASES, "mark the selected phase (the base of C); again: clear the mark")           \
+    _(PH_COMPARE, PHASES,                                                                          \
+      "compare the selected phase with the marked one, or the main one (:compare-phases A B)")     \
     _(FL_LEFT, FLAME, "the frame to the left on the same row")                                     \
     _(FL_RIGHT, FLAME, "the frame to the right on the same row")                                   \
     _(FL_UP, FLAME, "the parent frame (the caller; inverted: the callee)")                         \

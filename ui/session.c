@@ -73,30 +73,42 @@ static void warn_no_match(struct ui *ui, const char *what)
                  ss_tf_text(ui->tf, first), ss_tf_match_noun(ui->tf, first), n - 1);
 }
 
-int ui_reapply(struct ui *ui, const char *what)
+/* The models the list gives: *nm from orig and, in a comparison, *nb
+ * from the base (a phase comparison: both from orig, each with its phase
+ * last).  Returns 0, or an error code with err set (nothing to free). */
+static int apply_list(struct ui *ui, struct ss_model *nm, struct ss_model *nb, struct ss_error *err)
 {
-    struct ss_model nm, nb;
-    memset(&nm, 0, sizeof nm);
-    memset(&nb, 0, sizeof nb);
+    memset(nm, 0, sizeof *nm);
+    memset(nb, 0, sizeof *nb);
     ui_runs_cancel(&ui->cache); /* of the model about to go: the cores are for this */
-    if (ss_tf_count(ui->tf) > 0) {
-        struct ss_error err;
-        ss_error_clear(&err);
-        /* a comparison: the same list on the base (DESIGN section 13) */
-        if (ss_tf_apply(ui->tf, &ui->orig, &nm, &err) ||
-            (ui->bm && ss_tf_apply_base(ui->tf, &ui->borig, &nb, &err))) {
-            ss_model_free(&nm);
-            ss_model_free(&nb);
-            ss_tf_undo(ui->tf);
-            ui_error(ui, "%s: %s (not applied)", what, err.msg);
-            return -1;
-        }
+    if (ui->phase_cmp) {
+        char cmd[2][64];
+        for (int k = 0; k < 2; k++)
+            snprintf(cmd[k], sizeof cmd[k], "keep-phase %s", ui->phase[k]);
+        int rc = ss_tf_apply_then(ui->tf, &ui->orig, cmd[1], 0, nm, &ui->phase_eff[1], err);
+        if (!rc &&
+            (rc = ss_tf_apply_then(ui->tf, &ui->orig, cmd[0], 1, nb, &ui->phase_eff[0], err)) != 0)
+            ss_model_free(nm);
+        return rc;
     }
+    if (ss_tf_count(ui->tf) == 0)
+        return 0;
+    /* a comparison: the same list on the base (DESIGN section 13) */
+    int rc = ss_tf_apply(ui->tf, &ui->orig, nm, err);
+    if (!rc && ui->bm && (rc = ss_tf_apply_base(ui->tf, &ui->borig, nb, err)) != 0)
+        ss_model_free(nm);
+    return rc;
+}
+
+/* Make the models apply_list gave the current ones. */
+static void install(struct ui *ui, struct ss_model *nm, struct ss_model *nb)
+{
+    int applied = ss_tf_count(ui->tf) > 0 || ui->phase_cmp;
     if (ui->have_btm)
         ss_model_free(&ui->btm);
     ui->have_btm = 0;
-    if (ui->bm && ss_tf_count(ui->tf) > 0) {
-        ui->btm = nb;
+    if (ui->phase_cmp || (ui->bm && applied)) {
+        ui->btm = *nb;
         ui->have_btm = 1;
         ui->bm = &ui->btm;
     } else if (ui->bm) {
@@ -106,8 +118,8 @@ int ui_reapply(struct ui *ui, const char *what)
     if (ui->have_tm)
         ss_model_free(&ui->tm);
     ui->have_tm = 0;
-    if (ss_tf_count(ui->tf) > 0) {
-        ui->tm = nm;
+    if (applied) {
+        ui->tm = *nm;
         ui->have_tm = 1;
         ui->m = &ui->tm;
     } else {
@@ -115,6 +127,19 @@ int ui_reapply(struct ui *ui, const char *what)
     }
     ui->gen++;
     ui->cache.gen = ui->gen;
+}
+
+int ui_reapply(struct ui *ui, const char *what)
+{
+    struct ss_model nm, nb;
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (apply_list(ui, &nm, &nb, &err)) {
+        ss_tf_undo(ui->tf);
+        ui_error(ui, "%s: %s (not applied)", what, err.msg);
+        return -1;
+    }
+    install(ui, &nm, &nb);
     ui_message(ui, "%s", what);
     warn_no_match(ui, what);
     return 0;
@@ -176,6 +201,54 @@ static void refuse_step(struct ui *ui, size_t step, int no_match, int edit)
         ui_error(ui, "%s: %s; step %zu not changed (U changes it anyway)", text, why, step + 1);
     else
         ui_error(ui, "%s: %s; not added (U adds it anyway)", text, why);
+}
+
+int ui_compare_phases(struct ui *ui, const char *a, const char *b)
+{
+    struct ss_phase_ref r;
+    if (a && (ss_phase_ref_parse(a, strlen(a), &r) || ss_phase_ref_parse(b, strlen(b), &r))) {
+        ui_error(ui, "compare-phases: expected two phases A B, each a number from 1, main, "
+                     "first or last");
+        return -1;
+    }
+    if (!a && !ui->phase_cmp) {
+        ui_error(ui, "compare-phases: no phases are compared (:compare-phases A B)");
+        return -1;
+    }
+    if (ui->bm && !ui->phase_cmp) {
+        ui_error(ui, "compare-phases: a comparison with a base file is on (stackscope --base): "
+                     "compare two phases of one profile without --base");
+        return -1;
+    }
+    int was = ui->phase_cmp;
+    char old[2][32];
+    memcpy(old, ui->phase, sizeof old);
+    ui->phase_cmp = a != NULL;
+    if (a) {
+        snprintf(ui->phase[0], sizeof ui->phase[0], "%s", a);
+        snprintf(ui->phase[1], sizeof ui->phase[1], "%s", b);
+    }
+    struct ss_model nm, nb;
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (apply_list(ui, &nm, &nb, &err)) {
+        ui->phase_cmp = was;
+        memcpy(ui->phase, old, sizeof old);
+        ui_error(ui, "compare-phases: %s", err.msg);
+        return -1;
+    }
+    if (!a)
+        ui->bm = NULL;
+    install(ui, &nm, &nb);
+    if (!a) {
+        ui_message(ui, "compare-phases: off, the whole profile again");
+        return 0;
+    }
+    const struct ss_tf_effect *e = ui->phase_eff;
+    ui_message(ui, "phase %s (samples %zu-%zu) vs phase %s (samples %zu-%zu) of %zu: X swaps them",
+               b, e[1].range_first, e[1].range_last, a, e[0].range_first, e[0].range_last,
+               e[1].phases_found);
+    return 0;
 }
 
 int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_at)
@@ -296,12 +369,16 @@ void ui_preset(struct ui *ui, const char *name)
     const char *script = ss_tf_preset(name);
     struct ss_error err;
     ss_error_clear(&err);
-    if (!*name || !script)
-        ui_error(ui, "preset: expected a preset name (r)");
-    else if (ss_tf_append_script(ui->tf, script, strlen(script), "preset", &err))
+    char names[128], what[256], steps[200];
+    if (!*name || !script) {
+        ui_error(ui, "preset: expected a preset name (%s)", ss_tf_preset_list(names, sizeof names));
+    } else if (ss_tf_append_script(ui->tf, script, strlen(script), "preset", &err)) {
         ui_error(ui, "preset: %s", err.msg);
-    else
-        ui_reapply(ui, "preset r: r-simplify, name-anonymous, trim-base auto");
+    } else {
+        snprintf(what, sizeof what, "preset %s: %s", name,
+                 ss_tf_preset_text(name, steps, sizeof steps));
+        ui_reapply(ui, what);
+    }
 }
 
 int ui_set_measure(struct ui *ui, const char *name)
@@ -316,8 +393,13 @@ int ui_set_measure(struct ui *ui, const char *name)
         ui_error(ui, "value: %s", err.msg);
         return -1;
     }
-    /* a comparison: the base weighs by the same measure */
-    if (ui->bm &&
+    /* a comparison: the base weighs by the same measure (two phases: the
+     * base comes from orig too) */
+    if (ui->phase_cmp && ss_model_set_measure_from(&ui->btm, nm, &ui->orig, &err)) {
+        ui_error(ui, "value: %s", err.msg);
+        return -1;
+    }
+    if (ui->bm && !ui->phase_cmp &&
         (ss_compare_check_measure(&ui->borig, &ui->orig, "(the base)", 1, &err) ||
          (ui->have_btm && ss_compare_check_measure(&ui->btm, &ui->orig, "(the base)", 1, &err)))) {
         ui_error(ui, "value: %s", err.msg);
@@ -341,6 +423,13 @@ int ui_set_measure(struct ui *ui, const char *name)
 
 void ui_swap_base(struct ui *ui)
 {
+    if (ui->phase_cmp) { /* two phases: exchange them */
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%s", ui->phase[1]);
+        snprintf(b, sizeof b, "%s", ui->phase[0]);
+        ui_compare_phases(ui, a, b);
+        return;
+    }
     if (!ui->bm) {
         ui_error(ui, "X swaps the base and the new profile of a comparison (stackscope --base "
                      "BEFORE AFTER)");
@@ -438,6 +527,9 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req)
         return UI_HANDLED;
     case UI_REQ_PRESET_R:
         ui_preset(ui, "r");
+        return UI_HANDLED;
+    case UI_REQ_KEEP_MAIN:
+        ui_add_transform(ui, "keep-phase main", -1, -1);
         return UI_HANDLED;
     default:
         for (size_t i = 0; i < ARRAY_SIZE(trims); i++)

@@ -133,7 +133,11 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         const char *nb = strrchr(nf, '/');
         nb = nb && nb[1] ? nb + 1 : nf;
         char names[1200], tfs[600];
-        snprintf(names, sizeof names, " %s vs %s%s", nb, bb, ui->swapped ? " (swapped)" : "");
+        if (ui->phase_cmp) /* two phases of one profile */
+            snprintf(names, sizeof names, " phase %s vs phase %s of %s", ui->phase[1], ui->phase[0],
+                     nb);
+        else
+            snprintf(names, sizeof names, " %s vs %s%s", nb, bb, ui->swapped ? " (swapped)" : "");
         snprintf(line, sizeof line, " | %s: %s", ss_model_measure_name(ui->m), sum);
         snprintf(tfs, sizeof tfs, " | %s", tf);
         put_status(c, y, names, line, tfs);

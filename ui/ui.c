@@ -1199,6 +1199,11 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_
         if (ui_reapply(&ui, msg) == 0)
             ui.saved_gen = ui.gen; /* the state file or the command line holds them */
     }
+    const char *pa, *pb; /* --compare-phases A,B */
+    if (ss_cli_compare_phases(&pa, &pb) && ui_compare_phases(&ui, pa, pb)) {
+        fprintf(stderr, "stackscope: --%s\n", ui.msg);
+        goto done;
+    }
     if (script_path && *script_path) {
         script = ui_script_open(script_path, msg, sizeof msg);
         if (!script) {

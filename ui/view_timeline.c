@@ -6,8 +6,11 @@
  * time, j/k in levels; + and - zoom around it, z shows everything again.
  * `m` marks the start of a range, and with the cursor at its end `d`
  * drops the range (drop-samples A:B) or `K` keeps only it (keep-samples);
- * `v` marks the phase under the cursor exactly, sample by sample: the
- * samples around it with the same function at the cursor's level.
+ * `v` marks the phase under the cursor, as the detector found it (phases.h:
+ * a stretch with one mix of work below the scaffold, to the exact sample),
+ * and then d and K drop or keep it (drop-phase N, keep-phase N).  A row
+ * under the grid names the phases (the number, '*' for the main one, the
+ * function that tells it apart) and the ruler marks where each starts.
  *
  * Only the rows on screen are computed (the core's grid, timeline.h), from
  * one pass over the samples shown, and only when the model, zoom, size or
@@ -36,9 +39,11 @@ struct tl_view {
     size_t cursor;       /* first sample of the cursor's column */
     long mark_a, mark_b; /* the marked column's samples [a, b), or -1 */
     int mark_exact;      /* the mark is a whole range (a phase): the cursor does not extend it */
+    size_t mark_phase;   /* the mark is detected phase mark_phase (1-based), 0: none */
     int rows;            /* timeline rows stand for several samples (count values other than 1,
                           * pprof): say "rows", as drop-samples numbers them */
     uint32_t want_level; /* select this level at the next prepare */
+    size_t want_phase;   /* zoom to and mark this detected phase (1-based) at the next prepare */
     const ss_id *canon;  /* the model's function_canon (borrowed) */
     unsigned canon_gen;
     struct ss_timeline_grid g;
@@ -153,6 +158,15 @@ void ui_timeline_show_level(struct ui *ui, uint32_t level)
     ui_open_view(ui, UI_V_TIMELINE, NULL);
 }
 
+void ui_timeline_show_phase(struct ui *ui, size_t k)
+{
+    struct ui_view *v = &ui->views[UI_V_TIMELINE];
+    struct tl_view *p = v->priv;
+    if (p)
+        p->want_phase = k + 1;
+    ui_open_view(ui, UI_V_TIMELINE, NULL);
+}
+
 static size_t total_samples(const struct ui *ui)
 {
     return ui->m->sample_stack.n;
@@ -212,6 +226,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         p->cursor = 0;
         p->mark_a = p->mark_b = -1;
         p->mark_exact = 0;
+        p->mark_phase = 0;
         p->gen = ui->gen;
         p->started = 1;
     }
@@ -234,6 +249,19 @@ static int prepare(struct ui *ui, struct ui_view *v)
         }
     }
     v->list.n = nl;
+    if (p->want_phase) {
+        size_t k = p->want_phase - 1;
+        const struct ss_phases *ph = ui_phases(ui);
+        p->want_phase = 0;
+        if (ph && k < ph->n) {
+            p->first = p->cursor = ph->v[k].first;
+            p->n = ph->v[k].n;
+            p->mark_a = (long)ph->v[k].first;
+            p->mark_b = (long)(ph->v[k].first + ph->v[k].n);
+            p->mark_exact = 1;
+            p->mark_phase = k + 1;
+        }
+    }
     if (p->want_level) {
         v->list.sel = p->want_level <= nl ? p->want_level - 1 : (nl ? nl - 1 : 0);
         p->want_level = 0;
@@ -331,25 +359,18 @@ static size_t cursor_col(const struct tl_view *p)
     return p->cursor >= p->first ? (p->cursor - p->first) / w : 0;
 }
 
-/* The phase under the cursor: from a sample of the cursor's column with
- * the cell's function at the selected level, the samples on both sides
- * that have it there too.  Returns -1 when the cell is empty. */
-static int phase(struct ui *ui, struct ui_view *v, struct tl_view *p, size_t *a, size_t *b)
+/* The detected phase under the cursor (the phase of the middle sample of
+ * its column), 0-based, or -1 when there is none (message set). */
+static int cursor_phase(struct ui *ui, const struct tl_view *p, size_t *k)
 {
-    const struct ss_model *m = ui->m;
-    size_t row = v->list.sel - (p->g.level0 - 1), cc = cursor_col(p);
-    if (row >= p->g.nlevels || cc >= p->g.ncols)
+    const struct ss_phases *ph = ui_phases(ui);
+    size_t i = p->cursor + (p->g.window ? p->g.window / 2 : 0);
+    if (i >= p->first + p->n)
+        i = p->first + p->n ? p->first + p->n - 1 : 0;
+    if (!ph || ph->n == 0)
         return -1;
-    ss_id f = p->g.top[cc * p->g.nlevels + row];
-    if (f == SS_NONE)
-        return -1;
-    uint32_t level = (uint32_t)v->list.sel + 1;
-    size_t n = m->sample_stack.n, i = p->cursor;
-    /* a sample of the cursor's column with f there, then the phase around it */
-    for (; i < n && i < p->cursor + p->g.window; i++)
-        if (ss_timeline_phase(m, level, f, i, a, b) == 0)
-            return 0;
-    return -1;
+    *k = ss_phases_find(ph, i);
+    return *k < ph->n ? 0 : -1;
 }
 
 /* The marked range (the mark to the cursor's column, or an exact phase),
@@ -456,6 +477,39 @@ static void draw_legend(struct ui *ui, struct tl_view *p, struct ui_canvas *c, i
     }
 }
 
+/* The phase row: each phase on screen from its first column, "|2
+ * fit_bootstrap_models" (the number, '*' for the main phase, the function
+ * that tells it apart), the main phase bright, the others dim. */
+static void draw_phase_row(const struct tl_view *p, struct ui_canvas *c, int yy,
+                           const struct ss_phases *ph, const struct ss_model *m)
+{
+    ui_put(c, yy, 0, MARGIN, "phase", UI_S_DIM);
+    size_t w = p->g.window ? p->g.window : 1, end = p->first + p->n;
+    for (size_t k = ph ? ss_phases_find(ph, p->first) : 0; ph && k < ph->n; k++) {
+        const struct ss_phase *f = &ph->v[k];
+        if (f->first >= end)
+            break;
+        size_t a = f->first > p->first ? f->first : p->first;
+        size_t e = f->first + f->n < end ? f->first + f->n : end;
+        size_t c0 = (a - p->first) / w, c1 = (e - 1 - p->first) / w + 1;
+        char lab[512];
+        snprintf(lab, sizeof lab, "%s%zu%s %s", k && f->first >= p->first ? "|" : "", k + 1,
+                 k == ph->main ? "*" : "",
+                 f->top[0] == SS_NONE ? "" : ss_function_name(m, f->top[0]));
+        ui_put_head(c, yy, MARGIN + (int)c0, (int)(c1 - c0), lab,
+                    k == ph->main ? UI_S_HEADER : UI_S_DIM);
+    }
+}
+
+/* The cursor's phase for the info line, without an error message when
+ * the profile has none (0 when there is one). */
+static int ph_info(struct ui *ui, const struct tl_view *p, size_t *k)
+{
+    if (ui_no_order_note(ui))
+        return 0;
+    return cursor_phase(ui, p, k) == 0;
+}
+
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tl_view *p = v->priv;
@@ -465,8 +519,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         return;
     }
     int legend_rows = h >= 14 ? 3 : 1;
-    int base_row = ui->bm ? 1 : 0;             /* a comparison: the base's row under the grid */
-    int rows = h - 3 - legend_rows - base_row; /* info line, grid, ruler, axis, legend */
+    int base_row = ui->bm ? 1 : 0; /* a comparison: the base's row under the grid */
+    /* info line, grid, phases, ruler, axis, legend */
+    int rows = h - 4 - legend_rows - base_row;
     if (rows < 1)
         rows = 1;
     v->list.page = rows;
@@ -521,6 +576,11 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                      ss_function_name(ui->bm, fb), p->bg.top_n[cc], bb - ba);
         else
             snprintf(info + len, sizeof info - len, " | base: none");
+    }
+    size_t pk;
+    if (ph_info(ui, p, &pk)) {
+        size_t len = strlen(info);
+        snprintf(info + len, sizeof info - len, " | phase %zu of %zu", pk + 1, ui_phases(ui)->n);
     }
     size_t ma, mb;
     if (!mark_bounds(p, &ma, &mb)) {
@@ -582,9 +642,12 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         }
     }
 
-    /* the ruler: the cursor's column, the marked range, where a new source
-     * (file or Rprof session) starts and where samples were removed */
-    int ry = y + 1 + rows + base_row, seen_src = 0, seen_gap = 0;
+    /* the phases, then the ruler: the cursor's column, the marked range,
+     * where a phase or a new source (file or Rprof session) starts and where
+     * samples were removed */
+    const struct ss_phases *ph = ui_phases(ui);
+    draw_phase_row(p, c, y + 1 + rows + base_row, ph, ui->m);
+    int ry = y + 2 + rows + base_row, seen_src = 0, seen_gap = 0;
     const struct ss_model *m = ui->m;
     ui_put(c, ry, 0, MARGIN, "time", UI_S_DIM);
     for (size_t col = 0; col < p->g.ncols; col++) {
@@ -597,6 +660,10 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             ch = ":";
             seen_gap = 1;
         }
+        for (size_t q = 1; ph && q < ph->n; q++)
+            if (ph->v[q].first >= ca && ph->v[q].first < cend) {
+                ch = "|";
+            }
         for (size_t sidx = 1; sidx < m->sources.n; sidx++) {
             size_t f0 = m->sources.v[sidx].first_sample;
             if (f0 >= ca && f0 < cend && f0 > 0 && m->sources.v[sidx].n_samples) {
@@ -642,8 +709,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     size_t nextra = 0;
     if (only_base)
         snprintf(extra[nextra++], sizeof extra[0], "? only in the base");
-    if (seen_src)
-        snprintf(extra[nextra++], sizeof extra[0], "| a new file or session");
+    if (seen_src) /* a phase starts there too; the phase row says where the others do */
+        snprintf(extra[nextra++], sizeof extra[0], "| a new phase, file, session");
     if (seen_gap)
         snprintf(extra[nextra++], sizeof extra[0], ": samples removed here");
     if (nplus)
@@ -772,24 +839,33 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     case UI_REQ_TL_LEGEND:
         p->legend_full = !p->legend_full;
         return UI_HANDLED;
-    case UI_REQ_TL_PHASE:
-        if (phase(ui, v, p, &a, &b)) {
-            ui_error(ui, "no function at the cursor: move to a letter first");
+    case UI_REQ_TL_PHASE: {
+        size_t k;
+        if (cursor_phase(ui, p, &k)) {
+            if (ui->msg_style != UI_S_ERROR)
+                ui_error(ui, "no phase at the cursor");
             return UI_HANDLED;
         }
-        p->mark_a = (long)a;
-        p->mark_b = (long)b;
+        const struct ss_phases *ph = ui_phases(ui);
+        p->mark_a = (long)ph->v[k].first;
+        p->mark_b = (long)(ph->v[k].first + ph->v[k].n);
         p->mark_exact = 1;
-        ui_message(ui, "marked the phase: %s %zu-%zu, exact (report --by timeline: whole windows)",
-                   p->rows ? "rows" : "samples", a + 1, b);
+        p->mark_phase = k + 1;
+        ui_message(ui,
+                   "marked phase %zu of %zu%s: %s %zu-%zu (d drops it, K keeps it; O lists them)",
+                   k + 1, ph->n, k == ph->main ? " (the main one)" : "",
+                   p->rows ? "rows" : "samples", ph->v[k].first + 1, ph->v[k].first + ph->v[k].n);
         return UI_HANDLED;
+    }
     case UI_REQ_TL_MARK:
         if (p->mark_a >= 0) {
             p->mark_a = p->mark_b = -1;
             p->mark_exact = 0;
+            p->mark_phase = 0;
             ui_message(ui, "mark cleared");
         } else {
             p->mark_exact = 0;
+            p->mark_phase = 0;
             p->mark_a = (long)p->cursor;
             p->mark_b = (long)(p->cursor + p->g.window);
             if ((size_t)p->mark_b > p->first + p->n)
@@ -800,11 +876,21 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     case UI_REQ_TL_DROP:
     case UI_REQ_TL_KEEP:
         if (marked_range(p, &a, &b)) {
-            ui_error(ui, "mark the start of a range with m first, then move to its end");
+            ui_error(ui, "mark a phase with v, or the start of a range with m and move to its "
+                         "end");
             return UI_HANDLED;
         }
-        snprintf(cmd, sizeof cmd, "%s %zu:%zu",
-                 req == UI_REQ_TL_DROP ? "drop-samples" : "keep-samples", a, b);
+        if (p->mark_phase) { /* a detected phase: the step that finds it again */
+            const struct ss_phases *ph = ui_phases(ui);
+            int main = ph && p->mark_phase - 1 == ph->main;
+            snprintf(cmd, sizeof cmd, "%s %s", req == UI_REQ_TL_DROP ? "drop-phase" : "keep-phase",
+                     main ? "main" : "");
+            if (!main)
+                snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%zu", p->mark_phase);
+        } else {
+            snprintf(cmd, sizeof cmd, "%s %zu:%zu",
+                     req == UI_REQ_TL_DROP ? "drop-samples" : "keep-samples", a, b);
+        }
         ui_add_transform(ui, cmd, -1, -1);
         return UI_HANDLED;
     default:

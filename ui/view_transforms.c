@@ -1,6 +1,7 @@
 /* view_transforms.c - the transform list (DESIGN section 5): each step
  * with what it did the last time the list was applied (samples in and
- * out, frames removed, stacks changed, functions its names matched).
+ * out, frames removed, stacks changed, functions its names matched, and
+ * the samples a range or a phase resolved to: keep-phase main shows which).
  * Space turns a step off and on, d deletes it, J/K move it, Enter edits it
  * at the prompt, a adds one after it; every edit re-applies the list and
  * is one undo step.  In a comparison (--base) the list applies to both
@@ -36,6 +37,7 @@ static struct ui_column columns[] = {
     {"in", 7, 1, &ss_step_columns[SS_STEP_IN]},
     {"out", 7, 1, &ss_step_columns[SS_STEP_OUT]},
     {"removed", 8, 1, &removed_col},
+    {"range", 5, 1, &ss_step_columns[SS_STEP_RANGE]},
     {"frames-", 7, 1, &ss_step_columns[SS_STEP_FRAMES]},
     {"stacks", 6, 1, &ss_step_columns[SS_STEP_STACKS]},
     {"fns", 4, 1, &ss_step_columns[SS_STEP_FUNCTIONS]},
@@ -52,10 +54,30 @@ static const struct ui_column ccolumns_min[] = {
     {"out.b", 5, 1, CT(SS_CMPTF_OUT_B)},     {"out", 5, 1, CT(SS_CMPTF_OUT)},
     {"kept%b", 6, 1, CT(SS_CMPTF_KEPT_B)},   {"kept%", 6, 1, CT(SS_CMPTF_KEPT)},
     {"lv.b", 4, 1, CT(SS_CMPTF_LEVELS_B)},   {"lv", 3, 1, CT(SS_CMPTF_LEVELS)},
+    {"range.b", 7, 1, CT(SS_CMPTF_RANGE_B)}, {"range", 5, 1, CT(SS_CMPTF_RANGE)},
     {"command", 0, 0, CT(SS_CMPTF_COMMAND)},
 };
 static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
 #define NCCOLS ARRAY_SIZE(ccolumns)
+
+/* The columns drawn: the range ones only when a step is keep-phase or
+ * drop-phase (a range's command says its range already), so that a
+ * narrow screen keeps room for the commands. */
+static struct ui_column shown[ARRAY_SIZE(ccolumns_min)];
+static size_t nshown;
+
+static void show_columns(struct ui *ui, const struct ui_column *cols, size_t n, int range_col,
+                         int nrange)
+{
+    int phase = 0;
+    for (size_t i = 0; i < ss_tf_count(ui->tf); i++)
+        phase |=
+            ss_tf_kind(ui->tf, i) == SS_TF_KEEP_PHASE || ss_tf_kind(ui->tf, i) == SS_TF_DROP_PHASE;
+    nshown = 0;
+    for (size_t i = 0; i < n; i++)
+        if (phase || (int)i < range_col || (int)i >= range_col + nrange)
+            shown[nshown++] = cols[i];
+}
 
 static int prepare(struct ui *ui, struct ui_view *v)
 {
@@ -90,16 +112,16 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     struct ss_cmp_tf_ctx x;
     compared_ctx(ui, &x);
     if (ss_tf_enabled(ui->tf, row)) {
-        ui_table_cells(c, y, ccolumns, NCCOLS, &x, row, style, 0);
+        ui_table_cells(c, y, shown, nshown, &x, row, style, 0);
         return;
     }
     struct ui_column off[NCCOLS];
-    for (size_t i = 0; i < NCCOLS; i++) {
-        off[i] = ccolumns[i];
-        if (i > 1 && i + 1 < NCCOLS)
+    for (size_t i = 0; i < nshown; i++) {
+        off[i] = shown[i];
+        if (i > 1 && i + 1 < nshown)
             off[i].col = NULL;
     }
-    ui_table_cells(c, y, off, NCCOLS, &x, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
+    ui_table_cells(c, y, off, nshown, &x, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
@@ -112,17 +134,17 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     struct ss_tf_ctx ctx = {ui->tf, {{0}, 0}};
     ss_units_of(ui->m, &ctx.u);
     if (ss_tf_enabled(ui->tf, row)) {
-        ui_table_cells(c, y, columns, NCOLS, &ctx, row, style, 0);
+        ui_table_cells(c, y, shown, nshown, &ctx, row, style, 0);
         return;
     }
     /* a step turned off has no effect: its number, "off" and its command */
     struct ui_column off[NCOLS];
-    for (size_t i = 0; i < NCOLS; i++) {
-        off[i] = columns[i];
-        if (i > 1 && i + 1 < NCOLS)
+    for (size_t i = 0; i < nshown; i++) {
+        off[i] = shown[i];
+        if (i > 1 && i + 1 < nshown)
             off[i].col = NULL;
     }
-    ui_table_cells(c, y, off, NCOLS, &ctx, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
+    ui_table_cells(c, y, off, nshown, &ctx, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -137,16 +159,24 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     const char *note = v->list.n ? NULL
                                  : "no transforms yet: type : and one (:trim-base auto), or use "
                                    "the trimming keys (? lists them)";
+    int range_w = 5; /* the widest range, never cut */
+    for (size_t i = 0; i < ss_tf_count(ui->tf); i++) {
+        char r[64];
+        int w = (int)strlen(ss_tf_range_text(ss_tf_effect(ui->tf, i), r, sizeof r));
+        range_w = w > range_w ? w : range_w;
+    }
+    columns[5].width = range_w;
     if (ui->bm) {
         /* the numbers widen to their widest (never cut) */
         struct ss_cmp_tf_ctx x;
         compared_ctx(ui, &x);
         memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
         ui_table_fit(ccolumns, NCCOLS, &x, ss_tf_count(ui->tf));
-        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, -1, 0, note, draw_row);
+        show_columns(ui, ccolumns, NCCOLS, (int)NCCOLS - 3, 2);
     } else {
-        ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, note, draw_row);
+        show_columns(ui, columns, NCOLS, 5, 1);
     }
+    ui_table_draw(ui, v, c, y, h, shown, nshown, -1, 0, note, draw_row);
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)

@@ -46,6 +46,9 @@ enum ui_view_arg { UI_VA_NONE, UI_VA_FOCUS, UI_VA_FUNCTION };
       "callers and callees of F (default: the current function)")                                  \
     _(TIMELINE,   ui_view_timeline,   '6', "timeline",   NONE,                                    \
       "timeline", "show the timeline")                                                             \
+    _(PHASES,     ui_view_phases,     'O', "phases",     NONE,                                    \
+      "phases: burn-in, main work, fade-out, found for you",                                       \
+      "show the phases the detector found")                                                        \
     _(LEVELS,     ui_view_levels,     '7', "levels",     NONE,                                    \
       "levels, the scaffold marked", "show the levels")                                            \
     _(RUNS,       ui_view_runs,       '8', "runs",       FUNCTION,                                \

@@ -1,0 +1,2 @@
+# keep the main phase (DESIGN 14): detection on the whole timeline
+keep-phase main

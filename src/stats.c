@@ -194,12 +194,26 @@ static uint64_t credit_aggs(struct work *w, ss_id s, size_t *have, int *oom)
     return samples;
 }
 
-/* Bytes allocated per sample of source s (R's memory="both" differences). */
+/* Bytes per sample of source s, summed per stack: allocated (R's
+ * memory="both" differences) into mem[3 * stack], and the rise and fall of
+ * vector memory (profvis) into mem[3 * stack + 1] and + 2. */
 static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
-                         const struct ss_rprof_vt *vt, double *stack_mem)
+                         const struct ss_rprof_vt *vt, double *mem)
 {
-    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
-        stack_mem[m->sample_stack.v[i]] += ss_rprof_alloc_bytes(m, vt, src, i);
+    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+        double *sm = mem + 3 * (size_t)m->sample_stack.v[i];
+        double d = ss_rprof_vector_change(m, vt, src, i);
+        sm[0] += ss_rprof_alloc_bytes(m, vt, src, i);
+        sm[d > 0 ? 1 : 2] += d > 0 ? d : -d;
+    }
+}
+
+/* A stack's bytes (sample_bytes) to a row it reaches. */
+static void credit_bytes(struct ss_stat_row *row, const double *b)
+{
+    row->mem_bytes += b[0];
+    row->alloc_bytes += b[1];
+    row->released_bytes += b[2];
 }
 
 /* Add source s's part of ss_model_totals to t from its per-stack sums, as
@@ -256,7 +270,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     w.key_of = ss_alloc_array(nkeyed, sizeof *w.key_of);
     struct ss_stack_counts sc;
     int sc_fail = ss_stack_counts_init(&sc, m);
-    double *mem = use_mem ? ss_calloc_array(nstacks, sizeof *mem) : NULL;
+    double *mem = use_mem ? ss_calloc_array(nstacks, 3 * sizeof *mem) : NULL;
     size_t have = 0;
     int oom = !w.key_of || sc_fail || (use_mem && !mem);
     uint64_t stamp = 0;
@@ -289,9 +303,11 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
             ss_id st = sc.touched[t];
             uint64_t c = sc.cnt[st];
             int64_t wt = sc.val[st];
-            double b = mem ? mem[st] : 0;
-            if (mem)
-                mem[st] = 0;
+            double b[3] = {0, 0, 0};
+            if (mem) {
+                memcpy(b, mem + 3 * (size_t)st, sizeof b);
+                memset(mem + 3 * (size_t)st, 0, sizeof b);
+            }
             size_t depth = ss_stack_depth(m, st);
             const ss_id *fr = ss_stack_frames(m, st);
             ss_id tail = m->stack_tail.v[st];
@@ -323,7 +339,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                     oom = 1;
                     break;
                 }
-                w.rows.v[r].mem_bytes += b;
+                credit_bytes(&w.rows.v[r], b);
             }
             if (oom)
                 break;
@@ -338,7 +354,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                     oom = 1;
                     break;
                 }
-                w.rows.v[r].mem_bytes += b;
+                credit_bytes(&w.rows.v[r], b);
                 first = r;
                 any = 1;
             }

@@ -44,6 +44,10 @@ struct ss_stat_row {
     double self_x; /* the same in exact units (time: microseconds), for ordering */
     double total_x;
     double mem_bytes; /* bytes allocated (with memory) */
+    /* With memory, profvis's code pane: the rise (alloc) and fall
+     * (released) of R's vector memory at the row's samples (rprof.h:
+     * ss_rprof_vector_change), credited as mem_bytes is. */
+    double alloc_bytes, released_bytes;
     ss_id file;       /* by line: basename string id in keys, for ordering */
     uint32_t line;    /* by line: line number, 0 for none */
 };

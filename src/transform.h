@@ -60,6 +60,7 @@ enum ss_tf_kind {
     SS_TF_KEEP_LABEL,
     SS_TF_DROP_LABEL,
     SS_TF_LABEL_ROOT,
+    SS_TF_KEEP_LINE,
 };
 
 /* The functions `r-simplify` merges (R's evaluation machinery), a
@@ -87,6 +88,7 @@ struct ss_tf_effect {
     double value_out;         /* ... and of those leaving: what a removing step cost */
     size_t labels_matched;    /* keep-label, drop-label, label-root: distinct labels
                                * (key and value) of the profile its KEY[=VALUE] matched */
+    size_t lines_matched;     /* keep-line: the profile's locations at its FILE#LINE */
 };
 
 struct ss_tf_list;

@@ -54,6 +54,8 @@ struct tf_step {
     char *key;
     struct tf_pattern value;
     int has_value;
+    /* keep-line FILE#LINE: the file's basename in key, the line here */
+    uint32_t line;
 };
 
 /* Parse the command in s[0..len) into *st (zeroed first; st->enabled = 1 and

@@ -141,7 +141,7 @@ const struct ss_stats *ui_stats_line(struct ui *ui)
     if (!c->have_line) {
         struct ss_error err;
         ss_error_clear(&err);
-        if (ss_stats_compute(ui->m, SS_BY_LINE, 0, &c->line, &err)) {
+        if (ss_stats_compute(ui->m, SS_BY_LINE, ss_model_has_memory(ui->m), &c->line, &err)) {
             ui_error(ui, "%s", err.msg);
             return NULL;
         }

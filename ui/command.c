@@ -281,6 +281,21 @@ static void cmd_source_path(struct ui *ui, const char *arg, int unused)
         ui_message(ui, "source files are also looked for under %s", dir);
 }
 
+static void cmd_source_map(struct ui *ui, const char *arg, int unused)
+{
+    char map[8192];
+    argument(arg, map, sizeof map);
+    int r = *map ? ui_add_source_map(ui, map) : 1;
+    if (r > 0)
+        ui_error(ui, ":source-map FROM=TO: a path prefix the profile names, and where it is here");
+    else if (r < 0)
+        ui_error(ui, "out of memory");
+    else
+        ui_message(ui, "source files under %s are also looked for under %s",
+                   ui->source_maps[ui->nsource_maps - 1].from,
+                   ui->source_maps[ui->nsource_maps - 1].to);
+}
+
 static void cmd_value(struct ui *ui, const char *arg, int data)
 {
     (void)data;
@@ -322,8 +337,13 @@ static const struct ui_command_info commands[] = {
      "weigh every view by measure NAME: time, samples, memory, released, duplications, a pprof "
      "sample type (as --value; V takes the next)",
      cmd_value, 0},
-    {"source-path", "DIR", "look for source files under DIR too (as --source-path)",
+    {"source-path", "DIR",
+     "look for source files under DIR too, by the longest tail of their path (as "
+     "--source-path)",
      cmd_source_path, 0},
+    {"source-map", "FROM=TO",
+     "look for source files whose path starts FROM under TO (as --source-map)", cmd_source_map,
+     0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
     /* the transform language (DESIGN section 5) */
     {"drop-samples", "A:B",
@@ -343,6 +363,10 @@ static const struct ui_command_info commands[] = {
     {"class", "/REGEX/ => NAME", "assign the matching functions to a class", NULL, 0},
     {"r-simplify", "", "merge R's evaluation machinery (eval, tryCatch, source, ...)", NULL, 0},
     {"name-anonymous", "[F]", "name FUN and <Anonymous> frames FUN@FILE#LINE by their call site",
+     NULL, 0},
+    {"keep-line", "FILE#LINE",
+     "keep only the samples through that source line (Enter in the code pane; report --by line "
+     "names the lines)",
      NULL, 0},
     {"preset", "r", "add the R preset's steps: r-simplify, name-anonymous, trim-base auto",
      cmd_preset, 0},

@@ -59,6 +59,13 @@ static const struct ui_binding bindings[] = {
     {' ', UI_REQ_TREE_TOGGLE, UI_TREES},
     {'*', UI_REQ_TREE_EXPAND_ALL, UI_TREES},
 
+    /* lines and the code pane */
+    {UI_K_ENTER, UI_REQ_LINE_ENTER, V(LINES)},
+    {'\n', UI_REQ_LINE_ENTER, V(LINES)},
+    {UI_K_KP_ENTER, UI_REQ_LINE_ENTER, V(LINES)},
+    {']', UI_REQ_HOT_NEXT, V(LINES)},
+    {'[', UI_REQ_HOT_PREV, V(LINES)},
+
     /* timeline */
     {'h', UI_REQ_TL_LEFT, V(TIMELINE)},
     {UI_K_LEFT, UI_REQ_TL_LEFT, V(TIMELINE)},
@@ -149,6 +156,7 @@ static const struct ui_binding bindings[] = {
     {'s', UI_REQ_SORT_NEXT, ANY},
     {'S', UI_REQ_SORT_REVERSE, ANY},
     {'y', UI_REQ_COPY_NAME, ANY},
+    {'a', UI_REQ_SOURCE_OPEN, ANY},
     {'V', UI_REQ_VALUE_NEXT, ANY},
     {'X', UI_REQ_SWAP_BASE, ANY},
 

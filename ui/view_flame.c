@@ -1030,6 +1030,20 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
     return row_function(ui, v, r);
 }
 
+/* A frame whose merged frames are all at one line: that line (`a`). */
+static int row_location(struct ui *ui, struct ui_view *v, size_t r, ss_id *file, uint32_t *line)
+{
+    struct flame_view *p = v->priv;
+    if (!p || !p->built || r >= p->fl.n || p->gen != ui->gen)
+        return 0;
+    ss_id loc = p->fl.nodes[r].loc;
+    if (loc == SS_NONE || !ui->m->locations.v[loc].line || ui->m->locations.v[loc].file == SS_NONE)
+        return 0;
+    *file = ui->m->locations.v[loc].file;
+    *line = ui->m->locations.v[loc].line;
+    return 1;
+}
+
 /* A frame's level (1 = root) in the top-down graph: its depth + 1. */
 static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
 {
@@ -1063,6 +1077,7 @@ const struct ui_view_ops ui_view_flame = {
     .request = request,
     .row_text = row_text,
     .row_function = row_function,
+    .row_location = row_location,
     .row_level = row_level,
     .search = search,
     .free = view_free,

@@ -13,6 +13,8 @@ pkgs="gcc make autoconf automake pkg-config libncurses-dev zlib1g-dev libdeflate
       libprotobuf-c-dev protobuf-c-compiler check"
 if [ "$what" = test ]; then
     pkgs="$pkgs r-base-core tmux valgrind time clang-format"
+    # profvis: the code pane's memory per line against its own (tests/source.sh)
+    pkgs="$pkgs r-cran-profvis"
     # Go's pprof, built offline by scripts/build-pprof.sh (tests/pprof.sh)
     pkgs="$pkgs golang-go golang-github-google-pprof-dev
           golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"

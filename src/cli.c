@@ -594,7 +594,6 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     return finish_output();
 }
 
-
 /* --interval DURATION: a positive number with a unit (ns, us, ms, s), at
  * most an hour; sets the interval of folded sources (load_folded.h). */
 static int interval_arg(const char *arg)

@@ -850,8 +850,9 @@ static int read_source_lines(struct loader *L)
             want = 1;
         }
         if (line != want) {
-            tsv_fail(t, 1, "line %llu where line %llu was expected (each file's lines in "
-                           "order from 1)",
+            tsv_fail(t, 1,
+                     "line %llu where line %llu was expected (each file's lines in "
+                     "order from 1)",
                      (unsigned long long)line, (unsigned long long)want);
             break;
         }

@@ -286,8 +286,8 @@ const struct ss_report_table ss_report_tables[] = {
     {"line", SS_REPORT_LINE, SS_RT_LINES | SS_RT_SORT | SS_RT_MEMORY,
      "source lines (R's lines=\"show\"), in file\norder", report_stats},
     {"list", SS_REPORT_LIST, SS_RT_LINES | SS_RT_SORT | SS_RT_MEMORY | SS_RT_FUNCTION,
-     "the source files, each line with its self and\ntotal (pprof's list; --function F: the\n"
-     "lines of the functions F matches)",
+     "each source file, every line with its self\nand total (pprof's list; --function F:\n"
+     "the lines of the functions F matches)",
      ss_report_list},
     {"stacks", SS_REPORT_STACKS, SS_RT_STACKS | SS_RT_SORT | SS_RT_FOLDED,
      "distinct stacks with reference counts", report_stacks},
@@ -301,11 +301,13 @@ const struct ss_report_table ss_report_tables[] = {
      ss_report_calls},
     {"timeline", SS_REPORT_TIMELINE, SS_RT_STACKS | SS_RT_ORDER | SS_RT_LEVEL | SS_RT_WIDTH,
      "the function at --level K over time", ss_report_timeline},
-    {"sources", SS_REPORT_SOURCES, 0, "the input files and Rprof sessions,\neach with its measure "
-                                      "and share",
+    {"sources", SS_REPORT_SOURCES, 0,
+     "the input files and Rprof sessions,\neach with its measure "
+     "and share",
      ss_report_sources},
-    {"labels", SS_REPORT_LABELS, 0, "the samples' labels (pprof, perf):\nkey, value, count and "
-                                    "the measure",
+    {"labels", SS_REPORT_LABELS, 0,
+     "the samples' labels (pprof, perf):\nkey, value, count and "
+     "the measure",
      ss_report_labels},
     {"transforms", SS_REPORT_TRANSFORMS, 0,
      "the transform list (-e, --script) and\nwhat each step did", ss_report_transforms},

@@ -157,7 +157,7 @@ int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct
             return ss_fail(err, SS_EUSAGE,
                            "--by %s needs samples in time order; %s (%s) has none (folded "
                            "stacks hold one line per distinct stack)",
-                           tb->name,
-                           ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type));
+                           tb->name, ss_str(m, m->sources.v[i].uri),
+                           ss_str(m, m->sources.v[i].type));
     return 0;
 }

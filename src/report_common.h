@@ -39,20 +39,20 @@ struct ss_strbuf;
 struct ss_report_opts {
     enum ss_report_by by;
     enum ss_report_format format;
-    int memory;           /* add mem.total (list: alloc and released) */
-    int limit;            /* print at most this many rows (0 = all); a table in file order
-                           * keeps its heaviest rows (ss_report_limit_rows) */
+    int memory;               /* add mem.total (list: alloc and released) */
+    int limit;                /* print at most this many rows (0 = all); a table in file order
+                               * keeps its heaviest rows (ss_report_limit_rows) */
     enum ss_report_sort sort; /* --sort (tables with SS_RT_SORT) */
-    uint32_t level;       /* runs, timeline: the level (1 = root); 0 = all / default */
-    const char *function; /* runs, tree, calls: one function by name */
-    int inverted;         /* tree: bottom-up */
-    int depth;            /* tree: print at most this many levels (0 = all) */
-    double min_pct;       /* tree: leave out nodes under this % of the time */
-    int width;            /* timeline: number of windows (0 = 80) */
-    double share;         /* levels: scaffold share (0 = every sample) */
-    const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
+    uint32_t level;           /* runs, timeline: the level (1 = root); 0 = all / default */
+    const char *function;     /* runs, tree, calls: one function by name */
+    int inverted;             /* tree: bottom-up */
+    int depth;                /* tree: print at most this many levels (0 = all) */
+    double min_pct;           /* tree: leave out nodes under this % of the time */
+    int width;                /* timeline: number of windows (0 = 80) */
+    double share;             /* levels: scaffold share (0 = every sample) */
+    const struct ss_tf_list *transforms;    /* transforms: the applied list (or NULL) */
     const struct ss_source_search *sources; /* list: where source files are found (or NULL) */
-    struct ss_strbuf *warnings; /* list: lines the caller shows as warnings (or NULL) */
+    struct ss_strbuf *warnings;             /* list: lines the caller shows as warnings (or NULL) */
 };
 
 /* What a table needs and which options it takes (ss_report_table.flags). */

@@ -154,21 +154,26 @@ static void cell_released(char *buf, size_t n, const void *ctx, size_t r, int ts
     value_cell(buf, n, &X(ctx)->bytes, s ? s->released_bytes : 0, tsv, !ROW(ctx, r)->line);
 }
 
+/* TSV: file and line first; text: the numbers, then the line (pprof) */
+#define FILE_LINE_COLS                                                                             \
+    {"file", NULL, 0, 0, SS_COL_TSV, cell_file, NULL, NULL, 0},                                    \
+        {"line", NULL, 0, 0, SS_COL_TSV, cell_line, NULL, NULL, 0}
+#define TEXT_COLS                                                                                  \
+    {"line", NULL, 5, 1, SS_COL_TEXT, cell_line, NULL, NULL, 0},                                   \
+        {"source", NULL, 0, 0, SS_COL_LABEL, cell_source, NULL, NULL, 0}
 static const struct ss_col list_columns[] = {
-    {"file", NULL, 0, 0, SS_COL_TSV, cell_file, NULL, NULL, 0},
+    FILE_LINE_COLS,
     {"self.@", NULL, 9, 1, 0, cell_self, NULL, NULL, 0},
     {"total.@", NULL, 9, 1, 0, cell_total, NULL, NULL, 0},
-    {"line", NULL, 5, 1, 0, cell_line, NULL, NULL, 0},
-    {"source", NULL, 0, 0, SS_COL_LABEL, cell_source, NULL, NULL, 0},
+    TEXT_COLS,
 };
 static const struct ss_col list_mem_columns[] = {
-    {"file", NULL, 0, 0, SS_COL_TSV, cell_file, NULL, NULL, 0},
+    FILE_LINE_COLS,
     {"self.@", NULL, 9, 1, 0, cell_self, NULL, NULL, 0},
     {"total.@", NULL, 9, 1, 0, cell_total, NULL, NULL, 0},
     {"alloc", NULL, 8, 1, 0, cell_alloc, NULL, NULL, 0},
     {"released", NULL, 8, 1, 0, cell_released, NULL, NULL, 0},
-    {"line", NULL, 5, 1, 0, cell_line, NULL, NULL, 0},
-    {"source", NULL, 0, 0, SS_COL_LABEL, cell_source, NULL, NULL, 0},
+    TEXT_COLS,
 };
 
 /* A comparison's row: base and new of self or total, SS_NONE-free. */
@@ -203,11 +208,10 @@ static const struct ss_pair self_pair = {cmp_self, cmp_units, NULL, 0};
 static const struct ss_pair total_pair = {cmp_total, cmp_units, NULL, 0};
 
 static const struct ss_col list_cmp_columns[] = {
-    {"file", NULL, 0, 0, SS_COL_TSV, cell_file, NULL, NULL, 0},
+    FILE_LINE_COLS,
     SS_PAIR_COLS("self.base", 9, "self", 9, "self.delta", 10, 1, &self_pair),
     SS_PAIR_COLS("total.base", 9, "total", 9, "total.delta", 10, 1, &total_pair),
-    {"line", NULL, 5, 1, 0, cell_line, NULL, NULL, 0},
-    {"source", NULL, 0, 0, SS_COL_LABEL, cell_source, NULL, NULL, 0},
+    TEXT_COLS,
 };
 
 /* ---- files ---------------------------------------------------------------------- */
@@ -299,15 +303,9 @@ static int function_ranges(struct list_ctx *x, const char *pat, struct ss_error 
         for (size_t f = 0; !rc && f < nfn; f++) {
             if (!match[f])
                 continue;
-            uint32_t lo = UINT32_MAX, hi = 0;
-            for (size_t l = 0; l < m->locations.n; l++) {
-                const struct ss_location *loc = &m->locations.v[l];
-                if (loc->function == (ss_id)f && loc->file == lf->path && loc->line) {
-                    lo = loc->line < lo ? loc->line : lo;
-                    hi = loc->line > hi ? loc->line : hi;
-                }
-            }
-            if (!hi)
+            uint32_t lo, hi;
+            if (ss_function_canonical(m, (ss_id)f) != (ss_id)f ||
+                ss_source_function_range(m, (ss_id)f, lf->path, &lo, &hi))
                 continue;
             uint32_t *nr = ss_realloc_array(lf->ranges, lf->nranges + 2, sizeof *nr);
             if (!nr) {
@@ -346,13 +344,13 @@ static int read_files(struct list_ctx *x, const struct ss_report_opts *o, int ts
         if (!used || f->found || f->missing)
             continue;
         struct ss_strbuf tried = SS_STRBUF_INIT, why = SS_STRBUF_INIT;
-        int got = ss_source_read(s, ss_str(x->m, f->path), tsv ? 0 : SS_SOURCE_EXPAND_TABS,
-                                 &f->src, &tried);
+        int got = ss_source_read(s, ss_str(x->m, f->path), tsv ? 0 : SS_SOURCE_EXPAND_TABS, &f->src,
+                                 &tried);
         f->found = got > 0;
         if (got == 0) {
             char lb[512];
             ss_strbuf_printf(&why, "%s", ss_source_label(x->m, f->path, lb, sizeof lb));
-            ss_source_missing(&why, s, ss_strbuf_str(&tried), "--");
+            ss_source_missing(&why, s, ss_str(x->m, f->path), ss_strbuf_str(&tried), "--");
             if (tsv && o->warnings)
                 ss_strbuf_printf(o->warnings, "%s\n", ss_strbuf_str(&why));
             f->missing = ss_strbuf_take(&why);
@@ -381,7 +379,8 @@ static int cmp_weight(const void *a, const void *b, void *ctx)
     if (!c)
         c = ss_cmp_desc(ta, tb);
     if (!c)
-        c = p->file != q->file ? (p->file < q->file ? -1 : 1) : (p->line > q->line) - (p->line < q->line);
+        c = p->file != q->file ? (p->file < q->file ? -1 : 1)
+                               : (p->line > q->line) - (p->line < q->line);
     return c;
 }
 static int cmp_total_first(const void *a, const void *b, void *ctx)
@@ -441,8 +440,8 @@ static void mark(uint8_t *on, uint32_t top, long lo, long hi)
 
 /* File order: for each file, its hits and the lines around them (or its
  * --function ranges), a gap row between stretches. */
-static int position_rows(struct list_ctx *x, const struct ss_report_opts *o,
-                         const struct lrow *h, size_t nh, int gaps)
+static int position_rows(struct list_ctx *x, const struct ss_report_opts *o, const struct lrow *h,
+                         size_t nh, int gaps)
 {
     VEC(struct lrow) rows = {NULL, 0, 0};
     int oom = 0;

@@ -213,9 +213,13 @@ int ss_source_read(const struct ss_source_search *s, const char *path, unsigned 
     return ss_source_from_text(t, len, flags, "carried in the profile", out) ? -1 : 1;
 }
 
-void ss_source_missing(struct ss_strbuf *b, const struct ss_source_search *s, const char *tried,
-                       const char *opt)
+void ss_source_missing(struct ss_strbuf *b, const struct ss_source_search *s, const char *path,
+                       const char *tried, const char *opt)
 {
+    if (!*path) {
+        ss_strbuf_printf(b, ": no file (code typed at R's prompt, or run by profvis)");
+        return;
+    }
     if (tried && *tried)
         ss_strbuf_printf(b, ": not found (tried %s)", tried);
     else
@@ -225,7 +229,8 @@ void ss_source_missing(struct ss_strbuf *b, const struct ss_source_search *s, co
                      "FROM=TO rewrites a prefix FROM",
                      opt, opt);
     if (s->ndirs || s->nmaps)
-        ss_strbuf_printf(b, " (%zu and %zu given)", s->ndirs, s->nmaps);
+        ss_strbuf_printf(b, " (given: %zu %ssource-path, %zu %ssource-map)", s->ndirs, opt,
+                         s->nmaps, opt);
 }
 
 /* The number R gave an unnamed file of m (its `unnamed file` meta entry),
@@ -252,6 +257,42 @@ const char *ss_source_base_label(const struct ss_model *m, const char *base, cha
 const char *ss_source_label(const struct ss_model *m, ss_id file, char *buf, size_t n)
 {
     return ss_source_base_label(m, file == SS_NONE ? "NA" : ss_str(m, file), buf, n);
+}
+
+int ss_source_function_range(const struct ss_model *m, ss_id fid, ss_id file, uint32_t *lo,
+                             uint32_t *hi)
+{
+    VEC(uint32_t) lines = {NULL, 0, 0};
+    for (size_t l = 0; l < m->locations.n; l++) {
+        const struct ss_location *loc = &m->locations.v[l];
+        if (loc->file == file && loc->line && loc->function != SS_NONE &&
+            ss_function_canonical(m, loc->function) == fid && VEC_PUSH(lines, loc->line))
+            break;
+    }
+    /* shared[k]: another function has a frame at lines.v[k] */
+    uint8_t *shared = ss_calloc_array(lines.n, 1);
+    for (size_t l = 0; shared && l < m->locations.n; l++) {
+        const struct ss_location *loc = &m->locations.v[l];
+        if (loc->file != file || !loc->line || loc->function == SS_NONE ||
+            ss_function_canonical(m, loc->function) == fid)
+            continue;
+        for (size_t k = 0; k < lines.n; k++)
+            shared[k] |= lines.v[k] == loc->line;
+    }
+    int own = 0;
+    for (size_t k = 0; shared && k < lines.n; k++)
+        own |= !shared[k];
+    *lo = UINT32_MAX;
+    *hi = 0;
+    for (size_t k = 0; k < lines.n; k++) {
+        if (own && shared[k])
+            continue;
+        *lo = lines.v[k] < *lo ? lines.v[k] : *lo;
+        *hi = lines.v[k] > *hi ? lines.v[k] : *hi;
+    }
+    free(shared);
+    VEC_FREE(lines);
+    return *hi ? 0 : -1;
 }
 
 int ss_source_map_parse(char *arg, struct ss_source_map *out)

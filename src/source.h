@@ -80,11 +80,12 @@ static inline const char *ss_source_line(const struct ss_source_file *f, uint32_
 int ss_source_from_text(char *t, size_t len, unsigned flags, const char *where,
                         struct ss_source_file *out);
 
-/* What a missing file's message says after the file's name: ": not found
- * (tried A, B)" and the options that find it, written with prefix `opt`
- * ("--" on the command line, ":" in the explorer), into b. */
-void ss_source_missing(struct ss_strbuf *b, const struct ss_source_search *s, const char *tried,
-                       const char *opt);
+/* What the message about file `path`, found nowhere, says after its name:
+ * ": not found (tried A, B)" and the options that find it, written with
+ * prefix `opt` ("--" on the command line, ":" in the explorer); for an
+ * unnamed file (an empty path) that it has none.  Into b. */
+void ss_source_missing(struct ss_strbuf *b, const struct ss_source_search *s, const char *path,
+                       const char *tried, const char *opt);
 
 /* The name people read for source file `file` (a string id of m; SS_NONE:
  * "NA", as R): its path, or for an empty path (Rprof's `#File N: ` with no
@@ -96,6 +97,15 @@ const char *ss_source_label(const struct ss_model *m, ss_id file, char *buf, siz
 /* The same for a basename key of the line statistics ("" for an unnamed
  * file, stats.h). */
 const char *ss_source_base_label(const struct ss_model *m, const char *base, char *buf, size_t n);
+
+/* The lines of function fid (a canonical function id of m) in source file
+ * `file` (a string id): from the first to the last line its frames were
+ * sampled at.  A line where other functions' frames are too is left out
+ * when the function has lines of its own: Rprof gives a frame just
+ * entered the line of its call, in its caller.  Returns 0 with *lo <= *hi,
+ * or -1 when it has no line in that file. */
+int ss_source_function_range(const struct ss_model *m, ss_id fid, ss_id file, uint32_t *lo,
+                             uint32_t *hi);
 
 /* Parse --source-map's FROM=TO (borrowing arg; FROM and TO non-empty).
  * Returns 0, or -1 for a malformed argument. */

@@ -48,8 +48,8 @@ struct ss_stat_row {
      * (released) of R's vector memory at the row's samples (rprof.h:
      * ss_rprof_vector_change), credited as mem_bytes is. */
     double alloc_bytes, released_bytes;
-    ss_id file;       /* by line: basename string id in keys, for ordering */
-    uint32_t line;    /* by line: line number, 0 for none */
+    ss_id file;    /* by line: basename string id in keys, for ordering */
+    uint32_t line; /* by line: line number, 0 for none */
 };
 
 struct ss_stats {

@@ -218,7 +218,7 @@ const char *ss_tf_match_noun(const struct ss_tf_list *l, size_t i)
 {
     enum ss_tf_kind k = ss_tf_kind(l, i);
     return k == SS_TF_KEEP_LABEL || k == SS_TF_DROP_LABEL || k == SS_TF_LABEL_ROOT ? "label"
-           : k == SS_TF_KEEP_LINE                                                 ? "line"
+           : k == SS_TF_KEEP_LINE                                                  ? "line"
                                                                                    : "function";
 }
 

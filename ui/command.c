@@ -342,8 +342,7 @@ static const struct ui_command_info commands[] = {
      "--source-path)",
      cmd_source_path, 0},
     {"source-map", "FROM=TO",
-     "look for source files whose path starts FROM under TO (as --source-map)", cmd_source_map,
-     0},
+     "look for source files whose path starts FROM under TO (as --source-map)", cmd_source_map, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
     /* the transform language (DESIGN section 5) */
     {"drop-samples", "A:B",

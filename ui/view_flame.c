@@ -570,16 +570,29 @@ static double pct(const struct flame_view *p, double x)
 }
 
 /* The position of frame i: its own line when every frame merged there has
- * the same, else the function's definition, else nothing.  Into buf. */
+ * the same, else the function's definition, else the range of the lines
+ * its frames were sampled at (source.h), else nothing.  Into buf. */
 const char *ui_flame_position(const struct ss_model *m, const struct ss_flame_node *nd, char *buf,
                               size_t n)
 {
     buf[0] = '\0';
+    uint32_t lo, hi;
+    ss_id file = SS_NONE;
+    for (size_t l = 0; file == SS_NONE && nd->loc == SS_NONE && l < m->locations.n; l++)
+        if (m->locations.v[l].line && m->locations.v[l].function != SS_NONE &&
+            ss_function_canonical(m, m->locations.v[l].function) == nd->function)
+            file = m->locations.v[l].file;
     if (nd->loc != SS_NONE && m->locations.v[nd->loc].line > 0 &&
         m->locations.v[nd->loc].file != SS_NONE)
         snprintf(buf, n, "%s:%u", ss_str(m, m->locations.v[nd->loc].file),
                  m->locations.v[nd->loc].line);
-    else if (m->functions.v[nd->function].filename != SS_NONE) {
+    else if (m->functions.v[nd->function].filename == SS_NONE && file != SS_NONE &&
+             !ss_source_function_range(m, nd->function, file, &lo, &hi)) {
+        if (lo < hi)
+            snprintf(buf, n, "%s:%u-%u (the function's lines)", ss_str(m, file), lo, hi);
+        else
+            snprintf(buf, n, "%s:%u", ss_str(m, file), lo);
+    } else if (m->functions.v[nd->function].filename != SS_NONE) {
         const struct ss_function *fn = &m->functions.v[nd->function];
         if (fn->start_line)
             snprintf(buf, n, "%s:%u", ss_str(m, fn->filename), fn->start_line);

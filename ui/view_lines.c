@@ -108,19 +108,19 @@ struct src_file {
 /* The code pane: one file, every line. */
 struct pane {
     int on;
-    int from_list;    /* opened from the list (q goes back to it), else from another view */
-    long file;        /* index into files */
-    char *base;       /* its basename: the statistics' key */
-    unsigned gen;     /* ui->gen of the numbers below */
-    int cmp;          /* the numbers are a comparison's */
-    size_t *hit;      /* per line (0-based): its statistics row, SIZE_MAX: none */
-    size_t nlines;    /* the lines shown: the file's, or more when samples say so */
-    uint32_t *hot;    /* the lines with samples (1-based), hottest first */
+    int from_list; /* opened from the list (q goes back to it), else from another view */
+    long file;     /* index into files */
+    char *base;    /* its basename: the statistics' key */
+    unsigned gen;  /* ui->gen of the numbers below */
+    int cmp;       /* the numbers are a comparison's */
+    size_t *hit;   /* per line (0-based): its statistics row, SIZE_MAX: none */
+    size_t nlines; /* the lines shown: the file's, or more when samples say so */
+    uint32_t *hot; /* the lines with samples (1-based), hottest first */
     size_t nhot, hot_at;
-    double max[4];    /* the bars' 100%: the file's largest self, total, alloc, released */
-    uint32_t lo, hi;  /* the marked lines (a function's), 0 for none */
+    double max[4];      /* the bars' 100%: the file's largest self, total, alloc, released */
+    uint32_t lo, hi;    /* the marked lines (a function's), 0 for none */
     uint32_t goto_line; /* select this line at the next prepare (0: the hottest) */
-    int center;       /* centre the selection at the next draw */
+    int center;         /* centre the selection at the next draw */
 };
 
 struct lines_view {
@@ -260,13 +260,10 @@ static void missing_message(struct ui *ui, const char *path)
     if (ss_source_read(&s, path, 0, &sf, &tried) > 0)
         ss_source_file_free(&sf);
     char lb[512];
-    ss_strbuf_printf(&msg, "%s", ss_source_label(ui->m, ss_strtab_find(&ui->m->strs, path,
-                                                                       strlen(path)),
-                                                 lb, sizeof lb));
-    if (!*path)
-        ss_strbuf_printf(&msg, ": code typed at R's prompt has no file to show");
-    else
-        ss_source_missing(&msg, &s, ss_strbuf_str(&tried), ":");
+    ss_strbuf_printf(
+        &msg, "%s",
+        ss_source_label(ui->m, ss_strtab_find(&ui->m->strs, path, strlen(path)), lb, sizeof lb));
+    ss_source_missing(&msg, &s, path, ss_strbuf_str(&tried), ":");
     ui_error(ui, "%s", msg.failed ? "out of memory" : ss_strbuf_str(&msg));
     ss_strbuf_free(&tried);
     ss_strbuf_free(&msg);
@@ -515,7 +512,7 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         snprintf(buf, n, "no line data");
     } else if (p && p->pane.on) {
         char lb[512];
-        snprintf(buf, n, "%s, %s per line; ] [ hot lines, Enter keep-line",
+        snprintf(buf, n, "%s, %s per line; ] [ hot lines",
                  ss_source_base_label(ui->m, p->pane.base, lb, sizeof lb),
                  ss_model_measure_name(ui->m));
     } else if (ui->bm) {
@@ -573,6 +570,30 @@ static void bar(char *buf, size_t n, double v, double max, int w, int utf8)
     buf[k] = '\0';
 }
 
+/* The pane's columns for the profile: a comparison's, or one profile's
+ * with the memory columns only for a memory profile.  Fills out[] (at
+ * most 10) and slot[] (each one's index in its full array); returns the
+ * count. */
+static size_t pane_cols(struct ui *ui, struct ui_column *out, size_t *slot)
+{
+    size_t n = 0;
+    if (ui->bm) {
+        for (size_t k = 0; k < ARRAY_SIZE(cpane_columns); k++, n++) {
+            out[n] = cpane_columns[k];
+            slot[n] = k;
+        }
+        return n;
+    }
+    int mem = ui_stats_line(ui)->has_memory;
+    for (size_t k = 0; k < ARRAY_SIZE(pane_columns); k++) {
+        if (!mem && k >= P_ALLOC && k < P_NVAL)
+            continue;
+        out[n] = pane_columns[k];
+        slot[n++] = k;
+    }
+    return n;
+}
+
 /* One line of the pane: its numbers (none for a line without samples) and
  * bars, its number (marked when in the function's range) and its text. */
 static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
@@ -581,24 +602,24 @@ static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     struct lines_view *p = v->priv;
     struct pane *pn = &p->pane;
     const struct src_file *sf = &p->files[pn->file];
-    int cmp = ui->bm != NULL, mem = !cmp && ui_stats_line(ui)->has_memory;
-    struct ui_column *cols = cmp ? cpane_columns : pane_columns;
-    size_t ncols = cmp ? ARRAY_SIZE(cpane_columns) : ARRAY_SIZE(pane_columns);
-    size_t nval = cmp ? ncols - 2 : P_NVAL, hit = pn->hit[row];
-    char cells[16][64], num[32];
-    const char *cp[16] = {NULL};
+    int cmp = ui->bm != NULL;
+    struct ui_column cols[10];
+    size_t slot[10], ncols = pane_cols(ui, cols, slot), hit = pn->hit[row];
+    char cells[10][64], num[32];
+    const char *cp[10] = {NULL};
     struct ss_cellbuf cb = {NULL, 0};
     struct ss_stat_ctx sctx = {ui_stats_line(ui)};
     const void *ctx = cmp ? (const void *)ui_cmp_line(ui) : (const void *)&sctx;
-    double ord[2], val[4] = {0, 0, 0, 0};
+    double ord[2] = {0, 0}, val[4] = {0, 0, 0, 0};
     if (hit != SIZE_MAX)
         row_values(ui, hit, ord, val);
-    for (size_t k = 0; k < nval; k++) {
+    for (size_t k = 0; k + 2 < ncols; k++) {
         cells[k][0] = '\0';
         if (hit != SIZE_MAX && cols[k].col)
             snprintf(cells[k], sizeof cells[k], "%s", ss_col_text(cols[k].col, ctx, hit, 0, &cb));
-        else if (hit != SIZE_MAX && !cmp && (mem || k < P_ALLOC))
-            bar(cells[k], sizeof cells[k], val[k / 2], pn->max[k / 2], cols[k].width, c->utf8);
+        else if (hit != SIZE_MAX && !cmp) /* a bar: slot 1, 3, 5, 7 for values 0..3 */
+            bar(cells[k], sizeof cells[k], val[slot[k] / 2], pn->max[slot[k] / 2], cols[k].width,
+                c->utf8);
         cp[k] = cells[k];
     }
     ss_cellbuf_free(&cb);
@@ -612,14 +633,11 @@ static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
         style = UI_S_DIM;
     else if (style == UI_S_NORMAL && cmp && (ord[0] > 0 || ord[0] < 0))
         style = ord[0] > 0 ? UI_S_ERROR : UI_S_DIM; /* grew, shrank: as the list */
-    if (!cmp && !mem) /* no memory profiling: no memory columns */
-        for (size_t k = P_ALLOC; k < P_NVAL; k++)
-            cp[k] = NULL;
     ui_table_row(c, y, cols, ncols, cp, style, 0);
     /* the bars in the mark's colour, but on the selected row */
-    for (size_t k = 1; !cmp && style != UI_S_SELECTED && k < P_NVAL; k += 2) {
+    for (size_t k = 0; !cmp && style != UI_S_SELECTED && k + 2 < ncols; k++) {
         int x = ui_table_column_x(c->w, cols, ncols, k);
-        if (x >= 0 && cp[k] && *cp[k])
+        if (!cols[k].col && x >= 0 && cp[k][0])
             ui_canvas_style(c, y, x, cols[k].width, UI_S_MARK, 0);
     }
 }
@@ -658,13 +676,13 @@ static void pane_layout(struct ui *ui, struct ui_canvas *c, struct lines_view *p
         ss_cellbuf_free(&cb);
         wm = wm < 5 ? 5 : wm;
     }
-    pane_columns[P_ALLOC].width = pane_columns[P_REL].width = mem ? wm : 0;
+    pane_columns[P_ALLOC].width = pane_columns[P_REL].width = mem ? wm : 8;
     /* the text keeps at least 40 columns where it can */
     int fixed = 2 * wv + 2 * wm + 6 + (mem ? 4 : 2) + 6;
     int bw = (c->w - 40 - fixed) / nbars;
     bw = bw < 3 ? 3 : bw > 10 ? 10 : bw;
     for (int k = P_SELF_BAR; k < P_NVAL; k += 2)
-        pane_columns[k].width = mem || k < P_ALLOC ? bw : 0;
+        pane_columns[k].width = bw;
     (void)p;
 }
 
@@ -684,8 +702,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             v->list.page = h - 1;
             p->pane.center = 0;
         }
-        struct ui_column *cols = ui->bm ? cpane_columns : pane_columns;
-        size_t ncols = ui->bm ? ARRAY_SIZE(cpane_columns) : ARRAY_SIZE(pane_columns);
+        struct ui_column cols[10];
+        size_t slot[10], ncols = pane_cols(ui, cols, slot);
         ui_table_draw(ui, v, c, y, h, cols, ncols, -1, 0, note, draw_pane_row);
         return;
     }
@@ -747,7 +765,7 @@ int ui_lines_open(struct ui *ui, const char *path, uint32_t line, uint32_t lo, u
     pn->goto_line = line;
     pn->center = 2;
     ui_open_view(ui, UI_V_LINES, NULL);
-    ui_message(ui, "%s: read from %s; ] and [ step through its hot lines, hottest first", path,
+    ui_message(ui, "%s (read from %s): ] [ hot lines, Enter keep-line, q back", path,
                p->files[f].src.where);
     return 0;
 }
@@ -756,8 +774,8 @@ int ui_lines_open(struct ui *ui, const char *path, uint32_t line, uint32_t lo, u
  * line statistics: self, then total) into *path (borrowed from the
  * model), that line, and the range of the function's lines in that file.
  * Returns 0, or -1 when the function has no source position. */
-static int function_lines(struct ui *ui, ss_id fid, const char **path, uint32_t *line,
-                          uint32_t *lo, uint32_t *hi)
+static int function_lines(struct ui *ui, ss_id fid, const char **path, uint32_t *line, uint32_t *lo,
+                          uint32_t *hi)
 {
     const struct ss_model *m = ui->m;
     const struct ss_stats *st = ui_stats_line(ui);
@@ -787,18 +805,8 @@ static int function_lines(struct ui *ui, ss_id fid, const char **path, uint32_t 
             *line = loc->line;
         }
     }
-    if (file == SS_NONE)
+    if (file == SS_NONE || ss_source_function_range(m, fid, file, lo, hi))
         return -1;
-    *lo = UINT32_MAX;
-    *hi = 0;
-    for (size_t l = 0; l < m->locations.n; l++) {
-        const struct ss_location *loc = &m->locations.v[l];
-        if (loc->file != file || !loc->line || loc->function == SS_NONE ||
-            ss_function_canonical(m, loc->function) != fid)
-            continue;
-        *lo = loc->line < *lo ? loc->line : *lo;
-        *hi = loc->line > *hi ? loc->line : *hi;
-    }
     *path = ss_str(m, file);
     return 0;
 }
@@ -881,19 +889,20 @@ void ui_lines_show_selection(struct ui *ui, struct ui_view *v)
         /* the caller's lines marked, when they are in that file */
         const char *cp = NULL;
         uint32_t cl;
-        if (caller == SS_NONE || function_lines(ui, caller, &cp, &cl, &lo, &hi) ||
-            strcmp(cp, path))
+        if (caller == SS_NONE || function_lines(ui, caller, &cp, &cl, &lo, &hi) || strcmp(cp, path))
             lo = hi = 0;
         if (!ui_lines_open(ui, path, fline, lo, hi))
-            ui_message(ui, "%s has no source position of its own: the line it is reached from "
-                           "most often",
+            ui_message(ui,
+                       "%s has no source position of its own: the line it is reached from "
+                       "most often",
                        fn);
         return;
     }
     if (!path) {
-        ui_error(ui, fn ? "%s has no source position in the profile (Rprof(line.profiling = "
-                          "TRUE) records them)"
-                        : "this row has no function or source line",
+        ui_error(ui,
+                 fn ? "%s has no source position in the profile (Rprof(line.profiling = "
+                      "TRUE) records them)"
+                    : "this row has no function or source line",
                  fn);
         return;
     }
@@ -934,8 +943,7 @@ static int keep_line(struct ui *ui, struct ui_view *v, struct pane *pn)
     return UI_HANDLED;
 }
 
-static int pane_request(struct ui *ui, struct ui_view *v, struct lines_view *p,
-                        enum ui_request req)
+static int pane_request(struct ui *ui, struct ui_view *v, struct lines_view *p, enum ui_request req)
 {
     struct pane *pn = &p->pane;
     switch (req) {

@@ -32,6 +32,20 @@ static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_strtab_get(&ST(ctx)->keys, ROW(ctx, r)->key), tsv);
 }
+/* A line's key, R's in TSV; for people an unnamed file's ("#3", code typed
+ * at R's prompt) reads "(unnamed file 1)#3". */
+static void cell_location(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_stat_row *row = ROW(ctx, r);
+    if (tsv || row->file == SS_NONE || row->file == row->key ||
+        *ss_strtab_get(&ST(ctx)->keys, row->file)) {
+        cell_name(buf, n, ctx, r, tsv);
+        return;
+    }
+    char key[96];
+    snprintf(key, sizeof key, "%s#%u", ST(ctx)->unnamed, row->line);
+    ss_cell_str(buf, n, key, 0);
+}
 #define UNITS(ctx) (&ST(ctx)->units)
 
 static void cell_self_time(char *buf, size_t n, const void *ctx, size_t r, int tsv)
@@ -94,8 +108,8 @@ static int cmp_position(const void *ctx, size_t a, size_t b)
     return c ? c : x->line < y->line ? -1 : x->line > y->line;
 }
 
-#define STAT_COLUMNS(label, cmp_label)                                                             \
-    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp_label, NULL, 0},                              \
+#define STAT_COLUMNS(label, cell_label, cmp_label)                                                 \
+    {label, NULL, 0, 0, SS_COL_LABEL, cell_label, cmp_label, NULL, 0},                             \
         {"self.@", NULL, 10, 0, 0, cell_self_time, ss_stat_cmp_self, NULL, 0},                     \
         {"self.pct", NULL, 9, 0, 0, cell_self_pct, ss_stat_cmp_self, NULL, 0},                     \
         {"total.@", NULL, 11, 0, 0, cell_total_time, cmp_total, NULL, 0},                          \
@@ -103,8 +117,9 @@ static int cmp_position(const void *ctx, size_t a, size_t b)
         {"mem.total", NULL, 10, 0, 0, cell_mem, NULL, NULL, 0},                                    \
         {"alloc", NULL, 9, 1, 0, cell_alloc, NULL, NULL, 0},                                       \
         {"released", NULL, 9, 1, 0, cell_released, NULL, NULL, 0},
-const struct ss_col ss_fn_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("name", cmp_name)};
-const struct ss_col ss_line_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("location", cmp_position)};
+const struct ss_col ss_fn_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("name", cell_name, cmp_name)};
+const struct ss_col ss_line_columns[SS_STAT_NCOLS] = {
+    STAT_COLUMNS("location", cell_location, cmp_position)};
 
 const struct ss_col *ss_stat_columns(enum ss_report_by by, int memory, size_t *n)
 {

@@ -157,10 +157,14 @@ static void cell_released(char *buf, size_t n, const void *ctx, size_t r, int ts
 /* TSV: file and line first; text: the numbers, then the line (pprof) */
 #define FILE_LINE_COLS                                                                             \
     {"file", NULL, 0, 0, SS_COL_TSV, cell_file, NULL, NULL, 0},                                    \
-        {"line", NULL, 0, 0, SS_COL_TSV, cell_line, NULL, NULL, 0}
+    {                                                                                              \
+        "line", NULL, 0, 0, SS_COL_TSV, cell_line, NULL, NULL, 0                                   \
+    }
 #define TEXT_COLS                                                                                  \
     {"line", NULL, 5, 1, SS_COL_TEXT, cell_line, NULL, NULL, 0},                                   \
-        {"source", NULL, 0, 0, SS_COL_LABEL, cell_source, NULL, NULL, 0}
+    {                                                                                              \
+        "source", NULL, 0, 0, SS_COL_LABEL, cell_source, NULL, NULL, 0                             \
+    }
 static const struct ss_col list_columns[] = {
     FILE_LINE_COLS,
     {"self.@", NULL, 9, 1, 0, cell_self, NULL, NULL, 0},

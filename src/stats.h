@@ -65,6 +65,9 @@ struct ss_stats {
     struct ss_units units;    /* the measure the values are of, and how they read */
     struct ss_totals totals;  /* ss_model_totals's figures (but empty_rows, not counted),
                                * from the same pass: the report's header */
+    /* By line: what people read for the file of an empty name (R's key
+     * "#3"): "(unnamed file 1)" (source.h: ss_source_base_label). */
+    char unnamed[48];
 };
 
 /* Compute the statistics of model m keyed by `by`, with memory when `memory`

@@ -210,6 +210,10 @@ check "a file found nowhere: the path tried and the options" \
 check "TSV: a file found nowhere is a warning on stderr" "$(grep -q '^stackscope: warning: /home/analyst/rwork/oracle_workload.R: not found' "$T/err" || cat "$T/err")"
 "$S" report --by list --limit 1 "$D/interactive_repl.out" >"$T/unnamed.txt" 2>&1
 check "an unnamed file (#File 1: ) is (unnamed file 1)" "$(grep -q '^(unnamed file 1): no file' "$T/unnamed.txt" || cat "$T/unnamed.txt")"
+"$S" report --by line "$D/interactive_repl.out" >"$T/ul.txt" 2>&1
+"$S" report --by line --format tsv "$D/interactive_repl.out" >"$T/ul.tsv" 2>&1
+check "--by line: text reads (unnamed file 1)#3, TSV keeps R's key #3" \
+    "$(grep -q ' (unnamed file 1)#3$' "$T/ul.txt" && grep -q $'^#3\t' "$T/ul.tsv" || { head -n 8 "$T/ul.txt"; head -n 3 "$T/ul.tsv"; })"
 "$S" report --by list --source-map nonsense "$D/line.out" >/dev/null 2>"$T/err"
 rc=$?
 check "--source-map without = is a usage error" "$([ $rc = 1 ] && grep -q 'expected FROM=TO' "$T/err" || echo "rc $rc")"

@@ -108,7 +108,7 @@ DUMP file
 EOF
 why=
 [[ $(line 3 tab.lines) == *"t.R#2                x <- 1  # set" ]] || why="list: $(line 3 tab.lines)"
-[[ $(line 4 tab.file) == *" 2                            x <- 1  # set" ]] || why="file: $(line 4 tab.file)"
+[[ $(line 4 tab.file) == *" 2         x <- 1  # set" ]] || why="file: $(line 4 tab.file)"
 check "tabs in source lines go to stops of 8" "$why"
 
 # the demo's demo/regression.R moved to src/: not found beside the profile,

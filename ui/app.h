@@ -368,6 +368,9 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req);
  * NULL with an error message set. */
 const struct ss_stats *ui_stats_fn(struct ui *ui);
 const struct ss_stats *ui_stats_line(struct ui *ui);
+/* The same with the memory columns for a memory profile (stats.h:
+ * mem_bytes, alloc_bytes, released_bytes): the code pane's. */
+const struct ss_stats *ui_stats_line_memory(struct ui *ui);
 const struct ss_stacks *ui_stacks(struct ui *ui);
 int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint32_t **fn_runs);
 /* Are the run lengths of the current model computed already? */

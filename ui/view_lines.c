@@ -334,7 +334,7 @@ static void row_values(struct ui *ui, size_t r, double *ord, double *val)
         memset(val, 0, 4 * sizeof *val);
         return;
     }
-    const struct ss_stat_row *s = &ui_stats_line(ui)->rows[r];
+    const struct ss_stat_row *s = &ui_stats_line_memory(ui)->rows[r];
     ord[0] = s->self_x;
     ord[1] = s->total_x;
     val[0] = s->self_v;
@@ -348,7 +348,7 @@ static size_t stat_rows(struct ui *ui)
 {
     if (ui->bm)
         return ui_cmp_line(ui) ? ui_cmp_line(ui)->n : 0;
-    return ui_stats_line(ui) ? ui_stats_line(ui)->n : 0;
+    return ui_stats_line_memory(ui) ? ui_stats_line_memory(ui)->n : 0;
 }
 static const char *stat_base(struct ui *ui, size_t r, uint32_t *line)
 {
@@ -358,7 +358,7 @@ static const char *stat_base(struct ui *ui, size_t r, uint32_t *line)
         *line = c->line;
         return c->file == SS_NONE || c->file == c->key ? NULL : ss_strtab_get(&cs->keys, c->file);
     }
-    const struct ss_stats *st = ui_stats_line(ui);
+    const struct ss_stats *st = ui_stats_line_memory(ui);
     *line = st->rows[r].line;
     return base_of(st, &st->rows[r]);
 }
@@ -485,6 +485,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
         v->list.n = p->n;
         return 0;
     }
+    if (!ui->bm && !ui_stats_line_memory(ui))
+        return -1;
     if ((pn->gen != ui->gen || pn->cmp != (ui->bm != NULL) || !pn->hit) && pane_numbers(ui, p)) {
         ui_error(ui, "out of memory");
         return -1;
@@ -584,7 +586,7 @@ static size_t pane_cols(struct ui *ui, struct ui_column *out, size_t *slot)
         }
         return n;
     }
-    int mem = ui_stats_line(ui)->has_memory;
+    int mem = ui_stats_line_memory(ui)->has_memory;
     for (size_t k = 0; k < ARRAY_SIZE(pane_columns); k++) {
         if (!mem && k >= P_ALLOC && k < P_NVAL)
             continue;
@@ -608,7 +610,7 @@ static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     char cells[10][64], num[32];
     const char *cp[10] = {NULL};
     struct ss_cellbuf cb = {NULL, 0};
-    struct ss_stat_ctx sctx = {ui_stats_line(ui)};
+    struct ss_stat_ctx sctx = {ui_stats_line_memory(ui)};
     const void *ctx = cmp ? (const void *)ui_cmp_line(ui) : (const void *)&sctx;
     double ord[2] = {0, 0}, val[4] = {0, 0, 0, 0};
     if (hit != SIZE_MAX)
@@ -660,7 +662,7 @@ static void pane_layout(struct ui *ui, struct ui_canvas *c, struct lines_view *p
             cpane_columns[i].width = wv + (i == 2 || i == 5);
         return;
     }
-    const struct ss_stats *st = ui_stats_line(ui);
+    const struct ss_stats *st = ui_stats_line_memory(ui);
     int mem = st->has_memory, nbars = mem ? 4 : 2;
     int wv = ui_value_width(ui, ui_stats_widest(st), 6);
     pane_columns[P_SELF].width = pane_columns[P_TOTAL].width = wv;

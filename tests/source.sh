@@ -5,7 +5,7 @@
 #  1. The line-profiled R profiles of tests/data/rprof (R 4.2.2's Rprof,
 #     their #File paths those of the machine that made them, found here with
 #     --source-path or --source-map): every line with samples is listed with
-#     its text, the text equals the file's line (sed), its self and total
+#     its text, the text equals the file's line (read by awk), its self and total
 #     equal `report --by line` (itself equal to R's summaryRprof(lines =
 #     "show"): tests/oracle.sh).
 #  2. Memory per line equals profvis's (Debian's r-cran-profvis, run once per
@@ -55,8 +55,13 @@ lines_check() {
                 got[key] = 1
             }
             if ($1 == "") next   # an unnamed file has no text
-            file = src "/" base($1); cmd = "sed -n " $2 "p \"" file "\""
-            text = ""; cmd | getline text; close(cmd)
+            file = src "/" base($1)
+            if (!(file in read)) {   # each file read once, not a sed per line
+                read[file] = 1; n = 0
+                while ((getline l < file) > 0) src_line[file, ++n] = l
+                close(file)
+            }
+            text = src_line[file, $2 + 0]
             sub(/\r$/, "", text)
             if (text != $5 && !(text ~ /\\/ || text ~ /\t/)) { print key ": text \"" $5 "\" is not \"" text "\""; bad = 1; exit }
         }

@@ -190,9 +190,18 @@ k
 EOF
 
 printf ':q\n' >"$tmpd/quit"
+
+# The code pane (DESIGN 9: it opens within 50 ms at 1M samples), on files
+# with line data, their sources found with --source-path: `a` from the
+# functions view (the line statistics, with memory for a memory profile,
+# the top function's line, the file read, the pane's numbers), the hot
+# lines stepped through, back, the lines view and Enter on its first row.
+printf 'a\n]\n]\n[\n' >"$tmpd/pane.a"
+printf '9\n<Enter>\n' >"$tmpd/pane.enter"
+srcdir=$root/tests/data/rprof/src
 now_us() { echo "${EPOCHREALTIME/[.,]/}"; }
 failed=0
-printf '%-12s %10s %10s %12s %10s %10s %8s %9s %s\n' file samples "start (s)" "first (ms)" "max key" "median" ">100ms" "RSS (MB)" "worst key"
+printf '%-12s %10s %10s %12s %10s %10s %8s %9s %15s %s\n' file samples "start (s)" "first (ms)" "max key" "median" ">100ms" "RSS (MB)" "pane (ms)" "worst key"
 for f in "${files[@]}"; do
     name=$(basename "$f" .out)
     cat "$f" >/dev/null
@@ -216,6 +225,27 @@ for f in "${files[@]}"; do
             continue 2
         fi
     done
+    # the code pane, on a profile with line data
+    pane=-
+    if head -n 1 "$f" | grep -q 'line profiling'; then
+        pane=
+        for how in a enter; do
+            for ((r = 1; r <= reps; r++)); do
+                STACKSCOPE_SCRIPT="$tmpd/pane.$how" STACKSCOPE_UI_TIMING="$tmpd/p.$r" \
+                    LC_ALL=C.UTF-8 "$bin" --source-path "$srcdir" "$f" >/dev/null 2>&1 || failed=1
+            done
+            # the median wall and CPU ms of the key that opens the pane: `a`
+            # (row 2), Enter on the lines view (row 3)
+            pane=$pane${pane:+ }$(paste "$tmpd"/p.* | awk -F '\t' -v reps="$reps" -v row=$([ $how = a ] && echo 2 || echo 3) '
+                NR == row { for (i = 0; i < reps; i++) { w[i] = $(3 * i + 1); c[i] = $(3 * i + 2) }
+                    for (i = 0; i < reps; i++) for (j = i + 1; j < reps; j++) {
+                        if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
+                        if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t } }
+                    printf "%.0f(%.0f)", w[int(reps / 2)], c[int(reps / 2)] }')
+            rm -f "$tmpd"/p.*
+        done
+        pane=${pane// //}
+    fi
     # per key (by position in the session): the median over the runs
     paste "$tmpd"/t.* | awk -F '\t' -v reps="$reps" '
         { n = 0; for (i = 0; i < reps; i++) { w[i] = $(3 * i + 1); c[i] = $(3 * i + 2) }
@@ -228,12 +258,12 @@ for f in "${files[@]}"; do
     rss=-
     [ -n "$gnutime" ] && rss=$(cat "$tmpd"/rss.* | sort -n | awk '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] / 1024 }')
     rm -f "$tmpd"/wall.* "$tmpd"/t.* "$tmpd"/rss.*
-    awk -F '\t' -v name="$name" -v n="$n" -v start="$start" -v rss="$rss" '
+    awk -F '\t' -v name="$name" -v n="$n" -v start="$start" -v rss="$rss" -v pane="$pane" '
         NR == 1 { first = $1; next }
         { k++; v[k] = $1; if ($1 > max) { max = $1; worst = $3 }; if ($1 > 100) slow++ }
         END {
             for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-            printf "%-12s %10d %10s %12.1f %10.1f %10.1f %8d %9s %s\n", name, n, start, first, max, v[int((k + 1) / 2)], slow, rss, worst
+            printf "%-12s %10d %10s %12.1f %10.1f %10.1f %8d %9s %15s %s\n", name, n, start, first, max, v[int((k + 1) / 2)], slow, rss, pane, worst
         }' "$outdir/ui-$name.tsv"
 done
 cat <<EOF
@@ -243,6 +273,10 @@ start: wall seconds from starting the process to its exit when it quits at
 first: the first screen after loading; max, median: over the session's
   $(grep -c . "$tmpd/keys") keys and commands (wall ms, median of $reps runs); >100ms: keys over
   the 100 ms target; RSS: the session's peak resident memory (median).
+pane: the code pane opened with a from the functions view / with Enter
+  from the lines view, each in a fresh session: wall ms (the key loop's
+  CPU ms), medians; target 50 ms; on files with line data, their sources
+  under tests/data/rprof/src (--source-path).
   bench/out/ui-*.tsv has every key (wall, CPU, key);
   "(deferred ...)" rows are the run-length columns painted after a key.
 EOF

@@ -15,6 +15,8 @@ if [ "$what" = test ]; then
     pkgs="$pkgs r-base-core tmux valgrind time clang-format"
     # testthat: the R package's tests (scripts/test.sh, R CMD check)
     pkgs="$pkgs r-cran-testthat"
+    # profvis: the code pane's memory per line against its own (tests/source.sh)
+    pkgs="$pkgs r-cran-profvis"
     # Go's pprof, built offline by scripts/build-pprof.sh (tests/pprof.sh)
     pkgs="$pkgs golang-go golang-github-google-pprof-dev
           golang-github-ianlancetaylor-demangle-dev golang-github-chzyer-readline-dev"

@@ -19,6 +19,7 @@
 #include "load.h"
 #include "report.h"
 #include "report_compare.h"
+#include "source.h"
 #include "state.h"
 #include "stats.h"
 #include "textesc.h"
@@ -62,6 +63,7 @@ enum {
     SEC_MEASURE,
     SEC_COMPARE,
     SEC_EXPLORER,
+    SEC_SOURCE,
     SEC_TRANSFORM,
     SEC_GENERAL
 };
@@ -85,6 +87,10 @@ static const char *const section_intro[] = {
     [SEC_MEASURE] = "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n",
     [SEC_COMPARE] = "Comparing (report, convert and the explorer; COMPARING in stackscope(1)):\n",
     [SEC_EXPLORER] = "Explorer options (no command):\n",
+    [SEC_SOURCE] = "Source files (report --by list, convert --embed-sources and the\n"
+                   "explorer's code pane; SOURCE FILES in stackscope(1)): a path the\n"
+                   "profile names is looked for as written, next to the profile, then as\n"
+                   "these options say, then in the profile (convert --embed-sources):\n",
     [SEC_TRANSFORM] = ("Transform options (report, convert and the explorer; see TRANSFORMS in\n"
                        "stackscope(1)):\n"),
     [SEC_GENERAL] = "",
@@ -575,6 +581,27 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
     return 0;
 }
 
+/* Where source files are found (source.h): --source-path directories and
+ * --source-map rewrites (borrowed from argv), for report --by list,
+ * convert --embed-sources and the explorer. */
+#define MAX_SOURCE_PATHS 64
+static const char *source_paths[MAX_SOURCE_PATHS];
+static size_t nsource_paths;
+static struct ss_source_map source_maps[MAX_SOURCE_PATHS];
+static size_t nsource_maps;
+
+const char *const *ss_cli_source_paths(size_t *n)
+{
+    *n = nsource_paths;
+    return source_paths;
+}
+
+const struct ss_source_map *ss_cli_source_maps(size_t *n)
+{
+    *n = nsource_maps;
+    return source_maps;
+}
+
 static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o,
                       struct ss_tf_list *tf)
 {
@@ -599,14 +626,15 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
                            "Rprof(memory.profiling = TRUE))",
                            files[0]);
     }
-    if (o->by == SS_REPORT_LINE && !ss_model_has_lines(m)) {
+    if ((ss_report_table_of(o->by)->flags & SS_RT_LINES) && !ss_model_has_lines(m)) {
         sides_free(&sd);
-        return usage_error("--by line: %s has no line profiling data (record it with "
+        return usage_error("--by %s: %s has no line profiling data (record it with "
                            "Rprof(line.profiling = TRUE))",
-                           files[0]);
+                           ss_report_table_of(o->by)->name, files[0]);
     }
     struct ss_error err;
     ss_error_clear(&err);
+    struct ss_strbuf warnings = SS_STRBUF_INIT;
     char note[1024];
     rc = ss_report_check_stacks(m, o->by, note, sizeof note, &err);
     if (!rc && note[0])
@@ -618,6 +646,10 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
                     print_line(stdout, "transform  ", ss_tf_text(tf, i));
         struct ss_report_opts ro = *o;
         ro.transforms = tf;
+        struct ss_source_search ss = {files,       (size_t)nfiles, source_paths, nsource_paths,
+                                      source_maps, nsource_maps,   &sd.orig};
+        ro.sources = &ss;
+        ro.warnings = &warnings;
         if (sd.b) {
             struct ss_compare cmp;
             ss_compare_init(&cmp, sd.b, m, cli_normalize);
@@ -628,6 +660,16 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     }
     timing("report", &t0);
     sides_free(&sd);
+    char *ws = ss_strbuf_take(&warnings); /* lines: a file found nowhere */
+    for (char *w = ws, *nl; w && *w; w = nl + 1) {
+        nl = w + strcspn(w, "\n");
+        int end = !*nl;
+        *nl = '\0';
+        print_line(stderr, "stackscope: warning: ", w);
+        if (end)
+            break;
+    }
+    free(ws);
     if (rc == SS_EUSAGE)
         return usage_error("%s", err.msg);
     if (rc) {
@@ -636,20 +678,6 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     }
     return finish_output();
 }
-
-static const struct {
-    const char *name;
-    enum ss_report_by by;
-} by_names[] = {
-    {"self", SS_REPORT_SELF},         {"total", SS_REPORT_TOTAL},
-    {"line", SS_REPORT_LINE},         {"stacks", SS_REPORT_STACKS},
-    {"levels", SS_REPORT_LEVELS},     {"runs", SS_REPORT_RUNS},
-    {"tree", SS_REPORT_TREE},         {"calls", SS_REPORT_CALLS},
-    {"timeline", SS_REPORT_TIMELINE}, {"phases", SS_REPORT_PHASES},
-    {"sources", SS_REPORT_SOURCES},   {"transforms", SS_REPORT_TRANSFORMS},
-    {"labels", SS_REPORT_LABELS}, /* pprof and perf labels */
-    {NULL, SS_REPORT_SELF},
-};
 
 /* --interval DURATION: a positive number with a unit (ns, us, ms, s), at
  * most an hour; sets the interval of folded sources (load_folded.h). */
@@ -705,6 +733,7 @@ struct cli_args {
     struct ss_flame_opts svg; /* convert --inverted, --time-order (an SVG output) */
     const char *out;          /* convert -o OUT */
     const char *preset;       /* the explorer's --preset NAME */
+    int embed_sources;        /* convert --embed-sources */
     int resume;               /* the explorer's --resume */
 };
 
@@ -720,29 +749,19 @@ struct cli_opt {
     unsigned cmds;    /* IN_*: the commands that take it */
     int section;      /* where --help lists it (SEC_*) */
     int (*set)(struct cli_args *a, const char *arg);
-    const char *help; /* --help's lines, '\n' between them; NULL: written from
-                       * the format table (--to, see to_help) */
+    const char *help; /* --help's lines, '\n' between them; NULL: written from a
+                       * table (--to: the formats, --by: the tables; see gen_help) */
 };
 
 static int set_by(struct cli_args *a, const char *arg)
 {
-    size_t k = 0;
-    while (by_names[k].name && strcmp(by_names[k].name, arg))
-        k++;
-    if (!by_names[k].name) {
-        /* the tables from by_names: "self, total, ... or labels" */
-        struct ss_strbuf b = SS_STRBUF_INIT;
-        for (size_t i = 0; by_names[i].name; i++)
-            ss_strbuf_printf(&b, "%s%s",
-                             i == 0                 ? ""
-                             : by_names[i + 1].name ? ", "
-                                                    : " or ",
-                             by_names[i].name);
-        int rc = usage_error("--by: unknown table '%s' (expected %s)", arg, ss_strbuf_str(&b));
-        ss_strbuf_free(&b);
-        return rc;
+    const struct ss_report_table *tb = ss_report_table_named(arg);
+    if (!tb) {
+        char names[512];
+        return usage_error("--by: unknown table '%s' (expected %s)", arg,
+                           ss_report_tables_with(0, names, sizeof names));
     }
-    a->report.by = by_names[k].by;
+    a->report.by = tb->by;
     return 0;
 }
 
@@ -773,6 +792,20 @@ static int set_limit(struct cli_args *a, const char *arg)
         return 1;
     a->report.limit = (int)v;
     return 0;
+}
+
+static int set_sort(struct cli_args *a, const char *arg)
+{
+    static const struct {
+        const char *name;
+        enum ss_report_sort sort;
+    } sorts[] = {{"self", SS_SORT_SELF}, {"total", SS_SORT_TOTAL}, {"position", SS_SORT_POSITION}};
+    for (size_t i = 0; i < ARRAY_SIZE(sorts); i++)
+        if (!strcmp(arg, sorts[i].name)) {
+            a->report.sort = sorts[i].sort;
+            return 0;
+        }
+    return usage_error("--sort: unknown order '%s' (expected self, total or position)", arg);
 }
 
 static int set_level(struct cli_args *a, const char *arg)
@@ -921,23 +954,33 @@ static int set_interval(struct cli_args *a, const char *arg)
     return interval_arg(arg);
 }
 
-/* The explorer's --source-path directories (borrowed from argv). */
-#define MAX_SOURCE_PATHS 64
-static const char *source_paths[MAX_SOURCE_PATHS];
-static size_t nsource_paths;
-
-const char *const *ss_cli_source_paths(size_t *n)
-{
-    *n = nsource_paths;
-    return source_paths;
-}
-
 static int set_source_path(struct cli_args *a, const char *arg)
 {
     (void)a;
     if (nsource_paths == MAX_SOURCE_PATHS)
         return usage_error("more than %d --source-path options", MAX_SOURCE_PATHS);
     source_paths[nsource_paths++] = arg;
+    return 0;
+}
+
+static int set_source_map(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    if (nsource_maps == MAX_SOURCE_PATHS)
+        return usage_error("more than %d --source-map options", MAX_SOURCE_PATHS);
+    /* argv's own string: FROM ends where '=' was */
+    if (ss_source_map_parse((char *)(uintptr_t)arg, &source_maps[nsource_maps]))
+        return usage_error("--source-map: expected FROM=TO (a path prefix the profile names and "
+                           "where it is here), not '%s'",
+                           arg);
+    nsource_maps++;
+    return 0;
+}
+
+static int set_embed_sources(struct cli_args *a, const char *arg)
+{
+    (void)arg;
+    a->embed_sources = 1;
     return 0;
 }
 
@@ -994,6 +1037,9 @@ static int set_version(struct cli_args *a, const char *arg)
     return OPT_DONE;
 }
 
+static void by_help(struct ss_strbuf *b);
+static void to_help(struct ss_strbuf *b);
+
 #define RC (IN_REPORT | IN_CONVERT)
 #define NOARG no_argument
 #define ARG required_argument
@@ -1012,46 +1058,32 @@ static const struct cli_opt cli_opts[] = {
      "  trim-burnin  keep-phase main: the burn-in and\n"
      "     fade-out found and dropped"},
 
-    {"by", 0, ARG, "TABLE", IN_REPORT, SEC_REPORT, set_by,
-     "the table to print:\n"
-     "  self     functions by self time (default)\n"
-     "  total    functions by total time\n"
-     "  line     source lines (R's lines=\"show\")\n"
-     "  stacks   distinct stacks with reference counts\n"
-     "  levels   stack levels (1 = root), scaffold marked\n"
-     "  runs     recursive run lengths per function and\n"
-     "           level (~ calls and time per call)\n"
-     "  tree     call tree, top-down (--inverted: bottom-up)\n"
-     "  calls    callers and callees of --function F\n"
-     "  timeline the function at --level K over time\n"
-     "  phases   the phases found (burn-in, main work,\n"
-     "           fade-out): first and last sample, the\n"
-     "           measure, the function that tells each\n"
-     "           apart (-e 'keep-phase main' keeps one)\n"
-     "  sources  the input files and Rprof sessions,\n"
-     "           each with its measure and share\n"
-     "  labels   the samples' labels (pprof, perf):\n"
-     "           key, value, count and the measure\n"
-     "  transforms\n"
-     "           the transform list (-e, --script) and\n"
-     "           what each step did\n"
-     "(SamplingProf files hold no stacks: self, total,\n"
-     "line, calls and sources only)"},
+    {"by", 0, ARG, "TABLE", IN_REPORT, SEC_REPORT, set_by, NULL},
     {"format", 0, ARG, "FORMAT", IN_REPORT, SEC_REPORT, set_format,
      "text (default, readable), tsv (tab-separated,\n"
      "full precision, every row) or folded (with\n"
      "--by stacks: 'root;...;leaf COUNT' lines)"},
     {"memory", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_memory,
-     "add mem.total: MB allocated, as R's memory=\"both\""},
+     "add mem.total: MB allocated, as R's memory=\"both\"\n"
+     "(list: alloc and released, the rise and fall\n"
+     "of vector memory, as profvis's code pane)"},
+    {"sort", 0, ARG, "ORDER", IN_REPORT, SEC_REPORT, set_sort,
+     "self, total or position (file and line): the\n"
+     "order of the rows of self, total, line, list\n"
+     "and stacks (default: the table's own)"},
     {"limit", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_limit,
-     "text: print at most N rows (default all)"},
+     "print at most N rows (default all): the first N\n"
+     "of the order; a table in file order (line,\n"
+     "list) keeps its N heaviest rows (by self)"},
     {"level", 0, ARG, "K", IN_REPORT, SEC_REPORT, set_level,
      "runs: only level K; timeline: the level shown\n"
      "(default: the first level below the 95% scaffold)"},
     {"function", 0, ARG, "F", IN_REPORT, SEC_REPORT, set_function,
      "runs: only F, with its level x run-length table;\n"
      "tree: the tree of F (what F calls, or with\n"
-     "--inverted what calls F); calls: required"},
+     "--inverted what calls F); calls: required;\n"
+     "list: the lines of the functions the regular\n"
+     "expression F matches"},
     {"inverted", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_inverted,
      "tree: bottom-up, from the leaves"},
     {"depth", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_depth, "tree: print N levels at most"},
@@ -1078,6 +1110,12 @@ static const struct cli_opt cli_opts[] = {
     {"time-order", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_time_order,
      "svg: the flame chart, samples in time order (not\n"
      "merged across time, as profvis)"},
+    {"embed-sources", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_embed_sources,
+     "tables: carry the source files the profile\n"
+     "names (found as --source-path says) in\n"
+     "source_lines.tsv, so that the code pane and\n"
+     "report --by list work where they are not;\n"
+     "each at most 1 MiB, 16 MiB in all"},
     {"force", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_force,
      "replace an existing OUT: a regular file or an earlier\n"
      "tables directory, never an input (man page: FILES);\n"
@@ -1130,10 +1168,16 @@ static const struct cli_opt cli_opts[] = {
     {"normalize", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_COMPARE, set_normalize,
      "scale the base to the new profile's total"},
 
-    {"source-path", 0, ARG, "DIR", IN_EXPLORER, SEC_EXPLORER, set_source_path,
-     "look for source files (the lines view) under DIR\n"
-     "too: DIR/PATH, then DIR/ and each shorter tail of\n"
-     "PATH, as pprof's -source_path; repeatable"},
+    {"source-path", 0, ARG, "DIR", RC | IN_EXPLORER, SEC_SOURCE, set_source_path,
+     "look for source files under DIR too: DIR/PATH,\n"
+     "then DIR/ and each shorter tail of PATH down to\n"
+     "its basename (the longest that exists), as\n"
+     "pprof's -source_path; repeatable"},
+    {"source-map", 0, ARG, "FROM=TO", RC | IN_EXPLORER, SEC_SOURCE, set_source_map,
+     "a path the profile names that starts FROM is\n"
+     "looked for under TO (perf's --prefix): the\n"
+     "machine that ran the profiler had the files\n"
+     "under FROM; repeatable, tried first"},
 
     {"transform", 'e', ARG, "CMD", RC | IN_EXPLORER, SEC_TRANSFORM, set_transform,
      "apply a transform command; repeatable, applied in\n"
@@ -1162,6 +1206,8 @@ static const struct cli_opt cli_opts[] = {
      "    number, main, first or last, of the phases\n"
      "    found at that step: --by phases; add\n"
      "    phases=N or penalty=X as --phases, --penalty)\n"
+     "  keep-line FILE#LINE   (the samples through\n"
+     "    that source line, named as --by line does)\n"
      "F is a name, a \"quoted name\" or a /regex/;\n"
      "one that matches no function is warned about;\n"
      "the explorer starts with them (after --preset's\n"
@@ -1183,6 +1229,28 @@ static const struct cli_opt cli_opts[] = {
 #undef RC
 #undef NOARG
 #undef ARG
+
+/* --by's help, from the table of tables (report_common.h). */
+static void by_help(struct ss_strbuf *b)
+{
+    ss_strbuf_printf(b, "the table to print:");
+    for (size_t i = 0; i < ss_report_ntables; i++) {
+        const struct ss_report_table *t = &ss_report_tables[i];
+        if (strlen(t->name) > 8)
+            ss_strbuf_printf(b, "\n  %s\n%11s", t->name, "");
+        else
+            ss_strbuf_printf(b, "\n  %-8s ", t->name);
+        for (const char *h = t->help; *h;) {
+            size_t len = strcspn(h, "\n");
+            ss_strbuf_printf(b, "%.*s", (int)len, h);
+            h += len;
+            if (*h == '\n' && *++h)
+                ss_strbuf_printf(b, "\n%11s", "");
+        }
+    }
+    ss_strbuf_printf(b, "\n(SamplingProf files hold no stacks: self, total,\n"
+                        "line, list, calls and sources only)");
+}
 
 /* --to's help, from the format table (format.h): the formats written and
  * the output names that imply each. */
@@ -1240,20 +1308,27 @@ static void print_help(FILE *out)
                 fputc('\n', out);
                 w = 0;
             }
-            if (!o->help) {
-                struct ss_strbuf b = SS_STRBUF_INIT;
-                to_help(&b);
-                print_wrapped(out, ss_strbuf_str(&b), w);
-                ss_strbuf_free(&b);
-                continue;
+            struct ss_strbuf b = SS_STRBUF_INIT;
+            const char *help = o->help;
+            if (!help) {
+                /* from a table: lines with '\n' between them, else one
+                 * paragraph to wrap */
+                (o->set == set_by ? by_help : to_help)(&b);
+                help = ss_strbuf_str(&b);
+                if (!strchr(help, '\n')) {
+                    print_wrapped(out, help, w);
+                    ss_strbuf_free(&b);
+                    continue;
+                }
             }
-            for (const char *h = o->help; *h;) {
+            for (const char *h = help; *h;) {
                 const char *nl = strchr(h, '\n');
                 size_t len = nl ? (size_t)(nl - h) : strlen(h);
                 fprintf(out, "%*s%.*s\n", HELP_COLUMN - w, "", (int)len, h);
                 w = 0;
                 h += len + (nl != NULL);
             }
+            ss_strbuf_free(&b);
         }
         fputc('\n', out);
     }
@@ -1329,25 +1404,35 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
     const struct ss_report_opts o = a->report;
     if (first >= argc)
         return usage_error("%s", "report: no FILE given");
-    if (o.format == SS_FORMAT_FOLDED && o.by != SS_REPORT_STACKS)
-        return usage_error("%s", "--format folded goes with --by stacks");
-    if (o.memory && o.by != SS_REPORT_SELF && o.by != SS_REPORT_TOTAL && o.by != SS_REPORT_LINE)
-        return usage_error("%s", "--memory goes with --by self, total or line");
-    /* An option the chosen table does not use is an error, not silently ignored. */
-    int runs = o.by == SS_REPORT_RUNS, tree = o.by == SS_REPORT_TREE,
-        timeline = o.by == SS_REPORT_TIMELINE;
-    if (o.level && !runs && !timeline)
-        return usage_error("%s", "--level goes with --by runs or timeline");
-    if (o.function && !runs && !tree && o.by != SS_REPORT_CALLS)
-        return usage_error("%s", "--function goes with --by runs, tree or calls");
-    if ((o.inverted || o.depth || o.min_pct > 0) && !tree)
-        return usage_error("%s", "--inverted, --depth and --min-pct go with --by tree");
-    if (o.width && !timeline)
-        return usage_error("%s", "--width goes with --by timeline");
-    if (o.share > 0 && o.by != SS_REPORT_LEVELS)
-        return usage_error("%s", "--share goes with --by levels");
-    if ((o.phases || o.penalty > 0) && o.by != SS_REPORT_PHASES)
-        return usage_error("%s", "--phases and --penalty go with --by phases");
+    /* An option the chosen table does not use is an error, not silently
+     * ignored: the table of tables says which take it. */
+    static const struct {
+        unsigned flag;
+        const char *what;
+    } takes[] = {
+        {SS_RT_FOLDED, "--format folded goes"},
+        {SS_RT_MEMORY, "--memory goes"},
+        {SS_RT_SORT, "--sort goes"},
+        {SS_RT_LEVEL, "--level goes"},
+        {SS_RT_FUNCTION, "--function goes"},
+        {SS_RT_TREE, "--inverted, --depth and --min-pct go"},
+        {SS_RT_WIDTH, "--width goes"},
+        {SS_RT_SHARE, "--share goes"},
+        {SS_RT_PHASES, "--phases and --penalty go"},
+    };
+    unsigned used = (o.format == SS_FORMAT_FOLDED ? SS_RT_FOLDED : 0) |
+                    (o.memory ? SS_RT_MEMORY : 0) | (o.sort ? SS_RT_SORT : 0) |
+                    (o.level ? SS_RT_LEVEL : 0) | (o.function ? SS_RT_FUNCTION : 0) |
+                    (o.inverted || o.depth || o.min_pct > 0 ? SS_RT_TREE : 0) |
+                    (o.width ? SS_RT_WIDTH : 0) | (o.share > 0 ? SS_RT_SHARE : 0) |
+                    (o.phases || o.penalty > 0 ? SS_RT_PHASES : 0);
+    unsigned flags = ss_report_table_of(o.by)->flags;
+    for (size_t i = 0; i < ARRAY_SIZE(takes); i++)
+        if ((used & takes[i].flag) && !(flags & takes[i].flag)) {
+            char names[256];
+            return usage_error("%s with --by %s", takes[i].what,
+                               ss_report_tables_with(takes[i].flag, names, sizeof names));
+        }
     if (o.phases && o.penalty > 0)
         return usage_error("%s", "--phases N asks for N phases: --penalty has nothing to tune");
     return report_run(argv + first, argc - first, &o, cli_tf.list);
@@ -1409,6 +1494,27 @@ static void interrupt_restore(void)
 
 static char **convert_inputs;
 
+/* convert --embed-sources: carry the files the profile names in m (found as
+ * report --by list finds them), warning about those left out. */
+static int embed_sources(struct ss_model *m, char *const *files, int nfiles, struct ss_error *err)
+{
+    struct ss_source_search ss = {files,       (size_t)nfiles, source_paths, nsource_paths,
+                                  source_maps, nsource_maps,   NULL};
+    struct ss_strbuf left = SS_STRBUF_INIT;
+    long n = ss_source_embed(m, &ss, SS_EMBED_MAX_FILE, SS_EMBED_MAX_TOTAL, &left);
+    if (n < 0) {
+        ss_strbuf_free(&left);
+        return ss_nomem(err, "source files");
+    }
+    if (left.len)
+        print_line(stderr,
+                   "stackscope: warning: --embed-sources: left out (each file at most 1 MiB, "
+                   "16 MiB in all; --source-path and --source-map find moved files): ",
+                   ss_strbuf_str(&left));
+    ss_strbuf_free(&left);
+    return 0;
+}
+
 static int cmd_convert(struct cli_args *a, int argc, char **argv)
 {
     int first, rc = parse_options(a, argc, argv, &first);
@@ -1429,6 +1535,11 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
           ss_format_for_path(out)->id == SS_OUT_SVG))
         return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
     ss_svg_set_opts(&a->svg);
+    if (a->embed_sources && w.format != SS_OUT_TABLES &&
+        !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
+          ss_format_for_path(out)->id == SS_OUT_TABLES))
+        return usage_error("%s", "convert: --embed-sources goes with --to tables (the other "
+                                 "formats have no room for source files)");
     if (first >= argc)
         return usage_error("%s", "convert: no FILE given");
     if (!w.format && !ss_format_for_path(out)) {
@@ -1470,6 +1581,8 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
         return usage_error("%s", "--normalize goes with --base");
     }
     clean_up_on_signals();
+    if (!rc && a->embed_sources)
+        rc = embed_sources(m, argv + first, argc - first, &err);
     if (!rc)
         rc = to_stdout ? ss_write_stream(m, stdout, "standard output", &w, &err)
                        : ss_write_file(m, out, &w, &err);

@@ -32,6 +32,9 @@ int ss_cli_resumed(void);
 /* The explorer's --source-path directories, in order (borrowed; valid for
  * the life of the process): where the lines view looks for source files. */
 const char *const *ss_cli_source_paths(size_t *n);
+/* The --source-map rewrites, in order (source.h; borrowed the same way). */
+struct ss_source_map;
+const struct ss_source_map *ss_cli_source_maps(size_t *n);
 
 /* The explorer's comparison base (--base FILE..., or the base of a pprof
  * difference profile), loaded and weighed by the profile's measure, or

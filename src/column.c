@@ -121,6 +121,7 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
 {
     struct ss_cellbuf b = {NULL, 0};
     char nb[512];
+    size_t n = limit > 0 && limit < t->nrows ? limit : t->nrows;
     if (tsv) {
         int first = 1;
         for (size_t c = 0; c < t->ncols; c++)
@@ -130,7 +131,7 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
                 first = 0;
             }
         fputc('\n', out);
-        for (size_t i = 0; i < t->nrows; i++) {
+        for (size_t i = 0; i < n; i++) {
             size_t r = t->order ? t->order[i] : i;
             first = 1;
             for (size_t c = 0; c < t->ncols; c++)
@@ -147,7 +148,6 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
     /* text: the numbers first, the label last; a column is as wide as its
      * widest cell, and one space always separates it from the one before
      * (numbers are never cut and never run together) */
-    size_t n = limit > 0 && limit < t->nrows ? limit : t->nrows;
     int *width = ss_alloc_array(t->ncols, sizeof *width);
     int first = 1;
     for (size_t c = 0; c < t->ncols; c++) {

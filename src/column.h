@@ -114,9 +114,9 @@ struct ss_table {
     const char *measure; /* replaces '@' in names and titles ("self.@"), or NULL */
 };
 
-/* Print t: TSV (every row) or text (the header row, then at most `limit`
- * rows when limit > 0, then "... N more WHAT (--limit 0 shows all)").
- * WHAT names the rows ("rows", "levels"). */
+/* Print t: TSV or text, the header row, then at most `limit` rows when
+ * limit > 0 (every row when 0); text then says "... N more WHAT (--limit 0
+ * shows all)".  WHAT names the rows ("rows", "levels"). */
 void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, const char *what);
 
 /* Cell helpers: a number with `decimals` digits (TSV: %.15g), an unsigned

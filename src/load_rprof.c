@@ -469,6 +469,24 @@ static ss_id file_for(struct parser *p, uint64_t k, int *oom)
     return p->provisional.v[k];
 }
 
+/* An unnamed file (`#File K: ` with an empty path: code typed at R's
+ * prompt) is shown as "(unnamed file K)" (source.h): the first such K is
+ * kept as the model's `unnamed file` meta entry.  Returns 0 or -1 (OOM). */
+static int note_unnamed(struct ss_model *m, ss_id path, uint64_t k)
+{
+    if (ss_strtab_len(&m->strs, path) != 0)
+        return 0;
+    ss_id key = ss_model_intern_cstr(m, "unnamed file");
+    if (key == SS_NONE)
+        return -1;
+    for (size_t i = 0; i < m->meta.n; i++)
+        if (m->meta.v[i].key == key)
+            return 0;
+    char num[32];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)k);
+    return ss_model_add_meta(m, SS_NONE, key, ss_model_intern_cstr(m, num));
+}
+
 static int parse_file_line(struct parser *p, const char *s, size_t len)
 {
     size_t i = 6; /* after "#File " */
@@ -492,7 +510,7 @@ static int parse_file_line(struct parser *p, const char *s, size_t len)
         return ss_nomem(p->err, "file table");
     p->files.v[k] = path;
     struct decl d = {k, path};
-    if (p->ck && VEC_PUSH(p->ck->decl, d))
+    if (p->ck ? VEC_PUSH(p->ck->decl, d) : note_unnamed(p->m, path, k))
         return ss_nomem(p->err, "file table");
     /* Cached lines may have meant another file by this number. */
     lc_clear(&p->cache);
@@ -1401,6 +1419,8 @@ static int merge_segment(struct parser *p, struct maps *mp, struct chunk *ck, co
         if (set_vec_len(&p->files, k + 1))
             return ss_nomem(p->err, "file table");
         p->files.v[k] = mp->str.v[ck->decl.v[d].path];
+        if (note_unnamed(p->m, p->files.v[k], k))
+            return ss_nomem(p->err, "file table");
     }
     size_t first = from->end_sample, n = g->end_sample - first;
     if (!n)

@@ -28,6 +28,7 @@
 
 #include "limits.h"
 #include "reader.h"
+#include "strbuf.h"
 #include "tables.h"
 #include "vec.h"
 
@@ -384,6 +385,7 @@ static const char *const agg_cols[] = {"source_id", "location_id", "self", "tota
 static const char *const edge_cols[] = {"source_id", "caller_location_id", "callee_location_id",
                                         "count"};
 static const char *const label_cols[] = {"sample_id", "key", "str", "num", "unit"};
+static const char *const source_line_cols[] = {"file", "line", "text"};
 
 /* meta.tsv, or the reason `dir` is not a tables directory. */
 static int read_meta(struct loader *L)
@@ -809,6 +811,71 @@ static int read_labels(struct loader *L)
     return present && got < 0 ? L->err->code : 0;
 }
 
+/* Carry file `path`'s text, its lines in b (the loader's scratch). */
+static int carry_text(struct loader *L, ss_id path, struct ss_strbuf *b)
+{
+    ss_id text = b->failed ? SS_NONE : ss_model_intern(L->m, ss_strbuf_str(b), b->len);
+    ss_strbuf_free(b);
+    if (text == SS_NONE || ss_model_add_source_text(L->m, path, text))
+        return ss_nomem(L->err, "source files");
+    return 0;
+}
+
+/* source_lines.tsv (optional): the source files the profile carries, each
+ * file's lines numbered from 1, one after another. */
+static int read_source_lines(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    int present, got = 0;
+    if (tsv_open(t, L->dir, "source_lines.tsv", source_line_cols, ARRAY_SIZE(source_line_cols), 1,
+                 &present))
+        return L->err->code;
+    ss_id file = SS_NONE;
+    uint64_t want = 1;
+    struct ss_strbuf b = SS_STRBUF_INIT;
+    while (present && (got = tsv_next(t)) == 1) {
+        ss_id f;
+        uint64_t line;
+        size_t len;
+        if (f_str(t, 0, 0, &f) || f_uint(t, 1, SS_MAX_LINE_NO, &line))
+            break;
+        if (f != file) {
+            if (file != SS_NONE && carry_text(L, file, &b))
+                return L->err->code;
+            if (ss_model_source_text(L->m, f) != SS_NONE) {
+                tsv_fail(t, 0, "a file whose lines came before (a file's lines are together)");
+                break;
+            }
+            file = f;
+            want = 1;
+        }
+        if (line != want) {
+            tsv_fail(t, 1,
+                     "line %llu where line %llu was expected (each file's lines in "
+                     "order from 1)",
+                     (unsigned long long)line, (unsigned long long)want);
+            break;
+        }
+        want++;
+        if (unescape(t, 2, &len))
+            break;
+        if (memchr(t->scratch.v, '\0', len) || memchr(t->scratch.v, '\n', len)) {
+            tsv_fail(t, 2, "a NUL or a newline (\\n) inside a line of source");
+            break;
+        }
+        ss_strbuf_printf(&b, "%.*s\n", (int)len, t->scratch.v);
+    }
+    if (present && got == 1) { /* stopped at a bad row */
+        ss_strbuf_free(&b);
+        return L->err->code;
+    }
+    if (present && got < 0) {
+        ss_strbuf_free(&b);
+        return L->err->code;
+    }
+    return file != SS_NONE ? carry_text(L, file, &b) : 0;
+}
+
 /* Give sample i (0-based in the files) its labels; *next walks the rows. */
 static int label_sample(struct loader *L, size_t i, size_t *next)
 {
@@ -907,6 +974,8 @@ int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err)
         rc = read_aggregates(&L, base);
     if (!rc)
         rc = read_labels(&L);
+    if (!rc)
+        rc = read_source_lines(&L);
     tsv_close(&L.t);
     if (!rc)
         rc = build(&L, base);

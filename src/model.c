@@ -87,6 +87,7 @@ void ss_model_free(struct ss_model *m)
     VEC_FREE(m->labelset_lab);
     VEC_FREE(m->sample_labels);
     VEC_FREE(m->meta);
+    VEC_FREE(m->source_texts);
     VEC_FREE(m->aggs);
     VEC_FREE(m->edges);
     VEC_FREE(m->function_class);
@@ -584,6 +585,24 @@ int ss_model_add_meta(struct ss_model *m, ss_id src, ss_id key, ss_id value)
     return VEC_PUSH(m->meta, me);
 }
 
+int ss_model_add_source_text(struct ss_model *m, ss_id path, ss_id text)
+{
+    struct ss_source_text t = {path, text};
+    if (path == SS_NONE || text == SS_NONE)
+        return -1;
+    if (ss_model_source_text(m, path) != SS_NONE)
+        return 0;
+    return VEC_PUSH(m->source_texts, t);
+}
+
+ss_id ss_model_source_text(const struct ss_model *m, ss_id path)
+{
+    for (size_t i = 0; i < m->source_texts.n; i++)
+        if (m->source_texts.v[i].path == path)
+            return m->source_texts.v[i].text;
+    return SS_NONE;
+}
+
 int ss_model_set_class(struct ss_model *m, ss_id fn, ss_id cls)
 {
     if (!m->function_class.n) {
@@ -614,6 +633,9 @@ int ss_model_init_like(struct ss_model *m, const struct ss_model *o, struct ss_e
     for (size_t t = 0; !bad && t < o->value_types.n; t++)
         bad = ss_model_value_type(m, ss_str(o, o->value_types.v[t].type),
                                   ss_str(o, o->value_types.v[t].unit)) != (ss_id)t;
+    /* the carried source files, with the same string ids */
+    for (size_t i = 0; !bad && i < o->source_texts.n; i++)
+        bad = ss_model_add_source_text(m, o->source_texts.v[i].path, o->source_texts.v[i].text);
     if (bad) {
         ss_model_free(m);
         memset(m, 0, sizeof *m);

@@ -104,6 +104,15 @@ struct ss_agg_edge {
     int64_t count; /* samples in which caller called callee */
 };
 
+/* The text of a source file carried in the profile (DESIGN section 15:
+ * `convert --to tables --embed-sources` writes them, the tables reader reads
+ * them back), so that a profile sent elsewhere keeps its code pane: the path
+ * as the profile names the file (a location's `file`) and the whole text,
+ * both string ids. */
+struct ss_source_text {
+    ss_id path, text;
+};
+
 /* A meta entry (DESIGN section 2): free key/value pairs such as pprof's
  * comments, duration or drop_frames; the tables writer adds version 2.0. */
 struct ss_meta {
@@ -234,6 +243,11 @@ struct ss_model {
 
     /* Meta entries, in the order loaders added them. */
     VEC(struct ss_meta) meta;
+
+    /* Source files carried in the profile (struct ss_source_text), at most
+     * one per path; empty for most profiles.  Models derived from this one
+     * (transforms) keep them. */
+    VEC(struct ss_source_text) source_texts;
 
     /* Aggregates of SS_SRC_AGGREGATE sources (empty for most profiles). */
     VEC(struct ss_agg) aggs;
@@ -534,6 +548,14 @@ int ss_model_add_edge(struct ss_model *m, const struct ss_agg_edge *e);
  * out or key or value is SS_NONE (so an intern that failed can be passed
  * straight in). */
 int ss_model_add_meta(struct ss_model *m, ss_id src, ss_id key, ss_id value);
+
+/* Carry the text (a string id) of the source file `path` (a string id) in
+ * the profile; a path carried already keeps its first text.  Returns 0, or
+ * -1 when memory runs out or an id is SS_NONE. */
+int ss_model_add_source_text(struct ss_model *m, ss_id path, ss_id text);
+
+/* The carried text of source file `path` (a string id), or SS_NONE. */
+ss_id ss_model_source_text(const struct ss_model *m, ss_id path);
 
 /* Give function fn the class cls (a string id; SS_NONE: none), as the
  * transform `class` does.  Returns 0 or -1 (OOM). */

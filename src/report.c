@@ -8,9 +8,11 @@
 #include "report_analysis.h"
 #include "report_labels.h"
 #include "report_phases.h"
+#include "report_list.h"
 #include "report_sources.h"
 #include "report_transforms.h"
 #include "column.h"
+#include "sort.h"
 #include "stacks.h"
 #include "textesc.h"
 #include "units.h"
@@ -30,6 +32,20 @@ static double pct(double x, const struct ss_stats *st)
 static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_strtab_get(&ST(ctx)->keys, ROW(ctx, r)->key), tsv);
+}
+/* A line's key, R's in TSV; for people an unnamed file's ("#3", code typed
+ * at R's prompt) reads "(unnamed file 1)#3". */
+static void cell_location(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    const struct ss_stat_row *row = ROW(ctx, r);
+    if (tsv || row->file == SS_NONE || row->file == row->key ||
+        *ss_strtab_get(&ST(ctx)->keys, row->file)) {
+        cell_name(buf, n, ctx, r, tsv);
+        return;
+    }
+    char key[96];
+    snprintf(key, sizeof key, "%s#%u", ST(ctx)->unnamed, row->line);
+    ss_cell_str(buf, n, key, 0);
 }
 #define UNITS(ctx) (&ST(ctx)->units)
 
@@ -52,6 +68,15 @@ static void cell_total_pct(char *buf, size_t n, const void *ctx, size_t r, int t
 static void cell_mem(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_num(buf, n, ROW(ctx, r)->mem_bytes / 1048576.0, tsv, 1);
+}
+static const struct ss_units bytes = {{SS_MEASURE_MEMORY, SS_NONE, SS_UNIT_BYTES, 1.0}, 0};
+static void cell_alloc(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &bytes, ROW(ctx, r)->alloc_bytes, tsv);
+}
+static void cell_released(char *buf, size_t n, const void *ctx, size_t r, int tsv)
+{
+    ss_format_value(buf, n, &bytes, ROW(ctx, r)->released_bytes, tsv);
 }
 
 /* Orders (the explorer's): by name; by self (then total, then name) and by
@@ -84,15 +109,18 @@ static int cmp_position(const void *ctx, size_t a, size_t b)
     return c ? c : x->line < y->line ? -1 : x->line > y->line;
 }
 
-#define STAT_COLUMNS(label, cmp_label)                                                             \
-    {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp_label, NULL, 0},                              \
+#define STAT_COLUMNS(label, cell_label, cmp_label)                                                 \
+    {label, NULL, 0, 0, SS_COL_LABEL, cell_label, cmp_label, NULL, 0},                             \
         {"self.@", NULL, 10, 0, 0, cell_self_time, ss_stat_cmp_self, NULL, 0},                     \
         {"self.pct", NULL, 9, 0, 0, cell_self_pct, ss_stat_cmp_self, NULL, 0},                     \
         {"total.@", NULL, 11, 0, 0, cell_total_time, cmp_total, NULL, 0},                          \
         {"total.pct", NULL, 10, 0, 0, cell_total_pct, cmp_total, NULL, 0},                         \
-        {"mem.total", NULL, 10, 0, 0, cell_mem, NULL, NULL, 0},
-const struct ss_col ss_fn_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("name", cmp_name)};
-const struct ss_col ss_line_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("location", cmp_position)};
+        {"mem.total", NULL, 10, 0, 0, cell_mem, NULL, NULL, 0},                                    \
+        {"alloc", NULL, 9, 1, 0, cell_alloc, NULL, NULL, 0},                                       \
+        {"released", NULL, 9, 1, 0, cell_released, NULL, NULL, 0},
+const struct ss_col ss_fn_columns[SS_STAT_NCOLS] = {STAT_COLUMNS("name", cell_name, cmp_name)};
+const struct ss_col ss_line_columns[SS_STAT_NCOLS] = {
+    STAT_COLUMNS("location", cell_location, cmp_position)};
 
 const struct ss_col *ss_stat_columns(enum ss_report_by by, int memory, size_t *n)
 {
@@ -177,6 +205,13 @@ const struct ss_col ss_stack_columns[SS_STACK_NCOLS] = {
     {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, cmp_stack_names, NULL, 0},
 };
 
+/* Stacks by value (the core's order), or with --sort position by their
+ * names root first. */
+static int cmp_stack_order(const void *a, const void *b, void *ctx)
+{
+    return cmp_stack_names(ctx, *(const size_t *)a, *(const size_t *)b);
+}
+
 static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                          struct ss_error *err)
 {
@@ -197,14 +232,107 @@ static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_re
     }
     struct ss_stacks_ctx ctx = {m, &st, &tb, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {ss_stack_columns,        SS_STACK_NCOLS, &ctx, st.n, NULL,
+    size_t *order = NULL;
+    if (o->sort == SS_SORT_POSITION) {
+        order = ss_alloc_array(st.n, sizeof *order);
+        if (!order) {
+            ss_stacks_free(&st);
+            return ss_nomem(err, "stacks");
+        }
+        for (size_t i = 0; i < st.n; i++)
+            order[i] = i;
+        if (ss_sort(order, st.n, sizeof *order, cmp_stack_order, &ctx)) {
+            free(order);
+            ss_stacks_free(&st);
+            return ss_nomem(err, "stacks");
+        }
+    }
+    struct ss_table t = {ss_stack_columns,        SS_STACK_NCOLS, &ctx, st.n, order,
                          ss_model_measure_name(m)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
+    free(order);
     ss_cellbuf_free(&tb);
     ss_stacks_free(&st);
     return 0;
 }
+
+/* Functions (--by self, total) and lines (--by line) in the order --sort
+ * asks, else the table's: self, total, or for lines the position (R's
+ * by.line).  --limit N keeps the N heaviest rows (ss_report_limit_rows). */
+static int report_stats(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
+                        struct ss_error *err)
+{
+    struct ss_stats st;
+    int rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory,
+                              &st, err);
+    if (rc)
+        return rc;
+    enum ss_report_sort sort = o->sort;
+    if (sort == SS_SORT_DEFAULT)
+        sort = o->by == SS_REPORT_SELF    ? SS_SORT_SELF
+               : o->by == SS_REPORT_TOTAL ? SS_SORT_TOTAL
+                                          : SS_SORT_POSITION;
+    if (sort == SS_SORT_TOTAL)
+        ss_stats_sort_total(&st);
+    else
+        ss_stats_sort_self(&st); /* the heaviest first: a limit keeps them */
+    size_t all = st.n;
+    if (o->limit > 0 && (size_t)o->limit < st.n)
+        st.n = (size_t)o->limit;
+    if (sort == SS_SORT_POSITION)
+        ss_stats_sort_line(&st);
+    struct ss_stat_ctx ctx = {&st};
+    struct ss_table t = {NULL, 0, &ctx, st.n, NULL, ss_model_measure_name(m)};
+    t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);
+    if (o->format == SS_FORMAT_TEXT)
+        ss_report_header_totals(out, m, &st.totals); /* no second pass over the samples */
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "rows");
+    if (o->format == SS_FORMAT_TEXT && st.n < all)
+        fprintf(out, "... %zu more rows (--limit 0 shows all)\n", all - st.n);
+    ss_stats_free(&st);
+    return 0;
+}
+
+/* The tables of --by (report_common.h), in --help's order. */
+const struct ss_report_table ss_report_tables[] = {
+    {"self", SS_REPORT_SELF, SS_RT_SORT | SS_RT_MEMORY, "functions by self time (default)",
+     report_stats},
+    {"total", SS_REPORT_TOTAL, SS_RT_SORT | SS_RT_MEMORY, "functions by total time", report_stats},
+    {"line", SS_REPORT_LINE, SS_RT_LINES | SS_RT_SORT | SS_RT_MEMORY,
+     "source lines (R's lines=\"show\"), in file\norder", report_stats},
+    {"list", SS_REPORT_LIST, SS_RT_LINES | SS_RT_SORT | SS_RT_MEMORY | SS_RT_FUNCTION,
+     "each source file, every line with its self\nand total (pprof's list; --function F:\n"
+     "the lines of the functions F matches)",
+     ss_report_list},
+    {"stacks", SS_REPORT_STACKS, SS_RT_STACKS | SS_RT_SORT | SS_RT_FOLDED,
+     "distinct stacks with reference counts", report_stacks},
+    {"levels", SS_REPORT_LEVELS, SS_RT_STACKS | SS_RT_SHARE,
+     "stack levels (1 = root), scaffold marked", ss_report_levels},
+    {"runs", SS_REPORT_RUNS, SS_RT_STACKS | SS_RT_ORDER | SS_RT_LEVEL | SS_RT_FUNCTION,
+     "recursive run lengths per function and\nlevel (~ calls and time per call)", ss_report_runs},
+    {"tree", SS_REPORT_TREE, SS_RT_STACKS | SS_RT_FUNCTION | SS_RT_TREE,
+     "call tree, top-down (--inverted: bottom-up)", ss_report_tree},
+    {"calls", SS_REPORT_CALLS, SS_RT_FUNCTION, "callers and callees of --function F",
+     ss_report_calls},
+    {"timeline", SS_REPORT_TIMELINE, SS_RT_STACKS | SS_RT_ORDER | SS_RT_LEVEL | SS_RT_WIDTH,
+     "the function at --level K over time", ss_report_timeline},
+    {"phases", SS_REPORT_PHASES, SS_RT_STACKS | SS_RT_ORDER | SS_RT_PHASES,
+     "the phases found (burn-in, main work,\nfade-out): first and last sample, the\n"
+     "measure, the function that tells each\napart (-e 'keep-phase main' keeps one)",
+     ss_report_phases},
+    {"sources", SS_REPORT_SOURCES, 0,
+     "the input files and Rprof sessions,\neach with its measure "
+     "and share",
+     ss_report_sources},
+    {"labels", SS_REPORT_LABELS, 0,
+     "the samples' labels (pprof, perf):\nkey, value, count and "
+     "the measure",
+     ss_report_labels},
+    {"transforms", SS_REPORT_TRANSFORMS, 0,
+     "the transform list (-e, --script) and\nwhat each step did", ss_report_transforms},
+};
+const size_t ss_report_ntables = ARRAY_SIZE(ss_report_tables);
 
 int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
               struct ss_error *err)
@@ -215,44 +343,6 @@ int ss_report(FILE *out, const struct ss_model *m, const struct ss_report_opts *
     rc = ss_report_check_order(m, o->by, err);
     if (rc)
         return rc;
-    if (o->by == SS_REPORT_STACKS)
-        return report_stacks(out, m, o, err);
-    if (o->by == SS_REPORT_SOURCES)
-        return ss_report_sources(out, m, o, err);
-    if (o->by == SS_REPORT_LEVELS)
-        return ss_report_levels(out, m, o, err);
-    if (o->by == SS_REPORT_RUNS)
-        return ss_report_runs(out, m, o, err);
-    if (o->by == SS_REPORT_TREE)
-        return ss_report_tree(out, m, o, err);
-    if (o->by == SS_REPORT_CALLS)
-        return ss_report_calls(out, m, o, err);
-    if (o->by == SS_REPORT_TIMELINE)
-        return ss_report_timeline(out, m, o, err);
-    if (o->by == SS_REPORT_PHASES)
-        return ss_report_phases(out, m, o, err);
-    if (o->by == SS_REPORT_TRANSFORMS)
-        return ss_report_transforms(out, m, o, err);
-    if (o->by == SS_REPORT_LABELS)
-        return ss_report_labels(out, m, o, err);
-    struct ss_stats st;
-    rc = ss_stats_compute(m, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, o->memory, &st,
-                          err);
-    if (rc)
-        return rc;
-    if (o->by == SS_REPORT_SELF)
-        ss_stats_sort_self(&st);
-    else if (o->by == SS_REPORT_TOTAL)
-        ss_stats_sort_total(&st);
-    else
-        ss_stats_sort_line(&st);
-    struct ss_stat_ctx ctx = {&st};
-    struct ss_table t = {NULL, 0, &ctx, st.n, NULL, ss_model_measure_name(m)};
-    t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);
-    if (o->format == SS_FORMAT_TEXT)
-        ss_report_header_totals(out, m, &st.totals); /* no second pass over the samples */
-    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
-                   "rows");
-    ss_stats_free(&st);
-    return 0;
+    const struct ss_report_table *tb = ss_report_table_of(o->by);
+    return tb ? tb->print(out, m, o, err) : ss_fail(err, SS_EUSAGE, "no such table");
 }

@@ -20,12 +20,11 @@
 
 #include "report_common.h"
 
-/* The columns of a function or line table (column.h; the table's context is
- * its struct ss_stats, a row an index of its rows), label first, and how
- * many there are with or without memory. */
 /* The columns of the statistics tables, by function (ss_fn_columns) and by
  * line (ss_line_columns): name (or location), self, self.pct, total,
- * total.pct, mem.total.  Their context is a struct ss_stat_ctx. */
+ * total.pct, mem.total; then (the explorer's code pane, computed with
+ * memory) alloc and released, profvis's vector memory (stats.h), in bytes.
+ * Their context is a struct ss_stat_ctx. */
 struct ss_stat_ctx {
     const struct ss_stats *st;
 };
@@ -36,6 +35,8 @@ enum {
     SS_STAT_TOTAL,
     SS_STAT_TOTAL_PCT,
     SS_STAT_MEM,
+    SS_STAT_ALLOC,
+    SS_STAT_RELEASED,
     SS_STAT_NCOLS
 };
 extern const struct ss_col ss_fn_columns[SS_STAT_NCOLS];

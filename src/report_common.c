@@ -85,17 +85,45 @@ void ss_report_header_totals(FILE *out, const struct ss_model *m, const struct s
     fprintf(out, "\n%-10s %s\n\n", ss_measure_name(m, &u.measure), v);
 }
 
+const struct ss_report_table *ss_report_table_named(const char *name)
+{
+    for (size_t i = 0; i < ss_report_ntables; i++)
+        if (!strcmp(ss_report_tables[i].name, name))
+            return &ss_report_tables[i];
+    return NULL;
+}
+
+const struct ss_report_table *ss_report_table_of(enum ss_report_by by)
+{
+    for (size_t i = 0; i < ss_report_ntables; i++)
+        if (ss_report_tables[i].by == by)
+            return &ss_report_tables[i];
+    return NULL;
+}
+
+const char *ss_report_tables_with(unsigned flags, char *buf, size_t n)
+{
+    size_t k = 0, total = 0, seen = 0;
+    for (size_t i = 0; i < ss_report_ntables; i++)
+        total += (ss_report_tables[i].flags & flags) == flags;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ss_report_ntables && k < n; i++) {
+        if ((ss_report_tables[i].flags & flags) != flags)
+            continue;
+        seen++;
+        const char *sep = seen == 1 ? "" : seen == total ? " or " : ", ";
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", sep, ss_report_tables[i].name);
+    }
+    return buf;
+}
+
 int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char *note, size_t n,
                            struct ss_error *err)
 {
-    static const char *const names[] = {
-        [SS_REPORT_STACKS] = "stacks",     [SS_REPORT_LEVELS] = "levels",
-        [SS_REPORT_RUNS] = "runs",         [SS_REPORT_TREE] = "tree",
-        [SS_REPORT_TIMELINE] = "timeline", [SS_REPORT_PHASES] = "phases",
-    };
+    const struct ss_report_table *tb = ss_report_table_of(by);
     if (n)
         note[0] = '\0';
-    if ((size_t)by >= ARRAY_SIZE(names) || !names[by] || !ss_model_has_aggregates(m))
+    if (!tb || !(tb->flags & SS_RT_STACKS) || !ss_model_has_aggregates(m))
         return 0;
     ss_id agg = SS_NONE;
     size_t nagg = 0;
@@ -110,27 +138,24 @@ int ss_report_check_stacks(const struct ss_model *m, enum ss_report_by by, char 
         return ss_fail(err, SS_EUSAGE,
                        "--by %s needs raw stacks: %s (%s) holds only counts per call element "
                        "and call-graph edges (use --by self, total, line, calls or sources)",
-                       names[by], file, ss_str(m, m->sources.v[agg].type));
+                       tb->name, file, ss_str(m, m->sources.v[agg].type));
     if (n)
         snprintf(note, n, "--by %s uses the profiles with stacks; %s%s (%s, no stacks) %s left out",
-                 names[by], file, nagg > 1 ? " and other aggregate profiles" : "",
+                 tb->name, file, nagg > 1 ? " and other aggregate profiles" : "",
                  ss_str(m, m->sources.v[agg].type), nagg > 1 ? "are" : "is");
     return 0;
 }
 
 int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct ss_error *err)
 {
-    if ((by != SS_REPORT_RUNS && by != SS_REPORT_TIMELINE && by != SS_REPORT_PHASES) ||
-        ss_model_has_time_order(m))
+    const struct ss_report_table *tb = ss_report_table_of(by);
+    if (!tb || !(tb->flags & SS_RT_ORDER) || ss_model_has_time_order(m))
         return 0;
     for (size_t i = 0; i < m->sources.n; i++)
         if ((m->sources.v[i].flags & SS_SRC_UNORDERED) && m->sources.v[i].n_samples)
             /* folded stacks, pprof: one row per distinct stack, no sample order */
             return ss_fail(err, SS_EUSAGE,
-                           "--by %s needs samples in time order; %s (%s) has none (%s)",
-                           by == SS_REPORT_RUNS     ? "runs"
-                           : by == SS_REPORT_PHASES ? "phases"
-                                                    : "timeline",
+                           "--by %s needs samples in time order; %s (%s) has none (%s)", tb->name,
                            ss_str(m, m->sources.v[i].uri), ss_str(m, m->sources.v[i].type),
                            strcmp(ss_str(m, m->sources.v[i].type), "pprof")
                                ? "folded stacks hold one line per distinct stack"

@@ -27,25 +27,75 @@ enum ss_report_by {
     SS_REPORT_PHASES,
     SS_REPORT_TRANSFORMS,
     SS_REPORT_LABELS,
+    SS_REPORT_LIST,
 };
 enum ss_report_format { SS_FORMAT_TEXT, SS_FORMAT_TSV, SS_FORMAT_FOLDED };
+
+/* --sort: the order of a table's rows (SS_SORT_DEFAULT: the table's own). */
+enum ss_report_sort { SS_SORT_DEFAULT, SS_SORT_SELF, SS_SORT_TOTAL, SS_SORT_POSITION };
+
+struct ss_source_search;
+struct ss_strbuf;
 
 struct ss_report_opts {
     enum ss_report_by by;
     enum ss_report_format format;
-    int memory;           /* add mem.total */
-    int limit;            /* text: print at most this many rows (0 = all) */
-    uint32_t level;       /* runs, timeline: the level (1 = root); 0 = all / default */
-    const char *function; /* runs, tree, calls: one function by name */
-    int inverted;         /* tree: bottom-up */
-    int depth;            /* tree: print at most this many levels (0 = all) */
-    double min_pct;       /* tree: leave out nodes under this % of the time */
-    int width;            /* timeline: number of windows (0 = 80) */
-    double share;         /* levels: scaffold share (0 = every sample) */
-    size_t phases;        /* phases: exactly this many (0 = as the detector finds) */
-    double penalty;       /* phases: the detector's penalty factor (0 = 1) */
-    const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
+    int memory;               /* add mem.total (list: alloc and released) */
+    int limit;                /* print at most this many rows (0 = all); a table in file order
+                               * keeps its heaviest rows (ss_report_limit_rows) */
+    enum ss_report_sort sort; /* --sort (tables with SS_RT_SORT) */
+    uint32_t level;           /* runs, timeline: the level (1 = root); 0 = all / default */
+    const char *function;     /* runs, tree, calls: one function by name */
+    int inverted;             /* tree: bottom-up */
+    int depth;                /* tree: print at most this many levels (0 = all) */
+    double min_pct;           /* tree: leave out nodes under this % of the time */
+    int width;                /* timeline: number of windows (0 = 80) */
+    double share;             /* levels: scaffold share (0 = every sample) */
+    size_t phases;            /* phases: exactly this many (0 = as the detector finds) */
+    double penalty;           /* phases: the detector's penalty factor (0 = 1) */
+    const struct ss_tf_list *transforms;    /* transforms: the applied list (or NULL) */
+    const struct ss_source_search *sources; /* list: where source files are found (or NULL) */
+    struct ss_strbuf *warnings;             /* list: lines the caller shows as warnings (or NULL) */
 };
+
+/* What a table needs and which options it takes (ss_report_table.flags). */
+enum {
+    SS_RT_STACKS = 1u << 0,   /* built from raw stacks: not from aggregates (SamplingProf) */
+    SS_RT_ORDER = 1u << 1,    /* needs samples in time order */
+    SS_RT_LINES = 1u << 2,    /* needs line profiling data */
+    SS_RT_SORT = 1u << 3,     /* --sort */
+    SS_RT_MEMORY = 1u << 4,   /* --memory */
+    SS_RT_FUNCTION = 1u << 5, /* --function */
+    SS_RT_LEVEL = 1u << 6,    /* --level */
+    SS_RT_TREE = 1u << 7,     /* --inverted, --depth, --min-pct */
+    SS_RT_WIDTH = 1u << 8,    /* --width */
+    SS_RT_SHARE = 1u << 9,    /* --share */
+    SS_RT_FOLDED = 1u << 10,  /* --format folded */
+    SS_RT_PHASES = 1u << 11,  /* --phases, --penalty */
+};
+
+/* The tables of `report --by`, one line each (report.c): the name, what it
+ * needs and takes, its --help lines ('\n' between them) and its printer
+ * for one profile (a comparison's are report_compare.c's).  The command
+ * line parses --by, writes --help and checks the options through it. */
+struct ss_report_table {
+    const char *name;
+    enum ss_report_by by;
+    unsigned flags; /* SS_RT_* */
+    const char *help;
+    int (*print)(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
+                 struct ss_error *err);
+};
+extern const struct ss_report_table ss_report_tables[];
+extern const size_t ss_report_ntables;
+
+/* The table named `name` / of `by`, or NULL. */
+const struct ss_report_table *ss_report_table_named(const char *name);
+const struct ss_report_table *ss_report_table_of(enum ss_report_by by);
+
+/* The names of the tables with every flag of `flags`, as "a, b or c",
+ * into buf. */
+const char *ss_report_tables_with(unsigned flags, char *buf, size_t n);
 
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */

@@ -9,7 +9,9 @@
 
 #include "column.h"
 #include "levels.h"
+#include "report_list.h"
 #include "report_sources.h"
+#include "sort.h"
 #include "vec.h"
 #include "textesc.h"
 #include "transform.h"
@@ -120,10 +122,20 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
     int rc = ss_compare_stats(c, o->by == SS_REPORT_LINE ? SS_BY_LINE : SS_BY_FUNCTION, &st, err);
     if (rc)
         return rc;
-    if (o->by == SS_REPORT_TOTAL)
+    /* the largest growth first (--by total: of the total); a limit keeps
+     * those, --sort position then orders them by file and line */
+    enum ss_report_sort sort = o->sort;
+    if (sort == SS_SORT_DEFAULT)
+        sort = o->by == SS_REPORT_TOTAL ? SS_SORT_TOTAL : SS_SORT_SELF;
+    if (sort == SS_SORT_TOTAL)
         ss_cmp_sort_total(&st);
     else
         ss_cmp_sort_self(&st);
+    size_t all = st.n;
+    if (o->limit > 0 && (size_t)o->limit < st.n)
+        st.n = (size_t)o->limit;
+    if (sort == SS_SORT_POSITION)
+        ss_cmp_sort_line(&st);
     struct ss_table t = {o->by == SS_REPORT_LINE ? ss_cmp_line_columns : ss_cmp_fn_columns,
                          SS_CMP_NCOLS,
                          &st,
@@ -132,8 +144,9 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
                          ss_model_measure_name(c->cur)};
     if (o->format == SS_FORMAT_TEXT)
         header(out, c);
-    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
-                   "rows");
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "rows");
+    if (o->format == SS_FORMAT_TEXT && st.n < all)
+        fprintf(out, "... %zu more rows (--limit 0 shows all)\n", all - st.n);
     ss_cmp_stats_free(&st);
     return 0;
 }
@@ -162,6 +175,13 @@ static void get_stack(const void *ctx, size_t r, int exact, double *b, double *v
 }
 static const struct ss_pair stack_pair = {get_stack, stacks_units, NULL, 0};
 
+static int cmp_stack_text(const void *a, const void *b, void *ctx)
+{
+    const struct ss_cmp_stacks *st = ctx;
+    return strcmp(ss_strtab_get(&st->keys, st->rows[*(const size_t *)a].key),
+                  ss_strtab_get(&st->keys, st->rows[*(const size_t *)b].key));
+}
+
 static const struct ss_col stack_columns[] = {
     SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &stack_pair),
     {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL, NULL, 0},
@@ -184,13 +204,27 @@ static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_
     int rc = ss_compare_stacks(c, &st, err);
     if (rc)
         return rc;
+    /* by delta (ss_compare_stacks's order), or --sort position: by the
+     * names root first */
+    size_t *order = NULL;
+    if (o->sort == SS_SORT_POSITION) {
+        order = ss_alloc_array(st.n, sizeof *order);
+        for (size_t i = 0; order && i < st.n; i++)
+            order[i] = i;
+        if (!order || ss_sort(order, st.n, sizeof *order, cmp_stack_text, &st)) {
+            free(order);
+            ss_cmp_stacks_free(&st);
+            return ss_nomem(err, "stacks");
+        }
+    }
     if (o->format == SS_FORMAT_TEXT)
         header(out, c);
     struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns,
                          &st,           st.n,
-                         NULL,          ss_model_measure_name(c->cur)};
+                         order,         ss_model_measure_name(c->cur)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
+    free(order);
     ss_cmp_stacks_free(&st);
     return 0;
 }
@@ -1023,6 +1057,8 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         if (o->format != SS_FORMAT_TSV)
             header(out, c);
         return ss_report_phases_compared(out, c->base, c->cur, o, err);
+    case SS_REPORT_LIST:
+        return ss_report_list_compare(out, c, o, err);
     }
     return ss_fail(err, SS_EUSAGE, "--base: this table does not compare two profiles");
 }

@@ -51,4 +51,19 @@ static inline double ss_rprof_alloc_bytes(const struct ss_model *m, const struct
     return (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
 }
 
+/* The change of R's vector memory at sample i of source src, as profvis
+ * reads it: 8 x (small_v + big_v) less the same of the sample its session
+ * recorded before it (ss_sample_prev_row; 0 for the session's first).  Its
+ * rise is what profvis's code pane calls memory allocated, its fall memory
+ * released (the `released` measure).  A double, exact below 2^53 bytes. */
+static inline double ss_rprof_vector_change(const struct ss_model *m, const struct ss_rprof_vt *vt,
+                                            const struct ss_source *src, size_t i)
+{
+    ptrdiff_t r = (ptrdiff_t)ss_sample_row(m, i), p;
+    if (!ss_sample_prev_row(m, src, i, &p))
+        return 0;
+    const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v];
+    return 8 * ((sm ? ss_rprof_delta(sm[r], sm[p]) : 0) + (bg ? ss_rprof_delta(bg[r], bg[p]) : 0));
+}
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rprof.h"
+#include "source.h"
 #include "vec.h"
 #include "num.h"
 
@@ -194,12 +195,48 @@ static uint64_t credit_aggs(struct work *w, ss_id s, size_t *have, int *oom)
     return samples;
 }
 
-/* Bytes allocated per sample of source s (R's memory="both" differences). */
-static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
-                         const struct ss_rprof_vt *vt, double *stack_mem)
+/* A sample's bytes from its counters' differences ds, db, dn (doubles:
+ * rprof.h): allocated as R's memory="both" into sm[0], the rise of vector
+ * memory (profvis) into sm[1], its fall into sm[2]. */
+static inline void add_bytes(double *sm, double ds, double db, double dn)
 {
-    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
-        stack_mem[m->sample_stack.v[i]] += ss_rprof_alloc_bytes(m, vt, src, i);
+    double d = 8 * (ds + db);
+    sm[0] += (ds > 0 ? 8 * ds : 0) + (db > 0 ? 8 * db : 0) + (dn > 0 ? dn : 0);
+    sm[d > 0 ? 1 : 2] += d > 0 ? d : -d;
+}
+
+/* Bytes per sample of source s, summed per stack into mem[3 * stack ..]
+ * (add_bytes): the same numbers as ss_rprof_alloc_bytes and
+ * ss_rprof_vector_change.  A model that reads its columns in sample order
+ * (no value_rows) differences each sample after the first with the row
+ * before, in one straight loop. */
+static void sample_bytes(const struct ss_model *m, const struct ss_source *src,
+                         const struct ss_rprof_vt *vt, double *mem)
+{
+    size_t a = src->first_sample, e = a + src->n_samples;
+    const ss_id *st = m->sample_stack.v;
+    for (size_t i = a; i < e && (i == a || m->value_rows); i++) {
+        double *sm = mem + 3 * (size_t)st[i];
+        double d = ss_rprof_vector_change(m, vt, src, i);
+        sm[0] += ss_rprof_alloc_bytes(m, vt, src, i);
+        sm[d > 0 ? 1 : 2] += d > 0 ? d : -d;
+    }
+    if (m->value_rows)
+        return;
+    const int64_t *sv = m->values.v[vt->small_v], *bv = m->values.v[vt->big_v],
+                  *nv = m->values.v[vt->nodes];
+    for (size_t i = a + 1; i < e; i++)
+        add_bytes(mem + 3 * (size_t)st[i], sv ? ss_rprof_delta(sv[i], sv[i - 1]) : 0,
+                  bv ? ss_rprof_delta(bv[i], bv[i - 1]) : 0,
+                  nv ? ss_rprof_delta(nv[i], nv[i - 1]) : 0);
+}
+
+/* A stack's bytes (sample_bytes) to a row it reaches. */
+static void credit_bytes(struct ss_stat_row *row, const double *b)
+{
+    row->mem_bytes += b[0];
+    row->alloc_bytes += b[1];
+    row->released_bytes += b[2];
 }
 
 /* Add source s's part of ss_model_totals to t from its per-stack sums, as
@@ -253,10 +290,11 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     int use_mem = memory && ss_rprof_value_types(m, &vt) == 0;
     out->has_memory = memory;
     ss_units_of(m, &out->units);
+    ss_source_base_label(m, "", out->unnamed, sizeof out->unnamed);
     w.key_of = ss_alloc_array(nkeyed, sizeof *w.key_of);
     struct ss_stack_counts sc;
     int sc_fail = ss_stack_counts_init(&sc, m);
-    double *mem = use_mem ? ss_calloc_array(nstacks, sizeof *mem) : NULL;
+    double *mem = use_mem ? ss_calloc_array(nstacks, 3 * sizeof *mem) : NULL;
     size_t have = 0;
     int oom = !w.key_of || sc_fail || (use_mem && !mem);
     uint64_t stamp = 0;
@@ -289,9 +327,11 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
             ss_id st = sc.touched[t];
             uint64_t c = sc.cnt[st];
             int64_t wt = sc.val[st];
-            double b = mem ? mem[st] : 0;
-            if (mem)
-                mem[st] = 0;
+            double b[3] = {0, 0, 0};
+            if (mem) {
+                memcpy(b, mem + 3 * (size_t)st, sizeof b);
+                memset(mem + 3 * (size_t)st, 0, sizeof b);
+            }
             size_t depth = ss_stack_depth(m, st);
             const ss_id *fr = ss_stack_frames(m, st);
             ss_id tail = m->stack_tail.v[st];
@@ -323,7 +363,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                     oom = 1;
                     break;
                 }
-                w.rows.v[r].mem_bytes += b;
+                credit_bytes(&w.rows.v[r], b);
             }
             if (oom)
                 break;
@@ -338,7 +378,7 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                     oom = 1;
                     break;
                 }
-                w.rows.v[r].mem_bytes += b;
+                credit_bytes(&w.rows.v[r], b);
                 first = r;
                 any = 1;
             }

@@ -44,8 +44,12 @@ struct ss_stat_row {
     double self_x; /* the same in exact units (time: microseconds), for ordering */
     double total_x;
     double mem_bytes; /* bytes allocated (with memory) */
-    ss_id file;       /* by line: basename string id in keys, for ordering */
-    uint32_t line;    /* by line: line number, 0 for none */
+    /* With memory, profvis's code pane: the rise (alloc) and fall
+     * (released) of R's vector memory at the row's samples (rprof.h:
+     * ss_rprof_vector_change), credited as mem_bytes is. */
+    double alloc_bytes, released_bytes;
+    ss_id file;    /* by line: basename string id in keys, for ordering */
+    uint32_t line; /* by line: line number, 0 for none */
 };
 
 struct ss_stats {
@@ -61,6 +65,9 @@ struct ss_stats {
     struct ss_units units;    /* the measure the values are of, and how they read */
     struct ss_totals totals;  /* ss_model_totals's figures (but empty_rows, not counted),
                                * from the same pass: the report's header */
+    /* By line: what people read for the file of an empty name (R's key
+     * "#3"): "(unnamed file 1)" (source.h: ss_source_base_label). */
+    char unnamed[48];
 };
 
 /* Compute the statistics of model m keyed by `by`, with memory when `memory`

@@ -13,6 +13,7 @@ static const char *const table_files[] = {
     "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
     "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
     "functions.tsv",     "aggregates.tsv", "call_edges.tsv",       "labels.tsv",
+    "source_lines.tsv",
 };
 
 const char *ss_tables_file(size_t i)

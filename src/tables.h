@@ -22,6 +22,10 @@
  *                       label) one row per label of a sample, in sample order:
  *                       a string label has str, num and unit \N; a numeric one
  *                       str \N, num, and unit or \N
+ *   source_lines.tsv    file line text        (only when the profile carries
+ *                       source files: convert --embed-sources, source.h) each
+ *                       line of each file, lines numbered from 1 in order;
+ *                       `file` is the path as the locations name it
  * Ids are 1-based and dense: row k of a table has id k.  depth 1 is the
  * innermost frame (the leaf).  A location with no function (function_id \N)
  * is a position only: Rprof's trailing F#L token after the outermost frame;

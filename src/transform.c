@@ -245,6 +245,8 @@ static int no_match(const struct tf_step *st, const struct ss_tf_effect *e)
     if (st->kind == SS_TF_KEEP_LABEL || st->kind == SS_TF_DROP_LABEL ||
         st->kind == SS_TF_LABEL_ROOT)
         return st->enabled && e->labels_matched == 0;
+    if (st->kind == SS_TF_KEEP_LINE)
+        return st->enabled && e->lines_matched == 0;
     return st->enabled && st->npats > 0 && e->functions_matched == 0;
 }
 
@@ -262,6 +264,7 @@ const char *ss_tf_match_noun(const struct ss_tf_list *l, size_t i)
 {
     enum ss_tf_kind k = ss_tf_kind(l, i);
     return k == SS_TF_KEEP_LABEL || k == SS_TF_DROP_LABEL || k == SS_TF_LABEL_ROOT ? "label"
+           : k == SS_TF_KEEP_LINE                                                  ? "line"
                                                                                    : "function";
 }
 

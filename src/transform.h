@@ -67,6 +67,7 @@ enum ss_tf_kind {
     SS_TF_LABEL_ROOT,
     SS_TF_KEEP_PHASE,
     SS_TF_DROP_PHASE,
+    SS_TF_KEEP_LINE,
 };
 
 /* The functions `r-simplify` merges (R's evaluation machinery), a
@@ -110,8 +111,9 @@ struct ss_tf_effect {
      * timeline numbers them (what a phase resolved to); 0 and 0 when the
      * range was empty */
     size_t range_first, range_last;
-    size_t phases_found; /* keep-phase, drop-phase: the phases at its step */
-    size_t phase_picked; /* ... and the one it kept or dropped (1-based) */
+    size_t phases_found;  /* keep-phase, drop-phase: the phases at its step */
+    size_t phase_picked;  /* ... and the one it kept or dropped (1-based) */
+    size_t lines_matched; /* keep-line: the profile's locations at its FILE#LINE */
 };
 
 /* The samples a step kept or dropped as keep-samples reads them, "A:B"

@@ -740,9 +740,31 @@ static int range_bounds(struct apply *a, const struct tf_range *r, size_t *lo, s
     return 0;
 }
 
-/* Keep (want == 1) or drop (want == 0) the samples whose stack has a frame
- * matching pattern 0. */
-static int filter_contains(struct apply *a, int want)
+/* Does working stack s have a frame matching pattern 0? */
+static int has_match(const struct apply *a, const struct wset *cur, size_t s, const void *ctx)
+{
+    (void)ctx;
+    return outermost(a, cur->loc.v + cur->off.v[s], cur->off.v[s + 1] - cur->off.v[s]) >= 0;
+}
+
+/* keep-line: does working stack s pass through one of the locations marked
+ * in ctx (a frame's position, or the position after its outermost frame)? */
+static int has_line(const struct apply *a, const struct wset *cur, size_t s, const void *ctx)
+{
+    const unsigned char *at = ctx;
+    (void)a;
+    for (uint32_t k = cur->off.v[s]; k < cur->off.v[s + 1]; k++)
+        if (at[cur->loc.v[k]])
+            return 1;
+    return cur->tail.v[s] != SS_NONE && at[cur->tail.v[s]];
+}
+
+/* Keep (want == 1) or drop (want == 0) the samples whose working stack s
+ * has has(a, cur, s, ctx). */
+static int filter_stacks(struct apply *a, int want,
+                         int (*has_fn)(const struct apply *, const struct wset *, size_t,
+                                       const void *),
+                         const void *ctx)
 {
     struct wset *cur = a->cur;
     size_t nc = wset_n(cur);
@@ -754,9 +776,7 @@ static int filter_contains(struct apply *a, int want)
         has[s] = 0;
         if (cur->ns.v[s] == 0)
             continue;
-        const ss_id *fr = cur->loc.v + cur->off.v[s];
-        size_t d = cur->off.v[s + 1] - cur->off.v[s];
-        has[s] = outermost(a, fr, d) >= 0;
+        has[s] = (unsigned char)has_fn(a, cur, s, ctx);
         if (has[s] != want) {
             cur->ns.v[s] = 0;
             any = 1;
@@ -807,6 +827,38 @@ static int filter_contains(struct apply *a, int want)
     free(has);
     free(ho);
     return 0;
+}
+
+/* Keep (want == 1) or drop (want == 0) the samples whose stack has a frame
+ * matching pattern 0. */
+static int filter_contains(struct apply *a, int want)
+{
+    return filter_stacks(a, want, has_match, NULL);
+}
+
+/* keep-line FILE#LINE: keep the samples through that line (a location of
+ * the output model with that basename and line, R's by-line key). */
+static int filter_line(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff)
+{
+    const struct ss_model *m = a->out;
+    unsigned char *at = ss_calloc_array(m->locations.n, 1);
+    if (!at)
+        return -1;
+    size_t kl = strlen(st->key);
+    for (size_t l = 0; l < m->locations.n; l++) {
+        const struct ss_location *loc = &m->locations.v[l];
+        const char *b = "NA";
+        size_t bl = 2;
+        if (loc->line != st->line)
+            continue;
+        if (loc->file != SS_NONE)
+            ss_basename(ss_str(m, loc->file), &b, &bl);
+        at[l] = bl == kl && !memcmp(b, st->key, kl);
+        eff->lines_matched += at[l];
+    }
+    int rc = filter_stacks(a, 1, has_line, at);
+    free(at);
+    return rc;
 }
 
 /* ---- labels ------------------------------------------------------------------------ */
@@ -1159,6 +1211,9 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     case SS_TF_KEEP_LABEL:
     case SS_TF_DROP_LABEL:
         rc = filter_labels(a, st, eff);
+        break;
+    case SS_TF_KEEP_LINE:
+        rc = filter_line(a, st, eff);
         break;
     case SS_TF_LABEL_ROOT:
         rw.key = ss_strtab_find(&a->orig->strs, st->key, strlen(st->key));

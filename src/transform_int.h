@@ -58,6 +58,8 @@ struct tf_step {
     /* keep-phase, drop-phase: which phase, and the detector's options */
     struct ss_phase_ref phase;
     struct ss_phase_opts phase_opts;
+    /* keep-line FILE#LINE: the file's basename in key, the line here */
+    uint32_t line;
 };
 
 /* Parse the command in s[0..len) into *st (zeroed first; st->enabled = 1 and

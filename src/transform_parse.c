@@ -421,6 +421,35 @@ static int new_name(struct lexer *lx, const char *what, char **out)
     return 0;
 }
 
+/* keep-line's FILE#LINE, as report --by line names a line: the file's
+ * basename (a path is cut to it) and a line number from 1. */
+static int line_arg(struct lexer *lx, struct tf_step *st)
+{
+    size_t at = lx->i;
+    char *loc;
+    int rc = new_name(lx, "a line, FILE#LINE as report --by line names it (lm.R#12)", &loc);
+    if (rc)
+        return rc;
+    char *hash = strrchr(loc, '#'), *end = NULL;
+    unsigned long line = hash && hash[1] >= '1' && hash[1] <= '9' ? strtoul(hash + 1, &end, 10) : 0;
+    if (!hash || !end || *end || line == 0 || line > UINT32_MAX - 1) {
+        free(loc);
+        return lex_fail(lx, at,
+                        "expected FILE#LINE as report --by line names a line (lm.R#12; quote it "
+                        "when the file has no name: \"#3\")");
+    }
+    *hash = '\0';
+    const char *base = strrchr(loc, '/');
+    st->key = dup_n(base ? base + 1 : loc, strlen(base ? base + 1 : loc));
+    st->line = (uint32_t)line;
+    free(loc);
+    if (!st->key) {
+        lx->oom = 1;
+        return SS_ENOMEM;
+    }
+    return 0;
+}
+
 /* The "=>" between the patterns and the new name. */
 static int arrow(struct lexer *lx, const char *what)
 {
@@ -663,6 +692,7 @@ static const char *const kind_name[] = {
     [SS_TF_LABEL_ROOT] = "label-root",
     [SS_TF_KEEP_PHASE] = "keep-phase",
     [SS_TF_DROP_PHASE] = "drop-phase",
+    [SS_TF_KEEP_LINE] = "keep-line",
 };
 
 static char *canonical(const struct tf_step *st)
@@ -707,6 +737,20 @@ static char *canonical(const struct tf_step *st)
         }
         sb_pattern(&b, &st->pats[0]);
         break;
+    case SS_TF_KEEP_LINE: {
+        char loc[64];
+        snprintf(loc, sizeof loc, "#%u", st->line);
+        char *whole = malloc(strlen(st->key) + strlen(loc) + 1);
+        if (!whole) {
+            b.oom = 1;
+            break;
+        }
+        strcpy(whole, st->key);
+        strcat(whole, loc);
+        sb_name(&b, whole);
+        free(whole);
+        break;
+    }
     case SS_TF_KEEP_LABEL:
     case SS_TF_DROP_LABEL:
     case SS_TF_LABEL_ROOT:
@@ -744,7 +788,7 @@ static char *canonical(const struct tf_step *st)
 static const char command_list[] =
     "drop-samples, keep-samples, trim-base, trim-to, focus, drop, merge, prune, replace, "
     "collapse-recursion, class, r-simplify, name-anonymous, keep-label, drop-label, "
-    "label-root, keep-phase or drop-phase";
+    "label-root, keep-phase, drop-phase or keep-line";
 
 static int add_pattern(struct lexer *lx, struct tf_step *st)
 {
@@ -955,6 +999,9 @@ static int command(struct lexer *lx, struct tf_step *st)
     case SS_TF_KEEP_PHASE:
     case SS_TF_DROP_PHASE:
         rc = phase_arg(lx, st);
+        break;
+    case SS_TF_KEEP_LINE:
+        rc = line_arg(lx, st);
         break;
     case SS_TF_CLASS:
         rc = add_pattern(lx, st);

@@ -78,15 +78,10 @@ static void put_id(FILE *f, ss_id id)
         put_u64(f, (uint64_t)id + 1);
 }
 
-/* A string, escaped (backslash, tab, LF, CR), SS_NONE as \N. */
-static void put_str(FILE *f, const struct ss_model *m, ss_id id)
+/* n bytes of text, escaped (backslash, tab, LF, CR: tables.h). */
+static void put_bytes(FILE *f, const char *s, size_t n)
 {
-    if (id == SS_NONE) {
-        fputs("\\N", f);
-        return;
-    }
-    const char *s = ss_str(m, id);
-    size_t n = ss_strtab_len(&m->strs, id), run = 0;
+    size_t run = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i], e = c == '\\'   ? '\\'
                            : c == '\t' ? 't'
@@ -101,6 +96,15 @@ static void put_str(FILE *f, const struct ss_model *m, ss_id id)
         run = i + 1;
     }
     fwrite(s + run, 1, n - run, f);
+}
+
+/* A string, escaped, SS_NONE as \N. */
+static void put_str(FILE *f, const struct ss_model *m, ss_id id)
+{
+    if (id == SS_NONE)
+        fputs("\\N", f);
+    else
+        put_bytes(f, ss_str(m, id), ss_strtab_len(&m->strs, id));
 }
 
 static void sep(FILE *f)
@@ -366,6 +370,35 @@ static int write_labels(const struct ss_model *m, const char *dir, struct ss_err
     return tw_close(&t, err);
 }
 
+/* source_lines.tsv (only when the profile carries source files, source.h):
+ * one row per line of each file, numbered from 1. */
+static int write_source_lines(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    if (!m->source_texts.n)
+        return 0;
+    struct tw t;
+    if (tw_open(&t, dir, "source_lines.tsv", "file\tline\ttext", err))
+        return err->code;
+    for (size_t i = 0; i < m->source_texts.n; i++) {
+        const struct ss_source_text *st = &m->source_texts.v[i];
+        const char *s = ss_str(m, st->text);
+        size_t n = ss_strtab_len(&m->strs, st->text);
+        uint64_t line = 0;
+        for (size_t a = 0; a < n;) {
+            const char *nl = memchr(s + a, '\n', n - a);
+            size_t b = nl ? (size_t)(nl - s) : n;
+            put_str(t.f, m, st->path);
+            sep(t.f);
+            put_u64(t.f, ++line);
+            sep(t.f);
+            put_bytes(t.f, s + a, b - a);
+            eol(t.f);
+            a = b + 1;
+        }
+    }
+    return tw_close(&t, err);
+}
+
 /* Refuse what the tables reader would refuse (limits.h). */
 static int check_limits(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
@@ -414,7 +447,8 @@ int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *
         return err->code;
     if (write_meta(m, dir, err) || write_sources(m, dir, err) || write_value_types(m, dir, err) ||
         write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
-        write_aggregates(m, dir, err) || write_labels(m, dir, err))
+        write_aggregates(m, dir, err) || write_labels(m, dir, err) ||
+        write_source_lines(m, dir, err))
         return err->code;
     return 0;
 }

@@ -43,7 +43,7 @@ check "tree.h only in the tree and calls views" \
 # writes FILE...: lines that write a model table (an assignment to, an
 # increment of, or a VEC_PUSH/RESERVE/FREE on m->TABLE, out->TABLE or
 # x->m->TABLE, or a pointer that could write into one), as FILE:LINE.
-tables='(sources|functions|locations|stack_off|stack_loc|stack_tail|sample_stack|gaps|value_types|values|labels|labelset_off|labelset_lab|sample_labels|meta|aggs|edges|function_class|function_canon|warnings)'
+tables='(sources|functions|locations|stack_off|stack_loc|stack_tail|sample_stack|gaps|value_types|values|labels|labelset_off|labelset_lab|sample_labels|meta|source_texts|aggs|edges|function_class|function_canon|warnings)'
 model='(\<[A-Za-z_]+->)?\<(m|out|model)->'
 writes() {
     grep -nE "$model$tables(\.v\[[^]]*\])?(\.[a-z_]+)?[[:space:]]*(=[^=]|\+\+|--|[-+*|&]=)|VEC_(PUSH|RESERVE|FREE)\([[:space:]]*$model$tables\>|^[[:space:]]*struct [a-z_]+ \*[a-z_]+ = &$model$tables" "$@" 2>/dev/null |

@@ -107,7 +107,7 @@ why=
     why="open: $(line 3 s1.0)"
 [[ $(line 3 s1.1) == *" 80.01 regression.R#69      fit <- lm(formula, data = "* ]] ||
     why="9: $(line 3 s1.1)"
-[[ $(line 1 s1.2) == " lines: demo/regression.R,"*" 69/"* ]] || why="Enter: $(line 1 s1.2)"
+[[ $(line 1 s1.2) == " lines: "*"regression.R,"*" 69/"* ]] || why="Enter: $(line 1 s1.2)"
 [[ $(message s1.5) == "/lm.fit: match 1 of 1; 36.3% of the samples have a matching function" ]] ||
     why="/lm.fit: $(message s1.5)"
 check "README: open, the hot line, the flame graph" "$why"

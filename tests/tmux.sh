@@ -84,7 +84,7 @@ else
 fi
 step s "lm.fit" ""
 step s "timeline: samples 1-5522" 6
-step s "marked the phase: samples 488-5358" ">" v
+step s "samples 488-5358" ">" v
 step s "4871 of 5522 samples" K
 step s "levels:" 7
 step s "trim-base auto:" B
@@ -246,6 +246,21 @@ if [ -n "$sent" ]; then
 else
     fail "t: SIGTERM ends it" "no explorer process found to signal"
 fi
+
+# The code pane in a real terminal: the demo's regression.R at its hottest
+# line, with its bars (block characters in a UTF-8 locale); ] steps to the
+# next hot line.
+mkdir -p demo && cp "$SRCDIR/data/demo/regression.R" demo/ || exit 99
+start p
+wait_for p "5522 of 5522 samples" || true
+step p "regression.R, time per line" 9 Enter
+if screen p | grep -q $'\xe2\x96\x88'; then
+    pass "p: the bars are drawn"
+else
+    fail "p: the bars are drawn" "$(screen p | head -n 12)"
+fi
+step p "hot line 2 of" "]"
+tm send-keys -t p Q
 
 # Colours by default, none with NO_COLOR (colours() above).
 start k

@@ -208,11 +208,20 @@ sed -n '3,21p' "$T/more.tree-focus" | awk 'NF { print $3, $4, $NF }' >"$T/u.ftre
 check more.tree-focus-vs-report "$(diff "$T/r.ftree" "$T/u.ftree")"
 check more.tab "$( [[ $(line 1 "$T/more.tab") == " stacks:"* && $(line 1 "$T/more.s-tab") == " functions:"* ]] || line 1 "$T/more.tab")"
 
-# The lines view opens regression.R at the line of the first row; the run
-# lengths table scrolls sideways; the wheel scrolls three rows.
+# The lines view's Enter opens the code pane of regression.R centred on
+# its hottest line (report --by line --sort self: the first row); ] and [
+# step through the hot lines in that order; the run lengths table scrolls
+# sideways; the wheel scrolls three rows.
 ui file "$DEMO" <<'EOF'
 9<Enter>
 DUMP file
+]
+DUMP file-next
+]
+DUMP file-next2
+[
+[
+DUMP file-back
 q
 :runs FUN
 l
@@ -222,17 +231,60 @@ DUMP wheel
 EOF
 same file.file
 same file.runs-scrolled
+"$STACKSCOPE" report --by line --sort self --limit 3 --format tsv "$DEMO" | awk -F '\t' 'NR > 1 { sub(/.*#/, "", $1); printf "%s %.3f %.3f\n", $1, $2, $4 }' >"$T/hot3"
 why=
-[[ $(line 1 "$T/file.file") == " lines: demo/regression.R, time per line"* ]] || why="title: $(line 1 "$T/file.file")"
-# the first row by self time (report --by line --format tsv, its largest
-# self.time) is the line the file opens at, with that self time
-top=$("$STACKSCOPE" report --by line --format tsv "$DEMO" | awk -F '\t' 'NR > 1 && $2 > max { max = $2; loc = $1 } END { printf "%s %.3f\n", loc, max }')
-n=${top%% *}
-n=${n#*#}
+[[ $(line 1 "$T/file.file") == " lines: regression.R, time per line; ] [ hot lines "* ]] || why="title: $(line 1 "$T/file.file")"
+# the hottest line, selected and in the middle of the 19 rows of the body
+# (screen row 3 + 9), with report's self and total
+read -r n self total < <(line 1 "$T/hot3")
 [ -z "$why" ] && [[ $(line 1 "$T/file.file") != *" $n/"* ]] && why="not on line $n: $(line 1 "$T/file.file")"
-[ -z "$why" ] && ! grep -qE "^ +${top#* } +[0-9.]+ +[0-9.]+ +[0-9.]+ $n " "$T/file.file" && why="line $n without self ${top#* }"
-check file.view "$why"
+[ -z "$why" ] && ! [[ $(line 12 "$T/file.file") =~ ^\ +$self\ .*\ $total\ .*\ $n\  ]] && why="row 12 is not line $n with $self $total: $(line 12 "$T/file.file")"
+check file.view-hottest-centred "$why"
+why=
+for k in 2 3; do
+    read -r n self total < <(line "$k" "$T/hot3")
+    d=$([ "$k" = 2 ] && echo file.file-next || echo file.file-next2)
+    [[ $(line 1 "$T/$d") == *" $n/"* ]] || why="] $((k - 1)): not on line $n: $(line 1 "$T/$d")"
+    [ -z "$why" ] && ! [[ $(line 12 "$T/$d") =~ ^\ +$self\ .*\ $n\  ]] && why="] $((k - 1)): row 12: $(line 12 "$T/$d")"
+done
+read -r n self total < <(line 1 "$T/hot3")
+[[ $(line 1 "$T/file.file-back") == *" $n/"* ]] || why="[ [: not back on line $n: $(line 1 "$T/file.file-back")"
+check file.hot-lines "$why"
+# memory: the line's alloc and released as report --by list --memory prints them
+want=$("$STACKSCOPE" report --by list --memory --sort self --limit 1 "$DEMO" | awk '/regression.R#/{ print $3, $4, $5, $6 }')
+check file.memory "$(line 12 "$T/file.file" | awk -v w="$want" '{ s = ""; for (i = 2; i <= NF; i++) if ($i ~ /^[kMGT]?B$/) s = s (s ? " " : "") $(i - 1) " " $i; if (s != w) print "row: " $0 " want " w }')"
 check file.runs-scrolled "$(grep -q '^  level      <' "$T/file.runs-scrolled" || grep level "$T/file.runs-scrolled")"
+
+# From anywhere to the line (a): a flame frame at one line opens the pane
+# there, its detail line naming file:line; a function opens at its hottest
+# line with its lines marked; Enter on a line keeps its samples (keep-line,
+# as report -e 'keep-line ...' counts them).
+fn_line=$("$STACKSCOPE" report --by list --function '^load_packages$' --format tsv "$DEMO" | awk -F '\t' 'NR > 1 && $3 > 0 { print $2; exit }')
+ui goto "$DEMO" <<'EOF'
+F
+/load_packages<Enter>
+DUMP flame
+a
+DUMP pane
+q
+1
+/fit_one<Enter>
+a
+DUMP fn
+<Enter>
+DUMP kept
+EOF
+why=
+grep -q "demo/regression.R:$fn_line |" "$T/goto.flame" || why="flame detail: $(grep total "$T/goto.flame")"
+[[ $(line 1 "$T/goto.pane") == *" $fn_line/"* ]] || why="$why; pane not on line $fn_line: $(line 1 "$T/goto.pane")"
+check goto.flame-frame "$why"
+read -r n self total < <(line 1 "$T/hot3")
+why=
+[[ $(line 1 "$T/goto.fn") == *" $n/"* ]] || why="fit_one: not on line $n: $(line 1 "$T/goto.fn")"
+[[ $(line 12 "$T/goto.fn") == *"│$n "* ]] || why="$why; line $n not marked: $(line 12 "$T/goto.fn")"
+check goto.function-hottest-marked "$why"
+kept=$("$STACKSCOPE" report -e "keep-line regression.R#$n" --format tsv --by sources "$DEMO" | awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "samples") c = i } NR == 2 { print $c }')
+check goto.keep-line "$(grep -q "| $kept of 5522 samples | .* | 1 transform: keep-line regression" "$T/goto.kept" && [ "$kept" -lt 5522 ] || tail -n 2 "$T/goto.kept")"
 check file.wheel "$( [[ $(line 1 "$T/file.wheel") == *" 4/246 "* ]] || line 1 "$T/file.wheel")"
 
 # A bad script: exit status 1 and a message naming its line.

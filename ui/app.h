@@ -27,6 +27,7 @@
 #include "model.h"
 #include "units.h"
 #include "stacks.h"
+#include "source.h"
 #include "stats.h"
 #include "runs.h"
 #include "levels.h"
@@ -73,6 +74,10 @@ struct ui_view_ops {
     const char *(*row_text)(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n);
     /* The function name of row r (borrowed from the current model), or NULL. */
     const char *(*row_function)(struct ui *ui, struct ui_view *v, size_t r);
+    /* Optional: the source position of row r itself (a flame frame at one
+     * line): its file (a string id of the current model) and line; returns
+     * 1, or 0 when the row has none (`a` then opens its function's). */
+    int (*row_location)(struct ui *ui, struct ui_view *v, size_t r, ss_id *file, uint32_t *line);
     /* The level (1 = root) of row r, or 0. */
     uint32_t (*row_level)(struct ui *ui, struct ui_view *v, size_t r);
     /* Optional, for views whose rows hide others (collapsed tree nodes):
@@ -199,6 +204,10 @@ struct ui {
      * is added, so that files not found before are looked for again. */
     char **source_paths;
     size_t nsource_paths;
+    /* --source-map and :source-map FROM=TO (each FROM an owned copy that
+     * holds TO too) */
+    struct ss_source_map *source_maps;
+    size_t nsource_maps;
     unsigned source_gen;
 
     char *cur_fn;  /* the current function (name, owned), or NULL */
@@ -272,11 +281,26 @@ int ui_delta_style(double base, double cur, double max_delta);
 int ui_flame_delta_text(const struct ui *ui, double base, double cur,
                         const struct ss_cmp_gone *gone, uint32_t frame, char *buf, size_t n);
 
-/* ---- view_lines.c: where source files are found ----------------------------- */
+/* ---- view_lines.c: source files and the code pane ----------------------------- */
 
 /* Add directory dir to the source search path (a copy).  Returns 0, or -1
  * when memory runs out. */
 int ui_add_source_path(struct ui *ui, const char *dir);
+
+/* Add the rewrite FROM=TO (source.h; copied).  Returns 0, 1 when arg is not
+ * FROM=TO, or -1 when memory runs out. */
+int ui_add_source_map(struct ui *ui, const char *arg);
+
+/* Show source file `path` (as the profile names it) in the code pane at
+ * `line` (0: its hottest line), lines lo..hi marked (0: none).  Returns 0,
+ * or -1 after an error message (the file is found nowhere: the message
+ * names the places tried). */
+int ui_lines_open(struct ui *ui, const char *path, uint32_t line, uint32_t lo, uint32_t hi);
+
+/* `a`: the code pane at the source of v's selected row: a frame's own
+ * line, else its function's hottest line with the function's lines
+ * marked; an error message when it has none. */
+void ui_lines_show_selection(struct ui *ui, struct ui_view *v);
 
 /* ---- ui.c: the generic part ---------------------------------------------- */
 
@@ -416,6 +440,9 @@ int ui_session_request(struct ui *ui, struct ui_view *v, enum ui_request req);
  * NULL with an error message set. */
 const struct ss_stats *ui_stats_fn(struct ui *ui);
 const struct ss_stats *ui_stats_line(struct ui *ui);
+/* The same with the memory columns for a memory profile (stats.h:
+ * mem_bytes, alloc_bytes, released_bytes): the code pane's. */
+const struct ss_stats *ui_stats_line_memory(struct ui *ui);
 const struct ss_stacks *ui_stacks(struct ui *ui);
 int ui_runs(struct ui *ui, const struct ss_run_row **rows, size_t *n, const uint32_t **fn_runs);
 /* Are the run lengths of the current model computed already? */

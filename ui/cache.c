@@ -156,20 +156,39 @@ const struct ss_cmp_stats *ui_cmp_line(struct ui *ui)
     return cmp_stats(ui, SS_BY_LINE);
 }
 
-const struct ss_stats *ui_stats_line(struct ui *ui)
+/* The line statistics, with the memory columns (a pass over every
+ * sample's counters) when `memory` asks and the profile has them: the
+ * list of lines does without, the code pane shows them.  A computation
+ * with memory serves both. */
+static const struct ss_stats *stats_line(struct ui *ui, int memory)
 {
     sync(ui);
     struct ui_cache *c = &ui->cache;
+    memory = memory && ss_model_has_memory(ui->m);
+    if (c->have_line && memory && !c->line.has_memory) {
+        ss_stats_free(&c->line);
+        c->have_line = 0;
+    }
     if (!c->have_line) {
         struct ss_error err;
         ss_error_clear(&err);
-        if (ss_stats_compute(ui->m, SS_BY_LINE, 0, &c->line, &err)) {
+        if (ss_stats_compute(ui->m, SS_BY_LINE, memory, &c->line, &err)) {
             ui_error(ui, "%s", err.msg);
             return NULL;
         }
         c->have_line = 1;
     }
     return &c->line;
+}
+
+const struct ss_stats *ui_stats_line(struct ui *ui)
+{
+    return stats_line(ui, 0);
+}
+
+const struct ss_stats *ui_stats_line_memory(struct ui *ui)
+{
+    return stats_line(ui, 1);
 }
 
 const struct ss_stacks *ui_stacks(struct ui *ui)

@@ -315,6 +315,21 @@ static void cmd_normalize(struct ui *ui, const char *arg, int unused)
         ui_message(ui, "normalize is %s already", arg);
 }
 
+static void cmd_source_map(struct ui *ui, const char *arg, int unused)
+{
+    char map[8192];
+    argument(arg, map, sizeof map);
+    int r = *map ? ui_add_source_map(ui, map) : 1;
+    if (r > 0)
+        ui_error(ui, ":source-map FROM=TO: a path prefix the profile names, and where it is here");
+    else if (r < 0)
+        ui_error(ui, "out of memory");
+    else
+        ui_message(ui, "source files under %s are also looked for under %s",
+                   ui->source_maps[ui->nsource_maps - 1].from,
+                   ui->source_maps[ui->nsource_maps - 1].to);
+}
+
 static void cmd_value(struct ui *ui, const char *arg, int data)
 {
     (void)data;
@@ -366,8 +381,12 @@ static const struct ui_command_info commands[] = {
     {"normalize", "[on|off]",
      "comparison: scale the base to the new profile's total (as --normalize), as Z", cmd_normalize,
      0},
-    {"source-path", "DIR", "look for source files under DIR too (as --source-path)",
+    {"source-path", "DIR",
+     "look for source files under DIR too, by the longest tail of their path (as "
+     "--source-path)",
      cmd_source_path, 0},
+    {"source-map", "FROM=TO",
+     "look for source files whose path starts FROM under TO (as --source-map)", cmd_source_map, 0},
     {"compare-phases", "A B",
      "compare phase B of the profile with phase A (a number, main, first or last), both after "
      "the transforms, as --base compares files (X swaps them); without phases: stop",
@@ -399,6 +418,10 @@ static const struct ui_command_info commands[] = {
     {"drop-phase", "P [OPT=V]",
      "remove phase P (a burn-in: first, a fade-out: last); phases=N, penalty=X as keep-phase", NULL,
      0},
+    {"keep-line", "FILE#LINE",
+     "keep only the samples through that source line (Enter in the code pane; report --by line "
+     "names the lines)",
+     NULL, 0},
     {"preset", "NAME",
      "add a preset's steps (one undo step): r (r-simplify, name-anonymous, trim-base auto) or "
      "trim-burnin (keep-phase main)",

@@ -59,6 +59,13 @@ static const struct ui_binding bindings[] = {
     {' ', UI_REQ_TREE_TOGGLE, UI_TREES},
     {'*', UI_REQ_TREE_EXPAND_ALL, UI_TREES},
 
+    /* lines and the code pane */
+    {UI_K_ENTER, UI_REQ_LINE_ENTER, V(LINES)},
+    {'\n', UI_REQ_LINE_ENTER, V(LINES)},
+    {UI_K_KP_ENTER, UI_REQ_LINE_ENTER, V(LINES)},
+    {']', UI_REQ_HOT_NEXT, V(LINES)},
+    {'[', UI_REQ_HOT_PREV, V(LINES)},
+
     /* timeline */
     {'h', UI_REQ_TL_LEFT, V(TIMELINE)},
     {UI_K_LEFT, UI_REQ_TL_LEFT, V(TIMELINE)},
@@ -157,6 +164,7 @@ static const struct ui_binding bindings[] = {
     {'s', UI_REQ_SORT_NEXT, ANY},
     {'S', UI_REQ_SORT_REVERSE, ANY},
     {'y', UI_REQ_COPY_NAME, ANY},
+    {'a', UI_REQ_SOURCE_OPEN, ANY},
     {'V', UI_REQ_VALUE_NEXT, ANY},
     {'X', UI_REQ_SWAP_BASE, ANY},
     {'Z', UI_REQ_NORMALIZE, ANY},
@@ -360,7 +368,8 @@ static const struct {
     {V(LEVELS), UI_REQ_TRIM_BASE_AUTO, 0, "cut scaffold", 0},
     {V(LEVELS), UI_REQ_ENTER, 0, "its timeline", 0},
     {V(RUNS), UI_REQ_SCROLL_LEFT, UI_REQ_SCROLL_RIGHT, "scroll", 0},
-    {V(LINES), UI_REQ_ENTER, 0, "source", 0},
+    {V(LINES), UI_REQ_LINE_ENTER, 0, "code pane", 0},
+    {V(LINES), UI_REQ_HOT_NEXT, UI_REQ_HOT_PREV, "hot line", 0},
     {V(FLAME), UI_REQ_FL_LEFT, UI_REQ_FL_RIGHT, "move", 0},
     {FLAMES, UI_REQ_FL_UP, UI_REQ_FL_DOWN, "caller/callee", 0},
     {V(FLAME), UI_REQ_FL_ZOOM, 0, "zoom", 0},

@@ -75,6 +75,7 @@ struct ui_event {
     _(TRIM, "Trimming (each key adds one transform to the list; u undoes it)")                     \
     _(STACKS, "In the stacks view")                                                                \
     _(TREE, "In the tree views")                                                                   \
+    _(LINES, "In the lines view and its code pane")                                                \
     _(TIMELINE, "In the timeline")                                                                 \
     _(PHASES, "In the phases view")                                                                \
     _(FLAME, "In the flame graph")                                                                 \
@@ -121,6 +122,9 @@ enum ui_section {
     _(SORT_NEXT, SEARCH, "sort by the next column")                                                \
     _(SORT_REVERSE, SEARCH, "reverse the sort order")                                              \
     _(COPY_NAME, SEARCH, "copy the selected function's full name to the clipboard (OSC 52)")       \
+    _(SOURCE_OPEN, VIEW,                                                                           \
+      "annotate: the source of the selected frame, function, node or stack in the code pane, at "  \
+      "its line (a function: its hottest line, its lines marked)")                                 \
     _(VALUE_NEXT, SEARCH,                                                                          \
       "weigh every view by the next measure: time, samples, memory, a pprof sample type")          \
     _(SWAP_BASE, SEARCH, "comparison (--base): swap the base and the new profile")                 \
@@ -151,6 +155,11 @@ enum ui_section {
     _(TREE_COLLAPSE, TREE, "collapse the node, or go to its parent")                               \
     _(TREE_TOGGLE, TREE, "expand or collapse the node")                                            \
     _(TREE_EXPAND_ALL, TREE, "expand everything under the node")                                   \
+    _(LINE_ENTER, LINES,                                                                           \
+      "the list: the line's file in the code pane; the pane: keep-line, only the samples "         \
+      "through the line (u undoes it)")                                                            \
+    _(HOT_NEXT, LINES, "code pane: the next hot line, cooler (perf annotate's Tab)")               \
+    _(HOT_PREV, LINES, "code pane: the previous hot line, hotter")                                 \
     _(TL_LEFT, TIMELINE, "cursor one column left")                                                 \
     _(TL_RIGHT, TIMELINE, "cursor one column right")                                               \
     _(TL_PAN_LEFT, TIMELINE, "cursor half a screen left")                                          \

@@ -688,6 +688,9 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
     case UI_REQ_PROMPT:
         ui_prompt_start(ui, ':', "");
         break;
+    case UI_REQ_SOURCE_OPEN:
+        ui_lines_show_selection(ui, v);
+        break;
     case UI_REQ_COPY_NAME: {
         char buf[4096];
         const char *t = ui_status_detail(ui, buf, sizeof buf);
@@ -1018,6 +1021,9 @@ static void ui_free(struct ui *ui)
     for (size_t i = 0; i < ui->nsource_paths; i++)
         free(ui->source_paths[i]);
     free(ui->source_paths);
+    for (size_t i = 0; i < ui->nsource_maps; i++)
+        free((char *)(uintptr_t)ui->source_maps[i].from); /* the copy holding both */
+    free(ui->source_maps);
     ui_canvas_free(&ui->canvas);
 }
 
@@ -1049,6 +1055,13 @@ static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nf
     for (size_t i = 0; i < nsp; i++)
         if (ui_add_source_path(ui, sp[i]))
             return -1;
+    const struct ss_source_map *maps = ss_cli_source_maps(&nsp);
+    for (size_t i = 0; i < nsp; i++) {
+        char arg[8192];
+        snprintf(arg, sizeof arg, "%s=%s", maps[i].from, maps[i].to);
+        if (ui_add_source_map(ui, arg) < 0)
+            return -1;
+    }
     for (int i = 0; i < UI_V_COUNT; i++) {
         struct ui_view *v = &ui->views[i];
         v->ops = view_info[i].ops;

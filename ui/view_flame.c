@@ -589,16 +589,29 @@ static double pct(const struct flame_view *p, double x)
 }
 
 /* The position of frame i: its own line when every frame merged there has
- * the same, else the function's definition, else nothing.  Into buf. */
+ * the same, else the function's definition, else the range of the lines
+ * its frames were sampled at (source.h), else nothing.  Into buf. */
 const char *ui_flame_position(const struct ss_model *m, const struct ss_flame_node *nd, char *buf,
                               size_t n)
 {
     buf[0] = '\0';
+    uint32_t lo, hi;
+    ss_id file = SS_NONE;
+    for (size_t l = 0; file == SS_NONE && nd->loc == SS_NONE && l < m->locations.n; l++)
+        if (m->locations.v[l].line && m->locations.v[l].function != SS_NONE &&
+            ss_function_canonical(m, m->locations.v[l].function) == nd->function)
+            file = m->locations.v[l].file;
     if (nd->loc != SS_NONE && m->locations.v[nd->loc].line > 0 &&
         m->locations.v[nd->loc].file != SS_NONE)
         snprintf(buf, n, "%s:%u", ss_str(m, m->locations.v[nd->loc].file),
                  m->locations.v[nd->loc].line);
-    else if (m->functions.v[nd->function].filename != SS_NONE) {
+    else if (m->functions.v[nd->function].filename == SS_NONE && file != SS_NONE &&
+             !ss_source_function_range(m, nd->function, file, &lo, &hi)) {
+        if (lo < hi)
+            snprintf(buf, n, "%s:%u-%u (the function's lines)", ss_str(m, file), lo, hi);
+        else
+            snprintf(buf, n, "%s:%u", ss_str(m, file), lo);
+    } else if (m->functions.v[nd->function].filename != SS_NONE) {
         const struct ss_function *fn = &m->functions.v[nd->function];
         if (fn->start_line)
             snprintf(buf, n, "%s:%u", ss_str(m, fn->filename), fn->start_line);
@@ -1051,6 +1064,20 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
     return row_function(ui, v, r);
 }
 
+/* A frame whose merged frames are all at one line: that line (`a`). */
+static int row_location(struct ui *ui, struct ui_view *v, size_t r, ss_id *file, uint32_t *line)
+{
+    struct flame_view *p = v->priv;
+    if (!p || !p->built || r >= p->fl.n || p->gen != ui->gen)
+        return 0;
+    ss_id loc = p->fl.nodes[r].loc;
+    if (loc == SS_NONE || !ui->m->locations.v[loc].line || ui->m->locations.v[loc].file == SS_NONE)
+        return 0;
+    *file = ui->m->locations.v[loc].file;
+    *line = ui->m->locations.v[loc].line;
+    return 1;
+}
+
 /* A frame's level (1 = root) in the top-down graph: its depth + 1. */
 static uint32_t row_level(struct ui *ui, struct ui_view *v, size_t r)
 {
@@ -1085,6 +1112,7 @@ const struct ui_view_ops ui_view_flame = {
     .request = request,
     .row_text = row_text,
     .row_function = row_function,
+    .row_location = row_location,
     .row_level = row_level,
     .search = search,
     .free = view_free,

@@ -710,7 +710,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     if (only_base)
         snprintf(extra[nextra++], sizeof extra[0], "? only in the base");
     if (seen_src) /* a phase starts there too; the phase row says where the others do */
-        snprintf(extra[nextra++], sizeof extra[0], "| a new phase, file, session");
+        snprintf(extra[nextra++], sizeof extra[0], "| phase, file, session");
     if (seen_gap)
         snprintf(extra[nextra++], sizeof extra[0], ": samples removed here");
     if (nplus)

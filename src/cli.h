@@ -35,6 +35,9 @@ const char *const *ss_cli_source_paths(size_t *n);
  * call returns NULL. */
 struct ss_model *ss_cli_take_base(int *normalize);
 
+/* --alpha: the level of the verdicts (verdict.h), 0.05 unless given. */
+double ss_cli_alpha(void);
+
 /* The --base files, in order (borrowed from argv; *n of them): inputs that
  * an output (:w) may not replace either. */
 char *const *ss_cli_base_files(int *n);

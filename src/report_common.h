@@ -42,7 +42,9 @@ struct ss_report_opts {
     int width;            /* timeline: number of windows (0 = 80) */
     double share;         /* levels: scaffold share (0 = every sample) */
     const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
+    int verdict; /* --base: keep the rows with this verdict (SS_REPORT_V_*; 0: all) */
 };
+enum { SS_REPORT_V_GREW = 1, SS_REPORT_V_SHRANK, SS_REPORT_V_CHANGED };
 
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */

@@ -232,7 +232,12 @@ void ss_dtest_finish(struct ss_dtest *t, double alpha)
         return;
     }
     double qa = ss_t_quantile(1 - alpha / 2, t->df), qb = ss_t_quantile(0.8, t->df);
-    t->p = ss_t_pvalue(t->diff / t->se, t->df);
+    if (t->se0 > 0 && t->df0 > 0)
+        t->p = ss_t_pvalue(t->diff / t->se0, t->df0);
+    else if (!isnan(t->se0) && !isnan(t->df0))
+        t->p = ss_double_eq(t->diff, 0) ? 1 : 0;
+    else
+        t->p = ss_t_pvalue(t->diff / t->se, t->df);
     t->lo = t->diff - qa * t->se;
     t->hi = t->diff + qa * t->se;
     t->mdc = (qa + qb) * t->se;
@@ -260,6 +265,7 @@ int ss_welch(const double *a, size_t na, const double *b, size_t nb, double alph
     mean_var(a, na, &ma, &va);
     mean_var(b, nb, &mb, &vb);
     double sa = va / (double)na, sb = vb / (double)nb;
+    t->se0 = t->df0 = NAN;
     t->diff = ma - mb;
     t->se = sqrt(sa + sb);
     double den = sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1);
@@ -345,48 +351,63 @@ void ss_verdict_count(const void *first, size_t n, size_t stride, size_t *grew, 
 }
 
 /* The variance of a side's share of a row and its degrees of freedom, from
- * the row's units (a NULL acc: the side lacks the row); *known 0 when one
- * cycle that is not the whole side leaves the variance unknown. */
-static void share_var(const struct ss_vside *s, const struct ss_vacc *acc, double *p, double *var,
-                      double *df, int *known)
+ * the row's units (the side lacks a row whose acc is zero).
+ *
+ * Independent samples: V_i = sum_i (v_i^2 / c_i) (I_i - p)^2 / T^2, the
+ * two-proportion test's variance, normal.  In time order, the cycles'
+ * ratio-estimator variance V_r = n / (n - 1) sum (X_c - p T_c)^2 / T^2 with
+ * n - 1 degrees of freedom, but never less than V_i: a row seen in few
+ * cycles (a one-off call at the start, which every run makes) leaves V_r
+ * next to nothing to go on, and a profile cannot know a share better than
+ * independent samples would tell it (the binomial floor); a side whose
+ * floor holds counts as normal. */
+static void share_var(const struct ss_vside *s, const struct ss_vacc *acc, double q, double *var,
+                      double *df)
 {
-    double T = s->total, x = acc ? acc->x : 0;
-    int have = acc && acc->units;
-    double sxx = have ? acc->sxx : 0, sxt = have ? acc->sxt : 0;
-    /* independent units: every sample is a unit of every row's sum */
-    double stt = have && s->ordered ? acc->stt : s->stt_absent;
-    double n = have ? (double)acc->units : 1;
-    *p = x / T;
-    double r = sxx - 2 * *p * sxt + *p * *p * stt; /* sum (X_c - p T_c)^2 */
-    if (r < 0)
-        r = 0;
-    *known = 1;
-    if (!s->ordered) {
-        *var = r / (T * T);
-        *df = INFINITY;
+    double T = s->total;
+    double vi = ((1 - 2 * q) * acc->six + q * q * s->six_all) / (T * T);
+    *var = vi > 0 ? vi : 0;
+    *df = INFINITY;
+    if (!s->ordered || acc->units < 2)
         return;
+    double n = (double)acc->units;
+    double r = acc->sxx - 2 * q * acc->sxt + q * q * acc->stt; /* sum (X_c - q T_c)^2 */
+    double vr = n / (n - 1) * (r > 0 ? r : 0) / (T * T);
+    if (vr > *var) {
+        *var = vr;
+        *df = n - 1;
     }
-    *var = n > 1 ? n / (n - 1) * r / (T * T) : 0;
-    *df = n - 1;
-    if (n < 2 && *p > 0 && *p < 1 - 1e-12)
-        *known = 0;
+}
+
+/* The standard error of t_new (p_n - p_b) and its Welch-Satterthwaite
+ * degrees of freedom, each side's residuals about its share qb, qn; a
+ * side with no variance or infinite degrees of freedom adds nothing to
+ * the denominator. */
+static void units_se(const struct ss_vside *b, const struct ss_vacc *ab, double qb,
+                     const struct ss_vside *n, const struct ss_vacc *an, double qn, double t_new,
+                     double *se, double *df)
+{
+    double vb, dfb, vn, dfn;
+    share_var(b, ab, qb, &vb, &dfb);
+    share_var(n, an, qn, &vn, &dfn);
+    *se = t_new * sqrt(vb + vn);
+    double den = (vb > 0 && isfinite(dfb) ? vb * vb / dfb : 0) +
+                 (vn > 0 && isfinite(dfn) ? vn * vn / dfn : 0);
+    *df = den > 0 ? (vb + vn) * (vb + vn) / den : INFINITY;
 }
 
 static void verdict_units(const struct ss_vside *b, const struct ss_vside *n, uint32_t r, int self,
                           double t_new, struct ss_dtest *t)
 {
     const struct ss_vacc *ab = (self ? b->self : b->tot) + r, *an = (self ? n->self : n->tot) + r;
-    double pb, vb, dfb, pn, vn, dfn;
-    int kb, kn;
-    share_var(b, ab, &pb, &vb, &dfb, &kb);
-    share_var(n, an, &pn, &vn, &dfn, &kn);
+    double pb = ab->x / b->total, pn = an->x / n->total;
     t->diff = t_new * (pn - pb);
-    t->se = kb && kn ? t_new * sqrt(vb + vn) : NAN;
-    /* Welch-Satterthwaite; a side with no variance or infinite degrees
-     * of freedom adds nothing to the denominator */
-    double den = (vb > 0 && isfinite(dfb) ? vb * vb / dfb : 0) +
-                 (vn > 0 && isfinite(dfn) ? vn * vn / dfn : 0);
-    t->df = den > 0 ? (vb + vn) * (vb + vn) / den : INFINITY;
+    units_se(b, ab, pb, n, an, pn, t_new, &t->se, &t->df);
+    /* the p-value from the variance under the null: both sides' residuals
+     * about the pooled share (as prop.test's), which holds its level
+     * better than each side's own when a side has few samples of the row */
+    double pool = (ab->x + an->x) / (b->total + n->total);
+    units_se(b, ab, pool, n, an, pool, t_new, &t->se0, &t->df0);
 }
 
 /* Welch on each file's share; -1 when a side has fewer than two files
@@ -424,7 +445,7 @@ void ss_verdict_row(const struct ss_vside *b, const struct ss_vside *n, uint32_t
     const struct ss_vacc *ab = (self ? b->self : b->tot) + r, *an = (self ? n->self : n->tot) + r;
     v->q = NAN;
     v->sign = SS_V_SAME;
-    struct ss_dtest t;
+    struct ss_dtest t = {.se0 = NAN, .df0 = NAN};
     int zero = ss_double_eq(ab->x, 0) && ss_double_eq(an->x, 0);
     if (zero || !(b->total > 0) || !(n->total > 0)) {
         v->lo = v->hi = v->p = v->mdc = NAN;

@@ -90,6 +90,8 @@ double ss_t_pvalue(double t, double df);
  * testable (no variance to go on), interval and mdc NaN. */
 struct ss_dtest {
     double diff, se, df, p, lo, hi, mdc;
+    double se0, df0; /* set (not NaN): the p-value's standard error and degrees of
+                      * freedom, under the null hypothesis */
 };
 
 /* Fill the rest of *t from t->diff, t->se and t->df at level alpha. */
@@ -183,9 +185,11 @@ int ss_vmap_labels(const struct ss_model *m, const uint32_t *row_of_label, struc
                    struct ss_error *err);
 
 /* A row's units on one side: the row's measure x and, over its cycles (or
- * independent units), sum X_c^2, sum X_c T_c, sum T_c^2 and their number. */
+ * independent units), sum X_c^2, sum X_c T_c, sum T_c^2 and their number;
+ * six, the sum of v^2 / c over the samples that have the row (the units
+ * of independent sampling, whose variance is a floor: see verdict.c). */
 struct ss_vacc {
-    double x, sxx, sxt, stt;
+    double x, sxx, sxt, stt, six;
     uint64_t units;
 };
 
@@ -198,6 +202,7 @@ struct ss_vside {
     int ordered;                /* units are cycles (every source in time order) */
     double total;               /* T: the measure of the samples with frames */
     double stt_absent;          /* sum T_c^2 of a row the side lacks: T^2, or sum v^2 / c */
+    double six_all;             /* sum v^2 / c over every sample with frames */
     struct ss_vacc *self, *tot; /* nrows each (self NULL: no self) */
     size_t nruns;               /* files with samples that have frames */
     double *run_total;          /* nruns (NULL unless per_run and nruns >= 2) */

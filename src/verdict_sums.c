@@ -224,6 +224,7 @@ enum { ST_RUN = 1, ST_STARTED = 2 };
 struct track {
     struct ss_vacc *acc;
     double *cs, *wr; /* where the row's last run (its open cycle) started; its weight */
+    double *qs;      /* the sum of v^2 / c where that run started */
     uint8_t *st;     /* ST_RUN | ST_STARTED */
     double *run_x;   /* per row and file, or NULL */
     size_t nruns;
@@ -235,6 +236,7 @@ struct pass {
     struct track self, tot;
     uint32_t *stamp, tick;
     double P;    /* the measure of the counted samples so far */
+    double Q;    /* their sum of v^2 / c (a sample of count c is c events of v / c) */
     size_t file; /* the current sample's file */
 };
 
@@ -248,21 +250,23 @@ static void unit(struct ss_vacc *a, double x, double t)
     a->units++;
 }
 
-static void run_start(struct track *tr, uint32_t r, double P)
+static void run_start(struct track *tr, uint32_t r, double P, double Q)
 {
     if (tr->st[r] & ST_STARTED)
         unit(&tr->acc[r], tr->wr[r], P - tr->cs[r]);
     else
         unit(&tr->acc[r], 0, P); /* the stretch before its first run */
     tr->cs[r] = P;
+    tr->qs[r] = Q;
     tr->st[r] = ST_STARTED | ST_RUN;
 }
 
-static void run_end(struct track *tr, uint32_t r, double P, size_t file)
+static void run_end(struct track *tr, uint32_t r, double P, double Q, size_t file)
 {
     double w = P - tr->cs[r];
     tr->wr[r] = w;
     tr->acc[r].x += w;
+    tr->acc[r].six += Q - tr->qs[r];
     if (tr->run_x)
         tr->run_x[(size_t)r * tr->nruns + file] += w;
     tr->st[r] &= (uint8_t)~ST_RUN;
@@ -300,16 +304,16 @@ static void transition(struct pass *p, ss_id a, ss_id b)
     if (a != SS_NONE)
         for (uint32_t e = map->off[a]; e < map->off[a + 1]; e++)
             if ((!lv || lv[e] > k) && p->stamp[map->row[e]] != p->tick)
-                run_end(&p->tot, map->row[e], p->P, p->file);
+                run_end(&p->tot, map->row[e], p->P, p->Q, p->file);
     for (uint32_t e = map->off[b]; e < map->off[b + 1]; e++)
         if ((!lv || lv[e] > k) && !(p->tot.st[map->row[e]] & ST_RUN))
-            run_start(&p->tot, map->row[e], p->P);
+            run_start(&p->tot, map->row[e], p->P, p->Q);
     if (map->self) {
         uint32_t sa = a == SS_NONE ? SS_VROW_NONE : map->self[a], sb = map->self[b];
         if (sa != sb && sa != SS_VROW_NONE)
-            run_end(&p->self, sa, p->P, p->file);
+            run_end(&p->self, sa, p->P, p->Q, p->file);
         if (sa != sb && sb != SS_VROW_NONE)
-            run_start(&p->self, sb, p->P);
+            run_start(&p->self, sb, p->P, p->Q);
     }
 }
 
@@ -320,9 +324,9 @@ static void end_all(struct pass *p, ss_id a)
     if (a == SS_NONE)
         return;
     for (uint32_t e = map->off[a]; e < map->off[a + 1]; e++)
-        run_end(&p->tot, map->row[e], p->P, p->file);
+        run_end(&p->tot, map->row[e], p->P, p->Q, p->file);
     if (map->self && map->self[a] != SS_VROW_NONE)
-        run_end(&p->self, map->self[a], p->P, p->file);
+        run_end(&p->self, map->self[a], p->P, p->Q, p->file);
 }
 
 /* The last cycle of every row that had a run. */
@@ -362,7 +366,9 @@ static void pass_ordered(struct pass *p, const size_t *file_of, struct ss_vside 
                 transition(p, prev, c);
             prev = c;
             double v = (double)ss_sample_weight(m, i) * scale;
+            int64_t cnt = ss_sample_count(m, i);
             p->P += v;
+            p->Q += v * v / (double)(cnt > 1 ? cnt : 1);
             if (s->run_total)
                 s->run_total[p->file] += v;
         }
@@ -373,6 +379,7 @@ static void pass_ordered(struct pass *p, const size_t *file_of, struct ss_vside 
         close_cycles(&p->self, s->nrows, p->P);
     s->total = p->P;
     s->stt_absent = p->P * p->P;
+    s->six_all = p->Q;
 }
 
 /* Give class c's summed measure v and units u to its rows. */
@@ -389,6 +396,7 @@ static void give(struct pass *p, ss_id c, double v, double u)
             tr->acc[r].x += v;
             tr->acc[r].sxx += u;
             tr->acc[r].sxt += u;
+            tr->acc[r].six += u;
             tr->acc[r].units = 1;
             if (tr->run_x)
                 tr->run_x[(size_t)r * tr->nruns + p->file] += v;
@@ -420,6 +428,7 @@ static int pass_unordered(struct pass *p, const size_t *file_of, struct ss_vside
             cu[c] += u;
             s->total += v;
             s->stt_absent += u;
+            s->six_all += u;
             if (s->run_total)
                 s->run_total[p->file] += v;
         }
@@ -452,16 +461,18 @@ static int track_init(struct track *tr, struct ss_vacc *acc, size_t nrows, doubl
     tr->acc = acc;
     tr->cs = ss_alloc_array(nrows, sizeof *tr->cs);
     tr->wr = ss_alloc_array(nrows, sizeof *tr->wr);
+    tr->qs = ss_alloc_array(nrows, sizeof *tr->qs);
     tr->st = ss_calloc_array(nrows, sizeof *tr->st);
     tr->run_x = run_x;
     tr->nruns = nruns;
-    return tr->cs && tr->wr && tr->st ? 0 : -1;
+    return tr->cs && tr->wr && tr->qs && tr->st ? 0 : -1;
 }
 
 static void track_free(struct track *tr)
 {
     free(tr->cs);
     free(tr->wr);
+    free(tr->qs);
     free(tr->st);
 }
 
@@ -510,8 +521,8 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
         rc = track_init(&p.tot, s->tot, nrows, s->run_tot, s->nruns) ||
              (map->self && track_init(&p.self, s->self, nrows, s->run_self, s->nruns));
     else if (!rc) {
-        p.tot = (struct track){s->tot, NULL, NULL, NULL, s->run_tot, s->nruns};
-        p.self = (struct track){s->self, NULL, NULL, NULL, s->run_self, s->nruns};
+        p.tot = (struct track){s->tot, NULL, NULL, NULL, NULL, s->run_tot, s->nruns};
+        p.self = (struct track){s->self, NULL, NULL, NULL, NULL, s->run_self, s->nruns};
     }
     if (!rc && s->ordered)
         pass_ordered(&p, file_of, s);

@@ -192,16 +192,50 @@ START_TEST(cycles)
     ck_assert_double_exact(mn->x, 7);
     ck_assert_double_exact(mn->sxx, 49);
     ck_assert_uint_eq(mn->units, 1);
-    /* f against itself: the same side twice, a delta of 0 and p 1; the
-     * standard error: V(p) = 3/2 x 38/49 / 49 = 57/2401 per side */
+    /* six: f's 4 samples, 7 in all; f against itself (the same side
+     * twice): a delta of 0, p 1.  Its cycles' variance, V_r = 3/2 x 38/49
+     * / 49 = 57/2401, is below independent samples' floor, V_i = ((1 - 2p)
+     * x 4 + p^2 x 7) / 49 = 12/343 (p = 4/7), which holds, normal */
+    ck_assert_double_exact(acc_of(&m, s.tot, "f")->six, 4);
+    ck_assert_double_exact(s.six_all, 7);
     ss_id fr = ss_function_canonical(&m, ss_model_find_function(&m, "f"));
     struct ss_verdict v;
     ss_verdict_row(&s, &s, fr, 0, 7, 0.05, &v);
     near(v.p, 1, 1e-15);
-    double se = 7 * sqrt(2 * 57.0 / 2401);
-    /* df: Welch-Satterthwaite of two equal variances with 2 df each: 4 */
-    near(v.hi, ss_t_quantile(0.975, 4) * se, 1e-12);
+    near(v.hi, 1.9599639845400536 * 7 * sqrt(2 * 12.0 / 343), 1e-12);
     near(v.lo, -v.hi, 1e-12);
+    ss_vside_free(&s);
+    ss_vmap_free(&map);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* f f f f f f g g f f g g g g g g: f's cycles (6, 8) and (2, 8), p = 1/2:
+ * V_r = 2/1 x ((6 - 4)^2 + (2 - 4)^2) / 256 = 1/16 with 1 degree of
+ * freedom, above the floor V_i = (0 x 8 + 16/4) / 256; against itself the
+ * Welch-Satterthwaite degrees of freedom are 2, so the interval is
+ * +-qt(0.975, 2) x 16 x sqrt(2 / 16). */
+START_TEST(long_runs)
+{
+    struct ss_model m;
+    FX_LOAD_OK(&m, "sample.interval=1000\n"
+                   "\"f\" \n\"f\" \n\"f\" \n\"f\" \n\"f\" \n\"f\" \n\"g\" \n\"g\" \n"
+                   "\"f\" \n\"f\" \n\"g\" \n\"g\" \n\"g\" \n\"g\" \n\"g\" \n\"g\" \n");
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_set_measure(&m, "samples", &err), 0);
+    struct ss_vmap map;
+    function_map(&m, &map);
+    struct ss_vside s;
+    ck_assert_int_eq(ss_vside_compute(&m, &map, m.functions.n, 0, &s, &err), 0);
+    const struct ss_vacc *f = acc_of(&m, s.tot, "f");
+    ck_assert_double_exact(f->sxx, 40);
+    ck_assert_double_exact(f->sxt, 64);
+    ck_assert_double_exact(f->stt, 128);
+    ck_assert_uint_eq(f->units, 2);
+    struct ss_verdict v;
+    ss_verdict_row(&s, &s, ss_function_canonical(&m, ss_model_find_function(&m, "f")), 0, 16, 0.05,
+                   &v);
+    near(v.hi, 4.3026527297494619 * 16 * sqrt(2.0 / 16), 1e-12);
     ss_vside_free(&s);
     ss_vmap_free(&map);
     ss_model_free(&m);
@@ -249,6 +283,7 @@ Suite *verdict_suite(void)
     tcase_add_test(tc, welch);
     tcase_add_test(tc, bh);
     tcase_add_test(tc, cycles);
+    tcase_add_test(tc, long_runs);
     tcase_add_test(tc, independent);
     suite_add_tcase(s, tc);
     return s;

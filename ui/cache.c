@@ -100,6 +100,7 @@ const struct ss_stats *ui_stats_fn(struct ui *ui)
 void ui_compare(struct ui *ui, struct ss_compare *c)
 {
     ss_compare_init(c, ui->bm, ui->m, ui->normalize);
+    c->alpha = ui->alpha;
 }
 
 static const struct ss_cmp_stats *cmp_stats(struct ui *ui, enum ss_stats_key by)

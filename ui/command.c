@@ -292,6 +292,12 @@ static void cmd_value(struct ui *ui, const char *arg, int data)
     ui_set_measure(ui, arg);
 }
 
+static void cmd_alpha(struct ui *ui, const char *arg, int data)
+{
+    (void)data;
+    ui_set_alpha(ui, arg);
+}
+
 static const struct ui_command_info commands[] = {
     {"w", "FILE",
      "save the transformed profile; the format comes from the name (.out .prof "
@@ -324,6 +330,10 @@ static const struct ui_command_info commands[] = {
      cmd_value, 0},
     {"source-path", "DIR", "look for source files under DIR too (as --source-path)",
      cmd_source_path, 0},
+    {"alpha", "Q",
+     "a comparison's verdicts at level Q (as --alpha; default 0.05): grew, shrank or ~ with a "
+     "false discovery rate of Q over each table",
+     cmd_alpha, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
     /* the transform language (DESIGN section 5) */
     {"drop-samples", "A:B",

@@ -88,8 +88,16 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         const char *nf = ui->m->sources.n ? ss_str(ui->m, ui->m->sources.v[0].uri) : "";
         const char *nb = strrchr(nf, '/');
         nb = nb && nb[1] ? nb + 1 : nf;
-        snprintf(line, sizeof line, " %s vs base %s%s | %s: %s | %s", nb, bb,
-                 ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, tf);
+        /* the verdicts of the functions' self (compare.h), as their view shows */
+        char vs[128] = "";
+        const struct ss_cmp_stats *cs = ui_cmp_fn(ui);
+        if (cs && cs->vinfo.done) {
+            size_t g, s;
+            ss_verdict_count(cs->n ? &cs->rows[0].vself : NULL, cs->n, sizeof *cs->rows, &g, &s);
+            snprintf(vs, sizeof vs, " | self: %zu grew, %zu shrank", g, s);
+        }
+        snprintf(line, sizeof line, " %s vs base %s%s | %s: %s%s | %s", nb, bb,
+                 ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, vs, tf);
         ui_put_head(c, y, 0, c->w, line, UI_S_STATUS);
         return;
     }

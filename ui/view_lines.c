@@ -37,16 +37,20 @@ static struct ui_column columns[] = {
 
 /* A comparison (--base): base, new and delta of self and total per line
  * (`report --base --by line`), sorted by self delta. */
-static const char *const csort_names[NSORTS] = {"self delta", "total delta", "position"};
-static const int csort_column[NSORTS] = {2, 5, 6};
+enum { CSORT_SELF_D, CSORT_TOTAL_D, CSORT_SELF_V, CSORT_TOTAL_V, CSORT_POS, NCSORTS };
+static const char *const csort_names[NCSORTS] = {"self delta", "total delta", "self verdict",
+                                                 "total verdict", "position"};
+static const int csort_column[NCSORTS] = {2, 6, 3, 7, 8};
 /* the numbers take the room of the source text, which is left out */
 static struct ui_column ccolumns[] = {
     {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF_B]},
     {"self", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF]},
     {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_SELF_D]},
+    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_SELF_MARK]},
     {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_B]},
     {"total", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL]},
     {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_D]},
+    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_TOTAL_MARK]},
     {"location", 0, 0, &ss_cmp_line_columns[SS_CMP_NAME]},
 };
 #define NCCOLS (sizeof ccolumns / sizeof *ccolumns)
@@ -388,9 +392,11 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     struct lines_view *p = v->priv;
     const struct ss_cmp_stats *cs = ui_cmp_line(ui);
     const struct ss_cmp_row *r = &cs->rows[p->order[row]];
-    double d = r->self_n - r->self_b;
-    if (style == UI_S_NORMAL && (d > 0 || d < 0))
-        style = d > 0 ? UI_S_ERROR : UI_S_DIM;
+    /* grew or shrank beyond noise: the flame graph's colours; `~` plain */
+    int total = v->sort == CSORT_TOTAL_D || v->sort == CSORT_TOTAL_V;
+    int sign = total ? r->vtotal.sign : r->vself.sign;
+    if (style == UI_S_NORMAL && sign)
+        style = sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
     ui_table_cells(c, y, ccolumns, NCCOLS, cs, p->order[row], style, 0);
 }
 
@@ -443,8 +449,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                     widest = w[k];
         }
         int wv = ui_value_width(ui, widest, 8);
-        for (int i = 0; i < 6; i++)
-            ccolumns[i].width = wv + (i == 2 || i == 5);
+        for (int i = 0; i < 7; i++)
+            if (i != 3)
+                ccolumns[i].width = wv + (i == 2 || i == 6);
         ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev, note,
                       draw_compared_row);
         return;
@@ -469,7 +476,7 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     }
     if (p->file_mode)
         return req == UI_REQ_SORT_NEXT || req == UI_REQ_SORT_REVERSE ? UI_HANDLED : UI_UNHANDLED;
-    if (ui->bm ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NSORTS,
+    if (ui->bm ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS,
                                      csort_names) == UI_HANDLED
                : ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
                      UI_HANDLED)
@@ -477,7 +484,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     switch (req) {
     case UI_REQ_SORT_NEXT:
     case UI_REQ_SORT_REVERSE:
-        return ui_sort_request(ui, v, req, ui->bm ? csort_names : sort_names, NSORTS);
+        return ui_sort_request(ui, v, req, ui->bm ? csort_names : sort_names,
+                               ui->bm ? NCSORTS : NSORTS);
     case UI_REQ_ENTER: {
         if (v->list.n == 0)
             return UI_HANDLED;

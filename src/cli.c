@@ -543,6 +543,8 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
             struct ss_compare cmp;
             ss_compare_init(&cmp, sd.b, m, cli_normalize);
             cmp.alpha = cli_alpha;
+            /* bench/run.sh measures what the verdicts cost with it */
+            cmp.no_verdicts = getenv("STACKSCOPE_NO_VERDICTS") != NULL;
             rc = ss_report_compare(stdout, &cmp, &ro, &err);
         } else {
             rc = ss_report(stdout, m, &ro, &err);
@@ -1013,7 +1015,9 @@ static const struct cli_opt cli_opts[] = {
      "transforms.  report --by self, total, line,\n"
      "stacks, tree, calls, levels, runs, timeline,\n"
      "labels: base, new and delta, largest growth\n"
-     "first; --by transforms: each step's effect on\n"
+     "first, and each row's verdict: grew, shrank or\n"
+     "~ (no change told from noise; see --alpha);\n"
+     "--by transforms: each step's effect on\n"
      "each side; --by sources: each side's sources,\n"
      "a total per side and the delta (every table\n"
      "compares);\n"

@@ -160,6 +160,8 @@ int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss
     free(used);
     if (!rc && !c->no_verdicts)
         rc = ss_cmp_stats_verdicts(c, by, out, err);
+    else if (!rc && out->n)
+        ss_cmp_no_verdicts(&out->rows[0].vself, &out->rows[0].vtotal, out->n, sizeof *out->rows);
     if (rc)
         ss_cmp_stats_free(out);
     return rc;
@@ -342,6 +344,8 @@ int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, str
     }
     free(buf);
     int rc = want ? stacks_verdicts(c, trie, out, err) : 0;
+    if (!want && out->n)
+        ss_cmp_no_verdicts(&out->rows[0].v, NULL, out->n, sizeof *out->rows);
     ss_cmp_trie_free(&trie[0]);
     ss_cmp_trie_free(&trie[1]);
     if (rc) {
@@ -525,6 +529,8 @@ int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
     if (!rc && !c->no_verdicts)
         rc = ss_cmp_verdicts(c, &j.vm[0], &j.vm[1], n, n ? &j.nodes.v[0].vself : NULL,
                              n ? &j.nodes.v[0].vtotal : NULL, sizeof *j.nodes.v, &out->vinfo, err);
+    else if (!rc && n)
+        ss_cmp_no_verdicts(&j.nodes.v[0].vself, &j.nodes.v[0].vtotal, n, sizeof *j.nodes.v);
     ss_vmap_free(&j.vm[0]);
     ss_vmap_free(&j.vm[1]);
     /* children lists in order, then a depth-first walk */

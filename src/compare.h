@@ -66,6 +66,8 @@ struct ss_cmp_vinfo {
 int ss_cmp_verdicts(const struct ss_compare *c, const struct ss_vmap *mb, const struct ss_vmap *mn,
                     size_t nrows, void *vself, void *vtot, size_t stride, struct ss_cmp_vinfo *info,
                     struct ss_error *err);
+/* The same rows marked untested (c->no_verdicts: NaN numbers, ~). */
+void ss_cmp_no_verdicts(void *vself, void *vtot, size_t nrows, size_t stride);
 
 /* Set up a comparison of `cur` against `base`, which must weigh by
  * measures of the same name (ss_compare_check_measure).  With normalize,

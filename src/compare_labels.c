@@ -116,6 +116,8 @@ int ss_compare_labels(const struct ss_compare *c, struct ss_cmp_labels *out, str
     if (!rc && want)
         rc = ss_cmp_verdicts(c, &vm[0], &vm[1], out->n, NULL, out->n ? &out->rows[0].v : NULL,
                              sizeof *out->rows, &out->vinfo, err);
+    else if (!rc && out->n)
+        ss_cmp_no_verdicts(NULL, &out->rows[0].v, out->n, sizeof *out->rows);
     ss_vmap_free(&vm[0]);
     ss_vmap_free(&vm[1]);
     if (!rc && ss_sort(out->rows, out->n, sizeof *out->rows, by_label_delta, &out->keys))

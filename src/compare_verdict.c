@@ -4,11 +4,13 @@
 #include "compare_int.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flame.h"
 #include "stats.h"
+#include "threads.h"
 #include "tree.h"
 
 #define VAT(first, r, stride) ((struct ss_verdict *)((char *)(first) + (r) * (stride)))
@@ -17,6 +19,67 @@ static void untested(struct ss_verdict *v)
 {
     v->lo = v->hi = v->p = v->q = v->mdc = NAN;
     v->sign = SS_V_SAME;
+}
+
+void ss_cmp_no_verdicts(void *vself, void *vtot, size_t nrows, size_t stride)
+{
+    for (size_t r = 0; r < nrows; r++) {
+        if (vself)
+            untested(VAT(vself, r, stride));
+        if (vtot)
+            untested(VAT(vtot, r, stride));
+    }
+}
+
+/* One side's units, on a thread of its own when both sides are big. */
+struct side_job {
+    const struct ss_model *m;
+    const struct ss_vmap *map;
+    size_t nrows;
+    int per_run, rc;
+    struct ss_vside s;
+    struct ss_error err;
+};
+
+static void *side_run(void *arg)
+{
+    struct side_job *j = arg;
+    j->rc = ss_vside_compute(j->m, j->map, j->nrows, j->per_run, &j->s, &j->err);
+    return NULL;
+}
+
+/* Both sides' units: the base's on a second thread when there are two
+ * processors (STACKSCOPE_THREADS) and enough samples to pay for it (each
+ * pass only reads its model). */
+static int both_sides(const struct ss_compare *c, const struct ss_vmap *mb,
+                      const struct ss_vmap *mn, size_t nrows, int per_run, struct ss_vside *b,
+                      struct ss_vside *n, struct ss_error *err)
+{
+    struct side_job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.m = c->base;
+    jb.map = mb;
+    jb.nrows = nrows;
+    jb.per_run = per_run;
+    ss_error_clear(&jb.err);
+    pthread_t th;
+    int threaded = c->base->sample_stack.n + c->cur->sample_stack.n >= 200000 &&
+                   ss_threads(2) > 1 && pthread_create(&th, NULL, side_run, &jb) == 0;
+    if (!threaded)
+        side_run(&jb);
+    int rc = ss_vside_compute(c->cur, mn, nrows, per_run, n, err);
+    if (threaded)
+        pthread_join(th, NULL);
+    *b = jb.s;
+    if (jb.rc && !rc) {
+        *err = jb.err;
+        rc = jb.rc;
+    }
+    if (rc) {
+        ss_vside_free(b);
+        ss_vside_free(n);
+    }
+    return rc;
 }
 
 int ss_cmp_verdicts(const struct ss_compare *c, const struct ss_vmap *mb, const struct ss_vmap *mn,
@@ -30,14 +93,9 @@ int ss_cmp_verdicts(const struct ss_compare *c, const struct ss_vmap *mb, const 
     info->files_n = ss_vside_files(c->cur);
     int per_run = info->files_b >= 2 && info->files_n >= 2;
     struct ss_vside b, n;
-    int rc = ss_vside_compute(c->base, mb, nrows, per_run, &b, err);
+    int rc = both_sides(c, mb, mn, nrows, per_run, &b, &n, err);
     if (rc)
         return rc;
-    rc = ss_vside_compute(c->cur, mn, nrows, per_run, &n, err);
-    if (rc) {
-        ss_vside_free(&b);
-        return rc;
-    }
     for (int q = 0; q < 2; q++) {
         void *first = q ? vtot : vself;
         int have = q || (b.self && n.self);
@@ -80,8 +138,9 @@ static uint32_t *rows_of_locs(const struct ss_model *m, enum ss_stats_key by,
     }
     char buf[4096];
     for (size_t l = 0; l < nl; l++) {
-        if (fn_row) {
-            rol[l] = fn_row[ss_loc_function(m, (ss_id)l)];
+        if (fn_row) { /* a position alone (an Rprof stack's tail) has no function */
+            ss_id f = ss_loc_function(m, (ss_id)l);
+            rol[l] = f == SS_NONE ? SS_VROW_NONE : fn_row[f];
             continue;
         }
         size_t fl, len = ss_stats_line_key(m, (ss_id)l, buf, sizeof buf, &fl);

@@ -30,7 +30,8 @@
  * freedom by Welch-Satterthwaite, and t = D / SE is referred to Student's
  * t.  A sample with no frames, a gap left by a transform and a file or
  * session boundary end every run.  Inputs without time order (pprof,
- * folded stacks) have no runs: each counted event is its own unit
+ * whose samples are one per distinct stack with a count, and folded
+ * stacks) have no runs: each counted event is its own unit
  * (independent samples: a pprof sample of count c and value v is c units
  * of v / c), which is the two-proportion Wald test (R's prop.test without
  * continuity correction, its interval exactly; V = sum_i (v_i^2 / c_i)

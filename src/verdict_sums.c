@@ -220,13 +220,20 @@ size_t ss_vside_files(const struct ss_model *m)
 
 enum { ST_RUN = 1, ST_STARTED = 2 };
 
+/* A row's run as the pass goes: where its last run (its open cycle)
+ * started, that run's weight, the sum of v^2 / c where it started, and
+ * ST_RUN | ST_STARTED; one struct, so that a run's start and end touch one
+ * place. */
+struct live {
+    double cs, wr, qs;
+    uint32_t st;
+};
+
 /* The run state of one quantity's rows (self or total). */
 struct track {
     struct ss_vacc *acc;
-    double *cs, *wr; /* where the row's last run (its open cycle) started; its weight */
-    double *qs;      /* the sum of v^2 / c where that run started */
-    uint8_t *st;     /* ST_RUN | ST_STARTED */
-    double *run_x;   /* per row and file, or NULL */
+    struct live *lv;
+    double *run_x; /* per row and file, or NULL */
     size_t nruns;
 };
 
@@ -240,7 +247,7 @@ struct pass {
     size_t file; /* the current sample's file */
 };
 
-static void unit(struct ss_vacc *a, double x, double t)
+static inline void unit(struct ss_vacc *a, double x, double t)
 {
     if (!(t > 0))
         return;
@@ -250,26 +257,29 @@ static void unit(struct ss_vacc *a, double x, double t)
     a->units++;
 }
 
-static void run_start(struct track *tr, uint32_t r, double P, double Q)
+static inline void run_start(struct track *tr, uint32_t r, double P, double Q)
 {
-    if (tr->st[r] & ST_STARTED)
-        unit(&tr->acc[r], tr->wr[r], P - tr->cs[r]);
+    struct live *l = &tr->lv[r];
+    if (l->st & ST_STARTED)
+        unit(&tr->acc[r], l->wr, P - l->cs);
     else
         unit(&tr->acc[r], 0, P); /* the stretch before its first run */
-    tr->cs[r] = P;
-    tr->qs[r] = Q;
-    tr->st[r] = ST_STARTED | ST_RUN;
+    l->cs = P;
+    l->qs = Q;
+    l->st = ST_STARTED | ST_RUN;
 }
 
-static void run_end(struct track *tr, uint32_t r, double P, double Q, size_t file)
+static inline void run_end(struct track *tr, uint32_t r, double P, double Q, size_t file)
 {
-    double w = P - tr->cs[r];
-    tr->wr[r] = w;
-    tr->acc[r].x += w;
-    tr->acc[r].six += Q - tr->qs[r];
+    struct live *l = &tr->lv[r];
+    struct ss_vacc *a = &tr->acc[r];
+    double w = P - l->cs;
+    l->wr = w;
+    a->x += w;
+    a->six += Q - l->qs;
     if (tr->run_x)
         tr->run_x[(size_t)r * tr->nruns + file] += w;
-    tr->st[r] &= (uint8_t)~ST_RUN;
+    l->st = ST_STARTED;
 }
 
 /* The number of first levels classes a and b share (see ss_vmap). */
@@ -282,32 +292,56 @@ static uint32_t common(const struct pass *p, ss_id a, ss_id b)
         return 0;
     size_t da = ss_stack_depth(m, a), db = ss_stack_depth(m, b), lim = da < db ? da : db, j = 0;
     const ss_id *fa = ss_stack_frames(m, a), *fb = ss_stack_frames(m, b);
-    if (p->map->prefix == SS_VPREFIX_LEAF)
+    if (p->map->prefix == SS_VPREFIX_LEAF) {
         while (j < lim && fa[j] == fb[j])
             j++;
-    else
-        while (j < lim && fa[da - 1 - j] == fb[db - 1 - j])
+    } else {
+        const ss_id *ra = fa + da, *rb = fb + db; /* one past the root */
+        while (j < lim && ra[-1] == rb[-1]) {
+            ra--, rb--;
             j++;
+        }
+    }
     return (uint32_t)j + (p->map->tail ? 1 : 0);
 }
 
-/* The class changes from a (SS_NONE: none) to b at position P. */
+/* The first entry of class c whose level is beyond k: a class's entries
+ * are in level order (the map is built root first, or leaf first), so a
+ * binary search skips the shared ones without a look at each. */
+static inline uint32_t beyond(const struct ss_vmap *map, ss_id c, uint32_t k)
+{
+    uint32_t lo = map->off[c], hi = map->off[c + 1];
+    if (!map->lvl || !k)
+        return lo;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (map->lvl[mid] <= k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The class changes from a (SS_NONE: none) to b at position P: b's rows
+ * beyond the shared levels are marked, and start a run unless a had them
+ * (their run is open); a's rows beyond them that b lacks end theirs. */
 static void transition(struct pass *p, ss_id a, ss_id b)
 {
     const struct ss_vmap *map = p->map;
     uint32_t k = a == SS_NONE ? 0 : common(p, a, b);
-    const uint32_t *lv = map->lvl;
-    p->tick++;
-    for (uint32_t e = map->off[b]; e < map->off[b + 1]; e++)
-        if (!lv || lv[e] > k)
-            p->stamp[map->row[e]] = p->tick;
+    const uint32_t *row = map->row;
+    uint32_t t = ++p->tick;
+    for (uint32_t e = beyond(map, b, k), end = map->off[b + 1]; e < end; e++) {
+        uint32_t r = row[e];
+        p->stamp[r] = t;
+        if (!(p->tot.lv[r].st & ST_RUN))
+            run_start(&p->tot, r, p->P, p->Q);
+    }
     if (a != SS_NONE)
-        for (uint32_t e = map->off[a]; e < map->off[a + 1]; e++)
-            if ((!lv || lv[e] > k) && p->stamp[map->row[e]] != p->tick)
-                run_end(&p->tot, map->row[e], p->P, p->Q, p->file);
-    for (uint32_t e = map->off[b]; e < map->off[b + 1]; e++)
-        if ((!lv || lv[e] > k) && !(p->tot.st[map->row[e]] & ST_RUN))
-            run_start(&p->tot, map->row[e], p->P, p->Q);
+        for (uint32_t e = beyond(map, a, k), end = map->off[a + 1]; e < end; e++)
+            if (p->stamp[row[e]] != t)
+                run_end(&p->tot, row[e], p->P, p->Q, p->file);
     if (map->self) {
         uint32_t sa = a == SS_NONE ? SS_VROW_NONE : map->self[a], sb = map->self[b];
         if (sa != sb && sa != SS_VROW_NONE)
@@ -333,8 +367,8 @@ static void end_all(struct pass *p, ss_id a)
 static void close_cycles(struct track *tr, size_t nrows, double P)
 {
     for (size_t r = 0; r < nrows; r++)
-        if (tr->st[r] & ST_STARTED)
-            unit(&tr->acc[r], tr->wr[r], P - tr->cs[r]);
+        if (tr->lv[r].st & ST_STARTED)
+            unit(&tr->acc[r], tr->lv[r].wr, P - tr->lv[r].cs);
 }
 
 static ss_id class_of(const struct ss_model *m, const struct ss_vmap *map, size_t i)
@@ -368,7 +402,7 @@ static void pass_ordered(struct pass *p, const size_t *file_of, struct ss_vside 
             double v = (double)ss_sample_weight(m, i) * scale;
             int64_t cnt = ss_sample_count(m, i);
             p->P += v;
-            p->Q += v * v / (double)(cnt > 1 ? cnt : 1);
+            p->Q += cnt > 1 ? v * v / (double)cnt : v * v;
             if (s->run_total)
                 s->run_total[p->file] += v;
         }
@@ -459,21 +493,26 @@ static int track_init(struct track *tr, struct ss_vacc *acc, size_t nrows, doubl
                       size_t nruns)
 {
     tr->acc = acc;
-    tr->cs = ss_alloc_array(nrows, sizeof *tr->cs);
-    tr->wr = ss_alloc_array(nrows, sizeof *tr->wr);
-    tr->qs = ss_alloc_array(nrows, sizeof *tr->qs);
-    tr->st = ss_calloc_array(nrows, sizeof *tr->st);
+    tr->lv = ss_calloc_array(nrows, sizeof *tr->lv);
     tr->run_x = run_x;
     tr->nruns = nruns;
-    return tr->cs && tr->wr && tr->qs && tr->st ? 0 : -1;
+    return tr->lv ? 0 : -1;
 }
 
 static void track_free(struct track *tr)
 {
-    free(tr->cs);
-    free(tr->wr);
-    free(tr->qs);
-    free(tr->st);
+    free(tr->lv);
+}
+
+/* Are source s's samples in time order?  Not folded stacks (flagged), nor
+ * pprof: Go's profiler (and every pprof writer) keeps one sample per
+ * distinct stack and labels, with its count, in no time order; a Go CPU
+ * profile's 1000 samples of one stack are one row.  Rprof, perf, Chrome and
+ * speedscope record each sample when it is taken. */
+static int time_ordered(const struct ss_model *m, size_t s)
+{
+    const struct ss_source *src = &m->sources.v[s];
+    return !(src->flags & SS_SRC_UNORDERED) && strcmp(ss_str(m, src->type), "pprof") != 0;
 }
 
 /* Each source's file (0.., in order of first appearance of its path). */
@@ -500,7 +539,7 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
     s->nruns = ss_vside_files(m);
     s->ordered = 1;
     for (size_t i = 0; i < m->sources.n; i++)
-        if (m->sources.v[i].n_samples && (m->sources.v[i].flags & SS_SRC_UNORDERED))
+        if (m->sources.v[i].n_samples && !time_ordered(m, i))
             s->ordered = 0;
     int runs = per_run && s->nruns >= 2;
     size_t rn = runs ? nrows * s->nruns : 0;
@@ -521,8 +560,8 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
         rc = track_init(&p.tot, s->tot, nrows, s->run_tot, s->nruns) ||
              (map->self && track_init(&p.self, s->self, nrows, s->run_self, s->nruns));
     else if (!rc) {
-        p.tot = (struct track){s->tot, NULL, NULL, NULL, NULL, s->run_tot, s->nruns};
-        p.self = (struct track){s->self, NULL, NULL, NULL, NULL, s->run_self, s->nruns};
+        p.tot = (struct track){s->tot, NULL, s->run_tot, s->nruns};
+        p.self = (struct track){s->self, NULL, s->run_self, s->nruns};
     }
     if (!rc && s->ordered)
         pass_ordered(&p, file_of, s);

@@ -280,6 +280,30 @@ static void delta_fill(double base, double cur, double max_delta, const struct s
 static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
                      struct ss_error *err);
 
+/* A frame's <title>: its name, value and share of `all`; in a comparison
+ * (base not NULL) its base value and delta, and its verdict (vd, or NULL). */
+static void frame_title(FILE *f, const struct ss_model *m, const char *name, double total,
+                        double all, const double *base, const struct ss_verdict *vd)
+{
+    char v[64];
+    ss_flame_format(m, total, v, sizeof v);
+    fputs("<title>", f);
+    put_text(f, name, SIZE_MAX);
+    fprintf(f, " (%s, %.2f%%", v, 100.0 * total / all);
+    if (base) {
+        char bv[64], dv[64];
+        double d = total - *base;
+        ss_flame_format(m, *base, bv, sizeof bv);
+        ss_flame_format(m, fabs(d), dv, sizeof dv);
+        fprintf(f, "; base %s, delta %s%s", bv, d > 0 ? "+" : d < 0 ? "-" : "", dv);
+    }
+    if (vd && !isnan(vd->q))
+        fprintf(f, "; %s, q %.2g", ss_verdict_word(vd->sign), vd->q);
+    else if (vd)
+        fputs("; ~", f);
+    fputs(")</title>", f);
+}
+
 /* The frames only in the base, ordered by the new frame they are under
  * (roots, SS_FLAME_NONE, last), heaviest first. */
 static int by_parent_heaviest(const void *pa, const void *pb, void *vctx)
@@ -467,39 +491,20 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
         int y = inverted ? top + (int)nd->depth * SVG_FRAME_H
                          : top + (int)(rows - 1 - nd->depth) * SVG_FRAME_H;
         const char *name = ss_function_name(m, nd->function);
-        char col[32], v[64];
+        char col[32];
         const struct ss_verdict *vd = fv.v ? &fv.v[i] : NULL;
         if (base)
             delta_fill(base[i], nd->total, max_delta, vd, col, sizeof col);
         else
             fill(m, nd->function, col, sizeof col);
-        ss_flame_format(m, nd->total, v, sizeof v);
         fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"", nd->x, nd->total,
                 nd->depth);
         if (base)
             fprintf(f, " data-b=\"%.17g\"", base[i]);
         if (vd)
             fprintf(f, " data-v=\"%s\"", ss_verdict_word(vd->sign));
-        fputs("><title>", f);
-        put_text(f, name, SIZE_MAX);
-        if (base) {
-            char bv[64], dv[64];
-            double d = nd->total - base[i];
-            ss_flame_format(m, base[i], bv, sizeof bv);
-            ss_flame_format(m, fabs(d), dv, sizeof dv);
-            fprintf(f, " (%s, %.2f%%; base %s, delta %s%s", v, 100.0 * nd->total / fl.total, bv,
-                    d > 0   ? "+"
-                    : d < 0 ? "-"
-                            : "",
-                    dv);
-            if (vd && !isnan(vd->q))
-                fprintf(f, "; %s, q %.2g", ss_verdict_word(vd->sign), vd->q);
-            else if (vd)
-                fputs("; ~", f);
-            fputs(")</title>", f);
-        } else {
-            fprintf(f, " (%s, %.2f%%)</title>", v, 100.0 * nd->total / fl.total);
-        }
+        fputc('>', f);
+        frame_title(f, m, name, nd->total, fl.total, base ? &base[i] : NULL, vd);
         /* the frames only the base has under this one */
         while (gorder && gat < gone.n && gone.parent[gorder[gat]] < i)
             gat++; /* under a frame too narrow to draw */

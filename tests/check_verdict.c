@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "verdict.h"
 
 /* relative tolerance: R and these agree to about 1e-13; the bound leaves room */
@@ -274,6 +275,61 @@ START_TEST(independent)
 }
 END_TEST
 
+/* One row seen by every table: in stacks whose only frames are f under
+ * main, g under main, h under main, f's total is the same samples as the
+ * tree node main;f's total, the stack main;f and (inverted) the node f, so
+ * their p-values are equal, as are its flame frame's. */
+static const char three_a[] = "sample.interval=1000\n"
+                              "\"f\" \"main\" \n\"g\" \"main\" \n\"f\" \"main\" \n"
+                              "\"h\" \"main\" \n\"f\" \"main\" \n\"g\" \"main\" \n"
+                              "\"h\" \"main\" \n\"h\" \"main\" \n\"g\" \"main\" \n";
+static const char three_b[] = "sample.interval=1000\n"
+                              "\"f\" \"main\" \n\"f\" \"main\" \n\"g\" \"main\" \n"
+                              "\"f\" \"main\" \n\"h\" \"main\" \n\"f\" \"main\" \n"
+                              "\"f\" \"main\" \n\"g\" \"main\" \n\"f\" \"main\" \n";
+
+START_TEST(tables_agree)
+{
+    struct ss_model b, n;
+    FX_LOAD_OK(&b, three_a);
+    FX_LOAD_OK(&n, three_b);
+    struct ss_compare c;
+    ss_compare_init(&c, &b, &n, 0);
+    struct ss_error err;
+    struct ss_cmp_stats st;
+    ck_assert_int_eq(ss_compare_stats(&c, SS_BY_FUNCTION, &st, &err), 0);
+    double p_fn = NAN;
+    for (size_t i = 0; i < st.n; i++)
+        if (!strcmp(ss_strtab_get(&st.keys, st.rows[i].key), "f")) {
+            p_fn = st.rows[i].vtotal.p;
+            near(st.rows[i].vself.p, p_fn, 1e-15); /* f is always the leaf */
+        }
+    ck_assert(p_fn > 0 && p_fn < 1);
+    struct ss_cmp_stacks ks;
+    ck_assert_int_eq(ss_compare_stacks(&c, &ks, &err), 0);
+    for (size_t i = 0; i < ks.n; i++)
+        if (!strcmp(ss_strtab_get(&ks.keys, ks.rows[i].key), "main;f"))
+            near(ks.rows[i].v.p, p_fn, 1e-15);
+    for (int inv = 0; inv < 2; inv++) {
+        struct ss_cmp_tree t;
+        ck_assert_int_eq(ss_compare_tree(&c, inv, NULL, &t, &err), 0);
+        int seen = 0;
+        for (size_t i = 0; i < t.n; i++)
+            if (!strcmp(ss_strtab_get(&t.keys, t.nodes[i].name), "f") &&
+                t.nodes[i].depth == (uint32_t)!inv) {
+                near(t.nodes[i].vtotal.p, p_fn, 1e-15);
+                seen = 1;
+            }
+        ck_assert(seen);
+        ss_cmp_tree_free(&t);
+    }
+    ss_cmp_stacks_free(&ks);
+    ss_cmp_stats_free(&st);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
 Suite *verdict_suite(void)
 {
     Suite *s = suite_create("verdict");
@@ -285,6 +341,7 @@ Suite *verdict_suite(void)
     tcase_add_test(tc, cycles);
     tcase_add_test(tc, long_runs);
     tcase_add_test(tc, independent);
+    tcase_add_test(tc, tables_agree);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -209,8 +209,12 @@ int ss_cmp_trie_map(const struct ss_model *m, const struct ss_cmp_trie *t, struc
 {
     int rc = ss_vmap_paths(m, t->parent.n, t->parent.v, t->fn.v, t->row.v, 0, SS_NONE, map, err);
     /* a stack's row is the whole path's: no row of a prefix is its */
-    if (!rc)
+    if (!rc) {
         memset(map->off, 0, (map->nclass + 1) * sizeof *map->off);
+        free(map->upto);
+        free(map->uoff);
+        map->upto = map->uoff = NULL;
+    }
     return rc;
 }
 

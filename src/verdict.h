@@ -157,6 +157,9 @@ struct ss_vmap {
     uint32_t *off;  /* owned, nclass + 1 */
     uint32_t *row;  /* owned, off[nclass] entries */
     uint32_t *lvl;  /* owned, as row (NULL without a prefix) */
+    /* With a prefix: class c's first entry beyond level j, for j up to the
+     * levels it has, is upto[uoff[c] + j] (owned; NULL: none skipped). */
+    uint32_t *uoff, *upto;
 };
 void ss_vmap_free(struct ss_vmap *map);
 

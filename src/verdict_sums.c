@@ -32,6 +32,8 @@ void ss_vmap_free(struct ss_vmap *map)
     free(map->off);
     free(map->row);
     free(map->lvl);
+    free(map->uoff);
+    free(map->upto);
     memset(map, 0, sizeof *map);
 }
 
@@ -65,6 +67,31 @@ static void map_add(struct ss_vmap *map, uint32_t *n, uint32_t *stamp, uint32_t 
     if (map->lvl)
         map->lvl[*n] = l;
     (*n)++;
+}
+
+/* Fill map->uoff and upto (ss_vmap) for classes whose levels are their
+ * stacks' depth (plus the tail, level 1, by line).  Returns 0 or -1. */
+static int map_upto(const struct ss_model *m, struct ss_vmap *map)
+{
+    size_t nc = map->nclass, total = 0, extra = map->tail ? 1 : 0;
+    map->uoff = ss_alloc_array(nc + 1, sizeof *map->uoff);
+    for (size_t c = 0; map->uoff && c < nc; c++) {
+        map->uoff[c] = (uint32_t)total;
+        total += ss_stack_depth(m, (ss_id)c) + extra + 1;
+    }
+    map->upto = map->uoff && total < UINT32_MAX ? ss_alloc_array(total, sizeof *map->upto) : NULL;
+    if (!map->upto)
+        return -1;
+    map->uoff[nc] = (uint32_t)total;
+    for (size_t c = 0; c < nc; c++) {
+        uint32_t e = map->off[c], end = map->off[c + 1], L = map->uoff[c + 1] - map->uoff[c];
+        for (uint32_t j = 0; j < L; j++) {
+            while (e < end && map->lvl[e] <= j)
+                e++;
+            map->upto[map->uoff[c] + j] = e;
+        }
+    }
+    return 0;
 }
 
 /* The largest row number of n rows (for the stamps). */
@@ -115,6 +142,10 @@ int ss_vmap_frames(const struct ss_model *m, const uint32_t *row_of_loc, int by_
     }
     map->off[ns] = n;
     free(stamp);
+    if (map_upto(m, map)) {
+        ss_vmap_free(map);
+        return ss_nomem(err, "verdicts");
+    }
     return 0;
 }
 
@@ -200,6 +231,10 @@ int ss_vmap_paths(const struct ss_model *m, size_t nnodes, const uint32_t *paren
     }
     map->off[ns] = n;
     ss_u64map_free(&child);
+    if (map_upto(m, map)) {
+        ss_vmap_free(map);
+        return ss_nomem(err, "verdicts");
+    }
     return 0;
 }
 
@@ -218,14 +253,14 @@ size_t ss_vside_files(const struct ss_model *m)
     return n;
 }
 
-enum { ST_RUN = 1, ST_STARTED = 2 };
+/* ST_KEEP: a run that goes on through a transition (transition) */
+enum { ST_RUN = 1, ST_STARTED = 2, ST_KEEP = 4 };
 
 /* A row's run as the pass goes: where its last run (its open cycle)
- * started, that run's weight, the sum of v^2 / c where it started, and
- * ST_RUN | ST_STARTED; one struct, so that a run's start and end touch one
- * place. */
+ * started, that run's weight, and ST_*; one struct, so that a run's start
+ * and end touch one place. */
 struct live {
-    double cs, wr, qs;
+    double cs, wr;
     uint32_t st;
 };
 
@@ -241,10 +276,15 @@ struct pass {
     const struct ss_model *m;
     const struct ss_vmap *map;
     struct track self, tot;
-    uint32_t *stamp, tick;
     double P;    /* the measure of the counted samples so far */
-    double Q;    /* their sum of v^2 / c (a sample of count c is c events of v / c) */
     size_t file; /* the current sample's file */
+    /* per class, over the current source: the measure and the sum of
+     * v^2 / c of its samples (a sample of count c is c events of v / c),
+     * given to the class's rows at the source's end (give): a row's x and
+     * six, and its measure per file, need no work at each run */
+    double *cv, *cu;
+    uint32_t *seen; /* the class's last source + 1 */
+    VEC(ss_id) touched;
 };
 
 static inline void unit(struct ss_vacc *a, double x, double t)
@@ -257,7 +297,7 @@ static inline void unit(struct ss_vacc *a, double x, double t)
     a->units++;
 }
 
-static inline void run_start(struct track *tr, uint32_t r, double P, double Q)
+static inline void run_start(struct track *tr, uint32_t r, double P)
 {
     struct live *l = &tr->lv[r];
     if (l->st & ST_STARTED)
@@ -265,20 +305,13 @@ static inline void run_start(struct track *tr, uint32_t r, double P, double Q)
     else
         unit(&tr->acc[r], 0, P); /* the stretch before its first run */
     l->cs = P;
-    l->qs = Q;
     l->st = ST_STARTED | ST_RUN;
 }
 
-static inline void run_end(struct track *tr, uint32_t r, double P, double Q, size_t file)
+static inline void run_end(struct track *tr, uint32_t r, double P)
 {
     struct live *l = &tr->lv[r];
-    struct ss_vacc *a = &tr->acc[r];
-    double w = P - l->cs;
-    l->wr = w;
-    a->x += w;
-    a->six += Q - l->qs;
-    if (tr->run_x)
-        tr->run_x[(size_t)r * tr->nruns + file] += w;
+    l->wr = P - l->cs;
     l->st = ST_STARTED;
 }
 
@@ -305,49 +338,47 @@ static uint32_t common(const struct pass *p, ss_id a, ss_id b)
     return (uint32_t)j + (p->map->tail ? 1 : 0);
 }
 
-/* The first entry of class c whose level is beyond k: a class's entries
- * are in level order (the map is built root first, or leaf first), so a
- * binary search skips the shared ones without a look at each. */
+/* The first entry of class c whose level is beyond k (ss_vmap: upto). */
 static inline uint32_t beyond(const struct ss_vmap *map, ss_id c, uint32_t k)
 {
-    uint32_t lo = map->off[c], hi = map->off[c + 1];
-    if (!map->lvl || !k)
-        return lo;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (map->lvl[mid] <= k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    if (!map->upto || !k)
+        return map->off[c];
+    uint32_t L = map->uoff[c + 1] - map->uoff[c];
+    return map->upto[map->uoff[c] + (k < L ? k : L - 1)];
 }
 
-/* The class changes from a (SS_NONE: none) to b at position P: b's rows
- * beyond the shared levels are marked, and start a run unless a had them
- * (their run is open); a's rows beyond them that b lacks end theirs. */
+/* The class changes from a (SS_NONE: none) to b at position P.  Beyond
+ * the levels they share, b's rows whose run is open (they are a's, beyond
+ * those levels too: a row's entry is at its first level) are marked
+ * ST_KEEP, the others start a run; then a's rows beyond them end their run
+ * unless marked, and lose the mark. */
 static void transition(struct pass *p, ss_id a, ss_id b)
 {
     const struct ss_vmap *map = p->map;
     uint32_t k = a == SS_NONE ? 0 : common(p, a, b);
     const uint32_t *row = map->row;
-    uint32_t t = ++p->tick;
+    struct live *lv = p->tot.lv;
     for (uint32_t e = beyond(map, b, k), end = map->off[b + 1]; e < end; e++) {
         uint32_t r = row[e];
-        p->stamp[r] = t;
-        if (!(p->tot.lv[r].st & ST_RUN))
-            run_start(&p->tot, r, p->P, p->Q);
+        if (lv[r].st & ST_RUN)
+            lv[r].st |= ST_KEEP;
+        else
+            run_start(&p->tot, r, p->P);
     }
     if (a != SS_NONE)
-        for (uint32_t e = beyond(map, a, k), end = map->off[a + 1]; e < end; e++)
-            if (p->stamp[row[e]] != t)
-                run_end(&p->tot, row[e], p->P, p->Q, p->file);
+        for (uint32_t e = beyond(map, a, k), end = map->off[a + 1]; e < end; e++) {
+            uint32_t r = row[e];
+            if (lv[r].st & ST_KEEP)
+                lv[r].st &= ~(uint32_t)ST_KEEP;
+            else
+                run_end(&p->tot, r, p->P);
+        }
     if (map->self) {
         uint32_t sa = a == SS_NONE ? SS_VROW_NONE : map->self[a], sb = map->self[b];
         if (sa != sb && sa != SS_VROW_NONE)
-            run_end(&p->self, sa, p->P, p->Q, p->file);
+            run_end(&p->self, sa, p->P);
         if (sa != sb && sb != SS_VROW_NONE)
-            run_start(&p->self, sb, p->P, p->Q);
+            run_start(&p->self, sb, p->P);
     }
 }
 
@@ -358,9 +389,9 @@ static void end_all(struct pass *p, ss_id a)
     if (a == SS_NONE)
         return;
     for (uint32_t e = map->off[a]; e < map->off[a + 1]; e++)
-        run_end(&p->tot, map->row[e], p->P, p->Q, p->file);
+        run_end(&p->tot, map->row[e], p->P);
     if (map->self && map->self[a] != SS_VROW_NONE)
-        run_end(&p->self, map->self[a], p->P, p->Q, p->file);
+        run_end(&p->self, map->self[a], p->P);
 }
 
 /* The last cycle of every row that had a run. */
@@ -374,6 +405,60 @@ static void close_cycles(struct track *tr, size_t nrows, double P)
 static ss_id class_of(const struct ss_model *m, const struct ss_vmap *map, size_t i)
 {
     return map->labelsets ? ss_sample_labelset(m, i) : m->sample_stack.v[i];
+}
+
+/* Give class c's summed measure v and units u (this source's) to its rows:
+ * their measure, six and measure per file; independent samples (not
+ * ordered) are also their units. */
+static void give(struct pass *p, ss_id c, double v, double u, int ordered)
+{
+    const struct ss_vmap *map = p->map;
+    for (int q = 0; q < 2; q++) {
+        struct track *tr = q ? &p->self : &p->tot;
+        uint32_t e0 = q ? 0 : map->off[c], e1 = q ? (map->self ? 1 : 0) : map->off[c + 1];
+        for (uint32_t e = e0; e < e1; e++) {
+            uint32_t r = q ? map->self[c] : map->row[e];
+            if (r == SS_VROW_NONE)
+                continue;
+            struct ss_vacc *a = &tr->acc[r];
+            a->x += v;
+            a->six += u;
+            if (!ordered) {
+                a->sxx += u;
+                a->sxt += u;
+                a->units = 1;
+            }
+            if (tr->run_x)
+                tr->run_x[(size_t)r * tr->nruns + p->file] += v;
+        }
+    }
+}
+
+/* Sample i (class c, measure v, count cnt) into its class's sums and the
+ * side's totals. */
+static inline void add_sample(struct pass *p, struct ss_vside *s, size_t src, ss_id c, double v,
+                              int64_t cnt)
+{
+    double u = cnt > 1 ? v * v / (double)cnt : v * v; /* cnt events of v / cnt */
+    if (p->seen[c] != src + 1) {
+        p->seen[c] = (uint32_t)src + 1;
+        p->cv[c] = p->cu[c] = 0;
+        p->touched.v[p->touched.n++] = c; /* room: one entry a class */
+    }
+    p->cv[c] += v;
+    p->cu[c] += u;
+    s->total += v;
+    s->six_all += u;
+    if (s->run_total)
+        s->run_total[p->file] += v;
+}
+
+/* The end of a source: its classes' sums to their rows. */
+static void flush(struct pass *p, int ordered)
+{
+    for (size_t t = 0; t < p->touched.n; t++)
+        give(p, p->touched.v[t], p->cv[p->touched.v[t]], p->cu[p->touched.v[t]], ordered);
+    p->touched.n = 0;
 }
 
 static void pass_ordered(struct pass *p, const size_t *file_of, struct ss_vside *s)
@@ -400,83 +485,34 @@ static void pass_ordered(struct pass *p, const size_t *file_of, struct ss_vside 
                 transition(p, prev, c);
             prev = c;
             double v = (double)ss_sample_weight(m, i) * scale;
-            int64_t cnt = ss_sample_count(m, i);
             p->P += v;
-            p->Q += cnt > 1 ? v * v / (double)cnt : v * v;
-            if (s->run_total)
-                s->run_total[p->file] += v;
+            add_sample(p, s, src, c, v, ss_sample_count(m, i));
         }
         end_all(p, prev);
+        flush(p, 1);
     }
     close_cycles(&p->tot, s->nrows, p->P);
     if (p->map->self)
         close_cycles(&p->self, s->nrows, p->P);
-    s->total = p->P;
     s->stt_absent = p->P * p->P;
-    s->six_all = p->Q;
 }
 
-/* Give class c's summed measure v and units u to its rows. */
-static void give(struct pass *p, ss_id c, double v, double u)
-{
-    const struct ss_vmap *map = p->map;
-    for (int q = 0; q < 2; q++) {
-        struct track *tr = q ? &p->self : &p->tot;
-        uint32_t e0 = q ? 0 : map->off[c], e1 = q ? (map->self ? 1 : 0) : map->off[c + 1];
-        for (uint32_t e = e0; e < e1; e++) {
-            uint32_t r = q ? map->self[c] : map->row[e];
-            if (r == SS_VROW_NONE)
-                continue;
-            tr->acc[r].x += v;
-            tr->acc[r].sxx += u;
-            tr->acc[r].sxt += u;
-            tr->acc[r].six += u;
-            tr->acc[r].units = 1;
-            if (tr->run_x)
-                tr->run_x[(size_t)r * tr->nruns + p->file] += v;
-        }
-    }
-}
-
-static int pass_unordered(struct pass *p, const size_t *file_of, struct ss_vside *s)
+static void pass_unordered(struct pass *p, const size_t *file_of, struct ss_vside *s)
 {
     const struct ss_model *m = p->m;
-    size_t nc = p->map->nclass;
-    double *cv = ss_calloc_array(nc, sizeof *cv), *cu = ss_calloc_array(nc, sizeof *cu);
-    VEC(ss_id) touched = {0};
-    int rc = !cv || !cu ? -1 : 0;
-    for (size_t src = 0; !rc && src < m->sources.n; src++) {
+    for (size_t src = 0; src < m->sources.n; src++) {
         const struct ss_source *so = &m->sources.v[src];
         double scale = ss_source_scale(m, src);
         p->file = file_of[src];
-        for (size_t i = so->first_sample; !rc && i < so->first_sample + so->n_samples; i++) {
+        for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
             if (ss_stack_depth(m, m->sample_stack.v[i]) == 0)
                 continue;
-            ss_id c = class_of(m, p->map, i);
-            double v = (double)ss_sample_weight(m, i) * scale;
-            int64_t cnt = ss_sample_count(m, i);
-            double u = v * v / (double)(cnt > 1 ? cnt : 1); /* cnt events of v / cnt */
-            if (ss_double_eq(cv[c], 0) && ss_double_eq(cu[c], 0))
-                rc = VEC_PUSH(touched, c);
-            cv[c] += v;
-            cu[c] += u;
-            s->total += v;
-            s->stt_absent += u;
-            s->six_all += u;
-            if (s->run_total)
-                s->run_total[p->file] += v;
+            add_sample(p, s, src, class_of(m, p->map, i), (double)ss_sample_weight(m, i) * scale,
+                       ss_sample_count(m, i));
         }
-        for (size_t t = 0; t < touched.n; t++) {
-            ss_id c = touched.v[t];
-            give(p, c, cv[c], cu[c]);
-            cv[c] = cu[c] = 0;
-        }
-        touched.n = 0;
+        flush(p, 0);
     }
-    free(cv);
-    free(cu);
-    VEC_FREE(touched);
-    return rc;
+    s->stt_absent = s->six_all;
 }
 
 void ss_vside_free(struct ss_vside *s)
@@ -552,10 +588,13 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
     memset(&p, 0, sizeof p);
     p.m = m;
     p.map = map;
-    size_t *file_of = files_of(m);
-    p.stamp = ss_calloc_array(nrows, sizeof *p.stamp);
+    size_t *file_of = files_of(m), nc = map->nclass;
+    p.cv = ss_alloc_array(nc, sizeof *p.cv);
+    p.cu = ss_alloc_array(nc, sizeof *p.cu);
+    p.seen = ss_calloc_array(nc, sizeof *p.seen);
     int rc = !s->tot || (map->self && !s->self) || (runs && (!s->run_total || !s->run_tot)) ||
-             (runs && map->self && !s->run_self) || !file_of || !p.stamp;
+             (runs && map->self && !s->run_self) || !file_of || !p.cv || !p.cu || !p.seen ||
+             VEC_RESERVE(p.touched, nc) || m->sources.n >= UINT32_MAX;
     if (!rc && s->ordered)
         rc = track_init(&p.tot, s->tot, nrows, s->run_tot, s->nruns) ||
              (map->self && track_init(&p.self, s->self, nrows, s->run_self, s->nruns));
@@ -566,12 +605,15 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
     if (!rc && s->ordered)
         pass_ordered(&p, file_of, s);
     else if (!rc)
-        rc = pass_unordered(&p, file_of, s);
+        pass_unordered(&p, file_of, s);
     if (s->ordered) {
         track_free(&p.tot);
         track_free(&p.self);
     }
-    free(p.stamp);
+    free(p.cv);
+    free(p.cu);
+    free(p.seen);
+    VEC_FREE(p.touched);
     free(file_of);
     if (rc) {
         ss_vside_free(s);

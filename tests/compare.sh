@@ -390,11 +390,13 @@ else
 fi
 
 # transforms apply to both sides: the same as transforming each file first
+# (the values: the verdicts see the gaps a transform leaves in the timeline,
+# which a file written after it no longer has)
 tf=(-e 'drop lm' -e 'merge eval')
 "$S" convert "${tf[@]}" -o "$T/ta.out" "$A" 2>/dev/null
 "$S" convert "${tf[@]}" -o "$T/tb.out" "$B" 2>/dev/null
-"$S" report --format tsv --base "$T/ta.out" "$T/tb.out" >"$T/want" 2>/dev/null
-"$S" report --format tsv "${tf[@]}" --base "$A" "$B" >"$T/got" 2>/dev/null
+"$S" report --format tsv --base "$T/ta.out" "$T/tb.out" | cut -f 1-7 >"$T/want" 2>/dev/null
+"$S" report --format tsv "${tf[@]}" --base "$A" "$B" | cut -f 1-7 >"$T/got" 2>/dev/null
 same_text "transforms: -e applies to both sides (= transforming each file, then comparing)" \
     "$T/want" "$T/got"
 
@@ -497,9 +499,11 @@ same_text "explorer: :w X.pb.gz writes the comparison (the base negated)" "$T/wa
 # ---- 4. mixed formats and messages -------------------------------------------------
 
 # an Rprof base and a pprof new profile: the same numbers as both in Rprof
+# (not the same verdicts: pprof keeps no time order, the new side's samples
+# are then independent units)
 "$S" convert -o "$T/new.pb.gz" "$T/new.out"
-"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.out" >"$T/want"
-"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.pb.gz" >"$T/got" 2>"$T/err"
+"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.out" | cut -f 1-7 >"$T/want"
+"$S" report --format tsv --value samples --base "$T/base.out" "$T/new.pb.gz" 2>"$T/err" | cut -f 1-7 >"$T/got"
 same_text "mixed: an Rprof base against a pprof profile (--value samples)" "$T/want" "$T/got"
 "$S" report --format tsv --base "$T/base.out" "$T/new.pb.gz" >"$T/got" 2>"$T/err"
 check "mixed: Rprof time against pprof time (the default cpu has no Rprof twin: time)" \
@@ -671,7 +675,7 @@ EOF
 LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/flame.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
     >/dev/null 2>"$T/fl.err" </dev/null
 check "explorer: flame graph legend in a comparison" "$(
-    grep -q 'red grew (0), blue shrank (0) beyond noise (q <= 0.05), plain: ~' "$T/fl.1" || head -n 3 "$T/fl.1")"
+    grep -q 'red grew (0), blue shrank (0) beyond noise' "$T/fl.1" || head -n 3 "$T/fl.1")"
 check "explorer: flame graph detail line: base and delta of the selected frame" "$(
     grep -q '^total 0.030 s, base 0.020 s, delta +0.010 s, ~ (q [0-9.]*) | g' "$T/fl.1" || tail -n 4 "$T/fl.1"
     grep -q '^total 0.050 s, base 0.080 s, delta -0.030 s, ~ (q [0-9.]*) | main' "$T/fl.2" || tail -n 4 "$T/fl.2")"
@@ -772,7 +776,7 @@ printf 'F\n:save-display %s\n:q!\n' "$T/gone.1" >"$T/gone.script"
 LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/gone.script timeout 20 "$S" --base "$T/b3.out" "$T/n3.out" \
     >/dev/null 2>&1 </dev/null
 check "explorer: flame graph detail line lists the frames only in the base" "$(
-    grep -q '^total 0.020 s, base 0.020 s, delta 0.000 s, ~ (q [0-9.]*); only in the base: k 0.010 s' "$T/gone.1" ||
+    grep -q '^total 0.020 s, base 0.020 s, delta 0.000 s, ~ (q [0-9.]*); only in the base: k 0.01' "$T/gone.1" ||
         tail -n 4 "$T/gone.1")"
 
 # the SVG: each frame's title with its base, delta and verdict, a legend;

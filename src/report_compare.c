@@ -64,14 +64,11 @@ static void verdict_lines(FILE *out, const struct ss_cmp_vinfo *vi, const char *
     fprintf(out, "verdicts   %s%s%zu grew, %zu shrank", what, *what ? " " : "", grew, shrank);
     if (what2)
         fprintf(out, "; %s %zu grew, %zu shrank", what2, grew2, shrank2);
-    fprintf(out,
-            " of %zu rows (q <= %g, Benjamini-Hochberg; ~: no change this data can tell "
-            "from noise)\n",
-            vi->rows, vi->alpha);
-    fprintf(out,
-            "           %s; each row's share of its profile is tested, the interval "
-            "(TSV) is of the delta with --normalize\n\n",
-            vi->method);
+    fprintf(out, " (of %zu rows, q <= %g after Benjamini-Hochberg)\n", vi->rows, vi->alpha);
+    fprintf(out, "           %s\n", vi->method);
+    fputs("           tested: each row's share of its profile (the TSV's interval is of the "
+          "delta with --normalize); ~: no change this data can tell from noise\n\n",
+          out);
 }
 
 /* Rows kept by --verdict (o->verdict: SS_REPORT_V_*), in order[], the

@@ -329,7 +329,17 @@ static uint32_t common(const struct pass *p, ss_id a, ss_id b)
         while (j < lim && fa[j] == fb[j])
             j++;
     } else {
-        const ss_id *ra = fa + da, *rb = fb + db; /* one past the root */
+        /* from one past the root down, two frames at a time while they agree */
+        const ss_id *ra = fa + da, *rb = fb + db;
+        while (j + 2 <= lim) {
+            uint64_t x, y;
+            memcpy(&x, ra - 2, sizeof x);
+            memcpy(&y, rb - 2, sizeof y);
+            if (x != y)
+                break;
+            ra -= 2, rb -= 2;
+            j += 2;
+        }
         while (j < lim && ra[-1] == rb[-1]) {
             ra--, rb--;
             j++;

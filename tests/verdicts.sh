@@ -101,6 +101,11 @@ same_verdicts "3 files a side: Welch = R's t.test on each file's share, q = p.ad
 check "3 files a side: the text says how many runs each side had and the test" "$(
     grep -q "^           3 base runs against 3 new runs: Welch's t-test on each run's share" "$T/text" ||
         grep -A1 '^verdicts' "$T/text")"
+printf ':save-display %s\n:q!\n' "$T/runs.1" >"$T/runs.script"
+STACKSCOPE_SIZE=200x24 STACKSCOPE_SCRIPT=$T/runs.script timeout 30 "$S" --base "$T/wb1.folded" \
+    --base "$T/wb2.folded" --base "$T/wb3.folded" "$T"/wn?.folded >/dev/null 2>&1 </dev/null
+check "3 files a side: the explorer's status line says so too" "$(
+    grep -q '| self: [0-9]* grew, [0-9]* shrank (runs: 3 base, 3 new) |' "$T/runs.1" || grep 'vs base' "$T/runs.1")"
 
 # time order: two real R runs (one plain, one with 25% more work in one
 # function) and the simulation's first pair

@@ -94,7 +94,11 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         if (cs && cs->vinfo.done) {
             size_t g, s;
             ss_verdict_count(cs->n ? &cs->rows[0].vself : NULL, cs->n, sizeof *cs->rows, &g, &s);
-            snprintf(vs, sizeof vs, " | self: %zu grew, %zu shrank", g, s);
+            int k = snprintf(vs, sizeof vs, " | self: %zu grew, %zu shrank", g, s);
+            /* several files a side: each a run, tested across runs */
+            if (cs->vinfo.files_b > 1 || cs->vinfo.files_n > 1)
+                snprintf(vs + k, sizeof vs - (size_t)k, " (runs: %zu base, %zu new)",
+                         cs->vinfo.files_b, cs->vinfo.files_n);
         }
         snprintf(line, sizeof line, " %s vs base %s%s | %s: %s%s | %s", nb, bb,
                  ui->swapped ? " (swapped)" : "", ss_model_measure_name(ui->m), sum, vs, tf);

@@ -13,7 +13,7 @@
 #include "threads.h"
 #include "tree.h"
 
-#define VAT(first, r, stride) ((struct ss_verdict *)((char *)(first) + (r) * (stride)))
+#define VAT(first, r, stride) ((struct ss_verdict *)(void *)((char *)(first) + (r) * (stride)))
 
 static void untested(struct ss_verdict *v)
 {

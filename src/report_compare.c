@@ -86,7 +86,7 @@ static size_t verdict_filter(const struct ss_report_opts *o, const void *first, 
         return SIZE_MAX;
     for (size_t i = 0; i < (in ? nin : n); i++) {
         size_t r = in ? in[i] : i;
-        int s = ((const struct ss_verdict *)((const char *)first + r * stride))->sign;
+        int s = ((const struct ss_verdict *)(const void *)((const char *)first + r * stride))->sign;
         if ((o->verdict == SS_REPORT_V_CHANGED && s) || (o->verdict == SS_REPORT_V_GREW && s > 0) ||
             (o->verdict == SS_REPORT_V_SHRANK && s < 0))
             ord[k++] = r;

@@ -317,7 +317,7 @@ const char *ss_verdict_word(int sign)
     return sign > 0 ? "grew" : sign < 0 ? "shrank" : "~";
 }
 
-#define VAT(first, i, stride) ((struct ss_verdict *)((char *)(first) + (i) * (stride)))
+#define VAT(first, i, stride) ((struct ss_verdict *)(void *)((char *)(first) + (i) * (stride)))
 
 int ss_verdict_adjust(void *first, size_t n, size_t stride, double alpha)
 {
@@ -344,7 +344,7 @@ void ss_verdict_count(const void *first, size_t n, size_t stride, size_t *grew, 
 {
     *grew = *shrank = 0;
     for (size_t i = 0; i < n; i++) {
-        int s = ((const struct ss_verdict *)((const char *)first + i * stride))->sign;
+        int s = ((const struct ss_verdict *)(const void *)((const char *)first + i * stride))->sign;
         *grew += s > 0;
         *shrank += s < 0;
     }

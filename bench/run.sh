@@ -97,17 +97,20 @@ fi
 plain=$outdir/big$tag.out
 ml=$outdir/ml$tag.out
 
-# make OUT SOURCE: (re)generate when missing or older than its inputs.
+# make OUT SOURCE [SEED]: (re)generate when missing or older than its inputs.
 make_input() {
-    local out=$1 src=$2
+    local out=$1 src=$2 seed=${3:-1}
     if [ -s "$out" ] && [ "$out" -nt "$here/gen-big.sh" ] && [ "$out" -nt "$src" ]; then
         return 0
     fi
     note "generating $(basename "$out") ($nsamples samples from $(basename "$src"))"
-    "$here/gen-big.sh" "$nsamples" "$out" "$src" 1 || die "gen-big.sh failed for $out"
+    "$here/gen-big.sh" "$nsamples" "$out" "$src" "$seed" || die "gen-big.sh failed for $out"
 }
 make_input "$plain" "$here/data/plain_fast.out"
 make_input "$ml" "$here/data/memory_line.out"
+# a second plain profile (another seed): the new side of a comparison
+plainb=$outdir/bigb$tag.out
+make_input "$plainb" "$here/data/plain_fast.out" 2
 
 # --- measuring ---------------------------------------------------------------
 
@@ -230,6 +233,29 @@ bench_file "$ml" "report --by self" "report --by line" "report --by self --memor
     "report --by tree" "report --by calls --function paste" "report --by timeline" \
     "report --by phases"
 bench_threads1 "$ml"
+
+# --- a comparison and its verdicts (DESIGN 9, 13; issue 28) -------------------
+# report --base of two 1M-sample profiles with the verdicts and without them
+# (STACKSCOPE_NO_VERDICTS): what they cost.  The resampled files have no time
+# order left: nearly every sample starts and ends runs, the verdicts' worst
+# case.
+for by in self tree; do
+    note "$(basename "$plain") vs $(basename "$plainb"): report --base --by $by x$reps"
+    for nv in 1 0; do
+        label="stackscope report --base --by $by"
+        envs=(-u STACKSCOPE_NO_VERDICTS)
+        if [ $nv = 1 ]; then
+            label="$label (no verdicts)"
+            envs=(STACKSCOPE_NO_VERDICTS=1)
+        fi
+        if measure "$reps" env "${envs[@]}" "$bin" report --by $by --base "$plain" "$plainb"; then
+            add_row "$(basename "$plainb")" "$(size_mb "$plainb")" "$label" "$WALL" "$RSS"
+        else
+            add_row "$(basename "$plainb")" "$(size_mb "$plainb")" "$label" FAILED -
+            failed=1
+        fi
+    done
+done
 
 # --- 10M samples (issue 15) ----------------------------------------------------
 if [ $ten = 1 ]; then

@@ -392,6 +392,7 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
 #define MAX_BASES 64
 static char *cli_bases[MAX_BASES];
 static int cli_nbases, cli_normalize;
+static double cli_alpha = 0.05; /* --alpha: the verdicts' level (verdict.h) */
 
 /* The explorer's base, loaded with the profile (ss_cli_take_base). */
 static struct ss_model *explorer_base;
@@ -408,6 +409,11 @@ char *const *ss_cli_base_files(int *n)
 {
     *n = cli_nbases;
     return cli_bases;
+}
+
+double ss_cli_alpha(void)
+{
+    return cli_alpha;
 }
 
 struct ss_model *ss_cli_take_base(int *normalize)
@@ -611,9 +617,9 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
     if (rc)
         return rc;
     struct ss_model *m = sd.m;
-    if (!sd.b && cli_normalize) {
+    if (!sd.b && (cli_normalize || o->verdict)) {
         sides_free(&sd);
-        return usage_error("%s", "--normalize goes with --base");
+        return usage_error("%s goes with --base", cli_normalize ? "--normalize" : "--verdict");
     }
     if (sd.b && o->memory) {
         sides_free(&sd);
@@ -653,6 +659,9 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
         if (sd.b) {
             struct ss_compare cmp;
             ss_compare_init(&cmp, sd.b, m, cli_normalize);
+            cmp.alpha = cli_alpha;
+            /* bench/run.sh measures what the verdicts cost with it */
+            cmp.no_verdicts = getenv("STACKSCOPE_NO_VERDICTS") != NULL;
             rc = ss_report_compare(stdout, &cmp, &ro, &err);
         } else {
             rc = ss_report(stdout, m, &ro, &err);
@@ -934,6 +943,26 @@ static int set_compare_phases(struct cli_args *a, const char *arg)
     return compare_phases_arg(arg);
 }
 
+static int set_alpha(struct cli_args *a, const char *arg)
+{
+    (void)a;
+    if (number_arg("--alpha", arg, 1e-12, 0.5, &cli_alpha))
+        return 1;
+    ss_svg_set_alpha(cli_alpha);
+    return 0;
+}
+
+static int set_verdict(struct cli_args *a, const char *arg)
+{
+    static const char *const names[] = {"grew", "shrank", "changed"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(arg, names[k])) {
+            a->report.verdict = SS_REPORT_V_GREW + k;
+            return 0;
+        }
+    return usage_error("--verdict: unknown verdict '%s' (expected grew, shrank or changed)", arg);
+}
+
 static int set_normalize(struct cli_args *a, const char *arg)
 {
     (void)a, (void)arg;
@@ -1149,7 +1178,9 @@ static const struct cli_opt cli_opts[] = {
      "transforms.  report --by self, total, line,\n"
      "stacks, tree, calls, levels, runs, timeline,\n"
      "labels: base, new and delta, largest growth\n"
-     "first; --by transforms: each step's effect on\n"
+     "first, and each row's verdict: grew, shrank or\n"
+     "~ (no change told from noise; see --alpha);\n"
+     "--by transforms: each step's effect on\n"
      "each side; --by sources: each side's sources,\n"
      "a total per side and the delta (every table\n"
      "compares);\n"
@@ -1167,6 +1198,20 @@ static const struct cli_opt cli_opts[] = {
      "explorer: :compare-phases A B"},
     {"normalize", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_COMPARE, set_normalize,
      "scale the base to the new profile's total"},
+    {"alpha", 0, ARG, "Q", RC | IN_EXPLORER, SEC_COMPARE, set_alpha,
+     "the level of the verdicts (default 0.05): a row\n"
+     "grew or shrank when its share of the profile\n"
+     "changed beyond sampling noise, with a false\n"
+     "discovery rate of Q over the table\n"
+     "(Benjamini-Hochberg), else it is ~; the TSV's\n"
+     "X.delta.lo/hi are the 1 - Q interval of the\n"
+     "delta with --normalize.  One file a side:\n"
+     "consecutive samples of a call count as one\n"
+     "unit; several: Welch's t-test across the files"},
+    {"verdict", 0, ARG, "V", IN_REPORT, SEC_COMPARE, set_verdict,
+     "keep the rows that grew, shrank or changed (either)\n"
+     "(--by self, line: by self; total, tree: by total;\n"
+     "stacks, labels)"},
 
     {"source-path", 0, ARG, "DIR", RC | IN_EXPLORER, SEC_SOURCE, set_source_path,
      "look for source files under DIR too: DIR/PATH,\n"

@@ -48,6 +48,9 @@ struct ss_model *ss_cli_take_base(int *normalize);
  * itself (ss_tf_apply_then). */
 int ss_cli_compare_phases(const char **base, const char **cur);
 
+/* --alpha: the level of the verdicts (verdict.h), 0.05 unless given. */
+double ss_cli_alpha(void);
+
 /* The --base files, in order (borrowed from argv; *n of them): inputs that
  * an output (:w) may not replace either. */
 char *const *ss_cli_base_files(int *n);

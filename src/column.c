@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "textesc.h"
 #include "units.h"
 #include "vec.h"
+#include "verdict.h"
 
 void ss_cellbuf_free(struct ss_cellbuf *b)
 {
@@ -234,4 +237,46 @@ void ss_cell_signed(char *buf, size_t n, const struct ss_units *u, double v, int
     }
     buf[0] = '+';
     ss_format_value(buf + 1, n - 1, u, v, 0);
+}
+
+void ss_cell_verdict(char *buf, size_t n, const struct ss_verdict *v, enum ss_vpart part,
+                     const struct ss_units *u, int tsv)
+{
+    if (part == SS_VPART_WORD || part == SS_VPART_MARK) {
+        snprintf(buf, n, "%s",
+                 part == SS_VPART_WORD ? ss_verdict_word(v->sign)
+                 : v->sign > 0         ? "+"
+                 : v->sign < 0         ? "-"
+                                       : "~");
+        return;
+    }
+    double x = part == SS_VPART_LO   ? v->lo
+               : part == SS_VPART_HI ? v->hi
+               : part == SS_VPART_Q  ? v->q
+               : part == SS_VPART_P  ? v->p
+                                     : v->mdc;
+    if (isnan(x))
+        snprintf(buf, n, "%s", tsv ? "NA" : "-");
+    else if (part == SS_VPART_Q || part == SS_VPART_P)
+        snprintf(buf, n, tsv ? "%.15g" : "%.2g", x);
+    else if (part == SS_VPART_MDC)
+        ss_format_value(buf, n, u, x, tsv);
+    else
+        ss_cell_signed(buf, n, u, x, tsv);
+}
+
+int ss_verdict_order(const struct ss_verdict *a, const struct ss_verdict *b)
+{
+    int sa = a->sign != 0, sb = b->sign != 0;
+    if (sa != sb)
+        return sb - sa;
+    int na = isnan(a->q), nb = isnan(b->q);
+    if (na != nb)
+        return na - nb;
+    if (!na && a->q < b->q)
+        return -1;
+    if (!na && a->q > b->q)
+        return 1;
+    double ma = fabs(a->lo + a->hi), mb = fabs(b->lo + b->hi);
+    return ss_cmp_desc(isnan(ma) ? -1 : ma, isnan(mb) ? -1 : mb);
 }

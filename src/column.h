@@ -32,10 +32,11 @@
 #include <stdio.h>
 
 enum {
-    SS_COL_LABEL = 1u << 0, /* the name column: left-aligned, printed last in text */
-    SS_COL_LEFT = 1u << 1,  /* left-aligned (text) */
-    SS_COL_TEXT = 1u << 2,  /* in text only */
-    SS_COL_TSV = 1u << 3,   /* in TSV only */
+    SS_COL_LABEL = 1u << 0,               /* the name column: left-aligned, printed last in text */
+    SS_COL_LEFT = 1u << 1,                /* left-aligned (text) */
+    SS_COL_TEXT = 1u << 2,                /* in text only */
+    SS_COL_TSV = 1u << 3,                 /* in TSV only */
+    SS_COL_UI = SS_COL_TEXT | SS_COL_TSV, /* in neither: the explorer's */
 };
 
 struct ss_units;
@@ -80,6 +81,69 @@ struct ss_col {
     {b, NULL, wb, gap, 0, NULL, NULL, p, SS_PART_BASE},                                            \
     {nw, NULL, wn, gap, 0, NULL, NULL, p, SS_PART_NEW},                                            \
     {d, NULL, wd, gap, 0, NULL, NULL, p, SS_PART_DELTA}
+/* clang-format on */
+
+/* A comparison's verdict columns (verdict.h): the parts of one row's
+ * verdict on one quantity.  ss_cell_verdict formats one: the interval's
+ * ends and the mdc as values of the measure (u; text signed, NA in TSV and
+ * "-" in text when not tested), q and p as numbers, the word ("grew",
+ * "shrank", "~").  ss_verdict_order orders two verdicts significant first,
+ * then by q (untested last), then by the size of the change. */
+struct ss_verdict;
+enum ss_vpart {
+    SS_VPART_LO,
+    SS_VPART_HI,
+    SS_VPART_Q,
+    SS_VPART_WORD,
+    SS_VPART_P,
+    SS_VPART_MDC,
+    SS_VPART_MARK /* the word in one character: + grew, - shrank, ~ (the explorer's) */
+};
+void ss_cell_verdict(char *buf, size_t n, const struct ss_verdict *v, enum ss_vpart part,
+                     const struct ss_units *u, int tsv);
+int ss_verdict_order(const struct ss_verdict *a, const struct ss_verdict *b);
+
+/* The cell functions of a table's verdict columns, named PFX_lo, PFX_hi,
+ * PFX_q, PFX_word, PFX_p, PFX_mdc and the order PFX_cmp, from GET(ctx, r)
+ * (the row's `const struct ss_verdict *`) and UNITS(ctx); the WORD ones
+ * only PFX_word and PFX_cmp (a view's text column). */
+/* clang-format off */
+#define SS_VERDICT_CELL(pfx, get, units, part, what)                                               \
+    static void pfx##_##what(char *buf, size_t n, const void *ctx, size_t r, int tsv)              \
+    {                                                                                              \
+        ss_cell_verdict(buf, n, get(ctx, r), part, units(ctx), tsv);                               \
+    }
+#define SS_VERDICT_WORD_CELLS(pfx, get, units)                                                     \
+    SS_VERDICT_CELL(pfx, get, units, SS_VPART_WORD, word)                                          \
+    SS_VERDICT_MARK_CELLS(pfx, get, units)
+#define SS_VERDICT_MARK_CELLS(pfx, get, units)                                                     \
+    SS_VERDICT_CELL(pfx, get, units, SS_VPART_MARK, mark)                                          \
+    static int pfx##_cmp(const void *ctx, size_t a, size_t b)                                      \
+    {                                                                                              \
+        return ss_verdict_order(get(ctx, a), get(ctx, b));                                         \
+    }
+#define SS_VERDICT_CELLS(pfx, get, units)                                                          \
+    SS_VERDICT_CELL(pfx, get, units, SS_VPART_LO, lo)                                              \
+    SS_VERDICT_CELL(pfx, get, units, SS_VPART_HI, hi)                                              \
+    SS_VERDICT_CELL(pfx, get, units, SS_VPART_Q, q)                                                \
+    SS_VERDICT_CELL(pfx, get, units, SS_VPART_P, p)                                                \
+    SS_VERDICT_CELL(pfx, get, units, SS_VPART_MDC, mdc)                                            \
+    SS_VERDICT_WORD_CELLS(pfx, get, units)
+/* The TSV columns NAME.delta.lo, NAME.delta.hi, NAME.q, NAME.verdict,
+ * NAME.p, NAME.mdc of those cells (NAME a prefix with its dot, or ""),
+ * and the text column "verdict". */
+#define SS_VERDICT_COLS(name, pfx)                                                                 \
+    {name "delta.lo", NULL, 0, 0, SS_COL_TSV, pfx##_lo, pfx##_cmp, NULL, 0},                       \
+    {name "delta.hi", NULL, 0, 0, SS_COL_TSV, pfx##_hi, pfx##_cmp, NULL, 0},                       \
+    {name "q", NULL, 0, 0, SS_COL_TSV, pfx##_q, pfx##_cmp, NULL, 0},                               \
+    {name "verdict", NULL, 0, 0, SS_COL_TSV, pfx##_word, pfx##_cmp, NULL, 0},                      \
+    {name "p", NULL, 0, 0, SS_COL_TSV, pfx##_p, pfx##_cmp, NULL, 0},                               \
+    {name "mdc", NULL, 0, 0, SS_COL_TSV, pfx##_mdc, pfx##_cmp, NULL, 0}
+#define SS_VERDICT_TEXT_COL(name, pfx)                                                             \
+    {name "verdict", "verdict", 7, 1, SS_COL_TEXT | SS_COL_LEFT, pfx##_word, pfx##_cmp, NULL, 0}
+/* The explorer's narrow column of the same: +, - or ~ under "v". */
+#define SS_VERDICT_MARK_COL(pfx)                                                                   \
+    {"v", NULL, 1, 1, SS_COL_UI | SS_COL_LEFT, pfx##_mark, pfx##_cmp, NULL, 0}
 /* clang-format on */
 
 /* A growable buffer for cells (a deep stack, a long name); zeroed: empty.

@@ -1,6 +1,6 @@
 /* compare.c - comparing two profiles (see compare.h). */
 #include "num.h"
-#include "compare.h"
+#include "compare_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +29,7 @@ void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const st
     c->total_base = tb.value * c->conv;
     c->total_new = tn.value;
     c->scale = 1;
+    c->alpha = 0.05;
     c->normalized = normalize;
     if (normalize && !ss_double_eq(c->total_base, 0))
         c->scale = c->total_new / c->total_base;
@@ -157,6 +158,10 @@ int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss
             out->rows[n++] = out->rows[i];
     out->n = n;
     free(used);
+    if (!rc && !c->no_verdicts)
+        rc = ss_cmp_stats_verdicts(c, by, out, err);
+    else if (!rc && out->n)
+        ss_cmp_no_verdicts(&out->rows[0].vself, &out->rows[0].vtotal, out->n, sizeof *out->rows);
     if (rc)
         ss_cmp_stats_free(out);
     return rc;
@@ -232,7 +237,8 @@ void ss_cmp_sort_line(struct ss_cmp_stats *s)
 /* ---- stacks ------------------------------------------------------------------- */
 
 static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, size_t *cap,
-                       const struct ss_model *m, int base, char **buf, size_t *bufn)
+                       const struct ss_model *m, int base, char **buf, size_t *bufn,
+                       struct ss_cmp_trie *trie)
 {
     struct ss_stacks st;
     struct ss_error err;
@@ -273,8 +279,10 @@ static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, si
             memset(s, 0, sizeof *s);
             s->key = (ss_id)out->n++;
         }
-        if (rc)
+        if (rc || (trie && ss_cmp_trie_add(trie, st.fns + r->first, r->depth, k))) {
+            rc = -1;
             break;
+        }
         out->rows[k].depth = r->depth;
         if (base) {
             out->rows[k].base += r->value * f;
@@ -292,6 +300,23 @@ static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, si
     return rc;
 }
 
+/* The verdicts of the stacks (rows numbered by key, before the sort). */
+static int stacks_verdicts(const struct ss_compare *c, const struct ss_cmp_trie *trie,
+                           struct ss_cmp_stacks *out, struct ss_error *err)
+{
+    struct ss_vmap map[2];
+    memset(map, 0, sizeof map);
+    int rc = ss_cmp_trie_map(c->base, &trie[0], &map[0], err);
+    if (!rc)
+        rc = ss_cmp_trie_map(c->cur, &trie[1], &map[1], err);
+    if (!rc)
+        rc = ss_cmp_verdicts(c, &map[0], &map[1], out->n, out->n ? &out->rows[0].v : NULL, NULL,
+                             sizeof *out->rows, &out->vinfo, err);
+    ss_vmap_free(&map[0]);
+    ss_vmap_free(&map[1]);
+    return rc;
+}
+
 static int by_stack_delta(const void *pa, const void *pb)
 {
     const struct ss_cmp_stack *a = pa, *b = pb;
@@ -306,13 +331,27 @@ int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, str
     out->units = c->units;
     size_t cap = 0, bufn = 0;
     char *buf = NULL;
-    if (stacks_side(c, out, &cap, c->base, 1, &buf, &bufn) ||
-        stacks_side(c, out, &cap, c->cur, 0, &buf, &bufn)) {
+    struct ss_cmp_trie trie[2];
+    memset(trie, 0, sizeof trie);
+    int want = !c->no_verdicts;
+    if (stacks_side(c, out, &cap, c->base, 1, &buf, &bufn, want ? &trie[0] : NULL) ||
+        stacks_side(c, out, &cap, c->cur, 0, &buf, &bufn, want ? &trie[1] : NULL)) {
         free(buf);
+        ss_cmp_trie_free(&trie[0]);
+        ss_cmp_trie_free(&trie[1]);
         ss_cmp_stacks_free(out);
         return ss_nomem(err, "comparison of stacks");
     }
     free(buf);
+    int rc = want ? stacks_verdicts(c, trie, out, err) : 0;
+    if (!want && out->n)
+        ss_cmp_no_verdicts(&out->rows[0].v, NULL, out->n, sizeof *out->rows);
+    ss_cmp_trie_free(&trie[0]);
+    ss_cmp_trie_free(&trie[1]);
+    if (rc) {
+        ss_cmp_stacks_free(out);
+        return rc;
+    }
     sort_keys = &out->keys;
     if (out->n > 1)
         qsort(out->rows, out->n, sizeof *out->rows, by_stack_delta);
@@ -333,6 +372,7 @@ struct tjoin {
     VEC(struct ss_cmp_tnode) nodes;
     VEC(uint32_t) of_key; /* path key id -> node index (UINT32_MAX: none) */
     VEC(char) path;
+    struct ss_vmap vm[2]; /* each side's samples onto the joined nodes (verdicts) */
 };
 
 /* The node of path `key` (creating it under parent). */
@@ -360,10 +400,11 @@ static int tree_side(const struct ss_compare *c, struct tjoin *j, const struct s
                      int base, int inverted, const char *focus, struct ss_error *err)
 {
     ss_id fid = SS_NONE;
+    struct ss_vmap *vm = c->no_verdicts ? NULL : &j->vm[!base];
     if (focus) {
         fid = ss_model_find_function(m, focus);
-        if (fid == SS_NONE)
-            return 0; /* this side has no such function: an empty tree */
+        if (fid == SS_NONE) /* this side has no such function: an empty tree */
+            return vm ? ss_cmp_tree_map(m, NULL, NULL, inverted, SS_NONE, vm, err) : 0;
     }
     struct ss_tree t;
     int rc = ss_tree_build(m, inverted, fid, &t, err);
@@ -417,10 +458,11 @@ static int tree_side(const struct ss_compare *c, struct tjoin *j, const struct s
             jn->total_nx += nd->total_v;
         }
     }
+    int vrc = !rc && vm ? ss_cmp_tree_map(m, &t, joined, inverted, t.focus, vm, err) : 0;
     free(joined);
     free(keys);
     ss_tree_free(&t);
-    return rc ? ss_nomem(err, "comparison of trees") : 0;
+    return rc ? ss_nomem(err, "comparison of trees") : vrc;
 }
 
 /* qsort context: the joined nodes */
@@ -484,6 +526,13 @@ int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
     if (!rc)
         rc = tree_side(c, &j, c->cur, 0, inverted, focus, err);
     size_t n = j.nodes.n;
+    if (!rc && !c->no_verdicts)
+        rc = ss_cmp_verdicts(c, &j.vm[0], &j.vm[1], n, n ? &j.nodes.v[0].vself : NULL,
+                             n ? &j.nodes.v[0].vtotal : NULL, sizeof *j.nodes.v, &out->vinfo, err);
+    else if (!rc && n)
+        ss_cmp_no_verdicts(&j.nodes.v[0].vself, &j.nodes.v[0].vtotal, n, sizeof *j.nodes.v);
+    ss_vmap_free(&j.vm[0]);
+    ss_vmap_free(&j.vm[1]);
     /* children lists in order, then a depth-first walk */
     uint32_t *kids = malloc((n ? n : 1) * sizeof *kids), *start = calloc(n + 2, sizeof *start),
              *stack = malloc((n ? n : 1) * sizeof *stack);
@@ -655,7 +704,7 @@ static ss_id path_key(struct ss_strtab *t, ss_id parent, const char *name, int *
 int ss_compare_flame(const struct ss_compare *c, const struct ss_flame_opts *o,
                      const struct ss_flame *fl, double *base, struct ss_error *err)
 {
-    return ss_compare_flame_gone(c, o, fl, base, NULL, err);
+    return ss_compare_flame_gone(c, o, fl, base, NULL, NULL, err);
 }
 
 void ss_cmp_gone_free(struct ss_cmp_gone *g)
@@ -669,7 +718,8 @@ void ss_cmp_gone_free(struct ss_cmp_gone *g)
 /* Join the base's graph bf with the new graph fl by paths of names (see
  * ss_compare_flame_gone); frees bf. */
 static int flame_join(const struct ss_compare *c, struct ss_flame *bfp, const struct ss_flame *fl,
-                      double *base, struct ss_cmp_gone *gone, struct ss_error *err)
+                      double *base, struct ss_cmp_gone *gone, const ss_id *focus,
+                      struct ss_cmp_fverdicts *fv, struct ss_error *err)
 {
     struct ss_flame bf = *bfp;
     memset(bfp, 0, sizeof *bfp);
@@ -711,7 +761,13 @@ static int flame_join(const struct ss_compare *c, struct ss_flame *bfp, const st
             new_of[bi] = (uint32_t)i;
         }
     }
-    /* the base's frames the new graph lacks, whose parent it has */
+    /* the base's frames the new graph lacks, whose parent it has; with
+     * verdicts, every base frame's row (its new frame, fl->n + its gone
+     * number, or none) */
+    uint32_t *brow = fv && !oom ? ss_alloc_array(bf.n, sizeof *brow) : NULL;
+    oom = oom || (fv && !brow);
+    for (size_t i = 0; brow && i < bf.n; i++)
+        brow[i] = new_of[i];
     for (size_t i = 0; gone && !oom && i < bf.n; i++) {
         const struct ss_flame_node *nd = &bf.nodes[i];
         if (new_of[i] != SS_FLAME_NONE)
@@ -737,26 +793,36 @@ static int flame_join(const struct ss_compare *c, struct ss_flame *bfp, const st
         gone->name[k] = ss_function_name(c->base, nd->function);
         gone->total[k] = nd->total * f;
         gone->n++;
+        if (brow)
+            brow[i] = (uint32_t)(fl->n + k);
     }
+    int rc = 0;
+    if (fv && !oom)
+        rc = ss_cmp_flame_verdicts(c, &bf, brow, fl, fl->n + (gone ? gone->n : 0), focus, fv, err);
+    free(brow);
     free(bkey);
     free(ckey);
     free(new_of);
     VEC_FREE(frame_of);
     ss_strtab_free(&t);
     ss_flame_free(&bf);
-    if (oom && gone)
+    if ((oom || rc) && gone)
         ss_cmp_gone_free(gone);
-    return oom ? ss_nomem(err, "comparison of flame graphs") : 0;
+    return oom ? ss_nomem(err, "comparison of flame graphs") : rc;
 }
 
 int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
                           const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
-                          struct ss_error *err)
+                          struct ss_cmp_fverdicts *fv, struct ss_error *err)
 {
     for (size_t i = 0; i < fl->n; i++)
         base[i] = 0;
     if (gone)
         memset(gone, 0, sizeof *gone);
+    if (fv)
+        memset(fv, 0, sizeof *fv);
+    if (c->no_verdicts || fl->opts.time_order)
+        fv = NULL; /* a chart's frames are not one a path */
     struct ss_flame_opts bo = *o;
     bo.time_order = 0;
     double *sw = NULL;
@@ -768,30 +834,38 @@ int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts
     free(sw);
     if (rc)
         return rc;
-    return flame_join(c, &bf, fl, base, gone, err);
+    static const ss_id none[2] = {SS_NONE, SS_NONE};
+    return flame_join(c, &bf, fl, base, gone, none, fv, err);
 }
 
 int ss_compare_flame_focus(const struct ss_compare *c, const struct ss_flame_opts *o,
                            const char *focus, const struct ss_flame *fl, double *base,
-                           struct ss_cmp_gone *gone, struct ss_error *err)
+                           struct ss_cmp_gone *gone, struct ss_cmp_fverdicts *fv,
+                           struct ss_error *err)
 {
     for (size_t i = 0; i < fl->n; i++)
         base[i] = 0;
     if (gone)
         memset(gone, 0, sizeof *gone);
-    ss_id f = ss_model_find_function(c->base, focus);
-    if (f == SS_NONE)
-        return 0; /* the base never runs it: every frame is new */
-    double *sw = NULL;
+    if (fv)
+        memset(fv, 0, sizeof *fv);
+    if (c->no_verdicts)
+        fv = NULL;
+    ss_id f = ss_model_find_function(c->base, focus), fn = ss_model_find_function(c->cur, focus);
+    ss_id foc[2] = {f == SS_NONE ? SS_NONE : ss_function_canonical(c->base, f),
+                    fn == SS_NONE ? SS_NONE : ss_function_canonical(c->cur, fn)};
     struct ss_flame bf;
     memset(&bf, 0, sizeof bf);
+    if (f == SS_NONE) /* the base never runs it: every frame is new */
+        return fv ? flame_join(c, &bf, fl, base, gone, foc, fv, err) : 0;
+    double *sw = NULL;
     int rc = ss_flame_measure_weights(c->base, &sw, NULL, err);
     if (!rc)
         rc = ss_flame_build_focus(c->base, sw, o, f, &bf, err);
     free(sw);
     if (rc)
         return rc;
-    return flame_join(c, &bf, fl, base, gone, err);
+    return flame_join(c, &bf, fl, base, gone, foc, fv, err);
 }
 
 int ss_compare_shade(double base, double cur, double max_delta)

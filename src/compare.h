@@ -32,6 +32,7 @@
 #include "stats.h"
 #include "timeline.h"
 #include "units.h"
+#include "verdict.h"
 
 struct ss_compare {
     const struct ss_model *base, *cur; /* borrowed: the base and the new profile */
@@ -40,7 +41,33 @@ struct ss_compare {
     double total_base, total_new;      /* the measure's totals (base converted, unscaled) */
     int normalized;
     struct ss_units units; /* the new profile's */
+    /* Verdicts (verdict.h): made by every ss_compare_* table unless
+     * no_verdicts is set; alpha their level (0.05 by ss_compare_init). */
+    double alpha;
+    int no_verdicts;
 };
+
+/* How a table's verdicts were made (verdict.h): done 0 when they were not
+ * (no_verdicts); the files of each side; method, for headers. */
+struct ss_cmp_vinfo {
+    int done;
+    double alpha;
+    size_t files_b, files_n;
+    int across_runs; /* Welch on each file's share */
+    size_t rows;     /* the rows of the table (tested or not) */
+    char method[160];
+};
+
+/* Verdicts of a table whose rows are numbered alike on both sides, from
+ * each side's map (verdict.h: ss_vmap_*): row r's self verdict at
+ * vself + r * stride and its total at vtot + r * stride (NULL: not that
+ * one), each quantity adjusted over its nrows rows.  Returns 0 or an
+ * error code. */
+int ss_cmp_verdicts(const struct ss_compare *c, const struct ss_vmap *mb, const struct ss_vmap *mn,
+                    size_t nrows, void *vself, void *vtot, size_t stride, struct ss_cmp_vinfo *info,
+                    struct ss_error *err);
+/* The same rows marked untested (c->no_verdicts: NaN numbers, ~). */
+void ss_cmp_no_verdicts(void *vself, void *vtot, size_t nrows, size_t stride);
 
 /* Set up a comparison of `cur` against `base`, which must weigh by
  * measures of the same name (ss_compare_check_measure).  With normalize,
@@ -91,6 +118,7 @@ struct ss_cmp_row {
     double total_bx, total_nx;
     ss_id file;    /* by line: basename's id in keys (SS_NONE: none) */
     uint32_t line; /* by line: 0 for none */
+    struct ss_verdict vself, vtotal;
 };
 
 struct ss_cmp_stats {
@@ -99,6 +127,7 @@ struct ss_cmp_stats {
     size_t n;
     double total_b, total_n; /* the measure's totals (base scaled) */
     struct ss_units units;
+    struct ss_cmp_vinfo vinfo;
 };
 
 /* Join the function (or line) statistics of both sides.  Rows in no order
@@ -119,6 +148,7 @@ struct ss_cmp_stack {
     double base, cur;
     double base_x, cur_x; /* the same in exact units, for ordering */
     uint32_t depth;
+    struct ss_verdict v;
 };
 struct ss_cmp_stacks {
     struct ss_strtab keys;
@@ -126,6 +156,7 @@ struct ss_cmp_stacks {
     size_t n;
     double total_b, total_n;
     struct ss_units units;
+    struct ss_cmp_vinfo vinfo;
 };
 int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, struct ss_error *err);
 void ss_cmp_stacks_free(struct ss_cmp_stacks *s);
@@ -138,6 +169,7 @@ struct ss_cmp_tnode {
     uint32_t depth, parent;
     double self_b, self_n, total_b, total_n;
     double total_bx, total_nx; /* exact units, for ordering */
+    struct ss_verdict vself, vtotal;
 };
 struct ss_cmp_tree {
     struct ss_strtab keys; /* names, and the paths that join the nodes */
@@ -145,6 +177,7 @@ struct ss_cmp_tree {
     size_t n;
     double total_b, total_n;
     struct ss_units units;
+    struct ss_cmp_vinfo vinfo;
 };
 
 /* Build the trees of both sides (top-down, or bottom-up with inverted) and
@@ -164,6 +197,14 @@ struct ss_tree;
 int ss_compare_tree_base(const struct ss_compare *c, int inverted, const char *focus,
                          const struct ss_tree *t, double *total, double *self,
                          struct ss_error *err);
+
+/* The verdicts of the nodes of t (as ss_compare_tree_base joins them):
+ * node i's self into vself[i] and total into vtotal[i], adjusted over t's
+ * nodes (nodes only the base has are not rows).  Returns 0 or an error. */
+int ss_compare_tree_verdicts(const struct ss_compare *c, int inverted, const char *focus,
+                             const struct ss_tree *t, struct ss_verdict *vself,
+                             struct ss_verdict *vtotal, struct ss_cmp_vinfo *info,
+                             struct ss_error *err);
 
 /* A function's callers and callees on both sides (tree.h: ss_calls_of),
  * joined by name; each list by delta descending, then name. */
@@ -237,6 +278,7 @@ struct ss_cmp_label {
     ss_id key, value; /* in ss_cmp_labels.keys */
     uint64_t samples_b, samples_n;
     double value_b, value_n;
+    struct ss_verdict v; /* of the measure */
 };
 struct ss_cmp_labels {
     struct ss_strtab keys;
@@ -244,6 +286,7 @@ struct ss_cmp_labels {
     size_t n;
     uint64_t unlabelled_b, unlabelled_n; /* samples with no label on each side */
     struct ss_units units;
+    struct ss_cmp_vinfo vinfo;
 };
 int ss_compare_labels(const struct ss_compare *c, struct ss_cmp_labels *out, struct ss_error *err);
 void ss_cmp_labels_free(struct ss_cmp_labels *l);
@@ -281,10 +324,22 @@ struct ss_cmp_gone {
     double *total;
     size_t n;
 };
+/* With fv not NULL (and not c->no_verdicts, and fl not a chart in time
+ * order), also the verdict of every frame's total (verdict.h; the frame of
+ * the same path in the base, and each side's samples through it), and of
+ * every gone frame's after them: fv->v[i] for frame i, fv->v[fl->n + k]
+ * for gone frame k, adjusted over all of them; free with
+ * ss_cmp_fverdicts_free (fv->v NULL when not made). */
+struct ss_cmp_fverdicts {
+    struct ss_verdict *v;
+    size_t n;
+    struct ss_cmp_vinfo info;
+};
 int ss_compare_flame_gone(const struct ss_compare *c, const struct ss_flame_opts *o,
                           const struct ss_flame *fl, double *base, struct ss_cmp_gone *gone,
-                          struct ss_error *err);
+                          struct ss_cmp_fverdicts *fv, struct ss_error *err);
 void ss_cmp_gone_free(struct ss_cmp_gone *g);
+void ss_cmp_fverdicts_free(struct ss_cmp_fverdicts *fv);
 
 /* The same for a sandwich's half (flame.h's ss_flame_build_focus): fl is
  * the new profile's graph focused on function `focus` (a name) with options
@@ -292,7 +347,8 @@ void ss_cmp_gone_free(struct ss_cmp_gone *g);
  * nothing gone, when the base has no such function). */
 int ss_compare_flame_focus(const struct ss_compare *c, const struct ss_flame_opts *o,
                            const char *focus, const struct ss_flame *fl, double *base,
-                           struct ss_cmp_gone *gone, struct ss_error *err);
+                           struct ss_cmp_gone *gone, struct ss_cmp_fverdicts *fv,
+                           struct ss_error *err);
 
 /* The colour of a frame in a comparison, as flamegraph.pl's differential
  * graphs: red for growth, blue for shrinkage, white when equal, the

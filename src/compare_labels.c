@@ -1,6 +1,6 @@
 /* compare_labels.c - the labels of a comparison (see compare.h): each
  * side's `report --by labels` rows joined by key and value text. */
-#include "compare.h"
+#include "compare_int.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -41,21 +41,33 @@ static size_t label_row(struct ss_cmp_labels *out, struct ss_strtab *index, size
     return out->n++;
 }
 
+/* One side's rows; with vm (verdicts), the map of its samples onto them. */
 static int labels_side(const struct ss_compare *c, int base, struct ss_cmp_labels *out,
-                       struct ss_strtab *index, size_t *cap, struct ss_error *err)
+                       struct ss_strtab *index, size_t *cap, struct ss_vmap *vm,
+                       struct ss_error *err)
 {
     const struct ss_model *m = base ? c->base : c->cur;
     struct ss_label_stats ls;
     int rc = ss_label_stats_compute(m, &ls, err);
     if (rc)
         return rc;
+    uint32_t *row_of = vm ? ss_alloc_array(m->labels.n, sizeof *row_of) : NULL;
+    if (vm && !row_of) {
+        ss_label_stats_free(&ls);
+        return ss_nomem(err, "labels comparison");
+    }
+    for (size_t l = 0; row_of && l < m->labels.n; l++)
+        row_of[l] = SS_VROW_NONE;
     double f = base ? c->conv * c->scale : 1;
     for (size_t i = 0; i < ls.n; i++) {
         size_t k = label_row(out, index, cap, m, ls.rows[i].label);
         if (k == SIZE_MAX) {
             ss_label_stats_free(&ls);
+            free(row_of);
             return ss_nomem(err, "labels comparison");
         }
+        if (row_of)
+            row_of[ls.rows[i].label] = (uint32_t)k;
         struct ss_cmp_label *r = &out->rows[k];
         if (base) {
             r->samples_b = ls.rows[i].samples;
@@ -70,7 +82,9 @@ static int labels_side(const struct ss_compare *c, int base, struct ss_cmp_label
     else
         out->unlabelled_n = ls.unlabelled;
     ss_label_stats_free(&ls);
-    return 0;
+    rc = vm ? ss_vmap_labels(m, row_of, vm, err) : 0;
+    free(row_of);
+    return rc;
 }
 
 static int by_label_delta(const void *pa, const void *pb, void *ctx)
@@ -92,10 +106,20 @@ int ss_compare_labels(const struct ss_compare *c, struct ss_cmp_labels *out, str
     struct ss_strtab index;
     ss_strtab_init(&index);
     size_t cap = 0;
-    int rc = labels_side(c, 1, out, &index, &cap, err);
+    struct ss_vmap vm[2];
+    memset(vm, 0, sizeof vm);
+    int want = !c->no_verdicts;
+    int rc = labels_side(c, 1, out, &index, &cap, want ? &vm[0] : NULL, err);
     if (!rc)
-        rc = labels_side(c, 0, out, &index, &cap, err);
+        rc = labels_side(c, 0, out, &index, &cap, want ? &vm[1] : NULL, err);
     ss_strtab_free(&index);
+    if (!rc && want)
+        rc = ss_cmp_verdicts(c, &vm[0], &vm[1], out->n, NULL, out->n ? &out->rows[0].v : NULL,
+                             sizeof *out->rows, &out->vinfo, err);
+    else if (!rc && out->n)
+        ss_cmp_no_verdicts(NULL, &out->rows[0].v, out->n, sizeof *out->rows);
+    ss_vmap_free(&vm[0]);
+    ss_vmap_free(&vm[1]);
     if (!rc && ss_sort(out->rows, out->n, sizeof *out->rows, by_label_delta, &out->keys))
         rc = ss_nomem(err, "labels comparison");
     if (rc)

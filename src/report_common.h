@@ -56,7 +56,9 @@ struct ss_report_opts {
     const struct ss_tf_list *transforms;    /* transforms: the applied list (or NULL) */
     const struct ss_source_search *sources; /* list: where source files are found (or NULL) */
     struct ss_strbuf *warnings;             /* list: lines the caller shows as warnings (or NULL) */
+    int verdict; /* --base: keep the rows with this verdict (SS_REPORT_V_*; 0: all) */
 };
+enum { SS_REPORT_V_GREW = 1, SS_REPORT_V_SHRANK, SS_REPORT_V_CHANGED };
 
 /* What a table needs and which options it takes (ss_report_table.flags). */
 enum {

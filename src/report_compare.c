@@ -57,6 +57,47 @@ static void header(FILE *out, const struct ss_compare *c)
     fprintf(out, "compare    %s: %s\n\n", ss_model_measure_name(c->cur), sum);
 }
 
+/* The text lines that say what the verdicts of a table found and how
+ * they were made (verdict.h), after the header. */
+static void verdict_lines(FILE *out, const struct ss_cmp_vinfo *vi, const char *what, size_t grew,
+                          size_t shrank, const char *what2, size_t grew2, size_t shrank2)
+{
+    if (!vi->done)
+        return;
+    fprintf(out, "verdicts   %s%s%zu grew, %zu shrank", what, *what ? " " : "", grew, shrank);
+    if (what2)
+        fprintf(out, "; %s %zu grew, %zu shrank", what2, grew2, shrank2);
+    fprintf(out, " (of %zu rows, q <= %g after Benjamini-Hochberg)\n", vi->rows, vi->alpha);
+    fprintf(out, "           %s\n", vi->method);
+    fputs("           tested: each row's share of its profile (the TSV's interval is of the "
+          "delta with --normalize); ~: no change this data can tell from noise\n\n",
+          out);
+}
+
+/* Rows kept by --verdict (o->verdict: SS_REPORT_V_*), in order[], the
+ * verdict of row i at first + i * stride; returns how many, or SIZE_MAX
+ * when memory runs out.  Without --verdict, order is NULL and every row
+ * is kept. */
+static size_t verdict_filter(const struct ss_report_opts *o, const void *first, size_t n,
+                             size_t stride, const size_t *in, size_t nin, size_t **order)
+{
+    *order = NULL;
+    if (!o->verdict)
+        return in ? nin : n;
+    size_t *ord = ss_alloc_array(in ? nin : n, sizeof *ord), k = 0;
+    if (!ord)
+        return SIZE_MAX;
+    for (size_t i = 0; i < (in ? nin : n); i++) {
+        size_t r = in ? in[i] : i;
+        int s = ((const struct ss_verdict *)(const void *)((const char *)first + r * stride))->sign;
+        if ((o->verdict == SS_REPORT_V_CHANGED && s) || (o->verdict == SS_REPORT_V_GREW && s > 0) ||
+            (o->verdict == SS_REPORT_V_SHRANK && s < 0))
+            ord[k++] = r;
+    }
+    *order = ord;
+    return k;
+}
+
 /* ---- functions and lines ---------------------------------------------------- */
 
 #define CROW(ctx, r) (&((const struct ss_cmp_stats *)(ctx))->rows[r])
@@ -107,11 +148,25 @@ static int tie_total_delta(const void *ctx, size_t a, size_t b)
 }
 static const struct ss_pair self_pair = {get_self, stats_units, tie_total_delta, 0};
 static const struct ss_pair total_pair = {get_total, stats_units, tie_total_delta, 0};
+static const struct ss_verdict *vself_of(const void *ctx, size_t r)
+{
+    return &CROW(ctx, r)->vself;
+}
+static const struct ss_verdict *vtotal_of(const void *ctx, size_t r)
+{
+    return &CROW(ctx, r)->vtotal;
+}
+SS_VERDICT_CELLS(vself, vself_of, stats_units)
+SS_VERDICT_CELLS(vtotal, vtotal_of, stats_units)
 
+/* the verdicts' TSV columns after the others, so that older readers keep theirs */
 #define CMP_COLUMNS(label, cmp)                                                                    \
     {label, NULL, 0, 0, SS_COL_LABEL, cell_name, cmp, NULL, 0},                                    \
         SS_PAIR_COLS("self.base", 10, "self", 10, "self.delta", 11, 1, &self_pair),                \
-        SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &total_pair)
+        SS_VERDICT_TEXT_COL("self.", vself),                                                       \
+        SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &total_pair),            \
+        SS_VERDICT_TEXT_COL("total.", vtotal), SS_VERDICT_COLS("self.", vself),                    \
+        SS_VERDICT_COLS("total.", vtotal), SS_VERDICT_MARK_COL(vself), SS_VERDICT_MARK_COL(vtotal)
 const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("name", cmp_name)};
 const struct ss_col ss_cmp_line_columns[SS_CMP_NCOLS] = {CMP_COLUMNS("location", cmp_position)};
 
@@ -131,6 +186,26 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
         ss_cmp_sort_total(&st);
     else
         ss_cmp_sort_self(&st);
+    /* --verdict keeps the rows by their verdict (--by total: the total's,
+     * else self's) in that order; a limit keeps the first of those, and
+     * --sort position then orders them by file and line */
+    size_t g, sh, g2, sh2;
+    ss_verdict_count(st.n ? &st.rows[0].vself : NULL, st.n, sizeof *st.rows, &g, &sh);
+    ss_verdict_count(st.n ? &st.rows[0].vtotal : NULL, st.n, sizeof *st.rows, &g2, &sh2);
+    int by_total = o->by == SS_REPORT_TOTAL;
+    size_t *order,
+        n = verdict_filter(o, st.n ? (by_total ? &st.rows[0].vtotal : &st.rows[0].vself) : NULL,
+                           st.n, sizeof *st.rows, NULL, 0, &order);
+    if (n == SIZE_MAX) {
+        ss_cmp_stats_free(&st);
+        return ss_nomem(err, "--verdict");
+    }
+    if (order) { /* the kept rows to the front, in order (order[k] >= k) */
+        for (size_t k = 0; k < n; k++)
+            st.rows[k] = st.rows[order[k]];
+        st.n = n;
+        free(order);
+    }
     size_t all = st.n;
     if (o->limit > 0 && (size_t)o->limit < st.n)
         st.n = (size_t)o->limit;
@@ -142,8 +217,10 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
                          st.n,
                          NULL,
                          ss_model_measure_name(c->cur)};
-    if (o->format == SS_FORMAT_TEXT)
+    if (o->format == SS_FORMAT_TEXT) {
         header(out, c);
+        verdict_lines(out, &st.vinfo, "self", g, sh, "total", g2, sh2);
+    }
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "rows");
     if (o->format == SS_FORMAT_TEXT && st.n < all)
         fprintf(out, "... %zu more rows (--limit 0 shows all)\n", all - st.n);
@@ -174,6 +251,11 @@ static void get_stack(const void *ctx, size_t r, int exact, double *b, double *v
     *v = exact ? KROW(ctx, r)->cur_x : KROW(ctx, r)->cur;
 }
 static const struct ss_pair stack_pair = {get_stack, stacks_units, NULL, 0};
+static const struct ss_verdict *vstack_of(const void *ctx, size_t r)
+{
+    return &KROW(ctx, r)->v;
+}
+SS_VERDICT_CELLS(vstack, vstack_of, stacks_units)
 
 static int cmp_stack_text(const void *a, const void *b, void *ctx)
 {
@@ -184,8 +266,11 @@ static int cmp_stack_text(const void *a, const void *b, void *ctx)
 
 static const struct ss_col stack_columns[] = {
     SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &stack_pair),
+    SS_VERDICT_TEXT_COL("", vstack),
     {"depth", NULL, 6, 1, 0, cell_stack_depth, NULL, NULL, 0},
     {"stack", "stack (root first)", 0, 0, SS_COL_LABEL, cell_stack, NULL, NULL, 0},
+    SS_VERDICT_COLS("", vstack),
+    SS_VERDICT_MARK_COL(vstack),
 };
 
 static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -204,23 +289,32 @@ static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_
     int rc = ss_compare_stacks(c, &st, err);
     if (rc)
         return rc;
-    /* by delta (ss_compare_stacks's order), or --sort position: by the
-     * names root first */
-    size_t *order = NULL;
-    if (o->sort == SS_SORT_POSITION) {
-        order = ss_alloc_array(st.n, sizeof *order);
-        for (size_t i = 0; order && i < st.n; i++)
-            order[i] = i;
-        if (!order || ss_sort(order, st.n, sizeof *order, cmp_stack_text, &st)) {
+    /* by delta (ss_compare_stacks's order), the rows --verdict keeps, or
+     * --sort position: those by the names root first */
+    size_t *order,
+        n = verdict_filter(o, st.n ? &st.rows[0].v : NULL, st.n, sizeof *st.rows, NULL, 0, &order);
+    if (n == SIZE_MAX) {
+        ss_cmp_stacks_free(&st);
+        return ss_nomem(err, "--verdict");
+    }
+    if (o->sort == SS_SORT_POSITION && n > 0) {
+        if (!order && (order = ss_alloc_array(st.n, sizeof *order)))
+            for (size_t i = 0; i < st.n; i++)
+                order[i] = i;
+        if (!order || ss_sort(order, n, sizeof *order, cmp_stack_text, &st)) {
             free(order);
             ss_cmp_stacks_free(&st);
             return ss_nomem(err, "stacks");
         }
     }
-    if (o->format == SS_FORMAT_TEXT)
+    if (o->format == SS_FORMAT_TEXT) {
         header(out, c);
+        size_t g, sh;
+        ss_verdict_count(st.n ? &st.rows[0].v : NULL, st.n, sizeof *st.rows, &g, &sh);
+        verdict_lines(out, &st.vinfo, "", g, sh, NULL, 0, 0);
+    }
     struct ss_table t = {stack_columns, sizeof stack_columns / sizeof *stack_columns,
-                         &st,           st.n,
+                         &st,           n,
                          order,         ss_model_measure_name(c->cur)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, o->limit > 0 ? (size_t)o->limit : 0,
                    "rows");
@@ -263,12 +357,28 @@ static void get_ttotal(const void *ctx, size_t r, int exact, double *b, double *
 }
 static const struct ss_pair tself_pair = {get_tself, tree_units, NULL, 0};
 static const struct ss_pair ttotal_pair = {get_ttotal, tree_units, NULL, 0};
+static const struct ss_verdict *tvself_of(const void *ctx, size_t r)
+{
+    return &TROW(ctx, r)->vself;
+}
+static const struct ss_verdict *tvtotal_of(const void *ctx, size_t r)
+{
+    return &TROW(ctx, r)->vtotal;
+}
+SS_VERDICT_CELLS(tvself, tvself_of, tree_units)
+SS_VERDICT_CELLS(tvtotal, tvtotal_of, tree_units)
 
 static const struct ss_col tree_columns[] = {
     {"depth", NULL, 0, 0, SS_COL_TSV, cell_tnode_depth, NULL, NULL, 0},
     {"name", NULL, 0, 0, SS_COL_LABEL, cell_tnode_name, NULL, NULL, 0},
     SS_PAIR_COLS("self.base", 10, "self", 10, "self.delta", 11, 1, &tself_pair),
+    SS_VERDICT_TEXT_COL("self.", tvself),
     SS_PAIR_COLS("total.base", 11, "total", 10, "total.delta", 12, 1, &ttotal_pair),
+    SS_VERDICT_TEXT_COL("total.", tvtotal),
+    SS_VERDICT_COLS("self.", tvself),
+    SS_VERDICT_COLS("total.", tvtotal),
+    SS_VERDICT_MARK_COL(tvself),
+    SS_VERDICT_MARK_COL(tvtotal),
 };
 
 static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -298,19 +408,34 @@ static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_re
         }
         order[k++] = i;
     }
+    size_t *vorder, nv = verdict_filter(o, t.n ? &t.nodes[0].vtotal : NULL, t.n, sizeof *t.nodes,
+                                        order, k, &vorder);
+    if (nv == SIZE_MAX) {
+        free(order);
+        ss_cmp_tree_free(&t);
+        return ss_nomem(err, "--verdict");
+    }
     if (o->format == SS_FORMAT_TEXT) {
         header(out, c);
+        size_t g, sh, g2, sh2;
+        ss_verdict_count(t.n ? &t.nodes[0].vself : NULL, t.n, sizeof *t.nodes, &g, &sh);
+        ss_verdict_count(t.n ? &t.nodes[0].vtotal : NULL, t.n, sizeof *t.nodes, &g2, &sh2);
+        verdict_lines(out, &t.vinfo, "self", g, sh, "total", g2, sh2);
         struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
         fprintf(out, "%s tree%s%s, children by total delta\n",
                 o->inverted ? "bottom-up" : "top-down", o->function ? " of " : "",
                 o->function ? ss_esc(&esc, o->function) : "");
         ss_esc_free(&esc);
     }
-    struct ss_table tab = {tree_columns, sizeof tree_columns / sizeof *tree_columns,
-                           &t,           k,
-                           order,        ss_model_measure_name(c->cur)};
+    struct ss_table tab = {tree_columns,
+                           sizeof tree_columns / sizeof *tree_columns,
+                           &t,
+                           nv,
+                           vorder ? vorder : order,
+                           ss_model_measure_name(c->cur)};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
     free(order);
+    free(vorder);
     ss_cmp_tree_free(&t);
     return 0;
 }
@@ -777,12 +902,20 @@ static int tie_lb_row(const void *ctx, size_t a, size_t b)
 }
 static const struct ss_pair lb_samples = {get_lb_samples, NULL, tie_lb_row, 0};
 static const struct ss_pair lb_value = {get_lb_value, labels_units, tie_lb_row, 0};
+static const struct ss_verdict *vlabel_of(const void *ctx, size_t r)
+{
+    return &LBROW(ctx, r)->v;
+}
+SS_VERDICT_CELLS(vlabel, vlabel_of, labels_units)
 
 const struct ss_col ss_cmp_label_columns[SS_CMPLB_NCOLS] = {
     {"key", NULL, 12, 0, SS_COL_LEFT, cell_lb_key, cmp_lb_label, NULL, 0},
     {"value", NULL, 0, 0, SS_COL_LABEL, cell_lb_value, cmp_lb_label, NULL, 0},
     SS_PAIR_COLS("count.base", 10, "count", 9, "count.delta", 11, 1, &lb_samples),
     SS_PAIR_COLS("@.base", 10, "@", 10, "@.delta", 11, 1, &lb_value),
+    SS_VERDICT_TEXT_COL("@.", vlabel),
+    SS_VERDICT_COLS("@.", vlabel),
+    SS_VERDICT_MARK_COL(vlabel),
 };
 
 static int report_labels(FILE *out, const struct ss_compare *c, const struct ss_report_opts *o,
@@ -793,11 +926,22 @@ static int report_labels(FILE *out, const struct ss_compare *c, const struct ss_
     if (rc)
         return rc;
     int tsv = o->format == SS_FORMAT_TSV;
-    if (!tsv)
+    size_t *order,
+        n = verdict_filter(o, l.n ? &l.rows[0].v : NULL, l.n, sizeof *l.rows, NULL, 0, &order);
+    if (n == SIZE_MAX) {
+        ss_cmp_labels_free(&l);
+        return ss_nomem(err, "--verdict");
+    }
+    if (!tsv) {
         header(out, c);
-    struct ss_table t = {ss_cmp_label_columns,         SS_CMPLB_NCOLS, &l, l.n, NULL,
+        size_t g, sh;
+        ss_verdict_count(l.n ? &l.rows[0].v : NULL, l.n, sizeof *l.rows, &g, &sh);
+        verdict_lines(out, &l.vinfo, "", g, sh, NULL, 0, 0);
+    }
+    struct ss_table t = {ss_cmp_label_columns,         SS_CMPLB_NCOLS, &l, n, order,
                          ss_model_measure_name(c->cur)};
     ss_table_print(out, &t, tsv, o->limit > 0 ? (size_t)o->limit : 0, "labels");
+    free(order);
     if (!tsv && l.n == 0)
         fputs("(no labels on either side: pprof files bring them, from Go's pprof.Do, and perf "
               "script its comm, pid and tid)\n",
@@ -1030,6 +1174,12 @@ int ss_report_compare(FILE *out, const struct ss_compare *c, const struct ss_rep
         return ss_fail(err, SS_EUSAGE,
                        "--share does not go with --base (no scaffold is marked "
                        "in a comparison)");
+    if (o->verdict && o->by != SS_REPORT_SELF && o->by != SS_REPORT_TOTAL &&
+        o->by != SS_REPORT_LINE && o->by != SS_REPORT_STACKS && o->by != SS_REPORT_TREE &&
+        o->by != SS_REPORT_LABELS)
+        return ss_fail(err, SS_EUSAGE,
+                       "--verdict: only --by self, total, line, stacks, tree and labels have "
+                       "verdicts");
     switch (o->by) {
     case SS_REPORT_SELF:
     case SS_REPORT_TOTAL:

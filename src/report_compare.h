@@ -34,9 +34,26 @@ enum {
     SS_CMP_SELF_B,
     SS_CMP_SELF,
     SS_CMP_SELF_D,
+    SS_CMP_SELF_V, /* text: the self verdict's word */
     SS_CMP_TOTAL_B,
     SS_CMP_TOTAL,
     SS_CMP_TOTAL_D,
+    SS_CMP_TOTAL_V,
+    /* TSV: the verdicts' parts (column.h: SS_VERDICT_COLS) */
+    SS_CMP_SELF_LO,
+    SS_CMP_SELF_HI,
+    SS_CMP_SELF_Q,
+    SS_CMP_SELF_VERDICT,
+    SS_CMP_SELF_P,
+    SS_CMP_SELF_MDC,
+    SS_CMP_TOTAL_LO,
+    SS_CMP_TOTAL_HI,
+    SS_CMP_TOTAL_Q,
+    SS_CMP_TOTAL_VERDICT,
+    SS_CMP_TOTAL_P,
+    SS_CMP_TOTAL_MDC,
+    SS_CMP_SELF_MARK, /* the explorer's: +, - or ~ (column.h) */
+    SS_CMP_TOTAL_MARK,
     SS_CMP_NCOLS
 };
 extern const struct ss_col ss_cmp_fn_columns[SS_CMP_NCOLS];
@@ -99,6 +116,14 @@ enum {
     SS_CMPLB_MEASURE_B,
     SS_CMPLB_MEASURE,
     SS_CMPLB_MEASURE_D,
+    SS_CMPLB_MEASURE_V, /* text: the verdict's word */
+    SS_CMPLB_LO,        /* TSV: the verdict's parts (column.h) */
+    SS_CMPLB_HI,
+    SS_CMPLB_Q,
+    SS_CMPLB_VERDICT,
+    SS_CMPLB_P,
+    SS_CMPLB_MDC,
+    SS_CMPLB_MARK, /* the explorer's: +, - or ~ */
     SS_CMPLB_NCOLS
 };
 extern const struct ss_col ss_cmp_label_columns[SS_CMPLB_NCOLS];

@@ -43,29 +43,38 @@ static ss_id add_row(struct work *w, const char *name, size_t len, ss_id file, u
     return k;
 }
 
+size_t ss_stats_line_key(const struct ss_model *m, ss_id loc, char *buf, size_t n, size_t *file_len)
+{
+    const struct ss_location *l = &m->locations.v[loc];
+    if (l->line == 0 || n < 32)
+        return 0;
+    const char *base = "NA";
+    size_t blen = 2;
+    if (l->file != SS_NONE)
+        ss_basename(ss_str(m, l->file), &base, &blen);
+    if (blen > n - 16)
+        blen = n - 16;
+    *file_len = blen;
+    int k = snprintf(buf, n, "%.*s#%u", (int)blen, base, l->line);
+    return (size_t)k;
+}
+
 /* Row of a location's key (by line), creating it on first use; SS_NONE for a
  * location without position. */
 static ss_id line_row(struct work *w, ss_id loc, int *oom)
 {
     if (w->key_of[loc] != SS_NONE)
         return w->key_of[loc];
-    const struct ss_location *l = &w->m->locations.v[loc];
-    if (l->line == 0)
-        return SS_NONE;
     char buf[4096];
-    const char *base = "NA";
-    size_t blen = 2;
-    if (l->file != SS_NONE)
-        ss_basename(ss_str(w->m, l->file), &base, &blen);
-    if (blen > sizeof buf - 16)
-        blen = sizeof buf - 16;
-    ss_id frow = add_row(w, base, blen, SS_NONE, 0); /* interns the file name */
+    size_t blen, n = ss_stats_line_key(w->m, loc, buf, sizeof buf, &blen);
+    if (n == 0)
+        return SS_NONE;
+    ss_id frow = add_row(w, buf, blen, SS_NONE, 0); /* interns the file name */
     if (frow == SS_NONE) {
         *oom = 1;
         return SS_NONE;
     }
-    int n = snprintf(buf, sizeof buf, "%.*s#%u", (int)blen, base, l->line);
-    ss_id r = add_row(w, buf, (size_t)n, frow, l->line);
+    ss_id r = add_row(w, buf, n, frow, w->m->locations.v[loc].line);
     if (r == SS_NONE)
         *oom = 1;
     w->key_of[loc] = r;

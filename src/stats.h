@@ -77,6 +77,13 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
 
 void ss_stats_free(struct ss_stats *st);
 
+/* The by-line key of location loc of m (R's `basename#line`, `NA#line`
+ * without a file) into buf[0..n) (n >= 32; a basename longer than n - 16 is
+ * cut), *file_len the length of its file part.  Returns the key's length,
+ * or 0 for a location without a line. */
+size_t ss_stats_line_key(const struct ss_model *m, ss_id loc, char *buf, size_t n,
+                         size_t *file_len);
+
 /* Row orders: by self time, by total time (each descending, ties by the other
  * time, then by name in byte order), by source position (file, then line, as
  * R's by.line). */

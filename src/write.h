@@ -90,6 +90,10 @@ int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
 struct ss_flame_opts;
 int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
 void ss_svg_set_opts(const struct ss_flame_opts *o);
+/* The level of a differential SVG's verdicts (verdict.h; 0.05 unless set):
+ * frames whose change is not a verdict of grew or shrank are drawn in a
+ * neutral colour. */
+void ss_svg_set_alpha(double alpha);
 
 /* The tables writer fills the existing empty directory `dir`. */
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err);

@@ -47,9 +47,16 @@
 
 static struct ss_flame_opts svg_opts = {0, 0, SS_FLAME_BY_NAME};
 
+static double svg_alpha = 0.05;
+
 void ss_svg_set_opts(const struct ss_flame_opts *o)
 {
     svg_opts = *o;
+}
+
+void ss_svg_set_alpha(double alpha)
+{
+    svg_alpha = alpha;
 }
 
 /* Text escaped for people (textesc.h) and then for XML, `max` code points
@@ -250,10 +257,17 @@ static const char svg_script[] =
 
 /* A comparison's fill (compare.h): red for growth, blue for shrinkage, the
  * stronger the larger |delta| is against the graph's largest; grey when
- * equal. */
-static void delta_fill(double base, double cur, double max_delta, char *buf, size_t n)
+ * equal.  With verdicts (sign, verdict.h; v NULL: none) only a frame that
+ * grew or shrank is coloured, in its verdict's direction and at least
+ * faintly; a `~` frame is grey like an equal one. */
+static void delta_fill(double base, double cur, double max_delta, const struct ss_verdict *v,
+                       char *buf, size_t n)
 {
     double d = cur - base, r = max_delta > 0 ? fabs(d) / max_delta : 0;
+    if (v) {
+        d = v->sign;
+        r = r < 0.15 ? 0.15 : r;
+    }
     unsigned lo = (unsigned)lround(225 * (1 - r));
     if (d > 0)
         snprintf(buf, n, "rgb(255,%u,%u)", lo, lo);
@@ -265,6 +279,30 @@ static void delta_fill(double base, double cur, double max_delta, char *buf, siz
 
 static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
                      struct ss_error *err);
+
+/* A frame's <title>: its name, value and share of `all`; in a comparison
+ * (base not NULL) its base value and delta, and its verdict (vd, or NULL). */
+static void frame_title(FILE *f, const struct ss_model *m, const char *name, double total,
+                        double all, const double *base, const struct ss_verdict *vd)
+{
+    char v[64];
+    ss_flame_format(m, total, v, sizeof v);
+    fputs("<title>", f);
+    put_text(f, name, SIZE_MAX);
+    fprintf(f, " (%s, %.2f%%", v, 100.0 * total / all);
+    if (base) {
+        char bv[64], dv[64];
+        double d = total - *base;
+        ss_flame_format(m, *base, bv, sizeof bv);
+        ss_flame_format(m, fabs(d), dv, sizeof dv);
+        fprintf(f, "; base %s, delta %s%s", bv, d > 0 ? "+" : d < 0 ? "-" : "", dv);
+    }
+    if (vd && !isnan(vd->q))
+        fprintf(f, "; %s, q %.2g", ss_verdict_word(vd->sign), vd->q);
+    else if (vd)
+        fputs("; ~", f);
+    fputs(")</title>", f);
+}
 
 /* The frames only in the base, ordered by the new frame they are under
  * (roots, SS_FLAME_NONE, last), heaviest first. */
@@ -330,6 +368,7 @@ int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_
     if (!rc) {
         struct ss_compare cmp;
         ss_compare_init(&cmp, &base, &cur, norm);
+        cmp.alpha = svg_alpha;
         rc = write_svg(&cur, f, &cmp, err);
     }
     ss_model_free(&base);
@@ -360,10 +399,13 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
         return rc;
     double *base = NULL, max_delta = 0;
     struct ss_cmp_gone gone = {NULL, NULL, NULL, 0};
+    struct ss_cmp_fverdicts fv;
+    memset(&fv, 0, sizeof fv);
     size_t *gorder = NULL, gat = 0;
     if (cmp) {
         base = malloc((fl.n ? fl.n : 1) * sizeof *base);
-        rc = base ? ss_compare_flame_gone(cmp, &opts, &fl, base, &gone, err) : ss_nomem(err, "SVG");
+        rc = base ? ss_compare_flame_gone(cmp, &opts, &fl, base, &gone, &fv, err)
+                  : ss_nomem(err, "SVG");
         if (!rc) {
             gorder = ss_alloc_array(gone.n ? gone.n : 1, sizeof *gorder);
             for (size_t j = 0; gorder && j < gone.n; j++)
@@ -375,6 +417,7 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
             free(base);
             free(gorder);
             ss_cmp_gone_free(&gone);
+            ss_cmp_fverdicts_free(&fv);
             ss_flame_free(&fl);
             return rc;
         }
@@ -407,10 +450,17 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
     if (cmp) {
         char sum[512];
         ss_compare_summary(sum, sizeof sum, cmp, 1);
-        fprintf(f,
-                "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank against the "
-                "base (the stronger, the more); ",
-                SVG_XPAD);
+        if (fv.v)
+            fprintf(f,
+                    "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank beyond "
+                    "sampling noise (q &lt;= %g; the stronger, the more); grey: ~, no change "
+                    "this data can tell; ",
+                    SVG_XPAD, fv.info.alpha);
+        else
+            fprintf(f,
+                    "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank against "
+                    "the base (the stronger, the more); ",
+                    SVG_XPAD);
         put_text(f, sum, SIZE_MAX);
         /* the roots only the base has (sorted last) */
         size_t r = gone.n;
@@ -441,32 +491,20 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
         int y = inverted ? top + (int)nd->depth * SVG_FRAME_H
                          : top + (int)(rows - 1 - nd->depth) * SVG_FRAME_H;
         const char *name = ss_function_name(m, nd->function);
-        char col[32], v[64];
+        char col[32];
+        const struct ss_verdict *vd = fv.v ? &fv.v[i] : NULL;
         if (base)
-            delta_fill(base[i], nd->total, max_delta, col, sizeof col);
+            delta_fill(base[i], nd->total, max_delta, vd, col, sizeof col);
         else
             fill(m, nd->function, col, sizeof col);
-        ss_flame_format(m, nd->total, v, sizeof v);
         fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"", nd->x, nd->total,
                 nd->depth);
         if (base)
             fprintf(f, " data-b=\"%.17g\"", base[i]);
-        fputs("><title>", f);
-        put_text(f, name, SIZE_MAX);
-        if (base) {
-            char bv[64], dv[64];
-            double d = nd->total - base[i];
-            ss_flame_format(m, base[i], bv, sizeof bv);
-            ss_flame_format(m, fabs(d), dv, sizeof dv);
-            fprintf(f, " (%s, %.2f%%; base %s, delta %s%s)</title>", v,
-                    100.0 * nd->total / fl.total, bv,
-                    d > 0   ? "+"
-                    : d < 0 ? "-"
-                            : "",
-                    dv);
-        } else {
-            fprintf(f, " (%s, %.2f%%)</title>", v, 100.0 * nd->total / fl.total);
-        }
+        if (vd)
+            fprintf(f, " data-v=\"%s\"", ss_verdict_word(vd->sign));
+        fputc('>', f);
+        frame_title(f, m, name, nd->total, fl.total, base ? &base[i] : NULL, vd);
         /* the frames only the base has under this one */
         while (gorder && gat < gone.n && gone.parent[gorder[gat]] < i)
             gat++; /* under a frame too narrow to draw */
@@ -488,6 +526,7 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
     }
     fputs("</g>\n</svg>\n", f);
     ss_flame_free(&fl);
+    ss_cmp_fverdicts_free(&fv);
     free(base);
     free(gorder);
     ss_cmp_gone_free(&gone);

@@ -239,7 +239,7 @@ START_TEST(flame_base_totals)
     ck_assert_uint_eq(bfl.n, 3); /* main, f, g */
     double nb[3];
     struct ss_cmp_gone gone;
-    ck_assert_int_eq(ss_compare_flame_gone(&c2, &o, &bfl, nb, &gone, &err), 0);
+    ck_assert_int_eq(ss_compare_flame_gone(&c2, &o, &bfl, nb, &gone, NULL, &err), 0);
     ck_assert_uint_eq(gone.n, 1);
     ck_assert_str_eq(gone.name[0], "h");
     ck_assert_uint_eq(gone.parent[0], 0); /* under main */
@@ -275,7 +275,7 @@ START_TEST(flame_focus_base_totals)
     ck_assert_int_eq(
         ss_flame_build_focus(&n, sw, &o, ss_model_find_function(&n, "main"), &fl, &err), 0);
     ck_assert_uint_eq(fl.n, 4);
-    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "main", &fl, base, &gone, &err), 0);
+    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "main", &fl, base, &gone, NULL, &err), 0);
     static const double want[] = {0.08, 0.04, 0.02, 0};
     for (size_t i = 0; i < 4; i++)
         ck_assert_double_eq_tol(base[i], want[i], TOL);
@@ -286,7 +286,7 @@ START_TEST(flame_focus_base_totals)
                      0);
     ck_assert_uint_eq(fl.n, 2);
     ck_assert_str_eq(ss_function_name(&n, fl.nodes[1].function), "main");
-    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "g", &fl, base, &gone, &err), 0);
+    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "g", &fl, base, &gone, NULL, &err), 0);
     ck_assert_double_eq_tol(base[0], 0.02, TOL);
     ck_assert_double_eq_tol(base[1], 0.02, TOL);
     ss_flame_free(&fl);
@@ -294,7 +294,7 @@ START_TEST(flame_focus_base_totals)
     ck_assert_int_eq(ss_flame_build_focus(&n, sw, &o, ss_model_find_function(&n, "h"), &fl, &err),
                      0);
     base[0] = -1;
-    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "h", &fl, base, &gone, &err), 0);
+    ck_assert_int_eq(ss_compare_flame_focus(&c, &o, "h", &fl, base, &gone, NULL, &err), 0);
     ck_assert_double_eq_tol(base[0], 0, TOL);
     ck_assert_uint_eq(gone.n, 0);
     ss_flame_free(&fl);
@@ -307,7 +307,7 @@ START_TEST(flame_focus_base_totals)
         ss_flame_build_focus(&b, sw, &o, ss_model_find_function(&b, "main"), &fl, &err), 0);
     free(sw);
     ck_assert_uint_eq(fl.n, 3);
-    ck_assert_int_eq(ss_compare_flame_focus(&c2, &o, "main", &fl, base, &gone, &err), 0);
+    ck_assert_int_eq(ss_compare_flame_focus(&c2, &o, "main", &fl, base, &gone, NULL, &err), 0);
     ck_assert_uint_eq(gone.n, 1);
     ck_assert_str_eq(gone.name[0], "h");
     ck_assert_uint_eq(gone.parent[0], 0);

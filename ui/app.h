@@ -192,6 +192,7 @@ struct ui {
     int phase_cmp;
     char phase[2][32];
     struct ss_tf_effect phase_eff[2];
+    double alpha; /* the level of the verdicts (verdict.h; --alpha, :alpha) */
     struct ss_tf_list *tf;
     unsigned gen; /* bumped whenever m changes */
     struct ui_cache cache;
@@ -272,14 +273,20 @@ const char *ui_flame_position(const struct ss_model *m, const struct ss_flame_no
 /* Draw a frame in columns [c0, c1) of row yy: an edge, then its name. */
 void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char *name, int style);
 /* In a comparison: the style of a frame by its delta (compare.h's shades:
- * red grew, blue shrank). */
-int ui_delta_style(double base, double cur, double max_delta);
+ * red grew, blue shrank); with its verdict v (verdict.h; NULL: none), only
+ * a frame that grew or shrank is coloured, in the verdict's direction, and
+ * a `~` frame is plain. */
+int ui_delta_style(double base, double cur, double max_delta, const struct ss_verdict *v);
 /* In a comparison: ", base B, delta +D" for a frame with base total `base`
- * and total `cur`, then "; only in the base: NAME VALUE, ..." for the
- * frames of `gone` under frame `frame`, heaviest first, as many as fit.
- * Into buf; returns the length written (at most n - 1). */
-int ui_flame_delta_text(const struct ui *ui, double base, double cur,
+ * and total `cur`, its verdict v (", grew (q 0.003)", ", ~"; v NULL: none),
+ * then "; only in the base: NAME VALUE, ..." for the frames of `gone`
+ * under frame `frame`, heaviest first, as many as fit.  Into buf; returns
+ * the length written (at most n - 1). */
+int ui_flame_delta_text(const struct ui *ui, double base, double cur, const struct ss_verdict *v,
                         const struct ss_cmp_gone *gone, uint32_t frame, char *buf, size_t n);
+/* "red grew, blue shrank beyond noise (q <= 0.05: 3 and 1), ~ plain" for
+ * verdicts fv (fv->v NULL: the legend without verdicts), into buf. */
+const char *ui_delta_legend(const struct ss_cmp_fverdicts *fv, char *buf, size_t n);
 
 /* ---- view_lines.c: source files and the code pane ----------------------------- */
 
@@ -329,6 +336,10 @@ void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf,
  * loaded and the transformed model; a message names it.  Returns 0, or -1
  * after an error message (no such measure). */
 int ui_set_measure(struct ui *ui, const char *name);
+
+/* :alpha Q: the level of a comparison's verdicts; every view's verdicts are
+ * made again (session.c).  Returns 0, or -1 after an error message. */
+int ui_set_alpha(struct ui *ui, const char *arg);
 
 /* X: exchange the base and the new profile of a comparison and re-apply
  * the transform list to both (an error message when nothing is compared). */

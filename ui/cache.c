@@ -122,6 +122,8 @@ const struct ss_phases *ui_phases(struct ui *ui)
 void ui_compare(struct ui *ui, struct ss_compare *c)
 {
     ss_compare_init(c, ui->bm, ui->m, ui->normalize);
+    c->alpha = ui->alpha;
+    c->no_verdicts = getenv("STACKSCOPE_NO_VERDICTS") != NULL; /* bench/: their cost */
 }
 
 static const struct ss_cmp_stats *cmp_stats(struct ui *ui, enum ss_stats_key by)

@@ -341,6 +341,12 @@ static void cmd_value(struct ui *ui, const char *arg, int data)
     ui_set_measure(ui, arg);
 }
 
+static void cmd_alpha(struct ui *ui, const char *arg, int data)
+{
+    (void)data;
+    ui_set_alpha(ui, arg);
+}
+
 static const struct ui_command_info commands[] = {
     {"w", "FILE",
      "save the transformed profile; the format comes from the name (.out .prof .rprof: Rprof, "
@@ -391,6 +397,10 @@ static const struct ui_command_info commands[] = {
      "compare phase B of the profile with phase A (a number, main, first or last), both after "
      "the transforms, as --base compares files (X swaps them); without phases: stop",
      cmd_compare_phases, 0},
+    {"alpha", "Q",
+     "a comparison's verdicts at level Q (as --alpha; default 0.05): grew, shrank or ~ with a "
+     "false discovery rate of Q over each table",
+     cmd_alpha, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
     /* the transform language (DESIGN section 5) */
     {"drop-samples", "A:B",

@@ -381,6 +381,30 @@ void ui_preset(struct ui *ui, const char *name)
     }
 }
 
+int ui_set_alpha(struct ui *ui, const char *arg)
+{
+    char *end;
+    double a = strtod(arg, &end);
+    if (!*arg) {
+        ui_message(ui, "alpha: %g (the verdicts' level; :alpha Q sets it)", ui->alpha);
+        return 0;
+    }
+    if (*end || !(a >= 1e-12 && a <= 0.5)) {
+        ui_error(ui, "alpha: expected a level between 1e-12 and 0.5, e.g. 0.05, not '%s'", arg);
+        return -1;
+    }
+    ui->alpha = a;
+    /* the model is the same: only what is computed from it changes */
+    int saved = ui->saved_gen == ui->gen;
+    ui_cache_clear(&ui->cache);
+    ui->gen++;
+    ui->cache.gen = ui->gen;
+    if (saved)
+        ui->saved_gen = ui->gen;
+    ui_message(ui, "alpha: %g%s", a, ui->bm ? "" : " (verdicts come with a comparison: --base)");
+    return 0;
+}
+
 int ui_set_measure(struct ui *ui, const char *name)
 {
     struct ss_error err;

@@ -132,6 +132,18 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         const char *nf = ui->m->sources.n ? ss_str(ui->m, ui->m->sources.v[0].uri) : "";
         const char *nb = strrchr(nf, '/');
         nb = nb && nb[1] ? nb + 1 : nf;
+        /* the verdicts of the functions' self (compare.h), as their view shows */
+        char vs[128] = "";
+        const struct ss_cmp_stats *cs = ui_cmp_fn(ui);
+        if (cs && cs->vinfo.done) {
+            size_t g, s;
+            ss_verdict_count(cs->n ? &cs->rows[0].vself : NULL, cs->n, sizeof *cs->rows, &g, &s);
+            int k = snprintf(vs, sizeof vs, " | self: %zu grew, %zu shrank", g, s);
+            /* several files a side: each a run, tested across runs */
+            if (cs->vinfo.files_b > 1 || cs->vinfo.files_n > 1)
+                snprintf(vs + k, sizeof vs - (size_t)k, " (runs: %zu base, %zu new)",
+                         cs->vinfo.files_b, cs->vinfo.files_n);
+        }
         char names[1200], tfs[600];
         if (ui->phase_cmp) /* two phases of one profile */
             snprintf(names, sizeof names, " phase %s vs phase %s of %s", ui->phase[1], ui->phase[0],
@@ -139,7 +151,7 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
         else
             snprintf(names, sizeof names, " %s vs %s%s", nb, bb, ui->swapped ? " (swapped)" : "");
         snprintf(line, sizeof line, " | %s: %s", ss_model_measure_name(ui->m), sum);
-        snprintf(tfs, sizeof tfs, " | %s", tf);
+        snprintf(tfs, sizeof tfs, "%s | %s", vs, tf); /* they give way first */
         put_status(c, y, names, line, tfs);
         return;
     }

@@ -1042,6 +1042,7 @@ static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nf
     ui->nfiles = nfiles;
     ui->orig_samples = count_samples(&ui->orig);
     struct ss_model *b = ss_cli_take_base(&ui->normalize);
+    ui->alpha = ss_cli_alpha();
     if (b) { /* a comparison: the base, taken over too */
         ui->borig = *b;
         memset(b, 0, sizeof *b);

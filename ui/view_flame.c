@@ -20,6 +20,7 @@
  * change; a draw visits only the frames wide enough to show (a narrower
  * frame's subtree is skipped whole), so it costs what is on screen.  The
  * selection and the zoom are kept across rebuilds as function paths. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,7 +86,8 @@ struct flame_view {
      * |delta| of the graph (colours by delta); NULL otherwise */
     double *base;
     double max_delta;
-    struct ss_cmp_gone gone; /* the base's frames the new graph lacks */
+    struct ss_cmp_gone gone;    /* the base's frames the new graph lacks */
+    struct ss_cmp_fverdicts fv; /* each frame's verdict (fv.v NULL: none) */
 };
 
 static void view_init(struct ui_view *v)
@@ -391,14 +393,16 @@ static int prepare(struct ui *ui, struct ui_view *v)
     free(p->base);
     p->base = NULL;
     ss_cmp_gone_free(&p->gone);
+    ss_cmp_fverdicts_free(&p->fv);
     if (ui->bm && !p->opts.time_order) {
         /* colours by delta against the same paths in the base */
         struct ss_compare cmp;
         ui_compare(ui, &cmp);
         p->base = malloc((p->fl.n ? p->fl.n : 1) * sizeof *p->base);
-        int bad = !p->base                                                                 ? 1
-                  : ss_compare_flame_gone(&cmp, &p->opts, &p->fl, p->base, &p->gone, &err) ? 2
-                                                                                           : 0;
+        int bad = !p->base ? 1
+                  : ss_compare_flame_gone(&cmp, &p->opts, &p->fl, p->base, &p->gone, &p->fv, &err)
+                      ? 2
+                      : 0;
         if (bad) {
             ui_error(ui, "%s", bad == 2 ? err.msg : "out of memory");
             free(p->base);
@@ -654,10 +658,28 @@ void ui_flame_put_frame(struct ui_canvas *c, int yy, int c0, int c1, const char 
         ui_put_fit(c, yy, c0 + 1, c1 - c0 - 1, name, style, 0);
 }
 
-int ui_delta_style(double base, double cur, double max_delta)
+int ui_delta_style(double base, double cur, double max_delta, const struct ss_verdict *v)
 {
     int sh = ss_compare_shade(base, cur, max_delta);
+    if (v) {
+        /* the verdict's direction, at least faintly; `~` is plain */
+        int k = sh < 0 ? -sh : sh;
+        sh = v->sign * (k ? k : 1);
+    }
     return sh > 0 ? UI_S_GREW1 + sh - 1 : sh < 0 ? UI_S_SHRANK1 - sh - 1 : UI_S_NORMAL;
+}
+
+const char *ui_delta_legend(const struct ss_cmp_fverdicts *fv, char *buf, size_t n)
+{
+    if (!fv->v) {
+        snprintf(buf, n, "red grew, blue shrank vs the base (stronger: more)");
+        return buf;
+    }
+    size_t g, s;
+    ss_verdict_count(fv->v, fv->n, sizeof *fv->v, &g, &s);
+    snprintf(buf, n, "red grew (%zu), blue shrank (%zu) beyond noise (q <= %g), plain: ~", g, s,
+             fv->info.alpha);
+    return buf;
 }
 
 struct gone_ctx {
@@ -697,7 +719,7 @@ static int gone_text(const struct ui *ui, const struct ss_cmp_gone *gone, uint32
     return k;
 }
 
-int ui_flame_delta_text(const struct ui *ui, double base, double cur,
+int ui_flame_delta_text(const struct ui *ui, double base, double cur, const struct ss_verdict *v,
                         const struct ss_cmp_gone *gone, uint32_t frame, char *buf, size_t n)
 {
     char bv[64], dv[64];
@@ -705,6 +727,10 @@ int ui_flame_delta_text(const struct ui *ui, double base, double cur,
     ui_flame_value(ui, base, bv, sizeof bv);
     ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
     int k = snprintf(buf, n, ", base %s, delta %s%s", bv, d > 0 ? "+" : d < 0 ? "-" : "", dv);
+    if (v && k > 0 && (size_t)k < n)
+        k += isnan(v->q) ? snprintf(buf + k, n - (size_t)k, ", ~")
+                         : snprintf(buf + k, n - (size_t)k, ", %s (q %.2g)",
+                                    ss_verdict_word(v->sign), v->q);
     /* what only the base has under the frame, heaviest first */
     if (k > 0 && (size_t)k < n)
         k = gone_text(ui, gone, frame, buf, n, k);
@@ -723,7 +749,7 @@ static void draw_frame(struct ui *ui, struct ui_view *v, struct flame_view *p, s
     if (!p->by_class) /* frames of different functions side by side differ */
         style = ui_flame_neighbour_style(c, yy, c0, p->cell_y, p->cell_y + p->cell_h, style);
     if (p->base)
-        style = ui_delta_style(p->base[i], nd->total, p->max_delta);
+        style = ui_delta_style(p->base[i], nd->total, p->max_delta, p->fv.v ? &p->fv.v[i] : NULL);
     if (p->match && p->match[i])
         style = UI_S_MATCH;
     if (i == v->list.sel)
@@ -776,8 +802,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                      100.0 * p->hit_zoom / w);
     } else if (p->base && k > 0 && (size_t)k < sizeof info) {
         /* the legend of a comparison, and the roots only the base has */
-        k += snprintf(info + k, sizeof info - (size_t)k,
-                      " | red grew, blue shrank vs the base (stronger: more)");
+        char lg[160];
+        k += snprintf(info + k, sizeof info - (size_t)k, " | %s",
+                      ui_delta_legend(&p->fv, lg, sizeof lg));
         if (p->zoom == NONE && k > 0 && (size_t)k < sizeof info)
             gone_text(ui, &p->gone, NONE, info, sizeof info, k);
     } else if (k > 0 && (size_t)k < sizeof info) {
@@ -847,7 +874,8 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
          * called in the base and calls no more */
         int kk = snprintf(line, sizeof line, "total %s", tot);
         if (kk > 0 && (size_t)kk < sizeof line)
-            kk += ui_flame_delta_text(ui, p->base[v->list.sel], nd->total, &p->gone,
+            kk += ui_flame_delta_text(ui, p->base[v->list.sel], nd->total,
+                                      p->fv.v ? &p->fv.v[v->list.sel] : NULL, &p->gone,
                                       (uint32_t)v->list.sel, line + kk, sizeof line - (size_t)kk);
         if (kk > 0 && (size_t)kk < sizeof line)
             snprintf(line + kk, sizeof line - (size_t)kk, " | ");
@@ -1095,6 +1123,7 @@ static void view_free(struct ui_view *v)
     free(p->pw);
     free(p->base);
     ss_cmp_gone_free(&p->gone);
+    ss_cmp_fverdicts_free(&p->fv);
     free(p->match);
     free(p->cell);
     free(p->sel_path);

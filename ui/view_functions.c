@@ -94,20 +94,33 @@ static void cell_rel(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 }
 static const struct ss_col rel_col = {"self.delta.pct", NULL, 7, 1, 0, cell_rel, NULL, NULL, 0};
 
-/* A comparison's columns (`report --base --by self`, and the relative
- * delta) and orders. */
-enum { CSORT_SELF_D, CSORT_TOTAL_D, CSORT_SELF, CSORT_TOTAL, CSORT_NAME };
-static const char *const csort_names[NSORTS] = {"self delta", "total delta", "self", "total",
-                                                "name"};
-static const int csort_column[NSORTS] = {2, 6, 1, 5, 7};
+/* A comparison's columns (`report --base --by self`, each delta followed
+ * by the relative self delta and its verdict) and orders; "self verdict"
+ * puts the rows whose self grew or shrank beyond noise first (column.h:
+ * ss_verdict_order). */
+enum {
+    CSORT_SELF_D,
+    CSORT_TOTAL_D,
+    CSORT_SELF_V,
+    CSORT_TOTAL_V,
+    CSORT_SELF,
+    CSORT_TOTAL,
+    CSORT_NAME,
+    NCSORTS
+};
+static const char *const csort_names[NCSORTS] = {
+    "self delta", "total delta", "self verdict", "total verdict", "self", "total", "name"};
+static const int csort_column[NCSORTS] = {2, 7, 4, 8, 1, 6, 9};
 static struct ui_column ccolumns[] = {
     {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF_B]},
     {"self", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF]},
     {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_SELF_D]},
     {"delta%", 7, 1, &rel_col},
+    {"v", 1, 0, &ss_cmp_fn_columns[SS_CMP_SELF_MARK]},
     {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_B]},
     {"total", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL]},
     {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_D]},
+    {"v", 1, 0, &ss_cmp_fn_columns[SS_CMP_TOTAL_MARK]},
     {"function", 0, 0, &ss_cmp_fn_columns[SS_CMP_NAME]},
 };
 #define NCCOLS ARRAY_SIZE(ccolumns)
@@ -259,10 +272,12 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     const struct ss_cmp_stats *cs = ui_cmp_fn(ui);
     uint32_t r = p->order[row];
     const struct ss_cmp_row *cr = &cs->rows[r];
-    /* growth stands out (the error colour), shrinkage is dimmed */
-    double d = cr->self_n - cr->self_b;
-    if (style == UI_S_NORMAL && (d > 0 || d < 0))
-        style = d > 0 ? UI_S_ERROR : UI_S_DIM;
+    /* a row whose self (total, when sorted by it) grew or shrank beyond
+     * noise stands out in the flame graph's colours; `~` rows are plain */
+    int by_total = v->sort == CSORT_TOTAL_D || v->sort == CSORT_TOTAL_V || v->sort == CSORT_TOTAL;
+    int sign = by_total ? cr->vtotal.sign : cr->vself.sign;
+    if (style == UI_S_NORMAL && sign)
+        style = sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
     ui_table_cells(c, y, ccolumns, NCCOLS, cs, r, style, 0);
 }
 
@@ -284,10 +299,13 @@ static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
                 widest = a;
         }
     }
+    /* the value columns widen to the widest (the deltas have a sign) */
+    static const int value_col[] = {0, 1, 2, 5, 6, 7};
     int wv = ui_value_width(ui, widest, 7);
-    for (int i = 0; i < 7; i++)
-        if (i != 3) /* the deltas have a sign */
-            ccolumns[i].width = wv + (i == 2 || i == 6);
+    for (size_t k = 0; k < ARRAY_SIZE(value_col); k++) {
+        int i = value_col[k];
+        ccolumns[i].width = wv + (i == 2 || i == 7);
+    }
     ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL : ui_empty_note(ui), draw_compared_row);
 }
@@ -306,10 +324,10 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
     if (ui->bm) {
-        if (ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NSORTS, csort_names) ==
+        if (ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS, csort_names) ==
             UI_HANDLED)
             return UI_HANDLED;
-        return ui_sort_request(ui, v, req, csort_names, NSORTS);
+        return ui_sort_request(ui, v, req, csort_names, NCSORTS);
     }
     if (ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
         UI_HANDLED)

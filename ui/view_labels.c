@@ -35,14 +35,23 @@ static const struct ui_column ccolumns_min[] = {
     {"key", 8, 0, CL(SS_CMPLB_KEY)},          {"base", 6, 1, CL(SS_CMPLB_COUNT_B)},
     {"count", 6, 1, CL(SS_CMPLB_COUNT)},      {"delta", 6, 1, CL(SS_CMPLB_COUNT_D)},
     {"base", 9, 1, CL(SS_CMPLB_MEASURE_B)},   {"measure", 9, 1, CL(SS_CMPLB_MEASURE)},
-    {"delta", 10, 1, CL(SS_CMPLB_MEASURE_D)}, {"value", 0, 0, CL(SS_CMPLB_VALUE)},
+    {"delta", 10, 1, CL(SS_CMPLB_MEASURE_D)}, {"v", 1, 0, CL(SS_CMPLB_MARK)},
+    {"value", 0, 0, CL(SS_CMPLB_VALUE)},
 };
 static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
 #define NCCOLS ARRAY_SIZE(ccolumns)
-enum { CSORT_MEASURE_D, CSORT_COUNT_D, CSORT_MEASURE, CSORT_COUNT, CSORT_LABEL, NCSORTS };
-static const char *const csort_names[NCSORTS] = {"measure delta", "count delta", "measure", "count",
-                                                 "key and value"};
-static const int csort_column[NCSORTS] = {6, 3, 5, 2, 0};
+enum {
+    CSORT_MEASURE_D,
+    CSORT_COUNT_D,
+    CSORT_VERDICT,
+    CSORT_MEASURE,
+    CSORT_COUNT,
+    CSORT_LABEL,
+    NCSORTS
+};
+static const char *const csort_names[NCSORTS] = {"measure delta", "count delta", "verdict",
+                                                 "measure",       "count",       "key and value"};
+static const int csort_column[NCSORTS] = {6, 3, 7, 5, 2, 0};
 
 struct labels_view {
     struct ss_label_stats ls;
@@ -149,10 +158,9 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     const struct labels_view *p = v->priv;
     uint32_t r = p->order[row];
     const struct ss_cmp_label *cr = &p->cmp.rows[r];
-    /* growth stands out (the error colour), shrinkage is dimmed */
-    double d = cr->value_n - cr->value_b;
-    if (style == UI_S_NORMAL && (d > 0 || d < 0))
-        style = d > 0 ? UI_S_ERROR : UI_S_DIM;
+    /* grew or shrank beyond noise: the flame graph's colours; `~` plain */
+    if (style == UI_S_NORMAL && cr->v.sign)
+        style = cr->v.sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
     ui_table_cells(c, y, ccolumns, NCCOLS, &p->cmp, r, style, 0);
 }
 

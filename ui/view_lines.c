@@ -50,16 +50,20 @@ static struct ui_column columns[] = {
 
 /* A comparison (--base): base, new and delta of self and total per line
  * (`report --base --by line`), sorted by self delta. */
-static const char *const csort_names[NSORTS] = {"self delta", "total delta", "position"};
-static const int csort_column[NSORTS] = {2, 5, 6};
+enum { CSORT_SELF_D, CSORT_TOTAL_D, CSORT_SELF_V, CSORT_TOTAL_V, CSORT_POS, NCSORTS };
+static const char *const csort_names[NCSORTS] = {"self delta", "total delta", "self verdict",
+                                                 "total verdict", "position"};
+static const int csort_column[NCSORTS] = {2, 6, 3, 7, 8};
 /* the numbers take the room of the source text, which is left out */
 static struct ui_column ccolumns[] = {
     {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF_B]},
     {"self", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF]},
     {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_SELF_D]},
+    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_SELF_MARK]},
     {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_B]},
     {"total", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL]},
     {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_D]},
+    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_TOTAL_MARK]},
     {"location", 0, 0, &ss_cmp_line_columns[SS_CMP_NAME]},
 };
 #define NCCOLS ARRAY_SIZE(ccolumns)
@@ -83,16 +87,17 @@ static struct ui_column pane_columns[] = {
     {"line", 5, 1, NULL},
     {"source", 0, 3, NULL},
 };
-/* A comparison: base, new and delta of self and total.  The verdict of a
- * change (is it more than sampling noise?) is issue 28's: its columns of
- * ss_cmp_line_columns go here, one line each, before "line". */
+/* A comparison: base, new and delta of self and total, each delta with
+ * its verdict (grew, shrank or ~), as the lines view shows them. */
 static struct ui_column cpane_columns[] = {
     {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF_B]},
     {"self", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF]},
     {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_SELF_D]},
+    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_SELF_MARK]},
     {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_B]},
     {"total", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL]},
     {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_D]},
+    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_TOTAL_MARK]},
     {"line", 5, 1, NULL},
     {"source", 0, 3, NULL},
 };
@@ -542,9 +547,11 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     struct lines_view *p = v->priv;
     const struct ss_cmp_stats *cs = ui_cmp_line(ui);
     const struct ss_cmp_row *r = &cs->rows[p->order[row]];
-    double d = r->self_n - r->self_b;
-    if (style == UI_S_NORMAL && (d > 0 || d < 0))
-        style = d > 0 ? UI_S_ERROR : UI_S_DIM;
+    /* grew or shrank beyond noise: the flame graph's colours; `~` plain */
+    int total = v->sort == CSORT_TOTAL_D || v->sort == CSORT_TOTAL_V;
+    int sign = total ? r->vtotal.sign : r->vself.sign;
+    if (style == UI_S_NORMAL && sign)
+        style = sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
     ui_table_cells(c, y, ccolumns, NCCOLS, cs, p->order[row], style, 0);
 }
 
@@ -658,8 +665,9 @@ static void pane_layout(struct ui *ui, struct ui_canvas *c, struct lines_view *p
                 widest = w[k] > widest ? w[k] : widest;
         }
         int wv = ui_value_width(ui, widest, 8);
-        for (int i = 0; i < 6; i++)
-            cpane_columns[i].width = wv + (i == 2 || i == 5);
+        for (int i = 0; i < 7; i++)
+            if (i != 3) /* the verdict's mark */
+                cpane_columns[i].width = wv + (i == 2 || i == 6);
         return;
     }
     const struct ss_stats *st = ui_stats_line_memory(ui);
@@ -719,8 +727,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                 widest = w[k] > widest ? w[k] : widest;
         }
         int wv = ui_value_width(ui, widest, 8);
-        for (int i = 0; i < 6; i++)
-            ccolumns[i].width = wv + (i == 2 || i == 5);
+        for (int i = 0; i < 7; i++)
+            if (i != 3)
+                ccolumns[i].width = wv + (i == 2 || i == 6);
         ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev, note,
                       draw_compared_row);
         return;
@@ -984,7 +993,7 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         return UI_UNHANDLED;
     if (p->pane.on)
         return pane_request(ui, v, p, req);
-    if (ui->bm ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NSORTS,
+    if (ui->bm ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS,
                                      csort_names) == UI_HANDLED
                : ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
                      UI_HANDLED)
@@ -992,7 +1001,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     switch (req) {
     case UI_REQ_SORT_NEXT:
     case UI_REQ_SORT_REVERSE:
-        return ui_sort_request(ui, v, req, ui->bm ? csort_names : sort_names, NSORTS);
+        return ui_sort_request(ui, v, req, ui->bm ? csort_names : sort_names,
+                               ui->bm ? NCSORTS : NSORTS);
     case UI_REQ_HOT_NEXT:
     case UI_REQ_HOT_PREV:
         ui_error(ui, "] and [ step through the hot lines of the code pane: Enter opens it");

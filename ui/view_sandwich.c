@@ -44,6 +44,7 @@ struct sandwich_view {
      * has under each half's frames, the largest |delta| (NULL otherwise) */
     double *bup, *bdown;
     struct ss_cmp_gone gup, gdown;
+    struct ss_cmp_fverdicts vup, vdown; /* each half's verdicts (compare.h) */
     double max_delta;
 };
 
@@ -54,6 +55,8 @@ static void free_base(struct sandwich_view *p)
     p->bup = p->bdown = NULL;
     ss_cmp_gone_free(&p->gup);
     ss_cmp_gone_free(&p->gdown);
+    ss_cmp_fverdicts_free(&p->vup);
+    ss_cmp_fverdicts_free(&p->vdown);
     p->max_delta = 0;
 }
 
@@ -72,10 +75,11 @@ static int join_base(struct ui *ui, struct sandwich_view *p)
         return -1;
     }
     struct ss_flame_opts o = {1, 0, p->order};
-    int rc = ss_compare_flame_focus(&cmp, &o, p->fn, &p->up, p->bup, &p->gup, &err);
+    int rc = ss_compare_flame_focus(&cmp, &o, p->fn, &p->up, p->bup, &p->gup, &p->vup, &err);
     o.inverted = 0;
     if (!rc)
-        rc = ss_compare_flame_focus(&cmp, &o, p->fn, &p->down, p->bdown, &p->gdown, &err);
+        rc =
+            ss_compare_flame_focus(&cmp, &o, p->fn, &p->down, p->bdown, &p->gdown, &p->vdown, &err);
     if (rc) {
         free_base(p);
         ui_error(ui, "%s", err.msg);
@@ -200,13 +204,12 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
         v->list.sel = p->up.n;
     p->width = c->w;
     double total = p->down.total;
-    char tv[64], info[1024];
+    char tv[64], info[1024], lg[160];
     ui_flame_value(ui, total, tv, sizeof tv);
     snprintf(info, sizeof info, "width: %s, %s is %s (%.1f%% of all) | %s",
              ss_model_measure_name(m), p->fn, tv,
              ui_pct(ui, total), /* ui_pct: the share of the whole profile */
-             p->bdown ? "red grew, blue shrank vs the base (stronger: more)"
-                      : "Enter: to the middle, q back");
+             p->bdown ? ui_delta_legend(&p->vdown, lg, sizeof lg) : "Enter: to the middle, q back");
     ui_put_head(c, y, 0, c->w, info, UI_S_DIM);
     int fy = y + 1, rows = h - 2 > 1 ? h - 2 : 1;
     int mid = rows / 2;
@@ -243,10 +246,12 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
             if (r >= 0 && r < rows) {
                 size_t row = up ? i : p->up.n + i;
                 const double *b = up ? p->bup : p->bdown;
-                int style = row == v->list.sel ? UI_S_FRAMESEL
-                            : b                ? ui_delta_style(b[i], nd->total, p->max_delta)
-                            : i == 0           ? UI_S_MARK
-                                               : ui_flame_style(m, p->by_class, nd->function);
+                const struct ss_cmp_fverdicts *fv = up ? &p->vup : &p->vdown;
+                int style =
+                    row == v->list.sel ? UI_S_FRAMESEL
+                    : b ? ui_delta_style(b[i], nd->total, p->max_delta, fv->v ? &fv->v[i] : NULL)
+                    : i == 0 ? UI_S_MARK
+                             : ui_flame_style(m, p->by_class, nd->function);
                 if (style >= UI_S_FN0 && !p->by_class)
                     style = ui_flame_neighbour_style(c, fy + r, c0, fy, fy + rows, style);
                 ui_flame_put_frame(c, fy + r, c0, c1 > c->w ? c->w : c1,
@@ -271,8 +276,10 @@ static void sandwich_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     if (p->bdown && k > 0 && (size_t)k < sizeof line) {
         /* a comparison: the frame's base and delta, what only the base has */
         const double *b = sg == &p->up ? p->bup : p->bdown;
-        k += ui_flame_delta_text(ui, b[si], nd->total, sg == &p->up ? &p->gup : &p->gdown, si,
-                                 line + k, sizeof line - (size_t)k);
+        const struct ss_cmp_fverdicts *fv = sg == &p->up ? &p->vup : &p->vdown;
+        k += ui_flame_delta_text(ui, b[si], nd->total, fv->v ? &fv->v[si] : NULL,
+                                 sg == &p->up ? &p->gup : &p->gdown, si, line + k,
+                                 sizeof line - (size_t)k);
     } else if (pos[0] && k > 0 && (size_t)k < sizeof line) {
         k += snprintf(line + k, sizeof line - (size_t)k, ", %s", pos);
     }

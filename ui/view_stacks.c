@@ -24,10 +24,11 @@ static const struct ui_column columns[] = {
 #define NCOLS ARRAY_SIZE(columns)
 
 /* The columns' context: report's, and in a comparison each row's base
- * value (the same names root first). */
+ * value (the same names root first) and verdict (verdict.h). */
 struct stacks_ctx {
     struct ss_stacks_ctx s;
     const double *base;
+    const struct ss_verdict *ver;
 };
 static void get_base_new(const void *ctx, size_t r, int exact, double *b, double *v)
 {
@@ -40,19 +41,27 @@ static const struct ss_units *stacks_units(const void *ctx)
     return &((const struct stacks_ctx *)ctx)->s.u;
 }
 static const struct ss_pair base_new = {get_base_new, stacks_units, NULL, 0};
+static const struct ss_verdict *ver_of(const void *ctx, size_t r)
+{
+    return &((const struct stacks_ctx *)ctx)->ver[r];
+}
+SS_VERDICT_MARK_CELLS(vst, ver_of, stacks_units)
 static const struct ss_col base_new_cols[] = {
     SS_PAIR_COLS("base", 9, "new", 9, "delta", 10, 1, &base_new),
+    SS_VERDICT_MARK_COL(vst),
 };
 
-/* In a comparison (--base): each stack's value in the base, the new value
- * and the delta. */
+/* In a comparison (--base): each stack's value in the base, the new value,
+ * the delta and its verdict. */
 static const struct ui_column ccolumns[] = {
     {"base", 9, 1, &base_new_cols[0]},
     {"new", 9, 1, &base_new_cols[1]},
     {"delta", 10, 1, &base_new_cols[2]},
+    {"v", 1, 0, &base_new_cols[3]},
     {"depth", 5, 1, &ss_stack_columns[SS_STACK_DEPTH]},
     {"stack (root first)", 0, 2, &ss_stack_columns[SS_STACK_TEXT]},
 };
+#define NCCOLS ARRAY_SIZE(ccolumns)
 
 struct stacks_view {
     unsigned gen;
@@ -63,6 +72,7 @@ struct stacks_view {
     long mark;              /* marked frame (0 = root) of the open stack, or -1 */
     struct ss_cellbuf text; /* scratch for a stack's text */
     double *base;           /* a comparison: per row of the stacks table, its base value */
+    struct ss_verdict *ver; /* and its verdict */
 };
 
 /* Nothing open or marked yet. */
@@ -82,7 +92,7 @@ static const char *stack_text(struct ui *ui, struct stacks_view *p, const struct
 /* The columns' context for the current model. */
 static struct stacks_ctx cells_ctx(struct ui *ui, struct stacks_view *p, const struct ss_stacks *st)
 {
-    struct stacks_ctx x = {{ui->m, st, &p->text, {{0}, 0}}, p->base};
+    struct stacks_ctx x = {{ui->m, st, &p->text, {{0}, 0}}, p->base, p->ver};
     ss_units_of(ui->m, &x.s.u);
     return x;
 }
@@ -120,7 +130,9 @@ static int prepare(struct ui *ui, struct ui_view *v)
         }
         p->open = p->mark = -1; /* row positions changed */
         free(p->base);
+        free(p->ver);
         p->base = NULL;
+        p->ver = NULL;
         if (ui->bm) {
             /* the base's value of each stack, joined by its text */
             struct ss_compare cmp;
@@ -129,19 +141,25 @@ static int prepare(struct ui *ui, struct ui_view *v)
             ss_error_clear(&err);
             ui_compare(ui, &cmp);
             p->base = calloc(st->n ? st->n : 1, sizeof *p->base);
-            if (!p->base || ss_compare_stacks(&cmp, &ks, &err)) {
+            p->ver = calloc(st->n ? st->n : 1, sizeof *p->ver);
+            if (!p->base || !p->ver || ss_compare_stacks(&cmp, &ks, &err)) {
                 ui_error(ui, "%s", err.msg[0] ? err.msg : "out of memory");
                 free(p->base);
+                free(p->ver);
                 p->base = NULL;
+                p->ver = NULL;
                 return -1;
             }
-            double *by_key = calloc(ks.n ? ks.n : 1, sizeof *by_key);
+            size_t *by_key = calloc(ks.n ? ks.n : 1, sizeof *by_key);
             for (size_t i = 0; by_key && i < ks.n; i++)
-                by_key[ks.rows[i].key] = ks.rows[i].base;
+                by_key[ks.rows[i].key] = i;
             for (size_t i = 0; by_key && i < st->n; i++) {
                 const char *t = stack_text(ui, p, st, &st->rows[i]);
                 ss_id k = ss_strtab_find(&ks.keys, t, strlen(t));
-                p->base[i] = k != SS_NONE && k < ks.n ? by_key[k] : 0;
+                int have = k != SS_NONE && k < ks.n;
+                p->base[i] = have ? ks.rows[by_key[k]].base : 0;
+                if (have)
+                    p->ver[i] = ks.rows[by_key[k]].v;
             }
             free(by_key);
             ss_cmp_stacks_free(&ks);
@@ -185,13 +203,16 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         return;
     }
     struct stacks_ctx ctx = cells_ctx(ui, p, st);
-    ui_table_cells(c, y, p->base ? ccolumns : columns, NCOLS, &ctx, p->order[k], style, 0);
+    if (p->base && style == UI_S_NORMAL && p->ver[p->order[k]].sign)
+        style = p->ver[p->order[k]].sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
+    ui_table_cells(c, y, p->base ? ccolumns : columns, p->base ? NCCOLS : NCOLS, &ctx, p->order[k],
+                   style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct stacks_view *p = v->priv;
-    ui_table_draw(ui, v, c, y, h, p && p->base ? ccolumns : columns, NCOLS,
+    ui_table_draw(ui, v, c, y, h, p && p->base ? ccolumns : columns, p && p->base ? NCCOLS : NCOLS,
                   p && p->base ? -1 : sort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL : ui_empty_note(ui), draw_row);
 }
@@ -336,6 +357,7 @@ static void view_free(struct ui_view *v)
     free(p->order);
     ss_cellbuf_free(&p->text);
     free(p->base);
+    free(p->ver);
 }
 
 const struct ui_view_ops ui_view_stacks = {

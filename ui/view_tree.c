@@ -24,6 +24,7 @@ struct tree_ctx {
     const uint8_t *open;
     int utf8;
     const double *base_total;
+    const struct ss_verdict *vtotal; /* a comparison: each node's total verdict */
 };
 
 /* The view's own label: an expand glyph and the name (guides drawn apart). */
@@ -60,17 +61,27 @@ static const struct ss_units *tree_units(const void *ctx)
     return &((const struct tree_ctx *)ctx)->s.u;
 }
 static const struct ss_pair total_pair = {get_total, tree_units, NULL, 0};
+static const struct ss_verdict *vtotal_of(const void *ctx, size_t r)
+{
+    return &((const struct tree_ctx *)ctx)->vtotal[r];
+}
+SS_VERDICT_MARK_CELLS(vtot, vtotal_of, tree_units)
 static const struct ss_col total_cols[] = {
     SS_PAIR_COLS("base", 9, "total", 9, "delta", 10, 1, &total_pair),
+    SS_VERDICT_MARK_COL(vtot),
 };
 
 /* In a comparison (--base): the base's total, the total, the delta and
- * self, per node. */
+ * its verdict (compare.h: ss_compare_tree_verdicts), and self, per node. */
 static struct ui_column ccolumns[] = {
-    {"base", 9, 1, &total_cols[0]},   {"total", 9, 1, &total_cols[1]},
-    {"delta", 10, 1, &total_cols[2]}, {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
+    {"base", 9, 1, &total_cols[0]},
+    {"total", 9, 1, &total_cols[1]},
+    {"delta", 10, 1, &total_cols[2]},
+    {"v", 1, 0, &total_cols[3]},
+    {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
     {"function", 0, 0, &name_col},
 };
+#define NCCOLS ARRAY_SIZE(ccolumns)
 
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
 
@@ -83,6 +94,7 @@ struct tree_view {
     uint32_t *rows; /* visible nodes */
     size_t nrows;
     double *base_total, *base_self; /* a comparison: per node, NULL otherwise */
+    struct ss_verdict *vself, *vtotal;
 };
 
 static int has_children(const struct ss_tree *t, uint32_t i)
@@ -170,7 +182,10 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     free(p->base_total);
     free(p->base_self);
+    free(p->vself);
+    free(p->vtotal);
     p->base_total = p->base_self = NULL;
+    p->vself = p->vtotal = NULL;
     if (!rc && ui->bm) {
         struct ss_compare cmp;
         struct ss_error err;
@@ -178,9 +193,14 @@ static int prepare(struct ui *ui, struct ui_view *v)
         ui_compare(ui, &cmp);
         p->base_total = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_total);
         p->base_self = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_self);
-        if (!p->base_total || !p->base_self ||
+        p->vself = ss_calloc_array(p->t.n, sizeof *p->vself);
+        p->vtotal = ss_calloc_array(p->t.n, sizeof *p->vtotal);
+        struct ss_cmp_vinfo vi;
+        if (!p->base_total || !p->base_self || !p->vself || !p->vtotal ||
             ss_compare_tree_base(&cmp, v->id == UI_V_BOTTOMUP, arg, &p->t, p->base_total,
-                                 p->base_self, &err)) {
+                                 p->base_self, &err) ||
+            ss_compare_tree_verdicts(&cmp, v->id == UI_V_BOTTOMUP, arg, &p->t, p->vself, p->vtotal,
+                                     &vi, &err)) {
             ui_error(ui, "%s", err.msg[0] ? err.msg : "out of memory");
             rc = -1;
         }
@@ -296,23 +316,28 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     struct tree_view *p = v->priv;
     uint32_t i = p->rows[row];
     const struct ss_stats *st = ui_stats_fn(ui);
-    struct tree_ctx ctx = {
-        {ui->m, &p->t, {{0}, 0}, st ? st->value_total : 0}, p->open, c->utf8, p->base_total};
+    struct tree_ctx ctx = {{ui->m, &p->t, {{0}, 0}, st ? st->value_total : 0},
+                           p->open,
+                           c->utf8,
+                           p->base_total,
+                           p->vtotal};
     ss_units_of(ui->m, &ctx.s.u);
     char g[GUIDE_MAX * 6 + 16];
     const struct ui_column *cols = columns;
+    size_t ncols = NCOLS;
     if (p->base_total) {
-        double d = p->t.nodes[i].total_v - p->base_total[i];
+        /* grew or shrank beyond noise: the flame graph's colours; `~` plain */
         cols = ccolumns;
-        if (style == UI_S_NORMAL && (d > 0 || d < 0))
-            style = d > 0 ? UI_S_ERROR : UI_S_DIM;
+        ncols = NCCOLS;
+        if (style == UI_S_NORMAL && p->vtotal[i].sign)
+            style = p->vtotal[i].sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
     }
     /* two columns a level, guides in them, at most 2/3 of the label */
-    int x = ui_table_column_x(c->w, cols, NCOLS, NCOLS - 1);
+    int x = ui_table_column_x(c->w, cols, ncols, ncols - 1);
     int label = c->w - (x > 0 ? x : 0);
     guides(&p->t, i, c->utf8, (label * 2 / 3 - 5) / 2, g, sizeof g);
     int indent = ui_text_width(c, g);
-    ui_table_cells(c, y, cols, NCOLS, &ctx, i, style, indent);
+    ui_table_cells(c, y, cols, ncols, &ctx, i, style, indent);
     if (indent && x >= 0)
         ui_put(c, y, x, indent, g, style == UI_S_NORMAL ? UI_S_DIM : style);
 }
@@ -327,9 +352,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             if (p->base_total[i] > widest)
                 widest = p->base_total[i];
         int wv = ui_value_width(ui, widest, 9);
-        ccolumns[0].width = ccolumns[1].width = ccolumns[3].width = wv;
+        ccolumns[0].width = ccolumns[1].width = ccolumns[4].width = wv;
         ccolumns[2].width = wv + 1;
-        ui_table_draw(ui, v, c, y, h, ccolumns, NCOLS, -1, 0, p->nrows ? NULL : ui_empty_note(ui),
+        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, -1, 0, p->nrows ? NULL : ui_empty_note(ui),
                       draw_row);
         return;
     }
@@ -455,6 +480,8 @@ static void view_free(struct ui_view *v)
     free(p->focus);
     free(p->base_total);
     free(p->base_self);
+    free(p->vself);
+    free(p->vtotal);
 }
 
 const struct ui_view_ops ui_view_topdown = {

@@ -1,0 +1,3 @@
+module verdictbench
+
+go 1.19

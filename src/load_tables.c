@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "limits.h"
+#include "load.h"
 #include "reader.h"
 #include "tables.h"
 #include "vec.h"
@@ -124,14 +125,18 @@ static int tsv_open(struct tsv *t, const char *dir, const char *name, const char
     return 0;
 }
 
-/* The next row, split into fields.  Returns 1, 0 at the end, or -1. */
+/* The next row, split into fields.  Returns 1, 0 at the end, or -1.  A
+ * table cut while it was read is an error (its rows are not all there for
+ * the tables after it to refer to); one that changed otherwise, a warning. */
 static int tsv_next(struct tsv *t)
 {
     const char *line;
     size_t len;
     int term;
     int got = ss_reader_next(&t->r, &line, &len, &term, t->err);
-    if (got <= 0)
+    if (got == 0)
+        return ss_load_changed(t->m, &t->r, t->path, t->m->count_total, 1, 0, t->err) ? -1 : 0;
+    if (got < 0)
         return got;
     t->rows++;
     if (len == 0)

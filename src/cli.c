@@ -1559,12 +1559,15 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     if (resume) {
         struct ss_error err;
         ss_error_clear(&err);
-        rc = ss_state_load(files, n, resumed, &err);
+        char warn[1200];
+        rc = ss_state_load(files, n, resumed, warn, sizeof warn, &err);
         if (rc) {
             ss_tf_list_free(resumed);
             fprintf(stderr, "stackscope: %s\n", err.msg);
             return ss_exit_status((enum ss_errcode)rc);
         }
+        if (warn[0]) /* a state file not to be trusted: the inputs as they are */
+            print_line(stderr, "stackscope: warning: ", warn);
     }
     if (ui && ui->available()) {
         static struct sides sd; /* the base stays here until the UI takes it */

@@ -21,7 +21,7 @@
  *                        a "quoted value" or a /regex/)
  *   label-root KEY       the label's value becomes a new outermost frame
  *                        KEY=VALUE (pprof's -tagroot)
- * A name F is a bare word, a "quoted string" (\" and \\ escapes) or a
+ * A name F is a bare word, a "quoted string" (\", \\, \n, \r escapes) or a
  * /regex/ (POSIX extended, unanchored, matched against the whole name).
  *
  * The list is opaque; the UI and the command line drive it through the

@@ -135,6 +135,15 @@ static int state_dir_open(const char *dir, size_t base, int create, char *warn, 
     char p[STATE_PATH];
     snprintf(p, sizeof p, "%s", dir);
     size_t n = strlen(p);
+    /* the missing directories above the base too (mode 0700: then nobody
+     * else can change them), not checked: a user's own choice */
+    for (size_t at = 1; create && at <= base; at++) {
+        if (p[at] != '/')
+            continue;
+        p[at] = '\0';
+        (void)mkdir(p, 0700);
+        p[at] = '/';
+    }
     for (size_t at = base + 1; at <= n; at++) {
         if (p[at] != '/' && p[at] != '\0')
             continue;

@@ -123,7 +123,7 @@ cut() {
     cut "serial: cut in its last page" "$T/plain.out" 2233000 2235000 $SERIAL
     cut "serial, read(2): cut" "$T/plain.out" 1500000 1600000 $SERIAL STACKSCOPE_NO_MMAP=1
     cut "serial, memory + line: cut" "$T/ml.out" 2000000 2000100 $SERIAL
-    cut "parallel: cut in an early chunk" "$T/plain.out" 600000 700000 $PARALLEL
+    cut "parallel: cut before the threads start (at the format detection)" "$T/plain.out" 600000 700000 $PARALLEL
     cut "parallel: cut mid-line" "$T/plain.out" 1500000 1500000 $PARALLEL
     cut "parallel: cut at a chunk's last page" "$T/plain.out" 2233000 2235000 $PARALLEL
     cut "parallel, pread(2): cut" "$T/plain.out" 1500000 1600000 $PARALLEL STACKSCOPE_NO_MMAP=1

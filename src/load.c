@@ -205,9 +205,9 @@ int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, u
             add_change(err, path, "grew");
         else
             ss_model_warn(m,
-                          "%s: grew while being read (it had %llu bytes, now %llu): read its "
-                          "first %llu, what it held when it was opened; load it again for the "
-                          "rest",
+                          "%s: grew while being read (it had %llu bytes, now %llu): read what "
+                          "it held when it was opened, its first %llu bytes (a last line it was "
+                          "still writing left out); load it again for the rest",
                           path, was, now, was);
         return rc;
     case SS_CHANGE_MODIFIED:

@@ -277,16 +277,33 @@ static int window_lost(const struct ss_reader *r)
     return lost < r->map_off + r->end;
 }
 
-/* At an unterminated last line: was the file cut?  (A cut inside the last
- * page of the window leaves no fault, only zeros after the new end.) */
-static int last_line_cut(const struct ss_reader *r)
+/* At an unterminated last line of a regular file: is it all there?  A cut
+ * inside the window's last page leaves no fault, only zeros after the new
+ * end: the input ends before the line (a cut).  A file grown since it was
+ * opened holds the rest of the line after what is read (a writer still at
+ * it): the line is left out, not taken half (a folded line's count would
+ * be cut).  Returns 1 when the line is left out. */
+static int last_line_partial(struct ss_reader *r)
 {
-    struct stat st;
     if (!r->regular)
         return 0;
-    if (window_lost(r))
+    uint64_t end = r->ranged ? r->lim : r->fsize, now = 0;
+    int lost = window_lost(r);
+    struct stat st;
+    if (!lost) {
+        if (fstat(r->fd, &st) != 0)
+            return 0;
+        now = (uint64_t)st.st_size;
+    }
+    if (lost || now < end) {
+        cut_here(r);
         return 1;
-    return fstat(r->fd, &st) == 0 && (uint64_t)st.st_size < (r->ranged ? r->lim : r->fsize);
+    }
+    if (now == end)
+        return 0;
+    r->start = r->end;
+    r->eof = 1;
+    return 1;
 }
 
 /* ---- filling the buffer --------------------------------------------------- */
@@ -483,10 +500,8 @@ int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *ter
         if (r->eof) {
             if (avail == 0)
                 return 0;
-            if (last_line_cut(r)) {
-                cut_here(r);
+            if (last_line_partial(r))
                 return 0;
-            }
             *line = s;
             *len = avail;
             if (r->mode == 2 && avail && s[avail - 1] == '\r')

@@ -170,21 +170,25 @@ int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, u
     switch (c.kind) {
     case SS_CHANGE_NONE:
         return rc;
-    case SS_CHANGE_CUT:
+    case SS_CHANGE_CUT: {
         /* what a whole-file format parsed was not the file; a failed line
-         * format failed because its input ended early */
+         * format failed because its input ended early.  Bytes lost from a
+         * file as long as before: cut and written again, or an I/O error
+         * (a mapped page that cannot be read faults as a cut one does). */
+        char what[160];
+        snprintf(what, sizeof what, "%s (it had %llu bytes, now %llu)",
+                 now < was ? "cut while being read" : "changed or unreadable while being read", was,
+                 now);
         if (rc || whole)
-            return ss_fail(err, SS_EINPUT,
-                           "%s: cut while being read (it had %llu bytes, now %llu): load it "
-                           "again to read what it holds now",
-                           path, was, now);
+            return ss_fail(err, SS_EINPUT, "%s: %s: load it again to read what it holds now", path,
+                           what);
         ss_model_warn(m,
-                      "%s: cut while being read (it had %llu bytes, now %llu): kept the %llu "
-                      "sample%s of the whole lines before the cut (its first %llu bytes); load "
-                      "it again to read what it holds now",
-                      path, was, now, (unsigned long long)(m->count_total - before),
+                      "%s: %s: kept the %llu sample%s of the whole lines before the cut (its "
+                      "first %llu bytes); load it again to read what it holds now",
+                      path, what, (unsigned long long)(m->count_total - before),
                       ss_s(m->count_total - before), (unsigned long long)c.kept);
         return 0;
+    }
     case SS_CHANGE_SHRANK:
         ss_model_warn(m,
                       "%s: cut to %llu bytes just after it was read (it had %llu): the "

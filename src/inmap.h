@@ -21,7 +21,8 @@
  * the readers drop the line they were in.  The handler touches nothing but
  * the registry (lock-free atomics) and one mmap(2) (a system call, safe in
  * a handler on Linux though POSIX does not list it).  Any thread may fault:
- * the handler finds the mapping by address.
+ * the handler finds the mapping by address (inmap.c says why this is safe
+ * with several threads mapping, faulting and unmapping at once).
  */
 #ifndef SS_INMAP_H
 #define SS_INMAP_H

@@ -558,6 +558,46 @@ START_TEST(test_sigbus_not_ours)
 }
 END_TEST
 
+static struct sigaction chained;
+
+/* A handler that passes every SIGBUS to the one it replaced, as crash
+ * reporters do. */
+static void on_bus_chain(int sig, siginfo_t *si, void *uc)
+{
+    chained.sa_sigaction(sig, si, uc);
+}
+
+/* A handler set after inmap's that calls inmap's, with inmap's put back in
+ * front of it at the next mapping: a SIGBUS that is nobody's goes round
+ * the two once, then the process dies of it (it used to recurse until the
+ * stack ran out). */
+START_TEST(test_sigbus_chain_loop)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        ss_inmap_guard();
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_bus_chain;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGBUS, &sa, &chained) != 0 || !(chained.sa_flags & SA_SIGINFO))
+            _exit(3);
+        ss_inmap_guard(); /* inmap's in front again, chaining to on_bus_chain */
+        raise(SIGBUS);
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+#if defined(UNDER_ASAN)
+    ck_assert(!WIFEXITED(st) || WEXITSTATUS(st) != 0);
+#else
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS, "status %d", st);
+#endif
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
     Suite *s = suite_create("reader");
@@ -574,6 +614,7 @@ Suite *reader_suite(void)
     tcase_add_test(tc, test_cut_whole);
     tcase_add_loop_test(tc, test_changed, 0, 2);
     tcase_add_test(tc, test_sigbus_not_ours);
+    tcase_add_test(tc, test_sigbus_chain_loop);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,9 @@
 #   transform  the input as a transform script applied to a profile
 #   write      load, write every format, read back: round trips must hold
 #   ui         the explorer, headless, driven by the input as a key script
+#   state      the input as the explorer's session state file (after a file
+#              name up to its first NUL): read, and written back and read
+#              again, which must give the same transform list
 # Each runs N minutes (default 1) from the test fixtures and its corpus of
 # earlier runs (build-fuzz/corpus/TARGET, kept).  Every crash, timeout, leak
 # or out-of-memory input is copied to tests/data/fuzz/pending/TARGET/: once
@@ -28,12 +31,12 @@ while [ $# -gt 0 ]; do
     --minutes) secs=$(($2 * 60)); shift 2 ;;
     --seconds) secs=$2; shift 2 ;;
     [0-9]*) secs=$1; shift ;; # the old form: scripts/fuzz.sh SECONDS
-    load | tables | transform | write | ui) targets="$targets $1"; shift ;;
+    load | tables | transform | write | ui | state) targets="$targets $1"; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scripts/fuzz.sh: unknown argument '$1' (--help)" >&2; exit 1 ;;
     esac
 done
-[ -n "$targets" ] || targets="load tables transform write ui"
+[ -n "$targets" ] || targets="load tables transform write ui state"
 command -v clang >/dev/null || { echo "scripts/fuzz.sh: no clang (scripts/deps.sh fuzz)" >&2; exit 1; }
 
 out=$top/build-fuzz
@@ -119,6 +122,11 @@ printf '\002<Tab><Tab>3<Enter>5\n:calls f\n:resize 30x8\n/g<Enter>n\n' >"$out/se
 printf '\003:value alloc\n2<Down><Down>sS\nT\n:drop main\nTdJK\n?\nq\n' >"$out/seed/ui-4"
 printf '\004<Click 3 4><WheelDown 1 5>0<Enter>:w y.folded\n:save-display v\n' >"$out/seed/ui-5"
 seed ui "$out"/seed/ui-*
+# state: NAME NUL then the file (what ss_state_save writes, and worse)
+printf 'prof.out\000# stackscope: the transform list of the last session on these inputs\n# input: /w/prof.out\ndrop main\ndrop-samples 1:10\n# off: focus /f|g/\n' >"$out/seed/state-1"
+printf 'a\nb\000# input: /w/a\\nb\r\nreplace "x\\ny" => "z\\r"\r\nkeep-label thread="t 1"\n' >"$out/seed/state-2"
+printf '\000trim-base auto\ncollapse-recursion /./\nclass /^g$/ => G\n# off: drop-samples 1:\n' >"$out/seed/state-3"
+seed state "$out"/seed/state-*
 for t in $targets; do # fixed findings are seeds too (not pending ones: they fail)
     if [ -d "tests/data/fuzz/$t" ]; then seed "$t" "tests/data/fuzz/$t"/*; fi
 done
@@ -142,7 +150,7 @@ for t in $targets; do
     mkdir -p "$art"
     opts="-max_len=65536 -timeout=10"
     [ "$t" = write ] && opts="-max_len=16384 -timeout=10"
-    [ "$t" = transform ] && opts="$opts -dict=tests/fuzz/transform.dict"
+    [ "$t" = transform ] || [ "$t" = state ] && opts="$opts -dict=tests/fuzz/transform.dict"
     [ "$t" = ui ] && opts="-max_len=2048 -timeout=10 -dict=tests/fuzz/ui.dict"
     # A finding stops libFuzzer: keep the input and go on until the time is
     # up (one input kept per distinct message, at most 100 restarts).

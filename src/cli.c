@@ -1904,13 +1904,16 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     if (resume) {
         struct ss_error err;
         ss_error_clear(&err);
-        rc = ss_state_load(files, n, resumed, &err);
+        char warn[1200];
+        rc = ss_state_load(files, n, resumed, warn, sizeof warn, &err);
         if (rc) {
             ss_tf_list_free(resumed);
             cli_tf_free();
             fprintf(stderr, "stackscope: %s\n", err.msg);
             return ss_exit_status((enum ss_errcode)rc);
         }
+        if (warn[0]) /* a state file not to be trusted: the inputs as they are */
+            print_line(stderr, "stackscope: warning: ", warn);
     }
     if (cli_tf.list && (rc = append_cli_steps(resumed))) {
         ss_tf_list_free(resumed);

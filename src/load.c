@@ -143,6 +143,40 @@ static int refuse(const char *path, const unsigned char *p, size_t n, const char
     return ss_fail(err, SS_EINPUT, "%s%s", path, why);
 }
 
+/* Tell the format of r's file and load it into m. */
+static int sniff_and_load(struct ss_model *m, struct ss_reader *r, const char *path,
+                          struct ss_error *err)
+{
+    /* A folded file's first line is its most frequent stack, however deep:
+     * the view grows until that line ends (the reader's limit: the size of
+     * a regular file, SS_MAX_STREAM_LINE of a pipe). */
+    size_t text_max = r->max_line;
+    const char *p;
+    const struct ss_format *f = NULL;
+    int more = 1;
+    char why[1024];
+    long n = 0;
+    for (size_t want = SNIFF_FIRST; more; want *= 2) {
+        if (want > text_max)
+            want = text_max + 2;
+        n = ss_reader_peek(r, &p, want, err);
+        if (n < 0)
+            return err->code;
+        if (n == 0)
+            return ss_fail(err, SS_EINPUT, "%s: empty file", path);
+        int whole = (size_t)n < want;
+        f = ss_sniff((const unsigned char *)p, (size_t)n, whole, r->mapped ? r->fsize : 0, &more,
+                     why, sizeof why);
+        if (more && want > text_max)
+            return ss_fail(err, SS_EINPUT,
+                           "%s:1: line longer than %zu bytes (byte offset 0): not Rprof, "
+                           "SamplingProf or pprof, and too long a line for folded stacks",
+                           path, text_max);
+    }
+    return f ? f->load(m, r, path, err)
+             : refuse(path, (const unsigned char *)p, (size_t)n, why, err);
+}
+
 int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
 {
     struct stat st;
@@ -156,42 +190,93 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     int rc = ss_reader_open(&r, path, err);
     if (rc)
         return rc;
-    /* A folded file's first line is its most frequent stack, however deep:
-     * the view grows until that line ends (the reader's limit: the size of
-     * a regular file, SS_MAX_STREAM_LINE of a pipe). */
-    size_t text_max = r.max_line;
-    const char *p;
-    const struct ss_format *f = NULL;
-    int more = 1;
-    char why[1024];
-    long n = 0;
-    for (size_t want = SNIFF_FIRST; more; want *= 2) {
-        if (want > text_max)
-            want = text_max + 2;
-        n = ss_reader_peek(&r, &p, want, err);
-        if (n < 0) {
-            ss_reader_close(&r);
-            return err->code;
-        }
-        if (n == 0) {
-            ss_reader_close(&r);
-            return ss_fail(err, SS_EINPUT, "%s: empty file", path);
-        }
-        int whole = (size_t)n < want;
-        f = ss_sniff((const unsigned char *)p, (size_t)n, whole, r.mapped ? r.fsize : 0, &more, why,
-                     sizeof why);
-        if (more && want > text_max) {
-            rc = ss_fail(err, SS_EINPUT,
-                         "%s:1: line longer than %zu bytes (byte offset 0): not Rprof, "
-                         "SamplingProf or pprof, and too long a line for folded stacks",
-                         path, text_max);
-            ss_reader_close(&r);
-            return rc;
-        }
-    }
-    rc =
-        f ? f->load(m, &r, path, err) : refuse(path, (const unsigned char *)p, (size_t)n, why, err);
+    uint64_t before = m->count_total;
+    rc = sniff_and_load(m, &r, path, err);
+    rc = ss_load_changed(m, &r, path, before, 0, rc, err);
     ss_reader_close(&r);
+    return rc;
+}
+
+/* ---- a file that changed while it was read -------------------------------- */
+
+/* Add to err's message (a loader's error) that the file changed. */
+static void add_change(struct ss_error *err, const char *path, const char *what)
+{
+    size_t k = strlen(err->msg);
+    if (k < sizeof err->msg)
+        snprintf(err->msg + k, sizeof err->msg - k, " (%s %s while it was read)", path, what);
+}
+
+int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, uint64_t before,
+                    int whole, int rc, struct ss_error *err)
+{
+    struct ss_change c;
+    ss_reader_changed(r, &c);
+    unsigned long long was = c.was, now = c.now;
+    /* a file parsed whole may have been parsed after it shrank, through a
+     * mapping that then read zeros past its new end without a fault (a cut
+     * in its last page); a load that failed on a file that shrank most
+     * likely failed because it did (the format's detection saw zeros) */
+    whole |= r->read_whole;
+    if (c.kind == SS_CHANGE_SHRANK && (whole || rc)) /* rc: the likely cause */
+        c.kind = SS_CHANGE_CUT;
+    switch (c.kind) {
+    case SS_CHANGE_NONE:
+        return rc;
+    case SS_CHANGE_CUT: {
+        /* what a whole-file format parsed was not the file; a failed line
+         * format failed because its input ended early.  Bytes lost from a
+         * file as long as before: cut and written again, or an I/O error
+         * (a mapped page that cannot be read faults as a cut one does). */
+        char what[160];
+        snprintf(what, sizeof what, "%s (it had %llu bytes, now %llu)",
+                 now < was ? "cut while being read" : "changed or unreadable while being read", was,
+                 now);
+        if (rc || whole)
+            return ss_fail(err, SS_EINPUT, "%s: %s: load it again to read what it holds now", path,
+                           what);
+        ss_model_warn(m,
+                      "%s: %s: kept the %llu sample%s of the whole lines before the cut (its "
+                      "first %llu bytes); load it again to read what it holds now",
+                      path, what, (unsigned long long)(m->count_total - before),
+                      ss_s(m->count_total - before), (unsigned long long)c.kept);
+        return 0;
+    }
+    case SS_CHANGE_SHRANK:
+        ss_model_warn(m,
+                      "%s: cut to %llu bytes just after it was read (it had %llu): the "
+                      "profile is the whole file as it was",
+                      path, now, was);
+        return rc;
+    case SS_CHANGE_REPLACED:
+        if (rc)
+            add_change(err, path, "was replaced");
+        else
+            ss_model_warn(m,
+                          "%s: replaced or removed while being read: the profile is the file "
+                          "that was there when it was opened",
+                          path);
+        return rc;
+    case SS_CHANGE_GREW:
+        if (rc)
+            add_change(err, path, "grew");
+        else
+            ss_model_warn(m,
+                          "%s: grew while being read (it had %llu bytes, now %llu): read what "
+                          "it held when it was opened, its first %llu bytes (a last line it was "
+                          "still writing left out); load it again for the rest",
+                          path, was, now, was);
+        return rc;
+    case SS_CHANGE_MODIFIED:
+        if (rc)
+            add_change(err, path, "was modified");
+        else
+            ss_model_warn(m,
+                          "%s: modified while being read (its size the same): the profile may "
+                          "mix its old and new contents; load it again",
+                          path);
+        return rc;
+    }
     return rc;
 }
 

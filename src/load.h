@@ -25,6 +25,20 @@
  * file; callers discard it. */
 int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err);
 
+/* For loaders: after reading the file of r (`path`) into m, whose count of
+ * samples was `before` (m->count_total), with result rc:
+ * say what happened when the file changed while it was read (reader.h's
+ * ss_reader_changed).  Cut (bytes not read yet were gone): an error
+ * "PATH: cut while being read" when rc is one (the input ended early) or
+ * the format is parsed whole (`whole`, or ss_reader_whole was used: what
+ * was parsed was not the file), else a warning that m keeps the samples
+ * of the lines before the cut.  Grown, replaced, shrunk after it was read
+ * or modified: a warning (the error's message says it when rc is one).
+ * Returns the result: rc, or SS_EINPUT. */
+struct ss_reader;
+int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, uint64_t before,
+                    int whole, int rc, struct ss_error *err);
+
 /* The interval (microseconds, > 0) of folded sources loaded from now on:
  * the command line's --interval (process-wide; folded stacks carry no
  * period of their own). */

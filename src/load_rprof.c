@@ -25,8 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -254,6 +252,8 @@ struct chunk {
     uint64_t lines;             /* lines read */
     uint64_t blank, first_blank, capped, first_capped;
     uint64_t cut_line; /* the last line, unterminated: dropped (0: none) */
+    int cut;           /* the file lost bytes: the chunk ends before its end */
+    uint64_t cut_at;   /* then: the file offset of the first byte not read */
     int rc;            /* error: SS_* code, err_line/err_col/err_what or err */
     uint64_t err_line; /* 0 when err holds the whole message (out of memory) */
     size_t err_col;
@@ -1149,7 +1149,7 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
 struct pload {
     int fd;
     const char *path;
-    char *whole; /* the file mapped whole for the workers' readers, or NULL */
+    struct ss_inmap whole; /* the file mapped whole for the workers' readers (slot < 0: not) */
     uint64_t fsize;
     size_t max_line;
     struct chunk *ck;
@@ -1201,8 +1201,8 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
     int rc = ss_model_init(&ck->m, &ck->err);
     if (!rc && !r->buf) {
         rc = ss_reader_open_range(r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
-        if (!rc && r->mapped && pl->whole)
-            ss_reader_use_whole(r, pl->whole, pl->fsize);
+        if (!rc && r->mapped && pl->whole.slot >= 0)
+            ss_reader_use_whole(r, &pl->whole);
     }
     if (rc) {
         ck->rc = rc;
@@ -1235,6 +1235,8 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
     if (ck->seg.n)
         seg_close(p);
     ck->lines = r->line_no;
+    ck->cut = r->cut;
+    ck->cut_at = r->cut_at;
     ck->blank = p->blank_lines;
     ck->first_blank = p->first_blank;
     ck->capped = p->capped_lines;
@@ -1606,11 +1608,10 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
     /* one mapping of the file, whose pages the workers populate and drop
      * window by window; without it (an address-space limit), each maps
      * its windows */
-    if (!getenv("STACKSCOPE_NO_MMAP")) {
-        void *w = mmap(NULL, (size_t)fsize, PROT_READ, MAP_PRIVATE, r->fd, 0);
-        pl.whole = w == MAP_FAILED ? NULL : w;
-        pl.fsize = fsize;
-    }
+    pl.fsize = fsize;
+    pl.whole.slot = -1;
+    if (!getenv("STACKSCOPE_NO_MMAP"))
+        (void)ss_inmap_map(&pl.whole, r->fd, 0, (size_t)fsize, 0);
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     pthread_t th[MAX_THREADS];
@@ -1632,6 +1633,11 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             pthread_mutex_unlock(&pl.mu);
             rc = merge_chunk(p, &mp, ck, base);
             base += ck->lines;
+            /* the file was cut: the samples of the lines before the cut
+             * are kept, nothing after them (ss_load_changed says so) */
+            int cut = !rc && ck->cut;
+            if (cut)
+                ss_reader_note_cut(p->r, ck->cut_at);
             if (!rc && k == 0 && ck->end < fsize && ck->stack.n) {
                 /* room for the samples the rest of the file holds at the
                  * first chunk's rate, and 5% more: growing the columns by
@@ -1648,11 +1654,13 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             spare_keep(&pl, ck);
             chunk_free(ck);
             pl.merged = k + 1;
-            if (rc)
+            if (rc || cut)
                 pl.stop = 1;
             pthread_cond_broadcast(&pl.cv);
             pthread_mutex_unlock(&pl.mu);
             ss_load_progress(p->path, ck->end, fsize, p->m->sample_stack.n);
+            if (cut)
+                break;
         }
         maps_free(&mp);
         pthread_mutex_lock(&pl.mu);
@@ -1671,8 +1679,7 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
         free(pl.spare[k].mem);
     }
     free(pl.ck);
-    if (pl.whole)
-        munmap(pl.whole, (size_t)fsize);
+    ss_inmap_unmap(&pl.whole);
     pthread_cond_destroy(&pl.cv);
     pthread_mutex_destroy(&pl.mu);
     return rc;
@@ -1691,8 +1698,8 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     int rc = parser_start(&p, m, r, path, err);
     if (rc)
         goto done;
-    struct stat st;
-    uint64_t fsize = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+    /* a regular file is read up to its size when opened (reader.h) */
+    uint64_t fsize = r->regular ? r->fsize : 0;
     /* STACKSCOPE_CHUNK (bytes; for tests) cuts even a small file */
     size_t chunk = env_size("STACKSCOPE_CHUNK", 0);
     int forced = chunk != 0;

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "limits.h"
+#include "load.h"
 #include "reader.h"
 #include "strbuf.h"
 #include "tables.h"
@@ -125,14 +126,18 @@ static int tsv_open(struct tsv *t, const char *dir, const char *name, const char
     return 0;
 }
 
-/* The next row, split into fields.  Returns 1, 0 at the end, or -1. */
+/* The next row, split into fields.  Returns 1, 0 at the end, or -1.  A
+ * table cut while it was read is an error (its rows are not all there for
+ * the tables after it to refer to); one that changed otherwise, a warning. */
 static int tsv_next(struct tsv *t)
 {
     const char *line;
     size_t len;
     int term;
     int got = ss_reader_next(&t->r, &line, &len, &term, t->err);
-    if (got <= 0)
+    if (got == 0)
+        return ss_load_changed(t->m, &t->r, t->path, t->m->count_total, 1, 0, t->err) ? -1 : 0;
+    if (got < 0)
         return got;
     t->rows++;
     if (len == 0)
@@ -322,6 +327,19 @@ static int f_decimal(struct tsv *t, size_t c, double max, double *out)
     return 0;
 }
 
+/* A sampling interval: a decimal number of microseconds, more than 0 (every
+ * loader gives one, 1 s when the profile has none: an interval of 0 made
+ * every time 0 and the Rprof writer's interval 1 s). */
+static int f_interval(struct tsv *t, size_t c, double *out)
+{
+    if (f_decimal(t, c, SS_MAX_INTERVAL_US, out))
+        return t->err->code;
+    if (!(*out > 0))
+        return tsv_fail(t, c, "'%.*s' is not an interval (more than 0 microseconds)",
+                        (int)(t->fl[c] > 40 ? 40 : t->fl[c]), t->f[c]);
+    return 0;
+}
+
 static int f_flags(struct tsv *t, size_t c, uint32_t *out)
 {
     const char *bad;
@@ -455,8 +473,8 @@ static int read_sources(struct loader *L)
         uint64_t session, line;
         if (f_key(t, 0) || f_str(t, 1, 0, &s.type) || f_str(t, 2, 0, &s.uri) ||
             f_uint(t, 3, UINT32_MAX, &session) || f_uint(t, 4, UINT32_MAX, &line) ||
-            f_int(t, 5, INT64_MIN, INT64_MAX, &s.timestamp) ||
-            f_decimal(t, 6, SS_MAX_INTERVAL_US, &s.interval_us) || f_flags(t, 7, &s.flags))
+            f_int(t, 5, INT64_MIN, INT64_MAX, &s.timestamp) || f_interval(t, 6, &s.interval_us) ||
+            f_flags(t, 7, &s.flags))
             return L->err->code;
         s.session = (uint32_t)session;
         s.header_line = (uint32_t)line;
@@ -732,14 +750,16 @@ static int read_values(struct loader *L)
     return got < 0 ? L->err->code : 0;
 }
 
-static int read_aggregates(struct loader *L, ss_id base)
+/* aggregates.tsv (optional): the aggregate counts of SamplingProf sources. */
+static int read_agg_rows(struct loader *L, ss_id base)
 {
     struct tsv *t = &L->t;
-    int present;
+    int present, got;
     if (tsv_open(t, L->dir, "aggregates.tsv", agg_cols, ARRAY_SIZE(agg_cols), 1, &present))
         return L->err->code;
-    int got;
-    while (present && (got = tsv_next(t)) == 1) {
+    if (!present)
+        return 0;
+    while ((got = tsv_next(t)) == 1) {
         struct ss_agg a;
         ss_id src, loc;
         if (f_ref(t, 0, L->sources.n, "sources.tsv", 0, &src) ||
@@ -754,11 +774,19 @@ static int read_aggregates(struct loader *L, ss_id base)
         if (ss_model_add_agg(L->m, &a))
             return ss_nomem(L->err, "aggregates");
     }
-    if (present && got < 0)
-        return L->err->code;
+    return got < 0 ? L->err->code : 0;
+}
+
+/* call_edges.tsv (optional): their call counts. */
+static int read_edge_rows(struct loader *L, ss_id base)
+{
+    struct tsv *t = &L->t;
+    int present, got;
     if (tsv_open(t, L->dir, "call_edges.tsv", edge_cols, ARRAY_SIZE(edge_cols), 1, &present))
         return L->err->code;
-    while (present && (got = tsv_next(t)) == 1) {
+    if (!present)
+        return 0;
+    while ((got = tsv_next(t)) == 1) {
         struct ss_agg_edge e;
         ss_id src, from, to;
         if (f_ref(t, 0, L->sources.n, "sources.tsv", 0, &src) ||
@@ -772,20 +800,26 @@ static int read_aggregates(struct loader *L, ss_id base)
         if (ss_model_add_edge(L->m, &e))
             return ss_nomem(L->err, "call edges");
     }
-    if (present && got < 0)
-        return L->err->code;
-    return 0;
+    return got < 0 ? L->err->code : 0;
+}
+
+static int read_aggregates(struct loader *L, ss_id base)
+{
+    int rc = read_agg_rows(L, base);
+    return rc ? rc : read_edge_rows(L, base);
 }
 
 /* labels.tsv (optional): the labels of each sample, in sample order. */
 static int read_labels(struct loader *L)
 {
     struct tsv *t = &L->t;
-    int present, got = 0;
+    int present, got;
     if (tsv_open(t, L->dir, "labels.tsv", label_cols, ARRAY_SIZE(label_cols), 1, &present))
         return L->err->code;
+    if (!present)
+        return 0;
     ss_id last = 0;
-    while (present && (got = tsv_next(t)) == 1) {
+    while ((got = tsv_next(t)) == 1) {
         ss_id sample, key, str, unit = SS_NONE;
         int64_t num = 0;
         if (f_ref(t, 0, L->sample_src.n, "samples.tsv", 0, &sample) || f_str(t, 1, 0, &key) ||
@@ -808,7 +842,7 @@ static int read_labels(struct loader *L)
         if (lab == SS_NONE || VEC_PUSH(L->lab_sample, sample) || VEC_PUSH(L->lab_id, lab))
             return ss_nomem(L->err, "labels");
     }
-    return present && got < 0 ? L->err->code : 0;
+    return got < 0 ? L->err->code : 0;
 }
 
 /* Carry file `path`'s text, its lines in b (the loader's scratch). */

@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,10 +23,70 @@
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels refuse it (EINVAL): pages fault */
 #endif
 
+/* ---- a pause for tests ------------------------------------------------------
+ *
+ * STACKSCOPE_TEST_PAUSE=OFFSET:FIFO (for tests; the man page's ENVIRONMENT):
+ * the first reader that has mapped the byte at OFFSET of its file (and read
+ * its pages in), or is about to read it, writes "OFFSET\n" to the FIFO and
+ * waits until something opens the FIFO, writes and closes it, so that a
+ * test changes the file at a known point of a load, in any thread. */
+static struct {
+    pthread_once_t once;
+    uint64_t at;
+    const char *fifo;
+    atomic_int fired;
+} test_hook = {PTHREAD_ONCE_INIT, 0, NULL, 0};
+
+static void test_hook_init(void)
+{
+    const char *e = getenv("STACKSCOPE_TEST_PAUSE");
+    char *end;
+    if (!e || !*e)
+        return;
+    unsigned long long v = strtoull(e, &end, 10);
+    if (end != e && *end == ':' && end[1])
+        test_hook.at = v, test_hook.fifo = end + 1;
+}
+
+/* The bytes [a, b) of the file are mapped, or about to be read. */
+static void test_pause(uint64_t a, uint64_t b)
+{
+    pthread_once(&test_hook.once, test_hook_init);
+    if (!test_hook.fifo || test_hook.at < a || test_hook.at >= b ||
+        atomic_exchange(&test_hook.fired, 1))
+        return;
+    char msg[32], sink[64];
+    int n = snprintf(msg, sizeof msg, "%llu\n", (unsigned long long)test_hook.at);
+    int fd = open(test_hook.fifo, O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t w = write(fd, msg, (size_t)n);
+        (void)w;
+        close(fd);
+    }
+    fd = open(test_hook.fifo, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        while (read(fd, sink, sizeof sink) > 0)
+            ;
+        close(fd);
+    }
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+static void file_id(struct ss_file_id *id, const struct stat *st)
+{
+    id->dev = (uint64_t)st->st_dev;
+    id->ino = (uint64_t)st->st_ino;
+    id->size = (uint64_t)st->st_size;
+    id->mtime_s = (int64_t)st->st_mtim.tv_sec;
+    id->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
+}
+
 static int reader_open(struct ss_reader *r, const char *path, int regular_only,
                        struct ss_error *err)
 {
     memset(r, 0, sizeof *r);
+    r->win.slot = -1;
     r->fd = -1;
     r->path = path;
     r->max_line = SS_MAX_STREAM_LINE;
@@ -54,11 +117,16 @@ static int reader_open(struct ss_reader *r, const char *path, int regular_only,
      * line.  A pipe or device has no size: SS_MAX_STREAM_LINE. */
     if (regular && (uint64_t)st.st_size > r->max_line)
         r->max_line = (uint64_t)st.st_size > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)st.st_size;
+    if (regular) {
+        /* what was read is the file as it was opened: ss_reader_changed */
+        r->regular = 1;
+        file_id(&r->id, &st);
+        r->fsize = r->id.size;
+        r->eof = r->fsize == 0;
+    }
     if (regular && !getenv("STACKSCOPE_NO_MMAP")) {
         r->fd = fd;
         r->mapped = 1;
-        r->fsize = (uint64_t)st.st_size;
-        r->eof = r->fsize == 0;
         return 0;
     }
     r->cap = SS_READ_BLOCK * 2;
@@ -96,10 +164,12 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
                          uint64_t end, size_t max_line, struct ss_error *err)
 {
     memset(r, 0, sizeof *r);
+    r->win.slot = -1;
     r->fd = fd;
     r->path = path;
     r->max_line = max_line;
     r->ranged = 1;
+    r->regular = 1;
     r->mode = 1;
     r->pos = r->rstart = start;
     r->lim = end;
@@ -124,7 +194,7 @@ static void window_release(struct ss_reader *r)
     if (r->whole)
         madvise(r->buf, r->end, MADV_DONTNEED);
     else
-        munmap(r->buf, r->end);
+        ss_inmap_unmap(&r->win);
 }
 
 /* Leaving a range read from a whole-file mapping: populating a window
@@ -139,15 +209,14 @@ static void range_release(struct ss_reader *r)
         return;
     r->populated = 0;
     uint64_t a = r->rstart - r->rstart % span, e = r->lim + (span - r->lim % span) % span;
-    if (e > r->whole_n)
-        e = r->whole_n;
-    madvise(r->whole + a, (size_t)(e - a), MADV_DONTNEED);
+    if (e > r->whole->n)
+        e = r->whole->n;
+    madvise(r->whole->p + a, (size_t)(e - a), MADV_DONTNEED);
 }
 
-void ss_reader_use_whole(struct ss_reader *r, char *whole, uint64_t n)
+void ss_reader_use_whole(struct ss_reader *r, const struct ss_inmap *whole)
 {
     r->whole = whole;
-    r->whole_n = n;
 }
 
 void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
@@ -165,6 +234,8 @@ void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
     r->pos = start;
     r->lim = end;
     r->eof = start >= end;
+    r->cut = 0;
+    r->cut_at = 0;
     r->line_no = r->offset = r->next_off = 0;
 }
 
@@ -182,10 +253,90 @@ void ss_reader_close(struct ss_reader *r)
     r->fd = -1;
 }
 
-/* Read more bytes after r->end, first moving the unread part to the front.
- * Returns bytes read (0 at EOF) or -1. */
+/* ---- a file that changes while it is read -------------------------------- */
+
+/* End the input at the line being read (the first byte not returned yet):
+ * the bytes after it were lost, and the line is dropped, never taken half.
+ * Returns 0 (nothing more). */
+static long cut_here(struct ss_reader *r)
+{
+    ss_reader_note_cut(r, (r->ranged ? r->rstart : 0) + r->next_off);
+    r->start = r->end;
+    r->eof = 1;
+    return 0;
+}
+
+/* Were bytes of the mapped window lost (a page past the file's end
+ * faulted, and the window reads zeros from there)?  A loss anywhere before
+ * the window's end counts: from it on, the mapping is zeros. */
+static int window_lost(const struct ss_reader *r)
+{
+    if (!r->mapped || !r->buf)
+        return 0;
+    uint64_t lost = ss_inmap_lost(r->whole ? r->whole : &r->win);
+    return lost < r->map_off + r->end;
+}
+
+/* At an unterminated last line of a regular file: is it all there?  A cut
+ * inside the window's last page leaves no fault, only zeros after the new
+ * end: the input ends before the line (a cut).  A file grown since it was
+ * opened holds the rest of the line after what is read (a writer still at
+ * it): the line is left out, not taken half (a folded line's count would
+ * be cut).  Returns 1 when the line is left out. */
+static int last_line_partial(struct ss_reader *r)
+{
+    if (!r->regular)
+        return 0;
+    uint64_t end = r->ranged ? r->lim : r->fsize, now = 0;
+    int lost = window_lost(r);
+    struct stat st;
+    if (!lost) {
+        if (fstat(r->fd, &st) != 0)
+            return 0;
+        now = (uint64_t)st.st_size;
+    }
+    if (lost || now < end) {
+        cut_here(r);
+        return 1;
+    }
+    if (now == end)
+        return 0;
+    r->start = r->end;
+    r->eof = 1;
+    return 1;
+}
+
+/* ---- filling the buffer --------------------------------------------------- */
+
+/* Go on with read(2) from file offset pos: a window of a regular file that
+ * could not be mapped (an address-space limit, or no room in inmap's
+ * registry). */
+static long read_from(struct ss_reader *r, uint64_t pos, struct ss_error *err)
+{
+    r->mapped = 0;
+    r->pos = pos;
+    r->start = r->end = 0;
+    r->eof = 0;
+    if (r->ranged)
+        return range_buffer(r, err) ? -1 : 0;
+    r->cap = SS_READ_BLOCK * 2;
+    r->buf = malloc(r->cap);
+    if (!r->buf)
+        return ss_nomem(err, "read buffer"), -1;
+    if (lseek(r->fd, (off_t)pos, SEEK_SET) < 0)
+        return ss_fail(err, SS_EINPUT, "%s: cannot seek to byte %llu: %s", r->path,
+                       (unsigned long long)pos, strerror(errno)),
+               -1;
+    return 0;
+}
+
+/* Map the next window after the bytes consumed, keeping the unread part
+ * (the line in progress) at its start.  Returns bytes made available after
+ * it (0 at the end) or -1. */
 static long map_next(struct ss_reader *r, struct ss_error *err)
 {
+    if (window_lost(r))
+        return cut_here(r);
     /* Map a new window starting at the page that holds the unread data, so
      * the current line stays contiguous.  A range (ss_reader_open_range)
      * has windows of its own size and ends at its end. */
@@ -213,30 +364,20 @@ static long map_next(struct ss_reader *r, struct ss_error *err)
         return 0;
     }
     if (r->whole) {
-        r->buf = r->whole + off;
+        r->buf = r->whole->p + off;
         (void)madvise(r->buf, (size_t)len, MADV_POPULATE_READ); /* else faulted page by page */
         r->populated = 1;
-        r->start = (size_t)(pos - off);
-        r->end = (size_t)len;
-        r->map_off = off;
-        r->eof = off + len >= limit;
-        return (long)(len - (size_t)(pos - off));
+    } else {
+        if (ss_inmap_map(&r->win, r->fd, off, (size_t)len, SS_INMAP_POPULATE) != 0)
+            return read_from(r, pos, err);
+        madvise(r->win.p, (size_t)len, MADV_SEQUENTIAL);
+        r->buf = r->win.p;
     }
-    void *p = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd, (off_t)off);
-    if (p == MAP_FAILED && r->ranged) { /* an address-space limit: read it */
-        r->pos = pos;
-        return range_buffer(r, err) ? -1 : 0;
-    }
-    if (p == MAP_FAILED)
-        return ss_fail(err, SS_EINPUT, "%s: cannot map bytes from %llu: %s", r->path,
-                       (unsigned long long)off, strerror(errno)),
-               -1;
-    madvise(p, (size_t)len, MADV_SEQUENTIAL);
-    r->buf = p;
     r->start = (size_t)(pos - off);
     r->end = (size_t)len;
     r->map_off = off;
     r->eof = off + len >= limit;
+    test_pause(off, off + len);
     return (long)(len - (size_t)(pos - off));
 }
 
@@ -258,23 +399,30 @@ static long fill(struct ss_reader *r, struct ss_error *err)
         r->buf = nb;
         r->cap = ncap;
     }
+    /* a regular file is read up to its size when opened (a range to its end) */
+    uint64_t limit = r->ranged ? r->lim : r->regular ? r->fsize : UINT64_MAX;
     for (;;) {
         size_t want = r->cap - r->end;
         if (r->ranged && want > SS_RANGE_BLOCK)
             want = SS_RANGE_BLOCK;
-        if (r->ranged && want > r->lim - r->pos)
-            want = (size_t)(r->lim - r->pos);
-        ssize_t k = !r->ranged  ? read(r->fd, r->buf + r->end, want)
-                    : want == 0 ? 0
-                                : pread(r->fd, r->buf + r->end, want, (off_t)r->pos);
+        if (want > limit - r->pos)
+            want = (size_t)(limit - r->pos);
+        if (want == 0) {
+            r->eof = 1;
+            return 0;
+        }
+        if (r->regular)
+            test_pause(r->pos, r->pos + want);
+        ssize_t k = !r->ranged ? read(r->fd, r->buf + r->end, want)
+                               : pread(r->fd, r->buf + r->end, want, (off_t)r->pos);
         if (k < 0 && errno == EINTR)
             continue;
         if (k < 0)
-            return ss_fail(
-                       err, SS_EINPUT, "%s: read error at byte %llu: %s", r->path,
-                       (unsigned long long)(r->ranged ? r->pos : r->next_off + (r->end - r->start)),
-                       strerror(errno)),
+            return ss_fail(err, SS_EINPUT, "%s: read error at byte %llu: %s", r->path,
+                           (unsigned long long)r->pos, strerror(errno)),
                    -1;
+        if (k == 0 && r->regular)
+            return cut_here(r); /* the file ended before its size when opened */
         if (k == 0)
             r->eof = 1;
         r->end += (size_t)k;
@@ -352,6 +500,8 @@ int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *ter
         if (r->eof) {
             if (avail == 0)
                 return 0;
+            if (last_line_partial(r))
+                return 0;
             *line = s;
             *len = avail;
             if (r->mode == 2 && avail && s[avail - 1] == '\r')
@@ -374,23 +524,56 @@ too_long:
            -1;
 }
 
+/* The regular file's bytes [0, fsize) read with pread(2) into w (a mapping
+ * could not be made, or STACKSCOPE_NO_MMAP): a read that ends early is a
+ * cut. */
+static int whole_read(struct ss_reader *r, struct ss_whole *w, struct ss_error *err)
+{
+    char *buf = malloc((size_t)r->fsize);
+    if (!buf)
+        return ss_nomem(err, "reading the file");
+    size_t n = 0;
+    while (n < r->fsize) {
+        test_pause(n, r->fsize);
+        ssize_t k = pread(r->fd, buf + n, (size_t)r->fsize - n, (off_t)n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            free(buf);
+            return ss_fail(err, SS_EINPUT, "%s: read error at byte %zu: %s", r->path, n,
+                           strerror(e));
+        }
+        if (k == 0) {
+            ss_reader_note_cut(r, n);
+            break;
+        }
+        n += (size_t)k;
+    }
+    w->p = buf;
+    w->n = n;
+    return 0;
+}
+
 int ss_reader_whole(struct ss_reader *r, size_t limit, const char *what, struct ss_whole *w,
                     struct ss_error *err)
 {
     memset(w, 0, sizeof *w);
+    w->map.slot = -1;
+    w->r = r;
     const char *path = r->path;
-    if (r->mapped) {
+    if (r->regular) {
         if (r->fsize == 0)
             return ss_fail(err, SS_EINPUT, "%s: empty file", path);
         if (r->fsize > limit)
             return ss_fail(err, SS_EINPUT, "%s: larger than %zu MiB, the limit%s", path,
                            limit >> 20, what);
-        void *p = mmap(NULL, (size_t)r->fsize, PROT_READ, MAP_PRIVATE, r->fd, 0);
-        if (p == MAP_FAILED)
-            return ss_fail(err, SS_EINPUT, "%s: cannot map the file: %s", path, strerror(errno));
-        w->p = p;
+        r->read_whole = 1;
+        if (!r->mapped || ss_inmap_map(&w->map, r->fd, 0, (size_t)r->fsize, 0) != 0)
+            return whole_read(r, w, err);
+        w->p = w->map.p;
         w->n = (size_t)r->fsize;
-        w->mapped = 1;
+        test_pause(0, r->fsize);
         return 0;
     }
     /* A pipe: what the reader has buffered, then the rest. */
@@ -436,9 +619,40 @@ int ss_reader_whole(struct ss_reader *r, size_t limit, const char *what, struct 
 
 void ss_reader_whole_free(struct ss_whole *w)
 {
-    if (w->mapped)
-        munmap((void *)(uintptr_t)w->p, w->n);
-    else
+    if (w->map.slot >= 0) {
+        uint64_t lost = ss_inmap_lost(&w->map);
+        if (lost != UINT64_MAX && w->r)
+            ss_reader_note_cut(w->r, lost);
+        ss_inmap_unmap(&w->map);
+    } else {
         free((void *)(uintptr_t)w->p);
+    }
     memset(w, 0, sizeof *w);
+    w->map.slot = -1;
+}
+
+void ss_reader_changed(struct ss_reader *r, struct ss_change *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!r->regular || r->ranged || r->fd < 0)
+        return;
+    c->was = r->id.size;
+    struct stat st, named;
+    int have = fstat(r->fd, &st) == 0;
+    c->now = have ? (uint64_t)st.st_size : 0;
+    int same = stat(r->path, &named) == 0 && (uint64_t)named.st_dev == r->id.dev &&
+               (uint64_t)named.st_ino == r->id.ino;
+    if (r->cut) {
+        c->kind = SS_CHANGE_CUT;
+        c->kept = r->cut_at;
+    } else if (!same) {
+        c->kind = SS_CHANGE_REPLACED;
+    } else if (have && c->now < c->was) {
+        c->kind = SS_CHANGE_SHRANK;
+    } else if (have && c->now > c->was) {
+        c->kind = SS_CHANGE_GREW;
+    } else if (have && ((int64_t)st.st_mtim.tv_sec != r->id.mtime_s ||
+                        (int64_t)st.st_mtim.tv_nsec != r->id.mtime_ns)) {
+        c->kind = SS_CHANGE_MODIFIED;
+    }
 }

@@ -8,6 +8,15 @@
  * only by the file's size (mapped, it costs no copy); from a pipe or device,
  * lines longer than SS_MAX_STREAM_LINE (limits.h) are refused instead of
  * growing the buffer without bound.
+ *
+ * A file that changes while it is read: a regular file is read up to its
+ * size when it was opened (bytes written after it are not read), through
+ * mappings a truncation cannot crash (inmap.h).  When bytes the reader has
+ * not read yet are gone (the file was cut: a mapped page lost, or a read
+ * that ends early), the reader ends its input after the last whole line
+ * before them: the line it was in is dropped, never taken half, and `cut`
+ * says so.  ss_reader_changed then tells what happened to the file; the
+ * loaders' caller turns that into a warning or an error (load.c).
  */
 #ifndef SS_READER_H
 #define SS_READER_H
@@ -16,15 +25,30 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "inmap.h"
+
+/* What a regular file was when it was opened. */
+struct ss_file_id {
+    uint64_t dev, ino, size;
+    int64_t mtime_s, mtime_ns;
+};
 
 struct ss_reader {
     int fd;
     const char *path; /* borrowed; for messages */
     char *buf;        /* read mode: owned buffer; map mode: the mapped window */
     size_t cap, start, end;
-    int mapped;       /* map mode */
-    uint64_t map_off; /* file offset of the window */
-    uint64_t fsize;   /* map mode: size of the file */
+    int mapped;          /* map mode */
+    struct ss_inmap win; /* map mode, windows of its own: the window's mapping */
+    uint64_t map_off;    /* file offset of the window */
+    uint64_t fsize;      /* a regular file: its size when opened (no byte after
+                          * it is read); else 0 */
+    int regular;         /* a regular file: id is valid */
+    struct ss_file_id id;
+    int cut;         /* the input ended before its end: the file lost bytes */
+    uint64_t cut_at; /* then: the file offset of the first byte not read (the
+                      * start of the line dropped) */
+    int read_whole;  /* ss_reader_whole gave the file as one block */
     int eof;
     int mode;          /* 0 undecided, 1 LF (CRLF), 2 CR only */
     uint64_t line_no;  /* number of the line last returned (1-based) */
@@ -34,12 +58,13 @@ struct ss_reader {
                         * (at least SS_MAX_STREAM_LINE), else SS_MAX_STREAM_LINE */
     int ranged;        /* a byte range of a file (ss_reader_open_range): mapped in
                         * windows of 4 MiB or read with pread, fd not owned */
-    uint64_t pos, lim; /* ranged: file offset of the next read, end of the range */
+    uint64_t pos;      /* read mode: file offset of the next read */
+    uint64_t lim;      /* ranged: the end of the range */
     uint64_t rstart;   /* ranged: the range's start */
-    char *whole;       /* ranged and mapped: see ss_reader_use_whole (NULL: each window
-                        * is mapped and unmapped) */
-    uint64_t whole_n;  /* its size */
-    int populated;     /* a window of this range was populated from it */
+    int populated;     /* a window of this range was populated from `whole` */
+    /* ranged and mapped: see ss_reader_use_whole (NULL: each window is
+     * mapped and unmapped) */
+    const struct ss_inmap *whole;
 };
 
 /* Open `path` for reading.  Returns 0, or SS_EINPUT with a message naming the
@@ -70,11 +95,11 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
 void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end);
 
 /* Let a mapped ranged reader take its windows from `whole`, a mapping of
- * the whole file (n bytes; the caller's, unmapped after the reader is
- * closed): they are populated and dropped with madvise(2), not mapped and
- * unmapped, so that the threads of the parallel loader do not take the
- * address space's lock for writing at every window. */
-void ss_reader_use_whole(struct ss_reader *r, char *whole, uint64_t n);
+ * the whole file (the caller's, made with ss_inmap_map and unmapped after
+ * the reader is closed): they are populated and dropped with madvise(2),
+ * not mapped and unmapped, so that the threads of the parallel loader do
+ * not take the address space's lock for writing at every window. */
+void ss_reader_use_whole(struct ss_reader *r, const struct ss_inmap *whole);
 
 /* Read the next line.  Returns 1 and sets *line and *len (without the line end;
  * borrowed until the next call) and *terminated (0 when the file ended
@@ -113,18 +138,53 @@ long ss_reader_peek(struct ss_reader *r, const char **p, size_t n, struct ss_err
 void ss_reader_close(struct ss_reader *r);
 
 /* The whole file (what has not been consumed) as one block of memory, for
- * formats that are parsed whole (pprof, JSON): a regular file is mapped, a
- * pipe is read to its end after what the reader buffered.  At most `limit`
- * bytes, else an error "PATH: larger than N MiB, the limit`what`" (what:
- * "" or " for JSON"); an empty regular file is an error.  Release the block
- * with ss_reader_whole_free. */
+ * formats that are parsed whole (pprof, JSON): a regular file is mapped
+ * (read with pread(2) when it cannot be), a pipe is read to its end after
+ * what the reader buffered.  At most `limit` bytes, else an error "PATH:
+ * larger than N MiB, the limit`what`" (what: "" or " for JSON"); an empty
+ * regular file is an error.  Release the block with ss_reader_whole_free,
+ * which notes a cut in the reader when bytes of the mapping were lost (what
+ * was parsed was then not the file: ss_reader_changed says so). */
 struct ss_whole {
     const void *p;
     size_t n;
-    int mapped; /* p is a mapping (else malloc'd) */
+    struct ss_inmap map; /* p's mapping (map.slot < 0: p is malloc'd) */
+    struct ss_reader *r; /* told, when the block is released, of bytes lost */
 };
 int ss_reader_whole(struct ss_reader *r, size_t limit, const char *what, struct ss_whole *w,
                     struct ss_error *err);
 void ss_reader_whole_free(struct ss_whole *w);
+
+/* Note that the input ended early at file offset `at` (a reader of a part
+ * of the file, such as a chunk of the parallel Rprof loader, was cut). */
+static inline void ss_reader_note_cut(struct ss_reader *r, uint64_t at)
+{
+    if (!r->cut || at < r->cut_at)
+        r->cut_at = at;
+    r->cut = 1;
+}
+
+/* How a regular file changed while it was read, as ss_reader_changed finds
+ * it comparing the file now with what it was when opened. */
+enum ss_change_kind {
+    SS_CHANGE_NONE,
+    SS_CHANGE_CUT,      /* bytes not read yet were gone: the input ended before them */
+    SS_CHANGE_SHRANK,   /* smaller now, but read whole before it shrank */
+    SS_CHANGE_REPLACED, /* its name now names another file, or none: the one
+                         * opened was read whole */
+    SS_CHANGE_GREW,     /* larger now: read up to its size when opened */
+    SS_CHANGE_MODIFIED, /* modified since it was opened (its size the same):
+                         * what was read may mix old and new bytes */
+};
+struct ss_change {
+    enum ss_change_kind kind;
+    uint64_t was, now; /* its size when opened, and now (0: gone) */
+    uint64_t kept;     /* SS_CHANGE_CUT: the bytes before the first one not read */
+};
+
+/* What happened to r's file while it was read (call it after reading, before
+ * ss_reader_close): the first kind of the list above that applies.  Anything
+ * but a regular file has not changed. */
+void ss_reader_changed(struct ss_reader *r, struct ss_change *c);
 
 #endif

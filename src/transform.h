@@ -26,7 +26,7 @@
  *                        first or last) of the phases found at that step
  *                        (phases.h: exactly N of them, or with the
  *                        penalty times X)
- * A name F is a bare word, a "quoted string" (\" and \\ escapes) or a
+ * A name F is a bare word, a "quoted string" (\", \\, \n, \r escapes) or a
  * /regex/ (POSIX extended, unanchored, matched against the whole name).
  *
  * The list is opaque; the UI and the command line drive it through the

@@ -2,7 +2,7 @@
  * a step back to its canonical text (see transform.h for the commands).
  *
  * Tokens are separated by blanks.  A token is a bare word (anything up to
- * the next blank), a "quoted name" (\" and \\ are the only escapes) or a
+ * the next blank), a "quoted name" (\", \\, \n and \r are the escapes) or a
  * /regex/ (up to the next unescaped '/'; \/ stands for a slash).  '#' at the
  * start of a token begins a comment.  The canonical text quotes a name only
  * when it has to, so that it always reparses to the same step.
@@ -121,12 +121,13 @@ static int quoted(struct lexer *lx, char **out)
             break;
         if (c == '\\') {
             char e = lx->i + 1 < lx->len ? lx->s[lx->i + 1] : '\0';
-            if (e != '"' && e != '\\') {
+            if (e != '"' && e != '\\' && e != 'n' && e != 'r') {
                 free(buf);
                 return lex_fail(lx, lx->i,
-                                "unknown escape in a quoted name (only \\\" and \\\\ are escapes)");
+                                "unknown escape in a quoted name (\\\", \\\\, \\n and \\r are the "
+                                "escapes)");
             }
-            buf[k++] = e;
+            buf[k++] = e == 'n' ? '\n' : e == 'r' ? '\r' : e;
             lx->i += 2;
             continue;
         }
@@ -334,6 +335,9 @@ static int regex_pattern(struct lexer *lx, struct tf_pattern *p)
     lx->i++;
     if (n == 0)
         return lex_fail(lx, start, "empty regular expression");
+    for (size_t j = body; j < body + n; j++)
+        if (lx->s[j] == '\n' || lx->s[j] == '\r') /* a step is one line of a script */
+            return lex_fail(lx, j, "a line end in a regular expression");
     int rc = token_end(lx, "closing '/' of the regular expression");
     if (rc)
         return rc;
@@ -613,6 +617,11 @@ static void sb_name(struct sbuf *b, const char *name)
     }
     sb_add(b, "\"", 1);
     for (const char *p = name; *p; p++) {
+        /* a line end escaped: a step's text is one line of a script */
+        if (*p == '\n' || *p == '\r') {
+            sb_add(b, *p == '\n' ? "\\n" : "\\r", 2);
+            continue;
+        }
         if (*p == '"' || *p == '\\')
             sb_add(b, "\\", 1);
         sb_add(b, p, 1);

@@ -444,6 +444,22 @@ static int check_old_tables(const char *path, const char *dir, int *empty, struc
     return rc;
 }
 
+/* A message of the tables writer names a file of the temporary directory
+ * tmp, which is removed: name the output's instead ("OUT/samples.tsv:
+ * write failed: ..."). */
+static void name_output(struct ss_error *err, const char *tmp, const char *path)
+{
+    size_t n = strlen(tmp);
+    if (strncmp(err->msg, tmp, n) != 0)
+        return;
+    char msg[sizeof err->msg];
+    size_t k = strlen(path);
+    while (k > 1 && path[k - 1] == '/') /* OUT/ is OUT */
+        k--;
+    snprintf(msg, sizeof msg, "%.*s%s", (int)k, path, err->msg + n);
+    memcpy(err->msg, msg, sizeof msg);
+}
+
 static int write_dir(const struct ss_model *m, const char *path, const struct ss_format *f,
                      const struct ss_write_opts *o, struct ss_error *err)
 {
@@ -463,6 +479,8 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
         } else {
             take_attributes(-1, tmp, &t, 0777);
             rc = f->write_dir(m, tmp, err);
+            if (rc)
+                name_output(err, tmp, path);
             if (!rc)
                 rc = place(tmp, t.real, path, t.exists, 1, err);
             /* tmp now holds the new tables (on failure) or the old ones. */

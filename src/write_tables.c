@@ -150,8 +150,10 @@ static int write_sources(const struct ss_model *m, const char *dir, struct ss_er
         put_str(t.f, m, s->type);
         sep(t.f);
         put_str(t.f, m, s->uri);
+        /* an unknown interval (0) is 1 s, as every loader and the Rprof
+         * writer have it: the reader refuses 0 */
         fprintf(t.f, "\t%u\t%u\t%lld\t%.17g\t%s\n", s->session, s->header_line,
-                (long long)s->timestamp, s->interval_us, fl);
+                (long long)s->timestamp, s->interval_us > 0 ? s->interval_us : 1e6, fl);
     }
     return tw_close(&t, err);
 }

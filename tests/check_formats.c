@@ -581,7 +581,9 @@ START_TEST(test_tables_round_trip)
         ck_assert_uint_eq(y->session, x->session);
         ck_assert_uint_eq(y->header_line, x->header_line);
         ck_assert_int_eq(y->timestamp, x->timestamp);
-        ck_assert_double_exact(y->interval_us, x->interval_us);
+        /* an unknown interval (0, tiny_build's pprof source) reads back
+         * as 1 s, as the Rprof writer writes it */
+        ck_assert_double_exact(y->interval_us, x->interval_us > 0 ? x->interval_us : 1e6);
         ck_assert_uint_eq(y->flags, x->flags);
         ck_assert_uint_eq(y->first_sample, x->first_sample);
         ck_assert_uint_eq(y->n_samples, x->n_samples);

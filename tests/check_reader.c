@@ -5,12 +5,17 @@
 #include "check_suites.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "inmap.h"
 #include "limits.h"
 #include "load.h"
 #include "reader.h"
@@ -318,6 +323,281 @@ START_TEST(test_pipe_limit)
 }
 END_TEST
 
+/* ---- a file that changes while it is read --------------------------------- */
+
+/* CUT_LINE-byte lines "NNNNNNN xx...x\n" (line k starts at k * CUT_LINE). */
+#define CUT_LINE 100
+#define CUT_LINES 30000 /* 3 MB: a second mmap window, a second read block */
+
+static void cut_file(char *path, size_t cap)
+{
+    char *buf = malloc((size_t)CUT_LINE * CUT_LINES);
+    ck_assert_ptr_nonnull(buf);
+    for (size_t k = 0; k < CUT_LINES; k++) {
+        char *l = buf + k * CUT_LINE;
+        memset(l, 'x', CUT_LINE - 1);
+        char num[16];
+        int w = snprintf(num, sizeof num, "%07zu ", k);
+        memcpy(l, num, (size_t)w);
+        l[CUT_LINE - 1] = '\n';
+    }
+    fx_write(path, cap, buf, (size_t)CUT_LINE * CUT_LINES);
+    free(buf);
+}
+
+/* Lines are read while the file is cut under the reader, in the middle of
+ * a line of the window it has mapped (whose pages were read in: mmap
+ * mode's SIGBUS) or of the block it reads next (read(2) mode): every whole
+ * line before the cut comes, then the end, with `cut` at the start of the
+ * line the cut went through; no signal, no half line. */
+START_TEST(test_cut)
+{
+    set_mode(_i);
+    char path[4096];
+    cut_file(path, sizeof path);
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    const char *line;
+    size_t ll;
+    int term;
+    uint64_t k = 0, cut = 2 * 1048576 + 10; /* line 20971's 11th byte */
+    for (; k < 15000; k++)                  /* 1.5 MB: into the second window / block */
+        ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 1);
+    ck_assert_int_eq(truncate(path, (off_t)cut), 0);
+    int got;
+    while ((got = ss_reader_next(&r, &line, &ll, &term, &err)) == 1) {
+        char want[16];
+        snprintf(want, sizeof want, "%07llu ", (unsigned long long)k);
+        ck_assert_msg(ll == CUT_LINE - 1 && term && !memcmp(line, want, 8),
+                      "line %llu: %zu bytes '%.8s'", (unsigned long long)k, ll, line);
+        k++;
+    }
+    ck_assert_int_eq(got, 0);
+    ck_assert_uint_eq(k, cut / CUT_LINE);
+    ck_assert_int_eq(r.cut, 1);
+    ck_assert_uint_eq(r.cut_at, cut / CUT_LINE * CUT_LINE);
+    struct ss_change c;
+    ss_reader_changed(&r, &c);
+    ck_assert_int_eq(c.kind, SS_CHANGE_CUT);
+    ck_assert_uint_eq(c.was, (uint64_t)CUT_LINE * CUT_LINES);
+    ck_assert_uint_eq(c.now, cut);
+    ck_assert_uint_eq(c.kept, cut / CUT_LINE * CUT_LINE);
+    ss_reader_close(&r);
+    unlink(path);
+    unsetenv("STACKSCOPE_NO_MMAP");
+}
+END_TEST
+
+/* A file parsed whole, cut while its mapping is read: the bytes past the
+ * cut read as zeros (no signal), and the reader is told from the first
+ * page lost on. */
+START_TEST(test_cut_whole)
+{
+    char path[4096];
+    cut_file(path, sizeof path);
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    struct ss_whole w;
+    ck_assert_int_eq(ss_reader_whole(&r, SIZE_MAX, "", &w, &err), 0);
+    ck_assert_int_ge(w.map.slot, 0);
+    uint64_t cut = 1000001, page = (uint64_t)sysconf(_SC_PAGESIZE);
+    ck_assert_int_eq(truncate(path, (off_t)cut), 0);
+    const unsigned char *p = w.p;
+    size_t nonzero_after = 0;
+    for (size_t i = (size_t)cut; i < w.n; i++)
+        nonzero_after += p[i] != 0;
+    ck_assert_uint_eq(nonzero_after, 0);
+    ck_assert_int_eq(p[cut - 1], '0'); /* line 10000's first byte */
+    ss_reader_whole_free(&w);
+    ck_assert_int_eq(r.cut, 1);
+    ck_assert_uint_eq(r.cut_at, (cut + page - 1) / page * page);
+    struct ss_change c;
+    ss_reader_changed(&r, &c);
+    ck_assert_int_eq(c.kind, SS_CHANGE_CUT);
+    ss_reader_close(&r);
+    unlink(path);
+}
+END_TEST
+
+/* Read path whole (its lines), then `change` it and say what the reader finds. */
+static enum ss_change_kind change_after_read(const char *path, void (*change)(const char *),
+                                             uint64_t *lines)
+{
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    const char *line;
+    size_t ll;
+    int term;
+    *lines = 0;
+    int got;
+    while ((got = ss_reader_next(&r, &line, &ll, &term, &err)) == 1)
+        (*lines)++;
+    ck_assert_int_eq(got, 0);
+    if (change)
+        change(path);
+    struct ss_change c;
+    ss_reader_changed(&r, &c);
+    ss_reader_close(&r);
+    return c.kind;
+}
+
+static void grow(const char *path)
+{
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("more\n", f);
+    fclose(f);
+}
+
+static void shrink(const char *path)
+{
+    ck_assert_int_eq(truncate(path, 10), 0);
+}
+
+static void replace(const char *path)
+{
+    char other[4200];
+    snprintf(other, sizeof other, "%s.new", path);
+    FILE *f = fopen(other, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("other\n", f);
+    fclose(f);
+    ck_assert_int_eq(rename(other, path), 0);
+}
+
+/* the same size, another modification time */
+static void modify(const char *path)
+{
+    int fd = open(path, O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(pwrite(fd, "9", 1, 0), 1);
+    struct timespec t[2] = {{0, UTIME_OMIT}, {12345, 0}};
+    ck_assert_int_eq(futimens(fd, t), 0);
+    close(fd);
+}
+
+/* A regular file is read up to its size when opened, and what happened to
+ * it after is told apart: grown, shrunk after it was read whole, replaced
+ * (renamed over), modified in place; unchanged. */
+START_TEST(test_changed)
+{
+    set_mode(_i);
+    char path[4096];
+    uint64_t n;
+    cut_file(path, sizeof path);
+    ck_assert_int_eq(change_after_read(path, NULL, &n), SS_CHANGE_NONE);
+    ck_assert_uint_eq(n, CUT_LINES);
+    ck_assert_int_eq(change_after_read(path, grow, &n), SS_CHANGE_GREW);
+    ck_assert_uint_eq(n, CUT_LINES); /* not the line added after */
+    ck_assert_int_eq(change_after_read(path, modify, &n), SS_CHANGE_MODIFIED);
+    ck_assert_int_eq(change_after_read(path, shrink, &n), SS_CHANGE_SHRANK);
+    ck_assert_uint_eq(n, CUT_LINES + 1);
+    ck_assert_int_eq(change_after_read(path, replace, &n), SS_CHANGE_REPLACED);
+    ck_assert_uint_eq(n, 1); /* the 10 bytes left: one line, unterminated */
+    unlink(path);
+    unsetenv("STACKSCOPE_NO_MMAP");
+}
+END_TEST
+
+static volatile sig_atomic_t bus_seen;
+
+static void on_bus(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)uc;
+    bus_seen = si->si_code <= 0 ? 1 : 2;
+}
+
+/* inmap's handler passes on a SIGBUS that is not a registered mapping's: to
+ * a handler set before it (here a kill(2)), or, with the default action, the
+ * process dies of it (a fault in a mapping of its own). */
+START_TEST(test_sigbus_not_ours)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_bus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    ss_inmap_guard();
+    ck_assert_int_eq(sigaction(SIGBUS, &sa, &old), 0); /* set after the guard */
+    ss_inmap_guard();                                  /* chained at the next mapping */
+    bus_seen = 0;
+    raise(SIGBUS);
+    ck_assert_int_eq(bus_seen, 1);
+    ck_assert_int_eq(sigaction(SIGBUS, &old, NULL), 0);
+
+    char path[4096];
+    fx_write(path, sizeof path, "abc", 3);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(SIGBUS, &dfl, NULL);
+        ss_inmap_guard();
+        int fd = open(path, O_RDONLY);
+        long pg = sysconf(_SC_PAGESIZE);
+        volatile char *p = mmap(NULL, 2 * (size_t)pg, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED)
+            _exit(3);
+        char c = p[pg]; /* past the file's end: not a registered mapping */
+        (void)c;
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    unlink(path);
+#if defined(UNDER_ASAN)
+    ck_assert(!WIFEXITED(st) || WEXITSTATUS(st) != 0); /* the sanitizer's report */
+#else
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS, "status %d", st);
+#endif
+}
+END_TEST
+
+static struct sigaction chained;
+
+/* A handler that passes every SIGBUS to the one it replaced, as crash
+ * reporters do. */
+static void on_bus_chain(int sig, siginfo_t *si, void *uc)
+{
+    chained.sa_sigaction(sig, si, uc);
+}
+
+/* A handler set after inmap's that calls inmap's, with inmap's put back in
+ * front of it at the next mapping: a SIGBUS that is nobody's goes round
+ * the two once, then the process dies of it (it used to recurse until the
+ * stack ran out). */
+START_TEST(test_sigbus_chain_loop)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        ss_inmap_guard();
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_bus_chain;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGBUS, &sa, &chained) != 0 || !(chained.sa_flags & SA_SIGINFO))
+            _exit(3);
+        ss_inmap_guard(); /* inmap's in front again, chaining to on_bus_chain */
+        raise(SIGBUS);
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+#if defined(UNDER_ASAN)
+    ck_assert(!WIFEXITED(st) || WEXITSTATUS(st) != 0);
+#else
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS, "status %d", st);
+#endif
+}
+END_TEST
+
 Suite *reader_suite(void)
 {
     Suite *s = suite_create("reader");
@@ -330,6 +610,11 @@ Suite *reader_suite(void)
     tcase_add_loop_test(tc, test_long_line, 0, 2);
     tcase_add_test(tc, test_pipe_limit);
     tcase_add_test(tc, test_range_map_fails);
+    tcase_add_loop_test(tc, test_cut, 0, 2);
+    tcase_add_test(tc, test_cut_whole);
+    tcase_add_loop_test(tc, test_changed, 0, 2);
+    tcase_add_test(tc, test_sigbus_not_ours);
+    tcase_add_test(tc, test_sigbus_chain_loop);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -219,6 +219,14 @@ START_TEST(test_canonical)
     canon("drop /a{255}/", "drop /a{255}/");
     canon("drop /(ab|cd){64}x{,5}/", "drop /(ab|cd){64}x{,5}/");
     canon("drop /[\\1]x[]a]{3}[[:alpha:]]+/", "drop /[\\1]x[]a]{3}[[:alpha:]]+/");
+    /* A line end in a name (the explorer quotes a selected name as it is)
+     * is written \n or \r: a step's text is one line of a script, and a
+     * name never adds one (issue 27). */
+    canon("drop \"a\nb\"", "drop \"a\\nb\"");
+    canon("drop \"a\\nb\\r\"", "drop \"a\\nb\\r\"");
+    canon("replace \"x\ndrop-samples 1:2\" => \"y\r\"",
+          "replace \"x\\ndrop-samples 1:2\" => \"y\\r\"");
+    canon("drop \"a\\\\nb\"", "drop a\\nb"); /* a backslash, then n: a bare word */
 }
 END_TEST
 
@@ -246,6 +254,7 @@ START_TEST(test_parse_errors)
     bad("drop \"abc", 6, "unterminated quoted name");
     bad("drop \"a\"b", 9, "expected a blank after the closing quote");
     bad("drop \"a\\x\"", 8, "unknown escape");
+    bad("drop /a\nb/", 8, "a line end in a regular expression");
     bad("drop /ab", 6, "unterminated regular expression");
     bad("drop //", 6, "empty regular expression");
     bad("drop /(/", 6, "bad regular expression");

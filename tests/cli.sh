@@ -512,6 +512,13 @@ for fmt in rprof pprof folded tables; do
         "$([ "$RC" -eq 2 ] && grep -q 'limited' "$T/err" && [ ! -e "$W/limited.$fmt" ] &&
             [ -z "$(nothing_left)" ] || echo "rc=$RC $(cat "$T/err") $(nothing_left)")"
 done
+# The tables writer's message names the output's table, not the temporary
+# directory it was written in (removed by then).
+(ulimit -f 8 && "$STACKSCOPE" convert --to tables -o "$W/limited.tables/" "$W/big.out") \
+    >/dev/null 2>"$T/err"
+check "a failed tables write names the output's table, not the removed temporary directory" \
+    "$(grep -q "^stackscope: $W/limited.tables/[a-z_]*\.tsv: write failed: File too large" "$T/err" &&
+        ! grep -q stackscope-tmp "$T/err" || cat "$T/err")"
 # A conversion killed by a signal removes its temporary file.
 for i in 1 2 3 4 5; do
     "$STACKSCOPE" convert --force -o "$W/killed.pb.gz" "$W/big.out" 2>/dev/null &

@@ -145,6 +145,116 @@ check "state: --resume with no saved session" \
     "$([ $rc -eq 2 ] && grep -q "no saved session for small.out ($STATE/" "$T/none.err" ||
         echo "exit $rc: $(cat "$T/none.err")")"
 
+# ---- nobody else can steer the state file (issue 27) ------------------------
+# The directory is made 0700 and the file 0600 (the session above).
+check "state: the directory is made 0700, the file 0600" \
+    "$([ "$(stat -c %a "$STATE")" = 700 ] && [ "$(stat -c %a "$STATE/$files")" = 600 ] ||
+        stat -c '%n %a' "$STATE" "$STATE/$files")"
+"$STACKSCOPE" report demo.out >"$T/plain.report"
+# resumed NAME WHY: --resume demo.out without a terminal resumes nothing and
+# says WHY in one warning: the report is the plain one, exit status 0, at
+# once (a FIFO never blocks).
+resumed() {
+    timeout 10 "$STACKSCOPE" --resume demo.out >"$T/$1.txt" 2>"$T/$1.err"
+    local rc=$? why=
+    [ $rc -eq 0 ] || why="exit $rc"
+    cmp -s "$T/plain.report" "$T/$1.txt" || why="$why; transforms were resumed"
+    [ "$(cat "$T/$1.err")" = "stackscope: warning: $STATE/$files $2: no transforms resumed" ] ||
+        why="$why; stderr: $(head -c 300 "$T/$1.err")"
+    check "state: $1" "$why"
+}
+# A link planted at the file's name is not followed when reading...
+printf 'drop-samples 1:5000\n' >"$T/planted"
+cp "$STATE/$files" "$T/state.saved"
+ln -sf "$T/planted" "$STATE/$files"
+resumed link "is a symbolic link"
+# ... nor when writing: the link goes, its target stays.
+ui plant demo.out <<'EOF'
+:drop-samples 1:10
+Q
+EOF
+why=
+[ "$(cat "$T/planted")" = 'drop-samples 1:5000' ] || why="the link's target was replaced: $(head -c 200 "$T/planted")"
+[ -L "$STATE/$files" ] && why="$why; the link is still there"
+grep -qx 'drop-samples 1:10' "$STATE/$files" || why="$why; not saved: $(cat "$STATE/$files")"
+check "state: a link planted at the file's name is replaced, its target left alone" "$why"
+rm -f "$STATE/$files"
+mkfifo "$STATE/$files"
+resumed fifo "is not a regular file"
+rm -f "$STATE/$files"
+head -c 1100000 /dev/zero | tr '\0' '#' >"$STATE/$files"
+resumed big "is larger than 1 MiB: not a state file stackscope wrote"
+# A file that does not parse: nothing of it (not even its first line).
+printf 'drop-samples 1:10\nfrobnicate 3\n' >"$STATE/$files"
+"$STACKSCOPE" --resume demo.out >"$T/unparsable.txt" 2>"$T/unparsable.err"
+check "state: a file that does not parse resumes nothing, with a warning" \
+    "$([ $? -eq 0 ] && cmp -s "$T/plain.report" "$T/unparsable.txt" &&
+        grep -q "^stackscope: warning: $STATE/$files: no transforms resumed: $STATE/$files:2:1: " "$T/unparsable.err" ||
+        head -c 300 "$T/unparsable.err")"
+# A state directory that is a link, or that others can write, is not used:
+# one warning when the explorer quits, exit status 0, nothing written.
+# check_dir NAME: the session saved nothing and said why once.
+check_dir() {
+    local why=
+    [ "$(grep -c . "$T/$1.err")" -eq 1 ] &&
+        grep -q "^stackscope: warning: the transform list is not kept for --resume: $2: not used for the session state$" "$T/$1.err" ||
+        why="stderr: $(head -c 300 "$T/$1.err")"
+    check "state: $3" "$why"
+}
+rm -rf "$STATE"
+mkdir "$T/elsewhere"
+ln -s "$T/elsewhere" "$STATE"
+ui dirlink demo.out <<'EOF'
+:drop-samples 1:10
+Q
+EOF
+check_dir dirlink "$STATE is a symbolic link" "a state directory that is a link is refused"
+[ -z "$(ls -A "$T/elsewhere")" ] || fail "state: nothing in the link's target" "$(ls -A "$T/elsewhere")"
+rm "$STATE"
+mkdir -m 0777 "$STATE"
+chmod 0777 "$STATE" # whatever the umask
+ui dirmode demo.out <<'EOF'
+:drop-samples 1:10
+Q
+EOF
+check_dir dirmode "$STATE is writable by others (chmod go-w fixes it)" "a state directory others can write is refused"
+cp "$T/state.saved" "$STATE/$files"
+timeout 10 "$STACKSCOPE" --resume demo.out >"$T/dirmode.txt" 2>"$T/dirmode.err"
+check "state: nothing is read from a directory others can write" \
+    "$(cmp -s "$T/plain.report" "$T/dirmode.txt" && grep -q "^stackscope: warning: $STATE is writable by others" "$T/dirmode.err" || head -c 300 "$T/dirmode.err")"
+chmod 0700 "$STATE"
+chmod 0777 "$XDG_STATE_HOME"
+ui basemode demo.out <<'EOF'
+:drop-samples 1:10
+Q
+EOF
+chmod 0700 "$XDG_STATE_HOME"
+check_dir basemode "$XDG_STATE_HOME is writable by others (chmod go-w fixes it)" "an XDG_STATE_HOME others can write is refused"
+# No input's name adds a line: a newline in a path is escaped in the comment
+# lines, and --resume applies exactly the one transform of the session.
+evil=$'evil\ndrop-samples 1:5000\n#.out'
+cp demo.out "$evil"
+ui evilname "$evil" <<'EOF'
+:drop-samples 1:10
+Q
+EOF
+"$STACKSCOPE" --resume "$evil" >"$T/evil.txt" 2>"$T/evil.err"
+"$STACKSCOPE" report -e 'drop-samples 1:10' "$evil" >"$T/evil.want"
+why=$(diff "$T/evil.want" "$T/evil.txt" | head -n 5; cat "$T/evil.err")
+grep -rqF "# input: $T/in/evil\\ndrop-samples 1:5000\\n#.out" "$STATE" || why="$why; the input line: $(grep -rh '^# input' "$STATE")"
+check "state: a newline in an input's name adds no transform" "$why"
+# Nor in a function's name (a speedscope file's): the step `drop NAME` of the
+# key d reads back as itself.
+printf '%s' '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"main"},{"name":"evil\ndrop-samples 1:2"}]},"profiles":[{"type":"sampled","name":"p","unit":"none","startValue":0,"endValue":4,"samples":[[0,1],[0,1],[0,1],[0]],"weights":[1,1,1,1]}]}' >nl.json
+ui evilfn nl.json <<'EOF'
+d
+Q
+EOF
+"$STACKSCOPE" --resume nl.json >"$T/evilfn.txt" 2>"$T/evilfn.err"
+"$STACKSCOPE" report -e 'drop "evil\ndrop-samples 1:2"' nl.json >"$T/evilfn.want"
+check "state: a newline in a function's name reads back as itself" \
+    "$(diff "$T/evilfn.want" "$T/evilfn.txt" | head -n 5; cat "$T/evilfn.err")"
+
 # ---- the selection survives undo ---------------------------------------------
 
 # j selects the second function of report --by self (.External2 on the

@@ -636,6 +636,43 @@ else
     fi
 fi
 
+# ---- :save-display and :save-help write as :w does (issue 27) --------------
+# Never over an input (nor through a link to one), an existing file only
+# with !, only a regular file (a FIFO refused without blocking on it),
+# through a temporary file moved into place.
+echo old >saved.txt
+mkfifo saved.fifo
+ln -s "$SMALL" small.link
+ui saves "$SMALL" <<'EOF'
+:save-display small.out
+DUMP input
+:save-help! small.link
+DUMP link
+:save-display saved.txt
+DUMP exists
+:save-display! saved.txt
+:save-help saved.fifo
+DUMP fifo
+:save-help! saved.fifo
+DUMP fifo-forced
+:save-help! help.txt
+:save-help help.txt
+DUMP help-exists
+EOF
+cmp -s "$SMALL" "$EXP/small.out" || fail saves.input-untouched "small.out changed"
+last() { tail -n 1 "$T/saves.$1"; }
+# (a message wider than the screen wraps over the last rows)
+check saves.input "$(grep -q '^small.out is an input file: stackscope never replaces one' "$T/saves.input" || last input)"
+check saves.link "$(grep -q '^small.link is an input file: stackscope never replaces one' "$T/saves.link" || last link)"
+check saves.exists "$(last exists | grep -qx 'saved.txt exists (:save-display! saved.txt replaces it)' || last exists)"
+check saves.forced "$(cmp saved.txt "$T/saves.exists" 2>&1)"
+check saves.fifo "$(last fifo | grep -qx 'saved.fifo exists (:save-help! saved.fifo replaces it)' || last fifo)"
+check saves.fifo-forced "$(last fifo-forced | grep -qx 'saved.fifo: is a FIFO; only a regular file is replaced' || last fifo-forced)"
+[ -p saved.fifo ] || fail saves.fifo-kept "saved.fifo is no longer a FIFO"
+check saves.help "$(cmp keys.txt help.txt 2>&1)"
+check saves.help-exists "$(last help-exists | grep -qx 'help.txt exists (:save-help! help.txt replaces it)' || last help-exists)"
+check saves.no-temporary "$(ls ./*.stackscope-tmp-* 2>/dev/null)"
+
 # The top function is the current one from the first screen: Tab to the
 # calls view without moving shows lm.fit (report --by self: lm.fit first).
 ui startcalls "$DEMO" <<'EOF2'

@@ -58,14 +58,35 @@ static int refuse_existing(struct ui *ui, const char *path, int force, const cha
     return 1;
 }
 
+/* The options of a write from the explorer: nothing is written over an
+ * input, the bases of a comparison included.  Returns the array of inputs
+ * (o->inputs) to free, NULL when out of memory (said). */
+static char **write_opts(struct ui *ui, int force, struct ss_write_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->force = force;
+    int nb;
+    char *const *bases = ss_cli_base_files(&nb);
+    char **inputs = malloc((size_t)(ui->nfiles + nb) * sizeof *inputs);
+    if (!inputs) {
+        ui_error(ui, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < ui->nfiles; i++)
+        inputs[i] = ui->files[i];
+    for (int i = 0; i < nb; i++)
+        inputs[ui->nfiles + i] = bases[i];
+    o->inputs = inputs;
+    o->n_inputs = ui->nfiles + nb;
+    return inputs;
+}
+
 static void save(struct ui *ui, const char *path, int force)
 {
     if (!*path) {
         ui_error(ui, ":w FILE: which file?");
         return;
     }
-    struct ss_write_opts o;
-    memset(&o, 0, sizeof o);
     const struct ss_format *fmt = ss_format_for_path(path);
     if (!fmt) {
         char suffixes[256];
@@ -73,22 +94,11 @@ static void save(struct ui *ui, const char *path, int force)
                  ss_format_suffix_brief(suffixes, sizeof suffixes));
         return;
     }
-    o.format = fmt->id;
-    o.force = force;
-    /* the inputs an output may not replace: the bases of a comparison too */
-    int nb;
-    char *const *bases = ss_cli_base_files(&nb);
-    char **inputs = malloc((size_t)(ui->nfiles + nb) * sizeof *inputs);
-    if (!inputs) {
-        ui_error(ui, "out of memory");
+    struct ss_write_opts o;
+    char **inputs = write_opts(ui, force, &o);
+    if (!inputs)
         return;
-    }
-    for (int i = 0; i < ui->nfiles; i++)
-        inputs[i] = ui->files[i];
-    for (int i = 0; i < nb; i++)
-        inputs[ui->nfiles + i] = bases[i];
-    o.inputs = inputs;
-    o.n_inputs = ui->nfiles + nb;
+    o.format = fmt->id;
     struct ss_error err;
     ss_error_clear(&err);
     if (refuse_existing(ui, path, force, ":w!", &o)) {
@@ -122,6 +132,33 @@ static void save(struct ui *ui, const char *path, int force)
                ss_s(ss_tf_active(ui->tf)));
 }
 
+/* Write the text fill makes to `path` by the rules of :w (write.h): never
+ * over an input, an existing file only with `force` (:CMD!) and only a
+ * regular one (a FIFO or device is refused without opening it), through a
+ * temporary file moved into place.  Returns 0 when written. */
+static int write_text(struct ui *ui, const char *cmd, const char *path, int force, ss_fill_fn fill,
+                      void *ctx)
+{
+    if (!*path) {
+        ui_error(ui, ":%s FILE: which file?", cmd);
+        return -1;
+    }
+    struct ss_write_opts o;
+    char **inputs = write_opts(ui, force, &o);
+    if (!inputs)
+        return -1;
+    char bang[64];
+    snprintf(bang, sizeof bang, ":%s!", cmd);
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc =
+        refuse_existing(ui, path, force, bang, &o) ? -1 : ss_write_with(path, &o, fill, ctx, &err);
+    free(inputs);
+    if (rc > 0)
+        ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
+    return rc;
+}
+
 static int fill_script(FILE *f, void *ctx, const char *path, struct ss_error *err)
 {
     (void)path, (void)err;
@@ -132,47 +169,48 @@ static int fill_script(FILE *f, void *ctx, const char *path, struct ss_error *er
 
 static void export_script(struct ui *ui, const char *path, int force)
 {
-    if (!*path) {
-        ui_error(ui, ":export-script FILE: which file?");
-        return;
-    }
     char *text = ss_tf_script(ui->tf);
     if (!text) {
         ui_error(ui, "out of memory");
         return;
     }
-    struct ss_write_opts o;
-    memset(&o, 0, sizeof o);
-    o.force = force;
-    o.inputs = ui->files;
-    o.n_inputs = ui->nfiles;
-    struct ss_error err;
-    ss_error_clear(&err);
-    int rc = refuse_existing(ui, path, force, ":export-script!", &o)
-                 ? -1
-                 : ss_write_with(path, &o, fill_script, text, &err);
+    int rc = write_text(ui, "export-script", path, force, fill_script, text);
     free(text);
-    if (rc) {
-        if (rc > 0)
-            ui_error(ui, "%s", err.msg[0] ? err.msg : "cannot write");
+    if (rc)
         return;
-    }
     ui->saved_gen = ui->gen;
     ui_message(ui, "wrote %zu transform%s to %s", ss_tf_count(ui->tf), ss_s(ss_tf_count(ui->tf)),
                path);
 }
 
-/* :save-display FILE (styles 0) and :save-styles FILE (styles 1). */
-static void save_display(struct ui *ui, const char *path, int styles)
+static int fill_display(FILE *f, void *ctx, const char *path, struct ss_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        ui_error(ui, "%s: cannot write: %s", path, strerror(errno));
-        return;
-    }
-    int bad = styles ? ui_canvas_dump_styles(&ui->canvas, f) : ui_canvas_dump(&ui->canvas, f);
-    if (fclose(f) || bad)
-        ui_error(ui, "%s: cannot write", path);
+    const struct ui *ui = ctx;
+    if (ui_canvas_dump(&ui->canvas, f))
+        return ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
+    return 0;
+}
+
+/* `:save-display FILE`: the screen as text, by the rules of :w (no message:
+ * the next screen saved shows what this one showed). */
+static void save_display(struct ui *ui, const char *path, int force)
+{
+    write_text(ui, "save-display", path, force, fill_display, ui);
+}
+
+static int fill_styles(FILE *f, void *ctx, const char *path, struct ss_error *err)
+{
+    const struct ui *ui = ctx;
+    if (ui_canvas_dump_styles(&ui->canvas, f))
+        return ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
+    return 0;
+}
+
+/* `:save-styles FILE`: the screen's styles, a letter per cell, by the
+ * rules of :w. */
+static void save_styles(struct ui *ui, const char *path, int force)
+{
+    write_text(ui, "save-styles", path, force, fill_styles, ui);
 }
 
 static void source(struct ui *ui, const char *path, int unused)
@@ -198,8 +236,13 @@ static void resume(struct ui *ui, const char *arg, int unused)
     struct ss_error err;
     ss_error_clear(&err);
     size_t before = ss_tf_count(ui->tf);
-    if (ss_state_load(ui->files, ui->nfiles, ui->tf, &err)) {
+    char warn[1200];
+    if (ss_state_load(ui->files, ui->nfiles, ui->tf, warn, sizeof warn, &err)) {
         ui_error(ui, "%s", err.msg);
+        return;
+    }
+    if (warn[0]) {
+        ui_error(ui, "warning: %s", warn);
         return;
     }
     char what[128];
@@ -235,14 +278,18 @@ static void cmd_quit(struct ui *ui, const char *arg, int force)
     ui_quit(ui, force);
 }
 
-static void cmd_save_help(struct ui *ui, const char *path, int unused)
+static int fill_help(FILE *f, void *ctx, const char *path, struct ss_error *err)
 {
-    FILE *f = fopen(path, "w");
-    int bad = !f || ui_help_write(f);
-    if (f && fclose(f))
-        bad = 1;
-    if (bad)
-        ui_error(ui, "%s: cannot write", path);
+    (void)ctx;
+    if (ui_help_write(f))
+        return ss_fail(err, SS_EIO, "%s: write failed: %s", path, strerror(errno));
+    return 0;
+}
+
+/* `:save-help FILE`: the key and command reference, by the rules of :w. */
+static void cmd_save_help(struct ui *ui, const char *path, int force)
+{
+    write_text(ui, "save-help", path, force, fill_help, NULL);
 }
 
 /* :preset NAME: the preset's steps (ui_preset), one undo step. */
@@ -370,13 +417,21 @@ static const struct ui_command_info commands[] = {
 #undef UI_VIEW_COMMAND
         {"q", "", "quit (asks first when transforms are not saved; also quit)", cmd_quit, 0},
     {"q!", "", "quit at once", cmd_quit, 1},
-    {"save-display", "FILE", "write the screen as text to FILE (tests, bug reports)", save_display,
-     0},
+    {"save-display", "FILE",
+     "write the screen as text to FILE (tests, bug reports); never replaces an input file or an "
+     "existing file",
+     save_display, 0},
+    {"save-display!", "FILE", "the same, replacing FILE if it exists", save_display, 1},
     {"save-styles", "FILE",
      "write the screen's styles to FILE, a letter per cell (tests: which cell is selected, "
-     "which colour a frame has)",
-     save_display, 1},
-    {"save-help", "FILE", "write this key and command reference as text", cmd_save_help, 0},
+     "which colour a frame has); never replaces an input file or an existing file",
+     save_styles, 0},
+    {"save-styles!", "FILE", "the same, replacing FILE if it exists", save_styles, 1},
+    {"save-help", "FILE",
+     "write this key and command reference as text; never replaces an input file or an existing "
+     "file",
+     cmd_save_help, 0},
+    {"save-help!", "FILE", "the same, replacing FILE if it exists", cmd_save_help, 1},
     {"value", "NAME",
      "weigh every view by measure NAME: time, samples, memory, released, duplications, a pprof "
      "sample type (as --value; V takes the next)",

@@ -1086,7 +1086,9 @@ static void last_session_hint(struct ui *ui)
     struct ss_tf_list *l = ss_tf_list_new();
     struct ss_error err;
     ss_error_clear(&err);
-    if (l && ss_state_load(ui->files, ui->nfiles, l, &err) == 0 && ss_tf_count(l) > 0) {
+    char warn[512]; /* an unsafe or unreadable state file: :resume says why */
+    if (l && ss_state_load(ui->files, ui->nfiles, l, warn, sizeof warn, &err) == 0 &&
+        ss_tf_count(l) > 0) {
         size_t n = ss_tf_count(l);
         char what[256];
         snprintf(what, sizeof what, "last session: %zu transform%s, :resume applies %s again", n,
@@ -1170,19 +1172,22 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
 
 /* Keep the transform list for `--resume` / `:resume` (state.h).  Nothing
  * is written for a session without transforms, so that opening a profile
- * just to look never forgets the list of the session before.  Returns 0 or
- * -1 with the message in msg. */
+ * just to look never forgets the list of the session before.  Returns 0,
+ * -1 with the message in msg, or 1 with a warning there (not kept). */
 static int save_state(struct ui *ui, char *msg, size_t n)
 {
     if (ss_tf_active(ui->tf) == 0)
         return 0;
     struct ss_error err;
     ss_error_clear(&err);
-    if (ss_state_save(ui->files, ui->nfiles, ui->tf, &err)) {
+    char warn[1200];
+    if (ss_state_save(ui->files, ui->nfiles, ui->tf, warn, sizeof warn, &err)) {
         snprintf(msg, n, "cannot keep the transform list for --resume: %.900s", err.msg);
         return -1;
     }
-    return 0;
+    if (warn[0]) /* an unsafe state directory: said once, the exit status kept */
+        snprintf(msg, n, "warning: the transform list is not kept for --resume: %.900s", warn);
+    return warn[0] ? 1 : 0;
 }
 
 int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_list *resumed)
@@ -1239,9 +1244,10 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_
     if (ui_display_signal())
         status = 128 + ui_display_signal();
     ui_display_close();
-    if ((status == 0 || ui_display_signal()) && save_state(&ui, msg, sizeof msg)) {
+    int saved;
+    if ((status == 0 || ui_display_signal()) && (saved = save_state(&ui, msg, sizeof msg))) {
         fprintf(stderr, "stackscope: %s\n", msg);
-        if (status == 0)
+        if (status == 0 && saved < 0)
             status = 2;
     }
 done:

@@ -129,7 +129,9 @@ static int is_file_command(const char *w, size_t n)
                                        "export-script",
                                        "export-script!",
                                        "save-display",
-                                       "save-help"};
+                                       "save-display!",
+                                       "save-help",
+                                       "save-help!"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (strlen(cmds[i]) == n && !memcmp(cmds[i], w, n))
             return 1;

@@ -99,8 +99,8 @@ step "make check under ASan+UBSan" check_asan
 # code is built by clang with both sanitizers and the tests that drive the
 # C code hardest for their time run under it: the unit tests, the fuzzers'
 # inputs, the bad inputs and the command line.  The whole suite ran under
-# gcc's sanitizers just before; under clang's the round trips and the
-# parallel loader alone took over 25 minutes of CI's 90.
+# gcc's sanitizers just before; under clang's, the round trips and the
+# parallel loader alone ran for over 13 minutes of CI's 90.
 CLANG_TESTS="tests/check_unit tests/check_ui tests/fuzz_replay_load tests/fuzz_replay_tables
 tests/fuzz_replay_transform tests/fuzz_replay_write tests/fuzz_replay_ui tests/fuzz_replay_state
 tests/bad-input.sh tests/cli.sh tests/escape.sh tests/trust.sh"

@@ -651,23 +651,31 @@ static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     }
 }
 
+/* A comparison's number columns, in the list and the pane alike (base,
+ * new, delta of self, its verdict's mark, then of total): as wide as the
+ * widest number of the line statistics, the deltas one more for the sign. */
+static void cmp_widths(struct ui *ui, struct ui_column *cols)
+{
+    const struct ss_cmp_stats *cs = ui_cmp_line(ui);
+    double widest = 0;
+    for (size_t i = 0; cs && i < cs->n; i++) {
+        const struct ss_cmp_row *r = &cs->rows[i];
+        double w[] = {r->self_b, r->self_n, r->total_b, r->total_n};
+        for (size_t k = 0; k < 4; k++)
+            widest = w[k] > widest ? w[k] : widest;
+    }
+    int wv = ui_value_width(ui, widest, 8);
+    for (int i = 0; i < 7; i++)
+        if (i != 3)
+            cols[i].width = wv + (i == 2 || i == 6);
+}
+
 /* The pane's column widths: the numbers' widest, the bars' share of the
  * screen (4 to 10 cells), the memory columns only for memory profiles. */
 static void pane_layout(struct ui *ui, struct ui_canvas *c, struct lines_view *p)
 {
     if (ui->bm) {
-        const struct ss_cmp_stats *cs = ui_cmp_line(ui);
-        double widest = 0;
-        for (size_t i = 0; cs && i < cs->n; i++) {
-            const struct ss_cmp_row *r = &cs->rows[i];
-            double w[] = {r->self_b, r->self_n, r->total_b, r->total_n};
-            for (size_t k = 0; k < 4; k++)
-                widest = w[k] > widest ? w[k] : widest;
-        }
-        int wv = ui_value_width(ui, widest, 8);
-        for (int i = 0; i < 7; i++)
-            if (i != 3) /* the verdict's mark */
-                cpane_columns[i].width = wv + (i == 2 || i == 6);
+        cmp_widths(ui, cpane_columns);
         return;
     }
     const struct ss_stats *st = ui_stats_line_memory(ui);
@@ -718,18 +726,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         return;
     }
     if (ui->bm) {
-        const struct ss_cmp_stats *cs = ui_cmp_line(ui);
-        double widest = 0;
-        for (size_t i = 0; cs && i < cs->n; i++) {
-            const struct ss_cmp_row *r = &cs->rows[i];
-            double w[] = {r->self_b, r->self_n, r->total_b, r->total_n};
-            for (size_t k = 0; k < 4; k++)
-                widest = w[k] > widest ? w[k] : widest;
-        }
-        int wv = ui_value_width(ui, widest, 8);
-        for (int i = 0; i < 7; i++)
-            if (i != 3)
-                ccolumns[i].width = wv + (i == 2 || i == 6);
+        cmp_widths(ui, ccolumns);
         ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev, note,
                       draw_compared_row);
         return;

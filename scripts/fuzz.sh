@@ -10,6 +10,10 @@
 #   transform  the input as a transform script applied to a profile
 #   write      load, write every format, read back: round trips must hold
 #   ui         the explorer, headless, driven by the input as a key script
+#   cpuprofile Chrome/Node .cpuprofile JSON       (seeds: tests/data/producers/TARGET,
+#   speedscope speedscope JSON                     small files of the real producers)
+#   perf       perf script text
+#   gotext     Go's text profiles (recognised and refused) and detection
 # Each runs N minutes (default 1) from the test fixtures and its corpus of
 # earlier runs (build-fuzz/corpus/TARGET, kept).  Every crash, timeout, leak
 # or out-of-memory input is copied to tests/data/fuzz/pending/TARGET/: once
@@ -28,12 +32,15 @@ while [ $# -gt 0 ]; do
     --minutes) secs=$(($2 * 60)); shift 2 ;;
     --seconds) secs=$2; shift 2 ;;
     [0-9]*) secs=$1; shift ;; # the old form: scripts/fuzz.sh SECONDS
-    load | tables | transform | write | ui) targets="$targets $1"; shift ;;
+    load | tables | transform | write | ui | cpuprofile | speedscope | perf | gotext)
+        targets="$targets $1"
+        shift
+        ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scripts/fuzz.sh: unknown argument '$1' (--help)" >&2; exit 1 ;;
     esac
 done
-[ -n "$targets" ] || targets="load tables transform write ui"
+[ -n "$targets" ] || targets="load tables transform write ui cpuprofile speedscope perf gotext"
 command -v clang >/dev/null || { echo "scripts/fuzz.sh: no clang (scripts/deps.sh fuzz)" >&2; exit 1; }
 
 out=$top/build-fuzz
@@ -119,6 +126,8 @@ printf '\002<Tab><Tab>3<Enter>5\n:calls f\n:resize 30x8\n/g<Enter>n\n' >"$out/se
 printf '\003:value alloc\n2<Down><Down>sS\nT\n:drop main\nTdJK\n?\nq\n' >"$out/seed/ui-4"
 printf '\004<Click 3 4><WheelDown 1 5>0<Enter>:w y.folded\n:save-display v\n' >"$out/seed/ui-5"
 seed ui "$out"/seed/ui-*
+# the format targets: small real files of the producers (tests/data/producers/make.sh)
+for t in cpuprofile speedscope perf gotext; do seed $t tests/data/producers/$t/*; done
 for t in $targets; do # fixed findings are seeds too (not pending ones: they fail)
     if [ -d "tests/data/fuzz/$t" ]; then seed "$t" "tests/data/fuzz/$t"/*; fi
 done

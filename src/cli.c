@@ -139,7 +139,8 @@ static int finish_output(void)
     return 0;
 }
 
-static void print_measures(const struct ss_model *m, size_t s);
+static void print_measures(const struct ss_model *m, size_t s, const struct ss_measure *ms,
+                           size_t n);
 
 /* --value NAME: the measure every number adds up (DESIGN section 11). */
 static const char *cli_value;
@@ -1407,6 +1408,10 @@ static void check_summary(const struct ss_model *m, const char *path)
     size_t empty = t.empty_rows;
     ss_esc_fputs(path, SS_ESC_TEXT, stdout);
     fputs(": ok\n", stdout);
+    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+    size_t nms = ss_model_measures(m, ms, ARRAY_SIZE(ms));
+    if (nms > ARRAY_SIZE(ms))
+        nms = ARRAY_SIZE(ms);
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
@@ -1430,7 +1435,7 @@ static void check_summary(const struct ss_model *m, const char *path)
                                         "samples, negated)"
                                       : "");
         ss_esc_free(&type);
-        print_measures(m, i);
+        print_measures(m, i, ms, nms);
     }
     if (ss_model_has_stack_sources(m)) {
         unsigned long long counted = t.samples - t.agg_samples;
@@ -1448,13 +1453,11 @@ static void check_summary(const struct ss_model *m, const char *path)
     print_warnings(stdout, m, "  warning: ");
 }
 
-/* The measures source s has (`check`), the default first. */
-static void print_measures(const struct ss_model *m, size_t s)
+/* The measures source s has (`check`) of the model's ms[0..n), the
+ * default first. */
+static void print_measures(const struct ss_model *m, size_t s, const struct ss_measure *ms,
+                           size_t n)
 {
-    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-    size_t n = ss_model_measures(m, ms, ARRAY_SIZE(ms));
-    if (n > ARRAY_SIZE(ms))
-        n = ARRAY_SIZE(ms);
     struct ss_esc e = SS_ESC_INIT(SS_ESC_TEXT);
     int first = 1;
     for (size_t k = 0; k < n; k++) {

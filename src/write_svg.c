@@ -15,8 +15,9 @@
  * frame's start, width (in the measure's raw unit, full precision) and depth
  * (data-x, data-w, data-d), so the script zooms exactly, and so can a test
  * read the frames back.  Names are shown with control characters and bytes
- * that are not UTF-8 escaped (textesc.h: \x1b), then XML-escaped, so that
- * any profile gives a well-formed file.
+ * that are not UTF-8 escaped (textesc.h: \x1b), and so are U+FFFE and U+FFFF
+ * (as their bytes, \xef\xbf\xbe: XML 1.0 has no such characters), then
+ * XML-escaped, so that any profile gives a well-formed file.
  *
  * A comparison (--base) draws the new profile's graph, each frame as wide as
  * its new total and filled by its delta; a frame's base total is data-b,
@@ -69,6 +70,9 @@ static void put_text(FILE *f, const char *s, size_t max)
         size_t k = ss_esc_unit(s + i, len - i, SS_ESC_TEXT, &cp, esc);
         if (esc[0])
             fputs(esc, f);
+        else if (cp == 0xfffe || cp == 0xffff) /* characters XML 1.0 has not */
+            for (size_t b = 0; b < k; b++)
+                fprintf(f, "\\x%02x", (unsigned char)s[i + b]);
         else if (cp == '&')
             fputs("&amp;", f);
         else if (cp == '<')

@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "flame.h"
 #include "load.h"
+#include "outlimit.h"
 #include "report.h"
 #include "report_compare.h"
 #include "state.h"
@@ -491,6 +492,35 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
     return 0;
 }
 
+/* Print the report of sd to standard output, unless forced through a
+ * stream capped at the size limit of the inputs (files and bases): past it
+ * the report stops with a message (outlimit.h). */
+static int report_capped(struct ss_report_opts *ro, struct sides *sd, char *const *files,
+                         int nfiles, struct ss_error *err)
+{
+    FILE *out = stdout;
+    struct ss_outcap cap;
+    if (!ro->force) {
+        ro->in_bytes =
+            ss_out_input_bytes(files, nfiles) + ss_out_input_bytes(cli_bases, cli_nbases);
+        ro->out_limit = ss_out_limit(ro->in_bytes);
+        out = ss_out_capped(&cap, stdout, ro->out_limit);
+        if (!out)
+            return ss_nomem(err, "the output stream");
+    }
+    int rc;
+    if (sd->b) {
+        struct ss_compare cmp;
+        ss_compare_init(&cmp, sd->b, sd->m, cli_normalize);
+        rc = ss_report_compare(out, &cmp, ro, err);
+    } else {
+        rc = ss_report(out, sd->m, ro, err);
+    }
+    if (out != stdout && ss_out_uncap(out, &cap) == 1 && !rc)
+        rc = ss_out_refuse(err, "standard output", 0, ro->in_bytes, NULL, 1);
+    return rc;
+}
+
 static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o,
                       struct ss_tf_list *tf)
 {
@@ -534,13 +564,7 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
                     print_line(stdout, "transform  ", ss_tf_text(tf, i));
         struct ss_report_opts ro = *o;
         ro.transforms = tf;
-        if (sd.b) {
-            struct ss_compare cmp;
-            ss_compare_init(&cmp, sd.b, m, cli_normalize);
-            rc = ss_report_compare(stdout, &cmp, &ro, &err);
-        } else {
-            rc = ss_report(stdout, m, &ro, &err);
-        }
+        rc = report_capped(&ro, &sd, files, nfiles, &err);
     }
     timing("report", &t0);
     sides_free(&sd);
@@ -762,6 +786,7 @@ static int set_force(struct cli_args *a, const char *arg)
 {
     (void)arg;
     a->write.force = 1;
+    a->report.force = 1;
     return 0;
 }
 
@@ -954,11 +979,12 @@ static const struct cli_opt cli_opts[] = {
     {"time-order", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_time_order,
      "svg: the flame chart, samples in time order (not\n"
      "merged across time, as profvis)"},
-    {"force", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_force,
+    {"force", 0, NOARG, NULL, RC, SEC_CONVERT, set_force,
      "replace an existing OUT: a regular file or an earlier\n"
      "tables directory, never an input (man page: FILES);\n"
-     "and write an OUT over 64 MiB and 100 times the\n"
-     "inputs' size (Rprof: a line per counted sample)"},
+     "and write an output (convert's OUT, report's table)\n"
+     "over 64 MiB and 100 times the inputs' size, which\n"
+     "is refused without it (man page: OUTPUT SIZE)"},
 
     {"interval", 0, ARG, "DURATION", RC | IN_EXPLORER, SEC_INPUT, set_interval,
      "the period of folded stacks: 1ms, 997us, 0.5s\n"

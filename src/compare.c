@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "flame.h"
+#include "outlimit.h"
 #include "stacks.h"
 #include "tree.h"
 
@@ -243,6 +244,10 @@ static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, si
     for (size_t i = 0; i < st.n && !rc; i++) {
         const struct ss_stack_row *r = &st.rows[i];
         size_t need = ss_stack_text(m, &st, r, ";", *buf, *bufn) + 1;
+        if (need > SS_MAX_LINE) { /* no such line is built (outlimit.h) */
+            rc = -2;
+            break;
+        }
         if (need > *bufn) {
             char *nb = realloc(*buf, need);
             if (!nb) {
@@ -306,11 +311,17 @@ int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, str
     out->units = c->units;
     size_t cap = 0, bufn = 0;
     char *buf = NULL;
-    if (stacks_side(c, out, &cap, c->base, 1, &buf, &bufn) ||
-        stacks_side(c, out, &cap, c->cur, 0, &buf, &bufn)) {
+    int rc = stacks_side(c, out, &cap, c->base, 1, &buf, &bufn);
+    if (!rc)
+        rc = stacks_side(c, out, &cap, c->cur, 0, &buf, &bufn);
+    if (rc) {
         free(buf);
         ss_cmp_stacks_free(out);
-        return ss_nomem(err, "comparison of stacks");
+        return rc == -2 ? ss_fail(err, SS_ENOMEM,
+                                  "a stack whose names add up to more than %zu MiB: too long to "
+                                  "compare by its text",
+                                  SS_MAX_LINE >> 20)
+                        : ss_nomem(err, "comparison of stacks");
     }
     free(buf);
     sort_keys = &out->keys;

@@ -42,7 +42,19 @@ struct ss_report_opts {
     int width;            /* timeline: number of windows (0 = 80) */
     double share;         /* levels: scaffold share (0 = every sample) */
     const struct ss_tf_list *transforms; /* transforms: the applied list (or NULL) */
+    int force;                           /* no size limit (--force) */
+    /* the size limit of the output (outlimit.h) and the inputs' size it
+     * comes from; 0: none (set by the caller from force and the inputs) */
+    uint64_t out_limit, in_bytes;
 };
+
+/* A tree node's indentation in text, into buf[0..n) (NUL-terminated):
+ * two spaces per level, at most SS_TREE_INDENT_MAX levels (a recursion
+ * 100,000 deep printed 10 GB of spaces); a deeper node is indented as that
+ * level and its name starts with its depth in brackets: "[1234] ".
+ * Returns the bytes written. */
+#define SS_TREE_INDENT_MAX 40
+size_t ss_tree_indent(char *buf, size_t n, uint32_t depth);
 
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */

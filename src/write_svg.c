@@ -58,13 +58,24 @@ void ss_svg_set_opts(const struct ss_flame_opts *o)
 static void put_text(FILE *f, const char *s, size_t max)
 {
     size_t len = strlen(s), units = 0, total = 0;
-    for (size_t i = 0; i < len; total++) {
+    for (size_t i = 0; i < len && total <= max; total++) { /* past max: cut anyway */
         uint32_t cp;
         char esc[SS_ESC_MAX + 1];
         i += ss_esc_unit(s + i, len - i, SS_ESC_TEXT, &cp, esc);
     }
     size_t keep = total <= max ? total : (max >= 2 ? max - 2 : 0);
     for (size_t i = 0; i < len && units < keep; units++) {
+        /* a run of printable ASCII that XML takes as it is, at once */
+        size_t run = 0;
+        while (i + run < len && units + run < keep && s[i + run] >= 0x20 && s[i + run] < 0x7f &&
+               !strchr("&<>\"'", s[i + run]))
+            run++;
+        if (run > 1) {
+            fwrite(s + i, 1, run, f);
+            i += run;
+            units += run - 1;
+            continue;
+        }
         uint32_t cp;
         char esc[SS_ESC_MAX + 1];
         size_t k = ss_esc_unit(s + i, len - i, SS_ESC_TEXT, &cp, esc);
@@ -434,7 +445,9 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
     fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n", SVG_W - SVG_XPAD - 260,
             height - 10);
     fputs("<g id=\"frames\">\n", f);
-    for (size_t i = 0; i < fl.n;) {
+    /* (a failed stream, one capped at the size limit too, ends the frames:
+     * the rest would go nowhere) */
+    for (size_t i = 0; i < fl.n && !ferror(f);) {
         const struct ss_flame_node *nd = &fl.nodes[i];
         double w = fl.total > 0 ? nd->total / fl.total * px : 0;
         if (w < SVG_MIN_PX) {

@@ -1457,9 +1457,11 @@ static void check_summary(const struct ss_model *m, const char *path)
                ss_esc(&type, ss_str(m, s->type)), s->flags & SS_SRC_UNTIMED ? "" : "interval ", iv,
                s->flags & SS_SRC_MEMORY ? ", memory" : "", s->flags & SS_SRC_GC ? ", GC" : "",
                s->flags & SS_SRC_LINE ? ", line" : "", ns, ss_s(ns),
-               s->flags & SS_SRC_BASE ? " (the base of a difference profile: its negative "
-                                        "samples, negated)"
-                                      : "");
+               !(s->flags & SS_SRC_BASE)               ? ""
+               : !strcmp(ss_str(m, s->type), "folded") ? " (the base of a difference profile: its "
+                                                         "lines' first counts)"
+                                                       : " (the base of a difference profile: its "
+                                                         "negative samples, negated)");
         ss_esc_free(&type);
         print_measures(m, i, ms, nms);
     }

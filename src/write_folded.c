@@ -28,6 +28,7 @@
 
 #include "compare.h"
 #include "limits.h"
+#include "load_folded.h"
 #include "outlimit.h"
 #include "sort.h"
 #include "stacks.h"
@@ -258,6 +259,63 @@ static int write_diff(const struct ss_model *m, FILE *f, const char *path, struc
     return rc;
 }
 
+/* Would line l (TEXT COUNT) read as a difference's STACK BASE NEW: does its
+ * text end in a blank and a count (load_folded.c's rule)? */
+static int looks_diff(const struct folded *F, const struct fline *l)
+{
+    const struct ss_stack_row *r = l->row;
+    if (!r->depth)
+        return 0;
+    ss_id name = F->m->functions.v[F->st.fns[r->first + r->depth - 1]].name;
+    const char *s = ss_str(F->m, name);
+    size_t n = ss_strtab_len(&F->m->strs, name), d;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    uint64_t v = 0;
+    for (d = n; d && s[d - 1] >= '0' && s[d - 1] <= '9' && n - d < 17; d--)
+        ;
+    if (d == n || d == 0 || (s[d - 1] != ' ' && s[d - 1] != '\t'))
+        return 0;
+    for (size_t i = d; i < n; i++)
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    return v <= (uint64_t)SS_MAX_COUNT && (d > 1 || r->depth > 1);
+}
+
+static unsigned digits_of(uint64_t v)
+{
+    unsigned k = 1;
+    while (v >= 10) {
+        v /= 10;
+        k++;
+    }
+    return k;
+}
+
+/* Would F's lines, written in their order, read back as a difference (load_folded.h:
+ * every line ending within the first SS_FOLDED_DIFF_WINDOW bytes, and the first,
+ * looks like one)? */
+static int reads_as_diff(const struct folded *F)
+{
+    uint64_t off = 0;
+    int lines = 0;
+    for (size_t i = 0; i < F->n; i++) {
+        const struct fline *l = &F->lines[i];
+        if (!l->count)
+            continue;
+        uint64_t text = l->row->depth - 1;
+        for (uint32_t k = 0; k < l->row->depth; k++)
+            text +=
+                ss_strtab_len(&F->m->strs, F->m->functions.v[F->st.fns[l->row->first + k]].name);
+        off += text + 1 + digits_of(l->count) + 1;
+        if (lines && off - 1 > SS_FOLDED_DIFF_WINDOW)
+            break;
+        if (!looks_diff(F, l))
+            return 0;
+        lines++;
+    }
+    return lines > 0;
+}
+
 int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
     if (ss_model_is_comparison(m))
@@ -268,6 +326,12 @@ int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct 
         return rc;
     if (F.n && ss_sort(F.lines, F.n, sizeof *F.lines, by_count, &F))
         rc = ss_nomem(err, "folded stacks");
+    if (!rc && reads_as_diff(&F))
+        rc = ss_fail(err, SS_EUSAGE,
+                     "%s: cannot write folded stacks: every line would end in two numbers "
+                     "(each stack's last name ends in a blank and a number), so it would read "
+                     "back as a difference (STACK BASE NEW); nothing written",
+                     path);
     for (size_t i = 0; !rc && i < F.n && !ferror(f); i++) {
         if (F.lines[i].count == 0)
             continue; /* weighs nothing under the measure */

@@ -41,6 +41,16 @@ check "regex: drop /a+x/ on a 300 KB name, in seconds, no match (5 samples kept)
 cpu 10 report --format tsv -e 'drop /a+$/' "$T/long.folded"
 check "regex: drop /a+\$/ matches the long name (2 samples left)" \
     "$([ "$RC" -eq 0 ] && grep -q '^main	0	0	2	100$' "$T/out" || echo "rc=$RC $ERR")"
+# the explorer's transforms share the matcher (and its / search is a plain
+# substring search): both answer at once on the long name
+ui regex-ui "$T/long.folded" <<'EOF'
+:drop /a+x/
+/aaax
+DUMP screen
+q
+EOF
+check "regex: the explorer's :drop /a+x/ and / on the long name answer" \
+    "$(grep -q '5 of 5 samples .*1 transform: drop /a+x/' "$T/regex-ui.screen" || tail -2 "$T/regex-ui.screen")"
 # keep-label shares the matcher: perf script's comm is a label
 awk 'BEGIN { s = "aaaaaaaaaa"; while (length(s) < 100000) s = s s; c = substr(s, 1, 100000)
     printf "%s 1 1.000001: 1000 cpu-clock: 10 f (/x)\nsh 2 1.000002: 1000 cpu-clock: 20 g (/x)\n", c }' >"$T/comm.perf"

@@ -14,6 +14,8 @@
 #   speedscope speedscope JSON                     small files of the real producers)
 #   perf       perf script text
 #   gotext     Go's text profiles (recognised and refused) and detection
+# FUZZ_TIMEOUT (seconds, default 10): an input running longer is a finding
+# (libFuzzer's -timeout, wall-clock time: raise it on a loaded machine).
 # Each runs N minutes (default 1) from the test fixtures and its corpus of
 # earlier runs (build-fuzz/corpus/TARGET, kept).  Every crash, timeout, leak
 # or out-of-memory input is copied to tests/data/fuzz/pending/TARGET/: once
@@ -149,10 +151,11 @@ status=0
 for t in $targets; do
     art=$out/artifacts/$t
     mkdir -p "$art"
-    opts="-max_len=65536 -timeout=10"
-    [ "$t" = write ] && opts="-max_len=16384 -timeout=10"
+    to=${FUZZ_TIMEOUT:-10}
+    opts="-max_len=65536 -timeout=$to"
+    [ "$t" = write ] && opts="-max_len=16384 -timeout=$to"
     [ "$t" = transform ] && opts="$opts -dict=tests/fuzz/transform.dict"
-    [ "$t" = ui ] && opts="-max_len=2048 -timeout=10 -dict=tests/fuzz/ui.dict"
+    [ "$t" = ui ] && opts="-max_len=2048 -timeout=$to -dict=tests/fuzz/ui.dict"
     # A finding stops libFuzzer: keep the input and go on until the time is
     # up (one input kept per distinct message, at most 100 restarts).
     start=$(date +%s)

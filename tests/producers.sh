@@ -326,7 +326,11 @@ sampling period=1
 go_case "block profile" $'--- contention:
 cycles/second=2400000000
 ' 'a Go block or mutex profile in text form'
+# (as Go writes it: one header line alone would be a folded stack, read as one)
 go_case "threadcreate profile" $'threadcreate profile: total 7
+7 @
+#\t0x0
+
 ' 'a Go threadcreate profile'
 go_case "goroutine dump" $'goroutine 1 [running]:
 main.main()

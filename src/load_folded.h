@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 
+#include "limits.h"
 #include "model.h"
 #include "reader.h"
 
@@ -57,9 +58,6 @@ double ss_folded_interval(void);
  * line has not ended within the n bytes and the file goes on.  An Rprof
  * header never matches (it has no count). */
 int ss_folded_sniff(const char *p, size_t n, int whole, const char **why, uint64_t *line_no);
-
-/* The bytes of a folded file that decide whether it is a difference. */
-#define SS_FOLDED_DIFF_WINDOW ((size_t)1 << 20)
 
 /* Is the start of a folded file, p[0..n) (`whole`: all of it), a
  * difference: every line (the first, and those that end within

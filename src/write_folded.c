@@ -28,7 +28,6 @@
 
 #include "compare.h"
 #include "limits.h"
-#include "load_folded.h"
 #include "outlimit.h"
 #include "sort.h"
 #include "stacks.h"

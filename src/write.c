@@ -476,6 +476,32 @@ static int check_old_tables(const char *path, const char *dir, int *empty, struc
     return rc;
 }
 
+/* The tables writer names the files it writes in tmp, which is removed
+ * afterwards: name them in the directory the user gave instead (path, its
+ * trailing slashes dropped), each place tmp appears in the message. */
+static void name_target(struct ss_error *err, const char *tmp, const char *path)
+{
+    size_t tn = strlen(tmp), pn = strlen(path);
+    if (!tn)
+        return;
+    while (pn > 1 && path[pn - 1] == '/')
+        pn--;
+    char out[sizeof err->msg];
+    size_t o = 0;
+    for (const char *s = err->msg; *s;) {
+        const char *hit = strstr(s, tmp);
+        size_t keep = hit ? (size_t)(hit - s) : strlen(s), put = hit ? pn : 0;
+        if (o + keep + put >= sizeof out)
+            return; /* no room: the message as it was */
+        memcpy(out + o, s, keep);
+        memcpy(out + o + keep, path, put);
+        o += keep + put;
+        s += keep + (hit ? tn : 0);
+    }
+    out[o] = '\0';
+    memcpy(err->msg, out, o + 1);
+}
+
 static int write_dir(const struct ss_model *m, const char *path, const struct ss_format *f,
                      const struct ss_write_opts *o, struct ss_error *err)
 {
@@ -495,7 +521,9 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
         } else {
             take_attributes(-1, tmp, &t, 0777);
             rc = f->write_dir(m, tmp, err);
-            if (!rc)
+            if (rc)
+                name_target(err, tmp, path);
+            else
                 rc = place(tmp, t.real, path, t.exists, 1, err);
             /* tmp now holds the new tables (on failure) or the old ones. */
             remove_tables_dir(tmp);

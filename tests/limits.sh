@@ -225,4 +225,20 @@ cpu 10 check "$T/bom.txt"
 check "go text: a profile starting with a byte order mark is recognised" \
     "$([ "$RC" -eq 2 ] && [[ $ERR == *"bom.txt:1: a Go goroutine profile in text form (debug=1)"* ]] || echo "rc=$RC $ERR")"
 
+# ---- 12. the tables writer's errors name the directory asked for ------------------------------
+
+# A write that fails (a file size limit, SIGXFSZ ignored: EFBIG) in the
+# temporary directory, which is then removed: named by the target's name.
+awk 'BEGIN { for (i = 0; i < 3000; i++) print "main;f" i " " i + 1 }' >"$T/many.folded"
+(
+    trap '' XFSZ
+    ulimit -f 8
+    exec "$STACKSCOPE" convert -o "$T/efbig.tb/" "$T/many.folded"
+) >/dev/null 2>"$T/err"
+RC=$?
+ERR=$(head -c 2000 "$T/err")
+check "tables: a failed write names the target directory, not the removed temporary one" \
+    "$([ "$RC" -eq 2 ] && [ "$ERR" = "stackscope: $T/efbig.tb/samples.tsv: write failed: File too large" ] &&
+        [ ! -e "$T/efbig.tb" ] && [ -z "$(ls "$T" | grep stackscope-tmp)" ] || echo "rc=$RC $ERR")"
+
 finish

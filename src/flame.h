@@ -29,7 +29,6 @@
 #ifndef SS_FLAME_H
 #define SS_FLAME_H
 
-#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -181,9 +180,10 @@ double ss_flame_search(const struct ss_model *m, const struct ss_flame *fl, uint
                        const uint8_t *fn_match, uint8_t *match, size_t *nmatch, uint32_t *widest);
 
 /* Mark the functions of m whose name matches the compiled regular
- * expression re: fn_match[f] = 1 or 0 for every function id f
- * (m->functions.n bytes, the caller's). */
-void ss_flame_match_regex(const struct ss_model *m, const regex_t *re, uint8_t *fn_match);
+ * expression re (match.h): fn_match[f] = 1 or 0 for every function id f
+ * (m->functions.n bytes, the caller's).  0, or -1 when memory runs out. */
+struct ss_regex;
+int ss_flame_match_regex(const struct ss_model *m, const struct ss_regex *re, uint8_t *fn_match);
 
 /* The frame at depth `depth` that contains position x (in weight units,
  * x0 <= x < x0 + width as ss_flame_node.x counts), searching the subtree of

@@ -92,8 +92,8 @@ static inline const struct ss_json_node *ss_json_at(const struct ss_json *j, uin
  * obj is not an object). */
 uint32_t ss_json_member(const struct ss_json *j, uint32_t obj, const char *key);
 
-/* The decoded string of a string node (NUL-terminated, borrowed; it may
- * hold NUL bytes from \u0000, so use *len). */
+/* The decoded string of a string node (NUL-terminated, borrowed; \u0000
+ * is decoded as the four characters \x00, so it holds no NUL). */
 const char *ss_json_string(const struct ss_json *j, uint32_t id, size_t *len);
 
 /* The key of an object member (borrowed). */

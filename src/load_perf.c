@@ -154,12 +154,15 @@ int ss_perf_sniff(const char *p, size_t n, int whole, const char **why)
         while (i < b && is_sp(p[i]))
             i++;
         if (i < b && p[a] != '#') {
+            /* without call chains perf script right-aligns COMM: the
+             * header may be indented */
             struct header h;
-            if (is_sp(p[a])) {
-                *why = "the first line is indented (a perf script sample starts with its header)";
-                return 0;
-            }
-            return parse_header(p + a, b - a, &h, why) == 0;
+            if (parse_header(p + a, b - a, &h, why) == 0)
+                return 1;
+            if (is_sp(p[a]))
+                *why = "the first line is indented and no sample header (a perf script sample "
+                       "starts with its header)";
+            return 0;
         }
         if (b >= n) {
             *why = "no sample header";
@@ -216,6 +219,7 @@ struct perf {
     struct ss_error *err;
     VEC(ss_id) frames;
     int open;     /* a sample is being read */
+    int oneline;  /* ... whose one frame was on its header line (no call chains) */
     ss_id comm;   /* its root frame */
     ss_id labels; /* its label set (comm, pid, tid) */
     ss_id key_comm, key_pid, key_tid;
@@ -340,7 +344,18 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
         }
         if (!P.open && line[0] == '#')
             continue;
-        if (is_sp(line[0])) {
+        struct header h;
+        const char *why;
+        size_t n = len;
+        while (n && line[n - 1] == '\r')
+            n--;
+        /* An indented line is a frame, or a header where no frame can
+         * come: outside a sample, or after a sample whose one frame was on
+         * its header line (no call chains: perf script right-aligns COMM
+         * then, and every line is a sample). */
+        int header =
+            !is_sp(line[0]) || ((!P.open || P.oneline) && parse_header(line, n, &h, &why) == 0);
+        if (!header) {
             if (!P.open) {
                 rc = ss_fail(err, SS_EINPUT,
                              "%s:%llu: a frame line outside a sample (no header "
@@ -348,12 +363,12 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
                              path, (unsigned long long)r->line_no);
                 break;
             }
-            size_t n = len;
-            while (n > i && (is_sp(line[n - 1]) || line[n - 1] == '\r'))
-                n--;
+            size_t e = n;
+            while (e > i && is_sp(line[e - 1]))
+                e--;
             const char *sym, *dso;
             size_t sl, dl;
-            parse_frame(line + i, n - i, &sym, &sl, &dso, &dl);
+            parse_frame(line + i, e - i, &sym, &sl, &dso, &dl);
             ss_id loc = frame_loc(&P, sym, sl, dso, dl);
             if (loc == SS_NONE || VEC_PUSH(P.frames, loc))
                 rc = ss_nomem(err, "frames");
@@ -365,11 +380,6 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
         /* a header: the previous sample ends here if no blank line did */
         if ((rc = flush(&P)))
             break;
-        struct header h;
-        const char *why;
-        size_t n = len;
-        while (n && line[n - 1] == '\r')
-            n--;
         if (parse_header(line, n, &h, &why)) {
             rc = ss_fail(err, SS_EINPUT, "%s:%llu: %s", path, (unsigned long long)r->line_no, why);
             break;
@@ -385,6 +395,7 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
             break;
         }
         P.open = 1;
+        P.oneline = h.rest_len > 0;
         P.line = r->line_no;
         P.period = h.period;
         P.clock = (h.event_len == 9 && !memcmp(h.event, "cpu-clock", 9)) ||

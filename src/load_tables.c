@@ -296,7 +296,9 @@ static int f_str(struct tsv *t, size_t c, int nullable, ss_id *out)
 }
 
 /* A decimal number (digits, an optional fraction, an optional exponent:
- * what the writer's %.17g gives; no sign, hex, inf or nan) in [0, max]. */
+ * what the writer's %.17g gives; no sign, hex, inf or nan) in (0, max]:
+ * the one such column is an interval, and no reader makes one of 0 (an Rprof
+ * interval of 0 converted to one of 1 s). */
 static int f_decimal(struct tsv *t, size_t c, double max, double *out)
 {
     char buf[64];
@@ -321,8 +323,8 @@ static int f_decimal(struct tsv *t, size_t c, double max, double *out)
     memcpy(buf, s, n);
     buf[n] = '\0';
     double v = strtod(buf, NULL);
-    if (!(v >= 0 && v <= max))
-        return tsv_fail(t, c, "%s is out of range (0 to %g)", buf, max);
+    if (!(v > 0 && v <= max))
+        return tsv_fail(t, c, "%s is out of range (above 0, at most %g)", buf, max);
     *out = v;
     return 0;
 }

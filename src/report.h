@@ -63,7 +63,9 @@ enum {
     SS_STACK_NCOLS
 };
 extern const struct ss_col ss_stack_columns[SS_STACK_NCOLS];
-/* Stack row r's names root first, joined by ';' (in tb, borrowed). */
+/* Stack row r's names root first, joined by ';' (in tb, borrowed); a
+ * placeholder saying its length when that is over SS_MAX_LINE (outlimit.h),
+ * so that no longer line is built. */
 const char *ss_stack_row_text(const struct ss_model *m, const struct ss_stacks *st,
                               const struct ss_stack_row *r, struct ss_cellbuf *tb);
 

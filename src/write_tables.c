@@ -412,10 +412,11 @@ static int check_limits(const struct ss_model *m, const char *dir, struct ss_err
                        m->value_types.n, SS_MAX_VALUE_TYPES);
     for (size_t i = 0; i < m->sources.n; i++) {
         double iv = m->sources.v[i].interval_us;
-        if (!(iv >= 0 && iv <= SS_MAX_INTERVAL_US))
+        if (!(iv > 0 && iv <= SS_MAX_INTERVAL_US))
             return ss_fail(err, SS_EINPUT,
-                           "%ssource %zu has an interval of %g us (the tables hold 0 to %g)", pre,
-                           i + 1, iv, SS_MAX_INTERVAL_US);
+                           "%ssource %zu has an interval of %g us (the tables hold above 0, at "
+                           "most %g)",
+                           pre, i + 1, iv, SS_MAX_INTERVAL_US);
     }
     const int64_t *cnt = m->values.n ? m->values.v[SS_VT_COUNT] : NULL;
     for (size_t i = 0; cnt && i < m->sample_stack.n; i++)

@@ -466,7 +466,8 @@ refused() { # NAME DIR PATTERN: exit 2 within 20 s, message matching PATTERN
     check "$1" "$([ $RC -eq 2 ] && [[ $ERR == $3 ]] || echo "exit $RC: $ERR")"
 }
 # Numbers are decimal and range-checked: no strtod hex, no overflow to inf.
-for iv in 1e308 99999999999999999999999 0x10 inf nan -5 1e+19 ' 1' ''; do
+# An interval of 0 too: no reader makes one (it was written to Rprof as 1 s).
+for iv in 1e308 99999999999999999999999 0x10 inf nan -5 1e+19 ' 1' '' 0 0.000 0e5; do
     edit_dir iv.tb
     awk -F '\t' -v OFS='\t' -v iv="$iv" 'NR == 2 { $7 = iv } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
     refused "tables: interval '$iv' refused" "$T/iv.tb" "*iv.tb/sources.tsv:2: column interval_us: *"

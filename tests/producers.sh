@@ -326,7 +326,11 @@ sampling period=1
 go_case "block profile" $'--- contention:
 cycles/second=2400000000
 ' 'a Go block or mutex profile in text form'
+# (as Go writes it: one header line alone would be a folded stack, read as one)
 go_case "threadcreate profile" $'threadcreate profile: total 7
+7 @
+#\t0x0
+
 ' 'a Go threadcreate profile'
 go_case "goroutine dump" $'goroutine 1 [running]:
 main.main()
@@ -413,6 +417,17 @@ if have perf && perf record -F 999 -g -o "$TMPD/perf.data" -- gzip -9 -c "$STACK
         END { printf "%.9f", s / 1e9 }' "$TMPD/real.perf")
     got=$("$STACKSCOPE" report --format tsv "$TMPD/real.perf" | awk -F'\t' '$1 == "gzip" { printf "%.9f", $4 }')
     expect "perf: the time (gzip's total) is the sum of the periods" "$want" "$got"
+    # without call chains: one line per sample, COMM right-aligned (the
+    # header indented).  perf's stackcollapse keeps only COMM then; the
+    # samples per command (the stacks' roots) must equal its counts.
+    if perf record -F 999 -o "$TMPD/flat.data" -- gzip -9 -c "$STACKSCOPE" >/dev/null 2>/dev/null &&
+        perf script -i "$TMPD/flat.data" >"$TMPD/flat.perf" 2>/dev/null && [ -s "$TMPD/flat.perf" ] &&
+        perf script report stackcollapse -i "$TMPD/flat.data" >"$TMPD/flat.ref" 2>/dev/null && [ -s "$TMPD/flat.ref" ]; then
+        "$STACKSCOPE" report --by stacks --format folded "$TMPD/flat.perf" 2>/dev/null |
+            awk '{ n = $NF; sub(/;.*/, ""); sub(/ [0-9]+$/, ""); c[$0] += n } END { for (k in c) print k, c[k] }' >"$TMPD/flat.ss"
+        same_sorted "perf: a real perf record without -g (indented headers): samples per command as perf's stackcollapse" \
+            "$TMPD/flat.ref" "$TMPD/flat.ss"
+    fi
 else
     echo "SKIP: perf record does not work here ($(tail -1 "$TMPD/rec.err" 2>/dev/null)): no real capture checked"
 fi

@@ -57,7 +57,7 @@ struct ss_report_opts {
     const struct ss_source_search *sources; /* list: where source files are found (or NULL) */
     struct ss_strbuf *warnings;             /* list: lines the caller shows as warnings (or NULL) */
     int verdict; /* --base: keep the rows with this verdict (SS_REPORT_V_*; 0: all) */
-    int force;                           /* no size limit (--force) */
+    int force;   /* no size limit (--force) */
     /* the size limit of the output (outlimit.h) and the inputs' size it
      * comes from; 0: none (set by the caller from force and the inputs) */
     uint64_t out_limit, in_bytes;

@@ -411,8 +411,8 @@ static int check_limits(const struct ss_model *m, const char *dir, struct ss_err
         return ss_fail(err, SS_EINPUT, "%s%zu value types (the tables hold at most %d)", pre,
                        m->value_types.n, SS_MAX_VALUE_TYPES);
     for (size_t i = 0; i < m->sources.n; i++) {
-        double iv = m->sources.v[i].interval_us;
-        if (!(iv > 0 && iv <= SS_MAX_INTERVAL_US))
+        double iv = m->sources.v[i].interval_us; /* 0, unknown, is written as 1 s */
+        if (!(iv >= 0 && iv <= SS_MAX_INTERVAL_US))
             return ss_fail(err, SS_EINPUT,
                            "%ssource %zu has an interval of %g us (the tables hold above 0, at "
                            "most %g)",

@@ -433,7 +433,7 @@ if "$STACKSCOPE" convert -o "$T/tiny.t/" "$T/tiny.out" 2>/dev/null; then
     tab sources.tsv 2 $'1\trprof\tx.out\t1\t1\t0\t-20000\tline'
     bad_in tables-interval-negative "$TD" "$TD/sources.tsv:2: column interval_us"
     tab sources.tsv 2 $'1\trprof\tx.out\t1\t1\t0\t0.0\tline'
-    bad_in tables-interval-zero "$TD" "$TD/sources.tsv:2: column interval_us: '0.0' is not an interval (more than 0 microseconds)"
+    bad_in tables-interval-zero "$TD" "$TD/sources.tsv:2: column interval_us: 0.0 is out of range (above 0"
     tab sources.tsv 2 $'1\trprof\tx.out\t1\t1\t0\t20000\tline+turbo'
     bad_in tables-unknown-flag "$TD" "$TD/sources.tsv:2: column flags"
     tab samples.tsv 2 $'1\t1\t99'

@@ -53,12 +53,13 @@ int ss_regex_compile(struct ss_regex *re, const char *pattern, char *why, size_t
 int ss_regex_match(const struct ss_regex *re, const char *s, size_t len, uint64_t *budget);
 
 /* The budget of matching one pattern against texts of `bytes` bytes in
- * all: 256 live states per byte on average, and 2^20 steps whatever the
- * size (a few milliseconds).  Ordinary patterns keep a few states alive;
- * only one built to keep hundreds alive at once (.*a.*a.*a... 100 times
- * against aaaa...) runs out, after well under a second for every megabyte
- * of text, instead of taking seconds. */
-#define SS_REGEX_BUDGET(bytes) ((uint64_t)(bytes)*256 + ((uint64_t)1 << 20))
+ * all: 256 live states per byte on average, and 2^24 steps whatever the
+ * size (about 60 ms: the costliest pattern the parser allows, such as
+ * .{0,128}.{0,128}x, runs to its end on a name of 10 KB).  Ordinary
+ * patterns keep a few states alive; only one built to keep hundreds alive
+ * at once (.*a.*a.*a... 100 times against aaaa...) runs out, after well
+ * under a second for every megabyte of text, instead of taking seconds. */
+#define SS_REGEX_BUDGET(bytes) ((uint64_t)(bytes)*256 + ((uint64_t)1 << 24))
 
 /* Free what re holds; a zeroed or freed struct is a no-op. */
 void ss_regex_free(struct ss_regex *re);

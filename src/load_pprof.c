@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,7 +399,9 @@ struct pp_loc {
 
 struct pp_map {
     uint64_t id;
+    uint64_t start, limit, offset;
     int64_t filename, build_id;
+    uint32_t flags; /* SS_MAP_* */
     size_t off;
 };
 
@@ -432,8 +435,12 @@ struct loader {
     size_t n_samples;
 
     struct idmap fn_map, loc_map, map_map;
+    ss_id *map_model;      /* mapping index -> model mapping */
+    uint8_t *prune;        /* location index -> PRUNE_* (drop_frames), or NULL */
     ss_id *fn_model;       /* function index -> model function */
     VEC(ss_id) loc_frames; /* model locations of every location, innermost first */
+    VEC(uint32_t) line_fn; /* per loc_frames entry: its function index, SS_NONE without */
+    VEC(uint32_t) lidx;    /* scratch: one sample's location indexes */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
     VEC(ss_id) labs;       /* scratch: one sample's labels */
     struct memo memo;
@@ -546,7 +553,12 @@ static int pass_one(struct loader *L)
                 return unpack_failed(L, &f);
             if (mp->id == 0)
                 return bad(L, f.off, "mapping with the reserved id 0");
-            struct pp_map pm = {mp->id, mp->filename, mp->build_id, f.off};
+            uint32_t fl = (mp->has_functions ? SS_MAP_FUNCTIONS : 0) |
+                          (mp->has_filenames ? SS_MAP_FILENAMES : 0) |
+                          (mp->has_line_numbers ? SS_MAP_LINE_NUMBERS : 0) |
+                          (mp->has_inline_frames ? SS_MAP_INLINE_FRAMES : 0);
+            struct pp_map pm = {mp->id,       mp->memory_start, mp->memory_limit, mp->file_offset,
+                                mp->filename, mp->build_id,     fl,               f.off};
             if (VEC_PUSH(L->maps, pm))
                 return nomem(L, "mappings");
             break;
@@ -710,17 +722,17 @@ static uint64_t max_id_locs(const struct loader *L)
     return mx;
 }
 
-/* Mappings: only their file names are used (to name functions that have
- * no name, as pprof does); ids are checked all the same. */
+/* Mappings: into the model (the locations point at them), their ids and
+ * strings checked; pprof refuses duplicate ids: so do we. */
 static int check_mappings(struct loader *L)
 {
-    /* Mappings are not kept, but pprof refuses duplicate ids: so do we. */
     uint64_t mx = 0;
     for (size_t i = 0; i < L->maps.n; i++)
         if (L->maps.v[i].id > mx)
             mx = L->maps.v[i].id;
     struct idmap *mm = &L->map_map;
-    if (idmap_init(mm, mx, L->maps.n))
+    L->map_model = ss_alloc_array(L->maps.n ? L->maps.n : 1, sizeof *L->map_model);
+    if (!L->map_model || idmap_init(mm, mx, L->maps.n))
         return nomem(L, "mappings");
     int rc = 0;
     for (size_t i = 0; i < L->maps.n && !rc; i++) {
@@ -730,17 +742,34 @@ static int check_mappings(struct loader *L)
         else if (check_str(L, mp->filename, mp->off, "mapping: filename") ||
                  check_str(L, mp->build_id, mp->off, "mapping: build_id"))
             rc = L->err->code;
+        if (rc)
+            break;
+        struct ss_mapping sm = {mp->start, mp->limit, mp->offset, SS_NONE, SS_NONE, mp->flags};
+        if (L->strs.v[mp->filename].len && (sm.file = str_id(L, mp->filename)) == SS_NONE)
+            return nomem(L, "mappings");
+        if (L->strs.v[mp->build_id].len && (sm.build_id = str_id(L, mp->build_id)) == SS_NONE)
+            return nomem(L, "mappings");
+        if ((L->map_model[i] = ss_model_mapping(L->m, &sm)) == SS_NONE)
+            return nomem(L, "mappings");
     }
     return rc;
 }
 
-/* The function of a line whose function has no name: pprof shows such a
- * frame as its binary, "[libc.so.6]", or "<unknown>". */
-static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const struct pp_func *f)
+/* The model mapping of location lo, or SS_NONE. */
+static ss_id loc_mapping(const struct loader *L, const struct pp_loc *lo)
+{
+    uint32_t mi = lo->mapping_id ? idmap_get(&L->map_map, lo->mapping_id) : SS_NONE;
+    return mi == SS_NONE ? SS_NONE : L->map_model[mi];
+}
+
+/* The name pprof shows for a frame without a function name: its binary,
+ * "[libc.so.6]", or "<unknown>" (as a string id, SS_NONE when out of
+ * memory). */
+static ss_id binary_name(struct loader *L, const struct pp_loc *lo)
 {
     char buf[300];
     const char *name = "<unknown>";
-    uint32_t mi = idmap_get(&L->map_map, lo->mapping_id);
+    uint32_t mi = lo->mapping_id ? idmap_get(&L->map_map, lo->mapping_id) : SS_NONE;
     if (mi != SS_NONE && L->strs.v[L->maps.v[mi].filename].len) {
         const struct pp_str *fs = &L->strs.v[L->maps.v[mi].filename];
         size_t b = fs->len;
@@ -749,7 +778,14 @@ static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const s
         snprintf(buf, sizeof buf, "[%.*s]", (int)((fs->len - b) & 255), fs->s + b);
         name = buf;
     }
-    ss_id id = ss_model_intern_cstr(L->m, name);
+    return ss_model_intern_cstr(L->m, name);
+}
+
+/* The function of a line whose function has no name, named as pprof shows
+ * it (binary_name). */
+static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const struct pp_func *f)
+{
+    ss_id id = binary_name(L, lo);
     ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
     if (id == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
         return SS_NONE;
@@ -788,17 +824,20 @@ static int build_tables(struct loader *L)
         /* The name shown is pprof's: the name, else the system name. */
         int64_t shown = L->strs.v[f->name].len ? f->name : f->system_name;
         ss_id name = str_id(L, shown);
-        ss_id sys = L->strs.v[f->system_name].len ? str_id(L, f->system_name) : name;
+        /* no system name: SS_NONE (the writer then writes none either) */
+        ss_id sys = L->strs.v[f->system_name].len ? str_id(L, f->system_name) : SS_NONE;
         ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
         uint32_t start =
             f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
-        if (name == SS_NONE || sys == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
+        if (name == SS_NONE || (sys == SS_NONE && L->strs.v[f->system_name].len) ||
+            (file == SS_NONE && L->strs.v[f->filename].len))
             return nomem(L, "strings");
         L->fn_model[i] = ss_model_function(L->m, name, sys, file, start);
         if (L->fn_model[i] == SS_NONE)
             return nomem(L, "functions");
     }
-    if (VEC_RESERVE(L->loc_frames, L->lines.n + L->locs.n))
+    if (VEC_RESERVE(L->loc_frames, L->lines.n + L->locs.n) ||
+        VEC_RESERVE(L->line_fn, L->lines.n + L->locs.n))
         return nomem(L, "locations");
     for (size_t i = 0; i < L->locs.n; i++) {
         struct pp_loc *lo = &L->locs.v[i];
@@ -817,30 +856,157 @@ static int build_tables(struct loader *L)
                            lo->id, k + 1, ln->function_id);
             ss_id fn = L->fn_model[fi];
             const struct pp_func *pf = &L->funcs.v[fi];
+            uint32_t flags = k + 1 < lo->n ? SS_LOC_INLINE : 0; /* inlined into the next */
             if (!L->strs.v[pf->name].len && !L->strs.v[pf->system_name].len) {
                 fn = unnamed_function(L, lo, pf);
                 if (fn == SS_NONE)
                     return nomem(L, "functions");
+                flags |= SS_LOC_UNNAMED;
             }
             uint32_t line = ln->line > 0 && ln->line <= UINT32_MAX ? (uint32_t)ln->line : 0;
-            ss_id loc = ss_model_location(L->m, fn, L->m->functions.v[fn].filename, line);
+            struct ss_location key = {
+                fn, L->m->functions.v[fn].filename, line, loc_mapping(L, lo), flags, 0, lo->address};
+            ss_id loc = ss_model_location_at(L->m, &key);
             if (loc == SS_NONE)
                 return nomem(L, "locations");
+            L->line_fn.v[L->loc_frames.n] = fi;
             L->loc_frames.v[L->loc_frames.n++] = loc;
         }
         if (lo->n == 0) {
-            /* Not symbolised: the address is all there is. */
-            char buf[32];
-            int n = snprintf(buf, sizeof buf, "0x%" PRIx64, lo->address);
-            ss_id name = ss_model_intern(L->m, buf, (size_t)n);
+            /* Not symbolised: named after its binary, as pprof shows it
+             * ("[libc.so.6]"), the address kept in the location. */
+            ss_id name = binary_name(L, lo);
             ss_id fn = name == SS_NONE ? SS_NONE : ss_model_function(L->m, name, name, SS_NONE, 0);
-            ss_id loc = fn == SS_NONE ? SS_NONE : ss_model_location(L->m, fn, SS_NONE, 0);
+            struct ss_location key = {fn, SS_NONE,        0,
+                                      loc_mapping(L, lo), SS_LOC_NO_LINE,
+                                      0,  lo->address};
+            ss_id loc = fn == SS_NONE ? SS_NONE : ss_model_location_at(L->m, &key);
             if (loc == SS_NONE)
                 return nomem(L, "locations");
+            L->line_fn.v[L->loc_frames.n] = SS_NONE;
             L->loc_frames.v[L->loc_frames.n++] = loc;
         }
         lo->first = first;
         lo->n = (uint32_t)L->loc_frames.n - first;
+    }
+    return 0;
+}
+
+/* ---- drop_frames and keep_frames ---------------------------------------------- */
+
+/* Whether drop_frames is applied (ss_pprof_set_drop_frames). */
+static int apply_drop_frames = 1;
+
+void ss_pprof_set_drop_frames(int on)
+{
+    apply_drop_frames = on;
+}
+
+enum { PRUNE_ALL = 1, PRUNE_BENEATH = 2 };
+
+/* Does function f's name, simplified as pprof does (a leading '.' off, cut
+ * at the first '(' that does not start "(anonymous namespace)" or
+ * "operator()"), match drop and not keep? */
+static int prune_match(const struct loader *L, const struct pp_func *f, const regex_t *drop,
+                       const regex_t *keep)
+{
+    const struct pp_str *nm = &L->strs.v[f->name];
+    if (!nm->len)
+        return 0;
+    char buf[4096];
+    size_t a = nm->s[0] == '.', i = a;
+    while (i < nm->len) {
+        size_t left = nm->len - i;
+        if (left >= 21 && !memcmp(nm->s + i, "(anonymous namespace)", 21))
+            i += 21;
+        else if (left >= 10 && !memcmp(nm->s + i, "operator()", 10))
+            i += 10;
+        else if (nm->s[i] == '(')
+            break;
+        else
+            i++;
+    }
+    if (i > nm->len)
+        i = nm->len;
+    size_t n = i - a < sizeof buf ? i - a : sizeof buf - 1;
+    memcpy(buf, nm->s + a, n);
+    buf[n] = '\0';
+    return regexec(drop, buf, 0, NULL, 0) == 0 && !(keep && regexec(keep, buf, 0, NULL, 0) == 0);
+}
+
+/* Compile "^(RE)$" of string idx into *rx (POSIX extended syntax: pprof's
+ * are Go's, alike for what profiles use).  Returns 0, or -1 with a warning
+ * when it is not one. */
+static int prune_regex(struct loader *L, int64_t idx, const char *what, regex_t *rx)
+{
+    size_t n = L->strs.v[idx].len;
+    char *re = malloc(n + 5);
+    if (!re)
+        return nomem(L, "drop_frames");
+    snprintf(re, n + 5, "^(%.*s)$", (int)n, str_at(L, idx));
+    int rc = regcomp(rx, re, REG_EXTENDED | REG_NOSUB);
+    free(re);
+    if (rc)
+        ss_model_warn(L->m,
+                      "%s: the profile's %s is not a regular expression stackscope reads "
+                      "(POSIX extended): not applied",
+                      L->path, what);
+    return rc ? 1 : 0;
+}
+
+/* pprof's Prune: the locations whose outermost line matching drop_frames
+ * (and not keep_frames) is their outermost line are PRUNE_ALL; those where
+ * it is an inner line lose that line and the lines inside it, and are
+ * PRUNE_BENEATH.  Samples are cut there (prune_cut). */
+static int prune_plan(struct loader *L)
+{
+    if (!apply_drop_frames || !L->drop_frames || !L->strs.v[L->drop_frames].len)
+        return 0;
+    regex_t drop, keep;
+    int rc = prune_regex(L, L->drop_frames, "drop_frames", &drop);
+    if (rc)
+        return rc < 0 ? L->err->code : 0;
+    int have_keep = L->keep_frames && L->strs.v[L->keep_frames].len;
+    if (have_keep && (rc = prune_regex(L, L->keep_frames, "keep_frames", &keep))) {
+        regfree(&drop);
+        return rc < 0 ? L->err->code : 0;
+    }
+    L->prune = ss_calloc_array(L->locs.n ? L->locs.n : 1, 1);
+    for (size_t i = 0; L->prune && i < L->locs.n; i++) {
+        struct pp_loc *lo = &L->locs.v[i];
+        size_t k = lo->n;
+        while (k-- > 0) { /* from the outermost line in */
+            uint32_t fi = L->line_fn.v[lo->first + k];
+            if (fi != SS_NONE && prune_match(L, &L->funcs.v[fi], &drop, have_keep ? &keep : NULL))
+                break;
+        }
+        if (k == SIZE_MAX)
+            continue;
+        L->prune[i] = k + 1 == lo->n ? PRUNE_ALL : PRUNE_BENEATH;
+        lo->first += (uint32_t)k + 1; /* the lines outside the match stay */
+        lo->n -= (uint32_t)k + 1;
+    }
+    regfree(&drop);
+    if (have_keep)
+        regfree(&keep);
+    return L->prune ? 0 : nomem(L, "drop_frames");
+}
+
+/* The first of the n locations li[0..n) (innermost first) that a sample
+ * keeps after pprof's Prune: scanning from the root, past the first
+ * location that is not pruned, the first pruned one cuts the sample
+ * (PRUNE_ALL: it goes too; PRUNE_BENEATH: its outer lines stay). */
+static size_t prune_cut(const struct loader *L, const uint32_t *li, size_t n)
+{
+    int user = 0;
+    for (size_t i = n; i-- > 0;) {
+        uint8_t p = L->prune[li[i]];
+        if (!p) {
+            user = 1;
+            continue;
+        }
+        if (user)
+            return p == PRUNE_ALL ? i + 1 : i;
     }
     return 0;
 }
@@ -1061,12 +1227,18 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (labels == SS_NONE)
             return L->err->code;
         L->frames.n = 0;
+        if (VEC_RESERVE(L->lidx, s->n_location_id + 1))
+            return nomem(L, "frames");
         for (size_t k = 0; k < s->n_location_id; k++) {
             uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
             if (li == SS_NONE)
                 return bad(L, f.off, "sample %zu: location id %" PRIu64 " does not exist", index,
                            s->location_id[k]);
-            const struct pp_loc *lo = &L->locs.v[li];
+            L->lidx.v[k] = li;
+        }
+        size_t cut = L->prune ? prune_cut(L, L->lidx.v, s->n_location_id) : 0;
+        for (size_t k = cut; k < s->n_location_id; k++) {
+            const struct pp_loc *lo = &L->locs.v[L->lidx.v[k]];
             if (L->frames.n + lo->n > PP_MAX_FRAMES)
                 return bad(L, f.off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES);
             if (VEC_RESERVE(L->frames, L->frames.n + lo->n))
@@ -1124,6 +1296,8 @@ static int load(struct loader *L)
         return nomem(L, "string table");
     memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
     rc = build_tables(L);
+    if (!rc)
+        rc = prune_plan(L);
     if (rc)
         return rc;
 
@@ -1498,8 +1672,12 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     idmap_free(&L.fn_map);
     idmap_free(&L.loc_map);
     idmap_free(&L.map_map);
+    free(L.map_model);
+    free(L.prune);
     free(L.fn_model);
     VEC_FREE(L.loc_frames);
+    VEC_FREE(L.line_fn);
+    VEC_FREE(L.lidx);
     VEC_FREE(L.frames);
     VEC_FREE(L.labs);
     memo_free(&L.memo);

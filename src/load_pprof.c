@@ -982,7 +982,11 @@ static int prune_plan(struct loader *L)
         }
         if (k == SIZE_MAX)
             continue;
-        L->prune[i] = k + 1 == lo->n ? PRUNE_ALL : PRUNE_BENEATH;
+        if (k + 1 == lo->n) {
+            L->prune[i] = PRUNE_ALL; /* its lines stay, for samples it does not cut */
+            continue;
+        }
+        L->prune[i] = PRUNE_BENEATH;
         lo->first += (uint32_t)k + 1; /* the lines outside the match stay */
         lo->n -= (uint32_t)k + 1;
     }

@@ -29,6 +29,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "num.h"
 #include "profile.pb-c.h"
 #include "vec.h"
 
@@ -410,6 +411,14 @@ struct pp_line {
     int64_t line;
 };
 
+/* One source of a profile stackscope wrote (see restore_plan). */
+struct restore {
+    uint32_t session;
+    uint32_t flags; /* SS_SRC_GC, SS_SRC_LINE, SS_SRC_MEMORY as written */
+    double interval_us;
+    uint64_t first, count; /* its samples: positions first .. first + count - 1 */
+};
+
 struct loader {
     struct ss_model *m;
     const char *path;
@@ -430,7 +439,8 @@ struct loader {
     VEC(int64_t) vt_unit;
     VEC(int64_t) comments;
     VEC(struct pp_map) maps;
-    int64_t drop_frames, keep_frames, time_nanos, duration_nanos, period, default_type;
+    int64_t drop_frames, keep_frames, time_nanos, duration_nanos, default_type;
+    int64_t period; /* the file's; a restored source's own while its samples are read */
     int64_t period_type, period_unit;
     size_t n_samples;
 
@@ -445,6 +455,14 @@ struct loader {
     VEC(ss_id) labs;       /* scratch: one sample's labels */
     struct memo memo;
     int64_t *vals;
+
+    /* The sources stackscope's writer wrote into one profile (its
+     * "stackscope: source K of N" comments), restored: each its session,
+     * interval and flags, over its samples (restore_plan). */
+    VEC(struct restore) rs;
+    size_t rs_next;               /* the next to start */
+    uint64_t rs_at;               /* ... at this sample (1-based) */
+    const struct ss_source *tmpl; /* the source as the file has it */
 };
 
 #define NO_OFF ((size_t)-1) /* an error that has no single place */
@@ -781,13 +799,21 @@ static ss_id binary_name(struct loader *L, const struct pp_loc *lo)
     return ss_model_intern_cstr(L->m, name);
 }
 
+/* Does a function name a file (string idx)?  Index 0 is "no file"; an
+ * empty string at another index, the last of the table, is a file whose
+ * name is empty (R's `#File 1: `): stackscope's writer puts it there. */
+static int has_file(const struct loader *L, int64_t idx)
+{
+    return L->strs.v[idx].len || (idx > 0 && (size_t)idx + 1 == L->strs.n);
+}
+
 /* The function of a line whose function has no name, named as pprof shows
  * it (binary_name). */
 static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const struct pp_func *f)
 {
     ss_id id = binary_name(L, lo);
-    ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
-    if (id == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
+    ss_id file = has_file(L, f->filename) ? str_id(L, f->filename) : SS_NONE;
+    if (id == SS_NONE || (file == SS_NONE && has_file(L, f->filename)))
         return SS_NONE;
     uint32_t start = f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
     return ss_model_function(L->m, id, id, file, start);
@@ -826,11 +852,11 @@ static int build_tables(struct loader *L)
         ss_id name = str_id(L, shown);
         /* no system name: SS_NONE (the writer then writes none either) */
         ss_id sys = L->strs.v[f->system_name].len ? str_id(L, f->system_name) : SS_NONE;
-        ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
+        ss_id file = has_file(L, f->filename) ? str_id(L, f->filename) : SS_NONE;
         uint32_t start =
             f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
         if (name == SS_NONE || (sys == SS_NONE && L->strs.v[f->system_name].len) ||
-            (file == SS_NONE && L->strs.v[f->filename].len))
+            (file == SS_NONE && has_file(L, f->filename)))
             return nomem(L, "strings");
         L->fn_model[i] = ss_model_function(L->m, name, sys, file, start);
         if (L->fn_model[i] == SS_NONE)
@@ -1151,6 +1177,85 @@ static ss_id sample_labels(struct loader *L, const Perftools__Profiles__Sample *
     return set;
 }
 
+/* ---- the sources of a profile stackscope wrote -------------------------------- */
+
+/* Parse comment c: "stackscope: source K of N: TYPE session S, interval X
+ * us, flags F, C samples from P, file URI" (write_pprof.c); 0 when it is
+ * one, with k and n set. */
+static int restore_comment(const struct loader *L, int64_t c, unsigned *k, unsigned *n,
+                           struct restore *r)
+{
+    char buf[512], type[64], flags[128];
+    size_t len = L->strs.v[c].len < sizeof buf - 1 ? L->strs.v[c].len : sizeof buf - 1;
+    memcpy(buf, str_at(L, c), len);
+    buf[len] = '\0';
+    unsigned long long cnt, first;
+    int end = 0;
+    if (sscanf(buf,
+               "stackscope: source %u of %u: %63s session %u, interval %lf us, flags %127[^,], "
+               "%llu samples from %llu, file %n",
+               k, n, type, &r->session, &r->interval_us, flags, &cnt, &first, &end) != 8 ||
+        !end || *k < 1 || *k > *n || !(r->interval_us > 0) || first < 1)
+        return -1;
+    r->count = cnt;
+    r->first = first;
+    r->flags = (strstr(flags, "memory") ? SS_SRC_MEMORY : 0) | (strstr(flags, "gc") ? SS_SRC_GC : 0) |
+               (strstr(flags, "line") ? SS_SRC_LINE : 0);
+    return 0;
+}
+
+/* The sources to restore: every "stackscope: source K of N" comment, K = 1
+ * .. N in order, their samples one after another and all of the file's.
+ * Anything else (a profile another program merged or cut) restores
+ * nothing: the file is then one source, as any pprof file. */
+static int restore_plan(struct loader *L)
+{
+    unsigned n = 0, k, nn;
+    struct restore r;
+    for (size_t i = 0; i < L->comments.n; i++) {
+        if (restore_comment(L, L->comments.v[i], &k, &nn, &r))
+            continue;
+        uint64_t at = L->rs.n ? L->rs.v[L->rs.n - 1].first + L->rs.v[L->rs.n - 1].count : 1;
+        if ((n && nn != n) || k != L->rs.n + 1 || r.first != at) {
+            L->rs.n = 0;
+            return 0;
+        }
+        n = nn;
+        if (VEC_PUSH(L->rs, r))
+            return nomem(L, "sources");
+    }
+    uint64_t total = L->rs.n ? L->rs.v[L->rs.n - 1].first + L->rs.v[L->rs.n - 1].count - 1 : 0;
+    if (L->rs.n != n || total != L->n_samples)
+        L->rs.n = 0;
+    return 0;
+}
+
+/* Add source k of the restore plan (or, without a plan, the file's one
+ * source) with its metas.  Returns 0 or an error. */
+static int restore_source(struct loader *L, size_t k)
+{
+    struct ss_source src = *L->tmpl;
+    if (L->rs.n) {
+        const struct restore *r = &L->rs.v[k];
+        src.session = r->session;
+        if (!(src.flags & SS_SRC_UNTIMED))
+            src.interval_us = r->interval_us;
+        src.flags = (src.flags & ~(uint32_t)(SS_SRC_GC | SS_SRC_LINE | SS_SRC_MEMORY)) |
+                    (r->flags & (SS_SRC_GC | SS_SRC_LINE)) |
+                    (r->flags & src.flags & SS_SRC_MEMORY);
+        L->rs_next = k + 1;
+        L->rs_at = k + 1 < L->rs.n ? L->rs.v[k + 1].first : UINT64_MAX;
+        double ns = r->interval_us * 1000; /* its own period, when a whole number of ns */
+        if (L->period_unit && str_eq(L, L->period_unit, "nanoseconds") && ns >= 1 && ns < 0x1p53 &&
+            ss_double_eq(ns, (double)(int64_t)ns))
+            L->period = (int64_t)ns;
+    } else {
+        L->rs_at = UINT64_MAX;
+    }
+    ss_id sid = ss_model_add_source(L->m, &src);
+    return sid == SS_NONE ? nomem(L, "sources") : add_metas(L, sid);
+}
+
 /* Pass 2: the samples, in file order.  A difference profile (what `pprof
  * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
  * samples whose values are negative: side 0 adds the others and counts
@@ -1176,6 +1281,9 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (f.num != 2 || f.wt != WT_LEN)
             continue;
         index++;
+        int rr = side == 0 && index == L->rs_at ? restore_source(L, L->rs_next) : 0;
+        if (rr)
+            return rr;
         uint64_t h = 0;
         if (!mo->off) {
             h = ss_hash(f.data, f.len);
@@ -1382,13 +1490,21 @@ static int load(struct loader *L)
             break;
         }
     }
-    ss_id sid =
-        src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(L->m, &src);
-    if (sid == SS_NONE) {
+    if (src.type == SS_NONE || src.uri == SS_NONE) {
         free(vt_model);
         return nomem(L, "sources");
     }
-    rc = add_metas(L, sid);
+    L->tmpl = &src;
+    size_t first_src = L->m->sources.n;
+    ss_id time_vt = SS_NONE; /* the period's column, in nanoseconds */
+    for (size_t i = 0; i < nvt && L->period_type; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit &&
+            str_eq(L, L->period_unit, "nanoseconds") && vt_model[i] != SS_NONE)
+            time_vt = vt_model[i];
+    rc = restore_plan(L);
+    if (!rc)
+        rc = restore_source(L, 0);
+    ss_id sid = (ss_id)L->m->sources.n - 1;
     uint64_t n_mismatch = 0, n_base = 0;
     if (!rc)
         rc = pass_two(L, vt_model, cr, &n_mismatch, 0, &n_base);
@@ -1426,7 +1542,13 @@ static int load(struct loader *L)
                       str_at(L, L->vt_type.v[cr.src]));
     /* Without a period in time units the source has no `time` measure
      * (SS_SRC_UNTIMED): its sample types are its measures. */
-    if (n_mismatch)
+    /* Samples whose time is not count x period (a Chrome profile's or
+     * perf's durations, written by stackscope): each its own time, the
+     * period's column, when it is in nanoseconds; else a warning. */
+    if (n_mismatch && time_vt != SS_NONE)
+        for (size_t k = first_src; k < L->m->sources.n; k++)
+            ss_model_source_time(L->m, (ss_id)k, time_vt);
+    else if (n_mismatch)
         ss_model_warn(L->m,
                       "%s: %" PRIu64 " sample%s a %.*s value other than count x period; "
                       "times here are count x period",
@@ -1682,6 +1804,7 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     VEC_FREE(L.loc_frames);
     VEC_FREE(L.line_fn);
     VEC_FREE(L.lidx);
+    VEC_FREE(L.rs);
     VEC_FREE(L.frames);
     VEC_FREE(L.labs);
     memo_free(&L.memo);

@@ -986,6 +986,30 @@ static void split_type(struct writer *w, const char *s, uint32_t *type, uint32_t
     *unit = out_cstr(w, slash + 1);
 }
 
+/* The comment that says what source s was, for stackscope's reader to
+ * restore (load_pprof.c, restore_plan): the samples of a profile are
+ * written one per model sample in order, source after source, so source s
+ * is the samples from position `at` (1-based) on. */
+static uint32_t source_note(struct writer *w, ss_id s, size_t at)
+{
+    const struct ss_model *m = w->m;
+    const struct ss_source *src = &m->sources.v[s];
+    char flags[32];
+    snprintf(flags, sizeof flags, "%s%s%s", src->flags & SS_SRC_MEMORY ? " memory" : "",
+             src->flags & SS_SRC_GC ? " gc" : "", src->flags & SS_SRC_LINE ? " line" : "");
+    struct ss_strbuf note = SS_STRBUF_INIT; /* the whole path, however long */
+    ss_strbuf_printf(&note,
+                     "stackscope: source %zu of %zu: %s session %u, interval %.17g us, flags %s, "
+                     "%zu samples from %zu, file %s",
+                     (size_t)s + 1, m->sources.n, ss_str(m, src->type), src->session,
+                     src->interval_us, flags[0] ? flags + 1 : "none", src->n_samples, at,
+                     ss_str(m, src->uri));
+    w->oom |= note.failed;
+    uint32_t id = out_cstr(w, ss_strbuf_str(&note));
+    ss_strbuf_free(&note);
+    return id;
+}
+
 /* Everything but the samples, packed as one Profile message. */
 static int write_rest(struct writer *w, struct out *g)
 {
@@ -1136,8 +1160,12 @@ static int write_rest(struct writer *w, struct out *g)
     }
     double duration = 0;
     size_t nc = 0;
-    for (size_t s = 0; s < m->sources.n; s++) {
+    int notes = m->sources.n > 0 && !ss_model_is_comparison(m) &&
+                (m->sources.n > 1 || !is_pprof_source(m, 0));
+    for (size_t s = 0, at = 1; s < m->sources.n; at += m->sources.v[s++].n_samples) {
         const struct ss_source *src = &m->sources.v[s];
+        if (notes)
+            comments[nc++] = source_note(w, (ss_id)s, at);
         if (is_pprof_source(m, (ss_id)s)) {
             const char *d = source_meta(m, (ss_id)s, "duration_nanos");
             duration += d ? strtod(d, NULL) : 0;
@@ -1147,12 +1175,6 @@ static int write_rest(struct writer *w, struct out *g)
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
             count += (double)ss_sample_count(m, i);
         duration += count * src->interval_us * 1000.0;
-        struct ss_strbuf note = SS_STRBUF_INIT; /* the whole path, however long */
-        ss_strbuf_printf(&note, "stackscope: from %s %s, session %u, interval %g us",
-                         ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
-        w->oom |= note.failed;
-        comments[nc++] = out_cstr(w, ss_strbuf_str(&note));
-        ss_strbuf_free(&note);
     }
     rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)", NULL, 0,
                   &p.duration_nanos);

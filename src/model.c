@@ -1253,3 +1253,78 @@ int ss_model_has_time_order(const struct ss_model *m)
             return 1;
     return 0;
 }
+
+/* ---- inline marks -------------------------------------------------------- */
+
+const char *ss_inline_label(int mark)
+{
+    return mark == SS_INLINE_FULL      ? "(inline)"
+           : mark == SS_INLINE_PARTIAL ? "(partial-inline)"
+                                       : "";
+}
+
+/* The calls of stack s into edges: (caller << 32 | callee) -> 1 inlined
+ * seen, 2 not inlined seen (bits), each pair once per stack from the root
+ * (pprof's graph: the first occurrence sets the edge for the sample). */
+typedef VEC(uint8_t) bytevec;
+
+static int inline_edges(const struct ss_model *m, ss_id s, struct ss_u64map *edges, bytevec *fl)
+{
+    const ss_id *fr = ss_stack_frames(m, s);
+    size_t d = ss_stack_depth(m, s);
+    for (size_t k = d; k-- > 1;) {
+        ss_id caller = ss_function_canonical(m, ss_loc_function(m, fr[k]));
+        ss_id callee = ss_function_canonical(m, ss_loc_function(m, fr[k - 1]));
+        if (caller == callee)
+            continue;
+        int again = 0;
+        for (size_t q = d - 1; q > k && !again; q--)
+            again = ss_function_canonical(m, ss_loc_function(m, fr[q])) == caller &&
+                    ss_function_canonical(m, ss_loc_function(m, fr[q - 1])) == callee;
+        if (again)
+            continue;
+        uint32_t e = ss_u64map_intern(edges, (uint64_t)caller << 32 | callee, (uint32_t)fl->n);
+        if (e == SS_NONE || (e == fl->n && VEC_PUSH(*fl, 0)))
+            return -1;
+        fl->v[e] |= m->locations.v[fr[k - 1]].flags & SS_LOC_INLINE ? 1 : 2;
+    }
+    return 0;
+}
+
+int ss_model_inline_marks(const struct ss_model *m, uint8_t *mark)
+{
+    size_t nf = m->functions.n, ns = ss_model_nstacks(m), any = 0;
+    memset(mark, SS_INLINE_NONE, nf);
+    for (size_t l = 0; l < m->locations.n && !any; l++)
+        any = (m->locations.v[l].flags & SS_LOC_INLINE) != 0;
+    if (!any)
+        return 0;
+    uint8_t *used = ss_calloc_array(ns ? ns : 1, 1);
+    struct ss_u64map edges = {0};
+    bytevec fl = {0};
+    int rc = used ? 0 : -1;
+    for (size_t i = 0; !rc && i < m->sample_stack.n; i++)
+        used[m->sample_stack.v[i]] = 1;
+    for (size_t s = 0; !rc && s < ns; s++)
+        if (used[s])
+            rc = inline_edges(m, (ss_id)s, &edges, &fl);
+    /* per callee: an edge only inlined makes it inline, one ever not
+     * inlined makes it not; both: partial */
+    uint8_t *how = rc ? NULL : ss_calloc_array(nf ? nf : 1, 1);
+    for (size_t k = 0; how && k < edges.cap; k++) {
+        const struct ss_u64slot *sl = &edges.slot[k];
+        if (sl->val != SS_NONE)
+            how[(uint32_t)sl->key] |= fl.v[sl->val] == 1 ? 1 : 2;
+    }
+    any = 0;
+    for (size_t f = 0; how && f < nf; f++) {
+        mark[f] = how[f] == 1 ? SS_INLINE_FULL : how[f] == 3 ? SS_INLINE_PARTIAL : SS_INLINE_NONE;
+        any |= mark[f] != SS_INLINE_NONE;
+    }
+    rc = rc || !how ? -1 : any != 0;
+    free(how);
+    free(used);
+    ss_u64map_free(&edges);
+    VEC_FREE(fl);
+    return rc;
+}

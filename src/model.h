@@ -655,6 +655,20 @@ ss_id ss_model_find_function(const struct ss_model *m, const char *name);
 int ss_model_has_memory(const struct ss_model *m);
 int ss_model_has_lines(const struct ss_model *m);
 
+/* pprof's inline marks (its -top): a function called only through inlined
+ * calls is "(inline)", one called both ways "(partial-inline)".  Each
+ * caller -> callee pair of distinct functions in the samples' stacks
+ * (once per stack, from the root) is an inlined call when every time it
+ * occurs the callee's frame is SS_LOC_INLINE.  mark[f] (one per function,
+ * filled for canonical ids) receives SS_INLINE_NONE, _FULL or _PARTIAL.
+ * Returns 1 when some function has a mark (0 at once when no location is
+ * inlined), or -1 (out of memory). */
+enum { SS_INLINE_NONE, SS_INLINE_FULL, SS_INLINE_PARTIAL };
+int ss_model_inline_marks(const struct ss_model *m, uint8_t *mark);
+
+/* The text of an inline mark: "", "(inline)" or "(partial-inline)". */
+const char *ss_inline_label(int mark);
+
 /* Does m have a source with aggregates only (SamplingProf) / a source with
  * raw samples (any source without SS_SRC_AGGREGATE, even an empty one)? */
 int ss_model_has_aggregates(const struct ss_model *m);

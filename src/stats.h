@@ -46,6 +46,7 @@ struct ss_stat_row {
     double mem_bytes; /* bytes allocated (with memory) */
     ss_id file;       /* by line: basename string id in keys, for ordering */
     uint32_t line;    /* by line: line number, 0 for none */
+    uint8_t inl;      /* by function: SS_INLINE_* (pprof's "(inline)" mark) */
 };
 
 struct ss_stats {

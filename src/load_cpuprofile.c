@@ -126,6 +126,8 @@ static size_t anon_name(const struct cp *C, uint32_t i, char *buf, size_t cap)
     int64_t line = -1, col = -1;
     ss_json_int(C->j, cf_member(C, i, "lineNumber"), -1, (int64_t)SS_MAX_LINE_NO - 1, &line);
     ss_json_int(C->j, cf_member(C, i, "columnNumber"), -1, INT32_MAX, &col);
+    if (line < 0)
+        return (size_t)snprintf(buf, cap, "(anonymous %.*s)", blen, u + b);
     int n = C->anon_col && C->anon_col[i] && col >= 0
                 ? snprintf(buf, cap, "(anonymous %.*s:%lld:%lld)", blen, u + b,
                            (long long)line + 1, (long long)col + 1)

@@ -1181,9 +1181,19 @@ static int write_rest(struct writer *w, struct out *g)
     if (rc)
         goto out;
     rc = -1;
-    for (size_t i = 0; i < m->meta.n; i++)
-        if (!strcmp(ss_str(m, m->meta.v[i].key), "comment"))
-            comments[nc++] = out_mstr(w, m->meta.v[i].value);
+    for (size_t i = 0; i < m->meta.n; i++) {
+        /* each comment once (the sources of one file each have them), but
+         * the notes of sources, made anew */
+        if (strcmp(ss_str(m, m->meta.v[i].key), "comment") ||
+            !strncmp(ss_str(m, m->meta.v[i].value), "stackscope: source ", 19))
+            continue;
+        int64_t c = out_mstr(w, m->meta.v[i].value);
+        size_t k = 0;
+        while (k < nc && comments[k] != c)
+            k++;
+        if (k == nc)
+            comments[nc++] = c;
+    }
     p.n_comment = nc;
     p.comment = comments;
     const char *drop = have_src ? source_meta(m, first, "drop_frames") : NULL;

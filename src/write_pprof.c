@@ -1160,8 +1160,10 @@ static int write_rest(struct writer *w, struct out *g)
     }
     double duration = 0;
     size_t nc = 0;
+    /* (not for one pprof source as read: a Go profile keeps its comments) */
     int notes = m->sources.n > 0 && !ss_model_is_comparison(m) &&
-                (m->sources.n > 1 || !is_pprof_source(m, 0));
+                (m->sources.n > 1 || !is_pprof_source(m, 0) ||
+                 (m->sources.v[0].flags & SS_SRC_GC));
     for (size_t s = 0, at = 1; s < m->sources.n; at += m->sources.v[s++].n_samples) {
         const struct ss_source *src = &m->sources.v[s];
         if (notes)

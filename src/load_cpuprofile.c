@@ -66,17 +66,17 @@ struct cp {
     const struct ss_cpuprofile_parts *pt;
     const char *path;
     struct ss_error *err;
-    size_t n;         /* nodes */
+    size_t n;             /* nodes */
     const uint32_t *json; /* node -> its JSON object (pt->nodes) */
-    struct idx *ids;  /* sorted by id */
-    uint32_t *parent; /* node -> parent node, UINT32_MAX for none */
-    ss_id *loc;       /* node -> location, SS_NONE for the skipped root */
-    ss_id *stack;     /* node -> stack, SS_NONE until computed */
-    uint64_t frames;  /* frames of all stacks built */
-    uint8_t *anon_col; /* node -> its anonymous function's name has the column */
+    struct idx *ids;      /* sorted by id */
+    uint32_t *parent;     /* node -> parent node, UINT32_MAX for none */
+    ss_id *loc;           /* node -> location, SS_NONE for the skipped root */
+    ss_id *stack;         /* node -> stack, SS_NONE until computed */
+    uint64_t frames;      /* frames of all stacks built */
+    uint8_t *anon_col;    /* node -> its anonymous function's name has the column */
     /* positionTicks: node -> its next tick entry and the ticks used of it */
     uint32_t *tick, *tick_used;
-    ss_id *line_loc;   /* node -> the location of its last tick line, and that line */
+    ss_id *line_loc; /* node -> the location of its last tick line, and that line */
     uint32_t *line_of;
     ss_id *line_stack; /* ... and its stack */
 };
@@ -129,8 +129,8 @@ static size_t anon_name(const struct cp *C, uint32_t i, char *buf, size_t cap)
     if (line < 0)
         return (size_t)snprintf(buf, cap, "(anonymous %.*s)", blen, u + b);
     int n = C->anon_col && C->anon_col[i] && col >= 0
-                ? snprintf(buf, cap, "(anonymous %.*s:%lld:%lld)", blen, u + b,
-                           (long long)line + 1, (long long)col + 1)
+                ? snprintf(buf, cap, "(anonymous %.*s:%lld:%lld)", blen, u + b, (long long)line + 1,
+                           (long long)col + 1)
                 : snprintf(buf, cap, "(anonymous %.*s:%lld)", blen, u + b, (long long)line + 1);
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
@@ -561,8 +561,8 @@ static int build(struct ss_model *m, const struct ss_json *j, const char *path,
     size_t ns = ss_json_at(j, samples)->u.kids.n;
     if (ss_json_at(j, deltas)->u.kids.n != ns)
         return ss_fail(err, SS_EINPUT,
-                       "%s: byte %u: %u timeDeltas for %zu samples (one per sample expected)",
-                       path, ss_json_at(j, deltas)->off, ss_json_at(j, deltas)->u.kids.n, ns);
+                       "%s: byte %u: %u timeDeltas for %zu samples (one per sample expected)", path,
+                       ss_json_at(j, deltas)->off, ss_json_at(j, deltas)->u.kids.n, ns);
     struct ss_cpuprofile_parts pt;
     memset(&pt, 0, sizeof pt);
     uint32_t *nv = kids_of(j, nodes, &pt.n_nodes);

@@ -228,16 +228,16 @@ struct perf {
     const char *path;
     struct ss_error *err;
     VEC(ss_id) frames;
-    int open;     /* a sample is being read */
-    ss_id comm;   /* its root frame */
+    int open;   /* a sample is being read */
+    ss_id comm; /* its root frame */
     ss_id key_comm, key_pid, key_tid;
     int64_t period; /* -1: none */
     ss_id head[3];  /* its header's labels (comm, pid, tid) */
     size_t nhead;
     ss_id leaf_dso; /* the DSO of its innermost frame (short name), SS_NONE */
     ss_id key_dso;
-    int clock;      /* cpu-clock or task-clock */
-    uint64_t line;  /* its header's line */
+    int clock;     /* cpu-clock or task-clock */
+    uint64_t line; /* its header's line */
     ss_id vt_dur, vt_ev;
     double clock_sum;
     size_t clock_n;
@@ -324,10 +324,10 @@ static int flush(struct perf *P)
         P->clock_n++;
     }
     ss_id set = sample_labels(P);
-    int rc = set == SS_NONE || ss_model_add_sample(P->m, st, vals) ||
-                     ss_model_label_sample(P->m, set)
-                 ? ss_nomem(P->err, "samples")
-                 : 0;
+    int rc =
+        set == SS_NONE || ss_model_add_sample(P->m, st, vals) || ss_model_label_sample(P->m, set)
+            ? ss_nomem(P->err, "samples")
+            : 0;
     free(vals);
     return rc;
 }
@@ -404,7 +404,8 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
             n--;
         /* a frame starts with a tab; a header without call chains with
          * the command name padded with spaces */
-        int header = !is_sp(line[0]) || (line[0] == ' ' && !parse_header(line + i, n - i, &h, &why));
+        int header =
+            !is_sp(line[0]) || (line[0] == ' ' && !parse_header(line + i, n - i, &h, &why));
         if (!header) {
             if (!P.open) {
                 rc = ss_fail(err, SS_EINPUT,

@@ -575,8 +575,14 @@ static int pass_one(struct loader *L)
                           (mp->has_filenames ? SS_MAP_FILENAMES : 0) |
                           (mp->has_line_numbers ? SS_MAP_LINE_NUMBERS : 0) |
                           (mp->has_inline_frames ? SS_MAP_INLINE_FRAMES : 0);
-            struct pp_map pm = {mp->id,       mp->memory_start, mp->memory_limit, mp->file_offset,
-                                mp->filename, mp->build_id,     fl,               f.off};
+            struct pp_map pm = {mp->id,
+                                mp->memory_start,
+                                mp->memory_limit,
+                                mp->file_offset,
+                                mp->filename,
+                                mp->build_id,
+                                fl,
+                                f.off};
             if (VEC_PUSH(L->maps, pm))
                 return nomem(L, "mappings");
             break;
@@ -891,7 +897,8 @@ static int build_tables(struct loader *L)
             }
             uint32_t line = ln->line > 0 && ln->line <= UINT32_MAX ? (uint32_t)ln->line : 0;
             struct ss_location key = {
-                fn, L->m->functions.v[fn].filename, line, loc_mapping(L, lo), flags, 0, lo->address};
+                fn,         L->m->functions.v[fn].filename, line, loc_mapping(L, lo), flags, 0,
+                lo->address};
             ss_id loc = ss_model_location_at(L->m, &key);
             if (loc == SS_NONE)
                 return nomem(L, "locations");
@@ -903,8 +910,7 @@ static int build_tables(struct loader *L)
              * ("[libc.so.6]"), the address kept in the location. */
             ss_id name = binary_name(L, lo);
             ss_id fn = name == SS_NONE ? SS_NONE : ss_model_function(L->m, name, name, SS_NONE, 0);
-            struct ss_location key = {fn, SS_NONE,        0,
-                                      loc_mapping(L, lo), SS_LOC_NO_LINE,
+            struct ss_location key = {fn, SS_NONE,    0, loc_mapping(L, lo), SS_LOC_NO_LINE,
                                       0,  lo->address};
             ss_id loc = fn == SS_NONE ? SS_NONE : ss_model_location_at(L->m, &key);
             if (loc == SS_NONE)
@@ -1199,8 +1205,8 @@ static int restore_comment(const struct loader *L, int64_t c, unsigned *k, unsig
         return -1;
     r->count = cnt;
     r->first = first;
-    r->flags = (strstr(flags, "memory") ? SS_SRC_MEMORY : 0) | (strstr(flags, "gc") ? SS_SRC_GC : 0) |
-               (strstr(flags, "line") ? SS_SRC_LINE : 0);
+    r->flags = (strstr(flags, "memory") ? SS_SRC_MEMORY : 0) |
+               (strstr(flags, "gc") ? SS_SRC_GC : 0) | (strstr(flags, "line") ? SS_SRC_LINE : 0);
     return 0;
 }
 
@@ -1241,8 +1247,7 @@ static int restore_source(struct loader *L, size_t k)
         if (!(src.flags & SS_SRC_UNTIMED))
             src.interval_us = r->interval_us;
         src.flags = (src.flags & ~(uint32_t)(SS_SRC_GC | SS_SRC_LINE | SS_SRC_MEMORY)) |
-                    (r->flags & (SS_SRC_GC | SS_SRC_LINE)) |
-                    (r->flags & src.flags & SS_SRC_MEMORY);
+                    (r->flags & (SS_SRC_GC | SS_SRC_LINE)) | (r->flags & src.flags & SS_SRC_MEMORY);
         L->rs_next = k + 1;
         L->rs_at = k + 1 < L->rs.n ? L->rs.v[k + 1].first : UINT64_MAX;
         double ns = r->interval_us * 1000; /* its own period, when a whole number of ns */

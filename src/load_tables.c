@@ -365,10 +365,10 @@ struct loader {
     uint64_t samples_size;   /* bytes of samples.tsv */
     VEC(ss_id) fmap, fclass, lmap, smap, frames;
     VEC(uint32_t) sample_src, sample_stack;
-    VEC(uint32_t) lab_sample; /* labels.tsv: each row's sample (0-based, in order) */
-    VEC(ss_id) lab_id;        /* ... and its label */
-    uint8_t *seen;            /* sample x value type: value read */
-    VEC(ss_id) mmap;          /* mappings.tsv: row -> model mapping */
+    VEC(uint32_t) lab_sample;      /* labels.tsv: each row's sample (0-based, in order) */
+    VEC(ss_id) lab_id;             /* ... and its label */
+    uint8_t *seen;                 /* sample x value type: value read */
+    VEC(ss_id) mmap;               /* mappings.tsv: row -> model mapping */
     VEC(struct ss_location) extra; /* location_addresses.tsv rows: function = the row */
 };
 
@@ -624,8 +624,8 @@ static int read_addresses(struct loader *L)
         if (id == SS_NONE || VEC_PUSH(L->mmap, id))
             return ss_nomem(L->err, "mappings");
     }
-    if (got < 0 || tsv_open(t, L->dir, "location_addresses.tsv", addr_cols,
-                            ARRAY_SIZE(addr_cols), 1, &present))
+    if (got < 0 || tsv_open(t, L->dir, "location_addresses.tsv", addr_cols, ARRAY_SIZE(addr_cols),
+                            1, &present))
         return L->err->code;
     while (present && (got = tsv_next(t)) == 1) {
         struct ss_location l = {SS_NONE, SS_NONE, 0, SS_NONE, 0, 0, 0};
@@ -658,8 +658,8 @@ static int read_locations(struct loader *L)
             return L->err->code;
         if (fn == SS_NONE && file == SS_NONE && line == 0)
             return tsv_fail(t, SIZE_MAX, "a location needs a function or a position");
-        struct ss_location key = {fn == SS_NONE ? SS_NONE : L->fmap.v[fn], file, (uint32_t)line,
-                                  SS_NONE, 0, 0, 0};
+        struct ss_location key = {
+            fn == SS_NONE ? SS_NONE : L->fmap.v[fn], file, (uint32_t)line, SS_NONE, 0, 0, 0};
         if (next < L->extra.n && L->extra.v[next].function == L->lmap.n) {
             key.mapping = L->extra.v[next].mapping;
             key.flags = L->extra.v[next].flags;

@@ -286,9 +286,8 @@ static int build_prof(struct tr *T, struct ss_model *m, size_t k, uint32_t evs, 
     pt.session = session;
     int rc = ss_cpuprofile_build(m, T->j, &pt, T->path, T->err);
     const char *tn = rc ? NULL : thread_name(T->j, evs, p->pid, p->tid);
-    if (tn &&
-        ss_model_add_meta(m, (ss_id)(m->sources.n - 1), ss_model_intern_cstr(m, "thread"),
-                          ss_model_intern_cstr(m, tn)))
+    if (tn && ss_model_add_meta(m, (ss_id)(m->sources.n - 1), ss_model_intern_cstr(m, "thread"),
+                                ss_model_intern_cstr(m, tn)))
         rc = ss_nomem(T->err, "meta");
     return rc;
 }

@@ -43,11 +43,10 @@ int ss_model_init(struct ss_model *m, struct ss_error *err)
     m->map_index = idhash_new();
     /* stack_loc is never NULL, even while every stack is empty: NULL + 0
      * (ss_stack_frames of an empty stack) is undefined behaviour. */
-    if (!m->fn_index || !m->loc_index || !m->stack_index || !m->label_index ||
-        !m->labelset_index || !m->map_index ||
-        VEC_PUSH(m->stack_off, 0) || VEC_RESERVE(m->stack_loc, 1) || VEC_PUSH(m->labelset_off, 0) ||
-        VEC_PUSH(m->labelset_off, 0) || VEC_RESERVE(m->labelset_lab, 1) ||
-        ss_model_value_type(m, "samples", "count") == SS_NONE) {
+    if (!m->fn_index || !m->loc_index || !m->stack_index || !m->label_index || !m->labelset_index ||
+        !m->map_index || VEC_PUSH(m->stack_off, 0) || VEC_RESERVE(m->stack_loc, 1) ||
+        VEC_PUSH(m->labelset_off, 0) || VEC_PUSH(m->labelset_off, 0) ||
+        VEC_RESERVE(m->labelset_lab, 1) || ss_model_value_type(m, "samples", "count") == SS_NONE) {
         ss_model_free(m);
         return ss_nomem(err, "model");
     }

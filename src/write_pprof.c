@@ -300,11 +300,11 @@ struct writer {
     uint32_t *st_off;          /* per stack: its output locations are st_ids[st_off[s] ..
                                 * st_off[s + 1]), innermost first */
     VEC(uint32_t) st_ids;
-    int plain_mapping;         /* some location has no model mapping: one more mapping */
-    VEC(ss_id) fn_model;       /* per output function (0-based): model function */
-    VEC(ss_id) fn_file;        /* per output function: file string (model id) or SS_NONE */
-    VEC(uint8_t) fn_native;    /* per output function: used by a pprof source's sample */
-    int from_pprof;            /* plan_stack: the stack is a pprof source's */
+    int plain_mapping;      /* some location has no model mapping: one more mapping */
+    VEC(ss_id) fn_model;    /* per output function (0-based): model function */
+    VEC(ss_id) fn_file;     /* per output function: file string (model id) or SS_NONE */
+    VEC(uint8_t) fn_native; /* per output function: used by a pprof source's sample */
+    int from_pprof;         /* plan_stack: the stack is a pprof source's */
 
     uint64_t *stack_at;  /* per stack: offset of its encoded location ids, or UINT64_MAX */
     uint32_t *stack_len; /* ... and their length */
@@ -1162,8 +1162,7 @@ static int write_rest(struct writer *w, struct out *g)
     size_t nc = 0;
     /* (not for one pprof source as read: a Go profile keeps its comments) */
     int notes = m->sources.n > 0 && !ss_model_is_comparison(m) &&
-                (m->sources.n > 1 || !is_pprof_source(m, 0) ||
-                 (m->sources.v[0].flags & SS_SRC_GC));
+                (m->sources.n > 1 || !is_pprof_source(m, 0) || (m->sources.v[0].flags & SS_SRC_GC));
     for (size_t s = 0, at = 1; s < m->sources.n; at += m->sources.v[s++].n_samples) {
         const struct ss_source *src = &m->sources.v[s];
         if (notes)
@@ -1245,7 +1244,7 @@ static int write_rest(struct writer *w, struct out *g)
         /* protobuf-c's string_table is char **; it only reads them */
         strings[i] = (char *)(uintptr_t)ss_strtab_get(&w->ot, (uint32_t)i);
     if (n_empty) {
-        strings[nstr] = (char *)(uintptr_t)"";
+        strings[nstr] = (char *)(uintptr_t) "";
         for (size_t i = 0; i < n_empty; i++)
             fn[empty_file[i]].filename = (int64_t)nstr;
         nstr++;

@@ -108,7 +108,7 @@ static struct how source_how(const struct ss_model *m, size_t s)
             else if (ss_double_eq(src->interval_us, 1e6) &&
                      (!strcmp(type, "folded") || !strcmp(type, "speedscope")))
                 ; /* counts that have no time: unit none */
-            else /* count x interval, exact in microseconds */
+            else  /* count x interval, exact in microseconds */
                 h.unit = "microseconds", h.mult = ss_source_exact(m, s), h.counts = 0;
         } else {
             h.unit = "nanoseconds", h.counts = 0;

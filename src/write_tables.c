@@ -473,8 +473,7 @@ int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *
         return err->code;
     if (write_meta(m, dir, err) || write_sources(m, dir, err) || write_value_types(m, dir, err) ||
         write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
-        write_aggregates(m, dir, err) || write_labels(m, dir, err) ||
-        write_addresses(m, dir, err))
+        write_aggregates(m, dir, err) || write_labels(m, dir, err) || write_addresses(m, dir, err))
         return err->code;
     return 0;
 }

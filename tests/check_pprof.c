@@ -435,11 +435,21 @@ START_TEST(test_read_count_rules)
     ck_assert(has_warning(&m, "each sample counts 1"));
     ss_model_free(&m);
 
-    /* samples/count and a cpu column that is not count x period. */
+    /* samples/count and a cpu column that is not count x period: the
+     * column (in ns) is each sample's own time, no warning. */
     fx_init(&x);
     x.v1[1] = 7;
     fx_load_ok(&x, 1, &m);
-    ck_assert(has_warning(&m, "1 sample has a cpu value other than count x period"));
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ck_assert_uint_eq(m.sources.v[0].time_column, vt_index(&m, "cpu", "nanoseconds") + 1);
+    ss_model_free(&m);
+    /* in another unit: a warning, times count x period */
+    fx_init(&x);
+    x.v1[1] = 7;
+    x.vt[1].unit = 2; /* cpu/count */
+    x.period_type.unit = 2;
+    fx_load_ok(&x, 1, &m);
+    ck_assert(!m.sources.v[0].time_column);
     ss_model_free(&m);
 }
 END_TEST

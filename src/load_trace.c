@@ -68,14 +68,14 @@ int ss_perfetto_sniff(const unsigned char *p, size_t n, int whole, const char **
         if (p[pos] != 0x0a) /* field 1, length-delimited */
             return 0;
         pos++;
-        if (varint(p, n, &pos, &len))
-            return whole || count < 16 ? (whole ? 0 : -1) : 1;
-        if (len > n - pos)
-            return whole ? 0 : count >= 16 ? 1 : -1;
+        /* cut inside a packet: a sniff window holds many (Chrome's are
+         * small), a raw pprof's first fields are few sample types */
+        if (varint(p, n, &pos, &len) || len > n - pos)
+            return count >= 16;
         pos += (size_t)len;
         count++;
     }
-    return count && (whole || count >= 16) ? 1 : whole ? 0 : -1;
+    return count && (whole || count >= 16);
 }
 
 int ss_load_perfetto(struct ss_model *m, struct ss_reader *r, const char *path,

@@ -43,7 +43,7 @@ int ss_load_trace_mem(struct ss_model *m, const char *p, size_t n, const char *p
 int ss_trace_sniff(const unsigned char *p, size_t n, int whole, const char **why);
 
 /* Is p[0..n) a Perfetto protobuf trace: only field 1 (length-delimited)
- * at the top level, at least 16 of them or the whole file?  1, 0 or -1. */
+ * at the top level, at least 16 of them or the whole file?  1 or 0. */
 int ss_perfetto_sniff(const unsigned char *p, size_t n, int whole, const char **why);
 
 /* Refuse a Perfetto trace (SS_EINPUT, saying how to get JSON). */

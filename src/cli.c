@@ -1003,6 +1003,13 @@ static int set_mixed(struct cli_args *a, const char *arg)
     return 0;
 }
 
+static int set_no_drop_frames(struct cli_args *a, const char *arg)
+{
+    (void)a, (void)arg;
+    ss_load_set_drop_frames(0);
+    return 0;
+}
+
 static int set_interval(struct cli_args *a, const char *arg)
 {
     (void)a;
@@ -1186,6 +1193,10 @@ static const struct cli_opt cli_opts[] = {
      "profile: other sample types) as separate sources,\n"
      "with a warning, as --value does; without either\n"
      "they are refused (report, convert, the explorer)"},
+    {"no-drop-frames", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_INPUT, set_no_drop_frames,
+     "pprof: keep the frames that a profile's\n"
+     "drop_frames (and keep_frames) remove; Go's pprof\n"
+     "removes them, and so does stackscope by default"},
 
     {"value", 0, ARG, "NAME", RC | IN_EXPLORER, SEC_MEASURE, set_value,
      "what every number adds up: time (count x interval,\n"

@@ -961,6 +961,18 @@ static ss_id xstr(struct ss_model *dst, const struct ss_model *src, ss_id id, in
     return r;
 }
 
+/* Mapping k of src as a mapping of dst (its strings interned there). */
+static ss_id copy_mapping(struct ss_model *dst, const struct ss_model *src, ss_id k, int *oom)
+{
+    struct ss_mapping mp = src->mappings.v[k];
+    mp.file = xstr(dst, src, mp.file, oom);
+    mp.build_id = xstr(dst, src, mp.build_id, oom);
+    ss_id r = *oom ? SS_NONE : ss_model_mapping(dst, &mp);
+    if (r == SS_NONE)
+        *oom = 1;
+    return r;
+}
+
 /* Append to dst the sources of src whose SS_SRC_BASE flag is `want_base`
  * (-1: every source), with their samples, stacks, functions, locations,
  * value columns, meta and aggregates; each copied source's flags get `set`
@@ -998,11 +1010,13 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
         oom = oom || fn[f] == SS_NONE;
     }
     for (size_t l = 0; !oom && l < nloc; l++) {
-        const struct ss_location *sl = &src->locations.v[l];
-        ss_id file = xstr(dst, src, sl->file, &oom);
+        struct ss_location sl = src->locations.v[l];
+        sl.file = xstr(dst, src, sl.file, &oom);
+        sl.function = sl.function == SS_NONE ? SS_NONE : fn[sl.function];
+        if (sl.mapping != SS_NONE)
+            sl.mapping = copy_mapping(dst, src, sl.mapping, &oom);
         if (!oom)
-            loc[l] = ss_model_location(dst, sl->function == SS_NONE ? SS_NONE : fn[sl->function],
-                                       file, sl->line);
+            loc[l] = ss_model_location_at(dst, &sl);
         oom = oom || loc[l] == SS_NONE;
     }
     size_t maxd = 1;

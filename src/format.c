@@ -14,6 +14,7 @@
 #include "load_rprof.h"
 #include "load_sampling.h"
 #include "load_speedscope.h"
+#include "load_trace.h"
 #include "load_tables.h"
 #include "write.h"
 #include "vec.h"
@@ -207,6 +208,28 @@ static int sniff_perf(const unsigned char *p, size_t n, int whole, uint64_t size
     return k;
 }
 
+static int sniff_trace(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                       size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_trace_sniff(p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+static int sniff_perfetto(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                          size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_perfetto_sniff(p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 /* One line per format, in the order of messages and help. */
@@ -222,6 +245,18 @@ static const struct ss_format formats[] = {
      ss_load_rprof,
      NULL,
      ss_write_rprof,
+     NULL},
+    {SS_OUT_PERFETTO,
+     "perfetto",
+     "Perfetto trace",
+     {NULL},
+     0,
+     0,
+     3,
+     sniff_perfetto,
+     ss_load_perfetto,
+     NULL,
+     NULL,
      NULL},
     {SS_OUT_PPROF,
      "pprof",
@@ -280,6 +315,18 @@ static const struct ss_format formats[] = {
      4,
      sniff_cpuprofile,
      ss_load_cpuprofile,
+     NULL,
+     NULL,
+     NULL},
+    {SS_OUT_CHROME_TRACE,
+     "chrome_trace",
+     "Chrome trace",
+     {NULL},
+     0,
+     0,
+     5,
+     sniff_trace,
+     ss_load_trace,
      NULL,
      NULL,
      NULL},

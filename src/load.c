@@ -19,6 +19,7 @@
 
 #include "format.h"
 #include "load_folded.h"
+#include "load_pprof.h"
 #include "reader.h"
 #include "vec.h"
 
@@ -298,6 +299,11 @@ void ss_load_progress(const char *path, uint64_t done, uint64_t total, uint64_t 
         return;
     struct ss_progress p = {path, done, total, samples, progress_file, progress_nfiles};
     progress_fn(progress_ctx, &p);
+}
+
+void ss_load_set_drop_frames(int on)
+{
+    ss_pprof_set_drop_frames(on);
 }
 
 void ss_load_set_folded_interval(double us)

@@ -44,6 +44,11 @@ int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, u
  * period of their own). */
 void ss_load_set_folded_interval(double us);
 
+/* Whether pprof profiles' drop_frames and keep_frames are applied, as Go's
+ * pprof applies them (on by default; the command line's --no-drop-frames
+ * turns it off).  Process-wide. */
+void ss_load_set_drop_frames(int on);
+
 /* Whether ss_load_files keeps files of different kinds (a CPU and a heap
  * profile: different sample types) as separate sources, with a warning
  * (the command line's --mixed, or a measure chosen with --value), instead

@@ -30,9 +30,15 @@ static double pct(double x, const struct ss_stats *st)
     return st->value_total > 0 ? 100.0 * x / st->value_total : 0.0;
 }
 
+/* The name; in text (and the explorer) with pprof's inline mark, as its
+ * -top shows it ("main.hash (inline)"). */
 static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_strtab_get(&ST(ctx)->keys, ROW(ctx, r)->key), tsv);
+    int inl = ROW(ctx, r)->inl;
+    size_t k = strlen(buf);
+    if (!tsv && inl && k < n)
+        snprintf(buf + k, n - k, " %s", ss_inline_label(inl));
 }
 /* A line's key, R's in TSV; for people an unnamed file's ("#3", code typed
  * at R's prompt) reads "(unnamed file 1)#3". */

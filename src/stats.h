@@ -50,6 +50,7 @@ struct ss_stat_row {
     double alloc_bytes, released_bytes;
     ss_id file;    /* by line: basename string id in keys, for ordering */
     uint32_t line; /* by line: line number, 0 for none */
+    uint8_t inl;   /* by function: SS_INLINE_* (pprof's "(inline)" mark) */
 };
 
 struct ss_stats {

@@ -1333,9 +1333,9 @@ static int model_start(struct apply *a, ss_id **loc_map)
         }
     }
     for (size_t l = 0; l < o->locations.n; l++) {
-        const struct ss_location *lc = &o->locations.v[l];
-        ss_id fn = lc->function == SS_NONE ? SS_NONE : fmap[lc->function];
-        (*loc_map)[l] = ss_model_location(m, fn, lc->file, lc->line);
+        struct ss_location lc = o->locations.v[l]; /* mappings have o's ids */
+        lc.function = lc.function == SS_NONE ? SS_NONE : fmap[lc.function];
+        (*loc_map)[l] = ss_model_location_at(m, &lc);
         if ((*loc_map)[l] == SS_NONE) {
             free(fmap);
             return -1;

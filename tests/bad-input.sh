@@ -533,10 +533,11 @@ expect pprof-count-int64-max-alone 0 '' check "$T/pb-max"
 { pb_vt 5 6; pb_sample 1 $M; pb_tail; pb_vt 5 6 11; pb_vi 12 10; } >"$T/pb-divide"
 expect pprof-cpu-over-period-int64-max 0 '' check "$T/pb-divide"
 [[ $OUT == *"922337203685477581 samples"* ]] || fail pprof-cpu-over-period-rounded "$OUT"
-# count x period past INT64_MAX: the cpu value cannot match it (a warning).
+# count x period past INT64_MAX: the cpu value cannot match it; the time
+# is then the cpu column (nanoseconds), each sample's own: 5 ns.
 { pb_vt 1 2; pb_vt 5 6; pb_sample 1 2 5; pb_tail; pb_vt 5 6 11; pb_vi 12 $M; } >"$T/pb-period"
-expect pprof-count-times-period-overflow 0 'cpu value other than count x period' \
-    report --format tsv "$T/pb-period"
+expect pprof-count-times-period-overflow 0 '' report --format tsv --value time "$T/pb-period"
+[[ $OUT == *$'\t5e-09\t'* ]] || fail pprof-count-times-period-overflow-time "$OUT"
 
 # Several inputs whose counts add up past INT64_MAX: 2 x 4611e15 fit, the
 # third file's second line does not.

@@ -17,7 +17,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "match.h"
 #include "num.h"
 #include "profile.pb-c.h"
 #include "vec.h"
@@ -974,17 +974,25 @@ void ss_pprof_set_drop_frames(int on)
 
 enum { PRUNE_ALL = 1, PRUNE_BENEATH = 2 };
 
-/* Does function f's name, simplified as pprof does (a leading '.' off, cut
- * at the first '(' that does not start "(anonymous namespace)" or
- * "operator()"), match drop and not keep? */
-static int prune_match(const struct loader *L, const struct pp_func *f, const regex_t *drop,
-                       const regex_t *keep)
+/* drop_frames and keep_frames compiled, and what is known of each
+ * function: 0 not matched yet, 1 no, 2 pruned. */
+struct prune_rx {
+    struct ss_regex drop, keep;
+    int have_keep;
+    uint64_t budget; /* the matcher's work left (match.h) */
+    unsigned char *fn;
+};
+
+/* Does function fi's name, simplified as pprof does (a leading '.' off,
+ * cut at the first '(' that does not start "(anonymous namespace)" or
+ * "operator()"), match drop and not keep?  1, 0, or -2 when matching costs
+ * more than the budget (-1: no memory). */
+static int prune_match(const struct loader *L, struct prune_rx *px, uint32_t fi)
 {
-    const struct pp_str *nm = &L->strs.v[f->name];
-    if (!nm->len)
-        return 0;
-    char buf[4096];
-    size_t a = nm->s[0] == '.', i = a;
+    if (px->fn[fi])
+        return px->fn[fi] == 2;
+    const struct pp_str *nm = &L->strs.v[L->funcs.v[fi].name];
+    size_t a = nm->len && nm->s[0] == '.', i = a;
     while (i < nm->len) {
         size_t left = nm->len - i;
         if (left >= 21 && !memcmp(nm->s + i, "(anonymous namespace)", 21))
@@ -998,56 +1006,59 @@ static int prune_match(const struct loader *L, const struct pp_func *f, const re
     }
     if (i > nm->len)
         i = nm->len;
-    size_t n = i - a < sizeof buf ? i - a : sizeof buf - 1;
-    memcpy(buf, nm->s + a, n);
-    buf[n] = '\0';
-    return regexec(drop, buf, 0, NULL, 0) == 0 && !(keep && regexec(keep, buf, 0, NULL, 0) == 0);
+    int r = nm->len ? ss_regex_match(&px->drop, nm->s + a, i - a, &px->budget) : 0;
+    if (r == 1 && px->have_keep) {
+        int k = ss_regex_match(&px->keep, nm->s + a, i - a, &px->budget);
+        r = k < 0 ? k : !k;
+    }
+    if (r >= 0)
+        px->fn[fi] = r ? 2 : 1;
+    return r;
 }
 
 /* Compile "^(RE)$" of string idx into *rx (POSIX extended syntax: pprof's
- * are Go's, alike for what profiles use).  Returns 0, or -1 with a warning
- * when it is not one. */
-static int prune_regex(struct loader *L, int64_t idx, const char *what, regex_t *rx)
+ * are Go's, alike for what profiles use).  Returns 0, 1 with a warning
+ * when it is not one, or -1 when memory runs out. */
+static int prune_regex(struct loader *L, int64_t idx, const char *what, struct ss_regex *rx)
 {
     size_t n = L->strs.v[idx].len;
-    char *re = malloc(n + 5);
+    char *re = malloc(n + 5), why[128];
     if (!re)
-        return nomem(L, "drop_frames");
+        return -1;
     snprintf(re, n + 5, "^(%.*s)$", (int)n, str_at(L, idx));
-    int rc = regcomp(rx, re, REG_EXTENDED | REG_NOSUB);
+    int rc = ss_regex_compile(rx, re, why, sizeof why);
     free(re);
+    if (rc == -2)
+        return -1;
     if (rc)
         ss_model_warn(L->m,
                       "%s: the profile's %s is not a regular expression stackscope reads "
-                      "(POSIX extended): not applied",
-                      L->path, what);
+                      "(POSIX extended: %s): not applied",
+                      L->path, what, why);
     return rc ? 1 : 0;
 }
 
-/* pprof's Prune: the locations whose outermost line matching drop_frames
- * (and not keep_frames) is their outermost line are PRUNE_ALL; those where
- * it is an inner line lose that line and the lines inside it, and are
- * PRUNE_BENEATH.  Samples are cut there (prune_cut). */
-static int prune_plan(struct loader *L)
+/* Mark the locations pprof's Prune cuts at (prune_plan): first every
+ * function matched (a budget running out leaves the locations whole),
+ * then the locations cut.  Returns 0, or -2 when matching ran out of
+ * budget, -1 when memory did. */
+static int prune_mark(struct loader *L, struct prune_rx *px)
 {
-    if (!apply_drop_frames || !L->drop_frames || !L->strs.v[L->drop_frames].len)
-        return 0;
-    regex_t drop, keep;
-    int rc = prune_regex(L, L->drop_frames, "drop_frames", &drop);
-    if (rc)
-        return rc < 0 ? L->err->code : 0;
-    int have_keep = L->keep_frames && L->strs.v[L->keep_frames].len;
-    if (have_keep && (rc = prune_regex(L, L->keep_frames, "keep_frames", &keep))) {
-        regfree(&drop);
-        return rc < 0 ? L->err->code : 0;
+    for (size_t i = 0; i < L->locs.n; i++) {
+        const struct pp_loc *lo = &L->locs.v[i];
+        for (size_t k = 0; k < lo->n; k++) {
+            uint32_t fi = L->line_fn.v[lo->first + k];
+            int r = fi != SS_NONE ? prune_match(L, px, fi) : 0;
+            if (r < 0)
+                return r;
+        }
     }
-    L->prune = ss_calloc_array(L->locs.n ? L->locs.n : 1, 1);
-    for (size_t i = 0; L->prune && i < L->locs.n; i++) {
+    for (size_t i = 0; i < L->locs.n; i++) {
         struct pp_loc *lo = &L->locs.v[i];
         size_t k = lo->n;
         while (k-- > 0) { /* from the outermost line in */
             uint32_t fi = L->line_fn.v[lo->first + k];
-            if (fi != SS_NONE && prune_match(L, &L->funcs.v[fi], &drop, have_keep ? &keep : NULL))
+            if (fi != SS_NONE && px->fn[fi] == 2)
                 break;
         }
         if (k == SIZE_MAX)
@@ -1060,10 +1071,45 @@ static int prune_plan(struct loader *L)
         lo->first += (uint32_t)k + 1; /* the lines outside the match stay */
         lo->n -= (uint32_t)k + 1;
     }
-    regfree(&drop);
-    if (have_keep)
-        regfree(&keep);
-    return L->prune ? 0 : nomem(L, "drop_frames");
+    return 0;
+}
+
+/* pprof's Prune: the locations whose outermost line matching drop_frames
+ * (and not keep_frames) is their outermost line are PRUNE_ALL; those where
+ * it is an inner line lose that line and the lines inside it, and are
+ * PRUNE_BENEATH.  Samples are cut there (prune_cut).  Expressions too
+ * costly for the names (match.h) are not applied, with a warning. */
+static int prune_plan(struct loader *L)
+{
+    if (!apply_drop_frames || !L->drop_frames || !L->strs.v[L->drop_frames].len)
+        return 0;
+    struct prune_rx px = {0};
+    int r = prune_regex(L, L->drop_frames, "drop_frames", &px.drop);
+    px.have_keep = L->keep_frames && L->strs.v[L->keep_frames].len;
+    if (!r && px.have_keep)
+        r = prune_regex(L, L->keep_frames, "keep_frames", &px.keep);
+    uint64_t bytes = 0;
+    for (size_t f = 0; f < L->funcs.n; f++)
+        bytes += L->strs.v[L->funcs.v[f].name].len;
+    px.budget = SS_REGEX_BUDGET(bytes);
+    if (!r) {
+        px.fn = ss_calloc_array(L->funcs.n ? L->funcs.n : 1, 1);
+        L->prune = ss_calloc_array(L->locs.n ? L->locs.n : 1, 1);
+        r = px.fn && L->prune ? prune_mark(L, &px) : -1;
+    }
+    if (r == -2)
+        ss_model_warn(L->m,
+                      "%s: the profile's drop_frames is too costly to match against its names "
+                      "(it keeps hundreds of states alive at once): not applied",
+                      L->path);
+    free(px.fn);
+    ss_regex_free(&px.drop);
+    ss_regex_free(&px.keep);
+    if (r) {
+        free(L->prune);
+        L->prune = NULL;
+    }
+    return r == -1 ? nomem(L, "drop_frames") : 0;
 }
 
 /* The first of the n locations li[0..n) (innermost first) that a sample
@@ -1285,10 +1331,10 @@ static int restore_source(struct loader *L, size_t k)
         src.session = r->session;
         if (!(src.flags & SS_SRC_UNTIMED))
             src.interval_us = r->interval_us;
-        src.flags = (src.flags & ~(uint32_t)(SS_SRC_GC | SS_SRC_LINE | SS_SRC_MEMORY |
-                                             SS_SRC_UNORDERED)) |
-                    (r->flags & (SS_SRC_GC | SS_SRC_LINE | SS_SRC_UNORDERED)) |
-                    (r->flags & src.flags & SS_SRC_MEMORY);
+        src.flags =
+            (src.flags & ~(uint32_t)(SS_SRC_GC | SS_SRC_LINE | SS_SRC_MEMORY | SS_SRC_UNORDERED)) |
+            (r->flags & (SS_SRC_GC | SS_SRC_LINE | SS_SRC_UNORDERED)) |
+            (r->flags & src.flags & SS_SRC_MEMORY);
         L->rs_next = k + 1;
         L->rs_at = k + 1 < L->rs.n ? L->rs.v[k + 1].first : UINT64_MAX;
         double ns = r->interval_us * 1000; /* its own period, when a whole number of ns */

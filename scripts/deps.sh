@@ -25,6 +25,9 @@ if [ "$what" = test ]; then
     # perf: real perf record captures (tests/producers.sh; skipped where the
     # kernel forbids perf events)
     pkgs="$pkgs linux-perf"
+    # gperftools' CPU profiler: a real binary profile, named when refused
+    # (tests/producers.sh)
+    pkgs="$pkgs libgoogle-perftools4"
     # Chromium, headless: the SVG flame graph in a real browser (tests/flame.sh)
     pkgs="$pkgs chromium"
     # xmllint: the SVG is well-formed XML whatever the names (tests/limits.sh)

@@ -112,6 +112,16 @@ static const struct {
      " > perf.txt` and open perf.txt"},
     {"PERFFILE", 8, "perf's binary perf.data, which stackscope does not read: run `perf script -i ",
      " > perf.txt` and open perf.txt"},
+    /* gperftools' CPU profiler (CPUPROFILE=...): a header of words 0, 3
+     * (header words), 0 (version), then the period; 64-bit, then 32-bit */
+    {"\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 24,
+     "a gperftools CPU profile (its binary format), which stackscope does not read: run `pprof "
+     "-proto PROGRAM ",
+     " > profile.pb.gz` (Go's pprof, with the profiled program) and open profile.pb.gz"},
+    {"\0\0\0\0\3\0\0\0\0\0\0\0", 12,
+     "a gperftools CPU profile (its binary format), which stackscope does not read: run `pprof "
+     "-proto PROGRAM ",
+     " > profile.pb.gz` (Go's pprof, with the profiled program) and open profile.pb.gz"},
     {"\x7f"
      "ELF",
      4,

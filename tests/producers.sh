@@ -543,8 +543,22 @@ if have perf && perf record -F 999 -g -o "$TMPD/perf.data" -- gzip -9 -c "$STACK
                 "$TMPD/flat.ref" "$TMPD/flat.ss"
         fi
     fi
+    # perf's own binary file: named, with the command that makes text
+    bad_input "perf: a real perf.data is named, with perf script's command" "$TMPD/perf.data" \
+        "perf.data: perf's binary perf.data, which stackscope does not read: run \`perf script -i $TMPD/perf.data > perf.txt\`"
 else
     echo "SKIP: perf record does not work here ($(tail -1 "$TMPD/rec.err" 2>/dev/null)): no real capture checked"
+fi
+
+# gperftools' CPU profiler (Debian's libgoogle-perftools4): its binary
+# profile is named, with what makes a pprof profile of it
+prof=$(ls /usr/lib/*/libprofiler.so.0 2>/dev/null | head -1)
+if [ -n "$prof" ] && CPUPROFILE="$TMPD/gz.prof" CPUPROFILE_FREQUENCY=1000 LD_PRELOAD="$prof" \
+    gzip -9 -c "$STACKSCOPE" >/dev/null 2>&1 && [ -s "$TMPD/gz.prof" ]; then
+    bad_input "gperftools: a real CPU profile is named, with pprof -proto's command" "$TMPD/gz.prof" \
+        "gz.prof: a gperftools CPU profile \(its binary format\), which stackscope does not read: run \`pprof -proto PROGRAM $TMPD/gz.prof > profile.pb.gz\`"
+else
+    echo "SKIP: no gperftools CPU profile made (libprofiler.so.0: ${prof:-not installed})"
 fi
 
 # ---- detection stays exact ------------------------------------------------------

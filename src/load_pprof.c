@@ -414,8 +414,7 @@ struct pp_line {
 /* One source of a profile stackscope wrote (see restore_plan). */
 struct restore {
     uint32_t session;
-    uint32_t flags; /* SS_SRC_GC, SS_SRC_LINE, SS_SRC_MEMORY as written, and
-                     * SS_SRC_UNORDERED for a type not in time order */
+    uint32_t flags; /* SS_SRC_GC, SS_SRC_LINE, SS_SRC_MEMORY, SS_SRC_UNORDERED */
     double interval_us;
     uint64_t first, count; /* its samples: positions first .. first + count - 1 */
 };
@@ -1291,7 +1290,7 @@ static int restore_comment(const struct loader *L, int64_t c, unsigned *k, unsig
     r->first = first;
     r->flags = (strstr(flags, "memory") ? SS_SRC_MEMORY : 0) |
                (strstr(flags, "gc") ? SS_SRC_GC : 0) | (strstr(flags, "line") ? SS_SRC_LINE : 0) |
-               (ordered_type(type, strlen(type)) ? 0 : SS_SRC_UNORDERED);
+               (strstr(flags, "unordered") ? SS_SRC_UNORDERED : 0);
     return 0;
 }
 

@@ -1025,6 +1025,22 @@ static int label_sample(struct loader *L, size_t i, size_t *next)
     return 0;
 }
 
+/* Source sid takes its time from the value type named `type` (meta.tsv's
+ * SS_TABLES_TIME_COLUMN), when it is one in nanoseconds; else its time
+ * stays count x interval. */
+static void time_column(struct loader *L, ss_id sid, ss_id type)
+{
+    struct ss_model *m = L->m;
+    for (size_t k = 0; k < L->vts.n; k++) {
+        ss_id v = L->vts.v[k].model;
+        if (L->vts.v[k].type == type && v != SS_NONE &&
+            !strcmp(ss_str(m, m->value_types.v[v].unit), "nanoseconds")) {
+            ss_model_source_time(m, sid, v);
+            return;
+        }
+    }
+}
+
 /* Add the sources, their samples with their values, meta and classes. */
 static int build(struct loader *L, ss_id base)
 {
@@ -1067,6 +1083,10 @@ static int build(struct loader *L, ss_id base)
         return rc;
     for (size_t k = 0; k < L->meta.n; k++) {
         const struct meta_row *e = &L->meta.v[k];
+        if (e->source != SS_NONE && !strcmp(ss_str(m, e->key), SS_TABLES_TIME_COLUMN)) {
+            time_column(L, base + e->source, e->value);
+            continue;
+        }
         if (ss_model_add_meta(m, e->source == SS_NONE ? SS_NONE : base + e->source, e->key,
                               e->value))
             return ss_nomem(L->err, "meta");

@@ -68,6 +68,11 @@ int ss_tables_is_file(const char *name);
 extern const char *const ss_tables_map_flags[SS_TABLES_MAP_FLAGS];
 extern const char *const ss_tables_loc_flags[SS_TABLES_LOC_FLAGS];
 
+/* The meta.tsv key of a source whose `time` is a value type's, one value
+ * per sample (pprof's per-sample durations: model.h, time_column): the
+ * value is that type's name. */
+#define SS_TABLES_TIME_COLUMN "stackscope:time_column"
+
 /* Source flags as written in sources.tsv: "memory+GC+line+aggregate" (the
  * set ones, in that order, then "unordered") or "-" for none. */
 void ss_tables_flags_text(uint32_t flags, char *buf, size_t n);

@@ -994,9 +994,10 @@ static uint32_t source_note(struct writer *w, ss_id s, size_t at)
 {
     const struct ss_model *m = w->m;
     const struct ss_source *src = &m->sources.v[s];
-    char flags[32];
-    snprintf(flags, sizeof flags, "%s%s%s", src->flags & SS_SRC_MEMORY ? " memory" : "",
-             src->flags & SS_SRC_GC ? " gc" : "", src->flags & SS_SRC_LINE ? " line" : "");
+    char flags[48];
+    snprintf(flags, sizeof flags, "%s%s%s%s", src->flags & SS_SRC_MEMORY ? " memory" : "",
+             src->flags & SS_SRC_GC ? " gc" : "", src->flags & SS_SRC_LINE ? " line" : "",
+             src->flags & SS_SRC_UNORDERED ? " unordered" : "");
     struct ss_strbuf note = SS_STRBUF_INIT; /* the whole path, however long */
     ss_strbuf_printf(&note,
                      "stackscope: source %zu of %zu: %s session %u, interval %.17g us, flags %s, "
@@ -1160,9 +1161,12 @@ static int write_rest(struct writer *w, struct out *g)
     }
     double duration = 0;
     size_t nc = 0;
-    /* (not for one pprof source as read: a Go profile keeps its comments) */
-    int notes = m->sources.n > 0 && !ss_model_is_comparison(m) &&
-                (m->sources.n > 1 || !is_pprof_source(m, 0) || (m->sources.v[0].flags & SS_SRC_GC));
+    /* (not for one pprof source as read: a Go profile keeps its comments;
+     * but one in time order says so, for the reader to keep it) */
+    int notes =
+        m->sources.n > 0 && !ss_model_is_comparison(m) &&
+        (m->sources.n > 1 || !is_pprof_source(m, 0) || (m->sources.v[0].flags & SS_SRC_GC) ||
+         !(m->sources.v[0].flags & SS_SRC_UNORDERED));
     for (size_t s = 0, at = 1; s < m->sources.n; at += m->sources.v[s++].n_samples) {
         const struct ss_source *src = &m->sources.v[s];
         if (notes)

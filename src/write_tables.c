@@ -123,8 +123,22 @@ static int write_meta(const struct ss_model *m, const char *dir, struct ss_error
     if (tw_open(&t, dir, "meta.tsv", "key\tvalue\tsource_id", err))
         return err->code;
     fputs("version\t" SS_TABLES_VERSION "\t\\N\n", t.f);
+    /* a source whose time is a column's (pprof's per-sample durations,
+     * model.h: time_column): that column's name */
+    for (size_t s = 0; s < m->sources.n; s++) {
+        uint32_t tc = m->sources.v[s].time_column;
+        if (!tc || tc - 1 >= m->value_types.n)
+            continue;
+        fputs(SS_TABLES_TIME_COLUMN "\t", t.f);
+        put_str(t.f, m, m->value_types.v[tc - 1].type);
+        sep(t.f);
+        put_id(t.f, (ss_id)s);
+        eol(t.f);
+    }
     for (size_t i = 0; i < m->meta.n; i++) {
         const struct ss_meta *e = &m->meta.v[i];
+        if (!strcmp(ss_str(m, e->key), SS_TABLES_TIME_COLUMN))
+            continue; /* written above, for the sources as they are */
         put_str(t.f, m, e->key);
         sep(t.f);
         put_str(t.f, m, e->value);

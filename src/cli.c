@@ -1670,6 +1670,10 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
         rc = to_stdout ? ss_write_stream(m, stdout, "standard output", &w, &err)
                        : ss_write_file(m, out, &w, &err);
     timing("write", &t0);
+    char loss[512];
+    const struct ss_format *wf = w.format ? NULL : ss_format_for_path(out);
+    if (!rc && ss_write_loss(m, wf ? wf->id : w.format, loss, sizeof loss))
+        print_line(stderr, "stackscope: warning: ", loss);
     if (m == &merged)
         ss_model_free(&merged);
     sides_free(&sd);

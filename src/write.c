@@ -749,6 +749,45 @@ static int check_output(const struct ss_model *m, const struct ss_format *f, con
     return check_growth(m, f, path, o, err);
 }
 
+int ss_write_loss(const struct ss_model *m, enum ss_out_format format, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    if (format != SS_OUT_RPROF && format != SS_OUT_SAMPLING_PROF)
+        return 0;
+    double own = 0, fixed = 0; /* seconds: the samples' own, count x interval */
+    size_t nsam = 0, nsrc = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        uint32_t tc = src->time_column;
+        if (!tc || tc - 1 >= m->values.n || !m->values.v[tc - 1])
+            continue;
+        size_t k = 0;
+        double a = 0, b = 0;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            double x = (double)ss_sample_value(m, tc - 1, i) / 1e9,
+                   y = (double)ss_sample_count(m, i) * src->interval_us / 1e6;
+            a += x;
+            b += y;
+            k += x - y > 1e-9 * y || y - x > 1e-9 * y;
+        }
+        if (k) {
+            own += a;
+            fixed += b;
+            nsam += k;
+            nsrc++;
+        }
+    }
+    if (!nsam)
+        return 0;
+    snprintf(buf, n,
+             "%s holds count x interval: the own times of %zu sample%s (%zu source%s) are not "
+             "kept, so each function's time may change (%.6g s in all become %.6g s)",
+             format == SS_OUT_RPROF ? "Rprof" : "SamplingProf", nsam, nsam == 1 ? "" : "s", nsrc,
+             nsrc == 1 ? "" : "s", own, fixed);
+    return 1;
+}
+
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err)
 {

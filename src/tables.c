@@ -10,9 +10,9 @@
 /* Every file ss_write_tables may write: write.c replaces a directory only
  * when it holds nothing else (and meta.tsv), and removes only these. */
 static const char *const table_files[] = {
-    "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
-    "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
-    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",       "labels.tsv",
+    "meta.tsv",          "sources.tsv",    "value_types.tsv",        "samples.tsv",
+    "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv",   "locations.tsv",
+    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",         "labels.tsv",
     "source_lines.tsv",  "mappings.tsv",   "location_addresses.tsv",
 };
 

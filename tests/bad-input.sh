@@ -312,7 +312,7 @@ printf '5\n\na.rb:1:f\0x,0\n\n0,1,1\n\n-1,0,1\n' >"$T/sp-nul"
 bad sampling-prof-nul-byte "$T/sp-nul" 3
 
 # "a" zz "b": labels are never escaped and may hold quotes and spaces
-# (stackscope(1), INPUT; oracle W4), so this line is one name, 'a" zz "b', not
+# (stackscope(1), INPUT; R writes them as they are), so this line is one name, 'a" zz "b', not
 # an error.
 printf '%s\n"a" zz "b" \n' "$H" >"$T/token-mid"
 run report --format tsv "$T/token-mid"

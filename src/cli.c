@@ -153,7 +153,7 @@ static int finish_output(void)
 static void print_measures(const struct ss_model *m, size_t s, const struct ss_measure *ms,
                            size_t n);
 
-/* --value NAME: the measure every number adds up (DESIGN section 11). */
+/* --value NAME: the measure every number adds up (stackscope(1), MEASURES). */
 static const char *cli_value;
 
 /* Warn once when sources lack the chosen measure (they weigh 0). */
@@ -167,7 +167,7 @@ static void warn_lacking(const struct ss_model *m)
                 n, ss_s(n), n == 1 ? "s" : "ve", ss_model_measure_name(m), n == 1 ? "s" : "");
 }
 
-/* ---- progress (DESIGN 9: a load over half a second shows it) ------------
+/* ---- progress (stackscope(1), ENVIRONMENT: a load over half a second shows it)
  *
  * On standard error when it is a terminal (report, convert, and the
  * explorer before its first screen): one line, redrawn in place at most ten
@@ -249,7 +249,8 @@ static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
     struct ss_error err;
     ss_error_clear(&err);
-    if (cli_value) /* a chosen measure weighs files of different kinds (DESIGN 11) */
+    /* a chosen measure weighs mixed kinds of file (stackscope(1), MEASURES) */
+    if (cli_value)
         ss_load_set_mixed(1);
     /* C-c during a load: the progress line erased, a temporary output
      * removed, dead of the signal (exit status 130) at once */
@@ -389,8 +390,8 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
     ss_model_free(orig);
 }
 
-/* --base FILE (repeatable) and --normalize (DESIGN section 13): compare the
- * profile of FILE... with the base's (borrowed from argv). */
+/* --base FILE (repeatable) and --normalize (stackscope(1), COMPARING): compare
+ * the profile of FILE... with the base's (borrowed from argv). */
 #define MAX_BASES 64
 static char *cli_bases[MAX_BASES];
 static int cli_nbases, cli_normalize;

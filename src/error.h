@@ -1,4 +1,4 @@
-/* error.h - errors are values in the core (STYLE 5).
+/* error.h - errors are values in the core (HACKING.md, Layers).
  *
  * A function that can fail takes a `struct ss_error *` and returns non-zero
  * after filling it.  Only main() and the UI decide to print and exit.  The

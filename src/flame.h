@@ -1,5 +1,6 @@
-/* flame.h - the flame graph (DESIGN section 12): the icicle of a profile's
- * stacks, its time-ordered variant (the flame chart), zoom and search.
+/* flame.h - the flame graph (stackscope(1), THE EXPLORER and SVG): the icicle
+ * of a profile's stacks, its time-ordered variant (the flame chart), zoom and
+ * search.
  *
  * A flame graph is a forest of frames.  In the aggregated graph a frame is a
  * path of functions from a root (the outermost frame; inverted: from a
@@ -153,7 +154,7 @@ int ss_flame_build_focus(const struct ss_model *m, const double *stack_w,
 /* Free what fl owns and empty it.  A zeroed struct is a no-op. */
 void ss_flame_free(struct ss_flame *fl);
 
-/* The weights of m's chosen measure (DESIGN section 11; model.h's
+/* The weights of m's chosen measure (stackscope(1), MEASURES; model.h's
  * ss_model_set_measure): *stack_w (one per distinct stack: the summed
  * weights of its samples x their source's scale, added per source as the
  * statistics do) and *sample_w (one per sample: its weight x its source's

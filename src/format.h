@@ -24,7 +24,7 @@ enum ss_out_format {
     SS_OUT_PPROF,         /* gzip-compressed profile.proto, Go's pprof reads it */
     SS_OUT_FOLDED,        /* root;caller;leaf COUNT lines */
     SS_OUT_SAMPLING_PROF, /* the SamplingProf Ruby gem's text format */
-    SS_OUT_TABLES,        /* a directory of TSV tables (DESIGN section 2) */
+    SS_OUT_TABLES,        /* a directory of TSV tables (stackscope(1), v2 tables) */
     SS_OUT_CPUPROFILE,    /* Chrome/Node DevTools CPU profile JSON (read only) */
     SS_OUT_SPEEDSCOPE,    /* speedscope's JSON file format */
     SS_OUT_GO_TEXT,       /* Go's legacy text profiles: recognised, refused */

@@ -2,8 +2,8 @@
  * formats (Chrome/Node .cpuprofile, speedscope).
  *
  * The whole text is parsed into a tree of nodes held in one array and
- * addressed by index (STYLE 2: ids, not pointers); strings are decoded
- * (escapes, \u surrogate pairs) into one arena.  Strict: one value and
+ * addressed by index (ids, not pointers: HACKING.md, Data model); strings are
+ * decoded (escapes, \u surrogate pairs) into one arena.  Strict: one value and
  * nothing but white space after it, no comments, no trailing commas, no
  * NaN or Infinity, no control characters inside strings, valid UTF-8, no
  * leading zeros; nesting deeper than SS_JSON_MAX_DEPTH is refused.  Every

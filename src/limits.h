@@ -1,6 +1,6 @@
 /* limits.h - the limits that readers and writers share.
  *
- * A reader refuses absurd numbers instead of trusting them (DESIGN 10); a
+ * A reader refuses absurd numbers instead of trusting them; a
  * writer refuses to write what a reader would refuse, so that every file
  * stackscope writes, it reads back.  Both sides take their limits from
  * here; the man page (FORMATS) lists them.

@@ -192,7 +192,7 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
 {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        /* DESIGN 10: a directory is v2 tables */
+        /* a directory is v2 tables (stackscope(1), FORMATS) */
         for (size_t i = 0; ss_format_at(i); i++)
             if (ss_format_at(i)->directory)
                 return ss_format_at(i)->load_dir(m, path, err);
@@ -334,7 +334,7 @@ void ss_load_set_folded_interval(double us)
  * profile).  Files that disagree are refused unless --mixed or a chosen
  * measure (--value) keeps them as separate sources: then one warning says
  * so, and the measure decides what each weighs (a source without it weighs
- * 0, DESIGN 11).  Each file is represented by
+ * 0: stackscope(1), MEASURES).  Each file is represented by
  * its first source. */
 
 static int mixed_ok;

@@ -55,10 +55,11 @@ void ss_load_set_drop_frames(int on);
  * of refusing them.  Process-wide. */
 void ss_load_set_mixed(int on);
 
-/* Progress of a load (DESIGN section 9: a load over half a second shows
- * it).  Loaders report now and then (every chunk or so many lines) through
- * the callback set with ss_load_set_progress; the core prints nothing, the
- * command line and the explorer decide when and how to show it. */
+/* Progress of a load (a load over half a second shows it:
+ * stackscope(1), ENVIRONMENT).  Loaders report now and then (every chunk or so
+ * many lines) through the callback set with ss_load_set_progress; the core
+ * prints nothing, the command line and the explorer decide when and how to
+ * show it. */
 struct ss_progress {
     const char *path; /* the file being read (borrowed) */
     uint64_t done;    /* its bytes read so far */

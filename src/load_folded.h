@@ -1,5 +1,5 @@
-/* load_folded.h - reader of folded stacks (DESIGN section 3), the format of
- * flamegraph.pl's stackcollapse scripts, inferno and speedscope:
+/* load_folded.h - reader of folded stacks (stackscope(1), Folded stacks), the
+ * format of flamegraph.pl's stackcollapse scripts, inferno and speedscope:
  *
  *     root;caller;leaf COUNT
  *

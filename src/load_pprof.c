@@ -1563,7 +1563,7 @@ static int load(struct loader *L)
     if (nmem == 4)
         src.flags |= SS_SRC_MEMORY;
     if (!timed)
-        src.flags |= SS_SRC_UNTIMED; /* no `time` measure (DESIGN section 11) */
+        src.flags |= SS_SRC_UNTIMED; /* no `time` measure (stackscope(1), MEASURES) */
     if (!from_timeline(L))
         src.flags |= SS_SRC_UNORDERED; /* no timeline, phases or runs (ss_model_has_time_order) */
     /* The measures: every sample type; the default as Go's pprof chooses it,

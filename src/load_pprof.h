@@ -1,4 +1,5 @@
-/* load_pprof.h - reader of pprof profiles (profile.proto, DESIGN section 3).
+/* load_pprof.h - reader of pprof profiles (profile.proto;
+ * stackscope(1), PPROF).
  *
  * Reads the gzip-compressed or raw protobuf files that Go's pprof, Go's
  * runtime/pprof, RProtoBuf, the R `profile` package and stackscope write.

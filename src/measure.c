@@ -1,5 +1,5 @@
 /* measure.c - the measures a model offers and the weights of the chosen one
- * (see model.h, DESIGN section 11). */
+ * (see model.h and stackscope(1), MEASURES). */
 #include "model.h"
 
 #include <stdio.h>

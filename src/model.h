@@ -1,4 +1,4 @@
-/* model.h - the relational model of a profile (DESIGN section 2).
+/* model.h - the relational model of a profile (HACKING.md, Data model).
  *
  * Tables are arrays indexed by dense 0-based ids; strings are ids into one
  * string table.  A stack is stored once (CSR layout, leaf first) however many
@@ -142,16 +142,16 @@ struct ss_agg_edge {
     int64_t count; /* samples in which caller called callee */
 };
 
-/* The text of a source file carried in the profile (DESIGN section 15:
- * `convert --to tables --embed-sources` writes them, the tables reader reads
- * them back), so that a profile sent elsewhere keeps its code pane: the path
- * as the profile names the file (a location's `file`) and the whole text,
- * both string ids. */
+/* The text of a source file carried in the profile (stackscope(1),
+ * SOURCE FILES: `convert --to tables --embed-sources` writes them, the tables
+ * reader reads them back), so that a profile sent elsewhere keeps its code
+ * pane: the path as the profile names the file (a location's `file`) and the
+ * whole text, both string ids. */
 struct ss_source_text {
     ss_id path, text;
 };
 
-/* A meta entry (DESIGN section 2): free key/value pairs such as pprof's
+/* A meta entry (HACKING.md, Data model): free key/value pairs such as pprof's
  * comments, duration or drop_frames; the tables writer adds version 2.0. */
 struct ss_meta {
     ss_id source; /* the source it came from, SS_NONE for the whole model */
@@ -178,8 +178,8 @@ enum {
     SS_VT_COUNT = 0, /* samples/count: always present, NULL column means all 1 */
 };
 
-/* What the statistics add up (DESIGN section 11): one measure is chosen per
- * model (ss_model_set_measure) and every analysis weighs sample i by
+/* What the statistics add up (stackscope(1), MEASURES): one measure is chosen
+ * per model (ss_model_set_measure) and every analysis weighs sample i by
  * ss_sample_weight(m, i) x ss_source_scale(m, source of i). */
 enum ss_measure_kind {
     SS_MEASURE_TIME,     /* count x the source's interval, in seconds */
@@ -240,8 +240,8 @@ struct ss_model {
      * that follow removed samples, i.e. samples were removed between i - 1
      * and i.  A transform that removes samples (drop, focus, keep-samples,
      * drop-samples, label filters) records them in its output; a loaded
-     * profile has none.  A gap ends every run and every phase (DESIGN
-     * section 4), as a source boundary or an empty-stack sample does;
+     * profile has none.  A gap ends every run and every phase (HACKING.md,
+     * Data model), as a source boundary or an empty-stack sample does;
      * ss_model_gap_first() finds where a pass over samples starts. */
     VEC(size_t) gaps;
 
@@ -499,7 +499,7 @@ ss_id ss_model_intern_cstr(struct ss_model *m, const char *s);
  * `n_samples` are filled in here.  Returns the source id or SS_NONE. */
 ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src);
 
-/* Source `src` has value type vt (a measure, DESIGN section 11); with
+/* Source `src` has value type vt (a measure: stackscope(1), MEASURES); with
  * `dflt`, it is the source's default measure. */
 void ss_model_source_value(struct ss_model *m, ss_id src, ss_id vt, int dflt);
 
@@ -757,7 +757,7 @@ static inline const char *ss_label_key(const struct ss_model *m, ss_id lab)
     return ss_str(m, m->labels.v[lab].key);
 }
 
-/* --- measures (DESIGN section 11) ---------------------------------------- */
+/* --- measures (stackscope(1), MEASURES) ----------------------------------- */
 
 /* The measures m offers, the default first: Rprof time, samples (and with
  * memory profiling memory, released, duplications); every pprof sample type

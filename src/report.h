@@ -2,10 +2,10 @@
  *
  * Every table's columns are descriptor tables (column.h: name, width,
  * formatter) printed by the one table printer in text or TSV, so both always
- * show the same data (STYLE 7, 8); the explorer's views do not draw from
- * them yet.  TSV keeps full precision (%.15g) and every row; text rounds for
- * reading.  Names and paths are printed through textesc.h: their control
- * characters escaped (TSV also doubles a backslash), never raw.
+ * show the same data (HACKING.md, Adding things); the explorer's views do not
+ * draw from them yet.  TSV keeps full precision (%.15g) and every row; text
+ * rounds for reading.  Names and paths are printed through textesc.h: their
+ * control characters escaped (TSV also doubles a backslash), never raw.
  */
 #ifndef SS_REPORT_H
 #define SS_REPORT_H

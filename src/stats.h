@@ -1,5 +1,6 @@
 /* stats.h - self/total time per function or per source line, and memory
- * (DESIGN section 4; equal to R's summaryRprof on files R reads correctly).
+ * (stackscope(1), STATISTICS; equal to R's summaryRprof on files R reads
+ * correctly).
  *
  * self of key k: samples whose innermost key is k; total: samples in which k
  * occurs at least once (recursion counts once).  Time is count x the interval

@@ -1,7 +1,7 @@
 /* tables.h - the v2 tables format: a directory of TSV files, one per table
- * of the model (DESIGN sections 2, 3 and 6): what its reader (load_tables.c)
- * and its writer (write_tables.c) share.  The writer writes them, the
- * reader reads them back into an equal model.
+ * of the model (HACKING.md, Data model; stackscope(1), v2 tables): what its
+ * reader (load_tables.c) and its writer (write_tables.c) share.  The writer
+ * writes them, the reader reads them back into an equal model.
  *
  * Files (header row first, then one row per record; every column always
  * present, in this order):

@@ -1,4 +1,4 @@
-/* write.h - save a model in one of the output formats (DESIGN section 6).
+/* write.h - save a model in one of the output formats (stackscope(1), FORMATS).
  *
  * Every writer sees the model it is given (the transformed model when
  * transforms are in effect) and writes it whole.  ss_write_file() is the one

@@ -1,6 +1,6 @@
-/* write_folded.c - folded stacks, `root;caller;leaf COUNT` (DESIGN section 6;
- * see write.h).  Used by `convert --to folded` and by `report --by stacks
- * --format folded`.
+/* write_folded.c - folded stacks, `root;caller;leaf COUNT`
+ * (stackscope(1), Folded stacks; see write.h).  Used by `convert --to folded`
+ * and by `report --by stacks --format folded`.
  *
  * One line per distinct function stack: names root first joined by ';' (a
  * name's own ';' is written as is, so such a stack reads back split there),

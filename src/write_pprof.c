@@ -1,4 +1,5 @@
-/* write_pprof.c - pprof writer: a gzip-compressed profile.proto (DESIGN 6).
+/* write_pprof.c - pprof writer: a gzip-compressed profile.proto
+ * (stackscope(1), PPROF).
  *
  * What goes where:
  * - Sample types: samples/count (the count column); cpu/nanoseconds, which

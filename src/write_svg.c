@@ -1,5 +1,5 @@
-/* write_svg.c - the flame graph as a standalone interactive SVG (DESIGN
- * section 12), as flamegraph.pl and inferno users know it: one <g> per
+/* write_svg.c - the flame graph as a standalone interactive SVG
+ * (stackscope(1), SVG), as flamegraph.pl and inferno users know it: one <g> per
  * frame holding <title>NAME (VALUE UNIT, P%)</title>, a <rect> and its
  * label; a click zooms into a frame (its ancestors stay, full width and
  * faded), "Search" highlights the frames whose name matches a regular

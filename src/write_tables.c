@@ -1,5 +1,6 @@
-/* write_tables.c - the v2 tables writer (DESIGN sections 2 and 6; see
- * write.h and tables.h for the file layout, ids and escaping).
+/* write_tables.c - the v2 tables writer (HACKING.md, Data model;
+ * stackscope(1), v2 tables; see write.h and tables.h for the file layout, ids
+ * and escaping).
  *
  * One TSV file per table, header row first, ids 1-based and dense (row k of
  * a table has id k, so R can index one table by another's id column).  The

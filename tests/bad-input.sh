@@ -1,8 +1,10 @@
 #!/bin/bash
-# Bad input (DESIGN 10): every malformed file makes `report` and `check` exit 2
-# with a message on stderr naming the file (and FILE:LINE: where a line
-# applies); never a crash, a sanitizer report, a hang or unbounded memory.
-# A cut-off last line is not an error (DESIGN 3): exit 0 and a warning.
+# Bad input (stackscope(1), EXIT STATUS): every malformed file makes `report`
+# and `check` exit 2 with a message on stderr naming the file (and FILE:LINE:
+# where a line applies); never a crash, a sanitizer report, a hang or unbounded
+# memory.
+# A cut-off last line is not an error (stackscope(1), INPUT): exit 0 and a
+# warning.
 # The inputs are generated here, at test time, deterministically.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
@@ -310,7 +312,8 @@ printf '5\n\na.rb:1:f\0x,0\n\n0,1,1\n\n-1,0,1\n' >"$T/sp-nul"
 bad sampling-prof-nul-byte "$T/sp-nul" 3
 
 # "a" zz "b": labels are never escaped and may hold quotes and spaces
-# (DESIGN 3, oracle W4), so this line is one name, 'a" zz "b', not an error.
+# (stackscope(1), INPUT; R writes them as they are), so this line is one name, 'a" zz "b', not
+# an error.
 printf '%s\n"a" zz "b" \n' "$H" >"$T/token-mid"
 run report --format tsv "$T/token-mid"
 why=$(sane report)

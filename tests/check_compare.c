@@ -1,6 +1,6 @@
-/* check_compare.c - comparing two profiles (src/compare.h, DESIGN section
- * 13): the join of functions and stacks, deltas, the order by delta,
- * normalization, one model from two and two from one.
+/* check_compare.c - comparing two profiles (src/compare.h;
+ * stackscope(1), COMPARING): the join of functions and stacks, deltas, the
+ * order by delta, normalization, one model from two and two from one.
  *
  * Fixtures (Rprof, hand-counted):
  *   base, interval 20 ms: main>f, main>f, main>g, main      (4 samples)

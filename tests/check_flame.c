@@ -1,5 +1,5 @@
-/* check_flame.c - the flame graph and the flame chart (src/flame.h; DESIGN
- * section 12).
+/* check_flame.c - the flame graph and the flame chart (src/flame.h;
+ * stackscope(1), THE EXPLORER).
  *
  * Every expected value was worked out by hand from the fixture above it
  * (the comments show the paths, sums and positions).  Stacks are written

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Comparing two profiles (DESIGN section 13, issue 13): --base and
+# Comparing two profiles (stackscope(1), COMPARING; issue 13): --base and
 # --normalize on report and convert, against independent answers.
 #
 #  1. Hand-made Rprof files (numbers worked out by hand in the comments):
@@ -65,8 +65,8 @@ printf 'sample.interval=20000\n"f" "main" \n"f" "main" \n"g" "main" \n"main" \n'
 printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"g" "main" \n"g" "main" \n"h" "main" \n' >"$T/new.out"
 
 # self deltas: g +0.01 and h +0.01 (tie, total deltas tie too: by name),
-# main -0.02, f -0.03; then the verdicts' columns (DESIGN 13: tests/verdicts.sh
-# checks their numbers)
+# main -0.02, f -0.03; then the verdicts' columns (stackscope(1), COMPARING:
+# tests/verdicts.sh checks their numbers)
 printf 'name\tself.base\tself\tself.delta\ttotal.base\ttotal\ttotal.delta' >"$T/want"
 printf '\t%s.delta.lo\t%s.delta.hi\t%s.q\t%s.verdict\t%s.p\t%s.mdc' self self self self self self \
     total total total total total total >>"$T/want"
@@ -77,7 +77,7 @@ printf 'main\t0.02\t0\t-0.02\t0.08\t0.05\t-0.03\n' >>"$T/want"
 printf 'f\t0.04\t0.01\t-0.03\t0.04\t0.01\t-0.03\n' >>"$T/want"
 "$S" report --format tsv --base "$T/base.out" "$T/new.out" >"$T/got" 2>"$T/err"
 # the deltas are differences of doubles: compare at 1e-12
-check "hand: --by self TSV (header per DESIGN 13, sorted by self delta)" "$(awk -F '\t' '
+check "hand: --by self TSV (header per stackscope(1) COMPARING, sorted by self delta)" "$(awk -F '\t' '
     NR == FNR { w[FNR] = $0; n = FNR; next }
     { if (FNR == 1) { if ($0 != w[1]) { print "header: " $0; exit } next }
       split(w[FNR], a, "\t")

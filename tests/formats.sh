@@ -1,5 +1,5 @@
 #!/bin/bash
-# Formats (DESIGN 3 and 6): the Rprof, folded and v2-tables writers and
+# Formats (stackscope(1), FORMATS): the Rprof, folded and v2-tables writers and
 # readers, and several inputs in one profile, checked against references
 # that do not come from stackscope:
 #

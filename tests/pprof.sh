@@ -88,7 +88,8 @@ check_fixture() {
     [ "$(samples_of "$pb")" = "$n_all $n_empty" ] ||
         why="read back: samples '$(samples_of "$pb")', expected '$n_all $n_empty'"
     if [ -z "$why" ]; then
-        # its default measure is the cpu sample type (DESIGN 11), in ns
+        # its default measure is the cpu sample type (stackscope(1), MEASURES),
+        # in ns
         ours_tsv "$pb" 1 >"$w/back-ns.tsv"
         if [ "$n_intervals" -le 1 ]; then
             why=$(same_numbers "$w/ours-ns.tsv" "$w/back-ns.tsv") && why= || why="read back, by self: $why"
@@ -377,8 +378,9 @@ if [ $rc -eq 0 ] && [ "$got" = "$G/cpu.pb.gz $n_cpu $G/heap.pb.gz $n_heap " ] &&
 else
     fail "mixed: --mixed" "exit $rc: sources '$got' $(head -c 300 "$w/err")"
 fi
-# A chosen measure keeps them too (DESIGN 11): under cpu the heap profile
-# weighs 0, with the measure's own warning; the total is Go's CPU total.
+# A chosen measure keeps them too (stackscope(1), MEASURES): under cpu the heap
+# profile weighs 0, with the measure's own warning; the total is Go's CPU
+# total.
 "$S" report --value cpu --by sources --format tsv "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/v.tsv" 2>"$w/err"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(grep -c 'different kinds, kept as separate sources' "$w/err")" = 1 ] &&

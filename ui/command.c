@@ -461,7 +461,7 @@ static const struct ui_command_info commands[] = {
      "false discovery rate of Q over each table",
      cmd_alpha, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
-    /* the transform language (DESIGN section 5) */
+    /* the transform language (stackscope(1), TRANSFORMS) */
     {"drop-samples", "A:B",
      "drop samples A to B (1-based, negative from the end; or times 0.5s:2s)", NULL, 0},
     {"keep-samples", "A:B", "keep only samples A to B", NULL, 0},

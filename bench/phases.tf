@@ -1,2 +1,2 @@
-# keep the main phase (DESIGN 14): detection on the whole timeline
+# keep the main phase (stackscope(1), PHASES): detection on the whole timeline
 keep-phase main

@@ -226,7 +226,7 @@ bench_threads1() {
 bench_file "$plain" "report --by self"
 bench_threads1 "$plain"
 # --by sources is load + a few lines of output: the baseline that the
-# analyses (DESIGN 9 / issue 4: each within 0.5 s after load) are measured against.
+# analyses (issue 4: each within 0.5 s after load) are measured against.
 bench_file "$ml" "report --by self" "report --by line" "report --by self --memory" \
     "report --by self --value memory" "report --by line --value memory" \
     "report --by sources" "report --by stacks" "report --by levels" "report --by runs" \
@@ -234,7 +234,7 @@ bench_file "$ml" "report --by self" "report --by line" "report --by self --memor
     "report --by phases"
 bench_threads1 "$ml"
 
-# --- a comparison and its verdicts (DESIGN 9, 13; issue 28) -------------------
+# --- a comparison and its verdicts (HACKING.md, Targets; issue 28) ------------
 # report --base of two 1M-sample profiles with the verdicts and without them
 # (STACKSCOPE_NO_VERDICTS): what they cost.  The resampled files have no time
 # order left: nearly every sample starts and ends runs, the verdicts' worst

@@ -1,12 +1,12 @@
 /* tf_bench.c - time re-applying a transform list and recomputing the
- * function table, as the UI does after every edit (DESIGN section 9: within
+ * function table, as the UI does after every edit (HACKING.md, Targets: within
  * 100 ms at 1M samples).  Not part of `make check`; build it with
  * `make bench/tf_bench` and run
  *     bench/tf_bench FILE SCRIPT [REPS]
  * It loads FILE once, then REPS times (default 10): applies SCRIPT's list to
  * the loaded model from scratch, computes and sorts the self/total table,
  * finds the phases of the result (phases.h: what `report --by phases`,
- * the explorer's phase row and its phases view compute; DESIGN section 9:
+ * the explorer's phase row and its phases view compute; HACKING.md, Targets:
  * within 300 ms at 10M samples), and frees the transformed model.  Prints
  * each part's median and maximum
  * wall time (CLOCK_MONOTONIC) and the median CPU time of the process

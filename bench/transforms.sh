@@ -4,7 +4,7 @@
 # Times re-applying a 10-step transform list (bench/transforms.tf) and
 # recomputing the function table on the 1M-sample benchmark files (100k with
 # --quick), with bench/tf_bench (built here with `make bench/tf_bench` when
-# missing).  Target (DESIGN section 9): within 100 ms.  A report, not a
+# missing).  Target (HACKING.md, Targets): within 100 ms.  A report, not a
 # test: exit 0 when everything ran.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

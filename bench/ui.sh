@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/ui.sh [--quick] [--reps N] [--10m [FILE]] [--input FILE]...
 #
-# Measures the explorer against DESIGN section 9's UI targets on the
+# Measures the explorer against the UI targets (HACKING.md, Targets) on the
 # 1M-sample benchmark files (the ones bench/run.sh makes; see
 # bench/README.md): the first screen within 2 s of starting, and every key,
 # including one that re-applies the transform list and redraws, within
@@ -102,7 +102,7 @@ gnutime=
 # phases (issue 29): the timeline's v and K (keep-phase), the phases view,
 # its Enter (the timeline zoomed to a phase) and K anywhere (keep-phase
 # main), each undone; then the
-# flame graph (DESIGN 9: its first draw and every key within 100 ms):
+# flame graph (HACKING.md, Targets: its first draw and every key within 100 ms):
 # moving, zooming, searching, the order, inverted and time order toggled
 # (zooming into the time-ordered chart and out: each rebuilds it for the
 # zoom), and the sandwich.
@@ -191,8 +191,8 @@ EOF
 
 printf ':q\n' >"$tmpd/quit"
 
-# The code pane (DESIGN 9: it opens within 50 ms at 1M samples), on files
-# with line data, their sources found with --source-path: `a` from the
+# The code pane (HACKING.md, Targets: it opens within 50 ms at 1M samples), on
+# files with line data, their sources found with --source-path: `a` from the
 # functions view (the line statistics, with memory for a memory profile,
 # the top function's line, the file read, the pane's numbers), the hot
 # lines stepped through, back, the lines view and Enter on its first row.

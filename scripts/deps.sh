@@ -25,8 +25,13 @@ if [ "$what" = test ]; then
     # perf: real perf record captures (tests/producers.sh; skipped where the
     # kernel forbids perf events)
     pkgs="$pkgs linux-perf"
+    # gperftools' CPU profiler: a real binary profile, named when refused
+    # (tests/producers.sh)
+    pkgs="$pkgs libgoogle-perftools4"
     # Chromium, headless: the SVG flame graph in a real browser (tests/flame.sh)
     pkgs="$pkgs chromium"
+    # xmllint: the SVG is well-formed XML whatever the names (tests/limits.sh)
+    pkgs="$pkgs libxml2-utils"
     # clang's UBSan checks what gcc's does not (a null pointer plus an
     # offset): scripts/test.sh runs make check under it too
     pkgs="$pkgs clang libclang-rt-14-dev"

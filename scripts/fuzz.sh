@@ -13,6 +13,12 @@
 #   state      the input as the explorer's session state file (after a file
 #              name up to its first NUL): read, and written back and read
 #              again, which must give the same transform list
+#   cpuprofile Chrome/Node .cpuprofile JSON       (seeds: tests/data/producers/TARGET,
+#   speedscope speedscope JSON                     small files of the real producers)
+#   perf       perf script text
+#   gotext     Go's text profiles (recognised and refused) and detection
+# FUZZ_TIMEOUT (seconds, default 10): an input running longer is a finding
+# (libFuzzer's -timeout, wall-clock time: raise it on a loaded machine).
 # Each runs N minutes (default 1) from the test fixtures and its corpus of
 # earlier runs (build-fuzz/corpus/TARGET, kept).  Every crash, timeout, leak
 # or out-of-memory input is copied to tests/data/fuzz/pending/TARGET/: once
@@ -31,12 +37,15 @@ while [ $# -gt 0 ]; do
     --minutes) secs=$(($2 * 60)); shift 2 ;;
     --seconds) secs=$2; shift 2 ;;
     [0-9]*) secs=$1; shift ;; # the old form: scripts/fuzz.sh SECONDS
-    load | tables | transform | write | ui | state) targets="$targets $1"; shift ;;
+    load | tables | transform | write | ui | state | cpuprofile | speedscope | perf | gotext)
+        targets="$targets $1"
+        shift
+        ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scripts/fuzz.sh: unknown argument '$1' (--help)" >&2; exit 1 ;;
     esac
 done
-[ -n "$targets" ] || targets="load tables transform write ui state"
+[ -n "$targets" ] || targets="load tables transform write ui state cpuprofile speedscope perf gotext"
 command -v clang >/dev/null || { echo "scripts/fuzz.sh: no clang (scripts/deps.sh fuzz)" >&2; exit 1; }
 
 out=$top/build-fuzz
@@ -127,6 +136,8 @@ printf 'prof.out\000# stackscope: the transform list of the last session on thes
 printf 'a\nb\000# input: /w/a\\nb\r\nreplace "x\\ny" => "z\\r"\r\nkeep-label thread="t 1"\n' >"$out/seed/state-2"
 printf '\000trim-base auto\ncollapse-recursion /./\nclass /^g$/ => G\n# off: drop-samples 1:\n' >"$out/seed/state-3"
 seed state "$out"/seed/state-*
+# the format targets: small real files of the producers (tests/data/producers/make.sh)
+for t in cpuprofile speedscope perf gotext; do seed $t tests/data/producers/$t/*; done
 for t in $targets; do # fixed findings are seeds too (not pending ones: they fail)
     if [ -d "tests/data/fuzz/$t" ]; then seed "$t" "tests/data/fuzz/$t"/*; fi
 done
@@ -148,10 +159,11 @@ status=0
 for t in $targets; do
     art=$out/artifacts/$t
     mkdir -p "$art"
-    opts="-max_len=65536 -timeout=10"
-    [ "$t" = write ] && opts="-max_len=16384 -timeout=10"
+    to=${FUZZ_TIMEOUT:-10}
+    opts="-max_len=65536 -timeout=$to"
+    [ "$t" = write ] && opts="-max_len=16384 -timeout=$to"
     [ "$t" = transform ] || [ "$t" = state ] && opts="$opts -dict=tests/fuzz/transform.dict"
-    [ "$t" = ui ] && opts="-max_len=2048 -timeout=10 -dict=tests/fuzz/ui.dict"
+    [ "$t" = ui ] && opts="-max_len=2048 -timeout=$to -dict=tests/fuzz/ui.dict"
     # A finding stops libFuzzer: keep the input and go on until the time is
     # up (one input kept per distinct message, at most 100 restarts).
     start=$(date +%s)

@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "flame.h"
 #include "load.h"
+#include "outlimit.h"
 #include "report.h"
 #include "report_compare.h"
 #include "source.h"
@@ -149,9 +150,10 @@ static int finish_output(void)
     return 0;
 }
 
-static void print_measures(const struct ss_model *m, size_t s);
+static void print_measures(const struct ss_model *m, size_t s, const struct ss_measure *ms,
+                           size_t n);
 
-/* --value NAME: the measure every number adds up (DESIGN section 11). */
+/* --value NAME: the measure every number adds up (stackscope(1), MEASURES). */
 static const char *cli_value;
 
 /* Warn once when sources lack the chosen measure (they weigh 0). */
@@ -165,7 +167,7 @@ static void warn_lacking(const struct ss_model *m)
                 n, ss_s(n), n == 1 ? "s" : "ve", ss_model_measure_name(m), n == 1 ? "s" : "");
 }
 
-/* ---- progress (DESIGN 9: a load over half a second shows it) ------------
+/* ---- progress (stackscope(1), ENVIRONMENT: a load over half a second shows it)
  *
  * On standard error when it is a terminal (report, convert, and the
  * explorer before its first screen): one line, redrawn in place at most ten
@@ -247,7 +249,8 @@ static int load_or_complain(struct ss_model *m, char *const *files, int n)
 {
     struct ss_error err;
     ss_error_clear(&err);
-    if (cli_value) /* a chosen measure weighs files of different kinds (DESIGN 11) */
+    /* a chosen measure weighs mixed kinds of file (stackscope(1), MEASURES) */
+    if (cli_value)
         ss_load_set_mixed(1);
     /* C-c during a load: the progress line erased, a temporary output
      * removed, dead of the signal (exit status 130) at once */
@@ -387,8 +390,8 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
     ss_model_free(orig);
 }
 
-/* --base FILE (repeatable) and --normalize (DESIGN section 13): compare the
- * profile of FILE... with the base's (borrowed from argv). */
+/* --base FILE (repeatable) and --normalize (stackscope(1), COMPARING): compare
+ * the profile of FILE... with the base's (borrowed from argv). */
 #define MAX_BASES 64
 static char *cli_bases[MAX_BASES];
 static int cli_nbases, cli_normalize;
@@ -608,6 +611,38 @@ const struct ss_source_map *ss_cli_source_maps(size_t *n)
     return source_maps;
 }
 
+/* Print the report of sd to standard output, unless forced through a
+ * stream capped at the size limit of the inputs (files and bases): past it
+ * the report stops with a message (outlimit.h). */
+static int report_capped(struct ss_report_opts *ro, struct sides *sd, char *const *files,
+                         int nfiles, struct ss_error *err)
+{
+    FILE *out = stdout;
+    struct ss_outcap cap;
+    if (!ro->force) {
+        ro->in_bytes =
+            ss_out_input_bytes(files, nfiles) + ss_out_input_bytes(cli_bases, cli_nbases);
+        ro->out_limit = ss_out_limit(ro->in_bytes);
+        out = ss_out_capped(&cap, stdout, ro->out_limit);
+        if (!out)
+            return ss_nomem(err, "the output stream");
+    }
+    int rc;
+    if (sd->b) {
+        struct ss_compare cmp;
+        ss_compare_init(&cmp, sd->b, sd->m, cli_normalize);
+        cmp.alpha = cli_alpha;
+        /* bench/run.sh measures what the verdicts cost with it */
+        cmp.no_verdicts = getenv("STACKSCOPE_NO_VERDICTS") != NULL;
+        rc = ss_report_compare(out, &cmp, ro, err);
+    } else {
+        rc = ss_report(out, sd->m, ro, err);
+    }
+    if (out != stdout && ss_out_uncap(out, &cap) == 1 && !rc)
+        rc = ss_out_refuse(err, "standard output", 0, ro->in_bytes, NULL, 1);
+    return rc;
+}
+
 static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o,
                       struct ss_tf_list *tf)
 {
@@ -656,16 +691,7 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
                                       source_maps, nsource_maps,   &sd.orig};
         ro.sources = &ss;
         ro.warnings = &warnings;
-        if (sd.b) {
-            struct ss_compare cmp;
-            ss_compare_init(&cmp, sd.b, m, cli_normalize);
-            cmp.alpha = cli_alpha;
-            /* bench/run.sh measures what the verdicts cost with it */
-            cmp.no_verdicts = getenv("STACKSCOPE_NO_VERDICTS") != NULL;
-            rc = ss_report_compare(stdout, &cmp, &ro, &err);
-        } else {
-            rc = ss_report(stdout, m, &ro, &err);
-        }
+        rc = report_capped(&ro, &sd, files, nfiles, &err);
     }
     timing("report", &t0);
     sides_free(&sd);
@@ -907,6 +933,7 @@ static int set_force(struct cli_args *a, const char *arg)
 {
     (void)arg;
     a->write.force = 1;
+    a->report.force = 1;
     return 0;
 }
 
@@ -974,6 +1001,13 @@ static int set_mixed(struct cli_args *a, const char *arg)
 {
     (void)a, (void)arg;
     ss_load_set_mixed(1);
+    return 0;
+}
+
+static int set_no_drop_frames(struct cli_args *a, const char *arg)
+{
+    (void)a, (void)arg;
+    ss_load_set_drop_frames(0);
     return 0;
 }
 
@@ -1145,11 +1179,12 @@ static const struct cli_opt cli_opts[] = {
      "source_lines.tsv, so that the code pane and\n"
      "report --by list work where they are not;\n"
      "each at most 1 MiB, 16 MiB in all"},
-    {"force", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_force,
+    {"force", 0, NOARG, NULL, RC, SEC_CONVERT, set_force,
      "replace an existing OUT: a regular file or an earlier\n"
      "tables directory, never an input (man page: FILES);\n"
-     "and write an OUT over 64 MiB and 100 times the\n"
-     "inputs' size (Rprof: a line per counted sample)"},
+     "and write an output (convert's OUT, report's table)\n"
+     "over 64 MiB and 100 times the inputs' size, which\n"
+     "is refused without it (man page: OUTPUT SIZE)"},
 
     {"interval", 0, ARG, "DURATION", RC | IN_EXPLORER, SEC_INPUT, set_interval,
      "the period of folded stacks: 1ms, 997us, 0.5s\n"
@@ -1159,6 +1194,10 @@ static const struct cli_opt cli_opts[] = {
      "profile: other sample types) as separate sources,\n"
      "with a warning, as --value does; without either\n"
      "they are refused (report, convert, the explorer)"},
+    {"no-drop-frames", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_INPUT, set_no_drop_frames,
+     "pprof: keep the frames that a profile's\n"
+     "drop_frames (and keep_frames) remove; Go's pprof\n"
+     "removes them, and so does stackscope by default"},
 
     {"value", 0, ARG, "NAME", RC | IN_EXPLORER, SEC_MEASURE, set_value,
      "what every number adds up: time (count x interval,\n"
@@ -1632,6 +1671,10 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
         rc = to_stdout ? ss_write_stream(m, stdout, "standard output", &w, &err)
                        : ss_write_file(m, out, &w, &err);
     timing("write", &t0);
+    char loss[512];
+    const struct ss_format *wf = w.format ? NULL : ss_format_for_path(out);
+    if (!rc && ss_write_loss(m, wf ? wf->id : w.format, loss, sizeof loss))
+        print_line(stderr, "stackscope: warning: ", loss);
     if (m == &merged)
         ss_model_free(&merged);
     sides_free(&sd);
@@ -1707,6 +1750,10 @@ static void check_summary(const struct ss_model *m, const char *path)
     size_t empty = t.empty_rows;
     ss_esc_fputs(path, SS_ESC_TEXT, stdout);
     fputs(": ok\n", stdout);
+    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
+    size_t nms = ss_model_measures(m, ms, ARRAY_SIZE(ms));
+    if (nms > ARRAY_SIZE(ms))
+        nms = ARRAY_SIZE(ms);
     for (size_t i = 0; i < m->sources.n; i++) {
         const struct ss_source *s = &m->sources.v[i];
         char iv[32];
@@ -1727,11 +1774,13 @@ static void check_summary(const struct ss_model *m, const char *path)
                s->flags & SS_SRC_MEMORY ? ", memory" : "", s->flags & SS_SRC_GC ? ", GC" : "",
                s->flags & SS_SRC_LINE ? ", line" : "",
                s->flags & SS_SRC_UNORDERED ? ", no time order" : "", ns, ss_s(ns),
-               s->flags & SS_SRC_BASE ? " (the base of a difference profile: its negative "
-                                        "samples, negated)"
-                                      : "");
+               !(s->flags & SS_SRC_BASE)               ? ""
+               : !strcmp(ss_str(m, s->type), "folded") ? " (the base of a difference profile: its "
+                                                         "lines' first counts)"
+                                                       : " (the base of a difference profile: its "
+                                                         "negative samples, negated)");
         ss_esc_free(&type);
-        print_measures(m, i);
+        print_measures(m, i, ms, nms);
     }
     if (ss_model_has_stack_sources(m)) {
         unsigned long long counted = t.samples - t.agg_samples;
@@ -1752,13 +1801,11 @@ static void check_summary(const struct ss_model *m, const char *path)
     print_warnings(stdout, m, "  warning: ");
 }
 
-/* The measures source s has (`check`), the default first. */
-static void print_measures(const struct ss_model *m, size_t s)
+/* The measures source s has (`check`) of the model's ms[0..n), the
+ * default first. */
+static void print_measures(const struct ss_model *m, size_t s, const struct ss_measure *ms,
+                           size_t n)
 {
-    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-    size_t n = ss_model_measures(m, ms, ARRAY_SIZE(ms));
-    if (n > ARRAY_SIZE(ms))
-        n = ARRAY_SIZE(ms);
     struct ss_esc e = SS_ESC_INIT(SS_ESC_TEXT);
     int first = 1;
     for (size_t k = 0; k < n; k++) {

@@ -134,7 +134,8 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
                 first = 0;
             }
         fputc('\n', out);
-        for (size_t i = 0; i < n; i++) {
+        /* a failed stream (one capped at the size limit too) ends the rows */
+        for (size_t i = 0; i < n && !ferror(out); i++) {
             size_t r = t->order ? t->order[i] : i;
             first = 1;
             for (size_t c = 0; c < t->ncols; c++)
@@ -188,7 +189,7 @@ void ss_table_print(FILE *out, const struct ss_table *t, int tsv, size_t limit, 
             fprintf(out, "  %s", title);
     }
     fputc('\n', out);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !ferror(out); i++) {
         size_t r = t->order ? t->order[i] : i;
         first = 1;
         for (size_t c = 0; c < t->ncols; c++) {

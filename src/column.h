@@ -1,5 +1,5 @@
-/* column.h - one column descriptor for every table (STYLE 7; perf's
- * perf_hpp_fmt): its TSV name, its text header and width, how a cell is
+/* column.h - one column descriptor for every table (HACKING.md, Adding things;
+ * perf's perf_hpp_fmt): its TSV name, its text header and width, how a cell is
  * formatted (text or full-precision TSV) and how rows compare.  Every
  * `report` table is a descriptor array printed by ss_table_print; the
  * explorer draws the same cells and sorts with the same comparators.

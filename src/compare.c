@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "flame.h"
+#include "outlimit.h"
 #include "stacks.h"
 #include "tree.h"
 
@@ -249,6 +250,10 @@ static int stacks_side(const struct ss_compare *c, struct ss_cmp_stacks *out, si
     for (size_t i = 0; i < st.n && !rc; i++) {
         const struct ss_stack_row *r = &st.rows[i];
         size_t need = ss_stack_text(m, &st, r, ";", *buf, *bufn) + 1;
+        if (need > SS_MAX_LINE) { /* no such line is built (outlimit.h) */
+            rc = -2;
+            break;
+        }
         if (need > *bufn) {
             char *nb = realloc(*buf, need);
             if (!nb) {
@@ -334,16 +339,22 @@ int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, str
     struct ss_cmp_trie trie[2];
     memset(trie, 0, sizeof trie);
     int want = !c->no_verdicts;
-    if (stacks_side(c, out, &cap, c->base, 1, &buf, &bufn, want ? &trie[0] : NULL) ||
-        stacks_side(c, out, &cap, c->cur, 0, &buf, &bufn, want ? &trie[1] : NULL)) {
+    int rc = stacks_side(c, out, &cap, c->base, 1, &buf, &bufn, want ? &trie[0] : NULL);
+    if (!rc)
+        rc = stacks_side(c, out, &cap, c->cur, 0, &buf, &bufn, want ? &trie[1] : NULL);
+    if (rc) {
         free(buf);
         ss_cmp_trie_free(&trie[0]);
         ss_cmp_trie_free(&trie[1]);
         ss_cmp_stacks_free(out);
-        return ss_nomem(err, "comparison of stacks");
+        return rc == -2 ? ss_fail(err, SS_ENOMEM,
+                                  "a stack whose names add up to more than %zu MiB: too long to "
+                                  "compare by its text",
+                                  SS_MAX_LINE >> 20)
+                        : ss_nomem(err, "comparison of stacks");
     }
     free(buf);
-    int rc = want ? stacks_verdicts(c, trie, out, err) : 0;
+    rc = want ? stacks_verdicts(c, trie, out, err) : 0;
     if (!want && out->n)
         ss_cmp_no_verdicts(&out->rows[0].v, NULL, out->n, sizeof *out->rows);
     ss_cmp_trie_free(&trie[0]);
@@ -950,6 +961,18 @@ static ss_id xstr(struct ss_model *dst, const struct ss_model *src, ss_id id, in
     return r;
 }
 
+/* Mapping k of src as a mapping of dst (its strings interned there). */
+static ss_id copy_mapping(struct ss_model *dst, const struct ss_model *src, ss_id k, int *oom)
+{
+    struct ss_mapping mp = src->mappings.v[k];
+    mp.file = xstr(dst, src, mp.file, oom);
+    mp.build_id = xstr(dst, src, mp.build_id, oom);
+    ss_id r = *oom ? SS_NONE : ss_model_mapping(dst, &mp);
+    if (r == SS_NONE)
+        *oom = 1;
+    return r;
+}
+
 /* Append to dst the sources of src whose SS_SRC_BASE flag is `want_base`
  * (-1: every source), with their samples, stacks, functions, locations,
  * value columns, meta and aggregates; each copied source's flags get `set`
@@ -987,11 +1010,13 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
         oom = oom || fn[f] == SS_NONE;
     }
     for (size_t l = 0; !oom && l < nloc; l++) {
-        const struct ss_location *sl = &src->locations.v[l];
-        ss_id file = xstr(dst, src, sl->file, &oom);
+        struct ss_location sl = src->locations.v[l];
+        sl.file = xstr(dst, src, sl.file, &oom);
+        sl.function = sl.function == SS_NONE ? SS_NONE : fn[sl.function];
+        if (sl.mapping != SS_NONE)
+            sl.mapping = copy_mapping(dst, src, sl.mapping, &oom);
         if (!oom)
-            loc[l] = ss_model_location(dst, sl->function == SS_NONE ? SS_NONE : fn[sl->function],
-                                       file, sl->line);
+            loc[l] = ss_model_location_at(dst, &sl);
         oom = oom || loc[l] == SS_NONE;
     }
     size_t maxd = 1;

@@ -1,4 +1,4 @@
-/* compare.h - comparing two profiles (DESIGN section 13).
+/* compare.h - comparing two profiles (stackscope(1), COMPARING).
  *
  * A comparison is two models loaded separately, the base and the new
  * profile, weighed by the same measure (by name) and transformed by the same
@@ -11,8 +11,8 @@
  * another unit of the same kind, as nanoseconds against seconds, is
  * converted), times the base's scale: 1, or with normalize the new total
  * over the base total, so that the scaled base adds up to the new profile
- * (DESIGN section 13; note that Go's pprof -normalize scales the other way:
- * the new profile to the base's total).
+ * (stackscope(1), COMPARING; note that Go's pprof -normalize scales the other
+ * way: the new profile to the base's total).
  *
  * For the writers, ss_compare_merge builds one model holding the new
  * profile's sources and then the base's, flagged SS_SRC_BASE (and
@@ -301,7 +301,7 @@ int ss_compare_timeline(const struct ss_compare *c, uint32_t level, size_t width
                         struct ss_cmp_timeline *out, struct ss_error *err);
 void ss_cmp_timeline_free(struct ss_cmp_timeline *t);
 
-/* The flame graph in a comparison (DESIGN sections 12, 13): for every
+/* The flame graph in a comparison (stackscope(1), COMPARING): for every
  * frame of `fl`, the new profile's aggregated graph built with options o
  * (not time order), the base's total of the frame with the same path of
  * function names (0 when the base has none), scaled and converted, into

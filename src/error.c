@@ -54,6 +54,7 @@ int ss_exit_status(enum ss_errcode code)
     case SS_OK:
         return 0;
     case SS_EUSAGE:
+    case SS_EBIG:
         return 1;
     default:
         return 2;

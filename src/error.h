@@ -1,4 +1,4 @@
-/* error.h - errors are values in the core (STYLE 5).
+/* error.h - errors are values in the core (HACKING.md, Layers).
  *
  * A function that can fail takes a `struct ss_error *` and returns non-zero
  * after filling it.  Only main() and the UI decide to print and exit.  The
@@ -19,6 +19,7 @@ enum ss_errcode {
     SS_EINPUT = 2, /* malformed or unreadable input (exit 2) */
     SS_ENOMEM = 3, /* out of memory or a limit exceeded (exit 2) */
     SS_EIO = 4,    /* write failure (exit 2) */
+    SS_EBIG = 5,   /* an output over the size limit, refused (exit 1: --force; outlimit.h) */
 };
 
 struct ss_error {

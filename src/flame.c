@@ -16,6 +16,7 @@
 
 #include "flame_index.h"
 #include "hashtab.h"
+#include "match.h"
 #include "sort.h"
 #include "units.h"
 #include "vec.h"
@@ -682,10 +683,16 @@ double ss_flame_search(const struct ss_model *m, const struct ss_flame *fl, uint
     return hit;
 }
 
-void ss_flame_match_regex(const struct ss_model *m, const regex_t *re, uint8_t *fn_match)
+int ss_flame_match_regex(const struct ss_model *m, const struct ss_regex *re, uint8_t *fn_match)
 {
-    for (size_t f = 0; f < m->functions.n; f++)
-        fn_match[f] = regexec(re, ss_function_name(m, (ss_id)f), 0, NULL, 0) == 0;
+    for (size_t f = 0; f < m->functions.n; f++) {
+        ss_id name = m->functions.v[f].name;
+        int r = ss_regex_match(re, ss_str(m, name), ss_strtab_len(&m->strs, name), NULL);
+        if (r < 0)
+            return -1;
+        fn_match[f] = r == 1;
+    }
+    return 0;
 }
 
 uint32_t ss_flame_at(const struct ss_flame *fl, uint32_t root, uint32_t depth, double x)

@@ -1,5 +1,6 @@
-/* flame.h - the flame graph (DESIGN section 12): the icicle of a profile's
- * stacks, its time-ordered variant (the flame chart), zoom and search.
+/* flame.h - the flame graph (stackscope(1), THE EXPLORER and SVG): the icicle
+ * of a profile's stacks, its time-ordered variant (the flame chart), zoom and
+ * search.
  *
  * A flame graph is a forest of frames.  In the aggregated graph a frame is a
  * path of functions from a root (the outermost frame; inverted: from a
@@ -29,7 +30,6 @@
 #ifndef SS_FLAME_H
 #define SS_FLAME_H
 
-#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -154,7 +154,7 @@ int ss_flame_build_focus(const struct ss_model *m, const double *stack_w,
 /* Free what fl owns and empty it.  A zeroed struct is a no-op. */
 void ss_flame_free(struct ss_flame *fl);
 
-/* The weights of m's chosen measure (DESIGN section 11; model.h's
+/* The weights of m's chosen measure (stackscope(1), MEASURES; model.h's
  * ss_model_set_measure): *stack_w (one per distinct stack: the summed
  * weights of its samples x their source's scale, added per source as the
  * statistics do) and *sample_w (one per sample: its weight x its source's
@@ -181,9 +181,10 @@ double ss_flame_search(const struct ss_model *m, const struct ss_flame *fl, uint
                        const uint8_t *fn_match, uint8_t *match, size_t *nmatch, uint32_t *widest);
 
 /* Mark the functions of m whose name matches the compiled regular
- * expression re: fn_match[f] = 1 or 0 for every function id f
- * (m->functions.n bytes, the caller's). */
-void ss_flame_match_regex(const struct ss_model *m, const regex_t *re, uint8_t *fn_match);
+ * expression re (match.h): fn_match[f] = 1 or 0 for every function id f
+ * (m->functions.n bytes, the caller's).  0, or -1 when memory runs out. */
+struct ss_regex;
+int ss_flame_match_regex(const struct ss_model *m, const struct ss_regex *re, uint8_t *fn_match);
 
 /* The frame at depth `depth` that contains position x (in weight units,
  * x0 <= x < x0 + width as ss_flame_node.x counts), searching the subtree of

@@ -14,6 +14,7 @@
 #include "load_rprof.h"
 #include "load_sampling.h"
 #include "load_speedscope.h"
+#include "load_trace.h"
 #include "load_tables.h"
 #include "write.h"
 #include "vec.h"
@@ -56,6 +57,44 @@ static int first_line(const char *p, size_t n, int whole, size_t *pos, const cha
     return 1;
 }
 
+/* Is every line of p[0..n) a folded line (STACK COUNT, or blank), at least
+ * one of them complete with a stack?  The line that p cuts off (not `whole`)
+ * is not looked at.  Folded is detected last, since any line ending in a
+ * count is one: a file of nothing else is folded stacks, whatever its first
+ * line looks like to a reader tried before (a perf script header, a Go
+ * profile's first line, a JSON text), so that every folded file stackscope
+ * writes reads back as folded stacks. */
+static int all_folded(const unsigned char *p, size_t n, int whole)
+{
+    const char *s = (const char *)p;
+    int stacks = 0;
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        while (b < n && s[b] != '\n' && s[b] != '\r')
+            b++;
+        if (b == n && !whole)
+            break;
+        const char *stack, *why;
+        size_t slen;
+        uint64_t count;
+        int k = ss_folded_parse_line(s + a, b - a, &stack, &slen, &count, &why);
+        if (k < 0)
+            return 0;
+        stacks += k == 0;
+        a = b + 1;
+    }
+    return stacks > 0;
+}
+
+/* A reader tried before folded stacks passes on a file of folded lines. */
+static int yield_to_folded(const unsigned char *p, size_t n, int whole, char *why, size_t cap)
+{
+    if (!all_folded(p, n, whole))
+        return 0;
+    say(why, cap, "every line is a folded stack (STACK COUNT)");
+    return 1;
+}
+
 /* Rprof: the first line that is not empty is a header ("sample.interval=",
  * with or without flags, maybe with a bad interval).  A header is short: a
  * first line that goes on past the view is not one. */
@@ -91,6 +130,8 @@ static int sniff_pprof(const unsigned char *p, size_t n, int whole, uint64_t siz
 {
     if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
         return 1;
+    if (yield_to_folded(p, n, whole, why, cap))
+        return 0;
     const char *pb_why = NULL;
     size_t at = 0;
     if (ss_pprof_sniff_raw(p, n, whole, size, &pb_why, &at))
@@ -119,6 +160,8 @@ static int sniff_cpuprofile(const unsigned char *p, size_t n, int whole, uint64_
                             size_t cap)
 {
     (void)size;
+    if (yield_to_folded(p, n, whole, why, cap))
+        return 0;
     const char *r = NULL;
     int k = ss_cpuprofile_sniff(p, n, whole, &r);
     if (k == 0)
@@ -130,6 +173,8 @@ static int sniff_speedscope(const unsigned char *p, size_t n, int whole, uint64_
                             size_t cap)
 {
     (void)size;
+    if (yield_to_folded(p, n, whole, why, cap))
+        return 0;
     const char *r = NULL;
     int k = ss_speedscope_sniff(p, n, whole, &r);
     if (k == 0)
@@ -141,6 +186,8 @@ static int sniff_gotext(const unsigned char *p, size_t n, int whole, uint64_t si
                         size_t cap)
 {
     (void)size;
+    if (yield_to_folded(p, n, whole, why, cap))
+        return 0;
     const char *r = NULL;
     int k = ss_gotext_sniff((const char *)p, n, whole, &r);
     if (k == 0)
@@ -152,8 +199,32 @@ static int sniff_perf(const unsigned char *p, size_t n, int whole, uint64_t size
                       size_t cap)
 {
     (void)size;
+    if (yield_to_folded(p, n, whole, why, cap))
+        return 0;
     const char *r = NULL;
     int k = ss_perf_sniff((const char *)p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+static int sniff_trace(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                       size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_trace_sniff(p, n, whole, &r);
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+static int sniff_perfetto(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
+                          size_t cap)
+{
+    (void)size;
+    const char *r = NULL;
+    int k = ss_perfetto_sniff(p, n, whole, &r);
     if (k == 0)
         say(why, cap, "%s", r);
     return k;
@@ -174,6 +245,18 @@ static const struct ss_format formats[] = {
      ss_load_rprof,
      NULL,
      ss_write_rprof,
+     NULL},
+    {SS_OUT_PERFETTO,
+     "perfetto",
+     "Perfetto trace",
+     {NULL},
+     0,
+     0,
+     3,
+     sniff_perfetto,
+     ss_load_perfetto,
+     NULL,
+     NULL,
      NULL},
     {SS_OUT_PPROF,
      "pprof",
@@ -232,6 +315,18 @@ static const struct ss_format formats[] = {
      4,
      sniff_cpuprofile,
      ss_load_cpuprofile,
+     NULL,
+     NULL,
+     NULL},
+    {SS_OUT_CHROME_TRACE,
+     "chrome_trace",
+     "Chrome trace",
+     {NULL},
+     0,
+     0,
+     5,
+     sniff_trace,
+     ss_load_trace,
      NULL,
      NULL,
      NULL},

@@ -24,12 +24,14 @@ enum ss_out_format {
     SS_OUT_PPROF,         /* gzip-compressed profile.proto, Go's pprof reads it */
     SS_OUT_FOLDED,        /* root;caller;leaf COUNT lines */
     SS_OUT_SAMPLING_PROF, /* the SamplingProf Ruby gem's text format */
-    SS_OUT_TABLES,        /* a directory of TSV tables (DESIGN section 2) */
+    SS_OUT_TABLES,        /* a directory of TSV tables (stackscope(1), v2 tables) */
     SS_OUT_CPUPROFILE,    /* Chrome/Node DevTools CPU profile JSON (read only) */
     SS_OUT_SPEEDSCOPE,    /* speedscope's JSON file format */
     SS_OUT_GO_TEXT,       /* Go's legacy text profiles: recognised, refused */
     SS_OUT_PERF_SCRIPT,   /* `perf script` text (read only) */
     SS_OUT_SVG,           /* the flame graph as an interactive SVG (write only) */
+    SS_OUT_CHROME_TRACE,  /* Chrome's JSON trace: its CPU profiles (read only) */
+    SS_OUT_PERFETTO,      /* Perfetto's protobuf trace: recognised, refused */
 };
 
 /* Does the file that starts with p[0..n) look like this format?  `whole`:
@@ -60,7 +62,7 @@ struct ss_format {
 #define SS_SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
 /* At most this many formats (the detection's scratch). */
-#define SS_FORMAT_MAX 16
+#define SS_FORMAT_MAX 24
 
 /* The i-th format of the table (NULL past the last).  The order is the
  * order of detection and of the formats in messages and help. */

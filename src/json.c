@@ -104,11 +104,17 @@ static int hex4(const unsigned char *p, size_t n, size_t at, unsigned *v)
     return 0;
 }
 
+/* Append code point cp as UTF-8; U+0000 (\u0000) as the four characters
+ * \x00, as the program shows a NUL (textesc.h): a string of the model
+ * cannot hold one (names are C strings: it cut reports short, and a
+ * folded line with a NUL was no line a reader takes). */
 static int put_utf8(struct parser *P, unsigned cp)
 {
     char b[4];
     size_t k;
-    if (cp < 0x80)
+    if (cp == 0)
+        memcpy(b, "\\x00", 4), k = 4;
+    else if (cp < 0x80)
         b[0] = (char)cp, k = 1;
     else if (cp < 0x800)
         b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), k = 2;

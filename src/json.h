@@ -2,8 +2,8 @@
  * formats (Chrome/Node .cpuprofile, speedscope).
  *
  * The whole text is parsed into a tree of nodes held in one array and
- * addressed by index (STYLE 2: ids, not pointers); strings are decoded
- * (escapes, \u surrogate pairs) into one arena.  Strict: one value and
+ * addressed by index (ids, not pointers: HACKING.md, Data model); strings are
+ * decoded (escapes, \u surrogate pairs) into one arena.  Strict: one value and
  * nothing but white space after it, no comments, no trailing commas, no
  * NaN or Infinity, no control characters inside strings, valid UTF-8, no
  * leading zeros; nesting deeper than SS_JSON_MAX_DEPTH is refused.  Every
@@ -92,8 +92,8 @@ static inline const struct ss_json_node *ss_json_at(const struct ss_json *j, uin
  * obj is not an object). */
 uint32_t ss_json_member(const struct ss_json *j, uint32_t obj, const char *key);
 
-/* The decoded string of a string node (NUL-terminated, borrowed; it may
- * hold NUL bytes from \u0000, so use *len). */
+/* The decoded string of a string node (NUL-terminated, borrowed; \u0000
+ * is decoded as the four characters \x00, so it holds no NUL). */
 const char *ss_json_string(const struct ss_json *j, uint32_t id, size_t *len);
 
 /* The key of an object member (borrowed). */

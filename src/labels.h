@@ -1,7 +1,8 @@
 /* labels.h - samples and time per label (`report --by labels`, the
  * explorer's labels view): for every distinct label (key and value) that
  * some sample carries, how many samples carry it and their value under the
- * chosen measure (DESIGN section 11: time by default).
+ * chosen measure (stackscope(1), MEASURES: by default time for Rprof, a
+ * pprof profile's default sample type).
  *
  * A sample with several labels counts once for each; so the rows of one
  * key add up to the samples that have that key, not to the profile.

@@ -1,4 +1,5 @@
-/* levels.h - what the profile looks like level by level (DESIGN section 4).
+/* levels.h - what the profile looks like level by level
+ * (stackscope(1), LEVELS).
  *
  * Level 1 is the root (the outermost frame of a stack), level 2 the frame it
  * called, and so on, as in sprof; a stack of depth d reaches levels 1..d.

@@ -1,6 +1,6 @@
 /* limits.h - the limits that readers and writers share.
  *
- * A reader refuses absurd numbers instead of trusting them (DESIGN 10); a
+ * A reader refuses absurd numbers instead of trusting them; a
  * writer refuses to write what a reader would refuse, so that every file
  * stackscope writes, it reads back.  Both sides take their limits from
  * here; the man page (FORMATS) lists them.
@@ -27,6 +27,12 @@
  * speedscope); the writers refuse a deeper
  * stack (a transform such as label-root can add a frame). */
 #define SS_MAX_FRAMES 1000000
+
+/* The bytes of a folded file that decide whether it is a difference
+ * (STACK BASE NEW lines: load_folded.h): its reader looks at the lines
+ * that end within them, and its writer does not write a profile that is no
+ * comparison as lines that would read so. */
+#define SS_FOLDED_DIFF_WINDOW ((size_t)1 << 20)
 
 /* The longest line of a text input read from a pipe or device (256 MiB).
  * A line of a regular file has no limit but the file's size: it is mapped,

@@ -19,6 +19,7 @@
 
 #include "format.h"
 #include "load_folded.h"
+#include "load_pprof.h"
 #include "reader.h"
 #include "vec.h"
 
@@ -111,6 +112,16 @@ static const struct {
      " > perf.txt` and open perf.txt"},
     {"PERFFILE", 8, "perf's binary perf.data, which stackscope does not read: run `perf script -i ",
      " > perf.txt` and open perf.txt"},
+    /* gperftools' CPU profiler (CPUPROFILE=...): a header of words 0, 3
+     * (header words), 0 (version), then the period; 64-bit, then 32-bit */
+    {"\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 24,
+     "a gperftools CPU profile (its binary format), which stackscope does not read: run `pprof "
+     "-proto PROGRAM ",
+     " > profile.pb.gz` (Go's pprof, with the profiled program) and open profile.pb.gz"},
+    {"\0\0\0\0\3\0\0\0\0\0\0\0", 12,
+     "a gperftools CPU profile (its binary format), which stackscope does not read: run `pprof "
+     "-proto PROGRAM ",
+     " > profile.pb.gz` (Go's pprof, with the profiled program) and open profile.pb.gz"},
     {"\x7f"
      "ELF",
      4,
@@ -181,7 +192,7 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
 {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        /* DESIGN 10: a directory is v2 tables */
+        /* a directory is v2 tables (stackscope(1), FORMATS) */
         for (size_t i = 0; ss_format_at(i); i++)
             if (ss_format_at(i)->directory)
                 return ss_format_at(i)->load_dir(m, path, err);
@@ -300,6 +311,11 @@ void ss_load_progress(const char *path, uint64_t done, uint64_t total, uint64_t 
     progress_fn(progress_ctx, &p);
 }
 
+void ss_load_set_drop_frames(int on)
+{
+    ss_pprof_set_drop_frames(on);
+}
+
 void ss_load_set_folded_interval(double us)
 {
     ss_folded_set_interval(us);
@@ -318,7 +334,7 @@ void ss_load_set_folded_interval(double us)
  * profile).  Files that disagree are refused unless --mixed or a chosen
  * measure (--value) keeps them as separate sources: then one warning says
  * so, and the measure decides what each weighs (a source without it weighs
- * 0, DESIGN 11).  Each file is represented by
+ * 0: stackscope(1), MEASURES).  Each file is represented by
  * its first source. */
 
 static int mixed_ok;

@@ -44,16 +44,22 @@ int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, u
  * period of their own). */
 void ss_load_set_folded_interval(double us);
 
+/* Whether pprof profiles' drop_frames and keep_frames are applied, as Go's
+ * pprof applies them (on by default; the command line's --no-drop-frames
+ * turns it off).  Process-wide. */
+void ss_load_set_drop_frames(int on);
+
 /* Whether ss_load_files keeps files of different kinds (a CPU and a heap
  * profile: different sample types) as separate sources, with a warning
  * (the command line's --mixed, or a measure chosen with --value), instead
  * of refusing them.  Process-wide. */
 void ss_load_set_mixed(int on);
 
-/* Progress of a load (DESIGN section 9: a load over half a second shows
- * it).  Loaders report now and then (every chunk or so many lines) through
- * the callback set with ss_load_set_progress; the core prints nothing, the
- * command line and the explorer decide when and how to show it. */
+/* Progress of a load (a load over half a second shows it:
+ * stackscope(1), ENVIRONMENT).  Loaders report now and then (every chunk or so
+ * many lines) through the callback set with ss_load_set_progress; the core
+ * prints nothing, the command line and the explorer decide when and how to
+ * show it. */
 struct ss_progress {
     const char *path; /* the file being read (borrowed) */
     uint64_t done;    /* its bytes read so far */

@@ -1,5 +1,5 @@
-/* load_folded.h - reader of folded stacks (DESIGN section 3), the format of
- * flamegraph.pl's stackcollapse scripts, inferno and speedscope:
+/* load_folded.h - reader of folded stacks (stackscope(1), Folded stacks), the
+ * format of flamegraph.pl's stackcollapse scripts, inferno and speedscope:
  *
  *     root;caller;leaf COUNT
  *
@@ -15,12 +15,24 @@
  * whole number or above 10^15, an empty stack, a NUL byte) is an error
  * naming the file and line.  There are no comments: a line starting with
  * '#' is a stack like any other.
+ *
+ * A difference, as flamegraph's difffolded.pl, inferno-diff-folded and
+ * stackscope's folded writer of a comparison write it, has two counts on
+ * every line: `STACK BASE NEW`.  A file is read as one when every line of
+ * its first SS_FOLDED_DIFF_WINDOW bytes (its first line, however long, and
+ * every line that ends within them) has two counts; then every line must,
+ * and the file becomes two sources: the new side's counts, and the base's
+ * in a source flagged SS_SRC_BASE, so that `report` and the explorer
+ * compare them as they compare a pprof difference (compare.h).  The folded
+ * writer refuses to write a profile that is no comparison as lines that
+ * would read back so.
  */
 #ifndef SS_LOAD_FOLDED_H
 #define SS_LOAD_FOLDED_H
 
 #include <stddef.h>
 
+#include "limits.h"
 #include "model.h"
 #include "reader.h"
 
@@ -46,6 +58,11 @@ double ss_folded_interval(void);
  * line has not ended within the n bytes and the file goes on.  An Rprof
  * header never matches (it has no count). */
 int ss_folded_sniff(const char *p, size_t n, int whole, const char **why, uint64_t *line_no);
+
+/* Is the start of a folded file, p[0..n) (`whole`: all of it), a
+ * difference: every line (the first, and those that end within
+ * SS_FOLDED_DIFF_WINDOW bytes) `STACK BASE NEW`, with at least one? */
+int ss_folded_is_diff(const char *p, size_t n, int whole);
 
 /* Load folded stacks from an open reader into m as one new source.  `path`
  * names the file in messages.  Returns 0 or an error code with err naming

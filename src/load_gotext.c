@@ -45,7 +45,8 @@ int ss_gotext_sniff(const char *p, size_t n, int whole, const char **what)
         *what = "an empty file";
         return whole ? 0 : -1;
     }
-    size_t a = 0;
+    /* a UTF-8 byte order mark (an editor on Windows saved it) */
+    size_t a = n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3) ? 3 : 0;
     while (a < n && (p[a] == '\n' || p[a] == '\r' || p[a] == ' ' || p[a] == '\t'))
         a++;
     size_t b = a;

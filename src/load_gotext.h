@@ -21,7 +21,8 @@
 /* Refuse the file (SS_EINPUT with the message above). */
 int ss_load_gotext(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err);
 
-/* Is the first line of p[0..n) the header of one of Go's text profiles?
+/* Is the first line of p[0..n) (after a UTF-8 byte order mark, if any)
+ * the header of one of Go's text profiles?
  * 1 (and *what names it), 0, or -1 (the first line has not ended). */
 int ss_gotext_sniff(const char *p, size_t n, int whole, const char **what);
 

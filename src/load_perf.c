@@ -155,11 +155,13 @@ int ss_perf_sniff(const char *p, size_t n, int whole, const char **why)
             i++;
         if (i < b && p[a] != '#') {
             struct header h;
-            if (is_sp(p[a])) {
+            /* perf pads the command name with spaces when it prints no
+             * call chains; a frame line starts with a tab */
+            if (p[a] == '\t' || (is_sp(p[a]) && parse_header(p + i, b - i, &h, why))) {
                 *why = "the first line is indented (a perf script sample starts with its header)";
                 return 0;
             }
-            return parse_header(p + a, b - a, &h, why) == 0;
+            return parse_header(p + i, b - i, &h, why) == 0;
         }
         if (b >= n) {
             *why = "no sample header";
@@ -210,31 +212,81 @@ static void parse_frame(const char *s, size_t n, const char **sym, size_t *slen,
     *slen = rl;
 }
 
+/* The part of DSO path d[0..n) after its last '/' ("gzip" for
+ * "/usr/bin/gzip"): perf report's short name. */
+static void dso_base(const char *d, size_t n, const char **b, size_t *bn)
+{
+    size_t k = n;
+    while (k > 0 && d[k - 1] != '/')
+        k--;
+    *b = d + k;
+    *bn = n - k;
+}
+
 struct perf {
     struct ss_model *m;
     const char *path;
     struct ss_error *err;
     VEC(ss_id) frames;
-    int open;     /* a sample is being read */
-    ss_id comm;   /* its root frame */
-    ss_id labels; /* its label set (comm, pid, tid) */
+    int open;   /* a sample is being read */
+    ss_id comm; /* its root frame */
     ss_id key_comm, key_pid, key_tid;
     int64_t period; /* -1: none */
-    int clock;      /* cpu-clock or task-clock */
-    uint64_t line;  /* its header's line */
+    ss_id head[3];  /* its header's labels (comm, pid, tid) */
+    size_t nhead;
+    ss_id leaf_dso; /* the DSO of its innermost frame (short name), SS_NONE */
+    ss_id key_dso;
+    int clock;     /* cpu-clock or task-clock */
+    uint64_t line; /* its header's line */
     ss_id vt_dur, vt_ev;
     double clock_sum;
     size_t clock_n;
 };
 
+/* The location of a frame.  A symbol perf could not resolve is named after
+ * its module, "[gzip]", as perf report and stackcollapse-perf.pl show it
+ * ("[unknown]" when the module is unknown too).  The first frame of a
+ * sample gives its DSO label. */
 static ss_id frame_loc(struct perf *P, const char *name, size_t len, const char *dso, size_t dlen)
 {
+    char mod[4096];
+    const char *b = NULL;
+    size_t bn = 0;
+    if (dlen)
+        dso_base(dso, dlen, &b, &bn);
+    if (len == 9 && !memcmp(name, "[unknown]", 9) && bn && bn < sizeof mod - 2 &&
+        !(dlen == 9 && !memcmp(dso, "[unknown]", 9))) {
+        mod[0] = '[';
+        memcpy(mod + 1, b, bn);
+        mod[bn + 1] = ']';
+        name = mod;
+        len = bn + 2;
+    }
+    if (P->open && P->frames.n == 0 && P->leaf_dso == SS_NONE && bn &&
+        (P->leaf_dso = ss_model_intern(P->m, b, bn)) == SS_NONE)
+        return SS_NONE;
     ss_id nm = ss_model_intern(P->m, name, len);
     ss_id file = dlen ? ss_model_intern(P->m, dso, dlen) : SS_NONE;
     if (nm == SS_NONE || (dlen && file == SS_NONE))
         return SS_NONE;
     ss_id fn = ss_model_function(P->m, nm, nm, file, 0);
     return fn == SS_NONE ? SS_NONE : ss_model_location(P->m, fn, SS_NONE, 0);
+}
+
+/* The label set of the sample read: its header's, and dso (its innermost
+ * frame's module, as perf report's dso column) when it has frames. */
+static ss_id sample_labels(struct perf *P)
+{
+    ss_id labs[4];
+    memcpy(labs, P->head, P->nhead * sizeof *labs);
+    size_t n = P->nhead;
+    if (P->leaf_dso != SS_NONE) {
+        if (P->key_dso == SS_NONE && (P->key_dso = ss_model_intern_cstr(P->m, "dso")) == SS_NONE)
+            return SS_NONE;
+        if ((labs[n++] = ss_model_label(P->m, P->key_dso, P->leaf_dso, 0, SS_NONE)) == SS_NONE)
+            return SS_NONE;
+    }
+    return ss_model_label_set(P->m, labs, n);
 }
 
 static int flush(struct perf *P)
@@ -271,14 +323,17 @@ static int flush(struct perf *P)
         P->clock_sum += (double)P->period;
         P->clock_n++;
     }
-    int rc = ss_model_add_sample(P->m, st, vals) || ss_model_label_sample(P->m, P->labels)
-                 ? ss_nomem(P->err, "samples")
-                 : 0;
+    ss_id set = sample_labels(P);
+    int rc =
+        set == SS_NONE || ss_model_add_sample(P->m, st, vals) || ss_model_label_sample(P->m, set)
+            ? ss_nomem(P->err, "samples")
+            : 0;
     free(vals);
     return rc;
 }
 
-/* The label set of a sample with header h (comm as printed, spaces kept). */
+/* The labels of a sample with header h (comm as printed, spaces kept)
+ * into P->head: 0, or SS_NONE when out of memory. */
 static ss_id header_labels(struct perf *P, const struct header *h)
 {
     if (P->key_comm == SS_NONE) {
@@ -301,7 +356,9 @@ static ss_id header_labels(struct perf *P, const struct header *h)
     for (size_t k = 0; k < n; k++)
         if (labs[k] == SS_NONE)
             return SS_NONE;
-    return ss_model_label_set(P->m, labs, n);
+    memcpy(P->head, labs, n * sizeof *labs);
+    P->nhead = n;
+    return 0;
 }
 
 int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
@@ -312,7 +369,7 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
     P.path = path;
     P.err = err;
     P.vt_dur = P.vt_ev = SS_NONE;
-    P.key_comm = P.key_pid = P.key_tid = SS_NONE;
+    P.key_comm = P.key_pid = P.key_tid = P.key_dso = P.leaf_dso = SS_NONE;
     struct ss_source src;
     memset(&src, 0, sizeof src);
     src.type = ss_model_intern_cstr(m, "perf");
@@ -340,7 +397,16 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
         }
         if (!P.open && line[0] == '#')
             continue;
-        if (is_sp(line[0])) {
+        struct header h;
+        const char *why;
+        size_t n = len;
+        while (n && line[n - 1] == '\r')
+            n--;
+        /* a frame starts with a tab; a header without call chains with
+         * the command name padded with spaces */
+        int header =
+            !is_sp(line[0]) || (line[0] == ' ' && !parse_header(line + i, n - i, &h, &why));
+        if (!header) {
             if (!P.open) {
                 rc = ss_fail(err, SS_EINPUT,
                              "%s:%llu: a frame line outside a sample (no header "
@@ -348,8 +414,7 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
                              path, (unsigned long long)r->line_no);
                 break;
             }
-            size_t n = len;
-            while (n > i && (is_sp(line[n - 1]) || line[n - 1] == '\r'))
+            while (n > i && is_sp(line[n - 1]))
                 n--;
             const char *sym, *dso;
             size_t sl, dl;
@@ -365,12 +430,7 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
         /* a header: the previous sample ends here if no blank line did */
         if ((rc = flush(&P)))
             break;
-        struct header h;
-        const char *why;
-        size_t n = len;
-        while (n && line[n - 1] == '\r')
-            n--;
-        if (parse_header(line, n, &h, &why)) {
+        if (parse_header(line + i, n - i, &h, &why)) {
             rc = ss_fail(err, SS_EINPUT, "%s:%llu: %s", path, (unsigned long long)r->line_no, why);
             break;
         }
@@ -379,8 +439,8 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
         for (size_t k = 0; k < cl; k++)
             comm[k] = h.comm[k] == ' ' ? '_' : h.comm[k];
         P.comm = frame_loc(&P, comm, cl, NULL, 0);
-        P.labels = header_labels(&P, &h);
-        if (P.comm == SS_NONE || P.labels == SS_NONE) {
+        P.leaf_dso = SS_NONE;
+        if (P.comm == SS_NONE || header_labels(&P, &h) == SS_NONE) {
             rc = ss_nomem(err, "frames");
             break;
         }

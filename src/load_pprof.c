@@ -28,6 +28,8 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "match.h"
+#include "num.h"
 #include "profile.pb-c.h"
 #include "vec.h"
 
@@ -398,13 +400,23 @@ struct pp_loc {
 
 struct pp_map {
     uint64_t id;
+    uint64_t start, limit, offset;
     int64_t filename, build_id;
+    uint32_t flags; /* SS_MAP_* */
     size_t off;
 };
 
 struct pp_line {
     uint64_t function_id;
     int64_t line;
+};
+
+/* One source of a profile stackscope wrote (see restore_plan). */
+struct restore {
+    uint32_t session;
+    uint32_t flags; /* SS_SRC_GC, SS_SRC_LINE, SS_SRC_MEMORY, SS_SRC_UNORDERED */
+    double interval_us;
+    uint64_t first, count; /* its samples: positions first .. first + count - 1 */
 };
 
 struct loader {
@@ -427,17 +439,30 @@ struct loader {
     VEC(int64_t) vt_unit;
     VEC(int64_t) comments;
     VEC(struct pp_map) maps;
-    int64_t drop_frames, keep_frames, time_nanos, duration_nanos, period, default_type;
+    int64_t drop_frames, keep_frames, time_nanos, duration_nanos, default_type;
+    int64_t period; /* the file's; a restored source's own while its samples are read */
     int64_t period_type, period_unit;
     size_t n_samples;
 
     struct idmap fn_map, loc_map, map_map;
+    ss_id *map_model;      /* mapping index -> model mapping */
+    uint8_t *prune;        /* location index -> PRUNE_* (drop_frames), or NULL */
     ss_id *fn_model;       /* function index -> model function */
     VEC(ss_id) loc_frames; /* model locations of every location, innermost first */
+    VEC(uint32_t) line_fn; /* per loc_frames entry: its function index, SS_NONE without */
+    VEC(uint32_t) lidx;    /* scratch: one sample's location indexes */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
     VEC(ss_id) labs;       /* scratch: one sample's labels */
     struct memo memo;
     int64_t *vals;
+
+    /* The sources stackscope's writer wrote into one profile (its
+     * "stackscope: source K of N" comments), restored: each its session,
+     * interval and flags, over its samples (restore_plan). */
+    VEC(struct restore) rs;
+    size_t rs_next;               /* the next to start */
+    uint64_t rs_at;               /* ... at this sample (1-based) */
+    const struct ss_source *tmpl; /* the source as the file has it */
 };
 
 #define NO_OFF ((size_t)-1) /* an error that has no single place */
@@ -546,7 +571,18 @@ static int pass_one(struct loader *L)
                 return unpack_failed(L, &f);
             if (mp->id == 0)
                 return bad(L, f.off, "mapping with the reserved id 0");
-            struct pp_map pm = {mp->id, mp->filename, mp->build_id, f.off};
+            uint32_t fl = (mp->has_functions ? SS_MAP_FUNCTIONS : 0) |
+                          (mp->has_filenames ? SS_MAP_FILENAMES : 0) |
+                          (mp->has_line_numbers ? SS_MAP_LINE_NUMBERS : 0) |
+                          (mp->has_inline_frames ? SS_MAP_INLINE_FRAMES : 0);
+            struct pp_map pm = {mp->id,
+                                mp->memory_start,
+                                mp->memory_limit,
+                                mp->file_offset,
+                                mp->filename,
+                                mp->build_id,
+                                fl,
+                                f.off};
             if (VEC_PUSH(L->maps, pm))
                 return nomem(L, "mappings");
             break;
@@ -710,17 +746,17 @@ static uint64_t max_id_locs(const struct loader *L)
     return mx;
 }
 
-/* Mappings: only their file names are used (to name functions that have
- * no name, as pprof does); ids are checked all the same. */
+/* Mappings: into the model (the locations point at them), their ids and
+ * strings checked; pprof refuses duplicate ids: so do we. */
 static int check_mappings(struct loader *L)
 {
-    /* Mappings are not kept, but pprof refuses duplicate ids: so do we. */
     uint64_t mx = 0;
     for (size_t i = 0; i < L->maps.n; i++)
         if (L->maps.v[i].id > mx)
             mx = L->maps.v[i].id;
     struct idmap *mm = &L->map_map;
-    if (idmap_init(mm, mx, L->maps.n))
+    L->map_model = ss_alloc_array(L->maps.n ? L->maps.n : 1, sizeof *L->map_model);
+    if (!L->map_model || idmap_init(mm, mx, L->maps.n))
         return nomem(L, "mappings");
     int rc = 0;
     for (size_t i = 0; i < L->maps.n && !rc; i++) {
@@ -730,17 +766,34 @@ static int check_mappings(struct loader *L)
         else if (check_str(L, mp->filename, mp->off, "mapping: filename") ||
                  check_str(L, mp->build_id, mp->off, "mapping: build_id"))
             rc = L->err->code;
+        if (rc)
+            break;
+        struct ss_mapping sm = {mp->start, mp->limit, mp->offset, SS_NONE, SS_NONE, mp->flags};
+        if (L->strs.v[mp->filename].len && (sm.file = str_id(L, mp->filename)) == SS_NONE)
+            return nomem(L, "mappings");
+        if (L->strs.v[mp->build_id].len && (sm.build_id = str_id(L, mp->build_id)) == SS_NONE)
+            return nomem(L, "mappings");
+        if ((L->map_model[i] = ss_model_mapping(L->m, &sm)) == SS_NONE)
+            return nomem(L, "mappings");
     }
     return rc;
 }
 
-/* The function of a line whose function has no name: pprof shows such a
- * frame as its binary, "[libc.so.6]", or "<unknown>". */
-static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const struct pp_func *f)
+/* The model mapping of location lo, or SS_NONE. */
+static ss_id loc_mapping(const struct loader *L, const struct pp_loc *lo)
+{
+    uint32_t mi = lo->mapping_id ? idmap_get(&L->map_map, lo->mapping_id) : SS_NONE;
+    return mi == SS_NONE ? SS_NONE : L->map_model[mi];
+}
+
+/* The name pprof shows for a frame without a function name: its binary,
+ * "[libc.so.6]", or "<unknown>" (as a string id, SS_NONE when out of
+ * memory). */
+static ss_id binary_name(struct loader *L, const struct pp_loc *lo)
 {
     char buf[300];
     const char *name = "<unknown>";
-    uint32_t mi = idmap_get(&L->map_map, lo->mapping_id);
+    uint32_t mi = lo->mapping_id ? idmap_get(&L->map_map, lo->mapping_id) : SS_NONE;
     if (mi != SS_NONE && L->strs.v[L->maps.v[mi].filename].len) {
         const struct pp_str *fs = &L->strs.v[L->maps.v[mi].filename];
         size_t b = fs->len;
@@ -749,9 +802,24 @@ static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const s
         snprintf(buf, sizeof buf, "[%.*s]", (int)((fs->len - b) & 255), fs->s + b);
         name = buf;
     }
-    ss_id id = ss_model_intern_cstr(L->m, name);
-    ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
-    if (id == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
+    return ss_model_intern_cstr(L->m, name);
+}
+
+/* Does a function name a file (string idx)?  Index 0 is "no file"; an
+ * empty string at another index, the last of the table, is a file whose
+ * name is empty (R's `#File 1: `): stackscope's writer puts it there. */
+static int has_file(const struct loader *L, int64_t idx)
+{
+    return L->strs.v[idx].len || (idx > 0 && (size_t)idx + 1 == L->strs.n);
+}
+
+/* The function of a line whose function has no name, named as pprof shows
+ * it (binary_name). */
+static ss_id unnamed_function(struct loader *L, const struct pp_loc *lo, const struct pp_func *f)
+{
+    ss_id id = binary_name(L, lo);
+    ss_id file = has_file(L, f->filename) ? str_id(L, f->filename) : SS_NONE;
+    if (id == SS_NONE || (file == SS_NONE && has_file(L, f->filename)))
         return SS_NONE;
     uint32_t start = f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
     return ss_model_function(L->m, id, id, file, start);
@@ -788,17 +856,20 @@ static int build_tables(struct loader *L)
         /* The name shown is pprof's: the name, else the system name. */
         int64_t shown = L->strs.v[f->name].len ? f->name : f->system_name;
         ss_id name = str_id(L, shown);
-        ss_id sys = L->strs.v[f->system_name].len ? str_id(L, f->system_name) : name;
-        ss_id file = L->strs.v[f->filename].len ? str_id(L, f->filename) : SS_NONE;
+        /* no system name: SS_NONE (the writer then writes none either) */
+        ss_id sys = L->strs.v[f->system_name].len ? str_id(L, f->system_name) : SS_NONE;
+        ss_id file = has_file(L, f->filename) ? str_id(L, f->filename) : SS_NONE;
         uint32_t start =
             f->start_line > 0 && f->start_line <= UINT32_MAX ? (uint32_t)f->start_line : 0;
-        if (name == SS_NONE || sys == SS_NONE || (file == SS_NONE && L->strs.v[f->filename].len))
+        if (name == SS_NONE || (sys == SS_NONE && L->strs.v[f->system_name].len) ||
+            (file == SS_NONE && has_file(L, f->filename)))
             return nomem(L, "strings");
         L->fn_model[i] = ss_model_function(L->m, name, sys, file, start);
         if (L->fn_model[i] == SS_NONE)
             return nomem(L, "functions");
     }
-    if (VEC_RESERVE(L->loc_frames, L->lines.n + L->locs.n))
+    if (VEC_RESERVE(L->loc_frames, L->lines.n + L->locs.n) ||
+        VEC_RESERVE(L->line_fn, L->lines.n + L->locs.n))
         return nomem(L, "locations");
     for (size_t i = 0; i < L->locs.n; i++) {
         struct pp_loc *lo = &L->locs.v[i];
@@ -817,26 +888,34 @@ static int build_tables(struct loader *L)
                            lo->id, k + 1, ln->function_id);
             ss_id fn = L->fn_model[fi];
             const struct pp_func *pf = &L->funcs.v[fi];
+            uint32_t flags = k + 1 < lo->n ? SS_LOC_INLINE : 0; /* inlined into the next */
             if (!L->strs.v[pf->name].len && !L->strs.v[pf->system_name].len) {
                 fn = unnamed_function(L, lo, pf);
                 if (fn == SS_NONE)
                     return nomem(L, "functions");
+                flags |= SS_LOC_UNNAMED;
             }
             uint32_t line = ln->line > 0 && ln->line <= UINT32_MAX ? (uint32_t)ln->line : 0;
-            ss_id loc = ss_model_location(L->m, fn, L->m->functions.v[fn].filename, line);
+            struct ss_location key = {
+                fn,         L->m->functions.v[fn].filename, line, loc_mapping(L, lo), flags, 0,
+                lo->address};
+            ss_id loc = ss_model_location_at(L->m, &key);
             if (loc == SS_NONE)
                 return nomem(L, "locations");
+            L->line_fn.v[L->loc_frames.n] = fi;
             L->loc_frames.v[L->loc_frames.n++] = loc;
         }
         if (lo->n == 0) {
-            /* Not symbolised: the address is all there is. */
-            char buf[32];
-            int n = snprintf(buf, sizeof buf, "0x%" PRIx64, lo->address);
-            ss_id name = ss_model_intern(L->m, buf, (size_t)n);
+            /* Not symbolised: named after its binary, as pprof shows it
+             * ("[libc.so.6]"), the address kept in the location. */
+            ss_id name = binary_name(L, lo);
             ss_id fn = name == SS_NONE ? SS_NONE : ss_model_function(L->m, name, name, SS_NONE, 0);
-            ss_id loc = fn == SS_NONE ? SS_NONE : ss_model_location(L->m, fn, SS_NONE, 0);
+            struct ss_location key = {fn, SS_NONE,    0, loc_mapping(L, lo), SS_LOC_NO_LINE,
+                                      0,  lo->address};
+            ss_id loc = fn == SS_NONE ? SS_NONE : ss_model_location_at(L->m, &key);
             if (loc == SS_NONE)
                 return nomem(L, "locations");
+            L->line_fn.v[L->loc_frames.n] = SS_NONE;
             L->loc_frames.v[L->loc_frames.n++] = loc;
         }
         lo->first = first;
@@ -845,15 +924,26 @@ static int build_tables(struct loader *L)
     return 0;
 }
 
-/* Are the samples in time order?  Go's runtime (and RProtoBuf, and most
- * producers) write one sample per distinct stack and label set, in no
- * order: a sample is a stack's total, not a moment.  Only a profile that
- * stackscope itself wrote from one in time order keeps its samples one per
- * tick, in order: its comments say "stackscope: from TYPE FILE, ..." with
- * the TYPE of a format in time order (write_pprof.c). */
+/* Is a source of TYPE (a format's name) in time order, one sample per
+ * tick?  Go's runtime (and RProtoBuf, and most producers) write one sample
+ * per distinct stack and label set, in no order: a sample is a stack's
+ * total, not a moment.  Only what stackscope wrote from a format in time
+ * order keeps its samples one per tick, in order. */
+static int ordered_type(const char *type, size_t len)
+{
+    static const char *const ordered[] = {"rprof", "perf", "cpuprofile", "speedscope"};
+    for (size_t k = 0; k < sizeof ordered / sizeof *ordered; k++)
+        if (strlen(ordered[k]) == len && !memcmp(type, ordered[k], len))
+            return 1;
+    return 0;
+}
+
+/* Are the file's samples in time order (the one source of a file without
+ * a restore plan)?  Its comments say so as stackscope wrote them before
+ * it wrote one comment per source (restore_comment): "stackscope: from
+ * TYPE FILE, ..." with TYPE in time order. */
 static int from_timeline(const struct loader *L)
 {
-    static const char *const ordered[] = {"rprof ", "perf ", "cpuprofile ", "speedscope "};
     static const char prefix[] = "stackscope: from ";
     const size_t np = sizeof prefix - 1;
     for (size_t i = 0; i < L->comments.n; i++) {
@@ -864,11 +954,178 @@ static int from_timeline(const struct loader *L)
         size_t len = L->strs.v[c].len;
         if (len <= np || memcmp(s, prefix, np))
             continue;
-        for (size_t k = 0; k < sizeof ordered / sizeof *ordered; k++) {
-            size_t kl = strlen(ordered[k]);
-            if (len - np > kl && !memcmp(s + np, ordered[k], kl))
-                return 1;
+        const char *t = s + np, *sp = memchr(t, ' ', len - np);
+        if (sp && ordered_type(t, (size_t)(sp - t)))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- drop_frames and keep_frames ---------------------------------------------- */
+
+/* Whether drop_frames is applied (ss_pprof_set_drop_frames). */
+static int apply_drop_frames = 1;
+
+void ss_pprof_set_drop_frames(int on)
+{
+    apply_drop_frames = on;
+}
+
+enum { PRUNE_ALL = 1, PRUNE_BENEATH = 2 };
+
+/* drop_frames and keep_frames compiled, and what is known of each
+ * function: 0 not matched yet, 1 no, 2 pruned. */
+struct prune_rx {
+    struct ss_regex drop, keep;
+    int have_keep;
+    uint64_t budget; /* the matcher's work left (match.h) */
+    unsigned char *fn;
+};
+
+/* Does function fi's name, simplified as pprof does (a leading '.' off,
+ * cut at the first '(' that does not start "(anonymous namespace)" or
+ * "operator()"), match drop and not keep?  1, 0, or -2 when matching costs
+ * more than the budget (-1: no memory). */
+static int prune_match(const struct loader *L, struct prune_rx *px, uint32_t fi)
+{
+    if (px->fn[fi])
+        return px->fn[fi] == 2;
+    const struct pp_str *nm = &L->strs.v[L->funcs.v[fi].name];
+    size_t a = nm->len && nm->s[0] == '.', i = a;
+    while (i < nm->len) {
+        size_t left = nm->len - i;
+        if (left >= 21 && !memcmp(nm->s + i, "(anonymous namespace)", 21))
+            i += 21;
+        else if (left >= 10 && !memcmp(nm->s + i, "operator()", 10))
+            i += 10;
+        else if (nm->s[i] == '(')
+            break;
+        else
+            i++;
+    }
+    if (i > nm->len)
+        i = nm->len;
+    int r = nm->len ? ss_regex_match(&px->drop, nm->s + a, i - a, &px->budget) : 0;
+    if (r == 1 && px->have_keep) {
+        int k = ss_regex_match(&px->keep, nm->s + a, i - a, &px->budget);
+        r = k < 0 ? k : !k;
+    }
+    if (r >= 0)
+        px->fn[fi] = r ? 2 : 1;
+    return r;
+}
+
+/* Compile "^(RE)$" of string idx into *rx (POSIX extended syntax: pprof's
+ * are Go's, alike for what profiles use).  Returns 0, 1 with a warning
+ * when it is not one, or -1 when memory runs out. */
+static int prune_regex(struct loader *L, int64_t idx, const char *what, struct ss_regex *rx)
+{
+    size_t n = L->strs.v[idx].len;
+    char *re = malloc(n + 5), why[128];
+    if (!re)
+        return -1;
+    snprintf(re, n + 5, "^(%.*s)$", (int)n, str_at(L, idx));
+    int rc = ss_regex_compile(rx, re, why, sizeof why);
+    free(re);
+    if (rc == -2)
+        return -1;
+    if (rc)
+        ss_model_warn(L->m,
+                      "%s: the profile's %s is not a regular expression stackscope reads "
+                      "(POSIX extended: %s): not applied",
+                      L->path, what, why);
+    return rc ? 1 : 0;
+}
+
+/* Mark the locations pprof's Prune cuts at (prune_plan): first every
+ * function matched (a budget running out leaves the locations whole),
+ * then the locations cut.  Returns 0, or -2 when matching ran out of
+ * budget, -1 when memory did. */
+static int prune_mark(struct loader *L, struct prune_rx *px)
+{
+    for (size_t i = 0; i < L->locs.n; i++) {
+        const struct pp_loc *lo = &L->locs.v[i];
+        for (size_t k = 0; k < lo->n; k++) {
+            uint32_t fi = L->line_fn.v[lo->first + k];
+            int r = fi != SS_NONE ? prune_match(L, px, fi) : 0;
+            if (r < 0)
+                return r;
         }
+    }
+    for (size_t i = 0; i < L->locs.n; i++) {
+        struct pp_loc *lo = &L->locs.v[i];
+        size_t k = lo->n;
+        while (k-- > 0) { /* from the outermost line in */
+            uint32_t fi = L->line_fn.v[lo->first + k];
+            if (fi != SS_NONE && px->fn[fi] == 2)
+                break;
+        }
+        if (k == SIZE_MAX)
+            continue;
+        if (k + 1 == lo->n) {
+            L->prune[i] = PRUNE_ALL; /* its lines stay, for samples it does not cut */
+            continue;
+        }
+        L->prune[i] = PRUNE_BENEATH;
+        lo->first += (uint32_t)k + 1; /* the lines outside the match stay */
+        lo->n -= (uint32_t)k + 1;
+    }
+    return 0;
+}
+
+/* pprof's Prune: the locations whose outermost line matching drop_frames
+ * (and not keep_frames) is their outermost line are PRUNE_ALL; those where
+ * it is an inner line lose that line and the lines inside it, and are
+ * PRUNE_BENEATH.  Samples are cut there (prune_cut).  Expressions too
+ * costly for the names (match.h) are not applied, with a warning. */
+static int prune_plan(struct loader *L)
+{
+    if (!apply_drop_frames || !L->drop_frames || !L->strs.v[L->drop_frames].len)
+        return 0;
+    struct prune_rx px = {0};
+    int r = prune_regex(L, L->drop_frames, "drop_frames", &px.drop);
+    px.have_keep = L->keep_frames && L->strs.v[L->keep_frames].len;
+    if (!r && px.have_keep)
+        r = prune_regex(L, L->keep_frames, "keep_frames", &px.keep);
+    uint64_t bytes = 0;
+    for (size_t f = 0; f < L->funcs.n; f++)
+        bytes += L->strs.v[L->funcs.v[f].name].len;
+    px.budget = SS_REGEX_BUDGET(bytes);
+    if (!r) {
+        px.fn = ss_calloc_array(L->funcs.n ? L->funcs.n : 1, 1);
+        L->prune = ss_calloc_array(L->locs.n ? L->locs.n : 1, 1);
+        r = px.fn && L->prune ? prune_mark(L, &px) : -1;
+    }
+    if (r == -2)
+        ss_model_warn(L->m,
+                      "%s: the profile's drop_frames is too costly to match against its names "
+                      "(it keeps hundreds of states alive at once): not applied",
+                      L->path);
+    free(px.fn);
+    ss_regex_free(&px.drop);
+    ss_regex_free(&px.keep);
+    if (r) {
+        free(L->prune);
+        L->prune = NULL;
+    }
+    return r == -1 ? nomem(L, "drop_frames") : 0;
+}
+
+/* The first of the n locations li[0..n) (innermost first) that a sample
+ * keeps after pprof's Prune: scanning from the root, past the first
+ * location that is not pruned, the first pruned one cuts the sample
+ * (PRUNE_ALL: it goes too; PRUNE_BENEATH: its outer lines stay). */
+static size_t prune_cut(const struct loader *L, const uint32_t *li, size_t n)
+{
+    int user = 0;
+    for (size_t i = n; i-- > 0;) {
+        uint8_t p = L->prune[li[i]];
+        if (!p) {
+            user = 1;
+            continue;
+        }
+        if (user)
+            return p == PRUNE_ALL ? i + 1 : i;
     }
     return 0;
 }
@@ -1009,6 +1266,87 @@ static ss_id sample_labels(struct loader *L, const Perftools__Profiles__Sample *
     return set;
 }
 
+/* ---- the sources of a profile stackscope wrote -------------------------------- */
+
+/* Parse comment c: "stackscope: source K of N: TYPE session S, interval X
+ * us, flags F, C samples from P, file URI" (write_pprof.c); 0 when it is
+ * one, with k and n set. */
+static int restore_comment(const struct loader *L, int64_t c, unsigned *k, unsigned *n,
+                           struct restore *r)
+{
+    char buf[512], type[64], flags[128];
+    size_t len = L->strs.v[c].len < sizeof buf - 1 ? L->strs.v[c].len : sizeof buf - 1;
+    memcpy(buf, str_at(L, c), len);
+    buf[len] = '\0';
+    unsigned long long cnt, first;
+    int end = 0;
+    if (sscanf(buf,
+               "stackscope: source %u of %u: %63s session %u, interval %lf us, flags %127[^,], "
+               "%llu samples from %llu, file %n",
+               k, n, type, &r->session, &r->interval_us, flags, &cnt, &first, &end) != 8 ||
+        !end || *k < 1 || *k > *n || !(r->interval_us > 0) || first < 1)
+        return -1;
+    r->count = cnt;
+    r->first = first;
+    r->flags = (strstr(flags, "memory") ? SS_SRC_MEMORY : 0) |
+               (strstr(flags, "gc") ? SS_SRC_GC : 0) | (strstr(flags, "line") ? SS_SRC_LINE : 0) |
+               (strstr(flags, "unordered") ? SS_SRC_UNORDERED : 0);
+    return 0;
+}
+
+/* The sources to restore: every "stackscope: source K of N" comment, K = 1
+ * .. N in order, their samples one after another and all of the file's.
+ * Anything else (a profile another program merged or cut) restores
+ * nothing: the file is then one source, as any pprof file. */
+static int restore_plan(struct loader *L)
+{
+    unsigned n = 0, k, nn;
+    struct restore r;
+    for (size_t i = 0; i < L->comments.n; i++) {
+        if (restore_comment(L, L->comments.v[i], &k, &nn, &r))
+            continue;
+        uint64_t at = L->rs.n ? L->rs.v[L->rs.n - 1].first + L->rs.v[L->rs.n - 1].count : 1;
+        if ((n && nn != n) || k != L->rs.n + 1 || r.first != at) {
+            L->rs.n = 0;
+            return 0;
+        }
+        n = nn;
+        if (VEC_PUSH(L->rs, r))
+            return nomem(L, "sources");
+    }
+    uint64_t total = L->rs.n ? L->rs.v[L->rs.n - 1].first + L->rs.v[L->rs.n - 1].count - 1 : 0;
+    if (L->rs.n != n || total != L->n_samples)
+        L->rs.n = 0;
+    return 0;
+}
+
+/* Add source k of the restore plan (or, without a plan, the file's one
+ * source) with its metas.  Returns 0 or an error. */
+static int restore_source(struct loader *L, size_t k)
+{
+    struct ss_source src = *L->tmpl;
+    if (L->rs.n) {
+        const struct restore *r = &L->rs.v[k];
+        src.session = r->session;
+        if (!(src.flags & SS_SRC_UNTIMED))
+            src.interval_us = r->interval_us;
+        src.flags =
+            (src.flags & ~(uint32_t)(SS_SRC_GC | SS_SRC_LINE | SS_SRC_MEMORY | SS_SRC_UNORDERED)) |
+            (r->flags & (SS_SRC_GC | SS_SRC_LINE | SS_SRC_UNORDERED)) |
+            (r->flags & src.flags & SS_SRC_MEMORY);
+        L->rs_next = k + 1;
+        L->rs_at = k + 1 < L->rs.n ? L->rs.v[k + 1].first : UINT64_MAX;
+        double ns = r->interval_us * 1000; /* its own period, when a whole number of ns */
+        if (L->period_unit && str_eq(L, L->period_unit, "nanoseconds") && ns >= 1 && ns < 0x1p53 &&
+            ss_double_eq(ns, (double)(int64_t)ns))
+            L->period = (int64_t)ns;
+    } else {
+        L->rs_at = UINT64_MAX;
+    }
+    ss_id sid = ss_model_add_source(L->m, &src);
+    return sid == SS_NONE ? nomem(L, "sources") : add_metas(L, sid);
+}
+
 /* Pass 2: the samples, in file order.  A difference profile (what `pprof
  * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
  * samples whose values are negative: side 0 adds the others and counts
@@ -1034,6 +1372,9 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (f.num != 2 || f.wt != WT_LEN)
             continue;
         index++;
+        int rr = side == 0 && index == L->rs_at ? restore_source(L, L->rs_next) : 0;
+        if (rr)
+            return rr;
         uint64_t h = 0;
         if (!mo->off) {
             h = ss_hash(f.data, f.len);
@@ -1089,12 +1430,18 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (labels == SS_NONE)
             return L->err->code;
         L->frames.n = 0;
+        if (VEC_RESERVE(L->lidx, s->n_location_id + 1))
+            return nomem(L, "frames");
         for (size_t k = 0; k < s->n_location_id; k++) {
             uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
             if (li == SS_NONE)
                 return bad(L, f.off, "sample %zu: location id %" PRIu64 " does not exist", index,
                            s->location_id[k]);
-            const struct pp_loc *lo = &L->locs.v[li];
+            L->lidx.v[k] = li;
+        }
+        size_t cut = L->prune ? prune_cut(L, L->lidx.v, s->n_location_id) : 0;
+        for (size_t k = cut; k < s->n_location_id; k++) {
+            const struct pp_loc *lo = &L->locs.v[L->lidx.v[k]];
             if (L->frames.n + lo->n > PP_MAX_FRAMES)
                 return bad(L, f.off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES);
             if (VEC_RESERVE(L->frames, L->frames.n + lo->n))
@@ -1152,6 +1499,8 @@ static int load(struct loader *L)
         return nomem(L, "string table");
     memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
     rc = build_tables(L);
+    if (!rc)
+        rc = prune_plan(L);
     if (rc)
         return rc;
 
@@ -1214,7 +1563,7 @@ static int load(struct loader *L)
     if (nmem == 4)
         src.flags |= SS_SRC_MEMORY;
     if (!timed)
-        src.flags |= SS_SRC_UNTIMED; /* no `time` measure (DESIGN section 11) */
+        src.flags |= SS_SRC_UNTIMED; /* no `time` measure (stackscope(1), MEASURES) */
     if (!from_timeline(L))
         src.flags |= SS_SRC_UNORDERED; /* no timeline, phases or runs (ss_model_has_time_order) */
     /* The measures: every sample type; the default as Go's pprof chooses it,
@@ -1234,13 +1583,21 @@ static int load(struct loader *L)
             break;
         }
     }
-    ss_id sid =
-        src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(L->m, &src);
-    if (sid == SS_NONE) {
+    if (src.type == SS_NONE || src.uri == SS_NONE) {
         free(vt_model);
         return nomem(L, "sources");
     }
-    rc = add_metas(L, sid);
+    L->tmpl = &src;
+    size_t first_src = L->m->sources.n;
+    ss_id time_vt = SS_NONE; /* the period's column, in nanoseconds */
+    for (size_t i = 0; i < nvt && L->period_type; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit &&
+            str_eq(L, L->period_unit, "nanoseconds") && vt_model[i] != SS_NONE)
+            time_vt = vt_model[i];
+    rc = restore_plan(L);
+    if (!rc)
+        rc = restore_source(L, 0);
+    ss_id sid = (ss_id)L->m->sources.n - 1;
     uint64_t n_mismatch = 0, n_base = 0;
     if (!rc)
         rc = pass_two(L, vt_model, cr, &n_mismatch, 0, &n_base);
@@ -1278,7 +1635,13 @@ static int load(struct loader *L)
                       str_at(L, L->vt_type.v[cr.src]));
     /* Without a period in time units the source has no `time` measure
      * (SS_SRC_UNTIMED): its sample types are its measures. */
-    if (n_mismatch)
+    /* Samples whose time is not count x period (a Chrome profile's or
+     * perf's durations, written by stackscope): each its own time, the
+     * period's column, when it is in nanoseconds; else a warning. */
+    if (n_mismatch && time_vt != SS_NONE)
+        for (size_t k = first_src; k < L->m->sources.n; k++)
+            ss_model_source_time(L->m, (ss_id)k, time_vt);
+    else if (n_mismatch)
         ss_model_warn(L->m,
                       "%s: %" PRIu64 " sample%s a %.*s value other than count x period; "
                       "times here are count x period",
@@ -1528,8 +1891,13 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     idmap_free(&L.fn_map);
     idmap_free(&L.loc_map);
     idmap_free(&L.map_map);
+    free(L.map_model);
+    free(L.prune);
     free(L.fn_model);
     VEC_FREE(L.loc_frames);
+    VEC_FREE(L.line_fn);
+    VEC_FREE(L.lidx);
+    VEC_FREE(L.rs);
     VEC_FREE(L.frames);
     VEC_FREE(L.labs);
     memo_free(&L.memo);

@@ -1,4 +1,5 @@
-/* load_pprof.h - reader of pprof profiles (profile.proto, DESIGN section 3).
+/* load_pprof.h - reader of pprof profiles (profile.proto;
+ * stackscope(1), PPROF).
  *
  * Reads the gzip-compressed or raw protobuf files that Go's pprof, Go's
  * runtime/pprof, RProtoBuf, the R `profile` package and stackscope write.
@@ -12,9 +13,14 @@
  * - The interval is the period when period_type has a time unit
  *   (nanoseconds ... hours); otherwise 1 s, with a warning, so that "times"
  *   are counts.  time_nanos gives the timestamp.
- * - Each Location expands to its Line entries, innermost first (inlined
- *   calls become frames); a Location without lines becomes a frame named by
- *   its address ("0x4a3f10").
+ * - Mappings become the model's mappings.  Each Location expands to its
+ *   Line entries, innermost first, each a model location with the
+ *   location's address and mapping; all but the last are SS_LOC_INLINE
+ *   (inlined into the next).  A Location without lines becomes a frame
+ *   named after its mapping's file, as pprof shows it ("[libc.so.6]"; else
+ *   "<unknown>"), SS_LOC_NO_LINE.
+ * - drop_frames and keep_frames are applied as Go's pprof applies them
+ *   (ss_pprof_set_drop_frames).
  * - Samples keep file order, one model sample per pprof sample (a pprof
  *   sample with count 5 stays one sample with count 5).
  * - Comments, duration, drop_frames, keep_frames, default_sample_type,
@@ -48,6 +54,14 @@ int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, str
  * and the unit tests. */
 int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
                       const char *path, struct ss_error *err);
+
+/* Whether the reader applies a profile's drop_frames and keep_frames as
+ * Go's pprof does (pprof's Prune: a sample loses the frames from the
+ * outermost one whose function matches drop_frames, and not keep_frames,
+ * inward; the frames before the first that does not match are kept).  On
+ * by default; the command line's --no-drop-frames turns it off.
+ * Process-wide. */
+void ss_pprof_set_drop_frames(int on);
 
 /* Is p[0..n) the start of a raw (uncompressed) Profile message?  Its
  * structure is checked, not a window: every tag must be a field of

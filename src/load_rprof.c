@@ -1,4 +1,4 @@
-/* load_rprof.c - Rprof reader (see load_rprof.h and DESIGN section 3).
+/* load_rprof.c - Rprof reader (see load_rprof.h and stackscope(1), INPUT).
  *
  * Speed comes from a per-session line cache: real profiles repeat the same
  * stacks over and over, so the text of a sample line (after the memory

@@ -1,4 +1,4 @@
-/* load_rprof.h - reader of R's Rprof() output (DESIGN section 3).
+/* load_rprof.h - reader of R's Rprof() output (stackscope(1), INPUT and Rprof).
  *
  * Every variant R writes: plain, memory (`:small_v:big_v:nodes:dup_count:`
  * prefixes), GC ("<GC>" frames), line profiling (`#File N: path` lines and

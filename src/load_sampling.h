@@ -1,5 +1,5 @@
-/* load_sampling.h - reader of the SamplingProf Ruby gem's output (DESIGN
- * section 3).
+/* load_sampling.h - reader of the SamplingProf Ruby gem's output
+ * (stackscope(1), SamplingProf).
  *
  * The gem writes four chunks separated by blank lines:
  *   1. the runtime in milliseconds (one number; JRuby writes an integer, MRI

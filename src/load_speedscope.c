@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "hashtab.h"
 #include "limits.h"
 #include "vec.h"
 #include "num.h"
@@ -119,14 +120,11 @@ static int read_frames(struct sp *S, uint32_t top)
     return 0;
 }
 
-/* Add one sample of frames[0..depth) (leaf first) with this weight. */
-static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
+/* Add one sample of stack st with this weight. */
+static int add_sample_stack(struct sp *S, uint32_t at, ss_id st, double w)
 {
     if (!(w >= 0) || !isfinite(w))
         return fail_at(S, at, "a weight must be a number of at least 0");
-    ss_id st = ss_model_stack(S->m, S->frames, depth, SS_NONE);
-    if (st == SS_NONE)
-        return ss_nomem(S->err, "stacks");
     memset(S->vals, 0, S->m->value_types.n * sizeof *S->vals);
     S->vals[SS_VT_COUNT] = 1;
     if (S->kind == U_NONE) {
@@ -155,6 +153,15 @@ static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
     if (ss_model_add_sample(S->m, st, S->vals))
         return ss_nomem(S->err, "samples");
     return 0;
+}
+
+/* Add one sample of frames[0..depth) (leaf first) with this weight. */
+static int add_sample(struct sp *S, uint32_t at, size_t depth, double w)
+{
+    ss_id st = ss_model_stack(S->m, S->frames, depth, SS_NONE);
+    if (st == SS_NONE)
+        return ss_nomem(S->err, "stacks");
+    return add_sample_stack(S, at, st, w);
 }
 
 static int frame_index(struct sp *S, uint32_t id, size_t *out)
@@ -200,14 +207,73 @@ static int read_sampled(struct sp *S, uint32_t prof)
     return 0;
 }
 
+/* The open frames of an evented profile: their locations, outermost first,
+ * and the path of each prefix (path[d]: frames 0..d), a node of a trie of
+ * (caller's path, frame) pairs, so that opening a frame and taking a sample
+ * cost one lookup, not a walk of the depth.  A path becomes a stack of the
+ * model when a sample first needs it (`stack`, SS_NONE until then). */
+struct opened {
+    VEC(ss_id) loc;
+    VEC(uint32_t) path;
+    struct ss_u64map child; /* (caller's path + 1) << 32 | location -> path */
+    VEC(ss_id) stack;       /* per path: its stack in the model, or SS_NONE */
+    uint64_t made;          /* frames of the stacks made so far */
+    uint64_t limit;         /* ... and the most allowed (see sample_stack) */
+};
+
+/* Open frame `loc` on top of the open ones. */
+static int open_frame(struct sp *S, struct opened *o, uint32_t e, ss_id loc)
+{
+    size_t depth = o->loc.n;
+    if (depth >= SP_MAX_FRAMES)
+        return fail_at(S, e, "more than 1000000 frames open at once");
+    uint64_t caller = depth ? (uint64_t)o->path.v[depth - 1] + 1 : 0;
+    if (ss_u64map_reserve(&o->child, 1) || VEC_PUSH(o->loc, loc) ||
+        VEC_RESERVE(o->stack, o->stack.n + 1))
+        return ss_nomem(S->err, "events");
+    uint32_t p = ss_u64map_intern(&o->child, caller << 32 | loc, (uint32_t)o->stack.n);
+    if (p == o->stack.n)
+        o->stack.v[o->stack.n++] = SS_NONE; /* a new path */
+    if (VEC_PUSH(o->path, p))
+        return ss_nomem(S->err, "events");
+    return 0;
+}
+
+/* The model's stack of the open frames (made the first time).  Each stack
+ * made costs its depth: a file that keeps sampling new frames deep down
+ * could make a model far larger than itself, hence the limit. */
+static ss_id sample_stack(struct sp *S, struct opened *o, uint32_t at)
+{
+    size_t depth = o->loc.n;
+    uint32_t p = o->path.v[depth - 1];
+    if (o->stack.v[p] != SS_NONE)
+        return o->stack.v[p];
+    o->made += depth;
+    if (o->made > o->limit) {
+        fail_at(S, at,
+                "the samples' stacks hold more frames in all than 32 per JSON value of the file "
+                "(samples taken deep down in ever new stacks)");
+        return SS_NONE;
+    }
+    for (size_t k = 0; k < depth; k++)
+        S->frames[k] = o->loc.v[depth - 1 - k];
+    ss_id st = ss_model_stack(S->m, S->frames, depth, SS_NONE);
+    if (st == SS_NONE)
+        ss_nomem(S->err, "stacks");
+    return o->stack.v[p] = st;
+}
+
+/* An evented profile: each stretch between two events while a frame is
+ * open is a sample of the open frames. */
 static int read_evented(struct sp *S, uint32_t prof)
 {
     const struct ss_json *j = S->j;
     uint32_t events = ss_json_member(j, prof, "events");
     if (!is_type(j, events, SS_JSON_ARRAY))
         return fail_at(S, prof, "an evented profile needs an \"events\" array");
-    size_t depth = 0;
-    VEC(ss_id) open = {0}; /* open frames, outermost first */
+    struct opened o;
+    memset(&o, 0, sizeof o);
+    o.limit = 32 * (uint64_t)j->nodes.n + ((uint64_t)1 << 20);
     double last = 0;
     int rc = 0;
     for (uint32_t e = ss_json_at(j, events)->u.kids.first; !rc && e != SS_JSON_NONE;
@@ -227,39 +293,32 @@ static int read_evented(struct sp *S, uint32_t prof)
         if ((rc = frame_index(S, fr == SS_JSON_NONE ? e : fr, &idx)))
             break;
         double t = ss_json_at(j, at)->u.num;
-        if (open.n && t < last) {
+        size_t depth = o.loc.n;
+        if (depth && t < last) {
             rc = fail_at(S, at, "events must be in non-decreasing \"at\" order");
             break;
         }
-        if (open.n && t > last) {
-            for (size_t k = 0; k < depth; k++)
-                S->frames[k] = open.v[depth - 1 - k];
-            rc = add_sample(S, at, depth, t - last);
+        if (depth && t > last) {
+            ss_id st = sample_stack(S, &o, at);
+            rc = st == SS_NONE ? (int)S->err->code : add_sample_stack(S, at, st, t - last);
             if (rc)
                 break;
         }
         last = t;
         if (is_open) {
-            if (depth >= SP_MAX_FRAMES) {
-                rc = fail_at(S, e, "more than 1000000 frames open at once");
-                break;
-            }
-            if (VEC_PUSH(open, S->frame_loc[idx])) {
-                rc = ss_nomem(S->err, "events");
-                break;
-            }
-            depth++;
+            rc = open_frame(S, &o, e, S->frame_loc[idx]);
+        } else if (!depth || o.loc.v[depth - 1] != S->frame_loc[idx]) {
+            rc = fail_at(S, e, "a close event that does not close the innermost open frame");
         } else {
-            if (!depth || open.v[depth - 1] != S->frame_loc[idx]) {
-                rc = fail_at(S, e, "a close event that does not close the innermost open frame");
-                break;
-            }
-            open.n = --depth;
+            o.loc.n = o.path.n = depth - 1;
         }
     }
-    if (!rc && depth)
+    if (!rc && o.loc.n)
         rc = fail_at(S, events, "frames still open at the end of the events");
-    VEC_FREE(open);
+    VEC_FREE(o.loc);
+    VEC_FREE(o.path);
+    VEC_FREE(o.stack);
+    ss_u64map_free(&o.child);
     return rc;
 }
 

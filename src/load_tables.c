@@ -296,7 +296,9 @@ static int f_str(struct tsv *t, size_t c, int nullable, ss_id *out)
 }
 
 /* A decimal number (digits, an optional fraction, an optional exponent:
- * what the writer's %.17g gives; no sign, hex, inf or nan) in [0, max]. */
+ * what the writer's %.17g gives; no sign, hex, inf or nan) in (0, max]:
+ * the one such column is an interval, and no reader makes one of 0 (an Rprof
+ * interval of 0 converted to one of 1 s). */
 static int f_decimal(struct tsv *t, size_t c, double max, double *out)
 {
     char buf[64];
@@ -321,8 +323,8 @@ static int f_decimal(struct tsv *t, size_t c, double max, double *out)
     memcpy(buf, s, n);
     buf[n] = '\0';
     double v = strtod(buf, NULL);
-    if (!(v >= 0 && v <= max))
-        return tsv_fail(t, c, "%s is out of range (0 to %g)", buf, max);
+    if (!(v > 0 && v <= max))
+        return tsv_fail(t, c, "%s is out of range (above 0, at most %g)", buf, max);
     *out = v;
     return 0;
 }
@@ -384,9 +386,11 @@ struct loader {
     uint64_t samples_size;   /* bytes of samples.tsv */
     VEC(ss_id) fmap, fclass, lmap, smap, frames;
     VEC(uint32_t) sample_src, sample_stack;
-    VEC(uint32_t) lab_sample; /* labels.tsv: each row's sample (0-based, in order) */
-    VEC(ss_id) lab_id;        /* ... and its label */
-    uint8_t *seen;            /* sample x value type: value read */
+    VEC(uint32_t) lab_sample;      /* labels.tsv: each row's sample (0-based, in order) */
+    VEC(ss_id) lab_id;             /* ... and its label */
+    uint8_t *seen;                 /* sample x value type: value read */
+    VEC(ss_id) mmap;               /* mappings.tsv: row -> model mapping */
+    VEC(struct ss_location) extra; /* location_addresses.tsv rows: function = the row */
 };
 
 static const char *const meta_cols[] = {"key", "value", "source_id"};
@@ -397,6 +401,9 @@ static const char *const fn_cols[] = {"function_id", "name",       "system_name"
                                       "filename",    "start_line", "class"};
 static const char *const loc_cols[] = {"location_id", "function_id", "file", "line"};
 static const char *const stack_cols[] = {"stack_id", "depth", "location_id"};
+static const char *const map_cols[] = {"mapping_id", "memory_start", "memory_limit", "file_offset",
+                                       "filename",   "build_id",     "flags"};
+static const char *const addr_cols[] = {"location_id", "mapping_id", "address", "flags"};
 static const char *const sample_cols[] = {"sample_id", "source_id", "stack_id"};
 static const char *const value_cols[] = {"sample_id", "type", "value"};
 static const char *const agg_cols[] = {"source_id", "location_id", "self", "total"};
@@ -578,12 +585,93 @@ static int read_functions(struct loader *L)
     return got < 0 ? L->err->code : 0;
 }
 
+/* A hex number "0x..." of at most 64 bits. */
+static int f_hex(struct tsv *t, size_t c, uint64_t *out)
+{
+    const char *s = t->f[c];
+    size_t n = t->fl[c];
+    uint64_t v = 0;
+    int ok = n > 2 && n <= 18 && s[0] == '0' && s[1] == 'x';
+    for (size_t i = 2; ok && i < n; i++) {
+        char d = s[i];
+        int x = d >= '0' && d <= '9' ? d - '0' : d >= 'a' && d <= 'f' ? d - 'a' + 10 : -1;
+        ok = x >= 0;
+        v = v << 4 | (uint64_t)(x & 15);
+    }
+    if (!ok)
+        return tsv_fail(t, c, "expected a hex number 0x... of at most 64 bits, found '%.*s'",
+                        (int)(n > 40 ? 40 : n), s);
+    *out = v;
+    return 0;
+}
+
+/* Flag words joined by '+' ("-": none), names[k] for bit k. */
+static int f_bits(struct tsv *t, size_t c, const char *const *names, size_t nn, uint32_t *out)
+{
+    const char *s = t->f[c];
+    size_t n = t->fl[c];
+    *out = 0;
+    if (n == 1 && s[0] == '-')
+        return 0;
+    for (size_t a = 0; a <= n;) {
+        size_t b = a;
+        while (b < n && s[b] != '+')
+            b++;
+        size_t k = 0;
+        while (k < nn && !(strlen(names[k]) == b - a && !memcmp(names[k], s + a, b - a)))
+            k++;
+        if (k == nn)
+            return tsv_fail(t, c, "unknown flag '%.*s'", (int)(b - a > 40 ? 40 : b - a), s + a);
+        *out |= 1u << k;
+        a = b + 1;
+    }
+    return 0;
+}
+
+/* mappings.tsv and location_addresses.tsv (optional, read before
+ * locations.tsv: a location's address is part of it). */
+static int read_addresses(struct loader *L)
+{
+    struct tsv *t = &L->t;
+    int present, got = 0;
+    if (tsv_open(t, L->dir, "mappings.tsv", map_cols, ARRAY_SIZE(map_cols), 1, &present))
+        return L->err->code;
+    while (present && (got = tsv_next(t)) == 1) {
+        struct ss_mapping mp;
+        if (f_key(t, 0) || f_hex(t, 1, &mp.start) || f_hex(t, 2, &mp.limit) ||
+            f_hex(t, 3, &mp.offset) || f_str(t, 4, 1, &mp.file) || f_str(t, 5, 1, &mp.build_id) ||
+            f_bits(t, 6, ss_tables_map_flags, SS_TABLES_MAP_FLAGS, &mp.flags))
+            return L->err->code;
+        ss_id id = ss_model_mapping(L->m, &mp);
+        if (id == SS_NONE || VEC_PUSH(L->mmap, id))
+            return ss_nomem(L->err, "mappings");
+    }
+    if (got < 0 || tsv_open(t, L->dir, "location_addresses.tsv", addr_cols, ARRAY_SIZE(addr_cols),
+                            1, &present))
+        return L->err->code;
+    while (present && (got = tsv_next(t)) == 1) {
+        struct ss_location l = {SS_NONE, SS_NONE, 0, SS_NONE, 0, 0, 0};
+        if (f_ref(t, 0, SS_NONE - 1, "locations.tsv", 0, &l.function) ||
+            f_ref(t, 1, L->mmap.n, "mappings.tsv", 1, &l.mapping) || f_hex(t, 2, &l.address) ||
+            f_bits(t, 3, ss_tables_loc_flags, SS_TABLES_LOC_FLAGS, &l.flags))
+            return L->err->code;
+        if (L->extra.n && l.function <= L->extra.v[L->extra.n - 1].function)
+            return tsv_fail(t, 0, "the rows are in location order, each location once");
+        if (l.mapping != SS_NONE)
+            l.mapping = L->mmap.v[l.mapping];
+        if (VEC_PUSH(L->extra, l))
+            return ss_nomem(L->err, "locations");
+    }
+    return got < 0 ? L->err->code : 0;
+}
+
 static int read_locations(struct loader *L)
 {
     struct tsv *t = &L->t;
     if (tsv_open(t, L->dir, "locations.tsv", loc_cols, ARRAY_SIZE(loc_cols), 0, NULL))
         return L->err->code;
     int got;
+    size_t next = 0; /* the next row of location_addresses.tsv */
     while ((got = tsv_next(t)) == 1) {
         ss_id fn, file;
         uint64_t line;
@@ -592,11 +680,21 @@ static int read_locations(struct loader *L)
             return L->err->code;
         if (fn == SS_NONE && file == SS_NONE && line == 0)
             return tsv_fail(t, SIZE_MAX, "a location needs a function or a position");
-        ss_id loc =
-            ss_model_location(L->m, fn == SS_NONE ? SS_NONE : L->fmap.v[fn], file, (uint32_t)line);
+        struct ss_location key = {
+            fn == SS_NONE ? SS_NONE : L->fmap.v[fn], file, (uint32_t)line, SS_NONE, 0, 0, 0};
+        if (next < L->extra.n && L->extra.v[next].function == L->lmap.n) {
+            key.mapping = L->extra.v[next].mapping;
+            key.flags = L->extra.v[next].flags;
+            key.address = L->extra.v[next++].address;
+        }
+        ss_id loc = ss_model_location_at(L->m, &key);
         if (loc == SS_NONE || VEC_PUSH(L->lmap, loc))
             return ss_nomem(L->err, "locations");
     }
+    if (!got && next < L->extra.n)
+        return ss_fail(L->err, SS_EINPUT,
+                       "%s/location_addresses.tsv: location %u is not a row of locations.tsv",
+                       L->dir, L->extra.v[next].function + 1);
     return got < 0 ? L->err->code : 0;
 }
 
@@ -927,6 +1025,22 @@ static int label_sample(struct loader *L, size_t i, size_t *next)
     return 0;
 }
 
+/* Source sid takes its time from the value type named `type` (meta.tsv's
+ * SS_TABLES_TIME_COLUMN), when it is one in nanoseconds; else its time
+ * stays count x interval. */
+static void time_column(struct loader *L, ss_id sid, ss_id type)
+{
+    struct ss_model *m = L->m;
+    for (size_t k = 0; k < L->vts.n; k++) {
+        ss_id v = L->vts.v[k].model;
+        if (L->vts.v[k].type == type && v != SS_NONE &&
+            !strcmp(ss_str(m, m->value_types.v[v].unit), "nanoseconds")) {
+            ss_model_source_time(m, sid, v);
+            return;
+        }
+    }
+}
+
 /* Add the sources, their samples with their values, meta and classes. */
 static int build(struct loader *L, ss_id base)
 {
@@ -969,6 +1083,10 @@ static int build(struct loader *L, ss_id base)
         return rc;
     for (size_t k = 0; k < L->meta.n; k++) {
         const struct meta_row *e = &L->meta.v[k];
+        if (e->source != SS_NONE && !strcmp(ss_str(m, e->key), SS_TABLES_TIME_COLUMN)) {
+            time_column(L, base + e->source, e->value);
+            continue;
+        }
         if (ss_model_add_meta(m, e->source == SS_NONE ? SS_NONE : base + e->source, e->key,
                               e->value))
             return ss_nomem(L->err, "meta");
@@ -996,6 +1114,8 @@ int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err)
         rc = read_value_types(&L);
     if (!rc)
         rc = read_functions(&L);
+    if (!rc)
+        rc = read_addresses(&L);
     if (!rc)
         rc = read_locations(&L);
     if (!rc)
@@ -1029,6 +1149,8 @@ int ss_load_tables(struct ss_model *m, const char *dir, struct ss_error *err)
     VEC_FREE(L.sample_stack);
     VEC_FREE(L.lab_sample);
     VEC_FREE(L.lab_id);
+    VEC_FREE(L.mmap);
+    VEC_FREE(L.extra);
     free(L.seen);
     return rc;
 }

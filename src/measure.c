@@ -1,5 +1,5 @@
 /* measure.c - the measures a model offers and the weights of the chosen one
- * (see model.h, DESIGN section 11). */
+ * (see model.h and stackscope(1), MEASURES). */
 #include "model.h"
 
 #include <stdio.h>
@@ -111,8 +111,8 @@ static int has_column(const struct ss_model *m, const struct ss_source *s, ss_id
         return 0;
     if (have_rvt && vt == rvt->dup_count)
         return (s->flags & SS_SRC_MEMORY) != 0;
-    if (s->time_column == vt + 1)
-        return 0; /* it is the source's `time` */
+    if (s->time_column == vt + 1 && s->default_column != vt + 1)
+        return 0; /* it is the source's `time` (a pprof cpu column stays a measure too) */
     return vt != SS_VT_COUNT && s->values && (s->values >> vt & 1);
 }
 

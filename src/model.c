@@ -40,12 +40,13 @@ int ss_model_init(struct ss_model *m, struct ss_error *err)
     m->stack_index = idhash_new();
     m->label_index = idhash_new();
     m->labelset_index = idhash_new();
+    m->map_index = idhash_new();
     /* stack_loc is never NULL, even while every stack is empty: NULL + 0
      * (ss_stack_frames of an empty stack) is undefined behaviour. */
     if (!m->fn_index || !m->loc_index || !m->stack_index || !m->label_index || !m->labelset_index ||
-        VEC_PUSH(m->stack_off, 0) || VEC_RESERVE(m->stack_loc, 1) || VEC_PUSH(m->labelset_off, 0) ||
-        VEC_PUSH(m->labelset_off, 0) || VEC_RESERVE(m->labelset_lab, 1) ||
-        ss_model_value_type(m, "samples", "count") == SS_NONE) {
+        !m->map_index || VEC_PUSH(m->stack_off, 0) || VEC_RESERVE(m->stack_loc, 1) ||
+        VEC_PUSH(m->labelset_off, 0) || VEC_PUSH(m->labelset_off, 0) ||
+        VEC_RESERVE(m->labelset_lab, 1) || ss_model_value_type(m, "samples", "count") == SS_NONE) {
         ss_model_free(m);
         return ss_nomem(err, "model");
     }
@@ -59,7 +60,9 @@ void ss_model_seal(struct ss_model *m)
     idhash_free(m->stack_index);
     idhash_free(m->label_index);
     idhash_free(m->labelset_index);
+    idhash_free(m->map_index);
     m->fn_index = m->loc_index = m->stack_index = m->label_index = m->labelset_index = NULL;
+    m->map_index = NULL;
     VEC_FREE(m->name_first_fn);
 }
 
@@ -70,6 +73,7 @@ void ss_model_free(struct ss_model *m)
     VEC_FREE(m->sources);
     VEC_FREE(m->functions);
     VEC_FREE(m->locations);
+    VEC_FREE(m->mappings);
     VEC_FREE(m->stack_off);
     VEC_FREE(m->stack_loc);
     VEC_FREE(m->stack_tail);
@@ -186,16 +190,27 @@ static int loc_eq(const void *ctx, uint32_t id, const void *key)
     return memcmp(&m->locations.v[id], key, sizeof(struct ss_location)) == 0;
 }
 
-ss_id ss_model_location(struct ss_model *m, ss_id function, ss_id file, uint32_t line)
+static uint64_t loc_hash(const struct ss_location *l)
+{
+    uint64_t h = fn_hash(l->function, l->file, l->line, 0x5a5a5a5a);
+    if (l->mapping != SS_NONE || l->flags || l->address)
+        h ^= ss_mix64(l->address ^ ((uint64_t)l->mapping << 32 | l->flags));
+    return h;
+}
+
+ss_id ss_model_location_at(struct ss_model *m, const struct ss_location *key)
 {
     struct ss_location l;
-    memset(&l, 0, sizeof l);
-    l.function = function;
-    l.file = file;
-    l.line = line;
+    memset(&l, 0, sizeof l); /* no stray bytes: locations compare as bytes */
+    l.function = key->function;
+    l.file = key->file;
+    l.line = key->line;
+    l.mapping = key->mapping;
+    l.flags = key->flags;
+    l.address = key->address;
     if (ss_idset_reserve(m->loc_index, 1))
         return SS_NONE;
-    uint64_t hv = fn_hash(function, file, line, 0x5a5a5a5a);
+    uint64_t hv = loc_hash(&l);
     size_t slot;
     ss_id id = ss_idset_find(m->loc_index, hv, loc_eq, m, &l, &slot);
     if (id != SS_NONE)
@@ -204,6 +219,41 @@ ss_id ss_model_location(struct ss_model *m, ss_id function, ss_id file, uint32_t
         return SS_NONE;
     id = (ss_id)(m->locations.n - 1);
     ss_idset_insert(m->loc_index, slot, hv, id);
+    return id;
+}
+
+ss_id ss_model_location(struct ss_model *m, ss_id function, ss_id file, uint32_t line)
+{
+    struct ss_location l = {function, file, line, SS_NONE, 0, 0, 0};
+    return ss_model_location_at(m, &l);
+}
+
+static uint64_t map_hash(const struct ss_mapping *mp)
+{
+    return ss_mix64(mp->start ^ ss_mix64(mp->limit ^ ss_mix64(mp->offset))) ^
+           ss_mix64((uint64_t)mp->file << 32 | mp->build_id) ^ mp->flags;
+}
+
+static int map_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct ss_mapping *a = &((const struct ss_model *)ctx)->mappings.v[id], *b = key;
+    return a->start == b->start && a->limit == b->limit && a->offset == b->offset &&
+           a->file == b->file && a->build_id == b->build_id && a->flags == b->flags;
+}
+
+ss_id ss_model_mapping(struct ss_model *m, const struct ss_mapping *mp)
+{
+    if (ss_idset_reserve(m->map_index, 1))
+        return SS_NONE;
+    uint64_t hv = map_hash(mp);
+    size_t slot;
+    ss_id id = ss_idset_find(m->map_index, hv, map_eq, m, mp, &slot);
+    if (id != SS_NONE)
+        return id;
+    if (m->mappings.n >= SS_NONE - 1 || VEC_PUSH(m->mappings, *mp))
+        return SS_NONE;
+    id = (ss_id)(m->mappings.n - 1);
+    ss_idset_insert(m->map_index, slot, hv, id);
     return id;
 }
 
@@ -636,6 +686,8 @@ int ss_model_init_like(struct ss_model *m, const struct ss_model *o, struct ss_e
     /* the carried source files, with the same string ids */
     for (size_t i = 0; !bad && i < o->source_texts.n; i++)
         bad = ss_model_add_source_text(m, o->source_texts.v[i].path, o->source_texts.v[i].text);
+    for (size_t k = 0; !bad && k < o->mappings.n; k++)
+        bad = ss_model_mapping(m, &o->mappings.v[k]) != (ss_id)k;
     if (bad) {
         ss_model_free(m);
         memset(m, 0, sizeof *m);
@@ -962,7 +1014,7 @@ int ss_model_reindex_locations_map(struct ss_model *m, ss_id *loc_map, ss_id *st
     size_t k = 0;
     for (size_t i = 0; i < nl; i++) {
         struct ss_location l = m->locations.v[i];
-        uint64_t hv = fn_hash(l.function, l.file, l.line, 0x5a5a5a5a);
+        uint64_t hv = loc_hash(&l);
         size_t slot;
         if (ss_idset_reserve(lh, 1))
             goto out;
@@ -1245,4 +1297,79 @@ int ss_model_has_time_order(const struct ss_model *m)
             m->sources.v[s].n_samples)
             return 1;
     return 0;
+}
+
+/* ---- inline marks -------------------------------------------------------- */
+
+const char *ss_inline_label(int mark)
+{
+    return mark == SS_INLINE_FULL      ? "(inline)"
+           : mark == SS_INLINE_PARTIAL ? "(partial-inline)"
+                                       : "";
+}
+
+/* The calls of stack s into edges: (caller << 32 | callee) -> 1 inlined
+ * seen, 2 not inlined seen (bits), each pair once per stack from the root
+ * (pprof's graph: the first occurrence sets the edge for the sample). */
+typedef VEC(uint8_t) bytevec;
+
+static int inline_edges(const struct ss_model *m, ss_id s, struct ss_u64map *edges, bytevec *fl)
+{
+    const ss_id *fr = ss_stack_frames(m, s);
+    size_t d = ss_stack_depth(m, s);
+    for (size_t k = d; k-- > 1;) {
+        ss_id caller = ss_function_canonical(m, ss_loc_function(m, fr[k]));
+        ss_id callee = ss_function_canonical(m, ss_loc_function(m, fr[k - 1]));
+        if (caller == callee)
+            continue;
+        int again = 0;
+        for (size_t q = d - 1; q > k && !again; q--)
+            again = ss_function_canonical(m, ss_loc_function(m, fr[q])) == caller &&
+                    ss_function_canonical(m, ss_loc_function(m, fr[q - 1])) == callee;
+        if (again)
+            continue;
+        uint32_t e = ss_u64map_intern(edges, (uint64_t)caller << 32 | callee, (uint32_t)fl->n);
+        if (e == SS_NONE || (e == fl->n && VEC_PUSH(*fl, 0)))
+            return -1;
+        fl->v[e] |= m->locations.v[fr[k - 1]].flags & SS_LOC_INLINE ? 1 : 2;
+    }
+    return 0;
+}
+
+int ss_model_inline_marks(const struct ss_model *m, uint8_t *mark)
+{
+    size_t nf = m->functions.n, ns = ss_model_nstacks(m), any = 0;
+    memset(mark, SS_INLINE_NONE, nf);
+    for (size_t l = 0; l < m->locations.n && !any; l++)
+        any = (m->locations.v[l].flags & SS_LOC_INLINE) != 0;
+    if (!any)
+        return 0;
+    uint8_t *used = ss_calloc_array(ns ? ns : 1, 1);
+    struct ss_u64map edges = {0};
+    bytevec fl = {0};
+    int rc = used ? 0 : -1;
+    for (size_t i = 0; !rc && i < m->sample_stack.n; i++)
+        used[m->sample_stack.v[i]] = 1;
+    for (size_t s = 0; !rc && s < ns; s++)
+        if (used[s])
+            rc = inline_edges(m, (ss_id)s, &edges, &fl);
+    /* per callee: an edge only inlined makes it inline, one ever not
+     * inlined makes it not; both: partial */
+    uint8_t *how = rc ? NULL : ss_calloc_array(nf ? nf : 1, 1);
+    for (size_t k = 0; how && k < edges.cap; k++) {
+        const struct ss_u64slot *sl = &edges.slot[k];
+        if (sl->val != SS_NONE)
+            how[(uint32_t)sl->key] |= fl.v[sl->val] == 1 ? 1 : 2;
+    }
+    any = 0;
+    for (size_t f = 0; how && f < nf; f++) {
+        mark[f] = how[f] == 1 ? SS_INLINE_FULL : how[f] == 3 ? SS_INLINE_PARTIAL : SS_INLINE_NONE;
+        any |= mark[f] != SS_INLINE_NONE;
+    }
+    rc = rc || !how ? -1 : any != 0;
+    free(how);
+    free(used);
+    ss_u64map_free(&edges);
+    VEC_FREE(fl);
+    return rc;
 }

@@ -1,4 +1,4 @@
-/* model.h - the relational model of a profile (DESIGN section 2).
+/* model.h - the relational model of a profile (HACKING.md, Data model).
  *
  * Tables are arrays indexed by dense 0-based ids; strings are ids into one
  * string table.  A stack is stored once (CSR layout, leaf first) however many
@@ -76,15 +76,53 @@ struct ss_function {
     uint32_t start_line; /* 0 when unknown */
 };
 
+/* A mapping: a binary or library mapped into the profiled process (pprof's
+ * Mapping), so that an address can be symbolised again and pprof shows the
+ * binary's file and build id.  Loaders that know none add none. */
+struct ss_mapping {
+    uint64_t start, limit, offset; /* the address range and its offset in the file */
+    ss_id file;                    /* the binary's path, SS_NONE when unknown */
+    ss_id build_id;                /* SS_NONE when unknown */
+    uint32_t flags;                /* SS_MAP_*: what pprof says its locations hold */
+};
+enum {
+    SS_MAP_FUNCTIONS = 1u << 0, /* pprof's has_functions, ... */
+    SS_MAP_FILENAMES = 1u << 1,
+    SS_MAP_LINE_NUMBERS = 1u << 2,
+    SS_MAP_INLINE_FRAMES = 1u << 3,
+};
+
+/* Location flags. */
+enum {
+    /* Inlined into the next frame outward: pprof keeps such frames as the
+     * lines of one location (every line but the last, its caller, is
+     * inlined), shown "(inline)"; its writer joins them again. */
+    SS_LOC_INLINE = 1u << 0,
+    /* An address nothing symbolised: pprof's location without lines.  Its
+     * function is named after the mapping ("[libc.so.6]"), as pprof shows
+     * it; writers that keep addresses write it without lines again. */
+    SS_LOC_NO_LINE = 1u << 1,
+    /* A line whose function has no name in the file (pprof), named after
+     * the mapping as pprof shows it; written back without a name. */
+    SS_LOC_UNNAMED = 1u << 2,
+};
+
 /* A location: a function at a position.  `file` is the path of the source
  * file the line refers to (Rprof `#File` path), SS_NONE with line 0 when the
  * frame has no position, SS_NONE with line > 0 when the file number was never
  * declared (R prints these as NA#line).  `function` is SS_NONE only for the
- * position-only locations of ss_model.stack_tail. */
+ * position-only locations of ss_model.stack_tail.  Native profiles (pprof)
+ * also give the address and its mapping: two frames of one function and
+ * line at different addresses are two locations (statistics key by
+ * function and line, so they are one row there). */
 struct ss_location {
     ss_id function;
     ss_id file;
     uint32_t line;
+    ss_id mapping;    /* SS_NONE when unknown */
+    uint32_t flags;   /* SS_LOC_* */
+    uint32_t spare;   /* 0: no padding, so locations compare as bytes */
+    uint64_t address; /* 0 when unknown */
 };
 
 /* Aggregates of a source that holds no raw stacks (SamplingProf): sample
@@ -104,16 +142,16 @@ struct ss_agg_edge {
     int64_t count; /* samples in which caller called callee */
 };
 
-/* The text of a source file carried in the profile (DESIGN section 15:
- * `convert --to tables --embed-sources` writes them, the tables reader reads
- * them back), so that a profile sent elsewhere keeps its code pane: the path
- * as the profile names the file (a location's `file`) and the whole text,
- * both string ids. */
+/* The text of a source file carried in the profile (stackscope(1),
+ * SOURCE FILES: `convert --to tables --embed-sources` writes them, the tables
+ * reader reads them back), so that a profile sent elsewhere keeps its code
+ * pane: the path as the profile names the file (a location's `file`) and the
+ * whole text, both string ids. */
 struct ss_source_text {
     ss_id path, text;
 };
 
-/* A meta entry (DESIGN section 2): free key/value pairs such as pprof's
+/* A meta entry (HACKING.md, Data model): free key/value pairs such as pprof's
  * comments, duration or drop_frames; the tables writer adds version 2.0. */
 struct ss_meta {
     ss_id source; /* the source it came from, SS_NONE for the whole model */
@@ -140,8 +178,8 @@ enum {
     SS_VT_COUNT = 0, /* samples/count: always present, NULL column means all 1 */
 };
 
-/* What the statistics add up (DESIGN section 11): one measure is chosen per
- * model (ss_model_set_measure) and every analysis weighs sample i by
+/* What the statistics add up (stackscope(1), MEASURES): one measure is chosen
+ * per model (ss_model_set_measure) and every analysis weighs sample i by
  * ss_sample_weight(m, i) x ss_source_scale(m, source of i). */
 enum ss_measure_kind {
     SS_MEASURE_TIME,     /* count x the source's interval, in seconds */
@@ -185,6 +223,7 @@ struct ss_model {
     VEC(struct ss_source) sources;
     VEC(struct ss_function) functions;
     VEC(struct ss_location) locations;
+    VEC(struct ss_mapping) mappings; /* pprof's mappings, in their order (ss_model_mapping) */
 
     /* Distinct stacks: frames of stack s are stack_loc[stack_off[s] ..
      * stack_off[s+1]), innermost first.  stack_tail[s] is a position that
@@ -201,8 +240,8 @@ struct ss_model {
      * that follow removed samples, i.e. samples were removed between i - 1
      * and i.  A transform that removes samples (drop, focus, keep-samples,
      * drop-samples, label filters) records them in its output; a loaded
-     * profile has none.  A gap ends every run and every phase (DESIGN
-     * section 4), as a source boundary or an empty-stack sample does;
+     * profile has none.  A gap ends every run and every phase (HACKING.md,
+     * Data model), as a source boundary or an empty-stack sample does;
      * ss_model_gap_first() finds where a pass over samples starts. */
     VEC(size_t) gaps;
 
@@ -293,6 +332,7 @@ struct ss_model {
 
     /* Builder state (private). */
     struct ss_idset *fn_index, *loc_index, *stack_index, *label_index, *labelset_index;
+    struct ss_idset *map_index;
     VEC(ss_id) name_first_fn; /* string id -> first function with that name */
     uint64_t count_total;     /* sum of the count column, at most SS_MAX_COUNT_TOTAL */
 };
@@ -459,7 +499,7 @@ ss_id ss_model_intern_cstr(struct ss_model *m, const char *s);
  * `n_samples` are filled in here.  Returns the source id or SS_NONE. */
 ss_id ss_model_add_source(struct ss_model *m, const struct ss_source *src);
 
-/* Source `src` has value type vt (a measure, DESIGN section 11); with
+/* Source `src` has value type vt (a measure: stackscope(1), MEASURES); with
  * `dflt`, it is the source's default measure. */
 void ss_model_source_value(struct ss_model *m, ss_id src, ss_id vt, int dflt);
 
@@ -471,6 +511,14 @@ void ss_model_source_time(struct ss_model *m, ss_id src, ss_id vt);
 ss_id ss_model_function(struct ss_model *m, ss_id name, ss_id system_name, ss_id filename,
                         uint32_t start_line);
 ss_id ss_model_location(struct ss_model *m, ss_id function, ss_id file, uint32_t line);
+
+/* Find or add a location with every field of *l as given (mapping,
+ * address and flags too; `spare` must be 0).  SS_NONE on OOM. */
+ss_id ss_model_location_at(struct ss_model *m, const struct ss_location *l);
+
+/* Find or add a mapping (deduplicated on every field).  Its id, or SS_NONE
+ * on OOM. */
+ss_id ss_model_mapping(struct ss_model *m, const struct ss_mapping *mp);
 
 /* Find or add the stack with these `n` location ids (innermost first) and
  * tail position (or SS_NONE).  SS_NONE on OOM. */
@@ -585,7 +633,8 @@ int ss_model_reindex_locations_map(struct ss_model *m, ss_id *loc_map, ss_id *st
 
 /* --- models derived from a model (transforms) --------------------------- */
 
-/* An empty model with o's strings (the same ids) and value types, and no
+/* An empty model with o's strings (the same ids), value types and mappings
+ * (the same ids), and no
  * sources, samples or stacks: the start of a model that a transform derives
  * from o (transform_apply.c).  Functions and locations are then added with
  * the builder (ss_model_function, ss_model_location).  Returns 0 or an error
@@ -627,6 +676,20 @@ ss_id ss_model_find_function(const struct ss_model *m, const char *name);
  * any location has a line number (pprof, tables). */
 int ss_model_has_memory(const struct ss_model *m);
 int ss_model_has_lines(const struct ss_model *m);
+
+/* pprof's inline marks (its -top): a function called only through inlined
+ * calls is "(inline)", one called both ways "(partial-inline)".  Each
+ * caller -> callee pair of distinct functions in the samples' stacks
+ * (once per stack, from the root) is an inlined call when every time it
+ * occurs the callee's frame is SS_LOC_INLINE.  mark[f] (one per function,
+ * filled for canonical ids) receives SS_INLINE_NONE, _FULL or _PARTIAL.
+ * Returns 1 when some function has a mark (0 at once when no location is
+ * inlined), or -1 (out of memory). */
+enum { SS_INLINE_NONE, SS_INLINE_FULL, SS_INLINE_PARTIAL };
+int ss_model_inline_marks(const struct ss_model *m, uint8_t *mark);
+
+/* The text of an inline mark: "", "(inline)" or "(partial-inline)". */
+const char *ss_inline_label(int mark);
 
 /* Does m have a source with aggregates only (SamplingProf) / a source with
  * raw samples (any source without SS_SRC_AGGREGATE, even an empty one)? */
@@ -694,7 +757,7 @@ static inline const char *ss_label_key(const struct ss_model *m, ss_id lab)
     return ss_str(m, m->labels.v[lab].key);
 }
 
-/* --- measures (DESIGN section 11) ---------------------------------------- */
+/* --- measures (stackscope(1), MEASURES) ----------------------------------- */
 
 /* The measures m offers, the default first: Rprof time, samples (and with
  * memory profiling memory, released, duplications); every pprof sample type

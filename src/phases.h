@@ -1,5 +1,5 @@
 /* phases.h - the phases of a profile, found by change-point detection
- * (DESIGN section 14): a burn-in, the main work, a fade-out, without the
+ * (stackscope(1), PHASES): a burn-in, the main work, a fade-out, without the
  * user looking for them.
  *
  * A phase is a stretch of consecutive samples with one mix of work below

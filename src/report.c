@@ -13,6 +13,7 @@
 #include "report_transforms.h"
 #include "column.h"
 #include "sort.h"
+#include "outlimit.h"
 #include "stacks.h"
 #include "textesc.h"
 #include "units.h"
@@ -29,9 +30,15 @@ static double pct(double x, const struct ss_stats *st)
     return st->value_total > 0 ? 100.0 * x / st->value_total : 0.0;
 }
 
+/* The name; in text (and the explorer) with pprof's inline mark, as its
+ * -top shows it ("main.hash (inline)"). */
 static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ss_cell_str(buf, n, ss_strtab_get(&ST(ctx)->keys, ROW(ctx, r)->key), tsv);
+    int inl = ROW(ctx, r)->inl;
+    size_t k = strlen(buf);
+    if (!tsv && inl && k < n)
+        snprintf(buf + k, n - k, " %s", ss_inline_label(inl));
 }
 /* A line's key, R's in TSV; for people an unnamed file's ("#3", code typed
  * at R's prompt) reads "(unnamed file 1)#3". */
@@ -134,14 +141,21 @@ const char *ss_stack_row_text(const struct ss_model *m, const struct ss_stacks *
                               const struct ss_stack_row *r, struct ss_cellbuf *tb)
 {
     size_t need = ss_stack_text(m, st, r, ";", tb->s, tb->cap) + 1;
+    int too_long = need > SS_MAX_LINE; /* no such line is built (outlimit.h) */
+    if (too_long)
+        need = 96;
     if (need > tb->cap) {
         char *ns = realloc(tb->s, need);
         if (!ns)
             return tb->s ? tb->s : "";
         tb->s = ns;
         tb->cap = need;
-        ss_stack_text(m, st, r, ";", tb->s, tb->cap);
+        if (!too_long)
+            ss_stack_text(m, st, r, ";", tb->s, tb->cap);
     }
+    if (too_long)
+        snprintf(tb->s, tb->cap, "(a stack of %zu bytes of names: too long to show)",
+                 ss_stack_text(m, st, r, ";", NULL, 0));
     return tb->s ? tb->s : "";
 }
 
@@ -212,15 +226,50 @@ static int cmp_stack_order(const void *a, const void *b, void *ctx)
     return cmp_stack_names(ctx, *(const size_t *)a, *(const size_t *)b);
 }
 
+/* The stacks table's text before it is printed (the names of every frame
+ * of every distinct stack: a 234-byte pprof holds a 1 GB stack): refused
+ * over the size limit (outlimit.h), and a stack longer than a line may be
+ * (SS_MAX_LINE) is refused, forced or not, so that no such line is built.
+ * `rows`: how many are printed. */
+static int stacks_fit(const struct ss_model *m, const struct ss_stacks *st, size_t rows,
+                      const struct ss_report_opts *o, struct ss_error *err)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < rows; i++) {
+        const struct ss_stack_row *r = &st->rows[i];
+        uint64_t text = r->depth ? r->depth - 1 : 0;
+        for (uint32_t k = 0; k < r->depth; k++)
+            text += ss_strtab_len(&m->strs, m->functions.v[st->fns[r->first + k]].name);
+        if (text > SS_MAX_LINE)
+            return ss_fail(err, SS_ENOMEM,
+                           "standard output: a stack of %llu bytes of names, longer than a line "
+                           "the tables print (%zu MiB); nothing printed",
+                           (unsigned long long)text, SS_MAX_LINE >> 20);
+        total += text + 64; /* its numbers */
+    }
+    if (o->out_limit && total > o->out_limit)
+        return ss_out_refuse(err, "standard output", total, o->in_bytes,
+                             "the stacks table prints the names of every frame of every distinct "
+                             "stack",
+                             0);
+    return 0;
+}
+
 static int report_stacks(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                          struct ss_error *err)
 {
-    if (o->format == SS_FORMAT_FOLDED)
-        return ss_write_folded(m, out, "standard output", err);
     struct ss_stacks st;
     int rc = ss_stacks_compute(m, &st, err);
     if (rc)
         return rc;
+    size_t rows = o->format == SS_FORMAT_TEXT && o->limit > 0 && (size_t)o->limit < st.n
+                      ? (size_t)o->limit
+                      : st.n;
+    rc = stacks_fit(m, &st, rows, o, err);
+    if (rc || o->format == SS_FORMAT_FOLDED) {
+        ss_stacks_free(&st);
+        return rc ? rc : ss_write_folded(m, out, "standard output", err);
+    }
     struct ss_cellbuf tb = {NULL, 0};
     if (o->format == SS_FORMAT_TEXT) {
         ss_report_header(out, m);

@@ -2,10 +2,10 @@
  *
  * Every table's columns are descriptor tables (column.h: name, width,
  * formatter) printed by the one table printer in text or TSV, so both always
- * show the same data (STYLE 7, 8); the explorer's views do not draw from
- * them yet.  TSV keeps full precision (%.15g) and every row; text rounds for
- * reading.  Names and paths are printed through textesc.h: their control
- * characters escaped (TSV also doubles a backslash), never raw.
+ * show the same data (HACKING.md, Adding things); the explorer's views do not
+ * draw from them yet.  TSV keeps full precision (%.15g) and every row; text
+ * rounds for reading.  Names and paths are printed through textesc.h: their
+ * control characters escaped (TSV also doubles a backslash), never raw.
  */
 #ifndef SS_REPORT_H
 #define SS_REPORT_H
@@ -63,7 +63,9 @@ enum {
     SS_STACK_NCOLS
 };
 extern const struct ss_col ss_stack_columns[SS_STACK_NCOLS];
-/* Stack row r's names root first, joined by ';' (in tb, borrowed). */
+/* Stack row r's names root first, joined by ';' (in tb, borrowed); a
+ * placeholder saying its length when that is over SS_MAX_LINE (outlimit.h),
+ * so that no longer line is built. */
 const char *ss_stack_row_text(const struct ss_model *m, const struct ss_stacks *st,
                               const struct ss_stack_row *r, struct ss_cellbuf *tb);
 

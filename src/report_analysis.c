@@ -301,12 +301,12 @@ static void cell_tree_depth(char *buf, size_t n, const void *ctx, size_t r, int 
 }
 static void cell_tree_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    /* text: indented two spaces per level */
-    size_t ind = tsv ? 0 : 2 * (size_t)TNODE(ctx, r)->depth;
-    if (ind >= n)
-        ind = n ? n - 1 : 0;
-    memset(buf, ' ', ind);
+    /* text: indented two spaces per level (at most SS_TREE_INDENT_MAX) */
+    size_t ind = tsv ? 0 : ss_tree_indent(buf, n, TNODE(ctx, r)->depth);
     cell_fn(buf + ind, n - ind, ((const struct ss_tree_ctx *)ctx)->m, TNODE(ctx, r)->function, tsv);
+    size_t k = strlen(buf); /* text: pprof's inline mark of the call */
+    if (!tsv && TNODE(ctx, r)->inl && k < n)
+        snprintf(buf + k, n - k, " %s", ss_inline_label(TNODE(ctx, r)->inl));
 }
 static void cell_tree_self(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {

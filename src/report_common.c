@@ -162,3 +162,19 @@ int ss_report_check_order(const struct ss_model *m, enum ss_report_by by, struct
                                : "a pprof profile holds one sample per distinct stack");
     return 0;
 }
+
+size_t ss_tree_indent(char *buf, size_t n, uint32_t depth)
+{
+    if (!n)
+        return 0;
+    size_t ind = 2 * (size_t)(depth < SS_TREE_INDENT_MAX ? depth : SS_TREE_INDENT_MAX);
+    if (ind >= n)
+        ind = n - 1;
+    memset(buf, ' ', ind);
+    buf[ind] = '\0';
+    if (depth > SS_TREE_INDENT_MAX) {
+        int k = snprintf(buf + ind, n - ind, "[%u] ", depth);
+        ind += k > 0 && (size_t)k < n - ind ? (size_t)k : 0;
+    }
+    return ind;
+}

@@ -57,6 +57,10 @@ struct ss_report_opts {
     const struct ss_source_search *sources; /* list: where source files are found (or NULL) */
     struct ss_strbuf *warnings;             /* list: lines the caller shows as warnings (or NULL) */
     int verdict; /* --base: keep the rows with this verdict (SS_REPORT_V_*; 0: all) */
+    int force;   /* no size limit (--force) */
+    /* the size limit of the output (outlimit.h) and the inputs' size it
+     * comes from; 0: none (set by the caller from force and the inputs) */
+    uint64_t out_limit, in_bytes;
 };
 enum { SS_REPORT_V_GREW = 1, SS_REPORT_V_SHRANK, SS_REPORT_V_CHANGED };
 
@@ -98,6 +102,14 @@ const struct ss_report_table *ss_report_table_of(enum ss_report_by by);
 /* The names of the tables with every flag of `flags`, as "a, b or c",
  * into buf. */
 const char *ss_report_tables_with(unsigned flags, char *buf, size_t n);
+
+/* A tree node's indentation in text, into buf[0..n) (NUL-terminated):
+ * two spaces per level, at most SS_TREE_INDENT_MAX levels (a recursion
+ * 100,000 deep printed 10 GB of spaces); a deeper node is indented as that
+ * level and its name starts with its depth in brackets: "[1234] ".
+ * Returns the bytes written. */
+#define SS_TREE_INDENT_MAX 40
+size_t ss_tree_indent(char *buf, size_t n, uint32_t depth);
 
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */

@@ -329,11 +329,8 @@ static int report_stacks(FILE *out, const struct ss_compare *c, const struct ss_
 
 static void cell_tnode_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
-    /* text: indented two spaces per level */
-    size_t ind = tsv ? 0 : 2 * (size_t)TROW(ctx, r)->depth;
-    if (ind >= n)
-        ind = n ? n - 1 : 0;
-    memset(buf, ' ', ind);
+    /* text: indented two spaces per level (at most SS_TREE_INDENT_MAX) */
+    size_t ind = tsv ? 0 : ss_tree_indent(buf, n, TROW(ctx, r)->depth);
     ss_cell_str(buf + ind, n - ind,
                 ss_strtab_get(&((const struct ss_cmp_tree *)ctx)->keys, TROW(ctx, r)->name), tsv);
 }

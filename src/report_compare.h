@@ -1,5 +1,5 @@
 /* report_compare.h - `stackscope report --base`: the tables of a comparison
- * (DESIGN section 13) as text or TSV.
+ * (stackscope(1), COMPARING) as text or TSV.
  *
  * Functions (--by self, total) and lines: TSV columns `name self.base self
  * self.delta total.base total total.delta` (`location` for lines), values

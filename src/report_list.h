@@ -1,6 +1,6 @@
 /* report_list.h - `report --by list`: the source files of a profile, each
  * line with its self and total (pprof's `list`, profvis's code pane as
- * text; DESIGN section 15).
+ * text; stackscope(1), SOURCE FILES).
  *
  * The numbers of a line are those of `report --by line` (its row, keyed
  * by the file's basename and the line as R keys them); with --memory, also

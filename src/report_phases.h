@@ -43,8 +43,8 @@ void ss_report_phase_opts(const struct ss_report_opts *o, struct ss_phase_opts *
 int ss_report_phases(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                      struct ss_error *err);
 
-/* A comparison (--base, DESIGN section 13): each side's phases, the base's
- * first, each in its own measure's units and pct of its own total; TSV
+/* A comparison (--base; stackscope(1), COMPARING): each side's phases, the
+ * base's first, each in its own measure's units and pct of its own total; TSV
  * with a first column `side` (base, new), text one table per side (the
  * caller prints the comparison's header). */
 int ss_report_phases_compared(FILE *out, const struct ss_model *base, const struct ss_model *cur,

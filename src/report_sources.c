@@ -17,6 +17,10 @@ int ss_sources_ctx_init(struct ss_sources_ctx *x, const struct ss_model *m,
     x->f[0] = c ? c->conv * c->scale : 1;
     x->f[1] = 1;
     ss_units_of(x->side[1], &x->u);
+    for (int k = 0; k < 2; k++) {
+        size_t n = x->side[k] ? ss_model_measures(x->side[k], x->ms[k], ARRAY_SIZE(x->ms[k])) : 0;
+        x->nms[k] = n < ARRAY_SIZE(x->ms[k]) ? n : ARRAY_SIZE(x->ms[k]);
+    }
     x->value = malloc((x->n ? x->n : 1) * sizeof *x->value);
     if (!x->value)
         return ss_nomem(err, "sources table");
@@ -127,10 +131,8 @@ static void cell_pct(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 static void cell_measures(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 {
     ROW(ctx, r);
-    struct ss_measure ms[SS_SOURCE_VALUE_BITS + 8];
-    size_t nm = ss_model_measures(m, ms, ARRAY_SIZE(ms)), k = 0;
-    if (nm > ARRAY_SIZE(ms))
-        nm = ARRAY_SIZE(ms);
+    const struct ss_measure *ms = X(ctx)->ms[side];
+    size_t nm = X(ctx)->nms[side], k = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < nm && k + 1 < n; i++)
         if (ss_source_has_measure(m, (size_t)(s - m->sources.v), &ms[i])) {

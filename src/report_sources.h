@@ -32,6 +32,10 @@ struct ss_sources_ctx {
     double total[2];                /* each side's total of the measure, the same way */
     double f[2];                    /* what a side's values multiply by (base: conv x scale) */
     struct ss_units u;              /* the profile's (the new one's) */
+    /* each side's measures (ss_model_measures), listed once: a row shows
+     * those its source has (a list per row made 10,000 sessions quadratic) */
+    struct ss_measure ms[2][SS_SOURCE_VALUE_BITS + 8];
+    size_t nms[2];
 };
 
 /* Set up the rows of m's sources, or with c not NULL those of c's base and

@@ -1,5 +1,5 @@
 /* runs.h - run lengths: how long a function stays on the stack at a level
- * (DESIGN section 4, sprof's recursive run-length encoding).
+ * (stackscope(1), RUN LENGTHS; sprof's recursive run-length encoding).
  *
  * Level 1 is the root (outermost frame).  In time order, a run at level k is
  * a maximal sequence of consecutive samples whose stacks have the same

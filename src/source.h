@@ -1,6 +1,6 @@
 /* source.h - the source files a profile names: where they are found and
- * their lines (DESIGN section 15), for the explorer's code pane, `report
- * --by list` and `convert --to tables --embed-sources`.
+ * their lines (stackscope(1), SOURCE FILES), for the explorer's code pane,
+ * `report --by list` and `convert --to tables --embed-sources`.
  *
  * A profile names a file by the path its profiler saw: Rprof's `#File N:
  * path` (relative to R's working directory, or absolute on the machine that

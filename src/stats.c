@@ -282,6 +282,18 @@ static void source_totals(const struct ss_model *m, ss_id s, const struct ss_sta
     t->value += (double)weight * scale;
 }
 
+/* The rows' inline marks (pprof's -top).  Returns 0 or 1 (out of memory). */
+static int mark_inline(const struct ss_model *m, struct ss_stat_row *rows, size_t n)
+{
+    uint8_t *mark = ss_alloc_array(m->functions.n ? m->functions.n : 1, 1);
+    int rc = mark ? ss_model_inline_marks(m, mark) : -1;
+    for (size_t i = 0; rc > 0 && i < n; i++)
+        if (rows[i].function != SS_NONE)
+            rows[i].inl = mark[rows[i].function];
+    free(mark);
+    return rc < 0;
+}
+
 int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                      struct ss_stats *out, struct ss_error *err)
 {
@@ -426,6 +438,8 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     free(w.wtotal_src);
     free(w.on);
     free(w.stamp);
+    if (!oom && by == SS_BY_FUNCTION)
+        oom = mark_inline(m, w.rows.v, w.rows.n);
     if (oom) {
         VEC_FREE(w.rows);
         ss_strtab_free(&out->keys);

@@ -1,5 +1,6 @@
 /* stats.h - self/total time per function or per source line, and memory
- * (DESIGN section 4; equal to R's summaryRprof on files R reads correctly).
+ * (stackscope(1), STATISTICS; equal to R's summaryRprof on files R reads
+ * correctly).
  *
  * self of key k: samples whose innermost key is k; total: samples in which k
  * occurs at least once (recursion counts once).  Time is count x the interval
@@ -50,6 +51,7 @@ struct ss_stat_row {
     double alloc_bytes, released_bytes;
     ss_id file;    /* by line: basename string id in keys, for ordering */
     uint32_t line; /* by line: line number, 0 for none */
+    uint8_t inl;   /* by function: SS_INLINE_* (pprof's "(inline)" mark) */
 };
 
 struct ss_stats {

@@ -1,9 +1,9 @@
 /* strtab.h - the string table: every string in a model is interned once.
  *
- * Tables hold 32-bit ids, never pointers (STYLE 2).  Ids are dense, start at
- * 0 and follow insertion order.  Strings may hold any bytes except NUL
- * (profile names are arbitrary UTF-8 or not); each is stored NUL-terminated
- * so it can be printed directly.
+ * Tables hold 32-bit ids, never pointers (HACKING.md, Data model).  Ids are
+ * dense, start at 0 and follow insertion order.  Strings may hold any bytes
+ * except NUL (profile names are arbitrary UTF-8 or not); each is stored
+ * NUL-terminated so it can be printed directly.
  */
 #ifndef SS_STRTAB_H
 #define SS_STRTAB_H

@@ -10,11 +10,16 @@
 /* Every file ss_write_tables may write: write.c replaces a directory only
  * when it holds nothing else (and meta.tsv), and removes only these. */
 static const char *const table_files[] = {
-    "meta.tsv",          "sources.tsv",    "value_types.tsv",      "samples.tsv",
-    "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv", "locations.tsv",
-    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",       "labels.tsv",
-    "source_lines.tsv",
+    "meta.tsv",          "sources.tsv",    "value_types.tsv",        "samples.tsv",
+    "sample_values.tsv", "stacks.tsv",     "sample_locations.tsv",   "locations.tsv",
+    "functions.tsv",     "aggregates.tsv", "call_edges.tsv",         "labels.tsv",
+    "source_lines.tsv",  "mappings.tsv",   "location_addresses.tsv",
 };
+
+/* The names of the SS_MAP_* and SS_LOC_* bits, bit k at k. */
+const char *const ss_tables_map_flags[SS_TABLES_MAP_FLAGS] = {"functions", "filenames",
+                                                              "line_numbers", "inline_frames"};
+const char *const ss_tables_loc_flags[SS_TABLES_LOC_FLAGS] = {"inline", "no_line", "unnamed"};
 
 const char *ss_tables_file(size_t i)
 {

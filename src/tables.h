@@ -1,7 +1,7 @@
 /* tables.h - the v2 tables format: a directory of TSV files, one per table
- * of the model (DESIGN sections 2, 3 and 6): what its reader (load_tables.c)
- * and its writer (write_tables.c) share.  The writer writes them, the
- * reader reads them back into an equal model.
+ * of the model (HACKING.md, Data model; stackscope(1), v2 tables): what its
+ * reader (load_tables.c) and its writer (write_tables.c) share.  The writer
+ * writes them, the reader reads them back into an equal model.
  *
  * Files (header row first, then one row per record; every column always
  * present, in this order):
@@ -26,6 +26,15 @@
  *                       source files: convert --embed-sources, source.h) each
  *                       line of each file, lines numbered from 1 in order;
  *                       `file` is the path as the locations name it
+ *   mappings.tsv        mapping_id memory_start memory_limit file_offset filename
+ *                       build_id flags   (with location_addresses.tsv, only for a
+ *                       native profile: one with mappings or addresses) pprof's
+ *                       mappings; addresses in hex (0x...); flags
+ *                       functions+filenames+line_numbers+inline_frames or -
+ *   location_addresses.tsv location_id mapping_id address flags   a row per
+ *                       location with a mapping, an address or flags:
+ *                       inline (inlined into the next frame outward), no_line
+ *                       (an address nothing symbolised), unnamed, or -
  * Ids are 1-based and dense: row k of a table has id k.  depth 1 is the
  * innermost frame (the leaf).  A location with no function (function_id \N)
  * is a position only: Rprof's trailing F#L token after the outermost frame;
@@ -51,6 +60,18 @@
  * and whether `name` is one of them. */
 const char *ss_tables_file(size_t i);
 int ss_tables_is_file(const char *name);
+
+/* The names of the mapping flags (SS_MAP_*) and location flags (SS_LOC_*)
+ * in mappings.tsv and location_addresses.tsv, bit k at index k. */
+#define SS_TABLES_MAP_FLAGS 4
+#define SS_TABLES_LOC_FLAGS 3
+extern const char *const ss_tables_map_flags[SS_TABLES_MAP_FLAGS];
+extern const char *const ss_tables_loc_flags[SS_TABLES_LOC_FLAGS];
+
+/* The meta.tsv key of a source whose `time` is a value type's, one value
+ * per sample (pprof's per-sample durations: model.h, time_column): the
+ * value is that type's name. */
+#define SS_TABLES_TIME_COLUMN "stackscope:time_column"
 
 /* Source flags as written in sources.tsv: "memory+GC+line+aggregate" (the
  * set ones, in that order, then "unordered") or "-" for none. */

@@ -1,4 +1,4 @@
-/* transform.h - the transform list (DESIGN section 5).
+/* transform.h - the transform list (stackscope(1), TRANSFORMS).
  *
  * A list of transform commands, applied in order to the original model; the
  * result is a new model that every statistic, view and writer reads.  The
@@ -144,8 +144,8 @@ const char *ss_tf_text(const struct ss_tf_list *l, size_t i);
 enum ss_tf_kind ss_tf_kind(const struct ss_tf_list *l, size_t i);
 int ss_tf_enabled(const struct ss_tf_list *l, size_t i);
 const struct ss_tf_effect *ss_tf_effect(const struct ss_tf_list *l, size_t i);
-/* In a comparison (DESIGN section 13) the same list is applied to the new
- * profile (ss_tf_apply) and to the base (ss_tf_apply_base); each keeps its
+/* In a comparison (stackscope(1), COMPARING) the same list is applied to the
+ * new profile (ss_tf_apply) and to the base (ss_tf_apply_base); each keeps its
  * own effects: ss_tf_effect gives the new profile's, this the base's (all
  * zero until ss_tf_apply_base ran). */
 const struct ss_tf_effect *ss_tf_base_effect(const struct ss_tf_list *l, size_t i);

@@ -180,8 +180,27 @@ static ss_id fn_name(const struct apply *a, ss_id loc)
     return a->out->functions.v[a->out->locations.v[loc].function].name;
 }
 
+/* The bytes of the distinct names of the current functions (what a regex
+ * step matches, for its budget: match.h). */
+static uint64_t name_bytes(const struct ss_model *m, unsigned char *seen)
+{
+    uint64_t n = 0;
+    for (size_t f = 0; f < m->functions.n; f++) {
+        ss_id name = m->functions.v[f].name;
+        if (!seen[name])
+            n += ss_strtab_len(&m->strs, name);
+        seen[name] = 1;
+    }
+    for (size_t f = 0; f < m->functions.n; f++)
+        seen[m->functions.v[f].name] = 0;
+    return n;
+}
+
 /* Fill a->match for the step's patterns over the current functions; returns
- * the number of functions any pattern matches, or -1 (out of memory). */
+ * the number of functions any pattern matches, or -1 (out of memory) or -2
+ * (a regex too costly to match: its budget ran out, match.h).  A regex is
+ * matched once per distinct name: functions of one name in several files
+ * share it. */
 static long match_functions(struct apply *a, const struct tf_step *st)
 {
     const struct ss_model *m = a->out;
@@ -205,8 +224,6 @@ static long match_functions(struct apply *a, const struct tf_step *st)
             for (size_t f = 0; f < nf; f++)
                 mm[f] = m->functions.v[f].name == id;
         } else {
-            /* Once per distinct name: functions of one name in several files
-             * share it, and regexec is the costly part. */
             size_t ns = m->strs.n ? m->strs.n : 1;
             if (ns > a->by_name_cap) { /* all 0, and left all 0 after use */
                 free(a->by_name);
@@ -215,14 +232,21 @@ static long match_functions(struct apply *a, const struct tf_step *st)
                 if (!a->by_name)
                     return -1;
             }
-            for (size_t f = 0; f < nf; f++) {
+            uint64_t budget = SS_REGEX_BUDGET(name_bytes(m, a->by_name));
+            int r = 0;
+            for (size_t f = 0; f < nf && r >= 0; f++) {
                 ss_id name = m->functions.v[f].name;
-                if (!a->by_name[name])
-                    a->by_name[name] = regexec(&pt->re, ss_str(m, name), 0, NULL, 0) == 0 ? 2 : 1;
+                if (!a->by_name[name]) {
+                    r = ss_regex_match(&pt->re, ss_str(m, name), ss_strtab_len(&m->strs, name),
+                                       &budget);
+                    a->by_name[name] = r == 1 ? 2 : 1;
+                }
                 mm[f] = a->by_name[name] == 2;
             }
             for (size_t f = 0; f < nf; f++)
                 a->by_name[m->functions.v[f].name] = 0;
+            if (r < 0)
+                return r;
         }
     }
     long any = 0;
@@ -865,8 +889,10 @@ static int filter_line(struct apply *a, const struct tf_step *st, struct ss_tf_e
 
 /* Does label `lab` match the step's KEY[=VALUE] (the key compared by string
  * id)?  A word value equals the label's text (ss_label_value) or, for a
- * numeric label, its number alone; a /regex/ searches the text. */
-static int label_matches(const struct apply *a, const struct tf_step *st, ss_id key, ss_id lab)
+ * numeric label, its number alone; a /regex/ searches the text (within
+ * *budget: -2 when it runs out, -1 when memory does; match.h). */
+static int label_matches(const struct apply *a, const struct tf_step *st, ss_id key, ss_id lab,
+                         uint64_t *budget)
 {
     const struct ss_model *m = a->orig;
     const struct ss_label *l = &m->labels.v[lab];
@@ -877,7 +903,7 @@ static int label_matches(const struct apply *a, const struct tf_step *st, ss_id 
     char buf[96];
     const char *text = ss_label_value(m, lab, buf, sizeof buf);
     if (st->value.is_regex)
-        return regexec(&st->value.re, text, 0, NULL, 0) == 0;
+        return ss_regex_match(&st->value.re, text, strlen(text), budget);
     if (!strcmp(text, st->value.text))
         return 1;
     char num[32];
@@ -899,8 +925,16 @@ static int filter_labels(struct apply *a, const struct tf_step *st, struct ss_tf
         free(sm);
         return -1;
     }
+    /* the labels' texts are strings of the model, or numbers */
+    uint64_t budget = SS_REGEX_BUDGET(m->strs.buf_n + 32 * (uint64_t)nl);
     for (size_t l = 0; key != SS_NONE && l < nl; l++) {
-        lm[l] = (unsigned char)label_matches(a, st, key, (ss_id)l);
+        int r = label_matches(a, st, key, (ss_id)l, &budget);
+        if (r < 0) {
+            free(lm);
+            free(sm);
+            return r;
+        }
+        lm[l] = (unsigned char)r;
         eff->labels_matched += lm[l];
     }
     for (size_t set = 0; set < nsets; set++) {
@@ -1168,6 +1202,12 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     int rc = 0;
     if (st->npats) {
         long nm = match_functions(a, st);
+        if (nm == -2)
+            return ss_fail(err, SS_EUSAGE,
+                           "%s: a regular expression too costly to match "
+                           "against these names (it keeps hundreds of states "
+                           "alive at once): simplify it",
+                           st->text);
         if (nm < 0)
             return ss_nomem(err, "transform");
         eff->functions_matched = (size_t)nm;
@@ -1211,6 +1251,12 @@ static int run_step(struct apply *a, const struct tf_step *st, struct ss_tf_effe
     case SS_TF_KEEP_LABEL:
     case SS_TF_DROP_LABEL:
         rc = filter_labels(a, st, eff);
+        if (rc == -2)
+            return ss_fail(err, SS_EUSAGE,
+                           "%s: a regular expression too costly to match "
+                           "against these labels (it keeps hundreds of states "
+                           "alive at once): simplify it",
+                           st->text);
         break;
     case SS_TF_KEEP_LINE:
         rc = filter_line(a, st, eff);
@@ -1287,9 +1333,9 @@ static int model_start(struct apply *a, ss_id **loc_map)
         }
     }
     for (size_t l = 0; l < o->locations.n; l++) {
-        const struct ss_location *lc = &o->locations.v[l];
-        ss_id fn = lc->function == SS_NONE ? SS_NONE : fmap[lc->function];
-        (*loc_map)[l] = ss_model_location(m, fn, lc->file, lc->line);
+        struct ss_location lc = o->locations.v[l]; /* mappings have o's ids */
+        lc.function = lc.function == SS_NONE ? SS_NONE : fmap[lc.function];
+        (*loc_map)[l] = ss_model_location_at(m, &lc);
         if ((*loc_map)[l] == SS_NONE) {
             free(fmap);
             return -1;

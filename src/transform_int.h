@@ -7,18 +7,18 @@
 #ifndef SS_TRANSFORM_INT_H
 #define SS_TRANSFORM_INT_H
 
-#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "phases.h"
+#include "match.h"
 #include "transform.h"
 
 /* A function name or a /regex/ wherever a command takes a function. */
 struct tf_pattern {
     char *text;   /* the name, or the regex as written between the slashes */
-    int is_regex; /* re is compiled (REG_EXTENDED | REG_NOSUB) */
-    regex_t re;
+    int is_regex; /* re is compiled (match.h) */
+    struct ss_regex re;
 };
 
 /* Time units a range end was written in (for the canonical text). */

@@ -145,13 +145,14 @@ static int quoted(struct lexer *lx, char **out)
     return 0;
 }
 
-/* Limits on a /regex/, because glibc's regcomp and regexec cost grows with
- * the pattern: a 790 KB alternation took 5 GB and 20 s, a back-reference
- * (a GNU extension POSIX ERE lacks) backtracks exponentially, and a bounded
- * repetition of a group that itself repeats ((.{1,30}){1,30}) blows up the
- * matcher's state sets (60 ms per 200-character name), as do long runs of
- * optional items (.{0,255} 15 times: 6 s per name).  Within these limits a
- * pattern matches 10,000 names of 40 characters in under 0.1 s.  A '+'
+/* Limits on a /regex/, because the cost of glibc's regcomp (which checks
+ * every pattern's syntax, match.h) and of matching grows with the pattern: a
+ * 790 KB alternation took 5 GB and 20 s, a back-reference (a GNU extension
+ * POSIX ERE lacks) backtracks exponentially, and a bounded repetition of a
+ * group that itself repeats ((.{1,30}){1,30}) or long runs of optional
+ * items (.{0,255} 15 times) make automata of many thousand states.  Within
+ * these limits the automaton (match.c) has at most a few thousand states,
+ * and matching is linear in the names' length.  A '+'
  * counts as a copy too: regcomp expands a+ into aa*, so a+++... (found by
  * fuzzing) doubles its size with every '+' (20 of them: 10 s and 1 GB);
  * stacked operators are refused outright (POSIX leaves them undefined):
@@ -362,11 +363,15 @@ static int regex_pattern(struct lexer *lx, struct tf_pattern *p)
         src[k++] = p->text[j];
     }
     src[k] = '\0';
-    int e = regcomp(&p->re, src, REG_EXTENDED | REG_NOSUB);
+    char what[256];
+    int e = ss_regex_compile(&p->re, src, what, sizeof what);
     free(src);
     if (e) {
-        char what[256];
-        regerror(e, NULL, what, sizeof what);
+        ss_regex_free(&p->re);
+        if (e == -2) {
+            lx->oom = 1;
+            return SS_ENOMEM;
+        }
         return lex_fail(lx, start, "bad regular expression: %s", what);
     }
     p->is_regex = 1;
@@ -812,7 +817,7 @@ static int add_pattern(struct lexer *lx, struct tf_step *st)
         struct tf_pattern *p = &st->pats[st->npats];
         free(p->text);
         if (p->is_regex)
-            regfree(&p->re);
+            ss_regex_free(&p->re);
         return rc;
     }
     st->npats++;
@@ -1043,14 +1048,14 @@ void tf_step_free(struct tf_step *st)
     for (size_t k = 0; k < st->npats; k++) {
         free(st->pats[k].text);
         if (st->pats[k].is_regex)
-            regfree(&st->pats[k].re);
+            ss_regex_free(&st->pats[k].re);
     }
     free(st->pats);
     free(st->name);
     free(st->key);
     free(st->value.text);
     if (st->value.is_regex)
-        regfree(&st->value.re);
+        ss_regex_free(&st->value.re);
     free(st->text);
     memset(st, 0, sizeof *st);
 }

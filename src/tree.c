@@ -221,6 +221,8 @@ static int insert_stack(struct tree_work *w, ss_id st, int inverted, ss_id focus
         node = child(w, node, w->canon[ss_loc_function(w->m, loc)]);
         if (node == SS_TREE_NONE)
             return -1;
+        if (!inverted && i > 0) /* 1: an inlined call seen, 2: another */
+            w->nodes.v[node].inl |= w->m->locations.v[loc].flags & SS_LOC_INLINE ? 1 : 2;
     }
     w->end_node[st] = node;
     return 0;
@@ -302,6 +304,7 @@ static int order_tree(struct tree_work *w, const struct acc *a, struct ss_tree *
         r->end = newidx[x] + size[x];
         r->first_child = off[x + 1] > off[x] ? newidx[kids[off[x]]] : SS_TREE_NONE;
         r->next_sibling = SS_TREE_NONE;
+        r->inl = nd[x].inl == 1 ? SS_INLINE_FULL : nd[x].inl == 3 ? SS_INLINE_PARTIAL : 0;
     }
     for (size_t p = 0; p <= n; p++)
         for (uint32_t j = off[p]; j + 1 < off[p + 1]; j++)

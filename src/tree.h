@@ -1,5 +1,5 @@
 /* tree.h - call trees (top-down and inverted) and a function's callers and
- * callees (DESIGN section 4, "Call graph" and "Call trees").
+ * callees (stackscope(1), REPORT OPTIONS: --by tree and --by calls).
  *
  * Functions are identified by name, as in the statistics: all function ids
  * that share a name are one function, represented by the lowest such id (its
@@ -51,6 +51,9 @@ struct ss_tree_node {
     uint32_t first_child;  /* first child in sort order, or SS_TREE_NONE */
     uint32_t next_sibling; /* next sibling in sort order, or SS_TREE_NONE */
     uint32_t end;          /* one past the last node of this subtree */
+    uint8_t inl;           /* top-down: SS_INLINE_* of the call into this node (its
+                            * frame inlined into its parent's, every time: "(inline)";
+                            * some of the time: "(partial-inline)", as pprof's -tree) */
 };
 
 /* A call tree.  Nodes are stored in depth-first pre-order with children

@@ -1,8 +1,8 @@
-/* units.h - a measure's numbers for people and for programs (DESIGN
- * section 11): TSV gives raw units at full precision; text and the explorer
- * give human units (B/kB/MB/GB by 1024, ns/us/ms/s, counts with thousands
- * separators), and the `time` measure in seconds with as many decimals as
- * the sampling interval needs. */
+/* units.h - a measure's numbers for people and for programs
+ * (stackscope(1), MEASURES): TSV gives raw units at full precision; text and
+ * the explorer give human units (B/kB/MB/GB by 1024, ns/us/ms/s, counts with
+ * thousands separators), and the `time` measure in seconds with as many
+ * decimals as the sampling interval needs. */
 #ifndef SS_UNITS_H
 #define SS_UNITS_H
 

@@ -1,5 +1,5 @@
-/* verdict.h - is a change real?  The verdicts of a comparison (DESIGN
- * section 13; the man page's COMPARING says the same for users).
+/* verdict.h - is a change real?  The verdicts of a comparison
+ * (stackscope(1), COMPARING, which says the same for users).
  *
  * A profile is a sample of a program's time: a function seen in 50 of 1,500
  * samples can show +30% between two runs of the same program.  Every row of

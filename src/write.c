@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "limits.h"
+#include "outlimit.h"
 #include "rprof.h"
 #include "tables.h"
 #include "vec.h"
@@ -365,12 +366,43 @@ static int write_atomic(const char *path, const struct target *t, int force, ss_
 struct stream_job {
     const struct ss_model *m;
     const struct ss_format *f;
+    uint64_t in; /* the inputs' bytes */
+    int capped;  /* written through a stream capped at ss_out_limit(in) */
 };
+
+/* Write j's model in its format to fp, through a capped stream unless
+ * forced or pprof (see the size of the output, below). */
+static int write_capped(const struct stream_job *j, FILE *fp, const char *path, int partial,
+                        struct ss_error *err)
+{
+    if (!j->capped)
+        return j->f->write(j->m, fp, path, err);
+    struct ss_outcap c;
+    FILE *cf = ss_out_capped(&c, fp, ss_out_limit(j->in));
+    if (!cf)
+        return ss_nomem(err, "the output stream");
+    int rc = j->f->write(j->m, cf, path, err);
+    int over = ss_out_uncap(cf, &c);
+    if (over == 1) {
+        char why[96];
+        snprintf(why, sizeof why, "the %s grew past it while written", j->f->title);
+        return ss_out_refuse(err, path, 0, j->in, why, partial);
+    }
+    return rc;
+}
 
 static int fill_stream(FILE *fp, void *ctx, const char *path, struct ss_error *err)
 {
-    const struct stream_job *j = ctx;
-    return j->f->write(j->m, fp, path, err);
+    return write_capped(ctx, fp, path, 0, err);
+}
+
+static void stream_job_init(struct stream_job *j, const struct ss_model *m,
+                            const struct ss_format *f, const struct ss_write_opts *o)
+{
+    j->m = m;
+    j->f = f;
+    j->capped = !o->force && f->id != SS_OUT_PPROF;
+    j->in = j->capped ? ss_out_input_bytes(o->inputs, o->n_inputs) : 0;
 }
 
 static int write_stream(const char *path, const struct ss_write_opts *o, ss_fill_fn fill, void *ctx,
@@ -444,20 +476,30 @@ static int check_old_tables(const char *path, const char *dir, int *empty, struc
     return rc;
 }
 
-/* A message of the tables writer names a file of the temporary directory
- * tmp, which is removed: name the output's instead ("OUT/samples.tsv:
- * write failed: ..."). */
-static void name_output(struct ss_error *err, const char *tmp, const char *path)
+/* The tables writer names the files it writes in tmp, which is removed
+ * afterwards: name them in the directory the user gave instead (path, its
+ * trailing slashes dropped), each place tmp appears in the message. */
+static void name_target(struct ss_error *err, const char *tmp, const char *path)
 {
-    size_t n = strlen(tmp);
-    if (strncmp(err->msg, tmp, n) != 0)
+    size_t tn = strlen(tmp), pn = strlen(path);
+    if (!tn)
         return;
-    char msg[sizeof err->msg];
-    size_t k = strlen(path);
-    while (k > 1 && path[k - 1] == '/') /* OUT/ is OUT */
-        k--;
-    snprintf(msg, sizeof msg, "%.*s%s", (int)k, path, err->msg + n);
-    memcpy(err->msg, msg, sizeof msg);
+    while (pn > 1 && path[pn - 1] == '/')
+        pn--;
+    char out[sizeof err->msg];
+    size_t o = 0;
+    for (const char *s = err->msg; *s;) {
+        const char *hit = strstr(s, tmp);
+        size_t keep = hit ? (size_t)(hit - s) : strlen(s), put = hit ? pn : 0;
+        if (o + keep + put >= sizeof out)
+            return; /* no room: the message as it was */
+        memcpy(out + o, s, keep);
+        memcpy(out + o + keep, path, put);
+        o += keep + put;
+        s += keep + (hit ? tn : 0);
+    }
+    out[o] = '\0';
+    memcpy(err->msg, out, o + 1);
 }
 
 static int write_dir(const struct ss_model *m, const char *path, const struct ss_format *f,
@@ -480,8 +522,8 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
             take_attributes(-1, tmp, &t, 0777);
             rc = f->write_dir(m, tmp, err);
             if (rc)
-                name_output(err, tmp, path);
-            if (!rc)
+                name_target(err, tmp, path);
+            else
                 rc = place(tmp, t.real, path, t.exists, 1, err);
             /* tmp now holds the new tables (on failure) or the old ones. */
             remove_tables_dir(tmp);
@@ -498,14 +540,15 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
  * Some formats multiply the data: Rprof writes a sample of count k as k
  * lines (a 4 KB Go heap profile, whose samples count millions of objects,
  * became a 1.9 GB file), speedscope and the tables write every frame of
- * every sample.  Before writing, the size is estimated from the model; an
- * output over GROWTH_FLOOR bytes and over GROWTH_FACTOR times the inputs'
- * size is refused unless forced, with a message that gives the estimate and
- * why.  Other formats (pprof, folded, SamplingProf) aggregate or compress:
- * they are never larger than a small multiple of their model. */
-#define GROWTH_FACTOR 100
-#define GROWTH_FLOOR ((uint64_t)64 << 20)
-
+ * every sample, folded stacks and the SVG every name of every stack (a
+ * 234-byte pprof of one 100 KB name in a stack of 10,000 frames: a 1 GB
+ * line).  Before writing, the size is estimated from the model where it
+ * can be (Rprof, speedscope, tables, folded); an output over the limit of
+ * outlimit.h (64 MiB, or 100 times the inputs' size) is refused unless
+ * forced, with a message that gives the estimate and why.  Every stream
+ * but pprof (which compresses, and refuses over 1 GiB on its own) is also
+ * written through a stream capped at the limit: the SVG, whose size the
+ * layout decides, and any estimate that fell short. */
 static unsigned digits(uint64_t v)
 {
     unsigned n = 1;
@@ -528,48 +571,6 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-/* "1.9 GB" (by 1024, as the tables' human units). */
-static void human_bytes(char *buf, size_t cap, uint64_t v)
-{
-    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    double x = (double)v;
-    size_t u = 0;
-    while (x >= 1024 && u + 1 < sizeof unit / sizeof *unit) {
-        x /= 1024;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, cap, "%llu B", (unsigned long long)v);
-    else
-        snprintf(buf, cap, "%.1f %s", x, unit[u]);
-}
-
-/* Bytes of the files the inputs name (a directory: its regular files). */
-static uint64_t input_bytes(const struct ss_write_opts *o)
-{
-    uint64_t n = 0;
-    for (int i = 0; i < o->n_inputs; i++) {
-        struct stat st;
-        if (stat(o->inputs[i], &st) != 0)
-            continue;
-        if (S_ISREG(st.st_mode))
-            n = sat_add(n, (uint64_t)st.st_size);
-        if (!S_ISDIR(st.st_mode))
-            continue;
-        DIR *d = opendir(o->inputs[i]);
-        if (!d)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            struct stat est;
-            if (fstatat(dirfd(d), e->d_name, &est, 0) == 0 && S_ISREG(est.st_mode))
-                n = sat_add(n, (uint64_t)est.st_size);
-        }
-        closedir(d);
-    }
-    return n;
-}
-
 /* Bytes of the names of every frame of stack s, each plus `per_frame`. */
 static uint64_t stack_name_bytes(const struct ss_model *m, ss_id s, unsigned per_frame,
                                  unsigned per_position)
@@ -578,7 +579,8 @@ static uint64_t stack_name_bytes(const struct ss_model *m, ss_id s, unsigned per
     const ss_id *fr = ss_stack_frames(m, s);
     for (size_t k = 0; k < ss_stack_depth(m, s); k++) {
         const struct ss_location *l = &m->locations.v[fr[k]];
-        n += ss_strtab_len(&m->strs, m->functions.v[ss_loc_function(m, fr[k])].name) + per_frame;
+        ss_id fn = ss_loc_function(m, fr[k]); /* SS_NONE: a position only */
+        n += (fn == SS_NONE ? 0 : ss_strtab_len(&m->strs, m->functions.v[fn].name)) + per_frame;
         if (l->file != SS_NONE || l->line > 0)
             n += per_position + digits(l->line);
     }
@@ -649,6 +651,19 @@ static uint64_t estimate(const struct ss_model *m, const struct ss_format *f, ch
         snprintf(why, cap,
                  "speedscope writes every frame of every sample: %zu samples, %llu frames", n,
                  (unsigned long long)frames);
+    } else if (f->id == SS_OUT_FOLDED) {
+        /* a line per distinct stack that weighs something: its names
+         * joined by ';', a count (stacks of the same names merge: fewer) */
+        uint64_t *w = ss_calloc_array(ns, sizeof *w);
+        if (!w)
+            return 0;
+        for (size_t i = 0; i < n; i++)
+            w[m->sample_stack.v[i]] = 1;
+        for (size_t s = 0; s < ns; s++)
+            if (w[s] && ss_stack_depth(m, (ss_id)s))
+                size = sat_add(size, stack_name_bytes(m, (ss_id)s, 1, 0) + 20);
+        free(w);
+        snprintf(why, cap, "folded stacks write the names of every frame of every distinct stack");
     } else if (f->id == SS_OUT_TABLES) {
         /* sample_locations.tsv: a row per frame of every sample */
         unsigned row = digits(n) + digits(m->locations.n) + 3;
@@ -680,16 +695,16 @@ static int check_growth(const struct ss_model *m, const struct ss_format *f, con
         return 0;
     char why[200];
     uint64_t est = estimate(m, f, why, sizeof why);
-    uint64_t in = input_bytes(o);
-    if (est <= GROWTH_FLOOR || (in && est / GROWTH_FACTOR <= in))
+    uint64_t in = ss_out_input_bytes(o->inputs, o->n_inputs);
+    if (est <= ss_out_limit(in))
         return 0;
     char e[32], ib[32];
-    human_bytes(e, sizeof e, est);
-    human_bytes(ib, sizeof ib, in);
+    ss_out_human(e, sizeof e, est);
+    ss_out_human(ib, sizeof ib, in);
     char times[64] = "";
     if (in)
         snprintf(times, sizeof times, ", %.0f times the input's %s", (double)est / (double)in, ib);
-    return ss_fail(err, SS_EUSAGE,
+    return ss_fail(err, SS_EBIG,
                    "%s: the %s file would be about %s (%llu bytes)%s: %s; nothing written "
                    "(--force, or :w! in the explorer, writes it anyway)",
                    path, f->title, e, (unsigned long long)est, times, why);
@@ -734,6 +749,45 @@ static int check_output(const struct ss_model *m, const struct ss_format *f, con
     return check_growth(m, f, path, o, err);
 }
 
+int ss_write_loss(const struct ss_model *m, enum ss_out_format format, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    if (format != SS_OUT_RPROF && format != SS_OUT_SAMPLING_PROF)
+        return 0;
+    double own = 0, fixed = 0; /* seconds: the samples' own, count x interval */
+    size_t nsam = 0, nsrc = 0;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        uint32_t tc = src->time_column;
+        if (!tc || tc - 1 >= m->values.n || !m->values.v[tc - 1])
+            continue;
+        size_t k = 0;
+        double a = 0, b = 0;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+            double x = (double)ss_sample_value(m, tc - 1, i) / 1e9,
+                   y = (double)ss_sample_count(m, i) * src->interval_us / 1e6;
+            a += x;
+            b += y;
+            k += x - y > 1e-9 * y || y - x > 1e-9 * y;
+        }
+        if (k) {
+            own += a;
+            fixed += b;
+            nsam += k;
+            nsrc++;
+        }
+    }
+    if (!nsam)
+        return 0;
+    snprintf(buf, n,
+             "%s holds count x interval: the own times of %zu sample%s (%zu source%s) are not "
+             "kept, so each function's time may change (%.6g s in all become %.6g s)",
+             format == SS_OUT_RPROF ? "Rprof" : "SamplingProf", nsam, nsam == 1 ? "" : "s", nsrc,
+             nsrc == 1 ? "" : "s", own, fixed);
+    return 1;
+}
+
 int ss_write_file(const struct ss_model *m, const char *path, const struct ss_write_opts *o,
                   struct ss_error *err)
 {
@@ -749,7 +803,8 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
         return rc;
     if (f->directory)
         return write_dir(m, path, f, o, err);
-    struct stream_job job = {m, f};
+    struct stream_job job;
+    stream_job_init(&job, m, f, o);
     return write_stream(path, o, fill_stream, &job, err);
 }
 
@@ -767,7 +822,9 @@ int ss_write_stream(const struct ss_model *m, FILE *fp, const char *name,
     int rc = check_output(m, f, name, o, err);
     if (rc)
         return rc;
-    rc = f->write(m, fp, name, err);
+    struct stream_job job;
+    stream_job_init(&job, m, f, o);
+    rc = write_capped(&job, fp, name, 1, err);
     if (!rc && (fflush(fp) != 0 || ferror(fp)))
         rc = ss_fail(err, SS_EIO, "%s: write error: %s", name, strerror(errno));
     return rc;

@@ -1,4 +1,4 @@
-/* write.h - save a model in one of the output formats (DESIGN section 6).
+/* write.h - save a model in one of the output formats (stackscope(1), FORMATS).
  *
  * Every writer sees the model it is given (the transformed model when
  * transforms are in effect) and writes it whole.  ss_write_file() is the one
@@ -52,6 +52,13 @@ int ss_write_file(const struct ss_model *m, const char *path, const struct ss_wr
  * --force only lifts the size guard.  Returns 0 or an error code. */
 int ss_write_stream(const struct ss_model *m, FILE *fp, const char *name,
                     const struct ss_write_opts *o, struct ss_error *err);
+
+/* What writing m in `format` loses that the user should hear of (a
+ * warning, not an error): into buf[0..n), "" when nothing.  Rprof and
+ * SamplingProf hold count x interval: samples that each have their own time
+ * (perf's and Chrome's durations, pprof's per-sample values: model.h,
+ * time_column) lose it.  Returns 1 when there is something to say. */
+int ss_write_loss(const struct ss_model *m, enum ss_out_format format, char *buf, size_t n);
 
 /* 1 when `path` names one of o's inputs or a file inside an input directory
  * (the check ss_write_file makes; the explorer uses it for its messages). */

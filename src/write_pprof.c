@@ -1,4 +1,5 @@
-/* write_pprof.c - pprof writer: a gzip-compressed profile.proto (DESIGN 6).
+/* write_pprof.c - pprof writer: a gzip-compressed profile.proto
+ * (stackscope(1), PPROF).
  *
  * What goes where:
  * - Sample types: samples/count (the count column); cpu/nanoseconds, which
@@ -263,6 +264,13 @@ static int gz_out(const uint8_t *in, size_t len, FILE *f, int *eno)
 
 enum vt_kind { VT_COUNT, VT_CPU, VT_ALLOC, VT_MODEL };
 
+/* An output location: grp[first .. first + n), all at one address. */
+struct out_loc {
+    uint32_t first, n;
+    ss_id mapping; /* the model mapping, SS_NONE */
+    uint64_t address;
+};
+
 struct out_vt {
     enum vt_kind kind;
     ss_id model;         /* VT_MODEL: the model's value type */
@@ -282,11 +290,22 @@ struct writer {
     struct ss_rprof_vt rvt;
     int have_rvt;
 
-    uint32_t *loc_out;        /* model location -> output location id (0: not written) */
-    VEC(uint32_t) fn_of_loc;  /* per output location (0-based): output function id */
-    VEC(ss_id) out_loc_model; /* per output location: the model location */
-    VEC(ss_id) fn_model;      /* per output function (0-based): model function */
-    VEC(ss_id) fn_file;       /* per output function: file string (model id) or SS_NONE */
+    /* Output locations: a model location alone, or a run of frames that
+     * pprof keeps as one location with several lines (inlined calls: see
+     * plan_locations). */
+    uint32_t *loc_out;         /* model location -> output location of it alone (0: none yet) */
+    VEC(struct out_loc) olocs; /* per output location (id - 1) */
+    VEC(ss_id) grp;            /* the model locations of the output locations, innermost first */
+    VEC(uint32_t) grp_fn;      /* per grp entry: its line's output function id, 0: no line */
+    struct ss_idset grp_index; /* output locations of several lines, keyed by their grp entries */
+    uint32_t *st_off;          /* per stack: its output locations are st_ids[st_off[s] ..
+                                * st_off[s + 1]), innermost first */
+    VEC(uint32_t) st_ids;
+    int plain_mapping;      /* some location has no model mapping: one more mapping */
+    VEC(ss_id) fn_model;    /* per output function (0-based): model function */
+    VEC(ss_id) fn_file;     /* per output function: file string (model id) or SS_NONE */
+    VEC(uint8_t) fn_native; /* per output function: used by a pprof source's sample */
+    int from_pprof;         /* plan_stack: the stack is a pprof source's */
 
     uint64_t *stack_at;  /* per stack: offset of its encoded location ids, or UINT64_MAX */
     uint32_t *stack_len; /* ... and their length */
@@ -352,26 +371,41 @@ static int push_vt(struct writer *w, enum vt_kind kind, ss_id model, const char 
     return w->oom ? -1 : 0;
 }
 
-/* Choose the sample types (see the top of the file). */
+/* Does some source of m other than a pprof one have its `time` in value
+ * type t (perf, Chrome: a duration per sample, written as its cpu)? */
+static int time_column_of_other(const struct ss_model *m, size_t t)
+{
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (m->sources.v[s].time_column == t + 1 && !is_pprof_source(m, (ss_id)s))
+            return 1;
+    return 0;
+}
+
+/* Choose the sample types (see the top of the file): the count only when
+ * a source has it (every source but a pprof one without samples/count: a
+ * heap profile) or the measure is `samples`. */
 static int plan_value_types(struct writer *w)
 {
     const struct ss_model *m = w->m;
     w->cpu_col = find_vt(m, "cpu", "nanoseconds");
-    int any_other = 0;
-    for (size_t s = 0; s < m->sources.n; s++)
+    int any_other = 0, count = m->sources.n == 0 || ss_model_measure(m)->kind == SS_MEASURE_SAMPLES;
+    for (size_t s = 0; s < m->sources.n; s++) {
         if (!is_pprof_source(m, (ss_id)s))
             any_other = 1;
+        else if (m->sources.v[s].values & 1)
+            count = 1;
+    }
     w->have_rvt = ss_rprof_value_types(m, &w->rvt) == 0;
     ss_id alloc_col = w->have_rvt ? find_vt(m, "alloc", "bytes") : SS_NONE;
-    if (push_vt(w, VT_COUNT, SS_NONE, "samples", "count"))
+    if ((count || any_other) && push_vt(w, VT_COUNT, SS_NONE, "samples", "count"))
         return -1;
-    if ((any_other || w->cpu_col != SS_NONE) &&
-        push_vt(w, VT_CPU, w->cpu_col, "cpu", "nanoseconds"))
+    int cpu = any_other || w->cpu_col != SS_NONE;
+    if (cpu && push_vt(w, VT_CPU, w->cpu_col, "cpu", "nanoseconds"))
         return -1;
     if (w->have_rvt && push_vt(w, VT_ALLOC, SS_NONE, "alloc", "bytes"))
         return -1;
     for (size_t t = 1; t < m->value_types.n; t++) {
-        if ((ss_id)t == w->cpu_col || (ss_id)t == alloc_col)
+        if ((ss_id)t == w->cpu_col || (ss_id)t == alloc_col || (cpu && time_column_of_other(m, t)))
             continue;
         struct out_vt v = {VT_MODEL, (ss_id)t, out_mstr(w, m->value_types.v[t].type),
                            out_mstr(w, m->value_types.v[t].unit)};
@@ -381,48 +415,145 @@ static int plan_value_types(struct writer *w)
     return w->oom ? -1 : 0;
 }
 
-/* Functions and locations: only those the samples use. */
+/* The output function of model location l's line (0: it has none: an
+ * address without lines), made on first use. */
+static int loc_function(struct writer *w, struct ss_u64map *fn_out, ss_id l, uint32_t *out)
+{
+    const struct ss_model *m = w->m;
+    const struct ss_location *loc = &m->locations.v[l];
+    *out = 0;
+    if (loc->flags & SS_LOC_NO_LINE)
+        return 0;
+    ss_id file = loc->file != SS_NONE ? loc->file : m->functions.v[loc->function].filename;
+    uint32_t next = (uint32_t)w->fn_model.n;
+    /* a function the file had without a name is one of its own: unnamed */
+    ss_id fn = loc->flags & SS_LOC_UNNAMED ? SS_NONE - 1 - loc->function : loc->function;
+    uint32_t fo = ss_u64map_intern(fn_out, (uint64_t)fn << 32 | file, next);
+    if (fo == SS_NONE || (fo == next && (VEC_PUSH(w->fn_model, fn) || VEC_PUSH(w->fn_file, file) ||
+                                         VEC_PUSH(w->fn_native, 0))))
+        return -1;
+    w->fn_native.v[fo] |= w->from_pprof;
+    *out = fo + 1;
+    return 0;
+}
+
+struct grp_key {
+    const ss_id *locs;
+    size_t n;
+};
+
+static int grp_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct writer *w = ctx;
+    const struct grp_key *k = key;
+    const struct out_loc *o = &w->olocs.v[id];
+    return o->n == k->n && !memcmp(w->grp.v + o->first, k->locs, k->n * sizeof *k->locs);
+}
+
+/* The output location of the frames locs[0..n) (one location, or an
+ * inlined run: see plan_locations), made on first use; 0 when out of
+ * memory. */
+static uint32_t group_out(struct writer *w, struct ss_u64map *fn_out, const ss_id *locs, size_t n)
+{
+    size_t pos = 0;
+    uint64_t h = 0;
+    if (n == 1 && w->loc_out[locs[0]])
+        return w->loc_out[locs[0]];
+    if (n > 1) {
+        struct grp_key k = {locs, n};
+        h = ss_hash(locs, n * sizeof *locs);
+        if (ss_idset_reserve(&w->grp_index, 1))
+            return 0;
+        uint32_t id = ss_idset_find(&w->grp_index, h, grp_eq, w, &k, &pos);
+        if (id != SS_NONE)
+            return id + 1;
+    }
+    const struct ss_location *l0 = &w->m->locations.v[locs[0]];
+    struct out_loc o = {(uint32_t)w->grp.n, (uint32_t)n, l0->mapping, l0->address};
+    if (VEC_RESERVE(w->grp, w->grp.n + n) || VEC_RESERVE(w->grp_fn, w->grp.n + n) ||
+        VEC_PUSH(w->olocs, o))
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        if (loc_function(w, fn_out, locs[k], &w->grp_fn.v[w->grp.n]))
+            return 0;
+        w->grp.v[w->grp.n++] = locs[k];
+    }
+    w->grp_fn.n = w->grp.n;
+    uint32_t id = (uint32_t)w->olocs.n;
+    w->plain_mapping |= l0->mapping == SS_NONE;
+    if (n == 1)
+        w->loc_out[locs[0]] = id;
+    else
+        ss_idset_insert(&w->grp_index, pos, h, id - 1);
+    return id;
+}
+
+/* Frames fr[k], fr[k + 1] are lines of one pprof location: fr[k] was
+ * inlined into fr[k + 1], at the same address. */
+static int same_site(const struct ss_model *m, ss_id a, ss_id b)
+{
+    const struct ss_location *x = &m->locations.v[a], *y = &m->locations.v[b];
+    return (x->flags & SS_LOC_INLINE) && y->function != SS_NONE && x->mapping == y->mapping &&
+           x->address == y->address && !(y->flags & SS_LOC_NO_LINE);
+}
+
+/* The output locations of stack s, innermost first, onto st_ids. */
+static int plan_stack(struct writer *w, struct ss_u64map *fn_out, ss_id s)
+{
+    const struct ss_model *m = w->m;
+    const ss_id *fr = ss_stack_frames(m, s);
+    size_t d = ss_stack_depth(m, s);
+    for (size_t k = 0; k < d;) {
+        if (m->locations.v[fr[k]].function == SS_NONE) {
+            k++;
+            continue;
+        }
+        size_t j = k;
+        while (j + 1 < d && same_site(m, fr[j], fr[j + 1]))
+            j++;
+        uint32_t id = group_out(w, fn_out, fr + k, j + 1 - k);
+        if (!id || VEC_PUSH(w->st_ids, id))
+            return -1;
+        k = j + 1;
+    }
+    return 0;
+}
+
+/* Functions and locations: only those the samples use.  A frame marked
+ * inlined (SS_LOC_INLINE) and the frames after it at its address are one
+ * pprof location, its lines in order: so a profile read from pprof keeps
+ * its locations (and pprof its "(inline)" marks). */
 static int plan_locations(struct writer *w)
 {
     const struct ss_model *m = w->m;
     size_t ns = ss_model_nstacks(m), nl = m->locations.n;
-    unsigned char *used = ss_calloc_array(ns, 1);
-    w->loc_out = ss_calloc_array(nl, sizeof *w->loc_out);
-    if (!used || !w->loc_out) {
+    unsigned char *used = ss_calloc_array(ns ? ns : 1, 1);
+    w->loc_out = ss_calloc_array(nl ? nl : 1, sizeof *w->loc_out);
+    w->st_off = ss_alloc_array(ns + 1, sizeof *w->st_off);
+    if (!used || !w->loc_out || !w->st_off || VEC_RESERVE(w->st_ids, 1)) {
         free(used);
         return -1;
     }
-    for (size_t i = 0; i < m->sample_stack.n; i++)
-        used[m->sample_stack.v[i]] = 1;
+    /* used[s]: 1, or 2 when a pprof source's sample uses it */
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        unsigned char u = is_pprof_source(m, (ss_id)s) ? 2 : 1;
+        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
+            if (used[m->sample_stack.v[i]] < u)
+                used[m->sample_stack.v[i]] = u;
+    }
     /* (function << 32 | file) -> output function (index in fn_model). */
     struct ss_u64map fn_out = {0};
     int rc = 0;
     for (size_t s = 0; s < ns && !rc; s++) {
-        if (!used[s])
-            continue;
-        const ss_id *fr = ss_stack_frames(m, (ss_id)s);
-        for (size_t k = 0; k < ss_stack_depth(m, (ss_id)s) && !rc; k++) {
-            ss_id l = fr[k];
-            if (w->loc_out[l])
-                continue;
-            const struct ss_location *loc = &m->locations.v[l];
-            if (loc->function == SS_NONE)
-                continue;
-            ss_id file = loc->file != SS_NONE ? loc->file : m->functions.v[loc->function].filename;
-            uint32_t next = (uint32_t)w->fn_model.n;
-            uint32_t fo = ss_u64map_intern(&fn_out, (uint64_t)loc->function << 32 | file, next);
-            if (fo == SS_NONE || (fo == next && (VEC_PUSH(w->fn_model, loc->function) ||
-                                                 VEC_PUSH(w->fn_file, file)))) {
-                rc = -1;
-                break;
-            }
-            if (VEC_PUSH(w->fn_of_loc, fo + 1) || VEC_PUSH(w->out_loc_model, l)) {
-                rc = -1;
-                break;
-            }
-            w->loc_out[l] = (uint32_t)w->fn_of_loc.n;
-        }
+        w->st_off[s] = (uint32_t)w->st_ids.n;
+        w->from_pprof = used[s] == 2;
+        if (used[s])
+            rc = plan_stack(w, &fn_out, (ss_id)s);
+        if (w->st_ids.n > UINT32_MAX - 1)
+            rc = -1;
     }
+    w->st_off[ns] = (uint32_t)w->st_ids.n;
     ss_u64map_free(&fn_out);
     free(used);
     return rc;
@@ -536,12 +667,10 @@ static inline int stack_bytes(struct writer *w, ss_id st, const uint8_t **out, s
 /* stack_bytes of a stack not cached yet. */
 static int stack_bytes_fill(struct writer *w, ss_id st, const uint8_t **out, size_t *len)
 {
-    const struct ss_model *m = w->m;
-    size_t depth = ss_stack_depth(m, st), body = 0;
-    const ss_id *fr = ss_stack_frames(m, st);
+    size_t depth = w->st_off[st + 1] - w->st_off[st], body = 0;
+    const uint32_t *ids = w->st_ids.v + w->st_off[st];
     for (size_t k = 0; k < depth; k++)
-        if (w->loc_out[fr[k]])
-            body += varint_len(w->loc_out[fr[k]]);
+        body += varint_len(ids[k]);
     size_t need = body ? 1 + varint_len(body) + body : 0;
     /* + 1: never a NULL buffer, even when every stack so far is empty. */
     if (VEC_RESERVE(w->sbytes, w->sbytes.n + need + 1))
@@ -552,8 +681,7 @@ static int stack_bytes_fill(struct writer *w, ss_id st, const uint8_t **out, siz
         b[n++] = 1 << 3 | 2; /* field 1 (location_id), packed */
         put_varint(b, &n, body);
         for (size_t k = 0; k < depth; k++)
-            if (w->loc_out[fr[k]])
-                put_varint(b, &n, w->loc_out[fr[k]]);
+            put_varint(b, &n, ids[k]);
     }
     w->stack_at[st] = w->sbytes.n;
     w->stack_len[st] = (uint32_t)n;
@@ -628,6 +756,10 @@ static int sample_values(struct writer *w, size_t s, int pprof_src, size_t i, si
         case VT_CPU:
             if (pprof_src) {
                 col = v->model != SS_NONE ? m->values.v[v->model] : NULL;
+                vals[t] = col ? col[row] : 0;
+            } else if (src->time_column) {
+                /* each sample's own duration (perf, Chrome), in ns */
+                col = m->values.v[src->time_column - 1];
                 vals[t] = col ? col[row] : 0;
             } else if (ids_len) {
                 /* a whole number of ns and a product below 2^53: the
@@ -855,33 +987,81 @@ static void split_type(struct writer *w, const char *s, uint32_t *type, uint32_t
     *unit = out_cstr(w, slash + 1);
 }
 
+/* The comment that says what source s was, for stackscope's reader to
+ * restore (load_pprof.c, restore_plan): the samples of a profile are
+ * written one per model sample in order, source after source, so source s
+ * is the samples from position `at` (1-based) on. */
+static uint32_t source_note(struct writer *w, ss_id s, size_t at)
+{
+    const struct ss_model *m = w->m;
+    const struct ss_source *src = &m->sources.v[s];
+    char flags[48];
+    snprintf(flags, sizeof flags, "%s%s%s%s", src->flags & SS_SRC_MEMORY ? " memory" : "",
+             src->flags & SS_SRC_GC ? " gc" : "", src->flags & SS_SRC_LINE ? " line" : "",
+             src->flags & SS_SRC_UNORDERED ? " unordered" : "");
+    struct ss_strbuf note = SS_STRBUF_INIT; /* the whole path, however long */
+    ss_strbuf_printf(&note,
+                     "stackscope: source %zu of %zu: %s session %u, interval %.17g us, flags %s, "
+                     "%zu samples from %zu, file %s",
+                     (size_t)s + 1, m->sources.n, ss_str(m, src->type), src->session,
+                     src->interval_us, flags[0] ? flags + 1 : "none", src->n_samples, at,
+                     ss_str(m, src->uri));
+    w->oom |= note.failed;
+    uint32_t id = out_cstr(w, ss_strbuf_str(&note));
+    ss_strbuf_free(&note);
+    return id;
+}
+
 /* Everything but the samples, packed as one Profile message. */
 static int write_rest(struct writer *w, struct out *g)
 {
     const struct ss_model *m = w->m;
     Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
-    size_t nvt = w->vts.n, nfn = w->fn_model.n, nloc = w->fn_of_loc.n;
+    size_t nvt = w->vts.n, nfn = w->fn_model.n, nloc = w->olocs.n, nln = w->grp.n;
+    size_t nmap = m->mappings.n + (w->plain_mapping ? 1 : 0);
     Perftools__Profiles__ValueType *vt = ss_calloc_array(nvt + 1, sizeof *vt);
     Perftools__Profiles__ValueType **vtp = ss_calloc_array(nvt + 1, sizeof *vtp);
     Perftools__Profiles__Function *fn = ss_calloc_array(nfn + 1, sizeof *fn);
     Perftools__Profiles__Function **fnp = ss_calloc_array(nfn + 1, sizeof *fnp);
     Perftools__Profiles__Location *lo = ss_calloc_array(nloc + 1, sizeof *lo);
     Perftools__Profiles__Location **lop = ss_calloc_array(nloc + 1, sizeof *lop);
-    Perftools__Profiles__Line *ln = ss_calloc_array(nloc + 1, sizeof *ln);
-    Perftools__Profiles__Line **lnp = ss_calloc_array(nloc + 1, sizeof *lnp);
+    Perftools__Profiles__Line *ln = ss_calloc_array(nln + 1, sizeof *ln);
+    Perftools__Profiles__Line **lnp = ss_calloc_array(nln + 1, sizeof *lnp);
+    Perftools__Profiles__Mapping *map = ss_calloc_array(nmap + 1, sizeof *map);
+    Perftools__Profiles__Mapping **mapp = ss_calloc_array(nmap + 1, sizeof *mapp);
     int64_t *comments = ss_calloc_array(m->meta.n + m->sources.n + 1, sizeof *comments);
+    uint32_t *empty_file = ss_calloc_array(nfn + 1, sizeof *empty_file);
     char **strings = NULL;
     uint8_t *buf = NULL;
     int rc = -1;
-    if (!vt || !vtp || !fn || !fnp || !lo || !lop || !ln || !lnp || !comments)
+    if (!vt || !vtp || !fn || !fnp || !lo || !lop || !ln || !lnp || !map || !mapp || !comments ||
+        !empty_file)
         goto out;
 
-    Perftools__Profiles__Mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
-    Perftools__Profiles__Mapping *mapp = &map;
-    map.id = 1;
-    map.has_functions = map.has_filenames = map.has_line_numbers = 1;
-    p.n_mapping = 1;
-    p.mapping = &mapp;
+    /* The model's mappings, ids 1..n in order; then, for locations without
+     * one, a mapping that says they are symbolised, so that pprof does not
+     * try to symbolise their addresses. */
+    for (size_t i = 0; i < nmap; i++) {
+        perftools__profiles__mapping__init(&map[i]);
+        map[i].id = i + 1;
+        if (i == m->mappings.n) {
+            map[i].has_functions = map[i].has_filenames = map[i].has_line_numbers = 1;
+        } else {
+            const struct ss_mapping *mp = &m->mappings.v[i];
+            map[i].memory_start = mp->start;
+            map[i].memory_limit = mp->limit;
+            map[i].file_offset = mp->offset;
+            map[i].filename = out_mstr(w, mp->file);
+            map[i].build_id = out_mstr(w, mp->build_id);
+            map[i].has_functions = (mp->flags & SS_MAP_FUNCTIONS) != 0;
+            map[i].has_filenames = (mp->flags & SS_MAP_FILENAMES) != 0;
+            map[i].has_line_numbers = (mp->flags & SS_MAP_LINE_NUMBERS) != 0;
+            map[i].has_inline_frames = (mp->flags & SS_MAP_INLINE_FRAMES) != 0;
+        }
+        mapp[i] = &map[i];
+    }
+    p.n_mapping = nmap;
+    p.mapping = mapp;
 
     for (size_t i = 0; i < nvt; i++) {
         perftools__profiles__value_type__init(&vt[i]);
@@ -892,29 +1072,48 @@ static int write_rest(struct writer *w, struct out *g)
     p.n_sample_type = nvt;
     p.sample_type = vtp;
 
+    size_t n_empty = 0;
     for (size_t i = 0; i < nfn; i++) {
-        const struct ss_function *f = &m->functions.v[w->fn_model.v[i]];
+        ss_id mf = w->fn_model.v[i];
+        int unnamed = mf >= m->functions.n; /* see loc_function */
+        const struct ss_function *f = &m->functions.v[unnamed ? SS_NONE - 1 - mf : mf];
         perftools__profiles__function__init(&fn[i]);
         fn[i].id = i + 1;
-        fn[i].name = out_mstr(w, f->name);
-        fn[i].system_name = f->system_name != f->name ? out_mstr(w, f->system_name) : 0;
+        fn[i].name = unnamed ? 0 : out_mstr(w, f->name);
+        /* a system name equal to the name only as a pprof file had it:
+         * pprof then tries to demangle the name, which cuts R's "<GC>" and
+         * "<Anonymous>" to nothing */
+        int sys = !unnamed && f->system_name != SS_NONE &&
+                  (f->system_name != f->name || w->fn_native.v[i]);
+        fn[i].system_name = sys ? out_mstr(w, f->system_name) : 0;
         fn[i].filename = out_mstr(w, w->fn_file.v[i]);
         fn[i].start_line = f->start_line;
         fnp[i] = &fn[i];
+        /* a file whose name is empty (R's `#File 1: `) is not no file:
+         * its name is an empty string of its own (see empty_files) */
+        if (w->fn_file.v[i] != SS_NONE && !ss_strtab_len(&m->strs, w->fn_file.v[i]))
+            empty_file[n_empty++] = (uint32_t)i;
     }
     p.n_function = nfn;
     p.function = fnp;
 
-    for (size_t i = 0; i < nloc; i++) {
+    for (size_t i = 0, k = 0; i < nloc; i++) {
+        const struct out_loc *ol = &w->olocs.v[i];
         perftools__profiles__location__init(&lo[i]);
-        perftools__profiles__line__init(&ln[i]);
         lo[i].id = i + 1;
-        lo[i].mapping_id = 1;
-        ln[i].function_id = w->fn_of_loc.v[i];
-        ln[i].line = m->locations.v[w->out_loc_model.v[i]].line;
-        lnp[i] = &ln[i];
-        lo[i].n_line = 1;
-        lo[i].line = &lnp[i];
+        lo[i].mapping_id = ol->mapping != SS_NONE ? ol->mapping + 1 : m->mappings.n + 1;
+        lo[i].address = ol->address;
+        lo[i].line = lnp + k;
+        for (uint32_t j = 0; j < ol->n; j++) {
+            if (!w->grp_fn.v[ol->first + j])
+                continue; /* an address without lines */
+            perftools__profiles__line__init(&ln[k]);
+            ln[k].function_id = w->grp_fn.v[ol->first + j];
+            ln[k].line = m->locations.v[w->grp.v[ol->first + j]].line;
+            lnp[k] = &ln[k];
+            k++;
+        }
+        lo[i].n_line = (size_t)(lnp + k - lo[i].line);
         lop[i] = &lo[i];
     }
     p.n_location = nloc;
@@ -963,8 +1162,16 @@ static int write_rest(struct writer *w, struct out *g)
     }
     double duration = 0;
     size_t nc = 0;
-    for (size_t s = 0; s < m->sources.n; s++) {
+    /* (not for one pprof source as read: a Go profile keeps its comments;
+     * but one in time order says so, for the reader to keep it) */
+    int notes =
+        m->sources.n > 0 && !ss_model_is_comparison(m) &&
+        (m->sources.n > 1 || !is_pprof_source(m, 0) || (m->sources.v[0].flags & SS_SRC_GC) ||
+         !(m->sources.v[0].flags & SS_SRC_UNORDERED));
+    for (size_t s = 0, at = 1; s < m->sources.n; at += m->sources.v[s++].n_samples) {
         const struct ss_source *src = &m->sources.v[s];
+        if (notes)
+            comments[nc++] = source_note(w, (ss_id)s, at);
         if (is_pprof_source(m, (ss_id)s)) {
             const char *d = source_meta(m, (ss_id)s, "duration_nanos");
             duration += d ? strtod(d, NULL) : 0;
@@ -974,21 +1181,25 @@ static int write_rest(struct writer *w, struct out *g)
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
             count += (double)ss_sample_count(m, i);
         duration += count * src->interval_us * 1000.0;
-        struct ss_strbuf note = SS_STRBUF_INIT; /* the whole path, however long */
-        ss_strbuf_printf(&note, "stackscope: from %s %s, session %u, interval %g us",
-                         ss_str(m, src->type), ss_str(m, src->uri), src->session, src->interval_us);
-        w->oom |= note.failed;
-        comments[nc++] = out_cstr(w, ss_strbuf_str(&note));
-        ss_strbuf_free(&note);
     }
     rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)", NULL, 0,
                   &p.duration_nanos);
     if (rc)
         goto out;
     rc = -1;
-    for (size_t i = 0; i < m->meta.n; i++)
-        if (!strcmp(ss_str(m, m->meta.v[i].key), "comment"))
-            comments[nc++] = out_mstr(w, m->meta.v[i].value);
+    for (size_t i = 0; i < m->meta.n; i++) {
+        /* each comment once (the sources of one file each have them), but
+         * the notes of sources, made anew */
+        if (strcmp(ss_str(m, m->meta.v[i].key), "comment") ||
+            !strncmp(ss_str(m, m->meta.v[i].value), "stackscope: source ", 19))
+            continue;
+        int64_t c = out_mstr(w, m->meta.v[i].value);
+        size_t k = 0;
+        while (k < nc && comments[k] != c)
+            k++;
+        if (k == nc)
+            comments[nc++] = c;
+    }
     p.n_comment = nc;
     p.comment = comments;
     const char *drop = have_src ? source_meta(m, first, "drop_frames") : NULL;
@@ -1005,10 +1216,17 @@ static int write_rest(struct writer *w, struct out *g)
         dflt = "samples";
     else if (ms->kind == SS_MEASURE_MEMORY && w->have_rvt)
         dflt = "alloc";
-    if (!dflt && have_src)
+    /* a pprof profile's own default (Go's pprof: its default_sample_type,
+     * else its last type) is written as it was: none when it had none */
+    uint32_t own = have_src ? m->sources.v[first].default_column : 0;
+    int as_read = have_src && is_pprof_source(m, first) &&
+                  ((ms->kind == SS_MEASURE_COLUMN && own == ms->vt + 1) ||
+                   (ms->kind == SS_MEASURE_SAMPLES && own == SS_VT_COUNT + 1));
+    if (as_read || (!dflt && have_src))
         dflt = source_meta(m, first, "default_sample_type");
+    int none = as_read && !dflt;
     uint32_t dflt_id = dflt ? out_cstr(w, dflt) : 0;
-    for (size_t i = 0; i < nvt; i++)
+    for (size_t i = 0; i < nvt && !none; i++)
         if (w->vts.v[i].kind == VT_CPU && !dflt)
             dflt_id = w->vts.v[i].type;
     p.default_sample_type = 0;
@@ -1018,14 +1236,24 @@ static int write_rest(struct writer *w, struct out *g)
     if (w->oom)
         goto out;
 
-    /* The string table, last: every string is in it now. */
+    /* The string table, last: every string is in it now.  Then, when a
+     * file has an empty name, one more empty string, the name of those
+     * files: the first is "no file" (index 0), and stackscope's reader
+     * tells the two apart in the files it wrote (other readers see an
+     * empty name either way). */
     size_t nstr = w->ot.n;
-    strings = ss_alloc_array(nstr, sizeof *strings);
+    strings = ss_alloc_array(nstr + 1, sizeof *strings);
     if (!strings)
         goto out;
     for (size_t i = 0; i < nstr; i++)
         /* protobuf-c's string_table is char **; it only reads them */
         strings[i] = (char *)(uintptr_t)ss_strtab_get(&w->ot, (uint32_t)i);
+    if (n_empty) {
+        strings[nstr] = (char *)(uintptr_t) "";
+        for (size_t i = 0; i < n_empty; i++)
+            fn[empty_file[i]].filename = (int64_t)nstr;
+        nstr++;
+    }
     p.n_string_table = nstr;
     p.string_table = strings;
 
@@ -1045,6 +1273,9 @@ out:
     free(lop);
     free(ln);
     free(lnp);
+    free(map);
+    free(mapp);
+    free(empty_file);
     free(comments);
     free(strings);
     free(buf);
@@ -1429,10 +1660,15 @@ out:
     free(w.str_out);
     VEC_FREE(w.vts);
     free(w.loc_out);
-    VEC_FREE(w.fn_of_loc);
-    VEC_FREE(w.out_loc_model);
+    VEC_FREE(w.olocs);
+    VEC_FREE(w.grp);
+    VEC_FREE(w.grp_fn);
+    ss_idset_free(&w.grp_index);
+    free(w.st_off);
+    VEC_FREE(w.st_ids);
     VEC_FREE(w.fn_model);
     VEC_FREE(w.fn_file);
+    VEC_FREE(w.fn_native);
     free(w.stack_at);
     free(w.stack_len);
     free(w.set_at);

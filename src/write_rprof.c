@@ -1,4 +1,4 @@
-/* write_rprof.c - the Rprof text writer (DESIGN section 6; see write.h).
+/* write_rprof.c - the Rprof text writer (stackscope(1), Rprof; see write.h).
  *
  * It inverts the reader (load_rprof.c).  The reader gives a frame the
  * position token written just before its name and keeps a token after the

@@ -1,15 +1,20 @@
 /* write_speedscope.c - speedscope's JSON file format (see write.h and
  * load_speedscope.h), so that a profile opens in speedscope.
  *
- * One frame per location ({name, file, line}: the location's file, else
- * its function's; line when known), one "sampled" profile per source, its
- * samples in the model's order (root first, frame indices), each with its
- * weight:
- * - a source with the "duration" value type (a .cpuprofile, a speedscope
- *   time profile): unit "nanoseconds", the exact durations;
- * - a source of folded stacks or a speedscope "none" profile that has no
- *   time (interval 1 s): unit "none", the counts;
- * - any other source: unit "microseconds", count x interval.
+ * One frame per function ({name, file, line}: the function's file and
+ * first line; one per name, as every table here counts functions, so
+ * speedscope's sandwich view shows a function as one row), one "sampled"
+ * profile per source, its samples in the model's order (root first, frame
+ * indices), each weighed by the chosen measure (--value):
+ * - time: a source with a duration per sample (a .cpuprofile, perf, a
+ *   speedscope time profile) in "nanoseconds", the exact durations; folded
+ *   stacks or a speedscope "none" profile that has no time (interval 1 s)
+ *   in "none", the counts; any other in "microseconds", count x interval;
+ * - a measure in bytes (memory, released, alloc_space, ...): "bytes";
+ * - another time (cpu, delay): "nanoseconds";
+ * - counts (samples, alloc_objects, contentions) and units speedscope has
+ *   not: "none".
+ * A source without the measure weighs 0.
  * Samples with no frames are written as empty stacks.  Names are written
  * as valid UTF-8 JSON strings: control characters escaped, a byte that is
  * not UTF-8 replaced by U+FFFD.
@@ -75,66 +80,105 @@ static void put_num(FILE *f, double v)
         fprintf(f, "%.17g", v);
 }
 
-/* The duration value type (nanoseconds) with values, or SS_NONE. */
-static ss_id duration_type(const struct ss_model *m)
+/* How a source's samples are weighed: speedscope's unit for the chosen
+ * measure, and the factor from a sample's weight (ss_sample_weight) to
+ * the number written.  A source without the measure weighs 0. */
+struct how {
+    const char *unit;
+    double mult;
+    int counts; /* unit none: whole counts, at most SS_MAX_COUNT */
+};
+
+static struct how source_how(const struct ss_model *m, size_t s)
 {
-    ss_id vt_dur = SS_NONE;
-    ss_id dur_t = ss_strtab_find(&m->strs, "duration", 8),
-          ns_u = ss_strtab_find(&m->strs, "nanoseconds", 11);
-    for (size_t t = 0; t < m->value_types.n; t++)
-        if (m->value_types.v[t].type == dur_t && m->value_types.v[t].unit == ns_u && m->values.v[t])
-            vt_dur = (ss_id)t;
-    return vt_dur;
+    const struct ss_measure *ms = ss_model_measure(m);
+    const struct ss_source *src = &m->sources.v[s];
+    double scale = ss_source_scale(m, s);
+    struct how h = {"none", 1, 1};
+    if (ss_double_eq(scale, 0)) {
+        h.mult = 0;
+        return h;
+    }
+    switch (ms->unit_kind) {
+    case SS_UNIT_SECONDS:
+        if (ms->kind == SS_MEASURE_TIME) {
+            const char *type = ss_str(m, src->type);
+            if (ss_double_eq(scale, 1e-9)) /* each sample's duration, in ns */
+                h.unit = "nanoseconds", h.counts = 0;
+            else if (ss_double_eq(src->interval_us, 1e6) &&
+                     (!strcmp(type, "folded") || !strcmp(type, "speedscope")))
+                ; /* counts that have no time: unit none */
+            else  /* count x interval, exact in microseconds */
+                h.unit = "microseconds", h.mult = ss_source_exact(m, s), h.counts = 0;
+        } else {
+            h.unit = "nanoseconds", h.counts = 0;
+            h.mult = ss_double_eq(ms->unit_scale, 1e-9) ? 1 : ms->unit_scale * 1e9;
+        }
+        break;
+    case SS_UNIT_BYTES:
+        h.unit = "bytes", h.counts = 0, h.mult = scale * ms->unit_scale;
+        break;
+    default: /* counts, and units speedscope has not: plain numbers */
+        h.mult = scale;
+        break;
+    }
+    return h;
 }
 
-/* How source s is weighed: 2 its durations (ns), 1 its counts (unit none),
- * 0 count x interval (microseconds). */
-static int source_unit(const struct ss_model *m, size_t s, ss_id vt_dur)
+/* Sample i's weight as written. */
+static double sample_out(const struct ss_model *m, const struct how *h, size_t i)
 {
-    const struct ss_source *src = &m->sources.v[s];
-    if (vt_dur != SS_NONE)
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
-            if (ss_sample_value(m, vt_dur, i) != 0)
-                return 2;
-    const char *type = ss_str(m, src->type);
-    return ss_double_eq(src->interval_us, 1e6) &&
-           (!strcmp(type, "folded") || !strcmp(type, "speedscope"));
+    double w = (double)ss_sample_weight(m, i);
+    return ss_double_eq(h->mult, 1) ? w : w * h->mult;
 }
 
 /* Refuse a weight the reader would refuse (limits.h), before writing. */
-static int check_weights(const struct ss_model *m, ss_id vt_dur, const char *path,
-                         struct ss_error *err)
+static int check_weights(const struct ss_model *m, const char *path, struct ss_error *err)
 {
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        int unit = source_unit(m, s, vt_dur);
+        struct how h = source_how(m, s);
+        double to_ns = !strcmp(h.unit, "microseconds") ? 1e3 : 1;
         for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            int64_t c = ss_sample_count(m, i);
-            double ns = unit == 2   ? (double)ss_sample_value(m, vt_dur, i)
-                        : unit == 1 ? 0
-                                    : (double)c * src->interval_us * 1e3;
-            if (unit == 1 && c > SS_MAX_COUNT)
+            double v = sample_out(m, &h, i);
+            if (v < 0 || (h.counts && v > (double)SS_MAX_COUNT))
                 return ss_fail(err, SS_EUSAGE,
-                               "%s: cannot write speedscope: sample %zu of %s counts %lld, over "
-                               "the 10^15 its reader takes as a weight",
-                               path, i - src->first_sample + 1, ss_str(m, src->uri), (long long)c);
-            if (ns > SS_MAX_WEIGHT_NS)
+                               "%s: cannot write speedscope: sample %zu of %s weighs %.17g, "
+                               "not a count from 0 to the 10^15 its reader takes",
+                               path, i - src->first_sample + 1, ss_str(m, src->uri), v);
+            if (v * to_ns > SS_MAX_WEIGHT_NS)
                 return ss_fail(err, SS_EUSAGE,
-                               "%s: cannot write speedscope: sample %zu of %s weighs %.17g ns, "
-                               "over the 9e18 ns its reader takes",
-                               path, i - src->first_sample + 1, ss_str(m, src->uri), ns);
+                               "%s: cannot write speedscope: sample %zu of %s weighs %.17g %s, "
+                               "over the 9e18 its reader takes",
+                               path, i - src->first_sample + 1, ss_str(m, src->uri), v, h.unit);
         }
     }
     return 0;
 }
 
-/* Frame i of the file for each location: the locations that name a
- * function, in order (UINT32_MAX: none). */
-static void number_frames(const struct ss_model *m, uint32_t *frame)
+/* Frame i of the file for each location: one frame per function (its
+ * canonical id: one row per name, as every table here), so that
+ * speedscope's sandwich view does not split a function by line; the
+ * locations without a function have none (UINT32_MAX).  fn_of[f]: the
+ * function the frame of canonical function f stands for.  Returns the
+ * number of frames. */
+static uint32_t number_frames(const struct ss_model *m, uint32_t *frame, uint32_t *by_fn)
 {
     uint32_t nf = 0;
-    for (size_t l = 0; l < m->locations.n; l++)
-        frame[l] = m->locations.v[l].function == SS_NONE ? UINT32_MAX : nf++;
+    for (size_t f = 0; f < m->functions.n; f++)
+        by_fn[f] = UINT32_MAX;
+    for (size_t l = 0; l < m->locations.n; l++) {
+        ss_id fn = m->locations.v[l].function;
+        if (fn == SS_NONE) {
+            frame[l] = UINT32_MAX;
+            continue;
+        }
+        ss_id c = ss_function_canonical(m, fn);
+        if (by_fn[c] == UINT32_MAX)
+            by_fn[c] = nf++;
+        frame[l] = by_fn[c];
+    }
+    return nf;
 }
 
 /* Decimal digits of v. */
@@ -179,104 +223,111 @@ static int check_size(const struct ss_model *m, const uint32_t *frame, const cha
     return 0;
 }
 
-int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+/* The shared frames: one per function (number_frames), its name, file and
+ * first line. */
+static void write_frames(const struct ss_model *m, FILE *f, const uint32_t *by_fn, uint32_t nf)
 {
-    ss_id vt_dur = duration_type(m);
-    int rc = check_weights(m, vt_dur, path, err);
-    if (rc)
-        return rc;
-    /* frames: locations that name a function */
-    uint32_t *frame = ss_alloc_array(m->locations.n, sizeof *frame);
-    if (!frame)
-        return ss_nomem(err, "speedscope frames");
-    number_frames(m, frame);
-    rc = check_size(m, frame, path, err);
-    if (rc) {
-        free(frame);
-        return rc;
-    }
-    fputs("{\"$schema\":\"" SS_SPEEDSCOPE_SCHEMA "\",\"version\":\"0.6.0\",", f);
-    fputs("\"name\":", f);
-    const char *first = m->sources.n ? ss_str(m, m->sources.v[0].uri) : "profile";
-    const char *b;
-    size_t blen;
-    ss_basename(first, &b, &blen);
-    put_str(f, b, blen);
-    fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
-    for (size_t l = 0; l < m->locations.n; l++) {
-        const struct ss_location *loc = &m->locations.v[l];
-        if (frame[l] == UINT32_MAX)
-            continue;
-        const struct ss_function *fn = &m->functions.v[loc->function];
-        fputs(frame[l] ? ",{\"name\":" : "{\"name\":", f);
+    uint32_t *fn_at = ss_alloc_array(nf ? nf : 1, sizeof *fn_at);
+    for (size_t c = 0; fn_at && c < m->functions.n; c++)
+        if (by_fn[c] != UINT32_MAX)
+            fn_at[by_fn[c]] = (uint32_t)c;
+    for (uint32_t k = 0; fn_at && k < nf; k++) {
+        const struct ss_function *fn = &m->functions.v[fn_at[k]];
+        fputs(k ? ",{\"name\":" : "{\"name\":", f);
         put_str(f, ss_str(m, fn->name), ss_strtab_len(&m->strs, fn->name));
-        ss_id file = loc->file != SS_NONE ? loc->file : fn->filename;
-        if (file != SS_NONE) {
+        if (fn->filename != SS_NONE) {
             fputs(",\"file\":", f);
-            put_str(f, ss_str(m, file), ss_strtab_len(&m->strs, file));
+            put_str(f, ss_str(m, fn->filename), ss_strtab_len(&m->strs, fn->filename));
         }
-        if (loc->line)
-            fprintf(f, ",\"line\":%u", loc->line);
+        if (fn->start_line)
+            fprintf(f, ",\"line\":%u", fn->start_line);
         fputc('}', f);
     }
-    fputs("]},\"profiles\":[", f);
+    free(fn_at);
+}
 
-    for (size_t s = 0; s < m->sources.n; s++) {
-        const struct ss_source *src = &m->sources.v[s];
-        int how = source_unit(m, s, vt_dur), timed = how == 2, counts = how == 1;
-        const char *unit = timed ? "nanoseconds" : counts ? "none" : "microseconds";
-        double total = 0;
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
-            total += timed    ? (double)ss_sample_value(m, vt_dur, i)
-                     : counts ? (double)ss_sample_count(m, i)
-                              : (double)ss_sample_count(m, i) * src->interval_us;
-        fputs(s ? ",{\"type\":\"sampled\",\"name\":" : "{\"type\":\"sampled\",\"name\":", f);
-        ss_basename(ss_str(m, src->uri), &b, &blen);
-        int several =
-            src->session > 1 || (s + 1 < m->sources.n && m->sources.v[s + 1].uri == src->uri);
-        char *nm = malloc(blen + 16);
-        if (!nm) {
-            free(frame);
-            return ss_nomem(err, "speedscope profile name");
+/* Source s as a "sampled" profile.  Returns 0 or -1 (out of memory). */
+static int write_profile(const struct ss_model *m, FILE *f, size_t s, const uint32_t *frame)
+{
+    const struct ss_source *src = &m->sources.v[s];
+    struct how h = source_how(m, s);
+    double total = 0;
+    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++)
+        total += sample_out(m, &h, i);
+    fputs(s ? ",{\"type\":\"sampled\",\"name\":" : "{\"type\":\"sampled\",\"name\":", f);
+    const char *b;
+    size_t blen;
+    ss_basename(ss_str(m, src->uri), &b, &blen);
+    int several = src->session > 1 || (s + 1 < m->sources.n && m->sources.v[s + 1].uri == src->uri);
+    char *nm = malloc(blen + 16);
+    if (!nm)
+        return -1;
+    memcpy(nm, b, blen);
+    size_t nlen = blen;
+    if (several)
+        nlen += (size_t)snprintf(nm + blen, 16, " (%u)", src->session);
+    put_str(f, nm, nlen);
+    free(nm);
+    fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", h.unit);
+    put_num(f, total);
+    fputs(",\"samples\":[", f);
+    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+        ss_id st = m->sample_stack.v[i];
+        size_t d = ss_stack_depth(m, st);
+        const ss_id *fr = ss_stack_frames(m, st);
+        fputs(i > src->first_sample ? ",[" : "[", f);
+        int any = 0;
+        for (size_t k = d; k-- > 0;) {
+            if (frame[fr[k]] == UINT32_MAX)
+                continue;
+            fprintf(f, any ? ",%u" : "%u", frame[fr[k]]);
+            any = 1;
         }
-        memcpy(nm, b, blen);
-        size_t nlen = blen;
-        if (several)
-            nlen += (size_t)snprintf(nm + blen, 16, " (%u)", src->session);
-        put_str(f, nm, nlen);
-        free(nm);
-        fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", unit);
-        put_num(f, total);
-        fputs(",\"samples\":[", f);
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            ss_id st = m->sample_stack.v[i];
-            size_t d = ss_stack_depth(m, st);
-            const ss_id *fr = ss_stack_frames(m, st);
-            fputs(i > src->first_sample ? ",[" : "[", f);
-            int any = 0;
-            for (size_t k = d; k-- > 0;) {
-                if (frame[fr[k]] == UINT32_MAX)
-                    continue;
-                fprintf(f, any ? ",%u" : "%u", frame[fr[k]]);
-                any = 1;
-            }
-            fputc(']', f);
-        }
-        fputs("],\"weights\":[", f);
-        for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
-            if (i > src->first_sample)
-                fputc(',', f);
-            if (timed)
-                fprintf(f, "%lld", (long long)ss_sample_value(m, vt_dur, i));
-            else if (counts)
-                fprintf(f, "%lld", (long long)ss_sample_count(m, i));
-            else
-                put_num(f, (double)ss_sample_count(m, i) * src->interval_us);
-        }
-        fputs("]}", f);
+        fputc(']', f);
     }
-    fputs("]}\n", f);
+    fputs("],\"weights\":[", f);
+    for (size_t i = src->first_sample; i < src->first_sample + src->n_samples; i++) {
+        if (i > src->first_sample)
+            fputc(',', f);
+        put_num(f, sample_out(m, &h, i));
+    }
+    fputs("]}", f);
+    return 0;
+}
+
+int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
+{
+    int rc = check_weights(m, path, err);
+    if (rc)
+        return rc;
+    uint32_t *frame = ss_alloc_array(m->locations.n ? m->locations.n : 1, sizeof *frame);
+    uint32_t *by_fn = ss_alloc_array(m->functions.n ? m->functions.n : 1, sizeof *by_fn);
+    if (!frame || !by_fn) {
+        free(frame);
+        free(by_fn);
+        return ss_nomem(err, "speedscope frames");
+    }
+    uint32_t nf = number_frames(m, frame, by_fn);
+    rc = check_size(m, frame, path, err);
+    if (!rc) {
+        fputs("{\"$schema\":\"" SS_SPEEDSCOPE_SCHEMA "\",\"version\":\"0.6.0\",", f);
+        fputs("\"exporter\":\"stackscope\",\"name\":", f);
+        const char *first = m->sources.n ? ss_str(m, m->sources.v[0].uri) : "profile";
+        const char *b;
+        size_t blen;
+        ss_basename(first, &b, &blen);
+        put_str(f, b, blen);
+        fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
+        write_frames(m, f, by_fn, nf);
+        fputs("]},\"profiles\":[", f);
+        for (size_t s = 0; s < m->sources.n && !rc; s++)
+            rc = write_profile(m, f, s, frame) ? ss_nomem(err, "speedscope profile") : 0;
+        fputs("]}\n", f);
+    }
     free(frame);
+    free(by_fn);
+    if (rc)
+        return rc;
     /* every file we write, we read back: the output is a temporary file
      * (write.c), so its size is known and a failure leaves nothing */
     long end = ftell(f);

@@ -1,5 +1,5 @@
-/* write_svg.c - the flame graph as a standalone interactive SVG (DESIGN
- * section 12), as flamegraph.pl and inferno users know it: one <g> per
+/* write_svg.c - the flame graph as a standalone interactive SVG
+ * (stackscope(1), SVG), as flamegraph.pl and inferno users know it: one <g> per
  * frame holding <title>NAME (VALUE UNIT, P%)</title>, a <rect> and its
  * label; a click zooms into a frame (its ancestors stay, full width and
  * faded), "Search" highlights the frames whose name matches a regular
@@ -15,8 +15,9 @@
  * frame's start, width (in the measure's raw unit, full precision) and depth
  * (data-x, data-w, data-d), so the script zooms exactly, and so can a test
  * read the frames back.  Names are shown with control characters and bytes
- * that are not UTF-8 escaped (textesc.h: \x1b), then XML-escaped, so that
- * any profile gives a well-formed file.
+ * that are not UTF-8 escaped (textesc.h: \x1b), and so are U+FFFE and U+FFFF
+ * (as their bytes, \xef\xbf\xbe: XML 1.0 has no such characters), then
+ * XML-escaped, so that any profile gives a well-formed file.
  *
  * A comparison (--base) draws the new profile's graph, each frame as wide as
  * its new total and filled by its delta; a frame's base total is data-b,
@@ -64,18 +65,32 @@ void ss_svg_set_alpha(double alpha)
 static void put_text(FILE *f, const char *s, size_t max)
 {
     size_t len = strlen(s), units = 0, total = 0;
-    for (size_t i = 0; i < len; total++) {
+    for (size_t i = 0; i < len && total <= max; total++) { /* past max: cut anyway */
         uint32_t cp;
         char esc[SS_ESC_MAX + 1];
         i += ss_esc_unit(s + i, len - i, SS_ESC_TEXT, &cp, esc);
     }
     size_t keep = total <= max ? total : (max >= 2 ? max - 2 : 0);
     for (size_t i = 0; i < len && units < keep; units++) {
+        /* a run of printable ASCII that XML takes as it is, at once */
+        size_t run = 0;
+        while (i + run < len && units + run < keep && s[i + run] >= 0x20 && s[i + run] < 0x7f &&
+               !strchr("&<>\"'", s[i + run]))
+            run++;
+        if (run > 1) {
+            fwrite(s + i, 1, run, f);
+            i += run;
+            units += run - 1;
+            continue;
+        }
         uint32_t cp;
         char esc[SS_ESC_MAX + 1];
         size_t k = ss_esc_unit(s + i, len - i, SS_ESC_TEXT, &cp, esc);
         if (esc[0])
             fputs(esc, f);
+        else if (cp == 0xfffe || cp == 0xffff) /* characters XML 1.0 has not */
+            for (size_t b = 0; b < k; b++)
+                fprintf(f, "\\x%02x", (unsigned char)s[i + b]);
         else if (cp == '&')
             fputs("&amp;", f);
         else if (cp == '<')
@@ -480,7 +495,9 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
     fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n", SVG_W - SVG_XPAD - 260,
             height - 10);
     fputs("<g id=\"frames\">\n", f);
-    for (size_t i = 0; i < fl.n;) {
+    /* (a failed stream, one capped at the size limit too, ends the frames:
+     * the rest would go nowhere) */
+    for (size_t i = 0; i < fl.n && !ferror(f);) {
         const struct ss_flame_node *nd = &fl.nodes[i];
         double w = fl.total > 0 ? nd->total / fl.total * px : 0;
         if (w < SVG_MIN_PX) {

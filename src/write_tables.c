@@ -1,5 +1,6 @@
-/* write_tables.c - the v2 tables writer (DESIGN sections 2 and 6; see
- * write.h and tables.h for the file layout, ids and escaping).
+/* write_tables.c - the v2 tables writer (HACKING.md, Data model;
+ * stackscope(1), v2 tables; see write.h and tables.h for the file layout, ids
+ * and escaping).
  *
  * One TSV file per table, header row first, ids 1-based and dense (row k of
  * a table has id k, so R can index one table by another's id column).  The
@@ -123,8 +124,22 @@ static int write_meta(const struct ss_model *m, const char *dir, struct ss_error
     if (tw_open(&t, dir, "meta.tsv", "key\tvalue\tsource_id", err))
         return err->code;
     fputs("version\t" SS_TABLES_VERSION "\t\\N\n", t.f);
+    /* a source whose time is a column's (pprof's per-sample durations,
+     * model.h: time_column): that column's name */
+    for (size_t s = 0; s < m->sources.n; s++) {
+        uint32_t tc = m->sources.v[s].time_column;
+        if (!tc || tc - 1 >= m->value_types.n)
+            continue;
+        fputs(SS_TABLES_TIME_COLUMN "\t", t.f);
+        put_str(t.f, m, m->value_types.v[tc - 1].type);
+        sep(t.f);
+        put_id(t.f, (ss_id)s);
+        eol(t.f);
+    }
     for (size_t i = 0; i < m->meta.n; i++) {
         const struct ss_meta *e = &m->meta.v[i];
+        if (!strcmp(ss_str(m, e->key), SS_TABLES_TIME_COLUMN))
+            continue; /* written above, for the sources as they are */
         put_str(t.f, m, e->key);
         sep(t.f);
         put_str(t.f, m, e->value);
@@ -401,6 +416,65 @@ static int write_source_lines(const struct ss_model *m, const char *dir, struct 
     return tw_close(&t, err);
 }
 
+/* Names of bits, joined by '+' ("-" for none). */
+static void put_bits(FILE *f, uint32_t bits, const char *const *names, size_t n)
+{
+    int any = 0;
+    for (size_t k = 0; k < n; k++)
+        if (bits & (1u << k)) {
+            fprintf(f, "%s%s", any ? "+" : "", names[k]);
+            any = 1;
+        }
+    if (!any)
+        putc('-', f);
+}
+
+/* mappings.tsv and location_addresses.tsv (only when the model has
+ * mappings, addresses or flagged locations: a native profile's): the
+ * binaries of a pprof profile, and each location's address, mapping and
+ * flags (tables.h names them). */
+static int write_addresses(const struct ss_model *m, const char *dir, struct ss_error *err)
+{
+    int any = m->mappings.n > 0;
+    for (size_t i = 0; i < m->locations.n && !any; i++)
+        any = m->locations.v[i].address || m->locations.v[i].flags ||
+              m->locations.v[i].mapping != SS_NONE;
+    if (!any)
+        return 0;
+    struct tw t;
+    if (tw_open(&t, dir, "mappings.tsv",
+                "mapping_id\tmemory_start\tmemory_limit\tfile_offset\tfilename\tbuild_id\tflags",
+                err))
+        return err->code;
+    for (size_t i = 0; i < m->mappings.n; i++) {
+        const struct ss_mapping *mp = &m->mappings.v[i];
+        put_id(t.f, (ss_id)i);
+        fprintf(t.f, "\t0x%llx\t0x%llx\t0x%llx\t", (unsigned long long)mp->start,
+                (unsigned long long)mp->limit, (unsigned long long)mp->offset);
+        put_str(t.f, m, mp->file);
+        sep(t.f);
+        put_str(t.f, m, mp->build_id);
+        sep(t.f);
+        put_bits(t.f, mp->flags, ss_tables_map_flags, SS_TABLES_MAP_FLAGS);
+        eol(t.f);
+    }
+    if (tw_close(&t, err) ||
+        tw_open(&t, dir, "location_addresses.tsv", "location_id\tmapping_id\taddress\tflags", err))
+        return err->code;
+    for (size_t i = 0; i < m->locations.n; i++) {
+        const struct ss_location *l = &m->locations.v[i];
+        if (!l->address && !l->flags && l->mapping == SS_NONE)
+            continue;
+        put_id(t.f, (ss_id)i);
+        sep(t.f);
+        put_id(t.f, l->mapping);
+        fprintf(t.f, "\t0x%llx\t", (unsigned long long)l->address);
+        put_bits(t.f, l->flags, ss_tables_loc_flags, SS_TABLES_LOC_FLAGS);
+        eol(t.f);
+    }
+    return tw_close(&t, err);
+}
+
 /* Refuse what the tables reader would refuse (limits.h). */
 static int check_limits(const struct ss_model *m, const char *dir, struct ss_error *err)
 {
@@ -411,11 +485,12 @@ static int check_limits(const struct ss_model *m, const char *dir, struct ss_err
         return ss_fail(err, SS_EINPUT, "%s%zu value types (the tables hold at most %d)", pre,
                        m->value_types.n, SS_MAX_VALUE_TYPES);
     for (size_t i = 0; i < m->sources.n; i++) {
-        double iv = m->sources.v[i].interval_us;
+        double iv = m->sources.v[i].interval_us; /* 0, unknown, is written as 1 s */
         if (!(iv >= 0 && iv <= SS_MAX_INTERVAL_US))
             return ss_fail(err, SS_EINPUT,
-                           "%ssource %zu has an interval of %g us (the tables hold 0 to %g)", pre,
-                           i + 1, iv, SS_MAX_INTERVAL_US);
+                           "%ssource %zu has an interval of %g us (the tables hold above 0, at "
+                           "most %g)",
+                           pre, i + 1, iv, SS_MAX_INTERVAL_US);
     }
     const int64_t *cnt = m->values.n ? m->values.v[SS_VT_COUNT] : NULL;
     for (size_t i = 0; cnt && i < m->sample_stack.n; i++)
@@ -450,7 +525,7 @@ int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *
     if (write_meta(m, dir, err) || write_sources(m, dir, err) || write_value_types(m, dir, err) ||
         write_samples(m, dir, err) || write_stacks(m, dir, err) || write_locations(m, dir, err) ||
         write_aggregates(m, dir, err) || write_labels(m, dir, err) ||
-        write_source_lines(m, dir, err))
+        write_source_lines(m, dir, err) || write_addresses(m, dir, err))
         return err->code;
     return 0;
 }

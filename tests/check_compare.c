@@ -1,6 +1,6 @@
-/* check_compare.c - comparing two profiles (src/compare.h, DESIGN section
- * 13): the join of functions and stacks, deltas, the order by delta,
- * normalization, one model from two and two from one.
+/* check_compare.c - comparing two profiles (src/compare.h;
+ * stackscope(1), COMPARING): the join of functions and stacks, deltas, the
+ * order by delta, normalization, one model from two and two from one.
  *
  * Fixtures (Rprof, hand-counted):
  *   base, interval 20 ms: main>f, main>f, main>g, main      (4 samples)
@@ -509,7 +509,8 @@ END_TEST
  *   new:  bash/10 3 ms, bash/11 1 ms, gzip/2582 1 ms  (5 ms)
  * so comm=bash 1 -> 2 samples, 2 -> 4 ms (+2 ms); tid=11 0 -> 1, +1 ms;
  * tid=10 1 -> 1, 2 -> 3 ms (+1 ms: after tid=11 by the samples' delta);
- * comm=gzip 2 -> 1, 2 -> 1 ms; tid=2582 the same (by key: comm first). */
+ * comm=gzip 2 -> 1, 2 -> 1 ms; tid=2582 the same (by key: comm first);
+ * dso (each sample's innermost frame's module) as comm here. */
 static const char base_perf[] = "gzip  2582 [001]  4919.377196:    1000000 cpu-clock: \n"
                                 "\t            4330 deflate (/usr/bin/gzip)\n\n"
                                 "gzip  2582 [001]  4919.378000:    1000000 cpu-clock: \n"
@@ -541,12 +542,13 @@ START_TEST(labels_join)
         uint64_t sb, sn;
         double vb, vn;
     } want[] = {
-        {"comm", "bash", 1, 2, 0.002, 0.004}, {"tid", "11", 0, 1, 0, 0.001},
-        {"tid", "10", 1, 1, 0.002, 0.003},    {"comm", "gzip", 2, 1, 0.002, 0.001},
+        {"comm", "bash", 1, 2, 0.002, 0.004}, {"dso", "bash", 1, 2, 0.002, 0.004},
+        {"tid", "11", 0, 1, 0, 0.001},        {"tid", "10", 1, 1, 0.002, 0.003},
+        {"comm", "gzip", 2, 1, 0.002, 0.001}, {"dso", "gzip", 2, 1, 0.002, 0.001},
         {"tid", "2582", 2, 1, 0.002, 0.001},
     };
-    ck_assert_uint_eq(l.n, 5);
-    for (size_t i = 0; i < 5; i++) {
+    ck_assert_uint_eq(l.n, 7);
+    for (size_t i = 0; i < 7; i++) {
         ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[i].key), want[i].key);
         ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[i].value), want[i].value);
         ck_assert_uint_eq(l.rows[i].samples_b, want[i].sb);
@@ -558,11 +560,11 @@ START_TEST(labels_join)
     ck_assert_uint_eq(l.unlabelled_n, 0);
     /* the report's cells: TSV raw units, deltas signed in text */
     struct ss_cellbuf cb = {NULL, 0};
-    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_COUNT_D], &l, 3, 1, &cb), "-1");
+    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_COUNT_D], &l, 4, 1, &cb), "-1");
     ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_COUNT_D], &l, 0, 0, &cb), "+1");
     ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_MEASURE_D], &l, 0, 1, &cb),
                      "0.002");
-    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_VALUE], &l, 4, 1, &cb), "2582");
+    ck_assert_str_eq(ss_col_text(&ss_cmp_label_columns[SS_CMPLB_VALUE], &l, 6, 1, &cb), "2582");
     ss_cellbuf_free(&cb);
     ss_cmp_labels_free(&l);
     /* normalized: the base scales by 5/4, its counts stay */
@@ -572,16 +574,17 @@ START_TEST(labels_join)
     ck_assert_double_eq_tol(l.rows[0].value_b, 0.0025, TOL);
     ck_assert_uint_eq(l.rows[0].samples_b, 1);
     /* tid=10 now grows by 0.003 - 0.0025, less than tid=11 (0.001) */
-    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[1].value), "11");
-    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[2].value), "10");
-    ck_assert_double_eq_tol(l.rows[2].value_n - l.rows[2].value_b, 0.0005, TOL);
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[1].value), "bash"); /* dso */
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[2].value), "11");
+    ck_assert_str_eq(ss_strtab_get(&l.keys, l.rows[3].value), "10");
+    ck_assert_double_eq_tol(l.rows[3].value_n - l.rows[3].value_b, 0.0005, TOL);
     ss_cmp_labels_free(&l);
     /* a side without labels: every row 0 there */
     struct ss_model r;
     FX_LOAD_OK(&r, base_rprof);
     ss_compare_init(&c, &r, &n, 0);
     ck_assert_int_eq(ss_compare_labels(&c, &l, &err), 0);
-    ck_assert_uint_eq(l.n, 5);
+    ck_assert_uint_eq(l.n, 7);
     for (size_t i = 0; i < l.n; i++)
         ck_assert_uint_eq(l.rows[i].samples_b, 0);
     ck_assert_uint_eq(l.unlabelled_b, 4);

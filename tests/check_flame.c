@@ -1,5 +1,5 @@
-/* check_flame.c - the flame graph and the flame chart (src/flame.h; DESIGN
- * section 12).
+/* check_flame.c - the flame graph and the flame chart (src/flame.h;
+ * stackscope(1), THE EXPLORER).
  *
  * Every expected value was worked out by hand from the fixture above it
  * (the comments show the paths, sums and positions).  Stacks are written
@@ -7,13 +7,13 @@
 #include "check_suites.h"
 
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flame.h"
 #include "flame_index.h"
+#include "match.h"
 #include "transform.h"
 
 #define TOL 1e-12
@@ -400,10 +400,11 @@ START_TEST(test_flame_search)
     ck_assert_uint_eq(nm, 0);
     ck_assert_uint_eq(widest, NONE);
 
-    regex_t re;
-    ck_assert_int_eq(regcomp(&re, "^(g|h)$", REG_EXTENDED | REG_NOSUB), 0);
-    ss_flame_match_regex(&m, &re, fm);
-    regfree(&re);
+    struct ss_regex re;
+    char why[128];
+    ck_assert_int_eq(ss_regex_compile(&re, "^(g|h)$", why, sizeof why), 0);
+    ck_assert_int_eq(ss_flame_match_regex(&m, &re, fm), 0);
+    ss_regex_free(&re);
     hit = ss_flame_search(&m, &fl, NONE, fm, match, &nm, &widest);
     ck_assert_double_eq_tol(hit, 4 * IV, TOL);
     ck_assert_uint_eq(nm, 2);

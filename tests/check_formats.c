@@ -745,7 +745,7 @@ START_TEST(test_writers_refuse_growth)
         o.format = outs[k];
         o.inputs = inputs;
         o.n_inputs = 1;
-        ck_assert_int_eq(ss_write_file(&m, out, &o, &err), SS_EUSAGE);
+        ck_assert_int_eq(ss_write_file(&m, out, &o, &err), SS_EBIG);
         ck_assert_msg(
             strstr(err.msg, "times the input's 1 B: ") && strstr(err.msg, why[k]) &&
                 strstr(err.msg,

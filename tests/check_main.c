@@ -130,6 +130,7 @@ int main(void)
     srunner_add_suite(sr, timeline_suite());
     srunner_add_suite(sr, phases_suite());
     srunner_add_suite(sr, transform_suite());
+    srunner_add_suite(sr, match_suite());
     srunner_add_suite(sr, sampling_suite());
     srunner_add_suite(sr, formats_suite());
     srunner_add_suite(sr, pprof_suite());

@@ -264,8 +264,16 @@ START_TEST(test_read_basic)
     fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);
     ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
     fx_stack_text(&m, m.sample_stack.v[1], buf, sizeof buf);
-    ck_assert_str_eq(buf, "0x4a3f10 | foo@NA#7 | main@a.go#12");
+    /* an address without lines and without a mapping: pprof's <unknown> */
+    ck_assert_str_eq(buf, "<unknown> | foo@NA#7 | main@a.go#12");
     ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[2]), 0);
+    /* foo was inlined into main (the location's first line), the address
+     * without lines is kept as such */
+    const ss_id *fr = ss_stack_frames(&m, m.sample_stack.v[1]);
+    ck_assert_uint_eq(m.locations.v[fr[0]].flags, SS_LOC_NO_LINE);
+    ck_assert_uint_eq(m.locations.v[fr[0]].address, 0x4a3f10);
+    ck_assert_uint_eq(m.locations.v[fr[1]].flags, SS_LOC_INLINE);
+    ck_assert_uint_eq(m.locations.v[fr[2]].flags, 0);
 
     /* A count of 5 stays one sample with count 5. */
     ck_assert_int_eq(ss_sample_count(&m, 0), 5);
@@ -278,14 +286,14 @@ START_TEST(test_read_basic)
     ck_assert_int_eq(m.values.v[cpu][1], 10000000);
     ck_assert_int_eq(m.values.v[cpu][2], 0);
 
-    /* Functions: names, system names (the name when absent), files. */
+    /* Functions: names, system names (none when absent), files. */
     const struct ss_function *bar =
         &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[0]].function];
     ck_assert_str_eq(ss_str(&m, bar->name), "bar");
     ck_assert_str_eq(ss_str(&m, bar->system_name), "_Z3barv");
     const struct ss_function *mainf =
         &m.functions.v[m.locations.v[ss_stack_frames(&m, m.sample_stack.v[0])[2]].function];
-    ck_assert_str_eq(ss_str(&m, mainf->system_name), "main");
+    ck_assert_uint_eq(mainf->system_name, SS_NONE);
     ck_assert_str_eq(ss_str(&m, mainf->filename), "a.go");
     ck_assert_uint_eq(mainf->start_line, 3);
 
@@ -427,11 +435,21 @@ START_TEST(test_read_count_rules)
     ck_assert(has_warning(&m, "each sample counts 1"));
     ss_model_free(&m);
 
-    /* samples/count and a cpu column that is not count x period. */
+    /* samples/count and a cpu column that is not count x period: the
+     * column (in ns) is each sample's own time, no warning. */
     fx_init(&x);
     x.v1[1] = 7;
     fx_load_ok(&x, 1, &m);
-    ck_assert(has_warning(&m, "1 sample has a cpu value other than count x period"));
+    ck_assert_uint_eq(m.warnings.n, 0);
+    ck_assert_uint_eq(m.sources.v[0].time_column, vt_index(&m, "cpu", "nanoseconds") + 1);
+    ss_model_free(&m);
+    /* in another unit: a warning, times count x period */
+    fx_init(&x);
+    x.v1[1] = 7;
+    x.vt[1].unit = 2; /* cpu/count */
+    x.period_type.unit = 2;
+    fx_load_ok(&x, 1, &m);
+    ck_assert(!m.sources.v[0].time_column);
     ss_model_free(&m);
 }
 END_TEST
@@ -525,7 +543,8 @@ START_TEST(test_read_sparse_ids)
     fx_stack_text(&m, m.sample_stack.v[0], buf, sizeof buf);
     ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
     fx_stack_text(&m, m.sample_stack.v[1], buf, sizeof buf);
-    ck_assert_str_eq(buf, "0x4a3f10 | foo@NA#7 | main@a.go#12");
+    /* an address without lines and without a mapping: pprof's <unknown> */
+    ck_assert_str_eq(buf, "<unknown> | foo@NA#7 | main@a.go#12");
     ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[2]), 0);
     ss_model_free(&m);
 
@@ -775,6 +794,46 @@ START_TEST(test_write_rprof_model)
 }
 END_TEST
 
+/* drop_frames = string `drop`, keep_frames = string `keep` (0: none): the
+ * stack of the first sample ([20 10]: bar, foo inlined into main). */
+static void pruned_first(int64_t drop, int64_t keep, char *buf, size_t n)
+{
+    struct fx x;
+    fx_init(&x);
+    x.p.drop_frames = drop;
+    x.p.keep_frames = keep;
+    struct ss_model m;
+    fx_load_ok(&x, 0, &m);
+    fx_stack_text(&m, m.sample_stack.v[0], buf, n);
+    ss_model_free(&m);
+}
+
+START_TEST(test_read_drop_frames)
+{
+    /* As Go's pprof (profile.Prune): bar matches, and a frame that does
+     * not (main) is outside it: the sample loses bar and what it calls. */
+    char buf[512];
+    pruned_first(7, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "foo@NA#7 | main@a.go#12");
+    /* kept when keep_frames matches it too */
+    pruned_first(7, 7, buf, sizeof buf);
+    ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
+    /* foo is an inlined line: the location keeps its lines outside it
+     * (main); the sample is not cut, as no frame outside it is kept */
+    pruned_first(6, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "bar@NA#20 | main@a.go#12");
+    /* the root itself matches: frames before the first that does not
+     * are never dropped */
+    pruned_first(5, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
+    /* turned off */
+    ss_pprof_set_drop_frames(0);
+    pruned_first(7, 0, buf, sizeof buf);
+    ss_pprof_set_drop_frames(1);
+    ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
+}
+END_TEST
+
 START_TEST(test_write_pprof_model)
 {
     /* pprof -> model -> pprof keeps the types, values, period and meta. */
@@ -797,13 +856,20 @@ START_TEST(test_write_pprof_model)
     ck_assert_int_eq(p->sample[0]->value[0], 5);
     ck_assert_int_eq(p->sample[0]->value[1], 50000000);
     ck_assert_int_eq(p->sample[2]->value[0], 2);
-    /* bar keeps its system name; the inlined pair became two locations. */
+    /* bar keeps its system name; the inlined pair stays one location of
+     * two lines (foo inlined into main), at its address. */
     int bar = 0;
     for (size_t i = 0; i < p->n_function; i++)
         if (!strcmp(pstr(p, p->function[i]->name), "bar"))
             bar = !strcmp(pstr(p, p->function[i]->system_name), "_Z3barv");
     ck_assert(bar);
-    ck_assert_uint_eq(p->sample[0]->n_location_id, 3);
+    ck_assert_uint_eq(p->sample[0]->n_location_id, 2);
+    const Perftools__Profiles__Location *two = NULL;
+    for (size_t i = 0; i < p->n_location; i++)
+        if (p->location[i]->id == p->sample[0]->location_id[1])
+            two = p->location[i];
+    ck_assert_ptr_nonnull(two);
+    ck_assert_uint_eq(two->n_line, 2);
     perftools__profiles__profile__free_unpacked(p, NULL);
     free(gz);
     ss_model_free(&m);
@@ -820,6 +886,7 @@ Suite *pprof_suite(void)
     tcase_add_test(tc, test_read_unnamed);
     tcase_add_test(tc, test_read_errors);
     tcase_add_test(tc, test_read_sparse_ids);
+    tcase_add_test(tc, test_read_drop_frames);
     tcase_add_test(tc, test_read_wire_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("write");

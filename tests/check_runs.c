@@ -1,5 +1,5 @@
 /* check_runs.c - levels, scaffold depth and run lengths (src/levels.h,
- * src/runs.h, DESIGN section 4).
+ * src/runs.h, stackscope(1), RUN LENGTHS).
  *
  * Every expected value below was worked out by hand from the fixture above
  * it.  Rprof lines list the innermost frame first; the comments write each
@@ -618,7 +618,7 @@ START_TEST(test_runs_hist_fast_fixtures)
 }
 END_TEST
 
-/* Removed samples end runs (DESIGN section 4: a gap ends every run).
+/* Removed samples end runs (a gap ends every run: HACKING.md, Data model).
  * Root first: 1 main f; 2 main g; 3 main f; 4 main f; 5 main h; 6 main f.
  * drop g removes sample 2 and drop-samples 5 removes sample 5 (after drop g,
  * the old sample 6 is the fifth), leaving main f | main f, main f | main f:

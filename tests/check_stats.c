@@ -1,8 +1,8 @@
 /* check_stats.c - self/total counts and times, percentages, by-line keys,
- * memory and row orders (src/stats.h, DESIGN section 4).
+ * memory and row orders (src/stats.h, stackscope(1), STATISTICS).
  *
  * Every expected value below was worked out by hand from the fixture above
- * it, following DESIGN section 4 and R's summaryRprof rules
+ * it, following stackscope(1), STATISTICS and R's summaryRprof rules
  * (self, total, lines="show" and memory="both", as the man page states);
  * the comments show the sums. */
 #include "check_suites.h"

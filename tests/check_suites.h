@@ -39,6 +39,7 @@ Suite *runs_suite(void);
 Suite *timeline_suite(void);
 Suite *phases_suite(void);
 Suite *transform_suite(void);
+Suite *match_suite(void);
 Suite *sampling_suite(void);
 Suite *formats_suite(void);
 Suite *pprof_suite(void);

@@ -1,7 +1,7 @@
-/* check_transform.c - the transform list (src/transform.h, DESIGN section 5):
- * the language (canonical text, parse errors with columns), every command on
- * tiny profiles, effects, and undo/redo/edit giving exactly the model of the
- * edited list applied from scratch.
+/* check_transform.c - the transform list (src/transform.h,
+ * stackscope(1), TRANSFORMS): the language (canonical text, parse errors with
+ * columns), every command on tiny profiles, effects, and undo/redo/edit giving
+ * exactly the model of the edited list applied from scratch.
  *
  * Profiles are Rprof texts; stacks are written root first ("main;f;g": main
  * calls f calls g) while Rprof lines list them innermost first ("g" "f"
@@ -1318,7 +1318,7 @@ END_TEST
  * slow way, one sample at a time from its stack and its value columns:
  * self/total per function (counts and every measure) and the run lengths
  * per (function, level), which need the timeline (a gap left by removed
- * samples ends every run: DESIGN section 4). */
+ * samples ends every run: HACKING.md, Data model). */
 
 static uint32_t rnd_next(uint64_t *s)
 {

@@ -1,7 +1,7 @@
 #!/bin/bash
-# The command-line contract (DESIGN 7): help, version, usage errors (exit 1),
-# the report table layouts, and numbers checked against tiny profiles whose
-# answers are computed by hand here.
+# The command-line contract (stackscope(1), COMMANDS): help, version, usage
+# errors (exit 1), the report table layouts, and numbers checked against tiny
+# profiles whose answers are computed by hand here.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh

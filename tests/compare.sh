@@ -1,5 +1,5 @@
 #!/bin/bash
-# Comparing two profiles (DESIGN section 13, issue 13): --base and
+# Comparing two profiles (stackscope(1), COMPARING; issue 13): --base and
 # --normalize on report and convert, against independent answers.
 #
 #  1. Hand-made Rprof files (numbers worked out by hand in the comments):
@@ -65,8 +65,8 @@ printf 'sample.interval=20000\n"f" "main" \n"f" "main" \n"g" "main" \n"main" \n'
 printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"g" "main" \n"g" "main" \n"h" "main" \n' >"$T/new.out"
 
 # self deltas: g +0.01 and h +0.01 (tie, total deltas tie too: by name),
-# main -0.02, f -0.03; then the verdicts' columns (DESIGN 13: tests/verdicts.sh
-# checks their numbers)
+# main -0.02, f -0.03; then the verdicts' columns (stackscope(1), COMPARING:
+# tests/verdicts.sh checks their numbers)
 printf 'name\tself.base\tself\tself.delta\ttotal.base\ttotal\ttotal.delta' >"$T/want"
 printf '\t%s.delta.lo\t%s.delta.hi\t%s.q\t%s.verdict\t%s.p\t%s.mdc' self self self self self self \
     total total total total total total >>"$T/want"
@@ -77,7 +77,7 @@ printf 'main\t0.02\t0\t-0.02\t0.08\t0.05\t-0.03\n' >>"$T/want"
 printf 'f\t0.04\t0.01\t-0.03\t0.04\t0.01\t-0.03\n' >>"$T/want"
 "$S" report --format tsv --base "$T/base.out" "$T/new.out" >"$T/got" 2>"$T/err"
 # the deltas are differences of doubles: compare at 1e-12
-check "hand: --by self TSV (header per DESIGN 13, sorted by self delta)" "$(awk -F '\t' '
+check "hand: --by self TSV (header per stackscope(1) COMPARING, sorted by self delta)" "$(awk -F '\t' '
     NR == FNR { w[FNR] = $0; n = FNR; next }
     { if (FNR == 1) { if ($0 != w[1]) { print "header: " $0; exit } next }
       split(w[FNR], a, "\t")
@@ -863,18 +863,21 @@ by_delta() {
         NR > 1 { prev = $c }' "$1"
 }
 
-# the hand-made perf pair (check_compare.c's labels_join; perf labels comm and
-# tid, the time measure the sum of the periods): base gzip/2582 1 ms x 2,
-# bash/10 2 ms; new bash/10 3 ms, bash/11 1 ms, gzip/2582 1 ms
+# the hand-made perf pair (check_compare.c's labels_join; perf labels comm,
+# tid and dso, the innermost frame's binary, here the command's; the time
+# measure the sum of the periods): base gzip/2582 1 ms x 2, bash/10 2 ms;
+# new bash/10 3 ms, bash/11 1 ms, gzip/2582 1 ms
 printf 'gzip  2582 [001]  4919.377196:    1000000 cpu-clock: \n\t            4330 deflate (/usr/bin/gzip)\n\ngzip  2582 [001]  4919.378000:    1000000 cpu-clock: \n\t            4330 deflate (/usr/bin/gzip)\n\nbash  10 [000]  4919.379000:    2000000 cpu-clock: \n\t            12ab main (/bin/bash)\n' >"$T/lb.perf"
 printf 'bash  10 [000]  4919.377196:    3000000 cpu-clock: \n\t            12ab main (/bin/bash)\n\nbash  11 [000]  4919.378000:    1000000 cpu-clock: \n\t            12ab main (/bin/bash)\n\ngzip  2582 [001]  4919.379000:    1000000 cpu-clock: \n\t            4330 deflate (/usr/bin/gzip)\n' >"$T/ln.perf"
 "$S" report --by labels --format tsv --base "$T/lb.perf" "$T/ln.perf" >"$T/got" 2>"$T/err"
 cat >"$T/want" <<'EOF'
 key	value	count.base	count	count.delta	time.base	time	time.delta
 comm	bash	1	2	1	0.002	0.004	0.002
+dso	bash	1	2	1	0.002	0.004	0.002
 tid	11	0	1	1	0	0.001	0.001
 tid	10	1	1	0	0.002	0.003	0.001
 comm	gzip	2	1	-1	0.002	0.001	-0.001
+dso	gzip	2	1	-1	0.002	0.001	-0.001
 tid	2582	2	1	-1	0.002	0.001	-0.001
 EOF
 check "hand (perf): report --base --by labels, hand-counted, by the measure's delta" "$(
@@ -1043,12 +1046,12 @@ report_rows() {
 }
 report_rows --by labels --base "$T/lb.perf" "$T/ln.perf" >"$T/want"
 check "explorer: the labels view's rows are report --base --by labels's ($(wc -l <"$T/want") labels)" "$(
-    [ "$(line 1 "$T/uil.1")" = " labels: 5 compared, by measure delta (Enter/f: keep, d: drop)      1/5  ?:help" ] ||
+    [ "$(line 1 "$T/uil.1")" = " labels: 7 compared, by measure delta (Enter/f: keep, d: drop)      1/7  ?:help" ] ||
         line 1 "$T/uil.1"
-    screen_rows "$T/uil.1" 5 | diff "$T/want" - | head -n 6)"
+    screen_rows "$T/uil.1" 7 | diff "$T/want" - | head -n 6)"
 check "explorer: s sorts the labels by the count's delta (ties in the report's order)" "$(
     [[ $(line 1 "$T/uil.2") == *"by count delta"* ]] || line 1 "$T/uil.2"
-    sort -s -t ' ' -k4,4gr "$T/want" | diff - <(screen_rows "$T/uil.2" 5) | head -n 6)"
+    sort -s -t ' ' -k4,4gr "$T/want" | diff - <(screen_rows "$T/uil.2" 7) | head -n 6)"
 report_rows --by labels -e 'drop-label tid=11' -e 'trim-base 1' -e 'drop-label comm=bash' \
     --base "$T/lb.perf" "$T/ln.perf" >"$T/want"
 check "explorer: d on a compared label adds drop-label to both sides ($(wc -l <"$T/want") labels left)" "$(

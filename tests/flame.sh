@@ -1,15 +1,15 @@
 #!/bin/bash
-# The flame graph (issue 12, DESIGN 12): the explorer's view F and the SVG
-# picture, each checked against an independent computation made here with
-# awk from `report --by stacks --format folded` (the folded stacks' prefix
-# sums: a frame's total is the count of the stacks that start with its
-# path), and the time-ordered chart against a replay of the Rprof file's
-# samples in order.  Then the SVG in a real browser: Debian's chromium,
-# headless, driven through the DevTools protocol (tests/flame-browser.js):
-# no script errors, a screenshot that is not blank, a click on a frame that
-# zooms (widths checked against the prefix sums again), search with the
-# matched share, and Reset Zoom.  The browser part is skipped without
-# chromium or node (scripts/deps.sh test installs both).
+# The flame graph (issue 12; stackscope(1), THE EXPLORER and SVG): the
+# explorer's view F and the SVG picture, each checked against an independent
+# computation made here with awk from `report --by stacks --format folded` (the
+# folded stacks' prefix sums: a frame's total is the count of the stacks that
+# start with its path), and the time-ordered chart against a replay of the
+# Rprof file's samples in order.  Then the SVG in a real browser: Debian's
+# chromium, headless, driven through the DevTools protocol
+# (tests/flame-browser.js): no script errors, a screenshot that is not blank, a
+# click on a frame that zooms (widths checked against the prefix sums again),
+# search with the matched share, and Reset Zoom.  The browser part is skipped
+# without chromium or node (scripts/deps.sh test installs both).
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh

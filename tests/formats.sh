@@ -1,5 +1,5 @@
 #!/bin/bash
-# Formats (DESIGN 3 and 6): the Rprof, folded and v2-tables writers and
+# Formats (stackscope(1), FORMATS): the Rprof, folded and v2-tables writers and
 # readers, and several inputs in one profile, checked against references
 # that do not come from stackscope:
 #
@@ -466,7 +466,8 @@ refused() { # NAME DIR PATTERN: exit 2 within 20 s, message matching PATTERN
     check "$1" "$([ $RC -eq 2 ] && [[ $ERR == $3 ]] || echo "exit $RC: $ERR")"
 }
 # Numbers are decimal and range-checked: no strtod hex, no overflow to inf.
-for iv in 1e308 99999999999999999999999 0x10 inf nan -5 1e+19 ' 1' ''; do
+# An interval of 0 too: no reader makes one (it was written to Rprof as 1 s).
+for iv in 1e308 99999999999999999999999 0x10 inf nan -5 1e+19 ' 1' '' 0 0.000 0e5; do
     edit_dir iv.tb
     awk -F '\t' -v OFS='\t' -v iv="$iv" 'NR == 2 { $7 = iv } { print }' "$T/small.tb/sources.tsv" >"$T/iv.tb/sources.tsv"
     refused "tables: interval '$iv' refused" "$T/iv.tb" "*iv.tb/sources.tsv:2: column interval_us: *"
@@ -538,15 +539,16 @@ ss convert -o "$T/iv.sprof.txt" "$T/iv.tb"
 check "writers: a tables interval of 1e18 us x 2 samples refused as SamplingProf" "$([ $RC -eq 2 ] && [[ $ERR == *"cannot write SamplingProf: the runtime would be 2e+15 ms"* ]] || echo "exit $RC: $ERR")"
 ss convert -o "$T/iv.back.tb/" "$T/iv.tb" && ss report --by sources --format tsv "$T/iv.back.tb" >/dev/null
 check "writers: an interval of 1e18 us goes through the tables" "$([ $RC -eq 0 ] || echo "exit $RC: $ERR")"
-# A tables sample of count 2^63 - 2 at 20 ms: 1.8446744073709552e+26 ns,
-# a speedscope weight its reader refuses (over 9e18 ns): refused before
+# A tables sample of count 2^63 - 2 at 20 ms: 1.8446744073709552e+23 us
+# (speedscope's file keeps the measure's unit), a weight its reader refuses
+# (over 9e18): refused before
 # writing.  As folded stacks, the count is split over lines of 10^15 and the
 # total (the model's limit, 2^63 - 1, not the folded reader's former 2^62)
 # reads back.
 edit_dir w.tb
 printf 'sample_id\ttype\tvalue\n1\tsamples\t9223372036854775806\n2\tsamples\t1\n' >"$T/w.tb/sample_values.tsv"
 ss convert -o "$T/w.speedscope.json" "$T/w.tb"
-check "writers: a speedscope weight over 9e18 ns refused" "$([ $RC -eq 1 ] && [[ $ERR == *"w.speedscope.json: cannot write speedscope: sample 1 of $T/small.out weighs 1.8446744073709552e+26 ns, over the 9e18 ns its reader takes" ]] && [ ! -e "$T/w.speedscope.json" ] || echo "exit $RC: $ERR")"
+check "writers: a speedscope weight over 9e18 ns refused" "$([ $RC -eq 1 ] && [[ $ERR == *"w.speedscope.json: cannot write speedscope: sample 1 of $T/small.out weighs 1.8446744073709552e+23 microseconds, over the 9e18 its reader takes" ]] && [ ! -e "$T/w.speedscope.json" ] || echo "exit $RC: $ERR")"
 ss convert -o "$T/w.folded" "$T/w.tb" && ss report --by sources --format tsv "$T/w.folded" >"$T/w.src"
 check "writers: folded counts adding up to 2^63 - 1 read back" "$([ $RC -eq 0 ] && [ "$(awk -F '\t' 'NR == 2 { print $8 }' "$T/w.src")" = 9223372036854775807 ] || echo "exit $RC: $ERR $(cat "$T/w.src")")"
 

@@ -256,21 +256,23 @@ gzip  2582 [001]  4919.380000:    2000000 cpu-clock:u:
 PERF
 # 4 samples of 1, 3, 2, 2 ms (the time measure: the sum of the periods):
 # gzip 1 + 2 + 2 ms; Web Content, pid 77, tid 78 3 ms; tid 2582 1 + 2 ms
-# (ties ordered by count), tid 2583 2 ms; of 8 ms
+# (ties ordered by count), tid 2583 2 ms; of 8 ms.  dso is the innermost
+# frame's binary: gzip 2 + 2 ms, libxul.so 3 ms, [kernel.kallsyms] 1 ms.
 out=$("$S" report --by labels --format tsv --value time "$T/hand.perf" | tr '\n' '|')
 expect "perf: comm, pid and tid labels" \
-    "key	value	count	time	pct|comm	gzip	3	0.005	62.5|comm	Web Content	1	0.003	37.5|pid	77	1	0.003	37.5|tid	2582	2	0.003	37.5|tid	78	1	0.003	37.5|tid	2583	1	0.002	25|" \
+    "key	value	count	time	pct|comm	gzip	3	0.005	62.5|comm	Web Content	1	0.003	37.5|dso	gzip	2	0.004	50|dso	libxul.so	1	0.003	37.5|dso	[kernel.kallsyms]	1	0.001	12.5|pid	77	1	0.003	37.5|tid	2582	2	0.003	37.5|tid	78	1	0.003	37.5|tid	2583	1	0.002	25|" \
     "$out"
 folded() { "$S" report --by stacks --format folded "$@" "$T/hand.perf" 2>&1 | sort | tr '\n' '|'; }
 expect "perf: keep-label comm=gzip" "gzip;deflate 1|gzip;main;deflate 1|gzip;main;deflate;finish_task_switch.isra.0 1|" \
     "$(folded -e 'keep-label comm=gzip')"
 expect "perf: drop-label comm=\"Web Content\"" "$(folded -e 'keep-label comm=gzip')" \
     "$(folded -e 'drop-label comm="Web Content"')"
-expect "perf: keep-label pid=77 (a number)" "Web_Content;[unknown];[unknown] 1|" "$(folded -e 'keep-label pid=77')"
+# an unresolved frame is named by its binary, as perf report does
+expect "perf: keep-label pid=77 (a number)" "Web_Content;[unknown];[libxul.so] 1|" "$(folded -e 'keep-label pid=77')"
 expect "perf: keep-label pid (the key: only PID/TID headers print one)" "$(folded -e 'keep-label pid=77')" \
     "$(folded -e 'keep-label pid')"
 expect "perf: label-root tid" \
-    "tid=2582;gzip;main;deflate 1|tid=2582;gzip;main;deflate;finish_task_switch.isra.0 1|tid=2583;gzip;deflate 1|tid=78;Web_Content;[unknown];[unknown] 1|" \
+    "tid=2582;gzip;main;deflate 1|tid=2582;gzip;main;deflate;finish_task_switch.isra.0 1|tid=2583;gzip;deflate 1|tid=78;Web_Content;[unknown];[libxul.so] 1|" \
     "$(folded -e 'label-root tid')"
 expect "perf: label-root comm, keep-label tid=/^258/" \
     "comm=gzip;gzip;deflate 1|comm=gzip;gzip;main;deflate 1|comm=gzip;gzip;main;deflate;finish_task_switch.isra.0 1|" \

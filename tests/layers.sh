@@ -12,7 +12,11 @@
 #   - only src/model.c writes the model's tables: loaders and transforms
 #     build through model.h's builder (m->aggs, m->meta, ... are read-only
 #     elsewhere);
-#   - the C sources are clang-format clean (when clang-format is there).
+#   - the C sources are clang-format clean (when clang-format is there);
+#   - the sources cite only documents in the repository (the man page,
+#     HACKING.md, bench/README.md), never the design notes and house style
+#     guide the project began from, which live outside it: a maintainer who
+#     clones the project cannot read those.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
 
 # shellcheck source=tests/lib.sh
@@ -52,6 +56,17 @@ writes() {
 check "only model.c writes the model's tables (loaders use the builder)" \
     "$(writes src/*.c ui/*.c | grep -v '^src/model\.c:')"
 
+# cites PATH...: lines that cite a document outside the repository, as
+# FILE:LINE.  tests/data/ holds other programs' files (it may quote anything);
+# build products (logs, objects) are not sources.
+cite_re='DESIGN( §| section|\.md| [0-9]|$)|STYLE\.md|\<STYLE [0-9]|§ ?[0-9]'
+cites() {
+    grep -rnIE --exclude='*.log' --exclude='*.trs' --exclude-dir=.deps --exclude-dir=.libs \
+        "$cite_re" "$@" 2>/dev/null | grep -v '^tests/data/' | cut -d: -f1,2
+}
+check "the sources cite only the repository's documents (stackscope(1), HACKING.md)" \
+    "$(cites src ui tests scripts r bench Makefile.am configure.ac | head -n 20)"
+
 # The C sources are as clang-format (.clang-format) writes them.
 if have clang-format; then
     check "the C sources are clang-format clean" \
@@ -69,5 +84,10 @@ printf 'if (VEC_PUSH(m->aggs, a))\n    L->m->meta.v[0].key = k;\nm->sources.v[s]
 [ -n "$(includes "$curses" "$TMPD/src/bad.c")" ] && [ -n "$(includes "$loaders" "$TMPD/src/stats_bad.c")" ] &&
     [ "$(writes "$TMPD/src/load_bad.c" | wc -l)" -eq 4 ] &&
     pass "the include check finds offenders" || fail "the include check finds offenders" "grep found nothing"
+mkdir -p "$TMPD/cite"
+printf '/* the model (%s section 2) */\n/* %s 11: why */\n# house style (%s.md)\n/* DESIGNATED STYLES 2 */\n' \
+    DESIGN DESIGN STYLE >"$TMPD/cite/bad.c"
+[ "$(cites "$TMPD/cite" | wc -l)" -eq 3 ] &&
+    pass "the citation check finds offenders" || fail "the citation check finds offenders" "$(cites "$TMPD/cite")"
 
 finish

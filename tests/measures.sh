@@ -1,6 +1,6 @@
 #!/bin/bash
-# Measures (DESIGN section 11): every number by time, samples, memory or any
-# pprof sample type, against independent answers.
+# Measures (stackscope(1), MEASURES): every number by time, samples, memory or
+# any pprof sample type, against independent answers.
 #
 #  1. Real Go profiles made by Go's own runtime in the test (a CPU profile, a
 #     heap profile with its four sample types, block and mutex profiles;

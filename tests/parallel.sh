@@ -112,10 +112,10 @@ got=$(STACKSCOPE_THREADS=2 STACKSCOPE_CHUNK=4096 "$STACKSCOPE" convert --to tabl
     -o "$TMPD/t" "$TMPD/sessions.out" && tail -n +2 "$TMPD/t/samples.tsv" | wc -l)
 check "every sample" "$([ "$got" = "$samples" ] || echo "$got samples, the file has $samples")"
 
-# Progress (DESIGN 9): reported through the loader's callback as the file
-# is read.  STACKSCOPE_PROGRESS=always (a knob for tests) prints every
-# report on its own line at once; the last one has read the whole file and
-# holds every sample.
+# Progress (stackscope(1), ENVIRONMENT): reported through the loader's callback
+# as the file is read.  STACKSCOPE_PROGRESS=always (a knob for tests) prints
+# every report on its own line at once; the last one has read the whole file
+# and holds every sample.
 size=$(wc -c < "$TMPD/sessions.out")
 mb=$(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1048576 }')
 for t in 1 2; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Phases (DESIGN section 14): the detector against real R profiles whose
+# Phases (stackscope(1), PHASES): the detector against real R profiles whose
 # boundaries are known by construction (tests/data/phases/: each phase
 # profiled on its own, the sample lines joined; truth.tsv says where each
 # phase starts), against the README's manual walk-through of the demo (the

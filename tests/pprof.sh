@@ -12,6 +12,14 @@
 #     its own file back: the same report, stacks and (one session) run
 #     lengths, which depend on the sample order; pprof -> pprof keeps
 #     everything; pprof -> Rprof when the Rprof writer exists.
+#  4. What pprof keeps (issue 34): real Go profiles (one with inlined
+#     frames) and a native R profile show the same pprof -raw and -top
+#     (mappings, addresses, "(inline)" rows) after a round trip through
+#     stackscope, and through its tables; report's and the explorer's
+#     marks are pprof's; drop_frames as pprof applies it (and
+#     --no-drop-frames); a Node profile's per-sample durations in pprof;
+#     Rprof -> pprof -> Rprof gives the same file (sessions, intervals,
+#     GC profiling, #File 1: with no path).
 #  2. Files written by other programs (tests/data/pprof: R's RProtoBuf and
 #     the R `profile` package, from the same Rprof files) load with the
 #     Rprof originals' counts per function, and with Go pprof's own numbers
@@ -80,7 +88,8 @@ check_fixture() {
     [ "$(samples_of "$pb")" = "$n_all $n_empty" ] ||
         why="read back: samples '$(samples_of "$pb")', expected '$n_all $n_empty'"
     if [ -z "$why" ]; then
-        # its default measure is the cpu sample type (DESIGN 11), in ns
+        # its default measure is the cpu sample type (stackscope(1), MEASURES),
+        # in ns
         ours_tsv "$pb" 1 >"$w/back-ns.tsv"
         if [ "$n_intervals" -le 1 ]; then
             why=$(same_numbers "$w/ours-ns.tsv" "$w/back-ns.tsv") && why= || why="read back, by self: $why"
@@ -369,8 +378,9 @@ if [ $rc -eq 0 ] && [ "$got" = "$G/cpu.pb.gz $n_cpu $G/heap.pb.gz $n_heap " ] &&
 else
     fail "mixed: --mixed" "exit $rc: sources '$got' $(head -c 300 "$w/err")"
 fi
-# A chosen measure keeps them too (DESIGN 11): under cpu the heap profile
-# weighs 0, with the measure's own warning; the total is Go's CPU total.
+# A chosen measure keeps them too (stackscope(1), MEASURES): under cpu the heap
+# profile weighs 0, with the measure's own warning; the total is Go's CPU
+# total.
 "$S" report --value cpu --by sources --format tsv "$G/cpu.pb.gz" "$G/heap.pb.gz" >"$w/v.tsv" 2>"$w/err"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(grep -c 'different kinds, kept as separate sources' "$w/err")" = 1 ] &&
@@ -475,5 +485,131 @@ if sh "$SRCDIR/bench/gen-big.sh" 300000 "$w/ml300k.out" "$SRCDIR/bench/data/memo
 else
     fail "parts: make and convert a 300k-sample profile" ""
 fi
+
+# ---- 4. What pprof keeps (issue 34) -----------------------------------------
+# Real Go profiles (tests/data/pprof/go: inline.pb.gz from
+# tests/producers/go_inline.go, whose hot functions Go's compiler inlined;
+# cpu.pb.gz, heap.pb.gz; labels/go_labels.pb.gz) and the R profile
+# package's native profile (addresses, mappings, unnamed functions) through
+# stackscope: Go's pprof shows the same -raw (sample types, mappings,
+# locations with their addresses and lines, samples) and -top (its
+# "(inline)" and "(partial-inline)" marks) before and after.
+w=$T/fidelity
+mkdir -p "$w"
+if [ -n "$PPROF" ]; then
+    for f in "$G/inline.pb.gz" "$G/cpu.pb.gz" "$G/heap.pb.gz" "$DATA/pprof/labels/go_labels.pb.gz" \
+        "$DATA/pprof/profile-pkg/1.out.prof.pb.gz"; do
+        n=$(basename "$f" .pb.gz)
+        why=
+        "$S" convert -o "$w/$n.pb.gz" "$f" 2>"$w/err" || why="convert: $(head -c 200 "$w/err")"
+        for v in -raw -top; do
+            [ -n "$why" ] && break
+            pp $v -symbolize=none -nodecount=100000 "$f" >"$w/$n$v.a" 2>&1
+            pp $v -symbolize=none -nodecount=100000 "$w/$n.pb.gz" >"$w/$n$v.b" 2>&1
+            cmp -s "$w/$n$v.a" "$w/$n$v.b" || why="pprof $v differs: $(diff "$w/$n$v.a" "$w/$n$v.b" | sed -n 2p)"
+        done
+        check "fidelity: $n: pprof -raw and -top the same after stackscope" "$why"
+    done
+    grep -q '0x[0-9a-f]* M=1 main.step .*go_inline.go:18' "$w/inline-raw.a" &&
+        grep -q 'main.step (partial-inline)$' "$w/inline-top.b" && grep -q 'main.mix (inline)$' "$w/inline-top.b" &&
+        pass "fidelity: the Go profile has inlined locations and pprof marks them" ||
+        fail "fidelity: inlined locations" "$(grep -c inline "$w/inline-top.a")"
+    # stackscope's own marks are pprof's: the names of report's text
+    # (marks included) equal -top's
+    pp -top -symbolize=none -nodecount=100000 "$G/inline.pb.gz" 2>/dev/null |
+        awk '/flat%/ { at = index($0, "cum%") + 6; next } at { print substr($0, at) }' | sort >"$w/marks.go"
+    "$S" report "$G/inline.pb.gz" 2>/dev/null |
+        awk '/ name$/ { at = index($0, " name") + 1; next } at && NF { print substr($0, at) }' |
+        sort >"$w/marks.ss"
+    cmp -s "$w/marks.go" "$w/marks.ss" && grep -q '(inline)' "$w/marks.ss" &&
+        pass "fidelity: report's functions carry pprof -top's inline marks" ||
+        fail "fidelity: inline marks" "$(diff "$w/marks.go" "$w/marks.ss" | head -4)"
+    # the tables keep them too: pprof -> tables -> pprof
+    "$S" convert -o "$w/tab/" "$G/inline.pb.gz" 2>/dev/null &&
+        "$S" convert -o "$w/tab.pb.gz" "$w/tab/" 2>/dev/null
+    pp -raw -symbolize=none "$w/tab.pb.gz" 2>/dev/null | sed -n '/^Locations/,$p' >"$w/tab.b"
+    sed -n '/^Locations/,$p' "$w/inline-raw.a" >"$w/tab.a"
+    cmp -s "$w/tab.a" "$w/tab.b" && [ -s "$w/tab.a" ] &&
+        pass "fidelity: the tables keep mappings, addresses and inlined lines" ||
+        fail "fidelity: tables" "$(diff "$w/tab.a" "$w/tab.b" | head -3)"
+
+    # drop_frames: the real CPU profile with drop_frames = main\.hash
+    # added (a string and field 7 appended to its protobuf: later fields
+    # win, repeated ones add): Go's pprof prunes at main.hash when it reads
+    # it; so does stackscope, unless --no-drop-frames
+    gzip -dc "$G/cpu.pb.gz" | perl -e '
+        local $/; my $d = <STDIN>; my ($p, $n) = (0, 0);
+        sub vi { my ($v, $s) = (0, 0); while (1) { my $b = ord(substr($d, $p++, 1));
+            $v |= ($b & 127) << $s; $s += 7; last unless $b & 128 } $v }
+        while ($p < length $d) { my $t = vi(); my $wt = $t & 7;
+            if ($wt == 0) { vi() } elsif ($wt == 2) { $p += vi() } elsif ($wt == 1) { $p += 8 } else { $p += 4 }
+            $n++ if $t >> 3 == 6 }
+        sub ve { my $v = shift; my $o = ""; while ($v >= 128) { $o .= chr(($v & 127) | 128); $v >>= 7 } $o . chr($v) }
+        my $re = $ARGV[0];
+        print $d, chr(6 << 3 | 2), ve(length $re), $re, chr(7 << 3), ve($n);' 'main\.hash' |
+        gzip >"$w/drop.pb.gz"
+    top_tsv "$w/drop.pb.gz" -symbolize=none -sample_index=samples >"$w/drop.go"
+    ours_tsv "$w/drop.pb.gz" 1 samples >"$w/drop.ss"
+    why=$(same_numbers "$w/drop.go" "$w/drop.ss") && why=
+    grep -q '^main.hash' "$w/drop.ss" && why="main.hash still there"
+    check "drop_frames: applied as Go's pprof applies it" "$why"
+    top_tsv "$G/cpu.pb.gz" -symbolize=none -sample_index=samples >"$w/keep.go"
+    "$S" report --no-drop-frames --format tsv --by self --value samples "$w/drop.pb.gz" 2>/dev/null |
+        awk -F '\t' 'NR > 1 { printf "%s\t%.17g\t%.17g\n", $1, $2, $4; t += $2 } END { printf "<total>\t%.17g\t\n", t }' >"$w/keep.ss"
+    why=$(same_numbers "$w/keep.go" "$w/keep.ss") && why=
+    check "drop_frames: --no-drop-frames keeps every frame" "$why"
+fi
+
+# A Node .cpuprofile's samples each weigh their own duration: converted to
+# pprof, Go's pprof -top shows stackscope's times of the profile (not count
+# x the mean interval: the garbage collector's 0.510 s were 0.362 s).
+if have node && [ -n "$PPROF" ]; then
+    mkdir -p "$w/node"
+    printf '%s\n' 'function f(n) { return n < 2 ? n : f(n - 1) + f(n - 2); }' \
+        'const t0 = Date.now(); let a = [];' \
+        'while (Date.now() - t0 < 300) { f(18); a.push(new Array(1000).fill(1)); if (a.length > 200) a = []; }' \
+        >"$w/node/w.js"
+    (cd "$w/node" && node --cpu-prof --cpu-prof-dir p --cpu-prof-interval 200 w.js)
+    cp=$(ls "$w"/node/p/*.cpuprofile 2>/dev/null | head -1)
+    if [ -n "$cp" ] && "$S" convert -o "$w/node.pb.gz" "$cp" 2>"$w/err"; then
+        ours_tsv "$cp" 1e9 >"$w/node.ss"
+        top_tsv "$w/node.pb.gz" -symbolize=none -sample_index=cpu -unit=ns >"$w/node.go"
+        why=$(same_numbers "$w/node.ss" "$w/node.go") && why=
+        check "per-sample times: a .cpuprofile in pprof keeps each sample's duration" "$why"
+    else
+        fail "per-sample times: node --cpu-prof and convert" "$(head -c 200 "$w/err")"
+    fi
+fi
+
+# Rprof -> pprof -> Rprof writes the same file: each session's interval
+# (two sessions), GC profiling, the empty "#File 1: " of an interactive
+# session, line and memory profiling (stackscope's notes of the sources,
+# see the man page's PPROF)
+why=
+for f in append_two_sessions append_mixed_flags gc interactive_repl mem_gc_line rlang_profvis; do
+    "$S" convert -o "$w/$f.pb.gz" "$DATA/rprof/$f.out" 2>/dev/null &&
+        "$S" convert -o "$w/$f.out" "$w/$f.pb.gz" 2>/dev/null &&
+        cmp -s "$DATA/rprof/$f.out" "$w/$f.out" || why="$why $f"
+done
+check "Rprof -> pprof -> Rprof: the same file (sessions, intervals, flags, #File)" "$why"
+if [ -n "$PPROF" ]; then
+    pp -raw -symbolize=none "$w/append_two_sessions.pb.gz" 2>/dev/null | grep -q \
+        'stackscope: source 2 of 2: rprof session 2, interval 5000 us, flags none, 422 samples from 103, file ' &&
+        pass "the notes of the sources are pprof comments" ||
+        fail "the notes of the sources" "$(pp -raw -symbolize=none "$w/append_two_sessions.pb.gz" 2>&1 | grep stackscope | head -2)"
+fi
+
+# The explorer shows the marks: the functions view as pprof -top, the tree
+# view on the calls (as pprof -tree)
+ui inl "$G/inline.pb.gz" <<'UI'
+DUMP functions
+3
+*
+DUMP tree
+UI
+grep -q 'main.step (partial-inline)$' "$TMPD/inl.functions" && grep -q 'main.mix (inline)$' "$TMPD/inl.functions" &&
+    grep -q 'main.mix (inline)$' "$TMPD/inl.tree" && grep -q 'main.step (inline)$' "$TMPD/inl.tree" &&
+    pass "explorer: functions and tree views mark inlined calls" ||
+    fail "explorer: inline marks" "$(grep -a inline "$TMPD/inl.functions" "$TMPD/inl.tree" | head -4)"
 
 finish

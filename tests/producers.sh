@@ -79,9 +79,13 @@ function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 const busy = function () { let s = 0; for (let i = 0; i < 20; i++) s += fib(20); return s; };
 function strings() { let a = []; for (let i = 0; i < 2000; i++) a.push(String(i).repeat(3)); return a.join(''); }
 const t0 = Date.now();
-while (Date.now() - t0 < 400) { busy(); strings(); [1, 2, 3].map((x) => x * fib(12)); }
+while (Date.now() - t0 < 400) { busy(); strings(); [1, 2, 3].map((x) => x * fib(16)); }
 JS
-    (cd "$TMPD/node" && node --cpu-prof --cpu-prof-dir prof --cpu-prof-interval 500 work.js)
+    # one run: the .cpuprofile, and the same profiler's trace events (the
+    # Profile and ProfileChunk events Chrome's traces hold)
+    (cd "$TMPD/node" && node --cpu-prof --cpu-prof-dir prof --cpu-prof-interval 500 \
+        --trace-event-categories disabled-by-default-v8.cpu_profiler \
+        --trace-event-file-pattern trace.json work.js)
     real=$(ls "$TMPD"/node/prof/*.cpuprofile 2>/dev/null | head -1)
     if [ -n "$real" ]; then
         "$STACKSCOPE" check "$real" >"$TMPD/check" 2>&1
@@ -101,6 +105,17 @@ JS
         node "$ref/cpuprofile_ref.js" self "$real" >"$TMPD/ref.self"
         self_times_match "cpuprofile: self times are the samples' durations" "$real" \
             "$TMPD/ref.self"
+        # anonymous functions apart, named by file and line; each sample's
+        # line from its node's positionTicks (the reference reads them too)
+        grep -q ';(anonymous work.js:5)[; ]' "$TMPD/ss.folded" && grep -q '(anonymous work.js:1);' "$TMPD/ss.folded" &&
+            pass "cpuprofile: anonymous functions kept apart by file and line" ||
+            fail "cpuprofile: anonymous functions" "$(grep -o '(anonymous[^;]*' "$TMPD/ss.folded" | sort -u | head -3)"
+        node "$ref/cpuprofile_ref.js" lines "$real" | grep '^work.js#' >"$TMPD/ref.lines"
+        "$STACKSCOPE" report --by line --value samples --format tsv "$real" 2>/dev/null |
+            awk -F'\t' '$1 ~ /^work\.js#/ && $2 > 0 { print $1 "\t" $2 }' >"$TMPD/ss.lines"
+        same_sorted "cpuprofile: self samples by line follow the positionTicks" "$TMPD/ref.lines" "$TMPD/ss.lines"
+        grep -q '^work.js#5'$'\t' "$TMPD/ss.lines" && pass "cpuprofile: the loop's own line (5), not the definition's" ||
+            fail "cpuprofile: positionTicks lines" "$(cat "$TMPD/ss.lines")"
         for f in '(program)' fib busy strings; do
             grep -q "^$f"$'\t' "$TMPD/self.tsv" || grep -q "(^|;)$f( |;)" "$TMPD/ss.folded" ||
                 fail "cpuprofile: frame $f present" "missing"
@@ -108,9 +123,37 @@ JS
     else
         fail "cpuprofile: node --cpu-prof wrote a profile" "no file in $TMPD/node/prof"
     fi
+    # Chrome's trace format, written by node: its CPU profiles are read as
+    # .cpuprofile files are (one source each), stacks and lines as the
+    # reference's reading of the trace's ProfileChunk nodes
+    tr=$TMPD/node/trace.json
+    if [ -s "$tr" ]; then
+        "$STACKSCOPE" check "$tr" >"$TMPD/check" 2>&1
+        expect "trace: check names the Chrome trace's profiles" "chrome_trace" \
+            "$(grep -o 'chrome_trace' "$TMPD/check" | head -1)"
+        node "$ref/cpuprofile_ref.js" folded "$tr" >"$TMPD/tref.folded"
+        "$STACKSCOPE" report --by stacks --format folded "$tr" >"$TMPD/tss.folded" 2>/dev/null
+        same_sorted "trace: the profile nodes' stacks and counts equal the trace's own" \
+            "$TMPD/tref.folded" "$TMPD/tss.folded"
+        node "$ref/cpuprofile_ref.js" lines "$tr" >"$TMPD/tref.lines"
+        "$STACKSCOPE" report --by line --value samples --format tsv "$tr" 2>/dev/null |
+            awk -F'\t' 'NR > 1 && $1 !~ /^(NA#|<no location>)/ && $2 > 0 { print $1 "\t" $2 }' >"$TMPD/tss.lines"
+        same_sorted "trace: self samples by line are the samples' own lines" "$TMPD/tref.lines" "$TMPD/tss.lines"
+        node "$ref/cpuprofile_ref.js" durations "$tr" >"$TMPD/tref.dur"
+        durations "$tr" >"$TMPD/tss.dur"
+        cmp -s "$TMPD/tref.dur" "$TMPD/tss.dur" && pass "trace: per-sample durations equal the trace's" ||
+            fail "trace: durations" "$(diff "$TMPD/tref.dur" "$TMPD/tss.dur" | head -3)"
+    else
+        fail "trace: node wrote a trace" "no $tr"
+    fi
 else
     echo "SKIP: node is not installed (apt-get install nodejs): no real .cpuprofile checked"
 fi
+# Chrome's default trace (Perfetto protobuf; the first 118 packets of one
+# Chromium wrote, tests/data/README.md) is not taken for pprof
+bad_input "trace: Chrome's default (Perfetto) trace is recognised and refused" \
+    "$SRCDIR/tests/data/chrome/startup_head.pftrace" \
+    'startup_head.pftrace: a Perfetto trace \(protobuf: Chrome.s default trace format\), which stackscope does not read: record a JSON trace'
 
 # A hand-made profile: ids not in order, a parent-style node, an anonymous
 # function, "(idle)", a negative delta (samples out of order), a sample of
@@ -130,8 +173,9 @@ cat >"$TMPD/hand.cpuprofile" <<'JSON'
 "samples":[3,11,9,1],"timeDeltas":[10,20,-5,15]}
 JSON
 "$STACKSCOPE" report --by stacks --format folded "$TMPD/hand.cpuprofile" >"$TMPD/hand.folded" 2>"$TMPD/hand.err"
-printf '%s\n' 'main;(anonymous) 1' 'main;(anonymous);leaf "q" 1' '(idle) 1' >"$TMPD/hand.want"
-same_sorted "cpuprofile: hand-made tree (parent ids, anonymous, idle)" "$TMPD/hand.want" "$TMPD/hand.folded"
+printf '%s\n' 'main;(anonymous a.js:10) 1' 'main;(anonymous a.js:10);leaf "q" 1' '(idle) 1' >"$TMPD/hand.want"
+same_sorted "cpuprofile: hand-made tree (parent ids, anonymous named by file and line, idle)" \
+    "$TMPD/hand.want" "$TMPD/hand.folded"
 grep -q 'not in time order' "$TMPD/hand.err" && pass "cpuprofile: out-of-order samples warned about" ||
     fail "cpuprofile: out-of-order warning" "$(cat "$TMPD/hand.err")"
 expect "cpuprofile: durations after sorting by time" "15000 5000 10000 10000" \
@@ -258,6 +302,9 @@ if have node; then
         node "$ref/speedscope_check.js" "$out" >"$TMPD/valid"
         if head -1 "$TMPD/valid" | grep -qx ok; then pass "speedscope: $1 written passes the schema checks"
         else fail "speedscope: $1 written passes the schema checks" "$(cat "$TMPD/valid")"; fi
+        node "$ref/json_schema.js" "$schema" "$out" >"$TMPD/valid"
+        if grep -qx valid "$TMPD/valid"; then pass "speedscope: $1 written is valid under speedscope's schema"
+        else fail "speedscope: $1 written is valid under speedscope's schema" "$(cat "$TMPD/valid")"; fi
         "$STACKSCOPE" report --by stacks --format folded "$2" >"$TMPD/in.folded" 2>/dev/null
         "$STACKSCOPE" report --by stacks --format folded "$out" >"$TMPD/out.folded" 2>/dev/null
         same_sorted "speedscope: $1 round trip keeps every stack and count" "$TMPD/in.folded" "$TMPD/out.folded"
@@ -276,12 +323,39 @@ if have node; then
         cmp -s "$TMPD/in.n" "$TMPD/out.n" && pass "speedscope: $1 round trip keeps every sample" ||
             fail "speedscope: $1 samples per source" "$(paste "$TMPD/in.n" "$TMPD/out.n")"
     }
+    schema=$SRCDIR/tests/data/speedscope/file-format-schema.json
     check_written "Rprof with two sessions" "$SRCDIR/tests/data/rprof/append_two_sessions.out"
     check_written "hand-made speedscope" "$TMPD/two.speedscope.json"
     check_written "unit none" "$TMPD/none.speedscope.json"
     [ -n "${real:-}" ] && check_written ".cpuprofile" "$real"
     printf 'main;f;g 3\nmain;f 2\nmain;h h 1\n' >"$TMPD/hand.folded"
     check_written "folded stacks" "$TMPD/hand.folded"
+    # the chosen measure with its unit: memory in bytes (the sum of the
+    # samples with frames is report's total), samples as counts; and one
+    # frame per function (speedscope's sandwich view keeps it whole)
+    # weights_of FILE: "UNIT SUM" of the samples with frames, per profile
+    weights_of() {
+        node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+            for (const p of d.profiles) { let s = 0;
+                p.samples.forEach((x, i) => { if (x.length) s += p.weights[i]; });
+                console.log(p.unit, s); }' "$1"
+    }
+    mem=$SRCDIR/tests/data/rprof/memory.out
+    for v in memory:bytes samples:none; do
+        rm -f "$TMPD/v.speedscope.json"
+        "$STACKSCOPE" convert --value "${v%%:*}" -o "$TMPD/v.speedscope.json" "$mem" 2>/dev/null
+        want="${v#*:} $("$STACKSCOPE" report --value "${v%%:*}" --format tsv "$mem" | awk -F'\t' 'NR > 1 { s += $2 } END { printf "%.17g", s }')"
+        expect "speedscope: --value ${v%%:*} is written in ${v#*:}, adding up to report's total" "$want" \
+            "$(weights_of "$TMPD/v.speedscope.json")"
+        node "$ref/json_schema.js" "$schema" "$TMPD/v.speedscope.json" | grep -qx valid ||
+            fail "speedscope: --value ${v%%:*} valid under the schema" "$(node "$ref/json_schema.js" "$schema" "$TMPD/v.speedscope.json")"
+    done
+    "$STACKSCOPE" convert -o "$TMPD/f.speedscope.json" "$SRCDIR/tests/data/rprof/line.out" 2>/dev/null
+    expect "speedscope: one frame per function (lines are not split into frames)" \
+        "$("$STACKSCOPE" report --format tsv "$SRCDIR/tests/data/rprof/line.out" | tail -n +2 | wc -l)" \
+        "$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+            const n = d.shared.frames.map((f) => f.name); console.log(new Set(n).size === n.length ? n.length : -1)' \
+            "$TMPD/f.speedscope.json")"
     # the per-sample durations survive too
     if [ -n "${real:-}" ]; then
         durations "$real" >"$TMPD/a.dur"
@@ -326,7 +400,11 @@ sampling period=1
 go_case "block profile" $'--- contention:
 cycles/second=2400000000
 ' 'a Go block or mutex profile in text form'
+# (as Go writes it: one header line alone would be a folded stack, read as one)
 go_case "threadcreate profile" $'threadcreate profile: total 7
+7 @
+#\t0x0
+
 ' 'a Go threadcreate profile'
 go_case "goroutine dump" $'goroutine 1 [running]:
 main.main()
@@ -385,9 +463,14 @@ gzip  2582 [001]  4919.380000:      51234 cycles:u:
 	            9a2d main+0x5 (/usr/bin/gzip)
 PERF
 "$STACKSCOPE" report --by stacks --format folded "$TMPD/hand.perf" >"$TMPD/hp.folded" 2>&1
-printf '%s\n' 'gzip;main;deflate;finish_task_switch.isra.0 1' 'Web_Content;[unknown];[unknown] 1' \
+printf '%s\n' 'gzip;main;deflate;finish_task_switch.isra.0 1' 'Web_Content;[unknown];[libxul.so] 1' \
     'gzip;deflate 1' 'gzip;main;deflate 1' >"$TMPD/hp.want"
-same_sorted "perf: hand-written perf script text, folded as perf's stackcollapse" "$TMPD/hp.want" "$TMPD/hp.folded"
+same_sorted "perf: hand-written perf script text, folded as stackcollapse-perf.pl (an unresolved frame named after its module)" "$TMPD/hp.want" "$TMPD/hp.folded"
+# the module of each sample's innermost frame is its dso label
+"$STACKSCOPE" report --by labels --format tsv "$TMPD/hand.perf" 2>/dev/null |
+    awk -F'\t' '$1 == "dso" { printf "%s=%s ", $2, $3 }' >"$TMPD/hp.dso"
+expect "perf: the innermost frame's module is the sample's dso label" \
+    "[kernel.kallsyms]=1 gzip=2 libxul.so=1 " "$(tr ' ' '\n' <"$TMPD/hp.dso" | LC_ALL=C sort | tr '\n' ' ' | sed 's/^ //')"
 # periods: clock samples 1 ms + 3 ms + 2 ms = 6 ms over 3 samples: interval 2 ms
 expect "perf: durations are the clock periods; cycles kept as events" "1000000 3000000 2000000 0|51234" \
     "$(durations "$TMPD/hand.perf" | tr '\n' ' ' | sed 's/ $//')|$(awk -F'\t' '$2 == "events" && $3 != 0 { print $3 }' "$TMPD/tab/sample_values.tsv")"
@@ -403,7 +486,13 @@ bad_input "perf: a line that is not a header" "$TMPD/bad.perf" \
 if have perf && perf record -F 999 -g -o "$TMPD/perf.data" -- gzip -9 -c "$STACKSCOPE" >/dev/null 2>"$TMPD/rec.err" &&
     perf script -i "$TMPD/perf.data" >"$TMPD/real.perf" 2>/dev/null && [ -s "$TMPD/real.perf" ]; then
     if perf script report stackcollapse -i "$TMPD/perf.data" >"$TMPD/perf.ref" 2>/dev/null && [ -s "$TMPD/perf.ref" ]; then
-        "$STACKSCOPE" report --by stacks --format folded "$TMPD/real.perf" >"$TMPD/perf.ss" 2>/dev/null
+        # perf's stackcollapse.py names every unresolved frame [unknown];
+        # stackscope names it after its module ([gzip]), as perf report
+        # and stackcollapse-perf.pl do: the same stacks once that is undone
+        "$STACKSCOPE" report --by stacks --format folded "$TMPD/real.perf" 2>/dev/null |
+            perl -pe '1 while s/(^|;)\[(?!unknown\])[^];]*\](?=;| \d+$)/$1\[unknown\]/' |
+            awk '{ n = $NF; $NF = ""; sub(/ $/, ""); c[$0] += n } END { for (k in c) print k " " c[k] }' \
+                >"$TMPD/perf.ss"
         same_sorted "perf: a real perf record -g capture equals perf's stackcollapse" "$TMPD/perf.ref" "$TMPD/perf.ss"
     else
         echo "SKIP: perf script report stackcollapse does not run here (no Python scripting in perf)"
@@ -413,15 +502,73 @@ if have perf && perf record -F 999 -g -o "$TMPD/perf.data" -- gzip -9 -c "$STACK
         END { printf "%.9f", s / 1e9 }' "$TMPD/real.perf")
     got=$("$STACKSCOPE" report --format tsv "$TMPD/real.perf" | awk -F'\t' '$1 == "gzip" { printf "%.9f", $4 }')
     expect "perf: the time (gzip's total) is the sum of the periods" "$want" "$got"
+    # perf report --no-children: samples per symbol, an unresolved one
+    # ("[.] 0x...") counted under its module as [module]; and per dso (the
+    # dso label of each sample)
+    perf_self() { # PERF.DATA: "name<TAB>samples", from perf report
+        perf report -i "$1" --no-children --stdio -g none -F sample,dso,sym 2>/dev/null |
+            awk '/^#/ || NF < 4 { next } { n = $1; dso = $2; sym = $4
+                    for (i = 5; i <= NF; i++) sym = sym " " $i
+                    if (sym ~ /^0x[0-9a-f]+$/) sym = "[" dso "]"
+                    c[sym] += n } END { for (k in c) print k "\t" c[k] }'
+    }
+    ss_self() { # PERF.TXT: "name<TAB>self samples", comm frames left out
+        "$STACKSCOPE" report --value samples --format tsv "$1" 2>/dev/null |
+            awk -F'\t' 'NR > 1 && $2 > 0 { print $1 "\t" $2 }'
+    }
+    perf_self "$TMPD/perf.data" >"$TMPD/pself.ref"
+    ss_self "$TMPD/real.perf" >"$TMPD/pself.ss"
+    same_sorted "perf: self samples per function equal perf report --no-children (unresolved: [module])" \
+        "$TMPD/pself.ref" "$TMPD/pself.ss"
+    perf report -i "$TMPD/perf.data" --no-children --stdio -g none -F sample,dso --sort dso 2>/dev/null |
+        awk '/^#/ || NF < 2 { next } { print "dso\t" $2 "\t" $1 }' >"$TMPD/pdso.ref"
+    "$STACKSCOPE" report --by labels --format tsv "$TMPD/real.perf" 2>/dev/null |
+        awk -F'\t' '$1 == "dso" { print $1 "\t" $2 "\t" $3 }' >"$TMPD/pdso.ss"
+    same_sorted "perf: the dso label's samples equal perf report --sort dso" "$TMPD/pdso.ref" "$TMPD/pdso.ss"
+    # plain perf record (no call chains): perf pads the command name
+    if perf record -F 999 -o "$TMPD/flat.data" -- gzip -9 -c "$STACKSCOPE" >/dev/null 2>&1 &&
+        perf script -i "$TMPD/flat.data" >"$TMPD/flat.perf" 2>/dev/null && [ -s "$TMPD/flat.perf" ]; then
+        grep -q '^  *[^ ]' "$TMPD/flat.perf" && pass "perf: perf script without call chains pads the command name" ||
+            fail "perf: padded command names" "$(head -c 200 "$TMPD/flat.perf")"
+        perf_self "$TMPD/flat.data" >"$TMPD/fself.ref"
+        ss_self "$TMPD/flat.perf" >"$TMPD/fself.ss"
+        same_sorted "perf: a capture without call chains is read, as perf report --no-children" \
+            "$TMPD/fself.ref" "$TMPD/fself.ss"
+        # perf's stackcollapse keeps only COMM without call chains: the
+        # samples per command (the stacks' roots) must equal its counts
+        if perf script report stackcollapse -i "$TMPD/flat.data" >"$TMPD/flat.ref" 2>/dev/null && [ -s "$TMPD/flat.ref" ]; then
+            "$STACKSCOPE" report --by stacks --format folded "$TMPD/flat.perf" 2>/dev/null |
+                awk '{ n = $NF; sub(/;.*/, ""); sub(/ [0-9]+$/, ""); c[$0] += n } END { for (k in c) print k, c[k] }' >"$TMPD/flat.ss"
+            same_sorted "perf: a real perf record without -g (indented headers): samples per command as perf's stackcollapse" \
+                "$TMPD/flat.ref" "$TMPD/flat.ss"
+        fi
+    fi
+    # perf's own binary file: named, with the command that makes text
+    bad_input "perf: a real perf.data is named, with perf script's command" "$TMPD/perf.data" \
+        "perf.data: perf's binary perf.data, which stackscope does not read: run \`perf script -i $TMPD/perf.data > perf.txt\`"
 else
     echo "SKIP: perf record does not work here ($(tail -1 "$TMPD/rec.err" 2>/dev/null)): no real capture checked"
+fi
+
+# gperftools' CPU profiler (Debian's libgoogle-perftools4): its binary
+# profile is named, with what makes a pprof profile of it
+prof=$(ls /usr/lib/*/libprofiler.so.0 2>/dev/null | head -1)
+if [ -n "$prof" ] && CPUPROFILE="$TMPD/gz.prof" CPUPROFILE_FREQUENCY=1000 LD_PRELOAD="$prof" \
+    gzip -9 -c "$STACKSCOPE" >/dev/null 2>&1 && [ -s "$TMPD/gz.prof" ]; then
+    bad_input "gperftools: a real CPU profile is named, with pprof -proto's command" "$TMPD/gz.prof" \
+        "gz.prof: a gperftools CPU profile \(its binary format\), which stackscope does not read: run \`pprof -proto PROGRAM $TMPD/gz.prof > profile.pb.gz\`"
+else
+    echo "SKIP: no gperftools CPU profile made (libprofiler.so.0: ${prof:-not installed})"
 fi
 
 # ---- detection stays exact ------------------------------------------------------
 
 printf '{"traceEvents":[{"name":"x","ph":"X","ts":1,"dur":2}]}\n' >"$TMPD/trace.json"
-bad_input "detection: other JSON (a Chrome trace) is refused, each JSON format saying why" "$TMPD/trace.json" \
-    'not a profile format stackscope reads; tried .*Chrome/Node CPU profile \(not a JSON object whose "nodes" are objects with a "callFrame"\), speedscope \(not a JSON object with "\$schema"'
+bad_input "detection: a Chrome trace without a CPU profile says how to record one" "$TMPD/trace.json" \
+    'trace.json: a Chrome trace without a CPU profile \(no Profile and ProfileChunk events\): record it with the category disabled-by-default-v8.cpu_profiler'
+printf '{"events":[{"name":"x"}]}\n' >"$TMPD/other.json"
+bad_input "detection: other JSON is refused, each JSON format saying why" "$TMPD/other.json" \
+    'not a profile format stackscope reads; tried .*Chrome/Node CPU profile \(not a JSON object whose "nodes" are objects with a "callFrame"\), Chrome trace \(not a JSON object with a "traceEvents" array, nor an array of trace events\), speedscope \(not a JSON object with "\$schema"'
 printf '{"nodes":[{"id":1}],"samples":[]}\n' >"$TMPD/nodes.json"
 bad_input "detection: nodes without callFrame are not a CPU profile" "$TMPD/nodes.json" 'not a profile format'
 printf '{"$schema":"https://example.com/other.json","profiles":[]}\n' >"$TMPD/schema.json"

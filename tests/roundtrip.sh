@@ -88,7 +88,8 @@ counts() {
 # sample_rows FILE: every sample in order, from a tables copy of FILE: a
 # line "SAMPLE DEPTH NAME" per frame (depth 1 innermost), then a line
 # "SAMPLE WEIGHT_US" per sample (the duration value when the sample has one,
-# else count x its source's interval).  A position without a function (an
+# or its source's time column's (meta.tsv), else count x its source's
+# interval).  A position without a function (an
 # Rprof stack's trailing F#L token) is no frame: speedscope has no place for
 # it.  Linear in the frames: no stack is built as one string (a stack may
 # have 1,000,000 frames).
@@ -98,15 +99,16 @@ sample_rows() {
     ss convert --to tables -o "$d/" "$1" || return 1
     awk -F '\t' '
         FNR == 1 { f++; next }
-        f == 1 { fname[$1] = $2; next }                        # functions
-        f == 2 { lfun[$1] = $2; next }                         # locations
-        f == 3 { iv[$1] = $7; next }                           # sources
-        f == 4 { src[$1] = $2; n = $1 > n ? $1 : n; next }     # samples
-        f == 5 { if ($2 == "samples") cnt[$1] = $3; else if ($2 == "duration") dur[$1] = $3; next }
-        f == 6 { if (lfun[$3] != "\\N") print $1 "\t" $2 "\t" fname[lfun[$3]]; next } # sample_locations
+        f == 1 { if ($1 == "stackscope:time_column") tcol[$3] = $2; next } # meta
+        f == 2 { fname[$1] = $2; next }                        # functions
+        f == 3 { lfun[$1] = $2; next }                         # locations
+        f == 4 { iv[$1] = $7; next }                           # sources
+        f == 5 { src[$1] = $2; n = $1 > n ? $1 : n; next }     # samples
+        f == 6 { if ($2 == "samples") cnt[$1] = $3; else if ($2 == "duration" || $2 == tcol[src[$1]]) dur[$1] = $3; next }
+        f == 7 { if (lfun[$3] != "\\N") print $1 "\t" $2 "\t" fname[lfun[$3]]; next } # sample_locations
         END { for (i = 1; i <= n; i++)
                   printf "%d\t%.9g\n", i, (i in dur) ? dur[i] / 1000 : ((i in cnt) ? cnt[i] : 1) * iv[src[i]] }
-    ' "$d/functions.tsv" "$d/locations.tsv" "$d/sources.tsv" "$d/samples.tsv" \
+    ' "$d/meta.tsv" "$d/functions.tsv" "$d/locations.tsv" "$d/sources.tsv" "$d/samples.tsv" \
         "$d/sample_values.tsv" "$d/sample_locations.tsv"
 }
 
@@ -133,6 +135,12 @@ roundtrip() {
         by_stack "$in" 0 >"$w/in.counts"
     fi
     labels "$in" >"$w/in.labels"
+    # own: the input's samples each have their own time (pprof's per-sample
+    # durations, meta.tsv's stackscope:time_column); Rprof and SamplingProf
+    # hold count x interval only: counts compared there
+    local own=no
+    ss convert --to tables -o "$w/own.tables/" "$in" &&
+        grep -q '^stackscope:time_column' "$w/own.tables/meta.tsv" && own=yes
     local fmt out
     for fmt in rprof pprof folded sampling_prof tables speedscope; do
         out=$w/out.$fmt
@@ -185,8 +193,13 @@ roundtrip() {
             fi
             ;;
         rprof | tables)
-            by_stack "$out" 1 >"$w/out.stacks"
-            same "$name -> $fmt -> read: stacks, counts, times" "$w/in.stacks" "$w/out.stacks"
+            if [ $fmt = rprof ] && [ $own = yes ]; then
+                by_stack "$out" 0 >"$w/out.counts"
+                same "$name -> $fmt -> read: stacks and counts (samples of their own times)" "$w/in.counts" "$w/out.counts"
+            else
+                by_stack "$out" 1 >"$w/out.stacks"
+                same "$name -> $fmt -> read: stacks, counts, times" "$w/in.stacks" "$w/out.stacks"
+            fi
             ;;
         esac
         # pprof and tables hold labels (the others have no room for them)
@@ -210,11 +223,12 @@ roundtrip() {
             local bys=self
             [ $line = no ] && bys="self total"
             for by in $bys; do
-                if [ "$intervals" -eq 1 ]; then
+                if [ "$intervals" -eq 1 ] && [ $own = no ]; then
                     table "$in" $by >"$w/a.$by"
                     table "$out" $by >"$w/b.$by"
                 else
-                    # several intervals: SamplingProf has one; compare counts
+                    # several intervals or samples of their own times:
+                    # SamplingProf has one interval; compare counts
                     ss report --by stacks --format tsv "$in" |
                         awk -F '\t' -v by=$by 'NR > 1 { n = split($5, f, ";"); if (by == "self") { if (n) c[f[n]] += $1 } else { delete seen; for (i = 1; i <= n; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; c[f[i]] += $1 } } }
                             END { for (k in c) printf "%s\t%d\n", k, c[k] }' | sort >"$w/a.$by"

@@ -1,6 +1,6 @@
 #!/bin/bash
-# SamplingProf (DESIGN 3, 6): the Ruby gem's output read, reported, refused
-# where stacks are needed, written and read back.
+# SamplingProf (stackscope(1), SamplingProf): the Ruby gem's output read,
+# reported, refused where stacks are needed, written and read back.
 #  - Two real files of the gem (tests/data/sampling_prof/): per-function and
 #    per-line self/total checked against an awk reading of the file here
 #    (self: sum of the elements' self counts; total: sum of their totals,

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Source files (DESIGN section 15): report --by list, finding files, keep-line,
-# --sort and --limit, carried sources.  Independent answers:
+# Source files (stackscope(1), SOURCE FILES): report --by list, finding files,
+# keep-line, --sort and --limit, carried sources.  Independent answers:
 #
 #  1. The line-profiled R profiles of tests/data/rprof (R 4.2.2's Rprof,
 #     their #File paths those of the machine that made them, found here with

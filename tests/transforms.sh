@@ -1,5 +1,5 @@
 #!/bin/sh
-# Transforms (DESIGN section 5) from the command line:
+# Transforms (stackscope(1), TRANSFORMS) from the command line:
 #  - a cross-check on every Rprof fixture: tests/oracle/transforms.R applies
 #    the same transform scripts to the raw Rprof lines with its own reader
 #    (no stackscope code) and the folded stacks and each step's sample and
@@ -141,7 +141,7 @@ want=$(printf 'name\tself.time\tself.pct\ttotal.time\ttotal.pct\ng\t0.04\t50\t0.
 out=$("$S" report -e 'focus f' --transform 'drop-samples 1' --by stacks --format folded "$tiny" 2>&1)
 [ "$out" = "f;g;f 1" ] && pass "-e focus, --transform drop-samples" || fail "-e focus" "$out"
 
-# removed samples end runs (DESIGN section 4): f, g, f under main; after
+# removed samples end runs (HACKING.md, Data model): f, g, f under main; after
 # drop g, f has 2 runs of 1 sample, not one run of 2
 printf 'sample.interval=10000\n"f" "main" \n"g" "main" \n"f" "main" \n' >"$TMPD/fgf.out"
 out=$("$S" report -e 'drop g' --by runs --format tsv "$TMPD/fgf.out" 2>&1 | grep '^f	2	')

@@ -267,6 +267,21 @@ ui keys demo.out <<'EOF'
 EOF
 check ":w's help lists every output format" "$(grep '^:w FILE' keys.txt | grep -v '\.svg' ; grep '^:w FILE' keys.txt | grep -v '\.speedscope\.json')"
 check "column headers name their unit" "$([[ $(line 2 hint.functions) == *"self s"*"total s"* ]] || line 2 hint.functions)"
+# :w to Rprof of samples with their own times (a pprof profile R made of two
+# sessions, 20 and 5 ms, its cpu values per sample; 524 samples at 20 ms are
+# 10.48 s): written, with a warning of what Rprof cannot hold
+cp "$SRCDIR/tests/data/pprof/rprotobuf/append_two_sessions.pb.gz" two.pb.gz
+ui loss two.pb.gz <<'EOF'
+:w two.out
+DUMP written
+EOF
+check ":w to Rprof warns that the samples' own times are not kept" "$(
+    [[ $(message loss.written) == "wrote two.out (rprof); warning: Rprof holds count x interval"* ]] &&
+        [ -s two.out ] || message loss.written)"
+"$S" convert -o two-cli.out two.pb.gz 2>loss.err
+check "convert to Rprof warns that the samples' own times are not kept, with the totals" "$(
+    grep -q 'stackscope: warning: Rprof holds count x interval: the own times of [0-9]* samples (1 source) are not kept, so each function.s time may change (4.15 s in all become 10.48 s)' loss.err &&
+        cmp -s two.out two-cli.out || cat loss.err)"
 # perf.data: said what it is and what to do, once
 printf 'PERFILE2\150\0\0\0\0\0\0\0binary' >perf.data
 "$S" check perf.data >check.out 2>&1

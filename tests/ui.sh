@@ -1,10 +1,11 @@
 #!/bin/bash
-# The ncurses UI, headless (DESIGN 8): keys and commands come from a script
-# (STACKSCOPE_SCRIPT), ncurses draws on a virtual 80x24 screen, and
-# `:save-display FILE` dumps the screen as text.  Each dump is compared with
-# an expected screen in tests/data/ui/ and, for the demo profile, its numbers
-# are also checked row by row against `stackscope report` (a separate code
-# path whose numbers tests/oracle.sh checks against R's summaryRprof).
+# The ncurses UI, headless (stackscope(1), THE EXPLORER): keys and commands
+# come from a script (STACKSCOPE_SCRIPT), ncurses draws on a virtual 80x24
+# screen, and `:save-display FILE` dumps the screen as text.  Each dump is
+# compared with an expected screen in tests/data/ui/ and, for the demo profile,
+# its numbers are also checked row by row against `stackscope report` (a
+# separate code path whose numbers tests/oracle.sh checks against R's
+# summaryRprof).
 #
 # The expected screens of the small fixture (tests/data/ui/small.out, 10
 # samples of 10 ms) were checked by hand; the numbers are:

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Verdicts (issue 28, DESIGN 13): is a change real?  Against independent
-# answers:
+# Verdicts (issue 28; stackscope(1), COMPARING): is a change real?  Against
+# independent answers:
 #  1. R (tests/oracle/verdicts.R, which reads the profiles itself): each
 #     row's interval, p-value and Benjamini-Hochberg q for self and total,
 #     -- without time order (folded stacks): the interval is prop.test's;

@@ -177,7 +177,7 @@ struct ui {
     struct ss_model tm;   /* the transformed model when the list is in effect */
     int have_tm;
     const struct ss_model *m; /* the current model: &orig or &tm */
-    /* A comparison (DESIGN section 13, --base): the base as loaded and
+    /* A comparison (stackscope(1), COMPARING; --base): the base as loaded and
      * transformed by the same list; bm is &borig or &btm, NULL when
      * nothing is compared.  `normalize` scales the base to the new total;
      * `swapped` says the sides were exchanged (X). */

@@ -216,8 +216,8 @@ void ui_put_fit(struct ui_canvas *c, int y, int x, int w, const char *s, int sty
         rest -= (size_t)k;
     }
     (void)acc;
-    /* a number is dropped whole, never cut (DESIGN 11): each end gives up
-     * the part of a number the cut would leave */
+    /* a number is dropped whole, never cut (stackscope(1), MEASURES): each end
+     * gives up the part of a number the cut would leave */
     size_t tb = (size_t)(p - s);
     while (hb > 0 && splits_number(s, len, hb)) {
         hb--;

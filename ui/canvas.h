@@ -1,5 +1,5 @@
-/* canvas.h - the cell buffer every view draws into (STYLE 8: format first,
- * paint second).
+/* canvas.h - the cell buffer every view draws into (format first,
+ * paint second: HACKING.md, Layers).
  *
  * Views never call curses: they write text into a canvas of cells (a code
  * point and a style each), and display.c paints the canvas in one go.  The

@@ -127,9 +127,13 @@ static void save(struct ui *ui, const char *path, int force)
         return;
     }
     ui->saved_gen = ui->gen;
-    ui_message(ui, "wrote %s (%s): %zu sample%s, %zu transform%s applied", path, fmt->name,
-               ui->m->sample_stack.n, ss_s(ui->m->sample_stack.n), ss_tf_active(ui->tf),
-               ss_s(ss_tf_active(ui->tf)));
+    char loss[512];
+    if (ss_write_loss(ui->m, fmt->id, loss, sizeof loss))
+        ui_message(ui, "wrote %s (%s); warning: %s", path, fmt->name, loss);
+    else
+        ui_message(ui, "wrote %s (%s): %zu sample%s, %zu transform%s applied", path, fmt->name,
+                   ui->m->sample_stack.n, ss_s(ui->m->sample_stack.n), ss_tf_active(ui->tf),
+                   ss_s(ss_tf_active(ui->tf)));
 }
 
 /* Write the text fill makes to `path` by the rules of :w (write.h): never
@@ -457,7 +461,7 @@ static const struct ui_command_info commands[] = {
      "false discovery rate of Q over each table",
      cmd_alpha, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
-    /* the transform language (DESIGN section 5) */
+    /* the transform language (stackscope(1), TRANSFORMS) */
     {"drop-samples", "A:B",
      "drop samples A to B (1-based, negative from the end; or times 0.5s:2s)", NULL, 0},
     {"keep-samples", "A:B", "keep only samples A to B", NULL, 0},

@@ -1,7 +1,7 @@
 /* command.h - what the ':' prompt and a script's ":..." lines run: the
- * transform language (DESIGN section 5) plus the UI's own commands (save,
- * export the script, views, undo, ...), from one table that also feeds the
- * help screen and completion. */
+ * transform language (stackscope(1), TRANSFORMS) plus the UI's own commands
+ * (save, export the script, views, undo, ...), from one table that also feeds
+ * the help screen and completion. */
 #ifndef UI_COMMAND_H
 #define UI_COMMAND_H
 

@@ -1,5 +1,6 @@
 /* keys.h - requests, key bindings and key names: one table drives both the
- * dispatch and the help screen (STYLE 9, tig's request table).
+ * dispatch and the help screen (HACKING.md, Adding things; tig's request
+ * table).
  *
  * A key press becomes a request (an action such as "move down" or "drop
  * the selected function") by looking the key up first in the bindings of

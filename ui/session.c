@@ -93,7 +93,7 @@ static int apply_list(struct ui *ui, struct ss_model *nm, struct ss_model *nb, s
     }
     if (ss_tf_count(ui->tf) == 0)
         return 0;
-    /* a comparison: the same list on the base (DESIGN section 13) */
+    /* a comparison: the same list on the base (stackscope(1), COMPARING) */
     int rc = ss_tf_apply(ui->tf, &ui->orig, nm, err);
     if (!rc && ui->bm && (rc = ss_tf_apply_base(ui->tf, &ui->borig, nb, err)) != 0)
         ss_model_free(nm);

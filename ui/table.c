@@ -16,8 +16,9 @@
 
 /* While ui_table_draw draws a table of `n` columns, the widths its fixed
  * columns take: each at least as wide as its widest number on screen, so
- * that no number is ever cut (DESIGN 11).  A first pass over the rows on
- * screen (`measuring`) only measures the cells; the second draws them. */
+ * that no number is ever cut (stackscope(1), MEASURES).  A first pass over the
+ * rows on screen (`measuring`) only measures the cells; the second draws
+ * them. */
 static struct {
     int active, measuring;
     size_t n;

@@ -1,4 +1,4 @@
-/* ui.h - the interactive explorer's entry point (DESIGN section 8).
+/* ui.h - the interactive explorer's entry point (stackscope(1), THE EXPLORER).
  *
  * main.c hands this to the command line (ss_cli_main) so that the core
  * library never links curses.  The UI takes over a loaded, sealed model and

@@ -1,5 +1,5 @@
-/* view_flame.c - the flame graph (DESIGN section 12): an icicle of the
- * stacks, root on top, each frame as wide as its share of the measure, its
+/* view_flame.c - the flame graph (stackscope(1), THE EXPLORER): an icicle of
+ * the stacks, root on top, each frame as wide as its share of the measure, its
  * name inside (abbreviated in the middle when narrow).  The selection is a
  * frame: h/l move along its row, k to its parent, j to its widest child;
  * Enter zooms (the frame fills the width, its ancestors stay above as a

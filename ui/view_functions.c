@@ -1,8 +1,8 @@
 /* view_functions.c - the functions view: self and total time per function
  * (the numbers of `stackscope report --by self`, same formatting), with the
  * number of runs and the mean run length (`report --by runs`, level "all"),
- * sortable by any column.  In a comparison (--base, DESIGN section 13) it
- * shows the numbers of `report --base --by self` instead: base, new and
+ * sortable by any column.  In a comparison (--base; stackscope(1), COMPARING)
+ * it shows the numbers of `report --base --by self` instead: base, new and
  * delta of self and total, sorted by self delta (largest growth first). */
 #include <stdlib.h>
 #include <string.h>

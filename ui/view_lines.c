@@ -1,4 +1,4 @@
-/* view_lines.c - the source lines (DESIGN section 15).
+/* view_lines.c - the source lines (stackscope(1), SOURCE FILES).
  *
  * Two faces.  The list: the lines with samples (`report --by line`, R's
  * lines="show"), each with the text of its line, sortable.  The code pane

@@ -8,9 +8,9 @@
  * again when the list is applied, and the transforms view says which
  * samples it resolved to); m marks a phase and C compares the selected
  * phase with the marked one, or with the main phase (:compare-phases A B,
- * §13's comparison: every view then shows base, new and delta; X swaps
- * them, :compare-phases alone ends it).  In a comparison the rows are the
- * new profile's phases. */
+ * a comparison as in stackscope(1), COMPARING: every view then shows base, new
+ * and delta; X swaps them, :compare-phases alone ends it).  In a comparison
+ * the rows are the new profile's phases. */
 #include <stdio.h>
 #include <string.h>
 

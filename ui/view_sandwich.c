@@ -1,4 +1,4 @@
-/* view_sandwich.c - the sandwich (DESIGN section 12's flame graph, issue
+/* view_sandwich.c - the sandwich (stackscope(1), THE EXPLORER; issue
  * 12): one function F in the middle row, full width, its callers' graph
  * above it and its callees' graph below, as speedscope's sandwich and
  * pprof's peek show them; W from any view, on the current function.

@@ -1,4 +1,4 @@
-/* view_transforms.c - the transform list (DESIGN section 5): each step
+/* view_transforms.c - the transform list (stackscope(1), TRANSFORMS): each step
  * with what it did the last time the list was applied (samples in and
  * out, frames removed, stacks changed, functions its names matched, and
  * the samples a range or a phase resolved to: keep-phase main shows which).

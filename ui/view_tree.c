@@ -35,7 +35,9 @@ static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
     const char *glyph = t->nodes[r].end <= r + 1 ? "  "
                         : x->open[r]             ? (x->utf8 ? "\xe2\x96\xbe " : "- ")
                                                  : (x->utf8 ? "\xe2\x96\xb8 " : "+ ");
-    snprintf(buf, n, "%s%s", glyph, ss_function_name(x->s.m, t->nodes[r].function));
+    int inl = t->nodes[r].inl;
+    snprintf(buf, n, "%s%s%s%s", glyph, ss_function_name(x->s.m, t->nodes[r].function),
+             inl ? " " : "", ss_inline_label(inl));
 }
 static const struct ss_col name_col = {"function", NULL, 0, 0, 0, cell_name, NULL, NULL, 0};
 

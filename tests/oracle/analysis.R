@@ -10,8 +10,8 @@
 ## Levels: level 1 is the root (outermost frame).  "samples" at level k counts
 ## the samples whose stack has at least k frames; "top" is the most frequent
 ## name there, ties broken by the lowest name in C-locale byte order.
-## Runs (DESIGN section 4): in time order, a run at level k is a maximal
-## stretch of consecutive samples with the same names at levels 1..k; a
+## Runs (stackscope(1), RUN LENGTHS): in time order, a run at level k is a
+## maximal stretch of consecutive samples with the same names at levels 1..k; a
 ## sample with fewer than k frames is in no run at level k and ends it; a
 ## sample with no frames and a new session (header line) end every run.
 ## Per (name, level): number of runs, samples (sum of run lengths), mean,

@@ -17,8 +17,8 @@
 #
 # mem runs with a single chunk (chunksize = -1): with the default 5000-line
 # chunks R restarts the memory differencing at every chunk, which stackscope
-# deliberately does not do (DESIGN.md section 4). Counts do not depend on the
-# chunk size, so the other modes keep R's default.
+# deliberately does not do (stackscope(1), DIFFERENCES FROM summaryRprof).
+# Counts do not depend on the chunk size, so the other modes keep R's default.
 #
 # A mode where summaryRprof fails writes <mode>.error (R's message) instead of
 # its tables; warnings go to <mode>.warnings. Exit status 0 unless the

@@ -4,8 +4,8 @@
 ##
 ## Reads the raw Rprof FILE with its own tokenizer (base R only: no
 ## summaryRprof, no code shared with the C program), applies the transform
-## commands of each SCRIPT (DESIGN section 5) to the samples' names, and
-## writes for the i-th script
+## commands of each SCRIPT (stackscope(1), TRANSFORMS) to the samples' names,
+## and writes for the i-th script
 ##   OUTDIR/i/folded.txt   "root;...;leaf COUNT" per distinct non-empty stack
 ##   OUTDIR/i/effects.tsv  step samples_in samples_out samples_emptied frames_removed
 ##                         (one row per command, in order)
@@ -42,8 +42,8 @@
 ##                         overlaps) becomes N
 ##   collapse-recursion F  consecutive equal names matching F become one
 ##   class F => C          nothing to do on stacks
-## Runs (DESIGN section 4) of the final timeline: a run at level k is a
-## maximal stretch of consecutive kept samples with the same names at levels
+## Runs (stackscope(1), RUN LENGTHS) of the final timeline: a run at level k is
+## a maximal stretch of consecutive kept samples with the same names at levels
 ## 1..k; a sample with fewer than k names is in none and ends it; a sample
 ## with no names, a new session and a gap (samples removed between two kept
 ## ones: drop, focus, drop-samples, keep-samples) end every run.  Per (name,

@@ -1,5 +1,6 @@
 # verdicts.R - R's answers for the verdicts of a comparison (tests/verdicts.sh,
-# DESIGN 13), computed from the profiles themselves, not from stackscope:
+# stackscope(1), COMPARING), computed from the profiles themselves, not from
+# stackscope:
 #   Rscript verdicts.R MODE ALPHA BASE... -- NEW...
 # prints one line per function and quantity (self, total) with a sample on
 # either side: "name<TAB>quantity<TAB>lo<TAB>hi<TAB>p<TAB>q", the interval

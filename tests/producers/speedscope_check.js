@@ -24,7 +24,7 @@ const onlyKeys = (x, allowed, what) => {
 const UNITS = ['none', 'nanoseconds', 'microseconds', 'milliseconds', 'seconds', 'bytes'];
 if (!isObj(d)) bad('the file is not an object');
 else {
-  onlyKeys(d, ['$schema', 'version', 'shared', 'profiles', 'name', 'activeProfileIndex'], 'file');
+  onlyKeys(d, ['$schema', 'version', 'shared', 'profiles', 'name', 'activeProfileIndex', 'exporter'], 'file');
   if (d.$schema !== 'https://www.speedscope.app/file-format-schema.json') bad('$schema');
   if (typeof d.version !== 'string') bad('version must be a string');
   if (d.name !== undefined && typeof d.name !== 'string') bad('name must be a string');

@@ -103,7 +103,8 @@ step "make check under ASan+UBSan" check_asan
 # parallel loader alone ran for over 13 minutes of CI's 90.
 CLANG_TESTS="tests/check_unit tests/check_ui tests/fuzz_replay_load tests/fuzz_replay_tables
 tests/fuzz_replay_transform tests/fuzz_replay_write tests/fuzz_replay_ui tests/fuzz_replay_state
-tests/bad-input.sh tests/cli.sh tests/escape.sh tests/trust.sh"
+tests/fuzz_replay_cpuprofile tests/fuzz_replay_speedscope tests/fuzz_replay_perf
+tests/fuzz_replay_gotext tests/bad-input.sh tests/cli.sh tests/escape.sh tests/trust.sh"
 check_clang() {
     CK_TIMEOUT_MULTIPLIER=4 SS_TESTS=$(echo $CLANG_TESTS)
     export CK_TIMEOUT_MULTIPLIER SS_TESTS

@@ -65,4 +65,16 @@ struct ss_outcap {
 FILE *ss_out_capped(struct ss_outcap *c, FILE *to, uint64_t limit);
 int ss_out_uncap(FILE *capped, struct ss_outcap *c);
 
+/* The decimal digits of v (an output's size estimate: a count, a line
+ * number, an id as written). */
+static inline unsigned ss_digits(uint64_t v)
+{
+    unsigned k = 1;
+    while (v >= 10) {
+        v /= 10;
+        k++;
+    }
+    return k;
+}
+
 #endif

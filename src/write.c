@@ -549,15 +549,6 @@ static int write_dir(const struct ss_model *m, const char *path, const struct ss
  * but pprof (which compresses, and refuses over 1 GiB on its own) is also
  * written through a stream capped at the limit: the SVG, whose size the
  * layout decides, and any estimate that fell short. */
-static unsigned digits(uint64_t v)
-{
-    unsigned n = 1;
-    while (v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
 
 /* a + b, saturating */
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -582,10 +573,10 @@ static uint64_t stack_name_bytes(const struct ss_model *m, ss_id s, unsigned per
         ss_id fn = ss_loc_function(m, fr[k]); /* SS_NONE: a position only */
         n += (fn == SS_NONE ? 0 : ss_strtab_len(&m->strs, m->functions.v[fn].name)) + per_frame;
         if (l->file != SS_NONE || l->line > 0)
-            n += per_position + digits(l->line);
+            n += per_position + ss_digits(l->line);
     }
     if (m->stack_tail.v[s] != SS_NONE)
-        n += per_position + digits(m->locations.v[m->stack_tail.v[s]].line);
+        n += per_position + ss_digits(m->locations.v[m->stack_tail.v[s]].line);
     return n;
 }
 
@@ -618,9 +609,9 @@ static uint64_t estimate(const struct ss_model *m, const struct ss_format *f, ch
                 if (have_vt) {
                     ss_id t[4] = {vt.small_v, vt.big_v, vt.nodes, vt.dup_count};
                     for (int k = 0; k < 4; k++)
-                        line += digits(ss_sample_value(m, t[k], i) > 0
-                                           ? (uint64_t)ss_sample_value(m, t[k], i)
-                                           : 0);
+                        line += ss_digits(ss_sample_value(m, t[k], i) > 0
+                                              ? (uint64_t)ss_sample_value(m, t[k], i)
+                                              : 0);
                 } else {
                     line += 4;
                 }
@@ -638,7 +629,7 @@ static uint64_t estimate(const struct ss_model *m, const struct ss_format *f, ch
                  (unsigned long long)lines);
     } else if (f->id == SS_OUT_SPEEDSCOPE) {
         /* every sample's frame indices, root first, and its weight */
-        unsigned fd = digits(m->locations.n) + 1;
+        unsigned fd = ss_digits(m->locations.n) + 1;
         uint64_t frames = 0;
         for (size_t i = 0; i < n; i++)
             frames = sat_add(frames, ss_stack_depth(m, m->sample_stack.v[i]));
@@ -666,12 +657,12 @@ static uint64_t estimate(const struct ss_model *m, const struct ss_format *f, ch
         snprintf(why, cap, "folded stacks write the names of every frame of every distinct stack");
     } else if (f->id == SS_OUT_TABLES) {
         /* sample_locations.tsv: a row per frame of every sample */
-        unsigned row = digits(n) + digits(m->locations.n) + 3;
+        unsigned row = ss_digits(n) + ss_digits(m->locations.n) + 3;
         uint64_t frames = 0;
         for (size_t i = 0; i < n; i++) {
             size_t d = ss_stack_depth(m, m->sample_stack.v[i]);
             frames = sat_add(frames, d);
-            size = sat_add(size, sat_mul(d, row + digits(d)));
+            size = sat_add(size, sat_mul(d, row + ss_digits(d)));
         }
         size = sat_add(size, sat_mul(n, 12 + 16 * (uint64_t)m->value_types.n));
         for (size_t s = 0; s < ns; s++)

@@ -280,16 +280,6 @@ static int looks_diff(const struct folded *F, const struct fline *l)
     return v <= (uint64_t)SS_MAX_COUNT && (d > 1 || r->depth > 1);
 }
 
-static unsigned digits_of(uint64_t v)
-{
-    unsigned k = 1;
-    while (v >= 10) {
-        v /= 10;
-        k++;
-    }
-    return k;
-}
-
 /* Would F's lines, written in their order, read back as a difference (load_folded.h:
  * every line ending within the first SS_FOLDED_DIFF_WINDOW bytes, and the first,
  * looks like one)? */
@@ -305,7 +295,7 @@ static int reads_as_diff(const struct folded *F)
         for (uint32_t k = 0; k < l->row->depth; k++)
             text +=
                 ss_strtab_len(&F->m->strs, F->m->functions.v[F->st.fns[l->row->first + k]].name);
-        off += text + 1 + digits_of(l->count) + 1;
+        off += text + 1 + ss_digits(l->count) + 1;
         if (lines && off - 1 > SS_FOLDED_DIFF_WINDOW)
             break;
         if (!looks_diff(F, l))

@@ -64,6 +64,17 @@ pat=$(awk 'BEGIN { for (i = 0; i < 99; i++) printf ".*a"; printf "x" }')
 cpu 10 report -e "drop /$pat/" "$T/long.folded"
 check "regex: a pattern too costly for these names is refused with a message" \
     "$([ "$RC" -eq 1 ] && [[ $ERR == *"too costly to match against these names"* ]] || echo "rc=$RC $ERR")"
+# pprof's drop_frames goes through the same matcher and budget: one that
+# keeps a thousand states alive over a 200 KB name is not applied, with a
+# warning (main;b keeps b: 2 of 5 samples), in seconds
+{ printf 'main;'; head -c 200000 /dev/zero | tr '\0' a; printf ' 3\nmain;b 2\n'; } >"$T/df.folded"
+"$STACKSCOPE" convert -o "$T/df.tb/" "$T/df.folded" 2>/dev/null
+printf 'drop_frames\t.*(.?){1000}x\t1\n' >>"$T/df.tb/meta.tsv"
+"$STACKSCOPE" convert -o "$T/df.pb.gz" "$T/df.tb/" 2>/dev/null
+cpu 10 report --format tsv "$T/df.pb.gz"
+check "regex: a pprof drop_frames too costly for the names is not applied, with a warning" \
+    "$([ "$RC" -eq 0 ] && [[ $ERR == *"df.pb.gz: the profile's drop_frames is too costly to match against its names"* ]] &&
+        grep -q '^b	2	40	' "$T/out" || echo "rc=$RC $ERR")"
 
 # ---- 5. many sessions, many profiles: linear --------------------------------------------
 

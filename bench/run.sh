@@ -112,6 +112,31 @@ make_input "$ml" "$here/data/memory_line.out"
 plainb=$outdir/bigb$tag.out
 make_input "$plainb" "$here/data/plain_fast.out" 2
 
+# A pair in real time order: real R profiles, each whole and in order (one
+# session each), repeated to $nsamples samples: the demo (deep stacks, memory
+# and lines), plain_fast.out, memory_line.out, then runs 1-4 (base) or 5-8
+# (new) of tests/data/verdicts (about 4,500 shallow samples each).
+# runs_input OUT FILE...
+runs_input() {
+    local out=$1 have=0 f
+    shift
+    [ -s "$out" ] && [ "$out" -nt "$0" ] && return 0
+    note "generating $(basename "$out") (real profiles in order, to $nsamples samples)"
+    : >"$out.tmp"
+    while [ "$have" -lt "$nsamples" ]; do
+        for f in "$@"; do
+            gzip -dcf "$f" >>"$out.tmp" || die "cannot read $f"
+            have=$((have + $(gzip -dcf "$f" | grep -vc '^[a-z :]*sample\.interval=\|^#')))
+        done
+    done
+    mv "$out.tmp" "$out"
+}
+realb=$outdir/realb$tag.out
+realn=$outdir/realn$tag.out
+reals=("$root/data/demo.out" "$here/data/plain_fast.out" "$here/data/memory_line.out")
+runs_input "$realb" "${reals[@]}" "$root"/tests/data/verdicts/same[1-4].out.gz
+runs_input "$realn" "${reals[@]}" "$root"/tests/data/verdicts/same[5-8].out.gz
+
 # --- measuring ---------------------------------------------------------------
 
 failed=0
@@ -238,22 +263,25 @@ bench_threads1 "$ml"
 # report --base of two 1M-sample profiles with the verdicts and without them
 # (STACKSCOPE_NO_VERDICTS): what they cost.  The resampled files have no time
 # order left: nearly every sample starts and ends runs, the verdicts' worst
-# case.
-for by in self tree; do
-    note "$(basename "$plain") vs $(basename "$plainb"): report --base --by $by x$reps"
-    for nv in 1 0; do
-        label="stackscope report --base --by $by"
-        envs=(-u STACKSCOPE_NO_VERDICTS)
-        if [ $nv = 1 ]; then
-            label="$label (no verdicts)"
-            envs=(STACKSCOPE_NO_VERDICTS=1)
-        fi
-        if measure "$reps" env "${envs[@]}" "$bin" report --by $by --base "$plain" "$plainb"; then
-            add_row "$(basename "$plainb")" "$(size_mb "$plainb")" "$label" "$WALL" "$RSS"
-        else
-            add_row "$(basename "$plainb")" "$(size_mb "$plainb")" "$label" FAILED -
-            failed=1
-        fi
+# case; the real runs keep theirs.
+for pair in "$plain $plainb" "$realb $realn"; do
+    read -r pb pn <<<"$pair"
+    for by in self tree; do
+        note "$(basename "$pb") vs $(basename "$pn"): report --base --by $by x$reps"
+        for nv in 1 0; do
+            label="stackscope report --base --by $by"
+            envs=(-u STACKSCOPE_NO_VERDICTS)
+            if [ $nv = 1 ]; then
+                label="$label (no verdicts)"
+                envs=(STACKSCOPE_NO_VERDICTS=1)
+            fi
+            if measure "$reps" env "${envs[@]}" "$bin" report --by $by --base "$pb" "$pn"; then
+                add_row "$(basename "$pn")" "$(size_mb "$pn")" "$label" "$WALL" "$RSS"
+            else
+                add_row "$(basename "$pn")" "$(size_mb "$pn")" "$label" FAILED -
+                failed=1
+            fi
+        done
     done
 done
 

@@ -11,6 +11,21 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+/* Arrays of SS_BIG_ARRAY bytes or more (a model's columns at millions of
+ * samples) ask the kernel for huge pages (madvise MADV_HUGEPAGE, where
+ * transparent huge pages are "madvise"): the first touch of each 4 KB page
+ * of a fresh array is a page fault, and at 10M samples those faults took
+ * two thirds of a load on a virtual machine whose page faults are dear. */
+#define SS_BIG_ARRAY ((size_t)4 << 20)
+void ss_big_hint(void *p, size_t bytes);
+
+static inline void *ss_big(void *p, size_t bytes)
+{
+    if (p && bytes >= SS_BIG_ARRAY)
+        ss_big_hint(p, bytes);
+    return p;
+}
+
 /* Make room for at least `need` elements of size `sz` in *pv (capacity *pcap).
  * Returns 0 on success, -1 on allocation failure or size overflow; *pv is
  * unchanged on failure. */
@@ -24,7 +39,7 @@ static inline int ss_grow(void **pv, size_t *pcap, size_t need, size_t sz)
             return -1;
         cap *= 2;
     }
-    void *nv = realloc(*pv, cap * sz);
+    void *nv = ss_big(realloc(*pv, cap * sz), cap * sz);
     if (!nv)
         return -1;
     *pv = nv;
@@ -46,7 +61,7 @@ static inline void *ss_alloc_array(size_t n, size_t sz)
         n = 1;
     if (sz && n > ((size_t)-1) / sz)
         return NULL;
-    return malloc(n * sz);
+    return ss_big(malloc(n * sz), n * sz);
 }
 
 static inline void *ss_calloc_array(size_t n, size_t sz)
@@ -55,7 +70,7 @@ static inline void *ss_calloc_array(size_t n, size_t sz)
         n = 1;
     if (sz && n > ((size_t)-1) / sz)
         return NULL;
-    return calloc(n, sz ? sz : 1);
+    return ss_big(calloc(n, sz ? sz : 1), n * (sz ? sz : 1));
 }
 
 static inline void *ss_realloc_array(void *p, size_t n, size_t sz)
@@ -64,7 +79,7 @@ static inline void *ss_realloc_array(void *p, size_t n, size_t sz)
         n = 1;
     if (sz && n > ((size_t)-1) / sz)
         return NULL;
-    return realloc(p, n * sz);
+    return ss_big(realloc(p, n * sz), n * sz);
 }
 
 #define VEC(T)                                                                                     \

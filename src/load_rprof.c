@@ -1610,7 +1610,7 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
      * its windows */
     pl.fsize = fsize;
     pl.whole.slot = -1;
-    if (!getenv("STACKSCOPE_NO_MMAP"))
+    if (ss_reader_mapping())
         (void)ss_inmap_map(&pl.whole, r->fd, 0, (size_t)fsize, 0);
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);

@@ -23,6 +23,12 @@
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels refuse it (EINVAL): pages fault */
 #endif
 
+int ss_reader_mapping(void)
+{
+    const char *on = getenv("STACKSCOPE_MMAP");
+    return on && *on && strcmp(on, "0") != 0 && !getenv("STACKSCOPE_NO_MMAP");
+}
+
 /* ---- a pause for tests ------------------------------------------------------
  *
  * STACKSCOPE_TEST_PAUSE=OFFSET:FIFO (for tests; the man page's ENVIRONMENT):
@@ -124,7 +130,7 @@ static int reader_open(struct ss_reader *r, const char *path, int regular_only,
         r->fsize = r->id.size;
         r->eof = r->fsize == 0;
     }
-    if (regular && !getenv("STACKSCOPE_NO_MMAP")) {
+    if (regular && ss_reader_mapping()) {
         r->fd = fd;
         r->mapped = 1;
         return 0;
@@ -174,7 +180,7 @@ int ss_reader_open_range(struct ss_reader *r, int fd, const char *path, uint64_t
     r->pos = r->rstart = start;
     r->lim = end;
     r->eof = start >= end;
-    if (!getenv("STACKSCOPE_NO_MMAP")) {
+    if (ss_reader_mapping()) {
         r->mapped = 1; /* mapped window by window when read (map_next) */
         r->map_off = start;
         return 0;
@@ -525,7 +531,7 @@ too_long:
 }
 
 /* The regular file's bytes [0, fsize) read with pread(2) into w (a mapping
- * could not be made, or STACKSCOPE_NO_MMAP): a read that ends early is a
+ * could not be made, or files are read: ss_reader_mapping): a read that ends early is a
  * cut. */
 static int whole_read(struct ss_reader *r, struct ss_whole *w, struct ss_error *err)
 {

@@ -29,8 +29,9 @@ gen=$SRCDIR/bench/gen-big.sh
 sh "$gen" 10000 "$T/plain.out" "$SRCDIR/bench/data/plain_fast.out" 5 || fail gen plain
 sh "$gen" 10000 "$T/ml.out" "$SRCDIR/bench/data/memory_line.out" 5 || fail gen memory
 "$STACKSCOPE" convert -o "$T/f.folded" "$T/plain.out" 2>/dev/null
-SERIAL="STACKSCOPE_THREADS=1"
-PARALLEL="STACKSCOPE_THREADS=2 STACKSCOPE_CHUNK=262144"
+# mapped (STACKSCOPE_MMAP); "$SERIAL STACKSCOPE_NO_MMAP=1" reads, as the default does
+SERIAL="STACKSCOPE_THREADS=1 STACKSCOPE_MMAP=1"
+PARALLEL="STACKSCOPE_THREADS=2 STACKSCOPE_CHUNK=262144 STACKSCOPE_MMAP=1"
 
 # during AT CHANGE ENV... -- ARGS...: stackscope ARGS with ENV, paused when
 # it reaches byte AT of its file to run the shell command CHANGE; sets RC,
@@ -247,9 +248,10 @@ else
     fail "tables: cut" "paused $PAUSED, exit $RC: $(head -c 300 "$T/err")"
 fi
 
-# folded stacks: a line format (the samples: the lines' counts)
+# folded stacks: a line format (the samples: the lines' counts); mapped,
+# the lines before the cut are kept
 cp "$T/f.folded" "$T/c.folded"
-during 3000 "truncate -s 5000 '$T/c.folded'" -- report --by self --format tsv "$T/c.folded"
+during 3000 "truncate -s 5000 '$T/c.folded'" STACKSCOPE_MMAP=1 -- report --by self --format tsv "$T/c.folded"
 whole_lines "$T/f.folded" 5000 "$T/want.folded"
 "$STACKSCOPE" report --by self --format tsv "$T/want.folded" >"$T/want"
 if [ "$RC" -eq 0 ] && cmp -s "$T/out" "$T/want" &&
@@ -257,6 +259,15 @@ if [ "$RC" -eq 0 ] && cmp -s "$T/out" "$T/want" &&
     pass "folded: cut"
 else
     fail "folded: cut" "exit $RC: $(head -c 300 "$T/err")"
+fi
+# read (the default): the format's detection read the whole small file
+# before the cut, which the load then finds: a clear error
+cp "$T/f.folded" "$T/c.folded"
+during 3000 "truncate -s 5000 '$T/c.folded'" -- report --by self --format tsv "$T/c.folded"
+if [ "$RC" -eq 2 ] && has "$T/err" "c.folded: cut while being read (it had $(wc -c <"$T/f.folded") bytes, now 5000): load it again"; then
+    pass "folded, read: cut"
+else
+    fail "folded, read: cut" "exit $RC: $(head -c 300 "$T/err")"
 fi
 
 finish

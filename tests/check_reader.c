@@ -1,7 +1,7 @@
 /* check_reader.c - the line reader (src/reader.h): line ends, line numbers,
  * byte offsets, the unterminated last line, long lines, and files larger
  * than the read block / mmap window, in both reading modes (mmap, and
- * read(2) when STACKSCOPE_NO_MMAP is set). */
+ * read(2), the default, and mapped with STACKSCOPE_MMAP). */
 #include "check_suites.h"
 
 #include <fcntl.h>
@@ -54,12 +54,13 @@ static void expect_lines(const char *data, size_t len, const struct want_line *w
 /* expect_lines of a string literal (its length without the final NUL). */
 #define EXPECT_LINES(lit, want, n) expect_lines((lit), sizeof(lit) - 1, (want), (n))
 
+/* Mode 0: the file mapped (STACKSCOPE_MMAP); 1: read (the default). */
 static void set_mode(int i)
 {
     if (i)
-        setenv("STACKSCOPE_NO_MMAP", "1", 1);
+        unsetenv("STACKSCOPE_MMAP");
     else
-        unsetenv("STACKSCOPE_NO_MMAP");
+        setenv("STACKSCOPE_MMAP", "1", 1);
 }
 
 START_TEST(test_line_ends)
@@ -86,7 +87,7 @@ START_TEST(test_line_ends)
     EXPECT_LINES("sample.interval=20000", one, 1);
     /* Empty file: no lines. */
     EXPECT_LINES("", NULL, 0);
-    unsetenv("STACKSCOPE_NO_MMAP");
+    unsetenv("STACKSCOPE_MMAP");
 }
 END_TEST
 
@@ -109,7 +110,7 @@ START_TEST(test_peek)
     ck_assert_uint_eq(ll, 2);
     ss_reader_close(&r);
     unlink(path);
-    unsetenv("STACKSCOPE_NO_MMAP");
+    unsetenv("STACKSCOPE_MMAP");
 }
 END_TEST
 
@@ -166,7 +167,7 @@ START_TEST(test_big_file)
     ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[1]), 3);
     ck_assert_uint_eq(m.warnings.n, 1);
     ss_model_free(&m);
-    unsetenv("STACKSCOPE_NO_MMAP");
+    unsetenv("STACKSCOPE_MMAP");
 }
 END_TEST
 
@@ -211,7 +212,7 @@ START_TEST(test_long_line)
     ck_assert_msg(strcmp(err.msg, want) == 0, "message '%s'", err.msg);
     ss_reader_close(&r);
     unlink(path);
-    unsetenv("STACKSCOPE_NO_MMAP");
+    unsetenv("STACKSCOPE_MMAP");
 }
 END_TEST
 
@@ -253,12 +254,13 @@ START_TEST(test_range_map_fails)
     memcpy(buf + l1 + 1 + l2, "\nc\n", 3);
     char path[4096];
     fx_write(path, sizeof path, buf, n);
-    unsetenv("STACKSCOPE_NO_MMAP");
+    setenv("STACKSCOPE_MMAP", "1", 1);
     int fd = open(path, O_RDONLY);
     ck_assert_int_ge(fd, 0);
     struct ss_reader r;
     struct ss_error err;
     ck_assert_int_eq(ss_reader_open_range(&r, fd, path, 0, n, n, &err), 0);
+    unsetenv("STACKSCOPE_MMAP");
     const char *line;
     size_t ll;
     int term;
@@ -385,7 +387,7 @@ START_TEST(test_cut)
     ck_assert_uint_eq(c.kept, cut / CUT_LINE * CUT_LINE);
     ss_reader_close(&r);
     unlink(path);
-    unsetenv("STACKSCOPE_NO_MMAP");
+    unsetenv("STACKSCOPE_MMAP");
 }
 END_TEST
 
@@ -398,7 +400,9 @@ START_TEST(test_cut_whole)
     cut_file(path, sizeof path);
     struct ss_reader r;
     struct ss_error err;
+    setenv("STACKSCOPE_MMAP", "1", 1); /* mapped */
     ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    unsetenv("STACKSCOPE_MMAP");
     struct ss_whole w;
     ck_assert_int_eq(ss_reader_whole(&r, SIZE_MAX, "", &w, &err), 0);
     ck_assert_int_ge(w.map.slot, 0);
@@ -498,7 +502,7 @@ START_TEST(test_changed)
     ck_assert_int_eq(change_after_read(path, replace, &n), SS_CHANGE_REPLACED);
     ck_assert_uint_eq(n, 1); /* the 10 bytes left: one line, unterminated */
     unlink(path);
-    unsetenv("STACKSCOPE_NO_MMAP");
+    unsetenv("STACKSCOPE_MMAP");
 }
 END_TEST
 

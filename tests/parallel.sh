@@ -90,14 +90,14 @@ for f in "${big[@]}"; do
     compare "$f" 333 65536
 done
 compare "$TMPD/late_file.out" 1 7
-# the chunks read with pread (STACKSCOPE_NO_MMAP) instead of mapped, and
+# the chunks mapped (STACKSCOPE_MMAP) instead of read with pread, and
 # the default chunks (files of 4 MiB or more: several, of decreasing size)
 for f in "${big[@]}"; do
     d=$TMPD/cmp
     rm -rf "$d"
     outputs "$f" "$d/serial" STACKSCOPE_THREADS=1
-    outputs "$f" "$d/pread" STACKSCOPE_THREADS=2 STACKSCOPE_CHUNK=4096 STACKSCOPE_NO_MMAP=1
-    check "$(basename "$f") read with pread" "$(diff -r "$d/serial" "$d/pread" 2>&1 | head -n 5)"
+    outputs "$f" "$d/mapped" STACKSCOPE_THREADS=2 STACKSCOPE_CHUNK=4096 STACKSCOPE_MMAP=1
+    check "$(basename "$f") mapped" "$(diff -r "$d/serial" "$d/mapped" 2>&1 | head -n 5)"
     outputs "$f" "$d/default" STACKSCOPE_THREADS=3
     check "$(basename "$f") default chunks" "$(diff -r "$d/serial" "$d/default" 2>&1 | head -n 5)"
 done

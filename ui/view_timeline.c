@@ -510,6 +510,233 @@ static int ph_info(struct ui *ui, const struct tl_view *p, size_t *k)
     return cursor_phase(ui, p, k) == 0;
 }
 
+/* The info line: the cursor's cell (its level's function), the base's,
+ * the phase and the marked range. */
+static void draw_info(struct ui *ui, struct ui_view *v, struct tl_view *p, struct ui_canvas *c,
+                      int y)
+{
+    size_t cc = cursor_col(p), sel_row = v->list.sel - v->list.top;
+    uint32_t level = (uint32_t)v->list.sel + 1;
+    size_t a = p->cursor, b = a + p->g.window;
+    if (b > p->first + p->n)
+        b = p->first + p->n;
+    char info[4200];
+    ss_id f = SS_NONE;
+    uint32_t fn_n = 0;
+    if (cc < p->g.ncols && sel_row < p->g.nlevels) {
+        f = p->g.top[cc * p->g.nlevels + sel_row];
+        fn_n = p->g.top_n[cc * p->g.nlevels + sel_row];
+    }
+    const char *unit = p->rows ? "row" : "sample";
+    int k =
+        b - a == 1
+            ? snprintf(info, sizeof info, "cursor: %s %zu, level %u: ", unit, a + 1, level)
+            : snprintf(info, sizeof info, "cursor: %ss %zu-%zu, level %u: ", unit, a + 1, b, level);
+    if (f != SS_NONE)
+        snprintf(info + k, sizeof info - (size_t)k, "%s in %u of %zu", ss_function_name(ui->m, f),
+                 fn_n, b - a);
+    else
+        snprintf(info + k, sizeof info - (size_t)k, "no sample reaches it");
+    if (ui->bm && !base_grid(ui, p, level) && cc < p->bg.ncols) {
+        ss_id fb = p->bg.top[cc];
+        size_t ba = p->bg.first + cc * p->bg.window, bb = ba + p->bg.window;
+        if (bb > p->bg.first + p->bg.n)
+            bb = p->bg.first + p->bg.n;
+        size_t len = strlen(info);
+        if (fb != SS_NONE)
+            snprintf(info + len, sizeof info - len, " | base: %s in %u of %zu",
+                     ss_function_name(ui->bm, fb), p->bg.top_n[cc], bb - ba);
+        else
+            snprintf(info + len, sizeof info - len, " | base: none");
+    }
+    size_t pk;
+    if (ph_info(ui, p, &pk)) {
+        size_t len = strlen(info);
+        snprintf(info + len, sizeof info - len, " | phase %zu of %zu", pk + 1, ui_phases(ui)->n);
+    }
+    size_t ma, mb;
+    if (!mark_bounds(p, &ma, &mb)) {
+        size_t len = strlen(info);
+        snprintf(info + len, sizeof info - len, " | marked %zu-%zu (d drop, K keep)", ma + 1, mb);
+    }
+    ui_put_head(c, y, 0, c->w, info, UI_S_NORMAL);
+}
+
+/* The grid: a row per level from y, a column per window of samples; sc:
+ * the scaffold's levels. */
+static void draw_grid(struct ui *ui, struct ui_view *v, struct tl_view *p, struct ui_canvas *c,
+                      int y, size_t sc)
+{
+    size_t cc = cursor_col(p);
+    for (uint32_t r = 0; r < p->g.nlevels; r++) {
+        int yy = y + (int)r;
+        size_t lv = p->g.level0 + r;
+        int selected = lv - 1 == v->list.sel;
+        char m[16];
+        snprintf(m, sizeof m, "%4zu%c", lv, lv <= sc ? '*' : ' ');
+        ui_put(c, yy, 0, MARGIN, m, selected ? UI_S_SELECTED : lv <= sc ? UI_S_MARK : UI_S_DIM);
+        for (size_t col = 0; col < p->g.ncols; col++) {
+            ss_id fn = p->g.top[col * p->g.nlevels + r];
+            size_t ca = p->first + col * p->g.window;
+            size_t cb = ca + p->g.window > p->first + p->n ? p->first + p->n : ca + p->g.window;
+            char ch[2] = {' ', 0};
+            int style = UI_S_NORMAL;
+            if (fn != SS_NONE) {
+                ch[0] = p->leg_ch[p->leg_idx[fn]];
+                style = letter_style(ch[0]);
+                /* most of the column's samples do not reach this level */
+                if (2 * (size_t)p->g.reach[col * p->g.nlevels + r] < cb - ca)
+                    style = UI_S_DIM;
+            }
+            if (fn != SS_NONE && p->match && p->match_gen == ui->gen && p->match[fn])
+                style = UI_S_MATCH; /* the search's function */
+            if (col == cc && selected)
+                style = UI_S_CURSOR;
+            ui_put(c, yy, MARGIN + (int)col, 1, ch, style);
+        }
+    }
+}
+
+/* A comparison: the base at the cursor's level, on row yy.  Returns 1 when
+ * a function only the base has is on it ('?'). */
+static int draw_base_row(struct ui *ui, struct tl_view *p, struct ui_canvas *c, int yy)
+{
+    size_t cc = cursor_col(p);
+    int only_base = 0;
+    ui_put(c, yy, 0, MARGIN, "base", UI_S_HEADER);
+    for (size_t col = 0; col < p->bg.ncols; col++) {
+        ss_id fb = p->bg.top[col];
+        char ch[2] = {' ', 0};
+        int style = UI_S_NORMAL;
+        if (fb != SS_NONE) {
+            ch[0] = base_letter(ui, p, fb, &style);
+            only_base |= ch[0] == '?';
+            size_t ca = p->bg.first + col * p->bg.window;
+            size_t cb = ca + p->bg.window > p->bg.first + p->bg.n ? p->bg.first + p->bg.n
+                                                                  : ca + p->bg.window;
+            if (2 * (size_t)p->bg.reach[col] < cb - ca)
+                style = UI_S_DIM;
+        }
+        if (col == cc)
+            style = UI_S_CURSOR;
+        ui_put(c, yy, MARGIN + (int)col, 1, ch, style);
+    }
+    return only_base;
+}
+
+/* What the ruler showed, for the legend. */
+enum { RULER_SOURCE = 1, RULER_GAP = 2 };
+
+/* The ruler on row ry: the cursor's column, the marked range, where a phase
+ * or a new source (file or Rprof session) starts and where samples were
+ * removed.  Returns RULER_* of what it showed. */
+static int draw_ruler(const struct tl_view *p, struct ui_canvas *c, int ry,
+                      const struct ss_model *m, const struct ss_phases *ph)
+{
+    size_t cc = cursor_col(p);
+    int seen = 0;
+    ui_put(c, ry, 0, MARGIN, "time", UI_S_DIM);
+    for (size_t col = 0; col < p->g.ncols; col++) {
+        size_t ca = p->first + col * p->g.window;
+        size_t cend = ca + p->g.window < p->first + p->n ? ca + p->g.window : p->first + p->n;
+        const char *ch = " ";
+        int style = UI_S_DIM;
+        size_t g = ss_model_gap_first(m, ca > 0 ? ca : 1);
+        if (g < m->gaps.n && m->gaps.v[g] < cend) {
+            ch = ":";
+            seen |= RULER_GAP;
+        }
+        for (size_t q = 1; ph && q < ph->n; q++)
+            if (ph->v[q].first >= ca && ph->v[q].first < cend)
+                ch = "|";
+        for (size_t sidx = 1; sidx < m->sources.n; sidx++) {
+            size_t f0 = m->sources.v[sidx].first_sample;
+            if (f0 >= ca && f0 < cend && f0 > 0 && m->sources.v[sidx].n_samples) {
+                ch = "|";
+                seen |= RULER_SOURCE;
+            }
+        }
+        size_t ra, rb;
+        if (!mark_bounds(p, &ra, &rb) && ca < rb && cend > ra) {
+            ch = "=";
+            style = UI_S_MARK;
+        }
+        if (col == cc) {
+            ch = "^";
+            style = UI_S_MARK;
+        }
+        ui_put(c, ry, MARGIN + (int)col, 1, ch, style);
+    }
+    return seen;
+}
+
+/* The time axis on row ay: a tick every dozen columns with the time there. */
+static void draw_axis(const struct tl_view *p, struct ui_canvas *c, int ay,
+                      const struct ss_model *m)
+{
+    double t0 = time_at(m, p->first), span = time_between(m, p->first, p->first + p->n);
+    int dec = span >= 100 ? 0 : span >= 10 ? 1 : span >= 1 ? 2 : 3;
+    ui_put(c, ay, 0, MARGIN, "   s", UI_S_DIM);
+    size_t at = p->first;
+    for (size_t col = 0; col < p->g.ncols; col += 12) {
+        char lab[32];
+        t0 += time_between(m, at, p->first + col * p->g.window);
+        at = p->first + col * p->g.window;
+        snprintf(lab, sizeof lab, "|%.*f", dec, t0);
+        if (MARGIN + (int)col + (int)strlen(lab) > c->w)
+            break;
+        ui_put(c, ay, MARGIN + (int)col, (int)strlen(lab), lab, UI_S_DIM);
+    }
+}
+
+/* The legend from row ly to the view's end (y + h): the letters on screen
+ * after the notes the rows above need (only_base, RULER_* in seen); '+'
+ * stands for the functions without a letter (more than 62 on screen); L
+ * lists them all. */
+static void draw_legend_rows(const struct tl_view *p, struct ui_canvas *c, int ly, int y, int h,
+                             const struct ss_model *m, int only_base, int seen)
+{
+    int lx = 0, entry = 24;
+    size_t nplus = 0;
+    for (size_t i = 0; i < p->nleg; i++)
+        nplus += p->leg_ch[i] == '+';
+    char extra[4][64];
+    size_t nextra = 0;
+    if (only_base)
+        snprintf(extra[nextra++], sizeof extra[0], "? only in the base");
+    if (seen & RULER_SOURCE) /* a phase starts there too; the phase row says where the others do */
+        snprintf(extra[nextra++], sizeof extra[0], "| phase, file, session");
+    if (seen & RULER_GAP)
+        snprintf(extra[nextra++], sizeof extra[0], ": samples removed here");
+    if (nplus)
+        snprintf(extra[nextra++], sizeof extra[0], "+ %zu without a letter", nplus);
+    size_t total = p->nleg - nplus + nextra, shown = 0;
+    for (size_t e = 0, i = 0; e < total; e++) {
+        if (lx + entry > c->w) {
+            lx = 0;
+            ly++;
+        }
+        if (ly >= y + h || (ly == y + h - 1 && lx + 2 * entry > c->w && e + 1 < total)) {
+            ui_printf(c, y + h - 1, lx, c->w - lx, UI_S_DIM, "+%zu more: L", total - shown);
+            break;
+        }
+        if (e < nextra) {
+            ui_put_fit(c, ly, lx, entry - 1, extra[e], UI_S_DIM, 0);
+        } else {
+            while (p->leg_ch[i] == '+')
+                i++;
+            char l[2] = {p->leg_ch[i], 0};
+            ui_put(c, ly, lx, 1, l, letter_style(l[0]));
+            ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(m, p->leg[i]), UI_S_NORMAL, 0);
+            i++;
+        }
+        shown++;
+        lx += entry;
+    }
+}
+
+/* The view, top down: the info line, the grid, the base's row (a
+ * comparison), the phases, the ruler, the time axis and the legend. */
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tl_view *p = v->priv;
@@ -538,206 +765,15 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     const struct ss_level_row *lr;
     size_t nl, sc;
     ui_levels(ui, &lr, &nl, &sc);
-    size_t cc = cursor_col(p);
-    size_t sel_row = v->list.sel - v->list.top;
-
-    /* the info line: the cursor's cell */
-    uint32_t level = (uint32_t)v->list.sel + 1;
-    size_t a = p->cursor, b = a + p->g.window;
-    if (b > p->first + p->n)
-        b = p->first + p->n;
-    char info[4200];
-    ss_id f = SS_NONE;
-    uint32_t fn_n = 0, reach = 0;
-    if (cc < p->g.ncols && sel_row < p->g.nlevels) {
-        f = p->g.top[cc * p->g.nlevels + sel_row];
-        fn_n = p->g.top_n[cc * p->g.nlevels + sel_row];
-        reach = p->g.reach[cc * p->g.nlevels + sel_row];
-    }
-    const char *unit = p->rows ? "row" : "sample";
-    int k =
-        b - a == 1
-            ? snprintf(info, sizeof info, "cursor: %s %zu, level %u: ", unit, a + 1, level)
-            : snprintf(info, sizeof info, "cursor: %ss %zu-%zu, level %u: ", unit, a + 1, b, level);
-    if (f != SS_NONE)
-        snprintf(info + k, sizeof info - (size_t)k, "%s in %u of %zu", ss_function_name(ui->m, f),
-                 fn_n, b - a);
-    else
-        snprintf(info + k, sizeof info - (size_t)k, "no sample reaches it");
-    (void)reach;
-    if (ui->bm && !base_grid(ui, p, level) && cc < p->bg.ncols) {
-        ss_id fb = p->bg.top[cc];
-        size_t ba = p->bg.first + cc * p->bg.window, bb = ba + p->bg.window;
-        if (bb > p->bg.first + p->bg.n)
-            bb = p->bg.first + p->bg.n;
-        size_t len = strlen(info);
-        if (fb != SS_NONE)
-            snprintf(info + len, sizeof info - len, " | base: %s in %u of %zu",
-                     ss_function_name(ui->bm, fb), p->bg.top_n[cc], bb - ba);
-        else
-            snprintf(info + len, sizeof info - len, " | base: none");
-    }
-    size_t pk;
-    if (ph_info(ui, p, &pk)) {
-        size_t len = strlen(info);
-        snprintf(info + len, sizeof info - len, " | phase %zu of %zu", pk + 1, ui_phases(ui)->n);
-    }
-    size_t ma, mb;
-    if (!mark_bounds(p, &ma, &mb)) {
-        size_t len = strlen(info);
-        snprintf(info + len, sizeof info - len, " | marked %zu-%zu (d drop, K keep)", ma + 1, mb);
-    }
-    ui_put_head(c, y, 0, c->w, info, UI_S_NORMAL);
-
-    /* the grid */
-    for (uint32_t r = 0; r < p->g.nlevels; r++) {
-        int yy = y + 1 + (int)r;
-        size_t lv = p->g.level0 + r;
-        int selected = lv - 1 == v->list.sel;
-        char m[16];
-        snprintf(m, sizeof m, "%4zu%c", lv, lv <= sc ? '*' : ' ');
-        ui_put(c, yy, 0, MARGIN, m, selected ? UI_S_SELECTED : lv <= sc ? UI_S_MARK : UI_S_DIM);
-        for (size_t col = 0; col < p->g.ncols; col++) {
-            ss_id fn = p->g.top[col * p->g.nlevels + r];
-            size_t ca = p->first + col * p->g.window;
-            size_t cb = ca + p->g.window > p->first + p->n ? p->first + p->n : ca + p->g.window;
-            char ch[2] = {' ', 0};
-            int style = UI_S_NORMAL;
-            if (fn != SS_NONE) {
-                ch[0] = p->leg_ch[p->leg_idx[fn]];
-                style = letter_style(ch[0]);
-                /* most of the column's samples do not reach this level */
-                if (2 * (size_t)p->g.reach[col * p->g.nlevels + r] < cb - ca)
-                    style = UI_S_DIM;
-            }
-            if (fn != SS_NONE && p->match && p->match_gen == ui->gen && p->match[fn])
-                style = UI_S_MATCH; /* the search's function */
-            if (col == cc && selected)
-                style = UI_S_CURSOR;
-            ui_put(c, yy, MARGIN + (int)col, 1, ch, style);
-        }
-    }
-
-    /* a comparison: the base at the cursor's level */
-    int only_base = 0;
-    if (ui->bm && p->have_bg) {
-        int yy = y + 1 + rows;
-        ui_put(c, yy, 0, MARGIN, "base", UI_S_HEADER);
-        for (size_t col = 0; col < p->bg.ncols; col++) {
-            ss_id fb = p->bg.top[col];
-            char ch[2] = {' ', 0};
-            int style = UI_S_NORMAL;
-            if (fb != SS_NONE) {
-                ch[0] = base_letter(ui, p, fb, &style);
-                only_base |= ch[0] == '?';
-                size_t ca = p->bg.first + col * p->bg.window;
-                size_t cb = ca + p->bg.window > p->bg.first + p->bg.n ? p->bg.first + p->bg.n
-                                                                      : ca + p->bg.window;
-                if (2 * (size_t)p->bg.reach[col] < cb - ca)
-                    style = UI_S_DIM;
-            }
-            if (col == cc)
-                style = UI_S_CURSOR;
-            ui_put(c, yy, MARGIN + (int)col, 1, ch, style);
-        }
-    }
-
-    /* the phases, then the ruler: the cursor's column, the marked range,
-     * where a phase or a new source (file or Rprof session) starts and where
-     * samples were removed */
+    draw_info(ui, v, p, c, y);
+    draw_grid(ui, v, p, c, y + 1, sc);
+    int only_base = ui->bm && p->have_bg ? draw_base_row(ui, p, c, y + 1 + rows) : 0;
     const struct ss_phases *ph = ui_phases(ui);
     draw_phase_row(p, c, y + 1 + rows + base_row, ph, ui->m);
-    int ry = y + 2 + rows + base_row, seen_src = 0, seen_gap = 0;
-    const struct ss_model *m = ui->m;
-    ui_put(c, ry, 0, MARGIN, "time", UI_S_DIM);
-    for (size_t col = 0; col < p->g.ncols; col++) {
-        size_t ca = p->first + col * p->g.window;
-        size_t cend = ca + p->g.window < p->first + p->n ? ca + p->g.window : p->first + p->n;
-        const char *ch = " ";
-        int style = UI_S_DIM;
-        size_t g = ss_model_gap_first(m, ca > 0 ? ca : 1);
-        if (g < m->gaps.n && m->gaps.v[g] < cend) {
-            ch = ":";
-            seen_gap = 1;
-        }
-        for (size_t q = 1; ph && q < ph->n; q++)
-            if (ph->v[q].first >= ca && ph->v[q].first < cend) {
-                ch = "|";
-            }
-        for (size_t sidx = 1; sidx < m->sources.n; sidx++) {
-            size_t f0 = m->sources.v[sidx].first_sample;
-            if (f0 >= ca && f0 < cend && f0 > 0 && m->sources.v[sidx].n_samples) {
-                ch = "|";
-                seen_src = 1;
-            }
-        }
-        size_t ra, rb;
-        if (!mark_bounds(p, &ra, &rb) && ca < rb && cend > ra) {
-            ch = "=";
-            style = UI_S_MARK;
-        }
-        if (col == cc) {
-            ch = "^";
-            style = UI_S_MARK;
-        }
-        ui_put(c, ry, MARGIN + (int)col, 1, ch, style);
-    }
-
-    /* the time axis: a tick every dozen columns with the time there */
-    int ay = ry + 1;
-    double t0 = time_at(m, p->first), span = time_between(m, p->first, p->first + p->n);
-    int dec = span >= 100 ? 0 : span >= 10 ? 1 : span >= 1 ? 2 : 3;
-    ui_put(c, ay, 0, MARGIN, "   s", UI_S_DIM);
-    size_t at = p->first;
-    for (size_t col = 0; col < p->g.ncols; col += 12) {
-        char lab[32];
-        t0 += time_between(m, at, p->first + col * p->g.window);
-        at = p->first + col * p->g.window;
-        snprintf(lab, sizeof lab, "|%.*f", dec, t0);
-        if (MARGIN + (int)col + (int)strlen(lab) > c->w)
-            break;
-        ui_put(c, ay, MARGIN + (int)col, (int)strlen(lab), lab, UI_S_DIM);
-    }
-
-    /* the legend: the letters on screen; '+' stands for the functions
-     * without a letter (more than 62 on screen); L lists them all */
-    int ly = ay + 1, lx = 0, entry = 24;
-    size_t nplus = 0;
-    for (size_t i = 0; i < p->nleg; i++)
-        nplus += p->leg_ch[i] == '+';
-    char extra[4][64];
-    size_t nextra = 0;
-    if (only_base)
-        snprintf(extra[nextra++], sizeof extra[0], "? only in the base");
-    if (seen_src) /* a phase starts there too; the phase row says where the others do */
-        snprintf(extra[nextra++], sizeof extra[0], "| phase, file, session");
-    if (seen_gap)
-        snprintf(extra[nextra++], sizeof extra[0], ": samples removed here");
-    if (nplus)
-        snprintf(extra[nextra++], sizeof extra[0], "+ %zu without a letter", nplus);
-    size_t total = p->nleg - nplus + nextra, shown = 0;
-    for (size_t e = 0, i = 0; e < total; e++) {
-        if (lx + entry > c->w) {
-            lx = 0;
-            ly++;
-        }
-        if (ly >= y + h || (ly == y + h - 1 && lx + 2 * entry > c->w && e + 1 < total)) {
-            ui_printf(c, y + h - 1, lx, c->w - lx, UI_S_DIM, "+%zu more: L", total - shown);
-            break;
-        }
-        if (e < nextra) {
-            ui_put_fit(c, ly, lx, entry - 1, extra[e], UI_S_DIM, 0);
-        } else {
-            while (p->leg_ch[i] == '+')
-                i++;
-            char l[2] = {p->leg_ch[i], 0};
-            ui_put(c, ly, lx, 1, l, letter_style(l[0]));
-            ui_put_fit(c, ly, lx + 2, entry - 3, ss_function_name(m, p->leg[i]), UI_S_NORMAL, 0);
-            i++;
-        }
-        shown++;
-        lx += entry;
-    }
+    int ry = y + 2 + rows + base_row;
+    int seen = draw_ruler(p, c, ry, ui->m, ph);
+    draw_axis(p, c, ry + 1, ui->m);
+    draw_legend_rows(p, c, ry + 2, y, h, ui->m, only_base, seen);
 }
 
 static void zoom(struct ui *ui, struct tl_view *p, int in, size_t width)

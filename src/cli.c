@@ -977,7 +977,6 @@ static int set_alpha(struct cli_args *a, const char *arg)
     (void)a;
     if (number_arg("--alpha", arg, 1e-12, 0.5, &cli_alpha))
         return 1;
-    ss_svg_set_alpha(cli_alpha);
     return 0;
 }
 
@@ -1620,7 +1619,8 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_SVG))
         return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
-    ss_svg_set_opts(&a->svg);
+    w.svg = &a->svg;
+    w.svg_alpha = cli_alpha;
     if (a->embed_sources && w.format != SS_OUT_TABLES &&
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_TABLES))

@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     struct ss_error err;
     struct ss_model orig;
     double t0 = now_ms();
-    if (ss_load_files(&orig, argv + 1, 1, &err)) {
+    if (ss_load_files(&orig, argv + 1, 1, NULL, &err)) {
         fprintf(stderr, "tf_bench: %s\n", err.msg);
         return 2;
     }

@@ -155,6 +155,8 @@ static void print_measures(const struct ss_model *m, size_t s, const struct ss_m
 
 /* --value NAME: the measure every number adds up (stackscope(1), MEASURES). */
 static const char *cli_value;
+/* the options of every load (--mixed, --interval, --no-drop-frames) */
+static struct ss_load_opts cli_load;
 
 /* Warn once when sources lack the chosen measure (they weigh 0). */
 static void warn_lacking(const struct ss_model *m)
@@ -233,12 +235,10 @@ static void progress_start(void)
     prog.start = prog.last = now_ms();
     prog.before = prog.done = 0;
     prog.path = NULL;
-    ss_load_set_progress(prog.mode ? progress_report : NULL, NULL);
 }
 
 static void progress_stop(void)
 {
-    ss_load_set_progress(NULL, NULL);
     progress_erase();
 }
 
@@ -251,12 +251,14 @@ static int load_or_complain(struct ss_model *m, char *const *files, int n)
     ss_error_clear(&err);
     /* a chosen measure weighs mixed kinds of file (stackscope(1), MEASURES) */
     if (cli_value)
-        ss_load_set_mixed(1);
+        cli_load.mixed = 1;
     /* C-c during a load: the progress line erased, a temporary output
      * removed, dead of the signal (exit status 130) at once */
     clean_up_on_interrupt();
     progress_start();
-    int rc = ss_load_files(m, files, n, &err);
+    struct ss_load_opts o = cli_load;
+    o.progress = prog.mode ? progress_report : NULL;
+    int rc = ss_load_files(m, files, n, &o, &err);
     progress_stop();
     interrupt_restore();
     if (!rc && cli_value) {
@@ -733,7 +735,7 @@ static int interval_arg(const char *arg)
         return usage_error("--interval: '%s' is not a duration from 1ns to 1 hour with its unit "
                            "(ns, us, ms or s: 1ms, 997us, 0.5s)",
                            arg);
-    ss_load_set_folded_interval(v * units[u].us);
+    cli_load.folded_interval_us = v * units[u].us;
     return 0;
 }
 
@@ -975,7 +977,6 @@ static int set_alpha(struct cli_args *a, const char *arg)
     (void)a;
     if (number_arg("--alpha", arg, 1e-12, 0.5, &cli_alpha))
         return 1;
-    ss_svg_set_alpha(cli_alpha);
     return 0;
 }
 
@@ -1000,14 +1001,14 @@ static int set_normalize(struct cli_args *a, const char *arg)
 static int set_mixed(struct cli_args *a, const char *arg)
 {
     (void)a, (void)arg;
-    ss_load_set_mixed(1);
+    cli_load.mixed = 1;
     return 0;
 }
 
 static int set_no_drop_frames(struct cli_args *a, const char *arg)
 {
     (void)a, (void)arg;
-    ss_load_set_drop_frames(0);
+    cli_load.no_drop_frames = 1;
     return 0;
 }
 
@@ -1618,7 +1619,8 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_SVG))
         return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
-    ss_svg_set_opts(&a->svg);
+    w.svg = &a->svg;
+    w.svg_alpha = cli_alpha;
     if (a->embed_sources && w.format != SS_OUT_TABLES &&
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_TABLES))
@@ -1841,7 +1843,7 @@ static int cmd_check(struct cli_args *a, int argc, char **argv)
         struct ss_model m;
         struct ss_error err;
         ss_error_clear(&err);
-        rc = ss_load_files(&m, argv + i, 1, &err);
+        rc = ss_load_files(&m, argv + i, 1, &cli_load, &err);
         if (rc) {
             /* the summary says "error"; the message goes to standard error,
              * and to the summary too unless both are the same file (a

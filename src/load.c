@@ -188,7 +188,9 @@ static int sniff_and_load(struct ss_model *m, struct ss_reader *r, const char *p
              : refuse(path, (const unsigned char *)p, (size_t)n, why, err);
 }
 
-int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
+/* ss_load_file for the file-th of nfiles files. */
+static int load_one(struct ss_model *m, const char *path, const struct ss_load_opts *o, int file,
+                    int nfiles, struct ss_error *err)
 {
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -201,11 +203,20 @@ int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err)
     int rc = ss_reader_open(&r, path, err);
     if (rc)
         return rc;
+    r.opts = o;
+    r.file = file;
+    r.nfiles = nfiles;
     uint64_t before = m->count_total;
     rc = sniff_and_load(m, &r, path, err);
     rc = ss_load_changed(m, &r, path, before, 0, rc, err);
     ss_reader_close(&r);
     return rc;
+}
+
+int ss_load_file(struct ss_model *m, const char *path, const struct ss_load_opts *o,
+                 struct ss_error *err)
+{
+    return load_one(m, path, o, 0, 1, err);
 }
 
 /* ---- a file that changed while it was read -------------------------------- */
@@ -293,32 +304,14 @@ int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, u
 
 /* ---- progress ------------------------------------------------------------ */
 
-static ss_progress_fn progress_fn;
-static void *progress_ctx;
-static int progress_file, progress_nfiles = 1;
-
-void ss_load_set_progress(ss_progress_fn fn, void *ctx)
+void ss_load_progress(const struct ss_reader *r, const char *path, uint64_t done, uint64_t total,
+                      uint64_t samples)
 {
-    progress_fn = fn;
-    progress_ctx = ctx;
-}
-
-void ss_load_progress(const char *path, uint64_t done, uint64_t total, uint64_t samples)
-{
-    if (!progress_fn)
+    const struct ss_load_opts *o = r ? r->opts : NULL;
+    if (!o || !o->progress)
         return;
-    struct ss_progress p = {path, done, total, samples, progress_file, progress_nfiles};
-    progress_fn(progress_ctx, &p);
-}
-
-void ss_load_set_drop_frames(int on)
-{
-    ss_pprof_set_drop_frames(on);
-}
-
-void ss_load_set_folded_interval(double us)
-{
-    ss_folded_set_interval(us);
+    struct ss_progress p = {path, done, total, samples, r->file, r->nfiles ? r->nfiles : 1};
+    o->progress(o->progress_ctx, &p);
 }
 
 /* ---- kinds of profiles --------------------------------------------------
@@ -336,13 +329,6 @@ void ss_load_set_folded_interval(double us)
  * so, and the measure decides what each weighs (a source without it weighs
  * 0: stackscope(1), MEASURES).  Each file is represented by
  * its first source. */
-
-static int mixed_ok;
-
-void ss_load_set_mixed(int on)
-{
-    mixed_ok = on;
-}
 
 struct kind {
     ss_id src;       /* the file's first source, SS_NONE when it has none */
@@ -384,7 +370,7 @@ static void kind_text(const struct ss_model *m, const struct kind *k, char *buf,
 /* Refuse (or, with --mixed, warn about) files of different kinds: src_of[i]
  * is the first source of paths[i] (m->sources.n when it added none). */
 static int check_kinds(struct ss_model *m, char *const *paths, int n, const size_t *src_of,
-                       struct ss_error *err)
+                       int mixed_ok, struct ss_error *err)
 {
     struct kind *k = calloc((size_t)n, sizeof *k);
     if (!k)
@@ -434,7 +420,8 @@ static int check_kinds(struct ss_model *m, char *const *paths, int n, const size
     return rc;
 }
 
-int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err)
+int ss_load_files(struct ss_model *m, char *const *paths, int n, const struct ss_load_opts *o,
+                  struct ss_error *err)
 {
     int rc = ss_model_init(m, err);
     if (rc)
@@ -444,17 +431,16 @@ int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error
         ss_model_free(m);
         return ss_nomem(err, "the list of inputs");
     }
-    progress_nfiles = n;
     for (int i = 0; i < n && !rc; i++) {
         src_of[i] = m->sources.n;
-        progress_file = i;
-        ss_load_progress(paths[i], 0, 0, m->sample_stack.n);
-        rc = ss_load_file(m, paths[i], err);
+        if (o && o->progress) {
+            struct ss_progress p = {paths[i], 0, 0, m->sample_stack.n, i, n};
+            o->progress(o->progress_ctx, &p);
+        }
+        rc = load_one(m, paths[i], o, i, n, err);
     }
-    progress_file = 0;
-    progress_nfiles = 1;
     if (!rc && n > 1)
-        rc = check_kinds(m, paths, n, src_of, err);
+        rc = check_kinds(m, paths, n, src_of, o && o->mixed, err);
     free(src_of);
     if (rc) {
         ss_model_free(m);

@@ -20,11 +20,6 @@
 #include "format.h"
 #include "model.h"
 
-/* Load the profile at `path` into m.  Returns 0, or an error code with err
- * naming the file and where it went wrong.  On error m may hold part of the
- * file; callers discard it. */
-int ss_load_file(struct ss_model *m, const char *path, struct ss_error *err);
-
 /* For loaders: after reading the file of r (`path`) into m, whose count of
  * samples was `before` (m->count_total), with result rc:
  * say what happened when the file changed while it was read (reader.h's
@@ -39,25 +34,9 @@ struct ss_reader;
 int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, uint64_t before,
                     int whole, int rc, struct ss_error *err);
 
-/* The interval (microseconds, > 0) of folded sources loaded from now on:
- * the command line's --interval (process-wide; folded stacks carry no
- * period of their own). */
-void ss_load_set_folded_interval(double us);
-
-/* Whether pprof profiles' drop_frames and keep_frames are applied, as Go's
- * pprof applies them (on by default; the command line's --no-drop-frames
- * turns it off).  Process-wide. */
-void ss_load_set_drop_frames(int on);
-
-/* Whether ss_load_files keeps files of different kinds (a CPU and a heap
- * profile: different sample types) as separate sources, with a warning
- * (the command line's --mixed, or a measure chosen with --value), instead
- * of refusing them.  Process-wide. */
-void ss_load_set_mixed(int on);
-
 /* Progress of a load (a load over half a second shows it:
  * stackscope(1), ENVIRONMENT).  Loaders report now and then (every chunk or so
- * many lines) through the callback set with ss_load_set_progress; the core
+ * many lines) through the callback of their ss_load_opts; the core
  * prints nothing, the command line and the explorer decide when and how to
  * show it. */
 struct ss_progress {
@@ -69,19 +48,45 @@ struct ss_progress {
 };
 typedef void (*ss_progress_fn)(void *ctx, const struct ss_progress *p);
 
-/* Call fn(ctx, ...) as files load (NULL: no reports).  Process-wide; the
- * callback may be called from the loading thread only, never from a
- * worker. */
-void ss_load_set_progress(ss_progress_fn fn, void *ctx);
+/* Options of a load.  The core holds no process-wide configuration: what
+ * the command line and the explorer choose travels here.  A NULL pointer,
+ * or a struct whose fields are all zero, means the defaults. */
+struct ss_load_opts {
+    /* Called as files load (NULL: no reports), from the loading thread
+     * only, never from a worker. */
+    ss_progress_fn progress;
+    void *progress_ctx;
+    /* Keep files of different kinds (a CPU and a heap profile: different
+     * sample types) as separate sources, with a warning (the command line's
+     * --mixed, or a measure chosen with --value), instead of refusing them. */
+    int mixed;
+    /* The interval (microseconds) of folded sources: the command line's
+     * --interval (folded stacks carry no period of their own).  0: the
+     * default, SS_FOLDED_INTERVAL_US, and the counts have no time. */
+    double folded_interval_us;
+    /* Do not apply pprof profiles' drop_frames and keep_frames (the command
+     * line's --no-drop-frames; by default they are applied as Go's pprof
+     * applies them). */
+    int no_drop_frames;
+};
+
+/* Load the profile at `path` into m with the options o (NULL: defaults).
+ * Returns 0, or an error code with err naming the file and where it went
+ * wrong.  On error m may hold part of the file; callers discard it. */
+int ss_load_file(struct ss_model *m, const char *path, const struct ss_load_opts *o,
+                 struct ss_error *err);
 
 /* For loaders: report that `done` of the `total` bytes of `path` are read
- * and the model holds `samples` samples. */
-void ss_load_progress(const char *path, uint64_t done, uint64_t total, uint64_t samples);
+ * and the model holds `samples` samples, through the progress callback of
+ * the options r was given (r->opts; nothing when there is none). */
+void ss_load_progress(const struct ss_reader *r, const char *path, uint64_t done, uint64_t total,
+                      uint64_t samples);
 
-/* Load several files into a freshly initialised model and seal it.  Files
- * of different kinds are refused (SS_EINPUT, naming both files and their
- * sample types) unless ss_load_set_mixed(1). */
-int ss_load_files(struct ss_model *m, char *const *paths, int n, struct ss_error *err);
+/* Load several files into a freshly initialised model and seal it, with
+ * the options o (NULL: defaults).  Files of different kinds are refused
+ * (SS_EINPUT, naming both files and their sample types) unless o->mixed. */
+int ss_load_files(struct ss_model *m, char *const *paths, int n, const struct ss_load_opts *o,
+                  struct ss_error *err);
 
 /* The format of a file whose first `n` bytes are `p` (format.h), tried in
  * the table's detection order.  `whole`: p holds the whole file.  `size`:

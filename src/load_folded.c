@@ -7,23 +7,10 @@
 #include <string.h>
 
 #include "limits.h"
+#include "load.h"
 
 #define FOLDED_MAX_COUNT 1000000000000000ULL /* 10^15 per line */
 #define FOLDED_MAX_FRAMES SS_MAX_FRAMES
-
-static double folded_interval_us = SS_FOLDED_INTERVAL_US;
-static int folded_interval_set; /* --interval given: the counts have a time */
-
-void ss_folded_set_interval(double us)
-{
-    folded_interval_us = us > 0 ? us : SS_FOLDED_INTERVAL_US;
-    folded_interval_set = us > 0;
-}
-
-double ss_folded_interval(void)
-{
-    return folded_interval_us;
-}
 
 static int is_blank(char c)
 {
@@ -273,9 +260,11 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
     src.type = ss_model_intern_cstr(m, "folded");
     src.uri = ss_model_intern_cstr(m, path);
     src.session = 1;
-    src.interval_us = folded_interval_us;
-    src.flags = SS_SRC_UNORDERED; /* folded stacks have no time order */
-    if (!folded_interval_set)
+    /* the interval of the load's options (--interval), else 1 s */
+    double us = r->opts ? r->opts->folded_interval_us : 0;
+    src.interval_us = us > 0 ? us : SS_FOLDED_INTERVAL_US;
+    src.flags = SS_SRC_UNORDERED;    /* folded stacks have no time order */
+    if (!(us > 0))                   /* no --interval: the counts have no time */
         src.flags |= SS_SRC_UNTIMED; /* counts only: the `samples` measure */
     if (src.type == SS_NONE || src.uri == SS_NONE || ss_model_add_source(m, &src) == SS_NONE)
         return ss_nomem(err, "model");

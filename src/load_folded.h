@@ -37,18 +37,12 @@
 #include "reader.h"
 
 /* Interval given to folded sources, in microseconds (1 s: time = count),
- * unless the command line's --interval sets another. */
+ * unless the load's options (load.h, ss_load_opts.folded_interval_us: the
+ * command line's --interval) give another.  Folded stacks carry no period
+ * of their own (flamegraph.pl, inferno and speedscope treat their counts as
+ * plain counts), so that is the user's statement of it: `--interval 1ms`
+ * makes a count of 1000 samples read 1 s. */
 #define SS_FOLDED_INTERVAL_US 1e6
-
-/* Set the interval (microseconds, > 0) of the folded sources loaded from
- * now on: `--interval 1ms` makes a count of 1000 samples read 1 s.  Folded
- * stacks carry no period of their own (flamegraph.pl, inferno and
- * speedscope treat their counts as plain counts), so this is the user's
- * statement of it.  Process-wide: every load after the call uses it. */
-void ss_folded_set_interval(double us);
-
-/* The interval folded sources get (SS_FOLDED_INTERVAL_US by default). */
-double ss_folded_interval(void);
 
 /* Do the first `n` bytes of a file (`whole`: the whole file) look like
  * folded stacks?  Decided by the first line that is not blank (spaces, tabs
@@ -64,8 +58,9 @@ int ss_folded_sniff(const char *p, size_t n, int whole, const char **why, uint64
  * SS_FOLDED_DIFF_WINDOW bytes) `STACK BASE NEW`, with at least one? */
 int ss_folded_is_diff(const char *p, size_t n, int whole);
 
-/* Load folded stacks from an open reader into m as one new source.  `path`
- * names the file in messages.  Returns 0 or an error code with err naming
+/* Load folded stacks from an open reader into m as one new source, with
+ * the interval of r->opts (see SS_FOLDED_INTERVAL_US).  `path` names the
+ * file in messages.  Returns 0 or an error code with err naming
  * the file and line. */
 int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err);
 

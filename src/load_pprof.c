@@ -28,6 +28,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
+#include "load.h"
 #include "match.h"
 #include "num.h"
 #include "profile.pb-c.h"
@@ -420,6 +421,7 @@ struct restore {
 };
 
 struct loader {
+    int no_drop_frames; /* the load's options: drop_frames not applied */
     struct ss_model *m;
     const char *path;
     struct ss_error *err;
@@ -963,14 +965,6 @@ static int from_timeline(const struct loader *L)
 
 /* ---- drop_frames and keep_frames ---------------------------------------------- */
 
-/* Whether drop_frames is applied (ss_pprof_set_drop_frames). */
-static int apply_drop_frames = 1;
-
-void ss_pprof_set_drop_frames(int on)
-{
-    apply_drop_frames = on;
-}
-
 enum { PRUNE_ALL = 1, PRUNE_BENEATH = 2 };
 
 /* drop_frames and keep_frames compiled, and what is known of each
@@ -1080,7 +1074,7 @@ static int prune_mark(struct loader *L, struct prune_rx *px)
  * costly for the names (match.h) are not applied, with a warning. */
 static int prune_plan(struct loader *L)
 {
-    if (!apply_drop_frames || !L->drop_frames || !L->strs.v[L->drop_frames].len)
+    if (L->no_drop_frames || !L->drop_frames || !L->strs.v[L->drop_frames].len)
         return 0;
     struct prune_rx px = {0};
     int r = prune_regex(L, L->drop_frames, "drop_frames", &px.drop);
@@ -1848,7 +1842,7 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
 /* ---- entry points ---------------------------------------------------------- */
 
 int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
-                      const char *path, struct ss_error *err)
+                      const struct ss_load_opts *o, const char *path, struct ss_error *err)
 {
     if (len == 0)
         return ss_fail(err, SS_EINPUT, "%s: empty file", path);
@@ -1871,6 +1865,7 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     L.m = m;
     L.path = path;
     L.err = err;
+    L.no_drop_frames = o && o->no_drop_frames;
     L.buf = gz ? raw : data;
     L.len = raw_len;
     L.gz = gz;
@@ -1912,7 +1907,7 @@ int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     int rc = ss_reader_whole(r, SS_PPROF_MAX_BYTES, "", &w, err);
     if (rc)
         return rc;
-    rc = ss_load_pprof_mem(m, w.p, w.n, SS_PPROF_MAX_BYTES, path, err);
+    rc = ss_load_pprof_mem(m, w.p, w.n, SS_PPROF_MAX_BYTES, r->opts, path, err);
     ss_reader_whole_free(&w);
     return rc;
 }

@@ -20,7 +20,7 @@
  *   named after its mapping's file, as pprof shows it ("[libc.so.6]"; else
  *   "<unknown>"), SS_LOC_NO_LINE.
  * - drop_frames and keep_frames are applied as Go's pprof applies them
- *   (ss_pprof_set_drop_frames).
+ *   (unless the load's options say no_drop_frames: load.h).
  * - Samples keep file order, one model sample per pprof sample (a pprof
  *   sample with count 5 stays one sample with count 5).
  * - Comments, duration, drop_frames, keep_frames, default_sample_type,
@@ -45,23 +45,21 @@
 #include "limits.h"
 
 /* Load a pprof profile from an open reader (positioned at the start of the
- * file) into m as one source.  `path` names the file in messages.  Returns
+ * file) into m as one source, with the options r->opts.  `path` names the
+ * file in messages.  Returns
  * 0 or an error code. */
 int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err);
 
 /* Load a pprof profile held in memory (gzip-compressed or raw), with
- * `max_bytes` as the limit on the decompressed size.  For ss_load_pprof
- * and the unit tests. */
-int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
-                      const char *path, struct ss_error *err);
-
-/* Whether the reader applies a profile's drop_frames and keep_frames as
- * Go's pprof does (pprof's Prune: a sample loses the frames from the
+ * `max_bytes` as the limit on the decompressed size and the options o
+ * (load.h; NULL: defaults).  drop_frames and keep_frames are applied as Go's
+ * pprof applies them (pprof's Prune: a sample loses the frames from the
  * outermost one whose function matches drop_frames, and not keep_frames,
- * inward; the frames before the first that does not match are kept).  On
- * by default; the command line's --no-drop-frames turns it off.
- * Process-wide. */
-void ss_pprof_set_drop_frames(int on);
+ * inward; the frames before the first that does not match are kept) unless
+ * o->no_drop_frames.  For ss_load_pprof and the unit tests. */
+struct ss_load_opts;
+int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
+                      const struct ss_load_opts *o, const char *path, struct ss_error *err);
 
 /* Is p[0..n) the start of a raw (uncompressed) Profile message?  Its
  * structure is checked, not a window: every tag must be a field of

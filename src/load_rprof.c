@@ -1130,11 +1130,11 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
         if (rc)
             return rc;
         if (r->line_no % PROGRESS_LINES == 0)
-            ss_load_progress(p->path, r->next_off, fsize, p->m->sample_stack.n);
+            ss_load_progress(r, p->path, r->next_off, fsize, p->m->sample_stack.n);
     }
     if (got < 0)
         return p->err->code;
-    ss_load_progress(p->path, r->next_off, fsize, p->m->sample_stack.n);
+    ss_load_progress(r, p->path, r->next_off, fsize, p->m->sample_stack.n);
     return finish_file(p, r->line_no);
 }
 
@@ -1658,7 +1658,7 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
                 pl.stop = 1;
             pthread_cond_broadcast(&pl.cv);
             pthread_mutex_unlock(&pl.mu);
-            ss_load_progress(p->path, ck->end, fsize, p->m->sample_stack.n);
+            ss_load_progress(r, p->path, ck->end, fsize, p->m->sample_stack.n);
             if (cut)
                 break;
         }

@@ -33,6 +33,8 @@ struct ss_file_id {
     int64_t mtime_s, mtime_ns;
 };
 
+struct ss_load_opts;
+
 struct ss_reader {
     int fd;
     const char *path; /* borrowed; for messages */
@@ -65,6 +67,11 @@ struct ss_reader {
     /* ranged and mapped: see ss_reader_use_whole (NULL: each window is
      * mapped and unmapped) */
     const struct ss_inmap *whole;
+    /* the options of the load reading this file (load.h; NULL: defaults),
+     * and which of its files it is (0-based) of how many: set by
+     * ss_load_file after opening, for the readers (ss_load_progress) */
+    const struct ss_load_opts *opts;
+    int file, nfiles;
 };
 
 /* Are regular files mapped (mmap) rather than read (read, pread)?  Only

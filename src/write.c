@@ -366,22 +366,31 @@ static int write_atomic(const char *path, const struct target *t, int force, ss_
 struct stream_job {
     const struct ss_model *m;
     const struct ss_format *f;
-    uint64_t in; /* the inputs' bytes */
-    int capped;  /* written through a stream capped at ss_out_limit(in) */
+    const struct ss_write_opts *o; /* the SVG's options */
+    uint64_t in;                   /* the inputs' bytes */
+    int capped;                    /* written through a stream capped at ss_out_limit(in) */
 };
 
 /* Write j's model in its format to fp, through a capped stream unless
  * forced or pprof (see the size of the output, below). */
+/* j's model in its format to fp: the SVG with the options of j->o. */
+static int write_one(const struct stream_job *j, FILE *fp, const char *path, struct ss_error *err)
+{
+    if (j->f->id == SS_OUT_SVG)
+        return ss_write_svg_with(j->m, fp, path, j->o->svg, j->o->svg_alpha, err);
+    return j->f->write(j->m, fp, path, err);
+}
+
 static int write_capped(const struct stream_job *j, FILE *fp, const char *path, int partial,
                         struct ss_error *err)
 {
     if (!j->capped)
-        return j->f->write(j->m, fp, path, err);
+        return write_one(j, fp, path, err);
     struct ss_outcap c;
     FILE *cf = ss_out_capped(&c, fp, ss_out_limit(j->in));
     if (!cf)
         return ss_nomem(err, "the output stream");
-    int rc = j->f->write(j->m, cf, path, err);
+    int rc = write_one(j, cf, path, err);
     int over = ss_out_uncap(cf, &c);
     if (over == 1) {
         char why[96];
@@ -401,6 +410,7 @@ static void stream_job_init(struct stream_job *j, const struct ss_model *m,
 {
     j->m = m;
     j->f = f;
+    j->o = o;
     j->capped = !o->force && f->id != SS_OUT_PPROF;
     j->in = j->capped ? ss_out_input_bytes(o->inputs, o->n_inputs) : 0;
 }

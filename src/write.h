@@ -32,12 +32,23 @@
 #include "format.h"
 #include "model.h"
 
-/* Options of ss_write_file. */
+/* Options of ss_write_file.  The core holds no process-wide configuration:
+ * what the command line and the explorer choose for a write travels here. */
+struct ss_flame_opts;
 struct ss_write_opts {
     enum ss_out_format format;
     int force;           /* replace an existing output */
     char *const *inputs; /* input files: never replaced */
     int n_inputs;
+    /* SVG: the flame graph's options (flame.h; inverted, time order, the
+     * order of children), NULL: the aggregated graph, roots at the bottom,
+     * children by name (the command line's --inverted and --time-order;
+     * the explorer's :w F.svg gives the flame view's) */
+    const struct ss_flame_opts *svg;
+    /* SVG of a comparison: the level of the verdicts (verdict.h; --alpha),
+     * 0: 0.05.  Frames whose change is not a verdict of grew or shrank are
+     * drawn in a neutral colour. */
+    double svg_alpha;
 };
 
 /* Write m to `path`.  Returns 0 or an error code with err naming the path;
@@ -89,18 +100,15 @@ int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, str
 int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
                            struct ss_error *err);
 
-/* The flame graph as a standalone interactive SVG (write_svg.c), with the
- * options last given to ss_svg_set_opts (flame.h's struct; by default the
- * aggregated graph, roots at the bottom, children by name).  The format
- * table's writers take no options: the command line and the explorer's
- * flame view set them there. */
-struct ss_flame_opts;
+/* The flame graph as a standalone interactive SVG (write_svg.c) with the
+ * options fo (flame.h's struct; NULL: the aggregated graph, roots at the
+ * bottom, children by name) and, for a comparison, the verdicts' level
+ * alpha (0: 0.05), as ss_write_opts gives them.  ss_write_svg, the format
+ * table's writer (whose writers take no options), uses the defaults;
+ * ss_write_file and ss_write_stream pass their options' svg and svg_alpha. */
 int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
-void ss_svg_set_opts(const struct ss_flame_opts *o);
-/* The level of a differential SVG's verdicts (verdict.h; 0.05 unless set):
- * frames whose change is not a verdict of grew or shrank are drawn in a
- * neutral colour. */
-void ss_svg_set_alpha(double alpha);
+int ss_write_svg_with(const struct ss_model *m, FILE *f, const char *path,
+                      const struct ss_flame_opts *fo, double alpha, struct ss_error *err);
 
 /* The tables writer fills the existing empty directory `dir`. */
 int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err);

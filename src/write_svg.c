@@ -10,8 +10,8 @@
  * The roots are at the bottom (a flame); the inverted graph (the leaves as
  * roots, their callers below them) hangs from the top, as
  * `flamegraph.pl --inverted --reverse` draws it.  The options (inverted,
- * time order) are set with ss_svg_set_opts before writing: the format
- * table's writers take none.  Each <g> carries the
+ * time order) come with the write's options (write.h, ss_write_opts.svg):
+ * the format table's writer takes none and draws the default graph.  Each <g> carries the
  * frame's start, width (in the measure's raw unit, full precision) and depth
  * (data-x, data-w, data-d), so the script zooms exactly, and so can a test
  * read the frames back.  Names are shown with control characters and bytes
@@ -46,22 +46,8 @@
 #define SVG_MIN_PX 0.1 /* narrower frames are left out */
 #define SVG_CHAR_PX 7  /* a character of the 12 px font, for labels */
 
-static struct ss_flame_opts svg_opts = {0, 0, SS_FLAME_BY_NAME};
+#define SVG_ALPHA 0.05 /* a comparison's verdicts' level by default */
 
-static double svg_alpha = 0.05;
-
-void ss_svg_set_opts(const struct ss_flame_opts *o)
-{
-    svg_opts = *o;
-}
-
-void ss_svg_set_alpha(double alpha)
-{
-    svg_alpha = alpha;
-}
-
-/* Text escaped for people (textesc.h) and then for XML, `max` code points
- * at most (SIZE_MAX: all), the last two replaced by ".." when cut. */
 static void put_text(FILE *f, const char *s, size_t max)
 {
     size_t len = strlen(s), units = 0, total = 0;
@@ -292,8 +278,8 @@ static void delta_fill(double base, double cur, double max_delta, const struct s
         snprintf(buf, n, "rgb(235,235,235)");
 }
 
-static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
-                     struct ss_error *err);
+static int write_svg(const struct ss_model *m, FILE *f, const struct ss_flame_opts *svg_opts,
+                     const struct ss_compare *cmp, struct ss_error *err);
 
 /* A frame's <title>: its name, value and share of `all`; in a comparison
  * (base not NULL) its base value and delta, and its verdict (vd, or NULL). */
@@ -366,9 +352,18 @@ static void put_gone(const struct ss_model *m, FILE *f, const struct ss_cmp_gone
 
 int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err)
 {
+    return ss_write_svg_with(m, f, path, NULL, 0, err);
+}
+
+int ss_write_svg_with(const struct ss_model *m, FILE *f, const char *path,
+                      const struct ss_flame_opts *fo, double alpha, struct ss_error *err)
+{
     (void)path;
+    struct ss_flame_opts opts = {0, 0, SS_FLAME_BY_NAME};
+    if (fo)
+        opts = *fo;
     if (!ss_model_is_comparison(m))
-        return write_svg(m, f, NULL, err);
+        return write_svg(m, f, &opts, NULL, err);
     /* a comparison: the new profile's graph coloured by delta */
     struct ss_model base, cur;
     int rc = ss_compare_split(m, &base, &cur, err);
@@ -383,20 +378,20 @@ int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_
     if (!rc) {
         struct ss_compare cmp;
         ss_compare_init(&cmp, &base, &cur, norm);
-        cmp.alpha = svg_alpha;
-        rc = write_svg(&cur, f, &cmp, err);
+        cmp.alpha = alpha > 0 ? alpha : SVG_ALPHA;
+        rc = write_svg(&cur, f, &opts, &cmp, err);
     }
     ss_model_free(&base);
     ss_model_free(&cur);
     return rc;
 }
 
-static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare *cmp,
-                     struct ss_error *err)
+static int write_svg(const struct ss_model *m, FILE *f, const struct ss_flame_opts *svg_opts,
+                     const struct ss_compare *cmp, struct ss_error *err)
 {
     struct ss_flame fl;
     double *sw = NULL, *pw = NULL;
-    struct ss_flame_opts opts = svg_opts;
+    struct ss_flame_opts opts = *svg_opts;
     int top = SVG_TOP + (cmp ? 18 : 0); /* a comparison's legend below the title */
     if (cmp)
         opts.time_order = 0; /* deltas join merged frames */
@@ -440,7 +435,7 @@ static int write_svg(const struct ss_model *m, FILE *f, const struct ss_compare 
             if (fabs(fl.nodes[i].total - base[i]) > max_delta)
                 max_delta = fabs(fl.nodes[i].total - base[i]);
     }
-    int inverted = svg_opts.inverted;
+    int inverted = svg_opts->inverted;
     uint32_t rows = fl.max_depth ? fl.max_depth : 1;
     int height = top + (int)rows * SVG_FRAME_H + SVG_BOTTOM;
     double px = SVG_W - 2 * SVG_XPAD;

@@ -569,7 +569,7 @@ START_TEST(test_tables_round_trip)
     ck_assert_msg(ss_write_tables(m, dir, &err) == 0, "%s", err.msg);
     struct ss_model b;
     char *paths[1] = {dir};
-    int rc = ss_load_files(&b, paths, 1, &err);
+    int rc = ss_load_files(&b, paths, 1, NULL, &err);
     rm_dir(dir);
     ck_assert_msg(rc == 0, "%s", err.msg);
 

@@ -42,7 +42,7 @@ int fx_load(struct ss_model *m, struct ss_error *err, const char *data, size_t l
     fx_write(path, n, data, len);
     ss_error_clear(err);
     char *paths[1] = {path};
-    int rc = ss_load_files(m, paths, 1, err);
+    int rc = ss_load_files(m, paths, 1, NULL, err);
     unlink(path);
     return rc;
 }

@@ -52,6 +52,7 @@ static char *strings[NSTR];
 
 struct fx {
     Profile p;
+    struct ss_load_opts opts; /* the options the fixture is loaded with */
     ValueType vt[2], period_type;
     ValueType *vtp[2];
     Function fn[3];
@@ -189,7 +190,8 @@ static int fx_load_pb(const struct fx *x, int gz, struct ss_model *m, struct ss_
         data = fx_gzip(raw, len, &zlen);
     ck_assert_int_eq(ss_model_init(m, err), 0);
     ss_error_clear(err);
-    int rc = ss_load_pprof_mem(m, data, gz ? zlen : len, SS_PPROF_MAX_BYTES, "t.pb.gz", err);
+    int rc =
+        ss_load_pprof_mem(m, data, gz ? zlen : len, SS_PPROF_MAX_BYTES, &x->opts, "t.pb.gz", err);
     if (gz)
         free(data);
     free(raw);
@@ -570,7 +572,7 @@ START_TEST(test_read_wire_errors)
 
     /* Cut in the middle of a field: the declared length runs past the end. */
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, raw, len / 2, SS_PPROF_MAX_BYTES, "t.pb", &err),
+    ck_assert_int_eq(ss_load_pprof_mem(&m, raw, len / 2, SS_PPROF_MAX_BYTES, NULL, "t.pb", &err),
                      SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "t.pb: byte ") != NULL, "%s", err.msg);
     ss_model_free(&m);
@@ -578,8 +580,9 @@ START_TEST(test_read_wire_errors)
     /* An absurd declared length: a sample field claiming 2^62 bytes. */
     static const uint8_t huge[] = {0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 1};
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, huge, sizeof huge, SS_PPROF_MAX_BYTES, "t.pb", &err),
-                     SS_EINPUT);
+    ck_assert_int_eq(
+        ss_load_pprof_mem(&m, huge, sizeof huge, SS_PPROF_MAX_BYTES, NULL, "t.pb", &err),
+        SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "t.pb: byte 0: declared length runs past the end") != NULL, "%s",
                   err.msg);
     ss_model_free(&m);
@@ -588,15 +591,16 @@ START_TEST(test_read_wire_errors)
     size_t zlen;
     uint8_t *gz = fx_gzip(raw, len, &zlen);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen - 12, SS_PPROF_MAX_BYTES, "t.pb.gz", &err),
-                     SS_EINPUT);
+    ck_assert_int_eq(
+        ss_load_pprof_mem(&m, gz, zlen - 12, SS_PPROF_MAX_BYTES, NULL, "t.pb.gz", &err), SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "truncated gzip data") != NULL, "%s", err.msg);
     ss_model_free(&m);
 
     /* Garbage after the gzip header. */
     memcpy(gz + 10, "garbage garbage garbage", 23);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, 33, SS_PPROF_MAX_BYTES, "t.pb.gz", &err), SS_EINPUT);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, 33, SS_PPROF_MAX_BYTES, NULL, "t.pb.gz", &err),
+                     SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "t.pb.gz: byte ") && strstr(err.msg, "bad gzip data"), "%s",
                   err.msg);
     ss_model_free(&m);
@@ -608,7 +612,7 @@ START_TEST(test_read_wire_errors)
     ck_assert_ptr_nonnull(zeros);
     gz = fx_gzip(zeros, 4u << 20, &zlen);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 1u << 20, "bomb.gz", &err), SS_EINPUT);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 1u << 20, NULL, "bomb.gz", &err), SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "bomb.gz: byte 0 of the decompressed data: invalid field "
                                   "number") != NULL,
                   "%s", err.msg);
@@ -620,7 +624,7 @@ START_TEST(test_read_wire_errors)
         zeros[i] = i % 2 ? '\n' : '2';
     gz = fx_gzip(zeros, 4u << 20, &zlen);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 1u << 20, "bomb.gz", &err), SS_EINPUT);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 1u << 20, NULL, "bomb.gz", &err), SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "bomb.gz: decompresses to more than 1 MiB, the limit") != NULL,
                   "%s", err.msg);
     ss_model_free(&m);
@@ -648,12 +652,13 @@ START_TEST(test_read_wire_errors)
     gz = fx_gzip(big, blen, &zlen);
     ck_assert_uint_lt(zlen * 32, 32u << 20);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 36u << 20, "big.gz", &err), SS_EINPUT);
+    ck_assert_int_eq(ss_load_pprof_mem(&m, gz, zlen, 36u << 20, NULL, "big.gz", &err), SS_EINPUT);
     ck_assert_msg(strstr(err.msg, "big.gz: decompresses to more than 36 MiB, the limit") != NULL,
                   "%s", err.msg);
     ss_model_free(&m);
     ck_assert_int_eq(ss_model_init(&m, &err), 0);
-    ck_assert_msg(ss_load_pprof_mem(&m, gz, zlen, 64u << 20, "big.gz", &err) == 0, "%s", err.msg);
+    ck_assert_msg(ss_load_pprof_mem(&m, gz, zlen, 64u << 20, NULL, "big.gz", &err) == 0, "%s",
+                  err.msg);
     ck_assert_uint_eq(m.sample_stack.n, x.p.n_sample + reps);
     ss_model_free(&m);
     free(gz);
@@ -777,7 +782,8 @@ START_TEST(test_write_rprof_model)
     /* Read back: the same stacks, counts and lines. */
     struct ss_model back;
     ck_assert_int_eq(ss_model_init(&back, &err), 0);
-    ck_assert_int_eq(ss_load_pprof_mem(&back, gz, len, SS_PPROF_MAX_BYTES, "out.pb.gz", &err), 0);
+    ck_assert_int_eq(ss_load_pprof_mem(&back, gz, len, SS_PPROF_MAX_BYTES, NULL, "out.pb.gz", &err),
+                     0);
     ck_assert_uint_eq(back.sample_stack.n, 4);
     ck_assert_double_exact(back.sources.v[0].interval_us, 20000.0);
     char x1[256], x2[256];
@@ -796,10 +802,11 @@ END_TEST
 
 /* drop_frames = string `drop`, keep_frames = string `keep` (0: none): the
  * stack of the first sample ([20 10]: bar, foo inlined into main). */
-static void pruned_first(int64_t drop, int64_t keep, char *buf, size_t n)
+static void pruned_first(int64_t drop, int64_t keep, int no_drop, char *buf, size_t n)
 {
     struct fx x;
     fx_init(&x);
+    x.opts.no_drop_frames = no_drop;
     x.p.drop_frames = drop;
     x.p.keep_frames = keep;
     struct ss_model m;
@@ -813,23 +820,21 @@ START_TEST(test_read_drop_frames)
     /* As Go's pprof (profile.Prune): bar matches, and a frame that does
      * not (main) is outside it: the sample loses bar and what it calls. */
     char buf[512];
-    pruned_first(7, 0, buf, sizeof buf);
+    pruned_first(7, 0, 0, buf, sizeof buf);
     ck_assert_str_eq(buf, "foo@NA#7 | main@a.go#12");
     /* kept when keep_frames matches it too */
-    pruned_first(7, 7, buf, sizeof buf);
+    pruned_first(7, 7, 0, buf, sizeof buf);
     ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
     /* foo is an inlined line: the location keeps its lines outside it
      * (main); the sample is not cut, as no frame outside it is kept */
-    pruned_first(6, 0, buf, sizeof buf);
+    pruned_first(6, 0, 0, buf, sizeof buf);
     ck_assert_str_eq(buf, "bar@NA#20 | main@a.go#12");
     /* the root itself matches: frames before the first that does not
      * are never dropped */
-    pruned_first(5, 0, buf, sizeof buf);
+    pruned_first(5, 0, 0, buf, sizeof buf);
     ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
     /* turned off */
-    ss_pprof_set_drop_frames(0);
-    pruned_first(7, 0, buf, sizeof buf);
-    ss_pprof_set_drop_frames(1);
+    pruned_first(7, 0, 1, buf, sizeof buf);
     ck_assert_str_eq(buf, "bar@NA#20 | foo@NA#7 | main@a.go#12");
 }
 END_TEST

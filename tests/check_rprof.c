@@ -488,7 +488,7 @@ START_TEST(test_several_files)
     char *paths[2] = {path1, path2};
     struct ss_model m;
     struct ss_error err;
-    int rc = ss_load_files(&m, paths, 2, &err);
+    int rc = ss_load_files(&m, paths, 2, NULL, &err);
     unlink(path1);
     unlink(path2);
     ck_assert_msg(rc == 0, "%s", err.msg);
@@ -1128,7 +1128,7 @@ START_TEST(test_bad_paths)
     snprintf(dir, sizeof dir, "%s/ss_check_dir_XXXXXX", tmp && *tmp ? tmp : "/tmp");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char *paths[1] = {dir};
-    int rc = ss_load_files(&m, paths, 1, &err);
+    int rc = ss_load_files(&m, paths, 1, NULL, &err);
     rmdir(dir);
     ck_assert_int_eq(rc, SS_EINPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, dir));
@@ -1136,14 +1136,14 @@ START_TEST(test_bad_paths)
     char missing[4200];
     snprintf(missing, sizeof missing, "%s/no-such-file.out", dir);
     paths[0] = missing;
-    rc = ss_load_files(&m, paths, 1, &err);
+    rc = ss_load_files(&m, paths, 1, NULL, &err);
     ck_assert_int_eq(rc, SS_EINPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, missing));
     /* A good file then a missing one: the whole load fails. */
     char good[4096];
     fx_write(good, sizeof good, "sample.interval=20000\n\"a\" \n", 27);
     char *two[2] = {good, missing};
-    rc = ss_load_files(&m, two, 2, &err);
+    rc = ss_load_files(&m, two, 2, NULL, &err);
     unlink(good);
     ck_assert_int_eq(rc, SS_EINPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, missing));

@@ -530,7 +530,7 @@ static int same_hists_file(const char *path)
     struct ss_model m;
     struct ss_error err;
     char *files[1] = {(char *)(uintptr_t)path}; /* ss_load_files only reads it */
-    if (ss_load_files(&m, files, 1, &err))
+    if (ss_load_files(&m, files, 1, NULL, &err))
         return 0;
     same_hists_model(&m, path);
     ss_model_free(&m);

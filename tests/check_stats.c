@@ -613,7 +613,7 @@ START_TEST(test_header_totals)
         char path[4096], what[4200];
         snprintf(path, sizeof path, "%s/%s", sd && *sd ? sd : ".", files[i]);
         char *p[1] = {path};
-        ck_assert_msg(ss_load_files(&m, p, 1, &err) == 0, "%s: %s", files[i], err.msg);
+        ck_assert_msg(ss_load_files(&m, p, 1, NULL, &err) == 0, "%s: %s", files[i], err.msg);
         for (size_t k = 0; k < ARRAY_SIZE(measures); k++) {
             if (ss_model_set_measure(&m, measures[k], &err))
                 continue; /* the profile lacks it */

@@ -1737,7 +1737,7 @@ START_TEST(test_per_stack_vs_per_sample)
         char path[4096];
         char *p[1] = {srcdir_path(path, sizeof path, files[i])};
         struct ss_error err;
-        ck_assert_msg(ss_load_files(&m, p, 1, &err) == 0, "%s: %s", files[i], err.msg);
+        ck_assert_msg(ss_load_files(&m, p, 1, NULL, &err) == 0, "%s: %s", files[i], err.msg);
         per_stack_vs_per_sample(&m, files[i], &seed, 12, 0);
         ss_model_free(&m);
     }

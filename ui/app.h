@@ -249,6 +249,11 @@ struct ui {
 
 struct ss_flame;
 struct ss_flame_node;
+struct ss_flame_opts;
+
+/* The flame view's options (inverted, time order, order), which :w F.svg
+ * writes the graph with (write.h, ss_write_opts.svg); NULL: the defaults. */
+const struct ss_flame_opts *ui_flame_svg_opts(struct ui *ui);
 
 /* The weights of the current model's chosen measure (flame.h), either
  * pointer NULL when not wanted; the caller frees.  Returns 0, or -1 with

@@ -65,6 +65,8 @@ static char **write_opts(struct ui *ui, int force, struct ss_write_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->force = force;
+    o->svg = ui_flame_svg_opts(ui); /* :w F.svg: the graph as the flame view shows it */
+    o->svg_alpha = ss_cli_alpha();  /* --alpha, as convert's */
     int nb;
     char *const *bases = ss_cli_base_files(&nb);
     char **inputs = malloc((size_t)(ui->nfiles + nb) * sizeof *inputs);

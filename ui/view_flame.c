@@ -95,7 +95,6 @@ static void view_init(struct ui_view *v)
     struct flame_view *p = v->priv;
     p->zoom = NONE;
     p->opts.order = SS_FLAME_BY_NAME;
-    ss_svg_set_opts(&p->opts);
 }
 
 /* ---- building ------------------------------------------------------------- */
@@ -906,12 +905,17 @@ static void zoom_to(struct ui *ui, struct flame_view *p, uint32_t z)
         run_search(ui, p); /* else the next prepare builds the chart for the zoom and searches */
 }
 
+const struct ss_flame_opts *ui_flame_svg_opts(struct ui *ui)
+{
+    const struct flame_view *p = ui->views[UI_V_FLAME].priv;
+    return p ? &p->opts : NULL;
+}
+
 /* Rebuild with new options on the next prepare, keeping the selection. */
 static void rebuild(struct ui_view *v, struct flame_view *p)
 {
     save_paths(v, p);
-    p->built = 0;
-    ss_svg_set_opts(&p->opts); /* :w F.svg writes the graph as shown here */
+    p->built = 0; /* :w F.svg writes the graph as shown here (ui_flame_svg_opts) */
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)

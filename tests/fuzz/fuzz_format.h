@@ -78,7 +78,7 @@ static void fuzz_format(enum ss_out_format id, const char *name, const uint8_t *
         ss_model_free(&m);
     }
     char *files[1] = {path};
-    if (ss_load_files(&m, files, 1, &err) == 0) {
+    if (ss_load_files(&m, files, 1, NULL, &err) == 0) {
         fuzz_use(&m);
         ss_model_free(&m);
     }

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ss_model m;
     struct ss_error err;
     char *files[1] = {path};
-    if (ss_load_files(&m, files, 1, &err) == 0) {
+    if (ss_load_files(&m, files, 1, NULL, &err) == 0) {
         for (int by = 0; by < 2; by++) {
             struct ss_stats st;
             if (ss_stats_compute(&m, by ? SS_BY_LINE : SS_BY_FUNCTION, 1, &st, &err) == 0) {

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ss_model m;
     struct ss_error err;
     char *paths[1] = {fuzz_tmp_path};
-    if (ss_load_files(&m, paths, 1, &err) == 0) {
+    if (ss_load_files(&m, paths, 1, NULL, &err) == 0) {
         struct ss_stats st;
         if (ss_stats_compute(&m, SS_BY_FUNCTION, 1, &st, &err) == 0)
             ss_stats_free(&st);

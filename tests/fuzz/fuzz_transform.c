@@ -50,7 +50,7 @@ static void load_text(struct ss_model *m, const char *text, size_t len, const ch
     fclose(f);
     struct ss_error err;
     char *files[1] = {path};
-    if (ss_load_files(m, files, 1, &err))
+    if (ss_load_files(m, files, 1, NULL, &err))
         abort();
     unlink(path);
 }

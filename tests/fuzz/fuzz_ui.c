@@ -107,7 +107,7 @@ static void setup(void)
     struct ss_model m;
     struct ss_error err;
     char *one[1] = {paths[0]};
-    if (ss_load_files(&m, one, 1, &err))
+    if (ss_load_files(&m, one, 1, NULL, &err))
         abort();
     FILE *f = fopen(paths[3], "wb");
     if (!f || ss_write_pprof(&m, f, paths[3], &err) || fclose(f))
@@ -186,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int nfiles = pick == 4 ? 2 : 1;
     struct ss_model m;
     struct ss_error err;
-    if (ss_load_files(&m, files, nfiles, &err))
+    if (ss_load_files(&m, files, nfiles, NULL, &err))
         abort();
     ss_ui_main(&m, files, nfiles, NULL); /* takes the model */
     fuzz_tmp_clear(scratch, 1);          /* files, and the tables directories of `:w DIR/` */

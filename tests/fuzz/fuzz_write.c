@@ -414,7 +414,7 @@ static int round_trip(const struct ss_model *m, enum ss_out_format f, char *inpu
     if (nothing_to_write && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
         return 0;
     char *files[1] = {path};
-    if (ss_load_files(back, files, 1, &err)) {
+    if (ss_load_files(back, files, 1, NULL, &err)) {
         /* one line that names the kind of finding, then the details */
         fprintf(stderr, "fuzz_write: %s round trip: what the writer wrote does not load\n  %s\n",
                 ss_format_get(f)->name, err.msg);
@@ -509,7 +509,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct ss_model m;
     struct ss_error err;
     char *files[1] = {path};
-    if (ss_load_files(&m, files, 1, &err) == 0) {
+    if (ss_load_files(&m, files, 1, NULL, &err) == 0) {
         static const enum ss_out_format all[] = {SS_OUT_TABLES,        SS_OUT_PPROF,
                                                  SS_OUT_RPROF,         SS_OUT_FOLDED,
                                                  SS_OUT_SAMPLING_PROF, SS_OUT_SPEEDSCOPE};

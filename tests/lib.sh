@@ -14,6 +14,8 @@
 #   pp ARGS...           run Go's pprof in the scratch directory
 #   top_tsv FILE ARGS... `pprof -top` as name/flat/cum rows
 #   same_numbers A B     compare two name/x/y files numerically
+#   same_tsv A B         two TSV files equal field by field, numbers within
+#                        1e-12 (relative); prints the first difference
 #   check NAME WHY       pass NAME when WHY is empty, else fail it with WHY
 #   has FILE TEXT        true if FILE contains TEXT (a fixed string)
 #   line N FILE          line N (1-based) of FILE
@@ -123,6 +125,25 @@ top_tsv() {
                 print "$n\t$f\t$c\n";
             }
             END { print "<total>\t", (defined $total ? $total : 0), "\t\n" }'
+}
+
+# same_tsv A B: two TSV files equal field by field, numbers within 1e-12
+# of each other (relative: the same sums made in another order); prints
+# the first difference.
+same_tsv() {
+    awk -F '\t' '
+        function abs(v) { return v < 0 ? -v : v }
+        function num(v) { return v ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ }
+        NR == FNR { w[FNR] = $0; n = FNR; next }
+        { m = FNR
+          if (FNR > n) { print "line " FNR ": only in the second"; exit }
+          k = split(w[FNR], x, "\t")
+          if (k != NF) { print "line " FNR ": " k " fields, then " NF; exit }
+          for (i = 1; i <= NF; i++)
+              if (x[i] != $i && !(num(x[i]) && num($i) &&
+                                  abs(x[i] - $i) <= 1e-12 * (abs(x[i]) + abs($i)))) {
+                  print "line " FNR ": " w[FNR] " | " $0; exit } }
+        END { if (m < n) print "line " m + 1 ": only in the first" }' "$1" "$2"
 }
 
 # same_numbers A B: the two "name<TAB>x<TAB>y" files hold the same names

@@ -1702,6 +1702,41 @@ static int scan_fields(const uint8_t *buf, size_t n, size_t *next, const char **
 #define GZ_BUDGET_RATIO 32
 #define GZ_BUDGET_MIN ((size_t)32 << 20)
 
+/* Is the decompressed p[0..n), which is no Profile message from its first
+ * byte, text (an Rprof file or folded stacks that someone gzipped): its
+ * first 256 bytes printable (tabs and line ends allowed, UTF-8's high bytes
+ * too)? */
+static int gz_text(const unsigned char *p, size_t n)
+{
+    size_t k = n < 256 ? n : 256;
+    for (size_t i = 0; i < k; i++)
+        if (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+            return 0;
+    return k > 0;
+}
+
+/* The error of decompressed data buf[0..n) that is no Profile message
+ * (scan_fields: `why` at byte `next`): gzipped text is named as such. */
+static int not_pprof(const unsigned char *buf, size_t n, size_t next, const char *why,
+                     const char *path, struct ss_error *err)
+{
+    if (next > 0 || !gz_text(buf, n))
+        return ss_fail(err, SS_EINPUT,
+                       "%s: byte %zu of the decompressed data: %s (not a pprof profile, or a "
+                       "damaged one)",
+                       path, next, why);
+    char head[48];
+    size_t k = 0;
+    while (k + 1 < sizeof head && k < n && buf[k] != '\n' && buf[k] != '\r')
+        head[k] = (char)buf[k], k++;
+    head[k] = '\0';
+    return ss_fail(err, SS_EINPUT,
+                   "%s: gzip-compressed text, not a pprof profile (it begins \"%s%s\"): "
+                   "stackscope reads text profiles uncompressed: gunzip -k %s and open what is "
+                   "inside",
+                   path, head, k + 1 == sizeof head ? "..." : "", path);
+}
+
 /* One pass of inflate over every gzip member of in[0..len).  With keep, the
  * output goes to *buf (capacity *cap, grown by doubling up to stop + 1) and
  * its top-level fields are checked as they arrive; without, to a scratch
@@ -1744,10 +1779,7 @@ static int inflate_pass(const unsigned char *in, size_t len, unsigned char **buf
         if (n > stop)
             break;
         if (keep && scan_fields(*buf, n, &next, &why)) {
-            rc = ss_fail(err, SS_EINPUT,
-                         "%s: byte %zu of the decompressed data: %s (not a pprof profile, or a "
-                         "damaged one)",
-                         path, next, why);
+            rc = not_pprof(*buf, n, next, why, path, err);
             break;
         }
         if (zr == Z_STREAM_END) {

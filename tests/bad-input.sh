@@ -173,6 +173,14 @@ bad missing-file "$T/no-such-file"
 
 printf '\037\213\010\000\000\000\000\000\000\003garbage, not deflate' >"$T/gzip"
 bad gzip-garbage "$T/gzip"
+# an Rprof file that someone gzipped: named as gzipped text, with what to do
+{ printf '%s\n' "$H"; for i in $(seq 40); do printf '"f" "g" "main" \n'; done; } | gzip -n >"$T/rprof.out.gz"
+bad gzip-text "$T/rprof.out.gz"
+if [[ $ERR == *"rprof.out.gz: gzip-compressed text, not a pprof profile (it begins \"$H\"): stackscope reads text profiles uncompressed: gunzip -k"* ]]; then
+    pass gzip-text-named
+else
+    fail gzip-text-named "$ERR"
+fi
 
 printf 'memory profiling: %s\n:1:2:3:4:"a" \n"b" \n' "$H" >"$T/mem-missing"
 bad memory-prefix-missing "$T/mem-missing" 3

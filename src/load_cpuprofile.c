@@ -432,7 +432,8 @@ static int sample_times(struct cp *C, struct smp *S, size_t ns, int *unordered)
         S[k].t = t;
         S[k].seq = (uint32_t)k;
         S[k].line = 0;
-        if (pt->lines && !ss_json_int(j, pt->lines[k], -(1ll << 53), 1ll << 53, &S[k].line))
+        if (pt->lines && pt->lines[k] != SS_JSON_NONE &&
+            !ss_json_int(j, pt->lines[k], -(1ll << 53), 1ll << 53, &S[k].line))
             return fail_at(C, pt->lines[k], "a sample's line must be a whole number", "");
     }
     if (*unordered)

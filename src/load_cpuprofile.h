@@ -49,7 +49,8 @@ struct ss_cpuprofile_parts {
     const uint32_t *nodes; /* node objects */
     size_t n_nodes;
     const uint32_t *samples, *deltas; /* per sample: its node id and time delta (numbers) */
-    const uint32_t *lines;            /* per sample: its line (a trace's "lines"), or NULL */
+    const uint32_t
+        *lines; /* per sample: its line (a trace's "lines"; SS_JSON_NONE: none), or NULL */
     size_t n_samples;
     double start, end; /* microseconds; end only with has_end */
     int has_end;

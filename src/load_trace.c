@@ -101,7 +101,7 @@ struct prof {
     const char *id; /* the event's "id" (borrowed from the document), "" when none */
     uint32_t at;    /* its Profile event, for messages */
     double start, end;
-    int has_start, has_end, lines_ok;
+    int has_start, has_end;
     idvec nodes, samples, deltas, lines;
 };
 
@@ -150,7 +150,6 @@ static struct prof *new_prof(struct tr *T, uint32_t ev)
     p.tid = num_or(T->j, ss_json_member(T->j, ev, "tid"), -1);
     p.id = str_or(T->j, ss_json_member(T->j, ev, "id"), "");
     p.at = ev;
-    p.lines_ok = 1;
     if (VEC_PUSH(T->profs, p))
         return NULL;
     return &T->profs.v[T->profs.n - 1];
@@ -196,8 +195,15 @@ static int take(struct tr *T, struct prof *p, uint32_t data, uint32_t cpu)
         append(j, deltas, &p->deltas, &nd) ||
         append(j, ss_json_member(j, data, "lines"), &p->lines, &nl))
         return ss_nomem(T->err, "trace");
-    if (nl != ns)
-        p->lines_ok = 0; /* lines for some samples only: none used */
+    if (nl != ns) {
+        /* a chunk without a line for each of its samples (Node's last
+         * chunk may have none): its samples' lines come from the nodes */
+        p->lines.n -= nl;
+        if (VEC_RESERVE(p->lines, p->lines.n + ns))
+            return ss_nomem(T->err, "trace");
+        for (size_t k = 0; k < ns; k++)
+            p->lines.v[p->lines.n++] = SS_JSON_NONE;
+    }
     return 0;
 }
 
@@ -280,7 +286,7 @@ static int build_prof(struct tr *T, struct ss_model *m, size_t k, uint32_t evs, 
     memset(&pt, 0, sizeof pt);
     pt.nodes = p->nodes.v, pt.n_nodes = p->nodes.n;
     pt.samples = p->samples.v, pt.deltas = p->deltas.v, pt.n_samples = p->samples.n;
-    pt.lines = p->lines_ok && p->lines.n == p->samples.n ? p->lines.v : NULL;
+    pt.lines = p->lines.n == p->samples.n ? p->lines.v : NULL;
     pt.start = p->start, pt.end = p->end, pt.has_end = p->has_end;
     pt.type = "chrome_trace";
     pt.session = session;

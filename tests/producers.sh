@@ -190,6 +190,24 @@ grep -q '^a.js#5	' "$TMPD/line.tsv" && grep -q '^a.js#21	' "$TMPD/line.tsv" &&
     pass "cpuprofile: lines are lineNumber + 1 in the url's file" ||
     fail "cpuprofile: lines" "$(cat "$TMPD/line.tsv")"
 
+# A hand-made trace whose last chunk has samples but no "lines" (Node
+# writes such a chunk when the profiler stops): the first chunk's samples
+# keep their lines (12, 13), the last's take the node's (lineNumber + 1 = 3)
+cat >"$TMPD/hand.trace.json" <<'JSON'
+{"traceEvents":[
+ {"name":"Profile","ph":"P","pid":1,"tid":1,"ts":0,"id":"0x1","args":{"data":{"startTime":100}}},
+ {"name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":0,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[
+  {"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},
+  {"id":2,"callFrame":{"functionName":"f","scriptId":"1","url":"file:///t.js","lineNumber":2,"columnNumber":0},"parent":1}],
+  "samples":[2,2]},"timeDeltas":[10,10],"lines":[12,13]}}},
+ {"name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":0,"id":"0x1","args":{"data":{"cpuProfile":{"samples":[2]},"timeDeltas":[10]}}}
+]}
+JSON
+"$STACKSCOPE" report --by line --value samples --format tsv "$TMPD/hand.trace.json" 2>&1 |
+    awk -F'\t' 'NR > 1 { print $1 " " $2 }' | LC_ALL=C sort >"$TMPD/hand.tlines"
+expect "trace: a chunk without lines takes its samples' lines from the nodes, the others keep theirs" \
+    "t.js#12 1|t.js#13 1|t.js#3 1" "$(tr '\n' '|' <"$TMPD/hand.tlines" | sed 's/|$//')"
+
 # Bad input: each names the byte offset (exit 2); the offsets were counted
 # by hand (the head below is 64 bytes: the text after it starts at byte 64).
 cp_bad() { # NAME JSON PATTERN

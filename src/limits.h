@@ -35,8 +35,8 @@
 #define SS_FOLDED_DIFF_WINDOW ((size_t)1 << 20)
 
 /* The longest line of a text input read from a pipe or device (256 MiB).
- * A line of a regular file has no limit but the file's size: it is mapped,
- * not copied, and a line is never longer than its file. */
+ * A line of a regular file has no limit but the file's size: a line is
+ * never longer than its file (read, the buffer holds at most twice it). */
 #define SS_MAX_STREAM_LINE ((size_t)256 << 20)
 
 /* A sample's weight in a time unit (speedscope), in nanoseconds: what an

@@ -176,7 +176,7 @@ static int sniff_and_load(struct ss_model *m, struct ss_reader *r, const char *p
         if (n == 0)
             return ss_fail(err, SS_EINPUT, "%s: empty file", path);
         int whole = (size_t)n < want;
-        f = ss_sniff((const unsigned char *)p, (size_t)n, whole, r->mapped ? r->fsize : 0, &more,
+        f = ss_sniff((const unsigned char *)p, (size_t)n, whole, r->regular ? r->fsize : 0, &more,
                      why, sizeof why);
         if (more && want > text_max)
             return ss_fail(err, SS_EINPUT,

@@ -1702,10 +1702,9 @@ static int scan_fields(const uint8_t *buf, size_t n, size_t *next, const char **
 #define GZ_BUDGET_RATIO 32
 #define GZ_BUDGET_MIN ((size_t)32 << 20)
 
-/* Is the decompressed p[0..n), which is no Profile message from its first
- * byte, text (an Rprof file or folded stacks that someone gzipped): its
- * first 256 bytes printable (tabs and line ends allowed, UTF-8's high bytes
- * too)? */
+/* Is the decompressed p[0..n), which is no Profile message, text (an Rprof file or folded stacks
+ * that someone gzipped): its first 256 bytes printable (tabs and line ends allowed, UTF-8's high
+ * bytes too)? */
 static int gz_text(const unsigned char *p, size_t n)
 {
     size_t k = n < 256 ? n : 256;
@@ -1720,7 +1719,7 @@ static int gz_text(const unsigned char *p, size_t n)
 static int not_pprof(const unsigned char *buf, size_t n, size_t next, const char *why,
                      const char *path, struct ss_error *err)
 {
-    if (next > 0 || !gz_text(buf, n))
+    if (!gz_text(buf, n))
         return ss_fail(err, SS_EINPUT,
                        "%s: byte %zu of the decompressed data: %s (not a pprof profile, or a "
                        "damaged one)",

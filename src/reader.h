@@ -1,11 +1,11 @@
 /* reader.h - a buffered line reader for text profiles.
  *
- * Regular files are read through a sliding mmap(2) window of 32 MiB (no copy,
- * and peak memory stays independent of the file size); pipes and other files
- * with read(2) in large blocks.  It splits lines on LF, CRLF or CR (the first line end seen
- * decides between "LF, with an optional CR before it" and "CR only"), counts
- * lines from 1 and byte offsets from 0.  A line of a regular file is limited
- * only by the file's size (mapped, it costs no copy); from a pipe or device,
+ * Files are read with read(2) in large blocks; with STACKSCOPE_MMAP=1
+ * (ss_reader_mapping) regular files are read through a sliding mmap(2)
+ * window of 32 MiB instead.  It splits lines on LF, CRLF or CR (the first
+ * line end seen decides between "LF, with an optional CR before it" and "CR
+ * only"), counts lines from 1 and byte offsets from 0.  A line of a regular
+ * file is limited only by the file's size; from a pipe or device,
  * lines longer than SS_MAX_STREAM_LINE (limits.h) are refused instead of
  * growing the buffer without bound.
  *

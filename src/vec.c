@@ -8,11 +8,8 @@
 void ss_big_hint(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-    static size_t page;
-    if (!page) {
-        long ps = sysconf(_SC_PAGESIZE);
-        page = ps > 0 ? (size_t)ps : 4096;
-    }
+    long ps = sysconf(_SC_PAGESIZE); /* each time: callers are on several threads */
+    size_t page = ps > 0 ? (size_t)ps : 4096;
     uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
     uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)(page - 1);
     if (e > a)

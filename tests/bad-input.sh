@@ -181,6 +181,14 @@ if [[ $ERR == *"rprof.out.gz: gzip-compressed text, not a pprof profile (it begi
 else
     fail gzip-text-named "$ERR"
 fi
+# a memory profile's first bytes parse as protobuf fields for a while: named too
+{ printf 'memory profiling: %s\n' "$H"; for i in $(seq 40); do printf ':1:2:3:4:"f" "main" \n'; done; } | gzip -n >"$T/mem.out.gz"
+run report "$T/mem.out.gz"
+if [ "$RC" -eq 2 ] && [[ $ERR == *"mem.out.gz: gzip-compressed text, not a pprof profile (it begins \"memory profiling: $H\")"* ]]; then
+    pass gzip-text-memory-named
+else
+    fail gzip-text-memory-named "exit $RC: $ERR"
+fi
 
 printf 'memory profiling: %s\n:1:2:3:4:"a" \n"b" \n' "$H" >"$T/mem-missing"
 bad memory-prefix-missing "$T/mem-missing" 3

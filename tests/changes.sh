@@ -260,8 +260,9 @@ if [ "$RC" -eq 0 ] && cmp -s "$T/out" "$T/want" &&
 else
     fail "folded: cut" "exit $RC: $(head -c 300 "$T/err")"
 fi
-# read (the default): the format's detection read the whole small file
-# before the cut, which the load then finds: a clear error
+# read (the default): the cut comes while the format's detection reads the
+# file, whose first read then ends early: a clear error (mapped, above,
+# the lines before the cut are kept)
 cp "$T/f.folded" "$T/c.folded"
 during 3000 "truncate -s 5000 '$T/c.folded'" -- report --by self --format tsv "$T/c.folded"
 if [ "$RC" -eq 2 ] && has "$T/err" "c.folded: cut while being read (it had $(wc -c <"$T/f.folded") bytes, now 5000): load it again"; then

@@ -774,12 +774,12 @@ END_TEST
 
 /* The loader takes a line the cache knows by comparing the bytes after its
  * memory prefix with the text of the lines last seen with the same first
- * 32 bytes, line end included.  Every case below loads serially, in
- * parallel chunks of 256 bytes (the chunks start and end mid-pattern) and
- * with pread(2) instead of mappings, with the same hand-worked answers. */
-/* threads, chunk size, STACKSCOPE_MMAP: serial and parallel mapped, and
- * parallel read (pread) */
-static const char *const guess_cfg[][3] = {{"1", NULL, "1"}, {"2", "256", "1"}, {"2", "256", NULL}};
+ * 32 bytes, line end included.  Every case below loads serially and in
+ * parallel chunks of 256 bytes (the chunks start and end mid-pattern), each
+ * read (the default) and mapped, with the same hand-worked answers.  A
+ * configuration: threads, chunk size, STACKSCOPE_MMAP. */
+static const char *const guess_cfg[][3] = {
+    {"1", NULL, NULL}, {"1", NULL, "1"}, {"2", "256", NULL}, {"2", "256", "1"}};
 
 static int guess_load(struct ss_model *m, struct ss_error *err, const char *buf, size_t n,
                       size_t cfg, char *path, size_t pn)

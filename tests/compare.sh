@@ -848,18 +848,20 @@ ours_labels() {
         awk -F '\t' 'NR > 1 { printf "%s|%s\t%s\t%s\t%s\t%.17g\t%.17g\t%.17g\n", $1, $2, $3, $4, $5, $6, $7, $8 }' | sort
 }
 # same_rows A B: the same keys, counts equal, values within 1e-9 relative
-# (a delta that is 0 in exact arithmetic may come out as a rounding of the
-# row's values, 1e-16 of them: the bound is relative to the row's largest)
+# (columns 2-4, the counts, exactly; the value delta, 0 in exact arithmetic
+# when the values agree, may come out as a rounding of the values, 1e-16 of
+# them: its bound is relative to the row's values)
 same_rows() {
     awk -F '\t' '
         function abs(v) { return v < 0 ? -v : v }
-        function bad(a, b) { d = abs(a - b); return d > 1e-9 * (abs(a) + abs(b) + big) + 1e-15 }
+        function bad(a, b, big) { d = abs(a - b); return d > 1e-9 * (abs(a) + abs(b) + big) + 1e-15 }
         NR == FNR { w[$1] = $0; n++; next }
         { seen++; if (!($1 in w)) { print "only ours: " $1; exit }
           split(w[$1], x, "\t")
-          big = 0
-          for (i = 2; i <= 7; i++) if (abs(x[i]) > big) big = abs(x[i])
-          for (i = 2; i <= 7; i++) if (bad(x[i], $i)) { print $1 ": want " w[$1] " got " $0; exit } }
+          big = abs(x[5]) > abs(x[6]) ? abs(x[5]) : abs(x[6])
+          for (i = 2; i <= 7; i++)
+              if (i <= 4 ? x[i] != $i : bad(x[i], $i, i == 7 ? big : 0)) {
+                  print $1 ": want " w[$1] " got " $0; exit } }
         END { if (seen != n) print n " rows wanted, " seen " got" }' "$1" "$2"
 }
 # by_delta FILE: the TSV rows (after the header) by column C non-increasing

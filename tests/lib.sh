@@ -128,8 +128,8 @@ top_tsv() {
 }
 
 # same_tsv A B: two TSV files equal field by field, numbers within 1e-12
-# of each other (relative: the same sums made in another order); prints
-# the first difference.
+# of each other (relative, plus 1e-12 for a 0: the same sums made in
+# another order); prints the first difference.
 same_tsv() {
     awk -F '\t' '
         function abs(v) { return v < 0 ? -v : v }
@@ -141,7 +141,7 @@ same_tsv() {
           if (k != NF) { print "line " FNR ": " k " fields, then " NF; exit }
           for (i = 1; i <= NF; i++)
               if (x[i] != $i && !(num(x[i]) && num($i) &&
-                                  abs(x[i] - $i) <= 1e-12 * (abs(x[i]) + abs($i)))) {
+                                  abs(x[i] - $i) <= 1e-12 * (abs(x[i]) + abs($i)) + 1e-12)) {
                   print "line " FNR ": " w[FNR] " | " $0; exit } }
         END { if (m < n) print "line " m + 1 ": only in the first" }' "$1" "$2"
 }

@@ -141,13 +141,15 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
         if (!base || base != atomic_load(&slots[i].base) || a < base || a - base >= len)
             continue;
         uintptr_t page = a & mask;
+        /* `lost` first: a thread that reads the zeros and then `lost`
+         * finds them lost (ss_reader_line_lost) */
+        lower(&slots[i].lost, atomic_load(&slots[i].off) + (page - base));
         /* zeros from the faulting page to the mapping's end: every page
          * after it is past the file's end too (a file is cut at its end) */
         void *z = mmap((void *)page, base + len - page, PROT_READ,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         if (z == MAP_FAILED)
             break;
-        lower(&slots[i].lost, atomic_load(&slots[i].off) + (page - base));
         errno = saved;
         return;
     }

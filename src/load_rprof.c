@@ -900,6 +900,8 @@ static int record_sample(struct parser *p, ss_id stack, const int64_t *mv)
     return 0;
 }
 
+#define LINE_STOP (-1) /* the cut-off last line: stop reading */
+
 static int sample_line(struct parser *p, const char *s, size_t len)
 {
     size_t i = 0;
@@ -931,13 +933,16 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     /* the line end after the line (the reader found it): with it, the
      * line can be found by its head next time */
     size_t raw = p->r->mode == 1 ? blen + (s[len] == '\r' ? 2 : 1) : 0;
-    if (id != SS_NONE) {
+    if (id != SS_NONE)
         stack = c->line.v[id].stack;
-    } else {
-        if (parse_stack(p, b, blen, i + 1, &stack))
-            return p->err->code;
-        id = lc_put(c, b, blen, raw, h, stack);
+    else if (parse_stack(p, b, blen, i + 1, &stack))
+        return p->err->code;
+    if (ss_reader_line_lost(p->r)) { /* parsed from zeros: not this line */
+        ss_reader_drop_line(p->r);
+        return LINE_STOP;
     }
+    if (id == SS_NONE)
+        id = lc_put(c, b, blen, raw, h, stack);
     if (id != SS_NONE && raw && c->line.v[id].raw)
         lc_head_note(lc_head_slot(c, b, raw - 1 < LC_HEAD ? raw - 1 : LC_HEAD), id);
     return record_sample(p, stack, i ? mv : NULL);
@@ -992,6 +997,11 @@ static int fast_sample(struct parser *p, struct ss_reader *r, int *rc)
             continue;
         lc_head_note(slot, id);
         ss_reader_take_line(r, i + l->raw);
+        if (ss_reader_line_lost(r)) { /* the bytes compared were zeros */
+            ss_reader_drop_line(r);
+            *rc = 0;
+            return 1;
+        }
         if (l->len >= RPROF_R_LINE_CAP && p->capped_lines++ == 0)
             p->first_capped = r->line_no;
         *rc = record_sample(p, l->stack, i ? mv : NULL);
@@ -1002,7 +1012,6 @@ static int fast_sample(struct parser *p, struct ss_reader *r, int *rc)
 
 /* ---- one line ---------------------------------------------------------------- */
 
-#define LINE_STOP (-1) /* the cut-off last line: stop reading */
 
 /* Handle one line (without its line end; `term`: it had one).  Returns 0,
  * LINE_STOP or an error code. */
@@ -1098,6 +1107,7 @@ static int parser_start(struct parser *p, struct ss_model *m, struct ss_reader *
     memset(p, 0, sizeof *p);
     p->m = m;
     p->r = r;
+    r->in_place = 1; /* its lines are checked (ss_reader_line_lost) */
     p->path = path;
     p->err = err;
     p->type_id = ss_model_intern_cstr(m, "rprof");
@@ -1106,6 +1116,23 @@ static int parser_start(struct parser *p, struct ss_model *m, struct ss_reader *
     if (p->type_id == SS_NONE || p->uri_id == SS_NONE || sync_vals(p))
         return ss_nomem(err, "model");
     return 0;
+}
+
+/* rprof_line, but a line found bad when its bytes were lost to a cut
+ * (ss_reader_line_gone: zeros read in a mapped file) is where the input
+ * ends, not an error in it. */
+static int line_or_cut(struct parser *p, struct ss_reader *r, const char *line, size_t len,
+                       int term)
+{
+    int rc = rprof_line(p, line, len, term);
+    if (!rc || rc == LINE_STOP || !ss_reader_line_gone(r))
+        return rc;
+    ss_reader_drop_line(r);
+    p->err->code = SS_OK;
+    p->err->msg[0] = '\0';
+    if (p->ck)
+        p->ck->err_line = 0;
+    return LINE_STOP;
 }
 
 /* ---- the single-threaded loader ---------------------------------------------- */
@@ -1121,7 +1148,7 @@ static int load_serial(struct parser *p, struct ss_reader *r, uint64_t fsize)
         if (!fast_sample(p, r, &rc)) {
             if ((got = ss_reader_next(r, &line, &len, &term, p->err)) != 1)
                 break;
-            rc = rprof_line(p, line, len, term);
+            rc = line_or_cut(p, r, line, len, term);
             if (rc == LINE_STOP) {
                 rc = 0;
                 break;
@@ -1201,6 +1228,7 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
     int rc = ss_model_init(&ck->m, &ck->err);
     if (!rc && !r->buf) {
         rc = ss_reader_open_range(r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
+        r->in_place = 1;
         if (!rc && r->mapped && pl->whole.slot >= 0)
             ss_reader_use_whole(r, &pl->whole);
     }
@@ -1224,7 +1252,7 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
             continue;
         if ((got = ss_reader_next(r, &line, &len, &term, &ck->err)) != 1)
             break;
-        rc = rprof_line(p, line, len, term);
+        rc = line_or_cut(p, r, line, len, term);
         if (rc == LINE_STOP) {
             rc = got = 0;
             break;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "limits.h"
+#include "vec.h"
 
 #define SS_READ_BLOCK (1u << 20)
 #define SS_RANGE_BLOCK (64u << 10) /* a range's reads: the parser finds them in L2 */
@@ -257,6 +258,9 @@ void ss_reader_close(struct ss_reader *r)
     }
     r->buf = NULL;
     r->fd = -1;
+    free(r->copy);
+    r->copy = NULL;
+    r->copy_cap = 0;
 }
 
 /* ---- a file that changes while it is read -------------------------------- */
@@ -270,6 +274,35 @@ static long cut_here(struct ss_reader *r)
     r->start = r->end;
     r->eof = 1;
     return 0;
+}
+
+int ss_reader_lost_(const struct ss_reader *r)
+{
+    if (!r->buf)
+        return 0;
+    /* the line's bytes were read before `lost` is: the handler lowers it
+     * before it maps the zeros (inmap.c) */
+    atomic_thread_fence(memory_order_acquire);
+    uint64_t lost = ss_inmap_lost(r->whole ? r->whole : &r->win);
+    return lost < (r->ranged ? r->rstart : 0) + r->next_off;
+}
+
+int ss_reader_line_gone(const struct ss_reader *r)
+{
+    struct stat st;
+    if (!r->mapped || !r->buf)
+        return 0;
+    return ss_reader_lost_(r) ||
+           (fstat(r->fd, &st) == 0 &&
+            (uint64_t)st.st_size < (r->ranged ? r->rstart : 0) + r->next_off);
+}
+
+void ss_reader_drop_line(struct ss_reader *r)
+{
+    r->next_off = r->offset;
+    if (r->line_no)
+        r->line_no--;
+    cut_here(r);
 }
 
 /* Were bytes of the mapped window lost (a page past the file's end
@@ -447,6 +480,26 @@ long ss_reader_peek(struct ss_reader *r, const char **p, size_t n, struct ss_err
     return (long)(have < n ? have : n);
 }
 
+/* Hand out the line just found (at *line, n bytes): a mapped file's page
+ * may be lost to a cut while its caller parses it (ss_reader_line_lost),
+ * so the line is copied (NUL after it) and then checked, unless the caller
+ * reads in place and checks.  Returns 1, 0 (lost: the input ends at the
+ * line's start) or -1. */
+static int hand_out(struct ss_reader *r, const char **line, size_t n, struct ss_error *err)
+{
+    if (!r->mapped || r->in_place)
+        return 1;
+    if (ss_grow((void **)&r->copy, &r->copy_cap, n + 1, 1))
+        return ss_nomem(err, "line buffer"), -1;
+    memcpy(r->copy, *line, n);
+    r->copy[n] = '\0';
+    *line = r->copy;
+    if (!ss_reader_lost_(r))
+        return 1;
+    ss_reader_drop_line(r);
+    return 0;
+}
+
 int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *terminated,
                    struct ss_error *err)
 {
@@ -497,7 +550,7 @@ int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *ter
             r->offset = r->next_off;
             r->next_off += adv;
             r->start += adv;
-            return 1;
+            return hand_out(r, line, n, err);
         }
         if (r->mode)
             scanned = avail; /* in mode 0 the first line is rescanned (short) */
@@ -517,7 +570,7 @@ int ss_reader_next(struct ss_reader *r, const char **line, size_t *len, int *ter
             r->offset = r->next_off;
             r->next_off += avail;
             r->start = r->end;
-            return 1;
+            return hand_out(r, line, *len, err);
         }
         if (fill(r, err) < 0)
             return -1;

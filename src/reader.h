@@ -72,6 +72,12 @@ struct ss_reader {
      * ss_load_file after opening, for the readers (ss_load_progress) */
     const struct ss_load_opts *opts;
     int file, nfiles;
+    /* mapped: lines are handed out in place, and the caller asks
+     * ss_reader_line_lost itself (the Rprof loader); else each line is
+     * copied to `copy` and checked before it is handed out */
+    int in_place;
+    char *copy;
+    size_t copy_cap;
 };
 
 /* Are regular files mapped (mmap) rather than read (read, pread)?  Only
@@ -144,6 +150,27 @@ static inline void ss_reader_take_line(struct ss_reader *r, size_t n)
     r->next_off += n;
     r->start += n;
 }
+
+/* A mapped file cut while it is read reads zeros where its pages were
+ * lost (inmap.h), and a page may be lost while a line is parsed: its bytes
+ * read before and after differ.  Were any bytes of the line just returned
+ * (or taken) lost by now?  Ask after parsing it and before keeping what it
+ * says (a sample); when so, drop it (ss_reader_drop_line) and take nothing
+ * of it, or fail.  Always 0 for a file that is read, not mapped. */
+int ss_reader_lost_(const struct ss_reader *r);
+static inline int ss_reader_line_lost(const struct ss_reader *r)
+{
+    return r->mapped && ss_reader_lost_(r);
+}
+
+/* ss_reader_line_lost, or the file is now shorter than the line's end: a
+ * cut inside a mapped page zeros its bytes after the new end without a
+ * fault.  For a line found bad (one fstat(2)). */
+int ss_reader_line_gone(const struct ss_reader *r);
+
+/* Drop the line just returned (or taken): the input was cut at its start,
+ * and ends there (ss_reader_changed says so). */
+void ss_reader_drop_line(struct ss_reader *r);
 
 /* Peek at the first bytes of the file without consuming them: up to `n`
  * bytes are made available in *p; returns how many (0 for an empty file) or

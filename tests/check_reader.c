@@ -391,6 +391,50 @@ START_TEST(test_cut)
 }
 END_TEST
 
+/* A mapped file cut while a line handed out in place is parsed: the
+ * line's page is lost after its end was found, and its bytes read as
+ * zeros from then on.  The reader tells (ss_reader_line_lost), and the
+ * line is dropped: the input ends at its start.  A line handed out as a
+ * copy (not in place) keeps the bytes it had. */
+START_TEST(test_cut_in_a_line)
+{
+    set_mode(0);
+    char path[4096];
+    cut_file(path, sizeof path);
+    struct ss_reader r;
+    struct ss_error err;
+    ck_assert_int_eq(ss_reader_open(&r, path, &err), 0);
+    r.in_place = _i;
+    const char *line;
+    size_t ll;
+    int term;
+    for (int k = 0; k < 15000; k++) /* 1.5 MB: into the second window */
+        ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 1);
+    ck_assert_int_eq(ss_reader_line_lost(&r), 0);
+    uint64_t at = r.next_off; /* line 15001's start */
+    ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 1);
+    ck_assert_int_eq(truncate(path, (off_t)(at - at % 4096 - 4096)), 0);
+    char seen[16];
+    memcpy(seen, line, sizeof seen); /* in place: faults, then zeros */
+    if (!_i) {
+        ck_assert_msg(!memcmp(seen, "0015000 x", 9), "the copy changed: '%.9s'", seen);
+        ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 0);
+        ck_assert_uint_eq(r.cut_at, at + CUT_LINE);
+    } else {
+        ck_assert_int_eq(seen[0], 0);
+        ck_assert_int_eq(ss_reader_line_lost(&r), 1);
+        ss_reader_drop_line(&r);
+        ck_assert_uint_eq(r.line_no, 15000);
+        ck_assert_int_eq(ss_reader_next(&r, &line, &ll, &term, &err), 0);
+        ck_assert_uint_eq(r.cut_at, at);
+    }
+    ck_assert_int_eq(r.cut, 1);
+    ss_reader_close(&r);
+    unlink(path);
+    unsetenv("STACKSCOPE_MMAP");
+}
+END_TEST
+
 /* A file parsed whole, cut while its mapping is read: the bytes past the
  * cut read as zeros (no signal), and the reader is told from the first
  * page lost on. */
@@ -615,6 +659,7 @@ Suite *reader_suite(void)
     tcase_add_test(tc, test_pipe_limit);
     tcase_add_test(tc, test_range_map_fails);
     tcase_add_loop_test(tc, test_cut, 0, 2);
+    tcase_add_loop_test(tc, test_cut_in_a_line, 0, 2);
     tcase_add_test(tc, test_cut_whole);
     tcase_add_loop_test(tc, test_changed, 0, 2);
     tcase_add_test(tc, test_sigbus_not_ours);

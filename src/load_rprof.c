@@ -1012,7 +1012,6 @@ static int fast_sample(struct parser *p, struct ss_reader *r, int *rc)
 
 /* ---- one line ---------------------------------------------------------------- */
 
-
 /* Handle one line (without its line end; `term`: it had one).  Returns 0,
  * LINE_STOP or an error code. */
 static int rprof_line(struct parser *p, const char *line, size_t len, int term)

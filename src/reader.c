@@ -292,9 +292,8 @@ int ss_reader_line_gone(const struct ss_reader *r)
     struct stat st;
     if (!r->mapped || !r->buf)
         return 0;
-    return ss_reader_lost_(r) ||
-           (fstat(r->fd, &st) == 0 &&
-            (uint64_t)st.st_size < (r->ranged ? r->rstart : 0) + r->next_off);
+    return ss_reader_lost_(r) || (fstat(r->fd, &st) == 0 &&
+                                  (uint64_t)st.st_size < (r->ranged ? r->rstart : 0) + r->next_off);
 }
 
 void ss_reader_drop_line(struct ss_reader *r)

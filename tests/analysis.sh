@@ -142,21 +142,27 @@ check "--by calls --sort position: callers by name" \
 check "--by calls --sort self: a usage error (a call has one measure)" \
     "$("$S" report --by calls --function b --sort self "$TMPD/sort.out" >/dev/null 2>"$TMPD/sort.err"; rc=$?
        [ $rc = 1 ] && grep -q 'a call has one measure' "$TMPD/sort.err" || echo "rc $rc")"
-# a comparison: under main, x (self +1, total +1), y (self 0, total +3),
-# z (self -1, total +2); q under y and z
-printf '%s\n' 'sample.interval=20000' '"x" "main" ' '"y" "main" ' '"z" "main" ' '"z" "main" ' >"$TMPD/sort.base"
+# a comparison: under main, b (self +1, total +1), c (self 0, total +3),
+# a (self -1, total +2); q under c and a
+printf '%s\n' 'sample.interval=20000' '"b" "main" ' '"c" "main" ' '"a" "main" ' '"a" "main" ' >"$TMPD/sort.base"
 {
-    printf '%s\n' 'sample.interval=20000' '"x" "main" ' '"x" "main" ' '"y" "main" ' '"z" "main" '
-    for i in 1 2 3; do printf '%s\n' '"q" "y" "main" ' '"q" "z" "main" '; done
+    printf '%s\n' 'sample.interval=20000' '"b" "main" ' '"b" "main" ' '"c" "main" ' '"a" "main" '
+    for i in 1 2 3; do printf '%s\n' '"q" "c" "main" ' '"q" "a" "main" '; done
 } >"$TMPD/sort.new"
-cmp_rows() { "$S" report --by tree --base "$TMPD/sort.base" "$@" --format tsv "$TMPD/sort.new" 2>&1 | awk -F '\t' 'NR > 1 { printf "%s%s ", $1, $2 }'; }
+cmp_rows() { "$S" report --base "$TMPD/sort.base" "$@" --format tsv "$TMPD/sort.new" 2>&1 | awk -F '\t' 'NR > 1 { printf "%s%s ", $1, $2 }'; }
 check "--by tree --base: children by total delta (the default)" \
-    "$(got=$(cmp_rows); [ "$got" = "0main 1y 2q 1z 2q 1x " ] || echo "$got")"
-check "--by tree --base --sort self: by self delta" \
-    "$(got=$(cmp_rows --sort self); [ "$got" = "0main 1x 1y 2q 1z 2q " ] || echo "$got")"
+    "$(got=$(cmp_rows --by tree); [ "$got" = "0main 1c 2q 1a 2q 1b " ] || echo "$got")"
+check "--by tree --base --sort self: by self delta, ties by total delta" \
+    "$(got=$(cmp_rows --by tree --sort self); [ "$got" = "0main 1b 1c 2q 1a 2q " ] || echo "$got")"
 check "--by tree --base --sort position: by name" \
-    "$(got=$(cmp_rows --sort position); [ "$got" = "0main 1x 1y 2q 1z 2q " ] || echo "$got")"
-for t in levels:'rows in level order' timeline:'rows in time order' phases:'rows in time order'; do
+    "$(got=$(cmp_rows --by tree --sort position); [ "$got" = "0main 1a 2q 1b 1c 2q " ] || echo "$got")"
+# main's callees: b +1, c +3, a +2
+check "--by calls --base: callees by delta (the default)" \
+    "$(got=$(cmp_rows --by calls --function main); [ "$got" = "selfmain totalmain calleec calleea calleeb " ] || echo "$got")"
+check "--by calls --base --sort position: callees by name" \
+    "$(got=$(cmp_rows --by calls --function main --sort position); [ "$got" = "selfmain totalmain calleea calleeb calleec " ] || echo "$got")"
+for t in levels:'rows in level order' timeline:'rows in time order' phases:'rows in time order' \
+    runs:'a run has no self and total'; do
     "$S" report --by "${t%%:*}" --sort total "$TMPD/sort.out" >/dev/null 2>"$TMPD/sort.err"
     rc=$?
     check "--by ${t%%:*} --sort: a usage error that says why" \

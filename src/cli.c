@@ -1134,7 +1134,9 @@ static const struct cli_opt cli_opts[] = {
     {"sort", 0, ARG, "ORDER", IN_REPORT, SEC_REPORT, set_sort,
      "self, total or position (file and line): the\n"
      "order of the rows of self, total, line, list\n"
-     "and stacks (default: the table's own)"},
+     "and stacks, of the siblings of tree, of the\n"
+     "callers and callees of calls (total or\n"
+     "position: by name) (default: the table's own)"},
     {"limit", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_limit,
      "print at most N rows (default all): the first N\n"
      "of the order; a table in file order (line,\n"
@@ -1481,6 +1483,24 @@ static int parse_options(struct cli_args *a, int argc, char **argv, int *first)
     return 0;
 }
 
+/* Why a table takes no --sort (the rest of the usage error), or "". */
+static const char *sort_refused(enum ss_report_by by)
+{
+    static const struct {
+        enum ss_report_by by;
+        const char *why;
+    } fixed[] = {
+        {SS_REPORT_LEVELS, " (levels: rows in level order)"},
+        {SS_REPORT_TIMELINE, " (timeline: rows in time order)"},
+        {SS_REPORT_PHASES, " (phases: rows in time order)"},
+        {SS_REPORT_RUNS, " (runs: a run has no self and total)"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+        if (fixed[i].by == by)
+            return fixed[i].why;
+    return "";
+}
+
 static int cmd_report(struct cli_args *a, int argc, char **argv)
 {
     int first, rc = parse_options(a, argc, argv, &first);
@@ -1515,9 +1535,13 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
     for (size_t i = 0; i < ARRAY_SIZE(takes); i++)
         if ((used & takes[i].flag) && !(flags & takes[i].flag)) {
             char names[256];
-            return usage_error("%s with --by %s", takes[i].what,
-                               ss_report_tables_with(takes[i].flag, names, sizeof names));
+            return usage_error("%s with --by %s%s", takes[i].what,
+                               ss_report_tables_with(takes[i].flag, names, sizeof names),
+                               takes[i].flag == SS_RT_SORT ? sort_refused(o.by) : "");
         }
+    if (o.by == SS_REPORT_CALLS && o.sort == SS_SORT_SELF)
+        return usage_error("%s", "--sort self: a call has one measure, its time: --by calls "
+                                 "takes --sort total or position");
     if (o.phases && o.penalty > 0)
         return usage_error("%s", "--phases N asks for N phases: --penalty has nothing to tune");
     return report_run(argv + first, argc - first, &o, cli_tf.list);

@@ -325,14 +325,60 @@ static void cell_tree_self_pct(char *buf, size_t n, const void *ctx, size_t r, i
     ss_cell_num(buf, n, tree_pct(ctx, TNODE(ctx, r)->self_v), tsv, 2);
 }
 
+/* --sort: siblings by name or larger first, ties by the other measure,
+ * then by name */
+static int cmp_tree_name(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_model *m = ((const struct ss_tree_ctx *)ctx)->m;
+    return strcmp(ss_function_name(m, TNODE(ctx, a)->function),
+                  ss_function_name(m, TNODE(ctx, b)->function));
+}
+static int cmp_tree_self(const void *ctx, size_t a, size_t b)
+{
+    int c = ss_cmp_desc(TNODE(ctx, a)->self_v, TNODE(ctx, b)->self_v);
+    c = c ? c : ss_cmp_desc(TNODE(ctx, a)->total_v, TNODE(ctx, b)->total_v);
+    return c ? c : cmp_tree_name(ctx, a, b);
+}
+static int cmp_tree_total(const void *ctx, size_t a, size_t b)
+{
+    int c = ss_cmp_desc(TNODE(ctx, a)->total_v, TNODE(ctx, b)->total_v);
+    return c ? c : cmp_tree_self(ctx, a, b);
+}
+static int cmp_tree_position(const void *ctx, size_t a, size_t b)
+{
+    int c = cmp_tree_name(ctx, a, b);
+    return c ? c : cmp_tree_total(ctx, a, b);
+}
+
 const struct ss_col ss_tree_columns[SS_TREE_NCOLS] = {
     {"depth", NULL, 0, 0, SS_COL_TSV, cell_tree_depth, NULL, NULL, 0},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tree_name, NULL, NULL, 0},
-    {"self", NULL, 0, 0, SS_COL_TSV, cell_tree_self, NULL, NULL, 0},
-    {"total", NULL, 0, 0, SS_COL_TSV, cell_tree_total, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_tree_name, cmp_tree_position, NULL, 0},
+    {"self", NULL, 0, 0, SS_COL_TSV, cell_tree_self, cmp_tree_self, NULL, 0},
+    {"total", NULL, 0, 0, SS_COL_TSV, cell_tree_total, cmp_tree_total, NULL, 0},
     {"total%", NULL, 8, 0, SS_COL_TEXT, cell_tree_total_pct, NULL, NULL, 0},
     {"self%", NULL, 8, 1, SS_COL_TEXT, cell_tree_self_pct, NULL, NULL, 0},
 };
+
+static uint32_t tree_depth(const void *ctx, size_t r)
+{
+    return TNODE(ctx, r)->depth;
+}
+
+/* The rows in pre-order: as stored (children by total), or with --sort
+ * children by that column; NULL when memory runs out. */
+static size_t *tree_order(const struct ss_tree_ctx *ctx, enum ss_report_sort sort)
+{
+    static const size_t key[] = {[SS_SORT_SELF] = SS_TREE_SELF,
+                                 [SS_SORT_TOTAL] = SS_TREE_TOTAL,
+                                 [SS_SORT_POSITION] = SS_TREE_NAME};
+    size_t n = ctx->t->n;
+    if (sort != SS_SORT_DEFAULT)
+        return ss_tree_sorted(n, tree_depth, &ss_tree_columns[key[sort]], ctx);
+    size_t *order = ss_alloc_array(n ? n : 1, sizeof *order);
+    for (size_t i = 0; order && i < n; i++)
+        order[i] = i;
+    return order;
+}
 
 int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                    struct ss_error *err)
@@ -348,24 +394,23 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
     int rc = ss_tree_build(m, o->inverted, focus, &t, err);
     if (rc)
         return rc;
-    size_t n;
-    uint32_t *dfs = ss_tree_dfs_order(&t, &n);
-    size_t *order = ss_alloc_array(n, sizeof *order), k = 0;
-    if ((!dfs && t.n) || !order) {
-        free(dfs);
-        free(order);
+    struct ss_tree_ctx ctx = {m, &t, {{0}, 0}, t.total_v};
+    ss_units_of(m, &ctx.u);
+    size_t n = t.n, k = 0, *order = tree_order(&ctx, o->sort);
+    if (!order) {
         ss_tree_free(&t);
         return ss_nomem(err, "tree order");
     }
-    /* the nodes shown: not deeper than --depth, not under --min-pct */
+    /* the nodes shown: not deeper than --depth, not under --min-pct (in
+     * place: k <= i) */
     double min_time = o->min_pct > 0 ? t.total_v * o->min_pct / 100.0 : 0;
     for (size_t i = 0; i < n; i++) {
-        const struct ss_tree_node *nd = &t.nodes[dfs[i]];
+        const struct ss_tree_node *nd = &t.nodes[order[i]];
         if ((o->depth > 0 && nd->depth >= (uint32_t)o->depth) || nd->total_v < min_time) {
-            i = nd->end > dfs[i] ? i + (nd->end - dfs[i]) - 1 : i; /* skip the subtree */
+            i += nd->end - order[i] - 1; /* skip the subtree */
             continue;
         }
-        order[k++] = dfs[i];
+        order[k++] = order[i];
     }
     text_header(out, m, o);
     if (o->format == SS_FORMAT_TEXT) {
@@ -375,12 +420,9 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
                 t.total_v);
         ss_esc_free(&esc);
     }
-    struct ss_tree_ctx ctx = {m, &t, {{0}, 0}, t.total_v};
-    ss_units_of(m, &ctx.u);
     struct ss_table tab = {ss_tree_columns, SS_TREE_NCOLS, &ctx, k, order, NULL};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
     free(order);
-    free(dfs);
     ss_tree_free(&t);
     return 0;
 }
@@ -459,13 +501,56 @@ static void cell_call_pct(char *buf, size_t n, const void *ctx, size_t r, int ts
     ss_cell_num(buf, n, total > 0 ? 100.0 * time / total : 0, tsv, 2);
 }
 
+/* --sort: callers (callees) by name or the larger time first, ties by
+ * the other */
+static int cmp_call_name(const void *ctx, size_t a, size_t b)
+{
+    ss_id fa, fb;
+    uint64_t na, nb;
+    double ta, tb;
+    call_values(ctx, a, &fa, &na, &ta);
+    call_values(ctx, b, &fb, &nb, &tb);
+    const struct ss_model *m = ((const struct ss_calls_ctx *)ctx)->m;
+    int c = strcmp(ss_function_name(m, fa), ss_function_name(m, fb));
+    return c ? c : ss_cmp_desc(ta, tb);
+}
+static int cmp_call_time(const void *ctx, size_t a, size_t b)
+{
+    ss_id fa, fb;
+    uint64_t na, nb;
+    double ta, tb;
+    call_values(ctx, a, &fa, &na, &ta);
+    call_values(ctx, b, &fb, &nb, &tb);
+    int c = ss_cmp_desc(ta, tb);
+    return c ? c : cmp_call_name(ctx, a, b);
+}
+
 const struct ss_col ss_call_columns[SS_CALL_NCOLS] = {
     {"relation", NULL, 0, 0, SS_COL_TSV, cell_call_rel, NULL, NULL, 0},
-    {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, NULL, NULL, 0},
+    {"name", "", 0, 0, SS_COL_LABEL, cell_call_name, cmp_call_name, NULL, 0},
     {"count", NULL, 9, 0, 0, cell_call_count, NULL, NULL, 0},
-    {"@", NULL, 10, 1, 0, cell_call_time, NULL, NULL, 0},
+    {"@", NULL, 10, 1, 0, cell_call_time, cmp_call_time, NULL, 0},
     {"pct", NULL, 7, 1, 0, cell_call_pct, NULL, NULL, 0},
 };
+
+/* The k rows in order: callers, the function, callees, each part as the
+ * core sorted it (by time) or with --sort by that column; NULL when memory
+ * runs out.  (--sort self is refused: a call has one measure.) */
+static size_t *calls_order(const struct ss_calls_ctx *ctx, size_t k, enum ss_report_sort sort)
+{
+    size_t *order = ss_alloc_array(k, sizeof *order), nr = ctx->c->ncallers;
+    for (size_t i = 0; order && i < k; i++)
+        order[i] = i;
+    const struct ss_col *key =
+        &ss_call_columns[sort == SS_SORT_POSITION ? SS_CALL_NAME : SS_CALL_VALUE];
+    size_t nc = ctx->c->ncallees, first_callee = k - nc;
+    if (order && sort != SS_SORT_DEFAULT &&
+        (ss_sort_rows(order, nr, key, ctx) || ss_sort_rows(order + first_callee, nc, key, ctx))) {
+        free(order);
+        return NULL;
+    }
+    return order;
+}
 
 int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                     struct ss_error *err)
@@ -502,10 +587,17 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
         ss_report_header(out, m);
     struct ss_calls_ctx ctx = {m, &c, rows, tot.value, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    struct ss_table t = {ss_call_columns, SS_CALL_NCOLS, &ctx, k, NULL, ss_model_measure_name(m)};
+    size_t *order = calls_order(&ctx, k, o->sort);
+    if (!order) {
+        free(rows);
+        ss_calls_free(&c);
+        return ss_nomem(err, "callers and callees");
+    }
+    struct ss_table t = {ss_call_columns, SS_CALL_NCOLS, &ctx, k, order, ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, 0, "rows");
     if (!tsv)
         fputs("(callers above the function, callees below; counts are samples)\n", out);
+    free(order);
     free(rows);
     ss_calls_free(&c);
     return 0;

@@ -1,8 +1,11 @@
 /* report_common.c - what every report table shares (see report_common.h). */
 #include "report_common.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "column.h"
+#include "sort.h"
 #include "textesc.h"
 #include "units.h"
 #include "vec.h"
@@ -177,4 +180,79 @@ size_t ss_tree_indent(char *buf, size_t n, uint32_t depth)
         ind += k > 0 && (size_t)k < n - ind ? (size_t)k : 0;
     }
     return ind;
+}
+
+struct row_key {
+    const struct ss_col *key;
+    const void *ctx;
+};
+
+static int cmp_row_key(const void *a, const void *b, void *ctx)
+{
+    const struct row_key *k = ctx;
+    return ss_col_compare(k->key, k->ctx, *(const size_t *)a, *(const size_t *)b);
+}
+
+int ss_sort_rows(size_t *rows, size_t n, const struct ss_col *key, const void *ctx)
+{
+    struct row_key k = {key, ctx};
+    return n > 1 ? ss_sort(rows, n, sizeof *rows, cmp_row_key, &k) : 0;
+}
+
+/* end[r]: one past the last row of r's subtree, from the depths (one pass
+ * with a stack of the open nodes). */
+static void subtree_ends(size_t n, uint32_t (*depth)(const void *, size_t), const void *ctx,
+                         size_t *end, size_t *open)
+{
+    size_t sp = 0;
+    for (size_t r = 0; r <= n; r++) {
+        while (sp > 0 && (r == n || depth(ctx, r) <= depth(ctx, open[sp - 1])))
+            end[open[--sp]] = r;
+        if (r < n)
+            open[sp++] = r;
+    }
+}
+
+/* Push the sorted rows first, end[first], ... below stop onto stack[*sp]
+ * (reversed: the first is popped first). */
+static int push_children(size_t first, size_t stop, const size_t *end, size_t *kids, size_t *stack,
+                         size_t *sp, const struct row_key *k)
+{
+    size_t nk = 0;
+    for (size_t r = first; r < stop; r = end[r])
+        kids[nk++] = r;
+    if (ss_sort_rows(kids, nk, k->key, k->ctx))
+        return -1;
+    while (nk > 0)
+        stack[(*sp)++] = kids[--nk];
+    return 0;
+}
+
+size_t *ss_tree_sorted(size_t n, uint32_t (*depth)(const void *ctx, size_t r),
+                       const struct ss_col *key, const void *ctx)
+{
+    size_t *out = ss_alloc_array(n ? n : 1, sizeof *out);
+    size_t *end = ss_alloc_array(n ? n : 1, sizeof *end);
+    size_t *stack = ss_alloc_array(n ? n : 1, sizeof *stack);
+    size_t *kids = ss_alloc_array(n ? n : 1, sizeof *kids);
+    struct row_key k = {key, ctx};
+    size_t sp = 0, m = 0;
+    int rc = !out || !end || !stack || !kids;
+    if (!rc) {
+        subtree_ends(n, depth, ctx, end, stack);
+        rc = push_children(0, n, end, kids, stack, &sp, &k);
+    }
+    while (!rc && sp > 0) {
+        size_t r = stack[--sp];
+        out[m++] = r;
+        rc = push_children(r + 1, end[r], end, kids, stack, &sp, &k);
+    }
+    free(end);
+    free(stack);
+    free(kids);
+    if (rc) {
+        free(out);
+        return NULL;
+    }
+    return out;
 }

@@ -111,6 +111,18 @@ const char *ss_report_tables_with(unsigned flags, char *buf, size_t n);
 #define SS_TREE_INDENT_MAX 40
 size_t ss_tree_indent(char *buf, size_t n, uint32_t depth);
 
+/* Sort rows[0..n) (row ids of ctx) by column key (ss_col_compare), stably.
+ * Returns 0, or -1 when memory runs out (rows unchanged). */
+struct ss_col;
+int ss_sort_rows(size_t *rows, size_t n, const struct ss_col *key, const void *ctx);
+
+/* The n rows of a tree stored in depth-first pre-order (row r's depth is
+ * depth(ctx, r), roots 0) in pre-order again with each node's children,
+ * and the roots, sorted by column key (--sort): a fresh array (caller
+ * frees), or NULL when memory runs out. */
+size_t *ss_tree_sorted(size_t n, uint32_t (*depth)(const void *ctx, size_t r),
+                       const struct ss_col *key, const void *ctx);
+
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */
 void ss_report_header(FILE *out, const struct ss_model *m);

@@ -352,8 +352,42 @@ static void get_ttotal(const void *ctx, size_t r, int exact, double *b, double *
     *b = exact ? TROW(ctx, r)->total_bx : TROW(ctx, r)->total_b;
     *v = exact ? TROW(ctx, r)->total_nx : TROW(ctx, r)->total_n;
 }
-static const struct ss_pair tself_pair = {get_tself, tree_units, NULL, 0};
-static const struct ss_pair ttotal_pair = {get_ttotal, tree_units, NULL, 0};
+/* --sort: siblings by name or the larger delta first, ties by the other
+ * delta, then by name */
+static int cmp_tnode_name(const void *ctx, size_t a, size_t b)
+{
+    const struct ss_strtab *k = &((const struct ss_cmp_tree *)ctx)->keys;
+    return strcmp(ss_strtab_get(k, TROW(ctx, a)->name), ss_strtab_get(k, TROW(ctx, b)->name));
+}
+static int tie_tself(const void *ctx, size_t a, size_t b)
+{
+    int c = ss_cmp_desc(TROW(ctx, a)->total_nx - TROW(ctx, a)->total_bx,
+                        TROW(ctx, b)->total_nx - TROW(ctx, b)->total_bx);
+    return c ? c : cmp_tnode_name(ctx, a, b);
+}
+static int tie_ttotal(const void *ctx, size_t a, size_t b)
+{
+    int c = ss_cmp_desc(TROW(ctx, a)->self_n - TROW(ctx, a)->self_b,
+                        TROW(ctx, b)->self_n - TROW(ctx, b)->self_b);
+    return c ? c : cmp_tnode_name(ctx, a, b);
+}
+static int cmp_tnode_position(const void *ctx, size_t a, size_t b)
+{
+    int c = cmp_tnode_name(ctx, a, b);
+    return c ? c : tie_tself(ctx, a, b);
+}
+static const struct ss_pair tself_pair = {get_tself, tree_units, tie_tself, 0};
+static const struct ss_pair ttotal_pair = {get_ttotal, tree_units, tie_ttotal, 0};
+/* the keys of --sort self, total and position */
+static const struct ss_col tree_keys[] = {
+    [SS_SORT_SELF] = {"self.delta", NULL, 0, 0, 0, NULL, NULL, &tself_pair, SS_PART_DELTA},
+    [SS_SORT_TOTAL] = {"total.delta", NULL, 0, 0, 0, NULL, NULL, &ttotal_pair, SS_PART_DELTA},
+    [SS_SORT_POSITION] = {"name", NULL, 0, 0, 0, NULL, cmp_tnode_position, NULL, 0},
+};
+static uint32_t tnode_depth(const void *ctx, size_t r)
+{
+    return TROW(ctx, r)->depth;
+}
 static const struct ss_verdict *tvself_of(const void *ctx, size_t r)
 {
     return &TROW(ctx, r)->vself;
@@ -385,7 +419,11 @@ static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_re
     int rc = ss_compare_tree(c, o->inverted, o->function, &t, err);
     if (rc)
         return rc;
-    size_t *order = malloc((t.n ? t.n : 1) * sizeof *order), k = 0;
+    size_t *order = o->sort ? ss_tree_sorted(t.n, tnode_depth, &tree_keys[o->sort], &t)
+                            : malloc((t.n ? t.n : 1) * sizeof *order);
+    for (size_t i = 0; order && !o->sort && i < t.n; i++)
+        order[i] = i;
+    size_t k = 0;
     if (!order) {
         ss_cmp_tree_free(&t);
         return ss_nomem(err, "tree order");
@@ -393,17 +431,17 @@ static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_re
     /* the nodes shown: not deeper than --depth, not under --min-pct of
      * either side's total (a subtree left out is skipped whole) */
     double tb = t.total_b, tn = t.total_n;
-    for (size_t i = 0; i < t.n; i++) {
-        const struct ss_cmp_tnode *nd = &t.nodes[i];
+    for (size_t i = 0; i < t.n; i++) { /* in place: k <= i */
+        const struct ss_cmp_tnode *nd = &t.nodes[order[i]];
         int deep = o->depth > 0 && nd->depth >= (uint32_t)o->depth;
         int small = o->min_pct > 0 && !(tb > 0 && 100.0 * nd->total_b / tb >= o->min_pct) &&
                     !(tn > 0 && 100.0 * nd->total_n / tn >= o->min_pct);
         if (deep || small) {
-            while (i + 1 < t.n && t.nodes[i + 1].depth > nd->depth)
+            while (i + 1 < t.n && t.nodes[order[i + 1]].depth > nd->depth)
                 i++;
             continue;
         }
-        order[k++] = i;
+        order[k++] = order[i];
     }
     size_t *vorder, nv = verdict_filter(o, t.n ? &t.nodes[0].vtotal : NULL, t.n, sizeof *t.nodes,
                                         order, k, &vorder);
@@ -419,9 +457,10 @@ static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_re
         ss_verdict_count(t.n ? &t.nodes[0].vtotal : NULL, t.n, sizeof *t.nodes, &g2, &sh2);
         verdict_lines(out, &t.vinfo, "self", g, sh, "total", g2, sh2);
         struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
-        fprintf(out, "%s tree%s%s, children by total delta\n",
-                o->inverted ? "bottom-up" : "top-down", o->function ? " of " : "",
-                o->function ? ss_esc(&esc, o->function) : "");
+        static const char *const by[] = {"total delta", "self delta", "total delta", "name"};
+        fprintf(out, "%s tree%s%s, children by %s\n", o->inverted ? "bottom-up" : "top-down",
+                o->function ? " of " : "", o->function ? ss_esc(&esc, o->function) : "",
+                by[o->sort]);
         ss_esc_free(&esc);
     }
     struct ss_table tab = {tree_columns,
@@ -496,11 +535,22 @@ static void get_call(const void *ctx, size_t r, int exact, double *b, double *v)
     const char *rel, *name;
     calls_row(CALLS(ctx), r, &rel, &name, b, v);
 }
-static const struct ss_pair call_pair = {get_call, calls_units, NULL, 0};
+/* --sort: callers (callees) by name or the larger delta first, ties by
+ * the other */
+static int cmp_call_name(const void *ctx, size_t a, size_t b)
+{
+    const char *rel, *na, *nb;
+    double ba, va, bb, vb;
+    calls_row(CALLS(ctx), a, &rel, &na, &ba, &va);
+    calls_row(CALLS(ctx), b, &rel, &nb, &bb, &vb);
+    int c = strcmp(na, nb);
+    return c ? c : ss_cmp_desc(va - ba, vb - bb);
+}
+static const struct ss_pair call_pair = {get_call, calls_units, cmp_call_name, 0};
 
 static const struct ss_col call_columns[] = {
     {"relation", NULL, 8, 0, SS_COL_LEFT, cell_call_rel, NULL, NULL, 0},
-    {"name", NULL, 0, 0, SS_COL_LABEL, cell_call_name, NULL, NULL, 0},
+    {"name", NULL, 0, 0, SS_COL_LABEL, cell_call_name, cmp_call_name, NULL, 0},
     SS_PAIR_COLS("base", 10, "new", 10, "delta", 11, 1, &call_pair),
 };
 
@@ -516,12 +566,25 @@ static int report_calls(FILE *out, const struct ss_compare *c, const struct ss_r
     if (o->format == SS_FORMAT_TEXT)
         header(out, c);
     struct calls_ctx x = {&k, o->function};
+    /* --sort: callers and callees by delta (column 4) or name (column 1) */
+    size_t nr = k.ncallers + 2 + k.ncallees, *order = ss_alloc_array(nr, sizeof *order);
+    for (size_t i = 0; order && i < nr; i++)
+        order[i] = i;
+    const struct ss_col *key = &call_columns[o->sort == SS_SORT_POSITION ? 1 : 4];
+    if (!order || (o->sort && (ss_sort_rows(order, k.ncallers, key, &x) ||
+                               ss_sort_rows(order + k.ncallers + 2, k.ncallees, key, &x)))) {
+        free(order);
+        ss_cmp_calls_free(&k);
+        return ss_nomem(err, "callers and callees");
+    }
     struct ss_table t = {call_columns, sizeof call_columns / sizeof *call_columns,
-                         &x,           k.ncallers + 2 + k.ncallees,
-                         NULL,         ss_model_measure_name(c->cur)};
+                         &x,           nr,
+                         order,        ss_model_measure_name(c->cur)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "rows");
     if (o->format == SS_FORMAT_TEXT)
-        fputs("(callers above the function, callees below; each by delta)\n", out);
+        fprintf(out, "(callers above the function, callees below; each by %s)\n",
+                o->sort == SS_SORT_POSITION ? "name" : "delta");
+    free(order);
     ss_cmp_calls_free(&k);
     return 0;
 }

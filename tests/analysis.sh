@@ -107,4 +107,65 @@ if [ "$dups" -eq 0 ] && [ "$sum_pb" = "$sum_orig" ] && [ "$sum_pb" = 6012 ]; the
 else
     fail "function identity: stacks rows" "$dups duplicate rows; counts $sum_pb vs $sum_orig"
 fi
+# ---- --sort with --by tree and calls ------------------------------------------------
+# A fixture of ten samples (0.02 s each) whose orders are known by hand.
+# main's children: a (total 4, self 1), b (total 3, self 1), d (total 3,
+# self 3); under a: e (2, 2), b (1, 1); under b: c (2, 2).
+S=$STACKSCOPE
+printf '%s\n' 'sample.interval=20000' '"c" "b" "main" ' '"c" "b" "main" ' '"b" "main" ' \
+    '"d" "main" ' '"d" "main" ' '"d" "main" ' '"a" "main" ' '"e" "a" "main" ' \
+    '"e" "a" "main" ' '"b" "a" "main" ' >"$TMPD/sort.out"
+tree_rows() { "$S" report --by tree "$@" --format tsv "$TMPD/sort.out" 2>&1 | awk -F '\t' 'NR > 1 { printf "%s%s ", $1, $2 }'; }
+# (default: by total, ties by name: b before d; --sort total: ties by self)
+check "--by tree: children by total, ties by name (the default)" \
+    "$(got=$(tree_rows); [ "$got" = "0main 1a 2e 2b 1b 2c 1d " ] || echo "$got")"
+check "--by tree --sort total: ties by self (d 3 before b 1)" \
+    "$(got=$(tree_rows --sort total); [ "$got" = "0main 1a 2e 2b 1d 1b 2c " ] || echo "$got")"
+check "--by tree --sort self: d, then a and b (self 1) by total" \
+    "$(got=$(tree_rows --sort self); [ "$got" = "0main 1d 1a 2e 2b 1b 2c " ] || echo "$got")"
+check "--by tree --sort position: by name" \
+    "$(got=$(tree_rows --sort position); [ "$got" = "0main 1a 2b 2e 1b 2c 1d " ] || echo "$got")"
+# inverted: the roots are the leaves, every self 0: by total (d 3; b, c, e
+# 2 by name; a 1); under b: main (self 1) before a (self 0)
+check "--by tree --inverted --sort self: ties by total, then name" \
+    "$(got=$(tree_rows --inverted --sort self); [ "$got" = "0d 1main 0b 1main 1a 2main 0c 1b 2main 0e 1a 2main 0a 1main " ] || echo "$got")"
+"$S" report --by tree --sort position "$TMPD/sort.out" | awk '/ name$/ { on = 1; next } on { print $3 }' |
+    tr '\n' ' ' >"$TMPD/sort.text"
+check "--by tree --sort position: text in the same order" \
+    "$(grep -qx 'main a b e b c d ' "$TMPD/sort.text" || cat "$TMPD/sort.text")"
+# calls of b: callers main (3 samples), a (1); callee c (2)
+calls_rows() { "$S" report --by calls --function b "$@" --format tsv "$TMPD/sort.out" 2>&1 | awk -F '\t' 'NR > 1 { printf "%s:%s ", $1, $2 }'; }
+check "--by calls --sort total: callers by time" \
+    "$(got=$(calls_rows --sort total); [ "$got" = "caller:main caller:a self:b total:b callee:c " ] || echo "$got")"
+check "--by calls --sort position: callers by name" \
+    "$(got=$(calls_rows --sort position); [ "$got" = "caller:a caller:main self:b total:b callee:c " ] || echo "$got")"
+check "--by calls --sort self: a usage error (a call has one measure)" \
+    "$("$S" report --by calls --function b --sort self "$TMPD/sort.out" >/dev/null 2>"$TMPD/sort.err"; rc=$?
+       [ $rc = 1 ] && grep -q 'a call has one measure' "$TMPD/sort.err" || echo "rc $rc")"
+# a comparison: under main, b (self +1, total +1), c (self 0, total +3),
+# a (self -1, total +2); q under c and a
+printf '%s\n' 'sample.interval=20000' '"b" "main" ' '"c" "main" ' '"a" "main" ' '"a" "main" ' >"$TMPD/sort.base"
+{
+    printf '%s\n' 'sample.interval=20000' '"b" "main" ' '"b" "main" ' '"c" "main" ' '"a" "main" '
+    for i in 1 2 3; do printf '%s\n' '"q" "c" "main" ' '"q" "a" "main" '; done
+} >"$TMPD/sort.new"
+cmp_rows() { "$S" report --base "$TMPD/sort.base" "$@" --format tsv "$TMPD/sort.new" 2>&1 | awk -F '\t' 'NR > 1 { printf "%s%s ", $1, $2 }'; }
+check "--by tree --base: children by total delta (the default)" \
+    "$(got=$(cmp_rows --by tree); [ "$got" = "0main 1c 2q 1a 2q 1b " ] || echo "$got")"
+check "--by tree --base --sort self: by self delta, ties by total delta" \
+    "$(got=$(cmp_rows --by tree --sort self); [ "$got" = "0main 1b 1c 2q 1a 2q " ] || echo "$got")"
+check "--by tree --base --sort position: by name" \
+    "$(got=$(cmp_rows --by tree --sort position); [ "$got" = "0main 1a 2q 1b 1c 2q " ] || echo "$got")"
+# main's callees: b +1, c +3, a +2
+check "--by calls --base: callees by delta (the default)" \
+    "$(got=$(cmp_rows --by calls --function main); [ "$got" = "selfmain totalmain calleec calleea calleeb " ] || echo "$got")"
+check "--by calls --base --sort position: callees by name" \
+    "$(got=$(cmp_rows --by calls --function main --sort position); [ "$got" = "selfmain totalmain calleea calleeb calleec " ] || echo "$got")"
+for t in levels:'rows in level order' timeline:'rows in time order' phases:'rows in time order' \
+    runs:'a run has no self and total'; do
+    "$S" report --by "${t%%:*}" --sort total "$TMPD/sort.out" >/dev/null 2>"$TMPD/sort.err"
+    rc=$?
+    check "--by ${t%%:*} --sort: a usage error that says why" \
+        "$([ $rc = 1 ] && grep -q "(${t%%:*}: ${t#*:})" "$TMPD/sort.err" || echo "rc $rc: $(cat "$TMPD/sort.err")")"
+done
 finish

@@ -191,7 +191,7 @@ check "--by line --limit 3 keeps the three hottest lines (the demo's 22 s line),
 check "--by stacks --sort position: by the names root first" "$(LC_ALL=C sort -c "$T/pos" 2>&1 | head -n 1)"
 "$S" report --by levels --sort self "$D/line.out" >/dev/null 2>"$T/err"
 rc=$?
-check "--sort with --by levels is a usage error" "$([ $rc = 1 ] && grep -q -- '--sort goes with --by self, total, line, list or stacks' "$T/err" || echo "rc $rc")"
+check "--sort with --by levels is a usage error" "$([ $rc = 1 ] && grep -q -- '--sort goes with --by self, total, line, list, stacks, tree or calls (levels: rows in level order)' "$T/err" || echo "rc $rc")"
 n=$("$S" report --by self --limit 4 --format tsv "$D/line.out" | wc -l)
 check "--limit applies to TSV" "$([ "$n" = 5 ] || echo "$n lines")"
 

@@ -1140,7 +1140,8 @@ static const struct cli_opt cli_opts[] = {
     {"limit", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_limit,
      "print at most N rows (default all): the first N\n"
      "of the order; a table in file order (line,\n"
-     "list) keeps its N heaviest rows (by self)"},
+     "list) keeps its N heaviest rows (by self); tree:\n"
+     "the N heaviest nodes; calls: N callers, N callees"},
     {"level", 0, ARG, "K", IN_REPORT, SEC_REPORT, set_level,
      "runs: only level K; timeline: the level shown\n"
      "(default: the first level below the 95% scaffold)"},

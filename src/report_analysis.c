@@ -364,6 +364,11 @@ static uint32_t tree_depth(const void *ctx, size_t r)
     return TNODE(ctx, r)->depth;
 }
 
+static double tree_weight(const void *ctx, size_t r)
+{
+    return TNODE(ctx, r)->total_v;
+}
+
 /* The rows in pre-order: as stored (children by total), or with --sort
  * children by that column; NULL when memory runs out. */
 static size_t *tree_order(const struct ss_tree_ctx *ctx, enum ss_report_sort sort)
@@ -412,6 +417,13 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
         }
         order[k++] = order[i];
     }
+    size_t all = k;
+    k = ss_tree_limit(order, k, o->limit > 0 ? (size_t)o->limit : 0, tree_depth, tree_weight, &ctx);
+    if (k == SIZE_MAX) {
+        free(order);
+        ss_tree_free(&t);
+        return ss_nomem(err, "--limit");
+    }
     text_header(out, m, o);
     if (o->format == SS_FORMAT_TEXT) {
         struct ss_esc esc = SS_ESC_INIT(SS_ESC_TEXT);
@@ -422,6 +434,7 @@ int ss_report_tree(FILE *out, const struct ss_model *m, const struct ss_report_o
     }
     struct ss_table tab = {ss_tree_columns, SS_TREE_NCOLS, &ctx, k, order, NULL};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
+    ss_report_more(out, o, all - k, "nodes");
     free(order);
     ss_tree_free(&t);
     return 0;
@@ -536,14 +549,15 @@ const struct ss_col ss_call_columns[SS_CALL_NCOLS] = {
 /* The k rows in order: callers, the function, callees, each part as the
  * core sorted it (by time) or with --sort by that column; NULL when memory
  * runs out.  (--sort self is refused: a call has one measure.) */
-static size_t *calls_order(const struct ss_calls_ctx *ctx, size_t k, enum ss_report_sort sort)
+static size_t *calls_order(const struct ss_calls_ctx *ctx, size_t k, size_t nr, size_t nc,
+                           enum ss_report_sort sort)
 {
-    size_t *order = ss_alloc_array(k, sizeof *order), nr = ctx->c->ncallers;
+    size_t *order = ss_alloc_array(k, sizeof *order);
     for (size_t i = 0; order && i < k; i++)
         order[i] = i;
     const struct ss_col *key =
         &ss_call_columns[sort == SS_SORT_POSITION ? SS_CALL_NAME : SS_CALL_VALUE];
-    size_t nc = ctx->c->ncallees, first_callee = k - nc;
+    size_t first_callee = k - nc;
     if (order && sort != SS_SORT_DEFAULT &&
         (ss_sort_rows(order, nr, key, ctx) || ss_sort_rows(order + first_callee, nc, key, ctx))) {
         free(order);
@@ -572,8 +586,10 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
         ss_calls_free(&c);
         return ss_nomem(err, "callers and callees");
     }
-    size_t k = 0;
-    for (size_t i = 0; i < c.ncallers; i++)
+    /* --limit N: the N heaviest callers and callees (the core's order) */
+    size_t lim = o->limit > 0 ? (size_t)o->limit : SIZE_MAX, k = 0;
+    size_t nr = c.ncallers < lim ? c.ncallers : lim, nc = c.ncallees < lim ? c.ncallees : lim;
+    for (size_t i = 0; i < nr; i++)
         rows[k++] = (struct ss_calls_row){SS_CALL_CALLER, i};
     if (tsv) {
         rows[k++] = (struct ss_calls_row){SS_CALL_SELF, 0};
@@ -581,13 +597,13 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     } else {
         rows[k++] = (struct ss_calls_row){SS_CALL_MIDDLE, 0};
     }
-    for (size_t i = 0; i < c.ncallees; i++)
+    for (size_t i = 0; i < nc; i++)
         rows[k++] = (struct ss_calls_row){SS_CALL_CALLEE, i};
     if (!tsv)
         ss_report_header(out, m);
     struct ss_calls_ctx ctx = {m, &c, rows, tot.value, {{0}, 0}};
     ss_units_of(m, &ctx.u);
-    size_t *order = calls_order(&ctx, k, o->sort);
+    size_t *order = calls_order(&ctx, k, nr, nc, o->sort);
     if (!order) {
         free(rows);
         ss_calls_free(&c);
@@ -595,6 +611,7 @@ int ss_report_calls(FILE *out, const struct ss_model *m, const struct ss_report_
     }
     struct ss_table t = {ss_call_columns, SS_CALL_NCOLS, &ctx, k, order, ss_model_measure_name(m)};
     ss_table_print(out, &t, tsv, 0, "rows");
+    ss_report_more_calls(out, o, c.ncallers - nr, c.ncallees - nc);
     if (!tsv)
         fputs("(callers above the function, callees below; counts are samples)\n", out);
     free(order);

@@ -256,3 +256,74 @@ size_t *ss_tree_sorted(size_t n, uint32_t (*depth)(const void *ctx, size_t r),
     }
     return out;
 }
+
+/* ---- --limit on a tree ----------------------------------------------------- */
+
+struct limit_rank {
+    double w;   /* the weight, no more than the parent's */
+    uint32_t d; /* the depth */
+    size_t i;   /* the position in rows */
+};
+
+static int cmp_limit_rank(const void *a, const void *b, void *ctx)
+{
+    const struct limit_rank *x = a, *y = b;
+    (void)ctx;
+    if (x->w > y->w || x->w < y->w)
+        return x->w > y->w ? -1 : 1;
+    if (x->d != y->d)
+        return x->d < y->d ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+size_t ss_tree_limit(size_t *rows, size_t n, size_t limit,
+                     uint32_t (*depth)(const void *ctx, size_t r),
+                     double (*weight)(const void *ctx, size_t r), const void *ctx)
+{
+    if (limit == 0 || n <= limit)
+        return n;
+    struct limit_rank *rk = ss_alloc_array(n, sizeof *rk);
+    size_t *open = ss_alloc_array(n, sizeof *open), sp = 0;
+    unsigned char *keep = calloc(n, 1);
+    size_t k = SIZE_MAX;
+    if (!rk || !open || !keep)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t d = depth(ctx, rows[i]);
+        while (sp > 0 && rk[open[sp - 1]].d >= d)
+            sp--;
+        double w = weight(ctx, rows[i]);
+        if (sp > 0 && rk[open[sp - 1]].w < w)
+            w = rk[open[sp - 1]].w;
+        rk[i] = (struct limit_rank){w, d, i};
+        open[sp++] = i;
+    }
+    if (ss_sort(rk, n, sizeof *rk, cmp_limit_rank, NULL))
+        goto done;
+    for (size_t j = 0; j < limit; j++)
+        keep[rk[j].i] = 1;
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (keep[i])
+            rows[k++] = rows[i];
+done:
+    free(rk);
+    free(open);
+    free(keep);
+    return k;
+}
+
+void ss_report_more(FILE *out, const struct ss_report_opts *o, size_t more, const char *what)
+{
+    if (o->format == SS_FORMAT_TEXT && more > 0)
+        fprintf(out, "... %zu more %s (--limit 0 shows all)\n", more, what);
+}
+
+void ss_report_more_calls(FILE *out, const struct ss_report_opts *o, size_t callers,
+                          size_t callees)
+{
+    if (o->format != SS_FORMAT_TEXT || (callers == 0 && callees == 0))
+        return;
+    fprintf(out, "... %zu more caller%s and %zu more callee%s (--limit 0 shows all)\n", callers,
+            ss_s(callers), callees, ss_s(callees));
+}

@@ -123,6 +123,24 @@ int ss_sort_rows(size_t *rows, size_t n, const struct ss_col *key, const void *c
 size_t *ss_tree_sorted(size_t n, uint32_t (*depth)(const void *ctx, size_t r),
                        const struct ss_col *key, const void *ctx);
 
+/* --limit N on a tree's rows[0..n) (row ids in pre-order, row r at depth
+ * depth(ctx, r)): keep the N heaviest by weight(ctx, r), in their order.
+ * A node counts as no heavier than its parent, and ties keep the
+ * shallower, then the earlier, so that what is kept is a tree (every
+ * kept node's parent kept).  Returns how many are kept (n when limit is 0
+ * or n at most limit), or SIZE_MAX when memory runs out. */
+size_t ss_tree_limit(size_t *rows, size_t n, size_t limit,
+                     uint32_t (*depth)(const void *ctx, size_t r),
+                     double (*weight)(const void *ctx, size_t r), const void *ctx);
+
+/* In text (o->format), the line that says `more` rows (of `what`) were
+ * left out by --limit; nothing when none were. */
+struct ss_report_opts;
+void ss_report_more(FILE *out, const struct ss_report_opts *o, size_t more, const char *what);
+/* The same for the callers and callees of --by calls. */
+void ss_report_more_calls(FILE *out, const struct ss_report_opts *o, size_t callers,
+                          size_t callees);
+
 /* Print the text header: files, sources (sessions, intervals, flags),
  * samples (and how many have frames), sampling time. */
 void ss_report_header(FILE *out, const struct ss_model *m);

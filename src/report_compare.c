@@ -388,6 +388,12 @@ static uint32_t tnode_depth(const void *ctx, size_t r)
 {
     return TROW(ctx, r)->depth;
 }
+/* --limit: the heavier side's total */
+static double tnode_weight(const void *ctx, size_t r)
+{
+    double b = TROW(ctx, r)->total_b, n = TROW(ctx, r)->total_n;
+    return b > n ? b : n;
+}
 static const struct ss_verdict *tvself_of(const void *ctx, size_t r)
 {
     return &TROW(ctx, r)->vself;
@@ -450,6 +456,15 @@ static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_re
         ss_cmp_tree_free(&t);
         return ss_nomem(err, "--verdict");
     }
+    size_t all = nv;
+    nv = ss_tree_limit(vorder ? vorder : order, nv, o->limit > 0 ? (size_t)o->limit : 0,
+                       tnode_depth, tnode_weight, &t);
+    if (nv == SIZE_MAX) {
+        free(order);
+        free(vorder);
+        ss_cmp_tree_free(&t);
+        return ss_nomem(err, "--limit");
+    }
     if (o->format == SS_FORMAT_TEXT) {
         header(out, c);
         size_t g, sh, g2, sh2;
@@ -470,6 +485,7 @@ static int report_tree(FILE *out, const struct ss_compare *c, const struct ss_re
                            vorder ? vorder : order,
                            ss_model_measure_name(c->cur)};
     ss_table_print(out, &tab, o->format == SS_FORMAT_TSV, 0, "nodes");
+    ss_report_more(out, o, all - nv, "nodes");
     free(order);
     free(vorder);
     ss_cmp_tree_free(&t);
@@ -565,6 +581,12 @@ static int report_calls(FILE *out, const struct ss_compare *c, const struct ss_r
         return rc;
     if (o->format == SS_FORMAT_TEXT)
         header(out, c);
+    /* --limit N: the first N callers and callees (by delta) */
+    size_t all_r = k.ncallers, all_c = k.ncallees;
+    if (o->limit > 0) {
+        k.ncallers = all_r < (size_t)o->limit ? all_r : (size_t)o->limit;
+        k.ncallees = all_c < (size_t)o->limit ? all_c : (size_t)o->limit;
+    }
     struct calls_ctx x = {&k, o->function};
     /* --sort: callers and callees by delta (column 4) or name (column 1) */
     size_t nr = k.ncallers + 2 + k.ncallees, *order = ss_alloc_array(nr, sizeof *order);
@@ -581,6 +603,7 @@ static int report_calls(FILE *out, const struct ss_compare *c, const struct ss_r
                          &x,           nr,
                          order,        ss_model_measure_name(c->cur)};
     ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "rows");
+    ss_report_more_calls(out, o, all_r - k.ncallers, all_c - k.ncallees);
     if (o->format == SS_FORMAT_TEXT)
         fprintf(out, "(callers above the function, callees below; each by %s)\n",
                 o->sort == SS_SORT_POSITION ? "name" : "delta");

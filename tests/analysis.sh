@@ -161,6 +161,30 @@ check "--by calls --base: callees by delta (the default)" \
     "$(got=$(cmp_rows --by calls --function main); [ "$got" = "selfmain totalmain calleec calleea calleeb " ] || echo "$got")"
 check "--by calls --base --sort position: callees by name" \
     "$(got=$(cmp_rows --by calls --function main --sort position); [ "$got" = "selfmain totalmain calleea calleeb calleec " ] || echo "$got")"
+# ---- --limit with --by tree and calls ------------------------------------------------
+# The N heaviest nodes by total, a node no heavier than its parent, ties to
+# the shallower, then the earlier row: limit 4 keeps main 10, a 4, then b 3
+# and d 3 (b first in the default order, d in --sort self's); limit 5 adds
+# e 2 (before c 2).  In a comparison by the larger side's total: main 10,
+# c 4, a 4, then c's q 3 (before a's q 3).
+check "--by tree --limit 4: the four heaviest nodes, in the tree's order" \
+    "$(got=$(tree_rows --limit 4); [ "$got" = "0main 1a 1b 1d " ] || echo "$got")"
+check "--by tree --limit 5: ties of total to the earlier row" \
+    "$(got=$(tree_rows --limit 5); [ "$got" = "0main 1a 2e 1b 1d " ] || echo "$got")"
+check "--by tree --sort self --limit 4: kept by total, printed in self's order" \
+    "$(got=$(tree_rows --sort self --limit 4); [ "$got" = "0main 1d 1a 1b " ] || echo "$got")"
+"$S" report --by tree --limit 4 "$TMPD/sort.out" >"$TMPD/limit.text" 2>&1
+check "--by tree --limit 4: text says how many nodes were left out" \
+    "$(grep -qx '\.\.\. 3 more nodes (--limit 0 shows all)' "$TMPD/limit.text" || cat "$TMPD/limit.text")"
+check "--by tree --base --limit 4: by the larger side's total" \
+    "$(got=$(cmp_rows --by tree --limit 4); [ "$got" = "0main 1c 2q 1a " ] || echo "$got")"
+check "--by calls --limit 1: the heaviest caller and callee" \
+    "$(got=$(calls_rows --limit 1); [ "$got" = "caller:main self:b total:b callee:c " ] || echo "$got")"
+"$S" report --by calls --function b --limit 1 "$TMPD/sort.out" >"$TMPD/limit.text" 2>&1
+check "--by calls --limit 1: text says how many were left out" \
+    "$(grep -qx '\.\.\. 1 more caller and 0 more callees (--limit 0 shows all)' "$TMPD/limit.text" || cat "$TMPD/limit.text")"
+check "--by calls --base --limit 2: the two largest growths" \
+    "$(got=$(cmp_rows --by calls --function main --limit 2); [ "$got" = "selfmain totalmain calleec calleea " ] || echo "$got")"
 for t in levels:'rows in level order' timeline:'rows in time order' phases:'rows in time order' \
     runs:'a run has no self and total'; do
     "$S" report --by "${t%%:*}" --sort total "$TMPD/sort.out" >/dev/null 2>"$TMPD/sort.err"

@@ -319,8 +319,7 @@ void ss_report_more(FILE *out, const struct ss_report_opts *o, size_t more, cons
         fprintf(out, "... %zu more %s (--limit 0 shows all)\n", more, what);
 }
 
-void ss_report_more_calls(FILE *out, const struct ss_report_opts *o, size_t callers,
-                          size_t callees)
+void ss_report_more_calls(FILE *out, const struct ss_report_opts *o, size_t callers, size_t callees)
 {
     if (o->format != SS_FORMAT_TEXT || (callers == 0 && callees == 0))
         return;

@@ -101,6 +101,35 @@ why=
 [[ $(line 5 "$T/small.functions-by-total") == *"0.060   60.00"*work ]] || why="row 3 is not work"
 check small.sort-total "$why"
 
+# The tree's orders (s, S), as report --sort orders siblings, worked out
+# by hand: run's children by self are setup 0.03, save 0.01, work 0;
+# by name save, setup, work (work's f, h); reversed work (h, f), setup,
+# save, the last drawn with the corner.
+ui treesort "$SMALL" <<'EOF2'
+3
+s
+DUMP self
+s
+DUMP name
+S
+DUMP name-reversed
+/g<Enter>
+DUMP search
+EOF2
+tree_names() { sed -n '3,10p' "$T/treesort.$1" | awk '{ print $NF }' | tr '\n' ' '; }
+for t in "self:main run setup save work f g h :self%↓" \
+    "name:main run save setup work f g h :function↓" \
+    "name-reversed:main run work h f g setup save :function↑"; do
+    d=${t%%:*} want=${t#*:} head=${t##*:}
+    want=${want%:*}
+    check "tree order by $d" "$(got=$(tree_names "$d"); [ "$got" = "$want" ] || echo "rows: $got")"
+    check "tree order by $d: the header marks it" "$(line 2 "$T/treesort.$d" | grep -qF "$head" || line 2 "$T/treesort.$d")"
+done
+check "tree order reversed: the last child drawn last" \
+    "$(line 10 "$T/treesort.name-reversed" | grep -q '└─  save' || line 10 "$T/treesort.name-reversed")"
+check "tree search in the order shown: g is row 6" \
+    "$(line 8 "$T/treesort.search" | grep -q ' g$' && line 1 "$T/treesort.search" | grep -q ' 6/8 ' || head -n 10 "$T/treesort.search")"
+
 # ---- navigation, search, help, mouse ---------------------------------------
 
 ui nav "$SMALL" <<'EOF'

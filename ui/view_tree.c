@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "app.h"
+#include "column.h"
 #include "report_analysis.h"
+#include "report_common.h"
 #include "tree.h"
 #include "vec.h"
 
@@ -85,6 +87,18 @@ static struct ui_column ccolumns[] = {
 };
 #define NCCOLS ARRAY_SIZE(ccolumns)
 
+/* The orders of s (children, and the roots, by ...; S reverses them) and
+ * the column each marks: the whole profile's, then a comparison's. */
+enum tree_by { BY_TOTAL, BY_SELF, BY_NAME, BY_DELTA };
+static const char *const sort_names[] = {"total", "self", "name"};
+static const enum tree_by sort_by[] = {BY_TOTAL, BY_SELF, BY_NAME};
+static const int sort_column[] = {0, 1, 4};
+#define NSORTS ARRAY_SIZE(sort_names)
+static const char *const csort_names[] = {"total", "delta", "self", "name"};
+static const enum tree_by csort_by[] = {BY_TOTAL, BY_DELTA, BY_SELF, BY_NAME};
+static const int csort_column[] = {1, 2, 4, 5};
+#define NCSORTS ARRAY_SIZE(csort_names)
+
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
 
 struct tree_view {
@@ -95,6 +109,12 @@ struct tree_view {
     uint8_t *open;  /* per node: expanded */
     uint32_t *rows; /* visible nodes */
     size_t nrows;
+    /* the display order (s, S): every node in pre-order with its children
+     * sorted (perm[k]: the node at position k; pos: the inverse), each
+     * subtree still a contiguous range; NULL: as stored (children by
+     * total) */
+    uint32_t *perm, *pos;
+    int order_sort, order_rev;      /* what perm was made for */
     double *base_total, *base_self; /* a comparison: per node, NULL otherwise */
     struct ss_verdict *vself, *vtotal;
 };
@@ -104,6 +124,16 @@ static int has_children(const struct ss_tree *t, uint32_t i)
     return t->nodes[i].end > i + 1;
 }
 
+/* The node at display position k, and the position of node i. */
+static uint32_t node_at(const struct tree_view *p, size_t k)
+{
+    return p->perm ? p->perm[k] : (uint32_t)k;
+}
+static size_t pos_of(const struct tree_view *p, uint32_t i)
+{
+    return p->pos ? p->pos[i] : i;
+}
+
 static int visible(struct tree_view *p)
 {
     free(p->rows);
@@ -111,11 +141,92 @@ static int visible(struct tree_view *p)
     p->nrows = 0;
     if (!p->rows)
         return -1;
-    for (uint32_t i = 0; i < p->t.n;) {
+    for (size_t k = 0; k < p->t.n;) {
+        uint32_t i = node_at(p, k);
         p->rows[p->nrows++] = i;
-        i = p->open[i] ? i + 1 : p->t.nodes[i].end;
+        k += p->open[i] ? 1 : p->t.nodes[i].end - i;
     }
     return 0;
+}
+
+/* Sorting siblings: the report's comparators (ss_tree_columns: by total,
+ * self or name, ties by the others), a comparison's total delta (ties by
+ * total), reversed for S. */
+struct sort_ctx {
+    struct ss_tree_ctx s; /* first: ss_tree_columns' comparators take it */
+    const double *base_total;
+    enum tree_by by;
+    int rev;
+};
+
+static int cmp_node(const void *ctx, size_t a, size_t b)
+{
+    const struct sort_ctx *x = ctx;
+    const struct ss_tree_node *nd = x->s.t->nodes;
+    int c = 0;
+    if (x->by == BY_DELTA)
+        c = ss_cmp_desc(nd[a].total_v - x->base_total[a], nd[b].total_v - x->base_total[b]);
+    if (!c) {
+        size_t col = x->by == BY_SELF   ? SS_TREE_SELF
+                     : x->by == BY_NAME ? SS_TREE_NAME
+                                        : SS_TREE_TOTAL;
+        c = ss_col_compare(&ss_tree_columns[col], ctx, a, b);
+    }
+    return x->rev ? -c : c;
+}
+static const struct ss_col node_key = {"", NULL, 0, 0, 0, NULL, cmp_node, NULL, 0};
+
+static uint32_t node_depth(const void *ctx, size_t r)
+{
+    return ((const struct sort_ctx *)ctx)->s.t->nodes[r].depth;
+}
+
+/* The view's orders (a comparison has its own). */
+static int nsorts(const struct tree_view *p)
+{
+    return p->base_total ? (int)NCSORTS : (int)NSORTS;
+}
+
+/* Make perm and pos for v's order (s, S), and the visible rows, keeping the
+ * selected node selected.  Returns 0 or -1 (out of memory: stored order). */
+static int reorder(struct ui *ui, struct ui_view *v, struct tree_view *p)
+{
+    uint32_t sel = p->nrows ? p->rows[v->list.sel < p->nrows ? v->list.sel : 0] : 0;
+    if (v->sort >= nsorts(p))
+        v->sort = 0;
+    enum tree_by by = p->base_total ? csort_by[v->sort] : sort_by[v->sort];
+    free(p->perm);
+    free(p->pos);
+    p->perm = p->pos = NULL;
+    p->order_sort = v->sort;
+    p->order_rev = v->sort_rev;
+    int rc = 0;
+    if ((by != BY_TOTAL || v->sort_rev) && p->t.n > 0) {
+        struct sort_ctx x = {
+            {ui->m, &p->t, {{0}, 0}, p->t.total_v}, p->base_total, by, v->sort_rev};
+        size_t *o = ss_tree_sorted(p->t.n, node_depth, &node_key, &x);
+        p->perm = o ? ss_alloc_array(p->t.n, sizeof *p->perm) : NULL;
+        p->pos = o ? ss_alloc_array(p->t.n, sizeof *p->pos) : NULL;
+        for (size_t k = 0; p->perm && p->pos && k < p->t.n; k++) {
+            p->perm[k] = (uint32_t)o[k];
+            p->pos[o[k]] = (uint32_t)k;
+        }
+        free(o);
+        if (!p->perm || !p->pos) {
+            free(p->perm);
+            free(p->pos);
+            p->perm = p->pos = NULL;
+            rc = -1;
+        }
+    }
+    if (visible(p))
+        return -1;
+    v->list.n = p->nrows;
+    for (size_t r = 0; r < p->nrows; r++)
+        if (p->rows[r] == sel)
+            v->list.sel = r;
+    ui_list_fit(&v->list);
+    return rc;
 }
 
 static int same(const char *a, const char *b)
@@ -142,6 +253,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     struct tree_view *p = v->priv;
     const char *arg = ui_view_arg(ui);
     if (p->built && p->gen == ui->gen && same(p->focus, arg)) {
+        if ((p->order_sort != v->sort || p->order_rev != v->sort_rev) && reorder(ui, v, p))
+            ui_error(ui, "out of memory: the tree in its first order");
         v->list.n = p->nrows;
         return 0;
     }
@@ -207,6 +320,12 @@ static int prepare(struct ui *ui, struct ui_view *v)
             rc = -1;
         }
     }
+    free(p->perm);
+    free(p->pos);
+    p->perm = p->pos = NULL;
+    p->nrows = 0;
+    if (!rc && reorder(ui, v, p))
+        ui_error(ui, "out of memory: the tree in its first order");
     if (!rc) {
         for (size_t i = 0; i < p->t.n; i++)
             p->open[i] = p->t.total_v > 0 && p->t.nodes[i].total_v >= AUTO_EXPAND * p->t.total_v;
@@ -264,11 +383,13 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         snprintf(buf, n, "%zu nodes, %s%s", p ? p->t.n : 0, what, ui->bm ? "" : " samples");
 }
 
-/* Is node i the last child of its parent (or the last root)? */
-static int last_child(const struct ss_tree *t, uint32_t i)
+/* Is node i the last child of its parent (or the last root) as shown? */
+static int last_child(const struct tree_view *p, uint32_t i)
 {
+    const struct ss_tree *t = &p->t;
     uint32_t par = t->nodes[i].parent;
-    return t->nodes[i].end >= (par == SS_TREE_NONE ? (uint32_t)t->n : t->nodes[par].end);
+    size_t end = pos_of(p, i) + (t->nodes[i].end - i);
+    return end >= (par == SS_TREE_NONE ? t->n : pos_of(p, par) + (t->nodes[par].end - par));
 }
 
 #define GUIDE_MAX 64 /* levels of guides drawn at most */
@@ -280,8 +401,9 @@ static int last_child(const struct ss_tree *t, uint32_t i)
  * depth in brackets ("[23]"), in steps of half of `levels`: a child then
  * starts either two columns right of its parent or, where a step begins,
  * well left of it, never in its column.  Into buf. */
-static void guides(const struct ss_tree *t, uint32_t i, int utf8, int levels, char *buf, size_t n)
+static void guides(const struct tree_view *p, uint32_t i, int utf8, int levels, char *buf, size_t n)
 {
+    const struct ss_tree *t = &p->t;
     const char *bar = utf8 ? "\xe2\x94\x82 " : "| ";
     const char *tee = utf8 ? "\xe2\x94\x9c\xe2\x94\x80" : "+-";
     const char *ell = utf8 ? "\xe2\x94\x94\xe2\x94\x80" : "\\-";
@@ -306,8 +428,8 @@ static void guides(const struct ss_tree *t, uint32_t i, int utf8, int levels, ch
         a = t->nodes[a].parent;
     }
     for (uint32_t j = 0; j < shown && k < n; j++) {
-        const char *g = j + 1 < shown ? (last_child(t, anc[j]) ? "  " : bar)
-                                      : (last_child(t, anc[j]) ? ell : tee);
+        const char *g = j + 1 < shown ? (last_child(p, anc[j]) ? "  " : bar)
+                                      : (last_child(p, anc[j]) ? ell : tee);
         k += (size_t)snprintf(buf + k, n - k, "%s", g);
     }
 }
@@ -337,7 +459,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     /* two columns a level, guides in them, at most 2/3 of the label */
     int x = ui_table_column_x(c->w, cols, ncols, ncols - 1);
     int label = c->w - (x > 0 ? x : 0);
-    guides(&p->t, i, c->utf8, (label * 2 / 3 - 5) / 2, g, sizeof g);
+    guides(p, i, c->utf8, (label * 2 / 3 - 5) / 2, g, sizeof g);
     int indent = ui_text_width(c, g);
     ui_table_cells(c, y, cols, ncols, &ctx, i, style, indent);
     if (indent && x >= 0)
@@ -356,12 +478,12 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         int wv = ui_value_width(ui, widest, 9);
         ccolumns[0].width = ccolumns[1].width = ccolumns[4].width = wv;
         ccolumns[2].width = wv + 1;
-        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, -1, 0, p->nrows ? NULL : ui_empty_note(ui),
-                      draw_row);
+        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[p->order_sort % NCSORTS],
+                      p->order_rev, p->nrows ? NULL : ui_empty_note(ui), draw_row);
         return;
     }
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, 0, 0, p && p->nrows ? NULL : ui_empty_note(ui),
-                  draw_row);
+    ui_table_draw(ui, v, c, y, h, columns, NCOLS, p ? sort_column[p->order_sort % NSORTS] : 0,
+                  p && p->order_rev, p && p->nrows ? NULL : ui_empty_note(ui), draw_row);
 }
 
 static void set_open(struct ui_view *v, struct tree_view *p, uint32_t node, int open)
@@ -380,9 +502,17 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     struct tree_view *p = v->priv;
     if (!p || !p->built || p->nrows == 0)
         return UI_UNHANDLED;
+    if (p->base_total ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS,
+                                            csort_names) == UI_HANDLED
+                      : ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS,
+                                            sort_names) == UI_HANDLED)
+        return UI_HANDLED;
     uint32_t i = p->rows[v->list.sel < p->nrows ? v->list.sel : 0];
     const struct ss_tree_node *nd = &p->t.nodes[i];
     switch (req) {
+    case UI_REQ_SORT_NEXT:
+    case UI_REQ_SORT_REVERSE:
+        return ui_sort_request(ui, v, req, p->base_total ? csort_names : sort_names, nsorts(p));
     case UI_REQ_TREE_EXPAND:
         if (has_children(&p->t, i) && !p->open[i])
             set_open(v, p, i, 1);
@@ -423,29 +553,32 @@ static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
     struct tree_view *p = v->priv;
     if (!p || !p->built || p->t.n == 0)
         return -1;
-    size_t n = p->t.n, cur = p->nrows ? p->rows[v->list.sel < p->nrows ? v->list.sel : 0] : 0;
+    /* positions in the display order (node_at) */
+    size_t n = p->t.n,
+           cur = p->nrows ? pos_of(p, p->rows[v->list.sel < p->nrows ? v->list.sel : 0]) : 0;
     size_t found = SIZE_MAX, nmatch = 0, before = 0;
-    for (size_t i = 0; i < n; i++)
-        if (match(ss_function_name(ui->m, p->t.nodes[i].function), pat)) {
+    for (size_t k = 0; k < n; k++)
+        if (match(ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat)) {
             nmatch++;
-            if (dir > 0 && i > cur && found == SIZE_MAX)
-                found = i;
-            if (dir < 0 && i < cur)
-                found = i;
+            if (dir > 0 && k > cur && found == SIZE_MAX)
+                found = k;
+            if (dir < 0 && k < cur)
+                found = k;
         }
     if (nmatch == 0)
         return -1;
     if (found == SIZE_MAX) /* wrap around */
-        for (size_t k = 0; k < n && found == SIZE_MAX; k++) {
-            size_t i = dir > 0 ? k : n - 1 - k;
-            if (match(ss_function_name(ui->m, p->t.nodes[i].function), pat))
-                found = i;
+        for (size_t j = 0; j < n && found == SIZE_MAX; j++) {
+            size_t k = dir > 0 ? j : n - 1 - j;
+            if (match(ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat))
+                found = k;
         }
-    for (size_t i = 0; i <= found; i++)
-        before += match(ss_function_name(ui->m, p->t.nodes[i].function), pat) != 0;
-    for (uint32_t a = p->t.nodes[found].parent; a != SS_TREE_NONE; a = p->t.nodes[a].parent)
+    for (size_t k = 0; k <= found; k++)
+        before += match(ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat) != 0;
+    uint32_t hit = node_at(p, found);
+    for (uint32_t a = p->t.nodes[hit].parent; a != SS_TREE_NONE; a = p->t.nodes[a].parent)
         p->open[a] = 1;
-    set_open(v, p, (uint32_t)found, p->open[found]);
+    set_open(v, p, hit, p->open[hit]);
     *idx = before;
     *count = nmatch;
     return 0;
@@ -484,6 +617,8 @@ static void view_free(struct ui_view *v)
     free(p->base_self);
     free(p->vself);
     free(p->vtotal);
+    free(p->perm);
+    free(p->pos);
 }
 
 const struct ui_view_ops ui_view_topdown = {

@@ -30,10 +30,6 @@ static void cell_fn(char *buf, size_t n, const struct ss_model *m, ss_id fn, int
     ss_cell_str(buf, n, fn == SS_NONE ? "-" : ss_function_name(m, fn), tsv);
 }
 
-static size_t text_limit(const struct ss_report_opts *o)
-{
-    return o->format == SS_FORMAT_TEXT && o->limit > 0 ? (size_t)o->limit : 0;
-}
 
 static enum ss_esc_mode esc_mode(const struct ss_report_opts *o)
 {
@@ -157,7 +153,7 @@ int ss_report_levels(FILE *out, const struct ss_model *m, const struct ss_report
     struct ss_levels_ctx ctx = {m, rows, scaffold, {{0}, 0}};
     ss_units_of(m, &ctx.u);
     struct ss_table t = {ss_level_columns, SS_LEVEL_NCOLS, &ctx, n, NULL, ss_model_measure_name(m)};
-    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "levels");
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, ss_report_limit(o), "levels");
     if (o->format == SS_FORMAT_TEXT && scaffold)
         fputs("(* scaffold level)\n", out);
     free(rows);
@@ -272,7 +268,7 @@ int ss_report_runs(FILE *out, const struct ss_model *m, const struct ss_report_o
     struct ss_runs_ctx ctx = {m, rows, {{0}, 0}};
     ss_units_of(m, &ctx.u);
     struct ss_table t = {ss_run_columns, SS_RUN_NCOLS, &ctx, k, order, ss_model_measure_name(m)};
-    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, text_limit(o), "rows");
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, ss_report_limit(o), "rows");
     free(order);
     free(rows);
     if (o->format == SS_FORMAT_TEXT && only != SS_NONE) {
@@ -687,7 +683,7 @@ int ss_report_timeline(FILE *out, const struct ss_model *m, const struct ss_repo
         struct timeline_ctx ctx = {m, &t};
         struct ss_table tab = {
             window_columns, ARRAY_SIZE(window_columns), &ctx, t.nwindows, NULL, NULL};
-        ss_table_print(out, &tab, 1, 0, "windows");
+        ss_table_print(out, &tab, 1, ss_report_limit(o), "windows");
         ss_timeline_free(&t);
         return 0;
     }

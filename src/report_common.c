@@ -326,3 +326,8 @@ void ss_report_more_calls(FILE *out, const struct ss_report_opts *o, size_t call
     fprintf(out, "... %zu more caller%s and %zu more callee%s (--limit 0 shows all)\n", callers,
             ss_s(callers), callees, ss_s(callees));
 }
+
+size_t ss_report_limit(const struct ss_report_opts *o)
+{
+    return o->limit > 0 ? (size_t)o->limit : 0;
+}

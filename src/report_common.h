@@ -133,6 +133,9 @@ size_t ss_tree_limit(size_t *rows, size_t n, size_t limit,
                      uint32_t (*depth)(const void *ctx, size_t r),
                      double (*weight)(const void *ctx, size_t r), const void *ctx);
 
+/* --limit's rows: o->limit, or 0 for all (in text and TSV alike). */
+size_t ss_report_limit(const struct ss_report_opts *o);
+
 /* In text (o->format), the line that says `more` rows (of `what`) were
  * left out by --limit; nothing when none were. */
 struct ss_report_opts;

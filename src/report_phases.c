@@ -137,7 +137,7 @@ int ss_report_phases_compared(FILE *out, const struct ss_model *base, const stru
         struct ss_table t = {cols, SS_PHASE_NCOLS + 1,        &ctx, p[0].n + p[1].n,
                              NULL, ss_model_measure_name(cur)};
         int tsv = o->format == SS_FORMAT_TSV;
-        ss_table_print(out, &t, tsv, o->limit > 0 && !tsv ? (size_t)o->limit : 0, "phases");
+        ss_table_print(out, &t, tsv, ss_report_limit(o), "phases");
         if (!tsv)
             fputs("\n(each side's phases, pct of its own total; * its main phase)\n", out);
     }
@@ -168,7 +168,7 @@ int ss_report_phases(FILE *out, const struct ss_model *m, const struct ss_report
     ss_units_of(m, &ctx.u);
     struct ss_table t = {ss_phase_columns,        SS_PHASE_NCOLS, &ctx, p.n, NULL,
                          ss_model_measure_name(m)};
-    ss_table_print(out, &t, tsv, o->limit > 0 && !tsv ? (size_t)o->limit : 0, "phases");
+    ss_table_print(out, &t, tsv, ss_report_limit(o), "phases");
     if (!tsv && p.n)
         fprintf(out, "\n* the main phase (the most samples): -e 'keep-phase main' or --preset "
                      "trim-burnin keeps it\n");

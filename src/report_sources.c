@@ -174,7 +174,7 @@ int ss_report_sources(FILE *out, const struct ss_model *m, const struct ss_repor
         return rc;
     struct ss_table t = {ss_source_columns,       SS_SRCCOL_NCOLS, &x, x.n, NULL,
                          ss_model_measure_name(m)};
-    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, 0, "sources");
+    ss_table_print(out, &t, o->format == SS_FORMAT_TSV, ss_report_limit(o), "sources");
     ss_sources_ctx_free(&x);
     return 0;
 }

@@ -110,7 +110,7 @@ int ss_report_transforms(FILE *out, const struct ss_model *m, const struct ss_re
     struct ss_tf_ctx ctx = {l, {{0}, 0}};
     ss_units_of(m, &ctx.u);
     struct ss_table t = {ss_step_columns, SS_STEP_NCOLS, &ctx, n, NULL, ss_model_measure_name(m)};
-    ss_table_print(out, &t, tsv, 0, "steps");
+    ss_table_print(out, &t, tsv, ss_report_limit(o), "steps");
     int simplify = 0;
     for (size_t i = 0; i < n; i++)
         simplify |= ss_tf_kind(l, i) == SS_TF_R_SIMPLIFY;

@@ -185,6 +185,11 @@ check "--by calls --limit 1: text says how many were left out" \
     "$(grep -qx '\.\.\. 1 more caller and 0 more callees (--limit 0 shows all)' "$TMPD/limit.text" || cat "$TMPD/limit.text")"
 check "--by calls --base --limit 2: the two largest growths" \
     "$(got=$(cmp_rows --by calls --function main --limit 2); [ "$got" = "selfmain totalmain calleec calleea " ] || echo "$got")"
+# every table takes --limit, in TSV too: a header and one row
+for by in levels runs phases timeline sources; do
+    n=$("$S" report --by "$by" --limit 1 --format tsv "$SRCDIR/data/demo.out" 2>&1 | wc -l)
+    check "--by $by --limit 1 --format tsv: one row" "$([ "$n" = 2 ] || echo "$n lines")"
+done
 for t in levels:'rows in level order' timeline:'rows in time order' phases:'rows in time order' \
     runs:'a run has no self and total'; do
     "$S" report --by "${t%%:*}" --sort total "$TMPD/sort.out" >/dev/null 2>"$TMPD/sort.err"

@@ -682,13 +682,14 @@ check "explorer: flame graph detail line: base and delta of the selected frame" 
     grep -q '^total 0.050 s, base 0.080 s, delta -0.030 s, ~ (q [0-9.]*) | main' "$T/fl.2" || tail -n 4 "$T/fl.2")"
 
 # the top-down tree view: each node with its base total and the delta
-# (children in the new profile's order: g 0.030, then f and h 0.010 by name)
+# (children in the new profile's order: g 0.030, then f and h 0.010 by name;
+# the total column marked as the order)
 printf '3\n:save-display %s\n:q!\n' "$T/tree.1" >"$T/tree.script"
 LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/tree.script timeout 20 "$S" --base "$T/base.out" "$T/new.out" \
     >/dev/null 2>&1 </dev/null
 cat >"$T/want" <<'EOF'
  top-down: 4 nodes, against the base                                1/4  ?:help
-     base     total      delta v      self function
+     base    total↓      delta v      self function
     0.080     0.050     -0.030 ~     0.000 ▾ main
     0.020     0.030     +0.010 ~     0.030 ├─  g
     0.040     0.010     -0.030 ~     0.010 ├─  f

@@ -30,7 +30,6 @@ static void cell_fn(char *buf, size_t n, const struct ss_model *m, ss_id fn, int
     ss_cell_str(buf, n, fn == SS_NONE ? "-" : ss_function_name(m, fn), tsv);
 }
 
-
 static enum ss_esc_mode esc_mode(const struct ss_report_opts *o)
 {
     return o->format == SS_FORMAT_TSV ? SS_ESC_TSV : SS_ESC_TEXT;

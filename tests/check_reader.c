@@ -398,6 +398,12 @@ END_TEST
  * copy (not in place) keeps the bytes it had. */
 START_TEST(test_cut_in_a_line)
 {
+    /* In place, the test itself reads the lost page: under valgrind that
+     * read is its own SIGSEGV, not the SIGBUS the reader's handler takes
+     * (in the reader, valgrind's own memchr reads it, as test_cut's do). */
+    const char *pre = getenv("LD_PRELOAD");
+    if (_i && pre != NULL && strstr(pre, "vgpreload") != NULL)
+        return;
     set_mode(0);
     char path[4096];
     cut_file(path, sizeof path);

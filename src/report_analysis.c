@@ -509,15 +509,21 @@ static void cell_call_pct(char *buf, size_t n, const void *ctx, size_t r, int ts
     ss_cell_num(buf, n, total > 0 ? 100.0 * time / total : 0, tsv, 2);
 }
 
+/* A row's function and time (call_values without the count). */
+static double call_time(const void *ctx, size_t r, ss_id *fn)
+{
+    uint64_t cnt;
+    double time;
+    call_values(ctx, r, fn, &cnt, &time);
+    return time;
+}
+
 /* --sort: callers (callees) by name or the larger time first, ties by
  * the other */
 static int cmp_call_name(const void *ctx, size_t a, size_t b)
 {
     ss_id fa, fb;
-    uint64_t na, nb;
-    double ta, tb;
-    call_values(ctx, a, &fa, &na, &ta);
-    call_values(ctx, b, &fb, &nb, &tb);
+    double ta = call_time(ctx, a, &fa), tb = call_time(ctx, b, &fb);
     const struct ss_model *m = ((const struct ss_calls_ctx *)ctx)->m;
     int c = strcmp(ss_function_name(m, fa), ss_function_name(m, fb));
     return c ? c : ss_cmp_desc(ta, tb);
@@ -525,11 +531,7 @@ static int cmp_call_name(const void *ctx, size_t a, size_t b)
 static int cmp_call_time(const void *ctx, size_t a, size_t b)
 {
     ss_id fa, fb;
-    uint64_t na, nb;
-    double ta, tb;
-    call_values(ctx, a, &fa, &na, &ta);
-    call_values(ctx, b, &fb, &nb, &tb);
-    int c = ss_cmp_desc(ta, tb);
+    int c = ss_cmp_desc(call_time(ctx, a, &fa), call_time(ctx, b, &fb));
     return c ? c : cmp_call_name(ctx, a, b);
 }
 

@@ -1481,30 +1481,17 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
     return 0;
 }
 
-static int load(struct loader *L)
+/* Value types: each sample type, in order, as the model's (SS_NONE: a
+ * type that repeats an earlier one, counted in *dup, or a second count
+ * column: the count column is value type 0, and cr's type is it).
+ * Returns the array (caller frees) or NULL (out of memory, said). */
+static ss_id *model_value_types(struct loader *L, struct count_rule cr, size_t *dup)
 {
-    int rc = pass_one(L);
-    if (!rc)
-        rc = check_header(L);
-    if (rc)
-        return rc;
-    L->str_ids = ss_alloc_array(L->strs.n, sizeof *L->str_ids);
-    if (!L->str_ids)
-        return nomem(L, "string table");
-    memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
-    rc = build_tables(L);
-    if (!rc)
-        rc = prune_plan(L);
-    if (rc)
-        return rc;
-
-    /* Value types: each sample type, in order; the count column first. */
-    struct count_rule cr = choose_count(L);
     size_t nvt = L->vt_type.n;
     ss_id *vt_model = ss_alloc_array(nvt, sizeof *vt_model);
     if (!vt_model)
-        return nomem(L, "sample types");
-    size_t dup = 0;
+        return nomem(L, "sample types"), NULL;
+    *dup = 0;
     for (size_t i = 0; i < nvt; i++) {
         char t[512], u[512];
         snprintf(t, sizeof t, "%.*s", (int)L->strs.v[L->vt_type.v[i]].len,
@@ -1514,38 +1501,37 @@ static int load(struct loader *L)
         vt_model[i] = ss_model_value_type(L->m, t, u);
         if (vt_model[i] == SS_NONE) {
             free(vt_model);
-            return nomem(L, "value types");
+            return nomem(L, "value types"), NULL;
         }
         for (size_t k = 0; k < i; k++)
             if (vt_model[k] == vt_model[i]) {
                 vt_model[i] = SS_NONE; /* the first of equal types wins */
-                dup++;
+                (*dup)++;
                 break;
             }
     }
-    /* The count column is value type 0; a "samples/count" type is it. */
     for (size_t i = 0; i < nvt; i++)
         if (vt_model[i] == SS_VT_COUNT && (int)i != cr.src)
             vt_model[i] = SS_NONE;
-    L->vals = ss_calloc_array(L->m->value_types.n, sizeof *L->vals);
-    if (!L->vals) {
-        free(vt_model);
-        return nomem(L, "values");
-    }
+    return vt_model;
+}
 
-    /* The source. */
-    struct ss_source src;
-    memset(&src, 0, sizeof src);
-    src.type = ss_model_intern_cstr(L->m, "pprof");
-    src.uri = ss_model_intern_cstr(L->m, L->path);
-    src.session = 1;
-    src.timestamp = L->time_nanos / 1000000000;
+/* The source's template (src: its flags, interval, measures and default
+ * column).  Returns 0 or an error (out of memory). */
+static int source_template(struct loader *L, const ss_id *vt_model, struct ss_source *src)
+{
+    size_t nvt = L->vt_type.n;
+    memset(src, 0, sizeof *src);
+    src->type = ss_model_intern_cstr(L->m, "pprof");
+    src->uri = ss_model_intern_cstr(L->m, L->path);
+    src->session = 1;
+    src->timestamp = L->time_nanos / 1000000000;
     double unit_us = L->period_type || L->period_unit ? time_unit_us(L, L->period_unit) : 0;
     int timed = unit_us > 0 && L->period > 0;
-    src.interval_us = timed ? (double)L->period * unit_us : 1e6;
-    for (size_t i = 0; i < L->m->locations.n && !(src.flags & SS_SRC_LINE); i++)
+    src->interval_us = timed ? (double)L->period * unit_us : 1e6;
+    for (size_t i = 0; i < L->m->locations.n && !(src->flags & SS_SRC_LINE); i++)
         if (L->m->locations.v[i].line)
-            src.flags |= SS_SRC_LINE;
+            src->flags |= SS_SRC_LINE;
     static const char *const mem[4] = {"small_v", "big_v", "nodes", "dup_count"};
     int nmem = 0;
     for (int k = 0; k < 4; k++)
@@ -1555,64 +1541,64 @@ static int load(struct loader *L)
                 break;
             }
     if (nmem == 4)
-        src.flags |= SS_SRC_MEMORY;
+        src->flags |= SS_SRC_MEMORY;
     if (!timed)
-        src.flags |= SS_SRC_UNTIMED; /* no `time` measure (stackscope(1), MEASURES) */
+        src->flags |= SS_SRC_UNTIMED; /* no `time` measure (stackscope(1), MEASURES) */
     if (!from_timeline(L))
-        src.flags |= SS_SRC_UNORDERED; /* no timeline, phases or runs (ss_model_has_time_order) */
+        src->flags |= SS_SRC_UNORDERED; /* no timeline, phases or runs (ss_model_has_time_order) */
     /* The measures: every sample type; the default as Go's pprof chooses it,
      * default_sample_type, else the last type. */
     for (size_t i = 0; i < nvt; i++)
         if (vt_model[i] != SS_NONE && vt_model[i] < SS_SOURCE_VALUE_BITS)
-            src.values |= (uint64_t)1 << vt_model[i];
+            src->values |= (uint64_t)1 << vt_model[i];
     for (size_t i = nvt; i-- > 0;) {
         if (vt_model[i] == SS_NONE)
             continue;
-        if (!src.default_column)
-            src.default_column = vt_model[i] + 1;
+        if (!src->default_column)
+            src->default_column = vt_model[i] + 1;
         int64_t a = L->vt_type.v[i], d = L->default_type;
         if (d && L->strs.v[a].len == L->strs.v[d].len &&
             !memcmp(str_at(L, a), str_at(L, d), L->strs.v[d].len)) {
-            src.default_column = vt_model[i] + 1;
+            src->default_column = vt_model[i] + 1;
             break;
         }
     }
-    if (src.type == SS_NONE || src.uri == SS_NONE) {
-        free(vt_model);
+    if (src->type == SS_NONE || src->uri == SS_NONE)
         return nomem(L, "sources");
-    }
-    L->tmpl = &src;
-    size_t first_src = L->m->sources.n;
-    ss_id time_vt = SS_NONE; /* the period's column, in nanoseconds */
-    for (size_t i = 0; i < nvt && L->period_type; i++)
-        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit &&
-            str_eq(L, L->period_unit, "nanoseconds") && vt_model[i] != SS_NONE)
-            time_vt = vt_model[i];
-    rc = restore_plan(L);
+    return 0;
+}
+
+/* The samples, in the source made from src; a difference profile's
+ * negated samples as its base, a source of their own.  *n_mismatch: the
+ * samples whose time is not count x period. */
+static int read_samples(struct loader *L, const ss_id *vt_model, struct count_rule cr,
+                        struct ss_source *src, uint64_t *n_mismatch)
+{
+    L->tmpl = src;
+    int rc = restore_plan(L);
     if (!rc)
         rc = restore_source(L, 0);
-    ss_id sid = (ss_id)L->m->sources.n - 1;
-    uint64_t n_mismatch = 0, n_base = 0;
+    uint64_t n_base = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, &n_mismatch, 0, &n_base);
-    if (!rc && n_base) {
-        /* a difference profile: its negated samples are the base */
-        src.flags |= SS_SRC_BASE;
-        sid = ss_model_add_source(L->m, &src);
-        if (sid == SS_NONE)
-            rc = nomem(L, "sources");
-        if (!rc)
-            rc = add_metas(L, sid);
-        memo_free(&L->memo);
-        L->memo.off = 1;
-        if (!rc)
-            rc = pass_two(L, vt_model, cr, &n_mismatch, 1, &n_base);
-    }
-    free(vt_model);
-    if (rc)
+        rc = pass_two(L, vt_model, cr, n_mismatch, 0, &n_base);
+    if (rc || !n_base)
         return rc;
+    src->flags |= SS_SRC_BASE;
+    ss_id sid = ss_model_add_source(L->m, src);
+    if (sid == SS_NONE)
+        return nomem(L, "sources");
+    rc = add_metas(L, sid);
+    memo_free(&L->memo);
+    L->memo.off = 1;
+    if (!rc)
+        rc = pass_two(L, vt_model, cr, n_mismatch, 1, &n_base);
+    return rc;
+}
 
-    /* Warnings: what the model could not keep or had to guess. */
+/* Warnings: what the model could not keep or had to guess. */
+static void load_warnings(struct loader *L, size_t dup, struct count_rule cr, uint64_t n_mismatch,
+                          ss_id time_vt, size_t first_src)
+{
     if (dup)
         ss_model_warn(L->m, "%s: %zu sample types repeat an earlier one and are left out", L->path,
                       dup);
@@ -1641,7 +1627,45 @@ static int load(struct loader *L)
                       "times here are count x period",
                       L->path, n_mismatch, n_mismatch == 1 ? " has" : "s have",
                       (int)(L->strs.v[L->period_type].len & 255), str_at(L, L->period_type));
-    return 0;
+}
+
+static int load(struct loader *L)
+{
+    int rc = pass_one(L);
+    if (!rc)
+        rc = check_header(L);
+    if (rc)
+        return rc;
+    L->str_ids = ss_alloc_array(L->strs.n, sizeof *L->str_ids);
+    if (!L->str_ids)
+        return nomem(L, "string table");
+    memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
+    rc = build_tables(L);
+    if (!rc)
+        rc = prune_plan(L);
+    if (rc)
+        return rc;
+    struct count_rule cr = choose_count(L);
+    size_t dup = 0;
+    ss_id *vt_model = model_value_types(L, cr, &dup);
+    if (!vt_model)
+        return L->err->code;
+    L->vals = ss_calloc_array(L->m->value_types.n, sizeof *L->vals);
+    struct ss_source src;
+    rc = L->vals ? source_template(L, vt_model, &src) : nomem(L, "values");
+    size_t first_src = L->m->sources.n;
+    ss_id time_vt = SS_NONE; /* the period's column, in nanoseconds */
+    for (size_t i = 0; i < L->vt_type.n && L->period_type; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit &&
+            str_eq(L, L->period_unit, "nanoseconds") && vt_model[i] != SS_NONE)
+            time_vt = vt_model[i];
+    uint64_t n_mismatch = 0;
+    if (!rc)
+        rc = read_samples(L, vt_model, cr, &src, &n_mismatch);
+    free(vt_model);
+    if (!rc)
+        load_warnings(L, dup, cr, n_mismatch, time_vt, first_src);
+    return rc;
 }
 
 /* ---- decompression ------------------------------------------------------- */

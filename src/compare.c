@@ -973,6 +973,163 @@ static ss_id copy_mapping(struct ss_model *dst, const struct ss_model *src, ss_i
     return r;
 }
 
+/* Where copy_sources put src's value types, functions, locations,
+ * stacks and label sets in dst (label sets mapped on first use). */
+struct copy_map {
+    struct ss_model *dst;
+    const struct ss_model *src;
+    ss_id *vt, *fn, *loc, *stk, *sets;
+    ss_id *frames;   /* scratch: a stack's frames */
+    int64_t *vals;   /* scratch: a sample's values */
+    VEC(ss_id) labs; /* scratch: a label set's labels */
+};
+
+static void copy_map_free(struct copy_map *c)
+{
+    free(c->vt);
+    free(c->fn);
+    free(c->loc);
+    free(c->stk);
+    free(c->frames);
+    free(c->vals);
+    free(c->sets);
+    VEC_FREE(c->labs);
+}
+
+/* src's value types, functions, locations and stacks into dst.  Returns
+ * 0 or -1 (out of memory). */
+static int copy_tables(struct copy_map *c)
+{
+    struct ss_model *dst = c->dst;
+    const struct ss_model *src = c->src;
+    size_t nvt = src->value_types.n, nfn = src->functions.n, nloc = src->locations.n,
+           nst = ss_model_nstacks(src), nsets = ss_model_nlabelsets(src);
+    c->vt = malloc((nvt ? nvt : 1) * sizeof *c->vt);
+    c->fn = malloc((nfn ? nfn : 1) * sizeof *c->fn);
+    c->loc = malloc((nloc ? nloc : 1) * sizeof *c->loc);
+    c->stk = malloc((nst ? nst : 1) * sizeof *c->stk);
+    c->sets = malloc((nsets ? nsets : 1) * sizeof *c->sets);
+    int oom = !c->vt || !c->fn || !c->loc || !c->stk || !c->sets;
+    for (size_t k = 0; !oom && k < nsets; k++)
+        c->sets[k] = k ? SS_NONE : 0;
+    for (size_t t = 0; !oom && t < nvt; t++) {
+        c->vt[t] = ss_model_value_type(dst, ss_str(src, src->value_types.v[t].type),
+                                       ss_str(src, src->value_types.v[t].unit));
+        oom = c->vt[t] == SS_NONE;
+    }
+    for (size_t f = 0; !oom && f < nfn; f++) {
+        const struct ss_function *sf = &src->functions.v[f];
+        ss_id name = xstr(dst, src, sf->name, &oom), sys = xstr(dst, src, sf->system_name, &oom),
+              file = xstr(dst, src, sf->filename, &oom);
+        if (!oom)
+            c->fn[f] = ss_model_function(dst, name, sys, file, sf->start_line);
+        oom = oom || c->fn[f] == SS_NONE;
+    }
+    for (size_t l = 0; !oom && l < nloc; l++) {
+        struct ss_location sl = src->locations.v[l];
+        sl.file = xstr(dst, src, sl.file, &oom);
+        sl.function = sl.function == SS_NONE ? SS_NONE : c->fn[sl.function];
+        if (sl.mapping != SS_NONE)
+            sl.mapping = copy_mapping(dst, src, sl.mapping, &oom);
+        if (!oom)
+            c->loc[l] = ss_model_location_at(dst, &sl);
+        oom = oom || c->loc[l] == SS_NONE;
+    }
+    size_t maxd = 1;
+    for (size_t s = 0; s < nst; s++)
+        if (ss_stack_depth(src, (ss_id)s) > maxd)
+            maxd = ss_stack_depth(src, (ss_id)s);
+    c->frames = malloc(maxd * sizeof *c->frames);
+    oom = oom || !c->frames;
+    for (size_t s = 0; !oom && s < nst; s++) {
+        size_t d = ss_stack_depth(src, (ss_id)s);
+        const ss_id *fr = ss_stack_frames(src, (ss_id)s);
+        for (size_t k = 0; k < d; k++)
+            c->frames[k] = c->loc[fr[k]];
+        ss_id tail = src->stack_tail.v[s];
+        c->stk[s] = ss_model_stack(dst, c->frames, d, tail == SS_NONE ? SS_NONE : c->loc[tail]);
+        oom = c->stk[s] == SS_NONE;
+    }
+    return oom ? -1 : 0;
+}
+
+/* Source s's meta, aggregates and edges, as those of dst's source id. */
+static int copy_source_extras(struct copy_map *c, size_t s, ss_id id)
+{
+    struct ss_model *dst = c->dst;
+    const struct ss_model *src = c->src;
+    int oom = 0;
+    for (size_t i = 0; !oom && i < src->meta.n; i++) {
+        const struct ss_meta *me = &src->meta.v[i];
+        if (me->source != s)
+            continue;
+        struct ss_meta nm = {id, xstr(dst, src, me->key, &oom), xstr(dst, src, me->value, &oom)};
+        oom = oom || VEC_PUSH(dst->meta, nm);
+    }
+    for (size_t i = 0; !oom && i < src->aggs.n; i++) {
+        struct ss_agg a = src->aggs.v[i];
+        if (a.source != s)
+            continue;
+        a.source = id;
+        a.location = c->loc[a.location];
+        oom = VEC_PUSH(dst->aggs, a) != 0;
+    }
+    for (size_t i = 0; !oom && i < src->edges.n; i++) {
+        struct ss_agg_edge e = src->edges.v[i];
+        if (e.source != s)
+            continue;
+        e.source = id;
+        e.caller = e.caller == SS_NONE ? SS_NONE : c->loc[e.caller];
+        e.callee = c->loc[e.callee];
+        oom = VEC_PUSH(dst->edges, e) != 0;
+    }
+    return oom ? -1 : 0;
+}
+
+/* src's label set ls in dst (made on first use); SS_NONE when out of
+ * memory. */
+static ss_id copy_labelset(struct copy_map *c, ss_id ls)
+{
+    if (c->sets[ls] != SS_NONE)
+        return c->sets[ls];
+    const struct ss_model *src = c->src;
+    size_t nl = ss_labelset_size(src, ls);
+    const ss_id *l = ss_labelset_labels(src, ls);
+    int oom = VEC_RESERVE(c->labs, nl + 1) != 0;
+    for (size_t k = 0; !oom && k < nl; k++) {
+        const struct ss_label *lb = &src->labels.v[l[k]];
+        ss_id key = xstr(c->dst, src, lb->key, &oom), str = xstr(c->dst, src, lb->str, &oom),
+              unit = xstr(c->dst, src, lb->unit, &oom);
+        c->labs.v[k] = oom ? SS_NONE : ss_model_label(c->dst, key, str, lb->num, unit);
+        oom = oom || c->labs.v[k] == SS_NONE;
+    }
+    if (!oom)
+        c->sets[ls] = ss_model_label_set(c->dst, c->labs.v, nl);
+    return c->sets[ls];
+}
+
+/* Source ss's samples, with their values and labels, into dst. */
+static int copy_samples(struct copy_map *c, const struct ss_source *ss)
+{
+    struct ss_model *dst = c->dst;
+    const struct ss_model *src = c->src;
+    size_t nvt = src->value_types.n;
+    free(c->vals);
+    c->vals = calloc(dst->value_types.n, sizeof *c->vals);
+    int oom = !c->vals;
+    for (size_t i = ss->first_sample; !oom && i < ss->first_sample + ss->n_samples; i++) {
+        for (size_t t = 0; t < nvt; t++)
+            c->vals[c->vt[t]] = ss_sample_value(src, t, i);
+        oom = ss_model_add_sample(dst, c->stk[src->sample_stack.v[i]], c->vals) != 0;
+        ss_id ls = ss_sample_labelset(src, i);
+        if (!oom && ls) {
+            ss_id set = copy_labelset(c, ls);
+            oom = set == SS_NONE || ss_model_label_sample(dst, set) != 0;
+        }
+    }
+    return oom ? -1 : 0;
+}
+
 /* Append to dst the sources of src whose SS_SRC_BASE flag is `want_base`
  * (-1: every source), with their samples, stacks, functions, locations,
  * value columns, meta and aggregates; each copied source's flags get `set`
@@ -980,60 +1137,11 @@ static ss_id copy_mapping(struct ss_model *dst, const struct ss_model *src, ss_i
 static int copy_sources(struct ss_model *dst, const struct ss_model *src, int want_base,
                         uint32_t set, uint32_t clear)
 {
-    int oom = 0;
-    size_t nvt = src->value_types.n, nfn = src->functions.n, nloc = src->locations.n,
-           nst = ss_model_nstacks(src);
-    ss_id *vt = malloc((nvt ? nvt : 1) * sizeof *vt);
-    ss_id *fn = malloc((nfn ? nfn : 1) * sizeof *fn);
-    ss_id *loc = malloc((nloc ? nloc : 1) * sizeof *loc);
-    ss_id *stk = malloc((nst ? nst : 1) * sizeof *stk);
-    ss_id *frames = NULL;
-    int64_t *vals = NULL;
-    /* label sets (pprof labels, perf comm/pid/tid), mapped on first use */
-    size_t nsets = ss_model_nlabelsets(src);
-    ss_id *sets = malloc((nsets ? nsets : 1) * sizeof *sets);
-    VEC(ss_id) labs = {0};
-    oom = !vt || !fn || !loc || !stk || !sets;
-    for (size_t k = 0; !oom && k < nsets; k++)
-        sets[k] = k ? SS_NONE : 0;
-    for (size_t t = 0; !oom && t < nvt; t++) {
-        vt[t] = ss_model_value_type(dst, ss_str(src, src->value_types.v[t].type),
-                                    ss_str(src, src->value_types.v[t].unit));
-        oom = vt[t] == SS_NONE;
-    }
-    for (size_t f = 0; !oom && f < nfn; f++) {
-        const struct ss_function *sf = &src->functions.v[f];
-        ss_id name = xstr(dst, src, sf->name, &oom), sys = xstr(dst, src, sf->system_name, &oom),
-              file = xstr(dst, src, sf->filename, &oom);
-        if (!oom)
-            fn[f] = ss_model_function(dst, name, sys, file, sf->start_line);
-        oom = oom || fn[f] == SS_NONE;
-    }
-    for (size_t l = 0; !oom && l < nloc; l++) {
-        struct ss_location sl = src->locations.v[l];
-        sl.file = xstr(dst, src, sl.file, &oom);
-        sl.function = sl.function == SS_NONE ? SS_NONE : fn[sl.function];
-        if (sl.mapping != SS_NONE)
-            sl.mapping = copy_mapping(dst, src, sl.mapping, &oom);
-        if (!oom)
-            loc[l] = ss_model_location_at(dst, &sl);
-        oom = oom || loc[l] == SS_NONE;
-    }
-    size_t maxd = 1;
-    for (size_t s = 0; s < nst; s++)
-        if (ss_stack_depth(src, (ss_id)s) > maxd)
-            maxd = ss_stack_depth(src, (ss_id)s);
-    frames = malloc(maxd * sizeof *frames);
-    oom = oom || !frames;
-    for (size_t s = 0; !oom && s < nst; s++) {
-        size_t d = ss_stack_depth(src, (ss_id)s);
-        const ss_id *fr = ss_stack_frames(src, (ss_id)s);
-        for (size_t k = 0; k < d; k++)
-            frames[k] = loc[fr[k]];
-        ss_id tail = src->stack_tail.v[s];
-        stk[s] = ss_model_stack(dst, frames, d, tail == SS_NONE ? SS_NONE : loc[tail]);
-        oom = stk[s] == SS_NONE;
-    }
+    struct copy_map c;
+    memset(&c, 0, sizeof c);
+    c.dst = dst;
+    c.src = src;
+    int oom = copy_tables(&c) != 0;
     for (size_t s = 0; !oom && s < src->sources.n; s++) {
         const struct ss_source *ss = &src->sources.v[s];
         if (want_base >= 0 && !!(ss->flags & SS_SRC_BASE) != want_base)
@@ -1043,78 +1151,19 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
         ns.uri = xstr(dst, src, ss->uri, &oom);
         ns.flags = (ss->flags | set) & ~clear;
         ns.values = 0;
-        ns.default_column = ss->default_column ? vt[ss->default_column - 1] + 1 : 0;
-        ns.time_column = ss->time_column ? vt[ss->time_column - 1] + 1 : 0;
-        if (oom)
-            break;
-        ss_id id = ss_model_add_source(dst, &ns);
+        ns.default_column = ss->default_column ? c.vt[ss->default_column - 1] + 1 : 0;
+        ns.time_column = ss->time_column ? c.vt[ss->time_column - 1] + 1 : 0;
+        ss_id id = oom ? SS_NONE : ss_model_add_source(dst, &ns);
         if (id == SS_NONE) {
             oom = 1;
             break;
         }
-        for (size_t t = 0; t < nvt && t < SS_SOURCE_VALUE_BITS; t++)
+        for (size_t t = 0; t < src->value_types.n && t < SS_SOURCE_VALUE_BITS; t++)
             if (ss->values >> t & 1)
-                ss_model_source_value(dst, id, vt[t], 0);
-        for (size_t i = 0; !oom && i < src->meta.n; i++) {
-            const struct ss_meta *me = &src->meta.v[i];
-            if (me->source != s)
-                continue;
-            struct ss_meta nm = {id, xstr(dst, src, me->key, &oom),
-                                 xstr(dst, src, me->value, &oom)};
-            oom = oom || VEC_PUSH(dst->meta, nm);
-        }
-        for (size_t i = 0; !oom && i < src->aggs.n; i++) {
-            struct ss_agg a = src->aggs.v[i];
-            if (a.source != s)
-                continue;
-            a.source = id;
-            a.location = loc[a.location];
-            oom = VEC_PUSH(dst->aggs, a) != 0;
-        }
-        for (size_t i = 0; !oom && i < src->edges.n; i++) {
-            struct ss_agg_edge e = src->edges.v[i];
-            if (e.source != s)
-                continue;
-            e.source = id;
-            e.caller = e.caller == SS_NONE ? SS_NONE : loc[e.caller];
-            e.callee = loc[e.callee];
-            oom = VEC_PUSH(dst->edges, e) != 0;
-        }
-        free(vals);
-        vals = calloc(dst->value_types.n, sizeof *vals);
-        oom = oom || !vals;
-        for (size_t i = ss->first_sample; !oom && i < ss->first_sample + ss->n_samples; i++) {
-            for (size_t t = 0; t < nvt; t++)
-                vals[vt[t]] = ss_sample_value(src, t, i);
-            oom = ss_model_add_sample(dst, stk[src->sample_stack.v[i]], vals) != 0;
-            ss_id ls = ss_sample_labelset(src, i);
-            if (!oom && ls && sets[ls] == SS_NONE) {
-                size_t nl = ss_labelset_size(src, ls);
-                const ss_id *l = ss_labelset_labels(src, ls);
-                oom = VEC_RESERVE(labs, nl + 1) != 0;
-                for (size_t k = 0; !oom && k < nl; k++) {
-                    const struct ss_label *lb = &src->labels.v[l[k]];
-                    ss_id key = xstr(dst, src, lb->key, &oom), str = xstr(dst, src, lb->str, &oom),
-                          unit = xstr(dst, src, lb->unit, &oom);
-                    labs.v[k] = oom ? SS_NONE : ss_model_label(dst, key, str, lb->num, unit);
-                    oom = oom || labs.v[k] == SS_NONE;
-                }
-                if (!oom)
-                    sets[ls] = ss_model_label_set(dst, labs.v, nl);
-                oom = oom || sets[ls] == SS_NONE;
-            }
-            if (!oom && ls)
-                oom = ss_model_label_sample(dst, sets[ls]) != 0;
-        }
+                ss_model_source_value(dst, id, c.vt[t], 0);
+        oom = copy_source_extras(&c, s, id) || copy_samples(&c, ss);
     }
-    free(vt);
-    free(fn);
-    free(loc);
-    free(stk);
-    free(frames);
-    free(vals);
-    free(sets);
-    VEC_FREE(labs);
+    copy_map_free(&c);
     return oom ? -1 : 0;
 }
 

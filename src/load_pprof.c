@@ -28,7 +28,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
-#include "load.h"
+#include "loader.h"
 #include "match.h"
 #include "num.h"
 #include "profile.pb-c.h"

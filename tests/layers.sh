@@ -12,6 +12,9 @@
 #   - only src/model.c writes the model's tables: loaders and transforms
 #     build through model.h's builder (m->aggs, m->meta, ... are read-only
 #     elsewhere);
+#   - no circle of files: no .c file depends, through the headers it
+#     includes, on one that depends back on it (format.c names the
+#     loaders, so loaders include loader.h, never load.h);
 #   - the C sources are clang-format clean (when clang-format is there);
 #   - the sources cite only documents in the repository (the man page,
 #     HACKING.md, bench/README.md), never the design notes and house style
@@ -76,7 +79,30 @@ else
     echo "SKIP clang-format check: clang-format not installed"
 fi
 
+# circles DIR...: the loops of files that depend on each other, a .c file
+# depending on another when it includes that one's header (x.c on y.c when
+# it includes "y.h"), as tsort(1) reports them; empty when there are none.
+circles() {
+    local f h d
+    for f in "$@"; do
+        d=$(dirname "$f")
+        for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([a-z_0-9]*\)\.h".*/\1/p' "$f"); do
+            [ -f "$d/$h.c" ] && [ "$d/$h.c" != "$f" ] && echo "$f $d/$h.c"
+        done
+        echo "$f $f"
+    done | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | grep -v 'input contains a loop'
+}
+check "no circle of files in src/ (x.c includes y.h and y.c x.h, or longer)" "$(circles src/*.c)"
+check "no circle of files in ui/" "$(circles ui/*.c)"
+
 # The check itself must catch what it looks for.
+mkdir -p "$TMPD/loop"
+printf '#include "b.h"\n' >"$TMPD/loop/a.c"
+printf '#include "c.h"\n' >"$TMPD/loop/b.c"
+printf '#include "a.h"\n#include "vec.h"\n' >"$TMPD/loop/c.c"
+printf '#include "a.h"\n' >"$TMPD/loop/d.c"
+[ "$(circles "$TMPD"/loop/*.c | wc -l)" -eq 3 ] &&
+    pass "the circle check finds a loop of three" || fail "the circle check finds a loop of three" "$(circles "$TMPD"/loop/*.c)"
 mkdir -p "$TMPD/src"
 printf '#include <curses.h>\n' >"$TMPD/src/bad.c"
 printf '#include "load_rprof.h"\n' >"$TMPD/src/stats_bad.c"

@@ -8,6 +8,7 @@
 
 #include "flame.h"
 #include "outlimit.h"
+#include "sort.h"
 #include "stacks.h"
 #include "tree.h"
 
@@ -175,64 +176,62 @@ void ss_cmp_stats_free(struct ss_cmp_stats *s)
     memset(s, 0, sizeof *s);
 }
 
-static const struct ss_strtab *sort_keys; /* qsort context */
-
 static int cmp_desc(double a, double b)
 {
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int cmp_name(ss_id a, ss_id b)
+/* The sorts' comparators get the table of the rows' names (ss_sort's
+ * context). */
+static int cmp_name(const struct ss_strtab *keys, ss_id a, ss_id b)
 {
-    return strcmp(ss_strtab_get(sort_keys, a), ss_strtab_get(sort_keys, b));
+    return strcmp(ss_strtab_get(keys, a), ss_strtab_get(keys, b));
 }
 
-static int by_self(const void *pa, const void *pb)
+static int by_self(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
     int r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
     if (!r)
         r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
-static int by_total(const void *pa, const void *pb)
+static int by_total(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
     int r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
     if (!r)
         r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
-static int by_line(const void *pa, const void *pb)
+static int by_line(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
     ss_id fa = a->file != SS_NONE ? a->file : a->key, fb = b->file != SS_NONE ? b->file : b->key;
-    int r = cmp_name(fa, fb);
+    int r = cmp_name(keys, fa, fb);
     if (!r)
         r = a->line < b->line ? -1 : a->line > b->line;
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
-static void sort_rows(struct ss_cmp_stats *s, int (*cmp)(const void *, const void *))
+static int sort_rows(struct ss_cmp_stats *s, ss_cmp_fn cmp)
 {
-    sort_keys = &s->keys;
-    if (s->n > 1)
-        qsort(s->rows, s->n, sizeof *s->rows, cmp);
+    return ss_sort(s->rows, s->n, sizeof *s->rows, cmp, &s->keys);
 }
 
-void ss_cmp_sort_self(struct ss_cmp_stats *s)
+int ss_cmp_sort_self(struct ss_cmp_stats *s)
 {
-    sort_rows(s, by_self);
+    return sort_rows(s, by_self);
 }
-void ss_cmp_sort_total(struct ss_cmp_stats *s)
+int ss_cmp_sort_total(struct ss_cmp_stats *s)
 {
-    sort_rows(s, by_total);
+    return sort_rows(s, by_total);
 }
-void ss_cmp_sort_line(struct ss_cmp_stats *s)
+int ss_cmp_sort_line(struct ss_cmp_stats *s)
 {
-    sort_rows(s, by_line);
+    return sort_rows(s, by_line);
 }
 
 /* ---- stacks ------------------------------------------------------------------- */
@@ -322,11 +321,11 @@ static int stacks_verdicts(const struct ss_compare *c, const struct ss_cmp_trie 
     return rc;
 }
 
-static int by_stack_delta(const void *pa, const void *pb)
+static int by_stack_delta(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_stack *a = pa, *b = pb;
     int r = cmp_desc(a->cur_x - a->base_x, b->cur_x - b->base_x);
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
 int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, struct ss_error *err)
@@ -363,9 +362,10 @@ int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, str
         ss_cmp_stacks_free(out);
         return rc;
     }
-    sort_keys = &out->keys;
-    if (out->n > 1)
-        qsort(out->rows, out->n, sizeof *out->rows, by_stack_delta);
+    if (ss_sort(out->rows, out->n, sizeof *out->rows, by_stack_delta, &out->keys)) {
+        ss_cmp_stacks_free(out);
+        return ss_nomem(err, "comparison of stacks");
+    }
     return 0;
 }
 
@@ -476,8 +476,11 @@ static int tree_side(const struct ss_compare *c, struct tjoin *j, const struct s
     return rc ? ss_nomem(err, "comparison of trees") : vrc;
 }
 
-/* qsort context: the joined nodes */
-static const struct ss_cmp_tnode *sort_tnodes;
+/* by_tree_delta's context: the joined nodes and their names */
+struct tnode_sort {
+    const struct ss_cmp_tnode *nodes;
+    const struct ss_strtab *keys;
+};
 
 int ss_cmp_desc_near(double a, double b)
 {
@@ -510,12 +513,13 @@ size_t ss_cmp_join_row(struct ss_strtab *index, const char *key, size_t len, voi
     return n;
 }
 
-static int by_tree_delta(const void *pa, const void *pb)
+static int by_tree_delta(const void *pa, const void *pb, void *ctx)
 {
-    const struct ss_cmp_tnode *a = &sort_tnodes[*(const uint32_t *)pa],
-                              *b = &sort_tnodes[*(const uint32_t *)pb];
+    const struct tnode_sort *x = ctx;
+    const struct ss_cmp_tnode *a = &x->nodes[*(const uint32_t *)pa],
+                              *b = &x->nodes[*(const uint32_t *)pb];
     int r = ss_cmp_desc_near(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-    return r ? r : cmp_name(a->name, b->name);
+    return r ? r : cmp_name(x->keys, a->name, b->name);
 }
 
 int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
@@ -568,11 +572,11 @@ int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
                 kids[fill[p == SS_TREE_NONE ? n : p]++] = (uint32_t)i;
             }
             free(fill);
-            sort_tnodes = j.nodes.v;
-            sort_keys = &out->keys;
-            for (size_t g = 0; g <= n; g++)
-                if (start[g + 1] - start[g] > 1)
-                    qsort(kids + start[g], start[g + 1] - start[g], sizeof *kids, by_tree_delta);
+            struct tnode_sort ts = {j.nodes.v, &out->keys};
+            for (size_t g = 0; !rc && g <= n; g++)
+                if (ss_sort(kids + start[g], start[g + 1] - start[g], sizeof *kids, by_tree_delta,
+                            &ts))
+                    rc = ss_nomem(err, "comparison of trees");
             /* depth-first: push a group's children in reverse */
             size_t sp = 0;
             for (uint32_t k = start[n + 1]; k-- > start[n];)
@@ -638,11 +642,11 @@ static int edges_side(struct ss_cmp_calls *out, struct ss_cmp_edge **list, size_
     return 0;
 }
 
-static int by_edge_delta(const void *pa, const void *pb)
+static int by_edge_delta(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_edge *a = pa, *b = pb;
     int r = ss_cmp_desc_near(a->cur_x - a->base_x, b->cur_x - b->base_x);
-    return r ? r : cmp_name(a->name, b->name);
+    return r ? r : cmp_name(keys, a->name, b->name);
 }
 
 int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss_cmp_calls *out,
@@ -682,11 +686,11 @@ int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss
         ss_cmp_calls_free(out);
         return rc;
     }
-    sort_keys = &out->keys;
-    if (out->ncallers > 1)
-        qsort(out->callers, out->ncallers, sizeof *out->callers, by_edge_delta);
-    if (out->ncallees > 1)
-        qsort(out->callees, out->ncallees, sizeof *out->callees, by_edge_delta);
+    if (ss_sort(out->callers, out->ncallers, sizeof *out->callers, by_edge_delta, &out->keys) ||
+        ss_sort(out->callees, out->ncallees, sizeof *out->callees, by_edge_delta, &out->keys)) {
+        ss_cmp_calls_free(out);
+        return ss_nomem(err, "comparison of calls");
+    }
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rprof.h"
+#include "sort.h"
 #include "source.h"
 #include "vec.h"
 #include "num.h"
@@ -478,11 +479,12 @@ void ss_stats_free(struct ss_stats *st)
     memset(st, 0, sizeof *st);
 }
 
-static const struct ss_strtab *sort_keys;
-
-static int cmp_name(const struct ss_stat_row *a, const struct ss_stat_row *b)
+/* The sorts' comparators get the table of the rows' names (ss_sort's
+ * context). */
+static int cmp_name(const struct ss_strtab *keys, const struct ss_stat_row *a,
+                    const struct ss_stat_row *b)
 {
-    return strcmp(ss_strtab_get(sort_keys, a->key), ss_strtab_get(sort_keys, b->key));
+    return strcmp(ss_strtab_get(keys, a->key), ss_strtab_get(keys, b->key));
 }
 
 static int cmp_dbl_desc(double a, double b)
@@ -490,52 +492,46 @@ static int cmp_dbl_desc(double a, double b)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int cmp_self(const void *pa, const void *pb)
+static int cmp_self(const void *pa, const void *pb, void *keys)
 {
     const struct ss_stat_row *a = pa, *b = pb;
     int c = cmp_dbl_desc(a->self_x, b->self_x);
     if (!c)
         c = cmp_dbl_desc(a->total_x, b->total_x);
-    return c ? c : cmp_name(a, b);
+    return c ? c : cmp_name(keys, a, b);
 }
 
-static int cmp_total(const void *pa, const void *pb)
+static int cmp_total(const void *pa, const void *pb, void *keys)
 {
     const struct ss_stat_row *a = pa, *b = pb;
     int c = cmp_dbl_desc(a->total_x, b->total_x);
     if (!c)
         c = cmp_dbl_desc(a->self_x, b->self_x);
-    return c ? c : cmp_name(a, b);
+    return c ? c : cmp_name(keys, a, b);
 }
 
-static int cmp_line(const void *pa, const void *pb)
+static int cmp_line(const void *pa, const void *pb, void *keys)
 {
     const struct ss_stat_row *a = pa, *b = pb;
     /* rows without a file (function rows, "<no location>") order by name */
     ss_id fa = a->file != SS_NONE ? a->file : a->key, fb = b->file != SS_NONE ? b->file : b->key;
-    int c = strcmp(ss_strtab_get(sort_keys, fa), ss_strtab_get(sort_keys, fb));
+    int c = strcmp(ss_strtab_get(keys, fa), ss_strtab_get(keys, fb));
     if (!c)
         c = a->line < b->line ? -1 : a->line > b->line;
-    return c ? c : cmp_name(a, b);
+    return c ? c : cmp_name(keys, a, b);
 }
 
-void ss_stats_sort_self(struct ss_stats *st)
+int ss_stats_sort_self(struct ss_stats *st)
 {
-    sort_keys = &st->keys;
-    if (st->n > 1)
-        qsort(st->rows, st->n, sizeof *st->rows, cmp_self);
+    return ss_sort(st->rows, st->n, sizeof *st->rows, cmp_self, &st->keys);
 }
 
-void ss_stats_sort_total(struct ss_stats *st)
+int ss_stats_sort_total(struct ss_stats *st)
 {
-    sort_keys = &st->keys;
-    if (st->n > 1)
-        qsort(st->rows, st->n, sizeof *st->rows, cmp_total);
+    return ss_sort(st->rows, st->n, sizeof *st->rows, cmp_total, &st->keys);
 }
 
-void ss_stats_sort_line(struct ss_stats *st)
+int ss_stats_sort_line(struct ss_stats *st)
 {
-    sort_keys = &st->keys;
-    if (st->n > 1)
-        qsort(st->rows, st->n, sizeof *st->rows, cmp_line);
+    return ss_sort(st->rows, st->n, sizeof *st->rows, cmp_line, &st->keys);
 }

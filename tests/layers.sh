@@ -15,6 +15,8 @@
 #   - no circle of files: no .c file depends, through the headers it
 #     includes, on one that depends back on it (format.c names the
 #     loaders, so loaders include loader.h, never load.h);
+#   - no mutable file-scope variable in src/ but the signal path's, the
+#     test pause's and the command line's;
 #   - the C sources are clang-format clean (when clang-format is there);
 #   - the sources cite only documents in the repository (the man page,
 #     HACKING.md, bench/README.md), never the design notes and house style
@@ -95,7 +97,26 @@ circles() {
 check "no circle of files in src/ (x.c includes y.h and y.c x.h, or longer)" "$(circles src/*.c)"
 check "no circle of files in ui/" "$(circles ui/*.c)"
 
+# statics FILE...: file-scope variables that can change (static, not a
+# function, not const: a pointer to const is one), as FILE:LINE.
+statics() {
+    grep -nE '^static ' "$@" 2>/dev/null | grep -v '(' |
+        grep -vE ':static (const [^*]*[=;[]|const struct [a-z_]* ?\{$|inline )|\*[[:space:]]*const[[:space:]]' |
+        cut -d: -f1,2
+}
+# The core keeps no state between calls: its sorts take a context, its
+# options travel in structs.  Allowed: the signal path (inmap.c's SIGBUS
+# handler, write.c's removal of a half-written output on a signal),
+# reader.c's test pause (set once from the environment) and the command
+# line (cli.c, whose parsed options live for the process).
+check "no mutable file-scope variable in src/ (but the signal path and the command line)" \
+    "$(statics src/*.c | grep -vE '^src/(inmap|write|reader|cli)\.c:')"
+
 # The check itself must catch what it looks for.
+mkdir -p "$TMPD/state"
+printf 'static const char *sort_name;\nstatic int n;\nstatic const char *const ok[] = {"a"};\nstatic const struct {\nstatic int f(void)\nstatic const int lim = 3;\nstatic struct x xs[4];\n' >"$TMPD/state/s.c"
+[ "$(statics "$TMPD/state/s.c" | wc -l)" -eq 3 ] &&
+    pass "the state check finds offenders" || fail "the state check finds offenders" "$(statics "$TMPD/state/s.c")"
 mkdir -p "$TMPD/loop"
 printf '#include "b.h"\n' >"$TMPD/loop/a.c"
 printf '#include "c.h"\n' >"$TMPD/loop/b.c"

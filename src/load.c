@@ -102,7 +102,8 @@ const struct ss_format *ss_sniff(const unsigned char *p, size_t n, int whole, ui
 /* Binary files people open by mistake, told by their first bytes: what
  * the file is and what to do instead (the file's name between `what` and
  * `then` when `then` is not NULL), so that the message says that rather
- * than what each text format wanted. */
+ * than what each text format wanted.  Not gzip: every gzip file goes to
+ * pprof's reader, which tells gzipped text from a damaged profile. */
 static const struct {
     const char *magic;
     size_t len;
@@ -132,8 +133,6 @@ static const struct {
      "a Java Flight Recorder file, which stackscope does not read: convert it to folded stacks "
      "(async-profiler's jfrconv --collapsed) and open those",
      NULL},
-    {"\x1f\x8b", 2, "a gzip-compressed file, but not a pprof profile: gunzip ",
-     " and open what is inside"},
     {"PK\x03\x04", 4, "a zip archive: unpack ", " and open the profile inside"},
     {"SQLite format 3", 16, "an SQLite database, not a profile", NULL},
     {"%PDF", 4, "a PDF document, not a profile", NULL},

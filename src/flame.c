@@ -421,14 +421,6 @@ struct open_frame {
     double x, self;
 };
 
-/* The chart's frames stay open while consecutive samples pass through
- * them, so a frame's total is the weight of the samples between its opening
- * and its closing: cum at the close less its x.  A sample costs the length
- * of the path it shares with the previous one plus the frames it opens
- * (nothing for a repeat of the previous stack), not its depth.  Frames are
- * made in time order, so creation order is pre-order; with a grid, the
- * frames that touch no grid point are never made, and a sample writes
- * nothing but the open path. */
 /* The chart being built: its nodes, the open path (open.v[0 .. nmade)
  * are nodes), and a zoom's path of np frames kept as they are. */
 struct chart {
@@ -535,6 +527,14 @@ static int chart_make(struct chart *ch, size_t d)
     return 0;
 }
 
+/* The chart's frames stay open while consecutive samples pass through
+ * them, so a frame's total is the weight of the samples between its opening
+ * and its closing: cum at the close less its x.  A sample costs the length
+ * of the path it shares with the previous one plus the frames it opens
+ * (nothing for a repeat of the previous stack), not its depth.  Frames are
+ * made in time order, so creation order is pre-order; with a grid, the
+ * frames that touch no grid point are never made, and a sample writes
+ * nothing but the open path. */
 static int build_chart(const struct ss_model *m, const double *sample_w, int inverted,
                        const struct ss_flame_grid *grid, struct ss_flame *out)
 {

@@ -165,8 +165,8 @@ static int reason(int k, const char *r, char *why, size_t cap)
 }
 
 /* The formats whose reader has a sniffer of its own (JSON, perf script,
- * Go's text, traces): those that a folded file could look like first
- * yield to it (yield_to_folded). */
+ * Go's text, traces); those that a folded file could look like (not the
+ * traces) first yield to it (yield_to_folded). */
 static int sniff_cpuprofile(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
                             size_t cap)
 {

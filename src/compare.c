@@ -8,6 +8,7 @@
 
 #include "flame.h"
 #include "outlimit.h"
+#include "sort.h"
 #include "stacks.h"
 #include "tree.h"
 
@@ -175,64 +176,62 @@ void ss_cmp_stats_free(struct ss_cmp_stats *s)
     memset(s, 0, sizeof *s);
 }
 
-static const struct ss_strtab *sort_keys; /* qsort context */
-
 static int cmp_desc(double a, double b)
 {
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int cmp_name(ss_id a, ss_id b)
+/* The sorts' comparators get the table of the rows' names (ss_sort's
+ * context). */
+static int cmp_name(const struct ss_strtab *keys, ss_id a, ss_id b)
 {
-    return strcmp(ss_strtab_get(sort_keys, a), ss_strtab_get(sort_keys, b));
+    return strcmp(ss_strtab_get(keys, a), ss_strtab_get(keys, b));
 }
 
-static int by_self(const void *pa, const void *pb)
+static int by_self(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
     int r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
     if (!r)
         r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
-static int by_total(const void *pa, const void *pb)
+static int by_total(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
     int r = cmp_desc(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
     if (!r)
         r = cmp_desc(a->self_nx - a->self_bx, b->self_nx - b->self_bx);
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
-static int by_line(const void *pa, const void *pb)
+static int by_line(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_row *a = pa, *b = pb;
     ss_id fa = a->file != SS_NONE ? a->file : a->key, fb = b->file != SS_NONE ? b->file : b->key;
-    int r = cmp_name(fa, fb);
+    int r = cmp_name(keys, fa, fb);
     if (!r)
         r = a->line < b->line ? -1 : a->line > b->line;
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
-static void sort_rows(struct ss_cmp_stats *s, int (*cmp)(const void *, const void *))
+static int sort_rows(struct ss_cmp_stats *s, ss_cmp_fn cmp)
 {
-    sort_keys = &s->keys;
-    if (s->n > 1)
-        qsort(s->rows, s->n, sizeof *s->rows, cmp);
+    return ss_sort(s->rows, s->n, sizeof *s->rows, cmp, &s->keys);
 }
 
-void ss_cmp_sort_self(struct ss_cmp_stats *s)
+int ss_cmp_sort_self(struct ss_cmp_stats *s)
 {
-    sort_rows(s, by_self);
+    return sort_rows(s, by_self);
 }
-void ss_cmp_sort_total(struct ss_cmp_stats *s)
+int ss_cmp_sort_total(struct ss_cmp_stats *s)
 {
-    sort_rows(s, by_total);
+    return sort_rows(s, by_total);
 }
-void ss_cmp_sort_line(struct ss_cmp_stats *s)
+int ss_cmp_sort_line(struct ss_cmp_stats *s)
 {
-    sort_rows(s, by_line);
+    return sort_rows(s, by_line);
 }
 
 /* ---- stacks ------------------------------------------------------------------- */
@@ -322,11 +321,11 @@ static int stacks_verdicts(const struct ss_compare *c, const struct ss_cmp_trie 
     return rc;
 }
 
-static int by_stack_delta(const void *pa, const void *pb)
+static int by_stack_delta(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_stack *a = pa, *b = pb;
     int r = cmp_desc(a->cur_x - a->base_x, b->cur_x - b->base_x);
-    return r ? r : cmp_name(a->key, b->key);
+    return r ? r : cmp_name(keys, a->key, b->key);
 }
 
 int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, struct ss_error *err)
@@ -363,9 +362,10 @@ int ss_compare_stacks(const struct ss_compare *c, struct ss_cmp_stacks *out, str
         ss_cmp_stacks_free(out);
         return rc;
     }
-    sort_keys = &out->keys;
-    if (out->n > 1)
-        qsort(out->rows, out->n, sizeof *out->rows, by_stack_delta);
+    if (ss_sort(out->rows, out->n, sizeof *out->rows, by_stack_delta, &out->keys)) {
+        ss_cmp_stacks_free(out);
+        return ss_nomem(err, "comparison of stacks");
+    }
     return 0;
 }
 
@@ -476,8 +476,11 @@ static int tree_side(const struct ss_compare *c, struct tjoin *j, const struct s
     return rc ? ss_nomem(err, "comparison of trees") : vrc;
 }
 
-/* qsort context: the joined nodes */
-static const struct ss_cmp_tnode *sort_tnodes;
+/* by_tree_delta's context: the joined nodes and their names */
+struct tnode_sort {
+    const struct ss_cmp_tnode *nodes;
+    const struct ss_strtab *keys;
+};
 
 int ss_cmp_desc_near(double a, double b)
 {
@@ -510,12 +513,13 @@ size_t ss_cmp_join_row(struct ss_strtab *index, const char *key, size_t len, voi
     return n;
 }
 
-static int by_tree_delta(const void *pa, const void *pb)
+static int by_tree_delta(const void *pa, const void *pb, void *ctx)
 {
-    const struct ss_cmp_tnode *a = &sort_tnodes[*(const uint32_t *)pa],
-                              *b = &sort_tnodes[*(const uint32_t *)pb];
+    const struct tnode_sort *x = ctx;
+    const struct ss_cmp_tnode *a = &x->nodes[*(const uint32_t *)pa],
+                              *b = &x->nodes[*(const uint32_t *)pb];
     int r = ss_cmp_desc_near(a->total_nx - a->total_bx, b->total_nx - b->total_bx);
-    return r ? r : cmp_name(a->name, b->name);
+    return r ? r : cmp_name(x->keys, a->name, b->name);
 }
 
 int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
@@ -568,11 +572,11 @@ int ss_compare_tree(const struct ss_compare *c, int inverted, const char *focus,
                 kids[fill[p == SS_TREE_NONE ? n : p]++] = (uint32_t)i;
             }
             free(fill);
-            sort_tnodes = j.nodes.v;
-            sort_keys = &out->keys;
-            for (size_t g = 0; g <= n; g++)
-                if (start[g + 1] - start[g] > 1)
-                    qsort(kids + start[g], start[g + 1] - start[g], sizeof *kids, by_tree_delta);
+            struct tnode_sort ts = {j.nodes.v, &out->keys};
+            for (size_t g = 0; !rc && g <= n; g++)
+                if (ss_sort(kids + start[g], start[g + 1] - start[g], sizeof *kids, by_tree_delta,
+                            &ts))
+                    rc = ss_nomem(err, "comparison of trees");
             /* depth-first: push a group's children in reverse */
             size_t sp = 0;
             for (uint32_t k = start[n + 1]; k-- > start[n];)
@@ -638,11 +642,11 @@ static int edges_side(struct ss_cmp_calls *out, struct ss_cmp_edge **list, size_
     return 0;
 }
 
-static int by_edge_delta(const void *pa, const void *pb)
+static int by_edge_delta(const void *pa, const void *pb, void *keys)
 {
     const struct ss_cmp_edge *a = pa, *b = pb;
     int r = ss_cmp_desc_near(a->cur_x - a->base_x, b->cur_x - b->base_x);
-    return r ? r : cmp_name(a->name, b->name);
+    return r ? r : cmp_name(keys, a->name, b->name);
 }
 
 int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss_cmp_calls *out,
@@ -682,11 +686,11 @@ int ss_compare_calls(const struct ss_compare *c, const char *function, struct ss
         ss_cmp_calls_free(out);
         return rc;
     }
-    sort_keys = &out->keys;
-    if (out->ncallers > 1)
-        qsort(out->callers, out->ncallers, sizeof *out->callers, by_edge_delta);
-    if (out->ncallees > 1)
-        qsort(out->callees, out->ncallees, sizeof *out->callees, by_edge_delta);
+    if (ss_sort(out->callers, out->ncallers, sizeof *out->callers, by_edge_delta, &out->keys) ||
+        ss_sort(out->callees, out->ncallees, sizeof *out->callees, by_edge_delta, &out->keys)) {
+        ss_cmp_calls_free(out);
+        return ss_nomem(err, "comparison of calls");
+    }
     return 0;
 }
 
@@ -973,6 +977,163 @@ static ss_id copy_mapping(struct ss_model *dst, const struct ss_model *src, ss_i
     return r;
 }
 
+/* Where copy_sources put src's value types, functions, locations,
+ * stacks and label sets in dst (label sets mapped on first use). */
+struct copy_map {
+    struct ss_model *dst;
+    const struct ss_model *src;
+    ss_id *vt, *fn, *loc, *stk, *sets;
+    ss_id *frames;   /* scratch: a stack's frames */
+    int64_t *vals;   /* scratch: a sample's values */
+    VEC(ss_id) labs; /* scratch: a label set's labels */
+};
+
+static void copy_map_free(struct copy_map *c)
+{
+    free(c->vt);
+    free(c->fn);
+    free(c->loc);
+    free(c->stk);
+    free(c->frames);
+    free(c->vals);
+    free(c->sets);
+    VEC_FREE(c->labs);
+}
+
+/* src's value types, functions, locations and stacks into dst.  Returns
+ * 0 or -1 (out of memory). */
+static int copy_tables(struct copy_map *c)
+{
+    struct ss_model *dst = c->dst;
+    const struct ss_model *src = c->src;
+    size_t nvt = src->value_types.n, nfn = src->functions.n, nloc = src->locations.n,
+           nst = ss_model_nstacks(src), nsets = ss_model_nlabelsets(src);
+    c->vt = malloc((nvt ? nvt : 1) * sizeof *c->vt);
+    c->fn = malloc((nfn ? nfn : 1) * sizeof *c->fn);
+    c->loc = malloc((nloc ? nloc : 1) * sizeof *c->loc);
+    c->stk = malloc((nst ? nst : 1) * sizeof *c->stk);
+    c->sets = malloc((nsets ? nsets : 1) * sizeof *c->sets);
+    int oom = !c->vt || !c->fn || !c->loc || !c->stk || !c->sets;
+    for (size_t k = 0; !oom && k < nsets; k++)
+        c->sets[k] = k ? SS_NONE : 0;
+    for (size_t t = 0; !oom && t < nvt; t++) {
+        c->vt[t] = ss_model_value_type(dst, ss_str(src, src->value_types.v[t].type),
+                                       ss_str(src, src->value_types.v[t].unit));
+        oom = c->vt[t] == SS_NONE;
+    }
+    for (size_t f = 0; !oom && f < nfn; f++) {
+        const struct ss_function *sf = &src->functions.v[f];
+        ss_id name = xstr(dst, src, sf->name, &oom), sys = xstr(dst, src, sf->system_name, &oom),
+              file = xstr(dst, src, sf->filename, &oom);
+        if (!oom)
+            c->fn[f] = ss_model_function(dst, name, sys, file, sf->start_line);
+        oom = oom || c->fn[f] == SS_NONE;
+    }
+    for (size_t l = 0; !oom && l < nloc; l++) {
+        struct ss_location sl = src->locations.v[l];
+        sl.file = xstr(dst, src, sl.file, &oom);
+        sl.function = sl.function == SS_NONE ? SS_NONE : c->fn[sl.function];
+        if (sl.mapping != SS_NONE)
+            sl.mapping = copy_mapping(dst, src, sl.mapping, &oom);
+        if (!oom)
+            c->loc[l] = ss_model_location_at(dst, &sl);
+        oom = oom || c->loc[l] == SS_NONE;
+    }
+    size_t maxd = 1;
+    for (size_t s = 0; s < nst; s++)
+        if (ss_stack_depth(src, (ss_id)s) > maxd)
+            maxd = ss_stack_depth(src, (ss_id)s);
+    c->frames = malloc(maxd * sizeof *c->frames);
+    oom = oom || !c->frames;
+    for (size_t s = 0; !oom && s < nst; s++) {
+        size_t d = ss_stack_depth(src, (ss_id)s);
+        const ss_id *fr = ss_stack_frames(src, (ss_id)s);
+        for (size_t k = 0; k < d; k++)
+            c->frames[k] = c->loc[fr[k]];
+        ss_id tail = src->stack_tail.v[s];
+        c->stk[s] = ss_model_stack(dst, c->frames, d, tail == SS_NONE ? SS_NONE : c->loc[tail]);
+        oom = c->stk[s] == SS_NONE;
+    }
+    return oom ? -1 : 0;
+}
+
+/* Source s's meta, aggregates and edges, as those of dst's source id. */
+static int copy_source_extras(struct copy_map *c, size_t s, ss_id id)
+{
+    struct ss_model *dst = c->dst;
+    const struct ss_model *src = c->src;
+    int oom = 0;
+    for (size_t i = 0; !oom && i < src->meta.n; i++) {
+        const struct ss_meta *me = &src->meta.v[i];
+        if (me->source != s)
+            continue;
+        struct ss_meta nm = {id, xstr(dst, src, me->key, &oom), xstr(dst, src, me->value, &oom)};
+        oom = oom || VEC_PUSH(dst->meta, nm);
+    }
+    for (size_t i = 0; !oom && i < src->aggs.n; i++) {
+        struct ss_agg a = src->aggs.v[i];
+        if (a.source != s)
+            continue;
+        a.source = id;
+        a.location = c->loc[a.location];
+        oom = VEC_PUSH(dst->aggs, a) != 0;
+    }
+    for (size_t i = 0; !oom && i < src->edges.n; i++) {
+        struct ss_agg_edge e = src->edges.v[i];
+        if (e.source != s)
+            continue;
+        e.source = id;
+        e.caller = e.caller == SS_NONE ? SS_NONE : c->loc[e.caller];
+        e.callee = c->loc[e.callee];
+        oom = VEC_PUSH(dst->edges, e) != 0;
+    }
+    return oom ? -1 : 0;
+}
+
+/* src's label set ls in dst (made on first use); SS_NONE when out of
+ * memory. */
+static ss_id copy_labelset(struct copy_map *c, ss_id ls)
+{
+    if (c->sets[ls] != SS_NONE)
+        return c->sets[ls];
+    const struct ss_model *src = c->src;
+    size_t nl = ss_labelset_size(src, ls);
+    const ss_id *l = ss_labelset_labels(src, ls);
+    int oom = VEC_RESERVE(c->labs, nl + 1) != 0;
+    for (size_t k = 0; !oom && k < nl; k++) {
+        const struct ss_label *lb = &src->labels.v[l[k]];
+        ss_id key = xstr(c->dst, src, lb->key, &oom), str = xstr(c->dst, src, lb->str, &oom),
+              unit = xstr(c->dst, src, lb->unit, &oom);
+        c->labs.v[k] = oom ? SS_NONE : ss_model_label(c->dst, key, str, lb->num, unit);
+        oom = oom || c->labs.v[k] == SS_NONE;
+    }
+    if (!oom)
+        c->sets[ls] = ss_model_label_set(c->dst, c->labs.v, nl);
+    return c->sets[ls];
+}
+
+/* Source ss's samples, with their values and labels, into dst. */
+static int copy_samples(struct copy_map *c, const struct ss_source *ss)
+{
+    struct ss_model *dst = c->dst;
+    const struct ss_model *src = c->src;
+    size_t nvt = src->value_types.n;
+    free(c->vals);
+    c->vals = calloc(dst->value_types.n, sizeof *c->vals);
+    int oom = !c->vals;
+    for (size_t i = ss->first_sample; !oom && i < ss->first_sample + ss->n_samples; i++) {
+        for (size_t t = 0; t < nvt; t++)
+            c->vals[c->vt[t]] = ss_sample_value(src, t, i);
+        oom = ss_model_add_sample(dst, c->stk[src->sample_stack.v[i]], c->vals) != 0;
+        ss_id ls = ss_sample_labelset(src, i);
+        if (!oom && ls) {
+            ss_id set = copy_labelset(c, ls);
+            oom = set == SS_NONE || ss_model_label_sample(dst, set) != 0;
+        }
+    }
+    return oom ? -1 : 0;
+}
+
 /* Append to dst the sources of src whose SS_SRC_BASE flag is `want_base`
  * (-1: every source), with their samples, stacks, functions, locations,
  * value columns, meta and aggregates; each copied source's flags get `set`
@@ -980,60 +1141,11 @@ static ss_id copy_mapping(struct ss_model *dst, const struct ss_model *src, ss_i
 static int copy_sources(struct ss_model *dst, const struct ss_model *src, int want_base,
                         uint32_t set, uint32_t clear)
 {
-    int oom = 0;
-    size_t nvt = src->value_types.n, nfn = src->functions.n, nloc = src->locations.n,
-           nst = ss_model_nstacks(src);
-    ss_id *vt = malloc((nvt ? nvt : 1) * sizeof *vt);
-    ss_id *fn = malloc((nfn ? nfn : 1) * sizeof *fn);
-    ss_id *loc = malloc((nloc ? nloc : 1) * sizeof *loc);
-    ss_id *stk = malloc((nst ? nst : 1) * sizeof *stk);
-    ss_id *frames = NULL;
-    int64_t *vals = NULL;
-    /* label sets (pprof labels, perf comm/pid/tid), mapped on first use */
-    size_t nsets = ss_model_nlabelsets(src);
-    ss_id *sets = malloc((nsets ? nsets : 1) * sizeof *sets);
-    VEC(ss_id) labs = {0};
-    oom = !vt || !fn || !loc || !stk || !sets;
-    for (size_t k = 0; !oom && k < nsets; k++)
-        sets[k] = k ? SS_NONE : 0;
-    for (size_t t = 0; !oom && t < nvt; t++) {
-        vt[t] = ss_model_value_type(dst, ss_str(src, src->value_types.v[t].type),
-                                    ss_str(src, src->value_types.v[t].unit));
-        oom = vt[t] == SS_NONE;
-    }
-    for (size_t f = 0; !oom && f < nfn; f++) {
-        const struct ss_function *sf = &src->functions.v[f];
-        ss_id name = xstr(dst, src, sf->name, &oom), sys = xstr(dst, src, sf->system_name, &oom),
-              file = xstr(dst, src, sf->filename, &oom);
-        if (!oom)
-            fn[f] = ss_model_function(dst, name, sys, file, sf->start_line);
-        oom = oom || fn[f] == SS_NONE;
-    }
-    for (size_t l = 0; !oom && l < nloc; l++) {
-        struct ss_location sl = src->locations.v[l];
-        sl.file = xstr(dst, src, sl.file, &oom);
-        sl.function = sl.function == SS_NONE ? SS_NONE : fn[sl.function];
-        if (sl.mapping != SS_NONE)
-            sl.mapping = copy_mapping(dst, src, sl.mapping, &oom);
-        if (!oom)
-            loc[l] = ss_model_location_at(dst, &sl);
-        oom = oom || loc[l] == SS_NONE;
-    }
-    size_t maxd = 1;
-    for (size_t s = 0; s < nst; s++)
-        if (ss_stack_depth(src, (ss_id)s) > maxd)
-            maxd = ss_stack_depth(src, (ss_id)s);
-    frames = malloc(maxd * sizeof *frames);
-    oom = oom || !frames;
-    for (size_t s = 0; !oom && s < nst; s++) {
-        size_t d = ss_stack_depth(src, (ss_id)s);
-        const ss_id *fr = ss_stack_frames(src, (ss_id)s);
-        for (size_t k = 0; k < d; k++)
-            frames[k] = loc[fr[k]];
-        ss_id tail = src->stack_tail.v[s];
-        stk[s] = ss_model_stack(dst, frames, d, tail == SS_NONE ? SS_NONE : loc[tail]);
-        oom = stk[s] == SS_NONE;
-    }
+    struct copy_map c;
+    memset(&c, 0, sizeof c);
+    c.dst = dst;
+    c.src = src;
+    int oom = copy_tables(&c) != 0;
     for (size_t s = 0; !oom && s < src->sources.n; s++) {
         const struct ss_source *ss = &src->sources.v[s];
         if (want_base >= 0 && !!(ss->flags & SS_SRC_BASE) != want_base)
@@ -1043,78 +1155,19 @@ static int copy_sources(struct ss_model *dst, const struct ss_model *src, int wa
         ns.uri = xstr(dst, src, ss->uri, &oom);
         ns.flags = (ss->flags | set) & ~clear;
         ns.values = 0;
-        ns.default_column = ss->default_column ? vt[ss->default_column - 1] + 1 : 0;
-        ns.time_column = ss->time_column ? vt[ss->time_column - 1] + 1 : 0;
-        if (oom)
-            break;
-        ss_id id = ss_model_add_source(dst, &ns);
+        ns.default_column = ss->default_column ? c.vt[ss->default_column - 1] + 1 : 0;
+        ns.time_column = ss->time_column ? c.vt[ss->time_column - 1] + 1 : 0;
+        ss_id id = oom ? SS_NONE : ss_model_add_source(dst, &ns);
         if (id == SS_NONE) {
             oom = 1;
             break;
         }
-        for (size_t t = 0; t < nvt && t < SS_SOURCE_VALUE_BITS; t++)
+        for (size_t t = 0; t < src->value_types.n && t < SS_SOURCE_VALUE_BITS; t++)
             if (ss->values >> t & 1)
-                ss_model_source_value(dst, id, vt[t], 0);
-        for (size_t i = 0; !oom && i < src->meta.n; i++) {
-            const struct ss_meta *me = &src->meta.v[i];
-            if (me->source != s)
-                continue;
-            struct ss_meta nm = {id, xstr(dst, src, me->key, &oom),
-                                 xstr(dst, src, me->value, &oom)};
-            oom = oom || VEC_PUSH(dst->meta, nm);
-        }
-        for (size_t i = 0; !oom && i < src->aggs.n; i++) {
-            struct ss_agg a = src->aggs.v[i];
-            if (a.source != s)
-                continue;
-            a.source = id;
-            a.location = loc[a.location];
-            oom = VEC_PUSH(dst->aggs, a) != 0;
-        }
-        for (size_t i = 0; !oom && i < src->edges.n; i++) {
-            struct ss_agg_edge e = src->edges.v[i];
-            if (e.source != s)
-                continue;
-            e.source = id;
-            e.caller = e.caller == SS_NONE ? SS_NONE : loc[e.caller];
-            e.callee = loc[e.callee];
-            oom = VEC_PUSH(dst->edges, e) != 0;
-        }
-        free(vals);
-        vals = calloc(dst->value_types.n, sizeof *vals);
-        oom = oom || !vals;
-        for (size_t i = ss->first_sample; !oom && i < ss->first_sample + ss->n_samples; i++) {
-            for (size_t t = 0; t < nvt; t++)
-                vals[vt[t]] = ss_sample_value(src, t, i);
-            oom = ss_model_add_sample(dst, stk[src->sample_stack.v[i]], vals) != 0;
-            ss_id ls = ss_sample_labelset(src, i);
-            if (!oom && ls && sets[ls] == SS_NONE) {
-                size_t nl = ss_labelset_size(src, ls);
-                const ss_id *l = ss_labelset_labels(src, ls);
-                oom = VEC_RESERVE(labs, nl + 1) != 0;
-                for (size_t k = 0; !oom && k < nl; k++) {
-                    const struct ss_label *lb = &src->labels.v[l[k]];
-                    ss_id key = xstr(dst, src, lb->key, &oom), str = xstr(dst, src, lb->str, &oom),
-                          unit = xstr(dst, src, lb->unit, &oom);
-                    labs.v[k] = oom ? SS_NONE : ss_model_label(dst, key, str, lb->num, unit);
-                    oom = oom || labs.v[k] == SS_NONE;
-                }
-                if (!oom)
-                    sets[ls] = ss_model_label_set(dst, labs.v, nl);
-                oom = oom || sets[ls] == SS_NONE;
-            }
-            if (!oom && ls)
-                oom = ss_model_label_sample(dst, sets[ls]) != 0;
-        }
+                ss_model_source_value(dst, id, c.vt[t], 0);
+        oom = copy_source_extras(&c, s, id) || copy_samples(&c, ss);
     }
-    free(vt);
-    free(fn);
-    free(loc);
-    free(stk);
-    free(frames);
-    free(vals);
-    free(sets);
-    VEC_FREE(labs);
+    copy_map_free(&c);
     return oom ? -1 : 0;
 }
 

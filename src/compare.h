@@ -137,10 +137,11 @@ int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss
 void ss_cmp_stats_free(struct ss_cmp_stats *s);
 
 /* Orders: self delta descending (largest growth first), then total delta,
- * then name; total delta first; by position (file, then line). */
-void ss_cmp_sort_self(struct ss_cmp_stats *s);
-void ss_cmp_sort_total(struct ss_cmp_stats *s);
-void ss_cmp_sort_line(struct ss_cmp_stats *s);
+ * then name; total delta first; by position (file, then line).  Return 0,
+ * or -1 when memory runs out (the rows unchanged). */
+int ss_cmp_sort_self(struct ss_cmp_stats *s);
+int ss_cmp_sort_total(struct ss_cmp_stats *s);
+int ss_cmp_sort_line(struct ss_cmp_stats *s);
 
 /* Distinct stacks (names root first, joined by ';') of both sides. */
 struct ss_cmp_stack {

@@ -421,6 +421,112 @@ struct open_frame {
     double x, self;
 };
 
+/* The chart being built: its nodes, the open path (open.v[0 .. nmade)
+ * are nodes), and a zoom's path of np frames kept as they are. */
+struct chart {
+    VEC(struct ss_flame_node) t;
+    VEC(struct open_frame) open;
+    size_t nmade, nall, np;
+};
+
+static void grid_walk_init(struct grid_walk *gw, const struct ss_model *m, const double *sample_w,
+                           const struct ss_flame_grid *grid)
+{
+    double w = grid->w > 0 ? grid->w : chart_total(m, sample_w);
+    gw->x0 = grid->w > 0 ? grid->x0 : 0;
+    gw->cols = grid->cols;
+    gw->step = w / (double)grid->cols;
+    gw->eps = gw->step * 1e-6;
+    gw->pt = gw->x0 + 0.5 * gw->step;
+}
+
+/* A zoom with its path: those frames as they are, then the samples of the
+ * zoom only, from its first (whose path starts with them): k moved there,
+ * *cum the weight before it.  Returns 0 or -1 (out of memory). */
+static int chart_zoom_start(struct chart *ch, struct walk *k, const struct ss_model *m,
+                            const double *sample_w, const struct ss_flame_grid *grid, double *cum)
+{
+    for (; k->i < m->sample_stack.n; k->i++) {
+        double v = sample_w[k->i];
+        if (!(v > 0) || ss_stack_depth(m, m->sample_stack.v[k->i]) == 0)
+            continue;
+        if (*cum + v / 2 >= grid->x0)
+            break;
+        *cum += v;
+    }
+    size_t np = ch->np;
+    if (VEC_RESERVE(ch->open, np) || VEC_RESERVE(ch->t, np))
+        return -1;
+    for (size_t j = 0; j < np; j++) {
+        struct ss_flame_node nd = grid->path[j];
+        nd.parent = j ? (uint32_t)(j - 1) : SS_FLAME_NONE;
+        nd.depth = (uint32_t)j;
+        ch->t.v[ch->t.n++] = nd;
+        struct open_frame of = {nd.function, nd.loc, (uint32_t)j, nd.x, nd.self};
+        ch->open.v[ch->open.n++] = of;
+    }
+    ch->nmade = np;
+    return 0;
+}
+
+/* Close the open frames from depth keep on at cum: their totals, selves
+ * and locations (the zoom's path frames too, once a sample leaves them). */
+static void chart_close(struct chart *ch, size_t keep, double cum)
+{
+    for (size_t j = keep; j < ch->open.n; j++) {
+        struct open_frame *of = &ch->open.v[j];
+        if (of->node == SS_FLAME_NONE)
+            break; /* and nothing deeper is made */
+        struct ss_flame_node *nd = &ch->t.v[of->node];
+        nd->end = (uint32_t)ch->t.n;
+        nd->total = cum - of->x;
+        nd->self = of->self;
+        nd->loc = of->loc;
+    }
+    if (ch->open.n > keep)
+        ch->open.n = keep;
+    if (ch->nmade > keep)
+        ch->nmade = keep;
+}
+
+/* Open the frames of step st from its keep on at cum, the walk's
+ * functions and locations.  Returns 0 or -1 (out of memory). */
+static int chart_open(struct chart *ch, const struct walk *k, const struct step *st, double cum)
+{
+    /* an open frame's location: SS_NONE once its samples differ there
+     * (before lkeep they have the previous sample's) */
+    for (size_t j = st->lkeep; j < st->keep; j++)
+        if (ch->open.v[j].loc != k->loc[j])
+            ch->open.v[j].loc = SS_NONE;
+    if (VEC_RESERVE(ch->open, st->d))
+        return -1;
+    for (size_t j = st->keep; j < st->d; j++) {
+        struct open_frame of = {k->fn[j], k->loc[j], SS_FLAME_NONE, cum, 0};
+        ch->open.v[j] = of;
+    }
+    ch->open.n = st->d;
+    ch->nall += st->d - st->keep; /* the frames this sample opens, made or not */
+    return 0;
+}
+
+/* Make nodes of the open frames down to depth d.  Returns 0 or -1. */
+static int chart_make(struct chart *ch, size_t d)
+{
+    if (ch->t.n + (d - ch->nmade) >= SS_HASHTAB_MAX ||
+        VEC_RESERVE(ch->t, ch->t.n + (d - ch->nmade)))
+        return -1;
+    for (size_t j = ch->nmade; j < d; j++) {
+        uint32_t parent = j ? ch->open.v[j - 1].node : SS_FLAME_NONE;
+        struct ss_flame_node nd = {
+            ch->open.v[j].function, ch->open.v[j].loc, parent, (uint32_t)j, 0, 0, 0,
+            ch->open.v[j].x};
+        ch->open.v[j].node = (uint32_t)ch->t.n;
+        ch->t.v[ch->t.n++] = nd;
+    }
+    ch->nmade = d;
+    return 0;
+}
+
 /* The chart's frames stay open while consecutive samples pass through
  * them, so a frame's total is the weight of the samples between its opening
  * and its closing: cum at the close less its x.  A sample costs the length
@@ -432,8 +538,8 @@ struct open_frame {
 static int build_chart(const struct ss_model *m, const double *sample_w, int inverted,
                        const struct ss_flame_grid *grid, struct ss_flame *out)
 {
-    VEC(struct ss_flame_node) t = {0};
-    VEC(struct open_frame) open = {0};
+    struct chart ch;
+    memset(&ch, 0, sizeof ch);
     struct walk k;
     struct step st;
     struct grid_walk gw = {0, 0, 0, 0, 0, 0};
@@ -441,118 +547,57 @@ static int build_chart(const struct ss_model *m, const double *sample_w, int inv
         walk_free(&k);
         return -1;
     }
-    if (grid && grid->cols > 0) {
-        double w = grid->w > 0 ? grid->w : chart_total(m, sample_w);
-        gw.x0 = grid->w > 0 ? grid->x0 : 0;
-        gw.cols = grid->cols;
-        gw.step = w / (double)grid->cols;
-        gw.eps = gw.step * 1e-6;
-        gw.pt = gw.x0 + 0.5 * gw.step;
-    }
-    size_t nmade = 0, nall = 0; /* open.v[0 .. nmade) are nodes */
+    int grided = grid && grid->cols > 0;
+    if (grided)
+        grid_walk_init(&gw, m, sample_w, grid);
     double cum = 0, end = 0;
-    /* a zoom with its path: those frames as they are, then the samples of
-     * the zoom only, from its first (whose path starts with them) */
-    size_t np = grid && grid->path && grid->w > 0 ? grid->npath : 0;
-    if (np) {
+    ch.np = grid && grid->path && grid->w > 0 ? grid->npath : 0;
+    if (ch.np) {
         out->total = chart_total(m, sample_w);
-        for (; k.i < m->sample_stack.n; k.i++) {
-            double v = sample_w[k.i];
-            if (!(v > 0) || ss_stack_depth(m, m->sample_stack.v[k.i]) == 0)
-                continue;
-            if (cum + v / 2 >= grid->x0)
-                break;
-            cum += v;
-        }
         end = grid->x0 + grid->w;
-        if (VEC_RESERVE(open, np) || VEC_RESERVE(t, np))
+        if (chart_zoom_start(&ch, &k, m, sample_w, grid, &cum))
             goto oom;
-        for (size_t j = 0; j < np; j++) {
-            struct ss_flame_node nd = grid->path[j];
-            nd.parent = j ? (uint32_t)(j - 1) : SS_FLAME_NONE;
-            nd.depth = (uint32_t)j;
-            t.v[t.n++] = nd;
-            struct open_frame of = {nd.function, nd.loc, (uint32_t)j, nd.x, nd.self};
-            open.v[open.n++] = of;
-        }
-        nmade = np;
     }
     while (walk_next(&k, &st)) {
-        if (np) {
+        if (ch.np) {
             if (st.d == 0 || cum + st.w / 2 >= end)
-                break;        /* the zoom's end */
-            if (st.keep < np) /* its first sample: the path goes on */
-                st.keep = st.lkeep = np;
+                break;           /* the zoom's end */
+            if (st.keep < ch.np) /* its first sample: the path goes on */
+                st.keep = st.lkeep = ch.np;
         }
-        for (size_t j = st.keep; j < open.n; j++) {
-            struct open_frame *of = &open.v[j];
-            if (of->node == SS_FLAME_NONE)
-                break; /* and nothing deeper is made */
-            struct ss_flame_node *nd = &t.v[of->node];
-            nd->end = (uint32_t)t.n;
-            nd->total = cum - of->x;
-            nd->self = of->self;
-            nd->loc = of->loc;
-        }
-        if (open.n > st.keep)
-            open.n = st.keep;
-        if (nmade > st.keep)
-            nmade = st.keep;
+        chart_close(&ch, st.keep, cum);
         if (st.d == 0)
             continue;
-        if (!st.repeat) {
-            /* an open frame's location: SS_NONE once its samples differ
-             * there (before lkeep they have the previous sample's) */
-            for (size_t j = st.lkeep; j < st.keep; j++)
-                if (open.v[j].loc != k.loc[j])
-                    open.v[j].loc = SS_NONE;
-            if (VEC_RESERVE(open, st.d))
-                goto oom;
-            for (size_t j = st.keep; j < st.d; j++) {
-                struct open_frame of = {k.fn[j], k.loc[j], SS_FLAME_NONE, cum, 0};
-                open.v[j] = of;
-            }
-            open.n = st.d;
-            nall += st.d - st.keep; /* the frames this sample opens, made or not */
-        }
-        open.v[st.d - 1].self += st.w;
+        if (!st.repeat && chart_open(&ch, &k, &st, cum))
+            goto oom;
+        ch.open.v[st.d - 1].self += st.w;
         if (st.d > out->max_depth)
             out->max_depth = (uint32_t)st.d;
         double next = cum + st.w;
-        if (nmade < st.d && (!grid || !gw.cols || grid_touch(&gw, cum, next))) {
-            if (t.n + (st.d - nmade) >= SS_HASHTAB_MAX || VEC_RESERVE(t, t.n + (st.d - nmade)))
-                goto oom;
-            for (size_t j = nmade; j < st.d; j++) {
-                uint32_t parent = j ? open.v[j - 1].node : SS_FLAME_NONE;
-                struct ss_flame_node nd = {
-                    open.v[j].function, open.v[j].loc, parent, (uint32_t)j, 0, 0, 0, open.v[j].x};
-                open.v[j].node = (uint32_t)t.n;
-                t.v[t.n++] = nd;
-            }
-            nmade = st.d;
-        }
+        if (ch.nmade < st.d && (!grided || grid_touch(&gw, cum, next)) && chart_make(&ch, st.d))
+            goto oom;
         cum = next;
     }
-    for (size_t j = 0; j < nmade; j++) {
-        struct ss_flame_node *nd = &t.v[open.v[j].node];
-        nd->end = (uint32_t)t.n;
-        if (j < np)
+    for (size_t j = 0; j < ch.nmade; j++) {
+        struct ss_flame_node *nd = &ch.t.v[ch.open.v[j].node];
+        nd->end = (uint32_t)ch.t.n;
+        if (j < ch.np)
             continue; /* the path's frames as they were */
-        nd->total = cum - open.v[j].x;
-        nd->self = open.v[j].self;
-        nd->loc = open.v[j].loc;
+        nd->total = cum - ch.open.v[j].x;
+        nd->self = ch.open.v[j].self;
+        nd->loc = ch.open.v[j].loc;
     }
-    VEC_FREE(open);
+    VEC_FREE(ch.open);
     walk_free(&k);
-    out->nodes = t.v;
-    out->n = t.n;
-    out->nframes = np ? 0 : nall;
-    if (!np)
+    out->nodes = ch.t.v;
+    out->n = ch.t.n;
+    out->nframes = ch.np ? 0 : ch.nall;
+    if (!ch.np)
         out->total = cum;
     return 0;
 oom:
-    VEC_FREE(t);
-    VEC_FREE(open);
+    VEC_FREE(ch.t);
+    VEC_FREE(ch.open);
     walk_free(&k);
     return -1;
 }

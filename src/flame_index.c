@@ -245,26 +245,37 @@ static inline size_t pair_lcp_fast(const struct pair_lcp *p, ss_id a, ss_id b)
     return pair_lcp(p, a, b);
 }
 
-int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
-                         struct ss_flame_index **out, struct ss_error *err)
-{
-    *out = NULL;
-    size_t n = m->sample_stack.n, ns = ss_model_nstacks(m);
-    size_t nb = (n + BLOCK - 1) / BLOCK, nf = m->stack_loc.n ? m->stack_loc.n : 1;
-    struct ss_flame_index *ix = calloc(1, sizeof *ix);
-    double *sself = NULL;
-    uint8_t *sflag = NULL;
-    uint16_t *sdep = NULL;
+/* The build's scratch: per depth, the self of the block's samples ending
+ * there (four sums, so that no sum chains through memory) and flags (1:
+ * a sample ends there, 2: two consecutive samples differ in location
+ * there); per stack, its depth; the pairs' common prefixes by function
+ * and by location; the entries made. */
+struct ix_build {
+    const struct ss_model *m;
+    struct ss_flame_index *ix;
+    double *sself;
+    uint8_t *sflag;
+    uint16_t *sdep;
     struct pair_lcp pf, pl;
-    memset(&pf, 0, sizeof pf);
-    memset(&pl, 0, sizeof pl);
-    VEC(struct ix_entry) ent = {0};
-    if (!ix)
-        return ss_nomem(err, "flame chart index");
-    ix->w = sample_w;
-    ix->inverted = inverted != 0;
-    ix->n = n;
-    ix->nb = nb;
+    VEC(struct ix_entry) ent;
+};
+
+static void ix_build_free(struct ix_build *B)
+{
+    free(B->sself);
+    free(B->sflag);
+    free(B->sdep);
+    pair_lcp_free(&B->pf);
+    pair_lcp_free(&B->pl);
+    VEC_FREE(B->ent);
+}
+
+/* The index's arrays and the build's scratch.  Returns 0 or -1. */
+static int ix_alloc(struct ix_build *B, size_t n, size_t nb)
+{
+    const struct ss_model *m = B->m;
+    struct ss_flame_index *ix = B->ix;
+    size_t ns = ss_model_nstacks(m), nf = m->stack_loc.n ? m->stack_loc.n : 1;
     ix->lcp = ss_alloc_array(n ? n : 1, sizeof *ix->lcp);
     ix->bmin = ss_alloc_array(nb ? nb : 1, sizeof *ix->bmin);
     ix->bcum = ss_alloc_array(nb + 1, sizeof *ix->bcum);
@@ -278,32 +289,104 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
     for (size_t s = 0; s < ns; s++)
         if (ss_stack_depth(m, (ss_id)s) > maxd)
             maxd = ss_stack_depth(m, (ss_id)s);
-    sself = ss_calloc_array(maxd * 4, sizeof *sself);
-    sflag = ss_calloc_array(maxd, 1);
-    if (!ix->lcp || !ix->bmin || !ix->bcum || !ix->bsrc || !ix->scale || !ix->eoff || !ix->fn ||
-        !ix->loc || !ix->stack_w || !sself || !sflag)
+    B->sself = ss_calloc_array(maxd * 4, sizeof *B->sself);
+    B->sflag = ss_calloc_array(maxd, 1);
+    return ix->lcp && ix->bmin && ix->bcum && ix->bsrc && ix->scale && ix->eoff && ix->fn &&
+                   ix->loc && ix->stack_w && B->sself && B->sflag
+               ? 0
+               : -1;
+}
+
+/* Where two consecutive taken samples of block [lo, hi) (prev0: the taken
+ * sample before it) differ in location at a depth that every sample of the
+ * block shares (below bm: a frame holds the whole block only there): flag
+ * 2 at those depths; *tlo and *thi widened to them. */
+static void block_changes(struct ix_build *B, size_t lo, size_t hi, uint16_t bm, ss_id prev0,
+                          size_t *tlo, size_t *thi)
+{
+    const struct ss_model *m = B->m;
+    const struct ss_flame_index *ix = B->ix;
+    ss_id p = prev0;
+    for (size_t i = lo; i < hi; i++) {
+        if (ix->lcp[i] == NOT_TAKEN)
+            continue;
+        ss_id s = m->sample_stack.v[i];
+        if (s != p) {
+            /* a few depths: compared; more: from the first where the
+             * locations differ */
+            size_t ll = bm <= 4 ? 0 : pair_lcp(&B->pl, p, s);
+            const ss_id *lp = ix->loc + (ss_stack_frames(m, p) - m->stack_loc.v);
+            const ss_id *ls = ix->loc + (ss_stack_frames(m, s) - m->stack_loc.v);
+            for (size_t t = ll; t < bm; t++)
+                if (lp[t] != ls[t])
+                    B->sflag[t] |= 2;
+            *tlo = ll < *tlo ? ll : *tlo;
+            if (ll < bm && (size_t)bm - 1 > *thi)
+                *thi = (size_t)bm - 1;
+        }
+        p = s;
+    }
+}
+
+/* The block's entries: its flagged depths [tlo, thi], in order, with their
+ * self (the scratch cleared for the next block).  Returns 0 or -1. */
+static int block_entries(struct ix_build *B, size_t tlo, size_t thi)
+{
+    for (size_t t = tlo; tlo != SIZE_MAX && t <= thi; t++) {
+        if (!B->sflag[t])
+            continue;
+        double *ss = B->sself + t * 4;
+        double self = (ss[0] + ss[1]) + (ss[2] + ss[3]);
+        if (VEC_PUSH(B->ent, ((struct ix_entry){(uint32_t)t, (B->sflag[t] & 2) != 0, self})))
+            return -1;
+        ss[0] = ss[1] = ss[2] = ss[3] = 0;
+        B->sflag[t] = 0;
+    }
+    return 0;
+}
+
+int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
+                         struct ss_flame_index **out, struct ss_error *err)
+{
+    *out = NULL;
+    size_t n = m->sample_stack.n, ns = ss_model_nstacks(m);
+    size_t nb = (n + BLOCK - 1) / BLOCK;
+    struct ss_flame_index *ix = calloc(1, sizeof *ix);
+    struct ix_build B;
+    memset(&B, 0, sizeof B);
+    B.m = m;
+    B.ix = ix;
+    if (!ix)
+        return ss_nomem(err, "flame chart index");
+    ix->w = sample_w;
+    ix->inverted = inverted != 0;
+    ix->n = n;
+    ix->nb = nb;
+    if (ix_alloc(&B, n, nb))
         goto oom;
     if (!index_rows(m, ix)) {
         ss_flame_index_free(ix); /* too deep: the caller builds without */
-        ix = NULL;
-        goto done;
+        ix_build_free(&B);
+        return 0;
     }
     for (size_t k = 0; k < m->sources.n; k++)
         ix->scale[k] = ss_source_scale(m, k);
-    if (pair_lcp_init(&pf, m, ix->fn, 1) || pair_lcp_init(&pl, m, ix->loc, 0))
+    if (pair_lcp_init(&B.pf, m, ix->fn, 1) || pair_lcp_init(&B.pl, m, ix->loc, 0))
         goto oom;
+    /* per stack, its depth (the model's offsets take two reads) */
+    uint16_t *sdep = B.sdep = ss_alloc_array(ns ? ns : 1, sizeof *B.sdep);
+    if (!sdep)
+        goto oom;
+    for (size_t k = 0; k < ns; k++)
+        sdep[k] = (uint16_t)ss_stack_depth(m, (ss_id)k);
+    double *sself = B.sself;
+    uint8_t *sflag = B.sflag;
     size_t src = 0, g = 0, nall = 0;
     double cum = 0;
     int brk_pending = 1;
     ss_id prev = SS_NONE;
     uint32_t maxdepth = 0;
-    /* per stack, its depth (the model's offsets take two reads); the
-     * sample where the source ends and the next gap (one test each) */
-    sdep = ss_alloc_array(ns ? ns : 1, sizeof *sdep);
-    if (!sdep)
-        goto oom;
-    for (size_t k = 0; k < ns; k++)
-        sdep[k] = (uint16_t)ss_stack_depth(m, (ss_id)k);
+    /* the sample where the source ends and the next gap (one test each) */
     size_t src_end = m->sources.n ? m->sources.v[0].first_sample + m->sources.v[0].n_samples : n;
     size_t next_gap = m->gaps.n ? m->gaps.v[0] : SIZE_MAX;
     double scale = m->sources.n ? ix->scale[0] : 0;
@@ -315,7 +398,7 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
         ss_id prev0 = prev; /* the taken sample before the block */
         ix->bcum[b] = cum;
         ix->bsrc[b] = (uint32_t)src;
-        ix->eoff[b] = (uint32_t)ent.n;
+        ix->eoff[b] = (uint32_t)B.ent.n;
         size_t tlo = SIZE_MAX, thi = 0; /* the depths where samples end */
         for (size_t i = lo; i < hi; i++) {
             if (i >= src_end) {
@@ -346,7 +429,7 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
                 ix->lcp[i] = NOT_TAKEN;
                 continue;
             }
-            size_t keep = brk_pending ? 0 : s == prev ? d : pair_lcp_fast(&pf, prev, s);
+            size_t keep = brk_pending ? 0 : s == prev ? d : pair_lcp_fast(&B.pf, prev, s);
             brk_pending = 0;
             ix->lcp[i] = (uint16_t)keep;
             if ((uint16_t)keep < bm)
@@ -363,64 +446,22 @@ int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int i
             prev = s;
         }
         ix->bmin[b] = bm;
-        /* where two consecutive samples differ in location at a depth
-         * that every sample of the block shares (below bm: a frame holds
-         * the whole block only there) */
-        if (bm != NOT_TAKEN && bm > 0) {
-            ss_id p = prev0;
-            for (size_t i = lo; i < hi; i++) {
-                if (ix->lcp[i] == NOT_TAKEN)
-                    continue;
-                ss_id s = m->sample_stack.v[i];
-                if (s != p) {
-                    /* a few depths: compared; more: from the first
-                     * where the locations differ */
-                    size_t ll = bm <= 4 ? 0 : pair_lcp(&pl, p, s);
-                    const ss_id *lp = ix->loc + (ss_stack_frames(m, p) - m->stack_loc.v);
-                    const ss_id *ls = ix->loc + (ss_stack_frames(m, s) - m->stack_loc.v);
-                    for (size_t t = ll; t < bm; t++)
-                        if (lp[t] != ls[t])
-                            sflag[t] |= 2;
-                    tlo = ll < tlo ? ll : tlo;
-                    if (ll < bm && (size_t)bm - 1 > thi)
-                        thi = (size_t)bm - 1;
-                }
-                p = s;
-            }
-        }
-        /* the block's depths, in order */
-        for (size_t t = tlo; tlo != SIZE_MAX && t <= thi; t++) {
-            if (!sflag[t])
-                continue;
-            double *ss = sself + t * 4;
-            double self = (ss[0] + ss[1]) + (ss[2] + ss[3]);
-            if (VEC_PUSH(ent, ((struct ix_entry){(uint32_t)t, (sflag[t] & 2) != 0, self})))
-                goto oom;
-            ss[0] = ss[1] = ss[2] = ss[3] = 0;
-            sflag[t] = 0;
-        }
+        if (bm != NOT_TAKEN && bm > 0)
+            block_changes(&B, lo, hi, bm, prev0, &tlo, &thi);
+        if (block_entries(&B, tlo, thi))
+            goto oom;
     }
     ix->bcum[nb] = cum;
-    ix->eoff[nb] = (uint32_t)ent.n;
-    ix->ent = ent.v;
-    ent.v = NULL;
+    ix->eoff[nb] = (uint32_t)B.ent.n;
+    ix->ent = B.ent.v;
+    B.ent.v = NULL;
     ix->nframes = nall;
     ix->max_depth = maxdepth;
-    free(sdep);
-done:
-    pair_lcp_free(&pf);
-    pair_lcp_free(&pl);
-    free(sself);
-    free(sflag);
+    ix_build_free(&B);
     *out = ix;
     return 0;
 oom:
-    free(sdep);
-    pair_lcp_free(&pf);
-    pair_lcp_free(&pl);
-    VEC_FREE(ent);
-    free(sself);
-    free(sflag);
+    ix_build_free(&B);
     ss_flame_index_free(ix);
     return ss_nomem(err, "flame chart index");
 }

@@ -156,6 +156,17 @@ static int sniff_folded(const unsigned char *p, size_t n, int whole, uint64_t si
     return r;
 }
 
+/* A sniffer's answer k, with its reason r said when it is no. */
+static int reason(int k, const char *r, char *why, size_t cap)
+{
+    if (k == 0)
+        say(why, cap, "%s", r);
+    return k;
+}
+
+/* The formats whose reader has a sniffer of its own (JSON, perf script,
+ * Go's text, traces); those that a folded file could look like (not the
+ * traces) first yield to it (yield_to_folded). */
 static int sniff_cpuprofile(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
                             size_t cap)
 {
@@ -164,9 +175,7 @@ static int sniff_cpuprofile(const unsigned char *p, size_t n, int whole, uint64_
         return 0;
     const char *r = NULL;
     int k = ss_cpuprofile_sniff(p, n, whole, &r);
-    if (k == 0)
-        say(why, cap, "%s", r);
-    return k;
+    return reason(k, r, why, cap);
 }
 
 static int sniff_speedscope(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
@@ -177,9 +186,7 @@ static int sniff_speedscope(const unsigned char *p, size_t n, int whole, uint64_
         return 0;
     const char *r = NULL;
     int k = ss_speedscope_sniff(p, n, whole, &r);
-    if (k == 0)
-        say(why, cap, "%s", r);
-    return k;
+    return reason(k, r, why, cap);
 }
 
 static int sniff_gotext(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
@@ -190,9 +197,7 @@ static int sniff_gotext(const unsigned char *p, size_t n, int whole, uint64_t si
         return 0;
     const char *r = NULL;
     int k = ss_gotext_sniff((const char *)p, n, whole, &r);
-    if (k == 0)
-        say(why, cap, "%s", r);
-    return k;
+    return reason(k, r, why, cap);
 }
 
 static int sniff_perf(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
@@ -203,9 +208,7 @@ static int sniff_perf(const unsigned char *p, size_t n, int whole, uint64_t size
         return 0;
     const char *r = NULL;
     int k = ss_perf_sniff((const char *)p, n, whole, &r);
-    if (k == 0)
-        say(why, cap, "%s", r);
-    return k;
+    return reason(k, r, why, cap);
 }
 
 static int sniff_trace(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
@@ -214,9 +217,7 @@ static int sniff_trace(const unsigned char *p, size_t n, int whole, uint64_t siz
     (void)size;
     const char *r = NULL;
     int k = ss_trace_sniff(p, n, whole, &r);
-    if (k == 0)
-        say(why, cap, "%s", r);
-    return k;
+    return reason(k, r, why, cap);
 }
 
 static int sniff_perfetto(const unsigned char *p, size_t n, int whole, uint64_t size, char *why,
@@ -225,9 +226,7 @@ static int sniff_perfetto(const unsigned char *p, size_t n, int whole, uint64_t 
     (void)size;
     const char *r = NULL;
     int k = ss_perfetto_sniff(p, n, whole, &r);
-    if (k == 0)
-        say(why, cap, "%s", r);
-    return k;
+    return reason(k, r, why, cap);
 }
 
 /* ---- the table ----------------------------------------------------------- */

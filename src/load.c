@@ -102,7 +102,8 @@ const struct ss_format *ss_sniff(const unsigned char *p, size_t n, int whole, ui
 /* Binary files people open by mistake, told by their first bytes: what
  * the file is and what to do instead (the file's name between `what` and
  * `then` when `then` is not NULL), so that the message says that rather
- * than what each text format wanted. */
+ * than what each text format wanted.  Not gzip: every gzip file goes to
+ * pprof's reader, which tells gzipped text from a damaged profile. */
 static const struct {
     const char *magic;
     size_t len;
@@ -132,8 +133,6 @@ static const struct {
      "a Java Flight Recorder file, which stackscope does not read: convert it to folded stacks "
      "(async-profiler's jfrconv --collapsed) and open those",
      NULL},
-    {"\x1f\x8b", 2, "a gzip-compressed file, but not a pprof profile: gunzip ",
-     " and open what is inside"},
     {"PK\x03\x04", 4, "a zip archive: unpack ", " and open the profile inside"},
     {"SQLite format 3", 16, "an SQLite database, not a profile", NULL},
     {"%PDF", 4, "a PDF document, not a profile", NULL},
@@ -217,101 +216,6 @@ int ss_load_file(struct ss_model *m, const char *path, const struct ss_load_opts
                  struct ss_error *err)
 {
     return load_one(m, path, o, 0, 1, err);
-}
-
-/* ---- a file that changed while it was read -------------------------------- */
-
-/* Add to err's message (a loader's error) that the file changed. */
-static void add_change(struct ss_error *err, const char *path, const char *what)
-{
-    size_t k = strlen(err->msg);
-    if (k < sizeof err->msg)
-        snprintf(err->msg + k, sizeof err->msg - k, " (%s %s while it was read)", path, what);
-}
-
-int ss_load_changed(struct ss_model *m, struct ss_reader *r, const char *path, uint64_t before,
-                    int whole, int rc, struct ss_error *err)
-{
-    struct ss_change c;
-    ss_reader_changed(r, &c);
-    unsigned long long was = c.was, now = c.now;
-    /* a file parsed whole may have been parsed after it shrank, through a
-     * mapping that then read zeros past its new end without a fault (a cut
-     * in its last page); a load that failed on a file that shrank most
-     * likely failed because it did (the format's detection saw zeros) */
-    whole |= r->read_whole;
-    if (c.kind == SS_CHANGE_SHRANK && (whole || rc)) /* rc: the likely cause */
-        c.kind = SS_CHANGE_CUT;
-    switch (c.kind) {
-    case SS_CHANGE_NONE:
-        return rc;
-    case SS_CHANGE_CUT: {
-        /* what a whole-file format parsed was not the file; a failed line
-         * format failed because its input ended early.  Bytes lost from a
-         * file as long as before: cut and written again, or an I/O error
-         * (a mapped page that cannot be read faults as a cut one does). */
-        char what[160];
-        snprintf(what, sizeof what, "%s (it had %llu bytes, now %llu)",
-                 now < was ? "cut while being read" : "changed or unreadable while being read", was,
-                 now);
-        if (rc || whole)
-            return ss_fail(err, SS_EINPUT, "%s: %s: load it again to read what it holds now", path,
-                           what);
-        ss_model_warn(m,
-                      "%s: %s: kept the %llu sample%s of the whole lines before the cut (its "
-                      "first %llu bytes); load it again to read what it holds now",
-                      path, what, (unsigned long long)(m->count_total - before),
-                      ss_s(m->count_total - before), (unsigned long long)c.kept);
-        return 0;
-    }
-    case SS_CHANGE_SHRANK:
-        ss_model_warn(m,
-                      "%s: cut to %llu bytes just after it was read (it had %llu): the "
-                      "profile is the whole file as it was",
-                      path, now, was);
-        return rc;
-    case SS_CHANGE_REPLACED:
-        if (rc)
-            add_change(err, path, "was replaced");
-        else
-            ss_model_warn(m,
-                          "%s: replaced or removed while being read: the profile is the file "
-                          "that was there when it was opened",
-                          path);
-        return rc;
-    case SS_CHANGE_GREW:
-        if (rc)
-            add_change(err, path, "grew");
-        else
-            ss_model_warn(m,
-                          "%s: grew while being read (it had %llu bytes, now %llu): read what "
-                          "it held when it was opened, its first %llu bytes (a last line it was "
-                          "still writing left out); load it again for the rest",
-                          path, was, now, was);
-        return rc;
-    case SS_CHANGE_MODIFIED:
-        if (rc)
-            add_change(err, path, "was modified");
-        else
-            ss_model_warn(m,
-                          "%s: modified while being read (its size the same): the profile may "
-                          "mix its old and new contents; load it again",
-                          path);
-        return rc;
-    }
-    return rc;
-}
-
-/* ---- progress ------------------------------------------------------------ */
-
-void ss_load_progress(const struct ss_reader *r, const char *path, uint64_t done, uint64_t total,
-                      uint64_t samples)
-{
-    const struct ss_load_opts *o = r ? r->opts : NULL;
-    if (!o || !o->progress)
-        return;
-    struct ss_progress p = {path, done, total, samples, r->file, r->nfiles ? r->nfiles : 1};
-    o->progress(o->progress_ctx, &p);
 }
 
 /* ---- kinds of profiles --------------------------------------------------

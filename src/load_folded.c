@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "limits.h"
-#include "load.h"
+#include "loader.h"
 
 #define FOLDED_MAX_COUNT 1000000000000000ULL /* 10^15 per line */
 #define FOLDED_MAX_FRAMES SS_MAX_FRAMES

@@ -28,7 +28,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
-#include "load.h"
+#include "loader.h"
 #include "match.h"
 #include "num.h"
 #include "profile.pb-c.h"
@@ -536,11 +536,110 @@ static int unpack_failed(struct loader *L, const struct field *f)
     return bad(L, f->off, "malformed %s message (%zu bytes)", field_names[f->num], f->len);
 }
 
+/* Pass 1's messages and lists, one field f each; 0 or an error. */
+static int one_mapping(struct loader *L, const struct field *f)
+{
+    Perftools__Profiles__Mapping *mp = UNPACK(L, mapping, f);
+    if (!mp)
+        return unpack_failed(L, f);
+    if (mp->id == 0)
+        return bad(L, f->off, "mapping with the reserved id 0");
+    uint32_t fl = (mp->has_functions ? SS_MAP_FUNCTIONS : 0) |
+                  (mp->has_filenames ? SS_MAP_FILENAMES : 0) |
+                  (mp->has_line_numbers ? SS_MAP_LINE_NUMBERS : 0) |
+                  (mp->has_inline_frames ? SS_MAP_INLINE_FRAMES : 0);
+    struct pp_map pm = {
+        mp->id, mp->memory_start, mp->memory_limit, mp->file_offset, mp->filename, mp->build_id, fl,
+        f->off};
+    return VEC_PUSH(L->maps, pm) ? nomem(L, "mappings") : 0;
+}
+
+static int one_location(struct loader *L, const struct field *f)
+{
+    Perftools__Profiles__Location *lo = UNPACK(L, location, f);
+    if (!lo)
+        return unpack_failed(L, f);
+    struct pp_loc pl = {
+        lo->id, lo->address, lo->mapping_id, (uint32_t)L->lines.n, (uint32_t)lo->n_line, f->off};
+    if (lo->n_line > PP_MAX_FRAMES || L->lines.n + lo->n_line > UINT32_MAX)
+        return bad(L, f->off, "location id %" PRIu64 " has %zu lines (too many)", lo->id,
+                   lo->n_line);
+    if (VEC_RESERVE(L->lines, L->lines.n + lo->n_line) || VEC_PUSH(L->locs, pl))
+        return nomem(L, "locations");
+    for (size_t i = 0; i < lo->n_line; i++) {
+        struct pp_line ln = {lo->line[i]->function_id, lo->line[i]->line};
+        L->lines.v[L->lines.n++] = ln;
+    }
+    return 0;
+}
+
+static int one_function(struct loader *L, const struct field *f)
+{
+    Perftools__Profiles__Function *fn = UNPACK(L, function, f);
+    if (!fn)
+        return unpack_failed(L, f);
+    struct pp_func pf = {fn->id, fn->name, fn->system_name, fn->filename, fn->start_line, f->off};
+    return VEC_PUSH(L->funcs, pf) ? nomem(L, "functions") : 0;
+}
+
+static int one_string(struct loader *L, const struct field *f)
+{
+    if (f->len > PP_MAX_STRING)
+        return bad(L, f->off, "string %zu is %zu bytes long (more than the limit of %u)", L->strs.n,
+                   f->len, PP_MAX_STRING);
+    if (memchr(f->data, '\0', f->len))
+        return bad(L, f->off, "string %zu contains a NUL byte (not supported)", L->strs.n);
+    struct pp_str s = {(const char *)f->data, (uint32_t)f->len};
+    if (L->strs.n >= UINT32_MAX - 1 || VEC_PUSH(L->strs, s))
+        return nomem(L, "string table");
+    return 0;
+}
+
+static int one_comment(struct loader *L, const struct field *f, int64_t c)
+{
+    if (L->comments.n >= PP_MAX_COMMENTS)
+        return bad(L, f->off, "more than %d comments", PP_MAX_COMMENTS);
+    return VEC_PUSH(L->comments, c) ? nomem(L, "comments") : 0;
+}
+
+/* comments: one varint, or a packed list */
+static int comments(struct loader *L, const struct field *f)
+{
+    if (f->wt == WT_VARINT)
+        return one_comment(L, f, (int64_t)f->v);
+    size_t q = 0;
+    int rc = 0;
+    while (!rc && q < f->len) {
+        uint64_t c;
+        if (get_varint(f->data, f->len, &q, &c))
+            return bad(L, f->off, "malformed packed comment list");
+        rc = one_comment(L, f, (int64_t)c);
+    }
+    return rc;
+}
+
+/* A ValueType message: sample_type (pushed) or period_type. */
+static int value_type(struct loader *L, const struct field *f)
+{
+    Perftools__Profiles__ValueType *vt = UNPACK(L, value_type, f);
+    if (!vt)
+        return unpack_failed(L, f);
+    if (f->num == 11) {
+        L->period_type = vt->type;
+        L->period_unit = vt->unit;
+        return 0;
+    }
+    if (VEC_PUSH(L->vt_type, vt->type) || VEC_PUSH(L->vt_unit, vt->unit))
+        return nomem(L, "sample types");
+    return 0;
+}
+
 /* Pass 1: everything but the samples. */
 static int pass_one(struct loader *L)
 {
     size_t pos = 0;
-    while (pos < L->len) {
+    int rc = 0;
+    while (!rc && pos < L->len) {
         struct field f;
         const char *why;
         if (next_field(L->buf, L->len, &pos, &f, &why))
@@ -556,78 +655,25 @@ static int pass_one(struct loader *L)
                        field_names[f.num], f.len, PP_MAX_MESSAGE);
         int64_t v = (int64_t)f.v;
         switch (f.num) {
-        case 1: {
-            Perftools__Profiles__ValueType *vt = UNPACK(L, value_type, &f);
-            if (!vt)
-                return unpack_failed(L, &f);
-            if (VEC_PUSH(L->vt_type, vt->type) || VEC_PUSH(L->vt_unit, vt->unit))
-                return nomem(L, "sample types");
+        case 1:
+        case 11:
+            rc = value_type(L, &f);
             break;
-        }
         case 2:
             L->n_samples++;
             break;
-        case 3: {
-            Perftools__Profiles__Mapping *mp = UNPACK(L, mapping, &f);
-            if (!mp)
-                return unpack_failed(L, &f);
-            if (mp->id == 0)
-                return bad(L, f.off, "mapping with the reserved id 0");
-            uint32_t fl = (mp->has_functions ? SS_MAP_FUNCTIONS : 0) |
-                          (mp->has_filenames ? SS_MAP_FILENAMES : 0) |
-                          (mp->has_line_numbers ? SS_MAP_LINE_NUMBERS : 0) |
-                          (mp->has_inline_frames ? SS_MAP_INLINE_FRAMES : 0);
-            struct pp_map pm = {mp->id,
-                                mp->memory_start,
-                                mp->memory_limit,
-                                mp->file_offset,
-                                mp->filename,
-                                mp->build_id,
-                                fl,
-                                f.off};
-            if (VEC_PUSH(L->maps, pm))
-                return nomem(L, "mappings");
+        case 3:
+            rc = one_mapping(L, &f);
             break;
-        }
-        case 4: {
-            Perftools__Profiles__Location *lo = UNPACK(L, location, &f);
-            if (!lo)
-                return unpack_failed(L, &f);
-            struct pp_loc pl = {
-                lo->id, lo->address, lo->mapping_id, (uint32_t)L->lines.n, (uint32_t)lo->n_line,
-                f.off};
-            if (lo->n_line > PP_MAX_FRAMES || L->lines.n + lo->n_line > UINT32_MAX)
-                return bad(L, f.off, "location id %" PRIu64 " has %zu lines (too many)", lo->id,
-                           lo->n_line);
-            if (VEC_RESERVE(L->lines, L->lines.n + lo->n_line) || VEC_PUSH(L->locs, pl))
-                return nomem(L, "locations");
-            for (size_t i = 0; i < lo->n_line; i++) {
-                struct pp_line ln = {lo->line[i]->function_id, lo->line[i]->line};
-                L->lines.v[L->lines.n++] = ln;
-            }
+        case 4:
+            rc = one_location(L, &f);
             break;
-        }
-        case 5: {
-            Perftools__Profiles__Function *fn = UNPACK(L, function, &f);
-            if (!fn)
-                return unpack_failed(L, &f);
-            struct pp_func pf = {fn->id,       fn->name,       fn->system_name,
-                                 fn->filename, fn->start_line, f.off};
-            if (VEC_PUSH(L->funcs, pf))
-                return nomem(L, "functions");
+        case 5:
+            rc = one_function(L, &f);
             break;
-        }
-        case 6: {
-            if (f.len > PP_MAX_STRING)
-                return bad(L, f.off, "string %zu is %zu bytes long (more than the limit of %u)",
-                           L->strs.n, f.len, PP_MAX_STRING);
-            if (memchr(f.data, '\0', f.len))
-                return bad(L, f.off, "string %zu contains a NUL byte (not supported)", L->strs.n);
-            struct pp_str s = {(const char *)f.data, (uint32_t)f.len};
-            if (L->strs.n >= UINT32_MAX - 1 || VEC_PUSH(L->strs, s))
-                return nomem(L, "string table");
+        case 6:
+            rc = one_string(L, &f);
             break;
-        }
         case 7:
             L->drop_frames = v;
             break;
@@ -640,42 +686,18 @@ static int pass_one(struct loader *L)
         case 10:
             L->duration_nanos = v;
             break;
-        case 11: {
-            Perftools__Profiles__ValueType *vt = UNPACK(L, value_type, &f);
-            if (!vt)
-                return unpack_failed(L, &f);
-            L->period_type = vt->type;
-            L->period_unit = vt->unit;
-            break;
-        }
         case 12:
             L->period = v;
             break;
         case 13:
-            if (f.wt == WT_VARINT) {
-                if (L->comments.n >= PP_MAX_COMMENTS)
-                    return bad(L, f.off, "more than %d comments", PP_MAX_COMMENTS);
-                if (VEC_PUSH(L->comments, v))
-                    return nomem(L, "comments");
-            } else {
-                size_t q = 0;
-                while (q < f.len) {
-                    uint64_t c;
-                    if (get_varint(f.data, f.len, &q, &c))
-                        return bad(L, f.off, "malformed packed comment list");
-                    if (L->comments.n >= PP_MAX_COMMENTS)
-                        return bad(L, f.off, "more than %d comments", PP_MAX_COMMENTS);
-                    if (VEC_PUSH(L->comments, (int64_t)c))
-                        return nomem(L, "comments");
-                }
-            }
+            rc = comments(L, &f);
             break;
         case 14:
             L->default_type = v;
             break;
         }
     }
-    return 0;
+    return rc;
 }
 
 /* Units of time and their length in microseconds. */
@@ -1341,6 +1363,130 @@ static int restore_source(struct loader *L, size_t k)
     return sid == SS_NONE ? nomem(L, "sources") : add_metas(L, sid);
 }
 
+/* A sample (field f, the index-th) the memo has seen: added again as it
+ * was.  Returns 1 (added; *rc 0 or an error) or 0 (not seen; h: the
+ * field's hash).  Stops the memo when samples rarely repeat. */
+static int memo_sample(struct loader *L, const struct field *f, size_t index, uint64_t *h,
+                       uint64_t *n_mismatch, int *rc)
+{
+    struct memo *mo = &L->memo;
+    *h = ss_hash(f->data, f->len);
+    const struct memo_slot *hit = memo_find(mo, f->data, f->len, *h);
+    if (hit) {
+        mo->hits++;
+        *n_mismatch += (hit->flags & MEMO_MISMATCH) != 0;
+        const int64_t *hv = mo->vals.v + hit->vals;
+        int ar = ss_model_add_sample(L->m, hit->stack, hv);
+        *rc = ar ? add_failed(L, ar, f->off, index, hv[SS_VT_COUNT])
+              : ss_model_label_sample(L->m, hit->labels) ? nomem(L, "labels")
+                                                         : 0;
+        return 1;
+    }
+    /* Rarely repeated: stop looking. */
+    if (++mo->misses >= 4096 && mo->hits < mo->misses / 4) {
+        mo->off = 1;
+        memo_free(mo);
+        mo->off = 1;
+    }
+    return 0;
+}
+
+/* Is sample s (field f) on this side of a difference profile (see
+ * pass_two)?  1 yes (a base sample negated), 0 no (*n_base counts the
+ * base's on side 0), or -1 with an error. */
+static int on_side(struct loader *L, Perftools__Profiles__Sample *s, const struct field *f,
+                   size_t index, int side, uint64_t *n_base)
+{
+    int neg = 0, posv = 0;
+    for (size_t k = 0; k < s->n_value; k++) {
+        neg |= s->value[k] < 0;
+        posv |= s->value[k] > 0;
+    }
+    if (neg && posv)
+        return bad(L, f->off,
+                   "sample %zu has both positive and negative values (a difference "
+                   "profile's base samples are negative in every sample type)",
+                   index),
+               -1;
+    if (side == 0 && neg)
+        (*n_base)++;
+    if (side != neg)
+        return 0;
+    for (size_t k = 0; side == 1 && k < s->n_value; k++) {
+        if (s->value[k] == INT64_MIN)
+            return bad(L, f->off, "sample %zu has the value %" PRId64 ", out of range", index,
+                       s->value[k]),
+                   -1;
+        s->value[k] = -s->value[k];
+    }
+    return 1;
+}
+
+/* Sample s's stack: its locations' frames (after the pruned ones).
+ * Returns it, or SS_NONE with an error. */
+static ss_id sample_stack(struct loader *L, const Perftools__Profiles__Sample *s,
+                          const struct field *f, size_t index)
+{
+    L->frames.n = 0;
+    if (VEC_RESERVE(L->lidx, s->n_location_id + 1))
+        return nomem(L, "frames"), SS_NONE;
+    for (size_t k = 0; k < s->n_location_id; k++) {
+        uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
+        if (li == SS_NONE)
+            return bad(L, f->off, "sample %zu: location id %" PRIu64 " does not exist", index,
+                       s->location_id[k]),
+                   SS_NONE;
+        L->lidx.v[k] = li;
+    }
+    size_t cut = L->prune ? prune_cut(L, L->lidx.v, s->n_location_id) : 0;
+    for (size_t k = cut; k < s->n_location_id; k++) {
+        const struct pp_loc *lo = &L->locs.v[L->lidx.v[k]];
+        if (L->frames.n + lo->n > PP_MAX_FRAMES)
+            return bad(L, f->off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES),
+                   SS_NONE;
+        if (VEC_RESERVE(L->frames, L->frames.n + lo->n))
+            return nomem(L, "frames"), SS_NONE;
+        memcpy(L->frames.v + L->frames.n, L->loc_frames.v + lo->first, lo->n * sizeof(ss_id));
+        L->frames.n += lo->n;
+    }
+    ss_id stack = ss_model_stack(L->m, L->frames.v, L->frames.n, SS_NONE);
+    if (stack == SS_NONE)
+        nomem(L, "stacks");
+    return stack;
+}
+
+/* Sample s's values into L->vals (the count, by cr, in column 0); *flags
+ * gets MEMO_MISMATCH when its time (column time_col) is not count x
+ * period.  Returns 0 or an error. */
+static int sample_values(struct loader *L, const Perftools__Profiles__Sample *s,
+                         const struct field *f, size_t index, const ss_id *vt_model,
+                         struct count_rule cr, int time_col, uint32_t *flags)
+{
+    for (size_t t = 1; t < L->m->value_types.n; t++)
+        L->vals[t] = 0;
+    for (size_t k = 0; k < s->n_value; k++)
+        if (vt_model[k] != SS_NONE)
+            L->vals[vt_model[k]] = s->value[k];
+    int64_t c = cr.src < 0 ? 1 : s->value[cr.src];
+    if (c < 0)
+        return bad(L, f->off,
+                   "sample %zu has a negative count (%" PRId64
+                   "): difference profiles are not supported",
+                   index, c);
+    if (cr.divide > 1) /* round half up, without c + divide / 2 overflowing */
+        c = c / cr.divide + (c % cr.divide >= cr.divide - cr.divide / 2);
+    L->vals[0] = c;
+    /* stackscope writes 0 for samples with no frames (as R, no time).
+     * A count whose time does not fit an int64 cannot match it. */
+    int64_t want;
+    *flags = 0;
+    if (time_col >= 0 &&
+        (__builtin_mul_overflow(c, L->period, &want) || s->value[time_col] != want) &&
+        !(s->n_location_id == 0 && s->value[time_col] == 0))
+        *flags = MEMO_MISMATCH;
+    return 0;
+}
+
 /* Pass 2: the samples, in file order.  A difference profile (what `pprof
  * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
  * samples whose values are negative: side 0 adds the others and counts
@@ -1351,13 +1497,12 @@ static int restore_source(struct loader *L, size_t k)
 static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
                     uint64_t *n_mismatch, int side, uint64_t *n_base)
 {
-    size_t nvt = L->vt_type.n, nmodel = L->m->value_types.n, pos = 0, index = 0;
+    size_t nvt = L->vt_type.n, pos = 0, index = 0;
     int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
     int time_col = -1;
     for (size_t i = 0; check_time && i < nvt; i++)
         if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit)
             time_col = (int)i;
-    struct memo *mo = &L->memo;
     while (pos < L->len) {
         struct field f;
         const char *why;
@@ -1366,30 +1511,14 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (f.num != 2 || f.wt != WT_LEN)
             continue;
         index++;
-        int rr = side == 0 && index == L->rs_at ? restore_source(L, L->rs_next) : 0;
-        if (rr)
-            return rr;
+        int rc = side == 0 && index == L->rs_at ? restore_source(L, L->rs_next) : 0;
+        if (rc)
+            return rc;
         uint64_t h = 0;
-        if (!mo->off) {
-            h = ss_hash(f.data, f.len);
-            const struct memo_slot *hit = memo_find(mo, f.data, f.len, h);
-            if (hit) {
-                mo->hits++;
-                *n_mismatch += (hit->flags & MEMO_MISMATCH) != 0;
-                const int64_t *hv = mo->vals.v + hit->vals;
-                int ar = ss_model_add_sample(L->m, hit->stack, hv);
-                if (ar)
-                    return add_failed(L, ar, f.off, index, hv[SS_VT_COUNT]);
-                if (ss_model_label_sample(L->m, hit->labels))
-                    return nomem(L, "labels");
-                continue;
-            }
-            /* Rarely repeated: stop looking. */
-            if (++mo->misses >= 4096 && mo->hits < mo->misses / 4) {
-                mo->off = 1;
-                memo_free(mo);
-                mo->off = 1;
-            }
+        if (!L->memo.off && memo_sample(L, &f, index, &h, n_mismatch, &rc)) {
+            if (rc)
+                return rc;
+            continue;
         }
         Perftools__Profiles__Sample *s = UNPACK(L, sample, &f);
         if (!s)
@@ -1397,114 +1526,46 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         if (s->n_value != nvt)
             return bad(L, f.off, "sample %zu has %zu values, but the profile has %zu sample types",
                        index, s->n_value, nvt);
-        int neg = 0, posv = 0;
-        for (size_t k = 0; k < nvt; k++) {
-            neg |= s->value[k] < 0;
-            posv |= s->value[k] > 0;
-        }
-        if (neg && posv)
-            return bad(L, f.off,
-                       "sample %zu has both positive and negative values (a difference "
-                       "profile's base samples are negative in every sample type)",
-                       index);
-        if (side == 0 && neg) {
-            (*n_base)++;
+        int on = on_side(L, s, &f, index, side, n_base);
+        if (on <= 0) {
+            if (on < 0)
+                return L->err->code;
             continue;
-        }
-        if (side == 1 && !neg)
-            continue;
-        for (size_t k = 0; side == 1 && k < nvt; k++) {
-            if (s->value[k] == INT64_MIN)
-                return bad(L, f.off, "sample %zu has the value %" PRId64 ", out of range", index,
-                           s->value[k]);
-            s->value[k] = -s->value[k];
         }
         L->base_side = side;
         ss_id labels = sample_labels(L, s, f.off, index);
         if (labels == SS_NONE)
             return L->err->code;
-        L->frames.n = 0;
-        if (VEC_RESERVE(L->lidx, s->n_location_id + 1))
-            return nomem(L, "frames");
-        for (size_t k = 0; k < s->n_location_id; k++) {
-            uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
-            if (li == SS_NONE)
-                return bad(L, f.off, "sample %zu: location id %" PRIu64 " does not exist", index,
-                           s->location_id[k]);
-            L->lidx.v[k] = li;
-        }
-        size_t cut = L->prune ? prune_cut(L, L->lidx.v, s->n_location_id) : 0;
-        for (size_t k = cut; k < s->n_location_id; k++) {
-            const struct pp_loc *lo = &L->locs.v[L->lidx.v[k]];
-            if (L->frames.n + lo->n > PP_MAX_FRAMES)
-                return bad(L, f.off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES);
-            if (VEC_RESERVE(L->frames, L->frames.n + lo->n))
-                return nomem(L, "frames");
-            memcpy(L->frames.v + L->frames.n, L->loc_frames.v + lo->first, lo->n * sizeof(ss_id));
-            L->frames.n += lo->n;
-        }
-        ss_id stack = ss_model_stack(L->m, L->frames.v, L->frames.n, SS_NONE);
+        ss_id stack = sample_stack(L, s, &f, index);
         if (stack == SS_NONE)
-            return nomem(L, "stacks");
-        for (size_t t = 1; t < nmodel; t++)
-            L->vals[t] = 0;
-        for (size_t k = 0; k < nvt; k++)
-            if (vt_model[k] != SS_NONE)
-                L->vals[vt_model[k]] = s->value[k];
-        int64_t c = cr.src < 0 ? 1 : s->value[cr.src];
-        if (c < 0)
-            return bad(L, f.off,
-                       "sample %zu has a negative count (%" PRId64
-                       "): difference profiles are not supported",
-                       index, c);
-        if (cr.divide > 1) /* round half up, without c + divide / 2 overflowing */
-            c = c / cr.divide + (c % cr.divide >= cr.divide - cr.divide / 2);
-        L->vals[0] = c;
-        /* stackscope writes 0 for samples with no frames (as R, no time).
-         * A count whose time does not fit an int64 cannot match it. */
+            return L->err->code;
         uint32_t flags = 0;
-        int64_t want;
-        if (time_col >= 0 &&
-            (__builtin_mul_overflow(c, L->period, &want) || s->value[time_col] != want) &&
-            !(s->n_location_id == 0 && s->value[time_col] == 0)) {
-            (*n_mismatch)++;
-            flags |= MEMO_MISMATCH;
-        }
+        if ((rc = sample_values(L, s, &f, index, vt_model, cr, time_col, &flags)))
+            return rc;
+        *n_mismatch += flags != 0;
         int ar = ss_model_add_sample(L->m, stack, L->vals);
         if (ar)
-            return add_failed(L, ar, f.off, index, c);
+            return add_failed(L, ar, f.off, index, L->vals[0]);
         if (ss_model_label_sample(L->m, labels))
             return nomem(L, "labels");
-        if (!mo->off)
-            memo_put(mo, f.data, f.len, h, stack, labels, L->vals, nmodel, flags);
+        if (!L->memo.off)
+            memo_put(&L->memo, f.data, f.len, h, stack, labels, L->vals, L->m->value_types.n,
+                     flags);
     }
     return 0;
 }
 
-static int load(struct loader *L)
+/* Value types: each sample type, in order, as the model's (SS_NONE: a
+ * type that repeats an earlier one, counted in *dup, or a second count
+ * column: the count column is value type 0, and cr's type is it).
+ * Returns the array (caller frees) or NULL (out of memory, said). */
+static ss_id *model_value_types(struct loader *L, struct count_rule cr, size_t *dup)
 {
-    int rc = pass_one(L);
-    if (!rc)
-        rc = check_header(L);
-    if (rc)
-        return rc;
-    L->str_ids = ss_alloc_array(L->strs.n, sizeof *L->str_ids);
-    if (!L->str_ids)
-        return nomem(L, "string table");
-    memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
-    rc = build_tables(L);
-    if (!rc)
-        rc = prune_plan(L);
-    if (rc)
-        return rc;
-
-    /* Value types: each sample type, in order; the count column first. */
-    struct count_rule cr = choose_count(L);
     size_t nvt = L->vt_type.n;
     ss_id *vt_model = ss_alloc_array(nvt, sizeof *vt_model);
     if (!vt_model)
-        return nomem(L, "sample types");
-    size_t dup = 0;
+        return nomem(L, "sample types"), NULL;
+    *dup = 0;
     for (size_t i = 0; i < nvt; i++) {
         char t[512], u[512];
         snprintf(t, sizeof t, "%.*s", (int)L->strs.v[L->vt_type.v[i]].len,
@@ -1514,38 +1575,37 @@ static int load(struct loader *L)
         vt_model[i] = ss_model_value_type(L->m, t, u);
         if (vt_model[i] == SS_NONE) {
             free(vt_model);
-            return nomem(L, "value types");
+            return nomem(L, "value types"), NULL;
         }
         for (size_t k = 0; k < i; k++)
             if (vt_model[k] == vt_model[i]) {
                 vt_model[i] = SS_NONE; /* the first of equal types wins */
-                dup++;
+                (*dup)++;
                 break;
             }
     }
-    /* The count column is value type 0; a "samples/count" type is it. */
     for (size_t i = 0; i < nvt; i++)
         if (vt_model[i] == SS_VT_COUNT && (int)i != cr.src)
             vt_model[i] = SS_NONE;
-    L->vals = ss_calloc_array(L->m->value_types.n, sizeof *L->vals);
-    if (!L->vals) {
-        free(vt_model);
-        return nomem(L, "values");
-    }
+    return vt_model;
+}
 
-    /* The source. */
-    struct ss_source src;
-    memset(&src, 0, sizeof src);
-    src.type = ss_model_intern_cstr(L->m, "pprof");
-    src.uri = ss_model_intern_cstr(L->m, L->path);
-    src.session = 1;
-    src.timestamp = L->time_nanos / 1000000000;
+/* The source's template (src: its flags, interval, measures and default
+ * column).  Returns 0 or an error (out of memory). */
+static int source_template(struct loader *L, const ss_id *vt_model, struct ss_source *src)
+{
+    size_t nvt = L->vt_type.n;
+    memset(src, 0, sizeof *src);
+    src->type = ss_model_intern_cstr(L->m, "pprof");
+    src->uri = ss_model_intern_cstr(L->m, L->path);
+    src->session = 1;
+    src->timestamp = L->time_nanos / 1000000000;
     double unit_us = L->period_type || L->period_unit ? time_unit_us(L, L->period_unit) : 0;
     int timed = unit_us > 0 && L->period > 0;
-    src.interval_us = timed ? (double)L->period * unit_us : 1e6;
-    for (size_t i = 0; i < L->m->locations.n && !(src.flags & SS_SRC_LINE); i++)
+    src->interval_us = timed ? (double)L->period * unit_us : 1e6;
+    for (size_t i = 0; i < L->m->locations.n && !(src->flags & SS_SRC_LINE); i++)
         if (L->m->locations.v[i].line)
-            src.flags |= SS_SRC_LINE;
+            src->flags |= SS_SRC_LINE;
     static const char *const mem[4] = {"small_v", "big_v", "nodes", "dup_count"};
     int nmem = 0;
     for (int k = 0; k < 4; k++)
@@ -1555,64 +1615,64 @@ static int load(struct loader *L)
                 break;
             }
     if (nmem == 4)
-        src.flags |= SS_SRC_MEMORY;
+        src->flags |= SS_SRC_MEMORY;
     if (!timed)
-        src.flags |= SS_SRC_UNTIMED; /* no `time` measure (stackscope(1), MEASURES) */
+        src->flags |= SS_SRC_UNTIMED; /* no `time` measure (stackscope(1), MEASURES) */
     if (!from_timeline(L))
-        src.flags |= SS_SRC_UNORDERED; /* no timeline, phases or runs (ss_model_has_time_order) */
+        src->flags |= SS_SRC_UNORDERED; /* no timeline, phases or runs (ss_model_has_time_order) */
     /* The measures: every sample type; the default as Go's pprof chooses it,
      * default_sample_type, else the last type. */
     for (size_t i = 0; i < nvt; i++)
         if (vt_model[i] != SS_NONE && vt_model[i] < SS_SOURCE_VALUE_BITS)
-            src.values |= (uint64_t)1 << vt_model[i];
+            src->values |= (uint64_t)1 << vt_model[i];
     for (size_t i = nvt; i-- > 0;) {
         if (vt_model[i] == SS_NONE)
             continue;
-        if (!src.default_column)
-            src.default_column = vt_model[i] + 1;
+        if (!src->default_column)
+            src->default_column = vt_model[i] + 1;
         int64_t a = L->vt_type.v[i], d = L->default_type;
         if (d && L->strs.v[a].len == L->strs.v[d].len &&
             !memcmp(str_at(L, a), str_at(L, d), L->strs.v[d].len)) {
-            src.default_column = vt_model[i] + 1;
+            src->default_column = vt_model[i] + 1;
             break;
         }
     }
-    if (src.type == SS_NONE || src.uri == SS_NONE) {
-        free(vt_model);
+    if (src->type == SS_NONE || src->uri == SS_NONE)
         return nomem(L, "sources");
-    }
-    L->tmpl = &src;
-    size_t first_src = L->m->sources.n;
-    ss_id time_vt = SS_NONE; /* the period's column, in nanoseconds */
-    for (size_t i = 0; i < nvt && L->period_type; i++)
-        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit &&
-            str_eq(L, L->period_unit, "nanoseconds") && vt_model[i] != SS_NONE)
-            time_vt = vt_model[i];
-    rc = restore_plan(L);
+    return 0;
+}
+
+/* The samples, in the source made from src; a difference profile's
+ * negated samples as its base, a source of their own.  *n_mismatch: the
+ * samples whose time is not count x period. */
+static int read_samples(struct loader *L, const ss_id *vt_model, struct count_rule cr,
+                        struct ss_source *src, uint64_t *n_mismatch)
+{
+    L->tmpl = src;
+    int rc = restore_plan(L);
     if (!rc)
         rc = restore_source(L, 0);
-    ss_id sid = (ss_id)L->m->sources.n - 1;
-    uint64_t n_mismatch = 0, n_base = 0;
+    uint64_t n_base = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, &n_mismatch, 0, &n_base);
-    if (!rc && n_base) {
-        /* a difference profile: its negated samples are the base */
-        src.flags |= SS_SRC_BASE;
-        sid = ss_model_add_source(L->m, &src);
-        if (sid == SS_NONE)
-            rc = nomem(L, "sources");
-        if (!rc)
-            rc = add_metas(L, sid);
-        memo_free(&L->memo);
-        L->memo.off = 1;
-        if (!rc)
-            rc = pass_two(L, vt_model, cr, &n_mismatch, 1, &n_base);
-    }
-    free(vt_model);
-    if (rc)
+        rc = pass_two(L, vt_model, cr, n_mismatch, 0, &n_base);
+    if (rc || !n_base)
         return rc;
+    src->flags |= SS_SRC_BASE;
+    ss_id sid = ss_model_add_source(L->m, src);
+    if (sid == SS_NONE)
+        return nomem(L, "sources");
+    rc = add_metas(L, sid);
+    memo_free(&L->memo);
+    L->memo.off = 1;
+    if (!rc)
+        rc = pass_two(L, vt_model, cr, n_mismatch, 1, &n_base);
+    return rc;
+}
 
-    /* Warnings: what the model could not keep or had to guess. */
+/* Warnings: what the model could not keep or had to guess. */
+static void load_warnings(struct loader *L, size_t dup, struct count_rule cr, uint64_t n_mismatch,
+                          ss_id time_vt, size_t first_src)
+{
     if (dup)
         ss_model_warn(L->m, "%s: %zu sample types repeat an earlier one and are left out", L->path,
                       dup);
@@ -1641,7 +1701,45 @@ static int load(struct loader *L)
                       "times here are count x period",
                       L->path, n_mismatch, n_mismatch == 1 ? " has" : "s have",
                       (int)(L->strs.v[L->period_type].len & 255), str_at(L, L->period_type));
-    return 0;
+}
+
+static int load(struct loader *L)
+{
+    int rc = pass_one(L);
+    if (!rc)
+        rc = check_header(L);
+    if (rc)
+        return rc;
+    L->str_ids = ss_alloc_array(L->strs.n, sizeof *L->str_ids);
+    if (!L->str_ids)
+        return nomem(L, "string table");
+    memset(L->str_ids, 0xff, L->strs.n * sizeof *L->str_ids);
+    rc = build_tables(L);
+    if (!rc)
+        rc = prune_plan(L);
+    if (rc)
+        return rc;
+    struct count_rule cr = choose_count(L);
+    size_t dup = 0;
+    ss_id *vt_model = model_value_types(L, cr, &dup);
+    if (!vt_model)
+        return L->err->code;
+    L->vals = ss_calloc_array(L->m->value_types.n, sizeof *L->vals);
+    struct ss_source src;
+    rc = L->vals ? source_template(L, vt_model, &src) : nomem(L, "values");
+    size_t first_src = L->m->sources.n;
+    ss_id time_vt = SS_NONE; /* the period's column, in nanoseconds */
+    for (size_t i = 0; i < L->vt_type.n && L->period_type; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit &&
+            str_eq(L, L->period_unit, "nanoseconds") && vt_model[i] != SS_NONE)
+            time_vt = vt_model[i];
+    uint64_t n_mismatch = 0;
+    if (!rc)
+        rc = read_samples(L, vt_model, cr, &src, &n_mismatch);
+    free(vt_model);
+    if (!rc)
+        load_warnings(L, dup, cr, n_mismatch, time_vt, first_src);
+    return rc;
 }
 
 /* ---- decompression ------------------------------------------------------- */

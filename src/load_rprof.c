@@ -32,7 +32,7 @@
 
 #include "hash.h"
 #include "hashtab.h"
-#include "load.h"
+#include "loader.h"
 #include "threads.h"
 #include "vec.h"
 #include "limits.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "limits.h"
+#include "sort.h"
 #include "vec.h"
 
 /* Limits on numbers read from the file (limits.h, shared with the writer):
@@ -217,18 +218,18 @@ static int parse_element(struct parser *p, const char *s, size_t len)
     return 0;
 }
 
-static const struct parser *sort_p;
-
-static int cmp_by_id(const void *a, const void *b)
+/* Element indexes by id and by location (ss_sort's context: the parser). */
+static int cmp_by_id(const void *a, const void *b, void *ctx)
 {
-    int64_t x = sort_p->el.v[*(const size_t *)a].id, y = sort_p->el.v[*(const size_t *)b].id;
+    const struct parser *p = ctx;
+    int64_t x = p->el.v[*(const size_t *)a].id, y = p->el.v[*(const size_t *)b].id;
     return x < y ? -1 : x > y;
 }
 
-static int cmp_by_loc(const void *a, const void *b)
+static int cmp_by_loc(const void *a, const void *b, void *ctx)
 {
-    const struct element *x = &sort_p->el.v[*(const size_t *)a],
-                         *y = &sort_p->el.v[*(const size_t *)b];
+    const struct parser *p = ctx;
+    const struct element *x = &p->el.v[*(const size_t *)a], *y = &p->el.v[*(const size_t *)b];
     if (x->loc != y->loc)
         return x->loc < y->loc ? -1 : 1;
     return x->line_no < y->line_no ? -1 : x->line_no > y->line_no;
@@ -247,8 +248,10 @@ static int end_map(struct parser *p)
     }
     for (size_t i = 0; i < n; i++)
         p->by_id[i] = tmp[i] = i;
-    sort_p = p;
-    qsort(tmp, n, sizeof *tmp, cmp_by_loc);
+    if (ss_sort(tmp, n, sizeof *tmp, cmp_by_loc, p)) {
+        free(tmp);
+        return ss_nomem(p->err, "call elements");
+    }
     for (size_t i = 1; i < n; i++) {
         const struct element *a = &p->el.v[tmp[i - 1]], *b = &p->el.v[tmp[i]];
         if (a->loc == b->loc) {
@@ -261,7 +264,8 @@ static int end_map(struct parser *p)
         }
     }
     free(tmp);
-    qsort(p->by_id, n, sizeof *p->by_id, cmp_by_id);
+    if (ss_sort(p->by_id, n, sizeof *p->by_id, cmp_by_id, p))
+        return ss_nomem(p->err, "call elements");
     for (size_t i = 1; i < n; i++) {
         const struct element *a = &p->el.v[p->by_id[i - 1]], *b = &p->el.v[p->by_id[i]];
         if (a->id == b->id) {

@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 
 #include "limits.h"
-#include "load.h"
+#include "loader.h"
 #include "reader.h"
 #include "strbuf.h"
 #include "tables.h"

@@ -37,7 +37,7 @@ int ss_reader_mapping(void)
  * its pages in), or is about to read it, writes "OFFSET\n" to the FIFO and
  * waits until something opens the FIFO, writes and closes it, so that a
  * test changes the file at a known point of a load, in any thread. */
-static struct {
+static struct test_hook {
     pthread_once_t once;
     uint64_t at;
     const char *fifo;

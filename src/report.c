@@ -322,15 +322,15 @@ static int report_stats(FILE *out, const struct ss_model *m, const struct ss_rep
         sort = o->by == SS_REPORT_SELF    ? SS_SORT_SELF
                : o->by == SS_REPORT_TOTAL ? SS_SORT_TOTAL
                                           : SS_SORT_POSITION;
-    if (sort == SS_SORT_TOTAL)
-        ss_stats_sort_total(&st);
-    else
-        ss_stats_sort_self(&st); /* the heaviest first: a limit keeps them */
+    /* the heaviest first: a limit keeps them */
+    int sorted = sort == SS_SORT_TOTAL ? ss_stats_sort_total(&st) : ss_stats_sort_self(&st);
     size_t all = st.n;
     if (o->limit > 0 && (size_t)o->limit < st.n)
         st.n = (size_t)o->limit;
-    if (sort == SS_SORT_POSITION)
-        ss_stats_sort_line(&st);
+    if (sorted || (sort == SS_SORT_POSITION && ss_stats_sort_line(&st))) {
+        ss_stats_free(&st);
+        return ss_nomem(err, "statistics");
+    }
     struct ss_stat_ctx ctx = {&st};
     struct ss_table t = {NULL, 0, &ctx, st.n, NULL, ss_model_measure_name(m)};
     t.cols = ss_stat_columns(o->by, o->memory, &t.ncols);

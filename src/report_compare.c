@@ -182,10 +182,10 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
     enum ss_report_sort sort = o->sort;
     if (sort == SS_SORT_DEFAULT)
         sort = o->by == SS_REPORT_TOTAL ? SS_SORT_TOTAL : SS_SORT_SELF;
-    if (sort == SS_SORT_TOTAL)
-        ss_cmp_sort_total(&st);
-    else
-        ss_cmp_sort_self(&st);
+    if (sort == SS_SORT_TOTAL ? ss_cmp_sort_total(&st) : ss_cmp_sort_self(&st)) {
+        ss_cmp_stats_free(&st);
+        return ss_nomem(err, "comparison");
+    }
     /* --verdict keeps the rows by their verdict (--by total: the total's,
      * else self's) in that order; a limit keeps the first of those, and
      * --sort position then orders them by file and line */
@@ -209,8 +209,10 @@ static int report_stats(FILE *out, const struct ss_compare *c, const struct ss_r
     size_t all = st.n;
     if (o->limit > 0 && (size_t)o->limit < st.n)
         st.n = (size_t)o->limit;
-    if (sort == SS_SORT_POSITION)
-        ss_cmp_sort_line(&st);
+    if (sort == SS_SORT_POSITION && ss_cmp_sort_line(&st)) {
+        ss_cmp_stats_free(&st);
+        return ss_nomem(err, "comparison");
+    }
     struct ss_table t = {o->by == SS_REPORT_LINE ? ss_cmp_line_columns : ss_cmp_fn_columns,
                          SS_CMP_NCOLS,
                          &st,

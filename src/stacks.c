@@ -64,6 +64,26 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
     return cmp_names(ctx, a, b);
 }
 
+/* The rows a sample reached (others' stacks were only in other rows),
+ * sorted, into out, which owns rows and fns from here. */
+static int keep_rows(const struct ss_model *m, struct ss_stacks *out, struct ss_stack_row *rows,
+                     size_t nrows, ss_id *fns, struct ss_error *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nrows; i++)
+        if (rows[i].count || !ss_double_eq(rows[i].value_x, 0))
+            rows[n++] = rows[i];
+    out->rows = rows;
+    out->n = n;
+    out->fns = fns;
+    struct by_count order = {m, out};
+    if (ss_sort(out->rows, n, sizeof *out->rows, cmp_rows, &order)) {
+        ss_stacks_free(out);
+        return ss_nomem(err, "stacks");
+    }
+    return 0;
+}
+
 int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -170,20 +190,7 @@ int ss_stacks_compute(const struct ss_model *m, struct ss_stacks *out, struct ss
         VEC_FREE(fns);
         return ss_nomem(err, "stacks");
     }
-    /* Drop rows no sample reached (their stacks were only in other rows). */
-    size_t n = 0;
-    for (size_t i = 0; i < rows.n; i++)
-        if (rows.v[i].count || !ss_double_eq(rows.v[i].value_x, 0))
-            rows.v[n++] = rows.v[i];
-    out->rows = rows.v;
-    out->n = n;
-    out->fns = fns.v;
-    struct by_count order = {m, out};
-    if (ss_sort(out->rows, n, sizeof *out->rows, cmp_rows, &order)) {
-        ss_stacks_free(out);
-        return ss_nomem(err, "stacks");
-    }
-    return 0;
+    return keep_rows(m, out, rows.v, rows.n, fns.v, err);
 }
 
 void ss_stacks_free(struct ss_stacks *s)

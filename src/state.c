@@ -198,11 +198,12 @@ static void fill_state(FILE *f, char *const *files, int n, const char *script)
  * tmp (n bytes).  Returns its descriptor or -1. */
 static int temp_file(int dfd, const char *name, char *tmp, size_t n)
 {
-    static unsigned counter;
-    for (int tries = 0; tries < 100; tries++) {
+    for (unsigned long tries = 0; tries < 100; tries++) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        unsigned long r = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16) ^ counter++;
+        /* a name taken (O_EXCL) is tried again with another */
+        unsigned long r =
+            (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 16) ^ (tries * 2654435761u);
         snprintf(tmp, n, "%s.tmp-%06lx", name, r & 0xffffff);
         int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0 || errno != EEXIST)

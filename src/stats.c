@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rprof.h"
+#include "sort.h"
 #include "source.h"
 #include "vec.h"
 #include "num.h"
@@ -294,6 +295,131 @@ static int mark_inline(const struct ss_model *m, struct ss_stat_row *rows, size_
     return rc < 0;
 }
 
+/* Credit distinct stack st (c samples, weight wt, memory bytes b) to the
+ * rows of its frames, each once (stamp), self to the first.  Returns 1
+ * (counted), 0 (no row: no frame, or by line no position) or -1 (out of
+ * memory). */
+static int credit_stack(struct work *w, ss_id st, uint64_t c, int64_t wt, const double b[3],
+                        uint64_t stamp, size_t *have)
+{
+    const struct ss_model *m = w->m;
+    size_t depth = ss_stack_depth(m, st);
+    const ss_id *fr = ss_stack_frames(m, st);
+    ss_id tail = m->stack_tail.v[st];
+    ss_id first = SS_NONE;
+    int oom = 0;
+    for (size_t k = 0; k <= depth; k++) {
+        ss_id r;
+        if (k < depth)
+            r = w->by == SS_BY_LINE ? line_row(w, fr[k], &oom) : function_row(w, fr[k], &oom);
+        else if (w->by == SS_BY_LINE && tail != SS_NONE)
+            r = line_row(w, tail, &oom);
+        else
+            break;
+        if (oom || (r != SS_NONE && sync_scratch(w, have)))
+            return -1;
+        if (r == SS_NONE)
+            continue;
+        if (first == SS_NONE)
+            first = r;
+        if (w->stamp[r] == stamp)
+            continue;
+        w->stamp[r] = stamp;
+        if (credit(w, r, 0, c, wt))
+            return -1;
+        credit_bytes(&w->rows.v[r], b);
+    }
+    if (first == SS_NONE && w->by == SS_BY_LINE && (depth > 0 || tail != SS_NONE)) {
+        /* frames but no position at all: R's "<no location>" */
+        first = no_location_row(w, &oom);
+        if (oom || sync_scratch(w, have) || credit(w, first, 0, c, wt))
+            return -1;
+        credit_bytes(&w->rows.v[first], b);
+    }
+    if (first == SS_NONE)
+        return 0;
+    return credit(w, first, 1, c, wt) ? -1 : 1;
+}
+
+/* The end of a source: its sums into the rows it touched, scaled by its
+ * interval (iv, and ivx exactly). */
+static void flush_source(struct work *w, double iv, double ivx)
+{
+    for (size_t t = 0; t < w->touched_rows.n; t++) {
+        ss_id r = w->touched_rows.v[t];
+        struct ss_stat_row *row = &w->rows.v[r];
+        row->self_n += w->self_src[r];
+        row->total_n += w->total_src[r];
+        row->self_v += (double)w->wself_src[r] * iv;
+        row->total_v += (double)w->wtotal_src[r] * iv;
+        row->self_x += (double)w->wself_src[r] * ivx;
+        row->total_x += (double)w->wtotal_src[r] * ivx;
+        w->self_src[r] = w->total_src[r] = 0;
+        w->wself_src[r] = w->wtotal_src[r] = 0;
+        w->on[r] = 0;
+    }
+}
+
+static void work_free(struct work *w)
+{
+    free(w->key_of);
+    VEC_FREE(w->touched_rows);
+    free(w->self_src);
+    free(w->total_src);
+    free(w->wself_src);
+    free(w->wtotal_src);
+    free(w->on);
+    free(w->stamp);
+}
+
+/* One source's samples into the rows (mem: per stack, memory bytes, or
+ * NULL).  Returns 0 or -1 (out of memory). */
+static int source_rows(struct work *w, ss_id s, struct ss_stack_counts *sc, double *mem,
+                       const struct ss_rprof_vt *vt, uint64_t *stamp, size_t *have)
+{
+    const struct ss_model *m = w->m;
+    struct ss_stats *out = w->st;
+    const struct ss_source *src = &m->sources.v[s];
+    double iv = ss_source_scale(m, s), ivx = ss_source_exact(m, s);
+    if (ss_stack_counts_source(sc, m, s))
+        return -1;
+    source_totals(m, s, sc, &out->totals);
+    out->samples_total += src->n_samples;
+    if (mem && (src->flags & SS_SRC_MEMORY))
+        sample_bytes(m, src, vt, mem);
+    w->touched_rows.n = 0;
+    uint64_t counted = 0;
+    int64_t weight = 0;
+    int oom = 0;
+    if (src->flags & SS_SRC_AGGREGATE) {
+        counted = credit_aggs(w, s, have, &oom);
+        weight = (int64_t)counted;
+        out->samples_total += counted;
+        out->agg_samples += counted;
+        out->agg_value += (double)counted * iv;
+    }
+    for (size_t t = 0; !oom && t < sc->n; t++) {
+        ss_id st = sc->touched[t];
+        double b[3] = {0, 0, 0};
+        if (mem) {
+            memcpy(b, mem + 3 * (size_t)st, sizeof b);
+            memset(mem + 3 * (size_t)st, 0, sizeof b);
+        }
+        int got = credit_stack(w, st, sc->cnt[st], sc->val[st], b, ++*stamp, have);
+        oom = got < 0;
+        if (got > 0) {
+            counted += sc->cnt[st];
+            weight += sc->val[st];
+        }
+    }
+    if (oom)
+        return -1;
+    flush_source(w, iv, ivx);
+    out->samples_counted += counted;
+    out->value_total += (double)weight * iv;
+    return 0;
+}
+
 int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
                      struct ss_stats *out, struct ss_error *err)
 {
@@ -321,123 +447,12 @@ int ss_stats_compute(const struct ss_model *m, enum ss_stats_key by, int memory,
     uint64_t stamp = 0;
     for (size_t i = 0; !oom && i < nkeyed; i++)
         w.key_of[i] = SS_NONE;
-
     out->totals.rows = m->sample_stack.n;
-    for (size_t s = 0; !oom && s < m->sources.n; s++) {
-        const struct ss_source *src = &m->sources.v[s];
-        double iv = ss_source_scale(m, s), ivx = ss_source_exact(m, s);
-        if (ss_stack_counts_source(&sc, m, (ss_id)s)) {
-            oom = 1;
-            break;
-        }
-        source_totals(m, (ss_id)s, &sc, &out->totals);
-        out->samples_total += src->n_samples;
-        if (use_mem && (src->flags & SS_SRC_MEMORY))
-            sample_bytes(m, src, &vt, mem);
-        w.touched_rows.n = 0;
-        uint64_t counted = 0;
-        int64_t weight = 0;
-        if (src->flags & SS_SRC_AGGREGATE) {
-            counted = credit_aggs(&w, (ss_id)s, &have, &oom);
-            weight = (int64_t)counted;
-            out->samples_total += counted;
-            out->agg_samples += counted;
-            out->agg_value += (double)counted * iv;
-        }
-        for (size_t t = 0; !oom && t < sc.n; t++) {
-            ss_id st = sc.touched[t];
-            uint64_t c = sc.cnt[st];
-            int64_t wt = sc.val[st];
-            double b[3] = {0, 0, 0};
-            if (mem) {
-                memcpy(b, mem + 3 * (size_t)st, sizeof b);
-                memset(mem + 3 * (size_t)st, 0, sizeof b);
-            }
-            size_t depth = ss_stack_depth(m, st);
-            const ss_id *fr = ss_stack_frames(m, st);
-            ss_id tail = m->stack_tail.v[st];
-            stamp++;
-            ss_id first = SS_NONE;
-            int any = 0;
-            for (size_t k = 0; k <= depth && !oom; k++) {
-                ss_id r;
-                if (k == depth) {
-                    if (by == SS_BY_LINE && tail != SS_NONE)
-                        r = line_row(&w, tail, &oom);
-                    else
-                        break;
-                } else {
-                    r = by == SS_BY_LINE ? line_row(&w, fr[k], &oom)
-                                         : function_row(&w, fr[k], &oom);
-                }
-                if (r == SS_NONE || oom || sync_scratch(&w, &have)) {
-                    oom = oom || r != SS_NONE;
-                    continue;
-                }
-                any = 1;
-                if (first == SS_NONE)
-                    first = r;
-                if (w.stamp[r] == stamp)
-                    continue;
-                w.stamp[r] = stamp;
-                if (credit(&w, r, 0, c, wt)) {
-                    oom = 1;
-                    break;
-                }
-                credit_bytes(&w.rows.v[r], b);
-            }
-            if (oom)
-                break;
-            if (!any && by == SS_BY_LINE && (depth > 0 || tail != SS_NONE)) {
-                /* frames but no position at all: R's "<no location>" */
-                ss_id r = no_location_row(&w, &oom);
-                if (oom || sync_scratch(&w, &have)) {
-                    oom = 1;
-                    break;
-                }
-                if (credit(&w, r, 0, c, wt)) {
-                    oom = 1;
-                    break;
-                }
-                credit_bytes(&w.rows.v[r], b);
-                first = r;
-                any = 1;
-            }
-            if (any) {
-                if (credit(&w, first, 1, c, wt)) {
-                    oom = 1;
-                    break;
-                }
-                counted += c;
-                weight += wt;
-            }
-        }
-        for (size_t t = 0; !oom && t < w.touched_rows.n; t++) {
-            ss_id r = w.touched_rows.v[t];
-            struct ss_stat_row *row = &w.rows.v[r];
-            row->self_n += w.self_src[r];
-            row->total_n += w.total_src[r];
-            row->self_v += (double)w.wself_src[r] * iv;
-            row->total_v += (double)w.wtotal_src[r] * iv;
-            row->self_x += (double)w.wself_src[r] * ivx;
-            row->total_x += (double)w.wtotal_src[r] * ivx;
-            w.self_src[r] = w.total_src[r] = 0;
-            w.wself_src[r] = w.wtotal_src[r] = 0;
-            w.on[r] = 0;
-        }
-        out->samples_counted += counted;
-        out->value_total += (double)weight * iv;
-    }
-    free(w.key_of);
+    for (size_t s = 0; !oom && s < m->sources.n; s++)
+        oom = source_rows(&w, (ss_id)s, &sc, mem, &vt, &stamp, &have) != 0;
     ss_stack_counts_free(&sc);
     free(mem);
-    VEC_FREE(w.touched_rows);
-    free(w.self_src);
-    free(w.total_src);
-    free(w.wself_src);
-    free(w.wtotal_src);
-    free(w.on);
-    free(w.stamp);
+    work_free(&w);
     if (!oom && by == SS_BY_FUNCTION)
         oom = mark_inline(m, w.rows.v, w.rows.n);
     if (oom) {
@@ -464,11 +479,12 @@ void ss_stats_free(struct ss_stats *st)
     memset(st, 0, sizeof *st);
 }
 
-static const struct ss_strtab *sort_keys;
-
-static int cmp_name(const struct ss_stat_row *a, const struct ss_stat_row *b)
+/* The sorts' comparators get the table of the rows' names (ss_sort's
+ * context). */
+static int cmp_name(const struct ss_strtab *keys, const struct ss_stat_row *a,
+                    const struct ss_stat_row *b)
 {
-    return strcmp(ss_strtab_get(sort_keys, a->key), ss_strtab_get(sort_keys, b->key));
+    return strcmp(ss_strtab_get(keys, a->key), ss_strtab_get(keys, b->key));
 }
 
 static int cmp_dbl_desc(double a, double b)
@@ -476,52 +492,46 @@ static int cmp_dbl_desc(double a, double b)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int cmp_self(const void *pa, const void *pb)
+static int cmp_self(const void *pa, const void *pb, void *keys)
 {
     const struct ss_stat_row *a = pa, *b = pb;
     int c = cmp_dbl_desc(a->self_x, b->self_x);
     if (!c)
         c = cmp_dbl_desc(a->total_x, b->total_x);
-    return c ? c : cmp_name(a, b);
+    return c ? c : cmp_name(keys, a, b);
 }
 
-static int cmp_total(const void *pa, const void *pb)
+static int cmp_total(const void *pa, const void *pb, void *keys)
 {
     const struct ss_stat_row *a = pa, *b = pb;
     int c = cmp_dbl_desc(a->total_x, b->total_x);
     if (!c)
         c = cmp_dbl_desc(a->self_x, b->self_x);
-    return c ? c : cmp_name(a, b);
+    return c ? c : cmp_name(keys, a, b);
 }
 
-static int cmp_line(const void *pa, const void *pb)
+static int cmp_line(const void *pa, const void *pb, void *keys)
 {
     const struct ss_stat_row *a = pa, *b = pb;
     /* rows without a file (function rows, "<no location>") order by name */
     ss_id fa = a->file != SS_NONE ? a->file : a->key, fb = b->file != SS_NONE ? b->file : b->key;
-    int c = strcmp(ss_strtab_get(sort_keys, fa), ss_strtab_get(sort_keys, fb));
+    int c = strcmp(ss_strtab_get(keys, fa), ss_strtab_get(keys, fb));
     if (!c)
         c = a->line < b->line ? -1 : a->line > b->line;
-    return c ? c : cmp_name(a, b);
+    return c ? c : cmp_name(keys, a, b);
 }
 
-void ss_stats_sort_self(struct ss_stats *st)
+int ss_stats_sort_self(struct ss_stats *st)
 {
-    sort_keys = &st->keys;
-    if (st->n > 1)
-        qsort(st->rows, st->n, sizeof *st->rows, cmp_self);
+    return ss_sort(st->rows, st->n, sizeof *st->rows, cmp_self, &st->keys);
 }
 
-void ss_stats_sort_total(struct ss_stats *st)
+int ss_stats_sort_total(struct ss_stats *st)
 {
-    sort_keys = &st->keys;
-    if (st->n > 1)
-        qsort(st->rows, st->n, sizeof *st->rows, cmp_total);
+    return ss_sort(st->rows, st->n, sizeof *st->rows, cmp_total, &st->keys);
 }
 
-void ss_stats_sort_line(struct ss_stats *st)
+int ss_stats_sort_line(struct ss_stats *st)
 {
-    sort_keys = &st->keys;
-    if (st->n > 1)
-        qsort(st->rows, st->n, sizeof *st->rows, cmp_line);
+    return ss_sort(st->rows, st->n, sizeof *st->rows, cmp_line, &st->keys);
 }

@@ -88,9 +88,10 @@ size_t ss_stats_line_key(const struct ss_model *m, ss_id loc, char *buf, size_t 
 
 /* Row orders: by self time, by total time (each descending, ties by the other
  * time, then by name in byte order), by source position (file, then line, as
- * R's by.line). */
-void ss_stats_sort_self(struct ss_stats *st);
-void ss_stats_sort_total(struct ss_stats *st);
-void ss_stats_sort_line(struct ss_stats *st);
+ * R's by.line).  Return 0, or -1 when memory runs out (the rows
+ * unchanged). */
+int ss_stats_sort_self(struct ss_stats *st);
+int ss_stats_sort_total(struct ss_stats *st);
+int ss_stats_sort_line(struct ss_stats *st);
 
 #endif

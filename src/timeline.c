@@ -11,6 +11,98 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The work of ss_timeline_compute: per function (canonical ids, the
+ * lowest per name), its count in the window and the whole profile. */
+struct tl_work {
+    const struct ss_model *m;
+    ss_id *at;         /* per stack: its level-K function */
+    ss_id *first;      /* per name: the canonical function */
+    uint64_t *cnt;     /* per window */
+    double *wv;        /* per window, the measure's (weighed only) */
+    uint64_t *all;     /* the whole profile */
+    size_t *legend_of; /* its legend entry, SIZE_MAX: none yet */
+    ss_id *touched;
+    size_t src; /* the source of the sample being read, moving forward */
+    int weighed;
+};
+
+static void tl_work_free(struct tl_work *t)
+{
+    free(t->at);
+    free(t->first);
+    free(t->cnt);
+    free(t->wv);
+    free(t->all);
+    free(t->legend_of);
+    free(t->touched);
+}
+
+/* Canonical ids (lowest id per name), then each stack's level-K one. */
+static void level_functions(struct tl_work *t, uint32_t level)
+{
+    const struct ss_model *m = t->m;
+    memset(t->first, 0xff, (m->strs.n ? m->strs.n : 1) * sizeof *t->first);
+    for (size_t f = 0; f < m->functions.n; f++) {
+        ss_id name = m->functions.v[f].name;
+        if (t->first[name] == SS_NONE)
+            t->first[name] = (ss_id)f;
+        t->legend_of[f] = SIZE_MAX;
+    }
+    for (size_t s = 0; s < ss_model_nstacks(m); s++) {
+        size_t d = ss_stack_depth(m, (ss_id)s);
+        t->at[s] = SS_NONE;
+        if (d >= level) {
+            ss_id fn = ss_loc_function(m, ss_stack_frames(m, (ss_id)s)[d - level]);
+            t->at[s] = t->first[m->functions.v[fn].name];
+        }
+    }
+}
+
+/* Window win's samples counted; its top: the function with the most
+ * samples (weighed: of the measure), ties by name. */
+static void window_top(struct tl_work *t, struct ss_timeline_window *win)
+{
+    const struct ss_model *m = t->m;
+    size_t nt = 0;
+    for (size_t i = win->first; i < win->first + win->n; i++) {
+        ss_id f = t->at[m->sample_stack.v[i]];
+        if (f == SS_NONE) {
+            win->shallow_n++;
+            continue;
+        }
+        if (t->cnt[f]++ == 0)
+            t->touched[nt++] = f;
+        t->all[f]++;
+        if (t->weighed) {
+            while (t->src + 1 < m->sources.n &&
+                   i >= m->sources.v[t->src].first_sample + m->sources.v[t->src].n_samples)
+                t->src++;
+            t->wv[f] += (double)ss_sample_weight(m, i) * ss_source_scale(m, t->src);
+        }
+    }
+    double top_w = 0;
+    for (size_t k = 0; k < nt; k++) {
+        ss_id f = t->touched[k];
+        int better;
+        if (t->weighed)
+            better = win->top == SS_NONE || t->wv[f] > top_w ||
+                     (ss_double_eq(t->wv[f], top_w) &&
+                      strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0);
+        else
+            better = win->top == SS_NONE || t->cnt[f] > win->top_n ||
+                     (t->cnt[f] == win->top_n &&
+                      strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0);
+        if (better) {
+            win->top = f;
+            win->top_n = t->cnt[f];
+            top_w = t->weighed ? t->wv[f] : 0;
+        }
+        t->cnt[f] = 0;
+        if (t->weighed)
+            t->wv[f] = 0;
+    }
+}
+
 int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
                         struct ss_timeline *out, struct ss_error *err)
 {
@@ -18,121 +110,56 @@ int ss_timeline_compute(const struct ss_model *m, uint32_t level, size_t width,
     if (level == 0 || width == 0)
         return ss_fail(err, SS_EUSAGE, "timeline: level and width must be at least 1");
     out->level = level;
-    size_t ns = m->sample_stack.n, nstacks = ss_model_nstacks(m), nf = m->functions.n;
+    size_t ns = m->sample_stack.n, nf = m->functions.n;
     if (ns == 0)
         return 0;
     size_t wsize = ns / width + (ns % width != 0);
     size_t nw = ns / wsize + (ns % wsize != 0);
     out->window_size = wsize;
-
-    ss_id *at = ss_alloc_array(nstacks, sizeof *at); /* level-K function */
-    ss_id *first = ss_alloc_array(m->strs.n, sizeof *first);
-    uint64_t *cnt = ss_calloc_array(nf, sizeof *cnt); /* per window */
+    struct tl_work t;
+    memset(&t, 0, sizeof t);
+    t.m = m;
+    t.at = ss_alloc_array(ss_model_nstacks(m), sizeof *t.at);
+    t.first = ss_alloc_array(m->strs.n, sizeof *t.first);
+    t.cnt = ss_calloc_array(nf, sizeof *t.cnt);
     /* a measure other than time or samples (memory, a pprof sample type):
      * the top of a window is the function with the most of it */
-    int weighed =
+    t.weighed =
         m->weights.measure.kind != SS_MEASURE_TIME && m->weights.measure.kind != SS_MEASURE_SAMPLES;
-    double *wv = weighed ? ss_calloc_array(nf, sizeof *wv) : NULL;
-    size_t src = 0;                                   /* the source of sample i, moving forward */
-    uint64_t *all = ss_calloc_array(nf, sizeof *all); /* whole profile */
-    size_t *legend_of = ss_alloc_array(nf, sizeof *legend_of);
-    ss_id *touched = ss_alloc_array(nf, sizeof *touched);
+    t.wv = t.weighed ? ss_calloc_array(nf, sizeof *t.wv) : NULL;
+    t.all = ss_calloc_array(nf, sizeof *t.all);
+    t.legend_of = ss_alloc_array(nf, sizeof *t.legend_of);
+    t.touched = ss_alloc_array(nf, sizeof *t.touched);
     struct ss_timeline_window *w = ss_calloc_array(nw, sizeof *w);
     VEC(struct ss_timeline_legend) lg = {0};
     VEC(struct ss_timeline_run) runs = {0};
-    int oom = !at || !first || !cnt || !all || !legend_of || !touched || !w || (weighed && !wv);
-    if (oom)
-        goto done;
-
-    /* Canonical ids (lowest id per name), then each stack's level-K one. */
-    memset(first, 0xff, (m->strs.n ? m->strs.n : 1) * sizeof *first);
-    for (size_t f = 0; f < nf; f++) {
-        ss_id name = m->functions.v[f].name;
-        if (first[name] == SS_NONE)
-            first[name] = (ss_id)f;
-        legend_of[f] = SIZE_MAX;
-    }
-    for (size_t s = 0; s < nstacks; s++) {
-        size_t d = ss_stack_depth(m, (ss_id)s);
-        at[s] = SS_NONE;
-        if (d >= level) {
-            ss_id fn = ss_loc_function(m, ss_stack_frames(m, (ss_id)s)[d - level]);
-            at[s] = first[m->functions.v[fn].name];
-        }
-    }
-
-    for (size_t k = 0; k < nw; k++) {
+    int oom = !t.at || !t.first || !t.cnt || !t.all || !t.legend_of || !t.touched || !w ||
+              (t.weighed && !t.wv);
+    if (!oom)
+        level_functions(&t, level);
+    for (size_t k = 0; !oom && k < nw; k++) {
         struct ss_timeline_window *win = &w[k];
         win->first = k * wsize;
         win->n = ns - win->first < wsize ? ns - win->first : wsize;
         win->top = SS_NONE;
-        size_t nt = 0;
-        for (size_t i = win->first; i < win->first + win->n; i++) {
-            ss_id f = at[m->sample_stack.v[i]];
-            if (f == SS_NONE) {
-                win->shallow_n++;
-                continue;
-            }
-            if (cnt[f]++ == 0)
-                touched[nt++] = f;
-            all[f]++;
-            if (weighed) {
-                while (src + 1 < m->sources.n &&
-                       i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples)
-                    src++;
-                wv[f] += (double)ss_sample_weight(m, i) * ss_source_scale(m, src);
-            }
-        }
-        double top_w = 0;
-        for (size_t t = 0; t < nt; t++) {
-            ss_id f = touched[t];
-            int better;
-            if (weighed)
-                better = win->top == SS_NONE || wv[f] > top_w ||
-                         (ss_double_eq(wv[f], top_w) &&
-                          strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0);
-            else
-                better = win->top == SS_NONE || cnt[f] > win->top_n ||
-                         (cnt[f] == win->top_n &&
-                          strcmp(ss_function_name(m, f), ss_function_name(m, win->top)) < 0);
-            if (better) {
-                win->top = f;
-                win->top_n = cnt[f];
-                top_w = weighed ? wv[f] : 0;
-            }
-            cnt[f] = 0;
-            if (weighed)
-                wv[f] = 0;
-        }
-        if (win->top != SS_NONE && legend_of[win->top] == SIZE_MAX) {
+        window_top(&t, win);
+        if (win->top != SS_NONE && t.legend_of[win->top] == SIZE_MAX) {
             struct ss_timeline_legend g = {win->top, 0, k};
-            legend_of[win->top] = lg.n;
-            if (VEC_PUSH(lg, g)) {
-                oom = 1;
-                goto done;
-            }
+            t.legend_of[win->top] = lg.n;
+            oom = VEC_PUSH(lg, g) != 0;
         }
-        if (runs.n == 0 || runs.v[runs.n - 1].top != win->top) {
+        if (!oom && (runs.n == 0 || runs.v[runs.n - 1].top != win->top)) {
             struct ss_timeline_run r = {win->top, win->first, 0, k, 0};
-            if (VEC_PUSH(runs, r)) {
-                oom = 1;
-                goto done;
-            }
+            oom = VEC_PUSH(runs, r) != 0;
         }
-        runs.v[runs.n - 1].n += win->n;
-        runs.v[runs.n - 1].nwindows++;
+        if (!oom) {
+            runs.v[runs.n - 1].n += win->n;
+            runs.v[runs.n - 1].nwindows++;
+        }
     }
-    for (size_t g = 0; g < lg.n; g++)
-        lg.v[g].n = all[lg.v[g].function];
-
-done:
-    free(at);
-    free(first);
-    free(cnt);
-    free(wv);
-    free(all);
-    free(legend_of);
-    free(touched);
+    for (size_t g = 0; !oom && g < lg.n; g++)
+        lg.v[g].n = t.all[lg.v[g].function];
+    tl_work_free(&t);
     if (oom) {
         free(w);
         VEC_FREE(lg);

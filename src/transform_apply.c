@@ -384,6 +384,62 @@ oom:
     return SS_NONE;
 }
 
+/* name-anonymous: each matching frame of fr[0..d) (tail) renamed in o
+ * after its call site, the nearest caller with a position, else the
+ * position the outermost frame was called from.  Returns 0 or -1. */
+static int name_anonymous(struct apply *a, const ss_id *fr, size_t d, ss_id tail, ss_id *o)
+{
+    for (size_t i = 0; i < d; i++) {
+        if (!loc_matches(a, 0, fr[i]))
+            continue;
+        ss_id at = SS_NONE;
+        for (size_t j = i + 1; j < d && at == SS_NONE; j++)
+            if (a->out->locations.v[fr[j]].line)
+                at = fr[j];
+        if (at == SS_NONE && tail != SS_NONE && a->out->locations.v[tail].line)
+            at = tail;
+        if (at == SS_NONE)
+            continue;
+        o[i] = named_anonymous(a, fr[i], at);
+        if (o[i] == SS_NONE)
+            return -1;
+    }
+    return 0;
+}
+
+/* replace: the runs of fr[0..d) that match the step's patterns, root to
+ * leaf, leftmost first, never overlapping, each one NEW frame, into o
+ * (built root first and reversed at the end).  Returns the frames, or -1. */
+static long replace_frames(struct apply *a, struct rewrite *rw, const ss_id *fr, size_t d, ss_id *o)
+{
+    size_t k = rw->st->npats, i = 0, n = 0;
+    while (i < d) {
+        size_t r = d - 1 - i; /* root-first position i is fr[r] */
+        int hit = i + k <= d;
+        for (size_t p = 0; hit && p < k; p++)
+            hit = loc_matches(a, p, fr[r - p]);
+        if (!hit) {
+            o[n++] = fr[r];
+            i++;
+            continue;
+        }
+        /* NEW takes the position of the innermost replaced frame: the
+         * line its callee was called from */
+        const struct ss_location *in = &a->out->locations.v[fr[r - k + 1]];
+        ss_id loc = ss_model_location(a->out, rw->new_fn, in->file, in->line);
+        if (loc == SS_NONE)
+            return -1;
+        o[n++] = loc;
+        i += k;
+    }
+    for (size_t x = 0, y = n; x + 1 < y; x++, y--) {
+        ss_id t = o[x];
+        o[x] = o[y - 1];
+        o[y - 1] = t;
+    }
+    return (long)n;
+}
+
 /* Rewrite stack fr[0..d) (tail) into a->buf / *ntail.  Returns 0 or -1. */
 static int rewrite(struct apply *a, struct rewrite *rw, const ss_id *fr, size_t d, ss_id tail,
                    ss_id *ntail)
@@ -448,23 +504,8 @@ static int rewrite(struct apply *a, struct rewrite *rw, const ss_id *fr, size_t 
     case SS_TF_NAME_ANONYMOUS:
         copy_ids(o, fr, d);
         n = d;
-        for (size_t i = 0; i < d; i++) {
-            if (!loc_matches(a, 0, fr[i]))
-                continue;
-            /* the call site: the nearest caller with a position, else the
-             * position the outermost frame was called from */
-            ss_id at = SS_NONE;
-            for (size_t j = i + 1; j < d && at == SS_NONE; j++)
-                if (a->out->locations.v[fr[j]].line)
-                    at = fr[j];
-            if (at == SS_NONE && tail != SS_NONE && a->out->locations.v[tail].line)
-                at = tail;
-            if (at == SS_NONE)
-                continue;
-            o[i] = named_anonymous(a, fr[i], at);
-            if (o[i] == SS_NONE)
-                return -1;
-        }
+        if (name_anonymous(a, fr, d, tail, o))
+            return -1;
         break;
     case SS_TF_COLLAPSE_RECURSION:
         /* of a run of calls of one function, keep the innermost */
@@ -473,33 +514,10 @@ static int rewrite(struct apply *a, struct rewrite *rw, const ss_id *fr, size_t 
                 o[n++] = fr[i];
         break;
     case SS_TF_REPLACE: {
-        /* Root to leaf, leftmost first, never overlapping; built root first
-         * and reversed at the end. */
-        size_t k = rw->st->npats, i = 0;
-        while (i < d) {
-            size_t r = d - 1 - i; /* root-first position i is fr[r] */
-            int hit = i + k <= d;
-            for (size_t p = 0; hit && p < k; p++)
-                hit = loc_matches(a, p, fr[r - p]);
-            if (!hit) {
-                o[n++] = fr[r];
-                i++;
-                continue;
-            }
-            /* NEW takes the position of the innermost replaced frame: the
-             * line its callee was called from */
-            const struct ss_location *in = &a->out->locations.v[fr[r - k + 1]];
-            ss_id loc = ss_model_location(a->out, rw->new_fn, in->file, in->line);
-            if (loc == SS_NONE)
-                return -1;
-            o[n++] = loc;
-            i += k;
-        }
-        for (size_t x = 0, y = n; x + 1 < y; x++, y--) {
-            ss_id t = o[x];
-            o[x] = o[y - 1];
-            o[y - 1] = t;
-        }
+        long k = replace_frames(a, rw, fr, d, o);
+        if (k < 0)
+            return -1;
+        n = (size_t)k;
         break;
     }
     default:

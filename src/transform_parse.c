@@ -184,6 +184,47 @@ static size_t bracket_end(const char *t, size_t n, size_t i)
     return n;
 }
 
+/* Is t[*i] a repetition operator (* ? + or a bound {m,n}, after an item
+ * that repeats already when last_repeats)?  Returns how many times at most
+ * it repeats the item (a bound: *i moved to its '}'), 0 when it is not
+ * one, or -1 with why set. */
+static long repetition(const char *t, size_t n, size_t *i, int last_repeats, char *why, size_t whyn)
+{
+    char c = t[*i];
+    if (c == '*' || c == '?')
+        return 1;
+    if (c == '+')
+        return 2; /* glibc copies the item (a+ is aa*): a+++... doubles each time */
+    if (c != '{')
+        return 0;
+    size_t j = *i + 1;
+    unsigned long lo = 0, hi;
+    int digits = 0;
+    for (; j < n && t[j] >= '0' && t[j] <= '9'; j++, digits++)
+        lo = lo > TF_REGEX_MAX_BOUND ? lo : lo * 10 + (unsigned long)(t[j] - '0');
+    hi = lo;
+    if (j < n && t[j] == ',') {
+        hi = 0;
+        for (j++; j < n && t[j] >= '0' && t[j] <= '9'; j++)
+            hi = hi > TF_REGEX_MAX_BOUND ? hi : hi * 10 + (unsigned long)(t[j] - '0');
+        if (hi < lo)
+            hi = lo; /* {m,}: as {m} here */
+    }
+    if (!((digits || t[*i + 1] == ',') && j < n && t[j] == '}')) /* glibc: {,n} */
+        return 0; /* not a bound: a literal, or regcomp's error */
+    if (hi > TF_REGEX_MAX_BOUND) {
+        snprintf(why, whyn, "repetition bound over %d", TF_REGEX_MAX_BOUND);
+        return -1;
+    }
+    if (last_repeats) {
+        snprintf(why, whyn,
+                 "a {m,n} repetition of something that repeats already (too slow to match)");
+        return -1;
+    }
+    *i = j;
+    return hi > 1 ? (long)hi : 1;
+}
+
 /* Check a pattern's text (as written between the slashes) against the
  * limits above.  Returns 0, or -1 with why set and *at the offset of the
  * fault in t. */
@@ -236,40 +277,10 @@ static int regex_limits(const char *t, size_t n, size_t *at, char *why, size_t w
             prev_repeat = 0;
             continue;
         }
-        unsigned long times = 0; /* a repetition operator: the most it repeats */
-        if (c == '*' || c == '?') {
-            times = 1;
-        } else if (c == '+') {
-            times = 2; /* glibc copies the item (a+ is aa*): a+++... doubles each time */
-        } else if (c == '{') {
-            size_t j = i + 1;
-            unsigned long lo = 0, hi;
-            int digits = 0;
-            for (; j < n && t[j] >= '0' && t[j] <= '9'; j++, digits++)
-                lo = lo > TF_REGEX_MAX_BOUND ? lo : lo * 10 + (unsigned long)(t[j] - '0');
-            hi = lo;
-            if (j < n && t[j] == ',') {
-                hi = 0;
-                for (j++; j < n && t[j] >= '0' && t[j] <= '9'; j++)
-                    hi = hi > TF_REGEX_MAX_BOUND ? hi : hi * 10 + (unsigned long)(t[j] - '0');
-                if (hi < lo)
-                    hi = lo; /* {m,}: as {m} here */
-            }
-            if ((digits || t[i + 1] == ',') && j < n && t[j] == '}') { /* glibc: {,n} */
-                if (hi > TF_REGEX_MAX_BOUND) {
-                    snprintf(why, whyn, "repetition bound over %d", TF_REGEX_MAX_BOUND);
-                    return -1;
-                }
-                if (last_repeats) {
-                    snprintf(why, whyn,
-                             "a {m,n} repetition of something that repeats already (too slow "
-                             "to match)");
-                    return -1;
-                }
-                times = hi > 1 ? hi : 1;
-                i = j;
-            } /* else not a bound: a literal, or regcomp's error */
-        }
+        /* a repetition operator: the most it repeats */
+        long times = repetition(t, n, &i, last_repeats, why, whyn);
+        if (times < 0)
+            return -1;
         if (times && prev_repeat) {
             /* a+* a?+ a*? ...: POSIX leaves stacked repetition operators
              * undefined, and glibc's regcomp blows up on a few of them
@@ -286,9 +297,9 @@ static int regex_limits(const char *t, size_t n, size_t *at, char *why, size_t w
                          TF_REGEX_MAX_REPEATS);
                 return -1;
             }
-            g[d].size += last * (times - 1);
-            extra += last * (times - 1);
-            last *= times;
+            g[d].size += last * (unsigned long)(times - 1);
+            extra += last * (unsigned long)(times - 1);
+            last *= (unsigned long)times;
             g[d].repeats = 1;
             last_repeats = 1;
         } else if (c == ')' && d > 0) {

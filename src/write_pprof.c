@@ -1012,35 +1012,73 @@ static uint32_t source_note(struct writer *w, ss_id s, size_t at)
     return id;
 }
 
-/* Everything but the samples, packed as one Profile message. */
-static int write_rest(struct writer *w, struct out *g)
+/* The Profile message but its samples, while write_rest fills it: the
+ * arrays its fields point into. */
+struct rest {
+    Perftools__Profiles__Profile p;
+    Perftools__Profiles__ValueType *vt, **vtp, period_type;
+    Perftools__Profiles__Function *fn, **fnp;
+    Perftools__Profiles__Location *lo, **lop;
+    Perftools__Profiles__Line *ln, **lnp;
+    Perftools__Profiles__Mapping *map, **mapp;
+    int64_t *comments;
+    uint32_t *empty_file; /* functions whose file has an empty name */
+    size_t n_empty;
+    char **strings;
+    uint8_t *buf;
+    ss_id first; /* the first source with samples (or the first) */
+    int have_src;
+};
+
+static int rest_alloc(struct writer *w, struct rest *r)
 {
     const struct ss_model *m = w->m;
-    Perftools__Profiles__Profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
     size_t nvt = w->vts.n, nfn = w->fn_model.n, nloc = w->olocs.n, nln = w->grp.n;
     size_t nmap = m->mappings.n + (w->plain_mapping ? 1 : 0);
-    Perftools__Profiles__ValueType *vt = ss_calloc_array(nvt + 1, sizeof *vt);
-    Perftools__Profiles__ValueType **vtp = ss_calloc_array(nvt + 1, sizeof *vtp);
-    Perftools__Profiles__Function *fn = ss_calloc_array(nfn + 1, sizeof *fn);
-    Perftools__Profiles__Function **fnp = ss_calloc_array(nfn + 1, sizeof *fnp);
-    Perftools__Profiles__Location *lo = ss_calloc_array(nloc + 1, sizeof *lo);
-    Perftools__Profiles__Location **lop = ss_calloc_array(nloc + 1, sizeof *lop);
-    Perftools__Profiles__Line *ln = ss_calloc_array(nln + 1, sizeof *ln);
-    Perftools__Profiles__Line **lnp = ss_calloc_array(nln + 1, sizeof *lnp);
-    Perftools__Profiles__Mapping *map = ss_calloc_array(nmap + 1, sizeof *map);
-    Perftools__Profiles__Mapping **mapp = ss_calloc_array(nmap + 1, sizeof *mapp);
-    int64_t *comments = ss_calloc_array(m->meta.n + m->sources.n + 1, sizeof *comments);
-    uint32_t *empty_file = ss_calloc_array(nfn + 1, sizeof *empty_file);
-    char **strings = NULL;
-    uint8_t *buf = NULL;
-    int rc = -1;
-    if (!vt || !vtp || !fn || !fnp || !lo || !lop || !ln || !lnp || !map || !mapp || !comments ||
-        !empty_file)
-        goto out;
+    r->vt = ss_calloc_array(nvt + 1, sizeof *r->vt);
+    r->vtp = ss_calloc_array(nvt + 1, sizeof *r->vtp);
+    r->fn = ss_calloc_array(nfn + 1, sizeof *r->fn);
+    r->fnp = ss_calloc_array(nfn + 1, sizeof *r->fnp);
+    r->lo = ss_calloc_array(nloc + 1, sizeof *r->lo);
+    r->lop = ss_calloc_array(nloc + 1, sizeof *r->lop);
+    r->ln = ss_calloc_array(nln + 1, sizeof *r->ln);
+    r->lnp = ss_calloc_array(nln + 1, sizeof *r->lnp);
+    r->map = ss_calloc_array(nmap + 1, sizeof *r->map);
+    r->mapp = ss_calloc_array(nmap + 1, sizeof *r->mapp);
+    r->comments = ss_calloc_array(m->meta.n + m->sources.n + 1, sizeof *r->comments);
+    r->empty_file = ss_calloc_array(nfn + 1, sizeof *r->empty_file);
+    return r->vt && r->vtp && r->fn && r->fnp && r->lo && r->lop && r->ln && r->lnp && r->map &&
+                   r->mapp && r->comments && r->empty_file
+               ? 0
+               : -1;
+}
 
-    /* The model's mappings, ids 1..n in order; then, for locations without
-     * one, a mapping that says they are symbolised, so that pprof does not
-     * try to symbolise their addresses. */
+static void rest_free(struct rest *r)
+{
+    free(r->vt);
+    free(r->vtp);
+    free(r->fn);
+    free(r->fnp);
+    free(r->lo);
+    free(r->lop);
+    free(r->ln);
+    free(r->lnp);
+    free(r->map);
+    free(r->mapp);
+    free(r->empty_file);
+    free(r->comments);
+    free(r->strings);
+    free(r->buf);
+}
+
+/* The model's mappings, ids 1..n in order; then, for locations without
+ * one, a mapping that says they are symbolised, so that pprof does not
+ * try to symbolise their addresses. */
+static void put_mappings(struct writer *w, struct rest *r)
+{
+    const struct ss_model *m = w->m;
+    size_t nmap = m->mappings.n + (w->plain_mapping ? 1 : 0);
+    Perftools__Profiles__Mapping *map = r->map;
     for (size_t i = 0; i < nmap; i++) {
         perftools__profiles__mapping__init(&map[i]);
         map[i].id = i + 1;
@@ -1058,22 +1096,29 @@ static int write_rest(struct writer *w, struct out *g)
             map[i].has_line_numbers = (mp->flags & SS_MAP_LINE_NUMBERS) != 0;
             map[i].has_inline_frames = (mp->flags & SS_MAP_INLINE_FRAMES) != 0;
         }
-        mapp[i] = &map[i];
+        r->mapp[i] = &map[i];
     }
-    p.n_mapping = nmap;
-    p.mapping = mapp;
+    r->p.n_mapping = nmap;
+    r->p.mapping = r->mapp;
+}
 
-    for (size_t i = 0; i < nvt; i++) {
-        perftools__profiles__value_type__init(&vt[i]);
-        vt[i].type = w->vts.v[i].type;
-        vt[i].unit = w->vts.v[i].unit;
-        vtp[i] = &vt[i];
+static void put_sample_types(struct writer *w, struct rest *r)
+{
+    for (size_t i = 0; i < w->vts.n; i++) {
+        perftools__profiles__value_type__init(&r->vt[i]);
+        r->vt[i].type = w->vts.v[i].type;
+        r->vt[i].unit = w->vts.v[i].unit;
+        r->vtp[i] = &r->vt[i];
     }
-    p.n_sample_type = nvt;
-    p.sample_type = vtp;
+    r->p.n_sample_type = w->vts.n;
+    r->p.sample_type = r->vtp;
+}
 
-    size_t n_empty = 0;
-    for (size_t i = 0; i < nfn; i++) {
+static void put_functions(struct writer *w, struct rest *r)
+{
+    const struct ss_model *m = w->m;
+    Perftools__Profiles__Function *fn = r->fn;
+    for (size_t i = 0; i < w->fn_model.n; i++) {
         ss_id mf = w->fn_model.v[i];
         int unnamed = mf >= m->functions.n; /* see loc_function */
         const struct ss_function *f = &m->functions.v[unnamed ? SS_NONE - 1 - mf : mf];
@@ -1088,78 +1133,89 @@ static int write_rest(struct writer *w, struct out *g)
         fn[i].system_name = sys ? out_mstr(w, f->system_name) : 0;
         fn[i].filename = out_mstr(w, w->fn_file.v[i]);
         fn[i].start_line = f->start_line;
-        fnp[i] = &fn[i];
+        r->fnp[i] = &fn[i];
         /* a file whose name is empty (R's `#File 1: `) is not no file:
-         * its name is an empty string of its own (see empty_files) */
+         * its name is an empty string of its own (see put_strings) */
         if (w->fn_file.v[i] != SS_NONE && !ss_strtab_len(&m->strs, w->fn_file.v[i]))
-            empty_file[n_empty++] = (uint32_t)i;
+            r->empty_file[r->n_empty++] = (uint32_t)i;
     }
-    p.n_function = nfn;
-    p.function = fnp;
+    r->p.n_function = w->fn_model.n;
+    r->p.function = r->fnp;
+}
 
-    for (size_t i = 0, k = 0; i < nloc; i++) {
+static void put_locations(struct writer *w, struct rest *r)
+{
+    const struct ss_model *m = w->m;
+    Perftools__Profiles__Location *lo = r->lo;
+    Perftools__Profiles__Line *ln = r->ln;
+    for (size_t i = 0, k = 0; i < w->olocs.n; i++) {
         const struct out_loc *ol = &w->olocs.v[i];
         perftools__profiles__location__init(&lo[i]);
         lo[i].id = i + 1;
         lo[i].mapping_id = ol->mapping != SS_NONE ? ol->mapping + 1 : m->mappings.n + 1;
         lo[i].address = ol->address;
-        lo[i].line = lnp + k;
+        lo[i].line = r->lnp + k;
         for (uint32_t j = 0; j < ol->n; j++) {
             if (!w->grp_fn.v[ol->first + j])
                 continue; /* an address without lines */
             perftools__profiles__line__init(&ln[k]);
             ln[k].function_id = w->grp_fn.v[ol->first + j];
             ln[k].line = m->locations.v[w->grp.v[ol->first + j]].line;
-            lnp[k] = &ln[k];
+            r->lnp[k] = &ln[k];
             k++;
         }
-        lo[i].n_line = (size_t)(lnp + k - lo[i].line);
-        lop[i] = &lo[i];
+        lo[i].n_line = (size_t)(r->lnp + k - lo[i].line);
+        r->lop[i] = &lo[i];
     }
-    p.n_location = nloc;
-    p.location = lop;
+    r->p.n_location = w->olocs.n;
+    r->p.location = r->lop;
+}
 
-    /* Header fields: from the first source with samples (or the first). */
-    ss_id first = 0;
-    for (size_t s = 0; s < m->sources.n; s++)
-        if (m->sources.v[s].n_samples) {
-            first = (ss_id)s;
-            break;
-        }
-    int have_src = m->sources.n > 0;
-    const char *pt = have_src ? source_meta(m, first, "period_type") : NULL;
-    const char *per = have_src ? source_meta(m, first, "period") : NULL;
-    Perftools__Profiles__ValueType period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
-    if (have_src && is_pprof_source(m, first)) {
+/* The period, its type and the time, from the first source with samples.
+ * Returns 0 or an error (PP_TOO_BIG, or to_int64's). */
+static int put_period(struct writer *w, struct rest *r)
+{
+    const struct ss_model *m = w->m;
+    Perftools__Profiles__Profile *p = &r->p;
+    ss_id first = r->first;
+    const char *pt = r->have_src ? source_meta(m, first, "period_type") : NULL;
+    const char *per = r->have_src ? source_meta(m, first, "period") : NULL;
+    if (r->have_src && is_pprof_source(m, first)) {
         uint32_t ptype = 0, punit = 0;
         if (pt)
             split_type(w, pt, &ptype, &punit);
-        period_type.type = ptype;
-        period_type.unit = punit;
-        p.period = per ? strtoll(per, NULL, 10) : 0;
-    } else if (have_src) {
-        period_type.type = out_cstr(w, "cpu");
-        period_type.unit = out_cstr(w, "nanoseconds");
-        rc = to_int64(w, m->sources.v[first].interval_us * 1000.0, "the sampling period in ns",
-                      NULL, 0, &p.period);
+        r->period_type.type = ptype;
+        r->period_type.unit = punit;
+        p->period = per ? strtoll(per, NULL, 10) : 0;
+    } else if (r->have_src) {
+        r->period_type.type = out_cstr(w, "cpu");
+        r->period_type.unit = out_cstr(w, "nanoseconds");
+        int rc = to_int64(w, m->sources.v[first].interval_us * 1000.0, "the sampling period in ns",
+                          NULL, 0, &p->period);
         if (rc)
-            goto out;
-        rc = -1;
+            return rc;
     }
-    p.period_type = &period_type;
-    const char *tn = have_src ? source_meta(m, first, "time_nanos") : NULL;
+    p->period_type = &r->period_type;
+    const char *tn = r->have_src ? source_meta(m, first, "time_nanos") : NULL;
     if (tn) {
-        p.time_nanos = strtoll(tn, NULL, 10);
-    } else if (have_src && __builtin_mul_overflow(m->sources.v[first].timestamp,
-                                                  (int64_t)1000000000, &p.time_nanos)) {
+        p->time_nanos = strtoll(tn, NULL, 10);
+    } else if (r->have_src && __builtin_mul_overflow(m->sources.v[first].timestamp,
+                                                     (int64_t)1000000000, &p->time_nanos)) {
         ss_fail(w->err, SS_EINPUT,
                 "%s: cannot write pprof: the timestamp of %.400s, %lld s, does not fit pprof's "
                 "time_nanos (at most %lld s)",
                 w->path, ss_str(m, m->sources.v[first].uri),
                 (long long)m->sources.v[first].timestamp, (long long)(INT64_MAX / 1000000000));
-        rc = PP_TOO_BIG;
-        goto out;
+        return PP_TOO_BIG;
     }
+    return 0;
+}
+
+/* The duration (the sources' sum) and the comments: a note per source,
+ * then the model's comments, each once.  Returns 0 or to_int64's error. */
+static int put_comments(struct writer *w, struct rest *r)
+{
+    const struct ss_model *m = w->m;
     double duration = 0;
     size_t nc = 0;
     /* (not for one pprof source as read: a Go profile keeps its comments;
@@ -1171,7 +1227,7 @@ static int write_rest(struct writer *w, struct out *g)
     for (size_t s = 0, at = 1; s < m->sources.n; at += m->sources.v[s++].n_samples) {
         const struct ss_source *src = &m->sources.v[s];
         if (notes)
-            comments[nc++] = source_note(w, (ss_id)s, at);
+            r->comments[nc++] = source_note(w, (ss_id)s, at);
         if (is_pprof_source(m, (ss_id)s)) {
             const char *d = source_meta(m, (ss_id)s, "duration_nanos");
             duration += d ? strtod(d, NULL) : 0;
@@ -1182,11 +1238,10 @@ static int write_rest(struct writer *w, struct out *g)
             count += (double)ss_sample_count(m, i);
         duration += count * src->interval_us * 1000.0;
     }
-    rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)", NULL, 0,
-                  &p.duration_nanos);
+    int rc = to_int64(w, duration, "the duration in ns (the samples' count x interval)", NULL, 0,
+                      &r->p.duration_nanos);
     if (rc)
-        goto out;
-    rc = -1;
+        return rc;
     for (size_t i = 0; i < m->meta.n; i++) {
         /* each comment once (the sources of one file each have them), but
          * the notes of sources, made anew */
@@ -1195,19 +1250,26 @@ static int write_rest(struct writer *w, struct out *g)
             continue;
         int64_t c = out_mstr(w, m->meta.v[i].value);
         size_t k = 0;
-        while (k < nc && comments[k] != c)
+        while (k < nc && r->comments[k] != c)
             k++;
         if (k == nc)
-            comments[nc++] = c;
+            r->comments[nc++] = c;
     }
-    p.n_comment = nc;
-    p.comment = comments;
-    const char *drop = have_src ? source_meta(m, first, "drop_frames") : NULL;
-    const char *keep = have_src ? source_meta(m, first, "keep_frames") : NULL;
-    p.drop_frames = drop ? out_cstr(w, drop) : 0;
-    p.keep_frames = keep ? out_cstr(w, keep) : 0;
-    /* the default sample type: the model's measure (--value), which is the
-     * input's default unless one was chosen */
+    r->p.n_comment = nc;
+    r->p.comment = r->comments;
+    return 0;
+}
+
+/* The default sample type: the model's measure (--value), which is the
+ * input's default unless one was chosen; and drop and keep frames. */
+static void put_default_type(struct writer *w, struct rest *r)
+{
+    const struct ss_model *m = w->m;
+    ss_id first = r->first;
+    const char *drop = r->have_src ? source_meta(m, first, "drop_frames") : NULL;
+    const char *keep = r->have_src ? source_meta(m, first, "keep_frames") : NULL;
+    r->p.drop_frames = drop ? out_cstr(w, drop) : 0;
+    r->p.keep_frames = keep ? out_cstr(w, keep) : 0;
     const char *dflt = NULL;
     const struct ss_measure *ms = ss_model_measure(m);
     if (ms->kind == SS_MEASURE_COLUMN)
@@ -1218,67 +1280,84 @@ static int write_rest(struct writer *w, struct out *g)
         dflt = "alloc";
     /* a pprof profile's own default (Go's pprof: its default_sample_type,
      * else its last type) is written as it was: none when it had none */
-    uint32_t own = have_src ? m->sources.v[first].default_column : 0;
-    int as_read = have_src && is_pprof_source(m, first) &&
+    uint32_t own = r->have_src ? m->sources.v[first].default_column : 0;
+    int as_read = r->have_src && is_pprof_source(m, first) &&
                   ((ms->kind == SS_MEASURE_COLUMN && own == ms->vt + 1) ||
                    (ms->kind == SS_MEASURE_SAMPLES && own == SS_VT_COUNT + 1));
-    if (as_read || (!dflt && have_src))
+    if (as_read || (!dflt && r->have_src))
         dflt = source_meta(m, first, "default_sample_type");
     int none = as_read && !dflt;
     uint32_t dflt_id = dflt ? out_cstr(w, dflt) : 0;
-    for (size_t i = 0; i < nvt && !none; i++)
+    for (size_t i = 0; i < w->vts.n && !none; i++)
         if (w->vts.v[i].kind == VT_CPU && !dflt)
             dflt_id = w->vts.v[i].type;
-    p.default_sample_type = 0;
-    for (size_t i = 0; i < nvt; i++)
+    r->p.default_sample_type = 0;
+    for (size_t i = 0; i < w->vts.n; i++)
         if (w->vts.v[i].type == dflt_id && dflt_id)
-            p.default_sample_type = dflt_id;
-    if (w->oom)
-        goto out;
+            r->p.default_sample_type = dflt_id;
+}
 
-    /* The string table, last: every string is in it now.  Then, when a
-     * file has an empty name, one more empty string, the name of those
-     * files: the first is "no file" (index 0), and stackscope's reader
-     * tells the two apart in the files it wrote (other readers see an
-     * empty name either way). */
+/* The string table, last: every string is in it now.  Then, when a file
+ * has an empty name, one more empty string, the name of those files: the
+ * first is "no file" (index 0), and stackscope's reader tells the two
+ * apart in the files it wrote (other readers see an empty name either
+ * way).  Returns 0 or -1 (out of memory). */
+static int put_strings(struct writer *w, struct rest *r)
+{
     size_t nstr = w->ot.n;
-    strings = ss_alloc_array(nstr + 1, sizeof *strings);
-    if (!strings)
-        goto out;
+    r->strings = ss_alloc_array(nstr + 1, sizeof *r->strings);
+    if (!r->strings)
+        return -1;
     for (size_t i = 0; i < nstr; i++)
         /* protobuf-c's string_table is char **; it only reads them */
-        strings[i] = (char *)(uintptr_t)ss_strtab_get(&w->ot, (uint32_t)i);
-    if (n_empty) {
-        strings[nstr] = (char *)(uintptr_t) "";
-        for (size_t i = 0; i < n_empty; i++)
-            fn[empty_file[i]].filename = (int64_t)nstr;
+        r->strings[i] = (char *)(uintptr_t)ss_strtab_get(&w->ot, (uint32_t)i);
+    if (r->n_empty) {
+        r->strings[nstr] = (char *)(uintptr_t) "";
+        for (size_t i = 0; i < r->n_empty; i++)
+            r->fn[r->empty_file[i]].filename = (int64_t)nstr;
         nstr++;
     }
-    p.n_string_table = nstr;
-    p.string_table = strings;
+    r->p.n_string_table = nstr;
+    r->p.string_table = r->strings;
+    return 0;
+}
 
-    size_t len = perftools__profiles__profile__get_packed_size(&p);
-    buf = ss_alloc_array(len, 1);
-    if (!buf)
+/* Everything but the samples, packed as one Profile message. */
+static int write_rest(struct writer *w, struct out *g)
+{
+    const struct ss_model *m = w->m;
+    struct rest r;
+    memset(&r, 0, sizeof r);
+    perftools__profiles__profile__init(&r.p);
+    perftools__profiles__value_type__init(&r.period_type);
+    int rc = -1;
+    if (rest_alloc(w, &r))
         goto out;
-    perftools__profiles__profile__pack(&p, buf);
-    out_write(g, buf, len);
+    put_mappings(w, &r);
+    put_sample_types(w, &r);
+    put_functions(w, &r);
+    put_locations(w, &r);
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (m->sources.v[s].n_samples) {
+            r.first = (ss_id)s;
+            break;
+        }
+    r.have_src = m->sources.n > 0;
+    if ((rc = put_period(w, &r)) || (rc = put_comments(w, &r)))
+        goto out;
+    rc = -1;
+    put_default_type(w, &r);
+    if (w->oom || put_strings(w, &r))
+        goto out;
+    size_t len = perftools__profiles__profile__get_packed_size(&r.p);
+    r.buf = ss_alloc_array(len, 1);
+    if (!r.buf)
+        goto out;
+    perftools__profiles__profile__pack(&r.p, r.buf);
+    out_write(g, r.buf, len);
     rc = 0;
 out:
-    free(vt);
-    free(vtp);
-    free(fn);
-    free(fnp);
-    free(lo);
-    free(lop);
-    free(ln);
-    free(lnp);
-    free(map);
-    free(mapp);
-    free(empty_file);
-    free(comments);
-    free(strings);
-    free(buf);
+    rest_free(&r);
     return rc;
 }
 

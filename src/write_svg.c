@@ -386,161 +386,214 @@ int ss_write_svg_with(const struct ss_model *m, FILE *f, const char *path,
     return rc;
 }
 
-static int write_svg(const struct ss_model *m, FILE *f, const struct ss_flame_opts *svg_opts,
-                     const struct ss_compare *cmp, struct ss_error *err)
-{
+/* The picture being written: the chart and, in a comparison, each
+ * frame's base, verdict and the frames only the base has. */
+struct svg_pic {
     struct ss_flame fl;
-    double *sw = NULL, *pw = NULL;
-    struct ss_flame_opts opts = *svg_opts;
-    int top = SVG_TOP + (cmp ? 18 : 0); /* a comparison's legend below the title */
-    if (cmp)
-        opts.time_order = 0; /* deltas join merged frames */
-    int rc = ss_flame_measure_weights(m, opts.time_order ? NULL : &sw, opts.time_order ? &pw : NULL,
-                                      err);
+    struct ss_flame_opts opts;
+    const struct ss_compare *cmp;
+    double *base, max_delta;
+    struct ss_cmp_gone gone;
+    struct ss_cmp_fverdicts fv;
+    size_t *gorder, gat; /* gone, by parent (the roots last); the next to say */
+    int top, height, inverted;
+    uint32_t rows;
+    double px; /* the frames' width in pixels */
+};
+
+static void svg_free(struct svg_pic *g)
+{
+    ss_flame_free(&g->fl);
+    ss_cmp_fverdicts_free(&g->fv);
+    free(g->base);
+    free(g->gorder);
+    ss_cmp_gone_free(&g->gone);
+}
+
+/* In a comparison: each frame's base and verdict, what only the base has
+ * (ordered by parent), the largest delta.  Returns 0 or an error. */
+static int svg_compare(struct svg_pic *g, struct ss_error *err)
+{
+    struct ss_flame *fl = &g->fl;
+    g->base = malloc((fl->n ? fl->n : 1) * sizeof *g->base);
+    int rc = g->base ? ss_compare_flame_gone(g->cmp, &g->opts, fl, g->base, &g->gone, &g->fv, err)
+                     : ss_nomem(err, "SVG");
     if (rc)
         return rc;
-    /* the chart is built at the picture's resolution: every frame of
-     * SVG_MIN_PX or more covers a point of a grid that fine (flame.h) */
+    g->gorder = ss_alloc_array(g->gone.n ? g->gone.n : 1, sizeof *g->gorder);
+    for (size_t j = 0; g->gorder && j < g->gone.n; j++)
+        g->gorder[j] = j;
+    if (!g->gorder ||
+        ss_sort(g->gorder, g->gone.n, sizeof *g->gorder, by_parent_heaviest, &g->gone))
+        return ss_nomem(err, "SVG");
+    for (size_t i = 0; i < fl->n; i++)
+        if (fabs(fl->nodes[i].total - g->base[i]) > g->max_delta)
+            g->max_delta = fabs(fl->nodes[i].total - g->base[i]);
+    return 0;
+}
+
+/* The chart at the picture's resolution, and the comparison's. */
+static int svg_build(const struct ss_model *m, const struct ss_flame_opts *svg_opts,
+                     struct svg_pic *g, struct ss_error *err)
+{
+    double *sw = NULL, *pw = NULL;
+    g->opts = *svg_opts;
+    g->top = SVG_TOP + (g->cmp ? 18 : 0); /* a comparison's legend below the title */
+    if (g->cmp)
+        g->opts.time_order = 0; /* deltas join merged frames */
+    int t = g->opts.time_order;
+    int rc = ss_flame_measure_weights(m, t ? NULL : &sw, t ? &pw : NULL, err);
+    if (rc)
+        return rc;
+    /* every frame of SVG_MIN_PX or more covers a point of a grid that fine
+     * (flame.h) */
     struct ss_flame_grid grid = {.cols = (size_t)((SVG_W - 2 * SVG_XPAD) / SVG_MIN_PX)};
-    rc = ss_flame_build_grid(m, sw, pw, &opts, &grid, &fl, err);
+    rc = ss_flame_build_grid(m, sw, pw, &g->opts, &grid, &g->fl, err);
     free(sw);
     free(pw);
     if (rc)
         return rc;
-    double *base = NULL, max_delta = 0;
-    struct ss_cmp_gone gone = {NULL, NULL, NULL, 0};
-    struct ss_cmp_fverdicts fv;
-    memset(&fv, 0, sizeof fv);
-    size_t *gorder = NULL, gat = 0;
-    if (cmp) {
-        base = malloc((fl.n ? fl.n : 1) * sizeof *base);
-        rc = base ? ss_compare_flame_gone(cmp, &opts, &fl, base, &gone, &fv, err)
-                  : ss_nomem(err, "SVG");
-        if (!rc) {
-            gorder = ss_alloc_array(gone.n ? gone.n : 1, sizeof *gorder);
-            for (size_t j = 0; gorder && j < gone.n; j++)
-                gorder[j] = j;
-            if (!gorder || ss_sort(gorder, gone.n, sizeof *gorder, by_parent_heaviest, &gone))
-                rc = ss_nomem(err, "SVG");
-        }
-        if (rc) {
-            free(base);
-            free(gorder);
-            ss_cmp_gone_free(&gone);
-            ss_cmp_fverdicts_free(&fv);
-            ss_flame_free(&fl);
-            return rc;
-        }
-        for (size_t i = 0; i < fl.n; i++)
-            if (fabs(fl.nodes[i].total - base[i]) > max_delta)
-                max_delta = fabs(fl.nodes[i].total - base[i]);
+    if (g->cmp && (rc = svg_compare(g, err)))
+        return rc;
+    g->inverted = svg_opts->inverted;
+    g->rows = g->fl.max_depth ? g->fl.max_depth : 1;
+    g->height = g->top + (int)g->rows * SVG_FRAME_H + SVG_BOTTOM;
+    g->px = SVG_W - 2 * SVG_XPAD;
+    return 0;
+}
+
+/* A comparison's legend: the colours, the summary, the roots only the
+ * base has. */
+static void svg_legend(FILE *f, const struct ss_model *m, struct svg_pic *g)
+{
+    char sum[512];
+    ss_compare_summary(sum, sizeof sum, g->cmp, 1);
+    if (g->fv.v)
+        fprintf(f,
+                "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank beyond "
+                "sampling noise (q &lt;= %g; the stronger, the more); grey: ~, no change "
+                "this data can tell; ",
+                SVG_XPAD, g->fv.info.alpha);
+    else
+        fprintf(f,
+                "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank against "
+                "the base (the stronger, the more); ",
+                SVG_XPAD);
+    put_text(f, sum, SIZE_MAX);
+    /* the roots only the base has (sorted last) */
+    size_t r = g->gone.n;
+    while (r > 0 && g->gone.parent[g->gorder[r - 1]] == SS_FLAME_NONE)
+        r--;
+    if (r < g->gone.n) {
+        fputs("; ", f);
+        put_gone(m, f, &g->gone, g->gorder, &r, SS_FLAME_NONE);
     }
-    int inverted = svg_opts->inverted;
-    uint32_t rows = fl.max_depth ? fl.max_depth : 1;
-    int height = top + (int)rows * SVG_FRAME_H + SVG_BOTTOM;
-    double px = SVG_W - 2 * SVG_XPAD;
+    fputs("; on hover, each frame names what only the base had under it</text>\n", f);
+}
+
+/* The document's head: the svg element, style, script, title, legend and
+ * buttons. */
+static void svg_head(FILE *f, const struct ss_model *m, struct svg_pic *g)
+{
+    const struct ss_flame *fl = &g->fl;
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
             "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" onload=\"init(evt)\" data-total=\"%.17g\" "
             "data-width=\"%d\" data-xpad=\"%d\" data-inverted=\"%d\" data-time-order=\"%d\">\n",
-            SVG_W, height, SVG_W, height, fl.total, SVG_W, SVG_XPAD, inverted, opts.time_order);
+            SVG_W, g->height, SVG_W, g->height, fl->total, SVG_W, SVG_XPAD, g->inverted,
+            g->opts.time_order);
     fputs(svg_style, f);
     fputs(svg_script, f);
     char tv[64];
-    ss_flame_format(m, fl.total, tv, sizeof tv);
+    ss_flame_format(m, fl->total, tv, sizeof tv);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f6f4ef\"/>\n");
     fprintf(f, "<text id=\"title\" x=\"%d\" y=\"22\">%s%s (", SVG_W / 2,
-            opts.time_order ? "Flame Chart, time order"
-            : cmp           ? "Differential Flame Graph"
-                            : "Flame Graph",
-            inverted ? ", inverted" : "");
+            g->opts.time_order ? "Flame Chart, time order"
+            : g->cmp           ? "Differential Flame Graph"
+                               : "Flame Graph",
+            g->inverted ? ", inverted" : "");
     put_text(f, ss_model_measure_name(m), SIZE_MAX);
     fprintf(f, ", %s)</text>\n", tv);
-    if (cmp) {
-        char sum[512];
-        ss_compare_summary(sum, sizeof sum, cmp, 1);
-        if (fv.v)
-            fprintf(f,
-                    "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank beyond "
-                    "sampling noise (q &lt;= %g; the stronger, the more); grey: ~, no change "
-                    "this data can tell; ",
-                    SVG_XPAD, fv.info.alpha);
-        else
-            fprintf(f,
-                    "<text id=\"legend\" x=\"%d\" y=\"42\">red: grew, blue: shrank against "
-                    "the base (the stronger, the more); ",
-                    SVG_XPAD);
-        put_text(f, sum, SIZE_MAX);
-        /* the roots only the base has (sorted last) */
-        size_t r = gone.n;
-        while (r > 0 && gone.parent[gorder[r - 1]] == SS_FLAME_NONE)
-            r--;
-        if (r < gone.n) {
-            fputs("; ", f);
-            put_gone(m, f, &gone, gorder, &r, SS_FLAME_NONE);
-        }
-        fputs("; on hover, each frame names what only the base had under it</text>\n", f);
-    }
+    if (g->cmp)
+        svg_legend(f, m, g);
     fprintf(f, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"22\">Reset Zoom</text>\n",
             SVG_XPAD);
     fprintf(f, "<text id=\"search\" class=\"button\" x=\"%d\" y=\"22\">Search</text>\n",
             SVG_W - SVG_XPAD - 90);
-    fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", SVG_XPAD, height - 10);
+    fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", SVG_XPAD, g->height - 10);
     fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n", SVG_W - SVG_XPAD - 260,
-            height - 10);
+            g->height - 10);
+}
+
+/* Frame i, w pixels wide: its group, title, what only the base has under
+ * it, rectangle and label. */
+static void svg_frame(FILE *f, const struct ss_model *m, struct svg_pic *g, size_t i, double w)
+{
+    const struct ss_flame *fl = &g->fl;
+    const struct ss_flame_node *nd = &fl->nodes[i];
+    double x = SVG_XPAD + (fl->total > 0 ? nd->x / fl->total * g->px : 0);
+    int y = g->inverted ? g->top + (int)nd->depth * SVG_FRAME_H
+                        : g->top + (int)(g->rows - 1 - nd->depth) * SVG_FRAME_H;
+    const char *name = ss_function_name(m, nd->function);
+    char col[32];
+    const struct ss_verdict *vd = g->fv.v ? &g->fv.v[i] : NULL;
+    if (g->base)
+        delta_fill(g->base[i], nd->total, g->max_delta, vd, col, sizeof col);
+    else
+        fill(m, nd->function, col, sizeof col);
+    fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"", nd->x, nd->total, nd->depth);
+    if (g->base)
+        fprintf(f, " data-b=\"%.17g\"", g->base[i]);
+    if (vd)
+        fprintf(f, " data-v=\"%s\"", ss_verdict_word(vd->sign));
+    fputc('>', f);
+    frame_title(f, m, name, nd->total, fl->total, g->base ? &g->base[i] : NULL, vd);
+    /* the frames only the base has under this one */
+    while (g->gorder && g->gat < g->gone.n && g->gone.parent[g->gorder[g->gat]] < i)
+        g->gat++; /* under a frame too narrow to draw */
+    if (g->gorder && g->gat < g->gone.n && g->gone.parent[g->gorder[g->gat]] == i) {
+        fputs("<desc>", f);
+        put_gone(m, f, &g->gone, g->gorder, &g->gat, (uint32_t)i);
+        fputs("</desc>", f);
+    }
+    fprintf(f,
+            "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"%s\" "
+            "data-fill=\"%s\"/>",
+            x, y, w, SVG_FRAME_H - 1, col, col);
+    fprintf(f, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + SVG_FRAME_H - 4);
+    double chars = floor((w - 6) / SVG_CHAR_PX);
+    if (chars >= 3)
+        put_text(f, name, (size_t)chars);
+    fputs("</text></g>\n", f);
+}
+
+static int write_svg(const struct ss_model *m, FILE *f, const struct ss_flame_opts *svg_opts,
+                     const struct ss_compare *cmp, struct ss_error *err)
+{
+    struct svg_pic g;
+    memset(&g, 0, sizeof g);
+    g.cmp = cmp;
+    int rc = svg_build(m, svg_opts, &g, err);
+    if (rc) {
+        svg_free(&g);
+        return rc;
+    }
+    svg_head(f, m, &g);
     fputs("<g id=\"frames\">\n", f);
     /* (a failed stream, one capped at the size limit too, ends the frames:
      * the rest would go nowhere) */
-    for (size_t i = 0; i < fl.n && !ferror(f);) {
-        const struct ss_flame_node *nd = &fl.nodes[i];
-        double w = fl.total > 0 ? nd->total / fl.total * px : 0;
+    for (size_t i = 0; i < g.fl.n && !ferror(f);) {
+        const struct ss_flame_node *nd = &g.fl.nodes[i];
+        double w = g.fl.total > 0 ? nd->total / g.fl.total * g.px : 0;
         if (w < SVG_MIN_PX) {
             i = nd->end; /* its children are narrower still */
             continue;
         }
-        double x = SVG_XPAD + (fl.total > 0 ? nd->x / fl.total * px : 0);
-        int y = inverted ? top + (int)nd->depth * SVG_FRAME_H
-                         : top + (int)(rows - 1 - nd->depth) * SVG_FRAME_H;
-        const char *name = ss_function_name(m, nd->function);
-        char col[32];
-        const struct ss_verdict *vd = fv.v ? &fv.v[i] : NULL;
-        if (base)
-            delta_fill(base[i], nd->total, max_delta, vd, col, sizeof col);
-        else
-            fill(m, nd->function, col, sizeof col);
-        fprintf(f, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\"", nd->x, nd->total,
-                nd->depth);
-        if (base)
-            fprintf(f, " data-b=\"%.17g\"", base[i]);
-        if (vd)
-            fprintf(f, " data-v=\"%s\"", ss_verdict_word(vd->sign));
-        fputc('>', f);
-        frame_title(f, m, name, nd->total, fl.total, base ? &base[i] : NULL, vd);
-        /* the frames only the base has under this one */
-        while (gorder && gat < gone.n && gone.parent[gorder[gat]] < i)
-            gat++; /* under a frame too narrow to draw */
-        if (gorder && gat < gone.n && gone.parent[gorder[gat]] == i) {
-            fputs("<desc>", f);
-            put_gone(m, f, &gone, gorder, &gat, (uint32_t)i);
-            fputs("</desc>", f);
-        }
-        fprintf(f,
-                "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"%s\" "
-                "data-fill=\"%s\"/>",
-                x, y, w, SVG_FRAME_H - 1, col, col);
-        fprintf(f, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + SVG_FRAME_H - 4);
-        double chars = floor((w - 6) / SVG_CHAR_PX);
-        if (chars >= 3)
-            put_text(f, name, (size_t)chars);
-        fputs("</text></g>\n", f);
+        svg_frame(f, m, &g, i, w);
         i++;
     }
     fputs("</g>\n</svg>\n", f);
-    ss_flame_free(&fl);
-    ss_cmp_fverdicts_free(&fv);
-    free(base);
-    free(gorder);
-    ss_cmp_gone_free(&gone);
+    svg_free(&g);
     return 0;
 }

@@ -12,6 +12,11 @@
 #   - only src/model.c writes the model's tables: loaders and transforms
 #     build through model.h's builder (m->aggs, m->meta, ... are read-only
 #     elsewhere);
+#   - no circle of files: no .c file depends, through its own #include
+#     lines, on one that depends back on it (format.c names the loaders,
+#     so loaders include loader.h, never load.h);
+#   - no mutable static variable in src/ (file scope or in a function)
+#     but the signal path's, the test pause's and the command line's;
 #   - the C sources are clang-format clean (when clang-format is there);
 #   - the sources cite only documents in the repository (the man page,
 #     HACKING.md, bench/README.md), never the design notes and house style
@@ -76,7 +81,63 @@ else
     echo "SKIP clang-format check: clang-format not installed"
 fi
 
+# circles FILE...: the loops of files that depend on each other, a .c file
+# depending on another when its own #include lines name that one's header
+# (x.c on y.c when x.c includes "y.h"; a header's includes are not
+# followed), as tsort(1) reports them; empty when there are none.
+circles() {
+    local f h d
+    for f in "$@"; do
+        d=$(dirname "$f")
+        for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([a-z_0-9]*\)\.h".*/\1/p' "$f"); do
+            [ -f "$d/$h.c" ] && [ "$d/$h.c" != "$f" ] && echo "$f $d/$h.c"
+        done
+        echo "$f $f"
+    done | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | grep -v 'input contains a loop'
+}
+check "no circle of files in src/ (x.c includes y.h and y.c x.h, or a longer loop)" "$(circles src/*.c)"
+check "no circle of files in ui/" "$(circles ui/*.c)"
+
+# statics FILE...: variables that keep state between calls, as FILE:LINE:
+# static ones at file scope or inside a function, but not const ones (a
+# pointer to const is not: `*const NAME` is), comments left out first.
+statics() {
+    grep -HnE '^[[:space:]]*static ' "$@" 2>/dev/null |
+        sed -E 's#/\*.*\*/##; s#//.*##' |
+        grep -vE ':[[:space:]]*static [^=;]*\(' |
+        grep -vE ':[[:space:]]*static (const [^*]*[=;[]|const struct [a-z_]* ?\{$|inline )' |
+        grep -vE '\*[[:space:]]*const[[:space:]]+[a-z_0-9]+[[:space:]]*(\[|=|;)' |
+        cut -d: -f1,2
+}
+# The core keeps no state between calls: its sorts take a context, its
+# options travel in structs.  Allowed, by name: the signal path (inmap.c's
+# SIGBUS handler's registry, write.c's removal of a half-written output on
+# a signal), reader.c's test pause (set once from the environment), and
+# the command line (cli.c, whose parsed options live for the process).
+allowed_statics='^src/cli\.c:|^src/inmap\.c:.*\<(slots|page_mask|prevs|prev_at|guard_mu|passing)\>|^src/write\.c:.*\<abandon_(path|kind)\>|^src/reader\.c:.*\<test_hook\>'
+state_in() {
+    local f
+    for f in $(statics "$@" | cut -d: -f1 | sort -u); do
+        statics "$f" | while IFS=: read -r file line; do
+            printf '%s:%s:%s\n' "$file" "$line" "$(sed -n "${line}p" "$file")"
+        done
+    done
+}
+check "no mutable static variable in src/ (but the signal path's, the test pause's, the command line's)" \
+    "$(state_in src/*.c | grep -vE "$allowed_statics" | cut -d: -f1,2)"
+
 # The check itself must catch what it looks for.
+mkdir -p "$TMPD/state"
+printf 'static const char *sort_name; /* qsort(3) context */\nstatic int n;\nstatic const char *const ok[] = {"a"};\nstatic const struct {\nstatic int f(void)\nstatic const int lim = 3;\nstatic struct x xs[4];\n    static unsigned counter;\nstatic const char *const *p;\n' >"$TMPD/state/s.c"
+[ "$(statics "$TMPD/state/s.c" | wc -l)" -eq 5 ] &&
+    pass "the state check finds offenders" || fail "the state check finds offenders" "$(statics "$TMPD/state/s.c")"
+mkdir -p "$TMPD/loop"
+printf '#include "b.h"\n' >"$TMPD/loop/a.c"
+printf '#include "c.h"\n' >"$TMPD/loop/b.c"
+printf '#include "a.h"\n#include "vec.h"\n' >"$TMPD/loop/c.c"
+printf '#include "a.h"\n' >"$TMPD/loop/d.c"
+[ "$(circles "$TMPD"/loop/*.c | wc -l)" -eq 3 ] &&
+    pass "the circle check finds a loop of three" || fail "the circle check finds a loop of three" "$(circles "$TMPD"/loop/*.c)"
 mkdir -p "$TMPD/src"
 printf '#include <curses.h>\n' >"$TMPD/src/bad.c"
 printf '#include "load_rprof.h"\n' >"$TMPD/src/stats_bad.c"

@@ -758,33 +758,14 @@ static void draw_frame(struct ui *ui, struct ui_view *v, struct flame_view *p, s
         p->cell[(size_t)(yy - p->cell_y) * (size_t)p->cell_w + (size_t)x] = i;
 }
 
-static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+/* The info line: the measure, the search, or a comparison's legend (w:
+ * the zoom's width). */
+static void draw_info(struct ui *ui, struct flame_view *p, struct ui_canvas *c, int y, double w)
 {
-    struct flame_view *p = v->priv;
-    v->list.page = 1;
-    const char *note = NULL;
-    if (p->opts.time_order && ui_no_order_note(ui))
-        note = ui_no_order_note(ui);
-    else if (!p->built || p->fl.n == 0)
-        note = ui_empty_note(ui);
-    if (note) {
-        ui_table_note(c, y, h, note);
-        return;
-    }
-    const struct ss_model *m = ui->m;
-    size_t a, b;
-    double x0, w;
-    uint32_t bd;
-    if (v->list.sel >= p->fl.n || !in_zoom(p, (uint32_t)v->list.sel))
-        v->list.sel = p->zoom == NONE ? 0 : p->zoom;
-    range(p, &a, &b, &x0, &w, &bd);
-    p->width = c->w;
-
-    /* the info line: mode, the measure, the search */
     char info[1024];
     char tv[64];
     ui_flame_value(ui, p->fl.total, tv, sizeof tv);
-    int k = snprintf(info, sizeof info, "width: %s, %s in all", ss_model_measure_name(m), tv);
+    int k = snprintf(info, sizeof info, "width: %s, %s in all", ss_model_measure_name(ui->m), tv);
     if (p->pat[0] && k > 0 && (size_t)k < sizeof info) {
         /* the chart counts the frames made (those wide enough to draw),
          * its shares are every sample's */
@@ -811,21 +792,81 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
                  " | Enter zoom, / search, s order, i inverted, o time order");
     }
     ui_put_head(c, y, 0, c->w, info, UI_S_DIM);
+}
+
+/* The breadcrumb at row y: the zoomed frame's ancestors, root first. */
+static void draw_crumb(struct ui *ui, struct flame_view *p, struct ui_canvas *c, int y)
+{
+    char crumb[4096];
+    size_t len = 0;
+    crumb[0] = '\0';
+    size_t np;
+    ss_id *path = path_of(&p->fl, p->zoom, &np);
+    for (size_t j = 0; path && j < np && len < sizeof crumb; j++)
+        len += (size_t)snprintf(crumb + len, sizeof crumb - len, "%s%s",
+                                j ? " > " : "zoom: ", ss_function_name(ui->m, path[j]));
+    free(path);
+    if (len < sizeof crumb)
+        snprintf(crumb + len, sizeof crumb - len, "  (q out, z all)");
+    ui_put_tail(c, y, 0, c->w, crumb, UI_S_MARK);
+}
+
+/* The detail line at row y: the selected frame's total, self and
+ * position, or in a comparison its base and delta, and its name. */
+static void draw_detail(struct ui *ui, struct ui_view *v, struct flame_view *p, struct ui_canvas *c,
+                        int y)
+{
+    const struct ss_flame_node *nd = &p->fl.nodes[v->list.sel];
+    char tot[64], self[64], pos[1024], line[2048];
+    ui_flame_value(ui, nd->total, tot, sizeof tot);
+    ui_flame_value(ui, nd->self, self, sizeof self);
+    ui_flame_position(ui->m, nd, pos, sizeof pos);
+    snprintf(line, sizeof line, "total %s (%.1f%%), self %s (%.1f%%)%s%s | ", tot,
+             pct(p, nd->total), self, pct(p, nd->self), pos[0] ? ", " : "", pos);
+    if (p->base) {
+        /* a comparison: the frame's base total and delta, and what it
+         * called in the base and calls no more */
+        int kk = snprintf(line, sizeof line, "total %s", tot);
+        if (kk > 0 && (size_t)kk < sizeof line)
+            kk += ui_flame_delta_text(ui, p->base[v->list.sel], nd->total,
+                                      p->fv.v ? &p->fv.v[v->list.sel] : NULL, &p->gone,
+                                      (uint32_t)v->list.sel, line + kk, sizeof line - (size_t)kk);
+        if (kk > 0 && (size_t)kk < sizeof line)
+            snprintf(line + kk, sizeof line - (size_t)kk, " | ");
+    }
+    int lw = ui_text_width(c, line);
+    if (lw < c->w - 8) {
+        ui_put(c, y, 0, lw, line, UI_S_NORMAL);
+        ui_put_fit(c, y, lw, c->w - lw, ss_function_name(ui->m, nd->function), UI_S_MARK, 0);
+    } else {
+        ui_put_head(c, y, 0, c->w, line, UI_S_NORMAL);
+    }
+}
+
+static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
+{
+    struct flame_view *p = v->priv;
+    v->list.page = 1;
+    const char *note = NULL;
+    if (p->opts.time_order && ui_no_order_note(ui))
+        note = ui_no_order_note(ui);
+    else if (!p->built || p->fl.n == 0)
+        note = ui_empty_note(ui);
+    if (note) {
+        ui_table_note(c, y, h, note);
+        return;
+    }
+    size_t a, b;
+    double x0, w;
+    uint32_t bd;
+    if (v->list.sel >= p->fl.n || !in_zoom(p, (uint32_t)v->list.sel))
+        v->list.sel = p->zoom == NONE ? 0 : p->zoom;
+    range(p, &a, &b, &x0, &w, &bd);
+    p->width = c->w;
+    draw_info(ui, p, c, y, w);
     int fy = y + 1, rows = h - 2;
-    /* the breadcrumb: the zoomed frame's ancestors, root first */
     if (p->zoom != NONE) {
-        char crumb[4096];
-        size_t len = 0;
-        crumb[0] = '\0';
-        size_t np;
-        ss_id *path = path_of(&p->fl, p->zoom, &np);
-        for (size_t j = 0; path && j < np && len < sizeof crumb; j++)
-            len += (size_t)snprintf(crumb + len, sizeof crumb - len, "%s%s",
-                                    j ? " > " : "zoom: ", ss_function_name(m, path[j]));
-        free(path);
-        if (len < sizeof crumb)
-            snprintf(crumb + len, sizeof crumb - len, "  (q out, z all)");
-        ui_put_tail(c, fy, 0, c->w, crumb, UI_S_MARK);
+        draw_crumb(ui, p, c, fy);
         fy++;
         rows--;
     }
@@ -859,34 +900,7 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     }
     if (p->top > 0)
         ui_put(c, fy, c->w - 12, 12, " ^ more ^  ", UI_S_DIM);
-
-    /* the detail line: the selected frame */
-    const struct ss_flame_node *nd = &p->fl.nodes[v->list.sel];
-    char tot[64], self[64], pos[1024], line[2048];
-    ui_flame_value(ui, nd->total, tot, sizeof tot);
-    ui_flame_value(ui, nd->self, self, sizeof self);
-    ui_flame_position(m, nd, pos, sizeof pos);
-    snprintf(line, sizeof line, "total %s (%.1f%%), self %s (%.1f%%)%s%s | ", tot,
-             pct(p, nd->total), self, pct(p, nd->self), pos[0] ? ", " : "", pos);
-    if (p->base) {
-        /* a comparison: the frame's base total and delta, and what it
-         * called in the base and calls no more */
-        int kk = snprintf(line, sizeof line, "total %s", tot);
-        if (kk > 0 && (size_t)kk < sizeof line)
-            kk += ui_flame_delta_text(ui, p->base[v->list.sel], nd->total,
-                                      p->fv.v ? &p->fv.v[v->list.sel] : NULL, &p->gone,
-                                      (uint32_t)v->list.sel, line + kk, sizeof line - (size_t)kk);
-        if (kk > 0 && (size_t)kk < sizeof line)
-            snprintf(line + kk, sizeof line - (size_t)kk, " | ");
-    }
-    int lw = ui_text_width(c, line);
-    int dy = y + h - 1;
-    if (lw < c->w - 8) {
-        ui_put(c, dy, 0, lw, line, UI_S_NORMAL);
-        ui_put_fit(c, dy, lw, c->w - lw, ss_function_name(m, nd->function), UI_S_MARK, 0);
-    } else {
-        ui_put_head(c, dy, 0, c->w, line, UI_S_NORMAL);
-    }
+    draw_detail(ui, v, p, c, y + h - 1);
 }
 
 /* ---- keys ----------------------------------------------------------------- */

@@ -248,6 +248,100 @@ static const char **path_of(const struct ui *ui, const struct ss_tree *t, uint32
     return names;
 }
 
+/* The names on the path to the selected node, to find it again in a tree
+ * built anew (ids change); *n entries, NULL and 0 when none. */
+static char **remember_selection(struct ui *ui, struct ui_view *v, struct tree_view *p, size_t *n)
+{
+    *n = 0;
+    if (!p->nrows)
+        return NULL;
+    size_t sel = v->list.sel < p->nrows ? v->list.sel : p->nrows - 1;
+    const char **names = path_of(ui, &p->t, p->rows[sel], n);
+    char **keep = names ? ss_calloc_array(*n, sizeof *keep) : NULL;
+    for (size_t k = 0; keep && k < *n; k++)
+        keep[k] = strdup(names[k]);
+    if (!keep)
+        *n = 0;
+    free(names);
+    return keep;
+}
+
+static void free_names(char **keep, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        free(keep[k]);
+    free(keep);
+}
+
+static void free_base(struct tree_view *p)
+{
+    free(p->base_total);
+    free(p->base_self);
+    free(p->vself);
+    free(p->vtotal);
+    p->base_total = p->base_self = NULL;
+    p->vself = p->vtotal = NULL;
+}
+
+/* In a comparison: each node's base total and self and verdicts. */
+static int compare_base(struct ui *ui, struct ui_view *v, struct tree_view *p, const char *arg)
+{
+    if (!ui->bm)
+        return 0;
+    struct ss_compare cmp;
+    struct ss_error err;
+    ss_error_clear(&err);
+    ui_compare(ui, &cmp);
+    p->base_total = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_total);
+    p->base_self = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_self);
+    p->vself = ss_calloc_array(p->t.n, sizeof *p->vself);
+    p->vtotal = ss_calloc_array(p->t.n, sizeof *p->vtotal);
+    struct ss_cmp_vinfo vi;
+    int up = v->id == UI_V_BOTTOMUP;
+    if (!p->base_total || !p->base_self || !p->vself || !p->vtotal ||
+        ss_compare_tree_base(&cmp, up, arg, &p->t, p->base_total, p->base_self, &err) ||
+        ss_compare_tree_verdicts(&cmp, up, arg, &p->t, p->vself, p->vtotal, &vi, &err)) {
+        ui_error(ui, "%s", err.msg[0] ? err.msg : "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* Open the nodes of AUTO_EXPAND or more and the path keep[0..nkeep)
+ * where it is still there, and select its end (else the first row). */
+static int open_and_select(struct ui *ui, struct ui_view *v, struct tree_view *p, char **keep,
+                           size_t nkeep)
+{
+    for (size_t i = 0; i < p->t.n; i++)
+        p->open[i] = p->t.total_v > 0 && p->t.nodes[i].total_v >= AUTO_EXPAND * p->t.total_v;
+    uint32_t sel = 0, depth = 0, i = 0;
+    while (depth < nkeep) {
+        /* among the siblings starting at i (same depth), find keep[depth] */
+        uint32_t lim = depth == 0 ? (uint32_t)p->t.n : p->t.nodes[sel].end;
+        uint32_t j = i;
+        while (j < lim && strcmp(ss_function_name(ui->m, p->t.nodes[j].function), keep[depth]))
+            j = p->t.nodes[j].end;
+        if (j >= lim)
+            break;
+        if (depth > 0)
+            p->open[sel] = 1;
+        sel = j;
+        i = j + 1;
+        depth++;
+    }
+    if (visible(p)) {
+        ui_error(ui, "out of memory");
+        return -1;
+    }
+    v->list.sel = 0;
+    for (size_t r = 0; depth > 0 && r < p->nrows; r++)
+        if (p->rows[r] == sel)
+            v->list.sel = r;
+    return 0;
+}
+
+/* Build the tree for the current model and focus (arg), keeping the
+ * selected node where it is still there. */
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct tree_view *p = v->priv;
@@ -258,19 +352,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
         v->list.n = p->nrows;
         return 0;
     }
-    /* remember the selected node's path (names: the ids change) */
-    char **keep = NULL;
     size_t nkeep = 0;
-    if (p->built && same(p->focus, arg) && p->nrows) {
-        size_t sel = v->list.sel < p->nrows ? v->list.sel : p->nrows - 1;
-        const char **names = path_of(ui, &p->t, p->rows[sel], &nkeep);
-        keep = names ? ss_calloc_array(nkeep, sizeof *keep) : NULL;
-        for (size_t k = 0; keep && k < nkeep; k++)
-            keep[k] = strdup(names[k]);
-        if (!keep)
-            nkeep = 0;
-        free(names);
-    }
+    char **keep = p->built && same(p->focus, arg) ? remember_selection(ui, v, p, &nkeep) : NULL;
     ss_tree_free(&p->t);
     free(p->open);
     p->open = NULL;
@@ -295,72 +378,18 @@ static int prepare(struct ui *ui, struct ui_view *v)
         ui_error(ui, "out of memory");
         rc = -1;
     }
-    free(p->base_total);
-    free(p->base_self);
-    free(p->vself);
-    free(p->vtotal);
-    p->base_total = p->base_self = NULL;
-    p->vself = p->vtotal = NULL;
-    if (!rc && ui->bm) {
-        struct ss_compare cmp;
-        struct ss_error err;
-        ss_error_clear(&err);
-        ui_compare(ui, &cmp);
-        p->base_total = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_total);
-        p->base_self = malloc((p->t.n ? p->t.n : 1) * sizeof *p->base_self);
-        p->vself = ss_calloc_array(p->t.n, sizeof *p->vself);
-        p->vtotal = ss_calloc_array(p->t.n, sizeof *p->vtotal);
-        struct ss_cmp_vinfo vi;
-        if (!p->base_total || !p->base_self || !p->vself || !p->vtotal ||
-            ss_compare_tree_base(&cmp, v->id == UI_V_BOTTOMUP, arg, &p->t, p->base_total,
-                                 p->base_self, &err) ||
-            ss_compare_tree_verdicts(&cmp, v->id == UI_V_BOTTOMUP, arg, &p->t, p->vself, p->vtotal,
-                                     &vi, &err)) {
-            ui_error(ui, "%s", err.msg[0] ? err.msg : "out of memory");
-            rc = -1;
-        }
-    }
+    free_base(p);
+    if (!rc)
+        rc = compare_base(ui, v, p, arg);
     free(p->perm);
     free(p->pos);
     p->perm = p->pos = NULL;
     p->nrows = 0;
     if (!rc && reorder(ui, v, p))
         ui_error(ui, "out of memory: the tree in its first order");
-    if (!rc) {
-        for (size_t i = 0; i < p->t.n; i++)
-            p->open[i] = p->t.total_v > 0 && p->t.nodes[i].total_v >= AUTO_EXPAND * p->t.total_v;
-        /* follow the remembered path, opening it */
-        uint32_t sel = 0, depth = 0;
-        int found = nkeep > 0;
-        uint32_t i = 0;
-        while (found && depth < nkeep) {
-            /* among the siblings starting at i (same depth), find keep[depth] */
-            uint32_t lim = depth == 0 ? (uint32_t)p->t.n : p->t.nodes[sel].end;
-            uint32_t j = i;
-            while (j < lim && strcmp(ss_function_name(ui->m, p->t.nodes[j].function), keep[depth]))
-                j = p->t.nodes[j].end;
-            if (j >= lim)
-                break;
-            if (depth > 0)
-                p->open[sel] = 1;
-            sel = j;
-            i = j + 1;
-            depth++;
-        }
-        if (visible(p)) {
-            ui_error(ui, "out of memory");
-            rc = -1;
-        } else if (depth > 0) {
-            for (size_t r = 0; r < p->nrows; r++)
-                if (p->rows[r] == sel)
-                    v->list.sel = r;
-        } else {
-            v->list.sel = 0;
-        }
-    }
-    for (size_t k = 0; k < nkeep; k++)
-        free(keep[k]);
-    free(keep);
+    if (!rc)
+        rc = open_and_select(ui, v, p, keep, nkeep);
+    free_names(keep, nkeep);
     if (rc)
         return rc;
     p->gen = ui->gen;
@@ -613,10 +642,7 @@ static void view_free(struct ui_view *v)
     free(p->open);
     free(p->rows);
     free(p->focus);
-    free(p->base_total);
-    free(p->base_self);
-    free(p->vself);
-    free(p->vtotal);
+    free_base(p);
     free(p->perm);
     free(p->pos);
 }

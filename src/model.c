@@ -702,8 +702,27 @@ static size_t derived_orig(const uint32_t *keep, size_t base, size_t k)
     return keep ? keep[k] : base + k;
 }
 
+static int derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
+                          const uint32_t *keep, uint32_t *owned, size_t base, size_t n);
+
 int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
                             const uint32_t *keep, size_t base, size_t n)
+{
+    return derive_samples(m, o, stacks, keep, NULL, base, n);
+}
+
+int ss_model_derive_samples_take(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
+                                 uint32_t *keep, size_t base, size_t n)
+{
+    int rc = derive_samples(m, o, stacks, keep, keep, base, n);
+    if (m->value_rows != keep)
+        free(keep);
+    return rc;
+}
+
+/* owned: keep itself when m may take it as its value_rows, else NULL. */
+static int derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
+                          const uint32_t *keep, uint32_t *owned, size_t base, size_t n)
 {
     VEC_FREE(m->sample_stack);
     m->sample_stack.v = stacks;
@@ -719,7 +738,9 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
      * from the middle): one stretch of o's samples reads o's columns from
      * row `base` on; else each kept sample says its row in value_rows (o's
      * row of it, when o itself reads its columns through rows) */
-    if (keep || o->value_rows) {
+    if (keep && owned && !o->value_rows) {
+        m->value_rows = owned; /* o's rows are its samples: keep says them */
+    } else if (keep || o->value_rows) {
         m->value_rows = ss_alloc_array(n ? n : 1, sizeof *m->value_rows);
         if (!m->value_rows)
             return -1;

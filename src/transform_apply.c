@@ -1488,7 +1488,9 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
         return -1;
     for (size_t k = 0; k < n; k++)
         stacks[k] = a->map[cur_stack(a, k)];
-    if (ss_model_derive_samples(m, o, stacks, a->keep, a->base, n))
+    uint32_t *keep = a->keep; /* m's value rows, where it can be */
+    a->keep = NULL;
+    if (ss_model_derive_samples_take(m, o, stacks, keep, a->base, n))
         return -1;
     /* everything else as it was */
     for (size_t i = 0; i < o->meta.n; i++)

@@ -66,6 +66,19 @@ void ss_model_seal(struct ss_model *m)
     VEC_FREE(m->name_first_fn);
 }
 
+void ss_model_free_spare(struct ss_model *m, struct ss_spare *spare)
+{
+    ss_spare_give(spare, m->sample_stack.v, m->sample_stack.cap * sizeof *m->sample_stack.v);
+    ss_spare_give(spare, m->sample_labels.v, m->sample_labels.cap * sizeof *m->sample_labels.v);
+    /* value_rows: one a sample (its allocation may be larger: a kept
+     * array taken over, ss_model_derive_samples_take) */
+    ss_spare_give(spare, m->value_rows, m->sample_stack.n * sizeof *m->value_rows);
+    memset(&m->sample_stack, 0, sizeof m->sample_stack);
+    memset(&m->sample_labels, 0, sizeof m->sample_labels);
+    m->value_rows = NULL;
+    ss_model_free(m);
+}
+
 void ss_model_free(struct ss_model *m)
 {
     ss_model_seal(m);

@@ -489,6 +489,11 @@ int ss_model_init(struct ss_model *m, struct ss_error *err);
 /* Free everything the model owns.  ss_model_free on a zeroed model is a no-op. */
 void ss_model_free(struct ss_model *m);
 
+/* ss_model_free, its per-sample arrays (the timeline's stack ids, label
+ * sets and value rows) kept in `spare` for the next derived model (see
+ * struct ss_spare). */
+void ss_model_free_spare(struct ss_model *m, struct ss_spare *spare);
+
 /* --- builder API: loaders and transforms write through these ----------- */
 
 /* Intern a string; SS_NONE when out of memory. */

@@ -29,11 +29,17 @@ struct snapshot {
 struct ss_tf_list {
     VEC(struct tf_step) steps;
     VEC(struct snapshot) undo, redo;
+    struct ss_spare *spare; /* see ss_tf_list_set_spare */
 };
 
 struct ss_tf_list *ss_tf_list_new(void)
 {
     return calloc(1, sizeof(struct ss_tf_list));
+}
+
+void ss_tf_list_set_spare(struct ss_tf_list *l, struct ss_spare *spare)
+{
+    l->spare = spare;
 }
 
 static void snapshot_free(struct snapshot *s)
@@ -590,13 +596,13 @@ char *ss_tf_script(const struct ss_tf_list *l)
 int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                 struct ss_error *err)
 {
-    return tf_apply(l->steps.v, l->steps.n, NULL, 0, orig, out, err);
+    return tf_apply(l->steps.v, l->steps.n, NULL, 0, l->spare, orig, out, err);
 }
 
 int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                      struct ss_error *err)
 {
-    return tf_apply(l->steps.v, l->steps.n, NULL, 1, orig, out, err);
+    return tf_apply(l->steps.v, l->steps.n, NULL, 1, l->spare, orig, out, err);
 }
 
 int ss_tf_apply_then(struct ss_tf_list *l, const struct ss_model *orig, const char *then, int base,
@@ -607,7 +613,7 @@ int ss_tf_apply_then(struct ss_tf_list *l, const struct ss_model *orig, const ch
     int rc = parse_one(then, &st, err);
     if (rc)
         return rc;
-    rc = tf_apply(l->steps.v, l->steps.n, &st, base, orig, out, err);
+    rc = tf_apply(l->steps.v, l->steps.n, &st, base, l->spare, orig, out, err);
     if (then_eff)
         *then_eff = st.effect;
     tf_step_free(&st);

@@ -191,6 +191,12 @@ int ss_tf_redo(struct ss_tf_list *l);
  * memory. */
 char *ss_tf_script(const struct ss_tf_list *l);
 
+/* Take the big per-sample arrays of each applied model from `spare` where
+ * it has them (see struct ss_spare; NULL: always new ones, the default).
+ * The caller gives a replaced model's arrays back with
+ * ss_model_free_spare and keeps spare alive while the list applies. */
+void ss_tf_list_set_spare(struct ss_tf_list *l, struct ss_spare *spare);
+
 /* --- applying ------------------------------------------------------------ */
 /* Apply the enabled steps in order to `orig` (a sealed model), giving `out`:
  * a new sealed model.  out shares orig's value columns instead of copying

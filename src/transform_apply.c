@@ -52,13 +52,15 @@ struct apply {
     const struct ss_model *orig;
     struct ss_model *out;
     struct wset a, b, *cur, *next;
-    ss_id *o2c;         /* unit -> working stack (SS_NONE: unused) */
-    size_t norig;       /* units: original stacks, or (stack, label set) pairs */
-    const ss_id *sunit; /* unit of each original sample (orig->sample_stack.v unless
-                         * labels are tracked) */
-    ss_id *sunit_owned; /* sunit when it was built here */
-    int track_labels;   /* working stacks carry label sets (the list has label-root) */
-    uint32_t *keep;     /* original sample numbers in the timeline; NULL: base + k */
+    ss_id *o2c;             /* unit -> working stack (SS_NONE: unused) */
+    size_t norig;           /* units: original stacks, or (stack, label set) pairs */
+    const ss_id *sunit;     /* unit of each original sample (orig->sample_stack.v unless
+                             * labels are tracked) */
+    ss_id *sunit_owned;     /* sunit when it was built here */
+    int track_labels;       /* working stacks carry label sets (the list has label-root) */
+    uint32_t *keep;         /* original sample numbers in the timeline; NULL: base + k */
+    size_t keep_cap;        /* its bytes */
+    struct ss_spare *spare; /* where big per-sample arrays come from (or NULL) */
     size_t base, nkeep;
     double value; /* the measure of the samples in the timeline (kept_value) */
     ss_id *map;   /* working stack -> next working stack, during a step */
@@ -161,11 +163,18 @@ static ss_id cur_stack(const struct apply *a, size_t k)
     return a->o2c[a->sunit[orig_index(a, k)]];
 }
 
+/* Room for n sample numbers in the timeline (a->keep_cap says how much). */
+static uint32_t *keep_alloc(struct apply *a, size_t n)
+{
+    a->keep_cap = (n ? n : 1) * sizeof *a->keep;
+    return ss_spare_take(a->spare, a->keep_cap);
+}
+
 static int keep_materialise(struct apply *a)
 {
     if (a->keep)
         return 0;
-    a->keep = ss_alloc_array(a->nkeep, sizeof *a->keep);
+    a->keep = keep_alloc(a, a->nkeep);
     if (!a->keep)
         return -1;
     for (size_t k = 0; k < a->nkeep; k++)
@@ -853,7 +862,7 @@ static int filter_stacks(struct apply *a, int want,
         size_t n = 0;
         for (size_t s = 0; s < nc; s++)
             n += cur->ns.v[s];
-        a->keep = ss_alloc_array(n ? n : 1, sizeof *a->keep);
+        a->keep = keep_alloc(a, n);
         if (!a->keep) {
             free(has);
             free(ho);
@@ -1386,7 +1395,7 @@ static int make_units(struct apply *a, ss_id **ustack, ss_id **ulab, size_t *nu)
     memset(&map, 0, sizeof map);
     VEC(ss_id) us = {NULL, 0, 0};
     VEC(ss_id) ul = {NULL, 0, 0};
-    a->sunit_owned = ss_alloc_array(n, sizeof *a->sunit_owned);
+    a->sunit_owned = ss_spare_take(a->spare, (n ? n : 1) * sizeof *a->sunit_owned);
     if (!a->sunit_owned)
         return -1;
     a->sunit = a->sunit_owned;
@@ -1483,7 +1492,7 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
             return -1;
     /* the timeline; its values, sources and gaps follow from the kept samples */
     size_t n = a->nkeep;
-    ss_id *stacks = ss_alloc_array(n, sizeof *stacks);
+    ss_id *stacks = ss_spare_take(a->spare, (n ? n : 1) * sizeof *stacks);
     if (!stacks)
         return -1;
     for (size_t k = 0; k < n; k++)
@@ -1534,10 +1543,12 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
 }
 
 int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
-             const struct ss_model *orig, struct ss_model *out, struct ss_error *err)
+             struct ss_spare *spare, const struct ss_model *orig, struct ss_model *out,
+             struct ss_error *err)
 {
     struct apply a;
     memset(&a, 0, sizeof a);
+    a.spare = spare;
     memset(out, 0, sizeof *out);
     a.orig = orig;
     a.out = out;
@@ -1575,8 +1586,8 @@ int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
     wset_free(&a.a);
     wset_free(&a.b);
     free(a.o2c);
-    free(a.sunit_owned);
-    free(a.keep);
+    ss_spare_give(a.spare, a.sunit_owned, orig->sample_stack.n * sizeof *a.sunit_owned);
+    ss_spare_give(a.spare, a.keep, a.keep_cap);
     free(a.map);
     VEC_FREE(a.buf);
     free(a.match);

@@ -76,8 +76,10 @@ void tf_step_free(struct tf_step *st);
 
 /* Apply the enabled steps steps[0..n) (see ss_tf_apply), filling each
  * step's effect, or with base its base_effect (ss_tf_apply_base); then
- * step `then` (unless NULL), its effect in then->effect. */
+ * step `then` (unless NULL), its effect in then->effect.  The big
+ * per-sample arrays come from spare where it has them (may be NULL). */
 int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
-             const struct ss_model *orig, struct ss_model *out, struct ss_error *err);
+             struct ss_spare *spare, const struct ss_model *orig, struct ss_model *out,
+             struct ss_error *err);
 
 #endif

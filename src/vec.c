@@ -1,4 +1,5 @@
-/* vec.c - the hint for big arrays (see vec.h). */
+/* vec.c - the hint for big arrays and the spare arrays kept for reuse (see
+ * vec.h). */
 #include "vec.h"
 
 #include <stdint.h>
@@ -18,4 +19,53 @@ void ss_big_hint(void *p, size_t bytes)
     (void)p;
     (void)bytes;
 #endif
+}
+
+void *ss_spare_take(struct ss_spare *s, size_t bytes)
+{
+    int best = -1;
+    for (int i = 0; s && bytes >= SS_SPARE_MIN && i < SS_SPARE_N; i++)
+        if (s->p[i] && s->cap[i] >= bytes && (best < 0 || s->cap[i] < s->cap[best]))
+            best = i;
+    if (best < 0)
+        return ss_alloc_array(bytes, 1);
+    void *p = s->p[best];
+    s->p[best] = NULL;
+    s->cap[best] = 0;
+    return p;
+}
+
+void ss_spare_give(struct ss_spare *s, void *p, size_t cap)
+{
+    if (!p)
+        return;
+    if (!s || cap < SS_SPARE_MIN) {
+        free(p);
+        return;
+    }
+    int slot = 0; /* a free slot, else the smallest */
+    for (int i = 0; i < SS_SPARE_N; i++) {
+        if (!s->p[i]) {
+            slot = i;
+            break;
+        }
+        if (s->cap[i] < s->cap[slot])
+            slot = i;
+    }
+    if (s->p[slot] && s->cap[slot] >= cap) {
+        free(p);
+        return;
+    }
+    free(s->p[slot]);
+    s->p[slot] = p;
+    s->cap[slot] = cap;
+}
+
+void ss_spare_free(struct ss_spare *s)
+{
+    for (int i = 0; i < SS_SPARE_N; i++) {
+        free(s->p[i]);
+        s->p[i] = NULL;
+        s->cap[i] = 0;
+    }
 }

@@ -47,6 +47,32 @@ static inline int ss_grow(void **pv, size_t *pcap, size_t need, size_t sz)
     return 0;
 }
 
+/* Big arrays kept for reuse.  A front end that replaces one derived model
+ * by the next on every key (the explorer) gives the old model's
+ * per-sample arrays back here (ss_model_free_spare), and the next
+ * transform takes them (ss_tf_list_set_spare): pages already mapped, where
+ * a fresh array's pages are faulted in and zeroed by the kernel on first
+ * touch (at 10M samples most of a transform's time on a virtual machine,
+ * bench/README.md).  Not thread-safe: one per thread of applying. */
+#define SS_SPARE_N 4
+#define SS_SPARE_MIN ((size_t)64 << 10) /* smaller arrays: malloc reuses them itself */
+struct ss_spare {
+    void *p[SS_SPARE_N];
+    size_t cap[SS_SPARE_N]; /* bytes */
+};
+
+/* The kept array with the least room of at least `bytes` (taken out of s),
+ * else (or for fewer than SS_SPARE_MIN bytes) a new one (ss_alloc_array);
+ * NULL when memory runs out.  s may be NULL (always new). */
+void *ss_spare_take(struct ss_spare *s, size_t bytes);
+/* Keep p (`cap` bytes usable; NULL is ignored) for a later take: in a free
+ * slot, else instead of the smallest kept array when p is bigger (which
+ * is freed), else p is freed; so is an array under SS_SPARE_MIN bytes.
+ * s may be NULL (p is freed). */
+void ss_spare_give(struct ss_spare *s, void *p, size_t cap);
+/* Free every kept array. */
+void ss_spare_free(struct ss_spare *s);
+
 /* The number of elements of array a (an array, not a pointer). */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof *(a))
 

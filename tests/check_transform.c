@@ -17,6 +17,7 @@
 #include "load.h"
 #include "runs.h"
 #include "stats.h"
+#include "strbuf.h"
 #include "transform.h"
 #include "vec.h"
 
@@ -930,6 +931,102 @@ START_TEST(test_memory_and_empty)
     ck_assert_uint_eq(out.sources.v[0].n_samples, 3);
     ss_model_free(&out);
     ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
+/* The spare arrays (vec.h, struct ss_spare): which kept array a take
+ * gets, what a give keeps; and a list applied with a spare, from arrays of
+ * earlier models (their old contents in them), gives exactly the models
+ * applied without one.  The profile is big enough for its models'
+ * per-sample arrays to be kept (SS_SPARE_MIN bytes at 4 bytes a sample,
+ * when half of the samples are left). */
+START_TEST(test_spare)
+{
+    struct ss_spare sp;
+    memset(&sp, 0, sizeof sp);
+    size_t mb = (size_t)1 << 20;
+    void *t = ss_spare_take(&sp, 10); /* none kept: a new one */
+    ck_assert_ptr_nonnull(t);
+    free(t);
+    void *small = ss_alloc_array(10, 1);
+    ss_spare_give(&sp, small, 10); /* under SS_SPARE_MIN: freed, not kept */
+    ck_assert_ptr_null(sp.p[0]);
+    void *a[5];
+    size_t sz[5] = {6 * mb, 4 * mb, 9 * mb, 5 * mb, 7 * mb};
+    for (int i = 0; i < 5; i++) {
+        a[i] = ss_alloc_array(sz[i], 1);
+        ck_assert_ptr_nonnull(a[i]);
+        ss_spare_give(&sp, a[i], sz[i]); /* the fifth replaces the 4 MB one */
+    }
+    t = ss_spare_take(&sp, 5 * mb + 1); /* the least room of at least that */
+    ck_assert_ptr_eq(t, a[0]);
+    free(t);
+    t = ss_spare_take(&sp, 5 * mb);
+    ck_assert_ptr_eq(t, a[3]);
+    free(t);
+    t = ss_spare_take(&sp, 10 * mb); /* none big enough: a new one */
+    ck_assert(t != a[2] && t != a[4]);
+    free(t);
+    t = ss_spare_take(&sp, 100); /* too small to take a kept one */
+    ck_assert(t != a[2] && t != a[4]);
+    free(t);
+    ss_spare_free(&sp);
+    for (int i = 0; i < SS_SPARE_N; i++)
+        ck_assert_ptr_null(sp.p[i]);
+
+    /* a memory profile of n samples in four kinds */
+    size_t n = 3 * SS_SPARE_MIN / sizeof(ss_id) + 1000;
+    const char *kind[4] = {"\"f\" \"main\" ", "\"g\" \"f\" \"main\" ", "\"main\" ",
+                           "\"h\" \"main\" "};
+    struct ss_strbuf text = SS_STRBUF_INIT;
+    ss_strbuf_printf(&text, "memory profiling: sample.interval=20000\n");
+    for (size_t i = 0; i < n; i++)
+        ss_strbuf_printf(&text, ":%zu:2:3:%zu:%s\n", i % 7, i % 3, kind[(i * 7 + i / 5) % 4]);
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(fx_load(&m, &err, text.s, text.len, path, sizeof path), 0);
+    ss_strbuf_free(&text);
+    ck_assert_uint_eq(m.sample_stack.n, n);
+    const char *lists[][2] = {
+        {"drop f", NULL},                     /* kept samples from the middle */
+        {"keep-samples 1000:", "focus main"}, /* one stretch, stacks rewritten */
+        {"drop-samples 5:5000", "drop h"},    /* both */
+        {"prune g", "keep-samples -40000:"},  /* frames pruned, the end kept */
+        {"drop /^(f|g|h|main)$/", NULL},      /* nothing left */
+    };
+    struct ss_tf_list *with = ss_tf_list_new();
+    ck_assert_ptr_nonnull(with);
+    ss_tf_list_set_spare(with, &sp);
+    int used = 0;
+    for (size_t k = 0; k < ARRAY_SIZE(lists); k++) {
+        struct ss_model want;
+        struct ss_tf_list *l = apply_cmds(&m, lists[k], lists[k][1] ? 2 : 1, &want);
+        ss_tf_list_free(l);
+        while (ss_tf_count(with))
+            ss_tf_remove(with, 0);
+        for (size_t j = 0; j < 2 && lists[k][j]; j++)
+            ck_assert_int_eq(ss_tf_append(with, lists[k][j], &err), 0);
+        /* twice, as a key and its undo and redo: the second at least from
+         * the first's arrays */
+        for (int twice = 0; twice < 2; twice++) {
+            struct ss_model got;
+            int kept = 0;
+            for (int i = 0; i < SS_SPARE_N; i++)
+                kept += sp.p[i] != NULL;
+            ck_assert_int_eq(ss_tf_apply(with, &m, &got, &err), 0);
+            for (int i = 0; i < SS_SPARE_N; i++)
+                kept -= sp.p[i] != NULL;
+            used += twice && kept > 0;
+            models_equal(&got, &want);
+            ss_model_free_spare(&got, &sp);
+        }
+        ss_model_free(&want);
+    }
+    ck_assert_int_eq(used, (int)ARRAY_SIZE(lists) - 1); /* all but the empty one */
+    ss_tf_list_free(with);
+    ss_spare_free(&sp);
     ss_model_free(&m);
 }
 END_TEST
@@ -2005,6 +2102,7 @@ Suite *transform_suite(void)
     tcase_add_test(tc, test_sample_ranges);
     tcase_add_test(tc, test_counted_samples);
     tcase_add_test(tc, test_memory_and_empty);
+    tcase_add_test(tc, test_spare);
     tcase_add_test(tc, test_shared_rows);
     tcase_add_test(tc, test_huge_counters);
     tcase_add_test(tc, test_kept_sample_keeps_memory);

@@ -194,6 +194,9 @@ struct ui {
     struct ss_tf_effect phase_eff[2];
     double alpha; /* the level of the verdicts (verdict.h; --alpha, :alpha) */
     struct ss_tf_list *tf;
+    /* the per-sample arrays of the last tm and btm, for the next key's
+     * models (struct ss_spare: no fresh pages per transform) */
+    struct ss_spare spare;
     unsigned gen; /* bumped whenever m changes */
     struct ui_cache cache;
     uint64_t orig_samples; /* count values of all original samples */

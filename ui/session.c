@@ -105,7 +105,7 @@ static void install(struct ui *ui, struct ss_model *nm, struct ss_model *nb)
 {
     int applied = ss_tf_count(ui->tf) > 0 || ui->phase_cmp;
     if (ui->have_btm)
-        ss_model_free(&ui->btm);
+        ss_model_free_spare(&ui->btm, &ui->spare);
     ui->have_btm = 0;
     if (ui->phase_cmp || (ui->bm && applied)) {
         ui->btm = *nb;
@@ -116,7 +116,7 @@ static void install(struct ui *ui, struct ss_model *nm, struct ss_model *nb)
     }
     ui_cache_clear(&ui->cache);
     if (ui->have_tm)
-        ss_model_free(&ui->tm);
+        ss_model_free_spare(&ui->tm, &ui->spare);
     ui->have_tm = 0;
     if (applied) {
         ui->tm = *nm;

@@ -1017,6 +1017,7 @@ static void ui_free(struct ui *ui)
         ss_model_free(&ui->btm);
     ss_model_free(&ui->borig); /* zeroed when nothing is compared: a no-op */
     ss_tf_list_free(ui->tf);
+    ss_spare_free(&ui->spare);
     free(ui->cur_fn);
     for (size_t i = 0; i < ui->nsource_paths; i++)
         free(ui->source_paths[i]);
@@ -1051,6 +1052,7 @@ static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nf
     ui->tf = ss_tf_list_new();
     if (!ui->tf)
         return -1;
+    ss_tf_list_set_spare(ui->tf, &ui->spare);
     size_t nsp;
     const char *const *sp = ss_cli_source_paths(&nsp);
     for (size_t i = 0; i < nsp; i++)

@@ -79,8 +79,10 @@ function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 const busy = function () { let s = 0; for (let i = 0; i < 20; i++) s += fib(20); return s; };
 function strings() { let a = []; for (let i = 0; i < 2000; i++) a.push(String(i).repeat(3)); return a.join(''); }
 const t0 = Date.now();
-while (Date.now() - t0 < 400) { busy(); strings(); [1, 2, 3].map((x) => x * fib(16)); }
+for (let k = 0; k < 40 || Date.now() - t0 < 400; k++) { busy(); strings(); [1, 2, 3].map((x) => x * fib(19)); }
 JS
+    # (the arrow on line 5 does an eighth of the work, and the loop runs at
+    # least 40 times: on a loaded machine it was sometimes never sampled)
     # one run: the .cpuprofile, and the same profiler's trace events (the
     # Profile and ProfileChunk events Chrome's traces hold)
     (cd "$TMPD/node" && node --cpu-prof --cpu-prof-dir prof --cpu-prof-interval 500 \

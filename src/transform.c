@@ -29,7 +29,9 @@ struct snapshot {
 struct ss_tf_list {
     VEC(struct tf_step) steps;
     VEC(struct snapshot) undo, redo;
-    struct ss_spare *spare; /* see ss_tf_list_set_spare */
+    struct ss_spare *spare;    /* see ss_tf_list_set_spare */
+    struct tf_phase_hint hint; /* see ss_tf_list_hint_phases; starts NULL: none */
+    size_t hint_count;         /* the list's steps when the hint was given */
 };
 
 struct ss_tf_list *ss_tf_list_new(void)
@@ -40,6 +42,29 @@ struct ss_tf_list *ss_tf_list_new(void)
 void ss_tf_list_set_spare(struct ss_tf_list *l, struct ss_spare *spare)
 {
     l->spare = spare;
+}
+
+static void hint_clear(struct ss_tf_list *l)
+{
+    free(l->hint.starts);
+    memset(&l->hint, 0, sizeof l->hint);
+}
+
+int ss_tf_list_hint_phases(struct ss_tf_list *l, const struct ss_phases *ph)
+{
+    hint_clear(l);
+    if (!l->steps.n || !ph || !ph->n)
+        return 0;
+    l->hint.starts = ss_alloc_array(ph->n, sizeof *l->hint.starts);
+    if (!l->hint.starts)
+        return -1;
+    for (size_t k = 0; k < ph->n; k++)
+        l->hint.starts[k] = ph->v[k].first;
+    l->hint.n = ph->n;
+    l->hint.samples = ph->v[ph->n - 1].first + ph->v[ph->n - 1].n;
+    l->hint.step = l->steps.n - 1;
+    l->hint_count = l->steps.n;
+    return 0;
 }
 
 static void snapshot_free(struct snapshot *s)
@@ -75,6 +100,7 @@ void ss_tf_list_free(struct ss_tf_list *l)
         return;
     steps_free(l->steps.v, l->steps.n);
     VEC_FREE(l->steps);
+    hint_clear(l);
     snapshots_clear(l, 0);
     VEC_FREE(l->undo);
     VEC_FREE(l->redo);
@@ -596,13 +622,18 @@ char *ss_tf_script(const struct ss_tf_list *l)
 int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                 struct ss_error *err)
 {
-    return tf_apply(l->steps.v, l->steps.n, NULL, 0, l->spare, orig, out, err);
+    /* the hint serves this apply only: the next may follow another change */
+    const struct tf_phase_hint *hint =
+        l->hint.starts && l->hint_count == l->steps.n ? &l->hint : NULL;
+    int rc = tf_apply(l->steps.v, l->steps.n, NULL, 0, l->spare, hint, orig, out, err);
+    hint_clear(l);
+    return rc;
 }
 
 int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                      struct ss_error *err)
 {
-    return tf_apply(l->steps.v, l->steps.n, NULL, 1, l->spare, orig, out, err);
+    return tf_apply(l->steps.v, l->steps.n, NULL, 1, l->spare, NULL, orig, out, err);
 }
 
 int ss_tf_apply_then(struct ss_tf_list *l, const struct ss_model *orig, const char *then, int base,
@@ -613,7 +644,7 @@ int ss_tf_apply_then(struct ss_tf_list *l, const struct ss_model *orig, const ch
     int rc = parse_one(then, &st, err);
     if (rc)
         return rc;
-    rc = tf_apply(l->steps.v, l->steps.n, &st, base, l->spare, orig, out, err);
+    rc = tf_apply(l->steps.v, l->steps.n, &st, base, l->spare, NULL, orig, out, err);
     if (then_eff)
         *then_eff = st.effect;
     tf_step_free(&st);

@@ -48,6 +48,8 @@
 #include "error.h"
 #include "model.h"
 
+struct ss_phases;
+
 enum ss_tf_kind {
     SS_TF_DROP_SAMPLES,
     SS_TF_KEEP_SAMPLES,
@@ -196,6 +198,14 @@ char *ss_tf_script(const struct ss_tf_list *l);
  * The caller gives a replaced model's arrays back with
  * ss_model_free_spare and keeps spare alive while the list applies. */
 void ss_tf_list_set_spare(struct ss_tf_list *l, struct ss_spare *spare);
+
+/* The phases of the model the list gives without its last step, as
+ * ss_phases_compute found them with the default options (the explorer's
+ * timeline shows them): when that step is keep-phase or drop-phase with
+ * the default options, the next ss_tf_apply takes them instead of finding
+ * them again.  One apply only, and only with the list as it is now.
+ * Returns 0, or -1 out of memory (no hint: the step finds them). */
+int ss_tf_list_hint_phases(struct ss_tf_list *l, const struct ss_phases *ph);
 
 /* --- applying ------------------------------------------------------------ */
 /* Apply the enabled steps in order to `orig` (a sealed model), giving `out`:

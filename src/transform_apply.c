@@ -61,6 +61,8 @@ struct apply {
     uint32_t *keep;         /* original sample numbers in the timeline; NULL: base + k */
     size_t keep_cap;        /* its bytes */
     struct ss_spare *spare; /* where big per-sample arrays come from (or NULL) */
+    const struct tf_phase_hint *hint; /* phases the caller found (or NULL) */
+    size_t step;                      /* the index of the step running */
     size_t base, nkeep;
     double value; /* the measure of the samples in the timeline (kept_value) */
     ss_id *map;   /* working stack -> next working stack, during a step */
@@ -1061,8 +1063,48 @@ static size_t *phase_breaks(const struct apply *a, size_t *n)
     return b;
 }
 
+/* The phases of the timeline at step st into *starts (malloc'd) and *np. */
+static int find_phases(struct apply *a, const struct tf_step *st, size_t **starts, size_t *np,
+                       struct ss_error *err)
+{
+    size_t nb;
+    unsigned ncat = 1;
+    uint8_t *cat = NULL, *ucat = NULL;
+    struct ss_phase_seq seq;
+    size_t *breaks = phase_breaks(a, &nb);
+    int rc = !breaks ? ss_nomem(err, "transform") : phase_signal(a, &seq, &ucat, &cat, &ncat, err);
+    if (!rc)
+        rc = ss_phases_detect(&seq, a->nkeep, ncat, breaks, nb, &st->phase_opts, starts, np, err);
+    free(cat);
+    free(ucat);
+    free(breaks);
+    return rc;
+}
+
+/* The caller's phases for this step (tf_apply's hint) into *starts
+ * (malloc'd) and *np: 1 when the hint is for this step with the default
+ * options and fits its timeline, 0 when the step finds them itself, -1 out
+ * of memory. */
+static int phase_hint(const struct apply *a, const struct tf_step *st, size_t **starts, size_t *np)
+{
+    const struct tf_phase_hint *h = a->hint;
+    if (!h || h->step != a->step || st->phase_opts.count || st->phase_opts.penalty > 0 || !h->n ||
+        h->samples != a->nkeep || h->starts[0] != 0)
+        return 0;
+    for (size_t k = 1; k < h->n; k++)
+        if (h->starts[k] <= h->starts[k - 1] || h->starts[k] >= a->nkeep)
+            return 0;
+    *starts = ss_alloc_array(h->n, sizeof **starts);
+    if (!*starts)
+        return -1;
+    memcpy(*starts, h->starts, h->n * sizeof **starts);
+    *np = h->n;
+    return 1;
+}
+
 /* keep-phase / drop-phase: find the phases of the timeline as it is at
- * this step, then keep or drop the one the step names. */
+ * this step (or take the caller's, phase_hint), then keep or drop the one
+ * the step names. */
 static int phase_step(struct apply *a, const struct tf_step *st, struct ss_tf_effect *eff,
                       struct ss_error *err)
 {
@@ -1073,17 +1115,12 @@ static int phase_step(struct apply *a, const struct tf_step *st, struct ss_tf_ef
                        "one line per distinct stack)",
                        st->text, o->sources.n ? ss_str(o, o->sources.v[0].uri) : "the profile",
                        o->sources.n ? ss_str(o, o->sources.v[0].type) : "empty");
-    size_t nb, *starts = NULL, np = 0;
-    unsigned ncat = 1;
-    uint8_t *cat = NULL, *ucat = NULL;
-    struct ss_phase_seq seq;
-    size_t *breaks = phase_breaks(a, &nb);
-    int rc = !breaks ? ss_nomem(err, "transform") : phase_signal(a, &seq, &ucat, &cat, &ncat, err);
-    if (!rc)
-        rc = ss_phases_detect(&seq, a->nkeep, ncat, breaks, nb, &st->phase_opts, &starts, &np, err);
-    free(cat);
-    free(ucat);
-    free(breaks);
+    size_t *starts = NULL, np = 0;
+    int rc = phase_hint(a, st, &starts, &np);
+    if (rc < 0)
+        rc = ss_nomem(err, "transform");
+    else
+        rc = rc ? 0 : find_phases(a, st, &starts, &np, err);
     if (rc == SS_EUSAGE) /* phases=N the profile cannot have: say which step */
         rc = ss_fail(err, SS_EUSAGE, "%s: %s", st->text, err->msg);
     size_t idx = rc ? 0 : ss_phase_ref_pick(&st->phase, starts, np, a->nkeep);
@@ -1543,12 +1580,13 @@ static void warn_aggregates(struct ss_model *m, const struct tf_step *steps, siz
 }
 
 int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
-             struct ss_spare *spare, const struct ss_model *orig, struct ss_model *out,
-             struct ss_error *err)
+             struct ss_spare *spare, const struct tf_phase_hint *hint, const struct ss_model *orig,
+             struct ss_model *out, struct ss_error *err)
 {
     struct apply a;
     memset(&a, 0, sizeof a);
     a.spare = spare;
+    a.hint = hint;
     memset(out, 0, sizeof *out);
     a.orig = orig;
     a.out = out;
@@ -1571,9 +1609,12 @@ int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
     if (!rc)
         a.value = kept_value(&a);
     for (size_t i = 0; !rc && i < n; i++)
-        if (steps[i].enabled)
+        if (steps[i].enabled) {
+            a.step = i;
             rc = run_step(&a, &steps[i], EFFECT(i), err);
+        }
 #undef EFFECT
+    a.step = n;
     if (!rc && then)
         rc = run_step(&a, then, &then->effect, err);
     if (!rc && model_finish(&a, loc_map))

@@ -74,12 +74,22 @@ int tf_parse(const char *s, size_t len, int allow_empty, struct tf_step *st, siz
 /* Free what a parsed step owns (not st itself). */
 void tf_step_free(struct tf_step *st);
 
+/* The phases of the input of step `step` as the caller found them with the
+ * detector's default options (ss_tf_list_hint_phases): the first sample of
+ * each of n phases of `samples` samples. */
+struct tf_phase_hint {
+    size_t step, n, samples;
+    size_t *starts;
+};
+
 /* Apply the enabled steps steps[0..n) (see ss_tf_apply), filling each
  * step's effect, or with base its base_effect (ss_tf_apply_base); then
  * step `then` (unless NULL), its effect in then->effect.  The big
- * per-sample arrays come from spare where it has them (may be NULL). */
+ * per-sample arrays come from spare where it has them (may be NULL); a
+ * keep-phase or drop-phase step with default options takes its phases
+ * from hint (may be NULL) when the hint is for that step and its input. */
 int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
-             struct ss_spare *spare, const struct ss_model *orig, struct ss_model *out,
-             struct ss_error *err);
+             struct ss_spare *spare, const struct tf_phase_hint *hint, const struct ss_model *orig,
+             struct ss_model *out, struct ss_error *err);
 
 #endif

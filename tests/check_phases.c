@@ -314,6 +314,66 @@ START_TEST(test_model_phases)
 }
 END_TEST
 
+/* samples of out, and the range the last step kept */
+static size_t apply_n(struct ss_tf_list *l, const struct ss_model *m, size_t *first)
+{
+    struct ss_model out;
+    struct ss_error err;
+    ck_assert_int_eq(ss_tf_apply(l, m, &out, &err), 0);
+    size_t n = out.sample_stack.n;
+    *first = ss_tf_effect(l, ss_tf_count(l) - 1)->range_first;
+    ss_model_free(&out);
+    return n;
+}
+
+START_TEST(test_phase_hint)
+{
+    /* the explorer gives keep-phase the phases its timeline found
+     * (ss_tf_list_hint_phases): the step takes them for one apply, only
+     * when they are for its input.  A hint unlike the true phases (1-100,
+     * 101-190 after drop-samples 1:10) shows when it is taken. */
+    static char text[20000];
+    size_t len = two_phase_prof(text, sizeof text, 60, 140);
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(fx_load(&m, &err, text, len, path, sizeof path), 0);
+    struct ss_phase fake[2] = {{0, 100, 0, 0, {0}, {0}}, {100, 90, 0, 0, {0}, {0}}};
+    struct ss_phases ph = {fake, 2, 0, 3, 2, 0};
+    struct ss_tf_list *l = ss_tf_list_new();
+    size_t first;
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 1:10", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "keep-phase main", &err), 0);
+    ck_assert_uint_eq(apply_n(l, &m, &first), 140); /* the true main: 61-200, 51-190 here */
+    ck_assert_uint_eq(first, 51);
+    ck_assert_int_eq(ss_tf_list_hint_phases(l, &ph), 0);
+    ck_assert_uint_eq(apply_n(l, &m, &first), 100); /* taken */
+    ck_assert_uint_eq(first, 1);
+    ck_assert_uint_eq(apply_n(l, &m, &first), 140); /* once */
+    /* not for a list changed since, another step's options, another input */
+    ck_assert_int_eq(ss_tf_list_hint_phases(l, &ph), 0);
+    ck_assert_int_eq(ss_tf_append(l, "keep-phase first", &err), 0);
+    ck_assert_uint_eq(apply_n(l, &m, &first), 140); /* one phase left: all kept */
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    ck_assert_int_eq(ss_tf_change(l, 1, "keep-phase main penalty=1", &err), 0);
+    ck_assert_int_eq(ss_tf_list_hint_phases(l, &ph), 0);
+    ck_assert_uint_eq(apply_n(l, &m, &first), 140);
+    ck_assert_int_eq(ss_tf_change(l, 1, "keep-phase main", &err), 0);
+    fake[1].n = 100; /* 200 samples: the input before drop-samples */
+    ck_assert_int_eq(ss_tf_list_hint_phases(l, &ph), 0);
+    ck_assert_uint_eq(apply_n(l, &m, &first), 140);
+    /* a comparison's base never takes it */
+    fake[1].n = 90;
+    ck_assert_int_eq(ss_tf_list_hint_phases(l, &ph), 0);
+    struct ss_model out;
+    ck_assert_int_eq(ss_tf_apply_base(l, &m, &out, &err), 0);
+    ck_assert_uint_eq(out.sample_stack.n, 140);
+    ss_model_free(&out);
+    ss_tf_list_free(l); /* with the hint still held */
+    ss_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_parse)
 {
     struct ss_error err;
@@ -351,6 +411,7 @@ Suite *phases_suite(void)
     tcase_add_test(tc, test_penalty);
     tcase_add_test(tc, test_ref);
     tcase_add_test(tc, test_model_phases);
+    tcase_add_test(tc, test_phase_hint);
     tcase_add_test(tc, test_parse);
     suite_add_tcase(s, tc);
     return s;

@@ -267,6 +267,10 @@ int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_a
     } else {
         rc = ss_tf_append(ui->tf, cmd, &err);
         step = ss_tf_count(ui->tf) - 1;
+        /* keep-phase or drop-phase of the phases the timeline shows:
+         * the step takes them rather than finding them again */
+        if (!rc && !ui->phase_cmp && ui->cache.gen == ui->gen && ui->cache.have_phases)
+            ss_tf_list_hint_phases(ui->tf, &ui->cache.phases);
     }
     if (rc) {
         ui_error(ui, "%s: %s", cmd, err.msg[0] ? err.msg : "cannot add this step");

@@ -70,9 +70,10 @@ void ss_model_free_spare(struct ss_model *m, struct ss_spare *spare)
 {
     ss_spare_give(spare, m->sample_stack.v, m->sample_stack.cap * sizeof *m->sample_stack.v);
     ss_spare_give(spare, m->sample_labels.v, m->sample_labels.cap * sizeof *m->sample_labels.v);
-    /* value_rows: one a sample (its allocation may be larger: a kept
-     * array taken over, ss_model_derive_samples_take) */
-    ss_spare_give(spare, m->value_rows, m->sample_stack.n * sizeof *m->value_rows);
+    /* value_rows: one a sample, or the room of a kept array taken over
+     * (ss_model_derive_samples_take) */
+    size_t rows = m->sample_stack.n * sizeof *m->value_rows;
+    ss_spare_give(spare, m->value_rows, m->value_rows_cap > rows ? m->value_rows_cap : rows);
     memset(&m->sample_stack, 0, sizeof m->sample_stack);
     memset(&m->sample_labels, 0, sizeof m->sample_labels);
     m->value_rows = NULL;
@@ -725,11 +726,16 @@ int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id 
 }
 
 int ss_model_derive_samples_take(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
-                                 uint32_t *keep, size_t base, size_t n)
+                                 size_t stacks_cap, uint32_t **keep, size_t keep_bytes, size_t base,
+                                 size_t n)
 {
-    int rc = derive_samples(m, o, stacks, keep, keep, base, n);
-    if (m->value_rows != keep)
-        free(keep);
+    int rc = derive_samples(m, o, stacks, *keep, *keep, base, n);
+    if (stacks_cap > m->sample_stack.cap && m->sample_stack.v == stacks)
+        m->sample_stack.cap = stacks_cap; /* the room it has, for the spare */
+    if (*keep && m->value_rows == *keep) {
+        m->value_rows_cap = keep_bytes;
+        *keep = NULL;
+    }
     return rc;
 }
 

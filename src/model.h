@@ -263,6 +263,7 @@ struct ss_model {
      * Read values with ss_sample_value (or ss_sample_row), never by
      * indexing a column with a sample number. */
     uint32_t *value_rows;
+    size_t value_rows_cap; /* its allocation's bytes when larger than n rows, else 0 */
     /* With values_borrowed and no value_rows: sample k reads row
      * values_base + k of the original's columns (one stretch kept). */
     size_t values_base;
@@ -668,12 +669,15 @@ ss_id ss_model_append_stack(struct ss_model *m, const ss_id *locs, size_t n, ss_
 int ss_model_derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
                             const uint32_t *keep, size_t base, size_t n);
 
-/* The same, where keep (malloc'ed, or NULL) is given to m: when o reads its
- * columns directly and keep is not one stretch, m's value_rows are keep
- * itself (no copy, no fresh pages: 40 MB at 10M samples); otherwise keep is
- * freed.  Either way the caller no longer owns it. */
+/* The same, where stacks holds stacks_cap ids (at least n) and *keep
+ * (malloc'ed, or NULL; keep_bytes its allocation) may be given to m: when o
+ * reads its columns directly and keep is not one stretch, m's value_rows
+ * are keep itself (no copy, no fresh pages: 40 MB at 10M samples) and
+ * *keep is set to NULL; otherwise the caller still owns *keep (to free, or
+ * to keep for the next model: struct ss_spare). */
 int ss_model_derive_samples_take(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
-                                 uint32_t *keep, size_t base, size_t n);
+                                 size_t stacks_cap, uint32_t **keep, size_t keep_bytes, size_t base,
+                                 size_t n);
 
 /* Drop the builder's indexes (call when loading is done; saves memory).
  * Builder functions must not be called afterwards. */

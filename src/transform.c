@@ -362,6 +362,15 @@ static int restore(struct ss_tf_list *l, const struct snapshot *s)
         }
         v[i].enabled = s->on[i];
     }
+    /* the steps before the first that differs did what they did: their
+     * effects stay (undoing an append needs no new apply to show them) */
+    for (size_t i = 0; i < s->n && i < l->steps.n; i++) {
+        const struct tf_step *o = &l->steps.v[i];
+        if (o->enabled != v[i].enabled || strcmp(o->text, v[i].text))
+            break;
+        v[i].effect = o->effect;
+        v[i].base_effect = o->base_effect;
+    }
     steps_free(l->steps.v, l->steps.n);
     free(l->steps.v);
     l->steps.v = v;

@@ -184,7 +184,9 @@ int ss_tf_append_script(struct ss_tf_list *l, const char *text, size_t len, cons
 /* The same for a script file (SS_EINPUT when it cannot be read). */
 int ss_tf_append_script_file(struct ss_tf_list *l, const char *path, struct ss_error *err);
 /* Undo / redo the last edit.  Return 1 when something was undone/redone, 0
- * when there was nothing to undo/redo. */
+ * when there was nothing to undo/redo.  The steps before the first that
+ * changed keep their effects (ss_tf_effect), the others have none until the
+ * list is applied again. */
 int ss_tf_undo(struct ss_tf_list *l);
 int ss_tf_redo(struct ss_tf_list *l);
 

@@ -57,6 +57,7 @@ struct apply {
     const ss_id *sunit;     /* unit of each original sample (orig->sample_stack.v unless
                              * labels are tracked) */
     ss_id *sunit_owned;     /* sunit when it was built here */
+    size_t sunit_cap;       /* its bytes */
     int track_labels;       /* working stacks carry label sets (the list has label-root) */
     uint32_t *keep;         /* original sample numbers in the timeline; NULL: base + k */
     size_t keep_cap;        /* its bytes */
@@ -168,8 +169,7 @@ static ss_id cur_stack(const struct apply *a, size_t k)
 /* Room for n sample numbers in the timeline (a->keep_cap says how much). */
 static uint32_t *keep_alloc(struct apply *a, size_t n)
 {
-    a->keep_cap = (n ? n : 1) * sizeof *a->keep;
-    return ss_spare_take(a->spare, a->keep_cap);
+    return ss_spare_take(a->spare, (n ? n : 1) * sizeof *a->keep, &a->keep_cap);
 }
 
 static int keep_materialise(struct apply *a)
@@ -1432,7 +1432,7 @@ static int make_units(struct apply *a, ss_id **ustack, ss_id **ulab, size_t *nu)
     memset(&map, 0, sizeof map);
     VEC(ss_id) us = {NULL, 0, 0};
     VEC(ss_id) ul = {NULL, 0, 0};
-    a->sunit_owned = ss_spare_take(a->spare, (n ? n : 1) * sizeof *a->sunit_owned);
+    a->sunit_owned = ss_spare_take(a->spare, (n ? n : 1) * sizeof *a->sunit_owned, &a->sunit_cap);
     if (!a->sunit_owned)
         return -1;
     a->sunit = a->sunit_owned;
@@ -1529,14 +1529,15 @@ static int model_finish(struct apply *a, const ss_id *loc_map)
             return -1;
     /* the timeline; its values, sources and gaps follow from the kept samples */
     size_t n = a->nkeep;
-    ss_id *stacks = ss_spare_take(a->spare, (n ? n : 1) * sizeof *stacks);
+    size_t stacks_cap;
+    ss_id *stacks = ss_spare_take(a->spare, (n ? n : 1) * sizeof *stacks, &stacks_cap);
     if (!stacks)
         return -1;
     for (size_t k = 0; k < n; k++)
         stacks[k] = a->map[cur_stack(a, k)];
-    uint32_t *keep = a->keep; /* m's value rows, where it can be */
-    a->keep = NULL;
-    if (ss_model_derive_samples_take(m, o, stacks, keep, a->base, n))
+    /* m's value rows, where it can be; else a->keep goes back to the spare */
+    if (ss_model_derive_samples_take(m, o, stacks, stacks_cap / sizeof *stacks, &a->keep,
+                                     a->keep_cap, a->base, n))
         return -1;
     /* everything else as it was */
     for (size_t i = 0; i < o->meta.n; i++)
@@ -1627,7 +1628,7 @@ int tf_apply(struct tf_step *steps, size_t n, struct tf_step *then, int base,
     wset_free(&a.a);
     wset_free(&a.b);
     free(a.o2c);
-    ss_spare_give(a.spare, a.sunit_owned, orig->sample_stack.n * sizeof *a.sunit_owned);
+    ss_spare_give(a.spare, a.sunit_owned, a.sunit_cap);
     ss_spare_give(a.spare, a.keep, a.keep_cap);
     free(a.map);
     VEC_FREE(a.buf);

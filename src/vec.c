@@ -21,12 +21,14 @@ void ss_big_hint(void *p, size_t bytes)
 #endif
 }
 
-void *ss_spare_take(struct ss_spare *s, size_t bytes)
+void *ss_spare_take(struct ss_spare *s, size_t bytes, size_t *room)
 {
     int best = -1;
     for (int i = 0; s && bytes >= SS_SPARE_MIN && i < SS_SPARE_N; i++)
         if (s->p[i] && s->cap[i] >= bytes && (best < 0 || s->cap[i] < s->cap[best]))
             best = i;
+    if (room)
+        *room = best < 0 ? bytes : s->cap[best];
     if (best < 0)
         return ss_alloc_array(bytes, 1);
     void *p = s->p[best];

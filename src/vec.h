@@ -63,8 +63,10 @@ struct ss_spare {
 
 /* The kept array with the least room of at least `bytes` (taken out of s),
  * else (or for fewer than SS_SPARE_MIN bytes) a new one (ss_alloc_array);
- * NULL when memory runs out.  s may be NULL (always new). */
-void *ss_spare_take(struct ss_spare *s, size_t bytes);
+ * NULL when memory runs out.  s may be NULL (always new).  *room (unless
+ * NULL) gets the bytes the array holds, which may be more than asked: give
+ * it back with them, so that a later, larger need still fits. */
+void *ss_spare_take(struct ss_spare *s, size_t bytes, size_t *room);
 /* Keep p (`cap` bytes usable; NULL is ignored) for a later take: in a free
  * slot, else instead of the smallest kept array when p is bigger (which
  * is freed), else p is freed; so is an array under SS_SPARE_MIN bytes.

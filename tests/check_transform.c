@@ -946,7 +946,9 @@ START_TEST(test_spare)
     struct ss_spare sp;
     memset(&sp, 0, sizeof sp);
     size_t mb = (size_t)1 << 20;
-    void *t = ss_spare_take(&sp, 10); /* none kept: a new one */
+    size_t room;
+    void *t = ss_spare_take(&sp, 10, &room); /* none kept: a new one */
+    ck_assert_uint_eq(room, 10);
     ck_assert_ptr_nonnull(t);
     free(t);
     void *small = ss_alloc_array(10, 1);
@@ -959,16 +961,17 @@ START_TEST(test_spare)
         ck_assert_ptr_nonnull(a[i]);
         ss_spare_give(&sp, a[i], sz[i]); /* the fifth replaces the 4 MB one */
     }
-    t = ss_spare_take(&sp, 5 * mb + 1); /* the least room of at least that */
+    t = ss_spare_take(&sp, 5 * mb + 1, &room); /* the least room of at least that */
     ck_assert_ptr_eq(t, a[0]);
+    ck_assert_uint_eq(room, 6 * mb); /* all of it, to be given back with */
     free(t);
-    t = ss_spare_take(&sp, 5 * mb);
+    t = ss_spare_take(&sp, 5 * mb, NULL);
     ck_assert_ptr_eq(t, a[3]);
     free(t);
-    t = ss_spare_take(&sp, 10 * mb); /* none big enough: a new one */
+    t = ss_spare_take(&sp, 10 * mb, NULL); /* none big enough: a new one */
     ck_assert(t != a[2] && t != a[4]);
     free(t);
-    t = ss_spare_take(&sp, 100); /* too small to take a kept one */
+    t = ss_spare_take(&sp, 100, NULL); /* too small to take a kept one */
     ck_assert(t != a[2] && t != a[4]);
     free(t);
     ss_spare_free(&sp);
@@ -1009,18 +1012,28 @@ START_TEST(test_spare)
         for (size_t j = 0; j < 2 && lists[k][j]; j++)
             ck_assert_int_eq(ss_tf_append(with, lists[k][j], &err), 0);
         /* twice, as a key and its undo and redo: the second at least from
-         * the first's arrays */
+         * the first's arrays, which hold junk (a model must not read what
+         * it has not written), and which come back with all their room */
         for (int twice = 0; twice < 2; twice++) {
             struct ss_model got;
             int kept = 0;
-            for (int i = 0; i < SS_SPARE_N; i++)
+            size_t held = 0;
+            for (int i = 0; i < SS_SPARE_N; i++) {
                 kept += sp.p[i] != NULL;
+                held += sp.p[i] ? sp.cap[i] : 0;
+                if (sp.p[i])
+                    memset(sp.p[i], 0xa5, sp.cap[i]);
+            }
             ck_assert_int_eq(ss_tf_apply(with, &m, &got, &err), 0);
             for (int i = 0; i < SS_SPARE_N; i++)
                 kept -= sp.p[i] != NULL;
             used += twice && kept > 0;
             models_equal(&got, &want);
             ss_model_free_spare(&got, &sp);
+            size_t after = 0;
+            for (int i = 0; i < SS_SPARE_N; i++)
+                after += sp.p[i] ? sp.cap[i] : 0;
+            ck_assert_uint_ge(after, held);
         }
         ss_model_free(&want);
     }
@@ -1095,6 +1108,38 @@ static void same_as(struct ss_tf_list *l, const struct ss_model *orig, const cha
     ss_model_free(&a);
     ss_model_free(&b);
 }
+
+/* Undoing an append keeps what the steps before it did (the explorer
+ * refuses a step that changes nothing without applying the list again);
+ * the steps from the first that changed have no effect until applied. */
+START_TEST(test_undo_keeps_effects)
+{
+    struct ss_model m, out;
+    FX_LOAD_OK(&m, mixed_prof);
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_error err;
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 2", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "trim-base 1", &err), 0);
+    ck_assert_int_eq(ss_tf_apply(l, &m, &out, &err), 0);
+    ss_model_free(&out);
+    struct ss_tf_effect e0 = *ss_tf_effect(l, 0), e1 = *ss_tf_effect(l, 1);
+    ck_assert_uint_gt(e0.samples_in, e0.samples_out);
+    ck_assert_uint_gt(e1.frames_removed, 0);
+    ck_assert_int_eq(ss_tf_append(l, "merge k", &err), 0);
+    ck_assert_int_eq(ss_tf_apply(l, &m, &out, &err), 0);
+    ss_model_free(&out);
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    ck_assert_uint_eq(ss_tf_count(l), 2);
+    ck_assert_mem_eq(ss_tf_effect(l, 0), &e0, sizeof e0);
+    ck_assert_mem_eq(ss_tf_effect(l, 1), &e1, sizeof e1);
+    ck_assert_int_eq(ss_tf_change(l, 0, "drop-samples 3", &err), 0);
+    ck_assert_int_eq(ss_tf_undo(l), 1); /* step 1 changed: nothing kept from it on */
+    ck_assert_uint_eq(ss_tf_effect(l, 0)->samples_in, 0);
+    ck_assert_uint_eq(ss_tf_effect(l, 1)->frames_removed, 0);
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
 
 START_TEST(test_undo_edit_equivalence)
 {
@@ -2114,6 +2159,7 @@ Suite *transform_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("list");
     tcase_add_test(tc, test_undo_edit_equivalence);
+    tcase_add_test(tc, test_undo_keeps_effects);
     suite_add_tcase(s, tc);
     /* a few hundred lists over a dozen fixtures: about 0.3 s of CPU, more
      * on a loaded machine */

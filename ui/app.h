@@ -129,6 +129,7 @@ struct ui_hist {
 };
 
 struct ui_runs_job;
+struct ui_warm_job;
 
 /* Statistics of the current model, computed on first use (cache.c). */
 struct ui_cache {
@@ -197,7 +198,8 @@ struct ui {
     /* the per-sample arrays of the last tm and btm, for the next key's
      * models (struct ss_spare: no fresh pages per transform) */
     struct ss_spare spare;
-    unsigned gen; /* bumped whenever m changes */
+    struct ui_warm_job *warm; /* arrays for the spare, faulted in on a thread */
+    unsigned gen;             /* bumped whenever m changes */
     struct ui_cache cache;
     uint64_t orig_samples; /* count values of all original samples */
 
@@ -485,6 +487,16 @@ int ui_runs_start(struct ui *ui);
 int ui_runs_poll(struct ui *ui, int wait);
 int ui_runs_busy(const struct ui *ui);
 void ui_runs_cancel(struct ui_cache *c);
+
+/* Warm arrays for the first transforms.  The spare (ui->spare) only holds
+ * arrays once a model was replaced, so the first keys that transform a
+ * large profile would build their models in new pages, which a virtual
+ * machine faults in slowly.  ui_warm_start, after the first screen, has a
+ * thread allocate and touch the arrays two models of the profile (and of
+ * the base) take; ui_warm_adopt gives them to the spare once they are
+ * ready (wait: wait for them; the main thread alone touches the spare). */
+void ui_warm_start(struct ui *ui);
+void ui_warm_adopt(struct ui *ui, int wait);
 
 /* The comparison of the current model with the base, by function or by
  * line (borrowed, valid until the next edit), or NULL when nothing is

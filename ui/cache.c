@@ -51,6 +51,67 @@ int ui_runs_busy(const struct ui *ui)
     return ui->cache.job != NULL;
 }
 
+/* Two arrays of a sample number or stack id per sample for the profile
+ * (a model's timeline and value rows), two for the base. */
+#define WARM_N 4
+
+struct ui_warm_job {
+    pthread_t thread;
+    size_t bytes[WARM_N];
+    void *p[WARM_N];
+    atomic_int done;
+};
+
+static void *warm_thread(void *arg)
+{
+    struct ui_warm_job *j = arg;
+    for (int i = 0; i < WARM_N; i++) {
+        if (!j->bytes[i] || (j->p[i] = ss_alloc_array(j->bytes[i], 1)) == NULL)
+            continue;
+        /* the page faults, here: a write to every page (not a memset to
+         * zero, which the compiler may turn into a calloc that writes
+         * nothing) */
+        volatile unsigned char *b = j->p[i];
+        for (size_t k = 0; k < j->bytes[i]; k += 4096)
+            b[k] = 1;
+    }
+    atomic_store(&j->done, 1);
+    return NULL;
+}
+
+void ui_warm_start(struct ui *ui)
+{
+    if (ui->warm)
+        return;
+    size_t n[2] = {ui->orig.sample_stack.n, ui->bm ? ui->borig.sample_stack.n : 0};
+    struct ui_warm_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return; /* new pages then: slower, not wrong */
+    int any = 0;
+    for (int i = 0; i < WARM_N; i++) {
+        size_t b = n[i / 2] * sizeof(ss_id);
+        j->bytes[i] = b >= SS_SPARE_MIN ? b : 0;
+        any |= j->bytes[i] != 0;
+    }
+    if (!any || pthread_create(&j->thread, NULL, warm_thread, j)) {
+        free(j);
+        return;
+    }
+    ui->warm = j;
+}
+
+void ui_warm_adopt(struct ui *ui, int wait)
+{
+    struct ui_warm_job *j = ui->warm;
+    if (!j || (!wait && !atomic_load(&j->done)))
+        return;
+    pthread_join(j->thread, NULL);
+    for (int i = 0; i < WARM_N; i++)
+        ss_spare_give(&ui->spare, j->p[i], j->bytes[i]);
+    free(j);
+    ui->warm = NULL;
+}
+
 void ui_cache_clear(struct ui_cache *c)
 {
     ui_runs_cancel(c);

@@ -81,6 +81,7 @@ static int apply_list(struct ui *ui, struct ss_model *nm, struct ss_model *nb, s
     memset(nm, 0, sizeof *nm);
     memset(nb, 0, sizeof *nb);
     ui_runs_cancel(&ui->cache); /* of the model about to go: the cores are for this */
+    ui_warm_adopt(ui, 0);
     if (ui->phase_cmp) {
         char cmd[2][64];
         for (int k = 0; k < 2; k++)
@@ -183,7 +184,7 @@ static void why_no_scaffold(struct ui *ui, char *buf, size_t n)
 /* Take back step `step` just added (or changed) by ui_add_transform, which
  * matched nothing or changed nothing, and say why; U still adds it (the
  * edit is on the redo list). */
-static void refuse_step(struct ui *ui, size_t step, int no_match, int edit)
+static void refuse_step(struct ui *ui, size_t step, int no_match, int edit, int reapply)
 {
     char text[1024], why[512];
     snprintf(text, sizeof text, "%s", ss_tf_text(ui->tf, step));
@@ -192,7 +193,8 @@ static void refuse_step(struct ui *ui, size_t step, int no_match, int edit)
     if (no_match)
         snprintf(why, sizeof why, "no %s matches", ss_tf_match_noun(ui->tf, step));
     ss_tf_undo(ui->tf);
-    ui_reapply(ui, "");
+    if (reapply) /* else the models are still those of the list as it was */
+        ui_reapply(ui, "");
     if (!no_match && auto_trim)
         why_no_scaffold(ui, why, sizeof why);
     else if (!no_match)
@@ -251,6 +253,41 @@ int ui_compare_phases(struct ui *ui, const char *a, const char *b)
     return 0;
 }
 
+/* ui_add_transform of a step appended as `step`, the last: the new models
+ * are installed only when the step is kept, so that refusing it needs no
+ * second apply (the steps before it keep their effects when it is undone). */
+static int append_step(struct ui *ui, const char *cmd, size_t step)
+{
+    struct ss_model nm, nb;
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (apply_list(ui, &nm, &nb, &err)) {
+        ss_tf_undo(ui->tf);
+        ui_error(ui, "%s: %s (not applied)", cmd, err.msg);
+        return -1;
+    }
+    if (ss_tf_enabled(ui->tf, step)) {
+        /* as pprof refuses a -focus that matches nothing: a step that
+         * would only empty the views, or do nothing, is not added */
+        int no_match = step_no_match(ui, step);
+        if (no_match || step_no_op(ui, step)) {
+            int applied = ss_tf_count(ui->tf) > 0 || ui->phase_cmp;
+            if (applied)
+                ss_model_free_spare(&nm, &ui->spare);
+            if (ui->phase_cmp || (ui->bm && applied))
+                ss_model_free_spare(&nb, &ui->spare);
+            refuse_step(ui, step, no_match, 0, 0);
+            return -1;
+        }
+    }
+    install(ui, &nm, &nb);
+    ui_message(ui, "%s", cmd);
+    warn_no_match(ui, cmd);
+    if (ss_tf_enabled(ui->tf, step))
+        describe_step(ui, ss_tf_text(ui->tf, step), step);
+    return 0;
+}
+
 int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_at)
 {
     struct ss_error err;
@@ -276,6 +313,8 @@ int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_a
         ui_error(ui, "%s: %s", cmd, err.msg[0] ? err.msg : "cannot add this step");
         return -1;
     }
+    if (edit_step < 0 && step + 1 == ss_tf_count(ui->tf))
+        return append_step(ui, cmd, step);
     if (ui_reapply(ui, cmd))
         return -1;
     if (step < ss_tf_count(ui->tf) && ss_tf_enabled(ui->tf, step)) {
@@ -283,7 +322,7 @@ int ui_add_transform(struct ui *ui, const char *cmd, int edit_step, int insert_a
          * would only empty the views, or do nothing, is not added */
         int no_match = step_no_match(ui, step);
         if (no_match || step_no_op(ui, step)) {
-            refuse_step(ui, step, no_match, edit_step >= 0);
+            refuse_step(ui, step, no_match, edit_step >= 0, 1);
             if (saved) /* the list is as it was: as saved as it was */
                 ui->saved_gen = ui->gen;
             return -1;

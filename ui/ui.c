@@ -1017,6 +1017,7 @@ static void ui_free(struct ui *ui)
         ss_model_free(&ui->btm);
     ss_model_free(&ui->borig); /* zeroed when nothing is compared: a no-op */
     ss_tf_list_free(ui->tf);
+    ui_warm_adopt(ui, 1);
     ss_spare_free(&ui->spare);
     free(ui->cur_fn);
     for (size_t i = 0; i < ui->nsource_paths; i++)
@@ -1128,6 +1129,7 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
     if (timing)
         fprintf(timing, "%.3f\t%.3f\tfirst screen (after loading)\n", now_ms() - t_start,
                 cpu_ms() - c_start);
+    ui_warm_start(ui);
     finish_deferred(ui, timing);
 
     while (!ui->quit) {

@@ -1436,24 +1436,6 @@ static int parse_options(struct cli_args *a, int argc, char **argv, int *first)
     return 0;
 }
 
-/* Why a table takes no --sort (the rest of the usage error), or "". */
-static const char *sort_refused(enum ss_report_by by)
-{
-    static const struct {
-        enum ss_report_by by;
-        const char *why;
-    } fixed[] = {
-        {SS_REPORT_LEVELS, " (levels: rows in level order)"},
-        {SS_REPORT_TIMELINE, " (timeline: rows in time order)"},
-        {SS_REPORT_PHASES, " (phases: rows in time order)"},
-        {SS_REPORT_RUNS, " (runs: a run has no self and total)"},
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-        if (fixed[i].by == by)
-            return fixed[i].why;
-    return "";
-}
-
 static int cmd_report(struct cli_args *a, int argc, char **argv)
 {
     int first, rc = parse_options(a, argc, argv, &first);
@@ -1484,13 +1466,14 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
                     (o.inverted || o.depth || o.min_pct > 0 ? SS_RT_TREE : 0) |
                     (o.width ? SS_RT_WIDTH : 0) | (o.share > 0 ? SS_RT_SHARE : 0) |
                     (o.phases || o.penalty > 0 ? SS_RT_PHASES : 0);
-    unsigned flags = ss_report_table_of(o.by)->flags;
+    const struct ss_report_table *tb = ss_report_table_of(o.by);
     for (size_t i = 0; i < ARRAY_SIZE(takes); i++)
-        if ((used & takes[i].flag) && !(flags & takes[i].flag)) {
-            char names[256];
+        if ((used & takes[i].flag) && !(tb->flags & takes[i].flag)) {
+            char names[256], why[128] = "";
+            if (takes[i].flag == SS_RT_SORT && tb->why_no_sort)
+                snprintf(why, sizeof why, " (%s: %s)", tb->name, tb->why_no_sort);
             return usage_error("%s with --by %s%s", takes[i].what,
-                               ss_report_tables_with(takes[i].flag, names, sizeof names),
-                               takes[i].flag == SS_RT_SORT ? sort_refused(o.by) : "");
+                               ss_report_tables_with(takes[i].flag, names, sizeof names), why);
         }
     if (o.by == SS_REPORT_CALLS && o.sort == SS_SORT_SELF)
         return usage_error("%s", "--sort self: a call has one measure, its time: --by calls "

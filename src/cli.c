@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "compare.h"
+#include "explore.h"
 #include "flame.h"
 #include "load.h"
 #include "outlimit.h"
@@ -399,48 +400,11 @@ static char *cli_bases[MAX_BASES];
 static int cli_nbases, cli_normalize;
 static double cli_alpha = 0.05; /* --alpha: the verdicts' level (verdict.h) */
 
-/* The explorer's base, loaded with the profile (ss_cli_take_base). */
-static struct ss_model *explorer_base;
-/* Whether the explorer's first transform list holds a saved session
- * (--resume) or only --preset's, -e's and --script's steps. */
-static int explorer_resumed;
-
-int ss_cli_resumed(void)
-{
-    return explorer_resumed;
-}
-
-char *const *ss_cli_base_files(int *n)
-{
-    *n = cli_nbases;
-    return cli_bases;
-}
-
-double ss_cli_alpha(void)
-{
-    return cli_alpha;
-}
-
-struct ss_model *ss_cli_take_base(int *normalize)
-{
-    struct ss_model *b = explorer_base;
-    explorer_base = NULL;
-    *normalize = cli_normalize;
-    return b;
-}
-
 /* --compare-phases A,B: the base is phase A of FILE..., the new profile
  * phase B (after the transforms): each side is the profile with the list
  * and then keep-phase A or B (ss_tf_apply_then). */
 static int cli_phase_cmp;
 static char cli_phase_ref[2][32];
-
-int ss_cli_compare_phases(const char **base, const char **cur)
-{
-    *base = cli_phase_ref[0];
-    *cur = cli_phase_ref[1];
-    return cli_phase_cmp;
-}
 
 static int compare_phases_arg(const char *arg)
 {
@@ -600,18 +564,6 @@ static const char *source_paths[MAX_SOURCE_PATHS];
 static size_t nsource_paths;
 static struct ss_source_map source_maps[MAX_SOURCE_PATHS];
 static size_t nsource_maps;
-
-const char *const *ss_cli_source_paths(size_t *n)
-{
-    *n = nsource_paths;
-    return source_paths;
-}
-
-const struct ss_source_map *ss_cli_source_maps(size_t *n)
-{
-    *n = nsource_maps;
-    return source_maps;
-}
 
 /* Print the report of sd to standard output, unless forced through a
  * stream capped at the size limit of the inputs (files and bases): past it
@@ -1484,24 +1436,6 @@ static int parse_options(struct cli_args *a, int argc, char **argv, int *first)
     return 0;
 }
 
-/* Why a table takes no --sort (the rest of the usage error), or "". */
-static const char *sort_refused(enum ss_report_by by)
-{
-    static const struct {
-        enum ss_report_by by;
-        const char *why;
-    } fixed[] = {
-        {SS_REPORT_LEVELS, " (levels: rows in level order)"},
-        {SS_REPORT_TIMELINE, " (timeline: rows in time order)"},
-        {SS_REPORT_PHASES, " (phases: rows in time order)"},
-        {SS_REPORT_RUNS, " (runs: a run has no self and total)"},
-    };
-    for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-        if (fixed[i].by == by)
-            return fixed[i].why;
-    return "";
-}
-
 static int cmd_report(struct cli_args *a, int argc, char **argv)
 {
     int first, rc = parse_options(a, argc, argv, &first);
@@ -1532,13 +1466,14 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
                     (o.inverted || o.depth || o.min_pct > 0 ? SS_RT_TREE : 0) |
                     (o.width ? SS_RT_WIDTH : 0) | (o.share > 0 ? SS_RT_SHARE : 0) |
                     (o.phases || o.penalty > 0 ? SS_RT_PHASES : 0);
-    unsigned flags = ss_report_table_of(o.by)->flags;
+    const struct ss_report_table *tb = ss_report_table_of(o.by);
     for (size_t i = 0; i < ARRAY_SIZE(takes); i++)
-        if ((used & takes[i].flag) && !(flags & takes[i].flag)) {
-            char names[256];
+        if ((used & takes[i].flag) && !(tb->flags & takes[i].flag)) {
+            char names[256], why[128] = "";
+            if (takes[i].flag == SS_RT_SORT && tb->why_no_sort)
+                snprintf(why, sizeof why, " (%s: %s)", tb->name, tb->why_no_sort);
             return usage_error("%s with --by %s%s", takes[i].what,
-                               ss_report_tables_with(takes[i].flag, names, sizeof names),
-                               takes[i].flag == SS_RT_SORT ? sort_refused(o.by) : "");
+                               ss_report_tables_with(takes[i].flag, names, sizeof names), why);
         }
     if (o.by == SS_REPORT_CALLS && o.sort == SS_SORT_SELF)
         return usage_error("%s", "--sort self: a call has one measure, its time: --by calls "
@@ -1914,6 +1849,49 @@ static int append_cli_steps(struct ss_tf_list *l)
     return 0;
 }
 
+/* The explorer on files[0..n) with the transform list `start` (taken
+ * over; NULL: none), `resumed` when it holds the saved session: its whole
+ * input (explore.h) from the options, the profile and its base loaded.
+ * Returns the exit status. */
+static int explore(const struct ss_cli_ui *ui, char *const *files, int n, struct ss_tf_list *start,
+                   int resumed)
+{
+    struct sides sd;
+    double t0 = now_ms();
+    int rc = load_sides(&sd, files, n, NULL, 1, &t0);
+    if (rc) {
+        ss_tf_list_free(start);
+        return rc;
+    }
+    if (!sd.b && cli_normalize) {
+        ss_model_free(&sd.orig);
+        ss_tf_list_free(start);
+        return usage_error("%s", "--normalize goes with --base");
+    }
+    struct ss_explore in;
+    ss_explore_init(&in);
+    in.model = sd.orig; /* load_sides applied no list: the models as loaded */
+    in.files = files;
+    in.nfiles = n;
+    if (sd.b) {
+        in.base = *sd.b;
+        in.have_base = 1;
+    }
+    in.normalize = cli_normalize;
+    in.alpha = cli_alpha;
+    in.base_files = cli_bases;
+    in.nbase_files = cli_nbases;
+    in.compare_phases = cli_phase_cmp;
+    memcpy(in.phase, cli_phase_ref, sizeof in.phase);
+    in.source_paths = source_paths;
+    in.nsource_paths = nsource_paths;
+    in.source_maps = source_maps;
+    in.nsource_maps = nsource_maps;
+    in.start = start;
+    in.resumed = resumed;
+    return ui->run(&in);
+}
+
 int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
 {
     static const struct {
@@ -1993,23 +1971,8 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         ss_tf_list_free(resumed);
         return rc;
     }
-    if (ui && ui->available()) {
-        static struct sides sd; /* the base stays here until the UI takes it */
-        double t0 = now_ms();
-        rc = load_sides(&sd, files, n, NULL, 1, &t0);
-        if (rc) {
-            ss_tf_list_free(resumed);
-            return rc;
-        }
-        if (!sd.b && cli_normalize) {
-            ss_model_free(&sd.orig);
-            ss_tf_list_free(resumed);
-            return usage_error("%s", "--normalize goes with --base");
-        }
-        explorer_base = sd.b;
-        explorer_resumed = resume;
-        return ui->run(&sd.orig, files, n, resumed);
-    }
+    if (ui && ui->available())
+        return explore(ui, files, n, resumed, resume);
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
     rc = report_run(files, n, &o, resumed);

@@ -16,7 +16,7 @@
 #include "load_speedscope.h"
 #include "load_trace.h"
 #include "load_tables.h"
-#include "write.h"
+#include "writers.h"
 #include "vec.h"
 
 /* ---- detection adapters ------------------------------------------------- */

@@ -81,13 +81,16 @@ enum {
 };
 
 /* The tables of `report --by`, one line each (report.c): the name, what it
- * needs and takes, its --help lines ('\n' between them) and its printer
- * for one profile (a comparison's are report_compare.c's).  The command
- * line parses --by, writes --help and checks the options through it. */
+ * needs and takes, why it takes no --sort (when that is not plain), its
+ * --help lines ('\n' between them) and its printer for one profile (a
+ * comparison's are report_compare.c's).  The command line parses --by,
+ * writes --help and checks the options through it. */
 struct ss_report_table {
     const char *name;
     enum ss_report_by by;
-    unsigned flags; /* SS_RT_* */
+    unsigned flags;          /* SS_RT_* */
+    const char *why_no_sort; /* without SS_RT_SORT: the reason --sort's usage
+                                error gives ("rows in level order"), or NULL */
     const char *help;
     int (*print)(FILE *out, const struct ss_model *m, const struct ss_report_opts *o,
                  struct ss_error *err);

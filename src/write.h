@@ -2,8 +2,8 @@
  *
  * Every writer sees the model it is given (the transformed model when
  * transforms are in effect) and writes it whole.  ss_write_file() is the one
- * entry point for the program: it picks the format, checks the target and
- * writes atomically.  The rules, which the man page's FILES section repeats:
+ * entry point for the program: it picks the format's writer (writers.h),
+ * checks the target and writes atomically.  The rules, which the man page's FILES section repeats:
  *
  * - An input is never replaced: not an input file (by device and inode, so a
  *   hard link or a symbolic link to it counts), nor any file inside an input
@@ -31,6 +31,7 @@
 
 #include "format.h"
 #include "model.h"
+#include "writers.h"
 
 /* Options of ss_write_file.  The core holds no process-wide configuration:
  * what the command line and the explorer choose for a write travels here. */
@@ -89,28 +90,5 @@ void ss_write_abandon(void);
 typedef int (*ss_fill_fn)(FILE *f, void *ctx, const char *path, struct ss_error *err);
 int ss_write_with(const char *path, const struct ss_write_opts *o, ss_fill_fn fill, void *ctx,
                   struct ss_error *err);
-
-/* --- the writers ---------------------------------------------------------
- * Stream writers write the whole profile to f; `path` is only for messages.
- * They return 0 or an error code (the caller checks f for write errors). */
-int ss_write_rprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
-int ss_write_pprof(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
-int ss_write_folded(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
-int ss_write_speedscope(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
-int ss_write_sampling_prof(const struct ss_model *m, FILE *f, const char *path,
-                           struct ss_error *err);
-
-/* The flame graph as a standalone interactive SVG (write_svg.c) with the
- * options fo (flame.h's struct; NULL: the aggregated graph, roots at the
- * bottom, children by name) and, for a comparison, the verdicts' level
- * alpha (0: 0.05), as ss_write_opts gives them.  ss_write_svg, the format
- * table's writer (whose writers take no options), uses the defaults;
- * ss_write_file and ss_write_stream pass their options' svg and svg_alpha. */
-int ss_write_svg(const struct ss_model *m, FILE *f, const char *path, struct ss_error *err);
-int ss_write_svg_with(const struct ss_model *m, FILE *f, const char *path,
-                      const struct ss_flame_opts *fo, double alpha, struct ss_error *err);
-
-/* The tables writer fills the existing empty directory `dir`. */
-int ss_write_tables(const struct ss_model *m, const char *dir, struct ss_error *err);
 
 #endif

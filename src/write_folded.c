@@ -20,7 +20,7 @@
  * memory: lines are compared and written name by name from the model, and
  * one longer than a reader takes (SS_MAX_LINE, 256 MiB) is refused.
  */
-#include "write.h"
+#include "writers.h"
 
 #include <math.h>
 #include <stdlib.h>

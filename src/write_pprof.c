@@ -39,7 +39,7 @@
  * when it is there, else by zlib; a big profile is encoded and compressed
  * in parts at once, one gzip member each (see write_parts).
  */
-#include "write.h"
+#include "writers.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -24,7 +24,7 @@
  * reader would split differently (containing `" "`, ending in `" `, or
  * holding `" F#L ` text: R writes names verbatim, so no quoting can help).
  */
-#include "write.h"
+#include "writers.h"
 
 #include <math.h>
 #include <stdlib.h>

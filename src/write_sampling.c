@@ -18,7 +18,7 @@
  * count or a line number out of the reader's range is an error naming it,
  * never a file that cannot be read back.
  */
-#include "write.h"
+#include "writers.h"
 
 #include <stdlib.h>
 #include <string.h>

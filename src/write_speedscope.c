@@ -19,7 +19,8 @@
  * as valid UTF-8 JSON strings: control characters escaped, a byte that is
  * not UTF-8 replaced by U+FFFD.
  */
-#include "write.h"
+#include "writers.h"
+#include "format.h"
 #include "vec.h"
 #include "num.h"
 

@@ -36,7 +36,7 @@
 #include "hash.h"
 #include "sort.h"
 #include "textesc.h"
-#include "write.h"
+#include "writers.h"
 
 #define SVG_W 1200     /* the picture's width in px */
 #define SVG_XPAD 10    /* margin left and right */

@@ -7,7 +7,7 @@
  * caller (write.c) gives an empty temporary directory and renames it into
  * place, so a failed write never leaves half a directory behind.
  */
-#include "write.h"
+#include "writers.h"
 
 #include <errno.h>
 #include <stdlib.h>

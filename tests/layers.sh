@@ -7,6 +7,8 @@
 #     loader;
 #   - the explorer never includes the loading front door (load.h): it does
 #     not parse files;
+#   - the explorer never includes the command line's header (cli.h): all
+#     it gets from the command line comes in one struct (explore.h);
 #   - in ui/, only the views that show call trees and callers/callees
 #     include tree.h; names and function identity come from model.h;
 #   - only src/model.c writes the model's tables: loaders and transforms
@@ -46,6 +48,7 @@ loaders='load_[a-z_]+\.h'
 check "loader headers only in loaders and the format table" \
     "$(includes "$loaders" src/*.c src/*.h ui/*.c ui/*.h | grep -vE '^src/(load[a-z_]*|format)\.[ch]$')"
 check "the explorer does not load files (no load.h in ui/)" "$(includes 'load\.h' ui/*.c ui/*.h)"
+check "the explorer's input is one struct (no cli.h in ui/: explore.h)" "$(includes 'cli\.h' ui/*.c ui/*.h)"
 check "tree.h only in the tree and calls views" \
     "$(includes 'tree\.h' ui/*.c ui/*.h | grep -vxE 'ui/view_(tree|calls)\.c')"
 
@@ -141,8 +144,10 @@ printf '#include "a.h"\n' >"$TMPD/loop/d.c"
 mkdir -p "$TMPD/src"
 printf '#include <curses.h>\n' >"$TMPD/src/bad.c"
 printf '#include "load_rprof.h"\n' >"$TMPD/src/stats_bad.c"
+printf '#include "cli.h"\n' >"$TMPD/src/ui_bad.c"
 printf 'if (VEC_PUSH(m->aggs, a))\n    L->m->meta.v[0].key = k;\nm->sources.v[s].interval_us = iv;\nn = m->aggs.n;\n    struct ss_source *so = &S->m->sources.v[sid];\nconst struct ss_source *ok = &m->sources.v[0];\n' >"$TMPD/src/load_bad.c"
 [ -n "$(includes "$curses" "$TMPD/src/bad.c")" ] && [ -n "$(includes "$loaders" "$TMPD/src/stats_bad.c")" ] &&
+    [ -n "$(includes 'cli\.h' "$TMPD/src/ui_bad.c")" ] &&
     [ "$(writes "$TMPD/src/load_bad.c" | wc -l)" -eq 4 ] &&
     pass "the include check finds offenders" || fail "the include check finds offenders" "grep found nothing"
 mkdir -p "$TMPD/cite"

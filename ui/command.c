@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "display.h"
 #include "state.h"
 #include "write.h"
@@ -66,9 +65,9 @@ static char **write_opts(struct ui *ui, int force, struct ss_write_opts *o)
     memset(o, 0, sizeof *o);
     o->force = force;
     o->svg = ui_flame_svg_opts(ui); /* :w F.svg: the graph as the flame view shows it */
-    o->svg_alpha = ss_cli_alpha();  /* --alpha, as convert's */
-    int nb;
-    char *const *bases = ss_cli_base_files(&nb);
+    o->svg_alpha = ui->alpha_opt;   /* --alpha, as convert's */
+    int nb = ui->nbase_files;
+    char *const *bases = ui->base_files;
     char **inputs = malloc((size_t)(ui->nfiles + nb) * sizeof *inputs);
     if (!inputs) {
         ui_error(ui, "out of memory");

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "cli.h"
 #include "command.h"
 #include "display.h"
 #include "prompt.h"
@@ -1029,40 +1028,42 @@ static void ui_free(struct ui *ui)
     ui_canvas_free(&ui->canvas);
 }
 
-/* Take over the model m (m is left empty) and set up the views and their
- * private data.  Returns 0, or -1 when memory runs out; ui_free cleans up
- * either way. */
-static int ui_init(struct ui *ui, struct ss_model *m, char *const *files, int nfiles)
+/* Take over in's models (left empty) and set up the views and their
+ * private data from the rest of the input.  Returns 0, or -1 when memory
+ * runs out; ui_free cleans up either way. */
+static int ui_init(struct ui *ui, struct ss_explore *in)
 {
     memset(ui, 0, sizeof *ui);
-    ui->orig = *m;
-    memset(m, 0, sizeof *m);
+    ui->orig = in->model;
+    memset(&in->model, 0, sizeof in->model);
     ui->m = &ui->orig;
-    ui->gen = 1;
-    ui->cache.gen = 1;
-    ui->files = files;
-    ui->nfiles = nfiles;
-    ui->orig_samples = count_samples(&ui->orig);
-    struct ss_model *b = ss_cli_take_base(&ui->normalize);
-    ui->alpha = ss_cli_alpha();
-    if (b) { /* a comparison: the base, taken over too */
-        ui->borig = *b;
-        memset(b, 0, sizeof *b);
+    if (in->have_base) { /* a comparison: the base, taken over too */
+        ui->borig = in->base;
+        memset(&in->base, 0, sizeof in->base);
+        in->have_base = 0;
         ui->bm = &ui->borig;
     }
+    ui->normalize = in->normalize;
+    ui->alpha = in->alpha;
+    ui->alpha_opt = in->alpha;
+    ui->gen = 1;
+    ui->cache.gen = 1;
+    ui->files = in->files;
+    ui->nfiles = in->nfiles;
+    ui->base_files = in->base_files;
+    ui->nbase_files = in->nbase_files;
+    ui->resumed = in->resumed;
+    ui->orig_samples = count_samples(&ui->orig);
     ui->tf = ss_tf_list_new();
     if (!ui->tf)
         return -1;
     ss_tf_list_set_spare(ui->tf, &ui->spare);
-    size_t nsp;
-    const char *const *sp = ss_cli_source_paths(&nsp);
-    for (size_t i = 0; i < nsp; i++)
-        if (ui_add_source_path(ui, sp[i]))
+    for (size_t i = 0; i < in->nsource_paths; i++)
+        if (ui_add_source_path(ui, in->source_paths[i]))
             return -1;
-    const struct ss_source_map *maps = ss_cli_source_maps(&nsp);
-    for (size_t i = 0; i < nsp; i++) {
+    for (size_t i = 0; i < in->nsource_maps; i++) {
         char arg[8192];
-        snprintf(arg, sizeof arg, "%s=%s", maps[i].from, maps[i].to);
+        snprintf(arg, sizeof arg, "%s=%s", in->source_maps[i].from, in->source_maps[i].to);
         if (ui_add_source_map(ui, arg) < 0)
             return -1;
     }
@@ -1116,7 +1117,7 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
     if (ui->orig.warnings.n)
         ui_error(ui, "warning: %s%s", ui->orig.warnings.v[0],
                  ui->orig.warnings.n > 1 ? " (and more: stackscope check FILE)" : "");
-    else if (!ss_cli_resumed())
+    else if (!ui->resumed)
         last_session_hint(ui);
 
     /* the top function is the current one from the start (calls, runs) */
@@ -1194,7 +1195,7 @@ static int save_state(struct ui *ui, char *msg, size_t n)
     return warn[0] ? 1 : 0;
 }
 
-int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_list *resumed)
+int ss_ui_main(struct ss_explore *in)
 {
     double t_start = now_ms(), c_start = cpu_ms();
     static struct ui ui; /* big; one per process */
@@ -1205,25 +1206,28 @@ int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_
     char msg[1024];
     int cols, rows, status = 1;
 
-    if (ui_init(&ui, m, files, nfiles)) {
-        ss_tf_list_free(resumed);
+    struct ss_tf_list *start = in->start;
+    in->start = NULL;
+    if (ui_init(&ui, in)) {
+        ss_tf_list_free(start);
         fprintf(stderr, "stackscope: out of memory\n");
         status = 2;
         goto done;
     }
-    if (resumed) {
+    if (start) {
         ss_tf_list_free(ui.tf);
-        ui.tf = resumed;
-        size_t n = ss_tf_count(resumed);
-        if (ss_cli_resumed())
+        ui.tf = start;
+        /* the new list takes the spare arrays too (struct ss_spare) */
+        ss_tf_list_set_spare(ui.tf, &ui.spare);
+        size_t n = ss_tf_count(start);
+        if (ui.resumed)
             snprintf(msg, sizeof msg, "resumed the last session: %zu transform%s", n, ss_s(n));
         else
             snprintf(msg, sizeof msg, "started with: %zu transform%s (u undoes them)", n, ss_s(n));
         if (ui_reapply(&ui, msg) == 0)
             ui.saved_gen = ui.gen; /* the state file or the command line holds them */
     }
-    const char *pa, *pb; /* --compare-phases A,B */
-    if (ss_cli_compare_phases(&pa, &pb) && ui_compare_phases(&ui, pa, pb)) {
+    if (in->compare_phases && ui_compare_phases(&ui, in->phase[0], in->phase[1])) {
         fprintf(stderr, "stackscope: --%s\n", ui.msg);
         goto done;
     }

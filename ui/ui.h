@@ -9,16 +9,15 @@
 #ifndef UI_UI_H
 #define UI_UI_H
 
-#include "model.h"
-#include "transform.h"
+#include "explore.h"
 
-/* Explore model m (ownership passes to the UI, which frees it) loaded from
- * files[0..nfiles), with the transform list `resumed` in effect from the
- * start (owned by the UI from here; NULL: none).  On the way out the
- * transform list is kept in the session state file (state.h).  Returns the
- * exit status: 0, 1 (a bad script or terminal), 2 (an error) or 128 +
- * signal. */
-int ss_ui_main(struct ss_model *m, char *const *files, int nfiles, struct ss_tf_list *resumed);
+/* Explore in->model (stackscope(1), THE EXPLORER) with everything else the
+ * command line gives (explore.h).  The UI takes over in->model, in->base
+ * and in->start (it frees them, whatever it returns); the rest is borrowed.
+ * On the way out the transform list is kept in the session state file
+ * (state.h).  Returns the exit status: 0, 1 (a bad script or terminal), 2
+ * (an error) or 128 + signal. */
+int ss_ui_main(struct ss_explore *in);
 
 /* Can the UI run here: a script in STACKSCOPE_SCRIPT, or a terminal on stdin
  * and stdout that can move the cursor?  Otherwise the command line prints a

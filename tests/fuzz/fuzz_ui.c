@@ -184,11 +184,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int pick = data[0] % 5;
     char *files[2] = {paths[pick == 4 ? 0 : pick], paths[1]};
     int nfiles = pick == 4 ? 2 : 1;
-    struct ss_model m;
+    struct ss_explore in;
+    ss_explore_init(&in);
     struct ss_error err;
-    if (ss_load_files(&m, files, nfiles, NULL, &err))
+    if (ss_load_files(&in.model, files, nfiles, NULL, &err))
         abort();
-    ss_ui_main(&m, files, nfiles, NULL); /* takes the model */
-    fuzz_tmp_clear(scratch, 1);          /* files, and the tables directories of `:w DIR/` */
+    in.files = files;
+    in.nfiles = nfiles;
+    ss_ui_main(&in);            /* takes the model */
+    fuzz_tmp_clear(scratch, 1); /* files, and the tables directories of `:w DIR/` */
     return 0;
 }

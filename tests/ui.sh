@@ -557,6 +557,13 @@ DUMP transforms
 EOF
 same session.phase
 same session.kept
+# The phases of a new model are found right after the key's screen is
+# painted (the key answers first, as with the run lengths): the timing file
+# has the deferred paint, and the dumps above (taken once everything is
+# shown) have the phases.
+printf '6\n>v\nK\nq\n' >defer.script
+STACKSCOPE_SCRIPT=defer.script STACKSCOPE_UI_TIMING=defer.timing LC_ALL=C.UTF-8 "$STACKSCOPE" "$DEMO" >/dev/null 2>&1 </dev/null
+check session.phases-deferred "$(awk -F '\t' '{ k = k " " $3 } END { if (k !~ / 6 \(deferred: phases\).* K \(deferred: phases\)/) print "keys:" k }' defer.timing)"
 same session.levels
 same session.runs
 same session.transforms

@@ -251,10 +251,13 @@ struct ui {
      * thread (ui_runs_start) and keeps answering keys, and draws again when
      * they are ready (without threads: at once, with defer off).  So a key
      * is answered before the extras are done, and the next key need not
-     * wait for them. */
-    int defer, pending;
-    double bg_ms; /* when the background extras started (ms, for the timing file) */
+     * wait for them.  The phases of the timeline are left so too, found in
+     * the foreground right after the screen (no run lengths waited for). */
+    int defer, pending; /* pending: UI_PENDING_* bits */
+    double bg_ms;       /* when the background extras started (ms, for the timing file) */
 };
+
+enum { UI_PENDING_RUNS = 1, UI_PENDING_PHASES = 2 };
 
 /* ---- view_flame.c: what the sandwich view (view_sandwich.c) shares ---------- */
 
@@ -478,6 +481,10 @@ int ui_levels(struct ui *ui, const struct ss_level_row **rows, size_t *n, size_t
 /* The phases of the current model (phases.h, the detector's defaults), or
  * NULL with an error message set (no time order: ui_no_order_note). */
 const struct ss_phases *ui_phases(struct ui *ui);
+/* The same for a view's draw: while keys are answered first (ui->defer),
+ * phases not found yet are left for after the screen is painted (NULL,
+ * *later set, ui->pending set), as the run lengths are. */
+const struct ss_phases *ui_phases_drawn(struct ui *ui, int *later);
 void ui_cache_clear(struct ui_cache *c);
 
 /* Run lengths in the background.  ui_runs_start starts computing the

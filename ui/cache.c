@@ -180,6 +180,18 @@ const struct ss_phases *ui_phases(struct ui *ui)
     return &c->phases;
 }
 
+const struct ss_phases *ui_phases_drawn(struct ui *ui, int *later)
+{
+    sync(ui);
+    *later = 0;
+    if (!ui->cache.have_phases && ui->defer && !ui_no_order_note(ui)) {
+        *later = 1;
+        ui->pending |= UI_PENDING_PHASES;
+        return NULL;
+    }
+    return ui_phases(ui);
+}
+
 void ui_compare(struct ui *ui, struct ss_compare *c)
 {
     ss_compare_init(c, ui->bm, ui->m, ui->normalize);

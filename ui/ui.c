@@ -924,23 +924,35 @@ static void headless_size(int *cols, int *rows)
     }
 }
 
-/* The deferred extras (see struct ui): start them on a thread, which the
- * key loop does not wait for; without a thread, draw again with them
- * computed now. */
+/* The run lengths a draw left for later: 1 when a thread computes them
+ * (its end draws them: show_background), 2 when there is nothing to draw,
+ * 0 when a draw computes them now (ready, or no thread). */
+static int runs_later(struct ui *ui)
+{
+    int running = ui_runs_busy(ui);
+    if (ui_runs_start(ui) != 0)
+        return 0;
+    if (ui_runs_busy(ui)) {
+        if (!running)
+            ui->bg_ms = now_ms(); /* started now */
+        return 1;
+    }
+    return ui_runs_ready(ui) ? 0 : 2;
+}
+
+/* The deferred extras (see struct ui): the run lengths on a thread, which
+ * the key loop does not wait for (without a thread: computed now); the
+ * phases at once, after the screen the key painted. */
 static void finish_deferred(struct ui *ui, FILE *timing)
 {
-    if (!ui->pending || ui->quit)
+    int pend = ui->pending;
+    if (!pend || ui->quit)
         return;
     ui->pending = 0;
-    int running = ui_runs_busy(ui);
-    if (ui_runs_start(ui) == 0) {
-        if (ui_runs_busy(ui)) {
-            if (!running)
-                ui->bg_ms = now_ms(); /* started now */
-            return;
-        }
-        if (!ui_runs_ready(ui))
-            return; /* nothing to wait for */
+    if (pend & UI_PENDING_RUNS) {
+        int r = runs_later(ui);
+        if (r == 1 || (r == 2 && !(pend & UI_PENDING_PHASES)))
+            return; /* phases pending too: drawn after the thread's end */
     }
     double t0 = now_ms(), c0 = cpu_ms();
     ui->defer = 0;
@@ -948,7 +960,8 @@ static void finish_deferred(struct ui *ui, FILE *timing)
     ui->defer = 1;
     ui->pending = 0;
     if (timing)
-        fprintf(timing, "%.3f\t%.3f\t(deferred: run lengths)\n", now_ms() - t0, cpu_ms() - c0);
+        fprintf(timing, "%.3f\t%.3f\t(deferred: %s)\n", now_ms() - t0, cpu_ms() - c0,
+                pend & UI_PENDING_RUNS ? "run lengths" : "phases");
 }
 
 /* When the background extras are done (wait: wait for them), draw them.

@@ -197,7 +197,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
      * background pass computes them the key does not wait: the rows keep
      * their order (the title says so) and re-sort when they arrive */
     if (by_runs && ui->defer && !ui_runs_ready(ui) && !ui->cache.runs_failed) {
-        ui->pending = 1;
+        ui->pending |= UI_PENDING_RUNS;
         p->waiting = 1;
         if (p->gen == ui->gen && p->order) {
             v->list.n = p->n;
@@ -258,7 +258,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     if (ui->defer && !ui_runs_ready(ui)) {
         /* painted first, filled in right after (see struct ui) */
         ctx.deferred = 1;
-        ui->pending = 1;
+        ui->pending |= UI_PENDING_RUNS;
     } else if (ui_runs(ui, &ctx.runs, &nruns, &ctx.fn_runs)) {
         ctx.runs = NULL, ctx.fn_runs = NULL;
     }

@@ -481,9 +481,11 @@ static void draw_legend(struct ui *ui, struct tl_view *p, struct ui_canvas *c, i
  * fit_bootstrap_models" (the number, '*' for the main phase, the function
  * that tells it apart), the main phase bright, the others dim. */
 static void draw_phase_row(const struct tl_view *p, struct ui_canvas *c, int yy,
-                           const struct ss_phases *ph, const struct ss_model *m)
+                           const struct ss_phases *ph, int later, const struct ss_model *m)
 {
     ui_put(c, yy, 0, MARGIN, "phase", UI_S_DIM);
+    if (later) /* found after the screen is painted (ui_phases_drawn) */
+        ui_put(c, yy, MARGIN, c->w - MARGIN, "finding the phases...", UI_S_DIM);
     size_t w = p->g.window ? p->g.window : 1, end = p->first + p->n;
     for (size_t k = ph ? ss_phases_find(ph, p->first) : 0; ph && k < ph->n; k++) {
         const struct ss_phase *f = &ph->v[k];
@@ -505,7 +507,8 @@ static void draw_phase_row(const struct tl_view *p, struct ui_canvas *c, int yy,
  * the profile has none (0 when there is one). */
 static int ph_info(struct ui *ui, const struct tl_view *p, size_t *k)
 {
-    if (ui_no_order_note(ui))
+    int later;
+    if (ui_no_order_note(ui) || (!ui_phases_drawn(ui, &later) && later))
         return 0;
     return cursor_phase(ui, p, k) == 0;
 }
@@ -768,8 +771,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     draw_info(ui, v, p, c, y);
     draw_grid(ui, v, p, c, y + 1, sc);
     int only_base = ui->bm && p->have_bg ? draw_base_row(ui, p, c, y + 1 + rows) : 0;
-    const struct ss_phases *ph = ui_phases(ui);
-    draw_phase_row(p, c, y + 1 + rows + base_row, ph, ui->m);
+    int later;
+    const struct ss_phases *ph = ui_phases_drawn(ui, &later);
+    draw_phase_row(p, c, y + 1 + rows + base_row, ph, later, ui->m);
     int ry = y + 2 + rows + base_row;
     int seen = draw_ruler(p, c, ry, ui->m, ph);
     draw_axis(p, c, ry + 1, ui->m);

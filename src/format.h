@@ -57,10 +57,6 @@ struct ss_format {
     int (*write_dir)(const struct ss_model *m, const char *dir, struct ss_error *err);
 };
 
-/* speedscope's "$schema" value: what its reader looks for and its writer
- * writes. */
-#define SS_SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
-
 /* At most this many formats (the detection's scratch). */
 #define SS_FORMAT_MAX 24
 

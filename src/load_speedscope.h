@@ -32,11 +32,9 @@
 
 #include <stddef.h>
 
-#include "format.h"
 #include "model.h"
 #include "reader.h"
-
-/* speedscope's $schema value: SS_SPEEDSCOPE_SCHEMA in format.h. */
+#include "speedscope.h"
 
 int ss_load_speedscope(struct ss_model *m, struct ss_reader *r, const char *path,
                        struct ss_error *err);

@@ -20,7 +20,7 @@
  * not UTF-8 replaced by U+FFFD.
  */
 #include "writers.h"
-#include "format.h"
+#include "speedscope.h"
 #include "vec.h"
 #include "num.h"
 

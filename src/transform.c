@@ -337,6 +337,7 @@ static int snapshot_take(const struct ss_tf_list *l, struct snapshot *s)
  * history ends here.  Returns 0 or -1 (out of memory: nothing recorded). */
 static int undo_point(struct ss_tf_list *l)
 {
+    hint_clear(l); /* a hint is for the list as it was given */
     struct snapshot s;
     if (VEC_RESERVE(l->undo, l->undo.n + 1) || snapshot_take(l, &s))
         return -1;
@@ -349,6 +350,7 @@ static int undo_point(struct ss_tf_list *l)
  * of memory: the list is unchanged). */
 static int restore(struct ss_tf_list *l, const struct snapshot *s)
 {
+    hint_clear(l);
     struct tf_step *v = ss_calloc_array(s->n, sizeof *v);
     if (!v)
         return -1;
@@ -363,8 +365,15 @@ static int restore(struct ss_tf_list *l, const struct snapshot *s)
         v[i].enabled = s->on[i];
     }
     /* the steps before the first that differs did what they did: their
-     * effects stay (undoing an append needs no new apply to show them) */
-    for (size_t i = 0; i < s->n && i < l->steps.n; i++) {
+     * effects stay (undoing an append needs no new apply to show them),
+     * unless a label-root comes or goes, which changes how every step
+     * counts stacks (per stack and label set) */
+    int lr_old = 0, lr_new = 0;
+    for (size_t i = 0; i < l->steps.n; i++)
+        lr_old |= l->steps.v[i].enabled && l->steps.v[i].kind == SS_TF_LABEL_ROOT;
+    for (size_t i = 0; i < s->n; i++)
+        lr_new |= v[i].enabled && v[i].kind == SS_TF_LABEL_ROOT;
+    for (size_t i = 0; lr_old == lr_new && i < s->n && i < l->steps.n; i++) {
         const struct tf_step *o = &l->steps.v[i];
         if (o->enabled != v[i].enabled || strcmp(o->text, v[i].text))
             break;

@@ -2,8 +2,8 @@
  * write_NAME.c each: what the format table (format.c) names, apart from the
  * front door that picks one and writes safely (write.h), so that the table
  * does not include write.h, whose options name the table's formats
- * (HACKING.md, Layers: no circle of files).  A writer that needs a
- * constant of its format (the speedscope schema) includes format.h. */
+ * (HACKING.md, Layers: no circle of files).  What a format's writer shares
+ * with its reader has a header of its own (speedscope.h: the schema). */
 #ifndef SS_WRITERS_H
 #define SS_WRITERS_H
 

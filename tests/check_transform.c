@@ -1451,6 +1451,26 @@ START_TEST(test_label_root)
 }
 END_TEST
 
+/* Undoing a label-root keeps no effects: with it every step counted stacks
+ * per stack and label set, without it per stack. */
+START_TEST(test_undo_label_root_effects)
+{
+    struct ss_model m, out;
+    labelled(&m);
+    struct ss_tf_list *l = ss_tf_list_new();
+    struct ss_error err;
+    ck_assert_int_eq(ss_tf_append(l, "focus f", &err), 0);
+    ck_assert_int_eq(ss_tf_append(l, "label-root w", &err), 0);
+    ck_assert_int_eq(ss_tf_apply(l, &m, &out, &err), 0);
+    ss_model_free(&out);
+    ck_assert_uint_gt(ss_tf_effect(l, 0)->samples_in, 0);
+    ck_assert_int_eq(ss_tf_undo(l), 1);
+    ck_assert_uint_eq(ss_tf_effect(l, 0)->samples_in, 0); /* applied again to say */
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* ---- the per-stack path against a per-sample recomputation (issue 15) ---------- */
 
 /* Transforms work on distinct stacks and keep the timeline as 4-byte stack
@@ -2160,6 +2180,7 @@ Suite *transform_suite(void)
     tc = tcase_create("list");
     tcase_add_test(tc, test_undo_edit_equivalence);
     tcase_add_test(tc, test_undo_keeps_effects);
+    tcase_add_test(tc, test_undo_label_root_effects);
     suite_add_tcase(s, tc);
     /* a few hundred lists over a dozen fixtures: about 0.3 s of CPU, more
      * on a loaded machine */

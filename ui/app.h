@@ -252,7 +252,8 @@ struct ui {
      * they are ready (without threads: at once, with defer off).  So a key
      * is answered before the extras are done, and the next key need not
      * wait for them.  The phases of the timeline are left so too, found in
-     * the foreground right after the screen (no run lengths waited for). */
+     * the foreground right after the screen (after the run lengths only
+     * when one screen left both and the thread computes those). */
     int defer, pending; /* pending: UI_PENDING_* bits */
     double bg_ms;       /* when the background extras started (ms, for the timing file) */
 };
@@ -505,9 +506,10 @@ void ui_runs_cancel(struct ui_cache *c);
  * arrays once a model was replaced, so the first keys that transform a
  * large profile would build their models in new pages, which a virtual
  * machine faults in slowly.  ui_warm_start, after the first screen, has a
- * thread allocate and touch the arrays two models of the profile (and of
- * the base) take; ui_warm_adopt gives them to the spare once they are
- * ready (wait: wait for them; the main thread alone touches the spare). */
+ * thread allocate and touch two per-sample arrays for the profile's side
+ * (a model's timeline and value rows) and two for the base's;
+ * ui_warm_adopt gives them to the spare once they are ready (wait: wait
+ * for them; the main thread alone touches the spare). */
 void ui_warm_start(struct ui *ui);
 void ui_warm_adopt(struct ui *ui, int wait);
 

@@ -83,7 +83,11 @@ void ui_warm_start(struct ui *ui)
 {
     if (ui->warm)
         return;
-    size_t n[2] = {ui->orig.sample_stack.n, ui->bm ? ui->borig.sample_stack.n : 0};
+    /* the base side: its own profile, or in a comparison of two phases
+     * the profile again */
+    size_t n[2] = {ui->orig.sample_stack.n, ui->phase_cmp ? ui->orig.sample_stack.n
+                                            : ui->bm      ? ui->borig.sample_stack.n
+                                                          : 0};
     struct ui_warm_job *j = calloc(1, sizeof *j);
     if (!j)
         return; /* new pages then: slower, not wrong */

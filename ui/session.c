@@ -6,7 +6,9 @@
  * whole list to the original model (ui_reapply): the new model replaces
  * the current one, the statistics cache is emptied and the generation
  * bumped, so each view rebuilds its rows on its next draw.  An edit whose
- * list fails to apply is undone, and the message line says why.
+ * list fails to apply is undone, and the message line says why.  A step
+ * appended that matches nothing or changes nothing is refused before its
+ * model replaces anything (append_step): the current model stays.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -192,8 +194,9 @@ static void refuse_step(struct ui *ui, size_t step, int no_match, int edit, int 
                     step + 1 == ss_tf_count(ui->tf);
     if (no_match)
         snprintf(why, sizeof why, "no %s matches", ss_tf_match_noun(ui->tf, step));
-    ss_tf_undo(ui->tf);
-    if (reapply) /* else the models are still those of the list as it was */
+    /* without reapply the models are still those of the list as it was
+     * (unless the undo failed: then the list is applied as it is) */
+    if (!ss_tf_undo(ui->tf) || reapply)
         ui_reapply(ui, "");
     if (!no_match && auto_trim)
         why_no_scaffold(ui, why, sizeof why);
@@ -271,10 +274,10 @@ static int append_step(struct ui *ui, const char *cmd, size_t step)
          * would only empty the views, or do nothing, is not added */
         int no_match = step_no_match(ui, step);
         if (no_match || step_no_op(ui, step)) {
-            int applied = ss_tf_count(ui->tf) > 0 || ui->phase_cmp;
-            if (applied)
-                ss_model_free_spare(&nm, &ui->spare);
-            if (ui->phase_cmp || (ui->bm && applied))
+            /* the list has a step: both models were built (as install
+             * would take them) */
+            ss_model_free_spare(&nm, &ui->spare);
+            if (ui->phase_cmp || ui->bm)
                 ss_model_free_spare(&nb, &ui->spare);
             refuse_step(ui, step, no_match, 0, 0);
             return -1;

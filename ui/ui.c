@@ -961,7 +961,9 @@ static void finish_deferred(struct ui *ui, FILE *timing)
     ui->pending = 0;
     if (timing)
         fprintf(timing, "%.3f\t%.3f\t(deferred: %s)\n", now_ms() - t0, cpu_ms() - c0,
-                pend & UI_PENDING_RUNS ? "run lengths" : "phases");
+                !(pend & UI_PENDING_PHASES) ? "run lengths"
+                : pend & UI_PENDING_RUNS    ? "run lengths, phases"
+                                            : "phases");
 }
 
 /* When the background extras are done (wait: wait for them), draw them.

@@ -739,6 +739,40 @@ int ss_model_derive_samples_take(struct ss_model *m, const struct ss_model *o, s
     return rc;
 }
 
+/* The gaps of the derived timeline (see model.h): where kept samples are
+ * not neighbours in o, or o had a gap between them; into out (NULL: only
+ * counted).  Returns their number. */
+static size_t gaps_pass(const struct ss_model *o, const uint32_t *keep, size_t base, size_t n,
+                        size_t *out)
+{
+    size_t ng = 0;
+    for (size_t k = 1, g = 0; k < n; k++) {
+        size_t prev = derived_orig(keep, base, k - 1), at = derived_orig(keep, base, k);
+        while (g < o->gaps.n && o->gaps.v[g] <= prev)
+            g++;
+        if (at != prev + 1 || (g < o->gaps.n && o->gaps.v[g] <= at)) {
+            if (out)
+                out[ng] = k;
+            ng++;
+        }
+    }
+    return ng;
+}
+
+/* m->gaps from o's samples kept: counted, then written into one array (a
+ * filter of 10M samples may leave millions, and growing the array a push
+ * at a time copied it over and over). */
+static int derive_gaps(struct ss_model *m, const struct ss_model *o, const uint32_t *keep,
+                       size_t base, size_t n)
+{
+    size_t ng = gaps_pass(o, keep, base, n, NULL);
+    m->gaps.n = 0;
+    if (VEC_RESERVE(m->gaps, ng ? ng : 1))
+        return -1;
+    m->gaps.n = gaps_pass(o, keep, base, n, m->gaps.v);
+    return 0;
+}
+
 /* owned: keep itself when m may take it as its value_rows, else NULL. */
 static int derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *stacks,
                           const uint32_t *keep, uint32_t *owned, size_t base, size_t n)
@@ -801,16 +835,8 @@ static int derive_samples(struct ss_model *m, const struct ss_model *o, ss_id *s
             m->sample_labels.v[k] = o->sample_labels.v[derived_orig(keep, base, k)];
         m->sample_labels.n = n;
     }
-    /* gaps: where kept samples are not neighbours in the original (or the
-     * original had a gap between them), see model.h */
-    for (size_t k = 1, g = 0; (keep || o->gaps.n) && k < n; k++) {
-        size_t prev = derived_orig(keep, base, k - 1), at = derived_orig(keep, base, k);
-        while (g < o->gaps.n && o->gaps.v[g] <= prev)
-            g++;
-        if (at != prev + 1 || (g < o->gaps.n && o->gaps.v[g] <= at))
-            if (VEC_PUSH(m->gaps, k))
-                return -1;
-    }
+    if ((keep || o->gaps.n) && derive_gaps(m, o, keep, base, n))
+        return -1;
     size_t k = 0;
     for (size_t s = 0; s < o->sources.n; s++) {
         struct ss_source src = o->sources.v[s];

@@ -138,6 +138,7 @@ int main(void)
     srunner_add_suite(sr, compare_suite());
     srunner_add_suite(sr, source_suite());
     srunner_add_suite(sr, verdict_suite());
+    srunner_add_suite(sr, tail_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -47,6 +47,7 @@ Suite *textesc_suite(void);
 Suite *compare_suite(void);
 Suite *source_suite(void);
 Suite *verdict_suite(void);
+Suite *tail_suite(void);
 
 /* Write `len` bytes to a fresh temporary file; its path goes to path[0..n).
  * Fails the current test when the file cannot be written. */

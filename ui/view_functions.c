@@ -69,8 +69,8 @@ static const char *const sort_names[NSORTS] = {"self time", "total time", "runs"
                                                "name"};
 static const int sort_column[NSORTS] = {0, 2, 4, 5, 6};
 
-/* self and total widen to the measure's numbers (draw) */
-static struct ui_column columns[] = {
+/* self and total widen to the measure's numbers (draw, in the view's copy) */
+static const struct ui_column columns_min[] = {
     {"self", 9, 1, &ss_fn_columns[SS_STAT_SELF]},
     {"self%", 7, 1, &ss_fn_columns[SS_STAT_SELF_PCT]},
     {"total", 9, 1, &ss_fn_columns[SS_STAT_TOTAL]},
@@ -79,7 +79,7 @@ static struct ui_column columns[] = {
     {"smp/run", 7, 1, &mean_col},
     {"function", 0, 0, &ss_fn_columns[SS_STAT_NAME]},
 };
-#define NCOLS ARRAY_SIZE(columns)
+#define NCOLS ARRAY_SIZE(columns_min)
 
 /* The relative self delta: % of the base's self ("new" where the base
  * had none); the view's own column, as the run lengths. */
@@ -111,7 +111,7 @@ enum {
 static const char *const csort_names[NCSORTS] = {
     "self delta", "total delta", "self verdict", "total verdict", "self", "total", "name"};
 static const int csort_column[NCSORTS] = {2, 7, 4, 8, 1, 6, 9};
-static struct ui_column ccolumns[] = {
+static const struct ui_column ccolumns_min[] = {
     {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF_B]},
     {"self", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF]},
     {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_SELF_D]},
@@ -123,7 +123,7 @@ static struct ui_column ccolumns[] = {
     {"v", 1, 0, &ss_cmp_fn_columns[SS_CMP_TOTAL_MARK]},
     {"function", 0, 0, &ss_cmp_fn_columns[SS_CMP_NAME]},
 };
-#define NCCOLS ARRAY_SIZE(ccolumns)
+#define NCCOLS ARRAY_SIZE(ccolumns_min)
 
 struct fn_view {
     unsigned gen;
@@ -132,6 +132,8 @@ struct fn_view {
     size_t n;
     int waiting; /* sorted by run lengths still being computed: `order` is
                   * the one before, and the rows re-sort when they arrive */
+    /* the columns as drawn: the descriptors, their numbers widened (draw) */
+    struct ui_column columns[NCOLS], ccolumns[NCCOLS];
 };
 
 static const char *name_of(const struct ss_stats *st, uint32_t row)
@@ -155,7 +157,7 @@ static int prepare_compared(struct ui *ui, struct ui_view *v)
         v->list.n = p->n;
         return 0;
     }
-    if (ui_table_sort(&p->order, cs->n, v->sort_rev, &ccolumns[csort_column[v->sort]], cs)) {
+    if (ui_table_sort(&p->order, cs->n, v->sort_rev, &ccolumns_min[csort_column[v->sort]], cs)) {
         ui_error(ui, "out of memory");
         return -1;
     }
@@ -210,7 +212,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     if (by_runs && ui_runs(ui, &ctx.runs, &nruns, &ctx.fn_runs))
         ctx.runs = NULL, ctx.fn_runs = NULL;
-    if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]], &ctx)) {
+    if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns_min[sort_column[v->sort]], &ctx)) {
         ui_error(ui, "out of memory");
         return -1;
     }
@@ -262,7 +264,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     } else if (ui_runs(ui, &ctx.runs, &nruns, &ctx.fn_runs)) {
         ctx.runs = NULL, ctx.fn_runs = NULL;
     }
-    ui_table_cells(c, y, columns, NCOLS, &ctx, p->order[row], style, 0);
+    ui_table_cells(c, y, p->columns, NCOLS, &ctx, p->order[row], style, 0);
 }
 
 static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
@@ -278,11 +280,12 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     int sign = by_total ? cr->vtotal.sign : cr->vself.sign;
     if (style == UI_S_NORMAL && sign)
         style = sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
-    ui_table_cells(c, y, ccolumns, NCCOLS, cs, r, style, 0);
+    ui_table_cells(c, y, p->ccolumns, NCCOLS, cs, r, style, 0);
 }
 
 static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
+    struct fn_view *p = v->priv;
     const struct ss_cmp_stats *cs = ui_cmp_fn(ui);
     double widest = 0;
     for (size_t i = 0; cs && i < cs->n; i++) {
@@ -304,32 +307,35 @@ static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     int wv = ui_value_width(ui, widest, 7);
     for (size_t k = 0; k < ARRAY_SIZE(value_col); k++) {
         int i = value_col[k];
-        ccolumns[i].width = wv + (i == 2 || i == 7);
+        p->ccolumns[i].width = wv + (i == 2 || i == 7);
     }
-    ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev,
+    ui_table_draw(ui, v, c, y, h, p->ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL : ui_empty_note(ui), draw_compared_row);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
+    struct fn_view *p = v->priv;
     if (ui->bm) {
         draw_compared(ui, v, c, y, h);
         return;
     }
-    columns[0].width = columns[2].width = ui_value_width(ui, ui_stats_widest(ui_stats_fn(ui)), 9);
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, sort_column[v->sort], v->sort_rev,
+    p->columns[0].width = p->columns[2].width =
+        ui_value_width(ui, ui_stats_widest(ui_stats_fn(ui)), 9);
+    ui_table_draw(ui, v, c, y, h, p->columns, NCOLS, sort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL : ui_empty_note(ui), draw_row);
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
+    const struct fn_view *p = v->priv;
     if (ui->bm) {
-        if (ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS, csort_names) ==
-            UI_HANDLED)
+        if (ui_table_sort_click(ui, v, ev, p->ccolumns, NCCOLS, csort_column, NCSORTS,
+                                csort_names) == UI_HANDLED)
             return UI_HANDLED;
         return ui_sort_request(ui, v, req, csort_names, NCSORTS);
     }
-    if (ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
+    if (ui_table_sort_click(ui, v, ev, p->columns, NCOLS, sort_column, NSORTS, sort_names) ==
         UI_HANDLED)
         return UI_HANDLED;
     return ui_sort_request(ui, v, req, sort_names, NSORTS);
@@ -351,6 +357,13 @@ static const char *row_function(struct ui *ui, struct ui_view *v, size_t r)
     return row_text(ui, v, r, NULL, 0);
 }
 
+static void view_init(struct ui_view *v)
+{
+    struct fn_view *p = v->priv;
+    memcpy(p->columns, columns_min, sizeof p->columns);
+    memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
+}
+
 static void view_free(struct ui_view *v)
 {
     struct fn_view *p = v->priv;
@@ -360,6 +373,7 @@ static void view_free(struct ui_view *v)
 const struct ui_view_ops ui_view_functions = {
     .name = "functions",
     .priv_size = sizeof(struct fn_view),
+    .init = view_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

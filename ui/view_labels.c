@@ -19,15 +19,16 @@
 #include "report_labels.h"
 #include "vec.h"
 
-/* the measure's column is named after it and widens to its numbers (draw) */
-static struct ui_column columns[] = {
+/* the measure's column is named after it and widens to its numbers (draw,
+ * in the view's copy) */
+static const struct ui_column columns_min[] = {
     {"key", 12, 0, &ss_label_columns[SS_LABEL_KEY]},
     {"count", 9, 1, &ss_label_columns[SS_LABEL_COUNT]},
     {"measure", 10, 1, &ss_label_columns[SS_LABEL_MEASURE]},
     {"pct", 7, 1, &ss_label_columns[SS_LABEL_PCT]},
     {"value", 0, 0, &ss_label_columns[SS_LABEL_VALUE]},
 };
-#define NCOLS ARRAY_SIZE(columns)
+#define NCOLS ARRAY_SIZE(columns_min)
 
 /* A comparison's columns (`report --base --by labels`) and orders. */
 #define CL(i) (&ss_cmp_label_columns[i])
@@ -38,8 +39,7 @@ static const struct ui_column ccolumns_min[] = {
     {"delta", 10, 1, CL(SS_CMPLB_MEASURE_D)}, {"v", 1, 0, CL(SS_CMPLB_MARK)},
     {"value", 0, 0, CL(SS_CMPLB_VALUE)},
 };
-static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
-#define NCCOLS ARRAY_SIZE(ccolumns)
+#define NCCOLS ARRAY_SIZE(ccolumns_min)
 enum {
     CSORT_MEASURE_D,
     CSORT_COUNT_D,
@@ -62,6 +62,8 @@ struct labels_view {
     int have_cmp, sort, rev;
     unsigned cgen;
     uint32_t *order;
+    /* the columns as drawn: the descriptors, named and widened by draw */
+    struct ui_column columns[NCOLS], ccolumns[NCCOLS];
 };
 
 static int report_order(uint32_t a, uint32_t b, const void *ctx)
@@ -149,7 +151,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     const struct ss_stats *st = ui_stats_fn(ui);
     struct ss_label_ctx ctx = {ui->m, &p->ls, {{0}, 0}, st ? st->value_total : 0};
     ss_units_of(ui->m, &ctx.u);
-    ui_table_cells(c, y, columns, NCOLS, &ctx, row, style, 0);
+    ui_table_cells(c, y, p->columns, NCOLS, &ctx, row, style, 0);
 }
 
 static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
@@ -161,18 +163,18 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     /* grew or shrank beyond noise: the flame graph's colours; `~` plain */
     if (style == UI_S_NORMAL && cr->v.sign)
         style = cr->v.sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
-    ui_table_cells(c, y, ccolumns, NCCOLS, &p->cmp, r, style, 0);
+    ui_table_cells(c, y, p->ccolumns, NCCOLS, &p->cmp, r, style, 0);
 }
 
 static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    const struct labels_view *p = v->priv;
+    struct labels_view *p = v->priv;
     /* the numbers widen to their widest (never cut) */
-    memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
+    memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
     if (p->have_cmp)
-        ui_table_fit(ccolumns, NCCOLS, &p->cmp, p->cmp.n);
-    ccolumns[5].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
-    ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev,
+        ui_table_fit(p->ccolumns, NCCOLS, &p->cmp, p->cmp.n);
+    p->ccolumns[5].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
+    ui_table_draw(ui, v, c, y, h, p->ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev,
                   v->list.n ? NULL
                             : "no labels on either side (pprof files bring them, from Go's "
                               "pprof.Do; perf script its comm, pid and tid)",
@@ -181,7 +183,7 @@ static void draw_compared(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    const struct labels_view *p = v->priv;
+    struct labels_view *p = v->priv;
     if (ui->bm) {
         draw_compared(ui, v, c, y, h);
         return;
@@ -190,9 +192,9 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     for (size_t r = 0; r < p->ls.n; r++)
         if (p->ls.rows[r].value > widest)
             widest = p->ls.rows[r].value;
-    columns[2].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
-    columns[2].width = ui_value_width(ui, widest, 10);
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0,
+    p->columns[2].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
+    p->columns[2].width = ui_value_width(ui, widest, 10);
+    ui_table_draw(ui, v, c, y, h, p->columns, NCOLS, -1, 0,
                   v->list.n ? NULL
                             : "no labels (pprof files bring them, from Go's pprof.Do; perf script "
                               "its comm, pid and tid)",
@@ -222,7 +224,8 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
 {
-    if (ui->bm && (ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS,
+    struct labels_view *p = v->priv;
+    if (ui->bm && (ui_table_sort_click(ui, v, ev, p->ccolumns, NCCOLS, csort_column, NCSORTS,
                                        csort_names) == UI_HANDLED ||
                    ui_sort_request(ui, v, req, csort_names, NCSORTS) == UI_HANDLED))
         return UI_HANDLED;
@@ -242,6 +245,13 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     return UI_HANDLED;
 }
 
+static void labels_init(struct ui_view *v)
+{
+    struct labels_view *p = v->priv;
+    memcpy(p->columns, columns_min, sizeof p->columns);
+    memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
+}
+
 static void labels_free(struct ui_view *v)
 {
     struct labels_view *p = v->priv;
@@ -255,6 +265,7 @@ const struct ui_view_ops ui_view_labels = {
     .name = "labels",
     .flags = UI_VF_KEEP_FUNCTION,
     .priv_size = sizeof(struct labels_view),
+    .init = labels_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

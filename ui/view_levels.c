@@ -46,13 +46,13 @@ static const struct ui_column ccolumns_min[] = {
     {"base", 9, 1, CL(SS_CMPLV_VALUE_B)},    {"measure", 9, 1, CL(SS_CMPLV_VALUE)},
     {"delta", 10, 1, CL(SS_CMPLV_VALUE_D)},  {"top function", 0, 0, CL(SS_CMPLV_TOP)},
 };
-static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
-#define NCCOLS ARRAY_SIZE(ccolumns)
+#define NCCOLS ARRAY_SIZE(ccolumns_min)
 
 struct levels_view {
     unsigned gen;
     int have; /* cmp holds the comparison of generation gen */
     struct ss_cmp_levels cmp;
+    struct ui_column ccolumns[NCCOLS]; /* as drawn: ccolumns_min widened (draw) */
 };
 
 static int prepare(struct ui *ui, struct ui_view *v)
@@ -125,7 +125,7 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     double d = r->value_n - r->value_b;
     if (style == UI_S_NORMAL && (d > 0 || d < 0))
         style = d > 0 ? UI_S_ERROR : UI_S_DIM;
-    ui_table_cells(c, y, ccolumns, NCCOLS, &p->cmp, row, style, 0);
+    ui_table_cells(c, y, p->ccolumns, NCCOLS, &p->cmp, row, style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -133,12 +133,12 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     if (ui->bm) {
         struct levels_view *p = v->priv;
         /* the numbers widen to their widest (never cut) */
-        memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
+        memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
         if (p->have)
-            ui_table_fit(ccolumns, NCCOLS, &p->cmp, p->cmp.n);
-        ccolumns[5].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
-        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, -1, 0, v->list.n ? NULL : ui_empty_note(ui),
-                      draw_compared_row);
+            ui_table_fit(p->ccolumns, NCCOLS, &p->cmp, p->cmp.n);
+        p->ccolumns[5].name = ss_model_measure_name(ui->m); /* "time", "alloc_space", ... */
+        ui_table_draw(ui, v, c, y, h, p->ccolumns, NCCOLS, -1, 0,
+                      v->list.n ? NULL : ui_empty_note(ui), draw_compared_row);
         return;
     }
     ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, v->list.n ? NULL : ui_empty_note(ui),

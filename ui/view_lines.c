@@ -37,8 +37,8 @@ static const int sort_column[NSORTS] = {0, 2, 4};
 static void cell_source(char *buf, size_t n, const void *ctx, size_t r, int tsv);
 static const struct ss_col source_col = {"source", NULL, 0, 0, 0, cell_source, NULL, NULL, 0};
 
-/* self and total widen to the measure's numbers (draw) */
-static struct ui_column columns[] = {
+/* self and total widen to the measure's numbers (draw, in the view's copy) */
+static const struct ui_column columns_min[] = {
     {"self", 8, 1, &ss_line_columns[SS_STAT_SELF]},
     {"self%", 6, 1, &ss_line_columns[SS_STAT_SELF_PCT]},
     {"total", 8, 1, &ss_line_columns[SS_STAT_TOTAL]},
@@ -46,7 +46,7 @@ static struct ui_column columns[] = {
     {"location", 20, 0, &ss_line_columns[SS_STAT_NAME]},
     {"source", 0, 3, &source_col},
 };
-#define NCOLS ARRAY_SIZE(columns)
+#define NCOLS ARRAY_SIZE(columns_min)
 
 /* A comparison (--base): base, new and delta of self and total per line
  * (`report --base --by line`), sorted by self delta. */
@@ -54,19 +54,27 @@ enum { CSORT_SELF_D, CSORT_TOTAL_D, CSORT_SELF_V, CSORT_TOTAL_V, CSORT_POS, NCSO
 static const char *const csort_names[NCSORTS] = {"self delta", "total delta", "self verdict",
                                                  "total verdict", "position"};
 static const int csort_column[NCSORTS] = {2, 6, 3, 7, 8};
+/* The number columns of a comparison, in the list and the pane alike:
+ * base, new and delta of self, its verdict's mark, then of total (widened
+ * by cmp_widths). */
+#define CLC(i) (&ss_cmp_line_columns[i])
+/* clang-format off */
+#define CMP_NUMBER_COLUMNS                                                                         \
+    {"base", 8, 1, CLC(SS_CMP_SELF_B)},                                                            \
+    {"self", 8, 1, CLC(SS_CMP_SELF)},                                                              \
+    {"delta", 9, 1, CLC(SS_CMP_SELF_D)},                                                           \
+    {"v", 1, 0, CLC(SS_CMP_SELF_MARK)},                                                            \
+    {"base", 8, 1, CLC(SS_CMP_TOTAL_B)},                                                           \
+    {"total", 8, 1, CLC(SS_CMP_TOTAL)},                                                            \
+    {"delta", 9, 1, CLC(SS_CMP_TOTAL_D)},                                                          \
+    {"v", 1, 0, CLC(SS_CMP_TOTAL_MARK)}
+/* clang-format on */
 /* the numbers take the room of the source text, which is left out */
-static struct ui_column ccolumns[] = {
-    {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF_B]},
-    {"self", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF]},
-    {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_SELF_D]},
-    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_SELF_MARK]},
-    {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_B]},
-    {"total", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL]},
-    {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_D]},
-    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_TOTAL_MARK]},
-    {"location", 0, 0, &ss_cmp_line_columns[SS_CMP_NAME]},
+static const struct ui_column ccolumns_min[] = {
+    CMP_NUMBER_COLUMNS,
+    {"location", 0, 0, CLC(SS_CMP_NAME)},
 };
-#define NCCOLS ARRAY_SIZE(ccolumns)
+#define NCCOLS ARRAY_SIZE(ccolumns_min)
 
 /* ---- the code pane's columns ----------------------------------------------------
  *
@@ -75,7 +83,7 @@ static struct ui_column ccolumns[] = {
  * are the line statistics' own cells (report.h), so they read as `report
  * --by line` and `report --by list` print them. */
 enum { P_SELF, P_SELF_BAR, P_TOTAL, P_TOTAL_BAR, P_ALLOC, P_ALLOC_BAR, P_REL, P_REL_BAR, P_NVAL };
-static struct ui_column pane_columns[] = {
+static const struct ui_column pane_columns_min[] = {
     [P_SELF] = {"self", 8, 1, &ss_line_columns[SS_STAT_SELF]},
     [P_SELF_BAR] = {"", 4, 0, NULL},
     [P_TOTAL] = {"total", 8, 1, &ss_line_columns[SS_STAT_TOTAL]},
@@ -89,18 +97,13 @@ static struct ui_column pane_columns[] = {
 };
 /* A comparison: base, new and delta of self and total, each delta with
  * its verdict (grew, shrank or ~), as the lines view shows them. */
-static struct ui_column cpane_columns[] = {
-    {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF_B]},
-    {"self", 8, 1, &ss_cmp_line_columns[SS_CMP_SELF]},
-    {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_SELF_D]},
-    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_SELF_MARK]},
-    {"base", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_B]},
-    {"total", 8, 1, &ss_cmp_line_columns[SS_CMP_TOTAL]},
-    {"delta", 9, 1, &ss_cmp_line_columns[SS_CMP_TOTAL_D]},
-    {"v", 1, 0, &ss_cmp_line_columns[SS_CMP_TOTAL_MARK]},
+static const struct ui_column cpane_columns_min[] = {
+    CMP_NUMBER_COLUMNS,
     {"line", 5, 1, NULL},
     {"source", 0, 3, NULL},
 };
+#define NPANE ARRAY_SIZE(pane_columns_min)
+#define NCPANE ARRAY_SIZE(cpane_columns_min)
 
 /* A source file the view showed or looked for, kept: files do not change. */
 struct src_file {
@@ -137,6 +140,10 @@ struct lines_view {
     size_t nfiles;
     struct pane pane;
     size_t list_sel; /* the list selection to come back to */
+    /* the columns as drawn: the descriptors, widened by draw (the pane's
+     * by pane_layout) */
+    struct ui_column columns[NCOLS], ccolumns[NCCOLS];
+    struct ui_column pane_columns[NPANE], cpane_columns[NCPANE];
 };
 
 /* ---- source files -------------------------------------------------------- */
@@ -448,7 +455,7 @@ static int prepare_list(struct ui *ui, struct ui_view *v, struct lines_view *p)
         if (!cs)
             return -1;
         if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
-            if (ui_table_sort(&p->order, cs->n, v->sort_rev, &ccolumns[csort_column[v->sort]],
+            if (ui_table_sort(&p->order, cs->n, v->sort_rev, &ccolumns_min[csort_column[v->sort]],
                               cs)) {
                 ui_error(ui, "out of memory");
                 return -1;
@@ -461,7 +468,7 @@ static int prepare_list(struct ui *ui, struct ui_view *v, struct lines_view *p)
             return -1;
         if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
             struct lines_ctx ctx = {{st}, ui, p};
-            if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]],
+            if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns_min[sort_column[v->sort]],
                               &ctx)) {
                 ui_error(ui, "out of memory");
                 return -1;
@@ -538,7 +545,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 {
     struct lines_view *p = v->priv;
     struct lines_ctx ctx = {{ui_stats_line(ui)}, ui, p};
-    ui_table_cells(c, y, columns, NCOLS, &ctx, p->order[row], style, 0);
+    ui_table_cells(c, y, p->columns, NCOLS, &ctx, p->order[row], style, 0);
 }
 
 static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
@@ -552,7 +559,7 @@ static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas
     int sign = total ? r->vtotal.sign : r->vself.sign;
     if (style == UI_S_NORMAL && sign)
         style = sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
-    ui_table_cells(c, y, ccolumns, NCCOLS, cs, p->order[row], style, 0);
+    ui_table_cells(c, y, p->ccolumns, NCCOLS, cs, p->order[row], style, 0);
 }
 
 /* A bar of w cells for v of max: eighths of a cell in UTF-8, '#' else;
@@ -583,21 +590,22 @@ static void bar(char *buf, size_t n, double v, double max, int w, int utf8)
  * with the memory columns only for a memory profile.  Fills out[] (at
  * most 10) and slot[] (each one's index in its full array); returns the
  * count. */
-static size_t pane_cols(struct ui *ui, struct ui_column *out, size_t *slot)
+static size_t pane_cols(struct ui *ui, const struct lines_view *p, struct ui_column *out,
+                        size_t *slot)
 {
     size_t n = 0;
     if (ui->bm) {
-        for (size_t k = 0; k < ARRAY_SIZE(cpane_columns); k++, n++) {
-            out[n] = cpane_columns[k];
+        for (size_t k = 0; k < NCPANE; k++, n++) {
+            out[n] = p->cpane_columns[k];
             slot[n] = k;
         }
         return n;
     }
     int mem = ui_stats_line_memory(ui)->has_memory;
-    for (size_t k = 0; k < ARRAY_SIZE(pane_columns); k++) {
+    for (size_t k = 0; k < NPANE; k++) {
         if (!mem && k >= P_ALLOC && k < P_NVAL)
             continue;
-        out[n] = pane_columns[k];
+        out[n] = p->pane_columns[k];
         slot[n++] = k;
     }
     return n;
@@ -613,7 +621,7 @@ static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     const struct src_file *sf = &p->files[pn->file];
     int cmp = ui->bm != NULL;
     struct ui_column cols[10];
-    size_t slot[10], ncols = pane_cols(ui, cols, slot), hit = pn->hit[row];
+    size_t slot[10], ncols = pane_cols(ui, p, cols, slot), hit = pn->hit[row];
     char cells[10][64], num[32];
     const char *cp[10] = {NULL};
     struct ss_cellbuf cb = {NULL, 0};
@@ -675,13 +683,13 @@ static void cmp_widths(struct ui *ui, struct ui_column *cols)
 static void pane_layout(struct ui *ui, struct ui_canvas *c, struct lines_view *p)
 {
     if (ui->bm) {
-        cmp_widths(ui, cpane_columns);
+        cmp_widths(ui, p->cpane_columns);
         return;
     }
     const struct ss_stats *st = ui_stats_line_memory(ui);
     int mem = st->has_memory, nbars = mem ? 4 : 2;
     int wv = ui_value_width(ui, ui_stats_widest(st), 6);
-    pane_columns[P_SELF].width = pane_columns[P_TOTAL].width = wv;
+    p->pane_columns[P_SELF].width = p->pane_columns[P_TOTAL].width = wv;
     int wm = 0;
     if (mem) {
         struct ss_cellbuf cb = {NULL, 0};
@@ -694,14 +702,13 @@ static void pane_layout(struct ui *ui, struct ui_canvas *c, struct lines_view *p
         ss_cellbuf_free(&cb);
         wm = wm < 5 ? 5 : wm;
     }
-    pane_columns[P_ALLOC].width = pane_columns[P_REL].width = mem ? wm : 8;
+    p->pane_columns[P_ALLOC].width = p->pane_columns[P_REL].width = mem ? wm : 8;
     /* the text keeps at least 40 columns where it can */
     int fixed = 2 * wv + 2 * wm + 6 + (mem ? 4 : 2) + 6;
     int bw = (c->w - 40 - fixed) / nbars;
     bw = bw < 3 ? 3 : bw > 10 ? 10 : bw;
     for (int k = P_SELF_BAR; k < P_NVAL; k += 2)
-        pane_columns[k].width = bw;
-    (void)p;
+        p->pane_columns[k].width = bw;
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
@@ -721,18 +728,19 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
             p->pane.center = 0;
         }
         struct ui_column cols[10];
-        size_t slot[10], ncols = pane_cols(ui, cols, slot);
+        size_t slot[10], ncols = pane_cols(ui, p, cols, slot);
         ui_table_draw(ui, v, c, y, h, cols, ncols, -1, 0, note, draw_pane_row);
         return;
     }
     if (ui->bm) {
-        cmp_widths(ui, ccolumns);
-        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev, note,
+        cmp_widths(ui, p->ccolumns);
+        ui_table_draw(ui, v, c, y, h, p->ccolumns, NCCOLS, csort_column[v->sort], v->sort_rev, note,
                       draw_compared_row);
         return;
     }
-    columns[0].width = columns[2].width = ui_value_width(ui, ui_stats_widest(ui_stats_line(ui)), 8);
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, sort_column[v->sort], v->sort_rev, note,
+    p->columns[0].width = p->columns[2].width =
+        ui_value_width(ui, ui_stats_widest(ui_stats_line(ui)), 8);
+    ui_table_draw(ui, v, c, y, h, p->columns, NCOLS, sort_column[v->sort], v->sort_rev, note,
                   draw_row);
 }
 
@@ -990,10 +998,10 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
         return UI_UNHANDLED;
     if (p->pane.on)
         return pane_request(ui, v, p, req);
-    if (ui->bm ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS,
+    if (ui->bm ? ui_table_sort_click(ui, v, ev, p->ccolumns, NCCOLS, csort_column, NCSORTS,
                                      csort_names) == UI_HANDLED
-               : ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS, sort_names) ==
-                     UI_HANDLED)
+               : ui_table_sort_click(ui, v, ev, p->columns, NCOLS, sort_column, NSORTS,
+                                     sort_names) == UI_HANDLED)
         return UI_HANDLED;
     switch (req) {
     case UI_REQ_SORT_NEXT:
@@ -1056,9 +1064,19 @@ static void view_free(struct ui_view *v)
     pane_clear(&p->pane);
 }
 
+static void view_init(struct ui_view *v)
+{
+    struct lines_view *p = v->priv;
+    memcpy(p->columns, columns_min, sizeof p->columns);
+    memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
+    memcpy(p->pane_columns, pane_columns_min, sizeof p->pane_columns);
+    memcpy(p->cpane_columns, cpane_columns_min, sizeof p->cpane_columns);
+}
+
 const struct ui_view_ops ui_view_lines = {
     .name = "lines",
     .priv_size = sizeof(struct lines_view),
+    .init = view_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -30,11 +30,12 @@ static const struct ui_column columns_min[] = {
 };
 #define NCOLS ARRAY_SIZE(columns_min)
 #define MEASURE_COL 4
-static struct ui_column columns[NCOLS];
 
 struct phases_view {
     size_t marked; /* the phase m marked (1-based), 0: none */
     unsigned gen;  /* the model it was marked in */
+    /* as drawn: columns_min, named and widened (draw) */
+    struct ui_column columns[NCOLS];
 };
 
 /* The table's context for the current model's phases, or -1. */
@@ -78,22 +79,24 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
+    const struct phases_view *p = v->priv;
     struct ss_phases_ctx x;
     if (!context(ui, &x))
-        ui_table_cells(c, y, columns, NCOLS, &x, row, style, 0);
+        ui_table_cells(c, y, p->columns, NCOLS, &x, row, style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    memcpy(columns, columns_min, sizeof columns);
+    struct phases_view *p = v->priv;
+    memcpy(p->columns, columns_min, sizeof p->columns);
     struct ss_phases_ctx x;
     const char *note = ui_no_order_note(ui);
     if (!note && !context(ui, &x))
-        ui_table_fit(columns, NCOLS, &x, x.p->n);
-    columns[MEASURE_COL].name = ss_model_measure_name(ui->m);
+        ui_table_fit(p->columns, NCOLS, &x, x.p->n);
+    p->columns[MEASURE_COL].name = ss_model_measure_name(ui->m);
     if (!note && !v->list.n)
         note = ui_empty_note(ui);
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, note, draw_row);
+    ui_table_draw(ui, v, c, y, h, p->columns, NCOLS, -1, 0, note, draw_row);
 }
 
 /* How keep-phase names phase k (0-based): "main", else its number. */

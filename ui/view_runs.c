@@ -39,8 +39,7 @@ static const struct ui_column ccolumns_min[] = {
     {"delta", 6, 1, CR(SS_CMPRU_SAMPLES_D)}, {"mean", 7, 1, CR(SS_CMPRU_MEAN)},
     {"delta", 7, 1, CR(SS_CMPRU_MEAN_D)},    {"function", 0, 0, CR(SS_CMPRU_NAME)},
 };
-static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
-#define NCCOLS ARRAY_SIZE(ccolumns)
+#define NCCOLS ARRAY_SIZE(ccolumns_min)
 
 struct runs_view {
     unsigned gen;
@@ -51,6 +50,7 @@ struct runs_view {
     struct ss_run_hist h;
     int have_cmp; /* a comparison: cmp replaces rows (nrows = cmp.n) */
     struct ss_cmp_runs cmp;
+    struct ui_column ccolumns[NCCOLS]; /* as drawn: ccolumns_min widened (draw) */
 };
 
 /* The statistics of one histogram row: counts[j] runs of length lengths[j]
@@ -222,7 +222,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 {
     struct runs_view *p = v->priv;
     if (row < p->nrows && p->have_cmp) {
-        ui_table_cells(c, y, ccolumns, NCCOLS, &p->cmp, row, style, 0);
+        ui_table_cells(c, y, p->ccolumns, NCCOLS, &p->cmp, row, style, 0);
         return;
     }
     if (row < p->nrows) {
@@ -271,13 +271,12 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
     /* keep the scroll inside the table */
     if (!empty && p && p->h.n_lengths && (size_t)v->hscroll / 8 >= p->h.n_lengths)
         v->hscroll = (int)(p->h.n_lengths - 1) * 8;
-    /* the numbers widen to their widest (never cut) */
-    memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
-    if (p && p->have_cmp)
-        ui_table_fit(ccolumns, NCCOLS, &p->cmp, p->cmp.n);
-    if (p && p->have_cmp)
-        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, -1, 0, empty, draw_row);
-    else
+    if (p && p->have_cmp) {
+        /* the numbers widen to their widest (never cut) */
+        memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
+        ui_table_fit(p->ccolumns, NCCOLS, &p->cmp, p->cmp.n);
+        ui_table_draw(ui, v, c, y, h, p->ccolumns, NCCOLS, -1, 0, empty, draw_row);
+    } else
         ui_table_draw(ui, v, c, y, h, columns, NCOLS, -1, 0, empty, draw_row);
 }
 

@@ -72,12 +72,13 @@ static const struct ui_column ccolumns_min[] = {
     SOURCE_COLUMNS,
 };
 #define MEASURE_COL 3 /* in columns_min; one more in ccolumns_min */
-static struct ui_column columns[ARRAY_SIZE(ccolumns_min)];
 
 struct sources_view {
     struct ss_sources_ctx x;
     unsigned gen; /* of the models the rows belong to */
     int have;
+    /* as drawn: columns_min or ccolumns_min, named and widened (draw) */
+    struct ui_column columns[ARRAY_SIZE(ccolumns_min)];
 };
 
 static int prepare(struct ui *ui, struct ui_view *v)
@@ -123,18 +124,18 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                      int style)
 {
     const struct sources_view *p = v->priv;
-    ui_table_cells(c, y, columns, ncolumns(ui), &p->x, row, style, 0);
+    ui_table_cells(c, y, p->columns, ncolumns(ui), &p->x, row, style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
-    const struct sources_view *p = v->priv;
+    struct sources_view *p = v->priv;
     size_t n = ncolumns(ui);
-    memcpy(columns, ui->bm ? ccolumns_min : columns_min, n * sizeof *columns);
+    memcpy(p->columns, ui->bm ? ccolumns_min : columns_min, n * sizeof *p->columns);
     if (p->have)
-        ui_table_fit(columns, n, &p->x, p->x.n);
-    columns[MEASURE_COL + (ui->bm != NULL)].name = ss_model_measure_name(ui->m);
-    ui_table_draw(ui, v, c, y, h, columns, n, -1, 0, v->list.n ? NULL : "no sources", draw_row);
+        ui_table_fit(p->columns, n, &p->x, p->x.n);
+    p->columns[MEASURE_COL + (ui->bm != NULL)].name = ss_model_measure_name(ui->m);
+    ui_table_draw(ui, v, c, y, h, p->columns, n, -1, 0, v->list.n ? NULL : "no sources", draw_row);
 }
 
 static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *buf, size_t n)

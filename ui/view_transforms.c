@@ -31,7 +31,7 @@ static void cell_removed(char *buf, size_t n, const void *ctx, size_t r, int tsv
 static const struct ss_col on_col = {"on", NULL, 3, 0, 0, cell_on, NULL, NULL, 0};
 static const struct ss_col removed_col = {"removed", NULL, 8, 0, 0, cell_removed, NULL, NULL, 0};
 
-static struct ui_column columns[] = {
+static const struct ui_column columns_min[] = {
     {"#", 2, 1, &ss_step_columns[SS_STEP_STEP]},
     {"on", 3, 0, &on_col},
     {"in", 7, 1, &ss_step_columns[SS_STEP_IN]},
@@ -44,7 +44,7 @@ static struct ui_column columns[] = {
     {"lvls", 4, 1, &ss_step_columns[SS_STEP_LEVELS]},
     {"command", 0, 0, &ss_step_columns[SS_STEP_COMMAND]},
 };
-#define NCOLS ARRAY_SIZE(columns)
+#define NCOLS ARRAY_SIZE(columns_min)
 
 /* In a comparison: base and new of each number. */
 #define CT(i) (&ss_cmp_step_columns[i])
@@ -57,26 +57,30 @@ static const struct ui_column ccolumns_min[] = {
     {"range.b", 7, 1, CT(SS_CMPTF_RANGE_B)}, {"range", 5, 1, CT(SS_CMPTF_RANGE)},
     {"command", 0, 0, CT(SS_CMPTF_COMMAND)},
 };
-static struct ui_column ccolumns[ARRAY_SIZE(ccolumns_min)];
-#define NCCOLS ARRAY_SIZE(ccolumns)
+#define NCCOLS ARRAY_SIZE(ccolumns_min)
 
-/* The columns drawn: the range ones only when a step is keep-phase or
- * drop-phase (a range's command says its range already), so that a
- * narrow screen keeps room for the commands. */
-static struct ui_column shown[ARRAY_SIZE(ccolumns_min)];
-static size_t nshown;
+struct transforms_view {
+    /* the descriptors as draw widens them ("removed" and "range"; a
+     * comparison's numbers) */
+    struct ui_column columns[NCOLS], ccolumns[NCCOLS];
+    /* The columns drawn: the range ones only when a step is keep-phase or
+     * drop-phase (a range's command says its range already), so that a
+     * narrow screen keeps room for the commands. */
+    struct ui_column shown[NCCOLS];
+    size_t nshown;
+};
 
-static void show_columns(struct ui *ui, const struct ui_column *cols, size_t n, int range_col,
-                         int nrange)
+static void show_columns(struct ui *ui, struct transforms_view *p, const struct ui_column *cols,
+                         size_t n, int range_col, int nrange)
 {
     int phase = 0;
     for (size_t i = 0; i < ss_tf_count(ui->tf); i++)
         phase |=
             ss_tf_kind(ui->tf, i) == SS_TF_KEEP_PHASE || ss_tf_kind(ui->tf, i) == SS_TF_DROP_PHASE;
-    nshown = 0;
+    p->nshown = 0;
     for (size_t i = 0; i < n; i++)
         if (phase || (int)i < range_col || (int)i >= range_col + nrange)
-            shown[nshown++] = cols[i];
+            p->shown[p->nshown++] = cols[i];
 }
 
 static int prepare(struct ui *ui, struct ui_view *v)
@@ -109,19 +113,20 @@ static void compared_ctx(struct ui *ui, struct ss_cmp_tf_ctx *x)
 static void draw_compared_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
                               size_t row, int style)
 {
+    const struct transforms_view *p = v->priv;
     struct ss_cmp_tf_ctx x;
     compared_ctx(ui, &x);
     if (ss_tf_enabled(ui->tf, row)) {
-        ui_table_cells(c, y, shown, nshown, &x, row, style, 0);
+        ui_table_cells(c, y, p->shown, p->nshown, &x, row, style, 0);
         return;
     }
     struct ui_column off[NCCOLS];
-    for (size_t i = 0; i < nshown; i++) {
-        off[i] = shown[i];
-        if (i > 1 && i + 1 < nshown)
+    for (size_t i = 0; i < p->nshown; i++) {
+        off[i] = p->shown[i];
+        if (i > 1 && i + 1 < p->nshown)
             off[i].col = NULL;
     }
-    ui_table_cells(c, y, off, nshown, &x, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
+    ui_table_cells(c, y, off, p->nshown, &x, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
 }
 
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
@@ -131,31 +136,33 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
         draw_compared_row(ui, v, c, y, row, style);
         return;
     }
+    const struct transforms_view *p = v->priv;
     struct ss_tf_ctx ctx = {ui->tf, {{0}, 0}};
     ss_units_of(ui->m, &ctx.u);
     if (ss_tf_enabled(ui->tf, row)) {
-        ui_table_cells(c, y, shown, nshown, &ctx, row, style, 0);
+        ui_table_cells(c, y, p->shown, p->nshown, &ctx, row, style, 0);
         return;
     }
     /* a step turned off has no effect: its number, "off" and its command */
     struct ui_column off[NCOLS];
-    for (size_t i = 0; i < nshown; i++) {
-        off[i] = shown[i];
-        if (i > 1 && i + 1 < nshown)
+    for (size_t i = 0; i < p->nshown; i++) {
+        off[i] = p->shown[i];
+        if (i > 1 && i + 1 < p->nshown)
             off[i].col = NULL;
     }
-    ui_table_cells(c, y, off, nshown, &ctx, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
+    ui_table_cells(c, y, off, p->nshown, &ctx, row, style == UI_S_NORMAL ? UI_S_DIM : style, 0);
 }
 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
+    struct transforms_view *p = v->priv;
     double widest = 0;
     for (size_t i = 0; i < ss_tf_count(ui->tf); i++) {
         const struct ss_tf_effect *e = ss_tf_effect(ui->tf, i);
         double r = e->value_in - e->value_out;
         widest = r > widest ? r : widest;
     }
-    columns[4].width = ui_value_width(ui, widest, 8);
+    p->columns[4].width = ui_value_width(ui, widest, 8);
     const char *note = v->list.n ? NULL
                                  : "no transforms yet: type : and one (:trim-base auto), or use "
                                    "the trimming keys (? lists them)";
@@ -165,18 +172,18 @@ static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, i
         int w = (int)strlen(ss_tf_range_text(ss_tf_effect(ui->tf, i), r, sizeof r));
         range_w = w > range_w ? w : range_w;
     }
-    columns[5].width = range_w;
+    p->columns[5].width = range_w;
     if (ui->bm) {
         /* the numbers widen to their widest (never cut) */
         struct ss_cmp_tf_ctx x;
         compared_ctx(ui, &x);
-        memcpy(ccolumns, ccolumns_min, sizeof ccolumns);
-        ui_table_fit(ccolumns, NCCOLS, &x, ss_tf_count(ui->tf));
-        show_columns(ui, ccolumns, NCCOLS, (int)NCCOLS - 3, 2);
+        memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
+        ui_table_fit(p->ccolumns, NCCOLS, &x, ss_tf_count(ui->tf));
+        show_columns(ui, p, p->ccolumns, NCCOLS, (int)NCCOLS - 3, 2);
     } else {
-        show_columns(ui, columns, NCOLS, 5, 1);
+        show_columns(ui, p, p->columns, NCOLS, 5, 1);
     }
-    ui_table_draw(ui, v, c, y, h, shown, nshown, -1, 0, note, draw_row);
+    ui_table_draw(ui, v, c, y, h, p->shown, p->nshown, -1, 0, note, draw_row);
 }
 
 static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const struct ui_event *ev)
@@ -235,8 +242,16 @@ static const char *row_text(struct ui *ui, struct ui_view *v, size_t r, char *bu
     return r < ss_tf_count(ui->tf) ? ss_tf_text(ui->tf, r) : NULL;
 }
 
+static void transforms_init(struct ui_view *v)
+{
+    struct transforms_view *p = v->priv;
+    memcpy(p->columns, columns_min, sizeof p->columns);
+}
+
 const struct ui_view_ops ui_view_transforms = {
     .name = "transforms",
+    .priv_size = sizeof(struct transforms_view),
+    .init = transforms_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -43,15 +43,15 @@ static void cell_name(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 }
 static const struct ss_col name_col = {"function", NULL, 0, 0, 0, cell_name, NULL, NULL, 0};
 
-/* total and self widen to the measure's numbers (draw) */
-static struct ui_column columns[] = {
+/* total and self widen to the measure's numbers (draw, in the view's copy) */
+static const struct ui_column columns_min[] = {
     {"total%", 7, 1, &ss_tree_columns[SS_TREE_TOTAL_PCT]},
     {"self%", 7, 1, &ss_tree_columns[SS_TREE_SELF_PCT]},
     {"total", 9, 1, &ss_tree_columns[SS_TREE_TOTAL]},
     {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
     {"function", 0, 0, &name_col},
 };
-#define NCOLS ARRAY_SIZE(columns)
+#define NCOLS ARRAY_SIZE(columns_min)
 
 /* A comparison's total: the base's (joined by path, compare.h) and the new. */
 static void get_total(const void *ctx, size_t r, int exact, double *b, double *v)
@@ -77,7 +77,7 @@ static const struct ss_col total_cols[] = {
 
 /* In a comparison (--base): the base's total, the total, the delta and
  * its verdict (compare.h: ss_compare_tree_verdicts), and self, per node. */
-static struct ui_column ccolumns[] = {
+static const struct ui_column ccolumns_min[] = {
     {"base", 9, 1, &total_cols[0]},
     {"total", 9, 1, &total_cols[1]},
     {"delta", 10, 1, &total_cols[2]},
@@ -85,7 +85,7 @@ static struct ui_column ccolumns[] = {
     {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
     {"function", 0, 0, &name_col},
 };
-#define NCCOLS ARRAY_SIZE(ccolumns)
+#define NCCOLS ARRAY_SIZE(ccolumns_min)
 
 /* The orders of s (children, and the roots, by ...; S reverses them) and
  * the column each marks: the whole profile's, then a comparison's. */
@@ -117,6 +117,8 @@ struct tree_view {
     int order_sort, order_rev;      /* what perm was made for */
     double *base_total, *base_self; /* a comparison: per node, NULL otherwise */
     struct ss_verdict *vself, *vtotal;
+    /* the columns as drawn: the descriptors, their numbers widened (draw) */
+    struct ui_column columns[NCOLS], ccolumns[NCCOLS];
 };
 
 static int has_children(const struct ss_tree *t, uint32_t i)
@@ -476,11 +478,11 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
                            p->vtotal};
     ss_units_of(ui->m, &ctx.s.u);
     char g[GUIDE_MAX * 6 + 16];
-    const struct ui_column *cols = columns;
+    const struct ui_column *cols = p->columns;
     size_t ncols = NCOLS;
     if (p->base_total) {
         /* grew or shrank beyond noise: the flame graph's colours; `~` plain */
-        cols = ccolumns;
+        cols = p->ccolumns;
         ncols = NCCOLS;
         if (style == UI_S_NORMAL && p->vtotal[i].sign)
             style = p->vtotal[i].sign > 0 ? UI_S_GREW2 : UI_S_SHRANK2;
@@ -498,21 +500,21 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
 static void draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h)
 {
     struct tree_view *p = v->priv;
-    columns[2].width = columns[3].width = ui_value_width(ui, p && p->built ? p->t.total_v : 0, 9);
-    if (p && p->base_total) {
+    p->columns[2].width = p->columns[3].width = ui_value_width(ui, p->built ? p->t.total_v : 0, 9);
+    if (p->base_total) {
         double widest = p->t.total_v;
         for (size_t i = 0; i < p->t.n; i++)
             if (p->base_total[i] > widest)
                 widest = p->base_total[i];
         int wv = ui_value_width(ui, widest, 9);
-        ccolumns[0].width = ccolumns[1].width = ccolumns[4].width = wv;
-        ccolumns[2].width = wv + 1;
-        ui_table_draw(ui, v, c, y, h, ccolumns, NCCOLS, csort_column[p->order_sort % NCSORTS],
+        p->ccolumns[0].width = p->ccolumns[1].width = p->ccolumns[4].width = wv;
+        p->ccolumns[2].width = wv + 1;
+        ui_table_draw(ui, v, c, y, h, p->ccolumns, NCCOLS, csort_column[p->order_sort % NCSORTS],
                       p->order_rev, p->nrows ? NULL : ui_empty_note(ui), draw_row);
         return;
     }
-    ui_table_draw(ui, v, c, y, h, columns, NCOLS, p ? sort_column[p->order_sort % NSORTS] : 0,
-                  p && p->order_rev, p && p->nrows ? NULL : ui_empty_note(ui), draw_row);
+    ui_table_draw(ui, v, c, y, h, p->columns, NCOLS, sort_column[p->order_sort % NSORTS],
+                  p->order_rev, p->nrows ? NULL : ui_empty_note(ui), draw_row);
 }
 
 static void set_open(struct ui_view *v, struct tree_view *p, uint32_t node, int open)
@@ -531,9 +533,9 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
     struct tree_view *p = v->priv;
     if (!p || !p->built || p->nrows == 0)
         return UI_UNHANDLED;
-    if (p->base_total ? ui_table_sort_click(ui, v, ev, ccolumns, NCCOLS, csort_column, NCSORTS,
+    if (p->base_total ? ui_table_sort_click(ui, v, ev, p->ccolumns, NCCOLS, csort_column, NCSORTS,
                                             csort_names) == UI_HANDLED
-                      : ui_table_sort_click(ui, v, ev, columns, NCOLS, sort_column, NSORTS,
+                      : ui_table_sort_click(ui, v, ev, p->columns, NCOLS, sort_column, NSORTS,
                                             sort_names) == UI_HANDLED)
         return UI_HANDLED;
     uint32_t i = p->rows[v->list.sel < p->nrows ? v->list.sel : 0];
@@ -647,10 +649,18 @@ static void view_free(struct ui_view *v)
     free(p->pos);
 }
 
+static void view_init(struct ui_view *v)
+{
+    struct tree_view *p = v->priv;
+    memcpy(p->columns, columns_min, sizeof p->columns);
+    memcpy(p->ccolumns, ccolumns_min, sizeof p->ccolumns);
+}
+
 const struct ui_view_ops ui_view_topdown = {
     .name = "top-down",
     .flags = UI_VF_NO_FILTER,
     .priv_size = sizeof(struct tree_view),
+    .init = view_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,
@@ -666,6 +676,7 @@ const struct ui_view_ops ui_view_bottomup = {
     .name = "bottom-up",
     .flags = UI_VF_NO_FILTER,
     .priv_size = sizeof(struct tree_view),
+    .init = view_init,
     .prepare = prepare,
     .title = title,
     .draw = draw,

@@ -78,7 +78,6 @@ compile() { # compile SRC OBJ, unless OBJ is newer than SRC and every header
 }
 core=""
 for c in src/*.c; do
-    [ "$c" = src/main.c ] && continue
     compile "$c" "$obj/${c%.c}.o"
     core="$core $obj/${c%.c}.o"
 done

@@ -1,8 +1,9 @@
 /* explore.h - everything the explorer gets from the command line, in one
- * struct: the command line (cli.c) fills it and hands it to the explorer's
- * entry point (struct ss_cli_ui in cli.h, ss_ui_main in ui/ui.h), so that
- * the explorer never asks the command line for anything (HACKING.md,
- * Layers: ui/ does not include cli.h). */
+ * struct: the command line (cli/cli.c) fills it and hands it to the
+ * explorer's entry point (struct ss_cli_ui in cli/cli.h, ss_ui_main in
+ * ui/ui.h), so that the explorer never asks the command line for anything
+ * (HACKING.md, Layers: ui/ includes no header of cli/).  It is the core's,
+ * not either front end's: both include it, neither includes the other. */
 #ifndef SS_EXPLORE_H
 #define SS_EXPLORE_H
 

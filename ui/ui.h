@@ -1,6 +1,6 @@
 /* ui.h - the interactive explorer's entry point (stackscope(1), THE EXPLORER).
  *
- * main.c hands this to the command line (ss_cli_main) so that the core
+ * cli/main.c hands this to the command line (ss_cli_main) so that the core
  * library never links curses.  The UI takes over a loaded, sealed model and
  * shows it in a terminal, or, when the environment variable
  * STACKSCOPE_SCRIPT names a script, runs headless on a virtual screen with

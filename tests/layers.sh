@@ -123,6 +123,23 @@ circles() {
 check "no circle of files in src/ (x.c includes y.h and y.c x.h, or a longer loop)" "$(circles src/*.c)"
 check "no circle of files in cli/" "$(circles cli/*.c)"
 check "no circle of files in ui/" "$(circles ui/*.c)"
+# The views call the shared context (context.c: messages, the current view
+# and function, opening a view), never the main loop (ui.c) that calls
+# them: defined_in FILE lists the functions FILE defines for others;
+# calls_to FILE... the lines of FILES that call one of them.
+defined_in() { sed -n 's/^[a-z][a-z_ ]*[ *]\(ui_[a-z_]*\)(.*/\1/p' "$1" | sort -u; }
+calls_to() {
+    local names
+    names=$(defined_in "$1" | paste -sd '|')
+    shift
+    [ -n "$names" ] && grep -nE "(^|[^a-z_0-9])($names)\(" "$@" /dev/null 2>/dev/null
+}
+check "the views do not call the main loop (ui.c), only the context (context.c)" \
+    "$(calls_to ui/ui.c ui/view_*.c)"
+printf 'void ui_loop_only(struct ui *ui)\n{\n}\n' >"$TMPD/loop.c"
+printf 'static void f(struct ui *ui)\n{\n    ui_loop_only(ui);\n    ui_loop_onlyx(ui);\n    xui_loop_only(ui);\n}\n' >"$TMPD/view_x.c"
+[ "$(calls_to "$TMPD/loop.c" "$TMPD/view_x.c" | wc -l)" -eq 1 ] &&
+    pass "the main-loop call check finds a call" || fail "the main-loop call check finds a call" "$(calls_to "$TMPD/loop.c" "$TMPD/view_x.c")"
 
 # statics FILE...: variables that keep state between calls, as FILE:LINE:
 # static ones at file scope or inside a function, but not const ones (a

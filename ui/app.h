@@ -329,7 +329,7 @@ int ui_lines_open(struct ui *ui, const char *path, uint32_t line, uint32_t lo, u
  * marked; an error message when it has none. */
 void ui_lines_show_selection(struct ui *ui, struct ui_view *v);
 
-/* ---- ui.c: the generic part ---------------------------------------------- */
+/* ---- context.c: what the explorer's parts share ------------------------------ */
 
 /* The view on screen and its argument (borrowed, may be NULL). */
 struct ui_view *ui_current(struct ui *ui);
@@ -351,6 +351,11 @@ void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg);
 /* Messages on the bottom line (printf-style). */
 void ui_message(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ui_error(struct ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Two view arguments the same (both NULL, or equal strings)? */
+int ui_same_arg(const char *a, const char *b);
+
+/* ---- the session (session.c), and ui.c's requests -------------------------- */
 
 /* Weigh every view by measure `name` (session.c; model.h: measures): on the
  * loaded and the transformed model; a message names it.  Returns 0, or -1

@@ -1,7 +1,8 @@
-/* ui.c - the main loop and everything the views share: the views and their
- * history, generic requests (moving, searching, switching views), messages
- * (see app.h, ui.h).  The transform list and the model it gives are
- * session.c's.
+/* ui.c - the main loop: events turned into requests, generic requests
+ * (moving, searching, filtering, switching views, going back, quitting),
+ * drawing the screen (see app.h, ui.h).  What the explorer's parts share
+ * (the message line, the current view and function, opening a view) is
+ * context.c's; the transform list and the model it gives are session.c's.
  *
  * Events (keys from the terminal or a script) are turned into requests by
  * the key table; the view on screen gets the first say, then the generic
@@ -27,119 +28,6 @@
 #include "state.h"
 #include "status.h"
 #include "vec.h"
-
-/* The views' vtables and arguments, from views.h. */
-static const struct {
-    const struct ui_view_ops *ops;
-    enum ui_view_arg arg;
-} view_info[UI_V_COUNT] = {
-#define UI_VIEW_INFO(id, ops, key, cmd, arg, help, chelp) [UI_V_##id] = {&ops, UI_VA_##arg},
-    UI_VIEWS(UI_VIEW_INFO)
-#undef UI_VIEW_INFO
-};
-
-const struct ui_view_ops *ui_view_ops_of(enum ui_view_id id)
-{
-    return view_info[id].ops;
-}
-
-enum ui_view_arg ui_view_arg_kind(enum ui_view_id id)
-{
-    return view_info[id].arg;
-}
-
-/* ---- messages ------------------------------------------------------------ */
-
-void ui_message(struct ui *ui, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
-    va_end(ap);
-    ui->msg_style = UI_S_MESSAGE;
-}
-
-void ui_error(struct ui *ui, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ui->msg, sizeof ui->msg, fmt, ap);
-    va_end(ap);
-    ui->msg_style = UI_S_ERROR;
-}
-
-/* ---- views and history --------------------------------------------------- */
-
-struct ui_view *ui_current(struct ui *ui)
-{
-    return &ui->views[ui->hist[ui->nhist - 1].view];
-}
-
-const char *ui_view_arg(struct ui *ui)
-{
-    return ui->hist[ui->nhist - 1].arg;
-}
-
-const char *ui_view_function(struct ui *ui)
-{
-    const char *arg = ui_view_arg(ui);
-    return arg ? arg : ui->cur_fn;
-}
-
-int ui_sort_request(struct ui *ui, struct ui_view *v, enum ui_request req, const char *const *names,
-                    int nsorts)
-{
-    if (req == UI_REQ_SORT_NEXT) {
-        v->sort = (v->sort + 1) % nsorts;
-        v->sort_rev = 0;
-        ui_message(ui, "sorted by %s", names[v->sort]);
-        return UI_HANDLED;
-    }
-    if (req == UI_REQ_SORT_REVERSE) {
-        v->sort_rev = !v->sort_rev;
-        return UI_HANDLED;
-    }
-    return UI_UNHANDLED;
-}
-
-static int same_arg(const char *a, const char *b)
-{
-    return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-void ui_open_view(struct ui *ui, enum ui_view_id v, const char *arg)
-{
-    if (ui->nhist > 0 && ui->hist[ui->nhist - 1].view == v &&
-        same_arg(ui->hist[ui->nhist - 1].arg, arg))
-        return;
-    /* A view already in the history: go back to it (what came after it is
-     * forgotten), so that going back never loops and the first view stays
-     * at the bottom: q quits only from there. */
-    for (int i = 0; i < ui->nhist; i++) {
-        if (ui->hist[i].view == v && same_arg(ui->hist[i].arg, arg)) {
-            while (ui->nhist > i + 1) {
-                ui->nhist--;
-                free(ui->hist[ui->nhist].arg);
-                ui->hist[ui->nhist].arg = NULL;
-            }
-            return;
-        }
-    }
-    char *copy = arg ? strdup(arg) : NULL;
-    if (arg && !copy) {
-        ui_error(ui, "out of memory");
-        return;
-    }
-    if (ui->nhist == (int)ARRAY_SIZE(ui->hist)) {
-        /* full: forget the oldest entry after the first view */
-        free(ui->hist[1].arg);
-        memmove(&ui->hist[1], &ui->hist[2], (size_t)(ui->nhist - 2) * sizeof *ui->hist);
-        ui->nhist--;
-    }
-    ui->hist[ui->nhist].view = v;
-    ui->hist[ui->nhist].arg = copy;
-    ui->nhist++;
-}
 
 /* Transforms in effect that neither :w nor :export-script has saved. */
 static int unsaved(struct ui *ui)
@@ -171,31 +59,6 @@ static void go_back(struct ui *ui)
     ui->nhist--;
     free(ui->hist[ui->nhist].arg);
     ui->hist[ui->nhist].arg = NULL;
-}
-
-void ui_set_function(struct ui *ui, const char *name)
-{
-    ui->sel_stale = 0;
-    if (same_arg(ui->cur_fn, name))
-        return;
-    char *copy = name ? strdup(name) : NULL;
-    free(ui->cur_fn);
-    ui->cur_fn = copy;
-    ui->cur_fid = copy ? ss_model_find_function(ui->m, copy) : SS_NONE;
-}
-
-ss_id ui_current_function(struct ui *ui)
-{
-    if (!ui->cur_fn)
-        return SS_NONE;
-    const struct ss_model *m = ui->m;
-    /* the id survives transforms (their output keeps the original's
-     * function table); the name is the fallback when it does not */
-    if (ui->cur_fid != SS_NONE && ui->cur_fid < m->functions.n &&
-        !strcmp(ss_function_name(m, ui->cur_fid), ui->cur_fn))
-        return ss_function_canonical(m, ui->cur_fid);
-    ui->cur_fid = ss_model_find_function(m, ui->cur_fn);
-    return ui->cur_fid;
 }
 
 /* Samples (count values) of a model: the status line's "of N samples". */
@@ -472,7 +335,7 @@ static int filter_key_same(struct ui *ui, struct ui_view *v)
     const char *arg = ui_view_arg(ui);
     return v->filt_key.valid && v->filt_key.gen == ui->gen && v->filt_key.n == v->list.n &&
            v->filt_key.sort == v->sort && v->filt_key.rev == v->sort_rev &&
-           v->filt_key.runs == ui_runs_ready(ui) && same_arg(v->filt_key.arg, arg);
+           v->filt_key.runs == ui_runs_ready(ui) && ui_same_arg(v->filt_key.arg, arg);
 }
 
 /* The rows of v that match its filter (list.vis), computed again when the
@@ -647,7 +510,7 @@ static void request(struct ui *ui, enum ui_request req, const struct ui_event *e
         int id = v->ops->flags & UI_VF_NO_CYCLE ? 0 : (int)v->id;
         do
             id = (id + step) % UI_V_COUNT;
-        while (view_info[id].ops->flags & UI_VF_NO_CYCLE);
+        while (ui_view_ops_of((enum ui_view_id)id)->flags & UI_VF_NO_CYCLE);
         ui_switch_view(ui, (enum ui_view_id)id);
         break;
     }
@@ -1084,7 +947,7 @@ static int ui_init(struct ui *ui, struct ss_explore *in)
     }
     for (int i = 0; i < UI_V_COUNT; i++) {
         struct ui_view *v = &ui->views[i];
-        v->ops = view_info[i].ops;
+        v->ops = ui_view_ops_of((enum ui_view_id)i);
         v->id = (enum ui_view_id)i;
         v->list.page = 1;
         if (v->ops->priv_size) {

@@ -569,6 +569,22 @@ struct ui_column {
     const struct ss_col *col;
 };
 
+/* What a column of a view takes from its descriptor instead of restating it
+ * (HACKING.md, A column): a NULL name is the descriptor's text header (its
+ * title, else its name), a width of UI_COL_CORE its width and a `right` of
+ * UI_COL_CORE its alignment (1 unless SS_COL_LEFT or SS_COL_LABEL).
+ * UI_COL(d) is a column that shows descriptor d with all three. */
+#define UI_COL_CORE (-1)
+/* clang-format off */
+#define UI_COL(d) {NULL, UI_COL_CORE, UI_COL_CORE, (d)}
+/* clang-format on */
+
+/* A column's header, width and alignment, its descriptor's where the column
+ * leaves them to it: every read of them goes through these. */
+const char *ui_column_title(const struct ui_column *c);
+int ui_column_width(const struct ui_column *c);
+int ui_column_right(const struct ui_column *c);
+
 /* Draw a header row with the sort column marked. */
 void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, size_t n,
                      int sort_col, int sort_rev);

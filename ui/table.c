@@ -36,27 +36,50 @@ static struct {
     char count[64];
 } hdr;
 
+const char *ui_column_title(const struct ui_column *c)
+{
+    if (c->name || !c->col)
+        return c->name ? c->name : "";
+    return c->col->title ? c->col->title : c->col->name ? c->col->name : "";
+}
+
+int ui_column_width(const struct ui_column *c)
+{
+    if (c->width != UI_COL_CORE)
+        return c->width;
+    return c->col ? c->col->width : 0;
+}
+
+int ui_column_right(const struct ui_column *c)
+{
+    if (c->right != UI_COL_CORE)
+        return c->right;
+    return c->col && !(c->col->flags & (SS_COL_LEFT | SS_COL_LABEL));
+}
+
 /* The header of column i of cols, into buf. */
 static const char *header_name(const struct ui_column *c, char *buf, size_t n)
 {
+    const char *title = ui_column_title(c);
     int value = c->col && c->col->name && strchr(c->col->name, '@');
-    if (hdr.measure && !strcmp(c->name, "samples"))
+    if (hdr.measure && !strcmp(title, "samples"))
         snprintf(buf, n, "%s", hdr.count);
     else if (!value || !hdr.measure)
-        snprintf(buf, n, "%s", c->name);
-    else if (!strcmp(c->name, "time"))
+        snprintf(buf, n, "%s", title);
+    else if (!strcmp(title, "time"))
         snprintf(buf, n, "%s%s", hdr.measure, hdr.unit);
     else
-        snprintf(buf, n, "%s%s", c->name, hdr.unit);
+        snprintf(buf, n, "%s%s", title, hdr.unit);
     return buf;
 }
 
 /* The width column i of cols (n of them) takes. */
 static int col_width(const struct ui_column *cols, size_t n, size_t i)
 {
-    if (fit.active && n == fit.n && cols[i].width && fit.w[i] > cols[i].width)
+    int w = ui_column_width(&cols[i]);
+    if (fit.active && n == fit.n && w && fit.w[i] > w)
         return fit.w[i];
-    return cols[i].width;
+    return w;
 }
 
 static void layout(int total, const struct ui_column *cols, size_t n, int *xs, int *ws)
@@ -67,14 +90,14 @@ static void layout(int total, const struct ui_column *cols, size_t n, int *xs, i
         int fixed = 0;
         for (size_t i = 0; i < n; i++)
             if (!hidden[i])
-                fixed += cols[i].width ? col_width(cols, n, i) + 1 : 1;
+                fixed += ui_column_width(&cols[i]) ? col_width(cols, n, i) + 1 : 1;
         label = total - fixed + 1;
         if (label >= MIN_LABEL)
             break;
         /* hide the last visible fixed column, keeping the first one */
         size_t k = n;
         for (size_t i = n; i-- > 1;)
-            if (cols[i].width && !hidden[i]) {
+            if (ui_column_width(&cols[i]) && !hidden[i]) {
                 k = i;
                 break;
             }
@@ -87,7 +110,7 @@ static void layout(int total, const struct ui_column *cols, size_t n, int *xs, i
     int x = 0;
     for (size_t i = 0; i < n; i++) {
         xs[i] = x;
-        ws[i] = hidden[i] ? 0 : cols[i].width ? col_width(cols, n, i) : label;
+        ws[i] = hidden[i] ? 0 : ui_column_width(&cols[i]) ? col_width(cols, n, i) : label;
         if (ws[i])
             x += ws[i] + 1;
     }
@@ -112,7 +135,7 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
                              : (sort_rev ? "^" : "v"));
         else
             snprintf(name, sizeof name, "%s", h);
-        ui_put_fit(c, y, xs[i], ws[i], name, UI_S_HEADER, cols[i].right == 1);
+        ui_put_fit(c, y, xs[i], ws[i], name, UI_S_HEADER, ui_column_right(&cols[i]) == 1);
     }
 }
 
@@ -123,7 +146,7 @@ static void measure_row(const struct ui_canvas *c, const struct ui_column *cols,
     if (n != fit.n)
         return;
     for (size_t i = 0; i < n; i++) {
-        if (!cells[i] || !cols[i].width || cols[i].right != 1)
+        if (!cells[i] || !ui_column_width(&cols[i]) || ui_column_right(&cols[i]) != 1)
             continue;
         int w = ui_text_width(c, cells[i]);
         if (w > fit.w[i])
@@ -146,18 +169,18 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
     for (size_t i = 0; i < n; i++) {
         if (!cells[i] || !ws[i])
             continue;
-        int x = xs[i], w = ws[i];
-        if (!cols[i].width && indent > 0) {
+        int x = xs[i], w = ws[i], right = ui_column_right(&cols[i]);
+        if (!ui_column_width(&cols[i]) && indent > 0) {
             int ind = indent < w - 8 ? indent : (w > 8 ? w - 8 : 0);
             x += ind;
             w -= ind;
         }
-        if (cols[i].right == 2)
+        if (right == 2)
             ui_put_tail(c, y, x, w, cells[i], style);
-        else if (cols[i].right == 3)
+        else if (right == 3)
             ui_put_head(c, y, x, w, cells[i], style);
         else
-            ui_put_fit(c, y, x, w, cells[i], style, cols[i].right);
+            ui_put_fit(c, y, x, w, cells[i], style, right);
     }
 }
 
@@ -180,12 +203,13 @@ void ui_table_fit(struct ui_column *cols, size_t n, const void *ctx, size_t nrow
 {
     struct ss_cellbuf b = {NULL, 0};
     for (size_t i = 0; i < n; i++) {
-        if (!cols[i].width || !cols[i].col)
+        int w = ui_column_width(&cols[i]);
+        if (!w || !cols[i].col)
             continue;
         for (size_t r = 0; r < nrows; r++) {
             size_t len = strlen(ss_col_text(cols[i].col, ctx, r, 0, &b));
-            if (len > (size_t)cols[i].width && len < 256)
-                cols[i].width = (int)len;
+            if (len > (size_t)w && len < 256)
+                cols[i].width = w = (int)len;
         }
     }
     ss_cellbuf_free(&b);
@@ -245,7 +269,8 @@ int ui_table_sort_click(struct ui *ui, struct ui_view *v, const struct ui_event 
             return UI_HANDLED;
         }
     if (col < n)
-        ui_error(ui, "the %s column has no order of its own (s cycles the orders)", cols[col].name);
+        ui_error(ui, "the %s column has no order of its own (s cycles the orders)",
+                 ui_column_title(&cols[col]));
     return UI_HANDLED;
 }
 

@@ -57,10 +57,10 @@ static const struct ss_col name_col = {"function", NULL, 0, 0, 0, cell_name, NUL
 
 static const struct ui_column columns[] = {
     {"", 7, 0, &ss_call_columns[SS_CALL_REL]},
-    {"count", 9, 1, &ss_call_columns[SS_CALL_COUNT]},
-    {"time", 10, 1, &ss_call_columns[SS_CALL_VALUE]},
-    {"pct", 7, 1, &ss_call_columns[SS_CALL_PCT]},
-    {"function", 0, 0, &name_col},
+    UI_COL(&ss_call_columns[SS_CALL_COUNT]),
+    {"time", UI_COL_CORE, 1, &ss_call_columns[SS_CALL_VALUE]},
+    UI_COL(&ss_call_columns[SS_CALL_PCT]),
+    {NULL, 0, 0, &name_col},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -98,10 +98,10 @@ static const struct ss_col call_cols[] = {
  * the delta. */
 static const struct ui_column ccolumns[] = {
     {"", 7, 0, &ss_call_columns[SS_CALL_REL]},
-    {"base", 10, 1, &call_cols[0]},
-    {"new", 10, 1, &call_cols[1]},
-    {"delta", 11, 1, &call_cols[2]},
-    {"function", 0, 0, &name_col},
+    UI_COL(&call_cols[0]),
+    UI_COL(&call_cols[1]),
+    UI_COL(&call_cols[2]),
+    {NULL, 0, 0, &name_col},
 };
 
 static int prepare(struct ui *ui, struct ui_view *v)

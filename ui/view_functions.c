@@ -75,9 +75,9 @@ static const struct ui_column columns_min[] = {
     {"self%", 7, 1, &ss_fn_columns[SS_STAT_SELF_PCT]},
     {"total", 9, 1, &ss_fn_columns[SS_STAT_TOTAL]},
     {"total%", 7, 1, &ss_fn_columns[SS_STAT_TOTAL_PCT]},
-    {"runs", 8, 1, &runs_col},
-    {"smp/run", 7, 1, &mean_col},
-    {"function", 0, 0, &ss_fn_columns[SS_STAT_NAME]},
+    UI_COL(&runs_col),
+    {"smp/run", UI_COL_CORE, 1, &mean_col},
+    {"function", UI_COL_CORE, 0, &ss_fn_columns[SS_STAT_NAME]},
 };
 #define NCOLS ARRAY_SIZE(columns_min)
 
@@ -113,15 +113,15 @@ static const char *const csort_names[NCSORTS] = {
 static const int csort_column[NCSORTS] = {2, 7, 4, 8, 1, 6, 9};
 static const struct ui_column ccolumns_min[] = {
     {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF_B]},
-    {"self", 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF]},
+    {NULL, 9, 1, &ss_cmp_fn_columns[SS_CMP_SELF]},
     {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_SELF_D]},
-    {"delta%", 7, 1, &rel_col},
-    {"v", 1, 0, &ss_cmp_fn_columns[SS_CMP_SELF_MARK]},
+    {"delta%", UI_COL_CORE, 1, &rel_col},
+    UI_COL(&ss_cmp_fn_columns[SS_CMP_SELF_MARK]),
     {"base", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_B]},
-    {"total", 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL]},
+    {NULL, 9, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL]},
     {"delta", 10, 1, &ss_cmp_fn_columns[SS_CMP_TOTAL_D]},
-    {"v", 1, 0, &ss_cmp_fn_columns[SS_CMP_TOTAL_MARK]},
-    {"function", 0, 0, &ss_cmp_fn_columns[SS_CMP_NAME]},
+    UI_COL(&ss_cmp_fn_columns[SS_CMP_TOTAL_MARK]),
+    {"function", UI_COL_CORE, 0, &ss_cmp_fn_columns[SS_CMP_NAME]},
 };
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 

@@ -22,22 +22,26 @@
 /* the measure's column is named after it and widens to its numbers (draw,
  * in the view's copy) */
 static const struct ui_column columns_min[] = {
-    {"key", 12, 0, &ss_label_columns[SS_LABEL_KEY]},
-    {"count", 9, 1, &ss_label_columns[SS_LABEL_COUNT]},
-    {"measure", 10, 1, &ss_label_columns[SS_LABEL_MEASURE]},
-    {"pct", 7, 1, &ss_label_columns[SS_LABEL_PCT]},
-    {"value", 0, 0, &ss_label_columns[SS_LABEL_VALUE]},
+    UI_COL(&ss_label_columns[SS_LABEL_KEY]),
+    UI_COL(&ss_label_columns[SS_LABEL_COUNT]),
+    {"measure", UI_COL_CORE, 1, &ss_label_columns[SS_LABEL_MEASURE]},
+    UI_COL(&ss_label_columns[SS_LABEL_PCT]),
+    UI_COL(&ss_label_columns[SS_LABEL_VALUE]),
 };
 #define NCOLS ARRAY_SIZE(columns_min)
 
 /* A comparison's columns (`report --base --by labels`) and orders. */
 #define CL(i) (&ss_cmp_label_columns[i])
 static const struct ui_column ccolumns_min[] = {
-    {"key", 8, 0, CL(SS_CMPLB_KEY)},          {"base", 6, 1, CL(SS_CMPLB_COUNT_B)},
-    {"count", 6, 1, CL(SS_CMPLB_COUNT)},      {"delta", 6, 1, CL(SS_CMPLB_COUNT_D)},
-    {"base", 9, 1, CL(SS_CMPLB_MEASURE_B)},   {"measure", 9, 1, CL(SS_CMPLB_MEASURE)},
-    {"delta", 10, 1, CL(SS_CMPLB_MEASURE_D)}, {"v", 1, 0, CL(SS_CMPLB_MARK)},
-    {"value", 0, 0, CL(SS_CMPLB_VALUE)},
+    {NULL, 8, 0, CL(SS_CMPLB_KEY)},
+    {"base", 6, 1, CL(SS_CMPLB_COUNT_B)},
+    {NULL, 6, 1, CL(SS_CMPLB_COUNT)},
+    {"delta", 6, 1, CL(SS_CMPLB_COUNT_D)},
+    {"base", 9, 1, CL(SS_CMPLB_MEASURE_B)},
+    {"measure", 9, 1, CL(SS_CMPLB_MEASURE)},
+    {"delta", 10, 1, CL(SS_CMPLB_MEASURE_D)},
+    UI_COL(CL(SS_CMPLB_MARK)),
+    UI_COL(CL(SS_CMPLB_VALUE)),
 };
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 enum {

@@ -27,12 +27,12 @@ static void cell_level(char *buf, size_t n, const void *ctx, size_t r, int tsv)
 static const struct ss_col level_col = {"level", NULL, 6, 0, 0, cell_level, NULL, NULL, 0};
 
 static const struct ui_column columns[] = {
-    {"level", 7, 1, &level_col},
-    {"samples", 9, 1, &ss_level_columns[SS_LEVEL_SAMPLES]},
-    {"distinct", 9, 1, &ss_level_columns[SS_LEVEL_DISTINCT]},
-    {"top.smp", 8, 1, &ss_level_columns[SS_LEVEL_TOP_SAMPLES]},
-    {"top.pct", 7, 1, &ss_level_columns[SS_LEVEL_TOP_PCT]},
-    {"top function", 0, 0, &ss_level_columns[SS_LEVEL_TOP]},
+    {NULL, 7, 1, &level_col},
+    UI_COL(&ss_level_columns[SS_LEVEL_SAMPLES]),
+    UI_COL(&ss_level_columns[SS_LEVEL_DISTINCT]),
+    UI_COL(&ss_level_columns[SS_LEVEL_TOP_SAMPLES]),
+    UI_COL(&ss_level_columns[SS_LEVEL_TOP_PCT]),
+    UI_COL(&ss_level_columns[SS_LEVEL_TOP]),
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -41,10 +41,14 @@ static const struct ui_column columns[] = {
  * profile's top function (`report --base --by levels`). */
 #define CL(i) (&ss_cmp_level_columns[i])
 static const struct ui_column ccolumns_min[] = {
-    {"level", 5, 1, CL(SS_CMPLV_LEVEL)},     {"base", 8, 1, CL(SS_CMPLV_SAMPLES_B)},
-    {"samples", 8, 1, CL(SS_CMPLV_SAMPLES)}, {"delta", 7, 1, CL(SS_CMPLV_SAMPLES_D)},
-    {"base", 9, 1, CL(SS_CMPLV_VALUE_B)},    {"measure", 9, 1, CL(SS_CMPLV_VALUE)},
-    {"delta", 10, 1, CL(SS_CMPLV_VALUE_D)},  {"top function", 0, 0, CL(SS_CMPLV_TOP)},
+    UI_COL(CL(SS_CMPLV_LEVEL)),
+    {"base", 8, 1, CL(SS_CMPLV_SAMPLES_B)},
+    {NULL, 8, 1, CL(SS_CMPLV_SAMPLES)},
+    {"delta", 7, 1, CL(SS_CMPLV_SAMPLES_D)},
+    {"base", 9, 1, CL(SS_CMPLV_VALUE_B)},
+    {"measure", 9, 1, CL(SS_CMPLV_VALUE)},
+    {"delta", 10, 1, CL(SS_CMPLV_VALUE_D)},
+    {"top function", UI_COL_CORE, 0, CL(SS_CMPLV_TOP)},
 };
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 

@@ -43,8 +43,8 @@ static const struct ui_column columns_min[] = {
     {"self%", 6, 1, &ss_line_columns[SS_STAT_SELF_PCT]},
     {"total", 8, 1, &ss_line_columns[SS_STAT_TOTAL]},
     {"total%", 6, 1, &ss_line_columns[SS_STAT_TOTAL_PCT]},
-    {"location", 20, 0, &ss_line_columns[SS_STAT_NAME]},
-    {"source", 0, 3, &source_col},
+    {NULL, 20, 0, &ss_line_columns[SS_STAT_NAME]},
+    {NULL, 0, 3, &source_col},
 };
 #define NCOLS ARRAY_SIZE(columns_min)
 
@@ -61,18 +61,18 @@ static const int csort_column[NCSORTS] = {2, 6, 3, 7, 8};
 /* clang-format off */
 #define CMP_NUMBER_COLUMNS                                                                         \
     {"base", 8, 1, CLC(SS_CMP_SELF_B)},                                                            \
-    {"self", 8, 1, CLC(SS_CMP_SELF)},                                                              \
+    {NULL, 8, 1, CLC(SS_CMP_SELF)},                                                                \
     {"delta", 9, 1, CLC(SS_CMP_SELF_D)},                                                           \
-    {"v", 1, 0, CLC(SS_CMP_SELF_MARK)},                                                            \
+    UI_COL(CLC(SS_CMP_SELF_MARK)),                                                                 \
     {"base", 8, 1, CLC(SS_CMP_TOTAL_B)},                                                           \
-    {"total", 8, 1, CLC(SS_CMP_TOTAL)},                                                            \
+    {NULL, 8, 1, CLC(SS_CMP_TOTAL)},                                                               \
     {"delta", 9, 1, CLC(SS_CMP_TOTAL_D)},                                                          \
-    {"v", 1, 0, CLC(SS_CMP_TOTAL_MARK)}
+    UI_COL(CLC(SS_CMP_TOTAL_MARK))
 /* clang-format on */
 /* the numbers take the room of the source text, which is left out */
 static const struct ui_column ccolumns_min[] = {
     CMP_NUMBER_COLUMNS,
-    {"location", 0, 0, CLC(SS_CMP_NAME)},
+    UI_COL(CLC(SS_CMP_NAME)),
 };
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 
@@ -88,9 +88,9 @@ static const struct ui_column pane_columns_min[] = {
     [P_SELF_BAR] = {"", 4, 0, NULL},
     [P_TOTAL] = {"total", 8, 1, &ss_line_columns[SS_STAT_TOTAL]},
     [P_TOTAL_BAR] = {"", 4, 0, NULL},
-    [P_ALLOC] = {"alloc", 8, 1, &ss_line_columns[SS_STAT_ALLOC]},
+    [P_ALLOC] = {NULL, 8, 1, &ss_line_columns[SS_STAT_ALLOC]},
     [P_ALLOC_BAR] = {"", 4, 0, NULL},
-    [P_REL] = {"released", 8, 1, &ss_line_columns[SS_STAT_RELEASED]},
+    [P_REL] = {NULL, 8, 1, &ss_line_columns[SS_STAT_RELEASED]},
     [P_REL_BAR] = {"", 4, 0, NULL},
     {"line", 5, 1, NULL},
     {"source", 0, 3, NULL},
@@ -635,8 +635,8 @@ static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
         if (hit != SIZE_MAX && cols[k].col)
             snprintf(cells[k], sizeof cells[k], "%s", ss_col_text(cols[k].col, ctx, hit, 0, &cb));
         else if (hit != SIZE_MAX && !cmp) /* a bar: slot 1, 3, 5, 7 for values 0..3 */
-            bar(cells[k], sizeof cells[k], val[slot[k] / 2], pn->max[slot[k] / 2], cols[k].width,
-                c->utf8);
+            bar(cells[k], sizeof cells[k], val[slot[k] / 2], pn->max[slot[k] / 2],
+                ui_column_width(&cols[k]), c->utf8);
         cp[k] = cells[k];
     }
     ss_cellbuf_free(&cb);
@@ -655,7 +655,7 @@ static void draw_pane_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c,
     for (size_t k = 0; !cmp && style != UI_S_SELECTED && k + 2 < ncols; k++) {
         int x = ui_table_column_x(c->w, cols, ncols, k);
         if (!cols[k].col && x >= 0 && cp[k][0])
-            ui_canvas_style(c, y, x, cols[k].width, UI_S_MARK, 0);
+            ui_canvas_style(c, y, x, ui_column_width(&cols[k]), UI_S_MARK, 0);
     }
 }
 

@@ -20,13 +20,13 @@
 
 #define PC(i) (&ss_phase_columns[i])
 static const struct ui_column columns_min[] = {
-    {"phase", 5, 1, PC(SS_PHASE_COL_PHASE)},
-    {"first", 5, 1, PC(SS_PHASE_COL_FIRST)},
-    {"last", 5, 1, PC(SS_PHASE_COL_LAST)},
-    {"samples", 7, 1, PC(SS_PHASE_COL_SAMPLES)},
+    {NULL, 5, 1, PC(SS_PHASE_COL_PHASE)},
+    {NULL, 5, 1, PC(SS_PHASE_COL_FIRST)},
+    {NULL, 5, 1, PC(SS_PHASE_COL_LAST)},
+    {NULL, 7, 1, PC(SS_PHASE_COL_SAMPLES)},
     {"measure", 8, 1, PC(SS_PHASE_COL_VALUE)},
-    {"pct", 6, 1, PC(SS_PHASE_COL_PCT)},
-    {"distinguished by (share)", 0, 0, PC(SS_PHASE_COL_TOPS)},
+    {NULL, 6, 1, PC(SS_PHASE_COL_PCT)},
+    {"distinguished by (share)", UI_COL_CORE, 0, PC(SS_PHASE_COL_TOPS)},
 };
 #define NCOLS ARRAY_SIZE(columns_min)
 #define MEASURE_COL 4

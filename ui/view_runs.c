@@ -17,13 +17,13 @@
 #include "vec.h"
 
 static const struct ui_column columns[] = {
-    {"level", 6, 1, &ss_run_columns[SS_RUN_LEVEL]},
-    {"runs", 9, 1, &ss_run_columns[SS_RUN_RUNS]},
-    {"samples", 9, 1, &ss_run_columns[SS_RUN_SAMPLES]},
-    {"mean", 9, 1, &ss_run_columns[SS_RUN_MEAN]},
-    {"median", 8, 1, &ss_run_columns[SS_RUN_MEDIAN]},
-    {"max", 7, 1, &ss_run_columns[SS_RUN_MAX]},
-    {"function", 0, 0, &ss_run_columns[SS_RUN_NAME]},
+    UI_COL(&ss_run_columns[SS_RUN_LEVEL]),
+    UI_COL(&ss_run_columns[SS_RUN_RUNS]),
+    UI_COL(&ss_run_columns[SS_RUN_SAMPLES]),
+    UI_COL(&ss_run_columns[SS_RUN_MEAN]),
+    UI_COL(&ss_run_columns[SS_RUN_MEDIAN]),
+    UI_COL(&ss_run_columns[SS_RUN_MAX]),
+    {"function", UI_COL_CORE, 0, &ss_run_columns[SS_RUN_NAME]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -33,11 +33,16 @@ static const struct ui_column columns[] = {
  * mean and delta give it); the table below is the new profile's. */
 #define CR(i) (&ss_cmp_run_columns[i])
 static const struct ui_column ccolumns_min[] = {
-    {"level", 5, 1, CR(SS_CMPRU_LEVEL)},     {"base", 5, 1, CR(SS_CMPRU_RUNS_B)},
-    {"runs", 5, 1, CR(SS_CMPRU_RUNS)},       {"delta", 5, 1, CR(SS_CMPRU_RUNS_D)},
-    {"base", 7, 1, CR(SS_CMPRU_SAMPLES_B)},  {"samples", 7, 1, CR(SS_CMPRU_SAMPLES)},
-    {"delta", 6, 1, CR(SS_CMPRU_SAMPLES_D)}, {"mean", 7, 1, CR(SS_CMPRU_MEAN)},
-    {"delta", 7, 1, CR(SS_CMPRU_MEAN_D)},    {"function", 0, 0, CR(SS_CMPRU_NAME)},
+    UI_COL(CR(SS_CMPRU_LEVEL)),
+    {"base", 5, 1, CR(SS_CMPRU_RUNS_B)},
+    {NULL, 5, 1, CR(SS_CMPRU_RUNS)},
+    {"delta", 5, 1, CR(SS_CMPRU_RUNS_D)},
+    {"base", 7, 1, CR(SS_CMPRU_SAMPLES_B)},
+    {NULL, 7, 1, CR(SS_CMPRU_SAMPLES)},
+    {"delta", 6, 1, CR(SS_CMPRU_SAMPLES_D)},
+    UI_COL(CR(SS_CMPRU_MEAN)),
+    {"delta", 7, 1, CR(SS_CMPRU_MEAN_D)},
+    {"function", UI_COL_CORE, 0, CR(SS_CMPRU_NAME)},
 };
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 

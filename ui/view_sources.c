@@ -54,21 +54,21 @@ static const struct ss_col flags_col = {"flags", NULL, 11, 0, 0, cell_flags, NUL
 #define SC(i) (&ss_source_columns[i])
 /* clang-format off */
 #define SOURCE_COLUMNS                                                                             \
-    {"source", 6, 1, SC(SS_SRCCOL_ID)},                                                            \
-    {"type", 6, 0, SC(SS_SRCCOL_TYPE)},                                                            \
+    UI_COL(SC(SS_SRCCOL_ID)),                                                                      \
+    {NULL, 6, 0, SC(SS_SRCCOL_TYPE)},                                                              \
     /* count values, as the status line and `report --by sources` count */                         \
-    {"samples", 8, 1, SC(SS_SRCCOL_SAMPLES)},                                                      \
+    {NULL, 8, 1, SC(SS_SRCCOL_SAMPLES)},                                                           \
     {"measure", 9, 1, SC(SS_SRCCOL_VALUE)},                                                        \
-    {"pct", 6, 1, SC(SS_SRCCOL_PCT)},                                                              \
-    {"interval", 8, 1, &interval_col},                                                             \
-    {"flags", 11, 0, &flags_col},                                                                  \
-    {"session", 7, 1, SC(SS_SRCCOL_SESSION)},                                                      \
-    {"line", 5, 1, SC(SS_SRCCOL_LINE)},                                                            \
-    {"file", 0, 0, SC(SS_SRCCOL_URI)}
+    {NULL, 6, 1, SC(SS_SRCCOL_PCT)},                                                               \
+    UI_COL(&interval_col),                                                                         \
+    {NULL, UI_COL_CORE, 0, &flags_col},                                                            \
+    UI_COL(SC(SS_SRCCOL_SESSION)),                                                                 \
+    {NULL, 5, 1, SC(SS_SRCCOL_LINE)},                                                              \
+    UI_COL(SC(SS_SRCCOL_URI))
 /* clang-format on */
 static const struct ui_column columns_min[] = {SOURCE_COLUMNS};
 static const struct ui_column ccolumns_min[] = {
-    {"side", 4, 0, &ss_cmp_source_columns[SS_CMPSRC_SIDE]},
+    UI_COL(&ss_cmp_source_columns[SS_CMPSRC_SIDE]),
     SOURCE_COLUMNS,
 };
 #define MEASURE_COL 3 /* in columns_min; one more in ccolumns_min */

@@ -15,11 +15,11 @@ static const char *const sort_names[NSORTS] = {"samples", "depth", "names (root 
 static const int sort_column[NSORTS] = {0, 3, 4};
 
 static const struct ui_column columns[] = {
-    {"count", 8, 1, &ss_stack_columns[SS_STACK_COUNT]},
+    {NULL, 8, 1, &ss_stack_columns[SS_STACK_COUNT]},
     {"time", 9, 1, &ss_stack_columns[SS_STACK_VALUE]},
-    {"pct", 7, 1, &ss_stack_columns[SS_STACK_PCT]},
-    {"depth", 5, 1, &ss_stack_columns[SS_STACK_DEPTH]},
-    {"stack (root first)", 0, 2, &ss_stack_columns[SS_STACK_TEXT]},
+    UI_COL(&ss_stack_columns[SS_STACK_PCT]),
+    {NULL, 5, 1, &ss_stack_columns[SS_STACK_DEPTH]},
+    {NULL, UI_COL_CORE, 2, &ss_stack_columns[SS_STACK_TEXT]},
 };
 #define NCOLS ARRAY_SIZE(columns)
 
@@ -54,12 +54,12 @@ static const struct ss_col base_new_cols[] = {
 /* In a comparison (--base): each stack's value in the base, the new value,
  * the delta and its verdict. */
 static const struct ui_column ccolumns[] = {
-    {"base", 9, 1, &base_new_cols[0]},
-    {"new", 9, 1, &base_new_cols[1]},
-    {"delta", 10, 1, &base_new_cols[2]},
-    {"v", 1, 0, &base_new_cols[3]},
-    {"depth", 5, 1, &ss_stack_columns[SS_STACK_DEPTH]},
-    {"stack (root first)", 0, 2, &ss_stack_columns[SS_STACK_TEXT]},
+    UI_COL(&base_new_cols[0]),
+    UI_COL(&base_new_cols[1]),
+    UI_COL(&base_new_cols[2]),
+    UI_COL(&base_new_cols[3]),
+    {NULL, 5, 1, &ss_stack_columns[SS_STACK_DEPTH]},
+    {NULL, UI_COL_CORE, 2, &ss_stack_columns[SS_STACK_TEXT]},
 };
 #define NCCOLS ARRAY_SIZE(ccolumns)
 

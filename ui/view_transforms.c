@@ -33,29 +33,35 @@ static const struct ss_col removed_col = {"removed", NULL, 8, 0, 0, cell_removed
 
 static const struct ui_column columns_min[] = {
     {"#", 2, 1, &ss_step_columns[SS_STEP_STEP]},
-    {"on", 3, 0, &on_col},
+    {NULL, UI_COL_CORE, 0, &on_col},
     {"in", 7, 1, &ss_step_columns[SS_STEP_IN]},
     {"out", 7, 1, &ss_step_columns[SS_STEP_OUT]},
-    {"removed", 8, 1, &removed_col},
-    {"range", 5, 1, &ss_step_columns[SS_STEP_RANGE]},
+    UI_COL(&removed_col),
+    {NULL, 5, 1, &ss_step_columns[SS_STEP_RANGE]},
     {"frames-", 7, 1, &ss_step_columns[SS_STEP_FRAMES]},
-    {"stacks", 6, 1, &ss_step_columns[SS_STEP_STACKS]},
+    {NULL, 6, 1, &ss_step_columns[SS_STEP_STACKS]},
     {"fns", 4, 1, &ss_step_columns[SS_STEP_FUNCTIONS]},
     {"lvls", 4, 1, &ss_step_columns[SS_STEP_LEVELS]},
-    {"command", 0, 0, &ss_step_columns[SS_STEP_COMMAND]},
+    UI_COL(&ss_step_columns[SS_STEP_COMMAND]),
 };
 #define NCOLS ARRAY_SIZE(columns_min)
 
 /* In a comparison: base and new of each number. */
 #define CT(i) (&ss_cmp_step_columns[i])
 static const struct ui_column ccolumns_min[] = {
-    {"#", 2, 1, CT(SS_CMPTF_STEP)},          {"on", 3, 0, CT(SS_CMPTF_ENABLED)},
-    {"in.b", 5, 1, CT(SS_CMPTF_IN_B)},       {"in", 5, 1, CT(SS_CMPTF_IN)},
-    {"out.b", 5, 1, CT(SS_CMPTF_OUT_B)},     {"out", 5, 1, CT(SS_CMPTF_OUT)},
-    {"kept%b", 6, 1, CT(SS_CMPTF_KEPT_B)},   {"kept%", 6, 1, CT(SS_CMPTF_KEPT)},
-    {"lv.b", 4, 1, CT(SS_CMPTF_LEVELS_B)},   {"lv", 3, 1, CT(SS_CMPTF_LEVELS)},
-    {"range.b", 7, 1, CT(SS_CMPTF_RANGE_B)}, {"range", 5, 1, CT(SS_CMPTF_RANGE)},
-    {"command", 0, 0, CT(SS_CMPTF_COMMAND)},
+    {"#", 2, 1, CT(SS_CMPTF_STEP)},
+    {NULL, UI_COL_CORE, 0, CT(SS_CMPTF_ENABLED)},
+    {"in.b", 5, 1, CT(SS_CMPTF_IN_B)},
+    {"in", 5, 1, CT(SS_CMPTF_IN)},
+    {"out.b", 5, 1, CT(SS_CMPTF_OUT_B)},
+    {"out", 5, 1, CT(SS_CMPTF_OUT)},
+    {"kept%b", 6, 1, CT(SS_CMPTF_KEPT_B)},
+    UI_COL(CT(SS_CMPTF_KEPT)),
+    {"lv.b", 4, 1, CT(SS_CMPTF_LEVELS_B)},
+    {"lv", 3, 1, CT(SS_CMPTF_LEVELS)},
+    {"range.b", 7, 1, CT(SS_CMPTF_RANGE_B)},
+    {NULL, 5, 1, CT(SS_CMPTF_RANGE)},
+    UI_COL(CT(SS_CMPTF_COMMAND)),
 };
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 

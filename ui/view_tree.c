@@ -45,11 +45,11 @@ static const struct ss_col name_col = {"function", NULL, 0, 0, 0, cell_name, NUL
 
 /* total and self widen to the measure's numbers (draw, in the view's copy) */
 static const struct ui_column columns_min[] = {
-    {"total%", 7, 1, &ss_tree_columns[SS_TREE_TOTAL_PCT]},
-    {"self%", 7, 1, &ss_tree_columns[SS_TREE_SELF_PCT]},
+    {NULL, 7, 1, &ss_tree_columns[SS_TREE_TOTAL_PCT]},
+    {NULL, 7, 1, &ss_tree_columns[SS_TREE_SELF_PCT]},
     {"total", 9, 1, &ss_tree_columns[SS_TREE_TOTAL]},
     {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
-    {"function", 0, 0, &name_col},
+    {NULL, 0, 0, &name_col},
 };
 #define NCOLS ARRAY_SIZE(columns_min)
 
@@ -78,12 +78,12 @@ static const struct ss_col total_cols[] = {
 /* In a comparison (--base): the base's total, the total, the delta and
  * its verdict (compare.h: ss_compare_tree_verdicts), and self, per node. */
 static const struct ui_column ccolumns_min[] = {
-    {"base", 9, 1, &total_cols[0]},
-    {"total", 9, 1, &total_cols[1]},
-    {"delta", 10, 1, &total_cols[2]},
-    {"v", 1, 0, &total_cols[3]},
+    UI_COL(&total_cols[0]),
+    UI_COL(&total_cols[1]),
+    UI_COL(&total_cols[2]),
+    UI_COL(&total_cols[3]),
     {"self", 9, 1, &ss_tree_columns[SS_TREE_SELF]},
-    {"function", 0, 0, &name_col},
+    {NULL, 0, 0, &name_col},
 };
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 

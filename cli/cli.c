@@ -154,10 +154,51 @@ static int finish_output(void)
 static void print_measures(const struct ss_model *m, size_t s, const struct ss_measure *ms,
                            size_t n);
 
-/* --value NAME: the measure every number adds up (stackscope(1), MEASURES). */
-static const char *cli_value;
-/* the options of every load (--mixed, --interval, --no-drop-frames) */
-static struct ss_load_opts cli_load;
+/* The transform options of report and convert, in command-line order
+ * (freed by ss_cli_main when the command returns). */
+struct tf_opts {
+    struct ss_tf_list *list;
+    int n_e; /* -e options seen */
+};
+
+#define MAX_BASES 64
+#define MAX_SOURCE_PATHS 64
+
+/* What the options of one command line set: ss_cli_main owns it on its
+ * stack and hands it to the options' setters, the commands and what they
+ * call; nothing parsed is kept at file scope. */
+struct cli_args {
+    unsigned cmd; /* IN_*: the command being parsed */
+    struct ss_report_opts report;
+    struct ss_write_opts write;
+    struct ss_flame_opts svg; /* convert --inverted, --time-order (an SVG output) */
+    const char *out;          /* convert -o OUT */
+    const char *preset;       /* the explorer's --preset NAME */
+    int embed_sources;        /* convert --embed-sources */
+    int resume;               /* the explorer's --resume */
+    /* --value NAME: the measure every number adds up (stackscope(1), MEASURES) */
+    const char *value;
+    struct ss_load_opts load; /* every load's --mixed, --interval, --no-drop-frames */
+    struct tf_opts tf;        /* -e, --script and --preset of report and convert */
+    /* --base FILE (repeatable) and --normalize (stackscope(1), COMPARING):
+     * compare the profile of FILE... with the base's (borrowed from argv) */
+    char *bases[MAX_BASES];
+    int nbases, normalize;
+    double alpha; /* --alpha: the verdicts' level (verdict.h), 0.05 unless given */
+    /* --compare-phases A,B: the base is phase A of FILE..., the new profile
+     * phase B (after the transforms): each side is the profile with the list
+     * and then keep-phase A or B (ss_tf_apply_then). */
+    int phase_cmp;
+    char phase_ref[2][32];
+    /* Where source files are found (source.h): --source-path directories and
+     * --source-map rewrites (borrowed from argv), for report --by list,
+     * convert --embed-sources and the explorer. */
+    const char *source_paths[MAX_SOURCE_PATHS];
+    size_t nsource_paths;
+    struct ss_source_map source_maps[MAX_SOURCE_PATHS];
+    size_t nsource_maps;
+    char **convert_inputs; /* convert: the inputs OUT may not replace, bases too */
+};
 
 /* Warn once when sources lack the chosen measure (they weigh 0). */
 static void warn_lacking(const struct ss_model *m)
@@ -176,14 +217,17 @@ static void warn_lacking(const struct ss_model *m)
  * explorer before its first screen): one line, redrawn in place at most ten
  * times a second and erased when the load ends.  STACKSCOPE_PROGRESS=always
  * (for tests) shows every report at once, one per line, whatever stderr is. */
-static struct {
+struct progress {
     int mode;           /* 0 off, 1 a terminal, 2 always (tests) */
     double start, last; /* ms: the load's start, the last line drawn */
     uint64_t before;    /* bytes of the files already read */
     const char *path;   /* the file being read */
     uint64_t done;
     volatile sig_atomic_t shown; /* a line is on the terminal */
-} prog;
+};
+/* File scope, unlike the options (struct cli_args): the signal handler
+ * (on_fatal_signal) erases the line it says is shown. */
+static struct progress prog;
 
 static double now_ms(void);
 
@@ -243,27 +287,80 @@ static void progress_stop(void)
     progress_erase();
 }
 
-static void clean_up_on_interrupt(void);
-static void interrupt_restore(void);
+/* A conversion killed by a signal removes its temporary output, then dies
+ * of the signal.  Past a file size limit (SIGXFSZ) the write fails with
+ * EFBIG instead, and the error path cleans up and says so. */
+static void on_fatal_signal(int sig)
+{
+    progress_erase();
+    ss_write_abandon();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 
-static int load_or_complain(struct ss_model *m, char *const *files, int n)
+/* Catch sig with on_fatal_signal, keeping its old action in *old, unless
+ * it is ignored: under nohup, or as a background job of a script, a
+ * hang-up or C-c stays ignored. */
+static void catch_fatal(int sig, struct sigaction *old)
+{
+    struct sigaction sa, cur;
+    if (sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN) {
+        if (old)
+            *old = cur;
+        return;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, old);
+}
+
+static void clean_up_on_signals(void)
+{
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGABRT};
+    for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
+        catch_fatal(fatal[i], NULL);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+/* During a load: C-c, a kill or a hang-up (not the crash signals, whose
+ * sanitizer reports stay as they are) erase the progress line and die;
+ * after it, the actions they had before are back. */
+static const int interrupts[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Catch the interrupts, keeping their old actions in old[] (the caller's,
+ * as many as interrupts[]). */
+static void clean_up_on_interrupt(struct sigaction *old)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(interrupts); i++)
+        catch_fatal(interrupts[i], &old[i]);
+}
+
+static void interrupt_restore(const struct sigaction *old)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(interrupts); i++)
+        sigaction(interrupts[i], &old[i], NULL);
+}
+
+static int load_or_complain(struct cli_args *a, struct ss_model *m, char *const *files, int n)
 {
     struct ss_error err;
     ss_error_clear(&err);
     /* a chosen measure weighs mixed kinds of file (stackscope(1), MEASURES) */
-    if (cli_value)
-        cli_load.mixed = 1;
+    if (a->value)
+        a->load.mixed = 1;
     /* C-c during a load: the progress line erased, a temporary output
      * removed, dead of the signal (exit status 130) at once */
-    clean_up_on_interrupt();
+    struct sigaction old[ARRAY_SIZE(interrupts)];
+    clean_up_on_interrupt(old);
     progress_start();
-    struct ss_load_opts o = cli_load;
+    struct ss_load_opts o = a->load;
     o.progress = prog.mode ? progress_report : NULL;
     int rc = ss_load_files(m, files, n, &o, &err);
     progress_stop();
-    interrupt_restore();
-    if (!rc && cli_value) {
-        rc = ss_model_set_measure(m, cli_value, &err);
+    interrupt_restore(old);
+    if (!rc && a->value) {
+        rc = ss_model_set_measure(m, a->value, &err);
         if (rc) {
             ss_model_free(m);
             if (rc == SS_EUSAGE)
@@ -289,24 +386,12 @@ static double now_ms(void)
 
 static void timing(const char *phase, double *t0)
 {
-    static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("STACKSCOPE_TIMING");
-        on = e && *e && strcmp(e, "0") != 0;
-    }
+    const char *e = getenv("STACKSCOPE_TIMING");
     double t = now_ms();
-    if (on)
+    if (e && *e && strcmp(e, "0") != 0)
         fprintf(stderr, "stackscope: timing: %s %.1f ms\n", phase, t - *t0);
     *t0 = t;
 }
-
-/* The transform options of report and convert, in command-line order
- * (freed by ss_cli_main when the command returns). */
-struct tf_opts {
-    struct ss_tf_list *list;
-    int n_e; /* -e options seen */
-};
-static struct tf_opts cli_tf;
 
 /* Handle -e CMD / --script FILE.  Returns 0 or the exit status. */
 static int tf_option(struct tf_opts *t, int c, const char *arg)
@@ -393,20 +478,7 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
     ss_model_free(orig);
 }
 
-/* --base FILE (repeatable) and --normalize (stackscope(1), COMPARING): compare
- * the profile of FILE... with the base's (borrowed from argv). */
-#define MAX_BASES 64
-static char *cli_bases[MAX_BASES];
-static int cli_nbases, cli_normalize;
-static double cli_alpha = 0.05; /* --alpha: the verdicts' level (verdict.h) */
-
-/* --compare-phases A,B: the base is phase A of FILE..., the new profile
- * phase B (after the transforms): each side is the profile with the list
- * and then keep-phase A or B (ss_tf_apply_then). */
-static int cli_phase_cmp;
-static char cli_phase_ref[2][32];
-
-static int compare_phases_arg(const char *arg)
+static int compare_phases_arg(struct cli_args *a, const char *arg)
 {
     const char *comma = strchr(arg, ',');
     struct ss_phase_ref r[2];
@@ -416,16 +488,16 @@ static int compare_phases_arg(const char *arg)
                            "main, first or last: 1,main), not '%s'",
                            arg);
     for (int k = 0; k < 2; k++)
-        ss_phase_ref_text(&r[k], cli_phase_ref[k], sizeof cli_phase_ref[k]);
-    cli_phase_cmp = 1;
+        ss_phase_ref_text(&r[k], a->phase_ref[k], sizeof a->phase_ref[k]);
+    a->phase_cmp = 1;
     return 0;
 }
 
-static int base_arg(char *file)
+static int base_arg(struct cli_args *a, char *file)
 {
-    if (cli_nbases == MAX_BASES)
+    if (a->nbases == MAX_BASES)
         return usage_error("more than %d --base options", MAX_BASES);
-    cli_bases[cli_nbases++] = file;
+    a->bases[a->nbases++] = file;
     return 0;
 }
 
@@ -445,9 +517,10 @@ static void sides_free(struct sides *s)
         free_models(&s->borig, s->b);
 }
 
-/* The two sides of --compare-phases: s->m is the new profile's phase, s->b
- * the base's, both from s->orig through the list tf (NULL: none). */
-static int phase_sides(struct sides *s, struct ss_tf_list *tf, double *t0)
+/* The two sides of --compare-phases (the phases a names): s->m is the new
+ * profile's phase, s->b the base's, both from s->orig through the list tf
+ * (NULL: none). */
+static int phase_sides(const struct cli_args *a, struct sides *s, struct ss_tf_list *tf, double *t0)
 {
     struct ss_tf_list *empty = tf ? NULL : ss_tf_list_new();
     struct ss_tf_list *l = tf ? tf : empty;
@@ -455,7 +528,7 @@ static int phase_sides(struct sides *s, struct ss_tf_list *tf, double *t0)
     ss_error_clear(&err);
     char cmd[2][64];
     for (int k = 0; k < 2; k++)
-        snprintf(cmd[k], sizeof cmd[k], "keep-phase %s", cli_phase_ref[k]);
+        snprintf(cmd[k], sizeof cmd[k], "keep-phase %s", a->phase_ref[k]);
     int rc = l ? 0 : ss_nomem(&err, "transform list");
     if (!rc)
         rc = ss_tf_apply_then(l, &s->orig, cmd[1], 0, &s->tm, NULL, &err);
@@ -483,21 +556,21 @@ static int phase_sides(struct sides *s, struct ss_tf_list *tf, double *t0)
  * sides), weigh both by the same measure and apply the transforms to each
  * (explorer: not --compare-phases, which the explorer applies itself).
  * Returns 0 or the exit status (nothing to free then). */
-static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss_tf_list *tf,
-                      int explorer, double *t0)
+static int load_sides(struct cli_args *a, struct sides *s, char *const *files, int nfiles,
+                      struct ss_tf_list *tf, int explorer, double *t0)
 {
     s->b = NULL;
-    if (cli_phase_cmp && cli_nbases)
+    if (a->phase_cmp && a->nbases)
         return usage_error("%s", "--compare-phases compares two phases of FILE...: it takes no "
                                  "--base");
-    int rc = load_or_complain(&s->orig, files, nfiles);
+    int rc = load_or_complain(a, &s->orig, files, nfiles);
     if (rc)
         return rc;
     struct ss_error err;
     ss_error_clear(&err);
-    const char *base_name = cli_nbases ? cli_bases[0] : files[0];
+    const char *base_name = a->nbases ? a->bases[0] : files[0];
     if (ss_model_is_comparison(&s->orig)) {
-        if (cli_nbases || cli_phase_cmp) {
+        if (a->nbases || a->phase_cmp) {
             ss_model_free(&s->orig);
             return usage_error("%s is a difference profile (its negative samples are its base): "
                                "it takes no --base or --compare-phases",
@@ -517,20 +590,20 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
             fprintf(stderr, "stackscope: %s\n", err.msg);
             return ss_exit_status((enum ss_errcode)rc);
         }
-    } else if (cli_nbases) {
-        rc = load_or_complain(&s->borig, cli_bases, cli_nbases);
+    } else if (a->nbases) {
+        rc = load_or_complain(a, &s->borig, a->bases, a->nbases);
         if (rc) {
             ss_model_free(&s->orig);
             return rc;
         }
-    } else if (cli_phase_cmp && !explorer) {
+    } else if (a->phase_cmp && !explorer) {
         timing("load", t0);
-        return phase_sides(s, tf, t0);
+        return phase_sides(a, s, tf, t0);
     } else {
         timing("load", t0);
         return transform_loaded(&s->orig, &s->tm, &s->m, tf, 0, t0);
     }
-    rc = ss_compare_check_measure(&s->borig, &s->orig, base_name, cli_value != NULL, &err);
+    rc = ss_compare_check_measure(&s->borig, &s->orig, base_name, a->value != NULL, &err);
     if (rc) {
         ss_model_free(&s->orig);
         ss_model_free(&s->borig);
@@ -556,26 +629,16 @@ static int load_sides(struct sides *s, char *const *files, int nfiles, struct ss
     return 0;
 }
 
-/* Where source files are found (source.h): --source-path directories and
- * --source-map rewrites (borrowed from argv), for report --by list,
- * convert --embed-sources and the explorer. */
-#define MAX_SOURCE_PATHS 64
-static const char *source_paths[MAX_SOURCE_PATHS];
-static size_t nsource_paths;
-static struct ss_source_map source_maps[MAX_SOURCE_PATHS];
-static size_t nsource_maps;
-
 /* Print the report of sd to standard output, unless forced through a
  * stream capped at the size limit of the inputs (files and bases): past it
  * the report stops with a message (outlimit.h). */
-static int report_capped(struct ss_report_opts *ro, struct sides *sd, char *const *files,
-                         int nfiles, struct ss_error *err)
+static int report_capped(const struct cli_args *a, struct ss_report_opts *ro, struct sides *sd,
+                         char *const *files, int nfiles, struct ss_error *err)
 {
     FILE *out = stdout;
     struct ss_outcap cap;
     if (!ro->force) {
-        ro->in_bytes =
-            ss_out_input_bytes(files, nfiles) + ss_out_input_bytes(cli_bases, cli_nbases);
+        ro->in_bytes = ss_out_input_bytes(files, nfiles) + ss_out_input_bytes(a->bases, a->nbases);
         ro->out_limit = ss_out_limit(ro->in_bytes);
         out = ss_out_capped(&cap, stdout, ro->out_limit);
         if (!out)
@@ -584,8 +647,8 @@ static int report_capped(struct ss_report_opts *ro, struct sides *sd, char *cons
     int rc;
     if (sd->b) {
         struct ss_compare cmp;
-        ss_compare_init(&cmp, sd->b, sd->m, cli_normalize);
-        cmp.alpha = cli_alpha;
+        ss_compare_init(&cmp, sd->b, sd->m, a->normalize);
+        cmp.alpha = a->alpha;
         /* bench/run.sh measures what the verdicts cost with it */
         cmp.no_verdicts = getenv("STACKSCOPE_NO_VERDICTS") != NULL;
         rc = ss_report_compare(out, &cmp, ro, err);
@@ -597,18 +660,19 @@ static int report_capped(struct ss_report_opts *ro, struct sides *sd, char *cons
     return rc;
 }
 
-static int report_run(char *const *files, int nfiles, const struct ss_report_opts *o,
-                      struct ss_tf_list *tf)
+static int report_run(struct cli_args *a, char *const *files, int nfiles,
+                      const struct ss_report_opts *o, struct ss_tf_list *tf)
 {
-    static struct sides sd;
+    struct sides sd;
+    memset(&sd, 0, sizeof sd); /* a phase comparison frees an empty borig */
     double t0 = now_ms();
-    int rc = load_sides(&sd, files, nfiles, tf, 0, &t0);
+    int rc = load_sides(a, &sd, files, nfiles, tf, 0, &t0);
     if (rc)
         return rc;
     struct ss_model *m = sd.m;
-    if (!sd.b && (cli_normalize || o->verdict)) {
+    if (!sd.b && (a->normalize || o->verdict)) {
         sides_free(&sd);
-        return usage_error("%s goes with --base", cli_normalize ? "--normalize" : "--verdict");
+        return usage_error("%s goes with --base", a->normalize ? "--normalize" : "--verdict");
     }
     if (sd.b && o->memory) {
         sides_free(&sd);
@@ -641,11 +705,12 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
                     print_line(stdout, "transform  ", ss_tf_text(tf, i));
         struct ss_report_opts ro = *o;
         ro.transforms = tf;
-        struct ss_source_search ss = {files,       (size_t)nfiles, source_paths, nsource_paths,
-                                      source_maps, nsource_maps,   &sd.orig};
+        struct ss_source_search ss = {
+            files,          (size_t)nfiles,  a->source_paths, a->nsource_paths,
+            a->source_maps, a->nsource_maps, &sd.orig};
         ro.sources = &ss;
         ro.warnings = &warnings;
-        rc = report_capped(&ro, &sd, files, nfiles, &err);
+        rc = report_capped(a, &ro, &sd, files, nfiles, &err);
     }
     timing("report", &t0);
     sides_free(&sd);
@@ -670,7 +735,7 @@ static int report_run(char *const *files, int nfiles, const struct ss_report_opt
 
 /* --interval DURATION: a positive number with a unit (ns, us, ms, s), at
  * most an hour; sets the interval of folded sources (load_folded.h). */
-static int interval_arg(const char *arg)
+static int interval_arg(struct cli_args *a, const char *arg)
 {
     char *end;
     errno = 0;
@@ -687,7 +752,7 @@ static int interval_arg(const char *arg)
         return usage_error("--interval: '%s' is not a duration from 1ns to 1 hour with its unit "
                            "(ns, us, ms or s: 1ms, 997us, 0.5s)",
                            arg);
-    cli_load.folded_interval_us = v * units[u].us;
+    a->load.folded_interval_us = v * units[u].us;
     return 0;
 }
 
@@ -712,18 +777,6 @@ enum {
     IN_REPORT = 1u << 1,
     IN_CONVERT = 1u << 2,
     IN_CHECK = 1u << 3,
-};
-
-/* What the options of one command line set. */
-struct cli_args {
-    unsigned cmd; /* IN_*: the command being parsed */
-    struct ss_report_opts report;
-    struct ss_write_opts write;
-    struct ss_flame_opts svg; /* convert --inverted, --time-order (an SVG output) */
-    const char *out;          /* convert -o OUT */
-    const char *preset;       /* the explorer's --preset NAME */
-    int embed_sources;        /* convert --embed-sources */
-    int resume;               /* the explorer's --resume */
 };
 
 /* An option's setter returns 0, an exit status, or OPT_DONE: stop here and
@@ -907,27 +960,23 @@ static int set_time_order(struct cli_args *a, const char *arg)
 
 static int set_value(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    cli_value = arg;
+    a->value = arg;
     return 0;
 }
 
 static int set_base(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    return base_arg((char *)(uintptr_t)arg); /* argv's own string */
+    return base_arg(a, (char *)(uintptr_t)arg); /* argv's own string */
 }
 
 static int set_compare_phases(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    return compare_phases_arg(arg);
+    return compare_phases_arg(a, arg);
 }
 
 static int set_alpha(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    if (number_arg("--alpha", arg, 1e-12, 0.5, &cli_alpha))
+    if (number_arg("--alpha", arg, 1e-12, 0.5, &a->alpha))
         return 1;
     return 0;
 }
@@ -945,51 +994,48 @@ static int set_verdict(struct cli_args *a, const char *arg)
 
 static int set_normalize(struct cli_args *a, const char *arg)
 {
-    (void)a, (void)arg;
-    cli_normalize = 1;
+    (void)arg;
+    a->normalize = 1;
     return 0;
 }
 
 static int set_mixed(struct cli_args *a, const char *arg)
 {
-    (void)a, (void)arg;
-    cli_load.mixed = 1;
+    (void)arg;
+    a->load.mixed = 1;
     return 0;
 }
 
 static int set_no_drop_frames(struct cli_args *a, const char *arg)
 {
-    (void)a, (void)arg;
-    cli_load.no_drop_frames = 1;
+    (void)arg;
+    a->load.no_drop_frames = 1;
     return 0;
 }
 
 static int set_interval(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    return interval_arg(arg);
+    return interval_arg(a, arg);
 }
 
 static int set_source_path(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    if (nsource_paths == MAX_SOURCE_PATHS)
+    if (a->nsource_paths == MAX_SOURCE_PATHS)
         return usage_error("more than %d --source-path options", MAX_SOURCE_PATHS);
-    source_paths[nsource_paths++] = arg;
+    a->source_paths[a->nsource_paths++] = arg;
     return 0;
 }
 
 static int set_source_map(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    if (nsource_maps == MAX_SOURCE_PATHS)
+    if (a->nsource_maps == MAX_SOURCE_PATHS)
         return usage_error("more than %d --source-map options", MAX_SOURCE_PATHS);
     /* argv's own string: FROM ends where '=' was */
-    if (ss_source_map_parse((char *)(uintptr_t)arg, &source_maps[nsource_maps]))
+    if (ss_source_map_parse((char *)(uintptr_t)arg, &a->source_maps[a->nsource_maps]))
         return usage_error("--source-map: expected FROM=TO (a path prefix the profile names and "
                            "where it is here), not '%s'",
                            arg);
-    nsource_maps++;
+    a->nsource_maps++;
     return 0;
 }
 
@@ -1019,20 +1065,17 @@ static int set_explorer_preset(struct cli_args *a, const char *arg)
 
 static int set_transform(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    return tf_option(&cli_tf, 'e', arg);
+    return tf_option(&a->tf, 'e', arg);
 }
 
 static int set_script(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    return tf_option(&cli_tf, 's', arg);
+    return tf_option(&a->tf, 's', arg);
 }
 
 static int set_preset(struct cli_args *a, const char *arg)
 {
-    (void)a;
-    return tf_option(&cli_tf, 'p', arg);
+    return tf_option(&a->tf, 'p', arg);
 }
 
 static void print_help(FILE *out);
@@ -1480,71 +1523,17 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
                                  "takes --sort total or position");
     if (o.phases && o.penalty > 0)
         return usage_error("%s", "--phases N asks for N phases: --penalty has nothing to tune");
-    return report_run(argv + first, argc - first, &o, cli_tf.list);
+    return report_run(a, argv + first, argc - first, &o, a->tf.list);
 }
-
-/* A conversion killed by a signal removes its temporary output, then dies
- * of the signal.  Past a file size limit (SIGXFSZ) the write fails with
- * EFBIG instead, and the error path cleans up and says so. */
-static void on_fatal_signal(int sig)
-{
-    progress_erase();
-    ss_write_abandon();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Catch sig with on_fatal_signal, keeping its old action in *old, unless
- * it is ignored: under nohup, or as a background job of a script, a
- * hang-up or C-c stays ignored. */
-static void catch_fatal(int sig, struct sigaction *old)
-{
-    struct sigaction sa, cur;
-    if (sigaction(sig, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN) {
-        if (old)
-            *old = cur;
-        return;
-    }
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, old);
-}
-
-static void clean_up_on_signals(void)
-{
-    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV, SIGBUS, SIGABRT};
-    for (size_t i = 0; i < ARRAY_SIZE(fatal); i++)
-        catch_fatal(fatal[i], NULL);
-    signal(SIGXFSZ, SIG_IGN);
-}
-
-/* During a load: C-c, a kill or a hang-up (not the crash signals, whose
- * sanitizer reports stay as they are) erase the progress line and die;
- * after it, the actions they had before are back. */
-static const int interrupts[] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction interrupt_old[ARRAY_SIZE(interrupts)];
-
-static void clean_up_on_interrupt(void)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(interrupts); i++)
-        catch_fatal(interrupts[i], &interrupt_old[i]);
-}
-
-static void interrupt_restore(void)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(interrupts); i++)
-        sigaction(interrupts[i], &interrupt_old[i], NULL);
-}
-
-static char **convert_inputs;
 
 /* convert --embed-sources: carry the files the profile names in m (found as
  * report --by list finds them), warning about those left out. */
-static int embed_sources(struct ss_model *m, char *const *files, int nfiles, struct ss_error *err)
+static int embed_sources(const struct cli_args *a, struct ss_model *m, char *const *files,
+                         int nfiles, struct ss_error *err)
 {
-    struct ss_source_search ss = {files,       (size_t)nfiles, source_paths, nsource_paths,
-                                  source_maps, nsource_maps,   NULL};
+    struct ss_source_search ss = {
+        files, (size_t)nfiles, a->source_paths, a->nsource_paths, a->source_maps, a->nsource_maps,
+        NULL};
     struct ss_strbuf left = SS_STRBUF_INIT;
     long n = ss_source_embed(m, &ss, SS_EMBED_MAX_FILE, SS_EMBED_MAX_TOTAL, &left);
     if (n < 0) {
@@ -1580,7 +1569,7 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
           ss_format_for_path(out)->id == SS_OUT_SVG))
         return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
     w.svg = &a->svg;
-    w.svg_alpha = cli_alpha;
+    w.svg_alpha = a->alpha;
     if (a->embed_sources && w.format != SS_OUT_TABLES &&
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_TABLES))
@@ -1595,21 +1584,22 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
     }
     /* the inputs an output may not replace: the bases too (freed by
      * ss_cli_main) */
-    char **inputs = convert_inputs =
-        ss_alloc_array((size_t)(argc - first + cli_nbases), sizeof *inputs);
+    char **inputs = a->convert_inputs =
+        ss_alloc_array((size_t)(argc - first + a->nbases), sizeof *inputs);
     if (!inputs) {
         fprintf(stderr, "stackscope: out of memory\n");
         return 2;
     }
     for (int i = first; i < argc; i++)
         inputs[i - first] = argv[i];
-    for (int i = 0; i < cli_nbases; i++)
-        inputs[argc - first + i] = cli_bases[i];
+    for (int i = 0; i < a->nbases; i++)
+        inputs[argc - first + i] = a->bases[i];
     w.inputs = inputs;
-    w.n_inputs = argc - first + cli_nbases;
-    static struct sides sd;
+    w.n_inputs = argc - first + a->nbases;
+    struct sides sd;
+    memset(&sd, 0, sizeof sd); /* a phase comparison frees an empty borig */
     double t0 = now_ms();
-    rc = load_sides(&sd, argv + first, argc - first, cli_tf.list, 0, &t0);
+    rc = load_sides(a, &sd, argv + first, argc - first, a->tf.list, 0, &t0);
     if (rc)
         return rc;
     struct ss_error err;
@@ -1618,17 +1608,17 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
     if (sd.b) {
         /* one model: the new samples, then the base's flagged for the writers */
         struct ss_compare cmp;
-        ss_compare_init(&cmp, sd.b, sd.m, cli_normalize);
+        ss_compare_init(&cmp, sd.b, sd.m, a->normalize);
         rc = ss_compare_merge(&cmp, &merged, &err);
         if (!rc)
             m = &merged;
-    } else if (cli_normalize) {
+    } else if (a->normalize) {
         sides_free(&sd);
         return usage_error("%s", "--normalize goes with --base");
     }
     clean_up_on_signals();
     if (!rc && a->embed_sources)
-        rc = embed_sources(m, argv + first, argc - first, &err);
+        rc = embed_sources(a, m, argv + first, argc - first, &err);
     if (!rc)
         rc = to_stdout ? ss_write_stream(m, stdout, "standard output", &w, &err)
                        : ss_write_file(m, out, &w, &err);
@@ -1803,7 +1793,7 @@ static int cmd_check(struct cli_args *a, int argc, char **argv)
         struct ss_model m;
         struct ss_error err;
         ss_error_clear(&err);
-        rc = ss_load_files(&m, argv + i, 1, &cli_load, &err);
+        rc = ss_load_files(&m, argv + i, 1, &a->load, &err);
         if (rc) {
             /* the summary says "error"; the message goes to standard error,
              * and to the summary too unless both are the same file (a
@@ -1825,23 +1815,23 @@ static int cmd_check(struct cli_args *a, int argc, char **argv)
     return status ? status : w;
 }
 
-static void cli_tf_free(void)
+static void cli_tf_free(struct cli_args *a)
 {
-    ss_tf_list_free(cli_tf.list);
-    memset(&cli_tf, 0, sizeof cli_tf);
+    ss_tf_list_free(a->tf.list);
+    memset(&a->tf, 0, sizeof a->tf);
 }
 
-/* The explorer's -e and --script steps (in cli_tf, parsed already) after
- * those of --preset and --resume in l, as one undo step; cli_tf is emptied.
+/* The explorer's -e and --script steps (in a->tf, parsed already) after
+ * those of --preset and --resume in l, as one undo step; a->tf is emptied.
  * Returns 0 or an exit status. */
-static int append_cli_steps(struct ss_tf_list *l)
+static int append_cli_steps(struct cli_args *a, struct ss_tf_list *l)
 {
-    char *script = ss_tf_script(cli_tf.list);
+    char *script = ss_tf_script(a->tf.list);
     struct ss_error err;
     ss_error_clear(&err);
     int rc = script ? ss_tf_append_script(l, script, strlen(script), "-e", &err) : SS_ENOMEM;
     free(script);
-    cli_tf_free();
+    cli_tf_free(a);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", script ? err.msg : "out of memory");
         return ss_exit_status((enum ss_errcode)rc);
@@ -1853,17 +1843,17 @@ static int append_cli_steps(struct ss_tf_list *l)
  * over; NULL: none), `resumed` when it holds the saved session: its whole
  * input (explore.h) from the options, the profile and its base loaded.
  * Returns the exit status. */
-static int explore(const struct ss_cli_ui *ui, char *const *files, int n, struct ss_tf_list *start,
-                   int resumed)
+static int explore(struct cli_args *a, const struct ss_cli_ui *ui, char *const *files, int n,
+                   struct ss_tf_list *start, int resumed)
 {
     struct sides sd;
     double t0 = now_ms();
-    int rc = load_sides(&sd, files, n, NULL, 1, &t0);
+    int rc = load_sides(a, &sd, files, n, NULL, 1, &t0);
     if (rc) {
         ss_tf_list_free(start);
         return rc;
     }
-    if (!sd.b && cli_normalize) {
+    if (!sd.b && a->normalize) {
         ss_model_free(&sd.orig);
         ss_tf_list_free(start);
         return usage_error("%s", "--normalize goes with --base");
@@ -1877,16 +1867,16 @@ static int explore(const struct ss_cli_ui *ui, char *const *files, int n, struct
         in.base = *sd.b;
         in.have_base = 1;
     }
-    in.normalize = cli_normalize;
-    in.alpha = cli_alpha;
-    in.base_files = cli_bases;
-    in.nbase_files = cli_nbases;
-    in.compare_phases = cli_phase_cmp;
-    memcpy(in.phase, cli_phase_ref, sizeof in.phase);
-    in.source_paths = source_paths;
-    in.nsource_paths = nsource_paths;
-    in.source_maps = source_maps;
-    in.nsource_maps = nsource_maps;
+    in.normalize = a->normalize;
+    in.alpha = a->alpha;
+    in.base_files = a->bases;
+    in.nbase_files = a->nbases;
+    in.compare_phases = a->phase_cmp;
+    memcpy(in.phase, a->phase_ref, sizeof in.phase);
+    in.source_paths = a->source_paths;
+    in.nsource_paths = a->nsource_paths;
+    in.source_maps = a->source_maps;
+    in.nsource_maps = a->nsource_maps;
     in.start = start;
     in.resumed = resumed;
     return ui->run(&in);
@@ -1906,13 +1896,13 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     struct cli_args a;
     memset(&a, 0, sizeof a);
     a.svg.order = SS_FLAME_BY_NAME;
+    a.alpha = 0.05;
     for (size_t i = 0; argc >= 2 && i < ARRAY_SIZE(commands); i++)
         if (!strcmp(argv[1], commands[i].name)) {
             a.cmd = commands[i].cmd;
             int rc = commands[i].run(&a, argc - 1, argv + 1);
-            cli_tf_free();
-            free(convert_inputs);
-            convert_inputs = NULL;
+            cli_tf_free(&a);
+            free(a.convert_inputs);
             return rc;
         }
     /* The explorer on FILE... (the demo when no FILE is given); without a
@@ -1922,7 +1912,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     a.cmd = IN_EXPLORER;
     int first, rc = parse_options(&a, argc, argv, &first);
     if (rc) {
-        cli_tf_free();
+        cli_tf_free(&a);
         return rc == OPT_DONE ? finish_output() : rc;
     }
     char *demo[1];
@@ -1931,7 +1921,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     struct ss_tf_list *resumed = NULL;
     const char *preset = a.preset;
     int resume = a.resume;
-    if (resume || preset || cli_tf.list) {
+    if (resume || preset || a.tf.list) {
         if (!(resumed = ss_tf_list_new())) {
             fprintf(stderr, "stackscope: out of memory\n");
             return 2;
@@ -1943,7 +1933,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         ss_error_clear(&err);
         if (ss_tf_append_script(resumed, script, strlen(script), "--preset", &err)) {
             ss_tf_list_free(resumed);
-            cli_tf_free();
+            cli_tf_free(&a);
             fprintf(stderr, "stackscope: %s\n", err.msg);
             return 2;
         }
@@ -1960,22 +1950,22 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         rc = ss_state_load(files, n, resumed, warn, sizeof warn, &err);
         if (rc) {
             ss_tf_list_free(resumed);
-            cli_tf_free();
+            cli_tf_free(&a);
             fprintf(stderr, "stackscope: %s\n", err.msg);
             return ss_exit_status((enum ss_errcode)rc);
         }
         if (warn[0]) /* a state file not to be trusted: the inputs as they are */
             print_line(stderr, "stackscope: warning: ", warn);
     }
-    if (cli_tf.list && (rc = append_cli_steps(resumed))) {
+    if (a.tf.list && (rc = append_cli_steps(&a, resumed))) {
         ss_tf_list_free(resumed);
         return rc;
     }
     if (ui && ui->available())
-        return explore(ui, files, n, resumed, resume);
+        return explore(&a, ui, files, n, resumed, resume);
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
-    rc = report_run(files, n, &o, resumed);
+    rc = report_run(&a, files, n, &o, resumed);
     ss_tf_list_free(resumed);
     return rc;
 }

@@ -740,8 +740,8 @@ int ss_model_derive_samples_take(struct ss_model *m, const struct ss_model *o, s
 }
 
 /* The gaps of the derived timeline (see model.h): where kept samples are
- * not neighbours in o, or o had a gap between them; into out (NULL: only
- * counted).  Returns their number. */
+ * not neighbours in o, or o had a gap between them; into out.  Returns
+ * their number. */
 static size_t gaps_pass(const struct ss_model *o, const uint32_t *keep, size_t base, size_t n,
                         size_t *out)
 {
@@ -750,26 +750,31 @@ static size_t gaps_pass(const struct ss_model *o, const uint32_t *keep, size_t b
         size_t prev = derived_orig(keep, base, k - 1), at = derived_orig(keep, base, k);
         while (g < o->gaps.n && o->gaps.v[g] <= prev)
             g++;
-        if (at != prev + 1 || (g < o->gaps.n && o->gaps.v[g] <= at)) {
-            if (out)
-                out[ng] = k;
-            ng++;
-        }
+        if (at != prev + 1 || (g < o->gaps.n && o->gaps.v[g] <= at))
+            out[ng++] = k;
     }
     return ng;
 }
 
-/* m->gaps from o's samples kept: counted, then written into one array (a
- * filter of 10M samples may leave millions, and growing the array a push
- * at a time copied it over and over). */
+/* m->gaps from o's samples kept, in one pass into room for every sample
+ * (pages never written cost nothing), then the room cut to what was used:
+ * a filter of 10M samples may leave millions of gaps, and growing the
+ * array a push at a time copied it over and over. */
 static int derive_gaps(struct ss_model *m, const struct ss_model *o, const uint32_t *keep,
                        size_t base, size_t n)
 {
-    size_t ng = gaps_pass(o, keep, base, n, NULL);
     m->gaps.n = 0;
-    if (VEC_RESERVE(m->gaps, ng ? ng : 1))
+    if (VEC_RESERVE(m->gaps, n ? n : 1))
         return -1;
     m->gaps.n = gaps_pass(o, keep, base, n, m->gaps.v);
+    size_t want = m->gaps.n ? m->gaps.n : 1;
+    if (want < m->gaps.cap / 2) {
+        size_t *v = realloc(m->gaps.v, want * sizeof *v);
+        if (v) { /* else the larger array serves as well */
+            m->gaps.v = v;
+            m->gaps.cap = want;
+        }
+    }
     return 0;
 }
 

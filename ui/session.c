@@ -132,19 +132,34 @@ static void install(struct ui *ui, struct ss_model *nm, struct ss_model *nb)
     ui->cache.gen = ui->gen;
 }
 
+/* apply_list after `what` changed the list; when it fails, the change is
+ * undone and the message line says why (-1). */
+static int apply_or_undo(struct ui *ui, struct ss_model *nm, struct ss_model *nb, const char *what)
+{
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (!apply_list(ui, nm, nb, &err))
+        return 0;
+    ss_tf_undo(ui->tf);
+    ui_error(ui, "%s: %s (not applied)", what, err.msg);
+    return -1;
+}
+
+/* The models `what` gave become the current ones, and the message line
+ * says so (with the steps that match nothing). */
+static void take_models(struct ui *ui, struct ss_model *nm, struct ss_model *nb, const char *what)
+{
+    install(ui, nm, nb);
+    ui_message(ui, "%s", what);
+    warn_no_match(ui, what);
+}
+
 int ui_reapply(struct ui *ui, const char *what)
 {
     struct ss_model nm, nb;
-    struct ss_error err;
-    ss_error_clear(&err);
-    if (apply_list(ui, &nm, &nb, &err)) {
-        ss_tf_undo(ui->tf);
-        ui_error(ui, "%s: %s (not applied)", what, err.msg);
+    if (apply_or_undo(ui, &nm, &nb, what))
         return -1;
-    }
-    install(ui, &nm, &nb);
-    ui_message(ui, "%s", what);
-    warn_no_match(ui, what);
+    take_models(ui, &nm, &nb, what);
     return 0;
 }
 
@@ -262,13 +277,8 @@ int ui_compare_phases(struct ui *ui, const char *a, const char *b)
 static int append_step(struct ui *ui, const char *cmd, size_t step)
 {
     struct ss_model nm, nb;
-    struct ss_error err;
-    ss_error_clear(&err);
-    if (apply_list(ui, &nm, &nb, &err)) {
-        ss_tf_undo(ui->tf);
-        ui_error(ui, "%s: %s (not applied)", cmd, err.msg);
+    if (apply_or_undo(ui, &nm, &nb, cmd))
         return -1;
-    }
     if (ss_tf_enabled(ui->tf, step)) {
         /* as pprof refuses a -focus that matches nothing: a step that
          * would only empty the views, or do nothing, is not added */
@@ -283,9 +293,7 @@ static int append_step(struct ui *ui, const char *cmd, size_t step)
             return -1;
         }
     }
-    install(ui, &nm, &nb);
-    ui_message(ui, "%s", cmd);
-    warn_no_match(ui, cmd);
+    take_models(ui, &nm, &nb, cmd);
     if (ss_tf_enabled(ui->tf, step))
         describe_step(ui, ss_tf_text(ui->tf, step), step);
     return 0;

@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "explore.h"
 #include "flame.h"
+#include "follow.h"
 #include "load.h"
 #include "outlimit.h"
 #include "report.h"
@@ -198,6 +199,11 @@ struct cli_args {
     struct ss_source_map source_maps[MAX_SOURCE_PATHS];
     size_t nsource_maps;
     char **convert_inputs; /* convert: the inputs OUT may not replace, bases too */
+    /* --follow (1) or --follow=end (2): FILE is read as it is written
+     * (follow.h); `followed` follows it once loaded, for the explorer */
+    int follow;
+    struct ss_follow *followed;
+    const char *window; /* --window DURATION: the explorer's :recent */
 };
 
 /* Warn once when sources lack the chosen measure (they weigh 0). */
@@ -373,6 +379,38 @@ static int load_or_complain(struct cli_args *a, struct ss_model *m, char *const 
     }
     print_warnings(stderr, m, "stackscope: warning: ");
     warn_lacking(m);
+    return 0;
+}
+
+/* --follow FILE: what FILE holds now read as the profile (--follow=end:
+ * only its headers), into m initialised and not sealed, and a->followed
+ * following it for more.  Returns 0 or the exit status. */
+static int follow_or_complain(struct cli_args *a, struct ss_model *m, char *const *files, int n)
+{
+    if (n != 1)
+        return usage_error("--follow follows one file (%d given)", n);
+    struct ss_error err;
+    ss_error_clear(&err);
+    int rc = ss_model_init(m, &err);
+    if (!rc)
+        rc = ss_follow_open(&a->followed, m, files[0], a->follow == 2, a->load.folded_interval_us,
+                            &err);
+    for (struct ss_follow_news nw = {0, 1, 0}; !rc && nw.bytes;)
+        rc = ss_follow_poll(a->followed, m, &nw, &err);
+    if (!rc && (rc = ss_model_set_measure(m, a->value, &err)) == SS_EUSAGE) {
+        ss_follow_free(a->followed, NULL);
+        a->followed = NULL;
+        ss_model_free(m);
+        return usage_error("--value: %s", err.msg);
+    }
+    if (rc) {
+        ss_follow_free(a->followed, NULL);
+        a->followed = NULL;
+        ss_model_free(m);
+        fprintf(stderr, "stackscope: %s\n", err.msg);
+        return ss_exit_status((enum ss_errcode)rc);
+    }
+    print_warnings(stderr, m, "stackscope: warning: ");
     return 0;
 }
 
@@ -563,7 +601,8 @@ static int load_sides(struct cli_args *a, struct sides *s, char *const *files, i
     if (a->phase_cmp && a->nbases)
         return usage_error("%s", "--compare-phases compares two phases of FILE...: it takes no "
                                  "--base");
-    int rc = load_or_complain(a, &s->orig, files, nfiles);
+    int rc = a->follow ? follow_or_complain(a, &s->orig, files, nfiles)
+                       : load_or_complain(a, &s->orig, files, nfiles);
     if (rc)
         return rc;
     struct ss_error err;
@@ -1046,6 +1085,23 @@ static int set_embed_sources(struct cli_args *a, const char *arg)
     return 0;
 }
 
+static int set_follow(struct cli_args *a, const char *arg)
+{
+    if (!arg || !strcmp(arg, "start"))
+        a->follow = 1;
+    else if (!strcmp(arg, "end"))
+        a->follow = 2;
+    else
+        return usage_error("--follow: expected --follow or --follow=end, not --follow=%s", arg);
+    return 0;
+}
+
+static int set_window(struct cli_args *a, const char *arg)
+{
+    a->window = arg; /* checked by the explorer, as :recent's */
+    return 0;
+}
+
 static int set_resume(struct cli_args *a, const char *arg)
 {
     (void)arg;
@@ -1111,6 +1167,16 @@ static const struct cli_opt cli_opts[] = {
      "$XDG_STATE_HOME/stackscope/, by default\n"
      "~/.local/state/stackscope/; see FILES in\n"
      "stackscope(1))"},
+    {"follow", 0, optional_argument, "[=end]", IN_EXPLORER, SEC_TOP, set_follow,
+     "follow FILE as it is written (an R job under\n"
+     "Rprof(), folded stacks): new samples are shown\n"
+     "within a second, the transforms applied to them;\n"
+     "=end: only the samples written from now on"},
+    {"window", 0, ARG, "DURATION", IN_EXPLORER, SEC_TOP, set_window,
+     "compare the last DURATION (10s, 500ms) with the\n"
+     "run before it, normalized, after the transforms;\n"
+     "with --follow the window moves as FILE grows\n"
+     "(the explorer's :recent)"},
     {"preset", 0, ARG, "NAME", IN_EXPLORER, SEC_TOP, set_explorer_preset,
      "start with a preset's transforms (undoable):\n"
      "  r  r-simplify, name-anonymous, trim-base auto\n"
@@ -1386,7 +1452,9 @@ static void print_help(FILE *out)
             int w = fprintf(out, "  ");
             if (o->short_name)
                 w += fprintf(out, "-%c, ", o->short_name);
-            w += fprintf(out, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+            w +=
+                fprintf(out, "--%s%s%s", o->name,
+                        o->arg && o->has_arg != optional_argument ? " " : "", o->arg ? o->arg : "");
             if (w >= HELP_COLUMN - 1) {
                 fputc('\n', out);
                 w = 0;
@@ -1879,6 +1947,9 @@ static int explore(struct cli_args *a, const struct ss_cli_ui *ui, char *const *
     in.nsource_maps = a->nsource_maps;
     in.start = start;
     in.resumed = resumed;
+    in.window = a->window;
+    in.follow = a->followed; /* taken over */
+    a->followed = NULL;
     return ui->run(&in);
 }
 
@@ -1963,9 +2034,11 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
     }
     if (ui && ui->available())
         return explore(&a, ui, files, n, resumed, resume);
+    /* no terminal: the report (--follow: of what the file holds now) */
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);
     rc = report_run(&a, files, n, &o, resumed);
     ss_tf_list_free(resumed);
+    ss_follow_free(a.followed, NULL);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "model.h"
 
 struct ss_source_map;
+struct ss_follow;
 struct ss_tf_list;
 
 /* The explorer takes over the models and the transform list (it frees
@@ -53,6 +54,13 @@ struct ss_explore {
      * -e and --script. */
     struct ss_tf_list *start;
     int resumed;
+
+    /* --follow: the file being followed as it is written (follow.h), the
+     * model holding what was read of it so far; taken over.  NULL: none. */
+    struct ss_follow *follow;
+    /* --window DURATION ("10s"): the last DURATION compared with the run
+     * before it (the explorer's :recent); NULL: not. */
+    const char *window;
 };
 
 /* An explorer's input with nothing but the defaults: no files, no base,

@@ -305,3 +305,73 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
     VEC_FREE(F.base);
     return rc;
 }
+
+/* ---- following a file as it is written ------------------------------------- */
+
+struct ss_folded_stream {
+    struct folded_read F;
+    struct ss_reader r;
+    char *path;
+};
+
+struct ss_folded_stream *ss_folded_stream_new(struct ss_model *m, const char *path,
+                                              double interval_us, struct ss_error *err)
+{
+    struct ss_folded_stream *s = calloc(1, sizeof *s);
+    char *copy = strdup(path);
+    if (!s || !copy) {
+        free(s);
+        free(copy);
+        ss_nomem(err, "follow");
+        return NULL;
+    }
+    s->path = copy;
+    ss_reader_over(&s->r, s->path, "", 0);
+    struct ss_source src;
+    memset(&src, 0, sizeof src);
+    src.type = ss_model_intern_cstr(m, "folded");
+    src.uri = ss_model_intern_cstr(m, path);
+    src.session = 1;
+    src.interval_us = interval_us > 0 ? interval_us : SS_FOLDED_INTERVAL_US;
+    src.flags = SS_SRC_UNORDERED;
+    if (!(interval_us > 0))
+        src.flags |= SS_SRC_UNTIMED;
+    if (src.type == SS_NONE || src.uri == SS_NONE || ss_model_add_source(m, &src) == SS_NONE) {
+        ss_folded_stream_free(s);
+        ss_nomem(err, "model");
+        return NULL;
+    }
+    s->F.r = &s->r;
+    s->F.path = s->path;
+    return s;
+}
+
+int ss_folded_stream_feed(struct ss_folded_stream *s, struct ss_model *m, const char *buf,
+                          size_t len, struct ss_error *err)
+{
+    struct folded_read *F = &s->F;
+    F->m = m;
+    F->err = err;
+    if (!F->vals && !(F->vals = ss_calloc_array(m->values.n, sizeof *F->vals)))
+        return ss_nomem(err, "values");
+    ss_reader_over(&s->r, s->path, buf, len);
+    const char *line;
+    size_t n;
+    int term, got, rc = 0;
+    while (!rc && (got = ss_reader_next(&s->r, &line, &n, &term, err)) == 1)
+        rc = read_line(F, line, n);
+    if (!rc && got < 0)
+        rc = err->code;
+    return rc;
+}
+
+void ss_folded_stream_free(struct ss_folded_stream *s)
+{
+    if (!s)
+        return;
+    free(s->F.vals);
+    VEC_FREE(s->F.frames);
+    VEC_FREE(s->F.base);
+    free(s->path);
+    free(s);
+}

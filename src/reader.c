@@ -246,6 +246,20 @@ void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end)
     r->line_no = r->offset = r->next_off = 0;
 }
 
+void ss_reader_over(struct ss_reader *r, const char *path, const char *buf, size_t len)
+{
+    r->fd = -1;
+    r->path = path;
+    r->buf = (char *)(uintptr_t)buf; /* read only: never written nor freed */
+    r->cap = r->end = len;
+    r->start = 0;
+    r->mapped = r->regular = r->ranged = 0;
+    r->eof = 1;
+    r->mode = 1;
+    r->fsize = 0;
+    r->max_line = SS_MAX_STREAM_LINE;
+}
+
 void ss_reader_close(struct ss_reader *r)
 {
     if (r->fd >= 0 && !r->ranged)

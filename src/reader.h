@@ -122,6 +122,14 @@ void ss_reader_range(struct ss_reader *r, uint64_t start, uint64_t end);
  * not take the address space's lock for writing at every window. */
 void ss_reader_use_whole(struct ss_reader *r, const struct ss_inmap *whole);
 
+/* Aim r at len bytes of memory, whole lines each ending in LF: the lines
+ * handed out by a file followed as it is written (tail.h), read by the
+ * loader that follows it.  The memory is borrowed, not copied.  Line
+ * numbers and offsets go on from where r was, so that messages name the
+ * file's own lines; a zeroed r starts at line 1.  Nothing of r is to be
+ * closed: it reads no file (fd -1) and owns no buffer. */
+void ss_reader_over(struct ss_reader *r, const char *path, const char *buf, size_t len);
+
 /* Read the next line.  Returns 1 and sets *line and *len (without the line end;
  * borrowed until the next call) and *terminated (0 when the file ended
  * without a line end), 0 at end of file, or -1 with err set (I/O error, line

@@ -2,7 +2,10 @@
  * out only when complete, appends seen, a start from the end, a file
  * truncated, rewritten longer between two polls, or replaced by a rename,
  * the bound on a poll and on a line.  Every expected string is what the
- * test itself wrote to the file. */
+ * test itself wrote to the file.  Then a profile followed (src/follow.h):
+ * written in pieces cut anywhere, it reads into the same model as the
+ * whole file loaded at once; from its end, only new samples, with the
+ * `#File` lines before; truncated, new sources; folded rows; errors. */
 #include "check_suites.h"
 
 #include <dirent.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "follow.h"
 #include "tail.h"
 
 static char dir[4096];
@@ -168,6 +172,199 @@ START_TEST(test_bounds)
 }
 END_TEST
 
+/* ---- a profile followed (follow.h) -------------------------------------- */
+
+/* Every sample of m as text: source, stack and values, one line each. */
+static char *model_text(const struct ss_model *m)
+{
+    size_t cap = 1 << 20, at = 0;
+    char *out = malloc(cap), st[2048];
+    ck_assert_ptr_nonnull(out);
+    for (size_t s = 0; s < m->sources.n; s++) {
+        const struct ss_source *src = &m->sources.v[s];
+        at += (size_t)snprintf(out + at, cap - at, "source %s %u %.0f %u %zu+%zu\n",
+                               ss_str(m, src->type), src->session, src->interval_us, src->flags,
+                               src->first_sample, src->n_samples);
+    }
+    for (size_t i = 0; i < m->sample_stack.n && at < cap - 4096; i++) {
+        fx_stack_text(m, m->sample_stack.v[i], st, sizeof st);
+        at += (size_t)snprintf(out + at, cap - at, "%s", st);
+        for (size_t t = 0; t < m->values.n; t++)
+            at += (size_t)snprintf(out + at, cap - at, " %lld",
+                                   (long long)(m->values.v[t]     ? m->values.v[t][i]
+                                               : t == SS_VT_COUNT ? 1
+                                                                  : 0));
+        out[at++] = '\n';
+    }
+    out[at] = '\0';
+    return out;
+}
+
+/* Two sessions, memory and line profiling, `#File` lines declared before
+ * and after their use, GC frames, positions after the outermost name. */
+static const char followed[] = "memory profiling: line profiling: sample.interval=20000\n"
+                               "#File 1: /p/a.R\n"
+                               ":100:200:30000:0:1#3 \"f\" 1#7 \"g\" \n"
+                               ":110:190:31000:2:1#3 \"f\" 1#7 \"g\" 1#9 \n"
+                               ":120:250:29000:0:\"<GC>\" 1#3 \"f\" 2#8 \"h\" \n"
+                               "#File 2: /q/b.R\n"
+                               ":130:260:33000:7:2#8 \"h\" \n"
+                               ":130:260:33000:7:1#3 \"f\" 1#7 \"g\" \n"
+                               "sample.interval=10000\n"
+                               "\"k\" \"main\" \n"
+                               "\"k\" \"main\" \n"
+                               "\"j\" \"k\" \"main\" \n";
+
+/* Follow `followed` written in pieces of `step` bytes, a poll after each;
+ * then load it whole: the same samples, sources and values. */
+static void follow_in_pieces(size_t step)
+{
+    const char *p = file_put("f.out", "w", "");
+    struct ss_model m, whole;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_follow *f;
+    ck_assert_int_eq(ss_follow_open(&f, &m, p, 0, 0, &err), 0);
+    ck_assert_ptr_null(ss_follow_format(f));
+    size_t len = sizeof followed - 1;
+    for (size_t at = 0; at < len; at += step) {
+        char piece[64];
+        size_t k = len - at < step ? len - at : step;
+        memcpy(piece, followed + at, k);
+        piece[k] = '\0';
+        file_put("f.out", "a", piece);
+        struct ss_follow_news nw;
+        ck_assert_msg(ss_follow_poll(f, &m, &nw, &err) == 0, "%s", err.msg);
+        ck_assert_int_eq(nw.restarted, 0);
+    }
+    ck_assert_str_eq(ss_follow_format(f), "Rprof");
+    ck_assert_uint_eq(ss_follow_behind(f), 0);
+    ss_follow_free(f, &m);
+    FX_LOAD_OK(&whole, followed);
+    char *a = model_text(&m), *b = model_text(&whole);
+    ck_assert_str_eq(a, b);
+    ck_assert_uint_eq(m.sample_stack.n, 8);
+    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_uint_eq(m.warnings.n, whole.warnings.n);
+    free(a);
+    free(b);
+    ss_model_free(&m);
+    ss_model_free(&whole);
+    cleanup();
+}
+
+START_TEST(test_follow_pieces)
+{
+    /* pieces of 1 byte (every cut), 7 (mid-line, odd), 64 (several lines) */
+    follow_in_pieces(1);
+    follow_in_pieces(7);
+    follow_in_pieces(64);
+}
+END_TEST
+
+START_TEST(test_follow_from_end)
+{
+    /* the header and `#File 1` are read, the two samples before the end
+     * are not; the samples written after are, with file 1's path; a bad
+     * line is named by its line in the file */
+    const char *p = file_put("e.out", "w",
+                             "line profiling: sample.interval=20000\n"
+                             "#File 1: /p/a.R\n"
+                             "1#3 \"f\" \n"
+                             "1#3 \"f\" 1#4 \"g\" \n");
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_follow *f;
+    ck_assert_int_eq(ss_follow_open(&f, &m, p, 1, 0, &err), 0);
+    ck_assert_str_eq(ss_follow_format(f), "Rprof");
+    ck_assert_uint_eq(m.sample_stack.n, 0);
+    ck_assert_uint_eq(m.sources.n, 1);
+    file_put("e.out", "a", "1#4 \"g\" \n1#4 \"g\" 1#9 \"h\" \n");
+    struct ss_follow_news nw;
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), 0);
+    ck_assert_uint_eq(nw.samples, 2);
+    ck_assert_uint_eq(m.sample_stack.n, 2);
+    char st[512];
+    fx_stack_text(&m, m.sample_stack.v[1], st, sizeof st);
+    ck_assert_str_eq(st, "g@/p/a.R#4 | h@/p/a.R#9");
+    file_put("e.out", "a", "\"f\" \nnot a sample\n\"f\" \n");
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "e.out:8:") != NULL, "%s", err.msg);
+    ck_assert_uint_eq(m.sample_stack.n, 3); /* the line before the bad one */
+    char first[sizeof err.msg];
+    snprintf(first, sizeof first, "%s", err.msg);
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), SS_EINPUT); /* over: the same error */
+    ck_assert_str_eq(err.msg, first);
+    ss_follow_free(f, &m);
+    ss_model_free(&m);
+    cleanup();
+}
+END_TEST
+
+START_TEST(test_follow_restart)
+{
+    /* truncated and written anew (a new Rprof() on the same name): the
+     * poll says so, and the new run is a new source after the old */
+    const char *p = file_put("r.out", "w", "sample.interval=20000\n\"f\" \n\"f\" \n\"g\" \n");
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_follow *f;
+    ck_assert_int_eq(ss_follow_open(&f, &m, p, 0, 0, &err), 0);
+    struct ss_follow_news nw;
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), 0);
+    ck_assert_uint_eq(nw.samples, 3);
+    file_put("r.out", "w", "sample.interval=5000\n\"h\" \n");
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), 0);
+    ck_assert_int_eq(nw.restarted, 1);
+    ck_assert_uint_eq(nw.samples, 1);
+    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_uint_eq(m.sources.v[1].first_sample, 3);
+    ck_assert_uint_eq(m.sources.v[1].n_samples, 1);
+    ck_assert_int_eq((int)m.sources.v[1].interval_us, 5000);
+    ss_follow_free(f, &m);
+    ss_model_free(&m);
+    cleanup();
+}
+END_TEST
+
+START_TEST(test_follow_folded_and_errors)
+{
+    /* blank lines first: the format is not known until a line says */
+    const char *p = file_put("s.folded", "w", "\n\n");
+    struct ss_model m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    struct ss_follow *f;
+    ck_assert_int_eq(ss_follow_open(&f, &m, p, 0, 0, &err), 0);
+    struct ss_follow_news nw;
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), 0);
+    ck_assert_ptr_null(ss_follow_format(f));
+    file_put("s.folded", "a", "main;f 3\nmain;g 2\nmai");
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), 0);
+    ck_assert_str_eq(ss_follow_format(f), "folded");
+    ck_assert_uint_eq(nw.samples, 5);
+    file_put("s.folded", "a", "n;f 4\n");
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), 0);
+    ck_assert_uint_eq(m.count_total, 9);
+    char st[512];
+    fx_stack_text(&m, m.sample_stack.v[2], st, sizeof st);
+    ck_assert_str_eq(st, "f | main");
+    ss_follow_free(f, &m);
+    ss_model_free(&m);
+    /* neither format: refused at the first line that is not blank */
+    p = file_put("x.txt", "w", "\nhello world\n");
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_follow_open(&f, &m, p, 0, 0, &err), 0);
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "x.txt:2: cannot follow this file") != NULL, "%s", err.msg);
+    ss_follow_free(f, &m);
+    ss_model_free(&m);
+    cleanup();
+}
+END_TEST
+
 Suite *tail_suite(void)
 {
     Suite *s = suite_create("tail");
@@ -177,6 +374,12 @@ Suite *tail_suite(void)
     tcase_add_test(tc, test_truncated_and_rewritten);
     tcase_add_test(tc, test_replaced);
     tcase_add_test(tc, test_bounds);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("follow");
+    tcase_add_test(tc, test_follow_pieces);
+    tcase_add_test(tc, test_follow_from_end);
+    tcase_add_test(tc, test_follow_restart);
+    tcase_add_test(tc, test_follow_folded_and_errors);
     suite_add_tcase(s, tc);
     return s;
 }

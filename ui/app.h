@@ -190,7 +190,7 @@ struct ui {
      * list then keep-phase A, tm the same with keep-phase B; phase[0] is
      * A, phase[1] B, as keep-phase names them ("1", "main"), and
      * phase_eff what each resolved to (range_first, phases_found). */
-    int phase_cmp;
+    int phase_cmp; /* UI_CMP_PHASES or UI_CMP_RECENT (then phase[1] is the window) */
     char phase[2][32];
     struct ss_tf_effect phase_eff[2];
     double alpha; /* the level of the verdicts (verdict.h; --alpha, :alpha) */
@@ -256,9 +256,30 @@ struct ui {
      * when one screen left both and the thread computes those). */
     int defer, pending; /* pending: UI_PENDING_* bits */
     double bg_ms;       /* when the background extras started (ms, for the timing file) */
+
+    /* Following the file as it is written (--follow, :follow; follow.c):
+     * orig grows, and the list is applied again, at most once a period. */
+    struct ui_follow {
+        struct ss_follow *f; /* NULL: not following */
+        int paused;          /* :follow off */
+        int over;            /* a poll failed (the message said why): no more */
+        double last_ms;      /* the last read (monotonic ms) */
+        double shown_ms;     /* the last redraw for the rate alone */
+        double start_ms;     /* following began */
+        /* the samples read by the last refreshes, and when: the rate */
+        double hist_ms[8];
+        uint64_t hist_n[8];
+        unsigned nhist;
+        uint64_t read;      /* samples read since following began */
+        uint64_t behind;    /* bytes written and not read yet */
+        unsigned refreshes; /* refreshes with new samples */
+    } follow;
 };
 
 enum { UI_PENDING_RUNS = 1, UI_PENDING_PHASES = 2 };
+
+/* What ui->phase_cmp compares (0: neither). */
+enum { UI_CMP_PHASES = 1, UI_CMP_RECENT = 2 };
 
 /* ---- view_flame.c: what the sandwich view (view_sandwich.c) shares ---------- */
 
@@ -329,6 +350,40 @@ int ui_lines_open(struct ui *ui, const char *path, uint32_t line, uint32_t lo, u
  * marked; an error message when it has none. */
 void ui_lines_show_selection(struct ui *ui, struct ui_view *v);
 
+/* ---- follow.c: the file followed as it is written ------------------------------ */
+
+/* The period of the refreshes: new samples are shown within it. */
+#define UI_FOLLOW_PERIOD_MS 1000.0
+
+/* Start following with f (taken over), whose samples so far orig holds. */
+void ui_follow_begin(struct ui *ui, struct ss_follow *f);
+
+/* Read what the file gained when a period has passed since the last
+ * refresh (force: now, and everything there is), apply the list to the
+ * grown profile and keep the views' selections.  Returns 1 when the
+ * profile changed (the screen is due a redraw), else 0. */
+int ui_follow_tick(struct ui *ui, int force);
+
+/* Is a file followed (not paused, not over)?  The key loop then wakes up
+ * to read it. */
+int ui_following(const struct ui *ui);
+
+/* The status line's part: "following: 50 samples/s, 12 MB behind" (empty
+ * when nothing is followed), into buf. */
+void ui_follow_status(struct ui *ui, char *buf, size_t n);
+
+/* :follow [on|off|now]: start (the file read again from its start),
+ * pause, resume or refresh at once. */
+void ui_follow_command(struct ui *ui, const char *arg);
+
+void ui_follow_free(struct ui *ui);
+
+/* session.c: the profile grew; the list applied to it again, the views'
+ * models replaced (the list's phases and trim-base auto found anew).
+ * Returns 0, or -1 after an error message (the views then show the
+ * profile without the list until it applies again). */
+int ui_follow_reapply(struct ui *ui);
+
 /* ---- context.c: what the explorer's parts share ------------------------------ */
 
 /* The view on screen and its argument (borrowed, may be NULL). */
@@ -380,6 +435,14 @@ void ui_toggle_normalize(struct ui *ui);
  * "main"); a NULL ends such a comparison.  Returns 0, or -1 after an
  * error message (nothing changed). */
 int ui_compare_phases(struct ui *ui, const char *a, const char *b);
+
+/* Compare the last `window` of the profile (a duration: "10s") with the
+ * run before it, after the transform list, normalized (--window,
+ * :recent): the phase comparison's machinery, its sides `keep-samples
+ * :-W` and `keep-samples -W:`, disjoint so that the verdicts compare
+ * independent samples; with a followed file, the window moves with each
+ * refresh.  NULL ends it.  Returns 0, or -1 after an error message. */
+int ui_compare_recent(struct ui *ui, const char *window);
 
 /* Format v, a value of the current measure, for a table cell (units.h). */
 void ui_fmt_value(struct ui *ui, char *buf, size_t n, double v);

@@ -399,6 +399,18 @@ static void cmd_alpha(struct ui *ui, const char *arg, int data)
     ui_set_alpha(ui, arg);
 }
 
+static void cmd_follow(struct ui *ui, const char *arg, int data)
+{
+    (void)data;
+    ui_follow_command(ui, arg);
+}
+
+static void cmd_recent(struct ui *ui, const char *arg, int data)
+{
+    (void)data;
+    ui_compare_recent(ui, !*arg || !strcmp(arg, "off") ? NULL : arg);
+}
+
 static const struct ui_command_info commands[] = {
     {"w", "FILE",
      "save the transformed profile; the format comes from the name (.out .prof .rprof: Rprof, "
@@ -461,6 +473,15 @@ static const struct ui_command_info commands[] = {
      "a comparison's verdicts at level Q (as --alpha; default 0.05): grew, shrank or ~ with a "
      "false discovery rate of Q over each table",
      cmd_alpha, 0},
+    {"follow", "[on|off|now]",
+     "follow the profile's file as it is written (as --follow: the file read again from its "
+     "start, then every new sample within a second; off pauses, now reads at once)",
+     cmd_follow, 0},
+    {"recent", "DURATION|off",
+     "compare the last DURATION of the profile (10s, 500ms) with the run before it, "
+     "normalized, after the transforms (as --window; with --follow the window moves as the "
+     "file grows); off ends it",
+     cmd_recent, 0},
     {"resize", "COLSxROWS", "headless mode: change the virtual screen's size", cmd_resize, 0},
     /* the transform language (stackscope(1), TRANSFORMS) */
     {"drop-samples", "A:B",

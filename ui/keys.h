@@ -57,13 +57,14 @@ enum ui_fkey {
 #define UI_K_MOUSE 0x300000   /* a mouse event: see struct ui_event */
 #define UI_K_RESIZE 0x300001  /* the terminal changed size */
 #define UI_K_COMMAND 0x300002 /* a script's ":command" line */
+#define UI_K_SLEEP 0x300003   /* a script's <Sleep MS>: x milliseconds pass */
 
 enum ui_button { UI_B_CLICK = 1, UI_B_DOUBLE, UI_B_WHEEL_UP, UI_B_WHEEL_DOWN };
 
 /* One input event. */
 struct ui_event {
     int key;
-    int x, y, button;    /* UI_K_MOUSE: screen position, enum ui_button */
+    int x, y, button;    /* UI_K_MOUSE: screen position, enum ui_button; UI_K_SLEEP: x ms */
     const char *command; /* UI_K_COMMAND: the command without ':' (borrowed) */
 };
 

@@ -10,7 +10,9 @@
  *                        <Left> <Right> <PgUp> <PgDn> <Home> <End> <F1>..
  *                        <F12> <C-x> <LT> for '<', <:> for ':'), and mouse
  *                        events <Click X Y> <DoubleClick X Y> <WheelUp X Y>
- *                        <WheelDown X Y> (0-based screen column and row)
+ *                        <WheelDown X Y> (0-based screen column and row),
+ *                        and <Sleep MS>: MS milliseconds pass (0 to
+ *                        600000), with a followed file read as they do
  * The script ends the session when it ends.
  */
 #ifndef UI_SCRIPT_H

@@ -88,6 +88,10 @@ static int apply_list(struct ui *ui, struct ss_model *nm, struct ss_model *nb, s
         char cmd[2][64];
         for (int k = 0; k < 2; k++)
             snprintf(cmd[k], sizeof cmd[k], "keep-phase %s", ui->phase[k]);
+        if (ui->phase_cmp == UI_CMP_RECENT) { /* the run before the window, and the window */
+            snprintf(cmd[0], sizeof cmd[0], "keep-samples :-%s", ui->phase[1]);
+            snprintf(cmd[1], sizeof cmd[1], "keep-samples -%s:", ui->phase[1]);
+        }
         int rc = ss_tf_apply_then(ui->tf, &ui->orig, cmd[1], 0, nm, &ui->phase_eff[1], err);
         if (!rc &&
             (rc = ss_tf_apply_then(ui->tf, &ui->orig, cmd[0], 1, nb, &ui->phase_eff[0], err)) != 0)
@@ -152,6 +156,46 @@ static void take_models(struct ui *ui, struct ss_model *nm, struct ss_model *nb,
     install(ui, nm, nb);
     ui_message(ui, "%s", what);
     warn_no_match(ui, what);
+}
+
+int ui_follow_reapply(struct ui *ui)
+{
+    struct ss_model nm, nb;
+    struct ss_error err;
+    ss_error_clear(&err);
+    int saved = ui->saved_gen == ui->gen; /* the list did not change */
+    int rc = apply_list(ui, &nm, &nb, &err);
+    if (rc) {
+        /* the models of the list borrowed orig's columns, which grew: they
+         * go, and the views show the profile as read until the list
+         * applies again */
+        memset(&nm, 0, sizeof nm);
+        memset(&nb, 0, sizeof nb);
+        if (ui->have_tm)
+            ss_model_free_spare(&ui->tm, &ui->spare);
+        if (ui->have_btm)
+            ss_model_free_spare(&ui->btm, &ui->spare);
+        ui->have_tm = ui->have_btm = 0;
+        ui->m = &ui->orig;
+        if (ui->phase_cmp) { /* its two sides were made by the list */
+            ui->phase_cmp = 0;
+            ui->bm = NULL;
+        } else if (ui->bm) {
+            ui->bm = &ui->borig;
+        }
+        ui_cache_clear(&ui->cache);
+        ui->gen++;
+        ui->cache.gen = ui->gen;
+        ui_error(ui,
+                 "following: the transform list does not apply to the new samples: %s (the "
+                 "views show the profile without it until it does)",
+                 err.msg);
+    } else {
+        install(ui, &nm, &nb);
+    }
+    if (saved)
+        ui->saved_gen = ui->gen;
+    return rc ? -1 : 0;
 }
 
 int ui_reapply(struct ui *ui, const char *what)
@@ -221,6 +265,56 @@ static void refuse_step(struct ui *ui, size_t step, int no_match, int edit, int 
         ui_error(ui, "%s: %s; step %zu not changed (U changes it anyway)", text, why, step + 1);
     else
         ui_error(ui, "%s: %s; not added (U adds it anyway)", text, why);
+}
+
+int ui_compare_recent(struct ui *ui, const char *window)
+{
+    if (!window && ui->phase_cmp != UI_CMP_RECENT) {
+        ui_error(ui, "recent: the last seconds are not compared (:recent 10s)");
+        return -1;
+    }
+    if (ui->bm && !ui->phase_cmp) {
+        ui_error(ui, "recent: a comparison with a base file is on (stackscope --base): the "
+                     "recent samples are compared without --base");
+        return -1;
+    }
+    if (window && (!*window || strlen(window) >= sizeof ui->phase[1] || window[0] == '-' ||
+                   !strchr("0123456789.", window[0]))) {
+        ui_error(ui, "recent: expected a duration (10s, 500ms, 2m), not '%s'", window);
+        return -1;
+    }
+    int was = ui->phase_cmp, norm = ui->normalize;
+    char old[2][32];
+    memcpy(old, ui->phase, sizeof old);
+    ui->phase_cmp = window ? UI_CMP_RECENT : 0;
+    if (window) {
+        snprintf(ui->phase[0], sizeof ui->phase[0], "%s", "");
+        snprintf(ui->phase[1], sizeof ui->phase[1], "%s", window);
+        ui->normalize = 1; /* the sides' shares: the window is the shorter */
+    }
+    struct ss_model nm, nb;
+    struct ss_error err;
+    ss_error_clear(&err);
+    if (apply_list(ui, &nm, &nb, &err)) {
+        ui->phase_cmp = was;
+        ui->normalize = norm;
+        memcpy(ui->phase, old, sizeof old);
+        ui_error(ui, "recent: %s", err.msg);
+        return -1;
+    }
+    if (!window)
+        ui->bm = NULL;
+    install(ui, &nm, &nb);
+    if (!window) {
+        ui_message(ui, "recent: off, the whole profile again");
+        return 0;
+    }
+    const struct ss_tf_effect *e = ui->phase_eff;
+    ui_message(ui,
+               "the last %s (samples %zu-%zu) vs the run before (samples %zu-%zu), normalized; "
+               ":recent off ends it",
+               window, e[1].range_first, e[1].range_last, e[0].range_first, e[0].range_last);
+    return 0;
 }
 
 int ui_compare_phases(struct ui *ui, const char *a, const char *b)
@@ -501,6 +595,11 @@ int ui_set_measure(struct ui *ui, const char *name)
 
 void ui_swap_base(struct ui *ui)
 {
+    if (ui->phase_cmp == UI_CMP_RECENT) {
+        ui_error(ui, "X: the recent samples are compared with the run before them (:recent off "
+                     "ends it)");
+        return;
+    }
     if (ui->phase_cmp) { /* two phases: exchange them */
         char a[32], b[32];
         snprintf(a, sizeof a, "%s", ui->phase[1]);

@@ -145,18 +145,24 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
                          cs->vinfo.files_b, cs->vinfo.files_n);
         }
         char names[1200], tfs[600];
-        if (ui->phase_cmp) /* two phases of one profile */
-            snprintf(names, sizeof names, " phase %s vs phase %s of %s", ui->phase[1], ui->phase[0],
-                     nb);
+        char fol[128];
+        ui_follow_status(ui, fol, sizeof fol);
+        if (ui->phase_cmp == UI_CMP_RECENT) /* the last seconds of one profile */
+            snprintf(names, sizeof names, " %s: last %s vs before%s", nb, ui->phase[1], fol);
+        else if (ui->phase_cmp) /* two phases of one profile */
+            snprintf(names, sizeof names, " phase %s vs phase %s of %s%s", ui->phase[1],
+                     ui->phase[0], nb, fol);
         else
-            snprintf(names, sizeof names, " %s vs %s%s", nb, bb, ui->swapped ? " (swapped)" : "");
+            snprintf(names, sizeof names, " %s vs %s%s%s", nb, bb, ui->swapped ? " (swapped)" : "",
+                     fol);
         snprintf(line, sizeof line, " | %s: %s", ss_model_measure_name(ui->m), sum);
         snprintf(tfs, sizeof tfs, "%s | %s", vs, tf); /* they give way first */
         put_status(c, y, names, line, tfs);
         return;
     }
-    char names[600], counted[128], tfs[600];
-    snprintf(names, sizeof names, " %s", files);
+    char names[800], counted[128], tfs[600], fol[128];
+    ui_follow_status(ui, fol, sizeof fol);
+    snprintf(names, sizeof names, " %s%s", files, fol);
     snprintf(line, sizeof line, " | %llu of %llu %s | %s",
              (unsigned long long)(kept_samples(ui->m) + agg_samples(ui->m)),
              (unsigned long long)(ui->orig_samples + agg_samples(ui->m)),

@@ -894,6 +894,7 @@ static void ui_free(struct ui *ui)
         ss_model_free(&ui->btm);
     ss_model_free(&ui->borig); /* zeroed when nothing is compared: a no-op */
     ss_tf_list_free(ui->tf);
+    ui_follow_free(ui);
     ui_warm_adopt(ui, 1);
     ss_spare_free(&ui->spare);
     free(ui->cur_fn);
@@ -932,6 +933,10 @@ static int ui_init(struct ui *ui, struct ss_explore *in)
     ui->nbase_files = in->nbase_files;
     ui->resumed = in->resumed;
     ui->orig_samples = count_samples(&ui->orig);
+    if (in->follow) {
+        ui_follow_begin(ui, in->follow);
+        in->follow = NULL;
+    }
     ui->tf = ss_tf_list_new();
     if (!ui->tf)
         return -1;
@@ -986,6 +991,40 @@ static void last_session_hint(struct ui *ui)
     ss_tf_list_free(l);
 }
 
+/* A followed file's new samples, when a period has passed (force: now):
+ * read, the list applied again and the screen drawn; the timing file
+ * gets a line with the refresh's cost and the samples read in all. */
+static void follow_refresh(struct ui *ui, FILE *timing, int force)
+{
+    double t0 = now_ms(), c0 = cpu_ms();
+    uint64_t before = ui->orig_samples;
+    if (!ui_follow_tick(ui, force) || ui->quit)
+        return;
+    draw(ui);
+    struct timespec wall; /* when the samples were shown: tests compare it with their writes */
+    clock_gettime(CLOCK_REALTIME, &wall);
+    if (timing)
+        fprintf(timing, "%.3f\t%.3f\t(follow: %llu samples, %llu new, shown at %.3f)\n",
+                now_ms() - t0, cpu_ms() - c0, (unsigned long long)ui->orig_samples,
+                (unsigned long long)(ui->orig_samples - before),
+                (double)wall.tv_sec + (double)wall.tv_nsec / 1e9);
+    finish_deferred(ui, timing);
+}
+
+/* A script's <Sleep MS>: the time passes as it would at the terminal, the
+ * followed file read as it grows and the extras shown when ready. */
+static void sleep_following(struct ui *ui, FILE *timing, int ms)
+{
+    double end = now_ms() + ms;
+    for (double left; !ui->quit && (left = end - now_ms()) > 0;) {
+        double step = left < 20 ? left : 20;
+        struct timespec ts = {0, (long)(step * 1e6)};
+        nanosleep(&ts, NULL);
+        show_background(ui, timing, 0);
+        follow_refresh(ui, timing, 0);
+    }
+}
+
 /* The first screen, then events until the user or the script quits.
  * Returns 0, or 1 when the script has an error (the message printed). */
 static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_start,
@@ -1029,10 +1068,16 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
                 show_background(ui, timing, 1);
         } else {
             int r;
-            while ((r = ui_display_read(&ev, ui_runs_busy(ui))) == 2)
+            while ((r = ui_display_read(&ev, ui_runs_busy(ui) || ui_following(ui))) == 2) {
                 show_background(ui, timing, 0); /* a pause: the extras may be ready */
+                follow_refresh(ui, timing, 0);  /* ... or the followed file grew */
+            }
             if (!r)
                 break; /* a signal */
+        }
+        if (ev.key == UI_K_SLEEP) { /* a script's <Sleep MS> */
+            sleep_following(ui, timing, ev.x);
+            continue;
         }
         double t0 = now_ms(), c0 = cpu_ms();
         handle(ui, &ev);
@@ -1107,6 +1152,10 @@ int ss_ui_main(struct ss_explore *in)
     }
     if (in->compare_phases && ui_compare_phases(&ui, in->phase[0], in->phase[1])) {
         fprintf(stderr, "stackscope: --%s\n", ui.msg);
+        goto done;
+    }
+    if (in->window && ui_compare_recent(&ui, in->window)) {
+        fprintf(stderr, "stackscope: --window: %s\n", ui.msg);
         goto done;
     }
     if (script_path && *script_path) {

@@ -1,0 +1,156 @@
+#!/bin/bash
+# Following a profile while it is written (stackscope(1), FOLLOWING): a
+# writer replays a real Rprof file (written by R: the demo, and a memory +
+# GC + line profile) into a file at its own pace, lines cut in the middle
+# between two writes, while the explorer follows it headless.  The profile
+# it ends with, saved with :w, is the replayed file byte for byte (the
+# Rprof writer's round trip is exact: roundtrip.sh); each write's samples
+# are on screen within the refresh period (1 s) of being written; the
+# transforms apply to the new samples; --follow=end reads only what comes
+# after; a truncated file starts new sources; --window compares the last
+# seconds; the wrong uses are refused with a message.
+. "$(dirname "$0")/lib.sh"
+need_stackscope
+
+DEMO=$SRCDIR/data/demo.out
+MGL=$SRCDIR/tests/data/rprof/mem_gc_line.out
+
+# replay SRC DST PIECES PAUSE: write SRC's lines to DST in PIECES writes,
+# PAUSE seconds apart, each ending in the middle of a line; DST.log gets
+# "EPOCH SAMPLES" after each write (the sample lines complete so far).
+replay() {
+    local src=$1 dst=$2 pieces=$3 pause=$4
+    local bytes
+    bytes=$(wc -c <"$src")
+    : >"$dst.log"
+    local at=0 k
+    for ((k = 1; k <= pieces; k++)); do
+        local to=$((bytes * k / pieces))
+        [ "$k" -lt "$pieces" ] && to=$((to - 7)) # mid-line, mostly
+        head -c "$to" "$src" | tail -c "$((to - at))" >>"$dst"
+        at=$to
+        local whole # the lines complete so far
+        whole=$(head -c "$to" "$src" | wc -l)
+        echo "$(date +%s.%N) $(head -n "$whole" "$src" | grep -c '^[":0-9]')" >>"$dst.log"
+        sleep "$pause"
+    done
+}
+
+# latency LOG TIMING: the writes whose samples were shown more than 1.3 s
+# later (the period and the refresh's cost on a loaded machine), or not at
+# all, as "samples N written at T: ..." lines; empty when none.
+latency() {
+    awk 'FNR == NR { t[++n] = $1; c[n] = $2; next }
+        /\(follow: / { s = $0; sub(/.*\(follow: /, "", s); split(s, f, " ")
+            w = $0; sub(/.* shown at /, "", w); sub(/\).*/, "", w); m++; fs[m] = f[1]; ft[m] = w }
+        END { for (i = 1; i <= n; i++) { ok = 0
+                for (j = 1; j <= m; j++) if (fs[j] >= c[i]) { d = ft[j] - t[i]; ok = 1; break }
+                if (!ok) { printf "samples %d written at %s: never shown\n", c[i], t[i]; continue }
+                if (d > 1.3) printf "samples %d written at %s: shown %.2f s later\n", c[i], t[i], d } }' \
+        "$1" "$2"
+}
+
+# follow_case NAME SRC PIECES PAUSE SLEEP_MS ARGS...: the explorer follows
+# $TMPD/NAME.out while SRC is replayed into it, then saves the profile
+# (NAME.copy.out) and the screen; ARGS go to stackscope before the file.
+follow_case() {
+    local name=$1 src=$2 pieces=$3 pause=$4 sleep_ms=$5
+    shift 5
+    : >"$TMPD/$name.out"
+    replay "$src" "$TMPD/$name.out" "$pieces" "$pause" &
+    local writer=$!
+    printf '<Sleep %s>\nDUMP slept\n:follow now\n:w %s\nDUMP screen\n' "$sleep_ms" \
+        "$TMPD/$name.copy.out" |
+        STACKSCOPE_UI_TIMING=$TMPD/$name.timing ui "$name" --follow "$@" "$TMPD/$name.out"
+    wait "$writer"
+}
+
+# ---- the demo (5522 samples, memory and line profiling), in 8 writes ---------
+follow_case demo "$DEMO" 8 0.4 4200
+check "demo: the profile followed is the file written (:w, byte for byte)" \
+    "$(cmp "$TMPD/demo.copy.out" "$DEMO" 2>&1)"
+check "demo: every write's samples shown within the period" \
+    "$(latency "$TMPD/demo.out.log" "$TMPD/demo.timing")"
+check "demo: the status line counts every sample" \
+    "$(grep -q ' demo.out | following: .* | 5522 of 5522 samples ' "$TMPD/demo.screen" ||
+        tail -n 3 "$TMPD/demo.screen")"
+refreshes=$(grep -c '(follow: ' "$TMPD/demo.timing")
+check "demo: refreshed at most once a second ($refreshes refreshes in 4.2 s)" \
+    "$([ "$refreshes" -ge 2 ] && [ "$refreshes" -le 6 ] || echo "$refreshes refreshes")"
+
+# ---- memory + GC + line profiling, with transforms applied as samples come --
+follow_case mgl "$MGL" 5 0.3 2000 -e 'drop "<GC>"' -e 'trim-base auto'
+run report -e 'drop "<GC>"' -e 'trim-base auto' --by self --format tsv "$MGL"
+echo "$OUT" >"$TMPD/mgl.want.tsv"
+run report --by self --format tsv "$TMPD/mgl.copy.out"
+echo "$OUT" >"$TMPD/mgl.got.tsv"
+check "mem_gc_line: the transformed profile followed is the finished file's (report --by self)" \
+    "$(same_tsv "$TMPD/mgl.want.tsv" "$TMPD/mgl.got.tsv")"
+check "mem_gc_line: the message says trim-base auto was found again" \
+    "$(grep -q 'found again on the whole profile: trim-base auto' "$TMPD/mgl.slept" ||
+        message "$TMPD/mgl.slept")"
+
+# ---- --follow=end: only the samples written from now on ----------------------
+head -n 400 "$DEMO" >"$TMPD/end.out"
+{
+    printf '<Sleep 300>\n'
+    printf ':follow now\n:w %s\nDUMP screen\n' "$TMPD/end.copy.out"
+} >"$TMPD/end.keys"
+(sleep 0.1 && tail -n +401 "$DEMO" | head -n 1000 >>"$TMPD/end.out") &
+ui end --follow=end "$TMPD/end.out" <"$TMPD/end.keys"
+wait
+# the expected profile: the header and #File lines, then the samples appended
+{ head -n 400 "$DEMO" | grep -v '^[":0-9]'; tail -n +401 "$DEMO" | head -n 1000; } >"$TMPD/end.want.out"
+run report --by self --format tsv "$TMPD/end.want.out"
+echo "$OUT" >"$TMPD/end.want.tsv"
+run report --by self --format tsv "$TMPD/end.copy.out"
+echo "$OUT" >"$TMPD/end.got.tsv"
+check "--follow=end: only the 1000 samples appended, their files known" \
+    "$(same_tsv "$TMPD/end.want.tsv" "$TMPD/end.got.tsv")"
+
+# ---- a new Rprof() on the same name: new sources after the old ---------------
+head -n 300 "$DEMO" >"$TMPD/re.out"
+(sleep 0.2 && head -n 200 "$MGL" >"$TMPD/re.out.new" && mv "$TMPD/re.out.new" "$TMPD/re.out") &
+ui re --follow "$TMPD/re.out" <<EOF
+<Sleep 600>
+:follow now
+DUMP screen
+6
+EOF
+wait
+n_old=$(head -n 300 "$DEMO" | grep -c '^[":0-9]')
+n_new=$(head -n 200 "$MGL" | grep -c '^[":0-9]')
+check "replaced: the old run's and the new run's samples ($n_old + $n_new)" \
+    "$(grep -q "| $((n_old + n_new)) of $((n_old + n_new)) samples" "$TMPD/re.screen" ||
+        tail -n 3 "$TMPD/re.screen")"
+
+# ---- --window: the last seconds against the run before ----------------------
+STACKSCOPE_SIZE=160x30 ui win --follow --window 5s "$DEMO" <<'EOF'
+DUMP screen
+:recent off
+DUMP off
+EOF
+check "--window 5s: the comparison of the last 5 s with the run before" \
+    "$(grep -q 'demo.out: last 5s vs before | following' "$TMPD/win.screen" ||
+        tail -n 3 "$TMPD/win.screen")"
+check ":recent off: the whole profile again" \
+    "$(grep -q 'recent: off, the whole profile again' "$TMPD/win.off" || message "$TMPD/win.off")"
+
+# ---- refused, with a message ---------------------------------------------------
+export STACKSCOPE_SCRIPT=/dev/null
+run --follow "$DEMO" "$MGL"
+check "two files: refused" "$([ "$RC" = 1 ] && [[ $ERR == *"--follow follows one file (2 given)"* ]] ||
+    echo "$RC: $ERR")"
+run --follow=middle "$DEMO"
+check "--follow=middle: refused" "$([ "$RC" = 1 ] && [[ $ERR == *"--follow=end"* ]] ||
+    echo "$RC: $ERR")"
+run --follow "$TMPD/missing.out"
+check "a missing file: named" "$([ "$RC" != 0 ] && [[ $ERR == *"missing.out"* ]] ||
+    echo "$RC: $ERR")"
+printf 'not a profile\n' >"$TMPD/text.txt"
+run --follow "$TMPD/text.txt"
+check "neither Rprof nor folded: said at its line" \
+    "$([ "$RC" != 0 ] && [[ $ERR == *"text.txt:1: cannot follow this file"* ]] || echo "$RC: $ERR")"
+unset STACKSCOPE_SCRIPT
+
+finish

@@ -11,13 +11,19 @@ explore <- function(x = NULL, transforms = NULL, resume = FALSE, preset = NULL,
     status <- system2(stackscope_program(), shQuote(cmd))
     return(invisible(status))
   }
-  prog <- stackscope_path()
-  if (is.na(prog)) prog <- "stackscope"
-  if (identical(unname(Sys.which("stackscope")), prog)) prog <- "stackscope"
-  line <- paste(shell_words(c(prog, cmd)), collapse = " ")
+  line <- command_line(cmd)
   message("The explorer needs a terminal (this R session's console is not one). ",
           "Run in a terminal:\n  ", line)
   invisible(line)
+}
+
+# The shell command that runs the program with arguments cmd: its name
+# when PATH finds it, else its path.
+command_line <- function(cmd) {
+  prog <- stackscope_path()
+  if (is.na(prog)) prog <- "stackscope"
+  if (identical(unname(Sys.which("stackscope")), prog)) prog <- "stackscope"
+  paste(shell_words(c(prog, cmd)), collapse = " ")
 }
 
 # R runs in a terminal the explorer can take over: interactive, standard

@@ -272,6 +272,7 @@ struct ui {
         unsigned nhist;
         uint64_t read;      /* samples read since following began */
         uint64_t behind;    /* bytes written and not read yet */
+        int lagging;        /* the last read ended behind the file: catching up */
         unsigned refreshes; /* refreshes with new samples */
     } follow;
 };

@@ -23,8 +23,11 @@
 #include "follow.h"
 
 /* A refresh reads for this long at most (a writer far ahead: the rest at
- * the next refresh), so that keys stay answered. */
+ * the next refresh), so that keys stay answered; while the explorer is
+ * catching up (the refresh before ended behind the file), for longer: half
+ * of each period goes to reading. */
 #define READ_BUDGET_MS 250.0
+#define CATCH_UP_BUDGET_MS 500.0
 
 /* The rate's memory: samples a second smoothed over about this long. */
 #define RATE_SECONDS 5.0
@@ -58,6 +61,7 @@ static uint64_t read_new(struct ui *ui, int force, int *changed)
 {
     struct ui_follow *fw = &ui->follow;
     double t0 = now_ms();
+    double budget = fw->lagging ? CATCH_UP_BUDGET_MS : READ_BUDGET_MS;
     uint64_t added = 0;
     *changed = 0;
     for (;;) {
@@ -78,7 +82,7 @@ static uint64_t read_new(struct ui *ui, int force, int *changed)
             ui_error(ui, "following stopped: %s", err.msg);
             break;
         }
-        if (!nw.bytes || (!force && now_ms() - t0 > READ_BUDGET_MS))
+        if (!nw.bytes || (!force && now_ms() - t0 > budget))
             break;
     }
     return added;
@@ -104,7 +108,7 @@ static void say_reevaluated(struct ui *ui, uint64_t added)
     if (ui->phase_cmp == UI_CMP_RECENT && k < sizeof steps)
         k += (size_t)snprintf(steps + k, sizeof steps - k, "%sthe last %s", k ? ", " : "",
                               ui->phase[1]);
-    if (k && ui->msg_style != UI_S_ERROR)
+    if (k)
         ui_message(ui, "following: %llu new sample%s; found again on the whole profile: %s",
                    (unsigned long long)added, added == 1 ? "" : "s", steps);
 }
@@ -151,6 +155,7 @@ int ui_follow_tick(struct ui *ui, int force)
     fw->hist_n[fw->nhist % 8] = added;
     fw->nhist++;
     fw->behind = ss_follow_behind(fw->f);
+    fw->lagging = fw->behind > 0;
     if (!changed)
         return status_changed;
     struct ss_error err;

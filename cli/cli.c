@@ -1,6 +1,7 @@
 /* cli.c - command-line front end of the core (see cli.h). */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -65,7 +66,6 @@ enum {
     SEC_INPUT,
     SEC_MEASURE,
     SEC_COMPARE,
-    SEC_EXPLORER,
     SEC_SOURCE,
     SEC_TRANSFORM,
     SEC_GENERAL
@@ -89,7 +89,6 @@ static const char *const section_intro[] = {
                   "Go's debug=1 text profiles are recognised and refused.\n",
     [SEC_MEASURE] = "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n",
     [SEC_COMPARE] = "Comparing (report, convert and the explorer; COMPARING in stackscope(1)):\n",
-    [SEC_EXPLORER] = "Explorer options (no command):\n",
     [SEC_SOURCE] = "Source files (report --by list, convert --embed-sources and the\n"
                    "explorer's code pane; SOURCE FILES in stackscope(1)): a path the\n"
                    "profile names is looked for as written, next to the profile, then as\n"
@@ -97,6 +96,30 @@ static const char *const section_intro[] = {
     [SEC_TRANSFORM] = ("Transform options (report, convert and the explorer; see TRANSFORMS in\n"
                        "stackscope(1)):\n"),
     [SEC_GENERAL] = "",
+};
+/* The man page's OPTIONS (stackscope --help=roff) in the same sections:
+ * each one's title, and its roff text before its options (or NULL). */
+static const struct {
+    const char *title;
+    const char *intro;
+} section_man[] = {
+    [SEC_TOP] = {"Starting the explorer", NULL},
+    [SEC_REPORT] = {"Report", "An option that the chosen table does not use\n"
+                              ".RB ( \\-\\-inverted \" with \" \"\\-\\-by self\" ,\n"
+                              "for example) is a usage error."},
+    [SEC_CONVERT] = {"Convert", NULL},
+    [SEC_INPUT] = {"Inputs", "Report, convert and the explorer take these (see\n.BR INPUT )."},
+    [SEC_MEASURE] = {"Measures", NULL},
+    [SEC_COMPARE] = {"Comparing",
+                     "Report, convert and the explorer take these but\n.BR \\-\\-verdict ,\n"
+                     "which is report's (see\n.BR COMPARING )."},
+    [SEC_SOURCE] = {"Source files", "Report, convert and the explorer take these (see\n"
+                                    ".BR \"SOURCE FILES\" )."},
+    [SEC_TRANSFORM] = {"Transforms",
+                       "Report, convert and the explorer take these; the explorer takes\n"
+                       ".B \\-\\-preset\n"
+                       "as above (see\n.BR TRANSFORMS )."},
+    [SEC_GENERAL] = {"Help", NULL},
 };
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -825,13 +848,16 @@ enum {
 struct cli_opt {
     const char *name; /* the long name, without "--" */
     char short_name;  /* 0: none */
-    int has_arg;      /* no_argument or required_argument */
+    int has_arg;      /* no_argument, required_argument or (--help=roff only)
+                       * optional_argument, which a short name does not take */
     const char *arg;  /* the argument as --help names it (or, for a flag, what follows it) */
     unsigned cmds;    /* IN_*: the commands that take it */
     int section;      /* where --help lists it (SEC_*) */
     int (*set)(struct cli_args *a, const char *arg);
     const char *help; /* --help's lines, '\n' between them; NULL: written from a
-                       * table (--to: the formats, --by: the tables; see gen_help) */
+                       * table (--to: the formats, --by: the tables; see by_help) */
+    const char *man;  /* its text in the man page's OPTIONS, roff (--help=roff);
+                       * NULL: --help's text as a paragraph */
 };
 
 static int set_by(struct cli_args *a, const char *arg)
@@ -1135,12 +1161,15 @@ static int set_preset(struct cli_args *a, const char *arg)
 }
 
 static void print_help(FILE *out);
+static void print_roff(FILE *out);
 
+/* --help, or --help=roff: the man page's OPTIONS. */
 static int set_help(struct cli_args *a, const char *arg)
 {
     (void)a;
-    (void)arg;
-    print_help(stdout);
+    if (arg && strcmp(arg, "roff"))
+        return usage_error("--help: expected --help or --help=roff, not '--help=%s'", arg);
+    (arg ? print_roff : print_help)(stdout);
     return OPT_DONE;
 }
 
@@ -1158,6 +1187,7 @@ static void to_help(struct ss_strbuf *b);
 #define RC (IN_REPORT | IN_CONVERT)
 #define NOARG no_argument
 #define ARG required_argument
+#define OPTARG optional_argument
 
 /* Every option, in --help's order. */
 static const struct cli_opt cli_opts[] = {
@@ -1166,103 +1196,497 @@ static const struct cli_opt cli_opts[] = {
      "session on FILE... again (kept on quitting in\n"
      "$XDG_STATE_HOME/stackscope/, by default\n"
      "~/.local/state/stackscope/; see FILES in\n"
-     "stackscope(1))"},
+     "stackscope(1))",
+     "Apply the transform list of the last explorer session on the same\n"
+     ".IR FILE s\n"
+     "again: it is kept on quitting, in\n"
+     ".BR $XDG_STATE_HOME/stackscope/ ,\n"
+     "by default\n"
+     ".B ~/.local/state/stackscope/\n"
+     "(see\n"
+     ".BR FILES )."},
     {"follow", 0, optional_argument, "[=end]", IN_EXPLORER, SEC_TOP, set_follow,
      "follow FILE as it is written (an R job under\n"
      "Rprof(), folded stacks): new samples are shown\n"
      "within a second, the transforms applied to them;\n"
-     "=end: only the samples written from now on"},
+     "=end: only the samples written from now on",
+     "Follow\n"
+     ".I FILE\n"
+     "as it is written (an R job under\n"
+     ".BR Rprof() ,\n"
+     "folded stacks): new samples are shown within a second, the transforms\n"
+     "applied to them;\n"
+     ".B \\-\\-follow=end\n"
+     "shows only the samples written from now on (see\n"
+     ".BR FOLLOWING )."},
     {"window", 0, ARG, "DURATION", IN_EXPLORER, SEC_TOP, set_window,
      "compare the last DURATION (10s, 500ms) with the\n"
      "run before it, normalized, after the transforms;\n"
      "with --follow the window moves as FILE grows\n"
-     "(the explorer's :recent)"},
+     "(the explorer's :recent)",
+     "Compare the last\n"
+     ".I DURATION\n"
+     ".RB ( 10s \", \" 500ms )\n"
+     "of the profile with the run before it, normalized, after the transforms,\n"
+     "as the explorer's\n"
+     ".B :recent\n"
+     "does; with\n"
+     ".B \\-\\-follow\n"
+     "the window moves as\n"
+     ".I FILE\n"
+     "grows (see\n"
+     ".BR FOLLOWING )."},
     {"preset", 0, ARG, "NAME", IN_EXPLORER, SEC_TOP, set_explorer_preset,
      "start with a preset's transforms (undoable):\n"
      "  r  r-simplify, name-anonymous, trim-base auto\n"
      "  trim-burnin  keep-phase main: the burn-in and\n"
-     "     fade-out found and dropped"},
+     "     fade-out found and dropped",
+     "Start with a preset's transforms, as one step that can be undone:\n"
+     ".B r\n"
+     "is\n"
+     ".BR r\\-simplify ,\n"
+     ".B name\\-anonymous\n"
+     "and\n"
+     ".B \"trim\\-base auto\"\n"
+     "(see\n"
+     ".BR \"R PROFILES\" );\n"
+     ".B trim\\-burnin\n"
+     "is\n"
+     ".BR \"keep\\-phase main\" ,\n"
+     "the burn-in and fade-out found and dropped (see\n"
+     ".BR PHASES )."},
 
-    {"by", 0, ARG, "TABLE", IN_REPORT, SEC_REPORT, set_by, NULL},
+    {"by", 0, ARG, "TABLE", IN_REPORT, SEC_REPORT, set_by, NULL,
+     "The table:\n"
+     ".B self\n"
+     "(default): one row per function, ordered by self time;\n"
+     ".B total\n"
+     "the same rows ordered by total time;\n"
+     ".B line\n"
+     "one row per source position, R's\n"
+     ".B lines=\"show\"\n"
+     "table, ordered by file name and line number;\n"
+     ".B list\n"
+     "the source files, each line with its self and total (see\n"
+     ".BR \"SOURCE FILES\" );\n"
+     ".B stacks\n"
+     "the distinct stacks (compared by their function names; positions are not\n"
+     "part of a stack here), each with its reference count, time, share of the\n"
+     "sampling time and depth, ordered by count; TSV columns\n"
+     ".BR \"count time pct depth stack\" ,\n"
+     "the stack written root first with its names joined by\n"
+     ".BR ; ;\n"
+     ".B levels\n"
+     "one row per stack level (level 1 is the root, the outermost frame): the\n"
+     "samples that reach the level, the number of distinct functions at it, the\n"
+     "most frequent one and its samples; TSV columns\n"
+     ".BR \"level samples distinct top top.samples\" ,\n"
+     "then the measure at the level and the top function's (named by the\n"
+     "measure:\n"
+     ".BR \"time top.time\" );\n"
+     "the top's share (text: top.pct) is by the measure;\n"
+     "the text marks the scaffold (see\n"
+     ".BR LEVELS ).\n"
+     ".B runs\n"
+     "recursive run lengths (see\n"
+     ".BR \"RUN LENGTHS\" ):\n"
+     "per function and level, the number of runs (about the number of calls),\n"
+     "samples, mean, median and longest run; TSV columns\n"
+     ".BR \"name level runs samples mean median max\" ,\n"
+     "then the measure of the samples in the runs (named by it:\n"
+     ".BR time ;\n"
+     "for level\n"
+     ".B all\n"
+     "the function's total),\n"
+     "level\n"
+     ".B all\n"
+     "for all levels of a function together;\n"
+     ".B tree\n"
+     "the call tree, top-down from the roots (with\n"
+     ".B \\-\\-inverted\n"
+     "bottom-up from the leaves) in depth-first order, children by total time\n"
+     "(ties by name;\n"
+     ".B \\-\\-sort\n"
+     ".B self\n"
+     "or\n"
+     ".B position\n"
+     "for another order);\n"
+     "TSV columns\n"
+     ".B \"depth name self total\"\n"
+     "(seconds; depth 0 is a root), text indented with total and self as\n"
+     "percentages (two spaces a level, at most 40 levels: a deeper node is\n"
+     "indented as level 40 and its name follows its depth in brackets,\n"
+     ".BR \"[1234] f\" );\n"
+     ".B calls\n"
+     "the callers and callees of\n"
+     ".B \\-\\-function\n"
+     ".I F\n"
+     "with sample counts (an edge counts once per sample), like pprof's\n"
+     ".BR peek ,\n"
+     "each list by time\n"
+     ".RB ( \"\\-\\-sort position\" :\n"
+     "by name);\n"
+     "TSV columns\n"
+     ".BR \"relation name count time pct\" ;\n"
+     ".B timeline\n"
+     "the profile in time order at one level: the samples are cut into\n"
+     "windows, each shown as the letter of the function most frequent at that\n"
+     "level in it, with a legend and the sample ranges of each phase \\(em the\n"
+     "way to see burn-in and fade-out (a phase here is a stretch of whole windows,\n"
+     "so its ends differ by up to a window from the explorer's exact phase mark,\n"
+     ".BR v );\n"
+     "TSV columns\n"
+     ".BR \"window first last top top.samples shallow\" ;\n"
+     ".B phases\n"
+     "the phases the detector found, one row each (see\n"
+     ".BR PHASES ):\n"
+     "the phase's number, its first and last sample (1-based sample numbers, as\n"
+     ".B keep\\-samples\n"
+     "counts them), its samples, the measure (named after it:\n"
+     ".BR time ),\n"
+     "its share of the measure and the function that most distinguishes it;\n"
+     "TSV columns\n"
+     ".BR \"phase first last samples time pct top\" ;\n"
+     "text marks the main phase (the most samples)\n"
+     ".B *\n"
+     "and lists up to three distinguishing functions, each with the share of the\n"
+     "phase's samples that have it below the scaffold;\n"
+     ".B sources\n"
+     "the input files and Rprof sessions: type, session number, header line,\n"
+     "interval, flags, samples, the measure (named after it: its total over the\n"
+     "source's samples with frames, as the profile's total adds them), pct (its\n"
+     "share of the profile's total) and the measures the source has;\n"
+     ".B labels\n"
+     "one row per label the samples carry (pprof's labels, perf script's comm,\n"
+     "pid and tid): key, value, count (the count values of the samples with\n"
+     "the label), the measure (see\n"
+     ".BR MEASURES ;\n"
+     "time by default: the column is named after it; samples with no frames\n"
+     "add none, as to the profile's total) and pct (of the profile's total);\n"
+     "a sample with several labels counts in each of their rows, so the rows of\n"
+     "one key add up to the samples that have that key (as Go's\n"
+     ".BR \"pprof \\-tags\" );\n"
+     "rows ordered by key, then the measure; TSV columns\n"
+     ".BR \"key value count\" ,\n"
+     "the measure's name,\n"
+     ".BR pct ;\n"
+     "a numeric label's value is its number, then a blank and its unit when it\n"
+     "has one\n"
+     ".RB ( \"1024 bytes\" );\n"
+     "text ends with the number of samples without a label;\n"
+     ".B transforms\n"
+     "the transform list of\n"
+     ".B \\-e\n"
+     "and\n"
+     ".B \\-\\-script\n"
+     "with what each step did (see\n"
+     ".BR TRANSFORMS ).\n"
+     "SamplingProf files hold no stacks: with them only self, total, line, list,\n"
+     "calls and sources (see\n"
+     ".BR FORMATS ).\n"
+     "Rows tied on time are ordered by name in byte order."},
     {"format", 0, ARG, "FORMAT", IN_REPORT, SEC_REPORT, set_format,
      "text (default, readable), tsv (tab-separated,\n"
      "full precision, every row) or folded (with\n"
-     "--by stacks: 'root;...;leaf COUNT' lines)"},
+     "--by stacks: 'root;...;leaf COUNT' lines)",
+     ".B text\n"
+     "(default) is a readable table headed by the file, its sessions (interval,\n"
+     "flags, samples), the number of samples and the sampling time; times are\n"
+     "rounded to milliseconds and percentages to two decimals.\n"
+     ".B tsv\n"
+     "is tab-separated with a header row, every row (also those whose self time\n"
+     "is 0, which R leaves out) and full precision (15 significant digits).\n"
+     "Columns:\n"
+     ".B name self.time self.pct total.time total.pct\n"
+     "(times in seconds, percentages of the sampling time), with\n"
+     ".B \\-\\-by line\n"
+     "the first column is\n"
+     ".BR location .\n"
+     ".B folded\n"
+     "(only with\n"
+     ".BR \"\\-\\-by stacks\" )\n"
+     "prints one\n"
+     ".I \"root;...;leaf COUNT\"\n"
+     "line per distinct stack, the input of flamegraph.pl, inferno and\n"
+     "speedscope; a name's own\n"
+     ".B ;\n"
+     "is written as it is."},
     {"memory", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_memory,
      "add mem.total: MB allocated, as R's memory=\"both\"\n"
      "(list: alloc and released, the rise and fall\n"
-     "of vector memory, as profvis's code pane)"},
+     "of vector memory, as profvis's code pane)",
+     "Add the column\n"
+     ".BR mem.total :\n"
+     "megabytes (1048576 bytes) allocated, as R's\n"
+     ".BR memory=\"both\" .\n"
+     "With\n"
+     ".BR \"\\-\\-by list\" :\n"
+     "the columns\n"
+     ".B alloc\n"
+     "and\n"
+     ".B released\n"
+     "instead (see\n"
+     ".BR \"SOURCE FILES\" ).\n"
+     "Only for profiles recorded with\n"
+     ".BR \"Rprof(memory.profiling = TRUE)\" ."},
     {"sort", 0, ARG, "ORDER", IN_REPORT, SEC_REPORT, set_sort,
      "self, total or position (file and line): the\n"
      "order of the rows of self, total, line, list\n"
      "and stacks, of the siblings of tree, of the\n"
      "callers and callees of calls (total or\n"
-     "position: by name) (default: the table's own)"},
+     "position: by name) (default: the table's own)",
+     "The order of the rows of\n"
+     ".BR self ,\n"
+     ".BR total ,\n"
+     ".BR line ,\n"
+     ".B list\n"
+     "and\n"
+     ".BR stacks ,\n"
+     "of the children of each node of\n"
+     ".B tree\n"
+     "(and of the roots), of the callers and of the callees of\n"
+     ".B calls\n"
+     "(and of their comparisons):\n"
+     ".B self\n"
+     "and\n"
+     ".B total\n"
+     "the larger first (in a comparison the larger delta first; ties by the\n"
+     "other, then by name),\n"
+     ".B position\n"
+     "by file and line (stacks: by their names root first; tree, calls: by\n"
+     "the function's name).\n"
+     ".B calls\n"
+     "takes\n"
+     ".B total\n"
+     "(the call's time) and\n"
+     ".BR position :\n"
+     "a call has no self.\n"
+     "Without it each table keeps its own order (self: self; total: total;\n"
+     "line, list: position; stacks: count; tree, calls: total, ties by name).\n"
+     "Any other table is a usage error: levels, timeline and phases have their\n"
+     "rows in level or time order, and a run has no self and total."},
     {"limit", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_limit,
      "print at most N rows (default all): the first N\n"
      "of the order; a table in file order (line,\n"
      "list) keeps its N heaviest rows (by self); tree:\n"
-     "the N heaviest nodes; calls: N callers, N callees"},
+     "the N heaviest nodes; calls: N callers, N callees",
+     "Print at most\n"
+     ".I N\n"
+     "rows (0, the default, prints all), in text and TSV: the first\n"
+     ".I N\n"
+     "in the table's order; a table in file order\n"
+     ".RB ( \"\\-\\-by line\" ,\n"
+     ".BR \"\\-\\-by list\" ,\n"
+     "or\n"
+     ".BR \"\\-\\-sort position\" )\n"
+     "keeps its\n"
+     ".I N\n"
+     "heaviest rows (by self, then total; in a comparison by self delta) and\n"
+     "prints them in file order, so that\n"
+     ".B \"report \\-\\-by line \\-\\-limit 5\"\n"
+     "shows the five hottest lines and\n"
+     ".B \"report \\-\\-by line \\-\\-sort self \\-\\-limit 10\"\n"
+     "the top ten, hottest first.\n"
+     "A tree\n"
+     ".RB ( \"\\-\\-by tree\" )\n"
+     "keeps its\n"
+     ".I N\n"
+     "heaviest nodes by total (in a comparison, the larger of the two sides'\n"
+     "totals); a node is never heavier than its parent, and ties keep the\n"
+     "shallower, so what is kept is a tree, printed in the tree's order.\n"
+     ".B \"\\-\\-by calls\"\n"
+     "keeps the\n"
+     ".I N\n"
+     "heaviest callers and the\n"
+     ".I N\n"
+     "heaviest callees (in a comparison, the\n"
+     ".I N\n"
+     "largest growths of each).\n"
+     "Text output ends with a line that says how many rows were left out.\n"
+     "Every table takes it, in text and TSV alike (the timeline's drawing is not\n"
+     "a table; its TSV windows are)."},
     {"level", 0, ARG, "K", IN_REPORT, SEC_REPORT, set_level,
      "runs: only level K; timeline: the level shown\n"
-     "(default: the first level below the 95% scaffold)"},
+     "(default: the first level below the 95% scaffold)",
+     "With\n"
+     ".BR \"\\-\\-by runs\" :\n"
+     "only level\n"
+     ".IR K .\n"
+     "With\n"
+     ".BR \"\\-\\-by timeline\" :\n"
+     "the level shown (default: the first level below the scaffold at a share\n"
+     "of 0.95)."},
     {"function", 0, ARG, "F", IN_REPORT, SEC_REPORT, set_function,
      "runs: only F, with its level x run-length table;\n"
      "tree: the tree of F (what F calls, or with\n"
      "--inverted what calls F); calls: required;\n"
      "list: the lines of the functions the regular\n"
-     "expression F matches"},
+     "expression F matches",
+     "With\n"
+     ".BR \"\\-\\-by runs\" :\n"
+     "only\n"
+     ".IR F ,\n"
+     "and in text its table of runs per level (rows) and run length (columns)\n"
+     "with margins, as in the sprof vignette.\n"
+     "With\n"
+     ".BR \"\\-\\-by tree\" :\n"
+     "the tree of\n"
+     ".I F\n"
+     "(what\n"
+     ".I F\n"
+     "calls; with\n"
+     ".B \\-\\-inverted\n"
+     "what calls it).\n"
+     "Required with\n"
+     ".BR \"\\-\\-by calls\" .\n"
+     "With\n"
+     ".BR \"\\-\\-by list\" :\n"
+     "a regular expression (POSIX extended, unanchored, as the transforms'\n"
+     ".BI / regex / \\fR)\\fP;\n"
+     "the lines of the functions it matches, from five lines before the first\n"
+     "to five after the last of each (pprof's\n"
+     ".BR list )."},
     {"inverted", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_inverted,
-     "tree: bottom-up, from the leaves"},
-    {"depth", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_depth, "tree: print N levels at most"},
+     "tree: bottom-up, from the leaves", "Tree: bottom-up."},
+    {"depth", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_depth, "tree: print N levels at most",
+     "Tree: print\n"
+     ".I N\n"
+     "levels at most."},
     {"min-pct", 0, ARG, "P", IN_REPORT, SEC_REPORT, set_min_pct,
-     "tree: leave out nodes under P% of the time"},
-    {"width", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_width, "timeline: N windows (default 80)"},
+     "tree: leave out nodes under P% of the time",
+     "Tree: leave out nodes (and their subtrees) under\n"
+     ".IR P %\n"
+     "of the tree's time."},
+    {"width", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_width, "timeline: N windows (default 80)",
+     "Timeline: the number of windows (default 80)."},
     {"share", 0, ARG, "S", IN_REPORT, SEC_REPORT, set_share,
      "levels: a scaffold level has one function in a\n"
-     "share S (0.5-1, default 1) of the samples"},
+     "share S (0.5-1, default 1) of the samples",
+     "Levels: a scaffold level has one function in a share\n"
+     ".I S\n"
+     "(0.5 to 1, default 1: every sample) of the samples."},
     {"phases", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_phases,
      "phases: exactly N phases (1-100), the best cut\n"
-     "into N; default: as many as the data shows"},
+     "into N; default: as many as the data shows",
+     "Phases: exactly\n"
+     ".I N\n"
+     "phases (1 to 100), the cut into\n"
+     ".I N\n"
+     "of the least cost (each source still its own phases, each phase at least\n"
+     "1% of the samples; a usage error says how many the profile can have)."},
     {"penalty", 0, ARG, "X", IN_REPORT, SEC_REPORT, set_penalty,
      "phases: the penalty per boundary times X (0.01-\n"
      "1000, default 1): above 1 fewer phases, below\n"
-     "1 more (PHASES in stackscope(1))"},
+     "1 more (PHASES in stackscope(1))",
+     "Phases: the penalty per boundary, and the least difference of mix\n"
+     "between two neighbouring phases, times\n"
+     ".I X\n"
+     "(0.01 to 1000, default 1): above 1 fewer phases, below 1 more (see\n"
+     ".BR PHASES )."},
 
     {"output", 'o', ARG, "OUT", IN_CONVERT, SEC_CONVERT, set_output,
      "the file to write (a directory for tables); - for\n"
-     "standard output (with --to; not a terminal)"},
-    {"to", 0, ARG, "FORMAT", IN_CONVERT, SEC_CONVERT, set_to, NULL},
+     "standard output (with --to; not a terminal)",
+     "The file to write (a directory for tables), its format given by\n"
+     ".B \\-\\-to\n"
+     "or by its name (see\n"
+     ".BR COMMANDS );\n"
+     ".B \\-\n"
+     "for standard output, with\n"
+     ".B \\-\\-to\n"
+     "and not to a terminal."},
+    {"to", 0, ARG, "FORMAT", IN_CONVERT, SEC_CONVERT, set_to, NULL, NULL},
     {"inverted", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_svg_inverted,
-     "svg: the leaves as roots, their callers below"},
+     "svg: the leaves as roots, their callers below",
+     "SVG: the leaves as roots, their callers below them (see\n"
+     ".BR FORMATS \", \" SVG )."},
     {"time-order", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_time_order,
      "svg: the flame chart, samples in time order (not\n"
-     "merged across time, as profvis)"},
+     "merged across time, as profvis)",
+     "SVG: the flame chart, samples in time order (not merged across time, as\n"
+     "profvis), as the explorer's view\n"
+     ".B F\n"
+     "shows it with\n"
+     ".BR o ."},
     {"embed-sources", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_embed_sources,
      "tables: carry the source files the profile\n"
      "names (found as --source-path says) in\n"
      "source_lines.tsv, so that the code pane and\n"
      "report --by list work where they are not;\n"
-     "each at most 1 MiB, 16 MiB in all"},
+     "each at most 1 MiB, 16 MiB in all",
+     "Tables: carry the source files the profile names (found as\n"
+     ".B \\-\\-source\\-path\n"
+     "and\n"
+     ".B \\-\\-source\\-map\n"
+     "say) in\n"
+     ".BR source_lines.tsv ,\n"
+     "so that the code pane and\n"
+     ".B \"report \\-\\-by list\"\n"
+     "work where they are not; each at most 1 MiB, 16 MiB in all (see\n"
+     ".BR \"SOURCE FILES\" )."},
     {"force", 0, NOARG, NULL, RC, SEC_CONVERT, set_force,
      "replace an existing OUT: a regular file or an earlier\n"
      "tables directory, never an input (man page: FILES);\n"
      "and write an output (convert's OUT, report's table)\n"
      "over 64 MiB and 100 times the inputs' size, which\n"
-     "is refused without it (man page: OUTPUT SIZE)"},
+     "is refused without it (man page: OUTPUT SIZE)",
+     "Replace an existing\n"
+     ".I OUT\n"
+     "of\n"
+     ".BR convert :\n"
+     "a regular file or an earlier tables directory, never an input (see\n"
+     ".BR FILES ).\n"
+     "And write an output over the size limit (over 64 MiB and 100 times the\n"
+     "inputs' size; see\n"
+     ".BR \"OUTPUT SIZE\" ):\n"
+     ".BR convert 's\n"
+     ".I OUT\n"
+     "or a table\n"
+     ".B report\n"
+     "prints, which is refused without it."},
 
     {"interval", 0, ARG, "DURATION", RC | IN_EXPLORER, SEC_INPUT, set_interval,
      "the period of folded stacks: 1ms, 997us, 0.5s\n"
-     "(report, convert and the explorer)"},
+     "(report, convert and the explorer)",
+     "The sampling interval of folded stacks, which carry none: a positive\n"
+     "number with its unit,\n"
+     ".BR ns \", \" us \", \" ms \" or \" s\n"
+     ".RB ( 1ms \", \" 997us \", \" 0.5s ;\n"
+     "1 ns to 1 hour), so that their times are counts times\n"
+     ".IR DURATION ;\n"
+     "without it a folded count is 1 second.\n"
+     "It applies to every folded input of the command and to nothing else;\n"
+     ".B convert\n"
+     "and the explorer\n"
+     ".RB ( \"stackscope \\-\\-interval 10ms FILE\" )\n"
+     "take it too."},
     {"mixed", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_INPUT, set_mixed,
      "keep inputs of different kinds (a CPU and a heap\n"
      "profile: other sample types) as separate sources,\n"
      "with a warning, as --value does; without either\n"
-     "they are refused (report, convert, the explorer)"},
+     "they are refused (report, convert, the explorer)",
+     "Keep input files of different kinds (different sample types: a CPU and a\n"
+     "heap profile) as separate sources, with a warning, instead of refusing\n"
+     "them, as a chosen measure\n"
+     ".RB ( \\-\\-value )\n"
+     "does; see\n"
+     ".BR FORMATS .\n"
+     ".B convert\n"
+     "and the explorer take it too."},
     {"no-drop-frames", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_INPUT, set_no_drop_frames,
      "pprof: keep the frames that a profile's\n"
      "drop_frames (and keep_frames) remove; Go's pprof\n"
-     "removes them, and so does stackscope by default"},
+     "removes them, and so does stackscope by default",
+     "Keep the frames that a pprof profile's\n"
+     ".B drop_frames\n"
+     "(and\n"
+     ".BR keep_frames )\n"
+     "would remove; Go's\n"
+     ".B pprof\n"
+     "removes them, and so does stackscope by default (see\n"
+     ".BR PPROF ).\n"
+     ".B convert\n"
+     "and the explorer take it too."},
 
     {"value", 0, ARG, "NAME", RC | IN_EXPLORER, SEC_MEASURE, set_value,
      "what every number adds up: time (count x interval,\n"
@@ -1274,7 +1698,19 @@ static const struct cli_opt cli_opts[] = {
      "profile's default type, else its last); `check`\n"
      "lists each file's.  Text shows B/kB/MB/GB,\n"
      "ns/us/ms/s and counts with separators; TSV raw\n"
-     "units, named in the header (self.memory)"},
+     "units, named in the header (self.memory)",
+     "The measure every number adds up (see\n"
+     ".BR MEASURES ):\n"
+     ".BR time ,\n"
+     ".BR samples ,\n"
+     ".BR memory ,\n"
+     ".BR released ,\n"
+     ".BR duplications ,\n"
+     "or a pprof sample type by name; the column headers name it\n"
+     ".RB ( self.memory ).\n"
+     "Also for\n"
+     ".B convert\n"
+     "and the explorer."},
 
     {"base", 0, ARG, "FILE", RC | IN_EXPLORER, SEC_COMPARE, set_base,
      "compare FILE... with this base (repeatable: bases\n"
@@ -1293,15 +1729,57 @@ static const struct cli_opt cli_opts[] = {
      "an SVG coloured by delta;\n"
      "explorer: X swaps base and new.  A pprof file\n"
      "with negative samples (pprof -proto -diff_base)\n"
-     "is read as a comparison"},
+     "is read as a comparison",
+     "Compare the profile of\n"
+     ".IR FILE ...\\&\n"
+     "(the new profile) with this base; repeatable: several bases combine into\n"
+     "one, as several inputs do.\n"
+     "Both sides get the same measure and transforms.\n"
+     ".B report\n"
+     "prints base, new and delta, largest growth first, and each row's verdict\n"
+     ".RB ( grew \", \" shrank \" or \" ~ :\n"
+     "no change told from noise; see\n"
+     ".BR \\-\\-alpha );\n"
+     ".B convert\n"
+     "writes pprof with the base negated (as\n"
+     ".BR \"pprof \\-diff_base\" ),\n"
+     "folded\n"
+     ".I \"stack BASE NEW\"\n"
+     "lines or an SVG coloured by delta; in the explorer\n"
+     ".B X\n"
+     "swaps base and new.\n"
+     "A pprof file with negative samples\n"
+     ".RB ( \"pprof \\-proto \\-diff_base\" )\n"
+     "is read as a comparison.\n"
+     "See\n"
+     ".BR COMPARING ."},
     {"compare-phases", 0, ARG, "A,B", RC | IN_EXPLORER, SEC_COMPARE, set_compare_phases,
      "compare phase B of FILE... with its phase A (a\n"
      "number, main, first or last: 1,main compares the\n"
      "main work with the burn-in), both after the\n"
      "transforms, as --base does with a file; the\n"
-     "explorer: :compare-phases A B"},
+     "explorer: :compare-phases A B",
+     "Compare phase\n"
+     ".I B\n"
+     "of\n"
+     ".IR FILE ...\\&\n"
+     "with its phase\n"
+     ".I A\n"
+     "(each a number,\n"
+     ".BR main \", \" first \" or \" last ),\n"
+     "both after the transforms, as\n"
+     ".B \\-\\-base\n"
+     "does with a file;\n"
+     ".B \"1,main\"\n"
+     "compares the main work with the burn-in.\n"
+     "In the explorer:\n"
+     ".BR \":compare\\-phases A B\" .\n"
+     "See\n"
+     ".BR COMPARING ."},
     {"normalize", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_COMPARE, set_normalize,
-     "scale the base to the new profile's total"},
+     "scale the base to the new profile's total",
+     "Scale the base to the new profile's total (see\n"
+     ".BR COMPARING )."},
     {"alpha", 0, ARG, "Q", RC | IN_EXPLORER, SEC_COMPARE, set_alpha,
      "the level of the verdicts (default 0.05): a row\n"
      "grew or shrank when its share of the profile\n"
@@ -1311,22 +1789,76 @@ static const struct cli_opt cli_opts[] = {
      "X.delta.lo/hi are the 1 - Q interval of the\n"
      "delta with --normalize.  One file a side:\n"
      "consecutive samples of a call count as one\n"
-     "unit; several: Welch's t-test across the files"},
+     "unit; several: Welch's t-test across the files",
+     "The level of the verdicts (default 0.05): a row grew or shrank when its\n"
+     "share of the profile changed beyond sampling noise, with a false discovery\n"
+     "rate of\n"
+     ".I Q\n"
+     "over the table (Benjamini\\-Hochberg), else it is\n"
+     ".BR ~ ;\n"
+     "the TSV's\n"
+     ".IB X .delta.lo\n"
+     "and\n"
+     ".IB X .delta.hi\n"
+     "are the 1 \\- Q interval of the delta with\n"
+     ".BR \\-\\-normalize .\n"
+     "One file a side: consecutive samples of a call count as one unit;\n"
+     "several: Welch's t-test across the files (see\n"
+     ".BR COMPARING )."},
     {"verdict", 0, ARG, "V", IN_REPORT, SEC_COMPARE, set_verdict,
      "keep the rows that grew, shrank or changed (either)\n"
      "(--by self, line: by self; total, tree: by total;\n"
-     "stacks, labels)"},
+     "stacks, labels)",
+     "Keep the rows that\n"
+     ".BR grew ,\n"
+     ".B shrank\n"
+     "or\n"
+     ".B changed\n"
+     "(either):\n"
+     ".B \\-\\-by self\n"
+     "and\n"
+     ".B line\n"
+     "by the self verdict,\n"
+     ".B total\n"
+     "and\n"
+     ".B tree\n"
+     "by the total's; also\n"
+     ".B stacks\n"
+     "and\n"
+     ".BR labels ."},
 
     {"source-path", 0, ARG, "DIR", RC | IN_EXPLORER, SEC_SOURCE, set_source_path,
      "look for source files under DIR too: DIR/PATH,\n"
      "then DIR/ and each shorter tail of PATH down to\n"
      "its basename (the longest that exists), as\n"
-     "pprof's -source_path; repeatable"},
+     "pprof's -source_path; repeatable",
+     "Look for source files under\n"
+     ".I DIR\n"
+     "too:\n"
+     ".IR DIR/PATH ,\n"
+     "then\n"
+     ".I DIR/\n"
+     "and each shorter tail of\n"
+     ".I PATH\n"
+     "down to its basename (the longest that exists), as pprof's\n"
+     ".BR \\-source_path ;\n"
+     "repeatable (see\n"
+     ".BR \"SOURCE FILES\" )."},
     {"source-map", 0, ARG, "FROM=TO", RC | IN_EXPLORER, SEC_SOURCE, set_source_map,
      "a path the profile names that starts FROM is\n"
      "looked for under TO (perf's --prefix): the\n"
      "machine that ran the profiler had the files\n"
-     "under FROM; repeatable, tried first"},
+     "under FROM; repeatable, tried first",
+     "A path the profile names that starts with\n"
+     ".I FROM\n"
+     "is looked for under\n"
+     ".I TO\n"
+     "(perf's\n"
+     ".BR \\-\\-prefix ):\n"
+     "the machine that ran the profiler had the files under\n"
+     ".IR FROM ;\n"
+     "repeatable, tried first (see\n"
+     ".BR \"SOURCE FILES\" )."},
 
     {"transform", 'e', ARG, "CMD", RC | IN_EXPLORER, SEC_TRANSFORM, set_transform,
      "apply a transform command; repeatable, applied in\n"
@@ -1360,24 +1892,64 @@ static const struct cli_opt cli_opts[] = {
      "F is a name, a \"quoted name\" or a /regex/;\n"
      "one that matches no function is warned about;\n"
      "the explorer starts with them (after --preset's\n"
-     "and --resume's steps; one undo step)"},
+     "and --resume's steps; one undo step)",
+     "Apply a transform command; repeatable, applied in order after the profile\n"
+     "is read (see\n"
+     ".B TRANSFORMS\n"
+     "for the commands and their exact rules);\n"
+     "a function\n"
+     ".I F\n"
+     "that matches no function is warned about.\n"
+     "The explorer starts with them, after the steps of\n"
+     ".B \\-\\-preset\n"
+     "and\n"
+     ".BR \\-\\-resume ,\n"
+     "as one undo step."},
     {"script", 0, ARG, "FILE", RC | IN_EXPLORER, SEC_TRANSFORM, set_script,
      "apply the commands in FILE, one per line ('#'\n"
-     "starts a comment); mixes with -e in order"},
+     "starts a comment); mixes with -e in order",
+     "Apply the commands in\n"
+     ".IR FILE ,\n"
+     "one per line\n"
+     ".RB ( #\n"
+     "starts a comment), in order with\n"
+     ".BR \\-e ."},
     {"preset", 0, ARG, "NAME", RC, SEC_TRANSFORM, set_preset,
      "apply a preset (in order with -e and --script):\n"
      "  r  r-simplify, name-anonymous, trim-base auto\n"
-     "  trim-burnin  keep-phase main"},
+     "  trim-burnin  keep-phase main",
+     "Apply a preset, in order with\n"
+     ".B \\-e\n"
+     "and\n"
+     ".BR \\-\\-script :\n"
+     ".B r\n"
+     "is\n"
+     ".BR r\\-simplify ,\n"
+     ".B name\\-anonymous\n"
+     "and\n"
+     ".B \"trim\\-base auto\"\n"
+     "(see\n"
+     ".BR \"R PROFILES\" );\n"
+     ".B trim\\-burnin\n"
+     "is\n"
+     ".B \"keep\\-phase main\"\n"
+     "(see\n"
+     ".BR PHASES )."},
 
-    {"help", 'h', NOARG, NULL, RC | IN_EXPLORER | IN_CHECK, SEC_GENERAL, set_help,
-     "show this help and exit"},
+    {"help", 'h', OPTARG, NULL, RC | IN_EXPLORER | IN_CHECK, SEC_GENERAL, set_help,
+     "show this help and exit",
+     "Show the help and exit.\n"
+     ".B \\-\\-help=roff\n"
+     "prints this section, OPTIONS, as roff: it is made from the same table of\n"
+     "options as the help."},
     {"version", 'V', NOARG, NULL, IN_EXPLORER, SEC_GENERAL, set_version,
-     "show the version and exit"},
+     "show the version and exit", NULL},
 };
 
 #undef RC
 #undef NOARG
 #undef ARG
+#undef OPTARG
 
 /* --by's help, from the table of tables (report_common.h). */
 static void by_help(struct ss_strbuf *b)
@@ -1484,6 +2056,83 @@ static void print_help(FILE *out)
         fputc('\n', out);
     }
     fputs(help_tail, out);
+}
+
+/* Write s as roff text: backslashes escaped, a line that would start with a
+ * control character ('.' or '\'') protected, and a '-' a minus sign where it
+ * starts a word (--to) or, with `minus`, everywhere (an option's name);
+ * after a letter it is a hyphen (gzip-compressed). */
+static void roff_text(FILE *out, const char *s, int minus)
+{
+    for (const char *p = s; *p; p++) {
+        if ((p == s || p[-1] == '\n') && (*p == '.' || *p == '\''))
+            fputs("\\&", out);
+        if (*p == '\\')
+            fputs("\\e", out);
+        else if (*p == '-' && (minus || p == s || !isalnum((unsigned char)p[-1])))
+            fputs("\\-", out);
+        else
+            fputc(*p, out);
+    }
+}
+
+/* An option's text in the man page where it has none of its own: its
+ * --help lines as one paragraph, a sentence (an indented line would make
+ * roff break before it). */
+static void roff_help(FILE *out, const struct cli_opt *o)
+{
+    struct ss_strbuf b = SS_STRBUF_INIT, t = SS_STRBUF_INIT;
+    const char *h = o->help;
+    if (!h) {
+        (o->set == set_by ? by_help : to_help)(&b);
+        h = ss_strbuf_str(&b);
+    }
+    while (*h) {
+        h += strspn(h, " ");
+        size_t len = strcspn(h, "\n");
+        ss_strbuf_printf(&t, "%.*s\n", (int)len, h);
+        h += len + (h[len] == '\n');
+    }
+    if (!t.failed && t.len > 1) {
+        t.s[--t.len] = '\0'; /* the last newline */
+        t.s[0] = (char)toupper((unsigned char)t.s[0]);
+        roff_text(out, t.s, 0);
+        fputs(t.s[t.len - 1] == '.' ? "\n" : ".\n", out);
+    }
+    ss_strbuf_free(&b);
+    ss_strbuf_free(&t);
+}
+
+/* The man page's OPTIONS, from the table: each section's title and text,
+ * then its options (stackscope(1), OPTIONS). */
+static void print_roff(FILE *out)
+{
+    for (size_t s = 0; s < ARRAY_SIZE(section_man); s++) {
+        fprintf(out, ".SS \"%s\"\n", section_man[s].title);
+        if (section_man[s].intro)
+            fprintf(out, "%s\n", section_man[s].intro);
+        for (size_t i = 0; i < ARRAY_SIZE(cli_opts); i++) {
+            const struct cli_opt *o = &cli_opts[i];
+            if (o->section != (int)s)
+                continue;
+            fputs(".TP\n", out);
+            if (o->short_name)
+                fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+            fputs("\\fB\\-\\-", out);
+            roff_text(out, o->name, 1);
+            fputs("\\fR", out);
+            if (o->arg) { /* --follow[=end]: no blank before an optional value */
+                fputs(o->has_arg == optional_argument ? "\\fI" : " \\fI", out);
+                roff_text(out, o->arg, 1);
+                fputs("\\fR", out);
+            }
+            fputc('\n', out);
+            if (o->man)
+                fprintf(out, "%s\n", o->man);
+            else
+                roff_help(out, o);
+        }
+    }
 }
 
 /* The option of command `cmd` that getopt_long answered c for (a short

@@ -117,7 +117,7 @@ for opt in --version -V; do
     check "version $opt" "$why"
 done
 
-# The options are one table in cli/cli.c that drives parsing and --help:
+# The options are one table in cli/options.c that drives parsing and --help:
 # every command's --help is the same text, every option it lists is in the
 # man page, and a missing value is named with what the option takes.
 help_all=$("$STACKSCOPE" --help)

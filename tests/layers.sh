@@ -24,7 +24,7 @@
 #   - no mutable static variable in src/, cli/ or ui/ (file scope or in a
 #     function) but the signal path's, the test pause's and the terminal's
 #     (ui/display.c): the command line's parsed options are one struct
-#     (cli/cli.c's struct cli_args) that its entry point owns and passes
+#     (struct cli_args, cli/options.h) that its entry point owns and passes
 #     down; the explorer keeps its state in its struct ui, a view what its
 #     draws change (column widths and titles) in its private struct;
 #   - the C sources are clang-format clean (when clang-format is there);

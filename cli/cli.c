@@ -1,10 +1,8 @@
 /* cli.c - command-line front end of the core (see cli.h). */
 #include "cli.h"
+#include "options.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,92 +28,6 @@
 #include "write.h"
 #include "vec.h"
 #include "strbuf.h"
-#include "num.h"
-#include "phases.h"
-
-/* --help: this head, then each section's intro and its options (from
- * cli_opts below), then the tail. */
-static const char help_head[] =
-    "Usage: stackscope [--resume] [--preset NAME] [-e CMD]... [FILE...]\n"
-    "       stackscope report [OPTIONS] FILE...\n"
-    "       stackscope convert [OPTIONS] -o OUT FILE...\n"
-    "       stackscope check FILE...\n"
-    "\n"
-    "Explore, trim, compare and save sampling profiles: R's Rprof, Go's pprof,\n"
-    "perf script, Node and Chrome .cpuprofile, speedscope, folded stacks.\n"
-    "\n"
-    "With no command, explore the profile FILE in the terminal (several files\n"
-    "combine into one profile; no FILE: the bundled demo profile): views of\n"
-    "functions, stacks, trees, timeline, levels, run lengths, source lines and\n"
-    "the flame graph (F), trimmed with transforms and saved with :w FILE (:w\n"
-    "F.svg: the flame graph as an interactive SVG); ? lists the keys.\n"
-    "Without a terminal, or on one that cannot move the cursor (TERM=dumb),\n"
-    "print what 'stackscope report FILE...' prints instead.\n"
-    "\n";
-
-static const char help_tail[] =
-    "Exit status: 0 success, 1 usage error, 2 bad input (the message names the\n"
-    "file and line).  See stackscope(1).\n";
-
-/* The sections of --help, in order, and the text before each one's options. */
-enum {
-    SEC_TOP,
-    SEC_REPORT,
-    SEC_CONVERT,
-    SEC_INPUT,
-    SEC_MEASURE,
-    SEC_COMPARE,
-    SEC_EXPLORER,
-    SEC_SOURCE,
-    SEC_TRANSFORM,
-    SEC_GENERAL
-};
-static const char *const section_intro[] = {
-    [SEC_TOP] = "",
-    [SEC_REPORT] = "Commands:\n"
-                   "  report     print one table and exit\n"
-                   "  convert    write the profile in another format\n"
-                   "  check      validate files; print a summary of each, or what is wrong\n"
-                   "\n"
-                   "Report options:\n",
-    [SEC_CONVERT] = "Convert options:\n",
-    [SEC_INPUT] = "Inputs (told from the content): Rprof files; pprof (gzip or raw\n"
-                  "profile.proto); SamplingProf files; Chrome/Node .cpuprofile JSON (node\n"
-                  "--cpu-prof, DevTools); speedscope JSON; perf script text; folded stacks\n"
-                  "('root;...;leaf COUNT' lines: counts, the samples measure, or times\n"
-                  "with --interval); a directory of v2 tables (what\n"
-                  "convert --to tables writes: one TSV per table, 1-based ids, R reads them\n"
-                  "with read.delim).\n"
-                  "Go's debug=1 text profiles are recognised and refused.\n",
-    [SEC_MEASURE] = "Measures (report, convert and the explorer; MEASURES in stackscope(1)):\n",
-    [SEC_COMPARE] = "Comparing (report, convert and the explorer; COMPARING in stackscope(1)):\n",
-    [SEC_EXPLORER] = "Explorer options (no command):\n",
-    [SEC_SOURCE] = "Source files (report --by list, convert --embed-sources and the\n"
-                   "explorer's code pane; SOURCE FILES in stackscope(1)): a path the\n"
-                   "profile names is looked for as written, next to the profile, then as\n"
-                   "these options say, then in the profile (convert --embed-sources):\n",
-    [SEC_TRANSFORM] = ("Transform options (report, convert and the explorer; see TRANSFORMS in\n"
-                       "stackscope(1)):\n"),
-    [SEC_GENERAL] = "",
-};
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Messages quote file names and arguments: their control characters are
- * escaped (textesc.h), as are the names in every line printed here. */
-static int usage_error(const char *fmt, ...)
-{
-    struct ss_strbuf msg = SS_STRBUF_INIT; /* it may quote a long argument whole */
-    va_list ap;
-    va_start(ap, fmt);
-    ss_strbuf_vprintf(&msg, fmt, ap);
-    va_end(ap);
-    fputs("stackscope: ", stderr);
-    ss_esc_fputs(msg.failed ? "out of memory" : ss_strbuf_str(&msg), SS_ESC_TEXT, stderr);
-    ss_strbuf_free(&msg);
-    fprintf(stderr, "\nTry 'stackscope --help' for more information.\n");
-    return 1;
-}
 
 const char *ss_demo_path(void)
 {
@@ -154,57 +66,6 @@ static int finish_output(void)
 
 static void print_measures(const struct ss_model *m, size_t s, const struct ss_measure *ms,
                            size_t n);
-
-/* The transform options of report and convert, in command-line order
- * (freed by ss_cli_main when the command returns). */
-struct tf_opts {
-    struct ss_tf_list *list;
-    int n_e; /* -e options seen */
-};
-
-#define MAX_BASES 64
-#define MAX_SOURCE_PATHS 64
-
-/* What the options of one command line set: ss_cli_main owns it on its
- * stack and hands it to the options' setters, the commands and what they
- * call; nothing parsed is kept at file scope. */
-struct cli_args {
-    unsigned cmd; /* IN_*: the command being parsed */
-    struct ss_report_opts report;
-    struct ss_write_opts write;
-    struct ss_flame_opts svg; /* convert --inverted, --time-order (an SVG output) */
-    const char *out;          /* convert -o OUT */
-    const char *preset;       /* the explorer's --preset NAME */
-    int embed_sources;        /* convert --embed-sources */
-    int resume;               /* the explorer's --resume */
-    /* --value NAME: the measure every number adds up (stackscope(1), MEASURES) */
-    const char *value;
-    struct ss_load_opts load; /* every load's --mixed, --interval, --no-drop-frames */
-    struct tf_opts tf;        /* -e, --script and --preset of report and convert */
-    /* --base FILE (repeatable) and --normalize (stackscope(1), COMPARING):
-     * compare the profile of FILE... with the base's (borrowed from argv) */
-    char *bases[MAX_BASES];
-    int nbases, normalize;
-    double alpha; /* --alpha: the verdicts' level (verdict.h), 0.05 unless given */
-    /* --compare-phases A,B: the base is phase A of FILE..., the new profile
-     * phase B (after the transforms): each side is the profile with the list
-     * and then keep-phase A or B (ss_tf_apply_then). */
-    int phase_cmp;
-    char phase_ref[2][32];
-    /* Where source files are found (source.h): --source-path directories and
-     * --source-map rewrites (borrowed from argv), for report --by list,
-     * convert --embed-sources and the explorer. */
-    const char *source_paths[MAX_SOURCE_PATHS];
-    size_t nsource_paths;
-    struct ss_source_map source_maps[MAX_SOURCE_PATHS];
-    size_t nsource_maps;
-    char **convert_inputs; /* convert: the inputs OUT may not replace, bases too */
-    /* --follow (1) or --follow=end (2): FILE is read as it is written
-     * (follow.h); `followed` follows it once loaded, for the explorer */
-    int follow;
-    struct ss_follow *followed;
-    const char *window; /* --window DURATION: the explorer's :recent */
-};
 
 /* Warn once when sources lack the chosen measure (they weigh 0). */
 static void warn_lacking(const struct ss_model *m)
@@ -370,7 +231,7 @@ static int load_or_complain(struct cli_args *a, struct ss_model *m, char *const 
         if (rc) {
             ss_model_free(m);
             if (rc == SS_EUSAGE)
-                return usage_error("--value: %s", err.msg);
+                return cli_usage_error("--value: %s", err.msg);
         }
     }
     if (rc) {
@@ -388,7 +249,7 @@ static int load_or_complain(struct cli_args *a, struct ss_model *m, char *const 
 static int follow_or_complain(struct cli_args *a, struct ss_model *m, char *const *files, int n)
 {
     if (n != 1)
-        return usage_error("--follow follows one file (%d given)", n);
+        return cli_usage_error("--follow follows one file (%d given)", n);
     struct ss_error err;
     ss_error_clear(&err);
     int rc = ss_model_init(m, &err);
@@ -401,7 +262,7 @@ static int follow_or_complain(struct cli_args *a, struct ss_model *m, char *cons
         ss_follow_free(a->followed, NULL);
         a->followed = NULL;
         ss_model_free(m);
-        return usage_error("--value: %s", err.msg);
+        return cli_usage_error("--value: %s", err.msg);
     }
     if (rc) {
         ss_follow_free(a->followed, NULL);
@@ -429,40 +290,6 @@ static void timing(const char *phase, double *t0)
     if (e && *e && strcmp(e, "0") != 0)
         fprintf(stderr, "stackscope: timing: %s %.1f ms\n", phase, t - *t0);
     *t0 = t;
-}
-
-/* Handle -e CMD / --script FILE.  Returns 0 or the exit status. */
-static int tf_option(struct tf_opts *t, int c, const char *arg)
-{
-    struct ss_error err;
-    ss_error_clear(&err);
-    if (!t->list && !(t->list = ss_tf_list_new())) {
-        fprintf(stderr, "stackscope: out of memory\n");
-        return 2;
-    }
-    int rc;
-    if (c == 'p') {
-        const char *script = ss_tf_preset(arg);
-        char names[128];
-        if (!script)
-            return usage_error("--preset: unknown preset '%s' (expected %s)", arg,
-                               ss_tf_preset_list(names, sizeof names));
-        rc = ss_tf_append_script(t->list, script, strlen(script), "--preset", &err);
-    } else if (c == 'e') {
-        t->n_e++;
-        rc = ss_tf_append(t->list, arg, &err);
-        if (rc == SS_EUSAGE)
-            return usage_error("-e #%d %s", t->n_e, err.msg);
-    } else {
-        rc = ss_tf_append_script_file(t->list, arg, &err);
-        if (rc == SS_EUSAGE)
-            return usage_error("%s", err.msg);
-    }
-    if (rc) {
-        fprintf(stderr, "stackscope: %s\n", err.msg);
-        return ss_exit_status((enum ss_errcode)rc);
-    }
-    return 0;
 }
 
 /* Warn about the steps of tf that matched nothing: in a comparison
@@ -516,29 +343,6 @@ static void free_models(struct ss_model *orig, struct ss_model *m)
     ss_model_free(orig);
 }
 
-static int compare_phases_arg(struct cli_args *a, const char *arg)
-{
-    const char *comma = strchr(arg, ',');
-    struct ss_phase_ref r[2];
-    if (!comma || ss_phase_ref_parse(arg, (size_t)(comma - arg), &r[0]) ||
-        ss_phase_ref_parse(comma + 1, strlen(comma + 1), &r[1]))
-        return usage_error("--compare-phases: expected two phases A,B (each a number from 1, "
-                           "main, first or last: 1,main), not '%s'",
-                           arg);
-    for (int k = 0; k < 2; k++)
-        ss_phase_ref_text(&r[k], a->phase_ref[k], sizeof a->phase_ref[k]);
-    a->phase_cmp = 1;
-    return 0;
-}
-
-static int base_arg(struct cli_args *a, char *file)
-{
-    if (a->nbases == MAX_BASES)
-        return usage_error("more than %d --base options", MAX_BASES);
-    a->bases[a->nbases++] = file;
-    return 0;
-}
-
 /* Both sides of a comparison, each as loaded (orig) and as used (m: the
  * transformed copy or orig); b is NULL when nothing is compared.  Two
  * phases of one profile (--compare-phases) have no borig: tm and btm both
@@ -576,7 +380,7 @@ static int phase_sides(const struct cli_args *a, struct sides *s, struct ss_tf_l
     if (rc) {
         ss_model_free(&s->orig);
         if (rc == SS_EUSAGE)
-            return usage_error("--compare-phases: %s", err.msg);
+            return cli_usage_error("--compare-phases: %s", err.msg);
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
     }
@@ -599,8 +403,8 @@ static int load_sides(struct cli_args *a, struct sides *s, char *const *files, i
 {
     s->b = NULL;
     if (a->phase_cmp && a->nbases)
-        return usage_error("%s", "--compare-phases compares two phases of FILE...: it takes no "
-                                 "--base");
+        return cli_usage_error("%s", "--compare-phases compares two phases of FILE...: it takes no "
+                                     "--base");
     int rc = a->follow ? follow_or_complain(a, &s->orig, files, nfiles)
                        : load_or_complain(a, &s->orig, files, nfiles);
     if (rc)
@@ -611,9 +415,10 @@ static int load_sides(struct cli_args *a, struct sides *s, char *const *files, i
     if (ss_model_is_comparison(&s->orig)) {
         if (a->nbases || a->phase_cmp) {
             ss_model_free(&s->orig);
-            return usage_error("%s is a difference profile (its negative samples are its base): "
-                               "it takes no --base or --compare-phases",
-                               files[0]);
+            return cli_usage_error(
+                "%s is a difference profile (its negative samples are its base): "
+                "it takes no --base or --compare-phases",
+                files[0]);
         }
         struct ss_model whole = s->orig;
         rc = ss_compare_split(&whole, &s->borig, &s->orig, &err);
@@ -647,7 +452,7 @@ static int load_sides(struct cli_args *a, struct sides *s, char *const *files, i
         ss_model_free(&s->orig);
         ss_model_free(&s->borig);
         if (rc == SS_EUSAGE)
-            return usage_error("%s", err.msg);
+            return cli_usage_error("%s", err.msg);
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
     }
@@ -711,24 +516,24 @@ static int report_run(struct cli_args *a, char *const *files, int nfiles,
     struct ss_model *m = sd.m;
     if (!sd.b && (a->normalize || o->verdict)) {
         sides_free(&sd);
-        return usage_error("%s goes with --base", a->normalize ? "--normalize" : "--verdict");
+        return cli_usage_error("%s goes with --base", a->normalize ? "--normalize" : "--verdict");
     }
     if (sd.b && o->memory) {
         sides_free(&sd);
-        return usage_error("%s", "--memory does not go with --base: compare memory with "
-                                 "--value memory");
+        return cli_usage_error("%s", "--memory does not go with --base: compare memory with "
+                                     "--value memory");
     }
     if (o->memory && !ss_model_has_memory(m)) {
         sides_free(&sd);
-        return usage_error("--memory: %s has no memory profiling data (record it with "
-                           "Rprof(memory.profiling = TRUE))",
-                           files[0]);
+        return cli_usage_error("--memory: %s has no memory profiling data (record it with "
+                               "Rprof(memory.profiling = TRUE))",
+                               files[0]);
     }
     if ((ss_report_table_of(o->by)->flags & SS_RT_LINES) && !ss_model_has_lines(m)) {
         sides_free(&sd);
-        return usage_error("--by %s: %s has no line profiling data (record it with "
-                           "Rprof(line.profiling = TRUE))",
-                           ss_report_table_of(o->by)->name, files[0]);
+        return cli_usage_error("--by %s: %s has no line profiling data (record it with "
+                               "Rprof(line.profiling = TRUE))",
+                               ss_report_table_of(o->by)->name, files[0]);
     }
     struct ss_error err;
     ss_error_clear(&err);
@@ -764,7 +569,7 @@ static int report_run(struct cli_args *a, char *const *files, int nfiles,
     }
     free(ws);
     if (rc == SS_EUSAGE)
-        return usage_error("%s", err.msg);
+        return cli_usage_error("%s", err.msg);
     if (rc) {
         fprintf(stderr, "stackscope: %s\n", err.msg);
         return ss_exit_status((enum ss_errcode)rc);
@@ -772,789 +577,14 @@ static int report_run(struct cli_args *a, char *const *files, int nfiles,
     return finish_output();
 }
 
-/* --interval DURATION: a positive number with a unit (ns, us, ms, s), at
- * most an hour; sets the interval of folded sources (load_folded.h). */
-static int interval_arg(struct cli_args *a, const char *arg)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    static const struct {
-        const char *unit;
-        double us;
-    } units[] = {{"ns", 1e-3}, {"us", 1}, {"ms", 1e3}, {"s", 1e6}};
-    size_t u = 0;
-    while (end != arg && u < ARRAY_SIZE(units) && strcmp(end, units[u].unit))
-        u++;
-    if (end == arg || errno || u == ARRAY_SIZE(units) || !(v > 0) || v * units[u].us > 3.6e9 ||
-        v * units[u].us < 1e-3)
-        return usage_error("--interval: '%s' is not a duration from 1ns to 1 hour with its unit "
-                           "(ns, us, ms or s: 1ms, 997us, 0.5s)",
-                           arg);
-    a->load.folded_interval_us = v * units[u].us;
-    return 0;
-}
-
-/* Parse a number in [lo, hi] for option `opt`; returns 0 or prints the error. */
-static int number_arg(const char *opt, const char *arg, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(arg, &end);
-    if (*arg == '\0' || *end || !(v >= lo && v <= hi)) {
-        usage_error("%s: expected a number from %g to %g, not '%s'", opt, lo, hi, arg);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-/* ---- the options: one table (cli_opts) drives parsing and --help ---------- */
-
-/* The commands an option goes with. */
-enum {
-    IN_EXPLORER = 1u << 0, /* no command */
-    IN_REPORT = 1u << 1,
-    IN_CONVERT = 1u << 2,
-    IN_CHECK = 1u << 3,
-};
-
-/* An option's setter returns 0, an exit status, or OPT_DONE: stop here and
- * exit 0 (--help, --version). */
-#define OPT_DONE (-1)
-
-struct cli_opt {
-    const char *name; /* the long name, without "--" */
-    char short_name;  /* 0: none */
-    int has_arg;      /* no_argument or required_argument */
-    const char *arg;  /* the argument as --help names it (or, for a flag, what follows it) */
-    unsigned cmds;    /* IN_*: the commands that take it */
-    int section;      /* where --help lists it (SEC_*) */
-    int (*set)(struct cli_args *a, const char *arg);
-    const char *help; /* --help's lines, '\n' between them; NULL: written from a
-                       * table (--to: the formats, --by: the tables; see gen_help) */
-};
-
-static int set_by(struct cli_args *a, const char *arg)
-{
-    const struct ss_report_table *tb = ss_report_table_named(arg);
-    if (!tb) {
-        char names[512];
-        return usage_error("--by: unknown table '%s' (expected %s)", arg,
-                           ss_report_tables_with(0, names, sizeof names));
-    }
-    a->report.by = tb->by;
-    return 0;
-}
-
-static int set_format(struct cli_args *a, const char *arg)
-{
-    if (!strcmp(arg, "text"))
-        a->report.format = SS_FORMAT_TEXT;
-    else if (!strcmp(arg, "tsv"))
-        a->report.format = SS_FORMAT_TSV;
-    else if (!strcmp(arg, "folded"))
-        a->report.format = SS_FORMAT_FOLDED;
-    else
-        return usage_error("--format: unknown format '%s' (expected text, tsv or folded)", arg);
-    return 0;
-}
-
-static int set_memory(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->report.memory = 1;
-    return 0;
-}
-
-static int set_limit(struct cli_args *a, const char *arg)
-{
-    double v;
-    if (number_arg("--limit", arg, 0, 1e9, &v))
-        return 1;
-    a->report.limit = (int)v;
-    return 0;
-}
-
-static int set_sort(struct cli_args *a, const char *arg)
-{
-    static const struct {
-        const char *name;
-        enum ss_report_sort sort;
-    } sorts[] = {{"self", SS_SORT_SELF}, {"total", SS_SORT_TOTAL}, {"position", SS_SORT_POSITION}};
-    for (size_t i = 0; i < ARRAY_SIZE(sorts); i++)
-        if (!strcmp(arg, sorts[i].name)) {
-            a->report.sort = sorts[i].sort;
-            return 0;
-        }
-    return usage_error("--sort: unknown order '%s' (expected self, total or position)", arg);
-}
-
-static int set_level(struct cli_args *a, const char *arg)
-{
-    double v;
-    if (number_arg("--level", arg, 1, 1e6, &v))
-        return 1;
-    a->report.level = (uint32_t)v;
-    return 0;
-}
-
-static int set_function(struct cli_args *a, const char *arg)
-{
-    a->report.function = arg;
-    return 0;
-}
-
-static int set_inverted(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->report.inverted = 1;
-    return 0;
-}
-
-static int set_depth(struct cli_args *a, const char *arg)
-{
-    double v;
-    if (number_arg("--depth", arg, 0, 1e6, &v))
-        return 1;
-    a->report.depth = (int)v;
-    return 0;
-}
-
-static int set_min_pct(struct cli_args *a, const char *arg)
-{
-    return number_arg("--min-pct", arg, 0, 100, &a->report.min_pct) ? 1 : 0;
-}
-
-static int set_width(struct cli_args *a, const char *arg)
-{
-    double v;
-    if (number_arg("--width", arg, 1, 100000, &v))
-        return 1;
-    a->report.width = (int)v;
-    return 0;
-}
-
-static int set_share(struct cli_args *a, const char *arg)
-{
-    return number_arg("--share", arg, 0.5, 1, &a->report.share) ? 1 : 0;
-}
-
-static int set_phases(struct cli_args *a, const char *arg)
-{
-    double v;
-    if (number_arg("--phases", arg, 1, 100, &v))
-        return 1;
-    if (!ss_double_eq(v, (double)(size_t)v))
-        return usage_error("--phases: expected a whole number of phases, not '%s'", arg);
-    a->report.phases = (size_t)v;
-    return 0;
-}
-
-static int set_penalty(struct cli_args *a, const char *arg)
-{
-    return number_arg("--penalty", arg, 0.01, 1000, &a->report.penalty) ? 1 : 0;
-}
-
-static int set_output(struct cli_args *a, const char *arg)
-{
-    a->out = arg;
-    return 0;
-}
-
-static int set_to(struct cli_args *a, const char *arg)
-{
-    char names[128];
-    const struct ss_format *f = ss_format_named(arg);
-    if (f && !ss_format_writable(f))
-        return usage_error("--to: stackscope reads %s but does not write it (it writes %s)", arg,
-                           ss_format_names(names, sizeof names, ", ", " and "));
-    if (!ss_format_writable(f))
-        return usage_error("--to: unknown format '%s' (expected %s)", arg,
-                           ss_format_names(names, sizeof names, ", ", " or "));
-    a->write.format = f->id;
-    return 0;
-}
-
-static int set_force(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->write.force = 1;
-    a->report.force = 1;
-    return 0;
-}
-
-static int set_svg_inverted(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->svg.inverted = 1;
-    return 0;
-}
-
-static int set_time_order(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->svg.time_order = 1;
-    return 0;
-}
-
-static int set_value(struct cli_args *a, const char *arg)
-{
-    a->value = arg;
-    return 0;
-}
-
-static int set_base(struct cli_args *a, const char *arg)
-{
-    return base_arg(a, (char *)(uintptr_t)arg); /* argv's own string */
-}
-
-static int set_compare_phases(struct cli_args *a, const char *arg)
-{
-    return compare_phases_arg(a, arg);
-}
-
-static int set_alpha(struct cli_args *a, const char *arg)
-{
-    if (number_arg("--alpha", arg, 1e-12, 0.5, &a->alpha))
-        return 1;
-    return 0;
-}
-
-static int set_verdict(struct cli_args *a, const char *arg)
-{
-    static const char *const names[] = {"grew", "shrank", "changed"};
-    for (int k = 0; k < 3; k++)
-        if (!strcmp(arg, names[k])) {
-            a->report.verdict = SS_REPORT_V_GREW + k;
-            return 0;
-        }
-    return usage_error("--verdict: unknown verdict '%s' (expected grew, shrank or changed)", arg);
-}
-
-static int set_normalize(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->normalize = 1;
-    return 0;
-}
-
-static int set_mixed(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->load.mixed = 1;
-    return 0;
-}
-
-static int set_no_drop_frames(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->load.no_drop_frames = 1;
-    return 0;
-}
-
-static int set_interval(struct cli_args *a, const char *arg)
-{
-    return interval_arg(a, arg);
-}
-
-static int set_source_path(struct cli_args *a, const char *arg)
-{
-    if (a->nsource_paths == MAX_SOURCE_PATHS)
-        return usage_error("more than %d --source-path options", MAX_SOURCE_PATHS);
-    a->source_paths[a->nsource_paths++] = arg;
-    return 0;
-}
-
-static int set_source_map(struct cli_args *a, const char *arg)
-{
-    if (a->nsource_maps == MAX_SOURCE_PATHS)
-        return usage_error("more than %d --source-map options", MAX_SOURCE_PATHS);
-    /* argv's own string: FROM ends where '=' was */
-    if (ss_source_map_parse((char *)(uintptr_t)arg, &a->source_maps[a->nsource_maps]))
-        return usage_error("--source-map: expected FROM=TO (a path prefix the profile names and "
-                           "where it is here), not '%s'",
-                           arg);
-    a->nsource_maps++;
-    return 0;
-}
-
-static int set_embed_sources(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->embed_sources = 1;
-    return 0;
-}
-
-static int set_follow(struct cli_args *a, const char *arg)
-{
-    if (!arg || !strcmp(arg, "start"))
-        a->follow = 1;
-    else if (!strcmp(arg, "end"))
-        a->follow = 2;
-    else
-        return usage_error("--follow: expected --follow or --follow=end, not --follow=%s", arg);
-    return 0;
-}
-
-static int set_window(struct cli_args *a, const char *arg)
-{
-    a->window = arg; /* checked by the explorer, as :recent's */
-    return 0;
-}
-
-static int set_resume(struct cli_args *a, const char *arg)
-{
-    (void)arg;
-    a->resume = 1;
-    return 0;
-}
-
-static int set_explorer_preset(struct cli_args *a, const char *arg)
-{
-    char names[128];
-    if (!ss_tf_preset(arg))
-        return usage_error("--preset: unknown preset '%s' (expected %s)", arg,
-                           ss_tf_preset_list(names, sizeof names));
-    a->preset = arg;
-    return 0;
-}
-
-static int set_transform(struct cli_args *a, const char *arg)
-{
-    return tf_option(&a->tf, 'e', arg);
-}
-
-static int set_script(struct cli_args *a, const char *arg)
-{
-    return tf_option(&a->tf, 's', arg);
-}
-
-static int set_preset(struct cli_args *a, const char *arg)
-{
-    return tf_option(&a->tf, 'p', arg);
-}
-
-static void print_help(FILE *out);
-
-static int set_help(struct cli_args *a, const char *arg)
-{
-    (void)a;
-    (void)arg;
-    print_help(stdout);
-    return OPT_DONE;
-}
-
-static int set_version(struct cli_args *a, const char *arg)
-{
-    (void)a;
-    (void)arg;
-    printf("stackscope %s\n", PACKAGE_VERSION);
-    return OPT_DONE;
-}
-
-static void by_help(struct ss_strbuf *b);
-static void to_help(struct ss_strbuf *b);
-
-#define RC (IN_REPORT | IN_CONVERT)
-#define NOARG no_argument
-#define ARG required_argument
-
-/* Every option, in --help's order. */
-static const struct cli_opt cli_opts[] = {
-    {"resume", 0, NOARG, "FILE...", IN_EXPLORER, SEC_TOP, set_resume,
-     "apply the transform list of the last explorer\n"
-     "session on FILE... again (kept on quitting in\n"
-     "$XDG_STATE_HOME/stackscope/, by default\n"
-     "~/.local/state/stackscope/; see FILES in\n"
-     "stackscope(1))"},
-    {"follow", 0, optional_argument, "[=end]", IN_EXPLORER, SEC_TOP, set_follow,
-     "follow FILE as it is written (an R job under\n"
-     "Rprof(), folded stacks): new samples are shown\n"
-     "within a second, the transforms applied to them;\n"
-     "=end: only the samples written from now on"},
-    {"window", 0, ARG, "DURATION", IN_EXPLORER, SEC_TOP, set_window,
-     "compare the last DURATION (10s, 500ms) with the\n"
-     "run before it, normalized, after the transforms;\n"
-     "with --follow the window moves as FILE grows\n"
-     "(the explorer's :recent)"},
-    {"preset", 0, ARG, "NAME", IN_EXPLORER, SEC_TOP, set_explorer_preset,
-     "start with a preset's transforms (undoable):\n"
-     "  r  r-simplify, name-anonymous, trim-base auto\n"
-     "  trim-burnin  keep-phase main: the burn-in and\n"
-     "     fade-out found and dropped"},
-
-    {"by", 0, ARG, "TABLE", IN_REPORT, SEC_REPORT, set_by, NULL},
-    {"format", 0, ARG, "FORMAT", IN_REPORT, SEC_REPORT, set_format,
-     "text (default, readable), tsv (tab-separated,\n"
-     "full precision, every row) or folded (with\n"
-     "--by stacks: 'root;...;leaf COUNT' lines)"},
-    {"memory", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_memory,
-     "add mem.total: MB allocated, as R's memory=\"both\"\n"
-     "(list: alloc and released, the rise and fall\n"
-     "of vector memory, as profvis's code pane)"},
-    {"sort", 0, ARG, "ORDER", IN_REPORT, SEC_REPORT, set_sort,
-     "self, total or position (file and line): the\n"
-     "order of the rows of self, total, line, list\n"
-     "and stacks, of the siblings of tree, of the\n"
-     "callers and callees of calls (total or\n"
-     "position: by name) (default: the table's own)"},
-    {"limit", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_limit,
-     "print at most N rows (default all): the first N\n"
-     "of the order; a table in file order (line,\n"
-     "list) keeps its N heaviest rows (by self); tree:\n"
-     "the N heaviest nodes; calls: N callers, N callees"},
-    {"level", 0, ARG, "K", IN_REPORT, SEC_REPORT, set_level,
-     "runs: only level K; timeline: the level shown\n"
-     "(default: the first level below the 95% scaffold)"},
-    {"function", 0, ARG, "F", IN_REPORT, SEC_REPORT, set_function,
-     "runs: only F, with its level x run-length table;\n"
-     "tree: the tree of F (what F calls, or with\n"
-     "--inverted what calls F); calls: required;\n"
-     "list: the lines of the functions the regular\n"
-     "expression F matches"},
-    {"inverted", 0, NOARG, NULL, IN_REPORT, SEC_REPORT, set_inverted,
-     "tree: bottom-up, from the leaves"},
-    {"depth", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_depth, "tree: print N levels at most"},
-    {"min-pct", 0, ARG, "P", IN_REPORT, SEC_REPORT, set_min_pct,
-     "tree: leave out nodes under P% of the time"},
-    {"width", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_width, "timeline: N windows (default 80)"},
-    {"share", 0, ARG, "S", IN_REPORT, SEC_REPORT, set_share,
-     "levels: a scaffold level has one function in a\n"
-     "share S (0.5-1, default 1) of the samples"},
-    {"phases", 0, ARG, "N", IN_REPORT, SEC_REPORT, set_phases,
-     "phases: exactly N phases (1-100), the best cut\n"
-     "into N; default: as many as the data shows"},
-    {"penalty", 0, ARG, "X", IN_REPORT, SEC_REPORT, set_penalty,
-     "phases: the penalty per boundary times X (0.01-\n"
-     "1000, default 1): above 1 fewer phases, below\n"
-     "1 more (PHASES in stackscope(1))"},
-
-    {"output", 'o', ARG, "OUT", IN_CONVERT, SEC_CONVERT, set_output,
-     "the file to write (a directory for tables); - for\n"
-     "standard output (with --to; not a terminal)"},
-    {"to", 0, ARG, "FORMAT", IN_CONVERT, SEC_CONVERT, set_to, NULL},
-    {"inverted", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_svg_inverted,
-     "svg: the leaves as roots, their callers below"},
-    {"time-order", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_time_order,
-     "svg: the flame chart, samples in time order (not\n"
-     "merged across time, as profvis)"},
-    {"embed-sources", 0, NOARG, NULL, IN_CONVERT, SEC_CONVERT, set_embed_sources,
-     "tables: carry the source files the profile\n"
-     "names (found as --source-path says) in\n"
-     "source_lines.tsv, so that the code pane and\n"
-     "report --by list work where they are not;\n"
-     "each at most 1 MiB, 16 MiB in all"},
-    {"force", 0, NOARG, NULL, RC, SEC_CONVERT, set_force,
-     "replace an existing OUT: a regular file or an earlier\n"
-     "tables directory, never an input (man page: FILES);\n"
-     "and write an output (convert's OUT, report's table)\n"
-     "over 64 MiB and 100 times the inputs' size, which\n"
-     "is refused without it (man page: OUTPUT SIZE)"},
-
-    {"interval", 0, ARG, "DURATION", RC | IN_EXPLORER, SEC_INPUT, set_interval,
-     "the period of folded stacks: 1ms, 997us, 0.5s\n"
-     "(report, convert and the explorer)"},
-    {"mixed", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_INPUT, set_mixed,
-     "keep inputs of different kinds (a CPU and a heap\n"
-     "profile: other sample types) as separate sources,\n"
-     "with a warning, as --value does; without either\n"
-     "they are refused (report, convert, the explorer)"},
-    {"no-drop-frames", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_INPUT, set_no_drop_frames,
-     "pprof: keep the frames that a profile's\n"
-     "drop_frames (and keep_frames) remove; Go's pprof\n"
-     "removes them, and so does stackscope by default"},
-
-    {"value", 0, ARG, "NAME", RC | IN_EXPLORER, SEC_MEASURE, set_value,
-     "what every number adds up: time (count x interval,\n"
-     "the default for Rprof), samples, memory (bytes\n"
-     "allocated, as R's memory=\"both\"), released\n"
-     "(bytes released, as profvis), duplications; for\n"
-     "pprof each sample type by name (alloc_space,\n"
-     "inuse_space, cpu, delay, ...; default: the\n"
-     "profile's default type, else its last); `check`\n"
-     "lists each file's.  Text shows B/kB/MB/GB,\n"
-     "ns/us/ms/s and counts with separators; TSV raw\n"
-     "units, named in the header (self.memory)"},
-
-    {"base", 0, ARG, "FILE", RC | IN_EXPLORER, SEC_COMPARE, set_base,
-     "compare FILE... with this base (repeatable: bases\n"
-     "combine); both sides get the same measure and\n"
-     "transforms.  report --by self, total, line,\n"
-     "stacks, tree, calls, levels, runs, timeline,\n"
-     "labels: base, new and delta, largest growth\n"
-     "first, and each row's verdict: grew, shrank or\n"
-     "~ (no change told from noise; see --alpha);\n"
-     "--by transforms: each step's effect on\n"
-     "each side; --by sources: each side's sources,\n"
-     "a total per side and the delta (every table\n"
-     "compares);\n"
-     "convert: pprof with the base negated (as pprof\n"
-     "-diff_base), folded 'stack BASE NEW' lines or\n"
-     "an SVG coloured by delta;\n"
-     "explorer: X swaps base and new.  A pprof file\n"
-     "with negative samples (pprof -proto -diff_base)\n"
-     "is read as a comparison"},
-    {"compare-phases", 0, ARG, "A,B", RC | IN_EXPLORER, SEC_COMPARE, set_compare_phases,
-     "compare phase B of FILE... with its phase A (a\n"
-     "number, main, first or last: 1,main compares the\n"
-     "main work with the burn-in), both after the\n"
-     "transforms, as --base does with a file; the\n"
-     "explorer: :compare-phases A B"},
-    {"normalize", 0, NOARG, NULL, RC | IN_EXPLORER, SEC_COMPARE, set_normalize,
-     "scale the base to the new profile's total"},
-    {"alpha", 0, ARG, "Q", RC | IN_EXPLORER, SEC_COMPARE, set_alpha,
-     "the level of the verdicts (default 0.05): a row\n"
-     "grew or shrank when its share of the profile\n"
-     "changed beyond sampling noise, with a false\n"
-     "discovery rate of Q over the table\n"
-     "(Benjamini-Hochberg), else it is ~; the TSV's\n"
-     "X.delta.lo/hi are the 1 - Q interval of the\n"
-     "delta with --normalize.  One file a side:\n"
-     "consecutive samples of a call count as one\n"
-     "unit; several: Welch's t-test across the files"},
-    {"verdict", 0, ARG, "V", IN_REPORT, SEC_COMPARE, set_verdict,
-     "keep the rows that grew, shrank or changed (either)\n"
-     "(--by self, line: by self; total, tree: by total;\n"
-     "stacks, labels)"},
-
-    {"source-path", 0, ARG, "DIR", RC | IN_EXPLORER, SEC_SOURCE, set_source_path,
-     "look for source files under DIR too: DIR/PATH,\n"
-     "then DIR/ and each shorter tail of PATH down to\n"
-     "its basename (the longest that exists), as\n"
-     "pprof's -source_path; repeatable"},
-    {"source-map", 0, ARG, "FROM=TO", RC | IN_EXPLORER, SEC_SOURCE, set_source_map,
-     "a path the profile names that starts FROM is\n"
-     "looked for under TO (perf's --prefix): the\n"
-     "machine that ran the profiler had the files\n"
-     "under FROM; repeatable, tried first"},
-
-    {"transform", 'e', ARG, "CMD", RC | IN_EXPLORER, SEC_TRANSFORM, set_transform,
-     "apply a transform command; repeatable, applied in\n"
-     "order after the profile is read:\n"
-     "  drop-samples A:B   keep-samples A:B\n"
-     "    (1-based sample numbers, -N from the end,\n"
-     "    or times: 0.5s:2s, 100ms:)\n"
-     "  trim-base N   trim-base auto[=SHARE][,all]\n"
-     "    (auto stops at the user's code, a level\n"
-     "    with source positions; ,all cuts it too)\n"
-     "  trim-to F   focus F   drop F   merge F\n"
-     "  prune F   collapse-recursion F\n"
-     "  replace F1 F2 ... => NEW (F1 outermost)\n"
-     "  class F => NAME\n"
-     "  r-simplify   (merge R's evaluation machinery:\n"
-     "    eval, tryCatch, source, cmpfun, ...)\n"
-     "  name-anonymous [F]   (FUN, <Anonymous> named\n"
-     "    FUN@FILE#LINE by their call site)\n"
-     "  keep-label KEY[=VALUE]   drop-label KEY[=VALUE]\n"
-     "    (samples with the label; VALUE a word,\n"
-     "    a \"quoted value\" or a /regex/)\n"
-     "  label-root KEY   (the label's value becomes\n"
-     "    the outermost frame KEY=VALUE, as pprof's\n"
-     "    -tagroot)\n"
-     "  keep-phase P   drop-phase P   (P: a phase's\n"
-     "    number, main, first or last, of the phases\n"
-     "    found at that step: --by phases; add\n"
-     "    phases=N or penalty=X as --phases, --penalty)\n"
-     "  keep-line FILE#LINE   (the samples through\n"
-     "    that source line, named as --by line does)\n"
-     "F is a name, a \"quoted name\" or a /regex/;\n"
-     "one that matches no function is warned about;\n"
-     "the explorer starts with them (after --preset's\n"
-     "and --resume's steps; one undo step)"},
-    {"script", 0, ARG, "FILE", RC | IN_EXPLORER, SEC_TRANSFORM, set_script,
-     "apply the commands in FILE, one per line ('#'\n"
-     "starts a comment); mixes with -e in order"},
-    {"preset", 0, ARG, "NAME", RC, SEC_TRANSFORM, set_preset,
-     "apply a preset (in order with -e and --script):\n"
-     "  r  r-simplify, name-anonymous, trim-base auto\n"
-     "  trim-burnin  keep-phase main"},
-
-    {"help", 'h', NOARG, NULL, RC | IN_EXPLORER | IN_CHECK, SEC_GENERAL, set_help,
-     "show this help and exit"},
-    {"version", 'V', NOARG, NULL, IN_EXPLORER, SEC_GENERAL, set_version,
-     "show the version and exit"},
-};
-
-#undef RC
-#undef NOARG
-#undef ARG
-
-/* --by's help, from the table of tables (report_common.h). */
-static void by_help(struct ss_strbuf *b)
-{
-    ss_strbuf_printf(b, "the table to print:");
-    for (size_t i = 0; i < ss_report_ntables; i++) {
-        const struct ss_report_table *t = &ss_report_tables[i];
-        if (strlen(t->name) > 8)
-            ss_strbuf_printf(b, "\n  %s\n%11s", t->name, "");
-        else
-            ss_strbuf_printf(b, "\n  %-8s ", t->name);
-        for (const char *h = t->help; *h;) {
-            size_t len = strcspn(h, "\n");
-            ss_strbuf_printf(b, "%.*s", (int)len, h);
-            h += len;
-            if (*h == '\n' && *++h)
-                ss_strbuf_printf(b, "\n%11s", "");
-        }
-    }
-    ss_strbuf_printf(b, "\n(SamplingProf files hold no stacks: self, total,\n"
-                        "line, list, calls and sources only)");
-}
-
-/* --to's help, from the format table (format.h): the formats written and
- * the output names that imply each. */
-static void to_help(struct ss_strbuf *b)
-{
-    char names[256], suffixes[512];
-    ss_strbuf_printf(b,
-                     "%s (pprof: gzip-compressed profile.proto; svg: the flame graph as an "
-                     "interactive SVG); default from OUT's name: %s (or an existing directory: "
-                     "tables)",
-                     ss_format_names(names, sizeof names, ", ", " or "),
-                     ss_format_suffix_help(suffixes, sizeof suffixes));
-}
-
-/* --help's text column: from column 25 to 79. */
-#define HELP_COLUMN 25
-#define HELP_WIDTH 54
-
-/* Print text as --help lines of at most HELP_WIDTH bytes, broken at spaces;
- * the first line goes on after `w` bytes already printed. */
-static void print_wrapped(FILE *out, const char *text, int w)
-{
-    const char *p = text;
-    while (*p) {
-        size_t len = strlen(p), cut = len;
-        if (len > HELP_WIDTH) {
-            cut = HELP_WIDTH;
-            while (cut > 0 && p[cut] != ' ')
-                cut--;
-            if (cut == 0) /* one word longer than the column */
-                cut = strcspn(p, " ");
-        }
-        fprintf(out, "%*s%.*s\n", HELP_COLUMN - w, "", (int)cut, p);
-        w = 0;
-        p += cut;
-        while (*p == ' ')
-            p++;
-    }
-}
-
-static void print_help(FILE *out)
-{
-    fputs(help_head, out);
-    for (size_t s = 0; s < ARRAY_SIZE(section_intro); s++) {
-        fputs(section_intro[s], out);
-        for (size_t i = 0; i < ARRAY_SIZE(cli_opts); i++) {
-            const struct cli_opt *o = &cli_opts[i];
-            if (o->section != (int)s)
-                continue;
-            int w = fprintf(out, "  ");
-            if (o->short_name)
-                w += fprintf(out, "-%c, ", o->short_name);
-            w +=
-                fprintf(out, "--%s%s%s", o->name,
-                        o->arg && o->has_arg != optional_argument ? " " : "", o->arg ? o->arg : "");
-            if (w >= HELP_COLUMN - 1) {
-                fputc('\n', out);
-                w = 0;
-            }
-            struct ss_strbuf b = SS_STRBUF_INIT;
-            const char *help = o->help;
-            if (!help) {
-                /* from a table: lines with '\n' between them, else one
-                 * paragraph to wrap */
-                (o->set == set_by ? by_help : to_help)(&b);
-                help = ss_strbuf_str(&b);
-                if (!strchr(help, '\n')) {
-                    print_wrapped(out, help, w);
-                    ss_strbuf_free(&b);
-                    continue;
-                }
-            }
-            for (const char *h = help; *h;) {
-                const char *nl = strchr(h, '\n');
-                size_t len = nl ? (size_t)(nl - h) : strlen(h);
-                fprintf(out, "%*s%.*s\n", HELP_COLUMN - w, "", (int)len, h);
-                w = 0;
-                h += len + (nl != NULL);
-            }
-            ss_strbuf_free(&b);
-        }
-        fputc('\n', out);
-    }
-    fputs(help_tail, out);
-}
-
-/* The option of command `cmd` that getopt_long answered c for (a short
- * option's letter, or OPT_LONG + its index), or NULL. */
-#define OPT_LONG 256
-static const struct cli_opt *opt_for(unsigned cmd, int c)
-{
-    size_t n = ARRAY_SIZE(cli_opts);
-    if (c >= OPT_LONG && (size_t)(c - OPT_LONG) < n)
-        return &cli_opts[c - OPT_LONG];
-    for (size_t i = 0; c > 0 && i < n; i++)
-        if (cli_opts[i].short_name == c && (cli_opts[i].cmds & cmd))
-            return &cli_opts[i];
-    return NULL;
-}
-
-/* Parse the options of command a->cmd in argv[1..argc) (getopt_long, with
- * the arguments that are not options moved to the end) through the table.
- * Returns 0 with *first set to the first argument, an exit status, or
- * OPT_DONE (help or version printed). */
-static int parse_options(struct cli_args *a, int argc, char **argv, int *first)
-{
-    struct option longs[ARRAY_SIZE(cli_opts) + 1];
-    char shorts[2 * ARRAY_SIZE(cli_opts) + 2];
-    size_t nl = 0, ns = 0;
-    shorts[ns++] = ':'; /* a missing value answers ':', not '?' */
-    for (size_t i = 0; i < ARRAY_SIZE(cli_opts); i++) {
-        const struct cli_opt *o = &cli_opts[i];
-        if (!(o->cmds & a->cmd))
-            continue;
-        longs[nl].name = o->name;
-        longs[nl].has_arg = o->has_arg;
-        longs[nl].flag = NULL;
-        longs[nl++].val = OPT_LONG + (int)i;
-        if (o->short_name) {
-            shorts[ns++] = o->short_name;
-            if (o->has_arg == required_argument)
-                shorts[ns++] = ':';
-        }
-    }
-    memset(&longs[nl], 0, sizeof longs[nl]);
-    shorts[ns] = '\0';
-    optind = 0; /* start afresh (GNU, BSD and musl all read 0 so) */
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        if (c == ':') {
-            const struct cli_opt *o = opt_for(a->cmd, optopt);
-            if (o && o->arg)
-                return usage_error("option '%s' needs a value (%s)", argv[optind - 1], o->arg);
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        }
-        const struct cli_opt *o = c == '?' ? NULL : opt_for(a->cmd, c);
-        if (!o)
-            return usage_error("unknown option '%s'", argv[optind - 1]);
-        int rc = o->set(a, optarg);
-        if (rc)
-            return rc;
-    }
-    *first = optind;
-    return 0;
-}
-
 static int cmd_report(struct cli_args *a, int argc, char **argv)
 {
-    int first, rc = parse_options(a, argc, argv, &first);
+    int first, rc = cli_parse_options(a, argc, argv, &first);
     if (rc)
         return rc == OPT_DONE ? finish_output() : rc;
     const struct ss_report_opts o = a->report;
     if (first >= argc)
-        return usage_error("%s", "report: no FILE given");
+        return cli_usage_error("%s", "report: no FILE given");
     /* An option the chosen table does not use is an error, not silently
      * ignored: the table of tables says which take it. */
     static const struct {
@@ -1583,14 +613,14 @@ static int cmd_report(struct cli_args *a, int argc, char **argv)
             char names[256], why[128] = "";
             if (takes[i].flag == SS_RT_SORT && tb->why_no_sort)
                 snprintf(why, sizeof why, " (%s: %s)", tb->name, tb->why_no_sort);
-            return usage_error("%s with --by %s%s", takes[i].what,
-                               ss_report_tables_with(takes[i].flag, names, sizeof names), why);
+            return cli_usage_error("%s with --by %s%s", takes[i].what,
+                                   ss_report_tables_with(takes[i].flag, names, sizeof names), why);
         }
     if (o.by == SS_REPORT_CALLS && o.sort == SS_SORT_SELF)
-        return usage_error("%s", "--sort self: a call has one measure, its time: --by calls "
-                                 "takes --sort total or position");
+        return cli_usage_error("%s", "--sort self: a call has one measure, its time: --by calls "
+                                     "takes --sort total or position");
     if (o.phases && o.penalty > 0)
-        return usage_error("%s", "--phases N asks for N phases: --penalty has nothing to tune");
+        return cli_usage_error("%s", "--phases N asks for N phases: --penalty has nothing to tune");
     return report_run(a, argv + first, argc - first, &o, a->tf.list);
 }
 
@@ -1619,36 +649,37 @@ static int embed_sources(const struct cli_args *a, struct ss_model *m, char *con
 
 static int cmd_convert(struct cli_args *a, int argc, char **argv)
 {
-    int first, rc = parse_options(a, argc, argv, &first);
+    int first, rc = cli_parse_options(a, argc, argv, &first);
     if (rc)
         return rc == OPT_DONE ? finish_output() : rc;
     struct ss_write_opts w = a->write;
     const char *out = a->out;
     if (!out)
-        return usage_error("%s", "convert: no output given (-o OUT)");
+        return cli_usage_error("%s", "convert: no output given (-o OUT)");
     int to_stdout = strcmp(out, "-") == 0; /* -o -: standard output */
     if (to_stdout && !w.format)
-        return usage_error("%s", "convert: -o - (standard output) needs --to FORMAT");
+        return cli_usage_error("%s", "convert: -o - (standard output) needs --to FORMAT");
     if (to_stdout && isatty(STDOUT_FILENO))
-        return usage_error("%s", "convert: -o -: standard output is a terminal; -o - writes for "
-                                 "a pipe or a redirection (report prints tables to read)");
+        return cli_usage_error("%s",
+                               "convert: -o -: standard output is a terminal; -o - writes for "
+                               "a pipe or a redirection (report prints tables to read)");
     if ((a->svg.inverted || a->svg.time_order) && w.format != SS_OUT_SVG &&
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_SVG))
-        return usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
+        return cli_usage_error("%s", "convert: --inverted and --time-order go with an SVG output");
     w.svg = &a->svg;
     w.svg_alpha = a->alpha;
     if (a->embed_sources && w.format != SS_OUT_TABLES &&
         !(w.format == SS_OUT_NONE && ss_format_for_path(out) &&
           ss_format_for_path(out)->id == SS_OUT_TABLES))
-        return usage_error("%s", "convert: --embed-sources goes with --to tables (the other "
-                                 "formats have no room for source files)");
+        return cli_usage_error("%s", "convert: --embed-sources goes with --to tables (the other "
+                                     "formats have no room for source files)");
     if (first >= argc)
-        return usage_error("%s", "convert: no FILE given");
+        return cli_usage_error("%s", "convert: no FILE given");
     if (!w.format && !ss_format_for_path(out)) {
         char names[128];
-        return usage_error("%s: cannot tell the output format from the name; use --to %s", out,
-                           ss_format_names(names, sizeof names, "|", "|"));
+        return cli_usage_error("%s: cannot tell the output format from the name; use --to %s", out,
+                               ss_format_names(names, sizeof names, "|", "|"));
     }
     /* the inputs an output may not replace: the bases too (freed by
      * ss_cli_main) */
@@ -1682,7 +713,7 @@ static int cmd_convert(struct cli_args *a, int argc, char **argv)
             m = &merged;
     } else if (a->normalize) {
         sides_free(&sd);
-        return usage_error("%s", "--normalize goes with --base");
+        return cli_usage_error("%s", "--normalize goes with --base");
     }
     clean_up_on_signals();
     if (!rc && a->embed_sources)
@@ -1851,11 +882,11 @@ static int same_output(void)
 
 static int cmd_check(struct cli_args *a, int argc, char **argv)
 {
-    int first, rc = parse_options(a, argc, argv, &first);
+    int first, rc = cli_parse_options(a, argc, argv, &first);
     if (rc)
         return rc == OPT_DONE ? finish_output() : rc;
     if (first >= argc)
-        return usage_error("%s", "check: no FILE given");
+        return cli_usage_error("%s", "check: no FILE given");
     int status = 0;
     for (int i = first; i < argc; i++) {
         struct ss_model m;
@@ -1924,7 +955,7 @@ static int explore(struct cli_args *a, const struct ss_cli_ui *ui, char *const *
     if (!sd.b && a->normalize) {
         ss_model_free(&sd.orig);
         ss_tf_list_free(start);
-        return usage_error("%s", "--normalize goes with --base");
+        return cli_usage_error("%s", "--normalize goes with --base");
     }
     struct ss_explore in;
     ss_explore_init(&in);
@@ -1981,7 +1012,7 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
      * `stackscope report FILE...` prints it.  --resume FILE...: with the
      * transform list of the last session on FILE... (state.h). */
     a.cmd = IN_EXPLORER;
-    int first, rc = parse_options(&a, argc, argv, &first);
+    int first, rc = cli_parse_options(&a, argc, argv, &first);
     if (rc) {
         cli_tf_free(&a);
         return rc == OPT_DONE ? finish_output() : rc;

@@ -1,9 +1,10 @@
 /* cli.h - the command line (stackscope(1), COMMANDS): the commands report,
  * convert and check, and the explorer's entry (no command).  Every option is
- * one line of the table in cli.c (name, short name, argument, the commands
- * that take it, its setter and its help), which drives getopt_long and prints
- * --help.  ss_cli_main returns the process exit status: 0 success, 1 usage
- * error, 2 bad input. */
+ * one line of the table in options.c (name, short name, argument, the
+ * commands that take it, its setter, its help and its man-page text), which
+ * drives getopt_long and prints --help and the man page's OPTIONS.
+ * ss_cli_main returns the process exit status: 0 success, 1 usage error, 2
+ * bad input. */
 #ifndef SS_CLI_H
 #define SS_CLI_H
 

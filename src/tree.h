@@ -1,5 +1,5 @@
 /* tree.h - call trees (top-down and inverted) and a function's callers and
- * callees (stackscope(1), REPORT OPTIONS: --by tree and --by calls).
+ * callees (stackscope(1), OPTIONS: --by tree and --by calls).
  *
  * Functions are identified by name, as in the statistics: all function ids
  * that share a name are one function, represented by the lowest such id (its

@@ -1,5 +1,5 @@
 /* check_tree.c - call trees, callers/callees and the timeline (src/tree.h,
- * src/timeline.h; stackscope(1), REPORT OPTIONS).
+ * src/timeline.h; stackscope(1), OPTIONS).
  *
  * Every expected value below was worked out by hand from the fixture above
  * it; the comments show the paths and sums.  Stacks are written root first

@@ -117,7 +117,7 @@ for opt in --version -V; do
     check "version $opt" "$why"
 done
 
-# The options are one table in cli/cli.c that drives parsing and --help:
+# The options are one table in cli/options.c that drives parsing and --help:
 # every command's --help is the same text, every option it lists is in the
 # man page, and a missing value is named with what the option takes.
 help_all=$("$STACKSCOPE" --help)
@@ -131,6 +131,20 @@ for o in $(printf '%s\n' "$help_all" | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | g
     grep -qF -- "${o//-/\\-}" "$SRCDIR/man/stackscope.1" || why="$why $o;"
 done
 check "man: every option of --help is in the man page" "$why"
+# The man page's OPTIONS are made from the same table (--help=roff), as its
+# KEYS are from the key table: UPDATE_MAN=1 tests/cli.sh rewrites the part
+# between the markers after a change to the table; read the diff.
+MAN=$SRCDIR/man/stackscope.1
+run --help=roff
+printf '%s\n' "$OUT" >"$T/options.roff"
+if [ -n "$UPDATE_MAN" ]; then
+    awk -v opts="$T/options.roff" '/^\.\\" BEGIN OPTIONS/{ print; while ((getline l < opts) > 0) print l; skip = 1; next }
+        /^\.\\" END OPTIONS/{ skip = 0 } !skip' "$MAN" >"$T/man.new" && cp "$T/man.new" "$MAN"
+fi
+awk '/^\.\\" BEGIN OPTIONS/{ on = 1; next } /^\.\\" END OPTIONS/{ on = 0 } on' "$MAN" >"$T/man.options"
+check "man: OPTIONS is what --help=roff prints from the option table" \
+    "$( [ "$RC" -eq 0 ] || echo "exit $RC: $ERR"; diff "$T/man.options" "$T/options.roff" | head -n 10)"
+usage "help: --help=roff or nothing" --help=bogus
 for a in "--source-path:DIR" "--interval:DURATION" "--preset:NAME" "report --by:TABLE" "convert -o:OUT"; do
     usage "missing value: ${a%:*}" ${a%:*}
     o=${a%:*}

@@ -17,6 +17,7 @@
 #ifndef UI_APP_H
 #define UI_APP_H
 
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -87,7 +88,8 @@ struct ui_view_ops {
      * (1-based, in the view's order) and *count of the matches, or -1 when
      * nothing matches.  Without it, '/' searches row_text. */
     int (*search)(struct ui *ui, struct ui_view *v, const char *pat, int dir,
-                  int (*match)(const char *text, const char *pat), size_t *idx, size_t *count);
+                  int (*match)(struct ui *ui, const char *text, const char *pat), size_t *idx,
+                  size_t *count);
     /* Optional: free what the private data owns (not v->priv itself). */
     void (*free)(struct ui_view *v);
 };
@@ -173,6 +175,9 @@ struct ui_prompt {
     int hpos;
 };
 
+/* The message line's bytes (ui->msg). */
+#define UI_MSG_LEN 1024
+
 struct ui {
     struct ss_model orig; /* as loaded (owned) */
     struct ss_model tm;   /* the transformed model when the list is in effect */
@@ -237,8 +242,27 @@ struct ui {
 
     struct ui_prompt prompt;
     char search[256]; /* the last search */
-    char msg[1024];
+    char msg[UI_MSG_LEN];
     int msg_style; /* UI_S_MESSAGE or UI_S_ERROR */
+    /* The compiled regex of the last /regex/ pattern matched, or its error
+     * (one at a time: '/' and '&' match every row against one pattern;
+     * ui_text_matches). */
+    struct ui_regex_cache {
+        char key[256];
+        regex_t re;
+        int have, err;
+    } regex;
+    /* Where '/' started (incremental search): the view, its selection and
+     * top, and the search before. */
+    struct ui_isearch {
+        int active;
+        enum ui_view_id view;
+        size_t sel, top;
+        char before[256];
+        char last[256];       /* the pattern the selection was last moved for */
+        char msg[UI_MSG_LEN]; /* and what that search said */
+        int msg_style;
+    } isearch;
 
     struct ui_canvas canvas;
     int quit;
@@ -496,10 +520,10 @@ void ui_filter(struct ui *ui, const char *pat, int typing);
  * unless pat has a capital) or, written /regex/, a POSIX extended regular
  * expression (unanchored, as in the transforms)?  A bad regex matches
  * nothing (ui_pattern_error says why). */
-int ui_text_matches(const char *text, const char *pat);
+int ui_text_matches(struct ui *ui, const char *text, const char *pat);
 
 /* The error of pat as a regex ("" when it is not one or compiles), into buf. */
-const char *ui_pattern_error(const char *pat, char *buf, size_t n);
+const char *ui_pattern_error(struct ui *ui, const char *pat, char *buf, size_t n);
 
 /* Show view id with its usual argument (the current function for calls and
  * run lengths). */

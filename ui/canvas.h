@@ -61,6 +61,9 @@ struct ui_canvas {
     int w, h;
     struct ui_cell *cells; /* h rows of w cells (owned) */
     int utf8;              /* the locale can show non-ASCII characters */
+    /* While ui_table_draw draws a table on it: its widths and header names,
+     * on the draw's stack, for the row and header calls (ui/table.c). */
+    struct ui_table_pass *table;
 };
 
 /* Make the canvas w x h (cleared).  Returns 0 or -1 (out of memory; the old

@@ -14,9 +14,16 @@
 #include "write.h"
 #include "vec.h"
 
+/* The one terminal curses drives, which is the process's (newterm and
+ * set_term keep it in curses' globals): ui_display_close restores it at
+ * exit (atexit) and on_fatal on a crash, neither of which is handed
+ * anything, so it is here and not in struct ui; the headless screen's
+ * /dev/null streams, which delscreen does not close; and the terminating
+ * signal the handler records.  The styles' attributes and colour pairs
+ * mirror curses' colour pairs (init_pair), process-wide as well. */
 static SCREEN *screen;
 static FILE *null_out, *null_in;
-static int is_open, colors, utf8;
+static int is_open;
 static volatile sig_atomic_t pending_signal;
 static attr_t style_attr[UI_S_COUNT];
 static short style_pair[UI_S_COUNT];
@@ -58,7 +65,7 @@ static void set_handlers(void)
 static void setup_styles(void)
 {
     const char *nc = getenv("NO_COLOR");
-    colors = has_colors() && !(nc && *nc);
+    int colors = has_colors() && !(nc && *nc);
     for (int s = 0; s < UI_S_COUNT; s++) {
         style_attr[s] = A_NORMAL;
         style_pair[s] = 0;
@@ -128,8 +135,6 @@ static void setup_styles(void)
 int ui_display_open(int headless, int cols, int rows, char *msg, size_t n)
 {
     setlocale(LC_ALL, "");
-    const char *cs = nl_langinfo(CODESET);
-    utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
     if (headless) {
         null_out = fopen("/dev/null", "w");
         null_in = fopen("/dev/null", "r");
@@ -214,7 +219,8 @@ void ui_display_resize(int cols, int rows)
 
 int ui_display_utf8(void)
 {
-    return utf8;
+    const char *cs = nl_langinfo(CODESET); /* of the locale ui_display_open set */
+    return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
 void ui_display_touch(void)

@@ -14,27 +14,24 @@
  * and the first numbers. */
 #define MIN_LABEL 16
 
-/* While ui_table_draw draws a table of `n` columns, the widths its fixed
- * columns take: each at least as wide as its widest number on screen, so
- * that no number is ever cut (stackscope(1), MEASURES).  A first pass over the
- * rows on screen (`measuring`) only measures the cells; the second draws
- * them. */
-static struct {
+/* What ui_table_draw's row and header calls see while it draws a table on a
+ * canvas (c->table, on the draw's stack; NULL between draws): the widths
+ * the `n` fixed columns take, each at least as wide as its widest number on
+ * screen, so that no number is ever cut (stackscope(1), MEASURES), from a
+ * first pass over the rows on screen (`measuring`) that only measures the
+ * cells, the second drawing them; and the measure's name and the unit its
+ * cells leave out (" s" for time; bytes and nanoseconds carry theirs), so
+ * that a header of the measure's values names it: "self s", and a stacks'
+ * or calls' "time" column says "memory" when it is; and what the profile
+ * counts, so that a "samples" column of a heap profile says
+ * "alloc_objects", as the status line does. */
+struct ui_table_pass {
     int active, measuring;
     size_t n;
     int w[16];
-} fit;
-
-/* While ui_table_draw draws a table: the measure's name, and the unit its
- * cells leave out (" s" for time; bytes and nanoseconds carry theirs), so
- * that a header of the measure's values names it: "self s", and a
- * stacks' or calls' "time" column says "memory" when it is; and what the
- * profile counts, so that a "samples" column of a heap profile says
- * "alloc_objects", as the status line does. */
-static struct {
     const char *measure, *unit;
     char count[64];
-} hdr;
+};
 
 const char *ui_column_title(const struct ui_column *c)
 {
@@ -57,32 +54,36 @@ int ui_column_right(const struct ui_column *c)
     return c->col && !(c->col->flags & (SS_COL_LEFT | SS_COL_LABEL));
 }
 
-/* The header of column i of cols, into buf. */
-static const char *header_name(const struct ui_column *c, char *buf, size_t n)
+/* The header of column c in a table drawn with t (or NULL), into buf. */
+static const char *header_name(const struct ui_table_pass *t, const struct ui_column *c, char *buf,
+                               size_t n)
 {
     const char *title = ui_column_title(c);
     int value = c->col && c->col->name && strchr(c->col->name, '@');
-    if (hdr.measure && !strcmp(title, "samples"))
-        snprintf(buf, n, "%s", hdr.count);
-    else if (!value || !hdr.measure)
+    if (t && t->measure && !strcmp(title, "samples"))
+        snprintf(buf, n, "%s", t->count);
+    else if (!value || !t || !t->measure)
         snprintf(buf, n, "%s", title);
     else if (!strcmp(title, "time"))
-        snprintf(buf, n, "%s%s", hdr.measure, hdr.unit);
+        snprintf(buf, n, "%s%s", t->measure, t->unit);
     else
-        snprintf(buf, n, "%s%s", title, hdr.unit);
+        snprintf(buf, n, "%s%s", title, t->unit);
     return buf;
 }
 
-/* The width column i of cols (n of them) takes. */
-static int col_width(const struct ui_column *cols, size_t n, size_t i)
+/* The width column i of cols (n of them) takes in a table drawn with t (or
+ * NULL). */
+static int col_width(const struct ui_table_pass *t, const struct ui_column *cols, size_t n,
+                     size_t i)
 {
     int w = ui_column_width(&cols[i]);
-    if (fit.active && n == fit.n && w && fit.w[i] > w)
-        return fit.w[i];
+    if (t && t->active && n == t->n && w && t->w[i] > w)
+        return t->w[i];
     return w;
 }
 
-static void layout(int total, const struct ui_column *cols, size_t n, int *xs, int *ws)
+static void layout(const struct ui_table_pass *t, int total, const struct ui_column *cols, size_t n,
+                   int *xs, int *ws)
 {
     int hidden[16] = {0};
     int label;
@@ -90,7 +91,7 @@ static void layout(int total, const struct ui_column *cols, size_t n, int *xs, i
         int fixed = 0;
         for (size_t i = 0; i < n; i++)
             if (!hidden[i])
-                fixed += ui_column_width(&cols[i]) ? col_width(cols, n, i) + 1 : 1;
+                fixed += ui_column_width(&cols[i]) ? col_width(t, cols, n, i) + 1 : 1;
         label = total - fixed + 1;
         if (label >= MIN_LABEL)
             break;
@@ -110,7 +111,7 @@ static void layout(int total, const struct ui_column *cols, size_t n, int *xs, i
     int x = 0;
     for (size_t i = 0; i < n; i++) {
         xs[i] = x;
-        ws[i] = hidden[i] ? 0 : ui_column_width(&cols[i]) ? col_width(cols, n, i) : label;
+        ws[i] = hidden[i] ? 0 : ui_column_width(&cols[i]) ? col_width(t, cols, n, i) : label;
         if (ws[i])
             x += ws[i] + 1;
     }
@@ -122,13 +123,13 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
     int xs[16], ws[16];
     if (n > 16)
         n = 16;
-    layout(c->w, cols, n, xs, ws);
+    layout(c->table, c->w, cols, n, xs, ws);
     ui_canvas_style(c, y, 0, c->w, UI_S_HEADER, 1);
     for (size_t i = 0; i < n; i++) {
         if (!ws[i])
             continue;
         char name[160], h[128];
-        header_name(&cols[i], h, sizeof h);
+        header_name(c->table, &cols[i], h, sizeof h);
         if ((int)i == sort_col)
             snprintf(name, sizeof name, "%s%s", h,
                      c->utf8 ? (sort_rev ? "\xe2\x86\x91" : "\xe2\x86\x93")
@@ -143,14 +144,15 @@ void ui_table_header(struct ui_canvas *c, int y, const struct ui_column *cols, s
 static void measure_row(const struct ui_canvas *c, const struct ui_column *cols, size_t n,
                         const char *const *cells)
 {
-    if (n != fit.n)
+    struct ui_table_pass *t = c->table;
+    if (n != t->n)
         return;
     for (size_t i = 0; i < n; i++) {
         if (!cells[i] || !ui_column_width(&cols[i]) || ui_column_right(&cols[i]) != 1)
             continue;
         int w = ui_text_width(c, cells[i]);
-        if (w > fit.w[i])
-            fit.w[i] = w;
+        if (w > t->w[i])
+            t->w[i] = w;
     }
 }
 
@@ -160,11 +162,11 @@ void ui_table_row(struct ui_canvas *c, int y, const struct ui_column *cols, size
     int xs[16], ws[16];
     if (n > 16)
         n = 16;
-    if (fit.measuring) {
+    if (c->table && c->table->measuring) {
         measure_row(c, cols, n, cells);
         return;
     }
-    layout(c->w, cols, n, xs, ws);
+    layout(c->table, c->w, cols, n, xs, ws);
     ui_canvas_style(c, y, 0, c->w, style, 1);
     for (size_t i = 0; i < n; i++) {
         if (!cells[i] || !ws[i])
@@ -239,7 +241,7 @@ int ui_table_column_x(int w, const struct ui_column *cols, size_t n, size_t i)
         n = 16;
     if (i >= n)
         return -1;
-    layout(w, cols, n, xs, ws);
+    layout(NULL, w, cols, n, xs, ws);
     return ws[i] ? xs[i] : -1;
 }
 
@@ -252,7 +254,7 @@ int ui_table_sort_click(struct ui *ui, struct ui_view *v, const struct ui_event 
     int xs[16], ws[16];
     if (n > 16)
         n = 16;
-    layout(ui->canvas.w, cols, n, xs, ws);
+    layout(NULL, ui->canvas.w, cols, n, xs, ws);
     size_t col = n;
     for (size_t i = 0; i < n; i++)
         if (ws[i] && ev->x >= xs[i] && ev->x < xs[i] + ws[i])
@@ -318,46 +320,49 @@ void ui_list_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, 
     }
 }
 
-/* The widths of v's table for the rows on screen: those v's table had for
- * the same model and columns (so that scrolling back never narrows a
- * column), widened to every number of the rows from l->top on. */
+/* The widths of v's table for the rows on screen, into c->table: those v's
+ * table had for the same model and columns (so that scrolling back never
+ * narrows a column), widened to every number of the rows from l->top on. */
 static void fit_widths(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
                        const struct ui_column *cols, size_t n, int sort_col,
                        ui_draw_row_fn draw_row)
 {
+    struct ui_table_pass *t = c->table;
     if (v->fit_gen != ui->gen || v->fit_cols != cols || v->fit_n != n) {
         memset(v->fit_w, 0, sizeof v->fit_w);
         v->fit_gen = ui->gen;
         v->fit_cols = cols;
         v->fit_n = n;
     }
-    fit.n = n;
+    t->n = n;
     for (size_t i = 0; i < n; i++) {
         /* a header is not cut either (the sort column's has an arrow) */
         char hn[128];
-        int hw = ui_text_width(c, header_name(&cols[i], hn, sizeof hn)) + ((int)i == sort_col);
-        fit.w[i] = v->fit_w[i] > hw ? v->fit_w[i] : hw;
+        int hw = ui_text_width(c, header_name(t, &cols[i], hn, sizeof hn)) + ((int)i == sort_col);
+        t->w[i] = v->fit_w[i] > hw ? v->fit_w[i] : hw;
     }
     struct ui_list *l = &v->list;
     l->page = h > 0 ? h : 1;
     ui_list_fit(l);
-    fit.measuring = 1;
+    t->measuring = 1;
     for (int i = 0; i < h && l->top + (size_t)i < ui_list_count(l); i++)
         draw_row(ui, v, c, y + i, ui_list_row(l, l->top + (size_t)i), UI_S_NORMAL);
-    fit.measuring = 0;
-    memcpy(v->fit_w, fit.w, sizeof v->fit_w);
-    fit.active = 1;
+    t->measuring = 0;
+    memcpy(v->fit_w, t->w, sizeof v->fit_w);
+    t->active = 1;
 }
 
 void ui_table_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, int h,
                    const struct ui_column *cols, size_t n, int sort_col, int sort_rev,
                    const char *note, ui_draw_row_fn draw_row)
 {
+    struct ui_table_pass t = {0};
     if (n > 16)
         n = 16;
-    hdr.measure = ss_model_measure_name(ui->m);
-    hdr.unit = ui->m->weights.measure.kind == SS_MEASURE_TIME ? " s" : "";
-    ss_model_count_name(ui->m, hdr.count, sizeof hdr.count);
+    t.measure = ss_model_measure_name(ui->m);
+    t.unit = ui->m->weights.measure.kind == SS_MEASURE_TIME ? " s" : "";
+    ss_model_count_name(ui->m, t.count, sizeof t.count);
+    c->table = &t;
     if (note) {
         ui_table_header(c, y, cols, n, sort_col, sort_rev);
         v->list.page = h - 1;
@@ -367,8 +372,7 @@ void ui_table_draw(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y,
         ui_table_header(c, y, cols, n, sort_col, sort_rev);
         ui_list_draw(ui, v, c, y + 1, h - 1, draw_row);
     }
-    fit.active = 0;
-    hdr.measure = hdr.unit = NULL;
+    c->table = NULL;
 }
 
 const char *ui_function_note(const char *fn, const char *hint, char *buf, size_t n)

@@ -76,33 +76,31 @@ static int is_regex(const char *pat)
     return n > 2 && pat[0] == '/' && pat[n - 1] == '/';
 }
 
-/* The compiled regex of the last pattern (one at a time: '/' and '&' match
- * every row against one pattern), or NULL when it does not compile. */
-static const regex_t *compiled(const char *pat, int *rc)
+/* The compiled regex of pattern pat, a /regex/, kept in ui->regex for the
+ * next row, or NULL when it does not compile. */
+static const regex_t *compiled(struct ui *ui, const char *pat, int *rc)
 {
-    static char key[256];
-    static regex_t re;
-    static int have, err;
-    if (have && !strcmp(key, pat)) {
-        *rc = err;
-        return err ? NULL : &re;
+    struct ui_regex_cache *c = &ui->regex;
+    if (c->have && !strcmp(c->key, pat)) {
+        *rc = c->err;
+        return c->err ? NULL : &c->re;
     }
-    if (have && !err)
-        regfree(&re);
-    snprintf(key, sizeof key, "%s", pat);
+    if (c->have && !c->err)
+        regfree(&c->re);
+    snprintf(c->key, sizeof c->key, "%s", pat);
     char body[256];
     snprintf(body, sizeof body, "%.*s", (int)strlen(pat) - 2, pat + 1);
-    err = regcomp(&re, body, REG_EXTENDED | REG_NOSUB);
-    have = 1;
-    *rc = err;
-    return err ? NULL : &re;
+    c->err = regcomp(&c->re, body, REG_EXTENDED | REG_NOSUB);
+    c->have = 1;
+    *rc = c->err;
+    return c->err ? NULL : &c->re;
 }
 
-const char *ui_pattern_error(const char *pat, char *buf, size_t n)
+const char *ui_pattern_error(struct ui *ui, const char *pat, char *buf, size_t n)
 {
     buf[0] = '\0';
     int rc;
-    if (is_regex(pat) && !compiled(pat, &rc)) {
+    if (is_regex(pat) && !compiled(ui, pat, &rc)) {
         char body[256];
         snprintf(body, sizeof body, "%.*s", (int)strlen(pat) - 2, pat + 1);
         regex_t re;
@@ -118,11 +116,11 @@ const char *ui_pattern_error(const char *pat, char *buf, size_t n)
 
 /* A substring, case-insensitive unless the pattern has a capital (less's
  * -i, smartcase), or a /regex/ as the transforms take one. */
-int ui_text_matches(const char *text, const char *pat)
+int ui_text_matches(struct ui *ui, const char *text, const char *pat)
 {
     if (is_regex(pat)) {
         int rc;
-        const regex_t *re = compiled(pat, &rc);
+        const regex_t *re = compiled(ui, pat, &rc);
         return re && regexec(re, text, 0, NULL, 0) == 0;
     }
     int fold = 1;
@@ -144,7 +142,7 @@ static double match_share(struct ui *ui, const char *pat)
     if (!fm)
         return 0;
     for (size_t f = 0; f < m->functions.n; f++)
-        fm[f] = (char)ui_text_matches(ss_function_name(m, (ss_id)f), pat);
+        fm[f] = (char)ui_text_matches(ui, ss_function_name(m, (ss_id)f), pat);
     char *sm = ss_calloc_array(ss_model_nstacks(m) + 1, 1);
     if (!sm) {
         free(fm);
@@ -193,7 +191,7 @@ static void search_from(struct ui *ui, const char *pat, int dir, int here)
         ui_error(ui, "no search yet: / starts one");
         return;
     }
-    if (ui_pattern_error(ui->search, bad, sizeof bad)[0]) {
+    if (ui_pattern_error(ui, ui->search, bad, sizeof bad)[0]) {
         ui_error(ui, "%s", bad);
         return;
     }
@@ -221,7 +219,7 @@ static void search_from(struct ui *ui, const char *pat, int dir, int here)
          * rows a filter shows */
         size_t q = dir > 0 ? (pos + k) % n : (pos + n - k % n) % n;
         const char *t = v->ops->row_text(ui, v, ui_list_row(l, q), buf, sizeof buf);
-        if (t && ui_text_matches(t, ui->search)) {
+        if (t && ui_text_matches(ui, t, ui->search)) {
             count++;
             if (found == SIZE_MAX)
                 found = q;
@@ -236,7 +234,7 @@ static void search_from(struct ui *ui, const char *pat, int dir, int here)
     size_t idx = 0;
     for (size_t q = 0; q <= found; q++) {
         const char *t = v->ops->row_text(ui, v, ui_list_row(l, q), buf, sizeof buf);
-        if (t && ui_text_matches(t, ui->search))
+        if (t && ui_text_matches(ui, t, ui->search))
             idx++;
     }
     say_match(ui, v, idx, count);
@@ -247,85 +245,74 @@ void ui_search(struct ui *ui, const char *pat, int dir)
     search_from(ui, pat, dir, 0);
 }
 
-/* Where '/' started (incremental search): the view, its selection and top,
- * and the search before. */
-static struct {
-    int active;
-    enum ui_view_id view;
-    size_t sel, top;
-    char before[256];
-    char last[256];                        /* the pattern the selection was last moved for */
-    char msg[sizeof((struct ui *)0)->msg]; /* and what that search said */
-    int msg_style;
-} isearch;
-
 void ui_search_start(struct ui *ui)
 {
     struct ui_view *v = ui_current(ui);
-    isearch.active = 1;
-    isearch.view = v->id;
-    isearch.sel = v->list.sel;
-    isearch.top = v->list.top;
-    isearch.last[0] = '\0';
-    snprintf(isearch.before, sizeof isearch.before, "%s", ui->search);
+    ui->isearch.active = 1;
+    ui->isearch.view = v->id;
+    ui->isearch.sel = v->list.sel;
+    ui->isearch.top = v->list.top;
+    ui->isearch.last[0] = '\0';
+    snprintf(ui->isearch.before, sizeof ui->isearch.before, "%s", ui->search);
 }
 
 /* Back to where the search started. */
 static void search_restore(struct ui *ui)
 {
     struct ui_view *v = ui_current(ui);
-    if (!isearch.active || v->id != isearch.view)
+    if (!ui->isearch.active || v->id != ui->isearch.view)
         return;
-    v->list.sel = isearch.sel;
-    v->list.top = isearch.top;
+    v->list.sel = ui->isearch.sel;
+    v->list.top = ui->isearch.top;
     ui_list_fit(&v->list);
 }
 
 void ui_search_typed(struct ui *ui, const char *pat)
 {
     struct ui_view *v = ui_current(ui);
-    if (!isearch.active || v->id != isearch.view)
+    if (!ui->isearch.active || v->id != ui->isearch.view)
         return;
     search_restore(ui);
-    isearch.last[0] = '\0';
+    ui->isearch.last[0] = '\0';
     char bad[512];
-    if (!*pat || ui_pattern_error(pat, bad, sizeof bad)[0]) {
+    if (!*pat || ui_pattern_error(ui, pat, bad, sizeof bad)[0]) {
         ui->msg[0] = '\0'; /* a regex half typed: no error yet */
         return;
     }
     search_from(ui, pat, 1, 1);
-    snprintf(isearch.last, sizeof isearch.last, "%s", pat);
-    memcpy(isearch.msg, ui->msg, sizeof isearch.msg);
-    isearch.msg_style = ui->msg_style;
+    snprintf(ui->isearch.last, sizeof ui->isearch.last, "%s", pat);
+    memcpy(ui->isearch.msg, ui->msg, sizeof ui->isearch.msg);
+    ui->isearch.msg_style = ui->msg_style;
 }
 
 void ui_search_end(struct ui *ui, const char *pat)
 {
     struct ui_view *v = ui_current(ui);
-    if (pat && isearch.active && v->id == isearch.view && *pat && !strcmp(pat, isearch.last)) {
+    if (pat && ui->isearch.active && v->id == ui->isearch.view && *pat &&
+        !strcmp(pat, ui->isearch.last)) {
         /* Enter: the selection is on the match already (a view's own
          * search would step on to the next one); what it said stays */
         snprintf(ui->search, sizeof ui->search, "%s", pat);
-        memcpy(ui->msg, isearch.msg, sizeof ui->msg);
-        ui->msg_style = isearch.msg_style;
-    } else if (pat && isearch.active && v->id == isearch.view && *pat) {
+        memcpy(ui->msg, ui->isearch.msg, sizeof ui->msg);
+        ui->msg_style = ui->isearch.msg_style;
+    } else if (pat && ui->isearch.active && v->id == ui->isearch.view && *pat) {
         /* Enter on what was not searched yet: from where it started,
          * errors said */
         search_restore(ui);
         search_from(ui, pat, 1, 1);
     } else if (pat) {
         ui_search(ui, pat, 1); /* "no search yet", or n's */
-    } else if (isearch.active) {
+    } else if (ui->isearch.active) {
         /* Esc: the search before, and the selection where it was */
-        snprintf(ui->search, sizeof ui->search, "%s", isearch.before);
-        if (v->ops->search && v->id == isearch.view) {
+        snprintf(ui->search, sizeof ui->search, "%s", ui->isearch.before);
+        if (v->ops->search && v->id == ui->isearch.view) {
             size_t si, sn;
             v->ops->search(ui, v, ui->search, 1, ui_text_matches, &si, &sn);
         }
         search_restore(ui);
         ui->msg[0] = '\0';
     }
-    isearch.active = 0;
+    ui->isearch.active = 0;
 }
 
 /* ---- the filter ---------------------------------------------------------- */
@@ -359,7 +346,7 @@ static void refresh_filter(struct ui *ui, struct ui_view *v)
         size_t k = 0;
         for (size_t r = 0; r < l->n; r++) {
             const char *t = v->ops->row_text(ui, v, r, buf, sizeof buf);
-            if (t && ui_text_matches(t, v->filter))
+            if (t && ui_text_matches(ui, t, v->filter))
                 rows[k++] = (uint32_t)r;
         }
         free(v->filt);
@@ -399,7 +386,7 @@ void ui_filter(struct ui *ui, const char *pat, int typing)
         ui_error(ui, "the %s view has no filter (/ searches it)", v->ops->name);
         return;
     }
-    if (ui_pattern_error(pat, bad, sizeof bad)[0]) {
+    if (ui_pattern_error(ui, pat, bad, sizeof bad)[0]) {
         if (!typing)
             ui_error(ui, "%s", bad);
         return;
@@ -905,6 +892,8 @@ static void ui_free(struct ui *ui)
         free((char *)(uintptr_t)ui->source_maps[i].from); /* the copy holding both */
     free(ui->source_maps);
     ui_canvas_free(&ui->canvas);
+    if (ui->regex.have && !ui->regex.err)
+        regfree(&ui->regex.re);
 }
 
 /* Take over in's models (left empty) and set up the views and their
@@ -1121,7 +1110,7 @@ static int save_state(struct ui *ui, char *msg, size_t n)
 int ss_ui_main(struct ss_explore *in)
 {
     double t_start = now_ms(), c_start = cpu_ms();
-    static struct ui ui; /* big; one per process */
+    struct ui *ui = calloc(1, sizeof *ui); /* big: not on the stack */
     struct ui_script *script = NULL;
     FILE *timing = NULL;
     const char *script_path = getenv("STACKSCOPE_SCRIPT");
@@ -1131,31 +1120,31 @@ int ss_ui_main(struct ss_explore *in)
 
     struct ss_tf_list *start = in->start;
     in->start = NULL;
-    if (ui_init(&ui, in)) {
+    if (!ui || ui_init(ui, in)) {
         ss_tf_list_free(start);
         fprintf(stderr, "stackscope: out of memory\n");
         status = 2;
         goto done;
     }
     if (start) {
-        ss_tf_list_free(ui.tf);
-        ui.tf = start;
+        ss_tf_list_free(ui->tf);
+        ui->tf = start;
         /* the new list takes the spare arrays too (struct ss_spare) */
-        ss_tf_list_set_spare(ui.tf, &ui.spare);
+        ss_tf_list_set_spare(ui->tf, &ui->spare);
         size_t n = ss_tf_count(start);
-        if (ui.resumed)
+        if (ui->resumed)
             snprintf(msg, sizeof msg, "resumed the last session: %zu transform%s", n, ss_s(n));
         else
             snprintf(msg, sizeof msg, "started with: %zu transform%s (u undoes them)", n, ss_s(n));
-        if (ui_reapply(&ui, msg) == 0)
-            ui.saved_gen = ui.gen; /* the state file or the command line holds them */
+        if (ui_reapply(ui, msg) == 0)
+            ui->saved_gen = ui->gen; /* the state file or the command line holds them */
     }
-    if (in->compare_phases && ui_compare_phases(&ui, in->phase[0], in->phase[1])) {
-        fprintf(stderr, "stackscope: --%s\n", ui.msg);
+    if (in->compare_phases && ui_compare_phases(ui, in->phase[0], in->phase[1])) {
+        fprintf(stderr, "stackscope: --%s\n", ui->msg);
         goto done;
     }
-    if (in->window && ui_compare_recent(&ui, in->window)) {
-        fprintf(stderr, "stackscope: --window: %s\n", ui.msg);
+    if (in->window && ui_compare_recent(ui, in->window)) {
+        fprintf(stderr, "stackscope: --window: %s\n", ui->msg);
         goto done;
     }
     if (script_path && *script_path) {
@@ -1164,23 +1153,23 @@ int ss_ui_main(struct ss_explore *in)
             fprintf(stderr, "stackscope: %s\n", msg);
             goto done;
         }
-        ui.headless = 1;
+        ui->headless = 1;
     }
     if (tpath && *tpath && !(timing = fopen(tpath, "w"))) {
         fprintf(stderr, "stackscope: %s: cannot write the timings\n", tpath);
         goto done;
     }
     headless_size(&cols, &rows);
-    if (ui_display_open(ui.headless, cols, rows, msg, sizeof msg)) {
+    if (ui_display_open(ui->headless, cols, rows, msg, sizeof msg)) {
         fprintf(stderr, "stackscope: %s\n", msg);
         goto done;
     }
-    status = run(&ui, script, timing, t_start, c_start);
+    status = run(ui, script, timing, t_start, c_start);
     if (ui_display_signal())
         status = 128 + ui_display_signal();
     ui_display_close();
     int saved;
-    if ((status == 0 || ui_display_signal()) && (saved = save_state(&ui, msg, sizeof msg))) {
+    if ((status == 0 || ui_display_signal()) && (saved = save_state(ui, msg, sizeof msg))) {
         fprintf(stderr, "stackscope: %s\n", msg);
         if (status == 0 && saved < 0)
             status = 2;
@@ -1190,6 +1179,8 @@ done:
     ui_script_free(script);
     if (timing)
         fclose(timing);
-    ui_free(&ui);
+    if (ui)
+        ui_free(ui);
+    free(ui);
     return status;
 }

@@ -70,7 +70,7 @@ struct flame_view {
     /* the search: the pattern, how the generic search matches, the frames
      * that match inside the zoom and the matched weights */
     char pat[256];
-    int (*matchfn)(const char *text, const char *pat);
+    int (*matchfn)(struct ui *ui, const char *text, const char *pat);
     uint8_t *match; /* per frame, NULL without a search */
     size_t nmatch;  /* matching frames in the zoom (the chart: those made) */
     double hit_zoom, hit_all;
@@ -235,7 +235,7 @@ static void run_search(struct ui *ui, struct flame_view *p)
         return;
     }
     for (size_t f = 0; f < m->functions.n; f++)
-        fm[f] = p->matchfn(ss_function_name(m, (ss_id)f), p->pat) != 0;
+        fm[f] = p->matchfn(ui, ss_function_name(m, (ss_id)f), p->pat) != 0;
     p->hit_all = ss_flame_search(m, &p->fl, NONE, fm, NULL, NULL, NULL);
     p->hit_zoom = ss_flame_search(m, &p->fl, p->zoom, fm, p->match, &p->nmatch, NULL);
     if (p->opts.time_order) {
@@ -1053,7 +1053,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
  * pattern again (n, N) steps through the matches left to right, top down
  * (depth-first order), wrapping. */
 static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
-                  int (*match)(const char *text, const char *pat), size_t *idx, size_t *count)
+                  int (*match)(struct ui *ui, const char *text, const char *pat), size_t *idx,
+                  size_t *count)
 {
     struct flame_view *p = v->priv;
     if (!p || !p->built || p->fl.n == 0)

@@ -943,7 +943,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
  * cursor's cell; dir < 0: the one before).  *idx and *count number the
  * matching cells on screen. */
 static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
-                  int (*match)(const char *text, const char *pat), size_t *idx, size_t *count)
+                  int (*match)(struct ui *ui, const char *text, const char *pat), size_t *idx,
+                  size_t *count)
 {
     struct tl_view *p = v->priv;
     const struct ss_model *m = ui->m;
@@ -955,7 +956,7 @@ static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
     p->match = fm;
     p->match_gen = ui->gen;
     for (size_t f = 0; f < m->functions.n; f++)
-        fm[f] = match(ss_function_name(m, (ss_id)f), pat) != 0;
+        fm[f] = match(ui, ss_function_name(m, (ss_id)f), pat) != 0;
     size_t nc = p->g.ncols, ncell = nc * p->g.nlevels, n = 0;
     size_t here = (v->list.sel - (p->g.level0 - 1)) * nc + cursor_col(p), found = SIZE_MAX;
     for (size_t k = 1; k <= ncell; k++) {

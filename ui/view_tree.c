@@ -579,7 +579,8 @@ static int request(struct ui *ui, struct ui_view *v, enum ui_request req, const 
 /* Search every node in depth-first order (the rows' order once expanded),
  * hidden ones too; open the path to the match. */
 static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
-                  int (*match)(const char *text, const char *pat), size_t *idx, size_t *count)
+                  int (*match)(struct ui *ui, const char *text, const char *pat), size_t *idx,
+                  size_t *count)
 {
     struct tree_view *p = v->priv;
     if (!p || !p->built || p->t.n == 0)
@@ -589,7 +590,7 @@ static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
            cur = p->nrows ? pos_of(p, p->rows[v->list.sel < p->nrows ? v->list.sel : 0]) : 0;
     size_t found = SIZE_MAX, nmatch = 0, before = 0;
     for (size_t k = 0; k < n; k++)
-        if (match(ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat)) {
+        if (match(ui, ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat)) {
             nmatch++;
             if (dir > 0 && k > cur && found == SIZE_MAX)
                 found = k;
@@ -601,11 +602,11 @@ static int search(struct ui *ui, struct ui_view *v, const char *pat, int dir,
     if (found == SIZE_MAX) /* wrap around */
         for (size_t j = 0; j < n && found == SIZE_MAX; j++) {
             size_t k = dir > 0 ? j : n - 1 - j;
-            if (match(ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat))
+            if (match(ui, ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat))
                 found = k;
         }
     for (size_t k = 0; k <= found; k++)
-        before += match(ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat) != 0;
+        before += match(ui, ss_function_name(ui->m, p->t.nodes[node_at(p, k)].function), pat) != 0;
     uint32_t hit = node_at(p, found);
     for (uint32_t a = p->t.nodes[hit].parent; a != SS_TREE_NONE; a = p->t.nodes[a].parent)
         p->open[a] = 1;

@@ -278,33 +278,43 @@ static int run_pass(struct pass *p, const struct ss_model *m, const atomic_int *
 /* ---- statistics ---------------------------------------------------------------- */
 
 /* The row numbers of a histogram with bins sorted by length. */
-static void bin_stats(const struct bin *b, size_t n, struct ss_run_row *r)
+void ss_run_row_stats(const uint64_t *lengths, const uint64_t *counts, size_t n, size_t stride,
+                      struct ss_run_row *r)
 {
-    uint64_t runs = 0, samples = 0;
-    for (size_t i = 0; i < n; i++) {
-        runs += b[i].count;
-        samples += b[i].len * b[i].count;
+    uint64_t runs = 0, samples = 0, max = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t c = counts[j * stride];
+        runs += c;
+        samples += lengths[j * stride] * c;
+        if (c)
+            max = lengths[j * stride];
     }
     r->runs = runs;
     r->samples = samples;
-    r->max = n ? b[n - 1].len : 0;
+    r->max = max;
     r->mean = runs ? (double)samples / (double)runs : 0;
     /* R's median: the values of 0-based ranks (runs-1)/2 and runs/2 */
     uint64_t lo_rank = runs ? (runs - 1) / 2 : 0, hi_rank = runs / 2, seen = 0;
     uint64_t lo = 0, hi = 0;
     int have_lo = 0;
-    for (size_t i = 0; i < n; i++) {
-        seen += b[i].count;
+    for (size_t j = 0; j < n; j++) {
+        seen += counts[j * stride];
         if (!have_lo && seen > lo_rank) {
-            lo = b[i].len;
+            lo = lengths[j * stride];
             have_lo = 1;
         }
         if (seen > hi_rank) {
-            hi = b[i].len;
+            hi = lengths[j * stride];
             break;
         }
     }
     r->median = ((double)lo + (double)hi) / 2;
+}
+
+static void bin_stats(const struct bin *b, size_t n, struct ss_run_row *r)
+{
+    ss_run_row_stats(n ? &b[0].len : NULL, n ? &b[0].count : NULL, n, sizeof *b / sizeof(uint64_t),
+                     r);
 }
 
 /* A row and its function's name, for sorting without global state. */

@@ -44,6 +44,14 @@ struct ss_run_row {
                        * anywhere in the stack, once per sample) */
 };
 
+/* The runs, samples, longest, mean and R's median of counts[j] runs of
+ * length lengths[j], j < n, the lengths ascending (element j at j * stride
+ * of each array: parallel arrays, stride 1, or an array of pairs); the
+ * row's function, level and value are left as they are.  One definition,
+ * for the core's rows and the explorer's histogram. */
+void ss_run_row_stats(const uint64_t *lengths, const uint64_t *counts, size_t n, size_t stride,
+                      struct ss_run_row *r);
+
 /* Run statistics per (function, level) for every function with at least one
  * run.  level_filter 0 gives the rows of every level and, per function, its
  * level-0 "all levels" row; level_filter K > 0 gives only the level-K rows.

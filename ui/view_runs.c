@@ -6,7 +6,7 @@
  * Both parts come from the one table (ss_runs_hist_fast, the function's own
  * pass, equal to the core's ss_runs_hist): a level's row is its
  * row of the table read as a histogram of run lengths, the "all" row the
- * margin, computed as runs.c does (R's median), so one pass over the
+ * margin, by the core's ss_run_row_stats (R's median), so one pass over the
  * timeline serves the whole view. */
 #include <stdlib.h>
 #include <string.h>
@@ -57,39 +57,6 @@ struct runs_view {
     struct ss_cmp_runs cmp;
     struct ui_column ccolumns[NCCOLS]; /* as drawn: ccolumns_min widened (draw) */
 };
-
-/* The statistics of one histogram row: counts[j] runs of length lengths[j]
- * (as runs.c's bin_stats: R's median of the run lengths). */
-static void row_stats(const uint64_t *lengths, const uint64_t *counts, size_t n,
-                      struct ss_run_row *r)
-{
-    uint64_t runs = 0, samples = 0, max = 0;
-    for (size_t j = 0; j < n; j++) {
-        uint64_t c = counts[j];
-        runs += c;
-        samples += lengths[j] * c;
-        if (c)
-            max = lengths[j];
-    }
-    r->runs = runs;
-    r->samples = samples;
-    r->max = max;
-    r->mean = runs ? (double)samples / (double)runs : 0;
-    uint64_t lo_rank = runs ? (runs - 1) / 2 : 0, hi_rank = runs / 2, seen = 0, lo = 0, hi = 0;
-    int have_lo = 0;
-    for (size_t j = 0; j < n; j++) {
-        seen += counts[j];
-        if (!have_lo && seen > lo_rank) {
-            lo = lengths[j];
-            have_lo = 1;
-        }
-        if (seen > hi_rank) {
-            hi = lengths[j];
-            break;
-        }
-    }
-    r->median = ((double)lo + (double)hi) / 2;
-}
 
 /* report's order: samples, then runs (descending), then level (0 first) */
 static int cmp_rows(const void *pa, const void *pb)
@@ -149,11 +116,12 @@ static int prepare(struct ui *ui, struct ui_view *v)
             return -1;
         }
         for (size_t i = 0; i < h->n_levels; i++) {
-            row_stats(h->lengths, h->counts + i * h->n_lengths, h->n_lengths, &p->rows[i]);
+            ss_run_row_stats(h->lengths, h->counts + i * h->n_lengths, h->n_lengths, 1,
+                             &p->rows[i]);
             p->rows[i].level = h->levels[i];
             p->rows[i].function = id;
         }
-        row_stats(h->lengths, h->length_runs, h->n_lengths, &p->rows[h->n_levels]);
+        ss_run_row_stats(h->lengths, h->length_runs, h->n_lengths, 1, &p->rows[h->n_levels]);
         p->rows[h->n_levels].level = 0;
         p->rows[h->n_levels].function = id;
         p->nrows = h->n_levels + 1;

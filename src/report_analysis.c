@@ -167,26 +167,15 @@ static void print_hist(FILE *out, const struct ss_model *m, const struct ss_run_
     fprintf(out,
             "\nrun lengths of %s: runs per level (rows) and run length in samples (columns)\n\n",
             fname(&esc, m, h->function));
-    fprintf(out, "%7s", "level");
-    for (size_t j = 0; j < h->n_lengths; j++)
-        fprintf(out, " %6llu", (unsigned long long)h->lengths[j]);
-    fprintf(out, " %7s\n", "runs");
-    for (size_t i = 0; i < h->n_levels; i++) {
-        fprintf(out, "%7u", h->levels[i]);
-        for (size_t j = 0; j < h->n_lengths; j++) {
-            uint64_t c = h->counts[i * h->n_lengths + j];
-            if (c)
-                fprintf(out, " %6llu", (unsigned long long)c);
-            else
-                fprintf(out, " %6s", ".");
-        }
-        fprintf(out, " %7llu\n", (unsigned long long)h->level_runs[i]);
-    }
-    fprintf(out, "%7s", "runs");
-    for (size_t j = 0; j < h->n_lengths; j++)
-        fprintf(out, " %6llu", (unsigned long long)h->length_runs[j]);
-    fprintf(out, " %7llu\n", (unsigned long long)h->total);
     ss_esc_free(&esc);
+    /* 7 bytes a number column, 8 the total, 7 the level */
+    size_t n = 7 * (h->n_lengths + 1) + 8 + 8 + 1;
+    char *line = malloc(n);
+    for (size_t i = 0; line && i <= h->n_levels + 1; i++) {
+        ss_run_hist_line(h, i, 0, line, n);
+        fprintf(out, "%s\n", line);
+    }
+    free(line);
 }
 
 #define RROW(ctx, r) (&((const struct ss_runs_ctx *)(ctx))->rows[r])

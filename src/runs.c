@@ -16,6 +16,7 @@
  */
 #include "runs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -840,4 +841,38 @@ done:
         return ss_nomem(err, "run-length table");
     }
     return 0;
+}
+
+void ss_run_hist_line(const struct ss_run_hist *h, size_t i, size_t skip, char *buf, size_t n)
+{
+    size_t k = 0;
+    /* i: 0 header, 1..n_levels the levels, n_levels + 1 the margin */
+    if (i == 0)
+        k += (size_t)snprintf(buf + k, n - k, "%7s", "level");
+    else if (i <= h->n_levels)
+        k += (size_t)snprintf(buf + k, n - k, "%7u", h->levels[i - 1]);
+    else
+        k += (size_t)snprintf(buf + k, n - k, "%7s", "runs");
+    if (skip)
+        k += (size_t)snprintf(buf + k, n - k, " %6s", "<");
+    for (size_t j = skip; j < h->n_lengths && k < n; j++) {
+        if (i == 0)
+            k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)h->lengths[j]);
+        else if (i <= h->n_levels) {
+            uint64_t c = h->counts[(i - 1) * h->n_lengths + j];
+            if (c)
+                k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)c);
+            else
+                k += (size_t)snprintf(buf + k, n - k, " %6s", ".");
+        } else
+            k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)h->length_runs[j]);
+    }
+    if (k < n) {
+        if (i == 0)
+            snprintf(buf + k, n - k, " %7s", "runs");
+        else if (i <= h->n_levels)
+            snprintf(buf + k, n - k, " %7llu", (unsigned long long)h->level_runs[i - 1]);
+        else
+            snprintf(buf + k, n - k, " %7llu", (unsigned long long)h->total);
+    }
 }

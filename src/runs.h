@@ -114,4 +114,11 @@ int ss_runs_hist_fast(const struct ss_model *m, ss_id function, struct ss_run_hi
 /* Free the arrays of *h and zero it; a zeroed table is a no-op. */
 void ss_run_hist_free(struct ss_run_hist *h);
 
+/* Line i of h's table as text, into buf[0..n): 0 the header (the run
+ * lengths), 1..n_levels a level's runs of each length ('.' for none), then
+ * the margin (runs per length), each with its total at the end; the
+ * length columns from `skip` on (then "<" says some are left out).  One
+ * printer for report --by runs and the runs view. */
+void ss_run_hist_line(const struct ss_run_hist *h, size_t i, size_t skip, char *buf, size_t n);
+
 #endif

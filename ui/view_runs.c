@@ -154,42 +154,6 @@ static void title(struct ui *ui, struct ui_view *v, char *buf, size_t n)
         snprintf(buf, n, "run lengths");
 }
 
-/* One line of the run-length table, from length column `skip` on. */
-static void hist_line(const struct runs_view *p, size_t i, size_t skip, char *buf, size_t n)
-{
-    const struct ss_run_hist *h = &p->h;
-    size_t k = 0;
-    /* i: 0 header, 1..n_levels the levels, n_levels + 1 the margin */
-    if (i == 0)
-        k += (size_t)snprintf(buf + k, n - k, "%7s", "level");
-    else if (i <= h->n_levels)
-        k += (size_t)snprintf(buf + k, n - k, "%7u", h->levels[i - 1]);
-    else
-        k += (size_t)snprintf(buf + k, n - k, "%7s", "runs");
-    if (skip)
-        k += (size_t)snprintf(buf + k, n - k, " %6s", "<");
-    for (size_t j = skip; j < h->n_lengths && k < n; j++) {
-        if (i == 0)
-            k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)h->lengths[j]);
-        else if (i <= h->n_levels) {
-            uint64_t c = h->counts[(i - 1) * h->n_lengths + j];
-            if (c)
-                k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)c);
-            else
-                k += (size_t)snprintf(buf + k, n - k, " %6s", ".");
-        } else
-            k += (size_t)snprintf(buf + k, n - k, " %6llu", (unsigned long long)h->length_runs[j]);
-    }
-    if (k < n) {
-        if (i == 0)
-            snprintf(buf + k, n - k, " %7s", "runs");
-        else if (i <= h->n_levels)
-            snprintf(buf + k, n - k, " %7llu", (unsigned long long)h->level_runs[i - 1]);
-        else
-            snprintf(buf + k, n - k, " %7llu", (unsigned long long)h->total);
-    }
-}
-
 static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int y, size_t row,
                      int style)
 {
@@ -223,7 +187,7 @@ static void draw_row(struct ui *ui, struct ui_view *v, struct ui_canvas *c, int 
     if (skip >= maxcols)
         skip = maxcols ? maxcols - 1 : 0;
     char line[16384];
-    hist_line(p, k - 2, skip, line, sizeof line);
+    ss_run_hist_line(&p->h, k - 2, skip, line, sizeof line);
     int st = style;
     if (style == UI_S_NORMAL && (k == 2 || k - 2 > p->h.n_levels))
         st = UI_S_HEADER;

@@ -583,15 +583,17 @@ static const struct cli_opt cli_opts[] = {
      ".BR FILES )."},
     {"follow", 0, optional_argument, "[=end]", IN_EXPLORER, SEC_TOP, set_follow,
      "follow FILE as it is written (an R job under\n"
-     "Rprof(), folded stacks): new samples are shown\n"
-     "within a second, the transforms applied to them;\n"
-     "=end: only the samples written from now on",
+     "Rprof(), perf script, folded stacks): new\n"
+     "samples are shown within a second, the\n"
+     "transforms applied to them; =end: only the\n"
+     "samples written from now on",
      "Follow\n"
      ".I FILE\n"
      "as it is written (an R job under\n"
      ".BR Rprof() ,\n"
-     "folded stacks): new samples are shown within a second, the transforms\n"
-     "applied to them;\n"
+     ".B perf script\n"
+     "output, folded stacks): new samples are shown within a second, the\n"
+     "transforms applied to them;\n"
      ".B \\-\\-follow=end\n"
      "shows only the samples written from now on (see\n"
      ".BR FOLLOWING )."},

@@ -6,18 +6,20 @@
 #include <string.h>
 
 #include "load_folded.h"
+#include "load_perf.h"
 #include "load_rprof.h"
 #include "reader.h"
 #include "tail.h"
 #include "vec.h"
 
-enum kind { K_UNKNOWN, K_RPROF, K_FOLDED };
+enum kind { K_UNKNOWN, K_RPROF, K_FOLDED, K_PERF };
 
 struct ss_follow {
     struct ss_tail tail;
     enum kind kind;
     struct ss_rprof_stream *rprof;
     struct ss_folded_stream *folded;
+    struct ss_perf_stream *perf;
     double folded_us;
     int failed;            /* a poll failed: the follow is over */
     struct ss_error error; /* ... with this */
@@ -28,22 +30,26 @@ struct ss_follow {
  * stays). */
 static void end_file(struct ss_follow *f, struct ss_model *m)
 {
-    if (f->rprof && m) {
-        struct ss_error e;
-        ss_error_clear(&e);
-        if (ss_rprof_stream_end(f->rprof, m, &e) && e.msg[0])
-            ss_model_warn(m, "%s", e.msg);
-    }
+    struct ss_error e;
+    ss_error_clear(&e);
+    if (m &&
+        ((f->rprof && ss_rprof_stream_end(f->rprof, m, &e)) ||
+         (f->perf && ss_perf_stream_end(f->perf, m, &e))) &&
+        e.msg[0])
+        ss_model_warn(m, "%s", e.msg);
     ss_rprof_stream_free(f->rprof);
     ss_folded_stream_free(f->folded);
+    ss_perf_stream_free(f->perf);
     f->rprof = NULL;
     f->folded = NULL;
+    f->perf = NULL;
     f->kind = K_UNKNOWN;
 }
 
 /* Tell the format by the first line that is not blank in buf[0..len) and
- * start its reader.  Returns 0 (*more set when every line is blank) or an
- * error code. */
+ * start its reader (a '#' comment, which perf script may start with, is
+ * passed over too).  Returns 0, with no reader when every line is blank,
+ * or an error code. */
 static int start_reader(struct ss_follow *f, struct ss_model *m, const char *buf, size_t len,
                         struct ss_error *err)
 {
@@ -62,6 +68,15 @@ static int start_reader(struct ss_follow *f, struct ss_model *m, const char *buf
             f->rprof = ss_rprof_stream_new(m, path, err);
             return f->rprof ? 0 : err->code;
         }
+        if (n && buf[i] == '#') { /* perf's comments, or a folded stack named so */
+            i += (size_t)(e - (buf + i)) + 1;
+            continue;
+        }
+        if (ss_perf_sniff(buf + i, n, 1, &why) == 1) {
+            f->kind = K_PERF;
+            f->perf = ss_perf_stream_new(m, path, err);
+            return f->perf ? 0 : err->code;
+        }
         int k = ss_folded_parse_line(buf + i, n, &stack, &slen, &count, &why);
         if (k == 0) {
             f->kind = K_FOLDED;
@@ -70,9 +85,10 @@ static int start_reader(struct ss_follow *f, struct ss_model *m, const char *buf
         }
         if (k < 0)
             return ss_fail(err, SS_EINPUT,
-                           "%s:%llu: cannot follow this file: only Rprof files and folded "
-                           "stacks are followed as they are written, and its first line is "
-                           "neither an Rprof header nor `STACK COUNT` (%s)",
+                           "%s:%llu: cannot follow this file: only Rprof files, perf script "
+                           "text and folded stacks are followed as they are written, and this "
+                           "line is neither an Rprof header, a perf sample's header nor `STACK "
+                           "COUNT` (%s)",
                            path, (unsigned long long)line_no, why);
         i += (size_t)(e - (buf + i)) + 1; /* a blank line */
     }
@@ -87,12 +103,15 @@ static int feed(struct ss_follow *f, struct ss_model *m, const char *buf, size_t
         if (rc || f->kind == K_UNKNOWN)
             return rc; /* only blank lines so far: the format is not known */
     }
+    if (f->kind == K_PERF)
+        return ss_perf_stream_feed(f->perf, m, buf, len, err);
     return f->kind == K_RPROF ? ss_rprof_stream_feed(f->rprof, m, buf, len, err)
                               : ss_folded_stream_feed(f->folded, m, buf, len, err);
 }
 
 /* --follow=end: the lines before the end that hold no sample (an Rprof
- * file's headers and `#File` lines) are read, the samples only counted. */
+ * file's headers and `#File` lines) are read, the samples only counted;
+ * folded stacks and perf script need nothing before their samples. */
 static int read_prefix(struct ss_follow *f, struct ss_model *m, struct ss_error *err)
 {
     uint64_t end = f->tail.off;
@@ -108,10 +127,8 @@ static int read_prefix(struct ss_follow *f, struct ss_model *m, struct ss_error 
     char *copy = NULL;
     size_t cap = 0;
     while (!rc && r.next_off < end && (got = ss_reader_next(&r, &line, &len, &term, err)) == 1) {
-        if (f->kind == K_FOLDED)
-            break; /* folded rows need nothing before them */
-        /* a sample line starts with '"', ':' or a position `F#L`; a header
-         * with a letter, a `#File` line with '#' */
+        /* an Rprof sample line starts with '"', ':' or a position `F#L`; a
+         * header with a letter, a `#File` line with '#' */
         char c = len ? line[0] : '\n';
         if (f->kind == K_RPROF && c != '#' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z'))
             continue;
@@ -121,8 +138,14 @@ static int read_prefix(struct ss_follow *f, struct ss_model *m, struct ss_error 
         }
         memcpy(copy, line, len);
         copy[len] = '\n';
-        if (f->kind == K_RPROF)
-            ss_rprof_stream_skip(f->rprof, r.line_no - 1 - ss_rprof_stream_lines(f->rprof), 0);
+        /* the format, from the first line that tells (not read yet) */
+        if (f->kind == K_UNKNOWN && (rc = start_reader(f, m, copy, len + 1, err)) != 0)
+            break;
+        if (f->kind == K_UNKNOWN)
+            continue; /* blank, or a comment */
+        if (f->kind != K_RPROF)
+            break; /* folded rows and perf samples need nothing before them */
+        ss_rprof_stream_skip(f->rprof, r.line_no - 1 - ss_rprof_stream_lines(f->rprof), 0);
         rc = feed(f, m, copy, len + 1, err);
     }
     if (!rc && got < 0)
@@ -188,7 +211,8 @@ uint64_t ss_follow_behind(const struct ss_follow *f)
 
 const char *ss_follow_format(const struct ss_follow *f)
 {
-    return f->kind == K_RPROF ? "Rprof" : f->kind == K_FOLDED ? "folded" : NULL;
+    static const char *const names[] = {NULL, "Rprof", "folded", "perf script"};
+    return names[f->kind];
 }
 
 void ss_follow_free(struct ss_follow *f, struct ss_model *m)

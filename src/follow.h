@@ -1,13 +1,15 @@
 /* follow.h - a profile read while it is written (stackscope(1), FOLLOWING):
- * an R job under Rprof(), or a folded-stacks file a collector appends to.
+ * an R job under Rprof(), `perf script` piped to a file, or a folded-stacks
+ * file a collector appends to.
  *
  * The file is read by tail.h (complete lines only, never holding the
  * writer back) and its lines are parsed into one model that stays open for
- * more: the Rprof reader's state (the session, its `#File` lines, its line
- * cache) lives from one poll to the next, so that a poll costs what its new
- * lines cost.  The format is told by the file's first line: an Rprof header
- * or a folded line `STACK COUNT` (the formats a writer appends to line by
- * line).  A file truncated or replaced (a new Rprof() on the same name)
+ * more: the reader's state (Rprof's session, its `#File` lines, its line
+ * cache; perf's open sample) lives from one poll to the next, so that a
+ * poll costs what its new lines cost.  The format is told by the file's
+ * first line that is neither blank nor a '#' comment: an Rprof header, a
+ * perf sample's header, or a folded line `STACK COUNT` (the text formats a
+ * writer appends to line by line).  A file truncated or replaced (a new Rprof() on the same name)
  * starts new sources in the same model; the old file's checks and warnings
  * are given then, as a load gives them.
  *
@@ -53,8 +55,8 @@ int ss_follow_poll(struct ss_follow *f, struct ss_model *m, struct ss_follow_new
 /* Bytes written to the file and not read yet. */
 uint64_t ss_follow_behind(const struct ss_follow *f);
 
-/* The file's format once its first line is read ("Rprof", "folded"), else
- * NULL. */
+/* The file's format once its first line is read ("Rprof", "perf script",
+ * "folded"), else NULL. */
 const char *ss_follow_format(const struct ss_follow *f);
 
 /* Stop following: the checks and warnings of the file's end go to m's

@@ -241,6 +241,7 @@ struct perf {
     ss_id vt_dur, vt_ev;
     double clock_sum;
     size_t clock_n;
+    ss_id sid; /* the source */
 };
 
 /* The location of a frame.  A symbol perf could not resolve is named after
@@ -361,121 +362,206 @@ static ss_id header_labels(struct perf *P, const struct header *h)
     return 0;
 }
 
-int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
+/* Start reading a perf script file into m: P set up, its source added.
+ * Returns 0 or SS_ENOMEM. */
+static int perf_start(struct perf *P, struct ss_model *m, const char *path, struct ss_error *err)
 {
-    struct perf P;
-    memset(&P, 0, sizeof P);
-    P.m = m;
-    P.path = path;
-    P.err = err;
-    P.vt_dur = P.vt_ev = SS_NONE;
-    P.key_comm = P.key_pid = P.key_tid = P.key_dso = P.leaf_dso = SS_NONE;
+    memset(P, 0, sizeof *P);
+    P->m = m;
+    P->path = path;
+    P->err = err;
+    P->vt_dur = P->vt_ev = SS_NONE;
+    P->key_comm = P->key_pid = P->key_tid = P->key_dso = P->leaf_dso = SS_NONE;
     struct ss_source src;
     memset(&src, 0, sizeof src);
     src.type = ss_model_intern_cstr(m, "perf");
     src.uri = ss_model_intern_cstr(m, path);
     src.session = 1;
     src.interval_us = 1e6;
-    ss_id sid = src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(m, &src);
-    if (sid == SS_NONE)
-        return ss_nomem(err, "model");
+    P->sid = src.type == SS_NONE || src.uri == SS_NONE ? SS_NONE : ss_model_add_source(m, &src);
+    return P->sid == SS_NONE ? ss_nomem(err, "model") : 0;
+}
+
+/* A sample's header line (its first non-blank byte at i, its end n). */
+static int perf_header(struct perf *P, const char *line, size_t i, size_t n, uint64_t line_no)
+{
+    struct header h;
+    const char *why;
+    int rc = flush(P); /* the previous sample ends here if no blank line did */
+    if (rc)
+        return rc;
+    if (parse_header(line + i, n - i, &h, &why))
+        return ss_fail(P->err, SS_EINPUT, "%s:%llu: %s", P->path, (unsigned long long)line_no, why);
+    char comm[4096];
+    size_t cl = h.comm_len < sizeof comm ? h.comm_len : sizeof comm - 1;
+    for (size_t k = 0; k < cl; k++)
+        comm[k] = h.comm[k] == ' ' ? '_' : h.comm[k];
+    P->comm = frame_loc(P, comm, cl, NULL, 0);
+    P->leaf_dso = SS_NONE;
+    if (P->comm == SS_NONE || header_labels(P, &h) == SS_NONE)
+        return ss_nomem(P->err, "frames");
+    P->open = 1;
+    P->line = line_no;
+    P->period = h.period;
+    P->clock = (h.event_len == 9 && !memcmp(h.event, "cpu-clock", 9)) ||
+               (h.event_len == 10 && !memcmp(h.event, "task-clock", 10));
+    if (h.rest_len) {
+        /* no call chain: the one frame follows on the header line */
+        const char *sym, *dso;
+        size_t sl, dl;
+        size_t rl = h.rest_len;
+        while (rl && is_sp(h.rest[rl - 1]))
+            rl--;
+        parse_frame(h.rest, rl, &sym, &sl, &dso, &dl);
+        ss_id loc = frame_loc(P, sym, sl, dso, dl);
+        if (loc == SS_NONE || VEC_PUSH(P->frames, loc))
+            return ss_nomem(P->err, "frames");
+    }
+    return 0;
+}
+
+/* One line of the file (without its line end). */
+static int perf_line(struct perf *P, const char *line, size_t len, uint64_t line_no)
+{
+    if (memchr(line, '\0', len))
+        return ss_fail(P->err, SS_EINPUT, "%s:%llu: NUL byte in the line (binary data?)", P->path,
+                       (unsigned long long)line_no);
+    size_t i = 0;
+    while (i < len && (is_sp(line[i]) || line[i] == '\r'))
+        i++;
+    if (i == len)
+        return flush(P);
+    if (!P->open && line[0] == '#')
+        return 0;
+    struct header h;
+    const char *why;
+    size_t n = len;
+    while (n && line[n - 1] == '\r')
+        n--;
+    /* a frame starts with a tab; a header without call chains with
+     * the command name padded with spaces */
+    int header = !is_sp(line[0]) || (line[0] == ' ' && !parse_header(line + i, n - i, &h, &why));
+    if (header)
+        return perf_header(P, line, i, n, line_no);
+    if (!P->open)
+        return ss_fail(P->err, SS_EINPUT,
+                       "%s:%llu: a frame line outside a sample (no header before it)", P->path,
+                       (unsigned long long)line_no);
+    while (n > i && is_sp(line[n - 1]))
+        n--;
+    const char *sym, *dso;
+    size_t sl, dl;
+    parse_frame(line + i, n - i, &sym, &sl, &dso, &dl);
+    ss_id loc = frame_loc(P, sym, sl, dso, dl);
+    if (loc == SS_NONE || VEC_PUSH(P->frames, loc))
+        return ss_nomem(P->err, "frames");
+    if (P->frames.n > PERF_MAX_FRAMES)
+        return ss_fail(P->err, SS_EINPUT, "%s:%llu: a sample with more than %d frames", P->path,
+                       (unsigned long long)P->line, PERF_MAX_FRAMES);
+    return 0;
+}
+
+/* The source's interval and measures from the samples read so far. */
+static void perf_source(struct perf *P)
+{
+    struct ss_model *m = P->m;
+    if (P->clock_n && P->clock_sum > 0) {
+        ss_model_set_interval(m, P->sid, P->clock_sum / 1e3 / (double)P->clock_n);
+        ss_model_clear_source_flags(m, P->sid, SS_SRC_UNTIMED); /* followed: clocks came */
+    } else { /* no clock event: counts of events */
+        ss_model_add_source_flags(m, P->sid, SS_SRC_UNTIMED);
+    }
+    /* measures: samples, the clock events' periods (time), the others' counts */
+    ss_model_source_value(m, P->sid, SS_VT_COUNT, 0);
+    if (P->vt_dur != SS_NONE) /* time: the sum of the clock events' periods */
+        ss_model_source_time(m, P->sid, P->vt_dur);
+    if (P->vt_ev != SS_NONE)
+        ss_model_source_value(m, P->sid, P->vt_ev, !P->clock_n);
+}
+
+int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
+{
+    struct perf P;
+    int rc = perf_start(&P, m, path, err);
+    if (rc)
+        return rc;
     const char *line;
     size_t len;
-    int term, got, rc = 0;
-    while (!rc && (got = ss_reader_next(r, &line, &len, &term, err)) == 1) {
-        if (memchr(line, '\0', len)) {
-            rc = ss_fail(err, SS_EINPUT, "%s:%llu: NUL byte in the line (binary data?)", path,
-                         (unsigned long long)r->line_no);
-            break;
-        }
-        size_t i = 0;
-        while (i < len && (is_sp(line[i]) || line[i] == '\r'))
-            i++;
-        if (i == len) {
-            rc = flush(&P);
-            continue;
-        }
-        if (!P.open && line[0] == '#')
-            continue;
-        struct header h;
-        const char *why;
-        size_t n = len;
-        while (n && line[n - 1] == '\r')
-            n--;
-        /* a frame starts with a tab; a header without call chains with
-         * the command name padded with spaces */
-        int header =
-            !is_sp(line[0]) || (line[0] == ' ' && !parse_header(line + i, n - i, &h, &why));
-        if (!header) {
-            if (!P.open) {
-                rc = ss_fail(err, SS_EINPUT,
-                             "%s:%llu: a frame line outside a sample (no header "
-                             "before it)",
-                             path, (unsigned long long)r->line_no);
-                break;
-            }
-            while (n > i && is_sp(line[n - 1]))
-                n--;
-            const char *sym, *dso;
-            size_t sl, dl;
-            parse_frame(line + i, n - i, &sym, &sl, &dso, &dl);
-            ss_id loc = frame_loc(&P, sym, sl, dso, dl);
-            if (loc == SS_NONE || VEC_PUSH(P.frames, loc))
-                rc = ss_nomem(err, "frames");
-            else if (P.frames.n > PERF_MAX_FRAMES)
-                rc = ss_fail(err, SS_EINPUT, "%s:%llu: a sample with more than %d frames", path,
-                             (unsigned long long)P.line, PERF_MAX_FRAMES);
-            continue;
-        }
-        /* a header: the previous sample ends here if no blank line did */
-        if ((rc = flush(&P)))
-            break;
-        if (parse_header(line + i, n - i, &h, &why)) {
-            rc = ss_fail(err, SS_EINPUT, "%s:%llu: %s", path, (unsigned long long)r->line_no, why);
-            break;
-        }
-        char comm[4096];
-        size_t cl = h.comm_len < sizeof comm ? h.comm_len : sizeof comm - 1;
-        for (size_t k = 0; k < cl; k++)
-            comm[k] = h.comm[k] == ' ' ? '_' : h.comm[k];
-        P.comm = frame_loc(&P, comm, cl, NULL, 0);
-        P.leaf_dso = SS_NONE;
-        if (P.comm == SS_NONE || header_labels(&P, &h) == SS_NONE) {
-            rc = ss_nomem(err, "frames");
-            break;
-        }
-        P.open = 1;
-        P.line = r->line_no;
-        P.period = h.period;
-        P.clock = (h.event_len == 9 && !memcmp(h.event, "cpu-clock", 9)) ||
-                  (h.event_len == 10 && !memcmp(h.event, "task-clock", 10));
-        if (h.rest_len) {
-            /* no call chain: the one frame follows on the header line */
-            const char *sym, *dso;
-            size_t sl, dl;
-            size_t rl = h.rest_len;
-            while (rl && is_sp(h.rest[rl - 1]))
-                rl--;
-            parse_frame(h.rest, rl, &sym, &sl, &dso, &dl);
-            ss_id loc = frame_loc(&P, sym, sl, dso, dl);
-            if (loc == SS_NONE || VEC_PUSH(P.frames, loc))
-                rc = ss_nomem(err, "frames");
-        }
-    }
+    int term, got;
+    while (!rc && (got = ss_reader_next(r, &line, &len, &term, err)) == 1)
+        rc = perf_line(&P, line, len, r->line_no);
     if (!rc && got < 0)
         rc = err->code;
     if (!rc)
         rc = flush(&P);
-    if (!rc && P.clock_n && P.clock_sum > 0)
-        ss_model_set_interval(m, sid, P.clock_sum / 1e3 / (double)P.clock_n);
-    else if (!rc)
-        ss_model_add_source_flags(m, sid, SS_SRC_UNTIMED); /* no clock event: counts of events */
-    /* measures: samples, the clock events' periods (time), the others' counts */
-    ss_model_source_value(m, sid, SS_VT_COUNT, 0);
-    if (!rc && P.vt_dur != SS_NONE) /* time: the sum of the clock events' periods */
-        ss_model_source_time(m, sid, P.vt_dur);
-    if (!rc && P.vt_ev != SS_NONE)
-        ss_model_source_value(m, sid, P.vt_ev, !P.clock_n);
+    if (!rc)
+        perf_source(&P);
     VEC_FREE(P.frames);
     return rc;
+}
+
+/* ---- following a file as it is written ------------------------------------- */
+
+struct ss_perf_stream {
+    struct perf P;
+    struct ss_reader r;
+    char *path;
+};
+
+struct ss_perf_stream *ss_perf_stream_new(struct ss_model *m, const char *path,
+                                          struct ss_error *err)
+{
+    struct ss_perf_stream *s = calloc(1, sizeof *s);
+    char *copy = strdup(path);
+    if (!s || !copy) {
+        free(s);
+        free(copy);
+        ss_nomem(err, "follow");
+        return NULL;
+    }
+    s->path = copy;
+    ss_reader_over(&s->r, s->path, "", 0);
+    if (perf_start(&s->P, m, s->path, err)) {
+        ss_perf_stream_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+int ss_perf_stream_feed(struct ss_perf_stream *s, struct ss_model *m, const char *buf, size_t len,
+                        struct ss_error *err)
+{
+    struct perf *P = &s->P;
+    P->m = m;
+    P->err = err;
+    ss_reader_over(&s->r, s->path, buf, len);
+    const char *line;
+    size_t n;
+    int term, got, rc = 0;
+    while (!rc && (got = ss_reader_next(&s->r, &line, &n, &term, err)) == 1)
+        rc = perf_line(P, line, n, s->r.line_no);
+    if (!rc && got < 0)
+        rc = err->code;
+    if (!rc)
+        perf_source(P); /* the last sample stays open until its blank line */
+    return rc;
+}
+
+int ss_perf_stream_end(struct ss_perf_stream *s, struct ss_model *m, struct ss_error *err)
+{
+    s->P.m = m;
+    s->P.err = err;
+    int rc = flush(&s->P);
+    if (!rc)
+        perf_source(&s->P);
+    return rc;
+}
+
+void ss_perf_stream_free(struct ss_perf_stream *s)
+{
+    if (!s)
+        return;
+    VEC_FREE(s->P.frames);
+    free(s->path);
+    free(s);
 }

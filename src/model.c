@@ -626,6 +626,11 @@ void ss_model_add_source_flags(struct ss_model *m, ss_id src, uint32_t flags)
     m->sources.v[src].flags |= flags;
 }
 
+void ss_model_clear_source_flags(struct ss_model *m, ss_id src, uint32_t flags)
+{
+    m->sources.v[src].flags &= ~flags;
+}
+
 void ss_model_set_location_file(struct ss_model *m, ss_id loc, ss_id file)
 {
     m->locations.v[loc].file = file;

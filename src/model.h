@@ -585,6 +585,8 @@ void ss_model_set_interval(struct ss_model *m, ss_id src, double interval_us);
 /* Add the SS_SRC_* flags `flags` to source src (a loader that learns them
  * from the samples: perf without a clock event is SS_SRC_UNTIMED). */
 void ss_model_add_source_flags(struct ss_model *m, ss_id src, uint32_t flags);
+/* Take them away (a followed file's loader that learns otherwise later). */
+void ss_model_clear_source_flags(struct ss_model *m, ss_id src, uint32_t flags);
 
 /* Give location loc the source file `file` (a string id or SS_NONE): Rprof's
  * file numbers resolved late.  Locations may become equal: call

@@ -215,9 +215,30 @@ static const char followed[] = "memory profiling: line profiling: sample.interva
                                "\"k\" \"main\" \n"
                                "\"j\" \"k\" \"main\" \n";
 
-/* Follow `followed` written in pieces of `step` bytes, a poll after each;
- * then load it whole: the same samples, sources and values. */
-static void follow_in_pieces(size_t step)
+/* perf script with a comment header, two events, call chains and one
+ * sample without (its frame on the header line), the last sample ended by
+ * the end of the file, not a blank line. */
+static const char followed_perf[] =
+    "# ========\n"
+    "# captured on    : Sat Nov 28 11:58:32 2026\n"
+    "#\n"
+    "node 27774  5444.584239:    2004008 cpu-clock:ppp: \n"
+    "\t           13608 _dl_load_cache_lookup+0x148 (/usr/lib/ld.so)\n"
+    "\t    7f2ca5a3f8a8 [unknown] ([unknown])\n"
+    "\n"
+    "node 27775  5444.594868:    2004008 cpu-clock:ppp: \n"
+    "\tffffffff8225fd19 pvm_irq_enable+0x19 ([kernel.kallsyms])\n"
+    "\t           224b6 strcmp+0x16 (/usr/lib/ld.so)\n"
+    "\n"
+    "              sh 27891  5448.681912:    2004008 cpu-clock:ppp:  ffffffff8225fd19 "
+    "pvm_irq_enable+0x19 ([kernel.kallsyms])\n"
+    "node 27774  5444.604239:    7 page-faults: \n"
+    "\t           13608 _dl_load_cache_lookup+0x148 (/usr/lib/ld.so)\n";
+
+/* Follow text[0..len) written in pieces of `step` bytes, a poll after
+ * each; then load it whole: the same samples, sources and values. */
+static void follow_text_in_pieces(const char *text, size_t len, size_t step, const char *format,
+                                  size_t samples)
 {
     const char *p = file_put("f.out", "w", "");
     struct ss_model m, whole;
@@ -226,25 +247,26 @@ static void follow_in_pieces(size_t step)
     struct ss_follow *f;
     ck_assert_int_eq(ss_follow_open(&f, &m, p, 0, 0, &err), 0);
     ck_assert_ptr_null(ss_follow_format(f));
-    size_t len = sizeof followed - 1;
     for (size_t at = 0; at < len; at += step) {
         char piece[64];
         size_t k = len - at < step ? len - at : step;
-        memcpy(piece, followed + at, k);
+        memcpy(piece, text + at, k);
         piece[k] = '\0';
         file_put("f.out", "a", piece);
         struct ss_follow_news nw;
         ck_assert_msg(ss_follow_poll(f, &m, &nw, &err) == 0, "%s", err.msg);
         ck_assert_int_eq(nw.restarted, 0);
     }
-    ck_assert_str_eq(ss_follow_format(f), "Rprof");
+    ck_assert_str_eq(ss_follow_format(f), format);
     ck_assert_uint_eq(ss_follow_behind(f), 0);
     ss_follow_free(f, &m);
-    FX_LOAD_OK(&whole, followed);
+    char path[4096];
+    int rc = fx_load(&whole, &err, text, len, path, sizeof path);
+    ck_assert_msg(rc == 0, "%s", err.msg);
     char *a = model_text(&m), *b = model_text(&whole);
     ck_assert_str_eq(a, b);
-    ck_assert_uint_eq(m.sample_stack.n, 8);
-    ck_assert_uint_eq(m.sources.n, 2);
+    ck_assert_uint_eq(m.sample_stack.n, samples);
+    ck_assert_uint_eq(m.sources.n, whole.sources.n);
     ck_assert_uint_eq(m.warnings.n, whole.warnings.n);
     free(a);
     free(b);
@@ -256,9 +278,11 @@ static void follow_in_pieces(size_t step)
 START_TEST(test_follow_pieces)
 {
     /* pieces of 1 byte (every cut), 7 (mid-line, odd), 64 (several lines) */
-    follow_in_pieces(1);
-    follow_in_pieces(7);
-    follow_in_pieces(64);
+    static const size_t steps[] = {1, 7, 64};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        follow_text_in_pieces(followed, sizeof followed - 1, steps[i], "Rprof", 8);
+        follow_text_in_pieces(followed_perf, sizeof followed_perf - 1, steps[i], "perf script", 4);
+    }
 }
 END_TEST
 

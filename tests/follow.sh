@@ -1,7 +1,8 @@
 #!/bin/bash
 # Following a profile while it is written (stackscope(1), FOLLOWING): a
 # writer replays a real Rprof file (written by R: the demo, and a memory +
-# GC + line profile) into a file at its own pace, lines cut in the middle
+# GC + line profile) or perf script text (perf record of node) into a file
+# at its own pace, lines cut in the middle
 # between two writes, while the explorer follows it headless.  The profile
 # it ends with, saved with :w, is the replayed file byte for byte (the
 # Rprof writer's round trip is exact: roundtrip.sh); each write's samples
@@ -52,7 +53,8 @@ latency() {
 
 # follow_case NAME SRC PIECES PAUSE SLEEP_MS ARGS...: the explorer follows
 # $TMPD/NAME.out while SRC is replayed into it, then saves the profile
-# (NAME.copy.out) and the screen; ARGS go to stackscope before the file.
+# (NAME.copy.out, or NAME.copy.$COPY) and the screen; ARGS go to
+# stackscope before the file.
 follow_case() {
     local name=$1 src=$2 pieces=$3 pause=$4 sleep_ms=$5
     shift 5
@@ -60,7 +62,7 @@ follow_case() {
     replay "$src" "$TMPD/$name.out" "$pieces" "$pause" &
     local writer=$!
     printf '<Sleep %s>\nDUMP slept\n:follow now\n:w %s\nDUMP screen\n' "$sleep_ms" \
-        "$TMPD/$name.copy.out" |
+        "$TMPD/$name.copy.${COPY:-out}" |
         STACKSCOPE_UI_TIMING=$TMPD/$name.timing ui "$name" --follow "$@" "$TMPD/$name.out"
     wait "$writer"
 }
@@ -89,6 +91,20 @@ check "mem_gc_line: the transformed profile followed is the finished file's (rep
 check "mem_gc_line: the message says trim-base auto was found again" \
     "$(grep -q 'found again on the whole profile: trim-base auto' "$TMPD/mgl.slept" ||
         message "$TMPD/mgl.slept")"
+
+# ---- perf script (node --perf-basic-prof under perf record -g), in 4 writes ---
+# written back as pprof, which keeps every sample's stack, value and labels,
+# against the finished file written so
+COPY=pb.gz follow_case perf "$SRCDIR/tests/data/producers/perf/node-g.txt" 4 0.2 1200
+run convert -o "$TMPD/perf.want.pb.gz" "$SRCDIR/tests/data/producers/perf/node-g.txt"
+for by in self labels; do
+    run report --by $by --format tsv "$TMPD/perf.want.pb.gz"
+    echo "$OUT" >"$TMPD/perf.want.$by"
+    run report --by $by --format tsv "$TMPD/perf.copy.pb.gz"
+    echo "$OUT" >"$TMPD/perf.got.$by"
+    check "perf script: followed, the samples and labels of the finished file (--by $by)" \
+        "$(same_tsv "$TMPD/perf.want.$by" "$TMPD/perf.got.$by")"
+done
 
 # ---- --follow=end: only the samples written from now on ----------------------
 head -n 400 "$DEMO" >"$TMPD/end.out"

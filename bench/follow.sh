@@ -3,10 +3,11 @@
 #
 # Measures following a file while it is written (issue 36's targets: ingest
 # at least 1M samples a second while following; after an hour at 1 kHz,
-# 3.6M samples, a peak RSS of at most 300 MB).  For each of two real
+# 3.6M samples, a peak RSS of at most 300 MB).  For each of three real
 # profiles resampled to N samples (default 3600000, made by gen-big.sh into
 # bench/out/ when missing: bench/data/memory_line.out, memory + line
-# profiling, and data/demo.out in its own order, ORDER=kept), a writer
+# profiling, data/demo.out in its own order, ORDER=kept, and
+# bench/data/plain_fast.out, plain samples), a writer
 # appends the file in pieces of BYTES (default 4 MiB, each ending in the
 # middle of a line) as fast as dd writes them, while the explorer follows
 # it headless from its first byte (<Sleep> until the writer is done, then
@@ -53,7 +54,8 @@ make_input() {
 }
 
 printf '%-14s %9s %8s %9s %12s %10s %9s %8s\n' file samples MB refreshes "samples/cpu-s" "max ms" "wall s" "RSS MB"
-for spec in "ml-follow-$n.out:$here/data/memory_line.out:" "demo-follow-$n.out:$root/data/demo.out:kept"; do
+for spec in "ml-follow-$n.out:$here/data/memory_line.out:" "demo-follow-$n.out:$root/data/demo.out:kept" \
+    "plain-follow-$n.out:$here/data/plain_fast.out:"; do
     IFS=: read -r name src order <<<"$spec"
     input=$(make_input "$name" "$src" "$order")
     size=$(stat -c %s "$input")

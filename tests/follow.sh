@@ -8,8 +8,9 @@
 # Rprof writer's round trip is exact: roundtrip.sh); each write's samples
 # are on screen within the refresh period (1 s) of being written; the
 # transforms apply to the new samples; --follow=end reads only what comes
-# after; a truncated file starts new sources; --window compares the last
-# seconds; the wrong uses are refused with a message.
+# after; a truncated file starts new sources; --base compares with an old
+# run and --window the last seconds with the run before; the wrong uses are
+# refused with a message.
 . "$(dirname "$0")/lib.sh"
 need_stackscope
 
@@ -139,6 +140,21 @@ n_new=$(head -n 200 "$MGL" | grep -c '^[":0-9]')
 check "replaced: the old run's and the new run's samples ($n_old + $n_new)" \
     "$(grep -q "| $((n_old + n_new)) of $((n_old + n_new)) samples" "$TMPD/re.screen" ||
         tail -n 3 "$TMPD/re.screen")"
+
+# ---- --base: the growing profile against an old run ----------------------------
+head -n 1500 "$DEMO" >"$TMPD/b.out"
+(sleep 0.3 && tail -n +1501 "$DEMO" >>"$TMPD/b.out") &
+STACKSCOPE_SIZE=160x30 ui base --follow --base "$SRCDIR/data/demo-after.out" "$TMPD/b.out" <<'EOF'
+<Sleep 1400>
+:follow now
+DUMP screen
+EOF
+wait
+run report --base "$SRCDIR/data/demo-after.out" "$DEMO"
+want=$(echo "$OUT" | sed -n 's/^compare *time: \(base [0-9.]* s, new [0-9.]* s\).*/\1/p')
+check "--base: the finished file against the old run ($want)" \
+    "$(grep -q "b.out vs demo-after.out | following.* | time: $want" "$TMPD/base.screen" ||
+        tail -n 3 "$TMPD/base.screen")"
 
 # ---- --window: the last seconds against the run before ----------------------
 STACKSCOPE_SIZE=160x30 ui win --follow --window 5s "$DEMO" <<'EOF'

@@ -3,8 +3,8 @@
 # tmux session, gets its keys through `tmux send-keys` and is read back with
 # `tmux capture-pane`.  It walks the README's session on the demo profile
 # (the timeline's main phase kept, the scaffold cut, the run lengths of
-# lm.fit, the profile saved), checks a resize, NO_COLOR, and a clean exit on
-# q, SIGINT and SIGTERM.  The saved profile is read back by `stackscope
+# lm.fit, the profile saved), checks a resize, NO_COLOR, a file followed as
+# it grows (--follow), and a clean exit on q, SIGINT and SIGTERM.  The saved profile is read back by `stackscope
 # report` (and by R's summaryRprof when R is installed) and compared with
 # `report -e` on the same transforms.  Skipped without tmux.
 [ -n "$BASH_VERSION" ] || exec bash "$0" "$@"
@@ -275,6 +275,23 @@ if [ "$n_plain" -eq 0 ] && [ "$n_colour" -gt 0 ]; then
     pass "NO_COLOR: no colours ($n_colour coloured lines without it)"
 else
     fail "NO_COLOR" "coloured lines: $n_colour without NO_COLOR, $n_plain with"
+fi
+
+# --follow in a real terminal: the key loop wakes up to read the file as it
+# grows (headless, a script's <Sleep> does; follow.sh), and keys are still
+# answered.
+head -n 1000 demo.out >live.out
+n1=$(grep -c '^[":0-9]' live.out)
+tm new-session -d -s live -x 120 -y 30 \
+    "env LC_ALL=C.UTF-8 '$STACKSCOPE' --follow live.out 2>live.err; echo \$? >live.exit; sleep 60"
+if wait_for live "| $n1 of $n1 samples"; then
+    tail -n +1001 demo.out >>live.out
+    step live "| 5522 of 5522 samples" ""
+    step live "timeline: samples 1-5522 of 5522" 6
+    tm send-keys -t live q q
+    check "live: --follow exits 0 on q" "$(st=$(wait_exit live) && [ "$st" = 0 ] || echo "exit ${st:-none}: $(cat live.err)")"
+else
+    fail "live: --follow shows the file's first $n1 samples" "$(cat live.last)"
 fi
 
 finish

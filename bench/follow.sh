@@ -16,9 +16,10 @@
 #
 # Per file it prints the samples and bytes, the refreshes, the samples read
 # per second of the refreshes' CPU (reading, weighing, applying the list and
-# drawing: the ingest rate; the target is 1M/s), the slowest refresh, the
-# wall time from the first byte written to the last sample shown, and the
-# peak RSS (GNU time).  It builds nothing: it runs ./stackscope at the
+# drawing: the ingest rate; the target is 1M/s), the slowest refresh, how
+# long the writer took and how long after its last byte the last sample was
+# shown (the explorer keeps up when that is within the refresh period),
+# and the peak RSS (GNU time).  It builds nothing: it runs ./stackscope at the
 # repository root, or $STACKSCOPE.
 set -u
 
@@ -53,7 +54,8 @@ make_input() {
     echo "$out"
 }
 
-printf '%-14s %9s %8s %9s %12s %10s %9s %8s\n' file samples MB refreshes "samples/cpu-s" "max ms" "wall s" "RSS MB"
+printf '%-24s %9s %6s %9s %13s %7s %8s %6s %7s\n' file samples MB refreshes "samples/cpu-s" "max ms" \
+    "writer s" "lag s" "RSS MB"
 for spec in "ml-follow-$n.out:$here/data/memory_line.out:" "demo-follow-$n.out:$root/data/demo.out:kept" \
     "plain-follow-$n.out:$here/data/plain_fast.out:"; do
     IFS=: read -r name src order <<<"$spec"
@@ -61,6 +63,7 @@ for spec in "ml-follow-$n.out:$here/data/memory_line.out:" "demo-follow-$n.out:$
     size=$(stat -c %s "$input")
     f=$work/followed.out
     : >"$f"
+    rm -f "$work/done"
     t0=$(date +%s.%N)
     (
         at=0
@@ -70,22 +73,22 @@ for spec in "ml-follow-$n.out:$here/data/memory_line.out:" "demo-follow-$n.out:$
             tail -c +"$((at + 1))" "$input" | head -c "$len" >>"$f"
             at=$((at + len))
         done
-        touch "$work/done"
+        date +%s.%N >"$work/done"
     ) &
     writer=$!
-    # sleep until the writer is done (a script cannot wait on a file: a
-    # long sleep, cut short by the writer's end through :follow now after)
-    secs=$(awk -v s="$size" 'BEGIN { printf "%d", s / 20e6 * 1000 + 3000 }')
+    # sleep until the writer is done (a script cannot wait on a file: long
+    # enough for a writer at 100 MB/s, then :follow now reads what is left)
+    secs=$(awk -v s="$size" 'BEGIN { printf "%d", s / 100e6 * 1000 + 3000 }')
     printf '<Sleep %d>\n:follow now\n:q!\n' "$secs" >"$work/keys"
-    rm -f "$work/done"
     STACKSCOPE_SCRIPT=$work/keys STACKSCOPE_UI_TIMING=$work/timing \
         /usr/bin/time -f '%M' -o "$work/rss" "$STACKSCOPE" --follow "$f" >/dev/null 2>"$work/err" </dev/null
     wait "$writer"
     [ -e "$work/done" ] || echo "follow.sh: the writer was not done before the explorer ended" >&2
-    awk -F '\t' -v name="$name" -v size="$size" -v t0="$t0" -v rss="$(cat "$work/rss")" '
+    awk -F '\t' -v name="$name" -v size="$size" -v t0="$t0" -v rss="$(cat "$work/rss")" \
+        -v wend="$(cat "$work/done" 2>/dev/null || echo 0)" '
         /\(follow: / { s = $3; sub(/.*\(follow: /, "", s); split(s, f, " ")
             cpu += $2; k++; if ($1 > max) max = $1; last = f[1]
             w = $3; sub(/.* shown at /, "", w); sub(/\).*/, "", w); if (f[3] + 0 > 0) end = w }
-        END { printf "%-14s %9d %8.0f %9d %12.0f %10.0f %9.1f %8.0f\n", name, last, size / 1e6, k,
-              (cpu > 0 ? last / (cpu / 1e3) : 0), max, end - t0, rss / 1024 }' "$work/timing"
+        END { printf "%-24s %9d %6.0f %9d %13.0f %7.0f %8.1f %6.2f %7.0f\n", name, last, size / 1e6, k,
+              (cpu > 0 ? last / (cpu / 1e3) : 0), max, wend - t0, end - wend, rss / 1024 }' "$work/timing"
 done

@@ -318,15 +318,12 @@ struct ss_folded_stream *ss_folded_stream_new(struct ss_model *m, const char *pa
                                               double interval_us, struct ss_error *err)
 {
     struct ss_folded_stream *s = calloc(1, sizeof *s);
-    char *copy = strdup(path);
-    if (!s || !copy) {
+    if (!s || !(s->path = ss_reader_over_named(&s->r, path, err))) {
+        if (!s)
+            ss_nomem(err, "follow");
         free(s);
-        free(copy);
-        ss_nomem(err, "follow");
         return NULL;
     }
-    s->path = copy;
-    ss_reader_over(&s->r, s->path, "", 0);
     struct ss_source src;
     memset(&src, 0, sizeof src);
     src.type = ss_model_intern_cstr(m, "folded");
@@ -372,6 +369,7 @@ void ss_folded_stream_free(struct ss_folded_stream *s)
     free(s->F.vals);
     VEC_FREE(s->F.frames);
     VEC_FREE(s->F.base);
+    free(s->r.copy);
     free(s->path);
     free(s);
 }

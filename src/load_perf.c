@@ -512,15 +512,12 @@ struct ss_perf_stream *ss_perf_stream_new(struct ss_model *m, const char *path,
                                           struct ss_error *err)
 {
     struct ss_perf_stream *s = calloc(1, sizeof *s);
-    char *copy = strdup(path);
-    if (!s || !copy) {
+    if (!s || !(s->path = ss_reader_over_named(&s->r, path, err))) {
+        if (!s)
+            ss_nomem(err, "follow");
         free(s);
-        free(copy);
-        ss_nomem(err, "follow");
         return NULL;
     }
-    s->path = copy;
-    ss_reader_over(&s->r, s->path, "", 0);
     if (perf_start(&s->P, m, s->path, err)) {
         ss_perf_stream_free(s);
         return NULL;
@@ -562,6 +559,7 @@ void ss_perf_stream_free(struct ss_perf_stream *s)
     if (!s)
         return;
     VEC_FREE(s->P.frames);
+    free(s->r.copy);
     free(s->path);
     free(s);
 }

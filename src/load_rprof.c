@@ -1760,15 +1760,12 @@ struct ss_rprof_stream *ss_rprof_stream_new(struct ss_model *m, const char *path
                                             struct ss_error *err)
 {
     struct ss_rprof_stream *s = calloc(1, sizeof *s);
-    char *copy = strdup(path);
-    if (!s || !copy) {
+    if (!s || !(s->path = ss_reader_over_named(&s->r, path, err))) {
+        if (!s)
+            ss_nomem(err, "follow");
         free(s);
-        free(copy);
-        ss_nomem(err, "follow");
         return NULL;
     }
-    s->path = copy;
-    ss_reader_over(&s->r, s->path, "", 0);
     if (parser_start(&s->p, m, &s->r, s->path, err)) {
         ss_rprof_stream_free(s);
         return NULL;

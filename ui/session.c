@@ -267,31 +267,30 @@ static void refuse_step(struct ui *ui, size_t step, int no_match, int edit, int 
         ui_error(ui, "%s: %s; not added (U adds it anyway)", text, why);
 }
 
-int ui_compare_recent(struct ui *ui, const char *window)
+/* Compare two parts of the profile itself (kind UI_CMP_PHASES or
+ * UI_CMP_RECENT, sides a and b as ui->phase takes them), or end such a
+ * comparison (kind 0), for the command `what`: the models applied and
+ * installed, or on failure everything as it was and the error said.
+ * Returns 0 or -1. */
+static int compare_parts(struct ui *ui, int kind, const char *a, const char *b, const char *what)
 {
-    if (!window && ui->phase_cmp != UI_CMP_RECENT) {
-        ui_error(ui, "recent: the last seconds are not compared (:recent 10s)");
-        return -1;
-    }
     if (ui->bm && !ui->phase_cmp) {
-        ui_error(ui, "recent: a comparison with a base file is on (stackscope --base): the "
-                     "recent samples are compared without --base");
-        return -1;
-    }
-    if (window && (!*window || strlen(window) >= sizeof ui->phase[1] || window[0] == '-' ||
-                   !strchr("0123456789.", window[0]))) {
-        ui_error(ui, "recent: expected a duration (10s, 500ms, 2m), not '%s'", window);
+        ui_error(ui,
+                 "%s: a comparison with a base file is on (stackscope --base): compare "
+                 "parts of one profile without --base",
+                 what);
         return -1;
     }
     int was = ui->phase_cmp, norm = ui->normalize;
     char old[2][32];
     memcpy(old, ui->phase, sizeof old);
-    ui->phase_cmp = window ? UI_CMP_RECENT : 0;
-    if (window) {
-        snprintf(ui->phase[0], sizeof ui->phase[0], "%s", "");
-        snprintf(ui->phase[1], sizeof ui->phase[1], "%s", window);
-        ui->normalize = 1; /* the sides' shares: the window is the shorter */
+    ui->phase_cmp = kind;
+    if (kind) {
+        snprintf(ui->phase[0], sizeof ui->phase[0], "%s", a);
+        snprintf(ui->phase[1], sizeof ui->phase[1], "%s", b);
     }
+    if (kind == UI_CMP_RECENT)
+        ui->normalize = 1; /* the sides' shares: the window is the shorter */
     struct ss_model nm, nb;
     struct ss_error err;
     ss_error_clear(&err);
@@ -299,16 +298,31 @@ int ui_compare_recent(struct ui *ui, const char *window)
         ui->phase_cmp = was;
         ui->normalize = norm;
         memcpy(ui->phase, old, sizeof old);
-        ui_error(ui, "recent: %s", err.msg);
+        ui_error(ui, "%s: %s", what, err.msg);
         return -1;
     }
-    if (!window)
+    if (!kind)
         ui->bm = NULL;
     install(ui, &nm, &nb);
-    if (!window) {
-        ui_message(ui, "recent: off, the whole profile again");
-        return 0;
+    if (!kind)
+        ui_message(ui, "%s: off, the whole profile again", what);
+    return 0;
+}
+
+int ui_compare_recent(struct ui *ui, const char *window)
+{
+    if (!window && ui->phase_cmp != UI_CMP_RECENT) {
+        ui_error(ui, "recent: the last seconds are not compared (:recent 10s)");
+        return -1;
     }
+    if (window && (!*window || strlen(window) >= sizeof ui->phase[1] || window[0] == '-' ||
+                   !strchr("0123456789.", window[0]))) {
+        ui_error(ui, "recent: expected a duration (10s, 500ms, 2m), not '%s'", window);
+        return -1;
+    }
+    int rc = compare_parts(ui, window ? UI_CMP_RECENT : 0, "", window, "recent");
+    if (rc || !window)
+        return rc;
     const struct ss_tf_effect *e = ui->phase_eff;
     ui_message(ui,
                "the last %s (samples %zu-%zu) vs the run before (samples %zu-%zu), normalized; "
@@ -329,35 +343,9 @@ int ui_compare_phases(struct ui *ui, const char *a, const char *b)
         ui_error(ui, "compare-phases: no phases are compared (:compare-phases A B)");
         return -1;
     }
-    if (ui->bm && !ui->phase_cmp) {
-        ui_error(ui, "compare-phases: a comparison with a base file is on (stackscope --base): "
-                     "compare two phases of one profile without --base");
-        return -1;
-    }
-    int was = ui->phase_cmp;
-    char old[2][32];
-    memcpy(old, ui->phase, sizeof old);
-    ui->phase_cmp = a != NULL;
-    if (a) {
-        snprintf(ui->phase[0], sizeof ui->phase[0], "%s", a);
-        snprintf(ui->phase[1], sizeof ui->phase[1], "%s", b);
-    }
-    struct ss_model nm, nb;
-    struct ss_error err;
-    ss_error_clear(&err);
-    if (apply_list(ui, &nm, &nb, &err)) {
-        ui->phase_cmp = was;
-        memcpy(ui->phase, old, sizeof old);
-        ui_error(ui, "compare-phases: %s", err.msg);
-        return -1;
-    }
-    if (!a)
-        ui->bm = NULL;
-    install(ui, &nm, &nb);
-    if (!a) {
-        ui_message(ui, "compare-phases: off, the whole profile again");
-        return 0;
-    }
+    int rc = compare_parts(ui, a ? UI_CMP_PHASES : 0, a, b, "compare-phases");
+    if (rc || !a)
+        return rc;
     const struct ss_tf_effect *e = ui->phase_eff;
     ui_message(ui, "phase %s (samples %zu-%zu) vs phase %s (samples %zu-%zu) of %zu: X swaps them",
                b, e[1].range_first, e[1].range_last, a, e[0].range_first, e[0].range_last,

@@ -47,6 +47,11 @@ void ui_follow_begin(struct ui *ui, struct ss_follow *f)
     fw->f = f;
     fw->last_ms = fw->shown_ms = fw->start_ms = now_ms();
     fw->behind = ss_follow_behind(f);
+    if (!ui->orig.sample_stack.n)
+        ui_message(ui,
+                   "following %s: no sample yet; each is shown within a second of being "
+                   "written",
+                   ui->nfiles ? ui->files[0] : "the file");
 }
 
 int ui_following(const struct ui *ui)

@@ -979,6 +979,7 @@ static int explore(struct cli_args *a, const struct ss_cli_ui *ui, char *const *
     in.start = start;
     in.resumed = resumed;
     in.window = a->window;
+    in.folded_interval_us = a->load.folded_interval_us;
     in.follow = a->followed; /* taken over */
     a->followed = NULL;
     return ui->run(&in);
@@ -1063,8 +1064,11 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
         ss_tf_list_free(resumed);
         return rc;
     }
-    if (ui && ui->available())
-        return explore(&a, ui, files, n, resumed, resume);
+    if (ui && ui->available()) {
+        rc = explore(&a, ui, files, n, resumed, resume);
+        ss_follow_free(a.followed, NULL); /* not taken over: explore failed first */
+        return rc;
+    }
     /* no terminal: the report (--follow: of what the file holds now) */
     struct ss_report_opts o;
     memset(&o, 0, sizeof o);

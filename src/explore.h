@@ -61,6 +61,8 @@ struct ss_explore {
     /* --window DURATION ("10s"): the last DURATION compared with the run
      * before it (the explorer's :recent); NULL: not. */
     const char *window;
+    /* --interval: the period of folded stacks (0: none), for :follow. */
+    double folded_interval_us;
 };
 
 /* An explorer's input with nothing but the defaults: no files, no base,

@@ -1,9 +1,15 @@
-/* follow.c - a profile read while it is written (see follow.h). */
+/* follow.c - a profile read while it is written (see follow.h).
+ *
+ * One reader (r) is aimed at each poll's lines in memory (ss_reader_over)
+ * and handed to the format's stream, so that its line numbers go on from
+ * poll to poll and name the file's own lines in messages; a new file (a
+ * restart) starts them again from 1. */
 #include "follow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "load_folded.h"
 #include "load_perf.h"
@@ -16,11 +22,13 @@ enum kind { K_UNKNOWN, K_RPROF, K_FOLDED, K_PERF };
 
 struct ss_follow {
     struct ss_tail tail;
+    struct ss_reader r; /* over each poll's lines (its path: the tail's) */
     enum kind kind;
     struct ss_rprof_stream *rprof;
     struct ss_folded_stream *folded;
     struct ss_perf_stream *perf;
     double folded_us;
+    int resync;            /* --follow=end: a perf stream starts at a sample's header */
     int failed;            /* a poll failed: the follow is over */
     struct ss_error error; /* ... with this */
 };
@@ -33,7 +41,7 @@ static void end_file(struct ss_follow *f, struct ss_model *m)
     struct ss_error e;
     ss_error_clear(&e);
     if (m &&
-        ((f->rprof && ss_rprof_stream_end(f->rprof, m, &e)) ||
+        ((f->rprof && ss_rprof_stream_end(f->rprof, m, &f->r, &e)) ||
          (f->perf && ss_perf_stream_end(f->perf, m, &e))) &&
         e.msg[0])
         ss_model_warn(m, "%s", e.msg);
@@ -44,20 +52,23 @@ static void end_file(struct ss_follow *f, struct ss_model *m)
     f->folded = NULL;
     f->perf = NULL;
     f->kind = K_UNKNOWN;
+    f->resync = 0;
+    ss_reader_over(&f->r, f->tail.path, "", 0);
+    f->r.line_no = f->r.next_off = 0; /* the new file's lines from 1 */
 }
 
-/* Tell the format by the first line that is not blank in buf[0..len) and
- * start its reader (a '#' comment, which perf script may start with, is
- * passed over too).  Returns 0, with no reader when every line is blank,
- * or an error code. */
+/* Tell the format by the first line of buf[0..len) (whole lines) that is
+ * neither blank nor a '#' comment (perf script may start with comments),
+ * the one at line number line_no + 1, and start its reader.  Returns 0,
+ * with no reader when there is no such line, or an error code. */
 static int start_reader(struct ss_follow *f, struct ss_model *m, const char *buf, size_t len,
-                        struct ss_error *err)
+                        uint64_t line_no, struct ss_error *err)
 {
     const char *path = f->tail.path;
-    uint64_t line_no = 1;
-    for (size_t i = 0; i < len; line_no++) {
+    for (size_t i = 0; i < len;) {
+        line_no++;
         const char *e = memchr(buf + i, '\n', len - i);
-        size_t n = (size_t)(e - (buf + i));
+        size_t end = e ? (size_t)(e - buf) : len, n = end - i;
         if (n && buf[i + n - 1] == '\r')
             n--;
         const char *stack, *why;
@@ -65,16 +76,16 @@ static int start_reader(struct ss_follow *f, struct ss_model *m, const char *buf
         uint64_t count;
         if (ss_rprof_is_header(buf + i, n)) {
             f->kind = K_RPROF;
-            f->rprof = ss_rprof_stream_new(m, path, err);
+            f->rprof = ss_rprof_stream_new(m, &f->r, err);
             return f->rprof ? 0 : err->code;
         }
         if (n && buf[i] == '#') { /* perf's comments, or a folded stack named so */
-            i += (size_t)(e - (buf + i)) + 1;
+            i = end + 1;
             continue;
         }
         if (ss_perf_sniff(buf + i, n, 1, &why) == 1) {
             f->kind = K_PERF;
-            f->perf = ss_perf_stream_new(m, path, err);
+            f->perf = ss_perf_stream_new(m, path, f->resync, err);
             return f->perf ? 0 : err->code;
         }
         int k = ss_folded_parse_line(buf + i, n, &stack, &slen, &count, &why);
@@ -90,35 +101,44 @@ static int start_reader(struct ss_follow *f, struct ss_model *m, const char *buf
                            "line is neither an Rprof header, a perf sample's header nor `STACK "
                            "COUNT` (%s)",
                            path, (unsigned long long)line_no, why);
-        i += (size_t)(e - (buf + i)) + 1; /* a blank line */
+        i = end + 1; /* a blank line */
     }
     return 0;
 }
 
+/* Read the whole lines buf[0..len) (the file's next ones). */
 static int feed(struct ss_follow *f, struct ss_model *m, const char *buf, size_t len,
                 struct ss_error *err)
 {
     if (f->kind == K_UNKNOWN) {
-        int rc = start_reader(f, m, buf, len, err);
-        if (rc || f->kind == K_UNKNOWN)
-            return rc; /* only blank lines so far: the format is not known */
+        int rc = start_reader(f, m, buf, len, f->r.line_no, err);
+        if (rc)
+            return rc;
+        if (f->kind == K_UNKNOWN) { /* only blank lines and comments so far */
+            for (size_t i = 0; i < len; i++)
+                f->r.line_no += buf[i] == '\n';
+            return 0;
+        }
     }
+    ss_reader_over(&f->r, f->tail.path, buf, len);
     if (f->kind == K_PERF)
-        return ss_perf_stream_feed(f->perf, m, buf, len, err);
-    return f->kind == K_RPROF ? ss_rprof_stream_feed(f->rprof, m, buf, len, err)
-                              : ss_folded_stream_feed(f->folded, m, buf, len, err);
+        return ss_perf_stream_feed(f->perf, m, &f->r, err);
+    return f->kind == K_RPROF ? ss_rprof_stream_feed(f->rprof, m, &f->r, err)
+                              : ss_folded_stream_feed(f->folded, m, &f->r, err);
 }
 
 /* --follow=end: the lines before the end that hold no sample (an Rprof
  * file's headers and `#File` lines) are read, the samples only counted;
- * folded stacks and perf script need nothing before their samples. */
+ * folded stacks need nothing before their samples, and perf script starts
+ * at the first sample header after the end. */
 static int read_prefix(struct ss_follow *f, struct ss_model *m, struct ss_error *err)
 {
     uint64_t end = f->tail.off;
+    f->resync = 1;
     if (!end)
         return 0;
-    struct ss_reader r;
-    int rc = ss_reader_open(&r, f->tail.path, err);
+    struct ss_reader pr;
+    int rc = ss_reader_open(&pr, f->tail.path, err);
     if (rc)
         return rc;
     const char *line;
@@ -126,10 +146,12 @@ static int read_prefix(struct ss_follow *f, struct ss_model *m, struct ss_error 
     int term, got = 0;
     char *copy = NULL;
     size_t cap = 0;
-    while (!rc && r.next_off < end && (got = ss_reader_next(&r, &line, &len, &term, err)) == 1) {
+    while (!rc && pr.next_off < end && (got = ss_reader_next(&pr, &line, &len, &term, err)) == 1) {
         /* an Rprof sample line starts with '"', ':' or a position `F#L`; a
          * header with a letter, a `#File` line with '#' */
         char c = len ? line[0] : '\n';
+        if (f->kind == K_FOLDED || f->kind == K_PERF)
+            continue; /* counted: nothing of theirs is needed */
         if (f->kind == K_RPROF && c != '#' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z'))
             continue;
         if (ss_grow((void **)&copy, &cap, len + 1, 1)) {
@@ -138,23 +160,47 @@ static int read_prefix(struct ss_follow *f, struct ss_model *m, struct ss_error 
         }
         memcpy(copy, line, len);
         copy[len] = '\n';
-        /* the format, from the first line that tells (not read yet) */
-        if (f->kind == K_UNKNOWN && (rc = start_reader(f, m, copy, len + 1, err)) != 0)
-            break;
-        if (f->kind == K_UNKNOWN)
-            continue; /* blank, or a comment */
-        if (f->kind != K_RPROF)
-            break; /* folded rows and perf samples need nothing before them */
-        ss_rprof_stream_skip(f->rprof, r.line_no - 1 - ss_rprof_stream_lines(f->rprof), 0);
+        f->r.line_no = pr.line_no - 1; /* the line is the file's line pr.line_no */
+        /* the format from the first line that tells; only Rprof's is read */
+        if (f->kind == K_UNKNOWN &&
+            ((rc = start_reader(f, m, copy, len + 1, f->r.line_no, err)) || f->kind != K_RPROF))
+            continue;
         rc = feed(f, m, copy, len + 1, err);
     }
     if (!rc && got < 0)
         rc = err->code;
-    if (!rc && f->kind == K_RPROF)
-        ss_rprof_stream_skip(f->rprof, r.line_no - ss_rprof_stream_lines(f->rprof), 0);
+    f->r.line_no = pr.line_no; /* the lines before the end, read or not */
     free(copy);
-    ss_reader_close(&r);
+    ss_reader_close(&pr);
     return rc;
+}
+
+/* A file whose first bytes say it is read whole, never line by line (a
+ * pprof file, JSON, binary data): refused at the start, rather than
+ * followed as a profile that never has a line.  Returns 0 or SS_EINPUT. */
+static int check_text(struct ss_follow *f, struct ss_error *err)
+{
+    unsigned char b[4096];
+    ssize_t n = pread(f->tail.fd, b, sizeof b, 0);
+    if (n <= 0)
+        return 0; /* empty (yet): the first line tells */
+    size_t i = 0;
+    while (i < (size_t)n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'))
+        i++;
+    const char *what = NULL;
+    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+        what = "gzip data (a pprof profile?)";
+    else if (i < (size_t)n && (b[i] == '{' || b[i] == '['))
+        what = "JSON (a .cpuprofile or speedscope file?)";
+    else if (memchr(b, 0, (size_t)n))
+        what = "binary data";
+    if (!what)
+        return 0;
+    return ss_fail(err, SS_EINPUT,
+                   "%s: cannot follow this file: it is %s, which is read whole; only Rprof files, "
+                   "perf script text and folded stacks are followed as they are written (open it "
+                   "without --follow)",
+                   f->tail.path, what);
 }
 
 int ss_follow_open(struct ss_follow **out, struct ss_model *m, const char *path, int from_end,
@@ -166,6 +212,10 @@ int ss_follow_open(struct ss_follow **out, struct ss_model *m, const char *path,
         return ss_nomem(err, "follow");
     f->folded_us = folded_interval_us;
     int rc = ss_tail_open(&f->tail, path, from_end, err);
+    if (!rc)
+        ss_reader_over(&f->r, f->tail.path, "", 0);
+    if (!rc)
+        rc = check_text(f, err);
     if (!rc && from_end)
         rc = read_prefix(f, m, err);
     if (rc) {
@@ -220,6 +270,7 @@ void ss_follow_free(struct ss_follow *f, struct ss_model *m)
     if (!f)
         return;
     end_file(f, m);
+    free(f->r.copy);
     ss_tail_close(&f->tail);
     free(f);
 }

@@ -310,18 +310,14 @@ int ss_load_folded(struct ss_model *m, struct ss_reader *r, const char *path, st
 
 struct ss_folded_stream {
     struct folded_read F;
-    struct ss_reader r;
-    char *path;
 };
 
 struct ss_folded_stream *ss_folded_stream_new(struct ss_model *m, const char *path,
                                               double interval_us, struct ss_error *err)
 {
     struct ss_folded_stream *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = ss_reader_over_named(&s->r, path, err))) {
-        if (!s)
-            ss_nomem(err, "follow");
-        free(s);
+    if (!s) {
+        ss_nomem(err, "follow");
         return NULL;
     }
     struct ss_source src;
@@ -338,24 +334,23 @@ struct ss_folded_stream *ss_folded_stream_new(struct ss_model *m, const char *pa
         ss_nomem(err, "model");
         return NULL;
     }
-    s->F.r = &s->r;
-    s->F.path = s->path;
     return s;
 }
 
-int ss_folded_stream_feed(struct ss_folded_stream *s, struct ss_model *m, const char *buf,
-                          size_t len, struct ss_error *err)
+int ss_folded_stream_feed(struct ss_folded_stream *s, struct ss_model *m, struct ss_reader *r,
+                          struct ss_error *err)
 {
     struct folded_read *F = &s->F;
     F->m = m;
+    F->r = r;
+    F->path = r->path;
     F->err = err;
     if (!F->vals && !(F->vals = ss_calloc_array(m->values.n, sizeof *F->vals)))
         return ss_nomem(err, "values");
-    ss_reader_over(&s->r, s->path, buf, len);
     const char *line;
     size_t n;
     int term, got, rc = 0;
-    while (!rc && (got = ss_reader_next(&s->r, &line, &n, &term, err)) == 1)
+    while (!rc && (got = ss_reader_next(r, &line, &n, &term, err)) == 1)
         rc = read_line(F, line, n);
     if (!rc && got < 0)
         rc = err->code;
@@ -369,7 +364,5 @@ void ss_folded_stream_free(struct ss_folded_stream *s)
     free(s->F.vals);
     VEC_FREE(s->F.frames);
     VEC_FREE(s->F.base);
-    free(s->r.copy);
-    free(s->path);
     free(s);
 }

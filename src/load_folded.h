@@ -71,16 +71,17 @@ int ss_folded_parse_line(const char *s, size_t len, const char **stack, size_t *
                          uint64_t *count, const char **why);
 
 /* Following a folded file while it is written (follow.h): each batch of
- * whole lines (ending in LF) adds its rows to the one source the stream
- * made, of interval interval_us (0: SS_FOLDED_INTERVAL_US, counts only).
- * A difference (two counts) is refused line by line, as in a file whose
- * first line had one.  The model is given with every call (the caller may
- * have moved the struct); it must be the same one, not sealed. */
+ * whole lines (ending in LF), read through r (the follower's reader aimed
+ * at it: ss_reader_over), adds its rows to the one source the stream made,
+ * of interval interval_us (0: SS_FOLDED_INTERVAL_US, counts only).  A
+ * difference (two counts) is not told from a name with a space.  The model
+ * is given with every call (the caller may have moved the struct); it must
+ * be the same one, not sealed. */
 struct ss_folded_stream;
 struct ss_folded_stream *ss_folded_stream_new(struct ss_model *m, const char *path,
                                               double interval_us, struct ss_error *err);
-int ss_folded_stream_feed(struct ss_folded_stream *s, struct ss_model *m, const char *buf,
-                          size_t len, struct ss_error *err);
+int ss_folded_stream_feed(struct ss_folded_stream *s, struct ss_model *m, struct ss_reader *r,
+                          struct ss_error *err);
 void ss_folded_stream_free(struct ss_folded_stream *s);
 
 #endif

@@ -241,7 +241,8 @@ struct perf {
     ss_id vt_dur, vt_ev;
     double clock_sum;
     size_t clock_n;
-    ss_id sid; /* the source */
+    ss_id sid;  /* the source */
+    int resync; /* followed from the end: frame lines before the first header are passed over */
 };
 
 /* The location of a frame.  A symbol perf could not resolve is named after
@@ -441,8 +442,12 @@ static int perf_line(struct perf *P, const char *line, size_t len, uint64_t line
     /* a frame starts with a tab; a header without call chains with
      * the command name padded with spaces */
     int header = !is_sp(line[0]) || (line[0] == ' ' && !parse_header(line + i, n - i, &h, &why));
-    if (header)
+    if (header) {
+        P->resync = 0;
         return perf_header(P, line, i, n, line_no);
+    }
+    if (!P->open && P->resync)
+        return 0; /* the rest of a sample begun before --follow=end's start */
     if (!P->open)
         return ss_fail(P->err, SS_EINPUT,
                        "%s:%llu: a frame line outside a sample (no header before it)", P->path,
@@ -504,39 +509,37 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
 
 struct ss_perf_stream {
     struct perf P;
-    struct ss_reader r;
-    char *path;
+    char *path; /* the source's, for messages */
 };
 
-struct ss_perf_stream *ss_perf_stream_new(struct ss_model *m, const char *path,
+struct ss_perf_stream *ss_perf_stream_new(struct ss_model *m, const char *path, int resync,
                                           struct ss_error *err)
 {
     struct ss_perf_stream *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = ss_reader_over_named(&s->r, path, err))) {
-        if (!s)
-            ss_nomem(err, "follow");
+    if (!s || !(s->path = strdup(path))) {
         free(s);
+        ss_nomem(err, "follow");
         return NULL;
     }
     if (perf_start(&s->P, m, s->path, err)) {
         ss_perf_stream_free(s);
         return NULL;
     }
+    s->P.resync = resync;
     return s;
 }
 
-int ss_perf_stream_feed(struct ss_perf_stream *s, struct ss_model *m, const char *buf, size_t len,
+int ss_perf_stream_feed(struct ss_perf_stream *s, struct ss_model *m, struct ss_reader *r,
                         struct ss_error *err)
 {
     struct perf *P = &s->P;
     P->m = m;
     P->err = err;
-    ss_reader_over(&s->r, s->path, buf, len);
     const char *line;
     size_t n;
     int term, got, rc = 0;
-    while (!rc && (got = ss_reader_next(&s->r, &line, &n, &term, err)) == 1)
-        rc = perf_line(P, line, n, s->r.line_no);
+    while (!rc && (got = ss_reader_next(r, &line, &n, &term, err)) == 1)
+        rc = perf_line(P, line, n, r->line_no);
     if (!rc && got < 0)
         rc = err->code;
     if (!rc)
@@ -559,7 +562,6 @@ void ss_perf_stream_free(struct ss_perf_stream *s)
     if (!s)
         return;
     VEC_FREE(s->P.frames);
-    free(s->r.copy);
     free(s->path);
     free(s);
 }

@@ -42,14 +42,17 @@ int ss_load_perf(struct ss_model *m, struct ss_reader *r, const char *path, stru
 int ss_perf_sniff(const char *p, size_t n, int whole, const char **why);
 
 /* Following a perf script file while it is written (follow.h): each batch
- * of whole lines (ending in LF) adds its samples to the one source the
+ * of whole lines (ending in LF), read through r (the follower's reader
+ * aimed at it: ss_reader_over), adds its samples to the one source the
  * stream made; a sample is added once its blank line (or the next header)
- * is read, and the last one at the end (ss_perf_stream_end).  The model
- * is given with every call: the same one, not sealed. */
+ * is read, and the last one at the end (ss_perf_stream_end).  `resync`
+ * (following from the end of the file): the frame lines before the first
+ * sample header, the rest of a sample begun before, are passed over.  The
+ * model is given with every call: the same one, not sealed. */
 struct ss_perf_stream;
-struct ss_perf_stream *ss_perf_stream_new(struct ss_model *m, const char *path,
+struct ss_perf_stream *ss_perf_stream_new(struct ss_model *m, const char *path, int resync,
                                           struct ss_error *err);
-int ss_perf_stream_feed(struct ss_perf_stream *s, struct ss_model *m, const char *buf, size_t len,
+int ss_perf_stream_feed(struct ss_perf_stream *s, struct ss_model *m, struct ss_reader *r,
                         struct ss_error *err);
 int ss_perf_stream_end(struct ss_perf_stream *s, struct ss_model *m, struct ss_error *err);
 void ss_perf_stream_free(struct ss_perf_stream *s);

@@ -1752,37 +1752,32 @@ done:
 
 struct ss_rprof_stream {
     struct parser p;
-    struct ss_reader r; /* over each batch of lines, its line count going on */
-    char *path;
 };
 
-struct ss_rprof_stream *ss_rprof_stream_new(struct ss_model *m, const char *path,
+struct ss_rprof_stream *ss_rprof_stream_new(struct ss_model *m, struct ss_reader *r,
                                             struct ss_error *err)
 {
     struct ss_rprof_stream *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = ss_reader_over_named(&s->r, path, err))) {
-        if (!s)
-            ss_nomem(err, "follow");
-        free(s);
+    if (!s) {
+        ss_nomem(err, "follow");
         return NULL;
     }
-    if (parser_start(&s->p, m, &s->r, s->path, err)) {
+    if (parser_start(&s->p, m, r, r->path, err)) {
         ss_rprof_stream_free(s);
         return NULL;
     }
     return s;
 }
 
-int ss_rprof_stream_feed(struct ss_rprof_stream *s, struct ss_model *m, const char *buf, size_t len,
+int ss_rprof_stream_feed(struct ss_rprof_stream *s, struct ss_model *m, struct ss_reader *r,
                          struct ss_error *err)
 {
     struct parser *p = &s->p;
-    struct ss_reader *r = &s->r;
     p->m = m; /* the model may have moved (a struct copied) since the last batch */
+    p->r = r;
     p->err = err;
     if (sync_vals(p))
         return err->code;
-    ss_reader_over(r, s->path, buf, len);
     const char *line;
     size_t n;
     int term, got, rc = 0;
@@ -1798,22 +1793,13 @@ int ss_rprof_stream_feed(struct ss_rprof_stream *s, struct ss_model *m, const ch
     return got < 0 ? err->code : 0;
 }
 
-uint64_t ss_rprof_stream_lines(const struct ss_rprof_stream *s)
-{
-    return s->r.line_no;
-}
-
-void ss_rprof_stream_skip(struct ss_rprof_stream *s, uint64_t lines, uint64_t bytes)
-{
-    s->r.line_no += lines;
-    s->r.next_off += bytes;
-}
-
-int ss_rprof_stream_end(struct ss_rprof_stream *s, struct ss_model *m, struct ss_error *err)
+int ss_rprof_stream_end(struct ss_rprof_stream *s, struct ss_model *m, struct ss_reader *r,
+                        struct ss_error *err)
 {
     s->p.m = m;
+    s->p.r = r;
     s->p.err = err;
-    return finish_file(&s->p, s->r.line_no);
+    return finish_file(&s->p, r->line_no);
 }
 
 void ss_rprof_stream_free(struct ss_rprof_stream *s)
@@ -1821,7 +1807,5 @@ void ss_rprof_stream_free(struct ss_rprof_stream *s)
     if (!s)
         return;
     parser_free(&s->p);
-    free(s->r.copy);
-    free(s->path);
     free(s);
 }

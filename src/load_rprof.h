@@ -31,31 +31,28 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
 /* Following a file while R writes it (follow.h): a parser kept between
  * batches of complete lines, so that each batch goes on from the state
  * the one before left (the session, its `#File` lines, its line cache).
- * The model is given anew with every call (the caller may have moved the
- * struct); it must be the same model and not sealed. */
+ * The lines come from r, the follower's reader aimed at each batch
+ * (ss_reader_over: its line numbers go on, and name the file's lines in
+ * messages).  The model is given anew with every call (the caller may have
+ * moved the struct); it must be the same model and not sealed. */
 struct ss_rprof_stream;
 
-/* A parser of the file `path` (copied; for messages) adding to m.  NULL
- * when memory runs out (err says so). */
-struct ss_rprof_stream *ss_rprof_stream_new(struct ss_model *m, const char *path,
+/* A parser of the file r names, adding to m.  NULL when memory runs out
+ * (err says so). */
+struct ss_rprof_stream *ss_rprof_stream_new(struct ss_model *m, struct ss_reader *r,
                                             struct ss_error *err);
 
-/* Parse buf[0..len): whole lines, each ending in LF.  Returns 0, or an
- * error code with err naming the file, line and column (the lines before
- * the bad one are in m). */
-int ss_rprof_stream_feed(struct ss_rprof_stream *s, struct ss_model *m, const char *buf, size_t len,
+/* Parse the lines r is aimed at (whole lines, each ending in LF).  Returns
+ * 0, or an error code with err naming the file, line and column (the lines
+ * before the bad one are in m). */
+int ss_rprof_stream_feed(struct ss_rprof_stream *s, struct ss_model *m, struct ss_reader *r,
                          struct ss_error *err);
-
-/* The lines read so far; ss_rprof_stream_skip counts `lines` lines of
- * `bytes` bytes as read without parsing them (the samples written before
- * --follow=end), so that later messages name the file's lines. */
-uint64_t ss_rprof_stream_lines(const struct ss_rprof_stream *s);
-void ss_rprof_stream_skip(struct ss_rprof_stream *s, uint64_t lines, uint64_t bytes);
 
 /* The end of the file (it was truncated or replaced, or the follow ends):
  * the whole file's checks and warnings, as a load gives them.  Returns 0
  * or an error code (no header in the file). */
-int ss_rprof_stream_end(struct ss_rprof_stream *s, struct ss_model *m, struct ss_error *err);
+int ss_rprof_stream_end(struct ss_rprof_stream *s, struct ss_model *m, struct ss_reader *r,
+                        struct ss_error *err);
 
 void ss_rprof_stream_free(struct ss_rprof_stream *s);
 

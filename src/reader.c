@@ -260,17 +260,6 @@ void ss_reader_over(struct ss_reader *r, const char *path, const char *buf, size
     r->max_line = SS_MAX_STREAM_LINE;
 }
 
-char *ss_reader_over_named(struct ss_reader *r, const char *path, struct ss_error *err)
-{
-    char *copy = strdup(path);
-    if (!copy) {
-        ss_nomem(err, "follow");
-        return NULL;
-    }
-    ss_reader_over(r, copy, "", 0);
-    return copy;
-}
-
 void ss_reader_close(struct ss_reader *r)
 {
     if (r->fd >= 0 && !r->ranged)

@@ -130,11 +130,6 @@ void ss_reader_use_whole(struct ss_reader *r, const struct ss_inmap *whole);
  * closed: it reads no file (fd -1) and owns no buffer. */
 void ss_reader_over(struct ss_reader *r, const char *path, const char *buf, size_t len);
 
-/* The start of a loader's stream of such batches: a copy of path (the
- * caller frees it, with r->copy, when the stream ends) that r names in its
- * messages, r aimed at no lines yet.  NULL when memory runs out (err set). */
-char *ss_reader_over_named(struct ss_reader *r, const char *path, struct ss_error *err);
-
 /* Read the next line.  Returns 1 and sets *line and *len (without the line end;
  * borrowed until the next call) and *terminated (0 when the file ended
  * without a line end), 0 at end of file, or -1 with err set (I/O error, line

@@ -35,7 +35,8 @@ static int fail_errno(struct ss_tail *t, struct ss_error *err, const char *what)
 /* Open t->path as the file followed; its identity into t. */
 static int open_file(struct ss_tail *t, struct ss_error *err)
 {
-    t->fd = open(t->path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO at the name is refused below, not waited on */
+    t->fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (t->fd < 0)
         return fail_errno(t, err, "open it to follow");
     struct stat st;
@@ -182,7 +183,6 @@ static void hand_out(struct ss_tail *t, size_t total, const char **lines, size_t
     *len = end;
     t->held_at = end;
     t->held = total - end;
-    t->handed += end;
     if (sig_read(t, t->sig, &t->sig_n))
         t->sig_n = 0; /* cannot tell: no rewrite is seen by it */
 }
@@ -229,11 +229,20 @@ int ss_tail_poll(struct ss_tail *t, const char **lines, size_t *len, int *restar
 
 uint64_t ss_tail_behind(const struct ss_tail *t)
 {
-    struct stat st;
+    struct stat st, ps;
     if (t->fd < 0 || fstat(t->fd, &st))
         return 0;
-    uint64_t done = t->off - t->held;
-    return (uint64_t)st.st_size > done ? (uint64_t)st.st_size - done : 0;
+    uint64_t size = (uint64_t)st.st_size, behind = 0;
+    if (size >= t->off)
+        behind = size - t->off;
+    else /* truncated: all of it is new */
+        behind = size;
+    /* replaced: the new file is all to read (1 when it is empty yet, so
+     * that the next poll switches to it) */
+    if (!t->replaced && stat(t->path, &ps) == 0 &&
+        ((uint64_t)ps.st_dev != t->dev || (uint64_t)ps.st_ino != t->ino))
+        behind += ps.st_size > 0 ? (uint64_t)ps.st_size : 1;
+    return behind;
 }
 
 void ss_tail_close(struct ss_tail *t)

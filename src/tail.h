@@ -20,14 +20,13 @@
 
 /* Bytes handed out by one poll at most (a refresh stays bounded however
  * far behind the reader is); a line longer than this is an error. */
-#define SS_TAIL_MAX_POLL ((size_t)64 << 20)
+#define SS_TAIL_MAX_POLL ((size_t)16 << 20)
 
 struct ss_tail {
     char *path;
     int fd;
     uint64_t dev, ino; /* the open file's identity */
     uint64_t off;      /* bytes of it read */
-    uint64_t handed;   /* bytes handed out as lines, over every restart */
     char *buf;         /* the lines of the last poll, then the partial line held */
     size_t held_at;    /* where in buf the held partial line starts */
     size_t held, cap;  /* its bytes; buf's allocation */
@@ -53,8 +52,10 @@ int ss_tail_open(struct ss_tail *t, const char *path, int from_end, struct ss_er
 int ss_tail_poll(struct ss_tail *t, const char **lines, size_t *len, int *restart,
                  struct ss_error *err);
 
-/* Bytes of the file not yet handed out (the partial line held included):
- * how far behind the writer the reader is.  0 when it cannot tell. */
+/* Bytes written and not read yet: after the offset read (a partial last
+ * line read and held is not counted: nothing is to be done until it ends);
+ * a truncated file's whole size; a replacement's size too (at least 1).
+ * 0 when it cannot tell.  Two stat(2) calls: cheap enough for every tick. */
 uint64_t ss_tail_behind(const struct ss_tail *t);
 
 /* Close t; a zeroed struct is a no-op. */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "follow.h"
@@ -76,7 +77,7 @@ START_TEST(test_append_and_partial)
     struct ss_error err;
     ck_assert_int_eq(ss_tail_open(&t, p, 0, &err), 0);
     ck_assert_str_eq(poll_text(&t), "head\n"); /* "ab" held: no newline yet */
-    ck_assert_uint_eq(ss_tail_behind(&t), 2);
+    ck_assert_uint_eq(ss_tail_behind(&t), 0);  /* nothing to do until it ends */
     ck_assert_str_eq(poll_text(&t), "");
     file_put("a.out", "a", "c\nde");
     ck_assert_str_eq(poll_text(&t), "abc\n");
@@ -110,7 +111,8 @@ START_TEST(test_truncated_and_rewritten)
     struct ss_error err;
     ck_assert_int_eq(ss_tail_open(&t, p, 0, &err), 0);
     ck_assert_str_eq(poll_text(&t), "one\ntwo\n");
-    file_put("t.out", "w", "x\n"); /* shorter: truncated, the same file */
+    file_put("t.out", "w", "x\n");            /* shorter: truncated, the same file */
+    ck_assert_uint_eq(ss_tail_behind(&t), 2); /* all of it is new */
     ck_assert_str_eq(poll_text(&t), "!x\n");
     file_put("t.out", "a", "y\n");
     ck_assert_str_eq(poll_text(&t), "y\n");
@@ -137,6 +139,8 @@ START_TEST(test_replaced)
     file_put("r.out", "a", "last of old\nunfinished");
     const char *q = file_put("r.new", "w", "fresh\n");
     ck_assert_int_eq(rename(q, keep), 0);
+    /* the old file's 22 bytes after the offset, and the new file's 6 */
+    ck_assert_uint_eq(ss_tail_behind(&t), 22 + 6);
     ck_assert_str_eq(poll_text(&t), "last of old\n");
     ck_assert_str_eq(poll_text(&t), "!fresh\n"); /* "unfinished" never ended */
     file_put("r.out", "a", "more\n");
@@ -167,6 +171,12 @@ START_TEST(test_bounds)
     ck_assert_int_eq(ss_tail_open(&t, "/nonexistent/x.out", 0, &err), SS_EINPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/x.out: cannot open it to follow"));
     ck_assert_int_eq(ss_tail_open(&t, dir, 0, &err), SS_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "not a regular file"));
+    /* a FIFO is refused at once, not waited on for a writer */
+    char fifo[4300];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(ss_tail_open(&t, fifo, 0, &err), SS_EINPUT);
     ck_assert_ptr_nonnull(strstr(err.msg, "not a regular file"));
     cleanup();
 }
@@ -248,7 +258,7 @@ static void follow_text_in_pieces(const char *text, size_t len, size_t step, con
     ck_assert_int_eq(ss_follow_open(&f, &m, p, 0, 0, &err), 0);
     ck_assert_ptr_null(ss_follow_format(f));
     for (size_t at = 0; at < len; at += step) {
-        char piece[64];
+        char piece[65];
         size_t k = len - at < step ? len - at : step;
         memcpy(piece, text + at, k);
         piece[k] = '\0';
@@ -389,6 +399,68 @@ START_TEST(test_follow_folded_and_errors)
 }
 END_TEST
 
+START_TEST(test_follow_end_and_refused)
+{
+    struct ss_model m;
+    struct ss_error err;
+    struct ss_follow *f;
+    struct ss_follow_news nw;
+    /* perf script from the end, which falls inside a sample: its frames are
+     * passed over until the next header */
+    const char *p = file_put("e.perf", "w",
+                             "node 1  1.000000:    2004008 cpu-clock:ppp: \n"
+                             "\t  13608 f+0x1 (/lib/a.so)\n");
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_follow_open(&f, &m, p, 1, 0, &err), 0);
+    file_put("e.perf", "a",
+             "\t  13609 g+0x1 (/lib/a.so)\n\n"
+             "node 1  1.100000:    2004008 cpu-clock:ppp: \n"
+             "\t  13608 h+0x1 (/lib/a.so)\n\n");
+    ck_assert_msg(ss_follow_poll(f, &m, &nw, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(ss_follow_format(f), "perf script");
+    ck_assert_uint_eq(nw.samples, 1);
+    char st[512];
+    fx_stack_text(&m, m.sample_stack.v[0], st, sizeof st);
+    ck_assert_str_eq(st, "h | node");
+    ss_follow_free(f, &m);
+    ss_model_free(&m);
+    /* folded from the end: a bad line is named by its line in the file,
+     * blank lines and the lines before the end counted */
+    p = file_put("e.folded", "w", "\na;b 1\na;c 2\n");
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_int_eq(ss_follow_open(&f, &m, p, 1, 0, &err), 0);
+    file_put("e.folded", "a", "\na;d 3\nbad\n");
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "e.folded:6:") != NULL, "%s", err.msg);
+    ck_assert_uint_eq(m.count_total, 3);
+    ss_follow_free(f, &m);
+    ss_model_free(&m);
+    /* files read whole are refused at the start, not followed as empty */
+    static const struct {
+        const char *name, *text, *what;
+    } whole[] = {{"a.pb.gz", "\x1f\x8b\x08\x00", "gzip data"},
+                 {"a.json", "  {\"nodes\": []}", "JSON"},
+                 {"a.bin", "ab\0cd\n", "binary data"}};
+    for (size_t i = 0; i < sizeof whole / sizeof *whole; i++) {
+        char path[4300];
+        snprintf(path, sizeof path, "%s", file_put(whole[i].name, "w", ""));
+        FILE *fp = fopen(path, "wb");
+        ck_assert_ptr_nonnull(fp);
+        size_t n = strlen(whole[i].text);
+        if (i == 2)
+            n = 6;
+        ck_assert_uint_eq(fwrite(whole[i].text, 1, n, fp), n);
+        fclose(fp);
+        ck_assert_int_eq(ss_model_init(&m, &err), 0);
+        ck_assert_int_eq(ss_follow_open(&f, &m, path, 0, 0, &err), SS_EINPUT);
+        ck_assert_msg(strstr(err.msg, whole[i].what) && strstr(err.msg, "cannot follow"), "%s",
+                      err.msg);
+        ss_model_free(&m);
+    }
+    cleanup();
+}
+END_TEST
+
 Suite *tail_suite(void)
 {
     Suite *s = suite_create("tail");
@@ -404,6 +476,7 @@ Suite *tail_suite(void)
     tcase_add_test(tc, test_follow_from_end);
     tcase_add_test(tc, test_follow_restart);
     tcase_add_test(tc, test_follow_folded_and_errors);
+    tcase_add_test(tc, test_follow_end_and_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -129,15 +129,14 @@ check "--follow=end: only the 1000 samples appended, their files known" \
 head -n 300 "$DEMO" >"$TMPD/re.out"
 (sleep 0.2 && head -n 200 "$MGL" >"$TMPD/re.out.new" && mv "$TMPD/re.out.new" "$TMPD/re.out") &
 ui re --follow "$TMPD/re.out" <<EOF
-<Sleep 600>
-:follow now
+<Sleep 1700>
 DUMP screen
 6
 EOF
 wait
 n_old=$(head -n 300 "$DEMO" | grep -c '^[":0-9]')
 n_new=$(head -n 200 "$MGL" | grep -c '^[":0-9]')
-check "replaced: the old run's and the new run's samples ($n_old + $n_new)" \
+check "replaced: the old run's and the new run's samples ($n_old + $n_new), at a refresh" \
     "$(grep -q "| $((n_old + n_new)) of $((n_old + n_new)) samples" "$TMPD/re.screen" ||
         tail -n 3 "$TMPD/re.screen")"
 
@@ -148,6 +147,8 @@ STACKSCOPE_SIZE=160x30 ui base --follow --base "$SRCDIR/data/demo-after.out" "$T
 <Sleep 1400>
 :follow now
 DUMP screen
+X
+DUMP swap
 EOF
 wait
 run report --base "$SRCDIR/data/demo-after.out" "$DEMO"
@@ -155,6 +156,9 @@ want=$(echo "$OUT" | sed -n 's/^compare *time: \(base [0-9.]* s, new [0-9.]* s\)
 check "--base: the finished file against the old run ($want)" \
     "$(grep -q "b.out vs demo-after.out | following.* | time: $want" "$TMPD/base.screen" ||
         tail -n 3 "$TMPD/base.screen")"
+check "--base: X refused while the file is followed (it stays the new side)" \
+    "$(grep -q "X: the followed file stays the new side" "$TMPD/base.swap" ||
+        message "$TMPD/base.swap")"
 
 # ---- --window: the last seconds against the run before ----------------------
 STACKSCOPE_SIZE=160x30 ui win --follow --window 5s "$DEMO" <<'EOF'

@@ -214,8 +214,9 @@ struct ui {
      * replace either */
     char *const *base_files;
     int nbase_files;
-    double alpha_opt; /* --alpha as given: :w's SVG takes it, as convert's */
-    int resumed;      /* the first transform list is the saved session (--resume) */
+    double alpha_opt;          /* --alpha as given: :w's SVG takes it, as convert's */
+    double folded_interval_us; /* --interval: folded stacks' period, for :follow */
+    int resumed;               /* the first transform list is the saved session (--resume) */
     /* Directories the lines view searches for source files (--source-path,
      * :source-path; owned copies, in order).  source_gen is bumped when one
      * is added, so that files not found before are looked for again. */

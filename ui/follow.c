@@ -61,14 +61,15 @@ int ui_following(const struct ui *ui)
 
 /* Read what the file gained (force: all of it, else for READ_BUDGET_MS at
  * most).  Returns the samples read, *changed set when the profile changed
- * (samples, or a new file begun). */
-static uint64_t read_new(struct ui *ui, int force, int *changed)
+ * (samples, or a new file begun), *said when the message line says why
+ * (a new file, the error that stopped the following). */
+static uint64_t read_new(struct ui *ui, int force, int *changed, int *said)
 {
     struct ui_follow *fw = &ui->follow;
     double t0 = now_ms();
     double budget = fw->lagging ? CATCH_UP_BUDGET_MS : READ_BUDGET_MS;
     uint64_t added = 0;
-    *changed = 0;
+    *changed = *said = 0;
     for (;;) {
         struct ss_follow_news nw;
         struct ss_error err;
@@ -76,13 +77,14 @@ static uint64_t read_new(struct ui *ui, int force, int *changed)
         int rc = ss_follow_poll(fw->f, &ui->orig, &nw, &err);
         added += nw.samples;
         *changed |= nw.samples > 0 || nw.restarted;
+        *said |= nw.restarted;
         if (nw.restarted)
             ui_message(ui,
                        "following: %s was truncated or replaced (a new Rprof() run?): its "
                        "samples from now on are new sources",
                        ss_follow_format(fw->f) ? ui->files[0] : "the file");
         if (rc) {
-            fw->over = 1;
+            fw->over = *said = 1;
             *changed |= nw.bytes > 0;
             ui_error(ui, "following stopped: %s", err.msg);
             break;
@@ -103,10 +105,11 @@ static void say_reevaluated(struct ui *ui, uint64_t added)
     for (size_t i = 0; i < ss_tf_count(ui->tf) && k < sizeof steps; i++) {
         enum ss_tf_kind kind = ss_tf_kind(ui->tf, i);
         const char *text = ss_tf_text(ui->tf, i);
-        int whole =
-            kind == SS_TF_KEEP_PHASE || kind == SS_TF_DROP_PHASE ||
-            (kind == SS_TF_TRIM_BASE && strstr(text, "auto")) ||
-            ((kind == SS_TF_KEEP_SAMPLES || kind == SS_TF_DROP_SAMPLES) && strchr(text, '-'));
+        const char *arg = strchr(text, ' '); /* after the command's name */
+        int whole = kind == SS_TF_KEEP_PHASE || kind == SS_TF_DROP_PHASE ||
+                    (kind == SS_TF_TRIM_BASE && arg && strstr(arg, "auto")) ||
+                    ((kind == SS_TF_KEEP_SAMPLES || kind == SS_TF_DROP_SAMPLES) && arg &&
+                     strchr(arg, '-')); /* counted from the end */
         if (whole && ss_tf_enabled(ui->tf, i))
             k += (size_t)snprintf(steps + k, sizeof steps - k, "%s%s", k ? ", " : "", text);
     }
@@ -152,8 +155,8 @@ int ui_follow_tick(struct ui *ui, int force)
         return status_changed || follow_rate(fw, now) > 0;
     }
     ui_runs_cancel(&ui->cache); /* its thread reads the models about to change */
-    int changed;
-    uint64_t added = read_new(ui, force, &changed);
+    int changed, said;
+    uint64_t added = read_new(ui, force, &changed, &said);
     fw->read += added;
     fw->last_ms = fw->shown_ms = now;
     fw->hist_ms[fw->nhist % 8] = now;
@@ -172,7 +175,7 @@ int ui_follow_tick(struct ui *ui, int force)
         ui_error(ui, "following: %s", err.msg);
     ui->orig_samples = ss_model_count(&ui->orig, 0, ui->orig.sample_stack.n);
     fw->refreshes++;
-    if (ui_follow_reapply(ui) == 0)
+    if (ui_follow_reapply(ui) == 0 && !said)
         say_reevaluated(ui, added);
     return 1;
 }
@@ -236,7 +239,7 @@ static void follow_start(struct ui *ui)
         ui_error(ui, "follow: %s", err.msg);
         return;
     }
-    int rc = ss_follow_open(&f, &m, ui->files[0], 0, 0, &err);
+    int rc = ss_follow_open(&f, &m, ui->files[0], 0, ui->folded_interval_us, &err);
     for (struct ss_follow_news nw = {0, 1, 0}; !rc && nw.bytes;)
         rc = ss_follow_poll(f, &m, &nw, &err);
     char name[256];
@@ -266,8 +269,14 @@ void ui_follow_command(struct ui *ui, const char *arg)
     if (!strcmp(arg, "off")) {
         if (!fw->f)
             ui_error(ui, "follow: nothing is followed (:follow starts)");
+        else if (fw->over)
+            ui_error(ui, "follow: following stopped at an error already");
         else
             fw->paused = 1, ui_message(ui, "following paused (:follow on resumes)");
+        return;
+    }
+    if (ui->swapped) {
+        ui_error(ui, "follow: the base and the new profile are swapped (X swaps them back)");
         return;
     }
     if (*arg && strcmp(arg, "on") && strcmp(arg, "now")) {

@@ -163,11 +163,11 @@ int ui_script_next(struct ui_script *s, struct ui_event *ev, char *msg, size_t n
             }
             if (parse_mouse(name, ev) == 0)
                 return 1;
-            int ms;
-            char end;
-            if (sscanf(name, "Sleep %d%c", &ms, &end) == 1 && ms >= 0 && ms <= 600000) {
+            char *end = NULL;
+            long ms = !strncmp(name, "Sleep ", 6) ? strtol(name + 6, &end, 10) : -1;
+            if (ms >= 0 && ms <= 600000 && end > name + 6 && !*end) {
                 ev->key = UI_K_SLEEP; /* time passing: a followed file grows */
-                ev->x = ms;
+                ev->x = (int)ms;
                 return 1;
             }
             snprintf(msg, n, "%s:%d: unknown key <%s>", s->path, s->lineno, name);

@@ -187,8 +187,9 @@ int ui_follow_reapply(struct ui *ui)
         ui->gen++;
         ui->cache.gen = ui->gen;
         ui_error(ui,
-                 "following: the transform list does not apply to the new samples: %s (the "
-                 "views show the profile without it until it does)",
+                 "following: the transform list does not apply to the new samples: %s; the "
+                 "views show the profile without it (and without a comparison of its parts) "
+                 "until the list is applied again (u, or an edit)",
                  err.msg);
     } else {
         install(ui, &nm, &nb);
@@ -583,6 +584,11 @@ int ui_set_measure(struct ui *ui, const char *name)
 
 void ui_swap_base(struct ui *ui)
 {
+    if (ui_following(ui) && ui->bm && !ui->phase_cmp) {
+        ui_error(ui, "X: the followed file stays the new side while it is followed (:follow "
+                     "off pauses it)");
+        return;
+    }
     if (ui->phase_cmp == UI_CMP_RECENT) {
         ui_error(ui, "X: the recent samples are compared with the run before them (:recent off "
                      "ends it)");

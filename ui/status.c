@@ -144,7 +144,7 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
                 snprintf(vs + k, sizeof vs - (size_t)k, " (runs: %zu base, %zu new)",
                          cs->vinfo.files_b, cs->vinfo.files_n);
         }
-        char names[1200], tfs[600];
+        char names[1200], tfs[sizeof vs + sizeof tf + 4];
         char fol[128];
         ui_follow_status(ui, fol, sizeof fol);
         if (ui->phase_cmp == UI_CMP_RECENT) /* the last seconds of one profile */

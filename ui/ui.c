@@ -914,6 +914,7 @@ static int ui_init(struct ui *ui, struct ss_explore *in)
     ui->normalize = in->normalize;
     ui->alpha = in->alpha;
     ui->alpha_opt = in->alpha;
+    ui->folded_interval_us = in->folded_interval_us;
     ui->gen = 1;
     ui->cache.gen = 1;
     ui->files = in->files;

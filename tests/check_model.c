@@ -946,7 +946,7 @@ START_TEST(test_stack_counts_parts)
     ss_id vb = ss_model_value_type(&m, "bytes", "bytes");
     ss_id loc[6];
     for (int f = 0; f < 6; f++) {
-        char nm[8];
+        char nm[16];
         snprintf(nm, sizeof nm, "f%d", f);
         ss_id s = ss_model_intern_cstr(&m, nm);
         loc[f] = ss_model_location(&m, ss_model_function(&m, s, s, SS_NONE, 0), SS_NONE, 0);

@@ -25,6 +25,10 @@
 #include <unistd.h>
 #define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#include <pthread.h>
+#endif
 
 #include "hash.h"
 #include "hashtab.h"
@@ -32,6 +36,7 @@
 #include "match.h"
 #include "num.h"
 #include "profile.pb-c.h"
+#include "threads.h"
 #include "vec.h"
 
 #define PP_MAX_FRAMES 1000000      /* frames of one sample after inlining */
@@ -1912,6 +1917,155 @@ static int inflate_pass(const unsigned char *in, size_t len, unsigned char **buf
     return rc;
 }
 
+#ifdef HAVE_LIBDEFLATE
+/* ---- one pass: the members inflated by libdeflate, on threads ------------ */
+
+/* Each gzip member's trailer ends with its size mod 2^32 (ISIZE, RFC 1952),
+ * so once the members are found, each can be inflated at once into its
+ * place in one buffer: by libdeflate (several times as fast as zlib), one
+ * member a thread at a time (stackscope's writer writes one member per
+ * part, write_pprof.c).  A member starts where the one before it ends,
+ * which only inflating it tells; so the starts are guessed first (every
+ * "1f 8b 08 00" with a valid XFL byte: a header without flags, as the
+ * writer's and Go's) and each guess is then proved by inflating: a member
+ * must use exactly the bytes up to the next start, with a good CRC, and
+ * come out exactly its ISIZE bytes.  Deflate data ends by itself, so
+ * members that pass are the ones zlib reads one after another.  Anything
+ * else (a member with flags after the first, a size that lies, a sum past
+ * the budget, damaged or truncated data, data after the end) is left to
+ * the zlib pass, which reads it or names the error as it always has. */
+
+#define GZ_MAX_THREADS 64
+
+struct gz_member {
+    size_t in_off, in_len;   /* compressed: header to trailer */
+    size_t out_off, out_len; /* decompressed: its ISIZE */
+};
+
+struct gz_job {
+    const unsigned char *in;
+    unsigned char *out;
+    const struct gz_member *mb;
+    size_t n, next; /* members; the next to take */
+    int failed;
+    pthread_mutex_t mu;
+};
+
+/* Is in[p..) the header of a member (no flags: see above)? */
+static int gz_member_start(const unsigned char *in, size_t len, size_t p)
+{
+    return len - p >= 18 && in[p] == 0x1f && in[p + 1] == 0x8b && in[p + 2] == 8 &&
+           in[p + 3] == 0 && (in[p + 8] == 0 || in[p + 8] == 2 || in[p + 8] == 4);
+}
+
+/* The members of in[0..len), their sizes from ISIZE, into *mb (caller
+ * frees).  Returns their number, or 0: no plan (a sum over `budget`, a
+ * member too short, no memory). */
+static size_t gz_plan(const unsigned char *in, size_t len, size_t budget, struct gz_member **mb)
+{
+    VEC(struct gz_member) v = {0};
+    size_t start = 0, total = 0;
+    while (start < len) {
+        /* the next guessed start: a member is at least 18 bytes */
+        size_t end = len;
+        for (size_t p = start + 18; p + 18 <= len;) {
+            const unsigned char *q = memchr(in + p, 0x1f, len - 18 + 1 - p);
+            if (!q)
+                break;
+            p = (size_t)(q - in);
+            if (gz_member_start(in, len, p)) {
+                end = p;
+                break;
+            }
+            p++;
+        }
+        if (end - start < 18 || VEC_PUSH(v, ((struct gz_member){start, end - start, total, 0}))) {
+            VEC_FREE(v);
+            return 0;
+        }
+        const unsigned char *t = in + end - 4;
+        size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+        if (isize > budget - total) {
+            VEC_FREE(v);
+            return 0;
+        }
+        v.v[v.n - 1].out_len = isize;
+        total += isize;
+        start = end;
+    }
+    *mb = v.v;
+    return v.n;
+}
+
+/* Inflate the members the job has left, one at a time; a member that is
+ * not what the plan says fails the job. */
+static void *gz_job_run(void *arg)
+{
+    struct gz_job *j = arg;
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        if (!d)
+            j->failed = 1;
+        size_t i = j->failed ? j->n : j->next++;
+        pthread_mutex_unlock(&j->mu);
+        if (i >= j->n)
+            break;
+        const struct gz_member *m = &j->mb[i];
+        size_t used = 0, out = 0;
+        enum libdeflate_result r = libdeflate_gzip_decompress_ex(
+            d, j->in + m->in_off, m->in_len, j->out + m->out_off, m->out_len, &used, &out);
+        if (r != LIBDEFLATE_SUCCESS || used != m->in_len || out != m->out_len) {
+            pthread_mutex_lock(&j->mu);
+            j->failed = 1;
+            pthread_mutex_unlock(&j->mu);
+        }
+    }
+    libdeflate_free_decompressor(d);
+    return NULL;
+}
+
+/* Inflate in[0..len) in one pass into a new buffer of at most `budget`
+ * bytes.  Returns 1 with *out, *out_len set (caller frees), 0 when the
+ * zlib pass is to read it (see above), or -1 when memory ran out. */
+static int gunzip_members(const unsigned char *in, size_t len, size_t budget, unsigned char **out,
+                          size_t *out_len)
+{
+    struct gz_member *mb = NULL;
+    size_t n = gz_plan(in, len, budget, &mb);
+    if (!n)
+        return 0;
+    size_t total = mb[n - 1].out_off + mb[n - 1].out_len;
+    struct gz_job j = {in, NULL, mb, n, 0, 0, PTHREAD_MUTEX_INITIALIZER};
+    if (total == 0 || !(j.out = ss_alloc_array(total, 1))) {
+        free(mb);
+        return total == 0 ? 0 : -1;
+    }
+    unsigned threads = ss_threads(GZ_MAX_THREADS);
+    if (threads > n)
+        threads = (unsigned)n;
+    pthread_t th[GZ_MAX_THREADS];
+    int started[GZ_MAX_THREADS] = {0};
+    if (threads > 1)
+        (void)libdeflate_crc32(0, "", 1); /* picks its code before the threads (write_pprof.c) */
+    for (unsigned t = 1; t < threads; t++)
+        started[t] = pthread_create(&th[t], NULL, gz_job_run, &j) == 0;
+    gz_job_run(&j);
+    for (unsigned t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&j.mu);
+    free(mb);
+    if (j.failed) {
+        free(j.out);
+        return 0;
+    }
+    *out = j.out;
+    *out_len = total;
+    return 1;
+}
+#endif
+
 /* Inflate gzip data (one or more members) into a new buffer of at most
  * max_bytes.  Memory follows the data actually inflated, never a size the
  * file claims: up to a budget of GZ_BUDGET_RATIO x the file; past it, the
@@ -1927,6 +2081,21 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
         budget = GZ_BUDGET_MIN;
     if (budget > max_bytes)
         budget = max_bytes;
+#ifdef HAVE_LIBDEFLATE
+    int one = gunzip_members(in, len, budget, out, out_len);
+    if (one < 0)
+        return ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
+    if (one) {
+        size_t next = 0;
+        const char *why;
+        if (scan_fields(*out, *out_len, &next, &why)) {
+            int rc = not_pprof(*out, *out_len, next, why, path, err);
+            free(*out);
+            return rc;
+        }
+        return 0;
+    }
+#endif
     size_t cap = 1 << 16;
     if (len >= 18) {
         /* ISIZE, the size mod 2^32 of the last member: a good first guess,

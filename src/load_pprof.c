@@ -2025,11 +2025,8 @@ static void *gz_job_run(void *arg)
     return NULL;
 }
 
-/* Inflate in[0..len) in one pass into a new buffer of at most `budget`
- * bytes.  Returns 1 with *out, *out_len set (caller frees), 0 when the
- * zlib pass is to read it (see above), or -1 when memory ran out. */
-static int gunzip_members(const unsigned char *in, size_t len, size_t budget, unsigned char **out,
-                          size_t *out_len)
+int ss_pprof_inflate_members(const unsigned char *in, size_t len, size_t budget,
+                             unsigned char **out, size_t *out_len)
 {
     struct gz_member *mb = NULL;
     size_t n = gz_plan(in, len, budget, &mb);
@@ -2064,14 +2061,24 @@ static int gunzip_members(const unsigned char *in, size_t len, size_t budget, un
     *out_len = total;
     return 1;
 }
+#else
+int ss_pprof_inflate_members(const unsigned char *in, size_t len, size_t budget,
+                             unsigned char **out, size_t *out_len)
+{
+    (void)in, (void)len, (void)budget, (void)out, (void)out_len;
+    return 0; /* the zlib pass reads every file */
+}
 #endif
 
 /* Inflate gzip data (one or more members) into a new buffer of at most
- * max_bytes.  Memory follows the data actually inflated, never a size the
- * file claims: up to a budget of GZ_BUDGET_RATIO x the file; past it, the
- * data is first counted without being kept, and refused over max_bytes
- * (then inflated again into a buffer of its exact size).  Data that is not
- * protobuf fields is refused at its first bad field.  Returns 0 and sets
+ * max_bytes.  Memory is spent on decompressed data up to a budget of
+ * GZ_BUDGET_RATIO x the file: members whose trailers' sizes add up within
+ * it are inflated in one pass (ss_pprof_inflate_members); the rest by zlib,
+ * where memory follows the data actually inflated, never a size the file
+ * claims; past the budget, the data is first counted without being kept,
+ * and refused over max_bytes (then inflated again into a buffer of its
+ * exact size).  Data that is not protobuf fields is refused at its first
+ * bad field (as it arrives, in the zlib pass).  Returns 0 and sets
  * *out, *out_len (caller frees), or an error. */
 static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const char *path,
                   unsigned char **out, size_t *out_len, struct ss_error *err)
@@ -2081,8 +2088,7 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
         budget = GZ_BUDGET_MIN;
     if (budget > max_bytes)
         budget = max_bytes;
-#ifdef HAVE_LIBDEFLATE
-    int one = gunzip_members(in, len, budget, out, out_len);
+    int one = ss_pprof_inflate_members(in, len, budget, out, out_len);
     if (one < 0)
         return ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
     if (one) {
@@ -2095,7 +2101,6 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
         }
         return 0;
     }
-#endif
     size_t cap = 1 << 16;
     if (len >= 18) {
         /* ISIZE, the size mod 2^32 of the last member: a good first guess,

@@ -881,6 +881,154 @@ START_TEST(test_write_pprof_model)
 }
 END_TEST
 
+/* ---- gzip members ------------------------------------------------------- */
+
+/* raw[0..len) cut at the k offsets cuts[] (ascending), each piece gzipped
+ * as one member, one after another; at[i] gets where member i starts (at[k
+ * + 1] the end).  Returns the bytes (caller frees). */
+static uint8_t *fx_members(const uint8_t *raw, size_t len, const size_t *cuts, size_t k, size_t *at,
+                           size_t *out_len)
+{
+    uint8_t *out = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i <= k; i++) {
+        size_t a = i ? cuts[i - 1] : 0, b = i < k ? cuts[i] : len, zlen;
+        uint8_t *z = fx_gzip(raw + a, b - a, &zlen);
+        out = realloc(out, n + zlen);
+        ck_assert_ptr_nonnull(out);
+        memcpy(out + n, z, zlen);
+        free(z);
+        at[i] = n;
+        n += zlen;
+    }
+    at[k + 1] = n;
+    *out_len = n;
+    return out;
+}
+
+/* Load data[0..len) under limit with `threads` threads; returns the
+ * error code, the model written by write_mem in *w (on success). */
+static int members_load(const uint8_t *data, size_t len, size_t limit, const char *threads,
+                        uint8_t **w, size_t *wlen, struct ss_error *err)
+{
+    struct ss_model m;
+    setenv("STACKSCOPE_THREADS", threads, 1);
+    ck_assert_int_eq(ss_model_init(&m, err), 0);
+    ss_error_clear(err);
+    int rc = ss_load_pprof_mem(&m, data, len, limit, NULL, "t.pb.gz", err);
+    if (!rc)
+        *w = write_mem(&m, wlen);
+    ss_model_free(&m);
+    return rc;
+}
+
+/* Several gzip members (as stackscope writes a big profile) are inflated at
+ * once, one a thread, into their places (ss_pprof_inflate_members): the
+ * model is the one member's, with one thread or two.  Members whose
+ * trailers lie, members with flags, cut or damaged members and sums past
+ * the budget are left to the zlib pass, which reads them or says why not,
+ * as before. */
+START_TEST(test_read_members)
+{
+    struct fx x;
+    fx_init(&x);
+    size_t len, glen, wlen, w1len, at[5];
+    uint8_t *raw = fx_pack(&x, &len), *out, *w, *w1;
+    struct ss_error err;
+    ck_assert_int_eq(members_load(raw, len, SS_PPROF_MAX_BYTES, "1", &w1, &w1len, &err), 0);
+    size_t cuts[3] = {len / 4, len / 2, len / 2 + 1};
+    uint8_t *gz = fx_members(raw, len, cuts, 3, at, &glen);
+    static const char *const threads[] = {"1", "2", "3"};
+    for (int t = 0; t < 3; t++) {
+        setenv("STACKSCOPE_THREADS", threads[t], 1);
+        int one = ss_pprof_inflate_members(gz, glen, len, &out, &wlen);
+#ifdef HAVE_LIBDEFLATE
+        ck_assert_int_eq(one, 1);
+        ck_assert_uint_eq(wlen, len);
+        ck_assert_mem_eq(out, raw, len);
+        free(out);
+        /* the sizes add up to one byte over the budget: not read */
+        ck_assert_int_eq(ss_pprof_inflate_members(gz, glen, len - 1, &out, &wlen), 0);
+#else
+        ck_assert_int_eq(one, 0);
+#endif
+        ck_assert_int_eq(members_load(gz, glen, SS_PPROF_MAX_BYTES, threads[t], &w, &wlen, &err),
+                         0);
+        ck_assert_uint_eq(wlen, w1len);
+        ck_assert_mem_eq(w, w1, w1len);
+        free(w);
+    }
+
+    /* the second member's size (ISIZE) one too big, one too small: zlib's
+     * error, as before */
+    for (int d = -1; d <= 1; d += 2) {
+        gz[at[2] - 4] = (uint8_t)(gz[at[2] - 4] + d);
+        ck_assert_int_eq(ss_pprof_inflate_members(gz, glen, len, &out, &wlen), 0);
+        ck_assert_int_eq(members_load(gz, glen, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err),
+                         SS_EINPUT);
+        ck_assert_msg(strstr(err.msg, "t.pb.gz: byte ") && strstr(err.msg, "incorrect length"),
+                      "%s", err.msg);
+        gz[at[2] - 4] = (uint8_t)(gz[at[2] - 4] - d);
+    }
+
+    /* the last member cut short: named at the end of the file */
+    ck_assert_int_eq(ss_pprof_inflate_members(gz, glen - 5, len, &out, &wlen), 0);
+    ck_assert_int_eq(members_load(gz, glen - 5, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err),
+                     SS_EINPUT);
+    char want[80];
+    snprintf(want, sizeof want, "t.pb.gz: byte %zu: truncated gzip data", glen - 5);
+    ck_assert_msg(strstr(err.msg, want) != NULL, "%s", err.msg);
+    /* the second member's last 9 bytes gone: damaged data, named by its
+     * byte (in the file, or in the data when zlib makes bad fields of it) */
+    uint8_t *cut = malloc(glen);
+    ck_assert_ptr_nonnull(cut);
+    memcpy(cut, gz, at[2] - 9);
+    memcpy(cut + at[2] - 9, gz + at[2], glen - at[2]);
+    ck_assert_int_eq(ss_pprof_inflate_members(cut, glen - 9, len, &out, &wlen), 0);
+    ck_assert_int_eq(members_load(cut, glen - 9, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err),
+                     SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "t.pb.gz: byte ") != NULL, "%s", err.msg);
+    /* the third member with a name (flag FNAME): read by zlib, the same */
+    memcpy(cut, gz, at[2]);
+    memcpy(cut + at[2], gz + at[2], 10);
+    cut[at[2] + 3] = 8;
+    cut = realloc(cut, glen + 2);
+    ck_assert_ptr_nonnull(cut);
+    memcpy(cut + at[2] + 10, "x", 2);
+    memcpy(cut + at[2] + 12, gz + at[2] + 10, glen - at[2] - 10);
+    ck_assert_int_eq(ss_pprof_inflate_members(cut, glen + 2, len, &out, &wlen), 0);
+    ck_assert_int_eq(members_load(cut, glen + 2, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err), 0);
+    ck_assert_uint_eq(wlen, w1len);
+    ck_assert_mem_eq(w, w1, w1len);
+    free(w);
+    free(cut);
+    free(gz);
+
+    /* A bomb of zeros in four members of 1 MiB, against a 1 MiB limit: the
+     * sizes are past the budget, so nothing is allocated for them; and
+     * with sizes that lie (16 bytes each), libdeflate stops at 64 bytes.
+     * Either way zlib refuses it at byte 0, as it arrives. */
+    uint8_t *zeros = calloc(4u << 20, 1);
+    ck_assert_ptr_nonnull(zeros);
+    size_t zc[3] = {1u << 20, 2u << 20, 3u << 20};
+    gz = fx_members(zeros, 4u << 20, zc, 3, at, &glen);
+    for (int lie = 0; lie < 2; lie++) {
+        for (int i = 1; lie && i <= 4; i++)
+            memcpy(gz + at[i] - 4, "\x10\0\0\0", 4);
+        ck_assert_int_eq(ss_pprof_inflate_members(gz, glen, 1u << 20, &out, &wlen), 0);
+        ck_assert_int_eq(members_load(gz, glen, 1u << 20, "2", &w, &wlen, &err), SS_EINPUT);
+        ck_assert_msg(strstr(err.msg, "t.pb.gz: byte 0 of the decompressed data: invalid field "
+                                      "number") != NULL,
+                      "%s", err.msg);
+    }
+    free(gz);
+    free(zeros);
+    free(w1);
+    free(raw);
+    unsetenv("STACKSCOPE_THREADS");
+}
+END_TEST
+
 Suite *pprof_suite(void)
 {
     Suite *s = suite_create("pprof");
@@ -897,6 +1045,7 @@ Suite *pprof_suite(void)
     tc = tcase_create("write");
     tcase_add_test(tc, test_write_rprof_model);
     tcase_add_test(tc, test_write_pprof_model);
+    tcase_add_test(tc, test_read_members);
     suite_add_tcase(s, tc);
     return s;
 }

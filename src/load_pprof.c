@@ -460,6 +460,8 @@ struct loader {
     VEC(uint32_t) lidx;    /* scratch: one sample's location indexes */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
     VEC(ss_id) labs;       /* scratch: one sample's labels */
+    VEC(uint64_t) q_loc;   /* scratch: one sample's location ids (quick_sample) */
+    VEC(int64_t) q_val;    /* ... and values */
     struct memo memo;
     int64_t *vals;
 
@@ -1396,6 +1398,65 @@ static int memo_sample(struct loader *L, const struct field *f, size_t index, ui
     return 0;
 }
 
+/* Packed varints p[0..n) into v (at most n of them): their number, or
+ * SIZE_MAX when one is cut off or longer than 9 bytes (a value of 2^63 or
+ * more: left to protobuf-c, as is anything unusual). */
+static size_t packed_varints(const uint8_t *p, size_t n, uint64_t *v)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        uint64_t x = 0;
+        int shift = 0;
+        for (;;) {
+            if (i == n || shift > 56)
+                return SIZE_MAX;
+            uint8_t b = p[i++];
+            x |= (uint64_t)(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                break;
+            shift += 7;
+        }
+        v[k++] = x;
+    }
+    return k;
+}
+
+/* Sample message f as protobuf-c unpacks it, decoded here when it has the
+ * form writers give it (stackscope's, Go's): location_id and value packed,
+ * each once, varints under 2^63, no labels, no other field.  Returns 1
+ * with *s pointing into L's scratch, 0 for any other form (protobuf-c
+ * unpacks it, or says what is wrong), -1 when memory ran out. */
+static int quick_sample(struct loader *L, const struct field *f, Perftools__Profiles__Sample *s)
+{
+    const uint8_t *p = f->data, *end = f->data + f->len;
+    const uint8_t *part[2] = {NULL, NULL};
+    size_t plen[2] = {0, 0};
+    while (p < end) {
+        uint8_t tag = *p++; /* one byte: fields 1 and 2, length-delimited */
+        if ((tag != (1 << 3 | WT_LEN) && tag != (2 << 3 | WT_LEN)) || part[(tag >> 3) - 1])
+            return 0;
+        uint64_t n;
+        size_t pos = 0;
+        if (get_varint(p, (size_t)(end - p), &pos, &n) || n > (size_t)(end - p) - pos)
+            return 0;
+        part[(tag >> 3) - 1] = p + pos;
+        plen[(tag >> 3) - 1] = (size_t)n;
+        p += pos + n;
+    }
+    if (VEC_RESERVE(L->q_loc, plen[0] + 1) || VEC_RESERVE(L->q_val, plen[1] + 1))
+        return -1;
+    size_t nl = packed_varints(part[0], plen[0], L->q_loc.v);
+    size_t nv = packed_varints(part[1], plen[1], (uint64_t *)L->q_val.v);
+    if (nl == SIZE_MAX || nv == SIZE_MAX)
+        return 0;
+    perftools__profiles__sample__init(s);
+    s->n_location_id = nl;
+    s->location_id = L->q_loc.v;
+    s->n_value = nv;
+    s->value = L->q_val.v;
+    return 1;
+}
+
 /* Is sample s (field f) on this side of a difference profile (see
  * pass_two)?  1 yes (a base sample negated), 0 no (*n_base counts the
  * base's on side 0), or -1 with an error. */
@@ -1525,8 +1586,11 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                 return rc;
             continue;
         }
-        Perftools__Profiles__Sample *s = UNPACK(L, sample, &f);
-        if (!s)
+        Perftools__Profiles__Sample qs, *s = &qs;
+        int quick = quick_sample(L, &f, &qs);
+        if (quick < 0)
+            return nomem(L, "samples");
+        if (!quick && !(s = UNPACK(L, sample, &f)))
             return unpack_failed(L, &f);
         if (s->n_value != nvt)
             return bad(L, f.off, "sample %zu has %zu values, but the profile has %zu sample types",
@@ -2198,6 +2262,8 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     VEC_FREE(L.rs);
     VEC_FREE(L.frames);
     VEC_FREE(L.labs);
+    VEC_FREE(L.q_loc);
+    VEC_FREE(L.q_val);
     memo_free(&L.memo);
     free(L.vals);
     free(raw);

@@ -1722,6 +1722,10 @@ static int read_samples(struct loader *L, const ss_id *vt_model, struct count_ru
     if (!rc)
         rc = restore_source(L, 0);
     uint64_t n_base = 0;
+    /* room for every sample (pass one counted them): no column moves as
+     * it grows; without the memory, the columns grow as they go */
+    if (!rc)
+        (void)ss_model_reserve_samples(L->m, L->n_samples);
     if (!rc)
         rc = pass_two(L, vt_model, cr, n_mismatch, 0, &n_base);
     if (rc || !n_base)

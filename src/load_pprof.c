@@ -383,6 +383,71 @@ static void memo_put(struct memo *mo, const uint8_t *b, size_t len, uint64_t h, 
     mo->vals.n += nvals;
 }
 
+/* Samples that are each their own message (their values change with every
+ * sample, as memory counters do) still repeat their stacks: a sample's
+ * stack is a function of its location ids alone (their frames, then
+ * drop_frames), so the stacks memo maps the packed bytes of the ids
+ * (quick_sample) to the stack they made, verified byte by byte as the
+ * memo's.  Like the memo, it turns itself off when stacks rarely repeat. */
+struct smemo_ent {
+    size_t off; /* the ids' bytes in smemo.bytes */
+    uint32_t len;
+    uint32_t nloc; /* how many ids */
+    ss_id stack;
+};
+
+struct smemo {
+    struct ss_idset index;
+    VEC(struct smemo_ent) e;
+    VEC(uint8_t) bytes;
+    uint64_t hits, misses;
+    int off;
+};
+
+static void smemo_free(struct smemo *sm)
+{
+    ss_idset_free(&sm->index);
+    VEC_FREE(sm->e);
+    VEC_FREE(sm->bytes);
+}
+
+static int smemo_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct smemo *sm = ctx;
+    const struct memo_key *k = key;
+    const struct smemo_ent *e = &sm->e.v[id];
+    return e->len == k->len && memcmp(sm->bytes.v + e->off, k->b, k->len) == 0;
+}
+
+/* The entry for ids b[0..len) (hash h), or NULL; *pos where to put it
+ * (smemo_put), SIZE_MAX when there is no room. */
+static const struct smemo_ent *smemo_find(struct smemo *sm, const uint8_t *b, size_t len,
+                                          uint64_t h, size_t *pos)
+{
+    struct memo_key k = {b, len};
+    if (ss_idset_reserve(&sm->index, 1)) {
+        *pos = SIZE_MAX;
+        return NULL;
+    }
+    uint32_t id = ss_idset_find(&sm->index, h, smemo_eq, sm, &k, pos);
+    return id == SS_NONE ? NULL : &sm->e.v[id];
+}
+
+/* Remember b[0..len) -> stack at pos (from smemo_find, the set unchanged
+ * since); does nothing when full or short of memory. */
+static void smemo_put(struct smemo *sm, size_t pos, const uint8_t *b, size_t len, uint64_t h,
+                      size_t nloc, ss_id stack)
+{
+    if (pos == SIZE_MAX || sm->bytes.n + len > MEMO_MAX_BYTES || nloc > UINT32_MAX ||
+        VEC_RESERVE(sm->e, sm->e.n + 1) || VEC_RESERVE(sm->bytes, sm->bytes.n + len))
+        return;
+    struct smemo_ent e = {sm->bytes.n, (uint32_t)len, (uint32_t)nloc, stack};
+    sm->e.v[sm->e.n] = e;
+    ss_idset_insert(&sm->index, pos, h, (uint32_t)sm->e.n++);
+    memcpy(sm->bytes.v + sm->bytes.n, b, len);
+    sm->bytes.n += len;
+}
+
 /* ---- the loader ------------------------------------------------------------ */
 
 struct pp_str {
@@ -463,6 +528,7 @@ struct loader {
     VEC(uint64_t) q_loc;   /* scratch: one sample's location ids (quick_sample) */
     VEC(int64_t) q_val;    /* ... and values */
     struct memo memo;
+    struct smemo smemo;
     int64_t *vals;
 
     /* The sources stackscope's writer wrote into one profile (its
@@ -1421,12 +1487,24 @@ static size_t packed_varints(const uint8_t *p, size_t n, uint64_t *v)
     return k;
 }
 
+/* The stack the stacks memo knows for a sample's quick form (quick_sample). */
+struct quick {
+    ss_id stack;        /* SS_NONE: not known */
+    size_t pos;         /* where it goes in the memo (smemo_find) */
+    uint64_t h;         /* the hash of its ids' bytes */
+    const uint8_t *ids; /* the ids' packed bytes */
+    size_t len;
+};
+
 /* Sample message f as protobuf-c unpacks it, decoded here when it has the
  * form writers give it (stackscope's, Go's): location_id and value packed,
  * each once, varints under 2^63, no labels, no other field.  Returns 1
  * with *s pointing into L's scratch, 0 for any other form (protobuf-c
- * unpacks it, or says what is wrong), -1 when memory ran out. */
-static int quick_sample(struct loader *L, const struct field *f, Perftools__Profiles__Sample *s)
+ * unpacks it, or says what is wrong), -1 when memory ran out.  When the
+ * stacks memo knows its ids, q->stack is their stack and s has their number
+ * only, not the ids. */
+static int quick_sample(struct loader *L, const struct field *f, Perftools__Profiles__Sample *s,
+                        struct quick *q)
 {
     const uint8_t *p = f->data, *end = f->data + f->len;
     const uint8_t *part[2] = {NULL, NULL};
@@ -1445,15 +1523,33 @@ static int quick_sample(struct loader *L, const struct field *f, Perftools__Prof
     }
     if (VEC_RESERVE(L->q_loc, plen[0] + 1) || VEC_RESERVE(L->q_val, plen[1] + 1))
         return -1;
-    size_t nl = packed_varints(part[0], plen[0], L->q_loc.v);
     size_t nv = packed_varints(part[1], plen[1], (uint64_t *)L->q_val.v);
-    if (nl == SIZE_MAX || nv == SIZE_MAX)
+    if (nv == SIZE_MAX)
+        return 0;
+    q->stack = SS_NONE;
+    q->ids = part[0];
+    q->len = plen[0];
+    const struct smemo_ent *e = NULL;
+    if (!L->smemo.off) {
+        q->h = ss_hash(q->ids ? q->ids : (const uint8_t *)"", q->len);
+        e = smemo_find(&L->smemo, q->ids ? q->ids : (const uint8_t *)"", q->len, q->h, &q->pos);
+    }
+    size_t nl = e ? e->nloc : packed_varints(part[0], plen[0], L->q_loc.v);
+    if (nl == SIZE_MAX)
         return 0;
     perftools__profiles__sample__init(s);
     s->n_location_id = nl;
     s->location_id = L->q_loc.v;
     s->n_value = nv;
     s->value = L->q_val.v;
+    if (e) {
+        L->smemo.hits++;
+        q->stack = e->stack;
+    } else if (!L->smemo.off && ++L->smemo.misses >= 4096 && L->smemo.hits < L->smemo.misses / 4) {
+        smemo_free(&L->smemo); /* rarely repeated: stop looking */
+        memset(&L->smemo, 0, sizeof L->smemo);
+        L->smemo.off = 1;
+    }
     return 1;
 }
 
@@ -1587,7 +1683,8 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
             continue;
         }
         Perftools__Profiles__Sample qs, *s = &qs;
-        int quick = quick_sample(L, &f, &qs);
+        struct quick q = {SS_NONE, SIZE_MAX, 0, NULL, 0};
+        int quick = quick_sample(L, &f, &qs, &q);
         if (quick < 0)
             return nomem(L, "samples");
         if (!quick && !(s = UNPACK(L, sample, &f)))
@@ -1605,9 +1702,12 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         ss_id labels = sample_labels(L, s, f.off, index);
         if (labels == SS_NONE)
             return L->err->code;
-        ss_id stack = sample_stack(L, s, &f, index);
+        ss_id stack = quick && q.stack != SS_NONE ? q.stack : sample_stack(L, s, &f, index);
         if (stack == SS_NONE)
             return L->err->code;
+        if (quick && q.stack == SS_NONE && !L->smemo.off)
+            smemo_put(&L->smemo, q.pos, q.ids ? q.ids : (const uint8_t *)"", q.len, q.h,
+                      s->n_location_id, stack);
         uint32_t flags = 0;
         if ((rc = sample_values(L, s, &f, index, vt_model, cr, time_col, &flags)))
             return rc;
@@ -2269,6 +2369,7 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     VEC_FREE(L.q_loc);
     VEC_FREE(L.q_val);
     memo_free(&L.memo);
+    smemo_free(&L.smemo);
     free(L.vals);
     free(raw);
     return rc;

@@ -1029,6 +1029,105 @@ START_TEST(test_read_members)
 }
 END_TEST
 
+/* ---- samples in quick form --------------------------------------------- */
+
+static void put_varint(uint8_t **p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *(*p)++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *(*p)++ = (uint8_t)v;
+}
+
+static uint64_t take_varint(const uint8_t **p)
+{
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        uint8_t b = *(*p)++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+}
+
+/* raw[0..len) (a packed Profile) with every sample's location ids and
+ * values written unpacked, one field each (as protobuf allows and old
+ * writers did): the form the loader leaves to protobuf-c. */
+static uint8_t *fx_unpacked(const uint8_t *raw, size_t len, size_t *out_len)
+{
+    uint8_t *out = malloc(len * 3 + 16), *o = out;
+    ck_assert_ptr_nonnull(out);
+    uint8_t msg[4096];
+    for (const uint8_t *p = raw; p < raw + len;) {
+        uint64_t tag = take_varint(&p);
+        ck_assert(tag % 8 == 0 || tag % 8 == 2); /* the fixture's top-level fields */
+        if (tag % 8 == 0) {
+            put_varint(&o, tag);
+            put_varint(&o, take_varint(&p));
+            continue;
+        }
+        size_t n = take_varint(&p);
+        const uint8_t *b = p, *e = p + n;
+        p = e;
+        uint8_t *m = msg;
+        if (tag >> 3 != 2) {
+            ck_assert_uint_le(n, sizeof msg);
+            memcpy(m, b, n), m += n;
+        }
+        while (tag >> 3 == 2 && b < e) {
+            uint64_t t = take_varint(&b), k = take_varint(&b);
+            ck_assert(t == (1 << 3 | 2) || t == (2 << 3 | 2));
+            for (const uint8_t *q = b; q < b + k;)
+                put_varint(&m, t >> 3 << 3), put_varint(&m, take_varint(&q));
+            b += k;
+        }
+        put_varint(&o, tag);
+        put_varint(&o, (uint64_t)(m - msg));
+        memcpy(o, msg, (size_t)(m - msg)), o += m - msg;
+    }
+    *out_len = (size_t)(o - out);
+    return out;
+}
+
+/* Samples in the form writers give them (location ids and values packed)
+ * are decoded in place, and a sample whose ids were seen takes the stack
+ * they made (quick_sample, the stacks memo): the model is the one
+ * protobuf-c's unpacking makes of the same samples written unpacked, with
+ * every sample its own message (values that change) over three stacks,
+ * two dropped frames and a stack of none. */
+START_TEST(test_read_quick)
+{
+    struct fx x;
+    fx_init(&x);
+    enum { N = 300 };
+    Sample s[N], *sp[N];
+    int64_t v[N][2];
+    for (int k = 0; k < N; k++) {
+        s[k] = x.s[k % 3];
+        v[k][0] = 1 + k % 7;
+        v[k][1] = k % 11 ? v[k][0] * 10000000 : 123; /* a time not count x period */
+        s[k].value = v[k];
+        sp[k] = &s[k];
+    }
+    x.p.n_sample = N;
+    x.p.sample = sp;
+    for (int drop = 0; drop < 2; drop++) {
+        x.p.drop_frames = drop ? 6 : 0; /* foo */
+        size_t len, ulen, w1len, w2len;
+        uint8_t *raw = fx_pack(&x, &len), *un = fx_unpacked(raw, len, &ulen), *w1, *w2;
+        ck_assert(ulen != len || memcmp(raw, un, len) != 0);
+        struct ss_error err;
+        ck_assert_int_eq(members_load(raw, len, SS_PPROF_MAX_BYTES, "1", &w1, &w1len, &err), 0);
+        ck_assert_int_eq(members_load(un, ulen, SS_PPROF_MAX_BYTES, "1", &w2, &w2len, &err), 0);
+        ck_assert_uint_eq(w1len, w2len);
+        ck_assert_mem_eq(w1, w2, w1len);
+        free(w1), free(w2), free(un), free(raw);
+    }
+    unsetenv("STACKSCOPE_THREADS");
+}
+END_TEST
+
 Suite *pprof_suite(void)
 {
     Suite *s = suite_create("pprof");
@@ -1046,6 +1145,7 @@ Suite *pprof_suite(void)
     tcase_add_test(tc, test_write_rprof_model);
     tcase_add_test(tc, test_write_pprof_model);
     tcase_add_test(tc, test_read_members);
+    tcase_add_test(tc, test_read_quick);
     suite_add_tcase(s, tc);
     return s;
 }

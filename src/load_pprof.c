@@ -25,9 +25,9 @@
 #include <unistd.h>
 #define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
+#include <pthread.h>
 #ifdef HAVE_LIBDEFLATE
 #include <libdeflate.h>
-#include <pthread.h>
 #endif
 
 #include "hash.h"
@@ -43,6 +43,7 @@
 #define PP_MAX_MESSAGE (64u << 20) /* bytes of one nested message */
 #define PP_MAX_STRING (1u << 24)   /* bytes of one string */
 #define PP_MAX_COMMENTS 1000000    /* comments of a profile */
+#define PART_MARK 4096             /* pass one notes every PART_MARK-th sample's offset */
 
 /* ---- arena allocator for protobuf-c ---------------------------------- */
 
@@ -525,6 +526,7 @@ struct loader {
     VEC(uint32_t) lidx;    /* scratch: one sample's location indexes */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
     VEC(ss_id) labs;       /* scratch: one sample's labels */
+    VEC(size_t) marks;     /* the offset of every PART_MARK-th sample (pass one) */
     VEC(uint64_t) q_loc;   /* scratch: one sample's location ids (quick_sample) */
     VEC(int64_t) q_val;    /* ... and values */
     struct memo memo;
@@ -733,7 +735,8 @@ static int pass_one(struct loader *L)
             rc = value_type(L, &f);
             break;
         case 2:
-            L->n_samples++;
+            if (L->n_samples++ % PART_MARK == 0 && VEC_PUSH(L->marks, f.off))
+                rc = nomem(L, "samples");
             break;
         case 3:
             rc = one_mapping(L, &f);
@@ -1487,6 +1490,28 @@ static size_t packed_varints(const uint8_t *p, size_t n, uint64_t *v)
     return k;
 }
 
+/* The packed location ids (part[0], plen[0]) and values (part[1]) of
+ * Sample message f when it has no other field and each once; else -1. */
+static int quick_parts(const struct field *f, const uint8_t *part[2], size_t plen[2])
+{
+    const uint8_t *p = f->data, *end = f->data + f->len;
+    part[0] = part[1] = NULL;
+    plen[0] = plen[1] = 0;
+    while (p < end) {
+        uint8_t tag = *p++; /* one byte: fields 1 and 2, length-delimited */
+        if ((tag != (1 << 3 | WT_LEN) && tag != (2 << 3 | WT_LEN)) || part[(tag >> 3) - 1])
+            return -1;
+        uint64_t n;
+        size_t pos = 0;
+        if (get_varint(p, (size_t)(end - p), &pos, &n) || n > (size_t)(end - p) - pos)
+            return -1;
+        part[(tag >> 3) - 1] = p + pos;
+        plen[(tag >> 3) - 1] = (size_t)n;
+        p += pos + n;
+    }
+    return 0;
+}
+
 /* The stack the stacks memo knows for a sample's quick form (quick_sample). */
 struct quick {
     ss_id stack;        /* SS_NONE: not known */
@@ -1506,21 +1531,10 @@ struct quick {
 static int quick_sample(struct loader *L, const struct field *f, Perftools__Profiles__Sample *s,
                         struct quick *q)
 {
-    const uint8_t *p = f->data, *end = f->data + f->len;
-    const uint8_t *part[2] = {NULL, NULL};
-    size_t plen[2] = {0, 0};
-    while (p < end) {
-        uint8_t tag = *p++; /* one byte: fields 1 and 2, length-delimited */
-        if ((tag != (1 << 3 | WT_LEN) && tag != (2 << 3 | WT_LEN)) || part[(tag >> 3) - 1])
-            return 0;
-        uint64_t n;
-        size_t pos = 0;
-        if (get_varint(p, (size_t)(end - p), &pos, &n) || n > (size_t)(end - p) - pos)
-            return 0;
-        part[(tag >> 3) - 1] = p + pos;
-        plen[(tag >> 3) - 1] = (size_t)n;
-        p += pos + n;
-    }
+    const uint8_t *part[2];
+    size_t plen[2];
+    if (quick_parts(f, part, plen))
+        return 0;
     if (VEC_RESERVE(L->q_loc, plen[0] + 1) || VEC_RESERVE(L->q_val, plen[1] + 1))
         return -1;
     size_t nv = packed_varints(part[1], plen[1], (uint64_t *)L->q_val.v);
@@ -1584,6 +1598,33 @@ static int on_side(struct loader *L, Perftools__Profiles__Sample *s, const struc
     return 1;
 }
 
+/* The frames of the locations ids[0..n) (after the pruned ones: drop_frames)
+ * appended to (*fv)[*fn ..] (capacity *fcap), with lidx scratch room for
+ * n + 1.  Only reads L: pass two and the parts' threads share it.  Returns
+ * 0; 1 when ids[*k] is no location; 2 when the frames are more than
+ * PP_MAX_FRAMES; -1 when memory ran out. */
+static int stack_frames(const struct loader *L, const uint64_t *ids, size_t n, uint32_t *lidx,
+                        ss_id **fv, size_t *fn, size_t *fcap, size_t *k)
+{
+    for (*k = 0; *k < n; (*k)++) {
+        uint32_t li = idmap_get(&L->loc_map, ids[*k]);
+        if (li == SS_NONE)
+            return 1;
+        lidx[*k] = li;
+    }
+    size_t cut = L->prune ? prune_cut(L, lidx, n) : 0, start = *fn;
+    for (size_t j = cut; j < n; j++) {
+        const struct pp_loc *lo = &L->locs.v[lidx[j]];
+        if (*fn - start + lo->n > PP_MAX_FRAMES)
+            return 2;
+        if (ss_grow((void **)fv, fcap, *fn + lo->n, sizeof **fv))
+            return -1;
+        memcpy(*fv + *fn, L->loc_frames.v + lo->first, lo->n * sizeof(ss_id));
+        *fn += lo->n;
+    }
+    return 0;
+}
+
 /* Sample s's stack: its locations' frames (after the pruned ones).
  * Returns it, or SS_NONE with an error. */
 static ss_id sample_stack(struct loader *L, const Perftools__Profiles__Sample *s,
@@ -1592,25 +1633,17 @@ static ss_id sample_stack(struct loader *L, const Perftools__Profiles__Sample *s
     L->frames.n = 0;
     if (VEC_RESERVE(L->lidx, s->n_location_id + 1))
         return nomem(L, "frames"), SS_NONE;
-    for (size_t k = 0; k < s->n_location_id; k++) {
-        uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
-        if (li == SS_NONE)
-            return bad(L, f->off, "sample %zu: location id %" PRIu64 " does not exist", index,
-                       s->location_id[k]),
-                   SS_NONE;
-        L->lidx.v[k] = li;
-    }
-    size_t cut = L->prune ? prune_cut(L, L->lidx.v, s->n_location_id) : 0;
-    for (size_t k = cut; k < s->n_location_id; k++) {
-        const struct pp_loc *lo = &L->locs.v[L->lidx.v[k]];
-        if (L->frames.n + lo->n > PP_MAX_FRAMES)
-            return bad(L, f->off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES),
-                   SS_NONE;
-        if (VEC_RESERVE(L->frames, L->frames.n + lo->n))
-            return nomem(L, "frames"), SS_NONE;
-        memcpy(L->frames.v + L->frames.n, L->loc_frames.v + lo->first, lo->n * sizeof(ss_id));
-        L->frames.n += lo->n;
-    }
+    size_t k;
+    int r = stack_frames(L, s->location_id, s->n_location_id, L->lidx.v, &L->frames.v, &L->frames.n,
+                         &L->frames.cap, &k);
+    if (r == 1)
+        return bad(L, f->off, "sample %zu: location id %" PRIu64 " does not exist", index,
+                   s->location_id[k]),
+               SS_NONE;
+    if (r == 2)
+        return bad(L, f->off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES), SS_NONE;
+    if (r)
+        return nomem(L, "frames"), SS_NONE;
     ss_id stack = ss_model_stack(L->m, L->frames.v, L->frames.n, SS_NONE);
     if (stack == SS_NONE)
         nomem(L, "stacks");
@@ -1649,30 +1682,40 @@ static int sample_values(struct loader *L, const Perftools__Profiles__Sample *s,
     return 0;
 }
 
+/* The column of the sample type that is the period's (its time), when
+ * counts times the period must give it; else -1. */
+static int time_column(const struct loader *L, struct count_rule cr)
+{
+    int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
+    int time_col = -1;
+    for (size_t i = 0; check_time && i < L->vt_type.n; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit)
+            time_col = (int)i;
+    return time_col;
+}
+
 /* Pass 2: the samples, in file order.  A difference profile (what `pprof
  * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
  * samples whose values are negative: side 0 adds the others and counts
  * those in *n_base; side 1 (run when there are some, into a source flagged
  * SS_SRC_BASE, compare.h) adds only those, negated, without their mark (the
  * label pprof::base).  A sample with both positive and negative values is
- * refused. */
+ * refused.  It reads the fields of bytes [from, to); *at counts the
+ * samples (index) before them, and after. */
 static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
-                    uint64_t *n_mismatch, int side, uint64_t *n_base)
+                    uint64_t *n_mismatch, int side, uint64_t *n_base, size_t from, size_t to,
+                    size_t *at)
 {
-    size_t nvt = L->vt_type.n, pos = 0, index = 0;
-    int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
-    int time_col = -1;
-    for (size_t i = 0; check_time && i < nvt; i++)
-        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit)
-            time_col = (int)i;
-    while (pos < L->len) {
+    size_t nvt = L->vt_type.n, pos = from, index = *at;
+    int time_col = time_column(L, cr);
+    while (pos < to) {
         struct field f;
         const char *why;
         if (next_field(L->buf, L->len, &pos, &f, &why))
             return bad(L, f.off, "%s", why); /* cannot happen: pass one read it */
         if (f.num != 2 || f.wt != WT_LEN)
             continue;
-        index++;
+        *at = ++index;
         int rc = side == 0 && index == L->rs_at ? restore_source(L, L->rs_next) : 0;
         if (rc)
             return rc;
@@ -1722,6 +1765,207 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                      flags);
     }
     return 0;
+}
+
+/* ---- samples decoded in parallel parts ------------------------------------ */
+
+/* A big profile's samples are cut into parts, one a thread: the first is
+ * read by pass two as it always is, while a thread decodes each other part
+ * without touching the model (its samples' values, and its stacks as frames
+ * in a table of its own, by the ids' bytes as the stacks memo); then each
+ * part is added to the model in file order, each stack interned at its
+ * first sample, so the model is the one pass two makes alone, id for id
+ * (as the Rprof loader's parts: load_rprof.c).  A part's thread stops at
+ * the first sample it cannot decode so (labels, another form, an error, a
+ * negative value: a difference profile's base) and at stacks that rarely
+ * repeat; pass two reads the part from there. */
+#define PARALLEL_MIN ((size_t)1 << 17) /* samples: fewer are read by pass two alone */
+#define MAX_PARTS 64
+
+struct part {
+    const struct loader *L;
+    size_t from, to;      /* its fields: bytes [from, to) of L->buf */
+    size_t stop;          /* the first field not decoded (to: none) */
+    size_t nvt;           /* values a sample */
+    size_t est;           /* samples, about */
+    VEC(uint32_t) lstack; /* each sample's stack, local; PART_EMPTY: no location ids */
+    VEC(int64_t) vals;    /* ... its nvt values */
+    struct smemo memo;    /* location ids' bytes -> local stack */
+    VEC(ss_id) frames;    /* the local stacks' frames, one after another */
+    VEC(size_t) fstart;   /* local stack k: frames [fstart[k], fstart[k + 1]) */
+    VEC(uint64_t) ids;    /* scratch: location ids */
+    VEC(uint32_t) lidx;   /* scratch: their indexes */
+};
+#define PART_EMPTY 0x80000000u
+
+static void part_free(struct part *pt)
+{
+    VEC_FREE(pt->lstack);
+    VEC_FREE(pt->vals);
+    smemo_free(&pt->memo);
+    VEC_FREE(pt->frames);
+    VEC_FREE(pt->fstart);
+    VEC_FREE(pt->ids);
+    VEC_FREE(pt->lidx);
+}
+
+/* Decode sample f into the part: 0, or -1 (not so: pass two reads it). */
+static int part_sample(struct part *pt, const struct field *f)
+{
+    const struct loader *L = pt->L;
+    const uint8_t *part[2];
+    size_t plen[2];
+    if (quick_parts(f, part, plen) || VEC_RESERVE(pt->vals, pt->vals.n + plen[1] + 1))
+        return -1;
+    if (packed_varints(part[1], plen[1], (uint64_t *)pt->vals.v + pt->vals.n) != pt->nvt)
+        return -1;
+    const uint8_t *ids = part[0] ? part[0] : (const uint8_t *)"";
+    uint64_t h = ss_hash(ids, plen[0]);
+    size_t pos;
+    const struct smemo_ent *e = smemo_find(&pt->memo, ids, plen[0], h, &pos);
+    uint32_t lid;
+    if (e) {
+        lid = e->stack;
+    } else {
+        size_t nst = pt->fstart.n - 1, k;
+        if (nst >= 4096 && nst > pt->lstack.n / 4)
+            return -1; /* stacks rarely repeat: no gain */
+        if (VEC_RESERVE(pt->ids, plen[0] + 1) || VEC_RESERVE(pt->lidx, plen[0] + 1))
+            return -1;
+        size_t nl = packed_varints(part[0], plen[0], pt->ids.v);
+        if (nl == SIZE_MAX || nst >= PART_EMPTY - 1 ||
+            stack_frames(L, pt->ids.v, nl, pt->lidx.v, &pt->frames.v, &pt->frames.n,
+                         &pt->frames.cap, &k) ||
+            VEC_PUSH(pt->fstart, pt->frames.n))
+            return -1;
+        lid = (uint32_t)nst | (nl ? 0 : PART_EMPTY);
+        smemo_put(&pt->memo, pos, ids, plen[0], h, nl, lid);
+    }
+    if (VEC_PUSH(pt->lstack, lid))
+        return -1;
+    pt->vals.n += pt->nvt;
+    return 0;
+}
+
+static void *part_run(void *arg)
+{
+    struct part *pt = arg;
+    size_t pos = pt->from;
+    pt->stop = VEC_PUSH(pt->fstart, 0) ? pos : pt->to;
+    /* room for its samples, as the marks count them: no copy as it grows */
+    if (VEC_RESERVE(pt->lstack, pt->est) || VEC_RESERVE(pt->vals, pt->est * pt->nvt))
+        pt->stop = pos;
+    while (pos < pt->stop) {
+        struct field f;
+        const char *why;
+        size_t at = pos;
+        if (next_field(pt->L->buf, pt->L->len, &pos, &f, &why) ||
+            (f.num == 2 && f.wt == WT_LEN && part_sample(pt, &f)))
+            pt->stop = at;
+    }
+    return NULL;
+}
+
+/* The byte offset of the part's sample j (for an error). */
+static size_t part_offset(const struct part *pt, size_t j)
+{
+    size_t pos = pt->from;
+    for (;;) {
+        struct field f;
+        const char *why;
+        if (next_field(pt->L->buf, pt->L->len, &pos, &f, &why))
+            return f.off;
+        if (f.num == 2 && f.wt == WT_LEN && j-- == 0)
+            return f.off;
+    }
+}
+
+/* The part's samples into the model, after sample *at, as pass two adds
+ * them (the source that starts at one, the values, no labels); each local
+ * stack interned at its first sample.  Returns 0 or an error. */
+static int part_merge(struct loader *L, const struct part *pt, const ss_id *vt_model,
+                      struct count_rule cr, uint64_t *n_mismatch, size_t *at)
+{
+    size_t nst = pt->fstart.n ? pt->fstart.n - 1 : 0;
+    ss_id *gmap = ss_alloc_array(nst, sizeof *gmap);
+    if (!gmap)
+        return nomem(L, "stacks");
+    memset(gmap, 0xff, (nst ? nst : 1) * sizeof *gmap);
+    int time_col = time_column(L, cr), rc = 0;
+    L->base_side = 0;
+    for (size_t j = 0; !rc && j < pt->lstack.n; j++) {
+        size_t index = ++*at;
+        if (index == L->rs_at && (rc = restore_source(L, L->rs_next)))
+            break;
+        Perftools__Profiles__Sample s;
+        perftools__profiles__sample__init(&s);
+        s.n_value = pt->nvt;
+        s.value = pt->vals.v + j * pt->nvt;
+        s.n_location_id = pt->lstack.v[j] & PART_EMPTY ? 0 : 1; /* what sample_values asks */
+        ss_id labels = sample_labels(L, &s, NO_OFF, index);
+        uint32_t lid = pt->lstack.v[j] & ~PART_EMPTY;
+        if (labels != SS_NONE && gmap[lid] == SS_NONE &&
+            (gmap[lid] = ss_model_stack(L->m, pt->frames.v + pt->fstart.v[lid],
+                                        pt->fstart.v[lid + 1] - pt->fstart.v[lid], SS_NONE)) ==
+                SS_NONE)
+            rc = nomem(L, "stacks");
+        else if (labels == SS_NONE)
+            rc = L->err->code;
+        uint32_t flags = 0;
+        struct field f = {0};
+        f.off = NO_OFF; /* no error: its count is not negative */
+        if (!rc)
+            rc = sample_values(L, &s, &f, index, vt_model, cr, time_col, &flags);
+        *n_mismatch += flags != 0;
+        int ar = rc ? 0 : ss_model_add_sample(L->m, gmap[lid], L->vals);
+        if (ar)
+            rc = add_failed(L, ar, part_offset(pt, j), index, L->vals[0]);
+        else if (!rc && ss_model_label_sample(L->m, labels))
+            rc = nomem(L, "labels");
+    }
+    free(gmap);
+    return rc;
+}
+
+/* Pass two over every sample (side 0), in parts on threads when the
+ * profile is big (see above).  Returns 0 or an error. */
+static int pass_two_parts(struct loader *L, const ss_id *vt_model, struct count_rule cr,
+                          uint64_t *n_mismatch, uint64_t *n_base)
+{
+    size_t at = 0;
+    unsigned np = ss_threads(MAX_PARTS);
+    if (np > L->marks.n)
+        np = (unsigned)L->marks.n;
+    if (np < 2 || L->n_samples < PARALLEL_MIN)
+        return pass_two(L, vt_model, cr, n_mismatch, 0, n_base, 0, L->len, &at);
+    struct part pt[MAX_PARTS];
+    pthread_t th[MAX_PARTS];
+    int started[MAX_PARTS] = {0};
+    memset(pt, 0, sizeof pt);
+    for (unsigned k = 0; k < np; k++) {
+        pt[k].L = L;
+        pt[k].from = k ? L->marks.v[(size_t)k * L->marks.n / np] : 0;
+        pt[k].to = L->len;
+        pt[k].nvt = L->vt_type.n;
+        pt[k].est = ((size_t)(k + 1) * L->marks.n / np - (size_t)k * L->marks.n / np) * PART_MARK;
+        if (k)
+            pt[k - 1].to = pt[k].from;
+    }
+    for (unsigned k = 1; k < np; k++) {
+        pt[k].stop = pt[k].from; /* a thread that does not start decodes nothing */
+        started[k] = pthread_create(&th[k], NULL, part_run, &pt[k]) == 0;
+    }
+    int rc = pass_two(L, vt_model, cr, n_mismatch, 0, n_base, 0, pt[0].to, &at);
+    for (unsigned k = 1; k < np; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        if (!rc)
+            rc = part_merge(L, &pt[k], vt_model, cr, n_mismatch, &at);
+        if (!rc && pt[k].stop < pt[k].to)
+            rc = pass_two(L, vt_model, cr, n_mismatch, 0, n_base, pt[k].stop, pt[k].to, &at);
+        part_free(&pt[k]);
+    }
+    return rc;
 }
 
 /* Value types: each sample type, in order, as the model's (SS_NONE: a
@@ -1827,7 +2071,7 @@ static int read_samples(struct loader *L, const ss_id *vt_model, struct count_ru
     if (!rc)
         (void)ss_model_reserve_samples(L->m, L->n_samples);
     if (!rc)
-        rc = pass_two(L, vt_model, cr, n_mismatch, 0, &n_base);
+        rc = pass_two_parts(L, vt_model, cr, n_mismatch, &n_base);
     if (rc || !n_base)
         return rc;
     src->flags |= SS_SRC_BASE;
@@ -1837,8 +2081,9 @@ static int read_samples(struct loader *L, const ss_id *vt_model, struct count_ru
     rc = add_metas(L, sid);
     memo_free(&L->memo);
     L->memo.off = 1;
+    size_t at = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, n_mismatch, 1, &n_base);
+        rc = pass_two(L, vt_model, cr, n_mismatch, 1, &n_base, 0, L->len, &at);
     return rc;
 }
 
@@ -2366,6 +2611,7 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     VEC_FREE(L.rs);
     VEC_FREE(L.frames);
     VEC_FREE(L.labs);
+    VEC_FREE(L.marks);
     VEC_FREE(L.q_loc);
     VEC_FREE(L.q_val);
     memo_free(&L.memo);

@@ -1128,6 +1128,70 @@ START_TEST(test_read_quick)
 }
 END_TEST
 
+/* A profile of more than PARALLEL_MIN samples is read in parts on threads
+ * (pass_two_parts): with one thread or two, the same model, or the same
+ * error at the same sample and byte, wherever in the second part a sample
+ * the part's thread does not decode (labels, a negative value, a location
+ * that does not exist, a count past the total's range) is. */
+START_TEST(test_read_parts)
+{
+    struct fx x;
+    fx_init(&x);
+    enum { N = 150000 };
+    Sample *s = calloc(N, sizeof *s), **sp = calloc(N, sizeof *sp);
+    int64_t(*v)[2] = calloc(N, sizeof *v);
+    ck_assert(s && sp && v);
+    for (int k = 0; k < N; k++) {
+        s[k] = x.s[k % 3];
+        v[k][0] = 1 + k % 7;
+        v[k][1] = v[k][0] * 10000000;
+        s[k].value = v[k];
+        sp[k] = &s[k];
+    }
+    x.p.n_sample = N;
+    x.p.sample = sp;
+    uint64_t nowhere[1] = {99};
+    for (int fault = 0; fault < 5; fault++) {
+        int at = N - 1000 - fault;
+        Sample keep = s[at];
+        if (fault == 1) {
+            s[at].n_label = 1, s[at].label = &x.labelp;
+            perftools__profiles__label__init(&x.label);
+            x.label.key = 5, x.label.str = 6;
+            x.labelp = &x.label;
+        } else if (fault == 2) {
+            v[at][0] = -v[at][0], v[at][1] = -v[at][1]; /* a difference's base */
+        } else if (fault == 3) {
+            s[at].n_location_id = 1, s[at].location_id = nowhere;
+        } else if (fault == 4) {
+            v[at][0] = INT64_MAX - 10;
+        }
+        size_t len, w1len = 0, w2len = 0;
+        uint8_t *raw = fx_pack(&x, &len), *w1 = NULL, *w2 = NULL;
+        struct ss_error e1, e2;
+        int r1 = members_load(raw, len, SS_PPROF_MAX_BYTES, "1", &w1, &w1len, &e1);
+        int r2 = members_load(raw, len, SS_PPROF_MAX_BYTES, "2", &w2, &w2len, &e2);
+        ck_assert_int_eq(r1, r2);
+        ck_assert_int_eq(r1 != 0, fault >= 3);
+        if (r1) {
+            ck_assert_str_eq(e1.msg, e2.msg);
+            ck_assert_msg(
+                strstr(e1.msg, fault == 3 ? "location id 99 does not exist" : "t.pb.gz: byte "),
+                "%s", e1.msg);
+        } else {
+            ck_assert_uint_eq(w1len, w2len);
+            ck_assert_mem_eq(w1, w2, w1len);
+        }
+        free(w1), free(w2), free(raw);
+        s[at] = keep;
+        v[at][0] = 1 + at % 7;
+        v[at][1] = v[at][0] * 10000000;
+    }
+    free(s), free(sp), free(v);
+    unsetenv("STACKSCOPE_THREADS");
+}
+END_TEST
+
 Suite *pprof_suite(void)
 {
     Suite *s = suite_create("pprof");
@@ -1146,6 +1210,7 @@ Suite *pprof_suite(void)
     tcase_add_test(tc, test_write_pprof_model);
     tcase_add_test(tc, test_read_members);
     tcase_add_test(tc, test_read_quick);
+    tcase_add_test(tc, test_read_parts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,12 +6,19 @@
  * (ValueType, Sample, Mapping, Location, Function) is unpacked by the
  * protobuf-c code generated from proto/profile.proto, into an arena that is
  * reset after each message: no malloc per sample, and memory does not grow
- * with the number of samples beyond the model itself.
+ * with the number of samples beyond the model itself.  A sample in the form
+ * writers give it is decoded in place instead (quick_sample).
+ *
+ * Gzip data are inflated in one pass, a member a thread, where the members'
+ * trailers say their sizes truly (ss_pprof_inflate_members); else by zlib,
+ * streaming, within a budget (gunzip).
  *
  * Two passes: the first collects the string table, functions, locations and
  * sample types (which a file may write after its samples; Go writes them
  * after), checks every id and string index and builds the model's
- * functions and locations; the second adds the samples in file order.
+ * functions and locations; the second adds the samples in file order (a
+ * big profile's decoded in parts on threads, added in order:
+ * pass_two_parts).
  */
 #include "load_pprof.h"
 

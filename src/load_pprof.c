@@ -1708,13 +1708,13 @@ static int time_column(const struct loader *L, struct count_rule cr)
  * SS_SRC_BASE, compare.h) adds only those, negated, without their mark (the
  * label pprof::base).  A sample with both positive and negative values is
  * refused.  It reads the fields of bytes [from, to); *at counts the
- * samples (index) before them, and after. */
-static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
+ * samples (index) before them, and after; time_col is time_column's at the
+ * start of the side (a restored source's period changes L->period). */
+static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr, int time_col,
                     uint64_t *n_mismatch, int side, uint64_t *n_base, size_t from, size_t to,
                     size_t *at)
 {
     size_t nvt = L->vt_type.n, pos = from, index = *at;
-    int time_col = time_column(L, cr);
     while (pos < to) {
         struct field f;
         const char *why;
@@ -1891,14 +1891,14 @@ static size_t part_offset(const struct part *pt, size_t j)
  * them (the source that starts at one, the values, no labels); each local
  * stack interned at its first sample.  Returns 0 or an error. */
 static int part_merge(struct loader *L, const struct part *pt, const ss_id *vt_model,
-                      struct count_rule cr, uint64_t *n_mismatch, size_t *at)
+                      struct count_rule cr, int time_col, uint64_t *n_mismatch, size_t *at)
 {
     size_t nst = pt->fstart.n ? pt->fstart.n - 1 : 0;
     ss_id *gmap = ss_alloc_array(nst, sizeof *gmap);
     if (!gmap)
         return nomem(L, "stacks");
     memset(gmap, 0xff, (nst ? nst : 1) * sizeof *gmap);
-    int time_col = time_column(L, cr), rc = 0;
+    int rc = 0;
     L->base_side = 0;
     for (size_t j = 0; !rc && j < pt->lstack.n; j++) {
         size_t index = ++*at;
@@ -1940,11 +1940,12 @@ static int pass_two_parts(struct loader *L, const ss_id *vt_model, struct count_
                           uint64_t *n_mismatch, uint64_t *n_base)
 {
     size_t at = 0;
+    int time_col = time_column(L, cr);
     unsigned np = ss_threads(MAX_PARTS);
     if (np > L->marks.n)
         np = (unsigned)L->marks.n;
     if (np < 2 || L->n_samples < PARALLEL_MIN)
-        return pass_two(L, vt_model, cr, n_mismatch, 0, n_base, 0, L->len, &at);
+        return pass_two(L, vt_model, cr, time_col, n_mismatch, 0, n_base, 0, L->len, &at);
     struct part pt[MAX_PARTS];
     pthread_t th[MAX_PARTS];
     int started[MAX_PARTS] = {0};
@@ -1962,14 +1963,15 @@ static int pass_two_parts(struct loader *L, const ss_id *vt_model, struct count_
         pt[k].stop = pt[k].from; /* a thread that does not start decodes nothing */
         started[k] = pthread_create(&th[k], NULL, part_run, &pt[k]) == 0;
     }
-    int rc = pass_two(L, vt_model, cr, n_mismatch, 0, n_base, 0, pt[0].to, &at);
+    int rc = pass_two(L, vt_model, cr, time_col, n_mismatch, 0, n_base, 0, pt[0].to, &at);
     for (unsigned k = 1; k < np; k++) {
         if (started[k])
             pthread_join(th[k], NULL);
         if (!rc)
-            rc = part_merge(L, &pt[k], vt_model, cr, n_mismatch, &at);
+            rc = part_merge(L, &pt[k], vt_model, cr, time_col, n_mismatch, &at);
         if (!rc && pt[k].stop < pt[k].to)
-            rc = pass_two(L, vt_model, cr, n_mismatch, 0, n_base, pt[k].stop, pt[k].to, &at);
+            rc = pass_two(L, vt_model, cr, time_col, n_mismatch, 0, n_base, pt[k].stop, pt[k].to,
+                          &at);
         part_free(&pt[k]);
     }
     return rc;
@@ -2090,7 +2092,7 @@ static int read_samples(struct loader *L, const ss_id *vt_model, struct count_ru
     L->memo.off = 1;
     size_t at = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, n_mismatch, 1, &n_base, 0, L->len, &at);
+        rc = pass_two(L, vt_model, cr, time_column(L, cr), n_mismatch, 1, &n_base, 0, L->len, &at);
     return rc;
 }
 

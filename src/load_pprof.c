@@ -2566,8 +2566,12 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
 
 /* ---- entry points ---------------------------------------------------------- */
 
-int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
-                      const struct ss_load_opts *o, const char *path, struct ss_error *err)
+/* ss_load_pprof_mem; *whole, when not NULL, holds data and is released
+ * (and set to NULL) once gzip data are inflated: the compressed bytes are
+ * not needed while the model is built. */
+static int load_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
+                    const struct ss_load_opts *o, const char *path, struct ss_error *err,
+                    struct ss_whole **whole)
 {
     if (len == 0)
         return ss_fail(err, SS_EINPUT, "%s: empty file", path);
@@ -2578,6 +2582,11 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
         int rc = gunzip(data, len, max_bytes, path, &raw, &raw_len, err);
         if (rc)
             return rc;
+        if (whole) {
+            ss_reader_whole_free(*whole);
+            *whole = NULL;
+            data = NULL;
+        }
         if (raw_len == 0) {
             free(raw);
             return ss_fail(err, SS_EINPUT, "%s: the gzip data decompresses to nothing", path);
@@ -2630,14 +2639,21 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     return rc;
 }
 
+int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
+                      const struct ss_load_opts *o, const char *path, struct ss_error *err)
+{
+    return load_mem(m, data, len, max_bytes, o, path, err, NULL);
+}
+
 int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
 {
-    struct ss_whole w;
+    struct ss_whole w, *whole = &w;
     int rc = ss_reader_whole(r, SS_PPROF_MAX_BYTES, "", &w, err);
     if (rc)
         return rc;
-    rc = ss_load_pprof_mem(m, w.p, w.n, SS_PPROF_MAX_BYTES, r->opts, path, err);
-    ss_reader_whole_free(&w);
+    rc = load_mem(m, w.p, w.n, SS_PPROF_MAX_BYTES, r->opts, path, err, &whole);
+    if (whole)
+        ss_reader_whole_free(whole);
     return rc;
 }
 

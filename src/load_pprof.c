@@ -447,8 +447,8 @@ static void smemo_put(struct smemo *sm, size_t pos, const uint8_t *b, size_t len
                       size_t nloc, ss_id stack)
 {
     if (pos == SIZE_MAX || sm->bytes.n + len > MEMO_MAX_BYTES || nloc > UINT32_MAX ||
-        VEC_RESERVE(sm->e, sm->e.n + 1) || VEC_RESERVE(sm->bytes, sm->bytes.n + len))
-        return;
+        VEC_RESERVE(sm->e, sm->e.n + 1) || VEC_RESERVE(sm->bytes, sm->bytes.n + len + 1))
+        return; /* (room for one more byte: never a null array, even for no ids) */
     struct smemo_ent e = {sm->bytes.n, (uint32_t)len, (uint32_t)nloc, stack};
     sm->e.v[sm->e.n] = e;
     ss_idset_insert(&sm->index, pos, h, (uint32_t)sm->e.n++);
@@ -1622,6 +1622,8 @@ static int stack_frames(const struct loader *L, const uint64_t *ids, size_t n, u
     size_t cut = L->prune ? prune_cut(L, lidx, n) : 0, start = *fn;
     for (size_t j = cut; j < n; j++) {
         const struct pp_loc *lo = &L->locs.v[lidx[j]];
+        if (lo->n == 0)
+            continue;
         if (*fn - start + lo->n > PP_MAX_FRAMES)
             return 2;
         if (ss_grow((void **)fv, fcap, *fn + lo->n, sizeof **fv))
@@ -1860,7 +1862,8 @@ static void *part_run(void *arg)
     size_t pos = pt->from;
     pt->stop = VEC_PUSH(pt->fstart, 0) ? pos : pt->to;
     /* room for its samples, as the marks count them: no copy as it grows */
-    if (VEC_RESERVE(pt->lstack, pt->est) || VEC_RESERVE(pt->vals, pt->est * pt->nvt))
+    if (VEC_RESERVE(pt->lstack, pt->est) || VEC_RESERVE(pt->vals, pt->est * pt->nvt + 1) ||
+        VEC_RESERVE(pt->frames, 1))
         pt->stop = pos;
     while (pos < pt->stop) {
         struct field f;

@@ -316,7 +316,7 @@ if [ $ten = 1 ]; then
     use_r=$keep_r
 fi
 
-# --- pprof (issue 3) ---------------------------------------------------------
+# --- pprof (issues 3 and 35) -------------------------------------------------
 # Each 1M-sample Rprof file is converted to pprof (written to bench/out, as a
 # user would: temp file, fsync, rename) and back (pprof -> pprof, and
 # pprof -> Rprof once the Rprof writer exists); then load + report of the
@@ -377,7 +377,7 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
       if ($3 == "wc -l" && num($4)) wc[$1] = $4
       if ($3 == "R summaryRprof" && num($4)) r[$1] = $4
       if ($3 == "stackscope report --by self" && num($4)) self[$1] = $4
-      if ($3 == "go pprof -top" && num($4)) gotop[$1] = $4
+      if ($3 == "go pprof -top" && num($4)) { gotop[$1] = $4; gorss[$1] = $5 }
       if ($3 == "stackscope report --by sources" && num($4)) load[$1] = $4 }
     END {
         fmt = "%-15s %8s  %-36s %8s %8s %7s %8s %9s\n"
@@ -409,8 +409,13 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
             }
             if (c == "report --by self" && (file[i] in gotop)) {
                 x = (wall[i] > 0) ? gotop[file[i]] / wall[i] : 1e9
-                printf "  %s  %-12s report --by self faster than go pprof -top: %.1fx\n", \
-                    (x > 1 ? "PASS" : "MISS"), file[i], x
+                printf "  %s  %-12s report --by self 10x faster than go pprof -top: %.1fx\n", \
+                    (x >= 10 ? "PASS" : "MISS"), file[i], x
+                if (num(rss[i]) && num(gorss[file[i]]) && gorss[file[i]] > 0) {
+                    x = rss[i] / gorss[file[i]]
+                    printf "  %s  %-12s report --by self peak RSS within a third of go pprof -top: %.0f%%\n", \
+                        (x <= 1 / 3 ? "PASS" : "MISS"), file[i], 100 * x
+                }
             }
             if (c == "report --by self" && file[i] ~ /\.out$/) {
                 if (file[i] in wc) {

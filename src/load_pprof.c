@@ -6,12 +6,19 @@
  * (ValueType, Sample, Mapping, Location, Function) is unpacked by the
  * protobuf-c code generated from proto/profile.proto, into an arena that is
  * reset after each message: no malloc per sample, and memory does not grow
- * with the number of samples beyond the model itself.
+ * with the number of samples beyond the model itself.  A sample in the form
+ * writers give it is decoded in place instead (quick_sample).
+ *
+ * Gzip data are inflated in one pass, a member a thread, where the members'
+ * trailers say their sizes truly (ss_pprof_inflate_members); else by zlib,
+ * streaming, within a budget (gunzip).
  *
  * Two passes: the first collects the string table, functions, locations and
  * sample types (which a file may write after its samples; Go writes them
  * after), checks every id and string index and builds the model's
- * functions and locations; the second adds the samples in file order.
+ * functions and locations; the second adds the samples in file order (a
+ * big profile's decoded in parts on threads, added in order:
+ * pass_two_parts).
  */
 #include "load_pprof.h"
 
@@ -25,6 +32,10 @@
 #include <unistd.h>
 #define ZLIB_CONST /* z_stream.next_in is const: zlib never writes the input */
 #include <zlib.h>
+#include <pthread.h>
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 
 #include "hash.h"
 #include "hashtab.h"
@@ -32,12 +43,14 @@
 #include "match.h"
 #include "num.h"
 #include "profile.pb-c.h"
+#include "threads.h"
 #include "vec.h"
 
 #define PP_MAX_FRAMES 1000000      /* frames of one sample after inlining */
 #define PP_MAX_MESSAGE (64u << 20) /* bytes of one nested message */
 #define PP_MAX_STRING (1u << 24)   /* bytes of one string */
 #define PP_MAX_COMMENTS 1000000    /* comments of a profile */
+#define PART_MARK 4096             /* pass one notes every PART_MARK-th sample's offset */
 
 /* ---- arena allocator for protobuf-c ---------------------------------- */
 
@@ -378,6 +391,71 @@ static void memo_put(struct memo *mo, const uint8_t *b, size_t len, uint64_t h, 
     mo->vals.n += nvals;
 }
 
+/* Samples that are each their own message (their values change with every
+ * sample, as memory counters do) still repeat their stacks: a sample's
+ * stack is a function of its location ids alone (their frames, then
+ * drop_frames), so the stacks memo maps the packed bytes of the ids
+ * (quick_sample) to the stack they made, verified byte by byte as the
+ * memo's.  Like the memo, it turns itself off when stacks rarely repeat. */
+struct smemo_ent {
+    size_t off; /* the ids' bytes in smemo.bytes */
+    uint32_t len;
+    uint32_t nloc; /* how many ids */
+    ss_id stack;
+};
+
+struct smemo {
+    struct ss_idset index;
+    VEC(struct smemo_ent) e;
+    VEC(uint8_t) bytes;
+    uint64_t hits, misses;
+    int off;
+};
+
+static void smemo_free(struct smemo *sm)
+{
+    ss_idset_free(&sm->index);
+    VEC_FREE(sm->e);
+    VEC_FREE(sm->bytes);
+}
+
+static int smemo_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct smemo *sm = ctx;
+    const struct memo_key *k = key;
+    const struct smemo_ent *e = &sm->e.v[id];
+    return e->len == k->len && memcmp(sm->bytes.v + e->off, k->b, k->len) == 0;
+}
+
+/* The entry for ids b[0..len) (hash h), or NULL; *pos where to put it
+ * (smemo_put), SIZE_MAX when there is no room. */
+static const struct smemo_ent *smemo_find(struct smemo *sm, const uint8_t *b, size_t len,
+                                          uint64_t h, size_t *pos)
+{
+    struct memo_key k = {b, len};
+    if (ss_idset_reserve(&sm->index, 1)) {
+        *pos = SIZE_MAX;
+        return NULL;
+    }
+    uint32_t id = ss_idset_find(&sm->index, h, smemo_eq, sm, &k, pos);
+    return id == SS_NONE ? NULL : &sm->e.v[id];
+}
+
+/* Remember b[0..len) -> stack at pos (from smemo_find, the set unchanged
+ * since); does nothing when full or short of memory. */
+static void smemo_put(struct smemo *sm, size_t pos, const uint8_t *b, size_t len, uint64_t h,
+                      size_t nloc, ss_id stack)
+{
+    if (pos == SIZE_MAX || sm->bytes.n + len > MEMO_MAX_BYTES || nloc > UINT32_MAX ||
+        VEC_RESERVE(sm->e, sm->e.n + 1) || VEC_RESERVE(sm->bytes, sm->bytes.n + len + 1))
+        return; /* (room for one more byte: never a null array, even for no ids) */
+    struct smemo_ent e = {sm->bytes.n, (uint32_t)len, (uint32_t)nloc, stack};
+    sm->e.v[sm->e.n] = e;
+    ss_idset_insert(&sm->index, pos, h, (uint32_t)sm->e.n++);
+    memcpy(sm->bytes.v + sm->bytes.n, b, len);
+    sm->bytes.n += len;
+}
+
 /* ---- the loader ------------------------------------------------------------ */
 
 struct pp_str {
@@ -455,7 +533,11 @@ struct loader {
     VEC(uint32_t) lidx;    /* scratch: one sample's location indexes */
     VEC(ss_id) frames;     /* scratch: one sample's frames */
     VEC(ss_id) labs;       /* scratch: one sample's labels */
+    VEC(size_t) marks;     /* the offset of every PART_MARK-th sample (pass one) */
+    VEC(uint64_t) q_loc;   /* scratch: one sample's location ids (quick_sample) */
+    VEC(int64_t) q_val;    /* ... and values */
     struct memo memo;
+    struct smemo smemo;
     int64_t *vals;
 
     /* The sources stackscope's writer wrote into one profile (its
@@ -660,7 +742,8 @@ static int pass_one(struct loader *L)
             rc = value_type(L, &f);
             break;
         case 2:
-            L->n_samples++;
+            if (L->n_samples++ % PART_MARK == 0 && VEC_PUSH(L->marks, f.off))
+                rc = nomem(L, "samples");
             break;
         case 3:
             rc = one_mapping(L, &f);
@@ -1391,6 +1474,106 @@ static int memo_sample(struct loader *L, const struct field *f, size_t index, ui
     return 0;
 }
 
+/* Packed varints p[0..n) into v (at most n of them): their number, or
+ * SIZE_MAX when one is cut off or longer than 9 bytes (a value of 2^63 or
+ * more: left to protobuf-c, as is anything unusual). */
+static size_t packed_varints(const uint8_t *p, size_t n, uint64_t *v)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        uint64_t x = 0;
+        int shift = 0;
+        for (;;) {
+            if (i == n || shift > 56)
+                return SIZE_MAX;
+            uint8_t b = p[i++];
+            x |= (uint64_t)(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                break;
+            shift += 7;
+        }
+        v[k++] = x;
+    }
+    return k;
+}
+
+/* The packed location ids (part[0], plen[0]) and values (part[1]) of
+ * Sample message f when it has no other field and each once; else -1. */
+static int quick_parts(const struct field *f, const uint8_t *part[2], size_t plen[2])
+{
+    const uint8_t *p = f->data, *end = f->data + f->len;
+    part[0] = part[1] = NULL;
+    plen[0] = plen[1] = 0;
+    while (p < end) {
+        uint8_t tag = *p++; /* one byte: fields 1 and 2, length-delimited */
+        if ((tag != (1 << 3 | WT_LEN) && tag != (2 << 3 | WT_LEN)) || part[(tag >> 3) - 1])
+            return -1;
+        uint64_t n;
+        size_t pos = 0;
+        if (get_varint(p, (size_t)(end - p), &pos, &n) || n > (size_t)(end - p) - pos)
+            return -1;
+        part[(tag >> 3) - 1] = p + pos;
+        plen[(tag >> 3) - 1] = (size_t)n;
+        p += pos + n;
+    }
+    return 0;
+}
+
+/* The stack the stacks memo knows for a sample's quick form (quick_sample). */
+struct quick {
+    ss_id stack;        /* SS_NONE: not known */
+    size_t pos;         /* where it goes in the memo (smemo_find) */
+    uint64_t h;         /* the hash of its ids' bytes */
+    const uint8_t *ids; /* the ids' packed bytes */
+    size_t len;
+};
+
+/* Sample message f as protobuf-c unpacks it, decoded here when it has the
+ * form writers give it (stackscope's, Go's): location_id and value packed,
+ * each once, varints under 2^63, no labels, no other field.  Returns 1
+ * with *s pointing into L's scratch, 0 for any other form (protobuf-c
+ * unpacks it, or says what is wrong), -1 when memory ran out.  When the
+ * stacks memo knows its ids, q->stack is their stack and s has their number
+ * only, not the ids. */
+static int quick_sample(struct loader *L, const struct field *f, Perftools__Profiles__Sample *s,
+                        struct quick *q)
+{
+    const uint8_t *part[2];
+    size_t plen[2];
+    if (quick_parts(f, part, plen))
+        return 0;
+    if (VEC_RESERVE(L->q_loc, plen[0] + 1) || VEC_RESERVE(L->q_val, plen[1] + 1))
+        return -1;
+    size_t nv = packed_varints(part[1], plen[1], (uint64_t *)L->q_val.v);
+    if (nv == SIZE_MAX)
+        return 0;
+    q->stack = SS_NONE;
+    q->ids = part[0];
+    q->len = plen[0];
+    const struct smemo_ent *e = NULL;
+    if (!L->smemo.off) {
+        q->h = ss_hash(q->ids ? q->ids : (const uint8_t *)"", q->len);
+        e = smemo_find(&L->smemo, q->ids ? q->ids : (const uint8_t *)"", q->len, q->h, &q->pos);
+    }
+    size_t nl = e ? e->nloc : packed_varints(part[0], plen[0], L->q_loc.v);
+    if (nl == SIZE_MAX)
+        return 0;
+    perftools__profiles__sample__init(s);
+    s->n_location_id = nl;
+    s->location_id = L->q_loc.v;
+    s->n_value = nv;
+    s->value = L->q_val.v;
+    if (e) {
+        L->smemo.hits++;
+        q->stack = e->stack;
+    } else if (!L->smemo.off && ++L->smemo.misses >= 4096 && L->smemo.hits < L->smemo.misses / 4) {
+        smemo_free(&L->smemo); /* rarely repeated: stop looking */
+        memset(&L->smemo, 0, sizeof L->smemo);
+        L->smemo.off = 1;
+    }
+    return 1;
+}
+
 /* Is sample s (field f) on this side of a difference profile (see
  * pass_two)?  1 yes (a base sample negated), 0 no (*n_base counts the
  * base's on side 0), or -1 with an error. */
@@ -1422,6 +1605,35 @@ static int on_side(struct loader *L, Perftools__Profiles__Sample *s, const struc
     return 1;
 }
 
+/* The frames of the locations ids[0..n) (after the pruned ones: drop_frames)
+ * appended to (*fv)[*fn ..] (capacity *fcap), with lidx scratch room for
+ * n + 1.  Only reads L: pass two and the parts' threads share it.  Returns
+ * 0; 1 when ids[*k] is no location; 2 when the frames are more than
+ * PP_MAX_FRAMES; -1 when memory ran out. */
+static int stack_frames(const struct loader *L, const uint64_t *ids, size_t n, uint32_t *lidx,
+                        ss_id **fv, size_t *fn, size_t *fcap, size_t *k)
+{
+    for (*k = 0; *k < n; (*k)++) {
+        uint32_t li = idmap_get(&L->loc_map, ids[*k]);
+        if (li == SS_NONE)
+            return 1;
+        lidx[*k] = li;
+    }
+    size_t cut = L->prune ? prune_cut(L, lidx, n) : 0, start = *fn;
+    for (size_t j = cut; j < n; j++) {
+        const struct pp_loc *lo = &L->locs.v[lidx[j]];
+        if (lo->n == 0)
+            continue;
+        if (*fn - start + lo->n > PP_MAX_FRAMES)
+            return 2;
+        if (ss_grow((void **)fv, fcap, *fn + lo->n, sizeof **fv))
+            return -1;
+        memcpy(*fv + *fn, L->loc_frames.v + lo->first, lo->n * sizeof(ss_id));
+        *fn += lo->n;
+    }
+    return 0;
+}
+
 /* Sample s's stack: its locations' frames (after the pruned ones).
  * Returns it, or SS_NONE with an error. */
 static ss_id sample_stack(struct loader *L, const Perftools__Profiles__Sample *s,
@@ -1430,25 +1642,17 @@ static ss_id sample_stack(struct loader *L, const Perftools__Profiles__Sample *s
     L->frames.n = 0;
     if (VEC_RESERVE(L->lidx, s->n_location_id + 1))
         return nomem(L, "frames"), SS_NONE;
-    for (size_t k = 0; k < s->n_location_id; k++) {
-        uint32_t li = idmap_get(&L->loc_map, s->location_id[k]);
-        if (li == SS_NONE)
-            return bad(L, f->off, "sample %zu: location id %" PRIu64 " does not exist", index,
-                       s->location_id[k]),
-                   SS_NONE;
-        L->lidx.v[k] = li;
-    }
-    size_t cut = L->prune ? prune_cut(L, L->lidx.v, s->n_location_id) : 0;
-    for (size_t k = cut; k < s->n_location_id; k++) {
-        const struct pp_loc *lo = &L->locs.v[L->lidx.v[k]];
-        if (L->frames.n + lo->n > PP_MAX_FRAMES)
-            return bad(L, f->off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES),
-                   SS_NONE;
-        if (VEC_RESERVE(L->frames, L->frames.n + lo->n))
-            return nomem(L, "frames"), SS_NONE;
-        memcpy(L->frames.v + L->frames.n, L->loc_frames.v + lo->first, lo->n * sizeof(ss_id));
-        L->frames.n += lo->n;
-    }
+    size_t k;
+    int r = stack_frames(L, s->location_id, s->n_location_id, L->lidx.v, &L->frames.v, &L->frames.n,
+                         &L->frames.cap, &k);
+    if (r == 1)
+        return bad(L, f->off, "sample %zu: location id %" PRIu64 " does not exist", index,
+                   s->location_id[k]),
+               SS_NONE;
+    if (r == 2)
+        return bad(L, f->off, "sample %zu has more than %d frames", index, PP_MAX_FRAMES), SS_NONE;
+    if (r)
+        return nomem(L, "frames"), SS_NONE;
     ss_id stack = ss_model_stack(L->m, L->frames.v, L->frames.n, SS_NONE);
     if (stack == SS_NONE)
         nomem(L, "stacks");
@@ -1487,30 +1691,40 @@ static int sample_values(struct loader *L, const Perftools__Profiles__Sample *s,
     return 0;
 }
 
+/* The column of the sample type that is the period's (its time), when
+ * counts times the period must give it; else -1. */
+static int time_column(const struct loader *L, struct count_rule cr)
+{
+    int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
+    int time_col = -1;
+    for (size_t i = 0; check_time && i < L->vt_type.n; i++)
+        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit)
+            time_col = (int)i;
+    return time_col;
+}
+
 /* Pass 2: the samples, in file order.  A difference profile (what `pprof
  * -proto -diff_base=BASE NEW` writes: the base's samples negated) holds
  * samples whose values are negative: side 0 adds the others and counts
  * those in *n_base; side 1 (run when there are some, into a source flagged
  * SS_SRC_BASE, compare.h) adds only those, negated, without their mark (the
  * label pprof::base).  A sample with both positive and negative values is
- * refused. */
-static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr,
-                    uint64_t *n_mismatch, int side, uint64_t *n_base)
+ * refused.  It reads the fields of bytes [from, to); *at counts the
+ * samples (index) before them, and after; time_col is time_column's at the
+ * start of the side (a restored source's period changes L->period). */
+static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule cr, int time_col,
+                    uint64_t *n_mismatch, int side, uint64_t *n_base, size_t from, size_t to,
+                    size_t *at)
 {
-    size_t nvt = L->vt_type.n, pos = 0, index = 0;
-    int check_time = cr.src >= 0 && cr.divide == 1 && L->period > 0;
-    int time_col = -1;
-    for (size_t i = 0; check_time && i < nvt; i++)
-        if (L->vt_type.v[i] == L->period_type && L->vt_unit.v[i] == L->period_unit)
-            time_col = (int)i;
-    while (pos < L->len) {
+    size_t nvt = L->vt_type.n, pos = from, index = *at;
+    while (pos < to) {
         struct field f;
         const char *why;
         if (next_field(L->buf, L->len, &pos, &f, &why))
             return bad(L, f.off, "%s", why); /* cannot happen: pass one read it */
         if (f.num != 2 || f.wt != WT_LEN)
             continue;
-        index++;
+        *at = ++index;
         int rc = side == 0 && index == L->rs_at ? restore_source(L, L->rs_next) : 0;
         if (rc)
             return rc;
@@ -1520,8 +1734,12 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                 return rc;
             continue;
         }
-        Perftools__Profiles__Sample *s = UNPACK(L, sample, &f);
-        if (!s)
+        Perftools__Profiles__Sample qs, *s = &qs;
+        struct quick q = {SS_NONE, SIZE_MAX, 0, NULL, 0};
+        int quick = quick_sample(L, &f, &qs, &q);
+        if (quick < 0)
+            return nomem(L, "samples");
+        if (!quick && !(s = UNPACK(L, sample, &f)))
             return unpack_failed(L, &f);
         if (s->n_value != nvt)
             return bad(L, f.off, "sample %zu has %zu values, but the profile has %zu sample types",
@@ -1536,9 +1754,12 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
         ss_id labels = sample_labels(L, s, f.off, index);
         if (labels == SS_NONE)
             return L->err->code;
-        ss_id stack = sample_stack(L, s, &f, index);
+        ss_id stack = quick && q.stack != SS_NONE ? q.stack : sample_stack(L, s, &f, index);
         if (stack == SS_NONE)
             return L->err->code;
+        if (quick && q.stack == SS_NONE && !L->smemo.off)
+            smemo_put(&L->smemo, q.pos, q.ids ? q.ids : (const uint8_t *)"", q.len, q.h,
+                      s->n_location_id, stack);
         uint32_t flags = 0;
         if ((rc = sample_values(L, s, &f, index, vt_model, cr, time_col, &flags)))
             return rc;
@@ -1553,6 +1774,210 @@ static int pass_two(struct loader *L, const ss_id *vt_model, struct count_rule c
                      flags);
     }
     return 0;
+}
+
+/* ---- samples decoded in parallel parts ------------------------------------ */
+
+/* A big profile's samples are cut into parts, one a thread: the first is
+ * read by pass two as it always is, while a thread decodes each other part
+ * without touching the model (its samples' values, and its stacks as frames
+ * in a table of its own, by the ids' bytes as the stacks memo); then each
+ * part is added to the model in file order, each stack interned at its
+ * first sample, so the model is the one pass two makes alone, id for id
+ * (as the Rprof loader's parts: load_rprof.c).  A part's thread stops at
+ * the first sample it cannot decode so (labels, another form, an error, a
+ * negative value: a difference profile's base) and at stacks that rarely
+ * repeat; pass two reads the part from there. */
+#define PARALLEL_MIN ((size_t)1 << 17) /* samples: fewer are read by pass two alone */
+#define MAX_PARTS 64
+
+struct part {
+    const struct loader *L;
+    size_t from, to;      /* its fields: bytes [from, to) of L->buf */
+    size_t stop;          /* the first field not decoded (to: none) */
+    size_t nvt;           /* values a sample */
+    size_t est;           /* samples, about */
+    VEC(uint32_t) lstack; /* each sample's stack, local; PART_EMPTY: no location ids */
+    VEC(int64_t) vals;    /* ... its nvt values */
+    struct smemo memo;    /* location ids' bytes -> local stack */
+    VEC(ss_id) frames;    /* the local stacks' frames, one after another */
+    VEC(size_t) fstart;   /* local stack k: frames [fstart[k], fstart[k + 1]) */
+    VEC(uint64_t) ids;    /* scratch: location ids */
+    VEC(uint32_t) lidx;   /* scratch: their indexes */
+};
+#define PART_EMPTY 0x80000000u
+
+static void part_free(struct part *pt)
+{
+    VEC_FREE(pt->lstack);
+    VEC_FREE(pt->vals);
+    smemo_free(&pt->memo);
+    VEC_FREE(pt->frames);
+    VEC_FREE(pt->fstart);
+    VEC_FREE(pt->ids);
+    VEC_FREE(pt->lidx);
+}
+
+/* Decode sample f into the part: 0, or -1 (not so: pass two reads it). */
+static int part_sample(struct part *pt, const struct field *f)
+{
+    const struct loader *L = pt->L;
+    const uint8_t *part[2];
+    size_t plen[2];
+    if (quick_parts(f, part, plen) || VEC_RESERVE(pt->vals, pt->vals.n + plen[1] + 1))
+        return -1;
+    if (packed_varints(part[1], plen[1], (uint64_t *)pt->vals.v + pt->vals.n) != pt->nvt)
+        return -1;
+    const uint8_t *ids = part[0] ? part[0] : (const uint8_t *)"";
+    uint64_t h = ss_hash(ids, plen[0]);
+    size_t pos;
+    const struct smemo_ent *e = smemo_find(&pt->memo, ids, plen[0], h, &pos);
+    uint32_t lid;
+    if (e) {
+        lid = e->stack;
+    } else {
+        size_t nst = pt->fstart.n - 1, k;
+        if (nst >= 4096 && nst > pt->lstack.n / 4)
+            return -1; /* stacks rarely repeat: no gain */
+        if (VEC_RESERVE(pt->ids, plen[0] + 1) || VEC_RESERVE(pt->lidx, plen[0] + 1))
+            return -1;
+        size_t nl = packed_varints(part[0], plen[0], pt->ids.v);
+        if (nl == SIZE_MAX || nst >= PART_EMPTY - 1 ||
+            stack_frames(L, pt->ids.v, nl, pt->lidx.v, &pt->frames.v, &pt->frames.n,
+                         &pt->frames.cap, &k) ||
+            VEC_PUSH(pt->fstart, pt->frames.n))
+            return -1;
+        lid = (uint32_t)nst | (nl ? 0 : PART_EMPTY);
+        smemo_put(&pt->memo, pos, ids, plen[0], h, nl, lid);
+    }
+    if (VEC_PUSH(pt->lstack, lid))
+        return -1;
+    pt->vals.n += pt->nvt;
+    return 0;
+}
+
+static void *part_run(void *arg)
+{
+    struct part *pt = arg;
+    size_t pos = pt->from;
+    pt->stop = VEC_PUSH(pt->fstart, 0) ? pos : pt->to;
+    /* room for its samples, as the marks count them: no copy as it grows */
+    if (VEC_RESERVE(pt->lstack, pt->est) || VEC_RESERVE(pt->vals, pt->est * pt->nvt + 1) ||
+        VEC_RESERVE(pt->frames, 1))
+        pt->stop = pos;
+    while (pos < pt->stop) {
+        struct field f;
+        const char *why;
+        size_t at = pos;
+        if (next_field(pt->L->buf, pt->L->len, &pos, &f, &why) ||
+            (f.num == 2 && f.wt == WT_LEN && part_sample(pt, &f)))
+            pt->stop = at;
+    }
+    return NULL;
+}
+
+/* The byte offset of the part's sample j (for an error). */
+static size_t part_offset(const struct part *pt, size_t j)
+{
+    size_t pos = pt->from;
+    for (;;) {
+        struct field f;
+        const char *why;
+        if (next_field(pt->L->buf, pt->L->len, &pos, &f, &why))
+            return f.off;
+        if (f.num == 2 && f.wt == WT_LEN && j-- == 0)
+            return f.off;
+    }
+}
+
+/* The part's samples into the model, after sample *at, as pass two adds
+ * them (the source that starts at one, the values, no labels); each local
+ * stack interned at its first sample.  Returns 0 or an error. */
+static int part_merge(struct loader *L, const struct part *pt, const ss_id *vt_model,
+                      struct count_rule cr, int time_col, uint64_t *n_mismatch, size_t *at)
+{
+    size_t nst = pt->fstart.n ? pt->fstart.n - 1 : 0;
+    ss_id *gmap = ss_alloc_array(nst, sizeof *gmap);
+    if (!gmap)
+        return nomem(L, "stacks");
+    memset(gmap, 0xff, (nst ? nst : 1) * sizeof *gmap);
+    int rc = 0;
+    L->base_side = 0;
+    for (size_t j = 0; !rc && j < pt->lstack.n; j++) {
+        size_t index = ++*at;
+        if (index == L->rs_at && (rc = restore_source(L, L->rs_next)))
+            break;
+        Perftools__Profiles__Sample s;
+        perftools__profiles__sample__init(&s);
+        s.n_value = pt->nvt;
+        s.value = pt->vals.v + j * pt->nvt;
+        s.n_location_id = pt->lstack.v[j] & PART_EMPTY ? 0 : 1; /* what sample_values asks */
+        ss_id labels = sample_labels(L, &s, NO_OFF, index);
+        uint32_t lid = pt->lstack.v[j] & ~PART_EMPTY;
+        if (labels != SS_NONE && gmap[lid] == SS_NONE &&
+            (gmap[lid] = ss_model_stack(L->m, pt->frames.v + pt->fstart.v[lid],
+                                        pt->fstart.v[lid + 1] - pt->fstart.v[lid], SS_NONE)) ==
+                SS_NONE)
+            rc = nomem(L, "stacks");
+        else if (labels == SS_NONE)
+            rc = L->err->code;
+        uint32_t flags = 0;
+        struct field f = {0};
+        f.off = NO_OFF; /* no error: its count is not negative */
+        if (!rc)
+            rc = sample_values(L, &s, &f, index, vt_model, cr, time_col, &flags);
+        *n_mismatch += flags != 0;
+        int ar = rc ? 0 : ss_model_add_sample(L->m, gmap[lid], L->vals);
+        if (ar)
+            rc = add_failed(L, ar, part_offset(pt, j), index, L->vals[0]);
+        else if (!rc && ss_model_label_sample(L->m, labels))
+            rc = nomem(L, "labels");
+    }
+    free(gmap);
+    return rc;
+}
+
+/* Pass two over every sample (side 0), in parts on threads when the
+ * profile is big (see above).  Returns 0 or an error. */
+static int pass_two_parts(struct loader *L, const ss_id *vt_model, struct count_rule cr,
+                          uint64_t *n_mismatch, uint64_t *n_base)
+{
+    size_t at = 0;
+    int time_col = time_column(L, cr);
+    unsigned np = ss_threads(MAX_PARTS);
+    if (np > L->marks.n)
+        np = (unsigned)L->marks.n;
+    if (np < 2 || L->n_samples < PARALLEL_MIN)
+        return pass_two(L, vt_model, cr, time_col, n_mismatch, 0, n_base, 0, L->len, &at);
+    struct part pt[MAX_PARTS];
+    pthread_t th[MAX_PARTS];
+    int started[MAX_PARTS] = {0};
+    memset(pt, 0, sizeof pt);
+    for (unsigned k = 0; k < np; k++) {
+        pt[k].L = L;
+        pt[k].from = k ? L->marks.v[(size_t)k * L->marks.n / np] : 0;
+        pt[k].to = L->len;
+        pt[k].nvt = L->vt_type.n;
+        pt[k].est = ((size_t)(k + 1) * L->marks.n / np - (size_t)k * L->marks.n / np) * PART_MARK;
+        if (k)
+            pt[k - 1].to = pt[k].from;
+    }
+    for (unsigned k = 1; k < np; k++) {
+        pt[k].stop = pt[k].from; /* a thread that does not start decodes nothing */
+        started[k] = pthread_create(&th[k], NULL, part_run, &pt[k]) == 0;
+    }
+    int rc = pass_two(L, vt_model, cr, time_col, n_mismatch, 0, n_base, 0, pt[0].to, &at);
+    for (unsigned k = 1; k < np; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        if (!rc)
+            rc = part_merge(L, &pt[k], vt_model, cr, time_col, n_mismatch, &at);
+        if (!rc && pt[k].stop < pt[k].to)
+            rc = pass_two(L, vt_model, cr, time_col, n_mismatch, 0, n_base, pt[k].stop, pt[k].to,
+                          &at);
+        part_free(&pt[k]);
+    }
+    return rc;
 }
 
 /* Value types: each sample type, in order, as the model's (SS_NONE: a
@@ -1653,8 +2078,12 @@ static int read_samples(struct loader *L, const ss_id *vt_model, struct count_ru
     if (!rc)
         rc = restore_source(L, 0);
     uint64_t n_base = 0;
+    /* room for every sample (pass one counted them): no column moves as
+     * it grows; without the memory, the columns grow as they go */
     if (!rc)
-        rc = pass_two(L, vt_model, cr, n_mismatch, 0, &n_base);
+        (void)ss_model_reserve_samples(L->m, L->n_samples);
+    if (!rc)
+        rc = pass_two_parts(L, vt_model, cr, n_mismatch, &n_base);
     if (rc || !n_base)
         return rc;
     src->flags |= SS_SRC_BASE;
@@ -1664,8 +2093,9 @@ static int read_samples(struct loader *L, const ss_id *vt_model, struct count_ru
     rc = add_metas(L, sid);
     memo_free(&L->memo);
     L->memo.off = 1;
+    size_t at = 0;
     if (!rc)
-        rc = pass_two(L, vt_model, cr, n_mismatch, 1, &n_base);
+        rc = pass_two(L, vt_model, cr, time_column(L, cr), n_mismatch, 1, &n_base, 0, L->len, &at);
     return rc;
 }
 
@@ -1912,12 +2342,168 @@ static int inflate_pass(const unsigned char *in, size_t len, unsigned char **buf
     return rc;
 }
 
+#ifdef HAVE_LIBDEFLATE
+/* ---- one pass: the members inflated by libdeflate, on threads ------------ */
+
+/* Each gzip member's trailer ends with its size mod 2^32 (ISIZE, RFC 1952),
+ * so once the members are found, each can be inflated at once into its
+ * place in one buffer: by libdeflate (several times as fast as zlib), one
+ * member a thread at a time (stackscope's writer writes one member per
+ * part, write_pprof.c).  A member starts where the one before it ends,
+ * which only inflating it tells; so the starts are guessed first (every
+ * "1f 8b 08 00" with a valid XFL byte: a header without flags, as the
+ * writer's and Go's) and each guess is then proved by inflating: a member
+ * must use exactly the bytes up to the next start, with a good CRC, and
+ * come out exactly its ISIZE bytes.  Deflate data ends by itself, so
+ * members that pass are the ones zlib reads one after another.  Anything
+ * else (a member with flags after the first, a size that lies, a sum past
+ * the budget, damaged or truncated data, data after the end) is left to
+ * the zlib pass, which reads it or names the error as it always has. */
+
+#define GZ_MAX_THREADS 64
+
+struct gz_member {
+    size_t in_off, in_len;   /* compressed: header to trailer */
+    size_t out_off, out_len; /* decompressed: its ISIZE */
+};
+
+struct gz_job {
+    const unsigned char *in;
+    unsigned char *out;
+    const struct gz_member *mb;
+    size_t n, next; /* members; the next to take */
+    int failed;
+    pthread_mutex_t mu;
+};
+
+/* Is in[p..) the header of a member (no flags: see above)? */
+static int gz_member_start(const unsigned char *in, size_t len, size_t p)
+{
+    return len - p >= 18 && in[p] == 0x1f && in[p + 1] == 0x8b && in[p + 2] == 8 &&
+           in[p + 3] == 0 && (in[p + 8] == 0 || in[p + 8] == 2 || in[p + 8] == 4);
+}
+
+/* The members of in[0..len), their sizes from ISIZE, into *mb (caller
+ * frees).  Returns their number, or 0: no plan (a sum over `budget`, a
+ * member too short, no memory). */
+static size_t gz_plan(const unsigned char *in, size_t len, size_t budget, struct gz_member **mb)
+{
+    VEC(struct gz_member) v = {0};
+    size_t start = 0, total = 0;
+    while (start < len) {
+        /* the next guessed start: a member is at least 18 bytes */
+        size_t end = len;
+        for (size_t p = start + 18; p + 18 <= len;) {
+            const unsigned char *q = memchr(in + p, 0x1f, len - 18 + 1 - p);
+            if (!q)
+                break;
+            p = (size_t)(q - in);
+            if (gz_member_start(in, len, p)) {
+                end = p;
+                break;
+            }
+            p++;
+        }
+        if (end - start < 18 || VEC_PUSH(v, ((struct gz_member){start, end - start, total, 0}))) {
+            VEC_FREE(v);
+            return 0;
+        }
+        const unsigned char *t = in + end - 4;
+        size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+        if (isize > budget - total) {
+            VEC_FREE(v);
+            return 0;
+        }
+        v.v[v.n - 1].out_len = isize;
+        total += isize;
+        start = end;
+    }
+    *mb = v.v;
+    return v.n;
+}
+
+/* Inflate the members the job has left, one at a time; a member that is
+ * not what the plan says fails the job. */
+static void *gz_job_run(void *arg)
+{
+    struct gz_job *j = arg;
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        if (!d)
+            j->failed = 1;
+        size_t i = j->failed ? j->n : j->next++;
+        pthread_mutex_unlock(&j->mu);
+        if (i >= j->n)
+            break;
+        const struct gz_member *m = &j->mb[i];
+        size_t used = 0, out = 0;
+        enum libdeflate_result r = libdeflate_gzip_decompress_ex(
+            d, j->in + m->in_off, m->in_len, j->out + m->out_off, m->out_len, &used, &out);
+        if (r != LIBDEFLATE_SUCCESS || used != m->in_len || out != m->out_len) {
+            pthread_mutex_lock(&j->mu);
+            j->failed = 1;
+            pthread_mutex_unlock(&j->mu);
+        }
+    }
+    libdeflate_free_decompressor(d);
+    return NULL;
+}
+
+int ss_pprof_inflate_members(const unsigned char *in, size_t len, size_t budget,
+                             unsigned char **out, size_t *out_len)
+{
+    struct gz_member *mb = NULL;
+    size_t n = gz_plan(in, len, budget, &mb);
+    if (!n)
+        return 0;
+    size_t total = mb[n - 1].out_off + mb[n - 1].out_len;
+    struct gz_job j = {in, NULL, mb, n, 0, 0, PTHREAD_MUTEX_INITIALIZER};
+    if (total == 0 || !(j.out = ss_alloc_array(total, 1))) {
+        free(mb);
+        return total == 0 ? 0 : -1;
+    }
+    unsigned threads = ss_threads(GZ_MAX_THREADS);
+    if (threads > n)
+        threads = (unsigned)n;
+    pthread_t th[GZ_MAX_THREADS];
+    int started[GZ_MAX_THREADS] = {0};
+    if (threads > 1)
+        (void)libdeflate_crc32(0, "", 1); /* picks its code before the threads (write_pprof.c) */
+    for (unsigned t = 1; t < threads; t++)
+        started[t] = pthread_create(&th[t], NULL, gz_job_run, &j) == 0;
+    gz_job_run(&j);
+    for (unsigned t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&j.mu);
+    free(mb);
+    if (j.failed) {
+        free(j.out);
+        return 0;
+    }
+    *out = j.out;
+    *out_len = total;
+    return 1;
+}
+#else
+int ss_pprof_inflate_members(const unsigned char *in, size_t len, size_t budget,
+                             unsigned char **out, size_t *out_len)
+{
+    (void)in, (void)len, (void)budget, (void)out, (void)out_len;
+    return 0; /* the zlib pass reads every file */
+}
+#endif
+
 /* Inflate gzip data (one or more members) into a new buffer of at most
- * max_bytes.  Memory follows the data actually inflated, never a size the
- * file claims: up to a budget of GZ_BUDGET_RATIO x the file; past it, the
- * data is first counted without being kept, and refused over max_bytes
- * (then inflated again into a buffer of its exact size).  Data that is not
- * protobuf fields is refused at its first bad field.  Returns 0 and sets
+ * max_bytes.  Memory is spent on decompressed data up to a budget of
+ * GZ_BUDGET_RATIO x the file: members whose trailers' sizes add up within
+ * it are inflated in one pass (ss_pprof_inflate_members); the rest by zlib,
+ * where memory follows the data actually inflated, never a size the file
+ * claims; past the budget, the data is first counted without being kept,
+ * and refused over max_bytes (then inflated again into a buffer of its
+ * exact size).  Data that is not protobuf fields is refused at its first
+ * bad field (as it arrives, in the zlib pass).  Returns 0 and sets
  * *out, *out_len (caller frees), or an error. */
 static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const char *path,
                   unsigned char **out, size_t *out_len, struct ss_error *err)
@@ -1927,6 +2513,19 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
         budget = GZ_BUDGET_MIN;
     if (budget > max_bytes)
         budget = max_bytes;
+    int one = ss_pprof_inflate_members(in, len, budget, out, out_len);
+    if (one < 0)
+        return ss_fail(err, SS_ENOMEM, "%s: out of memory (decompressed profile)", path);
+    if (one) {
+        size_t next = 0;
+        const char *why;
+        if (scan_fields(*out, *out_len, &next, &why)) {
+            int rc = not_pprof(*out, *out_len, next, why, path, err);
+            free(*out);
+            return rc;
+        }
+        return 0;
+    }
     size_t cap = 1 << 16;
     if (len >= 18) {
         /* ISIZE, the size mod 2^32 of the last member: a good first guess,
@@ -1970,8 +2569,12 @@ static int gunzip(const unsigned char *in, size_t len, size_t max_bytes, const c
 
 /* ---- entry points ---------------------------------------------------------- */
 
-int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
-                      const struct ss_load_opts *o, const char *path, struct ss_error *err)
+/* ss_load_pprof_mem; *whole, when not NULL, holds data and is released
+ * (and set to NULL) once gzip data are inflated: the compressed bytes are
+ * not needed while the model is built. */
+static int load_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
+                    const struct ss_load_opts *o, const char *path, struct ss_error *err,
+                    struct ss_whole **whole)
 {
     if (len == 0)
         return ss_fail(err, SS_EINPUT, "%s: empty file", path);
@@ -1982,6 +2585,11 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
         int rc = gunzip(data, len, max_bytes, path, &raw, &raw_len, err);
         if (rc)
             return rc;
+        if (whole) {
+            ss_reader_whole_free(*whole);
+            *whole = NULL;
+            data = NULL;
+        }
         if (raw_len == 0) {
             free(raw);
             return ss_fail(err, SS_EINPUT, "%s: the gzip data decompresses to nothing", path);
@@ -2024,20 +2632,31 @@ int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len,
     VEC_FREE(L.rs);
     VEC_FREE(L.frames);
     VEC_FREE(L.labs);
+    VEC_FREE(L.marks);
+    VEC_FREE(L.q_loc);
+    VEC_FREE(L.q_val);
     memo_free(&L.memo);
+    smemo_free(&L.smemo);
     free(L.vals);
     free(raw);
     return rc;
 }
 
+int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
+                      const struct ss_load_opts *o, const char *path, struct ss_error *err)
+{
+    return load_mem(m, data, len, max_bytes, o, path, err, NULL);
+}
+
 int ss_load_pprof(struct ss_model *m, struct ss_reader *r, const char *path, struct ss_error *err)
 {
-    struct ss_whole w;
+    struct ss_whole w, *whole = &w;
     int rc = ss_reader_whole(r, SS_PPROF_MAX_BYTES, "", &w, err);
     if (rc)
         return rc;
-    rc = ss_load_pprof_mem(m, w.p, w.n, SS_PPROF_MAX_BYTES, r->opts, path, err);
-    ss_reader_whole_free(&w);
+    rc = load_mem(m, w.p, w.n, SS_PPROF_MAX_BYTES, r->opts, path, err, &whole);
+    if (whole)
+        ss_reader_whole_free(whole);
     return rc;
 }
 

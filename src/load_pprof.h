@@ -61,6 +61,17 @@ struct ss_load_opts;
 int ss_load_pprof_mem(struct ss_model *m, const unsigned char *data, size_t len, size_t max_bytes,
                       const struct ss_load_opts *o, const char *path, struct ss_error *err);
 
+/* Inflate the gzip members of in[0..len) in one pass (libdeflate, on
+ * threads, each member at the offset the sizes in the trailers before it
+ * give) into a new buffer of at most `budget` bytes.  Returns 1 with *out,
+ * *out_len set (caller frees); 0 when it does not read them (members not
+ * as their trailers say, a sum over the budget, bad or truncated data,
+ * data after the end, no libdeflate): the loader's zlib pass then reads
+ * them or names the error; -1 when memory ran out.  For the loader and
+ * the unit tests. */
+int ss_pprof_inflate_members(const unsigned char *in, size_t len, size_t budget,
+                             unsigned char **out, size_t *out_len);
+
 /* Is p[0..n) the start of a raw (uncompressed) Profile message?  Its
  * structure is checked, not a window: every tag must be a field of
  * profile.proto with its wire type, nested messages well formed, lengths

@@ -881,6 +881,317 @@ START_TEST(test_write_pprof_model)
 }
 END_TEST
 
+/* ---- gzip members ------------------------------------------------------- */
+
+/* raw[0..len) cut at the k offsets cuts[] (ascending), each piece gzipped
+ * as one member, one after another; at[i] gets where member i starts (at[k
+ * + 1] the end).  Returns the bytes (caller frees). */
+static uint8_t *fx_members(const uint8_t *raw, size_t len, const size_t *cuts, size_t k, size_t *at,
+                           size_t *out_len)
+{
+    uint8_t *out = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i <= k; i++) {
+        size_t a = i ? cuts[i - 1] : 0, b = i < k ? cuts[i] : len, zlen;
+        uint8_t *z = fx_gzip(raw + a, b - a, &zlen);
+        out = realloc(out, n + zlen);
+        ck_assert_ptr_nonnull(out);
+        memcpy(out + n, z, zlen);
+        free(z);
+        at[i] = n;
+        n += zlen;
+    }
+    at[k + 1] = n;
+    *out_len = n;
+    return out;
+}
+
+/* Load data[0..len) under limit with `threads` threads; returns the
+ * error code, the model written by write_mem in *w (on success). */
+static int members_load(const uint8_t *data, size_t len, size_t limit, const char *threads,
+                        uint8_t **w, size_t *wlen, struct ss_error *err)
+{
+    struct ss_model m;
+    setenv("STACKSCOPE_THREADS", threads, 1);
+    ck_assert_int_eq(ss_model_init(&m, err), 0);
+    ss_error_clear(err);
+    int rc = ss_load_pprof_mem(&m, data, len, limit, NULL, "t.pb.gz", err);
+    if (!rc)
+        *w = write_mem(&m, wlen);
+    ss_model_free(&m);
+    return rc;
+}
+
+/* Several gzip members (as stackscope writes a big profile) are inflated at
+ * once, one a thread, into their places (ss_pprof_inflate_members): the
+ * model is the one member's, with one thread or two.  Members whose
+ * trailers lie, members with flags, cut or damaged members and sums past
+ * the budget are left to the zlib pass, which reads them or says why not,
+ * as before. */
+START_TEST(test_read_members)
+{
+    struct fx x;
+    fx_init(&x);
+    size_t len, glen, wlen, w1len, at[5];
+    uint8_t *raw = fx_pack(&x, &len), *out, *w, *w1;
+    struct ss_error err;
+    ck_assert_int_eq(members_load(raw, len, SS_PPROF_MAX_BYTES, "1", &w1, &w1len, &err), 0);
+    size_t cuts[3] = {len / 4, len / 2, len / 2 + 1};
+    uint8_t *gz = fx_members(raw, len, cuts, 3, at, &glen);
+    static const char *const threads[] = {"1", "2", "3"};
+    for (int t = 0; t < 3; t++) {
+        setenv("STACKSCOPE_THREADS", threads[t], 1);
+        int one = ss_pprof_inflate_members(gz, glen, len, &out, &wlen);
+#ifdef HAVE_LIBDEFLATE
+        ck_assert_int_eq(one, 1);
+        ck_assert_uint_eq(wlen, len);
+        ck_assert_mem_eq(out, raw, len);
+        free(out);
+        /* the sizes add up to one byte over the budget: not read */
+        ck_assert_int_eq(ss_pprof_inflate_members(gz, glen, len - 1, &out, &wlen), 0);
+#else
+        ck_assert_int_eq(one, 0);
+#endif
+        ck_assert_int_eq(members_load(gz, glen, SS_PPROF_MAX_BYTES, threads[t], &w, &wlen, &err),
+                         0);
+        ck_assert_uint_eq(wlen, w1len);
+        ck_assert_mem_eq(w, w1, w1len);
+        free(w);
+    }
+
+    /* the second member's size (ISIZE) one too big, one too small: zlib's
+     * error, as before */
+    for (int d = -1; d <= 1; d += 2) {
+        gz[at[2] - 4] = (uint8_t)(gz[at[2] - 4] + d);
+        ck_assert_int_eq(ss_pprof_inflate_members(gz, glen, len, &out, &wlen), 0);
+        ck_assert_int_eq(members_load(gz, glen, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err),
+                         SS_EINPUT);
+        ck_assert_msg(strstr(err.msg, "t.pb.gz: byte ") && strstr(err.msg, "incorrect length"),
+                      "%s", err.msg);
+        gz[at[2] - 4] = (uint8_t)(gz[at[2] - 4] - d);
+    }
+
+    /* the last member cut short: named at the end of the file */
+    ck_assert_int_eq(ss_pprof_inflate_members(gz, glen - 5, len, &out, &wlen), 0);
+    ck_assert_int_eq(members_load(gz, glen - 5, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err),
+                     SS_EINPUT);
+    char want[80];
+    snprintf(want, sizeof want, "t.pb.gz: byte %zu: truncated gzip data", glen - 5);
+    ck_assert_msg(strstr(err.msg, want) != NULL, "%s", err.msg);
+    /* the second member's last 9 bytes gone: damaged data, named by its
+     * byte (in the file, or in the data when zlib makes bad fields of it) */
+    uint8_t *cut = malloc(glen);
+    ck_assert_ptr_nonnull(cut);
+    memcpy(cut, gz, at[2] - 9);
+    memcpy(cut + at[2] - 9, gz + at[2], glen - at[2]);
+    ck_assert_int_eq(ss_pprof_inflate_members(cut, glen - 9, len, &out, &wlen), 0);
+    ck_assert_int_eq(members_load(cut, glen - 9, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err),
+                     SS_EINPUT);
+    ck_assert_msg(strstr(err.msg, "t.pb.gz: byte ") != NULL, "%s", err.msg);
+    /* the third member with a name (flag FNAME): read by zlib, the same */
+    memcpy(cut, gz, at[2]);
+    memcpy(cut + at[2], gz + at[2], 10);
+    cut[at[2] + 3] = 8;
+    cut = realloc(cut, glen + 2);
+    ck_assert_ptr_nonnull(cut);
+    memcpy(cut + at[2] + 10, "x", 2);
+    memcpy(cut + at[2] + 12, gz + at[2] + 10, glen - at[2] - 10);
+    ck_assert_int_eq(ss_pprof_inflate_members(cut, glen + 2, len, &out, &wlen), 0);
+    ck_assert_int_eq(members_load(cut, glen + 2, SS_PPROF_MAX_BYTES, "2", &w, &wlen, &err), 0);
+    ck_assert_uint_eq(wlen, w1len);
+    ck_assert_mem_eq(w, w1, w1len);
+    free(w);
+    free(cut);
+    free(gz);
+
+    /* A bomb of zeros in four members of 1 MiB, against a 1 MiB limit: the
+     * sizes are past the budget, so nothing is allocated for them; and
+     * with sizes that lie (16 bytes each), libdeflate stops at 64 bytes.
+     * Either way zlib refuses it at byte 0, as it arrives. */
+    uint8_t *zeros = calloc(4u << 20, 1);
+    ck_assert_ptr_nonnull(zeros);
+    size_t zc[3] = {1u << 20, 2u << 20, 3u << 20};
+    gz = fx_members(zeros, 4u << 20, zc, 3, at, &glen);
+    for (int lie = 0; lie < 2; lie++) {
+        for (int i = 1; lie && i <= 4; i++)
+            memcpy(gz + at[i] - 4, "\x10\0\0\0", 4);
+        ck_assert_int_eq(ss_pprof_inflate_members(gz, glen, 1u << 20, &out, &wlen), 0);
+        ck_assert_int_eq(members_load(gz, glen, 1u << 20, "2", &w, &wlen, &err), SS_EINPUT);
+        ck_assert_msg(strstr(err.msg, "t.pb.gz: byte 0 of the decompressed data: invalid field "
+                                      "number") != NULL,
+                      "%s", err.msg);
+    }
+    free(gz);
+    free(zeros);
+    free(w1);
+    free(raw);
+    unsetenv("STACKSCOPE_THREADS");
+}
+END_TEST
+
+/* ---- samples in quick form --------------------------------------------- */
+
+static void put_varint(uint8_t **p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *(*p)++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *(*p)++ = (uint8_t)v;
+}
+
+static uint64_t take_varint(const uint8_t **p)
+{
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        uint8_t b = *(*p)++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+}
+
+/* raw[0..len) (a packed Profile) with every sample's location ids and
+ * values written unpacked, one field each (as protobuf allows and old
+ * writers did): the form the loader leaves to protobuf-c. */
+static uint8_t *fx_unpacked(const uint8_t *raw, size_t len, size_t *out_len)
+{
+    uint8_t *out = malloc(len * 3 + 16), *o = out;
+    ck_assert_ptr_nonnull(out);
+    uint8_t msg[4096];
+    for (const uint8_t *p = raw; p < raw + len;) {
+        uint64_t tag = take_varint(&p);
+        ck_assert(tag % 8 == 0 || tag % 8 == 2); /* the fixture's top-level fields */
+        if (tag % 8 == 0) {
+            put_varint(&o, tag);
+            put_varint(&o, take_varint(&p));
+            continue;
+        }
+        size_t n = take_varint(&p);
+        const uint8_t *b = p, *e = p + n;
+        p = e;
+        uint8_t *m = msg;
+        if (tag >> 3 != 2) {
+            ck_assert_uint_le(n, sizeof msg);
+            memcpy(m, b, n), m += n;
+        }
+        while (tag >> 3 == 2 && b < e) {
+            uint64_t t = take_varint(&b), k = take_varint(&b);
+            ck_assert(t == (1 << 3 | 2) || t == (2 << 3 | 2));
+            for (const uint8_t *q = b; q < b + k;)
+                put_varint(&m, t >> 3 << 3), put_varint(&m, take_varint(&q));
+            b += k;
+        }
+        put_varint(&o, tag);
+        put_varint(&o, (uint64_t)(m - msg));
+        memcpy(o, msg, (size_t)(m - msg)), o += m - msg;
+    }
+    *out_len = (size_t)(o - out);
+    return out;
+}
+
+/* Samples in the form writers give them (location ids and values packed)
+ * are decoded in place, and a sample whose ids were seen takes the stack
+ * they made (quick_sample, the stacks memo): the model is the one
+ * protobuf-c's unpacking makes of the same samples written unpacked, with
+ * every sample its own message (values that change) over three stacks,
+ * two dropped frames and a stack of none. */
+START_TEST(test_read_quick)
+{
+    struct fx x;
+    fx_init(&x);
+    enum { N = 300 };
+    Sample s[N], *sp[N];
+    int64_t v[N][2];
+    for (int k = 0; k < N; k++) {
+        s[k] = x.s[k % 3];
+        v[k][0] = 1 + k % 7;
+        v[k][1] = k % 11 ? v[k][0] * 10000000 : 123; /* a time not count x period */
+        s[k].value = v[k];
+        sp[k] = &s[k];
+    }
+    x.p.n_sample = N;
+    x.p.sample = sp;
+    for (int drop = 0; drop < 2; drop++) {
+        x.p.drop_frames = drop ? 6 : 0; /* foo */
+        size_t len, ulen, w1len, w2len;
+        uint8_t *raw = fx_pack(&x, &len), *un = fx_unpacked(raw, len, &ulen), *w1, *w2;
+        ck_assert(ulen != len || memcmp(raw, un, len) != 0);
+        struct ss_error err;
+        ck_assert_int_eq(members_load(raw, len, SS_PPROF_MAX_BYTES, "1", &w1, &w1len, &err), 0);
+        ck_assert_int_eq(members_load(un, ulen, SS_PPROF_MAX_BYTES, "1", &w2, &w2len, &err), 0);
+        ck_assert_uint_eq(w1len, w2len);
+        ck_assert_mem_eq(w1, w2, w1len);
+        free(w1), free(w2), free(un), free(raw);
+    }
+    unsetenv("STACKSCOPE_THREADS");
+}
+END_TEST
+
+/* A profile of more than PARALLEL_MIN samples is read in parts on threads
+ * (pass_two_parts): with one thread or two, the same model, or the same
+ * error at the same sample and byte, wherever in the second part a sample
+ * the part's thread does not decode (labels, a negative value, a location
+ * that does not exist, a count past the total's range) is. */
+START_TEST(test_read_parts)
+{
+    struct fx x;
+    fx_init(&x);
+    enum { N = 150000 };
+    Sample *s = calloc(N, sizeof *s), **sp = calloc(N, sizeof *sp);
+    int64_t(*v)[2] = calloc(N, sizeof *v);
+    ck_assert(s && sp && v);
+    for (int k = 0; k < N; k++) {
+        s[k] = x.s[k % 3];
+        v[k][0] = 1 + k % 7;
+        v[k][1] = v[k][0] * 10000000;
+        s[k].value = v[k];
+        sp[k] = &s[k];
+    }
+    x.p.n_sample = N;
+    x.p.sample = sp;
+    uint64_t nowhere[1] = {99};
+    for (int fault = 0; fault < 5; fault++) {
+        int at = N - 1000 - fault;
+        Sample keep = s[at];
+        if (fault == 1) {
+            s[at].n_label = 1, s[at].label = &x.labelp;
+            perftools__profiles__label__init(&x.label);
+            x.label.key = 5, x.label.str = 6;
+            x.labelp = &x.label;
+        } else if (fault == 2) {
+            v[at][0] = -v[at][0], v[at][1] = -v[at][1]; /* a difference's base */
+        } else if (fault == 3) {
+            s[at].n_location_id = 1, s[at].location_id = nowhere;
+        } else if (fault == 4) {
+            v[at][0] = INT64_MAX - 10;
+        }
+        size_t len, w1len = 0, w2len = 0;
+        uint8_t *raw = fx_pack(&x, &len), *w1 = NULL, *w2 = NULL;
+        struct ss_error e1, e2;
+        int r1 = members_load(raw, len, SS_PPROF_MAX_BYTES, "1", &w1, &w1len, &e1);
+        int r2 = members_load(raw, len, SS_PPROF_MAX_BYTES, "2", &w2, &w2len, &e2);
+        ck_assert_int_eq(r1, r2);
+        ck_assert_int_eq(r1 != 0, fault >= 3);
+        if (r1) {
+            ck_assert_str_eq(e1.msg, e2.msg);
+            ck_assert_msg(
+                strstr(e1.msg, fault == 3 ? "location id 99 does not exist" : "t.pb.gz: byte "),
+                "%s", e1.msg);
+        } else {
+            ck_assert_uint_eq(w1len, w2len);
+            ck_assert_mem_eq(w1, w2, w1len);
+        }
+        free(w1), free(w2), free(raw);
+        s[at] = keep;
+        v[at][0] = 1 + at % 7;
+        v[at][1] = v[at][0] * 10000000;
+    }
+    free(s), free(sp), free(v);
+    unsetenv("STACKSCOPE_THREADS");
+}
+END_TEST
+
 Suite *pprof_suite(void)
 {
     Suite *s = suite_create("pprof");
@@ -897,6 +1208,9 @@ Suite *pprof_suite(void)
     tc = tcase_create("write");
     tcase_add_test(tc, test_write_rprof_model);
     tcase_add_test(tc, test_write_pprof_model);
+    tcase_add_test(tc, test_read_members);
+    tcase_add_test(tc, test_read_quick);
+    tcase_add_test(tc, test_read_parts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -461,6 +461,37 @@ if sh "$SRCDIR/bench/gen-big.sh" 300000 "$w/ml300k.out" "$SRCDIR/bench/data/memo
     done
     [ -z "$why" ] && pass "parts: 1 MiB parts with 2, 3 and 4 threads, the one-part encoding" ||
         fail "parts: 1 MiB parts" "$why"
+    # read back: the 16 members inflated at once on 1 and 2 threads
+    # (src/load_pprof.c, ss_pprof_inflate_members) make the one member's
+    # report (but for the file's name) and Rprof file
+    why=
+    STACKSCOPE_THREADS=1 "$S" report --by self "$w/one.pb.gz" | tail -n +2 >"$w/one.self" &&
+        STACKSCOPE_THREADS=1 "$S" convert -o "$w/one.out" "$w/one.pb.gz" || why="one member: exit $?;"
+    for t in 1 2; do
+        STACKSCOPE_THREADS=$t "$S" report --by self "$w/t4.pb.gz" | tail -n +2 >"$w/t4-$t.self" &&
+            STACKSCOPE_THREADS=$t "$S" convert -o "$w/t4-$t.out" "$w/t4.pb.gz" || why="$why threads $t: exit $?;"
+        cmp -s "$w/one.self" "$w/t4-$t.self" || why="$why threads $t: report --by self differs;"
+        cmp -s "$w/one.out" "$w/t4-$t.out" || why="$why threads $t: the Rprof file differs;"
+    done
+    [ -z "$why" ] && pass "parts: 16 members read on 1 and 2 threads as the one member" ||
+        fail "parts: 16 members read back" "$why"
+    # two sources in one file (convert's two inputs), the second starting in
+    # the samples a second thread decodes (src/load_pprof.c,
+    # pass_two_parts): the sources and the samples as one thread reads them
+    awk 'NR <= 200003' "$w/ml300k.out" >"$w/srca.out"
+    awk 'NR <= 3 || NR > 200003' "$w/ml300k.out" >"$w/srcb.out"
+    why=
+    "$S" convert -o "$w/ab.pb.gz" "$w/srca.out" "$w/srcb.out" || why="convert: exit $?;"
+    for t in 1 2; do
+        { STACKSCOPE_THREADS=$t "$S" report --by sources "$w/ab.pb.gz" &&
+            STACKSCOPE_THREADS=$t "$S" report --by self "$w/ab.pb.gz"; } >"$w/ab$t.txt" &&
+            STACKSCOPE_THREADS=$t "$S" convert -o "$w/ab$t.out" "$w/ab.pb.gz" || why="$why threads $t: exit $?;"
+    done
+    grep -q '^ *2 pprof .* 100000 ' "$w/ab1.txt" || why="$why not two sources: $(head -n 4 "$w/ab1.txt");"
+    cmp -s "$w/ab1.txt" "$w/ab2.txt" || why="$why the reports differ;"
+    cmp -s "$w/ab1.out" "$w/ab2.out" || why="$why the Rprof files differ;"
+    [ -z "$why" ] && pass "parts: two sources, the second in a thread's part, read as by one thread" ||
+        fail "parts: two sources read on two threads" "$why"
     # a value too big only in the last part, after the first parts were
     # written to the temporary file: the error, and neither the output nor
     # the temporary file is left

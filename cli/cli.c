@@ -980,6 +980,7 @@ static int explore(struct cli_args *a, const struct ss_cli_ui *ui, char *const *
     in.resumed = resumed;
     in.window = a->window;
     in.folded_interval_us = a->load.folded_interval_us;
+    in.follow_keep_s = a->keep_s;
     in.follow = a->followed; /* taken over */
     a->followed = NULL;
     return ui->run(&in);
@@ -1014,6 +1015,8 @@ int ss_cli_main(int argc, char **argv, const struct ss_cli_ui *ui)
      * transform list of the last session on FILE... (state.h). */
     a.cmd = IN_EXPLORER;
     int first, rc = cli_parse_options(&a, argc, argv, &first);
+    if (!rc && a.keep_s > 0 && !a.follow)
+        rc = cli_usage_error("%s", "--keep goes with --follow (it bounds a followed profile)");
     if (rc) {
         cli_tf_free(&a);
         return rc == OPT_DONE ? finish_output() : rc;

@@ -498,6 +498,28 @@ static int set_follow(struct cli_args *a, const char *arg)
     return 0;
 }
 
+/* --keep DURATION: a number with a unit (s, m, h), 1 s to a week. */
+static int set_keep(struct cli_args *a, const char *arg)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    static const struct {
+        const char *unit;
+        double s;
+    } units[] = {{"s", 1}, {"m", 60}, {"h", 3600}};
+    size_t u = 0;
+    while (end != arg && u < ARRAY_SIZE(units) && strcmp(end, units[u].unit))
+        u++;
+    if (end == arg || errno || u == ARRAY_SIZE(units) || !(v * units[u].s >= 1) ||
+        v * units[u].s > 7 * 86400.0)
+        return cli_usage_error("--keep: '%s' is not a duration from 1s to a week with its unit "
+                               "(s, m or h: 90s, 30m, 2h)",
+                               arg);
+    a->keep_s = v * units[u].s;
+    return 0;
+}
+
 static int set_window(struct cli_args *a, const char *arg)
 {
     a->window = arg; /* checked by the explorer, as :recent's */
@@ -596,6 +618,19 @@ static const struct cli_opt cli_opts[] = {
      "transforms applied to them;\n"
      ".B \\-\\-follow=end\n"
      "shows only the samples written from now on (see\n"
+     ".BR FOLLOWING )."},
+    {"keep", 0, ARG, "DURATION", IN_EXPLORER, SEC_TOP, set_keep,
+     "with --follow: keep only the samples of the last\n"
+     "DURATION (90s, 30m, 2h), so that memory holds\n"
+     "them and the distinct stacks, however long the\n"
+     "file grows",
+     "With\n"
+     ".BR \\-\\-follow ,\n"
+     "keep only the samples of the last\n"
+     ".I DURATION\n"
+     ".RB ( 90s \", \" 30m \", \" 2h ),\n"
+     "so that memory holds them and the profile's distinct stacks however long\n"
+     "the file grows; older samples are forgotten at each refresh (see\n"
      ".BR FOLLOWING )."},
     {"window", 0, ARG, "DURATION", IN_EXPLORER, SEC_TOP, set_window,
      "compare the last DURATION (10s, 500ms) with the\n"

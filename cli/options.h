@@ -79,6 +79,7 @@ struct cli_args {
     int follow;
     struct ss_follow *followed;
     const char *window; /* --window DURATION: the explorer's :recent */
+    double keep_s;      /* --keep DURATION: a followed profile's last seconds */
 };
 
 /* Print "stackscope: MESSAGE" and the pointer to --help on standard error,

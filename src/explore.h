@@ -63,6 +63,9 @@ struct ss_explore {
     const char *window;
     /* --interval: the period of folded stacks (0: none), for :follow. */
     double folded_interval_us;
+    /* --keep: a followed profile keeps only its last follow_keep_s
+     * seconds of samples (0: all of them). */
+    double follow_keep_s;
 };
 
 /* An explorer's input with nothing but the defaults: no files, no base,

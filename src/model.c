@@ -631,6 +631,48 @@ void ss_model_clear_source_flags(struct ss_model *m, ss_id src, uint32_t flags)
     m->sources.v[src].flags &= ~flags;
 }
 
+void ss_model_drop_front(struct ss_model *m, size_t k)
+{
+    size_t n = m->sample_stack.n;
+    if (k > n)
+        k = n;
+    if (k == 0 || m->values_borrowed || m->value_rows)
+        return;
+    uint64_t gone = 0;
+    for (size_t i = 0; i < k; i++) {
+        int64_t c = ss_sample_count(m, i);
+        gone += c > 0 ? (uint64_t)c : 0;
+    }
+    m->count_total = m->count_total > gone ? m->count_total - gone : 0;
+    memmove(m->sample_stack.v, m->sample_stack.v + k, (n - k) * sizeof *m->sample_stack.v);
+    m->sample_stack.n = n - k;
+    if (m->sample_labels.n) {
+        memmove(m->sample_labels.v, m->sample_labels.v + k, (n - k) * sizeof *m->sample_labels.v);
+        m->sample_labels.n = n - k;
+    }
+    for (size_t t = 0; t < m->values.n; t++)
+        if (m->values.v[t])
+            memmove(m->values.v[t], m->values.v[t] + k, (n - k) * sizeof *m->values.v[t]);
+    size_t g = 0;
+    for (size_t i = 0; i < m->gaps.n; i++) /* a gap at the new start is no gap */
+        if (m->gaps.v[i] > k)
+            m->gaps.v[g++] = m->gaps.v[i] - k;
+    m->gaps.n = g;
+    for (size_t s = 0; s < m->sources.n; s++) {
+        struct ss_source *src = &m->sources.v[s];
+        size_t a = src->first_sample, b = a + src->n_samples;
+        src->first_sample = a > k ? a - k : 0;
+        src->n_samples = (b > k ? b - k : 0) - src->first_sample;
+    }
+    for (size_t d = 0; d < ARRAY_SIZE(m->derived); d++) {
+        free(m->derived[d].col);
+        memset(&m->derived[d], 0, sizeof m->derived[d]);
+    }
+    m->col_checked = 0;
+    m->col_checked_n = 0;
+    ss_model_weights_free(m);
+}
+
 void ss_model_set_location_file(struct ss_model *m, ss_id loc, ss_id file)
 {
     m->locations.v[loc].file = file;

@@ -588,6 +588,16 @@ void ss_model_add_source_flags(struct ss_model *m, ss_id src, uint32_t flags);
 /* Take them away (a followed file's loader that learns otherwise later). */
 void ss_model_clear_source_flags(struct ss_model *m, ss_id src, uint32_t flags);
 
+/* Forget the first k samples of a model whose columns are its own (not
+ * values_borrowed, no value_rows): a followed profile kept to its last
+ * minutes (--keep).  Their rows go from every per-sample array, the
+ * sources' ranges and the gaps are renumbered (a source whose samples all
+ * went keeps an empty range), the count total drops, and the measure is to
+ * be chosen again (ss_model_set_measure: its weights and derived columns
+ * are gone).  Stacks, locations, functions and strings stay, ids unchanged,
+ * so memory is the kept samples' and the distinct stacks'. */
+void ss_model_drop_front(struct ss_model *m, size_t k);
+
 /* Give location loc the source file `file` (a string id or SS_NONE): Rprof's
  * file numbers resolved late.  Locations may become equal: call
  * ss_model_reindex_locations when done. */

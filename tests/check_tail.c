@@ -461,6 +461,39 @@ START_TEST(test_follow_end_and_refused)
 }
 END_TEST
 
+START_TEST(test_drop_front)
+{
+    /* --keep's cut: the model of a file after its first samples are
+     * forgotten is the model of the file without them (two sessions: the
+     * first one's range left empty) */
+    static const char all[] = "memory profiling: sample.interval=20000\n"
+                              ":100:200:30000:0:\"f\" \n"
+                              ":110:190:31000:2:\"f\" \"g\" \n"
+                              "sample.interval=10000\n"
+                              "\"k\" \"main\" \n"
+                              "\"j\" \"k\" \"main\" \n"
+                              "\"k\" \"main\" \n";
+    static const char rest[] = "memory profiling: sample.interval=20000\n"
+                               "sample.interval=10000\n"
+                               "\"j\" \"k\" \"main\" \n"
+                               "\"k\" \"main\" \n";
+    struct ss_model m, want;
+    FX_LOAD_OK(&m, all);
+    FX_LOAD_OK(&want, rest);
+    ss_model_drop_front(&m, 3);
+    ck_assert_uint_eq(m.count_total, 2);
+    char *a = model_text(&m), *b = model_text(&want);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    ss_model_drop_front(&m, 5); /* more than there are: all go */
+    ck_assert_uint_eq(m.sample_stack.n, 0);
+    ck_assert_uint_eq(m.sources.v[1].n_samples, 0);
+    ss_model_free(&m);
+    ss_model_free(&want);
+}
+END_TEST
+
 Suite *tail_suite(void)
 {
     Suite *s = suite_create("tail");
@@ -477,6 +510,7 @@ Suite *tail_suite(void)
     tcase_add_test(tc, test_follow_restart);
     tcase_add_test(tc, test_follow_folded_and_errors);
     tcase_add_test(tc, test_follow_end_and_refused);
+    tcase_add_test(tc, test_drop_front);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -110,6 +110,37 @@ for by in self labels; do
         "$(same_tsv "$TMPD/perf.want.$by" "$TMPD/perf.got.$by")"
 done
 
+# ---- --keep: only the last seconds stay in memory -----------------------------
+head -n 600 "$DEMO" >"$TMPD/keep.out"
+(sleep 0.2 && tail -n +601 "$DEMO" >>"$TMPD/keep.out") &
+STACKSCOPE_SIZE=140x30 ui keep --follow --keep 5s "$TMPD/keep.out" <<EOF
+<Sleep 1300>
+:follow now
+:w $TMPD/keep.copy.out
+DUMP screen
+EOF
+wait
+# the expected profile: the header and #File lines, then the last 5 s of
+# samples (1000 at 5 ms), made with awk from the file
+awk '/^[":0-9]/ { s[++n] = $0; next } { print } END { for (i = n - 999; i <= n; i++) print s[i] }' \
+    "$DEMO" >"$TMPD/keep.want.out"
+for v in time memory; do
+    run report --by self --value $v --format tsv "$TMPD/keep.want.out"
+    echo "$OUT" >"$TMPD/keep.want.$v"
+    run report --by self --value $v --format tsv "$TMPD/keep.copy.out"
+    echo "$OUT" >"$TMPD/keep.got.$v"
+    check "--keep 5s: the last 1000 samples of the file, by $v" \
+        "$(same_tsv "$TMPD/keep.want.$v" "$TMPD/keep.got.$v")"
+done
+check "--keep 5s: the status line says so" \
+    "$(grep -q "following: .*, the last 5s kept | 1000 of 1000 samples" "$TMPD/keep.screen" ||
+        tail -n 3 "$TMPD/keep.screen")"
+export STACKSCOPE_SCRIPT=/dev/null
+run --keep 5s "$DEMO"
+check "--keep without --follow: refused" \
+    "$([ "$RC" = 1 ] && [[ $ERR == *"--keep goes with --follow"* ]] || echo "$RC: $ERR")"
+unset STACKSCOPE_SCRIPT
+
 # ---- --follow=end: only the samples written from now on ----------------------
 head -n 400 "$DEMO" >"$TMPD/end.out"
 {

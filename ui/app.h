@@ -299,6 +299,8 @@ struct ui {
         uint64_t behind;    /* bytes written and not read yet */
         int lagging;        /* the last read ended behind the file: catching up */
         unsigned refreshes; /* refreshes with new samples */
+        double keep_s;      /* --keep: only the samples of the last keep_s seconds (0: all) */
+        uint64_t dropped;   /* samples forgotten so, in all */
     } follow;
 };
 

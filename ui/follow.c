@@ -42,8 +42,10 @@ static double now_ms(void)
 void ui_follow_begin(struct ui *ui, struct ss_follow *f)
 {
     struct ui_follow *fw = &ui->follow;
+    double keep = fw->keep_s; /* --keep, set before */
     ss_follow_free(fw->f, NULL);
     memset(fw, 0, sizeof *fw);
+    fw->keep_s = keep;
     fw->f = f;
     fw->last_ms = fw->shown_ms = fw->start_ms = now_ms();
     fw->behind = ss_follow_behind(f);
@@ -134,6 +136,32 @@ static double follow_rate(const struct ui_follow *fw, double now)
     return span > 0 ? (double)n * 1e3 / span : 0;
 }
 
+/* --keep: forget the samples older than the last keep_s seconds (count x
+ * interval, from the newest back), so that memory holds the window and the
+ * distinct stacks, however long the file is followed. */
+static void drop_old(struct ui *ui)
+{
+    struct ui_follow *fw = &ui->follow;
+    const struct ss_model *m = &ui->orig;
+    if (!(fw->keep_s > 0))
+        return;
+    size_t i = m->sample_stack.n, s = m->sources.n;
+    double t = 0;
+    while (i > 0) {
+        while (s > 0 && m->sources.v[s - 1].first_sample > i - 1)
+            s--; /* the source of sample i - 1 */
+        int64_t c = ss_sample_count(m, i - 1);
+        t += (double)(c > 0 ? c : 0) * (s ? m->sources.v[s - 1].interval_us / 1e6 : 0);
+        if (t > fw->keep_s)
+            break;
+        i--;
+    }
+    if (i > 0) {
+        ss_model_drop_front(&ui->orig, i);
+        fw->dropped += i;
+    }
+}
+
 int ui_follow_tick(struct ui *ui, int force)
 {
     struct ui_follow *fw = &ui->follow;
@@ -166,6 +194,7 @@ int ui_follow_tick(struct ui *ui, int force)
     fw->lagging = fw->behind > 0;
     if (!changed)
         return status_changed;
+    drop_old(ui);
     struct ss_error err;
     ss_error_clear(&err);
     /* the measure's weights of the new samples, by the measure shown */
@@ -214,12 +243,15 @@ void ui_follow_status(struct ui *ui, char *buf, size_t n)
     char rate[64];
     double r = follow_rate(fw, now_ms());
     ss_format_count(rate, sizeof rate, r < 10 ? (double)(int)(r * 10) / 10 : (double)(int64_t)r);
+    char kept[64] = "";
+    if (fw->dropped)
+        snprintf(kept, sizeof kept, ", the last %gs kept", fw->keep_s);
     if (fw->behind) {
         char b[32];
         fmt_bytes(b, sizeof b, fw->behind);
-        snprintf(buf, n, " | following: %s samples/s, %s behind", rate, b);
+        snprintf(buf, n, " | following: %s samples/s, %s behind%s", rate, b, kept);
     } else {
-        snprintf(buf, n, " | following: %s samples/s", rate);
+        snprintf(buf, n, " | following: %s samples/s%s", rate, kept);
     }
 }
 

@@ -923,6 +923,7 @@ static int ui_init(struct ui *ui, struct ss_explore *in)
     ui->nbase_files = in->nbase_files;
     ui->resumed = in->resumed;
     ui->orig_samples = count_samples(&ui->orig);
+    ui->follow.keep_s = in->follow_keep_s;
     if (in->follow) {
         ui_follow_begin(ui, in->follow);
         in->follow = NULL;

@@ -188,9 +188,16 @@ static int check_text(struct ss_follow *f, struct ss_error *err)
     while (i < (size_t)n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'))
         i++;
     const char *what = NULL;
+    const unsigned char *lf = memchr(b + i, '\n', (size_t)n - i);
+    const char *stack, *why;
+    size_t slen;
+    uint64_t count;
+    /* a folded stack may start with '[' ("[unknown];main 3") */
+    int folded = lf && ss_folded_parse_line((const char *)b + i, (size_t)(lf - (b + i)), &stack,
+                                            &slen, &count, &why) == 0;
     if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
         what = "gzip data (a pprof profile?)";
-    else if (i < (size_t)n && (b[i] == '{' || b[i] == '['))
+    else if (i < (size_t)n && (b[i] == '{' || b[i] == '[') && !folded)
         what = "JSON (a .cpuprofile or speedscope file?)";
     else if (memchr(b, 0, (size_t)n))
         what = "binary data";

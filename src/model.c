@@ -631,13 +631,13 @@ void ss_model_clear_source_flags(struct ss_model *m, ss_id src, uint32_t flags)
     m->sources.v[src].flags &= ~flags;
 }
 
-void ss_model_drop_front(struct ss_model *m, size_t k)
+size_t ss_model_drop_front(struct ss_model *m, size_t k)
 {
     size_t n = m->sample_stack.n;
     if (k > n)
         k = n;
     if (k == 0 || m->values_borrowed || m->value_rows)
-        return;
+        return 0;
     uint64_t gone = 0;
     for (size_t i = 0; i < k; i++) {
         int64_t c = ss_sample_count(m, i);
@@ -671,6 +671,7 @@ void ss_model_drop_front(struct ss_model *m, size_t k)
     m->col_checked = 0;
     m->col_checked_n = 0;
     ss_model_weights_free(m);
+    return k;
 }
 
 void ss_model_set_location_file(struct ss_model *m, ss_id loc, ss_id file)

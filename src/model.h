@@ -594,9 +594,12 @@ void ss_model_clear_source_flags(struct ss_model *m, ss_id src, uint32_t flags);
  * sources' ranges and the gaps are renumbered (a source whose samples all
  * went keeps an empty range), the count total drops, and the measure is to
  * be chosen again (ss_model_set_measure: its weights and derived columns
- * are gone).  Stacks, locations, functions and strings stay, ids unchanged,
+ * are gone; the name of the measure too).  A session cut keeps its memory
+ * counters from its first kept sample on, which counts as the session's
+ * first (no bytes before it), as it would in a file that began there.
+ * Returns the samples dropped.  Stacks, locations, functions and strings stay, ids unchanged,
  * so memory is the kept samples' and the distinct stacks'. */
-void ss_model_drop_front(struct ss_model *m, size_t k);
+size_t ss_model_drop_front(struct ss_model *m, size_t k);
 
 /* Give location loc the source file `file` (a string id or SS_NONE): Rprof's
  * file numbers resolved late.  Locations may become equal: call

@@ -202,6 +202,10 @@ int ss_tail_poll(struct ss_tail *t, const char **lines, size_t *len, int *restar
         struct stat st;
         if (fstat(t->fd, &st))
             return fail_errno(t, err, "stat it");
+        /* when it was last looked at (ss_tail_behind: a rewrite to the
+         * same size changes only this) */
+        t->mtime_s = (int64_t)st.st_mtim.tv_sec;
+        t->mtime_ns = (long)st.st_mtim.tv_nsec;
         int rw = rewritten(t, (uint64_t)st.st_size);
         if (rw < 0)
             return fail_errno(t, err, "read it");
@@ -237,6 +241,8 @@ uint64_t ss_tail_behind(const struct ss_tail *t)
         behind = size - t->off;
     else /* truncated: all of it is new */
         behind = size;
+    if (!behind && ((int64_t)st.st_mtim.tv_sec != t->mtime_s || st.st_mtim.tv_nsec != t->mtime_ns))
+        behind = 1; /* written since, to the same size: a poll tells (a rewrite, or nothing) */
     /* replaced: the new file is all to read (1 when it is empty yet, so
      * that the next poll switches to it) */
     if (!t->replaced && stat(t->path, &ps) == 0 &&

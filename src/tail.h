@@ -32,6 +32,8 @@ struct ss_tail {
     size_t held, cap;  /* its bytes; buf's allocation */
     size_t max_poll;   /* SS_TAIL_MAX_POLL, lower in tests */
     int replaced;      /* the name now names another file: switch after the old one's lines */
+    int64_t mtime_s;   /* its modification time at the last poll */
+    long mtime_ns;
     /* the last bytes before off as they were read: a file rewritten from
      * its start and grown past off between two polls differs there */
     unsigned char sig[32];

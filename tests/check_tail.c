@@ -457,6 +457,14 @@ START_TEST(test_follow_end_and_refused)
                       err.msg);
         ss_model_free(&m);
     }
+    /* but a folded stack that starts with '[' is no JSON */
+    p = file_put("k.folded", "w", "[unknown];main 3\n");
+    ck_assert_int_eq(ss_model_init(&m, &err), 0);
+    ck_assert_msg(ss_follow_open(&f, &m, p, 0, 0, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(ss_follow_poll(f, &m, &nw, &err), 0);
+    ck_assert_uint_eq(m.count_total, 3);
+    ss_follow_free(f, &m);
+    ss_model_free(&m);
     cleanup();
 }
 END_TEST

@@ -114,10 +114,13 @@ done
 head -n 600 "$DEMO" >"$TMPD/keep.out"
 (sleep 0.2 && tail -n +601 "$DEMO" >>"$TMPD/keep.out") &
 STACKSCOPE_SIZE=140x30 ui keep --follow --keep 5s "$TMPD/keep.out" <<EOF
+:value memory
 <Sleep 1300>
 :follow now
 :w $TMPD/keep.copy.out
 DUMP screen
+:recent 5s
+DUMP recent
 EOF
 wait
 # the expected profile: the header and #File lines, then the last 5 s of
@@ -132,9 +135,25 @@ for v in time memory; do
     check "--keep 5s: the last 1000 samples of the file, by $v" \
         "$(same_tsv "$TMPD/keep.want.$v" "$TMPD/keep.got.$v")"
 done
-check "--keep 5s: the status line says so" \
-    "$(grep -q "following: .*, the last 5s kept | 1000 of 1000 samples" "$TMPD/keep.screen" ||
-        tail -n 3 "$TMPD/keep.screen")"
+check "--keep 5s: the status line says so, and the measure chosen stays" \
+    "$(grep -q "following: .*, the last 5s kept | 1000 of 1000 samples | .* memory" \
+        "$TMPD/keep.screen" || tail -n 3 "$TMPD/keep.screen")"
+check "--keep 5s: :recent 5s refused (the run before it would be empty)" \
+    "$(grep -q "recent: the last 5s is not shorter than what --keep keeps" "$TMPD/keep.recent" ||
+        message "$TMPD/keep.recent")"
+# 20 ms samples: --keep 1s keeps 50 of them (a sum of doubles stopped at 49)
+P20=$SRCDIR/tests/data/rprof/plain_default.out
+head -n 100 "$P20" >"$TMPD/k20.out"
+(sleep 0.2 && tail -n +101 "$P20" >>"$TMPD/k20.out") &
+STACKSCOPE_SIZE=140x30 ui k20 --follow --keep 1s "$TMPD/k20.out" <<EOF
+<Sleep 1300>
+:follow now
+DUMP screen
+EOF
+wait
+check "--keep 1s at 20 ms: 50 samples kept" \
+    "$(grep -q "the last 1s kept | 50 of 50 samples" "$TMPD/k20.screen" ||
+        tail -n 3 "$TMPD/k20.screen")"
 export STACKSCOPE_SCRIPT=/dev/null
 run --keep 5s "$DEMO"
 check "--keep without --follow: refused" \

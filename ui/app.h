@@ -300,6 +300,7 @@ struct ui {
         int lagging;        /* the last read ended behind the file: catching up */
         unsigned refreshes; /* refreshes with new samples */
         double keep_s;      /* --keep: only the samples of the last keep_s seconds (0: all) */
+        int keep_off;       /* ... not kept to: the samples have no time (said once) */
         uint64_t dropped;   /* samples forgotten so, in all */
     } follow;
 };

@@ -17,6 +17,7 @@
  * steady writer costs one refresh a period whatever its rate. */
 #include <stdio.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 
 #include "app.h"
@@ -108,10 +109,12 @@ static void say_reevaluated(struct ui *ui, uint64_t added)
         enum ss_tf_kind kind = ss_tf_kind(ui->tf, i);
         const char *text = ss_tf_text(ui->tf, i);
         const char *arg = strchr(text, ' '); /* after the command's name */
+        /* sample ranges counted from the end, or any with --keep (the
+         * window's first sample moves) */
+        int range = (kind == SS_TF_KEEP_SAMPLES || kind == SS_TF_DROP_SAMPLES) && arg &&
+                    (strchr(arg, '-') || ui->follow.dropped);
         int whole = kind == SS_TF_KEEP_PHASE || kind == SS_TF_DROP_PHASE ||
-                    (kind == SS_TF_TRIM_BASE && arg && strstr(arg, "auto")) ||
-                    ((kind == SS_TF_KEEP_SAMPLES || kind == SS_TF_DROP_SAMPLES) && arg &&
-                     strchr(arg, '-')); /* counted from the end */
+                    (kind == SS_TF_TRIM_BASE && arg && strstr(arg, "auto")) || range;
         if (whole && ss_tf_enabled(ui->tf, i))
             k += (size_t)snprintf(steps + k, sizeof steps - k, "%s%s", k ? ", " : "", text);
     }
@@ -143,23 +146,35 @@ static void drop_old(struct ui *ui)
 {
     struct ui_follow *fw = &ui->follow;
     const struct ss_model *m = &ui->orig;
-    if (!(fw->keep_s > 0))
+    if (!(fw->keep_s > 0) || fw->keep_off)
         return;
+    for (size_t s = 0; s < m->sources.n; s++)
+        if (m->sources.v[s].flags & (SS_SRC_UNTIMED | SS_SRC_UNORDERED)) {
+            fw->keep_off = 1; /* said once */
+            ui_error(ui,
+                     "--keep: %s's samples have no time order or no time (folded stacks, "
+                     "perf without a clock event): every sample is kept",
+                     ui->files[0]);
+            return;
+        }
+    /* whole nanoseconds: a sum of doubles would cut the window short */
+    uint64_t keep_ns = (uint64_t)(fw->keep_s * 1e9), t = 0;
     size_t i = m->sample_stack.n, s = m->sources.n;
-    double t = 0;
     while (i > 0) {
         while (s > 0 && m->sources.v[s - 1].first_sample > i - 1)
             s--; /* the source of sample i - 1 */
-        int64_t c = ss_sample_count(m, i - 1);
-        t += (double)(c > 0 ? c : 0) * (s ? m->sources.v[s - 1].interval_us / 1e6 : 0);
-        if (t > fw->keep_s)
+        const struct ss_source *src = s ? &m->sources.v[s - 1] : NULL;
+        uint32_t tc = src ? src->time_column : 0;
+        int64_t v =
+            tc && tc - 1 < m->values.n && m->values.v[tc - 1]
+                ? m->values.v[tc - 1][i - 1] /* perf: its period, ns */
+                : ss_sample_count(m, i - 1) * (int64_t)llround(src ? src->interval_us * 1e3 : 0);
+        t += v > 0 ? (uint64_t)v : 0;
+        if (t > keep_ns)
             break;
         i--;
     }
-    if (i > 0) {
-        ss_model_drop_front(&ui->orig, i);
-        fw->dropped += i;
-    }
+    fw->dropped += ss_model_drop_front(&ui->orig, i);
 }
 
 int ui_follow_tick(struct ui *ui, int force)
@@ -194,12 +209,12 @@ int ui_follow_tick(struct ui *ui, int force)
     fw->lagging = fw->behind > 0;
     if (!changed)
         return status_changed;
+    /* the measure shown, for the new samples' weights (a cut forgets it) */
+    char name[256];
+    snprintf(name, sizeof name, "%s", ss_model_measure_name(&ui->orig));
     drop_old(ui);
     struct ss_error err;
     ss_error_clear(&err);
-    /* the measure's weights of the new samples, by the measure shown */
-    char name[256];
-    snprintf(name, sizeof name, "%s", ss_model_measure_name(&ui->orig));
     if (ss_model_set_measure(&ui->orig, name, &err) && ss_model_set_measure(&ui->orig, NULL, &err))
         ui_error(ui, "following: %s", err.msg);
     ui->orig_samples = ss_model_count(&ui->orig, 0, ui->orig.sample_stack.n);

@@ -321,6 +321,18 @@ int ui_compare_recent(struct ui *ui, const char *window)
         ui_error(ui, "recent: expected a duration (10s, 500ms, 2m), not '%s'", window);
         return -1;
     }
+    char *end;
+    double w = window ? strtod(window, &end) : 0;
+    if (window && end != window) { /* --keep's window must hold this one and a run before it */
+        w *= !strcmp(end, "ms") ? 1e-3 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 1;
+        if (ui->follow.keep_s > 0 && w >= ui->follow.keep_s) {
+            ui_error(ui,
+                     "recent: the last %s is not shorter than what --keep keeps (%gs): the "
+                     "run before it would be empty",
+                     window, ui->follow.keep_s);
+            return -1;
+        }
+    }
     int rc = compare_parts(ui, window ? UI_CMP_RECENT : 0, "", window, "recent");
     if (rc || !window)
         return rc;

@@ -225,6 +225,32 @@ check "--window 5s: the comparison of the last 5 s with the run before" \
 check ":recent off: the whole profile again" \
     "$(grep -q 'recent: off, the whole profile again' "$TMPD/win.off" || message "$TMPD/win.off")"
 
+# ---- --window's verdicts against a known truth ------------------------------------
+# the demo's samples twice: the last 27.61 s are the run before it again, so
+# no function moves; then the demo followed by its 2004 samples holding
+# lm.fit: in the last 10.02 s lm.fit is in every sample, so it grew
+awk '/^[":0-9]/ { s[++n] = $0; print; next } { print } END { for (i = 1; i <= n; i++) print s[i] }' \
+    "$DEMO" >"$TMPD/twice.out"
+STACKSCOPE_SIZE=160x300 ui twice --window 27.61s "$TMPD/twice.out" <<'EOF'
+DUMP screen
+EOF
+check "--window over a run repeated: every delta 0, no verdict but ~ (246 functions)" \
+    "$(awk 'NR > 2 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ { n++
+            if ($3 != "0.000" || / [+-] / || $0 !~ / 0\.000 ~ /) { print "row: " $0; exit } }
+        END { if (n != 246) print n " rows" }' "$TMPD/twice.screen")"
+awk '/^[":0-9]/ { s[++n] = $0; print; next } { print }
+    END { for (i = 1; i <= n; i++) if (s[i] ~ /"lm\.fit"/) print s[i] }' "$DEMO" >"$TMPD/lm.out"
+k=$(grep -c '"lm\.fit"' "$DEMO")
+STACKSCOPE_SIZE=160x60 ui lm --window "$(awk -v k="$k" 'BEGIN { printf "%.3fs", k * 0.005 }')" \
+    "$TMPD/lm.out" <<'EOF'
+DUMP screen
+EOF
+check "--window over a tail of lm.fit's $k samples: lm.fit's total there is all of it, grew" \
+    "$(awk -v want="$(awk -v k="$k" 'BEGIN { printf "%.3f", k * 0.005 }')" '
+        $NF == "lm.fit" && $1 ~ /^[0-9.]+$/ { found = 1
+            if ($7 != want || $9 != "+" || $5 != "+") print "row: " $0 " (want total " want ", +)" }
+        END { if (!found) print "no lm.fit row" }' "$TMPD/lm.screen")"
+
 # ---- refused, with a message ---------------------------------------------------
 export STACKSCOPE_SCRIPT=/dev/null
 run --follow "$DEMO" "$MGL"
@@ -234,12 +260,17 @@ run --follow=middle "$DEMO"
 check "--follow=middle: refused" "$([ "$RC" = 1 ] && [[ $ERR == *"--follow=end"* ]] ||
     echo "$RC: $ERR")"
 run --follow "$TMPD/missing.out"
-check "a missing file: named" "$([ "$RC" != 0 ] && [[ $ERR == *"missing.out"* ]] ||
+check "a missing file: named, exit 2" "$([ "$RC" = 2 ] && [[ $ERR == *"missing.out"* ]] ||
     echo "$RC: $ERR")"
 printf 'not a profile\n' >"$TMPD/text.txt"
 run --follow "$TMPD/text.txt"
 check "neither Rprof nor folded: said at its line" \
-    "$([ "$RC" != 0 ] && [[ $ERR == *"text.txt:1: cannot follow this file"* ]] || echo "$RC: $ERR")"
+    "$([ "$RC" = 2 ] && [[ $ERR == *"text.txt:1: cannot follow this file"* ]] || echo "$RC: $ERR")"
+mkfifo "$TMPD/fifo"
+RC=0
+ERR=$(timeout 10 "$STACKSCOPE" --follow "$TMPD/fifo" 2>&1 </dev/null) || RC=$?
+check "a FIFO: refused at once, exit 2" \
+    "$([ "$RC" = 2 ] && [[ $ERR == *"fifo: not a regular file"* ]] || echo "$RC: $ERR")"
 unset STACKSCOPE_SCRIPT
 
 finish

@@ -275,12 +275,14 @@ static inline int64_t wrap_sub(int64_t b, int64_t a)
 
 /* derive_fast over samples [first, end) of one source of a model that reads
  * its own columns in order (no rows, no o), all three columns there: a
- * straight loop the compiler vectorises, checked a block at a time. */
+ * straight loop the compiler vectorises, checked a block at a time, into
+ * 32-bit weights.  -1 when a counter is large or the sum too, -2 when a
+ * weight does not fit in 32 bits. */
 static int derive_plain(const int64_t *sm, const int64_t *bg, const int64_t *nd,
-                        enum ss_measure_kind kind, size_t first, size_t end, int64_t *col,
+                        enum ss_measure_kind kind, size_t first, size_t end, uint32_t *col,
                         uint64_t *sum)
 {
-    uint64_t seen = (uint64_t)sm[first] | (uint64_t)bg[first] | (uint64_t)nd[first];
+    uint64_t seen = (uint64_t)sm[first] | (uint64_t)bg[first] | (uint64_t)nd[first], wide = 0;
     for (size_t i = first + 1; i < end;) {
         /* a block's weights (each below 2^53 when the counters are small)
          * sum below 2^63 */
@@ -295,7 +297,8 @@ static int derive_plain(const int64_t *sm, const int64_t *bg, const int64_t *nd,
                 uint64_t w = (uint64_t)(ds > 0 ? ds : 0) * 8 + (uint64_t)(db > 0 ? db : 0) * 8 +
                              (uint64_t)(dn > 0 ? dn : 0);
                 seen |= (uint64_t)sm[i] | (uint64_t)bg[i] | (uint64_t)nd[i];
-                col[i] = (int64_t)w;
+                col[i] = (uint32_t)w;
+                wide |= w;
                 part += w;
             }
         else
@@ -305,11 +308,14 @@ static int derive_plain(const int64_t *sm, const int64_t *bg, const int64_t *nd,
                     8;
                 uint64_t w = (int64_t)d < 0 ? (uint64_t)0 - d : 0;
                 seen |= (uint64_t)sm[i] | (uint64_t)bg[i];
-                col[i] = (int64_t)w;
+                col[i] = (uint32_t)w;
+                wide |= w;
                 part += w;
             }
         if (seen >= SMALL_COUNTER)
             return -1;
+        if (wide >> 32)
+            return -2;
         *sum += part;
         if (*sum >= UNCLAMPED_SUM)
             return -1;
@@ -336,44 +342,72 @@ static int64_t weight_at(const struct ss_model *m, const struct ss_rprof_vt *vt,
     return weight_of(kind, s1, s0, b1, b0, n1, n0);
 }
 
-/* derive_exact's column in integers, when every counter read is below
- * SMALL_COUNTER and the column sums below UNCLAMPED_SUM (its sum in *total);
- * else returns -1 (col is then partly written). */
+/* Write weight w of sample i to col32 (-2 when it does not fit: the caller
+ * takes a 64-bit column) or else to col. */
+static inline int put_weight(int64_t *col, uint32_t *col32, size_t i, int64_t w)
+{
+    if (!col32) {
+        col[i] = w;
+        return 0;
+    }
+    if ((uint64_t)w >> 32)
+        return -2;
+    col32[i] = (uint32_t)w;
+    return 0;
+}
+
+/* derive_exact's column in integers, into col32 (every sample written: 0
+ * outside memory sources) or else col (zeroed by the caller), when every
+ * counter read is below SMALL_COUNTER and the column sums below
+ * UNCLAMPED_SUM (its sum in *total); else -1 (col is then partly
+ * written), or -2 when col32 cannot hold a weight. */
 static int derive_fast(const struct ss_model *m, const struct ss_rprof_vt *vt,
-                       enum ss_measure_kind kind, int64_t *col, uint64_t *total)
+                       enum ss_measure_kind kind, int64_t *col, uint32_t *col32, uint64_t *total)
 {
     const int64_t *sm = m->values.v[vt->small_v], *bg = m->values.v[vt->big_v],
                   *nd = m->values.v[vt->nodes];
     const uint32_t *rows = m->value_rows;
     uint64_t sum = 0;
+    size_t at = 0; /* samples before it are written */
     for (size_t s = 0; s < m->sources.n; s++) {
         const struct ss_source *src = &m->sources.v[s];
-        if (!(src->flags & SS_SRC_MEMORY) || !src->n_samples)
-            continue;
         size_t end = src->first_sample + src->n_samples;
-        if (!rows && sm && bg && nd) {
+        if (col32 && src->first_sample > at)
+            memset(col32 + at, 0, (src->first_sample - at) * sizeof *col32);
+        at = end > at ? end : at;
+        if (!(src->flags & SS_SRC_MEMORY) || !src->n_samples) {
+            if (col32)
+                memset(col32 + src->first_sample, 0, src->n_samples * sizeof *col32);
+            continue;
+        }
+        if (col32 && !rows && sm && bg && nd) {
             /* one stretch read in order: the first sample's predecessor may
              * be before it (a transform kept a later stretch), the others'
              * is the row before */
             int64_t w = weight_at(m, vt, kind, src, src->first_sample);
             if (w < 0)
                 return -1;
-            col[src->first_sample] = w;
+            if (put_weight(col, col32, src->first_sample, w))
+                return -2;
             sum += (uint64_t)w;
-            if (derive_plain(sm, bg, nd, kind, src->first_sample, end, col, &sum))
-                return -1;
+            int r = derive_plain(sm, bg, nd, kind, src->first_sample, end, col32, &sum);
+            if (r)
+                return r;
             continue;
         }
         for (size_t i = src->first_sample; i < end; i++) {
             int64_t w = weight_at(m, vt, kind, src, i);
             if (w < 0)
                 return -1;
-            col[i] = w;
+            if (put_weight(col, col32, i, w))
+                return -2;
             sum += (uint64_t)w;
             if (sum >= UNCLAMPED_SUM)
                 return -1;
         }
     }
+    if (col32 && m->sample_stack.n > at)
+        memset(col32 + at, 0, (m->sample_stack.n - at) * sizeof *col32);
     *total = sum;
     return 0;
 }
@@ -383,13 +417,20 @@ static const struct ss_derived_col *derived_cached(const struct ss_model *m,
                                                    enum ss_measure_kind kind)
 {
     const struct ss_derived_col *d = &m->derived[kind == SS_MEASURE_RELEASED];
-    return (d->col || d->shared) && d->n == m->sample_stack.n ? d : NULL;
+    return (d->col || d->col32 || d->shared || d->shared32) && d->n == m->sample_stack.n ? d : NULL;
 }
 
-static void derived_free(struct ss_derived_col *d)
+static void derived_free(struct ss_derived_col *d, struct ss_spare *spare)
 {
     free(d->col);
+    ss_spare_give(spare, d->col32, d->room);
     memset(d, 0, sizeof *d);
+}
+
+void ss_model_forget_derived(struct ss_model *m, struct ss_spare *spare)
+{
+    for (size_t k = 0; k < ARRAY_SIZE(m->derived); k++)
+        derived_free(&m->derived[k], spare);
 }
 
 /* m's weights from od, the weights of the model o that m was derived from
@@ -400,43 +441,73 @@ static void derived_free(struct ss_derived_col *d)
 static void derive_shared(const struct ss_model *m, const struct ss_derived_col *od,
                           struct ss_derived_col *d)
 {
-    d->shared = od->col + (m->value_rows ? 0 : m->values_base);
+    size_t base = m->value_rows ? 0 : m->values_base;
+    if (od->col)
+        d->shared = od->col + base;
+    else
+        d->shared32 = od->col32 + base;
     /* m's weights are some of o's, which are not negative */
     d->sum = od->sum;
+}
+
+/* The column of d in 32 bits (its array from spare) when every weight fits,
+ * else in 64; 0, or -1 when out of memory. */
+static int derive_own(struct ss_model *m, const struct ss_rprof_vt *vt, enum ss_measure_kind kind,
+                      struct ss_derived_col *d, struct ss_spare *spare)
+{
+    size_t n = m->sample_stack.n;
+    int r = -1;
+    if (vt) {
+        d->col32 = ss_spare_take(spare, (n ? n : 1) * sizeof *d->col32, &d->room);
+        if (!d->col32)
+            return -1;
+        r = derive_fast(m, vt, kind, NULL, d->col32, &d->sum);
+        if (!r)
+            return 0;
+        ss_spare_give(spare, d->col32, d->room);
+        d->col32 = NULL;
+        d->room = 0;
+        d->sum = 0;
+    }
+    d->col = ss_calloc_array(n ? n : 1, sizeof *d->col);
+    if (!d->col)
+        return -1;
+    if (!vt || (r == -2 && !derive_fast(m, vt, kind, d->col, NULL, &d->sum)))
+        return 0;
+    memset(d->col, 0, n * sizeof *d->col);
+    derive_exact(m, vt, kind, d->col);
+    d->unclamped = 0;
+    return 0;
 }
 
 /* m's weights of memory or released (see derive_exact), from o's when o is
  * the model m was derived from and has them; kept in m->derived.  NULL
  * when out of memory. */
 static const struct ss_derived_col *derive(struct ss_model *m, enum ss_measure_kind kind,
-                                           const struct ss_model *o)
+                                           const struct ss_model *o, struct ss_spare *spare)
 {
     const struct ss_derived_col *have = derived_cached(m, kind);
     if (have)
         return have;
     struct ss_derived_col *d = &m->derived[kind == SS_MEASURE_RELEASED];
-    derived_free(d);
-    size_t n = m->sample_stack.n;
-    d->n = n;
+    derived_free(d, spare);
+    d->n = m->sample_stack.n;
     d->unclamped = 1;
     struct ss_rprof_vt vt;
-    if (ss_rprof_value_types(m, &vt) == 0 && o) {
+    int rprof = ss_rprof_value_types(m, &vt) == 0;
+    if (rprof && o) {
         /* o's weights serve when m reads o's columns and o reads its own */
         const struct ss_derived_col *od = derived_cached(o, kind);
         const int64_t *oc = o->values.v[vt.small_v];
-        if (od && od->col && od->unclamped && !o->value_rows && m->values_borrowed &&
+        if (od && (od->col || od->col32) && od->unclamped && !o->value_rows && m->values_borrowed &&
             m->values.v[vt.small_v] == (oc ? oc + (m->value_rows ? 0 : m->values_base) : NULL)) {
             derive_shared(m, od, d);
             return d;
         }
     }
-    d->col = ss_calloc_array(n ? n : 1, sizeof *d->col);
-    if (!d->col)
+    if (derive_own(m, rprof ? &vt : NULL, kind, d, spare)) {
+        derived_free(d, spare);
         return NULL;
-    if (ss_rprof_value_types(m, &vt) == 0 && derive_fast(m, &vt, kind, d->col, &d->sum)) {
-        memset(d->col, 0, n * sizeof *d->col);
-        derive_exact(m, &vt, kind, d->col);
-        d->unclamped = 0;
     }
     return d;
 }
@@ -487,6 +558,12 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
 
 int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct ss_model *from,
                               struct ss_error *err)
+{
+    return ss_model_set_measure_spare(m, name, from, NULL, err);
+}
+
+int ss_model_set_measure_spare(struct ss_model *m, const char *name, const struct ss_model *from,
+                               struct ss_spare *spare, struct ss_error *err)
 {
     struct ss_measure all[SS_SOURCE_VALUE_BITS + 8];
     size_t n = ss_model_measures(m, all, ARRAY_SIZE(all));
@@ -541,17 +618,15 @@ int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct
         }
     } else if (ms->kind == SS_MEASURE_MEMORY || ms->kind == SS_MEASURE_RELEASED) {
         /* kept in m->derived: choosing it again costs nothing */
-        const struct ss_derived_col *d = derive(m, ms->kind, from);
+        const struct ss_derived_col *d = derive(m, ms->kind, from, spare);
         if (!d) {
             weights_free(&w);
             return ss_nomem(err, "measure");
         }
-        if (d->col) {
-            w.col = d->col;
-        } else {
-            w.col = d->shared;
+        w.col = d->col ? d->col : d->shared;
+        w.col32 = d->col32 ? d->col32 : d->shared32;
+        if (d->shared || d->shared32)
             w.row = m->value_rows;
-        }
     } else if (ms->kind == SS_MEASURE_COLUMN) {
         const int64_t *c = m->values.v[ms->vt];
         const uint32_t *row = c ? m->value_rows : NULL; /* the column's rows */

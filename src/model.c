@@ -77,6 +77,7 @@ void ss_model_free_spare(struct ss_model *m, struct ss_spare *spare)
     memset(&m->sample_stack, 0, sizeof m->sample_stack);
     memset(&m->sample_labels, 0, sizeof m->sample_labels);
     m->value_rows = NULL;
+    ss_model_forget_derived(m, spare);
     ss_model_free(m);
 }
 
@@ -98,8 +99,7 @@ void ss_model_free(struct ss_model *m)
         free(m->values.v[i]);
     VEC_FREE(m->values);
     free(m->value_rows);
-    for (size_t k = 0; k < ARRAY_SIZE(m->derived); k++)
-        free(m->derived[k].col);
+    ss_model_forget_derived(m, NULL);
     VEC_FREE(m->labels);
     VEC_FREE(m->labelset_off);
     VEC_FREE(m->labelset_lab);
@@ -664,10 +664,7 @@ size_t ss_model_drop_front(struct ss_model *m, size_t k)
         src->first_sample = a > k ? a - k : 0;
         src->n_samples = (b > k ? b - k : 0) - src->first_sample;
     }
-    for (size_t d = 0; d < ARRAY_SIZE(m->derived); d++) {
-        free(m->derived[d].col);
-        memset(&m->derived[d], 0, sizeof m->derived[d]);
-    }
+    ss_model_forget_derived(m, NULL);
     m->col_checked = 0;
     m->col_checked_n = 0;
     ss_model_weights_free(m);

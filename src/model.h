@@ -207,15 +207,17 @@ struct ss_measure {
 /* The chosen measure's weights.  A zeroed one is the `time` measure. */
 struct ss_weights {
     struct ss_measure measure;
-    const int64_t *col;  /* weight per sample, NULL: the count column */
-    const uint32_t *row; /* sample i's weight is col[row[i]] (a value column read
-                          * through the model's value_rows); NULL: col[i] */
-    int64_t *owned;      /* a derived column (memory, released), owned */
-    double *scale;       /* per source: value of one weight unit (0: the source lacks the
-                          * measure); NULL: the source's interval in seconds (time) */
-    double *exact;       /* per source: the same in exact units for ordering (time:
-                          * microseconds); NULL: as scale */
-    size_t lacking;      /* sources with samples that lack the measure */
+    const int64_t *col;    /* weight per sample, NULL: the count column */
+    const uint32_t *col32; /* else a derived column whose weights all fit in 32
+                            * bits (memory, released: half the bytes) */
+    const uint32_t *row;   /* sample i's weight is col[row[i]] (a value column read
+                            * through the model's value_rows); NULL: col[i] */
+    int64_t *owned;        /* a derived column (memory, released), owned */
+    double *scale;         /* per source: value of one weight unit (0: the source lacks the
+                            * measure); NULL: the source's interval in seconds (time) */
+    double *exact;         /* per source: the same in exact units for ordering (time:
+                            * microseconds); NULL: as scale */
+    size_t lacking;        /* sources with samples that lack the measure */
 };
 
 struct ss_model {
@@ -311,13 +313,18 @@ struct ss_model {
      * order), kept once computed so that choosing the measure again costs
      * nothing (the explorer's V): one weight per sample, owned, valid while
      * the model has `n` samples; `unclamped`: no weight was cut to keep
-     * the column's sum within INT64_MAX (measure.c). */
+     * the column's sum within INT64_MAX (measure.c).  A column whose
+     * weights all fit in 32 bits is kept in col32 (shared32), else in col
+     * (shared). */
     struct ss_derived_col {
         int64_t *col;          /* owned, one weight per sample; NULL when shared */
+        uint32_t *col32;       /* or owned, 32 bits a weight */
         const int64_t *shared; /* else: the weights of the model m was derived
                                 * from, read through value_rows (o's column,
                                 * from row values_base without rows): a kept
                                 * sample weighs what it weighed there */
+        const uint32_t *shared32;
+        size_t room; /* col32's bytes (it may come from a struct ss_spare) */
         size_t n;
         int unclamped;
         uint64_t sum; /* unclamped: the weights sum to at most this */
@@ -467,9 +474,17 @@ static inline int ss_model_has_labels(const struct ss_model *m)
 static inline int64_t ss_sample_weight(const struct ss_model *m, size_t i)
 {
     const struct ss_weights *w = &m->weights;
-    if (!w->col)
-        return ss_sample_count(m, i);
-    return w->col[w->row ? w->row[i] : i];
+    if (w->col)
+        return w->col[w->row ? w->row[i] : i];
+    if (w->col32)
+        return w->col32[w->row ? w->row[i] : i];
+    return ss_sample_count(m, i);
+}
+
+/* Does every sample weigh its count (time, samples: no weight column)? */
+static inline int ss_weights_are_counts(const struct ss_model *m)
+{
+    return !m->weights.col && !m->weights.col32;
 }
 
 /* The measure's value of one weight unit of source s, and the same in exact
@@ -812,6 +827,18 @@ int ss_model_set_measure(struct ss_model *m, const char *name, struct ss_error *
  * same as ss_model_set_measure's. */
 int ss_model_set_measure_from(struct ss_model *m, const char *name, const struct ss_model *o,
                               struct ss_error *err);
+
+/* As ss_model_set_measure_from, a derived column's array taken from spare
+ * (vec.h; NULL: a new one), so that a measure chosen in the explorer
+ * writes into pages already faulted in. */
+int ss_model_set_measure_spare(struct ss_model *m, const char *name, const struct ss_model *o,
+                               struct ss_spare *spare, struct ss_error *err);
+
+/* Forget the kept derived columns (memory, released), which the next
+ * choice of those measures computes again; the chosen measure must not be
+ * one of them (its weights read the column).  Their arrays go to spare
+ * (NULL: freed). */
+void ss_model_forget_derived(struct ss_model *m, struct ss_spare *spare);
 
 /* Free the chosen measure's weights (back to `time`); ss_model_free does. */
 void ss_model_weights_free(struct ss_model *m);

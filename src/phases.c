@@ -886,7 +886,7 @@ static void mp_phase(struct model_phases *w, struct ss_phase *ph, size_t ntot)
     size_t nt = 0;
     int64_t weight = 0;
     const ss_id *ss = m->sample_stack.v;
-    if (!m->weights.col && !m->values.v[SS_VT_COUNT]) {
+    if (ss_weights_are_counts(m) && !m->values.v[SS_VT_COUNT]) {
         /* every sample counts and weighs 1 (Rprof): the stacks' counts say it */
         for (size_t i = ph->first; i < ph->first + ph->n; i++)
             if (w->s_in[ss[i]]++ == 0)

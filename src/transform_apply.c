@@ -1224,7 +1224,7 @@ static double kept_value(const struct apply *a)
 {
     const struct ss_model *o = a->orig;
     const struct wset *cur = a->cur;
-    if (o->sources.n == 1 && !o->weights.col && !o->values.v[SS_VT_COUNT]) {
+    if (o->sources.n == 1 && ss_weights_are_counts(o) && !o->values.v[SS_VT_COUNT]) {
         /* every sample weighs 1 in one source: the working stacks' sample
          * counts say it without a pass over the timeline (the same sum) */
         uint64_t w = 0;

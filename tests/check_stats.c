@@ -355,6 +355,78 @@ START_TEST(test_memory_per_session)
 }
 END_TEST
 
+/* The memory measures' weights kept in 32 bits, in an array from a spare
+ * that holds garbage: a plain session of N samples (weight 0), then a
+ * memory session of N whose small_v grows by i % 7 cells and big_v falls
+ * by i % 3 from the one before: memory 8 x (i % 7), released 8 x (i % 3)
+ * less the growth when positive.  N x 4 bytes is over SS_SPARE_MIN, so
+ * the spare's array is taken.  Then one weight past 2^32 bytes: a column
+ * of 64 bits, the same numbers as without a spare. */
+START_TEST(test_memory_weights_32)
+{
+    enum { N = 20000 };
+    size_t cap = 3 * N * 64 + 256, k = 0;
+    char *txt = malloc(cap);
+    ck_assert_ptr_nonnull(txt);
+    k += (size_t)snprintf(txt + k, cap - k, "sample.interval=10000\n");
+    for (int i = 0; i < N; i++)
+        k += (size_t)snprintf(txt + k, cap - k, "\"p\" \n");
+    k += (size_t)snprintf(txt + k, cap - k, "memory profiling: sample.interval=10000\n");
+    long long sv = 1000, bv = 1000000;
+    for (int i = 0; i < N; i++) {
+        if (i) {
+            sv += i % 7;
+            bv -= i % 3;
+        }
+        k += (size_t)snprintf(txt + k, cap - k, ":%lld:%lld:5000:0:\"m\" \n", sv, bv);
+    }
+    struct ss_model m;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(fx_load(&m, &err, txt, k, path, sizeof path), 0);
+    free(txt);
+    for (int rel = 0; rel <= 1; rel++) {
+        struct ss_spare spare;
+        memset(&spare, 0, sizeof spare);
+        void *junk = malloc(2 * N * sizeof(uint32_t));
+        ck_assert_ptr_nonnull(junk);
+        memset(junk, 0xa5, 2 * N * sizeof(uint32_t));
+        ss_spare_give(&spare, junk, 2 * N * sizeof(uint32_t));
+        const char *ms = rel ? "released" : "memory";
+        ck_assert_int_eq(ss_model_set_measure_spare(&m, ms, NULL, &spare, &err), 0);
+        ck_assert_ptr_nonnull(m.weights.col32);
+        ck_assert_ptr_null(m.weights.col);
+        ck_assert_ptr_eq(m.weights.col32, junk); /* the spare's array */
+        for (size_t i = 0; i < 2 * (size_t)N; i++) {
+            long long j = (long long)i - N, want = 0;
+            if (j > 0)
+                want = rel ? (j % 3 > j % 7 ? 8 * (j % 3 - j % 7) : 0) : 8 * (j % 7);
+            ck_assert_msg(ss_sample_weight(&m, i) == want, "%s sample %zu: %lld, want %lld", ms, i,
+                          (long long)ss_sample_weight(&m, i), want);
+        }
+        ck_assert_int_eq(ss_model_set_measure(&m, "time", &err), 0);
+        ss_model_forget_derived(&m, &spare); /* the array back to the spare */
+        ck_assert_ptr_eq(spare.p[0] ? spare.p[0] : spare.p[1], junk);
+        ss_spare_free(&spare);
+    }
+    ss_model_free(&m);
+
+    /* 2^30 cells more: 2^33 bytes in one sample, past 32 bits */
+    static const char big[] = "memory profiling: sample.interval=10000\n"
+                              ":100:0:0:0:\"a\" \n"
+                              ":1073741924:0:0:0:\"b\" \n"
+                              ":1073741925:0:0:0:\"b\" \n";
+    FX_LOAD_OK(&m, big);
+    ck_assert_int_eq(ss_model_set_measure(&m, "memory", &err), 0);
+    ck_assert_ptr_nonnull(m.weights.col);
+    ck_assert_ptr_null(m.weights.col32);
+    ck_assert_int_eq(ss_sample_weight(&m, 0), 0);
+    ck_assert_int_eq(ss_sample_weight(&m, 1), (int64_t)8 << 30);
+    ck_assert_int_eq(ss_sample_weight(&m, 2), 8);
+    ss_model_free(&m);
+}
+END_TEST
+
 /* ---- by line ------------------------------------------------------------------ */
 
 /* R's lines="show": keys are positions; self = the first position token of
@@ -650,6 +722,7 @@ Suite *stats_suite(void)
     tc = tcase_create("memory");
     tcase_add_test(tc, test_memory_bytes);
     tcase_add_test(tc, test_memory_per_session);
+    tcase_add_test(tc, test_memory_weights_32);
     suite_add_tcase(s, tc);
     tc = tcase_create("line");
     tcase_add_test(tc, test_by_line);

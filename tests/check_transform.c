@@ -2004,10 +2004,7 @@ START_TEST(test_shared_rows)
                 expect_shared(&o, &t, idx, n, "V");
                 /* without the original's column (nor t's kept one): the
                  * same weights */
-                for (size_t d = 0; d < ARRAY_SIZE(t.derived); d++) {
-                    free(t.derived[d].col);
-                    memset(&t.derived[d], 0, sizeof t.derived[d]);
-                }
+                ss_model_forget_derived(&t, NULL);
                 ck_assert_int_eq(ss_model_set_measure(&t, buf, &err), 0);
                 expect_shared(&o, &t, idx, n, "V alone");
             }
@@ -2087,10 +2084,7 @@ START_TEST(test_kept_sample_keeps_memory)
             /* from the original's column (the explorer's V), then alone */
             for (int alone = 0; alone <= 1; alone++) {
                 if (alone) {
-                    for (size_t d = 0; d < ARRAY_SIZE(t.derived); d++) {
-                        free(t.derived[d].col);
-                        memset(&t.derived[d], 0, sizeof t.derived[d]);
-                    }
+                    ss_model_forget_derived(&t, NULL);
                     ck_assert_int_eq(ss_model_set_measure(&t, ms, &err), 0);
                 } else {
                     ck_assert_int_eq(ss_model_set_measure(&o, ms, &err), 0);

@@ -52,8 +52,10 @@ int ui_runs_busy(const struct ui *ui)
 }
 
 /* Two arrays of a sample number or stack id per sample for the profile
- * (a model's timeline and value rows), two for the base. */
-#define WARM_N 4
+ * (a model's timeline and value rows), two of 32-bit weights for its
+ * memory measures when it has memory profiling (memory, released: V), two
+ * for the base. */
+#define WARM_N 6
 
 struct ui_warm_job {
     pthread_t thread;
@@ -79,21 +81,31 @@ static void *warm_thread(void *arg)
     return NULL;
 }
 
+static int has_memory(const struct ss_model *m)
+{
+    for (size_t s = 0; s < m->sources.n; s++)
+        if ((m->sources.v[s].flags & SS_SRC_MEMORY) && m->sources.v[s].n_samples)
+            return 1;
+    return 0;
+}
+
 void ui_warm_start(struct ui *ui)
 {
     if (ui->warm)
         return;
     /* the base side: its own profile, or in a comparison of two phases
      * the profile again */
-    size_t n[2] = {ui->orig.sample_stack.n, ui->phase_cmp ? ui->orig.sample_stack.n
-                                            : ui->bm      ? ui->borig.sample_stack.n
-                                                          : 0};
+    size_t n = ui->orig.sample_stack.n, nb = ui->phase_cmp ? n
+                                             : ui->bm      ? ui->borig.sample_stack.n
+                                                           : 0;
+    size_t per[WARM_N / 2] = {n, has_memory(&ui->orig) ? n : 0, nb};
     struct ui_warm_job *j = calloc(1, sizeof *j);
     if (!j)
         return; /* new pages then: slower, not wrong */
     int any = 0;
     for (int i = 0; i < WARM_N; i++) {
-        size_t b = n[i / 2] * sizeof(ss_id);
+        /* a stack id, a sample number and a 32-bit weight are 4 bytes */
+        size_t b = per[i / 2] * sizeof(ss_id);
         j->bytes[i] = b >= SS_SPARE_MIN ? b : 0;
         any |= j->bytes[i] != 0;
     }

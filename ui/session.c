@@ -561,14 +561,16 @@ int ui_set_measure(struct ui *ui, const char *name)
     char nm[256];
     snprintf(nm, sizeof nm, "%s", name ? name : "");
     ui_runs_cancel(&ui->cache); /* its thread reads the weights changed here */
-    if (ss_model_set_measure(&ui->orig, nm, &err) ||
-        (ui->have_tm && ss_model_set_measure_from(&ui->tm, nm, &ui->orig, &err))) {
+    ui_warm_adopt(ui, 0);
+    /* a derived column (memory, released) in the spare's warm pages */
+    if (ss_model_set_measure_spare(&ui->orig, nm, NULL, &ui->spare, &err) ||
+        (ui->have_tm && ss_model_set_measure_spare(&ui->tm, nm, &ui->orig, &ui->spare, &err))) {
         ui_error(ui, "value: %s", err.msg);
         return -1;
     }
     /* a comparison: the base weighs by the same measure (two phases: the
      * base comes from orig too) */
-    if (ui->phase_cmp && ss_model_set_measure_from(&ui->btm, nm, &ui->orig, &err)) {
+    if (ui->phase_cmp && ss_model_set_measure_spare(&ui->btm, nm, &ui->orig, &ui->spare, &err)) {
         ui_error(ui, "value: %s", err.msg);
         return -1;
     }

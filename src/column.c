@@ -245,10 +245,11 @@ void ss_cell_verdict(char *buf, size_t n, const struct ss_verdict *v, enum ss_vp
 {
     if (part == SS_VPART_WORD || part == SS_VPART_MARK) {
         snprintf(buf, n, "%s",
-                 part == SS_VPART_WORD ? ss_verdict_word(v->sign)
-                 : v->sign > 0         ? "+"
-                 : v->sign < 0         ? "-"
-                                       : "~");
+                 v->pending              ? (part == SS_VPART_WORD ? "testing" : "?")
+                 : part == SS_VPART_WORD ? ss_verdict_word(v->sign)
+                 : v->sign > 0           ? "+"
+                 : v->sign < 0           ? "-"
+                                         : "~");
         return;
     }
     double x = part == SS_VPART_LO   ? v->lo

@@ -15,6 +15,16 @@
 void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
                      int normalize)
 {
+    struct ss_totals tb, tn;
+    ss_model_totals(base, &tb);
+    ss_model_totals(cur, &tn);
+    ss_compare_init_totals(c, base, cur, normalize, tb.value, tn.value);
+}
+
+void ss_compare_init_totals(struct ss_compare *c, const struct ss_model *base,
+                            const struct ss_model *cur, int normalize, double value_base,
+                            double value_new)
+{
     memset(c, 0, sizeof *c);
     c->base = base;
     c->cur = cur;
@@ -25,11 +35,8 @@ void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const st
     if (mb->kind != SS_MEASURE_TIME && mn->kind != SS_MEASURE_TIME &&
         mb->unit_kind == mn->unit_kind && mb->unit_scale > 0 && mn->unit_scale > 0)
         c->conv = mb->unit_scale / mn->unit_scale;
-    struct ss_totals tb, tn;
-    ss_model_totals(base, &tb);
-    ss_model_totals(cur, &tn);
-    c->total_base = tb.value * c->conv;
-    c->total_new = tn.value;
+    c->total_base = value_base * c->conv;
+    c->total_new = value_new;
     c->scale = 1;
     c->alpha = 0.05;
     c->normalized = normalize;

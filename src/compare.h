@@ -34,6 +34,8 @@
 #include "units.h"
 #include "verdict.h"
 
+#define SS_VSIDES_PENDING (-2)
+
 struct ss_compare {
     const struct ss_model *base, *cur; /* borrowed: the base and the new profile */
     double conv;                       /* base raw unit -> the new profile's */
@@ -45,12 +47,24 @@ struct ss_compare {
      * no_verdicts is set; alpha their level (0.05 by ss_compare_init). */
     double alpha;
     int no_verdicts;
+    /* Where the two sides' units come from (NULL: computed at once, the
+     * base's on a second thread): a front end that keeps them, or works
+     * them out while it answers keys, sets it.  It fills *b and *n (owned
+     * by the caller) and returns 0; SS_VSIDES_PENDING when they are not
+     * ready (the rows are then untested and the table's vinfo.pending is
+     * set), or an error code with err set.  ss_cmp_vsides is the
+     * computation. */
+    int (*vsides)(void *ctx, const struct ss_compare *c, const struct ss_vmap *mb,
+                  const struct ss_vmap *mn, size_t nrows, int per_run, struct ss_vside *b,
+                  struct ss_vside *n, struct ss_error *err);
+    void *vctx;
 };
 
 /* How a table's verdicts were made (verdict.h): done 0 when they were not
  * (no_verdicts); the files of each side; method, for headers. */
 struct ss_cmp_vinfo {
     int done;
+    int pending; /* not done yet: the units are being worked out (vsides) */
     double alpha;
     size_t files_b, files_n;
     int across_runs; /* Welch on each file's share */
@@ -66,6 +80,13 @@ struct ss_cmp_vinfo {
 int ss_cmp_verdicts(const struct ss_compare *c, const struct ss_vmap *mb, const struct ss_vmap *mn,
                     size_t nrows, void *vself, void *vtot, size_t stride, struct ss_cmp_vinfo *info,
                     struct ss_error *err);
+/* Both sides' units for a table's verdicts (ss_cmp_verdicts), the base's
+ * on a second thread when there are two processors and enough samples;
+ * stop as in ss_vside_compute_stop (NULL: never).  Returns 0, SS_VSIDE_STOPPED
+ * or an error code (*b and *n empty but for 0). */
+int ss_cmp_vsides(const struct ss_compare *c, const struct ss_vmap *mb, const struct ss_vmap *mn,
+                  size_t nrows, int per_run, const atomic_int *stop, struct ss_vside *b,
+                  struct ss_vside *n, struct ss_error *err);
 /* The same rows marked untested (c->no_verdicts: NaN numbers, ~). */
 void ss_cmp_no_verdicts(void *vself, void *vtot, size_t nrows, size_t stride);
 
@@ -74,6 +95,12 @@ void ss_cmp_no_verdicts(void *vself, void *vtot, size_t nrows, size_t stride);
  * the base scales by total_new / total_base (1 when the base is empty). */
 void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
                      int normalize);
+/* As ss_compare_init, with the two models' totals of the measure given
+ * (ss_totals.value of ss_model_totals: a pass over each side's samples,
+ * which a caller that compares the same models again keeps). */
+void ss_compare_init_totals(struct ss_compare *c, const struct ss_model *base,
+                            const struct ss_model *cur, int normalize, double value_base,
+                            double value_new);
 
 /* Choose on `base` the measure `cur` weighs by (by name).  When the base
  * has no such measure and `chosen` is 0 (the measure is cur's default, not

@@ -19,6 +19,7 @@ static void untested(struct ss_verdict *v)
 {
     v->lo = v->hi = v->p = v->q = v->mdc = NAN;
     v->sign = SS_V_SAME;
+    v->pending = 0;
 }
 
 void ss_cmp_no_verdicts(void *vself, void *vtot, size_t nrows, size_t stride)
@@ -37,6 +38,7 @@ struct side_job {
     const struct ss_vmap *map;
     size_t nrows;
     int per_run, rc;
+    const atomic_int *stop;
     struct ss_vside s;
     struct ss_error err;
 };
@@ -44,16 +46,13 @@ struct side_job {
 static void *side_run(void *arg)
 {
     struct side_job *j = arg;
-    j->rc = ss_vside_compute(j->m, j->map, j->nrows, j->per_run, &j->s, &j->err);
+    j->rc = ss_vside_compute_stop(j->m, j->map, j->nrows, j->per_run, j->stop, &j->s, &j->err);
     return NULL;
 }
 
-/* Both sides' units: the base's on a second thread when there are two
- * processors (STACKSCOPE_THREADS) and enough samples to pay for it (each
- * pass only reads its model). */
-static int both_sides(const struct ss_compare *c, const struct ss_vmap *mb,
-                      const struct ss_vmap *mn, size_t nrows, int per_run, struct ss_vside *b,
-                      struct ss_vside *n, struct ss_error *err)
+int ss_cmp_vsides(const struct ss_compare *c, const struct ss_vmap *mb, const struct ss_vmap *mn,
+                  size_t nrows, int per_run, const atomic_int *stop, struct ss_vside *b,
+                  struct ss_vside *n, struct ss_error *err)
 {
     struct side_job jb;
     memset(&jb, 0, sizeof jb);
@@ -61,18 +60,20 @@ static int both_sides(const struct ss_compare *c, const struct ss_vmap *mb,
     jb.map = mb;
     jb.nrows = nrows;
     jb.per_run = per_run;
+    jb.stop = stop;
     ss_error_clear(&jb.err);
     pthread_t th;
     int threaded = c->base->sample_stack.n + c->cur->sample_stack.n >= 200000 &&
                    ss_threads(2) > 1 && pthread_create(&th, NULL, side_run, &jb) == 0;
     if (!threaded)
         side_run(&jb);
-    int rc = ss_vside_compute(c->cur, mn, nrows, per_run, n, err);
+    int rc = ss_vside_compute_stop(c->cur, mn, nrows, per_run, stop, n, err);
     if (threaded)
         pthread_join(th, NULL);
     *b = jb.s;
-    if (jb.rc && !rc) {
-        *err = jb.err;
+    if (jb.rc && rc != jb.rc && (!rc || rc == SS_VSIDE_STOPPED)) {
+        if (jb.rc != SS_VSIDE_STOPPED)
+            *err = jb.err;
         rc = jb.rc;
     }
     if (rc) {
@@ -93,7 +94,21 @@ int ss_cmp_verdicts(const struct ss_compare *c, const struct ss_vmap *mb, const 
     info->files_n = ss_vside_files(c->cur);
     int per_run = info->files_b >= 2 && info->files_n >= 2;
     struct ss_vside b, n;
-    int rc = both_sides(c, mb, mn, nrows, per_run, &b, &n, err);
+    memset(&b, 0, sizeof b);
+    memset(&n, 0, sizeof n);
+    int rc = c->vsides ? c->vsides(c->vctx, c, mb, mn, nrows, per_run, &b, &n, err)
+                       : ss_cmp_vsides(c, mb, mn, nrows, per_run, NULL, &b, &n, err);
+    if (rc == SS_VSIDES_PENDING) { /* not ready: the rows untested for now */
+        ss_cmp_no_verdicts(vself, vtot, nrows, stride);
+        for (size_t r = 0; r < nrows; r++) {
+            if (vself)
+                VAT(vself, r, stride)->pending = 1;
+            if (vtot)
+                VAT(vtot, r, stride)->pending = 1;
+        }
+        info->pending = 1;
+        return 0;
+    }
     if (rc)
         return rc;
     for (int q = 0; q < 2; q++) {

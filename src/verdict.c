@@ -451,6 +451,7 @@ void ss_verdict_row(const struct ss_vside *b, const struct ss_vside *n, uint32_t
     const struct ss_vacc *ab = (self ? b->self : b->tot) + r, *an = (self ? n->self : n->tot) + r;
     v->q = NAN;
     v->sign = SS_V_SAME;
+    v->pending = 0;
     struct ss_dtest t = {.se0 = NAN, .df0 = NAN};
     int zero = ss_double_eq(ab->x, 0) && ss_double_eq(an->x, 0);
     if (zero || !(b->total > 0) || !(n->total > 0)) {

@@ -57,6 +57,7 @@
 #ifndef SS_VERDICT_H
 #define SS_VERDICT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -119,6 +120,7 @@ struct ss_verdict {
     double p, q;   /* p-value and its Benjamini-Hochberg adjustment (NaN: not tested) */
     double mdc;    /* minimum detectable |D| (NaN: not tested) */
     int sign;      /* SS_V_GREW, SS_V_SHRANK or SS_V_SAME (`~`) */
+    int pending;   /* not tested yet: its units are being worked out (`?`) */
 };
 
 /* "grew", "shrank" or "~". */
@@ -221,6 +223,16 @@ size_t ss_vside_files(const struct ss_model *m);
  * with err set (*s empty). */
 int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t nrows, int per_run,
                      struct ss_vside *s, struct ss_error *err);
+/* As ss_vside_compute, on a thread while another answers keys: the pass
+ * looks at *stop every 65,536 samples and gives up when it is set,
+ * returning SS_VSIDE_STOPPED (*s empty, err untouched).  It only reads m
+ * and map, which must not change meanwhile. */
+#define SS_VSIDE_STOPPED (-1)
+int ss_vside_compute_stop(const struct ss_model *m, const struct ss_vmap *map, size_t nrows,
+                          int per_run, const atomic_int *stop, struct ss_vside *s,
+                          struct ss_error *err);
+/* A deep copy of s into *out (0), or -1 when memory runs out (*out empty). */
+int ss_vside_copy(const struct ss_vside *s, struct ss_vside *out);
 void ss_vside_free(struct ss_vside *s);
 
 /* The verdict of row r (both sides' rows are numbered alike), before

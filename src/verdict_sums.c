@@ -285,7 +285,17 @@ struct pass {
     double *cv, *cu;
     uint32_t *seen; /* the class's last source + 1 */
     VEC(ss_id) touched;
+    const atomic_int *stop; /* set by another thread: give up */
+    int stopped;
 };
+
+/* Give up now?  Looked at every 65,536 samples (about a millisecond). */
+static inline int stop_now(struct pass *p, size_t i)
+{
+    if ((i & 0xffff) == 0 && p->stop && atomic_load(p->stop))
+        p->stopped = 1;
+    return p->stopped;
+}
 
 static inline void unit(struct ss_vacc *a, double x, double t)
 {
@@ -481,6 +491,8 @@ static void pass_ordered(struct pass *p, const size_t *file_of, struct ss_vside 
         size_t gi = ss_model_gap_first(m, so->first_sample);
         p->file = file_of[src];
         for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
+            if (stop_now(p, i))
+                return;
             ss_id st = m->sample_stack.v[i];
             int gap = gi < m->gaps.n && m->gaps.v[gi] == i;
             gi += gap;
@@ -515,6 +527,8 @@ static void pass_unordered(struct pass *p, const size_t *file_of, struct ss_vsid
         double scale = ss_source_scale(m, src);
         p->file = file_of[src];
         for (size_t i = so->first_sample; i < so->first_sample + so->n_samples; i++) {
+            if (stop_now(p, i))
+                return;
             if (ss_stack_depth(m, m->sample_stack.v[i]) == 0)
                 continue;
             add_sample(p, s, src, class_of(m, p->map, i), (double)ss_sample_weight(m, i) * scale,
@@ -580,6 +594,39 @@ static size_t *files_of(const struct ss_model *m)
 int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t nrows, int per_run,
                      struct ss_vside *s, struct ss_error *err)
 {
+    return ss_vside_compute_stop(m, map, nrows, per_run, NULL, s, err);
+}
+
+int ss_vside_copy(const struct ss_vside *s, struct ss_vside *out)
+{
+    *out = *s;
+    size_t nr = s->nrows ? s->nrows : 1, rn = nr * (s->nruns ? s->nruns : 1);
+    out->self = out->tot = NULL;
+    out->run_total = out->run_self = out->run_tot = NULL;
+    int bad = 0;
+#define DUP(f, n)                                                                                  \
+    do {                                                                                           \
+        if (s->f && (out->f = ss_alloc_array((n), sizeof *s->f)) != NULL)                          \
+            memcpy(out->f, s->f, (n) * sizeof *s->f);                                              \
+        bad |= s->f && !out->f;                                                                    \
+    } while (0)
+    DUP(self, nr);
+    DUP(tot, nr);
+    DUP(run_total, s->nruns ? s->nruns : 1);
+    DUP(run_self, rn);
+    DUP(run_tot, rn);
+#undef DUP
+    if (bad) {
+        ss_vside_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+int ss_vside_compute_stop(const struct ss_model *m, const struct ss_vmap *map, size_t nrows,
+                          int per_run, const atomic_int *stop, struct ss_vside *s,
+                          struct ss_error *err)
+{
     memset(s, 0, sizeof *s);
     s->nrows = nrows;
     s->nruns = ss_vside_files(m);
@@ -598,6 +645,7 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
     memset(&p, 0, sizeof p);
     p.m = m;
     p.map = map;
+    p.stop = stop;
     size_t *file_of = files_of(m), nc = map->nclass;
     p.cv = ss_alloc_array(nc, sizeof *p.cv);
     p.cu = ss_alloc_array(nc, sizeof *p.cu);
@@ -625,6 +673,10 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
     free(p.seen);
     VEC_FREE(p.touched);
     free(file_of);
+    if (p.stopped) {
+        ss_vside_free(s);
+        return SS_VSIDE_STOPPED;
+    }
     if (rc) {
         ss_vside_free(s);
         return ss_nomem(err, "verdicts");

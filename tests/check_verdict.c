@@ -118,7 +118,7 @@ START_TEST(bh)
             near(p[i], want[i], 1e-15);
     }
     struct ss_verdict v[3] = {
-        {1, 2, 0.01, 0, 0, 0}, {-3, -1, 0.02, 0, 0, 0}, {-1, 1, 0.9, 0, 0, 0}};
+        {1, 2, 0.01, 0, 0, 0, 0}, {-3, -1, 0.02, 0, 0, 0, 0}, {-1, 1, 0.9, 0, 0, 0, 0}};
     ck_assert_int_eq(ss_verdict_adjust(v, 3, sizeof *v, 0.05), 0);
     ck_assert_int_eq(v[0].sign, SS_V_GREW);   /* q 0.03 */
     ck_assert_int_eq(v[1].sign, SS_V_SHRANK); /* q 0.03 */

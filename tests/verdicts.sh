@@ -285,11 +285,23 @@ F
 :save-display $T/ui.4
 3
 :save-display $T/ui.5
+2
+:save-display $T/ui.6
+9
+:save-display $T/ui.7
 :q!
 EOF
 LC_ALL=C.UTF-8 STACKSCOPE_SIZE=140x30 STACKSCOPE_SCRIPT=$T/ui.script timeout 60 "$S" --base "$B" "$N" \
     >/dev/null 2>"$T/ui.err" </dev/null
 rc=$?
+# the same keys with every table's units worked out on a thread (as for
+# big profiles): the screens, once the verdicts are in, are the same
+sed "s|$T/ui\.|$T/bg.|" "$T/ui.script" >"$T/bg.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SIZE=140x30 STACKSCOPE_SCRIPT=$T/bg.script STACKSCOPE_VERDICT_THREAD_MIN=0 \
+    STACKSCOPE_UI_TIMING=$T/bg.timing timeout 60 "$S" --base "$B" "$N" >/dev/null 2>"$T/bg.err" </dev/null
+check "explorer: verdicts worked out on a thread give the same screens (7 views and orders)" "$(
+    for i in 1 2 3 4 5 6 7; do cmp -s "$T/ui.$i" "$T/bg.$i" || diff "$T/ui.$i" "$T/bg.$i" | head -n 6; done
+    grep -q '(verdicts shown; ' "$T/bg.timing" || echo "no verdicts shown later: $(head -c 300 "$T/bg.err")")"
 check "explorer: runs headless with verdicts" "$([ $rc = 0 ] || echo "exit $rc: $(head -c 300 "$T/ui.err")")"
 check "explorer: the functions view's v column marks planted_work +" "$(
     grep -q '^ *base  *self  *delta.* v  *base  *total  *delta v function' "$T/ui.1" || sed -n 2p "$T/ui.1"

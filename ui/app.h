@@ -133,6 +133,21 @@ struct ui_hist {
 struct ui_runs_job;
 struct ui_warm_job;
 
+/* The units of the comparison's verdicts (verdicts.c): kept for the
+ * models of generation `gen`, and worked out on a thread (job) for big
+ * profiles; vgen is bumped when a job's units arrive (the tables with
+ * pending verdicts are made again). */
+struct ui_vkept;
+struct ui_vjob;
+struct ui_verdicts {
+    unsigned gen, vgen;
+    unsigned stamp; /* bumped before each key's draw (ui_verdicts_drawn) */
+    int sync;       /* a job failed: the units are worked out at once */
+    struct ui_vkept *kept;
+    size_t n, next;
+    struct ui_vjob *job;
+};
+
 /* Statistics of the current model, computed on first use (cache.c). */
 struct ui_cache {
     unsigned gen; /* the model generation they belong to */
@@ -148,12 +163,22 @@ struct ui_cache {
     size_t nlevels, scaffold; /* scaffold: levels 1..scaffold (share 1) */
     int have_cmp_fn, have_cmp_line;
     struct ss_cmp_stats cmp_fn, cmp_line; /* a comparison's functions and lines */
+    /* The totals of the measure of the base and the current model
+     * (ui_compare: every view and the status line compare them), for
+     * those two models and sample counts. */
+    int have_cmp_totals;
+    const struct ss_model *cmp_b, *cmp_n;
+    size_t cmp_b_n, cmp_n_n;
+    double cmp_value_b, cmp_value_n;
     int have_phases;
     struct ss_phases phases; /* the phases the detector finds (phases.h) */
     /* The run lengths being computed on a thread of their own (cache.c:
      * ui_runs_start), NULL when none is.  The thread only reads the model;
      * ui_cache_clear stops it before the model may change. */
     struct ui_runs_job *job;
+    /* The ui's verdicts (kept by ui_cache_clear), whose job stops with the
+     * run lengths' (ui_runs_cancel): both read the models. */
+    struct ui_verdicts *vd;
 };
 
 struct ui_prompt {
@@ -206,6 +231,7 @@ struct ui {
     struct ui_warm_job *warm; /* arrays for the spare, faulted in on a thread */
     unsigned gen;             /* bumped whenever m changes */
     struct ui_cache cache;
+    struct ui_verdicts verdicts;
     uint64_t orig_samples; /* count values of all original samples */
 
     char *const *files;
@@ -616,8 +642,22 @@ void ui_warm_adopt(struct ui *ui, int wait);
 const struct ss_cmp_stats *ui_cmp_fn(struct ui *ui);
 const struct ss_cmp_stats *ui_cmp_line(struct ui *ui);
 
-/* Set up c for the current comparison (ui->bm must be set). */
+/* Set up c for the current comparison (ui->bm must be set); its
+ * verdicts' units come from ui->verdicts (verdicts.c). */
 void ui_compare(struct ui *ui, struct ss_compare *c);
+
+/* The verdicts' units (verdicts.c): give c the explorer's source of them;
+ * stop the job (v may be NULL); forget every kept unit; is a job running;
+ * take a finished job's units (wait: wait for it), 1 when it ended (*ms:
+ * how long it ran), after which the tables with pending verdicts are to
+ * be drawn again. */
+void ui_verdicts_attach(struct ui *ui, struct ss_compare *c);
+/* A key is handled: the jobs its draw asks for replace those of before. */
+void ui_verdicts_drawn(struct ui *ui);
+void ui_verdicts_stop(struct ui_verdicts *v);
+void ui_verdicts_clear(struct ui_verdicts *v);
+int ui_verdicts_busy(const struct ui *ui);
+int ui_verdicts_poll(struct ui *ui, int wait, double *ms);
 
 /* Percent of the current model's sampling time. */
 double ui_pct(struct ui *ui, double seconds);

@@ -36,6 +36,7 @@ static void *runs_thread(void *arg)
 
 void ui_runs_cancel(struct ui_cache *c)
 {
+    ui_verdicts_stop(c->vd);
     struct ui_runs_job *j = c->job;
     if (!j)
         return;
@@ -147,8 +148,10 @@ void ui_cache_clear(struct ui_cache *c)
     if (c->have_phases)
         ss_phases_free(&c->phases);
     unsigned gen = c->gen;
+    struct ui_verdicts *vd = c->vd;
     memset(c, 0, sizeof *c);
     c->gen = gen;
+    c->vd = vd;
 }
 
 /* Drop what belongs to an older model. */
@@ -210,9 +213,25 @@ const struct ss_phases *ui_phases_drawn(struct ui *ui, int *later)
 
 void ui_compare(struct ui *ui, struct ss_compare *c)
 {
-    ss_compare_init(c, ui->bm, ui->m, ui->normalize);
+    sync(ui);
+    struct ui_cache *k = &ui->cache;
+    if (!k->have_cmp_totals || k->cmp_b != ui->bm || k->cmp_n != ui->m ||
+        k->cmp_b_n != ui->bm->sample_stack.n || k->cmp_n_n != ui->m->sample_stack.n) {
+        struct ss_totals tb, tn;
+        ss_model_totals(ui->bm, &tb);
+        ss_model_totals(ui->m, &tn);
+        k->have_cmp_totals = 1;
+        k->cmp_b = ui->bm;
+        k->cmp_n = ui->m;
+        k->cmp_b_n = ui->bm->sample_stack.n;
+        k->cmp_n_n = ui->m->sample_stack.n;
+        k->cmp_value_b = tb.value;
+        k->cmp_value_n = tn.value;
+    }
+    ss_compare_init_totals(c, ui->bm, ui->m, ui->normalize, k->cmp_value_b, k->cmp_value_n);
     c->alpha = ui->alpha;
     c->no_verdicts = getenv("STACKSCOPE_NO_VERDICTS") != NULL; /* bench/: their cost */
+    ui_verdicts_attach(ui, c);
 }
 
 static const struct ss_cmp_stats *cmp_stats(struct ui *ui, enum ss_stats_key by)

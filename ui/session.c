@@ -545,9 +545,12 @@ int ui_set_alpha(struct ui *ui, const char *arg)
     ui->alpha = a;
     /* the model is the same: only what is computed from it changes */
     int saved = ui->saved_gen == ui->gen;
+    int units = ui->verdicts.gen == ui->gen; /* the verdicts' units do not depend on alpha */
     ui_cache_clear(&ui->cache);
     ui->gen++;
     ui->cache.gen = ui->gen;
+    if (units)
+        ui->verdicts.gen = ui->gen;
     if (saved)
         ui->saved_gen = ui->gen;
     ui_message(ui, "alpha: %g%s", a, ui->bm ? "" : " (verdicts come with a comparison: --base)");

@@ -143,6 +143,8 @@ void ui_status_draw(struct ui *ui, struct ui_canvas *c, int y)
             if (cs->vinfo.files_b > 1 || cs->vinfo.files_n > 1)
                 snprintf(vs + k, sizeof vs - (size_t)k, " (runs: %zu base, %zu new)",
                          cs->vinfo.files_b, cs->vinfo.files_n);
+        } else if (cs && cs->vinfo.pending) {
+            snprintf(vs, sizeof vs, " | self: testing");
         }
         char names[1200], tfs[sizeof vs + sizeof tf + 4];
         char fol[128];

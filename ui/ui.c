@@ -821,6 +821,19 @@ static void finish_deferred(struct ui *ui, FILE *timing)
  * they took in the background. */
 static void show_background(struct ui *ui, FILE *timing, int wait)
 {
+    /* the verdicts, first: a draw may ask for another table's (at most a
+     * few rounds: each draw asks only for what it shows) */
+    for (int round = 0; round < 8 && !ui->quit; round++) {
+        double w0 = now_ms(), ran = 0;
+        if (!ui_verdicts_poll(ui, wait, &ran))
+            break;
+        double t0 = now_ms(), c0 = cpu_ms();
+        draw(ui);
+        if (timing)
+            fprintf(timing,
+                    "%.3f\t%.3f\t(verdicts shown; %.0f ms in the background, %.0f waited)\n",
+                    now_ms() - t0, cpu_ms() - c0, ran, t0 - w0);
+    }
     double w0 = now_ms();
     if (!ui_runs_poll(ui, wait) || ui->quit)
         return;
@@ -874,6 +887,7 @@ static void ui_free(struct ui *ui)
         free(ui->hist[i].arg);
     ui_prompt_free(ui);
     ui_cache_clear(&ui->cache);
+    ui_verdicts_clear(&ui->verdicts);
     if (ui->have_tm)
         ss_model_free(&ui->tm);
     ss_model_free(&ui->orig);
@@ -917,6 +931,7 @@ static int ui_init(struct ui *ui, struct ss_explore *in)
     ui->folded_interval_us = in->folded_interval_us;
     ui->gen = 1;
     ui->cache.gen = 1;
+    ui->cache.vd = &ui->verdicts;
     ui->files = in->files;
     ui->nfiles = in->nfiles;
     ui->base_files = in->base_files;
@@ -1059,7 +1074,8 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
                 show_background(ui, timing, 1);
         } else {
             int r;
-            while ((r = ui_display_read(&ev, ui_runs_busy(ui) || ui_following(ui))) == 2) {
+            while ((r = ui_display_read(&ev, ui_runs_busy(ui) || ui_verdicts_busy(ui) ||
+                                                 ui_following(ui))) == 2) {
                 show_background(ui, timing, 0); /* a pause: the extras may be ready */
                 follow_refresh(ui, timing, 0);  /* ... or the followed file grew */
             }
@@ -1071,6 +1087,7 @@ static int run(struct ui *ui, struct ui_script *script, FILE *timing, double t_s
             continue;
         }
         double t0 = now_ms(), c0 = cpu_ms();
+        ui_verdicts_drawn(ui);
         handle(ui, &ev);
         if (!ui->quit)
             draw(ui);

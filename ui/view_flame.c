@@ -43,7 +43,7 @@ struct fpos {
 };
 
 struct flame_view {
-    unsigned gen; /* the model the graph belongs to */
+    unsigned gen, vgen; /* the model the graph belongs to, its verdicts */
     int built;
     struct ss_flame fl;
     struct ss_flame_opts opts; /* what the user chose */
@@ -378,7 +378,7 @@ static int chart_stale(const struct ui *ui, const struct flame_view *p)
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct flame_view *p = v->priv;
-    if (p->built && p->gen == ui->gen) {
+    if (p->built && p->gen == ui->gen && p->vgen == ui->verdicts.vgen) {
         if (chart_stale(ui, p))
             return rechart(ui, v, p);
         v->list.n = p->fl.n;
@@ -420,6 +420,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     }
     p->built = 1;
     p->gen = ui->gen;
+    p->vgen = ui->verdicts.vgen;
     p->nzhist = 0;
     /* back to the same frames: by path, else the current function's widest
      * (a zoomed chart is rebuilt for the zoom's span by the next prepare) */
@@ -674,6 +675,10 @@ const char *ui_delta_legend(const struct ss_cmp_fverdicts *fv, char *buf, size_t
         snprintf(buf, n, "red grew, blue shrank vs the base (stronger: more)");
         return buf;
     }
+    if (fv->info.pending) {
+        snprintf(buf, n, "testing which frames grew and shrank beyond noise...");
+        return buf;
+    }
     size_t g, s;
     ss_verdict_count(fv->v, fv->n, sizeof *fv->v, &g, &s);
     snprintf(buf, n, "red grew (%zu), blue shrank (%zu) beyond noise (q <= %g), plain: ~", g, s,
@@ -727,9 +732,10 @@ int ui_flame_delta_text(const struct ui *ui, double base, double cur, const stru
     ui_flame_value(ui, d < 0 ? -d : d, dv, sizeof dv);
     int k = snprintf(buf, n, ", base %s, delta %s%s", bv, d > 0 ? "+" : d < 0 ? "-" : "", dv);
     if (v && k > 0 && (size_t)k < n)
-        k += isnan(v->q) ? snprintf(buf + k, n - (size_t)k, ", ~")
-                         : snprintf(buf + k, n - (size_t)k, ", %s (q %.2g)",
-                                    ss_verdict_word(v->sign), v->q);
+        k += v->pending    ? snprintf(buf + k, n - (size_t)k, ", testing")
+             : isnan(v->q) ? snprintf(buf + k, n - (size_t)k, ", ~")
+                           : snprintf(buf + k, n - (size_t)k, ", %s (q %.2g)",
+                                      ss_verdict_word(v->sign), v->q);
     /* what only the base has under the frame, heaviest first */
     if (k > 0 && (size_t)k < n)
         k = gone_text(ui, gone, frame, buf, n, k);

@@ -126,9 +126,9 @@ static const struct ui_column ccolumns_min[] = {
 #define NCCOLS ARRAY_SIZE(ccolumns_min)
 
 struct fn_view {
-    unsigned gen;
-    int sort, rev;   /* the order `order` is in */
-    uint32_t *order; /* rows of the statistics, in display order */
+    unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
+    int sort, rev;      /* the order `order` is in */
+    uint32_t *order;    /* rows of the statistics, in display order */
     size_t n;
     int waiting; /* sorted by run lengths still being computed: `order` is
                   * the one before, and the rows re-sort when they arrive */
@@ -153,7 +153,8 @@ static int prepare_compared(struct ui *ui, struct ui_view *v)
     const struct ss_cmp_stats *cs = ui_cmp_fn(ui);
     if (!cs)
         return -1;
-    if (p->gen == ui->gen && p->sort == v->sort && p->rev == v->sort_rev) {
+    if (p->gen == ui->gen && p->vgen == ui->verdicts.vgen && p->sort == v->sort &&
+        p->rev == v->sort_rev) {
         v->list.n = p->n;
         return 0;
     }
@@ -164,6 +165,7 @@ static int prepare_compared(struct ui *ui, struct ui_view *v)
     int regen = p->gen != ui->gen;
     p->n = cs->n;
     p->gen = ui->gen;
+    p->vgen = ui->verdicts.vgen;
     p->sort = v->sort;
     p->rev = v->sort_rev;
     v->list.n = p->n;

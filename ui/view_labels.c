@@ -64,7 +64,7 @@ struct labels_view {
     /* a comparison: the joined rows, in display order (order) */
     struct ss_cmp_labels cmp;
     int have_cmp, sort, rev;
-    unsigned cgen;
+    unsigned cgen, vgen; /* vgen: of the verdicts (ui_verdicts) */
     uint32_t *order;
     /* the columns as drawn: the descriptors, named and widened by draw */
     struct ui_column columns[NCOLS], ccolumns[NCCOLS];
@@ -78,7 +78,7 @@ static int report_order(uint32_t a, uint32_t b, const void *ctx)
 static int prepare_compared(struct ui *ui, struct ui_view *v)
 {
     struct labels_view *p = v->priv;
-    if (!p->have_cmp || p->cgen != ui->gen) {
+    if (!p->have_cmp || p->cgen != ui->gen || p->vgen != ui->verdicts.vgen) {
         if (p->have_cmp)
             ss_cmp_labels_free(&p->cmp);
         p->have_cmp = 0;
@@ -93,6 +93,7 @@ static int prepare_compared(struct ui *ui, struct ui_view *v)
         }
         p->have_cmp = 1;
         p->cgen = ui->gen;
+        p->vgen = ui->verdicts.vgen;
         p->sort = -1; /* sort again */
     }
     if (p->sort != v->sort || p->rev != v->sort_rev) {

@@ -132,7 +132,7 @@ struct pane {
 };
 
 struct lines_view {
-    unsigned gen;
+    unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
     int sort, rev;
     uint32_t *order;
     size_t n;
@@ -454,7 +454,8 @@ static int prepare_list(struct ui *ui, struct ui_view *v, struct lines_view *p)
         const struct ss_cmp_stats *cs = ui_cmp_line(ui);
         if (!cs)
             return -1;
-        if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
+        if (p->gen != ui->gen || p->vgen != ui->verdicts.vgen || p->sort != v->sort ||
+            p->rev != v->sort_rev) {
             if (ui_table_sort(&p->order, cs->n, v->sort_rev, &ccolumns_min[csort_column[v->sort]],
                               cs)) {
                 ui_error(ui, "out of memory");
@@ -477,6 +478,7 @@ static int prepare_list(struct ui *ui, struct ui_view *v, struct lines_view *p)
         }
     }
     p->gen = ui->gen;
+    p->vgen = ui->verdicts.vgen;
     p->sort = v->sort;
     p->rev = v->sort_rev;
     return 0;

@@ -30,7 +30,7 @@
 #define NONE SS_FLAME_NONE
 
 struct sandwich_view {
-    unsigned gen;
+    unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
     int built;
     char *fn; /* the function in the middle (owned), NULL for none */
     struct ss_flame up, down;
@@ -123,7 +123,7 @@ static int sandwich_prepare(struct ui *ui, struct ui_view *v)
 {
     struct sandwich_view *p = v->priv;
     const char *fn = ui_view_function(ui);
-    if (p->built && p->gen == ui->gen && same_name(p->fn, fn)) {
+    if (p->built && p->gen == ui->gen && p->vgen == ui->verdicts.vgen && same_name(p->fn, fn)) {
         v->list.n = p->up.n + p->down.n;
         return 0;
     }
@@ -135,6 +135,7 @@ static int sandwich_prepare(struct ui *ui, struct ui_view *v)
     p->fn = fn ? strdup(fn) : NULL;
     p->built = 1;
     p->gen = ui->gen;
+    p->vgen = ui->verdicts.vgen;
     v->list.n = 0;
     ss_id f = fn ? ss_model_find_function(ui->m, fn) : SS_NONE;
     if (f == SS_NONE)

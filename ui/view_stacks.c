@@ -64,7 +64,7 @@ static const struct ui_column ccolumns[] = {
 #define NCCOLS ARRAY_SIZE(ccolumns)
 
 struct stacks_view {
-    unsigned gen;
+    unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
     int sort, rev;
     uint32_t *order; /* rows of the stacks table in display order */
     size_t n;
@@ -122,7 +122,8 @@ static int prepare(struct ui *ui, struct ui_view *v)
     const struct ss_stacks *st = ui_stacks(ui);
     if (!p || !st)
         return -1;
-    if (p->gen != ui->gen || p->sort != v->sort || p->rev != v->sort_rev) {
+    if (p->gen != ui->gen || p->vgen != ui->verdicts.vgen || p->sort != v->sort ||
+        p->rev != v->sort_rev) {
         struct stacks_ctx ctx = cells_ctx(ui, p, st);
         if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]], &ctx)) {
             ui_error(ui, "out of memory");
@@ -165,6 +166,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
             ss_cmp_stacks_free(&ks);
         }
         p->gen = ui->gen;
+        p->vgen = ui->verdicts.vgen;
         p->sort = v->sort;
         p->rev = v->sort_rev;
         p->n = st->n;

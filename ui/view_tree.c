@@ -102,8 +102,8 @@ static const int csort_column[] = {1, 2, 4, 5};
 #define AUTO_EXPAND 0.10 /* nodes with at least this share start expanded */
 
 struct tree_view {
-    unsigned gen;
-    char *focus; /* the focus the tree was built for (owned), NULL for none */
+    unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
+    char *focus;        /* the focus the tree was built for (owned), NULL for none */
     int built;
     struct ss_tree t;
     uint8_t *open;  /* per node: expanded */
@@ -348,7 +348,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct tree_view *p = v->priv;
     const char *arg = ui_view_arg(ui);
-    if (p->built && p->gen == ui->gen && same(p->focus, arg)) {
+    if (p->built && p->gen == ui->gen && p->vgen == ui->verdicts.vgen && same(p->focus, arg)) {
         if ((p->order_sort != v->sort || p->order_rev != v->sort_rev) && reorder(ui, v, p))
             ui_error(ui, "out of memory: the tree in its first order");
         v->list.n = p->nrows;
@@ -395,6 +395,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     if (rc)
         return rc;
     p->gen = ui->gen;
+    p->vgen = ui->verdicts.vgen;
     p->built = 1;
     v->list.n = p->nrows;
     ui_list_fit(&v->list);

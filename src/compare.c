@@ -3,6 +3,7 @@
 #include "compare_int.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "outlimit.h"
 #include "sort.h"
 #include "stacks.h"
+#include "threads.h"
 #include "tree.h"
 
 void ss_compare_init(struct ss_compare *c, const struct ss_model *base, const struct ss_model *cur,
@@ -136,6 +138,54 @@ static int join_side(const struct ss_compare *c, struct ss_cmp_stats *out, size_
     return 0;
 }
 
+/* One side's statistics, on a thread of its own when both sides are big. */
+struct stats_job {
+    const struct ss_model *m;
+    enum ss_stats_key by;
+    int rc;
+    struct ss_stats st;
+    struct ss_error err;
+};
+
+static void *stats_run(void *arg)
+{
+    struct stats_job *j = arg;
+    j->rc = ss_stats_compute(j->m, j->by, 0, &j->st, &j->err);
+    return NULL;
+}
+
+/* Both sides' statistics by `by`: the base's on a second thread when there
+ * are two processors and enough samples (each only reads its model). */
+static int both_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss_stats *sb,
+                      struct ss_stats *sn, struct ss_error *err)
+{
+    struct stats_job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.m = c->base;
+    jb.by = by;
+    ss_error_clear(&jb.err);
+    pthread_t th;
+    int threaded = c->base->sample_stack.n + c->cur->sample_stack.n >= 200000 &&
+                   ss_threads(2) > 1 && pthread_create(&th, NULL, stats_run, &jb) == 0;
+    if (!threaded)
+        stats_run(&jb);
+    int rc = ss_stats_compute(c->cur, by, 0, sn, err);
+    if (threaded)
+        pthread_join(th, NULL);
+    if (jb.rc && !rc) {
+        *err = jb.err;
+        ss_stats_free(sn);
+        return jb.rc;
+    }
+    if (rc) {
+        if (!jb.rc)
+            ss_stats_free(&jb.st);
+        return rc;
+    }
+    *sb = jb.st;
+    return 0;
+}
+
 int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss_cmp_stats *out,
                      struct ss_error *err)
 {
@@ -143,14 +193,9 @@ int ss_compare_stats(const struct ss_compare *c, enum ss_stats_key by, struct ss
     ss_strtab_init(&out->keys);
     out->units = c->units;
     struct ss_stats sb, sn;
-    int rc = ss_stats_compute(c->base, by, 0, &sb, err);
+    int rc = both_stats(c, by, &sb, &sn, err);
     if (rc)
         return rc;
-    rc = ss_stats_compute(c->cur, by, 0, &sn, err);
-    if (rc) {
-        ss_stats_free(&sb);
-        return rc;
-    }
     size_t cap = 0, used_n = 0;
     uint8_t *used = NULL;
     if (join_side(c, out, &cap, &sb, 1, &used, &used_n) ||

@@ -89,6 +89,59 @@ START_TEST(functions_join)
 }
 END_TEST
 
+/* The same join with each side's statistics on a thread of its own (two
+ * sides of 150,000 samples: over the threshold): the small fixtures
+ * repeated, hand-counted (base: f f g main at 20 ms, new: f g g g h at
+ * 10 ms), and the rows, verdicts included, as one thread makes them. */
+static char *repeat_rprof(const char *header, const char *const *lines, size_t nlines, size_t n)
+{
+    size_t cap = strlen(header) + n * 16 + 1, k = 0;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    k += (size_t)snprintf(t, cap, "%s", header);
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)snprintf(t + k, cap - k, "%s", lines[i % nlines]);
+    return t;
+}
+
+START_TEST(functions_join_threads)
+{
+    static const char *const bl[] = {"\"f\" \"main\" \n", "\"f\" \"main\" \n", "\"g\" \"main\" \n",
+                                     "\"main\" \n"};
+    static const char *const nl[] = {"\"f\" \"main\" \n", "\"g\" \"main\" \n", "\"g\" \"main\" \n",
+                                     "\"g\" \"main\" \n", "\"h\" \"main\" \n"};
+    enum { N = 150000 };
+    char *bt = repeat_rprof("sample.interval=20000\n", bl, 4, N);
+    char *nt = repeat_rprof("sample.interval=10000\n", nl, 5, N);
+    struct ss_model b, n;
+    struct ss_error err;
+    char path[4096];
+    ck_assert_int_eq(fx_load(&b, &err, bt, strlen(bt), path, sizeof path), 0);
+    ck_assert_int_eq(fx_load(&n, &err, nt, strlen(nt), path, sizeof path), 0);
+    free(bt);
+    free(nt);
+    struct ss_cmp_stats s[2];
+    static const char *const threads[] = {"1", "2"};
+    for (int t = 0; t < 2; t++) {
+        setenv("STACKSCOPE_THREADS", threads[t], 1);
+        struct ss_compare c;
+        ss_compare_init(&c, &b, &n, 0);
+        ck_assert_int_eq(ss_compare_stats(&c, SS_BY_FUNCTION, &s[t], &err), 0);
+        ck_assert_uint_eq(s[t].n, 4);
+        check_crow(&s[t], "f", 1500, 300, 1500, 300);
+        check_crow(&s[t], "g", 750, 900, 750, 900);
+        check_crow(&s[t], "h", 0, 300, 0, 300);
+        check_crow(&s[t], "main", 750, 0, 3000, 1500);
+    }
+    unsetenv("STACKSCOPE_THREADS");
+    ck_assert_int_eq(memcmp(s[0].rows, s[1].rows, s[0].n * sizeof *s[0].rows), 0);
+    ss_cmp_stats_free(&s[0]);
+    ss_cmp_stats_free(&s[1]);
+    ss_model_free(&b);
+    ss_model_free(&n);
+}
+END_TEST
+
 /* --normalize: the base scales by 0.05 / 0.08 = 0.625, so its total is 0.05. */
 START_TEST(functions_normalized)
 {
@@ -641,6 +694,7 @@ Suite *compare_suite(void)
     Suite *s = suite_create("compare");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, functions_join);
+    tcase_add_test(tc, functions_join_threads);
     tcase_add_test(tc, functions_normalized);
     tcase_add_test(tc, stacks_join);
     tcase_add_test(tc, tree_and_calls_join);

@@ -57,6 +57,8 @@ int ui_runs_busy(const struct ui *ui)
  * memory measures when it has memory profiling (memory, released: V), two
  * for the base. */
 #define WARM_N 6
+/* The most they hold together (bytes). */
+#define WARM_MAX ((size_t)512 << 20)
 
 struct ui_warm_job {
     pthread_t thread;
@@ -104,10 +106,14 @@ void ui_warm_start(struct ui *ui)
     if (!j)
         return; /* new pages then: slower, not wrong */
     int any = 0;
+    size_t held = 0;
     for (int i = 0; i < WARM_N; i++) {
-        /* a stack id, a sample number and a 32-bit weight are 4 bytes */
+        /* a stack id, a sample number and a 32-bit weight are 4 bytes;
+         * in this order while they fit in WARM_MAX (beyond, on a profile
+         * of tens of millions of samples, a key's own work is the cost) */
         size_t b = per[i / 2] * sizeof(ss_id);
-        j->bytes[i] = b >= SS_SPARE_MIN ? b : 0;
+        j->bytes[i] = b >= SS_SPARE_MIN && held + b <= WARM_MAX ? b : 0;
+        held += j->bytes[i];
         any |= j->bytes[i] != 0;
     }
     if (!any || pthread_create(&j->thread, NULL, warm_thread, j)) {

@@ -841,4 +841,25 @@ check measures.next "$(grep -qE '[|] [0-9.]+ [kMG]?B released [|]' "$T/measures.
 check measures.completion "$(grep -q '^value: duplications' "$T/measures.completed" || tail -n 2 "$T/measures.completed")"
 check measures.unknown "$(message "$T/measures.nope" | grep -q "no measure 'nope' in this profile" || message "$T/measures.nope")"
 
+# the same on a profile big enough for the warm arrays (18,150 samples: the
+# weights of memory and released written into arrays a thread faulted in
+# after the first screen, 32 bits a weight): report's numbers too
+cat "$ML" "$ML" "$ML" >"$T/ml3.out"
+ui warm "$T/ml3.out" <<'EOF'
+<Sleep 500>
+:value memory
+DUMP memory
+:value released
+DUMP released
+EOF
+for ms in memory released; do
+    "$STACKSCOPE" report --value $ms --limit 0 "$T/ml3.out" 2>/dev/null >"$T/warm.$ms.report"
+    why=
+    while read -r row; do
+        grep -qxF "$row" <(awk -v ms="self.$ms" 'f { print $NF, $1, $2, $4, $5 } index($0, ms) { f = 1 }' "$T/warm.$ms.report") ||
+            { why="'$row' not in report --value $ms"; break; }
+    done < <(sed -n '3,8p' "$T/warm.$ms" | awk '{ print $NF, $1, $2, $4, $5 }')
+    check "warm.$ms" "$why$(line 1 "$T/warm.$ms" | grep -qE " by self $ms " || echo " title: $(line 1 "$T/warm.$ms")")"
+done
+
 finish

@@ -654,6 +654,12 @@ int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct s
     return tf_apply(l->steps.v, l->steps.n, NULL, 1, l->spare, NULL, orig, out, err);
 }
 
+int ss_tf_apply_base_spare(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
+                           struct ss_spare *spare, struct ss_error *err)
+{
+    return tf_apply(l->steps.v, l->steps.n, NULL, 1, spare, NULL, orig, out, err);
+}
+
 int ss_tf_apply_then(struct ss_tf_list *l, const struct ss_model *orig, const char *then, int base,
                      struct ss_model *out, struct ss_tf_effect *then_eff, struct ss_error *err)
 {

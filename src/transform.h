@@ -234,6 +234,12 @@ int ss_tf_apply(struct ss_tf_list *l, const struct ss_model *orig, struct ss_mod
  * are. */
 int ss_tf_apply_base(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
                      struct ss_error *err);
+/* ss_tf_apply_base taking its arrays from `spare` (NULL: new ones) instead
+ * of the list's, so that it may run on a thread of its own while
+ * ss_tf_apply applies the list to the new profile: the two only read the
+ * list's steps, and each writes its own effects. */
+int ss_tf_apply_base_spare(struct ss_tf_list *l, const struct ss_model *orig, struct ss_model *out,
+                           struct ss_spare *spare, struct ss_error *err);
 /* Apply the list, then one more command `then` that is not in it (a
  * comparison of two phases of one profile gives one side keep-phase A and
  * the other keep-phase B).  As ss_tf_apply, or with base as

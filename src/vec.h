@@ -54,7 +54,7 @@ static inline int ss_grow(void **pv, size_t *pcap, size_t need, size_t sz)
  * a fresh array's pages are faulted in and zeroed by the kernel on first
  * touch (at 10M samples most of a transform's time on a virtual machine,
  * bench/README.md).  Not thread-safe: one per thread of applying. */
-#define SS_SPARE_N 6
+#define SS_SPARE_N 8
 #define SS_SPARE_MIN ((size_t)64 << 10) /* smaller arrays: malloc reuses them itself */
 struct ss_spare {
     void *p[SS_SPARE_N];

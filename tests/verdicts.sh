@@ -320,4 +320,33 @@ check "explorer: the flame graph's legend counts the frames that changed" "$(
 check "explorer: the tree view's v column" "$(
     grep -q ' v  *self function' "$T/ui.5" || sed -n 2p "$T/ui.5")"
 
+# a comparison of 226,500 samples (each run 25 times, one session): the
+# list applied to the base on a thread of its own (apply_both) and the
+# two sides' statistics on two; the screens are those of one thread
+for f in same2 planted2; do
+    { head -n 1 "$T/$f.out"; for i in $(seq 25); do tail -n +2 "$T/$f.out"; done; } >"$T/big.$f.out"
+done
+cat >"$T/big.script" <<EOF
+:drop planted_work
+:save-display $T/big.@.1
+3
+:focus sort_work
+:save-display $T/big.@.2
+u
+u
+:save-display $T/big.@.3
+:q!
+EOF
+for th in 1 2; do
+    sed "s|@|$th|" "$T/big.script" >"$T/big.$th.script"
+    LC_ALL=C.UTF-8 STACKSCOPE_THREADS=$th STACKSCOPE_SCRIPT=$T/big.$th.script timeout 120 "$S" \
+        --base "$T/big.same2.out" "$T/big.planted2.out" >/dev/null 2>"$T/big.$th.err" </dev/null
+done
+check "explorer: a big comparison's transforms and tables on two threads are those of one" "$(
+    for i in 1 2 3; do
+        [ -s "$T/big.1.$i" ] || echo "no screen $i: $(head -c 300 "$T/big.1.err")"
+        cmp -s "$T/big.1.$i" "$T/big.2.$i" || diff "$T/big.1.$i" "$T/big.2.$i" | head -n 6
+    done
+    grep -q 'drop planted_work' "$T/big.2.1" || tail -n 2 "$T/big.2.1")"
+
 finish

@@ -54,9 +54,9 @@ int ui_runs_busy(const struct ui *ui)
 
 /* Two arrays of a sample number or stack id per sample for the profile
  * (a model's timeline and value rows), two of 32-bit weights for its
- * memory measures when it has memory profiling (memory, released: V), two
- * for the base. */
-#define WARM_N 6
+ * memory measures when it has memory profiling (memory, released: V), and
+ * the same for the base. */
+#define WARM_N 8
 /* The most they hold together (bytes). */
 #define WARM_MAX ((size_t)512 << 20)
 
@@ -101,7 +101,8 @@ void ui_warm_start(struct ui *ui)
     size_t n = ui->orig.sample_stack.n, nb = ui->phase_cmp ? n
                                              : ui->bm      ? ui->borig.sample_stack.n
                                                            : 0;
-    size_t per[WARM_N / 2] = {n, has_memory(&ui->orig) ? n : 0, nb};
+    size_t per[WARM_N / 2] = {n, has_memory(&ui->orig) ? n : 0, nb,
+                              ui->bm && !ui->phase_cmp && has_memory(&ui->borig) ? nb : 0};
     struct ui_warm_job *j = calloc(1, sizeof *j);
     if (!j)
         return; /* new pages then: slower, not wrong */

@@ -11,11 +11,13 @@
  * model replaces anything (append_step): the current model stays.
  */
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "threads.h"
 #include "vec.h"
 
 /* ---- the list and the model ---------------------------------------------- */
@@ -75,6 +77,68 @@ static void warn_no_match(struct ui *ui, const char *what)
                  ss_tf_text(ui->tf, first), ss_tf_match_noun(ui->tf, first), n - 1);
 }
 
+/* The base's side of apply_both, on a thread of its own. */
+struct base_apply {
+    struct ss_tf_list *tf;
+    const struct ss_model *orig;
+    struct ss_model *out;
+    struct ss_spare spare; /* arrays for it, taken from the ui's */
+    int rc;
+    struct ss_error err;
+};
+
+static void *base_apply_run(void *arg)
+{
+    struct base_apply *b = arg;
+    b->rc = ss_tf_apply_base_spare(b->tf, b->orig, b->out, &b->spare, &b->err);
+    return NULL;
+}
+
+/* The list on both sides of a comparison: the base's on a second thread
+ * when there are two processors and enough samples, with two of the
+ * spare's arrays of its size (a spare is not shared between threads), the
+ * rest of which go back afterwards.  The result is the same either way. */
+static int apply_both(struct ui *ui, struct ss_model *nm, struct ss_model *nb, struct ss_error *err)
+{
+    struct base_apply b;
+    memset(&b, 0, sizeof b);
+    b.tf = ui->tf;
+    b.orig = &ui->borig;
+    b.out = nb;
+    ss_error_clear(&b.err);
+    size_t need = ui->borig.sample_stack.n * sizeof(ss_id);
+    pthread_t th;
+    int threaded =
+        ui->borig.sample_stack.n + ui->orig.sample_stack.n >= 200000 && ss_threads(2) > 1;
+    if (threaded) {
+        for (int k = 0; k < 2 && need >= SS_SPARE_MIN; k++) {
+            size_t room;
+            void *p = ss_spare_take(&ui->spare, need, &room);
+            if (p)
+                ss_spare_give(&b.spare, p, room);
+        }
+        threaded = pthread_create(&th, NULL, base_apply_run, &b) == 0;
+    }
+    int rc = ss_tf_apply(ui->tf, &ui->orig, nm, err); /* nm zeroed on error */
+    if (threaded)
+        pthread_join(th, NULL);
+    else if (!rc)
+        b.rc = ss_tf_apply_base_spare(ui->tf, &ui->borig, nb, &ui->spare, &b.err);
+    for (int k = 0; k < SS_SPARE_N; k++) /* what the base did not take, back */
+        ss_spare_give(&ui->spare, b.spare.p[k], b.spare.cap[k]);
+    if (rc) {
+        if (threaded && !b.rc)
+            ss_model_free(nb);
+        return rc;
+    }
+    if (b.rc) { /* nb zeroed */
+        *err = b.err;
+        ss_model_free(nm);
+        return b.rc;
+    }
+    return 0;
+}
+
 /* The models the list gives: *nm from orig and, in a comparison, *nb
  * from the base (a phase comparison: both from orig, each with its phase
  * last).  Returns 0, or an error code with err set (nothing to free). */
@@ -101,10 +165,9 @@ static int apply_list(struct ui *ui, struct ss_model *nm, struct ss_model *nb, s
     if (ss_tf_count(ui->tf) == 0)
         return 0;
     /* a comparison: the same list on the base (stackscope(1), COMPARING) */
-    int rc = ss_tf_apply(ui->tf, &ui->orig, nm, err);
-    if (!rc && ui->bm && (rc = ss_tf_apply_base(ui->tf, &ui->borig, nb, err)) != 0)
-        ss_model_free(nm);
-    return rc;
+    if (ui->bm)
+        return apply_both(ui, nm, nb, err);
+    return ss_tf_apply(ui->tf, &ui->orig, nm, err);
 }
 
 /* Make the models apply_list gave the current ones. */
@@ -576,6 +639,13 @@ int ui_set_measure(struct ui *ui, const char *name)
     if (ui->phase_cmp && ss_model_set_measure_spare(&ui->btm, nm, &ui->orig, &ui->spare, &err)) {
         ui_error(ui, "value: %s", err.msg);
         return -1;
+    }
+    if (ui->bm && !ui->phase_cmp) {
+        /* its columns in warm pages, btm's read from borig's (as the new
+         * side's): then the check below finds them made */
+        struct ss_error e2;
+        if (ss_model_set_measure_spare(&ui->borig, nm, NULL, &ui->spare, &e2) == 0 && ui->have_btm)
+            ss_model_set_measure_spare(&ui->btm, nm, &ui->borig, &ui->spare, &e2);
     }
     if (ui->bm && !ui->phase_cmp &&
         (ss_compare_check_measure(&ui->borig, &ui->orig, "(the base)", 1, &err) ||

@@ -14,7 +14,10 @@
  * depth the weight of the samples that end there (a frame's self) and
  * whether two consecutive samples differ in location there (a frame's
  * location).  Built once per model, weights and direction (inverted or
- * not) in one pass; about 2 bytes a sample. */
+ * not) in one pass; about 2 bytes a sample.  A long profile is built in two
+ * parts of its samples on two threads (STACKSCOPE_THREADS): each part
+ * starts from where one pass would be at its first sample, and every sum of
+ * weights runs in sample order, so the index is the same. */
 #ifndef SS_FLAME_INDEX_H
 #define SS_FLAME_INDEX_H
 
@@ -33,6 +36,18 @@ struct ss_flame_index;
  * an error code with err set. */
 int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
                          struct ss_flame_index **out, struct ss_error *err);
+
+/* ss_flame_index_build with its second part from sample `split` (rounded
+ * down to a block of the index) on a thread, or in one part when that is
+ * the first block or none (split 0); ss_flame_index_build picks the split
+ * itself. */
+int ss_flame_index_build_at(const struct ss_model *m, const double *sample_w, int inverted,
+                            size_t split, struct ss_flame_index **out, struct ss_error *err);
+
+/* Are a and b, indexes of model m, the same, byte for byte (however they
+ * were built)? */
+int ss_flame_index_same(const struct ss_model *m, const struct ss_flame_index *a,
+                        const struct ss_flame_index *b);
 
 void ss_flame_index_free(struct ss_flame_index *ix);
 

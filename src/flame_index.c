@@ -23,11 +23,11 @@
 #define LCP_MAX (UINT16_MAX - 1) /* deeper stacks: no index */
 #define PAIR_TABLE 1024          /* up to this many distinct rows, a table of every pair */
 #define ALL_ESC 255
-/* Two parts of the samples, on two threads (STACKSCOPE_THREADS), from
- * PART_MIN samples a part; the first takes PART1_PCT percent of them, as it
- * also sums the second's weights (struct ix_part). */
+/* A profile of 2 PART_MIN samples or more is built in PARTS parts (or
+ * fewer, PART_MIN samples or more each) on two threads (STACKSCOPE_THREADS):
+ * struct ix_claims. */
 #define PART_MIN ((size_t)1 << 16)
-#define PART1_PCT 40
+#define PARTS 16
 
 /* What a block holds at one depth t: the weight of its samples that end
  * at depth t (depth t + 1 frames) and whether two consecutive samples
@@ -44,19 +44,18 @@ struct ss_flame_index {
     double *scale;   /* per source: ss_source_scale (for the model's measure) */
     uint32_t *bsrc;  /* per block: the source of its first sample, or one before */
     int inverted;
-    size_t n, nb;         /* samples, blocks */
-    uint16_t *lcp;        /* per sample */
-    uint16_t *bmin;       /* per block: the least lcp */
-    double *bcum;         /* per block: the taken weight before it; [nb]: the total */
-    uint32_t *eoff;       /* per block: its entries ent[eoff[b] .. eoff[b + 1]) */
-    struct ix_entry *ent; /* by depth within a block (but see ent_hi) */
-    ss_id *fn, *loc;      /* per stack (at its offset in stack_loc): from the root
-                           * (inverted: the leaf), canonical functions and locations */
-    double *stack_w;      /* per stack: the weight of its taken samples */
-    /* the entries of the blocks from bsplit on, made by a second part: entry
-     * k is ent_hi[k - nent_lo] */
-    struct ix_entry *ent_hi;
-    size_t bsplit, nent_lo;
+    size_t n, nb;          /* samples, blocks */
+    uint16_t *lcp;         /* per sample */
+    uint16_t *bmin;        /* per block: the least lcp */
+    double *bcum;          /* per block: the taken weight before it; [nb]: the total */
+    uint32_t *eoff;        /* per block: its entries ent[eoff[b] .. eoff[b + 1]) */
+    struct ix_entry **ent; /* per part: by depth within a block, entry k of
+                            * part c at ent[c][k - eseg[c]] */
+    ss_id *fn, *loc;       /* per stack (at its offset in stack_loc): from the root
+                            * (inverted: the leaf), canonical functions and locations */
+    double *stack_w;       /* per stack: the weight of its taken samples */
+    size_t *eseg;          /* per part: its first entry; [nparts]: all of them */
+    size_t bpp, nparts;    /* blocks a part (the last may have fewer), parts */
     size_t nframes;
     uint32_t max_depth;
 };
@@ -71,8 +70,10 @@ void ss_flame_index_free(struct ss_flame_index *ix)
     free(ix->bmin);
     free(ix->bcum);
     free(ix->eoff);
+    for (size_t c = 0; ix->ent && c < ix->nparts; c++)
+        free(ix->ent[c]);
     free(ix->ent);
-    free(ix->ent_hi);
+    free(ix->eseg);
     free(ix->fn);
     free(ix->loc);
     free(ix->stack_w);
@@ -87,7 +88,10 @@ int ss_flame_index_fits(const struct ss_flame_index *ix, const double *sample_w,
 /* Entry k of ix (either part's). */
 static const struct ix_entry *ent_at(const struct ss_flame_index *ix, size_t k)
 {
-    return k < ix->nent_lo ? &ix->ent[k] : &ix->ent_hi[k - ix->nent_lo];
+    size_t c = 0;
+    while (k >= ix->eseg[c + 1])
+        c++;
+    return &ix->ent[c][k - ix->eseg[c]];
 }
 
 int ss_flame_index_same(const struct ss_model *m, const struct ss_flame_index *a,
@@ -287,11 +291,29 @@ static inline size_t pair_lcp_fast(const struct pair_lcp *p, ss_id a, ss_id b)
     return pair_lcp(p, a, b);
 }
 
-/* The build's shared part, only read by the parts of the samples once
- * made: the weights (the caller's, else a column when sample i's weight is
- * col[i], else 1 when every sample counts 1, else the model's), per stack
- * its depth (the model's offsets take two reads), the pairs' common
- * prefixes by function and by location, and the deepest stack. */
+/* A part's entries (a VEC). */
+struct ix_ents {
+    struct ix_entry *v;
+    size_t n, cap;
+};
+
+/* The parts not taken yet, [lo, hi).  The first thread takes them from the
+ * first on, summing the weights as it goes (bcum and stack_w: each sum in
+ * sample order, so the same doubles as one pass); the second takes them
+ * from the last back, each from where one pass would be at its start
+ * (pos_at).  When they meet, the first sums the weights of the second's
+ * parts.  So the parts split between the threads as the threads run: when
+ * the second gets no processor, the first does it all in one pass. */
+struct ix_claims {
+    pthread_mutex_t mu;
+    size_t lo, hi;
+};
+
+/* The build, shared by the threads: the weights (the caller's, else a
+ * column when sample i's weight is col[i], else 1 when every sample counts
+ * 1, else the model's), per stack its depth (the model's offsets take two
+ * reads), the pairs' common prefixes by function and by location, the
+ * deepest stack; the parts (bpp blocks each) and their entries. */
 struct ix_build {
     const struct ss_model *m;
     struct ss_flame_index *ix;
@@ -301,6 +323,9 @@ struct ix_build {
     uint16_t *sdep;
     size_t maxd;
     struct pair_lcp pf, pl;
+    size_t bpp, nparts;
+    struct ix_ents *ents;
+    struct ix_claims *cl;
 };
 
 /* Where a pass over the samples is before sample i: the source of the
@@ -317,23 +342,20 @@ struct ix_pos {
     ss_id prev;
 };
 
-/* One part of the samples: blocks [b0, b1), on a thread of its own.  The
- * first part also sums the weights (bcum, stack_w: each sum in sample
- * order, so the same doubles as one pass) and then those of the second,
- * which cannot start on its sums without the first's.  Per depth, the
- * self of the block's samples ending there (four sums, so that no sum
- * chains through memory) and flags (1: a sample ends there, 2: two
- * consecutive samples differ in location there); the entries made (the
- * second part's offsets start at 0 until both are done). */
+/* A thread's pass over its parts (struct ix_claims): whether it sums the
+ * weights (the first thread) and their sum so far; per depth, the self of
+ * the block's samples ending there (four sums, so that no sum chains
+ * through memory) and flags (1: a sample ends there, 2: two consecutive
+ * samples differ in location there); the entries of the part it is on
+ * (their offsets start at 0 in each part until all are done). */
 struct ix_part {
     const struct ix_build *B;
-    size_t b0, b1;
     int sums;
     double cum;
     double *sself;
     uint8_t *sflag;
     ss_id *chp, *chs; /* the block's changes of stack: from chp[k] to chs[k] */
-    VEC(struct ix_entry) ent;
+    struct ix_ents *ent;
     size_t nall;
     uint32_t maxdepth;
     int rc;
@@ -341,6 +363,9 @@ struct ix_part {
 
 static void ix_build_free(struct ix_build *B)
 {
+    for (size_t c = 0; B->ents && c < B->nparts; c++)
+        VEC_FREE(B->ents[c]);
+    free(B->ents);
     free(B->sdep);
     pair_lcp_free(&B->pf);
     pair_lcp_free(&B->pl);
@@ -352,7 +377,6 @@ static void ix_part_free(struct ix_part *P)
     free(P->sflag);
     free(P->chp);
     free(P->chs);
-    VEC_FREE(P->ent);
 }
 
 /* The index's arrays and the shared part's depths.  Returns 0 or -1. */
@@ -383,14 +407,11 @@ static int ix_alloc(struct ix_build *B, size_t n, size_t nb)
     return 0;
 }
 
-/* A part's scratch.  Returns 0 or -1. */
-static int ix_part_alloc(struct ix_part *P, const struct ix_build *B, size_t b0, size_t b1,
-                         int sums)
+/* A thread's scratch.  Returns 0 or -1. */
+static int ix_part_alloc(struct ix_part *P, const struct ix_build *B, int sums)
 {
     memset(P, 0, sizeof *P);
     P->B = B;
-    P->b0 = b0;
-    P->b1 = b1;
     P->sums = sums;
     P->sself = ss_calloc_array(B->maxd * 4, sizeof *P->sself);
     P->sflag = ss_calloc_array(B->maxd, 1);
@@ -538,7 +559,7 @@ static int block_entries(struct ix_part *P, size_t tlo, size_t thi)
             continue;
         double *ss = P->sself + t * 4;
         double self = (ss[0] + ss[1]) + (ss[2] + ss[3]);
-        if (VEC_PUSH(P->ent, ((struct ix_entry){(uint32_t)t, (P->sflag[t] & 2) != 0, self})))
+        if (VEC_PUSH(*P->ent, ((struct ix_entry){(uint32_t)t, (P->sflag[t] & 2) != 0, self})))
             return -1;
         ss[0] = ss[1] = ss[2] = ss[3] = 0;
         P->sflag[t] = 0;
@@ -546,10 +567,10 @@ static int block_entries(struct ix_part *P, size_t tlo, size_t thi)
     return 0;
 }
 
-/* The part's blocks from *pp (moved on past them): per sample its lcp, per
- * block its least, its source and entries, and the sums of the first part.
+/* Blocks [b0, b1) from *pp (moved on past them): per sample its lcp, per
+ * block its least, its source and entries, and the first thread's sums.
  * Returns 0 or -1 (out of memory). */
-static int part_blocks(struct ix_part *P, struct ix_pos *pp)
+static int part_blocks(struct ix_part *P, struct ix_pos *pp, size_t b0, size_t b1)
 {
     const struct ix_build *B = P->B;
     struct ss_flame_index *ix = B->ix;
@@ -569,13 +590,13 @@ static int part_blocks(struct ix_part *P, struct ix_pos *pp)
     size_t n = ix->n, nall = 0, nc = B->pf.nc;
     if (all && p.prev != SS_NONE)
         row = all + (size_t)cls[p.prev] * nc;
-    for (size_t b = P->b0; b < P->b1; b++) {
+    for (size_t b = b0; b < b1; b++) {
         size_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n, nch = 0;
         uint16_t bm = NOT_TAKEN;
         if (sums)
             ix->bcum[b] = cum;
         ix->bsrc[b] = (uint32_t)p.src;
-        ix->eoff[b] = (uint32_t)P->ent.n;
+        ix->eoff[b] = (uint32_t)P->ent->n;
         size_t tlo = SIZE_MAX, thi = 0; /* the depths where samples end */
         for (size_t i = lo; i < hi; i++) {
             if (i >= p.next)
@@ -656,115 +677,159 @@ static void part_sums(const struct ix_build *B, struct ix_pos p, size_t b0, size
     *pcum = cum;
 }
 
-/* The second part, on its thread: from its position, found by itself. */
-static void *part_run(void *arg)
+/* Take the next part not taken, from the last back (top) or from the first
+ * on, in *c; 0 when none is left. */
+static int take(struct ix_claims *cl, int top, size_t *c)
+{
+    pthread_mutex_lock(&cl->mu);
+    int ok = cl->lo < cl->hi;
+    if (ok)
+        *c = top ? --cl->hi : cl->lo++;
+    pthread_mutex_unlock(&cl->mu);
+    return ok;
+}
+
+/* Part c from position *p. */
+static int part_run(struct ix_part *P, size_t c, struct ix_pos *p)
+{
+    const struct ix_build *B = P->B;
+    size_t b0 = c * B->bpp, b1 = b0 + B->bpp < B->ix->nb ? b0 + B->bpp : B->ix->nb;
+    P->ent = &B->ents[c];
+    return part_blocks(P, p, b0, b1);
+}
+
+/* The second thread: parts from the last back, each from its position,
+ * found by itself. */
+static void *part_thread(void *arg)
 {
     struct ix_part *P = arg;
-    struct ix_pos p = pos_at(P->B, P->b0 * BLOCK);
-    P->rc = part_blocks(P, &p);
+    size_t c;
+    while (!P->rc && take(P->B->cl, 1, &c)) {
+        struct ix_pos p = pos_at(P->B, c * P->B->bpp * BLOCK);
+        P->rc = part_run(P, c, &p);
+    }
     return NULL;
 }
 
-/* The parts over the samples: the second on a thread (here when none
- * starts), the first here, then the second's sums.  Returns 0 or -1. */
-static int run_parts(const struct ix_build *B, struct ix_part *P, int two)
+/* The parts: the second thread's started (threaded; without, it takes them
+ * all first), then the first's here from the first part on, and the sums
+ * of those it did not take.  Returns 0 or -1. */
+static int run_parts(const struct ix_build *B, struct ix_part *P, int threaded)
 {
     pthread_t th;
-    int threaded = two && pthread_create(&th, NULL, part_run, &P[1]) == 0;
+    int started = threaded && pthread_create(&th, NULL, part_thread, &P[1]) == 0;
+    if (!threaded)
+        part_thread(&P[1]);
     struct ix_pos p = pos_first(B);
-    P[0].rc = part_blocks(&P[0], &p);
-    if (two && !P[0].rc)
-        part_sums(B, p, P[1].b0, P[1].b1, &P[0].cum);
-    if (threaded)
+    size_t c;
+    while (!P[0].rc && take(B->cl, 0, &c))
+        P[0].rc = part_run(&P[0], c, &p);
+    if (!P[0].rc) /* lo: moved by this thread only */
+        part_sums(B, p, B->cl->lo * B->bpp, B->ix->nb, &P[0].cum);
+    if (started)
         pthread_join(th, NULL);
-    else if (two)
-        part_run(&P[1]);
-    return P[0].rc || (two && P[1].rc) ? -1 : 0;
+    return P[0].rc || P[1].rc ? -1 : 0;
 }
 
-/* The index from its parts: the second's entries kept where they are made
- * (ent_hi), their offsets moved on by the first's. */
-static void join_parts(struct ss_flame_index *ix, struct ix_part *P, int two)
+/* The index from its parts: each part's entries where they were made,
+ * their offsets moved on by the parts' before. */
+static int join_parts(struct ix_build *B, struct ix_part *P)
 {
-    size_t n0 = P[0].ent.n;
-    ix->ent = P[0].ent.v;
-    P[0].ent.v = NULL;
-    ix->bsplit = two ? P[1].b0 : ix->nb;
-    ix->nent_lo = n0;
-    ix->nframes = P[0].nall;
-    ix->max_depth = P[0].maxdepth;
-    if (two) {
-        for (size_t b = P[1].b0; b < ix->nb; b++)
-            ix->eoff[b] += (uint32_t)n0;
-        ix->ent_hi = P[1].ent.v;
-        P[1].ent.v = NULL;
-        ix->nframes += P[1].nall;
-        ix->max_depth = P[1].maxdepth > ix->max_depth ? P[1].maxdepth : ix->max_depth;
+    struct ss_flame_index *ix = B->ix;
+    ix->ent = calloc(B->nparts, sizeof *ix->ent);
+    ix->eseg = ss_alloc_array(B->nparts + 1, sizeof *ix->eseg);
+    if (!ix->ent || !ix->eseg)
+        return -1;
+    ix->bpp = B->bpp;
+    ix->nparts = B->nparts;
+    ix->eseg[0] = 0;
+    for (size_t c = 0; c < B->nparts; c++) {
+        ix->ent[c] = B->ents[c].v;
+        B->ents[c].v = NULL;
+        ix->eseg[c + 1] = ix->eseg[c] + B->ents[c].n;
     }
-    ix->eoff[ix->nb] = (uint32_t)(n0 + (two ? P[1].ent.n : 0));
+    for (size_t b = 0; b < ix->nb; b++)
+        ix->eoff[b] += (uint32_t)ix->eseg[b / B->bpp];
+    ix->eoff[ix->nb] = (uint32_t)ix->eseg[B->nparts];
     ix->bcum[ix->nb] = P[0].cum;
+    ix->nframes = P[0].nall + P[1].nall;
+    ix->max_depth = P[1].maxdepth > P[0].maxdepth ? P[1].maxdepth : P[0].maxdepth;
+    return 0;
 }
 
 int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
                          struct ss_flame_index **out, struct ss_error *err)
 {
-    size_t n = m->sample_stack.n;
-    size_t split = n >= 2 * PART_MIN && ss_threads(2) > 1 ? n / 100 * PART1_PCT : 0;
-    return ss_flame_index_build_at(m, sample_w, inverted, split, out, err);
+    size_t n = m->sample_stack.n, part = n / PARTS > PART_MIN ? n / PARTS : PART_MIN;
+    int threaded = n >= 2 * PART_MIN && ss_threads(2) > 1;
+    return ss_flame_index_build_parts(m, sample_w, inverted, threaded ? part : 0, threaded, out,
+                                      err);
 }
 
-int ss_flame_index_build_at(const struct ss_model *m, const double *sample_w, int inverted,
-                            size_t split, struct ss_flame_index **out, struct ss_error *err)
+/* The build's parts and the threads' scratch.  Returns 0 or -1. */
+static int parts_alloc(struct ix_build *B, struct ix_part *P, size_t part)
+{
+    size_t nb = B->ix->nb;
+    B->bpp = part / BLOCK && part / BLOCK < nb ? part / BLOCK : nb ? nb : 1;
+    B->nparts = nb ? (nb + B->bpp - 1) / B->bpp : 1;
+    B->ents = ss_calloc_array(B->nparts, sizeof *B->ents);
+    B->cl->lo = 0;
+    B->cl->hi = B->nparts;
+    return B->ents && !ix_part_alloc(&P[0], B, 1) && !ix_part_alloc(&P[1], B, 0) ? 0 : -1;
+}
+
+int ss_flame_index_build_parts(const struct ss_model *m, const double *sample_w, int inverted,
+                               size_t part, int threaded, struct ss_flame_index **out,
+                               struct ss_error *err)
 {
     *out = NULL;
     size_t n = m->sample_stack.n, nb = (n + BLOCK - 1) / BLOCK;
     struct ss_flame_index *ix = calloc(1, sizeof *ix);
     struct ix_build B;
     struct ix_part P[2];
+    struct ix_claims cl;
     memset(&B, 0, sizeof B);
     memset(P, 0, sizeof P);
-    if (!ix)
+    if (!ix || pthread_mutex_init(&cl.mu, NULL)) {
+        free(ix);
         return ss_nomem(err, "flame chart index");
+    }
     B.m = m;
     B.ix = ix;
+    B.cl = &cl;
     B.w = sample_w;
     B.wcol = m->weights.row ? NULL : m->weights.col;
-    if (!m->weights.col && !m->value_rows && m->values.n) {
-        B.wcol = m->values.v[SS_VT_COUNT]; /* the count column (ss_sample_weight) */
-        B.one = !B.wcol;
+    if (!m->weights.col && m->values.n) { /* ss_sample_weight: the count column, or 1 */
+        const int64_t *count = m->values.v[SS_VT_COUNT];
+        B.one = !count;
+        B.wcol = m->value_rows ? NULL : count;
     }
     ix->w = sample_w;
     ix->inverted = inverted != 0;
     ix->n = n;
     ix->nb = nb;
+    int rc = -1;
     if (ix_alloc(&B, n, nb))
-        goto oom;
+        goto out;
     if (!index_rows(m, ix)) {
-        ss_flame_index_free(ix); /* too deep: the caller builds without */
-        ix_build_free(&B);
-        return 0;
+        rc = 0; /* too deep: the caller builds without */
+        goto out;
     }
     for (size_t k = 0; k < m->sources.n; k++)
         ix->scale[k] = ss_source_scale(m, k);
-    if (pair_lcp_init(&B.pf, m, ix->fn, 1) || pair_lcp_init(&B.pl, m, ix->loc, 1))
-        goto oom;
-    size_t b1 = split / BLOCK;
-    int two = b1 > 0 && b1 < nb;
-    if (ix_part_alloc(&P[0], &B, 0, two ? b1 : nb, 1) ||
-        (two && ix_part_alloc(&P[1], &B, b1, nb, 0)) || run_parts(&B, P, two))
-        goto oom;
-    join_parts(ix, P, two);
-    ix_part_free(&P[0]);
-    ix_part_free(&P[1]);
-    ix_build_free(&B);
+    if (pair_lcp_init(&B.pf, m, ix->fn, 1) || pair_lcp_init(&B.pl, m, ix->loc, 1) ||
+        parts_alloc(&B, P, part) || run_parts(&B, P, threaded) || join_parts(&B, P))
+        goto out;
     *out = ix;
-    return 0;
-oom:
+    rc = 0;
+out:
     ix_part_free(&P[0]);
     ix_part_free(&P[1]);
     ix_build_free(&B);
-    ss_flame_index_free(ix);
-    return ss_nomem(err, "flame chart index");
+    pthread_mutex_destroy(&cl.mu);
+    if (!*out)
+        ss_flame_index_free(ix);
+    return rc ? ss_nomem(err, "flame chart index") : 0;
 }
 
 /* ---- questions ------------------------------------------------------------ */
@@ -844,13 +909,8 @@ static double cum_at(const struct ss_model *m, const struct ss_flame_index *ix, 
 /* The entry of block b at depth t, NULL when it has none. */
 static const struct ix_entry *entry(const struct ss_flame_index *ix, size_t b, size_t t)
 {
-    size_t lo = ix->eoff[b], hi = ix->eoff[b + 1];
-    const struct ix_entry *e = ix->ent;
-    if (b >= ix->bsplit) {
-        e = ix->ent_hi;
-        lo -= ix->nent_lo;
-        hi -= ix->nent_lo;
-    }
+    size_t c = b / ix->bpp, lo = ix->eoff[b] - ix->eseg[c], hi = ix->eoff[b + 1] - ix->eseg[c];
+    const struct ix_entry *e = ix->ent[c];
     size_t end = hi;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

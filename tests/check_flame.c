@@ -678,30 +678,33 @@ static void same_chart(const struct ss_flame *a, const struct ss_flame *b)
     }
 }
 
-/* Builds of m in two parts (the second from a split on a thread), each the
- * same as the build in one part, byte for byte, for every split in splits
- * (0 ends them; NULL: at every block of 256 samples). */
-static void same_in_parts(const struct ss_model *m, const double *w, int inv, const size_t *splits)
+/* Builds of m in parts of each size in parts (0 ends them; NULL: 256, a
+ * block of the index), on two threads and without a second thread (then
+ * every part is built on its own from where one pass would be), each the
+ * same as the build in one part, byte for byte. */
+static void same_in_parts(const struct ss_model *m, const double *w, int inv, const size_t *parts)
 {
+    static const size_t blocks[] = {256, 0};
     struct ss_error err;
-    struct ss_flame_index *whole, *parts;
-    ck_assert_int_eq(ss_flame_index_build_at(m, w, inv, 0, &whole, &err), 0);
+    struct ss_flame_index *whole, *ix;
+    ck_assert_int_eq(ss_flame_index_build_parts(m, w, inv, 0, 0, &whole, &err), 0);
     ck_assert_ptr_nonnull(whole);
-    for (size_t k = 0; splits ? splits[k] != 0 : (k + 1) * 256 < m->sample_stack.n; k++) {
-        size_t at = splits ? splits[k] : (k + 1) * 256;
-        ck_assert_int_eq(ss_flame_index_build_at(m, w, inv, at, &parts, &err), 0);
-        ck_assert_msg(ss_flame_index_same(m, whole, parts),
-                      "split at %zu (inverted %d, weights %s)", at, inv,
-                      w ? "given" : "the measure's");
-        ss_flame_index_free(parts);
-    }
+    for (size_t k = 0; (parts ? parts : blocks)[k]; k++)
+        for (int threaded = 0; threaded <= 1; threaded++) {
+            size_t part = (parts ? parts : blocks)[k];
+            ck_assert_int_eq(ss_flame_index_build_parts(m, w, inv, part, threaded, &ix, &err), 0);
+            ck_assert_msg(ss_flame_index_same(m, whole, ix),
+                          "parts of %zu (threaded %d, inverted %d, weights %s)", part, threaded,
+                          inv, w ? "given" : "the measure's");
+            ss_flame_index_free(ix);
+        }
     /* ss_flame_index_build splits a long profile on two threads, not on one */
     static const char *const threads[] = {"1", "2"};
     for (int t = 0; t < 2; t++) {
         setenv("STACKSCOPE_THREADS", threads[t], 1);
-        ck_assert_int_eq(ss_flame_index_build(m, w, inv, &parts, &err), 0);
-        ck_assert(ss_flame_index_same(m, whole, parts));
-        ss_flame_index_free(parts);
+        ck_assert_int_eq(ss_flame_index_build(m, w, inv, &ix, &err), 0);
+        ck_assert(ss_flame_index_same(m, whole, ix));
+        ss_flame_index_free(ix);
     }
     unsetenv("STACKSCOPE_THREADS");
     ss_flame_index_free(whole);
@@ -826,7 +829,7 @@ START_TEST(test_flame_chart_index)
                     ss_flame_free(&fast);
                 }
             }
-            same_in_parts(&m, ixw, inv, NULL); /* in two parts, wherever they meet */
+            same_in_parts(&m, ixw, inv, NULL); /* in parts: the same */
             /* an index of the other direction is not used: the same chart */
             struct ss_flame_index *other;
             ck_assert_int_eq(ss_flame_index_build(&m, ixw, !inv, &other, &err), 0);
@@ -917,18 +920,18 @@ START_TEST(test_flame_chart_index_deep)
 }
 END_TEST
 
-/* The index built in two parts: a part starts where one pass would be, so
- * every split gives the index of one pass.  A profile of 132,000 samples
- * (long enough for ss_flame_index_build to split it) whose blocks of 256
- * samples begin at a new source (512), after a sample without frames (at
- * 768, and at 1023: the sample before 1024), at a gap (1280, drop-samples;
- * the model without it too), inside runs of samples not taken (weight 0:
- * the first 300 given, so that none is taken before 256; 1500 to 1799
- * given, over 1536 and 1792; counts of 0 from 2000 to 2099, over 2048) and
- * inside a run of one stack (over 2304); stacks that share their lines or
- * only their functions, and another root; in both directions, with the
- * measure's weights (the count column read straight, then through a
- * transform's rows) and with weights given. */
+/* The index built in parts: a part starts where one pass would be, so
+ * parts of any size give the index of one pass.  A profile of 132,000
+ * samples (long enough for ss_flame_index_build to take two threads) whose
+ * blocks of 256 samples begin at a new source (512), after a sample without
+ * frames (at 768, and at 1023: the sample before 1024), at a gap (1280,
+ * drop-samples; the model without it too), inside runs of samples not
+ * taken (weight 0: the first 300 given, so that none is taken before 256;
+ * 1500 to 1799 given, over 1536 and 1792; counts of 0 from 2000 to 2099,
+ * over 2048) and inside a run of one stack (over 2304); stacks that share
+ * their lines or only their functions, and another root; in both
+ * directions, with the measure's weights (the count column read straight,
+ * then through a transform's rows) and with weights given. */
 START_TEST(test_flame_index_parts)
 {
     struct ss_model m0, m;
@@ -977,21 +980,16 @@ START_TEST(test_flame_index_parts)
     ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[1023]), 0);
     for (int k = 0; k < 2; k++) {
         const struct ss_model *mm = k ? &m : &m0;
-        size_t nn = mm->sample_stack.n, splits[20], ns = 0;
-        for (size_t b = 1; b <= 12; b++)
-            splits[ns++] = b * 256;
-        splits[ns++] = 1000; /* in a block: its start */
-        splits[ns++] = nn / 100 * 40;
-        splits[ns++] = (nn - 1) / 256 * 256; /* the last block */
-        splits[ns] = 0;
+        size_t nn = mm->sample_stack.n;
+        const size_t parts[] = {256, 1280, 5000, 0}; /* 256: every block starts a part */
         double *pw;
         ck_assert_int_eq(ss_flame_measure_weights(mm, NULL, &pw, &err), 0);
         for (size_t i = 0; i < nn; i++)
             if (i < 300 || (i >= 1500 && i < 1800))
                 pw[i] = 0;
         for (int inv = 0; inv <= 1; inv++) {
-            same_in_parts(mm, NULL, inv, splits);
-            same_in_parts(mm, pw, inv, splits);
+            same_in_parts(mm, NULL, inv, parts);
+            same_in_parts(mm, pw, inv, parts);
         }
         free(pw);
     }

@@ -621,7 +621,7 @@ static inline __attribute__((always_inline)) int index_blocks(struct ix_part *P,
             }
             if (all)
                 row = all + (size_t)c * nc;
-            chp[nch] = p.prev; /* a change of stack (no jump) */
+            chp[nch] = p.prev; /* kept (nch moves on) when the stack changes */
             chs[nch] = s;
             nch += s != p.prev;
             p.brk = 0;

@@ -9,11 +9,13 @@
  * and ends before the first k > i with lcp[k] <= j. */
 #include "flame_index.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hashtab.h"
 #include "sort.h"
+#include "threads.h"
 #include "vec.h"
 
 #define BLOCK 256
@@ -21,6 +23,11 @@
 #define LCP_MAX (UINT16_MAX - 1) /* deeper stacks: no index */
 #define PAIR_TABLE 1024          /* up to this many distinct rows, a table of every pair */
 #define ALL_ESC 255
+/* A profile of 2 PART_MIN samples or more is built in PARTS parts (or
+ * fewer, PART_MIN samples or more each) on two threads (STACKSCOPE_THREADS):
+ * struct ix_claims. */
+#define PART_MIN ((size_t)1 << 16)
+#define PARTS 16
 
 /* What a block holds at one depth t: the weight of its samples that end
  * at depth t (depth t + 1 frames) and whether two consecutive samples
@@ -37,15 +44,18 @@ struct ss_flame_index {
     double *scale;   /* per source: ss_source_scale (for the model's measure) */
     uint32_t *bsrc;  /* per block: the source of its first sample, or one before */
     int inverted;
-    size_t n, nb;         /* samples, blocks */
-    uint16_t *lcp;        /* per sample */
-    uint16_t *bmin;       /* per block: the least lcp */
-    double *bcum;         /* per block: the taken weight before it; [nb]: the total */
-    uint32_t *eoff;       /* per block: its entries ent[eoff[b] .. eoff[b + 1]) */
-    struct ix_entry *ent; /* by depth within a block */
-    ss_id *fn, *loc;      /* per stack (at its offset in stack_loc): from the root
-                           * (inverted: the leaf), canonical functions and locations */
-    double *stack_w;      /* per stack: the weight of its taken samples */
+    size_t n, nb;          /* samples, blocks */
+    uint16_t *lcp;         /* per sample */
+    uint16_t *bmin;        /* per block: the least lcp */
+    double *bcum;          /* per block: the taken weight before it; [nb]: the total */
+    uint32_t *eoff;        /* per block: its entries ent[eoff[b] .. eoff[b + 1]) */
+    struct ix_entry **ent; /* per part: by depth within a block, entry k of
+                            * part c at ent[c][k - eseg[c]] */
+    ss_id *fn, *loc;       /* per stack (at its offset in stack_loc): from the root
+                            * (inverted: the leaf), canonical functions and locations */
+    double *stack_w;       /* per stack: the weight of its taken samples */
+    size_t *eseg;          /* per part: its first entry; [nparts]: all of them */
+    size_t bpp, nparts;    /* blocks a part (the last may have fewer), parts */
     size_t nframes;
     uint32_t max_depth;
 };
@@ -60,7 +70,10 @@ void ss_flame_index_free(struct ss_flame_index *ix)
     free(ix->bmin);
     free(ix->bcum);
     free(ix->eoff);
+    for (size_t c = 0; ix->ent && c < ix->nparts; c++)
+        free(ix->ent[c]);
     free(ix->ent);
+    free(ix->eseg);
     free(ix->fn);
     free(ix->loc);
     free(ix->stack_w);
@@ -70,6 +83,39 @@ void ss_flame_index_free(struct ss_flame_index *ix)
 int ss_flame_index_fits(const struct ss_flame_index *ix, const double *sample_w, int inverted)
 {
     return ix && ix->w == sample_w && ix->inverted == (inverted != 0);
+}
+
+/* Entry k of ix (either part's). */
+static const struct ix_entry *ent_at(const struct ss_flame_index *ix, size_t k)
+{
+    size_t c = 0;
+    while (k >= ix->eseg[c + 1])
+        c++;
+    return &ix->ent[c][k - ix->eseg[c]];
+}
+
+int ss_flame_index_same(const struct ss_model *m, const struct ss_flame_index *a,
+                        const struct ss_flame_index *b)
+{
+    size_t ns = ss_model_nstacks(m), nf = m->stack_loc.n, nb = a->nb;
+    if (a->w != b->w || a->inverted != b->inverted || a->n != b->n || nb != b->nb ||
+        a->nframes != b->nframes || a->max_depth != b->max_depth || a->eoff[nb] != b->eoff[nb] ||
+        memcmp(a->lcp, b->lcp, a->n * sizeof *a->lcp) ||
+        memcmp(a->bmin, b->bmin, nb * sizeof *a->bmin) ||
+        memcmp(a->bcum, b->bcum, (nb + 1) * sizeof *a->bcum) ||
+        memcmp(a->bsrc, b->bsrc, nb * sizeof *a->bsrc) ||
+        memcmp(a->eoff, b->eoff, (nb + 1) * sizeof *a->eoff) ||
+        memcmp(a->scale, b->scale, m->sources.n * sizeof *a->scale) ||
+        memcmp(a->fn, b->fn, nf * sizeof *a->fn) || memcmp(a->loc, b->loc, nf * sizeof *a->loc) ||
+        memcmp(a->stack_w, b->stack_w, ns * sizeof *a->stack_w))
+        return 0;
+    for (size_t k = 0; k < a->eoff[nb]; k++) {
+        const struct ix_entry *x = ent_at(a, k), *y = ent_at(b, k);
+        if (x->depth != y->depth || x->locdiff != y->locdiff ||
+            memcmp(&x->self, &y->self, sizeof x->self))
+            return 0;
+    }
+    return 1;
 }
 
 /* The functions and locations of every stack, read from the root (or the
@@ -245,32 +291,95 @@ static inline size_t pair_lcp_fast(const struct pair_lcp *p, ss_id a, ss_id b)
     return pair_lcp(p, a, b);
 }
 
-/* The build's scratch: per depth, the self of the block's samples ending
- * there (four sums, so that no sum chains through memory) and flags (1:
- * a sample ends there, 2: two consecutive samples differ in location
- * there); per stack, its depth; the pairs' common prefixes by function
- * and by location; the entries made. */
+/* A part's entries (a VEC). */
+struct ix_ents {
+    struct ix_entry *v;
+    size_t n, cap;
+};
+
+/* The parts not taken yet, [lo, hi).  The first thread takes them from the
+ * first on, summing the weights as it goes (bcum and stack_w: each sum in
+ * sample order, so the same doubles as one pass); the second takes them
+ * from the last back, each from where one pass would be at its start
+ * (pos_at).  When they meet, the first sums the weights of the second's
+ * parts.  So the parts split between the threads as the threads run: when
+ * the second gets no processor, the first does it all in one pass. */
+struct ix_claims {
+    pthread_mutex_t mu;
+    size_t lo, hi;
+};
+
+/* The build, shared by the threads: the weights (the caller's, else a
+ * column when sample i's weight is col[i], else 1 when every sample counts
+ * 1, else the model's), per stack its depth (the model's offsets take two
+ * reads), the pairs' common prefixes by function and by location, the
+ * deepest stack; the parts (bpp blocks each) and their entries. */
 struct ix_build {
     const struct ss_model *m;
     struct ss_flame_index *ix;
+    const double *w;
+    const int64_t *wcol;
+    int one;
+    uint16_t *sdep;
+    size_t maxd;
+    struct pair_lcp pf, pl;
+    size_t bpp, nparts;
+    struct ix_ents *ents;
+    struct ix_claims *cl;
+};
+
+/* Where a pass over the samples is before sample i: the source of the
+ * samples before (and its scale), the next gap, where one of them changes
+ * next, whether a break (a new source, a gap, a sample without frames) came
+ * since the last taken sample or no sample was taken yet, and that
+ * sample's stack. */
+struct ix_pos {
+    size_t src, src_end;
+    size_t g, next_gap;
+    size_t next; /* the least of src_end and next_gap */
+    double scale;
+    int brk;
+    ss_id prev;
+};
+
+/* A thread's pass over its parts (struct ix_claims): whether it sums the
+ * weights (the first thread) and their sum so far; per depth, the self of
+ * the block's samples ending there (four sums, so that no sum chains
+ * through memory) and flags (1: a sample ends there, 2: two consecutive
+ * samples differ in location there); the entries of the part it is on
+ * (their offsets start at 0 in each part until all are done). */
+struct ix_part {
+    const struct ix_build *B;
+    int sums;
+    double cum;
     double *sself;
     uint8_t *sflag;
-    uint16_t *sdep;
-    struct pair_lcp pf, pl;
-    VEC(struct ix_entry) ent;
+    ss_id *chp, *chs; /* the block's changes of stack: from chp[k] to chs[k] */
+    struct ix_ents *ent;
+    size_t nall;
+    uint32_t maxdepth;
+    int rc;
 };
 
 static void ix_build_free(struct ix_build *B)
 {
-    free(B->sself);
-    free(B->sflag);
+    for (size_t c = 0; B->ents && c < B->nparts; c++)
+        VEC_FREE(B->ents[c]);
+    free(B->ents);
     free(B->sdep);
     pair_lcp_free(&B->pf);
     pair_lcp_free(&B->pl);
-    VEC_FREE(B->ent);
 }
 
-/* The index's arrays and the build's scratch.  Returns 0 or -1. */
+static void ix_part_free(struct ix_part *P)
+{
+    free(P->sself);
+    free(P->sflag);
+    free(P->chp);
+    free(P->chs);
+}
+
+/* The index's arrays and the shared part's depths.  Returns 0 or -1. */
 static int ix_alloc(struct ix_build *B, size_t n, size_t nb)
 {
     const struct ss_model *m = B->m;
@@ -285,185 +394,450 @@ static int ix_alloc(struct ix_build *B, size_t n, size_t nb)
     ix->fn = ss_alloc_array(nf, sizeof *ix->fn);
     ix->loc = ss_alloc_array(nf, sizeof *ix->loc);
     ix->stack_w = ss_calloc_array(ns ? ns : 1, sizeof *ix->stack_w);
-    size_t maxd = 1;
-    for (size_t s = 0; s < ns; s++)
-        if (ss_stack_depth(m, (ss_id)s) > maxd)
-            maxd = ss_stack_depth(m, (ss_id)s);
-    B->sself = ss_calloc_array(maxd * 4, sizeof *B->sself);
-    B->sflag = ss_calloc_array(maxd, 1);
-    return ix->lcp && ix->bmin && ix->bcum && ix->bsrc && ix->scale && ix->eoff && ix->fn &&
-                   ix->loc && ix->stack_w && B->sself && B->sflag
-               ? 0
-               : -1;
+    B->sdep = ss_alloc_array(ns ? ns : 1, sizeof *B->sdep);
+    if (!ix->lcp || !ix->bmin || !ix->bcum || !ix->bsrc || !ix->scale || !ix->eoff || !ix->fn ||
+        !ix->loc || !ix->stack_w || !B->sdep)
+        return -1;
+    B->maxd = 1;
+    for (size_t s = 0; s < ns; s++) {
+        size_t d = ss_stack_depth(m, (ss_id)s);
+        B->sdep[s] = (uint16_t)d; /* index_rows refuses deeper stacks */
+        B->maxd = d > B->maxd ? d : B->maxd;
+    }
+    return 0;
 }
 
-/* Where two consecutive taken samples of block [lo, hi) (prev0: the taken
- * sample before it) differ in location at a depth that every sample of the
- * block shares (below bm: a frame holds the whole block only there): flag
- * 2 at those depths; *tlo and *thi widened to them. */
-static void block_changes(struct ix_build *B, size_t lo, size_t hi, uint16_t bm, ss_id prev0,
-                          size_t *tlo, size_t *thi)
+/* A thread's scratch.  Returns 0 or -1. */
+static int ix_part_alloc(struct ix_part *P, const struct ix_build *B, int sums)
+{
+    memset(P, 0, sizeof *P);
+    P->B = B;
+    P->sums = sums;
+    P->sself = ss_calloc_array(B->maxd * 4, sizeof *P->sself);
+    P->sflag = ss_calloc_array(B->maxd, 1);
+    P->chp = ss_alloc_array(BLOCK, sizeof *P->chp);
+    P->chs = ss_alloc_array(BLOCK, sizeof *P->chs);
+    return P->sself && P->sflag && P->chp && P->chs ? 0 : -1;
+}
+
+/* The weight of sample i (taken or not), whose source has this scale:
+ * the caller's w, else the column wcol, else 1 (one), else the model's. */
+static inline double wt(const struct ss_model *m, const double *w, const int64_t *wcol, int one,
+                        size_t i, double scale)
+{
+    return w      ? w[i]
+           : wcol ? (double)wcol[i] * scale
+           : one  ? scale
+                  : (double)ss_sample_weight(m, i) * scale;
+}
+
+static inline double ix_weight(const struct ix_build *B, size_t i, double scale)
+{
+    return wt(B->m, B->w, B->wcol, B->one, i, scale);
+}
+
+/* One past the last sample of source s. */
+static inline size_t src_end(const struct ss_model *m, size_t s)
+{
+    return m->sources.v[s].first_sample + m->sources.v[s].n_samples;
+}
+
+/* The source a pass holds at sample i: the first that ends after it (the
+ * sources' ranges follow each other), m->sources.n when none does. */
+static size_t src_at(const struct ss_model *m, size_t i)
+{
+    size_t lo = 0, hi = m->sources.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (src_end(m, mid) > i)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Before the first sample. */
+static struct ix_pos pos_first(const struct ix_build *B)
 {
     const struct ss_model *m = B->m;
-    const struct ss_flame_index *ix = B->ix;
-    ss_id p = prev0;
-    for (size_t i = lo; i < hi; i++) {
-        if (ix->lcp[i] == NOT_TAKEN)
+    struct ix_pos p = {0, m->sources.n ? src_end(m, 0) : B->ix->n, 0, SIZE_MAX, 0, 0, 1, SS_NONE};
+    p.next_gap = m->gaps.n ? m->gaps.v[0] : SIZE_MAX;
+    p.next = p.src_end < p.next_gap ? p.src_end : p.next_gap;
+    p.scale = m->sources.n ? B->ix->scale[0] : 0;
+    return p;
+}
+
+/* Sample i reached (i >= p.next): its source and scale, and whether a new
+ * source or a gap breaks the timeline there. */
+static struct ix_pos pos_step(const struct ix_build *B, struct ix_pos p, size_t i)
+{
+    const struct ss_model *m = B->m;
+    if (i >= p.src_end) {
+        while (p.src < m->sources.n && i >= src_end(m, p.src))
+            p.src++;
+        p.src_end = p.src < m->sources.n ? src_end(m, p.src) : SIZE_MAX;
+        p.scale = p.src < m->sources.n ? B->ix->scale[p.src] : 0;
+        p.brk = 1;
+    }
+    if (i >= p.next_gap) {
+        while (p.g < m->gaps.n && m->gaps.v[p.g] < i)
+            p.g++;
+        if (p.g < m->gaps.n && m->gaps.v[p.g] == i)
+            p.brk = 1;
+        p.next_gap = p.g < m->gaps.n ? (m->gaps.v[p.g] > i ? m->gaps.v[p.g] : i + 1) : SIZE_MAX;
+    }
+    p.next = p.src_end < p.next_gap ? p.src_end : p.next_gap;
+    return p;
+}
+
+/* Before sample lo, as a pass from the first sample would be there: after
+ * the last taken sample before lo (found backwards), then over the samples
+ * not taken up to lo (they may break the timeline). */
+static struct ix_pos pos_at(const struct ix_build *B, size_t lo)
+{
+    const struct ss_model *m = B->m;
+    const ss_id *stk = m->sample_stack.v;
+    struct ix_pos p = pos_first(B);
+    size_t from = 0, ns = m->sources.n, s = lo ? src_at(m, lo - 1) : 0;
+    for (size_t t = lo; t-- > 0;) {
+        while (s > 0 && src_end(m, s - 1) > t)
+            s--;
+        if (!B->sdep[stk[t]] || !(ix_weight(B, t, s < ns ? B->ix->scale[s] : 0) > 0))
             continue;
-        ss_id s = m->sample_stack.v[i];
-        if (s != p) {
-            /* a few depths: compared; more: from the first where the
-             * locations differ */
-            size_t ll = bm <= 4 ? 0 : pair_lcp(&B->pl, p, s);
-            const ss_id *lp = ix->loc + (ss_stack_frames(m, p) - m->stack_loc.v);
-            const ss_id *ls = ix->loc + (ss_stack_frames(m, s) - m->stack_loc.v);
-            for (size_t t = ll; t < bm; t++)
-                if (lp[t] != ls[t])
-                    B->sflag[t] |= 2;
-            *tlo = ll < *tlo ? ll : *tlo;
-            if (ll < bm && (size_t)bm - 1 > *thi)
-                *thi = (size_t)bm - 1;
-        }
-        p = s;
+        p.src = s;
+        p.src_end = s < ns ? src_end(m, s) : SIZE_MAX;
+        p.scale = s < ns ? B->ix->scale[s] : 0;
+        p.g = ss_model_gap_first(m, t + 1);
+        p.next_gap = p.g < m->gaps.n ? m->gaps.v[p.g] : SIZE_MAX;
+        p.next = p.src_end < p.next_gap ? p.src_end : p.next_gap;
+        p.brk = 0;
+        p.prev = stk[t];
+        from = t + 1;
+        break;
+    }
+    for (size_t i = from; i < lo; i++) {
+        if (i >= p.next)
+            p = pos_step(B, p, i);
+        if (!B->sdep[stk[i]])
+            p.brk = 1;
+    }
+    return p;
+}
+
+/* Where two consecutive taken samples of the block differ in location at
+ * a depth that every sample of the block shares (below bm: a frame holds
+ * the whole block only there): flag 2 at those depths; *tlo and *thi
+ * widened to them.  The pairs that differ are P->chp[k], P->chs[k] for k <
+ * nch (the block's first sample with the taken sample before it). */
+static void block_changes(struct ix_part *P, size_t nch, uint16_t bm, size_t *tlo, size_t *thi)
+{
+    const struct ss_model *m = P->B->m;
+    const struct ss_flame_index *ix = P->B->ix;
+    for (size_t k = 0; k < nch; k++) {
+        ss_id p = P->chp[k], s = P->chs[k];
+        /* a few depths: compared; more: from the first where the locations
+         * differ */
+        size_t ll = bm <= 4 ? 0 : pair_lcp_fast(&P->B->pl, p, s);
+        const ss_id *lp = ix->loc + (ss_stack_frames(m, p) - m->stack_loc.v);
+        const ss_id *ls = ix->loc + (ss_stack_frames(m, s) - m->stack_loc.v);
+        for (size_t t = ll; t < bm; t++)
+            if (lp[t] != ls[t])
+                P->sflag[t] |= 2;
+        *tlo = ll < *tlo ? ll : *tlo;
+        if (ll < bm && (size_t)bm - 1 > *thi)
+            *thi = (size_t)bm - 1;
     }
 }
 
 /* The block's entries: its flagged depths [tlo, thi], in order, with their
  * self (the scratch cleared for the next block).  Returns 0 or -1. */
-static int block_entries(struct ix_build *B, size_t tlo, size_t thi)
+static int block_entries(struct ix_part *P, size_t tlo, size_t thi)
 {
     for (size_t t = tlo; tlo != SIZE_MAX && t <= thi; t++) {
-        if (!B->sflag[t])
+        if (!P->sflag[t])
             continue;
-        double *ss = B->sself + t * 4;
+        double *ss = P->sself + t * 4;
         double self = (ss[0] + ss[1]) + (ss[2] + ss[3]);
-        if (VEC_PUSH(B->ent, ((struct ix_entry){(uint32_t)t, (B->sflag[t] & 2) != 0, self})))
+        if (VEC_PUSH(*P->ent, ((struct ix_entry){(uint32_t)t, (P->sflag[t] & 2) != 0, self})))
             return -1;
         ss[0] = ss[1] = ss[2] = ss[3] = 0;
-        B->sflag[t] = 0;
+        P->sflag[t] = 0;
     }
+    return 0;
+}
+
+/* Blocks [b0, b1) from *pp (moved on past them): per sample its lcp, per
+ * block its least, its source and entries, and with `sums` the first
+ * thread's sums.  Returns 0 or -1 (out of memory).  Made twice, with sums
+ * and without (part_blocks): a test of sums in the loop cost a build on
+ * one thread 8% of its time. */
+static inline __attribute__((always_inline)) int index_blocks(struct ix_part *P, struct ix_pos *pp,
+                                                              size_t b0, size_t b1, const int sums)
+{
+    const struct ix_build *B = P->B;
+    struct ss_flame_index *ix = B->ix;
+    const ss_id *stk = B->m->sample_stack.v;
+    const uint16_t *sdep = B->sdep;
+    uint16_t *lcp = ix->lcp;
+    /* row: the table's pairs of the taken sample before (its class) */
+    const uint8_t *all = B->pf.all, *row = NULL;
+    const uint32_t *cls = B->pf.cls;
+    double *sself = P->sself, *stack_w = ix->stack_w, cum = P->cum;
+    uint8_t *sflag = P->sflag;
+    ss_id *chp = P->chp, *chs = P->chs;
+    const int one = B->one;
+    const double *win = B->w;
+    const int64_t *wcol = B->wcol;
+    struct ix_pos p = *pp;
+    size_t n = ix->n, nall = 0, nc = B->pf.nc;
+    if (all && p.prev != SS_NONE)
+        row = all + (size_t)cls[p.prev] * nc;
+    for (size_t b = b0; b < b1; b++) {
+        size_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n, nch = 0;
+        uint16_t bm = NOT_TAKEN;
+        if (sums)
+            ix->bcum[b] = cum;
+        ix->bsrc[b] = (uint32_t)p.src;
+        ix->eoff[b] = (uint32_t)P->ent->n;
+        size_t tlo = SIZE_MAX, thi = 0; /* the depths where samples end */
+        for (size_t i = lo; i < hi; i++) {
+            if (i >= p.next)
+                p = pos_step(B, p, i);
+            ss_id s = stk[i];
+            size_t d = sdep[s], keep = 0;
+            double w = wt(B->m, win, wcol, one, i, p.scale);
+            if (d == 0 || !(w > 0)) {
+                p.brk |= d == 0;
+                lcp[i] = NOT_TAKEN;
+                continue;
+            }
+            uint32_t c = cls[s];
+            if (!p.brk) {
+                /* the table's diagonal: the depth (a repeat) */
+                keep = row ? row[c] : ALL_ESC;
+                if (keep == ALL_ESC)
+                    keep = s == p.prev ? d : pair_lcp(&B->pf, p.prev, s);
+            }
+            if (all)
+                row = all + (size_t)c * nc;
+            chp[nch] = p.prev; /* kept (nch moves on) when the stack changes */
+            chs[nch] = s;
+            nch += s != p.prev;
+            p.brk = 0;
+            p.prev = s;
+            lcp[i] = (uint16_t)keep;
+            bm = (uint16_t)keep < bm ? (uint16_t)keep : bm;
+            nall += d - keep;
+            sself[(d - 1) * 4 + (i & 3)] += w; /* 4 sums: no chain through memory */
+            sflag[d - 1] = 1;
+            tlo = d - 1 < tlo ? d - 1 : tlo;
+            thi = d - 1 > thi ? d - 1 : thi;
+            if (sums) {
+                stack_w[s] += w;
+                cum += w;
+            }
+        }
+        ix->bmin[b] = bm;
+        if (tlo != SIZE_MAX && thi + 1 > P->maxdepth)
+            P->maxdepth = (uint32_t)(thi + 1);
+        if (bm != NOT_TAKEN && bm > 0)
+            block_changes(P, nch, bm, &tlo, &thi);
+        if (block_entries(P, tlo, thi))
+            return -1;
+    }
+    P->cum = cum;
+    P->nall += nall;
+    *pp = p;
+    return 0;
+}
+
+static int part_blocks(struct ix_part *P, struct ix_pos *pp, size_t b0, size_t b1)
+{
+    return P->sums ? index_blocks(P, pp, b0, b1, 1) : index_blocks(P, pp, b0, b1, 0);
+}
+
+/* The sums of the blocks [b0, b1) after the first part's (p: the position
+ * there, *pcum its sum), in sample order as one pass makes them. */
+static void part_sums(const struct ix_build *B, struct ix_pos p, size_t b0, size_t b1, double *pcum)
+{
+    struct ss_flame_index *ix = B->ix;
+    const ss_id *stk = B->m->sample_stack.v;
+    const uint16_t *sdep = B->sdep;
+    const double *win = B->w;
+    const int64_t *wcol = B->wcol;
+    const int one = B->one;
+    double *stack_w = ix->stack_w, cum = *pcum;
+    for (size_t b = b0; b < b1; b++) {
+        size_t lo = b * BLOCK, hi = lo + BLOCK < ix->n ? lo + BLOCK : ix->n;
+        ix->bcum[b] = cum;
+        for (size_t i = lo; i < hi; i++) {
+            if (i >= p.next)
+                p = pos_step(B, p, i);
+            ss_id s = stk[i];
+            double w = wt(B->m, win, wcol, one, i, p.scale);
+            if (!sdep[s] || !(w > 0))
+                continue;
+            stack_w[s] += w;
+            cum += w;
+        }
+    }
+    *pcum = cum;
+}
+
+/* Take the next part not taken, from the last back (top) or from the first
+ * on, in *c; 0 when none is left. */
+static int take(struct ix_claims *cl, int top, size_t *c)
+{
+    pthread_mutex_lock(&cl->mu);
+    int ok = cl->lo < cl->hi;
+    if (ok)
+        *c = top ? --cl->hi : cl->lo++;
+    pthread_mutex_unlock(&cl->mu);
+    return ok;
+}
+
+/* Part c from position *p. */
+static int part_run(struct ix_part *P, size_t c, struct ix_pos *p)
+{
+    const struct ix_build *B = P->B;
+    size_t b0 = c * B->bpp, b1 = b0 + B->bpp < B->ix->nb ? b0 + B->bpp : B->ix->nb;
+    P->ent = &B->ents[c];
+    return part_blocks(P, p, b0, b1);
+}
+
+/* The second thread: parts from the last back, each from its position,
+ * found by itself. */
+static void *part_thread(void *arg)
+{
+    struct ix_part *P = arg;
+    size_t c;
+    while (!P->rc && take(P->B->cl, 1, &c)) {
+        struct ix_pos p = pos_at(P->B, c * P->B->bpp * BLOCK);
+        P->rc = part_run(P, c, &p);
+    }
+    return NULL;
+}
+
+/* The parts: the second thread's started (threaded; without, it takes them
+ * all first), then the first's here from the first part on, and the sums
+ * of those it did not take.  Returns 0 or -1. */
+static int run_parts(const struct ix_build *B, struct ix_part *P, int threaded)
+{
+    pthread_t th;
+    int started = threaded && pthread_create(&th, NULL, part_thread, &P[1]) == 0;
+    if (!threaded)
+        part_thread(&P[1]);
+    struct ix_pos p = pos_first(B);
+    size_t c;
+    while (!P[0].rc && take(B->cl, 0, &c))
+        P[0].rc = part_run(&P[0], c, &p);
+    if (!P[0].rc) /* lo: moved by this thread only */
+        part_sums(B, p, B->cl->lo * B->bpp, B->ix->nb, &P[0].cum);
+    if (started)
+        pthread_join(th, NULL);
+    return P[0].rc || P[1].rc ? -1 : 0;
+}
+
+/* The index from its parts: each part's entries where they were made,
+ * their offsets moved on by the parts' before. */
+static int join_parts(struct ix_build *B, struct ix_part *P)
+{
+    struct ss_flame_index *ix = B->ix;
+    ix->ent = calloc(B->nparts, sizeof *ix->ent);
+    ix->eseg = ss_alloc_array(B->nparts + 1, sizeof *ix->eseg);
+    if (!ix->ent || !ix->eseg)
+        return -1;
+    ix->bpp = B->bpp;
+    ix->nparts = B->nparts;
+    ix->eseg[0] = 0;
+    for (size_t c = 0; c < B->nparts; c++) {
+        ix->ent[c] = B->ents[c].v;
+        B->ents[c].v = NULL;
+        ix->eseg[c + 1] = ix->eseg[c] + B->ents[c].n;
+    }
+    for (size_t b = 0; b < ix->nb; b++)
+        ix->eoff[b] += (uint32_t)ix->eseg[b / B->bpp];
+    ix->eoff[ix->nb] = (uint32_t)ix->eseg[B->nparts];
+    ix->bcum[ix->nb] = P[0].cum;
+    ix->nframes = P[0].nall + P[1].nall;
+    ix->max_depth = P[1].maxdepth > P[0].maxdepth ? P[1].maxdepth : P[0].maxdepth;
     return 0;
 }
 
 int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
                          struct ss_flame_index **out, struct ss_error *err)
 {
+    size_t n = m->sample_stack.n, part = n / PARTS > PART_MIN ? n / PARTS : PART_MIN;
+    int threaded = n >= 2 * PART_MIN && ss_threads(2) > 1;
+    return ss_flame_index_build_parts(m, sample_w, inverted, threaded ? part : 0, threaded, out,
+                                      err);
+}
+
+/* The build's parts and the threads' scratch.  Returns 0 or -1. */
+static int parts_alloc(struct ix_build *B, struct ix_part *P, size_t part)
+{
+    size_t nb = B->ix->nb;
+    B->bpp = part / BLOCK && part / BLOCK < nb ? part / BLOCK : nb ? nb : 1;
+    B->nparts = nb ? (nb + B->bpp - 1) / B->bpp : 1;
+    B->ents = ss_calloc_array(B->nparts, sizeof *B->ents);
+    B->cl->lo = 0;
+    B->cl->hi = B->nparts;
+    return B->ents && !ix_part_alloc(&P[0], B, 1) && !ix_part_alloc(&P[1], B, 0) ? 0 : -1;
+}
+
+int ss_flame_index_build_parts(const struct ss_model *m, const double *sample_w, int inverted,
+                               size_t part, int threaded, struct ss_flame_index **out,
+                               struct ss_error *err)
+{
     *out = NULL;
-    size_t n = m->sample_stack.n, ns = ss_model_nstacks(m);
-    size_t nb = (n + BLOCK - 1) / BLOCK;
+    size_t n = m->sample_stack.n, nb = (n + BLOCK - 1) / BLOCK;
     struct ss_flame_index *ix = calloc(1, sizeof *ix);
     struct ix_build B;
+    struct ix_part P[2];
+    struct ix_claims cl;
     memset(&B, 0, sizeof B);
+    memset(P, 0, sizeof P);
+    if (!ix || pthread_mutex_init(&cl.mu, NULL)) {
+        free(ix);
+        return ss_nomem(err, "flame chart index");
+    }
     B.m = m;
     B.ix = ix;
-    if (!ix)
-        return ss_nomem(err, "flame chart index");
+    B.cl = &cl;
+    B.w = sample_w;
+    B.wcol = m->weights.row ? NULL : m->weights.col;
+    if (!m->weights.col && m->values.n) { /* ss_sample_weight: the count column, or 1 */
+        const int64_t *count = m->values.v[SS_VT_COUNT];
+        B.one = !count;
+        B.wcol = m->value_rows ? NULL : count;
+    }
     ix->w = sample_w;
     ix->inverted = inverted != 0;
     ix->n = n;
     ix->nb = nb;
+    int rc = -1;
     if (ix_alloc(&B, n, nb))
-        goto oom;
+        goto out;
     if (!index_rows(m, ix)) {
-        ss_flame_index_free(ix); /* too deep: the caller builds without */
-        ix_build_free(&B);
-        return 0;
+        rc = 0; /* too deep: the caller builds without */
+        goto out;
     }
     for (size_t k = 0; k < m->sources.n; k++)
         ix->scale[k] = ss_source_scale(m, k);
-    if (pair_lcp_init(&B.pf, m, ix->fn, 1) || pair_lcp_init(&B.pl, m, ix->loc, 0))
-        goto oom;
-    /* per stack, its depth (the model's offsets take two reads) */
-    uint16_t *sdep = B.sdep = ss_alloc_array(ns ? ns : 1, sizeof *B.sdep);
-    if (!sdep)
-        goto oom;
-    for (size_t k = 0; k < ns; k++)
-        sdep[k] = (uint16_t)ss_stack_depth(m, (ss_id)k);
-    double *sself = B.sself;
-    uint8_t *sflag = B.sflag;
-    size_t src = 0, g = 0, nall = 0;
-    double cum = 0;
-    int brk_pending = 1;
-    ss_id prev = SS_NONE;
-    uint32_t maxdepth = 0;
-    /* the sample where the source ends and the next gap (one test each) */
-    size_t src_end = m->sources.n ? m->sources.v[0].first_sample + m->sources.v[0].n_samples : n;
-    size_t next_gap = m->gaps.n ? m->gaps.v[0] : SIZE_MAX;
-    double scale = m->sources.n ? ix->scale[0] : 0;
-    /* the column read straight only when sample i's weight is col[i] */
-    const int64_t *wcol = m->weights.row ? NULL : m->weights.col;
-    for (size_t b = 0; b < nb; b++) {
-        size_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
-        uint16_t bm = NOT_TAKEN;
-        ss_id prev0 = prev; /* the taken sample before the block */
-        ix->bcum[b] = cum;
-        ix->bsrc[b] = (uint32_t)src;
-        ix->eoff[b] = (uint32_t)B.ent.n;
-        size_t tlo = SIZE_MAX, thi = 0; /* the depths where samples end */
-        for (size_t i = lo; i < hi; i++) {
-            if (i >= src_end) {
-                while (src < m->sources.n &&
-                       i >= m->sources.v[src].first_sample + m->sources.v[src].n_samples)
-                    src++;
-                src_end = src < m->sources.n
-                              ? m->sources.v[src].first_sample + m->sources.v[src].n_samples
-                              : SIZE_MAX;
-                scale = src < m->sources.n ? ix->scale[src] : 0;
-                brk_pending = 1;
-            }
-            if (i >= next_gap) {
-                while (g < m->gaps.n && m->gaps.v[g] < i)
-                    g++;
-                if (g < m->gaps.n && m->gaps.v[g] == i)
-                    brk_pending = 1;
-                next_gap = g < m->gaps.n ? (m->gaps.v[g] > i ? m->gaps.v[g] : i + 1) : SIZE_MAX;
-            }
-            ss_id s = m->sample_stack.v[i];
-            size_t d = sdep[s];
-            double w = sample_w ? sample_w[i]
-                       : wcol   ? (double)wcol[i] * scale
-                                : (double)ss_sample_weight(m, i) * scale;
-            if (d == 0 || !(w > 0)) {
-                if (d == 0)
-                    brk_pending = 1;
-                ix->lcp[i] = NOT_TAKEN;
-                continue;
-            }
-            size_t keep = brk_pending ? 0 : s == prev ? d : pair_lcp_fast(&B.pf, prev, s);
-            brk_pending = 0;
-            ix->lcp[i] = (uint16_t)keep;
-            if ((uint16_t)keep < bm)
-                bm = (uint16_t)keep;
-            nall += d - keep;
-            if (d > maxdepth)
-                maxdepth = (uint32_t)d;
-            sself[(d - 1) * 4 + (i & 3)] += w; /* 4 sums: no chain through memory */
-            sflag[d - 1] = 1;
-            tlo = d - 1 < tlo ? d - 1 : tlo;
-            thi = d - 1 > thi ? d - 1 : thi;
-            ix->stack_w[s] += w;
-            cum += w;
-            prev = s;
-        }
-        ix->bmin[b] = bm;
-        if (bm != NOT_TAKEN && bm > 0)
-            block_changes(&B, lo, hi, bm, prev0, &tlo, &thi);
-        if (block_entries(&B, tlo, thi))
-            goto oom;
-    }
-    ix->bcum[nb] = cum;
-    ix->eoff[nb] = (uint32_t)B.ent.n;
-    ix->ent = B.ent.v;
-    B.ent.v = NULL;
-    ix->nframes = nall;
-    ix->max_depth = maxdepth;
-    ix_build_free(&B);
+    if (pair_lcp_init(&B.pf, m, ix->fn, 1) || pair_lcp_init(&B.pl, m, ix->loc, 1) ||
+        parts_alloc(&B, P, part) || run_parts(&B, P, threaded) || join_parts(&B, P))
+        goto out;
     *out = ix;
-    return 0;
-oom:
+    rc = 0;
+out:
+    ix_part_free(&P[0]);
+    ix_part_free(&P[1]);
     ix_build_free(&B);
-    ss_flame_index_free(ix);
-    return ss_nomem(err, "flame chart index");
+    pthread_mutex_destroy(&cl.mu);
+    if (!*out)
+        ss_flame_index_free(ix);
+    return rc ? ss_nomem(err, "flame chart index") : 0;
 }
 
 /* ---- questions ------------------------------------------------------------ */
@@ -543,15 +917,17 @@ static double cum_at(const struct ss_model *m, const struct ss_flame_index *ix, 
 /* The entry of block b at depth t, NULL when it has none. */
 static const struct ix_entry *entry(const struct ss_flame_index *ix, size_t b, size_t t)
 {
-    size_t lo = ix->eoff[b], hi = ix->eoff[b + 1];
+    size_t c = b / ix->bpp, lo = ix->eoff[b] - ix->eseg[c], hi = ix->eoff[b + 1] - ix->eseg[c];
+    const struct ix_entry *e = ix->ent[c];
+    size_t end = hi;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (ix->ent[mid].depth < t)
+        if (e[mid].depth < t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < ix->eoff[b + 1] && ix->ent[lo].depth == t ? &ix->ent[lo] : NULL;
+    return lo < end && e[lo].depth == t ? &e[lo] : NULL;
 }
 
 /* Samples [a, b) of a frame at depth j whose location so far is *loc:

@@ -14,7 +14,10 @@
  * depth the weight of the samples that end there (a frame's self) and
  * whether two consecutive samples differ in location there (a frame's
  * location).  Built once per model, weights and direction (inverted or
- * not) in one pass; about 2 bytes a sample. */
+ * not) in one pass; about 2 bytes a sample.  A long profile is built in
+ * parts of its samples on two threads (STACKSCOPE_THREADS): a part starts
+ * from where one pass would be at its first sample, and every sum of
+ * weights runs in sample order, so the index is the same. */
 #ifndef SS_FLAME_INDEX_H
 #define SS_FLAME_INDEX_H
 
@@ -33,6 +36,20 @@ struct ss_flame_index;
  * an error code with err set. */
 int ss_flame_index_build(const struct ss_model *m, const double *sample_w, int inverted,
                          struct ss_flame_index **out, struct ss_error *err);
+
+/* ss_flame_index_build in parts of `part` samples (rounded down to blocks
+ * of the index; 0: one part), on two threads, or for the tests without a
+ * second thread (threaded 0): each part then built on its own from the
+ * last back, from where one pass would be at its start, as the second
+ * thread builds those it takes.  ss_flame_index_build picks the parts. */
+int ss_flame_index_build_parts(const struct ss_model *m, const double *sample_w, int inverted,
+                               size_t part, int threaded, struct ss_flame_index **out,
+                               struct ss_error *err);
+
+/* Are a and b, indexes of model m, the same, byte for byte (however they
+ * were built)? */
+int ss_flame_index_same(const struct ss_model *m, const struct ss_flame_index *a,
+                        const struct ss_flame_index *b);
 
 void ss_flame_index_free(struct ss_flame_index *ix);
 

@@ -678,6 +678,38 @@ static void same_chart(const struct ss_flame *a, const struct ss_flame *b)
     }
 }
 
+/* Builds of m in parts of each size in parts (0 ends them; NULL: 256, a
+ * block of the index), on two threads and without a second thread (then
+ * every part is built on its own from where one pass would be), each the
+ * same as the build in one part, byte for byte. */
+static void same_in_parts(const struct ss_model *m, const double *w, int inv, const size_t *parts)
+{
+    static const size_t blocks[] = {256, 0};
+    struct ss_error err;
+    struct ss_flame_index *whole, *ix;
+    ck_assert_int_eq(ss_flame_index_build_parts(m, w, inv, 0, 0, &whole, &err), 0);
+    ck_assert_ptr_nonnull(whole);
+    for (size_t k = 0; (parts ? parts : blocks)[k]; k++)
+        for (int threaded = 0; threaded <= 1; threaded++) {
+            size_t part = (parts ? parts : blocks)[k];
+            ck_assert_int_eq(ss_flame_index_build_parts(m, w, inv, part, threaded, &ix, &err), 0);
+            ck_assert_msg(ss_flame_index_same(m, whole, ix),
+                          "parts of %zu (threaded %d, inverted %d, weights %s)", part, threaded,
+                          inv, w ? "given" : "the measure's");
+            ss_flame_index_free(ix);
+        }
+    /* ss_flame_index_build splits a long profile on two threads, not on one */
+    static const char *const threads[] = {"1", "2"};
+    for (int t = 0; t < 2; t++) {
+        setenv("STACKSCOPE_THREADS", threads[t], 1);
+        ck_assert_int_eq(ss_flame_index_build(m, w, inv, &ix, &err), 0);
+        ck_assert(ss_flame_index_same(m, whole, ix));
+        ss_flame_index_free(ix);
+    }
+    unsetenv("STACKSCOPE_THREADS");
+    ss_flame_index_free(whole);
+}
+
 /* The sample index (flame_index.h) against the chart built from every
  * sample, on a long random profile with every kind of break: sessions
  * (sources), samples without frames, gaps left by drop-samples, weights of
@@ -686,7 +718,7 @@ static void same_chart(const struct ss_flame *a, const struct ss_flame *b)
  * SS_NONE only where its samples differ there, also below a depth where
  * they differ); recursion; in both directions, at many resolutions and
  * zooms.  The frames are the same, and so is the search's share (against
- * the exact chart's). */
+ * the exact chart's); the index built in two parts is the same. */
 START_TEST(test_flame_chart_index)
 {
     static const char *stacks[] = {"\"g\" 1#3 \"f\" 1#9 \"main\" ",
@@ -797,6 +829,7 @@ START_TEST(test_flame_chart_index)
                     ss_flame_free(&fast);
                 }
             }
+            same_in_parts(&m, ixw, inv, NULL); /* in parts: the same */
             /* an index of the other direction is not used: the same chart */
             struct ss_flame_index *other;
             ck_assert_int_eq(ss_flame_index_build(&m, ixw, !inv, &other, &err), 0);
@@ -887,6 +920,85 @@ START_TEST(test_flame_chart_index_deep)
 }
 END_TEST
 
+/* The index built in parts: a part starts where one pass would be, so
+ * parts of any size give the index of one pass.  A profile of 132,000
+ * samples (long enough for ss_flame_index_build to take two threads) whose
+ * blocks of 256 samples begin at a new source (512), after a sample without
+ * frames (at 768, and at 1023: the sample before 1024), at a gap (1280,
+ * drop-samples; the model without it too), inside runs of samples not
+ * taken (weight 0: the first 300 given, so that none is taken before 256;
+ * 1500 to 1799 given, over 1536 and 1792; counts of 0 from 2000 to 2099,
+ * over 2048) and inside a run of one stack (over 2304); stacks that share
+ * their lines or only their functions, and another root; in both
+ * directions, with the measure's weights (the count column read straight,
+ * then through a transform's rows) and with weights given. */
+START_TEST(test_flame_index_parts)
+{
+    struct ss_model m0, m;
+    struct ss_error err;
+    ck_assert_int_eq(ss_model_init(&m0, &err), 0);
+    static const char *const names[] = {"main", "f", "g", "h", "k"};
+    ss_id file = ss_model_intern_cstr(&m0, "a.R"), loc[5][2];
+    for (int f = 0; f < 5; f++) {
+        ss_id nm = ss_model_intern_cstr(&m0, names[f]);
+        ss_id fn = ss_model_function(&m0, nm, nm, file, 1);
+        for (int l = 0; l < 2; l++)
+            loc[f][l] = ss_model_location(&m0, fn, file, (uint32_t)(10 * f + l + 1));
+    }
+    /* innermost first: main>f>g, the same with f's other line, main>h,
+     * main>f>g>k (g's other line), main, g>f; and no frames */
+    const ss_id fr[6][4] = {{loc[2][0], loc[1][0], loc[0][0]},
+                            {loc[2][0], loc[1][1], loc[0][0]},
+                            {loc[3][0], loc[0][0]},
+                            {loc[4][0], loc[2][1], loc[1][0], loc[0][0]},
+                            {loc[0][0]},
+                            {loc[1][0], loc[2][0]}};
+    const size_t depth[6] = {3, 3, 2, 4, 1, 2};
+    ss_id st[7];
+    for (int k = 0; k < 6; k++)
+        st[k] = ss_model_stack(&m0, fr[k], depth[k], SS_NONE);
+    st[6] = ss_model_stack(&m0, NULL, 0, SS_NONE);
+    fx_source(&m0, "test", "a", 1, 1000, 0);
+    const size_t n = 132020;
+    uint64_t x = 88172645463325252ULL;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (i == 512 || i == 70000)
+            fx_source(&m0, "test", "b", 2, i == 512 ? 2500 : 1000, 0);
+        ss_id s = i == 768 || i == 1023 ? st[6] : i >= 2280 && i < 2340 ? st[0] : st[x % 6];
+        int64_t count = i >= 2000 && i < 2100 ? 0 : 1 + (int64_t)(x >> 20) % 3;
+        ck_assert_int_eq(ss_model_add_sample(&m0, s, &count), 0);
+    }
+    ss_model_seal(&m0);
+    struct ss_tf_list *l = ss_tf_list_new();
+    ck_assert_int_eq(ss_tf_append(l, "drop-samples 1281:1300", &err), 0);
+    ck_assert_msg(ss_tf_apply(l, &m0, &m, &err) == 0, "%s", err.msg);
+    ck_assert_uint_eq(m.gaps.n, 1);
+    ck_assert_uint_eq(m.gaps.v[0], 1280);
+    ck_assert_uint_eq(m.sources.v[1].first_sample, 512);
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[768]), 0);
+    ck_assert_uint_eq(ss_stack_depth(&m, m.sample_stack.v[1023]), 0);
+    for (int k = 0; k < 2; k++) {
+        const struct ss_model *mm = k ? &m : &m0;
+        size_t nn = mm->sample_stack.n;
+        const size_t parts[] = {256, 1280, 5000, 0}; /* 256: every block starts a part */
+        double *pw;
+        ck_assert_int_eq(ss_flame_measure_weights(mm, NULL, &pw, &err), 0);
+        for (size_t i = 0; i < nn; i++)
+            if (i < 300 || (i >= 1500 && i < 1800))
+                pw[i] = 0;
+        for (int inv = 0; inv <= 1; inv++) {
+            same_in_parts(mm, NULL, inv, parts);
+            same_in_parts(mm, pw, inv, parts);
+        }
+        free(pw);
+    }
+    ss_tf_list_free(l);
+    ss_model_free(&m);
+    ss_model_free(&m0);
+}
+END_TEST
+
 /* An empty profile gives an empty graph, not an error. */
 START_TEST(test_flame_empty)
 {
@@ -937,6 +1049,7 @@ Suite *flame_suite(void)
     tcase_add_test(tc, test_flame_chart_grid_random);
     tcase_add_test(tc, test_flame_chart_index);
     tcase_add_test(tc, test_flame_chart_index_deep);
+    tcase_add_test(tc, test_flame_index_parts);
     tcase_add_test(tc, test_flame_weights);
     tcase_add_test(tc, test_flame_search);
     tcase_add_test(tc, test_flame_focus);

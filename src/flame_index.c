@@ -807,7 +807,7 @@ int ss_flame_index_build_parts(const struct ss_model *m, const double *sample_w,
     B.cl = &cl;
     B.w = sample_w;
     B.wcol = m->weights.row ? NULL : m->weights.col;
-    if (!m->weights.col && m->values.n) { /* ss_sample_weight: the count column, or 1 */
+    if (ss_weights_are_counts(m) && m->values.n) { /* ss_sample_weight: the count column, or 1 */
         const int64_t *count = m->values.v[SS_VT_COUNT];
         B.one = !count;
         B.wcol = m->value_rows ? NULL : count;

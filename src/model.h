@@ -210,8 +210,9 @@ struct ss_weights {
     const int64_t *col;    /* weight per sample, NULL: the count column */
     const uint32_t *col32; /* else a derived column whose weights all fit in 32
                             * bits (memory, released: half the bytes) */
-    const uint32_t *row;   /* sample i's weight is col[row[i]] (a value column read
-                            * through the model's value_rows); NULL: col[i] */
+    const uint32_t *row;   /* sample i's weight is col[row[i]] (or col32[row[i]]: a
+                            * column read through the model's value_rows); NULL:
+                            * col[i] */
     int64_t *owned;        /* a derived column (memory, released), owned */
     double *scale;         /* per source: value of one weight unit (0: the source lacks the
                             * measure); NULL: the source's interval in seconds (time) */

@@ -600,19 +600,20 @@ int ss_vside_compute(const struct ss_model *m, const struct ss_vmap *map, size_t
 int ss_vside_copy(const struct ss_vside *s, struct ss_vside *out)
 {
     *out = *s;
-    size_t nr = s->nrows ? s->nrows : 1, rn = nr * (s->nruns ? s->nruns : 1);
+    /* as ss_vside_compute allocates them: n elements, at least one */
+    size_t nr = s->nrows, rn = s->nrows * s->nruns;
     out->self = out->tot = NULL;
     out->run_total = out->run_self = out->run_tot = NULL;
     int bad = 0;
 #define DUP(f, n)                                                                                  \
     do {                                                                                           \
-        if (s->f && (out->f = ss_alloc_array((n), sizeof *s->f)) != NULL)                          \
-            memcpy(out->f, s->f, (n) * sizeof *s->f);                                              \
+        if (s->f && (out->f = ss_alloc_array((n) ? (n) : 1, sizeof *s->f)) != NULL)                \
+            memcpy(out->f, s->f, ((n) ? (n) : 1) * sizeof *s->f);                                  \
         bad |= s->f && !out->f;                                                                    \
     } while (0)
     DUP(self, nr);
     DUP(tot, nr);
-    DUP(run_total, s->nruns ? s->nruns : 1);
+    DUP(run_total, s->nruns);
     DUP(run_self, rn);
     DUP(run_tot, rn);
 #undef DUP

@@ -349,4 +349,21 @@ check "explorer: a big comparison's transforms and tables on two threads are tho
     done
     grep -q 'drop planted_work' "$T/big.2.1" || tail -n 2 "$T/big.2.1")"
 
+# a command that fails after the verdicts' job was stopped (keep-phase of a
+# phase that is not there): the tables ask again, and the screen, once the
+# verdicts are in, has them (not '?')
+printf ':keep-phase 9\n:save-display %s\n:q!\n' "$T/fail.1" >"$T/fail.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SIZE=140x30 STACKSCOPE_SCRIPT=$T/fail.script STACKSCOPE_VERDICT_THREAD_MIN=0 \
+    timeout 60 "$S" --base "$B" "$N" >/dev/null 2>"$T/fail.err" </dev/null
+check "explorer: the verdicts come after a command that failed while they were tested" "$(
+    grep -q ' + .* + planted_work$' "$T/fail.1" || grep planted_work "$T/fail.1"
+    grep -q "| self: $grew grew, $shrank shrank |" "$T/fail.1" || tail -n 2 "$T/fail.1")"
+# a measure the base lacks: refused, and both sides still weigh by time
+printf ':value memory\n:save-display %s\n:q!\n' "$T/vfail.1" >"$T/vfail.script"
+LC_ALL=C.UTF-8 STACKSCOPE_SCRIPT=$T/vfail.script timeout 60 "$S" --base "$SRCDIR/tests/data/rprof/gc.out" \
+    "$SRCDIR/tests/data/rprof/memory_line.out" >/dev/null 2>"$T/vfail.err" </dev/null
+check "explorer: :value memory refused when the base lacks it; the sides stay on time" "$(
+    grep -q 'has no .memory. measure' "$T/vfail.1" || tail -n 1 "$T/vfail.1"
+    grep -q '| time: base ' "$T/vfail.1" || tail -n 2 "$T/vfail.1" | head -n 1)"
+
 finish

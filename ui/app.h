@@ -650,11 +650,15 @@ void ui_compare(struct ui *ui, struct ss_compare *c);
  * stop the job (v may be NULL); forget every kept unit; is a job running;
  * take a finished job's units (wait: wait for it), 1 when it ended (*ms:
  * how long it ran), after which the tables with pending verdicts are to
- * be drawn again. */
+ * be drawn again.  ui_verdicts_stop returns 1 when it stopped a job (the
+ * tables waiting for it ask again: vgen is bumped). */
 void ui_verdicts_attach(struct ui *ui, struct ss_compare *c);
 /* A key is handled: the jobs its draw asks for replace those of before. */
 void ui_verdicts_drawn(struct ui *ui);
-void ui_verdicts_stop(struct ui_verdicts *v);
+int ui_verdicts_stop(struct ui_verdicts *v);
+/* The comparison tables of the cache whose verdicts were pending, dropped
+ * (made again at their next use). */
+void ui_cache_drop_pending(struct ui_cache *c);
 void ui_verdicts_clear(struct ui_verdicts *v);
 int ui_verdicts_busy(const struct ui *ui);
 int ui_verdicts_poll(struct ui *ui, int wait, double *ms);

@@ -34,9 +34,22 @@ static void *runs_thread(void *arg)
     return NULL;
 }
 
+void ui_cache_drop_pending(struct ui_cache *c)
+{
+    if (c->have_cmp_fn && c->cmp_fn.vinfo.pending) {
+        ss_cmp_stats_free(&c->cmp_fn);
+        c->have_cmp_fn = 0;
+    }
+    if (c->have_cmp_line && c->cmp_line.vinfo.pending) {
+        ss_cmp_stats_free(&c->cmp_line);
+        c->have_cmp_line = 0;
+    }
+}
+
 void ui_runs_cancel(struct ui_cache *c)
 {
-    ui_verdicts_stop(c->vd);
+    if (ui_verdicts_stop(c->vd))
+        ui_cache_drop_pending(c);
     struct ui_runs_job *j = c->job;
     if (!j)
         return;

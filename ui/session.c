@@ -620,38 +620,47 @@ int ui_set_alpha(struct ui *ui, const char *arg)
     return 0;
 }
 
+/* Every model weighs by measure nm (orig's first: the others read its
+ * derived columns).  0, or an error code with err set. */
+static int measure_all(struct ui *ui, const char *nm, struct ss_error *err)
+{
+    /* a derived column (memory, released) in the spare's warm pages */
+    if (ss_model_set_measure_spare(&ui->orig, nm, NULL, &ui->spare, err) ||
+        (ui->have_tm && ss_model_set_measure_spare(&ui->tm, nm, &ui->orig, &ui->spare, err)))
+        return -1;
+    /* a comparison: the base weighs by the same measure (two phases: the
+     * base comes from orig too) */
+    if (ui->phase_cmp)
+        return ss_model_set_measure_spare(&ui->btm, nm, &ui->orig, &ui->spare, err) ? -1 : 0;
+    if (!ui->bm)
+        return 0;
+    /* its columns in warm pages, btm's read from borig's (as the new
+     * side's): then the check below finds them made */
+    struct ss_error e2;
+    if (ss_model_set_measure_spare(&ui->borig, nm, NULL, &ui->spare, &e2) == 0 && ui->have_btm)
+        ss_model_set_measure_spare(&ui->btm, nm, &ui->borig, &ui->spare, &e2);
+    if (ss_compare_check_measure(&ui->borig, &ui->orig, "(the base)", 1, err) ||
+        (ui->have_btm && ss_compare_check_measure(&ui->btm, &ui->orig, "(the base)", 1, err)))
+        return -1;
+    return 0;
+}
+
 int ui_set_measure(struct ui *ui, const char *name)
 {
     struct ss_error err;
     ss_error_clear(&err);
-    char nm[256];
+    char nm[256], was[256];
     snprintf(nm, sizeof nm, "%s", name ? name : "");
+    snprintf(was, sizeof was, "%s", ss_model_measure_name(&ui->orig));
     ui_runs_cancel(&ui->cache); /* its thread reads the weights changed here */
     ui_warm_adopt(ui, 0);
-    /* a derived column (memory, released) in the spare's warm pages */
-    if (ss_model_set_measure_spare(&ui->orig, nm, NULL, &ui->spare, &err) ||
-        (ui->have_tm && ss_model_set_measure_spare(&ui->tm, nm, &ui->orig, &ui->spare, &err))) {
-        ui_error(ui, "value: %s", err.msg);
-        return -1;
-    }
-    /* a comparison: the base weighs by the same measure (two phases: the
-     * base comes from orig too) */
-    if (ui->phase_cmp && ss_model_set_measure_spare(&ui->btm, nm, &ui->orig, &ui->spare, &err)) {
-        ui_error(ui, "value: %s", err.msg);
-        return -1;
-    }
-    if (ui->bm && !ui->phase_cmp) {
-        /* its columns in warm pages, btm's read from borig's (as the new
-         * side's): then the check below finds them made */
+    int rc = measure_all(ui, nm, &err);
+    if (rc) {
+        /* some models may weigh by the new measure: all back to the old
+         * one, and nothing computed for either kept */
         struct ss_error e2;
-        if (ss_model_set_measure_spare(&ui->borig, nm, NULL, &ui->spare, &e2) == 0 && ui->have_btm)
-            ss_model_set_measure_spare(&ui->btm, nm, &ui->borig, &ui->spare, &e2);
-    }
-    if (ui->bm && !ui->phase_cmp &&
-        (ss_compare_check_measure(&ui->borig, &ui->orig, "(the base)", 1, &err) ||
-         (ui->have_btm && ss_compare_check_measure(&ui->btm, &ui->orig, "(the base)", 1, &err)))) {
+        measure_all(ui, was, &e2);
         ui_error(ui, "value: %s", err.msg);
-        return -1;
     }
     /* the same transforms: what was saved stays saved */
     int saved = ui->saved_gen == ui->gen;
@@ -660,6 +669,8 @@ int ui_set_measure(struct ui *ui, const char *name)
     ui->cache.gen = ui->gen;
     if (saved)
         ui->saved_gen = ui->gen;
+    if (rc)
+        return -1;
     size_t lacking = ui->m->weights.lacking;
     if (lacking)
         ui_message(ui, "value: %s (%zu source%s without it weigh%s 0)",

@@ -42,6 +42,7 @@ struct vkey {
 
 struct ui_vkept {
     struct vkey k;
+    struct ss_vmap mb, mn; /* the maps, compared whole when the hashes agree */
     struct ss_vside b, n;
 };
 
@@ -56,6 +57,7 @@ struct ui_vjob {
     struct ss_error err;
     struct timespec t0;
     unsigned stamp;       /* the draw that asked for it */
+    int started;          /* its thread runs (the head of the queue) */
     struct ui_vjob *next; /* the queue (ui_verdicts.job is its head, running) */
 };
 
@@ -123,12 +125,31 @@ static int map_copy(const struct ss_vmap *m, struct ss_vmap *out)
     return 0;
 }
 
+/* Do maps a and b give every class the same rows? */
+static int map_equal(const struct ss_vmap *a, const struct ss_vmap *b)
+{
+    size_t nc = a->nclass, ne = a->off ? a->off[nc] : 0;
+    if (nc != b->nclass || a->labelsets != b->labelsets || a->prefix != b->prefix ||
+        a->tail != b->tail || !a->off != !b->off || !a->row != !b->row || !a->lvl != !b->lvl ||
+        !a->self != !b->self || !a->uoff != !b->uoff || !a->upto != !b->upto)
+        return 0;
+    if (a->off && memcmp(a->off, b->off, (nc + 1) * sizeof *a->off))
+        return 0;
+    return (!a->row || !memcmp(a->row, b->row, ne * sizeof *a->row)) &&
+           (!a->lvl || !memcmp(a->lvl, b->lvl, ne * sizeof *a->lvl)) &&
+           (!a->self || !memcmp(a->self, b->self, nc * sizeof *a->self)) &&
+           (!a->uoff || !memcmp(a->uoff, b->uoff, (nc + 1) * sizeof *a->uoff)) &&
+           (!a->upto || !a->uoff || !memcmp(a->upto, b->upto, a->uoff[nc] * sizeof *a->upto));
+}
+
 static void *job_thread(void *arg)
 {
     struct ui_vjob *j = arg;
     /* below the key loop (Linux: per thread; the base side's thread, made
      * by this one, inherits it): keys first, the verdicts in what is left */
+#ifdef SYS_gettid
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
     j->rc = ss_cmp_vsides(&j->c, &j->mb, &j->mn, j->k.nrows, j->k.per_run, &j->stop, &j->b, &j->n,
                           &j->err);
     atomic_store(&j->done, 1);
@@ -148,26 +169,35 @@ static void job_free(struct ui_vjob *j)
 static int job_run(struct ui_vjob *j)
 {
     clock_gettime(CLOCK_MONOTONIC, &j->t0);
-    return pthread_create(&j->thread, NULL, job_thread, j) ? -1 : 0;
+    j->started = pthread_create(&j->thread, NULL, job_thread, j) == 0;
+    return j->started ? 0 : -1;
 }
 
-void ui_verdicts_stop(struct ui_verdicts *v)
+int ui_verdicts_stop(struct ui_verdicts *v)
 {
     struct ui_vjob *j = v ? v->job : NULL;
     if (!j)
-        return;
-    atomic_store(&j->stop, 1);
-    pthread_join(j->thread, NULL);
+        return 0;
+    if (j->started) {
+        atomic_store(&j->stop, 1);
+        pthread_join(j->thread, NULL);
+    }
     while (j) {
         struct ui_vjob *next = j->next;
         job_free(j);
         j = next;
     }
     v->job = NULL;
+    /* the tables that waited for them ask again (the command that stopped
+     * them may change nothing: it failed) */
+    v->vgen++;
+    return 1;
 }
 
 static void kept_free(struct ui_vkept *e)
 {
+    ss_vmap_free(&e->mb);
+    ss_vmap_free(&e->mn);
     ss_vside_free(&e->b);
     ss_vside_free(&e->n);
     memset(e, 0, sizeof *e);
@@ -185,16 +215,18 @@ void ui_verdicts_clear(struct ui_verdicts *v)
 }
 
 /* Keep the units of key k (taken over), in place of the oldest when full. */
-static void keep(struct ui_verdicts *v, const struct vkey *k, struct ss_vside *b,
-                 struct ss_vside *n)
+static void keep(struct ui_verdicts *v, const struct vkey *k, struct ss_vmap *mb,
+                 struct ss_vmap *mn, struct ss_vside *b, struct ss_vside *n)
 {
-    if (!v->kept) {
+    if (!v->kept)
         v->kept = calloc(VC_KEEP, sizeof *v->kept);
-        if (!v->kept) {
-            ss_vside_free(b);
-            ss_vside_free(n);
-            return;
-        }
+    if (!v->kept) { /* then at once: a job's units would be lost again */
+        ss_vmap_free(mb);
+        ss_vmap_free(mn);
+        ss_vside_free(b);
+        ss_vside_free(n);
+        v->sync = 1;
+        return;
     }
     size_t slot = v->n;
     if (v->n < VC_KEEP) {
@@ -206,20 +238,25 @@ static void keep(struct ui_verdicts *v, const struct vkey *k, struct ss_vside *b
     struct ui_vkept *e = &v->kept[slot];
     kept_free(e);
     e->k = *k;
+    e->mb = *mb;
+    e->mn = *mn;
     e->b = *b;
     e->n = *n;
+    memset(mb, 0, sizeof *mb);
+    memset(mn, 0, sizeof *mn);
     memset(b, 0, sizeof *b);
     memset(n, 0, sizeof *n);
 }
 
 /* Copies of the kept units of key k into *b and *n: 0, 1 when none are
  * kept, or SS_ENOMEM. */
-static int find(const struct ui_verdicts *v, const struct vkey *k, struct ss_vside *b,
-                struct ss_vside *n, struct ss_error *err)
+static int find(const struct ui_verdicts *v, const struct vkey *k, const struct ss_vmap *mb,
+                const struct ss_vmap *mn, struct ss_vside *b, struct ss_vside *n,
+                struct ss_error *err)
 {
     for (size_t i = 0; i < v->n; i++) {
         const struct ui_vkept *e = &v->kept[i];
-        if (!same_key(&e->k, k))
+        if (!same_key(&e->k, k) || !map_equal(&e->mb, mb) || !map_equal(&e->mn, mn))
             continue;
         if (ss_vside_copy(&e->b, b))
             return ss_nomem(err, "verdicts");
@@ -274,12 +311,18 @@ static int job_start(struct ui_verdicts *v, const struct vkey *k, const struct s
     return 0;
 }
 
-/* Is key k's job running or queued? */
-static int asked(const struct ui_verdicts *v, const struct vkey *k)
+/* Is key k's job running or queued?  Then it belongs to this draw too
+ * (a job of an earlier draw that this one asks for again is not stopped
+ * for another table of this draw). */
+static int asked(struct ui_verdicts *v, const struct vkey *k)
 {
-    for (const struct ui_vjob *j = v->job; j; j = j->next)
-        if (same_key(&j->k, k))
+    for (struct ui_vjob *j = v->job; j; j = j->next)
+        if (same_key(&j->k, k)) {
+            j->stamp = v->stamp;
+            if (j != v->job)
+                v->job->stamp = v->stamp; /* the head runs for it */
             return 1;
+        }
     return 0;
 }
 
@@ -302,7 +345,7 @@ static int vsides(void *ctx, const struct ss_compare *c, const struct ss_vmap *m
                      map_hash(mn),
                      nrows,
                      per_run};
-    int rc = find(v, &k, b, n, err);
+    int rc = find(v, &k, mb, mn, b, n, err);
     if (rc != 1)
         return rc;
     if (asked(v, &k))
@@ -312,12 +355,21 @@ static int vsides(void *ctx, const struct ss_compare *c, const struct ss_vmap *m
     rc = ss_cmp_vsides(c, mb, mn, nrows, per_run, NULL, b, n, err);
     if (rc)
         return rc;
+    /* kept: copies of the units and the maps (a failed copy is not kept) */
     struct ss_vside kb, kn;
+    struct ss_vmap cb, cn;
     if (ss_vside_copy(b, &kb) == 0) {
-        if (ss_vside_copy(n, &kn) == 0)
-            keep(v, &k, &kb, &kn);
-        else
-            ss_vside_free(&kb);
+        if (ss_vside_copy(n, &kn) == 0) {
+            if (map_copy(mb, &cb) == 0) {
+                if (map_copy(mn, &cn) == 0) {
+                    keep(v, &k, &cb, &cn, &kb, &kn);
+                    return 0;
+                }
+                ss_vmap_free(&cb);
+            }
+            ss_vside_free(&kn);
+        }
+        ss_vside_free(&kb);
     }
     return 0;
 }
@@ -346,6 +398,7 @@ int ui_verdicts_poll(struct ui *ui, int wait, double *ms)
         return 0;
     pthread_join(j->thread, NULL);
     v->job = j->next;
+    j->next = NULL;
     if (v->job && job_run(v->job)) { /* the rest at once, then */
         ui_verdicts_stop(v);
         v->sync = 1;
@@ -359,19 +412,10 @@ int ui_verdicts_poll(struct ui *ui, int wait, double *ms)
         /* the tables are made again without a job: at once, or the error */
         v->sync = 1;
     } else if (!j->rc && v->gen == ui->gen) {
-        keep(v, &j->k, &j->b, &j->n);
+        keep(v, &j->k, &j->mb, &j->mn, &j->b, &j->n);
     }
     job_free(j);
     v->vgen++;
-    /* the tables of the cache with pending verdicts are made again */
-    struct ui_cache *c = &ui->cache;
-    if (c->have_cmp_fn && c->cmp_fn.vinfo.pending) {
-        ss_cmp_stats_free(&c->cmp_fn);
-        c->have_cmp_fn = 0;
-    }
-    if (c->have_cmp_line && c->cmp_line.vinfo.pending) {
-        ss_cmp_stats_free(&c->cmp_line);
-        c->have_cmp_line = 0;
-    }
+    ui_cache_drop_pending(&ui->cache);
     return 1;
 }

@@ -12,8 +12,8 @@
 #include "vec.h"
 
 struct calls_view {
-    unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
-    char *fn;           /* the function shown (owned) */
+    unsigned gen;
+    char *fn; /* the function shown (owned) */
     int have;
     struct ss_calls c;
     struct ss_calls_row *rows; /* callers, the function (its total), callees */
@@ -108,8 +108,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct calls_view *p = v->priv;
     const char *fn = ui_view_function(ui);
-    if (p->gen == ui->gen && p->vgen == ui->verdicts.vgen &&
-        ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
+    if (p->gen == ui->gen && ((!fn && !p->fn) || (fn && p->fn && !strcmp(fn, p->fn)))) {
         v->list.n = p->have ? p->c.ncallers + 1 + p->c.ncallees : 0;
         return 0;
     }
@@ -122,7 +121,6 @@ static int prepare(struct ui *ui, struct ui_view *v)
     free(p->fn);
     p->fn = fn ? strdup(fn) : NULL;
     p->gen = ui->gen;
-    p->vgen = ui->verdicts.vgen;
     v->list.n = 0;
     ss_id id = fn ? ss_model_find_function(ui->m, fn) : SS_NONE;
     if (id != SS_NONE) {

@@ -378,7 +378,7 @@ static int chart_stale(const struct ui *ui, const struct flame_view *p)
 static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct flame_view *p = v->priv;
-    if (p->built && p->gen == ui->gen && p->vgen == ui->verdicts.vgen) {
+    if (p->built && p->gen == ui->gen && (!p->fv.info.pending || p->vgen == ui->verdicts.vgen)) {
         if (chart_stale(ui, p))
             return rechart(ui, v, p);
         v->list.n = p->fl.n;

@@ -78,7 +78,8 @@ static int report_order(uint32_t a, uint32_t b, const void *ctx)
 static int prepare_compared(struct ui *ui, struct ui_view *v)
 {
     struct labels_view *p = v->priv;
-    if (!p->have_cmp || p->cgen != ui->gen || p->vgen != ui->verdicts.vgen) {
+    if (!p->have_cmp || p->cgen != ui->gen ||
+        (p->cmp.vinfo.pending && p->vgen != ui->verdicts.vgen)) {
         if (p->have_cmp)
             ss_cmp_labels_free(&p->cmp);
         p->have_cmp = 0;

@@ -123,7 +123,9 @@ static int sandwich_prepare(struct ui *ui, struct ui_view *v)
 {
     struct sandwich_view *p = v->priv;
     const char *fn = ui_view_function(ui);
-    if (p->built && p->gen == ui->gen && p->vgen == ui->verdicts.vgen && same_name(p->fn, fn)) {
+    int pend = p->vup.info.pending || p->vdown.info.pending;
+    if (p->built && p->gen == ui->gen && (!pend || p->vgen == ui->verdicts.vgen) &&
+        same_name(p->fn, fn)) {
         v->list.n = p->up.n + p->down.n;
         return 0;
     }

@@ -65,6 +65,7 @@ static const struct ui_column ccolumns[] = {
 
 struct stacks_view {
     unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
+    int vpend;          /* its verdicts were pending (made again when they come) */
     int sort, rev;
     uint32_t *order; /* rows of the stacks table in display order */
     size_t n;
@@ -122,7 +123,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
     const struct ss_stacks *st = ui_stacks(ui);
     if (!p || !st)
         return -1;
-    if (p->gen != ui->gen || p->vgen != ui->verdicts.vgen || p->sort != v->sort ||
+    if (p->gen != ui->gen || (p->vpend && p->vgen != ui->verdicts.vgen) || p->sort != v->sort ||
         p->rev != v->sort_rev) {
         struct stacks_ctx ctx = cells_ctx(ui, p, st);
         if (ui_table_sort(&p->order, st->n, v->sort_rev, &columns[sort_column[v->sort]], &ctx)) {
@@ -134,6 +135,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
         free(p->ver);
         p->base = NULL;
         p->ver = NULL;
+        p->vpend = 0;
         if (ui->bm) {
             /* the base's value of each stack, joined by its text */
             struct ss_compare cmp;
@@ -163,6 +165,7 @@ static int prepare(struct ui *ui, struct ui_view *v)
                     p->ver[i] = ks.rows[by_key[k]].v;
             }
             free(by_key);
+            p->vpend = ks.vinfo.pending;
             ss_cmp_stacks_free(&ks);
         }
         p->gen = ui->gen;

@@ -103,6 +103,7 @@ static const int csort_column[] = {1, 2, 4, 5};
 
 struct tree_view {
     unsigned gen, vgen; /* vgen: of the verdicts (ui_verdicts) */
+    int vpend;          /* its verdicts were pending (made again when they come) */
     char *focus;        /* the focus the tree was built for (owned), NULL for none */
     int built;
     struct ss_tree t;
@@ -306,6 +307,7 @@ static int compare_base(struct ui *ui, struct ui_view *v, struct tree_view *p, c
         ui_error(ui, "%s", err.msg[0] ? err.msg : "out of memory");
         return -1;
     }
+    p->vpend = vi.pending;
     return 0;
 }
 
@@ -348,7 +350,16 @@ static int prepare(struct ui *ui, struct ui_view *v)
 {
     struct tree_view *p = v->priv;
     const char *arg = ui_view_arg(ui);
-    if (p->built && p->gen == ui->gen && p->vgen == ui->verdicts.vgen && same(p->focus, arg)) {
+    if (p->built && p->gen == ui->gen && same(p->focus, arg)) {
+        /* verdicts that were pending came: the numbers again, the tree,
+         * what is open and the selection as they are */
+        if (p->vpend && p->vgen != ui->verdicts.vgen) {
+            free_base(p);
+            if (compare_base(ui, v, p, arg))
+                return -1;
+            p->vgen = ui->verdicts.vgen;
+            p->order_sort = -1; /* an order by verdict changes */
+        }
         if ((p->order_sort != v->sort || p->order_rev != v->sort_rev) && reorder(ui, v, p))
             ui_error(ui, "out of memory: the tree in its first order");
         v->list.n = p->nrows;

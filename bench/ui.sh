@@ -293,7 +293,14 @@ now_us() { echo "${EPOCHREALTIME/[.,]/}"; }
 # $tmpd/wall.* and $tmpd/rss.*).
 summarize() {
     local name=$1 n=$2 pane=$3 start rss
-    # per key (by position in the session): the median over the runs
+    # per key (by position in the session): the median over the runs; the
+    # redraws of work done in the background ("(run lengths shown ...)",
+    # "(verdicts shown ...)", "(deferred ...)") come at other positions in
+    # each run: they are left out, so that each row is one key
+    local f
+    for f in "$tmpd"/t.*; do
+        grep -v "$(printf '\t')(" "$f" >"$f.keys" && mv "$f.keys" "$f"
+    done
     paste "$tmpd"/t.* | awk -F '\t' -v reps="$reps" '
         { n = 0; for (i = 0; i < reps; i++) { w[i] = $(3 * i + 1); c[i] = $(3 * i + 2) }
           # sort the walls and CPUs (reps is small)
@@ -398,7 +405,7 @@ pane: the code pane opened with a from the functions view / with Enter
   under tests/data/rprof/src (--source-path).
   BASE-NEW rows: the comparison session ($(grep -c . "$tmpd/cmpkeys") keys) on --base BASE NEW,
   its verdicts included: every view tested, the sides swapped, alpha changed.
-  bench/out/ui-*.tsv has every key (wall, CPU, key);
-  "(deferred ...)" rows are the run-length columns painted after a key.
+  bench/out/ui-*.tsv has every key (wall, CPU, key); the redraws of work
+  done in the background (run lengths, phases, verdicts) are left out.
 EOF
 exit $failed

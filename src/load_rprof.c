@@ -70,12 +70,42 @@
  * while it compares: without, its first touch of a line cost 10% more CPU */
 #define PF_DIST 1024
 
+/* The cache lives as long as the model's ids (the whole file, or a
+ * chunk), across sessions and `#File` lines: a file of many sessions
+ * repeats their lines, and clearing it at each header made the loader
+ * tokenise every distinct line of every session again (10,000 instructions
+ * a line of the demo; half the load of bench/'s realb1m.out).  What a line
+ * means depends on the `#File` numbers it uses, so each line says when its
+ * stack holds (lc_valid):
+ *   - a line without a position token (FILE#LINE): always;
+ *   - one whose numbers were all declared: while the session's file table
+ *     is in the state it was parsed in.  A state is the path of `#File`
+ *     lines from the session's start (ftab: 0 is the empty table at a
+ *     header; lc_declare follows an edge (state, number, path), made once),
+ *     so a session that declares its files as an earlier one did comes back
+ *     to the earlier one's states and finds its lines;
+ *   - one that used a number not declared yet (a placeholder, which the
+ *     session's end or the merge resolves): in that state of that session
+ *     only.
+ * A line found with a stale stack is tokenised again and its entry
+ * updated. */
+#define LC_ANY UINT32_MAX /* lc_line.ftab of a line without a position token */
+
 struct lc_line {
     uint64_t off; /* text in arena */
     uint32_t len; /* without its line end */
     uint32_t raw; /* with its line end (LF or CR LF, stored after the text);
                    * 0: not stored (a file of CR line ends) */
     ss_id stack;
+    uint32_t ftab; /* the file table's state it holds in, or LC_ANY */
+    uint32_t sess; /* 0, or the only session it holds in (a placeholder used) */
+};
+
+/* An edge of the file tables' states: `#File k: path` in state `from` */
+struct ftab_edge {
+    uint32_t from;
+    ss_id path;
+    uint64_t k;
 };
 
 struct line_cache {
@@ -84,8 +114,13 @@ struct line_cache {
     char *arena;
     size_t arena_n, arena_cap;
     uint32_t *head; /* 2 << LC_HEAD_BITS line ids, newest first per head */
+    uint32_t ftab;  /* the current state of the file table (0: empty) */
+    uint32_t sess;  /* the current session's serial number */
+    struct ss_idset edge_index;
+    VEC(struct ftab_edge) edge; /* edge i leads to state i + 1 */
 };
 
+/* Forget the lines (their stacks may have been renumbered). */
 static void lc_clear(struct line_cache *c)
 {
     ss_idset_clear(&c->index);
@@ -93,13 +128,77 @@ static void lc_clear(struct line_cache *c)
     c->arena_n = 0;
 }
 
+/* Forget the lines and the states (a chunk's end: its ids go). */
+static void lc_reset(struct line_cache *c)
+{
+    lc_clear(c);
+    ss_idset_clear(&c->edge_index);
+    c->edge.n = 0;
+    c->ftab = 0;
+}
+
 static void lc_free(struct line_cache *c)
 {
     ss_idset_free(&c->index);
+    ss_idset_free(&c->edge_index);
     VEC_FREE(c->line);
+    VEC_FREE(c->edge);
     free(c->arena);
     free(c->head);
     memset(c, 0, sizeof *c);
+}
+
+/* A session begins: its file table is empty. */
+static void lc_session(struct line_cache *c)
+{
+    c->ftab = 0;
+    if (++c->sess == 0) { /* 2^32 sessions: no line may think it is in this one */
+        lc_clear(c);
+        c->sess = 1;
+    }
+}
+
+static int edge_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct ftab_edge *e = &((const struct line_cache *)ctx)->edge.v[id];
+    const struct ftab_edge *k = key;
+    return e->from == k->from && e->path == k->path && e->k == k->k;
+}
+
+/* `#File k: path` changed the file table: move to the state it leads to.
+ * Returns 0 or -1 (out of memory). */
+static int lc_declare(struct line_cache *c, uint64_t k, ss_id path)
+{
+    struct ftab_edge e = {c->ftab, path, k};
+    uint64_t h = ss_mix64((uint64_t)e.from << 32 | path) ^ ss_mix64(k);
+    size_t pos;
+    if (ss_idset_reserve(&c->edge_index, 1) || VEC_RESERVE(c->edge, c->edge.n + 1) ||
+        c->edge.n >= UINT32_MAX - 2)
+        return -1;
+    uint32_t id = ss_idset_find(&c->edge_index, h, edge_eq, c, &e, &pos);
+    if (id == SS_NONE) {
+        id = (uint32_t)c->edge.n;
+        c->edge.v[c->edge.n++] = e;
+        ss_idset_insert(&c->edge_index, pos, h, id);
+    }
+    c->ftab = id + 1;
+    return 0;
+}
+
+/* Does cached line l's stack hold here? */
+static inline int lc_valid(const struct line_cache *c, const struct lc_line *l)
+{
+    return l->ftab == LC_ANY || (l->ftab == c->ftab && (!l->sess || l->sess == c->sess));
+}
+
+/* How a line's stack depends on the file table (parse_stack's `dep`) */
+enum { DEP_NONE, DEP_DECLARED, DEP_PLACEHOLDER };
+
+/* Set line l's validity from what its parse used (dep). */
+static void lc_set_dep(const struct line_cache *c, struct lc_line *l, int dep)
+{
+    l->ftab = dep == DEP_NONE ? LC_ANY : c->ftab;
+    l->sess = dep == DEP_PLACEHOLDER ? c->sess : 0;
 }
 
 /* The slot of a head of LC_HEAD bytes as four words (a shorter head's
@@ -174,15 +273,19 @@ static uint32_t lc_find(const struct line_cache *c, const char *s, size_t len, u
 }
 
 /* Remember line -> stack (the line is not in the cache), with its line end
- * when `raw` (s[len..raw) holds it; 0: none known); returns its id, or
- * SS_NONE when the cache is full or memory is short (the cache is only an
- * accelerator). */
+ * when `raw` (s[len..raw) holds it; 0: none known) and what its parse used
+ * (dep); returns its id, or SS_NONE when memory is short (the cache is
+ * only an accelerator).  A full cache is emptied first: it lives across
+ * sessions, whose lines may differ. */
 static uint32_t lc_put(struct line_cache *c, const char *s, size_t len, size_t raw, uint64_t h,
-                       ss_id stack)
+                       ss_id stack, int dep)
 {
     size_t n = raw ? raw : len;
-    if (c->arena_n + n > LINE_CACHE_BYTES)
-        return SS_NONE;
+    if (c->arena_n + n > LINE_CACHE_BYTES) {
+        lc_clear(c);
+        if (n > LINE_CACHE_BYTES)
+            return SS_NONE;
+    }
     if (!c->head) {
         c->head = ss_alloc_array((size_t)2 << LC_HEAD_BITS, sizeof *c->head);
         if (!c->head)
@@ -197,7 +300,8 @@ static uint32_t lc_put(struct line_cache *c, const char *s, size_t len, size_t r
     if (ss_idset_find(&c->index, h, lc_eq, c, &k, &pos) != SS_NONE)
         return SS_NONE;
     memcpy(c->arena + c->arena_n, s, n);
-    struct lc_line l = {c->arena_n, (uint32_t)len, (uint32_t)raw, stack};
+    struct lc_line l = {c->arena_n, (uint32_t)len, (uint32_t)raw, stack, LC_ANY, 0};
+    lc_set_dep(c, &l, dep);
     c->line.v[c->line.n] = l;
     ss_idset_insert(&c->index, pos, h, (uint32_t)c->line.n);
     c->arena_n += n;
@@ -295,6 +399,7 @@ struct parser {
     size_t nvals;
 
     VEC(ss_id) frames; /* scratch: locations of the line being parsed */
+    int dep;           /* what the line parsed last used of the file table (DEP_*) */
 
     /* counts for warnings */
     uint64_t blank_lines, capped_lines, first_blank, first_capped;
@@ -427,7 +532,10 @@ static int resolve_provisional(struct parser *p)
     }
     p->files.n = 0;
     p->provisional.n = 0;
-    if (changed && ss_model_reindex_locations(p->m))
+    if (!changed)
+        return 0;
+    lc_clear(&p->cache); /* stacks may be renumbered */
+    if (ss_model_reindex_locations(p->m))
         return ss_nomem(p->err, "locations");
     return 0;
 }
@@ -508,12 +616,14 @@ static int parse_file_line(struct parser *p, const char *s, size_t len)
     ss_id path = ss_model_intern(p->m, s + start, len - start);
     if (path == SS_NONE || set_vec_len(&p->files, (size_t)k + 1))
         return ss_nomem(p->err, "file table");
+    ss_id old = p->files.v[k];
     p->files.v[k] = path;
     struct decl d = {k, path};
     if (p->ck ? VEC_PUSH(p->ck->decl, d) : note_unnamed(p->m, path, k))
         return ss_nomem(p->err, "file table");
     /* Cached lines may have meant another file by this number. */
-    lc_clear(&p->cache);
+    if (old != path && lc_declare(&p->cache, k, path))
+        return ss_nomem(p->err, "file table");
     return 0;
 }
 
@@ -577,7 +687,7 @@ static int seg_open(struct parser *p, int header, uint32_t flags, uint64_t inter
         return ss_nomem(p->err, "chunk");
     p->files.n = 0;
     p->provisional.n = 0;
-    lc_clear(&p->cache);
+    lc_session(&p->cache);
     p->flags = flags;
     p->mem_unknown = !header;
     return 0;
@@ -589,7 +699,7 @@ static int start_session(struct parser *p, uint32_t flags, uint64_t interval_us,
         return seg_open(p, 1, flags, interval_us, line);
     if (p->have_session && resolve_provisional(p))
         return p->err->code;
-    lc_clear(&p->cache);
+    lc_session(&p->cache);
     struct ss_source src;
     memset(&src, 0, sizeof src);
     src.type = p->type_id;
@@ -635,6 +745,7 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
         return perr(p, col0 + (size_t)((const char *)memchr(b, '\0', len) - b),
                     "NUL byte in a sample line (binary data?)");
     p->frames.n = 0;
+    p->dep = DEP_NONE;
     ss_id pending = SS_NONE; /* a position waiting for the next name */
     int oom = 0;
     size_t i = 0;
@@ -690,6 +801,12 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
                             "line number out of range in a position token (lines start at 1)");
             if (pending != SS_NONE)
                 return perr(p, col0 + i, "two position tokens in a row");
+            if (fno < p->files.n && p->files.v[fno] != SS_NONE) {
+                if (p->dep == DEP_NONE)
+                    p->dep = DEP_DECLARED;
+            } else {
+                p->dep = DEP_PLACEHOLDER;
+            }
             ss_id file = file_for(p, fno, &oom);
             if (oom)
                 return ss_nomem(p->err, "file table");
@@ -854,12 +971,29 @@ static size_t memory_prefix_sse2(const char *s, int64_t mv[4])
 }
 #endif
 
+/* An empty array of at least `need` elements of size sz in *pv (capacity
+ * *pcap): kept when it has the room, else a new one (no copy of the old:
+ * nothing in it is kept).  Returns 0 or -1. */
+static int room_empty(void **pv, size_t *pcap, size_t need, size_t sz)
+{
+    if (need <= *pcap)
+        return 0;
+    void *nv = ss_alloc_array(need, sz);
+    if (!nv)
+        return -1;
+    free(*pv);
+    *pv = nv;
+    *pcap = need;
+    return 0;
+}
+
 /* Chunk mode: record a sample (mv: its memory values, or NULL). */
 static int chunk_sample(struct parser *p, ss_id stack, const int64_t *mv)
 {
     struct chunk *ck = p->ck;
-    if (mv && ck->mem.n < 4 * ck->stack.n) { /* the chunk's first memory sample */
-        if (VEC_RESERVE(ck->mem, 4 * (ck->stack.cap + 1)))
+    if (mv && ck->mem.n == 0) { /* the chunk's first memory sample */
+        if (room_empty((void **)&ck->mem.v, &ck->mem.cap, 4 * (ck->stack.cap + 1),
+                       sizeof *ck->mem.v))
             return ss_nomem(p->err, "samples");
         memset(ck->mem.v, 0, 4 * ck->stack.n * sizeof *ck->mem.v);
         ck->mem.n = 4 * ck->stack.n;
@@ -933,7 +1067,8 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     /* the line end after the line (the reader found it): with it, the
      * line can be found by its head next time */
     size_t raw = p->r->mode == 1 ? blen + (s[len] == '\r' ? 2 : 1) : 0;
-    if (id != SS_NONE)
+    int known = id != SS_NONE && lc_valid(c, &c->line.v[id]);
+    if (known)
         stack = c->line.v[id].stack;
     else if (parse_stack(p, b, blen, i + 1, &stack))
         return p->err->code;
@@ -941,8 +1076,12 @@ static int sample_line(struct parser *p, const char *s, size_t len)
         ss_reader_drop_line(p->r);
         return LINE_STOP;
     }
-    if (id == SS_NONE)
-        id = lc_put(c, b, blen, raw, h, stack);
+    if (id == SS_NONE) {
+        id = lc_put(c, b, blen, raw, h, stack, p->dep);
+    } else if (!known) { /* its stack was another file table's */
+        c->line.v[id].stack = stack;
+        lc_set_dep(c, &c->line.v[id], p->dep);
+    }
     if (id != SS_NONE && raw && c->line.v[id].raw)
         lc_head_note(lc_head_slot(c, b, raw - 1 < LC_HEAD ? raw - 1 : LC_HEAD), id);
     return record_sample(p, stack, i ? mv : NULL);
@@ -993,7 +1132,8 @@ static int fast_sample(struct parser *p, struct ss_reader *r, int *rc)
         if (id >= c->line.n)
             continue;
         const struct lc_line *l = &c->line.v[id];
-        if (!l->raw || l->raw > bavail || memcmp(c->arena + l->off, b, l->raw) != 0)
+        if (!l->raw || l->raw > bavail || !lc_valid(c, l) ||
+            memcmp(c->arena + l->off, b, l->raw) != 0)
             continue;
         lc_head_note(slot, id);
         ss_reader_take_line(r, i + l->raw);
@@ -1219,12 +1359,48 @@ static void spare_keep(struct pload *pl, struct chunk *ck)
     memset(&ck->mem, 0, sizeof ck->mem);
 }
 
+/* The samples chunk ck may hold, from the lines in its first CHUNK_PEEK
+ * bytes, doubled (a chunk may begin with long lines and go on with short
+ * ones); 0 when they cannot be read. */
+#define CHUNK_PEEK (64u << 10)
+static size_t chunk_guess(int fd, const struct chunk *ck)
+{
+    size_t bytes = CHUNK_PEEK;
+    char *buf = malloc(bytes);
+    if (!buf)
+        return 0;
+    uint64_t len = ck->end - ck->start;
+    ssize_t k = pread(fd, buf, len < bytes ? (size_t)len : bytes, (off_t)ck->start);
+    size_t lines = 0;
+    for (const char *q = buf, *e = buf + (k > 0 ? k : 0);
+         q < e && (q = memchr(q, '\n', (size_t)(e - q))); q++)
+        lines++;
+    free(buf);
+    if (k <= 0 || !lines)
+        return 0;
+    double guess = 2.0 * (double)lines * (double)len / (double)k + 1024;
+    return guess < (double)len ? (size_t)guess : (size_t)len;
+}
+
+/* Room for chunk ck's samples (its arrays grown by doubling would copy
+ * and fault their pages in twice); the memory values' when its first
+ * sample has a prefix (chunk_sample).  Returns 0 or -1. */
+static int chunk_room(struct pload *pl, struct chunk *ck)
+{
+    size_t n = chunk_guess(pl->fd, ck);
+    if (room_empty((void **)&ck->stack.v, &ck->stack.cap, n, sizeof *ck->stack.v))
+        return -1;
+    return 0;
+}
+
 /* Parse chunk ck into its partial model with parser p and reader r (a
  * worker's; r->buf NULL: not open yet or mapping, which opening again
  * costs nothing; else a pread buffer, aimed at the chunk). */
 static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl, struct chunk *ck)
 {
     int rc = ss_model_init(&ck->m, &ck->err);
+    if (!rc && chunk_room(pl, ck))
+        rc = ss_nomem(&ck->err, "samples");
     if (!rc && !r->buf) {
         rc = ss_reader_open_range(r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
         r->in_place = 1;
@@ -1269,8 +1445,8 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
     ck->capped = p->capped_lines;
     ck->first_capped = p->first_capped;
     ck->rc = rc;
-    /* the line cache holds this chunk's stack ids */
-    lc_clear(&p->cache);
+    /* the line cache holds this chunk's ids */
+    lc_reset(&p->cache);
     /* nothing points into the chunk's bytes any more: unmap them */
     ss_reader_range(r, ck->end, ck->end);
 }
@@ -1658,6 +1834,19 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             while (!ck->done)
                 pthread_cond_wait(&pl.cv, &pl.mu);
             pthread_mutex_unlock(&pl.mu);
+            if (k == 0 && ck->end < fsize && ck->stack.n) {
+                /* room for the samples the file holds at the first chunk's
+                 * rate, and 5% more, before any is added: growing the
+                 * columns by doubling, or from the first chunk's samples,
+                 * would copy them and fault their pages twice.  A hint
+                 * only: never more than one sample a byte, and when the
+                 * memory is not there the columns grow as they go. */
+                double est = (double)ck->stack.n * (double)fsize / (double)(ck->end - ck->start);
+                est *= 1.05;
+                if (est > (double)fsize)
+                    est = (double)fsize;
+                (void)ss_model_reserve_samples(p->m, (size_t)est);
+            }
             rc = merge_chunk(p, &mp, ck, base);
             base += ck->lines;
             /* the file was cut: the samples of the lines before the cut
@@ -1665,18 +1854,6 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             int cut = !rc && ck->cut;
             if (cut)
                 ss_reader_note_cut(p->r, ck->cut_at);
-            if (!rc && k == 0 && ck->end < fsize && ck->stack.n) {
-                /* room for the samples the rest of the file holds at the
-                 * first chunk's rate, and 5% more: growing the columns by
-                 * doubling would copy them and fault their pages twice.  A
-                 * hint only: never more than one sample a byte, and when
-                 * the memory is not there the columns grow as they go. */
-                double rest = (double)(fsize - ck->end);
-                double est = (double)ck->stack.n * rest / (double)(ck->end - ck->start) * 1.05;
-                if (est > rest)
-                    est = rest;
-                (void)ss_model_reserve_samples(p->m, (size_t)est);
-            }
             pthread_mutex_lock(&pl.mu);
             spare_keep(&pl, ck);
             chunk_free(ck);

@@ -1463,18 +1463,18 @@ static void spare_keep(struct pload *pl, struct chunk *ck)
     memset(&ck->mem, 0, sizeof ck->mem);
 }
 
-/* The samples chunk ck may hold, from the lines in its first CHUNK_PEEK
- * bytes, doubled (a chunk may begin with long lines and go on with short
- * ones); 0 when they cannot be read. */
+/* The samples the bytes [start, end) of file fd may hold: the lines of
+ * their first CHUNK_PEEK bytes scaled to the whole, times `factor`, at
+ * most one a byte; 0 when they cannot be read. */
 #define CHUNK_PEEK (64u << 10)
-static size_t chunk_guess(int fd, const struct chunk *ck)
+static size_t lines_guess(int fd, uint64_t start, uint64_t end, double factor)
 {
     size_t bytes = CHUNK_PEEK;
     char *buf = malloc(bytes);
     if (!buf)
         return 0;
-    uint64_t len = ck->end - ck->start;
-    ssize_t k = pread(fd, buf, len < bytes ? (size_t)len : bytes, (off_t)ck->start);
+    uint64_t len = end - start;
+    ssize_t k = pread(fd, buf, len < bytes ? (size_t)len : bytes, (off_t)start);
     size_t lines = 0;
     for (const char *q = buf, *e = buf + (k > 0 ? k : 0);
          q < e && (q = memchr(q, '\n', (size_t)(e - q))); q++)
@@ -1482,7 +1482,7 @@ static size_t chunk_guess(int fd, const struct chunk *ck)
     free(buf);
     if (k <= 0 || !lines)
         return 0;
-    double guess = 2.0 * (double)lines * (double)len / (double)k + 1024;
+    double guess = factor * (double)lines * (double)len / (double)k + 1024;
     return guess < (double)len ? (size_t)guess : (size_t)len;
 }
 
@@ -1491,7 +1491,8 @@ static size_t chunk_guess(int fd, const struct chunk *ck)
  * sample has a prefix (chunk_sample).  Returns 0 or -1. */
 static int chunk_room(struct pload *pl, struct chunk *ck)
 {
-    size_t n = chunk_guess(pl->fd, ck);
+    /* twice: a chunk may begin with long lines and go on with short ones */
+    size_t n = lines_guess(pl->fd, ck->start, ck->end, 2.0);
     if (room_empty((void **)&ck->stack.v, &ck->stack.cap, n, sizeof *ck->stack.v))
         return -1;
     return 0;
@@ -2022,6 +2023,10 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     if (threads > 1 && fsize && (forced || fsize >= PARALLEL_MIN) && r->line_no == 0 &&
         r->next_off == 0 && m->count_total <= SS_MAX_COUNT_TOTAL - fsize)
         rc = load_parallel(&p, r, threads, chunk, div, fsize);
+    if (rc == -1 && fsize >= PARALLEL_MIN && r->line_no == 0 && r->next_off == 0)
+        /* room for the samples before the first (twice the guess: the first
+         * lines may be the longest), as load_parallel reserves */
+        (void)ss_model_reserve_samples(m, lines_guess(r->fd, 0, fsize, 2.0));
     if (rc == -1)
         rc = load_serial(&p, r, fsize);
 done:

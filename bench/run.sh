@@ -14,6 +14,12 @@
 #              ORDER=kept) for report --by phases and tf_bench's phases
 #   --big-dir DIR  take ml10m.out from DIR instead of making it
 #
+# Each load's time is also given in ns a sample, wall and CPU (user +
+# system, all threads), beside x_wc: on the resampled plain (big) and
+# memory + line (ml) files, on real profiles in time order (realb: many
+# sessions of mixed headers) and on short lines (short: plain, about 20
+# bytes a line).
+#
 # The report goes to standard output, progress to standard error, and a copy
 # of the measurements to bench/out/results.tsv. Exit status: 0 when every
 # command ran, even if targets are missed; 1 if a command failed; 2 on bad
@@ -32,7 +38,7 @@ ten=0
 bigdir=
 
 usage() {
-    sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,26s/^# \{0,1\}//p' "$0" >&2
     exit 2
 }
 
@@ -136,6 +142,10 @@ realn=$outdir/realn$tag.out
 reals=("$root/data/demo.out" "$here/data/plain_fast.out" "$here/data/memory_line.out")
 runs_input "$realb" "${reals[@]}" "$root"/tests/data/verdicts/same[1-4].out.gz
 runs_input "$realn" "${reals[@]}" "$root"/tests/data/verdicts/same[5-8].out.gz
+# short lines: the 8 runs of tests/data/verdicts alone (plain, 14-60 bytes a
+# line, in time order), repeated
+short=$outdir/short$tag.out
+runs_input "$short" "$root"/tests/data/verdicts/same[1-8].out.gz
 
 # --- measuring ---------------------------------------------------------------
 
@@ -153,35 +163,59 @@ median() {
         END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# cpu_delta FILE0 FILE1: the CPU seconds (user + system) of the children
+# waited for between the two outputs of bash's `times` (its second line):
+# every thread of the command, 1 ms resolution
+cpu_delta() {
+    awk 'FNR == 2 { split($0, f, /[ms ]+/); c[++k] = 60 * f[1] + f[2] + 60 * f[3] + f[4] }
+        END { printf "%.3f", c[2] - c[1] }' "$1" "$2"
+}
+
 # measure N CMD...: runs CMD N times (stdout to /dev/null) under GNU time and
-# sets WALL (median wall seconds, from the shell clock, 1 ms resolution) and
-# RSS (median peak RSS in MB = 10^6 bytes, from %M). Returns 1 on failure.
+# sets WALL (median wall seconds, from the shell clock, 1 ms resolution),
+# CPU (median CPU seconds, user + system, all threads: cpu_delta) and RSS
+# (median peak RSS in MB = 10^6 bytes, from %M). Returns 1 on failure.
 measure() {
     local n=$1 i t0 t1 e m
     shift
-    local walls=() rsss=()
+    local walls=() rsss=() cpus=()
     for ((i = 0; i < n; i++)); do
         t0=$(now_us)
+        times >"$tmpd/cpu0" # the shell's builtin: no child of its own
         if ! "$gtime" -f '%e %M' -o "$tmpd/time" "$@" > /dev/null 2> "$tmpd/err"; then
             note "FAILED: $*"
             sed 's/^/    /' "$tmpd/err" "$tmpd/time" >&2
             return 1
         fi
+        times >"$tmpd/cpu1"
         t1=$(now_us)
         read -r e m < <(tail -n 1 "$tmpd/time")
         walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')")
+        cpus+=("$(cpu_delta "$tmpd/cpu0" "$tmpd/cpu1")")
         rsss+=("$(awk -v k="$m" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }')")
     done
     WALL=$(median "${walls[@]}")
+    CPU=$(median "${cpus[@]}")
     RSS=$(median "${rsss[@]}")
     return 0
 }
 
-# Rows: file, size_MB, command, wall_s, rss_MB (wall "FAILED" on failure).
+# Rows: file, size_MB, command, wall_s, rss_MB, cpu_s (wall "FAILED" on
+# failure, cpu "-").
 rows=()
-add_row() { rows+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"$'\t'"$5"); }
+add_row() { rows+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"$'\t'"$5"$'\t'"${6:--}"); }
 
 size_mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+# note_samples FILE: record FILE's samples (its lines but headers and #File
+# lines) and bytes a line in $tmpd/samples, for the table's ns a sample
+note_samples() {
+    local name n
+    name=$(basename "$1")
+    grep -q "^$name	" "$tmpd/samples" 2>/dev/null && return 0
+    n=$(grep -vc '^[a-z :]*sample\.interval=\|^#' "$1")
+    printf '%s\t%s\t%s\n' "$name" "$n" "$(stat -c %s "$1")" >>"$tmpd/samples"
+}
 
 # bench_file FILE STACKSCOPE-ARGS...: each extra argument is one stackscope
 # argument list (a string, split on spaces), e.g. "report --by self".
@@ -190,11 +224,12 @@ bench_file() {
     shift
     name=$(basename "$f")
     size=$(size_mb "$f")
+    case $name in *.out) note_samples "$f" ;; esac
     cat "$f" > /dev/null # warm the page cache
 
     note "$name: wc -l x$reps"
     if measure "$reps" wc -l "$f"; then
-        add_row "$name" "$size" "wc -l" "$WALL" "$RSS"
+        add_row "$name" "$size" "wc -l" "$WALL" "$RSS" "$CPU"
     else
         add_row "$name" "$size" "wc -l" FAILED -
         failed=1
@@ -217,7 +252,7 @@ bench_file() {
         fi
         # shellcheck disable=SC2086
         if measure "$reps" "$bin" $args "$f"; then
-            add_row "$name" "$size" "stackscope $args" "$WALL" "$RSS"
+            add_row "$name" "$size" "stackscope $args" "$WALL" "$RSS" "$CPU"
         else
             add_row "$name" "$size" "stackscope $args" FAILED -
             failed=1
@@ -227,7 +262,7 @@ bench_file() {
     if [ $use_r = 1 ]; then
         note "$name: R summaryRprof x1 (slow)"
         if measure 1 Rscript -e 'invisible(utils::summaryRprof(commandArgs(TRUE)[1]))' "$f"; then
-            add_row "$name" "$size" "R summaryRprof" "$WALL" "$RSS"
+            add_row "$name" "$size" "R summaryRprof" "$WALL" "$RSS" "$CPU"
         else
             add_row "$name" "$size" "R summaryRprof" FAILED -
             failed=1
@@ -241,7 +276,7 @@ bench_threads1() {
     local f=$1
     note "$(basename "$f"): report --by self, 1 thread x$reps"
     if measure "$reps" env STACKSCOPE_THREADS=1 "$bin" report --by self "$f"; then
-        add_row "$(basename "$f")" "$(size_mb "$f")" "stackscope report --by self (1 thread)" "$WALL" "$RSS"
+        add_row "$(basename "$f")" "$(size_mb "$f")" "stackscope report --by self (1 thread)" "$WALL" "$RSS" "$CPU"
     else
         add_row "$(basename "$f")" "$(size_mb "$f")" "stackscope report --by self (1 thread)" FAILED -
         failed=1
@@ -258,6 +293,12 @@ bench_file "$ml" "report --by self" "report --by line" "report --by self --memor
     "report --by tree" "report --by calls --function paste" "report --by timeline" \
     "report --by phases"
 bench_threads1 "$ml"
+# many sessions of mixed headers, in time order (issue 35's slow shape), and
+# short lines
+for f in "$realb" "$short"; do
+    bench_file "$f" "report --by self"
+    bench_threads1 "$f"
+done
 
 # --- a comparison and its verdicts (HACKING.md, Targets; issue 28) ------------
 # report --base of two 1M-sample profiles with the verdicts and without them
@@ -276,7 +317,7 @@ for pair in "$plain $plainb" "$realb $realn"; do
                 envs=(STACKSCOPE_NO_VERDICTS=1)
             fi
             if measure "$reps" env "${envs[@]}" "$bin" report --by $by --base "$pb" "$pn"; then
-                add_row "$(basename "$pn")" "$(size_mb "$pn")" "$label" "$WALL" "$RSS"
+                add_row "$(basename "$pn")" "$(size_mb "$pn")" "$label" "$WALL" "$RSS" "$CPU"
             else
                 add_row "$(basename "$pn")" "$(size_mb "$pn")" "$label" FAILED -
                 failed=1
@@ -337,7 +378,7 @@ bench_cmd() {
     shift 3
     note "$(basename "$f"): $label x$n"
     if measure "$n" "$@"; then
-        add_row "$(basename "$f")" "$(size_mb "$f")" "$label" "$WALL" "$RSS"
+        add_row "$(basename "$f")" "$(size_mb "$f")" "$label" "$WALL" "$RSS" "$CPU"
     else
         add_row "$(basename "$f")" "$(size_mb "$f")" "$label" FAILED -
         failed=1
@@ -364,36 +405,58 @@ done
 # --- report ------------------------------------------------------------------
 
 {
-    printf 'file\tsize_MB\tcommand\twall_s\trss_MB\n'
+    printf 'file\tsize_MB\tcommand\twall_s\trss_MB\tcpu_s\n'
     printf '%s\n' "${rows[@]}"
 } > "$outdir/results.tsv"
 
 echo "stackscope benchmark: $(basename "$bin"), $nsamples samples per file," \
     "median of $reps runs (R: 1 run), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
-printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
+touch "$tmpd/samples"
+printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' -v sfile="$tmpd/samples" '
     function num(x) { return x ~ /^[0-9.]+$/ }
-    { file[NR] = $1; size[NR] = $2; cmd[NR] = $3; wall[NR] = $4; rss[NR] = $5
+    # the samples of a file (a pprof file: those of the Rprof file it was made from)
+    function nsmp(name) { sub(/\.(back\.)?pb\.gz$/, ".out", name); return (name in smp) ? smp[name] : 0 }
+    BEGIN {
+        while ((getline l < sfile) > 0) {
+            split(l, fld, "\t")
+            smp[fld[1]] = fld[2]
+            ord[++nf] = fld[1]
+            bpl[fld[1]] = fld[2] > 0 ? fld[3] / fld[2] : 0
+        }
+    }
+    { file[NR] = $1; size[NR] = $2; cmd[NR] = $3; wall[NR] = $4; rss[NR] = $5; cpu[NR] = $6
       if ($3 == "wc -l" && num($4)) wc[$1] = $4
       if ($3 == "R summaryRprof" && num($4)) r[$1] = $4
       if ($3 == "stackscope report --by self" && num($4)) self[$1] = $4
       if ($3 == "go pprof -top" && num($4)) { gotop[$1] = $4; gorss[$1] = $5 }
       if ($3 == "stackscope report --by sources" && num($4)) load[$1] = $4 }
     END {
-        fmt = "%-15s %8s  %-36s %8s %8s %7s %8s %9s\n"
-        printf fmt, "file", "size_MB", "command", "wall_s", "rss_MB", "x_wc", "R/this", "rss_lim"
+        fmt = "%-15s %8s  %-36s %8s %8s %7s %7s %7s %8s %9s\n"
+        printf fmt, "file", "size_MB", "command", "wall_s", "rss_MB", "x_wc", "ns_wall", "ns_cpu", \
+            "R/this", "rss_lim"
         for (i = 1; i <= NR; i++) {
-            xwc = rr = lim = ""
+            xwc = rr = lim = nsw = nsc = ""
             if (cmd[i] ~ /^stackscope/ && num(wall[i])) {
                 if ((file[i] in wc) && wc[file[i]] > 0) xwc = sprintf("%.2f", wall[i] / wc[file[i]])
+                n = nsmp(file[i])
+                if (n > 0 && cmd[i] ~ /^stackscope report/ && cmd[i] !~ /--base/) {
+                    nsw = sprintf("%.0f", wall[i] * 1e9 / n)
+                    if (num(cpu[i])) nsc = sprintf("%.0f", cpu[i] * 1e9 / n)
+                }
                 if (cmd[i] == "stackscope report --by self" && (file[i] in r) && wall[i] > 0)
                     rr = sprintf("%.0f", r[file[i]] / wall[i])
                 if (file[i] ~ /\.out$/) lim = sprintf("%.1f", size[i] / 2 + 50)
             }
-            printf fmt, file[i], size[i], cmd[i], wall[i], rss[i], xwc, rr, lim
+            printf fmt, file[i], size[i], cmd[i], wall[i], rss[i], xwc, nsw, nsc, rr, lim
         }
         print ""
         print "x_wc = wall / wall of wc -l; R/this = summaryRprof(FILE) wall / this wall"
+        print "ns_wall, ns_cpu = wall time and CPU time (user + system, all threads; 1 ms"
+        print "resolution) of a report over the samples read, in ns a sample (load + report);"
+        print "bytes a line:"
+        for (k = 1; k <= nf; k++)
+            printf "  %-14s %8d samples, %4.0f bytes a line\n", ord[k], smp[ord[k]], bpl[ord[k]]
         print "(default summaryRprof is a by-self/by-total summary, so it is compared with --by self only);"
         print "rss_lim = size_MB/2 + 50 (MB = 10^6 bytes). Wall times include process start-up."
         print ""
@@ -417,6 +480,9 @@ printf '%s\n' "${rows[@]}" | awk -F '\t' -v OFS='\t' '
                         (x <= 1 / 3 ? "PASS" : "MISS"), file[i], 100 * x
                 }
             }
+            if (c ~ /^report --by self( \(1 thread\))?$/ && file[i] ~ /\.out$/ && nsmp(file[i]) && num(cpu[i]))
+                printf "  ----  %-12s %s: %.0f ns CPU, %.0f ns wall a sample (aim: 50 ns CPU, issue 35)\n", \
+                    file[i], c, cpu[i] * 1e9 / nsmp(file[i]), wall[i] * 1e9 / nsmp(file[i])
             if (c == "report --by self" && file[i] ~ /\.out$/) {
                 if (file[i] in wc) {
                     x = (wc[file[i]] > 0) ? wall[i] / wc[file[i]] : 0

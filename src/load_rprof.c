@@ -70,12 +70,42 @@
  * while it compares: without, its first touch of a line cost 10% more CPU */
 #define PF_DIST 1024
 
+/* The cache lives as long as the model's ids (the whole file, or a
+ * chunk), across sessions and `#File` lines: a file of many sessions
+ * repeats their lines, and clearing it at each header made the loader
+ * tokenise every distinct line of every session again (10,000 instructions
+ * a line of the demo; half the load of bench/'s realb1m.out).  What a line
+ * means depends on the `#File` numbers it uses, so each line says when its
+ * stack holds (lc_valid):
+ *   - a line without a position token (FILE#LINE): always;
+ *   - one whose numbers were all declared: while the session's file table
+ *     is in the state it was parsed in.  A state is the path of `#File`
+ *     lines from the session's start (ftab: 0 is the empty table at a
+ *     header; lc_declare follows an edge (state, number, path), made once),
+ *     so a session that declares its files as an earlier one did comes back
+ *     to the earlier one's states and finds its lines;
+ *   - one that used a number not declared yet (a placeholder, which the
+ *     session's end or the merge resolves): in that state of that session
+ *     only.
+ * A line found with a stale stack is tokenised again and its entry
+ * updated. */
+#define LC_ANY UINT32_MAX /* lc_line.ftab of a line without a position token */
+
 struct lc_line {
     uint64_t off; /* text in arena */
     uint32_t len; /* without its line end */
     uint32_t raw; /* with its line end (LF or CR LF, stored after the text);
                    * 0: not stored (a file of CR line ends) */
     ss_id stack;
+    uint32_t ftab; /* the file table's state it holds in, or LC_ANY */
+    uint32_t sess; /* 0, or the only session it holds in (a placeholder used) */
+};
+
+/* An edge of the file tables' states: `#File k: path` in state `from` */
+struct ftab_edge {
+    uint32_t from;
+    ss_id path;
+    uint64_t k;
 };
 
 struct line_cache {
@@ -84,8 +114,13 @@ struct line_cache {
     char *arena;
     size_t arena_n, arena_cap;
     uint32_t *head; /* 2 << LC_HEAD_BITS line ids, newest first per head */
+    uint32_t ftab;  /* the current state of the file table (0: empty) */
+    uint32_t sess;  /* the current session's serial number */
+    struct ss_idset edge_index;
+    VEC(struct ftab_edge) edge; /* edge i leads to state i + 1 */
 };
 
+/* Forget the lines (their stacks may have been renumbered). */
 static void lc_clear(struct line_cache *c)
 {
     ss_idset_clear(&c->index);
@@ -93,13 +128,77 @@ static void lc_clear(struct line_cache *c)
     c->arena_n = 0;
 }
 
+/* Forget the lines and the states (a chunk's end: its ids go). */
+static void lc_reset(struct line_cache *c)
+{
+    lc_clear(c);
+    ss_idset_clear(&c->edge_index);
+    c->edge.n = 0;
+    c->ftab = 0;
+}
+
 static void lc_free(struct line_cache *c)
 {
     ss_idset_free(&c->index);
+    ss_idset_free(&c->edge_index);
     VEC_FREE(c->line);
+    VEC_FREE(c->edge);
     free(c->arena);
     free(c->head);
     memset(c, 0, sizeof *c);
+}
+
+/* A session begins: its file table is empty. */
+static void lc_session(struct line_cache *c)
+{
+    c->ftab = 0;
+    if (++c->sess == 0) { /* 2^32 sessions: no line may think it is in this one */
+        lc_clear(c);
+        c->sess = 1;
+    }
+}
+
+static int edge_eq(const void *ctx, uint32_t id, const void *key)
+{
+    const struct ftab_edge *e = &((const struct line_cache *)ctx)->edge.v[id];
+    const struct ftab_edge *k = key;
+    return e->from == k->from && e->path == k->path && e->k == k->k;
+}
+
+/* `#File k: path` changed the file table: move to the state it leads to.
+ * Returns 0 or -1 (out of memory). */
+static int lc_declare(struct line_cache *c, uint64_t k, ss_id path)
+{
+    struct ftab_edge e = {c->ftab, path, k};
+    uint64_t h = ss_mix64((uint64_t)e.from << 32 | path) ^ ss_mix64(k);
+    size_t pos;
+    if (ss_idset_reserve(&c->edge_index, 1) || VEC_RESERVE(c->edge, c->edge.n + 1) ||
+        c->edge.n >= UINT32_MAX - 2)
+        return -1;
+    uint32_t id = ss_idset_find(&c->edge_index, h, edge_eq, c, &e, &pos);
+    if (id == SS_NONE) {
+        id = (uint32_t)c->edge.n;
+        c->edge.v[c->edge.n++] = e;
+        ss_idset_insert(&c->edge_index, pos, h, id);
+    }
+    c->ftab = id + 1;
+    return 0;
+}
+
+/* Does cached line l's stack hold here? */
+static inline int lc_valid(const struct line_cache *c, const struct lc_line *l)
+{
+    return l->ftab == LC_ANY || (l->ftab == c->ftab && (!l->sess || l->sess == c->sess));
+}
+
+/* How a line's stack depends on the file table (parse_stack's `dep`) */
+enum { DEP_NONE, DEP_DECLARED, DEP_PLACEHOLDER };
+
+/* Set line l's validity from what its parse used (dep). */
+static void lc_set_dep(const struct line_cache *c, struct lc_line *l, int dep)
+{
+    l->ftab = dep == DEP_NONE ? LC_ANY : c->ftab;
+    l->sess = dep == DEP_PLACEHOLDER ? c->sess : 0;
 }
 
 /* The slot of a head of LC_HEAD bytes as four words (a shorter head's
@@ -143,6 +242,35 @@ static size_t head_lf(const char *b, const uint64_t w[4])
 #endif
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LC_WORDS 1 /* heads are compared and hashed as words */
+/* Keep the first n (< LC_HEAD) bytes of the words w, zero the rest: the
+ * words lc_head_slot hashes for a head of n bytes. */
+static inline void head_mask(uint64_t w[4], size_t n)
+{
+    size_t k = n / 8;
+    w[k] &= (1ULL << (8 * (n % 8))) - 1;
+    for (k++; k < 4; k++)
+        w[k] = 0;
+}
+
+/* Do the first n (at most LC_HEAD) bytes of the words w equal the bytes
+ * at t (LC_HEAD of which can be read)?  For a short line, memcmp's call
+ * was a tenth of its CPU. */
+static inline int head_eq(const uint64_t w[4], const char *t, size_t n)
+{
+    uint64_t a[4], d = 0;
+    memcpy(a, t, LC_HEAD);
+    for (size_t k = 0; k < 4 && 8 * k < n; k++) {
+        uint64_t x = w[k] ^ a[k];
+        if (n - 8 * k < 8)
+            x &= (1ULL << (8 * (n - 8 * k))) - 1;
+        d |= x;
+    }
+    return d == 0;
+}
+#endif
+
 /* Line `id` was just seen with the head at slot */
 static void lc_head_note(uint32_t *slot, uint32_t id)
 {
@@ -174,15 +302,19 @@ static uint32_t lc_find(const struct line_cache *c, const char *s, size_t len, u
 }
 
 /* Remember line -> stack (the line is not in the cache), with its line end
- * when `raw` (s[len..raw) holds it; 0: none known); returns its id, or
- * SS_NONE when the cache is full or memory is short (the cache is only an
- * accelerator). */
+ * when `raw` (s[len..raw) holds it; 0: none known) and what its parse used
+ * (dep); returns its id, or SS_NONE when memory is short (the cache is
+ * only an accelerator).  A full cache is emptied first: it lives across
+ * sessions, whose lines may differ. */
 static uint32_t lc_put(struct line_cache *c, const char *s, size_t len, size_t raw, uint64_t h,
-                       ss_id stack)
+                       ss_id stack, int dep)
 {
     size_t n = raw ? raw : len;
-    if (c->arena_n + n > LINE_CACHE_BYTES)
-        return SS_NONE;
+    if (c->arena_n + n > LINE_CACHE_BYTES) {
+        lc_clear(c);
+        if (n > LINE_CACHE_BYTES)
+            return SS_NONE;
+    }
     if (!c->head) {
         c->head = ss_alloc_array((size_t)2 << LC_HEAD_BITS, sizeof *c->head);
         if (!c->head)
@@ -190,14 +322,17 @@ static uint32_t lc_put(struct line_cache *c, const char *s, size_t len, size_t r
         memset(c->head, 0xff, ((size_t)2 << LC_HEAD_BITS) * sizeof *c->head);
     }
     if (ss_idset_reserve(&c->index, 1) || VEC_RESERVE(c->line, c->line.n + 1) ||
-        ss_grow((void **)&c->arena, &c->arena_cap, c->arena_n + n + 1, 1))
+        ss_grow((void **)&c->arena, &c->arena_cap, c->arena_n + n + LC_HEAD, 1))
         return SS_NONE;
     struct lc_key k = {s, len};
     size_t pos;
     if (ss_idset_find(&c->index, h, lc_eq, c, &k, &pos) != SS_NONE)
         return SS_NONE;
     memcpy(c->arena + c->arena_n, s, n);
-    struct lc_line l = {c->arena_n, (uint32_t)len, (uint32_t)raw, stack};
+    /* the LC_HEAD bytes after the text are read (lc_head_eq), and defined */
+    memset(c->arena + c->arena_n + n, 0, LC_HEAD);
+    struct lc_line l = {c->arena_n, (uint32_t)len, (uint32_t)raw, stack, LC_ANY, 0};
+    lc_set_dep(c, &l, dep);
     c->line.v[c->line.n] = l;
     ss_idset_insert(&c->index, pos, h, (uint32_t)c->line.n);
     c->arena_n += n;
@@ -295,6 +430,7 @@ struct parser {
     size_t nvals;
 
     VEC(ss_id) frames; /* scratch: locations of the line being parsed */
+    int dep;           /* what the line parsed last used of the file table (DEP_*) */
 
     /* counts for warnings */
     uint64_t blank_lines, capped_lines, first_blank, first_capped;
@@ -304,6 +440,8 @@ struct parser {
      * nor whether it has memory profiling, until its first sample line) */
     struct chunk *ck;
     int mem_unknown;
+
+    uintptr_t pf; /* fast_sample: the next address to prefetch */
 };
 
 /* The messages the merge also gives (a chunk's assumption found wrong). */
@@ -427,7 +565,10 @@ static int resolve_provisional(struct parser *p)
     }
     p->files.n = 0;
     p->provisional.n = 0;
-    if (changed && ss_model_reindex_locations(p->m))
+    if (!changed)
+        return 0;
+    lc_clear(&p->cache); /* stacks may be renumbered */
+    if (ss_model_reindex_locations(p->m))
         return ss_nomem(p->err, "locations");
     return 0;
 }
@@ -508,12 +649,14 @@ static int parse_file_line(struct parser *p, const char *s, size_t len)
     ss_id path = ss_model_intern(p->m, s + start, len - start);
     if (path == SS_NONE || set_vec_len(&p->files, (size_t)k + 1))
         return ss_nomem(p->err, "file table");
+    ss_id old = p->files.v[k];
     p->files.v[k] = path;
     struct decl d = {k, path};
     if (p->ck ? VEC_PUSH(p->ck->decl, d) : note_unnamed(p->m, path, k))
         return ss_nomem(p->err, "file table");
     /* Cached lines may have meant another file by this number. */
-    lc_clear(&p->cache);
+    if (old != path && lc_declare(&p->cache, k, path))
+        return ss_nomem(p->err, "file table");
     return 0;
 }
 
@@ -577,7 +720,7 @@ static int seg_open(struct parser *p, int header, uint32_t flags, uint64_t inter
         return ss_nomem(p->err, "chunk");
     p->files.n = 0;
     p->provisional.n = 0;
-    lc_clear(&p->cache);
+    lc_session(&p->cache);
     p->flags = flags;
     p->mem_unknown = !header;
     return 0;
@@ -589,7 +732,7 @@ static int start_session(struct parser *p, uint32_t flags, uint64_t interval_us,
         return seg_open(p, 1, flags, interval_us, line);
     if (p->have_session && resolve_provisional(p))
         return p->err->code;
-    lc_clear(&p->cache);
+    lc_session(&p->cache);
     struct ss_source src;
     memset(&src, 0, sizeof src);
     src.type = p->type_id;
@@ -635,6 +778,7 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
         return perr(p, col0 + (size_t)((const char *)memchr(b, '\0', len) - b),
                     "NUL byte in a sample line (binary data?)");
     p->frames.n = 0;
+    p->dep = DEP_NONE;
     ss_id pending = SS_NONE; /* a position waiting for the next name */
     int oom = 0;
     size_t i = 0;
@@ -690,6 +834,12 @@ static int parse_stack(struct parser *p, const char *b, size_t len, size_t col0,
                             "line number out of range in a position token (lines start at 1)");
             if (pending != SS_NONE)
                 return perr(p, col0 + i, "two position tokens in a row");
+            if (fno < p->files.n && p->files.v[fno] != SS_NONE) {
+                if (p->dep == DEP_NONE)
+                    p->dep = DEP_DECLARED;
+            } else {
+                p->dep = DEP_PLACEHOLDER;
+            }
             ss_id file = file_for(p, fno, &oom);
             if (oom)
                 return ss_nomem(p->err, "file table");
@@ -810,6 +960,35 @@ static inline uint64_t digits_value(const char *s, unsigned n)
     return v * pow10[n] + swar_value(w, n);
 }
 
+/* The values of the four numbers of n[k] (1 to 8) digits after the colons
+ * at s[p[k]], at once: each number's eight bytes moved to the top of a
+ * word (as swar_value), two words a vector, then digits to pairs, pairs to
+ * fours (madd) and fours to eights (packed, madd) for the four together.
+ * One swar_value after another were a tenth of the CPU of a memory + line
+ * profile's known line. */
+static inline void digits4(const char *s, const unsigned p[5], const unsigned n[4], int64_t mv[4])
+{
+    uint64_t w[4];
+    for (int k = 0; k < 4; k++) {
+        memcpy(&w[k], s + p[k] + 1, 8);
+        w[k] = (w[k] & 0x0f0f0f0f0f0f0f0fULL) << (8 * (8 - n[k]));
+    }
+    const __m128i low = _mm_set1_epi16(0x00ff), ten = _mm_set1_epi16(10);
+    const __m128i hundred = _mm_set1_epi32(0x00010064);      /* 16-bit lanes 100, 1 */
+    const __m128i ten_thousand = _mm_set1_epi32(0x00012710); /* 10000, 1 */
+    __m128i a = _mm_set_epi64x((long long)w[1], (long long)w[0]);
+    __m128i b = _mm_set_epi64x((long long)w[3], (long long)w[2]);
+    a = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(a, low), ten), _mm_srli_epi16(a, 8));
+    b = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(b, low), ten), _mm_srli_epi16(b, 8));
+    a = _mm_madd_epi16(a, hundred);
+    b = _mm_madd_epi16(b, hundred);
+    __m128i r = _mm_madd_epi16(_mm_packs_epi32(a, b), ten_thousand);
+    uint32_t v[4];
+    _mm_storeu_si128((__m128i *)(void *)v, r);
+    for (int k = 0; k < 4; k++)
+        mv[k] = (int64_t)v[k];
+}
+
 /* memory_prefix for a prefix within the first 32 of the PREFIX_SSE2 bytes
  * at s (s[0] is ':'): its five colons found at once, then its four numbers
  * parsed independently of each other (memory_prefix parses them one after
@@ -844,22 +1023,58 @@ static size_t memory_prefix_sse2(const char *s, int64_t mv[4])
                     ~((1u << p[1]) | (1u << p[2]) | (1u << p[3]));
     if ((d & span) != span)
         return 0;
+    unsigned n[4], big = 0;
     for (int k = 0; k < 4; k++) {
-        unsigned n = p[k + 1] - p[k] - 1;
-        if (n == 0 || n > 18)
+        n[k] = p[k + 1] - p[k] - 1;
+        if (n[k] == 0 || n[k] > 18)
             return 0;
-        mv[k] = (int64_t)digits_value(s + p[k] + 1, n);
+        big |= n[k] > 8;
     }
+    if (!big) {
+        digits4(s, p, n, mv);
+        return p[4] + 1;
+    }
+    for (int k = 0; k < 4; k++)
+        mv[k] = (int64_t)digits_value(s + p[k] + 1, n[k]);
     return p[4] + 1;
 }
 #endif
+
+/* An empty array of at least `need` elements of size sz in *pv (capacity
+ * *pcap): kept when it has the room, else a new one (no copy of the old:
+ * nothing in it is kept).  Returns 0 or -1. */
+static int room_empty(void **pv, size_t *pcap, size_t need, size_t sz)
+{
+    if (need <= *pcap)
+        return 0;
+    void *nv = ss_alloc_array(need, sz);
+    if (!nv)
+        return -1;
+    free(*pv);
+    *pv = nv;
+    *pcap = need;
+    return 0;
+}
 
 /* Chunk mode: record a sample (mv: its memory values, or NULL). */
 static int chunk_sample(struct parser *p, ss_id stack, const int64_t *mv)
 {
     struct chunk *ck = p->ck;
-    if (mv && ck->mem.n < 4 * ck->stack.n) { /* the chunk's first memory sample */
-        if (VEC_RESERVE(ck->mem, 4 * (ck->stack.cap + 1)))
+    size_t mn = ck->mem.n;
+    if (ck->stack.n < ck->stack.cap && (mn ? mn + 4 <= ck->mem.cap : !mv)) { /* room */
+        ck->stack.v[ck->stack.n++] = stack;
+        if (mn) {
+            if (mv)
+                memcpy(ck->mem.v + mn, mv, 4 * sizeof *mv);
+            else
+                memset(ck->mem.v + mn, 0, 4 * sizeof *mv);
+            ck->mem.n = mn + 4;
+        }
+        return 0;
+    }
+    if (mv && ck->mem.n == 0) { /* the chunk's first memory sample */
+        if (room_empty((void **)&ck->mem.v, &ck->mem.cap, 4 * (ck->stack.cap + 1),
+                       sizeof *ck->mem.v))
             return ss_nomem(p->err, "samples");
         memset(ck->mem.v, 0, 4 * ck->stack.n * sizeof *ck->mem.v);
         ck->mem.n = 4 * ck->stack.n;
@@ -933,7 +1148,8 @@ static int sample_line(struct parser *p, const char *s, size_t len)
     /* the line end after the line (the reader found it): with it, the
      * line can be found by its head next time */
     size_t raw = p->r->mode == 1 ? blen + (s[len] == '\r' ? 2 : 1) : 0;
-    if (id != SS_NONE)
+    int known = id != SS_NONE && lc_valid(c, &c->line.v[id]);
+    if (known)
         stack = c->line.v[id].stack;
     else if (parse_stack(p, b, blen, i + 1, &stack))
         return p->err->code;
@@ -941,8 +1157,12 @@ static int sample_line(struct parser *p, const char *s, size_t len)
         ss_reader_drop_line(p->r);
         return LINE_STOP;
     }
-    if (id == SS_NONE)
-        id = lc_put(c, b, blen, raw, h, stack);
+    if (id == SS_NONE) {
+        id = lc_put(c, b, blen, raw, h, stack, p->dep);
+    } else if (!known) { /* its stack was another file table's */
+        c->line.v[id].stack = stack;
+        lc_set_dep(c, &c->line.v[id], p->dep);
+    }
     if (id != SS_NONE && raw && c->line.v[id].raw)
         lc_head_note(lc_head_slot(c, b, raw - 1 < LC_HEAD ? raw - 1 : LC_HEAD), id);
     return record_sample(p, stack, i ? mv : NULL);
@@ -958,9 +1178,14 @@ static int fast_sample(struct parser *p, struct ss_reader *r, int *rc)
     struct line_cache *c = &p->cache;
     if (avail < LC_HEAD || !c->line.n || p->mem_unknown)
         return 0;
-    if (avail > PF_DIST + 512)
-        for (int q = 0; q < 512; q += 64) /* as far as the next line's */
-            __builtin_prefetch(s + PF_DIST + q);
+    if (avail > PF_DIST + 512) { /* as far as the next line's, each cache line once */
+        uintptr_t q = p->pf, from = (uintptr_t)s + PF_DIST, to = from + 512;
+        if (q < from || q > to)
+            q = from; /* another buffer, or the reader moved on */
+        for (; q < to; q += 64)
+            __builtin_prefetch((const void *)q);
+        p->pf = q;
+    }
     if (p->ck) {
         const struct seg *g = &p->ck->seg.v[p->ck->seg.n - 1];
         if (!g->header && !g->line)
@@ -987,14 +1212,33 @@ static int fast_sample(struct parser *p, struct ss_reader *r, int *rc)
     uint64_t w[4];
     memcpy(w, b, LC_HEAD);
     size_t lf = head_lf(b, w);
+#ifdef LC_WORDS
+    uint32_t *slot;
+    if (lf == LC_HEAD) {
+        slot = lc_head_slot_words(c, w);
+    } else {
+        uint64_t hw[4] = {w[0], w[1], w[2], w[3]};
+        head_mask(hw, lf);
+        slot = lc_head_slot_words(c, hw);
+    }
+#else
     uint32_t *slot = lf == LC_HEAD ? lc_head_slot_words(c, w) : lc_head_slot(c, b, lf);
+#endif
     for (int k = 0; k < 2; k++) {
         uint32_t id = slot[k];
         if (id >= c->line.n)
             continue;
         const struct lc_line *l = &c->line.v[id];
-        if (!l->raw || l->raw > bavail || memcmp(c->arena + l->off, b, l->raw) != 0)
+        if (!l->raw || l->raw > bavail || !lc_valid(c, l))
             continue;
+        const char *t = c->arena + l->off;
+#ifdef LC_WORDS /* a short line without a call */
+        if (l->raw <= LC_HEAD ? !head_eq(w, t, l->raw) : memcmp(t, b, l->raw) != 0)
+            continue;
+#else
+        if (memcmp(t, b, l->raw) != 0)
+            continue;
+#endif
         lc_head_note(slot, id);
         ss_reader_take_line(r, i + l->raw);
         if (ss_reader_line_lost(r)) { /* the bytes compared were zeros */
@@ -1219,12 +1463,49 @@ static void spare_keep(struct pload *pl, struct chunk *ck)
     memset(&ck->mem, 0, sizeof ck->mem);
 }
 
+/* The samples the bytes [start, end) of file fd may hold: the lines of
+ * their first CHUNK_PEEK bytes scaled to the whole, times `factor`, at
+ * most one a byte; 0 when they cannot be read. */
+#define CHUNK_PEEK (64u << 10)
+static size_t lines_guess(int fd, uint64_t start, uint64_t end, double factor)
+{
+    size_t bytes = CHUNK_PEEK;
+    char *buf = malloc(bytes);
+    if (!buf)
+        return 0;
+    uint64_t len = end - start;
+    ssize_t k = pread(fd, buf, len < bytes ? (size_t)len : bytes, (off_t)start);
+    size_t lines = 0;
+    for (const char *q = buf, *e = buf + (k > 0 ? k : 0);
+         q < e && (q = memchr(q, '\n', (size_t)(e - q))); q++)
+        lines++;
+    free(buf);
+    if (k <= 0 || !lines)
+        return 0;
+    double guess = factor * (double)lines * (double)len / (double)k + 1024;
+    return guess < (double)len ? (size_t)guess : (size_t)len;
+}
+
+/* Room for chunk ck's samples (its arrays grown by doubling would copy
+ * and fault their pages in twice); the memory values' when its first
+ * sample has a prefix (chunk_sample).  Returns 0 or -1. */
+static int chunk_room(struct pload *pl, struct chunk *ck)
+{
+    /* twice: a chunk may begin with long lines and go on with short ones */
+    size_t n = lines_guess(pl->fd, ck->start, ck->end, 2.0);
+    if (room_empty((void **)&ck->stack.v, &ck->stack.cap, n, sizeof *ck->stack.v))
+        return -1;
+    return 0;
+}
+
 /* Parse chunk ck into its partial model with parser p and reader r (a
  * worker's; r->buf NULL: not open yet or mapping, which opening again
  * costs nothing; else a pread buffer, aimed at the chunk). */
 static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl, struct chunk *ck)
 {
     int rc = ss_model_init(&ck->m, &ck->err);
+    if (!rc && chunk_room(pl, ck))
+        rc = ss_nomem(&ck->err, "samples");
     if (!rc && !r->buf) {
         rc = ss_reader_open_range(r, pl->fd, pl->path, ck->start, ck->end, pl->max_line, &ck->err);
         r->in_place = 1;
@@ -1269,8 +1550,8 @@ static void chunk_parse(struct parser *p, struct ss_reader *r, struct pload *pl,
     ck->capped = p->capped_lines;
     ck->first_capped = p->first_capped;
     ck->rc = rc;
-    /* the line cache holds this chunk's stack ids */
-    lc_clear(&p->cache);
+    /* the line cache holds this chunk's ids */
+    lc_reset(&p->cache);
     /* nothing points into the chunk's bytes any more: unmap them */
     ss_reader_range(r, ck->end, ck->end);
 }
@@ -1658,6 +1939,19 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             while (!ck->done)
                 pthread_cond_wait(&pl.cv, &pl.mu);
             pthread_mutex_unlock(&pl.mu);
+            if (k == 0 && ck->end < fsize && ck->stack.n) {
+                /* room for the samples the file holds at the first chunk's
+                 * rate, and 5% more, before any is added: growing the
+                 * columns by doubling, or from the first chunk's samples,
+                 * would copy them and fault their pages twice.  A hint
+                 * only: never more than one sample a byte, and when the
+                 * memory is not there the columns grow as they go. */
+                double est = (double)ck->stack.n * (double)fsize / (double)(ck->end - ck->start);
+                est *= 1.05;
+                if (est > (double)fsize)
+                    est = (double)fsize;
+                (void)ss_model_reserve_samples(p->m, (size_t)est);
+            }
             rc = merge_chunk(p, &mp, ck, base);
             base += ck->lines;
             /* the file was cut: the samples of the lines before the cut
@@ -1665,18 +1959,6 @@ static int load_parallel(struct parser *p, struct ss_reader *r, unsigned threads
             int cut = !rc && ck->cut;
             if (cut)
                 ss_reader_note_cut(p->r, ck->cut_at);
-            if (!rc && k == 0 && ck->end < fsize && ck->stack.n) {
-                /* room for the samples the rest of the file holds at the
-                 * first chunk's rate, and 5% more: growing the columns by
-                 * doubling would copy them and fault their pages twice.  A
-                 * hint only: never more than one sample a byte, and when
-                 * the memory is not there the columns grow as they go. */
-                double rest = (double)(fsize - ck->end);
-                double est = (double)ck->stack.n * rest / (double)(ck->end - ck->start) * 1.05;
-                if (est > rest)
-                    est = rest;
-                (void)ss_model_reserve_samples(p->m, (size_t)est);
-            }
             pthread_mutex_lock(&pl.mu);
             spare_keep(&pl, ck);
             chunk_free(ck);
@@ -1741,6 +2023,10 @@ int ss_load_rprof(struct ss_model *m, struct ss_reader *r, const char *path, str
     if (threads > 1 && fsize && (forced || fsize >= PARALLEL_MIN) && r->line_no == 0 &&
         r->next_off == 0 && m->count_total <= SS_MAX_COUNT_TOTAL - fsize)
         rc = load_parallel(&p, r, threads, chunk, div, fsize);
+    if (rc == -1 && fsize >= PARALLEL_MIN && r->line_no == 0 && r->next_off == 0)
+        /* room for the samples before the first (twice the guess: the first
+         * lines may be the longest), as load_parallel reserves */
+        (void)ss_model_reserve_samples(m, lines_guess(r->fd, 0, fsize, 2.0));
     if (rc == -1)
         rc = load_serial(&p, r, fsize);
 done:

@@ -994,6 +994,229 @@ START_TEST(test_guess_sessions)
 }
 END_TEST
 
+/* The line cache lives across sessions and `#File` lines; a line with a
+ * position means what the file table of its session says at that line.
+ * L is one line of text throughout: file 1 is /a.R, then /b.R (another
+ * session), then undeclared until a later `#File` (the session's end
+ * resolves it), then /a.R again, then renumbered mid-session, then never
+ * declared (NA); M has no position and is one stack everywhere. */
+START_TEST(test_cache_sessions)
+{
+    static const char prof[] = "line profiling: sample.interval=20000\n"
+                               "#File 1: /a.R\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "\"h\" \"main\" \n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "memory profiling: line profiling: sample.interval=20000\n"
+                               "#File 1: /b.R\n"
+                               ":1:2:3:4:1#3 \"f\" 1#7 \"g\" \n"
+                               ":5:6:7:8:\"h\" \"main\" \n"
+                               "line profiling: sample.interval=20000\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "#File 1: /a.R\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "line profiling: sample.interval=20000\n"
+                               "#File 1: /a.R\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "#File 2: /c.R\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "#File 1: /b.R\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "GC profiling: sample.interval=20000\n"
+                               "1#3 \"f\" 1#7 \"g\" \n"
+                               "\"<GC>\" \"h\" \"main\" \n"
+                               "\"h\" \"main\" \n";
+    static const char *const want[] = {"f@/a.R#3 | g@/a.R#7",
+                                       "h | main",
+                                       "f@/a.R#3 | g@/a.R#7",
+                                       "f@/b.R#3 | g@/b.R#7",
+                                       "h | main",
+                                       "f@/a.R#3 | g@/a.R#7",
+                                       "f@/a.R#3 | g@/a.R#7",
+                                       "f@/a.R#3 | g@/a.R#7",
+                                       "f@/a.R#3 | g@/a.R#7",
+                                       "f@/b.R#3 | g@/b.R#7",
+                                       "f@NA#3 | g@NA#7",
+                                       "<GC> | h | main",
+                                       "h | main"};
+    static const char *const cfg[][3] = {{"1", NULL, NULL}, {"1", NULL, "1"},  {"2", "1", NULL},
+                                         {"2", "40", NULL}, {"2", "97", NULL}, {"2", "256", "1"}};
+    ss_id stack_a = SS_NONE, stack_m = SS_NONE;
+    for (size_t c = 0; c < ARRAY_SIZE(cfg); c++) {
+        setenv("STACKSCOPE_THREADS", cfg[c][0], 1);
+        if (cfg[c][1])
+            setenv("STACKSCOPE_CHUNK", cfg[c][1], 1);
+        if (cfg[c][2])
+            setenv("STACKSCOPE_MMAP", cfg[c][2], 1);
+        struct ss_model m;
+        FX_LOAD_OK(&m, prof);
+        unsetenv("STACKSCOPE_THREADS");
+        unsetenv("STACKSCOPE_CHUNK");
+        unsetenv("STACKSCOPE_MMAP");
+        ck_assert_uint_eq(m.sources.n, 5);
+        ck_assert_uint_eq(m.sample_stack.n, ARRAY_SIZE(want));
+        for (size_t k = 0; k < ARRAY_SIZE(want); k++)
+            ck_assert_msg(strcmp(sample_text(&m, k), want[k]) == 0, "cfg %zu sample %zu: %s", c, k,
+                          sample_text(&m, k));
+        /* the same ids whichever way it was read */
+        if (c == 0) {
+            stack_a = m.sample_stack.v[0];
+            stack_m = m.sample_stack.v[1];
+        }
+        ck_assert_uint_eq(m.sample_stack.v[5], stack_a);
+        ck_assert_uint_eq(m.sample_stack.v[12], stack_m);
+        ck_assert_uint_eq(m.sample_stack.v[4], stack_m);
+        ss_model_free(&m);
+    }
+}
+END_TEST
+
+/* ---- the parallel loader against the single-threaded one ------------------- */
+
+/* Do models a and b hold the same sources, strings, functions, locations,
+ * stacks, samples, values and warnings, id for id? */
+static void expect_same_model(const struct ss_model *a, const struct ss_model *b, const char *what)
+{
+    ck_assert_msg(a->sources.n == b->sources.n, "%s: sources", what);
+    for (size_t i = 0; i < a->sources.n; i++) {
+        const struct ss_source *x = &a->sources.v[i], *y = &b->sources.v[i];
+        ck_assert_msg(x->session == y->session && x->header_line == y->header_line &&
+                          x->flags == y->flags && x->values == y->values &&
+                          x->first_sample == y->first_sample && x->n_samples == y->n_samples &&
+                          !(x->interval_us < y->interval_us || x->interval_us > y->interval_us),
+                      "%s: source %zu", what, i);
+    }
+    ck_assert_msg(a->strs.n == b->strs.n, "%s: strings", what);
+    for (size_t i = 0; i < a->strs.n; i++)
+        ck_assert_msg(strcmp(ss_str(a, (ss_id)i), ss_str(b, (ss_id)i)) == 0,
+                      "%s: string %zu: '%s' '%s'", what, i, ss_str(a, (ss_id)i),
+                      ss_str(b, (ss_id)i));
+    ck_assert_msg(
+        a->functions.n == b->functions.n &&
+            memcmp(a->functions.v, b->functions.v, a->functions.n * sizeof *a->functions.v) == 0,
+        "%s: functions", what);
+    ck_assert_msg(
+        a->locations.n == b->locations.n &&
+            memcmp(a->locations.v, b->locations.v, a->locations.n * sizeof *a->locations.v) == 0,
+        "%s: locations", what);
+    size_t ns = ss_model_nstacks(a);
+    ck_assert_msg(ns == ss_model_nstacks(b), "%s: stacks", what);
+    for (size_t s = 0; s < ns; s++) {
+        size_t n = ss_stack_depth(a, (ss_id)s);
+        ck_assert_msg(n == ss_stack_depth(b, (ss_id)s) &&
+                          a->stack_tail.v[s] == b->stack_tail.v[s] &&
+                          (!n || memcmp(ss_stack_frames(a, (ss_id)s), ss_stack_frames(b, (ss_id)s),
+                                        n * sizeof(ss_id)) == 0),
+                      "%s: stack %zu", what, s);
+    }
+    size_t n = a->sample_stack.n;
+    ck_assert_msg(n == b->sample_stack.n &&
+                      memcmp(a->sample_stack.v, b->sample_stack.v, n * sizeof(ss_id)) == 0,
+                  "%s: samples", what);
+    ck_assert_msg(a->values.n == b->values.n, "%s: value types", what);
+    for (size_t t = 0; t < a->values.n; t++) {
+        ck_assert_msg(!a->values.v[t] == !b->values.v[t], "%s: column %zu", what, t);
+        ck_assert_msg(!a->values.v[t] ||
+                          memcmp(a->values.v[t], b->values.v[t], n * sizeof(int64_t)) == 0,
+                      "%s: values of column %zu", what, t);
+    }
+    ck_assert_msg(a->warnings.n == b->warnings.n, "%s: warnings", what);
+    for (size_t i = 0; i < a->warnings.n; i++)
+        ck_assert_msg(strcmp(a->warnings.v[i], b->warnings.v[i]) == 0, "%s: warning %zu", what, i);
+}
+
+/* Append one short session of kind `kind` (x: the generator's state). */
+static size_t mixed_session(char *buf, size_t n, int kind, uint64_t *x)
+{
+    static const char *const body[] = {
+        "\"f\" \"main\" ",
+        "\"g\" \"f\" \"main\" ",
+        "1#3 \"f\" 1#7 \"g\" \"main\" ",
+        "2#5 \"h\" 1#9 \"f\" \"main\" ",
+        "\"<GC>\" \"f\" \"main\" ",
+        "\"a_function_with_a_name_longer_than_a_head\" \"main\" ",
+        "2#11 \"h\" 2#12 \"h\" 1#3 \"f\" \"main\" ",
+    };
+    static const char *const header[] = {
+        "memory profiling: line profiling: sample.interval=20000", "sample.interval=10000",
+        "GC profiling: sample.interval=5000", "line profiling: sample.interval=20000"};
+    static const char *const paths[] = {"/a.R", "/b.R", "/c.R"};
+    int mem = kind == 0, lines = kind == 0 || kind == 3;
+    n += (size_t)sprintf(buf + n, "%s\n", header[kind]);
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    int late = lines && *x % 5 == 0; /* file 2 declared after its first use */
+    if (lines)
+        n += (size_t)sprintf(buf + n, "#File 1: %s\n", paths[*x % 3]);
+    if (lines && !late)
+        n += (size_t)sprintf(buf + n, "#File 2: %s\n", paths[(*x >> 8) % 3]);
+    int samples = 1 + (int)(*x >> 16) % 12;
+    for (int k = 0; k < samples; k++) {
+        *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+        if (late && k == samples / 2)
+            n += (size_t)sprintf(buf + n, "#File 2: %s\n", paths[(*x >> 8) % 3]);
+        if (mem)
+            n += (size_t)sprintf(buf + n, ":%u:%u:%u:%u:", (unsigned)(*x % 100000),
+                                 (unsigned)(*x >> 20) % 1000, (unsigned)(*x >> 30) % 99999999,
+                                 (unsigned)(*x >> 50) % 3);
+        /* any body in any session: a position where no `#File` is (NA) */
+        n += (size_t)sprintf(buf + n, "%s\n", body[(*x >> 40) % ARRAY_SIZE(body)]);
+    }
+    return n;
+}
+
+/* A file of many short sessions of mixed headers (memory + line, plain,
+ * GC, line), `#File` lines before and after the lines that use them: the
+ * parallel loader, with chunks of many sizes, read and mapped, makes the
+ * model the single-threaded one makes, id for id. */
+START_TEST(test_parallel_mixed_sessions)
+{
+    size_t cap = 1u << 20, n = 0;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    for (int s = 0; s < 600; s++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        n = mixed_session(buf, n, (int)(x % 4), &x);
+    }
+    ck_assert_uint_lt(n, cap);
+    char path[4096];
+    fx_write(path, sizeof path, buf, n);
+    char *paths[1] = {path};
+    static const char *const cfg[][3] = {
+        {"1", NULL, NULL},    {"1", NULL, "1"},    {"2", "1", NULL},    {"2", "33", NULL},
+        {"2", "200", "1"},    {"2", "1000", NULL}, {"2", "4096", NULL}, {"2", "4096", "1"},
+        {"3", "65536", NULL}, {"2", NULL, NULL},   {"2", "65536", "1"}};
+    struct ss_model ref;
+    for (size_t c = 0; c < ARRAY_SIZE(cfg); c++) {
+        setenv("STACKSCOPE_THREADS", cfg[c][0], 1);
+        if (cfg[c][1])
+            setenv("STACKSCOPE_CHUNK", cfg[c][1], 1);
+        if (cfg[c][2])
+            setenv("STACKSCOPE_MMAP", cfg[c][2], 1);
+        struct ss_model m;
+        struct ss_error err;
+        ss_error_clear(&err);
+        int rc = ss_load_files(c ? &m : &ref, paths, 1, NULL, &err);
+        unsetenv("STACKSCOPE_THREADS");
+        unsetenv("STACKSCOPE_CHUNK");
+        unsetenv("STACKSCOPE_MMAP");
+        ck_assert_msg(rc == 0, "cfg %zu: %s", c, err.msg);
+        if (!c) {
+            ck_assert_uint_eq(ref.sources.n, 600);
+            continue;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "threads %s chunk %s%s", cfg[c][0],
+                 cfg[c][1] ? cfg[c][1] : "default", cfg[c][2] ? " mapped" : "");
+        expect_same_model(&ref, &m, what);
+        ss_model_free(&m);
+    }
+    unlink(path);
+    ss_model_free(&ref);
+    free(buf);
+}
+END_TEST
+
 /* A bad line after 100 lines taken by their guess: the message names its
  * line and column. */
 START_TEST(test_guess_then_error)
@@ -1183,6 +1406,8 @@ Suite *rprof_suite(void)
     tcase_add_test(tc, test_guess_sessions);
     tcase_add_test(tc, test_guess_then_error);
     tcase_add_test(tc, test_guess_capped);
+    tcase_add_test(tc, test_cache_sessions);
+    tcase_add_test(tc, test_parallel_mixed_sessions);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("errors");
     tcase_add_loop_test(bad, test_bad_input, 0, (int)ARRAY_SIZE(bad_cases));

@@ -609,7 +609,12 @@ int ui_set_alpha(struct ui *ui, const char *arg)
     /* the model is the same: only what is computed from it changes */
     int saved = ui->saved_gen == ui->gen;
     int units = ui->verdicts.gen == ui->gen; /* the verdicts' units do not depend on alpha */
+    /* nor does a job working them out: it goes on (the models stay) */
+    struct ui_verdicts *vd = ui->cache.vd;
+    if (units)
+        ui->cache.vd = NULL;
     ui_cache_clear(&ui->cache);
+    ui->cache.vd = vd;
     ui->gen++;
     ui->cache.gen = ui->gen;
     if (units)

@@ -772,6 +772,24 @@ END_TEST
 
 /* ---- the line cache's guesses (fast_sample) ------------------------------------ */
 
+/* The parallel loader's configuration for the next load: threads, chunk
+ * size, STACKSCOPE_MMAP (NULL: unset); load_env_clear unsets them. */
+static void load_env(const char *const cfg[3])
+{
+    setenv("STACKSCOPE_THREADS", cfg[0], 1);
+    if (cfg[1])
+        setenv("STACKSCOPE_CHUNK", cfg[1], 1);
+    if (cfg[2])
+        setenv("STACKSCOPE_MMAP", cfg[2], 1);
+}
+
+static void load_env_clear(void)
+{
+    unsetenv("STACKSCOPE_THREADS");
+    unsetenv("STACKSCOPE_CHUNK");
+    unsetenv("STACKSCOPE_MMAP");
+}
+
 /* The loader takes a line the cache knows by comparing the bytes after its
  * memory prefix with the text of the lines last seen with the same first
  * 32 bytes, line end included.  Every case below loads serially and in
@@ -784,15 +802,9 @@ static const char *const guess_cfg[][3] = {
 static int guess_load(struct ss_model *m, struct ss_error *err, const char *buf, size_t n,
                       size_t cfg, char *path, size_t pn)
 {
-    setenv("STACKSCOPE_THREADS", guess_cfg[cfg][0], 1);
-    if (guess_cfg[cfg][1])
-        setenv("STACKSCOPE_CHUNK", guess_cfg[cfg][1], 1);
-    if (guess_cfg[cfg][2])
-        setenv("STACKSCOPE_MMAP", guess_cfg[cfg][2], 1);
+    load_env(guess_cfg[cfg]);
     int rc = fx_load(m, err, buf, n, path, pn);
-    unsetenv("STACKSCOPE_THREADS");
-    unsetenv("STACKSCOPE_CHUNK");
-    unsetenv("STACKSCOPE_MMAP");
+    load_env_clear();
     return rc;
 }
 
@@ -1043,16 +1055,10 @@ START_TEST(test_cache_sessions)
                                          {"2", "40", NULL}, {"2", "97", NULL}, {"2", "256", "1"}};
     ss_id stack_a = SS_NONE, stack_m = SS_NONE;
     for (size_t c = 0; c < ARRAY_SIZE(cfg); c++) {
-        setenv("STACKSCOPE_THREADS", cfg[c][0], 1);
-        if (cfg[c][1])
-            setenv("STACKSCOPE_CHUNK", cfg[c][1], 1);
-        if (cfg[c][2])
-            setenv("STACKSCOPE_MMAP", cfg[c][2], 1);
+        load_env(cfg[c]);
         struct ss_model m;
         FX_LOAD_OK(&m, prof);
-        unsetenv("STACKSCOPE_THREADS");
-        unsetenv("STACKSCOPE_CHUNK");
-        unsetenv("STACKSCOPE_MMAP");
+        load_env_clear();
         ck_assert_uint_eq(m.sources.n, 5);
         ck_assert_uint_eq(m.sample_stack.n, ARRAY_SIZE(want));
         for (size_t k = 0; k < ARRAY_SIZE(want); k++)
@@ -1188,18 +1194,12 @@ START_TEST(test_parallel_mixed_sessions)
         {"3", "65536", NULL}, {"2", NULL, NULL},   {"2", "65536", "1"}};
     struct ss_model ref;
     for (size_t c = 0; c < ARRAY_SIZE(cfg); c++) {
-        setenv("STACKSCOPE_THREADS", cfg[c][0], 1);
-        if (cfg[c][1])
-            setenv("STACKSCOPE_CHUNK", cfg[c][1], 1);
-        if (cfg[c][2])
-            setenv("STACKSCOPE_MMAP", cfg[c][2], 1);
+        load_env(cfg[c]);
         struct ss_model m;
         struct ss_error err;
         ss_error_clear(&err);
         int rc = ss_load_files(c ? &m : &ref, paths, 1, NULL, &err);
-        unsetenv("STACKSCOPE_THREADS");
-        unsetenv("STACKSCOPE_CHUNK");
-        unsetenv("STACKSCOPE_MMAP");
+        load_env_clear();
         ck_assert_msg(rc == 0, "cfg %zu: %s", c, err.msg);
         if (!c) {
             ck_assert_uint_eq(ref.sources.n, 600);
